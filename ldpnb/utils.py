@@ -1,0 +1,175 @@
+"""Randomness and input validation shared by every module of :mod:`ldpnb`.
+
+Every random function of the package takes an ``rng`` argument and calls
+:func:`check_random_state` on it, so that the same seed gives the same book
+(the pattern of ``quantecon.util.random.check_random_state``, returning a
+:class:`numpy.random.Generator`).
+
+The ``check_*`` helpers raise :class:`ValueError` (or :class:`TypeError`) with
+a message that names the argument and the rule it breaks.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import Any
+
+import numpy as np
+
+__all__ = [
+    "RNGLike",
+    "check_random_state",
+    "check_epsilon",
+    "check_domain_size",
+    "check_positive_int",
+    "check_probability",
+    "check_distribution",
+    "check_channel",
+    "check_counts",
+    "check_values",
+    "check_finite_array",
+]
+
+RNGLike = np.random.Generator | int | np.random.SeedSequence | None
+
+
+def check_random_state(rng: Any = None) -> np.random.Generator:
+    """Return a :class:`numpy.random.Generator` built from ``rng``.
+
+    Parameters
+    ----------
+    rng : Generator, int, SeedSequence or None
+        A generator is returned unchanged (so that successive calls share its
+        stream); an int or a :class:`~numpy.random.SeedSequence` seeds a new
+        PCG64 generator; ``None`` gives fresh OS entropy (not reproducible).
+    """
+    if rng is None:
+        return np.random.default_rng()
+    if isinstance(rng, np.random.Generator):
+        return rng
+    if isinstance(rng, np.random.SeedSequence):
+        return np.random.default_rng(rng)
+    if isinstance(rng, (numbers.Integral, np.integer)) and not isinstance(rng, bool):
+        if int(rng) < 0:
+            raise ValueError(f"rng: an int seed must be >= 0, got {rng}")
+        return np.random.default_rng(int(rng))
+    if isinstance(rng, np.random.RandomState):
+        raise TypeError("rng: legacy numpy RandomState is not supported; pass a numpy.random.Generator, an int seed or None")
+    raise TypeError(f"rng: expected a numpy.random.Generator, an int seed or None, got {type(rng).__name__}")
+
+
+def check_epsilon(epsilon: Any, name: str = "epsilon", allow_inf: bool = False) -> float:
+    """Validate a privacy parameter: a real number, finite (unless ``allow_inf``) and > 0."""
+    if isinstance(epsilon, bool) or not isinstance(epsilon, (numbers.Real, np.floating, np.integer)):
+        raise TypeError(f"{name} must be a real number, got {type(epsilon).__name__}")
+    value = float(epsilon)
+    if np.isnan(value):
+        raise ValueError(f"{name} must not be NaN")
+    if np.isinf(value) and not allow_inf:
+        raise ValueError(f"{name} must be finite, got {value}")
+    if value <= 0:
+        raise ValueError(f"{name} must be > 0, got {value}")
+    return value
+
+
+def check_positive_int(value: Any, name: str, minimum: int = 1) -> int:
+    """Validate an integer ``>= minimum`` (bools rejected, integral floats rejected)."""
+    if isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)):
+        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
+    value = int(value)
+    if value < minimum:
+        raise ValueError(f"{name} must be >= {minimum}, got {value}")
+    return value
+
+
+def check_domain_size(k: Any, name: str = "k", minimum: int = 2) -> int:
+    """Validate a domain size: an integer ``>= minimum`` (default 2)."""
+    return check_positive_int(k, name, minimum)
+
+
+def check_probability(value: Any, name: str, open_left: bool = False, open_right: bool = False) -> float:
+    """Validate a probability in [0, 1] (ends optionally excluded)."""
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
+    v = float(value)
+    if not np.isfinite(v):
+        raise ValueError(f"{name} must be finite, got {v}")
+    lo_ok = v > 0 if open_left else v >= 0
+    hi_ok = v < 1 if open_right else v <= 1
+    if not (lo_ok and hi_ok):
+        lb = "(" if open_left else "["
+        rb = ")" if open_right else "]"
+        raise ValueError(f"{name} must lie in {lb}0, 1{rb}, got {v}")
+    return v
+
+
+def check_finite_array(a: Any, name: str, ndim: int | None = None, dtype: Any = float) -> np.ndarray:
+    """Convert to an array of ``dtype``; reject NaN/inf, empty arrays and a wrong ``ndim``."""
+    try:
+        arr = np.asarray(a, dtype=dtype)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{name} must be array-like of numbers: {exc}") from None
+    if ndim is not None and arr.ndim != ndim:
+        raise ValueError(f"{name} must be {ndim}-dimensional, got shape {arr.shape}")
+    if arr.size == 0:
+        raise ValueError(f"{name} must not be empty")
+    if np.issubdtype(arr.dtype, np.floating) and not np.all(np.isfinite(arr)):
+        raise ValueError(f"{name} must not contain NaN or infinite values")
+    return arr
+
+
+def check_distribution(p: Any, name: str = "p", atol: float = 1e-9) -> np.ndarray:
+    """Validate a probability vector: 1-D, finite, entries >= 0, sum 1 within ``atol``."""
+    arr = check_finite_array(p, name, ndim=1)
+    if np.any(arr < 0):
+        raise ValueError(f"{name} must have nonnegative entries (min {arr.min():.3g})")
+    s = arr.sum()
+    if abs(s - 1.0) > atol * max(1, arr.size):
+        raise ValueError(f"{name} must sum to 1 (sum = {s:.12g})")
+    return arr
+
+
+def check_channel(C: Any, name: str = "channel", atol: float = 1e-9) -> np.ndarray:
+    """Validate a channel matrix ``C[x, y] = P(y | x)``: 2-D, finite, >= 0, rows summing to 1."""
+    arr = check_finite_array(C, name, ndim=2)
+    if arr.shape[0] < 1 or arr.shape[1] < 1:
+        raise ValueError(f"{name} must have at least one row and one column, got shape {arr.shape}")
+    if np.any(arr < 0):
+        raise ValueError(f"{name} must have nonnegative entries (min {arr.min():.3g})")
+    rows = arr.sum(axis=1)
+    bad = np.abs(rows - 1.0) > atol * max(1, arr.shape[1])
+    if np.any(bad):
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(f"{name} rows must sum to 1 (row {i} sums to {rows[i]:.12g})")
+    return arr
+
+
+def check_counts(c: Any, name: str = "counts", ndim: int | None = 1) -> np.ndarray:
+    """Validate counts: finite, integral, nonnegative; returned as ``int64``."""
+    arr = check_finite_array(c, name, ndim=ndim, dtype=None)
+    if arr.dtype == bool or not np.issubdtype(arr.dtype, np.number):
+        raise TypeError(f"{name} must contain integer counts, got dtype {arr.dtype}")
+    if np.issubdtype(arr.dtype, np.floating):
+        if np.any(arr != np.round(arr)):
+            raise ValueError(f"{name} must contain integers")
+    if np.any(arr < 0):
+        raise ValueError(f"{name} must be nonnegative (min {arr.min()})")
+    return arr.astype(np.int64)
+
+
+def check_values(x: Any, k: int, name: str = "x") -> np.ndarray:
+    """Validate user values: a non-empty 1-D integer array with entries in ``{0, ..., k-1}``."""
+    k = check_domain_size(k)
+    arr = np.asarray(x)
+    if arr.ndim != 1:
+        raise ValueError(f"{name} must be 1-dimensional, got shape {arr.shape}")
+    if arr.size == 0:
+        raise ValueError(f"{name} must not be empty")
+    if arr.dtype == bool or not np.issubdtype(arr.dtype, np.number):
+        raise TypeError(f"{name} must contain integers, got dtype {arr.dtype}")
+    if np.issubdtype(arr.dtype, np.floating):
+        if not np.all(np.isfinite(arr)) or np.any(arr != np.round(arr)):
+            raise ValueError(f"{name} must contain integers")
+    if arr.min() < 0 or arr.max() >= k:
+        raise ValueError(f"{name} must lie in the domain {{0, ..., {k - 1}}} (got min {arr.min()}, max {arr.max()})")
+    return arr.astype(np.int64, copy=False)
