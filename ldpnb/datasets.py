@@ -42,6 +42,7 @@ __all__ = [
     "cache_dir",
     "fetch",
     "sha256sum",
+    "clear_memory_cache",
     "load_adult",
     "ADULT_COLUMNS",
     "ADULT_RISKS_ATTRIBUTES",
@@ -382,9 +383,18 @@ def _download(entry: DataFile) -> Path:
     try:
         return _verify(path, entry, where)
     except DataError:
-        if entry.is_zip_member:  # remove the bad member so that the next call re-extracts it
+        if entry.is_zip_member:
+            # remove the bad member and its zip (whose own hash is not known), so that the next call
+            # downloads and extracts them again instead of failing forever
             path.unlink(missing_ok=True)
+            (cache / entry.url.rsplit("/", 1)[-1]).unlink(missing_ok=True)
         raise
+
+
+def clear_memory_cache() -> None:
+    """Forget this process's sha256 verifications and parsed tables (files are re-checked on next use)."""
+    _VERIFIED.clear()
+    _read_cached.cache_clear()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -508,9 +518,8 @@ def load_adult_risks() -> tuple[pd.DataFrame, list[int]]:
     Preprocessing: concatenate ``adult.data`` and ``adult.test`` (see :func:`load_adult`), drop
     every row with a missing value (``"?"``) -> n = 45,222; keep the 10 attributes
     :data:`ADULT_RISKS_ATTRIBUTES`; label-encode every column by its sorted distinct values
-    (age is the raw integer 17..90, so code = rank among the 74 present ages, i.e. ``age - 17``
-    for ages 17..88 and 72, 73 for 89, 90 — all ages 17..90 occur). The row index 0..45,221 is the
-    user ID used by the re-identification experiments.
+    (age is the raw integer, no binning: all 74 ages 17..90 occur, so its code is ``age - 17``).
+    The row index 0..45,221 is the user ID used by the re-identification experiments.
 
     Returns
     -------

@@ -207,6 +207,11 @@ def test_download_corrupted_zip_member_is_refused(http_root, tmp_path, monkeypat
     with pytest.raises(ds.DataError, match="sha256 mismatch") as exc:
         ds.fetch(rel)
     assert rel in str(exc.value)
+    # the bad zip was removed from the cache: a repaired server copy is downloaded next time
+    assert not (tmp_path / "cache" / "ml-100k.zip").exists()
+    with zipfile.ZipFile(root / "ml-100k.zip", "w") as zf:
+        zf.write(RAW / rel, "ml-100k/u.user")
+    assert ds.sha256sum(ds.fetch(rel)) == ds.REGISTRY[rel].sha256
 
 
 def test_unreachable_url_gives_clear_error(tmp_path, monkeypatch):
@@ -324,6 +329,14 @@ def test_load_gowalla_nyc():
     assert manhattan_grid().histogram(df["lat"], df["lon"]).sum() == 98_061
     with pytest.raises(ValueError):
         ds.load_gowalla_nyc(box=(1, 0, 0, 1))
+
+
+def test_sf_ibu_grid_on_privic_sf():
+    from ldpnb.grid import sf_ibu_grid
+
+    sf = ds.load_gowalla_privic("sf")
+    h = sf_ibu_grid().histogram(sf["lat"], sf["lon"])
+    assert h.shape == (25,) and h.sum() > 10_000 and (h > 0).sum() >= 20
 
 
 def test_manhattan_grid_matches_spec_formula():
