@@ -640,9 +640,8 @@ def make_nursery(n: int = 12_959, *, rng=0) -> tuple[pd.DataFrame, list[int]]:
     cls[0] = "recommend"
     rest = np.flatnonzero(~not_rec)
     rest = rest[rest != 0]
-    pool = np.concatenate(
-        [np.repeat(c, NURSERY_CLASS_COUNTS[c] - (c == "recommend")) for c in ("recommend", "priority", "spec_prior", "very_recom")]
-    )
+    others = ("recommend", "priority", "spec_prior", "very_recom")
+    pool = np.concatenate([np.repeat(c, NURSERY_CLASS_COUNTS[c] - (c == "recommend")) for c in others])
     cls[rest] = gen.permutation(pool)
     df["class"] = cls
     if int(n) == 12_959:

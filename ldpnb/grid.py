@@ -288,7 +288,13 @@ def bin_latlon(lat, lon, lat_edges, lon_edges, *, closed: str = "right", descend
       point of their data lies on an interior edge),
 
     and likewise for the columns.  With ``descending=False`` the same intervals are numbered in
-    ascending order (row 0 = south, column 0 = west).
+    ascending order (row 0 = south, column 0 = west).  Cells are ``(len(lat_edges) - 1) x
+    (len(lon_edges) - 1)``; a point outside in either coordinate gets ``-1`` in both outputs.
+
+    Authors' scripts: ``Paris_Grid.py`` and ``SF_Grid.py`` of blitzwas/PRIVIC (spec 004 §3 A5).
+    With :func:`privic_edges` this reproduces their grid files exactly: Paris 10,991 raw points ->
+    10,079 binned (11 x 15), SF 123,026 -> 123,026 (16 x 24); see
+    :func:`ldpnb.datasets.load_privic_counts` for the counts (after the one-row header quirk).
 
     Returns
     -------
