@@ -1,0 +1,61 @@
+# ldpnb — two commands on a fresh machine (Python >= 3.10 and make):
+#   make book   build the whole book (venv, install, execute every chapter at SCALE=book, render _build/html)
+#   make test   run the test suite
+PYTHON ?= python3
+VENV   ?= .venv
+BIN    := $(VENV)/bin
+SCALE  ?= book
+JOBS   ?= 2
+NAME   ?=
+STAMP  := $(VENV)/.ldpnb-installed
+
+export OMP_NUM_THREADS ?= 1
+export OPENBLAS_NUM_THREADS ?= 1
+export MKL_NUM_THREADS ?= 1
+export MPLBACKEND ?= Agg
+
+.PHONY: help venv test test-all book execute render chapter sync bench audit clean
+
+help:
+	@echo "make book     execute every chapter (SCALE=$(SCALE), JOBS=$(JOBS)) and render _build/html"
+	@echo "make test     run the test suite (every chapter executed at smoke scale included)"
+	@echo "make chapter NAME=pie SCALE=smoke   execute one chapter into _build/executed/"
+	@echo "make sync     pair every book/*.py with its book/*.ipynb (outputs stripped)"
+	@echo "make bench    run the benchmark appendix alone at full size"
+
+$(STAMP): pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[book,test]'
+	@touch $(STAMP)
+
+venv: $(STAMP)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest -n $(JOBS) -m "not slow" -q
+
+test-all: $(STAMP)
+	$(BIN)/python -m pytest -n $(JOBS) -q
+
+book: $(STAMP)
+	$(BIN)/python -m ldpnb._bookbuild all --scale $(SCALE) --jobs $(JOBS)
+
+execute: $(STAMP)
+	$(BIN)/python -m ldpnb._bookbuild execute --scale $(SCALE) --jobs $(JOBS)
+
+render: $(STAMP)
+	$(BIN)/python -m ldpnb._bookbuild render
+
+chapter: $(STAMP)
+	@test -n "$(NAME)" || (echo "usage: make chapter NAME=<chapter> [SCALE=smoke|book|paper]"; exit 2)
+	$(BIN)/python -m ldpnb._bookbuild execute --scale $(SCALE) --only $(NAME)
+
+sync: $(STAMP)
+	@for f in book/*.py; do $(BIN)/jupytext --quiet --set-formats ipynb,py:percent "$$f"; done
+	@$(BIN)/python -m ldpnb._nbstrip book/*.ipynb
+
+bench: $(STAMP)
+	$(BIN)/python -m ldpnb._bookbuild execute --scale paper --only performance
+
+clean:
+	rm -rf _build
