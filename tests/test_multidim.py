@@ -1,0 +1,227 @@
+"""Tests of ldpnb.multidim (Arcolezi et al. 2023: SPL, SMP, RS+FD, RS+RFD; spec 003 T6-T13, T19).
+
+Monte-Carlo tests use fixed seeds; mean checks allow 5 standard errors and variance checks use
+a chi-square test at level 1e-6 (Bonferroni over the values), so the false-alarm rate of the
+suite is far below 1e-4.
+"""
+import numpy as np
+import pytest
+from scipy import stats
+
+from ldpnb import multidim as md
+
+KS = np.array([4, 6, 3])
+F_TRUE = [np.array([0.5, 0.3, 0.15, 0.05]), np.array([0.05, 0.1, 0.4, 0.2, 0.2, 0.05]), np.array([0.7, 0.2, 0.1])]
+PRIORS = [np.array([0.4, 0.3, 0.2, 0.1]), np.array([0.1, 0.1, 0.3, 0.3, 0.1, 0.1]), np.array([0.6, 0.3, 0.1])]
+
+
+def _iid_population(n, rng):
+    return np.column_stack([rng.choice(k, size=n, p=f) for k, f in zip(KS, F_TRUE)])
+
+
+def test_amplified_epsilon_values():
+    # spec §2.1 (check values)
+    assert md.amplified_epsilon(1, 18) == pytest.approx(3.4635, abs=1e-4)
+    assert md.amplified_epsilon(10, 18) == pytest.approx(12.8903, abs=1e-4)
+    assert md.amplified_epsilon(10, 10) == pytest.approx(12.3025, abs=1e-4)
+    assert md.amplified_epsilon(np.log(2), 10) == pytest.approx(2.3979, abs=1e-4)
+    assert md.amplified_epsilon(2.0, 1) == pytest.approx(2.0)
+    with pytest.raises(ValueError):
+        md.amplified_epsilon(-1, 3)
+
+
+def test_validation_errors():
+    X = np.zeros((5, 2), dtype=int)
+    with pytest.raises(ValueError):
+        md.rsfd_collect(X, [2, 2], 1.0, "grr", "zero")
+    with pytest.raises(ValueError):
+        md.rsfd_collect(X, [2, 2], 1.0, "oue", "uniform")
+    with pytest.raises(ValueError):
+        md.rsfd_collect(X, [2, 2], 1.0, "grr", "prior")  # priors missing
+    with pytest.raises(ValueError):
+        md.rsfd_collect(X, [2, 2], 1.0, "olh", "random")
+    with pytest.raises(ValueError):
+        md.check_dataset(np.array([[0, 3]]), [2, 2])
+    with pytest.raises(ValueError):
+        md.rsfd_estimate(np.zeros(3), 10, 2, 4, 0.6, 0.2, "grr")
+
+
+@pytest.mark.parametrize(
+    "protocol,fake,prior",
+    [("grr", "uniform", False), ("sue", "zero", False), ("oue", "zero", False), ("sue", "random", False),
+     ("oue", "random", False), ("grr", "prior", True), ("sue", "prior", True), ("oue", "prior", True)],
+)
+def test_rsfd_unbiased_and_variance(protocol, fake, prior):
+    """T6-T8: the RS+FD / RS+RFD estimators are unbiased and their variance is Eq. (8)/(9)
+    (users drawn i.i.d. from f every replication, as the formulas assume)."""
+    rng = np.random.default_rng(123)
+    n, eps, R = 3000, 1.0, 300
+    priors = PRIORS if prior else None
+    ests = [[] for _ in KS]
+    for _ in range(R):
+        X = _iid_population(n, rng)
+        rep, _ = md.rsfd_collect(X, KS, eps, protocol, fake, priors=priors, rng=rng)
+        for j, e in enumerate(md.rsfd_aggregate(rep, KS, eps, protocol, fake, priors=priors, postprocess=None)):
+            ests[j].append(e)
+    var_kind = md._variant(protocol, fake)
+    pvals = []
+    for j, k in enumerate(KS):
+        E = np.array(ests[j])
+        p, q = md.rsfd_params(protocol, int(k), eps, len(KS))
+        V = md.rsfd_variance(F_TRUE[j], n, len(KS), int(k), p, q, var_kind, priors[j] if prior else None)
+        se = np.sqrt(V / R)
+        assert np.all(np.abs(E.mean(axis=0) - F_TRUE[j]) <= 5 * se), (j, E.mean(axis=0), F_TRUE[j])
+        chi = (R - 1) * E.var(axis=0, ddof=1) / V
+        pvals.extend(2 * np.minimum(stats.chi2.cdf(chi, R - 1), stats.chi2.sf(chi, R - 1)))
+    assert min(pvals) * len(pvals) > 1e-6
+
+
+def test_expected_support_counts_theorems():
+    """App. A/B, Theorem 1: E[C(v)] = n * gamma(v) with the probability-tree gamma (T7, T8, T19)."""
+    rng = np.random.default_rng(7)
+    n, eps, R = 2000, 2.0, 200
+    for protocol, fake in [("grr", "prior"), ("oue", "prior"), ("sue", "prior"), ("oue", "zero")]:
+        sums = [np.zeros(k) for k in KS]
+        for _ in range(R):
+            X = _iid_population(n, rng)
+            rep, _ = md.rsfd_collect(X, KS, eps, protocol, fake, priors=PRIORS if fake == "prior" else None, rng=rng)
+            for j, c in enumerate(md._report_counts(rep, KS)):
+                sums[j] += c
+        for j, k in enumerate(KS):
+            p, q = md.rsfd_params(protocol, int(k), eps, 3)
+            g = md.rsfd_support_probability(F_TRUE[j], 3, int(k), p, q, md._variant(protocol, fake),
+                                            PRIORS[j] if fake == "prior" else None)
+            se = np.sqrt(n * g * (1 - g) / R)
+            assert np.all(np.abs(sums[j] / R - n * g) <= 5 * se)
+
+
+def test_probability_tree_single_user():
+    """T19 (Figs. 7, 8): Pr[a report supports v] for one user with known value = tree leaves."""
+    rng = np.random.default_rng(3)
+    n, eps, d = 200_000, 1.0, 3
+    for protocol in ("grr", "oue"):
+        X = np.tile([[1, 2, 0]], (n, 1))
+        rep, _ = md.rsfd_collect(X, KS, eps, protocol, "prior", priors=PRIORS, rng=rng)
+        for j, k in enumerate(KS):
+            c = md._report_counts([rep[j]], [k])[0] / n
+            p, q = md.rsfd_params(protocol, int(k), eps, d)
+            onehot = np.eye(k)[X[0, j]]
+            g = md.rsfd_support_probability(onehot, d, int(k), p, q, "grr" if protocol == "grr" else "ue-r", PRIORS[j])
+            assert np.all(np.abs(c - g) <= 5 * np.sqrt(g * (1 - g) / n))
+
+
+def test_uniform_prior_equals_rsfd():
+    """T9: RS+RFD with uniform priors is exactly RS+FD (estimates and variances)."""
+    rng = np.random.default_rng(0)
+    for k in (2, 5, 74):
+        for variant, prot in (("grr", "grr"), ("ue-r", "sue"), ("ue-r", "oue")):
+            p, q = md.rsfd_params(prot, k, 1.3, 4)
+            C = rng.integers(0, 1000, size=k)
+            u = np.full(k, 1.0 / k)
+            a = md.rsfd_estimate(C, 3000, 4, k, p, q, variant)
+            b = md.rsfd_estimate(C, 3000, 4, k, p, q, variant, prior=u)
+            np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-14)
+            f = rng.dirichlet(np.ones(k))
+            np.testing.assert_allclose(md.rsfd_variance(f, 3000, 4, k, p, q, variant),
+                                       md.rsfd_variance(f, 3000, 4, k, p, q, variant, prior=u), rtol=1e-12)
+    # the GRR RS+FD closed form of the CIKM paper
+    k, d, n = 6, 3, 1000
+    p, q = md.rsfd_params("grr", k, 1.0, d)
+    C = rng.integers(100, 400, size=k)
+    cikm = (C * d * k - n * (d - 1 + q * k)) / (n * k * (p - q))
+    np.testing.assert_allclose(md.rsfd_estimate(C, n, d, k, p, q, "grr"), cikm, rtol=1e-12)
+    p, q = md.rsfd_params("oue", k, 1.0, d)
+    uer = (C * d * k - n * (q * k + (p - q) * (d - 1) + q * k * (d - 1))) / (n * k * (p - q))
+    np.testing.assert_allclose(md.rsfd_estimate(C, n, d, k, p, q, "ue-r"), uer, rtol=1e-12)
+
+
+def test_rsfd_approx_variance_jensen():
+    """T10: the averaged approximate variance of RS+RFD is <= RS+FD's for every prior."""
+    rng = np.random.default_rng(5)
+    ks = np.array([2, 5, 7, 18, 41, 92])
+    for eps in (np.log(2), np.log(4), np.log(7)):
+        for kind in ("dir", "zipf", "exp"):
+            pri = md.make_priors(kind, ks, rng=rng)
+            for prot, fk in (("grr", "uniform"), ("sue", "random"), ("oue", "random")):
+                a = md.rsfd_approx_variance(ks, 10_000, eps, prot, fk)
+                b = md.rsfd_approx_variance(ks, 10_000, eps, prot, "prior", priors=pri)
+                assert b <= a * (1 + 1e-12)
+
+
+def test_counts_sampler_matches_collect():
+    """The count-level sampler has the mean and (fixed-population) variance of the real protocol."""
+    rng = np.random.default_rng(11)
+    n, eps, R = 4000, 1.0, 300
+    X = _iid_population(n, rng)
+    counts = [np.bincount(X[:, j], minlength=k) for j, k in enumerate(KS)]
+    for prot, fake in (("grr", "prior"), ("oue", "random"), ("sue", "zero")):
+        pri = PRIORS if fake == "prior" else None
+        A = [np.array([md.rsfd_counts_sampler(counts, 3, eps, prot, fake, priors=pri, rng=rng)[j] for _ in range(R)]) for j in range(3)]
+        for j in range(3):
+            B = np.array([md._report_counts([md.rsfd_collect(X, KS, eps, prot, fake, priors=pri, rng=rng)[0][j]], [KS[j]])[0]
+                          for _ in range(60)])
+            se = np.sqrt(A[j].var(axis=0) / R + B.var(axis=0) / 60) + 1e-9
+            assert np.all(np.abs(A[j].mean(axis=0) - B.mean(axis=0)) <= 5 * se)
+
+
+def test_spl_smp_unbiased():
+    rng = np.random.default_rng(9)
+    n, eps, R = 3000, 2.0, 150
+    X = _iid_population(n, rng)
+    f = md.marginals(X, KS)
+    for prot in ("grr", "oue", "ss", "olh"):
+        E_spl = [np.zeros(k) for k in KS]
+        E_smp = [np.zeros(k) for k in KS]
+        for _ in range(R):
+            c = md.spl_collect(X, KS, eps, prot, rng=rng)
+            for j, e in enumerate(md.spl_estimate(c, n, KS, eps, prot)):
+                E_spl[j] += e / R
+            attr, c, nj = md.smp_collect(X, KS, eps, prot, rng=rng)
+            for j, e in enumerate(md.smp_estimate(c, nj, KS, eps, prot)):
+                E_smp[j] += e / R
+        for j, k in enumerate(KS):
+            # generous bound: 5 SE with the approximate FO variance q(1-q)/(n(p-q)^2)
+            p, q = md.fo_params(prot, int(k), eps / 3)
+            assert np.all(np.abs(E_spl[j] - f[j]) <= 5 * np.sqrt((q * (1 - q) + p * (1 - p)) / (n * (p - q) ** 2) / R))
+            p, q = md.fo_params(prot, int(k), eps)
+            assert np.all(np.abs(E_smp[j] - f[j]) <= 5 * np.sqrt(3 * (q * (1 - q) + p * (1 - p)) / (n * (p - q) ** 2) / R) + 0.01)
+
+
+def test_exact_privacy_loss_values():
+    """T13: the tuple mechanism's worst-case loss, by exact enumeration (spec §4 values)."""
+    r = md.exact_privacy_loss([2, 2], 1.0)
+    assert r["attribute"] == pytest.approx(1.0, abs=1e-9)
+    assert r["any"] == pytest.approx(1.490, abs=1e-3)
+    assert r["any"] <= r["eps_prime"] + 1e-12
+    r = md.exact_privacy_loss([2, 2, 2], 1.0)
+    assert r["attribute"] == pytest.approx(1.0, abs=1e-9)
+    assert r["any"] == pytest.approx(1.817, abs=1e-3)
+    assert md.exact_privacy_loss([2, 5], 1.0)["attribute"] == pytest.approx(1.138, abs=1e-3)
+    assert md.exact_privacy_loss([2, 3, 6], 1.0)["attribute"] == pytest.approx(1.206, abs=1e-3)
+    pri = [np.array([0.8, 0.15, 0.05]), np.array([0.6, 0.3, 0.1])]
+    r = md.exact_privacy_loss([3, 3], 1.0, "grr", "prior", priors=pri)
+    assert r["attribute"] == pytest.approx(1.428, abs=1e-3)
+    assert r["any"] == pytest.approx(1.490, abs=1e-3)
+    for prot, fk in (("oue", "zero"), ("sue", "random"), ("oue", "random")):
+        r = md.exact_privacy_loss([2, 3], 1.0, prot, fk)
+        assert r["attribute"] <= r["any"] <= r["eps_prime"] + 1e-9
+
+
+def test_tuple_channel_rows_sum_to_one():
+    W, inputs = md.rsfd_tuple_channel([2, 3], 0.7, "sue", "random")
+    np.testing.assert_allclose(W.sum(axis=1), 1.0, rtol=1e-12)
+    assert inputs.shape == (6, 2)
+
+
+def test_priors_and_metrics():
+    rng = np.random.default_rng(1)
+    z = md.prior_zipf(18, rng=rng)
+    assert z.sum() == pytest.approx(1.0) and z[0] > 0.85  # spec §2.11: ~0.93 on the first value
+    e = md.prior_exponential(2, rng=rng)
+    assert e[0] > 0.99
+    c = md.prior_correct(np.array([100, 50, 0, 10]), 0.1 / 18, rng=rng)
+    assert c.sum() == pytest.approx(1.0) and np.all(c >= 0)
+    np.testing.assert_allclose(md.clip_normalize([-0.1, 0.3, 0.3]), [0, 0.5, 0.5])
+    assert md.mse_avg([np.array([0.5, 0.5])], [np.array([0.4, 0.6])]) == pytest.approx(0.01)
+    with pytest.raises(ValueError):
+        md.make_priors("foo", [2, 3])
