@@ -155,8 +155,9 @@ def _check_input_counts(input_counts: Any, name: str = "input_counts") -> np.nda
     return counts
 
 
-def _chunk_rows(n_rows: int, row_size: int, budget: int = _CHUNK_ENTRIES) -> int:
-    """Rows per chunk so that ``rows * row_size`` stays below ``budget`` (at least 1)."""
+def _chunk_rows(n_rows: int, row_size: int, budget: int | None = None) -> int:
+    """Rows per chunk so that ``rows * row_size`` stays below ``budget`` (default ``_CHUNK_ENTRIES``; at least 1)."""
+    budget = _CHUNK_ENTRIES if budget is None else budget
     return max(1, min(n_rows, budget // max(1, row_size)))
 
 
@@ -700,7 +701,8 @@ def ss_params(k: int, epsilon: float) -> tuple[int, float, float]:
     k = check_domain_size(k)
     epsilon = check_epsilon(epsilon)
     a = _exp_neg(epsilon)
-    omega = max(1, int(round(k * a / (1.0 + a))))
+    ratio = k / (math.exp(epsilon) + 1.0) if epsilon < 700 else 0.0  # as written in the artifact
+    omega = max(1, int(round(ratio)))
     omega = min(omega, k - 1)
     denom = omega + (k - omega) * a  # (omega e^eps + k - omega) e^{-eps}
     p = omega / denom
@@ -1015,7 +1017,7 @@ def _lumped_kernel(rows: int, cols: int, h: float, w: float, epsilon: float, blo
     col_starts = np.concatenate([[0], Pc - cols + 1 + np.arange(2 * cols)])  # groups: <= -cols, ..., >= cols
     Kr = np.zeros((2 * rows + 1, 2 * cols + 1))
     di_all = np.arange(-Pr, Pr + 1)
-    step = _chunk_rows(di_all.size, dj.size * 64, budget=1 << 24)
+    step = _chunk_rows(di_all.size, dj.size * 64)
     for start in range(0, di_all.size, step):
         di = di_all[start:start + step]
         block = block_fn(di, dj)  # (c, 2 Pc + 1)
@@ -1327,11 +1329,13 @@ def geo_ind_epsilon(channel: Any, distance: Any) -> float:
         L = np.log(C)
     has_zero = bool(np.any(C == 0))
     best = 0.0
-    step = _chunk_rows(k, k * m)
+    step = _chunk_rows(k, k * m, budget=1 << 20)  # 8 MiB blocks: cache-friendly
+    buf = np.empty((step, k, m))
     for start in range(0, k, step):
         stop = min(k, start + step)
+        diff = buf[: stop - start]
         with np.errstate(invalid="ignore"):
-            diff = L[start:stop, None, :] - L[None, :, :]  # (b, k, m)
+            np.subtract(L[start:stop, None, :], L[None, :, :], out=diff)  # (b, k, m)
         if has_zero:
             R = np.fmax.reduce(diff, axis=-1)  # NaN (0/0) ignored; all-NaN -> NaN
             R = np.where(np.isnan(R), -np.inf, R)

@@ -874,3 +874,64 @@ def test_other_validation():
         M.planar_geometric_channel(3, 3, 1e-4)
     with pytest.raises(TypeError):
         M.grr_perturb([0, 1], 2, 1.0, rng="seed")
+
+
+def test_chi2_harness_detects_wrong_channels():
+    """The sampler tests have teeth: a mis-specified epsilon or a broken UE (the pure-LDP #11
+    pattern: q used for the true bit) is rejected by the same alpha = 1e-6 chi-square test."""
+    k = 5
+    x = _inputs(k, 3000)
+    y = M.grr_perturb(x, k, 1.0, rng=81)
+    obs = np.zeros((k, k))
+    np.add.at(obs, (x, y), 1)
+    stat, df, crit = chi2_test(obs, 3000 * M.grr_channel(k, 1.3))
+    assert stat > crit
+    B = M.ue_perturb(x, k, 1.0, "oue", rng=82)
+    B[np.arange(x.size), x] = np.random.default_rng(83).random(x.size) < M.ue_params(1.0, "oue")[1]
+    obs = np.zeros((k, 2**k))
+    np.add.at(obs, (x, M.ue_pattern_index(B)), 1)
+    stat, df, crit = chi2_test(obs, 3000 * M.ue_channel(k, 1.0, "oue"))
+    assert stat > crit
+
+
+def test_geometric_perturb_untruncated_validation():
+    with pytest.raises(ValueError, match="x"):
+        M.geometric_perturb(np.array([0.5, 1.0]), None, 1.0, rng=0)
+    with pytest.raises(ValueError, match="x"):
+        M.geometric_perturb(np.zeros((2, 2), dtype=int), None, 1.0, rng=0)
+    z = M.geometric_perturb(np.array([-5, 1000]), None, 50.0, rng=0)
+    np.testing.assert_array_equal(z, [-5, 1000])
+
+
+# ------------------------------------------------------------------------------------------------
+# heavier checks (pytest -m slow)
+# ------------------------------------------------------------------------------------------------
+
+
+@pytest.mark.slow
+def test_slow_geo_ind_large_domains():
+    k = 1000
+    assert M.geo_ind_epsilon(M.geometric_channel(k, 0.05), line_distance(k)) == pytest.approx(0.05, abs=1e-12)
+    assert M.geo_ind_epsilon(M.laplace_channel(k, 0.05), line_distance(k)) <= 0.05 + 1e-12
+    D = grid_distance(20, 14, 0.45)
+    for eps in (0.2, 1.0, 6.0):
+        G = M.planar_geometric_channel(20, 14, eps, cell_size=0.45)
+        L = M.planar_laplace_channel(20, 14, eps, cell_size=0.45)
+        E = M.exponential_channel(D, eps)
+        for C in (G, L, E):
+            assert_channel(C)
+        assert M.geo_ind_epsilon(G, D) == pytest.approx(eps, abs=1e-9)
+        assert M.geo_ind_epsilon(L, D) <= eps + 1e-9
+        assert M.geo_ind_epsilon(E, D) <= eps + 1e-9
+
+
+@pytest.mark.slow
+def test_slow_samplers_large():
+    k, eps = 10, 1.0
+    x = _inputs(k, 20000)
+    assert_sampler_matches(x, M.ue_pattern_index(M.rappor_perturb(x, k, eps, rng=91)), M.rappor_channel(k, eps))
+    assert_sampler_matches(x, M.ss_subset_index(M.ss_perturb(x, k, 0.3, rng=92)), M.ss_channel(k, 0.3))
+    rows, cols = 8, 6
+    C = M.planar_geometric_channel(rows, cols, 0.8, 0.5)
+    xs = _inputs(rows * cols, 5000)
+    assert_sampler_matches(xs, M.sample_channel(C, xs, rng=93), C)
