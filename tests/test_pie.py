@@ -1,0 +1,459 @@
+"""Tests for ldpnb.pie and ldpnb.pie_ident (Murakami & Takahashi 2021; spec 000 T1-T21)."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import sparse, stats
+
+from ldpnb import pie
+from ldpnb import pie_ident as pid
+from ldpnb.info import channel_capacity, mutual_information_joint
+from ldpnb.mechanisms import grr_channel, ldp_epsilon, lh_channel
+
+N_LT, K_LT = 1_370_637, 10_500_393
+TOL = 1e-10
+
+
+def _instance(rng, n=None, k=None):
+    n = n or int(rng.integers(2, 7))
+    k = k or int(rng.integers(2, 7))
+    p_u = rng.dirichlet(np.ones(n))
+    P = np.vstack([rng.dirichlet(np.full(k, rng.uniform(0.1, 3))) for _ in range(n)])
+    return n, k, p_u, P
+
+
+def _rand_channel(rng, k, m):
+    return rng.dirichlet(np.full(m, rng.uniform(0.2, 2)), size=k)
+
+
+# ---------------------------------------------------------------------------------------------
+# analytic numbers (T6, T8, T10, T11, T15, T21, Fig. 4)
+# ---------------------------------------------------------------------------------------------
+
+
+def test_fig4_numbers():
+    eps = np.array([0.1, 1.0, 10.0])
+    np.testing.assert_allclose(pie.alpha_ldp_generic(eps, N_LT, K_LT), [0.01443, 1.4427, 14.427], rtol=1e-3)
+    np.testing.assert_allclose(pie.alpha_rr(eps, N_LT, K_LT), [2.042e-7, 3.336e-6, 0.04267], rtol=1e-3)
+    # spec table rows (theta_RR, theta_GLH g=1e8, Thm 4.4)
+    np.testing.assert_allclose(pie.theta_rr(K_LT, 12.72), 0.03086, rtol=1e-3)
+    np.testing.assert_allclose(pie.alpha_glh(16.0, N_LT, K_LT, 1e8), 1.664, rtol=1e-3)
+    np.testing.assert_allclose(pie.fano_lower_bound(pie.alpha_rr(16.17, N_LT, K_LT), N_LT), 0.4502, atol=2e-4)
+    # Prop 4.1 saturates at log n from eps = 14.13
+    assert pie.alpha_ldp_generic(14.2, N_LT, K_LT) == pytest.approx(math.log2(N_LT))
+
+
+def test_cor39_example_units():
+    assert pie.alpha_for_target_bayes_error(0.8, 1e6, unit="nats") == pytest.approx(2.0700, abs=5e-4)
+    assert pie.alpha_for_target_bayes_error(0.5, 1e6, unit="nats") == pytest.approx(6.2146, abs=5e-4)
+    assert pie.alpha_for_target_bayes_error(0.8, 1e6) == pytest.approx(2.986, abs=5e-4)
+    assert pie.alpha_for_target_bayes_error(0.5, 1e6) == pytest.approx(8.966, abs=5e-4)
+    # inverse of Eq. 12
+    a = pie.alpha_for_target_bayes_error(0.8, 1e6)
+    assert pie.fano_lower_bound(a, 1e6) == pytest.approx(0.8)
+
+
+def test_pseudonymisation_example():
+    assert pie.fano_lower_bound(math.log2(5), 1e8) == pytest.approx(0.875, abs=5e-4)
+    assert pie.fano_lower_bound(math.log2(5), beta_u=0.99) == pytest.approx(0.500, abs=5e-4)
+
+
+def test_theta_half_bound_and_inverse():
+    assert pie.fano_lower_bound(0.5 * math.log2(N_LT), N_LT) == pytest.approx(0.4509, abs=1e-4)
+    assert pie.eps_from_theta(0.5, K_LT) == pytest.approx(math.log(K_LT + 1))
+    th = pie.theta_for_target_bayes_error(0.92, N_LT, K_LT)
+    assert th == pytest.approx(0.03095, abs=2e-5)
+    assert pie.eps_from_theta(th, K_LT) == pytest.approx(12.72, abs=0.01)
+    assert pie.theta_rr(K_LT, pie.eps_from_theta(0.3, K_LT)) == pytest.approx(0.3)
+    mu, nu = pie.rr_params(2, 1.0)
+    assert mu == pytest.approx(math.e / (1 + math.e)) and mu > 0.73  # "smaller than 0.73" is rounding
+
+
+def test_alpha_star_rr_matches_restricted_capacity():
+    for n, k, eps in [(3, 5, 1.0), (2, 4, 2.0), (5, 5, 0.7), (7, 4, 3.0)]:
+        Q = grr_channel(k, eps)
+        assert pie.alpha_star_rr(n, k, eps) == pytest.approx(pie.restricted_capacity(Q, n), abs=1e-9)
+
+
+def test_tightness_table_T11c():
+    for (n, k, eps), (a_star, a_thm, a_prop) in {
+        (3, 8, 1): (0.0864, 0.2802, 1.4427), (8, 8, 2): (0.6348, 1.3321, 2.8854),
+        (20, 8, 4): (2.1702, 2.6104, 3.0), (5, 50, 3): (0.4676, 0.6415, 2.3219),
+    }.items():
+        assert pie.alpha_star_rr(n, k, eps) == pytest.approx(a_star, abs=1e-4)
+        assert pie.alpha_rr(eps, n, k) == pytest.approx(a_thm, abs=1e-4)
+        assert pie.alpha_ldp_generic(eps, n, k) == pytest.approx(a_prop, abs=1e-4)
+        assert a_star <= a_thm <= a_prop
+
+
+# ---------------------------------------------------------------------------------------------
+# theorems on random small instances (zero violations)
+# ---------------------------------------------------------------------------------------------
+
+
+def test_prop33_likelihood_scores_and_coarse_scores():
+    rng = np.random.default_rng(1)
+    for _ in range(100):
+        n, k, p_u, P = _instance(rng, n=4, k=5)
+        Q = grr_channel(5, 1.0)
+        J = pie.joint_uy(p_u, P, Q)
+        i_y = mutual_information_joint(J, unit="bits")
+        S1 = P @ Q                                   # q_i(y): likelihood scores
+        assert pie.score_vector_mi(J, S1) == pytest.approx(i_y, abs=TOL)
+        S2 = (np.arange(5)[None, :] == P.argmax(axis=1)[:, None]).astype(float)
+        assert pie.score_vector_mi(J, S2) <= i_y + TOL
+        b1 = pie.bayes_error_posterior(pie.score_joint(J, S1))
+        assert b1 == pytest.approx(pie.bayes_error_posterior(J), abs=TOL)
+        assert pie.bayes_error_posterior(pie.score_joint(J, S2)) >= b1 - TOL
+
+
+def test_post_processing_convexity_dpi():
+    rng = np.random.default_rng(2)
+    for _ in range(300):
+        n, k, p_u, P = _instance(rng)
+        m = int(rng.integers(2, 7))
+        Q1, Q2 = _rand_channel(rng, k, m), _rand_channel(rng, k, m)
+        L = _rand_channel(rng, m, int(rng.integers(2, 6)))
+        i1, i2 = pie.pie(p_u, P, Q1), pie.pie(p_u, P, Q2)
+        assert pie.pie(p_u, P, Q1 @ L) <= i1 + TOL                            # Thm 3.5
+        for w in np.linspace(0, 1, 11):                                        # Thm 3.6
+            assert pie.pie(p_u, P, w * Q1 + (1 - w) * Q2) <= w * i1 + (1 - w) * i2 + TOL
+        assert i1 <= min(pie.mi_ux(p_u, P), mutual_information_joint((p_u @ P)[:, None] * Q1, unit="bits")) + TOL  # Prop 3.10
+
+
+def test_prop37_fano_random_joints():
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        n, m = int(rng.integers(2, 9)), int(rng.integers(2, 9))
+        J = rng.dirichlet(np.full(n * m, rng.uniform(0.1, 2))).reshape(n, m)
+        p_u = J.sum(axis=1)
+        beta = pie.bayes_error_posterior(J)
+        i = mutual_information_joint(J, unit="bits")
+        assert beta >= pie.fano_lower_bound(i, beta_u=pie.bayes_error_prior(p_u)) - TOL
+
+
+def test_lemma_b2_capacities_and_random_ldp_channels():
+    expected = {0.1: [0.00125, 0.00113, 0.00083, 0.00047, 0.00010], 1.0: [0.1109, 0.1233, 0.1092, 0.0734, 0.0188],
+                5.0: [0.653, 1.019, 1.452, 1.958, 2.386]}
+    for eps, caps in expected.items():
+        for k, c in zip([2, 3, 5, 10, 50], caps):
+            cap = channel_capacity(grr_channel(k, eps), unit="nats")[0]
+            assert cap == pytest.approx(c, rel=5e-3, abs=6e-6)
+            assert cap <= pie.mi_ldp_bound(eps, unit="nats") + TOL
+    rng = np.random.default_rng(4)
+    for _ in range(40):
+        eps = rng.uniform(0.01, 6)
+        Q = pie.random_ldp_channel(int(rng.integers(2, 6)), int(rng.integers(2, 6)), eps, rng=rng)
+        tight = ldp_epsilon(Q)
+        assert tight <= 2 * eps + 1e-9
+        assert channel_capacity(Q, unit="bits", tol=1e-10)[0] <= pie.mi_ldp_bound(tight) + 1e-9
+
+
+def test_prop41_and_thm42_random():
+    rng = np.random.default_rng(5)
+    worst = 0.0
+    for _ in range(300):
+        n, k, p_u, P = _instance(rng)
+        eps = rng.uniform(0.01, 6)
+        Q = grr_channel(k, eps)
+        i_y = pie.pie(p_u, P, Q)
+        th = pie.theta_rr(k, eps)
+        assert i_y <= th * pie.mi_ux(p_u, P) + TOL                                # Eq. 15
+        assert i_y <= pie.alpha_rr(eps, n, k) + TOL <= pie.alpha_ldp_generic(eps, n, k) + 2 * TOL or \
+            i_y <= pie.alpha_ldp_generic(eps, n, k) + TOL
+        assert pie.alpha_star_rr(n, k, eps) <= pie.alpha_rr(eps, n, k) + TOL       # Eq. 16 is an upper bound
+        worst = max(worst, i_y / (th * pie.mi_ux(p_u, P)))
+    assert worst < 1
+
+
+def test_prop41_random_ldp_channels():
+    rng = np.random.default_rng(6)
+    for _ in range(25):
+        k, m, n = int(rng.integers(2, 5)), int(rng.integers(2, 5)), int(rng.integers(1, 5))
+        eps = rng.uniform(0.05, 4)
+        Q = pie.random_ldp_channel(k, m, eps, rng=rng)
+        if n >= 2:
+            assert pie.restricted_capacity(Q, n) <= pie.alpha_ldp_generic(ldp_epsilon(Q), n, k) + 1e-9
+
+
+def test_thm43_composition_rr():
+    rng = np.random.default_rng(7)
+    for _ in range(300):
+        n, k = int(rng.integers(2, 6)), int(rng.integers(2, 5))
+        p_u = rng.dirichlet(np.ones(n))
+        p = p_u[:, None, None] * rng.dirichlet(np.full(k * k, 0.3), size=n).reshape(n, k, k)
+        eps = rng.uniform(0.01, 6)
+        Q = grr_channel(k, eps)
+        th = pie.theta_rr(k, eps)
+        i_y = mutual_information_joint(pie.composed_joint(p, Q, Q).reshape(n, -1), unit="bits")
+        i_x1 = mutual_information_joint(p.sum(axis=2), unit="bits")
+        p_u_y1_x2 = np.einsum("uab,ay->uyb", p, Q)
+        i_x2_y1 = pie.conditional_mutual_information(p_u_y1_x2)
+        assert i_y <= th * (i_x1 + i_x2_y1) + TOL                                     # Eq. 34
+        assert i_y <= pie.alpha_rr(eps, n, k, t=2) + TOL
+
+
+def test_thm44_45_glh_explicit_family():
+    rng = np.random.default_rng(8)
+    worst = 0.0
+    for _ in range(150):
+        k, g = int(rng.integers(2, 5)), int(rng.integers(2, 4))
+        n = int(rng.integers(2, 6))
+        eps = rng.uniform(0.01, 6)
+        C = lh_channel(k, g, eps)
+        _, _, p_u, P = _instance(rng, n=n, k=k)
+        th = pie.theta_glh(g, eps)
+        i_y = pie.pie(p_u, P, C)
+        assert i_y <= th * pie.mi_ux(p_u, P) + TOL                                    # Eq. 17
+        assert i_y <= pie.alpha_glh(eps, n, k, g) + TOL                               # Eq. 18
+        worst = max(worst, i_y / (th * pie.mi_ux(p_u, P)))
+        if k <= 3 and g <= 2:                                                       # Thm 4.5, t = 2
+            p = p_u[:, None, None] * rng.dirichlet(np.full(k * k, 0.3), size=n).reshape(n, k, k)
+            i2 = mutual_information_joint(pie.composed_joint(p, C, C).reshape(n, -1), unit="bits")
+            cmi = pie.conditional_mutual_information(np.einsum("uab,ay->uyb", p, C))
+            assert i2 <= th * (mutual_information_joint(p.sum(axis=2), unit="bits") + cmi) + TOL
+            assert i2 <= pie.alpha_glh(eps, n, k, g, t=2) + TOL
+    assert worst < 1
+
+
+# ---------------------------------------------------------------------------------------------
+# utility (T16-T20)
+# ---------------------------------------------------------------------------------------------
+
+
+def test_thm48_identity_monotone_limit():
+    rng = np.random.default_rng(9)
+    for _ in range(200):
+        p, eps, g, n = rng.uniform(0, 1), rng.uniform(0.01, 20), float(rng.integers(2, 10**6)), 1000
+        th = pie.theta_glh(g, eps)
+        # algebraic identity; 1e-8 relative covers the float conditioning of 1 - theta near theta = 1
+        assert pie.glh_variance(p, n, g, eps) == pytest.approx(pie.glh_variance_fixed_theta(p, n, g, th), rel=1e-9)
+    gs = np.array([2, 3, 10, 1e3, 1e4, 1e6, 1e8, 1e10, 1e12])
+    v = pie.glh_variance_fixed_theta(0.01, 1000, gs, 0.5)
+    assert np.all(np.diff(v) < 0)
+    assert v[-1] == pytest.approx(pie.glh_variance_limit(0.01, 1000, 0.5), rel=1e-6)
+
+
+def test_t19_ldp_optimal_g():
+    from scipy.optimize import minimize_scalar
+    for eps in [0.5, 1, 2, 4, 8]:
+        E = math.exp(eps)
+        r = minimize_scalar(lambda g: float(pie.glh_variance(0.0, 1, g, eps)), bounds=(1.0001, 50 * E + 10),
+                            method="bounded", options={"xatol": 1e-10})
+        assert r.x == pytest.approx(E + 1, rel=1e-5)
+
+
+def test_t20_rr_glh_equal_theta():
+    for k in [10, 1e3, 1e7]:
+        eps = pie.eps_from_theta(0.5, k)
+        second_rr = float(pie.rr_variance(0.01, 1, k, eps) - pie.rr_variance(0.0, 1, k, eps))
+        lim = float(pie.glh_variance_limit(0.01, 1, 0.5))
+        assert second_rr == pytest.approx(lim * (k - 2) / k, rel=1e-9)
+
+
+def test_prop46_rr_variance_monte_carlo():
+    rng = np.random.default_rng(10)
+    n, k, R = 5000, 20, 4000
+    c = pie.sample_empirical(pie.zipf_profile(k, 1.1), n, rng=rng)
+    p = c / n
+    for eps in [0.5, 2.0]:
+        mu, nu = pie.rr_params(k, eps)
+        est = np.array([pie.empirical_estimate(pie.simulate_rr_counts(c, eps, rng=rng), n, mu, nu) for _ in range(R)])
+        se = est.std(axis=0, ddof=1) / math.sqrt(R)
+        assert np.all(np.abs(est.mean(axis=0) - p) <= 5 * se)
+        ratio = est.var(axis=0, ddof=1) / pie.rr_variance(p, n, k, eps)
+        assert np.all(np.abs(ratio - 1) < 0.10)
+
+
+def test_prop46_per_user_rr_matches_counts():
+    # the count simulator against per-user perturbation (core grr_perturb): chi-square at 1e-6
+    from ldpnb.mechanisms import grr_perturb
+    rng = np.random.default_rng(11)
+    k, eps = 6, 1.0
+    x = np.repeat(np.arange(k), [5000, 3000, 1000, 500, 400, 100])
+    y = grr_perturb(x, k, eps, rng=rng)
+    expected = np.bincount(x, minlength=k) @ grr_channel(k, eps)
+    assert stats.chisquare(np.bincount(y, minlength=k), expected).pvalue > 1e-6
+    cnt = pie.simulate_rr_counts(np.bincount(x, minlength=k), eps, rng=rng)
+    assert stats.chisquare(cnt, expected).pvalue > 1e-6 and cnt.sum() == x.size
+
+
+def test_prop47_glh_variance_binomial_and_explicit_hashing():
+    from ldpnb.mechanisms import lh_perturb, lh_support_counts
+    rng = np.random.default_rng(12)
+    n, k, R = 5000, 20, 3000
+    c = pie.sample_empirical(pie.zipf_profile(k, 1.1), n, rng=rng)
+    p = c / n
+    for g, eps in [(2, 1.0), (5, 2.0), (50, 2.0)]:
+        mu, nu = pie.glh_params(g, eps)
+        est = np.array([pie.empirical_estimate(pie.simulate_glh_support_counts(c, g, eps, rng=rng), n, mu, nu)
+                        for _ in range(R)])
+        assert np.all(np.abs(est.var(axis=0, ddof=1) / pie.glh_variance(p, n, g, eps) - 1) < 0.10)
+        assert np.all(np.abs(est.mean(axis=0) - p) <= 5 * est.std(axis=0, ddof=1) / math.sqrt(R))
+    # explicit hashing (core local hashing): fewer runs, the mean and a looser variance check
+    x = np.repeat(np.arange(k), c)
+    g, eps, R2 = 5, 2.0, 300
+    mu, nu = pie.glh_params(g, eps)
+    est = np.array([pie.empirical_estimate(lh_support_counts(*lh_perturb(x, k, eps, g, rng=rng), k, g), n, mu, nu)
+                    for _ in range(R2)])
+    ratio = est.var(axis=0, ddof=1).sum() / pie.glh_variance(p, n, g, eps).sum()
+    assert abs(ratio - 1) < 0.15
+
+
+def test_glh_zero_cell_shortcut_in_law():
+    # cells with p(x) = 0: the sparse draw must equal Binomial(n, 1/g) in law (chi-square at 1e-6)
+    rng = np.random.default_rng(13)
+    c = np.zeros(200_000, dtype=np.int64)
+    c[0] = 3000
+    out = pie.simulate_glh_support_counts(c, 10**6, 5.0, rng=rng)[1:]
+    vals = np.bincount(out, minlength=3)[:3].astype(float)
+    probs = stats.binom.pmf([0, 1], 3000, 1e-6)
+    exp = np.array([probs[0], probs[1], 1 - probs.sum()]) * out.size
+    obs = np.array([vals[0], vals[1], out.size - vals[0] - vals[1]])
+    assert stats.chisquare(obs[:2], exp[:2] * obs[:2].sum() / exp[:2].sum()).pvalue > 1e-6
+    assert abs(out.mean() - 3000e-6) < 6 * math.sqrt(3000e-6 / out.size)
+
+
+def test_threshold_and_metrics():
+    mu, nu = pie.rr_params(K_LT, 10.0)
+    T = pie.significance_threshold(N_LT, mu, nu, K_LT)
+    assert stats.norm.isf(0.05 / K_LT) == pytest.approx(5.739, abs=1e-3)
+    assert T == pytest.approx(5.739 * math.sqrt(pie.rr_variance(0.0, N_LT, K_LT, 10.0)), rel=1e-3)
+    p = np.array([0.5, 0.3, 0.2, 0.0])
+    ph = np.array([0.4, 0.3, 0.1, 0.2])
+    assert pie.sum_l2_top(p, ph, 2) == pytest.approx(0.01)
+    assert pie.sum_l2_top(p, ph, None) == pytest.approx(0.01 + 0.01 + 0.04)
+    assert pie.mean_relative_error_top(p, ph, 3) == pytest.approx((0.2 + 0 + 0.5) / 3)
+    np.testing.assert_array_equal(pie.threshold_estimate(ph, 0.15), [0.4, 0.3, 0.0, 0.2])
+
+
+def test_validation_errors():
+    with pytest.raises(ValueError):
+        pie.theta_rr(1, 1.0)
+    with pytest.raises(ValueError):
+        pie.alpha_rr(-1.0, 10, 10)
+    with pytest.raises(ValueError):
+        pie.fano_lower_bound(1.0)
+    with pytest.raises(ValueError):
+        pie.alpha_for_target_bayes_error(0.5, 100, unit="dits")
+    with pytest.raises(ValueError):
+        pie.pie([0.5, 0.5], [[1.0, 0.0]], np.eye(2))
+    with pytest.raises(ValueError):
+        pie.utility_run(np.array([1, 2]), "oue", 1.0)
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.floats(0.01, 20), st.integers(2, 10**7), st.integers(2, 10**7))
+def test_bounds_ordering_property(eps, n, k):
+    a_rr = pie.alpha_rr(eps, n, k)
+    assert a_rr <= pie.alpha_ldp_generic(eps, n, k) * (1 + 1e-12) + 1e-15 or a_rr <= math.log2(min(n, k))
+    assert 0 < pie.theta_rr(k, eps) < 1
+
+
+# ---------------------------------------------------------------------------------------------
+# identification side
+# ---------------------------------------------------------------------------------------------
+
+
+def test_t1_gaussian_scores_mc():
+    r = pie.gaussian_score_mc(100, 3.0, 4000, rng=1)
+    assert r["mi_bits"] == pytest.approx(4.96, abs=0.1) and r["mi_bits"] <= math.log2(100)
+    r2 = pie.gaussian_score_mc(100, 2.0, 4000, rng=2)
+    assert r2["bayes_error"] == pytest.approx(0.677, abs=0.03)
+    assert r2["bayes_error"] >= pie.fano_lower_bound(r2["mi_bits"], 100)
+
+
+def test_knn_recovers_gaussian_kl():
+    rng = np.random.default_rng(14)
+    N = 3000
+    for mu in [1.0, 3.0]:
+        g, i = pid.synth_biometric_scores(N, mu, n_impostor=1_000_000, rng=rng)
+        tol = 4 * mu / math.sqrt(N) / math.log(2) + 0.05   # 4 SE of the mean log-likelihood ratio
+        assert pid.kl_knn_1d(g, i) == pytest.approx(pid.gaussian_kl_bits(mu), abs=tol)
+        assert pid.kl_knn_1d(g, i, k=5, bias_reduced=False) == pytest.approx(pid.gaussian_kl_bits(mu), abs=tol)
+
+
+def test_mixed_estimator_discrete_exact_and_ties():
+    # purely discrete: plug-in KL
+    rng = np.random.default_rng(15)
+    pg, pi_ = np.array([0.6, 0.3, 0.1]), np.array([0.1, 0.3, 0.6])
+    g = rng.choice(3, 20000, p=pg).astype(float)
+    i = rng.choice(3, 200000, p=pi_).astype(float)
+    exact = float(np.sum(pg * np.log2(pg / pi_)))
+    assert pid.kl_mixed_1d(g, i) == pytest.approx(exact, abs=0.03)
+    # weights == repetition
+    vals, cnt = np.unique(i, return_counts=True)
+    assert pid.kl_mixed_1d(g, vals, impostor_weights=cnt) == pytest.approx(pid.kl_mixed_1d(g, i), abs=1e-12)
+    with pytest.raises(ValueError):
+        pid.kl_knn_1d(g, i)
+
+
+def test_mixture_kl_and_mu_inverse():
+    assert pid.mixture_kl_bits(2.0, 0.0) == pytest.approx(pid.gaussian_kl_bits(2.0))
+    mu = pid.mu_for_kl_bits(5.0, 0.07)
+    assert pid.mixture_kl_bits(mu, 0.07) == pytest.approx(5.0, abs=1e-6)
+    assert pid.mu_for_kl_bits(6.492) == pytest.approx(3.0, abs=1e-3)
+
+
+def test_markov_matcher_by_hand():
+    train = [np.array([0, 1, 0, 1]), np.array([2, 2, 3])]
+    m = pid.MarkovChainMatcher(floor=1e-8).fit(train, 4)
+    S = m.log_scores([np.array([0, 1]), np.array([2, 3, 0])])
+    lf = math.log(1e-8)
+    # user 0: pi(0) = 1/2, Lambda(1|0) = 1
+    assert S[0, 0] == pytest.approx(math.log(0.5) + 0.0)
+    assert S[0, 1] == pytest.approx(2 * lf)
+    # user 1: pi(2) = 2/3, Lambda(3|2) = 1/2, Lambda(0|3): unseen -> floor
+    assert S[1, 1] == pytest.approx(math.log(2 / 3) + math.log(0.5) + lf)
+    assert S[1, 0] == pytest.approx(3 * lf)
+    assert pid.best_score_error_rate(S) == 0.0
+    # ties: two identical users -> error 1/2 each
+    assert pid.best_score_error_rate(np.array([[1.0, 1.0], [0.0, 0.0]])) == pytest.approx(0.5)
+
+
+def test_det_curve():
+    tau, far, frr = pid.det_curve([2.0, 3.0], [0.0, 1.0, 2.0, 5.0])
+    assert np.all(np.diff(far) <= 0) and np.all(np.diff(frr) >= 0)
+    j = np.flatnonzero(tau == 2.0)[0]
+    assert far[j] == pytest.approx(0.5) and frr[j] == 0.0
+
+
+def _toy_attack(rng, n=60, k=300):
+    rows, cols, vals = [], [], []
+    for i in range(n):
+        sup = rng.choice(k, size=int(rng.integers(1, 6)), replace=False)
+        cnt = rng.integers(1, 5, size=sup.size)
+        rows += [i] * sup.size
+        cols += list(sup)
+        vals += list(cnt / cnt.sum())
+    pi = sparse.csr_matrix((vals, (rows, cols)), shape=(n, k))
+    x = np.where(rng.random(n) < 0.7, np.asarray(pi.argmax(axis=1)).ravel(), rng.integers(0, k, n))
+    return pid.SingleLocationAttack(pi, x)
+
+
+def test_single_location_rr_exact_matches_simulation():
+    rng = np.random.default_rng(16)
+    att = _toy_attack(rng)
+    for eps in [3.0, 8.0]:
+        ex = att.rr_exact(eps)
+        sim = att.simulate("rr", eps, reps=400, rng=rng)
+        assert abs(sim["error_rate"] - ex["error_rate"][0]) < 4 * sim["error_se"] + 1e-3
+    # dense brute force of the clean error (theta -> 1)
+    S = np.asarray(att.pi.todense())
+    S = np.where(S > 0, S, att.floor)[:, att.x].T
+    assert att.rr_exact(60.0)["error_rate"][0] == pytest.approx(pid.best_score_error_rate(S), abs=1e-9)
+
+
+def test_single_location_glh_scores_by_brute_force():
+    rng = np.random.default_rng(17)
+    att = _toy_attack(rng, n=30, k=50)
+    res = att.simulate("glh", 4.0, g=20, reps=3, rng=5)
+    assert res["genuine"].size == 90
+    total_imp = res["impostor_weights"].sum()
+    assert total_imp == 90 * 29
+    assert 0 <= res["error_rate"] <= 1
