@@ -211,6 +211,17 @@ def grr_channel(k: int, epsilon: float) -> np.ndarray:
 
     See :func:`grr_params` for ``(p, q)``; ElSalamouny & Palamidessi (2020), eq. (5).  The channel
     is exactly eps-LDP: every column has ratio ``p / q = e^eps``.
+
+    Parameters
+    ----------
+    k : int
+        Domain size, ``>= 2``.
+    epsilon : float
+        Privacy parameter, finite and ``> 0``.
+
+    Returns
+    -------
+    ndarray, shape (k, k)
     """
     p, q = grr_params(k, epsilon)
     C = np.full((k, k), q, dtype=np.float64)
@@ -353,6 +364,17 @@ def rappor_perturb(x: Any, k: int, epsilon: float, *, rng: Any = None) -> np.nda
 
     Each bit of the one-hot encoding is kept with probability ``p = e^{eps/2}/(1 + e^{eps/2})``
     (ElSalamouny & Palamidessi 2020, §4.4; spec 002 A3).
+
+    Parameters
+    ----------
+    x : array-like of int, shape (n,)
+    k : int
+    epsilon : float
+    rng : Generator, int or None
+
+    Returns
+    -------
+    ndarray of bool, shape (n, k)
     """
     return ue_perturb(x, k, epsilon, "sue", rng=rng)
 
@@ -446,6 +468,16 @@ def rappor_channel(k: int, epsilon: float) -> np.ndarray:
 
     ElSalamouny & Palamidessi (2020), Lemma 4.4: ``P(beta | x) = p^k exp(-(1/2 + S(beta)/2 -
     beta_x) eps)`` with ``p = e^{eps/2}/(1 + e^{eps/2})``.  Pattern index ``sum_j beta_j 2**j``.
+
+    Parameters
+    ----------
+    k : int
+        Number of bits (domain size), ``2 <= k <= 16``.
+    epsilon : float
+
+    Returns
+    -------
+    ndarray, shape (k, 2**k)
     """
     return ue_channel(k, epsilon, "sue")
 
@@ -491,7 +523,7 @@ def _check_seeds(seeds: Any) -> np.ndarray:
         raise ValueError("seeds must be nonnegative")
     s = s.astype(np.uint64)
     if s.size and (np.any(s[..., 0] == 0) or np.any(s[..., 0] >= _P) or np.any(s[..., 1] >= _P)):
-        raise ValueError(f"seeds must satisfy 1 <= a < P and 0 <= b < P with P = 2**61 - 1")
+        raise ValueError("seeds must satisfy 1 <= a < P and 0 <= b < P with P = 2**61 - 1")
     return s
 
 
@@ -529,6 +561,13 @@ def lh_hash(seeds: Any, values: Any, g: int) -> np.ndarray:
     pairwise independent up to the final ``mod g``, whose non-uniformity is at most ``g / P``
     (``< 2e-9`` for ``g <= 2**32``).  Spec 000 A2 / spec 003 A2 (the artifact used xxhash32).
 
+    Parameters
+    ----------
+    seeds : array-like of uint64, shape (..., 2)
+    values : array-like of int
+    g : int
+        Hash range, ``2 <= g <= 2**32``.
+
     Returns
     -------
     ndarray of int64 with the broadcast shape of ``seeds[..., 0]`` and ``values``.
@@ -548,6 +587,12 @@ def lh_hash(seeds: Any, values: Any, g: int) -> np.ndarray:
 
 def lh_draw_seeds(n: int, *, rng: Any = None) -> np.ndarray:
     """Draw ``n`` independent Carter-Wegman seeds ``(a, b)``: ``a ~ U[1, P-1]``, ``b ~ U[0, P-1]``.
+
+    Parameters
+    ----------
+    n : int
+        Number of users (``>= 0``).
+    rng : Generator, int or None
 
     Returns
     -------
@@ -600,6 +645,17 @@ def lh_support_counts(seeds: Any, y: Any, k: int, g: int) -> np.ndarray:
     (mod P)``, so each step costs a few uint64 operations per user (same hashes as
     :func:`lh_hash`).
 
+    Parameters
+    ----------
+    seeds : array-like of uint64, shape (n, 2)
+        Per-user seeds from :func:`lh_perturb`.
+    y : array-like of int, shape (n,)
+        Reports in ``[0, g)``.
+    k : int
+        Domain size.
+    g : int
+        Hash range.
+
     Returns
     -------
     ndarray of int64, shape (k,)
@@ -641,6 +697,15 @@ def lh_simulate_support_counts(input_counts: Any, epsilon: float, g: int | None 
     (pairwise independence suffices, up to the ``g/P`` rounding of :func:`lh_hash`), but the joint
     law differs (the hash values of three or more values are not independent).
 
+    Parameters
+    ----------
+    input_counts : array-like of int, shape (k,)
+        ``N_v``, the number of users with value ``v``.
+    epsilon : float
+    g : int or None
+        Hash range; ``None`` = OLH's ``round(e^eps) + 1``.
+    rng : Generator, int or None
+
     Returns
     -------
     ndarray of int64, shape (k,)
@@ -664,6 +729,18 @@ def lh_channel(k: int, g: int, epsilon: float) -> np.ndarray:
 
     (Murakami & Takahashi 2021, eq. (3) with the factor ``P(h) = g^{-k}``; spec 000 §2.5).  Exactly
     eps-LDP.  Size ``k x g**(k+1)``, limited to ``2**22`` columns.
+
+    Parameters
+    ----------
+    k : int
+        Domain size, ``>= 2``.
+    g : int
+        Hash range, ``>= 2``.
+    epsilon : float
+
+    Returns
+    -------
+    ndarray, shape (k, g**(k+1))
     """
     k = check_domain_size(k)
     g = _check_g(g)
@@ -697,6 +774,16 @@ def ss_params(k: int, epsilon: float) -> tuple[int, float, float]:
 
     (``p`` = P(true value in the subset), ``q`` = P(a given other value in the subset); Arcolezi et
     al. 2023 §2.3; Ye & Barg 2018; Wang et al. 2016).  ``omega = 1`` is GRR.
+
+    Parameters
+    ----------
+    k : int
+        Domain size, ``>= 2``.
+    epsilon : float
+
+    Returns
+    -------
+    (omega, p, q) : (int, float, float)
     """
     k = check_domain_size(k)
     epsilon = check_epsilon(epsilon)
@@ -718,6 +805,13 @@ def ss_perturb(x: Any, k: int, epsilon: float, *, rng: Any = None) -> np.ndarray
     random keys: every value gets a U(0,1) key, the key of ``x_i`` is set to ``-1`` (forced in) or
     ``2`` (forced out), and the ``omega`` smallest keys (``argpartition``) form the subset; the
     smallest ``m`` of i.i.d. uniform keys are a uniform ``m``-subset.  Chunked over users.
+
+    Parameters
+    ----------
+    x : array-like of int, shape (n,)
+    k : int
+    epsilon : float
+    rng : Generator, int or None
 
     Returns
     -------
@@ -750,6 +844,16 @@ def ss_subsets(k: int, omega: int) -> np.ndarray:
 
     Row ``s`` is the ``s``-th tuple of ``itertools.combinations(range(k), omega)`` (lexicographic
     order); this is the column order of :func:`ss_channel`.
+
+    Parameters
+    ----------
+    k : int
+    omega : int
+        Subset size, ``1 <= omega <= k``.
+
+    Returns
+    -------
+    ndarray of bool, shape (C(k, omega), k)
     """
     k = check_domain_size(k)
     omega = check_domain_size(omega, name="omega", minimum=1)
@@ -769,6 +873,10 @@ def ss_subset_index(members: Any) -> np.ndarray:
 
     The index is the lexicographic rank of the sorted subset among ``itertools.combinations(range(k),
     omega)`` (combinatorial number system).  All rows must have the same size ``omega``.
+
+    Parameters
+    ----------
+    members : array-like of bool, shape (n, k)
 
     Returns
     -------
@@ -821,6 +929,14 @@ def ss_simulate_support_counts(input_counts: Any, epsilon: float, *, rng: Any = 
     For ``omega = 1`` (SS = GRR) the exact GRR simulator is used.  ``exact_joint=True`` simulates
     every user with :func:`ss_perturb` (cost O(n k), exact jointly).
 
+    Parameters
+    ----------
+    input_counts : array-like of int, shape (k,)
+    epsilon : float
+    rng : Generator, int or None
+    exact_joint : bool
+        Simulate every user (exact joint law, cost O(n k)) instead of the O(k) marginal-exact draw.
+
     Returns
     -------
     ndarray of int64, shape (k,)
@@ -857,6 +973,16 @@ def ss_channel(k: int, epsilon: float) -> np.ndarray:
               \\frac{1-p}{\\binom{k-1}{\\omega}} \\text{ otherwise}
 
     (spec 003 T2).  The column ratio is ``p (k - omega) / ((1 - p) omega) = e^eps``: exactly eps-LDP.
+
+    Parameters
+    ----------
+    k : int
+        Domain size, ``>= 2`` (``C(k, omega) <= 2**22``).
+    epsilon : float
+
+    Returns
+    -------
+    ndarray, shape (k, C(k, omega))
     """
     omega, p, _ = ss_params(k, epsilon)
     members = ss_subsets(k, omega)  # (m, k)
@@ -881,6 +1007,17 @@ def geometric_channel(k: int, epsilon: float) -> np.ndarray:
 
     i.e. the two-sided geometric ``z = x + G_1 - G_2`` (eq. (6)) clamped to ``[0, k-1]``.  Rows sum
     to 1 exactly; the channel is exactly eps-geo-indistinguishable for ``d(x, x') = |x - x'|``.
+
+    Parameters
+    ----------
+    k : int
+        Domain size, ``>= 2``.
+    epsilon : float
+        eps_g per unit of distance.
+
+    Returns
+    -------
+    ndarray, shape (k, k)
     """
     k = check_domain_size(k)
     epsilon = check_epsilon(epsilon)
@@ -899,6 +1036,14 @@ def geometric_perturb(x: Any, k: int | None, epsilon: float, *, rng: Any = None)
     ``geometric`` starts at 1; the offsets cancel) -- ElSalamouny & Palamidessi (2020), eq. (6);
     clamping gives eq. (7) (:func:`geometric_channel`).  With ``k=None`` the output is not clamped
     (any integer inputs).
+
+    Parameters
+    ----------
+    x : array-like of int, shape (n,)
+    k : int or None
+        Domain size (clamping), or ``None`` for the untruncated mechanism.
+    epsilon : float
+    rng : Generator, int or None
 
     Returns
     -------
@@ -935,6 +1080,19 @@ def laplace_channel(k: int, epsilon: float, *, spacing: float = 1.0) -> np.ndarr
     boundaries: ``C[x, 0] = e^{-e(x - 1/2)}/2`` for ``x >= 1``, ``C[0, 0] = 1 - e^{-e/2}/2``, and
     symmetrically at ``k-1``.  Post-processing of the eps-geo-ind Laplace mechanism, so
     ``geo_ind_epsilon <= eps`` (ElSalamouny & Palamidessi 2020, §7; Andres et al. 2013).
+
+    Parameters
+    ----------
+    k : int
+        Domain size, ``>= 2``.
+    epsilon : float
+        eps_g per unit of distance.
+    spacing : float
+        Distance between consecutive points (default 1).
+
+    Returns
+    -------
+    ndarray, shape (k, k)
     """
     k = check_domain_size(k)
     epsilon = check_epsilon(epsilon)
@@ -956,6 +1114,13 @@ def laplace_perturb(x: Any, k: int, epsilon: float, *, rng: Any = None) -> np.nd
     """Continuous Laplace noise (scale ``1/eps``) added to ``x``, rounded to the nearest integer and clamped to ``[0, k-1]``.
 
     The per-user sampler of :func:`laplace_channel` (unit spacing).
+
+    Parameters
+    ----------
+    x : array-like of int, shape (n,)
+    k : int
+    epsilon : float
+    rng : Generator, int or None
 
     Returns
     -------
@@ -1071,6 +1236,15 @@ def planar_geometric_channel(rows: int, cols: int, epsilon: float, cell_size: An
     and the channel is eps-geo-indistinguishable with respect to the Euclidean distance between
     cell centres (tight when the grid has an interior cell).
 
+    Parameters
+    ----------
+    rows, cols : int
+        Grid shape (``rows * cols >= 2``).
+    epsilon : float
+        eps_g per unit of ``cell_size`` (e.g. per km).
+    cell_size : float or (float, float)
+        Cell height and width (a scalar means square cells).
+
     Returns
     -------
     ndarray, shape (rows*cols, rows*cols)
@@ -1098,6 +1272,17 @@ def planar_laplace_channel(rows: int, cols: int, epsilon: float, cell_size: Any 
     output cell for every input, so the discretised channel satisfies eps-geo-indistinguishability
     with respect to the distance between cell centres exactly (``geo_ind_epsilon <= eps``), quadrature
     error notwithstanding.
+
+    Parameters
+    ----------
+    rows, cols : int
+        Grid shape (``rows * cols >= 2``).
+    epsilon : float
+        eps_g per unit of ``cell_size`` (e.g. per km).
+    cell_size : float or (float, float)
+        Cell height and width (a scalar means square cells).
+    subdivisions : int
+        Midpoint-rule sub-points per cell side (default 8, spec 002 M7).
 
     Returns
     -------
@@ -1284,6 +1469,11 @@ def ldp_epsilon(channel: Any) -> float:
     All-zero columns are ignored; a column mixing zero and nonzero entries gives ``inf``
     (Definition of eps-LDP, e.g. Arcolezi et al. 2023 Def. 1; spec anchors C.8 Tier 0).  Computed
     with logarithms, so tiny entries do not overflow the ratio.
+
+    Parameters
+    ----------
+    channel : array-like, shape (k, m)
+        Rows sum to 1.
 
     Returns
     -------

@@ -935,3 +935,21 @@ def test_slow_samplers_large():
     C = M.planar_geometric_channel(rows, cols, 0.8, 0.5)
     xs = _inputs(rows * cols, 5000)
     assert_sampler_matches(xs, M.sample_channel(C, xs, rng=93), C)
+
+
+@settings(max_examples=15, deadline=None)
+@given(rows=st.integers(1, 6), cols=st.integers(1, 6), eps=st.floats(0.5, 5.0), h=st.floats(0.3, 2.0))
+def test_property_planar_channels(rows, cols, eps, h):
+    if rows * cols < 2:
+        return
+    D = grid_distance(rows, cols, h)
+    G = M.planar_geometric_channel(rows, cols, eps, cell_size=h)
+    L = M.planar_laplace_channel(rows, cols, eps, cell_size=h, subdivisions=4)
+    for C in (G, L):
+        assert np.all(C > 0)
+        np.testing.assert_allclose(C.sum(axis=1), 1.0, atol=1e-12)
+    g_eps = M.geo_ind_epsilon(G, D)
+    assert g_eps <= eps * (1 + 1e-12)
+    if rows >= 3 and cols >= 3:  # an interior cell makes the bound tight
+        assert g_eps == pytest.approx(eps, rel=1e-10)
+    assert M.geo_ind_epsilon(L, D) <= eps * (1 + 1e-12)
