@@ -1,0 +1,184 @@
+"""Privacy audits (issue #9): exact levels, Clopper-Pearson bounds, the LDP-Auditor-style lower
+bound of every registered mechanism, and the mutation test (a broken unary encoding is caught).
+
+Default suite: a light audit (every mechanism at one epsilon, 20,000 runs per input).  The full
+grid at book size is marked ``slow``.  Confidence: Bonferroni over the audits of a test, so the
+chance of a false flag over the whole test is below 1% (and every test is seeded, hence
+deterministic).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from ldpnb import audit
+from ldpnb import mechanisms as mech
+
+REQUIRED = [
+    "k-RR", "SUE", "OUE", "OLH", "BLH", "SS", "geometric", "Laplace", "exponential", "planar geometric",
+    "planar Laplace", "BA (rate-distortion)", "watchdog (complete merging)", "watchdog (subset merging)", "ORR",
+    "SRR", "RS+FD[GRR]", "RS+FD[OUE-z]", "RS+FD[SUE-r]", "RS+RFD[GRR]", "RS+RFD[OUE-r]",
+]
+
+
+# ----------------------------------------------------------------------------- Clopper-Pearson
+def test_clopper_pearson_closed_forms():
+    n, a = 50, 0.01
+    lo, hi = audit.clopper_pearson(0, n, a)
+    assert lo == 0.0 and hi == pytest.approx(1 - (a / 2) ** (1 / n), rel=1e-12)
+    lo, hi = audit.clopper_pearson(n, n, a)
+    assert hi == 1.0 and lo == pytest.approx((a / 2) ** (1 / n), rel=1e-12)
+    lo, hi = audit.clopper_pearson(20, 100, 0.05)  # statsmodels proportion_confint(20, 100, method="beta")
+    assert lo == pytest.approx(0.12665, abs=5e-5) and hi == pytest.approx(0.29184, abs=5e-5)
+
+
+@pytest.mark.parametrize("p, n", [(0.3, 40), (0.02, 200), (0.9, 25)])
+def test_clopper_pearson_coverage_is_exact(p, n):
+    """P(lo <= p <= hi) >= 1 - alpha, computed exactly over the binomial law (no sampling)."""
+    alpha = 0.05
+    cover = 0.0
+    for k in range(n + 1):
+        lo, hi = audit.clopper_pearson(k, n, alpha)
+        if lo <= p <= hi:
+            cover += stats.binom.pmf(k, n, p)
+    assert cover >= 1 - alpha - 1e-12
+
+
+def test_bonferroni_alpha():
+    assert audit.bonferroni_alpha(0.01, 100) == pytest.approx(1e-4)
+
+
+# ----------------------------------------------------------------------------- exact levels
+@pytest.mark.parametrize("eps", [0.1, 1.0, 3.0])
+def test_exact_epsilon_of_known_channels(eps):
+    assert audit.exact_epsilon(mech.grr_channel(5, eps)) == pytest.approx(eps, rel=1e-12)
+    assert audit.exact_epsilon(mech.ue_channel(4, eps, "sue")) == pytest.approx(eps, rel=1e-12)
+    assert audit.exact_epsilon(mech.ue_channel(4, eps, "oue")) == pytest.approx(eps, rel=1e-12)
+    G = mech.geometric_channel(6, eps)
+    D = np.abs(np.subtract.outer(np.arange(6.0), np.arange(6.0)))
+    assert audit.exact_epsilon(G) == pytest.approx(5 * eps, rel=1e-9)  # LDP level: eps * diameter
+    assert audit.exact_epsilon(G, D) == pytest.approx(eps, rel=1e-9)  # geo-ind constant
+    assert audit.pair_epsilon(G, 0, 3) == pytest.approx(3 * eps, rel=1e-9)
+    assert audit.worst_pair(mech.grr_channel(3, eps)) in {(i, j) for i in range(3) for j in range(3) if i != j}
+
+
+def test_pair_epsilon_infinite_when_supports_differ():
+    C = np.array([[1.0, 0.0], [0.5, 0.5]])
+    assert audit.pair_epsilon(C, 0, 1) == math.inf
+    assert audit.exact_epsilon(C) == math.inf
+
+
+# ----------------------------------------------------------------------------- the empirical bound
+def _grr_sampler(k, eps):
+    return lambda x, n, r: mech.grr_perturb(np.full(n, x), k, eps, rng=r)
+
+
+def test_empirical_bound_with_a_fixed_event():
+    eps, n = 1.0, 40_000
+    res = audit.empirical_epsilon(_grr_sampler(2, eps), 0, 1, n_trials=n, alpha=0.01, rng=3,
+                                  event=lambda y: y == 0)
+    assert res.n_eval == n and res.event is None
+    lo, _ = audit.clopper_pearson(res.tp, n, 0.01)
+    _, hi = audit.clopper_pearson(res.fp, n, 0.01)
+    assert res.epsilon == pytest.approx(math.log(lo / hi))
+    assert 0.9 < res.epsilon <= eps
+
+
+def test_empirical_bound_finds_the_event_in_either_direction():
+    eps = 2.0
+    res = audit.empirical_epsilon(_grr_sampler(4, eps), 0, 1, n_trials=20_000, alpha=0.01, rng=4)
+    assert res.event is not None and 0.8 * eps < res.epsilon <= eps
+    swapped = audit.empirical_epsilon(_grr_sampler(4, eps), 1, 0, n_trials=20_000, alpha=0.01, rng=4)
+    assert 0.8 * eps < swapped.epsilon <= eps
+
+
+def test_identical_inputs_give_no_evidence():
+    res = audit.empirical_epsilon(_grr_sampler(4, 1.0), 2, 2, n_trials=20_000, alpha=0.01, rng=5)
+    assert res.epsilon < 0.1
+
+
+def test_false_flag_rate_is_at_most_alpha():
+    """Over 200 independent small audits at alpha = 0.2 the bound exceeds the true level in at most
+    a binomial(200, 0.2) tail's worth of runs (one-sided 1e-4 quantile)."""
+    eps, alpha, reps = 0.5, 0.2, 200
+    rng = np.random.default_rng(6)
+    over = sum(audit.empirical_epsilon(_grr_sampler(3, eps), 0, 1, n_trials=400, alpha=alpha, rng=rng).epsilon > eps
+               for _ in range(reps))
+    assert over <= stats.binom.ppf(1 - 1e-4, reps, alpha)
+
+
+# ----------------------------------------------------------------------------- the registry
+def test_registry_covers_every_mechanism_of_the_issue():
+    assert set(REQUIRED) <= set(audit.REGISTRY)
+    assert set(audit.available_mechanisms()) == set(audit.REGISTRY)
+    for name, spec in audit.REGISTRY.items():
+        assert spec.kind in ("ldp", "geo", "lift"), name
+
+
+LIGHT_EPS = 1.0
+LIGHT_N = 20_000
+
+
+def test_light_audit_every_mechanism_keeps_its_promise():
+    names = list(audit.REGISTRY)
+    alpha = audit.bonferroni_alpha(0.01, len(names))
+    results = audit.audit_grid(names, [LIGHT_EPS], n_trials=LIGHT_N, alpha=alpha, seed=2024)
+    bad = [(r.mechanism, r.claimed, r.exact, r.empirical) for r in results if not r.passed]
+    assert not bad, f"mechanisms that break their promise: {bad}"
+    for r in results:
+        assert r.exact <= r.claimed * (1 + 1e-9)
+        assert r.pair_exact <= r.exact * r.d12 * (1 + 1e-9) + 1e-12
+        assert r.empirical <= r.pair_claimed
+    # the audit has power: the frequency oracles are tight and the bound gets close to eps
+    by_name = {r.mechanism: r for r in results}
+    for name in ["k-RR", "SUE", "OUE", "OLH", "BLH", "SS", "geometric"]:
+        assert by_name[name].empirical > 0.75 * LIGHT_EPS, (name, by_name[name].empirical)
+
+
+def test_mutation_broken_unary_encoding_is_caught():
+    eps = 1.0
+    assert audit.broken_ue_epsilon(eps) == pytest.approx(1.5 * eps)
+    res = audit.audit_broken_ue(eps, n_trials=LIGHT_N, alpha=1e-3, rng=7)
+    assert not res.passed and not res.empirical_ok
+    assert eps < res.empirical <= 1.5 * eps
+
+
+def test_correct_unary_encoding_is_not_flagged_by_the_same_test():
+    def sampler(x, n, r):
+        b = mech.ue_perturb(np.full(n, x), 6, 1.0, "sue", rng=r)
+        return 2 * b[:, 0].astype(np.int64) + b[:, 1]
+
+    res = audit.empirical_epsilon(sampler, 0, 1, n_trials=LIGHT_N, alpha=1e-3, rng=7)
+    assert res.epsilon <= 1.0
+
+
+def test_paper_claim_of_rsfd_for_one_attribute_neighbours_does_not_hold_exactly():
+    """RS+FD with unequal domains and RS+RFD with priors leak more than eps between tuples that
+    differ in one attribute (the exact channel); the sound level is eps' (audited above)."""
+    for name in audit.PAPER_CLAIMS:
+        case = audit.build_case(name, 1.0)
+        assert case.exact > 1.0
+    res = audit.audit("RS+RFD[GRR] (one-attribute neighbours)", 1.0, n_trials=100_000, alpha=1e-3, rng=8)
+    assert res.empirical > 1.0  # the sampler shows it too
+
+
+# ----------------------------------------------------------------------------- heavy audits
+@pytest.mark.slow
+def test_full_audit_grid():
+    names = list(audit.REGISTRY)
+    eps_grid = [0.25, 0.5, 1.0, 2.0, 4.0]
+    alpha = audit.bonferroni_alpha(0.01, len(names) * len(eps_grid))
+    results = audit.audit_grid(names, eps_grid, n_trials=400_000, alpha=alpha, seed=99, n_jobs=2)
+    bad = [(r.mechanism, r.epsilon, r.claimed, r.exact, r.empirical) for r in results if not r.passed]
+    assert not bad
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("eps", [0.25, 0.5, 2.0, 4.0])
+def test_mutation_caught_over_the_grid(eps):
+    res = audit.audit_broken_ue(eps, n_trials=400_000, alpha=1e-3, rng=11)
+    assert res.empirical > eps
