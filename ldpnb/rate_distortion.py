@@ -170,6 +170,41 @@ def ba_lagrangian(prior, channel, distance, beta: float) -> float:
     return mutual_information_nats(prior, channel) + _as_beta(beta) * average_distortion(prior, channel, distance)
 
 
+def _F_step(logc: np.ndarray, K: np.ndarray, bd: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``F(c)`` (eq. (1)) and ``log Z(x) = log sum_z c(z) K(x, z)`` from ``log c``.
+
+    Linear-domain product with a max shift of ``log c``; rows whose normaliser underflows are
+    recomputed in the log domain.
+    """
+    mx = logc.max()
+    W = K * np.exp(logc - mx)[None, :]
+    Z = W.sum(axis=1)
+    bad = Z < 1e-250
+    if np.any(bad):
+        A = logc[None, :] - bd[bad]
+        amax = A.max(axis=1, keepdims=True)
+        E = np.exp(A - amax)
+        zb = E.sum(axis=1, keepdims=True)
+        W[bad] = E / zb
+        Z[bad] = 1.0
+        logZ = np.log(Z) + mx
+        logZ[bad] = (amax + np.log(zb))[:, 0]
+        return W / Z[:, None], logZ
+    return W / Z[:, None], np.log(Z) + mx
+
+
+def _G_step(C, logc_prev, bd, logZ, p, logp) -> np.ndarray:
+    """``log (pi C)`` (eq. (2)); columns whose mass underflows are recomputed by log-sum-exp."""
+    c = p @ C
+    with np.errstate(divide="ignore"):
+        out = np.log(c)
+    tiny = c < 1e-250
+    if np.any(tiny):
+        logC = logc_prev[tiny][None, :] - bd[:, tiny] - logZ[:, None]
+        out[tiny] = logsumexp(logC + logp[:, None], axis=0)
+    return out
+
+
 # ----------------------------------------------------------------------------- BA
 @dataclass
 class BAResult:
@@ -275,20 +310,21 @@ def blahut_arimoto(
     with np.errstate(divide="ignore"):
         logp = np.log(p)
     bd = b * d
+    K = np.exp(-bd)
     C_prev = np.full((p.size, n_out), 1.0 / n_out)
     hist = {k: [] for k in ("mi", "distortion", "lagrangian", "delta", "support")} if history else {}
     converged = False
     t = 0
-    logC = np.log(C_prev)
+    logc_prev, logZ = logc, None
     while t < budget:
-        A = logc[None, :] - bd
-        logC = A - logsumexp(A, axis=1, keepdims=True)           # F, eq. (1)
-        logc = logsumexp(logC + logp[:, None], axis=0)           # G, eq. (2)
-        C = np.exp(logC)
+        logc_prev = logc
+        C, logZ = _F_step(logc, K, bd)                           # F, eq. (1)
+        logc = _G_step(C, logc, bd, logZ, p, logp)               # G, eq. (2)
         delta = float(np.max(np.abs(C - C_prev)))
         C_prev = C
         t += 1
         if history:
+            logC = logc_prev[None, :] - bd - logZ[:, None]
             mi = _mi_from_log(p, logC, logc)
             dist = float(p @ (C * d).sum(axis=1))
             hist["mi"].append(mi)
@@ -299,6 +335,7 @@ def blahut_arimoto(
         if tol is not None and n_iter is None and delta < tol:
             converged = True
             break
+    logC = logc_prev[None, :] - bd - logZ[:, None]
     if history:
         hist = {k: np.asarray(v) for k, v in hist.items()}
     return BAResult(channel=C_prev, output_marginal=np.exp(logc), log_channel=logC, n_iter=t,
