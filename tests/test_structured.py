@@ -1,0 +1,180 @@
+"""Structured channel operators (k-RR, diagonal plus constant, FFT convolution with exact clamping)
+and the IBU fast paths: same products as the dense matrices and same IBU iterates (to 1e-12)."""
+
+import numpy as np
+import pytest
+
+from ldpnb import mechanisms as M
+from ldpnb.estimators import ibu, ibu_batch, log_likelihood
+from ldpnb.structured import ConvolutionChannel, DiagPlusConstChannel, KRRChannel, is_operator
+
+TOL = 1e-12
+
+
+def _check_products(op, D, rng):
+    k, m = D.shape
+    assert op.shape == (k, m)
+    np.testing.assert_allclose(op.dense(), D, rtol=0, atol=TOL)
+    th = rng.dirichlet(np.ones(k), size=3)
+    r = rng.random((3, m))
+    np.testing.assert_allclose(op.matvec(th), th @ D, rtol=0, atol=TOL)
+    np.testing.assert_allclose(op.rmatvec(r), r @ D.T, rtol=0, atol=TOL)
+    np.testing.assert_allclose(op.matvec(th[0]), th[0] @ D, rtol=0, atol=TOL)
+    np.testing.assert_allclose(op.rmatvec(r[0]), D @ r[0], rtol=0, atol=TOL)
+
+
+# ------------------------------------------------------------------------ products
+@pytest.mark.parametrize("k,eps", [(2, 0.5), (7, 1.0), (50, 3.0), (300, 0.1)])
+def test_krr_operator_equals_grr_channel(k, eps, rng):
+    op = KRRChannel(k, eps)
+    assert is_operator(op) and op.stochastic
+    _check_products(op, M.grr_channel(k, eps), rng)
+
+
+def test_diag_plus_const_validation_and_support_matrix(rng):
+    with pytest.raises(ValueError, match="sum to 1"):
+        DiagPlusConstChannel(0.5, 0.2, 4)
+    with pytest.raises(ValueError, match="nonnegative"):
+        DiagPlusConstChannel(0.5, -0.1, 4, support=True)
+    p, q = M.ue_params(1.0, "oue")
+    op = DiagPlusConstChannel.from_support(10, p, q)
+    assert not op.stochastic
+    D = np.full((10, 10), q)
+    np.fill_diagonal(D, p)
+    _check_products(op, D, rng)
+    with pytest.raises(ValueError):
+        DiagPlusConstChannel.from_support(10, 0.2, 0.3)
+
+
+@pytest.mark.parametrize("k", [2, 3, 9, 40])
+@pytest.mark.parametrize("eps", [0.05, 0.7, 4.0])
+def test_linear_geometric_and_laplace_clamped(k, eps, rng):
+    _check_products(ConvolutionChannel.geometric(k, eps), M.geometric_channel(k, eps), rng)
+    _check_products(ConvolutionChannel.laplace(k, eps), M.laplace_channel(k, eps), rng)
+    _check_products(ConvolutionChannel.laplace(k, eps, spacing=0.5), M.laplace_channel(k, eps, spacing=0.5), rng)
+
+
+@pytest.mark.parametrize("rows,cols", [(1, 5), (4, 1), (2, 2), (5, 7), (9, 6)])
+@pytest.mark.parametrize("eps", [0.3, 1.5])
+def test_planar_channels_clamped_exact(rows, cols, eps, rng):
+    _check_products(ConvolutionChannel.planar_geometric(rows, cols, eps),
+                    M.planar_geometric_channel(rows, cols, eps), rng)
+    _check_products(ConvolutionChannel.planar_laplace(rows, cols, eps, cell_size=(1.0, 0.6), subdivisions=3),
+                    M.planar_laplace_channel(rows, cols, eps, cell_size=(1.0, 0.6), subdivisions=3), rng)
+
+
+def _clamp_dense(K, grid):
+    """Reference: the clamped channel by brute force over inputs and offsets."""
+    h = [(s - 1) // 2 for s in K.shape]
+    cells = list(np.ndindex(*grid))
+    C = np.zeros((len(cells), len(cells)))
+    for xi, x in enumerate(cells):
+        for off in np.ndindex(*K.shape):
+            z = tuple(min(max(x[a] + off[a] - h[a], 0), grid[a] - 1) for a in range(len(grid)))
+            C[xi, np.ravel_multi_index(z, grid)] += K[off]
+    return C
+
+
+def _full_dense(K, grid):
+    h = [(s - 1) // 2 for s in K.shape]
+    out = tuple(n + 2 * hh for n, hh in zip(grid, h))
+    cells = list(np.ndindex(*grid))
+    C = np.zeros((len(cells), int(np.prod(out))))
+    for xi, x in enumerate(cells):
+        for off in np.ndindex(*K.shape):
+            C[xi, np.ravel_multi_index(tuple(x[a] + off[a] for a in range(len(grid))), out)] += K[off]
+    return C
+
+
+@pytest.mark.parametrize("kshape,grid", [((7,), (3,)), ((3,), (8,)), ((5, 3), (4, 6)), ((9, 9), (3, 2)), ((1, 5), (4, 4))])
+def test_arbitrary_kernel_clamp_and_full_against_brute_force(kshape, grid, rng):
+    K = rng.random(kshape)
+    K /= K.sum()
+    _check_products(ConvolutionChannel(K, grid, mode="clamp"), _clamp_dense(K, grid), rng)
+    op = ConvolutionChannel(K, grid, mode="full")
+    _check_products(op, _full_dense(K, grid), rng)
+    assert op.stochastic
+
+
+def test_convolution_validation():
+    with pytest.raises(ValueError, match="odd"):
+        ConvolutionChannel(np.ones(4) / 4, (5,))
+    with pytest.raises(ValueError, match="one axis per grid axis"):
+        ConvolutionChannel(np.ones(3) / 3, (5, 5))
+    with pytest.raises(ValueError, match="nonnegative"):
+        ConvolutionChannel(np.array([0.5, 0.7, -0.2]), (5,))
+    with pytest.raises(ValueError, match="mode"):
+        ConvolutionChannel(np.ones(3) / 3, (5,), mode="wrap")
+    with pytest.raises(ValueError, match="last axis"):
+        KRRChannel(5, 1.0).matvec(np.ones(4))
+
+
+# ------------------------------------------------------------------------ IBU fast paths
+def _same_ibu(D, op, counts, **kw):
+    a, b = ibu(D, counts, **kw), ibu(op, counts, **kw)
+    assert a.n_iter == b.n_iter and a.converged == b.converged
+    np.testing.assert_allclose(b.estimate, a.estimate, rtol=0, atol=TOL)
+    np.testing.assert_allclose(b.loglik, a.loglik, rtol=0, atol=TOL)
+    return a, b
+
+
+@pytest.mark.parametrize("case", ["krr", "geometric", "laplace", "planar_geometric", "planar_laplace"])
+def test_ibu_operator_same_iterates_as_dense(case, rng):
+    D, op = {
+        "krr": lambda: (M.grr_channel(40, 1.2), KRRChannel(40, 1.2)),
+        "geometric": lambda: (M.geometric_channel(30, 0.4), ConvolutionChannel.geometric(30, 0.4)),
+        "laplace": lambda: (M.laplace_channel(30, 0.6), ConvolutionChannel.laplace(30, 0.6)),
+        "planar_geometric": lambda: (M.planar_geometric_channel(6, 7, 0.8), ConvolutionChannel.planar_geometric(6, 7, 0.8)),
+        "planar_laplace": lambda: (M.planar_laplace_channel(5, 5, 0.5), ConvolutionChannel.planar_laplace(5, 5, 0.5)),
+    }[case]()
+    k = D.shape[0]
+    x = rng.choice(k, size=2000, p=rng.dirichlet(np.ones(k) * 0.5))
+    counts = M.simulate_counts(D, np.bincount(x, minlength=k), rng=rng)
+    counts[rng.choice(k, size=k // 4, replace=False)] = 0  # unobserved outputs are dropped
+    _same_ibu(D, op, counts, tol=0, max_iter=400)
+    _same_ibu(D, op, counts, tol=1e-9, max_iter=5000)
+    th0 = rng.dirichlet(np.ones(k))
+    _same_ibu(D, op, counts, theta0=th0, tol=0, max_iter=50)
+    assert log_likelihood(th0, op, counts) == pytest.approx(log_likelihood(th0, D, counts), abs=TOL)
+
+
+def test_ibu_batch_operator_same_as_dense(rng):
+    D, op = M.planar_geometric_channel(5, 6, 0.6), ConvolutionChannel.planar_geometric(5, 6, 0.6)
+    Q = rng.integers(0, 30, size=(6, 30))
+    Q[:, 3] = 0
+    Q[2, :10] = 0
+    for tol in (0.0, 1e-10):
+        np.testing.assert_allclose(ibu_batch(op, Q, tol=tol, max_iter=300), ibu_batch(D, Q, tol=tol, max_iter=300),
+                                   rtol=0, atol=TOL)
+    K, Dk = KRRChannel(20, 0.5), M.grr_channel(20, 0.5)
+    Q = rng.integers(0, 50, size=(4, 20))
+    np.testing.assert_allclose(ibu_batch(K, Q, tol=1e-11), ibu_batch(Dk, Q, tol=1e-11), rtol=0, atol=TOL)
+    # each row equals its own ibu run
+    B = ibu_batch(K, Q, tol=1e-11)
+    for i in range(4):
+        np.testing.assert_allclose(B[i], ibu(K, Q[i], tol=1e-11).estimate, rtol=0, atol=TOL)
+
+
+def test_support_matrix_ibu_is_the_dense_support_update(rng):
+    """IBU on a support matrix (rows not summing to 1): the update of multi-freq-ldpy."""
+    k = 12
+    p, q = M.ue_params(1.0, "oue")
+    A = np.full((k, k), q)
+    np.fill_diagonal(A, p)
+    support = M.ue_simulate_support_counts(rng.multinomial(5000, np.ones(k) / k), 1.0, "oue", rng=rng)
+    obs = support / support.sum()
+    est = np.ones(k) / k
+    for _ in range(200):
+        est = est * (A @ (obs / (A @ est)))
+    r = ibu(DiagPlusConstChannel.from_support(k, p, q), support, tol=0, max_iter=200)
+    np.testing.assert_allclose(r.estimate, est, rtol=0, atol=TOL)
+
+
+def test_ibu_operator_errors():
+    op = ConvolutionChannel(np.array([0.0, 1.0, 0.0]), (4,), mode="full")  # identity on 4 of 6 outputs
+    with pytest.raises(ValueError, match="impossible"):
+        ibu(op, [1, 0, 0, 0, 0, 0])
+    with pytest.raises(ValueError, match="length"):
+        ibu(KRRChannel(5, 1.0), [1, 2, 3])
+    with pytest.raises(ValueError, match="probability 0"):
+        ibu(op, [0, 1, 1, 0, 0, 0], theta0=[1.0, 0, 0, 0])
