@@ -910,32 +910,42 @@ def ss_subset_index(members: Any) -> np.ndarray:
     return rank.sum(axis=1)
 
 
-def ss_simulate_support_counts(input_counts: Any, epsilon: float, *, rng: Any = None, exact_joint: bool = False) -> np.ndarray:
-    """Support counts ``C(v) = #{i : v in Omega_i}`` of omega-subset selection.
+def ss_simulate_support_counts(input_counts: Any, epsilon: float, *, rng: Any = None, method: str = "exact") -> np.ndarray:
+    """Support counts ``C(v) = #{i : v in Omega_i}`` of omega-subset selection, cost independent of n.
 
-    Default (``exact_joint=False``), cost O(k): draw ``K_x ~ Binomial(N_x, p)`` (users of value
-    ``x`` whose subset contains ``x``), shared by all ``v``; then, for each ``v``, of the
-    ``A_v = sum_{x != v} K_x`` users who kept their own value each contains ``v`` with probability
-    ``(omega - 1)/(k - 1)``, and of the ``B_v = sum_{x != v} (N_x - K_x)`` others each with
-    probability ``omega/(k - 1)``:
+    ``method="exact"`` (default; exact joint law, cost O(k^2 omega)): users of value ``x`` keep
+    ``x`` in their subset with probability ``p``, so ``K_x ~ Binomial(N_x, p)`` of them have
+    ``omega - 1`` free slots and the other ``N_x - K_x`` have ``omega`` free slots, to be filled
+    by a uniform subset of the ``k - 1`` other values.  A uniform ``r``-subset of ``R`` values can
+    be drawn value by value: the next value is included with probability ``r / R``, then the
+    rest is a uniform subset of the remaining values.  Users are exchangeable given ``(x, r)``,
+    so the state is the table ``S[x, r]`` (number of users of value ``x`` with ``r`` free slots)
+    and, scanning ``v = 0, 1, ..., k-1``,
 
-    .. math:: C(v) = K_v + \\text{Bin}(A_v, \\tfrac{\\omega-1}{k-1}) + \\text{Bin}(B_v, \\tfrac{\\omega}{k-1}).
+    .. math:: D[x, r] \\sim \\text{Binomial}(S[x, r], r / R_x(v)), \\quad x \\ne v, \\qquad
+              C(v) = K_v + \\textstyle\\sum_{x, r} D[x, r], \\qquad S[x, r] \\to S[x, r] - D[x, r],\\;
+              S[x, r-1] \\to S[x, r-1] + D[x, r],
 
-    **What is exact**: the marginal law of every ``C(v)`` (and the dependence carried by the
-    ``K``).  The joint law is not: within one user the memberships of different values are
-    negatively dependent (the subset has exactly ``omega`` elements; jointly they are
-    multivariate-hypergeometric), which independent binomials ignore, so ``sum_v C(v)`` is not
-    exactly ``n omega``.  Per-value estimators (Eq. 2) and their MSE depend only on the marginals.
-    For ``omega = 1`` (SS = GRR) the exact GRR simulator is used.  ``exact_joint=True`` simulates
-    every user with :func:`ss_perturb` (cost O(n k), exact jointly).
+    where ``R_x(v)`` is the number of values ``>= v`` other than ``x``.  This is exactly the joint
+    law of ``ss_perturb(x).sum(axis=0)`` (in particular ``sum_v C(v) = n omega``).  For
+    ``omega = 1`` (SS = GRR) :func:`grr_simulate_counts` (O(k)) is used.
+
+    ``method="marginal"`` (cost O(k), for very large k): ``K`` as above, then independently for
+    each ``v``: ``C(v) = K_v + Bin(A_v, (omega-1)/(k-1)) + Bin(B_v, omega/(k-1))`` with
+    ``A_v = sum_{x != v} K_x`` and ``B_v = sum_{x != v} (N_x - K_x)``.  Every marginal law is exact
+    (``C(v) ~ Bin(N_v, p) + Bin(n - N_v, q)``), the joint law is not (the negative dependence
+    between memberships of one user is dropped, so ``sum_v C(v)`` varies).  Per-value estimators
+    (Eq. 2) and their MSE depend only on the marginals.
+
+    ``method="per_user"``: simulate every user with :func:`ss_perturb` (exact, cost O(n k)).
 
     Parameters
     ----------
     input_counts : array-like of int, shape (k,)
+        ``N_x``, the number of users with value ``x``.
     epsilon : float
     rng : Generator, int or None
-    exact_joint : bool
-        Simulate every user (exact joint law, cost O(n k)) instead of the O(k) marginal-exact draw.
+    method : {"exact", "marginal", "per_user"}
 
     Returns
     -------
@@ -943,14 +953,14 @@ def ss_simulate_support_counts(input_counts: Any, epsilon: float, *, rng: Any = 
     """
     rng = check_random_state(rng)
     N = _check_input_counts(input_counts)
+    if method not in ("exact", "marginal", "per_user"):
+        raise ValueError(f"method must be 'exact', 'marginal' or 'per_user', got {method!r}")
     k = N.size
     omega, p, _ = ss_params(k, epsilon)
-    if exact_joint:
+    if method == "per_user":
         x = np.repeat(np.arange(k), N)
-        if x.size == 0:
-            return np.zeros(k, dtype=np.int64)
         counts = np.zeros(k, dtype=np.int64)
-        step = _chunk_rows(x.size, k)
+        step = _chunk_rows(max(1, x.size), k)
         for start in range(0, x.size, step):
             counts += ss_perturb(x[start:start + step], k, epsilon, rng=rng).sum(axis=0)
         return counts
@@ -958,9 +968,26 @@ def ss_simulate_support_counts(input_counts: Any, epsilon: float, *, rng: Any = 
         return grr_simulate_counts(N, epsilon, rng=rng)
     n = int(N.sum())
     K = rng.binomial(N, p)
-    A = K.sum() - K
-    B = (n - K.sum()) - (N - K)
-    return (K + rng.binomial(A, (omega - 1) / (k - 1)) + rng.binomial(B, omega / (k - 1))).astype(np.int64)
+    if method == "marginal":
+        A = K.sum() - K
+        B = (n - K.sum()) - (N - K)
+        return (K + rng.binomial(A, (omega - 1) / (k - 1)) + rng.binomial(B, omega / (k - 1))).astype(np.int64)
+    S = np.zeros((k, omega + 1), dtype=np.int64)  # S[x, r]: users of value x with r free slots
+    S[:, omega - 1] = K
+    S[:, omega] = N - K
+    counts = K.astype(np.int64).copy()
+    xs = np.arange(k)
+    r = np.arange(omega + 1)
+    for v in range(k):
+        R = (k - v) - (xs > v)  # values >= v other than x (for x != v)
+        active = xs != v
+        prob = np.zeros((k, omega + 1))
+        prob[active] = np.minimum(1.0, r[None, :] / np.maximum(R[active], 1)[:, None])
+        D = rng.binomial(S, prob)
+        counts[v] += D.sum()
+        S -= D
+        S[:, :-1] += D[:, 1:]
+    return counts
 
 
 def ss_channel(k: int, epsilon: float) -> np.ndarray:

@@ -728,19 +728,65 @@ def test_ss_simulate_support_counts_law():
     omega, p, q = M.ss_params(k, eps)
     assert omega >= 2  # the non-GRR path
     rng = np.random.default_rng(68)
-    sims = np.array([M.ss_simulate_support_counts(N, eps, rng=rng) for _ in range(R)])
+    exact = np.array([M.ss_simulate_support_counts(N, eps, rng=rng) for _ in range(R)])
+    marginal = np.array([M.ss_simulate_support_counts(N, eps, rng=rng, method="marginal") for _ in range(R)])
     x = np.tile(np.repeat(np.arange(k), N), R)
     per_user = M.ss_perturb(x, k, eps, rng=69).reshape(R, n, k).sum(axis=1)
-    joint = np.array([M.ss_simulate_support_counts(N, eps, rng=rng, exact_joint=True) for _ in range(300)])
-    assert np.all(joint.sum(axis=1) == n * omega)
+    assert np.all(exact.sum(axis=1) == n * omega)  # every user reports exactly omega values
     f = N / n
     mean = n * (p * f + q * (1 - f))
-    for counts in (sims, per_user, joint):
-        assert np.all(np.abs(counts.mean(axis=0) - mean) <= 6 * np.sqrt((N * p * (1 - p) + (n - N) * q * (1 - q)) / counts.shape[0]))
-    for v in range(k):  # the marginal law is exact: Binomial(N_v, p) + Binomial(n - N_v, q)
-        pmf = sum_binomials_pmf([N[v], n - N[v]], [p, q])
-        assert_counts_law(sims[:, v], pmf)
-        assert_counts_law(per_user[:, v], pmf)
+    var = N * p * (1 - p) + (n - N) * q * (1 - q)
+    for counts in (exact, marginal, per_user):
+        assert np.all(np.abs(counts.mean(axis=0) - mean) <= 6 * np.sqrt(var / R))
+        for v in range(k):  # the marginal law Binomial(N_v, p) + Binomial(n - N_v, q) is exact
+            assert_counts_law(counts[:, v], sum_binomials_pmf([N[v], n - N[v]], [p, q]))
+    # joint law: the covariances of the exact simulator match per-user sampling (two-sample z, 6 SE)
+    def cov_and_se(c):
+        d = c - c.mean(axis=0)
+        prods = d[:, :, None] * d[:, None, :]
+        return prods.sum(axis=0) / (R - 1), prods.std(axis=0, ddof=1) / math.sqrt(R)
+
+    ce, se_e = cov_and_se(exact)
+    cp, se_p = cov_and_se(per_user)
+    assert np.all(np.abs(ce - cp) <= 6 * np.hypot(se_e, se_p) + 1e-9)
+    # ... and the sum over values, which is n * omega exactly, separates exact from marginal
+    assert marginal.sum(axis=1).std() > 1.0
+
+
+def test_ss_simulate_support_counts_exact_chi2_joint():
+    """Exact joint law on a tiny case: chi-square of the whole simulated count vector against its
+    exact law, enumerated by convolving the users' channel rows over all subsets."""
+    N = np.array([2, 1, 0, 1])
+    k, eps = N.size, 0.1
+    omega = M.ss_params(k, eps)[0]
+    assert omega == 2
+    C = M.ss_channel(k, eps)
+    members = M.ss_subsets(k, omega).astype(int)
+    # exact law of the count vector: convolve the per-user laws over subsets
+    law = {(0,) * k: 1.0}
+    for xv in np.repeat(np.arange(k), N):
+        new = {}
+        for vec, pr in law.items():
+            for s_idx, row in enumerate(members):
+                key = tuple(np.add(vec, row))
+                new[key] = new.get(key, 0.0) + pr * C[xv, s_idx]
+        law = new
+    keys = sorted(law)
+    probs = np.array([law[kk] for kk in keys])
+    rng = np.random.default_rng(70)
+    sims = np.array([M.ss_simulate_support_counts(N, eps, rng=rng) for _ in range(6000)])
+    index = {kk: i for i, kk in enumerate(keys)}
+    obs = np.bincount([index[tuple(row)] for row in sims], minlength=len(keys))
+    stat, df, crit = chi2_test(obs, 6000 * probs)
+    assert stat < crit
+
+
+def test_ss_simulate_support_counts_per_user_and_validation():
+    N = np.array([3, 4, 0, 5, 2, 6])
+    c = M.ss_simulate_support_counts(N, 0.4, rng=1, method="per_user")
+    assert c.sum() == N.sum() * M.ss_params(6, 0.4)[0]
+    with pytest.raises(ValueError, match="method"):
+        M.ss_simulate_support_counts(N, 0.4, rng=1, method="fast")
 
 
 def test_ss_simulate_support_counts_omega_one_is_grr():
