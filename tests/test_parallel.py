@@ -1,0 +1,71 @@
+"""ldpnb.parallel.sweep: per-task seeds from one SeedSequence, results independent of n_jobs and backend
+(serial, threads, processes, a dask.distributed LocalCluster)."""
+
+import numpy as np
+import pytest
+
+from ldpnb.estimators import ibu
+from ldpnb.mechanisms import grr_simulate_counts
+from ldpnb.parallel import default_n_jobs, sweep, task_seeds
+from ldpnb.structured import KRRChannel
+
+TASKS = [(eps, rep) for eps in (0.5, 1.0, 2.0) for rep in range(4)]
+
+
+def krr_ibu_task(task, rng):
+    """A miniature chapter task: simulate k-RR counts at eps and estimate them with IBU."""
+    eps, rep = task
+    k = 16
+    prior = np.arange(1, k + 1) / np.arange(1, k + 1).sum()
+    counts = grr_simulate_counts(rng.multinomial(2000, prior), eps, rng=rng)
+    est = ibu(KRRChannel(k, eps), counts, tol=1e-10).estimate
+    return eps, rep, float(np.abs(est - prior).sum()), counts
+
+
+def _assert_same(a, b):
+    assert len(a) == len(b)
+    for x, y in zip(a, b):
+        assert x[:3] == y[:3]
+        np.testing.assert_array_equal(x[3], y[3])
+
+
+@pytest.fixture(scope="module")
+def serial():
+    return sweep(krr_ibu_task, TASKS, seed=7, n_jobs=1)
+
+
+def test_serial_is_deterministic_and_ordered(serial):
+    assert [r[:2] for r in serial] == TASKS
+    _assert_same(serial, sweep(krr_ibu_task, TASKS, seed=7, n_jobs=1))
+    other = sweep(krr_ibu_task, TASKS, seed=8, n_jobs=1)
+    assert any(not np.array_equal(a[3], b[3]) for a, b in zip(serial, other))
+
+
+@pytest.mark.parametrize("backend,n_jobs", [("sequential", 1), ("threading", 2), ("loky", 2), ("loky", None)])
+def test_results_do_not_depend_on_n_jobs_or_backend(serial, backend, n_jobs):
+    _assert_same(serial, sweep(krr_ibu_task, TASKS, seed=7, n_jobs=n_jobs, backend=backend, batch_size=1))
+
+
+def test_seed_sequence_and_task_seeds(serial):
+    _assert_same(serial, sweep(krr_ibu_task, TASKS, seed=np.random.SeedSequence(7), n_jobs=2, backend="threading"))
+    s = task_seeds(7, 3)
+    assert [x.entropy for x in s] == [7] * 3 and len({tuple(x.spawn_key) for x in s}) == 3
+
+
+def test_progress_bar_does_not_change_results(serial, capsys):
+    _assert_same(serial, sweep(krr_ibu_task, TASKS, seed=7, n_jobs=1, progress=True))
+
+
+def test_default_n_jobs_env(monkeypatch):
+    monkeypatch.setenv("LDPNB_N_JOBS", "3")
+    assert default_n_jobs() == 3
+    monkeypatch.delenv("LDPNB_N_JOBS")
+    assert default_n_jobs() >= 1
+
+
+def test_dask_local_cluster_same_as_serial(serial):
+    distributed = pytest.importorskip("dask.distributed")
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
+                                  dashboard_address=None) as cluster, distributed.Client(cluster):
+        res = sweep(krr_ibu_task, TASKS, seed=7, backend="dask")
+    _assert_same(serial, res)
