@@ -1298,7 +1298,11 @@ def planar_laplace_channel(rows: int, cols: int, epsilon: float, cell_size: Any 
     Every kernel entry is a positive combination of density values at the *same* sub-points of the
     output cell for every input, so the discretised channel satisfies eps-geo-indistinguishability
     with respect to the distance between cell centres exactly (``geo_ind_epsilon <= eps``), quadrature
-    error notwithstanding.
+    error notwithstanding.  Quadrature error of the cell masses against the exact integral (measured
+    on a 5 x 5 grid, unit cells): about 1e-3 relative for the centre cell at ``eps h = 1`` and
+    3e-3 at ``eps h = 3`` with 8 subdivisions; 16 subdivisions divide it by about 4.  Cost
+    ``O((2P + 1)^2 s^2)`` with ``P ~ 36 / (eps h) + max(rows, cols)``: 0.6 s for the 20 x 14
+    Manhattan grid at 0.2 per km (0.45 km cells).
 
     Parameters
     ----------
