@@ -298,9 +298,12 @@ def _measure(L: np.ndarray, p_s: np.ndarray, kind: str, inverse: bool, alpha: fl
             raise ValueError(f"alpha must be > 0 for the alpha-lift, got {alpha}")
         sign = -1.0 if inverse else 1.0
         with np.errstate(divide="ignore"):
-            logl = np.log(L)
+            z = np.log(p_s)[:, None] + sign * alpha * np.log(L)
         # (sum_s P_S l^{+-alpha})^{1/alpha} in the log domain: l^-100 overflows at l ~ e^-12
-        return np.exp(logsumexp(np.log(p_s)[:, None] + sign * alpha * logl, axis=0) / alpha)
+        zmax = z.max(axis=0)
+        if not np.all(np.isfinite(zmax)):
+            return np.exp(logsumexp(z, axis=0) / alpha)
+        return np.exp((zmax + np.log(np.exp(z - zmax).sum(axis=0))) / alpha)
     raise ValueError(f"kind must be one of {_KINDS}, got {kind!r}")
 
 
