@@ -514,45 +514,74 @@ def _fo_from_labelled(reports, t, ks, eps, protocol):
     return est, np.array(nj)
 
 
-def aif_bayes_models(reports, t, ks, eps: float, protocol: str, fake: str, *, priors=None,
-                     attacker_fake: str | None = None, pk_fraction: float = 0.5, rng=None) -> dict:
-    """AIF-ACC (%) of the Bayes plug-in attacker under the NK, PK and HM knowledge models, plus
-    the oracle (true marginals are not available here: pass them via ``aif_bayes``).
+def _fake_from_labelled(reports, t, ks, eps, protocol):
+    """Fake-data distribution of each attribute learned from labelled users that did *not*
+    sample it: empirical histogram (GRR, add-one smoothing) or Eq. (2) on their bits (UE-r)."""
+    from ldpnb.estimators import fo_estimate
 
-    * NK: marginals = the server's estimates (clip+renormalised), s -> infinity limit;
-    * PK: marginals estimated from the ``pk_fraction * n`` labelled users' real reports, tested
-      on the other users;
-    * HM: inverse-variance pooling of the NK and PK estimates, tested on the unlabelled users.
-    ``attacker_fake``: fake-data model assumed by the attacker (default: the true one).
+    d = len(reports)
+    out = []
+    for j in range(d):
+        k = int(ks[j])
+        y = np.asarray(reports[j])[t != j]
+        if y.ndim == 1:
+            h = np.bincount(y, minlength=k) + 1.0
+            out.append(h / h.sum())
+        else:
+            p, q = md.rsfd_params(protocol, k, eps, d)
+            est = md.clip_normalize(fo_estimate(y.sum(axis=0), max(y.shape[0], 1), p, q))
+            out.append(np.maximum(est, 1e-6) / np.maximum(est, 1e-6).sum())
+    return out
+
+
+def aif_bayes_models(reports, t, ks, eps: float, protocol: str, fake: str, *, priors=None,
+                     attacker_fake: str | None = None, pk_fractions: Sequence[float] = (0.5,), rng=None) -> dict:
+    """AIF-ACC (%) of the Bayes plug-in attacker under the NK, PK and HM knowledge models.
+
+    * NK: marginals = the server's estimates (clip+renormalised): the s -> infinity limit of
+      the paper's NK classifier; the fake-data model is ``attacker_fake`` (default: the true one);
+    * PK (``n_pk = frac * n`` labelled users): marginals estimated from the labelled users' real
+      reports and the fake-data distribution learned from the same users' fake reports (what a
+      classifier trained on labelled tuples learns); tested on the other users;
+    * HM: inverse-variance pooling of the NK and PK marginal estimates, same test users as PK.
+
+    Returns ``{"NK": %, "PK<frac>": %, "HM<frac>": %}``.
     """
     rng = check_random_state(rng)
     ks = np.asarray(ks, dtype=np.int64)
     afake = fake if attacker_fake is None else attacker_fake
+    apriors = priors if afake == "prior" else None
     n = t.size
     d = len(reports)
     f_nk = md.rsfd_aggregate(reports, ks, eps, protocol, fake, priors=priors)
-    t_nk = aif_bayes(reports, ks, eps, protocol, afake, f_nk, priors=priors, rng=rng)
-    lab = np.zeros(n, dtype=bool)
-    lab[rng.choice(n, size=int(round(pk_fraction * n)), replace=False)] = True
-    f_pk, nj = _fo_from_labelled([np.asarray(r)[lab] for r in reports], t[lab], ks, eps, protocol)
-    test = [np.asarray(r)[~lab] for r in reports]
-    t_pk = aif_bayes(test, ks, eps, protocol, afake, f_pk, priors=priors, rng=rng)
-    # HM: pool with weights ~ 1 / approximate variance of each estimate
-    f_hm = []
+    out = {"NK": 100 * float(np.mean(aif_bayes(reports, ks, eps, protocol, afake, f_nk, priors=apriors, rng=rng) == t))}
+    v_nk = []
     for j in range(d):
         k = int(ks[j])
         p, q = md.rsfd_params(protocol, k, eps, d)
-        v_nk = float(np.mean(md.rsfd_variance(np.zeros(k), n, d, k, p, q, md._variant(protocol, fake),
-                                              priors[j] if fake == "prior" else None)))
-        v_pk = q * (1 - q) / (nj[j] * (p - q) ** 2)
-        w = (1 / v_nk) / (1 / v_nk + 1 / v_pk)
-        f_hm.append(md.clip_normalize(w * f_nk[j] + (1 - w) * f_pk[j]))
-    t_hm = aif_bayes(test, ks, eps, protocol, afake, f_hm, priors=priors, rng=rng)
-    return {
-        "NK": 100 * float(np.mean(t_nk == t)),
-        "PK": 100 * float(np.mean(t_pk == t[~lab])),
-        "HM": 100 * float(np.mean(t_hm == t[~lab])),
-    }
+        v_nk.append(float(np.mean(md.rsfd_variance(np.zeros(k), n, d, k, p, q, md._variant(protocol, fake),
+                                                   priors[j] if fake == "prior" else None))))
+    for frac in pk_fractions:
+        lab = np.zeros(n, dtype=bool)
+        lab[rng.choice(n, size=int(round(frac * n)), replace=False)] = True
+        lrep = [np.asarray(r)[lab] for r in reports]
+        f_pk, nj = _fo_from_labelled(lrep, t[lab], ks, eps, protocol)
+        pfake, pri_pk = afake, apriors
+        if fake != "zero":  # labelled users also reveal the fake-data distribution (t != j)
+            pfake, pri_pk = "prior", _fake_from_labelled(lrep, t[lab], ks, eps, protocol)
+        test = [np.asarray(r)[~lab] for r in reports]
+        t_pk = aif_bayes(test, ks, eps, protocol, pfake, f_pk, priors=pri_pk, rng=rng)
+        f_hm = []
+        for j in range(d):
+            k = int(ks[j])
+            p, q = md.rsfd_params(protocol, k, eps, d)
+            v_pk = q * (1 - q) / (nj[j] * (p - q) ** 2)
+            w = (1 / v_nk[j]) / (1 / v_nk[j] + 1 / v_pk)
+            f_hm.append(md.clip_normalize(w * f_nk[j] + (1 - w) * f_pk[j]))
+        t_hm = aif_bayes(test, ks, eps, protocol, pfake, f_hm, priors=pri_pk, rng=rng)
+        out[f"PK{frac:g}"] = 100 * float(np.mean(t_pk == t[~lab]))
+        out[f"HM{frac:g}"] = 100 * float(np.mean(t_hm == t[~lab]))
+    return out
 
 
 def rsfd_features(reports) -> np.ndarray:
@@ -676,3 +705,123 @@ def rsfd_reid_chain(X, ks, eps: float, n_surveys: int = 5, *, design=None, index
         if sv >= 2:
             rid[sv] = reid_topk(V, index, topk)
     return {"rid": rid, "aif": aif, "design": design}
+
+
+# ---------------------------------------------------------------------------------------------
+# experiment drivers used by the chapter (loops over parameters, not over users)
+# ---------------------------------------------------------------------------------------------
+def pk_attribute_subset(d: int, *, rng=None) -> np.ndarray:
+    """PK-RI background attributes: a random subset of size ~ U{round(d/2), ..., d-1} (artifact)."""
+    rng = check_random_state(rng)
+    lo = int(round(d / 2))
+    size = int(rng.integers(lo, d)) if d > lo else d
+    return np.sort(rng.choice(d, size=size, replace=False))
+
+
+def smp_rid_experiment(X, ks, protocol: str, eps_grid, *, setting: str = "uniform", n_surveys: int = 5,
+                       runs: int = 1, index: ReidIndex | None = None, pk: bool = False,
+                       topk: Sequence[int] = (1, 5, 10), eval_surveys: Sequence[int] | None = None,
+                       rng=None) -> dict:
+    """RID-ACC of SMP over repeated surveys (Figs. 2, 9-13).
+
+    For each run: one survey design and (``pk=True``) one PK-RI attribute subset, shared by all
+    budgets of ``eps_grid`` (scalars, or per-attribute arrays for alpha-PIE; ``inf`` = clear).
+    Returns ``{"FK": array (runs, len(eps_grid), len(eval_surveys), len(topk)), "PK": same or
+    None, "pk_attrs": [...], "designs": [...]}`` in %; ``eval_surveys`` defaults to
+    #surveys = 2..n_surveys.  Passing the same integer ``rng`` to several protocols gives them
+    the same survey designs and PK subsets (common random numbers for comparisons).
+    """
+    X, ks = md.check_dataset(X, ks)
+    rng = check_random_state(rng)
+    d = X.shape[1]
+    if index is None:
+        index = ReidIndex(X, ks)
+    ev = list(range(2, n_surveys + 1)) if eval_surveys is None else [int(v) for v in eval_surveys]
+    shape = (runs, len(eps_grid), len(ev), len(topk))
+    FK = np.zeros(shape)
+    PK = np.zeros(shape) if pk else None
+    pk_sets, designs = [], []
+    for r in range(runs):
+        design = survey_design(d, n_surveys, rng=rng)
+        attrs = pk_attribute_subset(d, rng=rng)
+        designs.append(design)
+        pk_sets.append(attrs)
+        for e, eps in enumerate(eps_grid):
+            res = simulate_smp_surveys(X, ks, protocol, eps, n_surveys, setting, design=design, rng=rng)
+            for s, sv in enumerate(ev):
+                P = res["profiles"][sv - 1]
+                FK[r, e, s] = list(reid_topk(P, index, topk).values())
+                if pk:
+                    PK[r, e, s] = list(reid_topk(P, index, topk, attrs=attrs).values())
+    return {"FK": FK, "PK": PK, "pk_attrs": pk_sets, "designs": designs, "topk": tuple(topk), "surveys": ev}
+
+
+def aif_experiment(X, ks, eps_grid, variants, *, runs: int = 1, pk_fractions=(0.1, 0.3, 0.5),
+                   prior_kind: str | None = None, rng=None) -> dict:
+    """AIF-ACC (%) of the Bayes attackers against RS+FD / RS+RFD (Figs. 3, 6, 14, 15, 17).
+
+    ``variants``: list of ``(protocol, fake)``; with ``prior_kind`` (``"correct"``, ``"dir"``,
+    ``"zipf"``, ``"exp"``) the users run RS+RFD with fresh priors per run (shared across eps).
+    For each variant, eps and run: ``oracle`` (true marginals, true fake model), ``NK`` (server
+    estimates; attacker assumes the *uniform* fake data of RS+FD, as in the artifact),
+    ``NK_prior`` (server estimates, attacker uses the public prior; RS+RFD only) and ``PK``/``HM``
+    for each labelled fraction.  Returns a dict of arrays (runs, len(eps_grid)) keyed by
+    ``(variant_label, model)``.
+    """
+    X, ks = md.check_dataset(X, ks)
+    rng = check_random_state(rng)
+    n, d = X.shape
+    f_true = md.marginals(X, ks)
+    counts = [np.bincount(X[:, j], minlength=int(ks[j])) for j in range(d)]
+    out: dict = {}
+    for r in range(runs):
+        priors = None if prior_kind is None else md.make_priors(prior_kind, ks, counts=counts, rng=rng)
+        for protocol, fake in variants:
+            users_fake = fake if prior_kind is None or fake == "zero" else "prior"
+            naive_fake = "uniform" if protocol == "grr" else ("zero" if fake == "zero" else "random")
+            label = f"{protocol.upper()}" + ("" if protocol == "grr" else ("-z" if fake == "zero" else "-r"))
+            for e, eps in enumerate(eps_grid):
+                rep, t = md.rsfd_collect(X, ks, eps, protocol, users_fake, priors=priors, rng=rng)
+                res = {"oracle": 100 * float(np.mean(
+                    aif_bayes(rep, ks, eps, protocol, users_fake, f_true, priors=priors, rng=rng) == t))}
+                res.update(aif_bayes_models(rep, t, ks, eps, protocol, users_fake, priors=priors,
+                                            attacker_fake=naive_fake, pk_fractions=pk_fractions, rng=rng))
+                if users_fake == "prior":
+                    f_hat = md.rsfd_aggregate(rep, ks, eps, protocol, "prior", priors=priors)
+                    res["NK_prior"] = 100 * float(np.mean(
+                        aif_bayes(rep, ks, eps, protocol, "prior", f_hat, priors=priors, rng=rng) == t))
+                for key, v in res.items():
+                    out.setdefault((label, key), np.zeros((runs, len(eps_grid))))[r, e] = v
+    return out
+
+
+def rsfd_mse_experiment(X, ks, eps_grid, methods, *, runs: int = 20, prior_kind: str = "correct",
+                        postprocess: str | None = None, rng=None) -> dict:
+    """MSE_avg of RS+FD vs RS+RFD with the exact count sampler (Figs. 5, 16).
+
+    ``methods``: list of ``(protocol, fake)`` with fake in {"uniform", "random", "prior"}.
+    Priors are drawn once per run (shared across eps).  Returns ``{"mse": {label: (runs, E)},
+    "analytic": {label: (runs, E)}}`` where ``analytic`` is the exact expected MSE of the
+    unbiased estimator (mean of Eqs. 8/9 with the true f) and ``approx`` the averaged
+    approximate variance (f = 0, App. E.1).
+    """
+    X, ks = md.check_dataset(X, ks)
+    rng = check_random_state(rng)
+    n, d = X.shape
+    counts = [np.bincount(X[:, j], minlength=int(ks[j])) for j in range(d)]
+    f_true = [c / n for c in counts]
+    mse, ana, apx = {}, {}, {}
+    for r in range(runs):
+        priors = md.make_priors(prior_kind, ks, counts=counts, rng=rng)
+        for protocol, fake in methods:
+            label = ("RS+RFD" if fake == "prior" else "RS+FD") + f"[{protocol.upper()}" + ("" if protocol == "grr" else "-r") + "]"
+            pri = priors if fake == "prior" else None
+            for e, eps in enumerate(eps_grid):
+                C = md.rsfd_counts_sampler(counts, d, eps, protocol, fake, priors=pri, rng=rng)
+                est = md.rsfd_estimate_all(C, n, ks, eps, protocol, fake, priors=pri, postprocess=postprocess)
+                mse.setdefault(label, np.zeros((runs, len(eps_grid))))[r, e] = md.mse_avg(f_true, est)
+                ana.setdefault(label, np.zeros((runs, len(eps_grid))))[r, e] = md.rsfd_approx_variance(
+                    ks, n, eps, protocol, fake, priors=pri, f=f_true)
+                apx.setdefault(label, np.zeros((runs, len(eps_grid))))[r, e] = md.rsfd_approx_variance(
+                    ks, n, eps, protocol, fake, priors=pri)
+    return {"mse": mse, "analytic": ana, "approx": apx}

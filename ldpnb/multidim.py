@@ -520,14 +520,10 @@ def rsfd_counts_sampler(input_counts, d: int, eps: float, protocol: str, fake: s
         n_fake = n - n_real
         fd = _fake_dist(fake, k, priors[j] if fake == "prior" else None)
         if protocol == "grr":
-            keep = rng.binomial(real, p)
-            C = keep.copy()
-            moved = real - keep  # each moves to a uniform other value
-            for v in np.flatnonzero(moved):  # loop over values (<= k), not users
-                pv = np.full(k, 1.0 / (k - 1))
-                pv[v] = 0.0
-                C += rng.multinomial(moved[v], pv)
-            C += rng.multinomial(n_fake, fd)
+            from ldpnb.mechanisms import grr_simulate_counts
+
+            C = np.asarray(grr_simulate_counts(real, amplified_epsilon(eps, d), rng=rng), dtype=np.int64)
+            C = C + rng.multinomial(n_fake, fd)
         else:
             if fake == "zero":
                 N = real

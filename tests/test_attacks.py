@@ -216,8 +216,8 @@ def test_aif_models_and_classifier_run():
     f = [np.eye(k)[0] * 0.8 + 0.2 / k for k in ks]
     X = np.column_stack([rng.choice(k, 4000, p=fj) for k, fj in zip(ks, f)])
     rep, t = md.rsfd_collect(X, ks, 4.0, "grr", "uniform", rng=rng)
-    res = at.aif_bayes_models(rep, t, ks, 4.0, "grr", "uniform", rng=rng)
-    assert set(res) == {"NK", "PK", "HM"} and all(v > 100 / 4 for v in res.values())
+    res = at.aif_bayes_models(rep, t, ks, 4.0, "grr", "uniform", pk_fractions=(0.1, 0.5), rng=rng)
+    assert set(res) == {"NK", "PK0.1", "HM0.1", "PK0.5", "HM0.5"} and all(v > 100 / 4 for v in res.values())
     acc = at.aif_classifier(rep, t, ks, 4.0, "grr", "uniform", model="HM", s_factor=0.5, pk_factor=0.2,
                             classifier="xgboost", n_estimators=20, rng=rng)
     assert 25 < acc <= 100
