@@ -42,6 +42,7 @@ __all__ = [
     "SRRResult",
     "subset_random_response",
     "has_cdd",
+    "perfect_privacy_response",
 ]
 
 try:  # pragma: no cover - depends on the environment
@@ -374,3 +375,30 @@ def subset_random_response(
         j += c.shape[1]
     out.channel = C
     return out
+
+
+def perfect_privacy_response(p_sx: Any, *, method: str = "auto") -> ORRResult:
+    """The epsilon -> 0 limit of (A)ORR: the best mechanism with ``P_{S|Y}(.|y) = P_S`` for every y.
+
+    Feasible columns form ``{v >= 0 : sum_x P_{S|X}(s|x) v_x = P_S(s) for all s}`` (``sum v = 1`` is
+    implied); the LP (22) over its vertices gives the largest ``I(X;Y)`` with ``I(S;Y) = 0``. It is
+    positive when ``P_{S|X}`` has a non-trivial null space on the simplex (generically when
+    ``|X| > |S|``), which is why AORR's utility does not vanish as epsilon -> 0.
+    """
+    p_sx = check_joint(p_sx, "p_sx")
+    n_x = p_sx.shape[1]
+    p_s, p_x = p_sx.sum(axis=1), p_sx.sum(axis=0)
+    K = p_sx / p_x
+    V = polytope_vertices(-np.eye(n_x), np.zeros(n_x), K, p_s, method=method)
+    V = np.clip(V, 0.0, None)
+    V = V / V.sum(axis=1, keepdims=True)
+    h = column_entropies(V)
+    beta = min_concave_over_vertices(V, h, p_x)
+    res = ORRResult(np.arange(n_x), V, beta)
+    if beta is not None:
+        keep = beta > 0
+        res.columns, res.weights = V[keep], beta[keep]
+        C = (res.columns * res.weights[:, None]).T / p_x[:, None]
+        res.channel = C / C.sum(axis=1, keepdims=True)
+        res.cond_entropy = float(h[keep] @ res.weights)
+    return res

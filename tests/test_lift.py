@@ -246,3 +246,29 @@ def test_identity_mechanism_leakage_matches_raw_lifts(seed, n_s, n_x):
     assert ev["min_lift_leak"] == pytest.approx(-np.log(L.min()))
     ev0 = lift.evaluate_mechanism(P, np.ones((n_x, 1)))
     assert ev0["nmi"] == pytest.approx(0.0, abs=1e-12) and ev0["max_lift_leak"] == pytest.approx(0, abs=1e-12)
+
+
+def test_experiment_driver_and_helpers():
+    import pandas as pd
+
+    from ldpnb.lift_experiments import Curve, crossover_eps, put_sweep, random_joints, summarise
+
+    J = random_joints(3, 3, 6, rng=0)
+    curves = [Curve("cm", "cm", "alip", 0.5), Curve("sm", "sm", "ldp", None), Curve("a", "sm", "alpha", 0.5, alpha=2.0)]
+    df = put_sweep(J, [0.5, 2.0], curves, seed=1)
+    assert len(df) == 3 * 2 * 3 and set(df.curve) == {"cm", "sm", "a"}
+    assert df.nmi.between(-1e-12, 1 + 1e-12).all() and (df.min_leak >= -1e-12).all()
+    df2 = put_sweep(J, [0.5, 2.0], curves, seed=1, n_jobs=2)
+    pd.testing.assert_frame_equal(df.drop(columns="time"), df2.drop(columns="time"))
+    S = summarise(df)
+    assert {"nmi", "nmi_se", "n"} <= set(S.columns) and (S.n == 3).all()
+    # crossover: hi - lo = eps - 1 on the grid 0.5..2 -> root at 1
+    T = pd.DataFrame({"curve": ["h"] * 4 + ["l"] * 4, "eps": [0.5, 0.75, 1.25, 2] * 2,
+                      "nmi": [0.1, 0.2, 0.45, 0.7, 0.6, 0.45, 0.2, 0.0]})
+    x = crossover_eps(T, "h", "l")
+    assert x == pytest.approx(0.75 + 0.5 * 0.25 / 0.5)
+    assert crossover_eps(T, "l", "h") is None
+    with pytest.raises(ValueError, match="method"):
+        Curve("x", "orr")
+    with pytest.raises(ValueError, match="ALIP only"):
+        Curve("x", "aorr", "ldp", None)

@@ -157,3 +157,23 @@ def test_polytope_validation():
         alip_column_polytope(P, 0, 1)
     with pytest.raises(ValueError, match="subset"):
         alip_column_polytope(P, 1, 1, subset=[0, 0])
+
+
+def test_perfect_privacy_limit():
+    """eps -> 0 limit: I(S;Y) = 0 exactly, utility > 0 for |X| > |S|, and AORR(eps) >= it."""
+    from ldpnb.lift import leakages
+    from ldpnb.orr import perfect_privacy_response
+
+    rng = np.random.default_rng(9)
+    for _ in range(5):
+        P = random_joint(3, 6, rng=rng)
+        r = perfect_privacy_response(P, method="bruteforce")
+        lk = leakages(P @ r.channel)
+        assert lk.max_lift_leak < 1e-9 and lk.min_lift_leak < 1e-9
+        u0 = nmi(P.sum(0), r.channel)
+        assert u0 > 0
+        prev = u0
+        for eps in (0.05, 0.2, 1.0):
+            u = nmi(P.sum(0), optimal_random_response(P, eps / 2, eps / 2, method="bruteforce").channel)
+            assert u >= prev - 1e-9  # utility is non-decreasing in the budget
+            prev = u
