@@ -26,7 +26,7 @@ from typing import Any
 import numpy as np
 from scipy.special import logsumexp
 
-from ldpnb.utils import check_channel, check_random_state
+from ldpnb.utils import check_channel, check_epsilon, check_random_state
 
 __all__ = [
     "random_joint",
@@ -152,8 +152,7 @@ def alip_budgets(epsilon: float, lam: float) -> tuple[float, float]:
 
     ``eps_l + eps_u = eps`` (the LDP budget, Prop. 1.4); ``lam = 0.5`` is (eps/2)-LIP.
     """
-    if not np.isfinite(epsilon) or epsilon <= 0:
-        raise ValueError(f"epsilon must be finite and > 0, got {epsilon}")
+    epsilon = check_epsilon(epsilon, "epsilon")
     if not 0 < lam < 1:
         raise ValueError(f"lam must lie in (0, 1), got {lam}")
     return lam * epsilon, (1.0 - lam) * epsilon
@@ -264,17 +263,20 @@ def is_alip(joint: Any, eps_l: float, eps_u: float, *, rtol: float = 1e-9) -> bo
 
     Comparisons carry a relative tolerance ``rtol`` so that binding optimal mechanisms pass.
     """
+    eps_l, eps_u = _check_budget(eps_l, "eps_l"), _check_budget(eps_u, "eps_u")
     L = lift_matrix(joint)
     return bool(L.max() <= np.exp(eps_u) * (1 + rtol) and L.min() >= np.exp(-eps_l) * (1 - rtol))
 
 
 def is_lip(joint: Any, epsilon: float, *, rtol: float = 1e-9) -> bool:
     """epsilon-LIP (Def. 1, eq. 3) = (epsilon, epsilon)-ALIP."""
+    epsilon = _check_budget(epsilon, "epsilon")
     return is_alip(joint, epsilon, epsilon, rtol=rtol)
 
 
 def is_ldp_wrt_s(joint: Any, epsilon: float, *, rtol: float = 1e-9) -> bool:
     """epsilon-LDP with respect to S (Def. 2): ``Gamma(y) <= e^epsilon`` for every y."""
+    epsilon = _check_budget(epsilon, "epsilon")
     return bool(np.max(ldp_ratio(joint)) <= np.exp(epsilon) * (1 + rtol))
 
 
@@ -294,8 +296,8 @@ def _measure(L: np.ndarray, p_s: np.ndarray, kind: str, inverse: bool, alpha: fl
         t = 1.0 / L if inverse else L
         return p_s @ (t - 1.0) ** 2
     if kind == "alpha":
-        if alpha is None or not alpha > 0:
-            raise ValueError(f"alpha must be > 0 for the alpha-lift, got {alpha}")
+        if alpha is None or not (np.isfinite(alpha) and alpha > 0):
+            raise ValueError(f"alpha must be finite and > 0 for the alpha-lift, got {alpha}")
         sign = -1.0 if inverse else 1.0
         with np.errstate(divide="ignore"):
             z = np.log(p_s)[:, None] + sign * alpha * np.log(L)
@@ -379,8 +381,8 @@ def sibson_mi(joint: Any, alpha: float, *, unit: str) -> float:
 
     ``I^S_alpha = alpha/(alpha-1) log sum_y P_Y(y) (sum_s P_S(s) l(s,y)^alpha)^{1/alpha}``.
     """
-    if not alpha > 0 or alpha == 1:
-        raise ValueError(f"alpha must be > 0 and != 1, got {alpha}")
+    if not (np.isfinite(alpha) and alpha > 0 and alpha != 1):
+        raise ValueError(f"alpha must be finite, > 0 and != 1, got {alpha}")
     joint = check_joint(joint)
     L, p_s, p_y = _lifts(joint)
     m = _measure(L, p_s, "alpha", False, alpha)
@@ -390,8 +392,8 @@ def sibson_mi(joint: Any, alpha: float, *, unit: str) -> float:
 def arimoto_mi(joint: Any, alpha: float, *, unit: str) -> float:
     """Arimoto MI of order alpha (> 0, != 1), spec Sec. 2.3: Sibson's formula with ``P_S``
     replaced by the escort ``P_S^alpha / sum P_S^alpha`` inside the inner sum."""
-    if not alpha > 0 or alpha == 1:
-        raise ValueError(f"alpha must be > 0 and != 1, got {alpha}")
+    if not (np.isfinite(alpha) and alpha > 0 and alpha != 1):
+        raise ValueError(f"alpha must be finite, > 0 and != 1, got {alpha}")
     joint = check_joint(joint)
     L, p_s, p_y = _lifts(joint)
     esc = p_s**alpha / np.sum(p_s**alpha)
@@ -433,10 +435,8 @@ class Criterion:
 
 
 def _check_budget(x: float, name: str) -> float:
-    x = float(x)
-    if not (x > 0) or np.isnan(x):
-        raise ValueError(f"{name} must be > 0, got {x}")
-    return x
+    """A privacy budget: finite and > 0 (ValueError naming ``name``)."""
+    return check_epsilon(x, name)
 
 
 class ALIP(Criterion):
@@ -513,7 +513,7 @@ class LiftMeasurePrivacy(Criterion):
     def __init__(self, kind: str, eps_l: float, eps_u: float, *, alpha: float | None = None, rtol: float = 1e-12):
         if kind not in _KINDS:
             raise ValueError(f"kind must be one of {_KINDS}, got {kind!r}")
-        if kind == "alpha" and (alpha is None or not alpha > 1):
+        if kind == "alpha" and (alpha is None or not (np.isfinite(alpha) and alpha > 1)):
             raise ValueError(f"alpha must be > 1 for the alpha-lift criterion, got {alpha}")
         self.kind, self.alpha, self.rtol = kind, alpha, rtol
         self.eps_l = _check_budget(eps_l, "eps_l")

@@ -30,6 +30,7 @@ import numpy as np
 from scipy.optimize import linprog
 
 from ldpnb.lift import ALIP, check_joint
+from ldpnb.utils import check_epsilon
 from ldpnb.watchdog import MergeMechanism, subset_merging
 
 __all__ = [
@@ -76,8 +77,7 @@ def alip_column_polytope(
     ``-v <= 0``; with ``K[s, x] = P_{S|X}(s|x)`` restricted to ``x in A``. ``A_eq = 1^T``, ``b_eq = 1``.
     """
     p_sx = check_joint(p_sx, "p_sx")
-    if not (eps_l > 0 and eps_u > 0):
-        raise ValueError(f"eps_l and eps_u must be > 0, got {eps_l}, {eps_u}")
+    eps_l, eps_u = check_epsilon(eps_l, "eps_l"), check_epsilon(eps_u, "eps_u")
     n_x = p_sx.shape[1]
     idx = np.arange(n_x) if subset is None else np.asarray(subset, dtype=int).ravel()
     if idx.size == 0 or np.unique(idx).size != idx.size or idx.min() < 0 or idx.max() >= n_x:
@@ -277,8 +277,11 @@ def optimal_random_response(
 
 
 def full_channel(p_sx: Any, eps_l: float, eps_u: float, *, method: str = "auto") -> np.ndarray:
-    """Forward channel ``C[x, y]`` of AORR on all of X (convenience wrapper)."""
-    return optimal_random_response(p_sx, eps_l, eps_u, method=method).channel
+    """Forward channel ``C[x, y]`` of AORR on all of X (convenience wrapper; always feasible)."""
+    r = optimal_random_response(p_sx, eps_l, eps_u, method=method)
+    if r.channel is None:  # pragma: no cover - numerical failure of the vertex enumeration
+        raise RuntimeError("AORR LP on all of X reported infeasible: vertex enumeration lost vertices")
+    return r.channel
 
 
 @dataclass
@@ -323,6 +326,7 @@ def subset_random_response(
     """
     if feasibility not in ("lp", "printed"):
         raise ValueError(f"feasibility must be 'lp' or 'printed', got {feasibility!r}")
+    eps_l, eps_u = check_epsilon(eps_l, "eps_l"), check_epsilon(eps_u, "eps_u")
     p_sx = check_joint(p_sx, "p_sx")
     n_x = p_sx.shape[1]
     p_s, p_x = p_sx.sum(axis=1), p_sx.sum(axis=0)

@@ -96,8 +96,14 @@ def merging_mi(p_x: Any, groups: list, *, unit: str) -> float:
     if p_x.ndim != 1 or np.any(p_x <= 0) or abs(p_x.sum() - 1) > 1e-9:
         raise ValueError("p_x must be a distribution with full support")
     loss = 0.0
+    seen: set = set()
     for g in groups:
-        g = np.asarray(g, dtype=int)
+        g = np.asarray(g, dtype=int).ravel()
+        if g.size == 0 or g.min() < 0 or g.max() >= p_x.size:
+            raise ValueError(f"groups must be non-empty blocks of indices in 0..{p_x.size - 1}, got {g.tolist()}")
+        if seen & set(g.tolist()) or np.unique(g).size != g.size:
+            raise ValueError("groups must be disjoint blocks of distinct indices")
+        seen |= set(g.tolist())
         pg = p_x[g]
         loss += float(np.sum(pg * np.log(pg.sum() / pg)))
     h = entropy(p_x, unit="nats")

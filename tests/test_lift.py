@@ -272,3 +272,16 @@ def test_experiment_driver_and_helpers():
         Curve("x", "orr")
     with pytest.raises(ValueError, match="ALIP only"):
         Curve("x", "aorr", "ldp", None)
+
+
+@pytest.mark.parametrize("bad", [0.0, -1.0, float("nan"), float("inf")])
+def test_budgets_are_validated(bad):
+    J = np.full((2, 2), 0.25)
+    for make, name in [(lambda e: ALIP(e, 1.0), "eps_l"), (lambda e: ALIP(1.0, e), "eps_u"), (lambda e: LIP(e), "epsilon"),
+                       (lambda e: LDPwrtS(e), "epsilon"), (lambda e: LiftMeasurePrivacy("l1", e, 1.0), "eps_l"),
+                       (lambda e: lift.is_alip(J, e, 1.0), "eps_l"), (lambda e: lift.is_lip(J, e), "epsilon"),
+                       (lambda e: lift.is_ldp_wrt_s(J, e), "epsilon"), (lambda e: alip_budgets(e, 0.5), "epsilon")]:
+        with pytest.raises(ValueError, match=name):
+            make(bad)
+    with pytest.raises(ValueError, match="alpha"):
+        lift.sibson_mi(J, float("inf"), unit="nats")

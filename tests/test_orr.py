@@ -177,3 +177,14 @@ def test_perfect_privacy_limit():
             u = nmi(P.sum(0), optimal_random_response(P, eps / 2, eps / 2, method="bruteforce").channel)
             assert u >= prev - 1e-9  # utility is non-decreasing in the budget
             prev = u
+
+
+@pytest.mark.parametrize("bad", [0.0, -1.0, float("nan"), float("inf")])
+def test_orr_budgets_are_validated(bad):
+    from ldpnb.orr import full_channel
+
+    P = random_joint(2, 3, rng=0)
+    for f, name in [(lambda e: optimal_random_response(P, e, 1.0), "eps_l"), (lambda e: full_channel(P, 1.0, e), "eps_u"),
+                    (lambda e: subset_random_response(P, e, 1.0), "eps_l")]:
+        with pytest.raises(ValueError, match=name):
+            f(bad)

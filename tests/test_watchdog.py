@@ -193,3 +193,10 @@ def test_optimal_partition_dominates_greedy_T17():
         assert not crit.violated(cols / (p_s[:, None] * cols.sum(0)), p_s).any()
         assert np.array_equal(np.sort(np.concatenate(opt.groups)), high)
     assert n_done > 20
+
+
+def test_merging_mi_validates_groups():
+    with pytest.raises(ValueError, match="groups"):
+        merging_mi([0.5, 0.5], [[0, 5]], unit="nats")
+    with pytest.raises(ValueError, match="groups"):
+        merging_mi([0.25] * 4, [[0, 1], [1, 2]], unit="nats")
