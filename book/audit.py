@@ -80,7 +80,8 @@ N_TRIALS, EPS_GRID = SIZES["n_trials"], SIZES["eps"]
 # for a privacy parameter ε, the exact channel, the sampler with its decoding, and the claim:
 # ε-LDP for the frequency oracles; ε-geo-indistinguishability for the metric mechanisms; $2\beta$
 # for the Blahut–Arimoto channels of PRIVIC (with $\beta = \varepsilon/2$; Remark 4 of
-# {cite}`biswas2022privic`). For the watchdog, ORR and SRR of the lift chapter
+# {cite}`biswas2022privic`), and $2\varepsilon$ for PRIVIC's discrete Laplace mechanism on a padded
+# output grid, whose row normalisation can add up to another ε. For the watchdog, ORR and SRR of the lift chapter
 # {cite}`zarrabian2023lift`, the claim is that $(\varepsilon/2, \varepsilon/2)$-ALIP implies
 # ε-LDP with respect to the secret $S$. For RS+FD and RS+RFD {cite}`arcolezi2023risks`, the claim
 # is the amplified budget $\varepsilon' = \ln(d(e^\varepsilon - 1) + 1)$ for any two tuples.

@@ -478,6 +478,18 @@ def _ba_case(eps: float) -> AuditCase:
                           "claim 2 beta-geo-ind (PRIVIC Remark 4)")
 
 
+def _lap_padded_case(eps: float) -> AuditCase:
+    from . import mechanisms as m
+    from .privic import lap_grid_channel, privic_distance
+
+    C = lap_grid_channel(_GRID, eps, pad=2)
+    D = privic_distance(_GRID)
+    return AuditCase("LAP (PRIVIC, padded grid)", eps, 2 * eps,
+                     lambda x, n, r: m.sample_channel(C, np.full(n, x), rng=r), 0, 1, channel=C, distance=D,
+                     note=f"{_GRID[0]}x{_GRID[1]} grid, outputs on the grid padded by 2 cells, rows normalised; "
+                          "claim 2 eps-geo-ind (privic.lap_grid_channel)")
+
+
 _LIFT_SHAPE = (3, 6)
 
 
@@ -600,6 +612,7 @@ def _registry() -> dict[str, MechanismSpec]:
         MechanismSpec("planar geometric", "geo", _planar_geometric_case, "mechanisms", "eps-geo-ind"),
         MechanismSpec("planar Laplace", "geo", _planar_laplace_case, "mechanisms", "eps-geo-ind"),
         MechanismSpec("BA (rate-distortion)", "geo", _ba_case, "rate_distortion", "2 beta-geo-ind"),
+        MechanismSpec("LAP (PRIVIC, padded grid)", "geo", _lap_padded_case, "privic", "2 eps-geo-ind"),
         MechanismSpec("watchdog (complete merging)", "lift", _lift_case("watchdog (complete merging)", _watchdog_complete),
                       "watchdog", "eps-LDP w.r.t. S"),
         MechanismSpec("watchdog (subset merging)", "lift", _lift_case("watchdog (subset merging)", _watchdog_subset),
