@@ -331,6 +331,7 @@ class AuditCase:
     exact: float | None = None
     pair_exact: float | None = None
     note: str = ""
+    codes_are_columns: bool = False  #: True when the sampler's codes index the columns of ``channel``
 
 
 @dataclass(frozen=True)
@@ -348,7 +349,7 @@ def _grr_case(eps: float, k: int = 4) -> AuditCase:
     from . import mechanisms as m
 
     return AuditCase("k-RR", eps, eps, lambda x, n, r: m.grr_perturb(np.full(n, x), k, eps, rng=r), 0, 1,
-                     channel=m.grr_channel(k, eps), note=f"k={k}; code = report")
+                     channel=m.grr_channel(k, eps), codes_are_columns=True, note=f"k={k}; code = report")
 
 
 def _ue_case(kind: str):
@@ -410,7 +411,7 @@ def _geometric_case(eps: float, k: int = 8) -> AuditCase:
 
     return AuditCase("geometric", eps, eps, lambda x, n, r: m.geometric_perturb(np.full(n, x), k, eps, rng=r),
                      0, 1, channel=m.geometric_channel(k, eps), distance=_line_distance(k),
-                     note=f"k={k}, d = |x - x'|")
+                     codes_are_columns=True, note=f"k={k}, d = |x - x'|")
 
 
 def _laplace_case(eps: float, k: int = 8) -> AuditCase:
@@ -418,7 +419,7 @@ def _laplace_case(eps: float, k: int = 8) -> AuditCase:
 
     return AuditCase("Laplace", eps, eps, lambda x, n, r: m.laplace_perturb(np.full(n, x), k, eps, rng=r),
                      0, 1, channel=m.laplace_channel(k, eps), distance=_line_distance(k),
-                     note=f"k={k}, discretised + truncated; d = |x - x'|")
+                     codes_are_columns=True, note=f"k={k}, discretised + truncated; d = |x - x'|")
 
 
 def _exponential_case(eps: float, k: int = 8) -> AuditCase:
@@ -427,7 +428,7 @@ def _exponential_case(eps: float, k: int = 8) -> AuditCase:
     D = _line_distance(k)
     C = m.exponential_channel(D, eps, half=True)
     return AuditCase("exponential", eps, eps, lambda x, n, r: m.sample_channel(C, np.full(n, x), rng=r),
-                     0, 1, channel=C, distance=D, note=f"k={k}, exp(-eps d / 2), d = |x - x'|")
+                     0, 1, channel=C, distance=D, codes_are_columns=True, note=f"k={k}, exp(-eps d / 2), d = |x - x'|")
 
 
 _GRID = (4, 4)
@@ -444,7 +445,7 @@ def _planar_geometric_case(eps: float) -> AuditCase:
 
     C = m.planar_geometric_channel(*_GRID, eps)
     return AuditCase("planar geometric", eps, eps, lambda x, n, r: m.sample_channel(C, np.full(n, x), rng=r),
-                     0, 1, channel=C, distance=_grid_distance(), note=f"{_GRID[0]}x{_GRID[1]} grid, Euclidean d")
+                     0, 1, channel=C, distance=_grid_distance(), codes_are_columns=True, note=f"{_GRID[0]}x{_GRID[1]} grid, Euclidean d")
 
 
 def _planar_laplace_case(eps: float) -> AuditCase:
@@ -461,7 +462,7 @@ def _planar_laplace_case(eps: float) -> AuditCase:
 
     C = m.planar_laplace_channel(rows, cols, eps)
     return AuditCase("planar Laplace", eps, eps, sampler, 0, 1, channel=C, distance=_grid_distance(),
-                     note=f"{rows}x{cols} grid; sampler = continuous planar Laplace, cell of the output")
+                     codes_are_columns=True, note=f"{rows}x{cols} grid; sampler = continuous planar Laplace, cell of the output")
 
 
 def _ba_case(eps: float) -> AuditCase:
@@ -474,7 +475,7 @@ def _ba_case(eps: float) -> AuditCase:
     C = blahut_arimoto(prior, D, beta, n_iter=10).channel
     return AuditCase("BA (rate-distortion)", eps, 2 * beta, lambda x, n, r: m.sample_channel(C, np.full(n, x), rng=r),
                      0, 1, channel=C, distance=D,
-                     note=f"{_GRID[0]}x{_GRID[1]} grid, Dirichlet prior, beta = eps/2 = {beta:g}, 10 BA iterations; "
+                     codes_are_columns=True, note=f"{_GRID[0]}x{_GRID[1]} grid, Dirichlet prior, beta = eps/2 = {beta:g}, 10 BA iterations; "
                           "claim 2 beta-geo-ind (PRIVIC Remark 4)")
 
 
@@ -486,7 +487,7 @@ def _lap_padded_case(eps: float) -> AuditCase:
     D = privic_distance(_GRID)
     return AuditCase("LAP (PRIVIC, padded grid)", eps, 2 * eps,
                      lambda x, n, r: m.sample_channel(C, np.full(n, x), rng=r), 0, 1, channel=C, distance=D,
-                     note=f"{_GRID[0]}x{_GRID[1]} grid, outputs on the grid padded by 2 cells, rows normalised; "
+                     codes_are_columns=True, note=f"{_GRID[0]}x{_GRID[1]} grid, outputs on the grid padded by 2 cells, rows normalised; "
                           "claim 2 eps-geo-ind (privic.lap_grid_channel)")
 
 
@@ -520,7 +521,7 @@ def _lift_case(name: str, make_channel: Callable[[np.ndarray, float, float], np.
         x1, x2 = worst_pair(W)
         alip = bool(is_alip(J, el, eu))
         return AuditCase(name, eps, eps, sampler, x1, x2, channel=W,
-                         note=f"random P_SX {_LIFT_SHAPE[0]}x{_LIFT_SHAPE[1]}; (eps/2, eps/2)-ALIP -> eps-LDP "
+                         codes_are_columns=True, note=f"random P_SX {_LIFT_SHAPE[0]}x{_LIFT_SHAPE[1]}; (eps/2, eps/2)-ALIP -> eps-LDP "
                               f"w.r.t. S; channel P(y|s); ALIP holds: {alip}")
 
     return build
@@ -570,12 +571,15 @@ def _rsfd_case(label: str, protocol: str, fake: str, *, neighbours: bool = False
         def sampler(row, n, r):
             X = np.tile(inputs[int(row)], (n, 1))
             reports, _ = rsfd_collect(X, ks, eps, protocol, fake, priors=priors, rng=r)
-            if protocol == "grr":  # mixed radix code of the tuple of values
-                code = np.zeros(n, dtype=np.int64)
-                for j in reversed(range(d)):
-                    code = code * ks[j] + reports[j]
-                return code
-            return ue_pattern_index(np.concatenate(reports, axis=1))
+            # the column of the tuple channel: mixed radix, attribute 0 most significant, digit j =
+            # the value (GRR) or the bit pattern index sum_b B_b 2^b (UE) of attribute j
+            code = np.zeros(n, dtype=np.int64)
+            for j in range(d):
+                if protocol == "grr":
+                    code = code * int(ks[j]) + reports[j]
+                else:
+                    code = code * (1 << int(ks[j])) + ue_pattern_index(reports[j])
+            return code
 
         if neighbours:  # the paper's claim: eps-LDP for tuples that differ in one attribute
             with np.errstate(divide="ignore"):
@@ -592,7 +596,7 @@ def _rsfd_case(label: str, protocol: str, fake: str, *, neighbours: bool = False
                                   f"{inputs[x2].tolist()}")
         x1, x2 = worst_pair(W)
         return AuditCase(label, eps, eps_p, sampler, x1, x2, channel=W,
-                         note=f"ks={_RSFD_KS}{', priors ' + str([p.tolist() for p in _RSFD_PRIORS]) if priors else ''}; "
+                         codes_are_columns=True, note=f"ks={_RSFD_KS}{', priors ' + str([p.tolist() for p in _RSFD_PRIORS]) if priors else ''}; "
                               f"claim eps' = ln(d(e^eps - 1) + 1) = {eps_p:.4g} for any two tuples")
 
     return build

@@ -166,6 +166,37 @@ def test_paper_claim_of_rsfd_for_one_attribute_neighbours_does_not_hold_exactly(
     assert res.empirical > 1.0  # the sampler shows it too
 
 
+# ----------------------------------------------------------------------------- sampler == channel (tier 1)
+def _pooled_chi2(obs, exp, min_expected=5.0):
+    """Pearson chi-square with the cells of expected count < 5 pooled into one cell."""
+    small = exp < min_expected
+    o = np.r_[obs[~small], obs[small].sum()] if small.any() else obs
+    e = np.r_[exp[~small], exp[small].sum()] if small.any() else exp
+    keep = e > 0
+    assert np.all(o[~keep] == 0), "the sampler produced an output of probability 0"
+    o, e = o[keep], e[keep]
+    return float(((o - e) ** 2 / e).sum()), o.size - 1
+
+
+COLUMN_CASES = [n for n in audit.REGISTRY if audit.build_case(n, 1.0).codes_are_columns]
+
+
+@pytest.mark.parametrize("name", COLUMN_CASES)
+def test_audited_sampler_is_the_audited_channel(name):
+    """The two halves of the audit are about the same mechanism: the sampler's reports follow the
+    rows of the exact channel (Pearson chi-square at alpha = 1e-6, fixed seed; OpenDP style)."""
+    eps, n = 1.0, 20_000
+    case = audit.build_case(name, eps)
+    rng = np.random.default_rng(31)
+    for x in (case.x1, case.x2):
+        y = case.sampler(x, n, rng)
+        m = case.channel.shape[1]
+        assert y.min() >= 0 and y.max() < m
+        stat, df = _pooled_chi2(np.bincount(y, minlength=m).astype(float), n * case.channel[x])
+        if df > 0:
+            assert stat < stats.chi2.isf(1e-6, df), (name, x, stat, df)
+
+
 # ----------------------------------------------------------------------------- heavy audits
 @pytest.mark.slow
 def test_full_audit_grid():
