@@ -82,11 +82,14 @@ __all__ = [
     "glh_variance",
     "glh_variance_fixed_theta",
     "glh_variance_limit",
+    "rr_loss_sum",
+    "glh_loss_sum",
     "top_indices",
     "sum_l2_top",
     "mean_relative_error_top",
     "zipf_profile",
     "sample_empirical",
+    "UtilityPopulation",
     "utility_run",
 ]
 
@@ -160,7 +163,9 @@ def eps_from_theta(theta, size):
     t = np.asarray(theta, dtype=float)
     if np.any(t <= 0) or np.any(t >= 1):
         raise ValueError("theta must lie in (0, 1)")
-    s = _size(size, "size")
+    s = np.asarray(size, dtype=float)
+    if not np.all(np.isfinite(s)) or np.any(s < 2):
+        raise ValueError("size must be >= 2 (k for the RR, g for the GLH)")
     return _ret(np.log1p(t * s / (1 - t)))
 
 
@@ -474,14 +479,15 @@ def simulate_rr_counts(input_counts, epsilon, *, rng=None) -> np.ndarray:
     """
     rng = check_random_state(rng)
     c = check_counts(input_counts, "input_counts")
+    return _rr_counts(c, np.flatnonzero(c), epsilon, rng)
+
+
+def _rr_counts(c: np.ndarray, nz: np.ndarray, epsilon: float, rng: np.random.Generator) -> np.ndarray:
     k = c.size
-    th = theta_rr(k, epsilon)
-    out = np.zeros(k, dtype=np.int64)
-    nz = np.flatnonzero(c)
-    kept = rng.binomial(c[nz], th)
-    out[nz] = kept
+    kept = rng.binomial(c[nz], theta_rr(k, epsilon))
     n_rand = int(c.sum() - kept.sum())
-    out += np.bincount(rng.integers(0, k, size=n_rand), minlength=k)
+    out = np.bincount(rng.integers(0, k, size=n_rand), minlength=k)
+    out[nz] += kept
     return out
 
 
@@ -509,14 +515,15 @@ def simulate_glh_support_counts(input_counts, g, epsilon, *, rng=None) -> np.nda
     """
     rng = check_random_state(rng)
     c = check_counts(input_counts, "input_counts")
-    g = _size(g, "g")
+    nz = c > 0
+    return _glh_counts(c, np.flatnonzero(nz), np.flatnonzero(~nz), _size(g, "g"), epsilon, rng)
+
+
+def _glh_counts(c, nz, zero, g: float, epsilon: float, rng: np.random.Generator) -> np.ndarray:
     mu, nu = glh_params(g, epsilon)
     n = int(c.sum())
     out = np.zeros(c.size, dtype=np.int64)
-    nz = c > 0
-    idx = np.flatnonzero(nz)
-    out[idx] = rng.binomial(c[idx], mu) + rng.binomial(n - c[idx], nu)
-    zero = np.flatnonzero(~nz)
+    out[nz] = rng.binomial(c[nz], mu) + rng.binomial(n - c[nz], nu)
     if zero.size:
         q = -math.expm1(n * math.log1p(-nu))  # Pr(Bin(n, nu) >= 1)
         if q > 0.2:
@@ -570,7 +577,9 @@ def glh_variance(p, n, g, epsilon):
     r"""Prop. 4.7 (Eq. 23): :math:`\frac{(g+E-1)^2}{n(E-1)^2(g-1)} + \frac{p(x)(g^2-2g-E+1)}{n(E-1)(g-1)}`."""
     p = np.asarray(p, dtype=float)
     em1 = np.expm1(_eps_array(epsilon))
-    g = float(g)
+    g = np.asarray(g, dtype=float)
+    if np.any(g < 2):
+        raise ValueError("g must be >= 2")
     # g^2 - 2g - E + 1 = (g-1)^2 - E = (g-1)^2 - (E-1) - 1
     return (g + em1) ** 2 / (n * em1**2 * (g - 1)) + p * ((g - 1) ** 2 - em1 - 1) / (n * em1 * (g - 1))
 
@@ -584,6 +593,23 @@ def glh_variance_fixed_theta(p, n, g, theta):
 def glh_variance_limit(p, n, theta):
     r"""Eq. (24): the g -> infinity limit :math:`p(x)(1-\theta)/(n\theta)` of Eq. (51)."""
     return np.asarray(p, dtype=float) * (1 - theta) / (n * theta)
+
+
+def rr_loss_sum(mass, n_symbols, n, k, epsilon):
+    r"""Sum of Eq. (22) over a set of ``n_symbols`` symbols with total true mass ``mass``.
+
+    Eq. (22) is affine in p(x), so the sum is ``n_symbols`` x first term + ``mass`` x slope.
+    """
+    em1 = np.expm1(_eps_array(epsilon))
+    return n_symbols * (k + em1 - 1) / (n * em1**2) + np.asarray(mass, dtype=float) * (k - 2) / (n * em1)
+
+
+def glh_loss_sum(mass, n_symbols, n, g, epsilon):
+    r"""Sum of Eq. (23) over a set of ``n_symbols`` symbols with total true mass ``mass`` (affine in p)."""
+    em1 = np.expm1(_eps_array(epsilon))
+    g = np.asarray(g, dtype=float)
+    return (n_symbols * (g + em1) ** 2 / (n * em1**2 * (g - 1))
+            + np.asarray(mass, dtype=float) * ((g - 1) ** 2 - em1 - 1) / (n * em1 * (g - 1)))
 
 
 def top_indices(p, phi: int | None) -> np.ndarray:
@@ -629,40 +655,172 @@ def sample_empirical(profile, n: int, *, rng=None) -> np.ndarray:
     return rng.multinomial(int(n), check_distribution(profile, "profile"))
 
 
-def utility_run(input_counts, mechanism: str, epsilon: float, *, g=None, phis=(100, None),
-                top_rel: int = 20, significance: float = 0.05, rng=None, return_estimate: bool = False) -> dict:
-    """One run of the utility experiment (Figs. 10-12) from exact count-level simulation.
+class UtilityPopulation:
+    """A fixed population X_{1:n} for the utility experiments (counts per symbol).
 
-    Returns the sum of l2 losses over each top-phi set for emp and emp+thr
-    (keys ``("emp", phi)``, ``("thr", phi)``; phi None = all k), the top-``top_rel`` mean relative
-    error of emp+thr (``"rel_thr"``) and of emp (``"rel_emp"``), and optionally the thresholded
-    estimate of the top-``top_rel`` symbols (``"top_thr"``).
+    Precomputes what every run needs at k = 1e7 (true p, p^2, the supports, the top-phi sets) so
+    that a run costs one simulation plus a few vector operations.
     """
-    c = check_counts(input_counts, "input_counts")
-    n, k = int(c.sum()), c.size
-    p = c / n
+
+    def __init__(self, counts, tops: tuple[int, ...] = (20, 100)) -> None:
+        self.counts = check_counts(counts, "counts")
+        self.n, self.k = int(self.counts.sum()), self.counts.size
+        if self.n < 1:
+            raise ValueError("counts must contain at least one user")
+        self.p = self.counts / self.n
+        self.p2_total = float(self.p @ self.p)
+        nzmask = self.counts > 0
+        self.nz, self.zero = np.flatnonzero(nzmask), np.flatnonzero(~nzmask)
+        order = top_indices(self.p, max(tops))
+        self.tops = {t: order[:t] for t in tops}
+
+
+def utility_run(population: UtilityPopulation, mechanism: str, epsilon: float, *, g=None,
+                significance: float = 0.05, rng=None, return_estimate: bool = False) -> dict:
+    r"""One run of the utility experiment (Figs. 10-12) from exact count-level simulation.
+
+    Simulates the n reports (:func:`simulate_rr_counts` / :func:`simulate_glh_support_counts`),
+    applies emp (Eqs. 19, 20) and emp+thr (Bonferroni threshold), and returns the sums of l2
+    losses ``("emp", phi)`` / ``("thr", phi)`` for each precomputed top set phi and for all k
+    (phi = None), the top-20 mean relative errors ``"rel_emp"``, ``"rel_thr"`` (Fig. 11), the
+    threshold ``"T"`` and, optionally, the emp+thr estimates of the top-20 (``"top_thr"``).
+    """
+    if not isinstance(population, UtilityPopulation):
+        raise TypeError("population must be a UtilityPopulation")
+    rng = check_random_state(rng)
+    pop = population
+    n, k = pop.n, pop.k
     if mechanism == "rr":
         mu, nu = rr_params(k, epsilon)
-        counts = simulate_rr_counts(c, epsilon, rng=rng)
+        counts = _rr_counts(pop.counts, pop.nz, epsilon, rng)
     elif mechanism == "glh":
         if g is None:
             raise ValueError("g is required for the GLH")
         mu, nu = glh_params(g, epsilon)
-        counts = simulate_glh_support_counts(c, g, epsilon, rng=rng)
+        counts = _glh_counts(pop.counts, pop.nz, pop.zero, _size(g, "g"), epsilon, rng)
     else:
         raise ValueError(f"mechanism must be 'rr' or 'glh', got {mechanism!r}")
-    est = empirical_estimate(counts, n, mu, nu)
+    est = counts * (1.0 / (n * (mu - nu)))
+    est -= nu / (mu - nu)                       # Eqs. (19)/(20)
     del counts
     T = significance_threshold(n, mu, nu, k, significance)
-    out: dict = {"T": T}
-    for phi in phis:
-        out[("emp", phi)] = sum_l2_top(p, est, phi)
-    top = top_indices(p, top_rel)
-    out["rel_emp"] = mean_relative_error_top(p, est, top_rel)
-    np.copyto(est, 0.0, where=est < T)  # emp+thr in place (memory at k = 1e7)
-    for phi in phis:
-        out[("thr", phi)] = sum_l2_top(p, est, phi)
-    out["rel_thr"] = mean_relative_error_top(p, est, top_rel)
-    if return_estimate:
-        out["top_thr"] = est[top].copy()
+    out: dict = {"T": T, "mu": mu, "nu": nu}
+    for phi, idx in pop.tops.items():
+        e, p = est[idx], pop.p[idx]
+        thr = np.where(e < T, 0.0, e)
+        out[("emp", phi)] = float(np.sum((p - e) ** 2))
+        out[("thr", phi)] = float(np.sum((p - thr) ** 2))
+        if phi == 20:
+            out["rel_emp"] = float(np.mean(np.abs(p - e) / p))
+            out["rel_thr"] = float(np.mean(np.abs(p - thr) / p))
+            if return_estimate:
+                out["top_thr"] = thr
+    below = est < T
+    p_below = pop.p[below]
+    est -= pop.p
+    est *= est                                   # squared errors, in place (memory at k = 1e7)
+    emp_all = float(est.sum())
+    out[("emp", None)] = emp_all
+    out[("thr", None)] = emp_all - float(est[below].sum()) + float(p_below @ p_below)
     return out
+
+
+# ---------------------------------------------------------------------------------------------
+# Random-instance verification of the paper's propositions and theorems (spec T2-T14)
+# ---------------------------------------------------------------------------------------------
+
+
+def theorem_checks(draws: int = 300, *, rng=None, tol: float = 1e-10) -> "list[dict]":
+    r"""Check every proposition / theorem of Sections 3-4 on ``draws`` random small instances.
+
+    Instances (spec Section 4): n, k in [2, 6], eps ~ U(0.01, 6), p_U ~ Dirichlet(1), rows of
+    p_{X|U} ~ Dirichlet(c) with c ~ U(0.1, 3); random channels for Thms 3.5/3.6; the explicit GLH
+    channel with the fully random hash family (:func:`ldpnb.mechanisms.lh_channel`, k <= 4,
+    g <= 3).  Each inequality is counted as violated when it fails by more than ``tol`` bits.
+    Returns one dict per statement with ``name, statement, checks, violations, max_ratio`` (the
+    largest lhs/rhs ratio where meaningful, showing how tight the bound is on these instances).
+    """
+    from ldpnb.info import channel_capacity, mutual_information_joint
+    from ldpnb.mechanisms import grr_channel, ldp_epsilon, lh_channel
+
+    rng = check_random_state(rng)
+    mij = lambda J: float(mutual_information_joint(J, unit="bits"))  # noqa: E731
+    rows: dict[str, dict] = {}
+
+    def rec(name, statement, lhs, rhs, ratio=True):
+        r = rows.setdefault(name, dict(name=name, statement=statement, checks=0, violations=0, max_ratio=0.0))
+        r["checks"] += 1
+        r["violations"] += int(lhs > rhs + tol)
+        if ratio and rhs > 1e-12:
+            r["max_ratio"] = max(r["max_ratio"], lhs / rhs)
+
+    def inst(n=None, k=None):
+        n = n or int(rng.integers(2, 7))
+        k = k or int(rng.integers(2, 7))
+        p_u = rng.dirichlet(np.ones(n))
+        P = rng.dirichlet(np.full(k, rng.uniform(0.1, 3)), size=n)
+        return n, k, p_u, P
+
+    for _ in range(draws):
+        n, k, p_u, P = inst()
+        eps = rng.uniform(0.01, 6)
+        m = int(rng.integers(2, 7))
+        # Prop 3.3: likelihood scores are sufficient; a coarse score loses information
+        Q = grr_channel(k, eps)
+        J = joint_uy(p_u, P, Q)
+        i_y = mij(J)
+        i_s1 = mij(score_joint(J, P @ Q))
+        rec("Prop 3.3 (=)", "I(U;S) = I(U;Y) for likelihood scores", abs(i_s1 - i_y), 0.0, ratio=False)
+        coarse = (np.arange(k)[None, :] == P.argmax(axis=1)[:, None]).astype(float)
+        rec("Prop 3.3 (<=)", "I(U;S) <= I(U;Y) for a coarse score", mij(score_joint(J, coarse)), i_y)
+        # Thm 3.5 post-processing; Thm 3.6 convexity; Prop 3.10
+        Q1 = rng.dirichlet(np.full(m, rng.uniform(0.2, 2)), size=k)
+        Q2 = rng.dirichlet(np.full(m, rng.uniform(0.2, 2)), size=k)
+        L = rng.dirichlet(np.ones(int(rng.integers(2, 6))), size=m)
+        i1, i2 = pie(p_u, P, Q1), pie(p_u, P, Q2)
+        rec("Thm 3.5", "I(U; lambda(Y)) <= I(U;Y)", pie(p_u, P, Q1 @ L), i1)
+        w = float(rng.uniform())
+        rec("Thm 3.6", "I(U;Y_w) <= w I(U;Y_1) + (1-w) I(U;Y_2)", pie(p_u, P, w * Q1 + (1 - w) * Q2),
+            w * i1 + (1 - w) * i2)
+        p_x = p_u @ P
+        rec("Prop 3.10", "I(U;Y) <= min{I(U;X), I(X;Y)}", i1, min(mi_ux(p_u, P), mij(p_x[:, None] * Q1)))
+        # Prop 3.7 on a random discrete joint with a non-uniform prior
+        nn, mm = int(rng.integers(2, 9)), int(rng.integers(2, 9))
+        Jr = rng.dirichlet(np.full(nn * mm, rng.uniform(0.1, 2))).reshape(nn, mm)
+        fano = fano_lower_bound(mij(Jr), beta_u=bayes_error_prior(Jr.sum(axis=1)))
+        rec("Prop 3.7", "beta_{U|S} >= 1 + (I(U;S)+1)/log(1-beta_U)", fano, bayes_error_posterior(Jr), ratio=False)
+        # Lemma B.2 and Prop 4.1 on a random LDP channel (its tight eps measured)
+        Qr = random_ldp_channel(k, m, eps / 2, rng=rng)
+        eps_r = ldp_epsilon(Qr)
+        rec("Lemma B.2", "I(X;Y) <= min{eps, eps^2} log e (eps-LDP)",
+            mij(p_x[:, None] * Qr), float(mi_ldp_bound(eps_r)))
+        rec("Prop 4.1", "I(U;Y) <= min{eps log e, eps^2 log e, log n, log k}", pie(p_u, P, Qr),
+            float(alpha_ldp_generic(eps_r, n, k)))
+        # Thm 4.2
+        th = theta_rr(k, eps)
+        rec("Thm 4.2 (Eq. 15)", "I(U;Y) <= theta_RR I(U;X) (eps-RR)", i_y, th * mi_ux(p_u, P))
+        rec("Thm 4.2 (Eq. 16)", "alpha*(RR, n) <= theta_RR min{log n, log k}", alpha_star_rr(n, k, eps),
+            float(alpha_rr(eps, n, k)))
+        # Thm 4.3 (t = 2, correlated reports)
+        kk = int(rng.integers(2, 5))
+        p3 = p_u[:, None, None] * rng.dirichlet(np.full(kk * kk, 0.3), size=n).reshape(n, kk, kk)
+        Qk = grr_channel(kk, eps)
+        thk = theta_rr(kk, eps)
+        i12 = mij(composed_joint(p3, Qk, Qk).reshape(n, -1))
+        rhs34 = thk * (mij(p3.sum(axis=2)) + conditional_mutual_information(np.einsum("uab,ay->uyb", p3, Qk)))
+        rec("Thm 4.3 (Eq. 34)", "I(U;Y1,Y2) <= theta [I(U;X1) + I(U;X2|Y1)] (RR)", i12, rhs34)
+        rec("Thm 4.3", "I(U;Y1,Y2) <= 2 theta_RR min{log n, log k}", i12, float(alpha_rr(eps, n, kk, t=2)))
+        # Thm 4.4 / 4.5 with the explicit fully random hash family
+        kg, g = int(rng.integers(2, 5)), int(rng.integers(2, 4))
+        C = lh_channel(kg, g, eps)
+        _, _, pu_g, Pg = inst(n=n, k=kg)
+        thg = theta_glh(g, eps)
+        ig = pie(pu_g, Pg, C)
+        rec("Thm 4.4 (Eq. 17)", "I(U;H,Y) <= theta_GLH I(U;X) (GLH, fully random H)", ig, thg * mi_ux(pu_g, Pg))
+        rec("Thm 4.4 (Eq. 18)", "I(U;H,Y) <= theta_GLH min{log n, log k}", ig, float(alpha_glh(eps, n, kg, g)))
+        if kg <= 3 and g == 2:
+            pg3 = pu_g[:, None, None] * rng.dirichlet(np.full(kg * kg, 0.3), size=n).reshape(n, kg, kg)
+            i2g = mij(composed_joint(pg3, C, C).reshape(n, -1))
+            rhs = thg * (mij(pg3.sum(axis=2)) + conditional_mutual_information(np.einsum("uab,ay->uyb", pg3, C)))
+            rec("Thm 4.5", "I(U;Y1,Y2) <= theta_GLH [I(U;X1) + I(U;X2|Y1)] (GLH)", i2g, rhs)
+    return list(rows.values())

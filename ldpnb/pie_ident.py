@@ -39,6 +39,7 @@ __all__ = [
     "mixture_kl_bits",
     "mu_for_kl_bits",
     "synth_biometric_scores",
+    "score_experiment",
 ]
 
 
@@ -158,9 +159,12 @@ class MarkovChainMatcher:
         same = owner[1:] == owner[:-1]
         codes = flat[:-1][same] * self.k + flat[1:][same]
         o = owner[1:][same]
-        pos = np.searchsorted(self.pair_codes, codes)
-        pos_c = np.minimum(pos, self.pair_codes.size - 1)
-        hit = (pos < self.pair_codes.size) & (self.pair_codes[pos_c] == codes)
+        if self.pair_codes.size == 0 or codes.size == 0:
+            hit = np.zeros(codes.size, dtype=bool)
+        else:
+            pos = np.searchsorted(self.pair_codes, codes)
+            pos_c = np.minimum(pos, self.pair_codes.size - 1)
+            hit = (pos < self.pair_codes.size) & (self.pair_codes[pos_c] == codes)
         if hit.any():
             C = sparse.csr_matrix((np.ones(hit.sum()), (o[hit], pos_c[hit])), shape=(nq, self.pair_codes.size))
             S += (C @ self._PLam.T).toarray()
@@ -555,3 +559,21 @@ def synth_biometric_scores(n: int, mu: float, *, fail_rate: float = 0.0, n_impos
     m = n * (n - 1) if n_impostor is None else int(n_impostor)
     gen = rng.standard_normal(n) + mu * (rng.random(n) >= fail_rate)
     return gen, rng.standard_normal(m)
+
+
+def score_experiment(train_seqs, query_seqs, k: int, *, floor: float = 1e-8, decimals: int = 9,
+                     max_impostors: int | None = None, rng=None) -> dict:
+    """Markov-chain matcher on (training, query) pairs of the same users: PSE, error rate, scores.
+
+    Query i belongs to user i.  Returns ``pse`` (bits, :func:`kl_mixed_1d` on the log-scores),
+    ``error_rate`` (best-score rule, ties at random), ``genuine`` and ``impostor`` log-scores
+    (impostors optionally subsampled to ``max_impostors`` for memory; the PSE uses all of them).
+    """
+    S = MarkovChainMatcher(floor).fit(train_seqs, k).log_scores(query_seqs)
+    err = best_score_error_rate(S)
+    gen, imp = genuine_impostor(S)
+    del S
+    d = kl_mixed_1d(gen, imp, decimals=decimals)
+    if max_impostors is not None and imp.size > max_impostors:
+        imp = check_random_state(rng).choice(imp, size=max_impostors, replace=False)
+    return dict(pse=d, error_rate=err, genuine=gen, impostor=imp, n_users=len(train_seqs))

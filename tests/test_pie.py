@@ -343,8 +343,32 @@ def test_validation_errors():
         pie.alpha_for_target_bayes_error(0.5, 100, unit="dits")
     with pytest.raises(ValueError):
         pie.pie([0.5, 0.5], [[1.0, 0.0]], np.eye(2))
+    with pytest.raises(TypeError):
+        pie.utility_run(np.array([1, 2]), "rr", 1.0)
     with pytest.raises(ValueError):
-        pie.utility_run(np.array([1, 2]), "oue", 1.0)
+        pie.utility_run(pie.UtilityPopulation(np.array([5, 3, 0, 2])), "oue", 1.0)
+
+
+def test_utility_run_and_loss_sums():
+    rng = np.random.default_rng(21)
+    c = pie.sample_empirical(pie.zipf_profile(500, 1.0), 20_000, rng=rng)
+    pop = pie.UtilityPopulation(c, tops=(20, 100))
+    p = c / c.sum()
+    top = pie.top_indices(p, 100)
+    for mech, g in [("rr", None), ("glh", 50)]:
+        r = pie.utility_run(pop, mech, 2.0, g=g, rng=3, return_estimate=True)
+        # recompute from the same simulated counts
+        counts = (pie.simulate_rr_counts(c, 2.0, rng=3) if mech == "rr"
+                  else pie.simulate_glh_support_counts(c, g, 2.0, rng=3))
+        mu, nu = pie.rr_params(500, 2.0) if mech == "rr" else pie.glh_params(g, 2.0)
+        est = pie.empirical_estimate(counts, c.sum(), mu, nu)
+        thr = pie.threshold_estimate(est, r["T"])
+        assert r[("emp", 100)] == pytest.approx(pie.sum_l2_top(p, est, 100), rel=1e-10)
+        assert r[("thr", None)] == pytest.approx(pie.sum_l2_top(p, thr, None), rel=1e-10)
+        assert r["rel_thr"] == pytest.approx(pie.mean_relative_error_top(p, thr, 20), rel=1e-10)
+    assert pie.rr_loss_sum(p[top].sum(), 100, 20_000, 500, 2.0) == pytest.approx(
+        pie.rr_variance(p[top], 20_000, 500, 2.0).sum(), rel=1e-12)
+    assert pie.glh_loss_sum(1.0, 500, 20_000, 50, 2.0) == pytest.approx(pie.glh_variance(p, 20_000, 50, 2.0).sum(), rel=1e-12)
 
 
 @settings(max_examples=50, deadline=None)
