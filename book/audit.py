@@ -160,10 +160,16 @@ plt.show()
 # The lift mechanisms' leakage with respect to $S$ depends on the joint distribution.
 
 # %%
-fig, ax = plt.subplots(figsize=(9, 4.2))
+fig, ax = plt.subplots(figsize=(7, 4.2))
+KIND_LABEL = {"ldp": "LDP mechanisms (incl. RS+FD)", "geo": "geo-indistinguishable", "lift": "lift (w.r.t. S)"}
+KIND_COLOR = {"ldp": color("oue"), "geo": color("ibu"), "lift": color("srr")}
+seen = set()
 for name in names:
     t = table[table["mechanism"] == name]
-    ax.plot(t["epsilon"], t["emp / claim"], "o-", color=color(name), alpha=0.7, ms=4, label=name)
+    kind = kinds[name]
+    ax.plot(t["epsilon"], t["emp / claim"], "o-", color=KIND_COLOR[kind], alpha=0.6, ms=3, lw=1,
+            label=None if kind in seen else KIND_LABEL[kind])
+    seen.add(kind)
 ax.axhline(1.0, color="black", lw=1.5, label="claim")
 ax.set_xscale("log")
 ax.set_xticks(EPS_GRID, [f"{e:g}" for e in EPS_GRID])
@@ -171,7 +177,7 @@ ax.minorticks_off()
 ax.set_xlabel("privacy parameter ε (nats)")
 ax.set_ylabel("empirical lower bound / claim")
 ax.set_ylim(0, 1.2)
-ax.legend(ncol=1, fontsize="x-small", loc="center left", bbox_to_anchor=(1.01, 0.5))
+ax.legend(loc="lower right")
 paper_title(ax, "Fig. A.2", "no sampler exceeds its claim (ratio ≤ 1)")
 plt.show()
 
