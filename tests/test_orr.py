@@ -188,3 +188,28 @@ def test_orr_budgets_are_validated(bad):
                     (lambda e: subset_random_response(P, e, 1.0), "eps_l")]:
         with pytest.raises(ValueError, match=name):
             f(bad)
+
+
+@needs_cdd
+def test_sampled_srr_outputs_match_the_exact_joint():
+    """Users (s, x) ~ P_SX published through the SRR channel by ldpnb.mechanisms.sample_channel:
+    the empirical P_SY matches P_SX C (chi-square, false-alarm rate 1e-6, fixed seed)."""
+    from scipy.stats import chisquare
+
+    from ldpnb.mechanisms import sample_channel
+
+    rng = np.random.default_rng(11)
+    P = random_joint(5, 17, rng=rng)
+    el, eu = alip_budgets(2.0, 0.65)
+    C = subset_random_response(P, el, eu).channel
+    n = 200_000
+    cells = rng.choice(P.size, size=n, p=P.ravel())
+    s, x = np.divmod(cells, P.shape[1])
+    y = sample_channel(C, x, rng=rng)
+    counts = np.zeros((P.shape[0], C.shape[1]))
+    np.add.at(counts, (s, y), 1)
+    expected = n * (P @ C)
+    keep = expected > 5
+    obs, exp = counts[keep], expected[keep]
+    assert chisquare(obs, exp * obs.sum() / exp.sum()).pvalue > 1e-6
+    assert counts[~keep].sum() <= max(50, 3 * expected[~keep].sum())
