@@ -26,7 +26,7 @@ help:
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[book,test]'
+	$(BIN)/python -m pip install --quiet -e '.[book,test,bench]'
 	@touch $(STAMP)
 
 venv: $(STAMP)
