@@ -14,7 +14,7 @@ export OPENBLAS_NUM_THREADS ?= 1
 export MKL_NUM_THREADS ?= 1
 export MPLBACKEND ?= Agg
 
-.PHONY: help venv test test-all book execute render chapter sync bench audit clean
+.PHONY: help venv test test-all book execute render chapter sync bench clean
 
 help:
 	@echo "make book     execute every chapter (SCALE=$(SCALE), JOBS=$(JOBS)) and render _build/html"
