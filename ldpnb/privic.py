@@ -626,8 +626,12 @@ def heatmap(ax, vec, shape, *, title: str = "", cmap: str = "viridis", vmax=None
         ax.plot(c, r, marker="s", ms=9, mfc="none", mec="red", mew=1.6)
         ax.annotate(name, (c, r), xytext=(3, -8), textcoords="offset points", color="red",
                     fontweight="bold")
-    ax.set_xlabel("column (grid units, west → east)")
-    ax.set_ylabel("row (grid units, north → south)")
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
+    ax.set_xlabel("column, west → east (grid units)")
+    ax.set_ylabel("row, north → south (grid units)")
     ax.grid(False)
     if title:
         ax.set_title(title)

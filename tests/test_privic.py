@@ -260,3 +260,54 @@ def test_tight_eps_table_paris(paris):
     e = pv.tight_eps_ba(n / n.sum(), D, betas)
     np.testing.assert_allclose(e, pv.PAPER_TIGHT_EPS["paris"][::4], atol=1e-5)
     assert np.all(e <= 2 * betas + 1e-12)
+
+
+# ----------------------------------------------------------------------------- properties and helpers
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(2, 6), st.integers(2, 6), st.floats(0.05, 5.0), st.integers(0, 3))
+def test_lap_grid_channel_is_2eps_geo_ind(rows, cols, eps, pad):
+    """Row normalisation costs at most a factor 2: eps <= eps*(LAP) <= 2 eps (spec §2.8)."""
+    C = pv.lap_grid_channel((rows, cols), eps, pad=pad)
+    np.testing.assert_allclose(C.sum(axis=1), 1, atol=1e-12)
+    e = geo_ind_epsilon(C, pv.privic_distance((rows, cols)))
+    assert e <= 2 * eps + 1e-9
+    assert e >= eps - 1e-9
+
+
+def test_ba_convergence_summary_small():
+    D = pv.privic_distance((3, 4))
+    p = np.random.default_rng(0).dirichlet(np.ones(12))
+    df = pv.ba_convergence_summary(p, D, [1.0, 3.0], tol=1e-8, max_iter=50_000)
+    assert list(df.beta) == [1.0, 3.0]
+    assert df["converged"].all()
+    # converged BA has lower Lagrangian than 10 iterations, hence MI + beta AvgD smaller
+    for _, r in df.iterrows():
+        assert r["MI (converged)"] + r.beta * r["AvgD (converged)"] <= r["MI (10 it.)"] + r.beta * r["AvgD (10 it.)"] + 1e-12
+
+
+def test_sequential_composition_T_N():
+    """T-N: two reports through 2beta-geo-ind BA channels are 4beta-geo-ind."""
+    D = pv.privic_distance((4, 4))
+    rng = np.random.default_rng(4)
+    Cs = [blahut_arimoto(rng.dirichlet(np.ones(16)), D, 0.7).channel for _ in range(2)]
+    prod = np.einsum("xa,xb->xab", *Cs).reshape(16, -1)
+    assert geo_ind_epsilon(prod, D) <= 2 * 2 * 0.7 + 1e-9
+
+
+def test_validation_errors():
+    with pytest.raises(ValueError):
+        pv.island_prior(np.ones(10), "paris")
+    with pytest.raises(ValueError):
+        pv.island_prior(np.ones(12) / 12, (3, 4), A=(1, 1), mode="authors")
+    with pytest.raises(ValueError):
+        pv.adversarial_prior(np.ones(165) / 165, -1)
+    with pytest.raises(ValueError):
+        pv.row_stats(np.ones(10))
+    with pytest.raises(ValueError):
+        pv.privic(np.ones(4, dtype=int), np.zeros((3, 3)), 1.0, n_cycles=1, ba_iter=1, ibu_iter=1)
+    with pytest.raises(ValueError):
+        pv.stat_utility_sweep(PARIS.ravel(), "paris", [1.0, 2.0], [1.0], sims=1)
