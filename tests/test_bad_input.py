@@ -550,6 +550,22 @@ MORE_CASES = [
     ("attacks.bayes_error_bound(alpha)", lambda: attacks.bayes_error_bound(NAN, 10), "alpha",
      "returns NaN for alpha=NaN (and accepts alpha < 0) (rule: alpha finite and >= 0)"),
     ("lift.sibson_mi(alpha=inf)", lambda: lift.sibson_mi(J22, math.inf, unit="nats"), "alpha", None),
+    ("estimators.ibu_batch(tol=nan)", lambda: est.ibu_batch(C3, [[1, 2, 3]], tol=NAN), "tol",
+     "accepts tol=NaN (rule: tol finite and >= 0, as estimators.ibu)"),
+    ("estimators.ibu_batch(tol<0)", lambda: est.ibu_batch(C3, [[1, 2, 3]], tol=-1.0), "tol",
+     "accepts tol=-1 (rule: tol finite and >= 0, as estimators.ibu)"),
+    ("report.Report.check_close(atol=inf)", lambda: __import__("ldpnb.report").report.Report("x", "smoke").check_close(
+        "a", "c", 1.0, 5.0, atol=math.inf), "atol",
+     "accepts atol=inf, which makes any row pass (rule: tolerances finite and >= 0)"),
+    ("report.Report.check_close(rtol=nan)", lambda: __import__("ldpnb.report").report.Report("x", "smoke").check_close(
+        "a", "c", 1.0, 1.0, rtol=NAN), "rtol",
+     "accepts rtol=NaN (rule: tolerances finite and >= 0)"),
+    ("grid.Grid.histogram(shapes)", lambda: __import__("ldpnb.grid").grid.Grid(40, 41, -74, -73, 2, 2).histogram(
+        np.array([40.5, 40.6]), np.array([-73.5])), "lon",
+     "accepts lat and lon of different lengths and broadcasts them (rule: shapes must match)"),
+    ("grid.Grid.histogram(nan)", lambda: __import__("ldpnb.grid").grid.Grid(40, 41, -74, -73, 2, 2).histogram(
+        np.array([NAN, 40.5]), np.array([-73.5, -73.5])), "lat",
+     "drops NaN coordinates silently as 'outside the box' (rule: NaN refused)"),
     # empty data / ill-posed
     ("ibu_theory.ibu_rows", lambda: ibu_theory.ibu_rows(C3, np.zeros((0, 3))), "counts",
      "accepts an empty batch of counts (rule: empty data refused)"),
