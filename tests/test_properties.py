@@ -245,3 +245,27 @@ def test_rsfd_estimates_do_not_depend_on_the_order_of_users(seed, eps, proto):
     e2 = rsfd_estimate_all(_report_counts(r2, ks), n, ks, eps, *proto)
     for a, b in zip(e1, e2):
         np.testing.assert_array_equal(a, b)
+
+
+@settings(max_examples=30)
+@given(channel_and_counts(), st.integers(1, 3), SEED)
+def test_generalised_ibu_log_likelihood_never_decreases(cc, n_cycles, seed):
+    """PRIVIC's GIBU (EM over several channels) and the batched IBUs climb the likelihood too."""
+    from ldpnb.ibu_theory import ibu_rows
+    from ldpnb.privic import gibu
+
+    C, counts = cc
+    rng = np.random.default_rng(seed)
+    channels = [C] + [rng.dirichlet(np.ones(C.shape[1]), size=C.shape[0]) for _ in range(n_cycles - 1)]
+    counts_list = [counts] + [rng.integers(1, 20, size=C.shape[1]) for _ in range(n_cycles - 1)]
+    res = gibu(channels, counts_list, tol=0.0, max_iter=100)
+    ll = np.asarray(res.loglik)
+    assert np.all(np.isfinite(ll)) and np.all(np.diff(ll) >= -1e-12 * np.maximum(1.0, np.abs(ll[1:])))
+    assert np.isclose(res.estimate.sum(), 1.0) and np.all(res.estimate >= 0)
+    rows = ibu_rows(C, counts[None, :], tol=0.0, max_iter=100, record_trace=True)
+    tr = np.asarray(rows.trace, dtype=float).ravel()
+    assert tr.size == 101
+    assert np.all(np.diff(tr) >= -1e-12 * np.maximum(1.0, np.abs(tr[1:])))
+    one = est.ibu(C, counts, tol=0.0, max_iter=100).estimate
+    np.testing.assert_allclose(rows.estimate[0], one, atol=1e-10)
+    np.testing.assert_allclose(est.ibu_batch(C, counts[None, :], tol=0.0, max_iter=100)[0], one, atol=1e-10)
