@@ -15,8 +15,9 @@ the polytope (eq. 21, with the misprinted ``v_k`` read as ``v_x``)
 and the problem becomes the LP (22): ``min sum_k H(v_k) beta_k`` s.t. ``beta >= 0``,
 ``sum_k beta_k v_k = P_X|_A``.
 
-Vertex enumeration uses pycddlib (``cdd``, e.g. the ``pycddlib-standalone`` wheel) when available,
-else an exact enumeration of basic feasible solutions (only for small polytopes).
+Vertex enumeration uses Qhull's halfspace intersection (scipy) by default, pycddlib (``cdd``, e.g. the
+``pycddlib-standalone`` wheel) as an alternative, and an exact enumeration of basic feasible
+solutions for small polytopes (tests, degenerate cases).
 """
 
 from __future__ import annotations
@@ -106,6 +107,48 @@ def _vertices_cdd(A_ub, b_ub, A_eq, b_eq, decimals=None):
     return gen[:, 1:]
 
 
+def _vertices_qhull(A_ub, b_ub, A_eq, b_eq):
+    """Vertices by Qhull's halfspace intersection (scipy) in reduced coordinates.
+
+    The equalities are eliminated (``v = v_p + N z``, ``N`` an orthonormal basis of the null space of
+    ``A_eq``); an interior point is the Chebyshev centre of ``{z : A_ub (v_p + N z) <= b_ub}`` (LP).
+    Returns ``None`` when Qhull cannot be used (dimension < 2, no interior, Qhull error), so that
+    the caller falls back to another method; an empty array when the polytope is empty.
+    """
+    from scipy.spatial import HalfspaceIntersection
+
+    d = A_ub.shape[1]
+    if A_eq.shape[0]:
+        v_p, *_ = np.linalg.lstsq(A_eq, b_eq, rcond=None)
+        if not np.allclose(A_eq @ v_p, b_eq, atol=1e-10):
+            return np.zeros((0, d))
+        _, sv, vt = np.linalg.svd(A_eq)
+        rank = int(np.sum(sv > 1e-10 * max(sv.max(), 1.0)))
+        N = vt[rank:].T
+    else:
+        v_p, N = np.zeros(d), np.eye(d)
+    k = N.shape[1]
+    if k < 2:
+        return None
+    Ar, br = A_ub @ N, b_ub - A_ub @ v_p
+    norms = np.linalg.norm(Ar, axis=1)
+    zero = norms < 1e-14
+    if np.any(br[zero] < -1e-12):
+        return np.zeros((0, d))
+    Ar, br, norms = Ar[~zero], br[~zero], norms[~zero]
+    res = linprog(np.r_[np.zeros(k), -1.0], A_ub=np.c_[Ar, norms], b_ub=br,
+                  bounds=[(None, None)] * k + [(0, 1.0)], method="highs")
+    if res.status == 2:
+        return np.zeros((0, d))
+    if res.status != 0 or res.x[-1] < 1e-9:
+        return None  # empty interior (lower-dimensional polytope): let an exact method handle it
+    try:
+        hs = HalfspaceIntersection(np.c_[Ar, -br], res.x[:k])
+    except Exception:  # scipy.spatial.QhullError and numerical trouble
+        return None
+    return v_p + hs.intersections @ N.T
+
+
 def _vertices_bruteforce(A_ub, b_ub, A_eq, b_eq, tol=1e-9):
     """All vertices as basic feasible solutions: ``d - n_eq`` active inequalities + the equalities."""
     d = A_ub.shape[1]
@@ -141,13 +184,17 @@ def polytope_vertices(
 ) -> np.ndarray:
     """Vertices of the bounded polytope ``{v : A_ub v <= b_ub, A_eq v = b_eq}``.
 
-    ``method="cdd"``: pycddlib double description in floating point; on cdd's "numerical
-    inconsistency" error the coefficients are rounded to 12, 10, 8 decimals and retried (spec 8.8).
+    ``method="qhull"``: Qhull's halfspace intersection (``scipy.spatial.HalfspaceIntersection``) in
+    coordinates reduced by the equalities, around the Chebyshev centre (no extra dependency; the
+    tests check it against cdd and brute force). ``method="cdd"``: pycddlib double description in
+    floating point; on cdd's "numerical inconsistency" error the coefficients are rounded to 12, 10,
+    8 decimals and retried (spec 8.8).
     ``method="bruteforce"``: every choice of ``d - n_eq`` active inequalities, solved and kept if
     feasible (exact, ``O(C(n_ineq, d - n_eq))``: small polytopes and tests only).
-    ``"auto"``: cdd if installed, else brute force.
+    ``"auto"``: Qhull; when it cannot be used (a polytope of dimension < 2 or without interior, e.g.
+    a single-symbol block), cdd if installed, else brute force.
     Vertices are verified against the inequalities (violations > ``tol`` dropped) and deduplicated
-    to 1e-12. Returns an ``M x d`` array.
+    to 1e-10. Returns an ``M x d`` array.
     """
     A_ub = np.asarray(A_ub, dtype=float)
     b_ub = np.asarray(b_ub, dtype=float)
@@ -157,8 +204,18 @@ def polytope_vertices(
     A_eq = np.asarray(A_eq, dtype=float).reshape(-1, d)
     b_eq = np.asarray(b_eq, dtype=float).ravel()
     if method == "auto":
-        method = "cdd" if _HAS_CDD else "bruteforce"
-    if method == "cdd":
+        V = _vertices_qhull(A_ub, b_ub, A_eq, b_eq)
+        if V is not None:
+            method = "done"
+        else:
+            method = "cdd" if _HAS_CDD else "bruteforce"
+    if method == "done":
+        pass
+    elif method == "qhull":
+        V = _vertices_qhull(A_ub, b_ub, A_eq, b_eq)
+        if V is None:
+            raise ValueError("Qhull cannot enumerate this polytope (dimension < 2 or empty interior)")
+    elif method == "cdd":
         if not _HAS_CDD:
             raise ImportError("pycddlib is not installed (pip install pycddlib-standalone)")
         V = None
@@ -173,7 +230,7 @@ def polytope_vertices(
     elif method == "bruteforce":
         V = _vertices_bruteforce(A_ub, b_ub, A_eq, b_eq, tol)
     else:
-        raise ValueError(f"method must be 'auto', 'cdd' or 'bruteforce', got {method!r}")
+        raise ValueError(f"method must be 'auto', 'qhull', 'cdd' or 'bruteforce', got {method!r}")
     if V.shape[0] == 0:
         return V.reshape(0, d)
     scale = 1 + np.abs(b_ub)
@@ -181,7 +238,7 @@ def polytope_vertices(
     if A_eq.shape[0]:
         V = V[np.all(np.abs(V @ A_eq.T - b_eq) <= tol * (1 + np.abs(b_eq)), axis=1)]
     if V.shape[0] > 1:
-        key = np.round(V, 12)
+        key = np.round(V, 10)
         _, first = np.unique(key, axis=0, return_index=True)
         V = V[np.sort(first)]
     return V

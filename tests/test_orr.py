@@ -24,7 +24,49 @@ def test_polytope_vertices_simplex_and_validation():
     V = polytope_vertices(A_ub, b_ub, np.ones((1, 3)), np.ones(1), method="bruteforce")
     assert sorted(map(tuple, np.round(V, 12))) == sorted(map(tuple, np.eye(3)))
     with pytest.raises(ValueError, match="method"):
-        polytope_vertices(A_ub, b_ub, np.ones((1, 3)), np.ones(1), method="qhull")
+        polytope_vertices(A_ub, b_ub, np.ones((1, 3)), np.ones(1), method="lrs")
+
+
+def test_qhull_vertices_equal_bruteforce_on_tiny_polytopes():
+    rng = np.random.default_rng(10)
+    key = lambda V: sorted(map(tuple, np.round(V, 8)))  # noqa: E731
+    n_q = 0
+    for _ in range(80):
+        n_s, n_x = rng.integers(2, 4), rng.integers(2, 6)
+        P = random_joint(n_s, n_x, rng=rng)
+        el, eu = rng.uniform(0.05, 1.5, size=2)
+        H = alip_column_polytope(P, el, eu)
+        Vb = polytope_vertices(*H, method="bruteforce")
+        Va = polytope_vertices(*H, method="auto")  # qhull, or an exact fallback for dimension < 2
+        assert key(Va) == key(Vb)
+        if n_x >= 3:
+            assert key(polytope_vertices(*H, method="qhull")) == key(Vb)
+            n_q += 1
+    assert n_q > 30
+
+
+@needs_cdd
+@pytest.mark.parametrize("eps", [0.5, 2.0])
+def test_qhull_equals_cdd_at_paper_size(eps):
+    P = random_joint(5, 17, rng=12)
+    H = alip_column_polytope(P, eps / 2, eps / 2)
+    Vq = np.unique(np.round(polytope_vertices(*H, method="qhull"), 8), axis=0)
+    Vc = np.unique(np.round(polytope_vertices(*H, method="cdd"), 8), axis=0)
+    assert Vq.shape == Vc.shape and np.allclose(Vq, Vc, atol=1e-8)
+
+
+def test_qhull_empty_and_degenerate_polytopes():
+    # empty: v >= 0, sum v = 1, v_0 >= 2
+    A = np.vstack([-np.eye(3), [[-1, 0, 0]]])
+    b = np.r_[np.zeros(3), -2.0]
+    assert polytope_vertices(A, b, np.ones((1, 3)), np.ones(1), method="qhull").shape == (0, 3)
+    # lower-dimensional (v_0 = 0 forced by v_0 <= 0): qhull refuses, auto falls back to an exact method
+    A = np.vstack([-np.eye(3), [[1, 0, 0]]])
+    b = np.zeros(4)
+    with pytest.raises(ValueError, match="Qhull"):
+        polytope_vertices(A, b, np.ones((1, 3)), np.ones(1), method="qhull")
+    V = polytope_vertices(A, b, np.ones((1, 3)), np.ones(1), method="auto")
+    assert sorted(map(tuple, np.round(V, 12))) == [(0.0, 0.0, 1.0), (0.0, 1.0, 0.0)]
 
 
 @needs_cdd
@@ -56,11 +98,11 @@ def test_lp_reconstructs_target_exactly():
     assert min_concave_over_vertices(V[:2], h[:2], t) is None
 
 
-@pytest.mark.parametrize("method", ["auto", "bruteforce"])
+@pytest.mark.parametrize("method", ["auto", "qhull", "bruteforce"])
 def test_aorr_sanity_T14(method):
     rng = np.random.default_rng(1)
     for _ in range(30):
-        n_s, n_x = rng.integers(2, 4), rng.integers(2, 6)
+        n_s, n_x = rng.integers(2, 4), rng.integers(3 if method == "qhull" else 2, 6)
         P = random_joint(n_s, n_x, rng=rng)
         el, eu = rng.uniform(0.05, 2, size=2)
         r = optimal_random_response(P, el, eu, method=method)
