@@ -26,6 +26,7 @@ from typing import Any
 import numpy as np
 from scipy.special import logsumexp
 
+from ldpnb.info import entropy, mutual_information, mutual_information_joint
 from ldpnb.utils import check_channel, check_epsilon, check_random_state
 
 __all__ = [
@@ -358,8 +359,6 @@ def alpha_lift_inverse(joint: Any, alpha: float) -> np.ndarray:
 
 def mutual_information_sy(joint: Any, *, unit: str) -> float:
     """``I(S;Y) = sum_{s,y} P_SY log l(s,y)`` (delegates to :func:`ldpnb.info.mutual_information_joint`)."""
-    from ldpnb.info import mutual_information_joint
-
     return float(mutual_information_joint(check_joint(joint), unit=unit))
 
 
@@ -406,8 +405,6 @@ def nmi(p_x: Any, channel: Any) -> float:
 
     Uses :func:`ldpnb.info.mutual_information` and :func:`ldpnb.info.entropy`.
     """
-    from ldpnb.info import entropy, mutual_information
-
     return float(mutual_information(p_x, channel, unit="nats") / entropy(p_x, unit="nats"))
 
 

@@ -23,7 +23,6 @@ solutions for small polytopes (tests, degenerate cases).
 from __future__ import annotations
 
 import itertools
-import warnings
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -386,7 +385,7 @@ def subset_random_response(
     eps_l, eps_u = check_epsilon(eps_l, "eps_l"), check_epsilon(eps_u, "eps_u")
     p_sx = check_joint(p_sx, "p_sx")
     n_x = p_sx.shape[1]
-    p_s, p_x = p_sx.sum(axis=1), p_sx.sum(axis=0)
+    p_s = p_sx.sum(axis=1)
     crit = ALIP(eps_l, eps_u, risk=risk)
     mm = subset_merging(p_sx, crit)
     G = [list(g) for g in mm.groups]

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from ldpnb.info import convert, entropy
 from ldpnb.lift import Criterion, check_joint
 
 __all__ = [
@@ -90,8 +91,6 @@ def merging_mi(p_x: Any, groups: list, *, unit: str) -> float:
 
     ``I(X;Y) = H(X) - sum_i sum_{x in X_i} P_X(x) log(P(X_i) / P_X(x))``.
     """
-    from ldpnb.info import convert, entropy
-
     p_x = np.asarray(p_x, dtype=float)
     if p_x.ndim != 1 or np.any(p_x <= 0) or abs(p_x.sum() - 1) > 1e-9:
         raise ValueError("p_x must be a distribution with full support")

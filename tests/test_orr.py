@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from ldpnb.info import entropy, mutual_information
-from ldpnb.lift import ALIP, alip_budgets, is_alip, lift_matrix, nmi, random_joint
+from ldpnb.lift import ALIP, alip_budgets, is_alip, nmi, random_joint
 from ldpnb.orr import (
     alip_column_polytope,
     has_cdd,
@@ -13,7 +13,7 @@ from ldpnb.orr import (
     polytope_vertices,
     subset_random_response,
 )
-from ldpnb.watchdog import complete_merging, merging_mi, subset_merging
+from ldpnb.watchdog import complete_merging, subset_merging
 
 needs_cdd = pytest.mark.skipif(not has_cdd(), reason="pycddlib not installed")
 
