@@ -494,23 +494,26 @@ def beta_axis(mech, eps, g=None):
 
 fig, axes = plt.subplots(2, 2, figsize=(11, 8))
 e_fine = np.linspace(min(EPS10), max(EPS10), 200)
+STYLE10 = {("rr", "emp"): ("#0072B2", "o", "-"), ("rr", "thr"): ("#56B4E9", "o", "-"),
+           ("glh", "emp"): ("#009E73", "s", "--"), ("glh", "thr"): ("#CC79A7", "s", "--")}
 for row, (phi, lab) in enumerate([(100, "top 100 POIs"), (None, "all k POIs")]):
     key = "100" if phi else "all"
-    for mech, g, ls in [("rr", None, "-"), ("glh", 1e8, "--")]:
+    for mech, g in [("rr", None), ("glh", 1e8)]:
         m = M10.loc[mech]
         name = "RR" if mech == "rr" else "GLH (g = 1e8)"
-        for est, col in [("emp", "emp"), ("thr", "emp+thr")]:
+        for est, elab in [("emp", "emp"), ("thr", "emp+thr")]:
+            c_, mk, ls = STYLE10[(mech, est)]
             for ax, x in [(axes[row, 0], m.index.to_numpy()), (axes[row, 1], beta_axis(mech, m.index.to_numpy(), g))]:
-                ax.semilogy(x, m[f"{est}_{key}"], ls=ls, marker="o" if mech == "rr" else "s", ms=4, color=color(col),
-                            label=f"{name}, {col} (simulated)")
+                ax.semilogy(x, m[f"{est}_{key}"], ls=ls, marker=mk, ms=4, color=c_, label=f"{name}, {elab} (simulated)")
         an = analytic_sum(mech, e_fine, top100 if phi else None, g)
-        axes[row, 0].semilogy(e_fine, an, ls=ls, color="0.4", lw=0.8, label=f"{name}, emp: Eq. ({22 if mech == 'rr' else 23})")
-        axes[row, 1].semilogy(beta_axis(mech, e_fine, g), an, ls=ls, color="0.4", lw=0.8)
+        axes[row, 0].semilogy(e_fine, an, ls=":", color="0.3", lw=1,
+                              label=f"{name}, emp: Eq. ({22 if mech == 'rr' else 23})")
+        axes[row, 1].semilogy(beta_axis(mech, e_fine, g), an, ls=":", color="0.3", lw=1)
     axes[row, 0].set_xlabel("epsilon (LDP)")
-    axes[row, 1].set_xlabel("guaranteed Bayes error beta_{U|S} >= (Cor 3.9 + Thm 4.2/4.4)")
+    axes[row, 1].set_xlabel(r"guaranteed Bayes error: lower bound on $\beta_{U|S}$ (Cor 3.9 + Thm 4.2/4.4)")
     for ax in axes[row]:
         ax.set_ylabel(f"sum of l2 losses, {lab}")
-        ax.axhline(1e-6, color="k", lw=0.5, ls=":")
+        ax.axhline(1e-6, color="k", lw=0.5, ls="-.")
     axes[row, 1].set_xlim(0, 1)
 axes[0, 0].legend(fontsize=7, ncol=1)
 paper_title(fig, "Fig. 10", f"l2 loss vs epsilon and vs the PIE guarantee (synthetic population, n = {NU:,}, k = {KU:,})")
@@ -899,10 +902,13 @@ print(f"n = {N_GW}, k = {K_GW}, g = {G8}; estimator resolution (null PSE) RR {ps
       f"clean error rate (no noise) {rr_ex['err_clean']:.3f}; {time.perf_counter() - t_89:.0f} s")
 
 # %%
+e8f = np.linspace(0.05, max(EPS8), 300)
+a41f, a42f, a44f = (pie.alpha_ldp_generic(e8f, N_GW, K_GW), pie.alpha_rr(e8f, N_GW, K_GW),
+                    pie.alpha_glh(e8f, N_GW, K_GW, G8))
 fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
-for ax, m, a_thm, lab in [(axes[0], "rr", a42, "Thm 4.2"), (axes[1], "glh", a44, "Thm 4.4")]:
-    ax.semilogy(EPS8, a41, "k-", label="alpha, Prop 4.1")
-    ax.semilogy(EPS8, a_thm, "-", color=color(m), label=f"alpha, {lab}")
+for ax, m, a_thm, lab in [(axes[0], "rr", a42f, "Thm 4.2"), (axes[1], "glh", a44f, "Thm 4.4")]:
+    ax.semilogy(e8f, a41f, "k-", label="alpha, Prop 4.1")
+    ax.semilogy(e8f, a_thm, "-", color=color(m), label=f"alpha, {lab}")
     if m == "rr":
         ax.semilogy(EPS8, rr_ex["pse"], "o-", color="#D55E00", label="PSE (exact mixture)")
     ok = resolvable[m]
@@ -915,7 +921,7 @@ plt.show()
 
 lb = lambda I: pie.fano_lower_bound(np.maximum(I, 0), N_GW)  # noqa: E731
 fig, axes = plt.subplots(1, 2, figsize=(11, 4.2), sharey=True)
-for ax, m, a_thm, lab in [(axes[0], "rr", a42, "Thm 4.2"), (axes[1], "glh", a44, "Thm 4.4")]:
+for ax, m, a_thm, lab in [(axes[0], "rr", a42f, "Thm 4.2"), (axes[1], "glh", a44f, "Thm 4.4")]:
     err = np.array([r["error_rate"] for r in mc[m]])
     ax.plot(EPS8, err, "o", color="#D55E00", label="identification error rate (simulated)")
     if m == "rr":
@@ -924,8 +930,8 @@ for ax, m, a_thm, lab in [(axes[0], "rr", a42, "Thm 4.2"), (axes[1], "glh", a44,
     else:
         ok = resolvable[m]
         ax.plot(EPS8[ok], lb(pse_mc[m][ok]), "s-", color=color("glh"), label="lower bound (PSE, MC), Eq. 10")
-    ax.plot(EPS8, lb(a_thm), "k-", label=f"lower bound ({lab}), Eq. 12")
-    ax.plot(EPS8, lb(a41), "k--", label="lower bound (Prop 4.1), Eq. 12")
+    ax.plot(e8f, lb(a_thm), "k-", label=f"lower bound ({lab}), Eq. 12")
+    ax.plot(e8f, lb(a41f), "k--", label="lower bound (Prop 4.1), Eq. 12")
     ax.set_xlabel("epsilon"); ax.set_ylim(-0.1, 1.02)
     ax.set_title("eps-RR" if m == "rr" else f"(g, eps)-GLH, g = {G8:,}")
 axes[0].set_ylabel("error probability"); axes[0].legend(fontsize=7)
