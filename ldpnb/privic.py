@@ -248,16 +248,16 @@ def inner_columns(shape, pad: int = 5) -> np.ndarray:
 
 # ----------------------------------------------------------------------------- priors
 def island_prior(pi, shape="paris", *, A=ISLAND_A, radius: int = 2, mass_A: float = 0.01,
-                 mode: str = "authors") -> np.ndarray:
+                 mode: str = "renorm") -> np.ndarray:
     """Prior with an artificial island around the vulnerable cell A (paper §3.1; spec A6).
 
     The cells of the Chebyshev block of ``radius`` around A (5 x 5 for radius 2) are emptied and A
     receives ``mass_A``.
 
-    * ``mode="authors"`` (the vector of the authors' notebook): the removed block mass ``M`` pays
+    * ``mode="authors"`` (the vector of the authors' notebook, Paris only): the removed block mass ``M`` pays
       for ``pi(A) = mass_A``, a ``+0.01`` at cell (2, 3), and the rest ``(M - mass_A - 0.01) / 5``
       goes to each of the northern cells (1, 6) ... (1, 10).  The total stays 1.
-    * ``mode="renorm"`` (the spec's portable recipe): the other cells are rescaled to total
+    * ``mode="renorm"`` (default; the spec's portable recipe): the other cells are rescaled to total
       ``1 - mass_A``, so that ``pi(A) = mass_A`` and the total is 1.
 
     The paper's wording ("dump the mass to A") would make A a crowded island; neither mode does

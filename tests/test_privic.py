@@ -128,7 +128,7 @@ def test_island_prior_authors_and_renorm(paris):
 
 def test_adversarial_prior_and_percent(paris):
     n, _ = paris
-    isl = pv.island_prior(n / n.sum(), "paris")
+    isl = pv.island_prior(n / n.sum(), "paris", mode="authors")
     np.testing.assert_allclose(pv.adversarial_percent(np.arange(9)),
                                [0, 4.975, 9.901, 14.778, 19.608, 24.390, 29.126, 33.816, 38.462], atol=1e-3)
     for k in range(9):
@@ -156,7 +156,7 @@ def test_row_stats():
 # ----------------------------------------------------------------------------- Fig. 2 / Fig. 11 targets
 def test_fig2_elasticity_targets(paris):
     n, D = paris
-    isl = pv.island_prior(n / n.sum(), "paris")
+    isl = pv.island_prior(n / n.sum(), "paris", mode="authors")
     for beta, eps, ed in ((0.2, 0.392818, 4.51), (0.6, 1.160511, 1.59), (0.8, 1.522998, 1.10)):
         ba = pv.row_stats(blahut_arimoto(isl, D, beta).channel[93])
         lap = pv.row_stats(pv.lap_grid_channel("paris", eps)[93], pad=5)
@@ -170,7 +170,7 @@ def test_fig2_elasticity_targets(paris):
 
 def test_fig11_monotone(paris):
     n, D = paris
-    isl = pv.island_prior(n / n.sum(), "paris")
+    isl = pv.island_prior(n / n.sum(), "paris", mode="authors")
     for beta in (0.4, 0.6):
         st = [pv.row_stats(blahut_arimoto(pv.adversarial_prior(isl, k), D, beta).channel[93]) for k in range(9)]
         assert np.all(np.diff([s["p_self"] for s in st]) >= 0)
