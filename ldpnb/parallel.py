@@ -76,10 +76,20 @@ def _want_progress(progress: bool | None) -> bool:
             from IPython import get_ipython
 
             shell = get_ipython()
-            return shell is not None and shell.__class__.__name__ == "ZMQInteractiveShell" and not os.environ.get("CI") and not os.environ.get("PAPERMILL")
+            return (shell is not None and shell.__class__.__name__ == "ZMQInteractiveShell"
+                    and not os.environ.get("CI") and not os.environ.get("PAPERMILL") and not _under_papermill())
         except ImportError:
             return False
     return True
+
+
+def _under_papermill() -> bool:
+    """True when this kernel was started by papermill (its parent process), e.g. a direct ``papermill`` run."""
+    try:
+        with open(f"/proc/{os.getppid()}/cmdline", "rb") as f:
+            return b"papermill" in f.read()
+    except OSError:
+        return False
 
 
 def sweep(
