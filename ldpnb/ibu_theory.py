@@ -67,6 +67,13 @@ __all__ = [
     "rappor_unbiased",
     "emd_1d_rows",
     "loglog_slope",
+    "emd_rows",
+    "estimation_trials",
+    "rappor_trials",
+    "ibu_path",
+    "build_channel",
+    "trial_task",
+    "rappor_task",
 ]
 
 
@@ -734,6 +741,23 @@ def ibu_rows(channel, counts, *, theta0=None, tol: float = 1e-8, max_iter: int =
     loglik = np.full(R, -np.inf)
     active = np.arange(R)
     trace = []
+    if tol == 0 and not record_trace:  # fixed iteration count: no log-likelihood inside the loop
+        MoT = np.ascontiguousarray(Mo.T)
+        Qz = np.where(pos, Qo, 0.0)
+        for _ in range(max_iter):
+            den = theta @ Mo
+            np.divide(Qz, den, out=den, where=pos)
+            den[~pos] = 0.0
+            theta *= den @ MoT
+            theta /= theta.sum(axis=1, keepdims=True)
+        n_iter[:] = max_iter
+        den = theta @ Mo
+        with np.errstate(divide="ignore", invalid="ignore"):
+            loglik = np.where(pos, Qo * np.log(den), 0.0).sum(axis=1)
+        res = IBUBatchResult(theta, n_iter, loglik, conv, trace)
+        if single:
+            res = IBUBatchResult(theta[0], n_iter[:1], loglik[:1], conv[:1], trace)
+        return res
     for t in range(max_iter + 1):
         th = theta[active]
         den = th @ Mo
@@ -836,3 +860,161 @@ def loglog_slope(n, err) -> float:
     if n.shape != err.shape or n.size < 2 or np.any(n <= 0) or np.any(err <= 0):
         raise ValueError("n and err must be positive arrays of the same length >= 2")
     return float(np.polyfit(np.log(n), np.log(err), 1)[0])
+
+
+# --------------------------------------------------------------------------------------------
+# experiment runners (protocol A5 of spec 002; used by the chapter's Figs. 8-12)
+# --------------------------------------------------------------------------------------------
+
+
+def emd_rows(P, theta, ground_distance) -> np.ndarray:
+    """EMD (exact optimal transport, :func:`ldpnb.metrics.emd`) between each row of ``P`` and
+    ``theta`` for a ground distance matrix (km on the grid)."""
+    from ldpnb.metrics import emd
+
+    P = np.atleast_2d(np.asarray(P, dtype=float))
+    return np.array([emd(p / p.sum(), theta, ground_distance) for p in P])
+
+
+def estimation_trials(channel, input_counts, reps: int, *, metric, rng=None, tol: float = 1e-8,
+                      max_iter: int = 10_000, with_inv: bool = True) -> dict:
+    """One obfuscation-estimation protocol (spec A5), ``reps`` independent repetitions.
+
+    The fixed original data (histogram ``input_counts``) are obfuscated by ``channel`` with exact
+    count-level sampling (:func:`simulate_counts_batch`); each repetition is estimated by IBU
+    (:func:`ibu_rows`, tolerance ``tol`` on the normalised log-likelihood) and, for a square
+    channel, by INV-N and INV-P (``v = q M^{-1}``, clip-and-normalise / simplex projection).
+    ``metric(P, theta) -> (R,)`` scores each estimate against ``theta = input_counts / n``; the
+    noisy distribution ``q`` is scored too when ``Z = X``.
+
+    Returns a dict of arrays (length ``reps``): ``"IBU"``, ``"INV-N"``, ``"INV-P"``, ``"noisy"``,
+    ``"n_iter"``, and the last repetition's estimates under ``"last"``.
+    """
+    rng = check_random_state(rng)
+    M = _as_nonneg_matrix(channel, "channel")
+    N = np.asarray(input_counts)
+    theta = N / N.sum()
+    C = simulate_counts_batch(M, N, reps, rng=rng)
+    Q = C / C.sum(axis=1, keepdims=True)
+    res = ibu_rows(M, C, tol=tol, max_iter=max_iter)
+    out = {"IBU": metric(res.estimate, theta), "n_iter": res.n_iter.copy()}
+    last = {"IBU": res.estimate[-1], "counts": C[-1]}
+    square = M.shape[0] == M.shape[1]
+    if square:
+        out["noisy"] = metric(Q, theta)
+        last["noisy"] = Q[-1]
+    if with_inv and square:
+        V = np.linalg.solve(M.T, Q.T).T
+        PN, PP = clip_normalize(V), project_simplex_rows(V)
+        out["INV-N"], out["INV-P"] = metric(PN, theta), metric(PP, theta)
+        last["INV-N"], last["INV-P"] = PN[-1], PP[-1]
+    out["last"] = last
+    return out
+
+
+def rappor_trials(theta, n: int, epsilon: float, reps: int, *, rng=None, tol: float = 1e-8,
+                  max_iter: int = 10_000) -> dict:
+    """Fig. 12 protocol: per repetition, ``n`` inputs are drawn from ``theta`` (re-sampled each
+    run), obfuscated by basic Rappor (exact count-level sampling over the ``2^k`` patterns,
+    channel :func:`ldpnb.mechanisms.rappor_channel`, pattern index ``sum_j b_j 2^j``) and
+    estimated by IBU on the pattern counts and by Rappor's per-bit estimator followed by INV-N and
+    INV-P.  Scores are 1-D EMDs (unit spacing) to the empirical input histogram.
+    """
+    from ldpnb.mechanisms import rappor_channel
+
+    rng = check_random_state(rng)
+    th = _as_distribution(theta, "theta")
+    k = th.size
+    if k > 16:
+        raise ValueError("rappor_trials enumerates 2^k patterns: k must be <= 16")
+    M = rappor_channel(k, epsilon)
+    bits = (np.arange(2**k)[:, None] >> np.arange(k)) & 1  # pattern -> bits
+    Nin = rng.multinomial(int(n), th, size=int(reps))  # (R, k) inputs per run
+    C = np.stack([simulate_counts_batch(M, Nin[r], 1, rng=rng)[0] for r in range(int(reps))])
+    T = Nin / Nin.sum(axis=1, keepdims=True)
+    res = ibu_rows(M, C, tol=tol, max_iter=max_iter)
+    V = rappor_unbiased(C @ bits, np.full(int(reps), float(n)), epsilon)
+    PN, PP = clip_normalize(V), project_simplex_rows(V)
+    return {
+        "IBU": emd_1d_rows(res.estimate, T), "INV-N": emd_1d_rows(PN, T), "INV-P": emd_1d_rows(PP, T),
+        "n_iter": res.n_iter.copy(), "last": {"IBU": res.estimate[-1], "INV-N": PN[-1], "INV-P": PP[-1],
+                                               "original": T[-1]},
+    }
+
+
+def ibu_path(channel, counts, theta0, n_steps: int) -> np.ndarray:
+    """The IBU iterates ``theta^0, ..., theta^{n_steps}`` (Algorithm 1) as an ``(n_steps+1, k)``
+    array, for drawing trajectories on the likelihood surfaces (Figs. 3, 5)."""
+    M = _as_nonneg_matrix(channel, "channel")
+    c = np.asarray(counts, dtype=float)
+    if c.shape != (M.shape[1],) or np.any(c < 0) or c.sum() <= 0:
+        raise ValueError("counts must be non-negative with length channel.shape[1]")
+    th = np.asarray(theta0, dtype=float)
+    if th.shape != (M.shape[0],) or np.any(th <= 0):
+        raise ValueError("theta0 must be a full-support distribution of length channel.shape[0]")
+    q = c / c.sum()
+    obs = q > 0
+    Mo, qo = M[:, obs], q[obs]
+    out = np.empty((int(n_steps) + 1, M.shape[0]))
+    out[0] = th / th.sum()
+    for t in range(int(n_steps)):
+        out[t + 1] = out[t] * (Mo @ (qo / (out[t] @ Mo)))
+    return out
+
+
+def build_channel(kind: str, epsilon: float, *, k: int | None = None, rows: int | None = None,
+                  cols: int | None = None, cell_size: float = 1.0, distance=None) -> np.ndarray:
+    """The square channels of §7 from :mod:`ldpnb.mechanisms`.
+
+    ``kind`` in ``{"geometric", "laplace", "exponential", "krr"}`` on a line of ``k`` values
+    (unit spacing; truncated / discretised as in spec M3, M6, M8) or, with ``rows, cols``, on a
+    grid (``"geometric"`` = truncated planar geometric M5, ``"laplace"`` = discretised planar
+    Laplace M7, ``"exponential"`` = M8 on ``distance`` (km), ``"krr"`` on the ``rows*cols`` cells).
+    """
+    from ldpnb import mechanisms as mech
+
+    planar = rows is not None
+    if kind == "krr":
+        return mech.grr_channel(int(rows * cols) if planar else int(k), epsilon)
+    if kind == "exponential":
+        if distance is None:
+            if planar:
+                raise ValueError("the planar exponential mechanism needs the distance matrix")
+            x = np.arange(int(k))
+            distance = np.abs(x[:, None] - x[None, :]).astype(float)
+        return mech.exponential_channel(distance, epsilon, half=True)
+    if kind == "geometric":
+        return (mech.planar_geometric_channel(rows, cols, epsilon, cell_size=cell_size) if planar
+                else mech.geometric_channel(int(k), epsilon))
+    if kind == "laplace":
+        return (mech.planar_laplace_channel(rows, cols, epsilon, cell_size=cell_size) if planar
+                else mech.laplace_channel(int(k), epsilon))
+    raise ValueError(f"unknown mechanism kind {kind!r}")
+
+
+def trial_task(task: dict, rng) -> dict:
+    """Module-level task for :func:`ldpnb.parallel.sweep`: build the channel of ``task`` and run
+    :func:`estimation_trials`.  ``task`` keys: ``kind, eps, N`` (input histogram), ``reps``,
+    ``tol``, ``max_iter`` and either ``k`` (ages, 1-D EMD) or ``rows, cols, cell_size, D``
+    (locations; EMD by optimal transport on the km distance ``D``)."""
+    planar = "rows" in task
+    M = build_channel(task["kind"], task["eps"], k=task.get("k"), rows=task.get("rows"),
+                      cols=task.get("cols"), cell_size=task.get("cell_size", 1.0),
+                      distance=task.get("D") if task["kind"] == "exponential" else None)
+    if planar:
+        D = task["D"]
+        metric = lambda P, th: emd_rows(P, th, D)  # noqa: E731
+    else:
+        metric = emd_1d_rows
+    out = estimation_trials(M, task["N"], task["reps"], metric=metric, rng=rng, tol=task["tol"],
+                            max_iter=task["max_iter"])
+    out["eps"] = task["eps"]
+    return out
+
+
+def rappor_task(task: dict, rng) -> dict:
+    """Module-level task for :func:`ldpnb.parallel.sweep` running :func:`rappor_trials`."""
+    out = rappor_trials(task["theta"], task["n"], task["eps"], task["reps"], rng=rng, tol=task["tol"],
+                        max_iter=task["max_iter"])
+    out["eps"] = task["eps"]
+    return out
