@@ -17,8 +17,8 @@
 # # PRIVIC: the Blahut–Arimoto mechanism and IBU for incremental location collection
 #
 # Biswas and Palamidessi, *PRIVIC: A privacy-preserving method for incremental collection of
-# location data* (2023) {cite}`biswas2023privic`. A location-based service collects users' locations incrementally. Each user
-# reports a noisy location. The paper wants three things at once: geo-indistinguishability for the
+# location data* (2023) {cite}`biswas2023privic`. A location-based service collects users'
+# locations incrementally. Each user reports a noisy location. The paper wants three things at once: geo-indistinguishability for the
 # user; a small expected distortion (quality of service, QoS); and an accurate estimate of the
 # distribution of true locations for the collector (statistical utility).
 #
@@ -51,6 +51,11 @@
 #   5/5 for SF in the PRIVIC cycles), not "until convergence";
 # * PRIVIC cycles **re-obfuscate the whole dataset**, warm-start IBU and do not average with ⊕.
 #   This is the protocol that gives Tables III–IV.
+#
+# **Scales.** Vectorised, the paper's full workload takes a few CPU minutes. So the book scale already
+# uses the paper's sizes: all 25 values of β, 5 simulations per β for Fig. 3, and 5 PRIVIC rounds per
+# β. The paper scale adds BA-to-convergence cells and more variant rounds. The smoke scale (tests)
+# runs one round and one simulation.
 
 # %% tags=["parameters"]
 SCALE = "book"  # "smoke" (seconds, tests) | "book" (the published book, minutes) | "paper"
@@ -71,7 +76,7 @@ from ldpnb.estimators import ibu
 from ldpnb.grid import privic_edges
 from ldpnb.info import entropy
 from ldpnb.mechanisms import geo_ind_epsilon, simulate_counts
-from ldpnb.metrics import emd, total_variation
+from ldpnb.metrics import emd
 from ldpnb.plotting import color, set_style
 from ldpnb.report import Report
 
