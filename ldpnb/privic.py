@@ -393,28 +393,26 @@ def gibu(channels, counts_list, *, theta0=None, tol: float = 1e-10, max_iter: in
     per-report log-likelihood gains less than ``tol`` (``tol=0``: exactly ``max_iter`` updates).
     """
     Cs, N = _stack(channels, counts_list)
-    m = Cs.shape[1]
+    T, m, n = Cs.shape
     theta = np.full(m, 1.0 / m) if theta0 is None else np.asarray(theta0, dtype=float) / np.sum(theta0)
     if theta.shape != (m,) or np.any(theta < 0):
         raise ValueError(f"theta0 must be a non-negative vector of length {m}")
-    W = N / N.sum()                                  # w_t q_t(y)
+    # the combined channel G = (C^(1) ... C^(N)) (m x N n) and the pooled weights w_t q_t(y)
+    W = (N / N.sum()).ravel()
     obs = W > 0
+    G = np.ascontiguousarray(Cs.transpose(1, 0, 2).reshape(m, T * n)[:, obs])
+    w = W[obs]
     trace = []
-
-    def loglik(den):
-        return float(np.sum(W[obs] * np.log(np.maximum(den[obs], 1e-300))))
-
-    den = np.einsum("x,txy->ty", theta, Cs)
-    trace.append(loglik(den))
+    den = theta @ G
+    trace.append(float(w @ np.log(np.maximum(den, 1e-300))))
     converged = False
     it = 0
     while it < max_iter:
-        R = np.where(obs, W / np.maximum(den, 1e-300), 0.0)
-        theta = theta * np.einsum("txy,ty->x", Cs, R)
+        theta = theta * (G @ (w / np.maximum(den, 1e-300)))
         theta /= theta.sum()
-        den = np.einsum("x,txy->ty", theta, Cs)
+        den = theta @ G
         it += 1
-        trace.append(loglik(den))
+        trace.append(float(w @ np.log(np.maximum(den, 1e-300))))
         if tol > 0 and abs(trace[-1] - trace[-2]) < tol:
             converged = True
             break
