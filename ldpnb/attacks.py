@@ -825,3 +825,35 @@ def rsfd_mse_experiment(X, ks, eps_grid, methods, *, runs: int = 20, prior_kind:
                 apx.setdefault(label, np.zeros((runs, len(eps_grid))))[r, e] = md.rsfd_approx_variance(
                     ks, n, eps, protocol, fake, priors=pri)
     return {"mse": mse, "analytic": ana, "approx": apx}
+
+
+def aif_xgb_experiment(X, ks, eps_grid, variants, models, *, runs: int = 1, prior_kind: str | None = None,
+                       n_estimators: int | None = None, max_train: int | None = None, n_jobs: int = 1,
+                       classifier: str = "xgboost", rng=None) -> dict:
+    """AIF-ACC (%) of the paper's trained classifier (XGBoost) under NK / PK / HM (Figs. 3, 6, 14, 15).
+
+    ``models``: list of ``(name, model, s_factor, pk_factor)``, e.g. ``("NK s=1n", "NK", 1.0, 0.0)``.
+    With ``prior_kind`` the users run RS+RFD (priors drawn once per run) and the NK attacker
+    generates its synthetic tuples with *uniform* fake data, as in the artifact.
+    Returns ``{(variant_label, name): array (runs, len(eps_grid))}``.
+    """
+    X, ks = md.check_dataset(X, ks)
+    rng = check_random_state(rng)
+    d = X.shape[1]
+    counts = [np.bincount(X[:, j], minlength=int(ks[j])) for j in range(d)]
+    out: dict = {}
+    for r in range(runs):
+        priors = None if prior_kind is None else md.make_priors(prior_kind, ks, counts=counts, rng=rng)
+        for protocol, fake in variants:
+            users_fake = fake if prior_kind is None or fake == "zero" else "prior"
+            naive_fake = "uniform" if protocol == "grr" else ("zero" if fake == "zero" else "random")
+            label = f"{protocol.upper()}" + ("" if protocol == "grr" else ("-z" if fake == "zero" else "-r"))
+            for e, eps in enumerate(eps_grid):
+                rep, t = md.rsfd_collect(X, ks, eps, protocol, users_fake, priors=priors, rng=rng)
+                for name, model, s_factor, pk_factor in models:
+                    acc = aif_classifier(rep, t, ks, eps, protocol, users_fake, model=model, s_factor=s_factor,
+                                         pk_factor=pk_factor, priors=priors, attacker_fake=naive_fake,
+                                         classifier=classifier, n_estimators=n_estimators, max_train=max_train,
+                                         n_jobs=n_jobs, rng=rng)
+                    out.setdefault((label, name), np.zeros((runs, len(eps_grid))))[r, e] = acc
+    return out

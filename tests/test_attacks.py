@@ -240,3 +240,14 @@ def test_synthetic_profiles_marginals():
     S = at.synthetic_profiles(f, 50_000, rng=rng)
     assert S.shape == (50_000, 2)
     assert np.mean(S[:, 0] == 1) == pytest.approx(0.8, abs=0.01)
+
+
+def test_aif_xgb_experiment_shapes():
+    rng = np.random.default_rng(3)
+    ks = np.array([5, 4, 6])
+    X = np.column_stack([rng.choice(k, 2000, p=np.r_[0.6, np.full(k - 1, 0.4 / (k - 1))]) for k in ks])
+    models = [("NK s=1n", "NK", 1.0, 0.0), ("PK 0.5n", "PK", 0.0, 0.5)]
+    res = at.aif_xgb_experiment(X, ks, [1.0, 4.0], [("grr", "uniform"), ("oue", "random")], models,
+                                prior_kind="correct", n_estimators=5, rng=1)
+    assert set(res) == {(v, m) for v in ("GRR", "OUE-r") for m in ("NK s=1n", "PK 0.5n")}
+    assert all(r.shape == (1, 2) and np.all((r >= 0) & (r <= 100)) for r in res.values())
