@@ -56,6 +56,11 @@ __all__ = [
     "privic_table",
     "stat_utility_sweep",
     "tight_eps_ba",
+    "inner_columns",
+    "ba_convergence_summary",
+    "heatmap",
+    "draw_duality",
+    "draw_privic_loop",
 ]
 
 # ----------------------------------------------------------------------------- constants
