@@ -66,6 +66,8 @@ __all__ = [
     "counterexample_c1",
     "counterexample_c2",
     "proposition_checks",
+    "random_mechanism_joint",
+    "proposition_violations",
 ]
 
 _UNITS = {"nats": 1.0, "bits": 1.0 / np.log(2.0)}
@@ -688,3 +690,45 @@ def proposition_checks(joint: Any, *, alphas: tuple[float, ...] = (2.0, 5.0, 50.
             float(1 / Psi.min()), ail / p_bot ** (1 / a), True
         )
     return out
+
+
+def random_mechanism_joint(rng: Any = None, *, max_size: int = 5, concentrations=(0.3, 1.0, 3.0)) -> np.ndarray:
+    """A random ``P_SY = P_SX C`` for testing the propositions (spec Sec. 4, "Notation for tests").
+
+    Alphabet sizes uniform on ``2..max_size``; ``P_SX`` is Dirichlet(c 1) over all cells and the
+    rows of ``C`` are Dirichlet(c 1), with ``c`` drawn from ``concentrations`` (small ``c`` gives
+    extreme lifts).
+    """
+    rng = check_random_state(rng)
+    n_s, n_x, n_y = rng.integers(2, max_size + 1, size=3)
+    c = float(rng.choice(concentrations))
+    p_sx = random_joint(int(n_s), int(n_x), rng=rng, kind="dirichlet", concentration=c)
+    C = rng.dirichlet(np.full(n_y, c), size=n_x)
+    return p_sx @ C
+
+
+def proposition_violations(n: int, *, rng: Any = None, alphas: tuple[float, ...] = (2.0, 5.0, 50.0)):
+    """Evaluate :func:`proposition_checks` on ``n`` random mechanisms; count violations per bound.
+
+    Instances with an output of probability 0 or a zero lift (infinite min-lift leakage, where the
+    bounds are vacuous) are skipped. Returns ``(table, n_used)`` with ``table`` a DataFrame indexed
+    by bound with columns ``true_in_general``, ``violations``, ``rate``.
+    """
+    import pandas as pd
+
+    rng = check_random_state(rng)
+    if int(n) != n or n < 1:
+        raise ValueError(f"n must be a positive integer, got {n}")
+    rows, used = [], 0
+    for _ in range(int(n)):
+        p_sy = random_mechanism_joint(rng)
+        keep = p_sy.sum(axis=0) > 0
+        if not keep.all() or p_sy.min() <= 1e-300:
+            continue
+        used += 1
+        for name, bc in proposition_checks(p_sy, alphas=alphas).items():
+            rows.append((name, bc.true_in_general, not bc.holds))
+    df = pd.DataFrame(rows, columns=["bound", "true_in_general", "violated"])
+    table = df.groupby("bound", sort=False).agg(true_in_general=("true_in_general", "first"),
+                                                violations=("violated", "sum"), rate=("violated", "mean"))
+    return table, used

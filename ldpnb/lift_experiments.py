@@ -253,3 +253,65 @@ def crossover_eps(summary, hi: str, lo: str, *, q: str = "nmi", cap: float = 0.9
     e0, e1 = d.index[i], d.index[i + 1]
     d0, d1 = d.iloc[i], d.iloc[i + 1]
     return float(e0 + (e1 - e0) * (-d0) / (d1 - d0))
+
+
+# --------------------------------------------------------------------------------------------
+# comparisons used by the reproduction report
+# --------------------------------------------------------------------------------------------
+
+
+def mean_curve(summary, curve: str, q: str = "nmi"):
+    """The mean of quantity ``q`` along ``curve`` (a Series indexed by epsilon)."""
+    d = summary[summary["curve"] == curve]
+    if d.empty:
+        raise ValueError(f"no curve {curve!r} in the summary")
+    return d.set_index("eps")[q].sort_index()
+
+
+def compare_means(summary, hi: str, lo: str, *, q: str = "nmi", eps_min: float = 0.0, eps_max: float = np.inf,
+                  strict: bool = True, cap: float = 0.999) -> tuple[bool, str]:
+    """Is ``mean_q(hi) > mean_q(lo)`` (``>=`` if not ``strict``) at every epsilon in
+    ``[eps_min, eps_max]``? For ``q="nmi"`` only points where either NMI is below ``cap`` count (the
+    curves merge at NMI = 1). Returns ``(ok, description)``."""
+    a, b = mean_curve(summary, hi, q), mean_curve(summary, lo, q)
+    a, b = a.align(b, join="inner")
+    sel = (a.index >= eps_min) & (a.index <= eps_max)
+    if q == "nmi":
+        sel &= ((a < cap) | (b < cap)).values
+    d = (a - b)[sel]
+    if d.empty:
+        return False, "no eps in range"
+    ok = bool((d > 0).all() if strict else (d >= -1e-12).all())
+    return ok, f"min diff {d.min():+.3f} over {int(sel.sum())} eps"
+
+
+def per_instance_violations(df, lo: str, hi: str, *, q: str = "nmi", tol: float = 1e-9, mask=None) -> tuple[int, int]:
+    """Count instances (dist, eps) where curve ``lo`` exceeds curve ``hi`` by more than ``tol``.
+
+    ``mask``: optional boolean Series indexed by (dist, eps) selecting the instances to compare.
+    Returns ``(violations, compared)``.
+    """
+    a = df[df["curve"] == lo].set_index(["dist", "eps"])[q]
+    b = df[df["curve"] == hi].set_index(["dist", "eps"])[q]
+    d = (a - b).dropna()
+    if mask is not None:
+        d = d[mask.reindex(d.index).fillna(False).astype(bool)]
+    return int((d > tol).sum()), int(d.size)
+
+
+def leakage_excess(df, lams: dict):
+    """Mean leakage minus budget, with its standard error, per (curve, side, epsilon).
+
+    ``lams`` maps curve labels to lambda (``eps_l = lam eps`` for the min-lift, ``eps_u = (1-lam) eps``
+    for the max-lift). Returns a DataFrame with columns ``curve, q, eps, excess, se`` (nats).
+    """
+    import pandas as pd
+
+    parts = []
+    for lab, lam in lams.items():
+        d = df[df["curve"] == lab]
+        for q, b in (("min_leak", lam), ("max_leak", 1 - lam)):
+            g = (d[q] - b * d["eps"]).groupby(d["eps"])
+            parts.append(pd.DataFrame({"curve": lab, "q": q, "excess": g.mean(),
+                                       "se": g.std(ddof=1) / np.sqrt(g.count())}))
+    return pd.concat(parts).rename_axis("eps").reset_index()

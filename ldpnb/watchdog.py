@@ -20,8 +20,9 @@ from typing import Any
 
 import numpy as np
 
-from ldpnb.info import convert, entropy
-from ldpnb.lift import Criterion, check_joint
+from ldpnb.info import convert, entropy, mutual_information
+from ldpnb.lift import ALIP, Criterion, LDPwrtS, alip_budgets, check_joint, random_joint, set_lift
+from ldpnb.utils import check_random_state
 
 __all__ = [
     "MergeMechanism",
@@ -30,6 +31,7 @@ __all__ = [
     "complete_merging",
     "subset_merging",
     "optimal_partition",
+    "analytic_checks",
 ]
 
 
@@ -252,3 +254,42 @@ def optimal_partition(p_sx: Any, criterion: Criterion, *, max_high: int = 12) ->
         groups.append(np.sort(high[member[b - 1]]))
         m ^= b
     return MergeMechanism(n_x, low, groups)
+
+
+def analytic_checks(n: int, *, rng: Any = None, n_s: int = 5, n_x: int = 17) -> dict:
+    """Numerical checks of the watchdog's analytic results on ``n`` random instances (spec T4-T7).
+
+    For each instance: a random ``P_SX`` (iid U(0,1) cells), a random ``X_H`` (2-8 symbols) split in two
+    blocks, a random randomisation ``r`` on ``X_H`` (1-4 outputs) and random ``(eps, lambda)``.
+    Returns a dict with ``closed_form_max_err`` (eqs. 11/13 vs ``I(X;Y)`` of the explicit channel,
+    nats), ``refinement_violations`` (Def. 4), ``theorem1_violations`` (Thm. 1 and its LIP/ALIP
+    analogue: any ``r`` on ``X_H`` has ``max Gamma >= Gamma(X_H)``, ``max l >= Lambda(X_H)``,
+    ``min l <= Psi(X_H)``), ``prop2_violations`` (``X_H^LDP subset of X_H^ALIP`` and
+    ``I_LDP >= I_ALIP`` for complete merging) and ``n``.
+    """
+    rng = check_random_state(rng)
+    err, v_ref, v_thm, v_p2 = 0.0, 0, 0, 0
+    for _ in range(int(n)):
+        P = random_joint(n_s, n_x, rng=rng)
+        p_x, p_s = P.sum(0), P.sum(1)
+        H = np.sort(rng.choice(n_x, size=int(rng.integers(2, min(9, n_x + 1))), replace=False))
+        perm = rng.permutation(H)
+        cut = int(rng.integers(1, len(H)))
+        G = [np.sort(perm[:cut]), np.sort(perm[cut:])]
+        mm = MergeMechanism(n_x, np.setdiff1d(np.arange(n_x), H), G)
+        err = max(err, abs(mm.mutual_information(p_x, unit="nats") - mutual_information(p_x, mm.channel(), unit="nats")))
+        v_ref += merging_mi(p_x, G, unit="nats") < merging_mi(p_x, [H], unit="nats") - 1e-15
+        r = rng.dirichlet(np.ones(int(rng.integers(1, 5))), size=len(H))
+        q = P[:, H] @ r
+        Lq = q / (p_s[:, None] * q.sum(0))
+        La = set_lift(P, H)
+        v_thm += bool((Lq.max(0) / Lq.min(0)).max() < (La.max() / La.min()) * (1 - 1e-12)
+                      or Lq.max() < La.max() * (1 - 1e-12) or Lq.min() > La.min() * (1 + 1e-12))
+        eps, lam = rng.uniform(0.25, 8), rng.uniform(0.05, 0.95)
+        el, eu = alip_budgets(eps, lam)
+        sub = set(watchdog_partition(P, LDPwrtS(eps))[1]) <= set(watchdog_partition(P, ALIP(el, eu))[1])
+        mi_ok = (complete_merging(P, LDPwrtS(eps)).mutual_information(p_x, unit="nats")
+                 >= complete_merging(P, ALIP(el, eu)).mutual_information(p_x, unit="nats") - 1e-12)
+        v_p2 += not (sub and mi_ok)
+    return {"closed_form_max_err": float(err), "refinement_violations": int(v_ref),
+            "theorem1_violations": int(v_thm), "prop2_violations": int(v_p2), "n": int(n)}

@@ -285,3 +285,36 @@ def test_budgets_are_validated(bad):
             make(bad)
     with pytest.raises(ValueError, match="alpha"):
         lift.sibson_mi(J, float("inf"), unit="nats")
+
+
+def test_proposition_violations_table():
+    table, used = lift.proposition_violations(60, rng=3)
+    assert 0 < used <= 60
+    true = table[table.true_in_general]
+    assert (true.violations == 0).all()
+    assert set(table.columns) == {"true_in_general", "violations", "rate"}
+    with pytest.raises(ValueError, match="n must"):
+        lift.proposition_violations(0)
+
+
+def test_comparison_helpers():
+    import pandas as pd
+
+    from ldpnb.lift_experiments import compare_means, leakage_excess, mean_curve, per_instance_violations
+
+    S = pd.DataFrame({"curve": ["a"] * 3 + ["b"] * 3, "eps": [1.0, 2.0, 3.0] * 2,
+                      "nmi": [0.5, 0.7, 0.9995, 0.4, 0.7, 0.9999]})
+    assert list(mean_curve(S, "a").index) == [1.0, 2.0, 3.0]
+    with pytest.raises(ValueError, match="no curve"):
+        mean_curve(S, "c")
+    assert compare_means(S, "a", "b", strict=False)[0] and not compare_means(S, "a", "b")[0]
+    assert compare_means(S, "a", "b", eps_max=1.0)[0]
+    assert not compare_means(S, "a", "b", eps_min=9)[0]
+    df = pd.DataFrame({"curve": ["a", "a", "b", "b"], "dist": [0, 1, 0, 1], "eps": [1.0, 1.0, 1.0, 1.0],
+                       "nmi": [0.5, 0.2, 0.4, 0.3], "min_leak": [0.6, 0.4, 0.5, 0.5], "max_leak": [0.4, 0.6, 0.5, 0.5]})
+    assert per_instance_violations(df, "a", "b") == (1, 2)
+    mask = pd.Series([False, True], index=pd.MultiIndex.from_tuples([(0, 1.0), (1, 1.0)], names=["dist", "eps"]))
+    assert per_instance_violations(df, "a", "b", mask=mask) == (0, 1)
+    ex = leakage_excess(df, {"a": 0.5})
+    row = ex[(ex.curve == "a") & (ex.q == "min_leak")].iloc[0]
+    assert row.excess == pytest.approx(0.0) and row.se == pytest.approx(0.1)

@@ -200,3 +200,12 @@ def test_merging_mi_validates_groups():
         merging_mi([0.5, 0.5], [[0, 5]], unit="nats")
     with pytest.raises(ValueError, match="groups"):
         merging_mi([0.25] * 4, [[0, 1], [1, 2]], unit="nats")
+
+
+def test_analytic_checks_zero_violations():
+    from ldpnb.watchdog import analytic_checks
+
+    out = analytic_checks(200, rng=8)
+    assert out["closed_form_max_err"] < 1e-12
+    assert out["refinement_violations"] == out["theorem1_violations"] == out["prop2_violations"] == 0
+    assert out["n"] == 200
