@@ -34,6 +34,7 @@ __all__ = [
     "check_joint",
     "alip_budgets",
     "output_joint",
+    "posterior",
     "lift_matrix",
     "min_lift",
     "max_lift",
@@ -185,6 +186,13 @@ def _lifts(joint: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     with np.errstate(divide="ignore", invalid="ignore"):
         L = j / (p_s[:, None] * p_y[None, :])
     return L, p_s, p_y
+
+
+def posterior(joint: Any) -> np.ndarray:
+    """Posterior ``P_{S|Y}(s|y) = P_SY(s, y) / P_Y(y)`` (columns of positive-probability outputs)."""
+    joint = check_joint(joint)
+    p_y = joint.sum(axis=0)
+    return joint[:, p_y > 0] / p_y[p_y > 0]
 
 
 def lift_matrix(joint: Any) -> np.ndarray:

@@ -66,6 +66,14 @@ def test_lift_basic_identities_T1_T2():
             assert np.allclose(direct, lift.ldp_ratio(p_sy), rtol=1e-9)
 
 
+def test_posterior_over_prior_is_the_lift():
+    rng = np.random.default_rng(12)
+    _, _, p_sy = random_mech(rng, 3, 4, 5, 1.0)
+    post = lift.posterior(p_sy)
+    assert np.allclose(post.sum(0), 1)
+    assert np.allclose(post / p_sy.sum(1)[:, None], lift_matrix(p_sy))
+
+
 def test_lift_validation():
     with pytest.raises(ValueError, match="sum to 1"):
         lift_matrix(np.ones((2, 2)))
