@@ -178,3 +178,28 @@ def test_ibu_operator_errors():
         ibu(KRRChannel(5, 1.0), [1, 2, 3])
     with pytest.raises(ValueError, match="probability 0"):
         ibu(op, [0, 1, 1, 0, 0, 0], theta0=[1.0, 0, 0, 0])
+
+
+@pytest.mark.parametrize("criterion,tol", [("max_abs", 1e-10), ("l1", 1e-8), ("loglik", 1e-12)])
+def test_stopping_criteria_same_on_dense_and_operator(criterion, tol, rng):
+    k = 12
+    counts = rng.integers(1, 200, size=k)
+    for D, op in [(M.grr_channel(k, 1.0), KRRChannel(k, 1.0)),
+                  (M.geometric_channel(k, 0.8), ConvolutionChannel.geometric(k, 0.8))]:
+        a, b = _same_ibu(D, op, counts, tol=tol, max_iter=20_000, criterion=criterion)
+        assert a.converged
+        prev = ibu(D, counts, tol=0, max_iter=a.n_iter - 1).estimate
+        d = np.abs(a.estimate - prev)
+        assert (d.max() if criterion == "max_abs" else d.sum()) < tol or criterion == "loglik"
+    with pytest.raises(ValueError, match="criterion"):
+        ibu(M.grr_channel(k, 1.0), counts, criterion="rel")
+
+
+def test_krr_fast_loop_with_unobserved_outputs_and_theta0(rng):
+    k = 30
+    D, op = M.grr_channel(k, 0.7), KRRChannel(k, 0.7)
+    counts = rng.integers(0, 50, size=k)
+    counts[:5] = 0
+    _same_ibu(D, op, counts, tol=0, max_iter=200)
+    counts = rng.integers(1, 50, size=k)
+    _same_ibu(D, op, counts, theta0=rng.dirichlet(np.ones(k)), tol=1e-11, max_iter=5000)
