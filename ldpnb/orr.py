@@ -313,7 +313,7 @@ def optimal_random_response(
     p_x = p_sx.sum(axis=0)[idx]
     if idx.size == 1:
         V = np.ones((1, 1))
-        if np.any(A_ub @ V[0] > b_ub * (1 + 1e-12) + 1e-15):
+        if np.any(A_ub @ V[0] - b_ub > 1e-12 * (1 + np.abs(b_ub))):
             V = np.zeros((0, 1))
     else:
         V = polytope_vertices(A_ub, b_ub, A_eq, b_eq, method=method)
