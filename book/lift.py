@@ -662,9 +662,15 @@ report.check("F5.leak", "Fig. 5: SRR has higher leakage than subset merging", "h
 tm = S_o.pivot(index="eps", columns="curve", values="time")
 r_aorr = tm["AORR ALIP 0.65"] / tm["SM ALIP 0.65"]
 r_srr = tm["SRR ALIP 0.65"] / tm["SM ALIP 0.65"]
+lo_eps = tm.index <= 2
 report.check("F5.time", "Fig. 5(d): AORR and SRR take much longer than subset merging", "much longer",
-             f"AORR/SM {r_aorr.min():.0f}-{r_aorr.max():.0f}x; SRR/SM {r_srr.min():.1f}-{r_srr.max():.1f}x",
-             bool(r_aorr.min() >= 10 and r_srr.min() >= 1), "AORR >= 10x SM at every eps; SRR >= SM (it runs Alg. 1 first)")
+             f"eps <= 2: AORR/SM {r_aorr[lo_eps].min():.0f}-{r_aorr[lo_eps].max():.0f}x, SRR/SM "
+             f"{r_srr[lo_eps].min():.0f}-{r_srr[lo_eps].max():.0f}x; eps > 2: AORR/SM {r_aorr[~lo_eps].min():.0f}-"
+             f"{r_aorr[~lo_eps].max():.0f}x, SRR/SM {r_srr[~lo_eps].min():.1f}-{r_srr[~lo_eps].max():.1f}x",
+             bool(r_aorr.min() >= 10 and r_srr[lo_eps].min() >= 10),
+             "AORR >= 10x SM at every eps; SRR >= 10x SM at every eps <= 2",
+             note="for eps > 2 most distributions have few or no high-risk symbols and SRR and SM both take ~0.1 ms, "
+                  "so their ratio is timer noise")
 slower = [float(e) for e in tm.index if tm.loc[e, "SRR ALIP 0.65"] > tm.loc[e, "AORR ALIP 0.65"]]
 fast_small = bool(all(tm.loc[e, "SRR ALIP 0.65"] < tm.loc[e, "AORR ALIP 0.65"] for e in tm.index if e <= 0.75))
 mid = [e for e in slower if 1 <= e <= 2.5]
