@@ -481,3 +481,58 @@ def test_single_location_glh_scores_by_brute_force():
     total_imp = res["impostor_weights"].sum()
     assert total_imp == 90 * 29
     assert 0 <= res["error_rate"] <= 1
+
+
+def test_rr_exact_pse_by_enumeration():
+    rng = np.random.default_rng(18)
+    att = _toy_attack(rng, n=25, k=40)
+    n, k = att.n, att.k
+    S = np.asarray(att.pi.todense())
+    S = np.where(S > 0, S, att.floor)                      # S[j, y] = score of user j for report y
+    for eps in [1.0, 4.0, 9.0]:
+        Q = grr_channel(k, eps)
+        rows = Q[att.x]                                       # rows[i, y] = P(Y = y | user i)
+        vals = np.unique(np.round(S, 15))
+        idx = np.searchsorted(vals, np.round(S, 15))
+        fG = np.zeros(vals.size)
+        fI = np.zeros(vals.size)
+        for i in range(n):
+            np.add.at(fG, idx[i], rows[i] / n)
+            for j in range(n):
+                if j != i:
+                    np.add.at(fI, idx[j], rows[i] / (n * (n - 1)))
+        m = fG > 0
+        d = float(np.sum(fG[m] * np.log2(fG[m] / fI[m])))
+        assert att.rr_exact(eps)["pse"][0] == pytest.approx(d, rel=1e-9, abs=1e-12)
+        # expected best-score error by enumeration
+        at_max = S >= S.max(axis=0, keepdims=True)
+        p_ok = at_max[np.arange(n)] / at_max.sum(axis=0)     # P(correct | report y) for the true user i
+        err = 1 - np.mean(np.sum(rows * p_ok, axis=1))
+        assert att.rr_exact(eps)["error_rate"][0] == pytest.approx(err, abs=1e-12)
+
+
+def test_sequences_and_halves():
+    users = np.array([5, 5, 5, 7, 7, 9])
+    times = np.array([3, 1, 2, 2, 1, 0])
+    items = np.array([100, 200, 100, 300, 200, 400])
+    seqs, uid, item_ids = pid.sequences_from_events(users, times, items, min_events=2)
+    np.testing.assert_array_equal(uid, [5, 7])
+    np.testing.assert_array_equal(item_ids, [100, 200, 300])
+    np.testing.assert_array_equal(seqs[0], [1, 0, 0])       # times 1, 2, 3 -> items 200, 100, 100
+    np.testing.assert_array_equal(seqs[1], [1, 2])
+    a, b = pid.split_halves(np.arange(5))
+    np.testing.assert_array_equal(a, [0, 1]) and np.testing.assert_array_equal(b, [2, 3, 4])
+
+
+def test_score_experiment_and_weighted_det():
+    rng = np.random.default_rng(19)
+    seqs = [rng.integers(0, 30, size=int(rng.integers(5, 15))) for _ in range(40)]
+    r = pid.score_experiment(seqs, seqs, 30)
+    assert r["error_rate"] <= 0.2 and r["pse"] > 0 and r["impostor"].size == 40 * 39
+    g = rng.normal(2, 1, 300)
+    i = np.round(rng.normal(0, 1, 3000), 1)
+    vals, cnt = np.unique(i, return_counts=True)
+    t1, far1, frr1 = pid.det_curve(g, i)
+    t2, far2, frr2 = pid.det_curve(g, vals, impostor_weights=cnt)
+    np.testing.assert_allclose(np.interp(t1, t2, far2), far1)
+    np.testing.assert_allclose(frr1, np.interp(t1, t2, frr2))
