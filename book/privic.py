@@ -194,6 +194,17 @@ report.check("D5", "Paris max cell is B=(3,7) with 533 check-ins; SF max (2,19) 
 # $$ C^{(t+1)}_{xy} = \frac{c_t(y)\, e^{-\beta d(x,y)}}{\sum_{z} c_t(z)\, e^{-\beta d(x,z)}}, \qquad
 #    c_{t+1}(y) = \sum_x \pi(x)\, C^{(t+1)}_{xy}. $$
 #
+# **Table I — notation** (the paper's, as used here):
+#
+# | symbol | meaning |
+# |---|---|
+# | $\mathcal X$, $\mathcal Y$ | grid cells (inputs); reports (= $\mathcal X$ for BA, the padded grid for LAP) |
+# | $\pi$, $\hat\pi$, $\theta_t$ | true prior, its estimate, the estimate after PRIVIC cycle $t$ |
+# | $d$ | Euclidean distance between cells, in grid units |
+# | $d^*$, $\beta$ | maximum average distortion; loss parameter (negative slope of the RD curve) |
+# | $\delta_{BA}$, $\delta_{IBU}$, $\delta_{GIBU}$ | stopping precisions (here: fixed iteration counts) |
+# | $N$, $\hat C_{BA}(\theta, N)$ | number of PRIVIC cycles; the mechanism PRIVIC produces |
+#
 # The iteration starts from the uniform channel. (Alg. 2 prints $d(z,y)$ in the denominator; that is
 # a typo for $d(x,z)$, see erratum E1.) `rd.blahut_arimoto` runs it vectorised over the grid: the
 # output marginal is kept in the log domain and the channel in the linear domain, with log-sum-exp
