@@ -91,6 +91,9 @@ __all__ = [
     "sample_empirical",
     "UtilityPopulation",
     "utility_run",
+    "synthetic_population",
+    "utility_task",
+    "theorem_checks",
 ]
 
 LOG2E = 1.0 / math.log(2.0)  #: log2(e): nats -> bits
@@ -824,3 +827,38 @@ def theorem_checks(draws: int = 300, *, rng=None, tol: float = 1e-10) -> "list[d
             rhs = thg * (mij(pg3.sum(axis=2)) + conditional_mutual_information(np.einsum("uab,ay->uyb", pg3, C)))
             rec("Thm 4.5", "I(U;Y1,Y2) <= theta_GLH [I(U;X1) + I(U;X2|Y1)] (GLH)", i2g, rhs)
     return list(rows.values())
+
+
+# ---------------------------------------------------------------------------------------------
+# Sweeps of the utility experiment (picklable tasks for ldpnb.parallel.sweep)
+# ---------------------------------------------------------------------------------------------
+
+_POPULATION_CACHE: dict = {}
+
+
+def synthetic_population(n: int, k: int, s: float = 0.75, *, seed: int) -> UtilityPopulation:
+    """The synthetic LT stand-in of the utility experiments: n single reports from Zipf(s) over k POIs.
+
+    Deterministic in ``seed``; cached per process (one entry), so that parallel workers of
+    :func:`ldpnb.parallel.sweep` build it once and every worker sees the same population.
+    """
+    key = (int(n), int(k), float(s), int(seed))
+    if key not in _POPULATION_CACHE:
+        _POPULATION_CACHE.clear()
+        counts = sample_empirical(zipf_profile(k, s), n, rng=np.random.default_rng(seed))
+        _POPULATION_CACHE[key] = UtilityPopulation(counts)
+    return _POPULATION_CACHE[key]
+
+
+def utility_task(task: dict, rng) -> dict:
+    """One utility run for :func:`ldpnb.parallel.sweep`.
+
+    ``task`` holds ``n, k, s, pop_seed`` (the population, see :func:`synthetic_population`),
+    ``mech`` ("rr" | "glh"), ``eps``, optional ``g``, ``rep`` and ``keep`` (return the top-20
+    emp+thr estimates).  Returns the dict of :func:`utility_run` plus the task's labels.
+    """
+    pop = synthetic_population(task["n"], task["k"], task.get("s", 0.75), seed=task["pop_seed"])
+    res = utility_run(pop, task["mech"], task["eps"], g=task.get("g"), rng=rng,
+                      return_estimate=bool(task.get("keep", False)))
+    res.update(mech=task["mech"], eps=task["eps"], g=task.get("g"), rep=task.get("rep", 0))
+    return res
