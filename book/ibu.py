@@ -47,6 +47,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 from matplotlib.patches import Polygon
+from scipy.spatial import ConvexHull
 
 from ldpnb import datasets, estimators as est, grid as lgrid, ibu_theory as it, mechanisms as mech
 from ldpnb.metrics import emd, emd_1d
@@ -157,6 +158,7 @@ def surface_panel(ax, M, obs, title, starts=(U3, START_B)):
         ax.plot(*path[-1, [0, 2]], "o", color=c, ms=8, mec="k")
     ax.set_xlabel(r"$\theta_1$")
     ax.set_ylabel(r"$\theta_3$")
+    ax.grid(False)
     ax.set_title(title)
     ax.legend(loc="upper right", fontsize="x-small")
     plt.colorbar(im, ax=ax, label=r"$L(\theta)$ (nats)")
@@ -204,6 +206,21 @@ rgap = (it.loglik_observations(gams * pairs[:, 0] + (1 - gams) * pairs[:, 1], Gr
 report.check("T1", "Lemma 4.1: equality iff (theta - phi) G = 0: equality on (1,0,0)-(0,0,1) for obs {2}; strict gap for 200 "
              "random pairs on a positive 5x12 G", paper="= / >", ours=f"max |gap| {np.max(np.abs(gaps)):.1e}; min random gap {rgap.min():.1e}",
              passed=bool(np.max(np.abs(gaps)) < 1e-12 and rgap.min() > 1e-12), tolerance="1e-12")
+# T0: IBU's limit is an MLE. Certificate: KKT conditions of max_phi sum_z q_z log (phi M)_z, and a generic solver
+from scipy.optimize import minimize  # noqa: E402
+
+rng0 = rng_for("T0")
+M0 = mech.grr_channel(10, 1.0)
+c0 = it.simulate_counts_batch(M0, rng0.multinomial(2000, rng0.dirichlet(np.ones(10))), 1, rng=rng0)[0]
+r0 = est.ibu(M0, c0, tol=0, max_iter=20_000)
+q0 = c0 / c0.sum()
+sol0 = minimize(lambda t: -np.dot(q0, np.log(np.clip(t @ M0, 1e-300, None))), np.full(10, 0.1), method="SLSQP",
+                bounds=[(0, 1)] * 10, constraints=[{"type": "eq", "fun": lambda t: t.sum() - 1}], options={"ftol": 1e-14, "maxiter": 500})
+kkt0 = it.kkt_residual(r0.estimate, M0, c0)
+report.check("T0", "IBU yields an MLE: EM monotone, KKT residual ~0, and l(IBU) >= l(SLSQP) (k-RR k=10, n=2000)",
+             paper="MLE (cited from [7])", ours=f"KKT {kkt0:.1e}; l(IBU) - l(SLSQP) = {r0.loglik[-1] + sol0.fun:+.1e}",
+             passed=bool(np.all(np.diff(r0.loglik) >= -1e-13) and kkt0 < 1e-6 and r0.loglik[-1] >= -sol0.fun - 1e-7),
+             tolerance="KKT < 1e-6; l gap >= -1e-7")
 report.check("T10", "Prop 5.1: strictly concave L -> unique MLE: IBU from 5 starts reaches (0,0,1) (obs {2,1})",
              paper="(0, 0, 1)", ours=f"max L1 distance {np.abs(fp_ab - [0, 0, 1]).sum(1).max():.1e}",
              passed=bool(np.abs(fp_ab - [0, 0, 1]).sum(1).max() < 1e-4), tolerance="L1 < 1e-4")
@@ -474,6 +491,7 @@ for ax, v, title in zip(axes, [theta_sf, *fp6.estimate],
     im = ax.imshow(v.reshape(5, 5), origin="lower", extent=[0, 5, 0, 5], vmin=0, vmax=vmax, cmap="magma")
     ax.set_title(title, fontsize="small")
     ax.set_xlabel("east (km)")
+    ax.grid(False)
 axes[0].set_ylabel("north (km)")
 plt.colorbar(im, ax=axes, label="probability", shrink=0.85)
 paper_title(fig, "Fig. 6", f"a non-identifiable 25x16 mechanism: three MLEs for the same infinite data (n = {N_sf.sum():,} check-ins)")
@@ -520,13 +538,16 @@ report.check_close("D3", "Grid: 20 x 14 = 280 cells; ages k = 100", paper=[280, 
 cs = mg.cell_size_km()
 print(f"cells {cs}, {N_loc.sum():,} check-ins; densest 10% of cells hold {np.sort(theta_loc)[::-1][:28].sum():.0%} of the mass")
 
-fig, ax = plt.subplots(figsize=(5, 6))
-im = ax.imshow(mg.to_image(N_loc), origin="lower", extent=[0, 14 * 0.5, 0, 20 * 0.5], cmap="magma",
+fig, ax = plt.subplots(figsize=(6.5, 7))
+cmap7 = plt.get_cmap("magma").copy()
+cmap7.set_bad("lightgrey")
+im = ax.imshow(np.ma.masked_equal(mg.to_image(N_loc), 0), origin="lower", extent=[0, 14 * 0.5, 0, 20 * 0.5], cmap=cmap7,
                norm=plt.matplotlib.colors.LogNorm(vmin=1))
-plt.colorbar(im, ax=ax, label="check-ins per cell (log scale)")
+ax.grid(False)
+plt.colorbar(im, ax=ax, label="check-ins per cell (log scale; grey = none)")
 ax.set_xlabel("east (km)")
 ax.set_ylabel("north (km)")
-paper_title(ax, "Fig. 7", f"Gowalla check-ins in Manhattan, 20x14 cells of 0.5 km ({N_loc.sum():,})")
+paper_title(ax, "Fig. 7", f"Gowalla Manhattan: {N_loc.sum():,} check-ins\non 20 x 14 cells of 0.5 km")
 plt.show()
 
 # %% [markdown]
@@ -573,6 +594,7 @@ for ax, (title, v, e) in zip(axes, panels):
     im = ax.imshow(mg.to_image(v), origin="lower", extent=[0, 7, 0, 10], cmap="magma", vmin=0, vmax=vmax)
     ax.set_title(title + ("" if e is None else f"\nEMD = {e:.4f} km"), fontsize="small")
     ax.set_xlabel("east (km)")
+    ax.grid(False)
 axes[0].set_ylabel("north (km)")
 plt.colorbar(im, ax=axes, label="probability", shrink=0.8)
 paper_title(fig, "Fig. 8", "Gowalla Manhattan, truncated planar geometric $\\varepsilon_g = 1$/km (one run)")
@@ -971,7 +993,7 @@ print(f"likely subsets (linear, k-RR): {time.perf_counter() - t:.1f} s")
 
 # %% [markdown]
 # **Fig. 14** redrawn on real data: 300 Gowalla check-ins of the Manhattan box obfuscated by the
-# continuous planar Laplace mechanism ($\varepsilon_g = 1$/km), an infinite lattice of width
+# continuous planar Laplace mechanism ($\varepsilon_g = 2$/km), an infinite lattice of width
 # $h = 0.3$ km ($\delta = h/\sqrt2 = 0.21$ km), the convex hull $\mathcal B$ of the reports and
 # the likely region $T_{\delta'}(\mathcal B)$.
 
@@ -980,12 +1002,17 @@ rng = rng_for("fig14")
 pts = gw[["lat", "lon"]].to_numpy()[rng.choice(len(gw), 300, replace=False)]
 kmlat, kmlon = lgrid.km_per_degree(np.mean(datasets.MANHATTAN_BOX[:2]))
 P_km = np.c_[(pts[:, 1] - datasets.MANHATTAN_BOX[2]) * kmlon, (pts[:, 0] - datasets.MANHATTAN_BOX[0]) * kmlat]
-Z_km = mech.planar_laplace_perturb(P_km, 1.0, rng=rng)
+EPS14 = 2.0
+Z_km = mech.planar_laplace_perturb(P_km, EPS14, rng=rng)
 h = 0.3
-gx = np.arange(-12, 45) * h
-L14 = np.array(np.meshgrid(gx, gx)).reshape(2, -1).T
+# a lattice window that covers T_delta'(B) with a margin of 1.5 km (the "much larger" alphabet)
+hv = Z_km[ConvexHull(Z_km).vertices]
+dp_bound = it.planar_delta_prime(h / np.sqrt(2), np.linalg.norm(hv[:, None] - hv[None], axis=2).max()) + 1.5
+gxs = np.arange(np.floor((hv[:, 0].min() - dp_bound) / h), np.ceil((hv[:, 0].max() + dp_bound) / h) + 1) * h
+gys = np.arange(np.floor((hv[:, 1].min() - dp_bound) / h), np.ceil((hv[:, 1].max() + dp_bound) / h) + 1) * h
+L14 = np.array(np.meshgrid(gxs, gys)).reshape(2, -1).T
 m14, dprime, dmax = it.likely_subset_planar(L14, Z_km, h / np.sqrt(2))
-G14 = np.exp(-1.0 * np.linalg.norm(L14[:, None, :] - Z_km[None], axis=2))  # planar Laplace density up to a constant
+G14 = np.exp(-EPS14 * np.linalg.norm(L14[:, None, :] - Z_km[None], axis=2))  # planar Laplace density up to a constant
 outside = np.flatnonzero(~m14)
 probe = rng.choice(outside, min(300, outside.size), replace=False)
 unl14 = it.unlikely_mask(np.vstack([G14[m14], G14[probe]]))[m14.sum():]
@@ -994,8 +1021,6 @@ f14 = it.ibu_rows(G14, np.ones(len(Z_km)), tol=0, max_iter=n14)
 s14 = it.ibu_rows(G14[m14], np.ones(len(Z_km)), tol=0, max_iter=n14)
 
 fig, ax = plt.subplots(figsize=(7, 7))
-from scipy.spatial import ConvexHull  # noqa: E402
-
 hull = Z_km[ConvexHull(Z_km).vertices]
 ax.plot(L14[~m14, 0], L14[~m14, 1], ".", color="lightgrey", ms=2, label="lattice $\\mathcal{X}$ (unlikely)")
 ax.plot(L14[m14, 0], L14[m14, 1], ".", color=color("IBU"), ms=3, label=f"likely subset ({m14.sum()} points)")
@@ -1006,8 +1031,8 @@ ax.add_patch(Polygon(outer[ConvexHull(outer).vertices], fill=False, ec=color("IN
                      label=f"$T_{{\\delta'}}(\\mathcal{{B}})$, $\\delta'$ = {dprime:.2f} km"))
 ax.plot(Z_km[:, 0], Z_km[:, 1], "+", color="k", ms=5, label="reports $z^i$")
 ax.set_aspect("equal")
-ax.set_xlim(hull[:, 0].min() - 3, hull[:, 0].max() + 3)
-ax.set_ylim(hull[:, 1].min() - 3, hull[:, 1].max() + 3)
+ax.set_xlim(gxs[0] - 0.3, gxs[-1] + 0.3)
+ax.set_ylim(gys[0] - 0.3, gys[-1] + 0.3)
 ax.set_xlabel("east (km)")
 ax.set_ylabel("north (km)")
 ax.legend(fontsize="x-small", loc="lower right")
