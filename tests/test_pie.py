@@ -536,3 +536,25 @@ def test_score_experiment_and_weighted_det():
     t2, far2, frr2 = pid.det_curve(g, vals, impostor_weights=cnt)
     np.testing.assert_allclose(np.interp(t1, t2, far2), far1)
     np.testing.assert_allclose(frr1, np.interp(t1, t2, frr2))
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.floats(0.0, 0.9), st.integers(16, 10**9), st.floats(0.001, 0.999), st.integers(2, 10**8))
+def test_inverse_roundtrips_property(beta, n, theta, size):
+    a = pie.alpha_for_target_bayes_error(beta, n)
+    if a >= 0:
+        assert pie.fano_lower_bound(a, n) == pytest.approx(beta, abs=1e-9)
+    eps = pie.eps_from_theta(theta, size)
+    assert pie.theta_rr(size, eps) == pytest.approx(theta, rel=1e-9)
+    assert pie.theta_glh(size, eps) == pytest.approx(theta, rel=1e-9)
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(2, 6), st.integers(2, 6), st.floats(0.05, 5.0), st.integers(0, 2**31 - 1))
+def test_pie_between_zero_and_bounds_property(n, k, eps, seed):
+    rng = np.random.default_rng(seed)
+    p_u = rng.dirichlet(np.ones(n))
+    P = rng.dirichlet(np.ones(k), size=n)
+    v = pie.pie(p_u, P, grr_channel(k, eps))
+    assert -1e-12 <= v <= pie.alpha_rr(eps, n, k) + 1e-10
+    assert v <= pie.alpha_star_rr(n, k, eps) + 1e-10
