@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ldpnb.utils import check_random_state
+from ldpnb.utils import check_epsilon, check_random_state
 
 __all__ = [
     "observation_matrix",
@@ -105,10 +105,7 @@ def _as_distribution(p, name: str, k: int | None = None, atol: float = 1e-9) -> 
 
 
 def _check_eps(eps, name: str = "epsilon") -> float:
-    e = float(eps)
-    if not np.isfinite(e) or e <= 0:
-        raise ValueError(f"{name} must be finite and > 0, got {eps!r}")
-    return e
+    return check_epsilon(eps, name)
 
 
 def _check_n(n, name: str = "n") -> float:

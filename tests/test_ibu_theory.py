@@ -545,3 +545,62 @@ def test_emd_rows_and_slope():
         assert e[r] == pytest.approx(emd_1d(P[r], Q[r]), abs=1e-12)
     n = np.array([1e2, 1e3, 1e4])
     assert it.loglog_slope(n, 3 * n**-0.5) == pytest.approx(-0.5)
+
+
+def test_ibu_path_matches_ibu_rows():
+    path = it.ibu_path(M4, [1, 1, 0], np.array([0.2, 0.3, 0.5]), 50)
+    assert path.shape == (51, 3)
+    np.testing.assert_allclose(path.sum(1), 1, atol=1e-12)
+    ref = it.ibu_rows(M4, [1, 1, 0], theta0=[0.2, 0.3, 0.5], tol=0, max_iter=50).estimate
+    np.testing.assert_allclose(path[-1], ref, atol=1e-12)
+    with pytest.raises(ValueError):
+        it.ibu_path(M4, [1, 1, 0], np.array([0.5, 0.5, 0.0]), 5)
+
+
+def test_ibu_rows_tol_zero_fast_path_equals_slow_path():
+    rng = np.random.default_rng(28)
+    M = rng.random((5, 8)) + 0.05
+    C = rng.integers(0, 20, (3, 8))
+    C[:, 1] += 1
+    fast = it.ibu_rows(M, C, tol=0, max_iter=300)
+    slow = it.ibu_rows(M, C, tol=0, max_iter=300, record_trace=True)
+    np.testing.assert_allclose(fast.estimate, slow.estimate, atol=1e-13)
+    np.testing.assert_allclose(fast.loglik, slow.loglik, atol=1e-13)
+    assert np.all(np.diff(slow.trace) >= -1e-13)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(-3, 3), min_size=1, max_size=12))
+def test_project_simplex_rows_property(v):
+    p = it.project_simplex_rows(np.array(v))
+    assert np.all(p >= 0) and abs(p.sum() - 1) < 1e-9
+    # projection is idempotent and no feasible point is closer
+    np.testing.assert_allclose(it.project_simplex_rows(p), p, atol=1e-9)
+    u = np.random.default_rng(0).dirichlet(np.ones(len(v)), 20)
+    assert np.all(((u - np.array(v)) ** 2).sum(1) >= ((p - np.array(v)) ** 2).sum() - 1e-9)
+
+
+def test_emd_rows_on_grid():
+    from ldpnb.grid import lattice_distance_matrix
+
+    D = lattice_distance_matrix(2, 2, 1.0)
+    a = np.array([1.0, 0, 0, 0])
+    P = np.array([[0, 1.0, 0, 0], [0, 0, 0, 1.0], [1.0, 0, 0, 0]])
+    np.testing.assert_allclose(it.emd_rows(P, a, D), [1, np.sqrt(2), 0], atol=1e-9)
+
+
+def test_input_validation_messages():
+    with pytest.raises(ValueError):
+        it.rappor_concavity_lower_bound(10, 20, -1.0)
+    with pytest.raises(ValueError):
+        it.inv_krr_upper_bound(1, 1.0, 10)
+    with pytest.raises(ValueError):
+        it.observation_matrix(M4, np.array([3]))
+    with pytest.raises(ValueError):
+        it.loglik_surface(np.ones((2, 2)) / 2, [0])
+    with pytest.raises(ValueError):
+        it.planar_delta_prime(-1, 2)
+    with pytest.raises(ValueError):
+        it.likely_subset_krr(np.array([5]), 3)
+    with pytest.raises(ValueError):
+        it.inv_expected_sq_error(np.ones((2, 3)) / 3, [0.5, 0.5], 10)
