@@ -209,3 +209,23 @@ def test_analytic_checks_zero_violations():
     assert out["closed_form_max_err"] < 1e-12
     assert out["refinement_violations"] == out["theorem1_violations"] == out["prop2_violations"] == 0
     assert out["n"] == 200
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=80, deadline=None)
+@given(seed=st.integers(0, 2**31 - 1), n_s=st.integers(2, 6), n_x=st.integers(2, 20),
+       eps=st.floats(0.05, 10), lam=st.floats(0.05, 0.95))
+def test_subset_merging_properties(seed, n_s, n_x, eps, lam):
+    P = random_joint(n_s, n_x, rng=seed)
+    crit = ALIP(*alip_budgets(eps, lam))
+    mm = subset_merging(P, crit)
+    cm = complete_merging(P, crit)
+    blocks = np.concatenate(mm.groups) if mm.groups else np.array([], dtype=int)
+    assert np.array_equal(np.sort(blocks), cm.high) and len(set(blocks.tolist())) == blocks.size
+    p_x = P.sum(0)
+    assert mm.mutual_information(p_x, unit="nats") >= cm.mutual_information(p_x, unit="nats") - 1e-12
+    C = mm.channel()
+    assert np.allclose(C.sum(1), 1) and C.shape == (n_x, mm.n_outputs)
