@@ -17,13 +17,14 @@
 # # Consistency and performance of the iterative Bayesian update
 #
 # This chapter reproduces E. ElSalamouny and C. Palamidessi, *On the Consistency and Performance of
-# the Iterative Bayesian Update* (arXiv 2508.09980). Each of $n$ users holds a value
+# the Iterative Bayesian Update* (arXiv 2508.09980) {cite}`elsalamouny2023ibu`. Each of $n$ users holds a value
 # $X^i \sim \theta$ on a finite alphabet $\mathcal X$ and reports $z^i \sim M(X^i,\cdot)$ through a
 # known mechanism $M$ (rows = $\mathcal X$, columns = $\mathcal Z$). The curator estimates $\theta$
 # from the empirical distribution $q$ of the reports, either by matrix inversion
 # ($v = qM^{-1}$, then clipping-and-normalising, **INV-N**, or projecting onto the simplex,
-# **INV-P**) or by the **iterative Bayesian update** (IBU, Algorithm 1), an EM algorithm whose
-# fixed points are maximum-likelihood estimates (MLEs):
+# **INV-P** {cite}`wang2013projection`) or by the **iterative Bayesian update** (IBU, Algorithm 1),
+# an EM algorithm whose fixed points are maximum-likelihood estimates (MLEs)
+# {cite}`elsalamouny2020gibu`:
 #
 # $$\theta^{t+1}_x = \sum_{z} q_z\,\frac{\theta^t_x M_{xz}}{\sum_u \theta^t_u M_{uz}} .$$
 #
@@ -37,6 +38,8 @@
 # %% tags=["parameters"]
 SCALE = "book"  # "smoke" (seconds, tests) | "book" (the published book, minutes) | "paper"
 SEED = 2024
+TOL = 1e-8  # IBU stopping threshold on the normalised log-likelihood l = L/n (unstated in the paper)
+REPS = None  # runs per epsilon in Figs. 9, 10, 12; None = the scale's default (3 / 20 / 100)
 
 # %%
 import time
@@ -77,7 +80,8 @@ SIZES = {
                   t21_iter=20_000, t21_X=(-500, 600), t24=(5_000, 50, 2_000, 10_000),
                   rappor_n=[10, 12, 15, 20, 25, 30, 40, 50], n_jobs=2),
 }[SCALE]
-TOL = 1e-8  # IBU stopping threshold on the normalised log-likelihood l = L/n (unstated in the paper)
+if REPS is not None:
+    SIZES["reps"] = int(REPS)
 
 
 def rng_for(name):
@@ -276,7 +280,8 @@ _ = report.check("T11.9", "Mechanism (12) is not identifiable (rank 2 < 3); L no
 # $p = e^{\varepsilon/2}/(1+e^{\varepsilon/2})$) are $\varepsilon$-LDP; the truncated linear
 # geometric (eq. 7), the discretised Laplace, the exponential mechanism
 # ($M_{xz} \propto e^{-\varepsilon_g d(x,z)/2}$ — the paper does not write the formula; the factor
-# $1/2$ is the convention of Chatzikokolakis et al. 2017 that makes it $\varepsilon_g$-geo-ind) and
+# $1/2$ is the convention of Chatzikokolakis et al. {cite}`chatzikokolakis2017efficient` that makes
+# it $\varepsilon_g$-geo-ind) and
 # the planar geometric / Laplace mechanisms (truncated by clamping to the grid) are
 # $\varepsilon_g$-geo-indistinguishable. We compute the *tight* constant of each matrix.
 
@@ -392,7 +397,7 @@ mc[["eps", "n", "gf2", "real", "concave", "bound"]].round(4)
 # %% [markdown]
 # ## 3. Consistency (§6): identification, dominance and the convergence of IBU
 #
-# By Newey-McFadden (Lemma 6.1) the MLE is consistent under identification
+# By Newey-McFadden {cite}`newey1994large` (Lemma 6.1) the MLE is consistent under identification
 # ($\theta \ne \phi \Rightarrow \theta M \ne \phi M$, **Thm 6.1**: iff $M$ has $|\mathcal X|$
 # independent columns), compactness, continuity and dominance. **Prop 6.2** ($k$-RR, truncated
 # geometric, Rappor) and **Prop 6.3** (untruncated geometric, with the dominating function
@@ -754,8 +759,8 @@ pd.DataFrame(rows9)
 # ### Fig. 10: $k$-RR, and Figs. 11-12: basic Rappor
 #
 # Under $\varepsilon$-LDP mechanisms built on randomised response the three estimators are close.
-# Rappor's INV variants use the per-bit estimator $v_y = (c_y/n - (1-p))/(2p-1)$ (Kairouz et
-# al. 2016) followed by INV-N / INV-P; IBU uses the $2^{10}$ pattern counts. Rappor's inputs are
+# Rappor's INV variants use the per-bit estimator $v_y = (c_y/n - (1-p))/(2p-1)$ of Kairouz et
+# al. {cite}`kairouz2016discrete` followed by INV-N / INV-P; IBU uses the $2^{10}$ pattern counts. Rappor's inputs are
 # re-sampled in each run ($n = 10^5$) from Binomial(9, 1/2) and from the uniform law on $\{3..6\}$.
 
 # %%
