@@ -104,6 +104,14 @@ XN, KN = nur_df.to_numpy(), np.array(nur_ks)
 print(f"Adult {XA.shape}, k = {adult_ks}\nACS {XC.shape}, k = {acs_ks}\nNursery {XN.shape}, k = {nur_ks}")
 
 # %% [markdown]
+# **Scales.** `smoke` runs every cell on tiny grids (seconds; statistical rows that need many
+# runs are marked not-evaluated). `book` keeps the full datasets and the exact-expectation RID
+# ranking, uses ε ∈ {1, 2, 4, 6, 8, 10}, one survey design per figure plus 4–10 independent runs
+# for the headline numbers, 20 runs for utility, the Bayes attackers on the full grids and XGBoost
+# (30 trees, ≤ 10,000 training rows) on ACS at ε ∈ {1, 10}. `paper` uses the paper's grids,
+# 20 runs, XGBoost's defaults on all three datasets, in parallel. Analytic rows are exact at every
+# scale; each statistical row states its tolerance and the number of runs behind it.
+#
 # ## 1. Plausible deniability: how often one report gives the value away
 #
 # For one report of attribute $j$ the attacker guesses $\hat v = y$ (GRR), a uniform element of
