@@ -42,6 +42,9 @@ __all__ = [
     "spl_estimate",
     "smp_collect",
     "smp_estimate",
+    "fo_variance",
+    "spl_variance",
+    "smp_variance",
     "rsfd_params",
     "rsfd_collect",
     "rsfd_support_counts",
@@ -202,6 +205,41 @@ def spl_estimate(counts: Sequence[np.ndarray], n: int, ks, eps: float, protocol:
         p, q = fo_params(protocol, int(ks[j]), eps / d)
         out.append(np.asarray(fo_estimate(np.asarray(counts[j]), n, p, q), dtype=float))
     return out
+
+
+def fo_variance(f, n: int, p: float, q: float) -> np.ndarray:
+    r"""Variance of the generic FO estimator Eq. (2) for a fixed population of ``n`` users,
+    ``n f(v)`` of whom hold ``v`` (the support indicators are independent Bernoulli):
+
+    .. math:: \mathrm{Var}[\hat f(v)] = \frac{f(v)\,p(1-p) + (1-f(v))\,q(1-q)}{n\,(p-q)^2}
+
+    (Wang et al. 2017; ``f = 0`` gives the usual approximation :math:`q(1-q)/(n(p-q)^2)`).
+    For OLH ``q = 1/g`` and the formula holds for a fully random hash.
+    """
+    f = np.asarray(f, dtype=float)
+    if n <= 0 or not (0 <= q < p <= 1):
+        raise ValueError("need n > 0 and 0 <= q < p <= 1")
+    return (f * p * (1 - p) + (1 - f) * q * (1 - q)) / (n * (p - q) ** 2)
+
+
+def spl_variance(f, n: int, k: int, eps: float, d: int, protocol: str) -> np.ndarray:
+    """Variance of SPL's estimate of one attribute: :func:`fo_variance` at budget ``eps/d``
+    with all ``n`` users reporting (Arcolezi et al. 2023, Sec. 2.3)."""
+    p, q = fo_params(protocol, int(k), _check_eps(eps) / int(d))
+    return fo_variance(f, n, p, q)
+
+
+def smp_variance(f, n: int, k: int, eps: float, d: int, protocol: str) -> np.ndarray:
+    r"""Approximate variance of SMP's estimate of one attribute for a fixed population of ``n``
+    users (Arcolezi et al. 2023, Sec. 2.3): the randomization variance of the ``n/d`` users that
+    sampled the attribute plus the variance of their empirical frequency around the population's
+    (each user is in the group independently with probability 1/d):
+
+    .. math:: \mathrm{Var} \approx \frac{f p(1-p) + (1-f) q(1-q)}{(n/d)(p-q)^2} + \frac{f(1-f)(d-1)}{n}.
+    """
+    p, q = fo_params(protocol, int(k), _check_eps(eps))
+    f = np.asarray(f, dtype=float)
+    return fo_variance(f, n / int(d), p, q) + f * (1 - f) * (int(d) - 1) / n
 
 
 def smp_collect(X, ks, eps: float, protocol: str, *, rng=None, assignment: str = "iid"):

@@ -225,3 +225,29 @@ def test_priors_and_metrics():
     assert md.mse_avg([np.array([0.5, 0.5])], [np.array([0.4, 0.6])]) == pytest.approx(0.01)
     with pytest.raises(ValueError):
         md.make_priors("foo", [2, 3])
+
+
+def test_spl_smp_variance_monte_carlo():
+    """SPL and SMP variances (Eq. 2 estimator, fixed population) against Monte Carlo."""
+    rng = np.random.default_rng(21)
+    n, eps, R = 3000, 3.0, 400
+    X = _iid_population(n, rng)
+    f = md.marginals(X, KS)
+    for prot in ("grr", "oue", "sue"):
+        E_spl = [[] for _ in KS]
+        E_smp = [[] for _ in KS]
+        for _ in range(R):
+            for j, e in enumerate(md.spl_estimate(md.spl_collect(X, KS, eps, prot, rng=rng), n, KS, eps, prot)):
+                E_spl[j].append(e)
+            attr, c, nj = md.smp_collect(X, KS, eps, prot, rng=rng)
+            for j, e in enumerate(md.smp_estimate(c, nj, KS, eps, prot)):
+                E_smp[j].append(e)
+        pv = []
+        for j, k in enumerate(KS):
+            for E, V in ((E_spl[j], md.spl_variance(f[j], n, k, eps, 3, prot)),):
+                chi = (R - 1) * np.var(E, axis=0, ddof=1) / V
+                pv.extend(2 * np.minimum(stats.chi2.cdf(chi, R - 1), stats.chi2.sf(chi, R - 1)))
+            # SMP: approximate (random group sizes): within 25 %
+            ratio = np.var(E_smp[j], axis=0, ddof=1) / md.smp_variance(f[j], n, k, eps, 3, prot)
+            assert np.all((ratio > 0.75) & (ratio < 1.35)), ratio
+        assert min(pv) * len(pv) > 1e-6
