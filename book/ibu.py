@@ -564,7 +564,7 @@ plt.show()
 # %%
 M_g05 = mech.geometric_channel(100, 0.05)
 one = it.estimation_trials(M_g05, N_age, 1, metric=it.emd_1d_rows, rng=rng_for("fig1"), tol=TOL, max_iter=SIZES["max_iter"])
-fig, axes = plt.subplots(1, 3, figsize=(14, 3.8), sharey=True)
+fig, axes = plt.subplots(1, 3, figsize=(14, 3.8))  # own y-scales: INV's spikes would flatten panel (c)
 for ax, meth, lab in zip(axes, ["INV-N", "INV-P", "IBU"], ["(a) INV-N", "(b) INV-P", "(c) IBU"]):
     ax.plot(x100, theta_age, color=color("truth"), lw=2, label="original")
     ax.plot(x100, one["last"]["noisy"], color=color("emp"), lw=1.2, label=f"noisy (EMD {one['noisy'][0]:.2f})")
@@ -573,7 +573,6 @@ for ax, meth, lab in zip(axes, ["INV-N", "INV-P", "IBU"], ["(a) INV-N", "(b) INV
     ax.set_xlabel("age (years)")
     ax.legend(fontsize="x-small")
 axes[0].set_ylabel("probability")
-axes[0].set_ylim(0, max(theta_age.max(), one["last"]["INV-N"].max(), one["last"]["INV-P"].max()) * 1.05)
 paper_title(fig, "Fig. 1", "Adult ages sanitised by the geometric mechanism, $\\varepsilon_g=0.05$ (EMD in years)")
 plt.show()
 e1 = {m: one[m][0] for m in ["noisy", "INV-N", "INV-P", "IBU"]}
