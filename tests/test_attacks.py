@@ -251,3 +251,29 @@ def test_aif_xgb_experiment_shapes():
                                 prior_kind="correct", n_estimators=5, rng=1)
     assert set(res) == {(v, m) for v in ("GRR", "OUE-r") for m in ("NK s=1n", "PK 0.5n")}
     assert all(r.shape == (1, 2) and np.all((r >= 0) & (r <= 100)) for r in res.values())
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(0, 2**32 - 1), n=st.integers(5, 60), d=st.integers(1, 5), k=st.integers(2, 4))
+def test_reid_matches_bruteforce_property(seed, n, d, k):
+    """A8 on random small instances: exact expectation = brute force, for top-1/3/10."""
+    rng = np.random.default_rng(seed)
+    ks = np.full(d, k)
+    B = rng.integers(0, k, size=(n, d))
+    P = np.where(rng.random((n, d)) < 0.6, np.where(rng.random((n, d)) < 0.7, B, rng.integers(0, k, size=(n, d))), -1)
+    ours = at.reid_topk(P, B, (1, 3, 10), ks=ks)
+    for top in (1, 3, 10):
+        assert ours[top] == pytest.approx(_reid_bruteforce(P, B, top), abs=1e-9)
+
+
+@settings(max_examples=60, deadline=None)
+@given(eps=st.floats(0.05, 12), k=st.integers(2, 200),
+       protocol=st.sampled_from(["grr", "olh", "ss", "sue", "oue"]))
+def test_expected_accuracy_bounds_property(eps, k, protocol):
+    """Every attack beats the blind guess 1/k and is a probability; GRR is the most accurate."""
+    acc = at.expected_pd_accuracy(protocol, eps, k)
+    assert 1.0 / k - 1e-12 <= acc <= 1.0
+    assert acc <= at.expected_pd_accuracy("grr", eps, k) + 1e-12

@@ -251,3 +251,23 @@ def test_spl_smp_variance_monte_carlo():
             ratio = np.var(E_smp[j], axis=0, ddof=1) / md.smp_variance(f[j], n, k, eps, 3, prot)
             assert np.all((ratio > 0.75) & (ratio < 1.35)), ratio
         assert min(pv) * len(pv) > 1e-6
+
+
+from hypothesis import given, settings, strategies as st  # noqa: E402
+
+
+@settings(max_examples=60, deadline=None)
+@given(eps=st.floats(0.05, 10), d=st.integers(1, 30), k=st.integers(2, 50), seed=st.integers(0, 2**32 - 1))
+def test_rsrfd_estimator_properties(eps, d, k, seed):
+    """ε' ≥ ε (equality iff d = 1); uniform prior = RS+FD; E[C] = n γ makes the estimator return f exactly."""
+    assert md.amplified_epsilon(eps, d) >= eps - 1e-12
+    rng = np.random.default_rng(seed)
+    f = rng.dirichlet(np.ones(k))
+    prior = rng.dirichlet(np.ones(k))
+    for prot, var in (("grr", "grr"), ("oue", "ue-r"), ("sue", "ue-r")):
+        p, q = md.rsfd_params(prot, k, eps, d)
+        n = 1000
+        for pr in (None, prior):
+            g = md.rsfd_support_probability(f, d, k, p, q, var, pr)
+            np.testing.assert_allclose(md.rsfd_estimate(n * g, n, d, k, p, q, var, pr), f, atol=1e-9)
+            assert np.all(md.rsfd_variance(f, n, d, k, p, q, var, pr) >= 0)
