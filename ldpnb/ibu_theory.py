@@ -256,8 +256,8 @@ def gf2_rank_batch(B) -> np.ndarray:
     rank = np.zeros(T, dtype=int)
     used = np.zeros((T, r), dtype=bool)
     t_idx = np.arange(T)
-    # eliminate column by column over the smaller dimension r <= c: iterate over the r rows as
-    # pivots via columns; the rank is at most r, so loop over columns until every row is used.
+    # after the transpose r <= c: sweep the c columns, taking in each matrix an unused row with a 1
+    # as pivot and XOR-ing it into the other rows with a 1 there; stop once every row is a pivot.
     for col in range(c):
         colv = A[:, :, col]
         cand = colv & ~used
@@ -704,7 +704,11 @@ def ibu_rows(channel, counts, *, theta0=None, tol: float = 1e-8, max_iter: int =
 
     ``channel`` only needs to be non-negative (IBU is invariant to rescaling columns, so restricted
     channels of §8 whose rows do not sum to 1 are allowed).  ``counts``: ``(m,)`` or ``(R, m)``.
-    ``theta0``: ``(k,)`` or ``(R, k)`` full-support start (default uniform).
+    ``theta0``: ``(k,)`` or ``(R, k)`` full-support start (default uniform).  ``min_iter``: no row
+    stops before this many updates.  ``tol=0`` runs exactly ``max_iter`` updates (a fast path that
+    evaluates the log-likelihood only at the end).  ``record_trace`` keeps ``l(theta^t)`` of row 0.
+
+    References: ElSalamouny & Palamidessi, Algorithm 1 and eq. (2); spec 002 A1.
     """
     M = _as_nonneg_matrix(channel, "channel")
     C = np.asarray(counts, dtype=float)
