@@ -115,11 +115,13 @@ fig, ax = plt.subplots(figsize=(8, 2.6))
 ax.set_axis_off()
 for i, y in enumerate([0.8, 0.5, 0.2]):
     lab = ["$X^1$", "$X^2$", "$X^n$"][i]
-    ax.annotate("", xy=(0.42, y), xytext=(0.12, y), arrowprops=dict(arrowstyle="->", lw=1.5))
+    ax.annotate("", xy=(0.42, y), xytext=(0.12, y), xycoords="axes fraction", textcoords="axes fraction",
+                arrowprops=dict(arrowstyle="->", lw=1.5, color="k"))
     ax.text(0.08, y, lab, ha="center", va="center", fontsize=13)
     ax.text(0.27, y + 0.06, "$M$", ha="center", fontsize=12, color=color("ibu"))
     ax.text(0.47, y, ["$z^1$", "$z^2$", "$z^n$"][i], ha="center", va="center", fontsize=13)
-    ax.annotate("", xy=(0.78, 0.5), xytext=(0.51, y), arrowprops=dict(arrowstyle="->", lw=1, color="grey"))
+    ax.annotate("", xy=(0.78, 0.5), xytext=(0.51, y), xycoords="axes fraction", textcoords="axes fraction",
+                arrowprops=dict(arrowstyle="->", lw=1, color="grey"))
 ax.text(0.08, 0.35, "⋮", ha="center", fontsize=14)
 ax.text(0.88, 0.5, "curator\nestimates $\\theta$\n(IBU / INV)", ha="center", va="center", fontsize=12,
         bbox=dict(boxstyle="round", fc="#f0f0f0"))
@@ -725,7 +727,7 @@ for lab, kind, planar in PANELS9:
     lower = eps_list <= np.median(eps_list)
     need = 1.5 if kind == "exponential" else 2.0
     rows9.append(dict(panel=lab, eps=eps_list.tolist(), IBU=mi.round(3).tolist(), INV_N=mn.round(3).tolist(),
-                      INV_P=mp.round(3).tolist()))
+                      INV_P=mp.round(3).tolist(), IBU_iterations=[int(np.median(res[e]["n_iter"])) for e in res]))
     report.check(f"F9{lab}.1", f"Fig. 9{lab} ({kind}, {'locations' if planar else 'ages'}): IBU beats INV-N and INV-P "
                  "at every eps_g of the lower half (medians)", paper="IBU < INV, especially at small eps_g",
                  ours=f"min(INV)/IBU = {np.round(minv / mi, 2).tolist()}", passed=bool(np.all(mi[lower] < minv[lower])),
