@@ -12,7 +12,6 @@ STAMP  := $(VENV)/.ldpnb-installed
 export OMP_NUM_THREADS ?= 1
 export OPENBLAS_NUM_THREADS ?= 1
 export MKL_NUM_THREADS ?= 1
-export MPLBACKEND ?= Agg
 
 .PHONY: help venv test test-all book execute render chapter sync bench clean
 

@@ -76,7 +76,9 @@ def _kernel_env() -> dict[str, str]:
     env = dict(os.environ)
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         env.setdefault(var, "1")
-    env.setdefault("MPLBACKEND", "module://matplotlib_inline.backend_inline")
+    # figures must be captured in the executed notebooks: force the inline backend even when the
+    # caller exported a non-interactive one (MPLBACKEND=Agg would make plt.show() draw nothing)
+    env["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
     env.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
     env["PAPERMILL"] = "1"
     env.setdefault("LDPNB_BUILD_DIR", str(BUILD))

@@ -58,6 +58,7 @@ def test_chapter_executes_at_smoke_scale(name, tmp_path, monkeypatch):
 
     monkeypatch.setenv("LDPNB_BUILD_DIR", str(tmp_path))
     monkeypatch.setenv("PAPERMILL", "1")
+    monkeypatch.setenv("MPLBACKEND", "module://matplotlib_inline.backend_inline")
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         monkeypatch.setenv(var, "1")
     out = tmp_path / f"{name}.ipynb"
