@@ -68,6 +68,9 @@ def test_chapter_executes_at_smoke_scale(name, tmp_path, monkeypatch):
     )
     if name in NO_REPORT:
         return
+    executed = nbformat.read(out, as_version=4)
+    n_png = sum("image/png" in o.get("data", {}) for c in executed.cells for o in c.get("outputs", []))
+    assert n_png > 0, f"{name}: the executed notebook holds no figure (matplotlib backend not inline?)"
     report = tmp_path / "reproduction" / f"{name}.json"
     assert report.exists(), f"{name} did not write its reproduction report (call report.finalize())"
     rows = json.loads(report.read_text())
