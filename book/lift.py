@@ -241,7 +241,9 @@ report.check("D6", "Sec. VI: lift-based measures do not restrict the min-lift", 
 # $$
 #
 # and **subset merging** merges each block $\mathcal X_i$ of a partition of $\mathcal X_H$ separately
-# (eq. 13, the same sum per block). Before the sweeps, the analytic facts behind them, checked on
+# (eq. 13, the same sum per block). The watchdog goes back to {cite}`hsu2019watchdogs`; its
+# X-invariant randomisation was analysed in {cite}`sadeghi2020watchdog` and subset merging
+# introduced in {cite}`zarrabian2022enhancing`. Before the sweeps, the analytic facts behind them, checked on
 # random instances: the closed forms equal $I(X;Y)$ of the explicit channel (eqs. 11, 13),
 # refinement increases utility (Def. 4), Theorem 1 (no randomisation confined to $\mathcal X_H$ beats
 # merging, for LDP; and its LIP/ALIP analogue) and Proposition 2
@@ -376,7 +378,8 @@ leakage_rows(wd, S_wd, [f"CM ALIP {l}" for l in LAMS], "F2", "Fig. 2: ALIP budge
 #
 # $H(X|Y) = \sum_y \beta_y H(v_y)$ is concave in each column, so the optimum uses vertices only: with
 # the vertices $v_1,\dots,v_M$ of $\Pi$, solve the LP (22)
-# $\min_{\beta \ge 0} \sum_k H(v_k)\beta_k$ s.t. $\sum_k \beta_k v_k = P_X$. `ldpnb.orr` enumerates the
+# $\min_{\beta \ge 0} \sum_k H(v_k)\beta_k$ s.t. $\sum_k \beta_k v_k = P_X$ (the optimal random
+# response of {cite}`lopuhaa2021sanitisation`, here with asymmetric budgets). `ldpnb.orr` enumerates the
 # vertices with Qhull's halfspace intersection in coordinates reduced by $\sum_x v_x = 1$ (scipy;
 # the tests check it against pycddlib and against a brute-force enumeration of basic feasible
 # solutions) and solves the LP with HiGHS. The number of vertices
@@ -455,8 +458,8 @@ report.check("F3.vsCM", "Sec. III: AORR is much better than the watchdog (0.94 v
 # %% [markdown]
 # As $\varepsilon \to 0$ AORR's utility does **not** vanish: it tends to the best *perfectly
 # private* mechanism, whose columns satisfy $P_{S|Y}(\cdot|y) = P_S$ exactly. With $|\mathcal X| = 17 > |\mathcal S| = 5$
-# such columns are plentiful, which is why Fig. 3 starts near 0.69 at $\varepsilon = 0.25$
-# (`ldpnb.orr.perfect_privacy_response`).
+# such columns are plentiful (perfect obfuscation, {cite}`razeghi2020perfect`), which is why Fig. 3
+# starts near 0.69 at $\varepsilon = 0.25$ (`ldpnb.orr.perfect_privacy_response`).
 
 # %%
 pp = np.array([lift.nmi(P.sum(0), orr.perfect_privacy_response(P).channel) for P in Jo])
