@@ -600,7 +600,10 @@ if NU == N_LT:
 
 # %% [markdown]
 # **Fig. 12.** At a fixed PIE guarantee $\theta_{RR}=\theta_{GLH}=0.5$ ($\beta_{U|\mathbf S}>0.5 - 1/\log n$):
-# the GLH with $\varepsilon = \ln(1+g)$ for each $g$, the RR at $\varepsilon=\ln(1+k)$.
+# the GLH with $\varepsilon = \ln(1+g)$ for each $g$, the RR at $\varepsilon=\ln(1+k)$. One caveat of
+# emp+thr for the GLH with $g \gg n$: the support count of a zero-probability POI is then 0 or 1
+# (Poisson with mean $n/g$), and a single hash collision gives $\hat p(x)\approx (g/n-1)/(e^\varepsilon-1)$,
+# above the Gaussian threshold, so thresholding removes little of the all-$k$ loss there.
 
 # %%
 t_12 = time.perf_counter()
