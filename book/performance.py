@@ -472,11 +472,12 @@ display(Image(buf.getvalue()))
 # ## Time of each chapter
 #
 # `python -m ldpnb._bookbuild execute` writes the wall time of every chapter to
-# `_build/timings.json`, one entry per scale. This chapter runs *inside* the build, so during a
-# book build the timings of the current build do not exist yet. The table shows the last
-# recorded times, which may come from an earlier build or from single-chapter runs. The `make book`
-# target (25 minutes on 2 cores) is checked on the recorded total when a full execution left one.
-# Otherwise it is checked on the sum of the chapter times divided by the two workers.
+# `_build/timings.json`, one entry per scale. In a full build this chapter runs after every paper
+# chapter (only the summary page comes later), so the book-scale column holds the times of the
+# current build; run on its own, it shows the last recorded times. The `make book` target
+# (25 minutes on 2 cores) is checked on the elapsed execution time recorded so far, or on the sum
+# of the chapter times divided by the two workers, whichever is larger (rendering, about a
+# minute, is not included).
 
 # %%
 tfile = build_dir() / "timings.json"
@@ -679,7 +680,7 @@ if book_total is not None or not tt.empty:
     try:
         from ldpnb._bookbuild import notebook_chapters
 
-        all_chapters = [c for c in notebook_chapters() if c != "performance"]
+        all_chapters = [c for c in notebook_chapters() if c not in ("performance", "reproduction")]
     except Exception:  # pragma: no cover - the toc is unreadable
         all_chapters = chapters_timed
     missing = sorted(set(all_chapters) - set(chapters_timed))
@@ -688,7 +689,8 @@ if book_total is not None or not tt.empty:
                              f"book-scale timings recorded for {len(chapters_timed)} chapter(s) only; missing: "
                              + ", ".join(missing))
     elif chapters_timed:
-        est = max(bt.get("_total_execute") or 0.0, sum(bt[c] for c in chapters_timed) / 2)
+        est = max(bt.get("_total_execute") or bt.get("_elapsed_execute") or 0.0,
+                  sum(bt[c] for c in chapters_timed) / 2)
         report.check("P6", "make book (book scale, all chapters, 2 cores) under 25 minutes", "< 1500 s", round(est, 1),
                      bool(est < 1500), "execute time < 1500 s",
                      f"from the last recorded timings ({len(chapters_timed)} chapters; rendering not included)")

@@ -9,7 +9,9 @@ Usage (from the repository root; ``make book`` calls ``all``)::
 ``execute`` runs ``book/<name>.ipynb`` for every notebook chapter of ``_toc.yml``
 into ``_build/executed/book/<name>.ipynb`` with the papermill parameters
 ``SCALE`` (and any ``-p``), two at a time by default; the reproduction summary
-(``book/reproduction``) runs last because it reads the other chapters' reports.
+(``book/reproduction``) runs last because it reads the other chapters' reports, and the
+benchmark appendix (``book/performance``) just before it, because it reads the chapter timings
+that this build wrote to ``_build/timings.json``.
 A chapter that raises stops the build after the others finish, and its
 traceback is printed. ``render`` stages the executed notebooks with the markdown
 pages under ``_build/src`` and runs ``jupyter-book build`` on them with warnings
@@ -30,7 +32,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BUILD = ROOT / "_build"
-LAST = ("reproduction",)  # chapters that read the others' outputs
+# chapters that read the others' outputs, run in this order after all the others: the benchmark
+# appendix reads the chapter timings of the current build, the summary reads every report
+LAST = ("performance", "reproduction")
 
 
 def toc_files(root: Path = ROOT) -> list[str]:
@@ -110,30 +114,31 @@ def execute(scale: str, jobs: int, only: list[str] | None, params: dict[str, obj
         if unknown:
             raise SystemExit(f"error: unknown chapter(s) {unknown}; chapters are {names}")
         names = [n for n in names if n in only]
-    first = [n for n in names if n not in LAST]
-    last = [n for n in names if n in LAST]
+    groups = [[n for n in names if n not in LAST]] + [[n] for n in LAST if n in names]
     out_dir = BUILD / "executed"
-    timings: dict[str, float] = {}
     failed: list[tuple[str, str]] = []
     print(f"executing {len(names)} chapter(s) at SCALE={scale!r} with {jobs} worker(s): {', '.join(names)}", flush=True)
+    BUILD.mkdir(exist_ok=True)
+    tfile = BUILD / "timings.json"
+    record = json.loads(tfile.read_text()) if tfile.exists() else {}
+    record.setdefault(scale, {}).pop("_total_execute", None)  # a stale total would mislead the benchmark page
     t_all = time.perf_counter()
-    for group in (first, last):
+    for group in groups:
         with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
             futs = [pool.submit(execute_one, n, scale, params, out_dir, timeout) for n in group]
             for f in futs:
                 name, dt, err = f.result()
-                timings[name] = round(dt, 1)
+                record[scale][name] = round(dt, 1)
                 status = "ok" if err is None else "FAILED"
                 print(f"  {name:<20s} {dt:7.1f} s  {status}", flush=True)
                 if err is not None:
                     failed.append((name, err))
+        # written after every group, so that the chapters of the next group see this build's timings
+        record[scale]["_elapsed_execute"] = round(time.perf_counter() - t_all, 1)
+        tfile.write_text(json.dumps(record, indent=1) + "\n")
     total = time.perf_counter() - t_all
-    BUILD.mkdir(exist_ok=True)
-    tfile = BUILD / "timings.json"
-    old = json.loads(tfile.read_text()) if tfile.exists() else {}
-    old.setdefault(scale, {}).update(timings)
-    old[scale]["_total_execute"] = round(total, 1)
-    tfile.write_text(json.dumps(old, indent=1) + "\n")
+    record[scale]["_total_execute"] = round(total, 1)
+    tfile.write_text(json.dumps(record, indent=1) + "\n")
     for name, err in failed:
         print(f"\n===== chapter {name!r} failed; papermill's output (tail) =====\n{err}", file=sys.stderr)
     if failed:
