@@ -26,7 +26,8 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .structured import ChannelOperator, DiagPlusConstChannel, is_operator
-from .utils import check_channel, check_counts, check_distribution, check_finite_array, check_positive_int
+from .utils import (check_channel, check_counts, check_distribution, check_finite_array, check_nonnegative,
+                    check_positive_int)
 
 __all__ = [
     "IBUResult",
@@ -76,14 +77,26 @@ def project_simplex(v) -> np.ndarray:
     return w / w.sum()
 
 
+def _clip_normalize(v, name: str = "v", ndim: int | None = None) -> np.ndarray:
+    """INV-N post-processing shared by the package: negatives to 0, then divide by the sum.
+
+    ``v`` is 1-D or 2-D (then row-wise, rows = repetitions); it must be finite and non-empty
+    (NaN is refused, never clipped away), and a row with no positive entry becomes uniform.
+    :func:`normalize_clip`, :func:`ldpnb.ibu_theory.clip_normalize` and
+    :func:`ldpnb.multidim.clip_normalize` are this function under their own argument names.
+    """
+    V = check_finite_array(v, name, ndim=ndim)
+    if V.ndim not in (1, 2):
+        raise ValueError(f"{name} must be 1-D or 2-D, got shape {V.shape}")
+    W = np.maximum(np.atleast_2d(V), 0.0)
+    s = W.sum(axis=1, keepdims=True)
+    out = np.where(s > 0, W / np.where(s > 0, s, 1.0), 1.0 / W.shape[1])
+    return out[0] if V.ndim == 1 else out
+
+
 def normalize_clip(v) -> np.ndarray:
     """Clip negative entries to 0 and renormalise (INV-N). Uniform if nothing positive remains."""
-    v = check_finite_array(v, "v", ndim=1)
-    w = np.maximum(v, 0.0)
-    s = w.sum()
-    if s <= 0:
-        return np.full(v.size, 1.0 / v.size)
-    return w / s
+    return _clip_normalize(v, "v", ndim=1)
 
 
 def inv_raw(channel, counts) -> np.ndarray:
@@ -215,6 +228,24 @@ def _prepare_ibu(channel, counts, theta0):
     return Cq, qq, theta
 
 
+def _check_tol(tol) -> float:
+    """A stopping threshold: a real number, finite and >= 0 (``0`` runs exactly ``max_iter`` updates)."""
+    return check_nonnegative(tol, "tol")
+
+
+def _theta0_batch(theta0, R: int, k: int) -> np.ndarray:
+    """Starting points of :func:`ibu_batch`: uniform, one distribution for every row, or one per row."""
+    if theta0 is None:
+        return np.full((R, k), 1.0 / k)
+    t0 = check_finite_array(theta0, "theta0")
+    if t0.ndim not in (1, 2) or t0.shape[-1] != k or (t0.ndim == 2 and t0.shape[0] not in (1, R)):
+        raise ValueError(f"theta0 must have shape ({k},) or ({R}, {k}), got {t0.shape}")
+    Theta = np.broadcast_to(t0, (R, k)).astype(float, copy=True)
+    if np.any(Theta < 0) or np.any(np.abs(Theta.sum(axis=1) - 1) > 1e-8):
+        raise ValueError("theta0 must be a distribution (or one per row): entries >= 0 summing to 1")
+    return Theta
+
+
 _CRITERIA = ("loglik", "max_abs", "l1")
 
 
@@ -272,8 +303,7 @@ def ibu(channel, counts, *, theta0=None, tol: float = 1e-8, max_iter: int = 10_0
     (``DiagPlusConstChannel.from_support(k, p, q)``, rows not summing to 1) runs the
     support-count IBU of multi-freq-ldpy on normalised support counts.
     """
-    if not (np.isfinite(tol) and tol >= 0):
-        raise ValueError(f"tol must be finite and >= 0, got {tol}")
+    tol = _check_tol(tol)
     max_iter = check_positive_int(max_iter, "max_iter", minimum=0)
     criterion = _check_criterion(criterion)
     if is_operator(channel):
@@ -418,12 +448,7 @@ def _ibu_batch_operator(op: ChannelOperator, Q: np.ndarray, theta0, tol: float, 
     Q = Q / tot[:, None]
     _prepare_operator(op, Q.sum(axis=0) > 0)
     R = Q.shape[0]
-    if theta0 is None:
-        Theta = np.full((R, k), 1.0 / k)
-    else:
-        Theta = np.broadcast_to(np.asarray(theta0, dtype=float), (R, k)).copy()
-        if np.any(Theta < 0) or np.any(np.abs(Theta.sum(axis=1) - 1) > 1e-8):
-            raise ValueError("theta0 must be a distribution (or one per row)")
+    Theta = _theta0_batch(theta0, R, k)
     max_iter = check_positive_int(max_iter, "max_iter", minimum=0)
     pos = Q > 0
 
@@ -461,9 +486,8 @@ def ibu_batch(channel, counts, *, theta0=None, tol: float = 1e-8, max_iter: int 
     ``channel`` may be a :class:`ldpnb.structured.ChannelOperator` (the batched products are
     one call per iteration for all active rows; see :func:`ibu`).
     """
+    tol = _check_tol(tol)
     if is_operator(channel):
-        if not (np.isfinite(tol) and tol >= 0):
-            raise ValueError(f"tol must be finite and >= 0, got {tol}")
         return _ibu_batch_operator(channel, check_finite_array(counts, "counts", ndim=2), theta0, tol, max_iter)
     C = check_channel(channel)
     Q = check_finite_array(counts, "counts", ndim=2)
@@ -480,13 +504,7 @@ def ibu_batch(channel, counts, *, theta0=None, tol: float = 1e-8, max_iter: int 
     if np.any(Cq.sum(axis=0) <= 0):
         raise ValueError("an observed output has probability 0 under every input")
     R, k = Q.shape[0], C.shape[0]
-    if theta0 is None:
-        Theta = np.full((R, k), 1.0 / k)
-    else:
-        t0 = np.asarray(theta0, dtype=float)
-        Theta = np.broadcast_to(t0, (R, k)).copy()
-        if np.any(Theta < 0) or np.any(np.abs(Theta.sum(axis=1) - 1) > 1e-8):
-            raise ValueError("theta0 must be a distribution (or one per row)")
+    Theta = _theta0_batch(theta0, R, k)
     max_iter = check_positive_int(max_iter, "max_iter", minimum=0)
     active = np.arange(R)
     den = Theta @ Cq

@@ -28,6 +28,7 @@ __all__ = [
     "check_counts",
     "check_values",
     "check_finite_array",
+    "check_nonnegative",
 ]
 
 RNGLike = np.random.Generator | int | np.random.SeedSequence | None
@@ -173,3 +174,15 @@ def check_values(x: Any, k: int, name: str = "x") -> np.ndarray:
     if arr.min() < 0 or arr.max() >= k:
         raise ValueError(f"{name} must lie in the domain {{0, ..., {k - 1}}} (got min {arr.min()}, max {arr.max()})")
     return arr.astype(np.int64, copy=False)
+
+
+def check_nonnegative(value: Any, name: str) -> float:
+    """Validate a real number that is finite and ``>= 0`` (tolerances, orders, thresholds)."""
+    if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
+        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
+    v = float(value)
+    if not np.isfinite(v):
+        raise ValueError(f"{name} must be finite, got {v}")
+    if v < 0:
+        raise ValueError(f"{name} must be >= 0, got {v}")
+    return v
