@@ -27,7 +27,8 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from ldpnb.utils import check_epsilon, check_random_state
+from ldpnb.estimators import _check_tol, _clip_normalize
+from ldpnb.utils import check_domain_size, check_epsilon, check_finite_array, check_positive_int, check_random_state
 
 __all__ = [
     "observation_matrix",
@@ -144,9 +145,21 @@ def loglik_observations(theta, G) -> np.ndarray | float:
     observation gets probability 0.
     """
     G = _as_nonneg_matrix(G, "G")
-    th = np.asarray(theta, dtype=float)
+    th = check_finite_array(theta, "theta")
     if th.shape[-1] != G.shape[0]:
         raise ValueError(f"theta must have last dimension {G.shape[0]}")
+    if np.any(th < 0):
+        raise ValueError(f"theta must be a distribution: entries >= 0 (min {th.min():.3g})")
+    sums = th.sum(axis=-1)
+    if np.any(np.abs(sums - 1.0) > 1e-9 * max(1, th.shape[-1])):
+        bad = np.ravel(sums)[np.argmax(np.ravel(np.abs(sums - 1.0)))]
+        raise ValueError(f"theta must be a distribution (or a stack of them) summing to 1 (sum = {bad:.12g})")
+    return _loglik(th, G)
+
+
+def _loglik(th: np.ndarray, G: np.ndarray) -> np.ndarray | float:
+    """``sum_i log (th G)_i`` for validated arrays (also used on the clipped grid of
+    :func:`loglik_surface`, whose points outside the simplex are masked afterwards)."""
     with np.errstate(divide="ignore"):
         out = np.log(th @ G).sum(axis=-1)
     return float(out) if np.ndim(out) == 0 else out
@@ -179,7 +192,7 @@ def loglik_surface(channel, observations, resolution: int = 201):
         raise ValueError("loglik_surface needs a channel with 3 rows")
     G = observation_matrix(M, np.asarray(observations))
     t1, t3, thetas, inside = simplex_grid(resolution)
-    L = loglik_observations(thetas, G)
+    L = _loglik(thetas, G)
     L = np.where(inside, L, np.nan)
     return t1, t3, L
 
@@ -309,13 +322,13 @@ def rappor_concavity_lower_bound(k: int, n, epsilon) -> np.ndarray | float:
 
     Vectorised over ``n`` and ``epsilon`` (broadcast); 0 where ``n < k``.
     """
-    k = int(k)
-    if k < 1:
-        raise ValueError("k must be >= 1")
-    n_arr = np.asarray(n, dtype=float)
-    e_arr = np.asarray(epsilon, dtype=float)
-    if np.any(e_arr <= 0) or np.any(n_arr < 0):
-        raise ValueError("epsilon must be > 0 and n >= 0")
+    k = check_positive_int(k, "k", minimum=1)
+    n_arr = check_finite_array(n, "n")
+    e_arr = check_finite_array(epsilon, "epsilon")  # finite (NaN, inf refused) and, below, > 0
+    if np.any(e_arr <= 0):
+        raise ValueError(f"epsilon must be > 0 (min {e_arr.min():.3g})")
+    if np.any(n_arr < 0):
+        raise ValueError(f"n must be >= 0 (min {n_arr.min():.3g})")
     p = np.exp(e_arr / 2) / (1 + np.exp(e_arr / 2))
     pn = p**n_arr
     j = np.arange(1, k + 1).reshape((-1,) + (1,) * np.ndim(pn))
@@ -432,9 +445,7 @@ def inv_krr_exact_sq_error(k: int, epsilon: float, theta, n) -> float:
     """Closed form under k-RR: every row of ``M^{-1}`` has squared norm
     ``((e^eps + k - 2)^2 + k - 1)/(e^eps - 1)^2``, so
     ``E||v - theta||^2 = [((e^eps+k-2)^2 + k - 1)/(e^eps-1)^2 - ||theta||^2] / n``."""
-    k = int(k)
-    if k < 2:
-        raise ValueError("k must be >= 2")
+    k = check_domain_size(k)
     eps = _check_eps(epsilon)
     th = _as_distribution(theta, "theta", k)
     n = _check_n(n)
@@ -444,9 +455,7 @@ def inv_krr_exact_sq_error(k: int, epsilon: float, theta, n) -> float:
 
 def inv_krr_upper_bound(k: int, epsilon: float, n) -> float:
     """Prop. 7.1: ``E||v - theta||^2 <= ((e^eps + k - 1)/(e^eps - 1))^2 / n``."""
-    k = int(k)
-    if k < 2:
-        raise ValueError("k must be >= 2")
+    k = check_domain_size(k)
     eps = _check_eps(epsilon)
     n = _check_n(n)
     e = np.exp(eps)
@@ -565,7 +574,7 @@ def likely_subset_linear(X, z) -> np.ndarray:
 
 def likely_subset_krr(z, k: int) -> np.ndarray:
     """Prop. 8.4: under k-RR the set of reported values is a likely subset.  Mask over 0..k-1."""
-    k = int(k)
+    k = check_domain_size(k)
     z = np.asarray(z)
     if z.ndim != 1 or (z.size and (z.min() < 0 or z.max() >= k)):
         raise ValueError(f"z must be a 1-D array of values in 0..{k - 1}")
@@ -711,15 +720,15 @@ def ibu_rows(channel, counts, *, theta0=None, tol: float = 1e-8, max_iter: int =
     References: ElSalamouny & Palamidessi, Algorithm 1 and eq. (2); spec 002 A1.
     """
     M = _as_nonneg_matrix(channel, "channel")
-    C = np.asarray(counts, dtype=float)
+    C = check_finite_array(counts, "counts")  # refuses NaN/inf and an empty batch
     single = C.ndim == 1
     C = np.atleast_2d(C)
     if C.ndim != 2 or C.shape[1] != M.shape[1]:
         raise ValueError(f"counts must have last dimension {M.shape[1]}")
-    if np.any(C < 0) or not np.all(np.isfinite(C)) or np.any(C.sum(axis=1) <= 0):
+    if np.any(C < 0) or np.any(C.sum(axis=1) <= 0):
         raise ValueError("counts must be non-negative and not all zero")
-    if tol < 0:
-        raise ValueError("tol must be >= 0")
+    tol = _check_tol(tol)
+    max_iter = check_positive_int(max_iter, "max_iter", minimum=0)
     R, k = C.shape[0], M.shape[0]
     Q = C / C.sum(axis=1, keepdims=True)
     obs = Q.any(axis=0)
@@ -730,8 +739,8 @@ def ibu_rows(channel, counts, *, theta0=None, tol: float = 1e-8, max_iter: int =
     if theta0 is None:
         theta = np.full((R, k), 1.0 / k)
     else:
-        t0 = np.asarray(theta0, dtype=float)
-        theta = np.broadcast_to(t0, (R, k)).copy()
+        t0 = check_finite_array(theta0, "theta0")
+        theta = np.broadcast_to(t0, (R, k)).astype(float, copy=True)
         if np.any(theta <= 0):
             raise ValueError("theta0 must have full support (IBU keeps zeros at zero)")
         theta /= theta.sum(axis=1, keepdims=True)
@@ -809,20 +818,20 @@ def clamp_grid_outputs(channel, rows: int, cols: int, out_rows: int, out_cols: i
 
 def clip_normalize(V) -> np.ndarray:
     """INV-N post-processing, row-wise: negative entries to 0, then divide by the sum.  A row with
-    no positive entry (possible for Rappor's estimator at tiny n) becomes uniform."""
-    V = np.asarray(V, dtype=float)
-    W = np.clip(np.atleast_2d(V), 0.0, None)
-    s = W.sum(axis=1, keepdims=True)
-    k = W.shape[1]
-    out = np.where(s > 0, W / np.where(s > 0, s, 1.0), 1.0 / k)
-    return out[0] if V.ndim == 1 else out
+    no positive entry (possible for Rappor's estimator at tiny n) becomes uniform.  NaN or inf
+    entries are refused (ValueError naming ``V``).  One implementation with
+    :func:`ldpnb.estimators.normalize_clip` (the 1-D case)."""
+    return _clip_normalize(V, "V")
 
 
 def project_simplex_rows(V) -> np.ndarray:
     """INV-P post-processing, row-wise Euclidean projection onto the simplex (Wang &
     Carreira-Perpinan 2013): ``u`` sorted descending, ``rho = max{j: u_j + (1 - sum_{i<=j} u_i)/j
-    > 0}``, ``lambda = (1 - sum_{i<=rho} u_i)/rho``, result ``max(v + lambda, 0)``."""
-    V = np.asarray(V, dtype=float)
+    > 0}``, ``lambda = (1 - sum_{i<=rho} u_i)/rho``, result ``max(v + lambda, 0)``.  NaN or inf
+    entries are refused (ValueError naming ``V``)."""
+    V = check_finite_array(V, "V")
+    if V.ndim not in (1, 2):
+        raise ValueError(f"V must be 1-D or 2-D, got shape {V.shape}")
     X = np.atleast_2d(V)
     U = -np.sort(-X, axis=1)
     css = np.cumsum(U, axis=1)

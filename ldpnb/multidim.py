@@ -30,7 +30,8 @@ from typing import Sequence
 
 import numpy as np
 
-from ldpnb.utils import check_random_state
+from ldpnb.estimators import _clip_normalize
+from ldpnb.utils import check_counts, check_domain_size, check_finite_array, check_positive_int, check_random_state
 
 __all__ = [
     "PROTOCOLS",
@@ -117,9 +118,7 @@ def amplified_epsilon(eps: float | np.ndarray, d: int) -> float | np.ndarray:
 
     (amplification by sampling with rate ``beta = 1/d``).
     """
-    d = int(d)
-    if d < 1:
-        raise ValueError(f"d must be >= 1, got {d}")
+    d = check_positive_int(d, "d", minimum=1)
     e = np.asarray(eps, dtype=float)
     if np.any(~np.isfinite(e)) or np.any(e <= 0):
         raise ValueError("epsilon must be finite and > 0")
@@ -138,7 +137,7 @@ def fo_params(protocol: str, k: int, eps: float) -> tuple[float, float]:
 
     protocol = _check_protocol(protocol)
     eps = _check_eps(eps)
-    k = int(k)
+    k = check_domain_size(k)
     if protocol == "grr":
         p, q = mech.grr_params(k, eps)
     elif protocol == "olh":
@@ -286,9 +285,10 @@ def rsfd_params(protocol: str, k: int, eps: float, d: int) -> tuple[float, float
     from ldpnb import mechanisms as mech
 
     protocol = _check_protocol(protocol, _RSFD_PROTOCOLS)
+    k = check_domain_size(k)
     eps_p = amplified_epsilon(_check_eps(eps), d)
     if protocol == "grr":
-        p, q = mech.grr_params(int(k), eps_p)
+        p, q = mech.grr_params(k, eps_p)
     else:
         p, q = mech.ue_params(eps_p, kind=protocol)
     return float(p), float(q)
@@ -431,7 +431,9 @@ def rsfd_estimate(counts, n: int, d: int, k: int, p: float, q: float, variant: s
 
     ``variant`` in {"grr", "ue-z", "ue-r"}; ``prior`` (k,) switches to RS+RFD (Eqs. 6, 7).
     """
-    C = np.asarray(counts, dtype=float)
+    C = check_finite_array(counts, "counts", ndim=1)
+    if np.any(C < 0):
+        raise ValueError(f"counts (support counts) must be nonnegative (min {C.min():.3g})")
     if n <= 0 or d < 1 or k < 2 or not (0 <= q < p <= 1):
         raise ValueError("need n > 0, d >= 1, k >= 2 and 0 <= q < p <= 1")
     if C.shape != (k,):
@@ -489,10 +491,9 @@ def _variant(protocol: str, fake: str) -> str:
 
 def clip_normalize(est) -> np.ndarray:
     """Artifact post-processing: clip negative estimates at 0 and renormalise to sum 1
-    (uniform if everything is clipped)."""
-    e = np.clip(np.asarray(est, dtype=float), 0, None)
-    s = e.sum()
-    return e / s if s > 0 else np.full(e.size, 1.0 / e.size)
+    (uniform if everything is clipped).  ``est`` is 1-D and finite (NaN refused); the same
+    implementation as :func:`ldpnb.estimators.normalize_clip`."""
+    return _clip_normalize(est, "est", ndim=1)
 
 
 def rsfd_aggregate(reports, ks, eps: float, protocol: str, fake: str, *, priors=None,
@@ -610,15 +611,16 @@ def prior_correct(counts, eps_dp: float, *, rng=None) -> np.ndarray:
     rounded, clipped at 0, normalised (Sec. 5.2.1; eps_dp = 0.1/d in the paper)."""
     rng = check_random_state(rng)
     eps_dp = _check_eps(eps_dp, "eps_dp")
-    c = np.asarray(counts, dtype=float)
+    c = check_counts(counts, "counts")
     noisy = np.clip(np.rint(c + rng.laplace(0.0, 1.0 / eps_dp, size=c.size)), 0, None)
     return noisy / noisy.sum() if noisy.sum() > 0 else np.full(c.size, 1.0 / c.size)
 
 
 def prior_dirichlet(k: int, *, rng=None) -> np.ndarray:
     """"Incorrect" prior DIR: Dirichlet(1_k) (Sec. 5.2.1)."""
+    k = check_domain_size(k)
     rng = check_random_state(rng)
-    return rng.dirichlet(np.ones(int(k)))
+    return rng.dirichlet(np.ones(k))
 
 
 def _hist_prior(samples: np.ndarray, k: int) -> np.ndarray:
@@ -628,12 +630,14 @@ def _hist_prior(samples: np.ndarray, k: int) -> np.ndarray:
 
 def prior_zipf(k: int, *, rng=None, a: float = 1.01, size: int = 100_000) -> np.ndarray:
     """"Incorrect" prior ZIPF (App. E.1): histogram of ``size`` Zipf(a) draws in ``k`` equal bins."""
+    k = check_domain_size(k)
     rng = check_random_state(rng)
     return _hist_prior(rng.zipf(a, size=size).astype(float), k)
 
 
 def prior_exponential(k: int, *, rng=None, scale: float = 1.0, size: int = 100_000) -> np.ndarray:
     """"Incorrect" prior EXP (App. E.1): histogram of ``size`` Exponential(scale) draws in k bins."""
+    k = check_domain_size(k)
     rng = check_random_state(rng)
     return _hist_prior(rng.exponential(scale, size=size), k)
 
@@ -671,7 +675,7 @@ def rsfd_tuple_channel(ks, eps: float, protocol: str = "grr", fake: str = "unifo
 
     Returns ``(channel, inputs)`` with ``inputs`` the (prod k, d) array of input tuples.
     """
-    ks = [int(k) for k in ks]
+    ks = [check_domain_size(k, f"ks[{j}] (domain size k)") for j, k in enumerate(ks)]
     protocol = _check_protocol(protocol, _RSFD_PROTOCOLS)
     fake = _check_fake(protocol, fake)
     d = len(ks)
