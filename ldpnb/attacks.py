@@ -19,7 +19,8 @@ from typing import Sequence
 import numpy as np
 from scipy import stats
 
-from ldpnb.utils import check_random_state
+from ldpnb.utils import (check_distribution, check_domain_size, check_nonnegative, check_positive_int,
+                         check_random_state, check_values)
 from ldpnb import multidim as md
 
 __all__ = [
@@ -134,6 +135,8 @@ def pd_attack_support(support, *, rng=None) -> np.ndarray:
     S = np.asarray(support, dtype=bool)
     if S.ndim != 2:
         raise ValueError("support must be a 2-D bool array (n, k)")
+    if S.size == 0:
+        raise ValueError(f"support must not be empty (n >= 1 users, k >= 1 values), got shape {S.shape}")
     scores = rng.random(S.shape)
     scores[~S] = -1.0
     guess = scores.argmax(axis=1)
@@ -154,13 +157,17 @@ def perturb_and_infer(x, k: int, eps: float, protocol: str, *, rng=None, olh_has
     from ldpnb import mechanisms as mech
 
     rng = check_random_state(rng)
-    x = np.asarray(x, dtype=np.int64)
+    k = check_domain_size(k)
     protocol = md._check_protocol(protocol)
-    if np.isinf(eps):
+    if np.size(x) == 0:  # no user to collect: nothing to infer
+        x = np.asarray(x)
+        if x.ndim != 1:
+            raise ValueError(f"x must be 1-dimensional, got shape {x.shape}")
+        return np.zeros(0, dtype=np.int64)
+    x = check_values(x, k, "x")  # integers in {0..k-1}
+    if isinstance(eps, (int, float, np.integer, np.floating)) and not isinstance(eps, bool) and eps == np.inf:
         return x.copy()
     eps = md._check_eps(eps)
-    if x.size == 0:
-        return x.copy()
     if protocol == "grr":
         return np.asarray(mech.grr_perturb(x, k, eps, rng=rng), dtype=np.int64)
     if protocol == "olh":
@@ -406,12 +413,19 @@ def pie_alpha_from_ldp(eps: float, n: int, k: int) -> float:
     r"""Proposition 3 (App. C): eps-LDP implies (U, alpha)-PIE with
     :math:`\alpha = \min\{\epsilon\log_2 e, \epsilon^2\log_2 e, \log_2 n, \log_2 k_j\}` (bits)."""
     eps = md._check_eps(eps)
+    n = check_positive_int(n, "n", minimum=1)
+    k = check_domain_size(k)
     l2e = np.log2(np.e)
     return float(min(eps * l2e, eps ** 2 * l2e, np.log2(n), np.log2(k)))
 
 
 def bayes_error_bound(alpha: float, n: int) -> float:
-    r"""Corollary 2 (Eq. 11): :math:`\beta_{U|S} \ge 1 - (\alpha+1)/\log_2 n`."""
+    r"""Corollary 2 (Eq. 11): :math:`\beta_{U|S} \ge 1 - (\alpha+1)/\log_2 n`.
+
+    ``alpha`` (bits) finite and >= 0; ``n`` an integer >= 2 (``log2 n = 0`` for a single user).
+    """
+    alpha = check_nonnegative(alpha, "alpha")
+    n = check_positive_int(n, "n", minimum=2)
     return float(1.0 - (alpha + 1.0) / np.log2(n))
 
 
@@ -426,6 +440,8 @@ def eps_from_bayes_error(beta: float, n_d: int, k: int) -> float:
     """
     if not 0 < beta < 1:
         raise ValueError("beta must lie in (0, 1)")
+    n_d = check_positive_int(n_d, "n_d", minimum=2)
+    k = check_domain_size(k)
     alpha = (1 - beta) * np.log2(n_d) + 1
     m = min(np.log2(n_d), np.log2(k))
     if alpha >= m:
@@ -440,6 +456,9 @@ def synthetic_profiles(freqs, s: int, *, rng=None) -> np.ndarray:
     """NK model: ``s`` synthetic tuples, attribute j drawn independently from ``freqs[j]``
     (the product of the estimated marginals), (s, d) int array."""
     rng = check_random_state(rng)
+    freqs = [check_distribution(f, f"freqs[{j}]", atol=1e-8) for j, f in enumerate(freqs)]
+    if not freqs:
+        raise ValueError("freqs must hold one distribution per attribute (got none)")
     return np.column_stack([md._sample_values(md.clip_normalize(f), int(s), rng) for f in freqs])
 
 

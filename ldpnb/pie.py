@@ -41,6 +41,8 @@ from ldpnb.utils import (
     check_distribution,
     check_domain_size,
     check_epsilon,
+    check_finite_array,
+    check_positive_int,
     check_random_state,
 )
 
@@ -444,6 +446,8 @@ def random_ldp_channel(k: int, m: int, epsilon: float, *, rng=None) -> np.ndarra
     add up to another e^eps, so the channel is at most 2 eps-LDP.  Measure its tight epsilon with
     :func:`ldpnb.mechanisms.ldp_epsilon` before using it as an eps-LDP channel.
     """
+    k = check_domain_size(k)
+    m = check_positive_int(m, "m", minimum=1)
     rng = check_random_state(rng)
     eps = check_epsilon(epsilon)
     w = rng.dirichlet(np.ones(m))
@@ -540,10 +544,16 @@ def _glh_counts(c, nz, zero, g: float, epsilon: float, rng: np.random.Generator)
 
 
 def empirical_estimate(counts, n: int, mu: float, nu: float) -> np.ndarray:
-    r"""emp estimator (Eqs. 19, 20): :math:`\hat p(x) = (c(x)/n - \nu)/(\mu - \nu)` (unbiased, not normalised)."""
-    c = np.asarray(counts, dtype=float)
-    if n <= 0:
-        raise ValueError("n must be > 0")
+    r"""emp estimator (Eqs. 19, 20): :math:`\hat p(x) = (c(x)/n - \nu)/(\mu - \nu)` (unbiased, not normalised).
+
+    ``counts`` (support counts, one row per repetition if 2-D) finite and >= 0; ``n`` an integer >= 1.
+    """
+    c = check_finite_array(counts, "counts")
+    if c.ndim not in (1, 2):
+        raise ValueError(f"counts must be 1-D (or 2-D, one row per repetition), got shape {c.shape}")
+    if np.any(c < 0):
+        raise ValueError(f"counts must be nonnegative (min {c.min():.3g})")
+    n = _size(n, "n", 1)
     if not mu > nu:
         raise ValueError("mu must exceed nu")
     return (c / n - nu) / (mu - nu)
@@ -556,6 +566,8 @@ def significance_threshold(n: int, mu: float, nu: float, k_candidates: int, alph
     :math:`\mathrm{Var}_0 = \nu(1-\nu)/(n(\mu-\nu)^2)`, the variance of :math:`\hat p(x)` at
     p(x) = 0 (first term of Eq. 22 for the RR, of Eq. 23 for the GLH).
     """
+    n = _size(n, "n", 1)
+    k_candidates = _size(k_candidates, "k_candidates", 1)
     if not 0 < alpha < 1:
         raise ValueError("alpha must lie in (0, 1)")
     z = stats.norm.isf(alpha / k_candidates)
@@ -563,8 +575,10 @@ def significance_threshold(n: int, mu: float, nu: float, k_candidates: int, alph
 
 
 def threshold_estimate(p_hat, T: float) -> np.ndarray:
-    """emp+thr: estimates below the significance threshold T are set to 0."""
-    p = np.array(p_hat, dtype=float, copy=True)
+    """emp+thr: estimates below the significance threshold T are set to 0 (NaN refused)."""
+    p = check_finite_array(p_hat, "p_hat").astype(float, copy=True)
+    if isinstance(T, bool) or not isinstance(T, (int, float, np.integer, np.floating)) or not np.isfinite(T):
+        raise ValueError(f"T (threshold) must be a finite real number, got {T!r}")
     p[p < T] = 0.0
     return p
 
@@ -625,9 +639,9 @@ def top_indices(p, phi: int | None) -> np.ndarray:
 
 
 def sum_l2_top(p, p_hat, phi: int | None) -> float:
-    """Sum of squared errors over the top-phi symbols of the true p (Figs. 10, 12)."""
-    p = np.asarray(p, dtype=float)
-    p_hat = np.asarray(p_hat, dtype=float)
+    """Sum of squared errors over the top-phi symbols of the true p (Figs. 10, 12); NaN refused."""
+    p = check_finite_array(p, "p")
+    p_hat = check_finite_array(p_hat, "p_hat")
     if p.shape != p_hat.shape:
         raise ValueError(f"p and p_hat must have the same shape, got {p.shape} and {p_hat.shape}")
     if phi is None or phi >= p.size:
