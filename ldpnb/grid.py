@@ -215,8 +215,24 @@ class Grid:
         return int(idx) if idx.ndim == 0 else idx
 
     def histogram(self, lat, lon) -> np.ndarray:
-        """Counts of points per cell, an int64 array of length :attr:`k` (points outside are ignored)."""
-        idx = np.atleast_1d(self.cell_of(lat, lon))
+        """Counts of points per cell, an int64 array of length :attr:`k` (points outside are ignored).
+
+        ``lat`` and ``lon`` must have the same shape (no broadcasting) and hold no NaN: unlike
+        :meth:`cell_of`, which maps a NaN coordinate to ``-1``, a histogram would drop it silently
+        as if it were outside the box, so it is refused (``ValueError`` naming the argument).
+        """
+        try:
+            lat_a = np.asarray(lat, dtype=float)
+            lon_a = np.asarray(lon, dtype=float)
+        except (TypeError, ValueError) as exc:
+            raise TypeError(f"lat and lon must be array-like of numbers: {exc}") from None
+        if lat_a.shape != lon_a.shape:
+            raise ValueError(f"lat and lon must have the same shape, got {lat_a.shape} and {lon_a.shape}")
+        for name, a in (("lat", lat_a), ("lon", lon_a)):
+            if np.any(np.isnan(a)):
+                raise ValueError(f"{name} must not contain NaN ({int(np.isnan(a).sum())} NaN coordinates); "
+                                 "drop missing points before the histogram")
+        idx = np.atleast_1d(self.cell_of(lat_a, lon_a))
         return np.bincount(idx[idx >= 0], minlength=self.k).astype(np.int64)
 
     # ------------------------------------------------------------------ cells -> coordinates

@@ -28,7 +28,7 @@ import numpy as np
 import pandas as pd
 
 from ldpnb.rate_distortion import blahut_arimoto
-from ldpnb.utils import check_channel, check_counts, check_random_state
+from ldpnb.utils import check_channel, check_counts, check_finite_array, check_nonnegative, check_positive_int, check_random_state
 
 __all__ = [
     "CITY_SHAPE",
@@ -175,12 +175,11 @@ def _shape(shape) -> tuple[int, int]:
             raise ValueError(f"city must be one of {sorted(CITY_SHAPE)}, got {shape!r}")
         return CITY_SHAPE[shape]
     try:
-        r, c = (int(v) for v in shape)
+        r, c = shape
     except (TypeError, ValueError):
         raise ValueError(f"shape must be a city name or a pair (rows, cols), got {shape!r}") from None
-    if r < 1 or c < 1:
-        raise ValueError(f"shape must be positive, got {shape!r}")
-    return r, c
+    # integers >= 1: a float such as 2.5 is refused, never truncated
+    return check_positive_int(r, "shape[0] (rows)", minimum=1), check_positive_int(c, "shape[1] (cols)", minimum=1)
 
 
 # ----------------------------------------------------------------------------- grid
@@ -399,13 +398,24 @@ def gibu(channels, counts_list, *, theta0=None, tol: float = 1e-10, max_iter: in
     """
     Cs, N = _stack(channels, counts_list)
     T, m, n = Cs.shape
-    theta = np.full(m, 1.0 / m) if theta0 is None else np.asarray(theta0, dtype=float) / np.sum(theta0)
-    if theta.shape != (m,) or np.any(theta < 0):
-        raise ValueError(f"theta0 must be a non-negative vector of length {m}")
+    tol = check_nonnegative(tol, "tol")
+    max_iter = check_positive_int(max_iter, "max_iter", minimum=0)
+    if theta0 is None:
+        theta = np.full(m, 1.0 / m)
+    else:
+        t0 = check_finite_array(theta0, "theta0", ndim=1)
+        if t0.shape != (m,) or np.any(t0 < 0) or not t0.sum() > 0:
+            raise ValueError(f"theta0 must be a non-negative vector of length {m} with a positive sum")
+        theta = t0 / t0.sum()
     # the combined channel G = (C^(1) ... C^(N)) (m x N n) and the pooled weights w_t q_t(y)
     W = (N / N.sum()).ravel()
     obs = W > 0
     G = np.ascontiguousarray(Cs.transpose(1, 0, 2).reshape(m, T * n)[:, obs])
+    impossible = G.sum(axis=0) <= 0
+    if np.any(impossible):
+        t, y = divmod(int(np.flatnonzero(obs)[np.flatnonzero(impossible)[0]]), n)
+        raise ValueError(f"counts[{t}] reports output {y}, which has probability 0 under every input of "
+                         f"channels[{t}]: the counts are impossible under these channels")
     w = W[obs]
     trace = []
     den = theta @ G

@@ -34,6 +34,8 @@ from typing import Any
 
 import numpy as np
 
+from .utils import check_nonnegative
+
 __all__ = [
     "STATUSES",
     "SCALES",
@@ -185,8 +187,8 @@ class Report:
         if ours matches ``expected`` (the note must say why the paper differs)
         and ``fail`` otherwise. Works elementwise on arrays (all must match).
         """
-        if rtol < 0 or atol < 0:
-            raise ValueError("rtol and atol must be >= 0")
+        rtol = check_nonnegative(rtol, "rtol")  # finite: an infinite tolerance would pass any row
+        atol = check_nonnegative(atol, "atol")
         target = paper if expected is None else expected
         o = np.asarray(ours, dtype=float)
         t = np.asarray(target, dtype=float)
