@@ -311,13 +311,24 @@ def _measure(L: np.ndarray, p_s: np.ndarray, kind: str, inverse: bool, alpha: fl
             raise ValueError(f"alpha must be finite and > 0 for the alpha-lift, got {alpha}")
         sign = -1.0 if inverse else 1.0
         with np.errstate(divide="ignore"):
-            z = np.log(p_s)[:, None] + sign * alpha * np.log(L)
-        # (sum_s P_S l^{+-alpha})^{1/alpha} in the log domain: l^-100 overflows at l ~ e^-12
-        zmax = z.max(axis=0)
-        if not np.all(np.isfinite(zmax)):
-            return np.exp(logsumexp(z, axis=0) / alpha)
-        return np.exp((zmax + np.log(np.exp(z - zmax).sum(axis=0))) / alpha)
+            log_w = np.log(p_s)
+        return _alpha_measure_log(log_w, L, alpha, sign)
     raise ValueError(f"kind must be one of {_KINDS}, got {kind!r}")
+
+
+def _alpha_measure_log(log_w: np.ndarray, L: np.ndarray, alpha: float, sign: float = 1.0) -> np.ndarray:
+    """``(sum_s w_s l(s,y)^{sign alpha})^{1/alpha}`` per column, from the log weights ``log w_s``.
+
+    Everything in the log domain: ``l^-100`` overflows at ``l ~ e^-12``, and a weight such as an
+    escort ``P_S^alpha / sum P_S^alpha`` underflows at large ``alpha`` although its product with
+    ``l^alpha`` does not.
+    """
+    with np.errstate(divide="ignore"):
+        z = log_w[:, None] + sign * alpha * np.log(L)
+    zmax = z.max(axis=0)
+    if not np.all(np.isfinite(zmax)):
+        return np.exp(logsumexp(z, axis=0) / alpha)
+    return np.exp((zmax + np.log(np.exp(z - zmax).sum(axis=0))) / alpha)
 
 
 def lift_measure(joint: Any, kind: str, *, inverse: bool = False, alpha: float | None = None) -> np.ndarray:
@@ -405,8 +416,11 @@ def arimoto_mi(joint: Any, alpha: float, *, unit: str) -> float:
         raise ValueError(f"alpha must be finite, > 0 and != 1, got {alpha}")
     joint = check_joint(joint)
     L, p_s, p_y = _lifts(joint)
-    esc = p_s**alpha / np.sum(p_s**alpha)
-    m = _measure(L, esc, "alpha", False, alpha)
+    # log escort: alpha log P_S - logsumexp(alpha log P_S) (p_s**alpha underflows to 0/0 at large alpha)
+    with np.errstate(divide="ignore"):
+        a_log_ps = alpha * np.log(p_s)
+    log_esc = a_log_ps - logsumexp(a_log_ps)
+    m = _alpha_measure_log(log_esc, L, alpha)
     return float(alpha / (alpha - 1) * np.log(p_y @ m)) * _unit_factor(unit)
 
 

@@ -270,6 +270,26 @@ def min_concave_over_vertices(
     return beta
 
 
+def _forward_channel(columns: np.ndarray, weights: np.ndarray, p_x: np.ndarray, idx: np.ndarray) -> np.ndarray:
+    """Forward channel ``C[x, y] = beta_y v_y(x) / P_X(x)`` of an LP solution, rows renormalised.
+
+    An input whose row receives no mass (``sum_y beta_y v_y(x) = 0``) has a probability ``P_X(x)``
+    below what the LP (22) resolves (HiGHS works to an absolute 1e-10): the row would be ``0/0``.
+    That is a clear ``ValueError`` naming the input, never a NaN row.
+    """
+    with np.errstate(divide="ignore", invalid="ignore"):
+        C = (columns * weights[:, None]).T / p_x[:, None]
+    mass = C.sum(axis=1)
+    bad = ~(np.isfinite(mass) & (mass > 0))
+    if np.any(bad):
+        i = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"p_sx: the optimal random response leaves input x={int(idx[i])} (P_X = {p_x[i]:.3g}) without any "
+            "output: its probability is below the resolution of the LP (22) (absolute tolerance 1e-10), so "
+            "the channel is numerically ill-posed; merge or drop inputs of negligible probability first")
+    return C / mass[:, None]
+
+
 @dataclass
 class ORRResult:
     """Result of :func:`optimal_random_response` on a subset ``A`` of X.
@@ -326,8 +346,7 @@ def optimal_random_response(
     if beta is not None:
         keep = beta > 0
         res.columns, res.weights = V[keep], beta[keep]
-        C = (res.columns * res.weights[:, None]).T / p_x[:, None]
-        res.channel = C / C.sum(axis=1, keepdims=True)
+        res.channel = _forward_channel(res.columns, res.weights, p_x, res.subset)
         res.cond_entropy = float(h[keep] @ res.weights)
     return res
 
@@ -458,7 +477,6 @@ def perfect_privacy_response(p_sx: Any, *, method: str = "auto") -> ORRResult:
     if beta is not None:
         keep = beta > 0
         res.columns, res.weights = V[keep], beta[keep]
-        C = (res.columns * res.weights[:, None]).T / p_x[:, None]
-        res.channel = C / C.sum(axis=1, keepdims=True)
+        res.channel = _forward_channel(res.columns, res.weights, p_x, res.subset)
         res.cond_entropy = float(h[keep] @ res.weights)
     return res
