@@ -96,7 +96,7 @@ def tic():
 print(f"scale={SCALE}: {SIZES['reps']} runs per epsilon, IBU tol={TOL:g} (on l = L/n), max_iter={SIZES['max_iter']}")
 
 # %% [markdown]
-# ## 1. The local model and the log-likelihood (§3-§4)
+# ## The local model and the log-likelihood (§3-§4)
 #
 # For observations $z^1..z^n$ let $G_{xi} = M_{x z^i}$ (the *observation probability matrix*).
 # The log-likelihood of a candidate distribution $\phi$ is (eqs. 1-2)
@@ -275,7 +275,7 @@ _ = report.check("T11.9", "Mechanism (12) is not identifiable (rank 2 < 3); L no
              tolerance="exact rank test")
 
 # %% [markdown]
-# ## 2. The paper's mechanisms as exact channels
+# ## The paper's mechanisms as exact channels
 #
 # All channels come from `ldpnb.mechanisms` (rows = inputs). $k$-RR (eq. 5) and basic Rappor
 # (Lemma 4.4: $P(\beta\mid x) = p^{|\mathcal X|} e^{-(1/2 + S(\beta)/2 - \beta_x)\varepsilon}$,
@@ -397,7 +397,7 @@ report.check("T8", "Lemma 4.5 / nesting: GF(2) full rank => real full rank => st
 mc[["eps", "n", "gf2", "real", "concave", "bound"]].round(4)
 
 # %% [markdown]
-# ## 3. Consistency (§6): identification, dominance and the convergence of IBU
+# ## Consistency (§6): identification, dominance and the convergence of IBU
 #
 # By Newey-McFadden {cite}`newey1994large` (Lemma 6.1) the MLE is consistent under identification
 # ($\theta \ne \phi \Rightarrow \theta M \ne \phi M$, **Thm 6.1**: iff $M$ has $|\mathcal X|$
@@ -526,7 +526,7 @@ report.check("T16.2", "§6.4: IBU on q = theta M from 3 starts: every fixed poin
 print(f"Fig. 6: {time.perf_counter() - t:.1f} s")
 
 # %% [markdown]
-# ## 4. Experiments on real data (§7)
+# ## Experiments on real data (§7)
 #
 # **Data.** The ages of all 48,842 Adult records ($\mathcal X = \{0..99\}$; the extraction's
 # "between 0 and 9999" is a garbling of 0 and 99), and the Gowalla check-ins in the paper's
@@ -942,7 +942,7 @@ print(f"tolerance sensitivity: {time.perf_counter() - t:.1f} s")
 sens.round(4)
 
 # %% [markdown]
-# ## 5. Infinite alphabets: unlikely elements and likely subsets (§8)
+# ## Infinite alphabets: unlikely elements and likely subsets (§8)
 #
 # $x'$ is **unlikely** (Def. 2) if some $x$ has $M_{x' z^i} \le M_{x z^i}$ for every observation,
 # strictly for one. **Lemma 8.1**: every MLE gives unlikely elements probability 0; **Thm 8.2**:

@@ -80,7 +80,7 @@ rng = np.random.default_rng(SEED)
 print(SCALE, SIZES)
 
 # %% [markdown]
-# ## 1. Lift asymmetry (Fig. 1)
+# ## Lift asymmetry (Fig. 1)
 #
 # On the raw data ($Y = X$) the min-lifts $\log\Psi(x)$ and max-lifts $\log\Lambda(x)$ of random
 # distributions live on very different scales: $\log\Lambda(x) \le \log(1/\min_s P_S(s))$ is bounded,
@@ -128,7 +128,7 @@ report.check("F1.5", "Fig. 1: max-lifts have a higher likelihood of appearance P
              "mean P_SX mass on argmax-lift pairs > on argmin pairs")
 
 # %% [markdown]
-# ## 2. Privacy notions and the propositions
+# ## Privacy notions and the propositions
 #
 # For all outputs $y$:
 #
@@ -229,7 +229,7 @@ report.check("D6", "Sec. VI: lift-based measures do not restrict the min-lift", 
              bool(abs(l1_y1 - 2 * delta) < 1e-12 and L_demo[:, 0].min() == 0.0), "exact")
 
 # %% [markdown]
-# ## 3. The watchdog mechanism
+# ## The watchdog mechanism
 #
 # The watchdog bi-partitions $\mathcal X$ into low-risk symbols, published unchanged, and high-risk
 # symbols $\mathcal X_H$ failing the criterion (ALIP: $\Psi(x) < e^{-\varepsilon_l}$ or
@@ -366,7 +366,7 @@ report.check("F2.lk", "Fig. 2: LDP has higher leakage than ALIP (min- and max-li
 leakage_rows(wd, S_wd, [f"CM ALIP {l}" for l in LAMS], "F2", "Fig. 2: ALIP budgets hold (complete merging)")
 
 # %% [markdown]
-# ## 4. Asymmetric optimal random response (Fig. 3)
+# ## Asymmetric optimal random response (Fig. 3)
 #
 # AORR (eq. 12) maximises $I(X;Y)$ subject to ALIP. Parametrised backwards by the columns
 # $v_y = P_{X|Y}(\cdot|y)$ and weights $\beta_y = P_Y(y)$, ALIP is linear in each column and the
@@ -473,7 +473,7 @@ report.check("F3.lim", "Fig. 3: AORR utility stays high as eps -> 0 (axis floor 
              note="the limit is positive because P_{S|X} has a null space on the simplex when |X| > |S|")
 
 # %% [markdown]
-# ## 5. Subset merging (Algorithm 1, Fig. 4)
+# ## Subset merging (Algorithm 1, Fig. 4)
 #
 # Algorithm 1 builds a partition of $\mathcal X_H$ greedily: seed a block with the riskiest
 # remaining symbol, add the symbol that minimises the block's risk $\omega$ until the merged block
@@ -600,7 +600,7 @@ report.check("F4.same", "Secs. III-IV: merging cannot fix a merged X_H that viol
              bool(same), "identical per-instance violation flags (every lambda, every eps)")
 
 # %% [markdown]
-# ## 6. Subset random response (Algorithm 2, Fig. 5)
+# ## Subset random response (Algorithm 2, Fig. 5)
 #
 # SRR runs the AORR linear programme on each block of Algorithm 1's partition separately (low-risk
 # symbols are published as they are), so the cost is driven by the largest block rather than by
@@ -687,7 +687,7 @@ report.check("F5.cross", "Fig. 5(d): SRR is faster than AORR for eps < 1 and eps
 
 
 # %% [markdown]
-# ## 7. Scale: $|\mathcal X| = 200$, $|\mathcal S| = 15$ (Fig. 6)
+# ## Scale: $|\mathcal X| = 200$, $|\mathcal S| = 15$ (Fig. 6)
 #
 # AORR is out of reach here (the polytope has dimension 199), but SRR only solves one small
 # polytope per block. The caption mentions time complexity but the figure has no time panel; we
@@ -726,7 +726,7 @@ report.check("F6.run", "Fig. 6: both methods are applicable to large datasets", 
              f"max mean SRR time {t6:.2f} s per mechanism", bool(t6 < 30), "< 30 s per mechanism")
 
 # %% [markdown]
-# ## 8. Lift-based and lift-inverse measures in the watchdog (Figs. 7, 8)
+# ## Lift-based and lift-inverse measures in the watchdog (Figs. 7, 8)
 #
 # Replacing $\Lambda, \Psi$ in eq. 6 and Algorithm 1 by the lift-based and lift-inverse measures
 # gives a relaxed watchdog: $\ell_1$-privacy ($\Lambda_{\ell_1} \le e^{\varepsilon_u}-1$,

@@ -1,7 +1,7 @@
 # ---
 # jupyter:
 #   jupytext:
-#     formats: py:percent,ipynb
+#     formats: ipynb,py:percent
 #     text_representation:
 #       extension: .py
 #       format_name: percent
@@ -112,7 +112,7 @@ print(f"Adult {XA.shape}, k = {adult_ks}\nACS {XC.shape}, k = {acs_ks}\nNursery 
 # 20 runs, XGBoost's defaults on all three datasets, in parallel. Analytic rows are exact at every
 # scale; each statistical row states its tolerance and the number of runs behind it.
 #
-# ## 1. Plausible deniability: how often one report gives the value away
+# ## Plausible deniability: how often one report gives the value away
 #
 # For one report of attribute $j$ the attacker guesses $\hat v = y$ (GRR), a uniform element of
 # the support set (ω-SS: the subset; UE: the set bits; OLH: the hash pre-image) or, if it is
@@ -193,7 +193,7 @@ report.diverges("T20", "App. C: OLH and OUE have an expected upper bound ACC = 1
                 holds=bool(all(v > 50 for v in oue10) and oue10[-1] < 51))
 
 # %% [markdown]
-# ## 2. Re-identification of SMP users over repeated surveys
+# ## Re-identification of SMP users over repeated surveys
 #
 # Five surveys are run on the full Adult table; survey $sv$ asks a random subset of
 # $d_{sv}\sim\mathcal U\{d/2,\dots,d-1\}$ attributes (artifact). After each survey the attacker
@@ -393,7 +393,7 @@ report.check("H10-b", f"For β ≤ 0.6 nothing is randomized: all protocols equa
              tolerance="every ε_j = clear; protocols within 2 pt of each other (same design, different attribute draws); top-10 in 35 ± 4")
 
 # %% [markdown]
-# ## 3. Uncovering the sampled attribute of RS+FD
+# ## Uncovering the sampled attribute of RS+FD
 #
 # RS+FD hides the sampled attribute among fake data — but fake data are uniform and real
 # attributes are not. Given $t$, the fake values are independent, so
@@ -555,7 +555,7 @@ report.check("XGB-GRR", "Sec. 4.3: RS+FD[GRR] AIF-ACC 'upper-bounded by about 25
              paper="≤ ~25", ours=round(g10, 2), passed=bool(2 * 100 / 18 <= g10 <= 28), tolerance="[11.1, 28] %")
 
 # %% [markdown]
-# ## 4. Re-identification through RS+FD (Fig. 4)
+# ## Re-identification through RS+FD (Fig. 4)
 #
 # Same survey design as Fig. 2; in each survey the users run RS+FD[GRR] over the survey's
 # $d_{sv}$ attributes (with $\epsilon'_{sv}=\ln(d_{sv}(e^\epsilon-1)+1)$), sampling an attribute
@@ -617,7 +617,7 @@ report.check("H7-c", "Sec. 4.4 (literal): 'even for the top-10 group the RID-ACC
                   "baseline, yet about an order of magnitude below SMP.")
 
 # %% [markdown]
-# ## 5. The countermeasure: RS+RFD
+# ## The countermeasure: RS+RFD
 #
 # **Algorithm 1 (RS+RFD).** The server publishes priors $\tilde f_i$; each user samples $j$,
 # reports $v_j$ with GRR or UE at $\epsilon'$, and draws every other attribute's fake value from
@@ -894,7 +894,7 @@ report.check("Fig17-aware", "Extension: with incorrect priors a prior-aware atta
 # assume the attacker knows them.
 
 # %% [markdown]
-# ## 6. Is RS+FD (and RS+RFD) ε-LDP?
+# ## Is RS+FD (and RS+RFD) ε-LDP?
 #
 # The paper states that sending $v_j$ at $\epsilon'$ plus fake data makes the whole tuple
 # $\epsilon$-LDP (amplification by sampling). We compute the exact worst-case log-ratio of the
@@ -923,7 +923,7 @@ report.diverges("T13", "Sec. 2.3.2 / 5.1: RS+FD and RS+RFD satisfy ε-LDP (k = (
                            and abs(r22["worst, any pair"] - 1.490) < 1e-3))
 
 # %% [markdown]
-# ## 7. What the reproduction supports
+# ## What the reproduction supports
 #
 # * **SMP leaks profiles over repeated surveys.** With GRR (and ω-SS, identical at these
 #   budgets) or SUE, five surveys at large ε re-identify about a third of Adult's users within a

@@ -97,7 +97,7 @@ rng = np.random.default_rng(SEED)
 print(SCALE, SIZES)
 
 # %% [markdown]
-# ## 1. Two frameworks (Figs. 1–3, Table 1)
+# ## Two frameworks (Figs. 1–3, Table 1)
 #
 # In the **obfuscation framework** (Fig. 1) user $U$ holds personal data $X \sim p_{X|U}$ and sends
 # $Y \sim \mathbf Q(\cdot|X)$: the Markov chain $U \to X \to Y$. The PIE lives here and does not
@@ -156,7 +156,7 @@ for ax in axes:
 plt.show()
 
 # %% [markdown]
-# ## 2. PIE privacy, Bayes error and the generalised Fano bound
+# ## PIE privacy, Bayes error and the generalised Fano bound
 #
 # For the prior Bayes error $\beta_U = 1-\max_i p_U(u_i)$ and any score vector, Prop. 3.7 (the
 # generalised Fano inequality of Han and Verdú) gives
@@ -207,7 +207,7 @@ report.check_close("T6c", "Cor 3.9 example in nats: 2.07 (beta > 0.8)", paper=2.
 report.check_close("T6d", "Cor 3.9 example in nats: 6.21 (beta > 0.5)", paper=6.21, ours=a05["nats"], atol=0.005)
 
 # %% [markdown]
-# ## 3. Every proposition and theorem on random instances
+# ## Every proposition and theorem on random instances
 #
 # `pie.theorem_checks` draws random small systems ($n, k \in [2,6]$, $\varepsilon\sim U(0.01,6)$,
 # Dirichlet priors and data distributions, random channels) and evaluates both sides of every
@@ -302,7 +302,7 @@ report.check("T5b", "Prop 3.7: Bayes error >= Fano bound (Gaussian scores)", pap
              tolerance="every (n, d)")
 
 # %% [markdown]
-# ## 4. LDP versus PIE privacy (Fig. 4)
+# ## LDP versus PIE privacy (Fig. 4)
 #
 # Any $\varepsilon$-LDP mechanism gives (Prop. 4.1, from Lemma B.2 and the DPI)
 # $\alpha = \min\{\varepsilon\log e,\ \varepsilon^2\log e,\ \log n,\ \log k\}$ (Eq. 14). The RR and
@@ -370,7 +370,7 @@ report.check_close("T21", "RR diagonal at eps = 1 'smaller than 0.73 for any k >
 report.check_close("T21b", "e^10 = 22026", paper=22026, ours=math.exp(10), atol=0.5)
 
 # %% [markdown]
-# ## 5. Utility of the RR and the GLH for distribution estimation (Section 4.4)
+# ## Utility of the RR and the GLH for distribution estimation (Section 4.4)
 #
 # Each of $n$ users sends one report; $\mathbf p$ is the empirical distribution of their data. The
 # empirical (matrix-inversion) estimator $\hat p(x) = (c(x)/n - \nu)/(\mu-\nu)$ (Eqs. 19–20; $\nu_{GLH}=1/g$)
@@ -680,7 +680,7 @@ print(f"utility total {time.perf_counter() - t_u:.0f} s; elapsed {time.perf_coun
 pop = None
 
 # %% [markdown]
-# ## 6. Identifiability of real traces (Figs. 5–9)
+# ## Identifiability of real traces (Figs. 5–9)
 #
 # **Data.** LT: Gowalla check-ins in a New York box (SNAP `loc-gowalla`, 138,957 check-ins),
 # users with at least 10 check-ins, each trace in time order and split into a former half

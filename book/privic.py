@@ -100,7 +100,7 @@ SIZES = {
 T0 = time.perf_counter()
 
 # %% [markdown]
-# ## 1. Data: the authors' Gowalla check-ins and grids (Fig. 6)
+# ## Data: the authors' Gowalla check-ins and grids (Fig. 6)
 #
 # The two extracts are the authors' own files, cut from the SNAP Gowalla check-ins
 # {cite}`cho2011gowalla`: latitude/longitude of every check-in inside a box in central Paris and one
@@ -178,7 +178,7 @@ report.check("D5", "Paris max cell is B=(3,7) with 533 check-ins; SF max (2,19) 
              tolerance="exact", note="spec §5 Fig. 6 facts (the paper prints only the maps)")
 
 # %% [markdown]
-# ## 2. Rate–distortion background and the BA mechanism
+# ## Rate–distortion background and the BA mechanism
 #
 # Let $\pi$ be the prior on the grid cells $\mathcal X$ and $C$ a channel, $C_{xy} = P[y\mid x]$.
 # Privacy enters through the **mutual information**, in nats (Def. 2.2), and QoS through the
@@ -307,7 +307,7 @@ report.check("T-E3", "BA optimises the MI–QoS trade-off: I + β AvgD of every 
              passed=bool(lagr_gap.min() >= -1e-9), tolerance="≥ −1e-9 (exact supporting-line test, no interpolation)")
 
 # %% [markdown]
-# ## 3. BA is $2\beta$-geo-indistinguishable and elastic (Remark 4, Thm 3.1)
+# ## BA is $2\beta$-geo-indistinguishable and elastic (Remark 4, Thm 3.1)
 #
 # A mechanism is $\varepsilon$-geo-indistinguishable if
 # $C_{xy} \le e^{\varepsilon d(x,x')} C_{x'y}$ for all $x, x', y$. The **tight** level of a finite
@@ -489,7 +489,7 @@ report.check("E5", "Fig. 2 text: 'ε = 0.2, the highest level of privacy conside
              tolerance="0.01", note="typo: the top row is β = 0.2, ε ≈ 0.4 (= 2β); no ε = 0.2 row exists")
 
 # %% [markdown]
-# ## 4. Statistical utility: BA vs LAP (Fig. 3)
+# ## Statistical utility: BA vs LAP (Fig. 3)
 #
 # Per $\beta$ and simulation, all $N$ check-ins are obfuscated once. BA is BA(π, β, 10 iterations).
 # LAP is the padded LAP at $\varepsilon^*(\beta)$. The prior is estimated with 10 IBU iterations,
@@ -584,7 +584,7 @@ report.check("P4", "stated protocol, Paris β = 0.2: LAP beats BA at every IBU b
              note="spec: BA 1.64/0.90/0.79/1.39 vs LAP ~0.65/0.45/0.68/0.90 at 10/100/1000/10^4 iterations")
 
 # %% [markdown]
-# ## 5. The BA–IBU duality (§4, Fig. 4)
+# ## The BA–IBU duality (§4, Fig. 4)
 #
 # Substituting (1) into (2) gives
 #
@@ -614,7 +614,7 @@ report.check("T-G2", "duality with a row-normalised kernel holds on a cycle, not
              note="the §4 wording needs the unnormalised kernel (or constant column sums)")
 
 # %% [markdown]
-# ## 6. Invertibility and the unique MLE (Thm 5.1, Example 5.1)
+# ## Invertibility and the unique MLE (Thm 5.1, Example 5.1)
 #
 # **Thm 5.1.** $C^{(t)} = \mathrm{diag}(1/Z)\,K\,\mathrm{diag}(c_{t-1})$, and
 # $K = e^{-\beta D}$ is strictly positive definite: $e^{-\beta\|x-y\|}$ is a strictly PD radial
@@ -673,7 +673,7 @@ report.check("T-K2", "Example 5.1 contrast: converged BA at AvgD = 0.6 is invert
              passed=bool(sv[-1] > 0.09 and np.max(np.abs(est1 - est2)) < 1e-6), tolerance="σ_min ≈ 0.092 (spec); 1e-6")
 
 # %% [markdown]
-# ## 7. PRIVIC (Alg. 1, Fig. 5)
+# ## PRIVIC (Alg. 1, Fig. 5)
 #
 # PRIVIC starts from $\theta_0 = c_0 = $ uniform. In cycle $t$:
 # (i) build $\hat C^{(t)} = \mathrm{BA}(\theta_{t-1}, c_0, \beta)$;
@@ -971,7 +971,7 @@ report.check("T2", "Table II: per-cycle BA and IBU run times (vectorised here)",
              tolerance="faster than the paper's machine", note="different hardware; the point is the O(m²) vectorisation")
 
 # %% [markdown]
-# ## 8. Adversarial users (§7, Fig. 11)
+# ## Adversarial users (§7, Fig. 11)
 #
 # Colluding users report the isolated A falsely. The authors model attack level $k$ by adding
 # $\delta_k = 0.005k$ to the mass of A: $\pi_{adv} = (\pi_{island} + \delta_k e_A)/(1+\delta_k)$.
@@ -1020,7 +1020,7 @@ report.check_close("F11-max", "§7: at ε = 1.2 and 38.5% adversaries P(A→A)",
                    ours=round(float(A_idx.loc[(0.6, 8)].p_self), 3), atol=0.002, note="spec-author value")
 
 # %% [markdown]
-# ## 9. Errata and remaining claims
+# ## Errata and remaining claims
 #
 # * **E1**: Alg. 2's denominator $\sum_z c_t(z)e^{-\beta d(z,y)}$ normalises columns, not rows. The
 #   printed formula does not give a channel; eq. (1) does, and it reproduces Table T-ε.
