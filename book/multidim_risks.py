@@ -73,8 +73,8 @@ SIZES = {
                   fig4_eps=[4, 10], fig4_runs=1,
                   mse_runs=2, mse_runs_inc=1, prior_draws=2, rfd_eps=[10]),
     "book": dict(rid_eps=[1, 2, 4, 6, 8, 10], rid_prots=["grr", "ss", "olh", "oue", "sue"], rid_runs=1,
-                 head_runs=4, h4_runs=10, acs_eps=[1, 2, 4, 6, 8, 10], acs_prots=["grr", "ss", "olh", "oue", "sue"],
-                 nu_prots=["grr", "ss", "olh", "oue", "sue"], nu_eps=[1, 4, 7, 10], pie_betas=[0.95, 0.85, 0.75, 0.6],
+                 head_runs=6, h4_runs=10, acs_eps=[1, 2, 4, 6, 8, 10], acs_prots=["grr", "ss", "olh", "oue", "sue"],
+                 nu_prots=["grr", "ss", "olh", "oue", "sue"], nu_eps=[1, 2, 4, 6, 8, 10], pie_betas=[0.95, 0.9, 0.85, 0.75, 0.6],
                  pie_prots=["grr", "ss", "olh", "oue", "sue"], aif_eps=[1, 2, 4, 6, 8, 10], aif_eps_small=[1, 2, 4, 6, 10],
                  aif_runs=1, pk_fracs=(0.1, 0.3, 0.5), xgb_eps=[1, 10], xgb_trees=30, xgb_train=10_000,
                  xgb_trees_small=20, xgb_train_small=5000,
@@ -109,8 +109,8 @@ print(f"Adult {XA.shape}, k = {adult_ks}\nACS {XC.shape}, k = {acs_ks}\nNursery 
 # %% [markdown]
 # **Scales.** `smoke` runs every cell on tiny grids (seconds; statistical rows that need many
 # runs are marked not-evaluated). `book` keeps the full datasets and the exact-expectation RID
-# ranking, uses ε ∈ {1, 2, 4, 6, 8, 10} (Figs. 2, 9, 10), the paper's five protocols in
-# Figs. 9–13, one survey design per figure plus 4–10 independent runs for the headline numbers,
+# ranking, uses ε ∈ {1, 2, 4, 6, 8, 10} (Figs. 2, 9, 10, 11), the paper's five protocols in
+# Figs. 9–13, one survey design per figure plus 6–10 independent runs for the headline numbers,
 # 20 runs for utility, the Bayes attackers on the full grids and XGBoost at ε ∈ {1, 10} (ACS:
 # 30 trees, ≤ 10,000 training rows, NK/PK/HM; Adult and Nursery: 20 trees, ≤ 5,000 rows, NK/PK). `paper` uses the paper's grids,
 # 20 runs, XGBoost's defaults on all three datasets, in parallel. Analytic rows are exact at every
