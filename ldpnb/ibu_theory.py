@@ -28,7 +28,10 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from ldpnb.estimators import _check_tol, _clip_normalize
-from ldpnb.utils import check_domain_size, check_epsilon, check_finite_array, check_positive_int, check_random_state
+from ldpnb.utils import (
+    check_domain_size, check_epsilon, check_finite_array, check_nonnegative_matrix, check_positive_int,
+    check_random_state,
+)
 
 __all__ = [
     "observation_matrix",
@@ -83,17 +86,6 @@ __all__ = [
 # --------------------------------------------------------------------------------------------
 
 
-def _as_nonneg_matrix(M, name: str) -> np.ndarray:
-    A = np.asarray(M, dtype=float)
-    if A.ndim != 2 or A.shape[0] < 1 or A.shape[1] < 1:
-        raise ValueError(f"{name} must be a non-empty 2-D array, got shape {A.shape}")
-    if not np.all(np.isfinite(A)):
-        raise ValueError(f"{name} must be finite")
-    if np.any(A < 0):
-        raise ValueError(f"{name} must be non-negative")
-    return A
-
-
 def _as_distribution(p, name: str, k: int | None = None, atol: float = 1e-9) -> np.ndarray:
     v = np.asarray(p, dtype=float)
     if v.ndim != 1 or v.size == 0:
@@ -129,7 +121,7 @@ def observation_matrix(channel, observations) -> np.ndarray:
     channel : (k, m) array, rows = inputs, columns = outputs.
     observations : 1-D int array of output indices ``z^i`` (0-based).
     """
-    M = _as_nonneg_matrix(channel, "channel")
+    M = check_nonnegative_matrix(channel, "channel")
     z = np.asarray(observations)
     if z.ndim != 1 or z.size == 0 or not np.issubdtype(z.dtype, np.integer):
         raise ValueError("observations must be a non-empty 1-D integer array of output indices")
@@ -144,7 +136,7 @@ def loglik_observations(theta, G) -> np.ndarray | float:
     ``theta`` may be a single distribution ``(k,)`` or a stack ``(..., k)``; ``-inf`` where an
     observation gets probability 0.
     """
-    G = _as_nonneg_matrix(G, "G")
+    G = check_nonnegative_matrix(G, "G")
     th = check_finite_array(theta, "theta")
     if th.shape[-1] != G.shape[0]:
         raise ValueError(f"theta must have last dimension {G.shape[0]}")
@@ -187,7 +179,7 @@ def loglik_surface(channel, observations, resolution: int = 201):
 
     Returns ``(t1, t3, L)`` with ``L = nan`` outside the simplex.
     """
-    M = _as_nonneg_matrix(channel, "channel")
+    M = check_nonnegative_matrix(channel, "channel")
     if M.shape[0] != 3:
         raise ValueError("loglik_surface needs a channel with 3 rows")
     G = observation_matrix(M, np.asarray(observations))
@@ -220,7 +212,7 @@ def is_strictly_concave(G, tol: float | None = None) -> bool:
     ``w G != 0``, i.e. iff ``rank([G | 1]) = |X|`` (numerical rank by SVD; ``tol`` relative to the
     largest singular value, default ``max(shape) * machine eps``).
     """
-    G = _as_nonneg_matrix(G, "G")
+    G = check_nonnegative_matrix(G, "G")
     A = np.hstack([G, np.ones((G.shape[0], 1))])
     return _rank(A, tol) == G.shape[0]
 
@@ -228,7 +220,7 @@ def is_strictly_concave(G, tol: float | None = None) -> bool:
 def concavity_null_direction(G, tol: float | None = None) -> np.ndarray | None:
     """A unit vector ``w`` with ``sum(w) = 0`` and ``w G = 0``, or ``None`` if ``L`` is strictly
     concave (Thm 4.1 (iii)).  Along ``theta + t w`` the likelihood is constant (Lemma 4.1)."""
-    G = _as_nonneg_matrix(G, "G")
+    G = check_nonnegative_matrix(G, "G")
     A = np.hstack([G, np.ones((G.shape[0], 1))])
     if _rank(A, tol) == G.shape[0]:
         return None
@@ -240,7 +232,7 @@ def concavity_null_direction(G, tol: float | None = None) -> np.ndarray | None:
 def is_identifiable(channel, tol: float | None = None) -> bool:
     """Identification condition (Thm 6.1 (iii)): ``M`` has ``|X|`` linearly independent columns,
     i.e. ``rank(M) = |X|`` (numerical rank by SVD)."""
-    M = _as_nonneg_matrix(channel, "channel")
+    M = check_nonnegative_matrix(channel, "channel")
     return _rank(M, tol) == M.shape[0]
 
 
@@ -431,7 +423,7 @@ def inv_expected_sq_error(channel, theta, n) -> float:
     ``Cov(q) = (diag(pi) - pi^T pi)/n``, hence
     ``E||v - theta||^2 = (sum_z pi_z ||r_z||^2 - ||theta||^2) / n``.
     """
-    M = _as_nonneg_matrix(channel, "channel")
+    M = check_nonnegative_matrix(channel, "channel")
     if M.shape[0] != M.shape[1]:
         raise ValueError("channel must be square for INV")
     th = _as_distribution(theta, "theta", M.shape[0])
@@ -504,7 +496,7 @@ def simulate_counts_batch(channel, input_counts, reps: int, *, rng=None) -> np.n
     users, ``rng.multinomial(N_x, M[x], size=reps)``, summed over ``x`` (spec A4; exact in law,
     loop over input values only).  Returns ``(reps, m)`` int64."""
     rng = check_random_state(rng)
-    M = _as_nonneg_matrix(channel, "channel")
+    M = check_nonnegative_matrix(channel, "channel")
     N = np.asarray(input_counts)
     if N.ndim != 1 or N.size != M.shape[0] or np.any(N < 0) or not np.issubdtype(N.dtype, np.integer):
         raise ValueError("input_counts must be a non-negative int array of length channel.shape[0]")
@@ -525,7 +517,7 @@ def inv_sq_error_monte_carlo(channel, input_counts, reps: int, *, rng=None) -> t
     them; returns (mean, standard error) over ``reps``.
     """
     rng = check_random_state(rng)
-    M = _as_nonneg_matrix(channel, "channel")
+    M = check_nonnegative_matrix(channel, "channel")
     N = np.asarray(input_counts)
     n = int(N.sum())
     th = N / n
@@ -545,7 +537,7 @@ def unlikely_mask(G, max_elements: int = 20_000_000) -> np.ndarray:
     """Unlikely elements (Def. 2): ``x'`` is unlikely iff some ``x`` has ``G[x', i] <= G[x, i]``
     for all observations ``i`` and ``<`` for at least one.  ``G`` may have aggregated columns
     (one per distinct observation).  Returns a boolean mask over rows.  Cost ``O(k^2 m)``."""
-    G = _as_nonneg_matrix(G, "G")
+    G = check_nonnegative_matrix(G, "G")
     k, m = G.shape
     chunk = max(1, int(max_elements // max(1, k * m)))  # bounds the memory of the comparisons
     out = np.zeros(k, dtype=bool)
@@ -667,7 +659,7 @@ def kkt_residual(theta, channel, counts, support_tol: float = 1e-8) -> float:
     and ``r_x = 1`` where ``theta_x > 0``.  Returns
     ``max( max_x (r_x - 1), max_{theta_x > support_tol} |r_x - 1| )`` (0 at an exact MLE).
     """
-    M = _as_nonneg_matrix(channel, "channel")
+    M = check_nonnegative_matrix(channel, "channel")
     c = np.asarray(counts, dtype=float)
     if c.shape != (M.shape[1],) or np.any(c < 0) or c.sum() <= 0:
         raise ValueError("counts must be non-negative with length channel.shape[1] and positive sum")
@@ -719,7 +711,7 @@ def ibu_rows(channel, counts, *, theta0=None, tol: float = 1e-8, max_iter: int =
 
     References: ElSalamouny & Palamidessi, Algorithm 1 and eq. (2); spec 002 A1.
     """
-    M = _as_nonneg_matrix(channel, "channel")
+    M = check_nonnegative_matrix(channel, "channel")
     C = check_finite_array(counts, "counts")  # refuses NaN/inf and an empty batch
     single = C.ndim == 1
     C = np.atleast_2d(C)
@@ -806,7 +798,7 @@ def clamp_grid_outputs(channel, rows: int, cols: int, out_rows: int, out_cols: i
     """Post-process a channel on a ``rows x cols`` grid (row-major outputs) by clamping each
     output cell ``(i, j)`` to ``(min(i, out_rows-1), min(j, out_cols-1))`` (§6.4 "truncating the
     noisy data to a smaller grid").  Returns ``(k, out_rows*out_cols)``; rows still sum to 1."""
-    M = _as_nonneg_matrix(channel, "channel")
+    M = check_nonnegative_matrix(channel, "channel")
     if M.shape[1] != rows * cols or not (1 <= out_rows <= rows and 1 <= out_cols <= cols):
         raise ValueError("inconsistent grid sizes")
     i, j = np.divmod(np.arange(rows * cols), cols)
@@ -901,7 +893,7 @@ def estimation_trials(channel, input_counts, reps: int, *, metric, rng=None, tol
     ``"n_iter"``, and the last repetition's estimates under ``"last"``.
     """
     rng = check_random_state(rng)
-    M = _as_nonneg_matrix(channel, "channel")
+    M = check_nonnegative_matrix(channel, "channel")
     N = np.asarray(input_counts)
     theta = N / N.sum()
     C = simulate_counts_batch(M, N, reps, rng=rng)
@@ -955,7 +947,7 @@ def rappor_trials(theta, n: int, epsilon: float, reps: int, *, rng=None, tol: fl
 def ibu_path(channel, counts, theta0, n_steps: int) -> np.ndarray:
     """The IBU iterates ``theta^0, ..., theta^{n_steps}`` (Algorithm 1) as an ``(n_steps+1, k)``
     array, for drawing trajectories on the likelihood surfaces (Figs. 3, 5)."""
-    M = _as_nonneg_matrix(channel, "channel")
+    M = check_nonnegative_matrix(channel, "channel")
     c = np.asarray(counts, dtype=float)
     if c.shape != (M.shape[1],) or np.any(c < 0) or c.sum() <= 0:
         raise ValueError("counts must be non-negative with length channel.shape[1]")

@@ -27,7 +27,7 @@ import numpy as np
 from scipy.special import logsumexp
 
 from ldpnb.info import entropy, mutual_information, mutual_information_joint
-from ldpnb.utils import check_channel, check_epsilon, check_random_state
+from ldpnb.utils import check_channel, check_epsilon, check_nonnegative_matrix, check_random_state
 
 __all__ = [
     "random_joint",
@@ -90,13 +90,7 @@ def check_joint(joint: Any, name: str = "joint", atol: float = 1e-9) -> np.ndarr
 
     Raises ``ValueError`` naming ``name`` when a rule is broken.
     """
-    a = np.asarray(joint, dtype=float)
-    if a.ndim != 2 or a.shape[0] < 1 or a.shape[1] < 1:
-        raise ValueError(f"{name} must be a non-empty 2-D array, got shape {a.shape}")
-    if not np.all(np.isfinite(a)):
-        raise ValueError(f"{name} must be finite")
-    if np.any(a < 0):
-        raise ValueError(f"{name} must be non-negative")
+    a = check_nonnegative_matrix(joint, name)
     total = a.sum()
     if abs(total - 1.0) > atol:
         raise ValueError(f"{name} must sum to 1 (sums to {total:.12g})")

@@ -186,3 +186,19 @@ def check_nonnegative(value: Any, name: str) -> float:
     if v < 0:
         raise ValueError(f"{name} must be >= 0, got {v}")
     return v
+
+
+def check_nonnegative_matrix(M: Any, name: str) -> np.ndarray:
+    """Validate a non-empty 2-D array of finite, nonnegative numbers (observation or joint matrices).
+
+    Unlike :func:`check_channel`, rows need not sum to 1 (observation matrices ``G``, restricted
+    channels, joint distributions before their own sum check).
+    """
+    A = np.asarray(M, dtype=float)
+    if A.ndim != 2 or A.shape[0] < 1 or A.shape[1] < 1:
+        raise ValueError(f"{name} must be a non-empty 2-D array, got shape {A.shape}")
+    if not np.all(np.isfinite(A)):
+        raise ValueError(f"{name} must be finite")
+    if np.any(A < 0):
+        raise ValueError(f"{name} must be non-negative")
+    return A

@@ -83,3 +83,16 @@ def test_check_counts_and_values():
         check_values([], 3)
     with pytest.raises(ValueError, match="integers"):
         check_values([0.5], 3)
+
+
+def test_check_nonnegative_matrix():
+    from ldpnb.utils import check_nonnegative_matrix
+
+    A = check_nonnegative_matrix([[0.0, 2.0], [1.0, 3.0]], "G")  # rows need not sum to 1
+    assert A.dtype == float and A.shape == (2, 2)
+    with pytest.raises(ValueError, match="G must be a non-empty 2-D array"):
+        check_nonnegative_matrix([1.0, 2.0], "G")
+    with pytest.raises(ValueError, match="G must be finite"):
+        check_nonnegative_matrix([[np.nan, 1.0]], "G")
+    with pytest.raises(ValueError, match="G must be non-negative"):
+        check_nonnegative_matrix([[-1.0, 1.0]], "G")
