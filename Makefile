@@ -37,24 +37,24 @@ test-all: $(STAMP)
 	$(BIN)/python -m pytest -n $(JOBS) -q
 
 book: $(STAMP)
-	$(BIN)/python -m ldpnb._bookbuild all --scale $(SCALE) --jobs $(JOBS)
+	$(BIN)/python -m ldpnb.repro.build all --scale $(SCALE) --jobs $(JOBS)
 
 execute: $(STAMP)
-	$(BIN)/python -m ldpnb._bookbuild execute --scale $(SCALE) --jobs $(JOBS)
+	$(BIN)/python -m ldpnb.repro.build execute --scale $(SCALE) --jobs $(JOBS)
 
 render: $(STAMP)
-	$(BIN)/python -m ldpnb._bookbuild render
+	$(BIN)/python -m ldpnb.repro.build render
 
 chapter: $(STAMP)
 	@test -n "$(NAME)" || (echo "usage: make chapter NAME=<chapter> [SCALE=smoke|book|paper]"; exit 2)
-	$(BIN)/python -m ldpnb._bookbuild execute --scale $(SCALE) --only $(NAME)
+	$(BIN)/python -m ldpnb.repro.build execute --scale $(SCALE) --only $(NAME)
 
 sync: $(STAMP)
 	@for f in book/*.py; do $(BIN)/jupytext --quiet --set-formats ipynb,py:percent "$$f"; done
-	@$(BIN)/python -m ldpnb._nbstrip book/*.ipynb
+	@$(BIN)/python -m ldpnb.repro.nbstrip book/*.ipynb
 
 bench: $(STAMP)
-	$(BIN)/python -m ldpnb._bookbuild execute --scale paper --only performance
+	$(BIN)/python -m ldpnb.repro.build execute --scale paper --only performance
 
 clean:
 	rm -rf _build

@@ -61,8 +61,9 @@ import pandas as pd
 from IPython.display import display
 
 from ldpnb import audit
-from ldpnb.plotting import color, paper_title, set_style
-from ldpnb.report import Report
+from ldpnb.audit import registry as audit_registry
+from ldpnb.repro.plotting import color, paper_title, set_style
+from ldpnb.repro.report import Report
 
 set_style()
 report = Report("audit", scale=SCALE)
@@ -97,7 +98,7 @@ print(f"{len(names)} mechanisms audited" + (f"; not available: {missing}" if mis
 display(specs)
 
 # %%
-paper_claims = list(audit.PAPER_CLAIMS)
+paper_claims = list(audit_registry.PAPER_CLAIMS)
 R = (len(names) + len(paper_claims) + 1) * len(EPS_GRID)  # every audit of this chapter
 ALPHA = audit.bonferroni_alpha(0.01, R)
 print(f"{R} audits, alpha = 0.01 / {R} = {ALPHA:.2e} per audit, n = {N_TRIALS:,} runs per input")
@@ -265,7 +266,7 @@ for j, name in enumerate(paper_claims, start=1):
         ours=float((t["exact"] / t["epsilon"]).max()),
         tolerance="exact/eps <= 1",
         note=f"exact one-attribute loss reaches {float((t['exact'] / t['epsilon']).max()):.3f} eps "
-             f"(ks={audit._RSFD_KS}); the sampler's bound reaches {float(t['emp / claim'].max()):.3f} eps. "
+             f"(ks={audit_registry._RSFD_KS}); the sampler's bound reaches {float(t['emp / claim'].max()):.3f} eps. "
              f"The sound level eps' = ln(d(e^eps - 1) + 1) holds (row of {base}).",
         holds=sound and bool((t["exact"] > t["epsilon"]).all()),
     )

@@ -30,10 +30,14 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from ldpnb import estimators, info, mechanisms as mech, metrics
-from ldpnb.grid import lattice_distance_matrix
-from ldpnb.plotting import color, set_style
-from ldpnb.report import Report
+from ldpnb import estimators
+from ldpnb import measures as info
+from ldpnb import mechanisms as mech
+from ldpnb import channels as mech_channels
+from ldpnb import measures as metrics
+from ldpnb.data import lattice_distance_matrix
+from ldpnb.repro.plotting import color, set_style
+from ldpnb.repro.report import Report
 
 set_style()
 report = Report("foundations", scale=SCALE)
@@ -107,17 +111,17 @@ plt.show()
 eps_grid = [0.25, 0.5, 1.0, 2.0, 4.0]
 rows = []
 for e in eps_grid:
-    rows.append(dict(mechanism="k-RR", claimed=e, kind="LDP", tight=mech.ldp_epsilon(mech.grr_channel(k, e))))
+    rows.append(dict(mechanism="k-RR", claimed=e, kind="LDP", tight=mech_channels.ldp_epsilon(mech.grr_channel(k, e))))
     rows.append(dict(mechanism="geometric", claimed=e, kind="geo-ind",
-                     tight=mech.geo_ind_epsilon(mech.geometric_channel(k, e), line)))
+                     tight=mech_channels.geo_ind_epsilon(mech.geometric_channel(k, e), line)))
     rows.append(dict(mechanism="Laplace", claimed=e, kind="geo-ind",
-                     tight=mech.geo_ind_epsilon(mech.laplace_channel(k, e), line)))
+                     tight=mech_channels.geo_ind_epsilon(mech.laplace_channel(k, e), line)))
     rows.append(dict(mechanism="exponential", claimed=e, kind="geo-ind",
-                     tight=mech.geo_ind_epsilon(mech.exponential_channel(line, e), line)))
-    rows.append(dict(mechanism="OUE (bits)", claimed=e, kind="LDP", tight=mech.ldp_epsilon(mech.ue_channel(6, e, "oue"))))
-    rows.append(dict(mechanism="SUE / RAPPOR", claimed=e, kind="LDP", tight=mech.ldp_epsilon(mech.rappor_channel(6, e))))
-    rows.append(dict(mechanism="SS", claimed=e, kind="LDP", tight=mech.ldp_epsilon(mech.ss_channel(6, e))))
-    rows.append(dict(mechanism="LH (g = 3)", claimed=e, kind="LDP", tight=mech.ldp_epsilon(mech.lh_channel(3, 3, e))))
+                     tight=mech_channels.geo_ind_epsilon(mech.exponential_channel(line, e), line)))
+    rows.append(dict(mechanism="OUE (bits)", claimed=e, kind="LDP", tight=mech_channels.ldp_epsilon(mech.ue_channel(6, e, "oue"))))
+    rows.append(dict(mechanism="SUE / RAPPOR", claimed=e, kind="LDP", tight=mech_channels.ldp_epsilon(mech.rappor_channel(6, e))))
+    rows.append(dict(mechanism="SS", claimed=e, kind="LDP", tight=mech_channels.ldp_epsilon(mech.ss_channel(6, e))))
+    rows.append(dict(mechanism="LH (g = 3)", claimed=e, kind="LDP", tight=mech_channels.ldp_epsilon(mech.lh_channel(3, 3, e))))
 privacy = pd.DataFrame(rows)
 privacy["tight / claimed"] = privacy.tight / privacy.claimed
 privacy.pivot_table(index="mechanism", columns="claimed", values="tight / claimed").round(6)
@@ -156,10 +160,10 @@ for ax, (name, C) in zip(axes, {
 plt.show()
 Dg = lattice_distance_matrix(R, Cc, cell_km)
 report.check("F3", "planar geometric and Laplace channels (15 x 15 grid, 0.5 km) are 2/km-geo-indistinguishable",
-             paper="≤ 2", ours=[mech.geo_ind_epsilon(mech.planar_geometric_channel(R, Cc, 2.0, cell_km), Dg),
-                                mech.geo_ind_epsilon(mech.planar_laplace_channel(R, Cc, 2.0, cell_km), Dg)],
-             passed=bool(max(mech.geo_ind_epsilon(mech.planar_geometric_channel(R, Cc, 2.0, cell_km), Dg),
-                             mech.geo_ind_epsilon(mech.planar_laplace_channel(R, Cc, 2.0, cell_km), Dg)) <= 2 + 1e-9),
+             paper="≤ 2", ours=[mech_channels.geo_ind_epsilon(mech.planar_geometric_channel(R, Cc, 2.0, cell_km), Dg),
+                                mech_channels.geo_ind_epsilon(mech.planar_laplace_channel(R, Cc, 2.0, cell_km), Dg)],
+             passed=bool(max(mech_channels.geo_ind_epsilon(mech.planar_geometric_channel(R, Cc, 2.0, cell_km), Dg),
+                             mech_channels.geo_ind_epsilon(mech.planar_laplace_channel(R, Cc, 2.0, cell_km), Dg)) <= 2 + 1e-9),
              tolerance="≤ ε + 1e-9")
 
 # %% [markdown]
@@ -240,7 +244,7 @@ theta = np.arange(1, k + 1, dtype=float)[::-1] ** 1.2
 theta /= theta.sum()
 x = rng.choice(k, size=N_USERS, p=theta)
 per_user = np.bincount(mech.grr_perturb(x, k, eps, rng=rng), minlength=k)
-count_level = mech.simulate_counts(mech.grr_channel(k, eps), np.bincount(x, minlength=k), rng=rng)
+count_level = mech_channels.simulate_counts(mech.grr_channel(k, eps), np.bincount(x, minlength=k), rng=rng)
 crit = stats.chi2.isf(1e-6, df=k - 1)
 # the per-user test conditions on the true values x: expected counts given x
 exp_given_x = np.bincount(x, minlength=k) @ mech.grr_channel(k, eps)
@@ -269,7 +273,7 @@ k, eps, n = 30, 0.5, {"smoke": 2_000, "book": 5_000, "paper": 5_000}[SCALE]
 support = np.arange(k)
 theta = stats.binom.pmf(support, k - 1, 0.3) * 0.7 + stats.binom.pmf(support, k - 1, 0.75) * 0.3
 C = mech.geometric_channel(k, eps)
-counts = mech.simulate_counts(C, rng.multinomial(n, theta), rng=rng)
+counts = mech_channels.simulate_counts(C, rng.multinomial(n, theta), rng=rng)
 est = {
     "INV": estimators.inv_raw(C, counts),
     "INV-N": estimators.inv_normalized(C, counts),

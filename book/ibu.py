@@ -52,11 +52,21 @@ import pandas as pd
 from matplotlib.patches import Polygon
 from scipy.spatial import ConvexHull
 
-from ldpnb import datasets, estimators as est, grid as lgrid, ibu_theory as it, mechanisms as mech
-from ldpnb.metrics import emd, emd_1d
-from ldpnb.parallel import sweep
-from ldpnb.plotting import color, paper_title, set_style
-from ldpnb.report import Report
+from ldpnb import data as datasets
+from ldpnb import estimators as est
+from ldpnb import data as lgrid
+from ldpnb.papers import ibu as lgrid_ibu
+from ldpnb import estimators as it
+from ldpnb.papers import ibu as it_ibu
+from ldpnb import mechanisms as it_mechanisms
+from ldpnb import measures as it_measures
+from ldpnb import channels as it_channels
+from ldpnb import mechanisms as mech
+from ldpnb import channels as mech_channels
+from ldpnb.measures import emd, emd_1d
+from ldpnb.repro.parallel import sweep
+from ldpnb.repro.plotting import color, paper_title, set_style
+from ldpnb.repro.report import Report
 
 set_style()
 report = Report("ibu", scale=SCALE)
@@ -156,7 +166,7 @@ def fixed_point(M, obs, theta0=None, n=5_000):
 
 
 def surface_panel(ax, M, obs, title, starts=(U3, START_B)):
-    t1, t3, L = it.loglik_surface(M, np.asarray(obs) - 1, resolution=301)
+    t1, t3, L = it_ibu.loglik_surface(M, np.asarray(obs) - 1, resolution=301)
     im = ax.imshow(L, origin="lower", extent=[0, 1, 0, 1], cmap="viridis", vmin=np.nanpercentile(L, 5))
     ax.contour(t1, t3, L, levels=12, colors="white", linewidths=0.5, alpha=0.6)
     for t0, c in zip(starts, ["#D55E00", "#E69F00"]):
@@ -185,7 +195,7 @@ fp_ab = np.array([fixed_point(M4, [2, 1], t0) for t0 in [U3, START_B, *rng_for("
 rows3 = {
     "max L, obs {2}": (np.log(0.45), it.loglik_observations(fp_u, G_a)),
     "L(uniform), obs {2}": (-1.098612, it.loglik_observations(U3, G_a)),
-    "min L = log 0.1 at (0,1,0), obs {2}": (-2.302585, np.nanmin(it.loglik_surface(M4, [1], 301)[2])),
+    "min L = log 0.1 at (0,1,0), obs {2}": (-2.302585, np.nanmin(it_ibu.loglik_surface(M4, [1], 301)[2])),
     "max L, obs {2,1}": (-1.597015, it.loglik_observations(fp_ab[0], G_b)),
     "L(uniform), obs {2,1}": (-2.197225, it.loglik_observations(U3, G_b)),
     "L(1,0,0) = L(0,1,0), obs {2,1}": (-3.101093, it.loglik_observations([[1, 0, 0], [0, 1, 0]], G_b)),
@@ -218,7 +228,7 @@ from scipy.optimize import minimize  # noqa: E402
 
 rng0 = rng_for("T0")
 M0 = mech.grr_channel(10, 1.0)
-c0 = it.simulate_counts_batch(M0, rng0.multinomial(2000, rng0.dirichlet(np.ones(10))), 1, rng=rng0)[0]
+c0 = it_channels.simulate_counts_batch(M0, rng0.multinomial(2000, rng0.dirichlet(np.ones(10))), 1, rng=rng0)[0]
 r0 = est.ibu(M0, c0, tol=0, max_iter=20_000)
 q0 = c0 / c0.sum()
 sol0 = minimize(lambda t: -np.dot(q0, np.log(np.clip(t @ M0, 1e-300, None))), np.full(10, 0.1), method="SLSQP",
@@ -303,7 +313,7 @@ for name, M, D, target in [
     ("planar Laplace 20x14 (0.5 km), eps_g=1/km", mech.planar_laplace_channel(20, 14, 1.0, cell_size=0.5), G_lat, 1.0),
     ("exponential 20x14 (0.5 km), eps_g=1/km", mech.exponential_channel(G_lat, 1.0), G_lat, 1.0),
 ]:
-    tight = mech.ldp_epsilon(M) if D is None else mech.geo_ind_epsilon(M, D)
+    tight = mech_channels.ldp_epsilon(M) if D is None else mech_channels.geo_ind_epsilon(M, D)
     priv.append(dict(mechanism=name, shape=M.shape, target=target, tight_epsilon=tight,
                      identifiable=it.is_identifiable(M)))
 priv = pd.DataFrame(priv)
@@ -320,7 +330,7 @@ report.check("T13.1", "Thm 6.1: every mechanism of the experiments is identifiab
              passed=bool(priv.identifiable.all()), tolerance="exact rank test")
 bits8 = (np.arange(2**8)[:, None] >> np.arange(8)) & 1
 report.check_close("T7", "Lemma 4.4: Rappor channel = p^k exp(-(1/2 + S/2 - beta_x) eps) (k=8, eps=1; max abs diff)",
-                   paper=0.0, ours=np.abs(mech.rappor_channel(8, 1.0) - it.rappor_bits_likelihood(bits8, 1.0)).max(),
+                   paper=0.0, ours=np.abs(mech.rappor_channel(8, 1.0) - it_ibu.rappor_bits_likelihood(bits8, 1.0)).max(),
                    atol=1e-15)
 priv
 
@@ -348,7 +358,7 @@ for _ in range(50):
     viol += not it.is_strictly_concave(it.observation_matrix(mech.grr_channel(k, eps), z))
     viol += not it.is_strictly_concave(it.observation_matrix(mech.geometric_channel(k, eps), z))
     Xs = np.sort(rng.choice(np.arange(-30, 60), size=k, replace=False))
-    viol += not it.is_strictly_concave(it.untruncated_geometric_matrix(Xs, np.concatenate([Xs, rng.integers(-40, 70, 10)]), eps))
+    viol += not it.is_strictly_concave(it_mechanisms.untruncated_geometric_matrix(Xs, np.concatenate([Xs, rng.integers(-40, 70, 10)]), eps))
 k5 = mech.grr_channel(5, 1.0)
 c4, c3 = it.is_strictly_concave(k5[:, [0, 1, 2, 3]]), it.is_strictly_concave(k5[:, [0, 1, 2, 2]])
 report.check("T4-T6", "Cor 4.2-4.4: all elements observed -> L strictly concave (k-RR, truncated and untruncated "
@@ -359,13 +369,13 @@ report.check("T4b", "k-RR: k-1 distinct observed values already suffice, k-2 nev
 
 n_grid = np.arange(10, 201)
 eps_fig4 = [0.5, 1, 2, 3, 4, 5]
-mc = pd.DataFrame([dict(eps=e, n=n, **it.rappor_concavity_frequencies(10, n, e, SIZES["mc_trials"], rng=rng_for(f"mc{e}{n}")))
+mc = pd.DataFrame([dict(eps=e, n=n, **it_ibu.rappor_concavity_frequencies(10, n, e, SIZES["mc_trials"], rng=rng_for(f"mc{e}{n}")))
                    for e in SIZES["mc_eps"] for n in SIZES["rappor_n"]])
 
 fig, ax = plt.subplots(figsize=(8, 4.5))
 lines4 = {}
 for e in eps_fig4:
-    lines4[e], = ax.plot(n_grid, it.rappor_concavity_lower_bound(10, n_grid, e), label=f"bound, $\\varepsilon$={e}")
+    lines4[e], = ax.plot(n_grid, it_ibu.rappor_concavity_lower_bound(10, n_grid, e), label=f"bound, $\\varepsilon$={e}")
 for e in SIZES["mc_eps"]:
     d = mc[mc.eps == e]
     c4 = lines4[e].get_color() if e in lines4 else "k"
@@ -385,12 +395,12 @@ T9_N = [15, 20, 25, 30, 40, 50, 75, 100, 150]
 T9 = {0.5: [0.8295, 0.9899, 0.9994, 1.0000, 1, 1, 1, 1, 1], 1: [0.3712, 0.9240, 0.9927, 0.9993, 1.0000, 1, 1, 1, 1],
       2: [0, 0.0080, 0.6457, 0.9176, 0.9963, 0.9998, 1, 1, 1], 3: [0, 0, 0, 0, 0.7091, 0.9573, 0.9997, 1, 1],
       4: [0, 0, 0, 0, 0, 0.0347, 0.9268, 0.9969, 1.0000], 5: [0, 0, 0, 0, 0, 0, 0, 0.6629, 0.9926]}
-ours_t9 = np.array([it.rappor_concavity_lower_bound(10, T9_N, e) for e in T9])
+ours_t9 = np.array([it_ibu.rappor_concavity_lower_bound(10, T9_N, e) for e in T9])
 report.check_close("T9.1", "Thm 4.6 bound, |X|=10: the spec's 6 x 9 reference table (eps 0.5..5, n 15..150)",
                    paper=np.array(list(T9.values())).round(4).tolist(), ours=ours_t9.round(4).tolist(), atol=1e-4)
 report.check("T9.2", "Thm 4.6: with eps=1 L is strictly concave with probability almost one when n >= 25",
-             paper="almost 1 (>= 0.99)", ours=round(it.rappor_concavity_lower_bound(10, 25, 1.0), 4),
-             passed=bool(it.rappor_concavity_lower_bound(10, 25, 1.0) >= 0.99), tolerance=">= 0.99")
+             paper="almost 1 (>= 0.99)", ours=round(it_ibu.rappor_concavity_lower_bound(10, 25, 1.0), 4),
+             passed=bool(it_ibu.rappor_concavity_lower_bound(10, 25, 1.0) >= 0.99), tolerance=">= 0.99")
 below = (mc.concave < mc.bound - 3 * mc.concave_se).sum()
 report.check("T9.3", f"Monte Carlo P(strictly concave) >= bound ({SIZES['mc_trials']} trials per point, eps "
              f"{', '.join(f'{e:g}' for e in SIZES['mc_eps'])})",
@@ -424,13 +434,13 @@ def consistency_errors(kind, n, reps, rng):
     if kind == "untruncated geometric (eps_g=0.5)":
         for _ in range(reps):
             x = np.repeat(X10, rng.multinomial(n, theta_bin))
-            zu, cnt = np.unique(it.untruncated_geometric_perturb(x, 0.5, rng=rng), return_counts=True)
-            r = it.ibu_rows(it.untruncated_geometric_matrix(X10, zu, 0.5), cnt, tol=1e-10, max_iter=20_000)
+            zu, cnt = np.unique(it_mechanisms.untruncated_geometric_perturb(x, 0.5, rng=rng), return_counts=True)
+            r = it.ibu_rows(it_mechanisms.untruncated_geometric_matrix(X10, zu, 0.5), cnt, tol=1e-10, max_iter=20_000)
             errs.append(np.abs(r.estimate - theta_bin).sum())
         return np.mean(errs)
     M = {"k-RR (eps=1)": mech.grr_channel(10, 1.0), "truncated geometric (eps_g=0.5)": mech.geometric_channel(10, 0.5),
          "basic Rappor (eps=1)": mech.rappor_channel(10, 1.0)}[kind]
-    C = np.stack([it.simulate_counts_batch(M, rng.multinomial(n, theta_bin), 1, rng=rng)[0] for _ in range(reps)])
+    C = np.stack([it_channels.simulate_counts_batch(M, rng.multinomial(n, theta_bin), 1, rng=rng)[0] for _ in range(reps)])
     r = it.ibu_rows(M, C, tol=1e-10, max_iter=20_000)
     return np.abs(r.estimate - theta_bin).sum(1).mean()
 
@@ -443,7 +453,7 @@ fig, ax = plt.subplots(figsize=(7.5, 4.5))
 for kd in kinds:
     d = cons[cons.mechanism == kd]
     asym = d[d.n >= 1000]  # the slope is fitted in the asymptotic regime n >= 10^3
-    s = it.loglog_slope(asym.n, asym.l1)
+    s = it_ibu.loglog_slope(asym.n, asym.l1)
     ax.loglog(d.n, d.l1, "o-", label=f"{kd}: slope {s:+.2f}")
     report.check(f"T14.{kinds.index(kd) + 1}", f"Prop 6.2/6.3: IBU consistent under {kd}: L1 error -> 0, log-log slope",
                  paper="-> 0 (slope -1/2 expected)", ours=round(s, 3),
@@ -462,8 +472,8 @@ print(f"consistency: {time.perf_counter() - t:.1f} s")
 # Prop 6.3's dominance bounds, checked on random phi and z in [a-200, b+200]
 rng = rng_for("T15")
 zz = np.arange(-200, 210)
-lo, hi = it.geometric_dominance_bounds(zz, 0, 9, 0.5)
-P = rng.dirichlet(np.ones(10), 200) @ it.untruncated_geometric_matrix(X10, zz, 0.5)
+lo, hi = it_ibu.geometric_dominance_bounds(zz, 0, 9, 0.5)
+P = rng.dirichlet(np.ones(10), 200) @ it_mechanisms.untruncated_geometric_matrix(X10, zz, 0.5)
 n_bad = int(np.sum((P < lo * (1 - 1e-12)) | (P > hi * (1 + 1e-12))))
 # Prop 6.2's dominance for finite Z: d = -log min_{x,z} M_xz bounds |log P(z|phi)| for every phi
 viol_d = 0
@@ -488,11 +498,11 @@ _ = report.check("T15", "Prop 6.3: c e^{-eps(|z-a|+l)} <= P(z|phi) <= c e^{-eps(
 
 # %%
 t = tic()
-sfg = lgrid.sf_ibu_grid()
+sfg = lgrid_ibu.sf_ibu_grid()
 sf = datasets.load_gowalla_privic("sf")
 N_sf = sfg.histogram(sf.lat.to_numpy(), sf.lon.to_numpy()).astype(int)
 theta_sf = N_sf / N_sf.sum()
-M_sf = it.clamp_grid_outputs(mech.planar_geometric_channel(5, 5, 0.5, cell_size=1.0), 5, 5, 4, 4)
+M_sf = it_channels.clamp_grid_outputs(mech.planar_geometric_channel(5, 5, 0.5, cell_size=1.0), 5, 5, 4, 4)
 q_inf = theta_sf @ M_sf
 starts = np.vstack([np.full(25, 1 / 25), rng_for("fig6").dirichlet(np.ones(25), 2)])
 fp6 = it.ibu_rows(M_sf, np.tile(q_inf, (3, 1)), theta0=starts, tol=0, max_iter=SIZES["fig6_iter"])
@@ -545,7 +555,7 @@ print(f"Fig. 6: {time.perf_counter() - t:.1f} s")
 ages = datasets.adult_ages()
 N_age = np.bincount(ages, minlength=100)
 theta_age = N_age / N_age.sum()
-mg = lgrid.manhattan_grid()
+mg = lgrid_ibu.manhattan_grid()
 gw = datasets.load_gowalla_nyc(datasets.MANHATTAN_BOX)
 N_loc = mg.histogram(gw.lat.to_numpy(), gw.lon.to_numpy()).astype(int)
 theta_loc = N_loc / N_loc.sum()
@@ -577,7 +587,7 @@ plt.show()
 
 # %%
 M_g05 = mech.geometric_channel(100, 0.05)
-one = it.estimation_trials(M_g05, N_age, 1, metric=it.emd_1d_rows, rng=rng_for("fig1"), tol=TOL, max_iter=SIZES["max_iter"])
+one = it_ibu.estimation_trials(M_g05, N_age, 1, metric=it_measures.emd_1d_rows, rng=rng_for("fig1"), tol=TOL, max_iter=SIZES["max_iter"])
 fig, axes = plt.subplots(1, 3, figsize=(14, 3.8))  # own y-scales: INV's spikes would flatten panel (c)
 for ax, meth, lab in zip(axes, ["INV-N", "INV-P", "IBU"], ["(a) INV-N", "(b) INV-P", "(c) IBU"]):
     ax.plot(x100, theta_age, color=color("truth"), lw=2, label="original")
@@ -601,7 +611,7 @@ e1
 # %%
 t = tic()
 M_pg1 = mech.planar_geometric_channel(20, 14, 1.0, cell_size=0.5)
-f8 = it.estimation_trials(M_pg1, N_loc, 1, metric=lambda P, th: it.emd_rows(P, th, D_loc), rng=rng_for("fig8"),
+f8 = it_ibu.estimation_trials(M_pg1, N_loc, 1, metric=lambda P, th: it_measures.emd_rows(P, th, D_loc), rng=rng_for("fig8"),
                           tol=TOL, max_iter=SIZES["max_iter"])
 panels = [("(a) original", theta_loc, None), ("(b) noisy", f8["last"]["noisy"], f8["noisy"][0]),
           ("(c) INV-P", f8["last"]["INV-P"], f8["INV-P"][0]), ("(d) INV-N", f8["last"]["INV-N"], f8["INV-N"][0]),
@@ -618,7 +628,7 @@ plt.colorbar(im, ax=axes, label="probability", shrink=0.8)
 paper_title(fig, "Fig. 8", "Gowalla Manhattan, truncated planar geometric $\\varepsilon_g = 1$/km (one run)")
 plt.show()
 # the same reports estimated with other stopping thresholds (the paper's threshold is unstated)
-alt8 = {tol: it.emd_rows(it.ibu_rows(M_pg1, f8["last"]["counts"], tol=tol, max_iter=200_000).estimate, theta_loc, D_loc)[0]
+alt8 = {tol: it_measures.emd_rows(it.ibu_rows(M_pg1, f8["last"]["counts"], tol=tol, max_iter=200_000).estimate, theta_loc, D_loc)[0]
         for tol in (1e-6, 1e-10)}
 alt8[TOL] = float(f8["IBU"][0])
 paper8 = {"noisy": 0.7658, "INV-P": 0.5862, "INV-N": 0.7832, "IBU": 0.16995}
@@ -675,7 +685,7 @@ def run_panel(kind, planar, eps_list, name):
         base.update(N=N_loc, rows=20, cols=14, cell_size=0.5, D=D_loc)
     else:
         base.update(N=N_age, k=100)
-    res = sweep(it.trial_task, [dict(base, eps=e) for e in eps_list], seed=zlib.crc32(f"{SEED}{name}".encode()),
+    res = sweep(it_ibu.trial_task, [dict(base, eps=e) for e in eps_list], seed=zlib.crc32(f"{SEED}{name}".encode()),
                 n_jobs=SIZES["n_jobs"])
     return {r["eps"]: r for r in res}
 
@@ -800,7 +810,7 @@ print(f"Fig. 10: {time.perf_counter() - t:.1f} s")
 theta_uni = np.where((X10 >= 3) & (X10 <= 6), 0.25, 0.0)
 fig12 = {}
 for lab, th in (("a", theta_bin), ("b", theta_uni)):
-    res = sweep(it.rappor_task, [dict(theta=th, n=100_000, eps=e, reps=SIZES["reps"], tol=TOL, max_iter=SIZES["max_iter"])
+    res = sweep(it_ibu.rappor_task, [dict(theta=th, n=100_000, eps=e, reps=SIZES["reps"], tol=TOL, max_iter=SIZES["max_iter"])
                                  for e in SIZES["eps_ldp"]], seed=zlib.crc32(f"{SEED}fig12{lab}".encode()), n_jobs=SIZES["n_jobs"])
     fig12[lab] = {r["eps"]: r for r in res}
 print(f"Figs. 10, 12: {time.perf_counter() - t:.1f} s")
@@ -838,7 +848,7 @@ contrast.round(2)
 # %%
 fig, axes = plt.subplots(1, 2, figsize=(12, 3.8), sharey=True)
 for ax, lab, title in ((axes[0], "a", "(a) Binomial(9, 1/2)"), (axes[1], "b", "(b) uniform on {3,4,5,6}")):
-    r = it.rappor_trials(theta_bin if lab == "a" else theta_uni, 100_000, 0.5, 1, rng=rng_for(f"fig11{lab}"), tol=TOL,
+    r = it_ibu.rappor_trials(theta_bin if lab == "a" else theta_uni, 100_000, 0.5, 1, rng=rng_for(f"fig11{lab}"), tol=TOL,
                          max_iter=SIZES["max_iter"])
     ax.bar(X10 - 0.2, r["last"]["original"], 0.4, color=color("truth"), label="real")
     ax.bar(X10 + 0.2, r["last"]["IBU"], 0.4, color=color("IBU"), label=f"IBU (EMD {r['IBU'][0]:.3f})")
@@ -868,15 +878,15 @@ _ = report.check("F11", "Fig. 11b: IBU puts about zero mass outside {3..6} (Rapp
 # compares $k$-RR at $\varepsilon = 2$ with the geometric mechanism at $\varepsilon_g = 0.05$.
 
 # %%
-b71 = it.inv_krr_upper_bound(100, 2.0, 1)
-b72 = it.inv_geometric_lower_bound(0.05, 1)
+b71 = it_ibu.inv_krr_upper_bound(100, 2.0, 1)
+b72 = it_ibu.inv_geometric_lower_bound(0.05, 1)
 ex71 = it.inv_expected_sq_error(mech.grr_channel(100, 2.0), theta_age, 1)
 ex72 = it.inv_expected_sq_error(M_g05, theta_age, 1)
 report.check_close("P7.1a", "Prop 7.1 bound, k=100, eps=2 (x 1/n)", paper=227.28, ours=b71, atol=0.01, expected=277.28,
                    note="typo in the paper: ((e^2+99)/(e^2-1))^2 = 277.28, printed as 227.28")
 report.check("P7.1b", "Prop 7.1: exact INV error of the Adult ages under k-RR eps=2 is below the bound",
-             paper="< 227.28/n [277.28/n]", ours=f"{ex71:.2f}/n (closed form {it.inv_krr_exact_sq_error(100, 2.0, theta_age, 1):.2f}/n)",
-             passed=bool(ex71 <= b71 and abs(ex71 - it.inv_krr_exact_sq_error(100, 2.0, theta_age, 1)) < 1e-8 * ex71),
+             paper="< 227.28/n [277.28/n]", ours=f"{ex71:.2f}/n (closed form {it_ibu.inv_krr_exact_sq_error(100, 2.0, theta_age, 1):.2f}/n)",
+             passed=bool(ex71 <= b71 and abs(ex71 - it_ibu.inv_krr_exact_sq_error(100, 2.0, theta_age, 1)) < 1e-8 * ex71),
              tolerance="exact <= bound; closed form = generic to 1e-8")
 report.check_close("P7.2a", "Prop 7.2 bound, eps_g=0.05 (x 1/n)", paper=7238, ours=b72, atol=0.01, expected=7818.55,
                    note="the paper's 7238 = 20^3 - 2(0.95)(20^2) - 2 uses alpha and beta rounded to 0.95 and 20; the exact "
@@ -895,7 +905,7 @@ for rid, (m, se), exact, what in (("P7.3", mc71, it.inv_expected_sq_error(mech.g
                        rtol=0.05, note=f"Monte Carlo s.e. {se:.2g}")
 eps_tab = [0.01, 0.05, 0.1, 0.2, 0.3, 0.5]
 inv_tab = pd.DataFrame({"eps_g": eps_tab,
-                        "Prop 7.2 bound (x1/n)": [it.inv_geometric_lower_bound(e, 1) for e in eps_tab],
+                        "Prop 7.2 bound (x1/n)": [it_ibu.inv_geometric_lower_bound(e, 1) for e in eps_tab],
                         "exact, Adult ages (x1/n)": [it.inv_expected_sq_error(mech.geometric_channel(100, e), theta_age, 1) for e in eps_tab],
                         "exact, uniform (x1/n)": [it.inv_expected_sq_error(mech.geometric_channel(100, e), np.full(100, .01), 1) for e in eps_tab]})
 report.check("P7.5", "Spec T18 table: exact error for uniform theta, eps_g 0.05 / 0.1 / 0.3 (x 1/n)",
@@ -921,9 +931,9 @@ inv_tab.round(1)
 t = tic()
 sens = []
 for tol in SIZES["tols"]:
-    for lab, M, N, metric in (("ages, geometric eps_g=0.05", M_g05, N_age, it.emd_1d_rows),
-                              ("locations, planar geometric eps_g=1", M_pg1, N_loc, lambda P, th: it.emd_rows(P, th, D_loc))):
-        r = it.estimation_trials(M, N, max(3, SIZES["reps"] // 4), metric=metric, rng=rng_for("sens" + lab), tol=tol,
+    for lab, M, N, metric in (("ages, geometric eps_g=0.05", M_g05, N_age, it_measures.emd_1d_rows),
+                              ("locations, planar geometric eps_g=1", M_pg1, N_loc, lambda P, th: it_measures.emd_rows(P, th, D_loc))):
+        r = it_ibu.estimation_trials(M, N, max(3, SIZES["reps"] // 4), metric=metric, rng=rng_for("sens" + lab), tol=tol,
                                  max_iter=200_000 if SCALE != "smoke" else 20_000)
         sens.append(dict(setting=lab, tol=tol, IBU=np.median(r["IBU"]), iterations=int(np.median(r["n_iter"])),
                          **{"min INV": min(np.median(r["INV-N"]), np.median(r["INV-P"]))}))
@@ -963,10 +973,10 @@ sens.round(4)
 # %%
 rng = rng_for("fig13")
 x6 = rng.choice(ages, 6)
-z6 = it.untruncated_geometric_perturb(x6, 0.1, rng=rng)
+z6 = it_mechanisms.untruncated_geometric_perturb(x6, 0.1, rng=rng)
 Xw = np.arange(-100, 201)
 mask13 = it.likely_subset_linear(Xw, z6)
-unl13 = it.unlikely_mask(it.untruncated_geometric_matrix(Xw, z6, 0.1))
+unl13 = it.unlikely_mask(it_mechanisms.untruncated_geometric_matrix(Xw, z6, 0.1))
 fig, ax = plt.subplots(figsize=(10, 2.4))
 ax.axhline(0, color="grey", lw=1)
 ax.plot(Xw[mask13], np.zeros(mask13.sum()), "|", color=color("IBU"), ms=10, label="likely subset $[x_{min}, x_{max}]$")
@@ -991,10 +1001,10 @@ _ = report.check("T22", "Prop 8.2: every element of X outside [x_min, x_max] is 
 t = tic()
 rng = rng_for("T21")
 x5k = rng.choice(ages, 5000)
-z5k = it.untruncated_geometric_perturb(x5k, 0.1, rng=rng)
+z5k = it_mechanisms.untruncated_geometric_perturb(x5k, 0.1, rng=rng)
 zu, cnt = np.unique(z5k, return_counts=True)
 Xbig = np.arange(SIZES["t21_X"][0], SIZES["t21_X"][1] + 1)
-Gbig = it.untruncated_geometric_matrix(Xbig, zu, 0.1)
+Gbig = it_mechanisms.untruncated_geometric_matrix(Xbig, zu, 0.1)
 m21 = it.likely_subset_linear(Xbig, zu)
 t1 = tic(); full = it.ibu_rows(Gbig, cnt, tol=0, max_iter=SIZES["t21_iter"]); t_full = tic() - t1
 t1 = tic(); sub = it.ibu_rows(Gbig[m21], cnt, tol=0, max_iter=SIZES["t21_iter"]); t_sub = tic() - t1

@@ -55,12 +55,19 @@ import numpy as np
 import pandas as pd
 from IPython.display import display
 
-from ldpnb import lift, orr, watchdog
-from ldpnb.info import entropy
-from ldpnb.lift_experiments import (Curve, compare_means, crossover_eps, leakage_excess, mean_curve,
-                                    per_instance_violations, put_figure, put_sweep, random_joints, summarise)
-from ldpnb.plotting import paper_title, set_style
-from ldpnb.report import Report
+from ldpnb import measures as lift
+from ldpnb.papers import lift as lift_lift
+from ldpnb import mechanisms as orr
+from ldpnb import mechanisms as watchdog
+from ldpnb.papers import lift as watchdog_lift
+from ldpnb.measures import entropy
+from ldpnb.papers.lift import Curve, put_sweep, random_joints, summarise
+from ldpnb.papers.lift.experiments import (
+    compare_means, crossover_eps, leakage_excess, mean_curve, per_instance_violations,
+)
+from ldpnb.papers.lift.figures import put_figure
+from ldpnb.repro.plotting import paper_title, set_style
+from ldpnb.repro.report import Report
 
 set_style()
 report = Report("lift", scale=SCALE)
@@ -87,7 +94,7 @@ print(SCALE, SIZES)
 # while $\log\Psi(x)$ has a long lower tail. This asymmetry motivates separate budgets for the two.
 
 # %%
-fig1 = lift.lift_asymmetry_samples(SIZES["n_fig1"], 5, 17, rng=rng)
+fig1 = lift_lift.lift_asymmetry_samples(SIZES["n_fig1"], 5, 17, rng=rng)
 bins = np.arange(-12, 2.0001, 0.05)
 h_psi, _ = np.histogram(fig1["log_psi"], bins=bins)
 h_lam, _ = np.histogram(fig1["log_lambda"], bins=bins)
@@ -152,7 +159,7 @@ report.check("F1.5", "Fig. 1: max-lifts have a higher likelihood of appearance P
 # 1 or 3, random channel, $2$-$5$ symbols per alphabet).
 
 # %%
-viol, n_inst = lift.proposition_violations(SIZES["n_props"], rng=rng)
+viol, n_inst = lift_lift.proposition_violations(SIZES["n_props"], rng=rng)
 print(f"{n_inst} random instances")
 display(viol)
 
@@ -185,8 +192,8 @@ for pid, claim in [("P1.1", "Prop. 1.1: ALIP implies I(S;Y) <= eps_u"),
 # e.g. for LIP.
 
 # %%
-C1, C2 = lift.counterexample_c1(), lift.counterexample_c2()
-ck1, ck2 = lift.proposition_checks(C1), lift.proposition_checks(C2)
+C1, C2 = lift_lift.counterexample_c1(), lift_lift.counterexample_c2()
+ck1, ck2 = lift_lift.proposition_checks(C1), lift_lift.proposition_checks(C2)
 shown = {k: v for k, v in ck1.items() if k.startswith(("P1.2", "P3.1", "P3.2"))}
 shown.update({k: v for k, v in ck2.items() if k.startswith(("P5.1", "P5.2"))})
 display(pd.DataFrame([(k, "C1" if k[:2] in ("P1", "P3") else "C2", v.value, v.bound, v.holds) for k, v in shown.items()],
@@ -251,7 +258,7 @@ report.check("D6", "Sec. VI: lift-based measures do not restrict the min-lift", 
 
 # %%
 n_an = max(SIZES["n_props"] // 2, 100)
-ac = watchdog.analytic_checks(n_an, rng=rng)
+ac = watchdog_lift.analytic_checks(n_an, rng=rng)
 err_cf, v_ref, v_thm, v_p2 = (ac[k] for k in ("closed_form_max_err", "refinement_violations", "theorem1_violations",
                                               "prop2_violations"))
 report.check("E11", "Eqs. 11, 13: closed-form I(X;Y) of (subset) merging", "exact", f"max |diff| {err_cf:.1e} nats",

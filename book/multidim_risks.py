@@ -49,11 +49,14 @@ import pandas as pd
 from threadpoolctl import threadpool_limits
 
 from ldpnb import attacks as at
-from ldpnb import datasets as ds
-from ldpnb import multidim as md
-from ldpnb.parallel import sweep
-from ldpnb.plotting import color, set_style
-from ldpnb.report import Report
+from ldpnb.papers.risks import experiments as at_experiments
+from ldpnb import measures as at_measures
+from ldpnb import data as ds
+from ldpnb import mechanisms as md
+from ldpnb.papers import risks as md_risks
+from ldpnb.repro.parallel import sweep
+from ldpnb.repro.plotting import color, set_style
+from ldpnb.repro.report import Report
 
 threadpool_limits(1)  # the book builds chapters on one core each; tiny BLAS calls are faster single-threaded
 set_style()
@@ -220,7 +223,7 @@ idxC = at.ReidIndex(XC, KC)
 TOPK = (1, 5, 10)
 SURVEYS = [2, 3, 4, 5]
 t_rid = time.time()
-fig2 = dict(zip(SIZES["rid_prots"], par(lambda p: at.smp_rid_experiment(
+fig2 = dict(zip(SIZES["rid_prots"], par(lambda p: at_experiments.smp_rid_experiment(
     XA, KA, p, SIZES["rid_eps"], setting="uniform", runs=SIZES["rid_runs"], index=idxA, pk=True, topk=TOPK, rng=int(SEEDS[0])),
     SIZES["rid_prots"])))
 print(f"Figs. 2/10 simulations: {time.time() - t_rid:.1f} s")
@@ -255,7 +258,7 @@ plot_rid(fig2, SIZES["rid_eps"], [p for p in ["grr", "sue", "olh", "oue"] if p i
 
 # %%
 HEAD_P = ["grr", "ss", "sue", "oue", "olh"]
-head = dict(zip(HEAD_P, par(lambda p: at.smp_rid_experiment(XA, KA, p, [10], setting="uniform", runs=SIZES["head_runs"], index=idxA,
+head = dict(zip(HEAD_P, par(lambda p: at_experiments.smp_rid_experiment(XA, KA, p, [10], setting="uniform", runs=SIZES["head_runs"], index=idxA,
                                                             topk=TOPK, eval_surveys=(2, 5), rng=int(SEEDS[1])), HEAD_P)))
 H = {p: head[p]["FK"].mean(axis=0)[0] for p in head}  # (#surveys in {2, 5}, topk)
 t1, t10 = TOPK.index(1), TOPK.index(10)
@@ -295,7 +298,7 @@ report.check("H2-mono", "RID-ACC increases with #surveys (top-10, every protocol
 # %% [markdown]
 # ### Fig. 9 — the same attack on ACS Montana
 # %%
-fig9 = dict(zip(SIZES["acs_prots"], par(lambda p: at.smp_rid_experiment(
+fig9 = dict(zip(SIZES["acs_prots"], par(lambda p: at_experiments.smp_rid_experiment(
     XC, KC, p, SIZES["acs_eps"], setting="uniform", runs=SIZES["rid_runs"], index=idxC, topk=TOPK, rng=int(SEEDS[3])), SIZES["acs_prots"])))
 plot_rid(fig9, SIZES["acs_eps"], SIZES["acs_prots"], "Fig. 9 — RID-ACC of SMP on ACS, FK-RI, uniform ε-LDP", n=len(XC))
 g9, o9 = fig9["grr"]["FK"].mean(0)[-1, :, t10], fig9["oue"]["FK"].mean(0)[-1, :, t10]
@@ -312,16 +315,16 @@ report.check("Fig9", "App. C.2: ACS follows the patterns of Fig. 2 (GRR > OUE, i
 
 # %%
 plot_rid(fig2, SIZES["rid_eps"], SIZES["rid_prots"], "Fig. 10 — RID-ACC of SMP on Adult, PK-RI, uniform ε-LDP", key="PK")
-fig11 = dict(zip(SIZES["nu_prots"], par(lambda p: at.smp_rid_experiment(
+fig11 = dict(zip(SIZES["nu_prots"], par(lambda p: at_experiments.smp_rid_experiment(
     XA, KA, p, SIZES["nu_eps"], setting="non-uniform", runs=SIZES["rid_runs"], index=idxA, pk=True, topk=TOPK, rng=int(SEEDS[4])),
     SIZES["nu_prots"])))
 plot_rid(fig11, SIZES["nu_eps"], SIZES["nu_prots"], "Fig. 11 — RID-ACC of SMP on Adult, non-uniform ε-LDP, FK-RI")
 plot_rid(fig11, SIZES["nu_eps"], SIZES["nu_prots"], "Fig. 11 (right) — RID-ACC of SMP on Adult, non-uniform ε-LDP, PK-RI", key="PK")
 
 # H4: GRR, ε = 10, 5 surveys, averaged over runs (PK subsets and designs vary between runs; U and NU share them)
-h4_u = at.smp_rid_experiment(XA, KA, "grr", [10], setting="uniform", runs=SIZES["h4_runs"], index=idxA, pk=True,
+h4_u = at_experiments.smp_rid_experiment(XA, KA, "grr", [10], setting="uniform", runs=SIZES["h4_runs"], index=idxA, pk=True,
                              topk=TOPK, eval_surveys=(5,), rng=int(SEEDS[2]))
-h4_nu = at.smp_rid_experiment(XA, KA, "grr", [10], setting="non-uniform", runs=SIZES["h4_runs"], index=idxA,
+h4_nu = at_experiments.smp_rid_experiment(XA, KA, "grr", [10], setting="non-uniform", runs=SIZES["h4_runs"], index=idxA,
                               topk=TOPK, eval_surveys=(5,), rng=int(SEEDS[2]))
 pk_ratio = h4_u["PK"][:, 0, -1, t10] / h4_u["FK"][:, 0, -1, t10]
 nu_ratio = h4_nu["FK"][:, 0, -1, t10].mean() / h4_u["FK"][:, 0, -1, t10].mean()
@@ -349,10 +352,10 @@ report.check("H4-NU", "App. C.3: non-uniform metric decreases RID-ACC by about 4
 
 # %%
 n_d = int(len(XA) / round(XA.shape[1] / 2))
-pie_eps = {b: np.array([at.eps_from_bayes_error(b, n_d, int(k)) for k in KA]) for b in SIZES["pie_betas"]}
+pie_eps = {b: np.array([at_measures.eps_from_bayes_error(b, n_d, int(k)) for k in KA]) for b in SIZES["pie_betas"]}
 display(pd.DataFrame({f"β={b}": np.round(v, 2) for b, v in pie_eps.items()}, index=adult_df.columns).T.replace(np.inf, "clear"))
 pie_tasks = [(p, sett) for sett in ["uniform", "non-uniform"] for p in SIZES["pie_prots"]]
-pie_res = dict(zip(pie_tasks, par(lambda t: at.smp_rid_experiment(
+pie_res = dict(zip(pie_tasks, par(lambda t: at_experiments.smp_rid_experiment(
     XA, KA, t[0], [pie_eps[b] for b in SIZES["pie_betas"]], setting=t[1], runs=SIZES["rid_runs"], index=idxA, pk=True, topk=TOPK,
     rng=int(SEEDS[5])), pie_tasks)))
 fig12 = {p: pie_res[(p, "uniform")] for p in SIZES["pie_prots"]}
@@ -363,12 +366,13 @@ for res, num, sett in [(fig12, "12", "uniform"), (fig13, "13", "non-uniform")]:
                  key=key, xlabel="β_U|S (tight → loose)", invert=True)
 # Proposition 3 (T14): eps-LDP => (U, alpha)-PIE with alpha = min{eps log2 e, eps^2 log2 e, log2 n, log2 k}; checked on
 # the capacity of GRR, SUE and OUE channels (I(U;Y) <= I(V;Y) <= capacity by data processing), and the GRR mixture bound.
-from ldpnb import info, mechanisms as mech
+from ldpnb import measures as info
+from ldpnb import mechanisms as mech
 
 worst_gap, n_cases = -np.inf, 0
 for k in (2, 3, 5):
     for e in (0.25, 0.5, 1.0, 2.0, 4.0):
-        alpha = at.pie_alpha_from_ldp(e, len(XA), k)
+        alpha = at_measures.pie_alpha_from_ldp(e, len(XA), k)
         lam = np.expm1(e) / (np.exp(e) + k - 1)
         chans = [mech.grr_channel(k, e), mech.ue_channel(k, e, "sue"), mech.ue_channel(k, e, "oue")]
         caps = [info.channel_capacity(C, unit="bits", tol=1e-10)[0] for C in chans]
@@ -416,7 +420,7 @@ VARIANTS = [("grr", "uniform"), ("sue", "zero"), ("oue", "zero"), ("sue", "rando
 t_aif = time.time()
 AIF_DATA = {"ACS": (XC, KC, SIZES["aif_eps"], SIZES["pk_fracs"], 6), "Adult": (XA, KA, SIZES["aif_eps_small"], SIZES["pk_fracs"][::2], 7),
             "Nursery": (XN, KN, SIZES["aif_eps_small"], SIZES["pk_fracs"][::2], 8)}
-aif = dict(zip(AIF_DATA, par(lambda name: at.aif_experiment(
+aif = dict(zip(AIF_DATA, par(lambda name: at_experiments.aif_experiment(
     AIF_DATA[name][0], AIF_DATA[name][1], AIF_DATA[name][2], VARIANTS, runs=SIZES["aif_runs"], pk_fractions=AIF_DATA[name][3],
     rng=int(SEEDS[AIF_DATA[name][4]])), AIF_DATA)))
 print(f"AIF (Bayes) on three datasets: {time.time() - t_aif:.1f} s")
@@ -514,7 +518,7 @@ XGB = {"smoke": dict(variants=[("grr", "uniform")], models=[XGB_ALL[0], XGB_ALL[
 t_x = time.time()
 xgb_tasks = [(name, v) for name in XGB["data"] for v in XGB["variants"]]
 # ACS keeps its models and sizes; Adult and Nursery (book scale) get smaller fits and, at paper scale, the same models
-xgb_out = par(lambda t: at.aif_xgb_experiment(
+xgb_out = par(lambda t: at_experiments.aif_xgb_experiment(
     AIF_DATA[t[0]][0], AIF_DATA[t[0]][1], SIZES["xgb_eps"], [t[1]], XGB["models"] if t[0] == "ACS" else XGB.get("small_models", XGB["models"]),
     runs=SIZES["aif_runs"], n_estimators=SIZES["xgb_trees" if t[0] == "ACS" else "xgb_trees_small"],
     max_train=SIZES["xgb_train" if t[0] == "ACS" else "xgb_train_small"], rng=int(SEEDS[10])), xgb_tasks)
@@ -734,7 +738,7 @@ MCOL = {"GRR": color("grr"), "SUE-r": color("sue"), "OUE-r": color("oue")}
 runs_u = SIZES["mse_runs"]
 UDATA = {"ACS": (XC, KC), "Adult": (XA, KA)}
 u_tasks = [("ACS", "correct"), ("ACS", "dir"), ("Adult", "correct"), ("Adult", "dir"), ("Adult", "zipf"), ("Adult", "exp")]
-util = dict(zip(u_tasks, par(lambda t: at.rsfd_mse_experiment(
+util = dict(zip(u_tasks, par(lambda t: at_experiments.rsfd_mse_experiment(
     *UDATA[t[0]], EPS_U, METHODS, prior_kind=t[1], rng=int(SEEDS[9]) + u_tasks.index(t),
     runs=runs_u if (t[0] == "ACS" or t[1] == "correct") else SIZES["mse_runs_inc"]), u_tasks)))
 
@@ -810,7 +814,7 @@ draws = SIZES["prior_draws"]
 viol, zr = 0, []
 for kind in ["dir", "zipf", "exp"]:
     for _ in range(draws):
-        pri = md.make_priors(kind, KA, rng=rng)
+        pri = md_risks.make_priors(kind, KA, rng=rng)
         for e in EPS_U:
             for prot, fk in [("grr", "uniform"), ("sue", "random"), ("oue", "random")]:
                 a_ = md.rsfd_approx_variance(KA, len(XA), e, prot, fk)
@@ -836,21 +840,21 @@ report.check_close("T10-val", "Analytic averaged approximate variance of RS+FD[G
 # %%
 RFD_V = [("grr", "prior"), ("sue", "prior"), ("oue", "prior")]
 RFD_ROWS = [("RS+RFD[GRR]", ["GRR"]), ("RS+RFD[UE-r]", ["SUE-r", "OUE-r"])]
-rfd = at.aif_experiment(XC, KC, SIZES["rfd_eps"], [("grr", "uniform"), ("sue", "random"), ("oue", "random")],
+rfd = at_experiments.aif_experiment(XC, KC, SIZES["rfd_eps"], [("grr", "uniform"), ("sue", "random"), ("oue", "random")],
                         runs=SIZES["aif_runs"], pk_fractions=SIZES["pk_fracs"], prior_kind="correct", rng=rng)
 plot_aif(rfd, SIZES["rfd_eps"], 18, RFD_ROWS, "Fig. 6 — Attribute inference against RS+RFD, 'Correct' priors, ACS", SIZES["pk_fracs"])
 
 # the paper's classifier against RS+RFD (NK with uniform synthetic fake data, as in the artifact; PK learns from labelled tuples)
 RFD_XV = [("grr", "uniform"), ("oue", "random")] if SCALE != "paper" else [("grr", "uniform"), ("sue", "random"), ("oue", "random")]
 rfd_x = {}
-for res in par(lambda v: at.aif_xgb_experiment(XC, KC, SIZES["xgb_eps"], [v], [XGB_ALL[0], XGB_ALL[5]], runs=SIZES["aif_runs"],
+for res in par(lambda v: at_experiments.aif_xgb_experiment(XC, KC, SIZES["xgb_eps"], [v], [XGB_ALL[0], XGB_ALL[5]], runs=SIZES["aif_runs"],
                                                prior_kind="correct", n_estimators=SIZES["xgb_trees"], max_train=SIZES["xgb_train"],
                                                rng=int(SEEDS[11])), RFD_XV):
     rfd_x.update(res)
 plot_xgb(rfd_x, "Fig. 6 (XGBoost, the paper's classifier) — AIF-ACC against RS+RFD, 'Correct' priors, ACS", 18)
 
 # %%
-inc = {kind: at.aif_experiment(XC, KC, SIZES["rfd_eps"], [("grr", "uniform"), ("sue", "random"), ("oue", "random")],
+inc = {kind: at_experiments.aif_experiment(XC, KC, SIZES["rfd_eps"], [("grr", "uniform"), ("sue", "random"), ("oue", "random")],
                                runs=SIZES["aif_runs"], pk_fractions=(), prior_kind=kind, rng=rng) for kind in ["dir", "zipf", "exp"]}
 fig, axes = plt.subplots(2, 3, figsize=(13, 6.5), sharex=True)
 for c, kind in enumerate(["dir", "zipf", "exp"]):

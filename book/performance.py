@@ -54,11 +54,12 @@ import pandas as pd
 from IPython.display import Image, display
 
 from ldpnb import mechanisms as M
+from ldpnb import channels as M_channels
 from ldpnb.estimators import fo_estimate, ibu, ibu_batch, normalize_clip
-from ldpnb.plotting import color, set_style
-from ldpnb.rate_distortion import blahut_arimoto
-from ldpnb.report import Report, build_dir
-from ldpnb.structured import ConvolutionChannel, DiagPlusConstChannel, KRRChannel
+from ldpnb.repro.plotting import color, set_style
+from ldpnb.mechanisms import blahut_arimoto
+from ldpnb.repro.report import Report, build_dir
+from ldpnb.channels import ConvolutionChannel, DiagPlusConstChannel, KRRChannel
 
 set_style()
 report = Report("performance", scale=SCALE)
@@ -342,7 +343,7 @@ for g in SIZES["grids"]:
     k = g * g
     t_build, D = best_time(lambda: M.planar_geometric_channel(g, g, 0.5), repeat=1)
     op = ConvolutionChannel.planar_geometric(g, g, 0.5)
-    counts = M.simulate_counts(D, rng.multinomial(10**6, rng.dirichlet(np.ones(k) * 0.3)), rng=rng)
+    counts = M_channels.simulate_counts(D, rng.multinomial(10**6, rng.dirichlet(np.ones(k) * 0.3)), rng=rng)
     it_d = SIZES["grid_dense_iter"] if k >= 4096 else 10 * SIZES["grid_dense_iter"]
     t_dense, r_dense = best_time(lambda: ibu(D, counts, tol=0, max_iter=it_d), repeat=1)
     t_fast, r_fast = best_time(lambda: ibu(op, counts, tol=0, max_iter=it_d))
@@ -395,7 +396,7 @@ def ba_loop_step(prior, D, beta, c):
     return [sum(prior[x] * C[x][y] for x in range(m)) for y in range(m)]
 
 
-from ldpnb.grid import lattice_distance_matrix
+from ldpnb.data import lattice_distance_matrix
 
 ba_rows = []
 for g in SIZES["ba_grids"]:
@@ -471,7 +472,7 @@ display(Image(buf.getvalue()))
 # %% [markdown]
 # ## Time of each chapter
 #
-# `python -m ldpnb._bookbuild execute` writes the wall time of every chapter to
+# `python -m ldpnb.repro.build execute` writes the wall time of every chapter to
 # `_build/timings.json`, one entry per scale. In a full build this chapter runs after every paper
 # chapter (only the summary page comes later), so the book-scale column holds the times of the
 # current build; run on its own, it shows the last recorded times. The `make book` target
@@ -485,7 +486,7 @@ timings = json.loads(tfile.read_text()) if tfile.exists() else {}
 tt = pd.DataFrame({s: {c: v for c, v in timings.get(s, {}).items() if not c.startswith("_")}
                    for s in ("smoke", "book", "paper") if s in timings})
 if tt.empty:
-    print("no _build/timings.json yet: run `make book` (or `python -m ldpnb._bookbuild execute`)")
+    print("no _build/timings.json yet: run `make book` (or `python -m ldpnb.repro.build execute`)")
     book_total = None
 else:
     display(tt.style.format("{:.1f}", na_rep="").set_caption("Seconds per chapter (last recorded run)"))
@@ -547,7 +548,7 @@ else:
 # the cores. Locally, `n_jobs=None` uses `$LDPNB_N_JOBS` or every available core.
 
 # %%
-from ldpnb.parallel import sweep
+from ldpnb.repro.parallel import sweep
 
 
 def _demo_task(task, rng):
@@ -678,7 +679,7 @@ if book_total is not None or not tt.empty:
     bt = timings.get("book", {})
     chapters_timed = [c for c in bt if not c.startswith("_")]
     try:
-        from ldpnb._bookbuild import notebook_chapters
+        from ldpnb.repro.build import notebook_chapters
 
         all_chapters = [c for c in notebook_chapters() if c not in ("performance", "reproduction")]
     except Exception:  # pragma: no cover - the toc is unreadable

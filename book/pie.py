@@ -62,14 +62,17 @@ import pandas as pd
 from IPython.display import Markdown, display
 from scipy import sparse
 
-from ldpnb import pie
-from ldpnb import pie_ident as pid
-from ldpnb.datasets import load_gowalla_nyc, load_movielens_latest_small
-from ldpnb.info import channel_capacity
+from ldpnb import measures as pie
+from ldpnb.papers import pie as pie_pie
+from ldpnb import attacks as pid
+from ldpnb import measures as pid_measures
+from ldpnb.papers import pie as pid_pie
+from ldpnb.data import load_gowalla_nyc, load_movielens_latest_small
+from ldpnb.measures import channel_capacity
 from ldpnb.mechanisms import grr_channel
-from ldpnb.parallel import sweep
-from ldpnb.plotting import color, paper_title, set_style
-from ldpnb.report import Report
+from ldpnb.repro.parallel import sweep
+from ldpnb.repro.plotting import color, paper_title, set_style
+from ldpnb.repro.report import Report
 
 set_style()
 report = Report("pie", scale=SCALE)
@@ -224,7 +227,7 @@ report.check_close("T6d", "Cor 3.9 example in nats: 6.21 (beta > 0.5)", paper=6.
 # nearly attained (Thm 4.2's constant $\theta_{RR}$ cannot be improved much).
 
 # %%
-checks = pie.theorem_checks(SIZES["draws"], rng=rng)
+checks = pie_pie.theorem_checks(SIZES["draws"], rng=rng)
 tab = pd.DataFrame(checks).set_index("name")
 display(tab)
 ids = {"Prop 3.3 (=)": "T2a", "Prop 3.3 (<=)": "T2b", "Thm 3.5": "T3", "Thm 3.6": "T4", "Prop 3.7": "T5",
@@ -281,7 +284,7 @@ g_reps = {"smoke": 400, "book": 2000, "paper": 20000}[SCALE]
 gmc = []
 for n_ in (100, 1000) if SCALE == "smoke" else (100, 1000, 10000):
     for d_ in (2.0, 3.0):
-        r = pie.gaussian_score_mc(n_, d_, g_reps if n_ < 10000 else g_reps // 4, rng=rng)
+        r = pie_pie.gaussian_score_mc(n_, d_, g_reps if n_ < 10000 else g_reps // 4, rng=rng)
         gmc.append(dict(n=n_, d=d_, I_n=r["mi_bits"], se=r["mi_se"], D_bits=r["d_bits"], log2n=math.log2(n_),
                         bayes=r["bayes_error"], fano_lb=pie.fano_lower_bound(r["mi_bits"], n_)))
 gmc = pd.DataFrame(gmc)
@@ -364,7 +367,7 @@ report.check("F9-LB", "LB(Thm 4.2) >= 0.92 up to eps = 12.72 while LB(Prop 4.1) 
 th05 = pie.fano_lower_bound(0.5 * math.log2(N_LT), N_LT)
 report.check_close("T15", "theta = 0.5 guarantees beta > 0.5 (n = 1,370,637)", paper=0.5, ours=th05, atol=1e-4,
                    expected=0.4509, note="only asymptotic: the exact bound is 0.5 - 1/log n = 0.4509 for the LT n")
-mu1 = pie.rr_params(2, 1.0)[0]
+mu1 = pie_pie.rr_params(2, 1.0)[0]
 report.check_close("T21", "RR diagonal at eps = 1 'smaller than 0.73 for any k >= 2'", paper=0.73, ours=mu1,
                    atol=1e-4, expected=0.7311, note="k = 2 gives e/(1+e) = 0.7311 > 0.73; true only up to rounding")
 report.check_close("T21b", "e^10 = 22026", paper=22026, ours=math.exp(10), atol=0.5)
@@ -388,20 +391,20 @@ report.check_close("T21b", "e^10 = 22026", paper=22026, ours=math.exp(10), atol=
 
 # %%
 n_v, k_v, R_v = 5000, 20, SIZES["var_reps"]
-c_v = pie.sample_empirical(pie.zipf_profile(k_v, 1.1), n_v, rng=rng)
+c_v = pie_pie.sample_empirical(pie_pie.zipf_profile(k_v, 1.1), n_v, rng=rng)
 p_v = c_v / n_v
 rows = []
 for mech, par in [("rr", None), ("glh", 2), ("glh", 5), ("glh", 50)]:
     for eps in (0.5, 1.0, 2.0, 4.0):
         if mech == "rr":
-            mu, nu = pie.rr_params(k_v, eps)
-            sims = np.array([pie.simulate_rr_counts(c_v, eps, rng=rng) for _ in range(R_v)])
-            theory = pie.rr_variance(p_v, n_v, k_v, eps)
+            mu, nu = pie_pie.rr_params(k_v, eps)
+            sims = np.array([pie_pie.simulate_rr_counts(c_v, eps, rng=rng) for _ in range(R_v)])
+            theory = pie_pie.rr_variance(p_v, n_v, k_v, eps)
         else:
-            mu, nu = pie.glh_params(par, eps)
-            sims = np.array([pie.simulate_glh_support_counts(c_v, par, eps, rng=rng) for _ in range(R_v)])
-            theory = pie.glh_variance(p_v, n_v, par, eps)
-        est = pie.empirical_estimate(sims, n_v, mu, nu)
+            mu, nu = pie_pie.glh_params(par, eps)
+            sims = np.array([pie_pie.simulate_glh_support_counts(c_v, par, eps, rng=rng) for _ in range(R_v)])
+            theory = pie_pie.glh_variance(p_v, n_v, par, eps)
+        est = pie_pie.empirical_estimate(sims, n_v, mu, nu)
         ratio = est.var(axis=0, ddof=1) / theory
         z = np.abs(est.mean(axis=0) - p_v) / (est.std(axis=0, ddof=1) / math.sqrt(R_v))
         rows.append(dict(mech=mech if par is None else f"glh g={par}", eps=eps, min_ratio=ratio.min(),
@@ -423,10 +426,10 @@ from ldpnb.mechanisms import lh_perturb, lh_support_counts  # noqa: E402
 x_v = np.repeat(np.arange(k_v), c_v)
 R_h = max(100, R_v // 10)
 g_h, e_h = 5, 2.0
-mu_h, nu_h = pie.glh_params(g_h, e_h)
-est_h = np.array([pie.empirical_estimate(lh_support_counts(*lh_perturb(x_v, k_v, e_h, g_h, rng=rng), k_v, g_h),
+mu_h, nu_h = pie_pie.glh_params(g_h, e_h)
+est_h = np.array([pie_pie.empirical_estimate(lh_support_counts(*lh_perturb(x_v, k_v, e_h, g_h, rng=rng), k_v, g_h),
                                          n_v, mu_h, nu_h) for _ in range(R_h)])
-ratio_h = est_h.var(axis=0, ddof=1).sum() / pie.glh_variance(p_v, n_v, g_h, e_h).sum()
+ratio_h = est_h.var(axis=0, ddof=1).sum() / pie_pie.glh_variance(p_v, n_v, g_h, e_h).sum()
 tol_h = 5 * math.sqrt(2 / (R_h - 1))
 report.check("T17-hash", "Prop 4.7 with explicit hashing (g = 5, eps = 2): summed MC variance = Eq. (23)",
              paper="exact formula", ours=f"ratio {ratio_h:.3f} ({R_h} runs)", passed=bool(abs(ratio_h - 1) <= tol_h),
@@ -435,17 +438,17 @@ report.check("T17-hash", "Prop 4.7 with explicit hashing (g = 5, eps = 2): summe
 
 # Thm 4.8 / T19 / T20, analytic
 gs = np.array([2, 3, 10, 1e3, 1e4, 1e6, 1e8, 1e10, 1e12])
-v48 = pie.glh_variance_fixed_theta(0.01, 1000, gs, 0.5)
+v48 = pie_pie.glh_variance_fixed_theta(0.01, 1000, gs, 0.5)
 eps48 = pie.eps_from_theta(0.5, gs)
-ident = np.max(np.abs(pie.glh_variance(0.01, 1000, gs[:7], eps48[:7]) / v48[:7] - 1))
+ident = np.max(np.abs(pie_pie.glh_variance(0.01, 1000, gs[:7], eps48[:7]) / v48[:7] - 1))
 report.check("T18", "Thm 4.8: Eq. (23) = Eq. (51) at fixed theta; strictly decreasing in g; limit Eq. (24)",
              paper="decreasing, limit p(1-theta)/(n theta)",
-             ours=f"identity {ident:.1e}, limit dev {abs(v48[-1] / pie.glh_variance_limit(0.01, 1000, 0.5) - 1):.1e}",
+             ours=f"identity {ident:.1e}, limit dev {abs(v48[-1] / pie_pie.glh_variance_limit(0.01, 1000, 0.5) - 1):.1e}",
              passed=bool(ident < 1e-9 and np.all(np.diff(v48) < 0)
-                         and abs(v48[-1] / pie.glh_variance_limit(0.01, 1000, 0.5) - 1) < 1e-6),
+                         and abs(v48[-1] / pie_pie.glh_variance_limit(0.01, 1000, 0.5) - 1) < 1e-6),
              tolerance="identity 1e-9, limit 1e-6 relative")
 from scipy.optimize import minimize_scalar  # noqa: E402
-gopt = [minimize_scalar(lambda g, e=e: float(pie.glh_variance(0.0, 1, g, e)), bounds=(1.0001, 60 * math.exp(e)),
+gopt = [minimize_scalar(lambda g, e=e: float(pie_pie.glh_variance(0.0, 1, g, e)), bounds=(1.0001, 60 * math.exp(e)),
                         method="bounded", options={"xatol": 1e-10}).x / (math.exp(e) + 1) - 1 for e in (0.5, 1, 2, 4, 8)]
 report.check("T19", "LDP-optimal g for fixed eps = e^eps + 1 (first term of Eq. 23; Wang et al.)", paper="e^eps + 1",
              ours=f"max rel dev {np.max(np.abs(gopt)):.1e}", passed=bool(np.max(np.abs(gopt)) < 1e-5),
@@ -453,7 +456,7 @@ report.check("T19", "LDP-optimal g for fixed eps = e^eps + 1 (first term of Eq. 
 t20 = []
 for kk in (10, 1e3, 1e7):
     e_ = pie.eps_from_theta(0.5, kk)
-    t20.append(abs((pie.rr_variance(0.01, 1, kk, e_) - pie.rr_variance(0, 1, kk, e_)) / pie.glh_variance_limit(0.01, 1, 0.5) - 1))
+    t20.append(abs((pie_pie.rr_variance(0.01, 1, kk, e_) - pie_pie.rr_variance(0, 1, kk, e_)) / pie_pie.glh_variance_limit(0.01, 1, 0.5) - 1))
 report.check("T20", "Equal theta: second term of Eq. (22) -> RHS of Eq. (24) as k grows (ratio (k-2)/k)",
              paper="RR ~ GLH for popular symbols", ours=np.round(t20, 8).tolist(),
              passed=bool(t20[0] > t20[1] > t20[2] and t20[2] < 1e-6), tolerance="relative difference decreasing to < 1e-6")
@@ -477,7 +480,7 @@ report.check("T20", "Equal theta: second term of Eq. (22) -> RHS of Eq. (24) as 
 t_u = time.perf_counter()
 NU, KU = SIZES["util_n"], SIZES["util_k"]
 POP = dict(n=NU, k=KU, s=0.75, pop_seed=SEED)
-pop = pie.synthetic_population(NU, KU, 0.75, seed=SEED)
+pop = pie_pie.synthetic_population(NU, KU, 0.75, seed=SEED)
 top100 = pop.tops[100]
 P100, P20 = pop.p[top100].sum(), pop.p[pop.tops[20]].sum()
 print(f"n = {NU:,}, k = {KU:,}; occupied POIs {pop.nz.size:,}; top-100 mass {P100:.4f}, top-20 mass {P20:.4f}")
@@ -487,7 +490,7 @@ def run_grid(mech, eps_list, reps, g=None, keep_top=(), seed=0):
     """All (eps, repetition) runs of one mechanism: ldpnb.parallel.sweep with per-task seeds."""
     tasks = [dict(POP, mech=mech, eps=e, g=g, rep=r, keep=(e in keep_top and r == 0))
              for e in eps_list for r in range(reps)]
-    return sweep(pie.utility_task, tasks, seed=np.random.SeedSequence([SEED, seed]), n_jobs=SIZES["n_jobs"])
+    return sweep(pie_pie.utility_task, tasks, seed=np.random.SeedSequence([SEED, seed]), n_jobs=SIZES["n_jobs"])
 
 
 EPS10 = SIZES["eps10"]
@@ -503,8 +506,8 @@ def analytic_sum(mech, eps, phi_idx, g=None):
     """Expected emp loss summed over the top-phi set (Eqs. 22/23 are affine in p(x))."""
     m, size = (1.0, KU) if phi_idx is None else (pop.p[phi_idx].sum(), len(phi_idx))
     if mech == "rr":
-        return pie.rr_loss_sum(m, size, NU, KU, eps)
-    return pie.glh_loss_sum(m, size, NU, g, eps)
+        return pie_pie.rr_loss_sum(m, size, NU, KU, eps)
+    return pie_pie.glh_loss_sum(m, size, NU, g, eps)
 
 
 def beta_axis(mech, eps, g=None):
@@ -832,11 +835,11 @@ bio_spec = {"Face (synthetic)": (0.5 * (pse6_lt[0] + pse6_lt[1]), 0.0), "FP (syn
 bio = {}
 bio_m = SIZES["bio_m"]
 for name, (d_bits, w) in bio_spec.items():
-    mu_ = pid.mu_for_kl_bits(d_bits, w)
+    mu_ = pid_measures.mu_for_kl_bits(d_bits, w)
     reps_b = []
     for _ in range(3):   # three independent score sets; the PSE is their mean estimate
-        gen, imp = pid.synth_biometric_scores(bio_n, mu_, fail_rate=w, n_impostor=bio_m, rng=rng)
-        reps_b.append(pid.kl_knn_1d(gen, imp))
+        gen, imp = pid_pie.synth_biometric_scores(bio_n, mu_, fail_rate=w, n_impostor=bio_m, rng=rng)
+        reps_b.append(pid_measures.kl_knn_1d(gen, imp))
     bio[name] = dict(target=d_bits, mu=mu_, w=w, pse=float(np.mean(reps_b)), sd=float(np.std(reps_b, ddof=1)),
                      genuine=gen, impostor=imp[:1_000_000])
 display(pd.DataFrame({k: {kk: v[kk] for kk in ("target", "mu", "w", "pse", "sd")} for k, v in bio.items()}).T.round(3))
@@ -893,18 +896,18 @@ fig, ax = plt.subplots(figsize=(6.5, 5))
 det = {}
 for name, r, st in [(f"LT, m = {M_LT[-1]} training locations", fig6[("LT", M_LT[-1])], "-"),
                     (f"LT, m = {M_LT[0]} (weaker)", fig6[("LT", M_LT[0])], "--")]:
-    _, far, frr = pid.det_curve(r["genuine"], r["impostor"])
+    _, far, frr = pid_measures.det_curve(r["genuine"], r["impostor"])
     det[name] = (far, frr)
     ax.loglog(np.maximum(far, 1e-7), np.maximum(frr, 1e-4), st, color=color("rr"), label=name, drawstyle="steps-post")
 for (name, b), c in zip(bio.items(), ["#7F7F7F", "#8C564B", "#BCBD22"]):
-    _, far, frr = pid.det_curve(b["genuine"], b["impostor"])
+    _, far, frr = pid_measures.det_curve(b["genuine"], b["impostor"])
     ax.loglog(np.maximum(far, 1e-7), np.maximum(frr, 1e-4), color=c, ls=":", label=name)
 ax.scatter([0.01, 0.1], [0.15, 0.1], marker="x", color="k", zorder=5, label="FRPC 2017 best face matcher (paper's text)")
 ax.set_xlabel("FAR (false acceptance rate)"); ax.set_ylabel("FRR (false rejection rate)")
 ax.set_xlim(1e-6, 1); ax.set_ylim(1e-3, 1.05); ax.legend(fontsize=7)
 paper_title(ax, "Fig. 7", "DET curves, partial knowledge (LT real; biometrics synthetic)")
 plt.show()
-frr_s = [pid.frr_at_far(fig6[("LT", m)]["genuine"], fig6[("LT", m)]["impostor"], 0.01) for m in (M_LT[-1], M_LT[0])]
+frr_s = [pid_measures.frr_at_far(fig6[("LT", m)]["genuine"], fig6[("LT", m)]["impostor"], 0.01) for m in (M_LT[-1], M_LT[0])]
 report.check("F7a", "Fig. 7: the longer-training LT DET curve dominates a weaker matcher (FRR at FAR = 1%)",
              paper="LT(500) below Face", ours=f"FRR@1%: m={M_LT[-1]}: {frr_s[0]:.3f}, m={M_LT[0]}: {frr_s[1]:.3f}",
              passed=bool(frr_s[0] < frr_s[1]), tolerance="strictly lower FRR at FAR = 1%")
@@ -938,7 +941,7 @@ G8 = 10 * K_GW
 rr_ex = att.rr_exact(EPS8)
 mc = {m: [att.simulate(m, e, g=G8 if m == "glh" else None, reps=SIZES["mc_reps"], rng=rng) for e in EPS8]
       for m in ("rr", "glh")}
-pse_mc = {m: np.array([pid.kl_mixed_1d(r["genuine"], r["impostor"], impostor_weights=r["impostor_weights"])
+pse_mc = {m: np.array([pid_measures.kl_mixed_1d(r["genuine"], r["impostor"], impostor_weights=r["impostor_weights"])
                        for r in mc[m]]) for m in mc}
 pse_null = {}
 n_null = 10
@@ -946,7 +949,7 @@ for m in mc:   # estimator resolution: the largest of 10 estimates on reports in
     nulls = []
     for _ in range(n_null):
         nul = att.simulate(m, 1e-9, g=G8 if m == "glh" else None, reps=SIZES["mc_reps"], rng=rng)
-        nulls.append(pid.kl_mixed_1d(nul["genuine"], nul["impostor"], impostor_weights=nul["impostor_weights"]))
+        nulls.append(pid_measures.kl_mixed_1d(nul["genuine"], nul["impostor"], impostor_weights=nul["impostor_weights"]))
     pse_null[m] = max(nulls)
 resolvable = {m: pse_mc[m] > 2 * pse_null[m] for m in mc}
 a41 = pie.alpha_ldp_generic(EPS8, N_GW, K_GW)

@@ -69,16 +69,19 @@ import numpy as np
 import pandas as pd
 from IPython.display import display
 
-from ldpnb import privic as pv
-from ldpnb import rate_distortion as rd
-from ldpnb.datasets import load_gowalla_privic, load_privic_counts
+from ldpnb.papers import privic as pv
+from ldpnb import estimators as pv_estimators
+from ldpnb import mechanisms as rd
+from ldpnb.papers import privic as rd_privic
+from ldpnb.data import load_gowalla_privic
+from ldpnb.papers.privic import load_privic_counts
 from ldpnb.estimators import ibu
-from ldpnb.grid import privic_edges
-from ldpnb.info import entropy
-from ldpnb.mechanisms import geo_ind_epsilon, simulate_counts
-from ldpnb.metrics import emd
-from ldpnb.plotting import color, set_style
-from ldpnb.report import Report
+from ldpnb.papers.privic import privic_edges
+from ldpnb.measures import entropy
+from ldpnb.channels import geo_ind_epsilon, simulate_counts
+from ldpnb.measures import emd
+from ldpnb.repro.plotting import color, set_style
+from ldpnb.repro.report import Report
 
 set_style()
 report = Report("privic", scale=SCALE)
@@ -601,11 +604,11 @@ pv.draw_duality(ax)
 ax.set_title("Fig. 4 — duality between BA (rate–distortion) and IBU (expectation–maximisation)")
 plt.show()
 rng = np.random.default_rng(SEED + 2)
-gaps = {b: rd.ba_ibu_duality_gap(pi["paris"], D["paris"], b, rng.dirichlet(np.ones(165)), 50) for b in (0.2, 1.0, 3.0)}
-gap_norm = rd.ba_ibu_duality_gap(pi["paris"], D["paris"], 1.0, None, 50, normalised_kernel=True)
+gaps = {b: rd_privic.ba_ibu_duality_gap(pi["paris"], D["paris"], b, rng.dirichlet(np.ones(165)), 50) for b in (0.2, 1.0, 3.0)}
+gap_norm = rd_privic.ba_ibu_duality_gap(pi["paris"], D["paris"], 1.0, None, 50, normalised_kernel=True)
 kk = np.arange(24)
 Dcyc = np.minimum(np.abs(kk[:, None] - kk[None, :]), 24 - np.abs(kk[:, None] - kk[None, :])).astype(float)
-gap_cyc = rd.ba_ibu_duality_gap(rng.dirichlet(np.ones(24)), Dcyc, 1.0, None, 50, normalised_kernel=True)
+gap_cyc = rd_privic.ba_ibu_duality_gap(rng.dirichlet(np.ones(24)), Dcyc, 1.0, None, 50, normalised_kernel=True)
 report.check("T-G1", "§4 eq. (5): BA marginals = IBU iterates with the unnormalised kernel (Paris, 50 steps, β ∈ {0.2, 1, 3})",
              paper="identity", ours=f"max gap {max(gaps.values()):.1e}", passed=bool(max(gaps.values()) < 1e-13), tolerance="1e-13")
 report.check("T-G2", "duality with a row-normalised kernel holds on a cycle, not on the bounded grid",
@@ -888,7 +891,7 @@ report.check("A11-combine", "Protocol choice: A11 without ⊕ matches Table III 
 # Remark 6: three estimators on the same run (Paris, beta = 1)
 res = pv.privic(counts["paris"].ravel(), D["paris"], 1.0, n_cycles=14, ba_iter=8, ibu_iter=10, rng=SEED + 40)
 plus = np.mean(res.thetas[1:], axis=0)  # ⊕-average of the cycle estimates (equal n_t)
-g_runs = {it: pv.gibu(res.channels, res.report_counts, tol=0, max_iter=it) for it in (100, SIZES["gibu_iter"])}
+g_runs = {it: pv_estimators.gibu(res.channels, res.report_counts, tol=0, max_iter=it) for it in (100, SIZES["gibu_iter"])}
 est6 = {"(a) θ_N": emd(res.thetas[-1], pi["paris"], D["paris"]), "(b) ⊕ average": emd(plus, pi["paris"], D["paris"]),
         **{f"(c) GIBU, {it} it.": emd(g.estimate, pi["paris"], D["paris"]) for it, g in g_runs.items()}}
 pd.Series(est6, name="EMD to π (Paris, β = 1)").round(3)
@@ -897,15 +900,15 @@ pd.Series(est6, name="EMD to π (Paris, β = 1)").round(3)
 g_long = g_runs[SIZES["gibu_iter"]]
 rng = np.random.default_rng(SEED + 41)
 g_other_start = rng.dirichlet(np.ones(165))
-g_other = pv.gibu(res.channels, res.report_counts, theta0=g_other_start, tol=0, max_iter=SIZES["gibu_iter"])
+g_other = pv_estimators.gibu(res.channels, res.report_counts, theta0=g_other_start, tol=0, max_iter=SIZES["gibu_iter"])
 rel_ll = abs(g_long.loglik[-1] - g_other.loglik[-1]) / abs(g_long.loglik[-1])
 report.check("T-I1", "Thm 5.2: G = (C(1)…C(N)) has the right inverse (1/N)(C(1)^−1; …) (PRIVIC channels, Paris β = 1)",
-             paper="G G' = I", ours=f"max |GG' − I| = {rd.right_inverse_residual(res.channels):.1e}",
-             passed=bool(rd.right_inverse_residual(res.channels) < 1e-9), tolerance="1e-9")
+             paper="G G' = I", ours=f"max |GG' − I| = {rd_privic.right_inverse_residual(res.channels):.1e}",
+             passed=bool(rd_privic.right_inverse_residual(res.channels) < 1e-9), tolerance="1e-9")
 report.check("T-I2", "Thm 5.2: GIBU from two full-support starts reaches the same log-likelihood (unique MLE)",
              paper="unique limit", ours=f"relative log-lik difference {rel_ll:.1e} after {SIZES['gibu_iter']} iterations",
              passed=bool(rel_ll < 1e-4), tolerance="1e-4 relative (spec: test the likelihood, not θ)")
-g_short = {k: pv.gibu(res.channels, res.report_counts, theta0=t0, tol=0, max_iter=max(SIZES["gibu_iter"] // 10, 30))
+g_short = {k: pv_estimators.gibu(res.channels, res.report_counts, theta0=t0, tol=0, max_iter=max(SIZES["gibu_iter"] // 10, 30))
            for k, t0 in (("u", None), ("d", g_other_start))}
 emd_short = emd(g_short["u"].estimate, g_short["d"].estimate, D["paris"])
 emd_long = emd(g_long.estimate, g_other.estimate, D["paris"])

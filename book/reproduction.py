@@ -30,7 +30,7 @@ SEED = 0
 import pandas as pd
 from IPython.display import HTML, display
 
-from ldpnb.report import STATUSES, build_dir, load_reports
+from ldpnb.repro.report import STATUSES, build_dir, load_reports
 
 reports = load_reports(build_dir() / "reproduction")
 CHAPTER_ORDER = ["foundations", "pie", "lift", "ibu", "multidim_risks", "privic", "audit", "performance"]

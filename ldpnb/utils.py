@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import numbers
 from typing import Any
-
 import numpy as np
+
+
 
 __all__ = [
     "RNGLike",
@@ -30,6 +31,7 @@ __all__ = [
     "check_finite_array",
     "check_nonnegative",
 ]
+
 
 RNGLike = np.random.Generator | int | np.random.SeedSequence | None
 
@@ -202,3 +204,60 @@ def check_nonnegative_matrix(M: Any, name: str) -> np.ndarray:
     if np.any(A < 0):
         raise ValueError(f"{name} must be non-negative")
     return A
+
+
+#: Number of float64 entries a temporary array may hold before work is split into chunks (32 MiB).
+_CHUNK_ENTRIES = 1 << 22
+
+
+def _check_input_counts(input_counts: Any, name: str = "input_counts") -> np.ndarray:
+    counts = check_counts(input_counts, name=name)
+    if counts.size < 2:
+        raise ValueError(f"{name} must have one entry per input value and a domain of size >= 2, got length {counts.size}")
+    return counts
+
+
+def _chunk_rows(n_rows: int, row_size: int, budget: int | None = None) -> int:
+    """Rows per chunk so that ``rows * row_size`` stays below ``budget`` (default ``_CHUNK_ENTRIES``; at least 1)."""
+    budget = _CHUNK_ENTRIES if budget is None else budget
+    return max(1, min(n_rows, budget // max(1, row_size)))
+
+
+def _check_distance(distance: Any, name: str = "distance", square: bool = True) -> np.ndarray:
+    D = np.asarray(distance, dtype=np.float64)
+    if D.ndim != 2 or (square and D.shape[0] != D.shape[1]):
+        raise ValueError(f"{name} must be a {'square ' if square else ''}2-D matrix, got shape {D.shape}")
+    if D.size == 0:
+        raise ValueError(f"{name} must not be empty")
+    if not np.all(np.isfinite(D)):
+        raise ValueError(f"{name} must be finite")
+    if np.any(D < 0):
+        raise ValueError(f"{name} must be nonnegative")
+    return D
+
+
+# --------------------------------------------------------------------------------------------
+# validation helpers (local; the generic ones live in ldpnb.utils)
+# --------------------------------------------------------------------------------------------
+
+
+def _as_distribution(p, name: str, k: int | None = None, atol: float = 1e-9) -> np.ndarray:
+    v = np.asarray(p, dtype=float)
+    if v.ndim != 1 or v.size == 0:
+        raise ValueError(f"{name} must be a non-empty 1-D array")
+    if k is not None and v.size != k:
+        raise ValueError(f"{name} must have length {k}, got {v.size}")
+    if not np.all(np.isfinite(v)) or np.any(v < -atol) or abs(v.sum() - 1.0) > atol * max(1, v.size):
+        raise ValueError(f"{name} must be a probability vector (non-negative, summing to 1)")
+    return np.clip(v, 0.0, None)
+
+
+def _check_eps(eps, name: str = "epsilon") -> float:
+    return check_epsilon(eps, name)
+
+
+def _check_n(n, name: str = "n") -> float:
+    v = float(n)
+    if not np.isfinite(v) or v <= 0:
+        raise ValueError(f"{name} must be > 0, got {n!r}")
+    return v

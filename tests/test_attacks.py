@@ -8,7 +8,11 @@ import numpy as np
 import pytest
 
 from ldpnb import attacks as at
-from ldpnb import multidim as md
+from ldpnb import measures as at_measures
+from ldpnb.papers.risks import experiments as at_experiments
+from ldpnb.attacks import deniability as at_deniability
+from ldpnb import mechanisms as md
+from ldpnb import measures as md_measures
 
 # spec §4 T4 reference values (%)
 T4 = [
@@ -46,7 +50,7 @@ def test_ue_closed_form_equals_binomial_sum():
                 else:
                     p, q = 0.5, 1 / (np.exp(eps) + 1)
                 assert at.expected_pd_accuracy(kind, eps, k) == pytest.approx(
-                    at.ue_accuracy_binomial_sum(p, q, k), rel=1e-12)
+                    at_deniability.ue_accuracy_binomial_sum(p, q, k), rel=1e-12)
 
 
 @pytest.mark.parametrize("protocol", ["grr", "olh", "ss", "sue", "oue"])
@@ -152,17 +156,17 @@ def test_pie_mapping_table():
            0.90: [np.inf, 7.32, 3.96, 3.52, 3.12, 3.13, 3.47, 3.81],
            0.65: [np.inf] * 7 + [6.52]}
     for beta, vals in ref.items():
-        got = [at.eps_from_bayes_error(beta, 9044, k) for k in ks]
+        got = [at_measures.eps_from_bayes_error(beta, 9044, k) for k in ks]
         for g, v in zip(got, vals):
             assert (np.isinf(g) and np.isinf(v)) or g == pytest.approx(v, abs=0.01)
-    assert all(np.isinf(at.eps_from_bayes_error(0.6, 9044, k)) for k in ks)
+    assert all(np.isinf(at_measures.eps_from_bayes_error(0.6, 9044, k)) for k in ks)
     # round trip with the GRR PIE bound alpha = m (e^eps - 1)/(e^eps + k - 1)
-    eps = at.eps_from_bayes_error(0.9, 9044, 41)
+    eps = at_measures.eps_from_bayes_error(0.9, 9044, 41)
     m = min(np.log2(9044), np.log2(41))
     alpha = m * np.expm1(eps) / (np.exp(eps) + 40)
     assert alpha == pytest.approx((1 - 0.9) * np.log2(9044) + 1, rel=1e-12)
-    assert at.pie_alpha_from_ldp(0.5, 1000, 4) == pytest.approx(0.25 * np.log2(np.e))
-    assert at.bayes_error_bound(1.0, 1024) == pytest.approx(0.8)
+    assert at_measures.pie_alpha_from_ldp(0.5, 1000, 4) == pytest.approx(0.25 * np.log2(np.e))
+    assert at_measures.bayes_error_bound(1.0, 1024) == pytest.approx(0.8)
 
 
 @pytest.mark.parametrize("protocol,fake", [("grr", "uniform"), ("oue", "zero"), ("sue", "random"), ("grr", "prior")])
@@ -206,7 +210,7 @@ def test_sue_z_attack_near_certain():
     ks = np.array([5, 4, 6])
     X = np.column_stack([rng.integers(0, k, 3000) for k in ks])
     rep, t = md.rsfd_collect(X, ks, 10.0, "sue", "zero", rng=rng)
-    th = at.aif_bayes(rep, ks, 10.0, "sue", "zero", md.marginals(X, ks), rng=rng)
+    th = at.aif_bayes(rep, ks, 10.0, "sue", "zero", md_measures.marginals(X, ks), rng=rng)
     assert np.mean(th == t) > 0.97
 
 
@@ -247,7 +251,7 @@ def test_aif_xgb_experiment_shapes():
     ks = np.array([5, 4, 6])
     X = np.column_stack([rng.choice(k, 2000, p=np.r_[0.6, np.full(k - 1, 0.4 / (k - 1))]) for k in ks])
     models = [("NK s=1n", "NK", 1.0, 0.0), ("PK 0.5n", "PK", 0.0, 0.5)]
-    res = at.aif_xgb_experiment(X, ks, [1.0, 4.0], [("grr", "uniform"), ("oue", "random")], models,
+    res = at_experiments.aif_xgb_experiment(X, ks, [1.0, 4.0], [("grr", "uniform"), ("oue", "random")], models,
                                 prior_kind="correct", n_estimators=5, rng=1)
     assert set(res) == {(v, m) for v in ("GRR", "OUE-r") for m in ("NK s=1n", "PK 0.5n")}
     assert all(r.shape == (1, 2) and np.all((r >= 0) & (r <= 100)) for r in res.values())

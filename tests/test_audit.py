@@ -16,6 +16,8 @@ import pytest
 from scipy import stats
 
 from ldpnb import audit
+from ldpnb import channels as audit_channels
+from ldpnb.audit import registry as audit_registry
 from ldpnb import mechanisms as mech
 
 REQUIRED = [
@@ -55,21 +57,21 @@ def test_bonferroni_alpha():
 # ----------------------------------------------------------------------------- exact levels
 @pytest.mark.parametrize("eps", [0.1, 1.0, 3.0])
 def test_exact_epsilon_of_known_channels(eps):
-    assert audit.exact_epsilon(mech.grr_channel(5, eps)) == pytest.approx(eps, rel=1e-12)
-    assert audit.exact_epsilon(mech.ue_channel(4, eps, "sue")) == pytest.approx(eps, rel=1e-12)
-    assert audit.exact_epsilon(mech.ue_channel(4, eps, "oue")) == pytest.approx(eps, rel=1e-12)
+    assert audit_channels.exact_epsilon(mech.grr_channel(5, eps)) == pytest.approx(eps, rel=1e-12)
+    assert audit_channels.exact_epsilon(mech.ue_channel(4, eps, "sue")) == pytest.approx(eps, rel=1e-12)
+    assert audit_channels.exact_epsilon(mech.ue_channel(4, eps, "oue")) == pytest.approx(eps, rel=1e-12)
     G = mech.geometric_channel(6, eps)
     D = np.abs(np.subtract.outer(np.arange(6.0), np.arange(6.0)))
-    assert audit.exact_epsilon(G) == pytest.approx(5 * eps, rel=1e-9)  # LDP level: eps * diameter
-    assert audit.exact_epsilon(G, D) == pytest.approx(eps, rel=1e-9)  # geo-ind constant
-    assert audit.pair_epsilon(G, 0, 3) == pytest.approx(3 * eps, rel=1e-9)
-    assert audit.worst_pair(mech.grr_channel(3, eps)) in {(i, j) for i in range(3) for j in range(3) if i != j}
+    assert audit_channels.exact_epsilon(G) == pytest.approx(5 * eps, rel=1e-9)  # LDP level: eps * diameter
+    assert audit_channels.exact_epsilon(G, D) == pytest.approx(eps, rel=1e-9)  # geo-ind constant
+    assert audit_channels.pair_epsilon(G, 0, 3) == pytest.approx(3 * eps, rel=1e-9)
+    assert audit_channels.worst_pair(mech.grr_channel(3, eps)) in {(i, j) for i in range(3) for j in range(3) if i != j}
 
 
 def test_pair_epsilon_infinite_when_supports_differ():
     C = np.array([[1.0, 0.0], [0.5, 0.5]])
-    assert audit.pair_epsilon(C, 0, 1) == math.inf
-    assert audit.exact_epsilon(C) == math.inf
+    assert audit_channels.pair_epsilon(C, 0, 1) == math.inf
+    assert audit_channels.exact_epsilon(C) == math.inf
 
 
 # ----------------------------------------------------------------------------- the empirical bound
@@ -159,7 +161,7 @@ def test_correct_unary_encoding_is_not_flagged_by_the_same_test():
 def test_paper_claim_of_rsfd_for_one_attribute_neighbours_does_not_hold_exactly():
     """RS+FD with unequal domains and RS+RFD with priors leak more than eps between tuples that
     differ in one attribute (the exact channel); the sound level is eps' (audited above)."""
-    for name in audit.PAPER_CLAIMS:
+    for name in audit_registry.PAPER_CLAIMS:
         case = audit.build_case(name, 1.0)
         assert case.exact > 1.0
     res = audit.audit("RS+RFD[GRR] (one-attribute neighbours)", 1.0, n_trials=100_000, alpha=1e-3, rng=8)

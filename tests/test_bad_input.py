@@ -19,10 +19,33 @@ import re
 import numpy as np
 import pytest
 
-from ldpnb import audit, estimators as est, info, mechanisms as mech, metrics, utils
+from ldpnb import audit
+from ldpnb import channels as audit_channels
+from ldpnb import estimators as est
+from ldpnb import measures as info
+from ldpnb import mechanisms as mech
+from ldpnb import channels as mech_channels
+from ldpnb import measures as metrics
+from ldpnb import utils
 
 # optional chapter modules (all present at the time of writing)
-from ldpnb import attacks, ibu_theory, lift, multidim as md, orr, pie, privic, rate_distortion as rd, watchdog
+from ldpnb import attacks
+from ldpnb import measures as attacks_measures
+from ldpnb.papers import ibu as ibu_theory
+from ldpnb import estimators as ibu_theory_estimators
+from ldpnb import mechanisms as ibu_theory_mechanisms
+from ldpnb import channels as ibu_theory_channels
+from ldpnb import measures as lift
+from ldpnb import mechanisms as md
+from ldpnb.papers import risks as md_risks
+from ldpnb import mechanisms as orr
+from ldpnb.mechanisms import orr as orr_orr
+from ldpnb.papers import pie
+from ldpnb import measures as pie_measures
+from ldpnb.papers import privic
+from ldpnb import estimators as privic_estimators
+from ldpnb import mechanisms as rd
+from ldpnb import mechanisms as watchdog
 
 
 def _xf(reason):
@@ -86,7 +109,7 @@ EPS_FUNCS = {
     "lift.LIP": lambda e: lift.LIP(e),
     "lift.LDPwrtS": lambda e: lift.LDPwrtS(e),
     "orr.optimal_random_response": lambda e: orr.optimal_random_response(P_SX, e, 1.0),
-    "orr.full_channel(eps_u)": lambda e: orr.full_channel(P_SX, 1.0, e),
+    "orr.full_channel(eps_u)": lambda e: orr_orr.full_channel(P_SX, 1.0, e),
     "orr.subset_random_response": lambda e: orr.subset_random_response(P_SX, e, 1.0),
     "lift.LiftMeasurePrivacy": lambda e: lift.LiftMeasurePrivacy("l1", e, 1.0),
     "lift.is_lip": lambda e: lift.is_lip(np.full((2, 2), 0.25), e),
@@ -95,17 +118,17 @@ EPS_FUNCS = {
     "rd.blahut_arimoto(beta)": lambda e: rd.blahut_arimoto([0.5, 0.5], [[0, 1], [1, 0]], e),
     "rd.exponential_kernel(beta)": lambda e: rd.exponential_kernel([[0, 1], [1, 0]], e),
     "privic.lap_grid_channel": lambda e: privic.lap_grid_channel((2, 2), e, pad=1),
-    "pie.theta_rr": lambda e: pie.theta_rr(4, e),
-    "pie.theta_glh": lambda e: pie.theta_glh(4, e),
+    "pie.theta_rr": lambda e: pie_measures.theta_rr(4, e),
+    "pie.theta_glh": lambda e: pie_measures.theta_glh(4, e),
     "pie.rr_params": lambda e: pie.rr_params(4, e),
     "pie.glh_params": lambda e: pie.glh_params(4, e),
-    "pie.alpha_rr": lambda e: pie.alpha_rr(e, 10, 4),
+    "pie.alpha_rr": lambda e: pie_measures.alpha_rr(e, 10, 4),
     "pie.random_ldp_channel": lambda e: pie.random_ldp_channel(3, 3, e, rng=0),
     "pie.simulate_rr_counts": lambda e: pie.simulate_rr_counts([1, 2], e, rng=0),
     "attacks.expected_pd_accuracy": lambda e: attacks.expected_pd_accuracy("grr", e, 4),
     "attacks.perturb_and_infer": lambda e: attacks.perturb_and_infer(np.array([0, 1]), 4, e, "grr", rng=0),
-    "attacks.pie_alpha_from_ldp": lambda e: attacks.pie_alpha_from_ldp(e, 10, 4),
-    "ibu_theory.untruncated_geometric_matrix": lambda e: ibu_theory.untruncated_geometric_matrix(
+    "attacks.pie_alpha_from_ldp": lambda e: attacks_measures.pie_alpha_from_ldp(e, 10, 4),
+    "ibu_theory.untruncated_geometric_matrix": lambda e: ibu_theory_mechanisms.untruncated_geometric_matrix(
         np.arange(3), np.arange(3), e),
     "ibu_theory.truncated_geometric_inverse": lambda e: ibu_theory.truncated_geometric_inverse(4, e),
     "ibu_theory.inv_krr_upper_bound": lambda e: ibu_theory.inv_krr_upper_bound(4, e, 100),
@@ -163,7 +186,7 @@ K_FUNCS = {
                                                 "input_counts"),
     "md.check_dataset(ks)": (lambda k: md.check_dataset([[0, 0]], [2, k]), "k"),
     "lift.random_joint(n_s)": (lambda k: lift.random_joint(k, 3, rng=0), "n_s"),
-    "pie.theta_rr": (lambda k: pie.theta_rr(k, 1.0), "k"),
+    "pie.theta_rr": (lambda k: pie_measures.theta_rr(k, 1.0), "k"),
     "pie.rr_params": (lambda k: pie.rr_params(k, 1.0), "k"),
     "pie.glh_params(g)": (lambda k: pie.glh_params(k, 1.0), "g"),
     "pie.random_ldp_channel": (lambda k: pie.random_ldp_channel(k, 3, 1.0, rng=0), "k"),
@@ -204,7 +227,7 @@ VALUE_FUNCS = {
     "mech.ss_perturb": (lambda x: mech.ss_perturb(x, 4, 1.0, rng=0), "x"),
     "mech.geometric_perturb": (lambda x: mech.geometric_perturb(x, 4, 1.0, rng=0), "x"),
     "mech.laplace_perturb": (lambda x: mech.laplace_perturb(x, 4, 1.0, rng=0), "x"),
-    "mech.sample_channel": (lambda x: mech.sample_channel(mech.grr_channel(4, 1.0), x, rng=0), "x"),
+    "mech.sample_channel": (lambda x: mech_channels.sample_channel(mech.grr_channel(4, 1.0), x, rng=0), "x"),
     "mech.lh_support_counts(y)": (lambda x: mech.lh_support_counts(mech.lh_draw_seeds(2, rng=0), x, 4, 4), "y"),
     "md.check_dataset": (lambda x: md.check_dataset(np.array(x)[:, None], [4]), "X"),
     "md.rsfd_collect": (lambda x: md.rsfd_collect(np.array(x)[:, None], [4], 1.0, "grr", "uniform", rng=0), "X"),
@@ -235,13 +258,13 @@ COUNT_FUNCS = {
     "mech.ue_simulate_support_counts": (lambda c: mech.ue_simulate_support_counts(c, 1.0, rng=0), "input_counts"),
     "mech.lh_simulate_support_counts": (lambda c: mech.lh_simulate_support_counts(c, 1.0, rng=0), "input_counts"),
     "mech.ss_simulate_support_counts": (lambda c: mech.ss_simulate_support_counts(c, 1.0, rng=0), "input_counts"),
-    "mech.simulate_counts": (lambda c: mech.simulate_counts(C3, c, rng=0), "input_counts"),
+    "mech.simulate_counts": (lambda c: mech_channels.simulate_counts(C3, c, rng=0), "input_counts"),
     "pie.simulate_rr_counts": (lambda c: pie.simulate_rr_counts(c, 1.0, rng=0), "input_counts"),
     "pie.simulate_glh_support_counts": (lambda c: pie.simulate_glh_support_counts(c, 4, 1.0, rng=0),
                                         "input_counts"),
-    "ibu_theory.simulate_counts_batch": (lambda c: ibu_theory.simulate_counts_batch(C3, c, 2, rng=0),
+    "ibu_theory.simulate_counts_batch": (lambda c: ibu_theory_channels.simulate_counts_batch(C3, c, 2, rng=0),
                                          "input_counts"),
-    "md.prior_correct": (lambda c: md.prior_correct(c, 1.0, rng=0), "counts"),
+    "md.prior_correct": (lambda c: md_risks.prior_correct(c, 1.0, rng=0), "counts"),
     "utils.check_counts": (lambda c: utils.check_counts(c), "counts"),
 }
 
@@ -293,7 +316,7 @@ DIST_FUNCS = {
     "est.log_likelihood(theta)": (lambda p: est.log_likelihood(p, C3, [1, 2, 3]), "theta"),
     "lift.check_joint": (lambda p: lift.check_joint(np.array([p, p]) / 2), "joint"),
     "watchdog.merging_mi": (lambda p: watchdog.merging_mi(p, [[0, 1]], unit="bits"), "p_x"),
-    "pie.pie(p_u)": (lambda p: pie.pie(p, np.eye(3), C3, unit="bits"), "p_u"),
+    "pie.pie(p_u)": (lambda p: pie_measures.pie(p, np.eye(3), C3, unit="bits"), "p_u"),
     "rd.blahut_arimoto(prior, negative only)": (lambda p: rd.blahut_arimoto(p, D3, 1.0), "prior"),
     "md.rsfd_collect(priors)": (lambda p: md.rsfd_collect([[0, 1]], [3, 3], 1.0, "grr", "prior",
                                                           priors=[p, p], rng=0), "priors"),
@@ -329,14 +352,14 @@ CHANNEL_FUNCS = {
     "est.inv_raw": (lambda C: est.inv_raw(C, [1, 2]), "channel"),
     "info.mutual_information": (lambda C: info.mutual_information([0.5, 0.5], C, unit="bits"), "channel"),
     "info.channel_capacity": (lambda C: info.channel_capacity(C, unit="bits"), "channel"),
-    "mech.ldp_epsilon": (lambda C: mech.ldp_epsilon(C), "channel"),
-    "mech.geo_ind_epsilon": (lambda C: mech.geo_ind_epsilon(C, [[0, 1], [1, 0]]), "channel"),
-    "mech.sample_channel": (lambda C: mech.sample_channel(C, [0, 1], rng=0), "channel"),
-    "mech.simulate_counts": (lambda C: mech.simulate_counts(C, [1, 1], rng=0), "channel"),
+    "mech.ldp_epsilon": (lambda C: mech_channels.ldp_epsilon(C), "channel"),
+    "mech.geo_ind_epsilon": (lambda C: mech_channels.geo_ind_epsilon(C, [[0, 1], [1, 0]]), "channel"),
+    "mech.sample_channel": (lambda C: mech_channels.sample_channel(C, [0, 1], rng=0), "channel"),
+    "mech.simulate_counts": (lambda C: mech_channels.simulate_counts(C, [1, 1], rng=0), "channel"),
     "lift.output_joint": (lambda C: lift.output_joint(np.full((2, 2), 0.25), C), "channel"),
-    "pie.pie": (lambda C: pie.pie([0.5, 0.5], np.eye(2), C, unit="bits"), "channel"),
-    "audit.exact_epsilon": (lambda C: audit.exact_epsilon(C), "channel"),
-    "audit.pair_epsilon": (lambda C: audit.pair_epsilon(C, 0, 1), "channel"),
+    "pie.pie": (lambda C: pie_measures.pie([0.5, 0.5], np.eye(2), C, unit="bits"), "channel"),
+    "audit.exact_epsilon": (lambda C: audit_channels.exact_epsilon(C), "channel"),
+    "audit.pair_epsilon": (lambda C: audit_channels.pair_epsilon(C, 0, 1), "channel"),
     "rd.mutual_information_nats": (lambda C: rd.mutual_information_nats([0.5, 0.5], C), "channel"),
 }
 
@@ -364,18 +387,18 @@ SHAPE_CASES = [
     _case("info.mutual_information prior length", lambda: info.mutual_information([0.5, 0.5], C3, unit="bits"),
           "prior"),
     _case("info.kl_divergence shapes", lambda: info.kl_divergence([0.5, 0.5], [1 / 3] * 3, unit="bits"), "p and q"),
-    _case("mech.simulate_counts length", lambda: mech.simulate_counts(C3, [1, 2], rng=0), "input_counts"),
-    _case("mech.geo_ind_epsilon distance", lambda: mech.geo_ind_epsilon(C3, [[0, 1], [1, 0]]), "distance"),
+    _case("mech.simulate_counts length", lambda: mech_channels.simulate_counts(C3, [1, 2], rng=0), "input_counts"),
+    _case("mech.geo_ind_epsilon distance", lambda: mech_channels.geo_ind_epsilon(C3, [[0, 1], [1, 0]]), "distance"),
     _case("metrics.emd ground_distance", lambda: metrics.emd([0.5, 0.5], [0.5, 0.5], D3), "ground_distance"),
     _case("metrics.emd_1d lengths", lambda: metrics.emd_1d([0.5, 0.5], [1 / 3] * 3), "a and b"),
     _case("metrics.squared_error shapes", lambda: metrics.squared_error([0.5, 0.5], [1 / 3] * 3), "a and b"),
     _case("lift.output_joint rows", lambda: lift.output_joint(P_SX, np.eye(4)), "channel"),
     _case("rd.blahut_arimoto distance rows", lambda: rd.blahut_arimoto([0.5, 0.5], D3, 1.0), "distance"),
     _case("rd.average_distortion shapes", lambda: rd.average_distortion([0.5, 0.5], np.eye(2), D3), "distance"),
-    _case("pie.pie channel rows", lambda: pie.pie([0.5, 0.5], np.eye(2), C3, unit="bits"), "channel"),
+    _case("pie.pie channel rows", lambda: pie_measures.pie([0.5, 0.5], np.eye(2), C3, unit="bits"), "channel"),
     _case("md.check_dataset ks length", lambda: md.check_dataset([[0, 1]], [2]), "ks"),
-    _case("audit.worst_pair distance", lambda: audit.worst_pair(C3, np.eye(2)), "distance"),
-    _case("privic.gibu counts", lambda: privic.gibu([C3], [[1, 2]]), "counts"),
+    _case("audit.worst_pair distance", lambda: audit_channels.worst_pair(C3, np.eye(2)), "distance"),
+    _case("privic.gibu counts", lambda: privic_estimators.gibu([C3], [[1, 2]]), "counts"),
 ]
 
 
@@ -404,7 +427,7 @@ NAN_CASES = [
           "points"),
     _case("mech.planar_geometric_channel cell_size", lambda: mech.planar_geometric_channel(2, 2, 1.0, NAN),
           "cell_size"),
-    _case("mech.geo_ind_epsilon distance", lambda: mech.geo_ind_epsilon(C3, np.where(np.eye(3) > 0, 0, NAN)),
+    _case("mech.geo_ind_epsilon distance", lambda: mech_channels.geo_ind_epsilon(C3, np.where(np.eye(3) > 0, 0, NAN)),
           "distance"),
     _case("lift.check_joint", lambda: lift.check_joint([[0.5, NAN], [0.25, 0.25]]), "joint"),
     _case("rd.blahut_arimoto distance", lambda: rd.blahut_arimoto([0.5, 0.5], [[0, NAN], [1, 0]], 1.0),
@@ -413,7 +436,7 @@ NAN_CASES = [
     _case("md.check_dataset", lambda: md.check_dataset(np.array([[0.0, NAN]]), [2, 2]), "X"),
     _case("pie.empirical_estimate", lambda: pie.empirical_estimate([1, NAN], 10, 0.6, 0.2), "counts"),
     _case("audit.clopper_pearson alpha", lambda: audit.clopper_pearson(1, 10, NAN), "alpha"),
-    _case("grid.lattice_distance_matrix cell_size", lambda: __import__("ldpnb.grid").grid.lattice_distance_matrix(
+    _case("grid.lattice_distance_matrix cell_size", lambda: __import__("ldpnb.data.grid").data.grid.lattice_distance_matrix(
         2, 2, NAN), "cell_size"),
 ]
 
@@ -427,10 +450,10 @@ def test_nan_is_refused(fn, name):
 EMPTY_CASES = [
     _case("mech.grr_perturb", lambda: mech.grr_perturb([], 4, 1.0, rng=0), "x"),
     _case("mech.ue_perturb", lambda: mech.ue_perturb([], 4, 1.0, rng=0), "x"),
-    _case("mech.sample_channel", lambda: mech.sample_channel(C3, [], rng=0), "x"),
-    _case("mech.simulate_counts", lambda: mech.simulate_counts(C3, [], rng=0), "input_counts"),
+    _case("mech.sample_channel", lambda: mech_channels.sample_channel(C3, [], rng=0), "x"),
+    _case("mech.simulate_counts", lambda: mech_channels.simulate_counts(C3, [], rng=0), "input_counts"),
     _case("mech.planar_laplace_perturb", lambda: mech.planar_laplace_perturb(np.empty((0, 2)), 1.0, rng=0), "points"),
-    _case("mech.ldp_epsilon", lambda: mech.ldp_epsilon(np.empty((0, 0))), "channel"),
+    _case("mech.ldp_epsilon", lambda: mech_channels.ldp_epsilon(np.empty((0, 0))), "channel"),
     _case("est.ibu counts", lambda: est.ibu(C3, []), "counts"),
     _case("est.ibu all-zero counts", lambda: est.ibu(C3, [0, 0, 0]), "counts"),
     _case("est.project_simplex", lambda: est.project_simplex([]), "v"),
@@ -441,7 +464,7 @@ EMPTY_CASES = [
     _case("md.check_dataset", lambda: md.check_dataset(np.empty((0, 2), dtype=int), [2, 2]), "X"),
     _case("lift.check_joint", lambda: lift.check_joint(np.empty((0, 0))), "joint"),
     _case("rd.blahut_arimoto", lambda: rd.blahut_arimoto([], np.empty((0, 0)), 1.0), "prior"),
-    _case("pie.pie", lambda: pie.pie([], np.empty((0, 2)), np.eye(2), unit="bits"), "p_u"),
+    _case("pie.pie", lambda: pie_measures.pie([], np.empty((0, 2)), np.eye(2), unit="bits"), "p_u"),
     _case("audit.empirical_epsilon n_trials", lambda: audit.empirical_epsilon(lambda x, n, r: np.zeros(n, int), 0, 1,
                                                                                n_trials=0), "n_trials"),
     _case("utils.check_values", lambda: utils.check_values([], 3), "x"),
@@ -467,7 +490,7 @@ def test_audit_rejects_unknown_mechanism_and_bad_sampler():
     _check(lambda: audit.empirical_epsilon(lambda x, n, r: np.zeros(n - 1, int), 0, 1, n_trials=10), "sampler")
     _check(lambda: audit.empirical_epsilon(lambda x, n, r: np.zeros(n) + 0.5, 0, 1, n_trials=10), "sampler")
     _check(lambda: audit.empirical_epsilon("not callable", 0, 1, n_trials=10), "sampler")
-    _check(lambda: audit.pair_epsilon(C3, 0, 3), "x2")
+    _check(lambda: audit_channels.pair_epsilon(C3, 0, 3), "x2")
     _check(lambda: audit.audit("k-RR", n_trials=10), "epsilon")
 
 
@@ -477,17 +500,17 @@ def test_audit_rejects_unknown_mechanism_and_bad_sampler():
 J22 = np.full((2, 2), 0.25)
 MORE_CASES = [
     # domain sizes < 2 or not integers
-    ("ibu_theory.likely_subset_krr", lambda: ibu_theory.likely_subset_krr(np.array([0]), 1), "k", None),
+    ("ibu_theory.likely_subset_krr", lambda: ibu_theory_estimators.likely_subset_krr(np.array([0]), 1), "k", None),
     ("ibu_theory.inv_krr_exact_sq_error", lambda: ibu_theory.inv_krr_exact_sq_error(2.5, 1.0, [0.5, 0.5], 100), "k", None),
-    ("multidim.prior_dirichlet", lambda: md.prior_dirichlet(1, rng=0), "k", None),
-    ("multidim.prior_zipf", lambda: md.prior_zipf(1, rng=0), "k", None),
+    ("multidim.prior_dirichlet", lambda: md_risks.prior_dirichlet(1, rng=0), "k", None),
+    ("multidim.prior_zipf", lambda: md_risks.prior_zipf(1, rng=0), "k", None),
     ("multidim.fo_params", lambda: md.fo_params("grr", 2.5, 1.0), "k", None),
     ("multidim.rsfd_params", lambda: md.rsfd_params("grr", 2.5, 1.0, 2), "k", None),
     ("multidim.rsfd_tuple_channel", lambda: md.rsfd_tuple_channel([2, 2.5], 1.0), "k", None),
     ("multidim.amplified_epsilon", lambda: md.amplified_epsilon(1.0, 2.5), "d", None),
     ("privic.privic_distance", lambda: privic.privic_distance((2.5, 2)), "shape", None),
-    ("attacks.eps_from_bayes_error", lambda: attacks.eps_from_bayes_error(0.5, 10, 1), "k", None),
-    ("attacks.pie_alpha_from_ldp", lambda: attacks.pie_alpha_from_ldp(1.0, 10, 0), "k", None),
+    ("attacks.eps_from_bayes_error", lambda: attacks_measures.eps_from_bayes_error(0.5, 10, 1), "k", None),
+    ("attacks.pie_alpha_from_ldp", lambda: attacks_measures.pie_alpha_from_ldp(1.0, 10, 0), "k", None),
     # values outside the domain
     ("watchdog.merging_mi", lambda: watchdog.merging_mi([0.5, 0.5], [[0, 5]], unit="nats"), "groups", None),
     # counts negative or not integers
@@ -495,34 +518,34 @@ MORE_CASES = [
     ("pie.empirical_estimate(n)", lambda: pie.empirical_estimate([1, 2], 10.5, 0.6, 0.2), "n", None),
     ("pie.significance_threshold", lambda: pie.significance_threshold(0, 0.6, 0.2, 10), "n", None),
     ("multidim.rsfd_estimate", lambda: md.rsfd_estimate(np.array([-1, 2]), 10, 2, 2, 0.6, 0.2, "grr"), "counts", None),
-    ("attacks.bayes_error_bound(n)", lambda: attacks.bayes_error_bound(1.0, 0), "n", None),
+    ("attacks.bayes_error_bound(n)", lambda: attacks_measures.bayes_error_bound(1.0, 0), "n", None),
     # distributions
-    ("ibu_theory.loglik_observations", lambda: ibu_theory.loglik_observations(
-        np.array([0.5, 0.6, 0.0]), ibu_theory.observation_matrix(C3, np.array([0, 1]))), "theta", None),
+    ("ibu_theory.loglik_observations", lambda: ibu_theory_estimators.loglik_observations(
+        np.array([0.5, 0.6, 0.0]), ibu_theory_estimators.observation_matrix(C3, np.array([0, 1]))), "theta", None),
     ("attacks.synthetic_profiles", lambda: attacks.synthetic_profiles([np.array([0.5, 0.6])], 10, rng=0), "freqs", None),
     # NaN anywhere
     ("pie.threshold_estimate", lambda: pie.threshold_estimate([NAN, 0.2], 0.1), "p_hat", None),
     ("pie.sum_l2_top", lambda: pie.sum_l2_top([NAN, 0.5], [0.5, 0.5], None), "p", None),
-    ("ibu_theory.clip_normalize", lambda: ibu_theory.clip_normalize(np.array([[NAN, 1.0]])), "V", None),
-    ("ibu_theory.project_simplex_rows", lambda: ibu_theory.project_simplex_rows(np.array([[NAN, 1.0]])), "V", None),
+    ("ibu_theory.clip_normalize", lambda: ibu_theory_estimators.clip_normalize(np.array([[NAN, 1.0]])), "V", None),
+    ("ibu_theory.project_simplex_rows", lambda: ibu_theory_estimators.project_simplex_rows(np.array([[NAN, 1.0]])), "V", None),
     ("multidim.clip_normalize", lambda: md.clip_normalize(np.array([NAN, 1.0])), "est", None),
     ("estimators.ibu_batch(theta0)", lambda: est.ibu_batch(C3, [[1, 2, 3]], theta0=[NAN, 0.5, 0.5]), "theta0", None),
-    ("attacks.bayes_error_bound(alpha)", lambda: attacks.bayes_error_bound(NAN, 10), "alpha", None),
+    ("attacks.bayes_error_bound(alpha)", lambda: attacks_measures.bayes_error_bound(NAN, 10), "alpha", None),
     ("lift.sibson_mi(alpha=inf)", lambda: lift.sibson_mi(J22, math.inf, unit="nats"), "alpha", None),
     ("estimators.ibu_batch(tol=nan)", lambda: est.ibu_batch(C3, [[1, 2, 3]], tol=NAN), "tol", None),
     ("estimators.ibu_batch(tol<0)", lambda: est.ibu_batch(C3, [[1, 2, 3]], tol=-1.0), "tol", None),
-    ("report.Report.check_close(atol=inf)", lambda: __import__("ldpnb.report").report.Report("x", "smoke").check_close(
+    ("report.Report.check_close(atol=inf)", lambda: __import__("ldpnb.repro.report").repro.report.Report("x", "smoke").check_close(
         "a", "c", 1.0, 5.0, atol=math.inf), "atol", None),
-    ("report.Report.check_close(rtol=nan)", lambda: __import__("ldpnb.report").report.Report("x", "smoke").check_close(
+    ("report.Report.check_close(rtol=nan)", lambda: __import__("ldpnb.repro.report").repro.report.Report("x", "smoke").check_close(
         "a", "c", 1.0, 1.0, rtol=NAN), "rtol", None),
-    ("grid.Grid.histogram(shapes)", lambda: __import__("ldpnb.grid").grid.Grid(40, 41, -74, -73, 2, 2).histogram(
+    ("grid.Grid.histogram(shapes)", lambda: __import__("ldpnb.data.grid").data.grid.Grid(40, 41, -74, -73, 2, 2).histogram(
         np.array([40.5, 40.6]), np.array([-73.5])), "lon", None),
-    ("grid.Grid.histogram(nan)", lambda: __import__("ldpnb.grid").grid.Grid(40, 41, -74, -73, 2, 2).histogram(
+    ("grid.Grid.histogram(nan)", lambda: __import__("ldpnb.data.grid").data.grid.Grid(40, 41, -74, -73, 2, 2).histogram(
         np.array([NAN, 40.5]), np.array([-73.5, -73.5])), "lat", None),
     # empty data / ill-posed
-    ("ibu_theory.ibu_rows", lambda: ibu_theory.ibu_rows(C3, np.zeros((0, 3))), "counts", None),
+    ("ibu_theory.ibu_rows", lambda: ibu_theory_estimators.ibu_rows(C3, np.zeros((0, 3))), "counts", None),
     ("attacks.pd_attack_support", lambda: attacks.pd_attack_support(np.zeros((0, 3), bool), rng=0), "support", None),
-    ("privic.gibu(impossible)", lambda: privic.gibu([np.hstack([C3, np.zeros((3, 1))])], [[1, 2, 3, 1]]), "counts", None),
+    ("privic.gibu(impossible)", lambda: privic_estimators.gibu([np.hstack([C3, np.zeros((3, 1))])], [[1, 2, 3, 1]]), "counts", None),
 ]
 
 

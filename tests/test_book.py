@@ -8,7 +8,7 @@ import jupytext
 import nbformat
 import pytest
 
-from ldpnb.report import KEYS, STATUSES
+from ldpnb.repro.report import KEYS, STATUSES
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
@@ -41,7 +41,7 @@ def test_every_notebook_has_a_source():
 
 
 def test_toc_lists_existing_pages_and_every_chapter():
-    from ldpnb._bookbuild import toc_files
+    from ldpnb.repro.build import toc_files
 
     files = toc_files(ROOT)
     for f in files:

@@ -17,8 +17,10 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from ldpnb import datasets as ds
-from ldpnb.grid import manhattan_grid
+from ldpnb import data as ds
+from ldpnb.papers import privic as ds_privic
+from ldpnb.data import datasets as ds_datasets
+from ldpnb.papers.ibu import manhattan_grid
 
 _DEFAULT_RAW = Path(__file__).resolve().parents[2] / "shared" / "data" / "raw"
 RAW = Path(os.environ.get("LDPNB_DATA_DIR") or _DEFAULT_RAW)
@@ -301,7 +303,7 @@ def test_make_nursery():
     assert full.shape == (12_960, 9) and ks_full == ks
     cats = full.attrs["categories"]["class"]
     counts = dict(zip(cats, np.bincount(full["class"])))
-    assert counts == ds.NURSERY_CLASS_COUNTS
+    assert counts == ds_datasets.NURSERY_CLASS_COUNTS
     # the 8 attributes are a full factorial: every combination exactly once
     assert not full.drop(columns="class").duplicated().any()
     # class = not_recom iff health = not_recom
@@ -332,7 +334,7 @@ def test_load_gowalla_nyc():
 
 
 def test_sf_ibu_grid_on_privic_sf():
-    from ldpnb.grid import sf_ibu_grid
+    from ldpnb.papers.ibu import sf_ibu_grid
 
     sf = ds.load_gowalla_privic("sf")
     h = sf_ibu_grid().histogram(sf["lat"], sf["lon"])
@@ -392,13 +394,13 @@ def _matrix(text):
 def test_gowalla_privic_and_counts(city, n_raw, n_binned, spec):
     df = ds.load_gowalla_privic(city)
     assert df.shape == (n_raw, 2) and list(df.columns) == ["lat", "lon"]
-    counts = ds.load_privic_counts(city)
+    counts = ds_privic.load_privic_counts(city)
     expected = _matrix(spec)
     assert counts.shape == expected.shape
     assert counts.sum() == n_binned - 1  # the authors' read_csv header quirk drops one point
     np.testing.assert_array_equal(counts, expected)  # spec 004 §6 D1, canonical orientation
-    assert ds.load_privic_counts(city, drop_first=False).sum() == n_binned
-    np.testing.assert_array_equal(ds.load_privic_counts(city, orientation="east0"), expected[:, ::-1])
+    assert ds_privic.load_privic_counts(city, drop_first=False).sum() == n_binned
+    np.testing.assert_array_equal(ds_privic.load_privic_counts(city, orientation="east0"), expected[:, ::-1])
     with pytest.raises(ValueError):
         ds.load_gowalla_privic("nyc")
 

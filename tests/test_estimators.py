@@ -9,14 +9,7 @@ from hypothesis import strategies as st
 from scipy.optimize import minimize
 
 from ldpnb.estimators import (
-    fo_estimate,
-    ibu,
-    ibu_batch,
-    inv_normalized,
-    inv_projected,
-    inv_raw,
-    log_likelihood,
-    normalize_clip,
+    fo_estimate, ibu, ibu_batch, inv_normalized, inv_projected, inv_raw, log_likelihood, normalize_clip,
     project_simplex,
 )
 

@@ -6,17 +6,9 @@ import math
 import numpy as np
 import pytest
 
-from ldpnb.grid import (
-    EARTH_RADIUS_KM,
-    Grid,
-    bin_latlon,
-    haversine_km,
-    lattice_distance_matrix,
-    manhattan_grid,
-    privic_bins,
-    privic_edges,
-    sf_ibu_grid,
-)
+from ldpnb.data import EARTH_RADIUS_KM, Grid, bin_latlon, haversine_km, lattice_distance_matrix
+from ldpnb.papers.ibu import manhattan_grid, sf_ibu_grid
+from ldpnb.papers.privic import privic_bins, privic_edges
 
 BOX = (40.7044, 40.7942, -74.0205, -73.9374)
 

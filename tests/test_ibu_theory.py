@@ -11,7 +11,11 @@ from hypothesis import strategies as st
 from scipy.optimize import minimize
 
 from ldpnb import estimators as est
-from ldpnb import ibu_theory as it
+from ldpnb import estimators as it
+from ldpnb.papers import ibu as it_ibu
+from ldpnb import mechanisms as it_mechanisms
+from ldpnb import channels as it_channels
+from ldpnb import measures as it_measures
 
 M4 = np.array([[0.10, 0.45, 0.45], [0.45, 0.10, 0.45], [0.45, 0.45, 0.10]])
 M12 = np.array([[0.45, 0.10, 0.45], [0.05, 0.90, 0.05], [0.45, 0.10, 0.45]])
@@ -199,7 +203,7 @@ def test_T11_mechanism_12():
 
 
 def test_loglik_surface_shape_and_max():
-    t1, t3, L = it.loglik_surface(M4, [1, 0], resolution=101)
+    t1, t3, L = it_ibu.loglik_surface(M4, [1, 0], resolution=101)
     assert L.shape == (101, 101)
     assert np.isnan(L[-1, -1])
     assert np.nanmax(L) == pytest.approx(2 * np.log(0.45), abs=1e-9)
@@ -210,20 +214,20 @@ def test_loglik_surface_shape_and_max():
 
 def test_T8_gf2_rank_fixture_and_lemma():
     B = np.array([[1, 1, 0], [0, 1, 1], [1, 0, 1]])
-    assert it.gf2_rank(B) == 2 and np.linalg.matrix_rank(B) == 3
-    assert it.gf2_rank(np.eye(4, dtype=int)) == 4
-    assert it.gf2_rank(np.zeros((3, 5), dtype=int)) == 0
+    assert it_ibu.gf2_rank(B) == 2 and np.linalg.matrix_rank(B) == 3
+    assert it_ibu.gf2_rank(np.eye(4, dtype=int)) == 4
+    assert it_ibu.gf2_rank(np.zeros((3, 5), dtype=int)) == 0
     rng = np.random.default_rng(6)
     n_full = 0
     for dens in (0.1, 0.3, 0.5, 0.8):
         Bs = (rng.random((2500, 5, 8)) < dens).astype(int)
-        r2 = it.gf2_rank_batch(Bs)
+        r2 = it_ibu.gf2_rank_batch(Bs)
         rr = np.linalg.matrix_rank(Bs.astype(float))
         assert np.all(r2 <= rr)  # Lemma 4.5 (full GF(2) rank => full real rank), and more
         n_full += int((r2 == 5).sum())
     assert n_full > 1000
     with pytest.raises(ValueError):
-        it.gf2_rank([[0, 2]])
+        it_ibu.gf2_rank([[0, 2]])
 
 
 @settings(max_examples=60, deadline=None)
@@ -233,7 +237,7 @@ def test_gf2_rank_matches_bruteforce_span(a, b, seed):
     # span size over GF(2) = 2^rank: enumerate all combinations of rows
     combos = np.array(np.meshgrid(*[[0, 1]] * a, indexing="ij")).reshape(a, -1).T
     span = {tuple(v) for v in (combos @ B) % 2}
-    assert len(span) == 2 ** it.gf2_rank(B)
+    assert len(span) == 2 ** it_ibu.gf2_rank(B)
 
 
 T9_TABLE = {
@@ -249,20 +253,20 @@ T9_N = [15, 20, 25, 30, 40, 50, 75, 100, 150]
 
 def test_T9_bound_table():
     for eps, row in T9_TABLE.items():
-        got = it.rappor_concavity_lower_bound(10, T9_N, eps)
+        got = it_ibu.rappor_concavity_lower_bound(10, T9_N, eps)
         np.testing.assert_allclose(got, row, atol=1e-4)
-    assert it.rappor_concavity_lower_bound(10, 25, 1.0) >= 0.99
+    assert it_ibu.rappor_concavity_lower_bound(10, 25, 1.0) >= 0.99
     first = {0.5: 21, 1: 25, 2: 37, 3: 58, 4: 91, 5: 147}
     ns = np.arange(1, 400)
     for eps, n0 in first.items():
-        b = it.rappor_concavity_lower_bound(10, ns, eps)
+        b = it_ibu.rappor_concavity_lower_bound(10, ns, eps)
         assert ns[np.argmax(b >= 0.99)] == n0
-    assert it.rappor_concavity_lower_bound(10, 9, 0.5) == 0.0
+    assert it_ibu.rappor_concavity_lower_bound(10, 9, 0.5) == 0.0
 
 
 def test_T9_monte_carlo_above_bound_and_nested():
     for eps, n in [(1.0, 15), (0.5, 12), (2.0, 25)]:
-        f = it.rappor_concavity_frequencies(10, n, eps, 2000, rng=7)
+        f = it_ibu.rappor_concavity_frequencies(10, n, eps, 2000, rng=7)
         assert f["nested_violations"] == 0
         assert f["gf2"] <= f["real"] <= f["concave"]
         assert f["concave"] >= f["bound"] - 3 * f["concave_se"]
@@ -273,7 +277,7 @@ def test_rappor_bits_likelihood_equals_product_of_bits():
     for k in (2, 5, 10):
         for eps in (0.1, 1.0, 3.0):
             B = rng.integers(0, 2, (7, k))
-            G = it.rappor_bits_likelihood(B, eps)
+            G = it_ibu.rappor_bits_likelihood(B, eps)
             p = np.exp(eps / 2) / (1 + np.exp(eps / 2))
             onehot = np.eye(k)
             prod = np.prod(np.where(onehot[:, None, :] == B[None, :, :], p, 1 - p), axis=2)
@@ -290,8 +294,8 @@ def test_T15_dominance_bounds():
         a, b = X.min(), X.max()
         eps = rng.uniform(0.05, 2)
         z = np.arange(a - 200, b + 201)
-        M = it.untruncated_geometric_matrix(X, z, eps)
-        lo, hi = it.geometric_dominance_bounds(z, a, b, eps)
+        M = it_mechanisms.untruncated_geometric_matrix(X, z, eps)
+        lo, hi = it_ibu.geometric_dominance_bounds(z, a, b, eps)
         for phi in rng.dirichlet(np.ones(X.size), 5):
             P = phi @ M
             assert np.all(P >= lo * (1 - 1e-12)) and np.all(P <= hi * (1 + 1e-12))
@@ -301,14 +305,14 @@ def test_untruncated_geometric_sampler_matches_pmf():
     from scipy.stats import chisquare
 
     eps = 0.4
-    z = it.untruncated_geometric_perturb(np.full(200_000, 3), eps, rng=10) - 3
+    z = it_mechanisms.untruncated_geometric_perturb(np.full(200_000, 3), eps, rng=10) - 3
     zs = np.arange(-15, 16)
-    p = it.untruncated_geometric_matrix(np.array([0]), zs, eps)[0]
+    p = it_mechanisms.untruncated_geometric_matrix(np.array([0]), zs, eps)[0]
     obs = np.array([(z == v).sum() for v in zs] + [(np.abs(z) > 15).sum()])
     exp = np.append(p, 1 - p.sum()) * z.size
     assert chisquare(obs, exp).pvalue > 1e-6
     with pytest.raises(ValueError):
-        it.untruncated_geometric_perturb(np.array([0.5]), eps)
+        it_mechanisms.untruncated_geometric_perturb(np.array([0.5]), eps)
 
 
 def test_T5_untruncated_geometric_strictly_concave_when_all_observed():
@@ -317,7 +321,7 @@ def test_T5_untruncated_geometric_strictly_concave_when_all_observed():
         X = np.sort(rng.choice(np.arange(-20, 40), size=rng.integers(2, 10), replace=False))
         extra = rng.integers(-30, 50, size=rng.integers(0, 10))
         z = np.concatenate([X, extra])
-        G = it.untruncated_geometric_matrix(X, z, rng.uniform(0.05, 1.5))
+        G = it_mechanisms.untruncated_geometric_matrix(X, z, rng.uniform(0.05, 1.5))
         assert it.is_strictly_concave(G)
 
 
@@ -329,11 +333,11 @@ def test_T17_krr_closed_form_and_bound():
     for k in (2, 3, 10, 50, 100, 200):
         for eps in (0.1, 0.5, 1, 2, 4, 6):
             th = rng.dirichlet(np.ones(k))
-            exact = it.inv_krr_exact_sq_error(k, eps, th, 1)
+            exact = it_ibu.inv_krr_exact_sq_error(k, eps, th, 1)
             assert exact == pytest.approx(it.inv_expected_sq_error(krr(k, eps), th, 1), rel=1e-9)
-            assert exact <= it.inv_krr_upper_bound(k, eps, 1)
-    assert it.inv_krr_upper_bound(100, 2, 1) == pytest.approx(277.28, abs=0.01)
-    assert it.inv_krr_exact_sq_error(100, 2, np.full(100, 0.01), 1) == pytest.approx(274.508, abs=1e-3)
+            assert exact <= it_ibu.inv_krr_upper_bound(k, eps, 1)
+    assert it_ibu.inv_krr_upper_bound(100, 2, 1) == pytest.approx(277.28, abs=0.01)
+    assert it_ibu.inv_krr_exact_sq_error(100, 2, np.full(100, 0.01), 1) == pytest.approx(274.508, abs=1e-3)
 
 
 def test_T17_monte_carlo():
@@ -348,19 +352,19 @@ def test_T17_monte_carlo():
 def test_T18_closed_form_inverse_and_bound():
     for k in (2, 5, 100):
         for eps in (0.01, 0.05, 0.3, 2.0):
-            np.testing.assert_allclose(it.truncated_geometric_inverse(k, eps) @ tgeo(k, eps), np.eye(k), atol=1e-7)
-    assert it.inv_geometric_lower_bound(0.05, 1) == pytest.approx(7818.55, abs=0.01)
+            np.testing.assert_allclose(it_ibu.truncated_geometric_inverse(k, eps) @ tgeo(k, eps), np.eye(k), atol=1e-7)
+    assert it_ibu.inv_geometric_lower_bound(0.05, 1) == pytest.approx(7818.55, abs=0.01)
     a, b = 0.95, 20.0  # the paper's rounding reproduces its printed 7238
     assert b**3 - 2 * a * b**2 - 2 == pytest.approx(7238)
     rng = np.random.default_rng(15)
     for eps in (0.01, 0.05, 0.1, 0.2, 0.3, 0.5, 0.69):
         M = tgeo(100, eps)
-        bound = it.inv_geometric_lower_bound(eps, 1)
+        bound = it_ibu.inv_geometric_lower_bound(eps, 1)
         thetas = [np.eye(100)[i] for i in (0, 17, 50, 99)] + [np.full(100, 0.01)] + list(rng.dirichlet(np.ones(100), 3))
         for th in thetas:
             assert it.inv_expected_sq_error(M, th, 1) >= bound
     with pytest.raises(ValueError):
-        it.inv_geometric_lower_bound(0.7, 1)
+        it_ibu.inv_geometric_lower_bound(0.7, 1)
 
 
 def test_T18_table_values():
@@ -412,11 +416,11 @@ def test_T21_T22_linear_likely_subset_geometric():
     rng = np.random.default_rng(20)
     X = np.arange(-30, 131)
     x = rng.integers(20, 80, 40)
-    z = it.untruncated_geometric_perturb(x, 0.1, rng=rng)
+    z = it_mechanisms.untruncated_geometric_perturb(x, 0.1, rng=rng)
     mask = it.likely_subset_linear(X, z)
     assert X[mask].min() == z.min() and X[mask].max() == z.max()
     zu, cnt = np.unique(z, return_counts=True)
-    G = it.untruncated_geometric_matrix(X, zu, 0.1)
+    G = it_mechanisms.untruncated_geometric_matrix(X, zu, 0.1)
     unl = it.unlikely_mask(G)
     assert np.all(unl[~mask])  # every element outside [x_min, x_max] is unlikely (Prop. 8.2)
     full = it.ibu_rows(G, cnt, tol=0, max_iter=20_000)
@@ -519,7 +523,7 @@ def test_simulate_counts_batch_law():
 
     M = krr(4, 1.0)
     N = np.array([100, 0, 300, 50])
-    C = it.simulate_counts_batch(M, N, 2000, rng=25)
+    C = it_channels.simulate_counts_batch(M, N, 2000, rng=25)
     assert np.all(C.sum(1) == 450)
     exp = (N @ M) * 2000
     assert chisquare(C.sum(0), exp).pvalue > 1e-6
@@ -529,22 +533,22 @@ def test_clamp_grid_outputs_rank():
     rng = np.random.default_rng(26)
     M = rng.random((25, 25))
     M /= M.sum(1, keepdims=True)
-    Mc = it.clamp_grid_outputs(M, 5, 5, 4, 4)
+    Mc = it_channels.clamp_grid_outputs(M, 5, 5, 4, 4)
     assert Mc.shape == (25, 16)
     np.testing.assert_allclose(Mc.sum(1), 1)
     assert not it.is_identifiable(Mc)
 
 
 def test_emd_rows_and_slope():
-    from ldpnb.metrics import emd_1d
+    from ldpnb.measures import emd_1d
 
     rng = np.random.default_rng(27)
     P, Q = rng.dirichlet(np.ones(9), (2, 5))
-    e = it.emd_1d_rows(P, Q)
+    e = it_measures.emd_1d_rows(P, Q)
     for r in range(5):
         assert e[r] == pytest.approx(emd_1d(P[r], Q[r]), abs=1e-12)
     n = np.array([1e2, 1e3, 1e4])
-    assert it.loglog_slope(n, 3 * n**-0.5) == pytest.approx(-0.5)
+    assert it_ibu.loglog_slope(n, 3 * n**-0.5) == pytest.approx(-0.5)
 
 
 def test_ibu_path_matches_ibu_rows():
@@ -581,23 +585,23 @@ def test_project_simplex_rows_property(v):
 
 
 def test_emd_rows_on_grid():
-    from ldpnb.grid import lattice_distance_matrix
+    from ldpnb.data import lattice_distance_matrix
 
     D = lattice_distance_matrix(2, 2, 1.0)
     a = np.array([1.0, 0, 0, 0])
     P = np.array([[0, 1.0, 0, 0], [0, 0, 0, 1.0], [1.0, 0, 0, 0]])
-    np.testing.assert_allclose(it.emd_rows(P, a, D), [1, np.sqrt(2), 0], atol=1e-9)
+    np.testing.assert_allclose(it_measures.emd_rows(P, a, D), [1, np.sqrt(2), 0], atol=1e-9)
 
 
 def test_input_validation_messages():
     with pytest.raises(ValueError):
-        it.rappor_concavity_lower_bound(10, 20, -1.0)
+        it_ibu.rappor_concavity_lower_bound(10, 20, -1.0)
     with pytest.raises(ValueError):
-        it.inv_krr_upper_bound(1, 1.0, 10)
+        it_ibu.inv_krr_upper_bound(1, 1.0, 10)
     with pytest.raises(ValueError):
         it.observation_matrix(M4, np.array([3]))
     with pytest.raises(ValueError):
-        it.loglik_surface(np.ones((2, 2)) / 2, [0])
+        it_ibu.loglik_surface(np.ones((2, 2)) / 2, [0])
     with pytest.raises(ValueError):
         it.planar_delta_prime(-1, 2)
     with pytest.raises(ValueError):

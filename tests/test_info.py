@@ -3,13 +3,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ldpnb.info import (
-    channel_capacity,
-    conditional_entropy,
-    convert,
-    entropy,
-    kl_divergence,
-    mutual_information,
+from ldpnb.measures import (
+    channel_capacity, conditional_entropy, convert, entropy, kl_divergence, mutual_information,
     mutual_information_joint,
 )
 

@@ -5,19 +5,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ldpnb import lift
-from ldpnb.lift import (
-    ALIP,
-    LIP,
-    LDPwrtS,
-    LiftMeasurePrivacy,
-    alip_budgets,
-    counterexample_c1,
-    counterexample_c2,
-    lift_matrix,
-    proposition_checks,
-    random_joint,
-)
+from ldpnb import measures as lift
+from ldpnb.papers import lift as lift_lift
+from ldpnb.measures import ALIP, LIP, LDPwrtS, LiftMeasurePrivacy, alip_budgets, lift_matrix, random_joint
+from ldpnb.papers.lift import counterexample_c1, counterexample_c2, proposition_checks
 
 
 def random_mech(rng, n_s, n_x, n_y, conc):
@@ -182,7 +173,7 @@ def test_alpha_lift_inverse_no_overflow():
 
 
 def test_nested_high_risk_sets_T12():
-    from ldpnb.watchdog import watchdog_partition
+    from ldpnb.mechanisms import watchdog_partition
 
     rng = np.random.default_rng(6)
     for _ in range(100):
@@ -226,7 +217,7 @@ def test_risk_scores():
 
 
 def test_lift_asymmetry_samples():
-    out = lift.lift_asymmetry_samples(50, rng=0)
+    out = lift_lift.lift_asymmetry_samples(50, rng=0)
     assert out["log_psi"].shape == (850,) and np.all(out["log_psi"] <= 0) and np.all(out["log_lambda"] >= 0)
     assert np.all(out["mass_max"] > out["mass_min"])
 
@@ -259,7 +250,8 @@ def test_identity_mechanism_leakage_matches_raw_lifts(seed, n_s, n_x):
 def test_experiment_driver_and_helpers():
     import pandas as pd
 
-    from ldpnb.lift_experiments import Curve, crossover_eps, put_sweep, random_joints, summarise
+    from ldpnb.papers.lift import Curve, put_sweep, random_joints, summarise
+    from ldpnb.papers.lift.experiments import crossover_eps
 
     J = random_joints(3, 3, 6, rng=0)
     curves = [Curve("cm", "cm", "alip", 0.5), Curve("sm", "sm", "ldp", None), Curve("a", "sm", "alpha", 0.5, alpha=2.0)]
@@ -296,19 +288,19 @@ def test_budgets_are_validated(bad):
 
 
 def test_proposition_violations_table():
-    table, used = lift.proposition_violations(60, rng=3)
+    table, used = lift_lift.proposition_violations(60, rng=3)
     assert 0 < used <= 60
     true = table[table.true_in_general]
     assert (true.violations == 0).all()
     assert set(table.columns) == {"true_in_general", "violations", "rate"}
     with pytest.raises(ValueError, match="n must"):
-        lift.proposition_violations(0)
+        lift_lift.proposition_violations(0)
 
 
 def test_comparison_helpers():
     import pandas as pd
 
-    from ldpnb.lift_experiments import compare_means, leakage_excess, mean_curve, per_instance_violations
+    from ldpnb.papers.lift.experiments import compare_means, leakage_excess, mean_curve, per_instance_violations
 
     S = pd.DataFrame({"curve": ["a"] * 3 + ["b"] * 3, "eps": [1.0, 2.0, 3.0] * 2,
                       "nmi": [0.5, 0.7, 0.9995, 0.4, 0.7, 0.9999]})

@@ -25,6 +25,7 @@ from hypothesis import strategies as st
 from scipy import integrate, stats
 
 from ldpnb import mechanisms as M
+from ldpnb import channels as M_channels
 
 ALPHA = 1e-6  # false-alarm rate of every chi-square test in this file
 
@@ -137,7 +138,7 @@ def test_grr_channel_exact(k, eps):
     p, q = M.grr_params(k, eps)
     assert p == pytest.approx(math.exp(eps) / (math.exp(eps) + k - 1), rel=1e-14)
     assert q == pytest.approx(1 / (math.exp(eps) + k - 1), rel=1e-14)
-    assert M.ldp_epsilon(C) == pytest.approx(eps, abs=1e-12)
+    assert M_channels.ldp_epsilon(C) == pytest.approx(eps, abs=1e-12)
 
 
 @pytest.mark.parametrize("kind", ["sue", "oue"])
@@ -147,7 +148,7 @@ def test_ue_channel_exact(kind, k, eps):
     C = M.ue_channel(k, eps, kind)
     assert C.shape == (k, 2**k)
     assert_channel(C)
-    assert M.ldp_epsilon(C) == pytest.approx(eps, abs=1e-12)
+    assert M_channels.ldp_epsilon(C) == pytest.approx(eps, abs=1e-12)
     p, q = M.ue_params(eps, kind)
     assert math.log(p * (1 - q) / ((1 - p) * q)) == pytest.approx(eps, abs=1e-12)
 
@@ -192,7 +193,7 @@ def test_lh_channel_exact(k, g, eps):
     C = M.lh_channel(k, g, eps)
     assert C.shape == (k, g ** (k + 1))
     assert_channel(C)
-    assert M.ldp_epsilon(C) == pytest.approx(eps, abs=1e-12)
+    assert M_channels.ldp_epsilon(C) == pytest.approx(eps, abs=1e-12)
     # support probabilities: P(h(v) = y | x) = p if v == x else 1/g (spec 000 §2.5)
     _, p, q = M.lh_params(eps, g)
     assert q == 1 / g
@@ -220,7 +221,7 @@ def test_ss_channel_exact(k, eps):
     C = M.ss_channel(k, eps)
     assert C.shape == (k, math.comb(k, omega))
     assert_channel(C)
-    assert M.ldp_epsilon(C) == pytest.approx(eps, abs=1e-12)
+    assert M_channels.ldp_epsilon(C) == pytest.approx(eps, abs=1e-12)
     members = M.ss_subsets(k, omega)
     # P(x in Omega | x) = p and P(v in Omega | x) = q for v != x (spec 003 T2)
     prob_in = C @ members.astype(float)  # (k, k)
@@ -254,7 +255,7 @@ def test_ss_subsets_order_and_index():
 def test_geometric_channel_exact(k, eps):
     C = M.geometric_channel(k, eps)
     assert_channel(C)
-    assert M.geo_ind_epsilon(C, line_distance(k)) == pytest.approx(eps, abs=1e-12)
+    assert M_channels.geo_ind_epsilon(C, line_distance(k)) == pytest.approx(eps, abs=1e-12)
 
 
 def test_geometric_channel_is_clamped_two_sided_geometric():
@@ -275,7 +276,7 @@ def test_geometric_channel_is_clamped_two_sided_geometric():
 def test_laplace_channel_closed_form(k, eps):
     C = M.laplace_channel(k, eps)
     assert_channel(C)
-    assert M.geo_ind_epsilon(C, line_distance(k)) <= eps + 1e-12
+    assert M_channels.geo_ind_epsilon(C, line_distance(k)) <= eps + 1e-12
 
 
 def test_laplace_channel_matches_numerical_integration():
@@ -305,7 +306,7 @@ def test_planar_geometric_channel(rows, cols, eps, h):
     assert C.shape == (rows * cols, rows * cols)
     assert_channel(C)
     # tight: these grids have an interior cell, where C[x, x] / C[x', x] = e^{eps d(x, x')}
-    assert M.geo_ind_epsilon(C, grid_distance(rows, cols, h)) == pytest.approx(eps, abs=1e-10)
+    assert M_channels.geo_ind_epsilon(C, grid_distance(rows, cols, h)) == pytest.approx(eps, abs=1e-10)
 
 
 def test_planar_geometric_channel_brute_force():
@@ -326,10 +327,10 @@ def test_planar_geometric_channel_brute_force():
 def test_planar_geometric_rectangular_cells_and_line():
     C = M.planar_geometric_channel(4, 5, 1.0, cell_size=(0.5, 0.8))
     assert_channel(C)
-    assert M.geo_ind_epsilon(C, grid_distance(4, 5, 0.5, 0.8)) == pytest.approx(1.0, abs=1e-10)
+    assert M_channels.geo_ind_epsilon(C, grid_distance(4, 5, 0.5, 0.8)) == pytest.approx(1.0, abs=1e-10)
     C1 = M.planar_geometric_channel(1, 6, 0.7)
     assert_channel(C1)
-    assert M.geo_ind_epsilon(C1, line_distance(6)) <= 0.7 + 1e-12
+    assert M_channels.geo_ind_epsilon(C1, line_distance(6)) <= 0.7 + 1e-12
 
 
 @pytest.mark.parametrize("rows,cols,eps,h", [(5, 5, 1.0, 1.0), (4, 3, 0.5, 0.5), (6, 4, 3.0, 0.5)])
@@ -337,7 +338,7 @@ def test_planar_laplace_channel(rows, cols, eps, h):
     C = M.planar_laplace_channel(rows, cols, eps, cell_size=h)
     assert C.shape == (rows * cols, rows * cols)
     assert_channel(C)
-    assert M.geo_ind_epsilon(C, grid_distance(rows, cols, h)) <= eps + 1e-10
+    assert M_channels.geo_ind_epsilon(C, grid_distance(rows, cols, h)) <= eps + 1e-10
 
 
 def test_planar_laplace_channel_matches_integral():
@@ -364,40 +365,40 @@ def test_exponential_channel(k):
     for eps in [0.1, 1.0, 3.0]:
         C = M.exponential_channel(D, eps)
         assert_channel(C)
-        assert M.geo_ind_epsilon(C, D) <= eps + 1e-12
+        assert M_channels.geo_ind_epsilon(C, D) <= eps + 1e-12
         C2 = M.exponential_channel(D, eps, half=False)
         assert_channel(C2)
-        assert M.geo_ind_epsilon(C2, D) <= 2 * eps + 1e-12
+        assert M_channels.geo_ind_epsilon(C2, D) <= 2 * eps + 1e-12
         np.testing.assert_allclose(C[0], np.exp(-eps * D[0] / 2) / np.exp(-eps * D[0] / 2).sum(), rtol=1e-12)
 
 
 def test_exponential_channel_tight_value_two_points():
     # on two points the tight geo-ind level is eps/2 (half=True) and eps (half=False)
     D = line_distance(2)
-    assert M.geo_ind_epsilon(M.exponential_channel(D, 1.0), D) == pytest.approx(0.5, abs=1e-12)
-    assert M.geo_ind_epsilon(M.exponential_channel(D, 1.0, half=False), D) == pytest.approx(1.0, abs=1e-12)
+    assert M_channels.geo_ind_epsilon(M.exponential_channel(D, 1.0), D) == pytest.approx(0.5, abs=1e-12)
+    assert M_channels.geo_ind_epsilon(M.exponential_channel(D, 1.0, half=False), D) == pytest.approx(1.0, abs=1e-12)
 
 
 def test_ldp_epsilon_edge_cases():
     C = np.array([[0.5, 0.5, 0.0], [0.25, 0.75, 0.0]])
-    assert M.ldp_epsilon(C) == pytest.approx(math.log(2), abs=1e-15)  # all-zero column ignored
-    assert M.ldp_epsilon(np.array([[1.0, 0.0], [0.5, 0.5]])) == math.inf
-    assert M.ldp_epsilon(np.full((3, 4), 0.25)) == 0.0
-    assert M.ldp_epsilon(np.eye(3)) == math.inf
+    assert M_channels.ldp_epsilon(C) == pytest.approx(math.log(2), abs=1e-15)  # all-zero column ignored
+    assert M_channels.ldp_epsilon(np.array([[1.0, 0.0], [0.5, 0.5]])) == math.inf
+    assert M_channels.ldp_epsilon(np.full((3, 4), 0.25)) == 0.0
+    assert M_channels.ldp_epsilon(np.eye(3)) == math.inf
 
 
 def test_geo_ind_epsilon_edge_cases():
     D = line_distance(3)
-    assert M.geo_ind_epsilon(np.eye(3), D) == math.inf
+    assert M_channels.geo_ind_epsilon(np.eye(3), D) == math.inf
     C = np.array([[0.5, 0.5, 0.0], [0.5, 0.5, 0.0], [0.25, 0.75, 0.0]])
     # x=0, x'=2: log(0.5/0.25)/2; x=2, x'=0: log(0.75/0.5)/2; rows 0, 1 identical
-    assert M.geo_ind_epsilon(C, D) == pytest.approx(max(math.log(2), math.log(1.5)) / 1.0, abs=1e-15)
+    assert M_channels.geo_ind_epsilon(C, D) == pytest.approx(max(math.log(2), math.log(1.5)) / 1.0, abs=1e-15)
     # identical rows at distance 0 are fine; distinct rows at distance 0 are infinitely distinguishable
     D0 = D.copy()
     D0[0, 1] = D0[1, 0] = 0
-    assert math.isfinite(M.geo_ind_epsilon(C, D0))
+    assert math.isfinite(M_channels.geo_ind_epsilon(C, D0))
     D0[0, 2] = D0[2, 0] = 0
-    assert M.geo_ind_epsilon(C, D0) == math.inf
+    assert M_channels.geo_ind_epsilon(C, D0) == math.inf
 
 
 def test_geo_ind_epsilon_matches_bruteforce():
@@ -416,11 +417,11 @@ def test_geo_ind_epsilon_matches_bruteforce():
                 continue
             r = math.inf if C[xp, y] == 0 else math.log(C[x, y] / C[xp, y]) / D[x, xp]
             best = max(best, r)
-    assert M.geo_ind_epsilon(C, D) == best
+    assert M_channels.geo_ind_epsilon(C, D) == best
     C[:, 3] = 1.0 / 7
     C /= C.sum(axis=1, keepdims=True)
     best = max(math.log(C[x, y] / C[xp, y]) / D[x, xp] for x, xp in itertools.permutations(range(6), 2) for y in range(7) if C[x, y] > 0)
-    assert M.geo_ind_epsilon(C, D) == pytest.approx(best, rel=1e-14)
+    assert M_channels.geo_ind_epsilon(C, D) == pytest.approx(best, rel=1e-14)
 
 
 def test_large_epsilon_no_overflow():
@@ -444,7 +445,7 @@ def test_property_rows_sum_to_one(k, eps):
     for C in (M.grr_channel(k, eps), M.geometric_channel(k, eps), M.laplace_channel(k, eps)):
         assert np.all(C >= 0)
         np.testing.assert_allclose(C.sum(axis=1), 1.0, atol=1e-12)
-    assert M.ldp_epsilon(M.grr_channel(k, eps)) == pytest.approx(eps, abs=1e-10)
+    assert M_channels.ldp_epsilon(M.grr_channel(k, eps)) == pytest.approx(eps, abs=1e-10)
 
 
 @settings(max_examples=25, deadline=None)
@@ -452,10 +453,10 @@ def test_property_rows_sum_to_one(k, eps):
 def test_property_ue_and_ss(k, eps, kind):
     C = M.ue_channel(k, eps, kind)
     np.testing.assert_allclose(C.sum(axis=1), 1.0, atol=1e-12)
-    assert M.ldp_epsilon(C) == pytest.approx(eps, abs=1e-9)
+    assert M_channels.ldp_epsilon(C) == pytest.approx(eps, abs=1e-9)
     S = M.ss_channel(k, eps)
     np.testing.assert_allclose(S.sum(axis=1), 1.0, atol=1e-12)
-    assert M.ldp_epsilon(S) == pytest.approx(eps, abs=1e-9)
+    assert M_channels.ldp_epsilon(S) == pytest.approx(eps, abs=1e-9)
     omega, p, q = M.ss_params(k, eps)
     assert 1 <= omega <= k - 1 and 0 < q < p < 1
 
@@ -503,7 +504,9 @@ def test_rappor_perturb_is_sue():
 
 def test_ue_perturb_chunking_is_consistent(monkeypatch):
     """Chunked and unchunked draws have the same law; the chunked path covers several blocks."""
-    monkeypatch.setattr(M, "_CHUNK_ENTRIES", 64)
+    import ldpnb.utils as chunking
+
+    monkeypatch.setattr(chunking, "_CHUNK_ENTRIES", 64)
     k, eps = 3, 0.8
     x = _inputs(k, 4000)
     B = M.ue_perturb(x, k, eps, "oue", rng=13)
@@ -600,26 +603,26 @@ def test_sample_channel_matches_channel():
     C[3, 0] = 0.0
     C /= C.sum(axis=1, keepdims=True)
     x = _inputs(6, 4000)
-    y = M.sample_channel(C, x, rng=51)
+    y = M_channels.sample_channel(C, x, rng=51)
     assert not np.any(np.isin(y, [2, 8]))
     assert not np.any(y[x == 3] == 0)
     assert_sampler_matches(x, y, C)
 
 
 def test_sample_channel_deterministic_rows_and_tiny_entries():
-    np.testing.assert_array_equal(M.sample_channel(np.eye(5), np.arange(5).repeat(4), rng=1), np.arange(5).repeat(4))
+    np.testing.assert_array_equal(M_channels.sample_channel(np.eye(5), np.arange(5).repeat(4), rng=1), np.arange(5).repeat(4))
     # entries far below the resolution of an offset array (1e-13 at k=1000) keep their probability
     k = 1000
     C = np.zeros((k, 3))
     C[:, 0] = 1 - 1e-9
     C[:, 1] = 1e-9
     C[:, 2] = 0.0
-    y = M.sample_channel(C, np.full(10, k - 1), rng=2)
+    y = M_channels.sample_channel(C, np.full(10, k - 1), rng=2)
     assert set(np.unique(y)) <= {0, 1}
 
 
 def test_sample_channel_one_output():
-    np.testing.assert_array_equal(M.sample_channel(np.ones((3, 1)), [0, 2, 1], rng=1), [0, 0, 0])
+    np.testing.assert_array_equal(M_channels.sample_channel(np.ones((3, 1)), [0, 2, 1], rng=1), [0, 0, 0])
 
 
 # ------------------------------------------------------------------------------------------------
@@ -668,14 +671,14 @@ def test_simulate_counts_law():
     C[:, 5] = 0
     C /= C.sum(axis=1, keepdims=True)
     N = np.array([5, 0, 9, 4])
-    sims = np.array([M.simulate_counts(C, N, rng=rng) for _ in range(R)])
+    sims = np.array([M_channels.simulate_counts(C, N, rng=rng) for _ in range(R)])
     assert np.all(sims[:, 5] == 0) and np.all(sims.sum(axis=1) == N.sum())
     mean = N @ C
     cov = sum(n * (np.diag(c) - np.outer(c, c)) for n, c in zip(N, C))
     _mean_cov_z(sims[:, :5], mean[:5], cov[:5, :5])
     for y in range(5):
         assert_counts_law(sims[:, y], sum_binomials_pmf(N, C[:, y]))
-    np.testing.assert_array_equal(M.simulate_counts(C, np.zeros(4, int), rng=1), np.zeros(6, int))
+    np.testing.assert_array_equal(M_channels.simulate_counts(C, np.zeros(4, int), rng=1), np.zeros(6, int))
 
 
 @pytest.mark.parametrize("kind", ["oue", "sue"])
@@ -878,7 +881,7 @@ def test_invalid_values():
     with pytest.raises(ValueError, match="x"):
         M.lh_perturb([0, 7], 5, 1.0, rng=0)
     with pytest.raises(ValueError, match="x"):
-        M.sample_channel(np.eye(3), [3], rng=0)
+        M_channels.sample_channel(np.eye(3), [3], rng=0)
 
 
 def test_other_validation():
@@ -897,15 +900,15 @@ def test_other_validation():
     with pytest.raises(ValueError, match="y"):
         M.lh_support_counts(M.lh_draw_seeds(2, rng=0), [0, 3], 4, 3)
     with pytest.raises(ValueError, match="channel"):
-        M.sample_channel(np.array([[0.5, 0.6]]), [0], rng=0)
+        M_channels.sample_channel(np.array([[0.5, 0.6]]), [0], rng=0)
     with pytest.raises(ValueError, match="channel"):
-        M.ldp_epsilon(np.array([[0.5, -0.5, 1.0]]))
+        M_channels.ldp_epsilon(np.array([[0.5, -0.5, 1.0]]))
     with pytest.raises(ValueError, match="distance"):
-        M.geo_ind_epsilon(np.eye(3), np.ones((2, 2)))
+        M_channels.geo_ind_epsilon(np.eye(3), np.ones((2, 2)))
     with pytest.raises(ValueError, match="distance"):
-        M.geo_ind_epsilon(np.eye(2), -np.ones((2, 2)))
+        M_channels.geo_ind_epsilon(np.eye(2), -np.ones((2, 2)))
     with pytest.raises(ValueError, match="input_counts"):
-        M.simulate_counts(np.eye(3), [1, 2], rng=0)
+        M_channels.simulate_counts(np.eye(3), [1, 2], rng=0)
     with pytest.raises(ValueError, match="input_counts"):
         M.grr_simulate_counts([1, -2, 3], 1.0, rng=0)
     with pytest.raises(ValueError, match="input_counts"):
@@ -957,8 +960,8 @@ def test_geometric_perturb_untruncated_validation():
 @pytest.mark.slow
 def test_slow_geo_ind_large_domains():
     k = 1000
-    assert M.geo_ind_epsilon(M.geometric_channel(k, 0.05), line_distance(k)) == pytest.approx(0.05, abs=1e-12)
-    assert M.geo_ind_epsilon(M.laplace_channel(k, 0.05), line_distance(k)) <= 0.05 + 1e-12
+    assert M_channels.geo_ind_epsilon(M.geometric_channel(k, 0.05), line_distance(k)) == pytest.approx(0.05, abs=1e-12)
+    assert M_channels.geo_ind_epsilon(M.laplace_channel(k, 0.05), line_distance(k)) <= 0.05 + 1e-12
     D = grid_distance(20, 14, 0.45)
     for eps in (0.2, 1.0, 6.0):
         G = M.planar_geometric_channel(20, 14, eps, cell_size=0.45)
@@ -966,9 +969,9 @@ def test_slow_geo_ind_large_domains():
         E = M.exponential_channel(D, eps)
         for C in (G, L, E):
             assert_channel(C)
-        assert M.geo_ind_epsilon(G, D) == pytest.approx(eps, abs=1e-9)
-        assert M.geo_ind_epsilon(L, D) <= eps + 1e-9
-        assert M.geo_ind_epsilon(E, D) <= eps + 1e-9
+        assert M_channels.geo_ind_epsilon(G, D) == pytest.approx(eps, abs=1e-9)
+        assert M_channels.geo_ind_epsilon(L, D) <= eps + 1e-9
+        assert M_channels.geo_ind_epsilon(E, D) <= eps + 1e-9
 
 
 @pytest.mark.slow
@@ -980,7 +983,7 @@ def test_slow_samplers_large():
     rows, cols = 8, 6
     C = M.planar_geometric_channel(rows, cols, 0.8, 0.5)
     xs = _inputs(rows * cols, 5000)
-    assert_sampler_matches(xs, M.sample_channel(C, xs, rng=93), C)
+    assert_sampler_matches(xs, M_channels.sample_channel(C, xs, rng=93), C)
 
 
 @settings(max_examples=15, deadline=None)
@@ -994,8 +997,8 @@ def test_property_planar_channels(rows, cols, eps, h):
     for C in (G, L):
         assert np.all(C > 0)
         np.testing.assert_allclose(C.sum(axis=1), 1.0, atol=1e-12)
-    g_eps = M.geo_ind_epsilon(G, D)
+    g_eps = M_channels.geo_ind_epsilon(G, D)
     assert g_eps <= eps * (1 + 1e-12)
     if rows >= 3 and cols >= 3:  # an interior cell makes the bound tight
         assert g_eps == pytest.approx(eps, rel=1e-10)
-    assert M.geo_ind_epsilon(L, D) <= eps * (1 + 1e-12)
+    assert M_channels.geo_ind_epsilon(L, D) <= eps * (1 + 1e-12)

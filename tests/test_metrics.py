@@ -3,7 +3,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from ldpnb.metrics import emd, emd_1d, l1_distance, squared_error, total_variation
+from ldpnb.measures import emd, emd_1d, l1_distance, squared_error, total_variation
 
 
 def test_emd_1d_closed_form_matches_pot():

@@ -8,7 +8,10 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from ldpnb import multidim as md
+from ldpnb import mechanisms as md
+from ldpnb.mechanisms import multidim as md_multidim
+from ldpnb.papers import risks as md_risks
+from ldpnb import measures as md_measures
 
 KS = np.array([4, 6, 3])
 F_TRUE = [np.array([0.5, 0.3, 0.15, 0.05]), np.array([0.05, 0.1, 0.4, 0.2, 0.2, 0.05]), np.array([0.7, 0.2, 0.1])]
@@ -63,7 +66,7 @@ def test_rsfd_unbiased_and_variance(protocol, fake, prior):
         rep, _ = md.rsfd_collect(X, KS, eps, protocol, fake, priors=priors, rng=rng)
         for j, e in enumerate(md.rsfd_aggregate(rep, KS, eps, protocol, fake, priors=priors, postprocess=None)):
             ests[j].append(e)
-    var_kind = md._variant(protocol, fake)
+    var_kind = md_multidim._variant(protocol, fake)
     pvals = []
     for j, k in enumerate(KS):
         E = np.array(ests[j])
@@ -85,11 +88,11 @@ def test_expected_support_counts_theorems():
         for _ in range(R):
             X = _iid_population(n, rng)
             rep, _ = md.rsfd_collect(X, KS, eps, protocol, fake, priors=PRIORS if fake == "prior" else None, rng=rng)
-            for j, c in enumerate(md._report_counts(rep, KS)):
+            for j, c in enumerate(md_multidim._report_counts(rep, KS)):
                 sums[j] += c
         for j, k in enumerate(KS):
             p, q = md.rsfd_params(protocol, int(k), eps, 3)
-            g = md.rsfd_support_probability(F_TRUE[j], 3, int(k), p, q, md._variant(protocol, fake),
+            g = md.rsfd_support_probability(F_TRUE[j], 3, int(k), p, q, md_multidim._variant(protocol, fake),
                                             PRIORS[j] if fake == "prior" else None)
             se = np.sqrt(n * g * (1 - g) / R)
             assert np.all(np.abs(sums[j] / R - n * g) <= 5 * se)
@@ -103,7 +106,7 @@ def test_probability_tree_single_user():
         X = np.tile([[1, 2, 0]], (n, 1))
         rep, _ = md.rsfd_collect(X, KS, eps, protocol, "prior", priors=PRIORS, rng=rng)
         for j, k in enumerate(KS):
-            c = md._report_counts([rep[j]], [k])[0] / n
+            c = md_multidim._report_counts([rep[j]], [k])[0] / n
             p, q = md.rsfd_params(protocol, int(k), eps, d)
             onehot = np.eye(k)[X[0, j]]
             g = md.rsfd_support_probability(onehot, d, int(k), p, q, "grr" if protocol == "grr" else "ue-r", PRIORS[j])
@@ -141,7 +144,7 @@ def test_rsfd_approx_variance_jensen():
     ks = np.array([2, 5, 7, 18, 41, 92])
     for eps in (np.log(2), np.log(4), np.log(7)):
         for kind in ("dir", "zipf", "exp"):
-            pri = md.make_priors(kind, ks, rng=rng)
+            pri = md_risks.make_priors(kind, ks, rng=rng)
             for prot, fk in (("grr", "uniform"), ("sue", "random"), ("oue", "random")):
                 a = md.rsfd_approx_variance(ks, 10_000, eps, prot, fk)
                 b = md.rsfd_approx_variance(ks, 10_000, eps, prot, "prior", priors=pri)
@@ -158,7 +161,7 @@ def test_counts_sampler_matches_collect():
         pri = PRIORS if fake == "prior" else None
         A = [np.array([md.rsfd_counts_sampler(counts, 3, eps, prot, fake, priors=pri, rng=rng)[j] for _ in range(R)]) for j in range(3)]
         for j in range(3):
-            B = np.array([md._report_counts([md.rsfd_collect(X, KS, eps, prot, fake, priors=pri, rng=rng)[0][j]], [KS[j]])[0]
+            B = np.array([md_multidim._report_counts([md.rsfd_collect(X, KS, eps, prot, fake, priors=pri, rng=rng)[0][j]], [KS[j]])[0]
                           for _ in range(60)])
             se = np.sqrt(A[j].var(axis=0) / R + B.var(axis=0) / 60) + 1e-9
             assert np.all(np.abs(A[j].mean(axis=0) - B.mean(axis=0)) <= 5 * se)
@@ -168,7 +171,7 @@ def test_spl_smp_unbiased():
     rng = np.random.default_rng(9)
     n, eps, R = 3000, 2.0, 150
     X = _iid_population(n, rng)
-    f = md.marginals(X, KS)
+    f = md_measures.marginals(X, KS)
     for prot in ("grr", "oue", "ss", "olh"):
         E_spl = [np.zeros(k) for k in KS]
         E_smp = [np.zeros(k) for k in KS]
@@ -215,16 +218,16 @@ def test_tuple_channel_rows_sum_to_one():
 
 def test_priors_and_metrics():
     rng = np.random.default_rng(1)
-    z = md.prior_zipf(18, rng=rng)
+    z = md_risks.prior_zipf(18, rng=rng)
     assert z.sum() == pytest.approx(1.0) and z[0] > 0.85  # spec §2.11: ~0.93 on the first value
-    e = md.prior_exponential(2, rng=rng)
+    e = md_risks.prior_exponential(2, rng=rng)
     assert e[0] > 0.99
-    c = md.prior_correct(np.array([100, 50, 0, 10]), 0.1 / 18, rng=rng)
+    c = md_risks.prior_correct(np.array([100, 50, 0, 10]), 0.1 / 18, rng=rng)
     assert c.sum() == pytest.approx(1.0) and np.all(c >= 0)
     np.testing.assert_allclose(md.clip_normalize([-0.1, 0.3, 0.3]), [0, 0.5, 0.5])
-    assert md.mse_avg([np.array([0.5, 0.5])], [np.array([0.4, 0.6])]) == pytest.approx(0.01)
+    assert md_measures.mse_avg([np.array([0.5, 0.5])], [np.array([0.4, 0.6])]) == pytest.approx(0.01)
     with pytest.raises(ValueError):
-        md.make_priors("foo", [2, 3])
+        md_risks.make_priors("foo", [2, 3])
 
 
 def test_spl_smp_variance_monte_carlo():
@@ -232,7 +235,7 @@ def test_spl_smp_variance_monte_carlo():
     rng = np.random.default_rng(21)
     n, eps, R = 3000, 3.0, 400
     X = _iid_population(n, rng)
-    f = md.marginals(X, KS)
+    f = md_measures.marginals(X, KS)
     for prot in ("grr", "oue", "sue"):
         E_spl = [[] for _ in KS]
         E_smp = [[] for _ in KS]

@@ -3,17 +3,13 @@
 import numpy as np
 import pytest
 
-from ldpnb.info import entropy, mutual_information
-from ldpnb.lift import ALIP, alip_budgets, is_alip, nmi, random_joint
-from ldpnb.orr import (
-    alip_column_polytope,
-    has_cdd,
-    min_concave_over_vertices,
-    optimal_random_response,
-    polytope_vertices,
+from ldpnb.measures import entropy, mutual_information
+from ldpnb.measures import ALIP, alip_budgets, is_alip, nmi, random_joint
+from ldpnb.mechanisms import (
+    alip_column_polytope, has_cdd, min_concave_over_vertices, optimal_random_response, polytope_vertices,
     subset_random_response,
 )
-from ldpnb.watchdog import complete_merging, subset_merging
+from ldpnb.mechanisms import complete_merging, subset_merging
 
 needs_cdd = pytest.mark.skipif(not has_cdd(), reason="pycddlib not installed")
 
@@ -89,7 +85,7 @@ def test_cdd_vertices_equal_bruteforce_on_tiny_polytopes():
 
 def test_lp_reconstructs_target_exactly():
     V = np.array([[1.0, 0, 0], [0, 1.0, 0], [0, 0, 1.0], [1 / 3, 1 / 3, 1 / 3]])
-    from ldpnb.orr import column_entropies
+    from ldpnb.mechanisms import column_entropies
 
     h = column_entropies(V)
     t = np.array([0.2, 0.3, 0.5])
@@ -125,7 +121,7 @@ def test_aorr_limits_T14():
     assert nmi(Q.sum(0), optimal_random_response(Q, 1e-6, 1e-6).channel) < 1e-3
     # ... for |X| > |S| it tends to the perfect-privacy optimum (columns with P_{S|Y=y} = P_S),
     # not to 0 (the spec's T14 "NMI -> 0" holds only for |X| <= |S|)
-    from ldpnb.orr import column_entropies
+    from ldpnb.mechanisms import column_entropies
 
     p_s, p_x = P.sum(1), P.sum(0)
     K = P / p_x
@@ -203,8 +199,8 @@ def test_polytope_validation():
 
 def test_perfect_privacy_limit():
     """eps -> 0 limit: I(S;Y) = 0 exactly, utility > 0 for |X| > |S|, and AORR(eps) >= it."""
-    from ldpnb.lift import leakages
-    from ldpnb.orr import perfect_privacy_response
+    from ldpnb.measures import leakages
+    from ldpnb.mechanisms import perfect_privacy_response
 
     rng = np.random.default_rng(9)
     for _ in range(5):
@@ -223,7 +219,7 @@ def test_perfect_privacy_limit():
 
 @pytest.mark.parametrize("bad", [0.0, -1.0, float("nan"), float("inf")])
 def test_orr_budgets_are_validated(bad):
-    from ldpnb.orr import full_channel
+    from ldpnb.mechanisms.orr import full_channel
 
     P = random_joint(2, 3, rng=0)
     for f, name in [(lambda e: optimal_random_response(P, e, 1.0), "eps_l"), (lambda e: full_channel(P, 1.0, e), "eps_u"),
@@ -238,7 +234,7 @@ def test_sampled_srr_outputs_match_the_exact_joint():
     the empirical P_SY matches P_SX C (chi-square, false-alarm rate 1e-6, fixed seed)."""
     from scipy.stats import chisquare
 
-    from ldpnb.mechanisms import sample_channel
+    from ldpnb.channels import sample_channel
 
     rng = np.random.default_rng(11)
     P = random_joint(5, 17, rng=rng)

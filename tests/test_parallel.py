@@ -6,8 +6,8 @@ import pytest
 
 from ldpnb.estimators import ibu
 from ldpnb.mechanisms import grr_simulate_counts
-from ldpnb.parallel import default_n_jobs, sweep, task_seeds
-from ldpnb.structured import KRRChannel
+from ldpnb.repro.parallel import default_n_jobs, sweep, task_seeds
+from ldpnb.channels import KRRChannel
 
 TASKS = [(eps, rep) for eps in (0.5, 1.0, 2.0) for rep in range(4)]
 

@@ -13,7 +13,7 @@ import pytest
 
 from ldpnb import mechanisms as M
 from ldpnb.estimators import fo_estimate, ibu, normalize_clip
-from ldpnb.structured import DiagPlusConstChannel, KRRChannel
+from ldpnb.channels import DiagPlusConstChannel, KRRChannel
 
 try:  # the real peer when available
     from multi_freq_ldpy.estimators.Histogram_estimator import IBU as _peer_ibu_jit

@@ -10,10 +10,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import sparse, stats
 
-from ldpnb import pie
-from ldpnb import pie_ident as pid
-from ldpnb.info import channel_capacity, mutual_information_joint
-from ldpnb.mechanisms import grr_channel, ldp_epsilon, lh_channel
+from ldpnb import measures as pie
+from ldpnb.papers import pie as pie_pie
+from ldpnb import measures as pid
+from ldpnb import attacks as pid_attacks
+from ldpnb.papers import pie as pid_pie
+from ldpnb.measures import channel_capacity, mutual_information_joint
+from ldpnb.mechanisms import grr_channel, lh_channel
+from ldpnb.channels import ldp_epsilon
 
 N_LT, K_LT = 1_370_637, 10_500_393
 TOL = 1e-10
@@ -70,7 +74,7 @@ def test_theta_half_bound_and_inverse():
     assert th == pytest.approx(0.03095, abs=2e-5)
     assert pie.eps_from_theta(th, K_LT) == pytest.approx(12.72, abs=0.01)
     assert pie.theta_rr(K_LT, pie.eps_from_theta(0.3, K_LT)) == pytest.approx(0.3)
-    mu, nu = pie.rr_params(2, 1.0)
+    mu, nu = pie_pie.rr_params(2, 1.0)
     assert mu == pytest.approx(math.e / (1 + math.e)) and mu > 0.73  # "smaller than 0.73" is rounding
 
 
@@ -148,7 +152,7 @@ def test_lemma_b2_capacities_and_random_ldp_channels():
     rng = np.random.default_rng(4)
     for _ in range(40):
         eps = rng.uniform(0.01, 6)
-        Q = pie.random_ldp_channel(int(rng.integers(2, 6)), int(rng.integers(2, 6)), eps, rng=rng)
+        Q = pie_pie.random_ldp_channel(int(rng.integers(2, 6)), int(rng.integers(2, 6)), eps, rng=rng)
         tight = ldp_epsilon(Q)
         assert tight <= 2 * eps + 1e-9
         assert channel_capacity(Q, unit="bits", tol=1e-10)[0] <= pie.mi_ldp_bound(tight) + 1e-9
@@ -176,7 +180,7 @@ def test_prop41_random_ldp_channels():
     for _ in range(25):
         k, m, n = int(rng.integers(2, 5)), int(rng.integers(2, 5)), int(rng.integers(1, 5))
         eps = rng.uniform(0.05, 4)
-        Q = pie.random_ldp_channel(k, m, eps, rng=rng)
+        Q = pie_pie.random_ldp_channel(k, m, eps, rng=rng)
         if n >= 2:
             assert pie.restricted_capacity(Q, n) <= pie.alpha_ldp_generic(ldp_epsilon(Q), n, k) + 1e-9
 
@@ -232,18 +236,18 @@ def test_thm48_identity_monotone_limit():
         p, eps, g, n = rng.uniform(0, 1), rng.uniform(0.01, 20), float(rng.integers(2, 10**6)), 1000
         th = pie.theta_glh(g, eps)
         # algebraic identity; 1e-8 relative covers the float conditioning of 1 - theta near theta = 1
-        assert pie.glh_variance(p, n, g, eps) == pytest.approx(pie.glh_variance_fixed_theta(p, n, g, th), rel=1e-9)
+        assert pie_pie.glh_variance(p, n, g, eps) == pytest.approx(pie_pie.glh_variance_fixed_theta(p, n, g, th), rel=1e-9)
     gs = np.array([2, 3, 10, 1e3, 1e4, 1e6, 1e8, 1e10, 1e12])
-    v = pie.glh_variance_fixed_theta(0.01, 1000, gs, 0.5)
+    v = pie_pie.glh_variance_fixed_theta(0.01, 1000, gs, 0.5)
     assert np.all(np.diff(v) < 0)
-    assert v[-1] == pytest.approx(pie.glh_variance_limit(0.01, 1000, 0.5), rel=1e-6)
+    assert v[-1] == pytest.approx(pie_pie.glh_variance_limit(0.01, 1000, 0.5), rel=1e-6)
 
 
 def test_t19_ldp_optimal_g():
     from scipy.optimize import minimize_scalar
     for eps in [0.5, 1, 2, 4, 8]:
         E = math.exp(eps)
-        r = minimize_scalar(lambda g: float(pie.glh_variance(0.0, 1, g, eps)), bounds=(1.0001, 50 * E + 10),
+        r = minimize_scalar(lambda g: float(pie_pie.glh_variance(0.0, 1, g, eps)), bounds=(1.0001, 50 * E + 10),
                             method="bounded", options={"xatol": 1e-10})
         assert r.x == pytest.approx(E + 1, rel=1e-5)
 
@@ -251,22 +255,22 @@ def test_t19_ldp_optimal_g():
 def test_t20_rr_glh_equal_theta():
     for k in [10, 1e3, 1e7]:
         eps = pie.eps_from_theta(0.5, k)
-        second_rr = float(pie.rr_variance(0.01, 1, k, eps) - pie.rr_variance(0.0, 1, k, eps))
-        lim = float(pie.glh_variance_limit(0.01, 1, 0.5))
+        second_rr = float(pie_pie.rr_variance(0.01, 1, k, eps) - pie_pie.rr_variance(0.0, 1, k, eps))
+        lim = float(pie_pie.glh_variance_limit(0.01, 1, 0.5))
         assert second_rr == pytest.approx(lim * (k - 2) / k, rel=1e-9)
 
 
 def test_prop46_rr_variance_monte_carlo():
     rng = np.random.default_rng(10)
     n, k, R = 5000, 20, 4000
-    c = pie.sample_empirical(pie.zipf_profile(k, 1.1), n, rng=rng)
+    c = pie_pie.sample_empirical(pie_pie.zipf_profile(k, 1.1), n, rng=rng)
     p = c / n
     for eps in [0.5, 2.0]:
-        mu, nu = pie.rr_params(k, eps)
-        est = np.array([pie.empirical_estimate(pie.simulate_rr_counts(c, eps, rng=rng), n, mu, nu) for _ in range(R)])
+        mu, nu = pie_pie.rr_params(k, eps)
+        est = np.array([pie_pie.empirical_estimate(pie_pie.simulate_rr_counts(c, eps, rng=rng), n, mu, nu) for _ in range(R)])
         se = est.std(axis=0, ddof=1) / math.sqrt(R)
         assert np.all(np.abs(est.mean(axis=0) - p) <= 5 * se)
-        ratio = est.var(axis=0, ddof=1) / pie.rr_variance(p, n, k, eps)
+        ratio = est.var(axis=0, ddof=1) / pie_pie.rr_variance(p, n, k, eps)
         assert np.all(np.abs(ratio - 1) < 0.10)
 
 
@@ -279,7 +283,7 @@ def test_prop46_per_user_rr_matches_counts():
     y = grr_perturb(x, k, eps, rng=rng)
     expected = np.bincount(x, minlength=k) @ grr_channel(k, eps)
     assert stats.chisquare(np.bincount(y, minlength=k), expected).pvalue > 1e-6
-    cnt = pie.simulate_rr_counts(np.bincount(x, minlength=k), eps, rng=rng)
+    cnt = pie_pie.simulate_rr_counts(np.bincount(x, minlength=k), eps, rng=rng)
     assert stats.chisquare(cnt, expected).pvalue > 1e-6 and cnt.sum() == x.size
 
 
@@ -287,21 +291,21 @@ def test_prop47_glh_variance_binomial_and_explicit_hashing():
     from ldpnb.mechanisms import lh_perturb, lh_support_counts
     rng = np.random.default_rng(12)
     n, k, R = 5000, 20, 3000
-    c = pie.sample_empirical(pie.zipf_profile(k, 1.1), n, rng=rng)
+    c = pie_pie.sample_empirical(pie_pie.zipf_profile(k, 1.1), n, rng=rng)
     p = c / n
     for g, eps in [(2, 1.0), (5, 2.0), (50, 2.0)]:
-        mu, nu = pie.glh_params(g, eps)
-        est = np.array([pie.empirical_estimate(pie.simulate_glh_support_counts(c, g, eps, rng=rng), n, mu, nu)
+        mu, nu = pie_pie.glh_params(g, eps)
+        est = np.array([pie_pie.empirical_estimate(pie_pie.simulate_glh_support_counts(c, g, eps, rng=rng), n, mu, nu)
                         for _ in range(R)])
-        assert np.all(np.abs(est.var(axis=0, ddof=1) / pie.glh_variance(p, n, g, eps) - 1) < 0.10)
+        assert np.all(np.abs(est.var(axis=0, ddof=1) / pie_pie.glh_variance(p, n, g, eps) - 1) < 0.10)
         assert np.all(np.abs(est.mean(axis=0) - p) <= 5 * est.std(axis=0, ddof=1) / math.sqrt(R))
     # explicit hashing (core local hashing): fewer runs, the mean and a looser variance check
     x = np.repeat(np.arange(k), c)
     g, eps, R2 = 5, 2.0, 300
-    mu, nu = pie.glh_params(g, eps)
-    est = np.array([pie.empirical_estimate(lh_support_counts(*lh_perturb(x, k, eps, g, rng=rng), k, g), n, mu, nu)
+    mu, nu = pie_pie.glh_params(g, eps)
+    est = np.array([pie_pie.empirical_estimate(lh_support_counts(*lh_perturb(x, k, eps, g, rng=rng), k, g), n, mu, nu)
                     for _ in range(R2)])
-    ratio = est.var(axis=0, ddof=1).sum() / pie.glh_variance(p, n, g, eps).sum()
+    ratio = est.var(axis=0, ddof=1).sum() / pie_pie.glh_variance(p, n, g, eps).sum()
     assert abs(ratio - 1) < 0.15
 
 
@@ -310,7 +314,7 @@ def test_glh_zero_cell_shortcut_in_law():
     rng = np.random.default_rng(13)
     c = np.zeros(200_000, dtype=np.int64)
     c[0] = 3000
-    out = pie.simulate_glh_support_counts(c, 10**6, 5.0, rng=rng)[1:]
+    out = pie_pie.simulate_glh_support_counts(c, 10**6, 5.0, rng=rng)[1:]
     vals = np.bincount(out, minlength=3)[:3].astype(float)
     probs = stats.binom.pmf([0, 1], 3000, 1e-6)
     exp = np.array([probs[0], probs[1], 1 - probs.sum()]) * out.size
@@ -320,16 +324,16 @@ def test_glh_zero_cell_shortcut_in_law():
 
 
 def test_threshold_and_metrics():
-    mu, nu = pie.rr_params(K_LT, 10.0)
-    T = pie.significance_threshold(N_LT, mu, nu, K_LT)
+    mu, nu = pie_pie.rr_params(K_LT, 10.0)
+    T = pie_pie.significance_threshold(N_LT, mu, nu, K_LT)
     assert stats.norm.isf(0.05 / K_LT) == pytest.approx(5.739, abs=1e-3)
-    assert T == pytest.approx(5.739 * math.sqrt(pie.rr_variance(0.0, N_LT, K_LT, 10.0)), rel=1e-3)
+    assert T == pytest.approx(5.739 * math.sqrt(pie_pie.rr_variance(0.0, N_LT, K_LT, 10.0)), rel=1e-3)
     p = np.array([0.5, 0.3, 0.2, 0.0])
     ph = np.array([0.4, 0.3, 0.1, 0.2])
-    assert pie.sum_l2_top(p, ph, 2) == pytest.approx(0.01)
-    assert pie.sum_l2_top(p, ph, None) == pytest.approx(0.01 + 0.01 + 0.04)
-    assert pie.mean_relative_error_top(p, ph, 3) == pytest.approx((0.2 + 0 + 0.5) / 3)
-    np.testing.assert_array_equal(pie.threshold_estimate(ph, 0.15), [0.4, 0.3, 0.0, 0.2])
+    assert pie_pie.sum_l2_top(p, ph, 2) == pytest.approx(0.01)
+    assert pie_pie.sum_l2_top(p, ph, None) == pytest.approx(0.01 + 0.01 + 0.04)
+    assert pie_pie.mean_relative_error_top(p, ph, 3) == pytest.approx((0.2 + 0 + 0.5) / 3)
+    np.testing.assert_array_equal(pie_pie.threshold_estimate(ph, 0.15), [0.4, 0.3, 0.0, 0.2])
 
 
 def test_validation_errors():
@@ -344,31 +348,31 @@ def test_validation_errors():
     with pytest.raises(ValueError):
         pie.pie([0.5, 0.5], [[1.0, 0.0]], np.eye(2))
     with pytest.raises(TypeError):
-        pie.utility_run(np.array([1, 2]), "rr", 1.0)
+        pie_pie.utility_run(np.array([1, 2]), "rr", 1.0)
     with pytest.raises(ValueError):
-        pie.utility_run(pie.UtilityPopulation(np.array([5, 3, 0, 2])), "oue", 1.0)
+        pie_pie.utility_run(pie_pie.UtilityPopulation(np.array([5, 3, 0, 2])), "oue", 1.0)
 
 
 def test_utility_run_and_loss_sums():
     rng = np.random.default_rng(21)
-    c = pie.sample_empirical(pie.zipf_profile(500, 1.0), 20_000, rng=rng)
-    pop = pie.UtilityPopulation(c, tops=(20, 100))
+    c = pie_pie.sample_empirical(pie_pie.zipf_profile(500, 1.0), 20_000, rng=rng)
+    pop = pie_pie.UtilityPopulation(c, tops=(20, 100))
     p = c / c.sum()
-    top = pie.top_indices(p, 100)
+    top = pie_pie.top_indices(p, 100)
     for mech, g in [("rr", None), ("glh", 50)]:
-        r = pie.utility_run(pop, mech, 2.0, g=g, rng=3, return_estimate=True)
+        r = pie_pie.utility_run(pop, mech, 2.0, g=g, rng=3, return_estimate=True)
         # recompute from the same simulated counts
-        counts = (pie.simulate_rr_counts(c, 2.0, rng=3) if mech == "rr"
-                  else pie.simulate_glh_support_counts(c, g, 2.0, rng=3))
-        mu, nu = pie.rr_params(500, 2.0) if mech == "rr" else pie.glh_params(g, 2.0)
-        est = pie.empirical_estimate(counts, c.sum(), mu, nu)
-        thr = pie.threshold_estimate(est, r["T"])
-        assert r[("emp", 100)] == pytest.approx(pie.sum_l2_top(p, est, 100), rel=1e-10)
-        assert r[("thr", None)] == pytest.approx(pie.sum_l2_top(p, thr, None), rel=1e-10)
-        assert r["rel_thr"] == pytest.approx(pie.mean_relative_error_top(p, thr, 20), rel=1e-10)
-    assert pie.rr_loss_sum(p[top].sum(), 100, 20_000, 500, 2.0) == pytest.approx(
-        pie.rr_variance(p[top], 20_000, 500, 2.0).sum(), rel=1e-12)
-    assert pie.glh_loss_sum(1.0, 500, 20_000, 50, 2.0) == pytest.approx(pie.glh_variance(p, 20_000, 50, 2.0).sum(), rel=1e-12)
+        counts = (pie_pie.simulate_rr_counts(c, 2.0, rng=3) if mech == "rr"
+                  else pie_pie.simulate_glh_support_counts(c, g, 2.0, rng=3))
+        mu, nu = pie_pie.rr_params(500, 2.0) if mech == "rr" else pie_pie.glh_params(g, 2.0)
+        est = pie_pie.empirical_estimate(counts, c.sum(), mu, nu)
+        thr = pie_pie.threshold_estimate(est, r["T"])
+        assert r[("emp", 100)] == pytest.approx(pie_pie.sum_l2_top(p, est, 100), rel=1e-10)
+        assert r[("thr", None)] == pytest.approx(pie_pie.sum_l2_top(p, thr, None), rel=1e-10)
+        assert r["rel_thr"] == pytest.approx(pie_pie.mean_relative_error_top(p, thr, 20), rel=1e-10)
+    assert pie_pie.rr_loss_sum(p[top].sum(), 100, 20_000, 500, 2.0) == pytest.approx(
+        pie_pie.rr_variance(p[top], 20_000, 500, 2.0).sum(), rel=1e-12)
+    assert pie_pie.glh_loss_sum(1.0, 500, 20_000, 50, 2.0) == pytest.approx(pie_pie.glh_variance(p, 20_000, 50, 2.0).sum(), rel=1e-12)
 
 
 @settings(max_examples=50, deadline=None)
@@ -385,9 +389,9 @@ def test_bounds_ordering_property(eps, n, k):
 
 
 def test_t1_gaussian_scores_mc():
-    r = pie.gaussian_score_mc(100, 3.0, 4000, rng=1)
+    r = pie_pie.gaussian_score_mc(100, 3.0, 4000, rng=1)
     assert r["mi_bits"] == pytest.approx(4.96, abs=0.1) and r["mi_bits"] <= math.log2(100)
-    r2 = pie.gaussian_score_mc(100, 2.0, 4000, rng=2)
+    r2 = pie_pie.gaussian_score_mc(100, 2.0, 4000, rng=2)
     assert r2["bayes_error"] == pytest.approx(0.677, abs=0.03)
     assert r2["bayes_error"] >= pie.fano_lower_bound(r2["mi_bits"], 100)
 
@@ -396,7 +400,7 @@ def test_knn_recovers_gaussian_kl():
     rng = np.random.default_rng(14)
     N = 3000
     for mu in [1.0, 3.0]:
-        g, i = pid.synth_biometric_scores(N, mu, n_impostor=1_000_000, rng=rng)
+        g, i = pid_pie.synth_biometric_scores(N, mu, n_impostor=1_000_000, rng=rng)
         tol = 4 * mu / math.sqrt(N) / math.log(2) + 0.05   # 4 SE of the mean log-likelihood ratio
         assert pid.kl_knn_1d(g, i) == pytest.approx(pid.gaussian_kl_bits(mu), abs=tol)
         assert pid.kl_knn_1d(g, i, k=5, bias_reduced=False) == pytest.approx(pid.gaussian_kl_bits(mu), abs=tol)
@@ -426,7 +430,7 @@ def test_mixture_kl_and_mu_inverse():
 
 def test_markov_matcher_by_hand():
     train = [np.array([0, 1, 0, 1]), np.array([2, 2, 3])]
-    m = pid.MarkovChainMatcher(floor=1e-8).fit(train, 4)
+    m = pid_attacks.MarkovChainMatcher(floor=1e-8).fit(train, 4)
     S = m.log_scores([np.array([0, 1]), np.array([2, 3, 0])])
     lf = math.log(1e-8)
     # user 0: pi(0) = 1/2, Lambda(1|0) = 1
@@ -457,7 +461,7 @@ def _toy_attack(rng, n=60, k=300):
         vals += list(cnt / cnt.sum())
     pi = sparse.csr_matrix((vals, (rows, cols)), shape=(n, k))
     x = np.where(rng.random(n) < 0.7, np.asarray(pi.argmax(axis=1)).ravel(), rng.integers(0, k, n))
-    return pid.SingleLocationAttack(pi, x)
+    return pid_attacks.SingleLocationAttack(pi, x)
 
 
 def test_single_location_rr_exact_matches_simulation():
@@ -515,19 +519,19 @@ def test_sequences_and_halves():
     users = np.array([5, 5, 5, 7, 7, 9])
     times = np.array([3, 1, 2, 2, 1, 0])
     items = np.array([100, 200, 100, 300, 200, 400])
-    seqs, uid, item_ids = pid.sequences_from_events(users, times, items, min_events=2)
+    seqs, uid, item_ids = pid_attacks.sequences_from_events(users, times, items, min_events=2)
     np.testing.assert_array_equal(uid, [5, 7])
     np.testing.assert_array_equal(item_ids, [100, 200, 300])
     np.testing.assert_array_equal(seqs[0], [1, 0, 0])       # times 1, 2, 3 -> items 200, 100, 100
     np.testing.assert_array_equal(seqs[1], [1, 2])
-    a, b = pid.split_halves(np.arange(5))
+    a, b = pid_attacks.split_halves(np.arange(5))
     np.testing.assert_array_equal(a, [0, 1]) and np.testing.assert_array_equal(b, [2, 3, 4])
 
 
 def test_score_experiment_and_weighted_det():
     rng = np.random.default_rng(19)
     seqs = [rng.integers(0, 30, size=int(rng.integers(5, 15))) for _ in range(40)]
-    r = pid.score_experiment(seqs, seqs, 30)
+    r = pid_attacks.score_experiment(seqs, seqs, 30)
     assert r["error_rate"] <= 0.2 and r["pse"] > 0 and r["impostor"].size == 40 * 39
     g = rng.normal(2, 1, 300)
     i = np.round(rng.normal(0, 1, 3000), 1)

@@ -6,11 +6,14 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from ldpnb import privic as pv
+from ldpnb.papers import privic as pv
+from ldpnb import estimators as pv_estimators
 from ldpnb.estimators import ibu
-from ldpnb.mechanisms import geo_ind_epsilon, grr_channel, simulate_counts
-from ldpnb.metrics import emd
-from ldpnb.rate_distortion import blahut_arimoto, right_inverse_residual
+from ldpnb.channels import geo_ind_epsilon, simulate_counts
+from ldpnb.mechanisms import grr_channel
+from ldpnb.measures import emd
+from ldpnb.mechanisms import blahut_arimoto
+from ldpnb.papers.privic import right_inverse_residual
 
 # spec 004 §6 D1: Paris counts (11 x 15, canonical orientation, N = 10,078)
 PARIS = np.array([
@@ -38,7 +41,7 @@ def paris():
 # ----------------------------------------------------------------------------- data and grid
 @pytest.mark.skipif(not HAVE_DATA, reason="LDPNB_DATA_DIR not set")
 def test_loader_reproduces_spec_counts():
-    from ldpnb.datasets import load_privic_counts
+    from ldpnb.papers.privic import load_privic_counts
 
     np.testing.assert_array_equal(load_privic_counts("paris"), PARIS)
     sf = load_privic_counts("sf")
@@ -183,7 +186,7 @@ def test_gibu_single_channel_equals_ibu():
     rng = np.random.default_rng(1)
     C = rng.dirichlet(np.ones(7), size=5)
     y = rng.integers(0, 40, 7)
-    a = pv.gibu([C], [y], tol=0, max_iter=30).estimate
+    a = pv_estimators.gibu([C], [y], tol=0, max_iter=30).estimate
     b = ibu(C, y, tol=0, max_iter=30).estimate
     np.testing.assert_allclose(a, b, atol=1e-14)
 
@@ -193,11 +196,11 @@ def test_gibu_pools_identical_cycles():
     C = rng.dirichlet(np.ones(6), size=4)
     y1, y2 = rng.integers(1, 30, 6), rng.integers(1, 30, 6)
     C2 = rng.dirichlet(np.ones(6), size=4)
-    g = pv.gibu([C, C2], [y1, y2], tol=0, max_iter=200)
+    g = pv_estimators.gibu([C, C2], [y1, y2], tol=0, max_iter=200)
     assert np.all(np.diff(g.loglik) >= -1e-13)  # EM: non-decreasing (T-I test 3)
-    assert abs(g.loglik[-1] - pv.gibu_log_likelihood(g.estimate, [C, C2], [y1, y2])) < 1e-12
+    assert abs(g.loglik[-1] - pv_estimators.gibu_log_likelihood(g.estimate, [C, C2], [y1, y2])) < 1e-12
     with pytest.raises(ValueError):
-        pv.gibu([C, C2], [y1])
+        pv_estimators.gibu([C, C2], [y1])
 
 
 # ----------------------------------------------------------------------------- PRIVIC
@@ -232,8 +235,8 @@ def test_gibu_unique_mle_two_starts(paris):
     """T-I test 2: GIBU from two starts reaches the same log-likelihood (relative 1e-4)."""
     n, D = paris
     res = pv.privic(n, D, 1.0, n_cycles=4, ba_iter=8, ibu_iter=10, rng=3, monitor=False)
-    g1 = pv.gibu(res.channels, res.report_counts, tol=0, max_iter=1500)
-    g2 = pv.gibu(res.channels, res.report_counts, theta0=np.random.default_rng(0).dirichlet(np.ones(165)),
+    g1 = pv_estimators.gibu(res.channels, res.report_counts, tol=0, max_iter=1500)
+    g2 = pv_estimators.gibu(res.channels, res.report_counts, theta0=np.random.default_rng(0).dirichlet(np.ones(165)),
                  tol=0, max_iter=1500)
     assert abs(g1.loglik[-1] - g2.loglik[-1]) <= 1e-4 * abs(g1.loglik[-1])
 

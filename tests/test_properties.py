@@ -15,6 +15,7 @@ from hypothesis import strategies as st
 
 from ldpnb import estimators as est
 from ldpnb import mechanisms as mech
+from ldpnb import channels as mech_channels
 
 EPS = st.floats(min_value=0.05, max_value=8.0, allow_nan=False)
 SEED = st.integers(min_value=0, max_value=2**32 - 1)
@@ -36,35 +37,35 @@ def _line(k):
 def test_grr_channel(k, eps):
     C = mech.grr_channel(k, eps)
     _is_channel(C)
-    assert mech.ldp_epsilon(C) <= eps * (1 + TOL)
+    assert mech_channels.ldp_epsilon(C) <= eps * (1 + TOL)
 
 
 @given(k=st.integers(2, 8), eps=EPS, kind=st.sampled_from(["oue", "sue"]))
 def test_ue_channel(k, eps, kind):
     C = mech.ue_channel(k, eps, kind)
     _is_channel(C)
-    assert mech.ldp_epsilon(C) <= eps * (1 + TOL)
+    assert mech_channels.ldp_epsilon(C) <= eps * (1 + TOL)
 
 
 @given(k=st.integers(2, 10), eps=EPS)
 def test_ss_channel(k, eps):
     C = mech.ss_channel(k, eps)
     _is_channel(C)
-    assert mech.ldp_epsilon(C) <= eps * (1 + TOL)
+    assert mech_channels.ldp_epsilon(C) <= eps * (1 + TOL)
 
 
 @given(k=st.integers(2, 3), g=st.integers(2, 5), eps=EPS)
 def test_lh_channel(k, g, eps):
     C = mech.lh_channel(k, g, eps)
     _is_channel(C)
-    assert mech.ldp_epsilon(C) <= eps * (1 + TOL)
+    assert mech_channels.ldp_epsilon(C) <= eps * (1 + TOL)
 
 
 @given(k=st.integers(2, 25), eps=st.floats(0.05, 5.0))
 def test_geometric_and_laplace_channels(k, eps):
     for C in (mech.geometric_channel(k, eps), mech.laplace_channel(k, eps)):
         _is_channel(C)
-        assert mech.geo_ind_epsilon(C, _line(k)) <= eps * (1 + TOL)
+        assert mech_channels.geo_ind_epsilon(C, _line(k)) <= eps * (1 + TOL)
 
 
 @given(k=st.integers(2, 12), eps=st.floats(0.05, 5.0), seed=SEED)
@@ -75,24 +76,24 @@ def test_exponential_channel_on_random_metric(k, eps, seed):
     assume(np.all(D[~np.eye(k, dtype=bool)] > 1e-3))
     C = mech.exponential_channel(D, eps, half=True)
     _is_channel(C)
-    assert mech.geo_ind_epsilon(C, D) <= eps * (1 + TOL)
+    assert mech_channels.geo_ind_epsilon(C, D) <= eps * (1 + TOL)
 
 
 @settings(max_examples=25)
 @given(rows=st.integers(1, 4), cols=st.integers(2, 4), eps=st.floats(0.3, 4.0))
 def test_planar_channels(rows, cols, eps):
-    from ldpnb.grid import lattice_distance_matrix
+    from ldpnb.data import lattice_distance_matrix
 
     D = lattice_distance_matrix(rows, cols)
     for C in (mech.planar_geometric_channel(rows, cols, eps), mech.planar_laplace_channel(rows, cols, eps)):
         _is_channel(C)
-        assert mech.geo_ind_epsilon(C, D) <= eps * (1 + 1e-6)
+        assert mech_channels.geo_ind_epsilon(C, D) <= eps * (1 + 1e-6)
 
 
 @settings(max_examples=25)
 @given(k=st.integers(2, 9), beta=st.floats(0.05, 5.0), seed=SEED, n_iter=st.integers(1, 20))
 def test_ba_channels_are_2beta_geo_ind(k, beta, seed, n_iter):
-    from ldpnb.rate_distortion import blahut_arimoto
+    from ldpnb.mechanisms import blahut_arimoto
 
     rng = np.random.default_rng(seed)
     pts = rng.integers(0, 4, size=(k, 2)).astype(float)
@@ -111,7 +112,7 @@ def test_ba_channels_are_2beta_geo_ind(k, beta, seed, n_iter):
 @given(eps=st.floats(0.1, 4.0), proto=st.sampled_from([("grr", "uniform"), ("oue", "zero"), ("sue", "random"),
                                                          ("grr", "prior"), ("oue", "prior")]), seed=SEED)
 def test_rsfd_tuple_channel_respects_the_amplified_epsilon(eps, proto, seed):
-    from ldpnb.multidim import amplified_epsilon, rsfd_tuple_channel
+    from ldpnb.mechanisms import amplified_epsilon, rsfd_tuple_channel
 
     rng = np.random.default_rng(seed)
     ks = [2, 3]
@@ -120,18 +121,21 @@ def test_rsfd_tuple_channel_respects_the_amplified_epsilon(eps, proto, seed):
         priors = [p / p.sum() for p in priors]
     W, _ = rsfd_tuple_channel(ks, eps, *proto, priors=priors)
     _is_channel(W)
-    assert mech.ldp_epsilon(W) <= amplified_epsilon(eps, len(ks)) * (1 + TOL)
+    assert mech_channels.ldp_epsilon(W) <= amplified_epsilon(eps, len(ks)) * (1 + TOL)
 
 
 @settings(max_examples=20)
 @given(seed=SEED, eps=st.floats(0.2, 3.0), lam=st.floats(0.2, 0.8))
 def test_lift_mechanisms_respect_alip(seed, eps, lam):
-    from ldpnb import lift, orr, watchdog
+    from ldpnb import measures as lift
+    from ldpnb import mechanisms as orr
+    from ldpnb.mechanisms import orr as orr_orr
+    from ldpnb import mechanisms as watchdog
 
     p_sx = lift.random_joint(3, 5, rng=seed)
     el, eu = lift.alip_budgets(eps, lam)
     srr = orr.subset_random_response(p_sx, el, eu)
-    cases = [("ORR", orr.full_channel(p_sx, el, eu), True), ("SRR", srr.channel, not srr.fallback),
+    cases = [("ORR", orr_orr.full_channel(p_sx, el, eu), True), ("SRR", srr.channel, not srr.fallback),
              ("subset merging", watchdog.subset_merging(p_sx, lift.ALIP(el, eu)).channel(), False)]
     for name, C, promised in cases:
         _is_channel(C)
@@ -141,7 +145,7 @@ def test_lift_mechanisms_respect_alip(seed, eps, lam):
             assert alip, name
         if alip:  # (eps_l, eps_u)-ALIP implies (eps_l + eps_u)-LDP w.r.t. S
             W = J / J.sum(axis=1, keepdims=True)
-            assert mech.ldp_epsilon(W) <= eps * (1 + 1e-7), name
+            assert mech_channels.ldp_epsilon(W) <= eps * (1 + 1e-7), name
 
 
 # ----------------------------------------------------------------------------- IBU's log-likelihood never decreases
@@ -196,7 +200,7 @@ def test_simplex_projection_is_a_distribution_and_idempotent(v):
 @settings(max_examples=25)
 @given(seed=SEED, eps=st.floats(0.2, 4.0), protocol=st.sampled_from(["grr", "oue", "sue", "olh", "ss"]))
 def test_frequency_oracle_estimates_do_not_depend_on_the_order_of_users(seed, eps, protocol):
-    from ldpnb.multidim import fo_params
+    from ldpnb.mechanisms import fo_params
 
     rng = np.random.default_rng(seed)
     k, n = 6, 300
@@ -222,7 +226,7 @@ def test_ibu_and_inv_do_not_depend_on_the_order_of_users(seed, eps):
     rng = np.random.default_rng(seed)
     k, n = 5, 200
     C = mech.geometric_channel(k, eps)
-    y = mech.sample_channel(C, rng.integers(0, k, size=n), rng=rng)
+    y = mech_channels.sample_channel(C, rng.integers(0, k, size=n), rng=rng)
     yp = y[rng.permutation(n)]
     c1, c2 = np.bincount(y, minlength=k), np.bincount(yp, minlength=k)
     np.testing.assert_array_equal(est.ibu(C, c1).estimate, est.ibu(C, c2).estimate)
@@ -232,7 +236,8 @@ def test_ibu_and_inv_do_not_depend_on_the_order_of_users(seed, eps):
 @settings(max_examples=15)
 @given(seed=SEED, eps=st.floats(0.5, 4.0), proto=st.sampled_from([("grr", "uniform"), ("oue", "zero")]))
 def test_rsfd_estimates_do_not_depend_on_the_order_of_users(seed, eps, proto):
-    from ldpnb.multidim import rsfd_collect, rsfd_estimate_all, _report_counts
+    from ldpnb.mechanisms import rsfd_collect
+    from ldpnb.mechanisms.multidim import rsfd_estimate_all, _report_counts
 
     rng = np.random.default_rng(seed)
     ks = np.array([3, 4])
@@ -251,8 +256,8 @@ def test_rsfd_estimates_do_not_depend_on_the_order_of_users(seed, eps, proto):
 @given(channel_and_counts(), st.integers(1, 3), SEED)
 def test_generalised_ibu_log_likelihood_never_decreases(cc, n_cycles, seed):
     """PRIVIC's GIBU (EM over several channels) and the batched IBUs climb the likelihood too."""
-    from ldpnb.ibu_theory import ibu_rows
-    from ldpnb.privic import gibu
+    from ldpnb.estimators import ibu_rows
+    from ldpnb.estimators import gibu
 
     C, counts = cc
     rng = np.random.default_rng(seed)

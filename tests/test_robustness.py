@@ -22,10 +22,11 @@ import numpy as np
 import pytest
 
 from ldpnb import estimators as est
-from ldpnb import info, lift
+from ldpnb import measures as info
+from ldpnb import measures as lift
 from ldpnb import mechanisms as mech
-from ldpnb import rate_distortion as rd
-from ldpnb.grid import lattice_distance_matrix
+from ldpnb import mechanisms as rd
+from ldpnb.data import lattice_distance_matrix
 
 RAISE = dict(divide="raise", invalid="raise", over="raise", under="ignore")
 
@@ -150,7 +151,7 @@ def test_rate_distortion_point_at_extreme_beta(beta):
 
 @pytest.mark.parametrize("eps", [200.0, 1e4])
 def test_metric_channels_at_large_epsilon(eps):
-    from ldpnb.privic import lap_grid_channel
+    from ldpnb.papers.privic import lap_grid_channel
 
     with np.errstate(**RAISE):
         for C in (mech.exponential_channel(D5, eps), lap_grid_channel((3, 3), eps, pad=1), mech.grr_channel(4, eps),
@@ -178,7 +179,7 @@ def test_lift_measures_on_an_extreme_joint():
         vals = [lift.chi2_lift(p), lift.l1_lift(p), lift.alpha_lift(p, 1e6), lift.sibson_mi(p, 1e6, unit="nats"),
                 lift.mutual_information_sy(p, unit="nats")]
         ev = lift.evaluate_mechanism(p, np.eye(6))
-        C = __import__("ldpnb.watchdog").watchdog.subset_merging(p, lift.ALIP(0.5, 0.5)).channel()
+        C = __import__("ldpnb.mechanisms").mechanisms.subset_merging(p, lift.ALIP(0.5, 0.5)).channel()
     assert all(np.isfinite(v) for v in (lk.max_lift_leak, lk.min_lift_leak, lk.ldp_leak))
     assert all(np.all(np.isfinite(v)) for v in vals)
     assert all(np.isfinite(v) for v in ev.values())
@@ -202,11 +203,12 @@ def test_arimoto_mi_at_moderate_order():
 
 @pytest.mark.parametrize("which", ["orr", "srr"])
 def test_orr_on_an_extreme_joint(which):
-    from ldpnb import orr
+    from ldpnb.mechanisms import orr
+    from ldpnb import mechanisms as orr_mechanisms
 
     p = lift.random_joint(3, 6, rng=1, kind="dirichlet", concentration=0.01)
     try:
-        C = orr.full_channel(p, 0.5, 0.5) if which == "orr" else orr.subset_random_response(p, 0.5, 0.5).channel
+        C = orr.full_channel(p, 0.5, 0.5) if which == "orr" else orr_mechanisms.subset_random_response(p, 0.5, 0.5).channel
     except ValueError:
         return  # a clear error is acceptable
     assert np.all(np.isfinite(C))
@@ -223,7 +225,7 @@ needs_data = pytest.mark.skipif(not (_raw() / "adult" / "adult.data").is_file(),
 
 
 def _registry():
-    from ldpnb import datasets as ds
+    from ldpnb import data as ds
 
     return sorted(ds.REGISTRY)
 
@@ -231,7 +233,7 @@ def _registry():
 @needs_data
 @pytest.mark.parametrize("damage", ["flip", "truncate", "append"])
 def test_every_data_file_damaged_is_refused(tmp_path, monkeypatch, damage):
-    from ldpnb import datasets as ds
+    from ldpnb import data as ds
 
     raw = _raw()
     monkeypatch.setenv("LDPNB_DATA_DIR", str(tmp_path))
@@ -253,7 +255,7 @@ def test_every_data_file_damaged_is_refused(tmp_path, monkeypatch, damage):
 
 @needs_data
 def test_a_damaged_file_never_reaches_a_parser(tmp_path, monkeypatch):
-    from ldpnb import datasets as ds
+    from ldpnb.data import datasets as ds
 
     raw = _raw()
     for rel in _registry():

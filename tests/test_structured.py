@@ -5,8 +5,9 @@ import numpy as np
 import pytest
 
 from ldpnb import mechanisms as M
+from ldpnb import channels as M_channels
 from ldpnb.estimators import ibu, ibu_batch, log_likelihood
-from ldpnb.structured import ConvolutionChannel, DiagPlusConstChannel, KRRChannel, is_operator
+from ldpnb.channels import ConvolutionChannel, DiagPlusConstChannel, KRRChannel, is_operator
 
 TOL = 1e-12
 
@@ -129,7 +130,7 @@ def test_ibu_operator_same_iterates_as_dense(case, rng):
     }[case]()
     k = D.shape[0]
     x = rng.choice(k, size=2000, p=rng.dirichlet(np.ones(k) * 0.5))
-    counts = M.simulate_counts(D, np.bincount(x, minlength=k), rng=rng)
+    counts = M_channels.simulate_counts(D, np.bincount(x, minlength=k), rng=rng)
     counts[rng.choice(k, size=k // 4, replace=False)] = 0  # unobserved outputs are dropped
     _same_ibu(D, op, counts, tol=0, max_iter=400)
     _same_ibu(D, op, counts, tol=1e-9, max_iter=5000)

@@ -3,15 +3,10 @@
 import numpy as np
 import pytest
 
-from ldpnb.info import entropy, mutual_information
-from ldpnb.lift import ALIP, LIP, LDPwrtS, LiftMeasurePrivacy, alip_budgets, lift_matrix, random_joint
-from ldpnb.watchdog import (
-    MergeMechanism,
-    complete_merging,
-    merging_mi,
-    optimal_partition,
-    subset_merging,
-    watchdog_partition,
+from ldpnb.measures import entropy, mutual_information
+from ldpnb.measures import ALIP, LIP, LDPwrtS, LiftMeasurePrivacy, alip_budgets, lift_matrix, random_joint
+from ldpnb.mechanisms import (
+    MergeMechanism, complete_merging, merging_mi, optimal_partition, subset_merging, watchdog_partition,
 )
 
 
@@ -203,7 +198,7 @@ def test_merging_mi_validates_groups():
 
 
 def test_analytic_checks_zero_violations():
-    from ldpnb.watchdog import analytic_checks
+    from ldpnb.papers.lift import analytic_checks
 
     out = analytic_checks(200, rng=8)
     assert out["closed_form_max_err"] < 1e-12

@@ -1,0 +1,178 @@
+"""Plausible-deniability attacks on one report of a frequency oracle, and their expected accuracy.
+
+Arcolezi, Gambs, Couchot and Palamidessi (2023), Section 3.2.
+"""
+
+from __future__ import annotations
+
+from math import factorial
+from typing import Sequence
+import numpy as np
+from scipy import stats
+from ldpnb.utils import (
+    check_domain_size, check_random_state,
+    check_values,
+)
+from ldpnb.mechanisms import multidim as md
+
+__all__ = [
+    "expected_pd_accuracy",
+    "multi_collection_accuracy",
+    "pd_attack_support",
+    "perturb_and_infer",
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# plausible-deniability value inference (Sec. 3.2.1)
+# ---------------------------------------------------------------------------------------------
+def expected_pd_accuracy(protocol: str, eps: float, k: int, form: str = "exact") -> float:
+    r"""Expected accuracy (probability) of the plausible-deniability attack on one report.
+
+    ``form="exact"`` (the attack actually run, integer parameters as in the artifact):
+
+    * GRR: :math:`p = e^\epsilon/(e^\epsilon+k-1)`;
+    * omega-SS: :math:`p/\omega = e^\epsilon/(\omega e^\epsilon + k - \omega)`,
+      :math:`\omega = \max(1, \mathrm{round}(k/(e^\epsilon+1)))`;
+    * UE: :math:`p\,\frac{1-(1-q)^k}{kq} + (1-p)\frac{(1-q)^{k-1}}{k}` (the paper's binomial sum
+      :math:`p\sum_{i=1}^k \frac1i \mathrm{Bin}(i-1;k-1,q) + (1-p)(1-q)^{k-1}/k` in closed form);
+    * OLH with hash range g = round(e^eps)+1 and an ideal random hash:
+      :math:`p'\frac{g}{k}(1-(1-1/g)^k) + (1-p')\frac{(1-1/g)^{k-1}}{k}`.
+
+    ``form="paper"``: the paper's closed forms (Sec. 3.2.1, from Gursoy et al. 2022):
+    OLH :math:`1/(2\max(k/(e^\epsilon+1), 1))`, SS :math:`(e^\epsilon+1)/(2k)` (not capped; it
+    exceeds 1 when :math:`k < (e^\epsilon+1)/2`); GRR and UE as above.
+    ``form="ideal"``: OLH with real-valued g = e^eps + 1 (then equal to OUE).
+    """
+    protocol = md._check_protocol(protocol)
+    eps = md._check_eps(eps)
+    k = int(k)
+    if k < 2:
+        raise ValueError("k must be >= 2")
+    if form not in ("exact", "paper", "ideal"):
+        raise ValueError("form must be 'exact', 'paper' or 'ideal'")
+    e = np.exp(eps)
+    if protocol == "grr":
+        return float(e / (e + k - 1))
+    if protocol == "ss":
+        if form == "paper":
+            return float((e + 1) / (2 * k))
+        w = max(1, int(round(k / (e + 1))))
+        return float(e / (w * e + k - w))
+    if protocol in ("sue", "oue"):
+        if protocol == "sue":
+            p, q = np.exp(eps / 2) / (np.exp(eps / 2) + 1), 1 / (np.exp(eps / 2) + 1)
+        else:
+            p, q = 0.5, 1 / (e + 1)
+        return float(p * (1 - (1 - q) ** k) / (k * q) + (1 - p) * (1 - q) ** (k - 1) / k)
+    # OLH
+    if form == "paper":
+        return float(1.0 / (2 * max(k / (e + 1), 1.0)))
+    g = e + 1 if form == "ideal" else int(round(e)) + 1
+    pp = e / (e + g - 1)
+    return float(pp * (g / k) * (1 - (1 - 1 / g) ** k) + (1 - pp) * (1 - 1 / g) ** (k - 1) / k)
+
+
+def ue_accuracy_binomial_sum(p: float, q: float, k: int) -> float:
+    r"""The paper's form of the UE attack accuracy (Sec. 3.2.1):
+    :math:`\frac{(1-p)}{k}(1-q)^{k-1} + \sum_{i=1}^{k}\frac{p}{i}\mathrm{Bin}(i-1; k-1, q)`."""
+    i = np.arange(1, k + 1)
+    return float((1 - p) * (1 - q) ** (k - 1) / k + np.sum(p / i * stats.binom.pmf(i - 1, k - 1, q)))
+
+
+def multi_collection_accuracy(protocol: str, eps: float, ks: Sequence[int], setting: str = "uniform",
+                              form: str = "paper") -> float:
+    r"""Expected probability of inferring a user's complete profile after ``d = len(ks)`` surveys.
+
+    Uniform metric, Eq. (4): :math:`\prod_j ACC_{FO}(\epsilon, k_j)`; non-uniform, Eq. (5):
+    :math:`\prod_j \frac{d+1-j}{d} ACC_{FO}(\epsilon, k_j) = \frac{d!}{d^d}\prod_j ACC_{FO}`.
+    ``form`` as in :func:`expected_pd_accuracy` except that ``"paper"`` uses omega-SS's exact
+    ``p/omega`` (the paper's SS form exceeds 1 where omega = 1, spec pitfall 2).
+    """
+    ks = [int(k) for k in ks]
+    d = len(ks)
+    if d < 1:
+        raise ValueError("ks must contain at least one domain size")
+    f = form
+    if protocol == "ss" and form == "paper":
+        f = "exact"
+    acc = float(np.prod([expected_pd_accuracy(protocol, eps, k, f) for k in ks]))
+    if setting == "uniform":
+        return acc
+    if setting == "non-uniform":
+        return acc * factorial(d) / d ** d
+    raise ValueError("setting must be 'uniform' or 'non-uniform'")
+
+
+def pd_attack_support(support, *, rng=None) -> np.ndarray:
+    """Plausible-deniability guess from support sets (Sec. 3.2.1): uniform among the supported
+    values (UE: set bits; SS: the subset; OLH: the hash preimage), uniform over the domain when
+    the set is empty.  ``support`` is a bool array (n, k)."""
+    rng = check_random_state(rng)
+    S = np.asarray(support, dtype=bool)
+    if S.ndim != 2:
+        raise ValueError("support must be a 2-D bool array (n, k)")
+    if S.size == 0:
+        raise ValueError(f"support must not be empty (n >= 1 users, k >= 1 values), got shape {S.shape}")
+    scores = rng.random(S.shape)
+    scores[~S] = -1.0
+    guess = scores.argmax(axis=1)
+    empty = ~S.any(axis=1)
+    guess[empty] = rng.integers(0, S.shape[1], size=int(empty.sum()))
+    return guess
+
+
+def perturb_and_infer(x, k: int, eps: float, protocol: str, *, rng=None, olh_hash: str = "ideal") -> np.ndarray:
+    """One collection of ``x`` with a frequency oracle followed by the plausible-deniability
+    attack (A1-A4): returns the attacker's guesses.  ``eps = inf`` means "sent in clear"
+    (the alpha-PIE mapping's "no LDP needed").
+
+    OLH: ``olh_hash="ideal"`` draws each user's hash as a fully random function [k] -> [g]
+    (the artifact's xxhash32 with a random seed behaves like one); ``"cw"`` uses the
+    Carter-Wegman family of :func:`ldpnb.mechanisms.lh_hash`, which is only pairwise
+    independent: the attack is then a little *more* accurate than the ideal-hash formula."""
+    from ldpnb.mechanisms import hashing as mech
+    from ldpnb.mechanisms import grr as mech_grr
+    from ldpnb.mechanisms import subset as mech_subset
+    from ldpnb.mechanisms import unary as mech_unary
+
+    rng = check_random_state(rng)
+    k = check_domain_size(k)
+    protocol = md._check_protocol(protocol)
+    if np.size(x) == 0:  # no user to collect: nothing to infer
+        x = np.asarray(x)
+        if x.ndim != 1:
+            raise ValueError(f"x must be 1-dimensional, got shape {x.shape}")
+        return np.zeros(0, dtype=np.int64)
+    x = check_values(x, k, "x")  # integers in {0..k-1}
+    if isinstance(eps, (int, float, np.integer, np.floating)) and not isinstance(eps, bool) and eps == np.inf:
+        return x.copy()
+    eps = md._check_eps(eps)
+    if protocol == "grr":
+        return np.asarray(mech_grr.grr_perturb(x, k, eps, rng=rng), dtype=np.int64)
+    if protocol == "olh":
+        g, pp, _ = mech.lh_params(eps)
+        if olh_hash == "ideal":
+            # ideal random hash: each user's hash of every value is an independent U([g]) draw
+            H = rng.integers(0, g, size=(x.size, k))
+            hx = H[np.arange(x.size), x]
+            y = mech_grr.grr_perturb(hx, g, eps, rng=rng)
+            support = H == np.asarray(y)[:, None]
+        elif olh_hash == "cw":
+            seeds, y = mech.lh_perturb(x, k, eps, rng=rng)
+            support = _lh_support_matrix(seeds, y, k, g)
+        else:
+            raise ValueError("olh_hash must be 'ideal' or 'cw'")
+    elif protocol == "ss":
+        support = mech_subset.ss_perturb(x, k, eps, rng=rng)
+    else:
+        support = mech_unary.ue_perturb(x, k, eps, kind=protocol, rng=rng)
+    return pd_attack_support(support, rng=rng)
+
+
+def _lh_support_matrix(seeds, y, k: int, g: int) -> np.ndarray:
+    """(n, k) bool: value v is in the hash preimage of user i's report (OLH support)."""
+    from ldpnb.mechanisms import hashing as mech
+
+    h = mech.lh_hash(np.asarray(seeds)[:, None, :], np.arange(k), g)
+    return h == np.asarray(y)[:, None]

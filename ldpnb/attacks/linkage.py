@@ -1,0 +1,348 @@
+"""Linkage of obfuscated traces to users: the first-order Markov-chain matcher and the
+single-location attack.
+
+Murakami and Takahashi (2021), Section 5.
+"""
+
+from __future__ import annotations
+
+import math
+import numpy as np
+from scipy import sparse
+from ldpnb.measures.reidentification import _unit_scale, theta_rr
+from ldpnb.utils import check_domain_size, check_epsilon, check_random_state
+from ldpnb.measures.pse import best_score_error_rate, genuine_impostor, kl_mixed_1d
+
+__all__ = [
+    "sequences_from_events",
+    "split_halves",
+    "MarkovChainMatcher",
+    "SingleLocationAttack",
+    "score_experiment",
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# Traces
+# ---------------------------------------------------------------------------------------------
+
+
+def sequences_from_events(users, times, items, *, min_events: int = 1) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
+    """Chronological per-user sequences from an event table.
+
+    Returns ``(seqs, user_ids, item_ids)``: ``seqs[i]`` is the item codes (0..k-1) of user
+    ``user_ids[i]`` in time order (stable for equal times); ``item_ids[c]`` is the original id of
+    code c.  Users with fewer than ``min_events`` events are dropped; item codes are assigned
+    over the events of the kept users only (k = number of items they visited).
+    """
+    u = np.asarray(users)
+    t = np.asarray(times)
+    it = np.asarray(items)
+    if not (u.shape == t.shape == it.shape) or u.ndim != 1:
+        raise ValueError("users, times and items must be 1-D arrays of equal length")
+    order = np.lexsort((t, u))
+    u, it = u[order], it[order]
+    uid, start, cnt = np.unique(u, return_index=True, return_counts=True)
+    keep_user = cnt >= min_events
+    keep = np.repeat(keep_user, cnt)
+    u, it = u[keep], it[keep]
+    item_ids, codes = np.unique(it, return_inverse=True)
+    cnt = cnt[keep_user]
+    seqs = np.split(codes.astype(np.int64), np.cumsum(cnt)[:-1])
+    return seqs, uid[keep_user], item_ids
+
+
+def split_halves(seq) -> tuple[np.ndarray, np.ndarray]:
+    """Chronological split into the former half (training) and the latter half (X).
+
+    For odd lengths the latter half gets the extra event (the paper splits "into two halves").
+    """
+    s = np.asarray(seq)
+    h = s.size // 2
+    return s[:h], s[h:]
+
+
+# ---------------------------------------------------------------------------------------------
+# Markov-chain matcher (Section 5.1; spec A8)
+# ---------------------------------------------------------------------------------------------
+
+
+def _concat(seqs) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    lens = np.fromiter((len(s) for s in seqs), dtype=np.int64, count=len(seqs))
+    if np.any(lens < 1):
+        raise ValueError("every sequence must have at least one event")
+    flat = np.concatenate([np.asarray(s, dtype=np.int64) for s in seqs])
+    owner = np.repeat(np.arange(len(seqs)), lens)
+    return flat, owner, lens
+
+
+class MarkovChainMatcher:
+    r"""First-order Markov-chain matcher with floored MLE parameters (paper Section 5.1).
+
+    For user j with training sequence z_1..z_T: visit probabilities pi_j(x) = #{t: z_t = x}/T,
+    transitions Lambda_j(b|a) = #{t: z_t=a, z_{t+1}=b}/#{t<T: z_t=a}; zero entries are replaced
+    by ``floor`` (1e-8, no renormalisation).  The log-score of a query y_1..y_L for user j is
+
+    .. math:: \log s_j = \ln\tilde\pi_j(y_1) + \sum_{t=1}^{L-1}\ln\tilde\Lambda_j(y_{t+1}|y_t),
+
+    computed for all (query, user) pairs at once as ``A Ppi^T + C PLam^T + L ln(floor)`` with
+    sparse one-hot / transition-count matrices (spec A8).
+    """
+
+    def __init__(self, floor: float = 1e-8) -> None:
+        if not 0 < floor < 1:
+            raise ValueError(f"floor must lie in (0, 1), got {floor}")
+        self.floor = float(floor)
+
+    def fit(self, train_seqs, k: int) -> "MarkovChainMatcher":
+        k = check_domain_size(k, minimum=1)
+        flat, owner, lens = _concat(train_seqs)
+        if flat.min() < 0 or flat.max() >= k:
+            raise ValueError(f"training items must lie in 0..{k - 1}")
+        n = len(train_seqs)
+        lf = math.log(self.floor)
+        pi = sparse.csr_matrix((np.ones(flat.size), (owner, flat)), shape=(n, k))
+        pi.sum_duplicates()
+        pi = sparse.diags(1.0 / lens) @ pi
+        self.pi = pi.tocsr()
+        logp = self.pi.copy()
+        logp.data = np.log(logp.data) - lf
+        self._Ppi = logp
+        same = owner[1:] == owner[:-1]
+        a, b, o = flat[:-1][same], flat[1:][same], owner[1:][same]
+        codes = a * k + b
+        self.pair_codes, pair_idx = np.unique(codes, return_inverse=True)
+        cnt = sparse.csr_matrix((np.ones(codes.size), (o, pair_idx)), shape=(n, self.pair_codes.size))
+        cnt.sum_duplicates()
+        cnt = cnt.tocoo()
+        src = self.pair_codes[cnt.col] // k
+        out_key = cnt.row.astype(np.int64) * k + src
+        _, inv = np.unique(out_key, return_inverse=True)
+        out_deg = np.bincount(inv, weights=cnt.data)
+        lam = cnt.data / out_deg[inv]
+        self._PLam = sparse.csr_matrix((np.log(lam) - lf, (cnt.row, cnt.col)), shape=cnt.shape)
+        self.k, self.n_users = k, n
+        return self
+
+    def log_scores(self, query_seqs) -> np.ndarray:
+        """Natural-log scores, shape (n_queries, n_users)."""
+        if not hasattr(self, "pi"):
+            raise ValueError("call fit() first")
+        flat, owner, lens = _concat(query_seqs)
+        if flat.min() < 0 or flat.max() >= self.k:
+            raise ValueError(f"query items must lie in 0..{self.k - 1}")
+        nq = len(query_seqs)
+        first = flat[np.concatenate([[0], np.cumsum(lens)[:-1]])]
+        A = sparse.csr_matrix((np.ones(nq), (np.arange(nq), first)), shape=(nq, self.k))
+        S = (A @ self._Ppi.T).toarray()
+        same = owner[1:] == owner[:-1]
+        codes = flat[:-1][same] * self.k + flat[1:][same]
+        o = owner[1:][same]
+        if self.pair_codes.size == 0 or codes.size == 0:
+            hit = np.zeros(codes.size, dtype=bool)
+        else:
+            pos = np.searchsorted(self.pair_codes, codes)
+            pos_c = np.minimum(pos, self.pair_codes.size - 1)
+            hit = (pos < self.pair_codes.size) & (self.pair_codes[pos_c] == codes)
+        if hit.any():
+            C = sparse.csr_matrix((np.ones(hit.sum()), (o[hit], pos_c[hit])), shape=(nq, self.pair_codes.size))
+            S += (C @ self._PLam.T).toarray()
+        S += (lens * math.log(self.floor))[:, None]
+        return S
+
+
+# ---------------------------------------------------------------------------------------------
+# Single obfuscated location (Figs. 8, 9; spec A10, A12)
+# ---------------------------------------------------------------------------------------------
+
+
+class SingleLocationAttack:
+    r"""Re-identification of one obfuscated location per user (paper Section 5.3).
+
+    The adversary (partial knowledge) holds each user's visit distribution pi_j from the former
+    half of her trace; user i reports her true location ``x[i]`` obfuscated by the eps-RR or the
+    (g, eps)-GLH.  The score of user j for a report whose preimage set is P (P = {y} for the RR,
+    P = h^{-1}(y) for the GLH) is
+
+    .. math:: s_j = \sum_{x\in P}\tilde\pi_j(x),
+
+    monotone in the exact likelihood q_j(report) (spec Section 2.8); the decision is the best-score
+    rule with random tie-breaking.
+    """
+
+    def __init__(self, pi: sparse.spmatrix, x, *, floor: float = 1e-8) -> None:
+        self.pi = sparse.csr_matrix(pi, dtype=float)
+        self.pi.sum_duplicates()
+        self.pi.eliminate_zeros()
+        self.n, self.k = self.pi.shape
+        self.x = np.asarray(x, dtype=np.int64)
+        if self.x.shape != (self.n,) or self.x.min() < 0 or self.x.max() >= self.k:
+            raise ValueError("x must hold one location in 0..k-1 per user")
+        if np.any(self.pi.data <= floor):
+            raise ValueError("every nonzero pi must exceed the floor")
+        self.floor = float(floor)
+        self._excess = self.pi.copy()
+        self._excess.data -= floor
+
+    # ---- exact route for the RR ------------------------------------------------------------
+    def _pi_at(self, users, locs) -> np.ndarray:
+        v = np.asarray(self.pi[users, locs]).ravel()
+        return np.where(v > 0, v, self.floor)
+
+    def _column_stats(self):
+        pic = self.pi.tocsc()
+        nnz = np.diff(pic.indptr)
+        colmax = np.full(self.k, self.floor)
+        has = nnz > 0
+        colmax[has] = np.maximum.reduceat(pic.data, pic.indptr[:-1][has])
+        rep = np.repeat(colmax, nnz)
+        attains = np.isclose(pic.data, rep, rtol=1e-12, atol=0)
+        cnt = np.full(self.k, float(self.n))
+        cnt[has] = np.add.reduceat(attains.astype(float), pic.indptr[:-1][has])
+        return colmax, cnt, has
+
+    def rr_exact(self, epsilon, *, unit: str = "bits") -> dict:
+        r"""Exact expected error rate and exact D(f_G||f_I) of the scores under the eps-RR.
+
+        The RR keeps x with probability theta and otherwise reports a uniform location, so
+        (spec A12) f_G = theta f_G^0 + (1-theta) u and f_I = theta f_I^0 + (1-theta) u with the
+        clean score pmfs f_G^0, f_I^0 and the pmf u of pi~_j(y) for uniform y (the same for
+        genuine and impostor pairs).  The error rate is the same mixture of the clean error and
+        the error on a uniform location.
+        """
+        th = np.atleast_1d(np.asarray(theta_rr(self.k, epsilon), dtype=float))
+        n, k, fl = self.n, self.k, self.floor
+        colmax, cnt, has = self._column_stats()
+        # errors
+        gen0 = self._pi_at(np.arange(n), self.x)
+        ok0 = np.isclose(gen0, colmax[self.x], rtol=1e-12, atol=0) / cnt[self.x]
+        err_clean = float(np.mean(1 - ok0))
+        coo = self.pi.tocoo()
+        win = np.isclose(coo.data, colmax[coo.col], rtol=1e-12, atol=0) / cnt[coo.col]
+        per_user = np.bincount(coo.row, weights=win, minlength=n) + (~has).sum() / n
+        err_unif = float(np.mean(1 - per_user / k))
+        # score pmfs over a common value grid
+        pic = self.pi.tocsc()
+        col_vals = pic.data
+        imp_vals_list = []
+        # clean impostor values: column x_i without user i
+        starts, ends = pic.indptr[self.x], pic.indptr[self.x + 1]
+        lens = ends - starts
+        idx = np.repeat(starts - np.cumsum(np.concatenate([[0], lens[:-1]])), lens) + np.arange(lens.sum())
+        owner = np.repeat(np.arange(n), lens)
+        rows = pic.indices[idx]
+        keep = rows != owner
+        imp_vals = col_vals[idx][keep]
+        n_floor_imp = n * (n - 1) - imp_vals.size
+        imp_vals_list = [imp_vals, np.array([fl])]
+        imp_w = np.concatenate([np.ones(imp_vals.size), [n_floor_imp]])
+        allv = np.concatenate([gen0, np.concatenate(imp_vals_list), col_vals, [fl]])
+        grid, inv = np.unique(np.round(allv, 15), return_inverse=True)
+        i0 = 0
+        fG0 = np.bincount(inv[i0:i0 + n], minlength=grid.size) / n
+        i0 += n
+        fI0 = np.bincount(inv[i0:i0 + imp_w.size], weights=imp_w, minlength=grid.size) / (n * (n - 1))
+        i0 += imp_w.size
+        u = np.bincount(inv[i0:i0 + col_vals.size], minlength=grid.size) / (n * k)
+        u[inv[-1]] += 1 - col_vals.size / (n * k)
+        sc = _unit_scale(unit)
+        pse = np.empty(th.size)
+        for j, t in enumerate(th):  # loop over the few eps values only
+            fg = t * fG0 + (1 - t) * u
+            fi = t * fI0 + (1 - t) * u
+            m = fg > 0
+            with np.errstate(divide="ignore"):
+                pse[j] = np.sum(fg[m] * np.log(fg[m] / fi[m])) * sc
+        err = th * err_clean + (1 - th) * err_unif
+        return dict(theta=th, error_rate=err, pse=pse, err_clean=err_clean, err_uniform=err_unif,
+                    u=u, fG0=fG0, fI0=fI0, grid=grid)
+
+    # ---- Monte Carlo for the RR and the GLH (random oracle) -----------------------------------
+    def _preimages(self, mechanism: str, epsilon: float, g, reps: int, rng) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        n, k = self.n, self.k
+        true = np.tile(np.arange(n), reps)
+        xs = self.x[true]
+        N = true.size
+        if mechanism == "rr":
+            th = theta_rr(k, epsilon)
+            keep = rng.random(N) < th
+            y = np.where(keep, xs, rng.integers(0, k, size=N))
+            return true, np.arange(N), y
+        if mechanism != "glh":
+            raise ValueError("mechanism must be 'rr' or 'glh'")
+        g = float(g)
+        E = math.exp(check_epsilon(epsilon))
+        mu = E / (g + E - 1)
+        own = rng.random(N) < mu                     # y = h(x_i): x_i is in the preimage
+        m = rng.binomial(k - 1, 1.0 / g, size=N)      # other POIs colliding with y (random oracle)
+        rep = np.repeat(np.arange(N), m)
+        oth = rng.integers(0, k - 1, size=rep.size)
+        oth += oth >= xs[rep]                          # uniform on X minus {x_i}
+        while True:                                    # the m others are distinct: redraw duplicates
+            key = rep.astype(np.int64) * k + oth
+            _, first = np.unique(key, return_index=True)
+            dup = np.ones(key.size, bool)
+            dup[first] = False
+            if not dup.any():
+                break
+            new = rng.integers(0, k - 1, size=dup.sum())
+            oth[dup] = new + (new >= xs[rep[dup]])
+        r_all = np.concatenate([np.flatnonzero(own), rep])
+        c_all = np.concatenate([xs[own], oth])
+        return true, r_all, c_all
+
+    def simulate(self, mechanism: str, epsilon: float, *, g=None, reps: int = 1, rng=None) -> dict:
+        """Monte Carlo of ``reps`` rounds of n obfuscated reports: error rate and score samples.
+
+        Returns ``error_rate`` (expected best-score error, ties broken at random), ``genuine``
+        scores (one per report) and the impostor scores as ``impostor`` values with
+        ``impostor_weights`` (the per-report floor atoms aggregated), ready for
+        :func:`kl_mixed_1d` and :func:`det_curve`.
+        """
+        rng = check_random_state(rng)
+        true, r, c = self._preimages(mechanism, epsilon, g, reps, rng)
+        N, n, fl = true.size, self.n, self.floor
+        A = sparse.csr_matrix((np.ones(r.size), (r, c)), shape=(N, self.k))
+        psize = np.diff(A.indptr)
+        S = (A @ self._excess.T).tocsr()               # s_rj - floor |P_r| on the support users
+        S.sum_duplicates()
+        base = fl * psize
+        nnz = np.diff(S.indptr)
+        has = nnz > 0
+        rowmax = np.zeros(N)
+        rowmax[has] = np.maximum.reduceat(S.data, S.indptr[:-1][has])
+        rows = np.repeat(np.arange(N), nnz)
+        attains = np.isclose(S.data, rowmax[rows], rtol=1e-12, atol=0) & (S.data > 0)
+        ties = np.where(has, np.bincount(rows, weights=attains, minlength=N), n)
+        is_gen = S.indices == true[rows]
+        gen_ex = np.zeros(N)
+        gen_ex[rows[is_gen]] = S.data[is_gen]
+        gen_wins = np.where(has, np.isclose(gen_ex, rowmax, rtol=1e-12, atol=0) & (gen_ex > 0), True)
+        err = 1 - gen_wins / ties
+        genuine = base + gen_ex
+        imp_support = S.data[~is_gen] + base[rows[~is_gen]]
+        n_sup_imp = np.bincount(rows[~is_gen], minlength=N)
+        floor_w = np.bincount(psize, weights=(n - 1) - n_sup_imp)
+        sizes = np.flatnonzero(floor_w > 0)
+        impostor = np.concatenate([imp_support, fl * sizes])
+        weights = np.concatenate([np.ones(imp_support.size, dtype=np.int64), floor_w[sizes].astype(np.int64)])
+        return dict(error_rate=float(err.mean()), error_se=float(err.std(ddof=1) / math.sqrt(N)),
+                    genuine=genuine, impostor=impostor, impostor_weights=weights)
+
+
+def score_experiment(train_seqs, query_seqs, k: int, *, floor: float = 1e-8, decimals: int = 9,
+                     max_impostors: int | None = None, rng=None) -> dict:
+    """Markov-chain matcher on (training, query) pairs of the same users: PSE, error rate, scores.
+
+    Query i belongs to user i.  Returns ``pse`` (bits, :func:`kl_mixed_1d` on the log-scores),
+    ``error_rate`` (best-score rule, ties at random), ``genuine`` and ``impostor`` log-scores
+    (impostors optionally subsampled to ``max_impostors`` for memory; the PSE uses all of them).
+    """
+    S = MarkovChainMatcher(floor).fit(train_seqs, k).log_scores(query_seqs)
+    err = best_score_error_rate(S)
+    gen, imp = genuine_impostor(S)
+    del S
+    d = kl_mixed_1d(gen, imp, decimals=decimals)
+    if max_impostors is not None and imp.size > max_impostors:
+        imp = check_random_state(rng).choice(imp, size=max_impostors, replace=False)
+    return dict(pse=d, error_rate=err, genuine=gen, impostor=imp, n_users=len(train_seqs))

@@ -1,0 +1,311 @@
+"""Empirical privacy audits: Clopper-Pearson lower bounds on the privacy loss of a sampler
+(LDP-Auditor style), audit cases and results.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+from typing import Any, Callable
+import numpy as np
+from scipy import stats
+from ldpnb.utils import check_epsilon, check_positive_int, check_probability, check_random_state
+
+__all__ = [
+    "clopper_pearson",
+    "EmpiricalResult",
+    "empirical_epsilon",
+    "AuditCase",
+    "AuditResult",
+    "broken_ue_perturb",
+    "broken_ue_epsilon",
+    "bonferroni_alpha",
+]
+
+
+Sampler = Callable[[int, int, np.random.Generator], np.ndarray]
+
+
+# ---------------------------------------------------------------------------------------------
+# statistics
+# ---------------------------------------------------------------------------------------------
+
+
+def clopper_pearson(k: Any, n: Any, alpha: float = 0.01) -> tuple[float, float]:
+    """Exact (Clopper-Pearson) two-sided ``1 - alpha`` confidence interval of a binomial proportion.
+
+    .. math:: \\underline p = B^{-1}(\\alpha/2; k, n - k + 1), \\qquad
+              \\overline p = B^{-1}(1 - \\alpha/2; k + 1, n - k)
+
+    with ``B^{-1}`` the beta quantile, ``lo = 0`` when ``k = 0`` and ``hi = 1`` when ``k = n``
+    (Clopper & Pearson 1934; ``statsmodels.proportion_confint(method="beta")``, as LDP-Auditor).
+
+    Parameters
+    ----------
+    k : int
+        Number of successes, ``0 <= k <= n``.
+    n : int
+        Number of trials, ``n >= 1``.
+    alpha : float
+        Error probability in ``(0, 1)``.
+    """
+    n = check_positive_int(n, "n")
+    k = check_positive_int(k, "k", minimum=0)
+    if k > n:
+        raise ValueError(f"k must be <= n, got k={k}, n={n}")
+    alpha = check_probability(alpha, "alpha", open_left=True, open_right=True)
+    lo = 0.0 if k == 0 else float(stats.beta.ppf(alpha / 2.0, k, n - k + 1))
+    hi = 1.0 if k == n else float(stats.beta.ppf(1.0 - alpha / 2.0, k + 1, n - k))
+    return lo, hi
+
+
+def bonferroni_alpha(alpha_total: float, n_tests: int) -> float:
+    """Per-test error probability ``alpha_total / n_tests`` (family-wise error <= ``alpha_total``)."""
+    alpha_total = check_probability(alpha_total, "alpha_total", open_left=True, open_right=True)
+    n_tests = check_positive_int(n_tests, "n_tests")
+    return alpha_total / n_tests
+
+
+# ---------------------------------------------------------------------------------------------
+# empirical lower bound (LDP-Auditor style)
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class EmpiricalResult:
+    """Result of :func:`empirical_epsilon`.
+
+    ``epsilon`` is the lower bound ``max(0, ln(tpr_lo / fpr_hi))``; ``tp``/``fp`` count the event on
+    the evaluation runs of ``x1``/``x2`` (``n_eval`` each); ``event`` lists the output codes of the
+    chosen event (``None`` when a fixed event function was given); ``swapped`` is True when the
+    event favours ``x2`` (then ``tp`` counts ``x2``'s runs).
+    """
+
+    epsilon: float
+    tp: int
+    fp: int
+    n_eval: int
+    tpr_lo: float
+    fpr_hi: float
+    alpha: float
+    swapped: bool
+    event: tuple | None
+
+
+def _ln_ratio(lo: float, hi: float) -> float:
+    if lo <= 0.0:
+        return 0.0
+    return max(0.0, math.log(lo) - math.log(hi))
+
+
+def _as_codes(y: Any, n: int, name: str) -> np.ndarray:
+    a = np.asarray(y)
+    if a.ndim != 1 or a.shape[0] != n:
+        raise ValueError(f"{name} must return a 1-D array of {n} output codes, got shape {a.shape}")
+    if a.dtype == bool:
+        return a.astype(np.int64)
+    if not np.issubdtype(a.dtype, np.integer):
+        raise TypeError(f"{name} must return integer output codes, got dtype {a.dtype}")
+    return a.astype(np.int64, copy=False)
+
+
+def _best_event(y1: np.ndarray, y2: np.ndarray, alpha: float) -> tuple[np.ndarray, bool]:
+    """Event (set of codes) maximising the Clopper-Pearson bound on the selection runs.
+
+    Candidates: for each direction, the prefixes of the codes sorted by the smoothed ratio
+    ``(c1 + 1/2) / (c2 + 1/2)`` (the Neyman-Pearson order of the plug-in likelihood ratio).
+    """
+    codes, inv = np.unique(np.concatenate([y1, y2]), return_inverse=True)
+    c1 = np.bincount(inv[: y1.size], minlength=codes.size)
+    c2 = np.bincount(inv[y1.size:], minlength=codes.size)
+    best = (-1.0, None, False)
+    for swapped, (a, b, na, nb) in enumerate(((c1, c2, y1.size, y2.size), (c2, c1, y2.size, y1.size))):
+        order = np.argsort(-((a + 0.5) / (b + 0.5)), kind="stable")
+        ca, cb = np.cumsum(a[order]), np.cumsum(b[order])
+        # at most 256 candidate prefixes (quantiles of the order) to bound the cost
+        idx = np.unique(np.linspace(0, codes.size - 1, min(codes.size, 256)).round().astype(int))
+        for j in idx:
+            lo = 0.0 if ca[j] == 0 else float(stats.beta.ppf(alpha / 2.0, ca[j], na - ca[j] + 1))
+            hi = 1.0 if cb[j] == nb else float(stats.beta.ppf(1.0 - alpha / 2.0, cb[j] + 1, nb - cb[j]))
+            val = _ln_ratio(lo, hi)
+            if val > best[0]:
+                best = (val, codes[order[: j + 1]], bool(swapped))
+    return best[1], best[2]
+
+
+def empirical_epsilon(
+    sampler: Sampler,
+    x1: int,
+    x2: int,
+    *,
+    n_trials: int,
+    alpha: float = 0.01,
+    rng: Any = None,
+    event: Callable[[np.ndarray], np.ndarray] | None = None,
+    select_fraction: float = 0.5,
+) -> EmpiricalResult:
+    """Empirical lower bound on the privacy loss between inputs ``x1`` and ``x2`` (LDP-Auditor).
+
+    1. Draw ``n_trials`` reports of ``x1`` and of ``x2`` with ``sampler(x, n, rng)``, which returns
+       one integer *code* per report: the protocol-specific decoding of LDP-Auditor's attacks (e.g.
+       the pair of bits ``(B[x1], B[x2])`` of a unary encoding).
+    2. Unless ``event`` is given, choose the event ``S`` (a set of codes, in either direction) that
+       maximises the bound on the first ``select_fraction`` of the runs.
+    3. On the remaining runs count ``TP = #{M(x1) in S}`` and ``FP = #{M(x2) in S}``, bound both
+       rates with :func:`clopper_pearson` at level ``alpha`` and return
+       ``max(0, ln(TPR_lo / FPR_hi))``.
+
+    With probability at least ``1 - alpha`` the result is at most the true level of the pair
+    (``sup_S ln P(M(x1) in S) / P(M(x2) in S)``): the selection runs are independent of the
+    evaluation runs.
+
+    Parameters
+    ----------
+    sampler : callable ``(x, n, rng) -> int array (n,)``
+    x1, x2 : int
+        The two inputs.
+    n_trials : int
+        Reports per input (``>= 2``; split between selection and evaluation).
+    alpha : float
+        Error probability of the Clopper-Pearson bounds, in ``(0, 1)``.
+    rng : Generator, int or None
+    event : callable, optional
+        A fixed event ``codes -> bool array``; then every run is used for the evaluation.
+    select_fraction : float
+        Share of the runs used to choose the event, in ``(0, 1)``.
+    """
+    rng = check_random_state(rng)
+    n_trials = check_positive_int(n_trials, "n_trials", minimum=2)
+    alpha = check_probability(alpha, "alpha", open_left=True, open_right=True)
+    select_fraction = check_probability(select_fraction, "select_fraction", open_left=True, open_right=True)
+    if not callable(sampler):
+        raise TypeError("sampler must be a callable (x, n, rng) -> codes")
+    if event is not None and not callable(event):
+        raise TypeError("event must be None or a callable codes -> bool array")
+    y1 = _as_codes(sampler(x1, n_trials, rng), n_trials, "sampler")
+    y2 = _as_codes(sampler(x2, n_trials, rng), n_trials, "sampler")
+    if event is None:
+        n_sel = min(n_trials - 1, max(1, int(round(select_fraction * n_trials))))
+        S, swapped = _best_event(y1[:n_sel], y2[:n_sel], alpha)
+        e1, e2 = y1[n_sel:], y2[n_sel:]
+        if swapped:
+            e1, e2 = e2, e1
+        tp, fp = int(np.isin(e1, S).sum()), int(np.isin(e2, S).sum())
+        ev = tuple(int(s) for s in np.sort(S))
+    else:
+        swapped = False
+        e1, e2 = y1, y2
+        in1 = np.asarray(event(e1), dtype=bool)
+        in2 = np.asarray(event(e2), dtype=bool)
+        if in1.shape != e1.shape or in2.shape != e2.shape:
+            raise ValueError("event must return one boolean per report")
+        tp, fp = int(in1.sum()), int(in2.sum())
+        ev = None
+    n_eval = e1.size
+    tpr_lo, _ = clopper_pearson(tp, n_eval, alpha)
+    _, fpr_hi = clopper_pearson(fp, n_eval, alpha)
+    return EmpiricalResult(_ln_ratio(tpr_lo, fpr_hi), tp, fp, n_eval, tpr_lo, fpr_hi, alpha, swapped, ev)
+
+
+# ---------------------------------------------------------------------------------------------
+# the mechanisms under audit
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass
+class AuditCase:
+    """One mechanism at one privacy parameter, ready to audit.
+
+    ``claimed`` is the promised level (eps for LDP, the geo-ind constant per unit of distance for
+    metric mechanisms); ``channel`` the exact finite channel (rows = inputs) or ``None``;
+    ``distance`` the input distances for geo-ind (``None`` for LDP); ``sampler(x, n, rng)`` draws
+    coded reports; ``(x1, x2)`` the audited pair and ``d12`` its distance (1 for LDP).
+    ``exact`` may be given directly when the channel is too large to enumerate.
+    """
+
+    mechanism: str
+    epsilon: float
+    claimed: float
+    sampler: Sampler
+    x1: int
+    x2: int
+    d12: float = 1.0
+    channel: np.ndarray | None = None
+    distance: np.ndarray | None = None
+    exact: float | None = None
+    pair_exact: float | None = None
+    note: str = ""
+    codes_are_columns: bool = False  #: True when the sampler's codes index the columns of ``channel``
+
+
+# ---------------------------------------------------------------------------------------------
+# audits
+# ---------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class AuditResult:
+    """One audited (mechanism, epsilon): claimed, exact and empirical levels.
+
+    ``claimed``/``exact`` are per unit of distance for geo-ind mechanisms; ``pair_claimed`` =
+    ``claimed * d12`` is what the empirical bound of the pair is compared with.  ``passed`` is
+    ``exact <= claimed (1 + 1e-9)`` and ``empirical <= pair_claimed``.
+    """
+
+    mechanism: str
+    epsilon: float
+    claimed: float
+    exact: float
+    x1: int
+    x2: int
+    d12: float
+    pair_claimed: float
+    pair_exact: float
+    empirical: float
+    tp: int
+    fp: int
+    n_eval: int
+    alpha: float
+    exact_ok: bool
+    empirical_ok: bool
+    passed: bool
+    note: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+# ---------------------------------------------------------------------------------------------
+# the mutation: a broken unary encoding
+# ---------------------------------------------------------------------------------------------
+
+
+def broken_ue_perturb(x: Any, k: int, epsilon: float, *, rng: Any = None) -> np.ndarray:
+    """A deliberately broken SUE: the true bit is kept with probability ``e^eps / (e^eps + 1)``.
+
+    Correct SUE keeps it with ``p = e^{eps/2} / (e^{eps/2} + 1)`` (the budget is shared by the two
+    bits that differ between neighbours); spending the whole budget on the true bit makes the
+    mechanism ``1.5 eps``-LDP (:func:`broken_ue_epsilon`), the pattern of bug #11 of pure-LDP
+    found by LDP-Auditor.  For the audit's own test only.
+    """
+    from ldpnb.mechanisms.unary import ue_params
+    from ldpnb.utils import check_values
+
+    rng = check_random_state(rng)
+    epsilon = check_epsilon(epsilon)
+    x = check_values(x, k)
+    _, q = ue_params(epsilon, "sue")
+    p_wrong = 1.0 / (1.0 + math.exp(-epsilon))
+    bits = rng.random((x.size, k)) < q
+    bits[np.arange(x.size), x] = rng.random(x.size) < p_wrong
+    return bits
+
+
+def broken_ue_epsilon(epsilon: float) -> float:
+    """True level of :func:`broken_ue_perturb`: ``ln(p'(1 - q) / ((1 - p') q)) = 1.5 eps``."""
+    from ldpnb.mechanisms.unary import ue_params
+
+    epsilon = check_epsilon(epsilon)
+    _, q = ue_params(epsilon, "sue")
+    pw = 1.0 / (1.0 + math.exp(-epsilon))
+    return math.log(pw * (1 - q) / ((1 - pw) * q))

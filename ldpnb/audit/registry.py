@@ -1,0 +1,443 @@
+"""The registry of audited mechanisms (every family of the book) and the audit drivers.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, Callable
+import numpy as np
+from ldpnb.utils import check_epsilon, check_positive_int, check_random_state
+from ldpnb.audit.empirical import (
+    AuditCase, AuditResult, broken_ue_epsilon, broken_ue_perturb, empirical_epsilon,
+)
+from ldpnb.channels._generic import exact_epsilon, pair_epsilon, worst_pair
+
+__all__ = [
+    "MechanismSpec",
+    "REGISTRY",
+    "available_mechanisms",
+    "build_case",
+    "audit",
+    "audit_grid",
+    "audit_broken_ue",
+]
+
+
+@dataclass(frozen=True)
+class MechanismSpec:
+    """A registry entry: ``build(epsilon) -> AuditCase``; ``kind`` is ``"ldp"``, ``"geo"`` or ``"lift"``."""
+
+    name: str
+    kind: str
+    build: Callable[[float], AuditCase]
+    module: str
+    claim: str
+
+
+def _grr_case(eps: float, k: int = 4) -> AuditCase:
+    from ldpnb.mechanisms import grr as m
+
+    return AuditCase("k-RR", eps, eps, lambda x, n, r: m.grr_perturb(np.full(n, x), k, eps, rng=r), 0, 1,
+                     channel=m.grr_channel(k, eps), codes_are_columns=True, note=f"k={k}; code = report")
+
+
+def _ue_case(kind: str):
+    def build(eps: float, k: int = 6) -> AuditCase:
+        from ldpnb.mechanisms import unary as m
+
+        def sampler(x, n, r):  # LDP-Auditor's UE decoding: the bits of the two audited values
+            b = m.ue_perturb(np.full(n, x), k, eps, kind, rng=r)
+            return 2 * b[:, 0].astype(np.int64) + b[:, 1]
+
+        return AuditCase(kind.upper(), eps, eps, sampler, 0, 1, channel=m.ue_channel(k, eps, kind),
+                         note=f"k={k}; code = (B[x1], B[x2])")
+
+    return build
+
+
+def _lh_case(g_fixed: int | None):
+    name = "OLH" if g_fixed is None else "BLH"
+
+    def build(eps: float, k: int = 6) -> AuditCase:
+        from ldpnb.mechanisms import hashing as m
+
+        g, _, _ = m.lh_params(eps, g_fixed)
+
+        def sampler(x, n, r):  # support of the two audited values: (h(x1) = y, h(x2) = y)
+            seeds, y = m.lh_perturb(np.full(n, x), k, eps, g_fixed, rng=r)
+            h = m.lh_hash(seeds[:, None, :], np.array([0, 1]), g)
+            return 2 * (h[:, 0] == y).astype(np.int64) + (h[:, 1] == y)
+
+        # the exact channel (fully random hash family) for the largest k' <= k that fits
+        kk = max(2, min(k, int(22 // math.log2(g)) - 1))
+        return AuditCase(name, eps, eps, sampler, 0, 1, channel=m.lh_channel(kk, g, eps),
+                         note=f"k={k}, g={g}; exact channel with k={kk} (random-oracle hash); "
+                              "code = (h(x1) = y, h(x2) = y)")
+
+    return build
+
+
+def _ss_case(eps: float, k: int = 8) -> AuditCase:
+    from ldpnb.mechanisms import subset as m
+
+    omega, _, _ = m.ss_params(k, eps)
+
+    def sampler(x, n, r):
+        s = m.ss_perturb(np.full(n, x), k, eps, rng=r)
+        return 2 * s[:, 0].astype(np.int64) + s[:, 1]
+
+    return AuditCase("SS", eps, eps, sampler, 0, 1, channel=m.ss_channel(k, eps),
+                     note=f"k={k}, omega={omega}; code = (x1 in subset, x2 in subset)")
+
+
+def _line_distance(k: int) -> np.ndarray:
+    i = np.arange(k, dtype=float)
+    return np.abs(i[:, None] - i[None, :])
+
+
+def _geometric_case(eps: float, k: int = 8) -> AuditCase:
+    from ldpnb.mechanisms import metric as m
+
+    return AuditCase("geometric", eps, eps, lambda x, n, r: m.geometric_perturb(np.full(n, x), k, eps, rng=r),
+                     0, 1, channel=m.geometric_channel(k, eps), distance=_line_distance(k),
+                     codes_are_columns=True, note=f"k={k}, d = |x - x'|")
+
+
+def _laplace_case(eps: float, k: int = 8) -> AuditCase:
+    from ldpnb.mechanisms import metric as m
+
+    return AuditCase("Laplace", eps, eps, lambda x, n, r: m.laplace_perturb(np.full(n, x), k, eps, rng=r),
+                     0, 1, channel=m.laplace_channel(k, eps), distance=_line_distance(k),
+                     codes_are_columns=True, note=f"k={k}, discretised + truncated; d = |x - x'|")
+
+
+def _exponential_case(eps: float, k: int = 8) -> AuditCase:
+    from ldpnb.mechanisms import metric as m
+    from ldpnb.channels import _generic as m_generic
+
+    D = _line_distance(k)
+    C = m.exponential_channel(D, eps, half=True)
+    return AuditCase("exponential", eps, eps, lambda x, n, r: m_generic.sample_channel(C, np.full(n, x), rng=r),
+                     0, 1, channel=C, distance=D, codes_are_columns=True, note=f"k={k}, exp(-eps d / 2), d = |x - x'|")
+
+
+_GRID = (4, 4)
+
+
+def _grid_distance() -> np.ndarray:
+    from ldpnb.data.grid import lattice_distance_matrix
+
+    return lattice_distance_matrix(*_GRID)
+
+
+def _planar_geometric_case(eps: float) -> AuditCase:
+    from ldpnb.mechanisms import metric as m
+    from ldpnb.channels import _generic as m_generic
+
+    C = m.planar_geometric_channel(*_GRID, eps)
+    return AuditCase("planar geometric", eps, eps, lambda x, n, r: m_generic.sample_channel(C, np.full(n, x), rng=r),
+                     0, 1, channel=C, distance=_grid_distance(), codes_are_columns=True, note=f"{_GRID[0]}x{_GRID[1]} grid, Euclidean d")
+
+
+def _planar_laplace_case(eps: float) -> AuditCase:
+    from ldpnb.mechanisms import metric as m
+
+    rows, cols = _GRID
+
+    def sampler(x, n, r):  # continuous planar Laplace from the cell centre, then the cell (clamped)
+        i, j = divmod(int(x), cols)
+        z = m.planar_laplace_perturb(np.tile([float(i), float(j)], (n, 1)), eps, rng=r)
+        zi = np.clip(np.floor(z[:, 0] + 0.5), 0, rows - 1).astype(np.int64)
+        zj = np.clip(np.floor(z[:, 1] + 0.5), 0, cols - 1).astype(np.int64)
+        return zi * cols + zj
+
+    C = m.planar_laplace_channel(rows, cols, eps)
+    return AuditCase("planar Laplace", eps, eps, sampler, 0, 1, channel=C, distance=_grid_distance(),
+                     codes_are_columns=True, note=f"{rows}x{cols} grid; sampler = continuous planar Laplace, cell of the output")
+
+
+def _ba_case(eps: float) -> AuditCase:
+    from ldpnb.channels import _generic as m
+    from ldpnb.mechanisms.rate_distortion import blahut_arimoto
+
+    D = _grid_distance()
+    prior = np.random.default_rng(7).dirichlet(np.ones(D.shape[0]))
+    beta = eps / 2.0
+    C = blahut_arimoto(prior, D, beta, n_iter=10).channel
+    return AuditCase("BA (rate-distortion)", eps, 2 * beta, lambda x, n, r: m.sample_channel(C, np.full(n, x), rng=r),
+                     0, 1, channel=C, distance=D,
+                     codes_are_columns=True, note=f"{_GRID[0]}x{_GRID[1]} grid, Dirichlet prior, beta = eps/2 = {beta:g}, 10 BA iterations; "
+                          "claim 2 beta-geo-ind (PRIVIC Remark 4)")
+
+
+def _lap_padded_case(eps: float) -> AuditCase:
+    from ldpnb.channels import _generic as m
+    from ldpnb.papers.privic.model import lap_grid_channel, privic_distance
+
+    C = lap_grid_channel(_GRID, eps, pad=2)
+    D = privic_distance(_GRID)
+    return AuditCase("LAP (PRIVIC, padded grid)", eps, 2 * eps,
+                     lambda x, n, r: m.sample_channel(C, np.full(n, x), rng=r), 0, 1, channel=C, distance=D,
+                     codes_are_columns=True, note=f"{_GRID[0]}x{_GRID[1]} grid, outputs on the grid padded by 2 cells, rows normalised; "
+                          "claim 2 eps-geo-ind (privic.lap_grid_channel)")
+
+
+_LIFT_SHAPE = (3, 6)
+
+
+def _lift_joint() -> np.ndarray:
+    from ldpnb.measures.lift import random_joint
+
+    return random_joint(*_LIFT_SHAPE, rng=np.random.default_rng(11))
+
+
+def _lift_case(name: str, make_channel: Callable[[np.ndarray, float, float], np.ndarray]):
+    def build(eps: float) -> AuditCase:
+        from ldpnb.channels import _generic as m
+        from ldpnb.measures.lift import alip_budgets, is_alip, output_joint
+
+        p_sx = _lift_joint()
+        el, eu = alip_budgets(eps, 0.5)
+        C = make_channel(p_sx, el, eu)
+        J = output_joint(p_sx, C)
+        p_s = p_sx.sum(axis=1)
+        W = J / p_s[:, None]  # P(y | s): the channel from the secret to the output
+        W = W / W.sum(axis=1, keepdims=True)
+        p_x_s = p_sx / p_s[:, None]
+
+        def sampler(s, n, r):  # S -> X -> Y, as the data are generated and published
+            x = m.sample_channel(p_x_s, np.full(n, s), rng=r)
+            return m.sample_channel(C, x, rng=r)
+
+        x1, x2 = worst_pair(W)
+        alip = bool(is_alip(J, el, eu))
+        return AuditCase(name, eps, eps, sampler, x1, x2, channel=W,
+                         codes_are_columns=True, note=f"random P_SX {_LIFT_SHAPE[0]}x{_LIFT_SHAPE[1]}; (eps/2, eps/2)-ALIP -> eps-LDP "
+                              f"w.r.t. S; channel P(y|s); ALIP holds: {alip}")
+
+    return build
+
+
+def _watchdog_complete(p_sx, el, eu):
+    from ldpnb.measures.lift import ALIP
+    from ldpnb.mechanisms.watchdog import complete_merging
+
+    return complete_merging(p_sx, ALIP(el, eu)).channel()
+
+
+def _watchdog_subset(p_sx, el, eu):
+    from ldpnb.measures.lift import ALIP
+    from ldpnb.mechanisms.watchdog import subset_merging
+
+    return subset_merging(p_sx, ALIP(el, eu)).channel()
+
+
+def _orr(p_sx, el, eu):
+    from ldpnb.mechanisms.orr import full_channel
+
+    return full_channel(p_sx, el, eu)
+
+
+def _srr(p_sx, el, eu):
+    from ldpnb.mechanisms.orr import subset_random_response
+
+    return subset_random_response(p_sx, el, eu).channel
+
+
+_RSFD_KS = (2, 3)
+
+
+_RSFD_PRIORS = (np.array([0.7, 0.3]), np.array([0.5, 0.3, 0.2]))
+
+
+def _rsfd_case(label: str, protocol: str, fake: str, *, neighbours: bool = False):
+    def build(eps: float) -> AuditCase:
+        from ldpnb.mechanisms.unary import ue_pattern_index
+        from ldpnb.mechanisms.multidim import amplified_epsilon, rsfd_collect, rsfd_tuple_channel
+
+        ks = np.array(_RSFD_KS)
+        priors = [p.copy() for p in _RSFD_PRIORS] if fake == "prior" else None
+        W, inputs = rsfd_tuple_channel(ks, eps, protocol, fake, priors=priors)
+        d = len(ks)
+        eps_p = float(amplified_epsilon(eps, d))
+
+        def sampler(row, n, r):
+            X = np.tile(inputs[int(row)], (n, 1))
+            reports, _ = rsfd_collect(X, ks, eps, protocol, fake, priors=priors, rng=r)
+            # the column of the tuple channel: mixed radix, attribute 0 most significant, digit j =
+            # the value (GRR) or the bit pattern index sum_b B_b 2^b (UE) of attribute j
+            code = np.zeros(n, dtype=np.int64)
+            for j in range(d):
+                if protocol == "grr":
+                    code = code * int(ks[j]) + reports[j]
+                else:
+                    code = code * (1 << int(ks[j])) + ue_pattern_index(reports[j])
+            return code
+
+        if neighbours:  # the paper's claim: eps-LDP for tuples that differ in one attribute
+            with np.errstate(divide="ignore"):
+                L = np.log(W)
+            with np.errstate(invalid="ignore"):
+                diff = np.where(np.isnan(L[:, None] - L[None]), -np.inf, L[:, None] - L[None]).max(axis=2)
+            ham = (inputs[:, None, :] != inputs[None, :, :]).sum(axis=2)
+            diff[ham != 1] = -np.inf
+            x1, x2 = np.unravel_index(int(np.argmax(diff)), diff.shape)
+            Wn = W[[x1, x2]]
+            return AuditCase(label + " (one-attribute neighbours)", eps, eps, sampler, int(x1), int(x2),
+                             exact=float(diff.max()), pair_exact=pair_epsilon(Wn, 0, 1),
+                             note=f"ks={_RSFD_KS}; paper's claim: eps-LDP; pair {inputs[x1].tolist()} vs "
+                                  f"{inputs[x2].tolist()}")
+        x1, x2 = worst_pair(W)
+        return AuditCase(label, eps, eps_p, sampler, x1, x2, channel=W,
+                         codes_are_columns=True, note=f"ks={_RSFD_KS}{', priors ' + str([p.tolist() for p in _RSFD_PRIORS]) if priors else ''}; "
+                              f"claim eps' = ln(d(e^eps - 1) + 1) = {eps_p:.4g} for any two tuples")
+
+    return build
+
+
+def _registry() -> dict[str, MechanismSpec]:
+    specs = [
+        MechanismSpec("k-RR", "ldp", _grr_case, "mechanisms", "eps-LDP"),
+        MechanismSpec("SUE", "ldp", _ue_case("sue"), "mechanisms", "eps-LDP"),
+        MechanismSpec("OUE", "ldp", _ue_case("oue"), "mechanisms", "eps-LDP"),
+        MechanismSpec("OLH", "ldp", _lh_case(None), "mechanisms", "eps-LDP"),
+        MechanismSpec("BLH", "ldp", _lh_case(2), "mechanisms", "eps-LDP"),
+        MechanismSpec("SS", "ldp", _ss_case, "mechanisms", "eps-LDP"),
+        MechanismSpec("geometric", "geo", _geometric_case, "mechanisms", "eps-geo-ind"),
+        MechanismSpec("Laplace", "geo", _laplace_case, "mechanisms", "eps-geo-ind"),
+        MechanismSpec("exponential", "geo", _exponential_case, "mechanisms", "eps-geo-ind"),
+        MechanismSpec("planar geometric", "geo", _planar_geometric_case, "mechanisms", "eps-geo-ind"),
+        MechanismSpec("planar Laplace", "geo", _planar_laplace_case, "mechanisms", "eps-geo-ind"),
+        MechanismSpec("BA (rate-distortion)", "geo", _ba_case, "mechanisms.rate_distortion", "2 beta-geo-ind"),
+        MechanismSpec("LAP (PRIVIC, padded grid)", "geo", _lap_padded_case, "papers.privic", "2 eps-geo-ind"),
+        MechanismSpec("watchdog (complete merging)", "lift", _lift_case("watchdog (complete merging)", _watchdog_complete),
+                      "mechanisms.watchdog", "eps-LDP w.r.t. S"),
+        MechanismSpec("watchdog (subset merging)", "lift", _lift_case("watchdog (subset merging)", _watchdog_subset),
+                      "mechanisms.watchdog", "eps-LDP w.r.t. S"),
+        MechanismSpec("ORR", "lift", _lift_case("ORR", _orr), "mechanisms.orr", "eps-LDP w.r.t. S"),
+        MechanismSpec("SRR", "lift", _lift_case("SRR", _srr), "mechanisms.orr", "eps-LDP w.r.t. S"),
+        MechanismSpec("RS+FD[GRR]", "ldp", _rsfd_case("RS+FD[GRR]", "grr", "uniform"), "mechanisms.multidim", "eps'-LDP"),
+        MechanismSpec("RS+FD[OUE-z]", "ldp", _rsfd_case("RS+FD[OUE-z]", "oue", "zero"), "mechanisms.multidim", "eps'-LDP"),
+        MechanismSpec("RS+FD[SUE-r]", "ldp", _rsfd_case("RS+FD[SUE-r]", "sue", "random"), "mechanisms.multidim", "eps'-LDP"),
+        MechanismSpec("RS+RFD[GRR]", "ldp", _rsfd_case("RS+RFD[GRR]", "grr", "prior"), "mechanisms.multidim", "eps'-LDP"),
+        MechanismSpec("RS+RFD[OUE-r]", "ldp", _rsfd_case("RS+RFD[OUE-r]", "oue", "prior"), "mechanisms.multidim", "eps'-LDP"),
+    ]
+    return {s.name: s for s in specs}
+
+
+#: Every audited mechanism, by name (the chapter iterates over it).
+REGISTRY: dict[str, MechanismSpec] = _registry()
+
+
+#: Paper claims audited separately (they are known not to hold in general; see the chapter).
+PAPER_CLAIMS: dict[str, MechanismSpec] = {
+    s.name: s
+    for s in [
+        MechanismSpec("RS+FD[GRR] (one-attribute neighbours)", "ldp",
+                      _rsfd_case("RS+FD[GRR]", "grr", "uniform", neighbours=True), "mechanisms.multidim", "eps-LDP"),
+        MechanismSpec("RS+RFD[GRR] (one-attribute neighbours)", "ldp",
+                      _rsfd_case("RS+RFD[GRR]", "grr", "prior", neighbours=True), "mechanisms.multidim", "eps-LDP"),
+    ]
+}
+
+
+def available_mechanisms() -> list[str]:
+    """Names of the registered mechanisms whose module can be imported."""
+    import importlib
+
+    out = []
+    for name, spec in REGISTRY.items():
+        try:
+            importlib.import_module(f"ldpnb.{spec.module}")
+        except ImportError:  # pragma: no cover - every module of the registry has landed
+            continue
+        out.append(name)
+    return out
+
+
+def build_case(name: str, epsilon: float) -> AuditCase:
+    """The :class:`AuditCase` of a registered mechanism (``REGISTRY`` or ``PAPER_CLAIMS``)."""
+    epsilon = check_epsilon(epsilon)
+    spec = REGISTRY.get(name) or PAPER_CLAIMS.get(name)
+    if spec is None:
+        raise ValueError(f"name must be a registered mechanism, one of {sorted(REGISTRY)}; got {name!r}")
+    return spec.build(epsilon)
+
+
+def audit(case: AuditCase | str, epsilon: float | None = None, *, n_trials: int, alpha: float = 0.01,
+          rng: Any = None) -> AuditResult:
+    """Audit one mechanism: exact level of its channel and empirical lower bound of its sampler.
+
+    Parameters
+    ----------
+    case : AuditCase or str
+        A case, or the name of a registered mechanism (then ``epsilon`` is required).
+    epsilon : float, optional
+    n_trials : int
+        Reports per input for :func:`empirical_epsilon`.
+    alpha : float
+        Error probability of the empirical bound.
+    rng : Generator, int or None
+    """
+    rng = check_random_state(rng)
+    if isinstance(case, str):
+        if epsilon is None:
+            raise ValueError("epsilon is required when case is a mechanism name")
+        case = build_case(case, epsilon)
+    elif not isinstance(case, AuditCase):
+        raise TypeError(f"case must be an AuditCase or a mechanism name, got {type(case).__name__}")
+    if case.exact is not None:
+        exact = float(case.exact)
+    else:
+        exact = exact_epsilon(case.channel, case.distance)
+    if case.pair_exact is not None:
+        pair_exact = float(case.pair_exact)
+    elif case.channel is not None:
+        pair_exact = pair_epsilon(case.channel, case.x1, case.x2)
+    else:
+        pair_exact = math.nan
+    d12 = float(case.distance[case.x1, case.x2]) if case.distance is not None else float(case.d12)
+    emp = empirical_epsilon(case.sampler, case.x1, case.x2, n_trials=n_trials, alpha=alpha, rng=rng)
+    pair_claimed = case.claimed * d12
+    exact_ok = bool(exact <= case.claimed * (1 + 1e-9) + 1e-12)
+    emp_ok = bool(emp.epsilon <= pair_claimed)
+    return AuditResult(case.mechanism, float(case.epsilon), float(case.claimed), exact, int(case.x1), int(case.x2),
+                       d12, pair_claimed, pair_exact, emp.epsilon, emp.tp, emp.fp, emp.n_eval, alpha, exact_ok,
+                       emp_ok, exact_ok and emp_ok, case.note)
+
+
+def _audit_task(task, rng):
+    name, eps, n_trials, alpha = task
+    return audit(name, eps, n_trials=n_trials, alpha=alpha, rng=rng)
+
+
+def audit_grid(names, epsilons, *, n_trials: int, alpha: float, seed: int, n_jobs: int = 1) -> list[AuditResult]:
+    """:func:`audit` every mechanism of ``names`` at every epsilon, seeds spawned from ``seed``.
+
+    Results do not depend on ``n_jobs`` (:func:`ldpnb.parallel.sweep`).
+    """
+    from ldpnb.repro.parallel import sweep
+
+    names = list(names)
+    if not names:
+        raise ValueError("names must not be empty")
+    eps = [check_epsilon(e) for e in np.atleast_1d(epsilons).tolist()]
+    if not eps:
+        raise ValueError("epsilons must not be empty")
+    n_trials = check_positive_int(n_trials, "n_trials", minimum=2)
+    tasks = [(n, e, n_trials, alpha) for n in names for e in eps]
+    return sweep(_audit_task, tasks, seed=seed, n_jobs=n_jobs)
+
+
+def audit_broken_ue(epsilon: float, *, n_trials: int, alpha: float = 0.01, rng: Any = None, k: int = 6) -> AuditResult:
+    """Audit :func:`broken_ue_perturb` against its (false) claim ``eps``; ``passed=False`` = caught."""
+
+    def sampler(x, n, r):
+        b = broken_ue_perturb(np.full(n, x), k, epsilon, rng=r)
+        return 2 * b[:, 0].astype(np.int64) + b[:, 1]
+
+    case = AuditCase("broken SUE (mutation)", epsilon, epsilon, sampler, 0, 1, exact=broken_ue_epsilon(epsilon),
+                     pair_exact=broken_ue_epsilon(epsilon),
+                     note="true bit kept with e^eps/(e^eps+1) instead of e^(eps/2)/(e^(eps/2)+1)")
+    return audit(case, n_trials=n_trials, alpha=alpha, rng=rng)

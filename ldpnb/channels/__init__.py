@@ -1,0 +1,26 @@
+"""Channels: operations valid on any finite channel, and structured channel operators.
+
+A channel is a float64 matrix ``C[x, y] = P(y | x)`` (rows = inputs, columns = outputs, rows sum to 1)."""
+
+from ._generic import (
+    sample_channel, simulate_counts, ldp_epsilon, geo_ind_epsilon, exact_epsilon, pair_epsilon, worst_pair,
+    simulate_counts_batch, clamp_grid_outputs,
+)
+from .structured import ChannelOperator, DiagPlusConstChannel, KRRChannel, ConvolutionChannel, is_operator
+
+__all__ = [
+    "sample_channel",
+    "simulate_counts",
+    "ldp_epsilon",
+    "geo_ind_epsilon",
+    "exact_epsilon",
+    "pair_epsilon",
+    "worst_pair",
+    "simulate_counts_batch",
+    "clamp_grid_outputs",
+    "ChannelOperator",
+    "DiagPlusConstChannel",
+    "KRRChannel",
+    "ConvolutionChannel",
+    "is_operator",
+]

@@ -1,0 +1,341 @@
+r"""Structured channel operators: the products IBU needs, without the dense matrix.
+
+IBU (ElSalamouny and Palamidessi 2020, Algorithm 1) touches the channel :math:`C` (rows =
+inputs, columns = outputs) only through two products per iteration,
+
+.. math:: \theta \mapsto \theta C \quad(\text{the output distribution}), \qquad
+          r \mapsto C r \quad(\text{the back-projection of } r = q \oslash \theta C).
+
+For the mechanisms of the book these products have closed forms much cheaper than the
+:math:`O(km)` dense product:
+
+* **diagonal plus constant** (k-RR / GRR, and the support matrices of OUE, SUE, OLH, SS
+  used by support-count IBU): :math:`C = aI + b\mathbf{1}\mathbf{1}^\top`, so
+  :math:`\theta C = a\theta + b\,(\textstyle\sum\theta)\mathbf{1}`, :math:`O(k)`
+  (:class:`DiagPlusConstChannel`, :class:`KRRChannel`);
+* **translation invariant on a grid** (linear or planar geometric, discretised Laplace),
+  :math:`C[x, z] = K(z - x)`, either on the padded output grid (``mode="full"``) or
+  truncated by *clamping* the output to the grid (``mode="clamp"``, the truncated
+  mechanisms of :mod:`ldpnb.mechanisms`).  The products are FFT convolutions,
+  :math:`O(k \log k)` (:class:`ConvolutionChannel`); the clamped boundary is handled exactly
+  (derivation in :class:`ConvolutionChannel`).
+
+Every operator has ``shape``, ``matvec(theta)`` (:math:`\theta C`, along the last axis, so a
+batch ``(R, k)`` of distributions gives ``(R, m)``), ``rmatvec(r)`` (:math:`C r`, along the
+last axis) and ``dense()``.  :func:`ldpnb.estimators.ibu` and
+:func:`ldpnb.estimators.ibu_batch` accept an operator in place of the dense matrix and give
+the same iterates (to rounding, tested to 1e-12).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+import numpy as np
+import scipy.fft as sfft
+from ldpnb.utils import check_domain_size, check_epsilon, check_finite_array
+
+__all__ = [
+    "ChannelOperator",
+    "DiagPlusConstChannel",
+    "KRRChannel",
+    "ConvolutionChannel",
+    "is_operator",
+]
+
+
+def is_operator(channel: Any) -> bool:
+    """True if ``channel`` is a :class:`ChannelOperator` (not a dense array)."""
+    return isinstance(channel, ChannelOperator)
+
+
+class ChannelOperator:
+    """Base class: a channel given by its products (rows = inputs, columns = outputs).
+
+    Subclasses set ``shape = (k, m)`` and ``stochastic`` (rows sum to 1) and implement
+    :meth:`matvec` and :meth:`rmatvec`.
+    """
+
+    shape: tuple[int, int]
+    stochastic: bool = True
+
+    def matvec(self, theta) -> np.ndarray:  # pragma: no cover - abstract
+        r"""``theta @ C`` along the last axis: ``(..., k) -> (..., m)``."""
+        raise NotImplementedError
+
+    def rmatvec(self, r) -> np.ndarray:  # pragma: no cover - abstract
+        r"""``C @ r`` along the last axis: ``(..., m) -> (..., k)``."""
+        raise NotImplementedError
+
+    def column_sums(self) -> np.ndarray:
+        """``1 @ C`` (an output has probability 0 under every input iff its column sum is 0)."""
+        return self.matvec(np.ones(self.shape[0]))
+
+    def dense(self) -> np.ndarray:
+        """The dense ``(k, m)`` matrix (row ``x`` = ``e_x @ C``); for tests and small sizes."""
+        return self.matvec(np.eye(self.shape[0]))
+
+    def _check_last(self, v, n: int, name: str) -> np.ndarray:
+        v = np.asarray(v, dtype=np.float64)
+        if v.ndim == 0 or v.shape[-1] != n:
+            raise ValueError(f"{name} must have last axis of length {n}, got shape {v.shape}")
+        return v
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(shape={self.shape})"
+
+
+class DiagPlusConstChannel(ChannelOperator):
+    r"""The ``k x k`` matrix :math:`C = aI + b\mathbf{1}\mathbf{1}^\top` (diagonal ``a + b``, off-diagonal ``b``).
+
+    Products in :math:`O(k)`: :math:`\theta C = a\theta + b\,(\sum_x \theta_x)\mathbf{1}` and
+    :math:`C r = a r + b\,(\sum_z r_z)\mathbf{1}` (``C`` is symmetric).
+
+    Parameters
+    ----------
+    a, b : float
+        ``b >= 0`` and ``a + b >= 0`` (nonnegative entries).
+    k : int
+        Size.
+    support : bool
+        ``False`` (default): a channel, rows must sum to 1 (``a + b k = 1``). ``True``: the
+        *support matrix* of a pure frequency oracle, ``P(report supports v | input u)``
+        (diagonal ``p``, off-diagonal ``q``; rows need not sum to 1), on which
+        multi-freq-ldpy runs IBU over normalised support counts (Arcolezi et al.).
+    """
+
+    def __init__(self, a: float, b: float, k: int, *, support: bool = False):
+        self.k = check_domain_size(k)
+        a, b = float(a), float(b)
+        if not (np.isfinite(a) and np.isfinite(b)):
+            raise ValueError(f"a and b must be finite, got a={a}, b={b}")
+        if b < 0 or a + b < 0:
+            raise ValueError(f"entries must be nonnegative: need b >= 0 and a + b >= 0, got a={a}, b={b}")
+        if b == 0 and a == 0:
+            raise ValueError("a and b are both 0: the zero matrix is not a channel")
+        row = a + b * self.k
+        if not support and abs(row - 1.0) > 1e-9:
+            raise ValueError(f"rows must sum to 1 (a + b k = {row:.12g}); pass support=True for a support matrix")
+        self.a, self.b = a, b
+        self.shape = (self.k, self.k)
+        self.stochastic = not support
+
+    @classmethod
+    def from_support(cls, k: int, p: float, q: float) -> DiagPlusConstChannel:
+        """Support matrix of a pure frequency oracle: ``p`` on the diagonal, ``q`` elsewhere (Wang et al. 2017)."""
+        if not (0 <= q < p <= 1):
+            raise ValueError(f"need 0 <= q < p <= 1, got p={p}, q={q}")
+        k = check_domain_size(k)
+        stochastic = abs(p + (k - 1) * q - 1.0) <= 1e-12
+        return cls(p - q, q, k, support=not stochastic)
+
+    def matvec(self, theta) -> np.ndarray:
+        t = self._check_last(theta, self.k, "theta")
+        return self.a * t + self.b * t.sum(axis=-1, keepdims=True)
+
+    def rmatvec(self, r) -> np.ndarray:
+        v = self._check_last(r, self.k, "r")
+        return self.a * v + self.b * v.sum(axis=-1, keepdims=True)
+
+    def dense(self) -> np.ndarray:
+        C = np.full((self.k, self.k), self.b)
+        C[np.diag_indices(self.k)] += self.a
+        return C
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(a={self.a:.6g}, b={self.b:.6g}, k={self.k})"
+
+
+class KRRChannel(DiagPlusConstChannel):
+    r"""k-RR / GRR as an operator: :math:`C = (p - q) I + q \mathbf{1}\mathbf{1}^\top`.
+
+    ``p = e^eps/(e^eps + k - 1)``, ``q = 1/(e^eps + k - 1)`` (Kairouz et al. 2016; ElSalamouny and
+    Palamidessi 2020, eq. (5)); ``dense()`` equals :func:`ldpnb.mechanisms.grr_channel`.
+    """
+
+    def __init__(self, k: int, epsilon: float):
+        from ldpnb.mechanisms.grr import grr_params
+
+        p, q = grr_params(k, epsilon)
+        self.epsilon = check_epsilon(epsilon)
+        self.p, self.q = p, q
+        super().__init__(p - q, q, k, support=True)  # row sum p + (k-1) q = 1 up to rounding
+        self.stochastic = True
+
+    def __repr__(self) -> str:
+        return f"KRRChannel(k={self.k}, epsilon={self.epsilon:.6g})"
+
+
+# ------------------------------------------------------------------------------ convolution
+def _fold_clamp(F: np.ndarray, axis: int, n: int, h: int) -> np.ndarray:
+    """Clamp a full-convolution axis of length ``n + 2h`` onto ``n`` cells.
+
+    Output index ``i = clamp(u - h, 0, n - 1)``: cell 0 collects ``u <= h``, cell ``n - 1``
+    collects ``u >= n - 1 + h``, interior cells ``i`` get ``u = i + h``.
+    """
+    F = np.moveaxis(F, axis, -1)
+    if n == 1:
+        out = F.sum(axis=-1, keepdims=True)
+    else:
+        out = F[..., h:h + n].copy()
+        out[..., 0] = F[..., : h + 1].sum(axis=-1)
+        out[..., n - 1] = F[..., n - 1 + h:].sum(axis=-1)
+    return np.moveaxis(out, -1, axis)
+
+
+class ConvolutionChannel(ChannelOperator):
+    r"""Translation-invariant channel on a 1-D or 2-D grid, by FFT convolution.
+
+    The input is a grid of shape ``grid = (n_1[, n_2])`` (cells flattened row-major, as in
+    :mod:`ldpnb.grid` and :func:`ldpnb.mechanisms.planar_geometric_channel`); ``kernel`` has shape
+    ``(2h_1 + 1[, 2h_2 + 1])`` and ``kernel[h + d]`` is the probability of the offset ``d``
+    (``|d| <= h``; for ``mode="clamp"`` the end entries may hold the lumped tails
+    ``d <= -h`` and ``d >= h``).  The noisy cell is ``u = x + d``.
+
+    ``mode="full"``
+        the output is the padded grid ``n + 2h`` (index ``u + h``), :math:`C[x, z] = K(z - x)`:
+        the untruncated mechanism restricted to the window (rows sum to ``kernel.sum()``).
+    ``mode="clamp"``
+        the output is clamped to the grid, ``z = clamp(u)`` coordinate-wise: the truncated
+        mechanisms (ElSalamouny and Palamidessi 2020, eq. (7) and M5; spec 002 M5-M7).
+
+    **Exact boundary (clamp).** Per axis let :math:`F = \theta * K` be the full convolution on
+    ``n + 2h`` cells. Because clamping acts coordinate-wise on ``u``,
+
+    .. math:: (\theta C)_i = \sum_u F_u\,[\mathrm{clamp}(u - h) = i]
+       = F_{i+h}\ (0 < i < n-1),\quad F_{0..h}\ \text{summed}\ (i = 0),\quad
+       F_{n-1+h..n-1+2h}\ \text{summed}\ (i = n-1),
+
+    i.e. the overflow mass is folded back onto the boundary rows/columns.  Transposing,
+    :math:`(C r)_x = \sum_d K(d)\, r_{\mathrm{clamp}(x + d)} = (K \star \tilde r)_x` with
+    :math:`\tilde r` the edge-padded ``r`` (``np.pad(mode="edge")`` by ``h``): a correlation on
+    the padded grid.  Both are circular FFT products of length ``L >= n + 2h`` (no wrap-around),
+    with the kernel's transform computed once.  Cost :math:`O(k \log k)` per product against
+    :math:`O(k^2)` dense (Richardson-Lucy / FFT-EM deconvolution).
+
+    Accuracy: FFT rounding is absolute, about ``1e-16 * max|theta|`` per entry; tiny negative
+    round-off is clipped to 0 in :meth:`matvec`.
+    """
+
+    def __init__(self, kernel, grid, *, mode: str = "clamp"):
+        K = check_finite_array(kernel, "kernel")
+        grid = tuple(int(g) for g in np.atleast_1d(grid))
+        if K.ndim not in (1, 2) or K.ndim != len(grid):
+            raise ValueError(f"kernel must be 1-D or 2-D with one axis per grid axis, got kernel {K.shape}, grid {grid}")
+        if any(s % 2 == 0 for s in K.shape):
+            raise ValueError(f"kernel must have odd length on every axis (offsets -h..h), got {K.shape}")
+        if any(g < 1 for g in grid) or math.prod(grid) < 2:
+            raise ValueError(f"grid must have positive sizes and at least 2 cells, got {grid}")
+        if np.any(K < 0):
+            raise ValueError("kernel must be nonnegative")
+        if mode not in ("clamp", "full"):
+            raise ValueError(f"mode must be 'clamp' or 'full', got {mode!r}")
+        self.kernel = K
+        self.grid = grid
+        self.mode = mode
+        self.h = tuple((s - 1) // 2 for s in K.shape)
+        self.out_grid = grid if mode == "clamp" else tuple(n + 2 * h for n, h in zip(grid, self.h))
+        self.shape = (math.prod(grid), math.prod(self.out_grid))
+        self.stochastic = abs(K.sum() - 1.0) <= 1e-9
+        self._full = tuple(n + 2 * h for n, h in zip(grid, self.h))
+        self._L = tuple(sfft.next_fast_len(f, real=True) for f in self._full)
+        self._axes = tuple(range(-K.ndim, 0))
+        self._Kf = sfft.rfftn(K, s=self._L, axes=self._axes)
+        self._Kf_conj = np.conj(self._Kf)
+
+    # -------------------------------------------------------------------- factories
+    @classmethod
+    def geometric(cls, k: int, epsilon: float) -> ConvolutionChannel:
+        r"""Truncated linear geometric mechanism on ``0..k-1`` (= :func:`ldpnb.mechanisms.geometric_channel`).
+
+        Offset kernel :math:`K(d) = \frac{1-\alpha}{1+\alpha}\alpha^{|d|}`, ``alpha = e^{-eps}``
+        (ElSalamouny and Palamidessi 2020, eq. (6)), tails :math:`\sum_{|d| \ge k} = \alpha^k/(1+\alpha)`
+        lumped at ``d = +-k``; clamped (eq. (7)).
+        """
+        k = check_domain_size(k)
+        epsilon = check_epsilon(epsilon)
+        alpha = math.exp(-epsilon)
+        d = np.abs(np.arange(-k, k + 1)).astype(np.float64)
+        K = (-math.expm1(-epsilon) / (1.0 + alpha)) * np.power(alpha, d)
+        K[0] = K[-1] = alpha**k / (1.0 + alpha)
+        return cls(K, (k,), mode="clamp")
+
+    @classmethod
+    def laplace(cls, k: int, epsilon: float, *, spacing: float = 1.0) -> ConvolutionChannel:
+        r"""Discretised truncated Laplace mechanism on ``0..k-1`` (= :func:`ldpnb.mechanisms.laplace_channel`).
+
+        ``d = round(N)``, ``N ~ Laplace(1/eps)``: :math:`K(0) = 1 - e^{-e/2}`,
+        :math:`K(d) = e^{-e|d|}\sinh(e/2)`, tails :math:`P(N \ge k - 1/2) = e^{-e(k - 1/2)}/2`
+        lumped at ``+-k`` (``e = eps * spacing``; spec 002 M6).
+        """
+        k = check_domain_size(k)
+        e = check_epsilon(epsilon) * check_epsilon(spacing, name="spacing")
+        d = np.abs(np.arange(-k, k + 1)).astype(np.float64)
+        K = np.exp(-e * d) * math.sinh(e / 2.0)
+        K[k] = -math.expm1(-e / 2.0)
+        K[0] = K[-1] = 0.5 * math.exp(-e * (k - 0.5))
+        return cls(K, (k,), mode="clamp")
+
+    @classmethod
+    def planar_geometric(cls, rows: int, cols: int, epsilon: float, cell_size: Any = 1.0) -> ConvolutionChannel:
+        """Truncated planar geometric mechanism (= :func:`ldpnb.mechanisms.planar_geometric_channel`).
+
+        Uses the lumped offset kernel of :mod:`ldpnb.mechanisms` (window with neglected mass
+        below 1e-14, tails lumped at ``+-rows``, ``+-cols``), clamped to the grid.
+        """
+        from ldpnb.mechanisms import metric as M
+
+        rows, cols = M._check_grid(rows, cols)
+        epsilon = check_epsilon(epsilon)
+        h, w = M._cell_pair(cell_size)
+
+        def block(di, dj):
+            return np.exp(-epsilon * np.hypot(di[:, None] * h, dj[None, :] * w))
+
+        return cls(M._lumped_kernel(rows, cols, h, w, epsilon, block), (rows, cols), mode="clamp")
+
+    @classmethod
+    def planar_laplace(cls, rows: int, cols: int, epsilon: float, cell_size: Any = 1.0, *,
+                       subdivisions: int = 8) -> ConvolutionChannel:
+        """Planar Laplace discretised to the grid and clamped (= :func:`ldpnb.mechanisms.planar_laplace_channel`)."""
+        from ldpnb.mechanisms import metric as M
+
+        rows, cols = M._check_grid(rows, cols)
+        epsilon = check_epsilon(epsilon)
+        h, w = M._cell_pair(cell_size)
+        s = check_domain_size(subdivisions, name="subdivisions", minimum=1)
+        sub = (np.arange(s) + 0.5) / s - 0.5
+
+        def block(di, dj):
+            yy = (di[:, None] + sub[None, :]).reshape(-1) * h
+            xx = (dj[:, None] + sub[None, :]).reshape(-1) * w
+            dens = np.exp(-epsilon * np.hypot(yy[:, None], xx[None, :]))
+            return dens.reshape(di.size, s, dj.size, s).sum(axis=(1, 3))
+
+        return cls(M._lumped_kernel(rows, cols, h, w, epsilon, block), (rows, cols), mode="clamp")
+
+    # -------------------------------------------------------------------- products
+    def matvec(self, theta) -> np.ndarray:
+        t = self._check_last(theta, self.shape[0], "theta")
+        batch = t.shape[:-1]
+        T = t.reshape(batch + self.grid)
+        F = sfft.irfftn(sfft.rfftn(T, s=self._L, axes=self._axes) * self._Kf, s=self._L, axes=self._axes)
+        F = F[(...,) + tuple(slice(0, f) for f in self._full)]
+        if self.mode == "clamp":
+            for ax, (n, h) in enumerate(zip(self.grid, self.h)):
+                F = _fold_clamp(F, ax - len(self.grid), n, h)
+        out = np.maximum(F, 0.0)
+        return out.reshape(batch + (self.shape[1],))
+
+    def rmatvec(self, r) -> np.ndarray:
+        v = self._check_last(r, self.shape[1], "r")
+        batch = v.shape[:-1]
+        V = v.reshape(batch + self.out_grid)
+        if self.mode == "clamp":
+            V = np.pad(V, [(0, 0)] * len(batch) + [(h, h) for h in self.h], mode="edge")
+        G = sfft.irfftn(sfft.rfftn(V, s=self._L, axes=self._axes) * self._Kf_conj, s=self._L, axes=self._axes)
+        G = G[(...,) + tuple(slice(0, n) for n in self.grid)]
+        return np.ascontiguousarray(G).reshape(batch + (self.shape[0],))
+
+    def __repr__(self) -> str:
+        return f"ConvolutionChannel(grid={self.grid}, kernel={self.kernel.shape}, mode={self.mode!r})"

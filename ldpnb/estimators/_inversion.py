@@ -1,0 +1,237 @@
+"""The matrix-inversion family of estimators: INV, INV-N (clip and normalise), INV-P (simplex
+projection), the frequency-oracle estimator and the exact error of INV.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from ldpnb.utils import (
+    check_channel, check_finite_array, check_positive_int,
+)
+from ldpnb.utils import (
+    check_nonnegative_matrix, check_random_state,
+)
+
+from ldpnb.utils import _as_distribution, _check_eps, _check_n
+
+__all__ = [
+    "inv_raw",
+    "inv_normalized",
+    "inv_projected",
+    "project_simplex",
+    "normalize_clip",
+    "fo_estimate",
+    "inv_expected_sq_error",
+    "inv_sq_error_monte_carlo",
+    "clip_normalize",
+    "project_simplex_rows",
+    "rappor_unbiased",
+    "fo_variance",
+]
+
+
+# --------------------------------------------------------------------------- helpers
+def _check_report_counts(counts, m: int, name: str = "counts") -> np.ndarray:
+    """Counts over the outputs (nonnegative, finite; integers or a distribution), length ``m``."""
+    c = check_finite_array(counts, name, ndim=1)
+    if c.shape[0] != m:
+        raise ValueError(f"{name} has length {c.shape[0]} but the channel has {m} outputs (columns)")
+    if np.any(c < 0):
+        raise ValueError(f"{name} must be nonnegative (min {c.min():.3g})")
+    total = c.sum()
+    if not total > 0:
+        raise ValueError(f"{name} must have a positive total (no reports observed)")
+    return c
+
+
+def project_simplex(v) -> np.ndarray:
+    r"""Euclidean projection of ``v`` onto the probability simplex.
+
+    Returns :math:`\arg\min_{w \in \Delta} \|w - v\|_2`, computed in :math:`O(k \log k)` as
+    :math:`w = \max(v + \lambda, 0)` with :math:`\lambda = (1 - \sum_{j \le \rho} u_j)/\rho`,
+    :math:`u` = ``v`` sorted decreasingly and :math:`\rho = \max\{j : u_j + (1 - \sum_{i\le j} u_i)/j > 0\}`
+    (Wang and Carreira-Perpiñán 2013, Algorithm 1; the INV-P post-processing of
+    ElSalamouny and Palamidessi).
+    """
+    v = check_finite_array(v, "v", ndim=1)
+    u = np.sort(v)[::-1]
+    css = np.cumsum(u)
+    j = np.arange(1, v.size + 1)
+    cond = u + (1.0 - css) / j > 0
+    rho = int(np.flatnonzero(cond)[-1]) + 1
+    lam = (1.0 - css[rho - 1]) / rho
+    w = np.maximum(v + lam, 0.0)
+    return w / w.sum()
+
+
+def _clip_normalize(v, name: str = "v", ndim: int | None = None) -> np.ndarray:
+    """INV-N post-processing shared by the package: negatives to 0, then divide by the sum.
+
+    ``v`` is 1-D or 2-D (then row-wise, rows = repetitions); it must be finite and non-empty
+    (NaN is refused, never clipped away), and a row with no positive entry becomes uniform.
+    :func:`normalize_clip`, :func:`ldpnb.ibu_theory.clip_normalize` and
+    :func:`ldpnb.multidim.clip_normalize` are this function under their own argument names.
+    """
+    V = check_finite_array(v, name, ndim=ndim)
+    if V.ndim not in (1, 2):
+        raise ValueError(f"{name} must be 1-D or 2-D, got shape {V.shape}")
+    W = np.maximum(np.atleast_2d(V), 0.0)
+    s = W.sum(axis=1, keepdims=True)
+    out = np.where(s > 0, W / np.where(s > 0, s, 1.0), 1.0 / W.shape[1])
+    return out[0] if V.ndim == 1 else out
+
+
+def normalize_clip(v) -> np.ndarray:
+    """Clip negative entries to 0 and renormalise (INV-N). Uniform if nothing positive remains."""
+    return _clip_normalize(v, "v", ndim=1)
+
+
+def inv_raw(channel, counts) -> np.ndarray:
+    r"""Matrix-inversion estimate :math:`v = q C^{-1}` (may have negative entries; sums to 1).
+
+    Requires a square invertible channel (k-RR, truncated geometric, discretised
+    Laplace, exponential mechanism...). ElSalamouny and Palamidessi, Section 7.
+    """
+    C = check_channel(channel)
+    if C.shape[0] != C.shape[1]:
+        raise ValueError(f"channel must be square for matrix inversion, got shape {C.shape}")
+    c = _check_report_counts(counts, C.shape[1])
+    q = c / c.sum()
+    try:
+        v = np.linalg.solve(C.T, q)
+    except np.linalg.LinAlgError:
+        raise ValueError("channel is singular: the matrix-inversion estimator is undefined") from None
+    if np.linalg.cond(C) > 1e14:
+        raise ValueError(f"channel is numerically singular (condition number {np.linalg.cond(C):.3g})")
+    return v
+
+
+def inv_normalized(channel, counts) -> np.ndarray:
+    """INV-N: the matrix-inversion estimate with negatives set to 0, renormalised."""
+    return normalize_clip(inv_raw(channel, counts))
+
+
+def inv_projected(channel, counts) -> np.ndarray:
+    """INV-P: the matrix-inversion estimate projected onto the simplex (:func:`project_simplex`)."""
+    return project_simplex(inv_raw(channel, counts))
+
+
+def fo_estimate(support_counts, n: int, p: float, q: float) -> np.ndarray:
+    r"""Unbiased estimator of pure frequency oracles (Wang et al. 2017, Eq. 2).
+
+    .. math:: \hat f(v) = \frac{C(v) - n q}{n (p - q)}
+
+    where :math:`C(v)` counts the reports supporting :math:`v`, :math:`p` is the
+    probability that a report from :math:`v` supports :math:`v` and :math:`q` that a
+    report from another value does (GRR, OUE/SUE, OLH, SS).
+    """
+    c = check_finite_array(support_counts, "support_counts", ndim=1)
+    if np.any(c < 0):
+        raise ValueError("support_counts must be nonnegative")
+    n = check_positive_int(n, "n")
+    if not (0 <= q < p <= 1):
+        raise ValueError(f"need 0 <= q < p <= 1, got p={p}, q={q}")
+    return (c - n * q) / (n * (p - q))
+
+
+# --------------------------------------------------------------------------------------------
+# Rappor (Lemma 4.4, Thm 4.6, Fig. 4)
+# --------------------------------------------------------------------------------------------
+
+
+def _rappor_p(eps: float) -> float:
+    return float(np.exp(eps / 2) / (1 + np.exp(eps / 2)))
+
+
+# --------------------------------------------------------------------------------------------
+# INV error (Props. 7.1, 7.2)
+# --------------------------------------------------------------------------------------------
+
+
+def inv_expected_sq_error(channel, theta, n) -> float:
+    """Exact ``E || q M^{-1} - theta ||_2^2`` for ``n`` i.i.d. reports (raw INV, §7.6).
+
+    With ``pi = theta M`` and ``r_z`` the z-th row of ``M^{-1}``, ``v`` is unbiased and
+    ``Cov(q) = (diag(pi) - pi^T pi)/n``, hence
+    ``E||v - theta||^2 = (sum_z pi_z ||r_z||^2 - ||theta||^2) / n``.
+    """
+    M = check_nonnegative_matrix(channel, "channel")
+    if M.shape[0] != M.shape[1]:
+        raise ValueError("channel must be square for INV")
+    th = _as_distribution(theta, "theta", M.shape[0])
+    n = _check_n(n)
+    Minv = np.linalg.inv(M)
+    pi = th @ M
+    return float((pi @ (Minv**2).sum(axis=1) - th @ th) / n)
+
+
+def inv_sq_error_monte_carlo(channel, input_counts, reps: int, *, rng=None) -> tuple[float, float]:
+    """Monte Carlo of ``E||v - theta||^2`` for raw INV with fixed inputs drawn i.i.d. from theta.
+
+    Each repetition draws ``n`` inputs from ``theta = input_counts / n`` (multinomial) and obfuscates
+    them; returns (mean, standard error) over ``reps``.
+    """
+    rng = check_random_state(rng)
+    M = check_nonnegative_matrix(channel, "channel")
+    N = np.asarray(input_counts)
+    n = int(N.sum())
+    th = N / n
+    pi = th @ M
+    counts = rng.multinomial(n, pi / pi.sum(), size=int(reps))  # i.i.d. inputs: reports ~ pi
+    v = np.linalg.solve(M.T, (counts / n).T).T
+    err = ((v - th) ** 2).sum(axis=1)
+    return float(err.mean()), float(err.std(ddof=1) / np.sqrt(len(err)))
+
+
+def clip_normalize(V) -> np.ndarray:
+    """INV-N post-processing, row-wise: negative entries to 0, then divide by the sum.  A row with
+    no positive entry (possible for Rappor's estimator at tiny n) becomes uniform.  NaN or inf
+    entries are refused (ValueError naming ``V``).  One implementation with
+    :func:`ldpnb.estimators.normalize_clip` (the 1-D case)."""
+    return _clip_normalize(V, "V")
+
+
+def project_simplex_rows(V) -> np.ndarray:
+    """INV-P post-processing, row-wise Euclidean projection onto the simplex (Wang &
+    Carreira-Perpinan 2013): ``u`` sorted descending, ``rho = max{j: u_j + (1 - sum_{i<=j} u_i)/j
+    > 0}``, ``lambda = (1 - sum_{i<=rho} u_i)/rho``, result ``max(v + lambda, 0)``.  NaN or inf
+    entries are refused (ValueError naming ``V``)."""
+    V = check_finite_array(V, "V")
+    if V.ndim not in (1, 2):
+        raise ValueError(f"V must be 1-D or 2-D, got shape {V.shape}")
+    X = np.atleast_2d(V)
+    U = -np.sort(-X, axis=1)
+    css = np.cumsum(U, axis=1)
+    j = np.arange(1, X.shape[1] + 1)
+    cond = U + (1 - css) / j > 0
+    rho = X.shape[1] - np.argmax(cond[:, ::-1], axis=1)
+    lam = (1 - css[np.arange(len(X)), rho - 1]) / rho
+    out = np.clip(X + lam[:, None], 0.0, None)
+    return out[0] if V.ndim == 1 else out
+
+
+def rappor_unbiased(support_counts, n, epsilon: float) -> np.ndarray:
+    """Kairouz et al. (2016) per-bit estimator for basic Rappor (spec §2.5):
+    ``v_y = (c_y / n - (1 - p)) / (2p - 1)``, ``p = e^{eps/2}/(1 + e^{eps/2})``; rows of
+    ``support_counts`` are repetitions.  ``sum(v)`` need not be 1."""
+    eps = _check_eps(epsilon)
+    c = np.asarray(support_counts, dtype=float)
+    n = np.asarray(n, dtype=float)
+    p = _rappor_p(eps)
+    nn = n[..., None] if n.ndim and c.ndim == 2 else n
+    return (c / nn - (1 - p)) / (2 * p - 1)
+
+
+def fo_variance(f, n: int, p: float, q: float) -> np.ndarray:
+    r"""Variance of the generic FO estimator Eq. (2) for a fixed population of ``n`` users,
+    ``n f(v)`` of whom hold ``v`` (the support indicators are independent Bernoulli):
+
+    .. math:: \mathrm{Var}[\hat f(v)] = \frac{f(v)\,p(1-p) + (1-f(v))\,q(1-q)}{n\,(p-q)^2}
+
+    (Wang et al. 2017; ``f = 0`` gives the usual approximation :math:`q(1-q)/(n(p-q)^2)`).
+    For OLH ``q = 1/g`` and the formula holds for a fully random hash.
+    """
+    f = np.asarray(f, dtype=float)
+    if n <= 0 or not (0 <= q < p <= 1):
+        raise ValueError("need n > 0 and 0 <= q < p <= 1")
+    return (f * p * (1 - p) + (1 - f) * q * (1 - q)) / (n * (p - q) ** 2)

@@ -1,0 +1,138 @@
+"""Local-privacy mechanisms, one module per family: exact channels, vectorised samplers,
+count-level simulators.
+
+=================  ==========================================================
+``grr``            k-ary randomized response (k-RR / GRR)
+``unary``          unary encodings (SUE = basic RAPPOR, OUE)
+``hashing``        local hashing (BLH, OLH, GLH)
+``subset``         omega-subset selection (SS)
+``metric``         geometric, Laplace, exponential, planar (geo-indistinguishability)
+``watchdog``       watchdog mechanisms (complete and subset merging)
+``orr``            (asymmetric / subset) optimal random response
+``multidim``       multidimensional protocols (SPL, SMP, RS+FD, RS+RFD)
+``rate_distortion``  the Blahut-Arimoto (rate-distortion) mechanism
+=================  =========================================================="""
+
+from .grr import grr_params, grr_channel, grr_perturb, grr_simulate_counts
+from .unary import (
+    ue_params, ue_perturb, ue_simulate_support_counts, ue_channel, ue_pattern_index, rappor_channel,
+    rappor_perturb,
+)
+from .hashing import (
+    HASH_PRIME, lh_params, lh_hash, lh_draw_seeds, lh_perturb, lh_support_counts, lh_simulate_support_counts,
+    lh_channel,
+)
+from .subset import ss_params, ss_perturb, ss_simulate_support_counts, ss_channel, ss_subsets, ss_subset_index
+from .metric import (
+    geometric_channel, geometric_perturb, laplace_channel, laplace_perturb, planar_geometric_channel,
+    planar_laplace_channel, planar_laplace_perturb, exponential_channel, untruncated_geometric_matrix,
+    untruncated_geometric_perturb,
+)
+from .watchdog import (
+    MergeMechanism, watchdog_partition, merging_mi, complete_merging, subset_merging, optimal_partition,
+)
+from .orr import (
+    alip_column_polytope, polytope_vertices, min_concave_over_vertices, column_entropies, ORRResult,
+    optimal_random_response, SRRResult, subset_random_response, has_cdd, perfect_privacy_response,
+)
+from .multidim import (
+    PROTOCOLS, amplified_epsilon, fo_params, check_dataset, sample_attributes, spl_collect, spl_estimate,
+    smp_collect, smp_estimate, spl_variance, smp_variance, rsfd_params, rsfd_collect, rsfd_support_counts,
+    rsfd_estimate, rsfd_variance, rsfd_aggregate, rsfd_counts_sampler, rsfd_approx_variance,
+    rsfd_support_probability, clip_normalize, rsfd_tuple_channel, exact_privacy_loss,
+)
+from .rate_distortion import (
+    exponential_kernel, ba_F, ba_G, BAResult, blahut_arimoto, average_distortion, mutual_information_nats,
+    ba_lagrangian, rd_point, rd_curve, rd_closed_form, kernel_min_eigenvalue,
+    ba_iterate_factorization_residual,
+)
+
+__all__ = [
+    "grr_params",
+    "grr_channel",
+    "grr_perturb",
+    "grr_simulate_counts",
+    "ue_params",
+    "ue_perturb",
+    "ue_simulate_support_counts",
+    "ue_channel",
+    "ue_pattern_index",
+    "rappor_channel",
+    "rappor_perturb",
+    "HASH_PRIME",
+    "lh_params",
+    "lh_hash",
+    "lh_draw_seeds",
+    "lh_perturb",
+    "lh_support_counts",
+    "lh_simulate_support_counts",
+    "lh_channel",
+    "ss_params",
+    "ss_perturb",
+    "ss_simulate_support_counts",
+    "ss_channel",
+    "ss_subsets",
+    "ss_subset_index",
+    "geometric_channel",
+    "geometric_perturb",
+    "laplace_channel",
+    "laplace_perturb",
+    "planar_geometric_channel",
+    "planar_laplace_channel",
+    "planar_laplace_perturb",
+    "exponential_channel",
+    "untruncated_geometric_matrix",
+    "untruncated_geometric_perturb",
+    "MergeMechanism",
+    "watchdog_partition",
+    "merging_mi",
+    "complete_merging",
+    "subset_merging",
+    "optimal_partition",
+    "alip_column_polytope",
+    "polytope_vertices",
+    "min_concave_over_vertices",
+    "column_entropies",
+    "ORRResult",
+    "optimal_random_response",
+    "SRRResult",
+    "subset_random_response",
+    "has_cdd",
+    "perfect_privacy_response",
+    "PROTOCOLS",
+    "amplified_epsilon",
+    "fo_params",
+    "check_dataset",
+    "sample_attributes",
+    "spl_collect",
+    "spl_estimate",
+    "smp_collect",
+    "smp_estimate",
+    "spl_variance",
+    "smp_variance",
+    "rsfd_params",
+    "rsfd_collect",
+    "rsfd_support_counts",
+    "rsfd_estimate",
+    "rsfd_variance",
+    "rsfd_aggregate",
+    "rsfd_counts_sampler",
+    "rsfd_approx_variance",
+    "rsfd_support_probability",
+    "clip_normalize",
+    "rsfd_tuple_channel",
+    "exact_privacy_loss",
+    "exponential_kernel",
+    "ba_F",
+    "ba_G",
+    "BAResult",
+    "blahut_arimoto",
+    "average_distortion",
+    "mutual_information_nats",
+    "ba_lagrangian",
+    "rd_point",
+    "rd_curve",
+    "rd_closed_form",
+    "kernel_min_eigenvalue",
+    "ba_iterate_factorization_residual",
+]

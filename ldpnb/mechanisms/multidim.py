@@ -1,0 +1,651 @@
+"""Multidimensional frequency estimation under LDP: SPL, SMP, RS+FD and RS+RFD.
+
+Reference: H. H. Arcolezi, S. Gambs, J.-F. Couchot, C. Palamidessi, "On the Risks of Collecting
+Multidimensional Data Under Local Differential Privacy", PVLDB 16(5):1126-1139, 2023 (below:
+"Arcolezi et al. 2023"), Sections 2.3 and 5, Algorithm 1, Eqs. (6)-(9), Appendices A, B and E;
+and H. H. Arcolezi, J.-F. Couchot, B. Al Bouna, X. Xiao, "Random Sampling Plus Fake Data:
+Multidimensional Frequency Estimates With Local Differential Privacy", CIKM 2021 (RS+FD).
+
+Setting: ``n`` users each hold a tuple ``X[i] = (v_1, ..., v_d)`` of label-encoded categorical
+values, ``X[:, j]`` in ``{0, ..., k_j - 1}``.  The server wants the ``d`` marginal histograms.
+
+* SPL: every attribute is reported with budget ``eps / d`` (sequential composition).
+* SMP: each user samples one attribute ``j ~ U([d])`` and discloses ``<j, M(v_j; eps)>``.
+* RS+FD: each user samples ``j ~ U([d])``, reports ``v_j`` with the *amplified* budget
+  ``eps' = ln(d (e^eps - 1) + 1)`` and uniform fake data for every other attribute
+  (GRR: uniform value; UE-z: UE of a zero vector; UE-r: UE of a uniform one-hot).
+* RS+RFD (Alg. 1): as RS+FD but fake values are drawn from public priors ``f~_i``.
+
+All protocols here use the single-attribute oracles of :mod:`ldpnb.mechanisms` and the generic
+estimator :func:`ldpnb.estimators.fo_estimate` (Eq. 2).
+
+Protocol names: ``"grr"``, ``"olh"``, ``"ss"``, ``"sue"``, ``"oue"``.  RS+FD/RS+RFD fake-data
+rules: ``"uniform"`` (GRR), ``"zero"`` (UE-z), ``"random"`` (UE-r), ``"prior"`` (RS+RFD, GRR or
+UE-r with priors).
+"""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import Sequence
+import numpy as np
+from ldpnb.estimators._inversion import _clip_normalize
+from ldpnb.utils import (
+    check_domain_size, check_finite_array, check_positive_int, check_random_state,
+)
+from ldpnb.estimators._inversion import fo_variance
+
+__all__ = [
+    "PROTOCOLS",
+    "amplified_epsilon",
+    "fo_params",
+    "check_dataset",
+    "sample_attributes",
+    "spl_collect",
+    "spl_estimate",
+    "smp_collect",
+    "smp_estimate",
+    "spl_variance",
+    "smp_variance",
+    "rsfd_params",
+    "rsfd_collect",
+    "rsfd_support_counts",
+    "rsfd_estimate",
+    "rsfd_variance",
+    "rsfd_aggregate",
+    "rsfd_counts_sampler",
+    "rsfd_approx_variance",
+    "rsfd_support_probability",
+    "clip_normalize",
+    "rsfd_tuple_channel",
+    "exact_privacy_loss",
+]
+
+
+PROTOCOLS = ("grr", "olh", "ss", "sue", "oue")
+
+
+_RSFD_PROTOCOLS = ("grr", "sue", "oue")
+
+
+_FAKES = ("uniform", "zero", "random", "prior")
+
+
+# ---------------------------------------------------------------------------------------------
+# validation helpers
+# ---------------------------------------------------------------------------------------------
+def _check_eps(eps: float, name: str = "epsilon") -> float:
+    from ldpnb.utils import check_epsilon
+
+    return check_epsilon(eps, name=name)
+
+
+def _check_protocol(protocol: str, allowed: Sequence[str] = PROTOCOLS) -> str:
+    if not isinstance(protocol, str) or protocol.lower() not in allowed:
+        raise ValueError(f"protocol must be one of {tuple(allowed)}, got {protocol!r}")
+    return protocol.lower()
+
+
+def check_dataset(X, ks=None) -> tuple[np.ndarray, np.ndarray]:
+    """Validate a label-encoded dataset ``X`` (n, d) and its domain sizes ``ks`` (d,).
+
+    Returns int64 copies.  ``ks=None`` infers ``k_j = max(X[:, j]) + 1``.
+    """
+    X = np.asarray(X)
+    if X.ndim != 2 or X.shape[1] < 1 or X.shape[0] < 1:
+        raise ValueError(f"X must be a non-empty 2-D array (n, d), got shape {X.shape}")
+    if not np.issubdtype(X.dtype, np.integer):
+        if not np.all(np.equal(np.mod(X, 1), 0)):
+            raise ValueError("X must contain integer codes")
+    X = X.astype(np.int64)
+    if ks is None:
+        ks = X.max(axis=0) + 1
+    ks = np.asarray(ks, dtype=np.int64).ravel()
+    if ks.shape[0] != X.shape[1]:
+        raise ValueError(f"ks must have one entry per column of X ({X.shape[1]}), got {ks.shape[0]}")
+    if np.any(ks < 2):
+        raise ValueError("every domain size k_j must be >= 2")
+    if X.min() < 0 or np.any(X.max(axis=0) >= ks):
+        raise ValueError("X[:, j] must lie in {0, ..., k_j - 1}")
+    return X, ks
+
+
+def amplified_epsilon(eps: float | np.ndarray, d: int) -> float | np.ndarray:
+    r"""Amplified budget of RS+FD / RS+RFD (Arcolezi et al. 2023, Sec. 2.3.2, Alg. 1 line 3).
+
+    .. math:: \epsilon' = \ln\big(d\,(e^{\epsilon} - 1) + 1\big)
+
+    (amplification by sampling with rate ``beta = 1/d``).
+    """
+    d = check_positive_int(d, "d", minimum=1)
+    e = np.asarray(eps, dtype=float)
+    if np.any(~np.isfinite(e)) or np.any(e <= 0):
+        raise ValueError("epsilon must be finite and > 0")
+    out = np.log(d * np.expm1(e) + 1.0)
+    return float(out) if out.ndim == 0 else out
+
+
+def fo_params(protocol: str, k: int, eps: float) -> tuple[float, float]:
+    r"""``(p, q)`` of the generic estimator Eq. (2) for a frequency oracle.
+
+    GRR: :math:`p = e^\epsilon/(e^\epsilon + k - 1)`, :math:`q = 1/(e^\epsilon+k-1)`;
+    OLH: :math:`p = e^\epsilon/(e^\epsilon + g - 1)`, :math:`q = 1/g`; omega-SS, SUE, OUE: see
+    :mod:`ldpnb.mechanisms` (Arcolezi et al. 2023, Sec. 2.2).
+    """
+    from ldpnb.mechanisms import grr as mech
+    from ldpnb.mechanisms import hashing as mech_hashing
+    from ldpnb.mechanisms import subset as mech_subset
+    from ldpnb.mechanisms import unary as mech_unary
+
+    protocol = _check_protocol(protocol)
+    eps = _check_eps(eps)
+    k = check_domain_size(k)
+    if protocol == "grr":
+        p, q = mech.grr_params(k, eps)
+    elif protocol == "olh":
+        g, p, q = mech_hashing.lh_params(eps)
+        q = 1.0 / g
+    elif protocol == "ss":
+        _, p, q = mech_subset.ss_params(k, eps)
+    else:
+        p, q = mech_unary.ue_params(eps, kind=protocol)
+    return float(p), float(q)
+
+
+def sample_attributes(n: int, d: int, *, rng=None, assignment: str = "iid") -> np.ndarray:
+    """Sampled attribute of each user: i.i.d. uniform on ``{0..d-1}`` (paper) or a balanced
+    random partition of the users into ``d`` groups (``assignment="balanced"``, artifact)."""
+    rng = check_random_state(rng)
+    if assignment == "iid":
+        return rng.integers(0, d, size=n)
+    if assignment == "balanced":
+        t = np.repeat(np.arange(d), int(np.ceil(n / d)))[:n]
+        return rng.permutation(t)
+    raise ValueError(f"assignment must be 'iid' or 'balanced', got {assignment!r}")
+
+
+# ---------------------------------------------------------------------------------------------
+# single-attribute helpers (report = support matrix or value)
+# ---------------------------------------------------------------------------------------------
+def _fo_support_counts(x: np.ndarray, k: int, eps: float, protocol: str, rng) -> np.ndarray:
+    """Perturb ``x`` with the frequency oracle and return the support counts C(v) (k,)."""
+    from ldpnb.mechanisms import hashing as mech
+    from ldpnb.mechanisms import grr as mech_grr
+    from ldpnb.mechanisms import unary as mech_unary
+    from ldpnb.mechanisms import subset as mech_subset
+
+    if protocol == "grr":
+        y = mech_grr.grr_perturb(x, k, eps, rng=rng)
+        return np.bincount(y, minlength=k)
+    if protocol == "olh":
+        seeds, y = mech.lh_perturb(x, k, eps, rng=rng)
+        g = mech.lh_params(eps)[0]
+        return np.asarray(mech.lh_support_counts(seeds, y, k, g))
+    if protocol == "ss":
+        return mech_subset.ss_perturb(x, k, eps, rng=rng).sum(axis=0)
+    return mech_unary.ue_perturb(x, k, eps, kind=protocol, rng=rng).sum(axis=0)
+
+
+def spl_collect(X, ks, eps: float, protocol: str, *, rng=None) -> list[np.ndarray]:
+    """SPL: every attribute reported with budget ``eps/d``; returns the support counts per attribute.
+
+    Privacy: ``d`` reports at ``eps/d`` compose sequentially to ``eps`` (Arcolezi et al. 2023, Sec. 2.3).
+    """
+    X, ks = check_dataset(X, ks)
+    protocol = _check_protocol(protocol)
+    eps = _check_eps(eps)
+    rng = check_random_state(rng)
+    d = X.shape[1]
+    return [_fo_support_counts(X[:, j], int(ks[j]), eps / d, protocol, rng) for j in range(d)]
+
+
+def spl_estimate(counts: Sequence[np.ndarray], n: int, ks, eps: float, protocol: str) -> list[np.ndarray]:
+    """SPL estimates: Eq. (2) per attribute with the FO's (p, q) at ``eps/d``."""
+    from ldpnb.estimators._inversion import fo_estimate
+
+    d = len(counts)
+    out = []
+    for j in range(d):
+        p, q = fo_params(protocol, int(ks[j]), eps / d)
+        out.append(np.asarray(fo_estimate(np.asarray(counts[j]), n, p, q), dtype=float))
+    return out
+
+
+def spl_variance(f, n: int, k: int, eps: float, d: int, protocol: str) -> np.ndarray:
+    """Variance of SPL's estimate of one attribute: :func:`fo_variance` at budget ``eps/d``
+    with all ``n`` users reporting (Arcolezi et al. 2023, Sec. 2.3)."""
+    p, q = fo_params(protocol, int(k), _check_eps(eps) / int(d))
+    return fo_variance(f, n, p, q)
+
+
+def smp_variance(f, n: int, k: int, eps: float, d: int, protocol: str) -> np.ndarray:
+    r"""Approximate variance of SMP's estimate of one attribute for a fixed population of ``n``
+    users (Arcolezi et al. 2023, Sec. 2.3): the randomization variance of the ``n/d`` users that
+    sampled the attribute plus the variance of their empirical frequency around the population's
+    (each user is in the group independently with probability 1/d):
+
+    .. math:: \mathrm{Var} \approx \frac{f p(1-p) + (1-f) q(1-q)}{(n/d)(p-q)^2} + \frac{f(1-f)(d-1)}{n}.
+    """
+    p, q = fo_params(protocol, int(k), _check_eps(eps))
+    f = np.asarray(f, dtype=float)
+    return fo_variance(f, n / int(d), p, q) + f * (1 - f) * (int(d) - 1) / n
+
+
+def smp_collect(X, ks, eps: float, protocol: str, *, rng=None, assignment: str = "iid"):
+    """SMP: each user samples ``j ~ U([d])`` and discloses ``<j, M(v_j; eps)>``.
+
+    Returns ``(attr, counts, n_j)``: the sampled attribute per user (n,), the support counts per
+    attribute (list of (k_j,)), and the number of users per attribute (d,).
+    """
+    X, ks = check_dataset(X, ks)
+    protocol = _check_protocol(protocol)
+    eps = _check_eps(eps)
+    rng = check_random_state(rng)
+    n, d = X.shape
+    attr = sample_attributes(n, d, rng=rng, assignment=assignment)
+    counts = []
+    for j in range(d):
+        xj = X[attr == j, j]
+        counts.append(_fo_support_counts(xj, int(ks[j]), eps, protocol, rng) if xj.size else np.zeros(ks[j], int))
+    return attr, counts, np.bincount(attr, minlength=d)
+
+
+def smp_estimate(counts, n_j, ks, eps: float, protocol: str) -> list[np.ndarray]:
+    """SMP estimates: Eq. (2) on the ``n_j`` users that sampled attribute ``j``."""
+    from ldpnb.estimators._inversion import fo_estimate
+
+    out = []
+    for j, c in enumerate(counts):
+        p, q = fo_params(protocol, int(ks[j]), eps)
+        nj = int(n_j[j])
+        out.append(np.asarray(fo_estimate(np.asarray(c), max(nj, 1), p, q), dtype=float))
+    return out
+
+
+# ---------------------------------------------------------------------------------------------
+# RS+FD and RS+RFD
+# ---------------------------------------------------------------------------------------------
+def rsfd_params(protocol: str, k: int, eps: float, d: int) -> tuple[float, float]:
+    r"""``(p, q)`` of the sampled attribute's randomizer at the amplified budget ``eps'``.
+
+    GRR: :math:`p = e^{\epsilon'}/(e^{\epsilon'}+k_j-1)`, :math:`q = (1-p)/(k_j-1)`;
+    SUE: :math:`p = e^{\epsilon'/2}/(e^{\epsilon'/2}+1)`, :math:`q = 1-p`;
+    OUE: :math:`p = 1/2`, :math:`q = 1/(e^{\epsilon'}+1)` (Arcolezi et al. 2023, Sec. 2.3.2 and 5.1).
+    """
+    from ldpnb.mechanisms import grr as mech
+    from ldpnb.mechanisms import unary as mech_unary
+
+    protocol = _check_protocol(protocol, _RSFD_PROTOCOLS)
+    k = check_domain_size(k)
+    eps_p = amplified_epsilon(_check_eps(eps), d)
+    if protocol == "grr":
+        p, q = mech.grr_params(k, eps_p)
+    else:
+        p, q = mech_unary.ue_params(eps_p, kind=protocol)
+    return float(p), float(q)
+
+
+def _check_fake(protocol: str, fake: str) -> str:
+    if fake not in _FAKES:
+        raise ValueError(f"fake must be one of {_FAKES}, got {fake!r}")
+    if protocol == "grr" and fake not in ("uniform", "prior"):
+        raise ValueError("RS+FD[GRR] uses fake='uniform' (RS+FD) or 'prior' (RS+RFD)")
+    if protocol != "grr" and fake == "uniform":
+        raise ValueError("UE variants use fake='zero' (UE-z), 'random' (UE-r) or 'prior' (RS+RFD[UE-r])")
+    return fake
+
+
+def _check_priors(priors, ks) -> list[np.ndarray]:
+    if priors is None:
+        raise ValueError("fake='prior' (RS+RFD) requires priors, one distribution per attribute")
+    if len(priors) != len(ks):
+        raise ValueError(f"priors must have {len(ks)} distributions, got {len(priors)}")
+    out = []
+    for j, pr in enumerate(priors):
+        pr = np.asarray(pr, dtype=float)
+        if pr.shape != (int(ks[j]),) or np.any(pr < 0) or not np.isclose(pr.sum(), 1.0, atol=1e-9):
+            raise ValueError(f"priors[{j}] must be a distribution of length k_{j}={ks[j]}")
+        out.append(pr / pr.sum())
+    return out
+
+
+def _fake_dist(fake: str, k: int, prior: np.ndarray | None) -> np.ndarray:
+    """Distribution of the fake *value* (GRR, UE-r, prior); uniform unless fake='prior'."""
+    if fake == "prior":
+        return prior
+    return np.full(k, 1.0 / k)
+
+
+def _sample_values(dist: np.ndarray, size: int, rng) -> np.ndarray:
+    """i.i.d. draws from a discrete distribution (inverse-CDF, vectorised)."""
+    cdf = np.cumsum(dist)
+    cdf[-1] = 1.0
+    return np.minimum(np.searchsorted(cdf, rng.random(size), side="right"), dist.size - 1)
+
+
+def _ue_bits(onehot: np.ndarray, k: int, p: float, q: float, rng) -> np.ndarray:
+    """UE bit flipping (Eq. 3): bits of the one-hot of ``onehot[i]`` (or an all-zero vector where
+    ``onehot[i] == -1``) kept at 1 w.p. p, 0 -> 1 w.p. q."""
+    n = onehot.size
+    bits = rng.random((n, k)) < q
+    rows = np.flatnonzero(onehot >= 0)
+    bits[rows, onehot[rows]] = rng.random(rows.size) < p
+    return bits
+
+
+def rsfd_collect(X, ks, eps: float, protocol: str, fake: str, *, priors=None, rng=None,
+                 assignment: str = "iid", sampled=None):
+    """Client side of RS+FD / RS+RFD (Arcolezi et al. 2023, Sec. 2.3.2 and Alg. 1).
+
+    Each user samples ``j ~ U([d])``, randomizes ``v_j`` with GRR / SUE / OUE at
+    ``eps' = ln(d(e^eps - 1) + 1)`` and sends fake data for every other attribute:
+    ``fake="uniform"`` (GRR, value ~ U(A_i)), ``"zero"`` (UE-z: UE of the zero vector),
+    ``"random"`` (UE-r: UE of onehot(r), r ~ U(A_i)), ``"prior"`` (RS+RFD: value / r ~ priors[i]).
+
+    Parameters
+    ----------
+    sampled : optional int array (n,)
+        Force the sampled attribute of each user (used by attacks that simulate the protocol
+        on synthetic profiles with known labels); default draws it (``assignment``).
+
+    Returns
+    -------
+    reports : list of d arrays — GRR: int (n,); UE: bool (n, k_j)
+    t : int array (n,), the sampled (hidden) attribute
+    """
+    X, ks = check_dataset(X, ks)
+    protocol = _check_protocol(protocol, _RSFD_PROTOCOLS)
+    fake = _check_fake(protocol, fake)
+    eps = _check_eps(eps)
+    rng = check_random_state(rng)
+    n, d = X.shape
+    if fake == "prior":
+        priors = _check_priors(priors, ks)
+    if sampled is None:
+        t = sample_attributes(n, d, rng=rng, assignment=assignment)
+    else:
+        t = np.asarray(sampled, dtype=np.int64)
+        if t.shape != (n,) or t.min() < 0 or t.max() >= d:
+            raise ValueError("sampled must be an int array (n,) with values in {0..d-1}")
+    reports = []
+    for j in range(d):
+        k = int(ks[j])
+        p, q = rsfd_params(protocol, k, eps, d)
+        real = t == j
+        fd = _fake_dist(fake, k, priors[j] if fake == "prior" else None)
+        if protocol == "grr":
+            y = _sample_values(fd, n, rng)
+            idx = np.flatnonzero(real)
+            keep = rng.random(idx.size) < p
+            other = (X[idx, j] + rng.integers(1, k, size=idx.size)) % k
+            y[idx] = np.where(keep, X[idx, j], other)
+            reports.append(y)
+        else:
+            if fake == "zero":
+                base = np.full(n, -1, dtype=np.int64)
+            else:
+                base = _sample_values(fd, n, rng)
+            base[real] = X[real, j]
+            reports.append(_ue_bits(base, k, p, q, rng))
+    return reports, t
+
+
+def rsfd_support_counts(reports) -> list[np.ndarray]:
+    """Support counts C(v) per attribute: value counts (GRR) or column sums of the bits (UE)."""
+    out = []
+    for r in reports:
+        r = np.asarray(r)
+        if r.ndim == 1:
+            raise ValueError("GRR reports need the domain size: use np.bincount(r, minlength=k)")
+        out.append(r.sum(axis=0).astype(np.int64))
+    return out
+
+
+def _report_counts(reports, ks) -> list[np.ndarray]:
+    out = []
+    for j, r in enumerate(reports):
+        r = np.asarray(r)
+        out.append(np.bincount(r, minlength=int(ks[j])) if r.ndim == 1 else r.sum(axis=0).astype(np.int64))
+    return out
+
+
+def rsfd_estimate(counts, n: int, d: int, k: int, p: float, q: float, variant: str,
+                  prior=None) -> np.ndarray:
+    r"""Unbiased RS+FD / RS+RFD estimator of one attribute's frequencies from support counts.
+
+    * RS+FD[GRR] (CIKM 2021): :math:`\hat f(v) = \frac{C(v)\,d\,k_j - n(d-1+q k_j)}{n k_j (p-q)}`
+    * RS+FD[UE-z]: :math:`\hat f(v) = \frac{d\,(C(v) - n q)}{n(p-q)}`
+    * RS+FD[UE-r]: :math:`\hat f(v) = \frac{C(v) d k_j - n(q k_j + (p-q)(d-1) + q k_j(d-1))}{n k_j (p-q)}`
+      (the paper's text has a stray parenthesis; this is the unbiased form)
+    * RS+RFD[GRR], Eq. (6): :math:`\hat f(v) = \frac{d\,C(v) - n(q + (d-1)\tilde f_j(v))}{n(p-q)}`
+    * RS+RFD[UE-r], Eq. (7): :math:`\hat f(v) = \frac{d\,C(v) - n(q + (p-q)(d-1)\tilde f_j(v) + q(d-1))}{n(p-q)}`
+
+    ``variant`` in {"grr", "ue-z", "ue-r"}; ``prior`` (k,) switches to RS+RFD (Eqs. 6, 7).
+    """
+    C = check_finite_array(counts, "counts", ndim=1)
+    if np.any(C < 0):
+        raise ValueError(f"counts (support counts) must be nonnegative (min {C.min():.3g})")
+    if n <= 0 or d < 1 or k < 2 or not (0 <= q < p <= 1):
+        raise ValueError("need n > 0, d >= 1, k >= 2 and 0 <= q < p <= 1")
+    if C.shape != (k,):
+        raise ValueError(f"counts must have shape ({k},), got {C.shape}")
+    if variant == "ue-z":
+        if prior is not None:
+            raise ValueError("UE-z has no RS+RFD variant (fake data are zero vectors)")
+        return d * (C - n * q) / (n * (p - q))
+    fk = np.full(k, 1.0 / k) if prior is None else np.asarray(prior, dtype=float)
+    if fk.shape != (k,):
+        raise ValueError(f"prior must have shape ({k},)")
+    if variant == "grr":
+        return (d * C - n * (q + (d - 1) * fk)) / (n * (p - q))
+    if variant == "ue-r":
+        return (d * C - n * (q + (p - q) * (d - 1) * fk + q * (d - 1))) / (n * (p - q))
+    raise ValueError(f"variant must be 'grr', 'ue-z' or 'ue-r', got {variant!r}")
+
+
+def rsfd_support_probability(f, d: int, k: int, p: float, q: float, variant: str, prior=None) -> np.ndarray:
+    r"""``gamma(v) = Pr[a random user's report supports v]`` (Figs. 7, 8; App. A, B).
+
+    GRR: :math:`\gamma = \frac1d\big(q + f(v)(p-q) + (d-1)\tilde f_j(v)\big)`;
+    UE-z: :math:`\gamma = f(v)(p-q)/d + q`;
+    UE-r: :math:`\gamma = \frac1d\big(f(v)(p-q) + q + (d-1)(\tilde f_j(v)(p-q) + q)\big)`
+    with :math:`\tilde f_j = 1/k_j` for RS+FD.
+    """
+    f = np.asarray(f, dtype=float)
+    fk = np.full(k, 1.0 / k) if prior is None else np.asarray(prior, dtype=float)
+    if variant == "grr":
+        return (q + f * (p - q) + (d - 1) * fk) / d
+    if variant == "ue-z":
+        return f * (p - q) / d + q
+    if variant == "ue-r":
+        return (f * (p - q) + q + (d - 1) * (fk * (p - q) + q)) / d
+    raise ValueError(f"variant must be 'grr', 'ue-z' or 'ue-r', got {variant!r}")
+
+
+def rsfd_variance(f, n: int, d: int, k: int, p: float, q: float, variant: str, prior=None) -> np.ndarray:
+    r"""Variance of the RS+FD / RS+RFD estimators, Eqs. (8), (9) (Arcolezi et al. 2023, App. A, B):
+
+    .. math:: \mathrm{Var}[\hat f(v)] = \frac{d^2\,\gamma(1-\gamma)}{n\,(p-q)^2}
+
+    with :math:`\gamma` of :func:`rsfd_support_probability` (users i.i.d.).  ``f = 0`` gives the
+    approximate variance of App. E.1.
+    """
+    g = rsfd_support_probability(f, d, k, p, q, variant, prior)
+    return d ** 2 * g * (1 - g) / (n * (p - q) ** 2)
+
+
+def _variant(protocol: str, fake: str) -> str:
+    if protocol == "grr":
+        return "grr"
+    return "ue-z" if fake == "zero" else "ue-r"
+
+
+def clip_normalize(est) -> np.ndarray:
+    """Artifact post-processing: clip negative estimates at 0 and renormalise to sum 1
+    (uniform if everything is clipped).  ``est`` is 1-D and finite (NaN refused); the same
+    implementation as :func:`ldpnb.estimators.normalize_clip`."""
+    return _clip_normalize(est, "est", ndim=1)
+
+
+def rsfd_aggregate(reports, ks, eps: float, protocol: str, fake: str, *, priors=None,
+                   postprocess: str | None = "clip") -> list[np.ndarray]:
+    """Server side of RS+FD / RS+RFD: support counts of every attribute -> estimator of
+    :func:`rsfd_estimate` (Eqs. 6, 7 for RS+RFD), optionally clipped and renormalised."""
+    ks = np.asarray(ks, dtype=np.int64)
+    protocol = _check_protocol(protocol, _RSFD_PROTOCOLS)
+    fake = _check_fake(protocol, fake)
+    d = len(reports)
+    n = int(np.asarray(reports[0]).shape[0])
+    if fake == "prior":
+        priors = _check_priors(priors, ks)
+    counts = _report_counts(reports, ks)
+    return rsfd_estimate_all(counts, n, ks, eps, protocol, fake, priors=priors, postprocess=postprocess)
+
+
+def rsfd_estimate_all(counts, n, ks, eps, protocol, fake, *, priors=None, postprocess="clip"):
+    """Estimates of all attributes from their support counts (see :func:`rsfd_aggregate`)."""
+    d = len(counts)
+    var = _variant(protocol, fake)
+    out = []
+    for j in range(d):
+        k = int(ks[j])
+        p, q = rsfd_params(protocol, k, eps, d)
+        est = rsfd_estimate(counts[j], n, d, k, p, q, var, priors[j] if fake == "prior" else None)
+        if postprocess == "clip":
+            est = clip_normalize(est)
+        elif postprocess is not None:
+            raise ValueError("postprocess must be 'clip' or None")
+        out.append(est)
+    return out
+
+
+def rsfd_counts_sampler(input_counts, d: int, eps: float, protocol: str, fake: str, *,
+                        priors=None, rng=None) -> list[np.ndarray]:
+    """Exact-in-law sampler of each attribute's support counts under RS+FD / RS+RFD.
+
+    For attribute ``j`` with true value counts ``c_v``: each user samples ``j`` independently
+    w.p. ``1/d`` so the real reporters of value ``v`` are ``R_v ~ Bin(c_v, 1/d)``; the others
+    send fake data.  GRR: real outputs ``~ Multinomial`` per value (p on v, q elsewhere) plus
+    ``Multinomial(n_fake, fake distribution)``; UE: ``C(v) = Bin(N_v, p) + Bin(n - N_v, q)`` with
+    ``N_v`` the users whose pre-flip one-hot sits at ``v`` (Arcolezi et al. 2023, Sec. 5; spec A6).
+    The law of each attribute's counts is exact; the dependence *between* attributes (through
+    the common sampled attribute) is not reproduced, which does not matter for MSE_avg.
+    """
+    rng = check_random_state(rng)
+    protocol = _check_protocol(protocol, _RSFD_PROTOCOLS)
+    fake = _check_fake(protocol, fake)
+    ks = np.array([len(c) for c in input_counts])
+    if len(input_counts) != d:
+        raise ValueError("input_counts must have one count vector per attribute (d)")
+    if fake == "prior":
+        priors = _check_priors(priors, ks)
+    out = []
+    for j, c in enumerate(input_counts):
+        c = np.asarray(c, dtype=np.int64)
+        k = c.size
+        n = int(c.sum())
+        p, q = rsfd_params(protocol, k, eps, d)
+        real = rng.binomial(c, 1.0 / d)
+        n_real = int(real.sum())
+        n_fake = n - n_real
+        fd = _fake_dist(fake, k, priors[j] if fake == "prior" else None)
+        if protocol == "grr":
+            from ldpnb.mechanisms.grr import grr_simulate_counts
+
+            C = np.asarray(grr_simulate_counts(real, amplified_epsilon(eps, d), rng=rng), dtype=np.int64)
+            C = C + rng.multinomial(n_fake, fd)
+        else:
+            if fake == "zero":
+                N = real
+            else:
+                N = real + rng.multinomial(n_fake, fd)
+            C = rng.binomial(N, p) + rng.binomial(n - N, q)
+        out.append(C.astype(np.int64))
+    return out
+
+
+def rsfd_approx_variance(ks, n: int, eps: float, protocol: str, fake: str, *, priors=None, f=None) -> float:
+    """Averaged (approximate) variance of App. E.1: Eqs. (8)/(9) (or the RS+FD forms) with
+    ``f(v) = 0`` (or the given true marginals ``f``), averaged over values then attributes."""
+    ks = np.asarray(ks, dtype=np.int64)
+    protocol = _check_protocol(protocol, _RSFD_PROTOCOLS)
+    fake = _check_fake(protocol, fake)
+    d = ks.size
+    var = _variant(protocol, fake)
+    vals = []
+    for j in range(d):
+        k = int(ks[j])
+        p, q = rsfd_params(protocol, k, eps, d)
+        fj = np.zeros(k) if f is None else np.asarray(f[j], dtype=float)
+        vals.append(np.mean(rsfd_variance(fj, n, d, k, p, q, var, priors[j] if fake == "prior" else None)))
+    return float(np.mean(vals))
+
+
+# ---------------------------------------------------------------------------------------------
+# exact privacy loss by enumeration (spec A14, claim T13)
+# ---------------------------------------------------------------------------------------------
+def rsfd_tuple_channel(ks, eps: float, protocol: str = "grr", fake: str = "uniform", *, priors=None):
+    r"""Exact channel of the whole RS+FD / RS+RFD tuple mechanism, rows = input tuples.
+
+    :math:`P(\mathbf y\mid\mathbf v) = \sum_j \frac1d P_M(y_j\mid v_j)\prod_{i\neq j}P_{fake,i}(y_i)`.
+    GRR outputs are tuples of values; UE outputs are tuples of bit vectors (pattern index
+    :math:`\sum_b B_b 2^b`).  Only for tiny domains (the matrix has prod(k) rows).
+
+    Returns ``(channel, inputs)`` with ``inputs`` the (prod k, d) array of input tuples.
+    """
+    ks = [check_domain_size(k, f"ks[{j}] (domain size k)") for j, k in enumerate(ks)]
+    protocol = _check_protocol(protocol, _RSFD_PROTOCOLS)
+    fake = _check_fake(protocol, fake)
+    d = len(ks)
+    if fake == "prior":
+        priors = _check_priors(priors, np.array(ks))
+    per_real, per_fake = [], []
+    for j, k in enumerate(ks):
+        p, q = rsfd_params(protocol, k, eps, d)
+        fd = _fake_dist(fake, k, priors[j] if fake == "prior" else None)
+        if protocol == "grr":
+            M = np.full((k, k), q)
+            np.fill_diagonal(M, p)
+            per_real.append(M)
+            per_fake.append(fd)
+        else:
+            pats = ((np.arange(2 ** k)[:, None] >> np.arange(k)[None, :]) & 1).astype(bool)  # (2^k, k)
+            # P(pattern | onehot(v))
+            M = np.empty((k, 2 ** k))
+            for v in range(k):
+                pr = np.where(np.arange(k) == v, p, q)
+                M[v] = np.prod(np.where(pats, pr, 1 - pr), axis=1)
+            zero = np.prod(np.where(pats, q, 1 - q), axis=1)
+            per_real.append(M)
+            per_fake.append(zero if fake == "zero" else fd @ M)
+    inputs = np.array(list(product(*[range(k) for k in ks])), dtype=np.int64)
+    n_out = [m.shape[1] for m in per_real]
+    W = np.zeros((inputs.shape[0], int(np.prod(n_out))))
+    for j in range(d):
+        # outer product over attributes: real factor for j, fake factors elsewhere
+        term = np.ones((inputs.shape[0], 1))
+        for i in range(d):
+            fac = per_real[i][inputs[:, i]] if i == j else np.broadcast_to(per_fake[i], (inputs.shape[0], n_out[i]))
+            term = (term[:, :, None] * fac[:, None, :]).reshape(inputs.shape[0], -1)
+        W += term / d
+    return W, inputs
+
+
+def exact_privacy_loss(ks, eps: float, protocol: str = "grr", fake: str = "uniform", *, priors=None) -> dict:
+    r"""Worst-case privacy loss of the RS+FD / RS+RFD tuple mechanism by exact enumeration (T13).
+
+    Returns ``{"any": max_{v, v', y} ln P(y|v)/P(y|v'), "attribute": same over pairs differing in
+    exactly one attribute, "eps_prime": eps'}``.  The paper claims the mechanism is ``eps``-LDP;
+    the enumeration shows this holds for pairs differing in one attribute (equal k, uniform fake
+    data) while the worst case over arbitrary pairs is larger (but <= eps').
+    """
+    W, inputs = rsfd_tuple_channel(ks, eps, protocol, fake, priors=priors)
+    with np.errstate(divide="ignore"):
+        L = np.log(W)
+    diff = np.max(L[:, None, :] - L[None, :, :], axis=2)  # (V, V)
+    ham = (inputs[:, None, :] != inputs[None, :, :]).sum(axis=2)
+    return {
+        "any": float(diff[ham > 0].max()),
+        "attribute": float(diff[ham == 1].max()),
+        "eps_prime": amplified_epsilon(eps, len(ks)),
+    }

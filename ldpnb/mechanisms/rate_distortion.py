@@ -1,0 +1,393 @@
+r"""Rate-distortion tools for location privacy: the Blahut-Arimoto (BA) mechanism.
+
+Biswas & Palamidessi, "PRIVIC: A privacy-preserving method for incremental collection of
+location data" (2023), §2.4, §3, §4 and §5 (spec 004).
+
+For a prior ``pi`` on a finite set of locations X, a ground distance ``d`` and a *loss parameter*
+``beta > 0``, the BA iteration (paper eqs. (1)-(2), Def. 2.9, Alg. 2)
+
+.. math::
+
+    C^{(t+1)}_{xy} = \frac{c_t(y) e^{-\beta d(x,y)}}{\sum_z c_t(z) e^{-\beta d(x,z)}}
+    \quad (F), \qquad
+    c_{t+1}(y) = \sum_x \pi(x) C^{(t+1)}_{xy} \quad (G)
+
+converges (Csiszar 1974) to the channel minimising ``I(X;Y) + beta * E[d(X,Y)]``: the point of
+slope ``-beta`` on the rate-distortion curve.  Every ``F(c)`` is ``2 beta``-geo-indistinguishable
+(Oya et al. 2017; paper Remark 4) and the fixpoint is *elastic* (Thm 3.1).
+
+Everything is vectorised over the grid, and the iteration runs in the log domain
+(``log C = log c - beta d - logsumexp``), so output masses far below the smallest double (the BA
+fixpoint collapses its support, spec §8 P3) never turn into ``log 0``.
+
+Conventions: channels have rows = inputs (``C[x, y] = P(y | x)``); information in **nats** (the
+kernel ``exp(-beta d)`` makes ``beta`` a slope in nats per distance unit).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+import numpy as np
+from scipy.special import logsumexp
+
+__all__ = [
+    "exponential_kernel",
+    "ba_F",
+    "ba_G",
+    "BAResult",
+    "blahut_arimoto",
+    "average_distortion",
+    "mutual_information_nats",
+    "ba_lagrangian",
+    "rd_point",
+    "rd_curve",
+    "rd_closed_form",
+    "kernel_min_eigenvalue",
+    "ba_iterate_factorization_residual",
+]
+
+
+# ----------------------------------------------------------------------------- validation
+def _as_prior(prior, name: str = "prior", *, normalise: bool = True) -> np.ndarray:
+    p = np.asarray(prior, dtype=float)
+    if p.ndim != 1 or p.size < 1:
+        raise ValueError(f"{name} must be a non-empty 1-D array, got shape {p.shape}")
+    if not np.all(np.isfinite(p)) or np.any(p < 0):
+        raise ValueError(f"{name} must be finite and non-negative")
+    s = p.sum()
+    if s <= 0:
+        raise ValueError(f"{name} must have a positive total mass")
+    return p / s if normalise else p
+
+
+def _as_distance(distance, n_in: int | None = None, name: str = "distance") -> np.ndarray:
+    d = np.asarray(distance, dtype=float)
+    if d.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D array, got shape {d.shape}")
+    if n_in is not None and d.shape[0] != n_in:
+        raise ValueError(f"{name} must have {n_in} rows (one per input), got {d.shape[0]}")
+    if not np.all(np.isfinite(d)) or np.any(d < 0):
+        raise ValueError(f"{name} must be finite and non-negative")
+    return d
+
+
+def _as_beta(beta, name: str = "beta") -> float:
+    if isinstance(beta, bool):
+        raise TypeError(f"{name} must be a real number")
+    b = float(beta)
+    if not np.isfinite(b) or b <= 0:
+        raise ValueError(f"{name} must be finite and > 0, got {beta!r}")
+    return b
+
+
+def _as_channel(channel, name: str = "channel", atol: float = 1e-9) -> np.ndarray:
+    C = np.asarray(channel, dtype=float)
+    if C.ndim != 2:
+        raise ValueError(f"{name} must be a 2-D array, got shape {C.shape}")
+    if not np.all(np.isfinite(C)) or np.any(C < 0):
+        raise ValueError(f"{name} must be finite and non-negative")
+    if not np.allclose(C.sum(axis=1), 1.0, atol=atol, rtol=0):
+        raise ValueError(f"every row of {name} must sum to 1 (atol={atol})")
+    return C
+
+
+# ----------------------------------------------------------------------------- the maps F, G
+def exponential_kernel(distance, beta: float) -> np.ndarray:
+    """The BA kernel ``K = exp(-beta d)`` (paper eq. (1), spec §3 A1)."""
+    d = _as_distance(distance)
+    return np.exp(-_as_beta(beta) * d)
+
+
+def ba_F(c, kernel) -> np.ndarray:
+    """The map F of Remark 2: ``F(c)[x, y] = c(y) K(x, y) / sum_z c(z) K(x, z)`` (eq. (1)).
+
+    ``c`` is a non-negative vector over the outputs (its scale cancels); ``kernel`` is ``exp(-beta
+    d)`` with rows = inputs.
+    """
+    K = np.asarray(kernel, dtype=float)
+    c = _as_prior(c, "c")
+    if K.ndim != 2 or K.shape[1] != c.size:
+        raise ValueError(f"kernel must have shape (m, {c.size}), got {K.shape}")
+    W = K * c[None, :]
+    Z = W.sum(axis=1, keepdims=True)
+    if np.any(Z <= 0):
+        raise ValueError("F(c) is undefined: some row of K * c is identically zero")
+    return W / Z
+
+
+def ba_G(channel, prior) -> np.ndarray:
+    """The map G of Remark 2: the output marginal ``G(C)(y) = sum_x pi(x) C[x, y]`` (eq. (2))."""
+    C = np.asarray(channel, dtype=float)
+    p = _as_prior(prior)
+    if C.ndim != 2 or C.shape[0] != p.size:
+        raise ValueError(f"channel must have {p.size} rows, got shape {C.shape}")
+    return p @ C
+
+
+# ----------------------------------------------------------------------------- information
+def average_distortion(prior, channel, distance) -> float:
+    """``AvgD(X, C, d) = sum_x sum_y pi(x) C[x, y] d(x, y)`` (paper Def. 2.3)."""
+    p = _as_prior(prior)
+    C = np.asarray(channel, dtype=float)
+    d = _as_distance(distance, p.size)
+    if C.shape != d.shape:
+        raise ValueError(f"channel and distance must have the same shape, got {C.shape} and {d.shape}")
+    return float(p @ (C * d).sum(axis=1))
+
+
+def _mi_from_log(p: np.ndarray, logC: np.ndarray, logc: np.ndarray) -> float:
+    """``I = sum_{x,y} pi(x) C_xy [log C_xy - log c(y)]`` with ``c = pi C``, masses > 0 only."""
+    C = np.exp(logC)
+    with np.errstate(invalid="ignore"):
+        term = C * (logC - logc[None, :])
+    term = np.where(C > 0, term, 0.0)
+    return float(p @ term.sum(axis=1))
+
+
+def mutual_information_nats(prior, channel) -> float:
+    """``I(X;Y) = sum_{x,y} mu(x,y) log[mu(x,y) / (p_X(x) p_Y(y))]`` in nats (paper Def. 2.2).
+
+    Computed as ``sum_{mu > 0} mu log(C_xy / p_Y(y))`` with masks (never ``log 0``).
+    """
+    p = _as_prior(prior)
+    C = _as_channel(channel)
+    if C.shape[0] != p.size:
+        raise ValueError(f"channel must have {p.size} rows, got {C.shape[0]}")
+    q = p @ C
+    mu = p[:, None] * C
+    mask = mu > 0
+    ratio = np.ones_like(C)
+    ratio[mask] = C[mask] / q[np.nonzero(mask)[1]]
+    return float(np.sum(mu[mask] * np.log(ratio[mask])))
+
+
+def ba_lagrangian(prior, channel, distance, beta: float) -> float:
+    """The BA objective ``I(X;Y) + beta * AvgD`` (nats); non-increasing along BA (Csiszar 1974)."""
+    return mutual_information_nats(prior, channel) + _as_beta(beta) * average_distortion(prior, channel, distance)
+
+
+def _F_step(logc: np.ndarray, K: np.ndarray, bd: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """``F(c)`` (eq. (1)) and ``log Z(x) = log sum_z c(z) K(x, z)`` from ``log c``.
+
+    Linear-domain product with a max shift of ``log c``; rows whose normaliser underflows are
+    recomputed in the log domain.
+    """
+    mx = logc.max()
+    W = K * np.exp(logc - mx)[None, :]
+    Z = W.sum(axis=1)
+    bad = Z < 1e-250
+    if np.any(bad):
+        A = logc[None, :] - bd[bad]
+        amax = A.max(axis=1, keepdims=True)
+        E = np.exp(A - amax)
+        zb = E.sum(axis=1, keepdims=True)
+        W[bad] = E / zb
+        Z[bad] = 1.0
+        logZ = np.log(Z) + mx
+        logZ[bad] = (amax + np.log(zb))[:, 0]
+        return W / Z[:, None], logZ
+    return W / Z[:, None], np.log(Z) + mx
+
+
+def _G_step(C, logc_prev, bd, logZ, p, logp) -> np.ndarray:
+    """``log (pi C)`` (eq. (2)); columns whose mass underflows are recomputed by log-sum-exp."""
+    c = p @ C
+    with np.errstate(divide="ignore"):
+        out = np.log(c)
+    tiny = c < 1e-250
+    if np.any(tiny):
+        logC = logc_prev[tiny][None, :] - bd[:, tiny] - logZ[:, None]
+        out[tiny] = logsumexp(logC + logp[:, None], axis=0)
+    return out
+
+
+# ----------------------------------------------------------------------------- BA
+@dataclass
+class BAResult:
+    """Result of :func:`blahut_arimoto`.
+
+    Attributes
+    ----------
+    channel : ndarray (m, n)
+        ``C^{(T)}``, the last iterate (``T = n_iter``).
+    output_marginal : ndarray (n,)
+        ``c_T = pi C^{(T)}``.
+    log_channel : ndarray (m, n)
+        ``log C^{(T)}`` computed in the log domain (finite even where ``C`` underflows).
+    n_iter : int
+        Number of applications of F (eq. (1)).
+    converged : bool
+        ``max |C^{(T)} - C^{(T-1)}| < tol`` (always False with a fixed iteration count).
+    history : dict of ndarray
+        Only with ``history=True``: per iteration ``t = 1..T``, ``"mi"`` (I(X;Y) in nats),
+        ``"distortion"`` (AvgD), ``"lagrangian"`` (mi + beta * distortion), ``"delta"``
+        (max-abs change of the channel) and ``"support"`` (number of outputs with c(y) > 1e-6).
+    """
+
+    channel: np.ndarray
+    output_marginal: np.ndarray
+    log_channel: np.ndarray
+    n_iter: int
+    converged: bool
+    history: dict = field(default_factory=dict)
+
+
+def blahut_arimoto(
+    prior,
+    distance,
+    beta: float,
+    *,
+    n_iter: int | None = 10,
+    tol: float | None = None,
+    max_iter: int = 100_000,
+    c0=None,
+    history: bool = False,
+) -> BAResult:
+    """Blahut-Arimoto mechanism: ``n_iter`` rounds of F then G (Biswas & Palamidessi, eqs. (1)-(2)).
+
+    Starting from the uniform channel ``C^{(0)}`` (so ``c_0 = pi C^{(0)}`` is uniform, as in the
+    authors' code and in PRIVIC's step 1) or from a given output distribution ``c0``, iterate
+
+    ``C^{(t+1)}[x, y] = c_t(y) exp(-beta d(x,y)) / sum_z c_t(z) exp(-beta d(x,z))``  (1)
+    ``c_{t+1}(y) = sum_x pi(x) C^{(t+1)}[x, y]``  (2)
+
+    in the log domain.  (Alg. 2 of the paper writes ``d(z, y)`` in the denominator: a typo for
+    ``d(x, z)``, as in eq. (1).)
+
+    Parameters
+    ----------
+    prior : array (m,)
+        Prior on the inputs; non-negative, any positive total (the scale cancels).
+    distance : array (m, n)
+        Ground distance ``d(x, y)`` between inputs and outputs (``n = m`` in the paper).
+    beta : float > 0
+        Loss parameter (negative slope of the rate-distortion curve; nats per distance unit).
+    n_iter : int or None
+        Fixed number of iterations (the paper's experiments: 10 for Figs. 2, 3, 11; 8 / 5 in the
+        PRIVIC cycles for Paris / SF).  ``None``: iterate until ``tol``.
+    tol : float or None
+        Stop when ``max |C^{(t)} - C^{(t-1)}| < tol`` (Alg. 2 with the max-abs norm); requires
+        ``n_iter=None``.  At most ``max_iter`` iterations.
+    c0 : array (n,), optional
+        Full-support initial output distribution (default uniform).
+    history : bool
+        Record MI, distortion, Lagrangian, max-abs change and support size per iteration.
+
+    Returns
+    -------
+    BAResult
+    """
+    p = _as_prior(prior)
+    d = _as_distance(distance, p.size)
+    b = _as_beta(beta)
+    n_out = d.shape[1]
+    if n_iter is None:
+        if tol is None or not (float(tol) > 0):
+            raise ValueError("with n_iter=None give tol > 0")
+        tol = float(tol)
+        budget = int(max_iter)
+        if budget < 1:
+            raise ValueError(f"max_iter must be >= 1, got {max_iter}")
+    else:
+        if tol is not None:
+            raise ValueError("give either n_iter or tol (with n_iter=None), not both")
+        if isinstance(n_iter, bool) or int(n_iter) != n_iter or n_iter < 1:
+            raise ValueError(f"n_iter must be a positive integer, got {n_iter!r}")
+        budget = int(n_iter)
+    if c0 is None:
+        logc = np.full(n_out, -np.log(n_out))
+    else:
+        c = _as_prior(c0, "c0")
+        if c.size != n_out:
+            raise ValueError(f"c0 must have length {n_out}, got {c.size}")
+        if np.any(c <= 0):
+            raise ValueError("c0 must have full support (Def. 2.4)")
+        logc = np.log(c)
+    with np.errstate(divide="ignore"):
+        logp = np.log(p)
+    bd = b * d
+    K = np.exp(-bd)
+    C_prev = np.full((p.size, n_out), 1.0 / n_out)
+    hist = {k: [] for k in ("mi", "distortion", "lagrangian", "delta", "support")} if history else {}
+    converged = False
+    t = 0
+    logc_prev, logZ = logc, None
+    while t < budget:
+        logc_prev = logc
+        C, logZ = _F_step(logc, K, bd)                           # F, eq. (1)
+        logc = _G_step(C, logc, bd, logZ, p, logp)               # G, eq. (2)
+        delta = float(np.max(np.abs(C - C_prev)))
+        C_prev = C
+        t += 1
+        if history:
+            logC = logc_prev[None, :] - bd - logZ[:, None]
+            mi = _mi_from_log(p, logC, logc)
+            dist = float(p @ (C * d).sum(axis=1))
+            hist["mi"].append(mi)
+            hist["distortion"].append(dist)
+            hist["lagrangian"].append(mi + b * dist)
+            hist["delta"].append(delta)
+            hist["support"].append(int(np.sum(np.exp(logc) > 1e-6)))
+        if tol is not None and n_iter is None and delta < tol:
+            converged = True
+            break
+    logC = logc_prev[None, :] - bd - logZ[:, None]
+    if history:
+        hist = {k: np.asarray(v) for k, v in hist.items()}
+    return BAResult(channel=C_prev, output_marginal=np.exp(logc), log_channel=logC, n_iter=t,
+                    converged=converged, history=hist)
+
+
+# ----------------------------------------------------------------------------- RD curve
+def rd_point(prior, distance, beta: float, *, tol: float = 1e-12, max_iter: int = 200_000):
+    """A point ``(R, D)`` of the rate-distortion curve at slope ``-beta``, by BA run to convergence.
+
+    Returns ``(R, D, result)``: ``R = I(X;Y)`` in nats, ``D = AvgD`` of the (numerically) converged
+    BA channel, and the :class:`BAResult`.
+    """
+    res = blahut_arimoto(prior, distance, beta, n_iter=None, tol=tol, max_iter=max_iter)
+    p = _as_prior(prior)
+    R = _mi_from_log(p, res.log_channel, np.log(np.maximum(res.output_marginal, 1e-323)))
+    D = average_distortion(p, res.channel, distance)
+    return R, D, res
+
+
+def rd_curve(prior, distance, betas, *, tol: float = 1e-12, max_iter: int = 200_000):
+    """``(R, D)`` arrays over ``betas`` (see :func:`rd_point`)."""
+    pts = [rd_point(prior, distance, b, tol=tol, max_iter=max_iter)[:2] for b in np.atleast_1d(betas)]
+    arr = np.asarray(pts, dtype=float)
+    return arr[:, 0], arr[:, 1]
+
+
+def rd_closed_form(prior, distance, beta: float, c) -> float:
+    """Rate at the BA fixpoint: ``R = -beta AvgD - sum_x pi(x) log Z(x)``, ``Z(x) = sum_y c(y) e^{-beta d(x,y)}``.
+
+    Valid when ``c`` is the fixpoint output marginal (Csiszar 1974; spec T-E): then
+    ``C = F(c)`` and ``log(C_xy / c(y)) = -beta d(x,y) - log Z(x)``.
+    """
+    p = _as_prior(prior)
+    d = _as_distance(distance, p.size)
+    b = _as_beta(beta)
+    cc = _as_prior(c, "c")
+    C = ba_F(cc, np.exp(-b * d))
+    logZ = logsumexp(-b * d, b=cc[None, :], axis=1)
+    return float(-b * average_distortion(p, C, d) - p @ logZ)
+
+
+# ----------------------------------------------------------------------------- Thm 5.1 / 5.2
+def kernel_min_eigenvalue(distance, beta: float) -> float:
+    """Smallest eigenvalue of ``K = exp(-beta d)`` (symmetric ``d``).
+
+    Thm 5.1: ``K`` is strictly positive definite (``exp(-beta ||x - y||)`` is a strictly PD radial
+    kernel, Schoenberg), so every BA iterate ``C^{(t)} = diag(1/Z) K diag(c_{t-1})`` is invertible.
+    """
+    d = _as_distance(distance)
+    if d.shape[0] != d.shape[1] or not np.allclose(d, d.T):
+        raise ValueError("distance must be square and symmetric")
+    return float(np.linalg.eigvalsh(np.exp(-_as_beta(beta) * d))[0])
+
+
+def ba_iterate_factorization_residual(channel, c_prev, kernel) -> float:
+    """``max |C - diag(1/Z) K diag(c_prev)|`` with ``Z = K c_prev`` (proof of Thm 5.1, eq. (9))."""
+    C = np.asarray(channel, dtype=float)
+    return float(np.max(np.abs(C - ba_F(c_prev, kernel))))

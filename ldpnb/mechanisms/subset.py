@@ -1,0 +1,287 @@
+"""omega-subset selection (SS).
+
+Ye and Barg (2018); Wang et al. (2016).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from typing import Any
+import numpy as np
+from ldpnb.utils import (
+    check_domain_size, check_epsilon, check_random_state, check_values,
+)
+from ldpnb.mechanisms._common import _MAX_ENUM_COLUMNS, _exp_neg
+from ldpnb.utils import _check_input_counts, _chunk_rows
+from ldpnb.mechanisms.grr import grr_simulate_counts
+
+__all__ = [
+    "ss_params",
+    "ss_perturb",
+    "ss_simulate_support_counts",
+    "ss_channel",
+    "ss_subsets",
+    "ss_subset_index",
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# omega-subset selection
+# ---------------------------------------------------------------------------------------------
+
+
+def ss_params(k: int, epsilon: float) -> tuple[int, float, float]:
+    """Parameters ``(omega, p, q)`` of omega-subset selection.
+
+    ``omega = max(1, round(k / (e^eps + 1)))`` (Python's round, half to even; the artifact of
+    Arcolezi et al. 2023), and
+
+    .. math:: p = \\frac{\\omega e^\\varepsilon}{\\omega e^\\varepsilon + k - \\omega}, \\qquad
+              q = \\frac{\\omega e^\\varepsilon (\\omega - 1) + (k - \\omega)\\omega}
+                       {(k - 1)(\\omega e^\\varepsilon + k - \\omega)}
+
+    (``p`` = P(true value in the subset), ``q`` = P(a given other value in the subset); Arcolezi et
+    al. 2023 §2.3; Ye & Barg 2018; Wang et al. 2016).  ``omega = 1`` is GRR.
+
+    Parameters
+    ----------
+    k : int
+        Domain size, ``>= 2``.
+    epsilon : float
+
+    Returns
+    -------
+    (omega, p, q) : (int, float, float)
+    """
+    k = check_domain_size(k)
+    epsilon = check_epsilon(epsilon)
+    a = _exp_neg(epsilon)
+    ratio = k / (math.exp(epsilon) + 1.0) if epsilon < 700 else 0.0  # as written in the artifact
+    omega = max(1, int(round(ratio)))
+    omega = min(omega, k - 1)
+    denom = omega + (k - omega) * a  # (omega e^eps + k - omega) e^{-eps}
+    p = omega / denom
+    q = (omega * (omega - 1) + (k - omega) * omega * a) / ((k - 1) * denom)
+    return omega, p, q
+
+
+def ss_perturb(x: Any, k: int, epsilon: float, *, rng: Any = None) -> np.ndarray:
+    """omega-subset selection reports as a boolean ``(n, k)`` membership matrix (vectorised).
+
+    With probability ``p`` the subset is ``{x}`` plus a uniform ``(omega-1)``-subset of the other
+    values, otherwise a uniform ``omega``-subset of the other values (spec 003 A3).  Vectorised by
+    random keys: every value gets a U(0,1) key, the key of ``x_i`` is set to ``-1`` (forced in) or
+    ``2`` (forced out), and the ``omega`` smallest keys (``argpartition``) form the subset; the
+    smallest ``m`` of i.i.d. uniform keys are a uniform ``m``-subset.  Chunked over users.
+
+    Parameters
+    ----------
+    x : array-like of int, shape (n,)
+    k : int
+    epsilon : float
+    rng : Generator, int or None
+
+    Returns
+    -------
+    ndarray of bool, shape (n, k)
+        ``out[i, v]`` is True iff ``v`` is in user ``i``'s subset; each row has ``omega`` Trues.
+    """
+    rng = check_random_state(rng)
+    omega, p, _ = ss_params(k, epsilon)
+    x = check_values(x, k)
+    n = x.size
+    out = np.zeros((n, k), dtype=bool)
+    step = _chunk_rows(n, k)
+    for start in range(0, n, step):
+        stop = min(n, start + step)
+        m = stop - start
+        rows = np.arange(m)
+        keys = rng.random((m, k))
+        include = rng.random(m) < p
+        keys[rows, x[start:stop]] = np.where(include, -1.0, 2.0)
+        if omega < k:
+            idx = np.argpartition(keys, omega - 1, axis=1)[:, :omega]
+        else:  # pragma: no cover - omega <= k - 1 by construction
+            idx = np.broadcast_to(np.arange(k), (m, k))
+        out[start + rows[:, None], idx] = True
+    return out
+
+
+def ss_subsets(k: int, omega: int) -> np.ndarray:
+    """Membership matrix ``(C(k, omega), k)`` of all ``omega``-subsets in ``itertools.combinations`` order.
+
+    Row ``s`` is the ``s``-th tuple of ``itertools.combinations(range(k), omega)`` (lexicographic
+    order); this is the column order of :func:`ss_channel`.
+
+    Parameters
+    ----------
+    k : int
+    omega : int
+        Subset size, ``1 <= omega <= k``.
+
+    Returns
+    -------
+    ndarray of bool, shape (C(k, omega), k)
+    """
+    k = check_domain_size(k)
+    omega = check_domain_size(omega, name="omega", minimum=1)
+    if omega > k:
+        raise ValueError(f"omega must be <= k, got omega={omega}, k={k}")
+    m = math.comb(k, omega)
+    if m > _MAX_ENUM_COLUMNS:
+        raise ValueError(f"C(k, omega) must be <= 2**22 for an enumeration, got C({k}, {omega}) = {m}")
+    combos = np.fromiter(itertools.chain.from_iterable(itertools.combinations(range(k), omega)), dtype=np.int64, count=m * omega)
+    out = np.zeros((m, k), dtype=bool)
+    out[np.repeat(np.arange(m), omega), combos] = True
+    return out
+
+
+def ss_subset_index(members: Any) -> np.ndarray:
+    """Column of :func:`ss_channel` of each subset given as a boolean ``(n, k)`` membership matrix.
+
+    The index is the lexicographic rank of the sorted subset among ``itertools.combinations(range(k),
+    omega)`` (combinatorial number system).  All rows must have the same size ``omega``.
+
+    Parameters
+    ----------
+    members : array-like of bool, shape (n, k)
+
+    Returns
+    -------
+    ndarray of int64, shape (n,)
+    """
+    B = np.asarray(members)
+    if B.ndim != 2:
+        raise ValueError(f"members must be 2-dimensional (n, k), got shape {B.shape}")
+    B = B.astype(bool)
+    n, k = B.shape
+    sizes = B.sum(axis=1)
+    if n == 0:
+        return np.zeros(0, dtype=np.int64)
+    omega = int(sizes[0])
+    if np.any(sizes != omega) or omega < 1:
+        raise ValueError("members must have the same number (>= 1) of True entries in every row")
+    # rank = sum over positions t (0-based) of the number of combinations that start with the same
+    # prefix and a smaller element at position t:  sum_{c_{t-1} < j < c_t} C(k-1-j, omega-1-t).
+    comb = np.zeros((k + 1, omega + 1), dtype=np.int64)
+    for a in range(k + 1):
+        for b in range(omega + 1):
+            comb[a, b] = math.comb(a, b)
+    # cumulative: S[t, c] = sum_{j < c} C(k-1-j, omega-1-t)
+    j = np.arange(k)
+    terms = comb[(k - 1 - j)[None, :], (omega - 1 - np.arange(omega))[:, None]]  # (omega, k)
+    S = np.concatenate([np.zeros((omega, 1), dtype=np.int64), np.cumsum(terms, axis=1)], axis=1)
+    elems = np.sort(np.nonzero(B)[1].reshape(n, omega), axis=1)  # nonzero is row-major -> grouped by row
+    prev = np.concatenate([np.full((n, 1), -1), elems[:, :-1]], axis=1)
+    t = np.arange(omega)[None, :]
+    rank = S[t, elems] - S[t, prev + 1]
+    return rank.sum(axis=1)
+
+
+def ss_simulate_support_counts(input_counts: Any, epsilon: float, *, rng: Any = None, method: str = "exact") -> np.ndarray:
+    """Support counts ``C(v) = #{i : v in Omega_i}`` of omega-subset selection, cost independent of n.
+
+    ``method="exact"`` (default; exact joint law, cost O(k^2 omega)): users of value ``x`` keep
+    ``x`` in their subset with probability ``p``, so ``K_x ~ Binomial(N_x, p)`` of them have
+    ``omega - 1`` free slots and the other ``N_x - K_x`` have ``omega`` free slots, to be filled
+    by a uniform subset of the ``k - 1`` other values.  A uniform ``r``-subset of ``R`` values can
+    be drawn value by value: the next value is included with probability ``r / R``, then the
+    rest is a uniform subset of the remaining values.  Users are exchangeable given ``(x, r)``,
+    so the state is the table ``S[x, r]`` (number of users of value ``x`` with ``r`` free slots)
+    and, scanning ``v = 0, 1, ..., k-1``,
+
+    .. math:: D[x, r] \\sim \\text{Binomial}(S[x, r], r / R_x(v)), \\quad x \\ne v, \\qquad
+              C(v) = K_v + \\textstyle\\sum_{x, r} D[x, r], \\qquad S[x, r] \\to S[x, r] - D[x, r],\\;
+              S[x, r-1] \\to S[x, r-1] + D[x, r],
+
+    where ``R_x(v)`` is the number of values ``>= v`` other than ``x``.  This is exactly the joint
+    law of ``ss_perturb(x).sum(axis=0)`` (in particular ``sum_v C(v) = n omega``).  For
+    ``omega = 1`` (SS = GRR) :func:`grr_simulate_counts` (O(k)) is used.
+
+    ``method="marginal"`` (cost O(k), for very large k): ``K`` as above, then independently for
+    each ``v``: ``C(v) = K_v + Bin(A_v, (omega-1)/(k-1)) + Bin(B_v, omega/(k-1))`` with
+    ``A_v = sum_{x != v} K_x`` and ``B_v = sum_{x != v} (N_x - K_x)``.  Every marginal law is exact
+    (``C(v) ~ Bin(N_v, p) + Bin(n - N_v, q)``), the joint law is not (the negative dependence
+    between memberships of one user is dropped, so ``sum_v C(v)`` varies).  Per-value estimators
+    (Eq. 2) and their MSE depend only on the marginals.
+
+    ``method="per_user"``: simulate every user with :func:`ss_perturb` (exact, cost O(n k)).
+
+    Parameters
+    ----------
+    input_counts : array-like of int, shape (k,)
+        ``N_x``, the number of users with value ``x``.
+    epsilon : float
+    rng : Generator, int or None
+    method : {"exact", "marginal", "per_user"}
+
+    Returns
+    -------
+    ndarray of int64, shape (k,)
+    """
+    rng = check_random_state(rng)
+    N = _check_input_counts(input_counts)
+    if method not in ("exact", "marginal", "per_user"):
+        raise ValueError(f"method must be 'exact', 'marginal' or 'per_user', got {method!r}")
+    k = N.size
+    omega, p, _ = ss_params(k, epsilon)
+    if method == "per_user":
+        x = np.repeat(np.arange(k), N)
+        counts = np.zeros(k, dtype=np.int64)
+        step = _chunk_rows(max(1, x.size), k)
+        for start in range(0, x.size, step):
+            counts += ss_perturb(x[start:start + step], k, epsilon, rng=rng).sum(axis=0)
+        return counts
+    if omega == 1:
+        return grr_simulate_counts(N, epsilon, rng=rng)
+    n = int(N.sum())
+    K = rng.binomial(N, p)
+    if method == "marginal":
+        A = K.sum() - K
+        B = (n - K.sum()) - (N - K)
+        return (K + rng.binomial(A, (omega - 1) / (k - 1)) + rng.binomial(B, omega / (k - 1))).astype(np.int64)
+    S = np.zeros((k, omega + 1), dtype=np.int64)  # S[x, r]: users of value x with r free slots
+    S[:, omega - 1] = K
+    S[:, omega] = N - K
+    counts = K.astype(np.int64).copy()
+    xs = np.arange(k)
+    r = np.arange(omega + 1)
+    for v in range(k):
+        R = (k - v) - (xs > v)  # values >= v other than x (for x != v)
+        active = xs != v
+        prob = np.zeros((k, omega + 1))
+        prob[active] = np.minimum(1.0, r[None, :] / np.maximum(R[active], 1)[:, None])
+        D = rng.binomial(S, prob)
+        counts[v] += D.sum()
+        S -= D
+        S[:, :-1] += D[:, 1:]
+    return counts
+
+
+def ss_channel(k: int, epsilon: float) -> np.ndarray:
+    """Exact channel of omega-subset selection over the ``C(k, omega)`` subsets.
+
+    Columns follow ``itertools.combinations(range(k), omega)`` (lexicographic; see
+    :func:`ss_subsets`, :func:`ss_subset_index`).
+
+    .. math:: C[x, \\Omega] = \\frac{p}{\\binom{k-1}{\\omega-1}} \\text{ if } x \\in \\Omega, \\qquad
+              \\frac{1-p}{\\binom{k-1}{\\omega}} \\text{ otherwise}
+
+    (spec 003 T2).  The column ratio is ``p (k - omega) / ((1 - p) omega) = e^eps``: exactly eps-LDP.
+
+    Parameters
+    ----------
+    k : int
+        Domain size, ``>= 2`` (``C(k, omega) <= 2**22``).
+    epsilon : float
+
+    Returns
+    -------
+    ndarray, shape (k, C(k, omega))
+    """
+    omega, p, _ = ss_params(k, epsilon)
+    members = ss_subsets(k, omega)  # (m, k)
+    inside = p / math.comb(k - 1, omega - 1)
+    outside = (1.0 - p) / math.comb(k - 1, omega)
+    return np.where(members.T, inside, outside).astype(np.float64)

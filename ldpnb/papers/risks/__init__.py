@@ -1,0 +1,11 @@
+"""Risks of collecting multidimensional data under LDP (Arcolezi, Gambs, Couchot and Palamidessi, PVLDB 2023)."""
+
+from .experiments import prior_correct, prior_dirichlet, prior_zipf, prior_exponential, make_priors
+
+__all__ = [
+    "prior_correct",
+    "prior_dirichlet",
+    "prior_zipf",
+    "prior_exponential",
+    "make_priors",
+]
