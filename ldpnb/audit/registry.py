@@ -173,14 +173,15 @@ def _ba_case(eps: float) -> AuditCase:
 
 def _lap_padded_case(eps: float) -> AuditCase:
     from ldpnb.channels import _generic as m
-    from ldpnb.papers.privic.model import lap_grid_channel, privic_distance
+    from ldpnb.data.grid import padded_lattice_distance
+    from ldpnb.mechanisms.metric import planar_laplace_padded_channel
 
-    C = lap_grid_channel(_GRID, eps, pad=2)
-    D = privic_distance(_GRID)
+    C = planar_laplace_padded_channel(*_GRID, eps, pad=2)
+    D = padded_lattice_distance(*_GRID)
     return AuditCase("LAP (PRIVIC, padded grid)", eps, 2 * eps,
                      lambda x, n, r: m.sample_channel(C, np.full(n, x), rng=r), 0, 1, channel=C, distance=D,
                      codes_are_columns=True, note=f"{_GRID[0]}x{_GRID[1]} grid, outputs on the grid padded by 2 cells, rows normalised; "
-                          "claim 2 eps-geo-ind (privic.lap_grid_channel)")
+                          "claim 2 eps-geo-ind (mechanisms.planar_laplace_padded_channel)")
 
 
 _LIFT_SHAPE = (3, 6)
@@ -310,7 +311,7 @@ def _registry() -> dict[str, MechanismSpec]:
         MechanismSpec("planar geometric", "geo", _planar_geometric_case, "mechanisms", "eps-geo-ind"),
         MechanismSpec("planar Laplace", "geo", _planar_laplace_case, "mechanisms", "eps-geo-ind"),
         MechanismSpec("BA (rate-distortion)", "geo", _ba_case, "mechanisms.rate_distortion", "2 beta-geo-ind"),
-        MechanismSpec("LAP (PRIVIC, padded grid)", "geo", _lap_padded_case, "papers.privic", "2 eps-geo-ind"),
+        MechanismSpec("LAP (PRIVIC, padded grid)", "geo", _lap_padded_case, "mechanisms", "2 eps-geo-ind"),
         MechanismSpec("watchdog (complete merging)", "lift", _lift_case("watchdog (complete merging)", _watchdog_complete),
                       "mechanisms.watchdog", "eps-LDP w.r.t. S"),
         MechanismSpec("watchdog (subset merging)", "lift", _lift_case("watchdog (subset merging)", _watchdog_subset),

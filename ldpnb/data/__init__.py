@@ -7,7 +7,7 @@ from .datasets import (
     load_gowalla_privic, MovieLens, load_movielens_latest_small, load_movielens_100k,
     load_foursquare_nyc_fragment,
 )
-from .grid import EARTH_RADIUS_KM, Grid, lattice_distance_matrix, haversine_km, km_per_degree, bin_latlon
+from .grid import EARTH_RADIUS_KM, Grid, lattice_distance_matrix, padded_lattice_distance, haversine_km, km_per_degree, bin_latlon
 
 __all__ = [
     "DataError",
@@ -39,6 +39,7 @@ __all__ = [
     "EARTH_RADIUS_KM",
     "Grid",
     "lattice_distance_matrix",
+    "padded_lattice_distance",
     "haversine_km",
     "km_per_degree",
     "bin_latlon",

@@ -30,6 +30,7 @@ __all__ = [
     "EARTH_RADIUS_KM",
     "Grid",
     "lattice_distance_matrix",
+    "padded_lattice_distance",
     "haversine_km",
     "km_per_degree",
     "bin_latlon",
@@ -76,6 +77,28 @@ def lattice_distance_matrix(rows: int, cols: int, cell_size=1.0) -> np.ndarray:
     r, c = np.divmod(np.arange(rows * cols), cols)
     y, x = r * h, c * w
     return np.hypot(x[:, None] - x[None, :], y[:, None] - y[None, :])
+
+
+def padded_lattice_distance(rows: int, cols: int, *, pad: int = 0) -> np.ndarray:
+    """Euclidean distances in cell units from the cells of a ``rows x cols`` lattice to the cells of
+    the same lattice padded by ``pad`` cells on every side, ``d = sqrt((r - r')^2 + (c - c')^2)``.
+
+    Rows: the ``rows * cols`` cells (row-major); columns: the ``(rows + 2 pad) * (cols + 2 pad)``
+    cells of the padded lattice (row-major, the original cell ``(r, c)`` at ``(r + pad, c + pad)``).
+    ``pad=0`` gives :func:`lattice_distance_matrix` with unit cells.
+    """
+    rows = check_positive_int(rows, "rows")
+    cols = check_positive_int(cols, "cols")
+    if isinstance(pad, bool) or int(pad) != pad or pad < 0:
+        raise ValueError(f"pad must be a non-negative integer, got {pad!r}")
+    pad = int(pad)
+
+    def coords(p: int) -> np.ndarray:
+        r, c = np.divmod(np.arange((rows + 2 * p) * (cols + 2 * p)), cols + 2 * p)
+        return np.column_stack([r - p, c - p]).astype(float)
+
+    a, b = coords(0), coords(pad)
+    return np.hypot(a[:, 0, None] - b[None, :, 0], a[:, 1, None] - b[None, :, 1])
 
 
 @dataclass(frozen=True)

@@ -25,7 +25,7 @@ from .hashing import (
 from .subset import ss_params, ss_perturb, ss_simulate_support_counts, ss_channel, ss_subsets, ss_subset_index
 from .metric import (
     geometric_channel, geometric_perturb, laplace_channel, laplace_perturb, planar_geometric_channel,
-    planar_laplace_channel, planar_laplace_perturb, exponential_channel, untruncated_geometric_matrix,
+    planar_laplace_channel, planar_laplace_perturb, planar_laplace_padded_channel, exponential_channel, untruncated_geometric_matrix,
     untruncated_geometric_perturb,
 )
 from .watchdog import (
@@ -80,6 +80,7 @@ __all__ = [
     "planar_geometric_channel",
     "planar_laplace_channel",
     "planar_laplace_perturb",
+    "planar_laplace_padded_channel",
     "exponential_channel",
     "untruncated_geometric_matrix",
     "untruncated_geometric_perturb",

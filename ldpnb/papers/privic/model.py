@@ -24,6 +24,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 import numpy as np
+from ldpnb.data.grid import padded_lattice_distance
+from ldpnb.mechanisms.metric import planar_laplace_padded_channel
 import pandas as pd
 from ldpnb.mechanisms.rate_distortion import blahut_arimoto
 from ldpnb.utils import (
@@ -99,24 +101,14 @@ def _shape(shape) -> tuple[int, int]:
 
 
 # ----------------------------------------------------------------------------- grid
-def _coords(rows: int, cols: int, pad: int = 0) -> np.ndarray:
-    r, c = np.divmod(np.arange((rows + 2 * pad) * (cols + 2 * pad)), cols + 2 * pad)
-    return np.column_stack([r - pad, c - pad]).astype(float)
-
-
 def privic_distance(shape, *, pad: int = 0) -> np.ndarray:
-    """Euclidean distance in grid units, ``d = sqrt((r - r')^2 + (c - c')^2)`` (spec §2.1).
+    """Euclidean distance in grid units between the cells of a PRIVIC grid and the cells of the grid
+    padded by ``pad`` cells (:func:`ldpnb.data.grid.padded_lattice_distance`).
 
-    Rows: the ``rows * cols`` grid cells (row-major); columns: the cells of the grid padded by
-    ``pad`` cells on every side (``pad=0``: the grid itself).  ``shape`` is ``"paris"``, ``"sf"``
-    or ``(rows, cols)``.  One grid unit is about 0.48 km (Paris) and 0.50 km (SF).
+    ``shape`` is ``"paris"``, ``"sf"`` or ``(rows, cols)``.  One grid unit is about 0.48 km (Paris)
+    and 0.50 km (SF).
     """
-    rows, cols = _shape(shape)
-    if isinstance(pad, bool) or int(pad) != pad or pad < 0:
-        raise ValueError(f"pad must be a non-negative integer, got {pad!r}")
-    a = _coords(rows, cols, 0)
-    b = _coords(rows, cols, int(pad))
-    return np.hypot(a[:, 0, None] - b[None, :, 0], a[:, 1, None] - b[None, :, 1])
+    return padded_lattice_distance(*_shape(shape), pad=pad)
 
 
 def flat_index(shape, cell) -> int:
@@ -138,25 +130,10 @@ def block_indices(shape, center, radius: int = 2) -> np.ndarray:
 
 # ----------------------------------------------------------------------------- LAP
 def lap_grid_channel(shape, epsilon: float, *, pad: int = 5) -> np.ndarray:
-    """Discrete truncated planar Laplace on a padded output grid (spec §2.8; authors' ``LaplaceBetter``).
-
-    ``C[x, y] = exp(-eps d(x, y)) / sum_{y' in Y} exp(-eps d(x, y'))`` for ``x`` in the grid and
-    ``y`` in the grid padded by ``pad`` cells on every side (output index = row-major on the
-    ``(rows + 2 pad) x (cols + 2 pad)`` grid).  The continuous density is
-    ``(eps^2 / 2 pi) exp(-eps d)`` on R^2 (Andres et al. 2013); this discrete, row-normalised
-    version is what Figs. 2-3 use.  Its tight geo-ind level is at most ``2 eps`` (row
-    normalisation), close to ``eps`` with ``pad=5`` and ``eps >= 0.4``.
-
-    It differs from :func:`ldpnb.mechanisms.planar_laplace_channel`, which clamps the continuous
-    mechanism onto the grid (outputs = inputs, boundary cells collect the tail mass).
-    """
-    from ldpnb.utils import check_epsilon
-
-    eps = check_epsilon(epsilon)
-    W = -eps * privic_distance(shape, pad=pad)
-    W -= W.max(axis=1, keepdims=True)
-    C = np.exp(W)
-    return C / C.sum(axis=1, keepdims=True)
+    """LAP of the paper (the authors' ``LaplaceBetter``): the discrete planar Laplace of
+    :func:`ldpnb.mechanisms.planar_laplace_padded_channel` on a PRIVIC grid (``"paris"``, ``"sf"`` or
+    ``(rows, cols)``), outputs on the grid padded by ``pad`` cells."""
+    return planar_laplace_padded_channel(*_shape(shape), epsilon, pad=pad)
 
 
 def inner_columns(shape, pad: int = 5) -> np.ndarray:
