@@ -63,7 +63,7 @@ from IPython.display import display
 from ldpnb import audit
 from ldpnb.audit import registry as audit_registry
 from ldpnb.repro.plotting import color, paper_title, set_style
-from ldpnb.repro.report import Report
+from ldpnb.repro.legacy import Report
 
 set_style()
 report = Report("audit", scale=SCALE)

@@ -16,33 +16,32 @@
 # %% [markdown]
 # # Foundations: the local model
 #
+# {glue:md}`foundations-status`
+#
 # This chapter sets up the vocabulary of the five papers, with every object built from the
 # `ldpnb` package that the paper chapters use: the local model, ε-local differential privacy and
 # geo-indistinguishability, the mechanisms as **channel matrices**, the estimators that invert
 # them, and the distances and information measures that score them.
 
-# %% tags=["parameters"]
+# %% tags=["parameters", "remove-cell"]
 SCALE = "book"  # "smoke" | "book" | "paper"
 SEED = 2024
 
-# %%
-import matplotlib.pyplot as plt
+# %% tags=["hide-input"]
 import numpy as np
-import pandas as pd
+from myst_nb import glue
+from scipy import stats
 
-from ldpnb import estimators
-from ldpnb import measures as info
-from ldpnb import mechanisms as mech
-from ldpnb import channels as mech_channels
-from ldpnb import measures as metrics
+from ldpnb import channels, estimators, measures, mechanisms as mech
 from ldpnb.data import lattice_distance_matrix
-from ldpnb.repro.plotting import color, set_style
-from ldpnb.repro.report import Report
+from ldpnb.papers.foundations import CLAIMS, figures
+from ldpnb.repro import Report, rng_for
+from ldpnb.repro.plotting import set_style
 
 set_style()
-report = Report("foundations", scale=SCALE)
-rng = np.random.default_rng(SEED)
+report = Report("foundations", CLAIMS, scale=SCALE, seed=SEED)
 N_USERS = {"smoke": 20_000, "book": 200_000, "paper": 2_000_000}[SCALE]
+glue("foundations-n", f"{N_USERS:,}", display=False)
 
 # %% [markdown]
 # ## The local model
@@ -63,11 +62,10 @@ N_USERS = {"smoke": 20_000, "book": 200_000, "paper": 2_000_000}[SCALE]
 # $$ C_{xz} \le e^{\varepsilon} C_{x'z} \quad \text{for all } x, x', z. $$
 #
 # The smallest such ε of a channel is $\max_z \log(\max_x C_{xz} / \min_x C_{xz})$
-# (`mechanisms.ldp_epsilon`). When the inputs live in a metric space (ages, locations),
+# (`channels.ldp_epsilon`). When the inputs live in a metric space (ages, locations),
 # **geo-indistinguishability** {cite}`andres2013geo` scales the bound with the distance:
-# $C_{xz} \le e^{\varepsilon\, d(x,x')} C_{x'z}$ (`mechanisms.geo_ind_epsilon`).
-
-# %% [markdown]
+# $C_{xz} \le e^{\varepsilon\, d(x,x')} C_{x'z}$ (`channels.geo_ind_epsilon`).
+#
 # ## Mechanisms as channels
 #
 # *k-ary randomised response* (k-RR, or GRR) {cite}`warner1965rr,kairouz2016discrete` keeps the
@@ -76,97 +74,77 @@ N_USERS = {"smoke": 20_000, "book": 200_000, "paper": 2_000_000}[SCALE]
 # adds two-sided geometric noise $P(z \mid x) \propto e^{-\varepsilon |z-x|}$ and clamps to the
 # domain; the *discretised Laplace* mechanism rounds continuous Laplace noise to the nearest
 # point; the *exponential* mechanism {cite}`mcsherry2007mechanism` reports $z$ with probability
-# $\propto e^{-\varepsilon d(x,z)/2}$. The first is ε-LDP; the other three are
-# ε-geo-indistinguishable on the line.
+# $\propto e^{-\varepsilon d(x,z)/2}$ ({numref}`fig-foundations-channels`).
 
 # %%
 k, eps = 12, 1.0
 line = np.abs(np.subtract.outer(np.arange(k), np.arange(k))).astype(float)
-channels = {
+mechanisms = {
     "k-RR": mech.grr_channel(k, eps),
     "geometric": mech.geometric_channel(k, eps),
     "Laplace": mech.laplace_channel(k, eps),
     "exponential": mech.exponential_channel(line, eps),
 }
-fig, axes = plt.subplots(1, 4, figsize=(13, 3.4))
-for ax, (name, C) in zip(axes, channels.items()):
-    im = ax.imshow(C, cmap="viridis", vmin=0)
-    ax.grid(False)
-    ax.set_title(name)
-    ax.set_xlabel("output z")
-    ax.set_ylabel("input x")
-    fig.colorbar(im, ax=ax, shrink=0.8, label="P(z | x)")
-fig.suptitle(f"Channel matrices on k = {k} values, ε = {eps}", fontweight="bold")
-plt.show()
+
+# %% tags=["hide-input", "remove-output"]
+glue("foundations-channels", figures.channel_matrices(mechanisms))
 
 # %% [markdown]
-# Each channel's privacy constant is computed exactly from its matrix. k-RR is ε-LDP with
-# equality; the three metric mechanisms are ε-geo-indistinguishable (the truncated and
-# discretised versions are post-processings of their untruncated forms, so their tight constant
-# can only be smaller or equal; the exponential mechanism's factor 1/2 pays for its row-dependent
-# normaliser, and its tight constant is well below ε), and each is only $(k-1)\varepsilon$-LDP: far weaker as LDP
-# guarantees, far more useful when nearby values should stay distinguishable.
+# ```{glue:figure} foundations-channels
+# :name: fig-foundations-channels
+# :alt: Four heat maps of 12 by 12 channel matrices: k-RR has a bright diagonal on a flat background; the geometric, Laplace and exponential channels concentrate around the diagonal and fade with the distance |z − x|.
+#
+# Channel matrices $P(z \mid x)$ on $k = 12$ values at ε = 1: k-RR spreads its noise uniformly, the
+# metric mechanisms keep the report near the true value.
+# ```
+#
+# Each channel's privacy constant is computed exactly from its matrix. k-RR and the frequency
+# oracles below are ε-LDP with equality; the three metric mechanisms are
+# ε-geo-indistinguishable (the truncated and discretised versions are post-processings of their
+# untruncated forms, so their tight constant can only be smaller; the exponential mechanism's
+# factor 1/2 pays for its row-dependent normaliser) and only $(k-1)\varepsilon$-LDP: far weaker
+# as LDP guarantees, far more useful when nearby values should stay distinguishable.
 
 # %%
-eps_grid = [0.25, 0.5, 1.0, 2.0, 4.0]
-rows = []
-for e in eps_grid:
-    rows.append(dict(mechanism="k-RR", claimed=e, kind="LDP", tight=mech_channels.ldp_epsilon(mech.grr_channel(k, e))))
-    rows.append(dict(mechanism="geometric", claimed=e, kind="geo-ind",
-                     tight=mech_channels.geo_ind_epsilon(mech.geometric_channel(k, e), line)))
-    rows.append(dict(mechanism="Laplace", claimed=e, kind="geo-ind",
-                     tight=mech_channels.geo_ind_epsilon(mech.laplace_channel(k, e), line)))
-    rows.append(dict(mechanism="exponential", claimed=e, kind="geo-ind",
-                     tight=mech_channels.geo_ind_epsilon(mech.exponential_channel(line, e), line)))
-    rows.append(dict(mechanism="OUE (bits)", claimed=e, kind="LDP", tight=mech_channels.ldp_epsilon(mech.ue_channel(6, e, "oue"))))
-    rows.append(dict(mechanism="SUE / RAPPOR", claimed=e, kind="LDP", tight=mech_channels.ldp_epsilon(mech.rappor_channel(6, e))))
-    rows.append(dict(mechanism="SS", claimed=e, kind="LDP", tight=mech_channels.ldp_epsilon(mech.ss_channel(6, e))))
-    rows.append(dict(mechanism="LH (g = 3)", claimed=e, kind="LDP", tight=mech_channels.ldp_epsilon(mech.lh_channel(3, 3, e))))
-privacy = pd.DataFrame(rows)
-privacy["tight / claimed"] = privacy.tight / privacy.claimed
-privacy.pivot_table(index="mechanism", columns="claimed", values="tight / claimed").round(6)
-
-# %%
-exact = privacy[privacy.mechanism.isin(["k-RR", "geometric", "OUE (bits)", "SUE / RAPPOR", "SS", "LH (g = 3)"])]
-worst = float(np.max(np.abs(exact["tight / claimed"] - 1)))
-report.check_close("F1", "tight ε of k-RR, OUE, SUE, SS, LH and the geo-ind constant of the truncated geometric "
-                   "mechanism equal their parameter (max |tight/claimed - 1| over 5 ε values)",
-                   paper=0.0, ours=worst, atol=1e-9, note="exact computation on the channel matrices")
-lap = privacy[privacy.mechanism.isin(["Laplace", "exponential"])]
-report.check("F2", "the discretised truncated Laplace and the exponential mechanisms are ε-geo-indistinguishable "
-             "(tight constant ≤ ε; the exponential mechanism's normaliser makes it strictly smaller)",
-             paper="≤ 1", ours=float(lap["tight / claimed"].max()),
-             passed=bool(lap["tight / claimed"].max() <= 1 + 1e-9), tolerance="≤ 1 + 1e-9")
+tight = {e: {
+    "k-RR": channels.ldp_epsilon(mech.grr_channel(k, e)),
+    "OUE": channels.ldp_epsilon(mech.ue_channel(6, e, "oue")),
+    "SUE": channels.ldp_epsilon(mech.rappor_channel(6, e)),
+    "SS": channels.ldp_epsilon(mech.ss_channel(6, e)),
+    "LH (g = 3)": channels.ldp_epsilon(mech.lh_channel(3, 3, e)),
+    "geometric": channels.geo_ind_epsilon(mech.geometric_channel(k, e), line),
+    "Laplace": channels.geo_ind_epsilon(mech.laplace_channel(k, e), line),
+    "exponential": channels.geo_ind_epsilon(mech.exponential_channel(line, e), line),
+} for e in (0.25, 0.5, 1.0, 2.0, 4.0)}
+ratio = {e: {m: t / e for m, t in row.items()} for e, row in tight.items()}
+report.close("F1", max(abs(r[m] - 1) for r in ratio.values() for m in list(r)[:6]))
+report.range("F2", max(r[m] for r in ratio.values() for m in ("Laplace", "exponential")))
 
 # %% [markdown]
 # On a grid of cells, the planar versions add noise with density $\propto e^{-\varepsilon\, d}$
-# around the true cell and clamp it to the region. One row of the channel is an image:
+# around the true cell and clamp it to the region; one row of the channel is an image
+# ({numref}`fig-foundations-planar`).
 
 # %%
-R, Cc, cell_km = 15, 15, 0.5
-fig, axes = plt.subplots(1, 2, figsize=(9, 3.8))
-for ax, (name, C) in zip(axes, {
-    "planar geometric": mech.planar_geometric_channel(R, Cc, 2.0, cell_km),
-    "planar Laplace": mech.planar_laplace_channel(R, Cc, 2.0, cell_km),
-}.items()):
-    x = 3 * Cc + 4
-    im = ax.imshow(C[x].reshape(R, Cc), origin="lower", cmap="magma")
-    ax.grid(False)
-    ax.set_title(f"{name}, ε = 2 /km, true cell marked")
-    ax.plot(x % Cc, x // Cc, "c+", ms=12, mew=2)
-    ax.set_xlabel(f"column ({cell_km} km cells)")
-    ax.set_ylabel("row")
-    fig.colorbar(im, ax=ax, shrink=0.8, label="P(report cell | true cell)")
-plt.show()
-Dg = lattice_distance_matrix(R, Cc, cell_km)
-report.check("F3", "planar geometric and Laplace channels (15 x 15 grid, 0.5 km) are 2/km-geo-indistinguishable",
-             paper="≤ 2", ours=[mech_channels.geo_ind_epsilon(mech.planar_geometric_channel(R, Cc, 2.0, cell_km), Dg),
-                                mech_channels.geo_ind_epsilon(mech.planar_laplace_channel(R, Cc, 2.0, cell_km), Dg)],
-             passed=bool(max(mech_channels.geo_ind_epsilon(mech.planar_geometric_channel(R, Cc, 2.0, cell_km), Dg),
-                             mech_channels.geo_ind_epsilon(mech.planar_laplace_channel(R, Cc, 2.0, cell_km), Dg)) <= 2 + 1e-9),
-             tolerance="≤ ε + 1e-9")
+R, Cc, cell_km, cell = 15, 15, 0.5, 3 * 15 + 4
+planar = {"planar geometric": mech.planar_geometric_channel(R, Cc, 2.0, cell_km),
+          "planar Laplace": mech.planar_laplace_channel(R, Cc, 2.0, cell_km)}
+D = lattice_distance_matrix(R, Cc, cell_km)
+report.range("F3", [channels.geo_ind_epsilon(C, D) for C in planar.values()])
+
+# %% tags=["hide-input", "remove-output"]
+glue("foundations-planar", figures.planar_rows({n: C[cell] for n, C in planar.items()}, (R, Cc), cell, cell_km),
+     display=False)
 
 # %% [markdown]
+# ```{glue:figure} foundations-planar
+# :name: fig-foundations-planar
+# :alt: Two 15 by 15 heat maps of the report distribution around a marked true cell; both decay with the distance, the planar Laplace slightly more smoothly.
+#
+# One row of the planar geometric and planar Laplace channels (15 × 15 grid of 0.5 km cells,
+# ε = 2 per km, true cell marked).
+# ```
+#
 # ## Frequency oracles
 #
 # For large alphabets the pure *frequency oracles* {cite}`wang2017locally` encode the value
@@ -179,80 +157,60 @@ report.check("F3", "planar geometric and Laplace channels (15 x 15 grid, 0.5 km)
 # $$ \hat f(v) = \frac{C(v) - n q}{n (p - q)}, \qquad
 #    \operatorname{Var}[\hat f(v)] \approx \frac{q (1-q)}{n (p-q)^2} \quad (f(v) \to 0). $$
 #
-# The variance decides which oracle to use. Wang et al. show that GRR beats OUE exactly when
-# $k < 3 e^\varepsilon + 2$; we check it on a grid and plot the variances.
+# The variance decides which oracle to use ({numref}`fig-foundations-oracles`); Wang et al. show
+# that GRR beats OUE exactly when $k < 3 e^\varepsilon + 2$, which we check on a grid of
+# $(k, \varepsilon)$.
 
 # %%
-def fo_var(p, q, n=1):
-    return q * (1 - q) / (n * (p - q) ** 2)
+def pq(name, k, e):
+    """(p, q) of a frequency oracle (support probabilities)."""
+    return {"GRR": lambda: mech.grr_params(k, e), "OUE": lambda: mech.ue_params(e, "oue"),
+            "SUE": lambda: mech.ue_params(e, "sue"), "OLH": lambda: mech.lh_params(e)[1:],
+            "SS": lambda: mech.ss_params(k, e)[1:]}[name]()
 
 
-def oracle_params(name, k, e):
-    if name == "GRR":
-        return mech.grr_params(k, e)
-    if name == "OUE":
-        return mech.ue_params(e, "oue")
-    if name == "SUE":
-        return mech.ue_params(e, "sue")
-    if name == "OLH":
-        g, p, q = mech.lh_params(e)
-        return p, q
-    if name == "SS":
-        _, p, q = mech.ss_params(k, e)
-        return p, q
-    raise ValueError(name)
+def var(p, q):
+    return q * (1 - q) / (p - q) ** 2
 
 
+grid = [(kk, e) for kk in range(2, 200, 3) for e in np.linspace(0.1, 5, 25)]
+mismatches = sum((kk < 3 * np.exp(e) + 2) != (var(*pq("GRR", kk, e)) < var(*pq("OUE", kk, e))) for kk, e in grid)
+report.holds("F4", mismatches=int(mismatches), checked=len(grid))
+
+# %% tags=["hide-input", "remove-output"]
 eps_line = np.linspace(0.25, 5, 40)
-fig, axes = plt.subplots(1, 2, figsize=(11, 3.8), sharey=True)
-for ax, kk in zip(axes, (8, 256)):
-    for name in ("GRR", "SUE", "OUE", "OLH", "SS"):
-        ax.semilogy(eps_line, [fo_var(*oracle_params(name, kk, e)) for e in eps_line], label=name, color=color(name))
-    ax.set_title(f"k = {kk}")
-    ax.set_xlabel("ε")
-ax.legend()
-axes[0].set_ylabel("n · Var[f̂(v)] (f(v) → 0)")
-fig.suptitle("Approximate variance of the frequency oracles", fontweight="bold")
-plt.show()
-
-mismatch = 0
-checked = 0
-for kk in range(2, 200, 3):
-    for e in np.linspace(0.1, 5, 25):
-        pred = kk < 3 * np.exp(e) + 2
-        grr_better = fo_var(*mech.grr_params(kk, e)) < fo_var(*mech.ue_params(e, "oue"))
-        mismatch += int(pred != grr_better)
-        checked += 1
-report.check("F4", "Wang et al. 2017: GRR has lower variance than OUE iff k < 3e^ε + 2",
-             paper="iff", ours=f"{mismatch} mismatches over {checked} (k, ε)", passed=mismatch == 0,
-             tolerance="0 mismatches")
+variances = {kk: {n: np.array([var(*pq(n, kk, e)) for e in eps_line]) for n in ("GRR", "SUE", "OUE", "OLH", "SS")}
+             for kk in (8, 256)}
+glue("foundations-oracles", figures.oracle_variances(eps_line, variances))
 
 # %% [markdown]
+# ```{glue:figure} foundations-oracles
+# :name: fig-foundations-oracles
+# :alt: Two panels of variance against epsilon on a log scale; at k = 8 GRR is lowest, at k = 256 OUE and OLH are lowest and GRR is far above.
+#
+# Approximate variance $n\,\mathrm{Var}[\hat f(v)]$ of the frequency oracles against ε, for
+# $k = 8$ and $k = 256$.
+# ```
+#
 # ## Simulating the reports
 #
 # Per-user sampling (`grr_perturb`, `ue_perturb`, `lh_perturb`, `ss_perturb`,
-# `sample_channel`) mirrors the protocol. When only the counts matter, the **count-level**
+# `channels.sample_channel`) mirrors the protocol. When only the counts matter, the **count-level**
 # simulators draw them directly (one multinomial per input value), equal in law and with a cost
-# independent of $n$. Both are checked against the channel with a chi-square test at a
-# false-alarm rate of $10^{-6}$.
+# independent of $n$. We check both against the channel with a χ² test at a false-alarm rate of
+# $10^{-6}$, on {glue:text}`foundations-n` users.
 
 # %%
-from scipy import stats
-
+rng = rng_for(SEED, "sampling")
 k, eps = 10, 1.0
-theta = np.arange(1, k + 1, dtype=float)[::-1] ** 1.2
+theta = np.arange(k, 0, -1.0) ** 1.2
 theta /= theta.sum()
 x = rng.choice(k, size=N_USERS, p=theta)
-per_user = np.bincount(mech.grr_perturb(x, k, eps, rng=rng), minlength=k)
-count_level = mech_channels.simulate_counts(mech.grr_channel(k, eps), np.bincount(x, minlength=k), rng=rng)
-crit = stats.chi2.isf(1e-6, df=k - 1)
-# the per-user test conditions on the true values x: expected counts given x
-exp_given_x = np.bincount(x, minlength=k) @ mech.grr_channel(k, eps)
-chi_user = float(np.sum((per_user - exp_given_x) ** 2 / exp_given_x))
-chi_count = float(np.sum((count_level - exp_given_x) ** 2 / exp_given_x))
-report.check("F5", f"k-RR reports (per user and count-level, n = {N_USERS:,}) follow the channel",
-             paper=f"χ² < {crit:.1f} (α = 1e-6)", ours=[round(chi_user, 2), round(chi_count, 2)],
-             passed=bool(max(chi_user, chi_count) < crit), tolerance="χ² critical value at 1e-6")
+expected = np.bincount(x, minlength=k) @ mech.grr_channel(k, eps)  # expected counts given the true values
+observed = [np.bincount(mech.grr_perturb(x, k, eps, rng=rng), minlength=k),
+            channels.simulate_counts(mech.grr_channel(k, eps), np.bincount(x, minlength=k), rng=rng)]
+chi2 = [float(np.sum((o - expected) ** 2 / expected)) for o in observed]
+report.holds("F5", chi2=chi2, crit=float(stats.chi2.isf(1e-6, df=k - 1)))
 
 # %% [markdown]
 # ## Estimators
@@ -264,105 +222,86 @@ report.check("F5", f"k-RR reports (per user and count-level, n = {N_USERS:,}) fo
 #
 # $$ \theta^{t+1}_x = \sum_z q_z \frac{\theta^t_x C_{xz}}{\sum_u \theta^t_u C_{uz}} , $$
 #
-# whose log-likelihood $\ell(\theta) = \sum_z q_z \log(\theta C)_z$ never decreases. Below, the
-# geometric mechanism at ε = 0.5 on a skewed distribution over 30 values; the estimates are
-# scored by the earth mover's distance (EMD, closed form on a line).
+# whose log-likelihood $\ell(\theta) = \sum_z q_z \log(\theta C)_z$ never decreases.
+# {numref}`fig-foundations-estimates` runs them on the geometric mechanism at ε = 0.5 over 30 values.
 
 # %%
+rng = rng_for(SEED, "estimators")
 k, eps, n = 30, 0.5, {"smoke": 2_000, "book": 5_000, "paper": 5_000}[SCALE]
 support = np.arange(k)
-theta = stats.binom.pmf(support, k - 1, 0.3) * 0.7 + stats.binom.pmf(support, k - 1, 0.75) * 0.3
+theta = 0.7 * stats.binom.pmf(support, k - 1, 0.3) + 0.3 * stats.binom.pmf(support, k - 1, 0.75)
 C = mech.geometric_channel(k, eps)
-counts = mech_channels.simulate_counts(C, rng.multinomial(n, theta), rng=rng)
-est = {
-    "INV": estimators.inv_raw(C, counts),
-    "INV-N": estimators.inv_normalized(C, counts),
-    "INV-P": estimators.inv_projected(C, counts),
-}
-res = estimators.ibu(C, counts, tol=1e-10)
-est["IBU"] = res.estimate
-fig, axes = plt.subplots(1, 2, figsize=(12, 3.8), gridspec_kw=dict(width_ratios=[2, 1]))
-ax = axes[0]
-ax.bar(support, theta, color="0.85", label="true θ")
-ax.plot(support, counts / n, "k:", lw=1, label="noisy reports q")
-for name, v in est.items():
-    label = name if name == "INV" else f"{name} (EMD {metrics.emd_1d(theta, v):.2f})"
-    ax.plot(support, v, marker=".", label=label, color=color(name))
-ax.axhline(0, color="k", lw=0.5)
-ax.set_xlabel("value x")
-ax.set_ylabel("probability")
-ax.set_title(f"Estimates from n = {n:,} geometric reports, ε = {eps}")
-ax.legend(ncol=2)
-axes[1].plot(res.loglik, color=color("IBU"))
-axes[1].set_xscale("log")
-axes[1].set_xlabel("IBU iteration")
-axes[1].set_ylabel("normalised log-likelihood ℓ(θᵗ) (nats)")
-axes[1].set_title(f"IBU converges in {res.n_iter} iterations")
-plt.show()
+counts = channels.simulate_counts(C, rng.multinomial(n, theta), rng=rng)
+ibu = estimators.ibu(C, counts, tol=1e-10)
+est = {"INV": estimators.inv_raw(C, counts), "INV-N": estimators.inv_normalized(C, counts),
+       "INV-P": estimators.inv_projected(C, counts), "IBU": ibu.estimate}
+report.holds("F6", min_step=float(np.diff(ibu.loglik).min()))
+report.close("F7", float(np.abs(estimators.inv_raw(C, theta @ C) - theta).max()))
+report.holds("F8", sums=[est[m].sum() for m in ("INV-N", "INV-P", "IBU")],
+             mins=[est[m].min() for m in ("INV-N", "INV-P", "IBU")])
 
-report.check("F6", "IBU's log-likelihood never decreases (EM monotonicity)", paper="non-decreasing",
-             ours=f"min step {np.diff(res.loglik).min():.2e}", passed=bool(np.diff(res.loglik).min() >= -1e-12),
-             tolerance="≥ -1e-12")
-report.check("F7", "INV is unbiased: on the exact expected reports it recovers θ", paper=0.0,
-             ours=float(np.abs(estimators.inv_raw(C, theta @ C) - theta).max()),
-             passed=bool(np.abs(estimators.inv_raw(C, theta @ C) - theta).max() < 1e-9), tolerance="max |error| < 1e-9")
-report.check("F8", "INV-P and INV-N return distributions; INV may not", paper="on the simplex",
-             ours=f"min INV entry {est['INV'].min():.3f}",
-             passed=bool(all(abs(est[m].sum() - 1) < 1e-9 and est[m].min() >= 0 for m in ("INV-N", "INV-P", "IBU"))),
-             tolerance="sum 1, entries ≥ 0")
+# %% tags=["hide-input", "remove-output"]
+glue("foundations-estimates", figures.estimates(theta, counts / n, est, ibu.loglik))
+glue("foundations-ibu-iter", f"{ibu.n_iter:,}", display=False)
+glue("foundations-n-est", f"{n:,}", display=False)
 
 # %% [markdown]
+# ```{glue:figure} foundations-estimates
+# :name: fig-foundations-estimates
+# :alt: Left, a bimodal true distribution as grey bars with the noisy reports and four estimates; INV oscillates and goes negative, INV-N, INV-P and IBU stay close to the truth. Right, IBU's log-likelihood rising and flattening over iterations.
+#
+# Left: estimates of θ from $n =$ {glue:text}`foundations-n-est` geometric reports (ε = 0.5, 30
+# values), with their EMD to the truth. Right: IBU's log-likelihood, which stops rising after
+# {glue:text}`foundations-ibu-iter` iterations (tolerance $10^{-10}$).
+# ```
+#
 # ## Earth mover's distance
 #
 # Between distributions on a metric space, the EMD is the least cost of moving one onto the
 # other, $\min_{\gamma \in \Pi(a,b)} \sum_{ij} \gamma_{ij} d_{ij}$, solved exactly with POT
-# {cite}`flamary2021pot` (`metrics.emd`); on equally spaced points of a line it equals the $L_1$
-# distance between the CDFs (`metrics.emd_1d`).
+# {cite}`flamary2021pot` (`measures.emd`); on equally spaced points of a line it equals the $L_1$
+# distance between the CDFs (`measures.emd_1d`).
 
 # %%
 line30 = np.abs(np.subtract.outer(support, support)).astype(float)
-gap = max(abs(metrics.emd_1d(theta, est[m]) - metrics.emd(theta, est[m], line30)) for m in ("INV-N", "INV-P", "IBU"))
-report.check_close("F9", "closed-form EMD on a line equals the optimal-transport EMD (POT)", paper=0.0, ours=gap, atol=1e-9)
+report.close("F9", max(abs(measures.emd_1d(theta, est[m]) - measures.emd(theta, est[m], line30))
+                       for m in ("INV-N", "INV-P", "IBU")))
 
 # %% [markdown]
 # ## Information leaked by a channel
 #
 # The PIE and PRIVIC chapters measure leakage by **mutual information** $I(X;Y)$ and by the
 # **capacity** $\max_\pi I(X;Y)$ of the channel, computed with the Blahut-Arimoto algorithm
-# {cite}`blahut1972computation,arimoto1972algorithm` (`info.channel_capacity`). For k-RR the
+# {cite}`blahut1972computation,arimoto1972algorithm` (`measures.channel_capacity`). For k-RR the
 # capacity is reached at the uniform input and is $\log k - H(C_{x\cdot})$; it is always at most
-# $\min(\varepsilon, \varepsilon^2)$ nats for an ε-LDP channel (the bound used by the PIE paper).
+# $\min(\varepsilon, \varepsilon^2)$ nats for an ε-LDP channel, the bound used by the PIE paper
+# ({numref}`fig-foundations-capacity`).
 
 # %%
 eps_line = np.linspace(0.05, 5, 40)
-fig, ax = plt.subplots(figsize=(7, 3.8))
-worst_gap = 0.0
-worst_bound = -np.inf
-for kk in (2, 8, 64):
-    caps = []
-    for e in eps_line:
-        Ck = mech.grr_channel(kk, e)
-        cap, _ = info.channel_capacity(Ck, unit="nats", tol=1e-12)
-        caps.append(cap)
-        closed = np.log(kk) - info.entropy(Ck[0], unit="nats")
-        worst_gap = max(worst_gap, abs(cap - closed))
-        worst_bound = max(worst_bound, cap - min(e, e * e))
-    ax.plot(eps_line, caps, label=f"k-RR, k = {kk}")
-ax.plot(eps_line, np.minimum(eps_line, eps_line**2), "k--", label="min(ε, ε²)")
-ax.set_xlabel("ε")
-ax.set_ylabel("capacity (nats)")
-ax.set_title("Capacity of k-RR (Blahut-Arimoto) against the LDP bound")
-ax.legend()
-plt.show()
-report.check_close("F10", "Blahut-Arimoto capacity of k-RR equals log k - H(row) (nats)", paper=0.0, ours=worst_gap, atol=1e-9)
-report.check("F11", "capacity of an ε-LDP channel ≤ min(ε, ε²) nats (k-RR, k ∈ {2, 8, 64}, 40 values of ε)",
-             paper="≤ 0", ours=float(worst_bound), passed=bool(worst_bound <= 1e-12), tolerance="max(cap - bound) ≤ 1e-12")
+caps = {kk: np.array([measures.channel_capacity(mech.grr_channel(kk, e), unit="nats")[0] for e in eps_line])
+        for kk in (2, 8, 64)}
+closed = {kk: np.array([np.log(kk) - measures.entropy(mech.grr_channel(kk, e)[0], unit="nats") for e in eps_line])
+          for kk in caps}
+report.close("F10", max(float(np.abs(caps[kk] - closed[kk]).max()) for kk in caps))
+report.range("F11", max(float(np.max(c - np.minimum(eps_line, eps_line ** 2))) for c in caps.values()))
+
+# %% tags=["hide-input", "remove-output"]
+glue("foundations-capacity", figures.capacities(eps_line, caps))
 
 # %% [markdown]
+# ```{glue:figure} foundations-capacity
+# :name: fig-foundations-capacity
+# :alt: Capacity curves of k-RR for k = 2, 8 and 64 rising with epsilon, all below the dashed curve min(ε, ε²).
+#
+# Capacity of k-RR (Blahut-Arimoto, nats) against ε for $k \in \{2, 8, 64\}$, under the LDP bound
+# $\min(\varepsilon, \varepsilon^2)$.
+# ```
+#
 # ## Reproduction report
 #
-# The foundations are textbook facts rather than a paper's claims; the rows below check that the
-# package's objects satisfy them exactly (or, for sampling, with a stated false-alarm rate).
+# The foundations are textbook facts rather than a paper's claims: the rows check that the
+# package's objects satisfy them exactly (or, for sampling, at a stated false-alarm rate).
 
 # %%
 report.finalize()

@@ -66,7 +66,7 @@ from ldpnb import channels as mech_channels
 from ldpnb.measures import emd, emd_1d
 from ldpnb.repro.parallel import sweep
 from ldpnb.repro.plotting import color, paper_title, set_style
-from ldpnb.repro.report import Report
+from ldpnb.repro.legacy import Report
 
 set_style()
 report = Report("ibu", scale=SCALE)

@@ -67,7 +67,7 @@ from ldpnb.papers.lift.experiments import (
 )
 from ldpnb.papers.lift.figures import put_figure
 from ldpnb.repro.plotting import paper_title, set_style
-from ldpnb.repro.report import Report
+from ldpnb.repro.legacy import Report
 
 set_style()
 report = Report("lift", scale=SCALE)

@@ -56,7 +56,7 @@ from ldpnb import mechanisms as md
 from ldpnb.papers import risks as md_risks
 from ldpnb.repro.parallel import sweep
 from ldpnb.repro.plotting import color, set_style
-from ldpnb.repro.report import Report
+from ldpnb.repro.legacy import Report
 
 threadpool_limits(1)  # the book builds chapters on one core each; tiny BLAS calls are faster single-threaded
 set_style()

@@ -58,7 +58,7 @@ from ldpnb import channels as M_channels
 from ldpnb.estimators import fo_estimate, ibu, ibu_batch, normalize_clip
 from ldpnb.repro.plotting import color, set_style
 from ldpnb.mechanisms import blahut_arimoto
-from ldpnb.repro.report import Report, build_dir
+from ldpnb.repro.legacy import Report, build_dir
 from ldpnb.channels import ConvolutionChannel, DiagPlusConstChannel, KRRChannel
 
 set_style()

@@ -72,7 +72,7 @@ from ldpnb.measures import channel_capacity
 from ldpnb.mechanisms import grr_channel
 from ldpnb.repro.parallel import sweep
 from ldpnb.repro.plotting import color, paper_title, set_style
-from ldpnb.repro.report import Report
+from ldpnb.repro.legacy import Report
 
 set_style()
 report = Report("pie", scale=SCALE)

@@ -81,7 +81,7 @@ from ldpnb.measures import entropy
 from ldpnb.channels import geo_ind_epsilon, simulate_counts
 from ldpnb.measures import emd
 from ldpnb.repro.plotting import color, set_style
-from ldpnb.repro.report import Report
+from ldpnb.repro.legacy import Report
 
 set_style()
 report = Report("privic", scale=SCALE)

@@ -14,77 +14,47 @@
 # ---
 
 # %% [markdown]
-# # Reproduction summary
+# # Every claim of the book
 #
-# Every chapter ends with a reproduction report and writes it to
-# `_build/reproduction/<chapter>.json`. This page, executed after all the chapters, gathers those
-# reports: for each chapter, how many of the paper's claims pass, fail, diverge from the paper
-# (with the reason), or could not be evaluated. The rows that diverge are listed in full below:
-# they are the places where this book disagrees with a paper, and each says why.
+# Each chapter checks its paper claim by claim, and writes its reproduction report to
+# `_build/reproduction/<chapter>.json`. This page, executed after all the chapters, gathers them:
+# one row per claim, with where the claim comes from (its **source**: printed in the paper, derived
+# by us from the paper's formulas, a calibration, an extension beyond the paper, or an invariant of
+# our implementation), the **kind** of criterion that decides it, and its **status**. Sort by any
+# column, filter with the boxes under the headers, and follow a claim's id to its row in its
+# chapter. The whole table is also available as {download}`claims.csv <claims.csv>` and
+# {download}`claims.json <claims.json>`.
+#
+# A criterion is fixed in the paper's claims table (`ldpnb/papers/<paper>/claims.py`) before any
+# number is computed, and every evaluated row carries a **falsifier**: numbers for which the same
+# criterion would fail (the test suite re-checks every one). A *calibration* row compares with a
+# value we chose to make an experiment match the paper: it is listed, but it never counts as a
+# reproduction.
 
-# %% tags=["parameters"]
+# %% tags=["parameters", "remove-cell"]
 SCALE = "book"
 SEED = 0
 
-# %%
-import pandas as pd
-from IPython.display import HTML, display
+# %% tags=["remove-input"]
+from IPython.display import HTML, Markdown, display
 
-from ldpnb.repro.report import STATUSES, build_dir, load_reports
+from ldpnb.repro.dashboard import claims_frame, interactive_table, summary_tables, write_downloads
 
-reports = load_reports(build_dir() / "reproduction")
-CHAPTER_ORDER = ["foundations", "pie", "lift", "ibu", "multidim_risks", "privic", "audit", "performance"]
-names = sorted(reports, key=lambda n: (CHAPTER_ORDER.index(n) if n in CHAPTER_ORDER else 99, n))
-rows = [dict(chapter=n, **r) for n in names for r in reports[n]]
-table = pd.DataFrame(rows, columns=["chapter", "id", "claim", "paper", "ours", "tolerance", "status", "scale", "note"])
-print(f"{len(names)} chapter report(s), {len(table)} claims")
+claims = claims_frame()
+write_downloads(claims)
+by_chapter, by_source = summary_tables(claims)
 
 # %% [markdown]
-# ## Claims per chapter and status
+# ## Totals
 
-# %%
-if table.empty:
-    summary = pd.DataFrame(columns=["chapter", *STATUSES, "total", "scale"])
-else:
-    summary = (
-        table.pivot_table(index="chapter", columns="status", values="id", aggfunc="count", fill_value=0)
-        .reindex(columns=list(STATUSES), fill_value=0)
-        .reindex(names)
-    )
-    summary["total"] = summary.sum(axis=1)
-    summary["scale"] = table.groupby("chapter")["scale"].agg(lambda s: ", ".join(sorted(set(s)))).reindex(names)
-    summary = summary.reset_index()
-display(summary.style.hide(axis="index") if not summary.empty else summary)
+# %% tags=["remove-input"]
+display(Markdown(by_chapter))
+
+# %% tags=["remove-input"]
+display(Markdown(by_source))
 
 # %% [markdown]
-# ## Where the book and the papers disagree
-#
-# A *diverging* row is a claim of a paper that does not hold in our reproduction. The note gives
-# the reason (a misprint, an unstated parameter, different data, a bound that is false as stated)
-# and the check of what holds instead.
+# ## All claims
 
-# %%
-def show(rows: pd.DataFrame, empty: str) -> None:
-    if rows.empty:
-        display(HTML(f"<p><i>{empty}</i></p>"))
-        return
-    cols = ["chapter", "id", "claim", "paper", "ours", "tolerance", "note"]
-    display(HTML(rows[cols].to_html(index=False, escape=True)))
-
-
-show(table[table.status == "diverges"], "No diverging rows.")
-
-# %% [markdown]
-# ## Claims not evaluated
-
-# %%
-show(table[table.status == "not-evaluated"], "Every claim was evaluated.")
-
-# %% [markdown]
-# ## Failed claims
-#
-# At book scale a failed claim stops the build, so this list is empty in the published book; it
-# is shown here for runs at other scales.
-
-# %%
-show(table[table.status == "fail"], "No failed claims.")
+# %% tags=["remove-input"]
+interactive_table(claims)

@@ -8,7 +8,8 @@ import jupytext
 import nbformat
 import pytest
 
-from ldpnb.repro.report import KEYS, STATUSES
+from ldpnb.repro.claims import verify_row
+from ldpnb.repro.report import KEYS, LEGACY_KEYS, STATUSES
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
@@ -75,6 +76,12 @@ def test_chapter_executes_at_smoke_scale(name, tmp_path, monkeypatch):
     assert report.exists(), f"{name} did not write its reproduction report (call report.finalize())"
     rows = json.loads(report.read_text())
     assert rows, f"{name}: empty reproduction report"
+    timings = tmp_path / "reproduction" / f"{name}.timings.json"
+    volatile = json.loads(timings.read_text())["claims"] if timings.exists() else {}
+    problems = []
     for r in rows:
-        assert set(r) == set(KEYS)
+        assert set(r) in (set(KEYS), set(LEGACY_KEYS)), f"{name}: row keys {sorted(r)}"
         assert r["status"] in STATUSES and r["scale"] == "smoke"
+        if set(r) == set(KEYS):  # falsifiability: the criterion fails on the recorded falsifier
+            problems += verify_row({**r, **volatile.get(r["id"], {})})
+    assert not problems, f"{name}: " + "; ".join(problems)

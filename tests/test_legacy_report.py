@@ -3,7 +3,7 @@ import json
 import numpy as np
 import pytest
 
-from ldpnb.repro.report import KEYS, Report, ReproductionFailure, load_reports
+from ldpnb.repro.legacy import KEYS, Report, ReproductionFailure, load_reports
 
 
 def test_statuses_are_computed(tmp_path, monkeypatch):

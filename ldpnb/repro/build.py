@@ -176,6 +176,89 @@ def _merge_bib(dst: Path) -> None:
     dst.write_text("\n".join(chunks), encoding="utf-8")
 
 
+def notebook_parameters(path: Path) -> dict[str, object]:
+    """The parameters an executed notebook ran with: its ``parameters`` cell, overridden by
+    papermill's ``injected-parameters`` cell."""
+    import ast
+
+    import nbformat
+
+    values: dict[str, object] = {}
+    cells = nbformat.read(path, as_version=4).cells
+    for tag in ("parameters", "injected-parameters"):
+        for c in cells:
+            if c.cell_type == "code" and tag in c.get("metadata", {}).get("tags", []):
+                for node in ast.parse(c.source).body:
+                    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                        try:
+                            values[node.targets[0].id] = ast.literal_eval(node.value)
+                        except ValueError:
+                            pass
+    return values
+
+
+def provenance() -> dict[str, str]:
+    """Commit, build date, scale(s) and package versions of this build (for the page footer)."""
+    import datetime
+    import importlib.metadata as md
+
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT, capture_output=True,
+                                text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
+                               capture_output=True, text=True).stdout.strip()
+        commit += " (with uncommitted changes)" if dirty else ""
+    except (OSError, subprocess.CalledProcessError):
+        commit = "unknown (not a git checkout)"
+    versions = []
+    for pkg in ("ldpnb", "numpy", "scipy", "pandas", "matplotlib", "POT", "scikit-learn", "xgboost-cpu"):
+        try:
+            versions.append(f"{pkg} {md.version(pkg)}")
+        except md.PackageNotFoundError:
+            pass
+    scales, seeds = set(), set()
+    for nb in sorted((BUILD / "executed" / "book").glob("*.ipynb")):
+        params = notebook_parameters(nb)
+        scales.add(str(params.get("SCALE", "?")))
+        if "SEED" in params:
+            seeds.add(str(params["SEED"]))
+    return {"commit": commit, "date": datetime.date.today().isoformat(), "scale": ", ".join(sorted(scales)) or "?",
+            "seeds": ", ".join(sorted(seeds)) or "?", "versions": ", ".join(versions)}
+
+
+def _stage_claims(src: Path) -> None:
+    """Publish claims.csv / claims.json beside the dashboard; put the totals and the provenance footer
+    into the staged configuration (``{{ claims_totals }}`` on the landing page)."""
+    import yaml
+
+    from ldpnb.repro.dashboard import totals_markdown
+
+    rep = BUILD / "reproduction"
+    for name in ("claims.csv", "claims.json"):
+        if (BUILD / "downloads" / name).exists():
+            shutil.copy2(BUILD / "downloads" / name, src / "book" / name)
+    cfg_path = src / "_config.yml"
+    cfg = yaml.safe_load(cfg_path.read_text())
+    cfg.setdefault("parse", {}).setdefault("myst_substitutions", {})["claims_totals"] = totals_markdown(rep)
+    p = provenance()
+    footer = (f"Built from commit <code>{p['commit']}</code> on {p['date']}; chapters executed at scale "
+              f"<code>{p['scale']}</code> with seed(s) {p['seeds']}; {p['versions']}.")
+    cfg.setdefault("html", {})["extra_footer"] = f'<div class="ldpnb-provenance">{footer}</div>'
+    cfg_path.write_text(yaml.safe_dump(cfg, sort_keys=False, allow_unicode=True))
+
+
+def _stage_notebook(src: Path, dst: Path) -> None:
+    """Copy an executed notebook, removing papermill's injected-parameters cell from the page."""
+    import nbformat
+
+    nb = nbformat.read(src, as_version=4)
+    for c in nb.cells:
+        tags = c.get("metadata", {}).get("tags", [])
+        if "injected-parameters" in tags and "remove-cell" not in tags:
+            c.metadata["tags"] = [*tags, "remove-cell"]
+    nbformat.write(nb, dst)
+
+
 def stage() -> Path:
     """Copy config, markdown pages and executed notebooks to ``_build/src``."""
     src = BUILD / "src"
@@ -190,13 +273,14 @@ def stage() -> Path:
         elif p.is_dir() and p.name not in ("refs", "__pycache__", ".ipynb_checkpoints"):
             shutil.copytree(p, src / "book" / p.name)
     _merge_bib(src / "book" / "references.bib")
+    _stage_claims(src)
     missing = []
     for name in notebook_chapters():
         ex = BUILD / "executed" / "book" / f"{name}.ipynb"
         if not ex.exists():
             missing.append(name)
             continue
-        shutil.copy2(ex, src / "book" / f"{name}.ipynb")
+        _stage_notebook(ex, src / "book" / f"{name}.ipynb")
     if missing:
         raise SystemExit(f"error: chapters not executed yet: {missing} (run `make book` or the execute step)")
     return src

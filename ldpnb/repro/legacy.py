@@ -1,4 +1,9 @@
-"""Reproduction reports: one row per claim of a paper, rendered at the end of each chapter.
+"""Legacy reproduction reports (first edition): rows with a status computed by the chapter.
+
+Chapters move to :class:`ldpnb.repro.report.Report`, whose claims are declared as data with typed,
+falsifiable criteria (:mod:`ldpnb.repro.claims`); this module goes once every chapter has moved.
+
+A row records the claim, the paper's value, ours, the tolerance or criterion,
 
 A row records the claim, the paper's value, ours, the tolerance or criterion,
 a status and a note.  Statuses:

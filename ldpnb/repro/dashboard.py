@@ -1,0 +1,143 @@
+"""The claims dashboard: every claim of the book in one table, its totals, and its downloads.
+
+Used by ``book/reproduction.py`` (the dashboard page) and by the build (the totals on the landing
+page).  Reads the reports the chapters wrote to ``_build/reproduction/`` and, when present, the
+recorded paper-scale runs in ``results/paper/<chapter>.json``.
+"""
+
+from __future__ import annotations
+
+import html
+import json
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
+
+from ldpnb.repro.report import STATUSES, build_dir, fmt, load_reports
+
+__all__ = ["chapter_order", "claims_frame", "summary_tables", "write_downloads", "interactive_table",
+           "totals_markdown", "paper_scale_records"]
+
+ROOT = Path(__file__).resolve().parents[2]
+SOURCES_ORDER = ("paper", "derived", "calibration", "extension", "invariant", "unverified")
+
+
+def chapter_order() -> list[str]:
+    """Chapters in the order of ``_toc.yml``."""
+    try:
+        from ldpnb.repro.build import toc_files
+
+        return [Path(f).name for f in toc_files(ROOT)]
+    except Exception:  # pragma: no cover - a notebook downloaded alone has no toc
+        return []
+
+
+def paper_scale_records(root: Path = ROOT) -> dict[str, dict[str, Any]]:
+    """The recorded paper-scale runs: ``results/paper/<chapter>.json`` (rows + run metadata)."""
+    out = {}
+    for p in sorted((root / "results" / "paper").glob("*.json")):
+        data = json.loads(p.read_text(encoding="utf-8"))
+        out[p.stem] = data
+    return out
+
+
+def claims_frame(directory: str | Path | None = None) -> pd.DataFrame:
+    """One row per claim of every chapter, in toc order, with a link to the row in its chapter."""
+    reports = load_reports(directory)
+    order = chapter_order()
+    names = sorted(reports, key=lambda n: (order.index(n) if n in order else len(order), n))
+    paper_runs = paper_scale_records()
+    rows = []
+    for ch in names:
+        recorded = paper_runs.get(ch, {})
+        rec_status = {r["id"]: r["status"] for r in recorded.get("rows", [])}
+        ids = {r["id"] for r in reports[ch]}
+        stale = bool(rec_status) and set(rec_status) != ids
+        for r in reports[ch]:
+            ref = r["paper"] if r["source"] == "paper" else r.get("reference")
+            if not recorded:
+                paper_status = "not run"
+            elif r["id"] not in rec_status:
+                paper_status = "no record (stale run)"
+            else:
+                paper_status = rec_status[r["id"]] + (" (stale run)" if stale else "")
+            rows.append({
+                "chapter": ch, "id": r["id"], "claim": r["claim"], "source": r["source"], "where": r["where"],
+                "kind": r["kind"], "paper / reference": fmt(ref), "ours": fmt(r["ours"]),
+                "criterion": r["tolerance"], "status": r["status"], "paper-scale status": paper_status,
+                "scale": r["scale"], "note": r["note"],
+                "link": f"{ch}.html#claim-{ch}-{r['id']}",
+            })
+    cols = ["chapter", "id", "claim", "source", "where", "kind", "paper / reference", "ours", "criterion",
+            "status", "paper-scale status", "scale", "note", "link"]
+    return pd.DataFrame(rows, columns=cols)
+
+
+def _md_table(df: pd.DataFrame) -> str:
+    head = "| " + " | ".join(str(c) for c in df.columns) + " |"
+    sep = "|" + "|".join("---" for _ in df.columns) + "|"
+    body = ["| " + " | ".join(str(v) for v in row) + " |" for row in df.itertuples(index=False)]
+    return "\n".join([head, sep, *body])
+
+
+def summary_tables(claims: pd.DataFrame) -> tuple[str, str]:
+    """Markdown tables: claims per chapter and status, and per source and status."""
+    def pivot(col: str, index_order) -> pd.DataFrame:
+        if claims.empty:
+            return pd.DataFrame(columns=[col, *STATUSES, "total"])
+        t = (claims.pivot_table(index=col, columns="status", values="id", aggfunc="count", fill_value=0)
+             .reindex(columns=list(STATUSES), fill_value=0))
+        t = t.reindex([i for i in index_order if i in t.index])
+        t["total"] = t.sum(axis=1)
+        t.loc["all"] = t.sum(axis=0)
+        return t.reset_index()
+
+    chapters = list(dict.fromkeys(claims["chapter"]))
+    a = pivot("chapter", chapters)
+    a["chapter"] = [f"[{c}]({c}.html)" if c != "all" else "**all**" for c in a["chapter"]]
+    b = pivot("source", SOURCES_ORDER)
+    return _md_table(a), _md_table(b)
+
+
+def write_downloads(claims: pd.DataFrame, directory: str | Path | None = None) -> tuple[Path, Path]:
+    """``claims.csv`` and ``claims.json`` in ``_build/downloads`` (the build publishes both)."""
+    d = Path(directory) if directory is not None else build_dir() / "downloads"
+    d.mkdir(parents=True, exist_ok=True)
+    csv = d / "claims.csv"
+    claims.drop(columns=["link"]).to_csv(csv, index=False)
+    full = [dict(chapter=ch, **r) for ch, rows in load_reports().items() for r in rows]
+    js = d / "claims.json"
+    js.write_text(json.dumps(full, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+    return csv, js
+
+
+def interactive_table(claims: pd.DataFrame):
+    """The sortable, filterable table (itables, offline: DataTables is embedded in the page)."""
+    import itables
+
+    itables.init_notebook_mode(all_interactive=False, connected=False)
+    view = claims.copy()
+    view["id"] = [f'<a href="{html.escape(l)}">{html.escape(i)}</a>' for i, l in zip(view["id"], view["link"])]
+    view = view.drop(columns=["link", "scale"])
+    return itables.show(view, allow_html=True, column_filters="header", showIndex=False, pageLength=25,
+                        classes="display compact claims-dashboard", maxBytes=0,
+                        lengthMenu=[10, 25, 50, 100, 500, 1000])
+
+
+def totals_markdown(directory: str | Path | None = None) -> str:
+    """One paragraph of the book's totals (the landing page)."""
+    try:
+        claims = claims_frame(directory)
+    except FileNotFoundError:  # pragma: no cover
+        return "The reproduction reports have not been built yet."
+    if claims.empty:
+        return "The reproduction reports have not been built yet."
+    n = claims["status"].value_counts()
+    paper = claims[claims["source"] == "paper"]
+    np_ = paper["status"].value_counts()
+    return (f"{len(claims)} claims in {claims['chapter'].nunique()} chapters: "
+            f"{n.get('pass', 0)} pass, {n.get('diverges', 0)} diverge, {n.get('not-evaluated', 0)} not evaluated, "
+            f"{n.get('fail', 0)} fail. Of the {len(paper)} values and statements printed in the papers, "
+            f"{np_.get('pass', 0)} are reproduced, {np_.get('diverges', 0)} diverge and "
+            f"{np_.get('not-evaluated', 0)} could not be evaluated.")

@@ -1,0 +1,175 @@
+"""The claims machinery: typed criteria, provenance, falsifiers, the report and its JSON."""
+
+import json
+
+import numpy as np
+import pytest
+
+from ldpnb.repro.claims import (CriterionError, Printed, Spec, claim_table, evaluate, falsify, row_status,
+                                verify_row)
+from ldpnb.repro.report import KEYS, Report, ReproductionFailure, load_reports
+from ldpnb.repro.seeds import rng_for, seed_for
+
+
+def _table():
+    return claim_table(
+        Spec("T3", "PIE of pseudonymisation (nats)", source="paper", kind="close", paper=Printed(2.07, "Cor. 3.9"),
+             atol=0.005),
+        Spec("R1", "ratio about one half", source="paper", kind="range", paper=Printed((0.4, 0.6), "Sec. 4.2")),
+        Spec("O1", "IBU beats INV-N and INV-P", source="paper", kind="order", paper=Printed("IBU < INV", "Fig. 9"),
+             relation="IBU < INV-N <= INV-P"),
+        Spec("M1", "loss decreases with eps", source="paper", kind="monotone", paper=Printed("decreasing", "Fig. 10"),
+             direction="decreasing"),
+        Spec("H1", "no violation of Thm 4.2", source="invariant", kind="holds", where="Thm 4.2",
+             rule="violations == 0 and instances >= 100"),
+        Spec("E1", "erratum", source="paper", kind="close", paper=Printed(227.28, "Sec. 8"), atol=0.01,
+             expect="diverges", instead="abs(ours - 277.28) <= 0.01", note="a typo: 227 for 277"),
+        Spec("N1", "biometric FRR", source="paper", kind="none", paper=Printed(0.05, "Fig. 7"),
+             expect="not-evaluated", note="no public data"),
+        Spec("B1", "book only", source="derived", kind="close", reference=1.0, where="Eq. (22)", rtol=0.1,
+             scales=("book", "paper")),
+    )
+
+
+def test_report_roundtrip_and_falsifiers(tmp_path, monkeypatch):
+    monkeypatch.setenv("LDPNB_BUILD_DIR", str(tmp_path))
+    r = Report("demo", _table(), scale="smoke")
+    assert r.close("T3", 2.072) is None  # nothing for Jupyter to display
+    r.range("R1", 0.45)
+    r.order("O1", {"IBU": [0.1, 0.2], "INV-N": [0.3, 0.4], "INV-P": [0.3, 0.5]})
+    r.monotone("M1", [3.0, 2.0, 1.0])
+    r.holds("H1", violations=0, instances=300)
+    r.close("E1", 277.281)
+    r.finalize()
+    rows = load_reports(tmp_path / "reproduction")["demo"]
+    assert [x["id"] for x in rows] == ["T3", "R1", "O1", "M1", "H1", "E1", "N1", "B1"]
+    st = {x["id"]: x["status"] for x in rows}
+    assert st == {"T3": "pass", "R1": "pass", "O1": "pass", "M1": "pass", "H1": "pass", "E1": "diverges",
+                  "N1": "not-evaluated", "B1": "not-evaluated"}
+    for x in rows:
+        assert set(x) == set(KEYS)
+        assert verify_row(x) == []
+    assert rows[0]["paper"] == 2.07 and rows[0]["source"] == "paper" and rows[0]["where"] == "Cor. 3.9"
+
+
+def test_json_is_byte_stable(tmp_path, monkeypatch):
+    def run(d):
+        monkeypatch.setenv("LDPNB_BUILD_DIR", str(d))
+        r = Report("demo", _table(), scale="smoke")
+        rng = rng_for(7, "x")
+        r.close("T3", 2.07 + rng.normal(0, 1e-3))
+        r.range("R1", 0.5)
+        r.order("O1", {"IBU": 0.1, "INV-N": 0.2, "INV-P": 0.3})
+        r.monotone("M1", np.array([3.0, 2.0]))
+        r.holds("H1", violations=np.int64(0), instances=300)
+        r.close("E1", 277.28)
+        r.timing("run", 1.234)
+        r.finalize()
+        return (d / "reproduction" / "demo.json").read_bytes()
+
+    assert run(tmp_path / "a") == run(tmp_path / "b")
+
+
+def test_failures_raise_at_book_scale_and_every_claim_must_appear(tmp_path, monkeypatch):
+    monkeypatch.setenv("LDPNB_BUILD_DIR", str(tmp_path))
+    r = Report("demo", _table(), scale="book")
+    r.close("T3", 3.0)
+    with pytest.raises(ReproductionFailure, match="never recorded"):
+        r.finalize()
+    r = Report("demo", _table(), scale="book")
+    r.close("T3", 3.0)
+    r.range("R1", 0.5)
+    r.order("O1", {"IBU": 0.1, "INV-N": 0.2, "INV-P": 0.3})
+    r.monotone("M1", [2.0, 1.0])
+    r.holds("H1", violations=0, instances=300)
+    r.close("E1", 227.28)  # the divergence is not reproduced: the paper's value holds
+    r.close("B1", 1.05)
+    with pytest.raises(ReproductionFailure, match="T3, E1"):
+        r.finalize()
+
+
+def test_recording_rules(tmp_path, monkeypatch):
+    monkeypatch.setenv("LDPNB_BUILD_DIR", str(tmp_path))
+    r = Report("demo", _table(), scale="smoke")
+    with pytest.raises(KeyError, match="not declared"):
+        r.close("nope", 1.0)
+    with pytest.raises(TypeError, match="kind 'range'"):
+        r.close("R1", 0.5)
+    r.close("T3", 2.07)
+    with pytest.raises(ValueError, match="twice"):
+        r.close("T3", 2.07)
+    with pytest.raises(ValueError, match="criterion"):
+        r.not_evaluated("O1")
+
+
+@pytest.mark.parametrize("kw, match", [
+    (dict(source="paper", kind="close", reference=1.0, where="x"), "Printed"),
+    (dict(source="derived", kind="close", where="x"), "numeric target"),
+    (dict(source="derived", kind="close", reference=1.0, where=""), "where"),
+    (dict(source="derived", kind="close", reference=1.0, where="x", atol=float("inf")), "finite"),
+    (dict(source="derived", kind="close", reference=1.0, where="x", rtol=-1), "finite"),
+    (dict(source="derived", kind="range", lower=0.6, where="x"), "one_sided"),
+    (dict(source="derived", kind="order", relation="A", where="x"), "two named"),
+    (dict(source="derived", kind="monotone", direction="up", where="x"), "direction"),
+    (dict(source="derived", kind="holds", rule="__import__('os')", where="x"), "not allowed|only calls"),
+    (dict(source="derived", kind="close", reference=1.0, where="x", expect="diverges"), "note"),
+    (dict(source="derived", kind="none", where="x"), "not-evaluated"),
+    (dict(source="guess", kind="close", reference=1.0, where="x"), "source"),
+    (dict(source="calibration", kind="close", reference=1.0, where="x"), "calibrat"),
+])
+def test_declarations_are_validated(kw, match):
+    with pytest.raises(CriterionError, match=match):
+        Spec("X1", "a claim", **kw)
+
+
+def test_a_criterion_that_cannot_fail_is_refused(tmp_path, monkeypatch):
+    monkeypatch.setenv("LDPNB_BUILD_DIR", str(tmp_path))
+    t = claim_table(Spec("H", "tautology", source="invariant", kind="holds", where="x", rule="x == x or True"))
+    r = Report("demo", t, scale="smoke")
+    with pytest.raises(CriterionError, match="cannot fail"):
+        r.holds("H", x=1.0)
+
+
+@pytest.mark.parametrize("kind, crit, nums", [
+    ("close", {"target": [1.0, 2.0], "atol": 0.1, "rtol": 0.0, "z": None}, {"ours": [1.05, 2.0]}),
+    ("close", {"target": 5.0, "atol": 0.0, "rtol": 0.0, "z": 3.0}, {"ours": 5.2, "se": 0.1}),
+    ("range", {"lower": 0.0, "upper": 1.0}, {"ours": [0.2, 0.9]}),
+    ("range", {"lower": None, "upper": 10.0}, {"ours": 3.0}),
+    ("order", {"relation": "a >= b > c", "atol": 0.0, "rtol": 0.05}, {"values": {"a": 3.0, "b": 2.0, "c": 1.0}}),
+    ("monotone", {"direction": "increasing", "strict": True, "tol": 0.0}, {"ys": [1, 2, 3]}),
+    ("monotone", {"direction": "decreasing", "strict": False, "tol": 0.5}, {"ys": [3, 3.2, 1]}),
+    ("holds", {"rule": "max(abs(d)) <= 1e-9 and n > 0"}, {"d": [0.0, 1e-12], "n": 5}),
+])
+def test_every_kind_passes_and_is_falsified(kind, crit, nums):
+    assert evaluate(kind, crit, nums)
+    f = falsify(kind, crit, nums, "pass")
+    assert not evaluate(kind, crit, f)
+    assert row_status(kind, crit, f, "pass") == "fail"
+
+
+def test_rules_see_named_values():
+    crit = {"rule": "IBU < INV_N", "relation": None}
+    assert evaluate("holds", crit, {"values": {"IBU": 1.0, "INV-N": 2.0}})
+
+
+def test_seed_streams_are_named_and_independent():
+    a = rng_for(2024, "fig10").random(3)
+    b = rng_for(2024, "fig10").random(3)
+    c = rng_for(2024, "fig11").random(3)
+    assert np.array_equal(a, b) and not np.array_equal(a, c)
+    assert seed_for(2024, "x").entropy == [2024, __import__("zlib").crc32(b"x")]
+    with pytest.raises(ValueError):
+        rng_for(-1, "x")
+    with pytest.raises(ValueError):
+        rng_for(1, "")
+
+
+def test_rendered_table_has_anchors_and_maths(tmp_path, monkeypatch):
+    monkeypatch.setenv("LDPNB_BUILD_DIR", str(tmp_path))
+    t = claim_table(Spec("T1", "capacity $C = \\log 2$", source="paper", kind="close",
+                         paper=Printed(1.0, "Eq. (3)"), atol=0.1))
+    r = Report("demo", t, scale="smoke")
+    r.close("T1", 1.0)
+    h = r.to_html()
+    assert 'id="claim-demo-T1"' in h and r"\(C = \log 2\)" in h and 'class="reproduction-report"' in h
+    assert "[T1]" not in r.status_markdown()  # passing rows are not listed among the exceptions
