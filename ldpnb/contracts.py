@@ -1,0 +1,580 @@
+r"""Argument contracts, declared once per public function (in the style of scikit-learn's
+``validate_params``).
+
+A contract maps each parameter to a :class:`Constraint`; the :func:`contract` decorator checks
+and converts the arguments **before the function body runs**, with a message generated from the
+declaration that names the argument and the rule::
+
+    @contract(k=Integer(2, MAX_DENSE), epsilon=Real(0, None, low_open=True), rng=RandomState())
+    def grr_perturb(x, k, epsilon, *, rng=None): ...
+
+    >>> grr_perturb([0], 2.5, 1.0)
+    TypeError: k must be an integer in [2, 16384], got 2.5 (float)
+
+Every constraint can also produce a valid example (:meth:`Constraint.valid`) and values it must
+refuse (:meth:`Constraint.invalid`: NaN, inf, negative, zero, fractional integers, wrong shapes,
+non-distributions, non-stochastic channels, absurd sizes, wrong types).  ``tests/test_contracts.py``
+generates from the declarations a call of every contracted public function with each invalid value
+of each argument and requires a clear ``ValueError``/``TypeError`` raised by the contract itself,
+naming the argument: no silent result, no hang, no allocation before the check.
+
+Rules that tie several arguments together (``x`` within ``{0..k-1}``, a channel whose rows match
+the counts) are checked in the body, after the contract, with the same style of message.
+"""
+
+from __future__ import annotations
+
+import functools
+import inspect
+import math
+import numbers
+from typing import Any, Callable, Iterable, Sequence
+
+import numpy as np
+
+__all__ = [
+    "MAX_ENTRIES",
+    "MAX_DENSE",
+    "Constraint",
+    "Integer",
+    "Real",
+    "Probability",
+    "Boolean",
+    "OneOf",
+    "Array",
+    "Distribution",
+    "Channel",
+    "NonnegativeMatrix",
+    "Counts",
+    "RandomState",
+    "Instance",
+    "Callable_",
+    "Optional",
+    "AnyOf",
+    "Unchecked",
+    "contract",
+    "contract_of",
+]
+
+#: Largest number of float64 entries an argument-driven allocation may have (2**28: 2 GiB).
+MAX_ENTRIES = 1 << 28
+#: Largest side of a dense square matrix (channel, distance): 2**14 rows (2 GiB of float64).
+MAX_DENSE = 1 << 14
+
+
+def _tname(v: Any) -> str:
+    return type(v).__name__
+
+
+def _is_real(v: Any) -> bool:
+    return isinstance(v, (numbers.Real, np.floating, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
+class Constraint:
+    """A rule on one argument: :meth:`check` converts or raises; :meth:`describe` says the rule."""
+
+    def check(self, value: Any, name: str) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def describe(self) -> str:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def valid(self) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def invalid(self) -> list[Any]:
+        """Values this constraint must refuse (used by the generated contract test)."""
+        return []
+
+    def fail(self, name: str, value: Any, kind: type[Exception] = ValueError, detail: str = "") -> Exception:
+        shown = repr(value) if not isinstance(value, np.ndarray) else f"an array of shape {value.shape}"
+        if len(shown) > 80:
+            shown = shown[:77] + "..."
+        msg = f"{name} must be {self.describe()}, got {shown} ({_tname(value)})"
+        return kind(msg + (f": {detail}" if detail else ""))
+
+    def __repr__(self) -> str:
+        return f"<{type(self).__name__}: {self.describe()}>"
+
+
+class Unchecked(Constraint):
+    """No rule at the contract: the body checks the argument (document why in ``reason``)."""
+
+    def __init__(self, reason: str, example: Any = None) -> None:
+        self.reason, self.example = reason, example
+
+    def check(self, value, name):
+        return value
+
+    def describe(self):
+        return f"(checked in the body: {self.reason})"
+
+    def valid(self):
+        return self.example
+
+
+class Integer(Constraint):
+    """An integer in ``[low, high]`` (bools and floats refused, even integral floats)."""
+
+    def __init__(self, low: int | None = None, high: int | None = None) -> None:
+        self.low, self.high = low, high
+
+    def describe(self):
+        lo = "-inf" if self.low is None else str(self.low)
+        hi = "inf" if self.high is None else f"{self.high:,}".replace(",", "")
+        return f"an integer in [{lo}, {hi}]" if (self.low is not None or self.high is not None) else "an integer"
+
+    def check(self, value, name):
+        if isinstance(value, (bool, np.bool_)) or not isinstance(value, (numbers.Integral, np.integer)):
+            raise self.fail(name, value, TypeError)
+        v = int(value)
+        if (self.low is not None and v < self.low) or (self.high is not None and v > self.high):
+            raise self.fail(name, value)
+        return v
+
+    def valid(self):
+        if self.low is not None:
+            return max(self.low, min(2, self.high if self.high is not None else 2)) if self.low <= 2 else self.low
+        return 2 if self.high is None or self.high >= 2 else self.high
+
+    def invalid(self):
+        out: list[Any] = [2.5, float("nan"), "3", True, None]
+        if self.low is not None:
+            out.append(self.low - 1)
+        if self.high is not None:
+            out.append(self.high + 1)
+            out.append(1 << 62)
+        return out
+
+
+class Real(Constraint):
+    """A real number in ``[low, high]`` (ends optionally open); finite unless ``finite=False``."""
+
+    def __init__(self, low: float | None = None, high: float | None = None, *, low_open: bool = False,
+                 high_open: bool = False, finite: bool = True) -> None:
+        self.low, self.high, self.low_open, self.high_open, self.finite = low, high, low_open, high_open, finite
+
+    def describe(self):
+        if self.low is None and self.high is None:
+            return "a finite real number" if self.finite else "a real number (not NaN)"
+        lb = "(" if (self.low_open or self.low is None) else "["
+        rb = ")" if (self.high_open or self.high is None) else "]"
+        lo = "-inf" if self.low is None else f"{self.low:g}"
+        hi = "inf" if self.high is None else f"{self.high:g}"
+        return f"a {'finite ' if self.finite else ''}real number in {lb}{lo}, {hi}{rb}"
+
+    def check(self, value, name):
+        if not _is_real(value):
+            raise self.fail(name, value, TypeError)
+        v = float(value)
+        if math.isnan(v) or (self.finite and math.isinf(v)):
+            raise self.fail(name, value)
+        if self.low is not None and (v < self.low or (self.low_open and v == self.low)):
+            raise self.fail(name, value)
+        if self.high is not None and (v > self.high or (self.high_open and v == self.high)):
+            raise self.fail(name, value)
+        return v
+
+    def valid(self):
+        lo = self.low if self.low is not None else (self.high - 1 if self.high is not None else 0.0)
+        hi = self.high if self.high is not None else lo + 2
+        v = (lo + hi) / 2 if self.low is not None and self.high is not None else (lo + 1 if self.low is not None else hi - 1)
+        return float(v)
+
+    def invalid(self):
+        out: list[Any] = [float("nan"), "1.0", None, True, [1.0]]
+        if self.finite:
+            out += [float("inf"), float("-inf")]
+        if self.low is not None:
+            out.append(self.low - 1.0)
+            if self.low_open:
+                out.append(self.low)
+        if self.high is not None:
+            out.append(self.high + 1.0)
+            if self.high_open:
+                out.append(self.high)
+        return out
+
+
+def Probability(*, open_left: bool = False, open_right: bool = False) -> Real:
+    """A probability in [0, 1] (ends optionally excluded)."""
+    return Real(0.0, 1.0, low_open=open_left, high_open=open_right)
+
+
+class Boolean(Constraint):
+    def describe(self):
+        return "a bool"
+
+    def check(self, value, name):
+        if not isinstance(value, (bool, np.bool_)):
+            raise self.fail(name, value, TypeError)
+        return bool(value)
+
+    def valid(self):
+        return True
+
+    def invalid(self):
+        return [1, "yes", None]
+
+
+class OneOf(Constraint):
+    """One of a fixed set of options (strings compared exactly)."""
+
+    def __init__(self, *options: Any) -> None:
+        if not options:
+            raise ValueError("OneOf needs at least one option")
+        self.options = options
+
+    def describe(self):
+        return "one of " + ", ".join(repr(o) for o in self.options)
+
+    def check(self, value, name):
+        try:
+            ok = any(value == o and type(value) is type(o) for o in self.options)
+        except Exception:
+            ok = False
+        if not ok:
+            raise self.fail(name, value)
+        return value
+
+    def valid(self):
+        return self.options[0]
+
+    def invalid(self):
+        return ["__not_an_option__", None, 3.5]
+
+
+class Array(Constraint):
+    """An array of finite numbers with ``ndim`` dimensions (or any), at least ``min_size`` entries and at
+    most ``max_size``; ``low``/``high`` bound the entries; ``integer=True`` requires integral entries."""
+
+    def __init__(self, ndim: int | Sequence[int] | None = None, *, min_size: int = 1, max_size: int = MAX_ENTRIES,
+                 low: float | None = None, high: float | None = None, integer: bool = False,
+                 shape: tuple[int | None, ...] | None = None) -> None:
+        self.ndim = (ndim,) if isinstance(ndim, int) else (tuple(ndim) if ndim is not None else None)
+        self.min_size, self.max_size, self.low, self.high, self.integer = min_size, max_size, low, high, integer
+        self.shape = shape
+
+    def describe(self):
+        parts = []
+        if self.ndim:
+            parts.append("/".join(str(d) for d in self.ndim) + "-D")
+        parts.append("array of finite " + ("integers" if self.integer else "numbers"))
+        if self.low is not None or self.high is not None:
+            parts.append(f"in [{'-inf' if self.low is None else f'{self.low:g}'}, "
+                         f"{'inf' if self.high is None else f'{self.high:g}'}]")
+        if self.min_size > 1:
+            parts.append(f"with at least {self.min_size} entries")
+        return "a " + " ".join(parts)
+
+    def _array(self, value, name):
+        if isinstance(value, (str, bytes)) or value is None or isinstance(value, (bool, np.bool_)):
+            raise self.fail(name, value, TypeError)
+        try:
+            arr = np.asarray(value)
+        except Exception as exc:  # ragged lists, objects
+            raise self.fail(name, value, TypeError, str(exc)) from None
+        if arr.dtype == object or arr.dtype.kind not in "biuf" or arr.dtype == bool:
+            raise self.fail(name, value, TypeError, f"dtype {arr.dtype}")
+        if self.ndim is not None and arr.ndim not in self.ndim:
+            raise self.fail(name, value, ValueError, f"{arr.ndim}-D")
+        if self.shape is not None:
+            if arr.ndim != len(self.shape) or any(s is not None and s != a for s, a in zip(self.shape, arr.shape)):
+                raise self.fail(name, value, ValueError, f"shape {arr.shape}")
+        if arr.size < self.min_size:
+            raise self.fail(name, value, ValueError, f"{arr.size} entries")
+        if arr.size > self.max_size:
+            raise self.fail(name, value, ValueError, f"{arr.size} entries exceed {self.max_size}")
+        if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
+            raise self.fail(name, value, ValueError, "NaN or infinite entries")
+        if self.integer and arr.dtype.kind == "f" and np.any(arr != np.round(arr)):
+            raise self.fail(name, value, ValueError, "fractional entries")
+        if self.low is not None and np.any(arr < self.low):
+            raise self.fail(name, value, ValueError, f"min {arr.min():.4g}")
+        if self.high is not None and np.any(arr > self.high):
+            raise self.fail(name, value, ValueError, f"max {arr.max():.4g}")
+        return arr
+
+    def check(self, value, name):
+        arr = self._array(value, name)
+        if self.integer:
+            if arr.dtype.kind == "u" and arr.size and int(arr.max()) > np.iinfo(np.int64).max:
+                raise self.fail(name, value, ValueError, "entries beyond int64")
+            return arr.astype(np.int64, copy=False)
+        return arr.astype(np.float64, copy=False)
+
+    def valid(self):
+        nd = self.ndim[0] if self.ndim else 1
+        lo = 0.0 if self.low is None else self.low
+        base = np.full((2,) * nd if self.shape is None else tuple(s or 2 for s in self.shape), lo + (1 if self.integer else 0.5))
+        if self.high is not None:
+            base = np.minimum(base, self.high)
+        return base.astype(np.int64) if self.integer else base
+
+    def invalid(self):
+        nd = self.ndim[0] if self.ndim else 1
+        shape = (2,) * nd
+        out: list[Any] = [None, "abc", np.full(shape, np.nan), np.full(shape, np.inf), np.array([[[1.0]]]) if nd != 3 else np.ones(2)]
+        if self.min_size >= 1:
+            out.append(np.zeros((0,) * nd))
+        if self.low is not None:
+            out.append(np.full(shape, self.low - 1.0))
+        if self.high is not None:
+            out.append(np.full(shape, self.high + 1.0))
+        if self.integer:
+            out.append(np.full(shape, 1.5))
+        return out
+
+
+class Distribution(Array):
+    """A probability vector: 1-D, finite, entries >= 0, summing to 1 within ``atol`` (per entry)."""
+
+    def __init__(self, *, atol: float = 1e-9, min_size: int = 1, max_size: int = MAX_ENTRIES) -> None:
+        super().__init__(1, min_size=min_size, max_size=max_size, low=0.0)
+        self.atol = atol
+
+    def describe(self):
+        return "a probability vector (1-D, entries >= 0, summing to 1)"
+
+    def check(self, value, name):
+        arr = self._array(value, name).astype(np.float64, copy=False)
+        s = float(arr.sum())
+        if abs(s - 1.0) > self.atol * max(1, arr.size):
+            raise self.fail(name, value, ValueError, f"sum {s:.12g}")
+        return arr
+
+    def valid(self):
+        return np.array([0.5, 0.5])
+
+    def invalid(self):
+        return super().invalid() + [np.array([0.5, 0.6]), np.array([1.5, -0.5]), np.array([[0.5, 0.5]])]
+
+
+class NonnegativeMatrix(Array):
+    """A 2-D array of finite, nonnegative numbers (rows need not sum to 1)."""
+
+    def __init__(self, *, max_size: int = MAX_ENTRIES) -> None:
+        super().__init__(2, max_size=max_size, low=0.0)
+
+    def describe(self):
+        return "a non-empty 2-D array of finite numbers >= 0"
+
+    def valid(self):
+        return np.array([[0.5, 0.5], [0.25, 0.75]])
+
+
+class Channel(Array):
+    """A channel ``C[x, y] = P(y | x)``: 2-D, finite, >= 0, every row summing to 1 within ``atol``."""
+
+    def __init__(self, *, atol: float = 1e-9, max_size: int = MAX_ENTRIES, min_rows: int = 1) -> None:
+        super().__init__(2, max_size=max_size, low=0.0)
+        self.atol, self.min_rows = atol, min_rows
+
+    def describe(self):
+        return "a channel matrix (2-D, entries >= 0, rows summing to 1)"
+
+    def check(self, value, name):
+        arr = self._array(value, name).astype(np.float64, copy=False)
+        if arr.shape[0] < self.min_rows:
+            raise self.fail(name, value, ValueError, f"{arr.shape[0]} rows, needs at least {self.min_rows}")
+        rows = arr.sum(axis=1)
+        bad = np.abs(rows - 1.0) > self.atol * max(1, arr.shape[1])
+        if np.any(bad):
+            i = int(np.flatnonzero(bad)[0])
+            raise self.fail(name, value, ValueError, f"row {i} sums to {rows[i]:.12g}")
+        return arr
+
+    def valid(self):
+        return np.array([[0.75, 0.25], [0.25, 0.75]])
+
+    def invalid(self):
+        return super().invalid() + [np.array([[0.5, 0.6], [0.5, 0.5]]), np.array([[1.5, -0.5], [0.5, 0.5]]),
+                                    np.array([0.5, 0.5])]
+
+
+class Counts(Array):
+    """Counts: finite, integral, >= 0, with a total below 2**62 (no int64 overflow downstream)."""
+
+    def __init__(self, ndim: int | Sequence[int] | None = 1, *, min_size: int = 1, max_size: int = MAX_ENTRIES,
+                 max_total: int = 1 << 62) -> None:
+        super().__init__(ndim, min_size=min_size, max_size=max_size, low=0, integer=True)
+        self.max_total = max_total
+
+    def describe(self):
+        return "an array of nonnegative integer counts"
+
+    def check(self, value, name):
+        arr = super().check(value, name)
+        total = int(arr.sum(dtype=object)) if arr.size else 0
+        if total > self.max_total:
+            raise self.fail(name, value, ValueError, f"total {total} exceeds {self.max_total}")
+        return arr
+
+    def valid(self):
+        nd = self.ndim[0] if self.ndim else 1
+        return np.full((2,) * nd, 3, dtype=np.int64)
+
+    def invalid(self):
+        return super().invalid() + [np.array([1 << 62, 1 << 62])]
+
+
+class RandomState(Constraint):
+    """``None``, an int seed >= 0, a SeedSequence or a numpy Generator."""
+
+    def describe(self):
+        return "a numpy Generator, an int seed >= 0, a SeedSequence or None"
+
+    def check(self, value, name):
+        from ldpnb.utils import check_random_state
+
+        try:
+            check_random_state(value)
+        except (TypeError, ValueError) as exc:
+            raise self.fail(name, value, type(exc)) from None
+        return value
+
+    def valid(self):
+        return 0
+
+    def invalid(self):
+        return [-1, 1.5, "seed", np.random.RandomState(0)]
+
+
+class Instance(Constraint):
+    """An instance of ``cls`` (or of one of several classes)."""
+
+    def __init__(self, *classes: type, example: Any = None) -> None:
+        self.classes, self.example = classes, example
+
+    def describe(self):
+        return "an instance of " + " or ".join(c.__name__ for c in self.classes)
+
+    def check(self, value, name):
+        if not isinstance(value, self.classes):
+            raise self.fail(name, value, TypeError)
+        return value
+
+    def valid(self):
+        return self.example
+
+    def invalid(self):
+        return [None, 3, "x"]
+
+
+class Callable_(Constraint):
+    def describe(self):
+        return "a callable"
+
+    def check(self, value, name):
+        if not callable(value):
+            raise self.fail(name, value, TypeError)
+        return value
+
+    def valid(self):
+        return lambda *a, **k: None
+
+    def invalid(self):
+        return [None, 3]
+
+
+class Optional(Constraint):
+    """``None`` or a value meeting ``inner``."""
+
+    def __init__(self, inner: Constraint) -> None:
+        self.inner = inner
+
+    def describe(self):
+        return f"None or {self.inner.describe()}"
+
+    def check(self, value, name):
+        if value is None:
+            return None
+        try:
+            return self.inner.check(value, name)
+        except (TypeError, ValueError) as exc:
+            raise type(exc)(f"{name} must be {self.describe()}, got {value!r:.80} ({_tname(value)})") from None
+
+    def valid(self):
+        return None
+
+    def invalid(self):
+        return [v for v in self.inner.invalid() if v is not None]
+
+
+class AnyOf(Constraint):
+    """A value meeting at least one of the constraints (the first that accepts converts it)."""
+
+    def __init__(self, *options: Constraint) -> None:
+        self.options = options
+
+    def describe(self):
+        return " or ".join(o.describe() for o in self.options)
+
+    def check(self, value, name):
+        errors = []
+        for o in self.options:
+            try:
+                return o.check(value, name)
+            except (TypeError, ValueError) as exc:
+                errors.append(exc)
+        kind = TypeError if all(isinstance(e, TypeError) for e in errors) else ValueError
+        raise self.fail(name, value, kind)
+
+    def valid(self):
+        return self.options[0].valid()
+
+    def invalid(self):
+        out = []
+        for v in self.options[0].invalid():
+            if not any(_accepts(o, v) for o in self.options):
+                out.append(v)
+        return out
+
+
+def _accepts(c: Constraint, v: Any) -> bool:
+    try:
+        c.check(v, "x")
+        return True
+    except (TypeError, ValueError):
+        return False
+
+
+def contract(**constraints: Constraint) -> Callable[[Callable], Callable]:
+    """Check (and convert) the named arguments before the function runs; see the module docstring.
+
+    Defaults are not re-checked on every call; the generated test checks once that every default
+    meets its constraint.
+    """
+    for n, c in constraints.items():
+        if not isinstance(c, Constraint):
+            raise TypeError(f"contract: the rule for {n!r} must be a Constraint, got {_tname(c)}")
+
+    def decorate(func: Callable) -> Callable:
+        sig = inspect.signature(func)
+        unknown = set(constraints) - set(sig.parameters)
+        if unknown:
+            raise TypeError(f"contract on {func.__qualname__}: no parameter(s) {sorted(unknown)}")
+
+        @functools.wraps(func)
+        def wrapper(*args, **kwargs):
+            try:
+                bound = sig.bind(*args, **kwargs)
+            except TypeError as exc:
+                raise TypeError(f"{func.__name__}(): {exc}") from None
+            arguments = bound.arguments
+            for name, rule in constraints.items():
+                if name in arguments:
+                    arguments[name] = rule.check(arguments[name], name)
+            return func(*bound.args, **bound.kwargs)
+
+        wrapper.__contract__ = dict(constraints)
+        wrapper.__signature__ = sig
+        return wrapper
+
+    return decorate
+
+
+def contract_of(func: Any) -> dict[str, Constraint] | None:
+    """The declared contract of ``func`` (a function, a method, or a class's ``__init__``), or None."""
+    target = func.__init__ if inspect.isclass(func) else func
+    return getattr(target, "__contract__", None)

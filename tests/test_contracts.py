@@ -1,0 +1,130 @@
+"""Contracts generated tests: every contracted public function refuses every invalid value of every
+argument with a clear ValueError/TypeError raised by its contract (before the body runs), naming the
+argument; every default meets its own rule; and every public function of a contracted module has a
+contract.
+"""
+
+import importlib
+import inspect
+import pkgutil
+import traceback
+
+import numpy as np
+import pytest
+
+import ldpnb
+from ldpnb import contracts as C
+from ldpnb.contracts import contract, contract_of
+
+#: Modules whose public functions must all carry a contract (grows to every module of the package;
+#: ldpnb.contracts itself is the machinery).
+CONTRACTED: set[str] = set()
+
+
+def _modules():
+    out = []
+    for m in pkgutil.walk_packages(ldpnb.__path__, "ldpnb."):
+        if m.name.endswith("__main__"):
+            continue
+        out.append(importlib.import_module(m.name))
+    return out
+
+
+def _public(mod):
+    names = getattr(mod, "__all__", None) or [n for n in vars(mod) if not n.startswith("_")]
+    for n in names:
+        obj = getattr(mod, n, None)
+        if (inspect.isfunction(obj) or inspect.isclass(obj)) and getattr(obj, "__module__", "") == mod.__name__:
+            yield n, obj
+
+
+MODULES = _modules()
+CONTRACTED_FUNCS = [(f"{m.__name__}.{n}", obj) for m in MODULES for n, obj in _public(m) if contract_of(obj)]
+
+
+@pytest.mark.parametrize("mod", [m for m in MODULES if m.__name__ in CONTRACTED], ids=lambda m: m.__name__)
+def test_every_public_function_has_a_contract(mod):
+    missing = [n for n, obj in _public(mod) if inspect.isfunction(obj) and contract_of(obj) is None]
+    assert not missing, f"{mod.__name__}: public functions without a contract: {missing}"
+
+
+def _cases():
+    for qual, func in CONTRACTED_FUNCS:
+        rules = contract_of(func)
+        for pname, rule in rules.items():
+            for i, bad in enumerate(rule.invalid()):
+                yield pytest.param(func, pname, bad, id=f"{qual}:{pname}:{i}")
+
+
+def _baseline(func):
+    target = func.__init__ if inspect.isclass(func) else func
+    sig = inspect.signature(target)
+    rules = contract_of(func)
+    kwargs, args = {}, []
+    for name, p in sig.parameters.items():
+        if name == "self" or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+            continue
+        if name in rules:
+            value = rules[name].valid()
+        elif p.default is not p.empty:
+            continue
+        else:
+            pytest.fail(f"{func.__qualname__}: required parameter {name!r} has no rule in the contract")
+        if p.kind == p.POSITIONAL_ONLY:
+            args.append(value)
+        else:
+            kwargs[name] = value
+    return args, kwargs
+
+
+@pytest.mark.parametrize("func, pname, bad", list(_cases()))
+def test_contract_refuses_invalid_values(func, pname, bad):
+    args, kwargs = _baseline(func)
+    kwargs[pname] = bad
+    with pytest.raises((TypeError, ValueError)) as info:
+        func(*args, **kwargs)
+    frames = traceback.extract_tb(info.tb)
+    assert frames[-1].filename.endswith("contracts.py"), (
+        f"{func.__qualname__}({pname}={bad!r:.60}) was refused by the body, not by the contract: {info.value}")
+    assert pname in str(info.value), f"the message does not name {pname!r}: {info.value}"
+
+
+@pytest.mark.parametrize("qual, func", CONTRACTED_FUNCS, ids=[q for q, _ in CONTRACTED_FUNCS])
+def test_defaults_meet_their_rules(qual, func):
+    target = func.__init__ if inspect.isclass(func) else func
+    for name, p in inspect.signature(target).parameters.items():
+        rule = contract_of(func).get(name)
+        if rule is not None and p.default is not p.empty:
+            rule.check(p.default, name)
+
+
+# ------------------------------------------------------------------------- the machinery itself
+@contract(k=C.Integer(2, 100), eps=C.Real(0, None, low_open=True), p=C.Distribution(), mode=C.OneOf("a", "b"),
+          counts=C.Counts(), channel=C.Channel(), rng=C.RandomState(), tol=C.Optional(C.Real(0, None)))
+def _demo(k, eps, p, mode="a", counts=None, channel=None, *, rng=None, tol=None):
+    return k, eps, p, mode, counts, channel, tol
+
+
+def test_contract_converts_and_explains():
+    k, eps, p, mode, counts, ch, tol = _demo(np.int64(5), 1, [0.25, 0.75], counts=[1, 2.0], channel=[[1.0, 0.0]])
+    assert type(k) is int and type(eps) is float and p.dtype == float and counts.dtype == np.int64
+    with pytest.raises(TypeError, match=r"k must be an integer in \[2, 100\], got 2.5"):
+        _demo(2.5, 1.0, [1.0])
+    with pytest.raises(ValueError, match=r"eps must be a finite real number in \(0, inf\)"):
+        _demo(2, 0.0, [1.0])
+    with pytest.raises(ValueError, match="p must be a probability vector"):
+        _demo(2, 1.0, [0.5, 0.6])
+    with pytest.raises(ValueError, match="channel must be a channel matrix.*row 0 sums to 1.1"):
+        _demo(2, 1.0, [1.0], channel=[[0.5, 0.6]])
+    with pytest.raises(ValueError, match="counts.*exceeds"):
+        _demo(2, 1.0, [1.0], counts=[1 << 62, 1 << 62])
+
+
+def test_demo_contract_is_complete_under_the_generated_checks():
+    args, kwargs = _baseline(_demo)
+    _demo(*args, **kwargs)
+    for pname, rule in contract_of(_demo).items():
+        for bad in rule.invalid():
+            kw = dict(kwargs, **{pname: bad})
+            with pytest.raises((TypeError, ValueError)):
+                _demo(*args, **kw)
