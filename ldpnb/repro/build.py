@@ -1,21 +1,34 @@
 """Build the book: execute every chapter with papermill, then render with jupyter-book 1.x.
 
-Usage (from the repository root; ``make book`` calls ``all``)::
+Usage (from the repository root; ``make book`` calls ``all``, ``make chapter`` calls ``chapter``)::
 
-    python -m ldpnb.repro.build execute --scale book --jobs 2 [--only pie ibu] [-p KEY VALUE ...]
-    python -m ldpnb.repro.build render
     python -m ldpnb.repro.build all --scale book --jobs 2
+    python -m ldpnb.repro.build execute --scale book --jobs 2 [--only pie ibu] [-p KEY VALUE ...]
+    python -m ldpnb.repro.build render [--allow-mixed-scales]
+    python -m ldpnb.repro.build chapter pie --scale smoke [--html]
 
-``execute`` runs ``book/<name>.ipynb`` for every notebook chapter of ``_toc.yml``
-into ``_build/executed/book/<name>.ipynb`` with the papermill parameters
-``SCALE`` (and any ``-p``), two at a time by default; the reproduction summary
-(``book/reproduction``) runs last because it reads the other chapters' reports, and the
-benchmark appendix (``book/performance``) just before it, because it reads the chapter timings
-that this build wrote to ``_build/timings.json``.
-A chapter that raises stops the build after the others finish, and its
-traceback is printed. ``render`` stages the executed notebooks with the markdown
-pages under ``_build/src`` and runs ``jupyter-book build`` on them with warnings
-as errors; the HTML lands in ``_build/html``. Nothing is written outside ``_build``.
+``execute`` runs ``book/<name>.ipynb`` for every notebook chapter of ``_toc.yml`` into
+``_build/executed/book/<name>.ipynb`` with the papermill parameter ``SCALE`` (and any ``-p``),
+two at a time by default, each in a fresh kernel.  Before running, every pair ``book/<name>.py`` /
+``.ipynb`` is checked: a notebook older than its edited ``.py`` is re-paired from it (as
+``make sync`` does); a notebook edited after its ``.py`` is refused.  One line is printed when a
+chapter starts and one when it ends, in the order they finish, with the elapsed time.  The
+benchmark appendix (``book/performance``) and the summary (``book/reproduction``) run last, in
+that order, because they read this build's timings and the chapters' reports.  A chapter that
+raises stops the build after the others finish; its error is printed first (the exception's own
+message, the cell and its line in the ``.py``), then the end of the traceback.  On an interrupt
+(Ctrl-C, SIGTERM) every process the build started, kernels and their joblib/loky workers
+included, is terminated.
+
+``render`` stages the executed notebooks with the markdown pages under ``_build/src`` and runs
+``jupyter-book build`` on them with warnings as errors; the HTML lands in ``_build/html``.
+It refuses to publish chapters executed at different scales (``--allow-mixed-scales`` renders them
+with a banner on every page instead), and any build not at ``SCALE=book`` carries a banner.
+
+``chapter NAME`` executes one chapter into its own folder, ``_build/chapters/<name>/`` (the
+notebook, its report and its timings; the book's ``_build/executed`` is left alone), and with
+``--html`` renders a one-chapter preview into ``_build/chapters/<name>/html``.
+Nothing is written outside ``_build`` (except a re-paired ``book/<name>.ipynb``).
 """
 
 from __future__ import annotations
@@ -23,24 +36,29 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import shutil
+import signal
 import subprocess
 import sys
+import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
+import unicodedata
+from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
-
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
 BUILD = ROOT / "_build"
-
+BOOK = ROOT / "book"
 
 # chapters that read the others' outputs, run in this order after all the others: the benchmark
 # appendix reads the chapter timings of the current build, the summary reads every report
 LAST = ("performance", "reproduction")
+SCALES = ("smoke", "book", "paper")
 
+
+# --------------------------------------------------------------------------------------- the toc
 
 def toc_files(root: Path = ROOT) -> list[str]:
     """Every ``file:`` of ``_toc.yml`` (root first), without extension, in order."""
@@ -81,7 +99,140 @@ def notebook_chapters(root: Path = ROOT) -> list[str]:
     return names
 
 
-def _kernel_env() -> dict[str, str]:
+# ------------------------------------------------------------------------------ jupytext pairs
+
+def _cell_signature(nb) -> list[tuple[str, str, tuple[str, ...]]]:
+    return [(c.cell_type, c.source.strip(), tuple(c.get("metadata", {}).get("tags", []))) for c in nb.cells]
+
+
+def pair_state(name: str, book: Path = BOOK) -> str:
+    """``"ok"``, ``"ipynb-stale"`` (the ``.py`` was edited after the notebook) or ``"ipynb-newer"``
+    (the notebook differs and is the newer file: edited in Jupyter without jupytext)."""
+    import jupytext
+    import nbformat
+
+    py, nb = book / f"{name}.py", book / f"{name}.ipynb"
+    if _cell_signature(jupytext.read(py)) == _cell_signature(nbformat.read(nb, as_version=4)):
+        return "ok"
+    return "ipynb-stale" if py.stat().st_mtime >= nb.stat().st_mtime else "ipynb-newer"
+
+
+def sync_pair(name: str, book: Path = BOOK) -> None:
+    """Re-pair ``book/<name>.ipynb`` from ``book/<name>.py`` and strip it (what ``make sync`` does)."""
+    from ldpnb.repro.nbstrip import strip
+
+    jt = Path(sys.executable).with_name("jupytext")
+    cmd = [str(jt) if jt.exists() else "jupytext", "--quiet", "--set-formats", "ipynb,py:percent",
+           str(book / f"{name}.py")]
+    subprocess.run(cmd, check=True, cwd=book.parent)
+    strip(str(book / f"{name}.ipynb"))
+
+
+def ensure_pairs(names: list[str], book: Path = BOOK) -> None:
+    """Re-pair the notebooks whose ``.py`` is newer; refuse a notebook edited after its ``.py``."""
+    refused = []
+    for name in names:
+        state = pair_state(name, book)
+        if state == "ipynb-stale":
+            sync_pair(name, book)
+            print(f"re-paired book/{name}.ipynb from book/{name}.py (it was stale)", flush=True)
+        elif state == "ipynb-newer":
+            refused.append(name)
+    if refused:
+        lines = [f"book/{n}.ipynb differs from book/{n}.py and is the newer file" for n in refused]
+        raise SystemExit(
+            "error: " + "\n       ".join(lines)
+            + "\n       (edited in Jupyter without jupytext?) Run `make sync` to carry the notebook's edits "
+              "into the .py (jupytext keeps the newer file),\n       or `touch book/<name>.py` to discard "
+              "them; then run the build again.")
+
+
+# --------------------------------------------------------------------------- processes we start
+
+class ProcessTree:
+    """Remembers every process below the ones the build started, so that all can be ended.
+
+    Kernels run in a session of their own (jupyter_client) and joblib's loky workers are the
+    kernel's children: a Ctrl-C reaching papermill leaves them behind.  A watcher thread records
+    the descendants of each started process every ``interval`` seconds (pid and creation time,
+    so that a reused pid is never touched); :meth:`terminate` ends the survivors.
+    """
+
+    def __init__(self, interval: float = 0.5) -> None:
+        self.interval = interval
+        self.roots: list[subprocess.Popen] = []
+        self.seen: dict[int, float] = {}
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._watch, daemon=True)
+        self._thread.start()
+
+    def add(self, proc: subprocess.Popen) -> None:
+        with self._lock:
+            self.roots.append(proc)
+        self.snapshot()
+
+    def snapshot(self) -> None:
+        import psutil
+
+        with self._lock:
+            roots = [p.pid for p in self.roots if p.poll() is None]
+        for pid in roots:
+            try:
+                root = psutil.Process(pid)
+                procs = [root, *root.children(recursive=True)]
+            except psutil.Error:
+                continue
+            for p in procs:
+                try:
+                    self.seen.setdefault(p.pid, p.create_time())
+                except psutil.Error:
+                    pass
+
+    def _watch(self) -> None:
+        while not self._stop.wait(self.interval):
+            self.snapshot()
+
+    def alive(self) -> list:
+        import psutil
+
+        out = []
+        for pid, created in list(self.seen.items()):
+            try:
+                p = psutil.Process(pid)
+                if p.create_time() == created and p.status() != psutil.STATUS_ZOMBIE:
+                    out.append(p)
+            except psutil.Error:
+                pass
+        return out
+
+    def terminate(self, grace: float = 5.0) -> int:
+        """SIGTERM every remembered process still alive, SIGKILL those left after ``grace`` s."""
+        import psutil
+
+        self.snapshot()
+        procs = self.alive()
+        for p in procs:
+            try:
+                p.terminate()
+            except psutil.Error:
+                pass
+        _, left = psutil.wait_procs(procs, timeout=grace)
+        for p in left:
+            try:
+                p.kill()
+            except psutil.Error:
+                pass
+        psutil.wait_procs(left, timeout=grace)
+        return len(procs)
+
+    def close(self) -> None:
+        self._stop.set()
+
+
+# ------------------------------------------------------------------------------------ execution
+
+def _kernel_env(build_dir: Path = BUILD) -> dict[str, str]:
     env = dict(os.environ)
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         env.setdefault(var, "1")
@@ -90,91 +241,311 @@ def _kernel_env() -> dict[str, str]:
     env["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
     env.setdefault("PYDEVD_DISABLE_FILE_VALIDATION", "1")
     env["PAPERMILL"] = "1"
-    env.setdefault("LDPNB_BUILD_DIR", str(BUILD))
+    env["LDPNB_BUILD_DIR"] = str(build_dir)
     return env
 
 
-def execute_one(name: str, scale: str, params: dict[str, object], out_dir: Path, timeout: int) -> tuple[str, float, str | None]:
-    """Execute one chapter in a fresh kernel (a subprocess of papermill's CLI). Returns (name, seconds, error)."""
-    src = ROOT / "book" / f"{name}.ipynb"
-    dst = out_dir / "book" / f"{name}.ipynb"
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_EXC_LINE = re.compile(r"^([A-Za-z_][\w.]*(Error|Exception|Failure|Interrupt|Exit|Timeout|Warning)\b.*)$")
+
+
+def _py_line(name: str, source: str, book: Path = BOOK) -> int | None:
+    """The line of ``book/<name>.py`` where a cell with this source starts."""
+    first = next((ln for ln in source.splitlines() if ln.strip()), None)
+    py = book / f"{name}.py"
+    if first is None or not py.exists():
+        return None
+    for i, ln in enumerate(py.read_text(encoding="utf-8").splitlines(), 1):
+        if ln == first:
+            return i
+    return None
+
+
+def failure_summary(name: str, executed: Path, stderr: str, book: Path = BOOK, tail: int = 25) -> str:
+    """The error of a failed chapter, its own message first.
+
+    From the executed notebook (papermill saves it on failure): ``ExcType: message``, the cell and
+    its line in ``book/<name>.py``, then the last ``tail`` lines of the traceback.  Without an error
+    output (a timeout, a dead kernel): the exception line of papermill's stderr, then its tail.
+    """
+    import nbformat
+
+    try:
+        nb = nbformat.read(executed, as_version=4)
+    except Exception:
+        nb = None
+    if nb is not None:
+        n_code = 0
+        for c in nb.cells:
+            if c.cell_type != "code":
+                continue
+            if "injected-parameters" not in c.get("metadata", {}).get("tags", []):
+                n_code += 1
+            for o in c.get("outputs", []):
+                if o.get("output_type") != "error":
+                    continue
+                line = _py_line(name, c.source, book)
+                where = f"code cell {n_code}" + (f", book/{name}.py line {line}" if line else "")
+                tb = _ANSI.sub("", "\n".join(o.get("traceback", []))).rstrip().splitlines()
+                return (f"{o.get('ename', 'Error')}: {o.get('evalue', '')}\n"
+                        f"  in {where} (executed notebook: {executed.relative_to(ROOT) if executed.is_relative_to(ROOT) else executed})\n"
+                        f"  traceback (last {min(tail, len(tb))} lines):\n"
+                        + "\n".join("    " + ln for ln in tb[-tail:]))
+    lines = _ANSI.sub("", stderr).rstrip().splitlines()
+    exc = next((ln.strip() for ln in reversed(lines) if _EXC_LINE.match(ln.strip())), None)
+    head = exc or (lines[-1] if lines else "the chapter failed without a message")
+    return head + "\n  papermill's output (last lines):\n" + "\n".join("    " + ln for ln in lines[-tail:])
+
+
+def execute_notebook(src: Path, dst: Path, params: dict[str, object], *, cwd: Path, env: dict[str, str],
+                     timeout: int, tree: ProcessTree | None = None) -> tuple[float, int, str]:
+    """Run papermill on ``src`` into ``dst`` in a subprocess. Returns (seconds, return code, stderr)."""
     dst.parent.mkdir(parents=True, exist_ok=True)
-    cmd = [sys.executable, "-m", "papermill", str(src), str(dst), "-p", "SCALE", scale,
-           "--cwd", str(ROOT / "book"), "--kernel", "python3", "--no-progress-bar",
-           "--execution-timeout", str(timeout)]
+    cmd = [sys.executable, "-m", "papermill", str(src), str(dst), "--cwd", str(cwd), "--kernel", "python3",
+           "--no-progress-bar", "--execution-timeout", str(timeout)]
     for k, v in params.items():
         cmd += ["-p", k, str(v)]
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, env=_kernel_env(), capture_output=True, text=True)
-    dt = time.perf_counter() - t0
-    if proc.returncode != 0:
-        return name, dt, (proc.stderr[-12000:] or proc.stdout[-4000:])
-    return name, dt, None
+    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            stdin=subprocess.DEVNULL)
+    if tree is not None:
+        tree.add(proc)
+    _, err = proc.communicate()
+    return time.perf_counter() - t0, proc.returncode, err or ""
 
 
-def execute(scale: str, jobs: int, only: list[str] | None, params: dict[str, object], timeout: int) -> int:
+class _Progress:
+    """Thread-safe progress lines, stamped with the time since the build started."""
+
+    def __init__(self, total: int) -> None:
+        self.t0 = time.perf_counter()
+        self.total = total
+        self.done = 0
+        self.lock = threading.Lock()
+
+    def say(self, text: str) -> None:
+        with self.lock:
+            print(f"[{time.perf_counter() - self.t0:7.1f} s] {text}", flush=True)
+
+    def finished(self, name: str, dt: float, ok: bool) -> None:
+        with self.lock:
+            self.done += 1
+            done = self.done
+        self.say(f"{'done  ' if ok else 'FAILED'} {name:<16s} {dt:7.1f} s   ({done}/{self.total})")
+
+
+def _run_chapters(groups: list[list[str]], scale: str, jobs: int, params: dict[str, object], timeout: int,
+                  out_dir: Path, build_dir: Path, on_group_done=None) -> tuple[dict[str, float], list[tuple[str, str]]]:
+    """Execute the groups one after the other, the chapters of a group ``jobs`` at a time."""
+    tree = ProcessTree()
+    progress = _Progress(sum(len(g) for g in groups))
+    times: dict[str, float] = {}
+    failed: list[tuple[str, str]] = []
+    env = _kernel_env(build_dir)
+
+    def one(name: str) -> tuple[str, float, str | None]:
+        progress.say(f"start  {name}")
+        dst = out_dir / f"{name}.ipynb"
+        dt, rc, err = execute_notebook(BOOK / f"{name}.ipynb", dst, {"SCALE": scale, **params}, cwd=BOOK,
+                                       env=env, timeout=timeout, tree=tree)
+        summary = None if rc == 0 else failure_summary(name, dst, err)
+        progress.finished(name, dt, rc == 0)
+        return name, dt, summary
+
+    previous = {k: signal.getsignal(k) for k in (signal.SIGTERM,)} if threading.current_thread() is threading.main_thread() else {}
+    if previous:
+        def _term(signum, frame):
+            raise KeyboardInterrupt(f"signal {signum}")
+        signal.signal(signal.SIGTERM, _term)
+    pool = None
+    try:
+        for group in groups:
+            pool = ThreadPoolExecutor(max_workers=max(1, jobs))
+            futs = [pool.submit(one, n) for n in group]
+            for f in as_completed(futs):
+                name, dt, err = f.result()
+                times[name] = round(dt, 1)
+                if err is not None:
+                    failed.append((name, err))
+            pool.shutdown(wait=True)
+            pool = None
+            if on_group_done is not None:
+                on_group_done(times)
+    except KeyboardInterrupt:
+        progress.say("interrupted: ending the chapters' processes (papermill, kernels, joblib workers)")
+        n = tree.terminate()
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+        progress.say(f"ended {n} process(es)")
+        raise
+    finally:
+        tree.close()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    return times, failed
+
+
+def _report_failures(failed: list[tuple[str, str]]) -> None:
+    for name, err in failed:
+        print(f"\n===== chapter {name!r} failed =====\n{err}", file=sys.stderr)
+    if failed:
+        print(f"\n{len(failed)} chapter(s) failed: {', '.join(n for n, _ in failed)}", file=sys.stderr)
+
+
+def _select(only: list[str] | None) -> list[str]:
     names = notebook_chapters()
     if only:
         unknown = sorted(set(only) - set(names))
         if unknown:
             raise SystemExit(f"error: unknown chapter(s) {unknown}; chapters are {names}")
         names = [n for n in names if n in only]
+    return names
+
+
+def execute(scale: str, jobs: int, only: list[str] | None, params: dict[str, object], timeout: int) -> int:
+    """Execute the book's chapters into ``_build/executed/book`` (see the module docstring)."""
+    names = _select(only)
+    ensure_pairs(names)
     groups = [[n for n in names if n not in LAST]] + [[n] for n in LAST if n in names]
-    out_dir = BUILD / "executed"
-    failed: list[tuple[str, str]] = []
-    print(f"executing {len(names)} chapter(s) at SCALE={scale!r} with {jobs} worker(s): {', '.join(names)}", flush=True)
+    groups = [g for g in groups if g]
+    print(f"executing {len(names)} chapter(s) at SCALE={scale!r} with {jobs} worker(s): {', '.join(names)}",
+          flush=True)
     BUILD.mkdir(exist_ok=True)
     tfile = BUILD / "timings.json"
     record = json.loads(tfile.read_text()) if tfile.exists() else {}
     record.setdefault(scale, {}).pop("_total_execute", None)  # a stale total would mislead the benchmark page
     t_all = time.perf_counter()
-    for group in groups:
-        with ThreadPoolExecutor(max_workers=max(1, jobs)) as pool:
-            futs = [pool.submit(execute_one, n, scale, params, out_dir, timeout) for n in group]
-            for f in futs:
-                name, dt, err = f.result()
-                record[scale][name] = round(dt, 1)
-                status = "ok" if err is None else "FAILED"
-                print(f"  {name:<20s} {dt:7.1f} s  {status}", flush=True)
-                if err is not None:
-                    failed.append((name, err))
+
+    def write_timings(times: dict[str, float]) -> None:
         # written after every group, so that the chapters of the next group see this build's timings
+        record[scale].update(times)
         record[scale]["_elapsed_execute"] = round(time.perf_counter() - t_all, 1)
+        record[scale]["_jobs"] = jobs
         tfile.write_text(json.dumps(record, indent=1) + "\n")
+
+    times, failed = _run_chapters(groups, scale, jobs, params, timeout, BUILD / "executed" / "book", BUILD,
+                                  on_group_done=write_timings)
     total = time.perf_counter() - t_all
     record[scale]["_total_execute"] = round(total, 1)
     tfile.write_text(json.dumps(record, indent=1) + "\n")
-    for name, err in failed:
-        print(f"\n===== chapter {name!r} failed; papermill's output (tail) =====\n{err}", file=sys.stderr)
+    _report_failures(failed)
     if failed:
-        print(f"\n{len(failed)} chapter(s) failed: {', '.join(n for n, _ in failed)}", file=sys.stderr)
         return 1
-    print(f"all chapters executed in {total:.0f} s", flush=True)
+    print(f"all {len(names)} chapter(s) executed in {total:.0f} s (_build/executed/book, timings in "
+          f"_build/timings.json)", flush=True)
     return 0
 
 
-def _merge_bib(dst: Path) -> None:
-    """book/references.bib plus every book/refs/*.bib, one entry per key (first wins)."""
-    import re
+def chapter_dir(name: str) -> Path:
+    return BUILD / "chapters" / name
 
-    seen: set[str] = set()
-    chunks: list[str] = []
-    files = [ROOT / "book" / "references.bib", *sorted((ROOT / "book" / "refs").glob("*.bib"))]
+
+def run_chapter(name: str, scale: str, params: dict[str, object], timeout: int, html: bool) -> int:
+    """Execute one chapter into ``_build/chapters/<name>/`` and optionally render a preview."""
+    _select([name])
+    ensure_pairs([name])
+    out = chapter_dir(name)
+    if out.exists():
+        shutil.rmtree(out)
+    (out / "reproduction").mkdir(parents=True)
+    if name in LAST:  # the appendix pages read the book's reports and timings: give them a copy
+        if (BUILD / "reproduction").is_dir():
+            shutil.copytree(BUILD / "reproduction", out / "reproduction", dirs_exist_ok=True)
+        if (BUILD / "timings.json").exists():
+            shutil.copy2(BUILD / "timings.json", out / "timings.json")
+    print(f"executing {name} at SCALE={scale!r} into {out.relative_to(ROOT)}/", flush=True)
+    times, failed = _run_chapters([[name]], scale, 1, params, timeout, out, out)
+    (out / "chapter-timings.json").write_text(json.dumps({scale: times}, indent=1) + "\n")
+    _report_failures(failed)
+    if failed:
+        return 1
+    print(f"executed notebook: {(out / f'{name}.ipynb').relative_to(ROOT)}", flush=True)
+    report = out / "reproduction" / f"{name}.json"
+    if report.exists():
+        print(f"reproduction report: {report.relative_to(ROOT)}", flush=True)
+    if html:
+        return render_preview(name)
+    return 0
+
+
+# ------------------------------------------------------------------------------- bibliography
+
+def _norm_title(title: str) -> str:
+    t = unicodedata.normalize("NFKD", title)
+    t = "".join(ch for ch in t if not unicodedata.combining(ch))
+    return re.sub(r"[^a-z0-9]+", " ", re.sub(r"\\[a-zA-Z]+|[{}\\'\"`^~]", "", t).lower()).strip()
+
+
+def _bib_field(entry: str, field: str) -> str:
+    m = re.search(rf"(?im)^\s*{field}\s*=\s*(\{{(?:[^{{}}]|\{{[^{{}}]*\}})*\}}|\"[^\"]*\"|\d+)", entry)
+    return m.group(1).strip('{}"') if m else ""
+
+
+def _first_author(entry: str) -> str:
+    authors = _bib_field(entry, "author")
+    first = re.split(r"\s+and\s+", authors)[0] if authors else ""
+    last = first.split(",")[0] if "," in first else (first.split()[-1] if first.split() else "")
+    return _norm_title(last)
+
+
+def bib_entries(files: list[Path]) -> tuple[list[tuple[str, str]], dict[str, str]]:
+    """Merge BibTeX files into one entry per work.
+
+    A work is identified by its key, and also by its first author's surname with its normalised
+    title (so that ``andres2013geo`` and ``andres2013geoind``, the same paper under two keys in two
+    chapters' files, are one work).  The first file wins (``book/references.bib`` comes first).
+    Returns the kept ``(key, text)`` entries and ``aliases``: dropped key -> kept key.
+    """
+    kept: list[tuple[str, str]] = []
+    by_work: dict[tuple[str, str], str] = {}
+    keys: set[str] = set()
+    aliases: dict[str, str] = {}
     for f in files:
         if not f.exists():
             continue
-        text = f.read_text(encoding="utf-8")
-        for entry in re.split(r"(?m)^(?=@)", text):
+        for entry in re.split(r"(?m)^(?=@)", f.read_text(encoding="utf-8")):
             m = re.match(r"@\w+\s*\{\s*([^,\s]+)\s*,", entry)
             if not m:
                 continue
             key = m.group(1)
-            if key in seen:
+            work = (_first_author(entry), _norm_title(_bib_field(entry, "title")))
+            if key in keys:
                 continue
-            seen.add(key)
-            chunks.append(entry.strip() + "\n")
-    dst.write_text("\n".join(chunks), encoding="utf-8")
+            if work[1] and work in by_work:
+                aliases[key] = by_work[work]
+                continue
+            keys.add(key)
+            if work[1]:
+                by_work[work] = key
+            kept.append((key, entry.strip() + "\n"))
+    return kept, aliases
 
+
+_CITE = re.compile(r"(\{cite(?::[a-z]+)?\}`)([^`]+)(`)")
+
+
+def rewrite_citations(text: str, aliases: dict[str, str]) -> str:
+    """Replace aliased keys in ``{cite}`a,b``` roles (any ``{cite:...}`` variant)."""
+    if not aliases:
+        return text
+
+    def sub(m: re.Match) -> str:
+        keys = [k.strip() for k in m.group(2).split(",")]
+        out = list(dict.fromkeys(aliases.get(k, k) for k in keys))
+        return m.group(1) + ",".join(out) + m.group(3)
+
+    return _CITE.sub(sub, text)
+
+
+def _merge_bib(dst: Path) -> dict[str, str]:
+    """book/references.bib plus every book/refs/*.bib, one entry per work; returns the aliases."""
+    files = [BOOK / "references.bib", *sorted((BOOK / "refs").glob("*.bib"))]
+    kept, aliases = bib_entries(files)
+    dst.write_text("\n".join(text for _, text in kept), encoding="utf-8")
+    return aliases
+
+
+# -------------------------------------------------------------------------------------- staging
 
 def notebook_parameters(path: Path) -> dict[str, object]:
     """The parameters an executed notebook ran with: its ``parameters`` cell, overridden by
@@ -197,11 +568,17 @@ def notebook_parameters(path: Path) -> dict[str, object]:
     return values
 
 
-def provenance() -> dict[str, str]:
+def executed_scales(executed: Path) -> dict[str, str]:
+    """Chapter -> the ``SCALE`` its executed notebook ran at."""
+    return {nb.stem: str(notebook_parameters(nb).get("SCALE", "?")) for nb in sorted(executed.glob("*.ipynb"))}
+
+
+def provenance(executed: Path | None = None) -> dict[str, str]:
     """Commit, build date, scale(s) and package versions of this build (for the page footer)."""
     import datetime
     import importlib.metadata as md
 
+    executed = executed or BUILD / "executed" / "book"
     try:
         commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT, capture_output=True,
                                 text=True, check=True).stdout.strip()
@@ -217,7 +594,7 @@ def provenance() -> dict[str, str]:
         except md.PackageNotFoundError:
             pass
     scales, seeds = set(), set()
-    for nb in sorted((BUILD / "executed" / "book").glob("*.ipynb")):
+    for nb in sorted(executed.glob("*.ipynb")):
         params = notebook_parameters(nb)
         scales.add(str(params.get("SCALE", "?")))
         if "SEED" in params:
@@ -226,102 +603,258 @@ def provenance() -> dict[str, str]:
             "seeds": ", ".join(sorted(seeds)) or "?", "versions": ", ".join(versions)}
 
 
-def _stage_claims(src: Path) -> None:
-    """Publish claims.csv / claims.json beside the dashboard; put the totals and the provenance footer
-    into the staged configuration (``{{ claims_totals }}`` on the landing page)."""
+def _fmt_seconds(s: float) -> str:
+    return f"{s:.0f} s" if s < 120 else f"{s:.0f} s ({s / 60:.0f} min)"
+
+
+def build_time_markdown(timings: Path, scale: str) -> str:
+    """One sentence on this build's execution times, read from ``_build/timings.json``."""
+    try:
+        rec = json.loads(timings.read_text()).get(scale, {})
+    except (OSError, ValueError):
+        rec = {}
+    chapters = {k: v for k, v in rec.items() if not k.startswith("_") and isinstance(v, (int, float))}
+    if not chapters:
+        return "This build recorded no execution times (`_build/timings.json` is missing)."
+    slow = max(chapters, key=chapters.get)
+    total = rec.get("_total_execute")
+    jobs = rec.get("_jobs")
+    wall = (f"{_fmt_seconds(total)} from first to last" + (f" with {jobs} chapters at a time" if jobs else "")
+            if total else "")
+    return (f"Executing the {len(chapters)} notebooks of this build at `SCALE={scale}` took "
+            f"{_fmt_seconds(sum(chapters.values()))} of kernel time" + (f" ({wall})" if wall else "")
+            + f"; the slowest, {slow}, took {_fmt_seconds(chapters[slow])}. "
+            "The build records these times in `_build/timings.json`.")
+
+
+def _stage_config(src: Path, executed: Path, build_dir: Path, banner: str | None, root_doc: str | None = None) -> None:
+    """Totals, build times, provenance footer and scale banner into the staged ``_config.yml``."""
     import yaml
 
-    from ldpnb.repro.dashboard import totals_markdown
-
-    rep = BUILD / "reproduction"
-    for name in ("claims.csv", "claims.json"):
-        if (BUILD / "downloads" / name).exists():
-            shutil.copy2(BUILD / "downloads" / name, src / "book" / name)
     cfg_path = src / "_config.yml"
     cfg = yaml.safe_load(cfg_path.read_text())
-    cfg.setdefault("parse", {}).setdefault("myst_substitutions", {})["claims_totals"] = totals_markdown(rep)
-    p = provenance()
+    subs = cfg.setdefault("parse", {}).setdefault("myst_substitutions", {})
+    try:
+        from ldpnb.repro.dashboard import totals_markdown
+
+        subs["claims_totals"] = totals_markdown(build_dir / "reproduction")
+    except Exception as exc:  # pragma: no cover - the dashboard is optional for a preview
+        subs["claims_totals"] = f"(claims totals unavailable: {exc})"
+    scales = executed_scales(executed)
+    main_scale = max(set(scales.values()), key=list(scales.values()).count) if scales else "book"
+    subs["build_time"] = build_time_markdown(build_dir / "timings.json", main_scale)
+    p = provenance(executed)
     footer = (f"Built from commit <code>{p['commit']}</code> on {p['date']}; chapters executed at scale "
               f"<code>{p['scale']}</code> with seed(s) {p['seeds']}; {p['versions']}.")
-    cfg.setdefault("html", {})["extra_footer"] = f'<div class="ldpnb-provenance">{footer}</div>'
+    html = cfg.setdefault("html", {})
+    html["extra_footer"] = f'<div class="ldpnb-provenance">{footer}</div>'
+    if banner:
+        html["announcement"] = banner
     cfg_path.write_text(yaml.safe_dump(cfg, sort_keys=False, allow_unicode=True))
 
 
-def _stage_notebook(src: Path, dst: Path) -> None:
-    """Copy an executed notebook, removing papermill's injected-parameters cell from the page."""
+def _scale_banner_cell(scale: str):
+    import nbformat
+
+    return nbformat.v4.new_markdown_cell(
+        f'<div class="ldpnb-scale-banner">This chapter was executed at <b>SCALE={scale}</b>, not at the '
+        f'published book\'s scale: its sizes, numbers of runs and tolerances differ from the book\'s.</div>',
+        metadata={"tags": ["ldpnb-scale-banner"]})
+
+
+def _stage_notebook(src: Path, dst: Path, aliases: dict[str, str], banner_scale: str | None = None) -> None:
+    """Copy an executed notebook for rendering: papermill's injected-parameters cell dropped and the
+    ``parameters`` cell removed from the page, citations of duplicate bibliography keys pointed at the kept key, and, for a chapter executed
+    at another scale than the book's, a banner under its title."""
     import nbformat
 
     nb = nbformat.read(src, as_version=4)
+    cells = []
     for c in nb.cells:
         tags = c.get("metadata", {}).get("tags", [])
-        if "injected-parameters" in tags and "remove-cell" not in tags:
-            c.metadata["tags"] = [*tags, "remove-cell"]
+        if "injected-parameters" in tags or "papermill-error-cell-tag" in tags:
+            continue
+        if "parameters" in tags and not any(t.startswith("remove") for t in tags):
+            c.metadata["tags"] = [*tags, "remove-cell"]  # plumbing: the page says its scale elsewhere
+        if c.cell_type == "markdown":
+            c.source = rewrite_citations(c.source, aliases)
+        cells.append(c)
+    if banner_scale is not None:
+        first_md = next((i for i, c in enumerate(cells) if c.cell_type == "markdown"), -1)
+        cells.insert(first_md + 1, _scale_banner_cell(banner_scale))
+    nb.cells = cells
     nbformat.write(nb, dst)
 
 
-def stage() -> Path:
+def check_scales(scales: dict[str, str], allow_mixed: bool) -> str | None:
+    """Refuse chapters executed at different scales (unless allowed); return the banner text, if any."""
+    distinct = sorted(set(scales.values()))
+    if len(distinct) > 1:
+        listing = ", ".join(f"{n}={s}" for n, s in scales.items())
+        if not allow_mixed:
+            raise SystemExit(
+                f"error: the executed chapters ran at different scales ({listing}).\n"
+                "       Re-execute them at one scale (`make book`, or `make execute SCALE=...`), or render anyway "
+                "with `python -m ldpnb.repro.build render --allow-mixed-scales` (every page then says so).")
+        return ("This build mixes scales (" + listing + "): chapters not at <code>SCALE=book</code> "
+                "say so under their title.")
+    if distinct and distinct[0] != "book":
+        return (f"This build was executed at <code>SCALE={distinct[0]}</code>, not at the published book's "
+                "scale: sizes, runs and numbers differ from the book's.")
+    return None
+
+
+def stage(allow_mixed: bool = False) -> Path:
     """Copy config, markdown pages and executed notebooks to ``_build/src``."""
+    executed = BUILD / "executed" / "book"
+    names = notebook_chapters()
+    missing = [n for n in names if not (executed / f"{n}.ipynb").exists()]
+    if missing:
+        raise SystemExit(f"error: chapters not executed yet: {missing} (run `make book` or the execute step)")
+    scales = {n: s for n, s in executed_scales(executed).items() if n in names}
+    banner = check_scales(scales, allow_mixed)
     src = BUILD / "src"
+    aliases = _stage_tree(src, names)
+    _stage_config(src, executed, BUILD, banner)
+    for name in names:
+        _stage_notebook(executed / f"{name}.ipynb", src / "book" / f"{name}.ipynb", aliases,
+                        banner_scale=scales[name] if scales[name] != "book" else None)
+    return src
+
+
+def _stage_tree(src: Path, names: list[str]) -> dict[str, str]:
+    """Config, pages, static files, the merged bibliography and the chapters' .py sources."""
     if src.exists():
         shutil.rmtree(src)
     (src / "book").mkdir(parents=True)
     for f in ("_config.yml", "_toc.yml"):
         shutil.copy2(ROOT / f, src / f)
-    for p in (ROOT / "book").iterdir():
-        if p.is_file() and p.suffix not in (".py", ".ipynb", ".bib"):
+    aliases = _merge_bib(src / "book" / "references.bib")
+    for p in BOOK.iterdir():
+        if p.is_file() and p.suffix == ".md":
+            (src / "book" / p.name).write_text(rewrite_citations(p.read_text(encoding="utf-8"), aliases),
+                                               encoding="utf-8")
+        elif p.is_file() and p.suffix not in (".py", ".ipynb", ".bib"):
             shutil.copy2(p, src / "book" / p.name)
         elif p.is_dir() and p.name not in ("refs", "__pycache__", ".ipynb_checkpoints"):
             shutil.copytree(p, src / "book" / p.name)
-    _merge_bib(src / "book" / "references.bib")
-    _stage_claims(src)
-    missing = []
-    for name in notebook_chapters():
-        ex = BUILD / "executed" / "book" / f"{name}.ipynb"
-        if not ex.exists():
-            missing.append(name)
-            continue
-        _stage_notebook(ex, src / "book" / f"{name}.ipynb")
-    if missing:
-        raise SystemExit(f"error: chapters not executed yet: {missing} (run `make book` or the execute step)")
-    return src
+    for name in names:  # the .py sources, offered for download beside each chapter (ldpnb.repro.sphinx_ext)
+        dst = src / "_py_sources" / "book" / f"{name}.py"
+        dst.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(BOOK / f"{name}.py", dst)
+    for name in ("claims.csv", "claims.json"):
+        if (BUILD / "downloads" / name).exists():
+            shutil.copy2(BUILD / "downloads" / name, src / "book" / name)
+    return aliases
 
 
-def render(strict: bool = True) -> int:
-    src = stage()
+# ---------------------------------------------------------------------------------------- render
+
+_JB_BANNER = re.compile(r"^(=+|Finished generating HTML for book\.|Your book's HTML pages are here:|"
+                        r"You can look at your book by opening this file in a browser:|"
+                        r"Or paste this line directly into your browser bar:|The HTML pages are in .*|"
+                        r"\S*_build/html/?(index\.html)?)$")
+
+
+def _jupyter_book(src: Path, out: Path, strict: bool) -> int:
+    """Run ``jupyter-book build`` into ``out/_build``.  Its closing banner and Sphinx's last line name
+    a folder that the build moves afterwards: they are left out (the build prints the right path)."""
     jb = Path(sys.executable).with_name("jupyter-book")
-    cmd = [str(jb), "build", str(src), "--path-output", str(BUILD / "jb"), "--keep-going"]
+    cmd = [str(jb), "build", str(src), "--path-output", str(out), "--keep-going"]
     if strict:
         cmd.append("-W")
     print("rendering:", " ".join(cmd), flush=True)
-    rc = subprocess.run(cmd, cwd=ROOT).returncode
+    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            stdin=subprocess.DEVNULL)
+    assert proc.stdout is not None
+    dropped = False
+    for line in proc.stdout:
+        plain = _ANSI.sub("", line).strip()
+        if plain and _JB_BANNER.match(plain):
+            dropped = True
+            continue
+        if dropped and not plain:
+            continue
+        dropped = False
+        sys.stdout.write(line)
+        sys.stdout.flush()
+    return proc.wait()
+
+
+def _publish(html_src: Path, dst: Path) -> None:
+    if dst.exists():
+        shutil.rmtree(dst)
+    shutil.move(str(html_src), str(dst))
+
+
+def render(strict: bool = True, allow_mixed: bool = False) -> int:
+    src = stage(allow_mixed)
+    rc = _jupyter_book(src, BUILD / "jb", strict)
     html_src = BUILD / "jb" / "_build" / "html"
     if rc == 0 and html_src.exists():
-        dst = BUILD / "html"
-        if dst.exists():
-            shutil.rmtree(dst)
-        shutil.move(str(html_src), str(dst))
-        print(f"book rendered: {dst / 'index.html'}")
+        _publish(html_src, BUILD / "html")
+        print(f"book rendered: open {(BUILD / 'html' / 'index.html').relative_to(ROOT)} in a browser", flush=True)
     return rc
 
 
+def render_preview(name: str) -> int:
+    """A one-chapter book from ``_build/chapters/<name>/`` into ``_build/chapters/<name>/html``."""
+    import yaml
+
+    out = chapter_dir(name)
+    executed = out
+    nb = out / f"{name}.ipynb"
+    if not nb.exists():
+        raise SystemExit(f"error: {nb.relative_to(ROOT)} does not exist: run `make chapter NAME={name}` first")
+    src = out / "src"
+    aliases = _stage_tree(src, [name])
+    toc = {"format": "jb-book", "root": f"book/{name}", "chapters": [{"file": "book/bibliography"}]}
+    (src / "_toc.yml").write_text(yaml.safe_dump(toc, sort_keys=False))
+    scale = executed_scales(executed).get(name, "?")
+    banner = (f"Preview of one chapter, executed at <code>SCALE={scale}</code> into "
+              f"<code>_build/chapters/{name}</code>: links to other chapters are not resolved.")
+    _stage_config(src, executed, out, banner)
+    _stage_notebook(nb, src / "book" / f"{name}.ipynb", aliases)
+    rc = _jupyter_book(src, out / "jb", strict=False)
+    html_src = out / "jb" / "_build" / "html"
+    if html_src.exists():
+        _publish(html_src, out / "html")
+        print(f"preview rendered: open {(out / 'html' / 'index.html').relative_to(ROOT)} in a browser", flush=True)
+    return rc
+
+
+# ------------------------------------------------------------------------------------------ main
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m ldpnb.repro.build", description=__doc__.split("\n")[0])
-    ap.add_argument("step", choices=("execute", "render", "all"))
-    ap.add_argument("--scale", default="book", choices=("smoke", "book", "paper"))
+    ap.add_argument("step", choices=("execute", "render", "all", "chapter"))
+    ap.add_argument("name", nargs="?", help="the chapter (step `chapter` only)")
+    ap.add_argument("--scale", default="book", choices=SCALES)
     ap.add_argument("--jobs", type=int, default=2, help="chapters executed at once")
     ap.add_argument("--only", nargs="*", help="execute only these chapters")
     ap.add_argument("-p", "--param", nargs=2, action="append", default=[], metavar=("KEY", "VALUE"),
                     help="extra papermill parameter (repeatable)")
     ap.add_argument("--timeout", type=int, default=4 * 3600, help="per-cell timeout in seconds")
     ap.add_argument("--no-strict", action="store_true", help="render without -W (warnings not fatal)")
+    ap.add_argument("--allow-mixed-scales", action="store_true",
+                    help="render chapters executed at different scales, with a banner on every page")
+    ap.add_argument("--html", action="store_true", help="step `chapter`: also render a one-chapter preview")
     args = ap.parse_args(argv)
     params = {k: _parse_value(v) for k, v in args.param}
-    if args.step in ("execute", "all"):
-        rc = execute(args.scale, args.jobs, args.only, params, args.timeout)
-        if rc:
-            return rc
-    if args.step in ("render", "all"):
-        return render(strict=not args.no_strict)
+    try:
+        if args.step == "chapter":
+            if not args.name:
+                ap.error("step `chapter` needs the chapter's name: python -m ldpnb.repro.build chapter pie")
+            return run_chapter(args.name, args.scale, params, args.timeout, args.html)
+        if args.step in ("execute", "all"):
+            rc = execute(args.scale, args.jobs, args.only, params, args.timeout)
+            if rc:
+                return rc
+        if args.step in ("render", "all"):
+            return render(strict=not args.no_strict, allow_mixed=args.allow_mixed_scales)
+    except KeyboardInterrupt:
+        print("build interrupted", file=sys.stderr)
+        return 130
     return 0
 
 
