@@ -235,13 +235,13 @@ counts = channels.simulate_counts(C, rng.multinomial(n, theta), rng=rng)
 ibu = estimators.ibu(C, counts, tol=1e-10)
 est = {"INV": estimators.inv_raw(C, counts), "INV-N": estimators.inv_normalized(C, counts),
        "INV-P": estimators.inv_projected(C, counts), "IBU": ibu.estimate}
-report.holds("F6", min_step=float(np.diff(ibu.loglik).min()))
+report.holds("F6", min_step=float(np.diff(ibu.trace).min()))
 report.close("F7", float(np.abs(estimators.inv_raw(C, theta @ C) - theta).max()))
 report.holds("F8", sums=[est[m].sum() for m in ("INV-N", "INV-P", "IBU")],
              mins=[est[m].min() for m in ("INV-N", "INV-P", "IBU")])
 
 # %% tags=["hide-input", "remove-output"]
-glue("foundations-estimates", figures.estimates(theta, counts / n, est, ibu.loglik))
+glue("foundations-estimates", figures.estimates(theta, counts / n, est, ibu.trace))
 glue("foundations-ibu-iter", f"{ibu.n_iter:,}", display=False)
 glue("foundations-n-est", f"{n:,}", display=False)
 

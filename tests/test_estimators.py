@@ -92,7 +92,7 @@ def test_T0_ibu_monotone_kkt_and_optimal(seed):
     rng = np.random.default_rng(seed)
     M, c = _random_instance(rng)
     r = ibu(M, c, tol=1e-13, max_iter=200_000)
-    assert np.all(np.diff(r.loglik) >= -1e-13), "EM log-likelihood decreased"
+    assert np.all(np.diff(r.trace) >= -1e-13), "EM log-likelihood decreased"
     q = c / c.sum()
     obs = q > 0
     rx = M[:, obs] @ (q[obs] / (r.estimate @ M[:, obs]))
@@ -115,7 +115,7 @@ def test_ibu_recovers_distribution_under_krr():
     C = krr(k, eps)
     c = rng.multinomial(n, theta @ C)
     r = ibu(C, c)
-    assert r.converged
+    assert r.stopped and r.gap < 1e-3
     assert np.abs(r.estimate - theta).sum() < 0.05
 
 
@@ -218,3 +218,53 @@ def test_fo_estimate_unbiased_on_expected_support():
     np.testing.assert_allclose(fo_estimate(expected, n, p, q), f)
     with pytest.raises(ValueError, match="q < p"):
         fo_estimate(expected, n, 0.2, 0.6)
+
+
+# ------------------------------------------------------------------------- the IBU family
+def _krr_problem(k=30, eps=0.5, n=10**6, seed=5):
+    rng = np.random.default_rng(seed)
+    C = krr(k, eps)
+    return C, rng.multinomial(n, rng.dirichlet(np.ones(k)) @ C)
+
+
+def test_certificate_bounds_the_gap_to_the_mle():
+    """log max_x r_x >= l(MLE) - l(theta) at every iterate (Jensen), and it vanishes at the MLE."""
+    C, c = _krr_problem()
+    mle = ibu(C, c, criterion="gap", tol=1e-12, max_iter=10**6, accelerate="squarem")
+    assert mle.gap <= 1e-12 and mle.converged
+    for t in (0, 1, 5, 50, 500):
+        r = ibu(C, c, tol=0, max_iter=t)
+        assert mle.loglik - r.loglik <= r.gap + 1e-13
+        assert r.gap >= 0 and not r.stopped
+    # the loglik rule can stop far from the maximum (flat likelihood): the certificate says so
+    early = ibu(C, c, criterion="loglik", tol=1e-8)
+    assert early.stopped and early.gap > 1e-5 and not early.converged
+
+
+def test_gap_criterion_and_squarem_reach_the_same_maximum():
+    C, c = _krr_problem(k=12, eps=1.0, n=20_000)
+    plain = ibu(C, c, criterion="gap", tol=1e-9, max_iter=10**6)
+    fast = ibu(C, c, criterion="gap", tol=1e-9, max_iter=10**6, accelerate="squarem")
+    assert plain.stopped and fast.stopped and plain.gap <= 1e-9 and fast.gap <= 1e-9
+    assert abs(plain.loglik - fast.loglik) <= 2e-9
+    assert fast.n_iter < plain.n_iter
+    np.testing.assert_allclose(np.diff(fast.trace).min() >= -1e-13, True)
+
+
+def test_one_engine_for_single_batch_rows_and_gibu():
+    C, c = _krr_problem(k=6, eps=1.0, n=5_000)
+    rng = np.random.default_rng(2)
+    batch = np.vstack([c, rng.multinomial(5_000, np.full(6, 1 / 6))])
+    b = ibu(C, batch, tol=1e-10, max_iter=5000)
+    for i in range(2):
+        s = ibu(C, batch[i], tol=1e-10, max_iter=5000)
+        np.testing.assert_allclose(b.estimate[i], s.estimate, atol=1e-13)
+        assert b.n_iter[i] == s.n_iter and b.loglik[i] == pytest.approx(s.loglik, abs=1e-13)
+        assert b.gap[i] == pytest.approx(s.gap, abs=1e-12)
+    from ldpnb.estimators import gibu, ibu_rows
+
+    g = gibu([C], [c], tol=1e-10, max_iter=5000)
+    s = ibu(C, c, tol=1e-10, max_iter=5000)
+    np.testing.assert_allclose(g.estimate, s.estimate, atol=1e-12)
+    r = ibu_rows(C, c, tol=1e-10, max_iter=5000)
+    np.testing.assert_allclose(r.estimate, s.estimate, atol=1e-13)

@@ -167,7 +167,7 @@ def channel_and_counts(draw):
 def test_ibu_log_likelihood_never_decreases(cc):
     C, counts = cc
     res = est.ibu(C, counts, tol=0.0, max_iter=200)
-    ll = res.loglik
+    ll = res.trace
     assert np.all(np.isfinite(ll))
     assert np.all(np.diff(ll) >= -1e-12 * np.maximum(1.0, np.abs(ll[1:])))
     assert np.isclose(res.estimate.sum(), 1.0) and np.all(res.estimate >= 0)
@@ -264,7 +264,7 @@ def test_generalised_ibu_log_likelihood_never_decreases(cc, n_cycles, seed):
     channels = [C] + [rng.dirichlet(np.ones(C.shape[1]), size=C.shape[0]) for _ in range(n_cycles - 1)]
     counts_list = [counts] + [rng.integers(1, 20, size=C.shape[1]) for _ in range(n_cycles - 1)]
     res = gibu(channels, counts_list, tol=0.0, max_iter=100)
-    ll = np.asarray(res.loglik)
+    ll = np.asarray(res.trace)
     assert np.all(np.isfinite(ll)) and np.all(np.diff(ll) >= -1e-12 * np.maximum(1.0, np.abs(ll[1:])))
     assert np.isclose(res.estimate.sum(), 1.0) and np.all(res.estimate >= 0)
     rows = ibu_rows(C, counts[None, :], tol=0.0, max_iter=100, record_trace=True)

@@ -46,7 +46,7 @@ def test_ibu_with_zero_counts():
     with np.errstate(**RAISE):
         res = est.ibu(C4, [0, 5, 0, 3])
     _finite_distribution(res.estimate)
-    assert np.all(np.isfinite(res.loglik))
+    assert np.all(np.isfinite(res.trace)) and np.isfinite(res.loglik) and np.isfinite(res.gap)
 
 
 def test_ibu_with_a_zero_column_and_no_report_there():

@@ -7,8 +7,8 @@ from ._inversion import (
     fo_variance,
 )
 from ._ibu import (
-    IBUResult, ibu, ibu_batch, log_likelihood, IBUBatchResult, ibu_rows, ibu_path, GIBUResult, gibu,
-    gibu_log_likelihood, ibu_step,
+    CRITERIA, IBUResult, ibu, ibu_batch, ibu_gap, log_likelihood, ibu_rows, ibu_path, gibu, gibu_log_likelihood,
+    ibu_step,
 )
 from ._likelihood import (
     observation_matrix, loglik_observations, is_strictly_concave, concavity_null_direction, is_identifiable,
@@ -33,10 +33,10 @@ __all__ = [
     "ibu",
     "ibu_batch",
     "log_likelihood",
-    "IBUBatchResult",
     "ibu_rows",
     "ibu_path",
-    "GIBUResult",
+    "ibu_gap",
+    "CRITERIA",
     "gibu",
     "gibu_log_likelihood",
     "ibu_step",

@@ -1,559 +1,667 @@
-"""The iterative Bayesian update (IBU, an EM algorithm) for the input distribution of a channel.
+r"""The iterative Bayesian update (IBU): one update, one stopping rule, one result type.
 
-Agrawal and Aggarwal (2001); ElSalamouny and Palamidessi (2020), Algorithm 1; the generalised IBU
-over several channels of Biswas and Palamidessi (PRIVIC), Def. 2.6.
+IBU is the EM algorithm for the maximum-likelihood estimate of the input distribution
+:math:`\theta` of a channel :math:`C` (rows = inputs, columns = outputs) from the empirical
+distribution :math:`q` of the reports (Agrawal and Aggarwal 2001; ElSalamouny and Palamidessi 2020,
+Algorithm 1):
+
+.. math:: r_x(\theta) = \sum_z q_z \frac{C_{xz}}{(\theta C)_z}, \qquad
+          \theta^{t+1}_x = \theta^t_x\, r_x(\theta^t).
+
+It increases the normalised log-likelihood :math:`\ell(\theta) = \sum_z q_z \log(\theta C)_z` at
+every step.  **Certificate.**  The vector :math:`r` that the update computes anyway bounds the
+distance to the maximum: for any :math:`\theta^\star`, by Jensen's inequality,
+
+.. math:: \ell(\theta^\star) - \ell(\theta) = \sum_z q_z \log\frac{(\theta^\star C)_z}{(\theta C)_z}
+          \le \log \sum_x \theta^\star_x r_x(\theta) \le \log \max_x r_x(\theta) ,
+
+so ``gap = log max_x r_x`` is a certified upper bound on :math:`\ell(\hat\theta_{MLE}) - \ell(\theta)`
+(nats per report; the log-likelihood of the ``n`` reports is ``n`` times larger).  It is 0 exactly at
+a maximum (the KKT conditions: :math:`r_x \le 1`, with equality on the support).
+
+**Stopping rules** (``criterion``): ``"gap"`` stops once the certificate is at most ``tol``
+(``converged`` then means: within ``tol`` of the maximum likelihood); ``"loglik"`` stops when
+:math:`\ell` changes by less than ``tol`` between two iterates (ElSalamouny and Palamidessi's rule: it
+can stop far from the maximum when the likelihood is flat, which is why every result also reports
+its ``gap``); ``"max_abs"`` / ``"l1"`` bound the change of the iterate (multi-freq-ldpy's and
+libqif's rules); ``tol=0`` runs exactly ``max_iter`` updates (PRIVIC's fixed-iteration protocol).
+Stopping early acts as a regulariser: from the uniform start, the first iterates are smooth, and
+under strong noise the likelihood is flat enough that ``"loglik"`` stops after few updates: the
+estimate is then between the uniform start and the MLE (see the IBU chapter).
+
+Every entry point (:func:`ibu` for one run or a batch of runs, :func:`ibu_rows` for non-stochastic
+observation matrices, :func:`gibu` for several channels, :func:`ibu_path`, :func:`ibu_step`) runs the
+same update and stopping rule and returns the same :class:`IBUResult`.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
+
 import numpy as np
+
 from ldpnb.channels.structured import ChannelOperator, DiagPlusConstChannel, is_operator
+from ldpnb.estimators._inversion import _check_report_counts
 from ldpnb.utils import (
     check_channel, check_counts, check_distribution, check_finite_array, check_nonnegative,
-    check_positive_int,
+    check_nonnegative_matrix, check_positive_int,
 )
-from ldpnb.utils import (
-    check_nonnegative_matrix,
-)
-from ldpnb.estimators._inversion import _check_report_counts
 
 __all__ = [
     "IBUResult",
     "ibu",
     "ibu_batch",
     "log_likelihood",
-    "IBUBatchResult",
     "ibu_rows",
     "ibu_path",
-    "GIBUResult",
     "gibu",
     "gibu_log_likelihood",
     "ibu_step",
+    "ibu_gap",
+    "CRITERIA",
 ]
 
+#: The stopping rules (see the module docstring).
+CRITERIA = ("loglik", "gap", "max_abs", "l1")
 
-# ----------------------------------------------------------------------------- IBU
-def log_likelihood(theta, channel, counts) -> float:
-    r"""Normalised log-likelihood :math:`\ell(\theta) = \sum_z q_z \log (\theta C)_z` (nats).
+#: The certified gap (nats per report) under which :attr:`IBUResult.converged` is true.
+CONVERGED_GAP = 1e-6
 
-    :math:`L = n \ell` is the log-likelihood of the reports (ElSalamouny and
-    Palamidessi, Eqs. 1-2). Returns ``-inf`` when an observed output has
-    probability 0 under ``theta``. ``channel`` may be a dense matrix or a
-    :class:`ldpnb.structured.ChannelOperator`.
-    """
-    if is_operator(channel):
-        k, m = channel.shape
-        th = check_distribution(theta, "theta", atol=1e-8)
-        if th.size != k:
-            raise ValueError(f"theta has length {th.size} but the channel has {k} inputs (rows)")
-        c = _check_report_counts(counts, m)
-        q = c / c.sum()
-        obs = q > 0
-        den = channel.matvec(th)[obs]
-        if np.any(den <= 0):
-            return -np.inf
-        return float(np.dot(q[obs], np.log(den)))
-    C = check_channel(channel)
-    th = check_distribution(theta, "theta", atol=1e-8)
-    if th.size != C.shape[0]:
-        raise ValueError(f"theta has length {th.size} but the channel has {C.shape[0]} inputs (rows)")
-    c = _check_report_counts(counts, C.shape[1])
-    q = c / c.sum()
-    obs = q > 0
-    den = th @ C[:, obs]
-    if np.any(den <= 0):
-        return -np.inf
-    return float(np.dot(q[obs], np.log(den)))
+#: Floor of the output probabilities of an operator (FFT round-off can give exact zeros or tiny
+#: negatives where the true value is a tiny positive number).
+_DEN_FLOOR = 1e-300
 
 
 @dataclass
 class IBUResult:
-    """Result of :func:`ibu`.
+    r"""Result of every IBU entry point.
+
+    For one run (1-D counts) the fields are scalars and ``estimate`` is ``(k,)``; for a batch of ``R``
+    runs they are arrays of length ``R`` and ``estimate`` is ``(R, k)``.
 
     Attributes
     ----------
     estimate : ndarray
-        The final iterate (a distribution on the inputs).
-    n_iter : int
-        Number of IBU updates performed.
-    loglik : ndarray
-        Normalised log-likelihood of every iterate :math:`\\theta^0, \\dots, \\theta^{n\\_iter}` (nats).
-    converged : bool
-        True when the change of the normalised log-likelihood fell below ``tol``.
+        The final iterate(s).
+    n_iter : int or ndarray
+        Updates performed.
+    stopped : bool or ndarray
+        The stopping rule ``criterion`` was met within ``max_iter`` updates (always False for a
+        fixed number of updates, ``tol=0``). Not the same as converged: ``"loglik"`` can stop far
+        from the maximum.
+    loglik : float or ndarray
+        Normalised log-likelihood :math:`\ell` of the estimate (nats per report).
+    gap : float or ndarray
+        Certified bound on :math:`\ell(\hat\theta_{MLE}) - \ell(\text{estimate})`:
+        :math:`\log\max_x r_x` (nats per report, >= 0 up to rounding).
+    trace : ndarray or None
+        :math:`\ell(\theta^0), \dots, \ell(\theta^T)` (one run, or row 0 of a batch), when requested.
+    criterion, tol : the stopping rule used.
     """
 
     estimate: np.ndarray
-    n_iter: int
-    loglik: np.ndarray = field(repr=False)
-    converged: bool
+    n_iter: Any
+    stopped: Any
+    loglik: Any
+    gap: Any
+    trace: np.ndarray | None = field(default=None, repr=False)
+    criterion: str = "loglik"
+    tol: float = 0.0
 
     @property
-    def final_loglik(self) -> float:
-        return float(self.loglik[-1])
+    def converged(self):
+        """Certified convergence: within :data:`CONVERGED_GAP` (1e-6) nats per report of the maximum
+        likelihood (use :meth:`certified` for another tolerance)."""
+        return self.certified(CONVERGED_GAP)
+
+    @property
+    def final_loglik(self):
+        """Alias of :attr:`loglik` (the log-likelihood of the estimate)."""
+        return self.loglik
+
+    def certified(self, tol: float = CONVERGED_GAP):
+        """Whether the estimate is within ``tol`` nats per report of the maximum likelihood."""
+        return np.asarray(self.gap) <= tol if np.ndim(self.gap) else bool(self.gap <= tol)
 
 
-def _prepare_ibu(channel, counts, theta0):
-    C = check_channel(channel)
-    c = _check_report_counts(counts, C.shape[1])
-    q = c / c.sum()
-    obs = q > 0
-    Cq = np.ascontiguousarray(C[:, obs])
-    qq = q[obs]
-    if np.any(Cq.sum(axis=0) <= 0):
-        z = np.flatnonzero(obs)[np.flatnonzero(Cq.sum(axis=0) <= 0)[0]]
-        raise ValueError(f"output {z} was observed but has probability 0 under every input: the counts are impossible under this channel")
-    k = C.shape[0]
-    if theta0 is None:
-        theta = np.full(k, 1.0 / k)
-    else:
-        theta = check_distribution(theta0, "theta0", atol=1e-8).copy()
-        if theta.size != k:
-            raise ValueError(f"theta0 has length {theta.size} but the channel has {k} inputs (rows)")
-        theta /= theta.sum()
-    return Cq, qq, theta
-
-
+# ----------------------------------------------------------------------------- validation helpers
 def _check_tol(tol) -> float:
     """A stopping threshold: a real number, finite and >= 0 (``0`` runs exactly ``max_iter`` updates)."""
     return check_nonnegative(tol, "tol")
 
 
-def _theta0_batch(theta0, R: int, k: int) -> np.ndarray:
-    """Starting points of :func:`ibu_batch`: uniform, one distribution for every row, or one per row."""
+def _check_criterion(criterion) -> str:
+    if criterion not in CRITERIA:
+        raise ValueError(f"criterion must be one of {CRITERIA}, got {criterion!r}")
+    return criterion
+
+
+def _theta0_batch(theta0, R: int, k: int, *, full_support: bool = False) -> np.ndarray:
+    """Starting points: uniform, one distribution for every row, or one per row."""
     if theta0 is None:
         return np.full((R, k), 1.0 / k)
     t0 = check_finite_array(theta0, "theta0")
     if t0.ndim not in (1, 2) or t0.shape[-1] != k or (t0.ndim == 2 and t0.shape[0] not in (1, R)):
         raise ValueError(f"theta0 must have shape ({k},) or ({R}, {k}), got {t0.shape}")
     Theta = np.broadcast_to(t0, (R, k)).astype(float, copy=True)
+    if full_support and np.any(Theta <= 0):
+        raise ValueError("theta0 must have full support (IBU keeps zeros at zero)")
     if np.any(Theta < 0) or np.any(np.abs(Theta.sum(axis=1) - 1) > 1e-8):
         raise ValueError("theta0 must be a distribution (or one per row): entries >= 0 summing to 1")
-    return Theta
+    return Theta / Theta.sum(axis=1, keepdims=True)
 
 
-_CRITERIA = ("loglik", "max_abs", "l1")
+def _report_matrix(counts, m: int) -> tuple[np.ndarray, bool]:
+    """Counts (m,) or (R, m) -> normalised rows Q (R, m) and whether the input was one run."""
+    arr = check_finite_array(counts, "counts")
+    single = arr.ndim == 1
+    if single:
+        c = _check_report_counts(arr, m)
+        return (c / c.sum())[None, :], True
+    if arr.ndim != 2 or arr.shape[1] != m:
+        raise ValueError(f"counts must have shape ({m},) or (R, {m}), got {arr.shape}")
+    if np.any(arr < 0):
+        raise ValueError("counts must be nonnegative")
+    tot = arr.sum(axis=1)
+    if np.any(tot <= 0):
+        raise ValueError("every row of counts must have a positive total")
+    return arr / tot[:, None], False
 
 
-def _check_criterion(criterion) -> str:
-    if criterion not in _CRITERIA:
-        raise ValueError(f"criterion must be one of {_CRITERIA}, got {criterion!r}")
-    return criterion
+# ----------------------------------------------------------------------------- products
+class _Dense:
+    """Products of a dense channel restricted to the observed outputs."""
+
+    def __init__(self, C: np.ndarray, obs: np.ndarray) -> None:
+        self.C = np.ascontiguousarray(C[:, obs])
+        self.CT = np.ascontiguousarray(self.C.T)
+        self.k = C.shape[0]
+
+    def out(self, Theta: np.ndarray) -> np.ndarray:
+        return Theta @ self.C
+
+    raw = out
+
+    def back(self, ratio: np.ndarray) -> np.ndarray:
+        return ratio @ self.CT
 
 
-def _change(new: np.ndarray, old: np.ndarray, criterion: str) -> float:
-    d = np.abs(new - old)
-    return float(d.max() if criterion == "max_abs" else d.sum())
+class _Operator:
+    """Products of a :class:`~ldpnb.channels.structured.ChannelOperator` (observed outputs only)."""
+
+    def __init__(self, op: ChannelOperator, obs: np.ndarray) -> None:
+        self.op, self.obs = op, obs
+        self.all_obs = bool(obs.all())
+        self.k, self.m = op.shape
+
+    def raw(self, Theta: np.ndarray) -> np.ndarray:
+        d = self.op.matvec(Theta)
+        return d if self.all_obs else d[:, self.obs]
+
+    def out(self, Theta: np.ndarray) -> np.ndarray:
+        return np.maximum(self.raw(Theta), _DEN_FLOOR)
+
+    def back(self, ratio: np.ndarray) -> np.ndarray:
+        if self.all_obs:
+            return self.op.rmatvec(ratio)
+        full = np.zeros((ratio.shape[0], self.m))
+        full[:, self.obs] = ratio
+        return self.op.rmatvec(full)
 
 
-def ibu(channel, counts, *, theta0=None, tol: float = 1e-8, max_iter: int = 10_000,
-        criterion: str = "loglik") -> IBUResult:
-    r"""Iterative Bayesian update (EM) for the input distribution.
+def _loglik(Q: np.ndarray, D: np.ndarray, pos: np.ndarray) -> np.ndarray:
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(pos, Q * np.log(np.where(pos, D, 1.0)), 0.0).sum(axis=1)
 
-    .. math:: \theta^{t+1}_x = \theta^t_x \sum_z q_z \frac{C_{xz}}{(\theta^t C)_z}
 
-    ElSalamouny and Palamidessi (2020), Algorithm 1. Only the observed outputs
-    (``counts > 0``) enter the computation, which changes nothing and saves time.
-    Stops when the normalised log-likelihood changes by less than ``tol`` between two
-    iterates, or after ``max_iter`` updates (``tol=0`` runs exactly ``max_iter``
-    updates, as PRIVIC's fixed-iteration protocol does).
+def _ratio(Q: np.ndarray, D: np.ndarray, pos: np.ndarray) -> np.ndarray:
+    return np.divide(Q, D, out=np.zeros_like(Q), where=pos)
 
-    Parameters
-    ----------
-    channel : (k, m) array
-        Rows = inputs, columns = outputs; rows sum to 1.
-    counts : (m,) array
-        Number of reports of each output (or the empirical distribution of the reports).
-    theta0 : (k,) array, optional
-        Starting distribution, uniform by default. IBU never revives an input with
-        :math:`\theta^0_x = 0`: pass a full-support start unless that is intended.
-    tol : float
-        Stopping threshold on the change of :math:`\ell(\theta) = \sum_z q_z \log(\theta C)_z`
-        (or of the iterate, see ``criterion``).
-    max_iter : int
-        Maximum number of updates.
-    criterion : {"loglik", "max_abs", "l1"}
-        What ``tol`` bounds: the change of the normalised log-likelihood (default), the
-        largest change of an entry of :math:`\theta` (multi-freq-ldpy's default, with
-        ``tol=1e-12``) or the L1 change of :math:`\theta` (libqif's rule, ``tol=1e-6``).
-        The stopping rule, more than the cost of an iteration, decides the run time.
 
-    Fast paths
-    ----------
-    ``channel`` may also be a :class:`ldpnb.structured.ChannelOperator`: k-RR and other
-    diagonal-plus-constant channels (:class:`~ldpnb.structured.KRRChannel`,
-    :class:`~ldpnb.structured.DiagPlusConstChannel`, :math:`O(k)` per iteration), or
-    translation-invariant grid channels with the clamped boundary handled exactly
-    (:class:`~ldpnb.structured.ConvolutionChannel`, FFT, :math:`O(k \log k)`). The iterates are
-    those of the dense update (to rounding; tested to 1e-12). A support matrix
-    (``DiagPlusConstChannel.from_support(k, p, q)``, rows not summing to 1) runs the
-    support-count IBU of multi-freq-ldpy on normalised support counts.
+# ----------------------------------------------------------------------------- the engine
+def _run(prod, Q: np.ndarray, Theta: np.ndarray, *, tol: float, max_iter: int, criterion: str,
+         min_iter: int = 0, trace: bool = False, single: bool = True) -> IBUResult:
+    """Run the IBU update on every row of ``Q`` (normalised reports on the observed outputs) from
+    ``Theta`` until each row meets the stopping rule; a row that stops is frozen.
+
+    The working arrays hold the active rows only (compacted when rows stop), so that a single run
+    or a batch whose rows are all active pays no gather/scatter per iteration.
     """
-    tol = _check_tol(tol)
-    max_iter = check_positive_int(max_iter, "max_iter", minimum=0)
-    criterion = _check_criterion(criterion)
-    if is_operator(channel):
-        return _ibu_operator(channel, counts, theta0, tol, max_iter, criterion)
-    Cq, qq, theta = _prepare_ibu(channel, counts, theta0)
-    trace = np.empty(max_iter + 1)
-    den = theta @ Cq
-    if np.any(den <= 0):
+    R = Q.shape[0]
+    pos = Q > 0
+    if np.any(pos & ~(prod.raw(Theta) > 0)):
         raise ValueError("theta0 gives probability 0 to an observed output; start from a full-support distribution")
-    trace[0] = np.dot(qq, np.log(den))
-    converged = False
+    D = prod.out(Theta)
+    need_ll = trace or criterion == "loglik"
+    fixed = tol == 0
+    out_theta, out_den = Theta.copy(), D.copy()
+    n_iter = np.zeros(R, dtype=np.int64)
+    converged = np.zeros(R, dtype=bool)
+    gap = np.full(R, np.nan)
+    idx = np.arange(R)                               # rows of the working arrays
+    Th, Da, Qa, Pa = Theta, D, Q, pos
+    ll = _loglik(Qa, Da, Pa) if need_ll else None
+    tr = [float(ll[0])] if trace else None
+    tracing = trace
     t = 0
-    while t < max_iter:
-        old = theta
-        theta = theta * (Cq @ (qq / den))
-        theta /= theta.sum()  # guards rounding drift only; the update preserves the sum exactly
-        den = theta @ Cq
+
+    def retire(keep: np.ndarray) -> None:
+        nonlocal idx, Th, Da, Qa, Pa, ll
+        gone = ~keep
+        out_theta[idx[gone]], out_den[idx[gone]] = Th[gone], Da[gone]
+        idx, Th, Da, Qa, Pa = idx[keep], Th[keep], Da[keep], Qa[keep], Pa[keep]
+        if ll is not None:
+            ll = ll[keep]
+
+    while t < max_iter and idx.size:
+        r = prod.back(_ratio(Qa, Da, Pa))
+        if criterion == "gap" and not fixed:
+            g = np.log(r.max(axis=1))
+            done = (g <= tol) & (t >= min_iter)
+            if np.any(done):
+                gap[idx[done]] = g[done]
+                converged[idx[done]] = True
+                tracing = tracing and not (done[0] and idx[0] == 0)
+                r = r[~done]
+                retire(~done)
+                if idx.size == 0:
+                    break
+        old = Th
+        Th = Th * r
+        Th /= Th.sum(axis=1, keepdims=True)  # guards rounding drift only: the update preserves the sum
+        Da = prod.out(Th)
         t += 1
-        trace[t] = np.dot(qq, np.log(den))
-        if tol > 0:
-            change = abs(trace[t] - trace[t - 1]) if criterion == "loglik" else _change(theta, old, criterion)
-            if change < tol:
-                converged = True
-                break
-    return IBUResult(theta, t, trace[: t + 1].copy(), converged)
-
-
-def _prepare_operator(op: ChannelOperator, q_obs_any: np.ndarray) -> None:
-    colsum = op.column_sums()
-    # FFT products carry absolute round-off ~1e-16: a column that small is treated as zero
-    bad = np.flatnonzero(q_obs_any & ~(colsum > 1e-13 * colsum.max()))
-    if bad.size:
-        raise ValueError(f"output {bad[0]} was observed but has probability 0 under every input: "
-                         "the counts are impossible under this channel")
-
-
-def _theta0(theta0, k: int) -> np.ndarray:
-    if theta0 is None:
-        return np.full(k, 1.0 / k)
-    theta = check_distribution(theta0, "theta0", atol=1e-8).copy()
-    if theta.size != k:
-        raise ValueError(f"theta0 has length {theta.size} but the channel has {k} inputs (rows)")
-    return theta / theta.sum()
-
-
-#: Floor of the output probabilities of an operator (FFT round-off can give exact zeros or
-#: tiny negatives where the true value is a tiny positive number).
-_DEN_FLOOR = 1e-300
-
-
-def _ibu_operator(op: ChannelOperator, counts, theta0, tol: float, max_iter: int, criterion: str = "loglik") -> IBUResult:
-    """IBU with a structured channel: the dense update with ``theta @ C`` and ``C @ r`` as products."""
-    k, m = op.shape
-    c = _check_report_counts(counts, m)
-    q = c / c.sum()
-    obs = q > 0
-    _prepare_operator(op, obs)
-    theta = _theta0(theta0, k)
-    all_obs = bool(obs.all())
-    if isinstance(op, DiagPlusConstChannel) and all_obs and op.b > 0:
-        return _ibu_diag_plus_const(op.a, op.b, q, theta, tol, max_iter, criterion)
-    qq = q if all_obs else q[obs]
-    r = np.zeros(m)
-
-    def out_prob(th):
-        d = op.matvec(th)
-        return d if all_obs else d[obs]
-
-    den = out_prob(theta)
-    if np.any(den <= 0):
-        raise ValueError("theta0 gives probability 0 to an observed output; start from a full-support distribution")
-    trace = np.empty(max_iter + 1)
-    trace[0] = np.dot(qq, np.log(den))
-    converged = False
-    t = 0
-    while t < max_iter:
-        if all_obs:
-            r = qq / den
+        n_iter[idx] = t
+        if need_ll:
+            new_ll = _loglik(Qa, Da, Pa)
+            if tracing and idx[0] == 0:
+                tr.append(float(new_ll[0]))
+        if fixed or criterion == "gap":
+            if need_ll:
+                ll = new_ll
+            continue
+        if criterion == "loglik":
+            change = np.abs(new_ll - ll)
+            ll = new_ll
         else:
-            r[obs] = qq / den
-        old = theta
-        theta = theta * op.rmatvec(r)
-        theta /= theta.sum()
-        den = np.maximum(out_prob(theta), _DEN_FLOOR)
-        t += 1
-        trace[t] = np.dot(qq, np.log(den))
-        if tol > 0:
-            change = abs(trace[t] - trace[t - 1]) if criterion == "loglik" else _change(theta, old, criterion)
-            if change < tol:
+            d = np.abs(Th - old)
+            change = d.max(axis=1) if criterion == "max_abs" else d.sum(axis=1)
+        done = (change < tol) & (t >= max(min_iter, 1))
+        if np.any(done):
+            converged[idx[done]] = True
+            tracing = tracing and not (done[0] and idx[0] == 0)
+            retire(~done)
+    if idx.size:
+        out_theta[idx], out_den[idx] = Th, Da
+    # the certificate and the log-likelihood of the final estimates (one more back-product)
+    need = np.flatnonzero(np.isnan(gap))
+    if need.size:
+        r = prod.back(_ratio(Q[need], out_den[need], pos[need]))
+        gap[need] = np.log(r.max(axis=1))
+    final_ll = _loglik(Q, out_den, pos)
+    gap = np.maximum(gap, 0.0)  # rounding can give -1e-16 at an exact maximum
+    trace_arr = np.asarray(tr) if trace else None
+    if single:
+        return IBUResult(out_theta[0], int(n_iter[0]), bool(converged[0]), float(final_ll[0]), float(gap[0]),
+                         trace_arr, criterion, tol)
+    return IBUResult(out_theta, n_iter, converged, final_ll, gap, trace_arr, criterion, tol)
+
+
+def _run_squarem(prod, Q: np.ndarray, Theta: np.ndarray, *, tol: float, max_iter: int, criterion: str,
+                 trace: bool) -> IBUResult:
+    r"""One run of IBU accelerated by SQUAREM (Varadhan and Roland 2008, scheme S3).
+
+    From :math:`	heta`, two EM updates give :math:`	heta_1, 	heta_2`; with
+    :math:`r = 	heta_1 - 	heta`, :math:`v = 	heta_2 - 2	heta_1 + 	heta` and the step
+    :math:`lpha = \min(-\|r\|/\|v\|, -1)`, the extrapolation
+    :math:`	heta - 2lpha r + lpha^2 v` is accepted if it is a full-support distribution whose
+    log-likelihood is not below :math:`\ell(	heta)` (else :math:`lpha` is moved halfway towards
+    :math:`-1`, which is two plain EM updates), and one EM update stabilises it. The fixed points
+    (the MLE) and the certificate are those of plain IBU; ``n_iter`` counts EM updates (evaluations
+    of the map), so the cost compares directly with :func:`ibu`'s.
+    """
+    pos = Q > 0
+
+    def em(th):
+        D = prod.out(th)
+        r = prod.back(_ratio(Q, D, pos))
+        new = th * r
+        new /= new.sum(axis=1, keepdims=True)
+        return new, float(_loglik(Q, D, pos)[0]), float(np.log(r.max()))
+
+    theta = Theta
+    if np.any(pos & ~(prod.raw(theta) > 0)):
+        raise ValueError("theta0 gives probability 0 to an observed output; start from a full-support distribution")
+    fixed = tol == 0
+    tr = []
+    evals = 0
+    ll_prev = -np.inf
+    converged = False
+    while evals < max_iter:
+        t1, ll, gap = em(theta)
+        if trace:
+            tr.append(ll)
+        if not fixed:
+            if criterion == "gap" and gap <= tol:
                 converged = True
                 break
-    return IBUResult(theta, t, trace[: t + 1].copy(), converged)
+            if criterion == "loglik" and abs(ll - ll_prev) < tol:
+                converged = True
+                break
+        ll_prev = ll
+        evals += 1
+        if evals >= max_iter:
+            theta = t1
+            break
+        t2, _, _ = em(t1)
+        evals += 1
+        r = t1 - theta
+        v = t2 - 2 * t1 + theta
+        nv = float(np.linalg.norm(v))
+        if nv == 0.0:
+            theta = t2
+            continue
+        alpha = min(-float(np.linalg.norm(r)) / nv, -1.0)
+        cand = t2  # alpha = -1 is exactly two EM updates
+        while alpha < -1.0:
+            x = theta - 2 * alpha * r + alpha ** 2 * v
+            if np.all(x > 0):
+                x = x / x.sum()
+                if float(_loglik(Q, prod.out(x), pos)[0]) >= ll - 1e-15:
+                    cand = x
+                    break
+            alpha = min((alpha - 1.0) / 2.0, -1.0)
+            if alpha > -1.0 - 1e-12:
+                break
+        if evals >= max_iter:
+            theta = cand
+            break
+        theta, _, _ = em(cand)  # stabilisation
+        evals += 1
+    D = prod.out(theta)
+    final_ll = float(_loglik(Q, D, pos)[0])
+    gap = max(float(np.log(prod.back(_ratio(Q, D, pos)).max())), 0.0)
+    if trace and (not tr or tr[-1] != final_ll):
+        tr.append(final_ll)
+    return IBUResult(theta[0], evals, converged, final_ll, gap, np.asarray(tr) if trace else None, criterion, tol)
 
 
-def _ibu_diag_plus_const(a: float, b: float, q: np.ndarray, theta: np.ndarray, tol: float, max_iter: int,
-                         criterion: str) -> IBUResult:
-    r"""IBU for :math:`C = aI + b\mathbf 1\mathbf 1^\top` with every output observed, inlined.
-
-    :math:`\theta C = a\theta + b\sum\theta` and :math:`C r = a r + b \sum r`; a handful of
-    in-place operations on k-vectors per iteration (the Python overhead dominates at small k).
-    """
+def _run_diag_plus_const(a: float, b: float, q: np.ndarray, theta: np.ndarray, *, tol: float, max_iter: int,
+                         criterion: str, trace: bool) -> IBUResult:
+    r"""The same update for :math:`C = aI + b\mathbf 1\mathbf 1^\top` with every output observed, one run,
+    inlined: :math:`\theta C = a\theta + b` (θ sums to 1) and :math:`C r = a r + b\sum r`; a handful
+    of in-place operations on k-vectors per iteration (the Python overhead dominates at small k)."""
     k = theta.size
     den = a * theta + b * theta.sum()
-    trace = np.empty(max_iter + 1)
-    trace[0] = np.dot(q, np.log(den))
+    need_ll = trace or criterion == "loglik"
+    ll = float(np.dot(q, np.log(den))) if need_ll else 0.0
+    tr = [ll] if trace else None
     r = np.empty(k)
     old = np.empty(k)
     logden = np.empty(k)
     converged = False
+    fixed = tol == 0
     t = 0
+    g = np.nan
     while t < max_iter:
         np.divide(q, den, out=r)
         s = r.sum()
-        if criterion != "loglik":
-            old[:] = theta
         r *= a
         r += b * s
+        if criterion == "gap" and not fixed:
+            g = float(np.log(r.max()))
+            if g <= tol:
+                converged = True
+                break
+            g = np.nan
+        if criterion in ("max_abs", "l1"):
+            old[:] = theta
         theta *= r
         theta /= theta.sum()
         np.multiply(theta, a, out=den)
-        den += b  # theta sums to 1
+        den += b
         t += 1
-        np.log(den, out=logden)
-        trace[t] = np.dot(q, logden)
-        if tol > 0:
-            change = abs(trace[t] - trace[t - 1]) if criterion == "loglik" else _change(theta, old, criterion)
-            if change < tol:
-                converged = True
-                break
-    return IBUResult(theta, t, trace[: t + 1].copy(), converged)
-
-
-def _ibu_batch_operator(op: ChannelOperator, Q: np.ndarray, theta0, tol: float, max_iter: int) -> np.ndarray:
-    k, m = op.shape
-    if Q.shape[1] != m:
-        raise ValueError(f"counts has {Q.shape[1]} columns but the channel has {m} outputs")
-    if np.any(Q < 0):
-        raise ValueError("counts must be nonnegative")
-    tot = Q.sum(axis=1)
-    if np.any(tot <= 0):
-        raise ValueError("every row of counts must have a positive total")
-    Q = Q / tot[:, None]
-    _prepare_operator(op, Q.sum(axis=0) > 0)
-    R = Q.shape[0]
-    Theta = _theta0_batch(theta0, R, k)
-    max_iter = check_positive_int(max_iter, "max_iter", minimum=0)
-    pos = Q > 0
-
-    def loglik(Qa, D, P):
-        with np.errstate(divide="ignore"):
-            return np.sum(np.where(P, Qa * np.log(np.where(P, D, 1.0)), 0.0), axis=1)
-
-    active = np.arange(R)
-    den = op.matvec(Theta)
-    ll = loglik(Q, den, pos)
-    for _ in range(max_iter):
-        if active.size == 0:
+        if need_ll:
+            np.log(den, out=logden)
+            new = float(np.dot(q, logden))
+            if trace:
+                tr.append(new)
+        if fixed or criterion == "gap":
+            continue
+        if criterion == "loglik":
+            change, ll = abs(new - ll), new
+        else:
+            d = np.abs(theta - old)
+            change = float(d.max() if criterion == "max_abs" else d.sum())
+        if change < tol:
+            converged = True
             break
-        Th, D, Qa, P = Theta[active], den[active], Q[active], pos[active]
-        ratio = np.divide(Qa, D, out=np.zeros_like(Qa), where=P)
-        Th = Th * op.rmatvec(ratio)
-        Th /= Th.sum(axis=1, keepdims=True)
-        D = np.where(P, np.maximum(op.matvec(Th), _DEN_FLOOR), 0.0)
-        new_ll = loglik(Qa, D, P)
-        Theta[active], den[active] = Th, D
-        done = np.abs(new_ll - ll[active]) < tol if tol > 0 else np.zeros(active.size, bool)
-        ll[active] = new_ll
-        active = active[~done]
-    return Theta
+    if np.isnan(g):
+        np.divide(q, den, out=r)
+        g = float(np.log((a * r + b * r.sum()).max()))
+    final = float(np.dot(q, np.log(den)))
+    return IBUResult(theta, t, converged, final, max(g, 0.0), np.asarray(tr) if trace else None, criterion, tol)
 
 
-def ibu_batch(channel, counts, *, theta0=None, tol: float = 1e-8, max_iter: int = 10_000) -> np.ndarray:
-    r"""IBU for ``R`` repetitions sharing one channel, as one matrix iteration.
+# ----------------------------------------------------------------------------- entry points
+def ibu(channel, counts, *, theta0=None, tol: float = 1e-8, max_iter: int = 10_000, criterion: str = "loglik",
+        min_iter: int = 0, trace: bool | None = None, accelerate: str | None = None) -> IBUResult:
+    r"""Iterative Bayesian update (EM) for the input distribution: the maximum-likelihood estimate.
 
-    ``counts`` is ``(R, m)``; returns the ``(R, k)`` estimates. Each row stops on its
-    own criterion (frozen once converged), so every row equals :func:`ibu` on that row.
+    .. math:: \theta^{t+1}_x = \theta^t_x \sum_z q_z \frac{C_{xz}}{(\theta^t C)_z}
+
+    ElSalamouny and Palamidessi (2020), Algorithm 1. Only the observed outputs enter the
+    computation. See the module docstring for the certificate ``gap`` and the stopping rules.
+
+    Parameters
+    ----------
+    channel : (k, m) array or ChannelOperator
+        Rows = inputs, columns = outputs; rows sum to 1. A structured operator
+        (:class:`~ldpnb.channels.structured.KRRChannel`,
+        :class:`~ldpnb.channels.structured.DiagPlusConstChannel`: :math:`O(k)` per iteration;
+        :class:`~ldpnb.channels.structured.ConvolutionChannel`: FFT, :math:`O(k \log k)`) gives the
+        dense iterates (to rounding). A support matrix (``DiagPlusConstChannel.from_support(k, p, q)``,
+        rows not summing to 1) runs the support-count IBU of multi-freq-ldpy on support counts.
+    counts : (m,) or (R, m) array
+        Number of reports of each output (or their empirical distribution); one row per run for a
+        batch of ``R`` runs sharing the channel (every row stops on its own).
+    theta0 : (k,) or (R, k) array, optional
+        Starting distribution(s), uniform by default. IBU never revives an input with
+        :math:`\theta^0_x = 0`.
+    tol : float
+        Threshold of the stopping rule; ``0`` runs exactly ``max_iter`` updates.
+    max_iter : int
+        Maximum number of updates.
+    criterion : {"loglik", "gap", "max_abs", "l1"}
+        The stopping rule (module docstring). ``"gap"`` certifies ``ℓ(MLE) − ℓ(estimate) <= tol``.
+    min_iter : int
+        No run stops before this many updates.
+    trace : bool, optional
+        Record :math:`\ell` at every iterate (default: yes for one run, no for a batch; costs one
+        logarithm per output and iteration).
+    accelerate : {None, "squarem"}
+        ``"squarem"`` (one run, criterion ``"gap"``, ``"loglik"`` or a fixed count): SQUAREM
+        extrapolation of the EM map (:func:`_run_squarem`), same fixed point, far fewer updates to a
+        certified optimum when the likelihood is flat.
+
+    Returns
+    -------
+    IBUResult
+    """
+    tol = _check_tol(tol)
+    max_iter = check_positive_int(max_iter, "max_iter", minimum=0)
+    min_iter = check_positive_int(min_iter, "min_iter", minimum=0)
+    criterion = _check_criterion(criterion)
+    if accelerate not in (None, "squarem"):
+        raise ValueError(f"accelerate must be None or 'squarem', got {accelerate!r}")
+    if accelerate is not None and criterion not in ("gap", "loglik"):
+        raise ValueError("accelerate='squarem' stops on criterion 'gap' or 'loglik' (or tol=0)")
+    if is_operator(channel):
+        k, m = channel.shape
+        Q, single = _report_matrix(counts, m)
+        obs = Q.sum(axis=0) > 0
+        colsum = channel.column_sums()
+        # FFT products carry absolute round-off ~1e-16: a column that small is treated as zero
+        bad = np.flatnonzero(obs & ~(colsum > 1e-13 * colsum.max()))
+        if bad.size:
+            raise ValueError(f"output {bad[0]} was observed but has probability 0 under every input: "
+                             "the counts are impossible under this channel")
+        trace = single if trace is None else bool(trace)
+        Theta = _theta0_batch(theta0, Q.shape[0], k)
+        if (single and accelerate is None and isinstance(channel, DiagPlusConstChannel) and bool(obs.all())
+                and channel.b > 0 and min_iter == 0):
+            return _run_diag_plus_const(channel.a, channel.b, Q[0], Theta[0].copy(), tol=tol, max_iter=max_iter,
+                                        criterion=criterion, trace=trace)
+        prod = _Operator(channel, obs)
+        Qo = Q if prod.all_obs else Q[:, obs]
+        if accelerate is not None:
+            if not single:
+                raise ValueError("accelerate='squarem' runs one count vector at a time")
+            return _run_squarem(prod, Qo, Theta, tol=tol, max_iter=max_iter, criterion=criterion, trace=trace)
+        return _run(prod, Qo, Theta, tol=tol, max_iter=max_iter, criterion=criterion, min_iter=min_iter,
+                    trace=trace, single=single)
+    C = check_channel(channel)
+    Q, single = _report_matrix(counts, C.shape[1])
+    trace = single if trace is None else bool(trace)
+    if accelerate is not None:
+        if not single:
+            raise ValueError("accelerate='squarem' runs one count vector at a time")
+        obs = Q[0] > 0
+        if np.any(obs & ~(C.sum(axis=0) > 0)):
+            raise ValueError("an observed output has probability 0 under every input: the counts are impossible")
+        return _run_squarem(_Dense(C, obs), np.ascontiguousarray(Q[:, obs]), _theta0_batch(theta0, 1, C.shape[0]),
+                            tol=tol, max_iter=max_iter, criterion=criterion, trace=trace)
+    return _dense(C, Q, single, theta0, tol=tol, max_iter=max_iter, criterion=criterion, min_iter=min_iter,
+                  trace=trace)
+
+
+def _dense(C, Q, single, theta0, *, tol, max_iter, criterion, min_iter, trace, full_support=False) -> IBUResult:
+    obs = Q.sum(axis=0) > 0
+    impossible = obs & ~(C.sum(axis=0) > 0)
+    if np.any(impossible):
+        z = int(np.flatnonzero(impossible)[0])
+        raise ValueError(f"output {z} was observed but has probability 0 under every input: the counts are "
+                         "impossible under this channel")
+    Theta = _theta0_batch(theta0, Q.shape[0], C.shape[0], full_support=full_support)
+    return _run(_Dense(C, obs), np.ascontiguousarray(Q[:, obs]), Theta, tol=tol, max_iter=max_iter,
+                criterion=criterion, min_iter=min_iter, trace=trace, single=single)
+
+
+def ibu_batch(channel, counts, *, theta0=None, tol: float = 1e-8, max_iter: int = 10_000,
+              criterion: str = "loglik") -> np.ndarray:
+    r"""The ``(R, k)`` estimates of :func:`ibu` on ``R`` count vectors ``(R, m)`` sharing one channel
+    (each row stops on its own, so every row equals :func:`ibu` on that row).
 
     .. math:: \Theta \leftarrow \Theta \odot \big((Q \oslash \Theta C) C^\top\big)
-
-    ``channel`` may be a :class:`ldpnb.structured.ChannelOperator` (the batched products are
-    one call per iteration for all active rows; see :func:`ibu`).
     """
-    tol = _check_tol(tol)
-    if is_operator(channel):
-        return _ibu_batch_operator(channel, check_finite_array(counts, "counts", ndim=2), theta0, tol, max_iter)
-    C = check_channel(channel)
-    Q = check_finite_array(counts, "counts", ndim=2)
-    if Q.shape[1] != C.shape[1]:
-        raise ValueError(f"counts has {Q.shape[1]} columns but the channel has {C.shape[1]} outputs")
-    if np.any(Q < 0):
-        raise ValueError("counts must be nonnegative")
-    tot = Q.sum(axis=1)
-    if np.any(tot <= 0):
-        raise ValueError("every row of counts must have a positive total")
-    Q = Q / tot[:, None]
-    obs = Q.sum(axis=0) > 0
-    Cq, Qq = C[:, obs], Q[:, obs]
-    if np.any(Cq.sum(axis=0) <= 0):
-        raise ValueError("an observed output has probability 0 under every input")
-    R, k = Q.shape[0], C.shape[0]
-    Theta = _theta0_batch(theta0, R, k)
-    max_iter = check_positive_int(max_iter, "max_iter", minimum=0)
-    active = np.arange(R)
-    den = Theta @ Cq
-    with np.errstate(divide="ignore"):
-        ll = np.sum(np.where(Qq > 0, Qq * np.log(den), 0.0), axis=1)
-    for _ in range(max_iter):
-        if active.size == 0:
-            break
-        Th, D, Qa = Theta[active], den[active], Qq[active]
-        ratio = np.divide(Qa, D, out=np.zeros_like(Qa), where=Qa > 0)
-        Th = Th * (ratio @ Cq.T)
-        Th /= Th.sum(axis=1, keepdims=True)
-        D = Th @ Cq
-        with np.errstate(divide="ignore"):
-            new_ll = np.sum(np.where(Qa > 0, Qa * np.log(D), 0.0), axis=1)
-        Theta[active], den[active] = Th, D
-        done = np.abs(new_ll - ll[active]) < tol if tol > 0 else np.zeros(active.size, bool)
-        ll[active] = new_ll
-        active = active[~done]
-    return Theta
+    arr = check_finite_array(counts, "counts", ndim=2)
+    return ibu(channel, arr, theta0=theta0, tol=tol, max_iter=max_iter, criterion=criterion, trace=False).estimate
 
 
-@dataclass
-class IBUBatchResult:
-    """Result of :func:`ibu_rows`: ``estimate (R, k)``, ``n_iter (R,)``, final normalised
-    log-likelihood ``loglik (R,)``, ``converged (R,)`` and, optionally, the trace of ``l`` of the
-    first row."""
+def ibu_rows(channel, counts, *, theta0=None, tol: float = 1e-8, max_iter: int = 10_000, criterion: str = "loglik",
+             min_iter: int = 0, record_trace: bool = False) -> IBUResult:
+    """IBU with a non-negative observation matrix (rows need not sum to 1), one run or a batch.
 
-    estimate: np.ndarray
-    n_iter: np.ndarray
-    loglik: np.ndarray
-    converged: np.ndarray
-    trace: list = field(default_factory=list)
-
-
-def ibu_rows(channel, counts, *, theta0=None, tol: float = 1e-8, max_iter: int = 10_000,
-              min_iter: int = 0, record_trace: bool = False) -> IBUBatchResult:
-    """Iterative Bayesian update (Algorithm 1) on ``R`` count vectors at once, sharing ``M``,
-    with iteration counts and final log-likelihoods (row-wise identical to
-    :func:`ldpnb.estimators.ibu`, which requires a stochastic channel).
-
-    ``theta^{t+1}_x = sum_z q_z theta^t_x M_xz / (theta^t M)_z``, vectorised over rows:
-    ``Theta <- Theta * ((Q / (Theta M)) M^T)`` on the observed columns only.  Each row stops on its
-    own when ``|l(theta^t) - l(theta^{t-1})| < tol`` (``l`` = normalised log-likelihood, so ``tol``
-    does not scale with ``n``; spec §8) or after ``max_iter`` updates; stopped rows are frozen.
-
-    ``channel`` only needs to be non-negative (IBU is invariant to rescaling columns, so restricted
-    channels of §8 whose rows do not sum to 1 are allowed).  ``counts``: ``(m,)`` or ``(R, m)``.
-    ``theta0``: ``(k,)`` or ``(R, k)`` full-support start (default uniform).  ``min_iter``: no row
-    stops before this many updates.  ``tol=0`` runs exactly ``max_iter`` updates (a fast path that
-    evaluates the log-likelihood only at the end).  ``record_trace`` keeps ``l(theta^t)`` of row 0.
-
-    References: ElSalamouny & Palamidessi, Algorithm 1 and eq. (2); spec 002 A1.
+    The update and the certificate are those of :func:`ibu`: the likelihood is invariant to the
+    scaling of the columns, and with rows not summing to one (the restricted channels of ElSalamouny
+    and Palamidessi, Sec. 8, or the stacked channels of :func:`gibu`) the update still preserves
+    :math:`\\sum_x \\theta_x` and increases :math:`\\ell`. ``theta0`` must have full support.
+    ``record_trace`` keeps :math:`\\ell` of run 0 at every iterate.
     """
     M = check_nonnegative_matrix(channel, "channel")
-    C = check_finite_array(counts, "counts")  # refuses NaN/inf and an empty batch
-    single = C.ndim == 1
-    C = np.atleast_2d(C)
-    if C.ndim != 2 or C.shape[1] != M.shape[1]:
-        raise ValueError(f"counts must have last dimension {M.shape[1]}")
-    if np.any(C < 0) or np.any(C.sum(axis=1) <= 0):
-        raise ValueError("counts must be non-negative and not all zero")
     tol = _check_tol(tol)
     max_iter = check_positive_int(max_iter, "max_iter", minimum=0)
-    R, k = C.shape[0], M.shape[0]
-    Q = C / C.sum(axis=1, keepdims=True)
-    obs = Q.any(axis=0)
-    Mo = M[:, obs]
-    Qo = Q[:, obs]
-    if np.any((Mo.sum(axis=0) == 0)):
-        raise ValueError("an observed output has probability 0 under every input")
-    if theta0 is None:
-        theta = np.full((R, k), 1.0 / k)
-    else:
-        t0 = check_finite_array(theta0, "theta0")
-        theta = np.broadcast_to(t0, (R, k)).astype(float, copy=True)
-        if np.any(theta <= 0):
-            raise ValueError("theta0 must have full support (IBU keeps zeros at zero)")
-        theta /= theta.sum(axis=1, keepdims=True)
-    pos = Qo > 0
-    l_old = np.full(R, -np.inf)
-    n_iter = np.zeros(R, dtype=int)
-    conv = np.zeros(R, dtype=bool)
-    loglik = np.full(R, -np.inf)
-    active = np.arange(R)
-    trace = []
-    if tol == 0 and not record_trace:  # fixed iteration count: no log-likelihood inside the loop
-        MoT = np.ascontiguousarray(Mo.T)
-        Qz = np.where(pos, Qo, 0.0)
-        for _ in range(max_iter):
-            den = theta @ Mo
-            np.divide(Qz, den, out=den, where=pos)
-            den[~pos] = 0.0
-            theta *= den @ MoT
-            theta /= theta.sum(axis=1, keepdims=True)
-        n_iter[:] = max_iter
-        den = theta @ Mo
-        with np.errstate(divide="ignore", invalid="ignore"):
-            loglik = np.where(pos, Qo * np.log(den), 0.0).sum(axis=1)
-        res = IBUBatchResult(theta, n_iter, loglik, conv, trace)
-        if single:
-            res = IBUBatchResult(theta[0], n_iter[:1], loglik[:1], conv[:1], trace)
-        return res
-    for t in range(max_iter + 1):
-        th = theta[active]
-        den = th @ Mo
-        qa = Qo[active]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ll = np.where(pos[active], qa * np.log(den), 0.0).sum(axis=1)
-        loglik[active] = ll
-        if record_trace and active.size and active[0] == 0:
-            trace.append(float(ll[0]))
-        stop = (np.abs(ll - l_old[active]) < tol) & (t >= min_iter)
-        conv[active[stop]] = True
-        if t == max_iter:
-            break
-        keep = ~stop
-        active = active[keep]
-        if active.size == 0:
-            break
-        l_old[active] = ll[keep]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            ratio = np.where(pos[active], qa[keep] / den[keep], 0.0)
-        theta[active] = th[keep] * (ratio @ Mo.T)
-        theta[active] /= theta[active].sum(axis=1, keepdims=True)
-        n_iter[active] += 1
-    res = IBUBatchResult(theta, n_iter, loglik, conv, trace)
-    if single:
-        res = IBUBatchResult(theta[0], n_iter[:1], loglik[:1], conv[:1], trace)
-    return res
+    min_iter = check_positive_int(min_iter, "min_iter", minimum=0)
+    criterion = _check_criterion(criterion)
+    Q, single = _report_matrix(counts, M.shape[1])
+    return _dense(M, Q, single, theta0, tol=tol, max_iter=max_iter, criterion=criterion, min_iter=min_iter,
+                  trace=bool(record_trace), full_support=theta0 is not None)
 
 
 def ibu_path(channel, counts, theta0, n_steps: int) -> np.ndarray:
-    """The IBU iterates ``theta^0, ..., theta^{n_steps}`` (Algorithm 1) as an ``(n_steps+1, k)``
-    array, for drawing trajectories on the likelihood surfaces (Figs. 3, 5)."""
+    """The IBU iterates ``theta^0, ..., theta^{n_steps}`` as an ``(n_steps+1, k)`` array (the update of
+    :func:`ibu`, with a non-negative matrix as in :func:`ibu_rows`), for drawing trajectories."""
     M = check_nonnegative_matrix(channel, "channel")
-    c = np.asarray(counts, dtype=float)
-    if c.shape != (M.shape[1],) or np.any(c < 0) or c.sum() <= 0:
-        raise ValueError("counts must be non-negative with length channel.shape[1]")
-    th = np.asarray(theta0, dtype=float)
-    if th.shape != (M.shape[0],) or np.any(th <= 0):
-        raise ValueError("theta0 must be a full-support distribution of length channel.shape[0]")
-    q = c / c.sum()
-    obs = q > 0
-    Mo, qo = M[:, obs], q[obs]
-    out = np.empty((int(n_steps) + 1, M.shape[0]))
-    out[0] = th / th.sum()
-    for t in range(int(n_steps)):
-        out[t + 1] = out[t] * (Mo @ (qo / (out[t] @ Mo)))
+    n_steps = check_positive_int(n_steps, "n_steps", minimum=0)
+    Q, single = _report_matrix(counts, M.shape[1])
+    if not single:
+        raise ValueError("counts must be one vector of length channel.shape[1]")
+    obs = Q[0] > 0
+    prod = _Dense(M, obs)
+    Qo = Q[:, obs]
+    th = _theta0_batch(theta0, 1, M.shape[0], full_support=True)
+    out = np.empty((n_steps + 1, M.shape[0]))
+    out[0] = th[0]
+    pos = Qo > 0
+    for t in range(n_steps):
+        th = th * prod.back(_ratio(Qo, prod.out(th), pos))
+        th /= th.sum(axis=1, keepdims=True)
+        out[t + 1] = th[0]
     return out
 
 
+def ibu_step(theta, channel, q) -> np.ndarray:
+    """One IBU update (PRIVIC Def. 2.5): ``theta'(x) = sum_y q(y) theta(x) C_xy / sum_z theta(z) C_zy``.
+
+    ``channel`` need not be row-stochastic (the duality of PRIVIC Sec. 4 uses the unnormalised kernel);
+    outputs with ``q(y) = 0`` contribute nothing; denominators are floored at 1e-300. The result is
+    not renormalised (the update preserves the sum when ``q`` sums to 1).
+    """
+    th = check_finite_array(theta, "theta", ndim=1)
+    C = check_nonnegative_matrix(channel, "channel")
+    qq = check_finite_array(q, "q", ndim=1)
+    if C.shape != (th.size, qq.size):
+        raise ValueError(f"channel must have shape ({th.size}, {qq.size}), got {C.shape}")
+    den = np.maximum(th @ C, _DEN_FLOOR)
+    return th * (C @ np.where(qq > 0, qq / den, 0.0))
+
+
+def ibu_gap(theta, channel, counts) -> float:
+    r"""The certificate :math:`\log\max_x r_x(\theta)` at ``theta``: a bound on
+    :math:`\ell(\hat\theta_{MLE}) - \ell(\theta)` (nats per report), 0 exactly at a maximum."""
+    C = check_nonnegative_matrix(channel, "channel")
+    th = check_distribution(theta, "theta", atol=1e-8)
+    if th.size != C.shape[0]:
+        raise ValueError(f"theta has length {th.size} but the channel has {C.shape[0]} inputs (rows)")
+    Q, single = _report_matrix(counts, C.shape[1])
+    if not single:
+        raise ValueError("counts must be one vector")
+    obs = Q[0] > 0
+    prod = _Dense(C, obs)
+    D = prod.out(th[None, :])
+    if np.any(~(D > 0)):
+        return float("inf")
+    return max(float(np.log(prod.back(Q[:, obs] / D).max())), 0.0)
+
+
+def log_likelihood(theta, channel, counts) -> float:
+    r"""Normalised log-likelihood :math:`\ell(\theta) = \sum_z q_z \log (\theta C)_z` (nats).
+
+    :math:`L = n \ell` is the log-likelihood of the reports (ElSalamouny and Palamidessi, Eqs. 1-2).
+    Returns ``-inf`` when an observed output has probability 0 under ``theta``. ``channel`` may be a
+    dense matrix or a :class:`ldpnb.channels.structured.ChannelOperator`.
+    """
+    th = check_distribution(theta, "theta", atol=1e-8)
+    if is_operator(channel):
+        k, m = channel.shape
+        den_full = lambda: channel.matvec(th)  # noqa: E731
+    else:
+        C = check_channel(channel)
+        k, m = C.shape
+        den_full = lambda: th @ C  # noqa: E731
+    if th.size != k:
+        raise ValueError(f"theta has length {th.size} but the channel has {k} inputs (rows)")
+    c = _check_report_counts(counts, m)
+    q = c / c.sum()
+    obs = q > 0
+    den = den_full()[obs]
+    if np.any(den <= 0):
+        return -np.inf
+    return float(np.dot(q[obs], np.log(den)))
+
+
 # ----------------------------------------------------------------------------- GIBU
-@dataclass
-class GIBUResult:
-    """Result of :func:`gibu`: ``estimate``, ``n_iter``, ``loglik`` (trace, per-report mean), ``converged``."""
-
-    estimate: np.ndarray
-    n_iter: int
-    loglik: np.ndarray = field(repr=False)
-    converged: bool
-
-
 def _stack(channels, counts_list):
     Cs = [check_channel(C, f"channels[{i}]") for i, C in enumerate(channels)]
     if not Cs:
@@ -572,7 +680,7 @@ def _stack(channels, counts_list):
 
 
 def gibu_log_likelihood(theta, channels, counts_list) -> float:
-    """``L(theta) / n_total = sum_t sum_y (n_t(y) / n_total) log (theta C^(t))_y`` (Def. 2.6; spec A3)."""
+    r"""``L(θ) / n_total = Σ_t Σ_y (n_t(y) / n_total) log (θ C^(t))_y`` (PRIVIC Def. 2.6)."""
     Cs, N = _stack(channels, counts_list)
     den = np.einsum("x,txy->ty", np.asarray(theta, dtype=float), Cs)
     w = N / N.sum()
@@ -581,63 +689,35 @@ def gibu_log_likelihood(theta, channels, counts_list) -> float:
         return float(np.sum(w[mask] * np.log(den[mask])))
 
 
-def gibu(channels, counts_list, *, theta0=None, tol: float = 1e-10, max_iter: int = 5000) -> GIBUResult:
-    """Generalised IBU over several (channel, reports) pairs (paper Def. 2.6; ElSalamouny & Palamidessi 2020).
+def gibu(channels, counts_list, *, theta0=None, tol: float = 1e-10, max_iter: int = 5000,
+         criterion: str = "loglik", trace: bool = True) -> IBUResult:
+    r"""Generalised IBU over several (channel, reports) pairs (Biswas and Palamidessi, PRIVIC Def. 2.6;
+    ElSalamouny and Palamidessi 2020): EM for the pooled reports of all cycles.
 
-    ``theta_{r+1}(x) = sum_t w_t sum_y q_t(y) theta_r(x) C^(t)_xy / sum_z theta_r(z) C^(t)_zy`` with
-    ``w_t = n_t / sum_s n_s``, i.e. EM for the pooled reports of all cycles.  Stops when the
-    per-report log-likelihood gains less than ``tol`` (``tol=0``: exactly ``max_iter`` updates).
+    .. math:: \theta_{r+1}(x) = \sum_t w_t \sum_y q_t(y)\, \frac{\theta_r(x) C^{(t)}_{xy}}{(\theta_r C^{(t)})_y},
+              \qquad w_t = n_t / \textstyle\sum_s n_s ,
+
+    which is :func:`ibu` on the stacked observation matrix :math:`G = (C^{(1)} \cdots C^{(N)})` with the
+    pooled weights (rows of :math:`G` sum to :math:`N`; the update and the certificate are unchanged).
     """
     Cs, N = _stack(channels, counts_list)
     T, m, n = Cs.shape
-    tol = check_nonnegative(tol, "tol")
+    tol = _check_tol(tol)
     max_iter = check_positive_int(max_iter, "max_iter", minimum=0)
-    if theta0 is None:
-        theta = np.full(m, 1.0 / m)
-    else:
+    criterion = _check_criterion(criterion)
+    if theta0 is not None:
         t0 = check_finite_array(theta0, "theta0", ndim=1)
         if t0.shape != (m,) or np.any(t0 < 0) or not t0.sum() > 0:
             raise ValueError(f"theta0 must be a non-negative vector of length {m} with a positive sum")
-        theta = t0 / t0.sum()
-    # the combined channel G = (C^(1) ... C^(N)) (m x N n) and the pooled weights w_t q_t(y)
-    W = (N / N.sum()).ravel()
-    obs = W > 0
-    G = np.ascontiguousarray(Cs.transpose(1, 0, 2).reshape(m, T * n)[:, obs])
-    impossible = G.sum(axis=0) <= 0
+        theta0 = t0 / t0.sum()
+    W = (N / N.sum()).ravel()[None, :]
+    G = Cs.transpose(1, 0, 2).reshape(m, T * n)
+    obs = W[0] > 0
+    impossible = obs & ~(G.sum(axis=0) > 0)
     if np.any(impossible):
-        t, y = divmod(int(np.flatnonzero(obs)[np.flatnonzero(impossible)[0]]), n)
+        t, y = divmod(int(np.flatnonzero(impossible)[0]), n)
         raise ValueError(f"counts[{t}] reports output {y}, which has probability 0 under every input of "
                          f"channels[{t}]: the counts are impossible under these channels")
-    w = W[obs]
-    trace = []
-    den = theta @ G
-    trace.append(float(w @ np.log(np.maximum(den, 1e-300))))
-    converged = False
-    it = 0
-    while it < max_iter:
-        theta = theta * (G @ (w / np.maximum(den, 1e-300)))
-        theta /= theta.sum()
-        den = theta @ G
-        it += 1
-        trace.append(float(w @ np.log(np.maximum(den, 1e-300))))
-        if tol > 0 and abs(trace[-1] - trace[-2]) < tol:
-            converged = True
-            break
-    return GIBUResult(theta, it, np.asarray(trace), converged)
-
-
-# ----------------------------------------------------------------------------- duality (§4)
-def ibu_step(theta, channel, q) -> np.ndarray:
-    """One IBU step (paper Def. 2.5): ``theta'(x) = sum_y q(y) theta(x) C_xy / sum_z theta(z) C_zy``.
-
-    ``channel`` need not be row-stochastic here (the duality of §4 uses the unnormalised kernel);
-    outputs with ``q(y) = 0`` contribute nothing, denominators are clipped at 1e-300.
-    """
-    th = np.asarray(theta, dtype=float)
-    C = np.asarray(channel, dtype=float)
-    qq = np.asarray(q, dtype=float)
-    if C.ndim != 2 or C.shape != (th.size, qq.size):
-        raise ValueError(f"channel must have shape ({th.size}, {qq.size}), got {C.shape}")
-    den = np.maximum(th @ C, 1e-300)
-    r = np.where(qq > 0, qq / den, 0.0)
-    return th * (C @ r)
+    Theta = _theta0_batch(theta0, 1, m)
+    return _run(_Dense(G, obs), np.ascontiguousarray(W[:, obs]), Theta, tol=tol, max_iter=max_iter,
+                criterion=criterion, trace=bool(trace), single=True)
