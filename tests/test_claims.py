@@ -5,7 +5,7 @@ import json
 import numpy as np
 import pytest
 
-from ldpnb.repro.claims import (CriterionError, Printed, Spec, claim_table, evaluate, falsify, row_status,
+from ldpnb.repro.claims import (CriterionError, Printed, Claim, claim_table, evaluate, falsify, row_status,
                                 verify_row)
 from ldpnb.repro.report import KEYS, Report, ReproductionFailure, load_reports
 from ldpnb.repro.seeds import rng_for, seed_for
@@ -13,20 +13,20 @@ from ldpnb.repro.seeds import rng_for, seed_for
 
 def _table():
     return claim_table(
-        Spec("T3", "PIE of pseudonymisation (nats)", source="paper", kind="close", paper=Printed(2.07, "Cor. 3.9"),
+        Claim("T3", "PIE of pseudonymisation (nats)", source="paper", kind="close", paper=Printed(2.07, "Cor. 3.9"),
              atol=0.005),
-        Spec("R1", "ratio about one half", source="paper", kind="range", paper=Printed((0.4, 0.6), "Sec. 4.2")),
-        Spec("O1", "IBU beats INV-N and INV-P", source="paper", kind="order", paper=Printed("IBU < INV", "Fig. 9"),
+        Claim("R1", "ratio about one half", source="paper", kind="range", paper=Printed((0.4, 0.6), "Sec. 4.2")),
+        Claim("O1", "IBU beats INV-N and INV-P", source="paper", kind="order", paper=Printed("IBU < INV", "Fig. 9"),
              relation="IBU < INV-N <= INV-P"),
-        Spec("M1", "loss decreases with eps", source="paper", kind="monotone", paper=Printed("decreasing", "Fig. 10"),
+        Claim("M1", "loss decreases with eps", source="paper", kind="monotone", paper=Printed("decreasing", "Fig. 10"),
              direction="decreasing"),
-        Spec("H1", "no violation of Thm 4.2", source="invariant", kind="holds", where="Thm 4.2",
+        Claim("H1", "no violation of Thm 4.2", source="invariant", kind="holds", where="Thm 4.2",
              rule="violations == 0 and instances >= 100"),
-        Spec("E1", "erratum", source="paper", kind="close", paper=Printed(227.28, "Sec. 8"), atol=0.01,
+        Claim("E1", "erratum", source="paper", kind="close", paper=Printed(227.28, "Sec. 8"), atol=0.01,
              expect="diverges", instead="abs(ours - 277.28) <= 0.01", note="a typo: 227 for 277"),
-        Spec("N1", "biometric FRR", source="paper", kind="none", paper=Printed(0.05, "Fig. 7"),
+        Claim("N1", "biometric FRR", source="paper", kind="none", paper=Printed(0.05, "Fig. 7"),
              expect="not-evaluated", note="no public data"),
-        Spec("B1", "book only", source="derived", kind="close", reference=1.0, where="Eq. (22)", rtol=0.1,
+        Claim("B1", "book only", source="derived", kind="close", reference=1.0, where="Eq. (22)", rtol=0.1,
              scales=("book", "paper")),
     )
 
@@ -119,12 +119,12 @@ def test_recording_rules(tmp_path, monkeypatch):
 ])
 def test_declarations_are_validated(kw, match):
     with pytest.raises(CriterionError, match=match):
-        Spec("X1", "a claim", **kw)
+        Claim("X1", "a claim", **kw)
 
 
 def test_a_criterion_that_cannot_fail_is_refused(tmp_path, monkeypatch):
     monkeypatch.setenv("LDPNB_BUILD_DIR", str(tmp_path))
-    t = claim_table(Spec("H", "tautology", source="invariant", kind="holds", where="x", rule="x == x or True"))
+    t = claim_table(Claim("H", "tautology", source="invariant", kind="holds", where="x", rule="x == x or True"))
     r = Report("demo", t, scale="smoke")
     with pytest.raises(CriterionError, match="cannot fail"):
         r.holds("H", x=1.0)
@@ -166,7 +166,7 @@ def test_seed_streams_are_named_and_independent():
 
 def test_rendered_table_has_anchors_and_maths(tmp_path, monkeypatch):
     monkeypatch.setenv("LDPNB_BUILD_DIR", str(tmp_path))
-    t = claim_table(Spec("T1", "capacity $C = \\log 2$", source="paper", kind="close",
+    t = claim_table(Claim("T1", "capacity $C = \\log 2$", source="paper", kind="close",
                          paper=Printed(1.0, "Eq. (3)"), atol=0.1))
     r = Report("demo", t, scale="smoke")
     r.close("T1", 1.0)

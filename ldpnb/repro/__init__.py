@@ -1,8 +1,8 @@
 """The book's machinery: claims and reproduction reports, seeds, parallel sweeps, plotting style,
 and the build (``python -m ldpnb.repro.build``)."""
 
-from .claims import Printed, Spec, claim_table
+from .claims import Claim, Printed, Spec, claim_table
 from .report import Report
 from .seeds import rng_for, seed_for
 
-__all__ = ["Printed", "Spec", "claim_table", "Report", "rng_for", "seed_for"]
+__all__ = ["Claim", "Printed", "claim_table", "Report", "rng_for", "seed_for"]

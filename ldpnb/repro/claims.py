@@ -1,7 +1,7 @@
 r"""Claims as data: typed, falsifiable criteria with provenance.
 
 A chapter reproduces a paper claim by claim.  Each claim is declared **once, as data**, in
-``ldpnb/papers/<paper>/claims.py`` (a :class:`Spec`: what the paper says, where it says it, the
+``ldpnb/papers/<paper>/claims.py`` (a :class:`Claim`: what the paper says, where it says it, the
 kind of criterion and its numbers, and what we expect); the chapter only supplies the measured
 numbers (``report.close("T3", ours)``).  The criterion is therefore fixed before the result is
 seen, and the status cannot be chosen by branching on the outcome.
@@ -54,7 +54,7 @@ __all__ = [
     "EXPECTS",
     "SCALES",
     "Printed",
-    "Spec",
+    "Claim",
     "CriterionError",
     "claim_table",
     "evaluate",
@@ -132,7 +132,7 @@ def parse_relation(relation: str) -> tuple[list[str], list[str]]:
 
 
 @dataclass(frozen=True)
-class Spec:
+class Claim:
     """One claim of a paper, declared as data (see the module docstring)."""
 
     id: str
@@ -266,12 +266,16 @@ class Spec:
         return c
 
 
-def claim_table(*specs: Spec) -> dict[str, Spec]:
+#: Former name of :class:`Claim` (kept until every claims table uses ``Claim``).
+Spec = Claim
+
+
+def claim_table(*claims: Claim) -> dict[str, Claim]:
     """The claims of one paper, by id (ids unique)."""
-    out: dict[str, Spec] = {}
-    for s in specs:
-        if not isinstance(s, Spec):
-            raise CriterionError(f"claim_table takes Spec objects, got {type(s).__name__}")
+    out: dict[str, Claim] = {}
+    for s in claims:
+        if not isinstance(s, Claim):
+            raise CriterionError(f"claim_table takes Claim objects, got {type(s).__name__}")
         if s.id in out:
             raise CriterionError(f"duplicate claim id {s.id!r}")
         out[s.id] = s
@@ -279,7 +283,7 @@ def claim_table(*specs: Spec) -> dict[str, Spec]:
 
 
 # ---------------------------------------------------------------------------------------------
-# evaluation (from data: works on a Spec's criterion dict and on a JSON row alike)
+# evaluation (from data: works on a Claim's criterion dict and on a JSON row alike)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -607,10 +611,10 @@ def falsify(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any],
     raise CriterionError("no falsifier found: the criterion cannot fail on any perturbation of its numbers")
 
 
-def describe(spec: Spec, scale: str) -> str:
+def describe(claim: Claim, scale: str) -> str:
     """A short human-readable statement of the criterion (the report's 'criterion' column)."""
-    c = spec.criterion(scale)
-    k = spec.kind
+    c = claim.criterion(scale)
+    k = claim.kind
     if k == "close":
         parts = []
         if c["atol"]:

@@ -37,7 +37,7 @@ from typing import Any, Mapping
 from ldpnb.repro.claims import (
     SCALES,
     CriterionError,
-    Spec,
+    Claim,
     _plain,
     describe,
     falsify,
@@ -118,41 +118,41 @@ class Report:
     ----------
     chapter : str
         The chapter id (file stem of ``book/<chapter>.py``): names the JSON files and the anchors.
-    claims : mapping of id -> :class:`~ldpnb.repro.claims.Spec`
+    claims : mapping of id -> :class:`~ldpnb.repro.claims.Claim`
         The paper's claims as data (``ldpnb.papers.<paper>.CLAIMS``).
     scale : {"smoke", "book", "paper"}
     seed : int, optional
         The chapter's ``SEED`` (shown with the report, so that a reader can rerun the same numbers).
     """
 
-    def __init__(self, chapter: str, claims: Mapping[str, Spec], scale: str, *, seed: int | None = None) -> None:
+    def __init__(self, chapter: str, claims: Mapping[str, Claim], scale: str, *, seed: int | None = None) -> None:
         if not isinstance(chapter, str) or not re.fullmatch(r"[A-Za-z0-9_\-]+", chapter or ""):
             raise ValueError(f"chapter must be a file stem (letters, digits, _ -), got {chapter!r}")
         if scale not in SCALES:
             raise ValueError(f"scale must be one of {SCALES}, got {scale!r}")
-        if not isinstance(claims, Mapping) or not claims or not all(isinstance(s, Spec) for s in claims.values()):
-            raise TypeError("claims must be a non-empty mapping of id -> Spec (a paper's CLAIMS table)")
+        if not isinstance(claims, Mapping) or not claims or not all(isinstance(s, Claim) for s in claims.values()):
+            raise TypeError("claims must be a non-empty mapping of id -> Claim (a paper's CLAIMS table)")
         self.chapter = chapter
         self.scale = scale
         self.seed = seed
-        self.specs = dict(claims)
+        self.claims = dict(claims)
         self.rows: dict[str, dict[str, Any]] = {}
         self.timings: dict[str, Any] = {}
         self._volatile: dict[str, dict[str, Any]] = {}
         self._finalized = False
 
     # ------------------------------------------------------------------ recording
-    def _spec(self, id: str, kind: str | None) -> Spec:
-        if id not in self.specs:
+    def _declared(self, id: str, kind: str | None) -> Claim:
+        if id not in self.claims:
             raise KeyError(f"claim {id!r} is not declared in the paper's claims table ({self.chapter})")
         if id in self.rows:
             raise ValueError(f"claim {id!r} recorded twice in chapter {self.chapter!r}")
-        s = self.specs[id]
+        s = self.claims[id]
         if kind is not None and s.kind != kind:
             raise TypeError(f"claim {id!r} is declared as kind {s.kind!r}, not {kind!r}")
         return s
 
-    def _record(self, s: Spec, numbers: dict[str, Any], ours: Any, note: str) -> None:
+    def _record(self, s: Claim, numbers: dict[str, Any], ours: Any, note: str) -> None:
         crit = s.full_criterion(self.scale)
         plain = _plain(numbers)
         status = row_status(s.kind, crit, plain, s.expect)
@@ -178,41 +178,41 @@ class Report:
 
     def close(self, id: str, ours: Any, *, se: Any = None, note: str = "") -> None:
         """``|ours - target| <= atol + rtol |target| (+ z se)`` as declared for claim ``id``."""
-        s = self._spec(id, "close")
+        s = self._declared(id, "close")
         nums = {"ours": ours} if se is None else {"ours": ours, "se": se}
         self._record(s, nums, ours, note)
 
     def range(self, id: str, ours: Any, *, note: str = "") -> None:
         """``lower <= ours <= upper`` as declared for claim ``id``."""
-        s = self._spec(id, "range")
+        s = self._declared(id, "range")
         self._record(s, {"ours": ours}, ours, note)
 
     def order(self, id: str, values: Mapping[str, Any], *, note: str = "") -> None:
         """The declared relation between named quantities, e.g. ``{"IBU": 0.17, "INV-N": 0.78}``."""
-        s = self._spec(id, "order")
+        s = self._declared(id, "order")
         if not isinstance(values, Mapping):
             raise TypeError(f"claim {id!r}: values must be a mapping of name -> number(s)")
         self._record(s, {"values": dict(values)}, dict(values), note)
 
     def monotone(self, id: str, ys: Any, *, xs: Any = None, note: str = "") -> None:
         """``ys`` (ordered by ``xs``) increasing or decreasing as declared."""
-        s = self._spec(id, "monotone")
+        s = self._declared(id, "monotone")
         nums = {"ys": ys} if xs is None else {"ys": ys, "xs": xs}
         self._record(s, nums, ys, note)
 
     def holds(self, id: str, *, note: str = "", **numbers: Any) -> None:
         """The declared rule evaluated on ``numbers`` (e.g. ``violations=0, instances=300``)."""
-        s = self._spec(id, "holds")
+        s = self._declared(id, "holds")
         self._record(s, dict(numbers), dict(numbers), note)
 
     def not_evaluated(self, id: str, *, note: str = "") -> None:
         """A claim declared ``expect='not-evaluated'`` (the declaration says why)."""
-        s = self._spec(id, None)
+        s = self._declared(id, None)
         if s.expect != "not-evaluated":
             raise ValueError(f"claim {id!r} is declared with a criterion; record its numbers instead")
         self._not_evaluated(s, note)
 
-    def _not_evaluated(self, s: Spec, note: str) -> None:
+    def _not_evaluated(self, s: Claim, note: str) -> None:
         self.rows[s.id] = {
             "id": s.id, "claim": s.claim, "paper": _plain(s.paper.value) if s.paper is not None else None,
             "ours": None, "tolerance": "—", "status": "not-evaluated", "scale": self.scale,
@@ -230,7 +230,7 @@ class Report:
     # ------------------------------------------------------------------ outputs
     def ordered_rows(self) -> list[dict[str, Any]]:
         """Rows in the order of the claims table."""
-        return [self.rows[i] for i in self.specs if i in self.rows]
+        return [self.rows[i] for i in self.claims if i in self.rows]
 
     def counts(self) -> dict[str, int]:
         rows = self.ordered_rows()
@@ -313,7 +313,7 @@ class Report:
         evaluated at this scale), and an error otherwise: every declared claim must appear.
         """
         missing = []
-        for s in self.specs.values():
+        for s in self.claims.values():
             if s.id in self.rows:
                 continue
             if s.expect == "not-evaluated":
