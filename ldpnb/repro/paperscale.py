@@ -1,0 +1,156 @@
+"""Record a chapter's run at the paper's scale: ``results/paper/<chapter>.json``.
+
+Usage (from the repository root; hours of CPU, never part of CI)::
+
+    python -m ldpnb.repro.paperscale --only pie ibu --jobs 2
+    python -m ldpnb.repro.paperscale            # every chapter with a reproduction report
+
+Each chapter is executed with papermill at ``SCALE=paper`` (into ``_build/paper/``), and its
+reproduction report is written, with the run's provenance, to ``results/paper/<chapter>.json``:
+the commit, the command, the machine, the start time, the wall time, the peak memory of the
+kernel and the rows of the report.  The claims dashboard shows each claim's paper-scale status
+beside its book-scale status, and flags a record whose claim ids no longer match the chapter.
+Chapters run in parallel over ``--jobs`` processes (each chapter's own sweeps honour
+``LDPNB_N_JOBS``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import resource
+import shlex
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+OUT = ROOT / "results" / "paper"
+WORK = ROOT / "_build" / "paper"
+NO_REPORT = ("reproduction",)
+
+
+def _machine() -> dict[str, object]:
+    cpu = platform.processor() or ""
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        mem_gb = round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)
+    except (ValueError, OSError):
+        mem_gb = None
+    return {"system": platform.platform(), "python": platform.python_version(), "cpu": cpu,
+            "cores": os.cpu_count(), "memory_gb": mem_gb}
+
+
+def _commit() -> str:
+    try:
+        c = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True,
+                               text=True).stdout.strip()
+        return c + (" (with uncommitted changes)" if dirty else "")
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+
+
+def run_one(name: str, params: dict[str, object], timeout: int) -> dict[str, object]:
+    """Execute one chapter at paper scale in a fresh process; return its record (not yet written)."""
+    src = ROOT / "book" / f"{name}.ipynb"
+    dst = WORK / "executed" / f"{name}.ipynb"
+    dst.parent.mkdir(parents=True, exist_ok=True)
+    cmd = [sys.executable, "-m", "papermill", str(src), str(dst), "-p", "SCALE", "paper", "--cwd", str(ROOT / "book"),
+           "--kernel", "python3", "--no-progress-bar", "--execution-timeout", str(timeout)]
+    for k, v in params.items():
+        cmd += ["-p", k, str(v)]
+    env = dict(os.environ)
+    for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
+        env.setdefault(var, "1")
+    env["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
+    env["LDPNB_BUILD_DIR"] = str(WORK)
+    env["PAPERMILL"] = "1"
+    started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    t0 = time.perf_counter()
+    # a wrapper process per chapter, so that its children's peak RSS is the kernel's own
+    wrapper = [sys.executable, "-c",
+               "import resource, subprocess, sys, json; rc = subprocess.run(sys.argv[1:]).returncode; "
+               "print(json.dumps({'rc': rc, 'maxrss_kb': resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))",
+               *cmd]
+    proc = subprocess.run(wrapper, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - t0
+    try:
+        info = json.loads(proc.stdout.strip().splitlines()[-1])
+    except (IndexError, json.JSONDecodeError):
+        info = {"rc": proc.returncode, "maxrss_kb": None}
+    record: dict[str, object] = {
+        "chapter": name, "scale": "paper", "commit": _commit(),
+        "command": "python -m ldpnb.repro.paperscale --only " + name
+                   + "".join(f" -p {shlex.quote(str(k))} {shlex.quote(str(v))}" for k, v in params.items()),
+        "machine": _machine(), "started": started, "duration_s": round(wall, 1),
+        "peak_rss_mb": round(info["maxrss_kb"] / 1024, 1) if info.get("maxrss_kb") else None,
+        "n_jobs": os.environ.get("LDPNB_N_JOBS", "1"),
+    }
+    if info.get("rc") != 0:
+        record["error"] = (proc.stderr or proc.stdout)[-4000:]
+        return record
+    report = WORK / "reproduction" / f"{name}.json"
+    record["rows"] = json.loads(report.read_text()) if report.exists() else []
+    tfile = WORK / "reproduction" / f"{name}.timings.json"
+    if tfile.exists():
+        record["timings"] = json.loads(tfile.read_text())
+    counts: dict[str, int] = {}
+    for r in record["rows"]:
+        counts[r["status"]] = counts.get(r["status"], 0) + 1
+    record["counts"] = counts
+    return record
+
+
+def main(argv: list[str] | None = None) -> int:
+    from ldpnb.repro.build import notebook_chapters
+
+    ap = argparse.ArgumentParser(prog="python -m ldpnb.repro.paperscale", description=__doc__.split("\n")[0])
+    ap.add_argument("--only", nargs="*", help="chapters to run (default: every chapter with a report)")
+    ap.add_argument("--jobs", type=int, default=1, help="chapters run at once")
+    ap.add_argument("-p", "--param", nargs=2, action="append", default=[], metavar=("KEY", "VALUE"))
+    ap.add_argument("--timeout", type=int, default=6 * 3600, help="per-cell timeout (s)")
+    args = ap.parse_args(argv)
+    names = [n for n in notebook_chapters() if n not in NO_REPORT]
+    if args.only:
+        unknown = sorted(set(args.only) - set(names))
+        if unknown:
+            raise SystemExit(f"error: unknown chapter(s) {unknown}; chapters are {names}")
+        names = [n for n in names if n in args.only]
+    params = {k: v for k, v in args.param}
+    OUT.mkdir(parents=True, exist_ok=True)
+    failed = []
+    t_all = time.perf_counter()
+    print(f"paper scale: {len(names)} chapter(s), {args.jobs} at once: {', '.join(names)}", flush=True)
+
+    def job(name):
+        print(f"  start {name}", flush=True)
+        rec = run_one(name, params, args.timeout)
+        status = "FAILED" if "error" in rec else ", ".join(f"{v} {k}" for k, v in rec.get("counts", {}).items())
+        print(f"  done  {name:<16s} {rec['duration_s']:8.1f} s  peak {rec['peak_rss_mb']} MB  {status}", flush=True)
+        if "error" in rec:
+            failed.append(name)
+            print(rec["error"], file=sys.stderr)
+        else:
+            (OUT / f"{name}.json").write_text(json.dumps(rec, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+        return rec
+
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        list(pool.map(job, names))
+    print(f"paper scale finished in {time.perf_counter() - t_all:.0f} s; records in {OUT}", flush=True)
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
