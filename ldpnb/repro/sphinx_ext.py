@@ -32,19 +32,24 @@ def _last_names(persons) -> list[str]:
 
 
 def _plain_latex(text: str) -> str:
-    """Strip the LaTeX of a BibTeX name (``P{\\'e}rez`` -> ``Pérez``)."""
-    try:
-        from pybtex.markup import LaTeXParser
+    """Decode the LaTeX of a BibTeX field (``P{\\'e}rez`` -> ``Pérez``), braces dropped."""
+    import codecs
 
-        return LaTeXParser(text).parse().render_as("text")
-    except Exception:  # pragma: no cover - pybtex changes
-        return re.sub(r"[{}\\']", "", text)
+    try:
+        import latexcodec  # noqa: F401  (registers the codec; a dependency of pybtex)
+
+        text = codecs.decode(text, "ulatex")
+    except Exception:  # pragma: no cover - without latexcodec: drop the accents' markup
+        text = re.sub(r"\\[^a-zA-Z{]|\\[a-zA-Z]+\s*", "", text)
+    return text.replace("{", "").replace("}", "")
 
 
 def author_year_label(entry) -> str:
     """``Warner, 1965``, ``Murakami and Takahashi, 2021``, ``Andrés et al., 2013``."""
     persons = entry.persons.get("author") or entry.persons.get("editor") or []
     names = _last_names(persons)
+    if names and names[-1].lower() == "others":  # BibTeX's "and others"
+        names = [names[0], "", ""]
     if not names:
         who = _plain_latex(entry.fields.get("title", entry.key)).split(":")[0]
     elif len(names) == 1:
