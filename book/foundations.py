@@ -118,7 +118,8 @@ tight = {e: {
 } for e in (0.25, 0.5, 1.0, 2.0, 4.0)}
 ratio = {e: {m: t / e for m, t in row.items()} for e, row in tight.items()}
 report.close("F1", max(abs(r[m] - 1) for r in ratio.values() for m in list(r)[:6]))
-report.range("F2", max(r[m] for r in ratio.values() for m in ("Laplace", "exponential")))
+metric = ("Laplace", "exponential")
+report.range("F2", max(r[m] for r in ratio.values() for m in metric))
 
 # %% [markdown]
 # On a grid of cells, the planar versions add noise with density $\propto e^{-\varepsilon\, d}$
@@ -133,7 +134,8 @@ D = lattice_distance_matrix(R, Cc, cell_km)
 report.range("F3", [channels.geo_ind_epsilon(C, D) for C in planar.values()])
 
 # %% tags=["hide-input", "remove-output"]
-glue("foundations-planar", figures.planar_rows({n: C[cell] for n, C in planar.items()}, (R, Cc), cell, cell_km),
+rows = {n: C[cell] for n, C in planar.items()}
+glue("foundations-planar", figures.planar_rows(rows, (R, Cc), cell, cell_km),
      display=False)
 
 # %% [markdown]
@@ -164,8 +166,10 @@ glue("foundations-planar", figures.planar_rows({n: C[cell] for n, C in planar.it
 # %%
 def pq(name, k, e):
     """(p, q) of a frequency oracle (support probabilities)."""
-    return {"GRR": lambda: mech.grr_params(k, e), "OUE": lambda: mech.ue_params(e, "oue"),
-            "SUE": lambda: mech.ue_params(e, "sue"), "OLH": lambda: mech.lh_params(e)[1:],
+    return {"GRR": lambda: mech.grr_params(k, e),
+            "OUE": lambda: mech.ue_params(e, "oue"),
+            "SUE": lambda: mech.ue_params(e, "sue"),
+            "OLH": lambda: mech.lh_params(e)[1:],
             "SS": lambda: mech.ss_params(k, e)[1:]}[name]()
 
 
@@ -174,12 +178,14 @@ def var(p, q):
 
 
 grid = [(kk, e) for kk in range(2, 200, 3) for e in np.linspace(0.1, 5, 25)]
-mismatches = sum((kk < 3 * np.exp(e) + 2) != (var(*pq("GRR", kk, e)) < var(*pq("OUE", kk, e))) for kk, e in grid)
+grr_wins = {(kk, e): var(*pq("GRR", kk, e)) < var(*pq("OUE", kk, e)) for kk, e in grid}
+mismatches = sum((kk < 3 * np.exp(e) + 2) != wins for (kk, e), wins in grr_wins.items())
 report.holds("F4", mismatches=int(mismatches), checked=len(grid))
 
 # %% tags=["hide-input", "remove-output"]
 eps_line = np.linspace(0.25, 5, 40)
-variances = {kk: {n: np.array([var(*pq(n, kk, e)) for e in eps_line]) for n in ("GRR", "SUE", "OUE", "OLH", "SS")}
+oracles = ("GRR", "SUE", "OUE", "OLH", "SS")
+variances = {kk: {n: np.array([var(*pq(n, kk, e)) for e in eps_line]) for n in oracles}
              for kk in (8, 256)}
 glue("foundations-oracles", figures.oracle_variances(eps_line, variances))
 
@@ -206,9 +212,10 @@ k, eps = 10, 1.0
 theta = np.arange(k, 0, -1.0) ** 1.2
 theta /= theta.sum()
 x = rng.choice(k, size=N_USERS, p=theta)
-expected = np.bincount(x, minlength=k) @ mech.grr_channel(k, eps)  # expected counts given the true values
+true_counts = np.bincount(x, minlength=k)
+expected = true_counts @ mech.grr_channel(k, eps)  # expected counts given the values
 observed = [np.bincount(mech.grr_perturb(x, k, eps, rng=rng), minlength=k),
-            channels.simulate_counts(mech.grr_channel(k, eps), np.bincount(x, minlength=k), rng=rng)]
+            channels.simulate_counts(mech.grr_channel(k, eps), true_counts, rng=rng)]
 chi2 = [float(np.sum((o - expected) ** 2 / expected)) for o in observed]
 report.holds("F5", chi2=chi2, crit=float(stats.chi2.isf(1e-6, df=k - 1)))
 
@@ -229,12 +236,15 @@ report.holds("F5", chi2=chi2, crit=float(stats.chi2.isf(1e-6, df=k - 1)))
 rng = rng_for(SEED, "estimators")
 k, eps, n = 30, 0.5, {"smoke": 2_000, "book": 5_000, "paper": 5_000}[SCALE]
 support = np.arange(k)
-theta = 0.7 * stats.binom.pmf(support, k - 1, 0.3) + 0.3 * stats.binom.pmf(support, k - 1, 0.75)
+theta = (0.7 * stats.binom.pmf(support, k - 1, 0.3)
+         + 0.3 * stats.binom.pmf(support, k - 1, 0.75))
 C = mech.geometric_channel(k, eps)
 counts = channels.simulate_counts(C, rng.multinomial(n, theta), rng=rng)
 ibu = estimators.ibu(C, counts, tol=1e-10)
-est = {"INV": estimators.inv_raw(C, counts), "INV-N": estimators.inv_normalized(C, counts),
-       "INV-P": estimators.inv_projected(C, counts), "IBU": ibu.estimate}
+est = {"INV": estimators.inv_raw(C, counts),
+       "INV-N": estimators.inv_normalized(C, counts),
+       "INV-P": estimators.inv_projected(C, counts),
+       "IBU": ibu.estimate}
 report.holds("F6", min_step=float(np.diff(ibu.trace).min()))
 report.close("F7", float(np.abs(estimators.inv_raw(C, theta @ C) - theta).max()))
 report.holds("F8", sums=[est[m].sum() for m in ("INV-N", "INV-P", "IBU")],
@@ -264,8 +274,9 @@ glue("foundations-n-est", f"{n:,}", display=False)
 
 # %%
 line30 = np.abs(np.subtract.outer(support, support)).astype(float)
-report.close("F9", max(abs(measures.emd_1d(theta, est[m]) - measures.emd(theta, est[m], line30))
-                       for m in ("INV-N", "INV-P", "IBU")))
+gaps = [measures.emd_1d(theta, est[m]) - measures.emd(theta, est[m], line30)
+        for m in ("INV-N", "INV-P", "IBU")]
+report.close("F9", max(abs(g) for g in gaps))
 
 # %% [markdown]
 # ## Information leaked by a channel
@@ -279,12 +290,16 @@ report.close("F9", max(abs(measures.emd_1d(theta, est[m]) - measures.emd(theta, 
 
 # %%
 eps_line = np.linspace(0.05, 5, 40)
-caps = {kk: np.array([measures.channel_capacity(mech.grr_channel(kk, e), unit="nats")[0] for e in eps_line])
+caps = {kk: np.array([measures.channel_capacity(mech.grr_channel(kk, e), unit="nats")[0]
+                      for e in eps_line])
         for kk in (2, 8, 64)}
-closed = {kk: np.array([np.log(kk) - measures.entropy(mech.grr_channel(kk, e)[0], unit="nats") for e in eps_line])
-          for kk in caps}
+row_entropy = {kk: np.array([measures.entropy(mech.grr_channel(kk, e)[0], unit="nats")
+                             for e in eps_line])
+               for kk in caps}
+closed = {kk: np.log(kk) - row_entropy[kk] for kk in caps}
 report.close("F10", max(float(np.abs(caps[kk] - closed[kk]).max()) for kk in caps))
-report.range("F11", max(float(np.max(c - np.minimum(eps_line, eps_line ** 2))) for c in caps.values()))
+bound = np.minimum(eps_line, eps_line ** 2)
+report.range("F11", max(float(np.max(c - bound)) for c in caps.values()))
 
 # %% tags=["hide-input", "remove-output"]
 glue("foundations-capacity", figures.capacities(eps_line, caps))

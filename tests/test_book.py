@@ -1,4 +1,10 @@
-"""The book: jupytext pairs in sync, the toc complete, every chapter executes at smoke scale."""
+"""The book: jupytext pairs in sync, the toc complete, every chapter executes at smoke scale.
+
+Chapters on the claims machinery (importing ``Report`` from ``ldpnb.repro``) are also held to the
+reading standards: code lines of at most 88 characters (no code block scrolls sideways in the
+column), and, executed, no stderr, error, object or numpy repr, machine path, nor illegible figure
+(``ldpnb.repro.nbcheck``).
+"""
 
 import json
 import os
@@ -9,12 +15,15 @@ import nbformat
 import pytest
 
 from ldpnb.repro.claims import verify_row
+from ldpnb.repro.nbcheck import figure_problems, output_problems, uses_claims_machinery
 from ldpnb.repro.report import KEYS, LEGACY_KEYS, STATUSES
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
 CHAPTERS = sorted(p.stem for p in BOOK.glob("*.py"))
 NO_REPORT = {"reproduction"}  # the summary page aggregates the others' reports
+NEW = sorted(n for n in CHAPTERS if uses_claims_machinery((BOOK / f"{n}.py").read_text(encoding="utf-8")))
+MAX_CODE_COLUMNS = 88
 
 
 def _cells(nb):
@@ -34,6 +43,15 @@ def test_pair_in_sync_and_without_outputs(name):
     params = [c for c in stored.cells if "parameters" in c.get("metadata", {}).get("tags", [])]
     assert len(params) == 1, f"{ipynb.name} needs exactly one cell tagged 'parameters'"
     assert "SCALE" in params[0].source and "SEED" in params[0].source
+
+
+@pytest.mark.parametrize("name", NEW)
+def test_code_lines_fit_the_column(name):
+    """A code line longer than 88 characters scrolls sideways in the book's column."""
+    nb = jupytext.read(BOOK / f"{name}.py")
+    long = [f"{line[:60]}... ({len(line)} characters)" for c in nb.cells if c.cell_type == "code"
+            for line in c.source.splitlines() if len(line) > MAX_CODE_COLUMNS]
+    assert not long, f"book/{name}.py: {len(long)} code line(s) over {MAX_CODE_COLUMNS} characters:\n" + "\n".join(long)
 
 
 def test_every_notebook_has_a_source():
@@ -67,9 +85,12 @@ def test_chapter_executes_at_smoke_scale(name, tmp_path, monkeypatch):
         str(BOOK / f"{name}.ipynb"), str(out), parameters={"SCALE": "smoke"}, cwd=str(BOOK),
         kernel_name="python3", progress_bar=False, execution_timeout=600,
     )
+    executed = nbformat.read(out, as_version=4)
+    if name in NEW:
+        problems = output_problems(executed) + figure_problems(executed)
+        assert not problems, f"{name} at smoke scale:\n" + "\n".join(problems)
     if name in NO_REPORT:
         return
-    executed = nbformat.read(out, as_version=4)
     n_png = sum("image/png" in o.get("data", {}) for c in executed.cells for o in c.get("outputs", []))
     assert n_png > 0, f"{name}: the executed notebook holds no figure (matplotlib backend not inline?)"
     report = tmp_path / "reproduction" / f"{name}.json"
