@@ -36,22 +36,22 @@ SCALE = "book"
 SEED = 0
 
 # %% tags=["remove-input"]
-from IPython.display import HTML, Markdown, display
+from IPython.display import HTML, display
 
 from ldpnb.repro.dashboard import claims_frame, interactive_table, summary_tables, write_downloads
 
 claims = claims_frame()
 write_downloads(claims)
-by_chapter, by_source = summary_tables(claims)
+by_chapter, by_source = summary_tables(claims, fmt="html")
 
 # %% [markdown]
 # ## Totals
 
 # %% tags=["remove-input"]
-display(Markdown(by_chapter))
+display(HTML(by_chapter))
 
 # %% tags=["remove-input"]
-display(Markdown(by_source))
+display(HTML(by_source))
 
 # %% [markdown]
 # ## All claims

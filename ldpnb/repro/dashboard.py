@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -42,6 +43,16 @@ def paper_scale_records(root: Path = ROOT) -> dict[str, dict[str, Any]]:
     return out
 
 
+_NP_REPR = re.compile(r"\bnp\.(?:float|int|uint|bool|str_)\w*\(([^()]*)\)")
+
+
+def clean_text(value: Any) -> Any:
+    """Strip numpy scalar reprs (``np.int64(3)`` -> ``3``) from the strings of older reports."""
+    if isinstance(value, str):
+        return _NP_REPR.sub(r"\1", value)
+    return value
+
+
 def claims_frame(directory: str | Path | None = None) -> pd.DataFrame:
     """One row per claim of every chapter, in toc order, with a link to the row in its chapter."""
     reports = load_reports(directory)
@@ -71,7 +82,7 @@ def claims_frame(directory: str | Path | None = None) -> pd.DataFrame:
             })
     cols = ["chapter", "id", "claim", "source", "where", "kind", "paper / reference", "ours", "criterion",
             "status", "paper-scale status", "scale", "note", "link"]
-    return pd.DataFrame(rows, columns=cols)
+    return pd.DataFrame([{k: clean_text(v) for k, v in r.items()} for r in rows], columns=cols)
 
 
 def _md_table(df: pd.DataFrame) -> str:
@@ -81,8 +92,26 @@ def _md_table(df: pd.DataFrame) -> str:
     return "\n".join([head, sep, *body])
 
 
-def summary_tables(claims: pd.DataFrame) -> tuple[str, str]:
-    """Markdown tables: claims per chapter and status, and per source and status."""
+def _html_table(df: pd.DataFrame, caption: str = "") -> str:
+    head = "".join(f"<th>{html.escape(str(c))}</th>" for c in df.columns)
+    body = []
+    for row in df.itertuples(index=False):
+        cells = []
+        for v in row:
+            cells.append(f"<td>{v}</td>" if isinstance(v, str) and v.startswith("<") else
+                         f"<td>{html.escape(str(v))}</td>")
+        body.append("<tr>" + "".join(cells) + "</tr>")
+    cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
+    return (f'<table class="claims-totals">{cap}<thead><tr>{head}</tr></thead>'
+            f'<tbody>{"".join(body)}</tbody></table>')
+
+
+def summary_tables(claims: pd.DataFrame, fmt: str = "markdown") -> tuple[str, str]:
+    """Tables of the claims per chapter and status, and per source and status.
+
+    ``fmt="markdown"`` (pipe tables) or ``"html"`` (what the dashboard page shows: jupyter-book
+    renders Markdown outputs as CommonMark, which has no tables).
+    """
     def pivot(col: str, index_order) -> pd.DataFrame:
         if claims.empty:
             return pd.DataFrame(columns=[col, *STATUSES, "total"])
@@ -95,8 +124,14 @@ def summary_tables(claims: pd.DataFrame) -> tuple[str, str]:
 
     chapters = list(dict.fromkeys(claims["chapter"]))
     a = pivot("chapter", chapters)
-    a["chapter"] = [f"[{c}]({c}.html)" if c != "all" else "**all**" for c in a["chapter"]]
     b = pivot("source", SOURCES_ORDER)
+    if fmt == "html":
+        a["chapter"] = [f'<a href="{c}.html">{html.escape(c)}</a>' if c != "all" else "<b>all</b>"
+                        for c in a["chapter"]]
+        b["source"] = [html.escape(c) if c != "all" else "<b>all</b>" for c in b["source"]]
+        return (_html_table(a, "Claims per chapter and status"),
+                _html_table(b, "Claims per source and status"))
+    a["chapter"] = [f"[{c}]({c}.html)" if c != "all" else "**all**" for c in a["chapter"]]
     return _md_table(a), _md_table(b)
 
 
