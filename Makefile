@@ -7,18 +7,24 @@ BIN    := $(VENV)/bin
 SCALE  ?= book
 JOBS   ?= 2
 NAME   ?=
+HTML   ?=
 STAMP  := $(VENV)/.ldpnb-installed
+LAB    := $(VENV)/.ldpnb-lab-installed
 
 export OMP_NUM_THREADS ?= 1
 export OPENBLAS_NUM_THREADS ?= 1
 export MKL_NUM_THREADS ?= 1
 
-.PHONY: help venv test test-all book execute render chapter sync bench clean
+.PHONY: help venv test test-all test-built book execute render chapter preview sync lab bench clean
 
 help:
 	@echo "make book     execute every chapter (SCALE=$(SCALE), JOBS=$(JOBS)) and render _build/html"
 	@echo "make test     run the test suite (every chapter executed at smoke scale included)"
-	@echo "make chapter NAME=pie SCALE=smoke   execute one chapter into _build/executed/"
+	@echo "make chapter NAME=pie SCALE=smoke [HTML=1]   execute one chapter into _build/chapters/pie/"
+	@echo "                                             (HTML=1: and render a one-chapter preview there)"
+	@echo "make preview NAME=pie SCALE=smoke            the same as HTML=1"
+	@echo "make test-built  check the built book: executed outputs, and the pages in headless Chromium"
+	@echo "make lab      install JupyterLab + jupytext into .venv and open the chapters"
 	@echo "make sync     pair every book/*.py with its book/*.ipynb (outputs stripped)"
 	@echo "make bench    run the benchmark appendix alone at full size"
 
@@ -28,13 +34,21 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install --quiet -e '.[book,test,bench]'
 	@touch $(STAMP)
 
+$(LAB): $(STAMP)
+	$(BIN)/python -m pip install --quiet -e '.[book,test,bench,lab]'
+	@touch $(LAB)
+
 venv: $(STAMP)
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -n $(JOBS) -m "not slow" -q
+	$(BIN)/python -m pytest -n $(JOBS) -m "not slow and not built" -q
 
 test-all: $(STAMP)
-	$(BIN)/python -m pytest -n $(JOBS) -q
+	$(BIN)/python -m pytest -n $(JOBS) -m "not built" -q
+
+# after `make book`: the executed notebooks are clean, the pages work in a real browser
+test-built: $(STAMP)
+	$(BIN)/python -m pytest -m built -q tests/test_outputs.py tests/test_browser.py
 
 book: $(STAMP)
 	$(BIN)/python -m ldpnb.repro.build all --scale $(SCALE) --jobs $(JOBS)
@@ -46,12 +60,19 @@ render: $(STAMP)
 	$(BIN)/python -m ldpnb.repro.build render
 
 chapter: $(STAMP)
-	@test -n "$(NAME)" || (echo "usage: make chapter NAME=<chapter> [SCALE=smoke|book|paper]"; exit 2)
-	$(BIN)/python -m ldpnb.repro.build execute --scale $(SCALE) --only $(NAME)
+	@test -n "$(NAME)" || (echo "usage: make chapter NAME=<chapter> [SCALE=smoke|book|paper] [HTML=1]"; exit 2)
+	$(BIN)/python -m ldpnb.repro.build chapter $(NAME) --scale $(SCALE) $(if $(HTML),--html,)
+
+preview: $(STAMP)
+	@test -n "$(NAME)" || (echo "usage: make preview NAME=<chapter> [SCALE=smoke|book|paper]"; exit 2)
+	$(BIN)/python -m ldpnb.repro.build chapter $(NAME) --scale $(SCALE) --html
 
 sync: $(STAMP)
 	@for f in book/*.py; do $(BIN)/jupytext --quiet --set-formats ipynb,py:percent "$$f"; done
 	@$(BIN)/python -m ldpnb.repro.nbstrip book/*.ipynb
+
+lab: $(LAB)
+	$(BIN)/jupyter lab --notebook-dir=. book/
 
 bench: $(STAMP)
 	$(BIN)/python -m ldpnb.repro.build execute --scale paper --only performance
