@@ -72,7 +72,7 @@ sync: $(STAMP)
 	@$(BIN)/python -m ldpnb.repro.nbstrip book/*.ipynb
 
 lab: $(LAB)
-	$(BIN)/jupyter lab --notebook-dir=. book/
+	$(BIN)/jupyter lab $(if $(filter 0,$(shell id -u)),--allow-root,) $(LAB_ARGS) book/
 
 bench: $(STAMP)
 	$(BIN)/python -m ldpnb.repro.build execute --scale paper --only performance
