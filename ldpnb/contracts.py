@@ -35,6 +35,8 @@ import numpy as np
 __all__ = [
     "MAX_ENTRIES",
     "MAX_DENSE",
+    "MAX_BYTES",
+    "MAX_DOMAIN",
     "Constraint",
     "Integer",
     "Real",
@@ -45,6 +47,8 @@ __all__ = [
     "Distribution",
     "Channel",
     "NonnegativeMatrix",
+    "LogChannel",
+    "DistanceMatrix",
     "Counts",
     "RandomState",
     "Instance",
@@ -60,6 +64,11 @@ __all__ = [
 MAX_ENTRIES = 1 << 28
 #: Largest side of a dense square matrix (channel, distance): 2**14 rows (2 GiB of float64).
 MAX_DENSE = 1 << 14
+#: Largest domain size of a mechanism that never enumerates its domain densely (values are hashed
+#: as 32-bit integers by local hashing): 2**32.
+MAX_DOMAIN = 1 << 32
+#: Largest number of one-byte entries (boolean reports) an argument-driven allocation may have (2 GiB).
+MAX_BYTES = 1 << 31
 
 
 def _tname(v: Any) -> str:
@@ -390,6 +399,82 @@ class Channel(Array):
     def invalid(self):
         return super().invalid() + [np.array([[0.5, 0.6], [0.5, 0.5]]), np.array([[1.5, -0.5], [0.5, 0.5]]),
                                     np.array([0.5, 0.5])]
+
+
+class LogChannel(Array):
+    """Log-probabilities of a channel, ``L[x, y] = log P(y | x)``: 2-D, no NaN, no ``+inf`` (``-inf``
+    is a probability 0), entries ``<= atol``, every row with a finite entry and a log-sum-exp within
+    ``atol`` (per column) of 0.  The form in which channels keep their level at any epsilon."""
+
+    def __init__(self, *, atol: float = 1e-9, max_size: int = MAX_ENTRIES) -> None:
+        super().__init__(2, max_size=max_size)
+        self.atol = atol
+
+    def describe(self):
+        return "a log-channel matrix (2-D log-probabilities, -inf allowed, every row's log-sum-exp 0)"
+
+    def check(self, value, name):
+        if isinstance(value, (str, bytes)) or value is None or isinstance(value, (bool, np.bool_)):
+            raise self.fail(name, value, TypeError)
+        try:
+            arr = np.asarray(value)
+        except Exception as exc:
+            raise self.fail(name, value, TypeError, str(exc)) from None
+        if arr.dtype == object or arr.dtype.kind not in "iuf" or arr.dtype == bool:
+            raise self.fail(name, value, TypeError, f"dtype {arr.dtype}")
+        if arr.ndim != 2:
+            raise self.fail(name, value, ValueError, f"{arr.ndim}-D")
+        if arr.size < 1 or arr.size > self.max_size:
+            raise self.fail(name, value, ValueError, f"{arr.size} entries")
+        arr = arr.astype(np.float64, copy=False)
+        if np.any(np.isnan(arr)) or np.any(arr == np.inf):
+            raise self.fail(name, value, ValueError, "NaN or +inf entries")
+        if np.any(arr > self.atol):
+            raise self.fail(name, value, ValueError, f"max {arr.max():.4g} > 0 (not a log-probability)")
+        rmax = arr.max(axis=1)
+        if np.any(rmax == -np.inf):
+            i = int(np.flatnonzero(rmax == -np.inf)[0])
+            raise self.fail(name, value, ValueError, f"row {i} has no positive probability")
+        lse = rmax + np.log(np.exp(arr - rmax[:, None]).sum(axis=1))
+        bad = np.abs(lse) > self.atol * max(1, arr.shape[1])
+        if np.any(bad):
+            i = int(np.flatnonzero(bad)[0])
+            raise self.fail(name, value, ValueError, f"row {i} has log-sum-exp {lse[i]:.6g}, not 0")
+        return arr
+
+    def valid(self):
+        return np.log(np.array([[0.75, 0.25], [0.25, 0.75]]))
+
+    def invalid(self):
+        return [None, "abc", np.full((2, 2), np.nan), np.full((2, 2), np.inf), np.array([[[0.0]]]),
+                np.zeros((0, 0)), np.log(np.array([[0.5, 0.6], [0.5, 0.5]])), np.array([[0.5, -1.0], [-1.0, 0.5]]),
+                np.full((2, 2), -np.inf), np.log(np.array([0.5, 0.5]))]
+
+
+class DistanceMatrix(Array):
+    """Distances: a 2-D array of finite numbers ``>= 0`` (square when ``square=True``, the default)."""
+
+    def __init__(self, *, square: bool = True, max_size: int = MAX_ENTRIES) -> None:
+        super().__init__(2, max_size=max_size, low=0.0)
+        self.square = square
+
+    def describe(self):
+        return ("a square " if self.square else "a ") + "2-D array of finite distances >= 0"
+
+    def check(self, value, name):
+        arr = super().check(value, name)
+        if self.square and arr.shape[0] != arr.shape[1]:
+            raise self.fail(name, value, ValueError, f"shape {arr.shape} is not square")
+        return arr
+
+    def valid(self):
+        return np.array([[0.0, 1.0], [1.0, 0.0]])
+
+    def invalid(self):
+        out = super().invalid()
+        if self.square:
+            out.append(np.array([[0.0, 1.0, 2.0], [1.0, 0.0, 1.0]]))
+        return out
 
 
 class Counts(Array):

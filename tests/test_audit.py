@@ -215,3 +215,84 @@ def test_full_audit_grid():
 def test_mutation_caught_over_the_grid(eps):
     res = audit.audit_broken_ue(eps, n_trials=400_000, alpha=1e-3, rng=11)
     assert res.empirical > eps
+
+
+# ----------------------------------------------------------------------------- the hold-out
+def test_event_is_scored_on_runs_it_was_not_selected_on():
+    """A sampler whose selection runs separate x1 from x2 perfectly and whose evaluation runs are
+    identical: scored on the held-out runs the bound is 0; an audit that scored its event on the runs
+    it selected it from (or on all runs) would report a large epsilon."""
+    n, frac = 2_000, 0.5
+    n_sel = int(round(frac * n))
+
+    def sampler(x, m, r):
+        codes = np.full(m, 2, dtype=np.int64)
+        codes[:n_sel] = x  # selection runs: code = the input itself
+        return codes
+
+    res = audit.empirical_epsilon(sampler, 0, 1, n_trials=n, alpha=0.01, rng=0, select_fraction=frac)
+    assert res.n_eval == n - n_sel
+    assert res.event is not None and 2 not in res.event  # selected on the first runs: {0} or {1}
+    assert res.tp == res.fp == 0 and res.epsilon == 0.0
+
+
+def test_hold_out_split_follows_select_fraction():
+    seen = []
+
+    def sampler(x, m, r):
+        seen.append(m)
+        return np.arange(m) % 3
+
+    for frac, n in ((0.25, 400), (0.8, 1000)):
+        res = audit.empirical_epsilon(sampler, 0, 1, n_trials=n, alpha=0.01, rng=0, select_fraction=frac)
+        assert res.n_eval == n - int(round(frac * n))
+
+
+# ----------------------------------------------------------------------------- sampler == channel, in the audit
+def test_chi_square_gof():
+    p = np.array([0.5, 0.3, 0.2])
+    stat, df, pv = audit.chi_square_gof(np.array([50, 30, 20]), p)
+    assert stat == 0.0 and df == 2 and pv == 1.0
+    assert audit.chi_square_gof(np.array([1, 0, 3]), np.array([0.5, 0.5, 0.0]))[2] == 0.0  # impossible draw
+    stat, df, pv = audit.chi_square_gof(np.array([60, 25, 15]), p)
+    assert stat == pytest.approx(100 * (0.1**2 / 0.5 + 0.05**2 / 0.3 + 0.05**2 / 0.2))
+    assert pv == pytest.approx(stats.chi2.sf(stat, 2))
+    # cells of expected count < 5 are pooled
+    _, df, _ = audit.chi_square_gof(np.array([90, 5, 3, 2]), np.array([0.9, 0.05, 0.03, 0.02]))
+    assert df == 2
+    _, df, _ = audit.chi_square_gof(np.array([97, 2, 1]), np.array([0.97, 0.02, 0.01]))  # pooled 3 < 5: merged
+    assert df == 0
+
+
+def test_audit_refuses_a_channel_its_sampler_does_not_follow():
+    """The exact level comes from the channel and the empirical one from the sampler: a case whose
+    sampler is k-RR at eps/2 and whose channel is k-RR at eps keeps both bounds below the claim, and
+    only the sampler-versus-channel test catches it."""
+    eps, k = 1.0, 4
+    good = audit.build_case("k-RR", eps)
+    bad = audit.AuditCase("k-RR (wrong channel)", eps, eps, _grr_sampler(k, eps / 2), 0, 1,
+                          channel=mech.grr_channel(k, eps), codes_are_columns=True)
+    r_good = audit.audit(good, n_trials=LIGHT_N, alpha=1e-3, rng=12)
+    r_bad = audit.audit(bad, n_trials=LIGHT_N, alpha=1e-3, rng=12)
+    assert r_good.sampler_ok is True and r_good.passed and r_good.sampler_pvalue > 1e-6
+    assert r_bad.exact_ok and r_bad.empirical_ok
+    assert r_bad.sampler_ok is False and not r_bad.passed and r_bad.sampler_pvalue < 1e-6
+
+
+def test_every_registered_sampler_agrees_with_its_channel_in_the_light_audit():
+    names = list(audit.REGISTRY)
+    results = audit.audit_grid(names, [LIGHT_EPS], n_trials=LIGHT_N, alpha=0.01, seed=77)
+    assert all(r.sampler_ok is True for r in results), [(r.mechanism, r.sampler_pvalue) for r in results]
+    assert audit.audit_broken_ue(1.0, n_trials=2_000, rng=0).sampler_ok is None  # no channel: nothing to test
+
+
+def test_core_cases_are_built_from_mechanism_objects():
+    from ldpnb.mechanisms import Mechanism
+
+    for name in ["k-RR", "SUE", "OUE", "OLH", "BLH", "SS", "geometric", "Laplace", "exponential",
+                 "planar geometric", "planar Laplace", "LAP (PRIVIC, padded grid)", "BA (rate-distortion)"]:
+        case = audit.build_case(name, 1.0)
+        assert isinstance(case.source, Mechanism)
+        assert case.claimed == case.source.guarantee.epsilon
+        res = case.source.check()
+        assert res.holds

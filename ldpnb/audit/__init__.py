@@ -1,12 +1,13 @@
-"""Statistical privacy audits of mechanisms: exact level of the channel against an empirical lower
-bound from the sampler."""
+"""Statistical privacy audits of mechanisms: the sampler agrees with its exact channel (chi-square),
+the exact level of the channel is within the claim, and so is an empirical lower bound from the
+sampler."""
 
 from .empirical import (
     clopper_pearson, EmpiricalResult, empirical_epsilon, AuditCase, AuditResult, broken_ue_perturb,
-    broken_ue_epsilon, bonferroni_alpha,
+    broken_ue_epsilon, bonferroni_alpha, chi_square_gof,
 )
 from .registry import (
-    MechanismSpec, REGISTRY, available_mechanisms, build_case, audit, audit_grid, audit_broken_ue,
+    MechanismSpec, REGISTRY, available_mechanisms, build_case, audit, audit_grid, audit_broken_ue, sampler_agrees,
 )
 
 __all__ = [
@@ -18,6 +19,7 @@ __all__ = [
     "broken_ue_perturb",
     "broken_ue_epsilon",
     "bonferroni_alpha",
+    "chi_square_gof",
     "MechanismSpec",
     "REGISTRY",
     "available_mechanisms",
@@ -25,4 +27,5 @@ __all__ = [
     "audit",
     "audit_grid",
     "audit_broken_ue",
+    "sampler_agrees",
 ]

@@ -20,6 +20,7 @@ __all__ = [
     "broken_ue_perturb",
     "broken_ue_epsilon",
     "bonferroni_alpha",
+    "chi_square_gof",
 ]
 
 
@@ -64,6 +65,47 @@ def bonferroni_alpha(alpha_total: float, n_tests: int) -> float:
     alpha_total = check_probability(alpha_total, "alpha_total", open_left=True, open_right=True)
     n_tests = check_positive_int(n_tests, "n_tests")
     return alpha_total / n_tests
+
+
+def chi_square_gof(counts: Any, probs: Any, *, min_expected: float = 5.0) -> tuple[float, int, float]:
+    """Pearson chi-square goodness of fit of observed ``counts`` to the law ``probs``.
+
+    Cells of expected count below ``min_expected`` are pooled into one cell (itself merged into the
+    smallest other cell if still below ``min_expected``).  A draw in a cell of probability 0 gives
+    ``(inf, df, 0.0)``: the sampler produced an impossible output.
+
+    Returns
+    -------
+    (statistic, degrees of freedom, p-value)
+        ``p = P(chi2_df >= statistic)``; ``df = 0`` (one cell) gives ``(0.0, 0, 1.0)``.
+    """
+    o_all = np.asarray(counts, dtype=np.float64)
+    p_all = np.asarray(probs, dtype=np.float64)
+    if o_all.ndim != 1 or p_all.shape != o_all.shape or o_all.size == 0:
+        raise ValueError(f"counts and probs must be 1-D of the same length, got {o_all.shape} and {p_all.shape}")
+    if np.any(o_all < 0) or not np.all(np.isfinite(o_all)):
+        raise ValueError("counts must be finite and >= 0")
+    if np.any(p_all < 0) or abs(p_all.sum() - 1.0) > 1e-6:
+        raise ValueError(f"probs must be a probability vector (sum {p_all.sum():.12g})")
+    n = o_all.sum()
+    pos = p_all > 0
+    if np.any(o_all[~pos] > 0):
+        return math.inf, int(pos.sum()) - 1, 0.0
+    o, e = o_all[pos], n * p_all[pos]
+    small = e < min_expected
+    if small.any() and (~small).any():
+        o = np.r_[o[~small], o[small].sum()]
+        e = np.r_[e[~small], e[small].sum()]
+        if e[-1] < min_expected and o.size > 1:
+            j = int(np.argmin(e[:-1]))
+            o[j] += o[-1]
+            e[j] += e[-1]
+            o, e = o[:-1], e[:-1]
+    df = o.size - 1
+    if df < 1:
+        return 0.0, 0, 1.0
+    stat = float(((o - e) ** 2 / e).sum())
+    return stat, df, float(stats.chi2.sf(stat, df))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -220,7 +262,11 @@ class AuditCase:
     metric mechanisms); ``channel`` the exact finite channel (rows = inputs) or ``None``;
     ``distance`` the input distances for geo-ind (``None`` for LDP); ``sampler(x, n, rng)`` draws
     coded reports; ``(x1, x2)`` the audited pair and ``d12`` its distance (1 for LDP).
-    ``exact`` may be given directly when the channel is too large to enumerate.
+    ``exact`` may be given directly when the channel is too large to enumerate.  ``source`` is the
+    :class:`~ldpnb.mechanisms.Mechanism` the case was built from (then ``exact`` is its
+    :meth:`~ldpnb.mechanisms.Mechanism.tight_level`, from log-probabilities); ``code_channel[x, c]``
+    is the law of the sampler's code ``c`` for input ``x`` implied by the exact channel (the channel
+    itself when the codes are its columns), against which the audit tests the sampler.
     """
 
     mechanism: str
@@ -236,6 +282,14 @@ class AuditCase:
     pair_exact: float | None = None
     note: str = ""
     codes_are_columns: bool = False  #: True when the sampler's codes index the columns of ``channel``
+    code_channel: np.ndarray | None = None
+    source: Any = None
+
+    def law_of_codes(self) -> np.ndarray | None:
+        """``code_channel``, or ``channel`` when the codes are its columns, else ``None``."""
+        if self.code_channel is not None:
+            return self.code_channel
+        return self.channel if self.codes_are_columns else None
 
 
 # ---------------------------------------------------------------------------------------------
@@ -248,8 +302,12 @@ class AuditResult:
     """One audited (mechanism, epsilon): claimed, exact and empirical levels.
 
     ``claimed``/``exact`` are per unit of distance for geo-ind mechanisms; ``pair_claimed`` =
-    ``claimed * d12`` is what the empirical bound of the pair is compared with.  ``passed`` is
-    ``exact <= claimed (1 + 1e-9)`` and ``empirical <= pair_claimed``.
+    ``claimed * d12`` is what the empirical bound of the pair is compared with.  ``sampler_ok``:
+    the sampler's reports of ``x1`` and ``x2`` follow the exact channel (Pearson chi-square at
+    false-alarm rate ``check_alpha``; ``None`` when the case has no channel of its codes), with the
+    smaller p-value in ``sampler_pvalue``.  ``passed`` is ``sampler_ok`` (unless ``None``) and
+    ``exact <= claimed (1 + 1e-9)`` and ``empirical <= pair_claimed``: the exact level is only
+    trusted for a sampler that agrees with its channel.
     """
 
     mechanism: str
@@ -270,6 +328,9 @@ class AuditResult:
     empirical_ok: bool
     passed: bool
     note: str
+    sampler_ok: bool | None = None
+    sampler_pvalue: float = math.nan
+    check_alpha: float = math.nan
 
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)

@@ -7,9 +7,10 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable
 import numpy as np
-from ldpnb.utils import check_epsilon, check_positive_int, check_random_state
+from scipy.special import logsumexp
+from ldpnb.utils import check_epsilon, check_positive_int, check_probability, check_random_state
 from ldpnb.audit.empirical import (
-    AuditCase, AuditResult, broken_ue_epsilon, broken_ue_perturb, empirical_epsilon,
+    AuditCase, AuditResult, broken_ue_epsilon, broken_ue_perturb, chi_square_gof, empirical_epsilon,
 )
 from ldpnb.channels._generic import exact_epsilon, pair_epsilon, worst_pair
 
@@ -21,6 +22,7 @@ __all__ = [
     "audit",
     "audit_grid",
     "audit_broken_ue",
+    "sampler_agrees",
 ]
 
 
@@ -35,23 +37,48 @@ class MechanismSpec:
     claim: str
 
 
-def _grr_case(eps: float, k: int = 4) -> AuditCase:
-    from ldpnb.mechanisms import grr as m
+def _object_case(label: str, mech, note: str, *, pair_codes: bool = False, x1: int = 0, x2: int = 1) -> AuditCase:
+    """An :class:`AuditCase` from a :class:`~ldpnb.mechanisms.Mechanism` object.
 
-    return AuditCase("k-RR", eps, eps, lambda x, n, r: m.grr_perturb(np.full(n, x), k, eps, rng=r), 0, 1,
-                     channel=m.grr_channel(k, eps), codes_are_columns=True, note=f"k={k}; code = report")
+    ``pair_codes=False``: the sampler's codes are the channel's columns (``report_index``).
+    ``pair_codes=True`` (unary encodings, local hashing, subset selection, whose outputs are too many
+    to count): LDP-Auditor's decoding, the code ``2 [report supports x1] + [report supports x2]``,
+    whose law under the exact channel is ``C A`` with ``A[column, code]`` the code of each column.
+    """
+    C = mech.channel()
+    if pair_codes:
+        cs = mech.column_support()
+        code_of_column = 2 * cs[:, x1].astype(np.int64) + cs[:, x2]
+        A = np.zeros((C.shape[1], 4))
+        A[np.arange(C.shape[1]), code_of_column] = 1.0
+        code_channel = C @ A
+
+        def sampler(x, n, r):
+            S = mech.support(mech.perturb(np.full(n, x), rng=r))
+            return 2 * S[:, x1].astype(np.int64) + S[:, x2]
+    else:
+        code_channel = C
+
+        def sampler(x, n, r):
+            return mech.report_index(mech.perturb(np.full(n, x), rng=r))
+
+    g = mech.guarantee
+    return AuditCase(label, mech.epsilon, g.epsilon, sampler, x1, x2, channel=C, distance=g.distance,
+                     codes_are_columns=not pair_codes, code_channel=code_channel, source=mech, note=note)
+
+
+def _grr_case(eps: float, k: int = 4) -> AuditCase:
+    from ldpnb.mechanisms import GRR
+
+    return _object_case("k-RR", GRR(k, eps), f"k={k}; code = report")
 
 
 def _ue_case(kind: str):
     def build(eps: float, k: int = 6) -> AuditCase:
-        from ldpnb.mechanisms import unary as m
+        from ldpnb.mechanisms import OUE, SUE
 
-        def sampler(x, n, r):  # LDP-Auditor's UE decoding: the bits of the two audited values
-            b = m.ue_perturb(np.full(n, x), k, eps, kind, rng=r)
-            return 2 * b[:, 0].astype(np.int64) + b[:, 1]
-
-        return AuditCase(kind.upper(), eps, eps, sampler, 0, 1, channel=m.ue_channel(k, eps, kind),
-                         note=f"k={k}; code = (B[x1], B[x2])")
+        mech = (SUE if kind == "sue" else OUE)(k, eps)
+        return _object_case(kind.upper(), mech, f"k={k}; code = (B[x1], B[x2])", pair_codes=True)
 
     return build
 
@@ -60,35 +87,21 @@ def _lh_case(g_fixed: int | None):
     name = "OLH" if g_fixed is None else "BLH"
 
     def build(eps: float, k: int = 6) -> AuditCase:
-        from ldpnb.mechanisms import hashing as m
+        from ldpnb.mechanisms import BLH, OLH
 
-        g, _, _ = m.lh_params(eps, g_fixed)
-
-        def sampler(x, n, r):  # support of the two audited values: (h(x1) = y, h(x2) = y)
-            seeds, y = m.lh_perturb(np.full(n, x), k, eps, g_fixed, rng=r)
-            h = m.lh_hash(seeds[:, None, :], np.array([0, 1]), g)
-            return 2 * (h[:, 0] == y).astype(np.int64) + (h[:, 1] == y)
-
-        # the exact channel (fully random hash family) for the largest k' <= k that fits
-        kk = max(2, min(k, int(22 // math.log2(g)) - 1))
-        return AuditCase(name, eps, eps, sampler, 0, 1, channel=m.lh_channel(kk, g, eps),
-                         note=f"k={k}, g={g}; exact channel with k={kk} (random-oracle hash); "
-                              "code = (h(x1) = y, h(x2) = y)")
+        mech = (OLH if g_fixed is None else BLH)(k, eps)
+        return _object_case(name, mech, f"k={k}, g={mech.g}; exact channel of the support set (random-oracle hash); "
+                                        "code = (h(x1) = y, h(x2) = y)", pair_codes=True)
 
     return build
 
 
 def _ss_case(eps: float, k: int = 8) -> AuditCase:
-    from ldpnb.mechanisms import subset as m
+    from ldpnb.mechanisms import SubsetSelection
 
-    omega, _, _ = m.ss_params(k, eps)
-
-    def sampler(x, n, r):
-        s = m.ss_perturb(np.full(n, x), k, eps, rng=r)
-        return 2 * s[:, 0].astype(np.int64) + s[:, 1]
-
-    return AuditCase("SS", eps, eps, sampler, 0, 1, channel=m.ss_channel(k, eps),
-                     note=f"k={k}, omega={omega}; code = (x1 in subset, x2 in subset)")
+    mech = SubsetSelection(k, eps)
+    return _object_case("SS", mech, f"k={k}, omega={mech.omega}; code = (x1 in subset, x2 in subset)",
+                        pair_codes=True)
 
 
 def _line_distance(k: int) -> np.ndarray:
@@ -97,29 +110,21 @@ def _line_distance(k: int) -> np.ndarray:
 
 
 def _geometric_case(eps: float, k: int = 8) -> AuditCase:
-    from ldpnb.mechanisms import metric as m
+    from ldpnb.mechanisms import TruncatedGeometric
 
-    return AuditCase("geometric", eps, eps, lambda x, n, r: m.geometric_perturb(np.full(n, x), k, eps, rng=r),
-                     0, 1, channel=m.geometric_channel(k, eps), distance=_line_distance(k),
-                     codes_are_columns=True, note=f"k={k}, d = |x - x'|")
+    return _object_case("geometric", TruncatedGeometric(k, eps), f"k={k}, d = |x - x'|")
 
 
 def _laplace_case(eps: float, k: int = 8) -> AuditCase:
-    from ldpnb.mechanisms import metric as m
+    from ldpnb.mechanisms import DiscreteLaplace
 
-    return AuditCase("Laplace", eps, eps, lambda x, n, r: m.laplace_perturb(np.full(n, x), k, eps, rng=r),
-                     0, 1, channel=m.laplace_channel(k, eps), distance=_line_distance(k),
-                     codes_are_columns=True, note=f"k={k}, discretised + truncated; d = |x - x'|")
+    return _object_case("Laplace", DiscreteLaplace(k, eps), f"k={k}, discretised + truncated; d = |x - x'|")
 
 
 def _exponential_case(eps: float, k: int = 8) -> AuditCase:
-    from ldpnb.mechanisms import metric as m
-    from ldpnb.channels import _generic as m_generic
+    from ldpnb.mechanisms import Exponential
 
-    D = _line_distance(k)
-    C = m.exponential_channel(D, eps, half=True)
-    return AuditCase("exponential", eps, eps, lambda x, n, r: m_generic.sample_channel(C, np.full(n, x), rng=r),
-                     0, 1, channel=C, distance=D, codes_are_columns=True, note=f"k={k}, exp(-eps d / 2), d = |x - x'|")
+    return _object_case("exponential", Exponential(_line_distance(k), eps), f"k={k}, exp(-eps d / 2), d = |x - x'|")
 
 
 _GRID = (4, 4)
@@ -132,56 +137,40 @@ def _grid_distance() -> np.ndarray:
 
 
 def _planar_geometric_case(eps: float) -> AuditCase:
-    from ldpnb.mechanisms import metric as m
-    from ldpnb.channels import _generic as m_generic
+    from ldpnb.mechanisms import PlanarGeometric
 
-    C = m.planar_geometric_channel(*_GRID, eps)
-    return AuditCase("planar geometric", eps, eps, lambda x, n, r: m_generic.sample_channel(C, np.full(n, x), rng=r),
-                     0, 1, channel=C, distance=_grid_distance(), codes_are_columns=True, note=f"{_GRID[0]}x{_GRID[1]} grid, Euclidean d")
+    return _object_case("planar geometric", PlanarGeometric(*_GRID, eps), f"{_GRID[0]}x{_GRID[1]} grid, Euclidean d")
 
 
 def _planar_laplace_case(eps: float) -> AuditCase:
-    from ldpnb.mechanisms import metric as m
+    from ldpnb.mechanisms import PlanarLaplace
 
-    rows, cols = _GRID
-
-    def sampler(x, n, r):  # continuous planar Laplace from the cell centre, then the cell (clamped)
-        i, j = divmod(int(x), cols)
-        z = m.planar_laplace_perturb(np.tile([float(i), float(j)], (n, 1)), eps, rng=r)
-        zi = np.clip(np.floor(z[:, 0] + 0.5), 0, rows - 1).astype(np.int64)
-        zj = np.clip(np.floor(z[:, 1] + 0.5), 0, cols - 1).astype(np.int64)
-        return zi * cols + zj
-
-    C = m.planar_laplace_channel(rows, cols, eps)
-    return AuditCase("planar Laplace", eps, eps, sampler, 0, 1, channel=C, distance=_grid_distance(),
-                     codes_are_columns=True, note=f"{rows}x{cols} grid; sampler = continuous planar Laplace, cell of the output")
+    return _object_case("planar Laplace", PlanarLaplace(*_GRID, eps),
+                        f"{_GRID[0]}x{_GRID[1]} grid; sampler = continuous planar Laplace, cell of the output")
 
 
 def _ba_case(eps: float) -> AuditCase:
-    from ldpnb.channels import _generic as m
+    from ldpnb.mechanisms import ChannelMechanism
     from ldpnb.mechanisms.rate_distortion import blahut_arimoto
 
     D = _grid_distance()
     prior = np.random.default_rng(7).dirichlet(np.ones(D.shape[0]))
     beta = eps / 2.0
-    C = blahut_arimoto(prior, D, beta, n_iter=10).channel
-    return AuditCase("BA (rate-distortion)", eps, 2 * beta, lambda x, n, r: m.sample_channel(C, np.full(n, x), rng=r),
-                     0, 1, channel=C, distance=D,
-                     codes_are_columns=True, note=f"{_GRID[0]}x{_GRID[1]} grid, Dirichlet prior, beta = eps/2 = {beta:g}, 10 BA iterations; "
-                          "claim 2 beta-geo-ind (PRIVIC Remark 4)")
+    res = blahut_arimoto(prior, D, beta, n_iter=10)
+    L = res.log_channel - logsumexp(res.log_channel, axis=1, keepdims=True)
+    mech = ChannelMechanism(log_channel=L, epsilon=2 * beta, notion="geo-ind", distance=D, metric="Euclidean, cell units",
+                            family="BA")
+    return _object_case("BA (rate-distortion)", mech,
+                        f"{_GRID[0]}x{_GRID[1]} grid, Dirichlet prior, beta = eps/2 = {beta:g}, 10 BA iterations; "
+                        "claim 2 beta-geo-ind (PRIVIC Remark 4)")
 
 
 def _lap_padded_case(eps: float) -> AuditCase:
-    from ldpnb.channels import _generic as m
-    from ldpnb.data.grid import padded_lattice_distance
-    from ldpnb.mechanisms.metric import planar_laplace_padded_channel
+    from ldpnb.mechanisms import PaddedPlanarLaplace
 
-    C = planar_laplace_padded_channel(*_GRID, eps, pad=2)
-    D = padded_lattice_distance(*_GRID)
-    return AuditCase("LAP (PRIVIC, padded grid)", eps, 2 * eps,
-                     lambda x, n, r: m.sample_channel(C, np.full(n, x), rng=r), 0, 1, channel=C, distance=D,
-                     codes_are_columns=True, note=f"{_GRID[0]}x{_GRID[1]} grid, outputs on the grid padded by 2 cells, rows normalised; "
-                          "claim 2 eps-geo-ind (mechanisms.planar_laplace_padded_channel)")
+    return _object_case("LAP (PRIVIC, padded grid)", PaddedPlanarLaplace(*_GRID, eps, pad=2),
+                        f"{_GRID[0]}x{_GRID[1]} grid, outputs on the grid padded by 2 cells, rows normalised; "
+                        "claim 2 eps-geo-ind (mechanisms.PaddedPlanarLaplace)")
 
 
 _LIFT_SHAPE = (3, 6)
@@ -366,9 +355,43 @@ def build_case(name: str, epsilon: float) -> AuditCase:
     return spec.build(epsilon)
 
 
+def sampler_agrees(case: AuditCase, draws: list[tuple[int, np.ndarray]], *, alpha: float) -> tuple[bool | None, float]:
+    """Do the sampler's draws follow the exact channel of ``case``?
+
+    For each audited input ``x`` the counts of its codes are tested against ``code_channel[x]``
+    (:func:`chi_square_gof`), each at level ``alpha / (number of inputs)`` (Bonferroni), so that a
+    correct sampler is flagged with probability at most ``alpha``.  Returns ``(ok, smallest
+    p-value)``, or ``(None, nan)`` when the case has no law of its codes (then nothing is trusted
+    beyond the given ``exact``).
+    """
+    law = case.law_of_codes()
+    if law is None:
+        return None, math.nan
+    by_x: dict[int, list[np.ndarray]] = {}
+    for x, y in draws:
+        by_x.setdefault(int(x), []).append(y)
+    p_min = 1.0
+    for x, ys in by_x.items():
+        y = np.concatenate(ys)
+        if y.min() < 0 or y.max() >= law.shape[1]:
+            return False, 0.0
+        counts = np.bincount(y, minlength=law.shape[1])
+        _, _, pval = chi_square_gof(counts, law[x] / law[x].sum())
+        p_min = min(p_min, pval)
+    return bool(p_min >= alpha / max(1, len(by_x))), float(p_min)
+
+
 def audit(case: AuditCase | str, epsilon: float | None = None, *, n_trials: int, alpha: float = 0.01,
-          rng: Any = None) -> AuditResult:
-    """Audit one mechanism: exact level of its channel and empirical lower bound of its sampler.
+          rng: Any = None, check_alpha: float = 1e-6) -> AuditResult:
+    """Audit one mechanism: the sampler agrees with its channel, the channel's exact level is within
+    the claim, and the sampler's empirical lower bound is within the claim.
+
+    1. The empirical bound (:func:`empirical_epsilon`) draws ``n_trials`` coded reports of ``x1`` and of
+       ``x2``; those draws are also tested against the exact channel (:func:`sampler_agrees`,
+       Pearson chi-square at false-alarm rate ``check_alpha``), so that the exact level, computed from
+       the channel, is only trusted for a sampler that describes the same mechanism.
+    2. The exact level: :meth:`~ldpnb.mechanisms.Mechanism.tight_level` of the case's mechanism
+       object (log-probabilities), else of its channel.
 
     Parameters
     ----------
@@ -380,8 +403,11 @@ def audit(case: AuditCase | str, epsilon: float | None = None, *, n_trials: int,
     alpha : float
         Error probability of the empirical bound.
     rng : Generator, int or None
+    check_alpha : float
+        False-alarm rate of the sampler-versus-channel test.
     """
     rng = check_random_state(rng)
+    check_alpha = check_probability(check_alpha, "check_alpha", open_left=True, open_right=True)
     if isinstance(case, str):
         if epsilon is None:
             raise ValueError("epsilon is required when case is a mechanism name")
@@ -390,6 +416,8 @@ def audit(case: AuditCase | str, epsilon: float | None = None, *, n_trials: int,
         raise TypeError(f"case must be an AuditCase or a mechanism name, got {type(case).__name__}")
     if case.exact is not None:
         exact = float(case.exact)
+    elif case.source is not None:
+        exact = float(case.source.tight_level())
     else:
         exact = exact_epsilon(case.channel, case.distance)
     if case.pair_exact is not None:
@@ -399,24 +427,36 @@ def audit(case: AuditCase | str, epsilon: float | None = None, *, n_trials: int,
     else:
         pair_exact = math.nan
     d12 = float(case.distance[case.x1, case.x2]) if case.distance is not None else float(case.d12)
-    emp = empirical_epsilon(case.sampler, case.x1, case.x2, n_trials=n_trials, alpha=alpha, rng=rng)
+    draws: list[tuple[int, np.ndarray]] = []
+
+    def recording(x, n, r):
+        y = case.sampler(x, n, r)
+        draws.append((x, np.asarray(y)))
+        return y
+
+    emp = empirical_epsilon(recording, case.x1, case.x2, n_trials=n_trials, alpha=alpha, rng=rng)
+    sampler_ok, p_min = sampler_agrees(case, draws, alpha=check_alpha)
     pair_claimed = case.claimed * d12
     exact_ok = bool(exact <= case.claimed * (1 + 1e-9) + 1e-12)
     emp_ok = bool(emp.epsilon <= pair_claimed)
+    passed = exact_ok and emp_ok and sampler_ok is not False
     return AuditResult(case.mechanism, float(case.epsilon), float(case.claimed), exact, int(case.x1), int(case.x2),
                        d12, pair_claimed, pair_exact, emp.epsilon, emp.tp, emp.fp, emp.n_eval, alpha, exact_ok,
-                       emp_ok, exact_ok and emp_ok, case.note)
+                       emp_ok, passed, case.note, sampler_ok, p_min, check_alpha)
 
 
 def _audit_task(task, rng):
-    name, eps, n_trials, alpha = task
-    return audit(name, eps, n_trials=n_trials, alpha=alpha, rng=rng)
+    name, eps, n_trials, alpha, check_alpha = task
+    return audit(name, eps, n_trials=n_trials, alpha=alpha, rng=rng, check_alpha=check_alpha)
 
 
-def audit_grid(names, epsilons, *, n_trials: int, alpha: float, seed: int, n_jobs: int = 1) -> list[AuditResult]:
+def audit_grid(names, epsilons, *, n_trials: int, alpha: float, seed: int, n_jobs: int | None | str = "env",
+               check_alpha: float = 1e-6) -> list[AuditResult]:
     """:func:`audit` every mechanism of ``names`` at every epsilon, seeds spawned from ``seed``.
 
-    Results do not depend on ``n_jobs`` (:func:`ldpnb.parallel.sweep`).
+    Results do not depend on ``n_jobs`` (:func:`ldpnb.repro.parallel.sweep`; the default ``"env"``
+    reads ``$LDPNB_N_JOBS``, serial when unset).  ``check_alpha`` is the false-alarm rate of each
+    audit's sampler-versus-channel test.
     """
     from ldpnb.repro.parallel import sweep
 
@@ -427,7 +467,7 @@ def audit_grid(names, epsilons, *, n_trials: int, alpha: float, seed: int, n_job
     if not eps:
         raise ValueError("epsilons must not be empty")
     n_trials = check_positive_int(n_trials, "n_trials", minimum=2)
-    tasks = [(n, e, n_trials, alpha) for n in names for e in eps]
+    tasks = [(n, e, n_trials, alpha, check_alpha) for n in names for e in eps]
     return sweep(_audit_task, tasks, seed=seed, n_jobs=n_jobs)
 
 

@@ -3,7 +3,7 @@
 A channel is a float64 matrix ``C[x, y] = P(y | x)`` (rows = inputs, columns = outputs, rows sum to 1)."""
 
 from ._generic import (
-    sample_channel, simulate_counts, ldp_epsilon, geo_ind_epsilon, exact_epsilon, pair_epsilon, worst_pair,
+    sample_channel, simulate_counts, ldp_epsilon, geo_ind_epsilon, ldp_epsilon_log, geo_ind_epsilon_log, exact_epsilon, pair_epsilon, worst_pair,
     simulate_counts_batch, clamp_grid_outputs,
 )
 from .structured import ChannelOperator, DiagPlusConstChannel, KRRChannel, ConvolutionChannel, is_operator
@@ -13,6 +13,8 @@ __all__ = [
     "simulate_counts",
     "ldp_epsilon",
     "geo_ind_epsilon",
+    "ldp_epsilon_log",
+    "geo_ind_epsilon_log",
     "exact_epsilon",
     "pair_epsilon",
     "worst_pair",

@@ -14,12 +14,17 @@ from ldpnb.utils import (
     check_nonnegative_matrix,
 )
 from ldpnb.utils import _check_distance, _chunk_rows
+from ldpnb.contracts import LogChannel
+
+_LOGCHANNEL = LogChannel()
 
 __all__ = [
     "sample_channel",
     "simulate_counts",
     "ldp_epsilon",
     "geo_ind_epsilon",
+    "ldp_epsilon_log",
+    "geo_ind_epsilon_log",
     "exact_epsilon",
     "pair_epsilon",
     "worst_pair",
@@ -114,61 +119,22 @@ def simulate_counts(channel: Any, input_counts: Any, *, rng: Any = None) -> np.n
     return out
 
 
-def ldp_epsilon(channel: Any) -> float:
-    """Tight LDP level of a finite channel: ``max_y log(max_x C[x, y] / min_x C[x, y])``.
-
-    All-zero columns are ignored; a column mixing zero and nonzero entries gives ``inf``
-    (Definition of eps-LDP, e.g. Arcolezi et al. 2023 Def. 1; spec anchors C.8 Tier 0).  Computed
-    with logarithms, so tiny entries do not overflow the ratio.
-
-    Parameters
-    ----------
-    channel : array-like, shape (k, m)
-        Rows sum to 1.
-
-    Returns
-    -------
-    float
-    """
-    C = check_channel(channel)
-    cmax = C.max(axis=0)
-    cmin = C.min(axis=0)
-    used = cmax > 0
+def _ldp_level_from_log(L: np.ndarray) -> float:
+    """``max_y (max_x L[x, y] - min_x L[x, y])`` over the columns that are not all ``-inf``."""
+    lmax = L.max(axis=0)
+    lmin = L.min(axis=0)
+    used = lmax > -np.inf
     if not np.any(used):  # pragma: no cover - impossible for rows summing to 1
         return 0.0
-    if np.any(cmin[used] == 0):
+    if np.any(lmin[used] == -np.inf):
         return math.inf
-    return float(np.max(np.log(cmax[used]) - np.log(cmin[used])))
+    return float(np.max(lmax[used] - lmin[used]))
 
 
-def geo_ind_epsilon(channel: Any, distance: Any) -> float:
-    """Tight geo-indistinguishability (d-privacy) level of a finite channel.
-
-    .. math:: \\varepsilon_g = \\max_{x \\ne x',\\, y} \\frac{\\log(C[x, y] / C[x', y])}{d(x, x')}
-
-    (Andres et al. 2013; ElSalamouny & Palamidessi 2020 §2.3), in units of ``1/distance``.
-    ``0/0`` columns are ignored; ``C[x, y] > 0 = C[x', y]`` gives ``inf``, as do two distinct rows
-    at distance 0.  Vectorised over blocks of input rows (the ``(block, k, m)`` temporary stays
-    below ~32 MiB), so ``k ~ 1000`` costs ``k^2 m`` operations but little memory.
-
-    Parameters
-    ----------
-    channel : array-like, shape (k, m)
-    distance : array-like, shape (k, k)
-        Distances between inputs (e.g. :func:`ldpnb.grid.lattice_distance_matrix`).
-
-    Returns
-    -------
-    float
-    """
-    C = check_channel(channel)
-    D = _check_distance(distance)
-    k, m = C.shape
-    if D.shape[0] != k:
-        raise ValueError(f"distance must be {k} x {k} to match the channel rows, got {D.shape}")
-    with np.errstate(divide="ignore"):
-        L = np.log(C)
-    has_zero = bool(np.any(C == 0))
+def _geo_level_from_log(L: np.ndarray, D: np.ndarray) -> float:
+    """``max_{x != x', y} (L[x, y] - L[x', y]) / d(x, x')`` (``0/0`` columns ignored), by blocks of rows."""
+    k, m = L.shape
+    has_zero = bool(np.any(L == -np.inf))
     best = 0.0
     step = _chunk_rows(k, k * m, budget=1 << 20)  # 8 MiB blocks: cache-friendly
     buf = np.empty((step, k, m))
@@ -189,6 +155,80 @@ def geo_ind_epsilon(channel: Any, distance: Any) -> float:
             ratio = np.where(d > 0, R / np.where(d > 0, d, 1.0), np.where(R > 0, np.inf, -np.inf))
         best = max(best, float(np.max(ratio)))
     return best
+
+
+def ldp_epsilon(channel: Any) -> float:
+    """Tight LDP level of a finite channel: ``max_y log(max_x C[x, y] / min_x C[x, y])``.
+
+    All-zero columns are ignored; a column mixing zero and nonzero entries gives ``inf``
+    (Definition of eps-LDP, e.g. Arcolezi et al. 2023 Def. 1).  Computed with logarithms, so tiny
+    entries do not overflow the ratio.  A channel whose positive entries underflow float64 has a
+    level that this matrix cannot show: build it in the log domain and use :func:`ldp_epsilon_log`.
+
+    Parameters
+    ----------
+    channel : array-like, shape (k, m)
+        Rows sum to 1.
+
+    Returns
+    -------
+    float
+    """
+    C = check_channel(channel)
+    with np.errstate(divide="ignore"):
+        return _ldp_level_from_log(np.log(C))
+
+
+def ldp_epsilon_log(log_channel: Any) -> float:
+    """Tight LDP level from log-probabilities: ``max_y (max_x L[x, y] - min_x L[x, y])``.
+
+    ``L = log C`` with ``-inf`` for zero entries (e.g. :meth:`ldpnb.mechanisms.Mechanism.log_channel`).
+    Differences of log-probabilities keep the level exact (to rounding) at any epsilon, where the
+    probabilities themselves underflow float64 (``exp(-745)`` is 0).
+    """
+    L = _LOGCHANNEL.check(log_channel, "log_channel")
+    return _ldp_level_from_log(L)
+
+
+def geo_ind_epsilon(channel: Any, distance: Any) -> float:
+    """Tight geo-indistinguishability (d-privacy) level of a finite channel.
+
+    .. math:: \\varepsilon_g = \\max_{x \\ne x',\\, y} \\frac{\\log(C[x, y] / C[x', y])}{d(x, x')}
+
+    (Andres et al. 2013; ElSalamouny & Palamidessi 2020 §2.3), in units of ``1/distance``.
+    ``0/0`` columns are ignored; ``C[x, y] > 0 = C[x', y]`` gives ``inf``, as do two distinct rows
+    at distance 0.  Vectorised over blocks of input rows (the ``(block, k, m)`` temporary stays
+    below ~32 MiB), so ``k ~ 1000`` costs ``k^2 m`` operations but little memory.  For channels
+    whose entries underflow float64 use :func:`geo_ind_epsilon_log`.
+
+    Parameters
+    ----------
+    channel : array-like, shape (k, m)
+    distance : array-like, shape (k, k)
+        Distances between inputs (e.g. :func:`ldpnb.data.lattice_distance_matrix`).
+
+    Returns
+    -------
+    float
+    """
+    C = check_channel(channel)
+    D = _check_distance(distance)
+    if D.shape[0] != C.shape[0]:
+        raise ValueError(f"distance must be {C.shape[0]} x {C.shape[0]} to match the channel rows, got {D.shape}")
+    with np.errstate(divide="ignore"):
+        return _geo_level_from_log(np.log(C), D)
+
+
+def geo_ind_epsilon_log(log_channel: Any, distance: Any) -> float:
+    """Tight geo-indistinguishability level from log-probabilities ``L = log C`` (``-inf`` = 0).
+
+    Same definition as :func:`geo_ind_epsilon`; exact at any epsilon (see :func:`ldp_epsilon_log`).
+    """
+    L = _LOGCHANNEL.check(log_channel, "log_channel")
+    D = _check_distance(distance)
+    if D.shape[0] != L.shape[0]:
+        raise ValueError(f"distance must be {L.shape[0]} x {L.shape[0]} to match the channel rows, got {D.shape}")
+    return _geo_level_from_log(L, D)
 
 
 # ---------------------------------------------------------------------------------------------

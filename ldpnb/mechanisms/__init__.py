@@ -1,5 +1,7 @@
 """Local-privacy mechanisms, one module per family: exact channels, vectorised samplers,
-count-level simulators.
+count-level simulators, and a :class:`Mechanism` object per family (``GRR(k, eps).channel()``,
+``.perturb(x, rng=)``, ``.simulate_counts(N, rng=)``, ``.guarantee``, ``.check()``;
+:func:`catalog` builds every core family at one level).
 
 =================  ==========================================================
 ``grr``            k-ary randomized response (k-RR / GRR)
@@ -13,21 +15,26 @@ count-level simulators.
 ``rate_distortion``  the Blahut-Arimoto (rate-distortion) mechanism
 =================  =========================================================="""
 
-from .grr import grr_params, grr_channel, grr_perturb, grr_simulate_counts
+from ._base import Guarantee, LevelCheck, Mechanism, FrequencyOracle, MetricMechanism, ChannelMechanism
+from .grr import GRR, grr_params, grr_channel, grr_perturb, grr_simulate_counts
 from .unary import (
+    UnaryEncoding, SUE, OUE,
     ue_params, ue_perturb, ue_simulate_support_counts, ue_channel, ue_pattern_index, rappor_channel,
     rappor_perturb,
 )
 from .hashing import (
+    LocalHashing, OLH, BLH,
     HASH_PRIME, lh_params, lh_hash, lh_draw_seeds, lh_perturb, lh_support_counts, lh_simulate_support_counts,
     lh_channel,
 )
-from .subset import ss_params, ss_perturb, ss_simulate_support_counts, ss_channel, ss_subsets, ss_subset_index
+from .subset import SubsetSelection, ss_params, ss_perturb, ss_simulate_support_counts, ss_channel, ss_subsets, ss_subset_index
 from .metric import (
+    TruncatedGeometric, DiscreteLaplace, Exponential, PlanarGeometric, PlanarLaplace, PaddedPlanarLaplace,
     geometric_channel, geometric_perturb, laplace_channel, laplace_perturb, planar_geometric_channel,
     planar_laplace_channel, planar_laplace_perturb, planar_laplace_padded_channel, exponential_channel, untruncated_geometric_matrix,
     untruncated_geometric_perturb,
 )
+from ._catalog import FAMILIES, catalog
 from .watchdog import (
     MergeMechanism, watchdog_partition, merging_mi, complete_merging, subset_merging, optimal_partition,
 )
@@ -48,6 +55,28 @@ from .rate_distortion import (
 )
 
 __all__ = [
+    "Guarantee",
+    "LevelCheck",
+    "Mechanism",
+    "FrequencyOracle",
+    "MetricMechanism",
+    "ChannelMechanism",
+    "GRR",
+    "UnaryEncoding",
+    "SUE",
+    "OUE",
+    "LocalHashing",
+    "OLH",
+    "BLH",
+    "SubsetSelection",
+    "TruncatedGeometric",
+    "DiscreteLaplace",
+    "Exponential",
+    "PlanarGeometric",
+    "PlanarLaplace",
+    "PaddedPlanarLaplace",
+    "FAMILIES",
+    "catalog",
     "grr_params",
     "grr_channel",
     "grr_perturb",

@@ -5,12 +5,15 @@ Kairouz, Bonawitz and Ramage (2016); Wang, Blocki, Li and Jha (2017).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 import numpy as np
+from ldpnb.contracts import MAX_BYTES, MAX_DOMAIN, Integer, contract
 from ldpnb.utils import (
     check_domain_size, check_epsilon, check_random_state, check_values,
 )
-from ldpnb.mechanisms._common import _exp_neg
+from ldpnb.mechanisms._base import FrequencyOracle
+from ldpnb.mechanisms._common import EPSILON, _exp_neg
 from ldpnb.utils import _check_input_counts
 
 __all__ = [
@@ -18,6 +21,7 @@ __all__ = [
     "grr_channel",
     "grr_perturb",
     "grr_simulate_counts",
+    "GRR",
 ]
 
 
@@ -143,9 +147,97 @@ def grr_simulate_counts(input_counts: Any, epsilon: float, *, rng: Any = None) -
     """
     rng = check_random_state(rng)
     N = _check_input_counts(input_counts)
+    p, q = grr_params(N.size, epsilon)
+    return _grr_counts(N, p, q, rng)
+
+
+def _grr_counts(N: np.ndarray, p: float, q: float, rng: np.random.Generator) -> np.ndarray:
+    """The mixture law of :func:`grr_simulate_counts` for validated counts ``N``."""
     k = N.size
-    p, q = grr_params(k, epsilon)
     theta = max(0.0, min(1.0, p - q))
     kept = rng.binomial(N, theta)
     rest = int(N.sum() - kept.sum())
     return (kept + rng.multinomial(rest, np.full(k, 1.0 / k))).astype(np.int64)
+
+
+def _grr_log_params(k: int, epsilon: float) -> tuple[float, float]:
+    """``(log p, log q)`` of k-RR: ``log p = -log1p((k-1) e^{-eps})``, ``log q = log p - eps`` (exact
+    level ``log p - log q = eps`` at any epsilon, where ``q`` itself underflows)."""
+    lp = -math.log1p((k - 1) * _exp_neg(epsilon))
+    return lp, lp - epsilon
+
+
+def _grr_log_channel(k: int, epsilon: float) -> np.ndarray:
+    lp, lq = _grr_log_params(k, epsilon)
+    L = np.full((k, k), lq, dtype=np.float64)
+    np.fill_diagonal(L, lp)
+    return L
+
+
+# ---------------------------------------------------------------------------------------------
+# the mechanism object
+# ---------------------------------------------------------------------------------------------
+
+
+class GRR(FrequencyOracle):
+    """k-ary randomized response (k-RR, GRR) as a :class:`~ldpnb.mechanisms.Mechanism`.
+
+    Report ``y = x`` with probability ``p = e^eps / (e^eps + k - 1)``, else a uniform other value
+    (Kairouz et al. 2016; Wang et al. 2017).  Outputs are the values ``{0..k-1}``; a report supports
+    itself (``p``, ``q = 1/(e^eps + k - 1)``).  Claim: eps-LDP, tight.
+
+    Parameters
+    ----------
+    k : int
+        Domain size (``>= 2``).
+    epsilon : float
+        Privacy parameter (``> 0``).
+
+    Examples
+    --------
+    >>> m = GRR(4, 1.0)
+    >>> m.check().holds, round(m.tight_level(), 12)
+    (True, 1.0)
+    """
+
+    family = "GRR"
+
+    @contract(k=Integer(2, MAX_DOMAIN), epsilon=EPSILON)
+    def __init__(self, k: int, epsilon: float) -> None:
+        self.k, self.epsilon = k, epsilon
+        self.p, self.q = grr_params(k, epsilon)
+
+    @property
+    def n_outputs(self) -> int:
+        return self.k
+
+    def _log_channel(self) -> np.ndarray:
+        return _grr_log_channel(self.k, self.epsilon)
+
+    def _perturb(self, x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        return _grr_sample(x, self.k, self.p, rng)
+
+    def simulate_counts(self, input_counts: Any, *, rng: Any = None) -> np.ndarray:
+        """Output counts for input counts ``N`` (the mixture law of :func:`grr_simulate_counts`, O(k))."""
+        rng = check_random_state(rng)
+        N = self._check_input_counts(input_counts)
+        return _grr_counts(N, self.p, self.q, rng)
+
+    def simulate_support_counts(self, input_counts: Any, *, rng: Any = None) -> np.ndarray:
+        """The support counts of k-RR are its output counts (:meth:`simulate_counts`, exact joint law)."""
+        return self.simulate_counts(input_counts, rng=rng)
+
+    def support(self, reports: Any) -> np.ndarray:
+        y = self.report_index(reports)
+        if y.size * self.k > MAX_BYTES:
+            raise ValueError(f"reports: a support matrix of {y.size} x {self.k} entries exceeds {MAX_BYTES}; "
+                             "use support_counts")
+        out = np.zeros((y.size, self.k), dtype=bool)
+        out[np.arange(y.size), y] = True
+        return out
+
+    def support_counts(self, reports: Any) -> np.ndarray:
+        return np.bincount(self.report_index(reports), minlength=self.k).astype(np.int64)
+
+    def column_support(self) -> np.ndarray:
+        return np.eye(self.k, dtype=bool)

@@ -13,7 +13,10 @@ import numpy as np
 from ldpnb.utils import (
     check_domain_size, check_epsilon, check_random_state, check_values,
 )
-from ldpnb.mechanisms._common import _exp_neg
+from scipy.special import logsumexp
+from ldpnb.contracts import MAX_DENSE, AnyOf, Array, Boolean, DistanceMatrix, Integer, Real, contract
+from ldpnb.mechanisms._base import MetricMechanism
+from ldpnb.mechanisms._common import EPSILON, _LOG2, _exp_neg, _log1mexp, _log_sinh, _logsumexp_rows
 from ldpnb.utils import _check_distance, _check_eps, _chunk_rows
 
 __all__ = [
@@ -28,6 +31,12 @@ __all__ = [
     "exponential_channel",
     "untruncated_geometric_matrix",
     "untruncated_geometric_perturb",
+    "TruncatedGeometric",
+    "DiscreteLaplace",
+    "Exponential",
+    "PlanarGeometric",
+    "PlanarLaplace",
+    "PaddedPlanarLaplace",
 ]
 
 
@@ -460,3 +469,367 @@ def untruncated_geometric_perturb(x, epsilon: float, *, rng=None) -> np.ndarray:
         raise ValueError("x must be an integer array")
     pr = 1.0 - np.exp(-eps)
     return x + rng.geometric(pr, size=x.shape) - rng.geometric(pr, size=x.shape)
+
+
+# --------------------------------------------------------------------------------------------
+# log domain: every metric channel built from log-probabilities (exact at any epsilon)
+# --------------------------------------------------------------------------------------------
+
+
+def _line_distance(k: int, spacing: float = 1.0) -> np.ndarray:
+    idx = np.arange(k, dtype=np.float64)
+    return np.abs(idx[:, None] - idx[None, :]) * spacing
+
+
+def _geometric_log_channel(k: int, epsilon: float) -> np.ndarray:
+    """``log C[x, z] = log c_z - eps |z - x|`` with ``log c_z = -log1p(e^{-eps})`` at the two
+    boundary columns and ``log(1 - e^{-eps}) - log1p(e^{-eps})`` inside (eq. (7))."""
+    l_edge = -math.log1p(_exp_neg(epsilon))
+    lc = np.full(k, _log1mexp(epsilon) + l_edge)
+    lc[0] = lc[-1] = l_edge
+    return lc[None, :] - epsilon * _line_distance(k)
+
+
+def _laplace_log_channel(k: int, epsilon: float, spacing: float) -> np.ndarray:
+    """Log of :func:`laplace_channel` (``e = eps * spacing``): interior ``-e|z - x| + log sinh(e/2)``,
+    diagonal ``log(1 - e^{-e/2})``, boundary ``-log 2 - e(|z - x| - 1/2)``, corners
+    ``log1p(-e^{-e/2}/2)``."""
+    e = epsilon * spacing
+    D = _line_distance(k)
+    L = -e * D + _log_sinh(e / 2.0)
+    np.fill_diagonal(L, _log1mexp(e / 2.0))
+    idx = np.arange(k, dtype=np.float64)
+    L[:, 0] = -_LOG2 - e * (idx - 0.5)
+    L[:, -1] = -_LOG2 - e * ((k - 1 - idx) - 0.5)
+    L[0, 0] = L[-1, -1] = math.log1p(-0.5 * math.exp(-e / 2.0))
+    return L
+
+
+def _exponential_log_channel(D: np.ndarray, epsilon: float, half: bool) -> np.ndarray:
+    logits = -(0.5 if half else 1.0) * epsilon * D
+    return logits - _logsumexp_rows(logits)
+
+
+def _log_lumped_kernel(rows: int, cols: int, h: float, w: float, epsilon: float, log_block_fn) -> np.ndarray:
+    """:func:`_lumped_kernel` in the log domain: ``log`` of the normalised lumped offset kernel.
+
+    ``log_block_fn(di, dj)`` returns the log kernel; tails are lumped with ``logaddexp.reduceat`` and
+    accumulated with ``logaddexp.at``, so no mass underflows whatever ``epsilon * cell``.
+    """
+    Pr, Pc = _window(epsilon * h, rows), _window(epsilon * w, cols)
+    dj = np.arange(-Pc, Pc + 1)
+    col_starts = np.concatenate([[0], Pc - cols + 1 + np.arange(2 * cols)])
+    LK = np.full((2 * rows + 1, 2 * cols + 1), -np.inf)
+    di_all = np.arange(-Pr, Pr + 1)
+    step = _chunk_rows(di_all.size, dj.size * 64)
+    for start in range(0, di_all.size, step):
+        di = di_all[start:start + step]
+        lumped = np.logaddexp.reduceat(log_block_fn(di, dj), col_starts, axis=1)
+        np.logaddexp.at(LK, np.clip(di, -rows, rows) + rows, lumped)
+    return LK - logsumexp(LK)
+
+
+def _log_clamp_gather(X: np.ndarray, n: int) -> np.ndarray:
+    """:func:`_clamp_gather` in the log domain (cumulative log-sum-exp from either end)."""
+    if n == 1:
+        return logsumexp(X, axis=-1)[..., None, None]
+    top = np.logaddexp.accumulate(X, axis=-1)
+    bot = np.logaddexp.accumulate(X[..., ::-1], axis=-1)[..., ::-1]
+    p = np.arange(n)[:, None]
+    i = np.arange(n)[None, :]
+    Y = X[..., i - p + n]
+    Y[..., :, 0] = top[..., n - np.arange(n)]
+    Y[..., :, n - 1] = bot[..., 2 * n - 1 - np.arange(n)]
+    return Y
+
+
+def _log_planar_from_kernel(LK: np.ndarray, rows: int, cols: int) -> np.ndarray:
+    """Log of :func:`_planar_from_kernel`: clamp the lumped log kernel onto the grid, rows normalised."""
+    T = _log_clamp_gather(LK.T, rows)  # [b, p, i]
+    T = np.moveaxis(T, 0, -1)  # [p, i, b]
+    M = _log_clamp_gather(T, cols)  # [p, i, q, j]
+    k = rows * cols
+    M = M.transpose(0, 2, 1, 3).reshape(k, k)
+    return M - _logsumexp_rows(M)
+
+
+def _planar_geometric_log_block(epsilon: float, h: float, w: float):
+    def block(di, dj):
+        return -epsilon * np.hypot(di[:, None] * h, dj[None, :] * w)
+
+    return block
+
+
+def _planar_laplace_log_block(epsilon: float, h: float, w: float, s: int):
+    sub = (np.arange(s) + 0.5) / s - 0.5
+
+    def block(di, dj):
+        yy = (di[:, None] + sub[None, :]).reshape(-1) * h
+        xx = (dj[:, None] + sub[None, :]).reshape(-1) * w
+        E = (-epsilon * np.hypot(yy[:, None], xx[None, :])).reshape(di.size, s, dj.size, s)
+        return logsumexp(E, axis=(1, 3))
+
+    return block
+
+
+def _planar_geometric_log_channel(rows: int, cols: int, epsilon: float, h: float, w: float) -> np.ndarray:
+    LK = _log_lumped_kernel(rows, cols, h, w, epsilon, _planar_geometric_log_block(epsilon, h, w))
+    return _log_planar_from_kernel(LK, rows, cols)
+
+
+def _planar_laplace_log_channel(rows: int, cols: int, epsilon: float, h: float, w: float, s: int) -> np.ndarray:
+    LK = _log_lumped_kernel(rows, cols, h, w, epsilon, _planar_laplace_log_block(epsilon, h, w, s))
+    return _log_planar_from_kernel(LK, rows, cols)
+
+
+def _padded_log_channel(rows: int, cols: int, epsilon: float, pad: int) -> np.ndarray:
+    from ldpnb.data.grid import padded_lattice_distance
+
+    return _exponential_log_channel(padded_lattice_distance(rows, cols, pad=pad), epsilon, half=False)
+
+
+# --------------------------------------------------------------------------------------------
+# the mechanism objects
+# --------------------------------------------------------------------------------------------
+
+_CELL = AnyOf(Real(0.0, None, low_open=True), Array(1, shape=(2,), low=0.0))
+
+
+class TruncatedGeometric(MetricMechanism):
+    """Truncated linear geometric mechanism on ``{0..k-1}`` as a :class:`~ldpnb.mechanisms.Mechanism`.
+
+    ``z = x + G_1 - G_2`` clamped to ``[0, k-1]`` (Ghosh et al. 2009; ElSalamouny & Palamidessi 2020,
+    eqs. (6)-(7); :func:`geometric_channel`).  Claim: eps-geo-indistinguishable w.r.t. ``|x - x'|``, tight.
+    """
+
+    family = "geometric"
+    metric = "|x - x'|"
+
+    @contract(k=Integer(2, MAX_DENSE), epsilon=EPSILON)
+    def __init__(self, k: int, epsilon: float) -> None:
+        self.k, self.epsilon = k, epsilon
+
+    @property
+    def n_inputs(self) -> int:
+        return self.k
+
+    @property
+    def n_outputs(self) -> int:
+        return self.k
+
+    def params(self) -> dict[str, Any]:
+        return {"k": self.k, "epsilon": self.epsilon}
+
+    def distance(self) -> np.ndarray:
+        return _line_distance(self.k)
+
+    def _log_channel(self) -> np.ndarray:
+        return _geometric_log_channel(self.k, self.epsilon)
+
+    def _perturb(self, x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        success = -math.expm1(-self.epsilon)
+        noise = rng.geometric(success, size=x.size) - rng.geometric(success, size=x.size)
+        return np.clip(x + noise, 0, self.k - 1).astype(np.int64)
+
+
+class DiscreteLaplace(MetricMechanism):
+    """Discretised, truncated Laplace mechanism on ``k`` points ``spacing`` apart.
+
+    ``z = x + N``, ``N ~ Laplace(1/eps)`` in distance units, rounded to the nearest point and clamped
+    (Andres et al. 2013; ElSalamouny & Palamidessi 2020, §7; :func:`laplace_channel`).  Claim:
+    eps-geo-indistinguishable w.r.t. ``spacing |x - x'|`` (post-processing of the Laplace mechanism;
+    tight for ``k >= 3``, ``log(2 e^{e/2} - 1) < e`` for ``k = 2``, ``e = eps * spacing``).
+    """
+
+    family = "Laplace"
+    metric = "spacing |x - x'|"
+
+    @contract(k=Integer(2, MAX_DENSE), epsilon=EPSILON, spacing=Real(0.0, None, low_open=True))
+    def __init__(self, k: int, epsilon: float, spacing: float = 1.0) -> None:
+        self.k, self.epsilon, self.spacing = k, epsilon, spacing
+
+    @property
+    def n_inputs(self) -> int:
+        return self.k
+
+    @property
+    def n_outputs(self) -> int:
+        return self.k
+
+    def params(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"k": self.k, "epsilon": self.epsilon}
+        if self.spacing != 1.0:
+            out["spacing"] = self.spacing
+        return out
+
+    def distance(self) -> np.ndarray:
+        return _line_distance(self.k, self.spacing)
+
+    def _log_channel(self) -> np.ndarray:
+        return _laplace_log_channel(self.k, self.epsilon, self.spacing)
+
+    def _perturb(self, x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        z = x + rng.laplace(0.0, 1.0 / (self.epsilon * self.spacing), size=x.size)
+        return np.clip(np.floor(z + 0.5), 0, self.k - 1).astype(np.int64)
+
+
+class Exponential(MetricMechanism):
+    """Exponential mechanism in its geo-ind form (McSherry & Talwar 2007; :func:`exponential_channel`).
+
+    ``C[x, z] ~ exp(-c eps d(x, z))`` on the inputs themselves (``distance`` square, ``Z = X``),
+    ``c = 1/2`` (``half=True``: claim eps-geo-ind) or ``c = 1`` (claim ``2 eps``).  The tight level
+    is usually smaller than the claim (the row normalisers partly cancel).  Reports are drawn from
+    the channel.
+    """
+
+    family = "exponential"
+    metric = "the given distance"
+
+    @contract(distance=DistanceMatrix(max_size=MAX_DENSE * MAX_DENSE), epsilon=EPSILON, half=Boolean())
+    def __init__(self, distance: Any, epsilon: float, half: bool = True) -> None:
+        if distance.shape[0] < 2:
+            raise ValueError(f"distance must have at least 2 points, got shape {distance.shape}")
+        self._D = distance.copy()
+        self._D.setflags(write=False)
+        self.epsilon, self.half = epsilon, half
+
+    @property
+    def n_inputs(self) -> int:
+        return self._D.shape[0]
+
+    @property
+    def n_outputs(self) -> int:
+        return self._D.shape[0]
+
+    @property
+    def claimed(self) -> float:
+        return self.epsilon if self.half else 2.0 * self.epsilon
+
+    def params(self) -> dict[str, Any]:
+        return {"k": self.n_inputs, "epsilon": self.epsilon, "half": self.half}
+
+    def distance(self) -> np.ndarray:
+        return self._D.copy()
+
+    def _log_channel(self) -> np.ndarray:
+        return _exponential_log_channel(self._D, self.epsilon, self.half)
+
+
+class _Planar(MetricMechanism):
+    metric = "Euclidean distance between cell centres"
+
+    rows: int
+    cols: int
+    h: float
+    w: float
+
+    def _set_grid(self, rows: int, cols: int, cell_size: Any) -> None:
+        self.rows, self.cols = _check_grid(rows, cols)
+        self.h, self.w = _cell_pair(cell_size)
+        if self.rows * self.cols > MAX_DENSE:
+            raise ValueError(f"rows * cols must be <= {MAX_DENSE} for a dense channel, got {self.rows * self.cols}")
+
+    @property
+    def n_inputs(self) -> int:
+        return self.rows * self.cols
+
+    @property
+    def n_outputs(self) -> int:
+        return self.rows * self.cols
+
+    def distance(self) -> np.ndarray:
+        from ldpnb.data.grid import lattice_distance_matrix
+
+        return lattice_distance_matrix(self.rows, self.cols, cell_size=(self.h, self.w))
+
+    def params(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"rows": self.rows, "cols": self.cols, "epsilon": self.epsilon}
+        if (self.h, self.w) != (1.0, 1.0):
+            out["cell_size"] = (self.h, self.w) if self.h != self.w else self.h
+        return out
+
+
+class PlanarGeometric(_Planar):
+    """Truncated planar geometric mechanism on a ``rows x cols`` grid (:func:`planar_geometric_channel`).
+
+    ``P(z | x) ~ exp(-eps d(x, z))`` on the lattice of cell centres, clamped onto the grid
+    (Chatzikokolakis, ElSalamouny & Palamidessi 2017).  Claim: eps-geo-indistinguishable w.r.t. the
+    Euclidean distance between cell centres (tight when the grid has an interior cell).  Reports
+    are drawn from the channel.
+    """
+
+    family = "planar geometric"
+
+    @contract(rows=Integer(1, MAX_DENSE), cols=Integer(1, MAX_DENSE), epsilon=EPSILON, cell_size=_CELL)
+    def __init__(self, rows: int, cols: int, epsilon: float, cell_size: Any = 1.0) -> None:
+        self._set_grid(rows, cols, cell_size)
+        self.epsilon = epsilon
+
+    def _log_channel(self) -> np.ndarray:
+        return _planar_geometric_log_channel(self.rows, self.cols, self.epsilon, self.h, self.w)
+
+
+class PlanarLaplace(_Planar):
+    """Planar Laplace mechanism discretised to a ``rows x cols`` grid (:func:`planar_laplace_channel`).
+
+    The continuous mechanism (Andres et al. 2013) from the cell centre, the output mapped to its
+    cell after clamping.  :meth:`perturb` samples the continuous mechanism; :meth:`channel` integrates
+    its density over the cells by the midpoint rule on ``subdivisions**2`` sub-points (relative
+    error about 1e-3 with 8 subdivisions, see :func:`planar_laplace_channel`); every entry is a
+    positive combination of density values at the same sub-points, so the channel is
+    eps-geo-indistinguishable w.r.t. the distance between cell centres exactly.
+    """
+
+    family = "planar Laplace"
+
+    @contract(rows=Integer(1, MAX_DENSE), cols=Integer(1, MAX_DENSE), epsilon=EPSILON, cell_size=_CELL,
+              subdivisions=Integer(1, 64))
+    def __init__(self, rows: int, cols: int, epsilon: float, cell_size: Any = 1.0, *, subdivisions: int = 8) -> None:
+        self._set_grid(rows, cols, cell_size)
+        self.epsilon, self.subdivisions = epsilon, subdivisions
+
+    def _log_channel(self) -> np.ndarray:
+        return _planar_laplace_log_channel(self.rows, self.cols, self.epsilon, self.h, self.w, self.subdivisions)
+
+    def _perturb(self, x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        i, j = np.divmod(x, self.cols)
+        theta = rng.random(x.size) * (2.0 * np.pi)
+        r = rng.gamma(2.0, 1.0 / self.epsilon, size=x.size)
+        zi = np.clip(np.floor(i + r * np.cos(theta) / self.h + 0.5), 0, self.rows - 1).astype(np.int64)
+        zj = np.clip(np.floor(j + r * np.sin(theta) / self.w + 0.5), 0, self.cols - 1).astype(np.int64)
+        return zi * self.cols + zj
+
+
+class PaddedPlanarLaplace(_Planar):
+    """Discrete planar Laplace with outputs on the grid padded by ``pad`` cells, rows normalised
+    (the LAP of Biswas & Palamidessi's PRIVIC; :func:`planar_laplace_padded_channel`).
+
+    ``C[x, y] ~ exp(-eps d(x, y))`` over the ``(rows + 2 pad) x (cols + 2 pad)`` output cells (cell
+    units).  Row normalisation costs at most another ``eps d``: claim ``2 eps``-geo-indistinguishable
+    w.r.t. the distance between cell centres (cell units); its tight level lies between ``eps`` and
+    ``2 eps``.  Reports (output cells, row-major on the padded grid) are drawn from the channel.
+    """
+
+    family = "padded planar Laplace"
+
+    @contract(rows=Integer(1, MAX_DENSE), cols=Integer(1, MAX_DENSE), epsilon=EPSILON, pad=Integer(0, 1024))
+    def __init__(self, rows: int, cols: int, epsilon: float, *, pad: int = 5) -> None:
+        self._set_grid(rows, cols, 1.0)
+        self.epsilon, self.pad = epsilon, pad
+        if self.n_inputs * self.n_outputs > (1 << 28):
+            raise ValueError(f"pad = {pad}: the padded channel has {self.n_inputs} x {self.n_outputs} entries, "
+                             "more than 2**28")
+
+    @property
+    def n_outputs(self) -> int:
+        return (self.rows + 2 * self.pad) * (self.cols + 2 * self.pad)
+
+    @property
+    def claimed(self) -> float:
+        return 2.0 * self.epsilon
+
+    def params(self) -> dict[str, Any]:
+        return {"rows": self.rows, "cols": self.cols, "epsilon": self.epsilon, "pad": self.pad}
+
+    def _log_channel(self) -> np.ndarray:
+        return _padded_log_channel(self.rows, self.cols, self.epsilon, self.pad)

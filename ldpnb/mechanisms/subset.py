@@ -12,7 +12,9 @@ import numpy as np
 from ldpnb.utils import (
     check_domain_size, check_epsilon, check_random_state, check_values,
 )
-from ldpnb.mechanisms._common import _MAX_ENUM_COLUMNS, _exp_neg
+from ldpnb.contracts import MAX_BYTES, MAX_DOMAIN, Integer, contract
+from ldpnb.mechanisms._base import FrequencyOracle, _check_reports_matrix, _log_comb
+from ldpnb.mechanisms._common import _MAX_ENUM_COLUMNS, EPSILON, _exp_neg
 from ldpnb.utils import _check_input_counts, _chunk_rows
 from ldpnb.mechanisms.grr import grr_simulate_counts
 
@@ -23,6 +25,7 @@ __all__ = [
     "ss_channel",
     "ss_subsets",
     "ss_subset_index",
+    "SubsetSelection",
 ]
 
 
@@ -90,7 +93,15 @@ def ss_perturb(x: Any, k: int, epsilon: float, *, rng: Any = None) -> np.ndarray
     rng = check_random_state(rng)
     omega, p, _ = ss_params(k, epsilon)
     x = check_values(x, k)
+    return _ss_sample(x, k, omega, p, rng)
+
+
+def _ss_sample(x: np.ndarray, k: int, omega: int, p: float, rng: np.random.Generator) -> np.ndarray:
+    """Random-key subsets for validated values ``x`` (see :func:`ss_perturb`)."""
     n = x.size
+    if n * k > MAX_BYTES:
+        raise ValueError(f"x: {n} reports of {k} memberships exceed {MAX_BYTES} entries; "
+                         "use ss_simulate_support_counts")
     out = np.zeros((n, k), dtype=bool)
     step = _chunk_rows(n, k)
     for start in range(0, n, step):
@@ -285,3 +296,90 @@ def ss_channel(k: int, epsilon: float) -> np.ndarray:
     inside = p / math.comb(k - 1, omega - 1)
     outside = (1.0 - p) / math.comb(k - 1, omega)
     return np.where(members.T, inside, outside).astype(np.float64)
+
+
+# ---------------------------------------------------------------------------------------------
+# log domain
+# ---------------------------------------------------------------------------------------------
+
+
+def _ss_log_channel(k: int, epsilon: float) -> np.ndarray:
+    """Log of :func:`ss_channel` without the subtraction ``1 - p``.
+
+    ``log C[x, Omega] = log p - log C(k-1, omega-1)`` for ``x in Omega`` with
+    ``log p = -log1p((k - omega) e^{-eps} / omega)``, and ``eps`` less outside: the ratio inside /
+    outside is ``p (k - omega) / ((1 - p) omega) = e^eps`` exactly, so
+    ``log C[x, Omega] = log p - log C(k-1, omega-1) - eps`` for ``x not in Omega``.
+    """
+    omega, _, _ = ss_params(k, epsilon)
+    members = ss_subsets(k, omega)  # (m, k)
+    lp = -math.log1p((k - omega) * _exp_neg(epsilon) / omega)
+    inside = lp - _log_comb(k - 1, omega - 1)
+    return np.where(members.T, inside, inside - epsilon)
+
+
+# ---------------------------------------------------------------------------------------------
+# the mechanism object
+# ---------------------------------------------------------------------------------------------
+
+
+class SubsetSelection(FrequencyOracle):
+    """omega-subset selection (SS) as a :class:`~ldpnb.mechanisms.Mechanism`.
+
+    The report is a subset of ``omega = max(1, round(k / (e^eps + 1)))`` values that contains the
+    true value with probability ``p = omega e^eps / (omega e^eps + k - omega)`` (Ye & Barg 2018;
+    Wang et al. 2016; :func:`ss_params`).  Reports are boolean ``(n, k)`` membership rows; the
+    exact channel has the ``C(k, omega)`` subsets as columns (lexicographic, :func:`ss_subsets`).
+    A report supports its members.  Claim: eps-LDP, tight.
+
+    Parameters
+    ----------
+    k : int
+    epsilon : float
+    """
+
+    family = "SS"
+
+    @contract(k=Integer(2, MAX_DOMAIN), epsilon=EPSILON)
+    def __init__(self, k: int, epsilon: float) -> None:
+        self.k, self.epsilon = k, epsilon
+        self.omega, self.p, self.q = ss_params(k, epsilon)
+
+    @property
+    def n_outputs(self) -> int:
+        """``C(k, omega)`` (exact integer; refused when ``min(omega, k - omega) > 4096``)."""
+        if min(self.omega, self.k - self.omega) > 4096:
+            raise ValueError(f"C(k, omega) for k={self.k}, omega={self.omega} is astronomically large")
+        return math.comb(self.k, self.omega)
+
+    def _check_dense(self) -> None:
+        if _log_comb(self.k, self.omega) > math.log(_MAX_ENUM_COLUMNS) + 1e-9:
+            raise ValueError(f"C(k, omega) must be <= 2**22 for the exact subset-selection channel, got "
+                             f"k={self.k}, omega={self.omega}; use the sampler or the support-count simulator")
+        super()._check_dense()
+
+    def _log_channel(self) -> np.ndarray:
+        return _ss_log_channel(self.k, self.epsilon)
+
+    def _perturb(self, x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        return _ss_sample(x, self.k, self.omega, self.p, rng)
+
+    def support(self, reports: Any) -> np.ndarray:
+        B = _check_reports_matrix(reports, self.k)
+        if np.any(B.sum(axis=1) != self.omega):
+            raise ValueError(f"reports must have exactly omega = {self.omega} members in every row")
+        return B
+
+    def report_index(self, reports: Any) -> np.ndarray:
+        """Column of the exact channel of each subset (:func:`ss_subset_index`)."""
+        return ss_subset_index(self.support(reports))
+
+    def simulate_support_counts(self, input_counts: Any, *, rng: Any = None, method: str = "exact") -> np.ndarray:
+        """Support counts for input counts ``N`` (:func:`ss_simulate_support_counts`: exact joint law by default)."""
+        rng = check_random_state(rng)
+        N = self._check_input_counts(input_counts)
+        return ss_simulate_support_counts(N, self.epsilon, rng=rng, method=method)
+
+    def column_support(self) -> np.ndarray:
+        self._check_dense()
+        return ss_subsets(self.k, self.omega)

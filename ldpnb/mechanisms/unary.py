@@ -5,12 +5,15 @@ Erlingsson, Pihur and Korolova (2014); Wang, Blocki, Li and Jha (2017).
 
 from __future__ import annotations
 
+import math
 from typing import Any
 import numpy as np
+from ldpnb.contracts import MAX_BYTES, MAX_DOMAIN, Integer, OneOf, contract
 from ldpnb.utils import (
     check_domain_size, check_epsilon, check_random_state, check_values,
 )
-from ldpnb.mechanisms._common import _exp_neg
+from ldpnb.mechanisms._base import FrequencyOracle, _bits_of_columns, _check_reports_matrix
+from ldpnb.mechanisms._common import EPSILON, _LOG2, _exp_neg
 from ldpnb.utils import _check_input_counts, _chunk_rows
 
 __all__ = [
@@ -21,7 +24,13 @@ __all__ = [
     "ue_pattern_index",
     "rappor_channel",
     "rappor_perturb",
+    "UnaryEncoding",
+    "SUE",
+    "OUE",
 ]
+
+#: Largest k of the exact unary-encoding channel (``2**k`` columns).
+_MAX_UE_BITS = 16
 
 
 def _check_kind(kind: Any) -> str:
@@ -86,7 +95,14 @@ def ue_perturb(x: Any, k: int, epsilon: float, kind: str = "oue", *, rng: Any = 
     rng = check_random_state(rng)
     p, q = ue_params(epsilon, kind)
     x = check_values(x, k)
+    return _ue_sample(x, k, p, q, rng)
+
+
+def _ue_sample(x: np.ndarray, k: int, p: float, q: float, rng: np.random.Generator) -> np.ndarray:
+    """Independent bit flips of the one-hot encodings of validated values ``x`` (chunked)."""
     n = x.size
+    if n * k > MAX_BYTES:
+        raise ValueError(f"x: {n} reports of {k} bits exceed {MAX_BYTES} entries; use ue_simulate_support_counts")
     out = np.empty((n, k), dtype=bool)
     step = _chunk_rows(n, k)
     for start in range(0, n, step):
@@ -219,3 +235,128 @@ def rappor_channel(k: int, epsilon: float) -> np.ndarray:
     ndarray, shape (k, 2**k)
     """
     return ue_channel(k, epsilon, "sue")
+
+
+# ---------------------------------------------------------------------------------------------
+# log domain
+# ---------------------------------------------------------------------------------------------
+
+
+def _ue_log_params(epsilon: float, kind: str) -> tuple[float, float, float, float]:
+    """``(log p, log(1-p), log q, log(1-q))`` of unary encoding without cancellation.
+
+    SUE: ``log p = log(1-q) = -log1p(e^{-eps/2})``, ``log(1-p) = log q = -eps/2 + log p``;
+    OUE: ``log p = log(1-p) = -log 2``, ``log(1-q) = -log1p(e^{-eps})``, ``log q = -eps + log(1-q)``.
+    """
+    if kind == "sue":
+        lp = -math.log1p(_exp_neg(epsilon / 2.0))
+        return lp, lp - epsilon / 2.0, lp - epsilon / 2.0, lp
+    l1q = -math.log1p(_exp_neg(epsilon))
+    return -_LOG2, -_LOG2, l1q - epsilon, l1q
+
+
+def _bits_log_channel(k: int, lp: float, l1p: float, lq: float, l1q: float) -> np.ndarray:
+    """``(k, 2**k)`` log channel of independent bits: bit ``x`` is 1 w.p. ``p``, the others w.p. ``q``.
+
+    ``log C[x, b] = b_x log p + (1 - b_x) log(1-p) + S' log q + (k-1-S') log(1-q)`` with ``S'`` the
+    number of ones among the other bits (column ``b = sum_j b_j 2**j``).
+    """
+    bits = _bits_of_columns(k).T  # (k, 2**k): bits[x, b] = b_x
+    S = bits.sum(axis=0)[None, :]
+    others = S - bits
+    return np.where(bits, lp, l1p) + others * lq + ((k - 1) - others) * l1q
+
+
+def _ue_log_channel(k: int, epsilon: float, kind: str) -> np.ndarray:
+    return _bits_log_channel(k, *_ue_log_params(epsilon, kind))
+
+
+# ---------------------------------------------------------------------------------------------
+# the mechanism objects
+# ---------------------------------------------------------------------------------------------
+
+
+class UnaryEncoding(FrequencyOracle):
+    """Unary encoding (one-hot bits flipped independently) as a :class:`~ldpnb.mechanisms.Mechanism`.
+
+    Bit ``x`` of the report is 1 with probability ``p``, every other bit with probability ``q``:
+    SUE (basic one-time RAPPOR) ``p = e^{eps/2}/(e^{eps/2} + 1)``, ``q = 1 - p``; OUE ``p = 1/2``,
+    ``q = 1/(e^eps + 1)`` (Wang et al. 2017; Erlingsson et al. 2014).  Reports are boolean
+    ``(n, k)`` rows; the exact channel has the ``2**k`` bit patterns as columns (``k <= 16``,
+    column ``sum_j b_j 2**j``, :func:`ue_pattern_index`).  A report supports the values of its 1
+    bits.  Claim: eps-LDP, tight.
+
+    Parameters
+    ----------
+    k : int
+        Domain size = number of bits.
+    epsilon : float
+    kind : {"oue", "sue"}
+    """
+
+    family = "UE"
+
+    @contract(k=Integer(2, MAX_DOMAIN), epsilon=EPSILON, kind=OneOf("oue", "sue"))
+    def __init__(self, k: int, epsilon: float, kind: str = "oue") -> None:
+        self.k, self.epsilon, self.kind = k, epsilon, kind
+        self.p, self.q = ue_params(epsilon, kind)
+
+    @property
+    def n_outputs(self) -> int:
+        return 1 << self.k
+
+    def _check_dense(self) -> None:
+        if self.k > _MAX_UE_BITS:
+            raise ValueError(f"k must be <= {_MAX_UE_BITS} for the exact unary-encoding channel (2**k columns), "
+                             f"got {self.k}; use the sampler or the support-count simulator")
+
+    def _log_channel(self) -> np.ndarray:
+        return _ue_log_channel(self.k, self.epsilon, self.kind)
+
+    def _perturb(self, x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        return _ue_sample(x, self.k, self.p, self.q, rng)
+
+    def report_index(self, reports: Any) -> np.ndarray:
+        """Column of the exact channel of each report: ``sum_j b_j 2**j`` (:func:`ue_pattern_index`)."""
+        return ue_pattern_index(_check_reports_matrix(reports, self.k))
+
+    def support(self, reports: Any) -> np.ndarray:
+        return _check_reports_matrix(reports, self.k)
+
+    def simulate_support_counts(self, input_counts: Any, *, rng: Any = None) -> np.ndarray:
+        """Support counts for input counts ``N`` (:func:`ue_simulate_support_counts`; exact joint law:
+        the bits are independent)."""
+        rng = check_random_state(rng)
+        N = self._check_input_counts(input_counts)
+        n = int(N.sum())
+        return (rng.binomial(N, self.p) + rng.binomial(n - N, self.q)).astype(np.int64)
+
+    def column_support(self) -> np.ndarray:
+        self._check_dense()
+        return _bits_of_columns(self.k)
+
+    def params(self) -> dict[str, Any]:
+        out = super().params()
+        if type(self) is UnaryEncoding:
+            out["kind"] = self.kind
+        return out
+
+
+class SUE(UnaryEncoding):
+    """Symmetric unary encoding (basic one-time RAPPOR): :class:`UnaryEncoding` with ``kind="sue"``."""
+
+    family = "SUE"
+
+    @contract(k=Integer(2, MAX_DOMAIN), epsilon=EPSILON)
+    def __init__(self, k: int, epsilon: float) -> None:
+        super().__init__(k, epsilon, "sue")
+
+
+class OUE(UnaryEncoding):
+    """Optimised unary encoding (Wang et al. 2017): :class:`UnaryEncoding` with ``kind="oue"``."""
+
+    family = "OUE"
+
+    @contract(k=Integer(2, MAX_DOMAIN), epsilon=EPSILON)
+    def __init__(self, k: int, epsilon: float) -> None:
+        super().__init__(k, epsilon, "oue")

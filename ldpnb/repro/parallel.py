@@ -26,8 +26,11 @@ the results are identical to the serial run (tested on a ``LocalCluster``)::
 ``func`` must be importable on the workers (a module-level function of an installed
 package, e.g. ``ldpnb``) and should do enough work per task (seconds) to amortise the
 scheduling; set ``OMP_NUM_THREADS=1`` on the workers so that BLAS does not oversubscribe
-the cores.  Chapters read ``$LDPNB_N_JOBS`` through :func:`default_n_jobs` (``n_jobs=None``)
-for the local process backend.
+the cores.
+
+Number of workers: a caller that does not pass ``n_jobs`` gets ``$LDPNB_N_JOBS`` when it is set
+and a serial run otherwise (:func:`env_n_jobs`), at every scale; ``n_jobs=None`` asks for
+``$LDPNB_N_JOBS`` or every available core (:func:`default_n_jobs`).  The results never depend on it.
 """
 
 from __future__ import annotations
@@ -43,17 +46,38 @@ __all__ = [
     "sweep",
     "task_seeds",
     "default_n_jobs",
+    "env_n_jobs",
 ]
 
 
 T = TypeVar("T")
 
 
+def _env_value() -> int | None:
+    env = os.environ.get("LDPNB_N_JOBS", "").strip()
+    if not env:
+        return None
+    try:
+        value = int(env)
+    except ValueError:
+        raise ValueError(f"LDPNB_N_JOBS must be a positive integer, got {env!r}") from None
+    if value < 1:
+        raise ValueError(f"LDPNB_N_JOBS must be a positive integer, got {env!r}")
+    return value
+
+
+def env_n_jobs(default: int = 1) -> int:
+    """``$LDPNB_N_JOBS`` if set, else ``default`` (1: serial): the workers of a caller that does not
+    pass ``n_jobs``."""
+    value = _env_value()
+    return check_positive_int(default, "default") if value is None else value
+
+
 def default_n_jobs() -> int:
     """``$LDPNB_N_JOBS`` if set, else the number of CPUs available to this process."""
-    env = os.environ.get("LDPNB_N_JOBS")
-    if env:
-        return check_positive_int(int(env), "LDPNB_N_JOBS")
+    value = _env_value()
+    if value is not None:
+        return value
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # pragma: no cover
@@ -100,7 +124,7 @@ def sweep(
     tasks: Sequence[Any],
     *,
     seed: int | np.random.SeedSequence,
-    n_jobs: int | None = 1,
+    n_jobs: int | None | str = "env",
     backend: str = "loky",
     progress: bool | None = None,
     batch_size: int | str = "auto",
@@ -115,9 +139,10 @@ def sweep(
         The work items (e.g. tuples ``(epsilon, repetition, method)``).
     seed : int or SeedSequence
         Master seed; the results depend on it and on the tasks only.
-    n_jobs : int or None
-        Number of workers; ``None`` uses :func:`default_n_jobs`; ``1`` runs serially in
-        this process (no joblib overhead).
+    n_jobs : int, None or "env"
+        Number of workers.  ``"env"`` (the default, i.e. the caller did not choose): ``$LDPNB_N_JOBS``
+        if set, else 1 (:func:`env_n_jobs`); ``None``: ``$LDPNB_N_JOBS`` or every available core
+        (:func:`default_n_jobs`); ``1`` runs serially in this process (no joblib overhead).
     backend : str
         A joblib backend name (``"loky"``, ``"threading"``, ``"sequential"``, ``"dask"``).
     progress : bool or None
@@ -130,7 +155,12 @@ def sweep(
     """
     tasks = list(tasks)
     seeds = task_seeds(seed, len(tasks))
-    n = default_n_jobs() if n_jobs is None else check_positive_int(n_jobs, "n_jobs")
+    if isinstance(n_jobs, str):
+        if n_jobs != "env":
+            raise ValueError(f"n_jobs must be a positive integer, None or 'env', got {n_jobs!r}")
+        n = env_n_jobs()
+    else:
+        n = default_n_jobs() if n_jobs is None else check_positive_int(n_jobs, "n_jobs")
     show = _want_progress(progress)
     if n == 1 and backend != "dask":
         it = zip(tasks, seeds)
@@ -144,7 +174,7 @@ def sweep(
     if backend == "dask":
         # joblib registers its dask backend through parallel_config only; it sends the tasks to
         # the current dask.distributed Client (all its workers unless n_jobs > 1 is given)
-        n = -1 if n_jobs in (None, 1) else n
+        n = -1 if (n_jobs is None or n == 1) else n
     with parallel_config(backend=backend):
         par = Parallel(n_jobs=n, batch_size=batch_size, return_as="generator")
         gen = par(delayed(_run)(func, t, s) for t, s in zip(tasks, seeds))

@@ -1,0 +1,442 @@
+r"""The :class:`Mechanism` object: a local randomiser that carries its own privacy claim.
+
+A mechanism of the book is one small object per family, in the style of ``scipy.stats``
+distributions (the parameters are fixed at construction, the methods answer questions about that
+one mechanism) and of OpenDP's ``Measurement`` (the privacy claim travels with the mechanism and
+can be checked against it):
+
+==========================  ========================================================================
+``channel()``               the exact finite channel ``C[x, y] = P(y | x)`` (rows = inputs), float64
+``log_channel()``           ``log C``, exact at any epsilon (``channel()`` refuses when float64 cannot
+                            hold it: entries below ``exp(-708.4)``)
+``perturb(x, rng=)``        vectorised reports of users holding ``x``
+``report_index(reports)``   the column of ``channel()`` of each report
+``simulate_counts(N, rng=)``  output counts for input counts ``N``, exact in law, cost independent of n
+``guarantee``               the claim: :class:`Guarantee` (eps-LDP, or eps-geo-indistinguishability
+                            with its distance)
+``tight_level()``           the tight level of the exact channel, from log-probabilities
+``check()``                 :class:`LevelCheck`: ``tight_level() <= claim`` (truthy when it holds)
+==========================  ========================================================================
+
+Frequency oracles (:class:`FrequencyOracle`: GRR, SUE, OUE, BLH, OLH, SS) add their support
+probabilities ``(p, q)``, ``support(reports)``, ``support_counts(reports)``,
+``simulate_support_counts(N, rng=)`` and the unbiased estimate (Wang et al. 2017, Eq. 2);
+metric mechanisms (:class:`MetricMechanism`) add ``distance()``, the distance between inputs under
+which they are geo-indistinguishable (Andres et al. 2013).
+
+**Extending.**  A new family subclasses :class:`Mechanism` (or one of its two specialisations)
+and implements ``n_inputs``, ``n_outputs``, ``_log_channel()`` and, when it has a faster sampler
+than drawing from the channel, ``_perturb(x, rng)``.  Hooks let families whose claim is not about
+``C`` itself keep the base unchanged: lift-based mechanisms (watchdog, ORR, SRR) protect a secret
+``S`` behind ``X`` and override :meth:`Mechanism.privacy_log_channel` to return ``log P(y | s)``
+with a :class:`Guarantee` whose ``about`` names the secret; multidimensional protocols (RS+FD)
+override :meth:`Mechanism._check_inputs` and :meth:`Mechanism.report_index` for tuples; the
+Blahut-Arimoto mechanism is a :class:`ChannelMechanism` (or subclass) with the claim
+``2 beta``-geo-ind.  Nothing in the base refers to a family.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+import numpy as np
+
+from ldpnb.channels._generic import (
+    _geo_level_from_log, _ldp_level_from_log, sample_channel, simulate_counts as _simulate_counts,
+)
+from ldpnb.contracts import (
+    MAX_ENTRIES, Channel, Counts, DistanceMatrix, Instance, LogChannel, OneOf, Optional, RandomState, Real,
+    contract,
+)
+from ldpnb.mechanisms._common import EPSILON, _exp_channel
+from ldpnb.utils import check_random_state, check_values
+
+__all__ = [
+    "Guarantee",
+    "LevelCheck",
+    "Mechanism",
+    "FrequencyOracle",
+    "MetricMechanism",
+    "ChannelMechanism",
+]
+
+#: Relative tolerance of :meth:`Mechanism.check` (rounding of log-probabilities).
+CHECK_RTOL = 1e-9
+
+
+@dataclass(frozen=True, eq=False)
+class Guarantee:
+    """A privacy claim: ``epsilon``-LDP, or ``epsilon``-geo-indistinguishability w.r.t. ``distance``.
+
+    Parameters
+    ----------
+    notion : {"ldp", "geo-ind"}
+        ``"ldp"``: ``C[x, y] <= e^eps C[x', y]`` for all inputs and outputs (Kasiviswanathan et al.
+        2011; Arcolezi et al. 2023, Def. 1).  ``"geo-ind"``: ``C[x, y] <= e^{eps d(x, x')} C[x', y]``
+        (Andres et al. 2013), eps per unit of ``distance``.
+    epsilon : float
+        The claimed level (> 0).
+    distance : ndarray (k, k), optional
+        Distances between the inputs (rows of the privacy channel), for ``"geo-ind"``.
+    metric : str
+        The distance in words (``"|x - x'|"``, ``"Euclidean, km"``).
+    about : str
+        What the claim protects: ``"the input"``, or e.g. ``"the secret S"`` (lift-based mechanisms,
+        whose privacy channel is ``P(y | s)``).
+    """
+
+    notion: str
+    epsilon: float
+    distance: np.ndarray | None = None
+    metric: str = ""
+    about: str = "the input"
+
+    def __post_init__(self) -> None:
+        if self.notion not in ("ldp", "geo-ind"):
+            raise ValueError(f"notion must be 'ldp' or 'geo-ind', got {self.notion!r}")
+        object.__setattr__(self, "epsilon", EPSILON.check(self.epsilon, "epsilon"))
+        if self.notion == "geo-ind":
+            if self.distance is None:
+                raise ValueError("distance is required for a geo-indistinguishability claim")
+            object.__setattr__(self, "distance", DistanceMatrix().check(self.distance, "distance"))
+        elif self.distance is not None:
+            raise ValueError("distance must be None for an LDP claim")
+
+    def level(self, log_channel: np.ndarray) -> float:
+        """Tight level of a channel (given by its log-probabilities) under this notion."""
+        L = LogChannel().check(log_channel, "log_channel")
+        if self.notion == "ldp":
+            return _ldp_level_from_log(L)
+        if self.distance.shape[0] != L.shape[0]:
+            raise ValueError(f"distance must be {L.shape[0]} x {L.shape[0]} to match the channel rows, "
+                             f"got {self.distance.shape}")
+        return _geo_level_from_log(L, self.distance)
+
+    def admits(self, level: float, rtol: float = CHECK_RTOL) -> bool:
+        """``level <= epsilon (1 + rtol)``: the claim covers a channel of this tight level."""
+        return bool(level <= self.epsilon * (1.0 + rtol) + 1e-12)
+
+    def __str__(self) -> str:
+        if self.notion == "ldp":
+            base = f"{self.epsilon:g}-LDP"
+        else:
+            base = f"{self.epsilon:g}-geo-indistinguishable" + (f" w.r.t. {self.metric}" if self.metric else "")
+        return base if self.about == "the input" else f"{base} for {self.about}"
+
+
+@dataclass(frozen=True)
+class LevelCheck:
+    """Result of :meth:`Mechanism.check`: the claim, the tight level of the exact channel, and
+    whether the claim holds (``tight <= claimed (1 + rtol)``).  Truthy when it holds."""
+
+    claimed: float
+    tight: float
+    holds: bool
+    notion: str
+    rtol: float = CHECK_RTOL
+
+    def __bool__(self) -> bool:
+        return self.holds
+
+
+class Mechanism:
+    """Base class of the mechanism objects (see the module docstring).
+
+    Subclasses set ``self.epsilon`` (and their parameters) in ``__init__`` and implement
+    :attr:`n_inputs`, :attr:`n_outputs`, :meth:`_log_channel`; optionally :meth:`_perturb` (default:
+    draw from the channel), :meth:`report_index`, :meth:`simulate_counts`, :attr:`guarantee`.
+    """
+
+    #: Short name of the family (``"GRR"``, ``"SUE"``, ...).
+    family: ClassVar[str] = "mechanism"
+    #: Every output has a positive probability under every input (so ``log_channel()`` is finite).
+    full_support: ClassVar[bool] = True
+
+    epsilon: float
+
+    # ------------------------------------------------------------------ description
+    @property
+    def n_inputs(self) -> int:
+        """Number of inputs (rows of the channel)."""
+        raise NotImplementedError
+
+    @property
+    def n_outputs(self) -> int:
+        """Number of outputs (columns of the exact channel; may be too many to enumerate)."""
+        raise NotImplementedError
+
+    @property
+    def shape(self) -> tuple[int, int]:
+        return (self.n_inputs, self.n_outputs)
+
+    @property
+    def guarantee(self) -> Guarantee:
+        """The privacy claim (default: ``epsilon``-LDP)."""
+        return Guarantee("ldp", self.epsilon)
+
+    def params(self) -> dict[str, Any]:
+        """The construction parameters (for ``repr``)."""
+        return {"epsilon": self.epsilon}
+
+    def __repr__(self) -> str:
+        args = ", ".join(f"{k}={v:g}" if isinstance(v, float) else f"{k}={v!r}" for k, v in self.params().items())
+        return f"{type(self).__name__}({args})"
+
+    # ------------------------------------------------------------------ the exact channel
+    def _log_channel(self) -> np.ndarray:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _check_dense(self) -> None:
+        k, m = self.n_inputs, self.n_outputs
+        if k * m > MAX_ENTRIES:
+            raise ValueError(f"the exact channel of {self!r} has {k} x {m} entries, more than {MAX_ENTRIES} "
+                             "(2 GiB of float64); use the sampler or the count simulator instead")
+
+    def log_channel(self) -> np.ndarray:
+        """``log C[x, y]`` (``-inf`` where ``C`` is 0), built in the log domain: exact at any epsilon."""
+        cached = self.__dict__.get("_log_channel_cache")
+        if cached is None:
+            self._check_dense()
+            L = np.asarray(self._log_channel(), dtype=np.float64)
+            if L.shape != (self.n_inputs, self.n_outputs):  # pragma: no cover - a family's bug
+                raise RuntimeError(f"{self!r}: log channel of shape {L.shape}, expected {self.shape}")
+            if np.any(np.isnan(L)) or np.any(L == np.inf) or (self.full_support and np.any(L == -np.inf)):
+                raise ValueError(f"{self!r}: epsilon = {self.epsilon:g} is beyond what float64 log-probabilities "
+                                 "represent for this mechanism")
+            L.setflags(write=False)
+            self.__dict__["_log_channel_cache"] = L
+            cached = L
+        return cached.copy()
+
+    def channel(self) -> np.ndarray:
+        """The exact channel as float64; refuses (``ValueError`` naming epsilon) when a positive
+        probability is below float64's normal range -- use :meth:`log_channel` there."""
+        return _exp_channel(self.log_channel(), epsilon=self.epsilon, what=f"channel of {self!r}",
+                            hint="log_channel()")
+
+    def _sampling_channel(self) -> np.ndarray:
+        """Rows ``exp(L - max L)`` renormalised: the channel for drawing (exact up to rounding at any
+        epsilon; probabilities below ``1e-308`` of a row's largest one are drawn as 0)."""
+        cached = self.__dict__.get("_sampling_cache")
+        if cached is None:
+            L = self.log_channel()
+            P = np.exp(L - L.max(axis=1, keepdims=True))
+            cached = P / P.sum(axis=1, keepdims=True)
+            self.__dict__["_sampling_cache"] = cached
+        return cached
+
+    # ------------------------------------------------------------------ sampling
+    def _check_inputs(self, x: Any) -> np.ndarray:
+        """Validate user inputs (default: a non-empty 1-D integer array in ``{0..n_inputs-1}``)."""
+        return check_values(x, self.n_inputs)
+
+    def _perturb(self, x: np.ndarray, rng: np.random.Generator) -> Any:
+        """Reports of users holding ``x`` (default: one draw per user from the channel rows)."""
+        return sample_channel(self._sampling_channel(), x, rng=rng)
+
+    def perturb(self, x: Any, *, rng: Any = None) -> Any:
+        """Reports of users holding the values ``x`` (vectorised); ``rng`` a Generator, seed or None."""
+        rng = check_random_state(rng)
+        x = self._check_inputs(x)
+        return self._perturb(x, rng)
+
+    def report_index(self, reports: Any) -> np.ndarray:
+        """Column of :meth:`channel` of each report (default: reports are column indices already)."""
+        return check_values(reports, self.n_outputs, name="reports")
+
+    def _check_input_counts(self, input_counts: Any) -> np.ndarray:
+        N = Counts().check(input_counts, "input_counts")
+        if N.size != self.n_inputs:
+            raise ValueError(f"input_counts must have one entry per input ({self.n_inputs}), got {N.size}")
+        return N
+
+    def simulate_counts(self, input_counts: Any, *, rng: Any = None) -> np.ndarray:
+        """Output counts (one per column of :meth:`channel`) of users with input counts ``N``.
+
+        Default: ``sum_x Multinomial(N_x, C[x])``, exactly the law of ``bincount(report_index(perturb(x)))``
+        at a cost independent of n.  Families with a cheaper exact law override it.
+        """
+        rng = check_random_state(rng)
+        N = self._check_input_counts(input_counts)
+        return _simulate_counts(self._sampling_channel(), N, rng=rng)
+
+    # ------------------------------------------------------------------ the claim
+    def privacy_log_channel(self) -> np.ndarray:
+        """The channel the claim is about, as log-probabilities (default: :meth:`log_channel`).
+
+        Lift-based mechanisms return ``log P(y | s)`` for their secret ``S``.
+        """
+        return self.log_channel()
+
+    def tight_level(self) -> float:
+        """Tight level of the exact channel under the claim's notion, from log-probabilities."""
+        return self.guarantee.level(self.privacy_log_channel())
+
+    def check(self, rtol: float = CHECK_RTOL) -> LevelCheck:
+        """Does the exact channel keep the claim?  ``tight_level() <= guarantee.epsilon (1 + rtol)``."""
+        rtol = Real(0.0, 1.0).check(rtol, "rtol")
+        g = self.guarantee
+        tight = self.tight_level()
+        return LevelCheck(g.epsilon, tight, g.admits(tight, rtol), g.notion, rtol)
+
+
+class FrequencyOracle(Mechanism):
+    """A pure frequency oracle (Wang et al. 2017): each report *supports* a set of values, the true
+    value with probability ``p`` and any other value with probability ``q < p``.
+
+    Subclasses set ``self.k``, ``self.p``, ``self.q`` and implement :meth:`support` and
+    :meth:`column_support`.
+    """
+
+    k: int
+    p: float
+    q: float
+
+    @property
+    def n_inputs(self) -> int:
+        return self.k
+
+    def support(self, reports: Any) -> np.ndarray:  # pragma: no cover - abstract
+        """Boolean ``(n, k)`` matrix: does report ``i`` support value ``v``."""
+        raise NotImplementedError
+
+    def column_support(self) -> np.ndarray:  # pragma: no cover - abstract
+        """Boolean ``(n_outputs, k)`` matrix: the values each column of :meth:`channel` supports."""
+        raise NotImplementedError
+
+    def support_counts(self, reports: Any) -> np.ndarray:
+        """``C(v) = #{i : report i supports v}``, int64 of length ``k``."""
+        return self.support(reports).sum(axis=0).astype(np.int64)
+
+    def simulate_support_counts(self, input_counts: Any, *, rng: Any = None) -> np.ndarray:
+        """Support counts for input counts ``N``: ``C(v) ~ Bin(N_v, p) + Bin(n - N_v, q)``
+        independently over ``v`` (exact marginals; families with dependent supports override it)."""
+        rng = check_random_state(rng)
+        N = self._check_input_counts(input_counts)
+        n = int(N.sum())
+        return (rng.binomial(N, self.p) + rng.binomial(n - N, self.q)).astype(np.int64)
+
+    def estimate(self, support_counts: Any, n: int) -> np.ndarray:
+        """Unbiased frequency estimate ``(C(v) - n q) / (n (p - q))`` (Wang et al. 2017, Eq. 2)."""
+        from ldpnb.estimators._inversion import fo_estimate
+
+        c = np.asarray(support_counts)
+        if c.ndim != 1 or c.size != self.k:
+            raise ValueError(f"support_counts must have one entry per value ({self.k}), got shape {c.shape}")
+        return fo_estimate(c, n, self.p, self.q)
+
+    def params(self) -> dict[str, Any]:
+        return {"k": self.k, "epsilon": self.epsilon}
+
+
+class MetricMechanism(Mechanism):
+    """A mechanism claiming ``epsilon``-geo-indistinguishability w.r.t. :meth:`distance`.
+
+    Subclasses implement :meth:`distance` and set :attr:`metric`; ``claimed`` defaults to
+    ``epsilon`` (the exponential mechanism with ``half=False`` claims ``2 epsilon``).
+    """
+
+    #: The distance in words.
+    metric: ClassVar[str] = ""
+
+    @property
+    def claimed(self) -> float:
+        return self.epsilon
+
+    def distance(self) -> np.ndarray:  # pragma: no cover - abstract
+        """Distances between the inputs, ``(n_inputs, n_inputs)``."""
+        raise NotImplementedError
+
+    @property
+    def guarantee(self) -> Guarantee:
+        cached = self.__dict__.get("_guarantee_cache")
+        if cached is None:
+            cached = Guarantee("geo-ind", self.claimed, self.distance(), metric=self.metric)
+            self.__dict__["_guarantee_cache"] = cached
+        return cached
+
+
+class ChannelMechanism(Mechanism):
+    """A mechanism given by an explicit finite channel (or its log-probabilities) and a claim.
+
+    The generic object for channels computed elsewhere (an optimisation, the Blahut-Arimoto
+    iteration, a lift-based merging): reports are drawn from the channel rows.
+
+    Parameters
+    ----------
+    channel : array (k, m), optional
+        ``C[x, y] = P(y | x)``; give this or ``log_channel``.
+    log_channel : array (k, m), optional
+        ``log C`` (``-inf`` for zeros).
+    epsilon : float
+        The claimed level.
+    notion : {"ldp", "geo-ind"}
+    distance : array (k, k), optional
+        Input distances for ``notion="geo-ind"``.
+    metric : str
+    family : str
+        Name shown in reports.
+    """
+
+    full_support = False
+
+    @contract(channel=Optional(Channel()), log_channel=Optional(LogChannel()), epsilon=EPSILON,
+              notion=OneOf("ldp", "geo-ind"), distance=Optional(DistanceMatrix()), metric=Instance(str, example=""),
+              family=Instance(str, example="channel"))
+    def __init__(self, channel: Any = None, *, log_channel: Any = None, epsilon: float, notion: str = "ldp",
+                 distance: Any = None, metric: str = "", family: str = "channel") -> None:
+        if (channel is None) == (log_channel is None):
+            raise ValueError("give exactly one of channel and log_channel")
+        if log_channel is None:
+            with np.errstate(divide="ignore"):
+                log_channel = np.log(channel)
+        self._L = np.array(log_channel, dtype=np.float64)
+        self.epsilon = epsilon
+        self._guarantee = Guarantee(notion, epsilon, distance, metric=metric)
+        self.family = family  # type: ignore[misc]
+        if distance is not None and self._guarantee.distance.shape[0] != self._L.shape[0]:
+            raise ValueError(f"distance must be {self._L.shape[0]} x {self._L.shape[0]} to match the channel rows, "
+                             f"got {self._guarantee.distance.shape}")
+
+    @property
+    def n_inputs(self) -> int:
+        return self._L.shape[0]
+
+    @property
+    def n_outputs(self) -> int:
+        return self._L.shape[1]
+
+    @property
+    def guarantee(self) -> Guarantee:
+        return self._guarantee
+
+    def _log_channel(self) -> np.ndarray:
+        return self._L
+
+    def params(self) -> dict[str, Any]:
+        return {"family": self.family, "shape": self.shape, "epsilon": self.epsilon}
+
+
+def _check_reports_matrix(reports: Any, k: int, name: str = "reports") -> np.ndarray:
+    """Boolean ``(n, k)`` report matrix (0/1 or bool), n >= 1."""
+    B = np.asarray(reports)
+    if B.ndim != 2 or B.shape[1] != k or B.shape[0] < 1:
+        raise ValueError(f"{name} must be a boolean (n, {k}) matrix with n >= 1, got shape {B.shape}")
+    if B.dtype != bool:
+        if B.dtype.kind not in "biuf" or not np.all((B == 0) | (B == 1)):
+            raise ValueError(f"{name} must contain only booleans or 0/1")
+        B = B.astype(bool)
+    return B
+
+
+def _bits_of_columns(k: int) -> np.ndarray:
+    """``(2**k, k)`` boolean: bit ``j`` of column index ``b`` (``b = sum_j b_j 2**j``)."""
+    b = np.arange(1 << k, dtype=np.int64)
+    return ((b[:, None] >> np.arange(k, dtype=np.int64)[None, :]) & 1).astype(bool)
+
+
+def _log_comb(n: int, r: int) -> float:
+    """``log C(n, r)`` by ``lgamma`` (no big integers)."""
+    return math.lgamma(n + 1) - math.lgamma(r + 1) - math.lgamma(n - r + 1)
