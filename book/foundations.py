@@ -159,9 +159,16 @@ glue("foundations-planar", figures.planar_rows(rows, (R, Cc), cell, cell_km),
 # $$ \hat f(v) = \frac{C(v) - n q}{n (p - q)}, \qquad
 #    \operatorname{Var}[\hat f(v)] \approx \frac{q (1-q)}{n (p-q)^2} \quad (f(v) \to 0). $$
 #
-# The variance decides which oracle to use ({numref}`fig-foundations-oracles`); Wang et al. show
-# that GRR beats OUE exactly when $k < 3 e^\varepsilon + 2$, which we check on a grid of
-# $(k, \varepsilon)$.
+# The variance decides which oracle to use ({numref}`fig-foundations-oracles`):
+#
+# ```{prf:proposition} GRR or OUE
+# :label: prop-foundations-grr-oue
+#
+# For $k$ values and privacy level $\varepsilon$, the approximate variance of GRR is below that
+# of OUE exactly when $k < 3 e^\varepsilon + 2$ {cite}`wang2017locally`.
+# ```
+#
+# We check {prf:ref}`prop-foundations-grr-oue` on a grid of $(k, \varepsilon)$.
 
 # %%
 def pq(name, k, e):

@@ -12,6 +12,7 @@ fails here.  Checks:
 - figures load (``naturalWidth > 0``), each ``<figure>`` has a numbered caption ("Figure N") and
   alt text that is not a file hash; chapters on the claims machinery have captioned figures;
 - the claims dashboard sorts (by status, both ways) and filters (by chapter);
+- code blocks of chapters on the claims machinery fit the column (no sideways scroll);
 - each chapter offers its ``.py`` source for download.
 
 Screenshots of the landing page, the top of a chapter and the dashboard are kept in
@@ -177,6 +178,16 @@ def test_figures_load_with_captions(browser, name):
             f"{name}: figure alt text {alt!r} does not describe the figure"
     if name in NEW:
         assert r["n_fig"] >= 1, f"{name} is on the claims machinery but has no captioned figure"
+
+
+@pytest.mark.parametrize("name", NEW)
+def test_code_fits_the_column(browser, name):
+    """Code lines of at most 88 characters fit the column of a 1280 px window: no sideways scroll."""
+    open_page(browser, name)
+    wide = browser.execute_script(
+        "return Array.from(document.querySelectorAll('main div.cell_input pre'))"
+        ".filter(p => p.scrollWidth > p.clientWidth + 1).map(p => p.innerText.split('\\n')[0].slice(0, 60))")
+    assert not wide, f"{name}: code blocks scrolling sideways: {wide}"
 
 
 @pytest.mark.parametrize("name", [n for n in NEW if n != "reproduction"])
