@@ -54,6 +54,17 @@ def test_code_lines_fit_the_column(name):
     assert not long, f"book/{name}.py: {len(long)} code line(s) over {MAX_CODE_COLUMNS} characters:\n" + "\n".join(long)
 
 
+@pytest.mark.parametrize("name", CHAPTERS)
+def test_no_backtick_in_a_directive_line(name):
+    """A backtick in a directive's title (```{prf:theorem} Foo {cite}`x`) is not a fence opener in
+    CommonMark: jupytext then swallows every later cell into one markdown cell."""
+    import re
+
+    bad = [ln for ln in (BOOK / f"{name}.py").read_text(encoding="utf-8").splitlines()
+           if re.match(r"^# ```+\{[^}]+\}.*`", ln)]
+    assert not bad, f"book/{name}.py: move the role out of the directive's title: {bad}"
+
+
 def test_every_notebook_has_a_source():
     for nb in BOOK.glob("*.ipynb"):
         assert nb.with_suffix(".py").exists(), f"{nb.name} has no jupytext source {nb.stem}.py"
