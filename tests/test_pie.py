@@ -11,12 +11,13 @@ from hypothesis import strategies as st
 from scipy import sparse, stats
 
 from ldpnb import measures as pie
-from ldpnb.papers import pie as pie_pie
+from ldpnb.papers.pie import theory as pie_pie
+from ldpnb.papers.pie import identification as pid_pie
 from ldpnb import measures as pid
 from ldpnb import attacks as pid_attacks
-from ldpnb.papers import pie as pid_pie
+from ldpnb.attacks import linkage
 from ldpnb.measures import channel_capacity, mutual_information_joint
-from ldpnb.mechanisms import grr_channel, lh_channel
+from ldpnb.mechanisms import grr_channel, grr_params, lh_channel
 from ldpnb.channels import ldp_epsilon
 
 N_LT, K_LT = 1_370_637, 10_500_393
@@ -44,26 +45,29 @@ def test_fig4_numbers():
     eps = np.array([0.1, 1.0, 10.0])
     np.testing.assert_allclose(pie.alpha_ldp_generic(eps, N_LT, K_LT), [0.01443, 1.4427, 14.427], rtol=1e-3)
     np.testing.assert_allclose(pie.alpha_rr(eps, N_LT, K_LT), [2.042e-7, 3.336e-6, 0.04267], rtol=1e-3)
-    # spec table rows (theta_RR, theta_GLH g=1e8, Thm 4.4)
+    # theta_RR at the beta > 0.92 budget, Thm 4.4 at g = 1e8, Eq. 12 at eps = 16.17
     np.testing.assert_allclose(pie.theta_rr(K_LT, 12.72), 0.03086, rtol=1e-3)
-    np.testing.assert_allclose(pie.alpha_glh(16.0, N_LT, K_LT, 1e8), 1.664, rtol=1e-3)
+    np.testing.assert_allclose(pie.alpha_glh(16.0, N_LT, K_LT, 10**8), 1.664, rtol=1e-3)
+    # vectorised over g (Fig. 12, T13-g)
+    gs = np.array([10**3, 10**8])
+    np.testing.assert_allclose(pie.alpha_glh(16.0, N_LT, K_LT, gs), [pie.alpha_glh(16.0, N_LT, K_LT, int(g)) for g in gs])
     np.testing.assert_allclose(pie.fano_lower_bound(pie.alpha_rr(16.17, N_LT, K_LT), N_LT), 0.4502, atol=2e-4)
     # Prop 4.1 saturates at log n from eps = 14.13
     assert pie.alpha_ldp_generic(14.2, N_LT, K_LT) == pytest.approx(math.log2(N_LT))
 
 
 def test_cor39_example_units():
-    assert pie.alpha_for_target_bayes_error(0.8, 1e6, unit="nats") == pytest.approx(2.0700, abs=5e-4)
-    assert pie.alpha_for_target_bayes_error(0.5, 1e6, unit="nats") == pytest.approx(6.2146, abs=5e-4)
-    assert pie.alpha_for_target_bayes_error(0.8, 1e6) == pytest.approx(2.986, abs=5e-4)
-    assert pie.alpha_for_target_bayes_error(0.5, 1e6) == pytest.approx(8.966, abs=5e-4)
+    assert pie.alpha_for_target_bayes_error(0.8, 10**6, unit="nats") == pytest.approx(2.0700, abs=5e-4)
+    assert pie.alpha_for_target_bayes_error(0.5, 10**6, unit="nats") == pytest.approx(6.2146, abs=5e-4)
+    assert pie.alpha_for_target_bayes_error(0.8, 10**6) == pytest.approx(2.986, abs=5e-4)
+    assert pie.alpha_for_target_bayes_error(0.5, 10**6) == pytest.approx(8.966, abs=5e-4)
     # inverse of Eq. 12
-    a = pie.alpha_for_target_bayes_error(0.8, 1e6)
-    assert pie.fano_lower_bound(a, 1e6) == pytest.approx(0.8)
+    a = pie.alpha_for_target_bayes_error(0.8, 10**6)
+    assert pie.fano_lower_bound(a, 10**6) == pytest.approx(0.8)
 
 
 def test_pseudonymisation_example():
-    assert pie.fano_lower_bound(math.log2(5), 1e8) == pytest.approx(0.875, abs=5e-4)
+    assert pie.fano_lower_bound(math.log2(5), 10**8) == pytest.approx(0.875, abs=5e-4)
     assert pie.fano_lower_bound(math.log2(5), beta_u=0.99) == pytest.approx(0.500, abs=5e-4)
 
 
@@ -74,8 +78,8 @@ def test_theta_half_bound_and_inverse():
     assert th == pytest.approx(0.03095, abs=2e-5)
     assert pie.eps_from_theta(th, K_LT) == pytest.approx(12.72, abs=0.01)
     assert pie.theta_rr(K_LT, pie.eps_from_theta(0.3, K_LT)) == pytest.approx(0.3)
-    mu, nu = pie_pie.rr_params(2, 1.0)
-    assert mu == pytest.approx(math.e / (1 + math.e)) and mu > 0.73  # "smaller than 0.73" is rounding
+    p, q = grr_params(2, 1.0)
+    assert p == pytest.approx(math.e / (1 + math.e)) and p > 0.73  # "smaller than 0.73" is rounding
 
 
 def test_alpha_star_rr_matches_restricted_capacity():
@@ -225,156 +229,6 @@ def test_thm44_45_glh_explicit_family():
     assert worst < 1
 
 
-# ---------------------------------------------------------------------------------------------
-# utility (T16-T20)
-# ---------------------------------------------------------------------------------------------
-
-
-def test_thm48_identity_monotone_limit():
-    rng = np.random.default_rng(9)
-    for _ in range(200):
-        p, eps, g, n = rng.uniform(0, 1), rng.uniform(0.01, 20), float(rng.integers(2, 10**6)), 1000
-        th = pie.theta_glh(g, eps)
-        # algebraic identity; 1e-8 relative covers the float conditioning of 1 - theta near theta = 1
-        assert pie_pie.glh_variance(p, n, g, eps) == pytest.approx(pie_pie.glh_variance_fixed_theta(p, n, g, th), rel=1e-9)
-    gs = np.array([2, 3, 10, 1e3, 1e4, 1e6, 1e8, 1e10, 1e12])
-    v = pie_pie.glh_variance_fixed_theta(0.01, 1000, gs, 0.5)
-    assert np.all(np.diff(v) < 0)
-    assert v[-1] == pytest.approx(pie_pie.glh_variance_limit(0.01, 1000, 0.5), rel=1e-6)
-
-
-def test_t19_ldp_optimal_g():
-    from scipy.optimize import minimize_scalar
-    for eps in [0.5, 1, 2, 4, 8]:
-        E = math.exp(eps)
-        r = minimize_scalar(lambda g: float(pie_pie.glh_variance(0.0, 1, g, eps)), bounds=(1.0001, 50 * E + 10),
-                            method="bounded", options={"xatol": 1e-10})
-        assert r.x == pytest.approx(E + 1, rel=1e-5)
-
-
-def test_t20_rr_glh_equal_theta():
-    for k in [10, 1e3, 1e7]:
-        eps = pie.eps_from_theta(0.5, k)
-        second_rr = float(pie_pie.rr_variance(0.01, 1, k, eps) - pie_pie.rr_variance(0.0, 1, k, eps))
-        lim = float(pie_pie.glh_variance_limit(0.01, 1, 0.5))
-        assert second_rr == pytest.approx(lim * (k - 2) / k, rel=1e-9)
-
-
-def test_prop46_rr_variance_monte_carlo():
-    rng = np.random.default_rng(10)
-    n, k, R = 5000, 20, 4000
-    c = pie_pie.sample_empirical(pie_pie.zipf_profile(k, 1.1), n, rng=rng)
-    p = c / n
-    for eps in [0.5, 2.0]:
-        mu, nu = pie_pie.rr_params(k, eps)
-        est = np.array([pie_pie.empirical_estimate(pie_pie.simulate_rr_counts(c, eps, rng=rng), n, mu, nu) for _ in range(R)])
-        se = est.std(axis=0, ddof=1) / math.sqrt(R)
-        assert np.all(np.abs(est.mean(axis=0) - p) <= 5 * se)
-        ratio = est.var(axis=0, ddof=1) / pie_pie.rr_variance(p, n, k, eps)
-        assert np.all(np.abs(ratio - 1) < 0.10)
-
-
-def test_prop46_per_user_rr_matches_counts():
-    # the count simulator against per-user perturbation (core grr_perturb): chi-square at 1e-6
-    from ldpnb.mechanisms import grr_perturb
-    rng = np.random.default_rng(11)
-    k, eps = 6, 1.0
-    x = np.repeat(np.arange(k), [5000, 3000, 1000, 500, 400, 100])
-    y = grr_perturb(x, k, eps, rng=rng)
-    expected = np.bincount(x, minlength=k) @ grr_channel(k, eps)
-    assert stats.chisquare(np.bincount(y, minlength=k), expected).pvalue > 1e-6
-    cnt = pie_pie.simulate_rr_counts(np.bincount(x, minlength=k), eps, rng=rng)
-    assert stats.chisquare(cnt, expected).pvalue > 1e-6 and cnt.sum() == x.size
-
-
-def test_prop47_glh_variance_binomial_and_explicit_hashing():
-    from ldpnb.mechanisms import lh_perturb, lh_support_counts
-    rng = np.random.default_rng(12)
-    n, k, R = 5000, 20, 3000
-    c = pie_pie.sample_empirical(pie_pie.zipf_profile(k, 1.1), n, rng=rng)
-    p = c / n
-    for g, eps in [(2, 1.0), (5, 2.0), (50, 2.0)]:
-        mu, nu = pie_pie.glh_params(g, eps)
-        est = np.array([pie_pie.empirical_estimate(pie_pie.simulate_glh_support_counts(c, g, eps, rng=rng), n, mu, nu)
-                        for _ in range(R)])
-        assert np.all(np.abs(est.var(axis=0, ddof=1) / pie_pie.glh_variance(p, n, g, eps) - 1) < 0.10)
-        assert np.all(np.abs(est.mean(axis=0) - p) <= 5 * est.std(axis=0, ddof=1) / math.sqrt(R))
-    # explicit hashing (core local hashing): fewer runs, the mean and a looser variance check
-    x = np.repeat(np.arange(k), c)
-    g, eps, R2 = 5, 2.0, 300
-    mu, nu = pie_pie.glh_params(g, eps)
-    est = np.array([pie_pie.empirical_estimate(lh_support_counts(*lh_perturb(x, k, eps, g, rng=rng), k, g), n, mu, nu)
-                    for _ in range(R2)])
-    ratio = est.var(axis=0, ddof=1).sum() / pie_pie.glh_variance(p, n, g, eps).sum()
-    assert abs(ratio - 1) < 0.15
-
-
-def test_glh_zero_cell_shortcut_in_law():
-    # cells with p(x) = 0: the sparse draw must equal Binomial(n, 1/g) in law (chi-square at 1e-6)
-    rng = np.random.default_rng(13)
-    c = np.zeros(200_000, dtype=np.int64)
-    c[0] = 3000
-    out = pie_pie.simulate_glh_support_counts(c, 10**6, 5.0, rng=rng)[1:]
-    vals = np.bincount(out, minlength=3)[:3].astype(float)
-    probs = stats.binom.pmf([0, 1], 3000, 1e-6)
-    exp = np.array([probs[0], probs[1], 1 - probs.sum()]) * out.size
-    obs = np.array([vals[0], vals[1], out.size - vals[0] - vals[1]])
-    assert stats.chisquare(obs[:2], exp[:2] * obs[:2].sum() / exp[:2].sum()).pvalue > 1e-6
-    assert abs(out.mean() - 3000e-6) < 6 * math.sqrt(3000e-6 / out.size)
-
-
-def test_threshold_and_metrics():
-    mu, nu = pie_pie.rr_params(K_LT, 10.0)
-    T = pie_pie.significance_threshold(N_LT, mu, nu, K_LT)
-    assert stats.norm.isf(0.05 / K_LT) == pytest.approx(5.739, abs=1e-3)
-    assert T == pytest.approx(5.739 * math.sqrt(pie_pie.rr_variance(0.0, N_LT, K_LT, 10.0)), rel=1e-3)
-    p = np.array([0.5, 0.3, 0.2, 0.0])
-    ph = np.array([0.4, 0.3, 0.1, 0.2])
-    assert pie_pie.sum_l2_top(p, ph, 2) == pytest.approx(0.01)
-    assert pie_pie.sum_l2_top(p, ph, None) == pytest.approx(0.01 + 0.01 + 0.04)
-    assert pie_pie.mean_relative_error_top(p, ph, 3) == pytest.approx((0.2 + 0 + 0.5) / 3)
-    np.testing.assert_array_equal(pie_pie.threshold_estimate(ph, 0.15), [0.4, 0.3, 0.0, 0.2])
-
-
-def test_validation_errors():
-    with pytest.raises(ValueError):
-        pie.theta_rr(1, 1.0)
-    with pytest.raises(ValueError):
-        pie.alpha_rr(-1.0, 10, 10)
-    with pytest.raises(ValueError):
-        pie.fano_lower_bound(1.0)
-    with pytest.raises(ValueError):
-        pie.alpha_for_target_bayes_error(0.5, 100, unit="dits")
-    with pytest.raises(ValueError):
-        pie.pie([0.5, 0.5], [[1.0, 0.0]], np.eye(2))
-    with pytest.raises(TypeError):
-        pie_pie.utility_run(np.array([1, 2]), "rr", 1.0)
-    with pytest.raises(ValueError):
-        pie_pie.utility_run(pie_pie.UtilityPopulation(np.array([5, 3, 0, 2])), "oue", 1.0)
-
-
-def test_utility_run_and_loss_sums():
-    rng = np.random.default_rng(21)
-    c = pie_pie.sample_empirical(pie_pie.zipf_profile(500, 1.0), 20_000, rng=rng)
-    pop = pie_pie.UtilityPopulation(c, tops=(20, 100))
-    p = c / c.sum()
-    top = pie_pie.top_indices(p, 100)
-    for mech, g in [("rr", None), ("glh", 50)]:
-        r = pie_pie.utility_run(pop, mech, 2.0, g=g, rng=3, return_estimate=True)
-        # recompute from the same simulated counts
-        counts = (pie_pie.simulate_rr_counts(c, 2.0, rng=3) if mech == "rr"
-                  else pie_pie.simulate_glh_support_counts(c, g, 2.0, rng=3))
-        mu, nu = pie_pie.rr_params(500, 2.0) if mech == "rr" else pie_pie.glh_params(g, 2.0)
-        est = pie_pie.empirical_estimate(counts, c.sum(), mu, nu)
-        thr = pie_pie.threshold_estimate(est, r["T"])
-        assert r[("emp", 100)] == pytest.approx(pie_pie.sum_l2_top(p, est, 100), rel=1e-10)
-        assert r[("thr", None)] == pytest.approx(pie_pie.sum_l2_top(p, thr, None), rel=1e-10)
-        assert r["rel_thr"] == pytest.approx(pie_pie.mean_relative_error_top(p, thr, 20), rel=1e-10)
-    assert pie_pie.rr_loss_sum(p[top].sum(), 100, 20_000, 500, 2.0) == pytest.approx(
-        pie_pie.rr_variance(p[top], 20_000, 500, 2.0).sum(), rel=1e-12)
-    assert pie_pie.glh_loss_sum(1.0, 500, 20_000, 50, 2.0) == pytest.approx(pie_pie.glh_variance(p, 20_000, 50, 2.0).sum(), rel=1e-12)
-
-
 @settings(max_examples=50, deadline=None)
 @given(st.floats(0.01, 20), st.integers(2, 10**7), st.integers(2, 10**7))
 def test_bounds_ordering_property(eps, n, k):
@@ -388,12 +242,28 @@ def test_bounds_ordering_property(eps, n, k):
 # ---------------------------------------------------------------------------------------------
 
 
-def test_t1_gaussian_scores_mc():
-    r = pie_pie.gaussian_score_mc(100, 3.0, 4000, rng=1)
-    assert r["mi_bits"] == pytest.approx(4.96, abs=0.1) and r["mi_bits"] <= math.log2(100)
+def test_t1_gaussian_scores_mc_and_control_variate():
+    r = pie_pie.gaussian_score_mc(1000, 2.0, 2000, rng=1)
+    cv = pie_pie.gaussian_score_mi(1000, 2.0, 2000, rng=2)
+    # the two estimators of the same I(U;S) agree (4 SE of the difference); at large n the control
+    # variate removes most of the variance (the log-likelihood of the genuine score)
+    assert abs(r["mi_bits"] - cv["mi"]) <= 4 * math.hypot(r["mi_se"], cv["se"])
+    assert cv["se"] < r["mi_se"] / 3 and cv["mi"] <= math.log2(1000) and cv["gap"] > 0
+    assert cv["D"] == pytest.approx(4 / 2 / math.log(2))
     r2 = pie_pie.gaussian_score_mc(100, 2.0, 4000, rng=2)
-    assert r2["bayes_error"] == pytest.approx(0.677, abs=0.03)
     assert r2["bayes_error"] >= pie.fano_lower_bound(r2["mi_bits"], 100)
+    # Thm 3.2: the gap shrinks with n
+    gaps = [pie_pie.gaussian_score_mi(n, 2.0, 2000, rng=n)["gap"] for n in (100, 1000)]
+    assert gaps[1] < gaps[0]
+
+
+def test_theorem_checks_have_no_violation():
+    rows = pie_pie.theorem_checks(60, rng=3)
+    assert len(rows) == 16
+    for r in rows:
+        assert r["violations"] == 0 and r["checks"] == 60, r["name"]
+        assert r["max_excess"] <= 1e-10
+        assert (r["max_ratio"] is None) == r["name"].endswith("(=)")
 
 
 def test_knn_recovers_gaussian_kl():
@@ -531,8 +401,9 @@ def test_sequences_and_halves():
 def test_score_experiment_and_weighted_det():
     rng = np.random.default_rng(19)
     seqs = [rng.integers(0, 30, size=int(rng.integers(5, 15))) for _ in range(40)]
-    r = pid_attacks.score_experiment(seqs, seqs, 30)
+    r = pid_attacks.score_experiment(seqs, seqs, 30, se_reps=4, rng=1)
     assert r["error_rate"] <= 0.2 and r["pse"] > 0 and r["impostor"].size == 40 * 39
+    assert np.isfinite(r["pse_se"]) and r["pse_se"] > 0 and r["ceiling"] == pytest.approx(math.log2(2 * 40 * 39))
     g = rng.normal(2, 1, 300)
     i = np.round(rng.normal(0, 1, 3000), 1)
     vals, cnt = np.unique(i, return_counts=True)
@@ -562,3 +433,63 @@ def test_pie_between_zero_and_bounds_property(n, k, eps, seed):
     v = pie.pie(p_u, P, grr_channel(k, eps))
     assert -1e-12 <= v <= pie.alpha_rr(eps, n, k) + 1e-10
     assert v <= pie.alpha_star_rr(n, k, eps) + 1e-10
+
+
+def test_validation_errors():
+    with pytest.raises(ValueError, match="k"):
+        pie.theta_rr(1, 1.0)
+    with pytest.raises(ValueError, match="epsilon"):
+        pie.alpha_rr(-1.0, 10, 10)
+    with pytest.raises(ValueError, match="exactly one"):
+        pie.fano_lower_bound(1.0)
+    with pytest.raises(ValueError, match="unit"):
+        pie.alpha_for_target_bayes_error(0.5, 100, unit="dits")
+    with pytest.raises(ValueError, match="p_x_given_u"):
+        pie.pie([0.5, 0.5], [[1.0, 0.0]], np.eye(2))
+    with pytest.raises(TypeError, match="n"):
+        pie.fano_lower_bound(1.0, 1e6)          # sizes are integers
+    with pytest.raises(ValueError, match="scoring"):
+        linkage.score_matrix([[0, 1]], [[0, 1]], 2, scoring="tnorm")
+
+
+def test_offset_scores_shift_each_query_by_its_length():
+    rng = np.random.default_rng(20)
+    seqs = [rng.integers(0, 25, size=int(rng.integers(3, 30))) for _ in range(30)]
+    raw = linkage.score_matrix(seqs, seqs, 25, scoring="raw")
+    off = linkage.score_matrix(seqs, seqs, 25, scoring="offset")
+    lens = np.array([len(s) for s in seqs])
+    np.testing.assert_allclose(raw - off, np.repeat((lens * math.log(1e-8))[:, None], 30, axis=1), rtol=1e-12)
+    # a per-query constant: same best-score decisions and error rate
+    assert pid.best_score_error_rate(raw) == pid.best_score_error_rate(off)
+    # a user with no overlap with the query scores exactly 0 under the offset scores
+    assert np.min(off) >= -1e-9
+
+
+def test_pse_subsamples_and_gaussian_frr():
+    from ldpnb.measures.pse import gaussian_frr_at_far, pse_subsamples
+
+    rng = np.random.default_rng(21)
+    n = 200
+    S = rng.standard_normal((n, n))
+    S[np.arange(n), np.arange(n)] += 2.0
+    sub = pse_subsamples(S, 0.5, 6, rng=1)
+    assert sub.shape == (6,) and np.all(np.abs(sub - pid.gaussian_kl_bits(2.0)) < 1.0)
+    # FRR at a FAR, analytic against sampled scores (binomial SE of the FRR)
+    g, i = pid_pie.synth_biometric_scores(20_000, 1.5, fail_rate=0.1, n_impostor=200_000, rng=2)
+    for far in (0.01, 0.1):
+        f = gaussian_frr_at_far(1.5, far, 0.1)
+        assert abs(pid.frr_at_far(g, i, far) - f) < 5 * math.sqrt(f * (1 - f) / g.size) + 2e-3
+
+
+def test_biometric_standin_places_the_pse():
+    r = pid_pie.biometric_standin(3.0, n=3000, n_impostor=1_000_000, sets=2, rng=4)
+    assert r["pse"] == pytest.approx(3.0, rel=0.1)
+    assert pid.gaussian_kl_bits(r["mu"]) == pytest.approx(3.0)
+    assert list(r["frr"]) == [0.001, 0.01, 0.1]
+
+
+def test_increase_evidence():
+    ev = pid_pie.increase_evidence([1.0, 2.0, 2.5, 4.0], [0.1, 0.1, 0.2, 0.2], rise_from=1)
+    np.testing.assert_allclose(ev["steps"], [1.0, 0.5, 1.5])
+    np.testing.assert_allclose(ev["step_se"], np.hypot([0.1, 0.1, 0.2], [0.1, 0.2, 0.2]))
+    assert ev["rise"] == pytest.approx(2.0) and ev["rise_se"] == pytest.approx(math.hypot(0.2, 0.1))

@@ -9,17 +9,26 @@ from __future__ import annotations
 import math
 import numpy as np
 from scipy import sparse
+
+from ldpnb.contracts import (
+    AnyOf, Array, Integer, OneOf, Optional, RandomState, Real, Unchecked, contract,
+)
 from ldpnb.measures.reidentification import _unit_scale, theta_rr
-from ldpnb.utils import check_domain_size, check_epsilon, check_random_state
-from ldpnb.measures.pse import best_score_error_rate, genuine_impostor, kl_mixed_1d
+from ldpnb.utils import check_random_state
+from ldpnb.measures.pse import best_score_error_rate, genuine_impostor, kl_mixed_1d, pse_subsamples
 
 __all__ = [
     "sequences_from_events",
     "split_halves",
     "MarkovChainMatcher",
     "SingleLocationAttack",
+    "score_matrix",
     "score_experiment",
 ]
+
+_SEQS = Unchecked("a list of 1-D integer sequences, one per user", example=[[0, 1, 1], [1, 0, 1]])
+_SCORING = OneOf("raw", "offset")
+_FLOOR = Real(0, 1, low_open=True, high_open=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -27,8 +36,9 @@ __all__ = [
 # ---------------------------------------------------------------------------------------------
 
 
+@contract(users=Array(1), times=Array(1), items=Array(1), min_events=Integer(1, None))
 def sequences_from_events(users, times, items, *, min_events: int = 1) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
-    """Chronological per-user sequences from an event table.
+    """Chronological per-user sequences from an event table (the LT and RH traces of Sec. 5.1).
 
     Returns ``(seqs, user_ids, item_ids)``: ``seqs[i]`` is the item codes (0..k-1) of user
     ``user_ids[i]`` in time order (stable for equal times); ``item_ids[c]`` is the original id of
@@ -38,8 +48,8 @@ def sequences_from_events(users, times, items, *, min_events: int = 1) -> tuple[
     u = np.asarray(users)
     t = np.asarray(times)
     it = np.asarray(items)
-    if not (u.shape == t.shape == it.shape) or u.ndim != 1:
-        raise ValueError("users, times and items must be 1-D arrays of equal length")
+    if not (u.shape == t.shape == it.shape):
+        raise ValueError(f"users, times and items must have equal lengths, got {u.size}, {t.size}, {it.size}")
     order = np.lexsort((t, u))
     u, it = u[order], it[order]
     uid, start, cnt = np.unique(u, return_index=True, return_counts=True)
@@ -52,6 +62,7 @@ def sequences_from_events(users, times, items, *, min_events: int = 1) -> tuple[
     return seqs, uid[keep_user], item_ids
 
 
+@contract(seq=Array(1, min_size=0))
 def split_halves(seq) -> tuple[np.ndarray, np.ndarray]:
     """Chronological split into the former half (training) and the latter half (X).
 
@@ -63,7 +74,7 @@ def split_halves(seq) -> tuple[np.ndarray, np.ndarray]:
 
 
 # ---------------------------------------------------------------------------------------------
-# Markov-chain matcher (Section 5.1; spec A8)
+# Markov-chain matcher (Section 5.1)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -86,16 +97,23 @@ class MarkovChainMatcher:
     .. math:: \log s_j = \ln\tilde\pi_j(y_1) + \sum_{t=1}^{L-1}\ln\tilde\Lambda_j(y_{t+1}|y_t),
 
     computed for all (query, user) pairs at once as ``A Ppi^T + C PLam^T + L ln(floor)`` with
-    sparse one-hot / transition-count matrices (spec A8).
+    sparse one-hot / transition-count matrices.
+
+    Every term of a query of :math:`L` events is at least :math:`\ln(\text{floor})`, so every score
+    of that query carries the offset :math:`L\ln(\text{floor})` (-18.4 nats per event for the
+    paper's :math:`10^{-8}`).  ``scoring="offset"`` removes it: the score becomes the log-likelihood
+    ratio against the "floor" model that gives every event probability ``floor`` (0 for a user with
+    no overlap with the query).  A per-query constant changes neither the best-score decision nor
+    the error rate, but the PSE and the DET curve pool the scores of all queries.
     """
 
+    @contract(floor=_FLOOR)
     def __init__(self, floor: float = 1e-8) -> None:
-        if not 0 < floor < 1:
-            raise ValueError(f"floor must lie in (0, 1), got {floor}")
         self.floor = float(floor)
 
+    @contract(train_seqs=_SEQS, k=Integer(1, None))
     def fit(self, train_seqs, k: int) -> "MarkovChainMatcher":
-        k = check_domain_size(k, minimum=1)
+        """Visit probabilities and transition matrices of every user from her training sequence."""
         flat, owner, lens = _concat(train_seqs)
         if flat.min() < 0 or flat.max() >= k:
             raise ValueError(f"training items must lie in 0..{k - 1}")
@@ -124,8 +142,9 @@ class MarkovChainMatcher:
         self.k, self.n_users = k, n
         return self
 
-    def log_scores(self, query_seqs) -> np.ndarray:
-        """Natural-log scores, shape (n_queries, n_users)."""
+    @contract(query_seqs=_SEQS, scoring=_SCORING)
+    def log_scores(self, query_seqs, *, scoring: str = "raw") -> np.ndarray:
+        r"""Natural-log scores, shape (n_queries, n_users); ``scoring="offset"`` drops :math:`L\ln(\text{floor})`."""
         if not hasattr(self, "pi"):
             raise ValueError("call fit() first")
         flat, owner, lens = _concat(query_seqs)
@@ -147,12 +166,13 @@ class MarkovChainMatcher:
         if hit.any():
             C = sparse.csr_matrix((np.ones(hit.sum()), (o[hit], pos_c[hit])), shape=(nq, self.pair_codes.size))
             S += (C @ self._PLam.T).toarray()
-        S += (lens * math.log(self.floor))[:, None]
+        if scoring == "raw":
+            S += (lens * math.log(self.floor))[:, None]
         return S
 
 
 # ---------------------------------------------------------------------------------------------
-# Single obfuscated location (Figs. 8, 9; spec A10, A12)
+# Single obfuscated location (Figs. 8, 9)
 # ---------------------------------------------------------------------------------------------
 
 
@@ -166,10 +186,13 @@ class SingleLocationAttack:
 
     .. math:: s_j = \sum_{x\in P}\tilde\pi_j(x),
 
-    monotone in the exact likelihood q_j(report) (spec Section 2.8); the decision is the best-score
-    rule with random tie-breaking.
+    monotone in the exact likelihood q_j(report) (for the RR, :math:`q_j(y) = \theta\tilde\pi_j(y) +
+    (1-\theta)/k`); the decision is the best-score rule with random tie-breaking.
     """
 
+    @contract(pi=Unchecked("a sparse (users x k) matrix of visit probabilities",
+                           example=sparse.csr_matrix(np.array([[0.5, 0.5], [1.0, 0.0]]))),
+              x=Array(1, low=0, integer=True), floor=_FLOOR)
     def __init__(self, pi: sparse.spmatrix, x, *, floor: float = 1e-8) -> None:
         self.pi = sparse.csr_matrix(pi, dtype=float)
         self.pi.sum_duplicates()
@@ -201,11 +224,13 @@ class SingleLocationAttack:
         cnt[has] = np.add.reduceat(attains.astype(float), pic.indptr[:-1][has])
         return colmax, cnt, has
 
+    @contract(epsilon=AnyOf(Real(0, None, low_open=True), Array(1, low=float(np.finfo(float).tiny))),
+              unit=OneOf("bits", "nats"))
     def rr_exact(self, epsilon, *, unit: str = "bits") -> dict:
         r"""Exact expected error rate and exact D(f_G||f_I) of the scores under the eps-RR.
 
         The RR keeps x with probability theta and otherwise reports a uniform location, so
-        (spec A12) f_G = theta f_G^0 + (1-theta) u and f_I = theta f_I^0 + (1-theta) u with the
+        f_G = theta f_G^0 + (1-theta) u and f_I = theta f_I^0 + (1-theta) u with the
         clean score pmfs f_G^0, f_I^0 and the pmf u of pi~_j(y) for uniform y (the same for
         genuine and impostor pairs).  The error rate is the same mixture of the clean error and
         the error on a uniform location.
@@ -271,7 +296,7 @@ class SingleLocationAttack:
         if mechanism != "glh":
             raise ValueError("mechanism must be 'rr' or 'glh'")
         g = float(g)
-        E = math.exp(check_epsilon(epsilon))
+        E = math.exp(epsilon)
         mu = E / (g + E - 1)
         own = rng.random(N) < mu                     # y = h(x_i): x_i is in the preimage
         m = rng.binomial(k - 1, 1.0 / g, size=N)      # other POIs colliding with y (random oracle)
@@ -291,6 +316,8 @@ class SingleLocationAttack:
         c_all = np.concatenate([xs[own], oth])
         return true, r_all, c_all
 
+    @contract(mechanism=OneOf("rr", "glh"), epsilon=Real(0, 700, low_open=True), g=Optional(Integer(2, None)),
+              reps=Integer(1, None), rng=RandomState())
     def simulate(self, mechanism: str, epsilon: float, *, g=None, reps: int = 1, rng=None) -> dict:
         """Monte Carlo of ``reps`` rounds of n obfuscated reports: error rate and score samples.
 
@@ -330,19 +357,39 @@ class SingleLocationAttack:
                     genuine=genuine, impostor=impostor, impostor_weights=weights)
 
 
-def score_experiment(train_seqs, query_seqs, k: int, *, floor: float = 1e-8, decimals: int = 9,
-                     max_impostors: int | None = None, rng=None) -> dict:
-    """Markov-chain matcher on (training, query) pairs of the same users: PSE, error rate, scores.
+@contract(train_seqs=_SEQS, query_seqs=_SEQS, k=Integer(1, None), scoring=_SCORING, floor=_FLOOR)
+def score_matrix(train_seqs, query_seqs, k: int, *, scoring: str = "offset", floor: float = 1e-8) -> np.ndarray:
+    r"""Log-scores of every query against every user's Markov chain (Sec. 5.1), shape (queries, users).
 
-    Query i belongs to user i.  Returns ``pse`` (bits, :func:`kl_mixed_1d` on the log-scores),
-    ``error_rate`` (best-score rule, ties at random), ``genuine`` and ``impostor`` log-scores
-    (impostors optionally subsampled to ``max_impostors`` for memory; the PSE uses all of them).
+    ``scoring="raw"`` is the paper's literal log-likelihood; ``"offset"`` subtracts the per-query
+    constant :math:`L\ln(\text{floor})` (see :class:`MarkovChainMatcher`).
     """
-    S = MarkovChainMatcher(floor).fit(train_seqs, k).log_scores(query_seqs)
+    return MarkovChainMatcher(floor).fit(train_seqs, k).log_scores(query_seqs, scoring=scoring)
+
+
+@contract(train_seqs=_SEQS, query_seqs=_SEQS, k=Integer(1, None), scoring=_SCORING, floor=_FLOOR,
+          decimals=Integer(0, 15), max_impostors=Optional(Integer(1, None)), se_reps=Integer(0, None),
+          rng=RandomState())
+def score_experiment(train_seqs, query_seqs, k: int, *, scoring: str = "offset", floor: float = 1e-8,
+                     decimals: int = 9, max_impostors: int | None = None, se_reps: int = 0, rng=None) -> dict:
+    r"""Markov-chain matcher on (training, query) pairs of the same users: PSE, error rate, scores.
+
+    Query i belongs to user i.  Returns ``pse`` (bits, :func:`ldpnb.measures.kl_mixed_1d` on the
+    pooled log-scores), ``error_rate`` (best-score rule, ties at random), ``genuine`` and
+    ``impostor`` log-scores (impostors optionally subsampled to ``max_impostors`` for memory; the
+    PSE uses all of them), ``n_users``, ``ceiling`` (:math:`\log_2(2M)`, the largest value the PSE
+    estimator can return with :math:`M` impostor scores) and, with ``se_reps > 0``, ``pse_se`` from
+    half-size user subsets (:func:`ldpnb.measures.pse_subsamples`).
+    """
+    rng = check_random_state(rng)
+    S = score_matrix(train_seqs, query_seqs, k, scoring=scoring, floor=floor)
     err = best_score_error_rate(S)
+    se = float(np.std(pse_subsamples(S, 0.5, se_reps, decimals=decimals, rng=rng), ddof=1) * math.sqrt(0.5)) \
+        if se_reps >= 2 else float("nan")
     gen, imp = genuine_impostor(S)
     del S
     d = kl_mixed_1d(gen, imp, decimals=decimals)
+    ceiling = math.log2(2 * imp.size)
     if max_impostors is not None and imp.size > max_impostors:
-        imp = check_random_state(rng).choice(imp, size=max_impostors, replace=False)
-    return dict(pse=d, error_rate=err, genuine=gen, impostor=imp, n_users=len(train_seqs))
+        imp = rng.choice(imp, size=max_impostors, replace=False)
+    return dict(pse=d, pse_se=se, error_rate=err, genuine=gen, impostor=imp, n_users=len(train_seqs), ceiling=ceiling)

@@ -8,8 +8,11 @@ from __future__ import annotations
 
 import math
 import numpy as np
-from scipy import integrate, optimize, special
+from scipy import integrate, optimize, special, stats
+
+from ldpnb.contracts import AnyOf, Array, Boolean, Integer, OneOf, Optional, RandomState, Real, contract
 from ldpnb.measures.reidentification import LOG2E, _unit_scale
+from ldpnb.utils import check_random_state
 
 __all__ = [
     "genuine_impostor",
@@ -22,27 +25,35 @@ __all__ = [
     "gaussian_kl_bits",
     "mixture_kl_bits",
     "mu_for_kl_bits",
+    "gaussian_frr_at_far",
+    "pse_subsamples",
 ]
 
+_UNIT = OneOf("bits", "nats")
+_SAMPLE = Array(1, min_size=2)
+_WEIGHTS = Optional(Array(1, low=0, integer=True))
 
+
+@contract(score_matrix=Array(2, min_size=4))
 def genuine_impostor(score_matrix) -> tuple[np.ndarray, np.ndarray]:
-    """Genuine scores (diagonal: query i vs user i) and impostor scores (off-diagonal)."""
+    """Genuine scores (diagonal: query i vs user i) and impostor scores (off-diagonal), Sec. 5.1."""
     S = np.asarray(score_matrix, dtype=float)
-    if S.ndim != 2 or S.shape[0] != S.shape[1]:
+    if S.shape[0] != S.shape[1]:
         raise ValueError("score_matrix must be square (query i belongs to user i)")
     mask = ~np.eye(S.shape[0], dtype=bool)
     return np.diag(S).copy(), S[mask]
 
 
+@contract(score_matrix=Array(2), true_user=Optional(Array(1, low=0, integer=True)))
 def best_score_error_rate(score_matrix, true_user=None) -> float:
-    """Best-score rule error with uniform random tie-breaking (spec A10), expected value.
+    """Expected error of the best-score rule G (Sec. 3.1) with uniform random tie-breaking.
 
     err_i = 1 - 1[true user attains the max] / #{users attaining the max}; returns mean err_i.
     """
     S = np.asarray(score_matrix, dtype=float)
-    if S.ndim != 2:
-        raise ValueError("score_matrix must be 2-D (queries x users)")
     t = np.arange(S.shape[0]) if true_user is None else np.asarray(true_user)
+    if t.shape != (S.shape[0],) or t.max() >= S.shape[1]:
+        raise ValueError(f"true_user must hold one user in 0..{S.shape[1] - 1} per query")
     m = S.max(axis=1, keepdims=True)
     at_max = S >= m
     correct = at_max[np.arange(S.shape[0]), t]
@@ -67,6 +78,7 @@ def _kth_nn_1d(sorted_ref: np.ndarray, q: np.ndarray, kk: int, exclude_self: boo
     return d[:, kk] if exclude_self else d[:, kk - 1]
 
 
+@contract(genuine=_SAMPLE, impostor=Array(1), k=Integer(1, None), bias_reduced=Boolean(), unit=_UNIT)
 def kl_knn_1d(genuine, impostor, *, k: int = 1, bias_reduced: bool = True, unit: str = "bits") -> float:
     r"""k-NN estimator of D(f_G || f_I) for scalar samples (Wang, Kulkarni & Verdú 2009).
 
@@ -109,9 +121,11 @@ def kl_knn_1d(genuine, impostor, *, k: int = 1, bias_reduced: bool = True, unit:
     return float(d * _unit_scale(unit))
 
 
+@contract(genuine=_SAMPLE, impostor=Array(1), impostor_weights=_WEIGHTS, k=Integer(1, None),
+          bias_reduced=Boolean(), unit=_UNIT, smoothing=Real(0, None, low_open=True), decimals=Integer(0, 15))
 def kl_mixed_1d(genuine, impostor, *, impostor_weights=None, k: int = 1, bias_reduced: bool = True,
                 unit: str = "bits", smoothing: float = 0.5, decimals: int = 12) -> float:
-    r"""Tie-aware estimate of D(f_G || f_I) for scores with atoms (spec A9).
+    r"""Tie-aware estimate of D(f_G || f_I) for scores with atoms (the PSE of Sec. 5.1, with ties).
 
     Values occurring at least twice in the pooled (weighted) sample are atoms A; the rest is the
     continuous part c.  By the chain rule of KL over the partition {atoms, c}:
@@ -122,6 +136,10 @@ def kl_mixed_1d(genuine, impostor, *, impostor_weights=None, k: int = 1, bias_re
     Empirical masses; an impostor mass of 0 is replaced by ``smoothing``/M (count smoothing).
     ``impostor_weights`` (integer multiplicities) lets huge impostor atoms (e.g. n(n-1) floor
     scores) be passed as one value.  Values are compared after rounding to ``decimals``.
+
+    Resolution: with :math:`M` impostor samples the estimate cannot exceed about
+    :math:`\log_2(2M)` bits (complete separation of genuine and impostor scores: the smoothed
+    impostor mass of the genuine atoms is ``smoothing``/M).
     """
     G = np.round(np.asarray(genuine, dtype=float), decimals)
     I = np.round(np.asarray(impostor, dtype=float), decimals)
@@ -149,6 +167,7 @@ def kl_mixed_1d(genuine, impostor, *, impostor_weights=None, k: int = 1, bias_re
     return d * sc
 
 
+@contract(genuine=_SAMPLE, impostor=Array(1), method=OneOf("mixed", "knn"))
 def pse_from_scores(genuine, impostor, *, method: str = "mixed", **kw) -> float:
     """PSE = D(f_G || f_I) in bits (the n -> infinity value of I(U;S), Thm 3.2)."""
     if method == "mixed":
@@ -158,14 +177,17 @@ def pse_from_scores(genuine, impostor, *, method: str = "mixed", **kw) -> float:
     raise ValueError(f"method must be 'mixed' or 'knn', got {method!r}")
 
 
+@contract(genuine=Array(1), impostor=Array(1), impostor_weights=_WEIGHTS)
 def det_curve(genuine, impostor, *, impostor_weights=None) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """DET curve of a similarity score (spec A11): FAR(tau) = Pr_I[s >= tau], FRR(tau) = Pr_G[s < tau].
+    """DET curve of a similarity score (Sec. 5.2, Fig. 7): FAR(tau) = Pr_I[s >= tau], FRR(tau) = Pr_G[s < tau].
 
     Returns ``(thresholds, far, frr)`` over every distinct score value (ascending thresholds).
     """
     G = np.sort(np.asarray(genuine, dtype=float))
     I = np.asarray(impostor, dtype=float)
     w = np.ones(I.size) if impostor_weights is None else np.asarray(impostor_weights, dtype=float)
+    if w.shape != I.shape:
+        raise ValueError("impostor_weights must hold one weight per impostor score")
     order = np.argsort(I)
     I, w = I[order], w[order]
     tau = np.unique(np.concatenate([G, I]))
@@ -175,6 +197,7 @@ def det_curve(genuine, impostor, *, impostor_weights=None) -> tuple[np.ndarray, 
     return tau, far, frr
 
 
+@contract(genuine=Array(1), impostor=Array(1), far_target=Real(0, 1))
 def frr_at_far(genuine, impostor, far_target: float, **kw) -> float:
     """Smallest FRR among thresholds with FAR <= far_target."""
     _, far, frr = det_curve(genuine, impostor, **kw)
@@ -183,19 +206,19 @@ def frr_at_far(genuine, impostor, far_target: float, **kw) -> float:
 
 
 # ---------------------------------------------------------------------------------------------
-# Synthetic biometric score stand-ins (spec Section 6) -- illustrations, not data
+# Gaussian score models (the synthetic biometric stand-ins of the PIE chapter) -- illustrations, not data
 # ---------------------------------------------------------------------------------------------
 
 
+@contract(mu=Real())
 def gaussian_kl_bits(mu: float) -> float:
     r"""D(N(mu,1) || N(0,1)) = mu^2/(2 ln 2) bits."""
     return mu * mu / 2 * LOG2E
 
 
+@contract(mu=Real(), w=Real(0, 1, high_open=True))
 def mixture_kl_bits(mu: float, w: float) -> float:
     r"""D((1-w) N(mu,1) + w N(0,1) || N(0,1)) in bits (numerical quadrature)."""
-    if not 0 <= w < 1:
-        raise ValueError("w must lie in [0, 1)")
     if w == 0:
         return gaussian_kl_bits(mu)
 
@@ -211,10 +234,47 @@ def mixture_kl_bits(mu: float, w: float) -> float:
     return val * LOG2E
 
 
+@contract(d_bits=Real(0, 1000, low_open=True), w=Real(0, 1, high_open=True))
 def mu_for_kl_bits(d_bits: float, w: float = 0.0) -> float:
     """Genuine mean mu such that the (mixture) Gaussian stand-in has D(f_G||f_I) = d_bits."""
-    if d_bits <= 0:
-        raise ValueError("d_bits must be > 0")
     if w == 0:
         return math.sqrt(2 * d_bits * math.log(2))
     return optimize.brentq(lambda m: mixture_kl_bits(m, w) - d_bits, 1e-6, 60.0, xtol=1e-10)
+
+
+@contract(mu=Real(), far=AnyOf(Real(0, 1), Array((0, 1), low=0, high=1)), w=Real(0, 1, high_open=True))
+def gaussian_frr_at_far(mu: float, far, w: float = 0.0):
+    r"""FRR at a given FAR of the Gaussian score model :math:`f_I = N(0,1)`,
+    :math:`f_G = (1-w)N(\mu,1) + wN(0,1)` (thresholding the score, Sec. 5.2):
+
+    .. math:: \tau = \Phi^{-1}(1-\mathrm{FAR}),\qquad
+              \mathrm{FRR} = (1-w)\,\Phi(\tau-\mu) + w\,(1-\mathrm{FAR}).
+    """
+    far = np.asarray(far, dtype=float)
+    tau = stats.norm.isf(far)
+    out = (1 - w) * stats.norm.cdf(tau - mu) + w * (1 - far)
+    return float(out) if out.ndim == 0 else out
+
+
+@contract(score_matrix=Array(2, min_size=4), frac=Real(0, 1, low_open=True, high_open=True),
+          reps=Integer(2, None), decimals=Integer(0, 15), rng=RandomState())
+def pse_subsamples(score_matrix, frac: float = 0.5, reps: int = 20, *, decimals: int = 9, rng=None) -> np.ndarray:
+    """PSE estimates (:func:`kl_mixed_1d`, bits) on ``reps`` random subsets of ``frac`` of the users.
+
+    The queries and the templates of the same users are kept (square sub-matrices).  The spread of
+    the estimates gives the standard error of the full-population estimate: about
+    ``std(subsample estimates) * sqrt(frac)`` for a statistic whose variance is inversely
+    proportional to the number of users.
+    """
+    rng = check_random_state(rng)
+    S = np.asarray(score_matrix, dtype=float)
+    if S.shape[0] != S.shape[1]:
+        raise ValueError("score_matrix must be square (query i belongs to user i)")
+    n = S.shape[0]
+    m = max(2, int(round(frac * n)))
+    out = np.empty(reps)
+    for r in range(reps):
+        idx = np.sort(rng.choice(n, m, replace=False))
+        g, im = genuine_impostor(S[np.ix_(idx, idx)])
+        out[r] = kl_mixed_1d(g, im, decimals=decimals)
+    return out

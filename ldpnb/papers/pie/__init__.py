@@ -1,39 +1,12 @@
-"""PIE: re-identification risks in the local privacy model (Murakami and Takahashi, TDP 2021)."""
+"""PIE: re-identification risks in the local privacy model (Murakami and Takahashi, TDP 2021).
 
-from .theory import gaussian_score_mc, random_ldp_channel, theorem_checks
-from .identification import synth_biometric_scores
-from .utility import (
-    glh_params, rr_params, simulate_rr_counts, simulate_glh_support_counts, empirical_estimate,
-    significance_threshold, threshold_estimate, rr_variance, glh_variance, glh_variance_fixed_theta,
-    glh_variance_limit, rr_loss_sum, glh_loss_sum, top_indices, sum_l2_top, mean_relative_error_top,
-    zipf_profile, sample_empirical, UtilityPopulation, utility_run, synthetic_population, utility_task,
-)
+``theory`` (the propositions and theorems of Secs. 3-4 on random instances, Gaussian scores),
+``utility`` (Sec. 4.4 and Figs. 10-12), ``identification`` (Figs. 5-9 on public traces),
+``claims`` (the paper's claims as data: ``CLAIMS``) and ``figures`` (one function per figure).
+"""
 
-__all__ = [
-    "gaussian_score_mc",
-    "random_ldp_channel",
-    "theorem_checks",
-    "synth_biometric_scores",
-    "glh_params",
-    "rr_params",
-    "simulate_rr_counts",
-    "simulate_glh_support_counts",
-    "empirical_estimate",
-    "significance_threshold",
-    "threshold_estimate",
-    "rr_variance",
-    "glh_variance",
-    "glh_variance_fixed_theta",
-    "glh_variance_limit",
-    "rr_loss_sum",
-    "glh_loss_sum",
-    "top_indices",
-    "sum_l2_top",
-    "mean_relative_error_top",
-    "zipf_profile",
-    "sample_empirical",
-    "UtilityPopulation",
-    "utility_run",
-    "synthetic_population",
-    "utility_task",
-]
+from . import figures, identification, theory, utility
+from .claims import CLAIMS, ERRATA, K_LT, N_LT, SIZES_BY_SCALE, THEOREM_IDS, VAR_REPS
+
+__all__ = ["CLAIMS", "ERRATA", "K_LT", "N_LT", "SIZES_BY_SCALE", "THEOREM_IDS", "VAR_REPS", "figures",
+           "identification", "theory", "utility"]

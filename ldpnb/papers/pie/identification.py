@@ -1,27 +1,295 @@
-"""PIE paper (Murakami and Takahashi 2021): synthetic biometric stand-ins for the identification
-experiments of Section 5.
+r"""PIE paper (Murakami and Takahashi 2021): the identification experiments of Section 5 (Figs. 5-9)
+on public traces, and the Gaussian stand-ins of the biometric matchers.
+
+Data (Sec. 5.1): LT, location traces (the paper: Foursquare, 1,370,637 users; here Gowalla
+check-ins in New York, :func:`ldpnb.data.load_gowalla_nyc`), and RH, rating histories (the paper:
+MovieLens Latest, 185,107 users; here ``ml-latest-small``).  As in the paper, users with at least
+10 events (check-ins; ratings of 4 to 5 stars, "likes") are kept and each trace is split in time
+order into a former half (training data in the partial-knowledge model) and a latter half
+:math:`X`; a rating history is used whole.
 """
 
 from __future__ import annotations
 
+import math
+from dataclasses import dataclass
+from typing import Iterable, Sequence
+
 import numpy as np
-from ldpnb.utils import check_domain_size, check_random_state
+
+from ldpnb.attacks.linkage import score_experiment, sequences_from_events, split_halves
+from ldpnb.contracts import Array, Instance, Integer, OneOf, RandomState, Real, Unchecked, contract
+from ldpnb.measures.pse import det_curve, frr_at_far, gaussian_frr_at_far, kl_knn_1d, mu_for_kl_bits
+from ldpnb.utils import check_random_state
 
 __all__ = [
+    "Traces",
+    "lt_traces",
+    "rh_traces",
+    "pse_experiment",
+    "pse_curve",
+    "convergence",
+    "equal_n",
+    "verification_rates",
     "synth_biometric_scores",
+    "biometric_standin",
+    "increase_evidence",
+    "single_location",
+    "partial_knowledge",
 ]
 
+_SEQS = Unchecked("a list of 1-D integer sequences, one per user", example=[[0, 1, 1], [1, 0, 1], [1, 1, 0]])
 
-def synth_biometric_scores(n: int, mu: float, *, fail_rate: float = 0.0, n_impostor: int | None = None,
-                           rng=None) -> tuple[np.ndarray, np.ndarray]:
-    """Synthetic (genuine, impostor) similarity scores: f_I = N(0,1), f_G = (1-w) N(mu,1) + w N(0,1).
 
-    An illustration of a biometric matcher with a known PSE (no biometric data is public here).
+@dataclass
+class Traces:
+    """Per-user event sequences in time order (codes 0..k-1).
+
+    ``split=True`` (LT): the personal data :math:`X` is the latter half of each trace and the former
+    half is the training data of the partial-knowledge model; ``split=False`` (RH): :math:`X` is the
+    whole history.
+    """
+
+    name: str
+    seqs: list
+    k: int
+    split: bool = True
+
+    @property
+    def n(self) -> int:
+        return len(self.seqs)
+
+    @property
+    def former(self) -> list:
+        """Former halves (the partial-knowledge training data of Sec. 5.1)."""
+        return [split_halves(s)[0] for s in self.seqs]
+
+    @property
+    def X(self) -> list:
+        """The personal data :math:`X` of each user (the latter half if ``split``, else the whole history)."""
+        return [split_halves(s)[1] for s in self.seqs] if self.split else list(self.seqs)
+
+    def subset(self, idx) -> "Traces":
+        """The traces of the users ``idx``."""
+        return Traces(self.name, [self.seqs[i] for i in idx], self.k, self.split)
+
+
+_TRACES = Instance(Traces, example=Traces("LT", [np.array([0, 1, 1, 0]), np.array([1, 0, 0, 1])], 2))
+
+
+@contract(min_events=Integer(1, None))
+def lt_traces(min_events: int = 10) -> Traces:
+    """LT: Gowalla New York check-ins, one time-ordered trace per user with >= ``min_events`` check-ins."""
+    from ldpnb.data import load_gowalla_nyc
+
+    gw = load_gowalla_nyc()
+    t = gw.time.dt.tz_localize(None).to_numpy().astype("int64")
+    seqs, _, items = sequences_from_events(gw.user.to_numpy(), t, gw.location_id.to_numpy(), min_events=min_events)
+    return Traces("LT", seqs, len(items))
+
+
+@contract(min_events=Integer(1, None), min_rating=Real(0.5, 5))
+def rh_traces(min_events: int = 10, min_rating: float = 4.0) -> Traces:
+    """RH: MovieLens ``ml-latest-small`` likes (ratings >= 4 stars) in time order, users with >= ``min_events`` likes."""
+    from ldpnb.data import load_movielens_latest_small
+
+    r = load_movielens_latest_small().ratings
+    likes = r[r.rating >= min_rating]
+    seqs, _, items = sequences_from_events(likes.user.to_numpy(), likes.timestamp.to_numpy(), likes.item.to_numpy(),
+                                           min_events=min_events)
+    return Traces("RH", seqs, len(items), split=False)
+
+
+@contract(train=_SEQS, query=_SEQS, k=Integer(1, None), scoring=OneOf("raw", "offset"), se_reps=Integer(0, None),
+          rng=RandomState())
+def pse_experiment(train, query, k: int, *, scoring: str = "offset", se_reps: int = 10, rng=None) -> dict:
+    """PSE (bits), its standard error, the best-score error, the estimator ceiling, and the scores.
+
+    A thin wrapper of :func:`ldpnb.attacks.score_experiment` (the Markov-chain matcher of Sec. 5.1)
+    that also records the FRR at FAR 0.1 %, 1 % and 10 % (``frr``, Fig. 7).
+    """
+    r = score_experiment(train, query, k, scoring=scoring, se_reps=se_reps, rng=rng)
+    r["frr"] = verification_rates(r["genuine"], r["impostor"])
+    return r
+
+
+@contract(traces=_TRACES, ts=Instance(tuple, list, example=(1, 2)), se_reps=Integer(0, None),
+          scoring=OneOf("raw", "offset"), rng=RandomState())
+def pse_curve(traces: Traces, ts: Sequence = (1, 2, 3, 4, 5), *, se_reps: int = 10, scoring: str = "offset",
+              rng=None) -> dict:
+    """Fig. 5, maximum knowledge: the adversary trains on :math:`X` itself and each user sends
+    :math:`Y = X` (key ``"X"``) or the first ``t`` events of :math:`X` (keys ``t``).
+
+    For LT, :math:`X` is the latter half of the trace; for RH the whole rating history.
     """
     rng = check_random_state(rng)
-    n = check_domain_size(n, "n")
-    if not 0 <= fail_rate < 1:
-        raise ValueError("fail_rate must lie in [0, 1)")
-    m = n * (n - 1) if n_impostor is None else int(n_impostor)
+    X = traces.X
+    out = {"X": pse_experiment(X, X, traces.k, scoring=scoring, se_reps=se_reps, rng=rng)}
+    for t in ts:
+        out[t] = pse_experiment(X, [s[:t] for s in X], traces.k, scoring=scoring, se_reps=se_reps, rng=rng)
+    return out
+
+
+@contract(traces=_TRACES, ts=Instance(tuple, list, example=(1,)), fractions=Instance(tuple, list, example=(0.5,)),
+          reps=Integer(2, None), rng=RandomState())
+def convergence(traces: Traces, ts: Sequence = (1, 3, "X"), fractions: Sequence = (1 / 8, 1 / 4, 1 / 2), *,
+                reps: int = 8, rng=None) -> dict:
+    """The PSE estimate on random subsets of the users (maximum knowledge, as in Fig. 5).
+
+    The paper (Sec. 5.1) "confirmed that for each dataset, :math:`D(f_G\\|f_I)` converges as the
+    number of users increases".  Returns ``{t: {"n": [...], "mean": [...], "sd": [...]}}`` over the
+    subset sizes ``fraction * N`` (``reps`` subsets each) and the full population ``N``.
+    """
+    rng = check_random_state(rng)
+    X = traces.X
+    N = len(X)
+    out = {}
+    for t in ts:
+        ns, means, sds = [], [], []
+        for f in (*fractions, 1.0):
+            m = N if f == 1.0 else max(2, int(round(f * N)))
+            vals = []
+            for _ in range(1 if m == N else reps):
+                idx = np.sort(rng.choice(N, m, replace=False)) if m < N else np.arange(N)
+                sub = [X[i] for i in idx]
+                q = sub if t == "X" else [s[:t] for s in sub]
+                vals.append(score_experiment(sub, q, traces.k)["pse"])
+            ns.append(m)
+            means.append(float(np.mean(vals)))
+            sds.append(float(np.std(vals, ddof=1)) if len(vals) > 1 else float("nan"))
+        out[t] = {"n": ns, "mean": means, "sd": sds}
+    return out
+
+
+@contract(traces=_TRACES, n=Integer(2, None), ts=Instance(tuple, list, example=(1,)), reps=Integer(2, None),
+          rng=RandomState())
+def equal_n(traces: Traces, n: int, ts: Sequence = ("X", 1, 2, 3, 4, 5), *, reps: int = 10, rng=None) -> dict:
+    """Fig. 5 on ``reps`` random subsets of ``n`` users: ``{t: (mean, sd)}`` of the PSE.
+
+    The PSE estimate grows with the number of users while the scores separate completely
+    (:func:`convergence`), so two data sets are compared at the same number of users.
+    """
+    rng = check_random_state(rng)
+    X = traces.X
+    if n > len(X):
+        raise ValueError(f"n must be at most the number of users, {len(X)}")
+    vals = {t: [] for t in ts}
+    for _ in range(reps):
+        idx = np.sort(rng.choice(len(X), n, replace=False))
+        sub = [X[i] for i in idx]
+        for t in ts:
+            vals[t].append(score_experiment(sub, sub if t == "X" else [s[:t] for s in sub], traces.k)["pse"])
+    return {t: (float(np.mean(v)), float(np.std(v, ddof=1))) for t, v in vals.items()}
+
+
+@contract(genuine=Array(1), impostor=Array(1), fars=Instance(tuple, list, example=(0.01,)))
+def verification_rates(genuine, impostor, fars: Sequence = (0.001, 0.01, 0.1)) -> dict:
+    """FRR at each FAR of ``fars`` (the smallest FRR among thresholds with FAR <= target, Fig. 7)."""
+    return {float(f): frr_at_far(genuine, impostor, float(f)) for f in fars}
+
+
+@contract(n=Integer(2, None), mu=Real(), fail_rate=Real(0, 1, high_open=True), n_impostor=Integer(1, None),
+          rng=RandomState())
+def synth_biometric_scores(n: int, mu: float, *, fail_rate: float = 0.0, n_impostor: int = 1_000_000,
+                           rng=None) -> tuple[np.ndarray, np.ndarray]:
+    """Synthetic (genuine, impostor) scores: :math:`f_I = N(0,1)`, :math:`f_G = (1-w)N(\\mu,1) + wN(0,1)`.
+
+    An illustration of a biometric matcher with a known PSE: the paper's face, fingerprint and
+    finger-vein score sets (Sec. 5.1) are not public.
+    """
+    rng = check_random_state(rng)
     gen = rng.standard_normal(n) + mu * (rng.random(n) >= fail_rate)
-    return gen, rng.standard_normal(m)
+    return gen, rng.standard_normal(n_impostor)
+
+
+@contract(d_bits=Real(0, 100, low_open=True), fail_rate=Real(0, 1, high_open=True), n=Integer(2, None),
+          n_impostor=Integer(1, None), sets=Integer(1, None), rng=RandomState())
+def biometric_standin(d_bits: float, *, fail_rate: float = 0.0, n: int = 2000, n_impostor: int = 1_000_000,
+                      sets: int = 3, rng=None) -> dict:
+    """A Gaussian stand-in of a biometric matcher placed at the PSE ``d_bits`` (bits), and its estimate.
+
+    The genuine mean :math:`\\mu` is solved for :math:`D(f_G\\|f_I) = ` ``d_bits``
+    (:func:`ldpnb.measures.mu_for_kl_bits`); ``sets`` independent score sets are drawn and the k-NN
+    estimator of Sec. 5.1 applied to each (``pse`` is their mean, ``sd`` their spread).  The FRR at
+    FAR 0.1 %, 1 %, 10 % is analytic (:func:`ldpnb.measures.gaussian_frr_at_far`).
+    """
+    rng = check_random_state(rng)
+    mu = mu_for_kl_bits(d_bits, fail_rate)
+    est = []
+    for _ in range(sets):
+        g, im = synth_biometric_scores(n, mu, fail_rate=fail_rate, n_impostor=n_impostor, rng=rng)
+        est.append(kl_knn_1d(g, im))
+    fars = np.array([0.001, 0.01, 0.1])
+    return dict(target=d_bits, mu=mu, w=fail_rate, pse=float(np.mean(est)),
+                sd=float(np.std(est, ddof=1)) if sets > 1 else float("nan"),
+                frr=dict(zip(fars.tolist(), np.atleast_1d(gaussian_frr_at_far(mu, fars, fail_rate)).tolist())))
+
+
+@contract(values=Array(1, min_size=2), se=Array(1, min_size=2, low=0), rise_from=Integer(0, None))
+def increase_evidence(values, se, rise_from: int = 2) -> dict:
+    """The numbers of an "increasing" claim on noisy estimates (Figs. 5, 6).
+
+    ``steps`` (successive differences) with ``step_se`` (the standard error of each difference), and
+    the ``rise`` from ``values[rise_from]`` to the last value with its ``rise_se``: a claim reads
+    "no step down by more than 2 SE, and still rising over the upper part of the range".
+    """
+    v, s = np.asarray(values, dtype=float), np.asarray(se, dtype=float)
+    if v.shape != s.shape:
+        raise ValueError(f"values and se must have the same length, got {v.size} and {s.size}")
+    if rise_from >= v.size - 1:
+        raise ValueError(f"rise_from must be below the last index {v.size - 1}, got {rise_from}")
+    return dict(steps=np.diff(v), step_se=np.hypot(s[1:], s[:-1]), rise=float(v[-1] - v[rise_from]),
+                rise_se=float(math.hypot(s[-1], s[rise_from])))
+
+
+@contract(traces=_TRACES, eps=Array(1, low=float(np.finfo(float).tiny)), g=Integer(2, None),
+          reps=Integer(1, None), null_reps=Integer(2, None), rng=RandomState())
+def single_location(traces: Traces, eps, g: int, *, reps: int = 8, null_reps: int = 10, rng=None) -> dict:
+    r"""Figs. 8-9: each user obfuscates the first location of :math:`X` with the ε-RR or the (g, ε)-GLH;
+    the adversary holds the visit distributions of the former halves (partial knowledge).
+
+    The RR's PSE and error rate are exact (the scores are θ-mixtures,
+    :meth:`ldpnb.attacks.SingleLocationAttack.rr_exact`); the RR and the GLH are also simulated with
+    ``reps`` rounds of :math:`n` reports (random-oracle hash).  The PSE estimator's resolution is
+    twice the largest of ``null_reps`` estimates on reports independent of the users (ε → 0);
+    ``resolvable`` marks the Monte Carlo PSEs above it.
+    """
+    from ldpnb.attacks.linkage import MarkovChainMatcher, SingleLocationAttack
+    from ldpnb.measures.pse import kl_mixed_1d
+
+    rng = check_random_state(rng)
+    pi = MarkovChainMatcher().fit(traces.former, traces.k).pi
+    att = SingleLocationAttack(pi, np.array([s[0] for s in traces.X]))
+    eps = np.asarray(eps, dtype=float)
+    exact = att.rr_exact(eps)
+    out = dict(n=traces.n, k=traces.k, g=g, eps=eps, exact=exact, pse={}, err={}, err_se={}, null={}, resolvable={})
+    for m in ("rr", "glh"):
+        gm = g if m == "glh" else None
+        sims = [att.simulate(m, float(e), g=gm, reps=reps, rng=rng) for e in eps]
+        out["pse"][m] = np.array([kl_mixed_1d(r["genuine"], r["impostor"], impostor_weights=r["impostor_weights"])
+                                  for r in sims])
+        out["err"][m] = np.array([r["error_rate"] for r in sims])
+        out["err_se"][m] = np.array([r["error_se"] for r in sims])
+        nulls = []
+        for _ in range(null_reps):
+            r = att.simulate(m, 1e-9, g=gm, reps=reps, rng=rng)
+            nulls.append(kl_mixed_1d(r["genuine"], r["impostor"], impostor_weights=r["impostor_weights"]))
+        out["null"][m] = 2 * max(nulls)
+        out["resolvable"][m] = out["pse"][m] > out["null"][m]
+    return out
+
+
+@contract(traces=_TRACES, ms=Instance(tuple, list, example=(1, 2)), scorings=Instance(tuple, list, example=("offset",)),
+          se_reps=Integer(0, None), rng=RandomState())
+def partial_knowledge(traces: Traces, ms: Sequence[int], *, scorings: Sequence[str] = ("offset", "raw"),
+                      se_reps: int = 10, rng=None) -> dict:
+    """Fig. 6: the adversary trains on the first ``m`` events of the former half (``split`` traces:
+    separated from :math:`X`) or of :math:`X` itself (RH); each user sends :math:`Y = X`.
+
+    Returns ``{(scoring, m): pse_experiment(...)}`` in the order of ``scorings``, then ``ms``.
+    """
+    rng = check_random_state(rng)
+    source = traces.former if traces.split else traces.X
+    return {(sc, m): pse_experiment([s[:m] for s in source], traces.X, traces.k, scoring=sc, se_reps=se_reps,
+                                    rng=rng)
+            for sc in scorings for m in ms}

@@ -1,360 +1,555 @@
-"""PIE paper (Murakami and Takahashi 2021): the utility experiments of Section 6 (Figs. 10-12):
-empirical estimators with and without significance threshold, their losses, and the runs.
+r"""PIE paper (Murakami and Takahashi 2021): distribution estimation with the ε-RR and the (g, ε)-GLH,
+Section 4.4 (Props. 4.6, 4.7, Thm 4.8) and Section 5.3 (Figs. 10-12).
+
+Vocabulary: the RR (k-ary randomised response, Eq. 2) and the GLH (general local hashing, Eq. 3)
+are frequency oracles with support probabilities :math:`(p, q)`: a report supports the true value
+with probability :math:`p` and any other value with probability :math:`q`.  The paper writes
+:math:`(\mu, \nu)`; here they come from the core mechanisms,
+:func:`ldpnb.mechanisms.grr_params` (:math:`p = e^\varepsilon/(k+e^\varepsilon-1)`,
+:math:`q = 1/(k+e^\varepsilon-1)`) and :func:`ldpnb.mechanisms.lh_params`
+(:math:`p = e^\varepsilon/(g+e^\varepsilon-1)`, :math:`q = 1/g`), and the estimator ``emp``
+(Eqs. 19, 20) is :func:`ldpnb.estimators.fo_estimate`.
+
+At the paper's scale (:math:`n = 1{,}370{,}637` users, :math:`k = 10{,}500{,}393` POIs) a run of
+Figs. 10-12 needs the support counts of the about :math:`10^6` occupied POIs and, for the other
+:math:`\approx 9.5\times 10^6` POIs (no user holds them, :math:`p(x) = 0`), only the *histogram*
+of their counts: the estimate and the loss of such a POI depend on its count alone.
+:func:`simulate_support` draws both exactly in law (the GLH with a truly random hash family,
+through :func:`ldpnb.mechanisms.lh_simulate_support_counts`).
 """
 
 from __future__ import annotations
 
 import math
+from typing import Any, Iterable, Sequence
+
 import numpy as np
+import pandas as pd
 from scipy import stats
-from ldpnb.utils import (
-    check_counts, check_distribution, check_domain_size, check_epsilon, check_finite_array,
-    check_random_state,
+
+from ldpnb.contracts import (
+    AnyOf, Array, Counts, Instance, Integer, OneOf, Optional, RandomState, Real, contract,
 )
-from ldpnb.measures.reidentification import _eps_array, _size, theta_rr
+from ldpnb.estimators import fo_estimate
+from ldpnb.mechanisms import grr_params, lh_params, lh_simulate_support_counts
+from ldpnb.utils import check_random_state
 
 __all__ = [
-    "glh_params",
-    "rr_params",
-    "simulate_rr_counts",
-    "simulate_glh_support_counts",
-    "empirical_estimate",
-    "significance_threshold",
-    "threshold_estimate",
+    "support_params",
     "rr_variance",
     "glh_variance",
     "glh_variance_fixed_theta",
     "glh_variance_limit",
     "rr_loss_sum",
     "glh_loss_sum",
-    "top_indices",
-    "sum_l2_top",
-    "mean_relative_error_top",
+    "gaussian_count_threshold",
+    "binomial_count_threshold",
+    "count_threshold",
+    "loss_moments",
     "zipf_profile",
-    "sample_empirical",
     "UtilityPopulation",
-    "utility_run",
     "synthetic_population",
-    "utility_task",
+    "simulate_support",
+    "utility_run",
+    "utility_runs",
+    "summarise_runs",
+    "expected_relative_error",
+    "max_mean_under_limit",
+    "crossing",
+    "step_z",
 ]
 
+_TINY = float(np.finfo(float).tiny)
+_EPS = AnyOf(Real(0, None, low_open=True), Array((0, 1), low=_TINY))
+_P = AnyOf(Real(0, 1), Array((0, 1), low=0, high=1))
+_SIZE = Integer(2, None)
+_G = AnyOf(Integer(2, 1 << 32), Array((0, 1), low=2))
+_MECH = OneOf("rr", "glh")
+_KINDS = ("binomial", "gaussian")
+
+
+def _em1(epsilon) -> np.ndarray:
+    return np.expm1(np.asarray(epsilon, dtype=float))
+
 
 # ---------------------------------------------------------------------------------------------
-# Utility: estimators, variances, exact count simulators (Section 4.4)
+# Support probabilities and expected losses (Props. 4.6, 4.7, Thm 4.8)
 # ---------------------------------------------------------------------------------------------
 
 
-def rr_params(k, epsilon) -> tuple[float, float]:
-    """(mu, nu) of the eps-RR (Eq. 2): mu = e^eps/(k+e^eps-1), nu = 1/(k+e^eps-1)."""
-    k = _size(k, "k")
-    eps = check_epsilon(epsilon)
-    em1 = math.expm1(eps)
-    return (em1 + 1) / (k + em1), 1.0 / (k + em1)
+@contract(mechanism=_MECH, k=_SIZE, epsilon=Real(0, None, low_open=True), g=Optional(Integer(2, 1 << 32)))
+def support_params(mechanism: str, k: int, epsilon: float, g: int | None = None) -> tuple[float, float]:
+    r"""Support probabilities :math:`(p, q)` of the ε-RR (``k`` values) or the (g, ε)-GLH.
 
-
-def glh_params(g, epsilon) -> tuple[float, float]:
-    """(mu, nu) of the (g, eps)-GLH estimator (Eq. 20): mu = e^eps/(g+e^eps-1), nu = 1/g."""
-    g = _size(g, "g")
-    eps = check_epsilon(epsilon)
-    em1 = math.expm1(eps)
-    return (em1 + 1) / (g + em1), 1.0 / g
-
-
-def simulate_rr_counts(input_counts, epsilon, *, rng=None) -> np.ndarray:
-    """Exact count-level simulation of n eps-RR reports (spec A3), O(n + k).
-
-    Mixture view: each user keeps her value with probability theta_RR, else reports a uniform
-    draw from X.  Kept counts are Binomial(c_x, theta) per cell; the re-drawn reports are
-    placed uniformly.  Equal in law to per-user perturbation followed by a histogram.
+    The paper's :math:`(\mu_{RR}, \nu_{RR})` (Eq. 19) and :math:`(\mu_{GLH}, \nu_{GLH})` (Eq. 20),
+    from :func:`ldpnb.mechanisms.grr_params` and :func:`ldpnb.mechanisms.lh_params`.
     """
-    rng = check_random_state(rng)
-    c = check_counts(input_counts, "input_counts")
-    return _rr_counts(c, np.flatnonzero(c), epsilon, rng)
+    if mechanism == "rr":
+        return grr_params(k, epsilon)
+    if g is None:
+        raise ValueError("g is required for the GLH")
+    _, p, q = lh_params(epsilon, g)
+    return p, q
 
 
-def _rr_counts(c: np.ndarray, nz: np.ndarray, epsilon: float, rng: np.random.Generator) -> np.ndarray:
-    k = c.size
-    kept = rng.binomial(c[nz], theta_rr(k, epsilon))
-    n_rand = int(c.sum() - kept.sum())
-    out = np.bincount(rng.integers(0, k, size=n_rand), minlength=k)
-    out[nz] += kept
-    return out
+@contract(p=_P, n=Integer(1, None), k=_SIZE, epsilon=_EPS)
+def rr_variance(p, n: int, k: int, epsilon):
+    r"""Expected :math:`l_2` loss of emp for one symbol under the ε-RR (Prop. 4.6, Eq. 22):
 
+    .. math:: \mathbb E[(p(x)-\hat p(x))^2] = \frac{k+e^\varepsilon-2}{n(e^\varepsilon-1)^2}
+              + \frac{p(x)(k-2)}{n(e^\varepsilon-1)}.
 
-def _zero_truncated_binomial(n: int, p: float, size: int, rng: np.random.Generator) -> np.ndarray:
-    """Draws from Binomial(n, p) conditioned on >= 1 (inverse CDF on the pmf, tail < 1e-17)."""
-    lam = n * p
-    jmax = int(max(10, lam + 12 * math.sqrt(lam + 1) + 20))
-    j = np.arange(1, min(jmax, n) + 1)
-    pmf = stats.binom.pmf(j, n, p)
-    cdf = np.cumsum(pmf)
-    cdf /= cdf[-1]
-    return j[np.minimum(np.searchsorted(cdf, rng.random(size), side="right"), j.size - 1)]
-
-
-def simulate_glh_support_counts(input_counts, g, epsilon, *, rng=None) -> np.ndarray:
-    r"""Exact simulation of the GLH support counts with a truly random hash family (spec A3).
-
-    For one user the indicators 1[h(x) = y] are Bernoulli(mu_GLH) at her own x and i.i.d.
-    Bernoulli(1/g) at every other x, so, independently over x,
-
-    .. math:: c_{GLH}(x) \sim \mathrm{Bin}(n p(x), \mu_{GLH}) + \mathrm{Bin}(n(1-p(x)), 1/g).
-
-    Cells with p(x) = 0 share the law Bin(n, 1/g); when it is mostly 0 we draw how many of them
-    are non-zero, where, and their zero-truncated values (equal in law, much faster for k = 1e7).
+    Vectorised over ``p`` and ``epsilon``.
     """
-    rng = check_random_state(rng)
-    c = check_counts(input_counts, "input_counts")
-    nz = c > 0
-    return _glh_counts(c, np.flatnonzero(nz), np.flatnonzero(~nz), _size(g, "g"), epsilon, rng)
+    e = _em1(epsilon)
+    return (k + e - 1) / (n * e**2) + np.asarray(p, dtype=float) * (k - 2) / (n * e)
 
 
-def _glh_counts(c, nz, zero, g: float, epsilon: float, rng: np.random.Generator) -> np.ndarray:
-    mu, nu = glh_params(g, epsilon)
-    n = int(c.sum())
-    out = np.zeros(c.size, dtype=np.int64)
-    out[nz] = rng.binomial(c[nz], mu) + rng.binomial(n - c[nz], nu)
-    if zero.size:
-        q = -math.expm1(n * math.log1p(-nu))  # Pr(Bin(n, nu) >= 1)
-        if q > 0.2:
-            out[zero] = rng.binomial(n, nu, size=zero.size)
-        else:
-            m = rng.binomial(zero.size, q)
-            if m:
-                where = zero[rng.choice(zero.size, size=m, replace=False)]
-                out[where] = _zero_truncated_binomial(n, nu, m, rng)
-    return out
+@contract(p=_P, n=Integer(1, None), g=_G, epsilon=_EPS)
+def glh_variance(p, n: int, g, epsilon):
+    r"""Expected :math:`l_2` loss of emp for one symbol under the (g, ε)-GLH (Prop. 4.7, Eq. 23):
 
+    .. math:: \frac{(g+e^\varepsilon-1)^2}{n(e^\varepsilon-1)^2(g-1)}
+              + \frac{p(x)(g^2-2g-e^\varepsilon+1)}{n(e^\varepsilon-1)(g-1)}.
 
-def empirical_estimate(counts, n: int, mu: float, nu: float) -> np.ndarray:
-    r"""emp estimator (Eqs. 19, 20): :math:`\hat p(x) = (c(x)/n - \nu)/(\mu - \nu)` (unbiased, not normalised).
-
-    ``counts`` (support counts, one row per repetition if 2-D) finite and >= 0; ``n`` an integer >= 1.
+    Vectorised over ``p``, ``g`` and ``epsilon`` (``g^2-2g-e^ε+1`` is computed as
+    ``(g-1)^2 - (e^ε-1) - 1``).
     """
-    c = check_finite_array(counts, "counts")
-    if c.ndim not in (1, 2):
-        raise ValueError(f"counts must be 1-D (or 2-D, one row per repetition), got shape {c.shape}")
-    if np.any(c < 0):
-        raise ValueError(f"counts must be nonnegative (min {c.min():.3g})")
-    n = _size(n, "n", 1)
-    if not mu > nu:
-        raise ValueError("mu must exceed nu")
-    return (c / n - nu) / (mu - nu)
-
-
-def significance_threshold(n: int, mu: float, nu: float, k_candidates: int, alpha: float = 0.05) -> float:
-    r"""Bonferroni significance threshold of emp+thr (spec Section 2.6 default).
-
-    :math:`T = \Phi^{-1}(1 - \alpha/k)\sqrt{\mathrm{Var}_0}` with
-    :math:`\mathrm{Var}_0 = \nu(1-\nu)/(n(\mu-\nu)^2)`, the variance of :math:`\hat p(x)` at
-    p(x) = 0 (first term of Eq. 22 for the RR, of Eq. 23 for the GLH).
-    """
-    n = _size(n, "n", 1)
-    k_candidates = _size(k_candidates, "k_candidates", 1)
-    if not 0 < alpha < 1:
-        raise ValueError("alpha must lie in (0, 1)")
-    z = stats.norm.isf(alpha / k_candidates)
-    return float(z * math.sqrt(nu * (1 - nu) / (n * (mu - nu) ** 2)))
-
-
-def threshold_estimate(p_hat, T: float) -> np.ndarray:
-    """emp+thr: estimates below the significance threshold T are set to 0 (NaN refused)."""
-    p = check_finite_array(p_hat, "p_hat").astype(float, copy=True)
-    if isinstance(T, bool) or not isinstance(T, (int, float, np.integer, np.floating)) or not np.isfinite(T):
-        raise ValueError(f"T (threshold) must be a finite real number, got {T!r}")
-    p[p < T] = 0.0
-    return p
-
-
-def rr_variance(p, n, k, epsilon):
-    r"""Prop. 4.6 (Eq. 22): :math:`E[(p(x)-\hat p_{RR}(x))^2] = \frac{k+E-2}{n(E-1)^2} + \frac{p(x)(k-2)}{n(E-1)}`."""
-    p = np.asarray(p, dtype=float)
-    em1 = np.expm1(_eps_array(epsilon))
-    return (k + em1 - 1) / (n * em1**2) + p * (k - 2) / (n * em1)
-
-
-def glh_variance(p, n, g, epsilon):
-    r"""Prop. 4.7 (Eq. 23): :math:`\frac{(g+E-1)^2}{n(E-1)^2(g-1)} + \frac{p(x)(g^2-2g-E+1)}{n(E-1)(g-1)}`."""
-    p = np.asarray(p, dtype=float)
-    em1 = np.expm1(_eps_array(epsilon))
+    e = _em1(epsilon)
     g = np.asarray(g, dtype=float)
-    if np.any(g < 2):
-        raise ValueError("g must be >= 2")
-    # g^2 - 2g - E + 1 = (g-1)^2 - E = (g-1)^2 - (E-1) - 1
-    return (g + em1) ** 2 / (n * em1**2 * (g - 1)) + p * ((g - 1) ** 2 - em1 - 1) / (n * em1 * (g - 1))
+    return (g + e) ** 2 / (n * e**2 * (g - 1)) + np.asarray(p, dtype=float) * ((g - 1) ** 2 - e - 1) / (n * e * (g - 1))
 
 
-def glh_variance_fixed_theta(p, n, g, theta):
-    r"""Eq. (51): at fixed theta_GLH, :math:`\frac{1-p\theta}{n\theta^2(g-1)} + \frac{p(1-\theta)}{n\theta}` (Thm 4.8)."""
+@contract(p=_P, n=Integer(1, None), g=_G, theta=Real(0, 1, low_open=True, high_open=True))
+def glh_variance_fixed_theta(p, n: int, g, theta: float):
+    r"""Eq. (23) at a fixed MI loss parameter :math:`\theta_{GLH}` (Eq. 51, proof of Thm 4.8):
+
+    .. math:: \frac{1-p(x)\theta}{n\theta^2(g-1)} + \frac{p(x)(1-\theta)}{n\theta},
+
+    strictly decreasing in :math:`g`.
+    """
     p = np.asarray(p, dtype=float)
     return (1 - p * theta) / (n * theta**2 * (np.asarray(g, dtype=float) - 1)) + p * (1 - theta) / (n * theta)
 
 
-def glh_variance_limit(p, n, theta):
-    r"""Eq. (24): the g -> infinity limit :math:`p(x)(1-\theta)/(n\theta)` of Eq. (51)."""
+@contract(p=_P, n=Integer(1, None), theta=Real(0, 1, low_open=True, high_open=True))
+def glh_variance_limit(p, n: int, theta: float):
+    r"""The :math:`g\to\infty` limit of Eq. (51): :math:`p(x)(1-\theta)/(n\theta)` (Eq. 24, Thm 4.8)."""
     return np.asarray(p, dtype=float) * (1 - theta) / (n * theta)
 
 
-def rr_loss_sum(mass, n_symbols, n, k, epsilon):
-    r"""Sum of Eq. (22) over a set of ``n_symbols`` symbols with total true mass ``mass``.
+@contract(mass=Real(0, 1), n_symbols=Integer(1, None), n=Integer(1, None), k=_SIZE, epsilon=_EPS)
+def rr_loss_sum(mass: float, n_symbols: int, n: int, k: int, epsilon):
+    r"""Eq. (22) summed over ``n_symbols`` symbols of total probability ``mass`` (Eq. 22 is affine in
+    :math:`p(x)`): ``n_symbols`` times the first term plus ``mass`` times the slope."""
+    e = _em1(epsilon)
+    return n_symbols * (k + e - 1) / (n * e**2) + mass * (k - 2) / (n * e)
 
-    Eq. (22) is affine in p(x), so the sum is ``n_symbols`` x first term + ``mass`` x slope.
-    """
-    em1 = np.expm1(_eps_array(epsilon))
-    return n_symbols * (k + em1 - 1) / (n * em1**2) + np.asarray(mass, dtype=float) * (k - 2) / (n * em1)
 
-
-def glh_loss_sum(mass, n_symbols, n, g, epsilon):
-    r"""Sum of Eq. (23) over a set of ``n_symbols`` symbols with total true mass ``mass`` (affine in p)."""
-    em1 = np.expm1(_eps_array(epsilon))
+@contract(mass=Real(0, 1), n_symbols=Integer(1, None), n=Integer(1, None), g=_G, epsilon=_EPS)
+def glh_loss_sum(mass: float, n_symbols: int, n: int, g, epsilon):
+    r"""Eq. (23) summed over ``n_symbols`` symbols of total probability ``mass`` (affine in :math:`p(x)`)."""
+    e = _em1(epsilon)
     g = np.asarray(g, dtype=float)
-    return (n_symbols * (g + em1) ** 2 / (n * em1**2 * (g - 1))
-            + np.asarray(mass, dtype=float) * ((g - 1) ** 2 - em1 - 1) / (n * em1 * (g - 1)))
+    return n_symbols * (g + e) ** 2 / (n * e**2 * (g - 1)) + mass * ((g - 1) ** 2 - e - 1) / (n * e * (g - 1))
 
 
-def top_indices(p, phi: int | None) -> np.ndarray:
-    """Indices of the phi symbols with the largest true p (all symbols if phi is None or >= k)."""
-    p = np.asarray(p)
-    if phi is None or phi >= p.size:
-        return np.arange(p.size)
-    idx = np.argpartition(-p, phi - 1)[:phi]
-    return idx[np.argsort(-p[idx], kind="stable")]
+# ---------------------------------------------------------------------------------------------
+# The significance threshold of emp+thr (Sec. 5.3), on the support count
+# ---------------------------------------------------------------------------------------------
 
 
-def sum_l2_top(p, p_hat, phi: int | None) -> float:
-    """Sum of squared errors over the top-phi symbols of the true p (Figs. 10, 12); NaN refused."""
-    p = check_finite_array(p, "p")
-    p_hat = check_finite_array(p_hat, "p_hat")
-    if p.shape != p_hat.shape:
-        raise ValueError(f"p and p_hat must have the same shape, got {p.shape} and {p_hat.shape}")
-    if phi is None or phi >= p.size:
-        d = p - p_hat
-    else:
-        idx = top_indices(p, phi)
-        d = p[idx] - p_hat[idx]
-    return float(d @ d)
+@contract(n=Integer(1, None), p=Real(0, 1), q=Real(0, 1, low_open=True, high_open=True),
+          k_candidates=Integer(1, None), alpha=Real(0, 1, low_open=True, high_open=True))
+def gaussian_count_threshold(n: int, p: float, q: float, k_candidates: int, alpha: float = 0.05) -> float:
+    r"""Bonferroni threshold with the normal approximation of Wang et al. (2017), on the count.
+
+    emp+thr zeroes :math:`\hat p(x) < T` with :math:`T = \Phi^{-1}(1-\alpha/k)\sqrt{\mathrm{Var}_0}`,
+    :math:`\mathrm{Var}_0 = q(1-q)/(n(p-q)^2)` the variance of :math:`\hat p(x)` when :math:`p(x) = 0`.
+    With :math:`\hat p(x) = (c(x) - nq)/(n(p-q))` this keeps exactly the counts
+
+    .. math:: c(x) \ge n q + \Phi^{-1}(1-\alpha/k)\sqrt{n q (1-q)} .
+
+    The PIE paper (Sec. 5.3) sets the level to 0.05 "in the same way as [31, 58, 86]" and prints
+    no formula; this is the formula of its reference [86].
+    """
+    if not p > q:
+        raise ValueError(f"p must exceed q, got p={p}, q={q}")
+    z = stats.norm.isf(alpha / k_candidates)
+    return float(n * q + z * math.sqrt(n * q * (1 - q)))
 
 
-def mean_relative_error_top(p, p_hat, m: int = 20) -> float:
-    """Mean over the top-m symbols of |p(x) - p_hat(x)|/p(x) (Fig. 11)."""
-    idx = top_indices(p, m)
-    p = np.asarray(p, dtype=float)
-    return float(np.mean(np.abs(p[idx] - np.asarray(p_hat, dtype=float)[idx]) / p[idx]))
+@contract(n=Integer(1, None), q=Real(0, 1, low_open=True, high_open=True), k_candidates=Integer(1, None),
+          alpha=Real(0, 1, low_open=True, high_open=True))
+def binomial_count_threshold(n: int, q: float, k_candidates: int, alpha: float = 0.05) -> int:
+    r"""The exact Bonferroni test of the same null hypothesis :math:`p(x) = 0`, on the count.
+
+    Under the null the support count is :math:`\mathrm{Bin}(n, q)`; the smallest count
+    :math:`c^*` with :math:`\Pr[\mathrm{Bin}(n, q) \ge c^*] \le \alpha/k` is returned, and keeping
+    :math:`c(x) \ge c^*` is a family-wise level-α test over the :math:`k` candidates.  It differs
+    from :func:`gaussian_count_threshold` when :math:`nq` is small (a Poisson null): for the GLH
+    with :math:`g = 10^8` at the paper's :math:`n`, :math:`nq = 0.0137` and a single hash
+    collision passes the Gaussian threshold (Sec. 5.3 of the chapter).
+    """
+    level = alpha / k_candidates
+    c = int(stats.binom.isf(level, n, q)) + 1
+    while c > 0 and stats.binom.sf(c - 2, n, q) <= level:  # guard against rounding in isf
+        c -= 1
+    while stats.binom.sf(c - 1, n, q) > level:
+        c += 1
+    return c
 
 
+@contract(kind=OneOf("binomial", "gaussian", "none"), n=Integer(1, None), p=Real(0, 1),
+          q=Real(0, 1, low_open=True, high_open=True), k_candidates=Integer(1, None),
+          alpha=Real(0, 1, low_open=True, high_open=True))
+def count_threshold(kind: str, n: int, p: float, q: float, k_candidates: int, alpha: float = 0.05) -> float:
+    """Count threshold :math:`c^*` of emp+thr (keep :math:`x` iff :math:`c(x) \\ge c^*`): ``"binomial"``
+    (:func:`binomial_count_threshold`), ``"gaussian"`` (:func:`gaussian_count_threshold`) or ``"none"``."""
+    if kind == "binomial":
+        return float(binomial_count_threshold(n, q, k_candidates, alpha))
+    if kind == "gaussian":
+        return gaussian_count_threshold(n, p, q, k_candidates, alpha)
+    return -math.inf
+
+
+# ---------------------------------------------------------------------------------------------
+# Exact moments of a summed loss (the error bars of Figs. 10 and 12)
+# ---------------------------------------------------------------------------------------------
+
+
+def _binom_moments(m, prob):
+    m = np.asarray(m, dtype=float)
+    v = m * prob * (1 - prob)
+    return v, v * (1 + 3 * (m - 2) * prob * (1 - prob))
+
+
+@contract(holder_counts=Array(1, min_size=0, low=0), n=Integer(1, None), p=Real(0, 1),
+          q=Real(0, 1, low_open=True, high_open=True), k_zero=Integer(0, None))
+def loss_moments(holder_counts, n: int, p: float, q: float, *, k_zero: int = 0) -> tuple[float, float]:
+    r"""Exact mean and per-run standard deviation of the emp loss summed over a set of symbols.
+
+    The support count of a symbol held by :math:`c` users is
+    :math:`\mathrm{Bin}(c, p) + \mathrm{Bin}(n-c, q)` (for the RR, Eq. 2; for the GLH with a truly
+    random hash family, Eq. 3), and :math:`\hat p = a\,c(x) - b` with :math:`a = 1/(n(p-q))` is
+    unbiased, so the loss of the symbol is :math:`a^2(c(x) - \mathbb E c(x))^2`: its mean is
+    :math:`a^2\sigma^2` (Eqs. 22, 23) and its variance :math:`a^4(\mu_4 - \sigma^4)`, with the
+    central moments of a binomial, :math:`\sigma^2 = mr(1-r)`,
+    :math:`\mu_4 = \sigma^2(1 + 3(m-2)r(1-r))`, and :math:`\mu_4(A+B) = \mu_4(A) + \mu_4(B) +
+    6\sigma_A^2\sigma_B^2`.  The counts of different symbols are independent for the GLH; for the RR
+    their multinomial coupling is of order :math:`1/k` and neglected.  ``k_zero`` adds symbols that no
+    user holds.  Returns ``(mean, sd)``.
+    """
+    if not p > q:
+        raise ValueError(f"p must exceed q, got p={p}, q={q}")
+    c = np.asarray(holder_counts, dtype=float)
+    if np.any(c > n):
+        raise ValueError("holder_counts cannot exceed n")
+    a = 1.0 / (n * (p - q))
+    vA, m4A = _binom_moments(c, p)
+    vB, m4B = _binom_moments(n - c, q)
+    var = vA + vB
+    m4 = m4A + m4B + 6 * vA * vB
+    mean = a * a * float(var.sum())
+    v_sum = a**4 * float((m4 - var * var).sum())
+    if k_zero:
+        v0, m40 = _binom_moments(n, q)
+        mean += k_zero * a * a * float(v0)
+        v_sum += k_zero * a**4 * float(m40 - v0 * v0)
+    return float(mean), float(math.sqrt(max(v_sum, 0.0)))
+
+
+# ---------------------------------------------------------------------------------------------
+# Population and exact count-level simulation
+# ---------------------------------------------------------------------------------------------
+
+
+@contract(k=Integer(1, None), s=Real(0, None))
 def zipf_profile(k: int, s: float) -> np.ndarray:
-    """Zipf popularity over k symbols: p(r) proportional to r^(-s), r = 1..k (rank order)."""
-    k = check_domain_size(k)
+    """Zipf popularity over ``k`` symbols: :math:`p(r) \\propto r^{-s}`, ranks :math:`r = 1..k`."""
     w = np.arange(1, k + 1, dtype=float) ** (-float(s))
     return w / w.sum()
 
 
-def sample_empirical(profile, n: int, *, rng=None) -> np.ndarray:
-    """Counts of n i.i.d. draws from ``profile`` (one multinomial): the X_{1:n} histogram."""
-    rng = check_random_state(rng)
-    return rng.multinomial(int(n), check_distribution(profile, "profile"))
-
-
 class UtilityPopulation:
-    """A fixed population X_{1:n} for the utility experiments (counts per symbol).
+    r"""The data :math:`X_{1:n}` of a utility experiment, stored by its occupied symbols.
 
-    Precomputes what every run needs at k = 1e7 (true p, p^2, the supports, the top-phi sets) so
-    that a run costs one simulation plus a few vector operations.
+    ``counts`` holds the number of users per symbol (length :math:`k`); only the symbols held by at
+    least one user are kept (``holders``, ``p``), plus :math:`k_0`, the number of the others.  The
+    top-:math:`\phi` sets of the figures (``tops[phi]``, positions in ``holders``, largest first)
+    contain occupied symbols only.
     """
 
-    def __init__(self, counts, tops: tuple[int, ...] = (20, 100)) -> None:
-        self.counts = check_counts(counts, "counts")
-        self.n, self.k = int(self.counts.sum()), self.counts.size
+    @contract(counts=Counts(min_size=2), tops=Instance(tuple, example=(20, 100)))
+    def __init__(self, counts, tops: tuple = (20, 100)) -> None:
+        c = np.asarray(counts, dtype=np.int64)
+        self.k = int(c.size)
+        self.n = int(c.sum())
         if self.n < 1:
-            raise ValueError("counts must contain at least one user")
-        self.p = self.counts / self.n
-        self.p2_total = float(self.p @ self.p)
-        nzmask = self.counts > 0
-        self.nz, self.zero = np.flatnonzero(nzmask), np.flatnonzero(~nzmask)
-        order = top_indices(self.p, max(tops))
-        self.tops = {t: order[:t] for t in tops}
+            raise ValueError("counts must hold at least one user")
+        self.holders = c[c > 0]
+        self.k0 = self.k - int(self.holders.size)
+        self.p = self.holders / self.n
+        order = np.argsort(-self.holders, kind="stable")
+        self.tops = {int(t): order[: int(t)] for t in tops}
+
+    def mass(self, phi: int | None) -> float:
+        """Total probability of the top-``phi`` symbols (all symbols for ``None``)."""
+        return 1.0 if phi is None else float(self.p[self.tops[phi]].sum())
+
+    def __repr__(self) -> str:
+        return f"UtilityPopulation(n={self.n:,}, k={self.k:,}, occupied={self.holders.size:,})"
 
 
-def utility_run(population: UtilityPopulation, mechanism: str, epsilon: float, *, g=None,
-                significance: float = 0.05, rng=None, return_estimate: bool = False) -> dict:
-    r"""One run of the utility experiment (Figs. 10-12) from exact count-level simulation.
+_POP = Instance(UtilityPopulation, example=UtilityPopulation([3, 2, 0, 1]))
+_RUNS = Instance(pd.DataFrame, example=pd.DataFrame({"mech": ["rr"], "eps": [1.0], "g": [0], "emp_all": [1.0]}))
 
-    Simulates the n reports (:func:`simulate_rr_counts` / :func:`simulate_glh_support_counts`),
-    applies emp (Eqs. 19, 20) and emp+thr (Bonferroni threshold), and returns the sums of l2
-    losses ``("emp", phi)`` / ``("thr", phi)`` for each precomputed top set phi and for all k
-    (phi = None), the top-20 mean relative errors ``"rel_emp"``, ``"rel_thr"`` (Fig. 11), the
-    threshold ``"T"`` and, optionally, the emp+thr estimates of the top-20 (``"top_thr"``).
+
+@contract(n=Integer(1, None), k=Integer(2, None), s=Real(0, None), rng=RandomState())
+def synthetic_population(n: int, k: int, s: float = 0.75, *, rng=None) -> UtilityPopulation:
+    """``n`` users, each holding one symbol drawn from Zipf(``s``) over ``k`` symbols (one multinomial).
+
+    The stand-in of the LT data of Sec. 5.3 (the first location of the latter half of each
+    user's trace), which is not public; the exponent is a calibration (see the chapter).
     """
-    if not isinstance(population, UtilityPopulation):
-        raise TypeError("population must be a UtilityPopulation")
+    rng = check_random_state(rng)
+    return UtilityPopulation(rng.multinomial(n, zipf_profile(k, s)))
+
+
+def _binom_pmf_support(m: int, prob: float, tail: float = 1e-300) -> np.ndarray:
+    """pmf of Bin(m, prob) on 0..c_max, the mass beyond c_max (below ``tail``) folded into the last bin."""
+    lam = m * prob
+    cmax = int(min(m, lam + 40 * math.sqrt(lam + 1) + 60))
+    pmf = stats.binom.pmf(np.arange(cmax + 1), m, prob)
+    pmf[-1] += max(0.0, 1.0 - pmf.sum())
+    return pmf / pmf.sum()
+
+
+@contract(population=_POP, mechanism=_MECH, epsilon=Real(0, None, low_open=True),
+          g=Optional(Integer(2, 1 << 32)), rng=RandomState())
+def simulate_support(population: UtilityPopulation, mechanism: str, epsilon: float, *, g: int | None = None,
+                     rng=None) -> tuple[np.ndarray, np.ndarray]:
+    r"""Support counts of one run of ``n`` reports, exact in law: ``(counts, zero_histogram)``.
+
+    ``counts[i]`` is the support count of the i-th occupied symbol; ``zero_histogram[c]`` the number
+    of unoccupied symbols whose support count is ``c``.
+
+    * ε-RR (Eq. 2) as a mixture: a user keeps her value with probability
+      :math:`\theta_{RR} = p - q` and otherwise reports a uniform draw from :math:`\mathcal X`
+      (as in :func:`ldpnb.mechanisms.grr_simulate_counts`).  Kept reports are
+      :math:`\mathrm{Bin}(c_x, \theta)` per occupied symbol; of the :math:`U` re-drawn ones,
+      :math:`\mathrm{Bin}(U, k_1/k)` land uniformly on the :math:`k_1` occupied symbols and the rest
+      uniformly on the :math:`k_0` others, whose counts are tallied into the histogram.
+    * (g, ε)-GLH with a truly random hash family (Eq. 3): independently over symbols,
+      :math:`c(x) \sim \mathrm{Bin}(n p(x), p) + \mathrm{Bin}(n(1-p(x)), 1/g)`, drawn for the occupied
+      symbols by :func:`ldpnb.mechanisms.lh_simulate_support_counts`; the :math:`k_0` unoccupied
+      symbols are i.i.d. :math:`\mathrm{Bin}(n, 1/g)`, so their histogram is one multinomial draw.
+    """
     rng = check_random_state(rng)
     pop = population
-    n, k = pop.n, pop.k
+    k1 = int(pop.holders.size)
     if mechanism == "rr":
-        mu, nu = rr_params(k, epsilon)
-        counts = _rr_counts(pop.counts, pop.nz, epsilon, rng)
-    elif mechanism == "glh":
-        if g is None:
-            raise ValueError("g is required for the GLH")
-        mu, nu = glh_params(g, epsilon)
-        counts = _glh_counts(pop.counts, pop.nz, pop.zero, _size(g, "g"), epsilon, rng)
-    else:
-        raise ValueError(f"mechanism must be 'rr' or 'glh', got {mechanism!r}")
-    est = counts * (1.0 / (n * (mu - nu)))
-    est -= nu / (mu - nu)                       # Eqs. (19)/(20)
-    del counts
-    T = significance_threshold(n, mu, nu, k, significance)
-    out: dict = {"T": T, "mu": mu, "nu": nu}
+        p, q = grr_params(pop.k, epsilon)
+        kept = rng.binomial(pop.holders, p - q)
+        u = int(pop.n - kept.sum())
+        u1 = int(rng.binomial(u, k1 / pop.k))
+        counts = kept + np.bincount(rng.integers(0, k1, size=u1), minlength=k1)
+        per_cell = np.zeros(0, dtype=np.int64)
+        if pop.k0:  # (if k0 = 0, then u1 = u: every re-drawn report lands on an occupied symbol)
+            per_cell = np.unique(rng.integers(0, pop.k0, size=u - u1), return_counts=True)[1]
+        hist = np.bincount(per_cell, minlength=1).astype(np.int64)
+        hist[0] = pop.k0 - per_cell.size
+        return counts.astype(np.int64), hist
+    if g is None:
+        raise ValueError("g is required for the GLH")
+    counts = lh_simulate_support_counts(pop.holders, epsilon, g, rng=rng)
+    hist = rng.multinomial(pop.k0, _binom_pmf_support(pop.n, 1.0 / g)) if pop.k0 else np.zeros(1, dtype=np.int64)
+    return counts, hist.astype(np.int64)
+
+
+@contract(population=_POP, mechanism=_MECH, epsilon=Real(0, None, low_open=True),
+          g=Optional(Integer(2, 1 << 32)), alpha=Real(0, 1, low_open=True, high_open=True), rng=RandomState())
+def utility_run(population: UtilityPopulation, mechanism: str, epsilon: float, *, g: int | None = None,
+                alpha: float = 0.05, rng=None) -> dict[str, Any]:
+    r"""One run of the utility experiment of Sec. 5.3 (Figs. 10-12): the summed :math:`l_2` losses.
+
+    emp (Eqs. 19, 20; :func:`ldpnb.estimators.fo_estimate`) and emp+thr, which sets to 0 every
+    estimate whose count is below the Bonferroni threshold at level ``alpha`` (both readings,
+    :func:`binomial_count_threshold` and :func:`gaussian_count_threshold`, on the same reports).
+    Returns, for ``est`` in ``emp``, ``binomial``, ``gaussian`` and each top set :math:`\phi` of the
+    population and all :math:`k` symbols (``"all"``), ``f"{est}_{phi}"`` the summed loss
+    :math:`\sum_{x\in\mathrm{top}\,\phi}(p(x)-\hat p(x))^2`; ``rel_{est}`` the mean relative error
+    :math:`|p(x)-\hat p(x)|/p(x)` over the top 20 (Fig. 11); ``top20_{est}`` those 20 estimates;
+    ``cstar_{est}`` the count thresholds and ``kept_zero_{est}`` the number of unoccupied symbols
+    that emp+thr keeps.
+    """
+    pop = population
+    p, q = support_params(mechanism, pop.k, epsilon, g)
+    counts, hist = simulate_support(pop, mechanism, epsilon, g=g, rng=rng)
+    est = fo_estimate(counts, pop.n, p, q)
+    sq = (pop.p - est) ** 2
+    c0 = np.arange(hist.size)
+    sq0 = hist * ((c0 - pop.n * q) / (pop.n * (p - q))) ** 2   # unoccupied symbols with count c
+    out: dict[str, Any] = {"emp_all": float(sq.sum() + sq0.sum())}
     for phi, idx in pop.tops.items():
-        e, p = est[idx], pop.p[idx]
-        thr = np.where(e < T, 0.0, e)
-        out[("emp", phi)] = float(np.sum((p - e) ** 2))
-        out[("thr", phi)] = float(np.sum((p - thr) ** 2))
-        if phi == 20:
-            out["rel_emp"] = float(np.mean(np.abs(p - e) / p))
-            out["rel_thr"] = float(np.mean(np.abs(p - thr) / p))
-            if return_estimate:
-                out["top_thr"] = thr
-    below = est < T
-    p_below = pop.p[below]
-    est -= pop.p
-    est *= est                                   # squared errors, in place (memory at k = 1e7)
-    emp_all = float(est.sum())
-    out[("emp", None)] = emp_all
-    out[("thr", None)] = emp_all - float(est[below].sum()) + float(p_below @ p_below)
+        out[f"emp_{phi}"] = float(sq[idx].sum())
+    if 20 in pop.tops:
+        i20 = pop.tops[20]
+        out["rel_emp"] = float(np.mean(np.abs(pop.p[i20] - est[i20]) / pop.p[i20]))
+    for kind in _KINDS:
+        cstar = count_threshold(kind, pop.n, p, q, pop.k, alpha)
+        keep = counts >= cstar
+        loss = np.where(keep, sq, pop.p**2)
+        out[f"{kind}_all"] = float(loss.sum() + sq0[c0 >= cstar].sum())
+        for phi, idx in pop.tops.items():
+            out[f"{kind}_{phi}"] = float(loss[idx].sum())
+        if 20 in pop.tops:
+            e20 = np.where(keep[i20], est[i20], 0.0)
+            out[f"rel_{kind}"] = float(np.mean(np.abs(pop.p[i20] - e20) / pop.p[i20]))
+            out[f"top20_{kind}"] = e20
+        out[f"cstar_{kind}"] = float(cstar)
+        out[f"kept_zero_{kind}"] = int(hist[c0 >= cstar].sum())
     return out
 
 
-# ---------------------------------------------------------------------------------------------
-# Sweeps of the utility experiment (picklable tasks for ldpnb.parallel.sweep)
-# ---------------------------------------------------------------------------------------------
+@contract(population=_POP, settings=Instance(list, tuple, example=[("rr", 10.0, None)]),
+          runs=Integer(1, None), alpha=Real(0, 1, low_open=True, high_open=True), rng=RandomState())
+def utility_runs(population: UtilityPopulation, settings: Sequence[tuple], runs: int, *, alpha: float = 0.05,
+                 rng=None) -> pd.DataFrame:
+    """``runs`` runs of :func:`utility_run` for each ``(mechanism, epsilon, g)`` of ``settings``.
 
-_POPULATION_CACHE: dict = {}
-
-
-def synthetic_population(n: int, k: int, s: float = 0.75, *, seed: int) -> UtilityPopulation:
-    """The synthetic LT stand-in of the utility experiments: n single reports from Zipf(s) over k POIs.
-
-    Deterministic in ``seed``; cached per process (one entry), so that parallel workers of
-    :func:`ldpnb.parallel.sweep` build it once and every worker sees the same population.
+    One row per run, with the labels ``mech``, ``eps``, ``g`` (0 for the RR) and ``run``; all
+    runs draw from the one generator ``rng`` in order (one stream per experiment).
     """
-    key = (int(n), int(k), float(s), int(seed))
-    if key not in _POPULATION_CACHE:
-        _POPULATION_CACHE.clear()
-        counts = sample_empirical(zipf_profile(k, s), n, rng=np.random.default_rng(seed))
-        _POPULATION_CACHE[key] = UtilityPopulation(counts)
-    return _POPULATION_CACHE[key]
+    rng = check_random_state(rng)
+    rows = []
+    for mech, eps, g in settings:
+        for r in range(runs):
+            res = utility_run(population, mech, float(eps), g=None if g is None else int(g), alpha=alpha, rng=rng)
+            rows.append({"mech": mech, "eps": float(eps), "g": 0 if g is None else int(g), "run": r, **res})
+    return pd.DataFrame(rows)
 
 
-def utility_task(task: dict, rng) -> dict:
-    """One utility run for :func:`ldpnb.parallel.sweep`.
-
-    ``task`` holds ``n, k, s, pop_seed`` (the population, see :func:`synthetic_population`),
-    ``mech`` ("rr" | "glh"), ``eps``, optional ``g``, ``rep`` and ``keep`` (return the top-20
-    emp+thr estimates).  Returns the dict of :func:`utility_run` plus the task's labels.
+@contract(runs=_RUNS, population=_POP, quantiles=Instance(tuple, example=(0.1, 0.9)))
+def summarise_runs(runs: pd.DataFrame, population: UtilityPopulation, *, quantiles: tuple = (0.1, 0.9)) -> pd.DataFrame:
+    r"""Per setting and loss: mean over runs, the 10-90 % band of the runs, and for emp the expectation
+    of Eqs. (22)/(23) with its exact per-run SD (:func:`loss_moments`), the standard error
+    ``sd/sqrt(R)`` and the z-score of the mean.  Index ``(mech, eps, g)``.
     """
-    pop = synthetic_population(task["n"], task["k"], task.get("s", 0.75), seed=task["pop_seed"])
-    res = utility_run(pop, task["mech"], task["eps"], g=task.get("g"), rng=rng,
-                      return_estimate=bool(task.get("keep", False)))
-    res.update(mech=task["mech"], eps=task["eps"], g=task.get("g"), rep=task.get("rep", 0))
-    return res
+    pop = population
+    losses = [c for c in runs.columns if c.split("_")[0] in ("emp", *_KINDS) and c.split("_")[-1] in
+              ("all", *map(str, pop.tops))]
+    rows = []
+    for (mech, eps, g), grp in runs.groupby(["mech", "eps", "g"], sort=False):
+        R = len(grp)
+        p, q = support_params(mech, pop.k, float(eps), None if g == 0 else int(g))
+        row = {"mech": mech, "eps": eps, "g": g, "runs": R}
+        for col in losses:
+            v = grp[col].to_numpy()
+            row[f"{col}_mean"] = float(v.mean())
+            row[f"{col}_lo"], row[f"{col}_hi"] = (float(x) for x in np.quantile(v, quantiles))
+        for col in [c for c in grp.columns if c.startswith("rel_")]:
+            row[f"{col}_mean"] = float(grp[col].mean())
+            row[f"{col}_se"] = float(grp[col].std(ddof=1) / math.sqrt(R)) if R > 1 else float("nan")
+            row[f"{col}_sd"] = float(grp[col].std(ddof=1)) if R > 1 else float("nan")
+        for phi in (*pop.tops, None):
+            key = "all" if phi is None else str(phi)
+            if phi is None:
+                m, sd = loss_moments(pop.holders, pop.n, p, q, k_zero=pop.k0)
+            else:
+                m, sd = loss_moments(pop.holders[pop.tops[phi]], pop.n, p, q)
+            row[f"emp_{key}_expected"], row[f"emp_{key}_sd"] = m, sd
+            row[f"emp_{key}_z"] = (row[f"emp_{key}_mean"] - m) / (sd / math.sqrt(R))
+            row[f"emp_{key}_rel"] = row[f"emp_{key}_mean"] / m - 1
+        rows.append(row)
+    return pd.DataFrame(rows).set_index(["mech", "eps", "g"])
+
+
+# ---------------------------------------------------------------------------------------------
+# Fig. 11: the exact expected relative error of emp+thr, and what the printed pair requires
+# ---------------------------------------------------------------------------------------------
+
+
+def _pmf(m: int, prob: float, tail: float = 1e-13) -> tuple[int, np.ndarray]:
+    lo, hi = stats.binom.ppf([tail, 1 - tail], m, prob)
+    lo = int(max(lo - 1, 0))
+    x = np.arange(lo, int(hi) + 1)
+    return lo, stats.binom.pmf(x, m, prob)
+
+
+@contract(holder_counts=Array(1, low=1), n=Integer(2, None), k=Integer(2, None), epsilon=Real(0, None, low_open=True),
+          kind=OneOf("binomial", "gaussian", "none"), alpha=Real(0, 1, low_open=True, high_open=True))
+def expected_relative_error(holder_counts, n: int, k: int, epsilon: float, kind: str = "binomial",
+                            alpha: float = 0.05) -> np.ndarray:
+    r"""Exact :math:`\mathbb E|p - \hat p\,1[c(x)\ge c^*]|/p` of emp+thr under the ε-RR, per symbol.
+
+    A symbol held by :math:`c` of the :math:`n` users has support count
+    :math:`\mathrm{Bin}(c, p) + \mathrm{Bin}(n-c, q)` (Eq. 2), whose pmf is the convolution of the
+    two (tails below :math:`10^{-13}` dropped); the expected relative error of Fig. 11 is a function
+    of :math:`c` alone.  Vectorised over ``holder_counts`` by a loop over its values.
+    """
+    p, q = grr_params(k, epsilon)
+    cstar = count_threshold(kind, n, p, q, k, alpha)
+    a, b = 1.0 / (n * (p - q)), q / (p - q)
+    out = np.empty(np.size(holder_counts))
+    for i, c in enumerate(np.asarray(holder_counts, dtype=np.int64).ravel()):
+        if c > n:
+            raise ValueError("holder_counts cannot exceed n")
+        lo1, f1 = _pmf(int(c), p)
+        lo2, f2 = _pmf(int(n - c), q)
+        f = np.convolve(f1, f2)
+        x = np.arange(f.size) + lo1 + lo2
+        est = np.where(x >= cstar, x * a - b, 0.0)
+        pc = c / n
+        out[i] = float(np.sum(f * np.abs(pc - est)) / pc)
+    return out
+
+
+@contract(a=Array(1), b=Array(1), limit=Real())
+def max_mean_under_limit(a, b, limit: float) -> float:
+    r"""Largest mean of ``a`` over mixtures of the points :math:`(a_i, b_i)` whose mean of ``b`` is at
+    most ``limit`` (a linear programme in two dimensions: its optimum is one point or a mixture of
+    two).  ``-inf`` when no mixture meets the limit.
+
+    Any profile of 20 symbols is such a mixture (equal weights), so the value bounds what a
+    "mean over the top 20" can reach (Fig. 11).
+    """
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if a.shape != b.shape:
+        raise ValueError(f"a and b must have the same shape, got {a.shape} and {b.shape}")
+    best = float(a[b <= limit].max()) if np.any(b <= limit) else -math.inf
+    lo, hi = b[:, None], b[None, :]
+    ok = (lo <= limit) & (hi > limit)
+    if ok.any():
+        w = np.where(ok, (limit - hi) / np.where(ok, lo - hi, 1.0), 0.0)
+        val = np.where(ok, w * a[:, None] + (1 - w) * a[None, :], -np.inf)
+        best = max(best, float(val.max()))
+    return best
+
+
+@contract(x=Array(1, min_size=2), y=Array(1, min_size=2, low=0), level=Real(0, None, low_open=True))
+def crossing(x, y, level: float) -> float:
+    """The first ``x`` at which the decreasing series ``y`` reaches ``level`` (linear interpolation of
+    :math:`\\log_{10} y`, as read off a log-scale figure); NaN if it never does."""
+    x, y = np.asarray(x, dtype=float), np.log10(np.maximum(np.asarray(y, dtype=float), 1e-300))
+    if x.shape != y.shape:
+        raise ValueError("x and y must have the same length")
+    lv = math.log10(level)
+    idx = np.flatnonzero((y[:-1] > lv) & (y[1:] <= lv))
+    if idx.size == 0:
+        return float("nan")
+    i = int(idx[0])
+    return float(x[i] + (lv - y[i]) * (x[i + 1] - x[i]) / (y[i + 1] - y[i]))
+
+
+@contract(runs=_RUNS, columns=Instance(tuple, list, example=("emp_all",)), by=OneOf("g", "eps"))
+def step_z(runs: pd.DataFrame, columns: Sequence[str], by: str = "g") -> tuple[np.ndarray, np.ndarray]:
+    """For each series (column of ``runs``, ordered by ``by``): the increases between successive means
+    in units of the standard error of the difference (sample SEs), and the ratio last/first mean."""
+    z, overall = [], []
+    for col in columns:
+        g = runs.groupby(by)[col]
+        m, se = g.mean().to_numpy(), g.sem().to_numpy()
+        z.extend((np.diff(m) / np.hypot(se[1:], se[:-1])).tolist())
+        overall.append(float(m[-1] / m[0]))
+    return np.asarray(z), np.asarray(overall)

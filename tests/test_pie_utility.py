@@ -1,0 +1,207 @@
+"""PIE paper, utility (Sec. 4.4, Figs. 10-12): parameters, thresholds, exact simulation, moments, Fig. 11."""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from scipy import stats
+
+from ldpnb import measures as M
+from ldpnb import mechanisms as mech
+from ldpnb.estimators import fo_estimate
+from ldpnb.papers.pie import utility as U
+
+N_LT, K_LT = 1_370_637, 10_500_393
+
+
+def _pop(k=60, n=3000, s=1.0, zeros=40, seed=0):
+    rng = np.random.default_rng(seed)
+    c = rng.multinomial(n, U.zipf_profile(k, s))
+    return U.UtilityPopulation(np.concatenate([c, np.zeros(zeros, dtype=np.int64)]), tops=(5, 20))
+
+
+# ------------------------------------------------------------------------- one vocabulary (p, q)
+def test_support_params_are_the_core_ones():
+    for k, e in [(2, 1.0), (20, 0.5), (K_LT, 12.72)]:
+        assert U.support_params("rr", k, e) == mech.grr_params(k, e)
+    for g, e in [(2, 1.0), (10**8, 10.0)]:
+        assert U.support_params("glh", 50, e, g) == mech.lh_params(e, g)[1:]
+    with pytest.raises(ValueError, match="g is required"):
+        U.support_params("glh", 50, 1.0)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.floats(0.05, 15), st.integers(3, 10**7), st.floats(0, 1))
+def test_eq22_eq23_from_the_count_variance(eps, k, p):
+    """Eqs. (22)/(23) equal Var[c(x)]/(n(p-q))^2 with c(x) ~ Bin(np(x), p) + Bin(n(1-p(x)), q)."""
+    n = 1000
+    for mech_, size in (("rr", k), ("glh", k)):
+        pp, qq = U.support_params(mech_, k, eps, None if mech_ == "rr" else k)
+        var_c = n * p * pp * (1 - pp) + n * (1 - p) * qq * (1 - qq)
+        expected = var_c / (n * (pp - qq)) ** 2
+        got = U.rr_variance(p, n, k, eps) if mech_ == "rr" else U.glh_variance(p, n, size, eps)
+        assert got == pytest.approx(expected, rel=1e-7)
+
+
+def test_fixed_theta_identity_and_sums():
+    rng = np.random.default_rng(9)
+    for _ in range(100):
+        p, eps, g = rng.uniform(0, 1), rng.uniform(0.01, 20), int(rng.integers(2, 10**6))
+        th = M.theta_glh(g, eps)
+        assert U.glh_variance(p, 1000, g, eps) == pytest.approx(U.glh_variance_fixed_theta(p, 1000, g, th), rel=1e-8)
+    p = U.zipf_profile(500, 1.0)
+    assert U.rr_loss_sum(float(p[:100].sum()), 100, 20_000, 500, 2.0) == pytest.approx(
+        U.rr_variance(p[:100], 20_000, 500, 2.0).sum(), rel=1e-12)
+    assert U.glh_loss_sum(1.0, 500, 20_000, 50, 2.0) == pytest.approx(U.glh_variance(p, 20_000, 50, 2.0).sum(), rel=1e-12)
+
+
+# ------------------------------------------------------------------------- thresholds
+@pytest.mark.parametrize("n, q, k", [(N_LT, 1e-8, K_LT), (N_LT, 9.5e-8, K_LT), (5000, 0.01, 100), (100, 0.3, 10)])
+def test_binomial_threshold_is_the_smallest_significant_count(n, q, k):
+    c = U.binomial_count_threshold(n, q, k)
+    assert stats.binom.sf(c - 1, n, q) <= 0.05 / k < stats.binom.sf(c - 2, n, q)
+
+
+def test_gaussian_threshold_on_the_estimate_and_on_the_count():
+    p, q = mech.grr_params(K_LT, 10.0)
+    c = U.gaussian_count_threshold(N_LT, p, q, K_LT)
+    T = stats.norm.isf(0.05 / K_LT) * math.sqrt(q * (1 - q) / (N_LT * (p - q) ** 2))
+    assert fo_estimate([c], N_LT, p, q)[0] == pytest.approx(T, rel=1e-9)
+    assert stats.norm.isf(0.05 / K_LT) == pytest.approx(5.739, abs=1e-3)
+    # GLH with g >> n: one collision passes the Gaussian threshold, not the exact test
+    _, pg, qg = mech.lh_params(10.0, 10**8)
+    assert U.gaussian_count_threshold(N_LT, pg, qg, K_LT) < 1 < U.binomial_count_threshold(N_LT, qg, K_LT)
+    assert U.count_threshold("none", N_LT, pg, qg, K_LT) == -math.inf
+
+
+# ------------------------------------------------------------------------- exact simulation
+def test_population_by_occupied_symbols():
+    pop = _pop()
+    assert pop.k == 100 and pop.n == 3000 and pop.k0 == 100 - pop.holders.size
+    assert np.all(np.diff(pop.holders[pop.tops[20]]) <= 0) and pop.mass(None) == 1.0
+    assert pop.mass(5) == pytest.approx(pop.p[pop.tops[5]].sum())
+
+
+@pytest.mark.parametrize("mechanism, g", [("rr", None), ("glh", 7), ("glh", 10**6)])
+def test_simulate_support_in_law(mechanism, g):
+    """Occupied counts: mean and variance of Bin(c, p) + Bin(n - c, q) (z at 5 SE); unoccupied
+    symbols: the histogram against k0 x pmf of Bin(n, q) (chi-square at 1e-6); RR: the n reports
+    are all accounted for."""
+    pop, R, eps = _pop(), 3000, 1.5
+    rng = np.random.default_rng(1)
+    p, q = U.support_params(mechanism, pop.k, eps, g)
+    counts, hists = [], np.zeros(pop.n + 1)
+    for _ in range(R):
+        c, h = U.simulate_support(pop, mechanism, eps, g=g, rng=rng)
+        counts.append(c)
+        hists[: h.size] += h
+        if mechanism == "rr":
+            assert c.sum() + np.arange(h.size) @ h == pop.n
+        assert h.sum() == pop.k0
+    counts = np.array(counts, dtype=float)
+    mean = pop.holders * p + (pop.n - pop.holders) * q
+    var = pop.holders * p * (1 - p) + (pop.n - pop.holders) * q * (1 - q)
+    z = (counts.mean(axis=0) - mean) / np.sqrt(var / R)
+    assert np.max(np.abs(z)) < 5
+    big = var >= 1  # (the sample variance of a count with a tiny mean is far from normal)
+    v_ratio = counts.var(axis=0, ddof=1)[big] / var[big]
+    assert big.sum() == 0 or np.max(np.abs(v_ratio - 1)) < 5 * math.sqrt(2 / R) * 1.5  # (kurtosis: 1.5 x)
+    pmf = stats.binom.pmf(np.arange(pop.n + 1), pop.n, q) * pop.k0 * R
+    keep = pmf > 20
+    assert stats.chisquare(hists[keep], pmf[keep] * hists[keep].sum() / pmf[keep].sum()).pvalue > 1e-6
+
+
+@pytest.mark.parametrize("mechanism, g", [("rr", None), ("glh", 10**4)])
+def test_simulate_support_against_the_core_full_simulator(mechanism, g):
+    """The summed emp loss over all symbols has the same law as with the core full-vector simulators
+    (two-sample Kolmogorov-Smirnov at 1e-4)."""
+    pop, eps, R = _pop(zeros=200), 2.0, 1500
+    counts_full = np.concatenate([pop.holders, np.zeros(pop.k0, dtype=np.int64)])
+    p, q = U.support_params(mechanism, pop.k, eps, g)
+    rng = np.random.default_rng(2)
+    ours = [U.utility_run(pop, mechanism, eps, g=g, rng=rng)["emp_all"] for _ in range(R)]
+    full = []
+    for _ in range(R):
+        c = mech.grr_simulate_counts(counts_full, eps, rng=rng) if mechanism == "rr" else \
+            mech.lh_simulate_support_counts(counts_full, eps, g, rng=rng)
+        full.append(np.sum((fo_estimate(c, pop.n, p, q) - counts_full / pop.n) ** 2))
+    assert stats.ks_2samp(ours, full).pvalue > 1e-4
+
+
+@pytest.mark.parametrize("mechanism, g", [("rr", None), ("glh", 9)])
+def test_utility_run_losses_from_the_same_counts(mechanism, g):
+    """Every loss of a run equals the brute-force computation on the full count vector."""
+    pop, eps = _pop(), 3.0
+    c, h = U.simulate_support(pop, mechanism, eps, g=g, rng=np.random.default_rng(7))
+    out = U.utility_run(pop, mechanism, eps, g=g, rng=np.random.default_rng(7))
+    p, q = U.support_params(mechanism, pop.k, eps, g)
+    full_c = np.concatenate([c, np.repeat(np.arange(h.size), h)])       # unoccupied symbols last
+    full_p = np.concatenate([pop.p, np.zeros(pop.k0)])
+    est = fo_estimate(full_c, pop.n, p, q)
+    assert out["emp_all"] == pytest.approx(np.sum((full_p - est) ** 2), rel=1e-12)
+    for kind in ("binomial", "gaussian"):
+        thr = np.where(full_c >= U.count_threshold(kind, pop.n, p, q, pop.k), est, 0.0)
+        assert out[f"{kind}_all"] == pytest.approx(np.sum((full_p - thr) ** 2), rel=1e-12)
+        i20 = pop.tops[20]
+        assert out[f"{kind}_20"] == pytest.approx(np.sum((pop.p[i20] - thr[i20]) ** 2), rel=1e-12)
+        assert out[f"rel_{kind}"] == pytest.approx(np.mean(np.abs(pop.p[i20] - thr[i20]) / pop.p[i20]), rel=1e-12)
+        assert out[f"kept_zero_{kind}"] == int(np.sum(thr[pop.holders.size:] != 0))
+    assert out["emp_5"] == pytest.approx(np.sum((pop.p[pop.tops[5]] - est[pop.tops[5]]) ** 2), rel=1e-12)
+
+
+def test_loss_moments_against_monte_carlo():
+    pop, eps, R = _pop(), 2.0, 4000
+    rng = np.random.default_rng(3)
+    for mechanism, g in (("rr", None), ("glh", 5)):
+        p, q = U.support_params(mechanism, pop.k, eps, g)
+        runs = U.utility_runs(pop, [(mechanism, eps, g)], R, rng=rng)
+        m, sd = U.loss_moments(pop.holders, pop.n, p, q, k_zero=pop.k0)
+        assert abs(runs.emp_all.mean() - m) < 4 * sd / math.sqrt(R)
+        assert runs.emp_all.std() == pytest.approx(sd, rel=0.1)
+        m20, sd20 = U.loss_moments(pop.holders[pop.tops[20]], pop.n, p, q)
+        assert abs(runs.emp_20.mean() - m20) < 4 * sd20 / math.sqrt(R)
+        assert m == pytest.approx(float(np.sum(U.rr_variance(pop.p, pop.n, pop.k, eps)) + pop.k0 * U.rr_variance(0.0, pop.n, pop.k, eps))
+                                  if mechanism == "rr" else float(np.sum(U.glh_variance(pop.p, pop.n, g, eps))
+                                                                  + pop.k0 * U.glh_variance(0.0, pop.n, g, eps)), rel=1e-9)
+
+
+def test_summarise_runs_columns_and_z():
+    pop = _pop()
+    runs = U.utility_runs(pop, [("rr", 2.0, None), ("glh", 2.0, 5)], 30, rng=4)
+    s = U.summarise_runs(runs, pop)
+    assert list(s.index.names) == ["mech", "eps", "g"] and len(s) == 2
+    for col in ("emp_all_mean", "binomial_20_lo", "gaussian_5_hi", "emp_20_expected", "emp_all_z", "rel_binomial_se"):
+        assert col in s.columns
+    assert np.all(np.abs(s.emp_all_z) < 5)
+
+
+# ------------------------------------------------------------------------- Fig. 11
+def test_expected_relative_error_against_monte_carlo():
+    pop, eps, R = _pop(n=20_000, zeros=2000), 4.0, 2000
+    rng = np.random.default_rng(5)
+    runs = U.utility_runs(pop, [("rr", eps, None)], R, rng=rng)
+    for kind in ("binomial", "gaussian"):
+        exact = U.expected_relative_error(pop.holders[pop.tops[20]], pop.n, pop.k, eps, kind).mean()
+        assert abs(runs[f"rel_{kind}"].mean() - exact) < 4 * runs[f"rel_{kind}"].std() / math.sqrt(R)
+
+
+def test_max_mean_under_limit():
+    a, b = np.array([1.0, 0.2, 2.0]), np.array([0.3, 0.0, 0.5])
+    # mixtures of (0.2, 0) with (1, 0.3) or (2, 0.5) meeting mean b <= 0.1: best is w(2) = 0.2 -> 0.56
+    assert U.max_mean_under_limit(a, b, 0.1) == pytest.approx(max(0.2 + (1 - 0.2) / 3, 0.2 + 1.8 / 5))
+    assert U.max_mean_under_limit(a, b, 1.0) == 2.0
+    assert U.max_mean_under_limit(a, b, -1.0) == -math.inf
+
+
+def test_crossing_and_step_z():
+    assert U.crossing([10, 12, 14], [1e-4, 1e-5, 1e-7], 1e-6) == pytest.approx(13.0)
+    assert math.isnan(U.crossing([1, 2], [1.0, 0.5], 1e-6))
+    import pandas as pd
+
+    runs = pd.DataFrame({"g": np.repeat([1, 2, 3], 4), "x": [5, 5.1, 4.9, 5, 3, 3.1, 2.9, 3, 3.2, 3.1, 3, 3.1]})
+    z, overall = U.step_z(runs, ["x"])
+    assert z.shape == (2,) and z[0] < 0 < z[1] and overall[0] == pytest.approx(3.1 / 5)
