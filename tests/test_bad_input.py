@@ -120,11 +120,8 @@ EPS_FUNCS = {
     "privic.lap_grid_channel": lambda e: privic.lap_grid_channel((2, 2), e, pad=1),
     "pie.theta_rr": lambda e: pie_measures.theta_rr(4, e),
     "pie.theta_glh": lambda e: pie_measures.theta_glh(4, e),
-    "pie.rr_params": lambda e: pie.rr_params(4, e),
-    "pie.glh_params": lambda e: pie.glh_params(4, e),
     "pie.alpha_rr": lambda e: pie_measures.alpha_rr(e, 10, 4),
-    "pie.random_ldp_channel": lambda e: pie.random_ldp_channel(3, 3, e, rng=0),
-    "pie.simulate_rr_counts": lambda e: pie.simulate_rr_counts([1, 2], e, rng=0),
+    "pie.random_ldp_channel": lambda e: pie.theory.random_ldp_channel(3, 3, e, rng=0),
     "attacks.expected_pd_accuracy": lambda e: attacks.expected_pd_accuracy("grr", e, 4),
     "attacks.perturb_and_infer": lambda e: attacks.perturb_and_infer(np.array([0, 1]), 4, e, "grr", rng=0),
     "attacks.pie_alpha_from_ldp": lambda e: attacks_measures.pie_alpha_from_ldp(e, 10, 4),
@@ -187,9 +184,7 @@ K_FUNCS = {
     "md.check_dataset(ks)": (lambda k: md.check_dataset([[0, 0]], [2, k]), "k"),
     "lift.random_joint(n_s)": (lambda k: lift.random_joint(k, 3, rng=0), "n_s"),
     "pie.theta_rr": (lambda k: pie_measures.theta_rr(k, 1.0), "k"),
-    "pie.rr_params": (lambda k: pie.rr_params(k, 1.0), "k"),
-    "pie.glh_params(g)": (lambda k: pie.glh_params(k, 1.0), "g"),
-    "pie.random_ldp_channel": (lambda k: pie.random_ldp_channel(k, 3, 1.0, rng=0), "k"),
+    "pie.random_ldp_channel": (lambda k: pie.theory.random_ldp_channel(k, 3, 1.0, rng=0), "k"),
     "attacks.expected_pd_accuracy": (lambda k: attacks.expected_pd_accuracy("grr", 1.0, k), "k"),
     "ibu_theory.truncated_geometric_inverse": (lambda k: ibu_theory.truncated_geometric_inverse(k, 1.0), "k"),
     "ibu_theory.inv_krr_upper_bound": (lambda k: ibu_theory.inv_krr_upper_bound(k, 1.0, 100), "k"),
@@ -259,9 +254,6 @@ COUNT_FUNCS = {
     "mech.lh_simulate_support_counts": (lambda c: mech.lh_simulate_support_counts(c, 1.0, rng=0), "input_counts"),
     "mech.ss_simulate_support_counts": (lambda c: mech.ss_simulate_support_counts(c, 1.0, rng=0), "input_counts"),
     "mech.simulate_counts": (lambda c: mech_channels.simulate_counts(C3, c, rng=0), "input_counts"),
-    "pie.simulate_rr_counts": (lambda c: pie.simulate_rr_counts(c, 1.0, rng=0), "input_counts"),
-    "pie.simulate_glh_support_counts": (lambda c: pie.simulate_glh_support_counts(c, 4, 1.0, rng=0),
-                                        "input_counts"),
     "ibu_theory.simulate_counts_batch": (lambda c: ibu_theory_channels.simulate_counts_batch(C3, c, 2, rng=0),
                                          "input_counts"),
     "md.prior_correct": (lambda c: md_risks.prior_correct(c, 1.0, rng=0), "counts"),
@@ -269,7 +261,6 @@ COUNT_FUNCS = {
 }
 
 COUNT_XFAIL = {
-    ("pie.simulate_glh_support_counts", "bool"): None,
     ("ibu_theory.simulate_counts_batch", "bool"): None,
 }
 
@@ -434,7 +425,6 @@ NAN_CASES = [
           "distance"),
     _case("rd.blahut_arimoto prior", lambda: rd.blahut_arimoto([0.5, NAN], [[0, 1], [1, 0]], 1.0), "prior"),
     _case("md.check_dataset", lambda: md.check_dataset(np.array([[0.0, NAN]]), [2, 2]), "X"),
-    _case("pie.empirical_estimate", lambda: pie.empirical_estimate([1, NAN], 10, 0.6, 0.2), "counts"),
     _case("audit.clopper_pearson alpha", lambda: audit.clopper_pearson(1, 10, NAN), "alpha"),
     _case("grid.lattice_distance_matrix cell_size", lambda: __import__("ldpnb.data.grid").data.grid.lattice_distance_matrix(
         2, 2, NAN), "cell_size"),
@@ -514,9 +504,7 @@ MORE_CASES = [
     # values outside the domain
     ("watchdog.merging_mi", lambda: watchdog.merging_mi([0.5, 0.5], [[0, 5]], unit="nats"), "groups", None),
     # counts negative or not integers
-    ("pie.empirical_estimate(negative)", lambda: pie.empirical_estimate([-1, 2], 10, 0.6, 0.2), "counts", None),
-    ("pie.empirical_estimate(n)", lambda: pie.empirical_estimate([1, 2], 10.5, 0.6, 0.2), "n", None),
-    ("pie.significance_threshold", lambda: pie.significance_threshold(0, 0.6, 0.2, 10), "n", None),
+    ("pie.gaussian_count_threshold", lambda: pie.utility.gaussian_count_threshold(0, 0.6, 0.2, 10), "n", None),
     ("multidim.rsfd_estimate", lambda: md.rsfd_estimate(np.array([-1, 2]), 10, 2, 2, 0.6, 0.2, "grr"), "counts", None),
     ("attacks.bayes_error_bound(n)", lambda: attacks_measures.bayes_error_bound(1.0, 0), "n", None),
     # distributions
@@ -524,8 +512,6 @@ MORE_CASES = [
         np.array([0.5, 0.6, 0.0]), ibu_theory_estimators.observation_matrix(C3, np.array([0, 1]))), "theta", None),
     ("attacks.synthetic_profiles", lambda: attacks.synthetic_profiles([np.array([0.5, 0.6])], 10, rng=0), "freqs", None),
     # NaN anywhere
-    ("pie.threshold_estimate", lambda: pie.threshold_estimate([NAN, 0.2], 0.1), "p_hat", None),
-    ("pie.sum_l2_top", lambda: pie.sum_l2_top([NAN, 0.5], [0.5, 0.5], None), "p", None),
     ("ibu_theory.clip_normalize", lambda: ibu_theory_estimators.clip_normalize(np.array([[NAN, 1.0]])), "V", None),
     ("ibu_theory.project_simplex_rows", lambda: ibu_theory_estimators.project_simplex_rows(np.array([[NAN, 1.0]])), "V", None),
     ("multidim.clip_normalize", lambda: md.clip_normalize(np.array([NAN, 1.0])), "est", None),
