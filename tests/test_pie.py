@@ -493,3 +493,15 @@ def test_increase_evidence():
     np.testing.assert_allclose(ev["steps"], [1.0, 0.5, 1.5])
     np.testing.assert_allclose(ev["step_se"], np.hypot([0.1, 0.1, 0.2], [0.1, 0.2, 0.2]))
     assert ev["rise"] == pytest.approx(2.0) and ev["rise_se"] == pytest.approx(math.hypot(0.2, 0.1))
+
+
+def test_best_score_ties_survive_a_per_query_shift():
+    rng = np.random.default_rng(22)
+    S = np.round(rng.normal(size=(50, 50)), 1)            # many exact ties
+    shift = rng.uniform(-2e4, -1e2, size=(50, 1))
+    base = pid.best_score_error_rate(S)
+    assert pid.best_score_error_rate(S + shift) == pytest.approx(base, abs=1e-12)
+    # sums of the same logs in another order are ties
+    a = np.log(0.3) + np.log(0.7) + np.log(0.2)
+    b = np.log(0.2) + np.log(0.3) + np.log(0.7)
+    assert pid.best_score_error_rate(np.array([[a, b], [0.0, 1.0]])) == pytest.approx(0.25)

@@ -99,3 +99,41 @@ def test_offset_scoring_restores_the_rh_increase():
            for sc in ("raw", "offset")}
     assert pse["offset"][1] - pse["offset"][0] > 3                # 9 -> 15 bits
     assert abs(pse["raw"][1] - pse["raw"][0]) < 0.5               # flat at about 6.5 bits
+
+
+def _toy_traces(n=60, k=40, seed=0, split=True):
+    rng = np.random.default_rng(seed)
+    # each user favours a few items: traces are identifying
+    seqs = []
+    for _ in range(n):
+        fav, size = rng.choice(k, size=3, replace=False), int(rng.integers(20, 40))
+        seqs.append(np.where(rng.random(size) < 0.8, rng.choice(fav, size), rng.integers(0, k, size)))
+    return ident.Traces("LT" if split else "RH", seqs, k, split)
+
+
+def test_identification_helpers_on_toy_traces():
+    tr = _toy_traces()
+    curve = ident.pse_curve(tr, ts=(1, 3), se_reps=3, rng=1)
+    assert set(curve) == {"X", 1, 3}
+    assert curve[3]["pse"] > curve[1]["pse"] > 0 and np.isfinite(curve[1]["pse_se"])
+    pk = ident.partial_knowledge(tr, [2, 8], se_reps=0, rng=2)
+    assert list(pk) == [("offset", 2), ("offset", 8), ("raw", 2), ("raw", 8)]
+    assert pk[("offset", 8)]["error_rate"] <= pk[("offset", 2)]["error_rate"]
+    assert pk[("offset", 8)]["error_rate"] == pk[("raw", 8)]["error_rate"]   # a per-query constant
+    conv = ident.convergence(tr, ts=(1,), fractions=(0.5,), reps=3, rng=3)
+    assert conv[1]["n"] == [30, 60] and np.isnan(conv[1]["sd"][-1])
+    eq = ident.equal_n(tr, 30, ts=(1, "X"), reps=3, rng=4)
+    assert set(eq) == {1, "X"} and all(sd >= 0 for _, sd in eq.values())
+    sub = tr.subset([0, 5])
+    assert sub.n == 2 and sub.k == tr.k and np.array_equal(sub.seqs[1], tr.seqs[5])
+    rh = _toy_traces(split=False)
+    assert all(np.array_equal(a, b) for a, b in zip(rh.X, rh.seqs))
+
+
+def test_single_location_on_toy_traces():
+    tr = _toy_traces(n=80, k=50, seed=5)
+    sl = ident.single_location(tr, np.array([2.0, 8.0]), 500, reps=4, null_reps=3, rng=6)
+    ex = sl["exact"]
+    assert ex["pse"][1] > ex["pse"][0] >= 0 and ex["error_rate"][1] <= ex["error_rate"][0]
+    for m in ("rr", "glh"):
+        assert sl["pse"][m].shape == (2,) and sl["null"][m] >= 0 and sl["resolvable"][m].dtype == bool

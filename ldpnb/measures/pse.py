@@ -44,18 +44,22 @@ def genuine_impostor(score_matrix) -> tuple[np.ndarray, np.ndarray]:
     return np.diag(S).copy(), S[mask]
 
 
-@contract(score_matrix=Array(2), true_user=Optional(Array(1, low=0, integer=True)))
-def best_score_error_rate(score_matrix, true_user=None) -> float:
+@contract(score_matrix=Array(2), true_user=Optional(Array(1, low=0, integer=True)), atol=Real(0, None),
+          rtol=Real(0, None))
+def best_score_error_rate(score_matrix, true_user=None, *, atol: float = 1e-9, rtol: float = 1e-12) -> float:
     """Expected error of the best-score rule G (Sec. 3.1) with uniform random tie-breaking.
 
     err_i = 1 - 1[true user attains the max] / #{users attaining the max}; returns mean err_i.
+    A score within ``atol + rtol |max|`` of the row's maximum attains it: scores that are equal
+    mathematically but summed in another order (or shifted by a per-query constant, such as the
+    offset of the Markov matcher's floor) are ties.
     """
     S = np.asarray(score_matrix, dtype=float)
     t = np.arange(S.shape[0]) if true_user is None else np.asarray(true_user)
     if t.shape != (S.shape[0],) or t.max() >= S.shape[1]:
         raise ValueError(f"true_user must hold one user in 0..{S.shape[1] - 1} per query")
     m = S.max(axis=1, keepdims=True)
-    at_max = S >= m
+    at_max = S >= m - (atol + rtol * np.abs(m))
     correct = at_max[np.arange(S.shape[0]), t]
     return float(np.mean(1 - correct / at_max.sum(axis=1)))
 

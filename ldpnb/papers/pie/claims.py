@@ -33,10 +33,10 @@ SIZES_BY_SCALE = {
                   bio_n=1000, bio_m=1_000_000, hash_runs=300,
                   gauss={100: 2000, 1000: 2000, 10_000: 500, 100_000: 100}),
     "book": dict(draws=300, runs=20, lt_users=None, se_reps=10, conv_reps=8, eq_reps=10, mc_reps=8,
-                 bio_n=2000, bio_m=4_000_000, hash_runs=1000,
+                 bio_n=2000, bio_m=16_000_000, hash_runs=1000,
                  gauss={100: 4000, 1000: 4000, 10_000: 1000, 100_000: 200}),
     "paper": dict(draws=3000, runs=100, lt_users=None, se_reps=20, conv_reps=20, eq_reps=20, mc_reps=40,
-                  bio_n=3000, bio_m=9_000_000, hash_runs=4000,
+                  bio_n=3000, bio_m=32_000_000, hash_runs=4000,
                   gauss={100: 20_000, 1000: 20_000, 10_000: 4000, 100_000: 1000}),
 }
 #: Claim id of each statement checked by :func:`ldpnb.papers.pie.theory.theorem_checks`.
@@ -329,9 +329,11 @@ CLAIMS = claim_table(
          paper=Printed("holds", "Sec. 5.3, Fig. 8"), kind="holds",
          rule="resolvable > 0 and max(pse - a44) <= 0 and max(a44 - a41) <= 1e-9",
          note="Resolvable: the PSE exceeds twice the largest of 10 estimates on reports independent of the users."),
-    Spec("F8c", "The Monte Carlo PSE of the RR equals the exact mixture PSE (θ_RR ≤ 0.6)", source="invariant",
-         kind="range", upper=0.35, one_sided=True, where="Sec. 5.3; f_G, f_I are θ-mixtures with the uniform score law",
-         note="Largest |MC − exact| in bits; the k-NN part is biased at the atoms of the scores."),
+    Spec("F8c", "The Monte Carlo PSE of the RR equals the exact mixture PSE (θ_RR ≤ 0.6; largest |MC − exact|, bits)",
+         source="invariant", kind="close", reference=0.0, atol={"smoke": 0.35, "book": 0.05, "paper": 0.05},
+         where="Sec. 5.3; f_G, f_I are θ-mixtures with the uniform score law",
+         note="0.05 bits with 8 × 2,532 simulated reports per ε (about five times the largest deviation in the "
+              "research runs, 0.011); 0.35 bits at smoke scale (2 × 600 reports)."),
     Spec("F8d", "Fig. 8: α of Thms 4.2/4.4 is close to the PSE (fairly tight): α(Thm 4.2)/PSE ≤ 10 at every ε (RR)",
          source="paper", paper=Printed("close to the PSE", "Sec. 5.3 (which calls it Figure 9), Fig. 8"), kind="range",
          upper=10, one_sided=True, expect="diverges",
