@@ -619,12 +619,15 @@ def build_time_markdown(timings: Path, scale: str) -> str:
     slow = max(chapters, key=chapters.get)
     total = rec.get("_total_execute")
     jobs = rec.get("_jobs")
-    wall = (f"{_fmt_seconds(total)} from first to last" + (f" with {jobs} chapters at a time" if jobs else "")
-            if total else "")
-    return (f"Executing the {len(chapters)} notebooks of this build at `SCALE={scale}` took "
-            f"{_fmt_seconds(sum(chapters.values()))} of kernel time" + (f" ({wall})" if wall else "")
-            + f"; the slowest, {slow}, took {_fmt_seconds(chapters[slow])}. "
-            "The build records these times in `_build/timings.json`.")
+    summed = _fmt_seconds(sum(chapters.values()))
+    if total:
+        took = (f"took {_fmt_seconds(total)}" + (f" with {jobs} chapters at a time" if jobs else "")
+                + f" ({summed} summed over the chapters)")
+    else:
+        took = f"took {summed} summed over the chapters"
+    return (f"Executing the {len(chapters)} notebooks of this build at `SCALE={scale}` {took}; the slowest, "
+            f"{slow}, took {_fmt_seconds(chapters[slow])}. The build records these times in "
+            "`_build/timings.json`.")
 
 
 def _stage_config(src: Path, executed: Path, build_dir: Path, banner: str | None, root_doc: str | None = None) -> None:
