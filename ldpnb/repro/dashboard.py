@@ -155,9 +155,14 @@ def interactive_table(claims: pd.DataFrame):
     view = claims.copy()
     view["id"] = [f'<a href="{html.escape(l)}">{html.escape(i)}</a>' for i, l in zip(view["id"], view["link"])]
     view = view.drop(columns=["link", "scale"])
+    widths = {"chapter": "7em", "id": "4em", "claim": "22em", "source": "6em", "where": "9em", "kind": "5em",
+              "paper / reference": "8em", "ours": "8em", "criterion": "11em", "status": "6em",
+              "paper-scale status": "7em", "note": "24em"}
+    cols = list(view.columns)
+    column_defs = [{"width": w, "targets": [cols.index(c)]} for c, w in widths.items() if c in cols]
     return itables.show(view, allow_html=True, column_filters="header", showIndex=False, pageLength=25,
-                        classes="display compact claims-dashboard", maxBytes=0,
-                        lengthMenu=[10, 25, 50, 100, 500, 1000])
+                        classes="display compact claims-dashboard", maxBytes=0, autoWidth=False,
+                        columnDefs=column_defs, lengthMenu=[10, 25, 50, 100, 500, 1000])
 
 
 def totals_markdown(directory: str | Path | None = None) -> str:
