@@ -1,4 +1,4 @@
-"""Tests for ldpnb.privic (Biswas & Palamidessi 2023, spec 004)."""
+"""Tests for ldpnb.papers.privic (Biswas and Palamidessi 2023, PRIVIC)."""
 
 import os
 
@@ -15,7 +15,7 @@ from ldpnb.measures import emd
 from ldpnb.mechanisms import blahut_arimoto
 from ldpnb.papers.privic import right_inverse_residual
 
-# spec 004 §6 D1: Paris counts (11 x 15, canonical orientation, N = 10,078)
+# Paris counts on the authors' grid (11 x 15, row 0 north, column 0 west, N = 10,078)
 PARIS = np.array([
     [7, 271, 215, 112, 22, 100, 150, 217, 232, 66, 54, 21, 6, 9, 4],
     [8, 28, 205, 196, 113, 117, 117, 164, 166, 225, 119, 68, 18, 5, 5],
@@ -40,7 +40,7 @@ def paris():
 
 # ----------------------------------------------------------------------------- data and grid
 @pytest.mark.skipif(not HAVE_DATA, reason="LDPNB_DATA_DIR not set")
-def test_loader_reproduces_spec_counts():
+def test_loader_reproduces_the_authors_counts():
     from ldpnb.papers.privic import load_privic_counts
 
     np.testing.assert_array_equal(load_privic_counts("paris"), PARIS)
@@ -85,7 +85,7 @@ def test_lap_grid_channel_rows_and_eps():
         assert eps - 1e-9 <= e <= 1.1 * eps
     C0 = pv.lap_grid_channel("paris", 1.0, pad=0)
     e0 = geo_ind_epsilon(C0, D)
-    assert 1.2 * 1.0 < e0 <= 2.0  # spec: 1.34 eps without padding
+    assert 1.2 * 1.0 < e0 <= 2.0  # 1.34 eps without padding
     with pytest.raises(ValueError):
         pv.lap_grid_channel("paris", -1.0)
 
@@ -116,7 +116,7 @@ def test_island_prior_authors_and_renorm(paris):
     pi = n / n.sum()
     blk = pv.block_indices("paris", pv.ISLAND_A)
     a, b = 93, 52
-    for mode in ("authors", "renorm"):
+    for mode in ("authors", "renorm"):  # pi(A) = 0.01, the figures' island
         isl = pv.island_prior(pi, "paris", mode=mode)
         assert abs(isl.sum() - 1) < 1e-12
         assert abs(isl[a] - 0.01) < 1e-15
@@ -125,6 +125,11 @@ def test_island_prior_authors_and_renorm(paris):
     isl = pv.island_prior(pi, "paris", mode="authors")
     assert abs(isl[b] - 533 / 10078) < 1e-12
     assert abs(pi[blk].sum() - 0.08424) < 1e-5
+    # the text's literal recipe: the whole block's mass on A, which becomes the map's maximum
+    lit = pv.island_prior(pi, "paris", mode="literal")
+    assert abs(lit.sum() - 1) < 1e-12 and abs(lit[a] - pi[blk].sum()) < 1e-15
+    assert np.all(lit[np.setdiff1d(blk, [a])] == 0) and lit.argmax() == a
+    np.testing.assert_array_equal(np.delete(lit, blk), np.delete(pi, blk))
     with pytest.raises(ValueError):
         pv.island_prior(pi, "paris", mode="dump")
 
@@ -132,8 +137,14 @@ def test_island_prior_authors_and_renorm(paris):
 def test_adversarial_prior_and_percent(paris):
     n, _ = paris
     isl = pv.island_prior(n / n.sum(), "paris", mode="authors")
-    np.testing.assert_allclose(pv.adversarial_percent(np.arange(9)),
+    delta = 0.005 * np.arange(9)
+    np.testing.assert_allclose(pv.paper_label_percent(delta),
                                [0, 4.975, 9.901, 14.778, 19.608, 24.390, 29.126, 33.816, 38.462], atol=1e-3)
+    np.testing.assert_allclose(pv.fake_report_share(delta), delta / (1 + delta), rtol=1e-15)
+    np.testing.assert_allclose(pv.paper_label_percent(delta), 1000 * pv.fake_report_share(delta), rtol=1e-15)
+    # case (i): the fakes report B
+    advB = pv.adversarial_prior(isl, 8, cell=pv.ISLAND_B)
+    assert abs(advB.sum() - 1) < 1e-12 and advB[52] == pytest.approx((isl[52] + 0.04) / 1.04)
     for k in range(9):
         adv = pv.adversarial_prior(isl, k)
         assert abs(adv.sum() - 1) < 1e-12
@@ -163,7 +174,7 @@ def test_fig2_elasticity_targets(paris):
     for beta, eps, ed in ((0.2, 0.392818, 4.51), (0.6, 1.160511, 1.59), (0.8, 1.522998, 1.10)):
         ba = pv.row_stats(blahut_arimoto(isl, D, beta).channel[93])
         lap = pv.row_stats(pv.lap_grid_channel("paris", eps)[93], pad=5)
-        assert abs(lap["expected_distance"] - ed) < 0.01  # spec §5 Fig. 2 table (padded outputs)
+        assert abs(lap["expected_distance"] - ed) < 0.01  # regression values (padded outputs)
         assert ba["p_block"] < 0.2 and lap["p_block"] > 0.3
         assert lap["argmax"] == pv.ISLAND_A
         if beta <= 0.6:
@@ -178,7 +189,7 @@ def test_fig11_monotone(paris):
         st = [pv.row_stats(blahut_arimoto(pv.adversarial_prior(isl, k), D, beta).channel[93]) for k in range(9)]
         assert np.all(np.diff([s["p_self"] for s in st]) >= 0)
         assert np.all(np.diff([s["p_block"] for s in st]) >= 0)
-    assert st[3]["argmax"] == pv.ISLAND_A  # beta = 0.6, 15 %: mode moved to A
+    assert st[3]["argmax"] == pv.ISLAND_A  # beta = 0.6, k = 3: mode moved to A
 
 
 # ----------------------------------------------------------------------------- GIBU
@@ -197,7 +208,7 @@ def test_gibu_pools_identical_cycles():
     y1, y2 = rng.integers(1, 30, 6), rng.integers(1, 30, 6)
     C2 = rng.dirichlet(np.ones(6), size=4)
     g = pv_estimators.gibu([C, C2], [y1, y2], tol=0, max_iter=200)
-    assert np.all(np.diff(g.trace) >= -1e-13)  # EM: non-decreasing (T-I test 3)
+    assert np.all(np.diff(g.trace) >= -1e-13)  # EM: non-decreasing
     assert abs(g.loglik - pv_estimators.gibu_log_likelihood(g.estimate, [C, C2], [y1, y2])) < 1e-12
     with pytest.raises(ValueError):
         pv_estimators.gibu([C, C2], [y1])
@@ -232,7 +243,7 @@ def test_privic_reproducible_and_variants(paris):
 
 
 def test_gibu_unique_mle_two_starts(paris):
-    """T-I test 2: GIBU from two starts reaches the same log-likelihood (relative 1e-4)."""
+    """Thm 5.2: GIBU from two starts reaches the same log-likelihood (relative 1e-4)."""
     n, D = paris
     res = pv.privic(n, D, 1.0, n_cycles=4, ba_iter=8, ibu_iter=10, rng=3, monitor=False)
     g1 = pv_estimators.gibu(res.channels, res.report_counts, tol=0, max_iter=1500)
@@ -250,18 +261,18 @@ def test_privic_table_shape(paris):
 
 def test_stat_utility_sweep_small(paris):
     n, _ = paris
-    df = pv.stat_utility_sweep(n, "paris", [1.0, 5.0], [1.920174, 9.719416], sims=1, seed=0)
-    assert set(df.mechanism) == {"BA", "BA (IBU from own prior)", "LAP"}
+    df = pv.experiments.stat_utility_sweep(n, "paris", [1.0, 5.0], [1.920174, 9.719416], sims=1, seed=0)
+    assert set(df.mechanism) == {"BA", "BA, IBU from the true π", "LAP", "LAP (ε = 2β)"}
     m = df.groupby(["beta", "mechanism"]).emd.mean()
     assert m[(5.0, "BA")] < 0.05 and m[(5.0, "LAP")] < 0.001
 
 
 def test_tight_eps_table_paris(paris):
-    """Spec §7.2: BA(pi, beta, 10) reproduces the authors' tight-eps list to 1e-5; eps* <= 2 beta."""
+    """BA(pi, beta, 10) reproduces the authors' tight-eps list to 1e-5; eps* <= 2 beta (Remark 4)."""
     n, D = paris
-    betas = pv.TIGHT_EPS_BETAS[::4]
+    betas = pv.values.FIG3_BETAS[::4]
     e = pv.tight_eps_ba(n / n.sum(), D, betas)
-    np.testing.assert_allclose(e, pv.PAPER_TIGHT_EPS["paris"][::4], atol=1e-5)
+    np.testing.assert_allclose(e, pv.AUTHORS_TIGHT_EPS["paris"][::4], atol=1e-5)
     assert np.all(e <= 2 * betas + 1e-12)
 
 
@@ -273,7 +284,7 @@ from hypothesis import strategies as st  # noqa: E402
 @settings(max_examples=25, deadline=None)
 @given(st.integers(2, 6), st.integers(2, 6), st.floats(0.05, 5.0), st.integers(0, 3))
 def test_lap_grid_channel_is_2eps_geo_ind(rows, cols, eps, pad):
-    """Row normalisation costs at most a factor 2: eps <= eps*(LAP) <= 2 eps (spec §2.8)."""
+    """Row normalisation costs at most a factor 2: eps <= eps*(LAP) <= 2 eps."""
     C = pv.lap_grid_channel((rows, cols), eps, pad=pad)
     np.testing.assert_allclose(C.sum(axis=1), 1, atol=1e-12)
     e = geo_ind_epsilon(C, pv.privic_distance((rows, cols)))
@@ -313,4 +324,4 @@ def test_validation_errors():
     with pytest.raises(ValueError):
         pv.privic(np.ones(4, dtype=int), np.zeros((3, 3)), 1.0, n_cycles=1, ba_iter=1, ibu_iter=1)
     with pytest.raises(ValueError):
-        pv.stat_utility_sweep(PARIS.ravel(), "paris", [1.0, 2.0], [1.0], sims=1)
+        pv.experiments.stat_utility_sweep(PARIS.ravel(), "paris", [1.0, 2.0], [1.0], sims=1, seed=0)

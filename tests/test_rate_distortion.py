@@ -1,4 +1,4 @@
-"""Tests for ldpnb.rate_distortion (Biswas & Palamidessi 2023, spec 004 §4: T-B ... T-H, T-K)."""
+"""Tests for ldpnb.mechanisms.rate_distortion (Biswas and Palamidessi 2023, PRIVIC: Sec. 2.4-5)."""
 
 import numpy as np
 import pytest
@@ -190,7 +190,7 @@ def test_mi_identity_and_edges():
 
 # ----------------------------------------------------------------------------- RD (T-E)
 def test_rd_closed_form_and_slope():
-    """T-E: R = -beta AvgD - sum pi log Z at the fixpoint; dR/dD = -beta (spec: 10 collinear points)."""
+    """T-E: R = -beta AvgD - sum pi log Z at the fixpoint; dR/dD = -beta (10 collinear points)."""
     rng = np.random.default_rng(0)
     D = line(10)
     p = rng.dirichlet(np.ones(10))
@@ -250,8 +250,8 @@ def test_ibu_step_matches_core_ibu():
 # ----------------------------------------------------------------------------- Thm 5.1 (T-H)
 def test_kernel_strictly_pd_on_paris_grid():
     D = lattice(11, 15)
-    spec = {0.05: 0.0211, 0.1: 0.0422, 0.2: 0.0843, 0.5: 0.208, 1.0: 0.400, 2.0: 0.694, 5.0: 0.977}
-    for beta, target in spec.items():
+    reference = {0.05: 0.0211, 0.1: 0.0422, 0.2: 0.0843, 0.5: 0.208, 1.0: 0.400, 2.0: 0.694, 5.0: 0.977}
+    for beta, target in reference.items():
         lam = rd.kernel_min_eigenvalue(D, beta)
         assert lam > 0
         assert abs(lam - target) <= 0.0011 * max(1, target / 0.1)
@@ -287,7 +287,7 @@ def test_example_5_1():
     for th0 in (np.ones(3) / 3, np.array([0.2, 0.5, 0.3]), np.array([0.7, 0.1, 0.2])):
         est = ibu(to_b, np.array([0, 10, 0]), theta0=th0, tol=0, max_iter=50).estimate
         assert np.max(np.abs(est - th0)) < 1e-15
-    # strictly feasible budget AvgD = 0.6: the converged BA channel is invertible (spec T-K)
+    # strictly feasible budget AvgD = 0.6: the converged BA channel is invertible (Example 5.1)
     res = rd.blahut_arimoto(pi, D, 0.7752079538591703, n_iter=None, tol=1e-14, max_iter=10**6)
     assert abs(rd.average_distortion(pi, res.channel, D) - 0.6) < 1e-8
     np.testing.assert_allclose(res.channel, [[.185, .775, .039], [.046, .908, .046], [.039, .775, .185]], atol=6e-4)

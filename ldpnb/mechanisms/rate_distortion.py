@@ -1,7 +1,8 @@
 r"""Rate-distortion tools for location privacy: the Blahut-Arimoto (BA) mechanism.
 
-Biswas & Palamidessi, "PRIVIC: A privacy-preserving method for incremental collection of
-location data" (2023), §2.4, §3, §4 and §5 (spec 004).
+Biswas and Palamidessi, "PRIVIC: A privacy-preserving method for incremental collection of
+location data" (2023), Sec. 2.4 (rate-distortion), Sec. 3 (the BA mechanism), Sec. 4 (its duality with
+IBU) and Sec. 5 (invertibility, Thm 5.1); Blahut (1972), Arimoto (1972), Csiszar (1974).
 
 For a prior ``pi`` on a finite set of locations X, a ground distance ``d`` and a *loss parameter*
 ``beta > 0``, the BA iteration (paper eqs. (1)-(2), Def. 2.9, Alg. 2)
@@ -16,9 +17,17 @@ converges (Csiszar 1974) to the channel minimising ``I(X;Y) + beta * E[d(X,Y)]``
 slope ``-beta`` on the rate-distortion curve.  Every ``F(c)`` is ``2 beta``-geo-indistinguishable
 (Oya et al. 2017; paper Remark 4) and the fixpoint is *elastic* (Thm 3.1).
 
-Everything is vectorised over the grid, and the iteration runs in the log domain
-(``log C = log c - beta d - logsumexp``), so output masses far below the smallest double (the BA
-fixpoint collapses its support, spec §8 P3) never turn into ``log 0``.
+Everything is vectorised over the grid.  The channel is kept in the linear domain with a max-shift
+of ``log c``, and the output marginal in the log domain; rows whose normaliser underflows and columns
+whose mass underflows are recomputed by log-sum-exp, so output masses far below the smallest double
+(BA run to convergence collapses its output support onto a few cells) never turn into ``log 0``, and
+:attr:`BAResult.log_channel` is finite even where the channel underflows.
+
+Public API (stable): :func:`blahut_arimoto` and :class:`BAResult`; the maps :func:`ba_F`, :func:`ba_G`
+and :func:`exponential_kernel`; the information measures :func:`mutual_information_nats`,
+:func:`average_distortion`, :func:`ba_lagrangian`; the rate-distortion curve :func:`rd_point`,
+:func:`rd_curve`, :func:`rd_closed_form`; Thm 5.1's :func:`kernel_min_eigenvalue` and
+:func:`ba_iterate_factorization_residual`.
 
 Conventions: channels have rows = inputs (``C[x, y] = P(y | x)``); information in **nats** (the
 kernel ``exp(-beta d)`` makes ``beta`` a slope in nats per distance unit).
@@ -27,8 +36,13 @@ kernel ``exp(-beta d)`` makes ``beta`` a slope in nats per distance unit).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
 import numpy as np
 from scipy.special import logsumexp
+
+from ldpnb.contracts import (
+    Array, Boolean, Channel, DistanceMatrix, Integer, NonnegativeMatrix, Optional, Real, contract,
+)
 
 __all__ = [
     "exponential_kernel",
@@ -48,6 +62,14 @@ __all__ = [
 
 
 # ----------------------------------------------------------------------------- validation
+#: A prior or an output distribution: non-negative, any positive total (the scale cancels in BA).
+_MASS = Array(1, low=0.0)
+#: The loss parameter beta > 0 (nats per unit of distance).
+_BETA = Real(0, None, low_open=True)
+#: A ground distance d(x, y), rows = inputs (need not be square).
+_DIST = DistanceMatrix(square=False)
+
+
 def _as_prior(prior, name: str = "prior", *, normalise: bool = True) -> np.ndarray:
     p = np.asarray(prior, dtype=float)
     if p.ndim != 1 or p.size < 1:
@@ -92,12 +114,14 @@ def _as_channel(channel, name: str = "channel", atol: float = 1e-9) -> np.ndarra
 
 
 # ----------------------------------------------------------------------------- the maps F, G
+@contract(distance=_DIST, beta=_BETA)
 def exponential_kernel(distance, beta: float) -> np.ndarray:
-    """The BA kernel ``K = exp(-beta d)`` (paper eq. (1), spec §3 A1)."""
+    """The BA kernel ``K = exp(-beta d)`` (Biswas and Palamidessi, Eq. (1))."""
     d = _as_distance(distance)
     return np.exp(-_as_beta(beta) * d)
 
 
+@contract(c=_MASS, kernel=NonnegativeMatrix())
 def ba_F(c, kernel) -> np.ndarray:
     """The map F of Remark 2: ``F(c)[x, y] = c(y) K(x, y) / sum_z c(z) K(x, z)`` (eq. (1)).
 
@@ -115,6 +139,7 @@ def ba_F(c, kernel) -> np.ndarray:
     return W / Z
 
 
+@contract(channel=NonnegativeMatrix(), prior=_MASS)
 def ba_G(channel, prior) -> np.ndarray:
     """The map G of Remark 2: the output marginal ``G(C)(y) = sum_x pi(x) C[x, y]`` (eq. (2))."""
     C = np.asarray(channel, dtype=float)
@@ -125,6 +150,7 @@ def ba_G(channel, prior) -> np.ndarray:
 
 
 # ----------------------------------------------------------------------------- information
+@contract(prior=_MASS, channel=NonnegativeMatrix(), distance=_DIST)
 def average_distortion(prior, channel, distance) -> float:
     """``AvgD(X, C, d) = sum_x sum_y pi(x) C[x, y] d(x, y)`` (paper Def. 2.3)."""
     p = _as_prior(prior)
@@ -144,6 +170,7 @@ def _mi_from_log(p: np.ndarray, logC: np.ndarray, logc: np.ndarray) -> float:
     return float(p @ term.sum(axis=1))
 
 
+@contract(prior=_MASS, channel=Channel())
 def mutual_information_nats(prior, channel) -> float:
     """``I(X;Y) = sum_{x,y} mu(x,y) log[mu(x,y) / (p_X(x) p_Y(y))]`` in nats (paper Def. 2.2).
 
@@ -161,6 +188,7 @@ def mutual_information_nats(prior, channel) -> float:
     return float(np.sum(mu[mask] * np.log(ratio[mask])))
 
 
+@contract(prior=_MASS, channel=Channel(), distance=_DIST, beta=_BETA)
 def ba_lagrangian(prior, channel, distance, beta: float) -> float:
     """The BA objective ``I(X;Y) + beta * AvgD`` (nats); non-increasing along BA (Csiszar 1974)."""
     return mutual_information_nats(prior, channel) + _as_beta(beta) * average_distortion(prior, channel, distance)
@@ -232,6 +260,8 @@ class BAResult:
     history: dict = field(default_factory=dict)
 
 
+@contract(prior=_MASS, distance=_DIST, beta=_BETA, n_iter=Optional(Integer(1, None)),
+          tol=Optional(Real(0, None, low_open=True)), max_iter=Integer(1, None), c0=Optional(_MASS), history=Boolean())
 def blahut_arimoto(
     prior,
     distance,
@@ -251,8 +281,11 @@ def blahut_arimoto(
     ``C^{(t+1)}[x, y] = c_t(y) exp(-beta d(x,y)) / sum_z c_t(z) exp(-beta d(x,z))``  (1)
     ``c_{t+1}(y) = sum_x pi(x) C^{(t+1)}[x, y]``  (2)
 
-    in the log domain.  (Alg. 2 of the paper writes ``d(z, y)`` in the denominator: a typo for
-    ``d(x, z)``, as in eq. (1).)
+    with the output marginal kept in the log domain (module docstring).  Each iterate ``F(c_t)`` is
+    ``2 beta``-geo-indistinguishable (Remark 4); the limit is the point of slope ``-beta`` of the
+    rate-distortion curve and has the elastic form of Thm 3.1.  (Alg. 2 of the paper writes
+    ``d(z, y)`` in the denominator, a column sum: a slip for ``d(x, z)``, as in Eq. (1).)  One
+    iteration costs ``O(m n)`` (Table II: ``O(n^2)``).
 
     Parameters
     ----------
@@ -339,6 +372,7 @@ def blahut_arimoto(
 
 
 # ----------------------------------------------------------------------------- RD curve
+@contract(prior=_MASS, distance=_DIST, beta=_BETA, tol=Real(0, None, low_open=True), max_iter=Integer(1, None))
 def rd_point(prior, distance, beta: float, *, tol: float = 1e-12, max_iter: int = 200_000):
     """A point ``(R, D)`` of the rate-distortion curve at slope ``-beta``, by BA run to convergence.
 
@@ -352,6 +386,8 @@ def rd_point(prior, distance, beta: float, *, tol: float = 1e-12, max_iter: int 
     return R, D, res
 
 
+@contract(prior=_MASS, distance=_DIST, betas=Array(None, low=0.0), tol=Real(0, None, low_open=True),
+          max_iter=Integer(1, None))
 def rd_curve(prior, distance, betas, *, tol: float = 1e-12, max_iter: int = 200_000):
     """``(R, D)`` arrays over ``betas`` (see :func:`rd_point`)."""
     pts = [rd_point(prior, distance, b, tol=tol, max_iter=max_iter)[:2] for b in np.atleast_1d(betas)]
@@ -359,10 +395,11 @@ def rd_curve(prior, distance, betas, *, tol: float = 1e-12, max_iter: int = 200_
     return arr[:, 0], arr[:, 1]
 
 
+@contract(prior=_MASS, distance=_DIST, beta=_BETA, c=_MASS)
 def rd_closed_form(prior, distance, beta: float, c) -> float:
     """Rate at the BA fixpoint: ``R = -beta AvgD - sum_x pi(x) log Z(x)``, ``Z(x) = sum_y c(y) e^{-beta d(x,y)}``.
 
-    Valid when ``c`` is the fixpoint output marginal (Csiszar 1974; spec T-E): then
+    Valid when ``c`` is the fixpoint output marginal (Csiszar 1974): then
     ``C = F(c)`` and ``log(C_xy / c(y)) = -beta d(x,y) - log Z(x)``.
     """
     p = _as_prior(prior)
@@ -375,6 +412,7 @@ def rd_closed_form(prior, distance, beta: float, c) -> float:
 
 
 # ----------------------------------------------------------------------------- Thm 5.1 / 5.2
+@contract(distance=DistanceMatrix(), beta=_BETA)
 def kernel_min_eigenvalue(distance, beta: float) -> float:
     """Smallest eigenvalue of ``K = exp(-beta d)`` (symmetric ``d``).
 
@@ -387,6 +425,7 @@ def kernel_min_eigenvalue(distance, beta: float) -> float:
     return float(np.linalg.eigvalsh(np.exp(-_as_beta(beta) * d))[0])
 
 
+@contract(channel=NonnegativeMatrix(), c_prev=_MASS, kernel=NonnegativeMatrix())
 def ba_iterate_factorization_residual(channel, c_prev, kernel) -> float:
     """``max |C - diag(1/Z) K diag(c_prev)|`` with ``Z = K c_prev`` (proof of Thm 5.1, eq. (9))."""
     C = np.asarray(channel, dtype=float)

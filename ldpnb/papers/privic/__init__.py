@@ -1,48 +1,30 @@
-"""PRIVIC: Blahut-Arimoto mechanism and IBU for incremental location collection (Biswas and Palamidessi)."""
+"""PRIVIC (Biswas and Palamidessi 2023): the Blahut-Arimoto mechanism and IBU for the incremental
+collection of location data.
 
-from .values import (
-    CITY_SHAPE, PAPER_GRID_TEXT, ISLAND_A, ISLAND_B, PROTOCOL, TIGHT_EPS_BETAS, PAPER_TIGHT_EPS,
-    PAPER_TABLE_III, PAPER_TABLE_IV,
-)
-from .figures import heatmap, draw_duality, draw_privic_loop
+``CLAIMS`` (the paper's claims as data), ``values`` (printed numbers, with where), ``model`` (grids,
+priors, LAP, the PRIVIC loop), ``experiments`` (the chapter's experiments) and ``figures`` (one function
+per figure of the paper).
+"""
+
+from . import experiments, figures, values
+from .claims import CLAIMS
 from .model import (
-    privic_distance, flat_index, block_indices, lap_grid_channel, island_prior, adversarial_prior,
-    adversarial_percent, row_stats, PrivicResult, privic, privic_table, stat_utility_sweep, tight_eps_ba,
-    inner_columns, ba_convergence_summary, ba_ibu_duality_gap, right_inverse_residual, privic_edges,
-    privic_bins, load_privic_counts,
+    ISLAND_MODES, PrivicResult, adversarial_prior, ba_convergence_summary, ba_ibu_duality_gap, block_indices,
+    fake_report_share, flat_index, inner_columns, island_prior, lap_grid_channel, load_privic_counts, padded_row,
+    paper_label_percent, privic, privic_bins, privic_distance, privic_edges, privic_table, right_inverse_residual,
+    row_similarity, row_stats, tight_eps_ba,
+)
+from .values import (
+    AUTHORS_TIGHT_EPS, CITIES, CITY_NAMES, CITY_SHAPE, ISLAND_A, ISLAND_B, PAPER_GRID_TEXT, PAPER_TABLE_III,
+    PAPER_TABLE_IV, PAPER_TABLES, PROTOCOL,
 )
 
 __all__ = [
-    "CITY_SHAPE",
-    "PAPER_GRID_TEXT",
-    "ISLAND_A",
-    "ISLAND_B",
-    "PROTOCOL",
-    "TIGHT_EPS_BETAS",
-    "PAPER_TIGHT_EPS",
-    "PAPER_TABLE_III",
-    "PAPER_TABLE_IV",
-    "heatmap",
-    "draw_duality",
-    "draw_privic_loop",
-    "privic_distance",
-    "flat_index",
-    "block_indices",
-    "lap_grid_channel",
-    "island_prior",
-    "adversarial_prior",
-    "adversarial_percent",
-    "row_stats",
-    "PrivicResult",
-    "privic",
-    "privic_table",
-    "stat_utility_sweep",
-    "tight_eps_ba",
-    "inner_columns",
-    "ba_convergence_summary",
-    "ba_ibu_duality_gap",
-    "right_inverse_residual",
-    "privic_edges",
-    "privic_bins",
-    "load_privic_counts",
+    "CLAIMS", "experiments", "figures", "values",
+    "ISLAND_MODES", "PrivicResult", "adversarial_prior", "ba_convergence_summary", "ba_ibu_duality_gap",
+    "block_indices", "fake_report_share", "flat_index", "inner_columns", "island_prior", "lap_grid_channel",
+    "load_privic_counts", "padded_row", "paper_label_percent", "privic", "privic_bins", "privic_distance",
+    "privic_edges", "privic_table", "right_inverse_residual", "row_similarity", "row_stats", "tight_eps_ba",
+    "AUTHORS_TIGHT_EPS", "CITIES", "CITY_NAMES", "CITY_SHAPE", "ISLAND_A", "ISLAND_B", "PAPER_GRID_TEXT",
+    "PAPER_TABLE_III", "PAPER_TABLE_IV", "PAPER_TABLES", "PROTOCOL",
 ]

@@ -1,58 +1,60 @@
-"""PRIVIC: incremental collection of location data with the Blahut-Arimoto mechanism and IBU.
+r"""PRIVIC (Biswas and Palamidessi 2023): the paper's grids, priors, LAP, row statistics and the
+PRIVIC loop.
 
-Biswas & Palamidessi, "PRIVIC: A privacy-preserving method for incremental collection of location
-data" (2023); reproduction spec 004.  This module holds the paper-specific pieces:
+The paper-specific pieces of *PRIVIC: A privacy-preserving method for incremental collection of
+location data* (Biswas and Palamidessi 2023):
 
-* the experimental grids (Paris 11 x 15, San Francisco 16 x 24, unit spacing, spec §3 A5) and the
-  ground distance in grid units;
-* the discrete truncated planar Laplace mechanism on a *padded* output grid used by the authors
-  (``LaplaceBetter``, spec §2.8), which differs from :func:`ldpnb.mechanisms.planar_laplace_channel`
-  (that one clamps the continuous mechanism onto the grid, so 𝒴 = 𝒳);
-* the island prior (§3.1, recipe A6) and the adversarial prior (§7, recipe A7);
-* generalised IBU (Def. 2.6, ElSalamouny & Palamidessi 2020) and the PRIVIC loop (Alg. 1 and the
-  protocol A11 that reproduces Tables III-IV);
-* the Fig. 3 statistical-utility pipeline and the Fig. 2 / Fig. 11 row statistics;
-* the paper's printed numbers (``PAPER_*``), used by the chapter's reproduction report.
+* the grids of the authors' Gowalla extracts (Paris 11 x 15, San Francisco 16 x 24 cells, unit
+  spacing) and the ground distance in grid units (Sec. 3, Sec. 6);
+* LAP as the authors ran it: the discrete planar Laplace on the grid padded by 5 cells (Figs. 2-3);
+* the island prior of Fig. 1 (Sec. 3.1), in three versions: the vector of the authors' figures, the
+  recipe of the paper's text, and a renormalised variant; the adversarial priors of Sec. 7 (fake
+  reports of one cell);
+* statistics of a reporting distribution (Figs. 2 and 11) and its distance to LAP's;
+* the PRIVIC loop (Alg. 1) and the per-round tables (Tables III-IV, Figs. 8-10);
+* the loaders of the authors' check-ins on their grids.
 
-Generic pieces come from the core: :func:`ldpnb.estimators.ibu` (IBU, warm start via ``theta0``,
-``tol=0`` for a fixed number of iterations), :func:`ldpnb.mechanisms.simulate_counts` (one
-multinomial per true cell), :func:`ldpnb.mechanisms.geo_ind_epsilon` (tight geo-ind level),
-:func:`ldpnb.metrics.emd` (POT).  The BA mechanism itself is in :mod:`ldpnb.rate_distortion`.
+Generic pieces come from the core: the BA mechanism (:mod:`ldpnb.mechanisms.rate_distortion`), IBU
+and GIBU (:mod:`ldpnb.estimators`), count simulation and geo-ind levels (:mod:`ldpnb.channels`), EMD
+(:mod:`ldpnb.measures`).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+
 import numpy as np
-from ldpnb.data.grid import padded_lattice_distance
-from ldpnb.mechanisms.metric import planar_laplace_padded_channel
 import pandas as pd
-from ldpnb.mechanisms.rate_distortion import blahut_arimoto
-from ldpnb.utils import (
-    check_counts, check_positive_int,
-    check_random_state,
+
+from ldpnb.contracts import (
+    Array, Boolean, Counts, DistanceMatrix, Integer, OneOf, Optional, RandomState, Real, Unchecked, contract,
 )
-from ldpnb.papers.privic.values import CITY_SHAPE, ISLAND_A
-from ldpnb.estimators._ibu import gibu, ibu_step
-from ldpnb.mechanisms.rate_distortion import _as_beta, _as_distance, _as_prior, ba_F, ba_G
-from ldpnb.data.grid import bin_latlon
 from ldpnb.data.datasets import load_gowalla_privic
+from ldpnb.data.grid import bin_latlon, padded_lattice_distance
+from ldpnb.estimators._ibu import gibu, ibu, ibu_step
+from ldpnb.mechanisms.metric import planar_laplace_padded_channel
+from ldpnb.mechanisms.rate_distortion import _as_beta, _as_distance, _as_prior, ba_F, ba_G, blahut_arimoto
+from ldpnb.papers.privic.values import AUTHORS_FAKE_STEP, CITY_SHAPE, ISLAND_A
+from ldpnb.utils import check_counts, check_positive_int, check_random_state
 
 __all__ = [
     "privic_distance",
     "flat_index",
     "block_indices",
     "lap_grid_channel",
+    "inner_columns",
+    "padded_row",
+    "ISLAND_MODES",
     "island_prior",
     "adversarial_prior",
-    "adversarial_percent",
+    "fake_report_share",
+    "paper_label_percent",
     "row_stats",
+    "row_similarity",
     "PrivicResult",
     "privic",
     "privic_table",
-    "stat_utility_sweep",
     "tight_eps_ba",
-    "inner_columns",
     "ba_convergence_summary",
     "ba_ibu_duality_gap",
     "right_inverse_residual",
@@ -61,8 +63,10 @@ __all__ = [
     "load_privic_counts",
 ]
 
+_SHAPE = Unchecked("a city name ('paris', 'sf') or a pair (rows, cols) of positive integers", example="paris")
+_CELL = Unchecked("a (row, column) pair inside the grid", example=ISLAND_A)
 
-# ----------------------------------------------------------------------------- core helpers
+
 def _emd(a, b, distance) -> float:
     from ldpnb.measures.utility import emd
 
@@ -81,16 +85,10 @@ def _tight_eps(channel, distance) -> float:
     return float(geo_ind_epsilon(channel, distance))
 
 
-def _ibu(channel, counts, theta0, n_iter):
-    from ldpnb.estimators._ibu import ibu
-
-    return ibu(channel, counts, theta0=theta0, tol=0.0, max_iter=int(n_iter)).estimate
-
-
 def _shape(shape) -> tuple[int, int]:
     if isinstance(shape, str):
         if shape not in CITY_SHAPE:
-            raise ValueError(f"city must be one of {sorted(CITY_SHAPE)}, got {shape!r}")
+            raise ValueError(f"shape must be one of {sorted(CITY_SHAPE)} or (rows, cols), got {shape!r}")
         return CITY_SHAPE[shape]
     try:
         r, c = shape
@@ -101,16 +99,18 @@ def _shape(shape) -> tuple[int, int]:
 
 
 # ----------------------------------------------------------------------------- grid
+@contract(shape=_SHAPE, pad=Integer(0, 1000))
 def privic_distance(shape, *, pad: int = 0) -> np.ndarray:
     """Euclidean distance in grid units between the cells of a PRIVIC grid and the cells of the grid
     padded by ``pad`` cells (:func:`ldpnb.data.grid.padded_lattice_distance`).
 
     ``shape`` is ``"paris"``, ``"sf"`` or ``(rows, cols)``.  One grid unit is about 0.48 km (Paris)
-    and 0.50 km (SF).
+    and 0.50 km (San Francisco); the paper's EMDs (Tables III-IV) are in these units.
     """
     return padded_lattice_distance(*_shape(shape), pad=pad)
 
 
+@contract(shape=_SHAPE, cell=_CELL)
 def flat_index(shape, cell) -> int:
     """Row-major flat index ``cols * r + c`` of the cell ``(r, c)``."""
     rows, cols = _shape(shape)
@@ -120,8 +120,12 @@ def flat_index(shape, cell) -> int:
     return cols * r + c
 
 
+@contract(shape=_SHAPE, center=_CELL, radius=Integer(0, 1000))
 def block_indices(shape, center, radius: int = 2) -> np.ndarray:
-    """Flat indices of the Chebyshev block ``max(|r - r0|, |c - c0|) <= radius`` (clipped to the grid)."""
+    """Flat indices of the Chebyshev block ``max(|r - r0|, |c - c0|) <= radius`` (clipped to the grid).
+
+    With ``radius=2`` around A this is the 5 x 5 "deserted" block of the island (Sec. 3.1).
+    """
     rows, cols = _shape(shape)
     r0, c0 = (int(v) for v in center)
     rr, cc = np.divmod(np.arange(rows * cols), cols)
@@ -129,50 +133,74 @@ def block_indices(shape, center, radius: int = 2) -> np.ndarray:
 
 
 # ----------------------------------------------------------------------------- LAP
+@contract(shape=_SHAPE, epsilon=Real(0, None, low_open=True), pad=Integer(0, 1000))
 def lap_grid_channel(shape, epsilon: float, *, pad: int = 5) -> np.ndarray:
-    """LAP of the paper (the authors' ``LaplaceBetter``): the discrete planar Laplace of
-    :func:`ldpnb.mechanisms.planar_laplace_padded_channel` on a PRIVIC grid (``"paris"``, ``"sf"`` or
-    ``(rows, cols)``), outputs on the grid padded by ``pad`` cells."""
+    r"""LAP as run in the paper's Figs. 2-3: the discrete planar Laplace
+    :math:`C_{xy} \propto e^{-\varepsilon d(x, y)}` on a PRIVIC grid (``"paris"``, ``"sf"`` or
+    ``(rows, cols)``), outputs on the grid padded by ``pad`` cells
+    (:func:`ldpnb.mechanisms.planar_laplace_padded_channel`; Andres et al. 2013)."""
     return planar_laplace_padded_channel(*_shape(shape), epsilon, pad=pad)
 
 
+@contract(shape=_SHAPE, pad=Integer(0, 1000))
 def inner_columns(shape, pad: int = 5) -> np.ndarray:
-    """Indices, in the padded output grid, of the cells that coincide with the grid (for display)."""
+    """Indices, in the padded output grid, of the cells that coincide with the grid."""
     rows, cols = _shape(shape)
     r, c = np.divmod(np.arange(rows * cols), cols)
     return (r + pad) * (cols + 2 * pad) + (c + pad)
 
 
+@contract(row=Array(1, low=0.0), shape=_SHAPE, pad=Integer(0, 1000))
+def padded_row(row, shape="paris", pad: int = 5) -> np.ndarray:
+    """A distribution over the grid cells, embedded in the padded output grid of :func:`lap_grid_channel`
+    (zero outside the grid), so that a BA row and a LAP row live on the same output space."""
+    rows, cols = _shape(shape)
+    if row.shape != (rows * cols,):
+        raise ValueError(f"row must have length {rows * cols}, got shape {row.shape}")
+    out = np.zeros((rows + 2 * pad) * (cols + 2 * pad))
+    out[inner_columns((rows, cols), pad)] = row
+    return out
+
+
 # ----------------------------------------------------------------------------- priors
+#: The island recipes of :func:`island_prior`.
+ISLAND_MODES = ("authors", "literal", "renorm")
+
+
+@contract(pi=Array(1, low=0.0), shape=_SHAPE, A=_CELL, radius=Integer(0, 1000), mass_A=Real(0, 1, low_open=True,
+          high_open=True), mode=OneOf(*ISLAND_MODES))
 def island_prior(pi, shape="paris", *, A=ISLAND_A, radius: int = 2, mass_A: float = 0.01,
-                 mode: str = "renorm") -> np.ndarray:
-    """Prior with an artificial island around the vulnerable cell A (paper §3.1; spec A6).
+                 mode: str = "authors") -> np.ndarray:
+    """Prior with an artificial island around the vulnerable cell A (Biswas and Palamidessi, Sec. 3.1, Fig. 1).
 
-    The cells of the Chebyshev block of ``radius`` around A (5 x 5 for radius 2) are emptied and A
-    receives ``mass_A``.
+    The cells of the Chebyshev block of ``radius`` around A (5 x 5 for radius 2) are emptied.  The
+    paper's text gives the recipe: "assigning the probability mass of the grids around A to 0, and
+    dumping this cumulative mass from the surrounding region to A, ensuring that the sum of the
+    probability masses of all the grids remains to be 1".  Three versions:
 
-    * ``mode="authors"`` (the vector of the authors' notebook, Paris only): the removed block mass ``M`` pays
-      for ``pi(A) = mass_A``, a ``+0.01`` at cell (2, 3), and the rest ``(M - mass_A - 0.01) / 5``
-      goes to each of the northern cells (1, 6) ... (1, 10).  The total stays 1.
-    * ``mode="renorm"`` (default; the spec's portable recipe): the other cells are rescaled to total
-      ``1 - mass_A``, so that ``pi(A) = mass_A`` and the total is 1.
+    * ``mode="literal"``: the text's recipe.  A receives the whole mass of the block (its own
+      included), so ``pi(A)`` = block mass (0.0842 on Paris: A becomes the *largest* cell of the map).
+    * ``mode="authors"`` (default; the vector of the authors' released code, with which the paper's
+      figures were drawn; Paris only): A keeps ``mass_A`` = 0.01, cell (2, 3) gains 0.01, and the rest
+      of the block mass ``(M - mass_A - 0.01) / 5`` goes to each northern cell (1, 6) ... (1, 10).
+    * ``mode="renorm"``: A keeps ``mass_A``; the other cells are rescaled to total ``1 - mass_A``.
 
-    The paper's wording ("dump the mass to A") would make A a crowded island; neither mode does
-    that (spec §8 P7).
+    The total is 1 in every version.
     """
     rows, cols = _shape(shape)
-    p = np.asarray(pi, dtype=float)
-    if p.shape != (rows * cols,):
-        raise ValueError(f"pi must have length {rows * cols}, got shape {p.shape}")
-    p = p / p.sum()
-    if not 0 < mass_A < 1:
-        raise ValueError(f"mass_A must be in (0, 1), got {mass_A}")
+    if pi.shape != (rows * cols,):
+        raise ValueError(f"pi must have length {rows * cols}, got shape {pi.shape}")
+    if not pi.sum() > 0:
+        raise ValueError("pi must have a positive total mass")
+    p = pi / pi.sum()
     a = flat_index((rows, cols), A)
     blk = block_indices((rows, cols), A, radius)
     out = p.copy()
     removed = out[blk].sum()
     out[blk] = 0.0
-    if mode == "authors":
+    if mode == "literal":
+        out[a] = removed
+    elif mode == "authors":
         if (rows, cols) != CITY_SHAPE["paris"] or tuple(A) != ISLAND_A or radius != 2:
             raise ValueError("mode='authors' is the authors' Paris vector (A=(6,3), radius 2)")
         rest = removed - mass_A - 0.01
@@ -182,39 +210,56 @@ def island_prior(pi, shape="paris", *, A=ISLAND_A, radius: int = 2, mass_A: floa
         out[flat_index((rows, cols), (2, 3))] += 0.01
         for c in range(6, 11):
             out[flat_index((rows, cols), (1, c))] += rest / 5
-    elif mode == "renorm":
+    else:
+        if not out.sum() > 0:
+            raise ValueError("no mass left outside the block to renormalise")
         out *= (1.0 - mass_A) / out.sum()
         out[a] = mass_A
-    else:
-        raise ValueError(f"mode must be 'authors' or 'renorm', got {mode!r}")
     return out
 
 
-def adversarial_percent(level, step: float = 0.005) -> np.ndarray | float:
-    """The "% adversarial users" of Fig. 11 for attack level k: ``10 delta / (1 + delta) * 100``, ``delta = step k``.
+@contract(pi_island=Array(1, low=0.0), level=Integer(0, 10_000), cell=_CELL, shape=_SHAPE,
+          step=Real(0, None, low_open=True))
+def adversarial_prior(pi_island, level: int, *, cell=ISLAND_A, shape="paris", step: float = AUTHORS_FAKE_STEP) -> np.ndarray:
+    r"""The prior that BA sees when colluding users falsely report ``cell`` (Biswas and Palamidessi, Sec. 7).
 
-    k = 0..8 gives 0, 5, 10, 15, 20, 24, 29, 34, 38.5 % (spec A7).
+    .. math:: \pi_{adv} = (\pi + \delta\, e_{cell}) / (1 + \delta), \qquad \delta = \text{step} \cdot \text{level}.
+
+    The authors' released vectors add ``delta = 0.005 k`` to ``pi(A)`` without renormalising (BA is
+    invariant to the scale of the prior, so the two are the same mechanism): a population in which
+    a share ``delta / (1 + delta)`` of all reports are fake reports of ``cell``
+    (:func:`fake_report_share`).  ``cell = A`` is the paper's case (ii), ``cell = B`` its case (i).
     """
-    d = step * np.asarray(level, dtype=float)
-    out = 1000.0 * d / (1.0 + d)
-    return float(out) if np.ndim(out) == 0 else out
-
-
-def adversarial_prior(pi_island, level: int, *, A=ISLAND_A, shape="paris", step: float = 0.005) -> np.ndarray:
-    """Prior with colluding users falsely reporting A (paper §7; spec A7).
-
-    ``pi_adv = (pi_island + delta e_A) / (1 + delta)`` with ``delta = step * level``.  (The authors
-    add ``delta`` without renormalising; BA is invariant to the scale of the prior.)
-    """
-    p = np.asarray(pi_island, dtype=float)
-    if isinstance(level, bool) or int(level) != level or level < 0:
-        raise ValueError(f"level must be a non-negative integer, got {level!r}")
-    delta = step * int(level)
-    out = p / p.sum()
-    out[flat_index(shape, A)] += delta
+    if not pi_island.sum() > 0:
+        raise ValueError("pi_island must have a positive total mass")
+    delta = step * level
+    out = pi_island / pi_island.sum()
+    out[flat_index(shape, cell)] += delta
     return out / (1.0 + delta)
 
 
+@contract(delta=Array(None, min_size=1, low=0.0))
+def fake_report_share(delta) -> np.ndarray | float:
+    r"""Share of all reports that are fake in :func:`adversarial_prior`: :math:`\delta / (1 + \delta)`."""
+    out = delta / (1.0 + delta)
+    return float(out) if out.ndim == 0 else out
+
+
+@contract(delta=Array(None, min_size=1, low=0.0))
+def paper_label_percent(delta) -> np.ndarray | float:
+    r"""The mapping that reproduces the "% adversarial users" of the paper's Fig. 11 captions:
+    :math:`1000\,\delta/(1+\delta)`, i.e. **ten times** the fake-report share in percent.
+
+    For ``delta = 0.005 k`` it gives 9.9, 14.8, 19.6 (k = 2, 3, 4; caption: 10, 15, 20 %) and 29.1,
+    33.8, 38.5 (k = 6, 7, 8; caption: 29, 34, 39 %).  It is our reconstruction: the paper does not
+    define the percentage, the factor 10 has no stated basis, and 38.5 does not round to 39.
+    """
+    out = 1000.0 * delta / (1.0 + delta)
+    return float(out) if out.ndim == 0 else out
+
+
+# ----------------------------------------------------------------------------- row statistics
+@contract(row=Array(1, low=0.0), shape=_SHAPE, A=_CELL, radius=Integer(0, 1000), pad=Integer(0, 1000))
 def row_stats(row, shape="paris", *, A=ISLAND_A, radius: int = 2, pad: int = 0) -> dict:
     """Statistics of the reporting distribution ``row`` of the true cell A (Figs. 2 and 11).
 
@@ -225,14 +270,15 @@ def row_stats(row, shape="paris", *, A=ISLAND_A, radius: int = 2, pad: int = 0) 
     :func:`lap_grid_channel` (then the grid-cell statistics use the inner columns).
     """
     rows, cols = _shape(shape)
-    v = np.asarray(row, dtype=float)
     n_out = (rows + 2 * pad) * (cols + 2 * pad)
-    if v.shape != (n_out,):
-        raise ValueError(f"row must have length {n_out}, got shape {v.shape}")
+    if row.shape != (n_out,):
+        raise ValueError(f"row must have length {n_out}, got shape {row.shape}")
+    if not row.sum() > 0:
+        raise ValueError("row must have a positive total mass")
     a = flat_index((rows, cols), A)
     d_full = privic_distance((rows, cols), pad=pad)[a]
     inner = inner_columns((rows, cols), pad)
-    g = v[inner]
+    g = row[inner]
     d = d_full[inner]
     k = int(np.argmax(g))
     return {
@@ -240,8 +286,29 @@ def row_stats(row, shape="paris", *, A=ISLAND_A, radius: int = 2, pad: int = 0) 
         "p_block": float(g[block_indices((rows, cols), A, radius)].sum()),
         "argmax": (k // cols, k % cols),
         "argmax_dist": float(d[k]),
-        "expected_distance": float(v @ d_full / v.sum()),
+        "expected_distance": float(row @ d_full / row.sum()),
     }
+
+
+@contract(row_ba=Array(1, low=0.0), row_lap=Array(1, low=0.0), shape=_SHAPE, pad=Integer(0, 1000))
+def row_similarity(row_ba, row_lap, shape="paris", pad: int = 5) -> dict:
+    r"""How much a BA reporting distribution looks like LAP's: EMD and total variation on the common
+    (padded) output space (Sec. 7, "BA and PRIVIC start behaving more like LAP").
+
+    ``row_ba`` is over the grid (BA never reports outside it), ``row_lap`` over the grid padded by
+    ``pad`` (:func:`lap_grid_channel`).  EMD uses the Euclidean ground distance in grid units, the
+    paper's own distance between distributions (Def. 2.7); TV :math:`= \tfrac12\sum|p - q|` counts a
+    report at A's neighbour as entirely different from a report at A.  Both are 0 iff the rows coincide.
+    """
+    rows, cols = _shape(shape)
+    p = padded_row(row_ba, (rows, cols), pad)
+    if row_lap.shape != p.shape:
+        raise ValueError(f"row_lap must have length {p.size} (the padded grid), got shape {row_lap.shape}")
+    R, C = rows + 2 * pad, cols + 2 * pad
+    r, c = np.divmod(np.arange(R * C), C)
+    D_pad = np.hypot(r[:, None] - r[None, :], c[:, None] - c[None, :])
+    q = row_lap / row_lap.sum()
+    return {"tv": 0.5 * float(np.abs(p / p.sum() - q).sum()), "emd": _emd(p / p.sum(), q, D_pad)}
 
 
 # ----------------------------------------------------------------------------- PRIVIC
@@ -249,10 +316,10 @@ def row_stats(row, shape="paris", *, A=ISLAND_A, radius: int = 2, pad: int = 0) 
 class PrivicResult:
     """Result of :func:`privic`.
 
-    ``thetas[t]`` is theta_t (``thetas[0]`` = uniform start), ``channels[t-1]`` the BA channel of
-    cycle t, ``report_counts[t-1]`` its reports; ``emd[t] = EMD(theta_t, pi_true)`` (grid units);
-    ``pi_hat`` the final estimate (GIBU if ``final_gibu`` else theta_N) and ``final_channel`` =
-    BA(pi_hat).
+    ``thetas[t]`` is theta_t (``thetas[0]`` = the start), ``mus[t-1]`` the IBU estimate mu_t of cycle t
+    (equal to theta_t without the combination), ``channels[t-1]`` the BA channel of cycle t,
+    ``report_counts[t-1]`` its reports; ``emd[t] = EMD(theta_t, pi_true)`` (grid units); ``pi_hat``
+    the final estimate (GIBU if ``final_gibu`` else theta_N) and ``final_channel`` = BA(pi_hat).
     """
 
     thetas: list
@@ -262,77 +329,83 @@ class PrivicResult:
     pi_hat: np.ndarray
     final_channel: np.ndarray
     gibu_emd: float | None = None
+    mus: list | None = None
 
 
+@contract(true_counts=Counts(), distance=DistanceMatrix(), beta=Real(0, None, low_open=True),
+          n_cycles=Integer(1, 10_000), ba_iter=Integer(1, 10_000_000), ibu_iter=Integer(1, 10_000_000),
+          n_per_cycle=Optional(Integer(1, None)), warm_start=Boolean(), combine=Boolean(), final_gibu=Boolean(),
+          gibu_iter=Integer(1, 10_000_000), gibu_tol=Real(0, None), theta0=Optional(Array(1, low=0.0)),
+          monitor=Boolean(), rng=RandomState())
 def privic(true_counts, distance, beta: float, *, n_cycles: int, ba_iter: int, ibu_iter: int,
            n_per_cycle: int | None = None, warm_start: bool = True, combine: bool = False,
            final_gibu: bool = False, gibu_iter: int = 5000, gibu_tol: float = 1e-10,
            theta0=None, monitor: bool = True, rng=None) -> PrivicResult:
-    """PRIVIC (paper Alg. 1 / §5): alternate BA mechanism, collection, IBU.
+    r"""PRIVIC (Biswas and Palamidessi, Alg. 1 and Sec. 5): alternate the BA mechanism, the collection
+    and IBU.
 
     For t = 1..N:
 
-    1. ``C^(t) = BA(theta_{t-1}, c_0 = uniform, beta)`` with ``ba_iter`` iterations;
+    1. :math:`\hat C^{(t)} = \mathrm{BA}(\theta_{t-1}, c_0 = \text{uniform}, \beta)` with ``ba_iter`` iterations;
     2. collect reports: with ``n_per_cycle=None`` every user of ``true_counts`` reports once more
-       with fresh randomness (protocol A11, which reproduces Tables III-IV); otherwise
-       ``n_per_cycle`` fresh users are drawn i.i.d. from the true distribution (Alg. 1 as written);
-    3. ``mu_t = IBU(C^(t), q_t)`` for ``ibu_iter`` iterations, started at ``theta_{t-1}``
-       (``warm_start=True``, as in Alg. 1) or at uniform;
-    4. ``theta_t = mu_t`` (``combine=False``, protocol A11) or the sample-weighted average
-       ``theta_t = (S_{t-1} theta_{t-1} + n_t mu_t) / (S_{t-1} + n_t)`` (the ⊕ of step iv).
+       with fresh randomness (the protocol that reproduces Tables III-IV); otherwise ``n_per_cycle``
+       fresh users are drawn i.i.d. from the true distribution (Alg. 1 as written);
+    3. :math:`\mu_t = \mathrm{IBU}(\hat C^{(t)}, q_t)` for ``ibu_iter`` iterations, started at
+       :math:`\theta_{t-1}` (``warm_start=True``, as in Alg. 1) or at uniform;
+    4. :math:`\theta_t = \mu_t` (``combine=False``) or the sample-weighted average
+       :math:`\theta_t = \mu_t \oplus \theta_{t-1} = (S_{t-1}\theta_{t-1} + n_t\mu_t)/(S_{t-1} + n_t)` (step iv).
 
-    With ``final_gibu=True``, ``pi_hat = GIBU((C^(1), y^(1)), ..., (C^(N), y^(N)))`` (step 3 of
-    Alg. 1) else ``pi_hat = theta_N``; the returned mechanism is ``BA(pi_hat)``.
-
+    With ``final_gibu=True``, ``pi_hat`` = GIBU over :math:`(\hat C^{(1)}, y^{(1)}), \dots` (step 3 of
+    Alg. 1) else :math:`\theta_N`; the returned mechanism is BA(pi_hat).
     ``emd[t] = EMD(theta_t, pi_true)`` with ``pi_true = true_counts / n`` when ``monitor``.
     """
     counts = check_counts(true_counts, "true_counts")
-    D = np.asarray(distance, dtype=float)
+    D = distance
     m = counts.size
     if D.shape != (m, m):
         raise ValueError(f"distance must be ({m}, {m}), got {D.shape}")
-    for name, v in (("n_cycles", n_cycles), ("ba_iter", ba_iter), ("ibu_iter", ibu_iter)):
-        if isinstance(v, bool) or int(v) != v or v < 1:
-            raise ValueError(f"{name} must be a positive integer, got {v!r}")
+    if not counts.sum() > 0:
+        raise ValueError("true_counts must have a positive total")
     rng = check_random_state(rng)
     n = int(counts.sum())
     pi = counts / n
-    theta = np.full(m, 1.0 / m) if theta0 is None else np.asarray(theta0, dtype=float) / np.sum(theta0)
-    thetas = [theta]
-    channels, reports = [], []
+    if theta0 is None:
+        theta = np.full(m, 1.0 / m)
+    else:
+        if theta0.shape != (m,) or not theta0.sum() > 0:
+            raise ValueError(f"theta0 must be a non-negative vector of length {m} with a positive total")
+        theta = theta0 / theta0.sum()
+    thetas, mus, channels, reports = [theta], [], [], []
     emds = [_emd(theta, pi, D)] if monitor else []
     S = 0
-    for _ in range(int(n_cycles)):
-        C = blahut_arimoto(theta, D, beta, n_iter=int(ba_iter)).channel
-        if n_per_cycle is None:
-            x_counts = counts
-        else:
-            x_counts = rng.multinomial(int(n_per_cycle), pi)
+    for _ in range(n_cycles):
+        C = blahut_arimoto(theta, D, beta, n_iter=ba_iter).channel
+        x_counts = counts if n_per_cycle is None else rng.multinomial(n_per_cycle, pi)
         y = _simulate(C, x_counts, rng)
-        start = theta if warm_start else None
-        mu = _ibu(C, y, start, ibu_iter)
+        mu = ibu(C, y, theta0=theta if warm_start else None, tol=0.0, max_iter=ibu_iter, trace=False).estimate
         n_t = int(y.sum())
-        if combine and S > 0:
-            theta = (S * theta + n_t * mu) / (S + n_t)
-        else:
-            theta = mu
+        theta = (S * theta + n_t * mu) / (S + n_t) if (combine and S > 0) else mu
         S += n_t
         thetas.append(theta)
+        mus.append(mu)
         channels.append(C)
         reports.append(y)
         if monitor:
             emds.append(_emd(theta, pi, D))
     gibu_emd = None
     if final_gibu:
-        pi_hat = gibu(channels, reports, tol=gibu_tol, max_iter=gibu_iter).estimate
+        pi_hat = gibu(channels, reports, tol=gibu_tol, max_iter=gibu_iter, trace=False).estimate
         if monitor:
             gibu_emd = _emd(pi_hat, pi, D)
     else:
         pi_hat = theta
-    final = blahut_arimoto(pi_hat, D, beta, n_iter=int(ba_iter)).channel
-    return PrivicResult(thetas, channels, reports, np.asarray(emds), pi_hat, final, gibu_emd)
+    final = blahut_arimoto(pi_hat, D, beta, n_iter=ba_iter).channel
+    return PrivicResult(thetas, channels, reports, np.asarray(emds), pi_hat, final, gibu_emd, mus)
 
 
+@contract(true_counts=Counts(), distance=DistanceMatrix(), betas=Array(None, low=0.0), rounds=Integer(1, 100_000),
+          n_rows=Integer(2, 10_000), ba_iter=Integer(1, 10_000_000), ibu_iter=Integer(1, 10_000_000),
+          seed=Unchecked("an int or a SeedSequence", example=0))
 def privic_table(true_counts, distance, betas, *, rounds: int, n_rows: int, ba_iter: int,
                  ibu_iter: int, seed=0, **kwargs) -> pd.DataFrame:
     """EMD per PRIVIC row for several beta and rounds (Tables III/IV, Figs. 8-10).
@@ -342,79 +415,41 @@ def privic_table(true_counts, distance, betas, *, rounds: int, n_rows: int, ba_i
     DataFrame with columns ``beta, round, row, emd``.
     """
     betas = [float(b) for b in np.atleast_1d(betas)]
-    children = np.random.SeedSequence(seed).spawn(len(betas) * int(rounds))
+    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    children = ss.spawn(len(betas) * rounds)
     recs = []
     for i, b in enumerate(betas):
-        for r in range(int(rounds)):
-            res = privic(true_counts, distance, b, n_cycles=int(n_rows) - 1, ba_iter=ba_iter,
-                         ibu_iter=ibu_iter, rng=np.random.default_rng(children[i * int(rounds) + r]), **kwargs)
-            for row, e in enumerate(res.emd, start=1):
-                recs.append((b, r, row, float(e)))
+        for r in range(rounds):
+            res = privic(true_counts, distance, b, n_cycles=n_rows - 1, ba_iter=ba_iter,
+                         ibu_iter=ibu_iter, rng=np.random.default_rng(children[i * rounds + r]), **kwargs)
+            recs.extend((b, r, row, float(e)) for row, e in enumerate(res.emd, start=1))
     return pd.DataFrame(recs, columns=["beta", "round", "row", "emd"])
 
 
-# ----------------------------------------------------------------------------- Fig. 3
+# ----------------------------------------------------------------------------- BA helpers
+@contract(pi=Array(1, low=0.0), distance=DistanceMatrix(square=False), betas=Array(None, low=0.0),
+          n_iter=Integer(1, 10_000_000))
 def tight_eps_ba(pi, distance, betas, *, n_iter: int = 10) -> np.ndarray:
-    """Tight geo-ind epsilon of BA(pi, beta, n_iter) for each beta (the authors' ``eps_tight`` list)."""
+    """Tight geo-ind level of BA(pi, beta, ``n_iter``) for each beta: what the authors' ``eps_tight``
+    lists hold, with which they tune LAP in Figs. 2-3 (Remark 4 bounds it by 2 beta)."""
     return np.array([_tight_eps(blahut_arimoto(pi, distance, b, n_iter=n_iter).channel, distance)
                      for b in np.atleast_1d(betas)])
 
 
-def stat_utility_sweep(true_counts, shape, betas, lap_eps, *, sims: int, ba_iter: int = 10,
-                       ibu_iter: int = 10, pad: int = 5, seed=0) -> pd.DataFrame:
-    """Statistical utility EMD(pi, pi_hat) of BA and LAP (paper §3.2, Fig. 3; spec §5).
-
-    Per beta and simulation, every user of ``true_counts`` reports once through
-
-    * BA = BA(pi_true, beta, ``ba_iter``), estimated by IBU (``ibu_iter`` iterations) started
-      from uniform (variant A, the stated protocol: ``"BA"``) and from the prior that built BA
-      (variant B: ``"BA (IBU from own prior)"``, same reports);
-    * LAP = :func:`lap_grid_channel` (padded by ``pad``) at ``lap_eps[i]`` (the tight epsilon of
-      BA), estimated by IBU from uniform over the grid cells (``"LAP"``).
-
-    Returns a long DataFrame with columns ``beta, eps, sim, mechanism, emd``.
-    """
-    from ldpnb.estimators._ibu import ibu_batch
-
-    counts = check_counts(true_counts, "true_counts")
-    rows, cols = _shape(shape)
-    D = privic_distance((rows, cols))
-    pi = counts / counts.sum()
-    betas = np.atleast_1d(np.asarray(betas, dtype=float))
-    lap_eps = np.atleast_1d(np.asarray(lap_eps, dtype=float))
-    if lap_eps.shape != betas.shape:
-        raise ValueError("lap_eps must have one value per beta")
-    children = np.random.SeedSequence(seed).spawn(betas.size)
-    recs = []
-    for b, e, ss in zip(betas, lap_eps, children):
-        rng = np.random.default_rng(ss)
-        C_ba = blahut_arimoto(pi, D, b, n_iter=ba_iter).channel
-        C_lap = lap_grid_channel((rows, cols), e, pad=pad)
-        Y_ba = np.stack([_simulate(C_ba, counts, rng) for _ in range(int(sims))])
-        Y_lap = np.stack([_simulate(C_lap, counts, rng) for _ in range(int(sims))])
-        est = {
-            "BA": ibu_batch(C_ba, Y_ba, tol=0.0, max_iter=ibu_iter),
-            "BA (IBU from own prior)": ibu_batch(C_ba, Y_ba, theta0=pi, tol=0.0, max_iter=ibu_iter),
-            "LAP": ibu_batch(C_lap, Y_lap, tol=0.0, max_iter=ibu_iter),
-        }
-        for name, T in est.items():
-            for s in range(int(sims)):
-                recs.append((float(b), float(e), s, name, _emd(T[s], pi, D)))
-    return pd.DataFrame(recs, columns=["beta", "eps", "sim", "mechanism", "emd"])
-
-
-# ----------------------------------------------------------------------------- BA to convergence (§8 P3)
+@contract(pi=Array(1, low=0.0), distance=DistanceMatrix(), betas=Array(None, low=0.0), n_iter=Integer(1, 10_000_000),
+          tol=Real(0, None, low_open=True), max_iter=Integer(1, 100_000_000), support_tol=Real(0, None))
 def ba_convergence_summary(pi, distance, betas, *, n_iter: int = 10, tol: float = 1e-7,
                            max_iter: int = 50_000, support_tol: float = 1e-6) -> pd.DataFrame:
-    """What "BA until converged" means on a real prior (spec §8 P3 and T-H test 3).
+    """What "BA until converged" (Alg. 2's stopping rule) means on a real prior, next to the paper's
+    fixed ``n_iter`` iterations (Remark 3, Thm 5.1).
 
-    For each beta: the condition number of the 10-iteration channel, the number of BA iterations
-    needed to reach ``max |dC| < tol``, and at that point the output support size
+    For each beta: the condition number of the ``n_iter``-iteration channel, the number of BA
+    iterations needed to reach ``max |dC| < tol``, and at that point the output support size
     (``c(y) > support_tol``), I(X;Y) (nats) and AvgD, next to the same for ``n_iter`` iterations.
     """
     from ldpnb.mechanisms.rate_distortion import average_distortion, mutual_information_nats
 
-    p = np.asarray(pi, dtype=float) / np.sum(pi)
+    p = pi / pi.sum()
     recs = []
     for b in np.atleast_1d(betas):
         short = blahut_arimoto(p, distance, b, n_iter=n_iter)
@@ -434,21 +469,21 @@ def ba_convergence_summary(pi, distance, betas, *, n_iter: int = 10, tol: float 
     return pd.DataFrame(recs)
 
 
+@contract(prior=Array(1, low=0.0), distance=DistanceMatrix(), beta=Real(0, None, low_open=True),
+          c0=Optional(Array(1, low=0.0)), n_steps=Integer(1, 10_000_000), normalised_kernel=Boolean())
 def ba_ibu_duality_gap(prior, distance, beta: float, c0=None, n_steps: int = 50, *,
                        normalised_kernel: bool = False) -> float:
-    """``max_t max_y |c_t(y) - theta_t(y)|`` between BA marginals and dual IBU iterates (§4, eq. (5)).
+    r"""``max_t max_y |c_t(y) - theta_t(y)|`` between BA marginals and dual IBU iterates (Sec. 4, eq. (5)).
 
-    BA: ``c_{t+1} = G(F(c_t))``.  Dual IBU: secret = BA's output ``y``, observed distribution =
-    BA's prior ``pi``, channel ``C'[y, x] = K(x, y) = exp(-beta d(x, y))`` (the kernel *transposed*,
-    unnormalised), start ``theta_0 = c_0``.  Eq. (5) says the two sequences coincide.  With
+    BA: :math:`c_{t+1} = G(F(c_t))`.  Dual IBU: secret = BA's output ``y``, observed distribution =
+    BA's prior ``pi``, channel :math:`C'[y, x] = K(x, y) = e^{-\beta d(x, y)}` (the kernel *transposed*,
+    unnormalised), start :math:`\theta_0 = c_0`.  Eq. (5) says the two sequences coincide.  With
     ``normalised_kernel=True`` the dual channel is K row-normalised (a proper channel); the identity
     then holds only when the column sums of K do not depend on ``y``.
     """
     p = _as_prior(prior)
     d = _as_distance(distance, p.size)
     b = _as_beta(beta)
-    if d.shape[0] != d.shape[1]:
-        raise ValueError("the duality check needs a square distance (Y = X)")
     K = np.exp(-b * d)
     c = np.full(p.size, 1.0 / p.size) if c0 is None else _as_prior(c0, "c0")
     Cdual = K.T.copy()
@@ -456,15 +491,18 @@ def ba_ibu_duality_gap(prior, distance, beta: float, c0=None, n_steps: int = 50,
         Cdual = Cdual / Cdual.sum(axis=1, keepdims=True)
     theta = c.copy()
     gap = 0.0
-    for _ in range(int(n_steps)):
+    for _ in range(n_steps):
         c = ba_G(ba_F(c, K), p)
         theta = ibu_step(theta, Cdual, p)
         gap = max(gap, float(np.max(np.abs(c - theta))))
     return gap
 
 
+@contract(channels=Unchecked("a non-empty list of square invertible matrices of one size",
+                             example=[np.eye(2), np.eye(2)]))
 def right_inverse_residual(channels) -> float:
-    """``max |G G' - I|`` for ``G = (C_1 ... C_N)`` and ``G' = (1/N) (C_1^{-1}; ...; C_N^{-1})`` (Thm 5.2)."""
+    """``max |G G' - I|`` for ``G = (C_1 ... C_N)`` and ``G' = (1/N) (C_1^{-1}; ...; C_N^{-1})``
+    (Appendix A, proof of Thm 5.2).  An identity whenever the inverses exist."""
     Cs = [np.asarray(C, dtype=float) for C in channels]
     if not Cs:
         raise ValueError("channels must be a non-empty list")
@@ -476,29 +514,29 @@ def right_inverse_residual(channels) -> float:
     return float(np.max(np.abs(G @ Gp - np.eye(m))))
 
 
+# ----------------------------------------------------------------------------- data
+@contract(city=OneOf("paris", "sf"))
 def privic_edges(city: str) -> tuple[np.ndarray, np.ndarray, str]:
-    """``(lat_edges, lon_edges, closed)`` of the PRIVIC authors' grids (spec 004 §3 A5).
+    """``(lat_edges, lon_edges, closed)`` of the PRIVIC authors' grids (their released code).
 
     Paris: ``np.arange(48.8286, 48.8798, 0.00427)`` x ``np.arange(2.2855, 2.3909, 0.0066)``,
     half-open ``(e_{i+1}, e_i]`` -> 11 x 15 cells.  San Francisco:
     ``np.arange(37.7228, 37.7946, 0.0044875)`` x ``np.arange(-122.5153, -122.3789, 0.005683)``,
-    closed intervals -> 16 x 24 cells.
+    closed intervals -> 16 x 24 cells.  The boxes are those of Sec. 3.1 and Sec. 3.2.
     """
     if city == "paris":
         return np.arange(48.8286, 48.8798, 0.00427), np.arange(2.2855, 2.3909, 0.0066), "right"
-    if city == "sf":
-        return np.arange(37.7228, 37.7946, 0.0044875), np.arange(-122.5153, -122.3789, 0.005683), "both"
-    raise ValueError(f"city must be 'paris' or 'sf', got {city!r}")
+    return np.arange(37.7228, 37.7946, 0.0044875), np.arange(-122.5153, -122.3789, 0.005683), "both"
 
 
+@contract(lat=Array(1, min_size=0), lon=Array(1, min_size=0), city=OneOf("paris", "sf"),
+          orientation=OneOf("west0", "east0"))
 def privic_bins(lat, lon, city: str, *, orientation: str = "west0") -> tuple[np.ndarray, np.ndarray]:
     """Rows and columns of points on the PRIVIC grid of ``city`` (``-1`` = dropped).
 
-    Row 0 = north.  ``orientation="west0"`` (default, the canonical orientation of spec 004): column
-    0 = west; ``"east0"``: column 0 = east, as in the authors' grid files.  Flat index = ``cols * r + c``.
+    Row 0 = north.  ``orientation="west0"`` (default): column 0 = west; ``"east0"``: column 0 =
+    east, as in the authors' grid files.  Flat index = ``cols * r + c``.
     """
-    if orientation not in ("west0", "east0"):
-        raise ValueError(f"orientation must be 'west0' or 'east0', got {orientation!r}")
     lat_e, lon_e, closed = privic_edges(city)
     r, c = bin_latlon(lat, lon, lat_e, lon_e, closed=closed, descending=True)
     if orientation == "west0":
@@ -506,28 +544,26 @@ def privic_bins(lat, lon, city: str, *, orientation: str = "west0") -> tuple[np.
     return r, c
 
 
+@contract(city=OneOf("paris", "sf"), drop_first=Boolean(), orientation=OneOf("west0", "east0"))
 def load_privic_counts(city: str, *, drop_first: bool = True, orientation: str = "west0") -> np.ndarray:
-    """Check-in counts on the PRIVIC grids, a ``(rows, cols)`` int64 matrix (spec 004 §3 A5, §6 D1).
+    """Check-in counts on the PRIVIC grids, a ``(rows, cols)`` int64 matrix (Sec. 3.1, Sec. 3.2, Fig. 6).
 
-    The points of :func:`load_gowalla_privic` are binned with the authors' edges
-    (:func:`ldpnb.grid.privic_bins`: Paris 11 x 15, half-open cells; SF 16 x 24, closed cells);
-    points outside every bin are dropped (Paris 10,991 -> 10,079; SF keeps all 123,026). The
-    authors then read their grid file with ``pandas.read_csv``, which takes the first binned point
-    as a header: ``drop_first=True`` (default) drops it too, giving N = 10,078 (Paris) and
-    123,025 (SF), the totals that reproduce the paper's Tables III/IV.
+    The points of :func:`ldpnb.data.load_gowalla_privic` are binned with the authors' edges
+    (:func:`privic_bins`: Paris 11 x 15, half-open cells; SF 16 x 24, closed cells); points outside
+    every bin are dropped (Paris 10,991 -> 10,079; SF keeps all 123,026).  The authors then read
+    their grid file with ``pandas.read_csv``, which takes the first binned point as a header:
+    ``drop_first=True`` (default) drops it too, giving N = 10,078 (Paris) and 123,025 (SF), the totals
+    of Sec. 3 that reproduce row 1 of Tables III/IV.
 
-    Row 0 = north; ``orientation="west0"`` puts column 0 west (canonical), ``"east0"`` east (the
-    authors' files). Flat index = ``cols * r + c``: ``counts.ravel()``.
+    Row 0 = north; ``orientation="west0"`` puts column 0 west, ``"east0"`` east (the authors' files).
+    Flat index = ``cols * r + c``: ``counts.ravel()``.
     """
-
-
     pts = load_gowalla_privic(city)
     r, c = privic_bins(pts["lat"].to_numpy(), pts["lon"].to_numpy(), city, orientation=orientation)
     keep = r >= 0
     r, c = r[keep], c[keep]
     if drop_first:
         r, c = r[1:], c[1:]
-    shape = {"paris": (11, 15), "sf": (16, 24)}[city]
-    counts = np.zeros(shape, dtype=np.int64)
+    counts = np.zeros(CITY_SHAPE[city], dtype=np.int64)
     np.add.at(counts, (r, c), 1)
     return counts

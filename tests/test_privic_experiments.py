@@ -1,0 +1,236 @@
+"""Tests for ldpnb.papers.privic.experiments and the claims of the PRIVIC chapter (Biswas and Palamidessi 2023)."""
+
+import math
+import os
+import re
+
+import numpy as np
+import pandas as pd
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ldpnb.estimators import gibu, gibu_log_likelihood
+from ldpnb.mechanisms import blahut_arimoto
+from ldpnb.papers import privic as pv
+from ldpnb.papers.privic import CLAIMS
+from ldpnb.papers.privic import experiments as ex
+from ldpnb.papers.privic import values as V
+from ldpnb.papers.privic.claims import REGION, ROUNDS, table_tolerance
+
+
+def _cycles(seed=0, m=6, n=8, T=3):
+    rng = np.random.default_rng(seed)
+    Cs = [rng.dirichlet(np.ones(n), size=m) for _ in range(T)]
+    theta = rng.dirichlet(np.ones(m))
+    Ys = [rng.multinomial(2_000, theta @ C) for C in Cs]
+    return Cs, Ys
+
+
+# ----------------------------------------------------------------------------- likelihood and the MLE
+def test_pooled_loglik_is_gibus_objective_in_total_nats():
+    Cs, Ys = _cycles()
+    theta = np.full(6, 1 / 6)
+    n = sum(y.sum() for y in Ys)
+    assert ex.pooled_loglik(theta, Cs, Ys) == pytest.approx(n * gibu_log_likelihood(theta, Cs, Ys), rel=1e-12)
+
+
+def test_pooled_mle_is_certified_and_agrees_with_long_gibu():
+    Cs, Ys = _cycles(1)
+    n = sum(y.sum() for y in Ys)
+    res = ex.pooled_mle(Cs, Ys, tol=1e-9)
+    assert res.gap <= 1e-9 and res.converged
+    plain = gibu(Cs, Ys, tol=0, max_iter=20_000).estimate
+    L = lambda th: ex.pooled_loglik(th, Cs, Ys)  # noqa: E731
+    # the certificate bounds the distance of any distribution to the maximum
+    assert L(plain) <= L(res.estimate) + n * res.gap + 1e-9
+    rng = np.random.default_rng(5)
+    for _ in range(20):
+        other = rng.dirichlet(np.ones(6))
+        assert L(other) <= L(res.estimate) + n * res.gap + 1e-9
+    # the same optimum from another start (Thm 5.2: unique when G has full row rank)
+    res2 = ex.pooled_mle(Cs, Ys, tol=1e-9, theta0=rng.dirichlet(np.ones(6)))
+    assert abs(L(res2.estimate) - L(res.estimate)) <= n * (res.gap + res2.gap) + 1e-9
+
+
+def test_certified_gap_interval_contains_the_true_gap():
+    """gap_lo <= L(MLE) - L(theta) <= gap_hi, the interval run_privic reports."""
+    Cs, Ys = _cycles(2)
+    n = sum(y.sum() for y in Ys)
+    rough = ex.pooled_mle(Cs, Ys, tol=1e-3)
+    sharp = ex.pooled_mle(Cs, Ys, tol=1e-11)
+    theta = np.full(6, 1 / 6)
+    L = lambda th: ex.pooled_loglik(th, Cs, Ys)  # noqa: E731
+    lo = L(rough.estimate) - L(theta)
+    hi = lo + n * rough.gap
+    true = L(sharp.estimate) - L(theta)
+    assert lo - 1e-9 <= true <= hi + 1e-6
+
+
+def test_likelihood_region():
+    assert REGION["paris"] == pytest.approx(97.441, abs=1e-3)
+    assert REGION["sf"] == pytest.approx(214.816, abs=1e-3)
+    assert ex.likelihood_region(165, 0.99) > ex.likelihood_region(165, 0.95) > ex.likelihood_region(165, 0.5)
+    with pytest.raises(ValueError):
+        ex.likelihood_region(165, 1.5)
+
+
+# ----------------------------------------------------------------------------- small helpers
+def test_fig3_windows_cut_at_the_papers_intervals():
+    betas = np.round(np.arange(1, 26) * 0.2, 1)
+    cols = ["BA", "BA, IBU from the true π", "LAP", "LAP (ε = 2β)"]
+    means = pd.DataFrame({c: betas + i for i, c in enumerate(cols)}, index=betas)
+    w = ex.fig3_windows(means, (0.4, 1.4), closed_right=True)
+    np.testing.assert_allclose(w["win_BA"], [0.6, 0.8, 1.0, 1.2, 1.4])
+    assert w["beyond_LAP"][0] == pytest.approx(1.8 + 2)
+    w = ex.fig3_windows(means, (0.0, 1.0), closed_right=False)
+    np.testing.assert_allclose(w["win_B"], np.array([0.2, 0.4, 0.6, 0.8]) + 1)
+    np.testing.assert_allclose(w["beyond_BA"][:1], [1.4])
+    np.testing.assert_allclose(w["upto1_LAP_2beta"], np.array([0.2, 0.4, 0.6, 0.8, 1.0]) + 3)
+
+
+def test_first_beta_bisection():
+    assert ex.first_beta(lambda b: b >= 0.7321, 0.0, 2.0, tol=1e-6) == pytest.approx(0.7321, abs=1e-6)
+    assert ex.first_beta(lambda b: True, 0.1, 1.0) == 0.1
+    assert math.isnan(ex.first_beta(lambda b: False, 0.1, 1.0))
+
+
+def test_mean_sd_spreads_the_mechanisms():
+    df = pd.DataFrame({"beta": [1, 1, 1, 1], "mechanism": ["a", "a", "b", "b"], "emd": [1.0, 3.0, 2.0, 2.0]})
+    m = ex.mean_sd(df, "beta", "mechanism")
+    assert m.loc[1, ("mean", "a")] == 2.0 and m.loc[1, ("sd", "a")] == pytest.approx(math.sqrt(2))
+    assert m.loc[1, ("sd", "b")] == 0.0
+
+
+def test_row_similarity():
+    shape, pad = (3, 4), 2
+    rng = np.random.default_rng(0)
+    row = rng.dirichlet(np.ones(12))
+    same = pv.padded_row(row, shape, pad)
+    s = pv.row_similarity(row, same, shape, pad)
+    assert s["tv"] == pytest.approx(0, abs=1e-12) and s["emd"] == pytest.approx(0, abs=1e-9)
+    # two point masses: EMD = their distance, TV = 1
+    a, b = np.zeros(12), np.zeros(same.size)
+    a[0] = 1
+    b[pv.inner_columns(shape, pad)[11]] = 1
+    s = pv.row_similarity(a, b, shape, pad)
+    assert s["tv"] == pytest.approx(1) and s["emd"] == pytest.approx(math.hypot(2, 3))
+
+
+def test_elastic_gap_and_rd_identities():
+    D = np.abs(np.subtract.outer(np.arange(6.0), np.arange(6.0)))
+    p = np.random.default_rng(3).dirichlet(np.ones(6))
+    C = blahut_arimoto(p, D, 1.0, n_iter=None, tol=1e-13, max_iter=200_000).channel
+    assert ex.elastic_gap(C, p, D, 1.0) < 1e-10
+    assert ex.elastic_gap(C, p, D, 1.0, sign=1) > 0.1
+    slopes, closed = ex.rd_identities(p, D, [0.7, 1.5])
+    np.testing.assert_allclose(slopes, [-0.7, -1.5], atol=1e-4)
+    assert closed.max() < 1e-10
+
+
+def test_levy_mixture_is_exp_minus_beta_sqrt():
+    for beta in (0.2, 1.0, 5.0):
+        for r in (0.01, 1.0, 30.0):
+            assert ex.levy_mixture(r, beta) == pytest.approx(math.exp(-beta * math.sqrt(r)), abs=1e-10)
+
+
+def test_example_5_1():
+    e = ex.example_5_1(0.6)
+    assert abs(e["avgd"] - 0.6) < 1e-9 and e["sigma"][-1] > 1e-3 and e["ibu_two_starts"] < 1e-6
+    assert e["all_to_b_rank"] == 1 and e["ibu_move"] == 0 and e["all_to_b_avgd"] == pytest.approx(2 / 3)
+    assert e["boundary_sigma"][1] < 1e-9 and e["boundary_avgd"] == pytest.approx(2 / 3, abs=1e-9)
+
+
+# ----------------------------------------------------------------------------- experiments on the data shapes
+@pytest.fixture(scope="module")
+def paris_counts():
+    if not os.environ.get("LDPNB_DATA_DIR"):
+        pytest.skip("LDPNB_DATA_DIR not set")
+    return pv.load_privic_counts("paris").ravel()
+
+
+def test_run_privic_with_mle(paris_counts):
+    emd, mle, finals = ex.run_privic(paris_counts, "paris", [1.0], 1, seed=0, mle_betas=[1.0], mle_tol=1e-4)
+    assert set(emd.row) == set(range(1, 16)) and emd.emd.iloc[0] == pytest.approx(2.02262, abs=1e-5)
+    r = mle.iloc[0]
+    assert r.gap_hi_truth >= 0 and r.gap_hi_theta_N >= 0 and r.gap_hi_combination >= 0  # the MLE is the max
+    assert r.gap_lo_theta_N <= r.gap_hi_theta_N and r.mle_gap_per_report <= 1e-4
+    assert r.G_rank == 165 and r.max_cond < 1e10
+    assert finals[(1.0, 0)].shape == (165,)
+    # same seed, same numbers; the protocols differ
+    emd2, _, _ = ex.run_privic(paris_counts, "paris", [1.0], 1, seed=0)
+    pd.testing.assert_series_equal(emd.emd, emd2.emd)
+    alg1, _, _ = ex.run_privic(paris_counts, "paris", [1.0], 1, seed=0, protocol="ALG1")
+    assert not np.allclose(alg1.emd.to_numpy()[1:], emd.emd.to_numpy()[1:])
+
+
+def test_ibu_budget_study_continues_the_same_run(paris_counts):
+    st_ = ex.ibu_budget_study(paris_counts, "paris", 1.0, 1.92, [5, 10], sims=1, rng=0)
+    direct = ex.ibu_budget_study(paris_counts, "paris", 1.0, 1.92, [10], sims=1, rng=0)
+    a = st_.query("budget == 10").set_index("mechanism").emd
+    b = direct.set_index("mechanism").emd
+    pd.testing.assert_series_equal(a.sort_index(), b.sort_index(), rtol=1e-9)
+
+
+def test_adversarial_table_cases(paris_counts):
+    isl = pv.island_prior(paris_counts / paris_counts.sum(), "paris", mode="authors")
+    t = ex.adversarial_table(isl, [0.6], [0, 3, 8], [1.16])
+    assert list(t.k) == [0, 3, 8] and np.all(np.diff(t["P(self)"]) > 0)
+    assert t["fake share"].iloc[-1] == pytest.approx(0.04 / 1.04)
+    tb = ex.adversarial_table(isl, [0.6], [0, 8], [1.16], cell=V.ISLAND_B)
+    assert all(m == V.ISLAND_B for m in tb["mode"])
+
+
+def test_per_iteration_times_small():
+    t = ex.per_iteration_times([4, 6], repeats=1, rng=0)
+    assert list(t.m) == [16, 36] and (t[["BA s/iteration", "IBU s/iteration"]] > 0).all().all()
+
+
+# ----------------------------------------------------------------------------- the claims table
+def test_claims_table_shape():
+    ids = set(CLAIMS)
+    assert "E7" not in ids and "T-M" not in ids and "T-I1" not in ids
+    assert {f"TIV-{b:g}-{r}" for b in (1.0, 0.5) for r in range(2, 9)} <= ids
+    assert {f"TIII-{b:g}-{r}" for b in (1.0, 0.5) for r in range(2, 16)} <= ids
+    assert not any(re.fullmatch(r"T(III|IV)-[0-9.]+-1", i) for i in ids)  # row 1 is D4
+    # Table IV row 8 compares with the mean of the printed rounds
+    assert CLAIMS["TIV-1-8"].paper.value == pytest.approx(np.mean([0.18244, 0.18412, 0.18741, 0.18724, 0.18674]))
+    for c in CLAIMS.values():
+        if c.source == "paper":
+            assert c.paper is not None and c.paper.where.strip()
+        assert "spec" not in (c.note + c.claim + c.where_text).lower()
+
+
+def test_table_tolerances_follow_the_round_spread():
+    P = V.PAPER_TABLE_III[1.0][2]
+    s = V.CALIBRATION_ROW_SD[("paris", 1.0)][1]
+    sp = np.std(P, ddof=1)
+    for r in (1, 5):
+        assert table_tolerance(P, s, r) == pytest.approx(3.5 * math.sqrt(max(sp, s) ** 2 / 5 + s ** 2 / r))
+    c = CLAIMS["TIII-1-3"]
+    assert c.atol["book"] == pytest.approx(table_tolerance(P, s, ROUNDS["book"]), abs=1e-6)
+    assert c.atol["smoke"] > c.atol["book"]
+    # every table tolerance is below 0.05 and a fifth of the value
+    for i, c in CLAIMS.items():
+        if i.startswith(("TIII-", "TIV-")) and c.kind == "close":
+            assert c.atol["book"] < 0.05 and c.atol["book"] / c.paper.value < 0.2
+
+
+def test_paper_tables_are_whole():
+    assert V.PAPER_TABLE_III[1.0].shape == (15, 5) and V.PAPER_TABLE_III[0.5].shape == (15, 5)
+    assert V.PAPER_TABLE_IV[1.0].shape == (8, 5) and V.PAPER_TABLE_IV[0.5].shape == (8, 5)
+    np.testing.assert_allclose(V.PAPER_TABLE_IV[0.5][7], [0.43588, 0.43745, 0.43558, 0.43704, 0.43584])
+
+
+@settings(max_examples=20, deadline=None)
+@given(st.integers(0, 2 ** 31 - 1), st.floats(0.0, 0.1))
+def test_fake_share_and_label_mapping(seed, delta):
+    rng = np.random.default_rng(seed)
+    pi = rng.dirichlet(np.ones(165))
+    isl = pv.island_prior(pi, "paris", mode="renorm")
+    level = int(round(delta / 0.005))
+    adv = pv.adversarial_prior(isl, level)
+    d = 0.005 * level
+    # the fakes are exactly a share d / (1 + d) of the population's reports
+    assert adv[93] == pytest.approx((isl[93] + d) / (1 + d), rel=1e-12)
+    assert pv.paper_label_percent(d) == pytest.approx(1000 * pv.fake_report_share(d), rel=1e-12, abs=1e-15)
