@@ -150,8 +150,8 @@ glue("privic-fig6", figures.fig6(raw, pi, {c: pv.privic_edges(c) for c in CITIES
 #
 # The rate–distortion function $R(d^*) = \min_{\mathrm{AvgD}\le d^*} I(X;Y)$ is traced by
 # minimising $I + \beta\,\mathrm{AvgD}$, where $-\beta$ is its slope (Def. 2.9). The
-# Blahut–Arimoto iteration (Eqs. (1)–(2)) alternates two maps and converges to the minimiser
-# {cite}`csiszar1974extremum`:
+# Blahut–Arimoto iteration {cite}`blahut1972computation,arimoto1972algorithm` (Eqs. (1)–(2))
+# alternates two maps and converges to the minimiser {cite}`csiszar1974extremum`:
 #
 # $$ C^{(t+1)}_{xy} = \frac{c_t(y)\, e^{-\beta d(x,y)}}{\sum_{z} c_t(z)\, e^{-\beta d(x,z)}},
 #    \qquad c_{t+1}(y) = \sum_x \pi(x)\, C^{(t+1)}_{xy}. $$
@@ -569,8 +569,8 @@ glue("privic-fig4", figures.fig4())
 #    \mu_\beta(dt) = \frac{\beta}{2\sqrt\pi}\,t^{-3/2}e^{-\beta^2/4t}\,dt \ge 0, $$
 #
 # so $e^{-\beta\|x-y\|}$ is a positive mixture of Gaussian kernels and $K$ is strictly
-# positive definite on distinct points (Schoenberg); `ex.levy_mixture` checks the identity
-# by quadrature (T-H-repair). In floating point the theorem is meaningful only while the
+# positive definite on distinct points {cite}`schoenberg1938metric`; `ex.levy_mixture`
+# checks the identity by quadrature (T-H-repair). In floating point the theorem is meaningful only while the
 # channels are well conditioned: those PRIVIC uses are (T-H-rank, below), those of Fig. 3 at
 # β = 5 are not (T-H-cond).
 
@@ -653,6 +653,13 @@ for b in (1.0, 0.5):
 spread = [np.sqrt(np.mean(V.PAPER_TABLES[c][b][1:].var(axis=1, ddof=1)))
           / V.CALIBRATION_POOLED_SD[(c, b)] for c in CITIES for b in (1.0, 0.5)]
 report.holds("T-spread", ratio=spread)
+if SCALE == "paper":  # re-derive the calibration of the tolerances on 100 fresh rounds
+    cal = {c: ex.run_privic(counts[c].ravel(), c, [1.0, 0.5], 100,
+                            seed=seed_for(SEED, f"calibration/{c}"))[0] for c in CITIES}
+    sd = {c: cal[c][cal[c].row > 1].groupby(["beta", "row"]).emd.std() for c in CITIES}
+    report.holds("T-cal", ratio=np.concatenate([
+        sd[c].loc[b].to_numpy() / V.CALIBRATION_ROW_SD[(c, b)] for c in CITIES
+        for b in (1.0, 0.5)]))
 row8 = tables["sf"].xs(8, level="row")["ours mean"]
 glue("privic-row8", f"{row8[1.0]:.4f} / {row8[0.5]:.4f}", display=False)
 
@@ -690,8 +697,8 @@ alg1 = {c: ex.run_privic(counts[c].ravel(), c, [1.0, 0.5], SIZES["rounds"],
                          mle_betas=(0.5, 1.0), mle_tol=SIZES["mle_tol"])
         for c in CITIES}
 combine = pv.privic_table(counts["paris"].ravel(), D["paris"], [1.0],
-                          rounds=SIZES["rounds"], n_rows=15, ba_iter=8, ibu_iter=10, combine=True,
-                          seed=seed_for(SEED, "privic-combine"))
+                          rounds=SIZES["rounds"], n_rows=15, ba_iter=8, ibu_iter=10,
+                          combine=True, seed=seed_for(SEED, "privic-combine"))
 alg1_paris = alg1["paris"][0].query("beta == 1")
 curves = {"tables' protocol (no ⊕)": tables["paris"].loc[1.0, "ours mean"].to_numpy(),
           "with ⊕": combine.groupby("row").emd.mean().to_numpy(),
@@ -760,8 +767,9 @@ glue("privic-fig10", figures.fig10(final, SIZES["rounds"]))
 # pooled reports, $L(\theta) = \sum_t \sum_y n_t(y)\log(\theta\hat C^{(t)})_y$, so we grade
 # them with it.
 #
-# `ex.pooled_mle` runs GIBU to a **certified** maximum: the certificate $\log\max_x r_x$ that
-# every IBU result carries bounds $\ell(\hat\theta_{MLE}) - \ell(\theta)$ per report, so
+# `ex.pooled_mle` runs GIBU, accelerated by SQUAREM {cite}`varadhan2008squarem`, to a
+# **certified** maximum: the certificate $\log\max_x r_x$ that every IBU result carries
+# bounds $\ell(\hat\theta_{MLE}) - \ell(\theta)$ per report, so
 # with a certificate of 10⁻⁶ the maximum's log-likelihood is known to within $10^{-6}n$
 # nats, and each gap below is a certified interval. A candidate "is the MLE" for these data
 # when it lies inside the likelihood-ratio region
@@ -1032,7 +1040,17 @@ attack.groupby(["beta", "k"])[["theta(A)", "P(A→A)", "P(block)"]].mean().round
 # instead; its cause is measured in the section above. At book scale the chapter runs the
 # paper's sizes: 25 values of β with {glue:text}`privic-sims` simulations for Fig. 3,
 # {glue:text}`privic-rounds` rounds of PRIVIC per β with the paper's cycles and iterations,
-# and the certified MLE of every round at β = 1 and 0.5.
+# and the certified MLE of every round at β = 1 and 0.5. It takes about three CPU minutes.
+# `SCALE = "paper"` runs the same sizes and, in addition, re-derives the calibration of the
+# table tolerances from 100 fresh rounds per column (row T-cal, about one more minute);
+# `SCALE = "smoke"` runs one round and one simulation, to test the code, and its statistical
+# rows are not a reproduction.
+#
+# The timing row T2 depends on the machine; its numbers are kept in the chapter's timings
+# file, so that the report is the same for the same seed. All other numbers depend only on
+# `SEED`: every experiment draws from its own named stream (`rng_for(SEED, name)`, or
+# `seed_for(SEED, name)` for a sweep), so adding an experiment never shifts another, and the
+# sweeps give the same numbers on any number of workers.
 
 # %%
 report.timing("chapter CPU seconds", time.process_time() - T0)

@@ -16,6 +16,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from ldpnb.contracts import Array, Integer, Unchecked, contract
 from ldpnb.papers.privic.model import _shape
 from ldpnb.papers.privic.values import CITY_NAMES, ISLAND_A, ISLAND_B
 from ldpnb.repro.plotting import COLUMN_INCHES, color
@@ -26,6 +27,9 @@ __all__ = [
 ]
 
 W = COLUMN_INCHES
+_MAP = Unchecked("a mapping of the plotted series", example={})
+_AX = Unchecked("a matplotlib Axes", example=None)
+_FRAME = Unchecked("a DataFrame", example=None)
 C_BA, C_LAP, C_B = color("ba"), color("lap"), "#009E73"
 MARKS = {"A": ISLAND_A, "B": ISLAND_B}
 
@@ -38,6 +42,7 @@ def _fig(*args, **kw):
     return fig, axes
 
 
+@contract(ax=_AX, vec=Array(1), shape=Unchecked("a city name or (rows, cols)", example="paris"))
 def heatmap(ax, vec, shape, *, title: str = "", cmap: str = "viridis", vmax=None, marks=None,
             colorbar: bool = True, label: str = "probability"):
     """Draw a vector over the grid (row 0 = north at the top, column 0 = west at the left), with
@@ -62,6 +67,7 @@ def heatmap(ax, vec, shape, *, title: str = "", cmap: str = "viridis", vmax=None
     return im
 
 
+@contract(axes_2x2=Unchecked("a 2 x 2 array of Axes", example=None))
 def clockwise(axes_2x2) -> list:
     """The four axes of a 2 x 2 grid in the paper's "clockwise" order: top left, top right, bottom right,
     bottom left (Fig. 11)."""
@@ -69,6 +75,7 @@ def clockwise(axes_2x2) -> list:
 
 
 # ----------------------------------------------------------------------------- Figs. 1-2
+@contract(priors=_MAP)
 def fig1(priors: Mapping[str, np.ndarray]):
     """Fig. 1: the Paris prior with the planted island (A isolated, B crowded), one panel per recipe."""
     n = len(priors)
@@ -79,6 +86,7 @@ def fig1(priors: Mapping[str, np.ndarray]):
     return fig
 
 
+@contract(rows_ba=_MAP, rows_lap=_MAP, eps=_MAP, who=Unchecked("a label", example="A"))
 def fig2(rows_ba: Mapping[float, np.ndarray], rows_lap: Mapping[float, np.ndarray], eps: Mapping[float, float],
          who: str):
     """Fig. 2a/2b: the reporting distribution of one cell under BA (left) and LAP (right) at equal tight level,
@@ -96,6 +104,7 @@ def fig2(rows_ba: Mapping[float, np.ndarray], rows_lap: Mapping[float, np.ndarra
 
 
 # ----------------------------------------------------------------------------- Fig. 3
+@contract(summary=_MAP, sims=Integer(1, None))
 def fig3(summary: Mapping[str, pd.DataFrame], sims: int):
     """Fig. 3: mean EMD(π, π̂) ± sd against beta for BA and LAP, one panel per city (log scale)."""
     style = {"BA": (C_BA, "-", "BA, IBU from uniform (the paper's protocol)"),
@@ -116,6 +125,7 @@ def fig3(summary: Mapping[str, pd.DataFrame], sims: int):
     return fig
 
 
+@contract(study=_FRAME, title=Unchecked("a title", example=""))
 def ibu_budgets(study: pd.DataFrame, title: str):
     """EMD against the number of IBU iterations (log-log), mean ± sd over the simulations, per mechanism."""
     fig, ax = _fig(figsize=(W * 0.8, 3.6))
@@ -149,6 +159,7 @@ def _arrow(ax, a, b, text="", rad=0.0):
         ax.text((a[0] + b[0]) / 2, (a[1] + b[1]) / 2 + 0.04, text, ha="center", fontsize=8, color="#333333")
 
 
+@contract()
 def fig4():
     """Fig. 4 (illustration): BA's marginal update is an IBU step with the roles of X and Y swapped (Eq. (5))."""
     fig, ax = _fig(figsize=(W, 3.6))
@@ -169,6 +180,7 @@ def fig4():
     return fig
 
 
+@contract()
 def fig5():
     """Fig. 5 / Alg. 1 (illustration): the PRIVIC cycle BA -> collection -> IBU -> (⊕) -> BA."""
     fig, ax = _fig(figsize=(W, 4.2))
@@ -192,6 +204,7 @@ def fig5():
 
 
 # ----------------------------------------------------------------------------- Fig. 6
+@contract(raw=_MAP, pi=_MAP, edges=_MAP)
 def fig6(raw: Mapping[str, pd.DataFrame], pi: Mapping[str, np.ndarray], edges: Mapping[str, tuple]):
     """Fig. 6: the check-ins with the authors' bins (left) and their distribution on the grid (right)."""
     fig, axes = _fig(len(raw), 2, figsize=(W, 3.3 * len(raw)))
@@ -212,6 +225,7 @@ def fig6(raw: Mapping[str, pd.DataFrame], pi: Mapping[str, np.ndarray], edges: M
 
 
 # ----------------------------------------------------------------------------- Figs. 7-10
+@contract(pi=_MAP, estimates=_MAP)
 def fig7(pi: Mapping[str, np.ndarray], estimates: Mapping[tuple, np.ndarray]):
     """Fig. 7: PRIVIC's final estimate of the true distribution, per city and beta (truth on the left)."""
     cities = list(pi)
@@ -227,6 +241,7 @@ def fig7(pi: Mapping[str, np.ndarray], estimates: Mapping[tuple, np.ndarray]):
     return fig
 
 
+@contract(tables=_MAP, rounds=Integer(1, None))
 def fig8_9(tables: Mapping[str, pd.DataFrame], rounds: int):
     """Figs. 8-9: EMD(π, θ) per PRIVIC row, ours (mean ± sd of the rounds) against the paper's Tables III-IV."""
     keys = [(c, b) for c in tables for b in (1.0, 0.5)]
@@ -245,6 +260,7 @@ def fig8_9(tables: Mapping[str, pd.DataFrame], rounds: int):
     return fig
 
 
+@contract(final=_MAP, rounds=Integer(1, None))
 def fig10(final: Mapping[str, pd.DataFrame], rounds: int):
     """Fig. 10: the final EMD of PRIVIC against beta (mean ± sd over the rounds), one panel per city."""
     fig, axes = _fig(1, len(final), figsize=(W, 3.2))
@@ -256,6 +272,7 @@ def fig10(final: Mapping[str, pd.DataFrame], rounds: int):
     return fig
 
 
+@contract(curves=_MAP, paper=Array(1))
 def privic_variants(curves: Mapping[str, np.ndarray], paper: np.ndarray):
     """Paris, beta = 1: mean EMD per row of PRIVIC variants against Table III."""
     fig, ax = _fig(figsize=(W * 0.8, 3.6))
@@ -269,6 +286,7 @@ def privic_variants(curves: Mapping[str, np.ndarray], paper: np.ndarray):
     return fig
 
 
+@contract(gaps=_FRAME, region=_MAP)
 def mle_gaps(gaps: pd.DataFrame, region: Mapping[str, float]):
     """Remark 6 and Sec. 6: log-likelihood gap to the certified MLE (total nats, log scale) per candidate,
     with the 95 % likelihood-ratio region."""
@@ -291,6 +309,8 @@ def mle_gaps(gaps: pd.DataFrame, region: Mapping[str, float]):
 
 
 # ----------------------------------------------------------------------------- Fig. 11
+@contract(rows=Unchecked("four reporting distributions", example=[]),
+          titles=Unchecked("four titles", example=[]))
 def fig11(rows: Sequence[np.ndarray], titles: Sequence[str]):
     """Fig. 11a/11b: BA's reporting distribution of A under attack, four panels in the paper's clockwise
     order (top left, top right, bottom right, bottom left)."""
@@ -303,6 +323,7 @@ def fig11(rows: Sequence[np.ndarray], titles: Sequence[str]):
 
 
 # ----------------------------------------------------------------------------- supporting
+@contract(hist=_MAP, n_iter_paper=Integer(1, None))
 def ba_history(hist: Mapping[float, Mapping[str, np.ndarray]], n_iter_paper: int = 10):
     """BA on the Paris prior: its objective and the size of its output support over the iterations."""
     fig, axes = _fig(1, 2, figsize=(W, 3.2))
@@ -319,6 +340,7 @@ def ba_history(hist: Mapping[float, Mapping[str, np.ndarray]], n_iter_paper: int
     return fig
 
 
+@contract(ba=Array(2), ba10=Array(2), lap=Array(2))
 def rd_plane(ba: np.ndarray, ba10: np.ndarray, lap: np.ndarray):
     """BA (converged and 10 iterations) and LAP in the (AvgD, I(X;Y)) plane on the Paris prior."""
     fig, ax = _fig(figsize=(W * 0.75, 3.6))
