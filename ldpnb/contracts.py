@@ -28,7 +28,7 @@ import functools
 import inspect
 import math
 import numbers
-from typing import Any, Callable, Iterable, Sequence
+from typing import Any, Callable, Sequence
 
 import numpy as np
 
@@ -48,6 +48,7 @@ __all__ = [
     "Channel",
     "NonnegativeMatrix",
     "LogChannel",
+    "Bits",
     "DistanceMatrix",
     "Counts",
     "RandomState",
@@ -250,7 +251,7 @@ class OneOf(Constraint):
         return self.options[0]
 
     def invalid(self):
-        return ["__not_an_option__", None, 3.5]
+        return [v for v in ("__not_an_option__", None, 3.5) if not any(v == o and type(v) is type(o) for o in self.options)]
 
 
 class Array(Constraint):
@@ -259,10 +260,10 @@ class Array(Constraint):
 
     def __init__(self, ndim: int | Sequence[int] | None = None, *, min_size: int = 1, max_size: int = MAX_ENTRIES,
                  low: float | None = None, high: float | None = None, integer: bool = False,
-                 shape: tuple[int | None, ...] | None = None) -> None:
+                 shape: tuple[int | None, ...] | None = None, low_open: bool = False) -> None:
         self.ndim = (ndim,) if isinstance(ndim, int) else (tuple(ndim) if ndim is not None else None)
         self.min_size, self.max_size, self.low, self.high, self.integer = min_size, max_size, low, high, integer
-        self.shape = shape
+        self.shape, self.low_open = shape, low_open
 
     def describe(self):
         parts = []
@@ -270,11 +271,13 @@ class Array(Constraint):
             parts.append("/".join(str(d) for d in self.ndim) + "-D")
         parts.append("array of finite " + ("integers" if self.integer else "numbers"))
         if self.low is not None or self.high is not None:
-            parts.append(f"in [{'-inf' if self.low is None else f'{self.low:g}'}, "
+            parts.append(f"in {'(' if self.low_open or self.low is None else '['}"
+                         f"{'-inf' if self.low is None else f'{self.low:g}'}, "
                          f"{'inf' if self.high is None else f'{self.high:g}'}]")
         if self.min_size > 1:
             parts.append(f"with at least {self.min_size} entries")
-        return "a " + " ".join(parts)
+        text = " ".join(parts)
+        return ("an " if text[0] in "aeiou" else "a ") + text
 
     def _array(self, value, name):
         if isinstance(value, (str, bytes)) or value is None or isinstance(value, (bool, np.bool_)):
@@ -296,9 +299,13 @@ class Array(Constraint):
             raise self.fail(name, value, ValueError, f"{arr.size} entries exceed {self.max_size}")
         if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
             raise self.fail(name, value, ValueError, "NaN or infinite entries")
-        if self.integer and arr.dtype.kind == "f" and np.any(arr != np.round(arr)):
-            raise self.fail(name, value, ValueError, "fractional entries")
-        if self.low is not None and np.any(arr < self.low):
+        if self.integer and arr.dtype.kind == "f":
+            if np.any(arr != np.round(arr)):
+                raise self.fail(name, value, ValueError, "fractional entries")
+            if arr.size and float(np.abs(arr).max()) >= 2.0**63:
+                raise self.fail(name, value, ValueError, "entries beyond int64")
+            arr = arr.astype(np.int64)  # integral: compare with the bounds exactly
+        if self.low is not None and (np.any(arr <= self.low) if self.low_open else np.any(arr < self.low)):
             raise self.fail(name, value, ValueError, f"min {arr.min():.4g}")
         if self.high is not None and np.any(arr > self.high):
             raise self.fail(name, value, ValueError, f"max {arr.max():.4g}")
@@ -315,7 +322,8 @@ class Array(Constraint):
     def valid(self):
         nd = self.ndim[0] if self.ndim else 1
         lo = 0.0 if self.low is None else self.low
-        base = np.full((2,) * nd if self.shape is None else tuple(s or 2 for s in self.shape), lo + (1 if self.integer else 0.5))
+        base = np.full((2,) * nd if self.shape is None else tuple(s or 2 for s in self.shape),
+                       lo + (1 if self.integer else 0.5), dtype=np.float64)
         if self.high is not None:
             base = np.minimum(base, self.high)
         return base.astype(np.int64) if self.integer else base
@@ -323,11 +331,15 @@ class Array(Constraint):
     def invalid(self):
         nd = self.ndim[0] if self.ndim else 1
         shape = (2,) * nd
-        out: list[Any] = [None, "abc", np.full(shape, np.nan), np.full(shape, np.inf), np.array([[[1.0]]]) if nd != 3 else np.ones(2)]
+        out: list[Any] = [None, "abc", np.full(shape, np.nan), np.full(shape, np.inf)]
+        if self.ndim is not None:  # a wrong number of dimensions (any is right when ndim is None)
+            out.append(np.array([[[1.0]]]) if 3 not in self.ndim else np.ones((1,) * (max(self.ndim) + 1)))
         if self.min_size >= 1:
             out.append(np.zeros((0,) * nd))
         if self.low is not None:
             out.append(np.full(shape, self.low - 1.0))
+            if self.low_open:
+                out.append(np.full(shape, float(self.low)))
         if self.high is not None:
             out.append(np.full(shape, self.high + 1.0))
         if self.integer:
@@ -336,13 +348,16 @@ class Array(Constraint):
 
 
 class Distribution(Array):
-    """A probability vector: 1-D, finite, entries >= 0, summing to 1 within ``atol`` (per entry)."""
+    """A probability vector: 1-D, finite, entries >= 0, summing to 1 within ``atol`` (per entry);
+    ``ndim=2`` for a joint distribution (a matrix summing to 1)."""
 
-    def __init__(self, *, atol: float = 1e-9, min_size: int = 1, max_size: int = MAX_ENTRIES) -> None:
-        super().__init__(1, min_size=min_size, max_size=max_size, low=0.0)
+    def __init__(self, *, atol: float = 1e-9, min_size: int = 1, max_size: int = MAX_ENTRIES, ndim: int = 1) -> None:
+        super().__init__(ndim, min_size=min_size, max_size=max_size, low=0.0)
         self.atol = atol
 
     def describe(self):
+        if self.ndim == (2,):
+            return "a joint distribution (2-D, entries >= 0, summing to 1)"
         return "a probability vector (1-D, entries >= 0, summing to 1)"
 
     def check(self, value, name):
@@ -353,9 +368,12 @@ class Distribution(Array):
         return arr
 
     def valid(self):
-        return np.array([0.5, 0.5])
+        return np.array([[0.25, 0.25], [0.25, 0.25]]) if self.ndim == (2,) else np.array([0.5, 0.5])
 
     def invalid(self):
+        if self.ndim == (2,):
+            return super().invalid() + [np.array([[0.5, 0.6], [0.1, 0.1]]), np.array([[1.5, -0.5], [0.0, 0.0]]),
+                                        np.array([0.5, 0.5])]
         return super().invalid() + [np.array([0.5, 0.6]), np.array([1.5, -0.5]), np.array([[0.5, 0.5]])]
 
 
@@ -477,6 +495,46 @@ class DistanceMatrix(Array):
         return out
 
 
+class Bits(Constraint):
+    """A boolean array (or of 0/1 integers) with ``ndim`` dimensions and at least ``min_rows`` rows;
+    returned as ``bool`` (reports of unary encodings, membership matrices)."""
+
+    def __init__(self, ndim: int = 2, *, min_rows: int = 1, max_size: int = MAX_BYTES) -> None:
+        self.ndim, self.min_rows, self.max_size = ndim, min_rows, max_size
+
+    def describe(self):
+        return f"a {self.ndim}-D array of booleans (or 0/1)"
+
+    def check(self, value, name):
+        if isinstance(value, (str, bytes)) or value is None or isinstance(value, (bool, np.bool_)):
+            raise self.fail(name, value, TypeError)
+        try:
+            arr = np.asarray(value)
+        except Exception as exc:
+            raise self.fail(name, value, TypeError, str(exc)) from None
+        if arr.dtype == object or arr.dtype.kind not in "biuf":
+            raise self.fail(name, value, TypeError, f"dtype {arr.dtype}")
+        if arr.ndim != self.ndim:
+            raise self.fail(name, value, ValueError, f"{arr.ndim}-D")
+        if arr.size > self.max_size:
+            raise self.fail(name, value, ValueError, f"{arr.size} entries exceed {self.max_size}")
+        if arr.shape[0] < self.min_rows or (arr.ndim > 1 and arr.shape[1] < 1):
+            raise self.fail(name, value, ValueError, f"shape {arr.shape}")
+        if arr.dtype != bool:
+            if not np.all((arr == 0) | (arr == 1)):
+                raise self.fail(name, value, ValueError, "entries other than 0/1")
+            arr = arr.astype(bool)
+        return arr
+
+    def valid(self):
+        return np.array([[True, False], [False, True]]) if self.ndim == 2 else np.array([True, False])
+
+    def invalid(self):
+        shape = (2,) * self.ndim
+        return [None, "abc", np.full(shape, 0.5), np.full(shape, np.nan), np.full(shape, 2), np.zeros((2,) * (self.ndim + 1)),
+                np.zeros((0,) * self.ndim, dtype=bool)]
+
+
 class Counts(Array):
     """Counts: finite, integral, >= 0, with a total below 2**62 (no int64 overflow downstream)."""
 
@@ -490,9 +548,9 @@ class Counts(Array):
 
     def check(self, value, name):
         arr = super().check(value, name)
-        total = int(arr.sum(dtype=object)) if arr.size else 0
+        total = float(arr.sum(dtype=np.float64)) if arr.size else 0.0
         if total > self.max_total:
-            raise self.fail(name, value, ValueError, f"total {total} exceeds {self.max_total}")
+            raise self.fail(name, value, ValueError, f"total {total:.6g} exceeds {self.max_total}")
         return arr
 
     def valid(self):
@@ -543,7 +601,7 @@ class Instance(Constraint):
         return self.example
 
     def invalid(self):
-        return [None, 3, "x"]
+        return [v for v in (None, 3, "x") if not isinstance(v, self.classes)]
 
 
 class Callable_(Constraint):

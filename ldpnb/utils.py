@@ -14,7 +14,10 @@ from __future__ import annotations
 import numbers
 from typing import Any
 import numpy as np
+from ldpnb.contracts import Boolean, Instance, Integer, Optional, Real, Unchecked, contract
 
+_NAME = Instance(str, example="x")
+_VALUE = Unchecked("the value this function validates", example=1)
 
 
 __all__ = [
@@ -30,12 +33,14 @@ __all__ = [
     "check_values",
     "check_finite_array",
     "check_nonnegative",
+    "check_nonnegative_matrix",
 ]
 
 
 RNGLike = np.random.Generator | int | np.random.SeedSequence | None
 
 
+@contract(rng=Unchecked("validated by this function (the RandomState contract calls it)"))
 def check_random_state(rng: Any = None) -> np.random.Generator:
     """Return a :class:`numpy.random.Generator` built from ``rng``.
 
@@ -61,6 +66,7 @@ def check_random_state(rng: Any = None) -> np.random.Generator:
     raise TypeError(f"rng: expected a numpy.random.Generator, an int seed or None, got {type(rng).__name__}")
 
 
+@contract(epsilon=_VALUE, name=_NAME, allow_inf=Boolean())
 def check_epsilon(epsilon: Any, name: str = "epsilon", allow_inf: bool = False) -> float:
     """Validate a privacy parameter: a real number, finite (unless ``allow_inf``) and > 0."""
     if isinstance(epsilon, bool) or not isinstance(epsilon, (numbers.Real, np.floating, np.integer)):
@@ -75,6 +81,7 @@ def check_epsilon(epsilon: Any, name: str = "epsilon", allow_inf: bool = False) 
     return value
 
 
+@contract(value=_VALUE, name=_NAME, minimum=Integer())
 def check_positive_int(value: Any, name: str, minimum: int = 1) -> int:
     """Validate an integer ``>= minimum`` (bools rejected, integral floats rejected)."""
     if isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)):
@@ -85,11 +92,13 @@ def check_positive_int(value: Any, name: str, minimum: int = 1) -> int:
     return value
 
 
+@contract(k=_VALUE, name=_NAME, minimum=Integer())
 def check_domain_size(k: Any, name: str = "k", minimum: int = 2) -> int:
     """Validate a domain size: an integer ``>= minimum`` (default 2)."""
     return check_positive_int(k, name, minimum)
 
 
+@contract(value=_VALUE, name=_NAME, open_left=Boolean(), open_right=Boolean())
 def check_probability(value: Any, name: str, open_left: bool = False, open_right: bool = False) -> float:
     """Validate a probability in [0, 1] (ends optionally excluded)."""
     if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
@@ -106,6 +115,7 @@ def check_probability(value: Any, name: str, open_left: bool = False, open_right
     return v
 
 
+@contract(a=_VALUE, name=_NAME, ndim=Optional(Integer(0, 32)), dtype=Unchecked("a numpy dtype-like", example=float))
 def check_finite_array(a: Any, name: str, ndim: int | None = None, dtype: Any = float) -> np.ndarray:
     """Convert to an array of ``dtype``; reject NaN/inf, empty arrays and a wrong ``ndim``."""
     try:
@@ -121,6 +131,7 @@ def check_finite_array(a: Any, name: str, ndim: int | None = None, dtype: Any = 
     return arr
 
 
+@contract(p=_VALUE, name=_NAME, atol=Real(0.0, 1.0))
 def check_distribution(p: Any, name: str = "p", atol: float = 1e-9) -> np.ndarray:
     """Validate a probability vector: 1-D, finite, entries >= 0, sum 1 within ``atol``."""
     arr = check_finite_array(p, name, ndim=1)
@@ -132,6 +143,7 @@ def check_distribution(p: Any, name: str = "p", atol: float = 1e-9) -> np.ndarra
     return arr
 
 
+@contract(C=_VALUE, name=_NAME, atol=Real(0.0, 1.0))
 def check_channel(C: Any, name: str = "channel", atol: float = 1e-9) -> np.ndarray:
     """Validate a channel matrix ``C[x, y] = P(y | x)``: 2-D, finite, >= 0, rows summing to 1."""
     arr = check_finite_array(C, name, ndim=2)
@@ -147,6 +159,7 @@ def check_channel(C: Any, name: str = "channel", atol: float = 1e-9) -> np.ndarr
     return arr
 
 
+@contract(c=_VALUE, name=_NAME, ndim=Optional(Integer(0, 32)))
 def check_counts(c: Any, name: str = "counts", ndim: int | None = 1) -> np.ndarray:
     """Validate counts: finite, integral, nonnegative; returned as ``int64``."""
     arr = check_finite_array(c, name, ndim=ndim, dtype=None)
@@ -157,9 +170,12 @@ def check_counts(c: Any, name: str = "counts", ndim: int | None = 1) -> np.ndarr
             raise ValueError(f"{name} must contain integers")
     if np.any(arr < 0):
         raise ValueError(f"{name} must be nonnegative (min {arr.min()})")
+    if arr.size and float(arr.sum(dtype=np.float64)) > _MAX_TOTAL:
+        raise ValueError(f"{name} must have a total below 2**62 (no int64 overflow), got {float(arr.sum(dtype=np.float64)):.4g}")
     return arr.astype(np.int64)
 
 
+@contract(x=_VALUE, k=Integer(2), name=_NAME)
 def check_values(x: Any, k: int, name: str = "x") -> np.ndarray:
     """Validate user values: a non-empty 1-D integer array with entries in ``{0, ..., k-1}``."""
     k = check_domain_size(k)
@@ -178,6 +194,7 @@ def check_values(x: Any, k: int, name: str = "x") -> np.ndarray:
     return arr.astype(np.int64, copy=False)
 
 
+@contract(value=_VALUE, name=_NAME)
 def check_nonnegative(value: Any, name: str) -> float:
     """Validate a real number that is finite and ``>= 0`` (tolerances, orders, thresholds)."""
     if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
@@ -190,6 +207,7 @@ def check_nonnegative(value: Any, name: str) -> float:
     return v
 
 
+@contract(M=_VALUE, name=_NAME)
 def check_nonnegative_matrix(M: Any, name: str) -> np.ndarray:
     """Validate a non-empty 2-D array of finite, nonnegative numbers (observation or joint matrices).
 
@@ -205,6 +223,9 @@ def check_nonnegative_matrix(M: Any, name: str) -> np.ndarray:
         raise ValueError(f"{name} must be non-negative")
     return A
 
+
+#: Largest total of a count vector (sums stay far from int64 overflow).
+_MAX_TOTAL = float(1 << 62)
 
 #: Number of float64 entries a temporary array may hold before work is split into chunks (32 MiB).
 _CHUNK_ENTRIES = 1 << 22

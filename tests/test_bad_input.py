@@ -541,3 +541,74 @@ MORE_CASES = [
 ])
 def test_more_bad_inputs_are_refused(fn, name):
     _check(fn, name)
+
+
+# ----------------------------------------------------------------------------- absurd sizes, overflow (issue #20)
+HUGE = 1 << 40
+
+
+def test_absurd_sizes_are_refused_before_allocating():
+    import time
+
+    from ldpnb.data import grid as G
+
+    t0 = time.perf_counter()
+    cases = [
+        lambda: mech.ss_subsets(HUGE, 3),                      # math.comb of a huge k never returned
+        lambda: mech.ss_subsets(1 << 31, 1 << 30),
+        lambda: mech.lh_draw_seeds(HUGE, rng=0),
+        lambda: mech.grr_channel(HUGE, 1.0),
+        lambda: mech.GRR(1 << 30, 1.0).channel(),
+        lambda: mech.geometric_channel(HUGE, 1.0),
+        lambda: G.lattice_distance_matrix(HUGE, 2),
+        lambda: G.lattice_distance_matrix(1 << 10, 1 << 10),
+        lambda: G.padded_lattice_distance(100, 100, pad=1000),
+        lambda: G.Grid(40.0, 41.0, -74.0, -73.0, rows=HUGE, cols=2),
+        lambda: mech.ue_perturb(np.zeros(1 << 20, dtype=np.int64), 1 << 12, 1.0, rng=0),
+        lambda: mech_channels.simulate_counts_batch(C3, [1, 1, 1], HUGE, rng=0),
+        lambda: est.inv_sq_error_monte_carlo(C3, [1, 1, 1], 1 << 28, rng=0),
+        lambda: mech.untruncated_geometric_matrix(np.arange(1 << 15), np.arange(1 << 15), 1.0),
+        lambda: mech.ss_simulate_support_counts(np.full(4, 1 << 27), 1.0, rng=0, method="per_user"),
+    ]
+    for case in cases:
+        with pytest.raises(ValueError):
+            case()
+    assert time.perf_counter() - t0 < 5.0
+
+
+def test_counts_summing_past_int64_are_refused():
+    big = np.array([1 << 62, 1 << 62], dtype=np.int64)  # the int64 sum wraps to a negative total
+    for fn in (lambda: mech.grr_simulate_counts(big, 1.0, rng=0),
+               lambda: utils.check_counts(big),
+               lambda: mech_channels.simulate_counts(np.eye(2), big, rng=0),
+               lambda: mech.GRR(2, 1.0).simulate_counts(big, rng=0),
+               lambda: utils.check_counts(np.array([2.0**63, 1.0]))):
+        with pytest.raises(ValueError, match="total|int64"):
+            fn()
+
+
+def test_silent_results_of_the_issue_are_now_errors():
+    from ldpnb.data import Grid
+
+    with pytest.raises(ValueError, match="max_iter"):  # a capacity that did not converge is not a capacity
+        info.channel_capacity(np.array([[0.9, 0.1], [0.3, 0.7]]), unit="bits", max_iter=1)
+    with pytest.raises(ValueError, match="value"):
+        info.convert(math.nan, from_unit="bits", to_unit="nats")
+    g = Grid(40.0, 41.0, -74.0, -73.0, rows=4, cols=4)
+    with pytest.raises(ValueError, match="row"):
+        g.index(0.5, 1)  # was silently truncated to row 0
+    with pytest.raises(ValueError, match="lat"):
+        from ldpnb.data import haversine_km
+        haversine_km(math.nan, 0.0, 1.0, 1.0)
+    with pytest.raises(ValueError, match="epsilon"):  # the float channel cannot show this level
+        mech.ss_channel(8, 750.0)
+    with pytest.raises(TypeError, match="k"):
+        mech.grr_params(2.7, 1.0)
+    with pytest.raises(ValueError, match="x"):  # fractional values were cast silently
+        mech.grr_perturb([0.5, 1.0], 3, 1.0, rng=0)
+    with pytest.raises(ValueError, match="n"):
+        est.rappor_unbiased(np.ones((2, 3)), np.array([0.0, 1.0]), 1.0)
+    with pytest.raises(ValueError, match="P"):
+        metrics.emd_rows(np.zeros((2, 3)), [1, 0, 0], np.ones((3, 3)))
+    # the untruncated geometric sampler still takes any integers (negative included)
+    assert mech.geometric_perturb([-5, 3], None, 1.0, rng=0).shape == (2,)

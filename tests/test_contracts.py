@@ -18,7 +18,27 @@ from ldpnb.contracts import contract, contract_of
 
 #: Modules whose public functions must all carry a contract (grows to every module of the package;
 #: ldpnb.contracts itself is the machinery).
-CONTRACTED: set[str] = set()
+CONTRACTED: set[str] = {
+    "ldpnb.utils",
+    "ldpnb.channels._generic",
+    "ldpnb.channels.structured",
+    "ldpnb.mechanisms._base",
+    "ldpnb.mechanisms._catalog",
+    "ldpnb.mechanisms._common",
+    "ldpnb.mechanisms.grr",
+    "ldpnb.mechanisms.unary",
+    "ldpnb.mechanisms.hashing",
+    "ldpnb.mechanisms.subset",
+    "ldpnb.mechanisms.metric",
+    "ldpnb.estimators._inversion",
+    "ldpnb.measures.information",
+    "ldpnb.measures.utility",
+    "ldpnb.audit.empirical",
+    "ldpnb.audit.registry",
+    "ldpnb.data.datasets",
+    "ldpnb.data.grid",
+    "ldpnb.repro.parallel",
+}
 
 
 def _modules():

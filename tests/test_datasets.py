@@ -62,7 +62,7 @@ def test_fetch_verifies_every_file():
             assert p.stat().st_size == entry.size
     assert ds.fetch("u.data") == RAW / "movielens_100k" / "u.data"  # unique basename
     assert ds.data_dir() == RAW
-    with pytest.raises(KeyError):
+    with pytest.raises(ValueError, match="name must be one of"):
         ds.fetch("nope.csv")
 
 

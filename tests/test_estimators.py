@@ -216,7 +216,7 @@ def test_fo_estimate_unbiased_on_expected_support():
     p, q, n = 0.6, 0.2, 1000
     expected = n * (f * p + (1 - f) * q)
     np.testing.assert_allclose(fo_estimate(expected, n, p, q), f)
-    with pytest.raises(ValueError, match="q < p"):
+    with pytest.raises(ValueError, match="q must be < p"):
         fo_estimate(expected, n, 0.2, 0.6)
 
 

@@ -887,7 +887,7 @@ def test_invalid_values():
 def test_other_validation():
     with pytest.raises(ValueError, match="kind"):
         M.ue_params(1.0, "rappor")
-    with pytest.raises(ValueError, match="k must be <= 16"):
+    with pytest.raises(ValueError, match=r"k must be an integer in \[2, 16\]"):
         M.ue_channel(17, 1.0)
     with pytest.raises(ValueError, match="g"):
         M.lh_params(1.0, 1)

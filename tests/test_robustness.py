@@ -86,7 +86,9 @@ def test_ibu_with_zeros_in_the_start_keeps_them_and_stays_finite():
 
 @pytest.mark.parametrize("eps", [50.0, 300.0, 700.0])
 def test_ibu_with_tiny_channel_entries(eps):
-    C = mech.geometric_channel(6, eps)  # entries down to e^{-5 eps}, underflowing to 0 at 700
+    # the float image of the exact log channel: entries down to e^{-5 eps}, underflowing to 0 from eps ~ 150
+    # (geometric_channel itself refuses such an epsilon; IBU must still cope with the zeros)
+    C = np.exp(mech.TruncatedGeometric(6, eps).log_channel())
     with np.errstate(**RAISE):
         res = est.ibu(C, [1, 0, 3, 0, 0, 9])
     _finite_distribution(res.estimate)
@@ -149,15 +151,34 @@ def test_rate_distortion_point_at_extreme_beta(beta):
         assert R == pytest.approx(0, abs=1e-6)
 
 
-@pytest.mark.parametrize("eps", [200.0, 1e4])
+@pytest.mark.parametrize("eps", [100.0, 200.0, 1e4])
 def test_metric_channels_at_large_epsilon(eps):
-    from ldpnb.papers.privic import lap_grid_channel
-
+    """A float channel is either exact (finite, stochastic, every positive entry in float64's normal
+    range) or refused with a ValueError naming epsilon and the log channel; the log channel of the
+    mechanism object is finite at any epsilon (no NaN, no OverflowError)."""
+    builders = {
+        "exponential": (lambda: mech.exponential_channel(D5, eps), lambda: mech.Exponential(D5, eps)),
+        "padded planar Laplace": (lambda: mech.planar_laplace_padded_channel(3, 3, eps, pad=1),
+                                  lambda: mech.PaddedPlanarLaplace(3, 3, eps, pad=1)),
+        "GRR": (lambda: mech.grr_channel(4, eps), lambda: mech.GRR(4, eps)),
+        "planar geometric": (lambda: mech.planar_geometric_channel(3, 3, eps), lambda: mech.PlanarGeometric(3, 3, eps)),
+        "planar Laplace": (lambda: mech.planar_laplace_channel(2, 3, eps), lambda: mech.PlanarLaplace(2, 3, eps)),
+        "geometric": (lambda: mech.geometric_channel(5, eps), lambda: mech.TruncatedGeometric(5, eps)),
+        "Laplace": (lambda: mech.laplace_channel(5, eps), lambda: mech.DiscreteLaplace(5, eps)),
+    }
     with np.errstate(**RAISE):
-        for C in (mech.exponential_channel(D5, eps), lap_grid_channel((3, 3), eps, pad=1), mech.grr_channel(4, eps),
-                  mech.planar_geometric_channel(3, 3, min(eps, 200.0)), mech.geometric_channel(5, eps)):
-            assert np.all(np.isfinite(C))
-            np.testing.assert_allclose(C.sum(axis=1), 1.0, atol=1e-12)
+        for name, (plain, obj) in builders.items():
+            try:
+                C = plain()
+            except ValueError as exc:
+                assert "epsilon" in str(exc) and "log_channel" in str(exc), (name, exc)
+            else:
+                assert np.all(np.isfinite(C)) and C[C > 0].min() >= np.finfo(float).tiny, name
+                np.testing.assert_allclose(C.sum(axis=1), 1.0, atol=1e-12)
+            L = obj().log_channel()
+            assert np.all(np.isfinite(L)), name
+            m = L.max(axis=1, keepdims=True)
+            np.testing.assert_allclose((m + np.log(np.exp(L - m).sum(axis=1, keepdims=True)))[:, 0], 0.0, atol=1e-12)
 
 
 # ----------------------------------------------------------------------------- lift

@@ -35,8 +35,10 @@ def test_krr_operator_equals_grr_channel(k, eps, rng):
 def test_diag_plus_const_validation_and_support_matrix(rng):
     with pytest.raises(ValueError, match="sum to 1"):
         DiagPlusConstChannel(0.5, 0.2, 4)
-    with pytest.raises(ValueError, match="nonnegative"):
+    with pytest.raises(ValueError, match=r"b must be a finite real number in \[0"):
         DiagPlusConstChannel(0.5, -0.1, 4, support=True)
+    with pytest.raises(ValueError, match="nonnegative"):
+        DiagPlusConstChannel(-0.5, 0.1, 4, support=True)
     p, q = M.ue_params(1.0, "oue")
     op = DiagPlusConstChannel.from_support(10, p, q)
     assert not op.stochastic
@@ -102,7 +104,7 @@ def test_convolution_validation():
         ConvolutionChannel(np.ones(4) / 4, (5,))
     with pytest.raises(ValueError, match="one axis per grid axis"):
         ConvolutionChannel(np.ones(3) / 3, (5, 5))
-    with pytest.raises(ValueError, match="nonnegative"):
+    with pytest.raises(ValueError, match=r"kernel must be .* in \[0, inf\]"):
         ConvolutionChannel(np.array([0.5, 0.7, -0.2]), (5,))
     with pytest.raises(ValueError, match="mode"):
         ConvolutionChannel(np.ones(3) / 3, (5,), mode="wrap")

@@ -9,7 +9,13 @@ from dataclasses import asdict, dataclass
 from typing import Any, Callable
 import numpy as np
 from scipy import stats
-from ldpnb.utils import check_epsilon, check_positive_int, check_probability, check_random_state
+from ldpnb.contracts import (
+    MAX_DOMAIN, Array, Boolean, Callable_, Channel, DistanceMatrix, Distribution, Instance, Integer, Optional, Probability,
+    RandomState, Real, contract,
+)
+from ldpnb.utils import check_positive_int, check_probability, check_random_state
+
+_OPEN01 = Probability(open_left=True, open_right=True)
 
 __all__ = [
     "clopper_pearson",
@@ -32,6 +38,7 @@ Sampler = Callable[[int, int, np.random.Generator], np.ndarray]
 # ---------------------------------------------------------------------------------------------
 
 
+@contract(k=Integer(0), n=Integer(1), alpha=_OPEN01)
 def clopper_pearson(k: Any, n: Any, alpha: float = 0.01) -> tuple[float, float]:
     """Exact (Clopper-Pearson) two-sided ``1 - alpha`` confidence interval of a binomial proportion.
 
@@ -60,6 +67,7 @@ def clopper_pearson(k: Any, n: Any, alpha: float = 0.01) -> tuple[float, float]:
     return lo, hi
 
 
+@contract(alpha_total=_OPEN01, n_tests=Integer(1))
 def bonferroni_alpha(alpha_total: float, n_tests: int) -> float:
     """Per-test error probability ``alpha_total / n_tests`` (family-wise error <= ``alpha_total``)."""
     alpha_total = check_probability(alpha_total, "alpha_total", open_left=True, open_right=True)
@@ -67,6 +75,7 @@ def bonferroni_alpha(alpha_total: float, n_tests: int) -> float:
     return alpha_total / n_tests
 
 
+@contract(counts=Array(1, low=0.0), probs=Distribution(), min_expected=Real(0.0, None, low_open=True))
 def chi_square_gof(counts: Any, probs: Any, *, min_expected: float = 5.0) -> tuple[float, int, float]:
     """Pearson chi-square goodness of fit of observed ``counts`` to the law ``probs``.
 
@@ -79,14 +88,9 @@ def chi_square_gof(counts: Any, probs: Any, *, min_expected: float = 5.0) -> tup
     (statistic, degrees of freedom, p-value)
         ``p = P(chi2_df >= statistic)``; ``df = 0`` (one cell) gives ``(0.0, 0, 1.0)``.
     """
-    o_all = np.asarray(counts, dtype=np.float64)
-    p_all = np.asarray(probs, dtype=np.float64)
-    if o_all.ndim != 1 or p_all.shape != o_all.shape or o_all.size == 0:
-        raise ValueError(f"counts and probs must be 1-D of the same length, got {o_all.shape} and {p_all.shape}")
-    if np.any(o_all < 0) or not np.all(np.isfinite(o_all)):
-        raise ValueError("counts must be finite and >= 0")
-    if np.any(p_all < 0) or abs(p_all.sum() - 1.0) > 1e-6:
-        raise ValueError(f"probs must be a probability vector (sum {p_all.sum():.12g})")
+    o_all, p_all = counts, probs
+    if p_all.shape != o_all.shape:
+        raise ValueError(f"counts and probs must have the same length, got {o_all.size} and {p_all.size}")
     n = o_all.sum()
     pos = p_all > 0
     if np.any(o_all[~pos] > 0):
@@ -175,6 +179,8 @@ def _best_event(y1: np.ndarray, y2: np.ndarray, alpha: float) -> tuple[np.ndarra
     return best[1], best[2]
 
 
+@contract(sampler=Callable_(), x1=Integer(0), x2=Integer(0), n_trials=Integer(2, 1 << 30), alpha=_OPEN01,
+          rng=RandomState(), event=Optional(Callable_()), select_fraction=_OPEN01)
 def empirical_epsilon(
     sampler: Sampler,
     x1: int,
@@ -217,13 +223,6 @@ def empirical_epsilon(
         Share of the runs used to choose the event, in ``(0, 1)``.
     """
     rng = check_random_state(rng)
-    n_trials = check_positive_int(n_trials, "n_trials", minimum=2)
-    alpha = check_probability(alpha, "alpha", open_left=True, open_right=True)
-    select_fraction = check_probability(select_fraction, "select_fraction", open_left=True, open_right=True)
-    if not callable(sampler):
-        raise TypeError("sampler must be a callable (x, n, rng) -> codes")
-    if event is not None and not callable(event):
-        raise TypeError("event must be None or a callable codes -> bool array")
     y1 = _as_codes(sampler(x1, n_trials, rng), n_trials, "sampler")
     y2 = _as_codes(sampler(x2, n_trials, rng), n_trials, "sampler")
     if event is None:
@@ -292,6 +291,15 @@ class AuditCase:
         return self.channel if self.codes_are_columns else None
 
 
+AuditCase.__init__ = contract(
+    mechanism=Instance(str, example="m"), epsilon=Real(0.0, None, low_open=True), claimed=Real(0.0, None, low_open=True),
+    sampler=Callable_(), x1=Integer(0), x2=Integer(0), d12=Real(0.0, None, low_open=True),
+    channel=Optional(Channel()), distance=Optional(DistanceMatrix()), exact=Optional(Real(0.0, None, finite=False)),
+    pair_exact=Optional(Real(0.0, None, finite=False)), note=Instance(str, example=""), codes_are_columns=Boolean(),
+    code_channel=Optional(Channel()),
+)(AuditCase.__init__)
+
+
 # ---------------------------------------------------------------------------------------------
 # audits
 # ---------------------------------------------------------------------------------------------
@@ -341,6 +349,7 @@ class AuditResult:
 # ---------------------------------------------------------------------------------------------
 
 
+@contract(x=Array(1, integer=True, low=0), k=Integer(2, MAX_DOMAIN), epsilon=Real(0.0, None, low_open=True), rng=RandomState())
 def broken_ue_perturb(x: Any, k: int, epsilon: float, *, rng: Any = None) -> np.ndarray:
     """A deliberately broken SUE: the true bit is kept with probability ``e^eps / (e^eps + 1)``.
 
@@ -353,7 +362,6 @@ def broken_ue_perturb(x: Any, k: int, epsilon: float, *, rng: Any = None) -> np.
     from ldpnb.utils import check_values
 
     rng = check_random_state(rng)
-    epsilon = check_epsilon(epsilon)
     x = check_values(x, k)
     _, q = ue_params(epsilon, "sue")
     p_wrong = 1.0 / (1.0 + math.exp(-epsilon))
@@ -362,11 +370,11 @@ def broken_ue_perturb(x: Any, k: int, epsilon: float, *, rng: Any = None) -> np.
     return bits
 
 
+@contract(epsilon=Real(0.0, None, low_open=True))
 def broken_ue_epsilon(epsilon: float) -> float:
     """True level of :func:`broken_ue_perturb`: ``ln(p'(1 - q) / ((1 - p') q)) = 1.5 eps``."""
-    from ldpnb.mechanisms.unary import ue_params
 
-    epsilon = check_epsilon(epsilon)
-    _, q = ue_params(epsilon, "sue")
-    pw = 1.0 / (1.0 + math.exp(-epsilon))
-    return math.log(pw * (1 - q) / ((1 - pw) * q))
+    a, h = math.exp(-epsilon), math.exp(-epsilon / 2.0)
+    log_pw, log_1mpw = -math.log1p(a), -epsilon - math.log1p(a)  # p' = 1/(1 + e^-eps)
+    log_q, log_1mq = -epsilon / 2.0 - math.log1p(h), -math.log1p(h)  # SUE's q = e^{-eps/2}/(1 + e^{-eps/2})
+    return (log_pw - log_1mpw) + (log_1mq - log_q)

@@ -8,7 +8,10 @@ from dataclasses import dataclass
 from typing import Any, Callable
 import numpy as np
 from scipy.special import logsumexp
-from ldpnb.utils import check_epsilon, check_positive_int, check_probability, check_random_state
+from ldpnb.contracts import (
+    AnyOf, Array, Instance, Integer, OneOf, Optional, Probability, RandomState, Real, contract,
+)
+from ldpnb.utils import check_random_state
 from ldpnb.audit.empirical import (
     AuditCase, AuditResult, broken_ue_epsilon, broken_ue_perturb, chi_square_gof, empirical_epsilon,
 )
@@ -332,29 +335,41 @@ PAPER_CLAIMS: dict[str, MechanismSpec] = {
 }
 
 
+_EPS = Real(0.0, None, low_open=True)
+_OPEN01 = Probability(open_left=True, open_right=True)
+_NAMES = OneOf(*REGISTRY, *PAPER_CLAIMS)
+
+
+def _example_sampler(x, n, r):  # a valid argument for the contracts' generated test
+    return np.zeros(n, dtype=np.int64)
+
+
+_EXAMPLE_CASE = AuditCase("example", 1.0, 1.0, _example_sampler, 0, 1)
+
+
+@contract()
 def available_mechanisms() -> list[str]:
     """Names of the registered mechanisms whose module can be imported."""
     import importlib
 
     out = []
-    for name, spec in REGISTRY.items():
+    for name, entry in REGISTRY.items():
         try:
-            importlib.import_module(f"ldpnb.{spec.module}")
+            importlib.import_module(f"ldpnb.{entry.module}")
         except ImportError:  # pragma: no cover - every module of the registry has landed
             continue
         out.append(name)
     return out
 
 
+@contract(name=_NAMES, epsilon=_EPS)
 def build_case(name: str, epsilon: float) -> AuditCase:
     """The :class:`AuditCase` of a registered mechanism (``REGISTRY`` or ``PAPER_CLAIMS``)."""
-    epsilon = check_epsilon(epsilon)
-    spec = REGISTRY.get(name) or PAPER_CLAIMS.get(name)
-    if spec is None:
-        raise ValueError(f"name must be a registered mechanism, one of {sorted(REGISTRY)}; got {name!r}")
-    return spec.build(epsilon)
+    entry = REGISTRY.get(name) or PAPER_CLAIMS.get(name)
+    return entry.build(epsilon)
 
 
+@contract(case=Instance(AuditCase, example=_EXAMPLE_CASE), draws=Instance(list, example=[]), alpha=_OPEN01)
 def sampler_agrees(case: AuditCase, draws: list[tuple[int, np.ndarray]], *, alpha: float) -> tuple[bool | None, float]:
     """Do the sampler's draws follow the exact channel of ``case``?
 
@@ -381,6 +396,8 @@ def sampler_agrees(case: AuditCase, draws: list[tuple[int, np.ndarray]], *, alph
     return bool(p_min >= alpha / max(1, len(by_x))), float(p_min)
 
 
+@contract(case=AnyOf(_NAMES, Instance(AuditCase)), epsilon=Optional(_EPS), n_trials=Integer(2, 1 << 30),
+          alpha=_OPEN01, rng=RandomState(), check_alpha=_OPEN01)
 def audit(case: AuditCase | str, epsilon: float | None = None, *, n_trials: int, alpha: float = 0.01,
           rng: Any = None, check_alpha: float = 1e-6) -> AuditResult:
     """Audit one mechanism: the sampler agrees with its channel, the channel's exact level is within
@@ -407,13 +424,10 @@ def audit(case: AuditCase | str, epsilon: float | None = None, *, n_trials: int,
         False-alarm rate of the sampler-versus-channel test.
     """
     rng = check_random_state(rng)
-    check_alpha = check_probability(check_alpha, "check_alpha", open_left=True, open_right=True)
     if isinstance(case, str):
         if epsilon is None:
             raise ValueError("epsilon is required when case is a mechanism name")
         case = build_case(case, epsilon)
-    elif not isinstance(case, AuditCase):
-        raise TypeError(f"case must be an AuditCase or a mechanism name, got {type(case).__name__}")
     if case.exact is not None:
         exact = float(case.exact)
     elif case.source is not None:
@@ -450,6 +464,9 @@ def _audit_task(task, rng):
     return audit(name, eps, n_trials=n_trials, alpha=alpha, rng=rng, check_alpha=check_alpha)
 
 
+@contract(names=Instance(list, tuple, example=["k-RR"]), epsilons=Array((0, 1), low=0.0, low_open=True),
+          n_trials=Integer(2, 1 << 30), alpha=_OPEN01, seed=Integer(0), n_jobs=Optional(AnyOf(OneOf("env"), Integer(1, 4096))),
+          check_alpha=_OPEN01)
 def audit_grid(names, epsilons, *, n_trials: int, alpha: float, seed: int, n_jobs: int | None | str = "env",
                check_alpha: float = 1e-6) -> list[AuditResult]:
     """:func:`audit` every mechanism of ``names`` at every epsilon, seeds spawned from ``seed``.
@@ -461,16 +478,15 @@ def audit_grid(names, epsilons, *, n_trials: int, alpha: float, seed: int, n_job
     from ldpnb.repro.parallel import sweep
 
     names = list(names)
-    if not names:
-        raise ValueError("names must not be empty")
-    eps = [check_epsilon(e) for e in np.atleast_1d(epsilons).tolist()]
-    if not eps:
-        raise ValueError("epsilons must not be empty")
-    n_trials = check_positive_int(n_trials, "n_trials", minimum=2)
+    unknown = [n for n in names if n not in REGISTRY and n not in PAPER_CLAIMS]
+    if not names or unknown:
+        raise ValueError(f"names must be a non-empty list of registered mechanisms, unknown: {unknown}")
+    eps = np.atleast_1d(epsilons).tolist()
     tasks = [(n, e, n_trials, alpha, check_alpha) for n in names for e in eps]
     return sweep(_audit_task, tasks, seed=seed, n_jobs=n_jobs)
 
 
+@contract(epsilon=_EPS, n_trials=Integer(2, 1 << 30), alpha=_OPEN01, rng=RandomState(), k=Integer(2, 62))
 def audit_broken_ue(epsilon: float, *, n_trials: int, alpha: float = 0.01, rng: Any = None, k: int = 6) -> AuditResult:
     """Audit :func:`broken_ue_perturb` against its (false) claim ``eps``; ``passed=False`` = caught."""
 

@@ -8,15 +8,16 @@ import math
 from typing import Any
 import numpy as np
 from ldpnb.utils import (
-    check_channel, check_counts, check_random_state, check_values,
+    check_random_state,
 )
-from ldpnb.utils import (
-    check_nonnegative_matrix,
+from ldpnb.utils import _chunk_rows
+from ldpnb.contracts import (
+    MAX_DENSE, MAX_ENTRIES, Array, Channel, Counts, DistanceMatrix, Integer, LogChannel, NonnegativeMatrix, Optional,
+    RandomState, contract,
 )
-from ldpnb.utils import _check_distance, _chunk_rows
-from ldpnb.contracts import LogChannel
 
 _LOGCHANNEL = LogChannel()
+_VALUES = Array(1, integer=True, low=0)
 
 __all__ = [
     "sample_channel",
@@ -38,6 +39,7 @@ __all__ = [
 # ---------------------------------------------------------------------------------------------
 
 
+@contract(channel=Channel(), x=_VALUES, rng=RandomState())
 def sample_channel(channel: Any, x: Any, *, rng: Any = None) -> np.ndarray:
     """Draw one output per user from the rows ``channel[x_i]`` (inverse CDF, vectorised).
 
@@ -59,15 +61,11 @@ def sample_channel(channel: Any, x: Any, *, rng: Any = None) -> np.ndarray:
     ndarray of int64, shape (n,)
     """
     rng = check_random_state(rng)
-    C = check_channel(channel)
+    C = channel
     k, m = C.shape
-    xa = np.asarray(x)
-    if k == 1:
-        if xa.ndim != 1 or xa.size == 0 or not np.issubdtype(xa.dtype, np.integer) or np.any(xa != 0):
-            raise ValueError("x must be a non-empty 1-D integer array with entries in {0}")
-        xa = xa.astype(np.int64)
-    else:
-        xa = check_values(x, k)
+    if np.any(x >= k):
+        raise ValueError(f"x must lie in the domain {{0, ..., {k - 1}}} of the channel rows (got max {x.max()})")
+    xa = x
     F = np.cumsum(C, axis=1)
     F /= F[:, -1:]
     last_pos = m - 1 - np.argmax(C[:, ::-1] > 0, axis=1)
@@ -85,12 +83,13 @@ def sample_channel(channel: Any, x: Any, *, rng: Any = None) -> np.ndarray:
     return lo
 
 
+@contract(channel=Channel(), input_counts=Counts(), rng=RandomState())
 def simulate_counts(channel: Any, input_counts: Any, *, rng: Any = None) -> np.ndarray:
     """Output counts of a finite channel for given input counts: one multinomial per input value.
 
     ``counts = sum_{x : N_x > 0} Multinomial(N_x, channel[x])`` -- exactly the law of
     ``bincount(sample_channel(channel, x))`` for any population with these input counts, at a cost
-    O(k m) independent of n (spec 002 A4).
+    O(k m) independent of n.
 
     Parameters
     ----------
@@ -103,8 +102,7 @@ def simulate_counts(channel: Any, input_counts: Any, *, rng: Any = None) -> np.n
     ndarray of int64, shape (m,)
     """
     rng = check_random_state(rng)
-    C = check_channel(channel)
-    N = check_counts(input_counts, name="input_counts")
+    C, N = channel, input_counts
     if N.size != C.shape[0]:
         raise ValueError(f"input_counts must have one entry per channel row ({C.shape[0]}), got {N.size}")
     nz = np.flatnonzero(N)
@@ -157,6 +155,7 @@ def _geo_level_from_log(L: np.ndarray, D: np.ndarray) -> float:
     return best
 
 
+@contract(channel=Channel())
 def ldp_epsilon(channel: Any) -> float:
     """Tight LDP level of a finite channel: ``max_y log(max_x C[x, y] / min_x C[x, y])``.
 
@@ -174,11 +173,11 @@ def ldp_epsilon(channel: Any) -> float:
     -------
     float
     """
-    C = check_channel(channel)
     with np.errstate(divide="ignore"):
-        return _ldp_level_from_log(np.log(C))
+        return _ldp_level_from_log(np.log(channel))
 
 
+@contract(log_channel=LogChannel())
 def ldp_epsilon_log(log_channel: Any) -> float:
     """Tight LDP level from log-probabilities: ``max_y (max_x L[x, y] - min_x L[x, y])``.
 
@@ -186,10 +185,10 @@ def ldp_epsilon_log(log_channel: Any) -> float:
     Differences of log-probabilities keep the level exact (to rounding) at any epsilon, where the
     probabilities themselves underflow float64 (``exp(-745)`` is 0).
     """
-    L = _LOGCHANNEL.check(log_channel, "log_channel")
-    return _ldp_level_from_log(L)
+    return _ldp_level_from_log(log_channel)
 
 
+@contract(channel=Channel(), distance=DistanceMatrix())
 def geo_ind_epsilon(channel: Any, distance: Any) -> float:
     """Tight geo-indistinguishability (d-privacy) level of a finite channel.
 
@@ -211,21 +210,20 @@ def geo_ind_epsilon(channel: Any, distance: Any) -> float:
     -------
     float
     """
-    C = check_channel(channel)
-    D = _check_distance(distance)
+    C, D = channel, distance
     if D.shape[0] != C.shape[0]:
         raise ValueError(f"distance must be {C.shape[0]} x {C.shape[0]} to match the channel rows, got {D.shape}")
     with np.errstate(divide="ignore"):
         return _geo_level_from_log(np.log(C), D)
 
 
+@contract(log_channel=LogChannel(), distance=DistanceMatrix())
 def geo_ind_epsilon_log(log_channel: Any, distance: Any) -> float:
     """Tight geo-indistinguishability level from log-probabilities ``L = log C`` (``-inf`` = 0).
 
     Same definition as :func:`geo_ind_epsilon`; exact at any epsilon (see :func:`ldp_epsilon_log`).
     """
-    L = _LOGCHANNEL.check(log_channel, "log_channel")
-    D = _check_distance(distance)
+    L, D = log_channel, distance
     if D.shape[0] != L.shape[0]:
         raise ValueError(f"distance must be {L.shape[0]} x {L.shape[0]} to match the channel rows, got {D.shape}")
     return _geo_level_from_log(L, D)
@@ -236,28 +234,26 @@ def geo_ind_epsilon_log(log_channel: Any, distance: Any) -> float:
 # ---------------------------------------------------------------------------------------------
 
 
+@contract(channel=Channel(), distance=Optional(DistanceMatrix()))
 def exact_epsilon(channel: Any, distance: Any = None) -> float:
     """Tight privacy level of a finite channel ``C[x, y] = P(y | x)``.
 
     ``distance=None``: the LDP level ``max_{x, x', y} ln(C[x, y] / C[x', y])``
-    (:func:`ldpnb.mechanisms.ldp_epsilon`); otherwise the geo-indistinguishability constant
-    ``max ln(C[x, y] / C[x', y]) / d(x, x')`` (:func:`ldpnb.mechanisms.geo_ind_epsilon`).
+    (:func:`ldp_epsilon`); otherwise the geo-indistinguishability constant
+    ``max ln(C[x, y] / C[x', y]) / d(x, x')`` (:func:`geo_ind_epsilon`).
     """
-
-
     if distance is None:
         return float(ldp_epsilon(channel))
     return float(geo_ind_epsilon(channel, distance))
 
 
+@contract(channel=Channel(), x1=Integer(0), x2=Integer(0))
 def pair_epsilon(channel: Any, x1: int, x2: int) -> float:
     """Tight level of one pair of inputs: ``max_y |ln(C[x1, y] / C[x2, y])|`` (0/0 columns ignored)."""
-    from ldpnb.utils import check_channel
-
-    C = check_channel(channel)
+    C = channel
     k = C.shape[0]
     for name, v in (("x1", x1), ("x2", x2)):
-        if isinstance(v, bool) or not isinstance(v, (int, np.integer)) or not 0 <= int(v) < k:
+        if not v < k:
             raise ValueError(f"{name} must be an input index in {{0, ..., {k - 1}}}, got {v!r}")
     a, b = C[int(x1)], C[int(x2)]
     used = (a > 0) | (b > 0)
@@ -266,16 +262,19 @@ def pair_epsilon(channel: Any, x1: int, x2: int) -> float:
     return float(np.max(np.abs(np.log(a[used]) - np.log(b[used]))))
 
 
+@contract(channel=Channel(), distance=Optional(DistanceMatrix()))
 def worst_pair(channel: Any, distance: Any = None) -> tuple[int, int]:
     """The pair ``(x1, x2)`` that attains the tight level (per unit of distance when given).
 
     Returns the pair with ``C[x1, y] / C[x2, y]`` maximal for some ``y`` (so that the event
     ``{y}`` favours ``x1``).  Cost ``O(k^2 m)``; meant for the small channels of the audit.
     """
-    from ldpnb.utils import check_channel
-
-    C = check_channel(channel)
+    C = channel
     k = C.shape[0]
+    if k < 2:
+        raise ValueError(f"channel must have at least 2 rows for a pair, got {k}")
+    if k * k * C.shape[1] > MAX_ENTRIES:
+        raise ValueError(f"channel of shape {C.shape}: the k^2 m = {k * k * C.shape[1]} pair table exceeds {MAX_ENTRIES}")
     with np.errstate(divide="ignore"):
         L = np.log(C)
     with np.errstate(invalid="ignore"):
@@ -283,7 +282,7 @@ def worst_pair(channel: Any, distance: Any = None) -> tuple[int, int]:
     diff = np.where(np.isnan(diff), -np.inf, diff).max(axis=2)
     np.fill_diagonal(diff, -np.inf)
     if distance is not None:
-        D = np.asarray(distance, dtype=float)
+        D = distance
         if D.shape != (k, k):
             raise ValueError(f"distance must be {k} x {k} to match the channel rows, got {D.shape}")
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -293,19 +292,22 @@ def worst_pair(channel: Any, distance: Any = None) -> tuple[int, int]:
     return int(i), int(j)
 
 
+@contract(channel=NonnegativeMatrix(), input_counts=Counts(), reps=Integer(1, MAX_ENTRIES), rng=RandomState())
 def simulate_counts_batch(channel, input_counts, reps: int, *, rng=None) -> np.ndarray:
     """``reps`` independent report-count vectors: for each input value ``x`` with ``N_x > 0``
-    users, ``rng.multinomial(N_x, M[x], size=reps)``, summed over ``x`` (spec A4; exact in law,
-    loop over input values only).  Returns ``(reps, m)`` int64."""
+    users, ``rng.multinomial(N_x, M[x], size=reps)``, summed over ``x`` (exact in law, loop over
+    input values only).  Rows of ``channel`` are normalised (a row with no mass is refused).
+    Returns ``(reps, m)`` int64."""
     rng = check_random_state(rng)
-    M = check_nonnegative_matrix(channel, "channel")
-    N = np.asarray(input_counts)
-    if N.ndim != 1 or N.size != M.shape[0] or np.any(N < 0) or not np.issubdtype(N.dtype, np.integer):
-        raise ValueError("input_counts must be a non-negative int array of length channel.shape[0]")
-    reps = int(reps)
-    if reps < 1:
-        raise ValueError("reps must be >= 1")
-    P = M / M.sum(axis=1, keepdims=True)
+    M, N = channel, input_counts
+    if N.size != M.shape[0]:
+        raise ValueError(f"input_counts must have one entry per channel row ({M.shape[0]}), got {N.size}")
+    rows = M.sum(axis=1, keepdims=True)
+    if np.any(rows[N > 0] <= 0):
+        raise ValueError("channel has a row with no mass for an input with users")
+    if reps * M.shape[1] > MAX_ENTRIES:
+        raise ValueError(f"reps x outputs = {reps} x {M.shape[1]} exceeds {MAX_ENTRIES} entries")
+    P = M / np.where(rows > 0, rows, 1.0)
     out = np.zeros((reps, M.shape[1]), dtype=np.int64)
     for x in np.flatnonzero(N):
         out += rng.multinomial(int(N[x]), P[x], size=reps)
@@ -317,15 +319,24 @@ def simulate_counts_batch(channel, input_counts, reps: int, *, rng=None) -> np.n
 # --------------------------------------------------------------------------------------------
 
 
+@contract(channel=NonnegativeMatrix(), rows=Integer(1, MAX_DENSE), cols=Integer(1, MAX_DENSE),
+          out_rows=Integer(1, MAX_DENSE), out_cols=Integer(1, MAX_DENSE))
 def clamp_grid_outputs(channel, rows: int, cols: int, out_rows: int, out_cols: int) -> np.ndarray:
     """Post-process a channel on a ``rows x cols`` grid (row-major outputs) by clamping each
-    output cell ``(i, j)`` to ``(min(i, out_rows-1), min(j, out_cols-1))`` (§6.4 "truncating the
-    noisy data to a smaller grid").  Returns ``(k, out_rows*out_cols)``; rows still sum to 1."""
-    M = check_nonnegative_matrix(channel, "channel")
-    if M.shape[1] != rows * cols or not (1 <= out_rows <= rows and 1 <= out_cols <= cols):
-        raise ValueError("inconsistent grid sizes")
+    output cell ``(i, j)`` to ``(min(i, out_rows-1), min(j, out_cols-1))`` (ElSalamouny &
+    Palamidessi 2020, §6.4, "truncating the noisy data to a smaller grid").  Returns
+    ``(k, out_rows*out_cols)``; rows keep their sums."""
+    M = channel
+    if M.shape[1] != rows * cols:
+        raise ValueError(f"channel must have rows * cols = {rows * cols} columns, got {M.shape[1]}")
+    if not (out_rows <= rows and out_cols <= cols):
+        raise ValueError(f"out_rows, out_cols must be <= rows, cols, got {out_rows} x {out_cols} for {rows} x {cols}")
     i, j = np.divmod(np.arange(rows * cols), cols)
     dest = np.minimum(i, out_rows - 1) * out_cols + np.minimum(j, out_cols - 1)
-    A = np.zeros((rows * cols, out_rows * out_cols))
-    A[np.arange(rows * cols), dest] = 1.0
-    return M @ A
+    if rows * cols * out_rows * out_cols <= MAX_ENTRIES // 8:
+        A = np.zeros((rows * cols, out_rows * out_cols))
+        A[np.arange(rows * cols), dest] = 1.0
+        return M @ A
+    out = np.zeros((M.shape[0], out_rows * out_cols))
+    np.add.at(out.T, dest, M.T)
+    return out

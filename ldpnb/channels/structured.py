@@ -33,7 +33,12 @@ import math
 from typing import Any
 import numpy as np
 import scipy.fft as sfft
-from ldpnb.utils import check_domain_size, check_epsilon, check_finite_array
+from ldpnb.contracts import (
+    MAX_DENSE, MAX_DOMAIN, MAX_ENTRIES, AnyOf, Array, Boolean, Integer, OneOf, Probability, Real, Unchecked, contract,
+)
+
+_EPS = Real(0.0, None, low_open=True)
+_CELL = AnyOf(Real(0.0, None, low_open=True), Array(1, shape=(2,), low=0.0))
 
 __all__ = [
     "ChannelOperator",
@@ -44,6 +49,7 @@ __all__ = [
 ]
 
 
+@contract(channel=Unchecked("any object: the function tells what it is", example=None))
 def is_operator(channel: Any) -> bool:
     """True if ``channel`` is a :class:`ChannelOperator` (not a dense array)."""
     return isinstance(channel, ChannelOperator)
@@ -104,12 +110,10 @@ class DiagPlusConstChannel(ChannelOperator):
         multi-freq-ldpy runs IBU over normalised support counts (Arcolezi et al.).
     """
 
+    @contract(a=Real(), b=Real(0.0, None), k=Integer(2, MAX_DOMAIN), support=Boolean())
     def __init__(self, a: float, b: float, k: int, *, support: bool = False):
-        self.k = check_domain_size(k)
-        a, b = float(a), float(b)
-        if not (np.isfinite(a) and np.isfinite(b)):
-            raise ValueError(f"a and b must be finite, got a={a}, b={b}")
-        if b < 0 or a + b < 0:
+        self.k = k
+        if a + b < 0:
             raise ValueError(f"entries must be nonnegative: need b >= 0 and a + b >= 0, got a={a}, b={b}")
         if b == 0 and a == 0:
             raise ValueError("a and b are both 0: the zero matrix is not a channel")
@@ -121,11 +125,11 @@ class DiagPlusConstChannel(ChannelOperator):
         self.stochastic = not support
 
     @classmethod
+    @contract(k=Integer(2, MAX_DOMAIN), p=Probability(), q=Probability())
     def from_support(cls, k: int, p: float, q: float) -> DiagPlusConstChannel:
         """Support matrix of a pure frequency oracle: ``p`` on the diagonal, ``q`` elsewhere (Wang et al. 2017)."""
-        if not (0 <= q < p <= 1):
-            raise ValueError(f"need 0 <= q < p <= 1, got p={p}, q={q}")
-        k = check_domain_size(k)
+        if not q < p:
+            raise ValueError(f"q must be < p, got p={p}, q={q}")
         stochastic = abs(p + (k - 1) * q - 1.0) <= 1e-12
         return cls(p - q, q, k, support=not stochastic)
 
@@ -153,11 +157,12 @@ class KRRChannel(DiagPlusConstChannel):
     Palamidessi 2020, eq. (5)); ``dense()`` equals :func:`ldpnb.mechanisms.grr_channel`.
     """
 
+    @contract(k=Integer(2, MAX_DOMAIN), epsilon=_EPS)
     def __init__(self, k: int, epsilon: float):
         from ldpnb.mechanisms.grr import grr_params
 
         p, q = grr_params(k, epsilon)
-        self.epsilon = check_epsilon(epsilon)
+        self.epsilon = epsilon
         self.p, self.q = p, q
         super().__init__(p - q, q, k, support=True)  # row sum p + (k-1) q = 1 up to rounding
         self.stochastic = True
@@ -197,7 +202,7 @@ class ConvolutionChannel(ChannelOperator):
         the untruncated mechanism restricted to the window (rows sum to ``kernel.sum()``).
     ``mode="clamp"``
         the output is clamped to the grid, ``z = clamp(u)`` coordinate-wise: the truncated
-        mechanisms (ElSalamouny and Palamidessi 2020, eq. (7) and M5; spec 002 M5-M7).
+        mechanisms (ElSalamouny and Palamidessi 2020, eq. (7)) and their planar versions.
 
     **Exact boundary (clamp).** Per axis let :math:`F = \theta * K` be the full convolution on
     ``n + 2h`` cells. Because clamping acts coordinate-wise on ``u``,
@@ -217,15 +222,17 @@ class ConvolutionChannel(ChannelOperator):
     round-off is clipped to 0 in :meth:`matvec`.
     """
 
+    @contract(kernel=Array((1, 2), low=0.0), grid=Array((0, 1), integer=True, low=1, high=MAX_DENSE),
+              mode=OneOf("clamp", "full"))
     def __init__(self, kernel, grid, *, mode: str = "clamp"):
-        K = check_finite_array(kernel, "kernel")
+        K = kernel
         grid = tuple(int(g) for g in np.atleast_1d(grid))
-        if K.ndim not in (1, 2) or K.ndim != len(grid):
+        if K.ndim != len(grid):
             raise ValueError(f"kernel must be 1-D or 2-D with one axis per grid axis, got kernel {K.shape}, grid {grid}")
         if any(s % 2 == 0 for s in K.shape):
             raise ValueError(f"kernel must have odd length on every axis (offsets -h..h), got {K.shape}")
-        if any(g < 1 for g in grid) or math.prod(grid) < 2:
-            raise ValueError(f"grid must have positive sizes and at least 2 cells, got {grid}")
+        if math.prod(grid) < 2 or math.prod(grid) > MAX_ENTRIES:
+            raise ValueError(f"grid must have between 2 and {MAX_ENTRIES} cells, got {grid}")
         if np.any(K < 0):
             raise ValueError("kernel must be nonnegative")
         if mode not in ("clamp", "full"):
@@ -245,6 +252,7 @@ class ConvolutionChannel(ChannelOperator):
 
     # -------------------------------------------------------------------- factories
     @classmethod
+    @contract(k=Integer(2, MAX_ENTRIES // 4), epsilon=_EPS)
     def geometric(cls, k: int, epsilon: float) -> ConvolutionChannel:
         r"""Truncated linear geometric mechanism on ``0..k-1`` (= :func:`ldpnb.mechanisms.geometric_channel`).
 
@@ -252,8 +260,6 @@ class ConvolutionChannel(ChannelOperator):
         (ElSalamouny and Palamidessi 2020, eq. (6)), tails :math:`\sum_{|d| \ge k} = \alpha^k/(1+\alpha)`
         lumped at ``d = +-k``; clamped (eq. (7)).
         """
-        k = check_domain_size(k)
-        epsilon = check_epsilon(epsilon)
         alpha = math.exp(-epsilon)
         d = np.abs(np.arange(-k, k + 1)).astype(np.float64)
         K = (-math.expm1(-epsilon) / (1.0 + alpha)) * np.power(alpha, d)
@@ -261,22 +267,25 @@ class ConvolutionChannel(ChannelOperator):
         return cls(K, (k,), mode="clamp")
 
     @classmethod
+    @contract(k=Integer(2, MAX_ENTRIES // 4), epsilon=_EPS, spacing=_EPS)
     def laplace(cls, k: int, epsilon: float, *, spacing: float = 1.0) -> ConvolutionChannel:
         r"""Discretised truncated Laplace mechanism on ``0..k-1`` (= :func:`ldpnb.mechanisms.laplace_channel`).
 
         ``d = round(N)``, ``N ~ Laplace(1/eps)``: :math:`K(0) = 1 - e^{-e/2}`,
         :math:`K(d) = e^{-e|d|}\sinh(e/2)`, tails :math:`P(N \ge k - 1/2) = e^{-e(k - 1/2)}/2`
-        lumped at ``+-k`` (``e = eps * spacing``; spec 002 M6).
+        lumped at ``+-k`` (``e = eps * spacing``).
         """
-        k = check_domain_size(k)
-        e = check_epsilon(epsilon) * check_epsilon(spacing, name="spacing")
+        from ldpnb.mechanisms._common import _log_sinh
+
+        e = epsilon * spacing
         d = np.abs(np.arange(-k, k + 1)).astype(np.float64)
-        K = np.exp(-e * d) * math.sinh(e / 2.0)
+        K = np.exp(-e * d + _log_sinh(e / 2.0))  # no overflow of sinh at large e
         K[k] = -math.expm1(-e / 2.0)
         K[0] = K[-1] = 0.5 * math.exp(-e * (k - 0.5))
         return cls(K, (k,), mode="clamp")
 
     @classmethod
+    @contract(rows=Integer(1, MAX_DENSE), cols=Integer(1, MAX_DENSE), epsilon=_EPS, cell_size=_CELL)
     def planar_geometric(cls, rows: int, cols: int, epsilon: float, cell_size: Any = 1.0) -> ConvolutionChannel:
         """Truncated planar geometric mechanism (= :func:`ldpnb.mechanisms.planar_geometric_channel`).
 
@@ -286,7 +295,6 @@ class ConvolutionChannel(ChannelOperator):
         from ldpnb.mechanisms import metric as M
 
         rows, cols = M._check_grid(rows, cols)
-        epsilon = check_epsilon(epsilon)
         h, w = M._cell_pair(cell_size)
 
         def block(di, dj):
@@ -295,15 +303,16 @@ class ConvolutionChannel(ChannelOperator):
         return cls(M._lumped_kernel(rows, cols, h, w, epsilon, block), (rows, cols), mode="clamp")
 
     @classmethod
+    @contract(rows=Integer(1, MAX_DENSE), cols=Integer(1, MAX_DENSE), epsilon=_EPS, cell_size=_CELL,
+              subdivisions=Integer(1, 64))
     def planar_laplace(cls, rows: int, cols: int, epsilon: float, cell_size: Any = 1.0, *,
                        subdivisions: int = 8) -> ConvolutionChannel:
         """Planar Laplace discretised to the grid and clamped (= :func:`ldpnb.mechanisms.planar_laplace_channel`)."""
         from ldpnb.mechanisms import metric as M
 
         rows, cols = M._check_grid(rows, cols)
-        epsilon = check_epsilon(epsilon)
         h, w = M._cell_pair(cell_size)
-        s = check_domain_size(subdivisions, name="subdivisions", minimum=1)
+        s = subdivisions
         sub = (np.arange(s) + 0.5) / s - 0.5
 
         def block(di, dj):

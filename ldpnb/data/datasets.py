@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 import numpy as np
 import pandas as pd
+from ldpnb.contracts import Array, Instance, Integer, OneOf, Optional, RandomState, contract
 from ldpnb.utils import check_random_state
 
 __all__ = [
@@ -239,6 +240,10 @@ _FILES = [
 #: name (= path relative to the data folder) -> :class:`DataFile`.
 REGISTRY: dict[str, DataFile] = {f.path: f for f in _FILES}
 
+_BASENAMES = [b for b in {Path(f.path).name for f in _FILES} if sum(Path(g.path).name == b for g in _FILES) == 1]
+#: Names :func:`fetch` accepts: registry keys and the file names that are unique.
+_NAME = OneOf(*REGISTRY, *sorted(_BASENAMES))
+
 
 def _resolve(name: str) -> DataFile:
     """Registry entry of ``name``: a relative path, or a file name when it is unique."""
@@ -252,6 +257,7 @@ def _resolve(name: str) -> DataFile:
     raise KeyError(f"unknown dataset file {name!r}; known files: {sorted(REGISTRY)}")
 
 
+@contract()
 def data_dir() -> Path:
     """Folder the files are read from: ``LDPNB_DATA_DIR`` if set, else the download cache."""
     local = os.environ.get(ENV_DATA_DIR)
@@ -260,6 +266,7 @@ def data_dir() -> Path:
     return cache_dir()
 
 
+@contract()
 def cache_dir() -> Path:
     """Download cache: ``LDPNB_CACHE_DIR`` if set, else ``pooch.os_cache("ldpnb")``."""
     env = os.environ.get(ENV_CACHE_DIR)
@@ -270,6 +277,7 @@ def cache_dir() -> Path:
     return Path(pooch.os_cache("ldpnb"))
 
 
+@contract(path=Instance(str, os.PathLike, example=__file__))
 def sha256sum(path) -> str:
     """Hex sha256 of a file (streamed in 1 MiB blocks)."""
     h = hashlib.sha256()
@@ -305,6 +313,7 @@ def _verify(path: Path, entry: DataFile, where: str) -> Path:
     return path
 
 
+@contract(name=_NAME)
 def fetch(name: str) -> Path:
     """Local path of a verified dataset file.
 
@@ -395,6 +404,7 @@ def _download(entry: DataFile) -> Path:
         raise
 
 
+@contract()
 def clear_memory_cache() -> None:
     """Forget this process's sha256 verifications and parsed tables (files are re-checked on next use)."""
     _VERIFIED.clear()
@@ -411,13 +421,20 @@ def _file_key(path: Path) -> tuple[str, int, int]:
 
 
 @functools.lru_cache(maxsize=32)
-def _read_cached(kind: str, key: tuple[str, int, int]) -> pd.DataFrame:
-    return _READERS[kind](Path(key[0]))
+def _read_cached(kind: str, key: tuple[str, int, int], name: str) -> pd.DataFrame:
+    # a parse happens only on a cache miss (first use, eviction or clear_memory_cache()): the bytes
+    # about to be parsed are hashed again here, whatever the verification memo says, so a file
+    # changed in place since it was first verified (same size and mtime) is never parsed
+    path = Path(key[0])
+    entry = _resolve(name)
+    _VERIFIED.discard(key + (entry.sha256,))
+    _verify(path, entry, "re-verified before parsing")
+    return _READERS[kind](path)
 
 
 def _read(kind: str, name: str) -> pd.DataFrame:
     path = fetch(name)
-    return _read_cached(kind, _file_key(path)).copy()
+    return _read_cached(kind, _file_key(path), name).copy()
 
 
 # ---------------------------------------------------------------------------------------------
@@ -462,6 +479,7 @@ def _read_adult_file(path: Path) -> pd.DataFrame:
     return df
 
 
+@contract(part=OneOf("all", "train", "test"))
 def load_adult(part: str = "all") -> pd.DataFrame:
     """UCI Adult (Becker & Kohavi 1996), 15 named columns, ``"?"`` as missing (NaN).
 
@@ -476,8 +494,6 @@ def load_adult(part: str = "all") -> pd.DataFrame:
     part : {"all", "train", "test"}
         ``"all"`` (48,842 rows: train then test, index 0..48,841), ``"train"`` or ``"test"``.
     """
-    if part not in ("all", "train", "test"):
-        raise ValueError(f"part must be 'all', 'train' or 'test', got {part!r}")
     frames = []
     if part in ("all", "train"):
         frames.append(_read("adult", "adult/adult.data"))
@@ -515,9 +531,10 @@ def _label_encode(df: pd.DataFrame) -> tuple[pd.DataFrame, list[int], dict[str, 
     return enc, ks, cats
 
 
+@contract()
 def load_adult_risks() -> tuple[pd.DataFrame, list[int]]:
     """Adult as cleaned by Arcolezi et al. (2023), "On the Risks of Collecting Multidimensional
-    Data Under LDP", §4.1 and artifact (spec 003 §6.1).
+    Data Under LDP", §4.1 and its artifact.
 
     Preprocessing: concatenate ``adult.data`` and ``adult.test`` (see :func:`load_adult`), drop
     every row with a missing value (``"?"``) -> n = 45,222; keep the 10 attributes
@@ -540,10 +557,11 @@ def load_adult_risks() -> tuple[pd.DataFrame, list[int]]:
     return enc, ks
 
 
+@contract()
 def adult_ages() -> np.ndarray:
     """Ages of all 48,842 Adult records (train + test, no filtering), an int64 array.
 
-    ElSalamouny & Palamidessi (2020), §7 (spec 002 §6 D1): the input alphabet is X = {0..99} and
+    ElSalamouny & Palamidessi (2020), §7: the input alphabet is X = {0..99} and
     the age itself is the symbol (x = age, support 17..90, no mass on 0..16 and 91..99). The
     empirical distribution is ``np.bincount(adult_ages(), minlength=100) / 48842``.
     """
@@ -567,9 +585,10 @@ def _read_acs(path: Path) -> pd.DataFrame:
     return pd.read_csv(path)
 
 
+@contract()
 def load_acs_employment() -> tuple[pd.DataFrame, list[int]]:
     """ACSEmployment of folktables (Ding et al. 2021), Montana, as preprocessed by the artifact of
-    Arcolezi et al. (2023) (``datasets/db_ACSEmployement.csv``; spec 003 §6.2).
+    Arcolezi et al. (2023) (``datasets/db_ACSEmployement.csv``).
 
     10,336 persons x 18 attributes (the 16 folktables ACSEmployment features + GCL + the raw
     target ESR). Missing values are coded ``-99999.0`` in the file; as in the paper they are a
@@ -614,8 +633,9 @@ NURSERY_VALUES = {
 NURSERY_CLASS_COUNTS = {"not_recom": 4320, "priority": 4266, "spec_prior": 4044, "very_recom": 328, "recommend": 2}
 
 
+@contract(n=Integer(12_959, 12_960), rng=RandomState())
 def make_nursery(n: int = 12_959, *, rng=0) -> tuple[pd.DataFrame, list[int]]:
-    """UCI Nursery rebuilt as its full factorial design (spec 003 §6.3).
+    """UCI Nursery rebuilt as its full factorial design (Olave, Rajkovic & Bohanec 1989).
 
     The 8 attributes of Nursery take every combination of :data:`NURSERY_VALUES` exactly once
     (3*5*4*4*3*2*3*3 = 12,960 rows, in the UCI file's order: ``itertools.product``). The class
@@ -636,8 +656,6 @@ def make_nursery(n: int = 12_959, *, rng=0) -> tuple[pd.DataFrame, list[int]]:
     ks : list of int
         ``[3, 5, 4, 4, 3, 2, 3, 3, 5]``.
     """
-    if isinstance(n, bool) or not isinstance(n, (int, np.integer)) or int(n) not in (12_959, 12_960):
-        raise ValueError(f"n must be 12959 (the paper) or 12960 (full factorial), got {n!r}")
     gen = check_random_state(rng)
     rows = list(itertools.product(*NURSERY_VALUES.values()))
     df = pd.DataFrame(rows, columns=list(NURSERY_VALUES))
@@ -691,6 +709,7 @@ def _check_box(box) -> tuple[float, float, float, float]:
     return vals
 
 
+@contract(box=Optional(Array(1, shape=(4,))))
 def load_gowalla_nyc(box=None) -> pd.DataFrame:
     """Gowalla check-ins (Cho, Myers & Leskovec 2011, SNAP loc-gowalla) in a New York box.
 
@@ -724,6 +743,7 @@ def _read_latlon(path: Path) -> pd.DataFrame:
     return pd.DataFrame({"lat": raw["lat"].to_numpy(dtype=np.float64), "lon": raw["lon"].to_numpy(dtype=np.float64)})
 
 
+@contract(city=OneOf("paris", "sf"))
 def load_gowalla_privic(city: str) -> pd.DataFrame:
     """The Gowalla extracts of PRIVIC (Biswas & Palamidessi 2023), ``lat``, ``lon`` in degrees.
 
@@ -737,8 +757,6 @@ def load_gowalla_privic(city: str) -> pd.DataFrame:
     ----------
     city : {"paris", "sf"}
     """
-    if city not in ("paris", "sf"):
-        raise ValueError(f"city must be 'paris' or 'sf', got {city!r}")
     return _read("latlon", f"gowalla_privic/gowalla_{city}.csv")
 
 
@@ -783,6 +801,7 @@ def _read_ml_links(path: Path) -> pd.DataFrame:
     return pd.read_csv(path, dtype={"imdbId": str, "tmdbId": "Int64"})
 
 
+@contract()
 def load_movielens_latest_small() -> MovieLens:
     """MovieLens ``ml-latest-small`` (GroupLens, 2018 snapshot): 100,836 ratings by 610 users.
 
@@ -825,6 +844,7 @@ def _read_ml100k_user(path: Path) -> pd.DataFrame:
     )
 
 
+@contract()
 def load_movielens_100k() -> MovieLens:
     """MovieLens 100k (GroupLens, 1998): 100,000 ratings (1..5) by 943 users on 1,682 movies.
 
@@ -859,6 +879,7 @@ def _read_foursquare(path: Path) -> pd.DataFrame:
     return df
 
 
+@contract()
 def load_foursquare_nyc_fragment() -> pd.DataFrame:
     """A fragment (about 10 %) of Foursquare TSMC2014 NYC (Yang et al. 2015): 21,406 check-ins, 962 users.
 

@@ -6,13 +6,13 @@ of equal angular size and indexes them **row-major**, ``index = cols * row + col
 * row 0 = the **southernmost** row (row grows with latitude) and
 * col 0 = the **westernmost** column (col grows with longitude).
 
-This is the convention of ElSalamouny & Palamidessi (2020), §7 (spec 002 §6 D2: ``row =
+This is the convention of ElSalamouny & Palamidessi (2020), §7 (``row =
 floor((lat - 40.7044) / (0.0898 / 20))``).  Images returned by :meth:`Grid.to_image` therefore have
 row 0 at the bottom: show them with ``plt.imshow(img, origin="lower", extent=grid.extent())``.
 
 The PRIVIC paper (Biswas & Palamidessi 2023) bins its Gowalla extracts differently (descending
 edges from ``np.arange``, half-open or closed intervals, row 0 = north): :func:`bin_latlon` and
-:func:`privic_bins` reproduce that binning exactly (spec 004 §3 A5).
+:func:`privic_bins` reproduce that binning exactly.
 
 Distances in km use an equirectangular (plate carrée) projection with the standard parallel at the
 grid's central latitude: ``x = R cos(phi_c) (lon - lon_min)``, ``y = R (lat - lat_min)`` (angles in
@@ -24,7 +24,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 import numpy as np
+from ldpnb.contracts import MAX_DENSE, MAX_ENTRIES, AnyOf, Array, Boolean, Integer, OneOf, Optional, Real, contract
 from ldpnb.utils import check_positive_int
+
+_SIDE = Integer(1, MAX_DENSE)
+_CELL = AnyOf(Real(0.0, None, low_open=True), Array(1, shape=(2,), low=0.0))
+_LAT = Array(None, low=-90.0, high=90.0)
+_LON = Array(None, low=-180.0, high=180.0)
+_INDEX = Array(None, integer=True)
 
 __all__ = [
     "EARTH_RADIUS_KM",
@@ -41,6 +48,7 @@ __all__ = [
 EARTH_RADIUS_KM = 6371.0088
 
 
+@contract(lat=Optional(Real(-90.0, 90.0)))
 def km_per_degree(lat: float | None = None) -> tuple[float, float]:
     """Kilometres per degree of latitude and of longitude (at latitude ``lat``, degrees).
 
@@ -53,32 +61,35 @@ def km_per_degree(lat: float | None = None) -> tuple[float, float]:
     return per_deg, per_deg * coslat
 
 
+@contract(lat1=_LAT, lon1=_LON, lat2=_LAT, lon2=_LON)
 def haversine_km(lat1, lon1, lat2, lon2):
     """Great-circle distance in km between points given in degrees (broadcasts like numpy).
 
     Haversine formula on a sphere of radius :data:`EARTH_RADIUS_KM`:
     ``d = 2 R asin(sqrt(sin^2(dphi/2) + cos(phi1) cos(phi2) sin^2(dlambda/2)))``.
     """
-    phi1, lam1, phi2, lam2 = (np.deg2rad(np.asarray(a, dtype=float)) for a in (lat1, lon1, lat2, lon2))
+    phi1, lam1, phi2, lam2 = (np.deg2rad(a) for a in (lat1, lon1, lat2, lon2))
     h = np.sin((phi2 - phi1) / 2) ** 2 + np.cos(phi1) * np.cos(phi2) * np.sin((lam2 - lam1) / 2) ** 2
     d = 2 * EARTH_RADIUS_KM * np.arcsin(np.sqrt(np.clip(h, 0.0, 1.0)))
     return float(d) if np.ndim(d) == 0 else d
 
 
+@contract(rows=_SIDE, cols=_SIDE, cell_size=_CELL)
 def lattice_distance_matrix(rows: int, cols: int, cell_size=1.0) -> np.ndarray:
     """Euclidean distances between the cells of a ``rows x cols`` lattice, row-major.
 
     Cell ``i = cols * r + c`` sits at ``(c * w, r * h)`` where ``(h, w) = cell_size`` (a scalar means
     square cells).  Returns a ``(rows*cols, rows*cols)`` float64 matrix, symmetric, zero diagonal.
     """
-    rows = check_positive_int(rows, "rows")
-    cols = check_positive_int(cols, "cols")
+    if rows * cols > MAX_DENSE:
+        raise ValueError(f"rows * cols must be <= {MAX_DENSE} for a dense distance matrix, got {rows} x {cols}")
     h, w = _cell_pair(cell_size, "cell_size")
     r, c = np.divmod(np.arange(rows * cols), cols)
     y, x = r * h, c * w
     return np.hypot(x[:, None] - x[None, :], y[:, None] - y[None, :])
 
 
+@contract(rows=_SIDE, cols=_SIDE, pad=Integer(0, MAX_DENSE))
 def padded_lattice_distance(rows: int, cols: int, *, pad: int = 0) -> np.ndarray:
     """Euclidean distances in cell units from the cells of a ``rows x cols`` lattice to the cells of
     the same lattice padded by ``pad`` cells on every side, ``d = sqrt((r - r')^2 + (c - c')^2)``.
@@ -87,11 +98,8 @@ def padded_lattice_distance(rows: int, cols: int, *, pad: int = 0) -> np.ndarray
     cells of the padded lattice (row-major, the original cell ``(r, c)`` at ``(r + pad, c + pad)``).
     ``pad=0`` gives :func:`lattice_distance_matrix` with unit cells.
     """
-    rows = check_positive_int(rows, "rows")
-    cols = check_positive_int(cols, "cols")
-    if isinstance(pad, bool) or int(pad) != pad or pad < 0:
-        raise ValueError(f"pad must be a non-negative integer, got {pad!r}")
-    pad = int(pad)
+    if rows * cols * (rows + 2 * pad) * (cols + 2 * pad) > MAX_ENTRIES:
+        raise ValueError(f"rows, cols, pad: {rows} x {cols} cells padded by {pad} give more than {MAX_ENTRIES} distances")
 
     def coords(p: int) -> np.ndarray:
         r, c = np.divmod(np.arange((rows + 2 * p) * (cols + 2 * p)), cols + 2 * p)
@@ -147,6 +155,7 @@ class Grid:
 
     # ------------------------------------------------------------------ construction
     @classmethod
+    @contract(lat_min=Real(-90.0, 90.0), lon_min=Real(-180.0, 180.0), cell_km=_CELL, rows=_SIDE, cols=_SIDE)
     def from_cell_size(cls, lat_min: float, lon_min: float, cell_km, rows: int, cols: int) -> "Grid":
         """Grid with south-west corner ``(lat_min, lon_min)`` and cells of ``cell_km`` km.
 
@@ -225,8 +234,8 @@ class Grid:
 
     def index(self, row, col):
         """Flat index ``cols * row + col`` (no bounds clamping; raises on out-of-range)."""
-        row = np.asarray(row)
-        col = np.asarray(col)
+        row = _INDEX.check(row, "row")
+        col = _INDEX.check(col, "col")
         if np.any((row < 0) | (row >= self.rows)) or np.any((col < 0) | (col >= self.cols)):
             raise ValueError(f"row must be in [0, {self.rows}) and col in [0, {self.cols})")
         idx = row * self.cols + col
@@ -266,7 +275,7 @@ class Grid:
 
         Equirectangular projection with the standard parallel at the grid's central latitude: for
         the Manhattan grid this gives ``((col + 0.5) * 0.500, (row + 0.5) * 0.499)`` km, the
-        centres of spec 002 §6 D2.
+        centres used in ElSalamouny & Palamidessi (2020), §7.
         """
         h, w = self.cell_size_km()
         r, c = np.divmod(np.arange(self.k), self.cols)
@@ -285,10 +294,15 @@ class Grid:
         return v.reshape(self.rows, self.cols)
 
 
+Grid.__init__ = contract(lat_min=Real(-90.0, 90.0), lat_max=Real(-90.0, 90.0), lon_min=Real(-180.0, 180.0),
+                         lon_max=Real(-180.0, 180.0), rows=_SIDE, cols=_SIDE)(Grid.__init__)
+
+
 # ---------------------------------------------------------------------------------------------
 # PRIVIC's binning (Biswas & Palamidessi 2023, authors' Paris_Grid.py / SF_Grid.py)
 
 
+@contract(lat=_LAT, lon=_LON, lat_edges=Array(1, min_size=2, low=-90.0, high=90.0), lon_edges=Array(1, min_size=2, low=-180.0, high=180.0), closed=OneOf("right", "both"), descending=Boolean())
 def bin_latlon(lat, lon, lat_edges, lon_edges, *, closed: str = "right", descending: bool = True):
     """Bin points into the cells defined by explicit edges, as the PRIVIC authors do.
 
@@ -305,7 +319,7 @@ def bin_latlon(lat, lon, lat_edges, lon_edges, *, closed: str = "right", descend
     ascending order (row 0 = south, column 0 = west).  Cells are ``(len(lat_edges) - 1) x
     (len(lon_edges) - 1)``; a point outside in either coordinate gets ``-1`` in both outputs.
 
-    Authors' scripts: ``Paris_Grid.py`` and ``SF_Grid.py`` of blitzwas/PRIVIC (spec 004 §3 A5).
+    Authors' scripts: ``Paris_Grid.py`` and ``SF_Grid.py`` of blitzwas/PRIVIC.
     With :func:`privic_edges` this reproduces their grid files exactly: Paris 10,991 raw points ->
     10,079 binned (11 x 15), SF 123,026 -> 123,026 (16 x 24); see
     :func:`ldpnb.datasets.load_privic_counts` for the counts (after the one-row header quirk).
@@ -315,16 +329,10 @@ def bin_latlon(lat, lon, lat_edges, lon_edges, *, closed: str = "right", descend
     rows, cols : int64 arrays
         ``-1`` for points outside every bin (the authors drop them).
     """
-    if closed not in ("right", "both"):
-        raise ValueError(f"closed must be 'right' or 'both', got {closed!r}")
-    lat = np.asarray(lat, dtype=float)
-    lon = np.asarray(lon, dtype=float)
     if lat.shape != lon.shape:
         raise ValueError(f"lat and lon must have the same shape, got {lat.shape} and {lon.shape}")
-    lat_e = np.sort(np.asarray(lat_edges, dtype=float))
-    lon_e = np.sort(np.asarray(lon_edges, dtype=float))
-    if lat_e.size < 2 or lon_e.size < 2:
-        raise ValueError("lat_edges and lon_edges need at least 2 values each")
+    lat_e = np.sort(lat_edges)
+    lon_e = np.sort(lon_edges)
     r = _bin_1d(lat, lat_e, closed)
     c = _bin_1d(lon, lon_e, closed)
     if descending:

@@ -6,13 +6,18 @@ from __future__ import annotations
 
 import numpy as np
 from ldpnb.utils import (
-    check_channel, check_finite_array, check_positive_int,
+    check_channel, check_finite_array,
 )
 from ldpnb.utils import (
-    check_nonnegative_matrix, check_random_state,
+    check_random_state,
 )
 
-from ldpnb.utils import _as_distribution, _check_eps, _check_n
+from ldpnb.contracts import (
+    MAX_ENTRIES, Array, Channel, Counts, Distribution, Integer, Probability, RandomState, Real, contract,
+)
+
+_EPS = Real(0.0, None, low_open=True)
+_REPORTS = Array(1, low=0.0)
 
 __all__ = [
     "inv_raw",
@@ -44,6 +49,7 @@ def _check_report_counts(counts, m: int, name: str = "counts") -> np.ndarray:
     return c
 
 
+@contract(v=Array(1))
 def project_simplex(v) -> np.ndarray:
     r"""Euclidean projection of ``v`` onto the probability simplex.
 
@@ -81,11 +87,13 @@ def _clip_normalize(v, name: str = "v", ndim: int | None = None) -> np.ndarray:
     return out[0] if V.ndim == 1 else out
 
 
+@contract(v=Array(1))
 def normalize_clip(v) -> np.ndarray:
     """Clip negative entries to 0 and renormalise (INV-N). Uniform if nothing positive remains."""
     return _clip_normalize(v, "v", ndim=1)
 
 
+@contract(channel=Channel(), counts=_REPORTS)
 def inv_raw(channel, counts) -> np.ndarray:
     r"""Matrix-inversion estimate :math:`v = q C^{-1}` (may have negative entries; sums to 1).
 
@@ -106,16 +114,19 @@ def inv_raw(channel, counts) -> np.ndarray:
     return v
 
 
+@contract(channel=Channel(), counts=_REPORTS)
 def inv_normalized(channel, counts) -> np.ndarray:
     """INV-N: the matrix-inversion estimate with negatives set to 0, renormalised."""
     return normalize_clip(inv_raw(channel, counts))
 
 
+@contract(channel=Channel(), counts=_REPORTS)
 def inv_projected(channel, counts) -> np.ndarray:
     """INV-P: the matrix-inversion estimate projected onto the simplex (:func:`project_simplex`)."""
     return project_simplex(inv_raw(channel, counts))
 
 
+@contract(support_counts=_REPORTS, n=Integer(1), p=Probability(), q=Probability())
 def fo_estimate(support_counts, n: int, p: float, q: float) -> np.ndarray:
     r"""Unbiased estimator of pure frequency oracles (Wang et al. 2017, Eq. 2).
 
@@ -125,12 +136,9 @@ def fo_estimate(support_counts, n: int, p: float, q: float) -> np.ndarray:
     probability that a report from :math:`v` supports :math:`v` and :math:`q` that a
     report from another value does (GRR, OUE/SUE, OLH, SS).
     """
-    c = check_finite_array(support_counts, "support_counts", ndim=1)
-    if np.any(c < 0):
-        raise ValueError("support_counts must be nonnegative")
-    n = check_positive_int(n, "n")
-    if not (0 <= q < p <= 1):
-        raise ValueError(f"need 0 <= q < p <= 1, got p={p}, q={q}")
+    c = support_counts
+    if not q < p:
+        raise ValueError(f"q must be < p, got p={p}, q={q}")
     return (c - n * q) / (n * (p - q))
 
 
@@ -140,7 +148,7 @@ def fo_estimate(support_counts, n: int, p: float, q: float) -> np.ndarray:
 
 
 def _rappor_p(eps: float) -> float:
-    return float(np.exp(eps / 2) / (1 + np.exp(eps / 2)))
+    return float(1.0 / (1.0 + np.exp(-eps / 2)))  # e^{eps/2} / (1 + e^{eps/2}) without overflow
 
 
 # --------------------------------------------------------------------------------------------
@@ -148,6 +156,7 @@ def _rappor_p(eps: float) -> float:
 # --------------------------------------------------------------------------------------------
 
 
+@contract(channel=Channel(), theta=Distribution(), n=_EPS)
 def inv_expected_sq_error(channel, theta, n) -> float:
     """Exact ``E || q M^{-1} - theta ||_2^2`` for ``n`` i.i.d. reports (raw INV, §7.6).
 
@@ -155,16 +164,17 @@ def inv_expected_sq_error(channel, theta, n) -> float:
     ``Cov(q) = (diag(pi) - pi^T pi)/n``, hence
     ``E||v - theta||^2 = (sum_z pi_z ||r_z||^2 - ||theta||^2) / n``.
     """
-    M = check_nonnegative_matrix(channel, "channel")
+    M, th = channel, theta
     if M.shape[0] != M.shape[1]:
-        raise ValueError("channel must be square for INV")
-    th = _as_distribution(theta, "theta", M.shape[0])
-    n = _check_n(n)
+        raise ValueError(f"channel must be square for INV, got shape {M.shape}")
+    if th.size != M.shape[0]:
+        raise ValueError(f"theta must have one entry per channel row ({M.shape[0]}), got {th.size}")
     Minv = np.linalg.inv(M)
     pi = th @ M
     return float((pi @ (Minv**2).sum(axis=1) - th @ th) / n)
 
 
+@contract(channel=Channel(), input_counts=Counts(), reps=Integer(2, MAX_ENTRIES), rng=RandomState())
 def inv_sq_error_monte_carlo(channel, input_counts, reps: int, *, rng=None) -> tuple[float, float]:
     """Monte Carlo of ``E||v - theta||^2`` for raw INV with fixed inputs drawn i.i.d. from theta.
 
@@ -172,9 +182,14 @@ def inv_sq_error_monte_carlo(channel, input_counts, reps: int, *, rng=None) -> t
     them; returns (mean, standard error) over ``reps``.
     """
     rng = check_random_state(rng)
-    M = check_nonnegative_matrix(channel, "channel")
-    N = np.asarray(input_counts)
+    M, N = channel, input_counts
+    if M.shape[0] != M.shape[1] or N.size != M.shape[0]:
+        raise ValueError(f"channel must be square with one row per entry of input_counts, got {M.shape} and {N.size}")
     n = int(N.sum())
+    if n < 1:
+        raise ValueError("input_counts must have a positive total")
+    if reps * M.shape[1] > MAX_ENTRIES:
+        raise ValueError(f"reps x outputs = {reps} x {M.shape[1]} exceeds {MAX_ENTRIES} entries")
     th = N / n
     pi = th @ M
     counts = rng.multinomial(n, pi / pi.sum(), size=int(reps))  # i.i.d. inputs: reports ~ pi
@@ -183,6 +198,7 @@ def inv_sq_error_monte_carlo(channel, input_counts, reps: int, *, rng=None) -> t
     return float(err.mean()), float(err.std(ddof=1) / np.sqrt(len(err)))
 
 
+@contract(V=Array((1, 2)))
 def clip_normalize(V) -> np.ndarray:
     """INV-N post-processing, row-wise: negative entries to 0, then divide by the sum.  A row with
     no positive entry (possible for Rappor's estimator at tiny n) becomes uniform.  NaN or inf
@@ -191,6 +207,7 @@ def clip_normalize(V) -> np.ndarray:
     return _clip_normalize(V, "V")
 
 
+@contract(V=Array((1, 2)))
 def project_simplex_rows(V) -> np.ndarray:
     """INV-P post-processing, row-wise Euclidean projection onto the simplex (Wang &
     Carreira-Perpinan 2013): ``u`` sorted descending, ``rho = max{j: u_j + (1 - sum_{i<=j} u_i)/j
@@ -210,18 +227,21 @@ def project_simplex_rows(V) -> np.ndarray:
     return out[0] if V.ndim == 1 else out
 
 
+@contract(support_counts=Array((1, 2), low=0.0), n=Array((0, 1), low=0.0, low_open=True), epsilon=_EPS)
 def rappor_unbiased(support_counts, n, epsilon: float) -> np.ndarray:
-    """Kairouz et al. (2016) per-bit estimator for basic Rappor (spec §2.5):
+    """Kairouz et al. (2016) per-bit estimator for basic Rappor (ElSalamouny & Palamidessi 2020, §4.4):
     ``v_y = (c_y / n - (1 - p)) / (2p - 1)``, ``p = e^{eps/2}/(1 + e^{eps/2})``; rows of
     ``support_counts`` are repetitions.  ``sum(v)`` need not be 1."""
-    eps = _check_eps(epsilon)
-    c = np.asarray(support_counts, dtype=float)
-    n = np.asarray(n, dtype=float)
+    eps = epsilon
+    c = support_counts
+    if n.ndim == 1 and (c.ndim != 2 or n.size != c.shape[0]):
+        raise ValueError(f"n must be a scalar or have one entry per row of support_counts, got {n.shape} and {c.shape}")
     p = _rappor_p(eps)
     nn = n[..., None] if n.ndim and c.ndim == 2 else n
     return (c / nn - (1 - p)) / (2 * p - 1)
 
 
+@contract(f=Array(None, low=0.0, high=1.0), n=_EPS, p=Probability(), q=Probability())
 def fo_variance(f, n: int, p: float, q: float) -> np.ndarray:
     r"""Variance of the generic FO estimator Eq. (2) for a fixed population of ``n`` users,
     ``n f(v)`` of whom hold ``v`` (the support indicators are independent Bernoulli):
@@ -231,7 +251,6 @@ def fo_variance(f, n: int, p: float, q: float) -> np.ndarray:
     (Wang et al. 2017; ``f = 0`` gives the usual approximation :math:`q(1-q)/(n(p-q)^2)`).
     For OLH ``q = 1/g`` and the formula holds for a fully random hash.
     """
-    f = np.asarray(f, dtype=float)
-    if n <= 0 or not (0 <= q < p <= 1):
-        raise ValueError("need n > 0 and 0 <= q < p <= 1")
+    if not q < p:
+        raise ValueError(f"q must be < p, got p={p}, q={q}")
     return (f * p * (1 - p) + (1 - f) * q * (1 - q)) / (n * (p - q) ** 2)

@@ -5,8 +5,12 @@ squared error, L1, total variation, and the averaged MSE of multidimensional fre
 from __future__ import annotations
 
 import numpy as np
+from ldpnb.contracts import Array, DistanceMatrix, Instance, Real, contract
 from ldpnb.utils import check_finite_array
 from ldpnb.mechanisms.multidim import check_dataset
+
+_MASS = Array(1, low=0.0)
+_SPACING = Real(0.0, None, low_open=True)
 
 __all__ = [
     "emd",
@@ -31,6 +35,7 @@ def _mass(a, name: str) -> np.ndarray:
     return v / s
 
 
+@contract(a=_MASS, b=_MASS, ground_distance=DistanceMatrix(square=False))
 def emd(a, b, ground_distance) -> float:
     r"""Earth mover's distance between two distributions on the same finite space.
 
@@ -59,13 +64,12 @@ def emd(a, b, ground_distance) -> float:
     return float(val)
 
 
+@contract(a=_MASS, b=_MASS, spacing=_SPACING)
 def emd_1d(a, b, spacing: float = 1.0) -> float:
     r"""EMD on equally spaced points of a line: :math:`h \sum_{j=0}^{k-2} |F_a(j) - F_b(j)|`."""
     pa, pb = _mass(a, "a"), _mass(b, "b")
     if pa.shape != pb.shape:
         raise ValueError(f"a and b must have the same length, got {pa.size} and {pb.size}")
-    if not (np.isfinite(spacing) and spacing > 0):
-        raise ValueError(f"spacing must be finite and > 0, got {spacing}")
     return float(spacing * np.abs(np.cumsum(pa - pb)[:-1]).sum())
 
 
@@ -77,56 +81,76 @@ def _pair(a, b):
     return va, vb
 
 
+@contract(a=Array(None), b=Array(None))
 def squared_error(a, b) -> float:
     r"""Squared Euclidean error :math:`\|a - b\|_2^2`."""
     va, vb = _pair(a, b)
     return float(np.sum((va - vb) ** 2))
 
 
+@contract(a=Array(None), b=Array(None))
 def l1_distance(a, b) -> float:
     r""":math:`\|a - b\|_1`."""
     va, vb = _pair(a, b)
     return float(np.sum(np.abs(va - vb)))
 
 
+@contract(a=Array(None), b=Array(None))
 def total_variation(a, b) -> float:
     r"""Total variation distance :math:`\tfrac12 \|a - b\|_1`."""
     return 0.5 * l1_distance(a, b)
 
 
+@contract(P=Array((1, 2)), Q=Array((1, 2)), spacing=_SPACING)
 def emd_1d_rows(P, Q, spacing: float = 1.0) -> np.ndarray:
     """Row-wise 1-D EMD with unit ground distance ``|x - y| * spacing``:
     ``sum_j |F_P(j) - F_Q(j)| * spacing`` (closed form, same as :func:`ldpnb.metrics.emd_1d`)."""
-    P = np.atleast_2d(np.asarray(P, dtype=float))
-    Q = np.atleast_2d(np.asarray(Q, dtype=float))
-    return np.abs(np.cumsum(P - Q, axis=1)[:, :-1]).sum(axis=1) * spacing
+    P, Q = np.atleast_2d(P), np.atleast_2d(Q)
+    try:
+        diff = P - Q
+    except ValueError:
+        raise ValueError(f"P and Q must have broadcastable shapes, got {P.shape} and {Q.shape}") from None
+    return np.abs(np.cumsum(diff, axis=1)[:, :-1]).sum(axis=1) * spacing
 
 
 # --------------------------------------------------------------------------------------------
-# experiment runners (protocol A5 of spec 002; used by the chapter's Figs. 8-12)
+# row-wise helpers for the experiments (ElSalamouny & Palamidessi 2020, Figs. 8-12)
 # --------------------------------------------------------------------------------------------
 
 
+@contract(P=Array((1, 2), low=0.0), theta=_MASS, ground_distance=DistanceMatrix(square=False))
 def emd_rows(P, theta, ground_distance) -> np.ndarray:
     """EMD (exact optimal transport, :func:`ldpnb.metrics.emd`) between each row of ``P`` and
     ``theta`` for a ground distance matrix (km on the grid)."""
 
 
-    P = np.atleast_2d(np.asarray(P, dtype=float))
+    P = np.atleast_2d(P)
+    if np.any(P.sum(axis=1) <= 0):
+        raise ValueError("P must have a positive total in every row")
     return np.array([emd(p / p.sum(), theta, ground_distance) for p in P])
 
 
 # ---------------------------------------------------------------------------------------------
 # utility metric, marginals, priors (Sec. 5.2, App. E)
 # ---------------------------------------------------------------------------------------------
+@contract(X=Array(2, integer=True, low=0), ks=Array(1, integer=True, low=1))
 def marginals(X, ks) -> list[np.ndarray]:
     """Normalised per-attribute histograms of a label-encoded dataset."""
     X, ks = check_dataset(X, ks)
     return [np.bincount(X[:, j], minlength=int(ks[j])) / X.shape[0] for j in range(X.shape[1])]
 
 
+@contract(f_true=Instance(list, tuple, example=[np.array([0.5, 0.5])]), f_hat=Instance(list, tuple, example=[np.array([0.5, 0.5])]))
 def mse_avg(f_true, f_hat) -> float:
     r"""MSE_avg = (1/d) sum_j (1/|A_j|) sum_v (f_j(v) - \hat f_j(v))^2 (Arcolezi et al. 2023, Sec. 5.2)."""
-    if len(f_true) != len(f_hat):
-        raise ValueError("f_true and f_hat must have the same number of attributes")
-    return float(np.mean([np.mean((np.asarray(a, float) - np.asarray(b, float)) ** 2) for a, b in zip(f_true, f_hat)]))
+    if len(f_true) != len(f_hat) or len(f_true) == 0:
+        raise ValueError(f"f_true and f_hat must have the same number (>= 1) of attributes, got {len(f_true)} and "
+                         f"{len(f_hat)}")
+    terms = []
+    for j, (a, b) in enumerate(zip(f_true, f_hat)):
+        a = check_finite_array(a, f"f_true[{j}]", ndim=1)
+        b = check_finite_array(b, f"f_hat[{j}]", ndim=1)
+        if a.shape != b.shape:
+            raise ValueError(f"f_true[{j}] and f_hat[{j}] must have the same length, got {a.size} and {b.size}")
+        terms.append(np.mean((a - b) ** 2))
+    return float(np.mean(terms))

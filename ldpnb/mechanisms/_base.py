@@ -47,7 +47,7 @@ from ldpnb.channels._generic import (
     _geo_level_from_log, _ldp_level_from_log, sample_channel, simulate_counts as _simulate_counts,
 )
 from ldpnb.contracts import (
-    MAX_ENTRIES, Channel, Counts, DistanceMatrix, Instance, LogChannel, OneOf, Optional, RandomState, Real,
+    MAX_ENTRIES, Channel, Counts, DistanceMatrix, Instance, LogChannel, OneOf, Optional, Real,
     contract,
 )
 from ldpnb.mechanisms._common import EPSILON, _exp_channel
@@ -124,6 +124,10 @@ class Guarantee:
         else:
             base = f"{self.epsilon:g}-geo-indistinguishable" + (f" w.r.t. {self.metric}" if self.metric else "")
         return base if self.about == "the input" else f"{base} for {self.about}"
+
+
+Guarantee.__init__ = contract(notion=OneOf("ldp", "geo-ind"), epsilon=EPSILON, distance=Optional(DistanceMatrix()),
+                              metric=Instance(str, example=""), about=Instance(str, example="the input"))(Guarantee.__init__)
 
 
 @dataclass(frozen=True)

@@ -8,12 +8,14 @@ from __future__ import annotations
 import math
 from typing import Any
 import numpy as np
-from ldpnb.contracts import MAX_BYTES, MAX_DOMAIN, Integer, contract
+from ldpnb.contracts import MAX_BYTES, MAX_DENSE, MAX_DOMAIN, Array, Counts, Integer, RandomState, contract
 from ldpnb.utils import (
-    check_domain_size, check_epsilon, check_random_state, check_values,
+    check_random_state, check_values,
 )
 from ldpnb.mechanisms._base import FrequencyOracle
-from ldpnb.mechanisms._common import EPSILON, _exp_neg
+from ldpnb.mechanisms._common import EPSILON, _exp_channel, _exp_neg
+
+_VALUES = Array(1, integer=True, low=0)
 from ldpnb.utils import _check_input_counts
 
 __all__ = [
@@ -42,6 +44,7 @@ def _grr_sample(values: np.ndarray, k: int, p: float, rng: np.random.Generator) 
 # ---------------------------------------------------------------------------------------------
 
 
+@contract(k=Integer(2, MAX_DOMAIN), epsilon=EPSILON)
 def grr_params(k: int, epsilon: float) -> tuple[float, float]:
     """Probabilities ``(p, q)`` of generalised randomised response (k-RR).
 
@@ -63,13 +66,12 @@ def grr_params(k: int, epsilon: float) -> tuple[float, float]:
     -------
     (p, q) : tuple of float
     """
-    k = check_domain_size(k)
-    epsilon = check_epsilon(epsilon)
     a = _exp_neg(epsilon)
     denom = 1.0 + (k - 1) * a
     return 1.0 / denom, a / denom
 
 
+@contract(k=Integer(2, MAX_DENSE), epsilon=EPSILON)
 def grr_channel(k: int, epsilon: float) -> np.ndarray:
     """Exact ``k x k`` channel of k-RR: ``C[x, x] = p``, ``C[x, y] = q`` for ``y != x``.
 
@@ -86,18 +88,27 @@ def grr_channel(k: int, epsilon: float) -> np.ndarray:
     Returns
     -------
     ndarray, shape (k, k)
+
+    Raises
+    ------
+    ValueError
+        When ``q`` is below float64's normal range (``eps > ~708``): the matrix would not show the
+        level; :meth:`GRR.log_channel` is exact at any epsilon.
     """
     p, q = grr_params(k, epsilon)
+    lp, lq = _grr_log_params(k, epsilon)
+    _exp_channel(np.array([[lq]]), epsilon=epsilon, what="k-RR channel", hint="GRR(k, epsilon).log_channel()")
     C = np.full((k, k), q, dtype=np.float64)
     np.fill_diagonal(C, p)
     return C
 
 
+@contract(x=_VALUES, k=Integer(2, MAX_DOMAIN), epsilon=EPSILON, rng=RandomState())
 def grr_perturb(x: Any, k: int, epsilon: float, *, rng: Any = None) -> np.ndarray:
     """Perturb each user's value with k-RR (vectorised).
 
     ``y_i = x_i`` with probability ``p``, otherwise ``y_i = (x_i + s_i) mod k`` with ``s_i``
-    uniform on ``{1, ..., k-1}`` (spec 003, A1).  One uniform and one integer draw per user.
+    uniform on ``{1, ..., k-1}``.  One uniform and one integer draw per user.
 
     Parameters
     ----------
@@ -120,6 +131,7 @@ def grr_perturb(x: Any, k: int, epsilon: float, *, rng: Any = None) -> np.ndarra
     return _grr_sample(x, k, p, rng)
 
 
+@contract(input_counts=Counts(min_size=2), epsilon=EPSILON, rng=RandomState())
 def grr_simulate_counts(input_counts: Any, epsilon: float, *, rng: Any = None) -> np.ndarray:
     """Output counts of k-RR for given input counts, exact in law, cost O(k) (independent of n).
 

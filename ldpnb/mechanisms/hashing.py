@@ -9,11 +9,11 @@ import math
 from typing import Any
 import numpy as np
 from ldpnb.utils import (
-    check_domain_size, check_epsilon, check_random_state, check_values,
+    check_domain_size, check_random_state, check_values,
 )
-from ldpnb.contracts import MAX_BYTES, Integer, Optional, contract
+from ldpnb.contracts import MAX_BYTES, MAX_ENTRIES, Array, Counts, Integer, Optional, RandomState, contract
 from ldpnb.mechanisms._base import FrequencyOracle, _bits_of_columns
-from ldpnb.mechanisms._common import EPSILON, _exp_neg
+from ldpnb.mechanisms._common import EPSILON, _exp_channel, _exp_neg
 from ldpnb.mechanisms.grr import _grr_sample
 from ldpnb.mechanisms.unary import _MAX_UE_BITS, _bits_log_channel
 from ldpnb.utils import _check_input_counts
@@ -45,6 +45,10 @@ _MASK32 = np.uint64(0xFFFFFFFF)
 
 _MASK29 = np.uint64((1 << 29) - 1)
 
+_G = Integer(2, 1 << 32)
+_VALUES = Array(1, integer=True, low=0)
+_SEEDS = Array(None, integer=True, low=0, high=HASH_PRIME - 1)
+
 
 def _check_g(g: Any, name: str = "g") -> int:
     g = check_domain_size(g, name=name, minimum=2)
@@ -58,6 +62,7 @@ def _check_g(g: Any, name: str = "g") -> int:
 # ---------------------------------------------------------------------------------------------
 
 
+@contract(epsilon=EPSILON, g=Optional(_G))
 def lh_params(epsilon: float, g: int | None = None) -> tuple[int, float, float]:
     """Parameters ``(g, p, q)`` of (general) local hashing.
 
@@ -74,7 +79,6 @@ def lh_params(epsilon: float, g: int | None = None) -> tuple[int, float, float]:
     -------
     (g, p, q) : (int, float, float)
     """
-    epsilon = check_epsilon(epsilon)
     if g is None:
         if epsilon > 22.0:
             raise ValueError(f"epsilon must be <= 22 for OLH (g = round(e^eps) + 1 must be <= 2**32), got {epsilon}")
@@ -118,6 +122,7 @@ def _mulmod_p(a: np.ndarray, v: np.ndarray) -> np.ndarray:
     return _mod_p(hi_part + lo_part)
 
 
+@contract(seeds=_SEEDS, values=Array(None, integer=True, low=0, high=(1 << 32) - 1), g=_G)
 def lh_hash(seeds: Any, values: Any, g: int) -> np.ndarray:
     """Carter-Wegman hash ``h_{a,b}(v) = ((a v + b) mod P) mod g`` with ``P = 2**61 - 1``.
 
@@ -130,7 +135,7 @@ def lh_hash(seeds: Any, values: Any, g: int) -> np.ndarray:
     reduction ``2**61 = 1 (mod P)`` (no overflow).  For ``v != v'`` and uniform ``(a, b)``, the pair
     ``((a v + b) mod P, (a v' + b) mod P)`` is uniform on distinct pairs, so the family is
     pairwise independent up to the final ``mod g``, whose non-uniformity is at most ``g / P``
-    (``< 2e-9`` for ``g <= 2**32``).  Spec 000 A2 / spec 003 A2 (the artifact used xxhash32).
+    (``< 2e-9`` for ``g <= 2**32``).  (The artifact of Arcolezi et al. 2023 used xxhash32.)
 
     Parameters
     ----------
@@ -144,18 +149,13 @@ def lh_hash(seeds: Any, values: Any, g: int) -> np.ndarray:
     ndarray of int64 with the broadcast shape of ``seeds[..., 0]`` and ``values``.
     """
     s = _check_seeds(seeds)
-    g = _check_g(g)
-    v = np.asarray(values)
-    if not np.issubdtype(v.dtype, np.integer):
-        raise ValueError(f"values must be integers, got dtype {v.dtype}")
-    if v.size and (v.min() < 0 or v.max() >= (1 << 32)):
-        raise ValueError("values must lie in [0, 2**32)")
-    v = v.astype(np.uint64)
+    v = values.astype(np.uint64)
     a, b = s[..., 0], s[..., 1]
     h = _mod_p(_mulmod_p(a, v) + b)
     return (h % np.uint64(g)).astype(np.int64)
 
 
+@contract(n=Integer(0, MAX_ENTRIES // 2), rng=RandomState())
 def lh_draw_seeds(n: int, *, rng: Any = None) -> np.ndarray:
     """Draw ``n`` independent Carter-Wegman seeds ``(a, b)``: ``a ~ U[1, P-1]``, ``b ~ U[0, P-1]``.
 
@@ -170,18 +170,18 @@ def lh_draw_seeds(n: int, *, rng: Any = None) -> np.ndarray:
     ndarray of uint64, shape (n, 2)
     """
     rng = check_random_state(rng)
-    n = check_domain_size(n, name="n", minimum=0)
     a = rng.integers(1, HASH_PRIME, size=n, dtype=np.uint64)
     b = rng.integers(0, HASH_PRIME, size=n, dtype=np.uint64)
     return np.stack([a, b], axis=1)
 
 
+@contract(x=_VALUES, k=Integer(2, 1 << 32), epsilon=EPSILON, g=Optional(_G), rng=RandomState())
 def lh_perturb(x: Any, k: int, epsilon: float, g: int | None = None, *, rng: Any = None) -> tuple[np.ndarray, np.ndarray]:
     """Local-hashing reports ``(seeds, y)``: hash with a fresh hash function, then GRR on ``[g]``.
 
     User ``i`` draws ``h_i`` (Carter-Wegman seeds, :func:`lh_hash`), computes ``h_i(x_i)`` and
     reports ``y_i = GRR_g(h_i(x_i))`` with ``P(y = h(x)) = e^eps/(e^eps + g - 1)`` (Wang et al.
-    2017; Murakami & Takahashi 2021 eq. (3); spec 003 A2, spec 000 A2).
+    2017; Murakami & Takahashi 2021 eq. (3)).
 
     Parameters
     ----------
@@ -202,13 +202,12 @@ def lh_perturb(x: Any, k: int, epsilon: float, g: int | None = None, *, rng: Any
     rng = check_random_state(rng)
     g, p, _ = lh_params(epsilon, g)
     x = check_values(x, k)
-    if k > (1 << 32):
-        raise ValueError("k must be <= 2**32")
     seeds = lh_draw_seeds(x.size, rng=rng)
     h = lh_hash(seeds, x, g)
     return seeds, _grr_sample(h, g, p, rng)
 
 
+@contract(seeds=_SEEDS, y=_VALUES, k=Integer(2, 1 << 32), g=_G)
 def lh_support_counts(seeds: Any, y: Any, k: int, g: int) -> np.ndarray:
     """Support counts ``C(v) = #{i : h_i(v) = y_i}`` for ``v = 0..k-1`` (cost O(n k)).
 
@@ -231,8 +230,6 @@ def lh_support_counts(seeds: Any, y: Any, k: int, g: int) -> np.ndarray:
     -------
     ndarray of int64, shape (k,)
     """
-    k = check_domain_size(k)
-    g = _check_g(g)
     s = _check_seeds(seeds)
     if s.ndim != 2:
         raise ValueError(f"seeds must have shape (n, 2), got {s.shape}")
@@ -251,6 +248,7 @@ def lh_support_counts(seeds: Any, y: Any, k: int, g: int) -> np.ndarray:
     return counts
 
 
+@contract(input_counts=Counts(min_size=2), epsilon=EPSILON, g=Optional(_G), rng=RandomState())
 def lh_simulate_support_counts(input_counts: Any, epsilon: float, g: int | None = None, *, rng: Any = None) -> np.ndarray:
     """Support counts of local hashing in the random-oracle model, exact in law, cost O(k).
 
@@ -258,7 +256,7 @@ def lh_simulate_support_counts(input_counts: Any, epsilon: float, g: int | None 
     ``h(v)`` are i.i.d. uniform on ``[g]``.  For a user with value ``x`` the report ``y`` depends
     only on ``h(x)`` and the GRR noise, so given ``(h(x), y)`` the indicators ``1[h(v) = y]``,
     ``v != x``, are i.i.d. Bernoulli(1/g), independent of ``1[h(x) = y]`` ~ Bernoulli(p).  All
-    ``k`` indicators of a user are therefore mutually independent, and (spec 000 A3)
+    ``k`` indicators of a user are therefore mutually independent, and
 
     .. math:: C(v) \\sim \\text{Binomial}(N_v, p) + \\text{Binomial}(n - N_v, 1/g),
               \\quad \\text{independently over } v.
@@ -288,6 +286,7 @@ def lh_simulate_support_counts(input_counts: Any, epsilon: float, g: int | None 
     return (rng.binomial(N, p) + rng.binomial(n - N, q)).astype(np.int64)
 
 
+@contract(k=Integer(2, 21), g=_G, epsilon=EPSILON)
 def lh_channel(k: int, g: int, epsilon: float) -> np.ndarray:
     """Exact channel of local hashing with the fully random hash family (tiny ``k``, ``g``).
 
@@ -298,7 +297,7 @@ def lh_channel(k: int, g: int, epsilon: float) -> np.ndarray:
 
     .. math:: C[x, (h, y)] = g^{-k} \\, (p' \\text{ if } y = h(x) \\text{ else } q')
 
-    (Murakami & Takahashi 2021, eq. (3) with the factor ``P(h) = g^{-k}``; spec 000 §2.5).  Exactly
+    (Murakami & Takahashi 2021, eq. (3) with the factor ``P(h) = g^{-k}``).  Exactly
     eps-LDP.  Size ``k x g**(k+1)``, limited to ``2**22`` columns.
 
     Parameters
@@ -313,19 +312,10 @@ def lh_channel(k: int, g: int, epsilon: float) -> np.ndarray:
     -------
     ndarray, shape (k, g**(k+1))
     """
-    k = check_domain_size(k)
-    g = _check_g(g)
-    epsilon = check_epsilon(epsilon)
     if (k + 1) * math.log2(g) > 22:
         raise ValueError(f"g**(k+1) must be <= 2**22 for the exact local-hashing channel, got k={k}, g={g}")
-    a = _exp_neg(epsilon)
-    pp, qq = 1.0 / (1.0 + (g - 1) * a), a / (1.0 + (g - 1) * a)
-    n_h = g**k
-    h_index = np.arange(n_h, dtype=np.int64)
-    digits = (h_index[None, :] // (g ** np.arange(k, dtype=np.int64))[:, None]) % g  # (k, n_h): h(x)
-    match = digits[:, :, None] == np.arange(g)[None, None, :]  # (k, n_h, g)
-    C = np.where(match, pp, qq) / n_h
-    return C.reshape(k, n_h * g)
+    return _exp_channel(_lh_full_log_channel(k, g, epsilon), epsilon=epsilon, what="local-hashing channel",
+                        hint="LocalHashing(k, epsilon, g).log_channel() (the channel of the support set)")
 
 
 # ---------------------------------------------------------------------------------------------

@@ -11,13 +11,22 @@ import math
 from typing import Any
 import numpy as np
 from ldpnb.utils import (
-    check_domain_size, check_epsilon, check_random_state, check_values,
+    check_domain_size, check_random_state, check_values,
 )
 from scipy.special import logsumexp
-from ldpnb.contracts import MAX_DENSE, AnyOf, Array, Boolean, DistanceMatrix, Integer, Real, contract
+from ldpnb.contracts import (
+    MAX_DENSE, MAX_DOMAIN, MAX_ENTRIES, AnyOf, Array, Boolean, DistanceMatrix, Integer, Optional, RandomState, Real,
+    contract,
+)
 from ldpnb.mechanisms._base import MetricMechanism
-from ldpnb.mechanisms._common import EPSILON, _LOG2, _exp_neg, _log1mexp, _log_sinh, _logsumexp_rows
-from ldpnb.utils import _check_distance, _check_eps, _chunk_rows
+from ldpnb.mechanisms._common import (
+    EPSILON, LOG_TINY, _LOG2, _exp_channel, _exp_neg, _log1mexp, _log_sinh, _logsumexp_rows,
+)
+
+_VALUES = Array(1, integer=True, low=0)
+_CELL_SIZE = AnyOf(Real(0.0, None, low_open=True), Array(1, shape=(2,), low=0.0))
+_SIDE = Integer(1, MAX_DENSE)
+from ldpnb.utils import _chunk_rows
 
 __all__ = [
     "geometric_channel",
@@ -45,6 +54,7 @@ __all__ = [
 # ---------------------------------------------------------------------------------------------
 
 
+@contract(k=Integer(2, MAX_DENSE), epsilon=EPSILON)
 def geometric_channel(k: int, epsilon: float) -> np.ndarray:
     """Truncated linear geometric mechanism on ``{0, ..., k-1}`` (``k x k``).
 
@@ -56,6 +66,8 @@ def geometric_channel(k: int, epsilon: float) -> np.ndarray:
 
     i.e. the two-sided geometric ``z = x + G_1 - G_2`` (eq. (6)) clamped to ``[0, k-1]``.  Rows sum
     to 1 exactly; the channel is exactly eps-geo-indistinguishable for ``d(x, x') = |x - x'|``.
+    Refused (``ValueError``) when ``eps (k - 1) > ~708``: its smallest entries would underflow
+    float64; :meth:`TruncatedGeometric.log_channel` is exact at any epsilon.
 
     Parameters
     ----------
@@ -68,8 +80,9 @@ def geometric_channel(k: int, epsilon: float) -> np.ndarray:
     -------
     ndarray, shape (k, k)
     """
-    k = check_domain_size(k)
-    epsilon = check_epsilon(epsilon)
+    if epsilon * (k - 1) - math.log1p(_exp_neg(epsilon)) > -LOG_TINY:
+        _exp_channel(_geometric_log_channel(k, epsilon), epsilon=epsilon, what="geometric channel",
+                     hint="TruncatedGeometric(k, epsilon).log_channel()")
     alpha = _exp_neg(epsilon)
     idx = np.arange(k)
     C = np.power(alpha, np.abs(idx[:, None] - idx[None, :]).astype(np.float64))
@@ -78,6 +91,7 @@ def geometric_channel(k: int, epsilon: float) -> np.ndarray:
     return C * c[None, :]
 
 
+@contract(x=Array(1, integer=True), k=Optional(Integer(2, MAX_DOMAIN)), epsilon=EPSILON, rng=RandomState())
 def geometric_perturb(x: Any, k: int | None, epsilon: float, *, rng: Any = None) -> np.ndarray:
     """Two-sided geometric noise ``z = x + G_1 - G_2``, clamped to ``[0, k-1]``.
 
@@ -99,14 +113,8 @@ def geometric_perturb(x: Any, k: int | None, epsilon: float, *, rng: Any = None)
     ndarray of int64, shape (n,)
     """
     rng = check_random_state(rng)
-    epsilon = check_epsilon(epsilon)
     if k is None:
-        xa = np.asarray(x)
-        if xa.ndim != 1 or xa.size == 0:
-            raise ValueError(f"x must be a non-empty 1-dimensional array, got shape {xa.shape}")
-        if not np.issubdtype(xa.dtype, np.integer):
-            raise ValueError(f"x must contain integers, got dtype {xa.dtype}")
-        xa = xa.astype(np.int64)
+        xa = x
     else:
         xa = check_values(x, k)
     success = -math.expm1(-epsilon)  # 1 - alpha
@@ -117,18 +125,22 @@ def geometric_perturb(x: Any, k: int | None, epsilon: float, *, rng: Any = None)
     return z.astype(np.int64)
 
 
+@contract(k=Integer(2, MAX_DENSE), epsilon=EPSILON, spacing=Real(0.0, None, low_open=True))
 def laplace_channel(k: int, epsilon: float, *, spacing: float = 1.0) -> np.ndarray:
     """Discretised and truncated Laplace mechanism on ``{0, ..., k-1}`` (closed form, M6).
 
     ``z = x + N``, ``N ~ Laplace(scale 1/eps)``, mapped to the nearest point of ``{0..k-1}`` and
-    clamped (spec 002 M6; the points are ``spacing`` apart and eps is per unit of distance, so
+    clamped (the points are ``spacing`` apart and eps is per unit of distance, so
     ``e = eps * spacing`` below).  Interior ``z`` (``0 < z < k-1``):
 
     .. math:: C[x, z] = e^{-e|z-x|}\\sinh(e/2) \\; (z \\ne x), \\qquad C[x, x] = 1 - e^{-e/2};
 
     boundaries: ``C[x, 0] = e^{-e(x - 1/2)}/2`` for ``x >= 1``, ``C[0, 0] = 1 - e^{-e/2}/2``, and
     symmetrically at ``k-1``.  Post-processing of the eps-geo-ind Laplace mechanism, so
-    ``geo_ind_epsilon <= eps`` (ElSalamouny & Palamidessi 2020, §7; Andres et al. 2013).
+    ``geo_ind_epsilon <= eps`` (ElSalamouny & Palamidessi 2020, §7; Andres et al. 2013).  Built
+    from log-probabilities (``log sinh`` without overflow); refused (``ValueError``) when an entry is
+    below float64's normal range (``eps (k - 1) spacing > ~708``):
+    :meth:`DiscreteLaplace.log_channel` is exact at any epsilon.
 
     Parameters
     ----------
@@ -143,22 +155,11 @@ def laplace_channel(k: int, epsilon: float, *, spacing: float = 1.0) -> np.ndarr
     -------
     ndarray, shape (k, k)
     """
-    k = check_domain_size(k)
-    epsilon = check_epsilon(epsilon)
-    spacing = check_epsilon(spacing, name="spacing")
-    e = epsilon * spacing
-    idx = np.arange(k)
-    D = np.abs(idx[:, None] - idx[None, :]).astype(np.float64)
-    C = np.exp(-e * D) * math.sinh(e / 2.0)
-    np.fill_diagonal(C, -math.expm1(-e / 2.0))
-    # boundary columns: P(x + N < 1/2) and P(x + N > k - 3/2)
-    C[:, 0] = 0.5 * np.exp(-e * (idx - 0.5))
-    C[:, -1] = 0.5 * np.exp(-e * ((k - 1 - idx) - 0.5))
-    C[0, 0] = 1.0 - 0.5 * math.exp(-e / 2.0)
-    C[-1, -1] = 1.0 - 0.5 * math.exp(-e / 2.0)
-    return C
+    return _exp_channel(_laplace_log_channel(k, epsilon, spacing), epsilon=epsilon, what="Laplace channel",
+                        hint="DiscreteLaplace(k, epsilon, spacing).log_channel()")
 
 
+@contract(x=_VALUES, k=Integer(2, MAX_DOMAIN), epsilon=EPSILON, rng=RandomState())
 def laplace_perturb(x: Any, k: int, epsilon: float, *, rng: Any = None) -> np.ndarray:
     """Continuous Laplace noise (scale ``1/eps``) added to ``x``, rounded to the nearest integer and clamped to ``[0, k-1]``.
 
@@ -176,7 +177,6 @@ def laplace_perturb(x: Any, k: int, epsilon: float, *, rng: Any = None) -> np.nd
     ndarray of int64, shape (n,)
     """
     rng = check_random_state(rng)
-    epsilon = check_epsilon(epsilon)
     x = check_values(x, k)
     z = x + rng.laplace(0.0, 1.0 / epsilon, size=x.size)
     return np.clip(np.floor(z + 0.5), 0, k - 1).astype(np.int64)
@@ -204,6 +204,12 @@ def _check_grid(rows: Any, cols: Any) -> tuple[int, int]:
 
 
 _MAX_WINDOW = 4000
+
+
+def _linear_is_safe(rows: int, cols: int, h: float, w: float, epsilon: float) -> bool:
+    """The linear-domain planar construction keeps every entry inside the grid above ``1e-290``:
+    ``eps`` times the grid's diameter plus the 36-nat window margin stays below 660 nats."""
+    return epsilon * math.hypot(rows * h, cols * w) + 40.0 < 660.0
 
 
 def _window(eps_len: float, n: int) -> int:
@@ -269,14 +275,15 @@ def _planar_from_kernel(Kr: np.ndarray, rows: int, cols: int) -> np.ndarray:
     return M / M.sum(axis=1, keepdims=True)
 
 
+@contract(rows=_SIDE, cols=_SIDE, epsilon=EPSILON, cell_size=_CELL_SIZE)
 def planar_geometric_channel(rows: int, cols: int, epsilon: float, cell_size: Any = 1.0) -> np.ndarray:
     """Truncated planar geometric mechanism on a ``rows x cols`` grid (row-major cells), M4/M5.
 
     On the lattice of cell centres (spacing ``cell_size = h`` or ``(h, w)``):
     ``P(z | x) = c_2 exp(-eps d(x, z))`` with ``d`` Euclidean and ``c_2`` the normaliser over the
-    whole lattice (ElSalamouny & Palamidessi 2020, §4; spec 002 M4).  Truncation maps the output to
+    whole lattice (ElSalamouny & Palamidessi 2020, §4).  Truncation maps the output to
     the nearest cell of the grid, i.e. clamps row and column indices (Chatzikokolakis, ElSalamouny
-    & Palamidessi 2017; spec 002 M5).
+    & Palamidessi 2017).
 
     Construction (offset-kernel trick): the kernel ``K(di, dj) ~ exp(-eps sqrt((di h)^2 + (dj w)^2))``
     is computed on the window ``|di| <= P_r``, ``|dj| <= P_c`` with ``eps h (P_r - rows) >= 36``
@@ -299,8 +306,11 @@ def planar_geometric_channel(rows: int, cols: int, epsilon: float, cell_size: An
     ndarray, shape (rows*cols, rows*cols)
     """
     rows, cols = _check_grid(rows, cols)
-    epsilon = check_epsilon(epsilon)
     h, w = _cell_pair(cell_size)
+    if not _linear_is_safe(rows, cols, h, w, epsilon):
+        L = _planar_geometric_log_channel(rows, cols, epsilon, h, w)
+        return _exp_channel(L, epsilon=epsilon, what="planar geometric channel",
+                            hint="PlanarGeometric(rows, cols, epsilon, cell_size).log_channel()")
 
     def block(di, dj):
         return np.exp(-epsilon * np.hypot(di[:, None] * h, dj[None, :] * w))
@@ -308,12 +318,13 @@ def planar_geometric_channel(rows: int, cols: int, epsilon: float, cell_size: An
     return _planar_from_kernel(_lumped_kernel(rows, cols, h, w, epsilon, block), rows, cols)
 
 
+@contract(rows=_SIDE, cols=_SIDE, epsilon=EPSILON, cell_size=_CELL_SIZE, subdivisions=Integer(1, 64))
 def planar_laplace_channel(rows: int, cols: int, epsilon: float, cell_size: Any = 1.0, *, subdivisions: int = 8) -> np.ndarray:
     """Planar Laplace mechanism discretised to a ``rows x cols`` grid (row-major cells), M7.
 
     Density ``D(z | x) = eps^2/(2 pi) exp(-eps d(x, z))`` on the plane (Andres et al. 2013); the
     output is assigned to the cell that contains it, after clamping to the grid (boundary cells
-    extend to infinity; spec 002 M7).  ``C[x, z] = integral of D(.|x) over cell(z)``, with the
+    extend to infinity).  ``C[x, z] = integral of D(.|x) over cell(z)``, with the
     offset kernel integrated by the midpoint rule on ``subdivisions x subdivisions`` sub-points
     per cell, on the window of :func:`planar_geometric_channel`, then clamped and normalised.
 
@@ -335,16 +346,19 @@ def planar_laplace_channel(rows: int, cols: int, epsilon: float, cell_size: Any 
     cell_size : float or (float, float)
         Cell height and width (a scalar means square cells).
     subdivisions : int
-        Midpoint-rule sub-points per cell side (default 8, spec 002 M7).
+        Midpoint-rule sub-points per cell side (default 8).
 
     Returns
     -------
     ndarray, shape (rows*cols, rows*cols)
     """
     rows, cols = _check_grid(rows, cols)
-    epsilon = check_epsilon(epsilon)
     h, w = _cell_pair(cell_size)
-    s = check_domain_size(subdivisions, name="subdivisions", minimum=1)
+    s = subdivisions
+    if not _linear_is_safe(rows, cols, h, w, epsilon):
+        L = _planar_laplace_log_channel(rows, cols, epsilon, h, w, s)
+        return _exp_channel(L, epsilon=epsilon, what="planar Laplace channel",
+                            hint="PlanarLaplace(rows, cols, epsilon, cell_size).log_channel()")
     sub = (np.arange(s) + 0.5) / s - 0.5  # sub-point offsets inside a cell, in cell units
 
     def block(di, dj):
@@ -356,11 +370,12 @@ def planar_laplace_channel(rows: int, cols: int, epsilon: float, cell_size: Any 
     return _planar_from_kernel(_lumped_kernel(rows, cols, h, w, epsilon, block), rows, cols)
 
 
+@contract(points=Array(2, shape=(None, 2)), epsilon=EPSILON, rng=RandomState())
 def planar_laplace_perturb(points: Any, epsilon: float, *, rng: Any = None) -> np.ndarray:
     """Planar Laplace noise added to points of the plane (polar sampling).
 
     ``z = x + r (cos t, sin t)`` with ``t ~ U[0, 2 pi)`` and ``r ~ Gamma(shape 2, scale 1/eps)``
-    (radial CDF ``1 - (1 + eps r) e^{-eps r}``; Andres et al. 2013; spec 002 M7).  Coordinates are
+    (radial CDF ``1 - (1 + eps r) e^{-eps r}``; Andres et al. 2013).  Coordinates are
     in the units of ``1/eps`` (e.g. km for eps per km).
 
     Parameters
@@ -374,18 +389,14 @@ def planar_laplace_perturb(points: Any, epsilon: float, *, rng: Any = None) -> n
     ndarray of float64, shape (n, 2)
     """
     rng = check_random_state(rng)
-    epsilon = check_epsilon(epsilon)
-    pts = np.asarray(points, dtype=np.float64)
-    if pts.ndim != 2 or pts.shape[1] != 2 or pts.shape[0] == 0:
-        raise ValueError(f"points must have shape (n, 2) with n >= 1, got {pts.shape}")
-    if not np.all(np.isfinite(pts)):
-        raise ValueError("points must be finite")
+    pts = points
     n = pts.shape[0]
     theta = rng.random(n) * (2.0 * np.pi)
     r = rng.gamma(2.0, 1.0 / epsilon, size=n)
     return pts + np.column_stack([r * np.cos(theta), r * np.sin(theta)])
 
 
+@contract(rows=_SIDE, cols=_SIDE, epsilon=EPSILON, pad=Integer(0, MAX_DENSE))
 def planar_laplace_padded_channel(rows: int, cols: int, epsilon: float, *, pad: int = 5) -> np.ndarray:
     """Discrete planar Laplace with outputs on the grid padded by ``pad`` cells, rows normalised.
 
@@ -400,25 +411,26 @@ def planar_laplace_padded_channel(rows: int, cols: int, epsilon: float, *, pad: 
     It differs from :func:`planar_laplace_channel`, which clamps the continuous mechanism onto the
     grid (outputs = inputs, boundary cells collect the tail mass).
     """
-    from ldpnb.data.grid import padded_lattice_distance
+    if rows * cols * (rows + 2 * pad) * (cols + 2 * pad) > MAX_ENTRIES:
+        raise ValueError(f"rows, cols, pad: the padded channel of {rows} x {cols} cells padded by {pad} exceeds "
+                         f"{MAX_ENTRIES} entries")
+    return _exp_channel(_padded_log_channel(rows, cols, epsilon, pad), epsilon=epsilon,
+                        what="padded planar Laplace channel",
+                        hint="PaddedPlanarLaplace(rows, cols, epsilon, pad=pad).log_channel()")
 
-    eps = check_epsilon(epsilon)
-    W = -eps * padded_lattice_distance(rows, cols, pad=pad)
-    W -= W.max(axis=1, keepdims=True)
-    C = np.exp(W)
-    return C / C.sum(axis=1, keepdims=True)
 
-
+@contract(distance=DistanceMatrix(square=False), epsilon=EPSILON, half=Boolean())
 def exponential_channel(distance: Any, epsilon: float, half: bool = True) -> np.ndarray:
     """Exponential mechanism (McSherry & Talwar 2007) in its geo-ind form, M8.
 
     .. math:: C[x, z] = \\frac{\\exp(-c\\,\\varepsilon\\, d(x, z))}{\\sum_{z'} \\exp(-c\\,\\varepsilon\\, d(x, z'))},
               \\quad c = 1/2 \\text{ if half else } 1
 
-    (spec 002 M8).  With ``c = 1/2`` the row normaliser costs at most another ``eps d/2``, so the
+    (ElSalamouny & Palamidessi 2020, §7).  With ``c = 1/2`` the row normaliser costs at most another ``eps d/2``, so the
     channel is eps-geo-ind; ``c = 1`` gives only 2 eps.  On a finite alphabet the tight value of
     :func:`geo_ind_epsilon` is usually *smaller* than the bound (e.g. eps/2 with ``half=True`` on two
-    points).  Computed with a row-wise log-sum-exp (no underflow of whole rows).
+    points).  Computed with a row-wise log-sum-exp; refused (``ValueError``) when an entry is below
+    float64's normal range: :meth:`Exponential.log_channel` is exact at any epsilon.
 
     Parameters
     ----------
@@ -431,13 +443,8 @@ def exponential_channel(distance: Any, epsilon: float, half: bool = True) -> np.
     -------
     ndarray, shape (k, m)
     """
-    D = _check_distance(distance, square=False)
-    epsilon = check_epsilon(epsilon)
-    c = 0.5 if half else 1.0
-    logits = -c * epsilon * D
-    logits -= logits.max(axis=1, keepdims=True)
-    C = np.exp(logits)
-    return C / C.sum(axis=1, keepdims=True)
+    return _exp_channel(_exponential_log_channel(distance, epsilon, half), epsilon=epsilon,
+                        what="exponential-mechanism channel", hint="Exponential(distance, epsilon).log_channel()")
 
 
 # --------------------------------------------------------------------------------------------
@@ -445,29 +452,28 @@ def exponential_channel(distance: Any, epsilon: float, half: bool = True) -> np.
 # --------------------------------------------------------------------------------------------
 
 
+@contract(X=Array(1, integer=True), Z=Array(1, integer=True), epsilon=EPSILON)
 def untruncated_geometric_matrix(X, Z, epsilon: float) -> np.ndarray:
     """``P(z | x) = c exp(-eps |z - x|)``, ``c = (1 - e^-eps)/(1 + e^-eps)`` (eq. 6), for integer
-    inputs ``X`` (rows) and integer outputs ``Z`` (columns).  Rows sum to 1 only over all of Z."""
-    eps = _check_eps(epsilon)
-    X = np.asarray(X)
-    Z = np.asarray(Z)
-    if X.ndim != 1 or Z.ndim != 1:
-        raise ValueError("X and Z must be 1-D integer arrays")
+    inputs ``X`` (rows) and integer outputs ``Z`` (columns).  Rows sum to 1 only over all of Z;
+    entries below ``1e-308`` (``eps |z - x| > ~708``) are 0 (this is a window of an infinite
+    channel, not a channel)."""
+    eps = epsilon
+    if X.size * Z.size > MAX_ENTRIES:
+        raise ValueError(f"X, Z: a {X.size} x {Z.size} matrix exceeds {MAX_ENTRIES} entries")
     a = np.exp(-eps)
     c = (1 - a) / (1 + a)
     return c * np.exp(-eps * np.abs(Z[None, :].astype(float) - X[:, None].astype(float)))
 
 
+@contract(x=Array(None, integer=True), epsilon=EPSILON, rng=RandomState())
 def untruncated_geometric_perturb(x, epsilon: float, *, rng=None) -> np.ndarray:
     """Sample eq. (6): ``z = x + G1 - G2`` with ``G1, G2`` i.i.d. geometric on {0, 1, ...},
     ``P(G = g) = (1 - alpha) alpha^g``, ``alpha = e^-eps`` (numpy's geometric starts at 1; the
     offsets cancel)."""
     rng = check_random_state(rng)
-    eps = _check_eps(epsilon)
-    x = np.asarray(x)
-    if not np.issubdtype(x.dtype, np.integer):
-        raise ValueError("x must be an integer array")
-    pr = 1.0 - np.exp(-eps)
+    eps = epsilon
+    pr = -np.expm1(-eps)
     return x + rng.geometric(pr, size=x.shape) - rng.geometric(pr, size=x.shape)
 
 

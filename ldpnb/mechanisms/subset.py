@@ -10,12 +10,16 @@ import math
 from typing import Any
 import numpy as np
 from ldpnb.utils import (
-    check_domain_size, check_epsilon, check_random_state, check_values,
+    check_random_state, check_values,
 )
-from ldpnb.contracts import MAX_BYTES, MAX_DOMAIN, Integer, contract
+from ldpnb.contracts import (
+    MAX_BYTES, MAX_DENSE, MAX_DOMAIN, MAX_ENTRIES, Array, Bits, Counts, Integer, OneOf, RandomState, contract,
+)
 from ldpnb.mechanisms._base import FrequencyOracle, _check_reports_matrix, _log_comb
-from ldpnb.mechanisms._common import _MAX_ENUM_COLUMNS, EPSILON, _exp_neg
-from ldpnb.utils import _check_input_counts, _chunk_rows
+from ldpnb.mechanisms._common import _MAX_ENUM_COLUMNS, EPSILON, _exp_channel, _exp_neg
+
+_VALUES = Array(1, integer=True, low=0)
+from ldpnb.utils import _chunk_rows
 from ldpnb.mechanisms.grr import grr_simulate_counts
 
 __all__ = [
@@ -34,6 +38,7 @@ __all__ = [
 # ---------------------------------------------------------------------------------------------
 
 
+@contract(k=Integer(2, MAX_DOMAIN), epsilon=EPSILON)
 def ss_params(k: int, epsilon: float) -> tuple[int, float, float]:
     """Parameters ``(omega, p, q)`` of omega-subset selection.
 
@@ -57,8 +62,6 @@ def ss_params(k: int, epsilon: float) -> tuple[int, float, float]:
     -------
     (omega, p, q) : (int, float, float)
     """
-    k = check_domain_size(k)
-    epsilon = check_epsilon(epsilon)
     a = _exp_neg(epsilon)
     ratio = k / (math.exp(epsilon) + 1.0) if epsilon < 700 else 0.0  # as written in the artifact
     omega = max(1, int(round(ratio)))
@@ -69,11 +72,12 @@ def ss_params(k: int, epsilon: float) -> tuple[int, float, float]:
     return omega, p, q
 
 
+@contract(x=_VALUES, k=Integer(2, MAX_DOMAIN), epsilon=EPSILON, rng=RandomState())
 def ss_perturb(x: Any, k: int, epsilon: float, *, rng: Any = None) -> np.ndarray:
     """omega-subset selection reports as a boolean ``(n, k)`` membership matrix (vectorised).
 
     With probability ``p`` the subset is ``{x}`` plus a uniform ``(omega-1)``-subset of the other
-    values, otherwise a uniform ``omega``-subset of the other values (spec 003 A3).  Vectorised by
+    values, otherwise a uniform ``omega``-subset of the other values.  Vectorised by
     random keys: every value gets a U(0,1) key, the key of ``x_i`` is set to ``-1`` (forced in) or
     ``2`` (forced out), and the ``omega`` smallest keys (``argpartition``) form the subset; the
     smallest ``m`` of i.i.d. uniform keys are a uniform ``m``-subset.  Chunked over users.
@@ -119,6 +123,7 @@ def _ss_sample(x: np.ndarray, k: int, omega: int, p: float, rng: np.random.Gener
     return out
 
 
+@contract(k=Integer(2, MAX_DOMAIN), omega=Integer(1, MAX_DOMAIN))
 def ss_subsets(k: int, omega: int) -> np.ndarray:
     """Membership matrix ``(C(k, omega), k)`` of all ``omega``-subsets in ``itertools.combinations`` order.
 
@@ -135,10 +140,12 @@ def ss_subsets(k: int, omega: int) -> np.ndarray:
     -------
     ndarray of bool, shape (C(k, omega), k)
     """
-    k = check_domain_size(k)
-    omega = check_domain_size(omega, name="omega", minimum=1)
     if omega > k:
         raise ValueError(f"omega must be <= k, got omega={omega}, k={k}")
+    # the size test runs on log C(k, omega) first: math.comb of a huge k would not return
+    if _log_comb(k, omega) > math.log(_MAX_ENUM_COLUMNS) + 1.0:
+        raise ValueError(f"C(k, omega) must be <= 2**22 for an enumeration, got C({k}, {omega}) ~ "
+                         f"2**{_log_comb(k, omega) / math.log(2):.1f}")
     m = math.comb(k, omega)
     if m > _MAX_ENUM_COLUMNS:
         raise ValueError(f"C(k, omega) must be <= 2**22 for an enumeration, got C({k}, {omega}) = {m}")
@@ -148,6 +155,7 @@ def ss_subsets(k: int, omega: int) -> np.ndarray:
     return out
 
 
+@contract(members=Bits(2))
 def ss_subset_index(members: Any) -> np.ndarray:
     """Column of :func:`ss_channel` of each subset given as a boolean ``(n, k)`` membership matrix.
 
@@ -162,17 +170,14 @@ def ss_subset_index(members: Any) -> np.ndarray:
     -------
     ndarray of int64, shape (n,)
     """
-    B = np.asarray(members)
-    if B.ndim != 2:
-        raise ValueError(f"members must be 2-dimensional (n, k), got shape {B.shape}")
-    B = B.astype(bool)
+    B = members
     n, k = B.shape
     sizes = B.sum(axis=1)
-    if n == 0:
-        return np.zeros(0, dtype=np.int64)
     omega = int(sizes[0])
     if np.any(sizes != omega) or omega < 1:
         raise ValueError("members must have the same number (>= 1) of True entries in every row")
+    if _log_comb(k, omega) > 62 * math.log(2):
+        raise ValueError(f"members: C({k}, {omega}) subsets exceed an int64 index")
     # rank = sum over positions t (0-based) of the number of combinations that start with the same
     # prefix and a smaller element at position t:  sum_{c_{t-1} < j < c_t} C(k-1-j, omega-1-t).
     comb = np.zeros((k + 1, omega + 1), dtype=np.int64)
@@ -190,6 +195,8 @@ def ss_subset_index(members: Any) -> np.ndarray:
     return rank.sum(axis=1)
 
 
+@contract(input_counts=Counts(min_size=2), epsilon=EPSILON, rng=RandomState(),
+          method=OneOf("exact", "marginal", "per_user"))
 def ss_simulate_support_counts(input_counts: Any, epsilon: float, *, rng: Any = None, method: str = "exact") -> np.ndarray:
     """Support counts ``C(v) = #{i : v in Omega_i}`` of omega-subset selection, cost independent of n.
 
@@ -232,11 +239,15 @@ def ss_simulate_support_counts(input_counts: Any, epsilon: float, *, rng: Any = 
     ndarray of int64, shape (k,)
     """
     rng = check_random_state(rng)
-    N = _check_input_counts(input_counts)
-    if method not in ("exact", "marginal", "per_user"):
-        raise ValueError(f"method must be 'exact', 'marginal' or 'per_user', got {method!r}")
+    N = input_counts
     k = N.size
     omega, p, _ = ss_params(k, epsilon)
+    if method == "per_user" and int(N.sum()) > MAX_ENTRIES:
+        raise ValueError(f"input_counts: method='per_user' draws every user ({int(N.sum())} > {MAX_ENTRIES}); "
+                         "use method='exact'")
+    if method == "exact" and k * (omega + 1) * 3 > MAX_ENTRIES:
+        raise ValueError(f"input_counts: method='exact' keeps a ({k}, {omega + 1}) table; k is too large, "
+                         "use method='marginal'")
     if method == "per_user":
         x = np.repeat(np.arange(k), N)
         counts = np.zeros(k, dtype=np.int64)
@@ -270,6 +281,7 @@ def ss_simulate_support_counts(input_counts: Any, epsilon: float, *, rng: Any = 
     return counts
 
 
+@contract(k=Integer(2, MAX_DENSE), epsilon=EPSILON)
 def ss_channel(k: int, epsilon: float) -> np.ndarray:
     """Exact channel of omega-subset selection over the ``C(k, omega)`` subsets.
 
@@ -279,7 +291,9 @@ def ss_channel(k: int, epsilon: float) -> np.ndarray:
     .. math:: C[x, \\Omega] = \\frac{p}{\\binom{k-1}{\\omega-1}} \\text{ if } x \\in \\Omega, \\qquad
               \\frac{1-p}{\\binom{k-1}{\\omega}} \\text{ otherwise}
 
-    (spec 003 T2).  The column ratio is ``p (k - omega) / ((1 - p) omega) = e^eps``: exactly eps-LDP.
+    (Ye & Barg 2018).  The column ratio is ``p (k - omega) / ((1 - p) omega) = e^eps``: exactly eps-LDP.
+    Built from log-probabilities (the outside entry is the inside one times ``e^{-eps}``, never
+    ``1 - p`` by subtraction, which lost the level from eps ~ 30 on).
 
     Parameters
     ----------
@@ -291,11 +305,8 @@ def ss_channel(k: int, epsilon: float) -> np.ndarray:
     -------
     ndarray, shape (k, C(k, omega))
     """
-    omega, p, _ = ss_params(k, epsilon)
-    members = ss_subsets(k, omega)  # (m, k)
-    inside = p / math.comb(k - 1, omega - 1)
-    outside = (1.0 - p) / math.comb(k - 1, omega)
-    return np.where(members.T, inside, outside).astype(np.float64)
+    return _exp_channel(_ss_log_channel(k, epsilon), epsilon=epsilon, what="subset-selection channel",
+                        hint="SubsetSelection(k, epsilon).log_channel()")
 
 
 # ---------------------------------------------------------------------------------------------

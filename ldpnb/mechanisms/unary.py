@@ -8,12 +8,15 @@ from __future__ import annotations
 import math
 from typing import Any
 import numpy as np
-from ldpnb.contracts import MAX_BYTES, MAX_DOMAIN, Integer, OneOf, contract
+from ldpnb.contracts import MAX_BYTES, MAX_DOMAIN, Array, Bits, Counts, Integer, OneOf, RandomState, contract
 from ldpnb.utils import (
-    check_domain_size, check_epsilon, check_random_state, check_values,
+    check_random_state, check_values,
 )
 from ldpnb.mechanisms._base import FrequencyOracle, _bits_of_columns, _check_reports_matrix
-from ldpnb.mechanisms._common import EPSILON, _LOG2, _exp_neg
+from ldpnb.mechanisms._common import EPSILON, _LOG2, _exp_channel, _exp_neg
+
+_VALUES = Array(1, integer=True, low=0)
+_KIND = OneOf("oue", "sue")
 from ldpnb.utils import _check_input_counts, _chunk_rows
 
 __all__ = [
@@ -33,17 +36,12 @@ __all__ = [
 _MAX_UE_BITS = 16
 
 
-def _check_kind(kind: Any) -> str:
-    if not isinstance(kind, str) or kind.lower() not in ("oue", "sue"):
-        raise ValueError(f"kind must be 'oue' or 'sue', got {kind!r}")
-    return kind.lower()
-
-
 # ---------------------------------------------------------------------------------------------
 # unary encodings (SUE = basic one-time RAPPOR, OUE)
 # ---------------------------------------------------------------------------------------------
 
 
+@contract(epsilon=EPSILON, kind=_KIND)
 def ue_params(epsilon: float, kind: str = "oue") -> tuple[float, float]:
     """Bit probabilities ``(p, q)`` of unary encoding: ``P(B'_i = 1 | B_i = 1) = p``, ``P(B'_i = 1 | B_i = 0) = q``.
 
@@ -62,8 +60,6 @@ def ue_params(epsilon: float, kind: str = "oue") -> tuple[float, float]:
     -------
     (p, q) : tuple of float
     """
-    epsilon = check_epsilon(epsilon)
-    kind = _check_kind(kind)
     if kind == "sue":
         a = _exp_neg(epsilon / 2.0)
         return 1.0 / (1.0 + a), a / (1.0 + a)
@@ -71,11 +67,12 @@ def ue_params(epsilon: float, kind: str = "oue") -> tuple[float, float]:
     return 0.5, a / (1.0 + a)
 
 
+@contract(x=_VALUES, k=Integer(2, MAX_DOMAIN), epsilon=EPSILON, kind=_KIND, rng=RandomState())
 def ue_perturb(x: Any, k: int, epsilon: float, kind: str = "oue", *, rng: Any = None) -> np.ndarray:
     """Unary-encoding reports: one-hot encode ``x`` and flip the bits independently.
 
     ``B'_{i, x_i} ~ Bernoulli(p)`` and ``B'_{i, v} ~ Bernoulli(q)`` for ``v != x_i``, all independent
-    (Wang et al. 2017; spec 003 A4; spec 002 A3).  The Bernoulli matrix is drawn in chunks of users
+    (Wang et al. 2017).  The Bernoulli matrix is drawn in chunks of users
     so that the temporary float array stays below ~32 MiB; the output is a boolean ``(n, k)`` array.
 
     Parameters
@@ -114,11 +111,12 @@ def _ue_sample(x: np.ndarray, k: int, p: float, q: float, rng: np.random.Generat
     return out
 
 
+@contract(x=_VALUES, k=Integer(2, MAX_DOMAIN), epsilon=EPSILON, rng=RandomState())
 def rappor_perturb(x: Any, k: int, epsilon: float, *, rng: Any = None) -> np.ndarray:
     """Basic one-time RAPPOR reports, i.e. :func:`ue_perturb` with ``kind="sue"``.
 
     Each bit of the one-hot encoding is kept with probability ``p = e^{eps/2}/(1 + e^{eps/2})``
-    (ElSalamouny & Palamidessi 2020, §4.4; spec 002 A3).
+    (ElSalamouny & Palamidessi 2020, §4.4).
 
     Parameters
     ----------
@@ -134,6 +132,7 @@ def rappor_perturb(x: Any, k: int, epsilon: float, *, rng: Any = None) -> np.nda
     return ue_perturb(x, k, epsilon, "sue", rng=rng)
 
 
+@contract(bits=Bits(2))
 def ue_pattern_index(bits: Any) -> np.ndarray:
     """Column index of bit vectors in :func:`ue_channel`: ``index = sum_j b_j 2**j``.
 
@@ -145,17 +144,14 @@ def ue_pattern_index(bits: Any) -> np.ndarray:
     -------
     ndarray of int64, shape (n,)
     """
-    b = np.asarray(bits)
-    if b.ndim != 2:
-        raise ValueError(f"bits must be 2-dimensional (n, k), got shape {b.shape}")
+    b = bits
     if b.shape[1] > 62:
         raise ValueError(f"bits must have at most 62 columns to fit an int64 index, got {b.shape[1]}")
-    if b.dtype != bool and not np.all((b == 0) | (b == 1)):
-        raise ValueError("bits must contain only 0/1 (or booleans)")
     weights = np.left_shift(np.int64(1), np.arange(b.shape[1], dtype=np.int64))
     return (b.astype(np.int64) * weights).sum(axis=1)
 
 
+@contract(input_counts=Counts(min_size=2), epsilon=EPSILON, kind=_KIND, rng=RandomState())
 def ue_simulate_support_counts(input_counts: Any, epsilon: float, kind: str = "oue", *, rng: Any = None) -> np.ndarray:
     """Support counts ``C(v) = sum_i B'_{i, v}`` of unary encoding, exact in law, cost O(k).
 
@@ -164,7 +160,7 @@ def ue_simulate_support_counts(input_counts: Any, epsilon: float, kind: str = "o
     .. math:: C(v) \\sim \\text{Binomial}(N_v, p) + \\text{Binomial}(n - N_v, q)
 
     independently over ``v`` -- exactly the law of ``ue_perturb(x).sum(axis=0)``
-    (spec anchors D.3.4).  ``E[C(v)] = n (p f_v + q (1 - f_v))`` with ``f_v = N_v / n``.
+    ``E[C(v)] = n (p f_v + q (1 - f_v))`` with ``f_v = N_v / n``.
 
     Parameters
     ----------
@@ -184,6 +180,7 @@ def ue_simulate_support_counts(input_counts: Any, epsilon: float, kind: str = "o
     return (rng.binomial(N, p) + rng.binomial(n - N, q)).astype(np.int64)
 
 
+@contract(k=Integer(2, _MAX_UE_BITS), epsilon=EPSILON, kind=_KIND)
 def ue_channel(k: int, epsilon: float, kind: str = "oue") -> np.ndarray:
     """Exact ``k x 2**k`` channel of unary encoding over all bit patterns (``k <= 16``).
 
@@ -193,7 +190,9 @@ def ue_channel(k: int, epsilon: float, kind: str = "oue") -> np.ndarray:
     .. math:: C[x, b] = p^{b_x} (1-p)^{1-b_x} \\; q^{S - b_x} (1-q)^{k-1-(S-b_x)}.
 
     For SUE this is ElSalamouny & Palamidessi (2020), Lemma 4.4:
-    ``P(beta | x) = p^k exp(-(1/2 + S/2 - beta_x) eps)``.  The channel is exactly eps-LDP.
+    ``P(beta | x) = p^k exp(-(1/2 + S/2 - beta_x) eps)``.  The channel is exactly eps-LDP.  Built
+    from log-probabilities; refused (``ValueError``) when an entry is below float64's normal range
+    (e.g. OUE at ``k = 16`` beyond eps ~ 47): :meth:`UnaryEncoding.log_channel` is exact there.
 
     Parameters
     ----------
@@ -206,18 +205,12 @@ def ue_channel(k: int, epsilon: float, kind: str = "oue") -> np.ndarray:
     -------
     ndarray, shape (k, 2**k)
     """
-    k = check_domain_size(k)
-    if k > 16:
-        raise ValueError(f"k must be <= 16 for the exact unary-encoding channel (2**k columns), got {k}")
-    p, q = ue_params(epsilon, kind)
-    patterns = np.arange(1 << k, dtype=np.int64)
-    bits = (patterns[None, :] >> np.arange(k, dtype=np.int64)[:, None]) & 1  # (k, 2**k): bits[x, b] = b_x
-    S = bits.sum(axis=0)[None, :]
-    others = S - bits  # number of ones among the k-1 other positions
-    C = np.where(bits == 1, p, 1.0 - p) * np.power(q, others) * np.power(1.0 - q, (k - 1) - others)
-    return C.astype(np.float64)
+    L = _ue_log_channel(k, epsilon, kind)
+    return _exp_channel(L, epsilon=epsilon, what="unary-encoding channel",
+                        hint=f"{kind.upper()}(k, epsilon).log_channel()")
 
 
+@contract(k=Integer(2, _MAX_UE_BITS), epsilon=EPSILON)
 def rappor_channel(k: int, epsilon: float) -> np.ndarray:
     """Basic one-time RAPPOR channel (``k x 2**k``), i.e. ``ue_channel(k, epsilon, "sue")``.
 

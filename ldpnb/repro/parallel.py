@@ -37,10 +37,13 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 import numpy as np
-from ldpnb.utils import check_positive_int
+from ldpnb.contracts import AnyOf, Boolean, Callable_, Instance, Integer, MAX_ENTRIES, OneOf, Optional, contract
+
+_SEED = AnyOf(Integer(0), Instance(np.random.SeedSequence))
+_N_JOBS = Optional(AnyOf(OneOf("env"), Integer(1, 4096)))
 
 __all__ = [
     "sweep",
@@ -66,13 +69,15 @@ def _env_value() -> int | None:
     return value
 
 
+@contract(default=Integer(1, 4096))
 def env_n_jobs(default: int = 1) -> int:
     """``$LDPNB_N_JOBS`` if set, else ``default`` (1: serial): the workers of a caller that does not
     pass ``n_jobs``."""
     value = _env_value()
-    return check_positive_int(default, "default") if value is None else value
+    return default if value is None else value
 
 
+@contract()
 def default_n_jobs() -> int:
     """``$LDPNB_N_JOBS`` if set, else the number of CPUs available to this process."""
     value = _env_value()
@@ -84,6 +89,7 @@ def default_n_jobs() -> int:
         return os.cpu_count() or 1
 
 
+@contract(seed=_SEED, n_tasks=Integer(0, MAX_ENTRIES))
 def task_seeds(seed: int | np.random.SeedSequence, n_tasks: int) -> list[np.random.SeedSequence]:
     """One child :class:`~numpy.random.SeedSequence` per task, from ``seed``."""
     ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(int(seed))
@@ -119,6 +125,9 @@ def _under_papermill() -> bool:
         return False
 
 
+@contract(func=Callable_(), tasks=Instance(Iterable, example=[]), seed=_SEED, n_jobs=_N_JOBS,
+          backend=OneOf("loky", "threading", "sequential", "multiprocessing", "dask"), progress=Optional(Boolean()),
+          batch_size=AnyOf(OneOf("auto"), Integer(1)))
 def sweep(
     func: Callable[[Any, np.random.Generator], T],
     tasks: Sequence[Any],
@@ -155,12 +164,10 @@ def sweep(
     """
     tasks = list(tasks)
     seeds = task_seeds(seed, len(tasks))
-    if isinstance(n_jobs, str):
-        if n_jobs != "env":
-            raise ValueError(f"n_jobs must be a positive integer, None or 'env', got {n_jobs!r}")
+    if n_jobs == "env":
         n = env_n_jobs()
     else:
-        n = default_n_jobs() if n_jobs is None else check_positive_int(n_jobs, "n_jobs")
+        n = default_n_jobs() if n_jobs is None else n_jobs
     show = _want_progress(progress)
     if n == 1 and backend != "dask":
         it = zip(tasks, seeds)
