@@ -203,7 +203,8 @@ class Mechanism:
         cached = self.__dict__.get("_log_channel_cache")
         if cached is None:
             self._check_dense()
-            L = np.asarray(self._log_channel(), dtype=np.float64)
+            with np.errstate(over="ignore", invalid="ignore"):  # refused below with a clear message
+                L = np.asarray(self._log_channel(), dtype=np.float64)
             if L.shape != (self.n_inputs, self.n_outputs):  # pragma: no cover - a family's bug
                 raise RuntimeError(f"{self!r}: log channel of shape {L.shape}, expected {self.shape}")
             if np.any(np.isnan(L)) or np.any(L == np.inf) or (self.full_support and np.any(L == -np.inf)):
