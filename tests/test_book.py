@@ -27,7 +27,8 @@ MAX_CODE_COLUMNS = 88
 
 
 def _cells(nb):
-    return [(c.cell_type, c.source.strip()) for c in nb.cells]
+    """What the build compares too (``ldpnb.repro.build.pair_state``): type, source and tags."""
+    return [(c.cell_type, c.source.strip(), tuple(c.get("metadata", {}).get("tags", []))) for c in nb.cells]
 
 
 @pytest.mark.parametrize("name", CHAPTERS)
