@@ -1,9 +1,9 @@
 """Asymmetric optimal random response (AORR) and subset random response (SRR, Algorithm 2).
 
-Reference: Zarrabian, Ding & Sadeghi, "On the Lift, Related Privacy Measures, and Applications to
-Privacy-Utility Tradeoffs", eqs. 12, 14-26 and Algorithm 2; the vertex-enumeration + LP method is
-that of Lopuhaä-Zwakenberg, Tong & Škorić (optimal random response). Reproduction spec 001_LIFT,
-A5-A6 and erratum 8.4.
+Reference: M. A. Zarrabian, N. Ding and P. Sadeghi, "On the Lift, Related Privacy Measures, and
+Applications to Privacy-Utility Tradeoffs": eqs. 12, 14-26, Sec. V and Algorithm 2; the
+vertex-enumeration + LP method is that of Lopuhaä-Zwakenberg, Tong and Škorić (optimal random
+response, the paper's [26]).
 
 The mechanism is parametrised *backwards*: each output ``y`` is a column ``v_y = P_{X|Y}(.|y)`` with
 weight ``beta_y = P_Y(y)``. ALIP on output ``y`` is linear in ``v_y``, so the feasible columns form
@@ -17,19 +17,34 @@ and the problem becomes the LP (22): ``min sum_k H(v_k) beta_k`` s.t. ``beta >= 
 
 Vertex enumeration uses Qhull's halfspace intersection (scipy) by default, pycddlib (``cdd``, e.g. the
 ``pycddlib-standalone`` wheel) as an alternative, and an exact enumeration of basic feasible
-solutions for small polytopes (tests, degenerate cases).
+solutions for small polytopes (tests, degenerate cases). :func:`vertex_backend` names the backend
+that ``method="auto"`` uses, with its version (timings depend on it: Sec. V-B's SRR/AORR comparison).
+
+The LP (22) over many vertices (more than ``_CG_MIN`` columns) is solved by column generation:
+HiGHS on a restricted set of columns, priced against every vertex with the duals
+(``h_k - v_k . mu``), columns with negative reduced cost added until none is left; the optimum is
+the same as the full LP's (to the solver's tolerance), at a fraction of its cost when ``epsilon``
+is small and the vertices number in the tens of thousands.
 """
 
 from __future__ import annotations
 
 import itertools
+import math
 from dataclasses import dataclass, field
 from typing import Any
 import numpy as np
 from scipy.optimize import linprog
-from ldpnb.measures.lift import ALIP, check_joint
-from ldpnb.utils import check_epsilon
-from ldpnb.mechanisms.watchdog import MergeMechanism, subset_merging
+
+from ldpnb.contracts import Array, Distribution, NonnegativeMatrix, OneOf, Optional, Real, contract
+from ldpnb.measures.lift import ALIP, _check_joint
+from ldpnb.mechanisms.watchdog import MergeMechanism, _subset_merging
+
+_JOINT = NonnegativeMatrix()
+_BUDGET = Real(0, None, low_open=True)
+_METHOD = OneOf("auto", "qhull", "cdd", "bruteforce")
+_SUBSET = Optional(Array(1, low=0, integer=True))
+_CG_MIN = 3000  #: vertex count from which LP (22) is solved by column generation
 
 __all__ = [
     "alip_column_polytope",
@@ -41,7 +56,9 @@ __all__ = [
     "SRRResult",
     "subset_random_response",
     "has_cdd",
+    "vertex_backend",
     "perfect_privacy_response",
+    "full_channel",
 ]
 
 
@@ -59,6 +76,34 @@ def has_cdd() -> bool:
     return _HAS_CDD
 
 
+@contract(method=_METHOD)
+def vertex_backend(method: str = "auto") -> str:
+    """The vertex-enumeration library behind ``method`` with its version, e.g. ``"Qhull (scipy 1.14.1)"``.
+
+    ``"auto"`` is Qhull's halfspace intersection, with cdd (or brute force) for the polytopes Qhull
+    cannot take (dimension < 2, e.g. blocks of two symbols; no interior).
+    """
+    import scipy
+
+    qhull = f"Qhull (scipy {scipy.__version__})"
+    if method in ("auto", "qhull"):
+        return qhull + (", small or flat polytopes by " + ("pycddlib" if _HAS_CDD else "brute force")
+                        if method == "auto" else "")
+    if method == "cdd":
+        if not _HAS_CDD:
+            return "pycddlib (not installed)"
+        from importlib.metadata import PackageNotFoundError, version
+
+        for dist in ("pycddlib-standalone", "pycddlib"):
+            try:
+                return f"pycddlib {version(dist)} (cddlib, floating point)"
+            except PackageNotFoundError:
+                continue
+        return "pycddlib (cddlib, floating point)"
+    return "brute-force basis enumeration (numpy)"
+
+
+@contract(V=Array((1, 2), min_size=0, low=-1e-9))
 def column_entropies(V: np.ndarray) -> np.ndarray:
     """Entropy in nats of each row of ``V`` (rows are distributions; ``0 log 0 = 0``)."""
     V = np.asarray(V, dtype=float)
@@ -67,6 +112,7 @@ def column_entropies(V: np.ndarray) -> np.ndarray:
     return -t.sum(axis=-1)
 
 
+@contract(p_sx=_JOINT, eps_l=_BUDGET, eps_u=_BUDGET, subset=_SUBSET)
 def alip_column_polytope(
     p_sx: Any, eps_l: float, eps_u: float, subset: Any = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -75,8 +121,10 @@ def alip_column_polytope(
     Rows of ``A_ub``: ``K v <= e^{eps_u} P_S`` (max-lift), ``-K v <= -e^{-eps_l} P_S`` (min-lift),
     ``-v <= 0``; with ``K[s, x] = P_{S|X}(s|x)`` restricted to ``x in A``. ``A_eq = 1^T``, ``b_eq = 1``.
     """
-    p_sx = check_joint(p_sx, "p_sx")
-    eps_l, eps_u = check_epsilon(eps_l, "eps_l"), check_epsilon(eps_u, "eps_u")
+    return _polytope(_check_joint(p_sx, "p_sx"), eps_l, eps_u, subset)
+
+
+def _polytope(p_sx, eps_l, eps_u, subset):
     n_x = p_sx.shape[1]
     idx = np.arange(n_x) if subset is None else np.asarray(subset, dtype=int).ravel()
     if idx.size == 0 or np.unique(idx).size != idx.size or idx.min() < 0 or idx.max() >= n_x:
@@ -176,6 +224,8 @@ def _vertices_bruteforce(A_ub, b_ub, A_eq, b_eq, tol=1e-9):
     return out
 
 
+@contract(A_ub=Array(2), b_ub=Array(1), A_eq=Optional(Array(2, min_size=0)), b_eq=Optional(Array(1, min_size=0)),
+          method=_METHOD, tol=Real(0, 1e-3))
 def polytope_vertices(
     A_ub: np.ndarray, b_ub: np.ndarray, A_eq: np.ndarray | None = None, b_eq: np.ndarray | None = None,
     *, method: str = "auto", tol: float = 1e-9,
@@ -186,7 +236,7 @@ def polytope_vertices(
     coordinates reduced by the equalities, around the Chebyshev centre (no extra dependency; the
     tests check it against cdd and brute force). ``method="cdd"``: pycddlib double description in
     floating point; on cdd's "numerical inconsistency" error the coefficients are rounded to 12, 10,
-    8 decimals and retried (spec 8.8).
+    8 decimals and retried.
     ``method="bruteforce"``: every choice of ``d - n_eq`` active inequalities, solved and kept if
     feasible (exact, ``O(C(n_ineq, d - n_eq))``: small polytopes and tests only).
     ``"auto"``: Qhull; when it cannot be used (a polytope of dimension < 2 or without interior, e.g.
@@ -194,6 +244,10 @@ def polytope_vertices(
     Vertices are verified against the inequalities (violations > ``tol`` dropped) and deduplicated
     to 1e-10. Returns an ``M x d`` array.
     """
+    return _polytope_vertices(A_ub, b_ub, A_eq, b_eq, method, tol)
+
+
+def _polytope_vertices(A_ub, b_ub, A_eq=None, b_eq=None, method="auto", tol=1e-9):
     A_ub = np.asarray(A_ub, dtype=float)
     b_ub = np.asarray(b_ub, dtype=float)
     d = A_ub.shape[1]
@@ -235,33 +289,107 @@ def polytope_vertices(
     V = V[np.all(V @ A_ub.T - b_ub <= tol * scale, axis=1)]
     if A_eq.shape[0]:
         V = V[np.all(np.abs(V @ A_eq.T - b_eq) <= tol * (1 + np.abs(b_eq)), axis=1)]
-    if V.shape[0] > 1:
-        key = np.round(V, 10)
-        _, first = np.unique(key, axis=0, return_index=True)
+    if V.shape[0] > 1:  # deduplicate to 1e-10 (rows compared as bytes: much faster than a lexicographic sort)
+        key = np.ascontiguousarray(np.round(V, 10) + 0.0)  # + 0.0 turns -0.0 into 0.0
+        _, first = np.unique(key.view(np.dtype((np.void, key.dtype.itemsize * key.shape[1]))).ravel(),
+                             return_index=True)
         V = V[np.sort(first)]
     return V
 
 
+@contract(V=Array(2, min_size=0), costs=Array(1, min_size=0), target=Array(1), tol=Real(0, 1e-6))
 def min_concave_over_vertices(
     V: np.ndarray, costs: np.ndarray, target: np.ndarray, *, tol: float = 1e-12
 ) -> np.ndarray | None:
     """LP (22): ``min_beta costs . beta`` s.t. ``beta >= 0``, ``sum_k beta_k V[k] = target`` (HiGHS).
 
-    The support of the optimal basic solution is re-solved exactly (least squares on the at most
-    ``d`` active columns) so that ``sum_k beta_k V[k] = target`` holds to machine precision.
+    With many columns the LP is solved by column generation (see the module docstring). The support
+    of the optimal basic solution is re-solved exactly (least squares on the at most ``d`` active
+    columns) so that ``sum_k beta_k V[k] = target`` holds to machine precision.
     Returns ``beta`` (entries ``<= tol`` set to 0) or ``None`` if the LP is infeasible.
     """
+    if V.shape[0] != costs.shape[0] or (V.shape[0] and V.shape[1] != target.shape[0]):
+        raise ValueError(f"V ({V.shape}), costs ({costs.shape}) and target ({target.shape}) do not match")
+    return _min_concave(V, costs, target, tol)
+
+
+_LP_OPTIONS = {"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10}
+
+
+def _lp22(costs, V, target):
+    return linprog(costs, A_eq=V.T, b_eq=target, bounds=(0, None), method="highs", options=_LP_OPTIONS)
+
+
+def _lp22_column_generation(V, costs, target, *, batch: int = 64, max_rounds: int = 200):
+    """LP (22) by column generation; returns a result with ``x`` over all columns (or None)."""
+    M = V.shape[0]
+    start = np.unique(np.r_[np.argsort(costs, kind="stable")[:2 * V.shape[1] + 16], np.argmax(V, axis=0)])
+    idx = start
+    for _ in range(max_rounds):
+        res = _lp22(costs[idx], V[idx], target)
+        if res.status == 2:  # the restricted set cannot reach the target yet: widen it
+            if idx.size == M:
+                return None
+            idx = np.unique(np.r_[idx, np.argsort(costs, kind="stable")[: min(M, 2 * idx.size)]])
+            continue
+        if res.status != 0:
+            return _lp22(costs, V, target)  # numerical trouble: the full LP decides
+        reduced = costs - V @ res.eqlin.marginals
+        reduced[idx] = 0.0
+        neg = np.flatnonzero(reduced < -1e-11 * (1 + np.abs(costs)))
+        if neg.size == 0:
+            x = np.zeros(M)
+            x[idx] = res.x
+            res.x = x
+            return res
+        idx = np.union1d(idx, neg[np.argsort(reduced[neg], kind="stable")[:batch]])
+    return _lp22(costs, V, target)
+
+
+_BASES_MAX = 4000  #: largest number of bases enumerated directly instead of calling the LP solver
+
+
+def _lp22_bases(V, costs, target):
+    """LP (22) for a small block by enumerating its bases: every choice of ``m = len(target)`` vertices,
+    solved for ``beta`` (kept if ``beta >= 0`` reproduces the target), the cheapest kept. Exact for a
+    bounded LP (an optimum is attained at a basic feasible solution); returns ``x`` over all columns, or
+    ``None`` when no basis is feasible (LP infeasible, as ``V`` has full rank ``m``). Used when ``C(M, m) <= _BASES_MAX``: it costs
+    microseconds where a call of the general solver costs milliseconds of set-up (most SRR blocks)."""
+    M, m = V.shape
+    combos = np.array(list(itertools.combinations(range(M), m)), dtype=int).reshape(-1, m)
+    B = np.transpose(V[combos], (0, 2, 1))  # (c, m, m): columns are the chosen vertices
+    with np.errstate(all="ignore"):
+        ok = np.abs(np.linalg.det(B)) > 1e-13
+        if not ok.any():
+            return None
+        sol = np.linalg.solve(B[ok], np.broadcast_to(target, (int(ok.sum()), m))[..., None])[..., 0]
+    combos = combos[ok]
+    feas = np.all(sol >= -1e-12, axis=1) & np.all(np.abs(np.einsum("cij,cj->ci", B[ok], sol) - target) <= 1e-10, axis=1)
+    if not feas.any():
+        return None
+    cost = np.einsum("cj,cj->c", costs[combos[feas]], sol[feas])
+    k = int(np.argmin(cost))
+    x = np.zeros(M)
+    x[combos[feas][k]] = np.clip(sol[feas][k], 0.0, None)
+    return x
+
+
+def _min_concave(V, costs, target, tol=1e-12):
     V = np.asarray(V, dtype=float)
     target = np.asarray(target, dtype=float)
     if V.shape[0] == 0:
         return None
-    res = linprog(
-        costs, A_eq=V.T, b_eq=target, bounds=(0, None), method="highs",
-        options={"primal_feasibility_tolerance": 1e-10, "dual_feasibility_tolerance": 1e-10},
-    )
-    if res.status != 0:
-        return None
-    beta = np.where(res.x > tol, res.x, 0.0)
+    M, m = V.shape
+    if M >= m and math.comb(M, m) <= _BASES_MAX and np.linalg.matrix_rank(V) == m:
+        x = _lp22_bases(V, costs, target)  # full row rank: a feasible LP has a basic feasible solution
+        if x is None:
+            return None
+    else:
+        res = _lp22_column_generation(V, costs, target) if M >= _CG_MIN else _lp22(costs, V, target)
+        if res is None or res.status != 0:
+            return None
+        x = res.x
+    beta = np.where(x > tol, x, 0.0)
     sup = np.flatnonzero(beta)
     sol, *_ = np.linalg.lstsq(V[sup].T, target, rcond=None)
     if np.all(sol > 0) and np.allclose(V[sup].T @ sol, target, atol=1e-12, rtol=1e-10):
@@ -316,6 +444,7 @@ class ORRResult:
         return int(self.vertices.shape[0])
 
 
+@contract(p_sx=_JOINT, eps_l=_BUDGET, eps_u=_BUDGET, subset=_SUBSET, method=_METHOD)
 def optimal_random_response(
     p_sx: Any, eps_l: float, eps_u: float, *, subset: Any = None, method: str = "auto"
 ) -> ORRResult:
@@ -324,10 +453,13 @@ def optimal_random_response(
     Enumerates the vertices of ``Pi(A)`` (eq. 21) and solves LP (22) with right-hand side
     ``P_X|_A``; ``eps_l = eps_u`` gives ORR for LIP. On ``A = X`` the LP is always feasible
     (``P_X`` itself is a feasible column since ``l(s, X) = 1``); on a block it is feasible iff the
-    merged block satisfies ALIP (spec erratum 8.4).
+    merged block satisfies ALIP (not whenever the polytope is non-empty, as Algorithm 2 tests).
     """
-    p_sx = check_joint(p_sx, "p_sx")
-    A_ub, b_ub, A_eq, b_eq = alip_column_polytope(p_sx, eps_l, eps_u, subset)
+    return _orr(_check_joint(p_sx, "p_sx"), eps_l, eps_u, subset, method)
+
+
+def _orr(p_sx, eps_l, eps_u, subset=None, method="auto") -> ORRResult:
+    A_ub, b_ub, A_eq, b_eq = _polytope(p_sx, eps_l, eps_u, subset)
     idx = np.arange(p_sx.shape[1]) if subset is None else np.asarray(subset, dtype=int).ravel()
     p_x = p_sx.sum(axis=0)[idx]
     if idx.size == 1:
@@ -335,12 +467,12 @@ def optimal_random_response(
         if np.any(A_ub @ V[0] - b_ub > 1e-12 * (1 + np.abs(b_ub))):
             V = np.zeros((0, 1))
     else:
-        V = polytope_vertices(A_ub, b_ub, A_eq, b_eq, method=method)
+        V = _polytope_vertices(A_ub, b_ub, A_eq, b_eq, method)
     V = np.clip(V, 0.0, None)
     if V.shape[0]:
         V = V / V.sum(axis=1, keepdims=True)
-    h = column_entropies(V)
-    beta = min_concave_over_vertices(V, h, p_x)
+    h = column_entropies.__wrapped__(V)
+    beta = _min_concave(V, h, p_x)
     res = ORRResult(idx, V, beta)
     if beta is not None:
         keep = beta > 0
@@ -350,9 +482,10 @@ def optimal_random_response(
     return res
 
 
+@contract(p_sx=_JOINT, eps_l=_BUDGET, eps_u=_BUDGET, method=_METHOD)
 def full_channel(p_sx: Any, eps_l: float, eps_u: float, *, method: str = "auto") -> np.ndarray:
-    """Forward channel ``C[x, y]`` of AORR on all of X (convenience wrapper; always feasible)."""
-    r = optimal_random_response(p_sx, eps_l, eps_u, method=method)
+    """Forward channel ``C[x, y]`` of AORR on all of X (eq. 12; always feasible)."""
+    r = _orr(_check_joint(p_sx, "p_sx"), eps_l, eps_u, None, method)
     if r.channel is None:  # pragma: no cover - numerical failure of the vertex enumeration
         raise RuntimeError("AORR LP on all of X reported infeasible: vertex enumeration lost vertices")
     return r.channel
@@ -381,31 +514,30 @@ class SRRResult:
         return max((len(b) for b in self.blocks), default=0)
 
 
+@contract(p_sx=_JOINT, eps_l=_BUDGET, eps_u=_BUDGET, feasibility=OneOf("lp", "printed"), method=_METHOD,
+          risk=OneOf("inverse", "printed"))
 def subset_random_response(
     p_sx: Any, eps_l: float, eps_u: float, *, feasibility: str = "lp", method: str = "auto",
     risk: str = "inverse",
 ) -> SRRResult:
     """Subset random response, Algorithm 2 (eqs. 15-26).
 
-    1. ``(X_L, G)`` from Algorithm 1 (:func:`ldpnb.watchdog.subset_merging`, ALIP criterion).
+    1. ``(X_L, G)`` from Algorithm 1 (:func:`ldpnb.mechanisms.watchdog.subset_merging`, ALIP criterion).
     2. Take blocks of ``G`` in order; while the current block is infeasible, merge the next block of
        ``G`` into it (line 9) or, when ``G`` is exhausted, the last finished block (line 13).
     3. If everything merged is still infeasible, fall back to subset merging (lines 20-21); else
        assemble ``P_{X|Y}``, ``P_Y`` (eqs. 25-26): identity on ``X_L``, ORR on each block.
 
-    ``feasibility="lp"`` (default, spec erratum 8.4): a block ``A`` is feasible iff LP (22) is, i.e.
+    ``feasibility="lp"`` (default): a block ``A`` is feasible iff LP (22) is, i.e.
     iff the merged block satisfies ALIP. ``feasibility="printed"``: the paper's test
     ``Pi(A) != {}`` (weaker; a block whose LP is then infeasible is merged, counted in
     ``lp_failures``).
     """
-    if feasibility not in ("lp", "printed"):
-        raise ValueError(f"feasibility must be 'lp' or 'printed', got {feasibility!r}")
-    eps_l, eps_u = check_epsilon(eps_l, "eps_l"), check_epsilon(eps_u, "eps_u")
-    p_sx = check_joint(p_sx, "p_sx")
+    p_sx = _check_joint(p_sx, "p_sx")
     n_x = p_sx.shape[1]
     p_s = p_sx.sum(axis=1)
     crit = ALIP(eps_l, eps_u, risk=risk)
-    mm = subset_merging(p_sx, crit)
+    mm = _subset_merging(p_sx, crit)
     G = [list(g) for g in mm.groups]
     out = SRRResult(mm.low, [np.array(g) for g in G])
 
@@ -414,7 +546,7 @@ def subset_random_response(
         if feasibility == "lp":
             L = cols / (p_s * cols.sum())
             return not bool(crit.violated(L[:, None], p_s)[0])
-        A_ub, b_ub, A_eq, b_eq = alip_column_polytope(p_sx, eps_l, eps_u, A)
+        A_ub, b_ub, A_eq, b_eq = _polytope(p_sx, eps_l, eps_u, A)
         r = linprog(np.zeros(len(A)), A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=(None, None), method="highs")
         return r.status == 0
 
@@ -435,7 +567,7 @@ def subset_random_response(
     final_blocks = []
     for A in O:
         A = np.sort(np.array(A))
-        r = optimal_random_response(p_sx, eps_l, eps_u, subset=A, method=method)
+        r = _orr(p_sx, eps_l, eps_u, A, method)
         out.n_vertices += r.n_vertices
         if not r.feasible:  # only possible with feasibility="printed" (or numerical trouble)
             out.lp_failures += 1
@@ -455,6 +587,7 @@ def subset_random_response(
     return out
 
 
+@contract(p_sx=_JOINT, method=_METHOD)
 def perfect_privacy_response(p_sx: Any, *, method: str = "auto") -> ORRResult:
     """The epsilon -> 0 limit of (A)ORR: the best mechanism with ``P_{S|Y}(.|y) = P_S`` for every y.
 
@@ -463,15 +596,15 @@ def perfect_privacy_response(p_sx: Any, *, method: str = "auto") -> ORRResult:
     positive when ``P_{S|X}`` has a non-trivial null space on the simplex (generically when
     ``|X| > |S|``), which is why AORR's utility does not vanish as epsilon -> 0.
     """
-    p_sx = check_joint(p_sx, "p_sx")
+    p_sx = _check_joint(p_sx, "p_sx")
     n_x = p_sx.shape[1]
     p_s, p_x = p_sx.sum(axis=1), p_sx.sum(axis=0)
     K = p_sx / p_x
-    V = polytope_vertices(-np.eye(n_x), np.zeros(n_x), K, p_s, method=method)
+    V = _polytope_vertices(-np.eye(n_x), np.zeros(n_x), K, p_s, method)
     V = np.clip(V, 0.0, None)
     V = V / V.sum(axis=1, keepdims=True)
-    h = column_entropies(V)
-    beta = min_concave_over_vertices(V, h, p_x)
+    h = column_entropies.__wrapped__(V)
+    beta = _min_concave(V, h, p_x)
     res = ORRResult(np.arange(n_x), V, beta)
     if beta is not None:
         keep = beta > 0

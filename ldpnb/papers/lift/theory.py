@@ -1,5 +1,7 @@
 """Lift paper (Zarrabian, Ding and Sadeghi): numerical checks of the propositions, the
-counterexamples to five printed bounds, and the watchdog's analytic results.
+counterexamples to five printed bounds, the identities of eq. (4) and Def. 5, the watchdog's
+analytic results (eqs. 11, 13, Def. 4, Thm. 1, Props. 2 and 7), the convexity of the lift-based
+constraints (Sec. VI-B) and the alpha-lift limits (Sec. VI-B).
 """
 
 from __future__ import annotations
@@ -23,6 +25,15 @@ __all__ = [
     "random_mechanism_joint",
     "proposition_violations",
     "analytic_checks",
+    "fig1_extremes",
+    "identity_errors",
+    "eq11_nested",
+    "refinement_checks",
+    "prop7_feasibility",
+    "ldp_feasible",
+    "convexity_checks",
+    "alpha_limits",
+    "nested_high_risk",
 ]
 
 
@@ -36,7 +47,10 @@ def lift_asymmetry_samples(n_dist: int, n_s: int = 5, n_x: int = 17, *, rng: Any
 
     Returns a dict with ``log_psi`` and ``log_lambda`` (each ``n_dist * n_x`` values, nats) and
     ``mass_max`` / ``mass_min``: per distribution, the total ``P_SX`` mass on the argmax-lift pairs
-    ``(s_max(x), x)`` and on the argmin pairs (the paper's "likelihood of appearance" remark).
+    ``(s_max(x), x)`` and on the argmin pairs (the paper's "likelihood of appearance" remark, Sec. I-A),
+    with ``mass_max_floor = sum_x P_S(s_max(x)) P_X(x) <= mass_max`` and ``mass_min_ceiling =
+    sum_x P_S(s_min(x)) P_X(x) >= mass_min`` (because ``Lambda >= 1 >= Psi``): the part of "max-lifts
+    are more likely" that holds by construction.
     """
     rng = check_random_state(rng)
     if int(n_dist) != n_dist or n_dist < 1:
@@ -47,21 +61,24 @@ def lift_asymmetry_samples(n_dist: int, n_s: int = 5, n_x: int = 17, *, rng: Any
     L = P / (p_s * p_x)
     ia = L.argmax(axis=1)[:, None, :]
     ii = L.argmin(axis=1)[:, None, :]
+    ps_b = np.broadcast_to(p_s, P.shape)
     return {
         "log_psi": np.log(L.min(axis=1)).ravel(),
         "log_lambda": np.log(L.max(axis=1)).ravel(),
         "mass_max": np.take_along_axis(P, ia, axis=1).sum(axis=(1, 2)),
         "mass_min": np.take_along_axis(P, ii, axis=1).sum(axis=(1, 2)),
+        "mass_max_floor": (np.take_along_axis(ps_b, ia, axis=1) * p_x).sum(axis=(1, 2)),
+        "mass_min_ceiling": (np.take_along_axis(ps_b, ii, axis=1) * p_x).sum(axis=(1, 2)),
     }
 
 
 # --------------------------------------------------------------------------------------------
-# errata: counterexamples and proposition checks (spec Sec. 4)
+# errata: counterexamples and proposition checks (Props. 1, 3-6)
 # --------------------------------------------------------------------------------------------
 
 
 def counterexample_c1() -> np.ndarray:
-    """Counterexample C1 (spec T3.2, T8): S, Y uniform on 3 symbols, lift 1.2 off the diagonal and
+    """Counterexample C1 (to Props. 1.2, 3.1, 3.2): S, Y uniform on 3 symbols, lift 1.2 off the diagonal and
     0.6 on it. ``eps_u = log 1.2``, ``eps_l = -log 0.6``, but ``T = 0.1333 > (e^{eps_u}-1)/2 = 0.1``."""
     lift = np.full((3, 3), 1.2)
     np.fill_diagonal(lift, 0.6)
@@ -69,7 +86,7 @@ def counterexample_c1() -> np.ndarray:
 
 
 def counterexample_c2() -> np.ndarray:
-    """Counterexample C2 (spec T10): 3x3 uniform marginals, lift 0.8 off the diagonal and 1.4 on it.
+    """Counterexample C2 (to Props. 5.1, 5.2): 3x3 uniform marginals, lift 0.8 off the diagonal and 1.4 on it.
     ``eps_l = -log 0.8`` but ``Psi_l1 = 0.2619 > e^{eps_l} - 1 = 0.25``."""
     lift = np.full((3, 3), 0.8)
     np.fill_diagonal(lift, 1.4)
@@ -82,7 +99,7 @@ class BoundCheck:
 
     value: float
     bound: float
-    true_in_general: bool  #: False for the bounds printed in the paper that the spec refutes
+    true_in_general: bool  #: False for the printed bounds that counterexamples C1, C2 refute
 
     @property
     def holds(self) -> bool:
@@ -94,7 +111,7 @@ def proposition_checks(joint: Any, *, alphas: tuple[float, ...] = (2.0, 5.0, 50.
 
     The tight budgets are ``eps_u = log max Lambda`` and ``eps_l = -log min Psi`` (so the
     mechanism is exactly (eps_l, eps_u)-ALIP). Keys ending in ``_printed`` are the bounds as printed
-    in the paper (false in general, spec T3.2, T8.1-2, T10.1-2); keys ending in ``_corrected`` are
+    in the paper (false in general: Props. 1.2, 3.1-3.2, 5.1-5.2); keys ending in ``_corrected`` are
     the corrected bounds; all others are printed bounds that are true.
 
     Units: nats (``I``, ``I^S_alpha``, ``I^A_alpha``, the budgets).
@@ -163,7 +180,7 @@ def proposition_checks(joint: Any, *, alphas: tuple[float, ...] = (2.0, 5.0, 50.
 
 
 def random_mechanism_joint(rng: Any = None, *, max_size: int = 5, concentrations=(0.3, 1.0, 3.0)) -> np.ndarray:
-    """A random ``P_SY = P_SX C`` for testing the propositions (spec Sec. 4, "Notation for tests").
+    """A random ``P_SY = P_SX C`` for testing the propositions on mechanisms with extreme lifts.
 
     Alphabet sizes uniform on ``2..max_size``; ``P_SX`` is Dirichlet(c 1) over all cells and the
     rows of ``C`` are Dirichlet(c 1), with ``c`` drawn from ``concentrations`` (small ``c`` gives
@@ -205,7 +222,8 @@ def proposition_violations(n: int, *, rng: Any = None, alphas: tuple[float, ...]
 
 
 def analytic_checks(n: int, *, rng: Any = None, n_s: int = 5, n_x: int = 17) -> dict:
-    """Numerical checks of the watchdog's analytic results on ``n`` random instances (spec T4-T7).
+    """Numerical checks of the watchdog's analytic results on ``n`` random instances (eqs. 11, 13,
+    Def. 4, Thm. 1, Prop. 2).
 
     For each instance: a random ``P_SX`` (iid U(0,1) cells), a random ``X_H`` (2-8 symbols) split in two
     blocks, a random randomisation ``r`` on ``X_H`` (1-4 outputs) and random ``(eps, lambda)``.
@@ -241,3 +259,313 @@ def analytic_checks(n: int, *, rng: Any = None, n_s: int = 5, n_x: int = 17) -> 
         v_p2 += not (sub and mi_ok)
     return {"closed_form_max_err": float(err), "refinement_violations": int(v_ref),
             "theorem1_violations": int(v_thm), "prop2_violations": int(v_p2), "n": int(n)}
+
+
+# --------------------------------------------------------------------------------------------
+# Fig. 1: run-to-run spread of the histogram's end points
+# --------------------------------------------------------------------------------------------
+
+
+def fig1_extremes(n_runs: int, n_dist: int = 1000, n_s: int = 5, n_x: int = 17, *, rng: Any = None,
+                  chunk: int = 20) -> dict[str, np.ndarray]:
+    """End points of Fig. 1's two histograms in ``n_runs`` independent runs of ``n_dist`` random ``P_SX``.
+
+    Returns arrays (one entry per run): ``psi_min``, ``psi_max`` (range of ``log Psi(x)``) and
+    ``lam_min``, ``lam_max`` (range of ``log Lambda(x)``), nats. The paper prints one run's end
+    points (Sec. III); their spread over runs is the noise against which they are compared.
+    """
+    rng = check_random_state(rng)
+    out = {k: [] for k in ("psi_min", "psi_max", "lam_min", "lam_max")}
+    done = 0
+    while done < n_runs:
+        m = min(chunk, n_runs - done)
+        P = random_joint(n_s, n_x, rng=rng, size=m * n_dist).reshape(m, n_dist, n_s, n_x)
+        L = P / (P.sum(axis=3, keepdims=True) * P.sum(axis=2, keepdims=True))
+        lp, ll = np.log(L.min(axis=2)), np.log(L.max(axis=2))
+        out["psi_min"].append(lp.min(axis=(1, 2)))
+        out["psi_max"].append(lp.max(axis=(1, 2)))
+        out["lam_min"].append(ll.min(axis=(1, 2)))
+        out["lam_max"].append(ll.max(axis=(1, 2)))
+        done += m
+    return {k: np.concatenate(v) for k, v in out.items()}
+
+
+# --------------------------------------------------------------------------------------------
+# eq. (4) and Def. 5: the identities, against the direct definitions
+# --------------------------------------------------------------------------------------------
+
+
+def identity_errors(n: int, *, rng: Any = None, alphas: tuple[float, ...] = (0.5, 2.0, 10.0)) -> dict[str, float]:
+    """Largest errors of the identities of eq. (4) and Def. 5 on ``n`` random mechanisms.
+
+    Each side is computed from its own definition: ``Gamma(y)`` as the largest ratio
+    ``P_{Y|S}(y|s) / P_{Y|S}(y|s')`` against ``Lambda(y)/Psi(y)`` (relative error); ``T(S;Y) =
+    1/2 sum |P_SY - P_S P_Y|`` against ``1/2 E_Y[Lambda_l1]`` (absolute); ``chi^2(S;Y) = sum (P_SY -
+    P_S P_Y)^2 / (P_S P_Y)`` against ``E_Y[Lambda_chi2]`` (relative); Sibson's ``I_alpha = alpha/(alpha-1)
+    log sum_y (sum_s P_S P_{Y|S}^alpha)^{1/alpha}`` against ``alpha/(alpha-1) log E_Y[Lambda^S_alpha]``
+    (absolute, nats). Half the instances are :func:`random_mechanism_joint`, half a uniform ``P_SX``
+    (5 x 17) through a random channel.
+    """
+    rng = check_random_state(rng)
+    e4 = eT = eC = eS = 0.0
+    used = 0
+    for i in range(int(n)):
+        if i % 2 == 0:
+            Psy = random_mechanism_joint(rng)
+        else:
+            P = random_joint(5, 17, rng=rng)
+            Psy = P @ rng.dirichlet(np.ones(int(rng.integers(2, 8))), size=17)
+        if Psy.min() <= 1e-300:
+            continue
+        used += 1
+        ps, py = Psy.sum(1), Psy.sum(0)
+        Pys = Psy / ps[:, None]
+        gamma = (Pys[:, None, :] / Pys[None, :, :]).max(axis=(0, 1))
+        L = Psy / np.outer(ps, py)
+        e4 = max(e4, float(np.max(np.abs(gamma / (L.max(0) / L.min(0)) - 1))))
+        prod = np.outer(ps, py)
+        eT = max(eT, abs(0.5 * np.abs(Psy - prod).sum() - 0.5 * py @ _measure(L, ps, "l1", False, None)))
+        x2 = ((Psy - prod) ** 2 / prod).sum()
+        eC = max(eC, abs(x2 - py @ _measure(L, ps, "chi2", False, None)) / max(x2, 1e-300))
+        for a in alphas:
+            direct = a / (a - 1) * np.log(((ps[:, None] * Pys ** a).sum(0) ** (1 / a)).sum())
+            eS = max(eS, abs(direct - a / (a - 1) * np.log(py @ _measure(L, ps, "alpha", False, a))))
+    return {"eq4_rel": e4, "T_abs": eT, "chi2_rel": eC, "sibson_abs": eS, "n": used}
+
+
+# --------------------------------------------------------------------------------------------
+# eq. (11): strict monotonicity in X_H; Def. 4: refinements
+# --------------------------------------------------------------------------------------------
+
+
+def eq11_nested(n: int, *, rng: Any = None, n_s: int = 5, n_x: int = 17) -> dict[str, float]:
+    """Sec. III-A1 after eq. (11): ``X_H' subset X_H`` implies ``I(X;Y) < I'(X;Y)`` (complete merging).
+
+    ``n`` random ``P_SX`` with random nested pairs (``X_H`` of 1-17 symbols, ``X_H'`` a proper subset,
+    possibly empty). Returns ``pairs`` and ``strict_violations`` (``I >= I'``) over pairs with
+    ``|X_H| >= 2``, the smallest gap ``I' - I`` there (nats), and ``singleton_pairs`` with
+    ``singleton_equalities`` and ``singleton_max_gap``: ``|X_H| = 1``, ``X_H' = {}``, where merging one
+    symbol is the identity and ``I = I'`` exactly.
+    """
+    rng = check_random_state(rng)
+    pairs = viol = single = equal = 0
+    gap_min, single_gap = np.inf, 0.0
+    for _ in range(int(n)):
+        P = random_joint(n_s, n_x, rng=rng)
+        px = P.sum(0)
+        H = rng.choice(n_x, size=int(rng.integers(1, n_x + 1)), replace=False)
+        Hp = H[: int(rng.integers(0, len(H)))]
+        I = merging_mi(px, [H], unit="nats")
+        Ip = merging_mi(px, [Hp] if len(Hp) else [], unit="nats")
+        if len(H) == 1:
+            single += 1
+            single_gap = max(single_gap, abs(Ip - I))
+            equal += abs(Ip - I) < 1e-12
+            continue
+        pairs += 1
+        viol += not (I < Ip)
+        gap_min = min(gap_min, Ip - I)
+    return {"pairs": pairs, "strict_violations": viol, "min_gap": float(gap_min), "singleton_pairs": single,
+            "singleton_equalities": int(equal), "singleton_max_gap": float(single_gap)}
+
+
+def refinement_checks(n: int, *, rng: Any = None, n_s: int = 5, n_x: int = 17) -> dict[str, int]:
+    """Def. 4 / Sec. IV: a refinement ``G'`` of a partition ``G`` of ``X_H`` has ``I_G <= I_G'``.
+
+    Random ``X_H`` of 2-12 symbols cut into random blocks; each block is split into 1..|block|
+    random sub-blocks with probability 0.7 (refinements of several blocks at once, at several
+    levels). Returns ``instances``, ``violations`` (``I_G > I_G' + 1e-13``) and
+    ``strict_violations`` (``I_G' <= I_G`` although some block was split).
+    """
+    rng = check_random_state(rng)
+    viol = strict = 0
+    for _ in range(int(n)):
+        P = random_joint(n_s, n_x, rng=rng)
+        px = P.sum(0)
+        H = rng.permutation(n_x)[: int(rng.integers(2, 13))]
+        cuts = np.sort(rng.choice(np.arange(1, len(H)), size=int(rng.integers(0, len(H) - 1)), replace=False))
+        G = [b for b in np.split(H, cuts) if len(b)]
+        Gp, split = [], False
+        for bl in G:
+            if len(bl) > 1 and rng.random() < 0.7:
+                c = np.sort(rng.choice(np.arange(1, len(bl)), size=int(rng.integers(1, len(bl))), replace=False))
+                Gp += [b for b in np.split(rng.permutation(bl), c) if len(b)]
+                split = True
+            else:
+                Gp.append(bl)
+        I, Ip = merging_mi(px, G, unit="nats"), merging_mi(px, Gp, unit="nats")
+        viol += I > Ip + 1e-13
+        strict += split and not (Ip > I)
+    return {"instances": int(n), "violations": int(viol), "strict_violations": int(strict)}
+
+
+# --------------------------------------------------------------------------------------------
+# Prop. 7 (Appendix B): both directions by linear programming
+# --------------------------------------------------------------------------------------------
+
+
+def ldp_feasible(p_sx: np.ndarray, high: np.ndarray, epsilon: float, k: int) -> bool:
+    """Is there any randomisation ``r(y|x)`` of ``x in X_H`` onto ``k`` outputs that is
+    ``(epsilon, X_H)``-LDP w.r.t. S (Appendix B, eq. 34 read as a feasibility problem)? An LP in the
+    ``|X_H| k`` entries of ``r``: ``sum_x P_{X|S}(x|s) r(y|x) <= e^epsilon sum_x P_{X|S}(x|s') r(y|x)``
+    for all ``y, s, s'``, rows of ``r`` summing to 1, ``r >= 0``.
+    """
+    from scipy.optimize import linprog
+
+    K = p_sx[:, high] / p_sx.sum(1, keepdims=True)
+    n_s, h = K.shape
+    s, t = np.array([(a, b) for a in range(n_s) for b in range(n_s) if a != b]).T
+    D = K[s] - np.exp(epsilon) * K[t]  # (pairs, h)
+    A = np.zeros((k * len(s), h * k))
+    for y in range(k):
+        A[y * len(s):(y + 1) * len(s), np.arange(h) * k + y] = D
+    A_eq = np.kron(np.eye(h), np.ones((1, k)))
+    r = linprog(np.zeros(h * k), A_ub=A, b_ub=np.zeros(len(A)), A_eq=A_eq, b_eq=np.ones(h), bounds=(0, None),
+                method="highs")
+    return r.status == 0
+
+
+def prop7_feasibility(n: int, *, rng: Any = None, ks: tuple[int, ...] = (1, 2, 3), n_s: int = 5,
+                      n_x: int = 17) -> dict[str, float]:
+    """Prop. 7: an ``(epsilon, X_H)``-LDP randomisation exists **if and only if**
+    ``Gamma(X_H) = max_{s,s'} P(X_H|s)/P(X_H|s') <= e^epsilon``.
+
+    On ``n`` random ``(P_SX, X_H)`` (2-7 symbols) and each number of outputs ``k``: sufficiency, an LP
+    feasible at ``epsilon = log Gamma(X_H) (1 + 1e-6)``; necessity, infeasible at
+    ``log Gamma(X_H) (1 - 1e-3)``. Also the X-invariant randomisations (merging then any split)
+    attain ``Gamma(X_H)`` exactly (``x_invariant_rel``). Returns counts of exceptions.
+    """
+    rng = check_random_state(rng)
+    suff = nec = cases = 0
+    xinv = 0.0
+    for _ in range(int(n)):
+        P = random_joint(n_s, n_x, rng=rng)
+        ps = P.sum(1)
+        H = np.sort(rng.choice(n_x, size=int(rng.integers(2, 8)), replace=False))
+        ph = P[:, H].sum(1) / ps
+        G = ph.max() / ph.min()
+        R = rng.dirichlet(np.ones(int(rng.integers(1, 5))))
+        q = P[:, H].sum(1)[:, None] * R[None, :]
+        Lq = q / (ps[:, None] * q.sum(0))
+        xinv = max(xinv, abs((Lq.max(0) / Lq.min(0)).max() / G - 1))
+        for k in ks:
+            cases += 1
+            suff += not ldp_feasible(P, H, np.log(G) * (1 + 1e-6), k)
+            nec += ldp_feasible(P, H, np.log(G) * (1 - 1e-3), k)
+    return {"cases": cases, "sufficiency_exceptions": suff, "necessity_exceptions": nec, "x_invariant_rel": xinv}
+
+
+# --------------------------------------------------------------------------------------------
+# Sec. VI-B: convexity of the privacy constraints in a column v = P_{X|Y}(.|y)
+# --------------------------------------------------------------------------------------------
+
+
+def _constraint_functions(P: np.ndarray) -> dict[str, Any]:
+    """The per-output privacy functions of Secs. III and VI as functions of a column ``v`` (rows of ``V``)."""
+    ps = P.sum(1)
+    K = P / P.sum(0)  # P_{S|X}
+
+    def lift(V):
+        return (V @ K.T) / ps  # (m, s): l(s, y) for the columns in V
+
+    return {
+        "max-lift Λ": lambda V: lift(V).max(1),
+        "inverse min-lift 1/Ψ": lambda V: 1 / lift(V).min(1),
+        "ℓ1-lift": lambda V: np.abs(lift(V) - 1) @ ps,
+        "χ²-lift": lambda V: (lift(V) - 1) ** 2 @ ps,
+        "α-lift (α = 2)": lambda V: (lift(V) ** 2 @ ps) ** 0.5,
+        "α-lift (α = 10)": lambda V: (lift(V) ** 10 @ ps) ** 0.1,
+        "ℓ1-lift-inverse": lambda V: np.abs(1 / lift(V) - 1) @ ps,
+        "χ²-lift-inverse": lambda V: (1 / lift(V) - 1) ** 2 @ ps,
+        "α-lift-inverse (α = 2)": lambda V: (lift(V) ** -2.0 @ ps) ** 0.5,
+        "α-lift-inverse (α = 10)": lambda V: (lift(V) ** -10.0 @ ps) ** 0.1,
+    }
+
+
+def convexity_checks(n_pairs: int, *, rng: Any = None, n_s: int = 5, n_x: int = 17,
+                     concentrations: tuple[float, ...] = (0.05, 0.3, 1.0)) -> dict[str, dict[str, float]]:
+    """Midpoint convexity of each privacy function ``f(v)`` of a column ``v`` (Sec. VI-B's remark that
+    the l1 and chi2 constraints "are not convex").
+
+    ``n_pairs`` random pairs ``(a, b)`` of columns (Dirichlet with each concentration) on one random
+    ``P_SX``: a violation is ``f((a+b)/2) > (f(a)+f(b))/2`` (relative 1e-12): one violation proves
+    non-convexity, none is evidence of convexity. What a constraint ``f(v) <= b`` needs is a convex
+    sub-level set: a pair with ``f((a+b)/2) > max(f(a), f(b))`` (``quasi_violations``) proves that the
+    constraint set at the level ``max(f(a), f(b))`` is not convex (``quasi_level_min`` is the
+    smallest such level found). Returns a dict per function.
+    """
+    rng = check_random_state(rng)
+    P = random_joint(n_s, n_x, rng=rng)
+    fns = _constraint_functions(P)
+    per = max(1, int(n_pairs) // len(concentrations))
+    pairs = [(rng.dirichlet(np.full(n_x, c), size=per), rng.dirichlet(np.full(n_x, c), size=per)) for c in concentrations]
+    out: dict[str, dict[str, float]] = {}
+    for name, f in fns.items():
+        v = q = 0
+        worst, qmin = 0.0, np.inf
+        for A, B in pairs:
+            fa, fb, fm = f(A), f(B), f((A + B) / 2)
+            gap = fm - (fa + fb) / 2
+            bad = gap > 1e-12 * (1 + np.abs(fa) + np.abs(fb))
+            v += int(bad.sum())
+            if bad.any():
+                worst = max(worst, float(np.max(gap[bad] / (np.abs(fa[bad]) + np.abs(fb[bad])))))
+            top = np.maximum(fa, fb)
+            qbad = fm > top * (1 + 1e-12) + 1e-15
+            q += int(qbad.sum())
+            if qbad.any():
+                qmin = min(qmin, float(top[qbad].min()))
+        out[name] = {"pairs": per * len(concentrations), "violations": v, "worst_rel": worst,
+                     "quasi_violations": q, "quasi_level_min": qmin}
+    return out
+
+
+# --------------------------------------------------------------------------------------------
+# Sec. VI-B: alpha-lift privacy is tunable; alpha = infinity is ALIP
+# --------------------------------------------------------------------------------------------
+
+
+def alpha_limits(n: int, *, rng: Any = None, alphas: tuple[float, ...] = (1.01, 1.5, 2, 5, 10, 20, 50, 100, 1e3, 1e4),
+                 n_s: int = 5, n_x: int = 17) -> dict[str, float]:
+    """The alpha-lift and alpha-lift-inverse (eqs. 29, 32) grow with ``alpha`` towards ``Lambda`` and ``1/Psi``.
+
+    On the columns of ``n`` random ``P_SX``: ``monotone_violations`` (a decrease from one alpha to the
+    next), ``gap_max`` (largest relative gap ``1 - Lambda_alpha/Lambda`` and ``1 - Psi_alpha Psi`` at
+    the largest alpha), ``sandwich_violations`` of ``Lambda P_S(s*)^{1/alpha} <= Lambda_alpha <= Lambda``.
+    """
+    rng = check_random_state(rng)
+    P = random_joint(n_s, n_x, rng=rng, size=int(n))
+    ps = P.sum(2)
+    L = P / (ps[:, :, None] * P.sum(1)[:, None, :])
+    up = np.stack([_measure(L, ps, "alpha", False, a) for a in alphas])  # (alpha, n, x)
+    lo = np.stack([_measure(L, ps, "alpha", True, a) for a in alphas])
+    mono = int(np.sum(np.diff(up, axis=0) < -1e-12 * up[1:]) + np.sum(np.diff(lo, axis=0) < -1e-12 * lo[1:]))
+    Lam, iPsi = L.max(1), 1 / L.min(1)
+    gap = max(float(np.max(1 - up[-1] / Lam)), float(np.max(1 - lo[-1] / iPsi)))
+    star = np.take_along_axis(np.broadcast_to(ps[:, :, None], L.shape), L.argmax(1)[:, None, :], axis=1)[:, 0, :]
+    sandwich = 0
+    for j, a in enumerate(alphas):
+        sandwich += int(np.sum(up[j] < Lam * star ** (1 / a) * (1 - 1e-12)) + np.sum(up[j] > Lam * (1 + 1e-12)))
+    return {"columns": int(Lam.size), "monotone_violations": mono, "gap_max": gap, "alpha_max": float(alphas[-1]),
+            "sandwich_violations": sandwich}
+
+
+def nested_high_risk(joints: np.ndarray, eps_grid, *, lam: float = 0.5, alphas: tuple[float, ...] = (2, 10, 100)) -> dict:
+    """``X_H(alpha_1) subset X_H(alpha_2) subset ... subset X_H(ALIP)`` for increasing alpha (eq. 33 with
+    the same budgets; a consequence of the monotone limits). Returns ``instances``, ``violations`` and
+    the mean ``|X_H|`` per criterion."""
+    from ldpnb.measures.lift import LiftMeasurePrivacy
+
+    P = np.asarray(joints, dtype=float)
+    ps = P.sum(2)
+    L = P / (ps[:, :, None] * P.sum(1)[:, None, :])
+    viol, sizes = 0, {a: 0.0 for a in (*alphas, "ALIP")}
+    for e in eps_grid:
+        el, eu = alip_budgets(float(e), lam)
+        sets = [LiftMeasurePrivacy("alpha", el, eu, alpha=a).violated(L, ps) for a in alphas]
+        sets.append(ALIP(el, eu).violated(L, ps))
+        for a, h in zip(sizes, sets):
+            sizes[a] += h.sum(1).mean() / len(eps_grid)
+        for h1, h2 in zip(sets[:-1], sets[1:]):
+            viol += int(np.sum(np.any(h1 & ~h2, axis=1)))
+    return {"instances": len(P) * len(eps_grid), "violations": viol, "mean_high": {str(k): float(v) for k, v in sizes.items()}}
