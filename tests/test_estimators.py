@@ -268,3 +268,44 @@ def test_one_engine_for_single_batch_rows_and_gibu():
     np.testing.assert_allclose(g.estimate, s.estimate, atol=1e-12)
     r = ibu_rows(C, c, tol=1e-10, max_iter=5000)
     np.testing.assert_allclose(r.estimate, s.estimate, atol=1e-13)
+
+
+# ----------------------------------------------------------------------------- INV conditioning (issue #20)
+def test_inv_refuses_an_ill_conditioned_channel():
+    """k-RR with p - q ~ 1e-13 has condition number ~ 1e13: inverting it loses the sum to 1 (the
+    issue measured 0.999985); it is refused with the estimated reciprocal condition number."""
+    import ldpnb.mechanisms as M
+
+    C = M.grr_channel(4, 4e-13)
+    q = np.array([0.3, 0.2, 0.25, 0.25]) @ C
+    assert np.linalg.cond(C, 1) > 1e12
+    with pytest.raises(ValueError, match="ill-conditioned.*reciprocal condition number"):
+        inv_raw(C, q)
+    with pytest.raises(ValueError, match="ill-conditioned"):
+        from ldpnb.estimators import inv_normalized
+        inv_normalized(C, q)
+    v = inv_raw(C, q, rcond_min=1e-15)  # the caller may accept it knowingly
+    assert v.shape == (4,)
+
+
+def test_inv_rcond_estimate_matches_the_true_condition_number():
+    import ldpnb.mechanisms as M
+    from ldpnb.estimators._inversion import _lu_checked
+
+    D = np.abs(np.subtract.outer(np.arange(30.0), np.arange(30.0)))
+    for C in (M.grr_channel(50, 0.1), M.geometric_channel(60, 0.05), M.laplace_channel(40, 0.2),
+              M.exponential_channel(D, 0.3)):
+        _, rcond = _lu_checked(C, 1e-300)
+        true = 1.0 / np.linalg.cond(C, 1)
+        assert true / 10 <= rcond <= true * 1.0000001  # Hager-Higham: a lower bound on ||C^-1||, within 10x
+
+
+@pytest.mark.parametrize("k, eps", [(10, 1.0), (100, 0.05), (300, 0.5)])
+def test_inv_equals_the_direct_solve(k, eps):
+    import ldpnb.mechanisms as M
+
+    C = M.geometric_channel(k, eps)
+    counts = np.random.default_rng(k).multinomial(10_000, np.full(k, 1 / k))
+    v = inv_raw(C, counts)
+    np.testing.assert_allclose(v, np.linalg.solve(C.T, counts / counts.sum()), rtol=1e-9, atol=1e-12)
+    assert v.sum() == pytest.approx(1.0, abs=1e-12)
