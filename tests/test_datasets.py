@@ -114,6 +114,38 @@ def test_file_changed_after_verification_is_rechecked(tmp_path, monkeypatch):
         ds.load_gowalla_privic("paris")
 
 
+def test_dropped_parse_cache_reverifies_the_file(tmp_path, monkeypatch):
+    """A file changed in place with the same size and mtime passes the verification memo; a parse
+    (first use, eviction or clear of the parsed-table cache) hashes the bytes again before parsing."""
+    rel = "gowalla_privic/gowalla_paris.csv"
+    good = (RAW / rel).read_bytes()
+    path = _copy_tree_with(tmp_path, rel, good)
+    monkeypatch.setenv("LDPNB_DATA_DIR", str(tmp_path))
+    assert len(ds.load_gowalla_privic("paris")) == 10_991
+    st = path.stat()
+    path.write_bytes(good.replace(b"48.8", b"48.9", 1))  # same size, different content
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))  # same mtime: the memo cannot tell
+    assert len(ds.load_gowalla_privic("paris")) == 10_991  # the parsed table is still cached: no parse
+    ds_datasets._read_cached.cache_clear()  # the parsed cache is dropped (as an LRU eviction would)
+    with pytest.raises(ds.DataError, match="sha256 mismatch"):
+        ds.load_gowalla_privic("paris")
+
+
+def test_every_parse_is_preceded_by_a_hash(tmp_path, monkeypatch):
+    calls = []
+    real = ds_datasets.sha256sum
+    monkeypatch.setattr(ds_datasets, "sha256sum", lambda p: calls.append(str(p)) or real(p))
+    ds.clear_memory_cache()
+    ds.load_gowalla_privic("sf")
+    n_first = len(calls)
+    assert n_first >= 1
+    ds.load_gowalla_privic("sf")  # parsed table cached, file memo valid: no new hash
+    assert len(calls) == n_first
+    ds_datasets._read_cached.cache_clear()
+    ds.load_gowalla_privic("sf")
+    assert len(calls) == n_first + 1 and calls[-1].endswith("gowalla_sf.csv")
+
+
 def test_missing_file_offline_gives_clear_error(tmp_path, monkeypatch):
     monkeypatch.setenv("LDPNB_DATA_DIR", str(tmp_path))
     with pytest.raises(ds.DataError) as exc:

@@ -1,12 +1,14 @@
 """ldpnb.parallel.sweep: per-task seeds from one SeedSequence, results independent of n_jobs and backend
 (serial, threads, processes, a dask.distributed LocalCluster)."""
 
+import os
+
 import numpy as np
 import pytest
 
 from ldpnb.estimators import ibu
 from ldpnb.mechanisms import grr_simulate_counts
-from ldpnb.repro.parallel import default_n_jobs, sweep, task_seeds
+from ldpnb.repro.parallel import default_n_jobs, env_n_jobs, sweep, task_seeds
 from ldpnb.channels import KRRChannel
 
 TASKS = [(eps, rep) for eps in (0.5, 1.0, 2.0) for rep in range(4)]
@@ -69,3 +71,31 @@ def test_dask_local_cluster_same_as_serial(serial):
                                   dashboard_address=None) as cluster, distributed.Client(cluster):
         res = sweep(krr_ibu_task, TASKS, seed=7, backend="dask")
     _assert_same(serial, res)
+
+
+def pid_task(task, rng):
+    """The worker's process id and a draw from the task's generator."""
+    return os.getpid(), int(rng.integers(1 << 30))
+
+
+def test_ldpnb_n_jobs_is_honoured_when_the_caller_does_not_pass_n_jobs(serial, monkeypatch):
+    """At every scale a chapter that does not choose n_jobs runs on $LDPNB_N_JOBS workers (serially
+    when unset), with results identical to the serial run."""
+    monkeypatch.delenv("LDPNB_N_JOBS", raising=False)
+    assert env_n_jobs() == 1
+    alone = sweep(pid_task, range(8), seed=3)
+    assert {p for p, _ in alone} == {os.getpid()}  # unset: serial, in this process
+    monkeypatch.setenv("LDPNB_N_JOBS", "2")
+    assert env_n_jobs() == 2 and default_n_jobs() == 2
+    par = sweep(pid_task, range(8), seed=3, batch_size=1)
+    assert os.getpid() not in {p for p, _ in par}  # ran in worker processes
+    assert [d for _, d in par] == [d for _, d in alone]
+    _assert_same(serial, sweep(krr_ibu_task, TASKS, seed=7, batch_size=1))
+    assert [p for p, _ in sweep(pid_task, range(3), seed=3, n_jobs=1)] == [os.getpid()] * 3  # an explicit 1 wins
+
+
+@pytest.mark.parametrize("bad", ["0", "-2", "two", "1.5"])
+def test_a_bad_ldpnb_n_jobs_is_a_clear_error(monkeypatch, bad):
+    monkeypatch.setenv("LDPNB_N_JOBS", bad)
+    with pytest.raises(ValueError, match="LDPNB_N_JOBS"):
+        sweep(pid_task, range(2), seed=0)
