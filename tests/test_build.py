@@ -227,3 +227,10 @@ def _cmdline(p: psutil.Process) -> list[str]:
         return p.cmdline()
     except psutil.Error:
         return []
+
+
+def test_longest_chapters_start_first():
+    names = ["foundations", "pie", "lift", "ibu", "new"]
+    previous = {"foundations": 12.6, "pie": 135.3, "lift": 415.8, "ibu": 740.2, "_total_execute": 9.0}
+    assert build.longest_first(names, previous) == ["new", "ibu", "lift", "pie", "foundations"]
+    assert build.longest_first(names, {}) == names
