@@ -391,8 +391,9 @@ for tag, cell, who in (("a", V.ISLAND_A, "A"), ("b", V.ISLAND_B, "B")):
 # (Paper Fig. 2b.) The same for the crowded B.
 # ```
 #
-# Parts one, three and four hold for the *mass*. At ε = 0.4 BA's most likely report for A
-# is B, and {glue:text}`privic-f2-low-B` of A's reports fall in B's 5 × 5 block (F2-low). At
+# Parts one and four hold, and part three holds for the *mass*. At ε = 0.4 BA's most
+# likely report for A is B, and {glue:text}`privic-f2-low-B` of A's reports fall in B's
+# 5 × 5 block (F2-low). At
 # ε = 1.6 LAP keeps {glue:text}`privic-f2-lap16-block` of A's reports in A's deserted block
 # (F2-16-LAP), BA only {glue:text}`privic-f2-ba16-block`, and
 # {glue:text}`privic-f2-ba16-B` lands in the crowded block of B, five cells (about 2.4 km)
