@@ -277,8 +277,9 @@ CLAIMS = claim_table(
           note="disagree: grid points whose verdict is not the paper's ('slower' on [1, 2.5], 'faster' elsewhere). "
                "Per ε: median over distributions of the per-distribution ratio t_SRR/t_AORR, each time the median of "
                "repeated alternated runs, with a 99% bootstrap interval; 'slower'/'faster' when the interval excludes 1. "
-               "Timings depend on the vertex backend (named in the numbers): the slower-SRR window appears, shifted, "
-               "with Qhull; with pycddlib, whose AORR is several times slower, SRR is faster at every ε."),
+               "Timings depend on the implementation (vertex backend named below): with each block's LP solved by "
+               "enumerating its bases, SRR is faster than AORR at every ε; a slower-SRR window opens only when every "
+               "block pays the set-up cost of a general LP solver."),
     Claim("V.scale", "Sec. V: SRR makes random response applicable to an order of magnitude larger X (AORR's vertex count "
                      "extrapolated to |X| = 200 from its measured growth)",
           source="paper", paper=Printed("an order of magnitude larger X", "Sec. V"), kind="holds",

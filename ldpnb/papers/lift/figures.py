@@ -51,7 +51,7 @@ def _put(summary, labels: Sequence[str], *, number: str, title: str, names: Mapp
     names, lams, ylims, colors, styles = names or {}, lams or {}, ylims or {}, colors or {}, styles or {}
     fig, axes = _fig(2, 2)
     ax = {"nmi": axes[0, 0], "min_leak": axes[0, 1], "max_leak": axes[1, 0], "time": axes[1, 1]}
-    handles = []
+    handles, drawn = [], set()
     for i, lab in enumerate(labels):
         d = _curve(summary, lab)
         if d.empty:
@@ -62,10 +62,13 @@ def _put(summary, labels: Sequence[str], *, number: str, title: str, names: Mapp
             (h,) = ax[q].plot(d["eps"], d[q], marker="o", ms=2.5, lw=1.4, ls=ls, color=c, label=names.get(lab, lab))
             if q == "nmi" and d["n"].min() > 1:
                 ax[q].fill_between(d["eps"], d[q] - 2 * d["nmi_se"], d[q] + 2 * d["nmi_se"], color=c, alpha=0.15, lw=0)
-            if lab in lams:
+            if lab in lams and q != "nmi" and lams[lab] not in drawn:
                 lam = lams[lab]
-                ax[q].plot(d["eps"], d["eps"] * (lam if q == "min_leak" else 1 - lam), ls=":", lw=1.1, color=c) \
-                    if q != "nmi" else None
+                shared = sum(v == lam for v in lams.values()) > 1  # one grey line for a budget shared by curves
+                ax[q].plot(d["eps"], d["eps"] * (lam if q == "min_leak" else 1 - lam), ls=":", lw=1.1,
+                           color="#555555" if shared else c)
+        if lab in lams:
+            drawn.add(lams[lab])
         handles.append(h)
         if time is not None and lab in time:
             t = time[lab]
@@ -244,6 +247,8 @@ def timing(tab, *, backend: str, n_dist: int, repeats: int):
     colors = {"SRR slower": "#D55E00", "SRR faster": "#0072B2", "tie": "#7F7F7F"}
     for v, c in colors.items():
         d = tab[tab["verdict"] == v]
+        if d.empty:
+            continue
         ax.errorbar(d.index, d["ratio"], yerr=[d["ratio"] - d["lo"], d["hi"] - d["ratio"]], fmt="o", ms=3.5,
                     color=c, capsize=2, label=v)
     ax.axhline(1, color="grey", lw=1)
@@ -251,7 +256,7 @@ def timing(tab, *, backend: str, n_dist: int, repeats: int):
     ax.set_xlabel(_EPS)
     ax.set_ylabel(r"median $t_{SRR} / t_{AORR}$ (CPU time)")
     ax.legend(fontsize=8, ncol=2, loc="lower left")
-    paper_title(fig, "Fig. 5(d)", f"SRR against AORR, {n_dist} $P_{{SX}}$, median of {repeats} runs ({backend.split(',')[0]})")
+    paper_title(fig, "Fig. 5(d)", f"SRR / AORR time, {n_dist} $P_{{SX}}$, medians of {repeats} runs")
     return fig
 
 

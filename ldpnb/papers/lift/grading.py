@@ -284,8 +284,8 @@ def timing(tab, crossovers, backend: str) -> dict:
         "F5.cross": {"disagree": int(np.sum(~agree)), "points": len(tab), "slower_inside": slower,
                      "faster_outside": faster, "crossovers": list(crossovers), "note": f"Vertex backend: {backend}."},
         "_text": {"cross": ", ".join(f"{c:.2f}" for c in crossovers) or "none",
-                  "verdicts": f"{slower} of {int(inside.sum())} points in [1, 2.5] and faster at {faster} of "
-                              f"{int((~inside).sum())} outside"},
+                  "verdicts": f"{slower} of the {int(inside.sum())} points in [1, 2.5] and faster at {faster} of "
+                              f"the {int((~inside).sum())} outside"},
     }
 
 
@@ -303,6 +303,8 @@ def complexity(growth, by_block) -> dict:
         "V-A.time": {"ys": np.log10(t1.to_numpy()), "xs": t1.index.to_numpy()},
         "V-A.srr": {"ys": np.log10(by_block.n_vertices.to_numpy()), "xs": by_block.index.to_numpy()},
         "_text": {"growth": ", ".join(f"×{10 ** f[0]:.2f} at ε = {e:g}" for e, f in fits.items()),
+                  "srrgrowth": (f"×{10 ** np.polyfit(by_block.index, np.log10(by_block.n_vertices), 1)[0]:.1f}"
+                                if len(by_block) > 1 else "(too few sizes)"),
                   "v200": f"10^{v200:.0f}"},
     }
 
