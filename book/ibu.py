@@ -8,7 +8,7 @@
 #       format_version: '1.3'
 #       jupytext_version: 1.19.6
 #   kernelspec:
-#     display_name: Python 3
+#     display_name: Python 3 (ipykernel)
 #     language: python
 #     name: python3
 # ---
@@ -16,1122 +16,1306 @@
 # %% [markdown]
 # # Consistency and performance of the iterative Bayesian update
 #
+# {glue:md}`ibu-status`
+#
 # This chapter reproduces E. ElSalamouny and C. Palamidessi, *On the Consistency and Performance of
-# the Iterative Bayesian Update* (arXiv 2508.09980) {cite}`elsalamouny2023ibu`. Each of $n$ users holds a value
-# $X^i \sim \theta$ on a finite alphabet $\mathcal X$ and reports $z^i \sim M(X^i,\cdot)$ through a
-# known mechanism $M$ (rows = $\mathcal X$, columns = $\mathcal Z$). The curator estimates $\theta$
-# from the empirical distribution $q$ of the reports, either by matrix inversion
-# ($v = qM^{-1}$, then clipping-and-normalising, **INV-N**, or projecting onto the simplex,
-# **INV-P** {cite}`wang2013projection`) or by the **iterative Bayesian update** (IBU, Algorithm 1),
-# an EM algorithm whose fixed points are maximum-likelihood estimates (MLEs)
-# {cite}`elsalamouny2020gibu`:
+# the Iterative Bayesian Update* (arXiv 2508.09980) {cite}`elsalamouny2023ibu`. Each of $n$ users
+# holds a value $X^i \sim \theta$ of a finite alphabet $\mathcal X$ and sends a curator a report
+# $z^i$ drawn from a known mechanism $M$. The curator estimates $\theta$ either by **inverting** the
+# mechanism (INV) or by the **iterative Bayesian update** (IBU), an EM algorithm for the
+# maximum-likelihood estimate (MLE) {cite}`agrawal2001design,elsalamouny2020gibu`. The paper makes
+# three points:
 #
-# $$\theta^{t+1}_x = \sum_{z} q_z\,\frac{\theta^t_x M_{xz}}{\sum_u \theta^t_u M_{uz}} .$$
+# 1. it characterises when the log-likelihood is strictly concave and when the MLE is **consistent**
+#    (converges to $\theta$ as $n$ grows): exactly when $M$ has $|\mathcal X|$ linearly independent
+#    columns, a property that the uniqueness of the MLE does not imply (Secs. 4-6);
+# 2. it shows on real data that IBU beats inversion by a wide margin under geo-indistinguishable
+#    mechanisms and is on par with it under $k$-RR and Rappor, and explains the gap through the error
+#    of inversion (Sec. 7);
+# 3. it runs IBU on infinite alphabets through *likely subsets* (Sec. 8).
 #
-# The paper (i) characterises when the log-likelihood is strictly concave and when the MLE is
-# *consistent* (identification), (ii) shows that IBU beats INV by a wide margin under
-# geo-indistinguishable mechanisms but not under $k$-RR or Rappor, and explains why through the
-# error of INV, and (iii) shows how to run IBU on infinite alphabets through *likely subsets*.
-# Every number below is recomputed by the code shown, on the real Adult and Gowalla data; the
-# reproduction report at the end lists every claim with the paper's value, ours and the status.
+# Every number below is recomputed by the code shown, on the Adult ages and the Gowalla check-ins, at
+# the paper's sizes (100 runs per privacy level). We also answer a question the paper leaves open:
+# IBU stops by a rule whose threshold the paper does not print, so **where does the MLE itself
+# lie?** We certify it and show it beside the paper's rule throughout Sec. 7: stopping early
+# regularises, and part of IBU's advantage comes from it.
+#
+# The paper's notation (its Table I), with the names the code uses:
+#
+# | symbol | meaning | in the code |
+# |---|---|---|
+# | $\mathcal X$ | the alphabet of a user's sensitive value | `range(k)`, or grid cells |
+# | $\mathcal C$ | the set of all distributions on $\mathcal X$ | (the simplex) |
+# | $\theta, \phi$ | distributions on $\mathcal X$ | `theta` |
+# | $\theta^t$ | the distribution estimated by IBU at step $t$ | `IBUResult.estimate` after `n_iter` steps |
+# | $\theta_x$ | the probability of $x \in \mathcal X$ under $\theta$ | `theta[x]` |
+# | $X^i$ | the original value of user $i$ | (the histogram `N` of the values) |
+# | $\mathcal Z$ | the alphabet of the reports | the channel's columns |
+# | $Z^i$, $z^i$ | the report of user $i$ and its observed value | (the report counts `counts`) |
+# | $M$, $M_{xz}$ | the mechanism; the probability that it reports $z$ from $x$ | `channel[x, z]`, rows = inputs |
+# | $q$, $q_z$ | the empirical distribution of the reports | `counts / counts.sum()` |
+# | $L(\theta)$ | the log-likelihood of $\theta$ for the observed reports | `n * IBUResult.loglik` |
+# | $G$, $G_{xi}$ | the observation matrix, $G_{xi} = M_{x z^i}$ | `estimators.observation_matrix` |
 
-# %% tags=["parameters"]
-SCALE = "book"  # "smoke" (seconds, tests) | "book" (the published book, minutes) | "paper"
+# %% tags=["parameters", "remove-cell"]
+SCALE = "book"  # "smoke" (tests) | "book" (the published book) | "paper" (extras)
 SEED = 2024
-TOL = 1e-8  # IBU stopping threshold on the normalised log-likelihood l = L/n (unstated in the paper)
-REPS = None  # runs per epsilon in Figs. 9, 10, 12; None = the scale's default (3 / 50 / 100)
 
-# %%
+# %% tags=["hide-input"]
 import time
-import zlib
-from math import comb
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
-from matplotlib.patches import Polygon
-from scipy.spatial import ConvexHull
+from myst_nb import glue
+from scipy import optimize
 
-from ldpnb import data as datasets
-from ldpnb import estimators as est
-from ldpnb import data as lgrid
-from ldpnb.papers import ibu as lgrid_ibu
-from ldpnb import estimators as it
-from ldpnb.papers import ibu as it_ibu
-from ldpnb import mechanisms as it_mechanisms
-from ldpnb import measures as it_measures
-from ldpnb import channels as it_channels
-from ldpnb import mechanisms as mech
-from ldpnb import channels as mech_channels
-from ldpnb.measures import emd, emd_1d
+from ldpnb import channels, data as datasets, estimators as est
+from ldpnb import mechanisms as mech, measures
+from ldpnb.papers import ibu
+from ldpnb.papers.ibu import CLAIMS, figures, scoring, tables
+from ldpnb.papers.ibu.claims import PRINTED
+from ldpnb.repro import Report, rng_for
 from ldpnb.repro.parallel import sweep
-from ldpnb.repro.plotting import color, paper_title, set_style
-from ldpnb.repro.legacy import Report
+from ldpnb.repro.plotting import set_style
+from ldpnb.repro.seeds import seed_for
 
 set_style()
-report = Report("ibu", scale=SCALE)
-T0 = time.perf_counter()
-
-SIZES = {
-    # reps: runs per epsilon (paper: 100); eps grids follow spec 002 §5 / §8 (the paper gives ranges only)
-    "smoke": dict(reps=3, eps_age=[0.01, 0.05, 0.3], eps_loc=[0.2, 1.0, 6.0], eps_ldp=[0.5, 2.0, 5.0],
-                  max_iter=10_000, tols=[1e-6, 1e-8], mc_trials=400, mc_eps=[1.0, 2.0], cons_n=[1_000, 10_000, 100_000], cons_reps=5,
-                  fig6_iter=200_000, t21_iter=2_000, t21_X=(-200, 300), t24=(500, 15, 300, 4_000),
-                  rappor_n=[10, 15, 20, 25, 30], n_jobs=1),
-    "book": dict(reps=50, eps_age=[0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3],
-                 eps_loc=[0.2, 0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0], eps_ldp=list(np.arange(1, 11) / 2),
-                 max_iter=10_000, tols=[1e-6, 1e-8, 1e-10], mc_trials=2_000, mc_eps=[0.5, 1.0, 2.0, 3.0, 4.0, 5.0],
-                 cons_n=[1_000, 10_000, 100_000, 1_000_000], cons_reps=20, fig6_iter=200_000,
-                 t21_iter=10_000, t21_X=(-2_000, 2_100), t24=(1_000, 30, 600, 6_000),
-                 rappor_n=[10, 12, 15, 20, 25, 30, 40, 50, 75, 100, 150], n_jobs=1),
-    "paper": dict(reps=100, eps_age=[0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3],
-                  eps_loc=[0.2, 0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0], eps_ldp=list(np.arange(1, 11) / 2),
-                  max_iter=10_000, tols=[1e-6, 1e-8, 1e-10, 1e-12], mc_trials=4_000, mc_eps=[0.5, 1.0, 2.0, 3.0, 4.0, 5.0],
-                  cons_n=[100, 1_000, 10_000, 100_000, 1_000_000], cons_reps=50, fig6_iter=200_000,
-                  t21_iter=20_000, t21_X=(-2_000, 2_100), t24=(5_000, 50, 2_000, 10_000),
-                  rappor_n=[10, 12, 15, 20, 25, 30, 40, 50, 75, 100, 150], n_jobs=2),
-}[SCALE]
-if REPS is not None:
-    SIZES["reps"] = int(REPS)
+report = Report("ibu", CLAIMS, scale=SCALE, seed=SEED)
+EPS_AGE = [0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3]  # the paper: 0.01-0.3 per year
+EPS_LOC = [0.2, 0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0]  # the paper: 0.2-6 per km
+BOOK = dict(
+    reps=100, mle9=50, eps_age=EPS_AGE, eps_loc=EPS_LOC, eps_ldp=np.arange(1, 11) / 2,
+    inv_runs=1000, draws=4000, mc_trials=2000, mc_eps=[0.5, 1, 2, 3, 4, 5],
+    mc_n=[10, 12, 15, 20, 25, 30, 40, 50, 75, 100, 150], cons_reps=20,
+    cons_n=[10**3, 10**4, 10**5, 10**6], f8_thr=20, tols_t19=[1e-6, 1e-7, 1e-8],
+    iters=(1500, 2000), mc_inv=20_000, mle_all=False,
+    tols_f8=[1e-5, 3e-6, 1e-6, 3e-7, 1e-7, 3e-8, 1e-8, 3e-9, 1e-9])
+SMOKE = dict(
+    BOOK, reps=3, mle9=1, eps_age=[0.01, 0.05, 0.15], eps_loc=[1.0, 3.0, 6.0],
+    eps_ldp=[0.5, 2.0, 5.0], inv_runs=60, draws=100, mc_trials=200, mc_eps=[1.0],
+    mc_n=[10, 25, 50], cons_n=[10**3, 10**4, 10**5], cons_reps=4, f8_thr=3,
+    tols_t19=[1e-6, 1e-8], iters=(300, 500), mc_inv=2000,
+    tols_f8=[1e-6, 1e-7, 1e-8, 1e-9])
+PAPER = dict(BOOK, mle9=100, mle_all=True, cons_reps=50, f8_thr=100,
+             tols_t19=[1e-6, 1e-7, 1e-8, 1e-9, 1e-10])
+S = {"smoke": SMOKE, "book": BOOK, "paper": PAPER}[SCALE]
+TOL, MAX_ITER = 1e-8, 20_000  # the paper's rule |Δℓ| < TOL on ℓ = L/n (δ unprinted)
 
 
-def rng_for(name):
-    """An independent generator per experiment, derived from SEED and the experiment's name."""
-    return np.random.default_rng([SEED, zlib.crc32(name.encode())])
+def show(**values):
+    """Glue each value for the text ({glue:text}`ibu-<name>`)."""
+    for key, value in values.items():
+        glue(f"ibu-{key.replace('_', '-')}", value, display=False)
 
 
-def tic():
-    return time.perf_counter()
-
-
-print(f"scale={SCALE}: {SIZES['reps']} runs per epsilon, IBU tol={TOL:g} (on l = L/n), max_iter={SIZES['max_iter']}")
+show(runs=S["reps"], mle_runs=S["mle9"], inv_runs=f"{S['inv_runs']:,}",
+     draws=f"{5 * S['draws']:,}", mc_trials=f"{S['mc_trials']:,}")
+CPU = time.process_time()
 
 # %% [markdown]
-# ## The local model and the log-likelihood (§3-§4)
+# ## The model and the algorithm (Sec. 3)
 #
-# For observations $z^1..z^n$ let $G_{xi} = M_{x z^i}$ (the *observation probability matrix*).
-# The log-likelihood of a candidate distribution $\phi$ is (eqs. 1-2)
+# Each user obfuscates her value locally and sends only the report ({numref}`fig-ibu-2`). The
+# mechanism is a stochastic matrix, $\sum_z M_{xz} = 1$, the same for every user.
 #
-# $$L(\phi) = \sum_{i=1}^n \log \sum_{x} \phi_x G_{xi} = n \sum_z q_z \log(\phi M)_z .$$
+# ```{glue:figure} ibu-fig2
+# :name: fig-ibu-2
+# :alt: Diagram: users X^1 to X^n each pass through the mechanism M and send reports z^1 to z^n to a curator, who estimates theta with IBU or INV.
 #
-# **Lemma 4.1** $L$ is concave, with equality in
-# $L(\gamma\theta + (1-\gamma)\phi) \ge \gamma L(\theta) + (1-\gamma) L(\phi)$ iff
-# $(\theta-\phi)G = 0$. Hence (**Thm 4.1**) $L$ is strictly concave iff every nonzero $w$ with
-# $\sum_x w_x = 0$ has $wG \ne 0$, i.e. iff $\operatorname{rank}[G \mid \mathbf 1] = |\mathcal X|$.
+# (Paper Fig. 2.) The local privacy model.
+# ```
 #
-# Fig. 2 of the paper is the diagram of this model:
+# IBU (the paper's Algorithm 1) starts from a full-support $\theta^0$, usually uniform, and repeats
+#
+# $$\theta^{t+1}_x = \sum_{z\in\mathcal Z} q_z\,\frac{\theta^t_x M_{xz}}{\sum_{u} \theta^t_u M_{uz}}
+#   = \theta^t_x\, r_x(\theta^t), \qquad r_x(\theta) = \sum_z q_z \frac{M_{xz}}{(\theta M)_z},$$
+#
+# **until $|L(\theta^t) - L(\theta^{t-1})| < \delta$**. Every step raises the log-likelihood
+# $L = n\ell$, $\ell(\theta) = \sum_z q_z \log(\theta M)_z$, and its fixed points are MLEs. The paper
+# does not print $\delta$; we stop when $\ell$ changes by less than $10^{-8}$ (that is
+# $\delta \approx 10^{-3}$ on $L$ for the 98,060 check-ins) and call it *the paper's rule*.
+#
+# A small rule on $|\Delta L|$ says nothing about the distance to the maximum when the likelihood
+# is flat. The vector $r$ that the update computes anyway bounds that distance: for any
+# distribution $\phi$, by Jensen's inequality,
+#
+# $$\ell(\phi) - \ell(\theta) = \sum_z q_z \log\frac{(\phi M)_z}{(\theta M)_z}
+#   \le \log \sum_z q_z \frac{(\phi M)_z}{(\theta M)_z} = \log \sum_x \phi_x r_x(\theta)
+#   \le \log \max_x r_x(\theta),$$
+#
+# so $\log\max_x r_x(\theta)$ is a **certified gap** to the maximum likelihood (0 exactly at an MLE:
+# $r_x \le 1$ everywhere, $= 1$ on the support; these are the Karush-Kuhn-Tucker conditions of
+# maximising the concave $\ell$ over the simplex, since $\partial\ell/\partial\theta_x = r_x$). The
+# gap is in nats per report; $n$ times it bounds the distance on $L$. `ldpnb.estimators.ibu` reports it with every
+# result, and `criterion="gap"` runs IBU until it is below a tolerance. Plain EM can need $10^5$
+# steps to certify $10^{-6}$ when the likelihood is flat, so we accelerate it with SQUAREM
+# {cite}`varadhan2008squarem`, which has the same fixed points. "The MLE" below is an estimate
+# certified within $10^{-6}$ nats per report of the maximum.
+
+# %% tags=["hide-input", "remove-output"]
+glue("ibu-fig2", figures.fig2())
+
+# %% [markdown]
+# We check on a small problem that IBU's limit is an MLE: the certificate reaches $10^{-10}$, $\ell$
+# never decreases, and a generic constrained solver finds no better point.
 
 # %%
-fig, ax = plt.subplots(figsize=(8, 2.6))
-ax.set_axis_off()
-for i, y in enumerate([0.8, 0.5, 0.2]):
-    lab = ["$X^1$", "$X^2$", "$X^n$"][i]
-    ax.annotate("", xy=(0.42, y), xytext=(0.12, y), xycoords="axes fraction", textcoords="axes fraction",
-                arrowprops=dict(arrowstyle="->", lw=1.5, color="k"))
-    ax.text(0.08, y, lab, ha="center", va="center", fontsize=13)
-    ax.text(0.27, y + 0.06, "$M$", ha="center", fontsize=12, color=color("ibu"))
-    ax.text(0.47, y, ["$z^1$", "$z^2$", "$z^n$"][i], ha="center", va="center", fontsize=13)
-    ax.annotate("", xy=(0.78, 0.5), xytext=(0.51, y), xycoords="axes fraction", textcoords="axes fraction",
-                arrowprops=dict(arrowstyle="->", lw=1, color="grey"))
-ax.text(0.08, 0.35, "⋮", ha="center", fontsize=14)
-ax.text(0.88, 0.5, "curator\nestimates $\\theta$\n(IBU / INV)", ha="center", va="center", fontsize=12,
-        bbox=dict(boxstyle="round", fc="#f0f0f0"))
-ax.text(0.08, 0.98, "users (local, i.i.d. $\\sim\\theta$)", ha="center", fontsize=10)
-ax.text(0.47, 0.98, "noisy reports", ha="center", fontsize=10)
-paper_title(ax, "Fig. 2", "the local privacy model")
-plt.show()
+rng = rng_for(SEED, "T0")
+M0 = mech.grr_channel(10, 1.0)
+x0 = rng.multinomial(2000, rng.dirichlet(np.ones(10)))
+c0 = channels.simulate_counts(M0, x0, rng=rng)
+r0 = est.ibu(M0, c0, criterion="gap", tol=1e-10, max_iter=10**6)
+slsqp = optimize.minimize(
+    lambda t: -(c0 @ np.log(np.maximum(t @ M0, 1e-300))) / c0.sum(),  # -ℓ
+    np.full(10, 0.1), method="SLSQP", bounds=[(0, 1)] * 10, options={"ftol": 1e-14},
+    constraints=[{"type": "eq", "fun": lambda t: t.sum() - 1}])
+report.holds("T0", gap=r0.gap, min_step=np.diff(r0.trace).min(), l_ibu=r0.loglik,
+             l_slsqp=-slsqp.fun)
 
 # %% [markdown]
-# ### Worked example: mechanism (4) and Fig. 3
+# ## The log-likelihood and its strict concavity (Sec. 4)
 #
-# $\mathcal X = \mathcal Z = \{1,2,3\}$ and
-# $M = \begin{pmatrix}0.10&0.45&0.45\\0.45&0.10&0.45\\0.45&0.45&0.10\end{pmatrix}$. With the
-# single observation $\{2\}$, $L(\theta) = \log(0.45 - 0.35\,\theta_2)$: every distribution with
-# $\theta_2 = 0$ is an MLE, and IBU keeps the ratio $\theta_1/\theta_3$ of its start. With the
-# observations $\{2, 1\}$ the likelihood is strictly concave and the MLE $(0,0,1)$ is unique.
+# For observations $z^1, \dots, z^n$ the paper writes the log-likelihood with the *observation
+# matrix* $G_{xi} = M_{xz^i}$ (eqs. 1-2, Def. 1):
+#
+# $$L(\phi) = \sum_{i=1}^n \log \sum_x \phi_x G_{xi}.$$
+#
+# Each term is the logarithm of a linear function of $\phi$, and $\log$ is strictly concave, so
+# (**Lemma 4.1**)
+# $L(\gamma\theta + (1-\gamma)\phi) \ge \gamma L(\theta) + (1-\gamma)L(\phi)$, with equality iff
+# every term is an equality, i.e. iff $(\theta G)_i = (\phi G)_i$ for every observation: iff
+# $(\theta - \phi)G = 0$. Two distributions differ by a vector $w = \theta - \phi$ with
+# $\sum_x w_x = 0$; hence (**Thm 4.1**) $L$ is strictly concave iff no nonzero $w$ with
+# $\sum_x w_x = 0$ has $wG = 0$. The two conditions $wG = 0$ and $w\mathbf 1 = 0$ say that $w$ is
+# orthogonal to every column of $[G \mid \mathbf 1]$, so $L$ is strictly concave iff
+# $\operatorname{rank}[G \mid \mathbf 1] = |\mathcal X|$: a rank test
+# (`estimators.is_strictly_concave`), exact up to the floating-point decision of a numerical rank.
+#
+# **Mechanism (4).** On $\mathcal X = \mathcal Z = \{1, 2, 3\}$ let
+# $M = \begin{pmatrix}0.10&0.45&0.45\\0.45&0.10&0.45\\0.45&0.45&0.10\end{pmatrix}$. With the single
+# observation $\{2\}$, $L(\theta) = \log(0.45\theta_1 + 0.10\theta_2 + 0.45\theta_3) =
+# \log(0.45 - 0.35\,\theta_2)$: every distribution with $\theta_2 = 0$ is an MLE
+# ({numref}`fig-ibu-3`a). IBU multiplies $\theta_1$ and $\theta_3$ by the same factor $r_1 = r_3$,
+# so it keeps their ratio and converges to $(\theta^0_1, 0, \theta^0_3)/(\theta^0_1 + \theta^0_3)$:
+# $(1/2, 0, 1/2)$ from the uniform start, $(6/7, 0, 1/7)$ from $(0.6, 0.3, 0.1)$. With $\{2, 1\}$,
+# $L = \log(0.45 - 0.35\theta_2) + \log(0.45 - 0.35\theta_1)$ is strictly concave with the unique
+# maximum $(0, 0, 1)$ ({numref}`fig-ibu-3`b).
 
 # %%
 M4 = np.array([[0.10, 0.45, 0.45], [0.45, 0.10, 0.45], [0.45, 0.45, 0.10]])
-M12 = np.array([[0.45, 0.10, 0.45], [0.05, 0.90, 0.05], [0.45, 0.10, 0.45]])
-U3 = np.full(3, 1 / 3)
-START_B = np.array([0.6, 0.3, 0.1])
+G2 = est.observation_matrix(M4, [1])  # observation {2} (outputs are 0-based)
+G21 = est.observation_matrix(M4, [1, 0])  # observations {2, 1}
+L = est.loglik_observations
+U3, START = np.full(3, 1 / 3), np.array([0.6, 0.3, 0.1])
+e1, e3 = np.eye(3)[0], np.eye(3)[2]
 
 
-def counts_of(obs):  # observations are 1-based letters as in the paper
-    return np.bincount(np.asarray(obs) - 1, minlength=3)
+def mle(M, obs, start):
+    """IBU from `start` to a certified gap of 1e-12 (observations 1-based)."""
+    counts = np.bincount(np.asarray(obs) - 1, minlength=3)
+    res = est.ibu(M, counts, theta0=start, criterion="gap", tol=1e-12, max_iter=10**6)
+    return res.estimate
 
-
-def fixed_point(M, obs, theta0=None, n=5_000):
-    return it.ibu_rows(M, counts_of(obs), theta0=theta0, tol=0, max_iter=n).estimate
-
-
-def surface_panel(ax, M, obs, title, starts=(U3, START_B)):
-    t1, t3, L = it_ibu.loglik_surface(M, np.asarray(obs) - 1, resolution=301)
-    im = ax.imshow(L, origin="lower", extent=[0, 1, 0, 1], cmap="viridis", vmin=np.nanpercentile(L, 5))
-    ax.contour(t1, t3, L, levels=12, colors="white", linewidths=0.5, alpha=0.6)
-    for t0, c in zip(starts, ["#D55E00", "#E69F00"]):
-        path = it.ibu_path(M, counts_of(obs), t0, 400)
-        ax.plot(path[:, 0], path[:, 2], "-", color=c, lw=2, label=f"IBU from ({', '.join(f'{v:.2g}' for v in t0)})")
-        ax.plot(*path[-1, [0, 2]], "o", color=c, ms=8, mec="k")
-    ax.set_xlabel(r"$\theta_1$")
-    ax.set_ylabel(r"$\theta_3$")
-    ax.grid(False)
-    ax.set_title(title)
-    ax.legend(loc="upper right", fontsize="x-small")
-    plt.colorbar(im, ax=ax, label=r"$L(\theta)$ (nats)")
-
-
-fig, axes = plt.subplots(1, 2, figsize=(11, 4.6))
-surface_panel(axes[0], M4, [2], "(a) observations {2}: a flat ridge on $\\theta_1+\\theta_3=1$")
-surface_panel(axes[1], M4, [2, 1], "(b) observations {2, 1}: unique maximum (0, 0, 1)")
-paper_title(fig, "Fig. 3", "log-likelihood of mechanism (4) over the simplex ($\\theta_2 = 1-\\theta_1-\\theta_3$)")
-plt.show()
 
 # %%
-G_a = it.observation_matrix(M4, np.array([1]))
-G_b = it.observation_matrix(M4, np.array([1, 0]))
-fp_u, fp_b = fixed_point(M4, [2]), fixed_point(M4, [2], START_B)
-fp_ab = np.array([fixed_point(M4, [2, 1], t0) for t0 in [U3, START_B, *rng_for("T10").dirichlet(np.ones(3), 3)]])
-rows3 = {
-    "max L, obs {2}": (np.log(0.45), it.loglik_observations(fp_u, G_a)),
-    "L(uniform), obs {2}": (-1.098612, it.loglik_observations(U3, G_a)),
-    "min L = log 0.1 at (0,1,0), obs {2}": (-2.302585, np.nanmin(it_ibu.loglik_surface(M4, [1], 301)[2])),
-    "max L, obs {2,1}": (-1.597015, it.loglik_observations(fp_ab[0], G_b)),
-    "L(uniform), obs {2,1}": (-2.197225, it.loglik_observations(U3, G_b)),
-    "L(1,0,0) = L(0,1,0), obs {2,1}": (-3.101093, it.loglik_observations([[1, 0, 0], [0, 1, 0]], G_b)),
-}
-for i, (name, (paper, ours)) in enumerate(rows3.items()):
-    report.check_close(f"T3.{i + 1}", f"Mechanism (4): {name}", paper=round(paper, 6), ours=ours, atol=1e-5)
-report.check_close("T3.7", "Mechanism (4), obs {2}: IBU from uniform -> (0.5, 0, 0.5)", paper=[0.5, 0, 0.5],
-                   ours=fp_u, atol=1e-4)
-report.check_close("T3.8", "Mechanism (4), obs {2}: IBU from (0.6, 0.3, 0.1) -> (6/7, 0, 1/7)",
-                   paper=[0.857143, 0, 0.142857], ours=fp_b, atol=1e-5)
-report.check("T3.9", "Mechanism (4): L not strictly concave for {2} (w = (1,0,-1)), strictly concave for {2,1} "
-             "(Thm 4.1 via rank[G|1])", paper="not strict / strict",
-             ours=f"{'strict' if it.is_strictly_concave(G_a) else 'not strict'} / "
-                  f"{'strict' if it.is_strictly_concave(G_b) else 'not strict'}; w = "
-                  f"{np.round(it.concavity_null_direction(G_a) / it.concavity_null_direction(G_a)[0], 6)}",
-             passed=(not it.is_strictly_concave(G_a)) and it.is_strictly_concave(G_b), tolerance="exact rank test")
-gaps = [it.loglik_observations(g * np.array([1.0, 0, 0]) + (1 - g) * np.array([0, 0, 1.0]), G_a)
-        - g * it.loglik_observations([1.0, 0, 0], G_a) - (1 - g) * it.loglik_observations([0, 0, 1.0], G_a) for g in (0.1, 0.5, 0.9)]
-rngT1 = rng_for("T1")
-Grand = rngT1.random((5, 12)) + 1e-3
-pairs = rngT1.dirichlet(np.ones(5), (200, 2))
-gams = rngT1.uniform(0.05, 0.95, 200)[:, None]
-rgap = (it.loglik_observations(gams * pairs[:, 0] + (1 - gams) * pairs[:, 1], Grand)
-        - gams[:, 0] * it.loglik_observations(pairs[:, 0], Grand) - (1 - gams[:, 0]) * it.loglik_observations(pairs[:, 1], Grand))
-report.check("T1", "Lemma 4.1: equality iff (theta - phi) G = 0: equality on (1,0,0)-(0,0,1) for obs {2}; strict gap for 200 "
-             "random pairs on a positive 5x12 G", paper="= / >", ours=f"max |gap| {np.max(np.abs(gaps)):.1e}; min random gap {rgap.min():.1e}",
-             passed=bool(np.max(np.abs(gaps)) < 1e-12 and rgap.min() > 1e-12), tolerance="1e-12")
-# T0: IBU's limit is an MLE. Certificate: KKT conditions of max_phi sum_z q_z log (phi M)_z, and a generic solver
-from scipy.optimize import minimize  # noqa: E402
-
-rng0 = rng_for("T0")
-M0 = mech.grr_channel(10, 1.0)
-c0 = it_channels.simulate_counts_batch(M0, rng0.multinomial(2000, rng0.dirichlet(np.ones(10))), 1, rng=rng0)[0]
-r0 = est.ibu(M0, c0, tol=0, max_iter=20_000)
-q0 = c0 / c0.sum()
-sol0 = minimize(lambda t: -np.dot(q0, np.log(np.clip(t @ M0, 1e-300, None))), np.full(10, 0.1), method="SLSQP",
-                bounds=[(0, 1)] * 10, constraints=[{"type": "eq", "fun": lambda t: t.sum() - 1}], options={"ftol": 1e-14, "maxiter": 500})
-kkt0 = it.kkt_residual(r0.estimate, M0, c0)
-report.check("T0", "IBU yields an MLE: EM monotone, KKT residual ~0, and l(IBU) >= l(SLSQP) (k-RR k=10, n=2000)",
-             paper="MLE (cited from [7])", ours=f"KKT {kkt0:.1e}; l(IBU) - l(SLSQP) = {r0.loglik + sol0.fun:+.1e}",
-             passed=bool(np.all(np.diff(r0.trace) >= -1e-13) and kkt0 < 1e-6 and r0.loglik >= -sol0.fun - 1e-7),
-             tolerance="KKT < 1e-6; l gap >= -1e-7")
-report.check("T10", "Prop 5.1: strictly concave L -> unique MLE: IBU from 5 starts reaches (0,0,1) (obs {2,1})",
-             paper="(0, 0, 1)", ours=f"max L1 distance {np.abs(fp_ab - [0, 0, 1]).sum(1).max():.1e}",
-             passed=bool(np.abs(fp_ab - [0, 0, 1]).sum(1).max() < 1e-4), tolerance="L1 < 1e-4")
-pd.DataFrame({"start": ["uniform", "(0.6,0.3,0.1)"], "fixed point, obs {2}": [fp_u.round(6), fp_b.round(6)]})
+fp_u, fp_b = mle(M4, [2], U3), mle(M4, [2], START)
+surface = ibu.loglik_surface(M4, [1], 301)[2]  # L over the simplex for {2}
+values = [L(fp_u, G2), L(U3, G2), np.nanmin(surface), L(mle(M4, [2, 1], U3), G21),
+          L(U3, G21), L(e1, G21)]
+for i, v in enumerate(values, start=1):
+    report.close(f"T3.{i}", v)
+segment = [L(g * e1 + (1 - g) * e3, G2) for g in np.linspace(0, 1, 11)]
+report.holds("T3.0", max_diff=np.ptp(segment))
+report.close("T3.7", fp_u)
+report.close("T3.8", fp_b)
+report.holds("T3.9", strict_2=int(est.is_strictly_concave(G2)),
+             strict_21=int(est.is_strictly_concave(G21)))
 
 # %% [markdown]
-# ### Uniqueness is not strict concavity: mechanism (12) and Fig. 5
-#
-# $M = \begin{pmatrix}0.45&0.10&0.45\\0.05&0.90&0.05\\0.45&0.10&0.45\end{pmatrix}$ has identical
-# rows 1 and 3 (rank 2). With $\{2,2,2,2\}$ the MLE $(0,1,0)$ is unique although $L$ is constant
-# along $\theta_2 = $ const; adding the reports 1 and 3 makes a whole segment of MLEs
-# ($\theta_2 = 17/24$), and no amount of data separates $\theta_1$ from $\theta_3$.
+# Lemma 4.1 itself: along the segment from $(1, 0, 0)$ to $(0, 0, 1)$, $(\theta - \phi)G_{\{2\}} = 0$
+# and the inequality is an equality; for a positive $5 \times 12$ matrix $G$ of full rank it is
+# strict for random pairs. By **Prop. 5.1**, strict concavity (and a finite $L$) makes the MLE
+# unique: IBU reaches $(0, 0, 1)$ for $\{2, 1\}$ from any start.
 
 # %%
-fig, axes = plt.subplots(1, 2, figsize=(11, 4.6))
-surface_panel(axes[0], M12, [2, 2, 2, 2], "(a) observations {2,2,2,2}: unique MLE (0,1,0)")
-surface_panel(axes[1], M12, [2, 2, 2, 2, 1, 3], "(b) {2,2,2,2,1,3}: a segment of MLEs, $\\theta_2=17/24$")
-axes[1].plot([0, 7 / 24], [7 / 24, 0], "w--", lw=2)
-paper_title(fig, "Fig. 5", "log-likelihood of mechanism (12): a unique MLE without strict concavity")
-plt.show()
+def concavity_gap(g, theta, phi, G):
+    """L(gθ + (1-g)φ) - gL(θ) - (1-g)L(φ): >= 0, = 0 iff (θ - φ)G = 0 (Lemma 4.1)."""
+    mix = L(g[..., None] * theta + (1 - g[..., None]) * phi, G)
+    return mix - g * L(theta, G) - (1 - g) * L(phi, G)
 
-# %%
-Ga12 = it.observation_matrix(M12, np.array([1, 1, 1, 1]))
-Gb12 = it.observation_matrix(M12, np.array([1, 1, 1, 1, 0, 2]))
-fp12 = [fixed_point(M12, [2, 2, 2, 2, 1, 3]), fixed_point(M12, [2, 2, 2, 2, 1, 3], START_B)]
-fp12a = fixed_point(M12, [2, 2, 2, 2])
-rows11 = {
-    "obs {2,2,2,2}: max L = 4 log 0.9 at (0,1,0)": (-0.421442, it.loglik_observations(fp12a, Ga12)),
-    "obs {2,2,2,2}: L on the segment (1,0,0)-(0,0,1) = 4 log 0.1": (-9.2103, it.loglik_observations([0.3, 0, 0.7], Ga12)),
-    "obs {2,2,2,2}: L(uniform)": (-4.013208, it.loglik_observations(U3, Ga12)),
-    "obs {2,2,2,2,1,3}: max L": (-5.205379, it.loglik_observations(fp12[0], Gb12)),
-    "obs {2,2,2,2,1,3}: L(uniform)": (-6.313020, it.loglik_observations(U3, Gb12)),
-}
-for i, (name, (paper, ours)) in enumerate(rows11.items()):
-    report.check_close(f"T11.{i + 1}", f"Mechanism (12): {name}", paper=paper, ours=ours,
-                       atol=1e-4 if "9.2103" in f"{paper}" else 1e-5)
-report.check_close("T11.6", "Mechanism (12), obs {2,2,2,2}: unique MLE (0,1,0)", paper=[0, 1, 0], ours=fp12a, atol=1e-5)
-report.check_close("T11.7", "Mechanism (12), {2,2,2,2,1,3}: IBU from uniform -> (7/48, 17/24, 7/48)",
-                   paper=[0.145833, 0.708333, 0.145833], ours=fp12[0], atol=1e-5)
-report.check_close("T11.8", "Mechanism (12), {2,2,2,2,1,3}: IBU from (0.6,0.3,0.1) -> (0.25, 17/24, 1/24)",
-                   paper=[0.25, 0.708333, 0.041667], ours=fp12[1], atol=1e-5)
-_ = report.check("T11.9", "Mechanism (12) is not identifiable (rank 2 < 3); L not strictly concave for either set",
-             paper="rank 2; not strict", ours=f"rank {np.linalg.matrix_rank(M12)}; strict: "
-             f"{it.is_strictly_concave(Ga12)}, {it.is_strictly_concave(Gb12)}",
-             passed=(not it.is_identifiable(M12)) and not it.is_strictly_concave(Ga12) and not it.is_strictly_concave(Gb12),
-             tolerance="exact rank test")
+
+rng = rng_for(SEED, "T1")
+gam, G = rng.uniform(0.05, 0.95, 200), rng.random((5, 12)) + 1e-3
+th, ph = rng.dirichlet(np.ones(5), 200), rng.dirichlet(np.ones(5), 200)
+equality = concavity_gap(np.array([0.1, 0.5, 0.9]), e1, e3, G2)  # (e1 - e3)G2 = 0
+report.holds("T1", min_random_gap=concavity_gap(gam, th, ph, G).min(),
+             max_equality_gap=np.max(np.abs(equality)))
+starts = [U3, START, *rng_for(SEED, "T10").dirichlet(np.ones(3), 3)]
+report.holds("T10", max_l1=max(np.abs(mle(M4, [2, 1], s) - e3).sum() for s in starts))
+
+# %% tags=["hide-input", "remove-output"]
+titles = ["(a) observations {2}", "(b) observations {2, 1}"]
+glue("ibu-fig3", figures.fig3(M4, [[2], [2, 1]], titles, [U3, START]))
 
 # %% [markdown]
-# ## The paper's mechanisms as exact channels
+# ```{glue:figure} ibu-fig3
+# :name: fig-ibu-3
+# :alt: Two heat maps of the log-likelihood over the triangle of distributions. Left, a ridge along theta_1 + theta_3 = 1 on which IBU paths from two starts stop at different points; right, a single maximum at theta_3 = 1 reached by both paths.
 #
-# All channels come from `ldpnb.mechanisms` (rows = inputs). $k$-RR (eq. 5) and basic Rappor
-# (Lemma 4.4: $P(\beta\mid x) = p^{|\mathcal X|} e^{-(1/2 + S(\beta)/2 - \beta_x)\varepsilon}$,
-# $p = e^{\varepsilon/2}/(1+e^{\varepsilon/2})$) are $\varepsilon$-LDP; the truncated linear
-# geometric (eq. 7), the discretised Laplace, the exponential mechanism
-# ($M_{xz} \propto e^{-\varepsilon_g d(x,z)/2}$ — the paper does not write the formula; the factor
-# $1/2$ is the convention of Chatzikokolakis et al. {cite}`chatzikokolakis2017efficient` that makes
-# it $\varepsilon_g$-geo-ind) and
-# the planar geometric / Laplace mechanisms (truncated by clamping to the grid) are
-# $\varepsilon_g$-geo-indistinguishable. We compute the *tight* constant of each matrix.
+# (Paper Fig. 3.) $L$ of mechanism (4) over the simplex ($\theta_2 = 1 - \theta_1 - \theta_3$):
+# (a) the observation $\{2\}$: a ridge of MLEs; (b) $\{2, 1\}$: strictly concave, one maximum. The
+# lines are IBU's trajectories (400 steps) from the uniform distribution and from $(0.6, 0.3, 0.1)$.
+# ```
+#
+# ### The mechanisms of the paper
+#
+# $k$-RR (eq. 5) reports the true value with probability $e^\varepsilon/(k - 1 + e^\varepsilon)$
+# and any other one with probability $1/(k - 1 + e^\varepsilon)$; **basic Rappor** flips each bit
+# of the one-hot encoding with probability $1/(1 + e^{\varepsilon/2})$, which gives (**Lemma 4.4**)
+# $P(\beta \mid x) = p^{|\mathcal X|} e^{-(1/2 + S(\beta)/2 - \beta_x)\varepsilon}$ with
+# $p = e^{\varepsilon/2}/(1 + e^{\varepsilon/2})$ and $S(\beta)$ the number of ones. Both are
+# $\varepsilon$-LDP. The **geometric** mechanism $P(z|x) = c\,e^{-\varepsilon_g|z - x|}$ (eq. 6),
+# its truncation to a range (eq. 7), the **Laplace** mechanism (discretised to the nearest value and
+# clamped to the range; the paper uses it without spelling out its discretisation), the
+# **exponential** mechanism $\propto e^{-\varepsilon_g d(x, z)/2}$ {cite}`chatzikokolakis2017efficient`
+# and their planar versions are $\varepsilon_g$-geo-indistinguishable. We compute each channel's
+# tight constant from its matrix, for every channel the experiments of Sec. 7 use.
 
 # %%
 x100 = np.arange(100)
-D_age = np.abs(x100[:, None] - x100[None, :]).astype(float)
-G_lat = lgrid.lattice_distance_matrix(20, 14, 0.5)
-priv = []
-for name, M, D, target in [
-    ("k-RR, k=100, eps=2", mech.grr_channel(100, 2.0), None, 2.0),
-    ("basic Rappor, k=8, eps=1", mech.rappor_channel(8, 1.0), None, 1.0),
-    ("truncated geometric, k=100, eps_g=0.05", mech.geometric_channel(100, 0.05), D_age, 0.05),
-    ("discretised Laplace, k=100, eps_g=0.1", mech.laplace_channel(100, 0.1), D_age, 0.1),
-    ("exponential, k=100, eps_g=0.1", mech.exponential_channel(D_age, 0.1), D_age, 0.1),
-    ("planar geometric 20x14 (0.5 km), eps_g=1/km", mech.planar_geometric_channel(20, 14, 1.0, cell_size=0.5), G_lat, 1.0),
-    ("planar Laplace 20x14 (0.5 km), eps_g=1/km", mech.planar_laplace_channel(20, 14, 1.0, cell_size=0.5), G_lat, 1.0),
-    ("exponential 20x14 (0.5 km), eps_g=1/km", mech.exponential_channel(G_lat, 1.0), G_lat, 1.0),
-]:
-    tight = mech_channels.ldp_epsilon(M) if D is None else mech_channels.geo_ind_epsilon(M, D)
-    priv.append(dict(mechanism=name, shape=M.shape, target=target, tight_epsilon=tight,
-                     identifiable=it.is_identifiable(M)))
-priv = pd.DataFrame(priv)
-ok_ldp = priv.target.iloc[:2].to_numpy()
-report.check("T25.1", "k-RR and Rappor are eps-LDP with max log-ratio exactly eps", paper="eps",
-             ours=priv.tight_epsilon.iloc[:2].round(12).tolist(),
-             passed=bool(np.allclose(priv.tight_epsilon.iloc[:2], ok_ldp, atol=1e-9)), tolerance="abs 1e-9")
-report.check("T25.2", "Geometric, Laplace, exponential (linear and planar) are eps_g-geo-ind (tight constant <= eps_g)",
-             paper="<= eps_g", ours=priv.tight_epsilon.iloc[2:].round(6).tolist(),
-             passed=bool(np.all(priv.tight_epsilon.iloc[2:].to_numpy() <= priv.target.iloc[2:].to_numpy() + 1e-9)),
-             tolerance="+1e-9")
-report.check("T13.1", "Thm 6.1: every mechanism of the experiments is identifiable (rank M = |X|)",
-             paper="identifiable", ours=f"{int(priv.identifiable.sum())}/{len(priv)}",
-             passed=bool(priv.identifiable.all()), tolerance="exact rank test")
-bits8 = (np.arange(2**8)[:, None] >> np.arange(8)) & 1
-report.check_close("T7", "Lemma 4.4: Rappor channel = p^k exp(-(1/2 + S/2 - beta_x) eps) (k=8, eps=1; max abs diff)",
-                   paper=0.0, ours=np.abs(mech.rappor_channel(8, 1.0) - it_ibu.rappor_bits_likelihood(bits8, 1.0)).max(),
-                   atol=1e-15)
-priv
+D_age = np.abs(np.subtract.outer(x100, x100)).astype(float)
+grid = ibu.manhattan_grid()
+D_loc = grid.distance_matrix()  # km between the centres of the 20 x 14 cells
+D_lat = datasets.lattice_distance_matrix(20, 14, 0.5)  # the planar channels' metric
+ldp = [channels.ldp_epsilon(mech.grr_channel(100, 2.0)) - 2.0,
+       channels.ldp_epsilon(mech.rappor_channel(8, 1.0)) - 1.0]
+report.close("T25.1", np.max(np.abs(ldp)))
+AGE_KW = dict(k=100)
+LOC_KW = dict(rows=20, cols=14, cell_size=0.5, distance=D_loc)
+CHANNELS, levels = {}, []
+settings = [(e, False) for e in S["eps_age"]] + [(e, True) for e in S["eps_loc"]]
+for kind in ("geometric", "laplace", "exponential"):
+    for e, planar in settings:
+        C = ibu.build_channel(kind, e, **(LOC_KW if planar else AGE_KW))
+        D = (D_loc if kind == "exponential" else D_lat) if planar else D_age
+        CHANNELS[kind, e, planar] = C
+        levels.append(channels.geo_ind_epsilon(C, D) / e)
+report.range("T25.2", max(levels))
+
+# %% tags=["hide-input", "remove-output"]
+excess = channels.geo_ind_epsilon(CHANNELS[("geometric", 1.0, True)], D_loc) - 1.0
+show(cell_excess=f"{100 * excess:.2f}", cell_ns=f"{grid.cell_size_km()[0]:.4f}")
 
 # %% [markdown]
-# ### Strict concavity under $k$-RR, the geometric mechanisms and Rappor (Cor. 4.2-4.4, Thm 4.6)
-#
-# When every element of $\mathcal X$ is observed, $L$ is strictly concave under $k$-RR and the
-# (truncated or untruncated) linear geometric mechanism. For Rappor the reports are random bit
-# vectors and the paper proves
-#
-# $$P(L \text{ strictly concave}) \;\ge\; \prod_{k=1}^{|\mathcal X|} \max\{0,\ 1 - p^n 2^{k-1}\},$$
-#
-# via Lemma 4.5 (a 0/1 matrix of full rank over GF(2) has full rank over $\mathbb R$). With
-# $\sum_x w_x = 0$, $wG = 0$ iff $wB = 0$ for the bit matrix $B$, so $L$ is strictly concave iff
-# $\operatorname{rank}[B\mid\mathbf 1] = |\mathcal X|$. The Monte Carlo estimates the three nested
-# events (GF(2) rank, real rank, strict concavity) for uniform inputs on $|\mathcal X| = 10$.
+# (The tight constant of a channel is $\max_{x \ne x', z} \log(M_{xz}/M_{x'z})/d(x, x')$; for a
+# truncated or discretised mechanism it can only be smaller than that of the continuous one, of which
+# it is a post-processing.) The planar geometric and Laplace channels are built on a lattice of 0.5 km; the paper's box gives
+# cells of {glue:text}`ibu-cell-ns` km north-south, so with respect to the distances between the true
+# cell centres (those of the EMD) their level is {glue:text}`ibu-cell-excess`% above $\varepsilon_g$.
+# Lemma 4.4 holds to rounding:
 
 # %%
-rng = rng_for("cor42")
-viol = 0
-for _ in range(50):
-    k = int(rng.integers(3, 30))
-    eps = rng.uniform(0.1, 5)
-    z = np.concatenate([np.arange(k), rng.integers(0, k, 20)])
-    viol += not it.is_strictly_concave(it.observation_matrix(mech.grr_channel(k, eps), z))
-    viol += not it.is_strictly_concave(it.observation_matrix(mech.geometric_channel(k, eps), z))
-    Xs = np.sort(rng.choice(np.arange(-30, 60), size=k, replace=False))
-    viol += not it.is_strictly_concave(it_mechanisms.untruncated_geometric_matrix(Xs, np.concatenate([Xs, rng.integers(-40, 70, 10)]), eps))
-k5 = mech.grr_channel(5, 1.0)
-c4, c3 = it.is_strictly_concave(k5[:, [0, 1, 2, 3]]), it.is_strictly_concave(k5[:, [0, 1, 2, 2]])
-report.check("T4-T6", "Cor 4.2-4.4: all elements observed -> L strictly concave (k-RR, truncated and untruncated "
-             "geometric; 150 random instances)", paper="0 violations", ours=f"{viol} violations",
-             passed=viol == 0, tolerance="zero violations")
-report.check("T4b", "k-RR: k-1 distinct observed values already suffice, k-2 never do (k=5)", paper="(spec T4)",
-             ours=f"4 values: {c4}, 3 values: {c3}", passed=bool(c4 and not c3), tolerance="exact rank test")
+bits = (np.arange(2**8)[:, None] >> np.arange(8)) & 1  # every bit vector of length 8
+lemma44 = ibu.rappor_bits_likelihood(bits, 1.0)  # the formula of Lemma 4.4
+report.holds("T7", max_abs_diff=np.abs(mech.rappor_channel(8, 1.0) - lemma44).max())
 
+# %% [markdown]
+# **Cors. 4.2-4.4**: under $k$-RR and the linear geometric mechanisms (truncated or not), $L$ is
+# strictly concave as soon as every element of $\mathcal X$ has been observed; we check 50 random
+# instances of each. For $k$-RR one can say more: $k - 1$ distinct observed values already suffice,
+# and $k - 2$ never do (the columns of two unobserved values enter $G$ through the constant only).
+
+# %%
+report.holds("T4-T6", **ibu.all_observed_concavity(50, rng=rng_for(SEED, "T4-T6")))
+report.holds("T4b", **ibu.krr_observed_concavity(rng=rng_for(SEED, "T4b")))
+
+# %% [markdown]
+# **Rappor (Thm 4.6, Fig. 4).** Here the reports are bit vectors and $G$ has only two distinct
+# values per column, so with $\sum_x w_x = 0$, $wG = 0$ iff $wB = 0$ for the matrix $B$ of reported
+# bits: $L$ is strictly concave iff $\operatorname{rank}[B \mid \mathbf 1] = |\mathcal X|$. A 0/1
+# matrix of full rank over GF(2) has full rank over the reals (**Lemma 4.5**), and bounding the
+# probability of a full GF(2) rank gives
+#
+# $$P(L \text{ strictly concave}) \ge \prod_{k=1}^{|\mathcal X|} \max\{0,\ 1 - p^n 2^{k-1}\}.$$
+#
+# The counting behind it: the $k$-th row of $B$ (the reports' bits for the $k$-th value) falls in the
+# GF(2) span of the previous $k - 1$ rows, a set of $2^{k-1}$ vectors, and each of its $n$ bits takes
+# a given value with probability at most $p$, so it hits any fixed vector with probability at most
+# $p^n$.
+#
+# The paper: "with $\varepsilon = 1$ the log-likelihood of the basic Rappor is strictly concave
+# with probability almost one when $n \ge 25$". The Monte Carlo estimates the three nested events
+# (GF(2) rank, real rank, strict concavity) for uniform inputs on $|\mathcal X| = 10$
+# ({numref}`fig-ibu-4`).
+
+# %%
+mc = pd.DataFrame([
+    dict(eps=e, n=n, **ibu.rappor_concavity_frequencies(
+        10, n, e, S["mc_trials"], rng=rng_for(SEED, f"fig4/{e}/{n}")))
+    for e in S["mc_eps"] for n in S["mc_n"]])
+report.range("T9.2", ibu.rappor_concavity_lower_bound(10, 25, 1.0))
+below = mc.concave < mc.bound - 3 * mc.concave_se  # frequency below the bound by 3 s.e.
+report.holds("T9.3", below=int(below.sum()), points=len(mc))
+report.holds("T8", violations=int(mc.nested_violations.sum()))
+
+# %% tags=["hide-input", "remove-output"]
 n_grid = np.arange(10, 201)
-eps_fig4 = [0.5, 1, 2, 3, 4, 5]
-mc = pd.DataFrame([dict(eps=e, n=n, **it_ibu.rappor_concavity_frequencies(10, n, e, SIZES["mc_trials"], rng=rng_for(f"mc{e}{n}")))
-                   for e in SIZES["mc_eps"] for n in SIZES["rappor_n"]])
-
-fig, ax = plt.subplots(figsize=(8, 4.5))
-lines4 = {}
-for e in eps_fig4:
-    lines4[e], = ax.plot(n_grid, it_ibu.rappor_concavity_lower_bound(10, n_grid, e), label=f"bound, $\\varepsilon$={e}")
-for e in SIZES["mc_eps"]:
-    d = mc[mc.eps == e]
-    c4 = lines4[e].get_color() if e in lines4 else "k"
-    ax.plot(d.n, d.concave, "o", color=c4, mfc="none", ms=5,
-            label="Monte Carlo P(strictly concave) (circles)" if e == SIZES["mc_eps"][0] else None)
-    ax.plot(d.n, d.gf2, ".", color=c4, ms=3, label="Monte Carlo P(GF(2) full rank) (dots)" if e == SIZES["mc_eps"][0] else None)
-ax.axvline(25, color="grey", ls=":", lw=1)
-ax.set_xlabel("number of users $n$")
-ax.set_ylabel("P($L$ strictly concave)")
-ax.set_xscale("log")
-ax.legend(fontsize="x-small", ncol=2, loc="lower right")
-paper_title(ax, "Fig. 4", "Rappor: lower bound on P(strict concavity), $|\\mathcal{X}|=10$")
-plt.show()
-
-# %%
-T9_N = [15, 20, 25, 30, 40, 50, 75, 100, 150]
-T9 = {0.5: [0.8295, 0.9899, 0.9994, 1.0000, 1, 1, 1, 1, 1], 1: [0.3712, 0.9240, 0.9927, 0.9993, 1.0000, 1, 1, 1, 1],
-      2: [0, 0.0080, 0.6457, 0.9176, 0.9963, 0.9998, 1, 1, 1], 3: [0, 0, 0, 0, 0.7091, 0.9573, 0.9997, 1, 1],
-      4: [0, 0, 0, 0, 0, 0.0347, 0.9268, 0.9969, 1.0000], 5: [0, 0, 0, 0, 0, 0, 0, 0.6629, 0.9926]}
-ours_t9 = np.array([it_ibu.rappor_concavity_lower_bound(10, T9_N, e) for e in T9])
-report.check_close("T9.1", "Thm 4.6 bound, |X|=10: the spec's 6 x 9 reference table (eps 0.5..5, n 15..150)",
-                   paper=np.array(list(T9.values())).round(4).tolist(), ours=ours_t9.round(4).tolist(), atol=1e-4)
-report.check("T9.2", "Thm 4.6: with eps=1 L is strictly concave with probability almost one when n >= 25",
-             paper="almost 1 (>= 0.99)", ours=round(it_ibu.rappor_concavity_lower_bound(10, 25, 1.0), 4),
-             passed=bool(it_ibu.rappor_concavity_lower_bound(10, 25, 1.0) >= 0.99), tolerance=">= 0.99")
-below = (mc.concave < mc.bound - 3 * mc.concave_se).sum()
-report.check("T9.3", f"Monte Carlo P(strictly concave) >= bound ({SIZES['mc_trials']} trials per point, eps "
-             f"{', '.join(f'{e:g}' for e in SIZES['mc_eps'])})",
-             paper="freq >= bound", ours=f"{below} points below bound - 3 s.e.; min margin "
-             f"{(mc.concave - mc.bound).min():+.3f}", passed=bool(below == 0), tolerance="3 standard errors")
-report.check("T8", "Lemma 4.5 / nesting: GF(2) full rank => real full rank => strictly concave in every trial",
-             paper="nested events", ours=f"{int(mc.nested_violations.sum())} violations",
-             passed=bool(mc.nested_violations.sum() == 0), tolerance="zero violations")
-mc[["eps", "n", "gf2", "real", "concave", "bound"]].round(4)
+bounds4 = {e: ibu.rappor_concavity_lower_bound(10, n_grid, e) 
+           for e in (0.5, 1, 2, 3, 4, 5)}
+glue("ibu-fig4", figures.fig4(n_grid, bounds4, mc))
 
 # %% [markdown]
-# ## Consistency (§6): identification, dominance and the convergence of IBU
+# ```{glue:figure} ibu-fig4
+# :name: fig-ibu-4
+# :alt: Curves of the lower bound on the probability of strict concavity against the number of users on a log axis, rising to one earlier for small epsilon; Monte Carlo circles lie on or above the curves.
 #
-# By Newey-McFadden {cite}`newey1994large` (Lemma 6.1) the MLE is consistent under identification
-# ($\theta \ne \phi \Rightarrow \theta M \ne \phi M$, **Thm 6.1**: iff $M$ has $|\mathcal X|$
-# independent columns), compactness, continuity and dominance. **Prop 6.2** ($k$-RR, truncated
-# geometric, Rappor) and **Prop 6.3** (untruncated geometric, with the dominating function
-# $d(z) = \varepsilon(|z-a| + \ell) - \log c$) follow. We check the convergence empirically: the
-# mean $L_1$ error of IBU against $n$ on $\theta = $ Binomial(9, 1/2), with the slope of the
-# log-log fit on $n \ge 10^3$ (expected $-1/2$). IBU runs here to a tighter threshold
-# ($10^{-10}$ on $\ell$) so that the optimisation error stays far below the statistical error.
+# (Paper Fig. 4.) Thm 4.6's lower bound for Rappor on $|\mathcal X| = 10$ against the number of users,
+# for $\varepsilon \in \{0.5, 1, 2, 3, 4, 5\}$, with Monte Carlo frequencies of strict concavity
+# (circles) and of a full GF(2) rank (dots), {glue:text}`ibu-mc-trials` trials per point.
+# ```
+#
+# ## Uniqueness is not consistency (Sec. 5)
+#
+# Strict concavity implies a unique MLE (Prop. 5.1), but not conversely. **Mechanism (12)**,
+# $M = \begin{pmatrix}0.45&0.10&0.45\\0.05&0.90&0.05\\0.45&0.10&0.45\end{pmatrix}$, has equal rows 1
+# and 3 (rank 2). For $\{2,2,2,2\}$, $L = 4\log(0.1 + 0.8\theta_2)$ has the unique maximum
+# $(0, 1, 0)$ but is constant on every line $\theta_2 = $ const, so it is not strictly concave
+# ({numref}`fig-ibu-5`a). Adding the reports 1 and 3 gives
+# $L = 4\log(0.1 + 0.8\theta_2) + 2\log(0.45 - 0.4\theta_2)$, maximal at $\theta_2 = 17/24$ on a
+# whole segment of MLEs (b): $(0.1 + 0.8\cdot 17/24, 0.45 - 0.4 \cdot 17/24) = (2/3, 1/6)$. No
+# amount of data separates $\theta_1$ from $\theta_3$. Conversely mechanism (4) is identifiable
+# (rank 3) although its MLE for $\{2\}$ is not unique: it is the case the paper cites of "mechanisms
+# that allow IBU's consistency" without a unique MLE for every sample.
 
 # %%
-theta_bin = np.array([comb(9, j) for j in range(10)]) / 2**9
-X10 = np.arange(10)
-
-
-def consistency_errors(kind, n, reps, rng):
-    """Mean L1 error of IBU on n i.i.d. users from theta_bin (exact count-level simulation)."""
-    errs = []
-    if kind == "untruncated geometric (eps_g=0.5)":
-        for _ in range(reps):
-            x = np.repeat(X10, rng.multinomial(n, theta_bin))
-            zu, cnt = np.unique(it_mechanisms.untruncated_geometric_perturb(x, 0.5, rng=rng), return_counts=True)
-            r = it.ibu_rows(it_mechanisms.untruncated_geometric_matrix(X10, zu, 0.5), cnt, tol=1e-10, max_iter=20_000)
-            errs.append(np.abs(r.estimate - theta_bin).sum())
-        return np.mean(errs)
-    M = {"k-RR (eps=1)": mech.grr_channel(10, 1.0), "truncated geometric (eps_g=0.5)": mech.geometric_channel(10, 0.5),
-         "basic Rappor (eps=1)": mech.rappor_channel(10, 1.0)}[kind]
-    C = np.stack([it_channels.simulate_counts_batch(M, rng.multinomial(n, theta_bin), 1, rng=rng)[0] for _ in range(reps)])
-    r = it.ibu_rows(M, C, tol=1e-10, max_iter=20_000)
-    return np.abs(r.estimate - theta_bin).sum(1).mean()
-
-
-t = tic()
-kinds = ["k-RR (eps=1)", "truncated geometric (eps_g=0.5)", "untruncated geometric (eps_g=0.5)", "basic Rappor (eps=1)"]
-cons = pd.DataFrame([dict(mechanism=kd, n=n, l1=consistency_errors(kd, n, SIZES["cons_reps"], rng_for(f"cons{kd}{n}")))
-                     for kd in kinds for n in SIZES["cons_n"]])
-fig, ax = plt.subplots(figsize=(7.5, 4.5))
-for kd in kinds:
-    d = cons[cons.mechanism == kd]
-    asym = d[d.n >= 1000]  # the slope is fitted in the asymptotic regime n >= 10^3
-    s = it_ibu.loglog_slope(asym.n, asym.l1)
-    ax.loglog(d.n, d.l1, "o-", label=f"{kd}: slope {s:+.2f}")
-    report.check(f"T14.{kinds.index(kd) + 1}", f"Prop 6.2/6.3: IBU consistent under {kd}: L1 error -> 0, log-log slope",
-                 paper="-> 0 (slope -1/2 expected)", ours=round(s, 3),
-                 passed=bool(-0.65 <= s <= -0.35 and np.all(np.diff(d.l1) < 0)),
-                 tolerance="slope (fit on n >= 1e3) in [-0.65, -0.35], decreasing")
-nn = np.array(SIZES["cons_n"], float)
-ax.loglog(nn, 2 * nn**-0.5, "k:", label="$\\propto n^{-1/2}$")
-ax.set_xlabel("number of users $n$")
-ax.set_ylabel(r"mean $\|\hat\theta - \theta\|_1$")
-ax.legend(fontsize="x-small")
-ax.set_title(f"Props 6.2-6.3 — IBU error vs n ({SIZES['cons_reps']} runs per point, Binomial(9, 1/2))")
-plt.show()
-print(f"consistency: {time.perf_counter() - t:.1f} s")
+M12 = np.array([[0.45, 0.10, 0.45], [0.05, 0.90, 0.05], [0.45, 0.10, 0.45]])
+Ga = est.observation_matrix(M12, [1, 1, 1, 1])  # {2, 2, 2, 2}
+Gb = est.observation_matrix(M12, [1, 1, 1, 1, 0, 2])  # {2, 2, 2, 2, 1, 3}
+fa = mle(M12, [2, 2, 2, 2], U3)
+fb = [mle(M12, [2, 2, 2, 2, 1, 3], s) for s in (U3, START)]
+values = [L(fa, Ga), L([0.3, 0, 0.7], Ga), L(U3, Ga), L(fb[0], Gb), L(U3, Gb)]
+for i, v in enumerate(values, start=1):
+    report.close(f"T11.{i}", v)
+for rid, v in (("T11.6", fa), ("T11.7", fb[0]), ("T11.8", fb[1])):
+    report.close(rid, v)
 
 # %%
-# Prop 6.3's dominance bounds, checked on random phi and z in [a-200, b+200]
-rng = rng_for("T15")
-zz = np.arange(-200, 210)
-lo, hi = it_ibu.geometric_dominance_bounds(zz, 0, 9, 0.5)
-P = rng.dirichlet(np.ones(10), 200) @ it_mechanisms.untruncated_geometric_matrix(X10, zz, 0.5)
-n_bad = int(np.sum((P < lo * (1 - 1e-12)) | (P > hi * (1 + 1e-12))))
-# Prop 6.2's dominance for finite Z: d = -log min_{x,z} M_xz bounds |log P(z|phi)| for every phi
-viol_d = 0
-for Md in (mech.grr_channel(10, 1.0), mech.geometric_channel(10, 0.5), mech.rappor_channel(10, 1.0)):
-    Pd = rng.dirichlet(np.ones(10), 200) @ Md
-    viol_d += int(np.sum(np.abs(np.log(Pd)) > -np.log(Md.min()) * (1 + 1e-12)))
-report.check("T14.5", "Prop 6.2: |log P(z|phi)| <= d = -log min M for k-RR, truncated geometric and Rappor (200 phi each)",
-             paper="dominance holds", ours=f"{viol_d} violations", passed=viol_d == 0, tolerance="zero violations")
-_ = report.check("T15", "Prop 6.3: c e^{-eps(|z-a|+l)} <= P(z|phi) <= c e^{-eps(|z-a|-l)} (200 phi x 410 z)",
-             paper="holds", ours=f"{n_bad} violations", passed=n_bad == 0, tolerance="zero violations")
+strict = est.is_strictly_concave
+report.holds("T11.9", rank=np.linalg.matrix_rank(M12), strict_a=int(strict(Ga)),
+             strict_b=int(strict(Gb)), dL=abs(L(fb[0], Gb) - L(fb[1], Gb)),
+             dist=np.abs(fb[0] - fb[1]).sum())
+report.holds("S5.1a", rank=np.linalg.matrix_rank(M4), dL=abs(L(fp_u, G2) - L(fp_b, G2)),
+             dist=np.abs(fp_u - fp_b).sum())
+
+# %% tags=["hide-input", "remove-output"]
+titles = ["(a) {2, 2, 2, 2}", "(b) {2, 2, 2, 2, 1, 3}"]
+obs5 = [[2, 2, 2, 2], [2, 2, 2, 2, 1, 3]]
+glue("ibu-fig5", figures.fig5(M12, obs5, titles, [U3, START]))
 
 # %% [markdown]
-# ### A non-identifiable mechanism: Fig. 6 (§6.4)
+# ```{glue:figure} ibu-fig5
+# :name: fig-ibu-5
+# :alt: Two heat maps of the log-likelihood of mechanism 12. Left, the maximum at the corner theta_2 = 1 with level lines parallel to the hypotenuse; right, a dashed segment of maxima on which two IBU paths stop at different points.
 #
-# A 5 km x 5 km box of San Francisco cut into 1 km cells. The paper does not give its
-# coordinates; we take the dense box lat 37.7480-37.7930, lon -122.4500 to -122.3932 (the
-# `sf_ibu_grid` of `ldpnb.grid`) and the Gowalla check-ins of the PRIVIC copy of the SF data. The
-# planar geometric mechanism ($\varepsilon_g = 0.5$/km) is followed by truncation to the $4\times4$
-# block of rows and columns 0..3 (clamping), so $M$ is $25 \times 16$ and rank $\le 16 < 25$:
-# identification fails. With the *asymptotic* reports $q = \theta M$ (infinite data), IBU from
-# different starts stops at different MLEs, none of which is $\theta$.
+# (Paper Fig. 5.) $L$ of mechanism (12): (a) $\{2,2,2,2\}$, a unique MLE $(0, 1, 0)$ without strict
+# concavity; (b) $\{2,2,2,2,1,3\}$, a segment of MLEs (dashed, $\theta_2 = 17/24$); IBU stops where
+# its start leads it, $(7/48, 17/24, 7/48)$ or $(1/4, 17/24, 1/24)$.
+# ```
+#
+# ## Consistency (Sec. 6)
+#
+# Let $\hat\theta^n$ be the MLE from $n$ reports. By Newey and McFadden's theorem
+# {cite}`newey1994large` (the paper's **Lemma 6.1**), the MLE
+# converges in probability to $\theta$ under *identification* ($\theta \ne \phi \Rightarrow
+# P(\cdot|\theta) \ne P(\cdot|\phi)$), compactness, continuity and *dominance*
+# ($\mathbf E[\sup_\phi |\log P(Z|\phi)|] < \infty$). **Thm 6.1**: identification holds iff $L$ is
+# strictly concave for *some* set of observations, iff $M$ has $|\mathcal X|$ linearly independent
+# columns. The argument is short: $P(\cdot|\theta) = \theta M$, so identification fails iff some
+# nonzero $w$ with $\sum_x w_x = 0$ has $wM = 0$; the columns of any observation matrix $G$ are
+# columns of $M$, so such a $w$ also has $wG = 0$ for every observation set (no $L$ is strictly
+# concave); and since the rows of $M$ sum to 1, $\mathbf 1$ is a combination of the columns of $M$
+# and $\operatorname{rank}[M \mid \mathbf 1] = \operatorname{rank} M$. For a channel with independent
+# columns, observing every output once gives $G = M$ and a strictly concave $L$. We check both
+# characterisations on every channel of the experiments, and that a channel without them
+# (mechanism (12), the $25 \times 16$ channel below) has no such observation set.
 
 # %%
-t = tic()
-sfg = lgrid_ibu.sf_ibu_grid()
+ldp = [mech.grr_channel(100, 0.5), mech.grr_channel(280, 0.5)]
+every = [*CHANNELS.values(), *ldp, mech.rappor_channel(10, 0.5)]
+thm61 = [ibu.identifying_observations(C) for C in every]
+report.holds("T13.1", identifiable=sum(est.is_identifiable(C) for C in every),
+             channels=len(every))
+report.holds("T13.2", strict=sum(t["strict"] for t in thm61), channels=len(every),
+             min_s_ratio=min(t["s_ratio"] for t in thm61))
+rng = rng_for(SEED, "T13.3")
+sets12 = [M12[:, rng.integers(0, 3, rng.integers(1, 30))] for _ in range(500)]
+planar = mech.planar_geometric_channel(5, 5, 0.5, cell_size=1.0)
+M_sf = channels.clamp_grid_outputs(planar, 5, 5, 4, 4)  # truncated to 4 x 4 cells
+report.holds("T13.3", strict_12=sum(map(strict, sets12)), sets=500,
+             rank_sf=np.linalg.matrix_rank(np.c_[M_sf, np.ones(25)]))
+report.not_evaluated("T12")
+
+# %% [markdown]
+# **Dominance.** For a finite $\mathcal Z$, $d(z) = -\log\min_{x,z} M_{xz}$ bounds
+# $|\log P(z|\phi)|$ (**Prop. 6.2**: $k$-RR, truncated geometric, Rappor). For the untruncated
+# geometric mechanism on $\mathcal X \subset [a, b]$, $\ell = b - a$,
+# $c\,e^{-\varepsilon_g(|z-a| + \ell)} \le P(z|\phi) \le c\,e^{-\varepsilon_g(|z-a| - \ell)}$ and
+# $d(z) = \varepsilon_g(|z - a| + \ell) - \log c$ has a finite mean (**Prop. 6.3**).
+
+# %%
+rng = rng_for(SEED, "T15")
+X10, zz = np.arange(10), np.arange(-200, 210)
+lo, hi = ibu.geometric_dominance_bounds(zz, 0, 9, 0.5)
+P = rng.dirichlet(np.ones(10), 200) @ mech.untruncated_geometric_matrix(X10, zz, 0.5)
+outside = (P < lo * (1 - 1e-12)) | (P > hi * (1 + 1e-12))
+report.holds("T15", violations=int(outside.sum()))
+viol = 0
+finite = [mech.grr_channel(10, 1.0), mech.geometric_channel(10, 0.5)]
+for M in finite + [mech.rappor_channel(10, 1.0)]:
+    Pz = rng.dirichlet(np.ones(10), 200) @ M
+    viol += int(np.sum(-np.log(Pz) > -np.log(M.min()) * (1 + 1e-12)))  # |log P| <= d
+report.holds("T14.5", violations=viol)
+
+# %% [markdown]
+# The paper proves consistency and runs no experiment on it. We measure it: the mean $L_1$ error of
+# IBU against $n$ for $\theta$ = Binomial(9, 1/2) under the four mechanisms of Props. 6.2 and 6.3 and
+# under mechanism (4), each for {glue:text}`ibu-cons-reps` samples per $n$. A regular MLE has an
+# error $\propto n^{-1/2}$: a log-log slope near $-1/2$ ({numref}`fig-ibu-consistency`). IBU runs to
+# $|\Delta\ell| < 10^{-10}$ here, far below the statistical error.
+
+# %%
+theta_bin = np.array([1, 9, 36, 84, 126, 126, 84, 36, 9, 1]) / 512  # Binomial(9, 1/2)
+reps = S["cons_reps"]
+cases = {  # name: (channel, theta, samples per n)
+    "k-RR (ε = 1)": (mech.grr_channel(10, 1.0), theta_bin, reps),
+    "truncated geometric (εg = 0.5)": (mech.geometric_channel(10, .5), theta_bin, reps),
+    "untruncated geometric (εg = 0.5)": ("untruncated geometric", theta_bin, reps),
+    "Rappor (ε = 1)": (mech.rappor_channel(10, 1.0), theta_bin, reps),
+    "mechanism (4)": (M4, np.array([0.2, 0.3, 0.5]), 5 * reps)}
+n_cons = np.array(S["cons_n"])
+cons = {name: np.array([ibu.consistency_error(C, th, int(n), reps, epsilon=0.5,
+                                               rng=rng_for(SEED, f"T14/{name}/{n}"))
+                        for n in n_cons]) for name, (C, th, reps) in cases.items()}
+slopes = {name: ibu.loglog_slope(n_cons, err) for name, err in cons.items()}
+for rid, name in zip(["T14.1", "T14.2", "T14.3", "T14.4", "S5.1b"], cases):
+    report.range(rid, slopes[name])
+
+# %% tags=["hide-input", "remove-output"]
+glue("ibu-consistency", figures.consistency(n_cons, cons, slopes))
+show(cons_reps=S["cons_reps"])
+
+# %% [markdown]
+# ```{glue:figure} ibu-consistency
+# :name: fig-ibu-consistency
+# :alt: Log-log lines of the mean L1 error against n for five mechanisms, all parallel to a dotted n^(-1/2) reference.
+#
+# (Props. 6.2-6.3 and Sec. 5.1; no figure in the paper.) Mean $L_1$ error of IBU against the number
+# of users, Binomial(9, 1/2) inputs ({glue:text}`ibu-cons-reps` samples per point; five times as
+# many for mechanism (4), inputs $(0.2, 0.3, 0.5)$), with the fitted log-log slopes.
+# ```
+#
+# ### A mechanism that is not identifiable: Fig. 6 (Sec. 6.4)
+#
+# A $5 \times 5$ km box of San Francisco in cells of 1 km (the paper gives no coordinates; ours are
+# in `ibu.sf_ibu_grid`), with the Gowalla check-ins as $\theta$. The planar geometric mechanism
+# ($\varepsilon_g = 0.5$/km) followed by truncation to the $4 \times 4$ block of the first rows and
+# columns has 25 rows and 16 columns: at most 16 independent columns, so identification fails. With
+# the *asymptotic* reports $q = \theta M$ (infinite data), IBU from three starts finds three
+# different MLEs, none of which is $\theta$ ({numref}`fig-ibu-6`). Every distribution $\phi$ with
+# $\phi M = q$ is an MLE (it attains the maximum $\sum_z q_z\log q_z$ of $\ell$), and these form the
+# intersection of the simplex with an affine set of dimension $25 - 16 = 9$ at least; which one IBU
+# reaches depends on where it starts.
+
+# %%
 sf = datasets.load_gowalla_privic("sf")
-N_sf = sfg.histogram(sf.lat.to_numpy(), sf.lon.to_numpy()).astype(int)
+N_sf = ibu.sf_ibu_grid().histogram(sf.lat.to_numpy(), sf.lon.to_numpy())
 theta_sf = N_sf / N_sf.sum()
-M_sf = it_channels.clamp_grid_outputs(mech.planar_geometric_channel(5, 5, 0.5, cell_size=1.0), 5, 5, 4, 4)
-q_inf = theta_sf @ M_sf
-starts = np.vstack([np.full(25, 1 / 25), rng_for("fig6").dirichlet(np.ones(25), 2)])
-fp6 = it.ibu_rows(M_sf, np.tile(q_inf, (3, 1)), theta0=starts, tol=0, max_iter=SIZES["fig6_iter"])
-D_sf = lgrid.lattice_distance_matrix(5, 5, 1.0)
-emd_true = [emd(e, theta_sf, D_sf) for e in fp6.estimate]
-emd_pair = [emd(fp6.estimate[i], fp6.estimate[j], D_sf) for i, j in ((0, 1), (0, 2), (1, 2))]
-fit = np.abs(fp6.estimate @ M_sf - q_inf).sum(1)
-lmax = np.sum(q_inf * np.log(q_inf))
+q_inf = theta_sf @ M_sf  # the reports' distribution with infinite data
+starts = np.vstack([np.full(25, 0.04), rng_for(SEED, "fig6").dirichlet(np.ones(25), 2)])
+fp6 = est.ibu(M_sf, np.tile(q_inf, (3, 1)), theta0=starts, criterion="gap", tol=1e-10,
+              accelerate="squarem", max_iter=10**6)
+D_sf = datasets.lattice_distance_matrix(5, 5, 1.0)
+emd_theta = [measures.emd(m, theta_sf, D_sf) for m in fp6.estimate]
+a, b, c = fp6.estimate
+emd_pair = [measures.emd(u, v, D_sf) for u, v in ((a, b), (a, c), (b, c))]
+report.holds("T16.1", rows=M_sf.shape[0], cols=M_sf.shape[1],
+             rank=np.linalg.matrix_rank(M_sf))
+report.holds("T16.2", max_fit=np.abs(fp6.estimate @ M_sf - q_inf).sum(axis=1).max(),
+             max_gap=fp6.gap.max(), min_pair=min(emd_pair), min_to_theta=min(emd_theta))
 
-fig, axes = plt.subplots(1, 4, figsize=(13, 3.6))
-vmax = max(theta_sf.max(), fp6.estimate.max())
-for ax, v, title in zip(axes, [theta_sf, *fp6.estimate],
-                        ["(a) original (Gowalla SF)"] + [f"({c}) MLE from {s}\nEMD to (a) = {e:.3f} km"
-                                                         for c, s, e in zip("bcd", ["uniform", "Dirichlet #1", "Dirichlet #2"], emd_true)]):
-    im = ax.imshow(v.reshape(5, 5), origin="lower", extent=[0, 5, 0, 5], vmin=0, vmax=vmax, cmap="magma")
-    ax.set_title(title, fontsize="small")
-    ax.set_xlabel("east (km)")
-    ax.grid(False)
-axes[0].set_ylabel("north (km)")
-plt.colorbar(im, ax=axes, label="probability", shrink=0.85)
-paper_title(fig, "Fig. 6", f"a non-identifiable 25x16 mechanism: three MLEs for the same infinite data (n = {N_sf.sum():,} check-ins)")
-plt.show()
-report.not_evaluated("T12", "Lemma 6.1 (Newey-McFadden Thm 2.5): identification + compactness + continuity + dominance "
-                      "=> consistency", paper="cited theorem",
-                      note="a cited theorem with nothing to compute; its hypotheses are checked by T13, T15 and its "
-                           "conclusion is exercised by T14 (convergence) and T16 (failure without identification)")
-report.check("T16.1", "§6.4: the 25x16 mechanism (planar geometric eps_g=0.5, truncated to 4x4) has rank 16 < 25",
-             paper="rank < 25", ours=int(np.linalg.matrix_rank(M_sf)), passed=bool(np.linalg.matrix_rank(M_sf) == 16 and not it.is_identifiable(M_sf)),
-             tolerance="exact rank")
-report.check("T16.2", "§6.4: IBU on q = theta M from 3 starts: every fixed point fits q (MLE) yet they differ "
-             "pairwise and differ from theta", paper="several MLEs != theta",
-             ours=f"|qhat-q|_1 max {fit.max():.1e}; l gap {lmax - fp6.loglik.min():.1e}; pairwise EMD "
-                  f"{np.round(emd_pair, 3).tolist()} km; EMD to theta {np.round(emd_true, 3).tolist()} km",
-             passed=bool(fit.max() < 1e-4 and lmax - fp6.loglik.min() < 1e-8 and min(emd_pair) > 0.02 and min(emd_true) > 0.02),
-             tolerance="fit < 1e-4, l gap < 1e-8, EMDs > 0.02 km")
-print(f"Fig. 6: {time.perf_counter() - t:.1f} s")
+# %% tags=["hide-input", "remove-output"]
+fig = figures.fig6(theta_sf, fp6.estimate, np.array(emd_theta), (5, 5))
+glue("ibu-fig6", fig)
+show(sf_n=f"{int(N_sf.sum()):,}")
 
 # %% [markdown]
-# ## Experiments on real data (§7)
+# ```{glue:figure} ibu-fig6
+# :name: fig-ibu-6
+# :alt: Four 5 by 5 heat maps: the original distribution of check-ins and three different maximum-likelihood estimates, each with its distance to the original.
 #
-# **Data.** The ages of all 48,842 Adult records ($\mathcal X = \{0..99\}$; the extraction's
-# "between 0 and 9999" is a garbling of 0 and 99), and the Gowalla check-ins in the paper's
-# Manhattan box (lat 40.7044-40.7942, lon -74.0205 to -73.9374) on a 20 x 14 grid of 0.5 km
-# cells. The protocol (spec A5): the fixed original histogram is obfuscated (exact count-level
-# sampling, one multinomial per input value), then IBU, INV-N and INV-P estimate it, and the
-# earth mover's distance (EMD) to the original is recorded — in years (closed form on the line)
-# and in km (exact optimal transport with POT on the grid's distance matrix).
+# (Paper Fig. 6.) (a) The distribution of {glue:text}`ibu-sf-n` Gowalla check-ins on $5 \times 5$
+# cells of 1 km in San Francisco; (b-d) three MLEs for the same infinite data under the $25 \times 16$
+# mechanism, from the uniform start and two random ones (each certified within $10^{-10}$).
+# ```
+#
+# ## Experiments on real data (Sec. 7)
+#
+# **Data.** The ages of the Adult data set {cite}`kohavi1996adult`, $\mathcal X = \{0, \dots, 99\}$,
+# and the Gowalla check-ins {cite}`cho2011friendship` in the paper's Manhattan box (latitudes 40.7044-40.7942, longitudes -74.0205 to
+# -73.9374) on a grid of $20 \times 14$ cells of 0.5 km ({numref}`fig-ibu-7`).
 
 # %%
 ages = datasets.adult_ages()
 N_age = np.bincount(ages, minlength=100)
-theta_age = N_age / N_age.sum()
-mg = lgrid_ibu.manhattan_grid()
 gw = datasets.load_gowalla_nyc(datasets.MANHATTAN_BOX)
-N_loc = mg.histogram(gw.lat.to_numpy(), gw.lon.to_numpy()).astype(int)
-theta_loc = N_loc / N_loc.sum()
-D_loc = mg.distance_matrix()
-report.check_close("D1", "Adult: ages of 48,842 persons", paper=48842, ours=len(ages))
-report.check_close("D2", "Gowalla check-ins in the Manhattan box", paper=98060, ours=int(N_loc.sum()), atol=1,
-                   note="our SNAP extract holds 98,061 (one more; boundary inclusivity or a copy difference)")
-report.check_close("D3", "Grid: 20 x 14 = 280 cells; ages k = 100", paper=[280, 100], ours=[mg.k, N_age.size])
-cs = mg.cell_size_km()
-print(f"cells {cs}, {N_loc.sum():,} check-ins; densest 10% of cells hold {np.sort(theta_loc)[::-1][:28].sum():.0%} of the mass")
-
-fig, ax = plt.subplots(figsize=(6.5, 7))
-cmap7 = plt.get_cmap("magma").copy()
-cmap7.set_bad("lightgrey")
-im = ax.imshow(np.ma.masked_equal(mg.to_image(N_loc), 0), origin="lower", extent=[0, 14 * 0.5, 0, 20 * 0.5], cmap=cmap7,
-               norm=plt.matplotlib.colors.LogNorm(vmin=1))
-ax.grid(False)
-plt.colorbar(im, ax=ax, label="check-ins per cell (log scale; grey = none)")
-ax.set_xlabel("east (km)")
-ax.set_ylabel("north (km)")
-paper_title(ax, "Fig. 7", f"Gowalla Manhattan: {N_loc.sum():,} check-ins\non 20 x 14 cells of 0.5 km")
-plt.show()
+N_loc = grid.histogram(gw.lat.to_numpy(), gw.lon.to_numpy()).astype(np.int64)
+theta_age, theta_loc = N_age / N_age.sum(), N_loc / N_loc.sum()
+report.close("D1", len(ages))
+report.close("D2", int(N_loc.sum()))
+report.close("D3", [grid.k, N_age.size])
+north_south = datasets.haversine_km(40.7044, -74.0205, 40.7942, -74.0205)
+report.close("R7.2a", [north_south, grid.cols * grid.cell_size_km()[1]])
+report.close("R7.2b", list(grid.cell_size_km()))
 
 # %% [markdown]
-# ### Fig. 1: ages under the geometric mechanism, $\varepsilon_g = 0.05$ per year
+# Our copy of the check-ins holds one more than the paper's 98,060. Whether the box is closed or
+# open makes no difference (no check-in lies on an edge), and dropping the
+# {glue:text}`ibu-dups` exact duplicates gives {glue:text}`ibu-nodup`: the difference is a copy
+# difference of unknown origin, one check-in in $10^5$.
+
+# %%
+everything = datasets.load_gowalla_nyc()
+lat, lon = everything.lat.to_numpy(), everything.lon.to_numpy()
+la0, la1, lo0, lo1 = datasets.MANHATTAN_BOX
+closed = (lat >= la0) & (lat <= la1) & (lon >= lo0) & (lon <= lo1)
+open_box = (lat > la0) & (lat < la1) & (lon > lo0) & (lon < lo1)
+report.close("D2b", int(closed.sum() - open_box.sum()))
+
+# %% tags=["hide-input", "remove-output"]
+dups = int(gw.duplicated().sum())
+show(dups=dups, nodup=f"{len(gw) - dups:,}", n_loc=f"{N_loc.sum():,}")
+glue("ibu-fig7", figures.fig7(grid.to_image(N_loc)))
+
+# %% [markdown]
+# ```{glue:figure} ibu-fig7
+# :name: fig-ibu-7
+# :alt: Heat map of check-in counts on a 20 by 14 grid over Manhattan, dense in the south and along the middle, with grey empty cells.
 #
-# The truncated geometric mechanism (eq. 7) on $[0, 99]$ is used, so that INV is defined and the
-# noisy distribution lives on $\mathcal X$ (the paper plots it there).
-
-# %%
-M_g05 = mech.geometric_channel(100, 0.05)
-one = it_ibu.estimation_trials(M_g05, N_age, 1, metric=it_measures.emd_1d_rows, rng=rng_for("fig1"), tol=TOL, max_iter=SIZES["max_iter"])
-fig, axes = plt.subplots(1, 3, figsize=(14, 3.8))  # own y-scales: INV's spikes would flatten panel (c)
-for ax, meth, lab in zip(axes, ["INV-N", "INV-P", "IBU"], ["(a) INV-N", "(b) INV-P", "(c) IBU"]):
-    ax.plot(x100, theta_age, color=color("truth"), lw=2, label="original")
-    ax.plot(x100, one["last"]["noisy"], color=color("emp"), lw=1.2, label=f"noisy (EMD {one['noisy'][0]:.2f})")
-    ax.plot(x100, one["last"][meth], color=color(meth), lw=1.5, label=f"{meth} (EMD {one[meth][0]:.2f})")
-    ax.set_title(lab)
-    ax.set_xlabel("age (years)")
-    ax.legend(fontsize="x-small")
-axes[0].set_ylabel("probability")
-paper_title(fig, "Fig. 1", "Adult ages sanitised by the geometric mechanism, $\\varepsilon_g=0.05$ (EMD in years)")
-plt.show()
-e1 = {m: one[m][0] for m in ["noisy", "INV-N", "INV-P", "IBU"]}
-report.check("F1.1", "Fig. 1: IBU outperforms INV-N and INV-P (ages, geometric eps_g=0.05; one run)",
-             paper="IBU << INV", ours={k: round(float(v), 2) for k, v in e1.items()},
-             passed=bool(e1["IBU"] < 0.5 * min(e1["INV-N"], e1["INV-P"])), tolerance="IBU < 0.5 x min(INV)")
-e1
-
-# %% [markdown]
-# ### Fig. 8: Manhattan under the truncated planar geometric mechanism, $\varepsilon_g = 1$/km
-
-# %%
-t = tic()
-M_pg1 = mech.planar_geometric_channel(20, 14, 1.0, cell_size=0.5)
-f8 = it_ibu.estimation_trials(M_pg1, N_loc, 1, metric=lambda P, th: it_measures.emd_rows(P, th, D_loc), rng=rng_for("fig8"),
-                          tol=TOL, max_iter=SIZES["max_iter"])
-panels = [("(a) original", theta_loc, None), ("(b) noisy", f8["last"]["noisy"], f8["noisy"][0]),
-          ("(c) INV-P", f8["last"]["INV-P"], f8["INV-P"][0]), ("(d) INV-N", f8["last"]["INV-N"], f8["INV-N"][0]),
-          ("(e) IBU", f8["last"]["IBU"], f8["IBU"][0])]
-fig, axes = plt.subplots(1, 5, figsize=(15, 4.6))
-vmax = theta_loc.max()
-for ax, (title, v, e) in zip(axes, panels):
-    im = ax.imshow(mg.to_image(v), origin="lower", extent=[0, 7, 0, 10], cmap="magma", vmin=0, vmax=vmax)
-    ax.set_title(title + ("" if e is None else f"\nEMD = {e:.4f} km"), fontsize="small")
-    ax.set_xlabel("east (km)")
-    ax.grid(False)
-axes[0].set_ylabel("north (km)")
-plt.colorbar(im, ax=axes, label="probability", shrink=0.8)
-paper_title(fig, "Fig. 8", "Gowalla Manhattan, truncated planar geometric $\\varepsilon_g = 1$/km (one run)")
-plt.show()
-# the same reports estimated with other stopping thresholds (the paper's threshold is unstated)
-alt8 = {tol: it_measures.emd_rows(it.ibu_rows(M_pg1, f8["last"]["counts"], tol=tol, max_iter=200_000).estimate, theta_loc, D_loc)[0]
-        for tol in (1e-6, 1e-10)}
-alt8[TOL] = float(f8["IBU"][0])
-paper8 = {"noisy": 0.7658, "INV-P": 0.5862, "INV-N": 0.7832, "IBU": 0.16995}
-for i, (m, pv) in enumerate(paper8.items()):
-    ours = float(f8[m][0])
-    if abs(ours - pv) <= 0.30 * pv:
-        report.check_close(f"F8.{i + 1}", f"Fig. 8{'bcde'[i]}: EMD of {m} (km)", paper=pv, ours=ours, rtol=0.30)
-    elif m == "IBU":
-        lo_, hi_ = min(alt8.values()), max(alt8.values())
-        report.diverges(f"F8.{i + 1}", f"Fig. 8e: EMD of IBU (km), stopping threshold {TOL:g} on l = L/n", paper=pv,
-                        ours=round(ours, 4), tolerance="rel 0.3 (spec 002 §7.2)",
-                        note=f"IBU's EMD depends on the unstated stopping threshold: on these same reports it is "
-                             f"{alt8[1e-6]:.3f} km at 1e-6, {ours:.3f} at {TOL:g} and {alt8[1e-10]:.3f} at 1e-10 (the paper "
-                             "stops on the unnormalised L, so its threshold on l = L/n is unknown); the paper's value lies "
-                             "in the range spanned by these thresholds",
-                        holds=bool(lo_ <= pv <= hi_))
-    else:
-        report.diverges(f"F8.{i + 1}", f"Fig. 8{'bcde'[i]}: EMD of {m} (km)", paper=pv, ours=round(ours, 4),
-                        tolerance="rel 0.3 (spec 002 §7.2)", note="different data copy / unstated details; within ±50%",
-                        holds=bool(abs(ours - pv) <= 0.5 * pv))
-report.check("F8.5", "Fig. 8 / §7.2: IBU outperforms INV-N and INV-P, and INV-P is better than INV-N",
-             paper="0.170 < 0.586 < 0.783", ours=f"{f8['IBU'][0]:.3f} < {f8['INV-P'][0]:.3f} < {f8['INV-N'][0]:.3f}",
-             passed=bool(f8["IBU"][0] < f8["INV-P"][0] < f8["INV-N"][0]), tolerance="ordering")
-r8 = f8["IBU"][0] / f8["INV-P"][0]
-if r8 <= 0.45:
-    report.check_close("F8.6", "Fig. 8: IBU / INV-P EMD ratio (paper 0.16995/0.5862)", paper=0.29, ours=r8, atol=0.16,
-                       note="spec acceptance: ratio <= 0.45")
-else:
-    report.diverges("F8.6", "Fig. 8: IBU / INV-P EMD ratio (paper 0.16995/0.5862 = 0.29; spec target <= 0.45)", paper=0.29,
-                    ours=round(float(r8), 3), tolerance="<= 0.45",
-                    note=f"with the default threshold {TOL:g} IBU stops later and fits more noise; with 1e-6 the ratio "
-                         f"on the same reports is {alt8[1e-6] / f8['INV-P'][0]:.2f}",
-                    holds=bool(alt8[1e-6] / f8["INV-P"][0] <= 0.45))
-alt8_table = pd.Series(alt8, name="IBU EMD (km) on the Fig. 8 reports, by stopping threshold")
-print(f"Fig. 8: {time.perf_counter() - t:.1f} s, IBU {f8['n_iter'][0]} iterations")
-alt8_table
-
-# %% [markdown]
-# ### Fig. 9: geo-indistinguishable mechanisms, EMD vs $\varepsilon_g$
+# (Paper Fig. 7.) The {glue:text}`ibu-n-loc` Gowalla check-ins of the Manhattan box on $20 \times 14$
+# cells of 0.5 km (log scale).
+# ```
 #
-# Six panels: ages (years) and locations (km) x the geometric, Laplace (discretised to the
-# nearest point/cell, truncated by clamping — the paper describes it as continuous) and
-# exponential ($e^{-\varepsilon_g d/2}$) mechanisms, with the spec's default $\varepsilon_g$ grids
-# (the paper gives only the ranges 0.01-0.3 per year and 0.2-6 per km).
+# **Protocol.** One run obfuscates the whole data set with exact count-level sampling (one
+# multinomial per input value, equal in law to obfuscating every user), estimates $\theta$ by IBU
+# (the paper's rule), INV-N and INV-P ($v = qM^{-1}$ clipped and renormalised, or projected on the
+# simplex {cite}`wang2013projection`), and scores each estimate by the earth mover's distance (EMD)
+# to $\theta$, the least cost of moving one distribution onto the other: in years on the line (the
+# $L_1$ distance of the cumulative distributions), in km by exact optimal transport on the grid.
+# Beside the paper's rule we certify the MLE: in Fig. 9 on the first {glue:text}`ibu-mle-runs` runs
+# of each $\varepsilon_g$ of the lower half of the grid (where its claims are graded; the MLE of a
+# flat likelihood is expensive even with SQUAREM), in Figs. 10 and 12 on every run. Figs. 9, 10 and
+# 12 run the paper's {glue:text}`ibu-runs` runs per privacy level; Figs. 1 and 8, which the paper shows for one run,
+# are drawn from the runs of Fig. 9 at the same setting, and their printed numbers are compared
+# with the distribution of our runs.
 
 # %%
-t = tic()
-METHODS = ["IBU", "INV-N", "INV-P"]
-
-
-def run_panel(kind, planar, eps_list, name):
-    base = dict(kind=kind, reps=SIZES["reps"], tol=TOL, max_iter=SIZES["max_iter"])
-    if planar:
-        base.update(N=N_loc, rows=20, cols=14, cell_size=0.5, D=D_loc)
-    else:
-        base.update(N=N_age, k=100)
-    res = sweep(it_ibu.trial_task, [dict(base, eps=e) for e in eps_list], seed=zlib.crc32(f"{SEED}{name}".encode()),
-                n_jobs=SIZES["n_jobs"])
-    return {r["eps"]: r for r in res}
-
-
-def boxpanel(ax, res, title, unit, methods=METHODS):
-    eps_list = list(res)
-    w = 0.8 / len(methods)
-    for j, m in enumerate(methods):
-        pos = np.arange(len(eps_list)) + (j - (len(methods) - 1) / 2) * w
-        bp = ax.boxplot([res[e][m] for e in eps_list], positions=pos, widths=w * 0.9, patch_artist=True,
-                        showfliers=True, flierprops=dict(ms=2))
-        for b in bp["boxes"]:
-            b.set_facecolor(color(m))
-            b.set_alpha(0.75)
-        for med in bp["medians"]:
-            med.set_color("k")
-        ax.plot([], [], "s", color=color(m), label=m)
-    ax.set_xticks(range(len(eps_list)), [f"{e:g}" for e in eps_list])
-    ax.set_yscale("log")
-    ax.set_ylabel(f"EMD ({unit})")
-    ax.set_title(title, fontsize="small")
-    ax.legend(fontsize="x-small")
-
-
-PANELS9 = [("a", "geometric", False), ("b", "geometric", True), ("c", "laplace", False),
-           ("d", "laplace", True), ("e", "exponential", False), ("f", "exponential", True)]
+AGES = dict(N=N_age, k=100)
+LOCS = dict(N=N_loc, rows=20, cols=14, cell_size=0.5, D=D_loc)
+RULE = dict(reps=S["reps"], tol=TOL, max_iter=MAX_ITER)
+PANELS9 = {"a": ("geometric", AGES), "b": ("geometric", LOCS),
+           "c": ("laplace", AGES), "d": ("laplace", LOCS),
+           "e": ("exponential", AGES), "f": ("exponential", LOCS)}
 fig9 = {}
-for lab, kind, planar in PANELS9:
-    fig9[lab] = run_panel(kind, planar, SIZES["eps_loc" if planar else "eps_age"], f"fig9{lab}")
-    print(f"  Fig. 9{lab} ({kind}, {'locations' if planar else 'ages'}): {time.perf_counter() - t:.1f} s")
-
-fig, axes = plt.subplots(3, 2, figsize=(12, 11))
-for ax, (lab, kind, planar) in zip(axes.ravel(), PANELS9):
-    boxpanel(ax, fig9[lab], f"({lab}) {'location' if planar else 'age'} data, {kind} mechanism",
-             "km" if planar else "years")
-    ax.set_xlabel(r"$\varepsilon_g$ (per km)" if planar else r"$\varepsilon_g$ (per year)")
-paper_title(fig, "Fig. 9", f"EMD between original and estimated distributions ({SIZES['reps']} runs per $\\varepsilon_g$)")
-plt.show()
-print(f"Fig. 9: {time.perf_counter() - t:.1f} s")
-
-# %%
-def medians(res, m):
-    return np.array([np.median(res[e][m]) for e in res])
-
-
-MONO_SLACK = {"smoke": 0.5, "book": 0.10, "paper": 0.10}[SCALE]  # statistical slack: 3 runs at smoke scale
-
-
-def monotone(med):
-    """Non-increasing in eps, allowing one step up of less than MONO_SLACK (10% at book/paper scale, spec §7.4)."""
-    ups = np.diff(med) > 0
-    return bool(ups.sum() == 0 or (ups.sum() == 1 and np.max(np.diff(med) / med[:-1]) < MONO_SLACK))
-
-
-rows9 = []
-for lab, kind, planar in PANELS9:
-    res = fig9[lab]
-    eps_list = np.array(list(res))
-    mi, mn, mp = medians(res, "IBU"), medians(res, "INV-N"), medians(res, "INV-P")
-    minv = np.minimum(mn, mp)
-    lower = eps_list <= np.median(eps_list)
-    need = 1.5 if kind == "exponential" else 2.0
-    rows9.append(dict(panel=lab, eps=eps_list.tolist(), IBU=mi.round(3).tolist(), INV_N=mn.round(3).tolist(),
-                      INV_P=mp.round(3).tolist(), IBU_iterations=[int(np.median(res[e]["n_iter"])) for e in res]))
-    report.check(f"F9{lab}.1", f"Fig. 9{lab} ({kind}, {'locations' if planar else 'ages'}): IBU beats INV-N and INV-P "
-                 "at every eps_g of the lower half (medians)", paper="IBU < INV, especially at small eps_g",
-                 ours=f"min(INV)/IBU = {np.round(minv / mi, 2).tolist()}", passed=bool(np.all(mi[lower] < minv[lower])),
-                 tolerance="median ordering")
-    report.check(f"F9{lab}.2", f"Fig. 9{lab}: gap at the smallest eps_g, min(INV)/IBU", paper="large (qualitative)",
-                 ours=round(float(minv[0] / mi[0]), 2), passed=bool(minv[0] / mi[0] >= need),
-                 tolerance=f">= {need} (spec §7.1)")
-    report.check(f"F9{lab}.3", f"Fig. 9{lab}: IBU <= 1.1 x min(INV) at every eps_g", paper="IBU never worse",
-                 ours=f"max IBU/min(INV) = {np.max(mi / minv):.2f}", passed=bool(np.all(mi <= 1.1 * minv)),
-                 tolerance="factor 1.1")
-    claim5 = f"Fig. 9{lab}: the estimation quality of all methods improves with eps_g (medians)"
-    tol5 = f"monotone (one step < {MONO_SLACK:.0%} allowed)"
-    meds5 = {"IBU": mi, "INV-N": mn, "INV-P": mp}
-    bad = {m: [(float(eps_list[j + 1]), round(float(v[j + 1] / v[j] - 1), 3)) for j in np.flatnonzero(np.diff(v) > 0)]
-           for m, v in meds5.items() if not monotone(v)}
-    if not bad:
-        report.check(f"F9{lab}.5", claim5, paper="improves with eps_g", ours="monotone", passed=True, tolerance=tol5)
-    else:
-        # INV saturates at the noisiest end (its raw error is orders of magnitude above the signal, Prop 7.2):
-        # a rise there is a divergence of the INV curves, not of IBU; anything else is a failure
-        sat = all(m != "IBU" and all(minv[list(eps_list).index(e)] >= 2 * mi[list(eps_list).index(e)] for e, _ in v)
-                  for m, v in bad.items())
-        report.diverges(f"F9{lab}.5", claim5, paper="improves with eps_g",
-                        ours="; ".join(f"{m} rises at eps_g {v}" for m, v in bad.items()), tolerance=tol5,
-                        note="only INV curves rise, and only at eps_g where both INV variants are at least twice as bad "
-                             "as IBU: there the raw INV estimate is dominated by the inversion noise (Prop 7.2) and the "
-                             "medians of its clipped/projected versions fluctuate; IBU improves monotonically",
-                        holds=bool(sat))
-    if planar and 6.0 in res:
-        spread = max(mi[-1], mn[-1], mp[-1]) / min(mi[-1], mn[-1], mp[-1])
-        report.check(f"F9{lab}.4", f"Fig. 9{lab}: at eps_g = 6/km the three estimators are close", paper="gap closes",
-                     ours=round(float(spread), 3), passed=bool(spread <= 1.2), tolerance="max/min <= 1.2")
-a05 = fig9["a"][0.05]
-mn05, mp05 = np.median(a05["INV-N"]), np.median(a05["INV-P"])
-if mp05 < mn05:
-    report.check("F1.2", "Fig. 1 / §7.1: INV-P slightly closer to the original than INV-N (ages, geometric 0.05; "
-                 f"median of {SIZES['reps']} runs)", paper="INV-P < INV-N", ours=f"INV-P {mp05:.2f} < INV-N {mn05:.2f}",
-                 passed=True, tolerance="median ordering")
-else:
-    report.diverges("F1.2", "Fig. 1 / §7.1: INV-P slightly closer to the original than INV-N (median of runs)",
-                    paper="INV-P < INV-N", ours=f"INV-P {mp05:.2f} >= INV-N {mn05:.2f}", tolerance="median ordering",
-                    note="both INV variants are far worse than IBU; which one is better varies from run to run here",
-                    holds=bool(min(mn05, mp05) > 2 * np.median(a05["IBU"])))
-pd.DataFrame(rows9)
+for lab, (kind, data) in PANELS9.items():
+    eps = S["eps_loc"] if "D" in data else S["eps_age"]
+    tasks = ibu.panel_tasks(kind, eps, mle_reps=S["mle9"], **data, **RULE)
+    for task in tasks:  # the MLE on the lower half of the grid only (book: time)
+        task["mle_reps"] *= S["mle_all"] or task["eps"] <= np.median(eps)
+    results = sweep(ibu.trial_task, tasks, seed=seed_for(SEED, f"fig9{lab}"))
+    fig9[lab] = {r["eps"]: r for r in results}
+report.timing("Fig. 9 (CPU s)", time.process_time() - CPU)
 
 # %% [markdown]
-# ### Fig. 10: $k$-RR, and Figs. 11-12: basic Rappor
+# ### Fig. 1: the ages under the geometric mechanism, $\varepsilon_g = 0.05$ (Sec. 7.1)
 #
-# Under $\varepsilon$-LDP mechanisms built on randomised response the three estimators are close.
-# Rappor's INV variants use the per-bit estimator $v_y = (c_y/n - (1-p))/(2p-1)$ of Kairouz et
-# al. {cite}`kairouz2016discrete` followed by INV-N / INV-P; IBU uses the $2^{10}$ pattern counts. Rappor's inputs are
-# re-sampled in each run ($n = 10^5$) from Binomial(9, 1/2) and from the uniform law on $\{3..6\}$.
+# "Clearly IBU outperforms the other two methods in approximating the real distribution. Note also
+# that the distribution estimated by INV-P is slightly closer to the true distribution than the one
+# produced by INV-N." The paper shows one run. {numref}`fig-ibu-1` draws the *representative* run of
+# our {glue:text}`ibu-runs` runs (the one whose three EMDs are all nearest their medians: run
+# {glue:text}`ibu-fig1-run`) and the spread of all of them. We grade the first sentence on these runs
+# and the second on {glue:text}`ibu-inv-runs` runs of INV alone, paired (INV-N and INV-P on the same
+# reports).
 
 # %%
-t = tic()
-fig10 = {"a": run_panel("krr", False, SIZES["eps_ldp"], "fig10a"), "b": run_panel("krr", True, SIZES["eps_ldp"], "fig10b")}
-print(f"Fig. 10: {time.perf_counter() - t:.1f} s")
-theta_uni = np.where((X10 >= 3) & (X10 <= 6), 0.25, 0.0)
-fig12 = {}
-for lab, th in (("a", theta_bin), ("b", theta_uni)):
-    res = sweep(it_ibu.rappor_task, [dict(theta=th, n=100_000, eps=e, reps=SIZES["reps"], tol=TOL, max_iter=SIZES["max_iter"])
-                                 for e in SIZES["eps_ldp"]], seed=zlib.crc32(f"{SEED}fig12{lab}".encode()), n_jobs=SIZES["n_jobs"])
-    fig12[lab] = {r["eps"]: r for r in res}
-print(f"Figs. 10, 12: {time.perf_counter() - t:.1f} s")
+f1 = fig9["a"][0.05]
+best_inv = np.minimum(f1["INV-N"], f1["INV-P"])
+f11_ci = scoring.paired_median_ci(best_inv, f1["IBU"], rng=rng_for(SEED, "F1.1"))
+report.holds("F1.1", **f11_ci)
+M_g05 = mech.geometric_channel(100, 0.05)
+inv1 = ibu.estimation_trials(M_g05, N_age, S["inv_runs"], metric=measures.emd_1d_rows,
+                             with_ibu=False, rng=rng_for(SEED, "F1.2"))
+f12 = scoring.paired_median_ci(inv1["INV-N"], inv1["INV-P"], rng=rng_for(SEED, "F1.2b"))
+report.holds("F1.2", **f12)
+report.range("F1.2s", f12["median"] / np.median(inv1["INV-N"]))
 
-fig, axes = plt.subplots(2, 2, figsize=(12, 8))
-boxpanel(axes[0, 0], fig10["a"], "Fig. 10(a) age data, k-RR (k = 100)", "years")
-boxpanel(axes[0, 1], fig10["b"], "Fig. 10(b) location data, k-RR (k = 280)", "km")
-boxpanel(axes[1, 0], fig12["a"], "Fig. 12(a) Rappor, Binomial(9, 1/2), n = 10^5", "units of x")
-boxpanel(axes[1, 1], fig12["b"], "Fig. 12(b) Rappor, uniform on {3..6}, n = 10^5", "units of x")
-for ax in axes.ravel():
-    ax.set_xlabel(r"$\varepsilon$")
-paper_title(fig, "Figs. 10 and 12", f"LDP mechanisms: IBU, INV-N and INV-P are comparable ({SIZES['reps']} runs per $\\varepsilon$)")
-plt.show()
-
-# %%
-for name, res in (("10a", fig10["a"]), ("10b", fig10["b"]), ("12a", fig12["a"]), ("12b", fig12["b"])):
-    med = np.array([medians(res, m) for m in METHODS])  # (3, n_eps)
-    ratio = med.max(0) / med.min(0)
-    absgap = med.max(0) - med.min(0)
-    ok = (ratio <= 2) | (absgap <= 0.25 * med[:, 0].max())
-    report.check(f"F{name}.1", f"Fig. {name}: the three estimators perform about the same at every eps",
-                 paper="differences not substantial", ours=f"max/min medians {np.round(ratio, 2).tolist()}",
-                 passed=bool(ok.all()), tolerance="max/min <= 2 or gap <= 0.25 x largest median at smallest eps")
-    report.check(f"F{name}.2", f"Fig. {name}: all estimators improve with eps", paper="decreasing",
-                 ours=f"IBU medians {np.round(med[0], 3).tolist()}", passed=all(monotone(m) for m in med),
-                 tolerance=f"monotone (one step < {MONO_SLACK:.0%} allowed)")
-
-# the contrast the paper draws: at the smallest eps, geo-ind panels vs LDP panels
-contrast = pd.DataFrame({
-    "panel": ["9a geometric ages", "9b geometric loc.", "10a k-RR ages", "10b k-RR loc.", "12a Rappor binomial", "12b Rappor uniform"],
-    "min(INV)/IBU at smallest eps": [float(min(medians(r, "INV-N")[0], medians(r, "INV-P")[0]) / medians(r, "IBU")[0])
-                                     for r in (fig9["a"], fig9["b"], fig10["a"], fig10["b"], fig12["a"], fig12["b"])]})
-contrast.round(2)
-
-# %%
-fig, axes = plt.subplots(1, 2, figsize=(12, 3.8), sharey=True)
-for ax, lab, title in ((axes[0], "a", "(a) Binomial(9, 1/2)"), (axes[1], "b", "(b) uniform on {3,4,5,6}")):
-    r = it_ibu.rappor_trials(theta_bin if lab == "a" else theta_uni, 100_000, 0.5, 1, rng=rng_for(f"fig11{lab}"), tol=TOL,
-                         max_iter=SIZES["max_iter"])
-    ax.bar(X10 - 0.2, r["last"]["original"], 0.4, color=color("truth"), label="real")
-    ax.bar(X10 + 0.2, r["last"]["IBU"], 0.4, color=color("IBU"), label=f"IBU (EMD {r['IBU'][0]:.3f})")
-    ax.set_xticks(X10)
-    ax.set_xlabel("value $x$")
-    ax.set_title(title)
-    ax.legend(fontsize="small")
-    if lab == "b":
-        out_mass = r["last"]["IBU"][theta_uni == 0].sum()
-axes[0].set_ylabel("probability")
-paper_title(fig, "Fig. 11", "IBU under basic Rappor, $\\varepsilon = 0.5$, $n = 10^5$ (one run)")
-plt.show()
-_ = report.check("F11", "Fig. 11b: IBU puts about zero mass outside {3..6} (Rappor, eps=0.5, one run)", paper="~ 0",
-             ours=round(float(out_mass), 4), passed=bool(out_mass < 0.05), tolerance="< 0.05")
+# %% tags=["hide-input", "remove-output"]
+run1 = scoring.representative_run(np.c_[f1["INV-N"], f1["INV-P"], f1["IBU"]])
+est1 = ibu.run_estimates(M_g05, f1["counts"][run1], tol=TOL, max_iter=MAX_ITER)
+fig = figures.fig1(x100, theta_age, est1.pop("noisy"), est1, f1, run1)
+glue("ibu-fig1", fig)
+low = fig9["a"][S["eps_age"][0]]
+show(invp_001=f"{100 * np.mean(low['INV-P'] < low['INV-N']):.0f}")
+show(fig1_run=run1, f12_median=f"{f12['median']:.2f}", f12_lo=f"{f12['ci_low']:.2f}",
+     f12_hi=f"{f12['ci_high']:.2f}", f12_frac=f"{100 * f12['frac_b_better']:.0f}",
+     f12_rel=f"{100 * f12['median'] / np.median(inv1['INV-N']):.0f}")
 
 # %% [markdown]
-# ### Why INV fails under geo-indistinguishability (§7.6, Props 7.1 and 7.2)
+# ```{glue:figure} ibu-fig1
+# :name: fig-ibu-1
+# :alt: Three panels of the age distribution with the noisy reports and one estimate each; INV-N and INV-P oscillate around the truth with spikes, IBU follows it closely. A fourth panel shows boxplots of the EMDs of all runs with the drawn run marked.
 #
-# The raw INV estimate $v = qM^{-1}$ is unbiased with $\operatorname{Cov}(q) = (\operatorname{diag}\pi -
-# \pi^\top\pi)/n$, $\pi = \theta M$, so exactly
+# (Paper Fig. 1.) The ages (black) under the truncated geometric mechanism, $\varepsilon_g = 0.05$
+# per year: the noisy reports and the estimates by (a) INV-N, (b) INV-P and (c) IBU for run
+# {glue:text}`ibu-fig1-run`, the representative one of {glue:text}`ibu-runs` runs; (d) the EMDs (years)
+# of all runs, the drawn run marked.
+# ```
 #
-# $$\mathbb E\|v - \theta\|_2^2 = \frac1n\Big(\sum_z \pi_z \|r_z\|^2 - \|\theta\|^2\Big),\qquad r_z = z\text{-th row of } M^{-1}.$$
+# INV-P is better than INV-N by a median of {glue:text}`ibu-f12-median` years per run (95% interval
+# [{glue:text}`ibu-f12-lo`, {glue:text}`ibu-f12-hi`]), {glue:text}`ibu-f12-rel`% of INV-N's median
+# error: "slightly" is fair. But it is better in only {glue:text}`ibu-f12-frac`% of the runs, so a
+# single run, as in the paper or in the first edition of this chapter, shows the opposite about one
+# time in four. The ordering depends on the noise: at $\varepsilon_g = 0.01$ INV-P is the better of
+# the two in {glue:text}`ibu-invp-001`% of the runs of Fig. 9(a) below.
 #
-# **Prop 7.1** ($k$-RR): $\mathbb E\|v-\theta\|^2 \le \frac1n\big(\frac{e^\varepsilon+k-1}{e^\varepsilon-1}\big)^2$.
-# **Prop 7.2** (truncated geometric, $\alpha = e^{-\varepsilon_g} > 1/2$, $\beta = 1/(1-\alpha)$):
-# $\mathbb E\|v-\theta\|^2 \ge \frac1n(\beta^3 - 2\alpha\beta^2 - 2)$. For $k=100$, the paper
-# compares $k$-RR at $\varepsilon = 2$ with the geometric mechanism at $\varepsilon_g = 0.05$.
+# ### Fig. 8: Manhattan under the planar geometric mechanism, $\varepsilon_g = 1$/km (Sec. 7.2)
+#
+# The paper prints the EMDs of one run: noisy 0.7658, INV-P 0.5862, INV-N 0.7832, IBU 0.16995 km.
+# The first edition of this chapter found INV 14-20% below these values in its own single run. A
+# single run is not a measurement of a distribution, so we place the paper's values in the
+# distribution of {glue:text}`ibu-inv-runs` runs of ours (INV only; IBU from the
+# {glue:text}`ibu-runs` runs of Fig. 9(b) at $\varepsilon_g = 1$): a printed value "reproduces" if
+# it lies in our central 95% single-run interval.
 
 # %%
-b71 = it_ibu.inv_krr_upper_bound(100, 2.0, 1)
-b72 = it_ibu.inv_geometric_lower_bound(0.05, 1)
-ex71 = it.inv_expected_sq_error(mech.grr_channel(100, 2.0), theta_age, 1)
-ex72 = it.inv_expected_sq_error(M_g05, theta_age, 1)
-report.check_close("P7.1a", "Prop 7.1 bound, k=100, eps=2 (x 1/n)", paper=227.28, ours=b71, atol=0.01, expected=277.28,
-                   note="typo in the paper: ((e^2+99)/(e^2-1))^2 = 277.28, printed as 227.28")
-report.check("P7.1b", "Prop 7.1: exact INV error of the Adult ages under k-RR eps=2 is below the bound",
-             paper="< 227.28/n [277.28/n]", ours=f"{ex71:.2f}/n (closed form {it_ibu.inv_krr_exact_sq_error(100, 2.0, theta_age, 1):.2f}/n)",
-             passed=bool(ex71 <= b71 and abs(ex71 - it_ibu.inv_krr_exact_sq_error(100, 2.0, theta_age, 1)) < 1e-8 * ex71),
-             tolerance="exact <= bound; closed form = generic to 1e-8")
-report.check_close("P7.2a", "Prop 7.2 bound, eps_g=0.05 (x 1/n)", paper=7238, ours=b72, atol=0.01, expected=7818.55,
-                   note="the paper's 7238 = 20^3 - 2(0.95)(20^2) - 2 uses alpha and beta rounded to 0.95 and 20; the exact "
-                        "alpha = 0.951229, beta = 20.504166 give 7818.55")
-report.check("P7.2b", "Prop 7.2: exact INV error of the Adult ages under geometric eps_g=0.05 is above the bound",
-             paper="> 7238/n [7818.5/n]", ours=f"{ex72:,.0f}/n", passed=bool(ex72 >= b72 and ex72 >= 4.6e5),
-             tolerance="exact >= bound (and >= 4.6e5/n)")
-mc71 = it.inv_sq_error_monte_carlo(mech.grr_channel(10, 1.0), rng_for("mc71").multinomial(1000, np.full(10, 0.1)), 4000,
-                                   rng=rng_for("mc71b"))
-N72 = rng_for("mc72").multinomial(2000, rng_for("mc72d").dirichlet(np.ones(20)))
-mc72 = it.inv_sq_error_monte_carlo(mech.geometric_channel(20, 0.3), N72, 4000, rng=rng_for("mc72b"))
-th71 = rng_for("mc71").multinomial(1000, np.full(10, 0.1)) / 1000
-for rid, (m, se), exact, what in (("P7.3", mc71, it.inv_expected_sq_error(mech.grr_channel(10, 1.0), th71, 1000), "k-RR k=10 eps=1 n=1000"),
-                                  ("P7.4", mc72, it.inv_expected_sq_error(mech.geometric_channel(20, 0.3), N72 / 2000, 2000), "geometric k=20 eps_g=0.3 n=2000")):
-    report.check_close(rid, f"Exact INV squared error vs Monte Carlo (4000 runs), {what}", paper=round(exact, 5), ours=m,
-                       rtol=0.05, note=f"Monte Carlo s.e. {se:.2g}")
-eps_tab = [0.01, 0.05, 0.1, 0.2, 0.3, 0.5]
-inv_tab = pd.DataFrame({"eps_g": eps_tab,
-                        "Prop 7.2 bound (x1/n)": [it_ibu.inv_geometric_lower_bound(e, 1) for e in eps_tab],
-                        "exact, Adult ages (x1/n)": [it.inv_expected_sq_error(mech.geometric_channel(100, e), theta_age, 1) for e in eps_tab],
-                        "exact, uniform (x1/n)": [it.inv_expected_sq_error(mech.geometric_channel(100, e), np.full(100, .01), 1) for e in eps_tab]})
-report.check("P7.5", "Spec T18 table: exact error for uniform theta, eps_g 0.05 / 0.1 / 0.3 (x 1/n)",
-             paper="760,717 / 53,670 / 741.5 (spec)", ours=np.round(inv_tab["exact, uniform (x1/n)"].to_numpy()[[1, 2, 4]], 1).tolist(),
-             passed=bool(np.allclose(inv_tab["exact, uniform (x1/n)"].to_numpy()[[1, 2, 4]], [760717, 53670, 741.5], rtol=2e-3)),
-             tolerance="rel 2e-3")
-# T19: the common ground: IBU's utility under k-RR eps=2 and geometric eps_g=0.05 on ages
-ibu_krr2 = np.median(fig10["a"][2.0]["IBU"]) if 2.0 in fig10["a"] else np.nan
-ibu_geo05 = np.median(fig9["a"][0.05]["IBU"]) if 0.05 in fig9["a"] else np.nan
-report.check("T19", "§7.6: IBU gives similar utility for ages under k-RR eps=2 and geometric eps_g=0.05 (median EMD, years)",
-             paper="similar (Figs. 10a vs 9a)", ours=f"k-RR {ibu_krr2:.2f} vs geometric {ibu_geo05:.2f}",
-             passed=bool(0.1 <= ibu_krr2 / ibu_geo05 <= 10), tolerance="same order of magnitude (ratio in [0.1, 10])")
-inv_tab.round(1)
+M_pg1 = mech.planar_geometric_channel(20, 14, 1.0, cell_size=0.5)
+emd_km = lambda P, theta: measures.emd_rows(P, theta, D_loc)  # noqa: E731
+inv8 = ibu.estimation_trials(M_pg1, N_loc, S["inv_runs"], metric=emd_km, with_ibu=False,
+                             rng=rng_for(SEED, "fig8/inv"))
+f8 = fig9["b"][1.0]
+for rid, m in (("F8.1", "noisy"), ("F8.2", "INV-N"), ("F8.3", "INV-P")):
+    q = np.quantile(inv8[m], [0.025, 0.975, 0.995])
+    printed = CLAIMS[rid].paper.value
+    report.order(rid, {"q025": q[0], "paper": printed, "q975": q[1], "q995": q[2]})
 
 # %% [markdown]
-# ### The unstated IBU stopping threshold
-#
-# IBU stops when the normalised log-likelihood changes by less than $\delta$. Under strong noise
-# early stopping acts as a regulariser, so IBU's EMD depends on $\delta$; the conclusion
-# "IBU $\ll$ INV" does not.
+# IBU's EMD depends on where it stops, and the paper's threshold is not printed. We rerun the paper's
+# rule on the same reports for thresholds from $10^{-5}$ to $10^{-9}$ on $\ell$ (one pass: each
+# threshold continues from the previous one) and certify the MLE ({numref}`fig-ibu-stopping`).
+# Continuing from the previous threshold's estimate gives the iterates of one run of the rule, so the
+# thresholds together cost what the smallest costs alone.
 
 # %%
-t = tic()
-sens = []
-for tol in SIZES["tols"]:
-    for lab, M, N, metric in (("ages, geometric eps_g=0.05", M_g05, N_age, it_measures.emd_1d_rows),
-                              ("locations, planar geometric eps_g=1", M_pg1, N_loc, lambda P, th: it_measures.emd_rows(P, th, D_loc))):
-        r = it_ibu.estimation_trials(M, N, max(3, SIZES["reps"] // 4), metric=metric, rng=rng_for("sens" + lab), tol=tol,
-                                 max_iter=200_000 if SCALE != "smoke" else 20_000)
-        sens.append(dict(setting=lab, tol=tol, IBU=np.median(r["IBU"]), iterations=int(np.median(r["n_iter"])),
-                         **{"min INV": min(np.median(r["INV-N"]), np.median(r["INV-P"]))}))
-sens = pd.DataFrame(sens)
-fig, axes = plt.subplots(1, 2, figsize=(11, 3.6))
-for ax, (lab, d) in zip(axes, sens.groupby("setting", sort=False)):
-    ax.semilogx(d.tol, d.IBU, "o-", color=color("IBU"), label="IBU")
-    ax.semilogx(d.tol, d["min INV"], "s--", color=color("INV-P"), label="best of INV-N / INV-P")
-    ax.set_xlabel(r"stopping threshold $\delta$ on $\ell = L/n$")
-    ax.set_ylabel("median EMD (" + ("years" if "ages" in lab else "km") + ")")
-    ax.set_yscale("log")
-    ax.invert_xaxis()
-    ax.set_title(lab, fontsize="small")
-    ax.legend(fontsize="x-small")
-fig.suptitle("IBU's EMD against its stopping threshold (not in the paper)", fontweight="bold")
-plt.show()
-report.check("TOL", "Sensitivity: IBU beats INV at every stopping threshold", paper="(unstated threshold)",
-             ours=f"max IBU/min INV = {(sens.IBU / sens['min INV']).max():.2f}", passed=bool((sens.IBU < sens["min INV"]).all()),
-             tolerance="IBU < min(INV) at every delta")
-print(f"tolerance sensitivity: {time.perf_counter() - t:.1f} s")
-sens.round(4)
+tols8 = np.array(S["tols_f8"])
+sweep8 = ibu.threshold_sweep(M_pg1, f8["counts"][: S["f8_thr"]], tols8)
+thr_medians = [np.median(emd_km(E, theta_loc)) for E in sweep8["estimates"]]
+q = np.quantile(f8["IBU"], [0.025, 0.975])
+report.order("F8.4", {"q025": q[0], "paper": CLAIMS["F8.4"].paper.value, "q975": q[1],
+                      "threshold_medians": thr_medians})
+ci_ibu = scoring.paired_median_ci(f8["INV-P"], f8["IBU"], rng=rng_for(SEED, "F8.5/a"))
+ci_inv = scoring.paired_median_ci(f8["INV-N"], f8["INV-P"], rng=rng_for(SEED, "F8.5/b"))
+report.holds("F8.5", ci_low_ibu=ci_ibu["ci_low"], ci_low_inv=ci_inv["ci_low"])
+
+# %% tags=["hide-input", "remove-output"]
+run8 = scoring.representative_run(np.c_[
+    f8["noisy"], f8["INV-N"], f8["INV-P"], f8["IBU"]])
+est8 = ibu.run_estimates(M_pg1, f8["counts"][run8], tol=TOL, max_iter=MAX_ITER)
+images = {k: grid.to_image(v) for k, v in {"original": theta_loc, **est8}.items()}
+runs8 = {m: inv8[m] for m in ("noisy", "INV-N", "INV-P")} | {"IBU": f8["IBU"]}
+paper8 = {m: CLAIMS[r].paper.value for m, r in
+          (("noisy", "F8.1"), ("INV-N", "F8.2"), ("INV-P", "F8.3"), ("IBU", "F8.4"))}
+emds8 = {k: f8[k][run8] for k in est8}
+glue("ibu-fig8", figures.fig8(images, emds8, runs8, paper8))
+glue("ibu-fig8-table", tables.percentiles(runs8, paper8), display=False)
+stats8 = scoring.single_run_stats({m: inv8[m] for m in ("noisy", "INV-N", "INV-P")},
+                                  paper8)
+show(**{f"f8_{k}": f"{v:.{2 if k == 'corr' else 1}f}" for k, v in stats8.items()})
+show(fig8_run=run8, fig8_thr_runs=S["f8_thr"], fig8_thr_lo=f"{min(thr_medians):.3f}",
+     fig8_thr_hi=f"{max(thr_medians):.3f}")
 
 # %% [markdown]
-# ## Infinite alphabets: unlikely elements and likely subsets (§8)
+# ```{glue:figure} ibu-fig8
+# :name: fig-ibu-8
+# :alt: Five heat maps of Manhattan: the original check-ins, the blurred noisy reports, the INV-P and INV-N estimates with scattered speckles, and the IBU estimate close to the original. A sixth panel shows violins of our single-run EMDs with their central 95% ranges and stars for the paper's values.
 #
-# $x'$ is **unlikely** (Def. 2) if some $x$ has $M_{x' z^i} \le M_{x z^i}$ for every observation,
-# strictly for one. **Lemma 8.1**: every MLE gives unlikely elements probability 0; **Thm 8.2**:
-# the MLEs on $\mathcal X$ are exactly the MLEs on a *likely subset* $\hat{\mathcal X}$ extended by
-# zeros. Explicit likely subsets: $[x_{\min}, x_{\max}]\cap\mathcal X$ on a line (**Prop 8.2**),
-# $T_{\delta'}(\mathcal B)\cap\mathcal X$ in the plane (**Prop 8.3**, $\mathcal B$ = convex hull
-# of the reports, $\delta' = (\delta^2 + 2\delta\, d_{\max})^{1/2}$, eq. 13), and the reported
-# values under $k$-RR (**Prop 8.4**).
+# (Paper Fig. 8.) (a) The original distribution, (b) the noisy reports and the estimates by (c) INV-P,
+# (d) INV-N and (e) IBU (the paper's rule) for run {glue:text}`ibu-fig8-run`, the representative one of
+# {glue:text}`ibu-runs` runs; truncated planar geometric mechanism, $\varepsilon_g = 1$/km.
+# (f) Our single-run EMDs ({glue:text}`ibu-inv-runs` runs for noisy and INV, {glue:text}`ibu-runs` for
+# IBU), their central 95% ranges and the paper's printed values (stars).
+# ```
 #
-# **Fig. 13** redrawn on real data: six Adult ages obfuscated by the *untruncated* geometric
-# mechanism ($\varepsilon_g = 0.1$), with $\mathcal X = \mathbb Z$.
+# ```{glue:} ibu-fig8-table
+# ```
+#
+# The noisy EMD, which does not depend on any estimator, lands where the paper's does (the paper's
+# value is at our {glue:text}`ibu-f8-pct-noisy`th percentile): the mechanism, its truncation and the data
+# agree. The INV values spread far more from run to run (standard deviations of
+# {glue:text}`ibu-f8-sd-invn`% and {glue:text}`ibu-f8-sd-invp`% of the median, against
+# {glue:text}`ibu-f8-sd-noisy`% for the noisy EMD), and the paper's run sits high in both: INV-P at our
+# {glue:text}`ibu-f8-pct-invp`th percentile, inside the 95% range; INV-N at the
+# {glue:text}`ibu-f8-pct-invn`th, above it. Such a run of INV-N is *worse than the noisy data it was
+# computed from*, which happens in {glue:text}`ibu-f8-worse`% of our runs. The two INV errors are correlated (correlation {glue:text}`ibu-f8-corr`), and a
+# run at least as bad as the paper's for both occurs {glue:text}`ibu-f8-both`% of the time. So the
+# "14-20% offset" of the first edition was mostly a typical draw of ours against a high draw of the
+# paper's: against our medians, the paper's single values are about 15% higher, and only INV-N is
+# outside our 95% range (row F8.2, a divergence by a small margin). Other readings of the setting
+# (a kernel renormalised on the grid instead of clamped, sampling the continuous planar Laplace
+# mechanism, de-duplicated check-ins) each move the noisy EMD away from the paper's value; a copy of
+# the data with one check-in more cannot explain 15%.
+#
+# IBU's EMD is a different story: at our threshold ($10^{-8}$ on $\ell$) IBU fits more noise than the
+# paper's run and the printed 0.16995 km is below our range (row F8.4). Over thresholds from $10^{-5}$
+# to $10^{-9}$ the median EMD moves between {glue:text}`ibu-fig8-thr-lo` and
+# {glue:text}`ibu-fig8-thr-hi` km ({glue:text}`ibu-fig8-thr-runs` runs), a range that contains the
+# paper's value; the certified MLE is further still ({numref}`fig-ibu-stopping`, left). IBU beats
+# both INV variants and INV-P beats INV-N in the paired comparison of our runs (row F8.5), as the
+# paper says.
+#
+# ### Fig. 9: the geo-indistinguishable mechanisms (Sec. 7.3)
+#
+# The paper reruns Secs. 7.1 and 7.2 with the geometric, Laplace and exponential mechanisms over
+# $\varepsilon_g$ from 0.01 to 0.3 per year and from 0.2 to 6 per km, 100 runs each, and finds that
+# "the estimation quality of all methods improves with larger values of $\varepsilon_g$" and that
+# "IBU outperforms INV-N and INV-P, especially when $\varepsilon_g$ is small" (the abstract:
+# "significantly"). The paper does not print its grids; ours has eight values on each range. We
+# grade each panel on the medians: IBU below the better INV at every $\varepsilon_g$ of the lower half
+# (F9·.1), by a factor of at least 2 at the smallest (F9·.2), never more than 10% above it (F9·.3),
+# the three within 20% of each other at 6 per km (F9·.4), and no median rising with $\varepsilon_g$ by
+# more than the noise (F9·.5); then the same first two criteria for the certified MLE (F9M·).
 
 # %%
-rng = rng_for("fig13")
-x6 = rng.choice(ages, 6)
-z6 = it_mechanisms.untruncated_geometric_perturb(x6, 0.1, rng=rng)
-Xw = np.arange(-100, 201)
-mask13 = it.likely_subset_linear(Xw, z6)
-unl13 = it.unlikely_mask(it_mechanisms.untruncated_geometric_matrix(Xw, z6, 0.1))
-fig, ax = plt.subplots(figsize=(10, 2.4))
-ax.axhline(0, color="grey", lw=1)
-ax.plot(Xw[mask13], np.zeros(mask13.sum()), "|", color=color("IBU"), ms=10, label="likely subset $[x_{min}, x_{max}]$")
-ax.plot(Xw[~mask13], np.zeros((~mask13).sum()), "|", color="lightgrey", ms=6, label="unlikely elements of $\\mathcal{X}$")
-for i, (a, b) in enumerate(zip(x6, z6)):
-    ax.annotate(f"$z^{i + 1}$", (b, 0), xytext=(b, 0.5 + 0.25 * (i % 2)), ha="center", arrowprops=dict(arrowstyle="->"))
-xp = Xw[mask13].max() + 15
-ax.plot([Xw[mask13].min(), Xw[mask13].max(), xp], [0, 0, 0], "o", color="k")
-for v, s in ((Xw[mask13].min(), "$x_{min}$"), (Xw[mask13].max(), "$x_{max}$"), (xp, "$x'$")):
-    ax.text(v, -0.5, s, ha="center")
-ax.set_ylim(-0.9, 1.1)
-ax.set_yticks([])
-ax.set_xlabel("age (years; $\\mathcal{X} = \\mathbb{Z}$)")
-ax.legend(fontsize="x-small", loc="upper left")
-paper_title(ax, "Fig. 13", f"six Adult ages {sorted(x6.tolist())} reported as {sorted(z6.tolist())} (untruncated geometric, $\\varepsilon_g=0.1$)")
-plt.show()
-_ = report.check("T22", "Prop 8.2: every element of X outside [x_min, x_max] is unlikely (Def. 2, exact dominance test)",
-             paper="likely subset", ours=f"{int(np.sum(unl13[~mask13]))}/{int(np.sum(~mask13))} outside are unlikely",
-             passed=bool(np.all(unl13[~mask13])), tolerance="all")
+summary9 = {lab: scoring.panel_summary(res, rng=rng_for(SEED, f"fig9{lab}/boot"))
+            for lab, res in fig9.items()}
+for lab, s in summary9.items():
+    ibu_med, mle_med, low = s["med"]["IBU"], s["med"]["MLE"], s["lower"]
+    report.order(f"F9{lab}.1", {"IBU": ibu_med[low], "INV": s["inv"][low]})
+    report.range(f"F9{lab}.2", s["inv"][0] / ibu_med[0])
+    report.range(f"F9{lab}.3", np.max(ibu_med / s["inv"]))
+    report.holds(f"F9{lab}.5", rises=s["rises"], thresholds=s["thresholds"])
+    report.order(f"F9M{lab}.1", {"MLE": mle_med[low], "INV": s["inv"][low]})
+    report.range(f"F9M{lab}.2", s["inv"][0] / mle_med[0])
+for lab in "bdf":
+    report.range(f"F9{lab}.4", summary9[lab]["ratio3"][-1])
+
+# %% tags=["hide-input", "remove-output"]
+def boxes(res):
+    """The distances drawn in a boxplot panel, by ε and estimator."""
+    names = ("IBU", "MLE", "INV-N", "INV-P")
+    return {e: {m: r[m] for m in names if m in r} for e, r in res.items()}
+
+
+fig = figures.fig9({lab: boxes(res) for lab, res in fig9.items()})
+glue("ibu-fig9", fig)
+glue("ibu-gains", tables.stopping(fig9, summary9), display=False)
+
+# %% [markdown]
+# ```{glue:figure} ibu-fig9
+# :name: fig-ibu-9
+# :alt: Six boxplot panels of EMD on a log axis against epsilon_g. In every panel IBU's boxes lie well below INV-N and INV-P at small epsilon_g and the three meet at large epsilon_g; the hatched MLE boxes lie between IBU and INV at the smallest epsilon_g.
+#
+# (Paper Fig. 9.) EMD between the original and the estimated distributions against $\varepsilon_g$,
+# {glue:text}`ibu-runs` runs per $\varepsilon_g$: IBU (the paper's rule), the certified MLE (hatched;
+# the first {glue:text}`ibu-mle-runs` runs, lower half of each grid), INV-N and INV-P; ages on the
+# left (years), Manhattan on the right (km); (a, b) geometric, (c, d) Laplace, (e, f) exponential
+# mechanisms.
+# ```
+#
+# The paper's claims hold in all six panels under its stopping rule. The MLE tells a more nuanced
+# story. The table gives, at the smallest $\varepsilon_g$ of each panel, the ratio of the better INV
+# median to IBU's under the paper's rule and at the MLE, the median number of updates the rule took,
+# and the certified gap where it stopped:
+#
+# ```{glue:} ibu-gains
+# ```
+#
+# **The stopping rule shapes Fig. 9.** Under the strongest noise the likelihood is flat: $\ell$
+# changes by less than $10^{-8}$ per step long before the maximum, and the rule stops *earlier* than
+# at moderate noise (row ST.1: {glue:text}`ibu-it001` updates at $\varepsilon_g = 0.01$ against
+# {glue:text}`ibu-it015` at 0.15 in Fig. 9(a)). There the iterate is still close to the smooth uniform
+# start: the certified gap is about $10^{-4}$ nats per report (a few nats on $L$), and in parameter
+# space the stop is far from the MLE, whose EMD is larger ({glue:text}`ibu-stop001` years at the stop
+# against {glue:text}`ibu-mle001` at the MLE; row ST.2). Early stopping acts as a regulariser. On
+# the ages the MLE still beats INV by a factor above 2 at the smallest $\varepsilon_g$; on the
+# locations it does not (rows F9Mb.2, F9Md.2, F9Mf.2 diverge): part of the "significant" advantage
+# the paper reports there is the regularisation of an early stop, not maximum likelihood. Everywhere
+# in the lower half of the grids the MLE still beats INV (F9M·.1).
 
 # %%
-t = tic()
-rng = rng_for("T21")
-x5k = rng.choice(ages, 5000)
-z5k = it_mechanisms.untruncated_geometric_perturb(x5k, 0.1, rng=rng)
+updates = {e: np.median(fig9["a"][e]["n_iter"]) for e in (0.01, 0.15)}
+report.order("ST.1", {"iter_001": updates[0.01], "iter_015": updates[0.15]})
+report.order("ST.2", {"stop": [np.median(fig9[lab][0.01]["IBU"]) for lab in "ace"],
+                      "MLE": [np.median(fig9[lab][0.01]["MLE"]) for lab in "ace"]})
+
+# %% tags=["hide-input", "remove-output"]
+worse = max(s["med"]["MLE"][0] / s["med"]["IBU"][0] for s in summary9.values())
+show(it001=f"{updates[0.01]:,.0f}", it015=f"{updates[0.15]:,.0f}",
+     mle_worse=f"{worse:.1f}",
+     stop001=f"{summary9['a']['med']['IBU'][0]:.2f}",
+     mle001=f"{summary9['a']['med']['MLE'][0]:.2f}")
+
+# %% [markdown]
+# ### Figs. 10-12: the LDP mechanisms $k$-RR and Rappor (Secs. 7.4, 7.5)
+#
+# Under $k$-RR on the same data, $\varepsilon$ from 0.5 to 5, the paper observes that "the
+# differences in the performance of estimators are not substantial" (Fig. 10). For basic Rappor it
+# uses synthetic data: $\mathcal X = \{0, \dots, 9\}$, $10^5$ inputs drawn (in each run) from a
+# binomial with $p = 0.5$ or uniformly from $\{3, 4, 5, 6\}$; IBU runs on the $2^{10}$ bit patterns,
+# INV-N and INV-P on Rappor's per-bit estimator $v_y = (c_y/n - (1 - p))/(2p - 1)$
+# {cite}`kairouz2016discrete`. Fig. 11 shows IBU's estimate for one run at $\varepsilon = 0.5$; Fig. 12
+# finds that "INV-N, INV-P, and IBU exhibit almost the same estimation quality". We read
+# "comparable", "not substantial" and "almost the same" with one relative criterion that can fail at
+# every $\varepsilon$: the largest of the three median EMDs is at most 1.5 times the smallest.
+
+# %%
+uniform36 = np.where((X10 >= 3) & (X10 <= 6), 0.25, 0.0)
+RAPPOR = {"a": ("binomial", dict(theta=theta_bin, n=100_000)),
+          "b": ("uniform", dict(theta=uniform36, n=100_000))}
+fig10, fig12 = {}, {}
+for lab, data in (("a", AGES), ("b", LOCS)):
+    tasks = ibu.panel_tasks("krr", S["eps_ldp"], mle_reps=S["reps"], **data, **RULE)
+    results = sweep(ibu.trial_task, tasks, seed=seed_for(SEED, f"fig10{lab}"))
+    fig10[lab] = {r["eps"]: r for r in results}
+for lab, (_, data) in RAPPOR.items():
+    tasks = ibu.panel_tasks("rappor", S["eps_ldp"], mle_reps=S["reps"], **data, **RULE)
+    results = sweep(ibu.rappor_task, tasks, seed=seed_for(SEED, f"fig12{lab}"))
+    fig12[lab] = {r["eps"]: r for r in results}
+
+# %%
+summary_ldp = {}
+ldp_panels = {"10a": fig10["a"], "10b": fig10["b"],
+              "12a": fig12["a"], "12b": fig12["b"]}
+for name, res in ldp_panels.items():
+    summary_ldp[name] = scoring.panel_summary(res, rng=rng_for(SEED, f"fig{name}/boot"))
+for name, s in summary_ldp.items():
+    report.range(f"F{name}.1", s["ratio3"].max())
+    report.holds(f"F{name}.2", rises=s["rises"], thresholds=s["thresholds"])
+runs = [r for panels in (fig9, fig10, fig12) for res in panels.values()
+        for r in res.values()]
+report.holds("CONV", capped=sum(int((~r["stopped"]).sum()) for r in runs),
+             uncertified=sum(int(np.sum(~r.get("mle_certified", np.ones(0, bool))))
+                             for r in runs),
+             runs=sum(r["stopped"].size for r in runs))
+
+# %% tags=["hide-input", "remove-output"]
+glue("ibu-fig10", figures.fig10(boxes(fig10["a"]), boxes(fig10["b"])))
+glue("ibu-fig12", figures.fig12(boxes(fig12["a"]), boxes(fig12["b"])))
+glue("ibu-ldp-ratios", tables.ratios(summary_ldp), display=False)
+med = {n: summary_ldp[n]["med"] for n in ("12a", "12b")}
+excess = {f"r{n}{m[-1].lower()}": np.max(med[n][m] / med[n]["IBU"])
+          for n in med for m in ("INV-N", "INV-P")}
+show(**{k: f"{v:.1f}" for k, v in excess.items()})
+report.timing("Figs. 9-12 (CPU s)", time.process_time() - CPU)
+
+# %% [markdown]
+# ```{glue:figure} ibu-fig10
+# :name: fig-ibu-10
+# :alt: Two boxplot panels of EMD against epsilon from 0.5 to 5 under k-RR: the boxes of IBU, its MLE, INV-N and INV-P overlap at every epsilon and fall together.
+#
+# (Paper Fig. 10.) EMD against $\varepsilon$ under $k$-RR, {glue:text}`ibu-runs` runs per $\varepsilon$:
+# (a) ages ($k = 100$), (b) Manhattan ($k = 280$); IBU, the certified MLE (hatched, every run), INV-N,
+# INV-P.
+# ```
+#
+# ```{glue:figure} ibu-fig12
+# :name: fig-ibu-12
+# :alt: Two boxplot panels of EMD against epsilon under Rappor; the boxes fall with epsilon; at large epsilon INV-N lies visibly above IBU, more so for the uniform inputs.
+#
+# (Paper Fig. 12.) EMD against $\varepsilon$ under basic Rappor, $n = 10^5$ inputs re-drawn in each of
+# {glue:text}`ibu-runs` runs: (a) Binomial(9, 1/2), (b) uniform on $\{3, 4, 5, 6\}$.
+# ```
+#
+# The largest over the three estimators of the median EMD divided by the smallest, at each $\varepsilon$:
+#
+# ```{glue:} ibu-ldp-ratios
+# ```
+#
+# Under $k$-RR the three stay within the bound at every $\varepsilon$: the paper's "not
+# substantial" holds. Under Rappor they do not at the weakest noise: INV-N, which clips the many
+# small negative per-bit estimates and renormalises, falls behind IBU by a factor up to
+# {glue:text}`ibu-r12an` on the binomial and {glue:text}`ibu-r12bn` on the uniform inputs, whose six empty
+# values are where clipping hurts most (rows F12a.1 and F12b.1 diverge). INV-P stays closer to IBU
+# (factors up to {glue:text}`ibu-r12ap` and {glue:text}`ibu-r12bp`). The paper's qualitative point, that
+# under randomised response the estimators are of the same order while under geo-indistinguishability
+# INV is worse by large factors at strong noise (the table of Fig. 9), survives; "almost the same"
+# does not at the weakest noise (the table above). Fig. 12 uses synthetic inputs, in the paper as
+# here; the comparison with $k$-RR (Fig. 10) is on the real data.
+#
+# Why randomised response treats the estimators alike is the subject of the next section: its inverse
+# matrix is small, so $v = qM^{-1}$ has a small variance, the clipping or projection of INV rarely
+# moves it far, and the MLE, which lies near $v$ when $v$ is a distribution, is no better. Under the
+# geometric mechanism the inverse amplifies the noise of $q$ by orders of magnitude, $v$ oscillates
+# around $\theta$ with large negative entries, and the post-processing of INV cannot repair it.
+#
+# ### Fig. 11: IBU under Rappor, one run at $\varepsilon = 0.5$
+#
+# The paper shows IBU's estimates without a number. We grade them over {glue:text}`ibu-runs` runs: IBU
+# should recover at least 90% of the distance between an uninformed guess (uniform on $\mathcal X$)
+# and the binomial truth, and put almost no mass outside $\{3, \dots, 6\}$ for the uniform input.
+
+# %%
+f11 = {name: fig12[lab][0.5] for lab, (name, _) in RAPPOR.items()}
+T = f11["binomial"]["inputs"] / 100_000  # each run's input histogram
+guess = np.median(measures.emd_1d_rows(np.full_like(T, 0.1), T))  # the uniform guess
+report.range("F11a", np.median(f11["binomial"]["IBU"]) / guess)
+outside = f11["uniform"]["estimates"][:, uniform36 == 0].sum(axis=1)
+report.range("F11b", np.median(outside))
+
+# %% tags=["hide-input", "remove-output"]
+first = {name: r["inputs"][0] / r["inputs"][0].sum() for name, r in f11.items()}
+est11 = {n: r["estimates"][0] for n, r in f11.items()}
+glue("ibu-fig11", figures.fig11(first, est11, {n: r["IBU"][0] for n, r in f11.items()}))
+
+# %% [markdown]
+# ```{glue:figure} ibu-fig11
+# :name: fig-ibu-11
+# :alt: Two bar charts over the values 0 to 9 comparing the real distribution with IBU's estimate: close for the binomial, and almost zero outside 3 to 6 for the uniform case.
+#
+# (Paper Fig. 11.) IBU's estimate (the paper's rule) from basic Rappor, $\varepsilon = 0.5$,
+# $n = 10^5$, first run of Fig. 12: (a) Binomial(9, 1/2), (b) uniform on $\{3, 4, 5, 6\}$.
+# ```
+#
+# ### Why inversion fails under geo-indistinguishability (Sec. 7.6)
+#
+# The raw inversion $v = qM^{-1}$ is unbiased, and with
+# $\operatorname{Cov}(q) = (\operatorname{diag}\pi - \pi^\top\pi)/n$, $\pi = \theta M$, its error is
+# exactly
+#
+# $$\mathbf E\|v - \theta\|_2^2 = \frac1n\Big(\sum_z \pi_z \|r_z\|^2 - \|\theta\|^2\Big),
+#   \qquad r_z = \text{row } z \text{ of } M^{-1}.$$
+#
+# (The trace of $M^{-\top}\operatorname{Cov}(q)M^{-1}$: the diagonal part gives
+# $\sum_z \pi_z\|r_z\|^2$, the rank-one part $\|\pi M^{-1}\|^2 = \|\theta\|^2$.) The $k$-RR matrix
+# is $M = aI + b\mathbf 1\mathbf 1^\top$ with $a = (e^\varepsilon - 1)/(k - 1 + e^\varepsilon)$,
+# $b = 1/(k - 1 + e^\varepsilon)$, so $M^{-1} = \frac1a\big(I - \frac{b}{a + kb}\mathbf 1\mathbf
+# 1^\top\big)$ and every row has
+# $\|r_z\|^2 = ((e^\varepsilon + k - 2)^2 + k - 1)/(e^\varepsilon - 1)^2$, which gives **Prop. 7.1**: $\mathbf E\|v - \theta\|^2 \le \frac1n\big(\frac{e^\varepsilon + k -
+# 1}{e^\varepsilon - 1}\big)^2$. The truncated geometric matrix factors as a Kac-Murdock-Szegő
+# matrix times a diagonal, so its inverse is tridiagonal: interior rows
+# $\beta^2(-\alpha, 1 + \alpha^2, -\alpha)$, end rows $\beta(1, -\alpha)$ with $\alpha = e^{-\varepsilon_g}$,
+# $\beta = 1/(1-\alpha)$. For $\alpha > 1/2$ this gives **Prop. 7.2**:
+# $\mathbf E\|v - \theta\|^2 \ge \frac1n(\beta^3 - 2\alpha\beta^2 - 2)$. On the ages ($k = 100$) the paper
+# compares $k$-RR at $\varepsilon = 2$ with the geometric mechanism at $\varepsilon_g = 0.05$, which
+# "give similar statistical utility ... when IBU is used", and prints the bounds $227.28/n$ and
+# $7238/n$.
+
+# %%
+b71 = ibu.inv_krr_upper_bound(100, 2.0, 1)  # x 1/n
+b72 = ibu.inv_geometric_lower_bound(0.05, 1)
+ex71 = est.inv_expected_sq_error(mech.grr_channel(100, 2.0), theta_age, 1)
+ex72 = est.inv_expected_sq_error(M_g05, theta_age, 1)
+report.close("P7.1a", b71)
+report.close("P7.2a", b72)
+report.holds("P7.1b", exact=ex71, bound=b71,
+             closed=ibu.inv_krr_exact_sq_error(100, 2.0, theta_age, 1))
+report.holds("P7.2b", exact=ex72, bound=b72)
+p71 = ibu.inv_bound_sampling("7.1", S["draws"], rng=rng_for(SEED, "P7.1g"))
+p72 = ibu.inv_bound_sampling("7.2", S["draws"], rng=rng_for(SEED, "P7.2g"))
+report.holds("P7.1g", **p71)
+report.holds("P7.2g", **p72)
+
+# %% [markdown]
+# Both printed numbers are off. $((e^2 + 99)/(e^2 - 1))^2 = 277.28$, printed "227.28" (a typo); and
+# $\beta^3 - 2\alpha\beta^2 - 2 = 7818.55$ at $\alpha = e^{-0.05} = 0.951229$, $\beta = 20.504$, while
+# the printed 7238 is $20^3 - 2 \cdot 0.95 \cdot 20^2 - 2$, the formula with $\alpha$ and $\beta$
+# rounded first. The two corrections pull in opposite directions: the $k$-RR one *weakens* the
+# contrast (the ratio of the bounds falls from {glue:text}`ibu-ratio-printed` as printed to
+# {glue:text}`ibu-ratio-krr` with 277.28), the geometric one strengthens it again, to
+# {glue:text}`ibu-ratio-both` with both corrected, still below the printed contrast. The exact errors
+# on the Adult ages leave no doubt either way: {glue:text}`ibu-ex71`$/n$ under $k$-RR against
+# {glue:text}`ibu-ex72`$/n$ under the geometric mechanism.
+#
+# **Prop. 7.1 holds in general** (no violation among {glue:text}`ibu-draws` sampled
+# $(k, \varepsilon, \theta)$; bound minus exact error is
+# $(2e^\varepsilon + k - 2 + \|\theta\|^2)/((e^\varepsilon - 1)^2 n) > 0$). **Prop. 7.2 does not**:
+# the paper states it for $\mathcal X = \{0, \dots, k-1\}$ and any $k$, but at $k = 2$ both rows of
+# $M^{-1} = \beta\begin{pmatrix}1 & -\alpha\\ -\alpha & 1\end{pmatrix}$ are end rows, the exact error is
+# $(\beta^2(1 + \alpha^2) - \|\theta\|^2)/n$, of order $\beta^2$, and the bound, of order $\beta^3$, exceeds
+# it for small $\varepsilon_g$ (for every $\theta$ when $\varepsilon_g <$ {glue:text}`ibu-k2-all`). All
+# {glue:text}`ibu-p72-viol` violations among the sampled cases are at $k = 2$; for $k \ge 3$ the exact
+# error exceeds the bound by a factor of at least {glue:text}`ibu-p72-margin`. A Monte Carlo confirms
+# the counterexample at $\varepsilon_g = 0.05$, $\theta = (1, 0)$: {glue:text}`ibu-k2-mc`$/n$
+# (closed form {glue:text}`ibu-k2-exact`$/n$) against the bound $7818.55/n$. The paper's use of the
+# proposition ($k = 100$) is unaffected.
+
+# %%
+rng = rng_for(SEED, "P7.2k2")
+M2 = mech.geometric_channel(2, 0.05)
+mc_k2, se_k2 = est.inv_sq_error_monte_carlo(M2, [1000, 0], S["mc_inv"], rng=rng)
+report.close("P7.2k2", 1000 * mc_k2, se=1000 * se_k2)
+N3 = rng.multinomial(1000, np.full(10, 0.1))
+N4 = rng.multinomial(2000, rng.dirichlet(np.ones(20)))
+for rid, M, N in (("P7.3", mech.grr_channel(10, 1.0), N3),
+                  ("P7.4", mech.geometric_channel(20, 0.3), N4)):
+    mc, se = est.inv_sq_error_monte_carlo(M, N, 4000, rng=rng)
+    report.close(rid, mc - est.inv_expected_sq_error(M, N / N.sum(), N.sum()), se=se)
+
+# %% tags=["hide-input", "remove-output"]
+p_printed, p_krr = CLAIMS["P7.2a"].paper.value, CLAIMS["P7.1a"].paper.value
+def k2_gap(e):
+    """Exact INV error minus Prop. 7.2's bound at k = 2 for the uniform θ."""
+    exact = ibu.inv_geometric_exact_sq_error(2, e, np.full(2, 0.5), 1)
+    return exact - ibu.inv_geometric_lower_bound(e, 1)
+
+
+show(k2_all=f"{optimize.brentq(k2_gap, 0.01, 0.69):.3f}")
+show(ratio_printed=f"{p_printed / p_krr:.1f}", ratio_krr=f"{p_printed / b71:.1f}",
+     ratio_both=f"{b72 / b71:.1f}", ex71=f"{ex71:,.1f}", ex72=f"{ex72:,.0f}",
+     p72_viol=p72["violations"], p72_margin=f"{1 + p72['min_margin_k3']:.1f}",
+     k2_mc=f"{1000 * mc_k2:.1f} ± {1000 * se_k2:.1f}",
+     k2_exact=f"{CLAIMS['P7.2k2'].reference:.1f}")
+eps_tab = np.array([0.01, 0.05, 0.1, 0.2, 0.3, 0.5])
+glue("ibu-inv-table", tables.inv_errors(theta_age, eps_tab))
+
+# %% [markdown]
+# The error of INV (x $1/n$) under the truncated geometric mechanism on the 100 ages, against
+# $\varepsilon_g$:
+#
+# ```{glue:} ibu-inv-table
+# ```
+#
+# **"Similar statistical utility" (row T19).** The paper takes $k$-RR at $\varepsilon = 2$ and the
+# geometric mechanism at $\varepsilon_g = 0.05$ as a common ground, citing Figs. 10(a) and 9(a). We
+# decided before looking that "similar" means within a factor 1.5, the criterion of "comparable"
+# above. It fails: the geometric mechanism gives IBU a median EMD about
+# {glue:text}`ibu-t19-ratio` times smaller than $k$-RR does under the paper's rule, and the factor
+# depends on the threshold. IBU under $k$-RR barely moves with it; under the geometric mechanism IBU
+# stops early and is regularised (previous section). At the certified MLE the factor is
+# {glue:text}`ibu-t19-mle`, still not "similar" (row T19M), with the geometric mechanism better. Both
+# are far better than inversion, which is the paper's point.
+
+# %%
+t19 = {"k-RR, ε = 2": (mech.grr_channel(100, 2.0), fig10["a"][2.0]),
+       "geometric, εg = 0.05": (M_g05, fig9["a"][0.05])}
+tols19 = np.array(S["tols_t19"])
+med19 = {}
+for name, (M, r) in t19.items():
+    path = ibu.threshold_sweep(M, r["counts"], tols19)["estimates"]
+    med19[name] = [np.median(measures.emd_1d_rows(E, theta_age)) for E in path]
+mle19 = np.array([np.median(r["MLE"]) for _, r in t19.values()])
+stop19 = np.array([np.median(r["IBU"]) for _, r in t19.values()])
+report.range("T19", stop19.max() / stop19.min())
+report.range("T19M", mle19.max() / mle19.min())
+
+# %% tags=["hide-input", "remove-output"]
+glue("ibu-t19-table", tables.thresholds(med19, mle19, tols19), display=False)
+show(t19_ratio=f"{stop19.max() / stop19.min():.1f}",
+     t19_mle=f"{mle19.max() / mle19.min():.2f}")
+panels = {"(a) Fig. 8, Manhattan, εg = 1": dict(
+              tols=tols8, emd=thr_medians, mle=np.median(f8["MLE"]),
+              inv=np.median(f8["INV-P"]), paper=paper8["IBU"], unit="km"),
+          "(b) Sec. 7.6, ages": dict(
+              tols=tols19, emd=med19["geometric, εg = 0.05"], mle=mle19[1], unit="y",
+              compare=dict(label="k-RR", emd=med19["k-RR, ε = 2"], mle=mle19[0]))}
+glue("ibu-stopping", figures.stopping_rule(panels))
+
+# %% [markdown]
+# Median IBU EMD (years, {glue:text}`ibu-runs` runs) by threshold $\delta$ of the paper's rule, and at
+# the certified MLE (first {glue:text}`ibu-mle-runs` runs for the geometric mechanism):
+#
+# ```{glue:} ibu-t19-table
+# ```
+#
+# ```{glue:figure} ibu-stopping
+# :name: fig-ibu-stopping
+# :alt: Two panels of median EMD against the stopping threshold, thresholds decreasing to the right. The IBU curve rises towards the certified-MLE line as the threshold shrinks; the best INV is a dashed line far above; in the left panel the paper's value is a dotted line crossed by the IBU curve.
+#
+# (Ours.) IBU's median EMD against the threshold $\delta$ of the paper's rule (on $\ell = L/n$), with the
+# certified MLE: (a) the Manhattan data of Fig. 8 ({glue:text}`ibu-fig8-thr-runs` runs; INV-P dashed, the
+# paper's single value dotted); (b) the ages of Sec. 7.6 under the geometric mechanism
+# ($\varepsilon_g = 0.05$) and under $k$-RR ($\varepsilon = 2$), {glue:text}`ibu-runs` runs each.
+# ```
+#
+# ## Infinite alphabets: likely subsets (Sec. 8)
+#
+# An element $x'$ is **unlikely** (Def. 2) if some $x$ has $M_{x'z^i} \le M_{xz^i}$ for every
+# observation and $<$ for one. **Lemma 8.1**: every MLE gives unlikely elements probability 0 (moving
+# the mass of $x'$ to $x$ lowers no $(\theta G)_i$ and raises one, so $L$ grows); **Thm 8.2**: the
+# MLEs on $\mathcal X$ are exactly the MLEs on a *likely subset* extended by zeros. IBU on an
+# infinite or very large $\mathcal X$ can therefore run on a finite subset.
+# On a line, with $x_{min}$ and $x_{max}$ the elements of $\mathcal X$ just below and above every
+# report, $[x_{min}, x_{max}] \cap \mathcal X$ is likely (**Prop. 8.2**, {numref}`fig-ibu-13`); we draw
+# six Adult ages obfuscated by the untruncated geometric mechanism ($\varepsilon_g = 0.1$) on
+# $\mathcal X = \mathbb Z$ (a window of it).
+
+# %%
+rng = rng_for(SEED, "fig13")
+z6 = mech.untruncated_geometric_perturb(rng.choice(ages, 6), 0.1, rng=rng)
+Xw = np.arange(-100, 201)  # a window of the integers
+likely13 = est.likely_subset_linear(Xw, z6)
+unlikely13 = est.unlikely_mask(mech.untruncated_geometric_matrix(Xw, z6, 0.1))
+report.holds("T22", unlikely=int(unlikely13[~likely13].sum()),
+             outside=int((~likely13).sum()))
+
+# %% tags=["hide-input", "remove-output"]
+glue("ibu-fig13", figures.fig13(Xw, likely13, z6))
+
+# %% [markdown]
+# ```{glue:figure} ibu-fig13
+# :name: fig-ibu-13
+# :alt: A number line with six labelled reports, the likely interval between x_min and x_max highlighted, and an unlikely point x' to the right.
+#
+# (Paper Fig. 13.) Six reports $z^i$ of the untruncated geometric mechanism ($\varepsilon_g = 0.1$, six
+# Adult ages) and the likely subset $[x_{min}, x_{max}]$; every element outside it, such as $x'$, is
+# unlikely (row T22).
+# ```
+#
+# With 5,000 ages and $\mathcal X = \{-2000, \dots, 2100\}$ we run IBU on the likely subset and on
+# the whole window from the same start for the same number of updates. Both reach the same $\ell$,
+# the mass outside the subset vanishes (Lemma 8.1), and at the subset's estimate no element outside
+# could raise the likelihood ($r_x < 1$ there, Thm 8.2); the subset is about 20 times smaller and
+# IBU about as much faster (Sec. 8).
+
+# %%
+rng = rng_for(SEED, "T21")
+z5k = mech.untruncated_geometric_perturb(rng.choice(ages, 5000), 0.1, rng=rng)
 zu, cnt = np.unique(z5k, return_counts=True)
-Xbig = np.arange(SIZES["t21_X"][0], SIZES["t21_X"][1] + 1)
-Gbig = it_mechanisms.untruncated_geometric_matrix(Xbig, zu, 0.1)
-m21 = it.likely_subset_linear(Xbig, zu)
-t1 = tic(); full = it.ibu_rows(Gbig, cnt, tol=0, max_iter=SIZES["t21_iter"]); t_full = tic() - t1
-t1 = tic(); sub = it.ibu_rows(Gbig[m21], cnt, tol=0, max_iter=SIZES["t21_iter"]); t_sub = tic() - t1
-early = it.ibu_rows(Gbig, cnt, tol=0, max_iter=1000)
-report.check("T21.1", f"Thm 8.2: IBU on the likely subset [{zu.min()}, {zu.max()}] ({m21.sum()} elements) and on "
-             f"X = {{{Xbig[0]}..{Xbig[-1]}}} reach the same log-likelihood (5000 Adult ages, geometric eps_g=0.1)",
-             paper="same MLE", ours=f"|l_full - l_sub| = {abs(full.loglik - sub.loglik):.1e}",
-             passed=bool(abs(full.loglik - sub.loglik) < 1e-8), tolerance="1e-8")
-report.check("T21.2", "Lemma 8.1: the full-alphabet mass outside the likely subset vanishes (after 1000 iterations)",
-             paper="0", ours=f"{early.estimate[~m21].sum():.1e}", passed=bool(early.estimate[~m21].sum() < 1e-40), tolerance="< 1e-40")
-report.check("T21.3", "§8: IBU on the likely subset is faster", paper="faster",
-             ours=f"{t_full:.2f} s vs {t_sub:.2f} s ({t_full / t_sub:.1f}x)", passed=bool(t_sub < t_full), tolerance="faster")
-
-K24, S24, n24, it24 = SIZES["t24"]
-rng = rng_for("T24")
-xs24 = rng.choice(rng.choice(K24, S24, replace=False), n24)
-z24 = mech.grr_perturb(xs24, K24, 3.0, rng=rng)
-zu24, c24 = np.unique(z24, return_counts=True)
-e3 = np.exp(3.0)
-G24 = np.full((K24, zu24.size), 1 / (K24 - 1 + e3))
-G24[zu24, np.arange(zu24.size)] = e3 / (K24 - 1 + e3)  # restricted k-RR keeps the original k
-m24 = it.likely_subset_krr(z24, K24)
-f24 = it.ibu_rows(G24, c24, tol=0, max_iter=it24)
-s24 = it.ibu_rows(G24[m24], c24, tol=0, max_iter=it24)
-report.check("T24", f"Prop 8.4: under k-RR (|X| = {K24}, n = {n24}, eps=3) IBU on the {zu24.size} reported values and on "
-             "all of X reach the same l; unreported values get ~0", paper="same MLE",
-             ours=f"|dl| = {abs(f24.loglik - s24.loglik):.1e}; mass outside {f24.estimate[~m24].sum():.1e}",
-             passed=bool(abs(f24.loglik - s24.loglik) < 1e-9 and f24.estimate[~m24].sum() < 1e-40),
-             tolerance="|dl| < 1e-9, mass < 1e-40")
-print(f"likely subsets (linear, k-RR): {time.perf_counter() - t:.1f} s")
+Xbig = np.arange(-2000, 2101)
+Gbig = mech.untruncated_geometric_matrix(Xbig, zu, 0.1)
+sub = est.likely_subset_linear(Xbig, zu)
+run = lambda G: est.ibu_rows(G, cnt, tol=0, max_iter=S["iters"][1])  # noqa: E731
+full, t_full = ibu.cpu_seconds(lambda: run(Gbig))
+part, t_sub = ibu.cpu_seconds(lambda: run(Gbig[sub]))
+r = Gbig @ (cnt / cnt.sum() / (part.estimate @ Gbig[sub]))  # r_x at the subset's MLE
+report.holds("T21.1", dl=abs(full.loglik - part.loglik), r_out_max=r[~sub].max())
+report.holds("T21.2", mass=full.estimate[~sub].sum())
+report.order("T21.3", {"subset": t_sub, "full": t_full})
 
 # %% [markdown]
-# **Fig. 14** redrawn on real data: 300 Gowalla check-ins of the Manhattan box obfuscated by the
-# continuous planar Laplace mechanism ($\varepsilon_g = 2$/km), an infinite lattice of width
-# $h = 0.3$ km ($\delta = h/\sqrt2 = 0.21$ km), the convex hull $\mathcal B$ of the reports and
-# the likely region $T_{\delta'}(\mathcal B)$.
+# **$k$-RR (Prop. 8.4).** The reported values are a likely subset: an unreported value $x'$ has
+# $G_{x'i} = 1/(k - 1 + e^\varepsilon)$ for every report, the smallest entry of $M$, and any reported
+# value $x$ has the same except $e^\varepsilon/(k - 1 + e^\varepsilon)$ on its own reports, so $x$
+# dominates $x'$. The paper expects a saving when "the noisy dataset may be distributed over only
+# a small number of cells". We time it on the Manhattan box cut into 7,000 cells of 0.1 km, with
+# 1,000 real check-ins and $\varepsilon = 8$, and compute how many cells the paper's own data would
+# fill: with $n$ users at $k$ values the expected number of distinct reports is
+# $\sum_z 1 - (1 - p_z)^n$, $p_z = (n_z e^\varepsilon + n - n_z)/(n(k - 1 + e^\varepsilon))$
+# (`ibu.krr_likely_fraction`).
 
 # %%
-rng = rng_for("fig14")
-pts = gw[["lat", "lon"]].to_numpy()[rng.choice(len(gw), 300, replace=False)]
-kmlat, kmlon = lgrid.km_per_degree(np.mean(datasets.MANHATTAN_BOX[:2]))
-P_km = np.c_[(pts[:, 1] - datasets.MANHATTAN_BOX[2]) * kmlon, (pts[:, 0] - datasets.MANHATTAN_BOX[0]) * kmlat]
-EPS14 = 2.0
-Z_km = mech.planar_laplace_perturb(P_km, EPS14, rng=rng)
-h = 0.3
-# a lattice window that covers T_delta'(B) with a margin of 1.5 km (the "much larger" alphabet)
-hv = Z_km[ConvexHull(Z_km).vertices]
-dp_bound = it.planar_delta_prime(h / np.sqrt(2), np.linalg.norm(hv[:, None] - hv[None], axis=2).max()) + 1.5
-gxs = np.arange(np.floor((hv[:, 0].min() - dp_bound) / h), np.ceil((hv[:, 0].max() + dp_bound) / h) + 1) * h
-gys = np.arange(np.floor((hv[:, 1].min() - dp_bound) / h), np.ceil((hv[:, 1].max() + dp_bound) / h) + 1) * h
-L14 = np.array(np.meshgrid(gxs, gys)).reshape(2, -1).T
-m14, dprime, dmax = it.likely_subset_planar(L14, Z_km, h / np.sqrt(2))
-G14 = np.exp(-EPS14 * np.linalg.norm(L14[:, None, :] - Z_km[None], axis=2))  # planar Laplace density up to a constant
-outside = np.flatnonzero(~m14)
-probe = rng.choice(outside, min(300, outside.size), replace=False)
-unl14 = it.unlikely_mask(np.vstack([G14[m14], G14[probe]]))[m14.sum():]
-n14 = {"smoke": 300, "book": 1500, "paper": 5000}[SCALE]
-f14 = it.ibu_rows(G14, np.ones(len(Z_km)), tol=0, max_iter=n14)
-s14 = it.ibu_rows(G14[m14], np.ones(len(Z_km)), tol=0, max_iter=n14)
+rng = rng_for(SEED, "T24")
+lat, lon = gw.lat.to_numpy(), gw.lon.to_numpy()
+fine = datasets.Grid(*datasets.MANHATTAN_BOX, rows=100, cols=70)  # cells of 0.1 km
+x24 = rng.choice(fine.cell_of(lat, lon), 1000, replace=False)
+zu24, c24 = np.unique(mech.grr_perturb(x24, fine.k, 8.0, rng=rng), return_counts=True)
+G24 = mech.grr_channel(fine.k, 8.0)[:, zu24]  # k-RR, the observed columns
+f24, s24 = (est.ibu_rows(G, c24, tol=0, max_iter=100) for G in (G24, G24[zu24]))
+report.holds("T24", dl=abs(f24.loglik - s24.loglik),
+             mass=np.delete(f24.estimate, zu24).sum())
+mle24 = lambda G: est.ibu_rows(G, c24, criterion="gap", tol=1e-6)  # noqa: E731
+cpu = {"full": ibu.cpu_seconds(lambda: mle24(G24))[1],
+       "subset": ibu.cpu_seconds(lambda: mle24(G24[zu24]))[1]}
+report.order("T24t", cpu)
+grids = [grid, datasets.Grid(*datasets.MANHATTAN_BOX, rows=40, cols=28), fine]
+fractions = [ibu.krr_likely_fraction(g.histogram(lat, lon), e)
+             for g in grids for e in (1.0, 4.0, 8.0)]
+report.range("T24u", min(fractions))
 
-fig, ax = plt.subplots(figsize=(7, 7))
-hull = Z_km[ConvexHull(Z_km).vertices]
-ax.plot(L14[~m14, 0], L14[~m14, 1], ".", color="lightgrey", ms=2, label="lattice $\\mathcal{X}$ (unlikely)")
-ax.plot(L14[m14, 0], L14[m14, 1], ".", color=color("IBU"), ms=3, label=f"likely subset ({m14.sum()} points)")
-ax.add_patch(Polygon(hull, fill=False, ec="k", lw=1.5, label="$\\mathcal{B}$ = convex hull of reports"))
-theta_ = np.linspace(0, 2 * np.pi, 60)
-outer = np.concatenate([v + dprime * np.c_[np.cos(theta_), np.sin(theta_)] for v in hull])
-ax.add_patch(Polygon(outer[ConvexHull(outer).vertices], fill=False, ec=color("INV-N"), lw=1.5, ls="--",
-                     label=f"$T_{{\\delta'}}(\\mathcal{{B}})$, $\\delta'$ = {dprime:.2f} km"))
-ax.plot(Z_km[:, 0], Z_km[:, 1], "+", color="k", ms=5, label="reports $z^i$")
-ax.set_aspect("equal")
-ax.set_xlim(gxs[0] - 0.3, gxs[-1] + 0.3)
-ax.set_ylim(gys[0] - 0.3, gys[-1] + 0.3)
-ax.set_xlabel("east (km)")
-ax.set_ylabel("north (km)")
-ax.legend(fontsize="x-small", loc="lower right")
-paper_title(ax, "Fig. 14", f"planar likely subset: h = 0.3 km, $\\delta$ = 0.21 km, $d_{{max}}$ = {dmax:.2f} km")
-plt.show()
-report.check_close("T23.0", "Fig. 14a: discretisation error of a square lattice of width h = 0.3 km, delta = h/sqrt(2)",
-                   paper=0.21, ours=0.3 / np.sqrt(2), atol=0.005)
-report.check_close("T23.1", "Fig. 14 / eq. 13: delta' for delta = 0.21 km, d_max = 8.25 km", paper=1.87,
-                   ours=it.planar_delta_prime(0.21, 8.25), atol=0.005)
-_ = report.check("T23.2", "Prop 8.3: lattice points outside T_delta'(B) are unlikely (300 probed, exact dominance) and IBU on the "
-             "likely subset reaches the full-window log-likelihood", paper="likely subset",
-             ours=f"{int(unl14.sum())}/{probe.size} unlikely; |dl| = {abs(f14.loglik - s14.loglik):.1e}",
-             passed=bool(unl14.all() and abs(f14.loglik - s14.loglik) < 1e-6), tolerance="all; |dl| < 1e-6")
+# %% tags=["hide-input", "remove-output"]
+show(t24_cells=f"{zu24.size:,}",
+     t24_saving=f"{cpu['subset']:.2f} s against {cpu['full']:.2f} s")
 
 # %% [markdown]
+# The 1,000 reports fall in {glue:text}`ibu-t24-cells` of the 7,000 cells and IBU on them takes
+# {glue:text}`ibu-t24-saving` (CPU) on the whole grid. But with the paper's 98,061 check-ins, $k$-RR at
+# any $\varepsilon \le 8$ spreads reports over essentially every cell (expected fraction at least 0.99
+# at 0.5, 0.25 and 0.1 km, row T24u): the saving needs few users relative to $k + e^\varepsilon$,
+# not just empty terrain.
+#
+# **Planar alphabets (Prop. 8.3, Fig. 14).** With $\delta$ the discretisation error of the lattice
+# ($h/\sqrt 2$ for a square lattice of width $h$) and $d_{max}$ the largest distance between two
+# reports, $T_{\delta'}(\mathcal B) \cap \mathcal X$ is likely, where $\mathcal B$ is the convex hull
+# of the reports and (eq. 13)
+#
+# $$\delta' = \big(\delta^2 + 2\delta\, d_{max}\big)^{1/2}.$$
+#
+# The paper's Fig. 14 is a schematic: $h = 0.3$ km, $\delta = 0.21$ km, $d_{max} = 8.25$ km,
+# $\delta' = 1.87$ km. We check its numbers and draw the construction on data: 300 Manhattan check-ins
+# obfuscated by the planar Laplace mechanism ($\varepsilon_g = 2$/km). Our reports span the whole
+# box, so our $d_{max}$ is {glue:text}`ibu-dmax` km and $\delta'$ {glue:text}`ibu-dprime` km, not the
+# schematic's 8.25 and 1.87 ({numref}`fig-ibu-14`).
+
+# %%
+report.close("T23.0", ibu.square_lattice_delta(0.3))
+report.close("T23.1", est.planar_delta_prime(PRINTED["fig14_delta"].value,
+                                             PRINTED["fig14_dmax"].value))
+rng = rng_for(SEED, "fig14")
+cells = rng.choice(grid.k, 300, p=theta_loc)  # 300 check-ins (cell centres, km)
+Z14 = mech.planar_laplace_perturb(grid.centers_km()[cells], 2.0, rng=rng)
+h, pad = 0.3, 4.0
+axes = [h * np.arange((z.min() - pad) // h, (z.max() + pad) // h + 2) for z in Z14.T]
+lattice = np.array(np.meshgrid(*axes)).reshape(2, -1).T  # a window of the lattice
+delta = ibu.square_lattice_delta(h)
+likely14, dprime, dmax = est.likely_subset_planar(lattice, Z14, delta)
+
+# %%
+dist = np.linalg.norm(lattice[:, None, :] - Z14[None], axis=2)
+G14 = np.exp(-2.0 * dist)  # the planar Laplace density at each report, up to a constant
+probe = rng.choice(np.flatnonzero(~likely14), 300, replace=False)
+unl14 = est.unlikely_mask(np.vstack([G14[likely14], G14[probe]]))[likely14.sum():]
+f14, s14 = (est.ibu_rows(G, np.ones(300), tol=0, max_iter=S["iters"][0])
+            for G in (G14, G14[likely14]))
+report.holds("T23.2", unlikely=int(unl14.sum()), probed=probe.size,
+             dl=abs(f14.loglik - s14.loglik))
+
+# %% tags=["hide-input", "remove-output"]
+glue("ibu-fig14", figures.fig14(lattice, likely14, Z14, dprime, dmax))
+show(dmax=f"{dmax:.2f}", dprime=f"{dprime:.2f}")
+
+# %% [markdown]
+# ```{glue:figure} ibu-fig14
+# :name: fig-ibu-14
+# :alt: A lattice of grey points with the likely points highlighted inside a dashed rounded polygon that surrounds the convex hull of the crosses marking the reports.
+#
+# (Paper Fig. 14, redrawn on data.) A square lattice of width $h = 0.3$ km ($\delta = 0.21$ km), 300
+# reports of the planar Laplace mechanism ($\varepsilon_g = 2$/km) from Manhattan check-ins, their
+# convex hull $\mathcal B$ and the likely region $T_{\delta'}(\mathcal B)$ with our
+# $d_{max}$ = {glue:text}`ibu-dmax` km and $\delta'$ = {glue:text}`ibu-dprime` km (the paper's schematic:
+# 8.25 and 1.87 km).
+# ```
+#
 # ## What reproduces, and what does not
 #
-# * **Analytic claims** (the worked mechanisms (4) and (12), Rappor's bound, the INV error
-#   propositions, the likely subsets) reproduce exactly. Two printed numbers of §7.6 are wrong:
-#   the $k$-RR bound is $((e^2+99)/(e^2-1))^2 = 277.28/n$, printed "227.28/n" (a typo), and the
-#   geometric bound is $7818.5/n$, printed "7238/n" ($= 20^3 - 2\cdot0.95\cdot20^2 - 2$, i.e. the
-#   formula with $\alpha$ and $\beta$ rounded to 0.95 and 20). Both corrections strengthen the
-#   paper's argument: the exact INV error under the geometric mechanism is another two orders of
-#   magnitude above the bound.
-# * **The contrast of §7** — IBU far ahead of INV under the geometric, Laplace and exponential
-#   mechanisms, on par under $k$-RR and Rappor — reproduces on the real data at every
-#   $\varepsilon$ (rows F9*, F10*, F12*).
-# * **Fig. 8**: the noisy, INV-P and INV-N EMDs fall within 30% of the paper's values; IBU's EMD
-#   depends on the stopping threshold, which the paper does not state (its Algorithm 1 stops on the
-#   *unnormalised* $L$, so the threshold on $\ell = L/n$ is unknown). With our default
-#   $\delta = 10^{-8}$ on $\ell$ IBU runs longer and fits more of the noise than the paper's run
-#   seems to; with $10^{-6}$ it stops earlier and lands below the paper's 0.17 km, so the paper's
-#   value lies inside the range spanned by the thresholds (row F8.4). Under strong noise early stopping
-#   acts as a regulariser (see the sensitivity figure); IBU beats both INV variants at every
-#   threshold we tried (row TOL).
-# * **Data and unstated choices**: 98,061 Manhattan check-ins in our SNAP extract (paper
-#   98,060); the San Francisco box of Fig. 6 is ours (the paper gives no coordinates); the
-#   truncated geometric mechanism on $[0, 99]$ for the ages, the nearest-point discretisation of
-#   the Laplace mechanisms, the factor $1/2$ of the exponential mechanism and the $\varepsilon$
-#   grids follow spec 002's defaults, as stated in each section.
-
-# %%
-non_pass = report.to_frame().query("status != 'pass'")[["id", "claim", "paper", "ours", "status", "note"]]
-non_pass
-
-# %% [markdown]
-# ## Reproduction report
+# * **The theory reproduces**: the worked mechanisms (4) and (12) (every value and fixed point in
+#   closed form), Rappor's strict-concavity bound and Lemma 4.5, the identification theorem on every
+#   channel of the experiments in both of its forms, the dominance bounds, the convergence of IBU at
+#   the rate $n^{-1/2}$ (which the paper proves without measuring), the failure of identification in
+#   Sec. 6.4, and the likely subsets of Sec. 8.
+# * **Two printed numbers of Sec. 7.6 are wrong** (277.28 for 227.28, 7818.55 for 7238), and they pull
+#   in opposite directions. **Prop. 7.2 is false at $k = 2$** and holds for $k \ge 3$; the paper only
+#   uses $k = 100$.
+# * **The experiments reproduce in substance**: IBU far ahead of INV under the geometric, Laplace and
+#   exponential mechanisms; INV-P slightly ahead of INV-N at $\varepsilon_g = 0.05$; the estimators on
+#   par under $k$-RR. Under Rappor at weak noise INV-N falls behind by a factor up to
+#   {glue:text}`ibu-r12bn`, more than "almost the same". "Similar utility" (Sec. 7.6) is a factor
+#   {glue:text}`ibu-t19-mle` at the MLE and {glue:text}`ibu-t19-ratio` under the paper's rule.
+# * **Single runs.** Fig. 8's noisy EMD matches; the paper's INV values are high draws of a wide
+#   distribution (INV-N beyond our 95% range), and its IBU value reflects an unprinted threshold.
+# * **The stopping rule matters.** Where the likelihood is flat, the paper's rule stops early and
+#   regularises; the certified MLE is up to {glue:text}`ibu-mle-worse` times worse there (median EMD at
+#   the smallest $\varepsilon_g$), and on the locations it no longer
+#   beats INV by the factor 2 the paper's figures suggest.
+# * **Our choices where the paper is silent**: the threshold ($10^{-8}$ on $\ell$), the
+#   $\varepsilon$ grids, the San Francisco box of Fig. 6, the discretisation of the Laplace mechanism
+#   and the factor $1/2$ of the exponential mechanism. One check-in separates our copy of the
+#   Manhattan data from the paper's.
 #
-# Statistical rows depend on SCALE: at `smoke` scale the boxplot medians rest on 3 runs (3
-# $\varepsilon$ values per panel), at `book` on 50 and at `paper` on 100 (the paper's count); `book`
-# and `paper` use spec 002's full $\varepsilon$ grids (8 values per panel of Fig. 9, 10 in Figs. 10
-# and 12) and the Monte Carlo of Fig. 4 at all six $\varepsilon$ of the T9 table. Analytic rows
-# (worked examples, bounds, ranks, errata) are exact at every scale.
+# Rows removed from the first edition: T9.1 compared the Thm 4.6 bound with our own evaluation of the
+# same formula (it is a unit test now); F8.6 graded a ratio of two printed values against an
+# external threshold; P7.5 and the tolerance-sensitivity row TOL are replaced by F8.4, T19M and the
+# stopping-rule figure.
+#
+# ## Reproduction report
 
 # %%
-print(f"total wall time: {time.perf_counter() - T0:.1f} s")
+report.timing("chapter (CPU s)", time.process_time() - CPU)
 report.finalize()

@@ -1,5 +1,5 @@
-"""Claims of ElSalamouny & Palamidessi (spec 002) that involve the shared mechanisms, the real
-data or longer statistical runs: T4-T7, T10, T13, T14, T16, T19, T25 and the §7 protocol.
+"""Claims of ElSalamouny and Palamidessi (arXiv 2508.09980) that involve the shared mechanisms, the
+real data or longer statistical runs: T4-T7, T10, T13, T14, T16, T19, T25 and the Sec. 7 protocol.
 
 Heavier checks are marked ``slow``.
 """
@@ -147,12 +147,13 @@ def test_estimation_trials_matches_direct_computation():
     assert out["IBU"][-1] == pytest.approx(it_measures.emd_1d_rows(r.estimate, theta)[0], abs=1e-10)
     assert out["INV-P"][-1] == pytest.approx(it_measures.emd_1d_rows(est.inv_projected(M, C[-1]), theta)[0], abs=1e-10)
     assert out["INV-N"][-1] == pytest.approx(it_measures.emd_1d_rows(est.inv_normalized(M, C[-1]), theta)[0], abs=1e-10)
-    np.testing.assert_array_equal(out["last"]["counts"], C[-1])
+    np.testing.assert_array_equal(out["counts"], C)
+    assert out["stopped"].all() and np.all(out["gap_stop"] >= 0)
 
 
 def test_rappor_trials_runs_and_inv_n_uniform_fallback():
     out = it_ibu.rappor_trials(np.full(4, 0.25), 2000, 1.0, 3, rng=109, tol=1e-8, max_iter=2000)
-    assert set(out) >= {"IBU", "INV-N", "INV-P", "n_iter", "last"}
+    assert set(out) >= {"IBU", "INV-N", "INV-P", "n_iter", "stopped", "gap_stop", "inputs", "estimates"}
     assert np.all(out["IBU"] >= 0)
     # all per-bit estimates <= 0 (possible at tiny n) -> INV-N returns the uniform distribution
     np.testing.assert_allclose(it.clip_normalize(np.array([-0.1, -0.2, 0.0])), np.full(3, 1 / 3))
@@ -169,6 +170,8 @@ def test_build_channel_kinds():
     assert it_ibu.build_channel("exponential", 1.0, rows=3, cols=4, distance=D).shape == (12, 12)
     with pytest.raises(ValueError):
         it_ibu.build_channel("nope", 1.0, k=3)
+    with pytest.raises(ValueError, match="either k"):
+        it_ibu.build_channel("geometric", 1.0, k=3, rows=2, cols=2)
 
 
 # ------------------------------------------------------------------------------------ T14, T19 (slow)

@@ -1,4 +1,4 @@
-"""Unit tests of ldpnb.ibu_theory (ElSalamouny & Palamidessi, spec 002, claims T0-T24).
+"""Unit tests of the IBU chapter's theory (ElSalamouny and Palamidessi, arXiv 2508.09980, claims T0-T24).
 
 Claims that need the shared mechanism builders (T4-T7, T13, T25) and the longer statistical
 checks live in tests/test_ibu_claims.py.
@@ -472,7 +472,7 @@ def test_distance_to_convex_hull_cases():
 
 def test_T24_krr_likely_subset():
     rng = np.random.default_rng(22)
-    K, n, eps = 500, 300, 3.0  # the spec's 5000 / 2000 run in the chapter
+    K, n, eps = 500, 300, 3.0  # smaller than in the chapter
     support = rng.choice(K, 15, replace=False)
     x = rng.choice(support, n)
     e = np.exp(eps)

@@ -1,15 +1,20 @@
-"""Geometry of the likelihood of a channel's input distribution: observation matrices, strict
+r"""Geometry of the likelihood of a channel's input distribution: observation matrices, strict
 concavity, identifiability, KKT residuals and likely subsets.
 
-ElSalamouny and Palamidessi (2020), Sections 4-6 and 8.
+ElSalamouny and Palamidessi, *On the consistency and performance of the iterative Bayesian update*
+(arXiv 2508.09980): the log-likelihood of the reports :math:`z^1, \dots, z^n` is
+:math:`L(\phi) = \sum_i \log \sum_x \phi_x G_{xi}` with :math:`G_{xi} = M_{xz^i}` (eqs. 1-2, Def. 1);
+it is strictly concave iff :math:`\operatorname{rank}[G \mid \mathbf 1] = |\mathcal X|` (Lemma 4.1,
+Thm 4.1); the MLE is consistent only if :math:`M` has :math:`|\mathcal X|` independent columns
+(Thm 6.1); unlikely elements get probability 0 in every MLE, so IBU can run on a likely subset
+(Def. 2, Lemma 8.1, Thm 8.2, Props. 8.2-8.4, eq. 13).
 """
 
 from __future__ import annotations
 
 import numpy as np
-from ldpnb.utils import (
-    check_domain_size, check_finite_array, check_nonnegative_matrix,
-)
+
+from ldpnb.contracts import Array, Integer, NonnegativeMatrix, Optional, Real, contract
 
 __all__ = [
     "observation_matrix",
@@ -32,6 +37,7 @@ __all__ = [
 # --------------------------------------------------------------------------------------------
 
 
+@contract(channel=NonnegativeMatrix(), observations=Array(1, low=0, integer=True))
 def observation_matrix(channel, observations) -> np.ndarray:
     """Observation probability matrix ``G`` of Definition 1: ``G[x, i] = M[x, z^i]``.
 
@@ -40,27 +46,21 @@ def observation_matrix(channel, observations) -> np.ndarray:
     channel : (k, m) array, rows = inputs, columns = outputs.
     observations : 1-D int array of output indices ``z^i`` (0-based).
     """
-    M = check_nonnegative_matrix(channel, "channel")
-    z = np.asarray(observations)
-    if z.ndim != 1 or z.size == 0 or not np.issubdtype(z.dtype, np.integer):
-        raise ValueError("observations must be a non-empty 1-D integer array of output indices")
-    if z.min() < 0 or z.max() >= M.shape[1]:
-        raise ValueError(f"observations must lie in 0..{M.shape[1] - 1}")
-    return M[:, z]
+    if observations.max() >= channel.shape[1]:
+        raise ValueError(f"observations must lie in 0..{channel.shape[1] - 1} (the channel's outputs)")
+    return channel[:, observations]
 
 
+@contract(theta=Array((1, 2, 3), low=0.0), G=NonnegativeMatrix())
 def loglik_observations(theta, G) -> np.ndarray | float:
     """Unnormalised log-likelihood ``L(theta) = sum_i log sum_x theta_x G[x, i]`` (eq. 2).
 
     ``theta`` may be a single distribution ``(k,)`` or a stack ``(..., k)``; ``-inf`` where an
     observation gets probability 0.
     """
-    G = check_nonnegative_matrix(G, "G")
-    th = check_finite_array(theta, "theta")
+    th = theta
     if th.shape[-1] != G.shape[0]:
         raise ValueError(f"theta must have last dimension {G.shape[0]}")
-    if np.any(th < 0):
-        raise ValueError(f"theta must be a distribution: entries >= 0 (min {th.min():.3g})")
     sums = th.sum(axis=-1)
     if np.any(np.abs(sums - 1.0) > 1e-9 * max(1, th.shape[-1])):
         bad = np.ravel(sums)[np.argmax(np.ravel(np.abs(sums - 1.0)))]
@@ -92,6 +92,7 @@ def _rank(A: np.ndarray, tol: float | None) -> int:
     return int((s > tol).sum())
 
 
+@contract(G=NonnegativeMatrix(), tol=Optional(Real(0, None)))
 def is_strictly_concave(G, tol: float | None = None) -> bool:
     """Whether ``L`` is strictly concave on the simplex for observation matrix ``G`` (Thm 4.1).
 
@@ -99,15 +100,14 @@ def is_strictly_concave(G, tol: float | None = None) -> bool:
     ``w G != 0``, i.e. iff ``rank([G | 1]) = |X|`` (numerical rank by SVD; ``tol`` relative to the
     largest singular value, default ``max(shape) * machine eps``).
     """
-    G = check_nonnegative_matrix(G, "G")
     A = np.hstack([G, np.ones((G.shape[0], 1))])
     return _rank(A, tol) == G.shape[0]
 
 
+@contract(G=NonnegativeMatrix(), tol=Optional(Real(0, None)))
 def concavity_null_direction(G, tol: float | None = None) -> np.ndarray | None:
     """A unit vector ``w`` with ``sum(w) = 0`` and ``w G = 0``, or ``None`` if ``L`` is strictly
     concave (Thm 4.1 (iii)).  Along ``theta + t w`` the likelihood is constant (Lemma 4.1)."""
-    G = check_nonnegative_matrix(G, "G")
     A = np.hstack([G, np.ones((G.shape[0], 1))])
     if _rank(A, tol) == G.shape[0]:
         return None
@@ -116,11 +116,11 @@ def concavity_null_direction(G, tol: float | None = None) -> np.ndarray | None:
     return w / np.linalg.norm(w)
 
 
+@contract(channel=NonnegativeMatrix(), tol=Optional(Real(0, None)))
 def is_identifiable(channel, tol: float | None = None) -> bool:
     """Identification condition (Thm 6.1 (iii)): ``M`` has ``|X|`` linearly independent columns,
     i.e. ``rank(M) = |X|`` (numerical rank by SVD)."""
-    M = check_nonnegative_matrix(channel, "channel")
-    return _rank(M, tol) == M.shape[0]
+    return _rank(channel, tol) == channel.shape[0]
 
 
 # --------------------------------------------------------------------------------------------
@@ -128,11 +128,11 @@ def is_identifiable(channel, tol: float | None = None) -> bool:
 # --------------------------------------------------------------------------------------------
 
 
+@contract(G=NonnegativeMatrix(), max_elements=Integer(1, None))
 def unlikely_mask(G, max_elements: int = 20_000_000) -> np.ndarray:
     """Unlikely elements (Def. 2): ``x'`` is unlikely iff some ``x`` has ``G[x', i] <= G[x, i]``
     for all observations ``i`` and ``<`` for at least one.  ``G`` may have aggregated columns
     (one per distinct observation).  Returns a boolean mask over rows.  Cost ``O(k^2 m)``."""
-    G = check_nonnegative_matrix(G, "G")
     k, m = G.shape
     chunk = max(1, int(max_elements // max(1, k * m)))  # bounds the memory of the comparisons
     out = np.zeros(k, dtype=bool)
@@ -144,14 +144,11 @@ def unlikely_mask(G, max_elements: int = 20_000_000) -> np.ndarray:
     return out
 
 
+@contract(X=Array(1), z=Array(1))
 def likely_subset_linear(X, z) -> np.ndarray:
     """Prop. 8.2: mask of ``X ∩ [x_min, x_max]`` with ``x_min = max{x in X: x <= min z}`` and
     ``x_max = min{x in X: x >= max z}`` (if no element of X lies below / above every report, the
     interval is open on that side)."""
-    X = np.asarray(X, dtype=float)
-    z = np.asarray(z, dtype=float)
-    if X.ndim != 1 or z.ndim != 1 or z.size == 0:
-        raise ValueError("X and z must be non-empty 1-D arrays")
     lo = X[X <= z.min()]
     hi = X[X >= z.max()]
     xmin = lo.max() if lo.size else -np.inf
@@ -159,21 +156,19 @@ def likely_subset_linear(X, z) -> np.ndarray:
     return (X >= xmin) & (X <= xmax)
 
 
+@contract(z=Array(1, low=0, integer=True, min_size=0), k=Integer(2, 1 << 32))
 def likely_subset_krr(z, k: int) -> np.ndarray:
     """Prop. 8.4: under k-RR the set of reported values is a likely subset.  Mask over 0..k-1."""
-    k = check_domain_size(k)
-    z = np.asarray(z)
-    if z.ndim != 1 or (z.size and (z.min() < 0 or z.max() >= k)):
+    if z.size and z.max() >= k:
         raise ValueError(f"z must be a 1-D array of values in 0..{k - 1}")
     m = np.zeros(k, dtype=bool)
     m[z] = True
     return m
 
 
+@contract(delta=Real(0, None), d_max=Real(0, None))
 def planar_delta_prime(delta: float, d_max: float) -> float:
     """Eq. (13): ``delta' = (delta^2 + 2 delta d_max)^{1/2}``."""
-    if delta < 0 or d_max < 0:
-        raise ValueError("delta and d_max must be >= 0")
     return float(np.sqrt(delta**2 + 2 * delta * d_max))
 
 
@@ -194,6 +189,7 @@ def _hull(points: np.ndarray) -> np.ndarray:
         return P[[np.argmin(t), np.argmax(t)]]
 
 
+@contract(points=Array(2), reports=Array(2))
 def distance_to_convex_hull(points, reports) -> np.ndarray:
     """Euclidean distance from each point to the convex hull ``B`` of ``reports`` (0 inside).
 
@@ -201,10 +197,9 @@ def distance_to_convex_hull(points, reports) -> np.ndarray:
     point-to-segment distance over the hull edges.  Degenerate hulls (a point, a segment) are
     handled by the same segment formula.
     """
-    P = np.asarray(points, dtype=float)
-    R = np.asarray(reports, dtype=float)
-    if P.ndim != 2 or P.shape[1] != 2 or R.ndim != 2 or R.shape[1] != 2 or len(R) == 0:
-        raise ValueError("points and reports must be (n, 2) arrays")
+    P, R = points, reports
+    if P.shape[1] != 2 or R.shape[1] != 2:
+        raise ValueError(f"points and reports must be (n, 2) arrays, got {P.shape} and {R.shape}")
     V = _hull(R)
     if len(V) == 1:
         return np.linalg.norm(P - V[0], axis=1)
@@ -224,13 +219,16 @@ def distance_to_convex_hull(points, reports) -> np.ndarray:
     return dist
 
 
+@contract(lattice_points=Array(2), reports=Array(2), delta=Real(0, None))
 def likely_subset_planar(lattice_points, reports, delta: float):
     """Prop. 8.3: ``T_{delta'}(B) ∩ X`` with ``B`` the convex hull of the reports and ``delta'``
     of eq. (13) (``delta`` = discretisation error, ``h/sqrt 2`` for a square lattice of width h).
 
     Returns ``(mask, delta_prime, d_max)``; ``d_max`` is computed over the hull vertices.
     """
-    R = np.asarray(reports, dtype=float)
+    R = reports
+    if R.shape[1] != 2 or lattice_points.shape[1] != 2:
+        raise ValueError(f"lattice_points and reports must be (n, 2) arrays, got {lattice_points.shape} and {R.shape}")
     V = _hull(R)
     if len(V) > 1:
         dv = np.linalg.norm(V[:, None, :] - V[None, :, :], axis=2)
@@ -243,10 +241,11 @@ def likely_subset_planar(lattice_points, reports, delta: float):
 
 
 # --------------------------------------------------------------------------------------------
-# MLE certificate and batched IBU (Algorithm 1)
+# MLE certificate (KKT conditions)
 # --------------------------------------------------------------------------------------------
 
 
+@contract(theta=Array(1, low=0.0), channel=NonnegativeMatrix(), counts=Array(1, low=0.0), support_tol=Real(0, None))
 def kkt_residual(theta, channel, counts, support_tol: float = 1e-8) -> float:
     """KKT residual of ``max_{phi in simplex} sum_z q_z log (phi M)_z`` at ``theta``.
 
@@ -254,13 +253,11 @@ def kkt_residual(theta, channel, counts, support_tol: float = 1e-8) -> float:
     and ``r_x = 1`` where ``theta_x > 0``.  Returns
     ``max( max_x (r_x - 1), max_{theta_x > support_tol} |r_x - 1| )`` (0 at an exact MLE).
     """
-    M = check_nonnegative_matrix(channel, "channel")
-    c = np.asarray(counts, dtype=float)
-    if c.shape != (M.shape[1],) or np.any(c < 0) or c.sum() <= 0:
-        raise ValueError("counts must be non-negative with length channel.shape[1] and positive sum")
-    th = np.asarray(theta, dtype=float)
+    M, c, th = channel, counts, theta
+    if c.shape != (M.shape[1],) or c.sum() <= 0:
+        raise ValueError(f"counts must have length {M.shape[1]} (the channel's outputs) and a positive sum")
     if th.shape != (M.shape[0],):
-        raise ValueError("theta must have length channel.shape[0]")
+        raise ValueError(f"theta must have length {M.shape[0]} (the channel's inputs)")
     q = c / c.sum()
     obs = q > 0
     den = th @ M[:, obs]

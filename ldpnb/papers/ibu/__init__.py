@@ -1,21 +1,40 @@
-"""IBU: consistency and performance of the iterative Bayesian update (ElSalamouny and Palamidessi)."""
+"""IBU: *On the consistency and performance of the iterative Bayesian update* (ElSalamouny and
+Palamidessi, arXiv 2508.09980).
 
+``CLAIMS`` (the paper's claims as data, :mod:`.claims`), ``figures`` (one function per figure),
+the experiments of Sec. 7 (:mod:`.experiments`), the theory of Secs. 4-8 (:mod:`.theory`) and the
+statistics that grade the Monte Carlo claims (:mod:`.scoring`).
+"""
+
+from . import figures, scoring, tables
+from .claims import CLAIMS
 from .experiments import (
-    estimation_trials, rappor_trials, build_channel, trial_task, rappor_task, manhattan_grid, sf_ibu_grid,
+    MLE_TOL, estimation_trials, rappor_trials, threshold_sweep, build_channel, trial_task, rappor_task,
+    panel_tasks, run_estimates, cpu_seconds, manhattan_grid, sf_ibu_grid,
 )
 from .theory import (
     simplex_grid, loglik_surface, gf2_rank, gf2_rank_batch, rappor_bits_likelihood,
     rappor_concavity_lower_bound, rappor_concavity_frequencies, geometric_dominance_bounds,
     inv_krr_exact_sq_error, inv_krr_upper_bound, inv_geometric_lower_bound, truncated_geometric_inverse,
-    loglog_slope,
+    inv_geometric_exact_sq_error, inv_bound_sampling, identifying_observations, consistency_error,
+    krr_likely_fraction, square_lattice_delta, loglog_slope, all_observed_concavity, krr_observed_concavity,
 )
 
 __all__ = [
+    "CLAIMS",
+    "figures",
+    "scoring",
+    "tables",
+    "MLE_TOL",
     "estimation_trials",
     "rappor_trials",
+    "threshold_sweep",
     "build_channel",
     "trial_task",
     "rappor_task",
+    "panel_tasks",
+    "run_estimates",
+    "cpu_seconds",
     "manhattan_grid",
     "sf_ibu_grid",
     "simplex_grid",
@@ -30,5 +49,13 @@ __all__ = [
     "inv_krr_upper_bound",
     "inv_geometric_lower_bound",
     "truncated_geometric_inverse",
+    "inv_geometric_exact_sq_error",
+    "inv_bound_sampling",
+    "identifying_observations",
+    "consistency_error",
+    "krr_likely_fraction",
+    "square_lattice_delta",
     "loglog_slope",
+    "all_observed_concavity",
+    "krr_observed_concavity",
 ]

@@ -1,171 +1,313 @@
-"""IBU paper (ElSalamouny and Palamidessi 2020): the estimation experiments of Section 7 and the
-grids of its location data.
+r"""The estimation experiments of ElSalamouny and Palamidessi, *On the consistency and performance of
+the iterative Bayesian update* (arXiv 2508.09980), Sec. 7, and the grids of their location data.
+
+One obfuscation-estimation run (Sec. 7.1-7.3): the users' values (a fixed histogram ``N`` of ages or
+of check-in cells) are obfuscated by a mechanism :math:`M` (exact count-level sampling: one
+multinomial per input value), and the distribution :math:`\theta = N / n` is estimated from the
+reports by
+
+* **IBU** (Algorithm 1) with the paper's stopping rule :math:`|\ell(\theta^t) - \ell(\theta^{t-1})| <
+  \delta` on the normalised log-likelihood :math:`\ell = L/n` (the paper states the rule on
+  :math:`L`; its :math:`\delta` is not printed), and the certified optimality gap
+  :math:`\log\max_x r_x` of the iterate where it stops;
+* the **maximum-likelihood estimate itself**, certified to :math:`\ell(\hat\theta_{MLE}) -
+  \ell(\hat\theta) \le 10^{-6}` (IBU accelerated by SQUAREM, :func:`ldpnb.estimators.ibu`), on the
+  first ``mle_reps`` runs;
+* **INV-N** and **INV-P**: :math:`v = qM^{-1}`, clipped and renormalised, or projected on the simplex.
+
+Each estimate is scored by the earth mover's distance to :math:`\theta` (in years on the ages, in km
+on the grid).  Basic Rappor (Sec. 7.5) re-samples the inputs in every run and uses the per-bit
+estimator of Kairouz et al. (2016) for INV-N and INV-P.
 """
 
 from __future__ import annotations
 
+from typing import Any, Callable
+
 import numpy as np
-from ldpnb.utils import (
-    check_nonnegative_matrix, check_random_state,
-)
-from ldpnb.estimators._inversion import clip_normalize, project_simplex_rows, rappor_unbiased
-from ldpnb.estimators._ibu import ibu_rows
+
 from ldpnb.channels._generic import simulate_counts_batch
-from ldpnb.utils import _as_distribution
-from ldpnb.measures.utility import emd_1d_rows, emd_rows
+from ldpnb.contracts import (
+    Array, Boolean, Callable_, Channel, Counts, DistanceMatrix, Distribution, Instance, Integer, OneOf, Optional,
+    RandomState, Real, Unchecked, contract,
+)
 from ldpnb.data.grid import Grid
+from ldpnb.estimators._ibu import ibu
+from ldpnb.estimators._inversion import clip_normalize, project_simplex_rows, rappor_unbiased
+from ldpnb.measures.utility import emd_1d_rows, emd_rows
+from ldpnb.utils import check_random_state
 
 __all__ = [
+    "MLE_TOL",
     "estimation_trials",
     "rappor_trials",
+    "threshold_sweep",
     "build_channel",
     "trial_task",
     "rappor_task",
+    "panel_tasks",
+    "run_estimates",
+    "cpu_seconds",
     "manhattan_grid",
     "sf_ibu_grid",
 ]
 
+#: The certified gap (nats per report) at which an estimate counts as the MLE.
+MLE_TOL = 1e-6
 
-def estimation_trials(channel, input_counts, reps: int, *, metric, rng=None, tol: float = 1e-8,
-                      max_iter: int = 10_000, with_inv: bool = True) -> dict:
-    """One obfuscation-estimation protocol (spec A5), ``reps`` independent repetitions.
+_KINDS = OneOf("geometric", "laplace", "exponential", "krr")
+_EXAMPLE_TASK = {"kind": "krr", "eps": 1.0, "N": np.array([5, 3, 2]), "reps": 2, "tol": 1e-8, "max_iter": 1000,
+                 "k": 3}
 
-    The fixed original data (histogram ``input_counts``) are obfuscated by ``channel`` with exact
-    count-level sampling (:func:`simulate_counts_batch`); each repetition is estimated by IBU
-    (:func:`ibu_rows`, tolerance ``tol`` on the normalised log-likelihood) and, for a square
-    channel, by INV-N and INV-P (``v = q M^{-1}``, clip-and-normalise / simplex projection).
-    ``metric(P, theta) -> (R,)`` scores each estimate against ``theta = input_counts / n``; the
-    noisy distribution ``q`` is scored too when ``Z = X``.
 
-    Returns a dict of arrays (length ``reps``): ``"IBU"``, ``"INV-N"``, ``"INV-P"``, ``"noisy"``,
-    ``"n_iter"``, and the last repetition's estimates under ``"last"``.
+def _mle(M: np.ndarray, C: np.ndarray, tol: float, max_iter: int):
+    """The certified MLE of each row of ``C`` (SQUAREM, criterion ``gap``)."""
+    return ibu(M, C, criterion="gap", tol=tol, accelerate="squarem", max_iter=max_iter)
+
+
+@contract(channel=Channel(atol=1e-8), input_counts=Counts(), reps=Integer(1, 100_000), metric=Callable_(),
+          rng=RandomState(), tol=Real(0, None), max_iter=Integer(0, None), with_ibu=Boolean(), with_inv=Boolean(),
+          mle_reps=Integer(0, 100_000), mle_tol=Real(0, None, low_open=True), mle_max_iter=Integer(1, None))
+def estimation_trials(channel, input_counts, reps: int, *, metric: Callable, rng=None, tol: float = 1e-8,
+                      max_iter: int = 20_000, with_ibu: bool = True, with_inv: bool = True, mle_reps: int = 0,
+                      mle_tol: float = MLE_TOL, mle_max_iter: int = 1_000_000) -> dict[str, Any]:
+    r"""``reps`` independent obfuscation-estimation runs on the fixed input histogram (Sec. 7.1-7.3).
+
+    Parameters
+    ----------
+    channel : (k, m) array
+        The mechanism (rows = inputs).
+    input_counts : (k,) int array
+        The users' values as a histogram; :math:`\theta` = ``input_counts / n``.
+    metric : callable
+        ``metric(P, theta) -> (R,)``: the distance of each row of ``P`` to ``theta``.
+    tol, max_iter
+        The paper's stopping rule :math:`|\Delta\ell| <` ``tol`` (Algorithm 1, on :math:`\ell = L/n`).
+    with_ibu, with_inv
+        Run IBU; run INV-N and INV-P (square channels only).
+    mle_reps, mle_tol, mle_max_iter
+        Certify the MLE (gap <= ``mle_tol``) on the first ``mle_reps`` runs.
+
+    Returns
+    -------
+    dict
+        Arrays over the runs: ``"IBU"``, ``"n_iter"``, ``"stopped"`` (the rule fired before
+        ``max_iter``), ``"gap_stop"`` (the certified gap where IBU stopped), ``"MLE"`` (first
+        ``mle_reps`` runs), ``"mle_evals"``, ``"mle_certified"``, ``"INV-N"``, ``"INV-P"``, ``"noisy"``
+        (when ``Z = X``), and ``"counts"`` (the reports, ``(reps, m)``).
     """
     rng = check_random_state(rng)
-    M = check_nonnegative_matrix(channel, "channel")
-    N = np.asarray(input_counts)
-    theta = N / N.sum()
-    C = simulate_counts_batch(M, N, reps, rng=rng)
-    Q = C / C.sum(axis=1, keepdims=True)
-    res = ibu_rows(M, C, tol=tol, max_iter=max_iter)
-    out = {"IBU": metric(res.estimate, theta), "n_iter": res.n_iter.copy()}
-    last = {"IBU": res.estimate[-1], "counts": C[-1]}
-    square = M.shape[0] == M.shape[1]
+    if input_counts.size != channel.shape[0] or input_counts.sum() <= 0:
+        raise ValueError(f"input_counts must have length {channel.shape[0]} (the channel's inputs) and a positive total")
+    if mle_reps > reps:
+        raise ValueError(f"mle_reps ({mle_reps}) cannot exceed reps ({reps})")
+    theta = input_counts / input_counts.sum()
+    C = simulate_counts_batch(channel, input_counts, reps, rng=rng)
+    out: dict[str, Any] = {"counts": C}
+    if with_ibu:
+        res = ibu(channel, C, tol=tol, max_iter=max_iter)
+        out.update({"IBU": metric(res.estimate, theta), "n_iter": np.asarray(res.n_iter), "stopped": np.asarray(res.stopped),
+                    "gap_stop": np.asarray(res.gap)})
+    if mle_reps:
+        mle = _mle(channel, C[:mle_reps], mle_tol, mle_max_iter)
+        out.update({"MLE": metric(mle.estimate, theta), "mle_evals": np.asarray(mle.n_iter),
+                    "mle_certified": np.asarray(mle.certified(mle_tol))})
+    square = channel.shape[0] == channel.shape[1]
     if square:
+        Q = C / C.sum(axis=1, keepdims=True)
         out["noisy"] = metric(Q, theta)
-        last["noisy"] = Q[-1]
-    if with_inv and square:
-        V = np.linalg.solve(M.T, Q.T).T
-        PN, PP = clip_normalize(V), project_simplex_rows(V)
-        out["INV-N"], out["INV-P"] = metric(PN, theta), metric(PP, theta)
-        last["INV-N"], last["INV-P"] = PN[-1], PP[-1]
-    out["last"] = last
+        if with_inv:
+            V = np.linalg.solve(channel.T, Q.T).T
+            out["INV-N"], out["INV-P"] = metric(clip_normalize(V), theta), metric(project_simplex_rows(V), theta)
     return out
 
 
-def rappor_trials(theta, n: int, epsilon: float, reps: int, *, rng=None, tol: float = 1e-8,
-                  max_iter: int = 10_000) -> dict:
-    """Fig. 12 protocol: per repetition, ``n`` inputs are drawn from ``theta`` (re-sampled each
-    run), obfuscated by basic Rappor (exact count-level sampling over the ``2^k`` patterns,
-    channel :func:`ldpnb.mechanisms.rappor_channel`, pattern index ``sum_j b_j 2^j``) and
-    estimated by IBU on the pattern counts and by Rappor's per-bit estimator followed by INV-N and
-    INV-P.  Scores are 1-D EMDs (unit spacing) to the empirical input histogram.
+@contract(theta=Distribution(), n=Integer(1, 10**9), epsilon=Real(0, 50, low_open=True), reps=Integer(1, 100_000),
+          rng=RandomState(), tol=Real(0, None), max_iter=Integer(0, None), mle_reps=Integer(0, 100_000),
+          mle_tol=Real(0, None, low_open=True))
+def rappor_trials(theta, n: int, epsilon: float, reps: int, *, rng=None, tol: float = 1e-8, max_iter: int = 20_000,
+                  mle_reps: int = 0, mle_tol: float = MLE_TOL) -> dict[str, Any]:
+    r"""Sec. 7.5: per run, ``n`` inputs are drawn from ``theta`` (re-sampled in each run), obfuscated by
+    basic Rappor (count-level over the :math:`2^k` bit patterns, pattern index :math:`\sum_j b_j 2^j`;
+    the channel of Lemma 4.4, :func:`ldpnb.mechanisms.rappor_channel`), and estimated by IBU on the
+    pattern counts, by the certified MLE (first ``mle_reps`` runs) and by the per-bit estimator
+    :math:`v_y = (c_y/n - (1-p))/(2p-1)` followed by INV-N and INV-P (Kairouz et al. 2016).
+    Distances: 1-D EMD (unit spacing) to the run's empirical input histogram.
+
+    Returns arrays over the runs (``"IBU"``, ``"MLE"``, ``"INV-N"``, ``"INV-P"``, ``"n_iter"``,
+    ``"stopped"``, ``"gap_stop"``, ``"mle_evals"``, ``"mle_certified"``), the input histograms
+    ``"inputs"`` ``(reps, k)`` and the IBU estimates ``"estimates"`` ``(reps, k)``.
     """
     from ldpnb.mechanisms.unary import rappor_channel
 
     rng = check_random_state(rng)
-    th = _as_distribution(theta, "theta")
-    k = th.size
+    k = theta.size
     if k > 16:
-        raise ValueError("rappor_trials enumerates 2^k patterns: k must be <= 16")
+        raise ValueError("rappor_trials enumerates 2^k patterns: theta must have at most 16 values")
+    if mle_reps > reps:
+        raise ValueError(f"mle_reps ({mle_reps}) cannot exceed reps ({reps})")
     M = rappor_channel(k, epsilon)
     bits = (np.arange(2**k)[:, None] >> np.arange(k)) & 1  # pattern -> bits
-    Nin = rng.multinomial(int(n), th, size=int(reps))  # (R, k) inputs per run
-    C = np.stack([simulate_counts_batch(M, Nin[r], 1, rng=rng)[0] for r in range(int(reps))])
-    T = Nin / Nin.sum(axis=1, keepdims=True)
-    res = ibu_rows(M, C, tol=tol, max_iter=max_iter)
-    V = rappor_unbiased(C @ bits, np.full(int(reps), float(n)), epsilon)
-    PN, PP = clip_normalize(V), project_simplex_rows(V)
-    return {
-        "IBU": emd_1d_rows(res.estimate, T), "INV-N": emd_1d_rows(PN, T), "INV-P": emd_1d_rows(PP, T),
-        "n_iter": res.n_iter.copy(), "last": {"IBU": res.estimate[-1], "INV-N": PN[-1], "INV-P": PP[-1],
-                                               "original": T[-1]},
-    }
+    Nin = rng.multinomial(n, theta, size=reps)
+    C = np.stack([simulate_counts_batch(M, Nin[r], 1, rng=rng)[0] for r in range(reps)])
+    T = Nin / n
+    res = ibu(M, C, tol=tol, max_iter=max_iter)
+    V = rappor_unbiased(C @ bits, np.full(reps, float(n)), epsilon)
+    out = {"IBU": emd_1d_rows(res.estimate, T), "INV-N": emd_1d_rows(clip_normalize(V), T),
+           "INV-P": emd_1d_rows(project_simplex_rows(V), T), "n_iter": np.asarray(res.n_iter),
+           "stopped": np.asarray(res.stopped), "gap_stop": np.asarray(res.gap), "inputs": Nin,
+           "estimates": res.estimate}
+    if mle_reps:
+        mle = _mle(M, C[:mle_reps], mle_tol, 1_000_000)
+        out.update({"MLE": emd_1d_rows(mle.estimate, T[:mle_reps]), "mle_evals": np.asarray(mle.n_iter),
+                    "mle_certified": np.asarray(mle.certified(mle_tol)), "mle_estimates": mle.estimate})
+    return out
 
 
+@contract(channel=Channel(atol=1e-8), counts=Counts(2), tols=Array(1, low=0.0), max_iter=Integer(1, None))
+def threshold_sweep(channel, counts, tols, *, max_iter: int = 200_000) -> dict[str, np.ndarray]:
+    r"""IBU under the paper's rule :math:`|\Delta\ell| < \delta` for a decreasing list of thresholds
+    :math:`\delta`, in one pass: the run for each :math:`\delta` continues from the estimate of the
+    previous (larger) one, so that the total cost is that of the smallest :math:`\delta`.
+
+    (Continuing re-checks the rule from the next update on, so when two thresholds fire on the same
+    update the smaller one stops one update later than in a single run: a negligible difference.)
+
+    Returns ``{"estimates": (len(tols), R, k), "n_iter": (len(tols), R), "gap": (len(tols), R)}``
+    (cumulative updates; the certified gap at each stop).
+    """
+    if np.any(np.diff(tols) >= 0) or np.any(tols <= 0):
+        raise ValueError("tols must be positive and strictly decreasing")
+    est, its, gaps = [], [], []
+    theta0, done = None, np.zeros(counts.shape[0], dtype=np.int64)
+    for t in tols:
+        r = ibu(channel, counts, theta0=theta0, tol=float(t), max_iter=max_iter)
+        done = done + np.asarray(r.n_iter)
+        est.append(r.estimate)
+        its.append(done.copy())
+        gaps.append(np.asarray(r.gap))
+        theta0 = r.estimate
+    return {"estimates": np.stack(est), "n_iter": np.stack(its), "gap": np.stack(gaps)}
+
+
+@contract(kind=_KINDS, epsilon=Real(0, None, low_open=True), k=Optional(Integer(2, 1 << 14)),
+          rows=Optional(Integer(1, 1 << 10)), cols=Optional(Integer(1, 1 << 10)), cell_size=Real(0, None, low_open=True),
+          distance=Optional(DistanceMatrix()))
 def build_channel(kind: str, epsilon: float, *, k: int | None = None, rows: int | None = None,
                   cols: int | None = None, cell_size: float = 1.0, distance=None) -> np.ndarray:
-    """The square channels of §7 from :mod:`ldpnb.mechanisms`.
+    r"""The square channels of Sec. 7 (:mod:`ldpnb.mechanisms`).
 
-    ``kind`` in ``{"geometric", "laplace", "exponential", "krr"}`` on a line of ``k`` values
-    (unit spacing; truncated / discretised as in spec M3, M6, M8) or, with ``rows, cols``, on a
-    grid (``"geometric"`` = truncated planar geometric M5, ``"laplace"`` = discretised planar
-    Laplace M7, ``"exponential"`` = M8 on ``distance`` (km), ``"krr"`` on the ``rows*cols`` cells).
+    ``kind`` in ``{"geometric", "laplace", "exponential", "krr"}``: on a line of ``k`` values (unit
+    spacing) the truncated geometric mechanism (eq. 7), the Laplace mechanism discretised to the nearest
+    value and truncated by clamping, and the exponential mechanism :math:`\propto e^{-\varepsilon d/2}`;
+    with ``rows, cols`` on a grid of cells of side ``cell_size`` (km) the truncated planar geometric and
+    the discretised planar Laplace mechanisms, and the exponential mechanism on ``distance``;
+    ``"krr"`` is k-RR (eq. 5) on the ``k`` values or on the ``rows * cols`` cells.
     """
-    from ldpnb.mechanisms import metric as mech
     from ldpnb.mechanisms import grr as mech_grr
+    from ldpnb.mechanisms import metric as mech
 
     planar = rows is not None
+    if planar == (k is not None) or (rows is None) != (cols is None):
+        raise ValueError("give either k (a line) or rows and cols (a grid)")
     if kind == "krr":
-        return mech_grr.grr_channel(int(rows * cols) if planar else int(k), epsilon)
+        return mech_grr.grr_channel(rows * cols if planar else k, epsilon)
     if kind == "exponential":
         if distance is None:
             if planar:
                 raise ValueError("the planar exponential mechanism needs the distance matrix")
-            x = np.arange(int(k))
+            x = np.arange(k)
             distance = np.abs(x[:, None] - x[None, :]).astype(float)
         return mech.exponential_channel(distance, epsilon, half=True)
     if kind == "geometric":
         return (mech.planar_geometric_channel(rows, cols, epsilon, cell_size=cell_size) if planar
-                else mech.geometric_channel(int(k), epsilon))
-    if kind == "laplace":
-        return (mech.planar_laplace_channel(rows, cols, epsilon, cell_size=cell_size) if planar
-                else mech.laplace_channel(int(k), epsilon))
-    raise ValueError(f"unknown mechanism kind {kind!r}")
+                else mech.geometric_channel(k, epsilon))
+    return (mech.planar_laplace_channel(rows, cols, epsilon, cell_size=cell_size) if planar
+            else mech.laplace_channel(k, epsilon))
 
 
-def trial_task(task: dict, rng) -> dict:
-    """Module-level task for :func:`ldpnb.parallel.sweep`: build the channel of ``task`` and run
-    :func:`estimation_trials`.  ``task`` keys: ``kind, eps, N`` (input histogram), ``reps``,
-    ``tol``, ``max_iter`` and either ``k`` (ages, 1-D EMD) or ``rows, cols, cell_size, D``
-    (locations; EMD by optimal transport on the km distance ``D``)."""
-    planar = "rows" in task
-    M = build_channel(task["kind"], task["eps"], k=task.get("k"), rows=task.get("rows"),
-                      cols=task.get("cols"), cell_size=task.get("cell_size", 1.0),
-                      distance=task.get("D") if task["kind"] == "exponential" else None)
-    if planar:
+def _metric(task: dict) -> Callable:
+    if "rows" in task:
         D = task["D"]
-        metric = lambda P, th: emd_rows(P, th, D)  # noqa: E731
-    else:
-        metric = emd_1d_rows
-    out = estimation_trials(M, task["N"], task["reps"], metric=metric, rng=rng, tol=task["tol"],
-                            max_iter=task["max_iter"])
+        return lambda P, th: emd_rows(P, th, D)
+    return emd_1d_rows
+
+
+@contract(task=Instance(dict, example=_EXAMPLE_TASK), rng=RandomState())
+def trial_task(task: dict, rng=None) -> dict[str, Any]:
+    """One setting of Figs. 9 and 10 for :func:`ldpnb.repro.parallel.sweep`: build the channel of
+    ``task`` and run :func:`estimation_trials`.  ``task`` keys: ``kind, eps, N`` (input histogram),
+    ``reps, tol, max_iter``, optionally ``mle_reps``, and either ``k`` (ages: 1-D EMD in years) or
+    ``rows, cols, cell_size, D`` (locations: EMD by optimal transport on the distances ``D`` in km)."""
+    M = build_channel(task["kind"], task["eps"], k=task.get("k"), rows=task.get("rows"), cols=task.get("cols"),
+                      cell_size=task.get("cell_size", 1.0), distance=task.get("D") if task["kind"] == "exponential" else None)
+    out = estimation_trials(M, task["N"], task["reps"], metric=_metric(task), rng=rng, tol=task["tol"],
+                            max_iter=task["max_iter"], mle_reps=task.get("mle_reps", 0))
     out["eps"] = task["eps"]
     return out
 
 
-def rappor_task(task: dict, rng) -> dict:
-    """Module-level task for :func:`ldpnb.parallel.sweep` running :func:`rappor_trials`."""
+@contract(task=Instance(dict, example={"theta": np.array([0.5, 0.5]), "n": 100, "eps": 1.0, "reps": 2, "tol": 1e-8,
+                                       "max_iter": 1000}), rng=RandomState())
+def rappor_task(task: dict, rng=None) -> dict[str, Any]:
+    """One setting of Fig. 12 for :func:`ldpnb.repro.parallel.sweep` (:func:`rappor_trials`)."""
     out = rappor_trials(task["theta"], task["n"], task["eps"], task["reps"], rng=rng, tol=task["tol"],
-                        max_iter=task["max_iter"])
+                        max_iter=task["max_iter"], mle_reps=task.get("mle_reps", 0))
     out["eps"] = task["eps"]
     return out
+
+
+@contract(kind=OneOf("geometric", "laplace", "exponential", "krr", "rappor"), eps=Array(1, low=1e-300),
+          settings=Unchecked("the data and the estimation settings of every task", None))
+def panel_tasks(kind: str, eps, **settings) -> list[dict]:
+    """The tasks of one panel of Figs. 9, 10 or 12 (one per :math:`\\varepsilon`) for
+    :func:`ldpnb.repro.parallel.sweep` with :func:`trial_task` (or :func:`rappor_task` for
+    ``kind="rappor"``): ``settings`` holds the data (``N, k`` or ``N, rows, cols, cell_size, D``; or
+    ``theta, n`` for Rappor) and ``reps, tol, max_iter, mle_reps``."""
+    base = dict(settings) if kind == "rappor" else dict(settings, kind=kind)
+    return [dict(base, eps=float(e)) for e in eps]
 
 
 # ---------------------------------------------------------------------------------------------
-# Named grids of the papers
+# the grids of the paper's location data
 
 
+@contract()
 def manhattan_grid() -> Grid:
-    """The 20 x 14 Manhattan grid of ElSalamouny & Palamidessi (2020), §7 (cells ~0.5 km).
-
-    Box lat 40.7044..40.7942, lon -74.0205..-73.9374 (spec 002 §6 D2).
-    """
+    """The Manhattan grid of Sec. 7.2: latitudes 40.7044-40.7942, longitudes -74.0205 to -73.9374,
+    20 x 14 cells of about 0.5 km (the paper: "an area of 10 km x 7 km")."""
     return Grid(40.7044, 40.7942, -74.0205, -73.9374, rows=20, cols=14)
 
 
+@contract()
 def sf_ibu_grid() -> Grid:
-    """A 5 x 5 grid of ~1 km cells in San Francisco (IBU paper Fig. 6; the paper gives no coordinates).
-
-    Spec 002 §6 D2 (b): lat 37.7480..37.7930, lon -122.4500..-122.3932.
-    """
+    """A 5 x 5 grid of about 1 km cells in San Francisco for Sec. 6.4 / Fig. 6 (the paper gives a
+    5 km x 5 km region but no coordinates: latitudes 37.7480-37.7930, longitudes -122.4500 to
+    -122.3932, a dense part of the Gowalla check-ins, is our choice)."""
     return Grid(37.7480, 37.7930, -122.4500, -122.3932, rows=5, cols=5)
+
+
+@contract(channel=Channel(atol=1e-8), counts=Counts(), tol=Real(0, None), max_iter=Integer(0, None))
+def run_estimates(channel, counts, *, tol: float = 1e-8, max_iter: int = 20_000) -> dict[str, np.ndarray]:
+    """The estimates of one run (for drawing Figs. 1 and 8): the noisy distribution ``q``, INV-N,
+    INV-P (square channels) and IBU under the paper's rule."""
+    from ldpnb.estimators._inversion import inv_normalized, inv_projected
+
+    out = {"noisy": counts / counts.sum(), "IBU": ibu(channel, counts, tol=tol, max_iter=max_iter).estimate}
+    if channel.shape[0] == channel.shape[1]:
+        out["INV-N"], out["INV-P"] = inv_normalized(channel, counts), inv_projected(channel, counts)
+    return out
+
+
+@contract(func=Callable_(), repeats=Integer(1, 1000))
+def cpu_seconds(func: Callable, repeats: int = 3) -> tuple[Any, float]:
+    """``(func(), median CPU seconds of `repeats` calls)``: process time, not wall time, so that a
+    shared machine does not inflate it (for the timing claims of Sec. 8)."""
+    import time
+
+    out, secs = None, []
+    for _ in range(repeats):
+        t = time.process_time()
+        out = func()
+        secs.append(time.process_time() - t)
+    return out, float(np.median(secs))

@@ -1,0 +1,175 @@
+"""The IBU chapter's experiment runners, scoring statistics and the new theory functions
+(ElSalamouny and Palamidessi, arXiv 2508.09980, Secs. 6-8)."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from ldpnb import estimators as est
+from ldpnb import measures, mechanisms as mech
+from ldpnb.channels import simulate_counts_batch
+from ldpnb.papers import ibu
+from ldpnb.papers.ibu import figures, scoring
+
+M12 = np.array([[0.45, 0.10, 0.45], [0.05, 0.90, 0.05], [0.45, 0.10, 0.45]])
+
+
+# ----------------------------------------------------------------------------------------- scoring
+def test_rounding_atol_is_half_the_last_printed_digit():
+    assert scoring.rounding_atol("0.7658") == pytest.approx(5e-5)
+    assert scoring.rounding_atol("1.87") == pytest.approx(5e-3)
+    assert scoring.rounding_atol("98,060") == 0.5
+    assert scoring.rounding_atol("227.28") == pytest.approx(5e-3)
+    with pytest.raises(ValueError, match="printed"):
+        scoring.rounding_atol("abc")
+
+
+def test_single_run_interval_and_percentile():
+    x = np.arange(1001.0)
+    assert scoring.single_run_interval(x) == pytest.approx((25.0, 975.0))
+    assert scoring.percentile_of(x, 100.5) == pytest.approx(100 * 101 / 1001)
+
+
+def test_paired_median_ci_is_two_sided():
+    rng = np.random.default_rng(0)
+    a = rng.normal(1.0, 0.1, 400)
+    better = scoring.paired_median_ci(a, a - 0.5, rng=1)  # b better by 0.5
+    assert better["ci_low"] > 0 and better["frac_b_better"] == 1.0
+    worse = scoring.paired_median_ci(a, a + 0.5, rng=1)
+    assert worse["ci_high"] < 0
+    same = scoring.paired_median_ci(a, a + rng.normal(0, 0.1, 400), rng=1)
+    assert same["ci_low"] < 0 < same["ci_high"]
+    with pytest.raises(ValueError, match="paired"):
+        scoring.paired_median_ci(a, a[:-1])
+
+
+def test_monotone_rises_detects_a_rise_beyond_the_noise():
+    rng = np.random.default_rng(2)
+    falling = np.stack([rng.normal(m, 0.05, 200) for m in (3.0, 2.0, 1.0)])
+    r = scoring.monotone_rises(falling, rng=3)
+    assert np.all(r["rises"] <= r["thresholds"])
+    rising = np.stack([rng.normal(m, 0.05, 200) for m in (3.0, 2.0, 2.5)])
+    r = scoring.monotone_rises(rising, rng=3)
+    assert r["rises"][1] > r["thresholds"][1] > 0
+
+
+def test_representative_run_and_ratio_of_medians():
+    E = np.array([[1.0, 10.0], [2.0, 50.0], [3.0, 20.0], [4.0, 5.0], [5.0, 30.0]])
+    assert scoring.representative_run(E) == 2
+    np.testing.assert_allclose(scoring.ratio_of_medians(np.array([[1.0, 2, 3], [2.0, 4, 6]])), 2.0)
+    np.testing.assert_allclose(scoring.ratio_of_medians(np.ones((3, 4, 5)) * np.arange(1, 4)[:, None, None]), np.full(4, 3.0))
+
+
+def test_panel_summary():
+    rng = np.random.default_rng(4)
+    res = {e: {"IBU": rng.normal(1 / e, 0.01, 50), "INV-N": rng.normal(3 / e, 0.01, 50),
+               "INV-P": rng.normal(2 / e, 0.01, 50), "MLE": rng.normal(1.5 / e, 0.01, 20)} for e in (1.0, 2.0, 4.0)}
+    s = scoring.panel_summary(res, rng=5)
+    np.testing.assert_allclose(s["inv"], [2, 1, 0.5], atol=0.01)
+    np.testing.assert_allclose(s["ratio3"], 3.0, atol=0.1)
+    assert s["lower"].tolist() == [True, True, False]
+    assert s["rises"].shape == s["thresholds"].shape == (6,) and np.all(s["rises"] < 0)
+
+
+# ----------------------------------------------------------------------------------------- experiments
+def test_estimation_trials_with_the_certified_mle():
+    M = mech.geometric_channel(20, 0.2)
+    N = np.random.default_rng(6).multinomial(3000, np.random.default_rng(7).dirichlet(np.ones(20)))
+    out = ibu.estimation_trials(M, N, 5, metric=measures.emd_1d_rows, rng=8, mle_reps=3)
+    assert out["MLE"].shape == (3,) and out["mle_certified"].all()
+    mle = est.ibu(M, out["counts"][:3], criterion="gap", tol=1e-6, accelerate="squarem", max_iter=10**6)
+    np.testing.assert_allclose(out["MLE"], measures.emd_1d_rows(mle.estimate, N / N.sum()), atol=1e-12)
+    # the paper's rule stops earlier, with a larger certified gap than the MLE's tolerance
+    assert np.all(out["gap_stop"] > 1e-6)
+    with pytest.raises(ValueError, match="mle_reps"):
+        ibu.estimation_trials(M, N, 2, metric=measures.emd_1d_rows, rng=8, mle_reps=3)
+
+
+def test_estimation_trials_without_ibu_scores_inversion_only():
+    M = mech.grr_channel(8, 1.0)
+    out = ibu.estimation_trials(M, np.arange(1, 9) * 100, 4, metric=measures.emd_1d_rows, rng=9, with_ibu=False)
+    assert "IBU" not in out and set(out) >= {"INV-N", "INV-P", "noisy", "counts"}
+
+
+def test_threshold_sweep_continues_the_same_run():
+    M = mech.geometric_channel(15, 0.1)
+    C = simulate_counts_batch(M, np.full(15, 200), 3, rng=10)
+    one = ibu.threshold_sweep(M, C, np.array([1e-6]))
+    direct = est.ibu(M, C, tol=1e-6, max_iter=200_000)
+    np.testing.assert_array_equal(one["estimates"][0], direct.estimate)
+    np.testing.assert_array_equal(one["n_iter"][0], direct.n_iter)
+    many = ibu.threshold_sweep(M, C, np.array([1e-5, 1e-7, 1e-9]))
+    assert np.all(np.diff(many["n_iter"], axis=0) >= 0)
+    ll = [[est.log_likelihood(E[r], M, C[r]) for r in range(3)] for E in many["estimates"]]
+    assert np.all(np.diff(ll, axis=0) >= -1e-15)
+    with pytest.raises(ValueError, match="decreasing"):
+        ibu.threshold_sweep(M, C, np.array([1e-7, 1e-5]))
+
+
+def test_panel_tasks_feed_the_sweep_tasks():
+    tasks = ibu.panel_tasks("krr", [1.0, 2.0], N=np.arange(1, 6) * 10, k=5, reps=2, tol=1e-8, max_iter=100)
+    assert [t["eps"] for t in tasks] == [1.0, 2.0] and tasks[0]["kind"] == "krr"
+    out = ibu.trial_task(tasks[0], rng=0)
+    assert out["eps"] == 1.0 and out["IBU"].shape == (2,)
+    rtasks = ibu.panel_tasks("rappor", [1.0], theta=np.full(4, 0.25), n=500, reps=2, tol=1e-8, max_iter=100)
+    assert "kind" not in rtasks[0] and ibu.rappor_task(rtasks[0], rng=0)["eps"] == 1.0
+
+
+# ----------------------------------------------------------------------------------------- theory
+@settings(max_examples=40, deadline=None)
+@given(k=st.integers(2, 40), eps=st.floats(0.01, 2.0), seed=st.integers(0, 2**31 - 1))
+def test_geometric_exact_error_matches_the_generic_inverse(k, eps, seed):
+    theta = np.random.default_rng(seed).dirichlet(np.ones(k))
+    generic = est.inv_expected_sq_error(mech.geometric_channel(k, eps), theta, 7)
+    assert ibu.inv_geometric_exact_sq_error(k, eps, theta, 7) == pytest.approx(generic, rel=1e-7)
+
+
+def test_prop_7_2_fails_at_k_2_and_holds_beyond():
+    a = np.exp(-0.05)
+    exact = ibu.inv_geometric_exact_sq_error(2, 0.05, np.array([1.0, 0.0]), 1)
+    assert exact == pytest.approx((1 + a * a) / (1 - a) ** 2 - 1)
+    assert exact < ibu.inv_geometric_lower_bound(0.05, 1) / 9
+    small = ibu.inv_bound_sampling("7.2", 200, rng=11, k_max=4)
+    assert small["violations"] > 0 and small["violations"] == small["violations_k2"] and small["min_margin_k3"] > 0
+    assert ibu.inv_bound_sampling("7.1", 200, rng=12, k_max=50)["violations"] == 0
+
+
+def test_identifying_observations_thm_6_1():
+    assert ibu.identifying_observations(mech.grr_channel(6, 1.0))["strict"]
+    out = ibu.identifying_observations(M12)
+    assert not out["strict"] and out["s_ratio"] < 1e-12
+
+
+def test_krr_likely_fraction_matches_sampling():
+    rng = np.random.default_rng(13)
+    counts = np.r_[np.full(20, 30), np.zeros(180, int)]
+    p = ibu.krr_likely_fraction(counts, 3.0)
+    x = np.repeat(np.arange(200), counts)
+    draws = np.array([np.unique(mech.grr_perturb(x, 200, 3.0, rng=rng)).size / 200 for _ in range(400)])
+    assert abs(draws.mean() - p) < 4 * draws.std(ddof=1) / np.sqrt(draws.size)
+
+
+def test_consistency_error_falls_with_n():
+    M = mech.grr_channel(5, 1.0)
+    theta = np.full(5, 0.2)
+    small, large = (ibu.consistency_error(M, theta, n, 10, rng=14) for n in (1000, 100_000))
+    assert large < small / 5
+    assert ibu.consistency_error("untruncated geometric", theta, 2000, 3, epsilon=0.5, rng=15) < 0.5
+
+
+def test_square_lattice_delta_and_delta_prime_of_fig_14():
+    assert ibu.square_lattice_delta(0.3) == pytest.approx(0.2121, abs=1e-4)
+    assert est.planar_delta_prime(0.21, 8.25) == pytest.approx(1.873, abs=1e-3)
+
+
+# ----------------------------------------------------------------------------------------- figures
+def test_figures_return_closed_figures():
+    import matplotlib.figure
+
+    res = {e: {"IBU": np.ones(3) / e, "MLE": np.ones(2) / e, "INV-N": np.ones(3), "INV-P": np.ones(3)} for e in (0.5, 1.0)}
+    X = np.arange(-20, 21)
+    z = np.array([-3, 0, 1, 1, 5, 12])
+    for fig in (figures.fig2(), figures.fig10(res, res), figures.fig12(res, res),
+                figures.fig13(X, est.likely_subset_linear(X, z), z)):
+        assert isinstance(fig, matplotlib.figure.Figure)
