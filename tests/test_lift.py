@@ -1,4 +1,4 @@
-"""Tests for ldpnb.lift (Zarrabian, Ding & Sadeghi; spec 001_LIFT, T1-T3, T8-T12)."""
+"""Tests for ldpnb.measures.lift (Zarrabian, Ding & Sadeghi: lifts, Props. 1-6, the counterexamples, Sec. VI measures)."""
 
 import numpy as np
 import pytest
@@ -101,7 +101,7 @@ def test_counterexamples_exact_numbers():
     assert lift.l1_lift_inverse(c2).max() == pytest.approx((1 / 1.4 - 1) * -1 / 3 + 2 / 3 * 0.25)
     assert lift.l1_lift_inverse(c2).max() == pytest.approx(0.2619, abs=1e-4)
     assert lift.chi2_lift_inverse(c2).max() == pytest.approx(0.0689, abs=1e-4)
-    # the printed bounds fail on them, the corrected ones hold (errata, spec T3.2, T8, T10)
+    # the printed bounds fail on them, the corrected ones hold (Props. 1.2, 3.1-3.2, 5.1-5.2)
     chk1 = proposition_checks(c1)
     for k in ("P1.2 T <= (e^eu-1)/2 _printed", "P1.2 chi2 <= (e^eu-1)^2 _printed",
               "P3.1 max l1-lift <= e^eu-1 _printed", "P3.2 max chi2-lift <= (e^eu-1)^2 _printed"):

@@ -1,4 +1,4 @@
-"""Tests for ldpnb.orr: AORR (vertex enumeration + LP) and SRR (spec 001_LIFT, T13, T14, A5, A6)."""
+"""Tests for ldpnb.mechanisms.orr: AORR (vertex enumeration + LP (22)) and SRR (Algorithm 2)."""
 
 import numpy as np
 import pytest
@@ -120,7 +120,7 @@ def test_aorr_limits_T14():
     Q = random_joint(3, 3, rng=2)
     assert nmi(Q.sum(0), optimal_random_response(Q, 1e-6, 1e-6).channel) < 1e-3
     # ... for |X| > |S| it tends to the perfect-privacy optimum (columns with P_{S|Y=y} = P_S),
-    # not to 0 (the spec's T14 "NMI -> 0" holds only for |X| <= |S|)
+    # not to 0 (NMI -> 0 holds only for |X| <= |S|)
     from ldpnb.mechanisms import column_entropies
 
     p_s, p_x = P.sum(1), P.sum(0)

@@ -1,4 +1,4 @@
-"""Tests for ldpnb.watchdog (spec 001_LIFT, T4-T7, T16, T17)."""
+"""Tests for ldpnb.mechanisms.watchdog (eqs. 11, 13, Thm. 1, Prop. 2, Algorithm 1, the optimal partition)."""
 
 import numpy as np
 import pytest

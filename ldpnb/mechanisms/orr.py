@@ -71,6 +71,7 @@ except Exception:  # pragma: no cover
     _HAS_CDD = False
 
 
+@contract()
 def has_cdd() -> bool:
     """True when pycddlib (>= 3) is importable."""
     return _HAS_CDD

@@ -21,6 +21,11 @@ from dataclasses import dataclass
 from typing import Any, Sequence
 
 import numpy as np
+import pandas as pd
+
+from ldpnb.contracts import (
+    MAX_DENSE, Array, Instance, Integer, NonnegativeMatrix, OneOf, RandomState, Real, contract,
+)
 
 from ldpnb.measures.information import entropy, mutual_information
 from ldpnb.measures.lift import ALIP, LDPwrtS, LiftBased, LiftMeasurePrivacy, _measure, alip_budgets, random_joint
@@ -61,6 +66,14 @@ FULL_GRID = tuple(round(0.25 * i, 2) for i in range(1, 33))
 FIG6_GRID = tuple(round(0.25 * i, 2) for i in range(4, 33))
 
 _METHODS = ("cm", "sm", "aorr", "srr")
+_DF = Instance(pd.DataFrame, example=pd.DataFrame())
+_STR = Instance(str, example="nmi")
+_MAP = Instance(dict, example={})
+_LIST = Instance(list, tuple, example=[])
+_EPS = Real(0, None, low_open=True)
+_JOINTS = Array(3, low=0)
+_GRID = Array(1, low=1e-12)
+_METHOD = OneOf("auto", "qhull", "cdd", "bruteforce")
 
 #: The clock of every timing here: CPU time of the process (one thread with OMP_NUM_THREADS=1), which a
 #: busy machine does not inflate the way it inflates wall time.
@@ -118,6 +131,10 @@ class Curve:
         return (epsilon, epsilon) if self.lam is None else alip_budgets(epsilon, self.lam)
 
 
+_CURVE = Instance(Curve, example=Curve("x", "cm"))
+_CURVES = Instance(list, tuple, example=[Curve("x", "cm")])
+
+@contract(n_dist=Integer(1, 10**7), n_s=Integer(2, MAX_DENSE), n_x=Integer(2, MAX_DENSE), rng=RandomState())
 def random_joints(n_dist: int, n_s: int, n_x: int, *, rng: Any = None) -> np.ndarray:
     """``n_dist`` iid random ``P_SX`` (iid U(0,1) cells, normalised; Sec. III): ``(n_dist, n_s, n_x)``."""
     return random_joint(n_s, n_x, rng=check_random_state(rng), size=n_dist)
@@ -139,6 +156,7 @@ def _violates(curve: Curve, epsilon: float, mx, mn, ld):
     return (mx > eu * (1 + 1e-9)) | (mn > el * (1 + 1e-9))
 
 
+@contract(p_sx=NonnegativeMatrix(), epsilon=_EPS, curve=_CURVE, method=_METHOD)
 def evaluate_curve(p_sx: np.ndarray, epsilon: float, curve: Curve, *, method: str = "auto") -> dict:
     """Build ``curve``'s mechanism for ``P_SX`` at LDP budget ``epsilon`` and measure it.
 
@@ -206,6 +224,7 @@ def _check_sweep(joints, eps_grid):
     return joints, eps_grid
 
 
+@contract(joints=_JOINTS, eps_grid=_GRID, curves=_CURVES, seed=RandomState(), method=_METHOD)
 def put_sweep(joints: np.ndarray, eps_grid: Sequence[float], curves: Sequence[Curve], *, seed: Any,
               method: str = "auto"):
     """Privacy-utility sweep, one mechanism at a time: one row per (distribution, epsilon, curve).
@@ -255,6 +274,7 @@ def _lifts_batch(P):
     return P / (ps[:, :, None] * P.sum(axis=1)[:, None, :]), ps
 
 
+@contract(joints=_JOINTS, eps_grid=_GRID, curves=_CURVES, seed=RandomState())
 def watchdog_sweep(joints: np.ndarray, eps_grid: Sequence[float], curves: Sequence[Curve], *, seed: Any):
     """The watchdog curves (complete / subset merging, any criterion, optional repair) of all
     distributions at once, one task per epsilon of the grid (:func:`ldpnb.repro.parallel.sweep`).
@@ -271,6 +291,7 @@ def watchdog_sweep(joints: np.ndarray, eps_grid: Sequence[float], curves: Sequen
     return pd.concat([p for parts in sweep(_wd_task, tasks, seed=seed) for p in parts], ignore_index=True)
 
 
+@contract(df=_DF)
 def summarise(df):
     """Means and standard errors over distributions per (curve, eps): ``nmi``, ``max_leak``,
     ``min_leak``, ``ldp_leak``, ``violates`` (rate), ``time``, ... with ``<q>_se`` and ``n``."""
@@ -284,6 +305,7 @@ def summarise(df):
     return m.reset_index()
 
 
+@contract(summary=_DF, curve=_STR, q=_STR)
 def mean_curve(summary, curve: str, q: str = "nmi"):
     """The mean of quantity ``q`` along ``curve`` (a Series indexed by epsilon)."""
     d = summary[summary["curve"] == curve]
@@ -292,6 +314,7 @@ def mean_curve(summary, curve: str, q: str = "nmi"):
     return d.set_index("eps")[q].sort_index()
 
 
+@contract(summary=_DF, hi=_STR, lo=_STR, q=_STR, cap=Real(0, None))
 def crossover_eps(summary, hi: str, lo: str, *, q: str = "nmi", cap: float = 0.999) -> float:
     """Where curve ``hi`` overtakes curve ``lo`` for good (NaN if it is not ahead at the last point).
 
@@ -315,6 +338,7 @@ def crossover_eps(summary, hi: str, lo: str, *, q: str = "nmi", cap: float = 0.9
     return float(e0 + (e1 - e0) * (-d0) / (d1 - d0))
 
 
+@contract(df=_DF, hi=_STR, lo=_STR, q=_STR, eps_min=Real(0, None), eps_max=Real(0, None, finite=False))
 def paired_differences(df, hi: str, lo: str, *, q: str = "nmi", eps_min: float = 0.0, eps_max: float = np.inf,
                        cap: float | None = 0.999, mask=None, eps_in=None):
     """Paired (same distribution) differences ``q(hi) - q(lo)`` per epsilon: a DataFrame indexed by
@@ -344,6 +368,7 @@ def paired_differences(df, hi: str, lo: str, *, q: str = "nmi", eps_min: float =
     return out[(out["se"] > 0) | (out["diff"] != 0)]  # identical on every distribution: nothing to compare
 
 
+@contract(pd_table=_DF, z=Real(0, None, low_open=True))
 def order_numbers(pd_table, *, z: float = 3.0) -> dict[str, Any]:
     """The numbers that grade "``hi`` is above ``lo`` at every epsilon" from :func:`paired_differences`.
 
@@ -363,6 +388,7 @@ def order_numbers(pd_table, *, z: float = 3.0) -> dict[str, Any]:
             "z_min": float(np.min(zs)) if d.size else float("nan")}
 
 
+@contract(df=_DF, comparisons=_LIST, z=Real(0, None, low_open=True))
 def orders(df, comparisons, *, z: float = 3.0) -> dict[str, Any]:
     """:func:`order_numbers` summed over several comparisons, each ``(hi, lo)`` or ``(hi, lo, options)``
     with ``options`` passed to :func:`paired_differences` (``q``, ``eps_min``, ``eps_max``, ``eps_in``,
@@ -379,12 +405,14 @@ def orders(df, comparisons, *, z: float = 3.0) -> dict[str, Any]:
     return {k: (float(v) if isinstance(v, float) else v) for k, v in tot.items()}
 
 
+@contract(df=_DF, curve=_STR, eps=_EPS, q=_STR)
 def mean_at(df, curve: str, eps: float, q: str = "nmi") -> tuple[float, float, int]:
     """Mean of ``q`` over distributions for ``curve`` at ``eps``, its standard error and the count."""
     v = df[(df["curve"] == curve) & np.isclose(df["eps"], eps)][q].to_numpy()
     return float(v.mean()), float(v.std(ddof=1) / np.sqrt(v.size)), int(v.size)
 
 
+@contract(df=_DF, curve=_STR, eps=_EPS, n_paper=Integer(1, None), q=_STR)
 def against_printed(df, curve: str, eps: float, n_paper: int, q: str = "nmi") -> tuple[float, float]:
     """Our mean of ``q`` at ``eps`` and the standard error of its difference from a printed mean over
     ``n_paper`` distributions (the paper's own Monte Carlo error, estimated by ours at its size)."""
@@ -392,6 +420,7 @@ def against_printed(df, curve: str, eps: float, n_paper: int, q: str = "nmi") ->
     return m, float(se * np.sqrt(1 + n / n_paper))
 
 
+@contract(df=_DF, lams=_MAP)
 def leakage_excess(df, lams: dict, *, sides=("min_leak", "max_leak")):
     """Mean leakage minus budget, with its standard error, per (curve, side, epsilon).
 
@@ -412,6 +441,7 @@ def leakage_excess(df, lams: dict, *, sides=("min_leak", "max_leak")):
     return pd.concat(parts).rename_axis("eps").reset_index()
 
 
+@contract(excess_table=_DF, z=Real(0, None, low_open=True), atol=Real(0, None))
 def budget_verdict(excess_table, *, z: float = 3.0, atol: float = 1e-9) -> dict[str, Any]:
     """Two-sided grading of "the privacy constraints are satisfied" on mean leakages.
 
@@ -431,6 +461,7 @@ def budget_verdict(excess_table, *, z: float = 3.0, atol: float = 1e-9) -> dict[
             "worst_eps": float(w["eps"]), "worst_curve": str(w["curve"]), "worst_side": str(w["q"])}
 
 
+@contract(df=_DF, lams=_MAP, eps_min=Real(0, None), eps_max=Real(0, None, finite=False), z=Real(0, None, low_open=True))
 def budget(df, lams: dict, *, eps_min: float = 0.0, eps_max: float = np.inf, sides=("min_leak", "max_leak"),
            z: float = 3.0) -> dict[str, Any]:
     """:func:`budget_verdict` of :func:`leakage_excess` for the curves ``lams``, on ``eps_min <= eps <= eps_max``."""
@@ -438,6 +469,7 @@ def budget(df, lams: dict, *, eps_min: float = 0.0, eps_max: float = np.inf, sid
     return budget_verdict(leakage_excess(d, lams, sides=sides), z=z)
 
 
+@contract(df=_DF, lo=_STR, hi=_STR, q=_STR, tol=Real(0, None))
 def per_instance_violations(df, lo: str, hi: str, *, q: str = "nmi", tol: float = 1e-9, mask=None) -> tuple[int, int]:
     """Count instances (dist, eps) where curve ``lo`` exceeds curve ``hi`` by more than ``tol``.
 
@@ -476,6 +508,7 @@ def _timing_task(task, rng):
     return rows
 
 
+@contract(joints=_JOINTS, eps_grid=_GRID, lam=Real(0, 1, low_open=True, high_open=True), repeats=Integer(1, 100), seed=RandomState(), method=_METHOD)
 def paired_timings(joints: np.ndarray, eps_grid: Sequence[float], *, lam: float = 0.65, repeats: int = 3,
                    seed: Any, method: str = "auto"):
     """Construction times of AORR and SRR on the same ``P_SX``: per (distribution, epsilon) the two
@@ -493,6 +526,7 @@ def paired_timings(joints: np.ndarray, eps_grid: Sequence[float], *, lam: float 
     return pd.DataFrame([r for rows in sweep(_timing_task, tasks, seed=seed) for r in rows])
 
 
+@contract(timings=_DF, n_boot=Integer(10, 10**6), level=Real(0, 1, low_open=True, high_open=True), rng=RandomState())
 def timing_verdicts(timings, *, n_boot: int = 2000, level: float = 0.99, rng: Any = None):
     """Per epsilon: the median over distributions of the time ratio ``t_SRR / t_AORR`` with a bootstrap
     confidence interval (resampling distributions), and the verdict ``"SRR slower"`` (interval above
@@ -536,6 +570,7 @@ def _growth_task(task, rng):
     return rows
 
 
+@contract(n_x_grid=Array(1, low=2, integer=True), eps_grid=_GRID, n_dist=Integer(1, 10**5), seed=RandomState(), n_s=Integer(2, MAX_DENSE), lam=Real(0, 1, low_open=True, high_open=True))
 def aorr_growth(n_x_grid: Sequence[int], eps_grid: Sequence[float], *, n_dist: int, seed: Any, n_s: int = 5,
                 lam: float = 0.5):
     """Sec. V-A: AORR's vertex count and time, and SRR's time and largest block, against ``|X|``.

@@ -9,6 +9,9 @@ from __future__ import annotations
 from typing import Mapping, Sequence
 
 import numpy as np
+import pandas as pd
+
+from ldpnb.contracts import Instance, Integer, contract
 
 from ldpnb.repro.plotting import column_figsize, paper_title
 
@@ -17,6 +20,10 @@ __all__ = [
     "algorithm1", "repair", "timing", "complexity", "proposition_table", "table",
 ]
 
+_DF = Instance(pd.DataFrame, example=pd.DataFrame())
+_MAP = Instance(dict, example={})
+_STR = Instance(str, example="Qhull")
+_N = Integer(1, None)
 _PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#8C564B"]
 _PANELS = {
     "nmi": ("(a) utility", "NMI  $I(X;Y)/H(X)$"),
@@ -107,6 +114,7 @@ def _watchdog(summary, prefix: str, number: str, title: str, lams=(0.35, 0.5, 0.
                 ylims={"nmi": (0, 1.02), "min_leak": (0, 4.6), "max_leak": (0, 1.1)})
 
 
+@contract(samples=_MAP, n_dist=_N)
 def fig1(samples: Mapping[str, np.ndarray], n_dist: int):
     """Fig. 1: histograms of ``log Psi(x)`` and ``log Lambda(x)`` of random ``P_SX`` (0.05-wide bins)."""
     bins = np.arange(-13, 2.0001, 0.05)
@@ -124,11 +132,13 @@ def fig1(samples: Mapping[str, np.ndarray], n_dist: int):
     return fig
 
 
+@contract(summary=_DF, n_dist=_N)
 def fig2(summary, n_dist: int):
     """Fig. 2: the watchdog with complete merging under LDP and ALIP (three lambda)."""
     return _watchdog(summary, "CM", "Fig. 2", f"watchdog, complete merging ({n_dist:,} random $P_{{SX}}$)")
 
 
+@contract(summary=_DF, n_dist=_N)
 def fig3(summary, n_dist: int):
     """Fig. 3: AORR under ALIP (three lambda)."""
     labels = [f"AORR ALIP {lam}" for lam in (0.35, 0.5, 0.65)]
@@ -139,11 +149,13 @@ def fig3(summary, n_dist: int):
                 ylims={"nmi": (0.6, 1.01), "min_leak": (0, 4.2), "max_leak": (0, 1.1)})
 
 
+@contract(summary=_DF, n_dist=_N)
 def fig4(summary, n_dist: int):
     """Fig. 4: the watchdog with subset merging (Algorithm 1) under LDP and ALIP (three lambda)."""
     return _watchdog(summary, "SM", "Fig. 4", f"watchdog, subset merging ({n_dist:,} random $P_{{SX}}$)")
 
 
+@contract(summary=_DF, times=_MAP, n_dist=_N)
 def fig5(summary, times: Mapping[str, "object"], n_dist: int):
     """Fig. 5: AORR, SRR (Algorithm 2) and subset merging at lambda = 0.65, with (d) the median
     construction time on a linear axis, as in the paper."""
@@ -155,6 +167,7 @@ def fig5(summary, times: Mapping[str, "object"], n_dist: int):
                 ylims={"nmi": (0.3, 1.01), "min_leak": (0, 4.2), "max_leak": (0, 1.1)})
 
 
+@contract(summary=_DF, n_dist=_N)
 def fig6(summary, n_dist: int):
     """Fig. 6: SRR and subset merging at |X| = 200, |S| = 15, lambda = 0.5."""
     labels = ["SRR ALIP 0.5", "SM ALIP 0.5"]
@@ -164,6 +177,7 @@ def fig6(summary, n_dist: int):
                 ylims={"nmi": (0.75, 1.01), "min_leak": (0, 4.2), "max_leak": (0.3, 1.3)})
 
 
+@contract(summary=_DF, n_dist=_N)
 def fig7(summary, n_dist: int):
     """Fig. 7: subset merging under ALIP, l1- and chi2-privacy (lambda 0.5 and 0.65)."""
     labels = ["SM ALIP 0.5", "SM l1 0.5", "SM l1 0.65", "SM chi2 0.5", "SM chi2 0.65"]
@@ -177,6 +191,7 @@ def fig7(summary, n_dist: int):
                 ylims={"nmi": (0.4, 1.01), "min_leak": (0, 4.6), "max_leak": (0, 1.1)})
 
 
+@contract(summary=_DF, n_dist=_N)
 def fig8(summary, n_dist: int):
     """Fig. 8: subset merging under ALIP and alpha-lift privacy (alpha in {2, 10, 100}), lambda = 0.5."""
     labels = ["SM alpha=2", "SM alpha=10", "SM alpha=100", "SM ALIP 0.5"]
@@ -187,6 +202,7 @@ def fig8(summary, n_dist: int):
                 ylims={"nmi": (0.3, 1.01), "min_leak": (0, 4.6), "max_leak": (0, 1.1)})
 
 
+@contract(summary=_DF, n_dist=_N)
 def algorithm1(summary, n_dist: int):
     """Algorithm 1 as implemented against the printed risk score (and complete merging, which the
     printed outer loop returns): NMI and min-lift leakage, lambda = 0.5."""
@@ -209,6 +225,7 @@ def algorithm1(summary, n_dist: int):
     return fig
 
 
+@contract(summary=_DF, excess=_DF, n_dist=_N)
 def repair(summary, excess, n_dist: int, lams=(0.35, 0.5, 0.65)):
     """The watchdog's per-distribution violations (subset merging) and the repair extension:
     (a) share of distributions above budget; (b) mean min-lift leakage minus its budget with
@@ -238,6 +255,7 @@ def repair(summary, excess, n_dist: int, lams=(0.35, 0.5, 0.65)):
     return fig
 
 
+@contract(tab=_DF, backend=_STR, n_dist=_N, repeats=_N)
 def timing(tab, *, backend: str, n_dist: int, repeats: int):
     """Sec. V-B / Fig. 5(d): median time ratio SRR/AORR per epsilon with its bootstrap interval; the
     paper's 'SRR slower' window 1 <= eps <= 2.5 shaded."""
@@ -260,6 +278,7 @@ def timing(tab, *, backend: str, n_dist: int, repeats: int):
     return fig
 
 
+@contract(growth=_DF, srr_by_block=_DF)
 def complexity(growth, srr_by_block):
     """Sec. V-A: (a) AORR's vertex count against |X| (log scale, one line per epsilon); (b) SRR's
     median enumerated vertices and median time against its largest block (Fig. 5 runs)."""
@@ -285,6 +304,7 @@ def complexity(growth, srr_by_block):
     return fig
 
 
+@contract(df=_DF, precision=Integer(0, 12))
 def table(df, *, caption: str | None = None, precision: int = 3):
     """A small table as a pandas ``Styler`` (no index, numbers rounded), for ``display``."""
     sty = df.style.hide(axis="index").format(precision=precision)
@@ -321,6 +341,7 @@ _PROPS = [
 ]
 
 
+@contract(violations=_DF, n_instances=_N)
 def proposition_table(violations, n_instances: int):
     """The inequalities of Props. 1 and 3-6 at the tight budgets of random mechanisms: one line per
     inequality (the variants for several alpha grouped), with its status and the violations found."""

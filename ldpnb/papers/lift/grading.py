@@ -13,10 +13,14 @@ from __future__ import annotations
 from typing import Any, Mapping
 
 import numpy as np
+import pandas as pd
+
+from ldpnb.contracts import Array, Instance, Integer, RandomState, Real, contract
 
 from ldpnb.measures.lift import lift_matrix
 from ldpnb.papers.lift import experiments as ex
 from ldpnb.papers.lift.claims import CLAIMS
+from ldpnb.repro.report import Report
 
 __all__ = [
     "record", "fig1", "propositions", "errata", "watchdog", "fig2", "fig3", "algorithm1", "fig4",
@@ -24,10 +28,14 @@ __all__ = [
 ]
 
 LAMS = (0.35, 0.5, 0.65)
+_DF = Instance(pd.DataFrame, example=pd.DataFrame())
+_MAP = Instance(dict, example={})
+_REPORT = Instance(Report, example=Report("lift", CLAIMS, "smoke"))
 _QS = ("min_leak", "max_leak")
 _METHOD = {"close": "close", "range": "range", "holds": "holds", "monotone": "monotone"}
 
 
+@contract(report=_REPORT, numbers=_MAP)
 def record(report, numbers: Mapping[str, Any]) -> dict[str, str]:
     """Record every claim of ``numbers`` with the report method of its declared kind; return the
     ``"_text"`` entries (for the chapter's glue)."""
@@ -53,6 +61,7 @@ def _violations(df, pairs, **kw) -> tuple[int, int]:
 # ----------------------------------------------------------------------------- Fig. 1
 
 
+@contract(samples=_MAP, runs=_MAP)
 def fig1(samples: Mapping[str, np.ndarray], runs: Mapping[str, np.ndarray]) -> dict:
     """F1.*: end points against the run-to-run spread (0.5% and 99.5% quantiles), the joint
     frequency of the four printed end points (to their printed digits), the tail, the peaks and the
@@ -87,6 +96,7 @@ _TRUE = ("P1.1", "P1.3", "P1.4", "P3.3", "P4", "P5.3", "P6")
 _ERRATA = {"P1.2": ("P1.2",), "P3.1-2": ("P3.1", "P3.2"), "P5.1-2": ("P5.1", "P5.2")}
 
 
+@contract(violations=_DF, n_instances=Integer(1, None))
 def propositions(violations, n_instances: int) -> dict:
     """P1.1 ... P6: violations of the true inequalities (printed or corrected variants excluded)."""
     out = {}
@@ -96,6 +106,7 @@ def propositions(violations, n_instances: int) -> dict:
     return out
 
 
+@contract(violations=_DF, checks=_MAP)
 def errata(violations, checks: Mapping[str, Mapping[str, Any]]) -> dict:
     """P1.2, P3.1-2, P5.1-2: the printed bounds on the counterexample (``checks``: the
     :func:`~ldpnb.papers.lift.theory.proposition_checks` of C1 or C2 per claim) and on the random
@@ -111,6 +122,7 @@ def errata(violations, checks: Mapping[str, Mapping[str, Any]]) -> dict:
     return out
 
 
+@contract(ac=_MAP, mono=_MAP, ref=_MAP, p7=_MAP, ids=_MAP)
 def watchdog(ac: Mapping, mono: Mapping, ref: Mapping, p7: Mapping, ids: Mapping) -> dict:
     """I4, I5, E11, E11.mono, D4, T1, P2, P7 from the analytic checks of :mod:`~ldpnb.papers.lift.theory`."""
     return {
@@ -133,6 +145,7 @@ def _lam_order(df, prefix):
     return ex.orders(df, [(f"{prefix} 0.65", f"{prefix} 0.5", {"eps_min": 1.25}), (f"{prefix} 0.5", f"{prefix} 0.35")])
 
 
+@contract(wd=_DF, S=_DF)
 def fig2(wd, S) -> dict:
     """H1 and the orderings of Fig. 2 (complete merging)."""
     h1, se = ex.against_printed(wd, "CM ALIP 0.5", 2.0, 1000)
@@ -149,6 +162,7 @@ def fig2(wd, S) -> dict:
     }
 
 
+@contract(od=_DF, od_all=_DF, S=_DF, joints=Array(3, low=0), perfect=Array(1))
 def fig3(od, od_all, S, joints, perfect) -> dict:
     """H3 and the AORR claims of Fig. 3 (``joints``: the distributions of the sweep; ``perfect``:
     the NMI of their perfect-privacy responses)."""
@@ -182,6 +196,7 @@ def fig3(od, od_all, S, joints, perfect) -> dict:
     }
 
 
+@contract(wd=_DF, printed_loop=Real(0, 1), gaps=Array(1, min_size=1), seed=RandomState())
 def algorithm1(wd, printed_loop: float, gaps, *, seed: Any) -> dict:
     """H2, H2.ratio (bootstrap standard error of the ratio), A1 (``printed_loop``: mean NMI with the
     printed outer loop) and A1.opt (``gaps``: optimal - greedy NMI per instance)."""
@@ -203,6 +218,7 @@ def algorithm1(wd, printed_loop: float, gaps, *, seed: Any) -> dict:
     }
 
 
+@contract(wd=_DF, S=_DF)
 def fig4(wd, S) -> dict:
     """The orderings of Fig. 4 (subset merging)."""
     sm = [(f"SM ALIP {lam}", "SM LDP") for lam in LAMS]
@@ -217,6 +233,7 @@ def fig4(wd, S) -> dict:
     }
 
 
+@contract(wd=_DF, S=_DF)
 def leakage(wd, S) -> dict:
     """F4.leak, F2.leak (mean leakages against the budgets), F2.inst (per distribution), F4.same and
     the repair extension F4.fix."""
@@ -250,6 +267,7 @@ def leakage(wd, S) -> dict:
 # ----------------------------------------------------------------------------- Fig. 5, Sec. V
 
 
+@contract(od=_DF, od_all=_DF, S=_DF)
 def fig5(od, od_all, S) -> dict:
     """F5.ord ... F5.time: SRR against AORR and subset merging at lambda = 0.65."""
     A, R, M = "AORR ALIP 0.65", "SRR ALIP 0.65", "SM timed ALIP 0.65"
@@ -275,6 +293,7 @@ def fig5(od, od_all, S) -> dict:
     }
 
 
+@contract(tab=_DF, crossovers=Instance(list, tuple, example=[]), backend=Instance(str, example="Qhull"))
 def timing(tab, crossovers, backend: str) -> dict:
     """F5.cross from :func:`~ldpnb.papers.lift.experiments.timing_verdicts`."""
     inside = (tab.index >= 1) & (tab.index <= 2.5)
@@ -289,6 +308,7 @@ def timing(tab, crossovers, backend: str) -> dict:
     }
 
 
+@contract(growth=_DF, by_block=_DF)
 def complexity(growth, by_block) -> dict:
     """V-A.vert, V.scale, V-A.time (AORR against |X|) and V-A.srr (SRR against its largest block)."""
     med = {e: np.log10(d.groupby("n_x").n_vertices.median()) for e, d in growth.groupby("eps")}
@@ -309,6 +329,7 @@ def complexity(growth, by_block) -> dict:
     }
 
 
+@contract(d6=_DF)
 def fig6(d6) -> dict:
     """F6.*: SRR against subset merging at |X| = 200."""
     s6 = d6[d6.curve == "SRR ALIP 0.5"]
@@ -325,6 +346,7 @@ def fig6(d6) -> dict:
 # ----------------------------------------------------------------------------- Sec. VI
 
 
+@contract(wd=_DF, S=_DF, od=_DF, S_o=_DF, conv=_MAP)
 def lift_measures(wd, S, od, S_o, conv) -> dict:
     """D6, F7.*, VI-B.* (``conv``: :func:`~ldpnb.papers.lift.theory.convexity_checks`)."""
     only = {f"SM {k}-only 0.5": 0.5 for k in ("l1", "chi2", "alpha")}
@@ -358,6 +380,7 @@ def lift_measures(wd, S, od, S_o, conv) -> dict:
     return out
 
 
+@contract(wd=_DF, limits=_MAP, nested=_MAP)
 def alpha(wd, limits: Mapping, nested: Mapping) -> dict:
     """A.mono, A.nest and Fig. 8's orderings (alpha = 2 > 10 > 100, and 100 not below ALIP)."""
     chain = [("SM alpha=2", "SM alpha=10"), ("SM alpha=10", "SM alpha=100")]

@@ -9,6 +9,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 import numpy as np
+from ldpnb.contracts import MAX_DENSE, Array, Integer, NonnegativeMatrix, RandomState, Real, contract
+
+_ALPHAS = Array(1, low=1.0 + 1e-12)  #: orders alpha > 1
+_ALPHAS_ANY = Array(1, low=1e-12)  #: orders alpha > 0
+_CONC = Array(1, low=1e-12)  #: Dirichlet concentrations > 0
+_KS = Array(1, low=1, integer=True)  #: numbers of outputs
 from ldpnb.measures.information import mutual_information
 from ldpnb.utils import check_random_state
 from ldpnb.measures.lift import ALIP, LDPwrtS, alip_budgets, check_joint, random_joint, set_lift
@@ -42,6 +48,7 @@ __all__ = [
 # --------------------------------------------------------------------------------------------
 
 
+@contract(n_dist=Integer(1, 10**7), n_s=Integer(2, MAX_DENSE), n_x=Integer(2, MAX_DENSE), rng=RandomState())
 def lift_asymmetry_samples(n_dist: int, n_s: int = 5, n_x: int = 17, *, rng: Any = None) -> dict[str, np.ndarray]:
     """Per-symbol log min-lifts and log max-lifts of the raw data (Y = X) of random ``P_SX`` (Fig. 1).
 
@@ -77,6 +84,7 @@ def lift_asymmetry_samples(n_dist: int, n_s: int = 5, n_x: int = 17, *, rng: Any
 # --------------------------------------------------------------------------------------------
 
 
+@contract()
 def counterexample_c1() -> np.ndarray:
     """Counterexample C1 (to Props. 1.2, 3.1, 3.2): S, Y uniform on 3 symbols, lift 1.2 off the diagonal and
     0.6 on it. ``eps_u = log 1.2``, ``eps_l = -log 0.6``, but ``T = 0.1333 > (e^{eps_u}-1)/2 = 0.1``."""
@@ -85,6 +93,7 @@ def counterexample_c1() -> np.ndarray:
     return lift / 9.0
 
 
+@contract()
 def counterexample_c2() -> np.ndarray:
     """Counterexample C2 (to Props. 5.1, 5.2): 3x3 uniform marginals, lift 0.8 off the diagonal and 1.4 on it.
     ``eps_l = -log 0.8`` but ``Psi_l1 = 0.2619 > e^{eps_l} - 1 = 0.25``."""
@@ -106,6 +115,7 @@ class BoundCheck:
         return bool(self.value <= self.bound * (1 + 1e-9) + 1e-12)
 
 
+@contract(joint=NonnegativeMatrix(), alphas=_ALPHAS)
 def proposition_checks(joint: Any, *, alphas: tuple[float, ...] = (2.0, 5.0, 50.0)) -> dict[str, BoundCheck]:
     """Evaluate every inequality of Props. 1, 3, 4, 5 and 6 at the tight budgets of ``joint``.
 
@@ -179,6 +189,7 @@ def proposition_checks(joint: Any, *, alphas: tuple[float, ...] = (2.0, 5.0, 50.
     return out
 
 
+@contract(rng=RandomState(), max_size=Integer(2, 64), concentrations=_CONC)
 def random_mechanism_joint(rng: Any = None, *, max_size: int = 5, concentrations=(0.3, 1.0, 3.0)) -> np.ndarray:
     """A random ``P_SY = P_SX C`` for testing the propositions on mechanisms with extreme lifts.
 
@@ -194,6 +205,7 @@ def random_mechanism_joint(rng: Any = None, *, max_size: int = 5, concentrations
     return p_sx @ C
 
 
+@contract(n=Integer(1, 10**8), rng=RandomState(), alphas=_ALPHAS)
 def proposition_violations(n: int, *, rng: Any = None, alphas: tuple[float, ...] = (2.0, 5.0, 50.0)):
     """Evaluate :func:`proposition_checks` on ``n`` random mechanisms; count violations per bound.
 
@@ -221,6 +233,7 @@ def proposition_violations(n: int, *, rng: Any = None, alphas: tuple[float, ...]
     return table, used
 
 
+@contract(n=Integer(1, 10**8), rng=RandomState(), n_s=Integer(2, MAX_DENSE), n_x=Integer(9, MAX_DENSE))
 def analytic_checks(n: int, *, rng: Any = None, n_s: int = 5, n_x: int = 17) -> dict:
     """Numerical checks of the watchdog's analytic results on ``n`` random instances (eqs. 11, 13,
     Def. 4, Thm. 1, Prop. 2).
@@ -266,6 +279,7 @@ def analytic_checks(n: int, *, rng: Any = None, n_s: int = 5, n_x: int = 17) -> 
 # --------------------------------------------------------------------------------------------
 
 
+@contract(n_runs=Integer(1, 10**8), n_dist=Integer(1, 10**7), n_s=Integer(2, MAX_DENSE), n_x=Integer(2, MAX_DENSE), rng=RandomState(), chunk=Integer(1, 10**4))
 def fig1_extremes(n_runs: int, n_dist: int = 1000, n_s: int = 5, n_x: int = 17, *, rng: Any = None,
                   chunk: int = 20) -> dict[str, np.ndarray]:
     """End points of Fig. 1's two histograms in ``n_runs`` independent runs of ``n_dist`` random ``P_SX``.
@@ -295,6 +309,7 @@ def fig1_extremes(n_runs: int, n_dist: int = 1000, n_s: int = 5, n_x: int = 17, 
 # --------------------------------------------------------------------------------------------
 
 
+@contract(n=Integer(1, 10**8), rng=RandomState(), alphas=_ALPHAS_ANY)
 def identity_errors(n: int, *, rng: Any = None, alphas: tuple[float, ...] = (0.5, 2.0, 10.0)) -> dict[str, float]:
     """Largest errors of the identities of eq. (4) and Def. 5 on ``n`` random mechanisms.
 
@@ -338,6 +353,7 @@ def identity_errors(n: int, *, rng: Any = None, alphas: tuple[float, ...] = (0.5
 # --------------------------------------------------------------------------------------------
 
 
+@contract(n=Integer(1, 10**8), rng=RandomState(), n_s=Integer(2, MAX_DENSE), n_x=Integer(2, MAX_DENSE))
 def eq11_nested(n: int, *, rng: Any = None, n_s: int = 5, n_x: int = 17) -> dict[str, float]:
     """Sec. III-A1 after eq. (11): ``X_H' subset X_H`` implies ``I(X;Y) < I'(X;Y)`` (complete merging).
 
@@ -369,6 +385,7 @@ def eq11_nested(n: int, *, rng: Any = None, n_s: int = 5, n_x: int = 17) -> dict
             "singleton_equalities": int(equal), "singleton_max_gap": float(single_gap)}
 
 
+@contract(n=Integer(1, 10**8), rng=RandomState(), n_s=Integer(2, MAX_DENSE), n_x=Integer(13, MAX_DENSE))
 def refinement_checks(n: int, *, rng: Any = None, n_s: int = 5, n_x: int = 17) -> dict[str, int]:
     """Def. 4 / Sec. IV: a refinement ``G'`` of a partition ``G`` of ``X_H`` has ``I_G <= I_G'``.
 
@@ -404,6 +421,7 @@ def refinement_checks(n: int, *, rng: Any = None, n_s: int = 5, n_x: int = 17) -
 # --------------------------------------------------------------------------------------------
 
 
+@contract(p_sx=NonnegativeMatrix(), high=Array(1, low=0, integer=True), epsilon=Real(0, None, low_open=True), k=Integer(1, 64))
 def ldp_feasible(p_sx: np.ndarray, high: np.ndarray, epsilon: float, k: int) -> bool:
     """Is there any randomisation ``r(y|x)`` of ``x in X_H`` onto ``k`` outputs that is
     ``(epsilon, X_H)``-LDP w.r.t. S (Appendix B, eq. 34 read as a feasibility problem)? An LP in the
@@ -425,6 +443,7 @@ def ldp_feasible(p_sx: np.ndarray, high: np.ndarray, epsilon: float, k: int) -> 
     return r.status == 0
 
 
+@contract(n=Integer(1, 10**8), rng=RandomState(), ks=_KS, n_s=Integer(2, MAX_DENSE), n_x=Integer(8, MAX_DENSE))
 def prop7_feasibility(n: int, *, rng: Any = None, ks: tuple[int, ...] = (1, 2, 3), n_s: int = 5,
                       n_x: int = 17) -> dict[str, float]:
     """Prop. 7: an ``(epsilon, X_H)``-LDP randomisation exists **if and only if**
@@ -482,6 +501,7 @@ def _constraint_functions(P: np.ndarray) -> dict[str, Any]:
     }
 
 
+@contract(n_pairs=Integer(1, 10**8), rng=RandomState(), n_s=Integer(2, MAX_DENSE), n_x=Integer(2, MAX_DENSE), concentrations=_CONC)
 def convexity_checks(n_pairs: int, *, rng: Any = None, n_s: int = 5, n_x: int = 17,
                      concentrations: tuple[float, ...] = (0.05, 0.3, 1.0)) -> dict[str, dict[str, float]]:
     """Midpoint convexity of each privacy function ``f(v)`` of a column ``v`` (Sec. VI-B's remark that
@@ -525,6 +545,7 @@ def convexity_checks(n_pairs: int, *, rng: Any = None, n_s: int = 5, n_x: int = 
 # --------------------------------------------------------------------------------------------
 
 
+@contract(n=Integer(1, 10**8), rng=RandomState(), alphas=_ALPHAS, n_s=Integer(2, MAX_DENSE), n_x=Integer(2, MAX_DENSE))
 def alpha_limits(n: int, *, rng: Any = None, alphas: tuple[float, ...] = (1.01, 1.5, 2, 5, 10, 20, 50, 100, 1e3, 1e4),
                  n_s: int = 5, n_x: int = 17) -> dict[str, float]:
     """The alpha-lift and alpha-lift-inverse (eqs. 29, 32) grow with ``alpha`` towards ``Lambda`` and ``1/Psi``.
@@ -550,6 +571,7 @@ def alpha_limits(n: int, *, rng: Any = None, alphas: tuple[float, ...] = (1.01, 
             "sandwich_violations": sandwich}
 
 
+@contract(joints=Array(3, low=0), eps_grid=Array(1, low=1e-12), lam=Real(0, 1, low_open=True, high_open=True), alphas=_ALPHAS)
 def nested_high_risk(joints: np.ndarray, eps_grid, *, lam: float = 0.5, alphas: tuple[float, ...] = (2, 10, 100)) -> dict:
     """``X_H(alpha_1) subset X_H(alpha_2) subset ... subset X_H(ALIP)`` for increasing alpha (eq. 33 with
     the same budgets; a consequence of the monotone limits). Returns ``instances``, ``violations`` and
