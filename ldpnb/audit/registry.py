@@ -465,11 +465,13 @@ def _audit_task(task, rng):
 
 
 @contract(names=Instance(list, tuple, example=["k-RR"]), epsilons=Array((0, 1), low=0.0, low_open=True),
-          n_trials=Integer(2, 1 << 30), alpha=_OPEN01, seed=Integer(0), n_jobs=Optional(AnyOf(OneOf("env"), Integer(1, 4096))),
+          n_trials=Integer(2, 1 << 30), alpha=_OPEN01,
+          seed=AnyOf(Integer(0), Instance(np.random.SeedSequence, example=np.random.SeedSequence(0))), n_jobs=Optional(AnyOf(OneOf("env"), Integer(1, 4096))),
           check_alpha=_OPEN01)
-def audit_grid(names, epsilons, *, n_trials: int, alpha: float, seed: int, n_jobs: int | None | str = "env",
+def audit_grid(names, epsilons, *, n_trials: int, alpha: float, seed: int | np.random.SeedSequence, n_jobs: int | None | str = "env",
                check_alpha: float = 1e-6) -> list[AuditResult]:
-    """:func:`audit` every mechanism of ``names`` at every epsilon, seeds spawned from ``seed``.
+    """:func:`audit` every mechanism of ``names`` at every epsilon, seeds spawned from ``seed`` (an int or a
+    :class:`~numpy.random.SeedSequence`, e.g. ``ldpnb.repro.seed_for(SEED, name)``).
 
     Results do not depend on ``n_jobs`` (:func:`ldpnb.repro.parallel.sweep`; the default ``"env"``
     reads ``$LDPNB_N_JOBS``, serial when unset).  ``check_alpha`` is the false-alarm rate of each
