@@ -41,12 +41,12 @@ _RULE = "max(exact_ratio) <= 1 + 1e-9 and max(emp_ratio) <= 1 and min(sampler_ok
 
 
 def _mechanism_claim(name: str) -> Claim:
-    spec = REGISTRY[name]
-    text = (f"{name} keeps its claim ({spec.claim}): at every ε of the grid, the exact level of its channel "
+    case = REGISTRY[name]
+    text = (f"{name} keeps its claim ({case.claim}): at every ε of the grid, the exact level of its channel "
             "and the sampler's empirical lower bound are at most the claim, and the sampler agrees with the channel")
     if name in _PAPER:
         return Claim(IDS[name], text, source="paper", paper=_PAPER[name], kind="holds", rule=_RULE)
-    return Claim(IDS[name], text, source="invariant", where=_DEFINITION[spec.kind], kind="holds", rule=_RULE)
+    return Claim(IDS[name], text, source="invariant", where=_DEFINITION[case.kind], kind="holds", rule=_RULE)
 
 
 CLAIMS = claim_table(
