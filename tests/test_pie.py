@@ -505,3 +505,17 @@ def test_best_score_ties_survive_a_per_query_shift():
     a = np.log(0.3) + np.log(0.7) + np.log(0.2)
     b = np.log(0.2) + np.log(0.3) + np.log(0.7)
     assert pid.best_score_error_rate(np.array([[a, b], [0.0, 1.0]])) == pytest.approx(0.25)
+
+
+def test_theta_finite_at_large_epsilon():
+    """theta_RR / theta_GLH stay finite (-> 1) past eps = 709, where e^eps overflows, and agree with
+    the direct form (e^eps - 1) / (k + e^eps - 1) wherever that form is finite."""
+    from ldpnb.measures.reidentification import theta_glh, theta_rr
+
+    eps = np.concatenate([np.geomspace(1e-12, 700, 200), [709.0, 710.0, 1000.0]])
+    t = theta_rr(4, eps)
+    assert np.all(np.isfinite(t)) and np.all(np.diff(t) >= 0) and t[-1] == 1.0
+    direct = np.expm1(eps[:200]) / (4 + np.expm1(eps[:200]))
+    np.testing.assert_allclose(t[:200], direct, rtol=1e-13)
+    np.testing.assert_allclose(theta_glh(np.array([2, 5]), np.array([710.0, 1.0])),
+                               [1.0, np.expm1(1.0) / (5 + np.expm1(1.0))], rtol=1e-14)

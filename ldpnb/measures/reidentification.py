@@ -78,6 +78,15 @@ def _ret(x):
 # ---------------------------------------------------------------------------------------------
 
 
+def _theta(size, epsilon):
+    """``(e^eps - 1) / (size + e^eps - 1)`` written as ``1 / (1 + size e^-eps / (1 - e^-eps))``: finite
+    for every eps >= 0 (the direct form is inf/inf = NaN past eps = 709)."""
+    e = np.asarray(epsilon, dtype=float)
+    with np.errstate(divide="ignore"):
+        r = size * np.exp(-e) / -np.expm1(-e)
+    return 1.0 / (1.0 + r)
+
+
 @contract(k=_K, epsilon=_EPS)
 def theta_rr(k, epsilon):
     r"""MI loss parameter of the eps-RR: :math:`\theta_{RR} = (e^\varepsilon-1)/(k+e^\varepsilon-1)`.
@@ -85,8 +94,7 @@ def theta_rr(k, epsilon):
     The k-RR outputs the true value with probability theta and a uniform draw from X otherwise
     (Murakami & Takahashi 2021, Section 4.2).  Vectorised over ``epsilon``.
     """
-    e = np.expm1(np.asarray(epsilon, dtype=float))
-    return _ret(e / (k + e))
+    return _ret(_theta(k, epsilon))
 
 
 @contract(g=_G, epsilon=_EPS)
@@ -96,8 +104,7 @@ def theta_glh(g, epsilon):
     Given the hash h, the GLH reports h(x) with probability theta and a uniform draw from [g]
     otherwise (Murakami & Takahashi 2021, Section 4.3).  Vectorised over ``g`` and ``epsilon``.
     """
-    e = np.expm1(np.asarray(epsilon, dtype=float))
-    return _ret(e / (np.asarray(g, dtype=float) + e))
+    return _ret(_theta(np.asarray(g, dtype=float), epsilon))
 
 
 @contract(theta=AnyOf(Real(0, 1, low_open=True, high_open=True), Array((0, 1), low=_TINY, high=1 - 1e-16)),
