@@ -18,6 +18,11 @@ import zlib
 
 import numpy as np
 
+from ldpnb.contracts import Instance, Integer, contract
+
+_SEED = Integer(0, None)
+_NAME = Instance(str, example="fig1")
+
 __all__ = ["seed_for", "rng_for"]
 
 
@@ -29,12 +34,14 @@ def _check(seed, name) -> tuple[int, str]:
     return int(seed), name
 
 
+@contract(seed=_SEED, name=_NAME)
 def seed_for(seed: int, name: str) -> np.random.SeedSequence:
     """The :class:`~numpy.random.SeedSequence` ``[seed, crc32(name)]`` of the experiment ``name``."""
     seed, name = _check(seed, name)
     return np.random.SeedSequence([seed, zlib.crc32(name.encode("utf-8"))])
 
 
+@contract(seed=_SEED, name=_NAME)
 def rng_for(seed: int, name: str) -> np.random.Generator:
     """A generator (PCG64) on the stream of the experiment ``name``."""
     return np.random.Generator(np.random.PCG64(seed_for(seed, name)))

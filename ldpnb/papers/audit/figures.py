@@ -5,7 +5,11 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
+from ldpnb.contracts import Instance, contract
 from ldpnb.repro.plotting import color
+
+_DF = Instance(pd.DataFrame, example=pd.DataFrame())
+_LIST = Instance(list, tuple, example=[])
 
 __all__ = ["levels", "ratios", "mutation"]
 
@@ -20,6 +24,7 @@ def _fig(*args, **kw):
     return fig, axes
 
 
+@contract(table=_DF, names=_LIST, eps=_LIST)
 def levels(table: pd.DataFrame, names: list[str], eps: list[float]):
     """Claimed, exact and empirical loss of the audited pair, one panel per ε (two panels per row)."""
     cols = 2
@@ -45,6 +50,7 @@ def levels(table: pd.DataFrame, names: list[str], eps: list[float]):
     return fig
 
 
+@contract(table=_DF, kinds=Instance(dict, example={}))
 def ratios(table: pd.DataFrame, kinds: dict[str, str]):
     """Empirical lower bound over the claim against ε, one line per mechanism, coloured by kind."""
     fig, ax = _fig(figsize=(6.5, 3.8))
@@ -67,6 +73,7 @@ def ratios(table: pd.DataFrame, kinds: dict[str, str]):
     return fig
 
 
+@contract(mut=_DF)
 def mutation(mut: pd.DataFrame):
     """The broken SUE: claimed ε, true level 1.5 ε, and the audit's empirical lower bound."""
     fig, ax = _fig(figsize=(6, 3.6))

@@ -7,6 +7,10 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from ldpnb.measures import emd_1d
+from ldpnb.contracts import Array, Instance, Integer, Real, contract
+
+_MAP = Instance(Mapping, example={})
+_LIST = Instance(list, tuple, np.ndarray, example=[0.0])
 from ldpnb.repro.plotting import color
 
 __all__ = ["channel_matrices", "planar_rows", "oracle_variances", "estimates", "capacities"]
@@ -20,6 +24,7 @@ def _fig(*args, **kw):
     return fig, axes
 
 
+@contract(channels=_MAP)
 def channel_matrices(channels: Mapping[str, np.ndarray]):
     """Heat maps of channel matrices ``P(z | x)``, one panel each (two per row)."""
     n = len(channels)
@@ -35,6 +40,7 @@ def channel_matrices(channels: Mapping[str, np.ndarray]):
     return fig
 
 
+@contract(rows=_MAP, shape=Instance(tuple, example=(2, 2)), cell=Integer(0, None), cell_km=Real(0, None, low_open=True))
 def planar_rows(rows: Mapping[str, np.ndarray], shape: tuple[int, int], cell: int, cell_km: float):
     """One row of each planar channel drawn as an image, the true cell marked."""
     R, C = shape
@@ -50,6 +56,7 @@ def planar_rows(rows: Mapping[str, np.ndarray], shape: tuple[int, int], cell: in
     return fig
 
 
+@contract(eps=Array(1, low=0), variances=_MAP)
 def oracle_variances(eps: np.ndarray, variances: Mapping[int, Mapping[str, np.ndarray]]):
     """``n Var[f(v)]`` against ε for each oracle, one panel per alphabet size ``k``."""
     fig, axes = _fig(1, len(variances), figsize=(7.5, 3.4), sharey=True)
@@ -63,6 +70,7 @@ def oracle_variances(eps: np.ndarray, variances: Mapping[int, Mapping[str, np.nd
     return fig
 
 
+@contract(theta=Array(1, low=0), q=Array(1, low=0), est=_MAP, loglik=_LIST)
 def estimates(theta: np.ndarray, q: np.ndarray, est: Mapping[str, np.ndarray], loglik: Sequence[float]):
     """True θ, the noisy reports and each estimate (left); IBU's log-likelihood trace (right)."""
     fig, axes = _fig(1, 2, figsize=(7.5, 3.4), gridspec_kw=dict(width_ratios=[1.6, 1]))
@@ -84,6 +92,7 @@ def estimates(theta: np.ndarray, q: np.ndarray, est: Mapping[str, np.ndarray], l
     return fig
 
 
+@contract(eps=Array(1, low=0), caps=_MAP)
 def capacities(eps: np.ndarray, caps: Mapping[int, np.ndarray]):
     """Capacity of k-RR against ε, with the LDP bound min(ε, ε²)."""
     fig, ax = _fig(figsize=(6, 3.4))
