@@ -14,6 +14,7 @@ from ldpnb.utils import (
     check_values,
 )
 from ldpnb.mechanisms import multidim as md
+from ldpnb.mechanisms.protocols import protocol as protocol_entry
 
 __all__ = [
     "expected_pd_accuracy",
@@ -51,26 +52,7 @@ def expected_pd_accuracy(protocol: str, eps: float, k: int, form: str = "exact")
         raise ValueError("k must be >= 2")
     if form not in ("exact", "paper", "ideal"):
         raise ValueError("form must be 'exact', 'paper' or 'ideal'")
-    e = np.exp(eps)
-    if protocol == "grr":
-        return float(e / (e + k - 1))
-    if protocol == "ss":
-        if form == "paper":
-            return float((e + 1) / (2 * k))
-        w = max(1, int(round(k / (e + 1))))
-        return float(e / (w * e + k - w))
-    if protocol in ("sue", "oue"):
-        if protocol == "sue":
-            p, q = np.exp(eps / 2) / (np.exp(eps / 2) + 1), 1 / (np.exp(eps / 2) + 1)
-        else:
-            p, q = 0.5, 1 / (e + 1)
-        return float(p * (1 - (1 - q) ** k) / (k * q) + (1 - p) * (1 - q) ** (k - 1) / k)
-    # OLH
-    if form == "paper":
-        return float(1.0 / (2 * max(k / (e + 1), 1.0)))
-    g = e + 1 if form == "ideal" else int(round(e)) + 1
-    pp = e / (e + g - 1)
-    return float(pp * (g / k) * (1 - (1 - 1 / g) ** k) + (1 - pp) * (1 - 1 / g) ** (k - 1) / k)
+    return protocol_entry(protocol).pd_accuracy(eps, k, form)
 
 
 def ue_accuracy_binomial_sum(p: float, q: float, k: int) -> float:
@@ -131,11 +113,6 @@ def perturb_and_infer(x, k: int, eps: float, protocol: str, *, rng=None, olh_has
     (the artifact's xxhash32 with a random seed behaves like one); ``"cw"`` uses the
     Carter-Wegman family of :func:`ldpnb.mechanisms.lh_hash`, which is only pairwise
     independent: the attack is then a little *more* accurate than the ideal-hash formula."""
-    from ldpnb.mechanisms import hashing as mech
-    from ldpnb.mechanisms import grr as mech_grr
-    from ldpnb.mechanisms import subset as mech_subset
-    from ldpnb.mechanisms import unary as mech_unary
-
     rng = check_random_state(rng)
     k = check_domain_size(k)
     protocol = md._check_protocol(protocol)
@@ -148,25 +125,18 @@ def perturb_and_infer(x, k: int, eps: float, protocol: str, *, rng=None, olh_has
     if isinstance(eps, (int, float, np.integer, np.floating)) and not isinstance(eps, bool) and eps == np.inf:
         return x.copy()
     eps = md._check_eps(eps)
-    if protocol == "grr":
-        return np.asarray(mech_grr.grr_perturb(x, k, eps, rng=rng), dtype=np.int64)
-    if protocol == "olh":
-        g, pp, _ = mech.lh_params(eps)
-        if olh_hash == "ideal":
-            # ideal random hash: each user's hash of every value is an independent U([g]) draw
-            H = rng.integers(0, g, size=(x.size, k))
-            hx = H[np.arange(x.size), x]
-            y = mech_grr.grr_perturb(hx, g, eps, rng=rng)
-            support = H == np.asarray(y)[:, None]
-        elif olh_hash == "cw":
-            seeds, y = mech.lh_perturb(x, k, eps, rng=rng)
-            support = _lh_support_matrix(seeds, y, k, g)
-        else:
-            raise ValueError("olh_hash must be 'ideal' or 'cw'")
-    elif protocol == "ss":
-        support = mech_subset.ss_perturb(x, k, eps, rng=rng)
+    entry = protocol_entry(protocol)  # the protocol registry (ldpnb.mechanisms.protocols)
+    if entry.pd_guess is not None:  # GRR: the report is the guess
+        return entry.pd_guess(x, k, eps, rng)
+    if protocol == "olh" and olh_hash not in ("ideal", "cw"):
+        raise ValueError("olh_hash must be 'ideal' or 'cw'")
+    if protocol == "olh" and olh_hash == "cw":
+        from ldpnb.mechanisms import hashing as mech
+
+        seeds, y = mech.lh_perturb(x, k, eps, rng=rng)
+        support = _lh_support_matrix(seeds, y, k, mech.lh_params(eps)[0])
     else:
-        support = mech_unary.ue_perturb(x, k, eps, kind=protocol, rng=rng)
+        support = entry.pd_support(x, k, eps, rng)
     return pd_attack_support(support, rng=rng)
 
 

@@ -246,8 +246,7 @@ _RSFD_PRIORS = (np.array([0.7, 0.3]), np.array([0.5, 0.3, 0.2]))
 
 def _rsfd_case(label: str, protocol: str, fake: str, *, neighbours: bool = False):
     def build(eps: float) -> AuditCase:
-        from ldpnb.mechanisms.unary import ue_pattern_index
-        from ldpnb.mechanisms.multidim import amplified_epsilon, rsfd_collect, rsfd_tuple_channel
+        from ldpnb.mechanisms.multidim import amplified_epsilon, rsfd_collect, rsfd_mechanism, rsfd_tuple_channel
 
         ks = np.array(_RSFD_KS)
         priors = [p.copy() for p in _RSFD_PRIORS] if fake == "prior" else None
@@ -255,18 +254,14 @@ def _rsfd_case(label: str, protocol: str, fake: str, *, neighbours: bool = False
         d = len(ks)
         eps_p = float(amplified_epsilon(eps, d))
 
+        mech = rsfd_mechanism(ks, eps, protocol, fake, priors=priors)
+
         def sampler(row, n, r):
             X = np.tile(inputs[int(row)], (n, 1))
             reports, _ = rsfd_collect(X, ks, eps, protocol, fake, priors=priors, rng=r)
-            # the column of the tuple channel: mixed radix, attribute 0 most significant, digit j =
-            # the value (GRR) or the bit pattern index sum_b B_b 2^b (UE) of attribute j
-            code = np.zeros(n, dtype=np.int64)
-            for j in range(d):
-                if protocol == "grr":
-                    code = code * int(ks[j]) + reports[j]
-                else:
-                    code = code * (1 << int(ks[j])) + ue_pattern_index(reports[j])
-            return code
+            # the column of the tuple channel (mixed radix, attribute 0 most significant), by the
+            # mechanism object of the protocol registry
+            return mech.report_index(reports)
 
         if neighbours:  # the paper's claim: eps-LDP for tuples that differ in one attribute
             with np.errstate(divide="ignore"):

@@ -11,7 +11,8 @@ count-level simulators, and a :class:`Mechanism` object per family (``GRR(k, eps
 ``metric``         geometric, Laplace, exponential, planar (geo-indistinguishability)
 ``watchdog``       watchdog mechanisms (complete and subset merging)
 ``orr``            (asymmetric / subset) optimal random response
-``multidim``       multidimensional protocols (SPL, SMP, RS+FD, RS+RFD)
+``multidim``       multidimensional protocols (SPL, SMP, RS+FD, RS+RFD; tuple mechanisms SMP, RSFD, RSRFD)
+``protocols``      the registry of frequency-oracle protocols by name (GRR, OLH, SS, SUE, OUE)
 ``rate_distortion``  the Blahut-Arimoto (rate-distortion) mechanism
 =================  =========================================================="""
 
@@ -47,7 +48,9 @@ from .multidim import (
     smp_collect, smp_estimate, spl_variance, smp_variance, rsfd_params, rsfd_collect, rsfd_support_counts,
     rsfd_estimate, rsfd_variance, rsfd_aggregate, rsfd_counts_sampler, rsfd_approx_variance,
     rsfd_support_probability, clip_normalize, rsfd_tuple_channel, exact_privacy_loss,
+    TupleMechanism, SMP, RSFD, RSRFD, RSFD_VARIANTS, rsfd_mechanism,
 )
+from .protocols import Protocol, PROTOCOL_REGISTRY, protocol, protocol_names
 from .rate_distortion import (
     exponential_kernel, ba_F, ba_G, BAResult, blahut_arimoto, average_distortion, mutual_information_nats,
     ba_lagrangian, rd_point, rd_curve, rd_closed_form, kernel_min_eigenvalue,
@@ -152,6 +155,16 @@ __all__ = [
     "clip_normalize",
     "rsfd_tuple_channel",
     "exact_privacy_loss",
+    "TupleMechanism",
+    "SMP",
+    "RSFD",
+    "RSRFD",
+    "RSFD_VARIANTS",
+    "rsfd_mechanism",
+    "Protocol",
+    "PROTOCOL_REGISTRY",
+    "protocol",
+    "protocol_names",
     "exponential_kernel",
     "ba_F",
     "ba_G",
@@ -166,3 +179,8 @@ __all__ = [
     "kernel_min_eigenvalue",
     "ba_iterate_factorization_residual",
 ]
+
+# --- the Blahut-Arimoto mechanism object (rate_distortion; performance issue #22) -------------
+from .rate_distortion import BlahutArimoto  # noqa: E402
+
+__all__.append("BlahutArimoto")

@@ -34,8 +34,18 @@ from ldpnb.utils import (
     check_domain_size, check_finite_array, check_positive_int, check_random_state,
 )
 from ldpnb.estimators._inversion import fo_variance
+from ldpnb.mechanisms.protocols import protocol as _protocol, protocol_names
+from ldpnb.mechanisms._base import Guarantee, Mechanism
+from ldpnb.mechanisms._common import EPSILON
+from ldpnb.contracts import Array, Instance, OneOf, contract
 
 __all__ = [
+    "TupleMechanism",
+    "SMP",
+    "RSFD",
+    "RSRFD",
+    "RSFD_VARIANTS",
+    "rsfd_mechanism",
     "PROTOCOLS",
     "amplified_epsilon",
     "fo_params",
@@ -62,10 +72,10 @@ __all__ = [
 ]
 
 
-PROTOCOLS = ("grr", "olh", "ss", "sue", "oue")
+PROTOCOLS = protocol_names()
 
 
-_RSFD_PROTOCOLS = ("grr", "sue", "oue")
+_RSFD_PROTOCOLS = protocol_names(rsfd=True)
 
 
 _FAKES = ("uniform", "zero", "random", "prior")
@@ -126,30 +136,17 @@ def amplified_epsilon(eps: float | np.ndarray, d: int) -> float | np.ndarray:
 
 
 def fo_params(protocol: str, k: int, eps: float) -> tuple[float, float]:
-    r"""``(p, q)`` of the generic estimator Eq. (2) for a frequency oracle.
+    r"""``(p, q)`` of the generic estimator Eq. (2) for a frequency oracle (the protocol registry,
+    :mod:`ldpnb.mechanisms.protocols`).
 
     GRR: :math:`p = e^\epsilon/(e^\epsilon + k - 1)`, :math:`q = 1/(e^\epsilon+k-1)`;
     OLH: :math:`p = e^\epsilon/(e^\epsilon + g - 1)`, :math:`q = 1/g`; omega-SS, SUE, OUE: see
     :mod:`ldpnb.mechanisms` (Arcolezi et al. 2023, Sec. 2.2).
     """
-    from ldpnb.mechanisms import grr as mech
-    from ldpnb.mechanisms import hashing as mech_hashing
-    from ldpnb.mechanisms import subset as mech_subset
-    from ldpnb.mechanisms import unary as mech_unary
-
     protocol = _check_protocol(protocol)
     eps = _check_eps(eps)
     k = check_domain_size(k)
-    if protocol == "grr":
-        p, q = mech.grr_params(k, eps)
-    elif protocol == "olh":
-        g, p, q = mech_hashing.lh_params(eps)
-        q = 1.0 / g
-    elif protocol == "ss":
-        _, p, q = mech_subset.ss_params(k, eps)
-    else:
-        p, q = mech_unary.ue_params(eps, kind=protocol)
-    return float(p), float(q)
+    return _protocol(protocol).params(k, eps)
 
 
 def sample_attributes(n: int, d: int, *, rng=None, assignment: str = "iid") -> np.ndarray:
@@ -169,21 +166,7 @@ def sample_attributes(n: int, d: int, *, rng=None, assignment: str = "iid") -> n
 # ---------------------------------------------------------------------------------------------
 def _fo_support_counts(x: np.ndarray, k: int, eps: float, protocol: str, rng) -> np.ndarray:
     """Perturb ``x`` with the frequency oracle and return the support counts C(v) (k,)."""
-    from ldpnb.mechanisms import hashing as mech
-    from ldpnb.mechanisms import grr as mech_grr
-    from ldpnb.mechanisms import unary as mech_unary
-    from ldpnb.mechanisms import subset as mech_subset
-
-    if protocol == "grr":
-        y = mech_grr.grr_perturb(x, k, eps, rng=rng)
-        return np.bincount(y, minlength=k)
-    if protocol == "olh":
-        seeds, y = mech.lh_perturb(x, k, eps, rng=rng)
-        g = mech.lh_params(eps)[0]
-        return np.asarray(mech.lh_support_counts(seeds, y, k, g))
-    if protocol == "ss":
-        return mech_subset.ss_perturb(x, k, eps, rng=rng).sum(axis=0)
-    return mech_unary.ue_perturb(x, k, eps, kind=protocol, rng=rng).sum(axis=0)
+    return _protocol(protocol).support_counts(x, k, eps, rng)
 
 
 def spl_collect(X, ks, eps: float, protocol: str, *, rng=None) -> list[np.ndarray]:
@@ -272,17 +255,9 @@ def rsfd_params(protocol: str, k: int, eps: float, d: int) -> tuple[float, float
     SUE: :math:`p = e^{\epsilon'/2}/(e^{\epsilon'/2}+1)`, :math:`q = 1-p`;
     OUE: :math:`p = 1/2`, :math:`q = 1/(e^{\epsilon'}+1)` (Arcolezi et al. 2023, Sec. 2.3.2 and 5.1).
     """
-    from ldpnb.mechanisms import grr as mech
-    from ldpnb.mechanisms import unary as mech_unary
-
     protocol = _check_protocol(protocol, _RSFD_PROTOCOLS)
     k = check_domain_size(k)
-    eps_p = amplified_epsilon(_check_eps(eps), d)
-    if protocol == "grr":
-        p, q = mech.grr_params(k, eps_p)
-    else:
-        p, q = mech_unary.ue_params(eps_p, kind=protocol)
-    return float(p), float(q)
+    return _protocol(protocol).params(k, amplified_epsilon(_check_eps(eps), d))
 
 
 def _check_fake(protocol: str, fake: str) -> str:
@@ -649,3 +624,258 @@ def exact_privacy_loss(ks, eps: float, protocol: str = "grr", fake: str = "unifo
         "attribute": float(diff[ham == 1].max()),
         "eps_prime": amplified_epsilon(eps, len(ks)),
     }
+
+
+# ---------------------------------------------------------------------------------------------
+# the protocols as Mechanism objects: the exact channel of one user's d-attribute tuple
+# ---------------------------------------------------------------------------------------------
+#: Largest product-domain channel the tuple mechanisms build (rows x columns).
+_MAX_TUPLE_ENTRIES = 1 << 24
+
+
+class TupleMechanism(Mechanism):
+    r"""Base of the multidimensional protocols as :class:`~ldpnb.mechanisms.Mechanism` objects.
+
+    The input of one user is a tuple :math:`\mathbf v = (v_1, \dots, v_d)`, ``v_j`` in
+    ``{0..k_j - 1}``; the rows of :meth:`channel` are the ``prod(k)`` tuples in mixed radix with
+    attribute 0 most significant (the order of ``itertools.product``, :meth:`tuples`).  Inputs of
+    :meth:`perturb` are either an ``(n, d)`` array of tuples or the ``(n,)`` row indices.
+    """
+
+    ks: tuple[int, ...]
+
+    def _init_domain(self, ks: Any) -> None:
+        ks_arr = np.asarray(ks)
+        if ks_arr.ndim != 1 or ks_arr.size < 1 or not np.issubdtype(ks_arr.dtype, np.integer) or np.any(ks_arr < 2):
+            raise ValueError(f"ks must be a non-empty 1-D sequence of integer domain sizes >= 2, got {ks!r}")
+        self.ks = tuple(int(k) for k in ks_arr)
+        self.d = len(self.ks)
+        self._radix = np.cumprod((1,) + self.ks[::-1])[:-1][::-1].astype(np.int64)  # row = sum_j v_j radix_j
+
+    @property
+    def n_inputs(self) -> int:
+        return int(np.prod(self.ks))
+
+    def _check_dense(self) -> None:
+        k, m = self.n_inputs, self.n_outputs
+        if k * m > _MAX_TUPLE_ENTRIES:
+            raise ValueError(f"the exact tuple channel of {self!r} has {k} x {m} entries, more than "
+                             f"{_MAX_TUPLE_ENTRIES}; it is meant for small product domains")
+
+    def tuples(self) -> np.ndarray:
+        """The input tuples, ``(prod k, d)`` int64, in row order of :meth:`channel`."""
+        return np.array(list(product(*[range(k) for k in self.ks])), dtype=np.int64).reshape(-1, self.d)
+
+    def row_of(self, X: Any) -> np.ndarray:
+        """Row of :meth:`channel` of each tuple of ``X`` (n, d)."""
+        X, _ = check_dataset(X, self.ks)
+        return X @ self._radix
+
+    def _check_inputs(self, x: Any) -> np.ndarray:
+        x_arr = np.asarray(x)
+        if x_arr.ndim == 2:
+            return self.row_of(x_arr)
+        from ldpnb.utils import check_values
+
+        return check_values(x_arr, self.n_inputs)
+
+    def _tuples_of_rows(self, rows: np.ndarray) -> np.ndarray:
+        return (rows[:, None] // self._radix[None, :]) % np.asarray(self.ks)[None, :]
+
+    def params(self) -> dict[str, Any]:
+        return {"ks": self.ks, "epsilon": self.epsilon}
+
+
+class SMP(TupleMechanism):
+    r"""SMP[protocol]: the user samples ``j ~ U([d])`` and discloses ``<j, M(v_j; eps)>``
+    (Arcolezi et al. 2023, Sec. 2.3.1).
+
+    Channel: :math:`P(\langle j, y\rangle \mid \mathbf v) = \frac1d C_j[v_j, y]` with ``C_j`` the
+    channel of the protocol's :class:`~ldpnb.mechanisms.Mechanism` on ``k_j`` values (OLH: the
+    channel of its support set, a sufficient statistic).  Columns: the blocks of attributes
+    ``0..d-1`` side by side.  Claim: eps-LDP, tight (two tuples with the same disclosed attribute
+    reach the protocol's own ``e^eps``).  Reports of :meth:`perturb` are the column indices
+    (:meth:`decode` splits them into ``(j, column of C_j)``).  SMP[OLH] samples with the
+    Carter-Wegman hash of :class:`~ldpnb.mechanisms.OLH`, pairwise independent only: the support of
+    ``v_j`` jointly with any one other value follows the channel, larger parts of the support set do
+    not (see :class:`~ldpnb.mechanisms.LocalHashing`).
+    """
+
+    family = "SMP"
+
+    @contract(ks=Array(1, integer=True, low=2), epsilon=EPSILON, protocol=OneOf(*PROTOCOLS))
+    def __init__(self, ks: Any, epsilon: float, protocol: str = "grr") -> None:
+        self._init_domain(ks)
+        self.epsilon, self.protocol = epsilon, protocol
+        self.components = [_protocol(protocol).mechanism(k, epsilon) for k in self.ks]
+        sizes = [m.n_outputs for m in self.components]
+        self._offsets = np.concatenate([[0], np.cumsum(sizes)]).astype(np.int64)
+
+    @property
+    def n_outputs(self) -> int:
+        return int(self._offsets[-1])
+
+    def _log_channel(self) -> np.ndarray:
+        V = self.tuples()
+        blocks = [m.log_channel()[V[:, j]] - np.log(self.d) for j, m in enumerate(self.components)]
+        return np.concatenate(blocks, axis=1)
+
+    def _perturb(self, x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        V = self._tuples_of_rows(x)
+        t = rng.integers(0, self.d, size=x.size)
+        out = np.empty(x.size, dtype=np.int64)
+        for j, m in enumerate(self.components):
+            u = np.flatnonzero(t == j)
+            if u.size:
+                out[u] = self._offsets[j] + m.report_index(m.perturb(V[u, j], rng=rng))
+        return out
+
+    def decode(self, reports: Any) -> tuple[np.ndarray, np.ndarray]:
+        """``(j, column of C_j)`` of each report (column index of :meth:`channel`)."""
+        c = self.report_index(reports)
+        j = np.searchsorted(self._offsets, c, side="right") - 1
+        return j, c - self._offsets[j]
+
+    def params(self) -> dict[str, Any]:
+        return {"ks": self.ks, "epsilon": self.epsilon, "protocol": self.protocol}
+
+
+#: RS+FD variants by the paper's name: (randomiser, fake-data rule) (Sec. 2.3.2).
+RSFD_VARIANTS: dict[str, tuple[str, str]] = {
+    "GRR": ("grr", "uniform"), "SUE-z": ("sue", "zero"), "SUE-r": ("sue", "random"),
+    "OUE-z": ("oue", "zero"), "OUE-r": ("oue", "random"),
+}
+
+
+class RSFD(TupleMechanism):
+    r"""RS+FD[variant] (Arcolezi et al. 2023, Sec. 2.3.2; Arcolezi et al., CIKM 2021) as a mechanism
+    on one user's tuple: sample ``j ~ U([d])``, randomise ``v_j`` at the amplified budget
+    :math:`\epsilon' = \ln(d(e^\epsilon - 1) + 1)`, send fake data for every other attribute.
+
+    Channel (:func:`rsfd_tuple_channel`):
+    :math:`P(\mathbf y\mid\mathbf v) = \sum_j \frac1d P_{M,j}(y_j\mid v_j)\prod_{i\ne j}P_{fake,i}(y_i)`;
+    columns in mixed radix over the attributes (attribute 0 most significant), digit ``j`` the value
+    (GRR) or the bit-pattern index :math:`\sum_b B_b 2^b` (UE).  Reports of :meth:`perturb` are the
+    protocol's messages (the list of ``d`` per-attribute reports of :func:`rsfd_collect`).
+
+    **The claim.**  The paper states eps-LDP for the tuple, by amplification by sampling (rate
+    ``1/d``) of the ``eps'``-LDP randomiser (Sec. 2.3.2, Alg. 1 line 3).  Every term of the mixture
+    has likelihood ratio at most ``e^{eps'}``, so the tuple mechanism is ``eps'``-LDP, and the exact
+    channel reaches ``eps'`` on two tuples that differ in every attribute: :attr:`guarantee` is
+    therefore ``eps'``-LDP (tight), and :attr:`paper_epsilon` keeps the paper's ``eps``, which
+    :meth:`neighbour_level` checks on tuples differing in one attribute (it holds for equal domain
+    sizes and uniform fake data, and is exceeded otherwise: the chapter's divergence T13).
+    """
+
+    family = "RS+FD"
+
+    @contract(ks=Array(1, integer=True, low=2), epsilon=EPSILON, variant=OneOf(*RSFD_VARIANTS))
+    def __init__(self, ks: Any, epsilon: float, variant: str = "GRR") -> None:
+        self._init_domain(ks)
+        self.epsilon, self.variant = epsilon, variant
+        self.protocol, self.fake = RSFD_VARIANTS[variant]
+        self.priors: list[np.ndarray] | None = None
+
+    @property
+    def eps_prime(self) -> float:
+        r""":math:`\epsilon' = \ln(d(e^\epsilon - 1) + 1)`, the randomiser's budget."""
+        return float(amplified_epsilon(self.epsilon, self.d))
+
+    @property
+    def paper_epsilon(self) -> float:
+        """The level the paper states for the tuple (eps)."""
+        return self.epsilon
+
+    @property
+    def guarantee(self) -> Guarantee:
+        return Guarantee("ldp", self.eps_prime, about="the d-attribute tuple")
+
+    @property
+    def n_outputs(self) -> int:
+        if self.protocol == "grr":
+            return int(np.prod(self.ks))
+        return int(np.prod([1 << k for k in self.ks]))
+
+    def _check_dense(self) -> None:
+        if self.protocol != "grr" and sum(self.ks) > 24:
+            raise ValueError(f"the UE tuple channel of {self!r} has 2**{sum(self.ks)} columns; small domains only")
+        super()._check_dense()
+
+    def _log_channel(self) -> np.ndarray:
+        W, _ = rsfd_tuple_channel(self.ks, self.epsilon, self.protocol, self.fake, priors=self.priors)
+        with np.errstate(divide="ignore"):
+            return np.log(W)
+
+    def _perturb(self, x: np.ndarray, rng: np.random.Generator) -> list[np.ndarray]:
+        reports, _ = rsfd_collect(self._tuples_of_rows(x), self.ks, self.epsilon, self.protocol, self.fake,
+                                  priors=self.priors, rng=rng)
+        return reports
+
+    def report_index(self, reports: Any) -> np.ndarray:
+        """Column of :meth:`channel` of each message (the list of ``d`` per-attribute reports)."""
+        from ldpnb.mechanisms._base import _check_reports_matrix
+        from ldpnb.mechanisms.unary import ue_pattern_index
+        from ldpnb.utils import check_values
+
+        if not isinstance(reports, (list, tuple)) or len(reports) != self.d:
+            raise ValueError(f"reports must be the list of {self.d} per-attribute reports of perturb")
+        code = None
+        for j, k in enumerate(self.ks):
+            if self.protocol == "grr":
+                digit, base = check_values(reports[j], k, name=f"reports[{j}]"), k
+            else:
+                digit, base = ue_pattern_index(_check_reports_matrix(reports[j], k, f"reports[{j}]")), 1 << k
+            code = digit if code is None else code * base + digit
+        return code
+
+    def neighbour_level(self) -> float:
+        """Largest log-likelihood ratio over tuples differing in exactly one attribute (the paper's
+        eps-LDP claim, read for one-attribute neighbours)."""
+        L = self.log_channel()
+        V = self.tuples()
+        best = -np.inf
+        for a in range(L.shape[0]):
+            nb = np.flatnonzero((V != V[a]).sum(axis=1) == 1)
+            with np.errstate(invalid="ignore"):
+                r = L[a][None, :] - L[nb]
+            r = np.where(np.isnan(r), -np.inf, r)
+            best = max(best, float(r.max()))
+        return best
+
+    def params(self) -> dict[str, Any]:
+        return {"ks": self.ks, "epsilon": self.epsilon, "variant": self.variant}
+
+
+class RSRFD(RSFD):
+    r"""RS+RFD[GRR / SUE-r / OUE-r] (Arcolezi et al. 2023, Alg. 1, Sec. 5): RS+FD whose fake values
+    are drawn from public priors :math:`\tilde f_i` instead of the uniform distribution.
+
+    Same channel form, claim and report format as :class:`RSFD` (``eps'``-LDP for the tuple, tight
+    when the priors have full support; the paper states eps-LDP).  Priors with zeros give zero
+    columns: the channel then has ``-inf`` log-probabilities (``full_support = False``).
+    """
+
+    family = "RS+RFD"
+    full_support = False
+
+    @contract(ks=Array(1, integer=True, low=2), priors=Instance(list, tuple, example=[[0.5, 0.5], [0.5, 0.5]]),
+              epsilon=EPSILON, protocol=OneOf(*_RSFD_PROTOCOLS))
+    def __init__(self, ks: Any, priors: Any, epsilon: float, protocol: str = "grr") -> None:
+        self._init_domain(ks)
+        self.epsilon, self.protocol, self.fake = epsilon, protocol, "prior"
+        self.variant = {"grr": "GRR", "sue": "SUE-r", "oue": "OUE-r"}[protocol]
+        self.priors = _check_priors(priors, np.array(self.ks))
+
+    def params(self) -> dict[str, Any]:
+        return {"ks": self.ks, "epsilon": self.epsilon, "protocol": self.protocol}
+
+
+def rsfd_mechanism(ks: Any, eps: float, protocol: str = "grr", fake: str = "uniform", *, priors: Any = None) -> RSFD:
+    """The :class:`RSFD` / :class:`RSRFD` object of a (randomiser, fake-data rule) pair
+    (``fake="prior"``: RS+RFD with ``priors``)."""
+    protocol = _check_protocol(protocol, _RSFD_PROTOCOLS)
+    fake = _check_fake(protocol, fake)
+    if fake == "prior":
+        return RSRFD(ks, priors, eps, protocol)
+    variant = next(v for v, pf in RSFD_VARIANTS.items() if pf == (protocol, fake))
+    return RSFD(ks, eps, variant)
