@@ -292,3 +292,75 @@ def test_example_5_1():
     assert abs(rd.average_distortion(pi, res.channel, D) - 0.6) < 1e-8
     np.testing.assert_allclose(res.channel, [[.185, .775, .039], [.046, .908, .046], [.039, .775, .185]], atol=6e-4)
     assert abs(np.linalg.svd(res.channel, compute_uv=False)[-1] - 0.092) < 1e-3
+
+
+# ----------------------------------------------------------------------------- the BlahutArimoto object
+from ldpnb.mechanisms.rate_distortion import BlahutArimoto  # noqa: E402
+
+def test_blahut_arimoto_object_is_the_ba_channel_with_a_stated_tight_level():
+    rng = np.random.default_rng(11)
+    D = lattice(3, 4)
+    p = rng.dirichlet(np.ones(12))
+    m = BlahutArimoto(p, D, 0.8)
+    res = rd.blahut_arimoto(p, D, 0.8, n_iter=10)
+    assert isinstance(m, rd.ChannelMechanism)
+    np.testing.assert_array_equal(m.log_channel(), res.log_channel)
+    np.testing.assert_allclose(m.channel(), res.channel, rtol=1e-12, atol=0)
+    g = m.guarantee
+    assert g.notion == "geo-ind"
+    assert g.epsilon == pytest.approx(brute_tight_eps(m.channel(), D), rel=1e-12)
+    assert g.epsilon <= m.geo_bound * (1 + 1e-12)          # Remark 4: F(c) is 2 beta-geo-ind
+    assert m.check() and m.tight_level() == pytest.approx(g.epsilon, rel=1e-12)
+    assert m.epsilon == g.epsilon
+    ldp = BlahutArimoto(p, D, 0.8, notion="ldp").guarantee
+    L = res.log_channel
+    assert ldp.notion == "ldp" and ldp.epsilon == pytest.approx(np.max(L.max(0) - L.min(0)), rel=1e-12)
+    assert m.distortion == pytest.approx(rd.average_distortion(p, res.channel, D), rel=1e-12)
+    assert m.mutual_information == pytest.approx(rd.mutual_information_nats(p, res.channel), rel=1e-9)
+    assert repr(m) == "BlahutArimoto(shape=(12, 12), beta=0.8, n_iter=10)"
+
+
+def test_blahut_arimoto_object_at_matched_distortion():
+    rng = np.random.default_rng(12)
+    D = points2d(rng, 10)
+    p = rng.dirichlet(np.ones(10))
+    for beta in (0.3, 1.0, 4.0):
+        target = BlahutArimoto(p, D, beta).distortion
+        m = BlahutArimoto(p, D, distortion=target)
+        assert m.beta == pytest.approx(beta, rel=1e-8)
+        assert m.distortion == pytest.approx(target, rel=1e-9)
+    conv = BlahutArimoto(p, D, distortion=0.5, n_iter=None, tol=1e-10)
+    assert conv.distortion == pytest.approx(0.5, rel=1e-9) and conv.result.converged
+
+
+def test_blahut_arimoto_object_sampler_follows_its_channel():
+    """χ² of reports against the channel rows, false-alarm rate 1e-6 per row."""
+    from scipy.stats import chi2
+
+    rng = np.random.default_rng(13)
+    D = lattice(3, 3)
+    m = BlahutArimoto(rng.dirichlet(np.ones(9)), D, 0.5)
+    C = m.channel()
+    n = 20_000
+    for x in (0, 4, 8):
+        obs = np.bincount(m.perturb(np.full(n, x), rng=rng), minlength=9)
+        stat = float(np.sum((obs - n * C[x]) ** 2 / (n * C[x])))
+        assert stat < chi2.isf(1e-6, 8), (x, stat)
+    sim = m.simulate_counts(np.full(9, 1000), rng=rng)
+    assert sim.sum() == 9000 and sim.shape == (9,)
+
+
+def test_blahut_arimoto_object_refuses_bad_arguments():
+    D = lattice(2, 2)
+    p = np.full(4, 0.25)
+    with pytest.raises(ValueError, match="exactly one of beta and distortion"):
+        BlahutArimoto(p, D)
+    with pytest.raises(ValueError, match="exactly one of beta and distortion"):
+        BlahutArimoto(p, D, 1.0, distortion=0.5)
+    with pytest.raises(ValueError, match="square distance"):
+        BlahutArimoto(p, D[:, :3], 1.0, notion="geo-ind")
+    with pytest.raises(ValueError, match="outside what BA reaches"):
+        BlahutArimoto(p, D, distortion=50.0)
+    with pytest.raises((ValueError, TypeError)):
+        BlahutArimoto(p, D, -1.0)
+    assert BlahutArimoto(p, D[:, :3], 1.0).guarantee.notion == "ldp"

@@ -23,7 +23,8 @@ whose mass underflows are recomputed by log-sum-exp, so output masses far below 
 (BA run to convergence collapses its output support onto a few cells) never turn into ``log 0``, and
 :attr:`BAResult.log_channel` is finite even where the channel underflows.
 
-Public API (stable): :func:`blahut_arimoto` and :class:`BAResult`; the maps :func:`ba_F`, :func:`ba_G`
+Public API (stable): :func:`blahut_arimoto` and :class:`BAResult`; the mechanism object
+:class:`BlahutArimoto`; the maps :func:`ba_F`, :func:`ba_G`
 and :func:`exponential_kernel`; the information measures :func:`mutual_information_nats`,
 :func:`average_distortion`, :func:`ba_lagrangian`; the rate-distortion curve :func:`rd_point`,
 :func:`rd_curve`, :func:`rd_closed_form`; Thm 5.1's :func:`kernel_min_eigenvalue` and
@@ -35,14 +36,18 @@ kernel ``exp(-beta d)`` makes ``beta`` a slope in nats per distance unit).
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.special import logsumexp
 
 from ldpnb.contracts import (
-    Array, Boolean, Channel, DistanceMatrix, Integer, NonnegativeMatrix, Optional, Real, contract,
+    Array, Boolean, Channel, DistanceMatrix, Integer, NonnegativeMatrix, OneOf, Optional, Real, contract,
 )
+from ldpnb.channels._generic import _geo_level_from_log, _ldp_level_from_log
+from ldpnb.mechanisms._base import ChannelMechanism, Guarantee
+from ldpnb.mechanisms._common import _exp_channel
 
 __all__ = [
     "exponential_kernel",
@@ -50,6 +55,7 @@ __all__ = [
     "ba_G",
     "BAResult",
     "blahut_arimoto",
+    "BlahutArimoto",
     "average_distortion",
     "mutual_information_nats",
     "ba_lagrangian",
@@ -430,3 +436,148 @@ def ba_iterate_factorization_residual(channel, c_prev, kernel) -> float:
     """``max |C - diag(1/Z) K diag(c_prev)|`` with ``Z = K c_prev`` (proof of Thm 5.1, eq. (9))."""
     C = np.asarray(channel, dtype=float)
     return float(np.max(np.abs(C - ba_F(c_prev, kernel))))
+
+
+# ----------------------------------------------------------------------------- the mechanism object
+def _distortion_of(p: np.ndarray, res: BAResult, d: np.ndarray) -> float:
+    """``AvgD`` of a BA channel from its log-probabilities (exact where the linear channel underflows)."""
+    return float(p @ (np.exp(res.log_channel) * d).sum(axis=1))
+
+
+class BlahutArimoto(ChannelMechanism):
+    r"""The Blahut-Arimoto mechanism as a :class:`~ldpnb.mechanisms.Mechanism` object.
+
+    The channel is the BA iterate ``C^{(T)}`` of :func:`blahut_arimoto` for a prior ``pi``, a ground
+    distance ``d`` and a loss parameter ``beta`` (Biswas and Palamidessi 2023, eqs. (1)-(2), Alg. 2),
+    kept exactly as log-probabilities (:attr:`BAResult.log_channel`).  Instead of ``beta`` one may give
+    a target ``distortion``: ``beta`` is then found by root finding on ``log beta`` so that
+    ``AvgD(pi, C, d)`` (Def. 2.3) equals it (to ``1e-9`` relative), with the same iteration settings.
+
+    **The claim.**  BA is a rate-distortion optimiser, not a mechanism designed for a privacy level:
+    it carries *no a-priori* epsilon-LDP claim, and its LDP level depends on the prior (outputs with
+    vanishing mass can make it very large).  The :attr:`guarantee` is therefore *stated from the
+    channel*: the tight level of its exact log channel, under geo-indistinguishability w.r.t.
+    ``d`` when ``d`` is square (inputs = outputs, as in the paper), else under LDP.  It is computed
+    on first use (``O(k^3)`` for geo-ind), and :meth:`check` holds by construction.  For
+    geo-indistinguishability the paper's a-priori bound is ``2 beta`` (Remark 4; Oya et al. 2017):
+    :attr:`geo_bound`, which the tight level never exceeds (tested).
+
+    Parameters
+    ----------
+    prior : array (k,)
+        Prior on the inputs (any positive total).
+    distance : array (k, m)
+        Ground distance between inputs and outputs.
+    beta : float, optional
+        Loss parameter (nats per distance unit); give this or ``distortion``.
+    distortion : float, optional
+        Target average distortion ``AvgD`` (same unit as ``distance``).
+    n_iter, tol, max_iter, c0
+        As in :func:`blahut_arimoto` (default: the paper's 10 iterations).
+    notion : {"geo-ind", "ldp"}, optional
+        The notion of the stated guarantee (default: geo-ind for a square distance, else LDP).
+    """
+
+    family = "BA"
+    full_support = False
+
+    @contract(prior=_MASS, distance=_DIST, beta=Optional(_BETA), distortion=Optional(Real(0, None, low_open=True)),
+              n_iter=Optional(Integer(1, None)), tol=Optional(Real(0, None, low_open=True)),
+              max_iter=Integer(1, None), c0=Optional(_MASS), notion=Optional(OneOf("geo-ind", "ldp")))
+    def __init__(self, prior, distance, beta: float | None = None, *, distortion: float | None = None,
+                 n_iter: int | None = 10, tol: float | None = None, max_iter: int = 100_000, c0=None,
+                 notion: str | None = None) -> None:
+        p = _as_prior(prior)
+        d = _as_distance(distance, p.size)
+        if (beta is None) == (distortion is None):
+            raise ValueError("give exactly one of beta and distortion")
+        square = d.shape[0] == d.shape[1]
+        if notion is None:
+            notion = "geo-ind" if square else "ldp"
+        if notion == "geo-ind" and not square:
+            raise ValueError(f"a geo-ind guarantee needs a square distance between inputs, got shape {d.shape}")
+        kw = dict(n_iter=n_iter, tol=tol, max_iter=max_iter, c0=c0)
+        if beta is None:
+            beta = _beta_for_distortion(p, d, float(distortion), kw)
+        self.beta = _as_beta(beta)
+        self.result = blahut_arimoto(p, d, self.beta, **kw)
+        self.prior = p
+        self._d = d
+        self._notion = notion
+        self._iter = {"n_iter": n_iter, "tol": tol}
+        self._L = np.array(self.result.log_channel, dtype=np.float64)
+
+    # ------------------------------------------------------------------ description
+    @property
+    def distortion(self) -> float:
+        """``AvgD(pi, C, d)`` of this channel (Def. 2.3)."""
+        return _distortion_of(self.prior, self.result, self._d)
+
+    @property
+    def mutual_information(self) -> float:
+        """``I(X;Y)`` in nats under the prior (Def. 2.2), from the log channel."""
+        logc = np.log(np.maximum(self.prior @ np.exp(self._L), np.finfo(float).tiny))
+        return _mi_from_log(self.prior, self._L, logc)
+
+    @property
+    def geo_bound(self) -> float:
+        """``2 beta``: every BA iterate ``F(c)`` is ``2 beta``-geo-ind w.r.t. ``d`` (Remark 4)."""
+        return 2.0 * self.beta
+
+    def distance(self) -> np.ndarray:
+        """The ground distance ``d`` (inputs x outputs)."""
+        return self._d.copy()
+
+    @property
+    def guarantee(self) -> Guarantee:
+        """The tight level of the exact channel (no a-priori claim; see the class docstring)."""
+        cached = self.__dict__.get("_guarantee_cache")
+        if cached is None:
+            if self._notion == "geo-ind":
+                lvl = _geo_level_from_log(self._L, self._d)
+                cached = Guarantee("geo-ind", max(lvl, 1e-300), self._d, metric="the ground distance d")
+            else:
+                cached = Guarantee("ldp", max(_ldp_level_from_log(self._L), 1e-300))
+            self.__dict__["_guarantee_cache"] = cached
+        return cached
+
+    @property
+    def epsilon(self) -> float:  # type: ignore[override]
+        """The stated level (the tight level of the channel, computed on first use)."""
+        return self.guarantee.epsilon
+
+    def channel(self) -> np.ndarray:
+        """The exact channel as float64 (refused where a positive probability underflows)."""
+        return _exp_channel(self.log_channel(), epsilon=self.geo_bound, what=f"channel of {self!r}",
+                            hint="log_channel()")
+
+    def params(self) -> dict:
+        out = {"shape": self.shape, "beta": self.beta}
+        out.update({k: v for k, v in self._iter.items() if v is not None})
+        return out
+
+
+def _beta_for_distortion(p: np.ndarray, d: np.ndarray, target: float, kw: dict) -> float:
+    """``beta`` with ``AvgD(BA(beta)) = target`` (Brent's method on ``log beta``, bracket widened as needed)."""
+    from scipy.optimize import brentq
+
+    def gap(logb: float) -> float:
+        return _distortion_of(p, blahut_arimoto(p, d, math.exp(logb), **kw), d) - target
+
+    lo, hi = -8.0, 2.0
+    g_lo, g_hi = gap(lo), gap(hi)
+    while g_lo < 0 and lo > -40:
+        lo -= 8.0
+        g_lo = gap(lo)
+    while g_hi > 0 and hi < 12:
+        hi += 2.0
+        g_hi = gap(hi)
+    if g_lo < 0 or g_hi > 0:
+        raise ValueError(f"distortion {target:g} is outside what BA reaches here "
+                         f"([{g_hi + target:.6g}, {g_lo + target:.6g}] for beta in [e^{hi:g}, e^{lo:g}])")
+    logb = brentq(gap, lo, hi, xtol=1e-13, rtol=1e-13, maxiter=300)
+    b = math.exp(logb)
+    got = gap(logb) + target
+    if abs(got - target) > 1e-9 * max(1.0, target):  # pragma: no cover - a non-monotone distortion curve
+        raise ValueError(f"no beta matches distortion {target:g} (closest {got:.10g} at beta = {b:.6g})")
+    return b
