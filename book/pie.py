@@ -630,7 +630,7 @@ glue("pie-fig11", figures.fig11(pop.p[pop.tops[20]], est11, rel11))
 # :alt: Bar chart over POI ranks 1 to 20. Red bars, the true probabilities, decreasing from about 0.0045 to 0.0009. White bars for epsilon 10 are often zero or far off; blue bars for epsilon 12.72 are close to the red ones, with narrow whiskers.
 #
 # (Paper Fig. 11.) True probabilities of the top-20 POIs and the emp+thr estimates (exact test) of
-# the RR at ε = 10 and ε = 12.72 ($\beta_{U\mid\mathbf S} > 0.92$): mean over {glue:text}`pie-runs`
+# the RR at ε = 10 and ε = 12.72 ($\beta_{U\mid\mathbf S} > 0.92$): median over {glue:text}`pie-runs`
 # runs with the 10–90 % range (synthetic population at the paper's $n$, $|\mathcal X|$).
 # ```
 #

@@ -137,3 +137,15 @@ def test_single_location_on_toy_traces():
     assert ex["pse"][1] > ex["pse"][0] >= 0 and ex["error_rate"][1] <= ex["error_rate"][0]
     for m in ("rr", "glh"):
         assert sl["pse"][m].shape == (2,) and sl["null"][m] >= 0 and sl["resolvable"][m].dtype == bool
+
+
+def test_fig11_skewed_runs():
+    """Fig. 11 draws runs whose mean lies outside their 10-90 % range (mostly equal, a few zeros)."""
+    import numpy as np
+
+    from ldpnb.papers.pie import figures
+
+    e = np.full((40, 20), 0.004)
+    e[:3] = 0.0  # 7.5 % of runs at zero: mean 0.0037 < 10 % quantile 0.004
+    fig = figures.fig11(np.linspace(0.0045, 0.0009, 20), {"a": e, "b": e * 0.5}, {"a": 0.1, "b": 0.2})
+    assert len(fig.axes) == 1
