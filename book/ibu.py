@@ -94,7 +94,7 @@ SMOKE = dict(
     BOOK, reps=3, mle9=1, eps_age=[0.01, 0.05, 0.15], eps_loc=[1.0, 3.0, 6.0],
     eps_ldp=[0.5, 2.0, 5.0], inv_runs=60, draws=100, mc_trials=200, mc_eps=[1.0],
     mc_n=[10, 25, 50], cons_n=[10**3, 10**4, 10**5], cons_reps=4, f8_thr=3,
-    tols_t19=[1e-6, 1e-8], iters=(300, 500), mc_inv=2000,
+    tols_t19=[1e-6, 1e-8], iters=(300, 1000), mc_inv=2000,
     tols_f8=[1e-6, 1e-7, 1e-8, 1e-9])
 PAPER = dict(BOOK, mle9=100, mle_all=True, cons_reps=50, f8_thr=100,
              tols_t19=[1e-6, 1e-7, 1e-8, 1e-9, 1e-10])
@@ -704,8 +704,9 @@ inv8 = ibu.estimation_trials(M_pg1, N_loc, S["inv_runs"], metric=emd_km, with_ib
 f8 = fig9["b"][1.0]
 for rid, m in (("F8.1", "noisy"), ("F8.2", "INV-N"), ("F8.3", "INV-P")):
     q = np.quantile(inv8[m], [0.025, 0.975, 0.995])
-    printed = CLAIMS[rid].paper.value
-    report.order(rid, {"q025": q[0], "paper": printed, "q975": q[1], "q995": q[2]})
+    if SCALE != "smoke":  # graded on 1,000 runs (smoke: 60)
+        report.order(rid, {"q025": q[0], "paper": CLAIMS[rid].paper.value,
+                           "q975": q[1], "q995": q[2]})
 
 # %% [markdown]
 # IBU's EMD depends on where it stops, and the paper's threshold is not printed. We rerun the paper's
@@ -740,7 +741,9 @@ stats8 = scoring.single_run_stats({m: inv8[m] for m in ("noisy", "INV-N", "INV-P
                                   paper8)
 show(**{f"f8_{k}": f"{v:.{2 if k == 'corr' else 1}f}" for k, v in stats8.items()})
 show(fig8_run=run8, fig8_thr_runs=S["f8_thr"], fig8_thr_lo=f"{min(thr_medians):.3f}",
-     fig8_thr_hi=f"{max(thr_medians):.3f}")
+     fig8_thr_hi=f"{max(thr_medians):.3f}",
+     **{f"f8_high_{m[-1].lower()}": f"{100 * (paper8[m] / np.median(inv8[m]) - 1):.0f}"
+        for m in ("INV-N", "INV-P")})
 
 # %% [markdown]
 # ```{glue:figure} ibu-fig8
@@ -767,11 +770,12 @@ show(fig8_run=run8, fig8_thr_runs=S["f8_thr"], fig8_thr_lo=f"{min(thr_medians):.
 # computed from*, which happens in {glue:text}`ibu-f8-worse`% of our runs. The two INV errors are correlated (correlation {glue:text}`ibu-f8-corr`), and a
 # run at least as bad as the paper's for both occurs {glue:text}`ibu-f8-both`% of the time. So the
 # "14-20% offset" of the first edition was mostly a typical draw of ours against a high draw of the
-# paper's: against our medians, the paper's single values are about 15% higher, and only INV-N is
+# paper's: against our medians, the paper's single values are {glue:text}`ibu-f8-high-n`% (INV-N) and
+# {glue:text}`ibu-f8-high-p`% (INV-P) higher, and only INV-N is
 # outside our 95% range (row F8.2, a divergence by a small margin). Other readings of the setting
 # (a kernel renormalised on the grid instead of clamped, sampling the continuous planar Laplace
 # mechanism, de-duplicated check-ins) each move the noisy EMD away from the paper's value; a copy of
-# the data with one check-in more cannot explain 15%.
+# the data with one check-in more cannot explain an offset of this size.
 #
 # IBU's EMD is a different story: at our threshold ($10^{-8}$ on $\ell$) IBU fits more noise than the
 # paper's run and the printed 0.16995 km is below our range (row F8.4). Over thresholds from $10^{-5}$
@@ -802,8 +806,9 @@ for lab, s in summary9.items():
     report.range(f"F9{lab}.2", s["inv"][0] / ibu_med[0])
     report.range(f"F9{lab}.3", np.max(ibu_med / s["inv"]))
     report.holds(f"F9{lab}.5", rises=s["rises"], thresholds=s["thresholds"])
-    report.order(f"F9M{lab}.1", {"MLE": mle_med[low], "INV": s["inv"][low]})
-    report.range(f"F9M{lab}.2", s["inv"][0] / mle_med[0])
+    if SCALE != "smoke":  # the MLE of many runs (smoke: one)
+        report.order(f"F9M{lab}.1", {"MLE": mle_med[low], "INV": s["inv"][low]})
+        report.range(f"F9M{lab}.2", s["inv"][0] / mle_med[0])
 for lab in "bdf":
     report.range(f"F9{lab}.4", summary9[lab]["ratio3"][-1])
 
@@ -897,7 +902,8 @@ ldp_panels = {"10a": fig10["a"], "10b": fig10["b"],
 for name, res in ldp_panels.items():
     summary_ldp[name] = scoring.panel_summary(res, rng=rng_for(SEED, f"fig{name}/boot"))
 for name, s in summary_ldp.items():
-    report.range(f"F{name}.1", s["ratio3"].max())
+    if SCALE != "smoke":  # medians of 100 runs (smoke: 3)
+        report.range(f"F{name}.1", s["ratio3"].max())
     report.holds(f"F{name}.2", rises=s["rises"], thresholds=s["thresholds"])
 runs = [r for panels in (fig9, fig10, fig12) for res in panels.values()
         for r in res.values()]
@@ -1173,7 +1179,7 @@ glue("ibu-fig13", figures.fig13(Xw, likely13, z6))
 # the whole window from the same start for the same number of updates. Both reach the same $\ell$,
 # the mass outside the subset vanishes (Lemma 8.1), and at the subset's estimate no element outside
 # could raise the likelihood ($r_x < 1$ there, Thm 8.2); the subset is about 20 times smaller and
-# IBU about as much faster (Sec. 8).
+# IBU on it {glue:text}`ibu-t21-speed` times faster (CPU time; Sec. 8).
 
 # %%
 rng = rng_for(SEED, "T21")
@@ -1189,6 +1195,7 @@ r = Gbig @ (cnt / cnt.sum() / (part.estimate @ Gbig[sub]))  # r_x at the subset'
 report.holds("T21.1", dl=abs(full.loglik - part.loglik), r_out_max=r[~sub].max())
 report.holds("T21.2", mass=full.estimate[~sub].sum())
 report.order("T21.3", {"subset": t_sub, "full": t_full})
+show(t21_speed=f"{t_full / t_sub:.0f}")
 
 # %% [markdown]
 # **$k$-RR (Prop. 8.4).** The reported values are a likely subset: an unreported value $x'$ has

@@ -135,6 +135,13 @@ def test_prop_7_2_fails_at_k_2_and_holds_beyond():
     assert ibu.inv_bound_sampling("7.1", 200, rng=12, k_max=50)["violations"] == 0
 
 
+def test_prop_7_2_sampling_always_covers_k_2():
+    # one draw in ten is at k = 2, so even a small sample meets the counterexample (and none without it)
+    few = ibu.inv_bound_sampling("7.2", 100, rng=5)
+    assert few["violations_k2"] > 0 and few["violations"] == few["violations_k2"]
+    assert ibu.inv_bound_sampling("7.2", 30, rng=5, k_max=300, k2_every=0)["instances"] == 150
+
+
 def test_identifying_observations_thm_6_1():
     assert ibu.identifying_observations(mech.grr_channel(6, 1.0))["strict"]
     out = ibu.identifying_observations(M12)

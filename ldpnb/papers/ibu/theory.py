@@ -321,12 +321,15 @@ def _thetas(k: int, rng: np.random.Generator) -> list[np.ndarray]:
 
 
 @contract(proposition=OneOf("7.1", "7.2"), draws=Integer(1, 1_000_000), rng=RandomState(),
-          k_max=Integer(2, 2000), eps_max=_EPS, check_every=Integer(1, None), check_k_max=Integer(2, 1000))
+          k_max=Integer(2, 2000), eps_max=_EPS, check_every=Integer(1, None), check_k_max=Integer(2, 1000),
+          k2_every=Integer(0, None))
 def inv_bound_sampling(proposition: str, draws: int, *, rng=None, k_max: int = 300, eps_max: float = 8.0,
-                       check_every: int = 10, check_k_max: int = 150) -> dict:
+                       check_every: int = 10, check_k_max: int = 150, k2_every: int = 10) -> dict:
     r"""Props. 7.1 and 7.2 as general statements, checked on sampled cases (exact closed forms).
 
-    ``draws`` pairs :math:`(k, \varepsilon)`, :math:`k` uniform on :math:`\{2, \dots,` ``k_max``:math:`\}`,
+    ``draws`` pairs :math:`(k, \varepsilon)`, :math:`k` uniform on :math:`\{2, \dots,` ``k_max``:math:`\}`
+    except that one draw in ``k2_every`` (those with index :math:`\equiv 1`; 0 for none) has :math:`k = 2`, the
+    smallest alphabet the propositions cover, so that it is always sampled,
     :math:`\varepsilon` uniform on :math:`[10^{-3},` ``eps_max``:math:`]` (Prop. 7.1, k-RR) or on
     :math:`[10^{-3}, \ln 2)` (Prop. 7.2, truncated geometric, :math:`\alpha = e^{-\varepsilon} > 1/2`), each
     with the five distributions of :func:`_thetas`:
@@ -352,6 +355,8 @@ def inv_bound_sampling(proposition: str, draws: int, *, rng=None, k_max: int = 3
     margin, rel = np.inf, 0.0
     for i in range(draws):
         k = int(rng.integers(2, k_max + 1))
+        if k2_every and i % k2_every == 1 % k2_every:  # the k = 2 stratum
+            k = 2
         eps = float(rng.uniform(1e-3, hi if first else hi - 1e-9))
         bound = inv_krr_upper_bound(k, eps, 1) if first else inv_geometric_lower_bound(eps, 1)
         M = None if first else geometric_channel(k, eps)
