@@ -170,12 +170,31 @@ def _report_matrix(counts, m: int) -> tuple[np.ndarray, bool]:
 
 
 # ----------------------------------------------------------------------------- products
+#: Side of the square tiles of the transposed copy (a tiled copy keeps both sides in cache).
+_T_BLOCK = 256
+
+
+def _transpose_copy(C: np.ndarray) -> np.ndarray:
+    """``np.ascontiguousarray(C.T)`` by square tiles: the same array, about twice as fast for large
+    matrices (a plain transposed copy strides through memory on one side)."""
+    k, m = C.shape
+    if k * m < 1 << 18:
+        return np.ascontiguousarray(C.T)
+    CT = np.empty((m, k))
+    b = _T_BLOCK
+    for i in range(0, k, b):
+        for j in range(0, m, b):
+            CT[j:j + b, i:i + b] = C[i:i + b, j:j + b].T
+    return CT
+
+
 class _Dense:
     """Products of a dense channel restricted to the observed outputs."""
 
     def __init__(self, C: np.ndarray, obs: np.ndarray) -> None:
-        self.C = np.ascontiguousarray(C[:, obs])
-        self.CT = np.ascontiguousarray(self.C.T)
+        # every output observed (the usual case): no gather, the channel itself (C-contiguous)
+        self.C = np.ascontiguousarray(C) if bool(obs.all()) else np.ascontiguousarray(C[:, obs])
+        self.CT = _transpose_copy(self.C)
         self.k = C.shape[0]
 
     def out(self, Theta: np.ndarray) -> np.ndarray:
@@ -226,12 +245,16 @@ def _run(prod, Q: np.ndarray, Theta: np.ndarray, *, tol: float, max_iter: int, c
     ``Theta`` until each row meets the stopping rule; a row that stops is frozen.
 
     The working arrays hold the active rows only (compacted when rows stop), so that a single run
-    or a batch whose rows are all active pays no gather/scatter per iteration.
+    or a batch whose rows are all active pays no gather/scatter per iteration.  One run with a
+    dense channel goes to :func:`_run_single_dense` (the same operations on 1-D arrays).
     """
     R = Q.shape[0]
     pos = Q > 0
     if np.any(pos & ~(prod.raw(Theta) > 0)):
         raise ValueError("theta0 gives probability 0 to an observed output; start from a full-support distribution")
+    if single and R == 1 and isinstance(prod, _Dense) and bool(pos.all()):
+        return _run_single_dense(prod, Q[0], Theta[0].copy(), tol=tol, max_iter=max_iter, criterion=criterion,
+                                 min_iter=min_iter, trace=trace)
     D = prod.out(Theta)
     need_ll = trace or criterion == "loglik"
     fixed = tol == 0
@@ -306,6 +329,63 @@ def _run(prod, Q: np.ndarray, Theta: np.ndarray, *, tol: float, max_iter: int, c
         return IBUResult(out_theta[0], int(n_iter[0]), bool(converged[0]), float(final_ll[0]), float(gap[0]),
                          trace_arr, criterion, tol)
     return IBUResult(out_theta, n_iter, converged, final_ll, gap, trace_arr, criterion, tol)
+
+
+def _run_single_dense(prod: _Dense, q: np.ndarray, theta: np.ndarray, *, tol: float, max_iter: int, criterion: str,
+                      min_iter: int, trace: bool) -> IBUResult:
+    """:func:`_run` for one run of a dense channel with every (kept) output observed, on 1-D arrays.
+
+    The same arithmetic, operation for operation, as the batch engine on a ``(1, k)`` array (numpy
+    reduces a 1-D vector and a one-row matrix alike, and ``v @ C`` calls the same BLAS routine for
+    ``v`` of shape ``(k,)`` and ``(1, k)``), so the estimate, trace, log-likelihood and gap are
+    bitwise those of :func:`_run`; with about half the numpy calls per iteration and no
+    bookkeeping of active rows.
+    """
+    C, CT = prod.C, prod.CT
+    den = theta @ C
+    need_ll = trace or criterion == "loglik"
+    fixed = tol == 0
+    ll = float((q * np.log(den)).sum()) if need_ll else 0.0
+    tr = [ll] if trace else None
+    ratio = np.empty_like(q)
+    t = 0
+    converged = False
+    g = np.nan
+    while t < max_iter:
+        np.divide(q, den, out=ratio)
+        r = ratio @ CT
+        if criterion == "gap" and not fixed:
+            g = float(np.log(r.max()))
+            if g <= tol and t >= min_iter:
+                converged = True
+                break
+            g = np.nan
+        old = theta
+        theta = theta * r
+        theta /= theta.sum()
+        den = theta @ C
+        t += 1
+        if need_ll:
+            new_ll = float((q * np.log(den)).sum())
+            if trace:
+                tr.append(new_ll)
+        if fixed or criterion == "gap":
+            if need_ll:
+                ll = new_ll
+            continue
+        if criterion == "loglik":
+            change = abs(new_ll - ll)
+            ll = new_ll
+        else:
+            d = np.abs(theta - old)
+            change = float(d.max() if criterion == "max_abs" else d.sum())
+        if change < tol and t >= max(min_iter, 1):
+            converged = True
+            break
+    if np.isnan(g):
+        g = float(np.log((np.divide(q, den) @ CT).max()))
+    final_ll = float((q * np.log(den)).sum())
+    return IBUResult(theta, t, converged, final_ll, max(g, 0.0), np.asarray(tr) if trace else None, criterion, tol)
 
 
 def _run_squarem(prod, Q: np.ndarray, Theta: np.ndarray, *, tol: float, max_iter: int, criterion: str,
