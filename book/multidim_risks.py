@@ -16,953 +16,770 @@
 # %% [markdown]
 # # The risks of collecting multidimensional data under LDP
 #
+# {glue:md}`multidim_risks-status`
+#
 # This chapter reproduces H. H. Arcolezi, S. Gambs, J.-F. Couchot and C. Palamidessi, *On the
 # Risks of Collecting Multidimensional Data Under Local Differential Privacy*, PVLDB 16(5),
-# 2023 {cite}`arcolezi2023risks`. A server collects $d$ categorical attributes from $n$ users, repeatedly, under
-# $\epsilon$-LDP. Three multidimensional solutions are compared:
+# 2023 {cite}`arcolezi2023risks`. A server collects $d$ categorical attributes from $n$ users,
+# repeatedly, under $\epsilon$-LDP. The paper compares three ways of doing so:
 #
 # * **SPL** splits $\epsilon$ over the $d$ attributes;
 # * **SMP** samples one attribute $j\sim\mathcal U([d])$ and discloses $\langle j,
 #   \mathcal M(v_j;\epsilon)\rangle$;
 # * **RS+FD** {cite}`arcolezi2021rsfd` samples $j$, reports $v_j$ with the amplified budget
-#   $\epsilon' = \ln\big(d(e^{\epsilon}-1)+1\big)$ and sends *uniform fake data* for the other
-#   attributes, so that $j$ is hidden.
+#   $\epsilon' = \ln\big(d(e^{\epsilon}-1)+1\big)$ and sends *fake data* for the other
+#   attributes, so that $j$ stays hidden.
 #
-# The paper shows that (i) a plausible-deniability attacker profiles SMP users over repeated
-# surveys and re-identifies them against background knowledge, (ii) a classifier uncovers
-# RS+FD's hidden sampled attribute because real data are not uniform, and (iii) proposes
-# **RS+RFD**, whose fake data follow public priors. Every number below is recomputed from
-# `ldpnb.multidim` and `ldpnb.attacks` on the real Adult (45,222 x 10) and ACS Montana
-# (10,336 x 18) tables {cite}`kohavi1996adult,ding2021folktables`, and on Nursery's full factorial design.
+# It shows that (i) an attacker who guesses each report's value by plausible deniability builds
+# profiles of SMP users over repeated surveys and re-identifies them against background
+# knowledge, (ii) a classifier uncovers RS+FD's hidden sampled attribute because real data are not
+# uniform while fake data are, and (iii) it proposes **RS+RFD**, whose fake data follow public
+# priors. Every number below is recomputed from `ldpnb.mechanisms` and `ldpnb.attacks` on the
+# real Adult (45,222 × 10) and ACS Montana (10,336 × 18) tables
+# {cite}`kohavi1996adult,ding2021folktables`, and on Nursery's full factorial design (12,960 × 9).
 
-# %% tags=["parameters"]
-SCALE = "book"  # "smoke" (seconds, tests) | "book" (the published book, minutes) | "paper"
+# %% tags=["parameters", "remove-cell"]
+SCALE = "book"  # "smoke" | "book" | "paper"
 SEED = 2024
 
-# %%
+# %% tags=["hide-input"]
 import time
-from math import factorial
 
-import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
+from myst_nb import glue
 from threadpoolctl import threadpool_limits
 
-from ldpnb import attacks as at
-from ldpnb.papers.risks import experiments as at_experiments
-from ldpnb import measures as at_measures
-from ldpnb import data as ds
-from ldpnb import mechanisms as md
-from ldpnb.papers import risks as md_risks
-from ldpnb.repro.parallel import sweep
-from ldpnb.repro.plotting import color, set_style
-from ldpnb.repro.legacy import Report
+from ldpnb import attacks as at, data as ds, measures, mechanisms as md
+from ldpnb.papers.risks import CLAIMS, checks, experiments as ex, figures, runs
+from ldpnb.repro import Report, rng_for
+from ldpnb.repro.plotting import set_style
 
-threadpool_limits(1)  # the book builds chapters on one core each; tiny BLAS calls are faster single-threaded
+threadpool_limits(1)
 set_style()
-report = Report("multidim_risks", scale=SCALE)
-T0 = time.time()
-rng = np.random.default_rng(SEED)
-# one integer seed per experiment: protocols compared in one experiment share survey designs,
-# PK subsets and random streams (common random numbers)
-SEEDS = np.random.SeedSequence(SEED).generate_state(16)
+report = Report("multidim_risks", CLAIMS, scale=SCALE, seed=SEED)
+T0 = time.process_time()
 
-EPS_ALL = list(range(1, 11))
+# %% tags=["hide-input"]
+ALL5 = ["grr", "ss", "olh", "oue", "sue"]
 SIZES = {
-    "smoke": dict(rid_eps=[2, 10], rid_prots=["grr", "oue"], rid_runs=1, head_runs=1, h4_runs=2, acs_eps=[10],
-                  acs_prots=["grr", "oue"], nu_prots=["grr"], nu_eps=[10], pie_betas=[0.95, 0.6],
-                  pie_prots=["grr"], aif_eps=[1, 10], aif_eps_small=[10], aif_runs=1, pk_fracs=(0.1, 0.5),
-                  xgb_eps=[1, 10], xgb_trees=10, xgb_train=2000, xgb_trees_small=10, xgb_train_small=2000,
-                  fig4_eps=[4, 10], fig4_runs=1,
-                  mse_runs=2, mse_runs_inc=1, prior_draws=2, rfd_eps=[10]),
-    "book": dict(rid_eps=[1, 2, 4, 6, 8, 10], rid_prots=["grr", "ss", "olh", "oue", "sue"], rid_runs=1,
-                 head_runs=6, h4_runs=10, acs_eps=[1, 2, 4, 6, 8, 10], acs_prots=["grr", "ss", "olh", "oue", "sue"],
-                 nu_prots=["grr", "ss", "olh", "oue", "sue"], nu_eps=[1, 2, 4, 6, 8, 10], pie_betas=[0.95, 0.9, 0.85, 0.75, 0.6],
-                 pie_prots=["grr", "ss", "olh", "oue", "sue"], aif_eps=[1, 2, 4, 6, 8, 10], aif_eps_small=[1, 2, 4, 6, 10],
-                 aif_runs=1, pk_fracs=(0.1, 0.3, 0.5), xgb_eps=[1, 10], xgb_trees=30, xgb_train=10_000,
-                 xgb_trees_small=20, xgb_train_small=5000,
-                 fig4_eps=[1, 4, 7, 10], fig4_runs=2, mse_runs=20, mse_runs_inc=5, prior_draws=10, rfd_eps=[1, 2, 4, 6, 8, 10]),
-    "paper": dict(rid_eps=EPS_ALL, rid_prots=["grr", "ss", "olh", "oue", "sue"], rid_runs=20, head_runs=20, h4_runs=20,
-                  acs_eps=EPS_ALL, acs_prots=["grr", "ss", "olh", "oue", "sue"],
-                  nu_prots=["grr", "ss", "olh", "oue", "sue"], nu_eps=EPS_ALL,
-                  pie_betas=[0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55, 0.5],
-                  pie_prots=["grr", "ss", "olh", "oue", "sue"], aif_eps=EPS_ALL, aif_eps_small=EPS_ALL,
-                  aif_runs=20, pk_fracs=(0.1, 0.3, 0.5), xgb_eps=EPS_ALL, xgb_trees=None, xgb_train=None,
-                  xgb_trees_small=None, xgb_train_small=None,
-                  fig4_eps=EPS_ALL, fig4_runs=20, mse_runs=20, mse_runs_inc=20, prior_draws=100, rfd_eps=EPS_ALL),
+    "smoke": dict(prots=["grr", "oue"], h1_n=20_000, rid_eps=[10], rid_runs=1, head_runs=dict.fromkeys(ALL5, 1),
+                  nu_runs=1, nu_eps=[10], acs_runs=1, pie_betas=[0.6], aif_eps=[10], pk=(0.1, 0.5),
+                  xgb_eps=[10], xgb_variants=runs.VARIANTS[:1], fig4_eps=[10], fig4_runs=1, mse_runs=1,
+                  mse_runs_inc=1, prior_draws=1, rfd_eps=[10], thm_runs=20, eps_u=[2, 7], bridge_eps=[10.0]),
+    "book": dict(prots=ALL5, eps_u=list(range(2, 8)), bridge_eps=[2.0, 6.0, 10.0], h1_n=100_000, rid_eps=[1, 2, 4, 6, 8, 10], rid_runs=3,
+                 head_runs={"grr": 20, "sue": 20, "ss": 10, "oue": 10, "olh": 10}, nu_runs=10,
+                 nu_eps=[1, 2, 4, 6, 8, 10], acs_runs=2, pie_betas=[0.95, 0.9, 0.85, 0.75, 0.6],
+                 aif_eps=[1, 2, 4, 6, 8, 10], pk=(0.1, 0.3, 0.5), xgb_eps=[1, 10], xgb_variants=runs.VARIANTS,
+                 fig4_eps=[1, 4, 7, 10], fig4_runs=3, mse_runs=20, mse_runs_inc=5, prior_draws=10,
+                 rfd_eps=[1, 2, 4, 6, 8, 10], thm_runs=200),
+    "paper": dict(prots=ALL5, eps_u=list(range(2, 8)), bridge_eps=[2.0, 6.0, 10.0], h1_n=1_000_000, rid_eps=list(range(1, 11)), rid_runs=20, head_runs=dict.fromkeys(ALL5, 20),
+                  nu_runs=20, nu_eps=list(range(1, 11)), acs_runs=20,
+                  pie_betas=[0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55, 0.5], aif_eps=list(range(1, 11)),
+                  pk=(0.1, 0.3, 0.5), xgb_eps=list(range(1, 11)), xgb_variants=runs.VARIANTS,
+                  fig4_eps=list(range(1, 11)), fig4_runs=20, mse_runs=20, mse_runs_inc=20, prior_draws=100,
+                  rfd_eps=list(range(1, 11)), thm_runs=1000),
 }[SCALE]
-N_JOBS = {"smoke": 1, "book": 1, "paper": None}[SCALE]  # paper scale: all cores (ldpnb.parallel.sweep)
+PROTS = SIZES["prots"]
+glue("risks-rid-runs", str(SIZES["rid_runs"]), display=False)
+glue("risks-head-runs", ", ".join(f"{figures.NAMES[p]} {r}" for p, r in SIZES["head_runs"].items()), display=False)
 
-
-def par(func, tasks):
-    """Run func(task) over tasks (in parallel at paper scale); experiments carry their own seeds."""
-    return sweep(lambda task, _rng: func(task), list(tasks), seed=SEED, n_jobs=N_JOBS)
-
-
-NAMES = {"grr": "GRR", "ss": "ω-SS", "olh": "OLH", "oue": "OUE", "sue": "SUE"}
-
-adult_df, adult_ks = ds.load_adult_risks()
-acs_df, acs_ks = ds.load_acs_employment()
-nur_df, nur_ks = ds.make_nursery()
-XA, KA = adult_df.to_numpy(), np.array(adult_ks)
-XC, KC = acs_df.to_numpy(), np.array(acs_ks)
-XN, KN = nur_df.to_numpy(), np.array(nur_ks)
-print(f"Adult {XA.shape}, k = {adult_ks}\nACS {XC.shape}, k = {acs_ks}\nNursery {XN.shape}, k = {nur_ks}")
+# %%
+adult, adult_ks = ds.load_adult_risks()
+acs, acs_ks = ds.load_acs_employment()
+nursery, nursery_ks = ds.make_nursery()
+XA, KA = adult.to_numpy(), np.array(adult_ks)
+XC, KC = acs.to_numpy(), np.array(acs_ks)
+XN, KN = nursery.to_numpy(), np.array(nursery_ks)
+idxA, idxC = at.ReidIndex(XA, KA), at.ReidIndex(XC, KC)
 
 # %% [markdown]
-# **Scales.** `smoke` runs every cell on tiny grids (seconds; statistical rows that need many
-# runs are marked not-evaluated). `book` keeps the full datasets and the exact-expectation RID
-# ranking, uses ε ∈ {1, 2, 4, 6, 8, 10} (Figs. 2, 9, 10, 11), the paper's five protocols in
-# Figs. 9–13, one survey design per figure plus 6–10 independent runs for the headline numbers,
-# 20 runs for utility, the Bayes attackers on the full grids and XGBoost at ε ∈ {1, 10} (ACS:
-# 30 trees, ≤ 10,000 training rows, NK/PK/HM; Adult and Nursery: 20 trees, ≤ 5,000 rows, NK/PK). `paper` uses the paper's grids,
-# 20 runs, XGBoost's defaults on all three datasets, in parallel. Analytic rows are exact at every
-# scale; each statistical row states its tolerance and the number of runs behind it.
+# **Scales.** `book` (the published chapter, within 8 minutes of one core) keeps the full
+# datasets, the exact-expectation ranking of the re-identification attack and the paper's ε grid
+# for attribute inference; it runs the re-identification figures on ε ∈ {1, 2, 4, 6, 8, 10} with
+# {glue:text}`risks-rid-runs` runs each (the headline numbers of Sec. 4.2 with
+# {glue:text}`risks-head-runs` runs), the paper's attacker (XGBoost with default parameters) on
+# ACS at ε ∈ {1, 10} and the Bayes attackers on every grid. `paper` runs every grid of the paper
+# with 20 runs and the full XGBoost grids. Every caption states its sizes.
 #
 # ## Plausible deniability: how often one report gives the value away
 #
-# For one report of attribute $j$ the attacker guesses $\hat v = y$ (GRR), a uniform element of
-# the support set (ω-SS: the subset; UE: the set bits; OLH: the hash pre-image) or, if it is
-# empty, a uniform value. The expected accuracies (Sec. 3.2.1; a Bayes-adversary view is in
-# {cite}`gursoy2022adversarial`) are
+# For one report of attribute $j$ the attacker guesses $\hat v = y$ (GRR), a uniform element of the
+# support set (ω-SS: the subset; UE: the set bits; OLH: the hash pre-image) or, if it is empty, a
+# uniform value. The expected accuracies (Sec. 3.2.1) are
 #
 # $$ACC_{GRR} = \frac{e^\epsilon}{e^\epsilon+k-1},\qquad
 #   ACC_{UE} = p\,\frac{1-(1-q)^k}{kq} + (1-p)\frac{(1-q)^{k-1}}{k},\qquad
 #   ACC_{\omega\text{-SS}} = \frac{e^\epsilon}{\omega e^\epsilon + k-\omega},$$
 #
-# (the UE closed form equals the paper's binomial sum; the SS form uses the integer
-# $\omega=\max(1,\mathrm{round}(k/(e^\epsilon+1)))$ that is actually run — the paper's
-# $(e^\epsilon+1)/(2k)$ exceeds 100 % when $\omega=1$), and the paper's OLH approximation
-# $1/(2\max(k/(e^\epsilon+1),1))$. After $d$ surveys in which every user reports a *new*
-# attribute (uniform metric) the complete profile is inferred with probability
-# $\prod_j ACC_{FO}(\epsilon,k_j)$ (Eq. 4); if users sample with replacement and memoize
-# (non-uniform metric), only $d!/d^d$ of them ever report all attributes (Eq. 5).
+# the UE form being the paper's binomial sum in closed form. The paper also gives
+# $ACC_{OLH} \approx 1/(2\max(k/(e^\epsilon+1),1))$ and, for ω-SS, $(e^\epsilon+1)/(2k)$ with a
+# continuous ω. After $d$ surveys in which every user reports a *new* attribute (the uniform
+# metric) the complete profile is inferred with probability $\prod_j ACC(\epsilon,k_j)$ (Eq. 4); if
+# users sample with replacement and memoise (the non-uniform metric), only $d!/d^d$ of them ever
+# report all $d$ attributes (Eq. 5). {numref}`fig-risks-fig1` draws both for Adult's age,
+# workclass and education.
 
 # %%
-ks_fig1 = [74, 7, 16]  # Adult's age, workclass, education
-fig, axes = plt.subplots(1, 2, figsize=(11, 4), sharey=True)
-fig1 = {}
-for ax, setting in zip(axes, ["uniform", "non-uniform"]):
-    for prot in ["grr", "olh", "ss", "sue", "oue"]:
-        y = [100 * at.multi_collection_accuracy(prot, e, ks_fig1, setting) for e in EPS_ALL]
-        fig1[(setting, prot)] = y
-        ax.plot(EPS_ALL, y, marker="o", ms=4, color=color(prot), label=NAMES[prot])
-    y = [100 * at.multi_collection_accuracy("olh", e, ks_fig1, setting, form="ideal") for e in EPS_ALL]
-    ax.plot(EPS_ALL, y, ls="--", color=color("olh"), label="OLH (exact, ideal hash)")
-    ax.set(xlabel="ε", ylabel="expected ACC (%)", title=f"({'a' if setting == 'uniform' else 'b'}) {setting} privacy metric",
-           ylim=(-5, 103))
-axes[0].legend()
-fig.suptitle("Fig. 1 — Expected attacker accuracy after d = 3 surveys (k = [74, 7, 16])", fontweight="bold")
-plt.show()
+EPS_ALL = list(range(1, 11))
+ks_fig1 = [74, 7, 16]
+curves = {(s, p): [100 * at.multi_collection_accuracy(p, e, ks_fig1, s) for e in EPS_ALL]
+          for s in ("uniform", "non-uniform") for p in ("grr", "olh", "ss", "sue", "oue")}
+for s in ("uniform", "non-uniform"):
+    curves[(s, "olh (ideal hash)")] = [100 * at.multi_collection_accuracy("olh", e, ks_fig1, s, form="ideal")
+                                       for e in EPS_ALL]
 
-# %%
-for prot, paper in [("grr", 99.5747), ("sue", 72.3599), ("oue", 15.35), ("olh", 12.5), ("ss", 99.5747)]:
-    report.check_close(f"H1-{prot}", f"Fig. 1a: uniform ACC after 3 surveys at ε=10, {NAMES[prot]} (%)",
-                       paper=paper, ours=fig1[("uniform", prot)][-1], atol=1e-3)
-report.check_close("H1-NU", "Fig. 1b / Eq. 5: non-uniform GRR at ε=10 = uniform x 3!/3^3 (%)", paper=22.1277,
-                   ours=fig1[("non-uniform", "grr")][-1], atol=1e-3)
-ratio = np.array(fig1[("non-uniform", "sue")]) / np.array(fig1[("uniform", "sue")])
-report.check("T21", "Eq. 5 = Eq. 4 x d!/d^d at every ε (all protocols)", paper="2/9", ours=float(ratio.mean()),
-             passed=bool(all(np.allclose(np.array(fig1[("non-uniform", p)]) / np.array(fig1[("uniform", p)]), 2 / 9, rtol=1e-12)
-                             for p in NAMES)), tolerance="rtol 1e-12")
-
-# Monte-Carlo check of the single-report formulas with the attack as implemented
-n_mc = 20_000
-mc_rows = []
-for prot in ["grr", "olh", "ss", "sue", "oue"]:
-    for k, eps in [(7, 2.0), (74, 4.0)]:
-        x = rng.integers(0, k, n_mc)
-        acc = np.mean(at.perturb_and_infer(x, k, eps, prot, rng=rng) == x)
-        mc_rows.append((prot, k, eps, 100 * acc, 100 * at.expected_pd_accuracy(prot, eps, k),
-                        100 * at.expected_pd_accuracy(prot, eps, k, form="paper")))
-mc = pd.DataFrame(mc_rows, columns=["protocol", "k", "ε", "simulated ACC %", "exact formula %", "paper formula %"])
-display(mc.round(3))
-z = np.abs(mc["simulated ACC %"] - mc["exact formula %"]) / (100 * np.sqrt(mc["exact formula %"] / 100 * (1 - mc["exact formula %"] / 100) / n_mc))
-report.check("T4", "Sec. 3.2.1: simulated attack accuracy = exact formula (5 protocols, 2 (k, ε))", paper="formulas",
-             ours=f"max |z| = {z.max():.2f}", passed=bool(z.max() < 5), tolerance="|z| < 5 (n = 20,000 reports)")
-olh_sim = mc.query("protocol == 'olh' and k == 74")["simulated ACC %"].iloc[0]
-report.diverges("T4-OLH", "OLH accuracy ≈ 1/(2 max(k/(e^ε+1), 1)) (k=74, ε=4, %)", paper=37.566, ours=round(olh_sim, 3),
-                tolerance="5 SE of the exact ideal-hash value 27.944",
-                note="The paper's OLH formula is an approximation; with an ideal random hash the exact accuracy equals OUE's "
-                     "(27.94 %), which the simulated attack matches. (With ldpnb's Carter-Wegman hash, only pairwise "
-                     "independent, the attack is ~2 points more accurate.)",
-                holds=bool(abs(olh_sim - 27.944) < 5 * 100 * np.sqrt(0.27944 * 0.72056 / n_mc)))
-report.diverges("T4-SS", "ω-SS accuracy = (e^ε+1)/(2k) (k=7, ε=4, %)", paper=100 * at.expected_pd_accuracy("ss", 4, 7, "paper"),
-                ours=100 * at.expected_pd_accuracy("ss", 4, 7), tolerance="exact",
-                note="With the integer ω = max(1, round(k/(e^ε+1))) = 1 actually used, SS is GRR and the accuracy is p/ω; "
-                     "the paper's continuous-ω form exceeds 100 %.",
-                holds=bool(at.expected_pd_accuracy("ss", 4, 7) == at.expected_pd_accuracy("grr", 4, 7)))
-oue10 = [100 * at.expected_pd_accuracy("oue", 10, k) for k in (2, 7, 16, 74)]
-report.diverges("T20", "App. C: OLH and OUE have an expected upper bound ACC = 1/2 per collection (OUE, k=2, ε=10, %)",
-                paper=50.0, ours=round(oue10[0], 2), tolerance="exact",
-                note=f"Only asymptotically (large k): exact OUE accuracy at ε=10 is {', '.join(f'{v:.1f}' for v in oue10)} % "
-                     "for k = 2, 7, 16, 74 — the bound 1/2 + (1/2)(1-q)^(k-1)/k tends to 1/2.",
-                holds=bool(all(v > 50 for v in oue10) and oue10[-1] < 51))
+# %% tags=["hide-input", "remove-output"]
+glue("risks-fig1", figures.fig1(EPS_ALL, curves), display=False)
 
 # %% [markdown]
+# ```{glue:figure} risks-fig1
+# :name: fig-risks-fig1
+# :alt: Two panels of expected accuracy against epsilon from 1 to 10. GRR and omega-SS rise to nearly 100 percent, SUE to about 72 percent, OUE and OLH stay below 16 percent; the non-uniform panel scales every curve by 2/9.
+#
+# Paper Fig. 1: expected accuracy of inferring the complete profile after $d = 3$ surveys
+# ($k = [74, 7, 16]$), (a) uniform and (b) non-uniform metric; Eqs. 4 and 5 with the paper's
+# single-report forms (OLH: the paper's approximation; dashed: OLH with an ideal hash, which equals OUE).
+# ```
+#
+# The formulas are the attack's, so we run the attack: three surveys of 100,000 simulated users at
+# ε = 10 (rows H1), the non-uniform metric by simulating the surveys with replacement and memoised
+# reports (H1-NU, T21), and single reports for two (k, ε) pairs (T4).
+
+# %%
+rng = rng_for(SEED, "fig1")
+for p in ("grr", "sue", "oue", "ss", "olh"):
+    mc = checks.profile_accuracy_mc(p, 10.0, ks_fig1, SIZES["h1_n"], rng=rng)
+    report.close(f"H1-{p}", mc["ours"], se=mc["se"])
+cov = checks.coverage_mc("grr", 10.0, ks_fig1, SIZES["h1_n"], rng=rng)
+report.close("H1-NU", cov["profile"], se=cov["profile_se"])
+report.close("T21", cov["coverage"] / 100, se=cov["coverage_se"] / 100)
+
+# %%
+single = pd.DataFrame(checks.single_report_mc(
+    [(p, k, e) for p in ("grr", "olh", "ss", "sue", "oue") for k, e in [(7, 2.0), (74, 4.0)]], 20_000, rng=rng))
+report.holds("T4", max_abs_z=float(single["z"].abs().max()))
+olh = single.query("protocol == 'olh' and k == 74").iloc[0]
+report.holds("T4-OLH", simulated=olh["simulated"], paper_form=olh["paper form"], exact=olh["exact"], se=olh["se"])
+report.holds("T4-SS", exact=100 * at.expected_pd_accuracy("ss", 4, 7), grr=100 * at.expected_pd_accuracy("grr", 4, 7),
+             paper_form=100 * at.expected_pd_accuracy("ss", 4, 7, "paper"))
+report.holds("T20", acc_k2=100 * at.expected_pd_accuracy("oue", 10, 2), acc_k74=100 * at.expected_pd_accuracy("oue", 10, 74))
+single.round(3)
+
+# %% [markdown]
+# The simulated attack follows the exact forms. Two of the paper's forms do not describe the
+# attack that is run: OLH's is an approximation (with an ideal random hash OLH's accuracy equals
+# OUE's: 27.9 % at k = 74, ε = 4, against the form's 37.6 %), and ω-SS's continuous-ω form exceeds
+# 100 % where the integer ω is 1, which makes ω-SS exactly GRR. The "expected upper bound 1/2" of
+# OUE and OLH (App. C.3) holds only as k grows: at k = 2 and ε = 10 OUE's accuracy is 75 %.
+#
 # ## Re-identification of SMP users over repeated surveys
 #
 # Five surveys are run on the full Adult table; survey $sv$ asks a random subset of
-# $d_{sv}\sim\mathcal U\{d/2,\dots,d-1\}$ attributes (artifact). After each survey the attacker
-# holds, per pseudonymous user, a partial profile of inferred values and matches it against the
-# background knowledge $D_{BK}$ (the identified table: FK-RI) or a random subset of at least
-# $d/2$ of its attributes (PK-RI), ranking records by the number of matching attributes and
-# outputting a top-k list with random tie-breaking. RID-ACC is the fraction of users whose
-# identity is in the list. We compute the **exact expectation** over the tie-breaking: with
-# $n_c$ the number of records matching exactly $c$ profile attributes (obtained from
-# $\sum_{|T|=j}N(T)=\sum_{c\ge j}\binom cj n_c$, $N(T)$ = records equal to the profile on $T$),
-# $A$ the records strictly better than the true one and $B$ the ties,
-#
-# $$P(\text{hit}) = \mathbb 1[A<k]\,\frac{\min(B, k-A)}{B},$$
-#
-# which lets us use all 45,222 users (the artifact used a 10 % sample). The baseline is $k/n$.
+# $d_{sv}\sim\mathcal U\{d/2,\dots,d-1\}$ attributes. After each survey the attacker holds, per
+# pseudonymous user, a partial profile of inferred values and matches it against the background
+# knowledge: the identified table itself (FK-RI) or a random subset of at least $d/2$ of its
+# attributes (PK-RI). Records are ranked by the number of matching attributes and the top-k list
+# is output with random tie-breaking; RID-ACC is the fraction of users whose identity is in the
+# list. We compute the **exact expectation** over the tie-breaking: with $A$ the records strictly
+# better than the true one and $B$ the ties (the true record included),
+# $P(\text{hit}) = \mathbb 1[A<k]\,\min(B, k-A)/B$, which lets us use all 45,222 users. The
+# baseline is $k/n$. Protocols share the survey designs and PK subsets of each run.
 
 # %%
-idxA = at.ReidIndex(XA, KA)
-idxC = at.ReidIndex(XC, KC)
-TOPK = (1, 5, 10)
-SURVEYS = [2, 3, 4, 5]
-t_rid = time.time()
-fig2 = dict(zip(SIZES["rid_prots"], par(lambda p: at_experiments.smp_rid_experiment(
-    XA, KA, p, SIZES["rid_eps"], setting="uniform", runs=SIZES["rid_runs"], index=idxA, pk=True, topk=TOPK, rng=int(SEEDS[0])),
-    SIZES["rid_prots"])))
-print(f"Figs. 2/10 simulations: {time.time() - t_rid:.1f} s")
+fig2 = runs.rid_by_protocol(XA, KA, PROTS, SIZES["rid_eps"], runs=SIZES["rid_runs"], seed=SEED, name="fig2",
+                            index=idxA, pk=True, topk=(1, 5, 10))
+t1, t10 = 0, 2
 
-
-def plot_rid(results, eps_grid, prots, title, key="FK", n=len(XA), xlabel="ε", xticks=None, invert=False):
-    """One row per protocol, one column per top-k; curves = #surveys; baseline k/n."""
-    fig, axes = plt.subplots(len(prots), 2, figsize=(10, 2.6 * len(prots)), squeeze=False)
-    cols = plt.cm.viridis(np.linspace(0.1, 0.85, len(SURVEYS)))
-    for r, p in enumerate(prots):
-        arr = results[p][key].mean(axis=0)  # (eps, surveys, topk)
-        for c, k in enumerate([1, 10]):
-            ax = axes[r, c]
-            ti = TOPK.index(k)
-            for s, sv in enumerate(SURVEYS):
-                ax.plot(eps_grid if xticks is None else xticks, arr[:, s, ti], marker="o", ms=3, color=cols[s], label=f"#surveys = {sv}")
-            ax.axhline(100 * k / n, color="k", ls=":", label="Baseline k/n")
-            ax.set(title=f"({chr(97 + r)}) {NAMES[p]}, top-{k}", xlabel=xlabel, ylabel="RID-ACC (%)")
-            if invert:
-                ax.invert_xaxis()
-    axes[0, 0].legend(fontsize="x-small")
-    fig.suptitle(title, fontweight="bold")
-    plt.show()
-
-
-plot_rid(fig2, SIZES["rid_eps"], [p for p in ["grr", "sue", "olh", "oue"] if p in fig2],
-         "Fig. 2 — RID-ACC of SMP on Adult, FK-RI, uniform ε-LDP")
+# %% tags=["hide-input", "remove-output"]
+glue("risks-fig2", figures.rid_grid(fig2, SIZES["rid_eps"], [p for p in ["grr", "sue", "olh", "oue"] if p in PROTS], n=len(XA),
+                                    topks=(1, 5, 10)), display=False)
+glue("risks-fig10", figures.rid_grid(fig2, SIZES["rid_eps"], PROTS, n=len(XA), key="PK", topks=(1, 5, 10)),
+     display=False)
 
 # %% [markdown]
-# The headline numbers of Sec. 4.2 are averaged over several independent runs (new survey
-# design each run) at $\epsilon=10$ and 5 surveys.
+# ```{glue:figure} risks-fig2
+# :name: fig-risks-fig2
+# :alt: Grid of RID-ACC curves against epsilon for GRR, SUE, OLH and OUE, top-1 and top-10, one curve per number of surveys; GRR and SUE climb to tens of percent at large epsilon, OLH and OUE stay at a few percent, all far above the dotted baseline.
+#
+# Paper Fig. 2: RID-ACC of SMP on Adult (FK-RI, uniform metric) against ε, top-1 (left) and
+# top-10 (right); mean of {glue:text}`risks-rid-runs` runs with their min-max band (the paper: 20 runs).
+# ```
+#
+# The attack is strong exactly where the plausible-deniability accuracy is high (GRR, ω-SS and
+# SUE at large ε). The headline numbers of Sec. 4.2 are averaged over more runs at ε = 10
+# ({glue:text}`risks-head-runs` runs, the survey design and PK subset redrawn in each run).
 
 # %%
-HEAD_P = ["grr", "ss", "sue", "oue", "olh"]
-head = dict(zip(HEAD_P, par(lambda p: at_experiments.smp_rid_experiment(XA, KA, p, [10], setting="uniform", runs=SIZES["head_runs"], index=idxA,
-                                                            topk=TOPK, eval_surveys=(2, 5), rng=int(SEEDS[1])), HEAD_P)))
-H = {p: head[p]["FK"].mean(axis=0)[0] for p in head}  # (#surveys in {2, 5}, topk)
-t1, t10 = TOPK.index(1), TOPK.index(10)
-tab = pd.DataFrame({NAMES[p]: [H[p][-1, t1], H[p][-1, t10], H[p][0, t10]] for p in H},
-                   index=["top-1, 5 surveys", "top-10, 5 surveys", "top-10, 2 surveys"]).T
-display(tab.round(2))
-runs_note = f"mean of {SIZES['head_runs']} runs, full Adult, exact-expectation ranking"
-report.check("H2-GRR1", "Sec. 4.2: GRR top-1 RID-ACC after 5 surveys 'at most ~10%' (ε=10, %)", paper="~10",
-             ours=round(H["grr"][-1, t1], 2), passed=bool(8 <= H["grr"][-1, t1] <= 13), tolerance="[8, 13] (spec H2); " + runs_note)
-report.check("H2-GRR10", "Sec. 4.2: GRR top-10 upper bound 'about 33%' after 5 surveys (ε=10, %)", paper=33,
-             ours=round(H["grr"][-1, t10], 2), passed=bool(28 <= H["grr"][-1, t10] <= 38), tolerance="[28, 38]; " + runs_note)
-report.check("H2-SUE10", "Sec. 4.2: SUE 'about 28%' top-10 after 5 surveys (ε=10, %)", paper=28,
-             ours=round(H["sue"][-1, t10], 2), passed=bool(22 <= H["sue"][-1, t10] <= 32), tolerance="[22, 32]; " + runs_note)
-for p in ["oue", "olh"]:
-    report.check(f"H2-{p}", f"Sec. 4.2: {NAMES[p]} ~1% top-1 and upper-bounded by ~5% top-10 (ε=10, 5 surveys, %)",
-                 paper="~1 / ~5", ours=f"{H[p][-1, t1]:.2f} / {H[p][-1, t10]:.2f}",
-                 passed=bool(0.5 <= H[p][-1, t1] <= 2 and 3.5 <= H[p][-1, t10] <= 7), tolerance="top-1 in [0.5, 2], top-10 in [3.5, 7]")
-rel_ss = H["ss"][-1, t10] / H["grr"][-1, t10]
-report.check("H2-SS", "Sec. 4.2: ω-SS similar to GRR (top-10, 5 surveys, ratio SS/GRR)", paper="≈1", ours=round(rel_ss, 3),
-             passed=bool(abs(rel_ss - 1) <= 0.15), tolerance="within ±15 %")
-report.check("H2-order", "OUE and OLH about 10x less than GRR (top-1, 5 surveys, ε=10; ratio GRR/OUE)", paper="~10",
-             ours=round(H["grr"][-1, t1] / H["oue"][-1, t1], 2),
-             passed=bool(H["grr"][-1, t1] > H["sue"][-1, t1] > max(H["oue"][-1, t1], H["olh"][-1, t1]) and 5 <= H["grr"][-1, t1] / H["oue"][-1, t1] <= 20),
-             tolerance="ordering GRR > SUE > OUE, OLH and ratio in [5, 20]")
-report.check("H3", "Sec. 4.2: GRR top-10 RID-ACC ≥ 2.5% after only 2 surveys (ε=10, %)", paper=2.5,
-             ours=round(H["grr"][0, t10], 2), passed=bool(2.0 <= H["grr"][0, t10] <= 3.5), tolerance="[2.0, 3.5] (spec H3)")
-if 1 in SIZES["rid_eps"]:
-    low = max(fig2[p]["FK"].mean(axis=0)[0, :, t10].max() for p in fig2)
-    report.check("H2-eps1", "Baseline RID ≪ 1 %; at ε=1 every protocol stays below 1 % top-10 (all #surveys)", paper="<1",
-                 ours=round(low, 3), passed=bool(low < 1), tolerance="< 1 %")
-else:
-    report.not_evaluated("H2-eps1", "At ε=1 every protocol stays below 1 % top-10", paper="<1", note="ε = 1 not in the smoke grid")
-mono = all(np.all(np.diff(fig2[p]["FK"].mean(axis=0)[:, :, t10], axis=1) >= -0.05) for p in fig2)
-report.check("H2-mono", "RID-ACC increases with #surveys (top-10, every protocol and ε)", paper="increasing", ours=mono,
-             passed=bool(mono), tolerance="non-decreasing within 0.05 pt")
+head = runs.rid_by_protocol(XA, KA, ALL5, [10.0], runs=SIZES["head_runs"], seed=SEED, name="head", index=idxA,
+                            pk=True, topk=(1, 5, 10), eval_surveys=(2, 5))
+H = {p: head[p]["FK"].mean(axis=0)[0] for p in ALL5}  # (#surveys in {2, 5}, top-k)
+report.range("H2-GRR1", H["grr"][-1, t1])
+report.range("H2-GRR10", H["grr"][-1, t10])
+report.range("H2-SUE10", H["sue"][-1, t10])
+for p in ("oue", "olh"):
+    report.holds(f"H2-{p}", top1=H[p][-1, t1], top10=H[p][-1, t10])
+report.close("H2-SS", H["ss"][-1, t10] / H["grr"][-1, t10])
+
+# %%
+top1 = {p: H[p][-1, t1] for p in ALL5}
+report.holds("H2-order", grr=top1["grr"], sue=top1["sue"], oue=top1["oue"], olh=top1["olh"],
+             ratio=top1["grr"] / top1["oue"])
+report.range("H3", H["grr"][0, t10])
+report.range("H2-eps1", max(float(fig2[p]["FK"].mean(0)[0, :, t10].max()) for p in PROTS))
+report.holds("H2-mono", min_step=min(float(np.diff(fig2[p]["FK"].mean(0)[:, :, t10], axis=1).min()) for p in PROTS))
+pd.DataFrame({figures.NAMES[p]: [H[p][-1, t1], H[p][-1, t10], H[p][0, t10]] for p in ALL5},
+             index=["top-1, 5 surveys", "top-10, 5 surveys", "top-10, 2 surveys"]).T.round(2)
 
 # %% [markdown]
-# ### Fig. 9 — the same attack on ACS Montana
+# GRR's top-10 RID-ACC after five surveys is about a third of the users, SUE's a little lower,
+# and OUE and OLH are an order of magnitude below. The paper also says that "the experimental
+# results of Fig. 2 match the numerical results of Fig. 1": in the same simulation, the fraction
+# of users whose whole inferred profile is correct should be Eq. 4's product of single-report
+# accuracies over the attributes each user reported. It is (row Fig2-Fig1, 15 comparisons).
+
 # %%
-fig9 = dict(zip(SIZES["acs_prots"], par(lambda p: at_experiments.smp_rid_experiment(
-    XC, KC, p, SIZES["acs_eps"], setting="uniform", runs=SIZES["rid_runs"], index=idxC, topk=TOPK, rng=int(SEEDS[3])), SIZES["acs_prots"])))
-plot_rid(fig9, SIZES["acs_eps"], SIZES["acs_prots"], "Fig. 9 — RID-ACC of SMP on ACS, FK-RI, uniform ε-LDP", n=len(XC))
+bridge = pd.DataFrame(checks.fig1_vs_fig2(XA, KA, PROTS, SIZES["bridge_eps"], rng=rng_for(SEED, "fig1-fig2")))
+report.holds("Fig2-Fig1", max_abs_z=float(bridge["z"].abs().max()))
+bridge.pivot(index="protocol", columns="eps", values="z").round(2)
+
+# %% [markdown]
+# ```{glue:figure} risks-fig10
+# :name: fig-risks-fig10
+# :alt: Same layout as Fig. 2 for five protocols with partial background knowledge; every curve lies below its full-knowledge counterpart.
+#
+# Paper Fig. 10: RID-ACC of SMP on Adult with partial background knowledge (PK-RI: a random subset
+# of at least d/2 attributes), uniform metric; same runs as {numref}`fig-risks-fig2`.
+# ```
+#
+# ### Fig. 9: the same attack on ACS Montana
+
+# %%
+fig9 = runs.rid_by_protocol(XC, KC, PROTS, SIZES["rid_eps"], runs=SIZES["acs_runs"], seed=SEED, name="fig9",
+                            index=idxC, topk=(1, 5, 10))
 g9, o9 = fig9["grr"]["FK"].mean(0)[-1, :, t10], fig9["oue"]["FK"].mean(0)[-1, :, t10]
-report.check("Fig9", "App. C.2: ACS follows the patterns of Fig. 2 (GRR > OUE, increasing with #surveys; top-10, max ε)",
-             paper="same pattern", ours=f"GRR {g9[-1]:.2f} %, OUE {o9[-1]:.2f} % at 5 surveys",
-             passed=bool(g9[-1] > o9[-1] and np.all(np.diff(g9) > 0) and np.all(np.diff(o9) > 0)), tolerance="ordering and monotonicity")
+report.holds("Fig9", grr5=g9[-1], oue5=o9[-1], min_step_grr=np.diff(g9).min(), min_step_oue=np.diff(o9).min())
+
+# %% tags=["hide-input", "remove-output"]
+glue("risks-fig9", figures.rid_grid(fig9, SIZES["rid_eps"], PROTS, n=len(XC), topks=(1, 5, 10)), display=False)
 
 # %% [markdown]
-# ### Figs. 10 and 11 — partial background knowledge and the non-uniform metric
+# ```{glue:figure} risks-fig9
+# :name: fig-risks-fig9
+# :alt: RID-ACC curves on ACS for five protocols; the same ordering as on Adult, with GRR and omega-SS highest.
 #
-# PK-RI uses the same simulated profiles as Fig. 2, matched against a random attribute subset
-# of the background (drawn once per run). In the non-uniform setting users sample with
-# replacement and re-send a memoized report for a repeated attribute.
+# Paper Fig. 9: RID-ACC of SMP on ACS (FK-RI, uniform metric) against ε; mean of the runs with
+# their min-max band (book scale: 2 runs; the paper: 20).
+# ```
+#
+# ### Partial knowledge and the non-uniform metric (Figs. 10, 11)
+#
+# The paper states that PK-RI lowers RID-ACC "by almost half" (Sec. 4.2), "by about 50 % for all
+# LDP protocols" (App. C.3), and that the non-uniform metric lowers it by about 40 %. We compare at
+# ε = 10 after five surveys, per protocol, averaged over the runs' PK subsets.
 
 # %%
-plot_rid(fig2, SIZES["rid_eps"], SIZES["rid_prots"], "Fig. 10 — RID-ACC of SMP on Adult, PK-RI, uniform ε-LDP", key="PK")
-fig11 = dict(zip(SIZES["nu_prots"], par(lambda p: at_experiments.smp_rid_experiment(
-    XA, KA, p, SIZES["nu_eps"], setting="non-uniform", runs=SIZES["rid_runs"], index=idxA, pk=True, topk=TOPK, rng=int(SEEDS[4])),
-    SIZES["nu_prots"])))
-plot_rid(fig11, SIZES["nu_eps"], SIZES["nu_prots"], "Fig. 11 — RID-ACC of SMP on Adult, non-uniform ε-LDP, FK-RI")
-plot_rid(fig11, SIZES["nu_eps"], SIZES["nu_prots"], "Fig. 11 (right) — RID-ACC of SMP on Adult, non-uniform ε-LDP, PK-RI", key="PK")
-
-# H4: GRR, ε = 10, 5 surveys, averaged over runs (PK subsets and designs vary between runs; U and NU share them)
-h4_u = at_experiments.smp_rid_experiment(XA, KA, "grr", [10], setting="uniform", runs=SIZES["h4_runs"], index=idxA, pk=True,
-                             topk=TOPK, eval_surveys=(5,), rng=int(SEEDS[2]))
-h4_nu = at_experiments.smp_rid_experiment(XA, KA, "grr", [10], setting="non-uniform", runs=SIZES["h4_runs"], index=idxA,
-                              topk=TOPK, eval_surveys=(5,), rng=int(SEEDS[2]))
-pk_ratio = h4_u["PK"][:, 0, -1, t10] / h4_u["FK"][:, 0, -1, t10]
-nu_ratio = h4_nu["FK"][:, 0, -1, t10].mean() / h4_u["FK"][:, 0, -1, t10].mean()
-if SCALE == "smoke":
-    report.not_evaluated("H4-PK", "App. C.3: PK-RI reduces RID-ACC by about 50 %", paper=0.5,
-                         note=f"needs ≥ 10 PK subsets (the ratio depends strongly on the subset); smoke ratio {pk_ratio.mean():.2f}")
-else:
-    report.check("H4-PK", "App. C.3: PK-RI reduces RID-ACC by about 50 % (GRR, ε=10, 5 surveys, top-10; PK/FK)", paper=0.5,
-                 ours=round(float(pk_ratio.mean()), 3), passed=bool(0.3 <= pk_ratio.mean() <= 0.8),
-                 tolerance=f"[0.3, 0.8]; mean of {len(pk_ratio)} PK subsets (the ratio depends strongly on the drawn subset: "
-                           f"{', '.join(f'{r:.2f}' for r in pk_ratio)})")
-report.check("H4-NU", "App. C.3: non-uniform metric decreases RID-ACC by about 40 % (GRR, ε=10, 5 surveys, top-10; NU/U)",
-             paper=0.6, ours=round(float(nu_ratio), 3), passed=bool(0.45 <= nu_ratio <= 0.8), tolerance="[0.45, 0.8]")
+nu = runs.rid_by_protocol(XA, KA, PROTS, SIZES["nu_eps"], runs=SIZES["nu_runs"], seed=SEED, name="fig11",
+                          index=idxA, pk=True, topk=(1, 5, 10), setting="non-uniform")
+uni = runs.rid_by_protocol(XA, KA, PROTS, [10.0], runs=SIZES["nu_runs"], seed=SEED, name="fig11", index=idxA,
+                           pk=True, topk=(1, 5, 10))
+pk_ratio = {p: float((uni[p]["PK"][:, 0, -1, t10] / uni[p]["FK"][:, 0, -1, t10]).mean()) for p in PROTS}
+nu_ratio = {p: float(nu[p]["FK"][:, -1, -1, t10].mean() / uni[p]["FK"][:, 0, -1, t10].mean()) for p in PROTS}
+report.close("H4-PK", list(pk_ratio.values()))
+report.close("H4-NU", list(nu_ratio.values()))
+per_subset = uni["grr"]["PK"][:, 0, -1, t10] / uni["grr"]["FK"][:, 0, -1, t10]
+pd.DataFrame({"PK / FK": pk_ratio, "NU / U": nu_ratio}).rename(index=figures.NAMES).round(3)
 
 # %% [markdown]
-# ### Figs. 12 and 13 — α-PIE instead of ε-LDP
+# The non-uniform metric removes about 40 % of the RID-ACC, as the paper says. PK-RI reduces it
+# less than the paper states: by a quarter to a third on average, with a spread over the drawn
+# subsets that is larger than the effect (for GRR the per-subset ratio ranges over
+# {glue:text}`risks-pk-spread`). A subset without the most identifying attributes (age, education,
+# native country) removes most of the attack's power, one with them removes little.
+
+# %% tags=["hide-input", "remove-output"]
+glue("risks-pk-spread", f"{per_subset.min():.2f}–{per_subset.max():.2f}", display=False)
+glue("risks-fig11", figures.rid_fk_pk(nu, SIZES["nu_eps"], PROTS, n=len(XA)), display=False)
+
+# %% [markdown]
+# ```{glue:figure} risks-fig11
+# :name: fig-risks-fig11
+# :alt: Five rows of two panels, FK-RI left and PK-RI right, top-10 RID-ACC against epsilon under the non-uniform metric; curves lower than in Fig. 2.
 #
-# The budget of each attribute is derived from a target Bayes error $\beta_{U|S}$ (PIE privacy of
-# {cite}`murakami2021pie`; Prop. 3, Eq. 11) with the artifact's mapping:
-# $\alpha=(1-\beta)\log_2 n_d+1$, $m=\min(\log_2 n_d,\log_2 k_j)$ and
-# $\epsilon_j=\ln\frac{(k_j-1)\alpha+m}{m-\alpha}$, or **no randomization** when $\alpha\ge m$
-# ($n_d = \lfloor n/\mathrm{round}(d/2)\rfloor = 9044$ on Adult). Note the sign: solving Eq. 11 for
-# α gives $(1-\beta)\log_2 n - 1$, which is negative (infeasible) for β = 0.95; the artifact uses
-# $+1$, which we reproduce.
+# Paper Fig. 11: RID-ACC (top-10) of SMP on Adult under the non-uniform metric, FK-RI (left) and
+# PK-RI (right); mean and min-max band of the runs (book scale: 10 runs).
+# ```
+#
+# ### α-PIE instead of ε-LDP (Figs. 12, 13)
+#
+# The budget of each attribute can instead be derived from a target Bayes error $\beta_{U|S}$
+# (PIE privacy {cite}`murakami2021pie`; Prop. 3, Eq. 11) with the artifact's mapping
+# $\alpha=(1-\beta)\log_2 n_d+1$, $m=\min(\log_2 n_d,\log_2 k_j)$,
+# $\epsilon_j=\ln\frac{(k_j-1)\alpha+m}{m-\alpha}$, or **no randomisation** when $\alpha\ge m$
+# ($n_d = \lfloor n/\mathrm{round}(d/2)\rfloor = 9{,}044$ on Adult). Solving Eq. 11 for α gives
+# $(1-\beta)\log_2 n - 1$, negative (infeasible) at β = 0.95; the artifact's $+1$ is reproduced.
 
 # %%
 n_d = int(len(XA) / round(XA.shape[1] / 2))
-pie_eps = {b: np.array([at_measures.eps_from_bayes_error(b, n_d, int(k)) for k in KA]) for b in SIZES["pie_betas"]}
-display(pd.DataFrame({f"β={b}": np.round(v, 2) for b, v in pie_eps.items()}, index=adult_df.columns).T.replace(np.inf, "clear"))
-pie_tasks = [(p, sett) for sett in ["uniform", "non-uniform"] for p in SIZES["pie_prots"]]
-pie_res = dict(zip(pie_tasks, par(lambda t: at_experiments.smp_rid_experiment(
-    XA, KA, t[0], [pie_eps[b] for b in SIZES["pie_betas"]], setting=t[1], runs=SIZES["rid_runs"], index=idxA, pk=True, topk=TOPK,
-    rng=int(SEEDS[5])), pie_tasks)))
-fig12 = {p: pie_res[(p, "uniform")] for p in SIZES["pie_prots"]}
-fig13 = {p: pie_res[(p, "non-uniform")] for p in SIZES["pie_prots"]}
-for res, num, sett in [(fig12, "12", "uniform"), (fig13, "13", "non-uniform")]:
-    for key in ["FK", "PK"]:
-        plot_rid(res, SIZES["pie_betas"], SIZES["pie_prots"], f"Fig. {num} — RID-ACC of SMP on Adult, {sett} α-PIE, {key}-RI",
-                 key=key, xlabel="β_U|S (tight → loose)", invert=True)
-# Proposition 3 (T14): eps-LDP => (U, alpha)-PIE with alpha = min{eps log2 e, eps^2 log2 e, log2 n, log2 k}; checked on
-# the capacity of GRR, SUE and OUE channels (I(U;Y) <= I(V;Y) <= capacity by data processing), and the GRR mixture bound.
-from ldpnb import measures as info
-from ldpnb import mechanisms as mech
+pie_eps = {b: np.array([measures.eps_from_bayes_error(b, n_d, int(k)) for k in KA]) for b in SIZES["pie_betas"]}
+pie = {s: runs.rid_by_protocol(XA, KA, PROTS, [pie_eps[b] for b in SIZES["pie_betas"]], runs=1, seed=SEED,
+                               name=f"pie-{s}", index=idxA, pk=True, topk=(1, 5, 10), setting=s)
+       for s in ("uniform", "non-uniform")}
+pd.DataFrame({f"β = {b}": np.round(v, 2) for b, v in pie_eps.items()}, index=adult.columns).T.replace(np.inf, "clear")
 
-worst_gap, n_cases = -np.inf, 0
+# %% tags=["hide-input", "remove-output"]
+for num, s in (("12", "uniform"), ("13", "non-uniform")):
+    glue(f"risks-fig{num}", figures.rid_fk_pk(pie[s], SIZES["pie_betas"], PROTS, n=len(XA), xlabel="β_U|S",
+                                              invert=True), display=False)
+
+# %% [markdown]
+# ```{glue:figure} risks-fig12
+# :name: fig-risks-fig12
+# :alt: RID-ACC against the Bayes-error target beta, decreasing from 0.95 to 0.6, FK-RI and PK-RI; every protocol reaches the same ceiling once nothing is randomised.
+#
+# Paper Fig. 12: RID-ACC (top-10) of SMP on Adult under uniform α-PIE against $\beta_{U|S}$ (tight to
+# loose), FK-RI (left) and PK-RI (right); one run per β at book scale (the paper: 10 values of β, 20 runs).
+# ```
+#
+# ```{glue:figure} risks-fig13
+# :name: fig-risks-fig13
+# :alt: The same as Fig. 12 under the non-uniform metric, with lower curves.
+#
+# Paper Fig. 13: as {numref}`fig-risks-fig12` under the non-uniform metric.
+# ```
+
+# %%
+u12 = pie["uniform"]
+gap = [float(u12[p]["FK"].mean(0)[0, -1, t10] - fig2[p]["FK"].mean(0)[0, -1, t10]) for p in PROTS]
+rise = {p: float(u12[p]["FK"].mean(0)[0, -1, t10] / fig2[p]["FK"].mean(0)[0, -1, t10]) for p in PROTS}
+report.holds("H10-a", gap=gap)
+report.holds("H10-c", grr=rise["grr"], others=[rise[p] for p in ("sue", "oue", "olh") if p in rise])
+ceil = [float(u12[p]["FK"].mean(0)[-1, -1, t10]) for p in PROTS]
+report.holds("H10-b", n_clear=int(np.isinf(pie_eps[SIZES["pie_betas"][-1]]).sum()), spread=float(np.ptp(ceil)))
+report.holds("PIE-sign", alpha_eq11=(1 - 0.95) * np.log2(n_d) - 1, alpha_artifact=(1 - 0.95) * np.log2(n_d) + 1)
+
+# %% [markdown]
+# Prop. 3 links the two notions: ε-LDP implies $(U,\alpha)$-PIE with
+# $\alpha = \min\{\epsilon\log_2 e, \epsilon^2\log_2 e, \log_2 n, \log_2 k\}$. By data processing it
+# suffices that the capacity of the randomiser be at most α, which we check on GRR, SUE and OUE
+# (and GRR's tighter $\lambda\log_2 k$ bound).
+
+# %%
+worst = -np.inf
 for k in (2, 3, 5):
     for e in (0.25, 0.5, 1.0, 2.0, 4.0):
-        alpha = at_measures.pie_alpha_from_ldp(e, len(XA), k)
-        lam = np.expm1(e) / (np.exp(e) + k - 1)
-        chans = [mech.grr_channel(k, e), mech.ue_channel(k, e, "sue"), mech.ue_channel(k, e, "oue")]
-        caps = [info.channel_capacity(C, unit="bits", tol=1e-10)[0] for C in chans]
-        worst_gap = max(worst_gap, max(caps) - alpha, caps[0] - lam * np.log2(k))
-        n_cases += 1
-report.check("T14", "Prop. 3 (App. C): ε-LDP ⇒ (U, α)-PIE (GRR, SUE, OUE capacities ≤ α; GRR ≤ λ log2 k), k ≤ 5, ε ∈ [0.25, 4]",
-             paper="≤ α", ours=f"max(capacity − bound) = {worst_gap:.2e} bits over {n_cases} (k, ε)", passed=bool(worst_gap <= 1e-9),
-             tolerance="≤ 1e-9 bits")
-alpha_eq11 = (1 - 0.95) * np.log2(n_d) - 1
-report.diverges("PIE-sign", "App. C.1: α chosen from β via Eq. 11 (β = 0.95, n_d = 9044)", paper="α = (1-β) log2 n - 1",
-                ours=f"artifact α = {(1 - 0.95) * np.log2(n_d) + 1:.3f}", tolerance="sign",
-                note=f"Eq. 11 inverted literally gives α = {alpha_eq11:.3f} < 0 (infeasible); the artifact uses +1, reproduced here.",
-                holds=bool(alpha_eq11 < 0))
-if 0.95 in pie_eps and 1 in SIZES["rid_eps"]:
-    ok = all(fig12[p]["FK"].mean(0)[0, -1, t10] > fig2[p]["FK"].mean(0)[SIZES["rid_eps"].index(1), -1, t10] for p in SIZES["pie_prots"])
-    report.check("H10-a", "App. C.3: even β = 0.95 gives higher RID-ACC than ε = 1 (each protocol, 5 surveys, top-10)",
-                 paper="higher", ours=ok, passed=bool(ok), tolerance="strict inequality per protocol")
-else:
-    report.not_evaluated("H10-a", "β = 0.95 gives higher RID-ACC than ε = 1", paper="higher", note="ε = 1 not in the smoke grid")
-b_lo = min(SIZES["pie_betas"])
-ceil = [fig12[p]["FK"].mean(0)[SIZES["pie_betas"].index(b_lo), -1] for p in SIZES["pie_prots"]]
-spread = float(np.ptp([c[t10] for c in ceil]))
-report.check("H10-b", f"For β ≤ 0.6 nothing is randomized: all protocols equal the perfect-inference ceiling (β={b_lo}, 5 surveys, FK)",
-             paper="all protocols alike (≈12 % top-1, ≈35 % top-10)", ours=f"top-1 {ceil[0][t1]:.2f} %, top-10 {ceil[0][t10]:.2f} %, spread {spread:.2f} pt",
-             passed=bool(spread <= 2 and all(np.isinf(pie_eps[b_lo])) and abs(ceil[0][t10] - 35) <= 4),
-             tolerance="every ε_j = clear; protocols within 2 pt of each other (same design, different attribute draws); top-10 in 35 ± 4")
+        alpha, lam = measures.pie_alpha_from_ldp(e, len(XA), k), np.expm1(e) / (np.exp(e) + k - 1)
+        caps = [measures.channel_capacity(C, unit="bits", tol=1e-10)[0]
+                for C in (md.grr_channel(k, e), md.ue_channel(k, e, "sue"), md.ue_channel(k, e, "oue"))]
+        worst = max(worst, max(caps) - alpha, caps[0] - lam * np.log2(k))
+report.range("T14", worst)
 
 # %% [markdown]
 # ## Uncovering the sampled attribute of RS+FD
 #
-# RS+FD hides the sampled attribute among fake data — but fake data are uniform and real
-# attributes are not. Given $t$, the fake values are independent, so
+# RS+FD hides the sampled attribute among fake data, but fake data are uniform and real
+# attributes are not. Given the sampled attribute $t$ the fake values are independent, so
 # $P(\mathbf y\mid t=j)\propto L_j(y_j)=P_{real,j}(y_j)/P_{fake,j}(y_j)$ and the Bayes-optimal
-# attacker predicts $\hat t=\arg\max_j L_j(y_j)$ with, for GRR,
-# $P_{real,j}(y)=q+(p-q)f_j(y)$, and for UE $L_j=\sum_v f_j(v)r(B_v)\,/\,\sum_v g_j(v) r(B_v)$
-# ($r(1)=p/q$, $r(0)=(1-p)/(1-q)$, $g_j$ the fake one-hot distribution; denominator 1 for UE-z).
-# The paper trains XGBoost {cite}`chen2016xgboost` on synthetic profiles drawn from the server's estimates (**NK**), on
-# $n_{pk}$ compromised labelled profiles (**PK**), or on both (**HM**). We plot the Bayes
-# attackers (NK: plug-in of the server's estimates = the $s\to\infty$ limit of the paper's NK;
-# PK/HM: marginals and fake distribution learned from the labelled users) and the oracle (true
-# marginals) as the upper reference, and spot-check XGBoost below.
+# attacker predicts $\hat t=\arg\max_j L_j(y_j)$; for GRR $P_{real,j}(y)=q+(p-q)f_j(y)$, for UE
+# $L_j=\sum_v f_j(v)r(B_v)\,/\,\sum_v g_j(v) r(B_v)$ with $r(1)=p/q$, $r(0)=(1-p)/(1-q)$ and $g_j$
+# the fake one-hot distribution (denominator 1 for UE-z).
+#
+# The paper's attacker is **XGBoost** {cite}`chen2016xgboost` with default parameters, trained on
+# $s$ synthetic profiles drawn from the server's estimates and run through the protocol (**NK**,
+# $s\in\{1n,3n,5n\}$), on $n_{pk}$ compromised labelled users (**PK**,
+# $n_{pk}\in\{0.1n,0.3n,0.5n\}$), or on both (**HM**). At book scale XGBoost runs on ACS at
+# ε ∈ {1, 10} with $s = 1n$ and $n_{pk} = 0.5n$ for every variant, and HM $(1n, 0.1n)$ for GRR:
+# these fits already cost about two minutes of the chapter's eight. Over the whole ε grid we add
+# the Bayes attackers: NK as the plug-in of the server's estimates (the $s\to\infty$ limit of the
+# paper's NK), PK and HM with marginals and fake distribution learned from the labelled users, and
+# the **oracle** (true marginals), the optimal attacker that no classifier can beat.
 
 # %%
-VARIANTS = [("grr", "uniform"), ("sue", "zero"), ("oue", "zero"), ("sue", "random"), ("oue", "random")]
-t_aif = time.time()
-AIF_DATA = {"ACS": (XC, KC, SIZES["aif_eps"], SIZES["pk_fracs"], 6), "Adult": (XA, KA, SIZES["aif_eps_small"], SIZES["pk_fracs"][::2], 7),
-            "Nursery": (XN, KN, SIZES["aif_eps_small"], SIZES["pk_fracs"][::2], 8)}
-aif = dict(zip(AIF_DATA, par(lambda name: at_experiments.aif_experiment(
-    AIF_DATA[name][0], AIF_DATA[name][1], AIF_DATA[name][2], VARIANTS, runs=SIZES["aif_runs"], pk_fractions=AIF_DATA[name][3],
-    rng=int(SEEDS[AIF_DATA[name][4]])), AIF_DATA)))
-print(f"AIF (Bayes) on three datasets: {time.time() - t_aif:.1f} s")
-AIF_EPS = {"ACS": SIZES["aif_eps"], "Adult": SIZES["aif_eps_small"], "Nursery": SIZES["aif_eps_small"]}
+LAB = dict(zip(runs.VARIANTS, runs.LABELS))
+AIF_DATA = {"ACS": (XC, KC, SIZES["pk"]), "Adult": (XA, KA, SIZES["pk"][::2]), "Nursery": (XN, KN, SIZES["pk"][::2])}
+aif = {name: ex.aif_experiment(X, K, SIZES["aif_eps"], runs.VARIANTS, runs=1, pk_fractions=pk,
+                               rng=rng_for(SEED, f"aif-{name}")) for name, (X, K, pk) in AIF_DATA.items()}
+xgb_models = {lab: [("NK s=1n", "NK", 1.0, 0.0), ("PK 0.5n", "PK", 0.0, 0.5)] for lab in runs.LABELS}
+xgb_models["GRR"] = xgb_models["GRR"] + [("HM (1n, 0.1n)", "HM", 1.0, 0.1)] * (SCALE != "smoke")
+t_x = time.process_time()
+xgb = runs.xgb_by_variant(XC, KC, SIZES["xgb_eps"], SIZES["xgb_variants"], xgb_models, seed=SEED, name="xgb-acs")
+report.timing("xgboost_acs_cpu", time.process_time() - t_x)
+
+# %% tags=["hide-input", "remove-output"]
 ROWS = [("RS+FD[GRR]", ["GRR"]), ("RS+FD[UE-z]", ["SUE-z", "OUE-z"]), ("RS+FD[UE-r]", ["SUE-r", "OUE-r"])]
-VCOL = {"GRR": color("grr"), "SUE-z": color("sue"), "OUE-z": color("oue"), "SUE-r": color("sue"), "OUE-r": color("oue")}
-
-
-def plot_aif(res, eps_grid, d, rows, title, fracs):
-    fig, axes = plt.subplots(len(rows), 3, figsize=(13, 3.1 * len(rows)), squeeze=False, sharex=True)
-    for r, (rname, labels) in enumerate(rows):
-        for c, model in enumerate(["NK", "PK", "HM"]):
-            ax = axes[r, c]
-            for lab in labels:
-                col = VCOL[lab]
-                ax.plot(eps_grid, res[(lab, "oracle")].mean(0), color=col, ls=":", lw=1, label=f"{lab} oracle")
-                if model == "NK":
-                    ax.plot(eps_grid, res[(lab, "NK")].mean(0), color=col, marker="o", ms=3, label=f"{lab} NK (Bayes, s→∞)")
-                    if (lab, "NK_prior") in res:
-                        ax.plot(eps_grid, res[(lab, "NK_prior")].mean(0), color=col, marker="^", ms=3, ls="--", label=f"{lab} NK prior-aware")
-                else:
-                    for f, mk in zip(fracs, ["o", "s", "D"]):
-                        if (lab, f"{model}{f:g}") in res:
-                            ax.plot(eps_grid, res[(lab, f"{model}{f:g}")].mean(0), color=col, marker=mk, ms=3, alpha=0.5 + 0.5 * f,
-                                    label=f"{lab} {model} n_pk={f:g}n")
-            ax.axhline(100 / d, color="k", ls="-.", lw=1, label="Baseline 1/d")
-            ax.set(title=f"({chr(97 + 3 * r + c)}) {model} — {rname}", xlabel="ε", ylabel="AIF-ACC (%)")
-            ax.legend(fontsize="xx-small")
-    fig.suptitle(title, fontweight="bold")
-    plt.show()
-
-
-plot_aif(aif["ACS"], AIF_EPS["ACS"], 18, ROWS, "Fig. 3 — Attribute inference against RS+FD on ACS (d = 18)", SIZES["pk_fracs"])
-
-# %%
-acs = aif["ACS"]
-E = np.array(AIF_EPS["ACS"])
-nk = {lab: acs[(lab, "NK")].mean(0) for lab in ["GRR", "SUE-z", "OUE-z", "SUE-r", "OUE-r"]}
-orc = {lab: acs[(lab, "oracle")].mean(0) for lab in nk}
-base = 100 / 18
-mx = max(orc["GRR"].max(), orc["SUE-r"].max(), orc["OUE-r"].max())
-report.check("H5-a", "Sec. 4.3: with uniform fake data (GRR, UE-r) AIF-ACC is upper-bounded by about 25 % (ACS, oracle Bayes, %)",
-             paper=25, ours=round(mx, 2), passed=bool(mx <= 28), tolerance="max over ε ≤ 28 % (Bayes upper reference)")
-gap = (nk["GRR"] - nk["OUE-r"])[E >= 4]
-report.check("H5-b", "Sec. 4.3: RS+FD[GRR] ≈ 5 points above RS+FD[UE-r] (OUE-r; NK Bayes, ε ≥ 4)", paper=5,
-             ours=f"{gap.min():.1f}–{gap.max():.1f}", passed=bool(np.all((gap >= 2) & (gap <= 9))), tolerance="[2, 9] pts at every ε ≥ 4")
-oz = nk["OUE-z"][E >= 4]
-report.check("H5-c", "Sec. 4.3: about 50 % with RS+FD[OUE-z] (NK Bayes, ε ≥ 4, %)", paper=50, ours=f"{oz.min():.1f}–{oz.max():.1f}",
-             passed=bool(np.all((oz >= 45) & (oz <= 56))), tolerance="[45, 56] at every ε ≥ 4")
-report.check("H5-d", "Sec. 4.3: almost 100 % with RS+FD[SUE-z] at ε = 10 (ACS, NK Bayes, %)", paper=100, ours=round(nk["SUE-z"][-1], 2),
-             passed=bool(nk["SUE-z"][-1] >= 90), tolerance="≥ 90 %")
-cross = nk["SUE-z"][0] < nk["OUE-z"][0] and np.all(nk["SUE-z"][E >= 4] > nk["OUE-z"][E >= 4])
-report.check("H5-e", "Sec. 4.3: SUE variants lower than OUE at small ε, higher in low-privacy regimes (UE-z)", paper="crossing",
-             ours=f"ε=1: SUE-z {nk['SUE-z'][0]:.1f} vs OUE-z {nk['OUE-z'][0]:.1f}", passed=bool(cross), tolerance="SUE-z < OUE-z at ε=1, > at ε ≥ 4")
-folds = np.array([nk[lab] / base for lab in nk])[:, E >= 2]
-report.check("H5-f", "Sec. 4.3: NK/PK/HM give 2–20 fold increments over the baseline (ACS, ε ≥ 2)", paper="2–20",
-             ours=f"{folds.min():.1f}–{folds.max():.1f}", passed=bool(folds.min() >= 2 and folds.max() <= 20), tolerance="all folds within [2, 20]")
-
-# %%
-plot_aif(aif["Adult"], AIF_EPS["Adult"], 10, ROWS, "Fig. 14 — Attribute inference against RS+FD on Adult (d = 10)", SIZES["pk_fracs"][::2])
-plot_aif(aif["Nursery"], AIF_EPS["Nursery"], 9, ROWS, "Fig. 15 — Attribute inference against RS+FD on Nursery (d = 9)", SIZES["pk_fracs"][::2])
-ad, nu = aif["Adult"], aif["Nursery"]
-EA = np.array(AIF_EPS["Adult"])
-plateau = ad[("GRR", "oracle")].mean(0)[EA >= 4]
-report.check("H6-a", "Sec. 4.4: RS+FD[GRR] AIF-ACC on Adult upper-bounded by about 40 % (oracle Bayes, ε ≥ 4, %)", paper=40,
-             ours=f"{plateau.min():.1f}–{plateau.max():.1f}", passed=bool(np.all((plateau >= 30) & (plateau <= 42))), tolerance="[30, 42]")
-nmax = max(nu[(lab, "oracle")].mean(0).max() for lab in ["GRR", "SUE-r", "OUE-r"])
-report.check("H6-b", "App. D: Nursery — RS+FD[GRR] and [UE-r] give no meaningful increment over the 11.1 % baseline (oracle, %)",
-             paper="≈11.1", ours=round(nmax, 2), passed=bool(nmax <= 1.5 * 100 / 9), tolerance="≤ 1.5 x baseline = 16.7 %")
-sz = {k: v[("SUE-z", "NK")].mean(0)[-1] for k, v in aif.items()}
-report.check("H6-c", "App. D: about 100 % with RS+FD[SUE-z] on all three datasets (ε = 10, NK Bayes, %)", paper=100,
-             ours=", ".join(f"{k} {v:.1f}" for k, v in sz.items()), passed=bool(min(sz.values()) >= 90), tolerance="≥ 90 % each")
-fA = np.array([ad[(lab, "NK")].mean(0) / 10 for lab in nk])
-report.check("H6-d", "App. D: 'about a 1.3–10 fold increment' on Adult (max fold, NK Bayes)", paper=10, ours=round(fA.max(), 2),
-             passed=bool(8 <= fA.max() <= 10.0 + 1e-9), tolerance=f"max fold in [8, 10]; min fold {fA.min():.2f} (Bayes is stronger than the paper's XGBoost at small ε)")
+glue("risks-fig3", figures.aif_grid(aif["ACS"], SIZES["aif_eps"], 18, ROWS, SIZES["pk"], xgb=xgb), display=False)
+glue("risks-fig14", figures.aif_grid(aif["Adult"], SIZES["aif_eps"], 10, ROWS, SIZES["pk"][::2]), display=False)
+glue("risks-fig15", figures.aif_grid(aif["Nursery"], SIZES["aif_eps"], 9, ROWS, SIZES["pk"][::2]), display=False)
 
 # %% [markdown]
-# ### The paper's classifier: XGBoost
+# ```{glue:figure} risks-fig3
+# :name: fig-risks-fig3
+# :alt: Nine panels of AIF-ACC against epsilon on ACS, rows GRR, UE-z and UE-r, columns NK, PK and HM; XGBoost points at epsilon 1 and 10 lie on or below the dotted oracle; SUE-z climbs to nearly 100 percent, OUE-z to about 50, GRR and UE-r stay below about 25.
 #
-# XGBoost (`XGBClassifier`, multiclass, `eval_metric="mlogloss"`), features = label-encoded
-# values (GRR) or concatenated bits (UE). At book scale: ε ∈ {1, 10}; on ACS NK (s = 1n), PK
-# (0.5n) and HM (1n, 0.1n) with a reduced forest (30 trees) and training sets subsampled to
-# 10,000 rows; on Adult and Nursery NK (s = 1n) and PK (0.5n) with 20 trees and ≤ 5,000 training
-# rows. Paper scale uses XGBoost's defaults, the full grid and all models on the three datasets. A trained
-# classifier cannot beat the Bayes rule (up to noise).
+# Paper Fig. 3: attribute inference against RS+FD on ACS ($d = 18$, baseline 1/d = 5.6 %). Stars
+# and solid lines: the paper's attacker, XGBoost with default parameters (ε ∈ {1, 10}; NK $s = 1n$,
+# PK $n_{pk} = 0.5n$, HM $(1n, 0.1n)$ for GRR); dashed: the Bayes attackers over the whole ε grid
+# (NK: $s \to \infty$; PK, HM: $n_{pk}$ ∈ {0.1n, 0.3n, 0.5n}); dotted: the Bayes oracle. One run per
+# point at book scale (the paper: 20).
+# ```
+#
+# The paper's statements on ACS (Sec. 4.3) hold on the Bayes curves: with uniform fake data
+# (GRR and UE-r) the accuracy is bounded by about 25 %, RS+FD[OUE-z] gives about 50 % and
+# RS+FD[SUE-z] nearly 100 % at large ε (its zero-vector fake data are all-zero after SUE's
+# near-deterministic bits, so the real attribute is the one with a set bit). One statement
+# diverges: GRR is about 5 points above OUE-r, but SUE-r is *as* exposed as GRR at ε ≥ 4
+# (row H5-b-SUE), on the oracle as well, so the gap is a property of the protocol, not of the
+# attacker: with ε' large, SUE-r's real report is a near-exact one-hot, and its fake one-hot of a
+# uniform value differs from it by the value distribution alone, as for GRR.
 
 # %%
-XGB_ALL = [("NK s=1n", "NK", 1.0, 0.0), ("NK s=3n", "NK", 3.0, 0.0), ("NK s=5n", "NK", 5.0, 0.0),
-           ("PK 0.1n", "PK", 0.0, 0.1), ("PK 0.3n", "PK", 0.0, 0.3), ("PK 0.5n", "PK", 0.0, 0.5),
-           ("HM (1n, 0.1n)", "HM", 1.0, 0.1), ("HM (3n, 0.3n)", "HM", 3.0, 0.3), ("HM (5n, 0.5n)", "HM", 5.0, 0.5)]
-XGB = {"smoke": dict(variants=[("grr", "uniform")], models=[XGB_ALL[0], XGB_ALL[5]], data=["ACS"]),
-       "book": dict(variants=VARIANTS, models=[XGB_ALL[0], XGB_ALL[5], XGB_ALL[6]], data=["ACS", "Adult", "Nursery"],
-                    small_models=[XGB_ALL[0], XGB_ALL[5]]),
-       "paper": dict(variants=VARIANTS, models=XGB_ALL, data=["ACS", "Adult", "Nursery"])}[SCALE]
-t_x = time.time()
-xgb_tasks = [(name, v) for name in XGB["data"] for v in XGB["variants"]]
-# ACS keeps its models and sizes; Adult and Nursery (book scale) get smaller fits and, at paper scale, the same models
-xgb_out = par(lambda t: at_experiments.aif_xgb_experiment(
-    AIF_DATA[t[0]][0], AIF_DATA[t[0]][1], SIZES["xgb_eps"], [t[1]], XGB["models"] if t[0] == "ACS" else XGB.get("small_models", XGB["models"]),
-    runs=SIZES["aif_runs"], n_estimators=SIZES["xgb_trees" if t[0] == "ACS" else "xgb_trees_small"],
-    max_train=SIZES["xgb_train" if t[0] == "ACS" else "xgb_train_small"], rng=int(SEEDS[10])), xgb_tasks)
-xgbres = {}
-for (name, _), res in zip(xgb_tasks, xgb_out):
-    for key, v in res.items():
-        xgbres.setdefault(name, {})[key] = v
-print(f"XGBoost fits: {time.time() - t_x:.1f} s")
-tab = pd.DataFrame({(lab, name): xgbres["ACS"][(lab, name)].mean(0) for (lab, name) in xgbres["ACS"]}, index=SIZES["xgb_eps"]).T
-tab["oracle Bayes"] = [aif["ACS"][(lab, "oracle")].mean(0)[AIF_EPS["ACS"].index(e)] if e in AIF_EPS["ACS"] else np.nan
-                       for lab, _ in tab.index for e in [SIZES["xgb_eps"][-1]]]
-display(tab.round(2))
+E = np.array(SIZES["aif_eps"])
+acs_ = aif["ACS"]
+nk = {lab: acs_[(lab, "NK")].mean(0) for lab in runs.LABELS}
+orc = {lab: acs_[(lab, "oracle")].mean(0) for lab in runs.LABELS}
+report.range("H5-a", max(orc[lab].max() for lab in ("GRR", "SUE-r", "OUE-r")))
+report.range("H5-b-OUE", (nk["GRR"] - nk["OUE-r"])[E >= 4])
+report.range("H5-b-SUE", (nk["GRR"] - nk["SUE-r"])[E >= 4])
+report.range("H5-c", nk["OUE-z"][E >= 4])
+report.range("H5-d", nk["SUE-z"][-1])
+report.holds("H5-e", sue1=nk["SUE-z"][0], oue1=nk["OUE-z"][0], min_gap_high=(nk["SUE-z"] - nk["OUE-z"])[E >= 4].min())
+folds = np.array([nk[lab] / (100 / 18) for lab in runs.LABELS])[:, E >= 2]
+report.holds("H5-f", min_fold=folds.min(), max_fold=folds.max())
 
+# %% [markdown]
+# ```{glue:figure} risks-fig14
+# :name: fig-risks-fig14
+# :alt: Nine panels of AIF-ACC on Adult; GRR's oracle plateaus near 37 percent, SUE-z reaches nearly 100 percent.
+#
+# Paper Fig. 14: attribute inference against RS+FD on Adult ($d = 10$): Bayes attackers (dashed)
+# and oracle (dotted), one run per point. XGBoost on Adult runs at SCALE=paper.
+# ```
+#
+# ```{glue:figure} risks-fig15
+# :name: fig-risks-fig15
+# :alt: Nine panels of AIF-ACC on Nursery; GRR and UE-r stay at the 11 percent baseline, the UE-z variants rise.
+#
+# Paper Fig. 15: attribute inference against RS+FD on Nursery ($d = 9$), as {numref}`fig-risks-fig14`.
+# Nursery's factorial design makes the real data uniform: only UE-z betrays the sampled attribute.
+# ```
 
-def plot_xgb(res, title, d):
-    fig, axes = plt.subplots(1, 3, figsize=(13, 3.4), sharey=True)
-    for ax, model in zip(axes, ["NK", "PK", "HM"]):
-        for (lab, name), v in res.items():
-            if name.startswith(model):
-                ax.plot(SIZES["xgb_eps"], v.mean(0), marker="o", color=VCOL[lab], ls="-" if lab.endswith("z") or lab == "GRR" else "--",
-                        label=f"{lab} {name}")
-        ax.axhline(100 / d, color="k", ls="-.", lw=1, label="Baseline 1/d")
-        ax.set(title=f"{model} — XGBoost", xlabel="ε", ylabel="AIF-ACC (%)")
-        ax.legend(fontsize="xx-small")
-    fig.suptitle(title, fontweight="bold")
-    plt.show()
+# %%
+ad, nu_ = aif["Adult"], aif["Nursery"]
+report.range("H6-a", ad[("GRR", "oracle")].mean(0)[E >= 4])
+report.range("H6-b", max(nu_[(lab, "oracle")].mean(0).max() for lab in ("GRR", "SUE-r", "OUE-r")))
+report.range("H6-c", [aif[name][("SUE-z", "NK")].mean(0)[-1] for name in aif])
+fA = np.array([ad[(lab, "NK")].mean(0) / 10 for lab in runs.LABELS])
+fN = np.array([nu_[(lab, "NK")].mean(0) / (100 / 9) for lab in runs.LABELS])
+report.holds("H6-d", min_fold=fA.min(), max_fold=fA.max())
+report.holds("H6-e", min_fold=fN.min(), max_fold=fN.max())
 
+# %% [markdown]
+# The paper's attacker against the optimal one: XGBoost never beats the oracle (T17), and on ACS
+# it is within a few points of it. Sec. 4.3's "NK higher than PK with $n_{pk} = 0.5n$" does not
+# hold cell by cell: the two training sets give nearly the same classifier, and PK is ahead in
+# some cells (H5-g).
 
-for name, num, d in [("ACS", "3", 18), ("Adult", "14", 10), ("Nursery", "15", 9)]:
-    if name in xgbres:
-        plot_xgb(xgbres[name], f"Fig. {num} (XGBoost, the paper's classifier) — AIF-ACC against RS+FD on {name}", d)
-
-X_ = xgbres["ACS"]
-excess = max(float(np.max(v.mean(0) - np.array([aif["ACS"][(lab, "oracle")].mean(0)[AIF_EPS["ACS"].index(e)] for e in SIZES["xgb_eps"]])))
-             for (lab, name), v in X_.items() if all(e in AIF_EPS["ACS"] for e in SIZES["xgb_eps"]))
-report.check("T17", "XGBoost AIF-ACC ≤ Bayes-optimal (oracle) accuracy (ACS, every variant, model, ε)", paper="≤ oracle",
-             ours=f"max excess {excess:.2f} pt", passed=bool(excess <= 1.5), tolerance="≤ +1.5 pt (sampling noise of the test users)")
-for name in ["Adult", "Nursery"]:
-    if name in xgbres and all(e in AIF_EPS[name] for e in SIZES["xgb_eps"]):
-        ex_ = max(float(np.max(v.mean(0) - np.array([aif[name][(lab, "oracle")].mean(0)[AIF_EPS[name].index(e)] for e in SIZES["xgb_eps"]])))
-                  for (lab, _), v in xgbres[name].items())
-        report.check(f"T17-{name}", f"XGBoost AIF-ACC ≤ Bayes-optimal (oracle) accuracy ({name}, every variant, model, ε)",
-                     paper="≤ oracle", ours=f"max excess {ex_:.2f} pt", passed=bool(ex_ <= 1.5),
-                     tolerance="≤ +1.5 pt (sampling noise of the test users)")
-    else:
-        report.not_evaluated(f"T17-{name}", f"XGBoost AIF-ACC ≤ oracle ({name})", paper="≤ oracle",
-                             note="XGBoost is fitted on ACS only at this scale")
-if ("GRR", "PK 0.5n") in X_:
-    nkpk = float(min((X_[(lab, "NK s=1n")] - X_[(lab, "PK 0.5n")]).mean(0).min() for lab, _ in X_))
-    report.check("H5-g", "Sec. 4.3: NK (s = 1n) gives higher AIF-ACC than PK with n_pk = 0.5n (XGBoost, ACS)", paper="NK ≥ PK",
-                 ours=f"min(NK - PK) = {nkpk:.2f} pt", passed=bool(nkpk >= -3), tolerance="NK - PK ≥ -3 pt (spec H5)")
-else:
-    report.not_evaluated("H5-g", "NK (s = 1n) ≥ PK (0.5n) with XGBoost", paper="NK ≥ PK", note="PK not fitted at this scale")
-g10 = X_[("GRR", "NK s=1n")].mean(0)[-1]
-report.check("XGB-GRR", "Sec. 4.3: RS+FD[GRR] AIF-ACC 'upper-bounded by about 25 %' yet ≥ 2x baseline (XGBoost NK s=1n, largest ε, ACS, %)",
-             paper="≤ ~25", ours=round(g10, 2), passed=bool(2 * 100 / 18 <= g10 <= 28), tolerance="[11.1, 28] %")
+# %%
+ie = [SIZES["aif_eps"].index(e) for e in SIZES["xgb_eps"]]
+excess = max(float(np.max(v["acc"].mean(0) - orc[lab][ie])) for (lab, _), v in xgb.items())
+report.range("T17", excess)
+pairs = [lab for lab in runs.LABELS if (lab, "PK 0.5n") in xgb]
+report.order("H5-g", {"NK": np.concatenate([xgb[(lab, "NK s=1n")]["acc"].ravel() for lab in pairs]),
+                      "PK": np.concatenate([xgb[(lab, "PK 0.5n")]["acc"].ravel() for lab in pairs])})
+report.range("XGB-GRR", xgb[("GRR", "NK s=1n")]["acc"].mean(0)[-1])
+pd.DataFrame({f"{lab} {m}": v["acc"].mean(0) for (lab, m), v in xgb.items()}, index=SIZES["xgb_eps"]).T.round(2)
 
 # %% [markdown]
 # ## Re-identification through RS+FD (Fig. 4)
 #
-# Same survey design as Fig. 2; in each survey the users run RS+FD[GRR] over the survey's
-# $d_{sv}$ attributes (with $\epsilon'_{sv}=\ln(d_{sv}(e^\epsilon-1)+1)$), sampling an attribute
-# they have not sampled before; the NK attacker predicts the sampled attribute (Bayes plug-in of
-# the server's estimates) and records the reported value of the predicted attribute. Errors
-# chain across surveys.
+# Same survey design as Fig. 2; in each survey the users run RS+FD over the survey's $d_{sv}$
+# attributes with $\epsilon'_{sv}=\ln(d_{sv}(e^\epsilon-1)+1)$, sampling an attribute they have not
+# sampled before. The NK attacker predicts the sampled attribute (Bayes plug-in of the server's
+# estimates) and records the reported value of the predicted attribute (UE: a set bit); errors
+# chain across surveys. Dashed: the artifact's effective behaviour (sampling with replacement).
 
 # %%
-def fig4_run(eps, resample, runs):
-    outs = [at.rsfd_reid_chain(XA, KA, eps, 5, index=idxA, topk=TOPK, resample=resample, rng=rng) for _ in range(runs)]
-    return (np.array([[[o["rid"][s][k] for k in TOPK] for s in SURVEYS] for o in outs]).mean(0), np.mean([np.mean(o["aif"]) for o in outs]))
+chain = runs.rid_chain_runs(XA, KA, SIZES["fig4_eps"], runs=SIZES["fig4_runs"], seed=SEED, name="fig4", index=idxA)
+chain_art = runs.rid_chain_runs(XA, KA, SIZES["fig4_eps"], runs=1, seed=SEED, name="fig4", index=idxA,
+                                resample="replace")
+glue("risks-fig4-runs", str(SIZES["fig4_runs"]), display=False)
 
+# %% tags=["hide-input", "remove-output"]
+glue("risks-fig4", figures.fig4(SIZES["fig4_eps"], chain, chain_art, n=len(XA), runs=SIZES["fig4_runs"]),
+     display=False)
 
-fig4 = {eps: fig4_run(eps, "new", SIZES["fig4_runs"]) for eps in SIZES["fig4_eps"]}  # paper: a new attribute per survey
-fig4_art = {eps: fig4_run(eps, "replace", 1) for eps in SIZES["fig4_eps"]}  # artifact's effective behaviour
-fig, axes = plt.subplots(1, 2, figsize=(11, 3.6))
-cols = plt.cm.viridis(np.linspace(0.1, 0.85, 4))
-for c, k in enumerate([1, 10]):
-    for s, sv in enumerate(SURVEYS):
-        axes[c].plot(SIZES["fig4_eps"], [fig4[e][0][s, TOPK.index(k)] for e in SIZES["fig4_eps"]], marker="o", ms=3, color=cols[s],
-                     label=f"#surveys = {sv}")
-    axes[c].plot(SIZES["fig4_eps"], [fig4_art[e][0][-1, TOPK.index(k)] for e in SIZES["fig4_eps"]], ls="--", color=cols[-1],
-                 label="#surveys = 5, sampling with replacement (artifact)")
-    axes[c].axhline(100 * k / len(XA), color="k", ls=":", label="Baseline k/n")
-    axes[c].set(title=f"top-{k}", xlabel="ε", ylabel="RID-ACC (%)")
-axes[0].legend(fontsize="xx-small")
-fig.suptitle(f"Fig. 4 — RID-ACC of RS+FD[GRR] on Adult, FK-RI, uniform metric, NK attacker ({SIZES['fig4_runs']} runs)", fontweight="bold")
-plt.show()
-print("mean per-survey AIF-ACC of the attacker:", {e: round(v[1], 1) for e, v in fig4.items()})
+# %% [markdown]
+# ```{glue:figure} risks-fig4
+# :name: fig-risks-fig4
+# :alt: Two panels of RID-ACC of RS+FD GRR against epsilon, top-1 and top-10; values stay below one percent top-1 and a few percent top-10, far below SMP, and the dashed artifact curve lies lower.
+#
+# Paper Fig. 4: RID-ACC of RS+FD[GRR] on Adult (FK-RI, uniform metric, NK attacker), mean and
+# min-max band of {glue:text}`risks-fig4-runs` runs (the paper: 20); dashed: sampling with
+# replacement (artifact), one run.
+# ```
 
 # %%
-ratios = []
-for eps in SIZES["fig4_eps"]:
-    if eps in SIZES["rid_eps"] and eps >= 4:
-        smp = fig2["grr"]["FK"].mean(0)[SIZES["rid_eps"].index(eps)]
-        ratios.append(smp[:, t10] / fig4[eps][0][:, t10])
-top1 = max(v[0][:, t1].max() for v in fig4.values())
-top10 = max(v[0][:, t10].max() for v in fig4.values())
-art10 = max(v[0][:, t10].max() for v in fig4_art.values())
-if ratios:
-    ratios = np.concatenate(ratios)
-    report.check("H7-a", "Sec. 4.4: RID-ACC of RS+FD 'drastically decreased' vs SMP (GRR; top-10, every ε ≥ 4 and #surveys)",
-                 paper="drastic", ours=f"SMP/RS+FD: min {ratios.min():.1f}x, mean {ratios.mean():.1f}x", passed=bool(ratios.min() >= 5),
-                 tolerance="≥ 5x at every point",
-                 note="the spec's stricter ≥ 10x target was derived with the artifact's sampling with replacement, which gives a "
-                      f"lower RS+FD RID (top-10 max {art10:.2f} % vs {top10:.2f} % here)")
-else:
-    report.not_evaluated("H7-a", "RS+FD RID ≪ SMP RID", paper="drastic", note="no common ε ≥ 4 in this scale's grids")
-report.diverges("H7-b", "Sec. 4.4: top-1 RID-ACC nearly equal to the random baseline 0.0022 % (max over ε, #surveys, %)",
-                paper="≈0.0022", ours=round(top1, 4), tolerance="what holds instead: < 0.25 %, far below SMP",
-                note=f"With users sampling a new attribute in every survey (the paper's stated design) top-1 reaches {top1:.3f} % "
-                     f"= {top1 / (100 / len(XA)):.0f}x the baseline, still ≪ SMP (≈ 11 %); with the artifact's sampling with replacement "
-                     f"it is {max(v[0][:, t1].max() for v in fig4_art.values()):.3f} %. 'Nearly equal' holds in absolute terms only.",
-                holds=bool(top1 < 0.25))
-report.check("H7-c", "Sec. 4.4 (literal): 'even for the top-10 group the RID-ACC has meaningful improvement over the Baseline' "
-             "(max over ε, #surveys, %; baseline 0.022 %)", paper="meaningful improvement", ours=round(top10, 3),
-             passed=bool(top10 >= 5 * 100 * 10 / len(XA)), tolerance="≥ 5 x baseline",
-             note="The sentence may lack a 'no' (the previous one says top-1 ≈ baseline); literally it holds: top-10 is far above the "
-                  "baseline, yet about an order of magnitude below SMP.")
+common = [e for e in SIZES["fig4_eps"] if e in SIZES["rid_eps"] and e >= 4]
+smp = {e: fig2["grr"]["FK"].mean(0)[SIZES["rid_eps"].index(e)] for e in common}
+report.range("H7-a", min(float((smp[e][:, t10] / chain[e].mean(0)[:, t10]).min()) for e in common))
+report.range("H7-a-art", min(float(smp[e][-1, t10] / chain_art[e].mean(0)[-1, t10]) for e in common))
+report.range("H7-b", max(float(v.mean(0)[:, t1].max()) for v in chain.values()))
+report.range("H7-c", max(float(v.mean(0)[:, t10].max()) for v in chain.values()))
+var_rid = {lab: runs.rid_chain_runs(XA, KA, [10.0], runs=1, seed=SEED, name="rid-variants", index=idxA, protocol=p,
+                                    fake=f)[10.0][0, -1, t10] for (p, f), lab in LAB.items()}
+report.holds("H7-d", sue_z=var_rid["SUE-z"], smp=H["grr"][-1, t10],
+             others=[v for lab, v in var_rid.items() if lab != "SUE-z"])
+
+# %% [markdown]
+# RS+FD cuts the re-identification risk by an order of magnitude with the artifact's design, and
+# by 5-10x with the paper's stated one (users never resample an attribute, so more distinct values
+# reach the profiles). Top-1 is well above the random baseline, though far below SMP's. Running the
+# chain for every variant confirms Sec. 4.4's exception: RS+FD[SUE-z], whose sampled attribute is
+# found almost always, re-identifies nearly as well as SMP[GRR]
+# ({glue:text}`risks-variant-rid`).
+
+# %% tags=["hide-input", "remove-output"]
+glue("risks-variant-rid", ", ".join(f"{k} {v:.1f} %" for k, v in var_rid.items()) + " top-10 at ε = 10",
+     display=False)
 
 # %% [markdown]
 # ## The countermeasure: RS+RFD
 #
 # **Algorithm 1 (RS+RFD).** The server publishes priors $\tilde f_i$; each user samples $j$,
 # reports $v_j$ with GRR or UE at $\epsilon'$, and draws every other attribute's fake value from
-# $\tilde f_i$ (UE-r: the one-hot of that value is then randomized). The unbiased estimators are
+# $\tilde f_i$ (UE-r: the one-hot of that value is then randomised). The unbiased estimators are
 #
 # $$\hat f_{GRR}(v)=\frac{d\,C(v)-n\big(q+(d-1)\tilde f_j(v)\big)}{n(p-q)}\quad(6),\qquad
 #   \hat f_{UE\text{-}r}(v)=\frac{d\,C(v)-n\big(q+(p-q)(d-1)\tilde f_j(v)+q(d-1)\big)}{n(p-q)}\quad(7),$$
 #
-# with $\mathrm{Var}=d^2\gamma(1-\gamma)/(n(p-q)^2)$, where $\gamma$ is the probability that a
-# report supports $v$, read from the probability trees of Figs. 7 and 8:
-# $\gamma_{GRR}=\frac1d\big(q+f(v)(p-q)+(d-1)\tilde f_j(v)\big)$ (8),
+# with $\mathrm{Var}=d^2\gamma(1-\gamma)/(n(p-q)^2)$, $\gamma$ the probability that a report
+# supports $v$, read from the probability trees of {numref}`fig-risks-trees`:
+# $\gamma_{GRR}=\frac1d\big(q+f(v)(p-q)+(d-1)\tilde f_j(v)\big)$ (8) and
 # $\gamma_{UE\text{-}r}=\frac1d\big(f(v)(p-q)+q+(d-1)(\tilde f_j(v)(p-q)+q)\big)$ (9).
-# (The captions of Figs. 7–8 say RS+FD; the trees are RS+RFD's.) The tests of `ldpnb.multidim`
-# check unbiasedness, Eqs. 8–9 by Monte Carlo, the trees' leaves (T19) and that uniform priors
-# give back RS+FD exactly (T9).
 
-# %%
-def draw_tree(ax, tree, title):
-    """Draw a probability tree given as (node_label, [(edge_label, subtree), ...]); leaves that
-    support v_i (counted in C(v_i)) are highlighted."""
-    leaves = []
-
-    def layout(node, depth):
-        label, children = node
-        if not children:
-            y = -len(leaves)
-            leaves.append(y)
-            return {"label": label, "x": depth, "y": y, "kids": []}
-        kids = [(el, layout(ch, depth + 1)) for el, ch in children]
-        return {"label": label, "x": depth, "y": np.mean([k["y"] for _, k in kids]), "kids": kids}
-
-    def draw(n):
-        for el, k in n["kids"]:
-            ax.plot([n["x"] + 0.32, k["x"] - 0.32], [n["y"], k["y"]], color="0.45", lw=1)
-            up = k["y"] >= n["y"]
-            ax.text((n["x"] + k["x"]) / 2 - 0.08, (n["y"] + k["y"]) / 2 + (0.15 if up else -0.15), el, ha="right",
-                    va="bottom" if up else "top", fontsize=10, color="tab:blue")
-            draw(k)
-        support = not n["kids"] and ("= v_i" in n["label"] or "= 1" in n["label"])
-        ax.text(n["x"], n["y"], n["label"], ha="center", va="center", fontsize=10,
-                bbox=dict(boxstyle="round", fc="#fde9c9" if support else "w", ec="0.5"))
-
-    root = layout(tree, 0)
-    draw(root)
-    ax.set(xlim=(-0.5, 3.5), ylim=(min(leaves) - 0.7, 0.7), title=title)
-    ax.axis("off")
-
-
-grr_tree = ("RS+RFD", [
-    (r"$1/d$", ("True data", [
-        (r"$f(v_i)$", (r"$B = v_i$", [(r"$p$", (r"$B' = v_i$", [])), (r"$1-p$", (r"$B' = v_{l\neq i}$", []))])),
-        (r"$1-f(v_i)$", (r"$B = v_{l\neq i}$", [(r"$q$", (r"$B' = v_i$", [])), (r"$1-q$", (r"$B' = v_{l\neq i}$", []))]))])),
-    (r"$1-1/d$", ("Fake data", [(r"$\tilde f_j(v_i)$", (r"$B' = v_i$", [])), (r"$1-\tilde f_j(v_i)$", (r"$B' = v_{l\neq i}$", []))]))])
-ue_tree = ("RS+RFD", [
-    (r"$1/d$", ("True data", [
-        (r"$f(v_i)$", (r"$B_i = 1$", [(r"$p$", (r"$B'_i = 1$", [])), (r"$1-p$", (r"$B'_i = 0$", []))])),
-        (r"$1-f(v_i)$", (r"$B_i = 0$", [(r"$q$", (r"$B'_i = 1$", [])), (r"$1-q$", (r"$B'_i = 0$", []))]))])),
-    (r"$1-1/d$", ("Fake data", [
-        (r"$\tilde f_j(v_i)$", (r"$B_i = 1$", [(r"$p$", (r"$B'_i = 1$", [])), (r"$1-p$", (r"$B'_i = 0$", []))])),
-        (r"$1-\tilde f_j(v_i)$", (r"$B_i = 0$", [(r"$q$", (r"$B'_i = 1$", [])), (r"$1-q$", (r"$B'_i = 0$", []))]))]))])
-fig, axes = plt.subplots(2, 1, figsize=(10, 10.5))
-draw_tree(axes[0], grr_tree, "Fig. 7 — probability tree of RS+RFD[GRR] (the paper's caption says RS+FD[GRR])")
-draw_tree(axes[1], ue_tree, "Fig. 8 — probability tree of RS+RFD[UE-r] (the paper's caption says RS+FD[UE-r])")
-fig.text(0.5, 0.005, "Shaded leaves support $v_i$; summing their path probabilities gives γ of Eqs. 8 and 9.", ha="center")
-plt.show()
-
-# leaf probabilities of the trees vs a single-user simulation (T19)
-d_t, k_t, eps_t = 3, 4, 1.0
-pri_t = [np.array([0.4, 0.3, 0.2, 0.1])] * 3
-Xone = np.tile([[0, 1, 2]], (200_000, 1))
-dev = []
-for prot in ["grr", "oue"]:
-    rep, _ = md.rsfd_collect(Xone, [k_t] * 3, eps_t, prot, "prior", priors=pri_t, rng=rng)
-    for j in range(3):
-        emp = (np.bincount(rep[j], minlength=k_t) if prot == "grr" else rep[j].sum(0)) / len(Xone)
-        p_, q_ = md.rsfd_params(prot, k_t, eps_t, d_t)
-        g = md.rsfd_support_probability(np.eye(k_t)[Xone[0, j]], d_t, k_t, p_, q_, "grr" if prot == "grr" else "ue-r", pri_t[j])
-        dev.append(np.max(np.abs(emp - g) / np.sqrt(g * (1 - g) / len(Xone))))
-report.check("T19", "Figs. 7/8: Pr[report supports v] = γ of Eqs. 8/9 (single user, 200,000 reports)", paper="γ", ours=f"max |z| = {max(dev):.2f}",
-             passed=bool(max(dev) < 5), tolerance="|z| < 5")
+# %% tags=["hide-input", "remove-output"]
+glue("risks-trees", figures.trees(), display=False)
 
 # %% [markdown]
+# ```{glue:figure} risks-trees
+# :name: fig-risks-trees
+# :alt: Two probability trees; the first branch chooses true data with probability 1/d or fake data, the leaves that support v_i are shaded.
+#
+# Paper Figs. 7 and 8: the probability trees of RS+RFD[GRR] (a) and RS+RFD[UE-r] (b); shaded leaves
+# support $v_i$, and their path probabilities sum to γ of Eqs. 8 and 9. (The paper's captions say
+# RS+FD; the trees, with priors $\tilde f_j$, are RS+RFD's.)
+# ```
+#
+# We check the trees' leaves on one user (T19), Theorem 1 (unbiasedness) and Theorem 2's variance
+# on ACS with the exact count-level sampler, and that uniform priors give back RS+FD (T9).
+
+# %%
+report.holds("T19", max_abs_z=checks.tree_leaves(rng=rng_for(SEED, "trees")))
+thm = checks.rsfd_theorems(XC, KC, float(np.log(3)), SIZES["thm_runs"], rng=rng_for(SEED, "theorems"))
+report.holds("T1", max_abs_z=thm["max_abs_z"])
+report.close("T2", thm["variance_ratio"])
+report.close("T9", thm["identity"])
+
+# %% [markdown]
+# **Is RS+FD (and RS+RFD) ε-LDP?** The paper states that sending $v_j$ at $\epsilon'$ plus fake data
+# makes the tuple ε-LDP (amplification by sampling). The package's mechanism objects
+# (`mechanisms.RSFD`, `mechanisms.RSRFD`, `mechanisms.SMP`) carry the exact channel of one user's
+# tuple, $P(\mathbf y\mid\mathbf v)=\sum_j\frac1d P_{\mathcal M}(y_j\mid v_j)\prod_{i\ne j}P_{fake,i}(y_i)$,
+# so the tight level is computed, not assumed:
+
+# %%
+cases = [md.RSFD((2, 2), 1.0, "GRR"), md.RSFD((2, 2, 2), 1.0, "GRR"), md.RSFD((2, 5), 1.0, "GRR"),
+         md.RSFD((2, 3), 1.0, "OUE-r"), md.RSFD((2, 3), 1.0, "SUE-z"),
+         md.RSRFD((3, 3), [[0.8, 0.15, 0.05], [0.6, 0.3, 0.1]], 1.0, "grr"), md.SMP((2, 3), 1.0, "oue")]
+priv = pd.DataFrame([{"mechanism": f"{m.family}[{getattr(m, 'variant', m.params().get('protocol'))}]",
+                      "k": str(m.ks), "tight level": m.tight_level(), "claim": m.guarantee.epsilon,
+                      "one attribute differs": m.neighbour_level() if hasattr(m, "neighbour_level") else np.nan}
+                     for m in cases])
+report.holds("T13", tight=cases[0].tight_level(), eps_prime=cases[0].eps_prime, neighbour=cases[0].neighbour_level())
+priv.round(4)
+
+# %% [markdown]
+# The ε statement holds for tuples that differ in one attribute with equal domain sizes and uniform
+# fake data; over arbitrary pairs the exact level is $\epsilon'$, reached by tuples that differ in
+# every attribute, and with unequal domains or priors even the one-attribute level exceeds ε. The
+# guarantee that holds for the tuple is therefore $\epsilon'$-LDP, which is what the mechanism
+# objects claim (SMP's claim, ε, is tight).
+#
 # ### Utility (Figs. 5 and 16)
 #
-# MSE$_{avg}=\frac1d\sum_j\frac1{k_j}\sum_v(f_j(v)-\hat f_j(v))^2$ over the *unbiased* estimates
-# (no post-processing; that is what the variance formulas predict), with an exact count-level
-# sampler of the protocols, 20 runs at book scale. "Correct" priors: central Laplace noise on the
-# true counts at $\epsilon=0.1/d$; "incorrect": Dirichlet(1), and (App. E) ZIPF(1.01) and EXP(1)
-# histograms. Analytic curves (App. E.1): the averaged approximate variance ($f(v)=0$ in Eqs. 8/9).
+# MSE$_{avg}=\frac1d\sum_j\frac1{k_j}\sum_v(f_j(v)-\hat f_j(v))^2$ of the *unbiased* estimates (no
+# post-processing, as the variance formulas assume), with an exact count-level sampler. "Correct"
+# priors: central Laplace noise on the true counts at $\epsilon=0.1/d$; "incorrect": Dirichlet(1),
+# and ZIPF(1.01) and EXP(1) histograms (App. E). Analytic curves (App. E.1): the averaged
+# approximate variance ($f(v)=0$ in Eqs. 8-9).
 
 # %%
-EPS_U = np.log(np.arange(2, 8))
-EPS_LAB = [f"ln({i})" for i in range(2, 8)]
+EPS_U, EPS_LAB = np.log(SIZES["eps_u"]), [f"ln {i}" for i in SIZES["eps_u"]]
 METHODS = [("grr", "uniform"), ("sue", "random"), ("oue", "random"), ("grr", "prior"), ("sue", "prior"), ("oue", "prior")]
-MCOL = {"GRR": color("grr"), "SUE-r": color("sue"), "OUE-r": color("oue")}
-runs_u = SIZES["mse_runs"]
-UDATA = {"ACS": (XC, KC), "Adult": (XA, KA)}
 u_tasks = [("ACS", "correct"), ("ACS", "dir"), ("Adult", "correct"), ("Adult", "dir"), ("Adult", "zipf"), ("Adult", "exp")]
-util = dict(zip(u_tasks, par(lambda t: at_experiments.rsfd_mse_experiment(
-    *UDATA[t[0]], EPS_U, METHODS, prior_kind=t[1], rng=int(SEEDS[9]) + u_tasks.index(t),
-    runs=runs_u if (t[0] == "ACS" or t[1] == "correct") else SIZES["mse_runs_inc"]), u_tasks)))
+UDATA = {"ACS": (XC, KC), "Adult": (XA, KA)}
+util = {t: ex.rsfd_mse_experiment(*UDATA[t[0]], EPS_U, METHODS, prior_kind=t[1], rng=rng_for(SEED, f"mse-{t}"),
+                                  runs=SIZES["mse_runs"] if t[1] == "correct" or t[0] == "ACS" else SIZES["mse_runs_inc"])
+        for t in u_tasks}
+glue("risks-mse-runs", f"{SIZES['mse_runs']} runs ({SIZES['mse_runs_inc']} for Adult's incorrect priors)", display=False)
 
+# %% tags=["hide-input", "remove-output"]
+glue("risks-fig5", figures.utility(EPS_U, EPS_LAB, {"(a) 'correct' priors": util[("ACS", "correct")]["mse"],
+                                                    "(b) 'incorrect' priors (DIR)": util[("ACS", "dir")]["mse"]}),
+     display=False)
+glue("risks-fig16", figures.utility_adult(EPS_U, EPS_LAB, {n: util[("Adult", k)] for n, k in
+                                                           [("'correct'", "correct"), ("DIR", "dir"), ("ZIPF", "zipf"),
+                                                            ("EXP", "exp")]}), display=False)
 
-def mstyle(label):
-    base_ = label.split("[")[1].rstrip("]")
-    return dict(color=MCOL[base_], ls="-" if label.startswith("RS+RFD") else "--", marker="o" if label.startswith("RS+RFD") else "x", ms=4)
-
-
-fig, axes = plt.subplots(1, 2, figsize=(11, 3.8), sharey=True)
-for ax, pk_, lab in zip(axes, ["correct", "dir"], ["(a) 'Correct' priors", "(b) 'Incorrect' priors (DIR)"]):
-    for m, v in util[("ACS", pk_)]["mse"].items():
-        ax.plot(EPS_U, v.mean(0), label=m, **mstyle(m))
-    ax.set(yscale="log", xticks=EPS_U, xticklabels=EPS_LAB, xlabel="ε", ylabel="MSE_avg", title=lab)
-axes[0].legend(fontsize="x-small")
-fig.suptitle(f"Fig. 5 — Utility of RS+RFD vs RS+FD on ACS ({runs_u} runs, unbiased estimates)", fontweight="bold")
-plt.show()
-
-fig, axes = plt.subplots(4, 2, figsize=(11, 12), sharex=True)
-for r, (pk_, nm) in enumerate([("correct", "'Correct'"), ("dir", "DIR"), ("zipf", "ZIPF"), ("exp", "EXP")]):
-    res = util[("Adult", pk_)]
-    for m in res["mse"]:
-        axes[r, 0].plot(EPS_U, res["approx"][m].mean(0), label=m, **mstyle(m))
-        axes[r, 1].plot(EPS_U, res["mse"][m].mean(0), label=m, **mstyle(m))
-    axes[r, 0].set(yscale="log", ylabel="averaged approx. variance", title=f"({chr(97 + 2 * r)}) analytical, {nm} priors")
-    axes[r, 1].set(yscale="log", ylabel="MSE_avg", title=f"({chr(98 + 2 * r)}) experimental, {nm} priors")
-for ax in axes[-1]:
-    ax.set(xticks=EPS_U, xticklabels=EPS_LAB, xlabel="ε")
-axes[0, 0].legend(fontsize="x-small")
-fig.suptitle(f"Fig. 16 — Utility on Adult: analytical vs experimental ({runs_u} runs correct priors, {SIZES['mse_runs_inc']} incorrect)",
-             fontweight="bold")
-plt.show()
+# %% [markdown]
+# ```{glue:figure} risks-fig5
+# :name: fig-risks-fig5
+# :alt: Two panels of MSE on a log scale against epsilon from ln 2 to ln 7; solid RS+RFD curves lie below the dashed RS+FD curves.
+#
+# Paper Fig. 5: utility of RS+RFD (solid) against RS+FD (dashed) on ACS, (a) correct and (b) DIR
+# priors; MSE$_{avg}$ of the unbiased estimates, mean of {glue:text}`risks-mse-runs`.
+# ```
+#
+# ```{glue:figure} risks-fig16
+# :name: fig-risks-fig16
+# :alt: Four rows of two panels, analytical approximate variance left and experimental MSE right, for correct, DIR, ZIPF and EXP priors on Adult.
+#
+# Paper Fig. 16: utility on Adult, analytical averaged approximate variance (left) and experimental
+# MSE$_{avg}$ (right) for four kinds of priors; mean of {glue:text}`risks-mse-runs`.
+# ```
+#
+# The orderings the paper states are about expected utility, so they are checked on the exact
+# expected MSE (Eqs. 8-9 with the true f, averaged over the drawn priors) and on the experiments
+# pooled over ε; the experiments are in turn checked against the expectation (H8-analytic).
 
 # %%
-# The claims are about expected utility: orderings are checked on the exact expected MSE (mean of Eqs. 8/9 with the
-# true f, averaged over the drawn priors), the experiments are checked against it (H8-analytic) and pooled over ε.
-for ds_, thr in [("ACS", 0.7), ("Adult", 0.85)]:
+def pooled(res, a, b):
+    return float(res["mse"][a].sum(1).mean() / res["mse"][b].sum(1).mean())
+
+
+for ds_ in ("ACS", "Adult"):
     res = util[(ds_, "correct")]
-    rr = res["analytic"]["RS+RFD[GRR]"].mean(0) / res["analytic"]["RS+FD[GRR]"].mean(0)
-    pooled = res["mse"]["RS+RFD[GRR]"].sum(1).mean() / res["mse"]["RS+FD[GRR]"].sum(1).mean()
-    report.check(f"H8-{ds_}", f"Sec. 5.2.2: RS+RFD[GRR] consistently outperforms RS+FD[GRR], correct priors ({ds_}; MSE ratio)",
-                 paper="better", ours=f"expected {rr.min():.2f}–{rr.max():.2f}; experimental (pooled over ε) {pooled:.2f}",
-                 passed=bool(np.all(rr <= thr) and (pooled <= thr or runs_u < 10)),
-                 tolerance=f"≤ {thr} at every ε (expected) and pooled over ε ({runs_u} runs; the pooled part only from 10 runs)")
-res = util[("ACS", "correct")]
-allp = all(np.all(res["analytic"][f"RS+RFD[{p}]"].mean(0) < res["analytic"][f"RS+FD[{p}]"].mean(0)) for p in ["GRR", "SUE-r", "OUE-r"])
-allx = {p: res["mse"][f"RS+RFD[{p}]"].sum(1).mean() / res["mse"][f"RS+FD[{p}]"].sum(1).mean() for p in ["GRR", "SUE-r", "OUE-r"]}
-report.check("Fig5-a", "Fig. 5a: every RS+RFD protocol outperforms its RS+FD counterpart (ACS, correct priors)", paper="all better",
-             ours="experimental pooled ratios " + ", ".join(f"{k} {v:.2f}" for k, v in allx.items()),
-             passed=bool(allp and max(allx.values()) < 1), tolerance=f"expected MSE lower at every ε; pooled experimental ratio < 1 ({runs_u} runs)")
-res = util[("ACS", "dir")]["analytic"]  # exact expected MSE (Eqs. 8/9 with the true f), averaged over the DIR draws
-dirp = all(np.all(res[f"RS+RFD[{p}]"].mean(0) < res[f"RS+FD[{p}]"].mean(0)) for p in ["GRR", "SUE-r"])
-oue_hi = res["RS+RFD[OUE-r]"].mean(0)[-1] / res["RS+FD[OUE-r]"].mean(0)[-1]
-report.check("Fig5-b", "Fig. 5b: with DIR priors RS+RFD still better (GRR, SUE-r); OUE-r similar at large ε (ACS, expected MSE)",
-             paper="better / OUE-r ≈", ours=f"OUE-r ratio at ln 7 = {oue_hi:.2f}", passed=bool(dirp and 0.8 <= oue_hi <= 1.1),
-             tolerance="GRR, SUE-r better at every ε; OUE-r ratio in [0.8, 1.1] (exact expectation over the drawn priors)")
-worst_rel, worst_key = 0.0, None
-for key, res in util.items():
-    for m in res["mse"]:
-        rel = abs(res["mse"][m].sum(1).mean() / res["analytic"][m].sum(1).mean() - 1)  # pooled over ε
-        if rel > worst_rel:
-            worst_rel, worst_key = rel, (*key, m)
-if SCALE == "smoke":
-    report.not_evaluated("H8-analytic", "App. E.1: experiments consistent with the analytical variance", paper="consistent",
-                         note=f"needs ≥ 5 runs per curve (one run has ~34 % rel. s.d.); smoke max rel. dev. {worst_rel:.2f}")
-else:
-    report.check("H8-analytic", "App. E.1: experiments consistent with the analytical variance (experimental MSE vs exact expected MSE, "
-               "pooled over ε, for every dataset, prior and protocol)", paper="consistent", ours=f"max rel. dev. {worst_rel:.3f} ({worst_key})",
-               passed=bool(worst_rel <= 0.25), tolerance=f"≤ 25 % ({runs_u} runs, {SIZES['mse_runs_inc']} for Adult's incorrect priors; "
-                                                         "one run has ~34 % rel. s.d. on ACS)")
-# analytic averaged approximate variance: RS+RFD <= RS+FD for every prior (Jensen), averaged over prior draws
-draws = SIZES["prior_draws"]
-viol, zr = 0, []
-for kind in ["dir", "zipf", "exp"]:
-    for _ in range(draws):
-        pri = md_risks.make_priors(kind, KA, rng=rng)
+    report.holds(f"H8-{ds_}", expected=res["analytic"]["RS+RFD[GRR]"].mean(0) / res["analytic"]["RS+FD[GRR]"].mean(0),
+                 pooled=pooled(res, "RS+RFD[GRR]", "RS+FD[GRR]"))
+res, FAM = util[("ACS", "correct")], ["GRR", "SUE-r", "OUE-r"]
+report.holds("Fig5-a", all_expected_lower=int(all(np.all(res["analytic"][f"RS+RFD[{p}]"].mean(0) < res["analytic"][
+    f"RS+FD[{p}]"].mean(0)) for p in FAM)), pooled=[pooled(res, f"RS+RFD[{p}]", f"RS+FD[{p}]") for p in FAM])
+
+# %%
+an = util[("ACS", "dir")]["analytic"]
+report.holds("Fig5-b", grr_sue_lower=int(all(np.all(an[f"RS+RFD[{p}]"].mean(0) < an[f"RS+FD[{p}]"].mean(0))
+                                             for p in ("GRR", "SUE-r"))),
+             oue_ratio_high=float(an["RS+RFD[OUE-r]"].mean(0)[-1] / an["RS+FD[OUE-r]"].mean(0)[-1]))
+report.holds("E1-Adult", dir_grr=pooled(util[("Adult", "dir")], "RS+RFD[GRR]", "RS+FD[GRR]"),
+             dir_sue=pooled(util[("Adult", "dir")], "RS+RFD[SUE-r]", "RS+FD[SUE-r]"),
+             zipf_exp=[pooled(util[("Adult", k)], f"RS+RFD[{p}]", f"RS+FD[{p}]") for k in ("zipf", "exp") for p in FAM])
+dev = max(abs(r["mse"][m].sum(1).mean() / r["analytic"][m].sum(1).mean() - 1) for r in util.values() for m in r["mse"])
+report.range("H8-analytic", float(dev))
+
+# %%
+viol, cases_n, zr, prng = 0, 0, [], rng_for(SEED, "priors")
+for kind in ("dir", "zipf", "exp"):
+    for _ in range(SIZES["prior_draws"]):
+        pri = ex.make_priors(kind, KA, rng=prng)
         for e in EPS_U:
-            for prot, fk in [("grr", "uniform"), ("sue", "random"), ("oue", "random")]:
+            for prot, fk in (("grr", "uniform"), ("sue", "random"), ("oue", "random")):
                 a_ = md.rsfd_approx_variance(KA, len(XA), e, prot, fk)
                 b_ = md.rsfd_approx_variance(KA, len(XA), e, prot, "prior", priors=pri)
-                viol += b_ > a_ * (1 + 1e-12)
-                if kind == "zipf" and prot == "grr":
-                    zr.append(b_ / a_)
-report.check("T10", "RS+RFD's averaged approximate variance ≤ RS+FD's for every prior (Adult; DIR, ZIPF, EXP draws x 6 ε x 3 protocols)",
-             paper="≤", ours=f"{viol} violations", passed=bool(viol == 0), tolerance="zero violations")
-report.check("H8-zipf", "App. E.1: with ZIPF priors the approximate variance 'improved considerably', esp. RS+RFD[GRR] (ratio to RS+FD[GRR])",
-             paper="considerable", ours=round(float(np.max(zr)), 3), passed=bool(np.max(zr) <= 0.35), tolerance="≤ 0.35 at every ε and draw")
-gA = md.rsfd_approx_variance(KA, len(XA), np.log(7), "grr", "uniform")
-report.check_close("T10-val", "Analytic averaged approximate variance of RS+FD[GRR] on Adult at ε = ln 7 (spec check value)",
-                   paper=3.20e-4, ours=gA, rtol=0.01, note="value not printed in the paper; spec's independent computation")
+                viol, cases_n = viol + int(b_ > a_ * (1 + 1e-12)), cases_n + 1
+                zr += [b_ / a_] if (kind, prot) == ("zipf", "grr") else []
+report.holds("T10", violations=viol, cases=cases_n)
+report.range("H8-zipf", float(np.max(zr)))
 
 # %% [markdown]
 # ### Attribute inference against RS+RFD (Figs. 6 and 17)
 #
-# Two NK attackers are shown: the paper's (its synthetic profiles use *uniform* fake data, as in
-# the artifact) and a **prior-aware** attacker that uses the public priors the server itself
-# transmits. PK/HM attackers learn the fake-data distribution from the labelled users.
+# Two NK attackers are shown: the paper's, whose synthetic profiles use *uniform* fake data (as
+# in the artifact), and a **prior-aware** attacker that uses the public priors the server itself
+# transmits. PK and HM attackers learn the fake-data distribution from the labelled users.
 
 # %%
-RFD_V = [("grr", "prior"), ("sue", "prior"), ("oue", "prior")]
+RFD_V = [("grr", "uniform"), ("sue", "random"), ("oue", "random")]
+rfd = ex.aif_experiment(XC, KC, SIZES["rfd_eps"], RFD_V, runs=1, pk_fractions=SIZES["pk"], prior_kind="correct",
+                        rng=rng_for(SEED, "fig6"))
+rfd_x = runs.xgb_by_variant(XC, KC, SIZES["xgb_eps"], RFD_V if SCALE != "smoke" else RFD_V[:1],
+                            {lab: xgb_models[lab][:2] for lab in ("GRR", "SUE-r", "OUE-r")}, seed=SEED, name="xgb-rfd",
+                            prior_kind="correct")
+inc = {kind: ex.aif_experiment(XC, KC, SIZES["rfd_eps"], RFD_V, runs=1, pk_fractions=(), prior_kind=kind,
+                               rng=rng_for(SEED, f"fig17-{kind}")) for kind in ("dir", "zipf", "exp")}
+
+# %% tags=["hide-input", "remove-output"]
 RFD_ROWS = [("RS+RFD[GRR]", ["GRR"]), ("RS+RFD[UE-r]", ["SUE-r", "OUE-r"])]
-rfd = at_experiments.aif_experiment(XC, KC, SIZES["rfd_eps"], [("grr", "uniform"), ("sue", "random"), ("oue", "random")],
-                        runs=SIZES["aif_runs"], pk_fractions=SIZES["pk_fracs"], prior_kind="correct", rng=rng)
-plot_aif(rfd, SIZES["rfd_eps"], 18, RFD_ROWS, "Fig. 6 — Attribute inference against RS+RFD, 'Correct' priors, ACS", SIZES["pk_fracs"])
+glue("risks-fig6", figures.aif_grid(rfd, SIZES["rfd_eps"], 18, RFD_ROWS, SIZES["pk"], xgb=rfd_x), display=False)
+glue("risks-fig17", figures.fig17(SIZES["rfd_eps"], inc, 18), display=False)
 
-# the paper's classifier against RS+RFD (NK with uniform synthetic fake data, as in the artifact; PK learns from labelled tuples)
-RFD_XV = [("grr", "uniform"), ("oue", "random")] if SCALE != "paper" else [("grr", "uniform"), ("sue", "random"), ("oue", "random")]
-rfd_x = {}
-for res in par(lambda v: at_experiments.aif_xgb_experiment(XC, KC, SIZES["xgb_eps"], [v], [XGB_ALL[0], XGB_ALL[5]], runs=SIZES["aif_runs"],
-                                               prior_kind="correct", n_estimators=SIZES["xgb_trees"], max_train=SIZES["xgb_train"],
-                                               rng=int(SEEDS[11])), RFD_XV):
-    rfd_x.update(res)
-plot_xgb(rfd_x, "Fig. 6 (XGBoost, the paper's classifier) — AIF-ACC against RS+RFD, 'Correct' priors, ACS", 18)
-
-# %%
-inc = {kind: at_experiments.aif_experiment(XC, KC, SIZES["rfd_eps"], [("grr", "uniform"), ("sue", "random"), ("oue", "random")],
-                               runs=SIZES["aif_runs"], pk_fractions=(), prior_kind=kind, rng=rng) for kind in ["dir", "zipf", "exp"]}
-fig, axes = plt.subplots(2, 3, figsize=(13, 6.5), sharex=True)
-for c, kind in enumerate(["dir", "zipf", "exp"]):
-    for r, (rname, labels) in enumerate(RFD_ROWS):
-        ax = axes[r, c]
-        for lab in labels:
-            ax.plot(SIZES["rfd_eps"], inc[kind][(lab, "NK")].mean(0), color=VCOL[lab], marker="o", ms=3, label=f"{lab} NK (paper's attacker)")
-            ax.plot(SIZES["rfd_eps"], inc[kind][(lab, "NK_prior")].mean(0), color=VCOL[lab], marker="^", ms=3, ls="--", label=f"{lab} NK prior-aware")
-        ax.axhline(100 / 18, color="k", ls="-.", lw=1, label="Baseline 1/d")
-        ax.set(title=f"({chr(97 + 3 * r + c)}) {rname}, {kind.upper()} priors", xlabel="ε", ylabel="AIF-ACC (%)")
-        ax.legend(fontsize="xx-small")
-fig.suptitle("Fig. 17 — NK attribute inference against RS+RFD with 'Incorrect' priors, ACS", fontweight="bold")
-plt.show()
+# %% [markdown]
+# ```{glue:figure} risks-fig6
+# :name: fig-risks-fig6
+# :alt: Six panels of AIF-ACC against RS+RFD on ACS with correct priors; the paper's NK attacker stays near the baseline, PK is a little higher and grows with n_pk.
+#
+# Paper Fig. 6: attribute inference against RS+RFD on ACS with 'correct' priors: XGBoost with
+# default parameters at ε ∈ {1, 10} (stars, NK $s = 1n$ and PK $n_{pk} = 0.5n$, every variant),
+# the Bayes attackers over the ε grid (dashed) and the oracle (dotted); one run per point.
+# ```
+#
+# ```{glue:figure} risks-fig17
+# :name: fig-risks-fig17
+# :alt: Six panels for DIR, ZIPF and EXP priors; the paper's attacker stays near or below the baseline while the dashed prior-aware attacker climbs to between 35 and 60 percent.
+#
+# Paper Fig. 17: NK attribute inference against RS+RFD on ACS with 'incorrect' priors: the paper's
+# attacker (solid) and a prior-aware one (dashed); one run per point (the paper: 20), legend below.
+# ```
 
 # %%
 ER = np.array(SIZES["rfd_eps"])
-art = np.array([rfd[(lab, "NK")].mean(0) for lab in ["GRR", "SUE-r", "OUE-r"]])
-report.check("H9-a", "Sec. 5.2.3: against RS+RFD (correct priors) the paper's NK attacker gains only marginally over the 5.56 % baseline (ACS, %)",
-             paper="minor gain", ours=f"{art.min():.1f}–{art.max():.1f}", passed=bool(art.max() <= 11.1),
-             tolerance="≤ 2 x baseline = 11.1 % at every ε",
-             note="the attacker that assumes uniform fake data can even fall below the baseline (it mistakes prior-distributed fake "
-                  "values for real ones)")
+report.range("H9-a", np.array([rfd[(lab, "NK")].mean(0) for lab in ("GRR", "SUE-r", "OUE-r")]))
 fd_grr = aif["ACS"][("GRR", "NK")].mean(0)
-common = [e for e in SIZES["rfd_eps"] if e in AIF_EPS["ACS"] and e >= 2]
-gaps = [fd_grr[AIF_EPS["ACS"].index(e)] - rfd[("GRR", "NK")].mean(0)[SIZES["rfd_eps"].index(e)] for e in common]
-if gaps:
-    report.check("H9-b", "Sec. 5.2.3: RS+RFD considerably decreases AIF-ACC vs RS+FD (GRR, NK, ε ≥ 2; points)", paper="considerable",
-                 ours=f"{min(gaps):.1f}–{max(gaps):.1f}", passed=bool(min(gaps) >= 8), tolerance="≥ 8 pts at every common ε")
-else:
-    report.not_evaluated("H9-b", "RS+RFD decreases AIF-ACC vs RS+FD", paper="considerable", note="no common ε ≥ 2 at this scale")
-last_pk = f"PK{SIZES['pk_fracs'][-1]:g}"
-pk_gt = np.mean([rfd[(lab, last_pk)].mean(0).mean() - rfd[(lab, "NK")].mean(0).mean() for lab in ["GRR", "SUE-r", "OUE-r"]])
-report.check("H9-c", "Sec. 5.2.3: against RS+RFD, PK gives higher AIF-ACC than NK (mean over ε and protocols; points)", paper="PK > NK",
-             ours=round(float(pk_gt), 2), passed=bool(pk_gt > 0), tolerance="> 0")
-pkx = float(np.mean([(rfd_x[(lab, "PK 0.5n")] - rfd_x[(lab, "NK s=1n")]).mean() for lab in {k[0] for k in rfd_x}]))
-xmax = max(float(v.max()) for v in rfd_x.values())
-report.check("H9-xgb", "Sec. 5.2.3 (XGBoost): against RS+RFD, PK (0.5n) > NK (s = 1n) and the gain over the baseline stays minor (ACS)",
-             paper="PK > NK, minor gain", ours=f"mean(PK − NK) = {pkx:.2f} pt; max AIF-ACC {xmax:.1f} %",
-             passed=bool(pkx > 0 and xmax <= 2 * 100 / 18), tolerance="PK − NK > 0 (mean over ε and protocols); all ≤ 2 x baseline")
-aware = rfd[("GRR", "NK_prior")].mean(0)
-naive = rfd[("GRR", "NK")].mean(0)
-report.check("H9-aware", "Extension: a prior-aware NK attacker beats the paper's attacker against RS+RFD[GRR], correct priors (ACS, %)",
-             paper="not in paper", ours=f"prior-aware {aware.min():.1f}–{aware.max():.1f} vs paper's {naive.min():.1f}–{naive.max():.1f}",
-             passed=bool(np.all(aware > naive)), tolerance="higher at every ε (spec's independent check ≈ 10 %)")
-inc_aw = {kind: inc[kind][("GRR", "NK_prior")].mean(0).max() for kind in inc}
-report.check("Fig17-aware", "Extension: with incorrect priors a prior-aware attacker breaks RS+RFD[GRR] (max AIF-ACC over ε, ACS, %)",
-             paper="not in paper (Fig. 17 shows only the uniform-fake attacker)",
-             ours=", ".join(f"{k.upper()} {v:.1f}" for k, v in inc_aw.items()),
-             passed=bool(min(inc_aw.values()) > 25),
-             tolerance="prior-aware > 25 % (RS+FD[GRR] level) for every incorrect prior")
-
-# %% [markdown]
-# **What this means in practice.** Against the attacker of the paper, RS+RFD hides the sampled
-# attribute well with priors close to the truth. But the priors are public, and an attacker who
-# uses them for its synthetic fake data recovers part of the signal with correct priors and much
-# more with incorrect ones: with ZIPF or EXP priors, fake data are concentrated on a few values,
-# so a report outside them is almost surely real. A practitioner should use RS+RFD only with
-# priors close to the population (e.g., a recent census), never with arbitrary ones, and should
-# assume the attacker knows them.
-
-# %% [markdown]
-# ## Is RS+FD (and RS+RFD) ε-LDP?
-#
-# The paper states that sending $v_j$ at $\epsilon'$ plus fake data makes the whole tuple
-# $\epsilon$-LDP (amplification by sampling). We compute the exact worst-case log-ratio of the
-# tuple mechanism, $P(\mathbf y\mid\mathbf v)=\sum_j\frac1d P_{\mathcal M}(y_j\mid v_j)\prod_{i\ne j}P_{fake,i}(y_i)$,
-# by enumeration on small domains, over all input pairs and over pairs differing in one attribute.
+report.range("H9-b", [fd_grr[SIZES["aif_eps"].index(e)] - rfd[("GRR", "NK")].mean(0)[i]
+                      for i, e in enumerate(SIZES["rfd_eps"]) if e in SIZES["aif_eps"] and e >= 2])
+last_pk = f"PK{SIZES['pk'][-1]:g}"
+report.range("H9-c", float(np.mean([rfd[(lab, last_pk)].mean() - rfd[(lab, "NK")].mean() for lab in FAM])))
+report.monotone("Fig6-npk", [float(np.mean([rfd[(lab, f"PK{f:g}")].mean() for lab in FAM])) for f in SIZES["pk"]])
+labs_x = sorted({k[0] for k in rfd_x})
+report.holds("H9-xgb", pk_minus_nk=float(np.mean([(rfd_x[(lab, "PK 0.5n")]["acc"] - rfd_x[(lab, "NK s=1n")]["acc"]).mean()
+                                                  for lab in labs_x])),
+             max_acc=max(float(v["acc"].max()) for v in rfd_x.values()))
 
 # %%
-cases = [([2, 2], "grr", "uniform", None), ([2, 2, 2], "grr", "uniform", None), ([3, 3], "grr", "uniform", None),
-         ([2, 5], "grr", "uniform", None), ([2, 3, 6], "grr", "uniform", None), ([2, 3], "oue", "random", None),
-         ([2, 3], "sue", "zero", None),
-         ([3, 3], "grr", "prior", [np.array([0.8, 0.15, 0.05]), np.array([0.6, 0.3, 0.1])])]
-rows = []
-for ks_, prot, fk, pri in cases:
-    r_ = md.exact_privacy_loss(ks_, 1.0, prot, fk, priors=pri)
-    rows.append({"k": str(ks_), "protocol": f"{'RS+RFD' if fk == 'prior' else 'RS+FD'}[{prot.upper()}, {fk}]",
-                 "ε": 1.0, "worst, one attribute differs": r_["attribute"], "worst, any pair": r_["any"], "ε'": r_["eps_prime"]})
-priv = pd.DataFrame(rows)
-display(priv.round(4))
-r22 = priv.iloc[0]
-report.diverges("T13", "Sec. 2.3.2 / 5.1: RS+FD and RS+RFD satisfy ε-LDP (k = (2, 2), ε = 1; worst log-ratio over all input pairs)",
-                paper=1.0, ours=round(r22["worst, any pair"], 4), tolerance="exact enumeration",
-                note="The guarantee holds for inputs differing in ONE attribute (equal k, uniform fake data: exactly ε); over arbitrary "
-                     "input pairs the loss reaches 1.490 (k = (2,2)) and 1.817 (k = (2,2,2)); with unequal k or priors even the "
-                     "one-attribute loss exceeds ε (1.138 for k = (2,5), 1.428 for RS+RFD). It is always ≤ ε'.",
-                holds=bool(abs(r22["worst, one attribute differs"] - 1.0) < 1e-9 and np.all(priv["worst, any pair"] <= priv["ε'"] + 1e-9)
-                           and abs(r22["worst, any pair"] - 1.490) < 1e-3))
+report.close("E2-inc", max(float(inc[k][(lab, "NK")].mean(0).max()) for k in ("zipf", "exp") for lab in FAM))
+report.holds("H9-aware", aware=rfd[("GRR", "NK_prior")].mean(0), naive=rfd[("GRR", "NK")].mean(0))
+report.range("S6-rec", [float(inc[k][("GRR", "NK_prior")].mean(0).max()) for k in inc])
+pd.DataFrame({k.upper(): {f"{lab} {m}": float(inc[k][(lab, m)].mean(0).max()) for lab in FAM for m in ("NK", "NK_prior")}
+              for k in inc}).round(1)
 
 # %% [markdown]
+# Against the paper's attacker RS+RFD hides the sampled attribute well: with correct priors the
+# accuracy stays within a few points of the baseline, and PK gains a little, growing with
+# $n_{pk}$. With incorrect priors the paper's attacker, which assumes uniform fake data, is even
+# pushed below the baseline. But the priors are public. An attacker who uses them for its
+# synthetic fake data gains a little with correct priors and a lot with incorrect ones: with ZIPF
+# or EXP priors the fake data concentrate on a few values, so a report outside them is almost
+# surely real. This contradicts the recommendation of Sec. 6 to use RS+RFD "even when no prior
+# is available" (row S6-rec): RS+RFD should be used with priors close to the population (e.g. a
+# recent census), and one should assume the attacker knows them.
+#
 # ## What the reproduction supports
 #
-# * **SMP leaks profiles over repeated surveys.** With GRR (and ω-SS, identical at these
-#   budgets) or SUE, five surveys at large ε re-identify about a third of Adult's users within a
-#   top-10 list; OUE and OLH reduce this roughly tenfold — our runs support the paper's advice
-#   to prefer **OUE or OLH**, to **memoize** reports (non-uniform metric) and to use **small ε**
-#   (every protocol stays below 1 % top-10 at ε = 1).
+# * **SMP leaks profiles over repeated surveys.** With GRR (and ω-SS, identical at these budgets)
+#   or SUE, five surveys at large ε re-identify about a third of Adult's users within a top-10
+#   list; OUE and OLH reduce this tenfold. The paper's advice holds: prefer **OUE or OLH**,
+#   **memoise** reports (non-uniform metric, −40 %), use **small ε**. Partial background
+#   knowledge reduces the risk less than the paper says, and very unevenly across subsets.
 # * **RS+FD hides the sampled attribute only when real data look uniform** (Nursery). On ACS and
-#   Adult the Bayes attacker reaches 25–40 %, and RS+FD[SUE-z] is fully broken. RID through
-#   RS+FD is more than an order of magnitude below SMP (Fig. 4), yet top-1 is ~40x the random baseline.
-# * **RS+RFD improves utility** for every prior and hides the sampled attribute from the
-#   paper's attacker with correct priors — but a prior-aware attacker partly undoes this, and
-#   with incorrect priors it does better than against RS+FD (Sec. 5 above).
-# * The privacy statement of RS+FD/RS+RFD holds only attribute-wise (Sec. 6).
-
-# %% [markdown]
+#   Adult the optimal attacker reaches 25-40 %, the paper's XGBoost attacker comes close to it,
+#   and RS+FD[SUE-z] is fully broken, including for re-identification.
+# * **RS+RFD improves utility** for every prior and hides the sampled attribute from the paper's
+#   attacker with correct priors; a prior-aware attacker partly undoes this, and with incorrect
+#   priors does better than against RS+FD.
+# * The ε-LDP statement of RS+FD and RS+RFD holds only for one-attribute neighbours; the tuple is
+#   $\epsilon'$-LDP.
+#
 # ## Reproduction report
 
 # %%
-print(f"chapter wall time: {time.time() - T0:.0f} s, CPU time {time.process_time():.0f} s at scale {SCALE}")
+report.timing("chapter_cpu", time.process_time() - T0)
 report.finalize()

@@ -42,7 +42,7 @@ def aif_log_likelihood(reports, ks, eps: float, protocol: str, fake: str, freqs,
 
     Given the sampled attribute t, the fake values are independent of everything, so
     :math:`P(\mathbf y\mid t=j) \propto L_j(y_j)` and the MAP rule is
-    :math:`\hat t = \arg\max_j L_j(y_j)` (spec §2.9).  GRR: :math:`P_{real,j}(y) = q +
+    :math:`\hat t = \arg\max_j L_j(y_j)`.  GRR: :math:`P_{real,j}(y) = q +
     (p-q) f_j(y)`, fake ``1/k_j`` or the prior.  UE with per-bit ratios :math:`r(1) = p/q`,
     :math:`r(0) = (1-p)/(1-q)`: :math:`L_j = \sum_v f_j(v) r(B_v) / \sum_v g_j(v) r(B_v)` with
     ``g_j`` the fake one-hot distribution (UE-r/RS+RFD) or denominator 1 (UE-z).

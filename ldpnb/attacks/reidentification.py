@@ -12,7 +12,7 @@ from ldpnb.utils import (
     check_random_state,
 )
 from ldpnb.mechanisms import multidim as md
-from ldpnb.attacks.deniability import perturb_and_infer
+from ldpnb.attacks.deniability import pd_attack_support, perturb_and_infer
 from ldpnb.attacks.inference import aif_bayes
 
 __all__ = [
@@ -26,7 +26,7 @@ __all__ = [
 
 
 # ---------------------------------------------------------------------------------------------
-# repeated SMP surveys (Secs. 3.2.2-3.2.4, spec A7)
+# repeated SMP surveys (Secs. 3.2.2-3.2.4)
 # ---------------------------------------------------------------------------------------------
 def survey_design(d: int, n_surveys: int, *, rng=None, mode: str = "artifact") -> list[np.ndarray]:
     """Attribute subsets of the surveys: ``d_sv ~ U{round(d/2), ..., d-1}`` (artifact's
@@ -46,7 +46,7 @@ def survey_design(d: int, n_surveys: int, *, rng=None, mode: str = "artifact") -
 
 def simulate_smp_surveys(X, ks, protocol: str, eps, n_surveys: int = 5, setting: str = "uniform", *,
                          design=None, rng=None) -> dict:
-    """Repeated SMP collections with plausible-deniability inference (spec A7).
+    """Repeated SMP collections with plausible-deniability inference.
 
     In survey ``sv`` (attribute subset ``design[sv]``) every user reports one attribute:
 
@@ -97,7 +97,7 @@ def simulate_smp_surveys(X, ks, protocol: str, eps, n_surveys: int = 5, setting:
 
 
 # ---------------------------------------------------------------------------------------------
-# re-identification (matching R + decision G), spec A8
+# re-identification (matching R + decision G)
 # ---------------------------------------------------------------------------------------------
 class ReidIndex:
     """Background knowledge D_BK (N, d) with per-attribute-subset hash tables (cached).
@@ -144,7 +144,7 @@ def _submasks(b: int):
 def reid_topk(profiles, background, topk: Sequence[int] = (1, 5, 10), *, attrs=None, true_ids=None,
               ks=None, per_user: bool = False):
     r"""RID-ACC (%) of the top-k matching attack with uniformly random tie-breaking, computed as an
-    exact expectation (spec A8).
+    exact expectation.
 
     The attacker ranks background records by the number of profile attributes they match
     (Hamming similarity on the known attributes present in the background) and outputs the
@@ -234,20 +234,27 @@ def reid_topk_sampled(profiles, background, topk: Sequence[int] = (1, 10), *, tr
 
 
 def rsfd_reid_chain(X, ks, eps: float, n_surveys: int = 5, *, design=None, index=None,
-                    topk: Sequence[int] = (1, 10), resample: str = "new", rng=None) -> dict:
-    """RID on RS+FD[GRR] across surveys (Sec. 4.4, Fig. 4; spec A9).
+                    topk: Sequence[int] = (1, 10), resample: str = "new", protocol: str = "grr",
+                    fake: str = "uniform", rng=None) -> dict:
+    """RID on RS+FD across surveys (Sec. 4.4, Fig. 4: RS+FD[GRR]; ``protocol``/``fake`` select any
+    RS+FD variant, e.g. ``("sue", "zero")`` for RS+FD[SUE-z]).
 
-    In survey sv (attribute subset A_sv, d_sv attributes), users run RS+FD[GRR] over A_sv with
+    In survey sv (attribute subset A_sv, d_sv attributes), users run RS+FD over A_sv with
     eps'_sv = ln(d_sv (e^eps - 1) + 1), sampling an attribute they have not sampled before
     (``resample="new"``, the paper's uniform metric; ``"replace"``: with replacement, the
     artifact's effective behaviour).  The server estimates the marginals, the NK attacker
     predicts each user's sampled attribute with the Bayes plug-in rule and records
-    (predicted attribute, reported value) if that attribute is not yet in the profile; after
+    (predicted attribute, reported value) if that attribute is not yet in the profile (UE: the
+    plausible-deniability guess from the predicted attribute's bits, Sec. 3.2.1); after
     each survey >= 2 the profiles are matched against the full background (FK-RI).
 
     Returns ``{"rid": {n_surveys: {k: %}}, "aif": [per-survey AIF-ACC %]}``.
     """
     X, ks = md.check_dataset(X, ks)
+    protocol = md._check_protocol(protocol, md._RSFD_PROTOCOLS)
+    fake = md._check_fake(protocol, fake)
+    if fake == "prior":
+        raise ValueError("rsfd_reid_chain runs RS+FD (fake='uniform', 'zero' or 'random'), not RS+RFD")
     rng = check_random_state(rng)
     n, d = X.shape
     if design is None:
@@ -270,12 +277,19 @@ def rsfd_reid_chain(X, ks, eps: float, n_surveys: int = 5, *, design=None, index
         else:
             tl = rng.integers(0, A.size, size=n)
         sampled[np.arange(n), A[tl]] = True
-        reps, _ = md.rsfd_collect(X[:, A], ks[A], eps, "grr", "uniform", rng=rng, sampled=tl)
-        f_hat = md.rsfd_aggregate(reps, ks[A], eps, "grr", "uniform")
-        that = aif_bayes(reps, ks[A], eps, "grr", "uniform", f_hat, rng=rng)
+        reps, _ = md.rsfd_collect(X[:, A], ks[A], eps, protocol, fake, rng=rng, sampled=tl)
+        f_hat = md.rsfd_aggregate(reps, ks[A], eps, protocol, fake)
+        that = aif_bayes(reps, ks[A], eps, protocol, fake, f_hat, rng=rng)
         aif.append(100.0 * float(np.mean(that == tl)))
         attr = A[that]
-        val = np.stack(reps, axis=1)[np.arange(n), that]
+        if np.asarray(reps[0]).ndim == 1:  # GRR: the reported value
+            val = np.stack(reps, axis=1)[np.arange(n), that]
+        else:  # UE: a uniform set bit of the predicted attribute (uniform value if none)
+            val = np.empty(n, dtype=np.int64)
+            for i in range(A.size):
+                u = np.flatnonzero(that == i)
+                if u.size:
+                    val[u] = pd_attack_support(np.asarray(reps[i])[u], rng=rng)
         new = V[np.arange(n), attr] < 0
         V[np.flatnonzero(new), attr[new]] = val[new]
         if sv >= 2:

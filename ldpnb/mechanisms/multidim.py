@@ -502,7 +502,7 @@ def rsfd_counts_sampler(input_counts, d: int, eps: float, protocol: str, fake: s
     w.p. ``1/d`` so the real reporters of value ``v`` are ``R_v ~ Bin(c_v, 1/d)``; the others
     send fake data.  GRR: real outputs ``~ Multinomial`` per value (p on v, q elsewhere) plus
     ``Multinomial(n_fake, fake distribution)``; UE: ``C(v) = Bin(N_v, p) + Bin(n - N_v, q)`` with
-    ``N_v`` the users whose pre-flip one-hot sits at ``v`` (Arcolezi et al. 2023, Sec. 5; spec A6).
+    ``N_v`` the users whose pre-flip one-hot sits at ``v`` (Arcolezi et al. 2023, Sec. 5).
     The law of each attribute's counts is exact; the dependence *between* attributes (through
     the common sampled attribute) is not reproduced, which does not matter for MSE_avg.
     """
@@ -557,7 +557,7 @@ def rsfd_approx_variance(ks, n: int, eps: float, protocol: str, fake: str, *, pr
 
 
 # ---------------------------------------------------------------------------------------------
-# exact privacy loss by enumeration (spec A14, claim T13)
+# exact privacy loss by enumeration
 # ---------------------------------------------------------------------------------------------
 def rsfd_tuple_channel(ks, eps: float, protocol: str = "grr", fake: str = "uniform", *, priors=None):
     r"""Exact channel of the whole RS+FD / RS+RFD tuple mechanism, rows = input tuples.

@@ -1,0 +1,315 @@
+"""Figures of the multidimensional-risks chapter (Arcolezi, Gambs, Couchot and Palamidessi, PVLDB 2023):
+one function per paper figure, each returning a closed :class:`matplotlib.figure.Figure`.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Mapping, Sequence
+
+import numpy as np
+
+from ldpnb.contracts import Instance, Integer, contract
+from ldpnb.repro.plotting import color
+
+__all__ = ["fig1", "rid_grid", "rid_fk_pk", "aif_grid", "xgb_grid", "fig4", "trees", "utility", "utility_adult",
+           "fig17", "NAMES"]
+
+NAMES = {"grr": "GRR", "ss": "ω-SS", "olh": "OLH", "oue": "OUE", "sue": "SUE"}
+_MAP = Instance(Mapping, example={})
+_SEQ = Instance(list, tuple, np.ndarray, example=[1.0])
+_VCOL = {"GRR": "grr", "SUE-z": "sue", "OUE-z": "oue", "SUE-r": "sue", "OUE-r": "oue"}
+_SURVEYS = (2, 3, 4, 5)
+
+
+def _fig(*args, **kw):
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(*args, **kw)
+    plt.close(fig)
+    return fig, axes
+
+
+def _legend_below(fig, ax, ncol: int = 3) -> None:
+    """One legend for the figure, below the panels (so that no curve is covered)."""
+    h, lab = ax.get_legend_handles_labels()
+    fig.legend(h, lab, loc="outside lower center", ncol=ncol, fontsize="small", frameon=False)
+
+
+@contract(eps=_SEQ, curves=_MAP)
+def fig1(eps: Sequence[float], curves: Mapping[tuple[str, str], Sequence[float]]):
+    """Fig. 1: expected accuracy of inferring the whole profile after d = 3 surveys, (a) uniform and
+    (b) non-uniform metric; ``curves[(setting, protocol)]`` in %."""
+    fig, axes = _fig(1, 2, figsize=(7.8, 3.6), sharey=True)
+    for ax, setting, tag in zip(axes, ("uniform", "non-uniform"), "ab"):
+        for (s, prot), y in curves.items():
+            if s == setting:
+                base = prot.split(" ")[0]
+                ax.plot(eps, y, marker="o" if " " not in prot else None, ms=3, ls="-" if " " not in prot else "--",
+                        color=color(base), label=NAMES.get(prot, prot))
+        ax.set(xlabel="ε", title=f"({tag}) {setting} metric", ylim=(-3, 103))
+    axes[0].set_ylabel("expected ACC (%)")
+    _legend_below(fig, axes[0], ncol=6)
+    return fig
+
+
+def _band(ax, xs, arr, col, label, ls="-", marker="o"):
+    """Mean over runs (axis 0) with the min-max band of the runs."""
+    arr = np.asarray(arr, dtype=float)
+    ax.plot(xs, arr.mean(0), color=col, ls=ls, marker=marker, ms=3, label=label)
+    if arr.shape[0] > 1:
+        ax.fill_between(xs, arr.min(0), arr.max(0), color=col, alpha=0.18, lw=0)
+
+
+@contract(results=_MAP, xs=_SEQ, prots=_SEQ, n=Integer(1, None))
+def rid_grid(results: Mapping[str, Any], xs: Sequence[float], prots: Sequence[str], *, n: int, key: str = "FK",
+             xlabel: str = "ε", invert: bool = False, topks: Sequence[int] = (1, 10)):
+    """Figs. 2, 9, 10, 12, 13: RID-ACC against ε (or β) per protocol (rows) and top-k (columns); one
+    curve per number of surveys, the mean of the runs with their min-max band; baseline k/n."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = _fig(len(prots), 2, figsize=(7.8, 2.3 * len(prots) + 0.6), squeeze=False, sharex=True)
+    cols = plt.cm.viridis(np.linspace(0.1, 0.85, len(_SURVEYS)))
+    for r, p in enumerate(prots):
+        arr = np.asarray(results[p][key])  # (runs, x, surveys, topk)
+        for c, k in enumerate((1, 10)):
+            ax = axes[r, c]
+            ti = list(topks).index(k) if len(topks) > 2 else c
+            for s, sv in enumerate(_SURVEYS):
+                _band(ax, xs, arr[:, :, s, ti], cols[s], f"#surveys = {sv}")
+            ax.axhline(100 * k / n, color="k", ls=":", label="baseline k/n")
+            ax.set_title(f"({chr(97 + 2 * r + c)}) {NAMES[p]}, top-{k}", fontsize="medium")
+            ax.set_ylabel("RID-ACC (%)")
+            if invert:
+                ax.invert_xaxis() if c == 0 and r == 0 else None
+    for ax in axes[-1]:
+        ax.set_xlabel(xlabel)
+    _legend_below(fig, axes[0, 0], ncol=5)
+    return fig
+
+
+@contract(results=_MAP, xs=_SEQ, prots=_SEQ, n=Integer(1, None))
+def rid_fk_pk(results: Mapping[str, Any], xs: Sequence[float], prots: Sequence[str], *, n: int, k: int = 10,
+              xlabel: str = "ε", invert: bool = False, topks: Sequence[int] = (1, 5, 10)):
+    """Fig. 11 (and 12-13): FK-RI (left) and PK-RI (right) top-``k`` RID-ACC per protocol, one curve per
+    number of surveys (mean of the runs, min-max band)."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = _fig(len(prots), 2, figsize=(7.8, 2.3 * len(prots) + 0.6), squeeze=False, sharex=True)
+    cols = plt.cm.viridis(np.linspace(0.1, 0.85, len(_SURVEYS)))
+    ti = list(topks).index(k)
+    for r, p in enumerate(prots):
+        for c, key in enumerate(("FK", "PK")):
+            ax = axes[r, c]
+            arr = np.asarray(results[p][key])
+            for s, sv in enumerate(_SURVEYS):
+                _band(ax, xs, arr[:, :, s, ti], cols[s], f"#surveys = {sv}")
+            ax.axhline(100 * k / n, color="k", ls=":", label="baseline k/n")
+            ax.set_title(f"({chr(97 + 2 * r + c)}) {NAMES[p]}, {key}-RI, top-{k}", fontsize="medium")
+            ax.set_ylabel("RID-ACC (%)")
+    if invert:
+        axes[0, 0].invert_xaxis()
+    for ax in axes[-1]:
+        ax.set_xlabel(xlabel)
+    _legend_below(fig, axes[0, 0], ncol=5)
+    return fig
+
+
+@contract(res=_MAP, eps=_SEQ, d=Integer(2, None), rows=_SEQ, fracs=_SEQ)
+def aif_grid(res: Mapping[tuple[str, str], np.ndarray], eps: Sequence[float], d: int,
+             rows: Sequence[tuple[str, Sequence[str]]], fracs: Sequence[float], *, xgb: Mapping | None = None):
+    """Figs. 3, 6, 14, 15: AIF-ACC against ε, rows = protocol families, columns = NK / PK / HM.
+
+    Solid lines: the paper's attacker, XGBoost (``xgb[(variant, model)]``), where it was run; dashed:
+    the Bayes attacker (NK: plug-in of the server's estimates, the s → ∞ limit; PK/HM: learned from the
+    labelled users); dotted: the Bayes oracle (true marginals), the optimal attacker."""
+    fig, axes = _fig(len(rows), 3, figsize=(7.8, 2.5 * len(rows) + 0.9), squeeze=False, sharex=True, sharey="row")
+    marks = ["o", "s", "D"]
+    for r, (rname, labels) in enumerate(rows):
+        for c, model in enumerate(("NK", "PK", "HM")):
+            ax = axes[r, c]
+            for lab in labels:
+                col = color(_VCOL[lab])
+                ax.plot(eps, np.asarray(res[(lab, "oracle")]).mean(0), color=col, ls=":", lw=1.2, label=f"{lab} oracle")
+                keys = [(lab, "NK")] if model == "NK" else [(lab, f"{model}{f:g}") for f in fracs]
+                for key, mk in zip(keys, marks):
+                    if key in res:
+                        tag = "s → ∞" if model == "NK" else f"n_pk = {key[1][2:]}n"
+                        ax.plot(eps, np.asarray(res[key]).mean(0), color=col, ls="--", marker=mk, ms=3, lw=1,
+                                label=f"{lab} Bayes {tag}")
+                for (xl, name), v in (xgb or {}).items():
+                    if xl == lab and name.startswith(model):
+                        xe = v["eps"]
+                        ax.plot(xe, np.asarray(v["acc"]).mean(0), color=col, ls="-", marker="*", ms=6, lw=1.6,
+                                label=f"{lab} XGBoost {name[len(model):].strip()}")
+            ax.axhline(100 / d, color="k", ls="-.", lw=1, label="baseline 1/d")
+            ax.set_title(f"({chr(97 + 3 * r + c)}) {model}, {rname}", fontsize="small")
+            if c == 0:
+                ax.set_ylabel("AIF-ACC (%)")
+        for ax in axes[r]:
+            ax.legend(fontsize=6, loc="upper left", frameon=False) if r == 0 and ax is axes[r][0] else None
+    for ax in axes[-1]:
+        ax.set_xlabel("ε")
+    h, lab = [], []
+    for ax in np.ravel(axes):
+        for hh, ll in zip(*ax.get_legend_handles_labels()):
+            if ll not in lab:
+                h.append(hh)
+                lab.append(ll)
+        if ax.get_legend():
+            ax.get_legend().remove()
+    fig.legend(h, lab, loc="outside lower center", ncol=3, fontsize=7, frameon=False)
+    return fig
+
+
+@contract(res=_MAP, eps=_SEQ, d=Integer(2, None))
+def xgb_grid(res: Mapping[tuple[str, str], np.ndarray], eps: Sequence[float], d: int):
+    """The paper's attacker alone (XGBoost), NK / PK / HM panels, curves per variant and model."""
+    models = [m for m in ("NK", "PK", "HM") if any(name.startswith(m) for _, name in res)]
+    fig, axes = _fig(1, len(models), figsize=(7.8, 3.4), sharey=True, squeeze=False)
+    for ax, model in zip(axes[0], models):
+        for (lab, name), v in res.items():
+            if name.startswith(model):
+                ax.plot(eps, np.asarray(v).mean(0), marker="o", ms=3, color=color(_VCOL[lab]),
+                        ls="-" if lab.endswith("z") or lab == "GRR" else "--", label=f"{lab} {name}")
+        ax.axhline(100 / d, color="k", ls="-.", lw=1)
+        ax.set(title=model, xlabel="ε")
+        ax.legend(fontsize=6, frameon=False)
+    axes[0, 0].set_ylabel("AIF-ACC (%)")
+    return fig
+
+
+@contract(eps=_SEQ, rid=_MAP, art=_MAP, n=Integer(1, None), runs=Integer(1, None))
+def fig4(eps: Sequence[float], rid: Mapping[float, np.ndarray], art: Mapping[float, np.ndarray], *, n: int,
+         runs: int, topks: Sequence[int] = (1, 5, 10)):
+    """Fig. 4: RID-ACC of RS+FD[GRR] on Adult (FK-RI, uniform metric, NK attacker); ``rid[eps]`` of shape
+    (runs, surveys, topk); the artifact's sampling with replacement dashed (5 surveys)."""
+    import matplotlib.pyplot as plt
+
+    fig, axes = _fig(1, 2, figsize=(7.8, 3.6))
+    cols = plt.cm.viridis(np.linspace(0.1, 0.85, len(_SURVEYS)))
+    for c, k in enumerate((1, 10)):
+        ti = list(topks).index(k)
+        for s, sv in enumerate(_SURVEYS):
+            _band(axes[c], eps, np.stack([np.asarray(rid[e])[:, s, ti] for e in eps], axis=1), cols[s],
+                  f"#surveys = {sv}")
+        axes[c].plot(eps, [np.asarray(art[e])[:, -1, ti].mean() for e in eps], ls="--", color=cols[-1],
+                     label="#surveys = 5, with replacement (artifact)")
+        axes[c].axhline(100 * k / n, color="k", ls=":", label="baseline k/n")
+        axes[c].set(title=f"top-{k}", xlabel="ε", ylabel="RID-ACC (%)")
+    _legend_below(fig, axes[0], ncol=3)
+    return fig
+
+
+def _draw_tree(ax, tree, title):
+    leaves = []
+
+    def layout(node, depth):
+        label, children = node
+        if not children:
+            y = -len(leaves)
+            leaves.append(y)
+            return {"label": label, "x": depth, "y": y, "kids": []}
+        kids = [(el, layout(ch, depth + 1)) for el, ch in children]
+        return {"label": label, "x": depth, "y": np.mean([k["y"] for _, k in kids]), "kids": kids}
+
+    def draw(nd):
+        for el, k in nd["kids"]:
+            ax.plot([nd["x"] + 0.32, k["x"] - 0.32], [nd["y"], k["y"]], color="0.45", lw=1)
+            up = k["y"] >= nd["y"]
+            ax.text((nd["x"] + k["x"]) / 2 - 0.08, (nd["y"] + k["y"]) / 2 + (0.15 if up else -0.15), el, ha="right",
+                    va="bottom" if up else "top", fontsize=10, color="tab:blue")
+            draw(k)
+        support = not nd["kids"] and ("= v_i" in nd["label"] or "= 1" in nd["label"])
+        ax.text(nd["x"], nd["y"], nd["label"], ha="center", va="center", fontsize=10,
+                bbox=dict(boxstyle="round", fc="#fde9c9" if support else "w", ec="0.5"))
+
+    draw(layout(tree, 0))
+    ax.set(xlim=(-0.5, 3.5), ylim=(min(leaves) - 0.7, 0.7), title=title)
+    ax.axis("off")
+
+
+def trees():
+    """Figs. 7 and 8: the probability trees of RS+RFD[GRR] and RS+RFD[UE-r]; shaded leaves support v_i."""
+    def real(a, b):
+        return [(r"$f(v_i)$", (a, [(r"$p$", (b[0], [])), (r"$1-p$", (b[1], []))])),
+                (r"$1-f(v_i)$", (a.replace("= v_i", r"= v_{l\neq i}").replace("= 1", "= 0"),
+                                 [(r"$q$", (b[0], [])), (r"$1-q$", (b[1], []))]))]
+
+    grr = ("RS+RFD", [
+        (r"$1/d$", ("True data", real(r"$B = v_i$", (r"$B' = v_i$", r"$B' = v_{l\neq i}$")))),
+        (r"$1-1/d$", ("Fake data", [(r"$\tilde f_j(v_i)$", (r"$B' = v_i$", [])),
+                                    (r"$1-\tilde f_j(v_i)$", (r"$B' = v_{l\neq i}$", []))]))])
+    ue_leaves = (r"$B'_i = 1$", r"$B'_i = 0$")
+    fake_ue = [(r"$\tilde f_j(v_i)$", (r"$B_i = 1$", [(r"$p$", (ue_leaves[0], [])), (r"$1-p$", (ue_leaves[1], []))])),
+               (r"$1-\tilde f_j(v_i)$", (r"$B_i = 0$", [(r"$q$", (ue_leaves[0], [])), (r"$1-q$", (ue_leaves[1], []))]))]
+    ue = ("RS+RFD", [(r"$1/d$", ("True data", real(r"$B_i = 1$", ue_leaves))), (r"$1-1/d$", ("Fake data", fake_ue))])
+    fig, axes = _fig(2, 1, figsize=(7.8, 9.5))
+    _draw_tree(axes[0], grr, "(a) RS+RFD[GRR]")
+    _draw_tree(axes[1], ue, "(b) RS+RFD[UE-r]")
+    return fig
+
+
+def _mstyle(label: str) -> dict[str, Any]:
+    base = label.split("[")[1].rstrip("]")
+    rfd = label.startswith("RS+RFD")
+    return dict(color=color(_VCOL[base]), ls="-" if rfd else "--", marker="o" if rfd else "x", ms=4)
+
+
+@contract(eps=_SEQ, labels=_SEQ, panels=_MAP)
+def utility(eps: Sequence[float], labels: Sequence[str], panels: Mapping[str, Mapping[str, np.ndarray]]):
+    """Fig. 5: MSE_avg of RS+RFD (solid) and RS+FD (dashed) per panel (``panels[title][method]`` of shape
+    (runs, ε)), mean of the runs."""
+    fig, axes = _fig(1, len(panels), figsize=(7.8, 3.6), sharey=True, squeeze=False)
+    for ax, (title, res) in zip(axes[0], panels.items()):
+        for m, v in res.items():
+            ax.plot(eps, np.asarray(v).mean(0), label=m, **_mstyle(m))
+        ax.set(yscale="log", xticks=eps, xticklabels=labels, xlabel="ε", title=title)
+    axes[0, 0].set_ylabel("MSE_avg")
+    _legend_below(fig, axes[0, 0], ncol=3)
+    return fig
+
+
+@contract(eps=_SEQ, labels=_SEQ, rows=_MAP)
+def utility_adult(eps: Sequence[float], labels: Sequence[str], rows: Mapping[str, Mapping[str, Any]]):
+    """Fig. 16: analytical averaged approximate variance (left) and experimental MSE_avg (right) on Adult,
+    one row per prior."""
+    fig, axes = _fig(len(rows), 2, figsize=(7.8, 2.6 * len(rows) + 0.7), sharex=True, squeeze=False)
+    for r, (name, res) in enumerate(rows.items()):
+        for m in res["mse"]:
+            axes[r, 0].plot(eps, np.asarray(res["approx"][m]).mean(0), label=m, **_mstyle(m))
+            axes[r, 1].plot(eps, np.asarray(res["mse"][m]).mean(0), label=m, **_mstyle(m))
+        axes[r, 0].set(yscale="log", ylabel="approx. variance", title=f"({chr(97 + 2 * r)}) analytical, {name}")
+        axes[r, 1].set(yscale="log", ylabel="MSE_avg", title=f"({chr(98 + 2 * r)}) experimental, {name}")
+    for ax in axes[-1]:
+        ax.set(xticks=eps, xticklabels=labels, xlabel="ε")
+    _legend_below(fig, axes[0, 0], ncol=3)
+    return fig
+
+
+@contract(eps=_SEQ, inc=_MAP, d=Integer(2, None))
+def fig17(eps: Sequence[float], inc: Mapping[str, Mapping[tuple[str, str], np.ndarray]], d: int):
+    """Fig. 17: NK attribute inference against RS+RFD with 'incorrect' priors (columns: GRR, UE-r; rows:
+    DIR, ZIPF, EXP): the paper's attacker (uniform fake data assumed, solid) and a prior-aware one
+    (dashed); legend below the panels."""
+    rows = list(inc)
+    fig, axes = _fig(len(rows), 2, figsize=(7.8, 2.5 * len(rows) + 0.8), sharex=True, squeeze=False)
+    for r, kind in enumerate(rows):
+        for c, (fam, labs) in enumerate((("RS+RFD[GRR]", ["GRR"]), ("RS+RFD[UE-r]", ["SUE-r", "OUE-r"]))):
+            ax = axes[r, c]
+            for lab in labs:
+                col = color(_VCOL[lab])
+                _band(ax, eps, inc[kind][(lab, "NK")], col, f"{lab}, paper's NK attacker")
+                _band(ax, eps, inc[kind][(lab, "NK_prior")], col, f"{lab}, prior-aware NK", ls="--", marker="^")
+            ax.axhline(100 / d, color="k", ls="-.", lw=1, label="baseline 1/d")
+            ax.set_title(f"({chr(97 + 2 * r + c)}) {fam}, {kind.upper()} priors", fontsize="medium")
+            ax.set_ylabel("AIF-ACC (%)")
+    for ax in axes[-1]:
+        ax.set_xlabel("ε")
+    h, lab = [], []
+    for ax in (axes[0, 0], axes[0, 1]):
+        for hh, ll in zip(*ax.get_legend_handles_labels()):
+            if ll not in lab:
+                h.append(hh)
+                lab.append(ll)
+    fig.legend(h, lab, loc="outside lower center", ncol=3, fontsize="small", frameon=False)
+    return fig
