@@ -200,7 +200,9 @@ def ss_subset_index(members: Any) -> np.ndarray:
 def ss_simulate_support_counts(input_counts: Any, epsilon: float, *, rng: Any = None, method: str = "exact") -> np.ndarray:
     """Support counts ``C(v) = #{i : v in Omega_i}`` of omega-subset selection, cost independent of n.
 
-    ``method="exact"`` (default; exact joint law, cost O(k^2 omega)): users of value ``x`` keep
+    ``method="exact"`` (default; exact joint law, cost O(k omega) by the aggregated scan of
+    :func:`_ss_exact_scan`; before 2026-11 the table below was scanned in O(k^2 omega), same law,
+    different stream): users of value ``x`` keep
     ``x`` in their subset with probability ``p``, so ``K_x ~ Binomial(N_x, p)`` of them have
     ``omega - 1`` free slots and the other ``N_x - K_x`` have ``omega`` free slots, to be filled
     by a uniform subset of the ``k - 1`` other values.  A uniform ``r``-subset of ``R`` values can
@@ -245,9 +247,6 @@ def ss_simulate_support_counts(input_counts: Any, epsilon: float, *, rng: Any = 
     if method == "per_user" and int(N.sum()) > MAX_ENTRIES:
         raise ValueError(f"input_counts: method='per_user' draws every user ({int(N.sum())} > {MAX_ENTRIES}); "
                          "use method='exact'")
-    if method == "exact" and k * (omega + 1) * 3 > MAX_ENTRIES:
-        raise ValueError(f"input_counts: method='exact' keeps a ({k}, {omega + 1}) table; k is too large, "
-                         "use method='marginal'")
     if method == "per_user":
         x = np.repeat(np.arange(k), N)
         counts = np.zeros(k, dtype=np.int64)
@@ -263,21 +262,45 @@ def ss_simulate_support_counts(input_counts: Any, epsilon: float, *, rng: Any = 
         A = K.sum() - K
         B = (n - K.sum()) - (N - K)
         return (K + rng.binomial(A, (omega - 1) / (k - 1)) + rng.binomial(B, omega / (k - 1))).astype(np.int64)
-    S = np.zeros((k, omega + 1), dtype=np.int64)  # S[x, r]: users of value x with r free slots
-    S[:, omega - 1] = K
-    S[:, omega] = N - K
-    counts = K.astype(np.int64).copy()
-    xs = np.arange(k)
+    return _ss_exact_scan(N, K, k, omega, rng)
+
+
+def _ss_exact_scan(N: np.ndarray, K: np.ndarray, k: int, omega: int, rng: np.random.Generator) -> np.ndarray:
+    r"""The exact joint law of the SS support counts by an aggregated scan, ``O(k omega)``.
+
+    The scan of :func:`ss_simulate_support_counts` over ``v = 0..k-1`` needs the table ``S[x, r]``
+    only through groups of users that share their inclusion probabilities: users of a value ``x < v``
+    (``R = k - v`` values left, one vector ``B[r]``), and users of a value ``x > v`` (``R = k - v - 1``),
+    kept as two vectors ``A_c[r]`` by their initial number of free slots ``c in {omega - 1, omega}``.
+    Within one such class every user has had the same transition probabilities so far, so which of
+    them hold value ``v`` is a uniform draw: when the scan reaches ``v`` the ``K_v`` (resp.
+    ``N_v - K_v``) users of value ``v`` leave ``A_c`` by a multivariate hypergeometric draw, skip
+    step ``v`` (their own value is counted in ``K_v``), and join ``B``.  Each step is then one
+    binomial per (group, r): the same law as the per-value table, at ``O(omega)`` per step.
+    """
     r = np.arange(omega + 1)
+    A = np.zeros((2, omega + 1), dtype=np.int64)       # value > v, by initial class (omega-1, omega)
+    A[0, omega - 1] = int(K.sum())
+    A[1, omega] = int((N - K).sum())
+    B = np.zeros(omega + 1, dtype=np.int64)            # value < v
+    counts = K.astype(np.int64).copy()
+    G = np.empty((3, omega + 1), dtype=np.int64)
+    P = np.empty((3, omega + 1))
     for v in range(k):
-        R = (k - v) - (xs > v)  # values >= v other than x (for x != v)
-        active = xs != v
-        prob = np.zeros((k, omega + 1))
-        prob[active] = np.minimum(1.0, r[None, :] / np.maximum(R[active], 1)[:, None])
-        D = rng.binomial(S, prob)
+        mine = np.zeros(omega + 1, dtype=np.int64)     # users of value v (leave A, skip this step)
+        for c, m in ((0, int(K[v])), (1, int(N[v] - K[v]))):
+            if m:
+                take = rng.multivariate_hypergeometric(A[c], m) if m < A[c].sum() else A[c].copy()
+                A[c] -= take
+                mine += take
+        G[0], G[1:] = B, A
+        P[0] = np.minimum(1.0, r / (k - v))
+        P[1:] = np.minimum(1.0, r / max(k - v - 1, 1))
+        D = rng.binomial(G, P)
         counts[v] += D.sum()
-        S -= D
-        S[:, :-1] += D[:, 1:]
+        G -= D
+        G[:, :-1] += D[:, 1:]
+        B, A = G[0] + mine, G[1:].copy()
     return counts
 
 
