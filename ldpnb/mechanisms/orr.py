@@ -613,3 +613,46 @@ def perfect_privacy_response(p_sx: Any, *, method: str = "auto") -> ORRResult:
         res.channel = _forward_channel(res.columns, res.weights, p_x, res.subset)
         res.cond_entropy = float(h[keep] @ res.weights)
     return res
+
+
+# --------------------------------------------------------------------------------------------
+# Mechanism objects (the cross-paper chapter applies every measure to every mechanism)
+# --------------------------------------------------------------------------------------------
+
+from ldpnb.mechanisms.watchdog import SecretChannelMechanism  # noqa: E402
+
+__all__ += ["AORR", "SRR"]
+
+
+class AORR(SecretChannelMechanism):
+    r"""(Asymmetric) optimal random response on all of X (Zarrabian et al., eq. 12, LP (22)) as a
+    :class:`~ldpnb.mechanisms.Mechanism`: the ``(eps_l, eps_u)``-ALIP channel of largest
+    ``I(X;Y)``, ``C[x, y] = beta_y v_y(x) / P_X(x)`` (:func:`full_channel`).  ``eps_l = eps_u`` is ORR.
+    Claim: ``(eps_l + eps_u)``-LDP for the secret S (see
+    :class:`~ldpnb.mechanisms.watchdog.SecretChannelMechanism`).
+    """
+
+    family = "AORR"
+
+    @contract(p_sx=_JOINT, eps_l=_BUDGET, eps_u=_BUDGET, method=_METHOD)
+    def __init__(self, p_sx: Any, eps_l: float, eps_u: float, *, method: str = "auto") -> None:
+        p_sx = _check_joint(p_sx, "p_sx")
+        self.result = _orr(p_sx, eps_l, eps_u, None, method)
+        if self.result.channel is None:  # pragma: no cover - numerical failure of the vertex enumeration
+            raise RuntimeError("AORR LP on all of X reported infeasible: vertex enumeration lost vertices")
+        self._init_secret(self.result.channel, p_sx, eps_l, eps_u)
+
+
+class SRR(SecretChannelMechanism):
+    r"""Subset random response (Zarrabian et al., Algorithm 2) as a :class:`~ldpnb.mechanisms.Mechanism`:
+    identity on the low-risk symbols, ORR on each block of high-risk symbols
+    (:func:`subset_random_response`).  Claim: ``(eps_l + eps_u)``-LDP for the secret S.
+    """
+
+    family = "SRR"
+
+    @contract(p_sx=_JOINT, eps_l=_BUDGET, eps_u=_BUDGET, method=_METHOD)
+    def __init__(self, p_sx: Any, eps_l: float, eps_u: float, *, method: str = "auto") -> None:
+        p_sx = _check_joint(p_sx, "p_sx")
+        self.result = subset_random_response(p_sx, eps_l, eps_u, method=method)
+        self._init_secret(self.result.channel, p_sx, eps_l, eps_u)

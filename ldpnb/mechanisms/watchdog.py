@@ -564,3 +564,88 @@ def merging_performance(p_sx: Any, labels: Any) -> dict[str, np.ndarray]:
         h = -(p_x * np.log(p_x)).sum(axis=1)
     return {"nmi": (h - loss) / h, "max_leak": max_leak, "min_leak": min_leak, "ldp_leak": ldp_leak,
             "n_merged": (lab >= 0).sum(axis=1), "n_blocks": member.any(axis=2).sum(axis=1)}
+
+
+# --------------------------------------------------------------------------------------------
+# Mechanism objects (the cross-paper chapter applies every measure to every mechanism)
+# --------------------------------------------------------------------------------------------
+
+from ldpnb.contracts import Real  # noqa: E402
+from ldpnb.mechanisms._base import ChannelMechanism, Guarantee  # noqa: E402
+
+_EPS = Real(0, None, low_open=True)
+
+__all__ += ["SecretChannelMechanism", "Watchdog"]
+
+
+class SecretChannelMechanism(ChannelMechanism):
+    r"""A mechanism on X whose privacy claim is about a secret S behind X (lift-based mechanisms).
+
+    The channel is ``C[x, y] = P(y | x)``; the claim is eps-LDP *for the secret S*: the privacy
+    channel is ``P(y | s) = sum_x P(x | s) C[x, y]`` (:meth:`privacy_log_channel`).  An
+    ``(eps_l, eps_u)``-ALIP mechanism (Zarrabian et al., Def. 3) satisfies
+    ``Psi(y) >= e^{-eps_l}`` and ``Lambda(y) <= e^{eps_u}``, hence
+    ``max_y Lambda(y) / Psi(y) <= e^{eps_l + eps_u}``: it is ``(eps_l + eps_u)``-LDP w.r.t. S
+    (Prop. 1.4 there).  That is the :attr:`guarantee`; :meth:`check` verifies it on the exact
+    ``P(y | s)``.  The joint ``p_sx`` (rows = secrets, columns = inputs) must give X full support.
+    """
+
+    family = "secret-channel"
+
+    def _init_secret(self, channel: np.ndarray, p_sx: np.ndarray, eps_l: float, eps_u: float) -> None:
+        ChannelMechanism.__init__(self, channel, epsilon=eps_l + eps_u, family=type(self).family)
+        self.p_sx = p_sx
+        self.eps_l, self.eps_u = float(eps_l), float(eps_u)
+        self._guarantee = Guarantee("ldp", eps_l + eps_u, about="the secret S")
+
+    def privacy_log_channel(self) -> np.ndarray:
+        """``log P(y | s)`` with ``P(y | s) = sum_x P_{X|S}(x | s) C[x, y]`` (-inf for zeros)."""
+        p_x_given_s = self.p_sx / self.p_sx.sum(axis=1, keepdims=True)
+        with np.errstate(divide="ignore"):
+            return np.log(p_x_given_s @ self.channel())
+
+    def output_joint(self) -> np.ndarray:
+        """``P_SY = P_SX C`` (rows = secrets)."""
+        return self.p_sx @ self.channel()
+
+    def params(self) -> dict[str, Any]:
+        return {"shape": self.shape, "eps_l": self.eps_l, "eps_u": self.eps_u}
+
+
+class Watchdog(SecretChannelMechanism):
+    r"""The watchdog mechanism (Zarrabian et al., Sec. III-IV) as a :class:`~ldpnb.mechanisms.Mechanism`.
+
+    Symbols of X whose lift column violates ``(eps_l, eps_u)``-ALIP (eqs. 6-7) are merged, all into
+    one super-symbol (``merging="complete"``, eqs. 8-11) or block by block (``merging="subset"``,
+    Algorithm 1); the others are published as they are.  Channel: :meth:`MergeMechanism.channel`
+    (0/1 entries, so its eps-LDP level w.r.t. X is infinite whenever some symbol is published).
+    Claim: ``(eps_l + eps_u)``-LDP for the secret S (see :class:`SecretChannelMechanism`); it holds
+    unless the merged block still violates ALIP (then :meth:`check` is falsy; ``repair`` names a
+    repair rule of :func:`complete_merging`, not in the paper).
+
+    Parameters
+    ----------
+    p_sx : array (n_s, n_x)
+        The joint distribution of the secret and the data (full-support marginals).
+    eps_l, eps_u : float
+        The ALIP budgets (> 0).
+    merging : {"complete", "subset"}
+    repair : {None, "least_risky", "greedy"}
+    """
+
+    family = "watchdog"
+
+    @contract(p_sx=_JOINT, eps_l=_EPS, eps_u=_EPS, merging=OneOf("complete", "subset"), repair=_REPAIR)
+    def __init__(self, p_sx: Any, eps_l: float, eps_u: float, *, merging: str = "complete",
+                 repair: str | None = None) -> None:
+        p_sx = _check_joint(p_sx, "p_sx")
+        crit = ALIP(float(eps_l), float(eps_u))
+        if merging == "complete":
+            self.merge = complete_merging(p_sx, crit, repair=repair)
+        else:
+            self.merge = subset_merging(p_sx, crit, repair=repair)
+        self.merging = merging
+        self._init_secret(self.merge.channel(), p_sx, float(eps_l), float(eps_u))
+
+    def params(self) -> dict[str, Any]:
+        return {"merging": self.merging, "eps_l": self.eps_l, "eps_u": self.eps_u}

@@ -1,0 +1,131 @@
+"""The lift-based Mechanism objects (Watchdog, AORR, SRR) and the synthesis chapter's experiments."""
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from ldpnb.measures import ALIP, leakages, mutual_information
+from ldpnb.mechanisms.orr import AORR, SRR, full_channel, subset_random_response
+from ldpnb.mechanisms.watchdog import SecretChannelMechanism, Watchdog, complete_merging, subset_merging
+
+ALPHA = 1e-6  # false-alarm rate of each sampler test
+
+
+def _joint(seed=0, n_s=2, n_x=6):
+    rng = np.random.default_rng(seed)
+    p = rng.dirichlet(np.ones(n_s * n_x)).reshape(n_s, n_x)
+    return p
+
+
+def _objects(p, e=0.3):
+    return [Watchdog(p, e, e), Watchdog(p, e, e, merging="subset"), AORR(p, e, e), SRR(p, e, e)]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_channels_are_the_functions_channels(seed):
+    p = _joint(seed)
+    e = 0.25
+    crit = ALIP(e, e)
+    w, ws, a, s = _objects(p, e)
+    np.testing.assert_array_equal(w.channel(), complete_merging(p, crit).channel())
+    np.testing.assert_array_equal(ws.channel(), subset_merging(p, crit).channel())
+    np.testing.assert_allclose(a.channel(), full_channel(p, e, e), atol=1e-15)
+    np.testing.assert_allclose(s.channel(), subset_random_response(p, e, e).channel, atol=1e-15)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_claim_is_ldp_for_the_secret_and_holds(seed):
+    """The privacy channel is P(y|s) = sum_x P(x|s) C[x, y]; ALIP(e, e) gives LDP w.r.t. S at 2e."""
+    p = _joint(seed)
+    for m in _objects(p, 0.3):
+        assert isinstance(m, SecretChannelMechanism)
+        g = m.guarantee
+        assert g.notion == "ldp" and g.epsilon == pytest.approx(0.6) and g.about == "the secret S"
+        P = np.exp(m.privacy_log_channel())
+        np.testing.assert_allclose(P, (p / p.sum(axis=1, keepdims=True)) @ m.channel(), rtol=1e-12)
+        lk = leakages(m.output_joint()[:, m.output_joint().sum(axis=0) > 0])
+        assert m.tight_level() == pytest.approx(lk.ldp_leak, rel=1e-9, abs=1e-12)
+        if max(lk.max_lift_leak, lk.min_lift_leak) <= 0.3 * (1 + 1e-9):  # ALIP(0.3, 0.3) holds
+            assert m.check(), (m, m.tight_level())
+        elif isinstance(m, Watchdog):  # merging X_H cannot be private (Thm 1); a repair fixes it
+            assert Watchdog(p, 0.3, 0.3, merging=m.merging, repair="least_risky").check()
+        else:  # SRR falls back to subset merging then (Algorithm 2, lines 20-21)
+            assert isinstance(m, SRR) and m.result.fallback
+
+
+def test_aorr_has_the_largest_information_of_the_lift_family():
+    p = _joint(3, n_x=7)
+    px = p.sum(axis=0)
+    mi = {m.family + str(i): mutual_information(px, m.channel(), unit="nats") for i, m in enumerate(_objects(p, 0.2))}
+    assert mi["AORR2"] >= max(mi.values()) - 1e-9
+
+
+@pytest.mark.parametrize("k", range(4))
+def test_sampler_follows_the_channel(k):
+    p = _joint(11, n_x=5)
+    m = _objects(p, 0.4)[k]
+    C = m.channel()
+    rng = np.random.default_rng(100 + k)
+    n = 20_000
+    for x in range(5):
+        obs = np.bincount(m.perturb(np.full(n, x), rng=rng), minlength=C.shape[1])
+        keep = C[x] > 0
+        assert obs[~keep].sum() == 0
+        if keep.sum() > 1:
+            assert stats.chisquare(obs[keep], n * C[x, keep]).pvalue > ALPHA
+
+
+def test_bad_arguments_are_refused():
+    p = _joint(0)
+    with pytest.raises(ValueError):
+        Watchdog(p, 0.0, 0.3)
+    with pytest.raises(ValueError):
+        Watchdog(p, 0.3, 0.3, merging="partial")
+    with pytest.raises(ValueError):
+        AORR(p, -1.0, 0.3)
+
+
+# ---- the chapter's experiments ---------------------------------------------------------------
+
+def _setting():
+    from ldpnb.papers.synthesis.experiments import Setting
+    from ldpnb.data import lattice_distance_matrix
+
+    rng = np.random.default_rng(5)
+    p_sx = rng.dirichlet(np.ones(12)).reshape(2, 6)
+    counts = np.round(p_sx.sum(axis=0) * 5000).astype(np.int64)
+    return Setting("toy", counts, (2, 3), (1.0, 1.0), lattice_distance_matrix(2, 3), "bins", p_sx=p_sx)
+
+
+def test_every_family_builds_and_its_lenses_are_consistent():
+    from ldpnb.papers.synthesis import experiments as ex
+
+    s = _setting()
+    for name in ex.families_for(s):
+        m = ex.build(s, name, 0.7)
+        L = ex.exact_lenses(m, s)
+        assert 0 <= L["mi"] <= np.log2(s.k) + 1e-9
+        assert L["pie"] == L["mi"]
+        assert s.p_x.max() - 1e-12 <= L["vx"] <= 1 + 1e-12
+        assert L["lift_ldp"] <= L["ldp"] * (1 + 1e-9) + 1e-12
+
+
+def test_match_parameter_hits_a_continuous_target():
+    from ldpnb.papers.synthesis import experiments as ex
+
+    s = _setting()
+    for name in ("k-RR", "geometric", "planar geometric", "RS+FD"):
+        t, v = ex.match_parameter(s, name, "ldp", 1.0)
+        assert v == pytest.approx(1.0, abs=1e-6), name
+    t, v = ex.match_parameter(s, "RS+FD", "ldp", 1.0)
+    assert t == pytest.approx(np.log((np.e - 1) / 2 + 1), rel=1e-6)  # eps' = ln(d(e^eps - 1) + 1), d = 2
+
+
+def test_inv_lstsq_is_the_matrix_inverse_on_square_channels():
+    from ldpnb.estimators import inv_normalized
+    from ldpnb.mechanisms import grr_channel
+    from ldpnb.papers.synthesis.experiments import inv_lstsq
+
+    C = grr_channel(5, 1.0)
+    q = np.array([30, 10, 25, 20, 15])
+    np.testing.assert_allclose(inv_lstsq(C, q)[0], inv_normalized(C, q), atol=1e-12)
