@@ -520,10 +520,10 @@ MORE_CASES = [
     ("lift.sibson_mi(alpha=inf)", lambda: lift.sibson_mi(J22, math.inf, unit="nats"), "alpha", None),
     ("estimators.ibu_batch(tol=nan)", lambda: est.ibu_batch(C3, [[1, 2, 3]], tol=NAN), "tol", None),
     ("estimators.ibu_batch(tol<0)", lambda: est.ibu_batch(C3, [[1, 2, 3]], tol=-1.0), "tol", None),
-    ("report.Report.check_close(atol=inf)", lambda: __import__("ldpnb.repro.legacy").repro.legacy.Report("x", "smoke").check_close(
-        "a", "c", 1.0, 5.0, atol=math.inf), "atol", None),
-    ("report.Report.check_close(rtol=nan)", lambda: __import__("ldpnb.repro.legacy").repro.legacy.Report("x", "smoke").check_close(
-        "a", "c", 1.0, 1.0, rtol=NAN), "rtol", None),
+    ("claims.Claim(atol=inf)", lambda: __import__("ldpnb.repro.claims").repro.claims.Claim(
+        "a", "c", source="derived", where="Eq. 1", kind="close", atol=math.inf), "atol", None),
+    ("claims.Claim(rtol=nan)", lambda: __import__("ldpnb.repro.claims").repro.claims.Claim(
+        "a", "c", source="derived", where="Eq. 1", kind="close", rtol=NAN), "rtol", None),
     ("grid.Grid.histogram(shapes)", lambda: __import__("ldpnb.data.grid").data.grid.Grid(40, 41, -74, -73, 2, 2).histogram(
         np.array([40.5, 40.6]), np.array([-73.5])), "lon", None),
     ("grid.Grid.histogram(nan)", lambda: __import__("ldpnb.data.grid").data.grid.Grid(40, 41, -74, -73, 2, 2).histogram(

@@ -16,7 +16,7 @@ import pytest
 
 from ldpnb.repro.claims import verify_row
 from ldpnb.repro.nbcheck import figure_problems, output_problems, uses_claims_machinery
-from ldpnb.repro.report import KEYS, LEGACY_KEYS, STATUSES
+from ldpnb.repro.report import KEYS, STATUSES
 
 ROOT = Path(__file__).resolve().parents[1]
 BOOK = ROOT / "book"
@@ -44,6 +44,11 @@ def test_pair_in_sync_and_without_outputs(name):
     params = [c for c in stored.cells if "parameters" in c.get("metadata", {}).get("tags", [])]
     assert len(params) == 1, f"{ipynb.name} needs exactly one cell tagged 'parameters'"
     assert "SCALE" in params[0].source and "SEED" in params[0].source
+
+
+def test_every_chapter_is_on_the_claims_machinery():
+    """Every chapter with a report uses ``ldpnb.repro.Report`` (typed criteria, sources, falsifiers)."""
+    assert sorted(set(CHAPTERS) - NO_REPORT) == sorted(set(NEW) - NO_REPORT)
 
 
 @pytest.mark.parametrize("name", NEW)
@@ -113,8 +118,7 @@ def test_chapter_executes_at_smoke_scale(name, tmp_path, monkeypatch):
     volatile = json.loads(timings.read_text())["claims"] if timings.exists() else {}
     problems = []
     for r in rows:
-        assert set(r) in (set(KEYS), set(LEGACY_KEYS)), f"{name}: row keys {sorted(r)}"
+        assert set(r) == set(KEYS), f"{name}: row keys {sorted(r)}"
         assert r["status"] in STATUSES and r["scale"] == "smoke"
-        if set(r) == set(KEYS):  # falsifiability: the criterion fails on the recorded falsifier
-            problems += verify_row({**r, **volatile.get(r["id"], {})})
+        problems += verify_row({**r, **volatile.get(r["id"], {})})  # the criterion fails on the falsifier
     assert not problems, f"{name}: " + "; ".join(problems)

@@ -21,7 +21,7 @@ __all__ = ["chapter_order", "claims_frame", "summary_tables", "write_downloads",
            "totals_markdown", "paper_scale_records"]
 
 ROOT = Path(__file__).resolve().parents[2]
-SOURCES_ORDER = ("paper", "derived", "calibration", "extension", "invariant", "unverified")
+SOURCES_ORDER = ("paper", "derived", "calibration", "extension", "invariant")
 
 
 def chapter_order() -> list[str]:

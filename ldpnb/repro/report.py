@@ -51,7 +51,6 @@ KEYS = ("id", "claim", "paper", "ours", "tolerance", "status", "scale", "note", 
         "atol", "rtol", "falsifier", "reference", "criterion", "numbers", "expect")
 
 
-LEGACY_KEYS = ("id", "claim", "paper", "ours", "tolerance", "status", "scale", "note")
 
 
 class ReproductionFailure(AssertionError):
@@ -359,9 +358,6 @@ def load_reports(directory: str | os.PathLike | None = None) -> dict[str, list[d
             raise ValueError(f"{p}: expected a list of rows")
         vol = load_timings(d).get(p.stem, {}).get("claims", {})
         for r in rows:
-            if set(r) == set(LEGACY_KEYS):  # a chapter still on ldpnb.repro.legacy: no provenance, no falsifier
-                r.update({k: None for k in KEYS if k not in r})
-                r["source"] = "unverified"
             if set(r) != set(KEYS):
                 raise ValueError(f"{p}: row keys {sorted(r)} differ from {sorted(KEYS)}")
             if r["status"] not in STATUSES:
