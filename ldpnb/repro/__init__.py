@@ -1,7 +1,7 @@
 """The book's machinery: claims and reproduction reports, seeds, parallel sweeps, plotting style,
 and the build (``python -m ldpnb.repro.build``)."""
 
-from .claims import Claim, Printed, Spec, claim_table
+from .claims import Claim, Printed, claim_table
 from .report import Report
 from .seeds import rng_for, seed_for
 

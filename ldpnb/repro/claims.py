@@ -266,10 +266,6 @@ class Claim:
         return c
 
 
-#: Former name of :class:`Claim` (kept until every claims table uses ``Claim``).
-Spec = Claim
-
-
 def claim_table(*claims: Claim) -> dict[str, Claim]:
     """The claims of one paper, by id (ids unique)."""
     out: dict[str, Claim] = {}

@@ -43,7 +43,7 @@ _ROOT = str(Path(__file__).resolve().parents[2])
 PATTERNS: list[tuple[str, re.Pattern]] = [
     ("object repr", re.compile(r"<[A-Za-z_][\w.]* object at 0x[0-9a-fA-F]+>")),
     ("object repr", re.compile(r"<(Figure|Axes|matplotlib\.[\w.]+)[ :][^>]*>")),
-    ("object repr", re.compile(r"\b(Claim|Spec|Report|Printed|Mechanism|[A-Z]\w*Result)\((?!\))")),
+    ("object repr", re.compile(r"\b(Claim|Report|Printed|Mechanism|[A-Z]\w*Result)\((?!\))")),
     ("numpy repr", re.compile(r"\bnp\.(float|int|uint|bool|complex|str_|bytes_)\w*\(")),
     ("numpy repr", re.compile(r"\barray\(\[")),
     ("numpy repr", re.compile(r"\bdtype=(float|int|uint|bool|object|complex)\w*")),
