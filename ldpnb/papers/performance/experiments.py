@@ -1,0 +1,493 @@
+r"""The benchmark experiments of the performance appendix: the same work on both sides.
+
+Every comparison times two implementations of *the same computation* (same inputs, same outputs,
+same number of iterations), alternately in one process (:func:`~ldpnb.papers.performance.bench.interleaved`),
+and reports the median of the paired ratios.  Algorithm choices that change the work (count-level
+simulation instead of per-user reports, structured channels instead of the dense matrix, an FFT
+kernel on lattices) are their own rows, compared with our own baseline, never with a peer.  Each
+hot kernel is also compared with a measured *floor*: the bare random draws it needs, or the memory
+traffic of its matrix products at the measured bandwidth.
+
+Peers (optional; a missing one is reported, never imitated): multi-freq-ldpy (Arcolezi et al.;
+numba clients and IBU), pure-ldp (Cormode, Maddock and Maple; Python clients and servers) and qif
+(libqif, C++; its IBU).
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+import types
+from dataclasses import dataclass, field
+from importlib.metadata import PackageNotFoundError, version
+from typing import Any
+
+import numpy as np
+
+from ldpnb import mechanisms as M
+from ldpnb.channels import KRRChannel
+from ldpnb.contracts import Instance, Integer, Real, Unchecked, contract
+from ldpnb.estimators import fo_estimate, ibu, normalize_clip
+from ldpnb.mechanisms import rate_distortion as rd
+from ldpnb.mechanisms._common import bool_column_counts
+from ldpnb.utils import check_random_state
+
+from .bench import interleaved, loglog_slope, peak_memory
+
+__all__ = ["Peers", "load_peers", "no_peers", "bandwidth", "client_server", "count_level", "ibu_dense", "ibu_structured",
+           "ba_compare", "scaling_n", "scaling_k", "memory", "textbook_ba", "lean_ba", "targets"]
+
+_INT = Integer(1, None)
+_RNG = Unchecked("a numpy Generator", example=None)
+
+
+# ----------------------------------------------------------------------------- peers
+@dataclass
+class Peers:
+    """The peer libraries found in this environment (``None`` where absent) and why one is absent."""
+
+    versions: dict[str, str | None]
+    absent: dict[str, str] = field(default_factory=dict)
+    mfl: Any = None
+    pure: Any = None
+    qif: Any = None
+
+
+def _version(dist: str) -> str | None:
+    try:
+        return version(dist)
+    except PackageNotFoundError:
+        return None
+
+
+def no_peers(reason: str) -> Peers:
+    """No peer loaded (``reason`` says why: e.g. smoke scale, where numba's compilation alone exceeds
+    the budget)."""
+    d = ("multi-freq-ldpy", "pure-ldp", "qif")
+    return Peers({x: _version(x) for x in d}, {x: reason for x in d})
+
+
+def load_peers() -> Peers:
+    """Import the peers that are installed (no download: this machine has no network).
+
+    Two repairs, both outside the code we time: multi-freq-ldpy's local hashing calls
+    ``xxhash.xxh32(str, seed)``, which current xxhash rejects (a ``str``, a seed of 32 bits or more),
+    so ``xxh32`` is wrapped to encode the string and keep the low 32 bits of the seed; pure-ldp's
+    package imports ``statsmodels`` for its RAPPOR server only, so an empty ``statsmodels.api``
+    module is registered when statsmodels is absent (RAPPOR is not timed).
+    """
+    P = Peers({d: _version(d) for d in ("multi-freq-ldpy", "pure-ldp", "qif")})
+    try:
+        import xxhash
+        from multi_freq_ldpy.estimators.Histogram_estimator import IBU
+        from multi_freq_ldpy.pure_frequency_oracles import GRR, LH, SS, UE
+
+        class _XXH32:
+            @staticmethod
+            def xxh32(s, seed=0):
+                return xxhash.xxh32(s.encode() if isinstance(s, str) else s, seed=int(seed) & 0xFFFFFFFF)
+
+        LH.xxhash = _XXH32
+        P.mfl = types.SimpleNamespace(GRR=GRR, UE=UE, LH=LH, SS=SS, IBU=IBU)
+    except ImportError as e:
+        P.absent["multi-freq-ldpy"] = f"not importable ({e.name})"
+    try:
+        if "statsmodels" not in sys.modules:
+            try:
+                import statsmodels.api  # noqa: F401
+            except ImportError:
+                for name in ("statsmodels", "statsmodels.api"):
+                    sys.modules.setdefault(name, types.ModuleType(name))
+        from pure_ldp.frequency_oracles import DEClient, DEServer, UEClient, UEServer
+
+        P.pure = types.SimpleNamespace(DEClient=DEClient, DEServer=DEServer, UEClient=UEClient, UEServer=UEServer)
+    except ImportError as e:
+        P.absent["pure-ldp"] = f"not importable ({e.name})"
+    try:
+        import qif
+
+        P.qif = qif
+    except ImportError as e:
+        P.absent["qif"] = f"not importable ({e.name})"
+    for d, v in P.versions.items():
+        if v is None:
+            P.absent[d] = "not installed (no network here to install it)"
+    return P
+
+
+# ----------------------------------------------------------------------------- floors
+@contract(mib=Integer(8, 4096), repeats=Integer(1, 100))
+def bandwidth(mib: int = 256, repeats: int = 5) -> float:
+    """Read bandwidth (bytes/s): the median time of summing a ``mib`` MiB float64 array."""
+    a = np.ones(mib * 2**20 // 8)
+    T = interleaved({"sum": lambda: a.sum()}, repeats=repeats)
+    return a.nbytes / T.times["sum"]
+
+
+# ----------------------------------------------------------------------------- frequency oracles
+def _params(name: str, k: int, eps: float) -> tuple[float, float]:
+    if name == "GRR":
+        return M.grr_params(k, eps)
+    if name == "OUE":
+        return M.ue_params(eps, "oue")
+    if name == "OLH":
+        return M.lh_params(eps)[1:]
+    return M.ss_params(k, eps)[1:]
+
+
+def _ours_client(name, x, k, eps, rng):
+    if name == "GRR":
+        return M.grr_perturb(x, k, eps, rng=rng)
+    if name == "OUE":
+        return M.ue_perturb(x, k, eps, "oue", rng=rng)
+    if name == "OLH":
+        return M.lh_perturb(x, k, eps, rng=rng)
+    return M.ss_perturb(x, k, eps, rng=rng)
+
+
+def _ours_server(name, rep, k, eps):
+    """Support counts from per-user reports, then the clipped, renormalised estimate."""
+    p, q = _params(name, k, eps)
+    if name == "GRR":
+        support, n = np.bincount(rep, minlength=k), rep.size
+    elif name == "OLH":
+        support, n = M.lh_support_counts(rep[0], rep[1], k, M.lh_params(eps)[0]), rep[0].size
+    else:
+        support, n = bool_column_counts(rep), rep.shape[0]
+    return normalize_clip(fo_estimate(support, n, p, q))
+
+
+def _floor(name, n, k, eps, rng):
+    """The bare random draws a client needs: one integer and one uniform per user (GRR, OLH: plus
+    its hash seed), a byte per bit (OUE), a uniform key per value (SS, random-key subsets)."""
+    if name in ("GRR", "OLH"):
+        return lambda: (rng.random(n), rng.integers(0, k, n))
+    if name == "OUE":
+        return lambda: rng.integers(0, 256, (n, k), dtype=np.uint8)
+    return lambda: rng.random((n, k))
+
+
+@contract(ks=Instance(tuple, list), n=_INT, eps=Real(0, None, low_open=True), repeats=_INT, peers=Instance(Peers),
+          n_lh=_INT, rng=_RNG)
+def client_server(ks, n: int, eps: float, repeats: int, peers: Peers, *, n_lh: int = 1000, rng) -> list[dict]:
+    """Per-user clients and servers, ours against each peer on the *same* ``n`` users (no scaling;
+    OLH on the first ``n_lh`` users on both sides: the peer's OLH server hashes every (user, value)
+    pair in Python).
+
+    Rows: ``mechanism, k, side (client/server), peer, ours, theirs (s, medians), ratio (median of
+    paired ratios theirs/ours), floor (s) and floor/ours`` (the fraction of the floor reached).
+    The agreement of the estimates on the same reports is returned in ``agree`` rows.
+    """
+    rng = check_random_state(rng)
+    rows = []
+    mfl = peers.mfl
+    for k in ks:
+        x = rng.choice(k, size=n, p=rng.dirichlet(np.ones(k)))
+        xs = [int(v) for v in x]
+        x_all, xs_all = x, xs
+        for name in ("GRR", "OUE", "OLH", "SS"):
+            m = min(n, n_lh) if name == "OLH" else n
+            x, xs = x_all[:m], xs_all[:m]
+            rep = _ours_client(name, x, k, eps, rng)
+            f_ours = {"ours": lambda: _ours_client(name, x, k, eps, rng), "floor": _floor(name, m, k, eps, rng)}
+            if mfl is not None:
+                cl = {"GRR": lambda: [mfl.GRR.GRR_Client(v, k, eps) for v in xs],
+                      "OUE": lambda: [mfl.UE.UE_Client(v, k, eps, True) for v in xs],
+                      "OLH": lambda: [mfl.LH.LH_Client(v, k, eps, True) for v in xs],
+                      "SS": lambda: [mfl.SS.SS_Client(v, k, eps) for v in xs]}[name]
+                cl_small = {"GRR": lambda: mfl.GRR.GRR_Client(0, k, eps), "OUE": lambda: mfl.UE.UE_Client(0, k, eps, True),
+                            "OLH": lambda: mfl.LH.LH_Client(0, k, eps, True), "SS": lambda: mfl.SS.SS_Client(0, k, eps)}[name]
+                cl_small()  # numba compilation, outside the timing
+                f_ours["multi-freq-ldpy"] = cl
+            T = interleaved(f_ours, repeats=repeats)
+            if mfl is not None:
+                rows.append(_row(name, k, "client", "multi-freq-ldpy", T, m))
+            if peers.pure is not None and name in ("GRR", "OUE") and n <= 20_000:
+                cli = (peers.pure.DEClient(eps, k) if name == "GRR" else peers.pure.UEClient(eps, k, use_oue=True))
+                Tp = interleaved({"ours": f_ours["ours"], "floor": f_ours["floor"],
+                                  "pure-ldp": lambda: [cli.privatise(v + 1) for v in xs]}, repeats=max(1, repeats - 1))
+                rows.append(_row(name, k, "client", "pure-ldp", Tp, m))
+            # servers: our support counts and estimate from our reports; the peers' aggregators on the same reports
+            f_srv = {"ours": lambda: _ours_server(name, rep, k, eps)}
+            if mfl is not None:
+                prep = _peer_reports(name, rep, k, eps, mfl, xs)
+                f_srv["multi-freq-ldpy"] = {
+                    "GRR": lambda: mfl.GRR.GRR_Aggregator_MI(prep, k, eps),
+                    "OUE": lambda: mfl.UE.UE_Aggregator_MI(prep, eps, True),
+                    "OLH": lambda: mfl.LH.LH_Aggregator_MI(prep, k, eps, True),
+                    "SS": lambda: mfl.SS.SS_Aggregator_MI(prep, k, eps)}[name]
+            if peers.pure is not None and name in ("GRR", "OUE"):
+                f_srv["pure-ldp"] = lambda: _pure_server(peers.pure, name, rep, k, eps)
+            Ts = interleaved(f_srv, repeats=repeats)
+            for peer in [p for p in f_srv if p != "ours"]:
+                r = _row(name, k, "server", peer, Ts, m)
+                if name != "OLH":  # different hash families: the formula is compared in the tests instead
+                    theirs = np.asarray(Ts.results[peer], dtype=float)
+                    r["max_abs_diff"] = float(np.abs(Ts.results["ours"] - theirs).max())
+                rows.append(r)
+    return rows
+
+
+def _peer_reports(name, rep, k, eps, mfl, xs):
+    """Our reports in the peer's per-user format (so that both servers aggregate the same reports)."""
+    if name == "GRR":
+        return [int(v) for v in rep]
+    if name == "OUE":
+        return list(rep.astype(float))
+    if name == "SS":
+        return [np.flatnonzero(r) for r in rep]
+    return [mfl.LH.LH_Client(v, k, eps, True) for v in xs]  # OLH: the peer's own hash family
+
+
+def _pure_server(pure, name, rep, k, eps):
+    """pure-ldp's server: one ``aggregate`` per report, then ``estimate_all`` (the peer's API)."""
+    srv = pure.DEServer(eps, k) if name == "GRR" else pure.UEServer(eps, k, use_oue=True)
+    for r in (rep if name == "GRR" else rep.astype(int)):
+        srv.aggregate(r)
+    est = np.asarray(srv.estimate_all(range(1, k + 1), suppress_warnings=True), dtype=float) / rep.shape[0]
+    return normalize_clip(est)
+
+
+def _row(name, k, side, peer, T, n) -> dict:
+    r = dict(mechanism=name, k=k, side=side, peer=peer, n=n, ours=T.times["ours"], theirs=T.times[peer],
+             ratio=T.ratio(peer, "ours"))
+    if "floor" in T.times:
+        r.update(floor=T.times["floor"], floor_frac=T.times["floor"] / T.times["ours"])
+    return r
+
+
+@contract(ks=Instance(tuple, list), n=_INT, eps=Real(0, None, low_open=True), repeats=_INT, rng=_RNG)
+def count_level(ks, n: int, eps: float, repeats: int, *, rng) -> list[dict]:
+    """Count-level simulation (an algorithm choice) against our own per-user client + server."""
+    rng = check_random_state(rng)
+    rows = []
+    for k in ks:
+        N = rng.multinomial(n, rng.dirichlet(np.ones(k)))
+        x = np.repeat(np.arange(k), N)
+        for name in ("GRR", "OUE", "OLH", "SS"):
+            sim = {"GRR": lambda: M.grr_simulate_counts(N, eps, rng=rng),
+                   "OUE": lambda: M.ue_simulate_support_counts(N, eps, "oue", rng=rng),
+                   "OLH": lambda: M.lh_simulate_support_counts(N, eps, rng=rng),
+                   "SS": lambda: M.ss_simulate_support_counts(N, eps, rng=rng)}[name]
+            T = interleaved({"count-level": sim,
+                             "per-user": lambda: _ours_server(name, _ours_client(name, x, k, eps, rng), k, eps)},
+                            repeats=repeats)
+            rows.append(dict(mechanism=name, k=k, n=n, per_user=T.times["per-user"], count_level=T.times["count-level"],
+                             ratio=T.ratio("per-user", "count-level")))
+    return rows
+
+
+# ----------------------------------------------------------------------------- IBU
+def _setup_and_iter(T, name, it):
+    """Set-up and per-iteration times from runs of 1 and ``it`` iterations (medians)."""
+    per = max(T.times[f"{name}@{it}"] - T.times[f"{name}@1"], 0.0) / (it - 1)
+    return max(T.times[f"{name}@1"] - per, 0.0), per
+
+
+@contract(ks=Instance(tuple, list), iters=Instance(dict), eps=Real(0, None, low_open=True), repeats=_INT,
+          peers=Instance(Peers), bw=Real(0, None, low_open=True), rng=_RNG)
+def ibu_dense(ks, iters: dict, eps: float, repeats: int, peers: Peers, bw: float, *, rng) -> list[dict]:
+    """Dense IBU, ours against the peers on the same channel and counts, the same number of updates,
+    no early stop, no log-likelihood trace (the peers keep none).  Set-up and per-iteration time are
+    separated (runs of 1 and ``it`` updates); the floor of an iteration is its two matrix-vector
+    products at the measured bandwidth (``2 k^2`` doubles read)."""
+    rng = check_random_state(rng)
+    rows = []
+    for k in ks:
+        it = iters[k]
+        C = M.grr_channel(k, eps)
+        counts = M.grr_simulate_counts(rng.multinomial(100_000, rng.dirichlet(np.ones(k))), eps, rng=rng)
+        obs = counts / counts.sum()
+        f = {}
+        for m in (1, it):
+            f[f"ours@{m}"] = (lambda m=m: ibu(C, counts, tol=0, max_iter=m, trace=False).estimate)
+            if peers.mfl is not None:
+                f[f"multi-freq-ldpy@{m}"] = (lambda m=m: peers.mfl.IBU(k, C, obs, m, -1.0, "max_abs"))
+            if peers.qif is not None:
+                f[f"qif@{m}"] = (lambda m=m: peers.qif.channel.iterative_bayesian_update(C, obs, np.full(k, 1 / k), 0.0, m)[0])
+        if peers.mfl is not None:
+            peers.mfl.IBU(k, C, obs, 2, -1.0, "max_abs")  # numba compilation
+        T = interleaved(f, repeats=repeats)
+        s_ours, i_ours = _setup_and_iter(T, "ours", it)
+        floor = 2 * k * k * 8 / bw
+        for peer in [p for p in ("multi-freq-ldpy", "qif") if f"{p}@1" in f]:
+            s_p, i_p = _setup_and_iter(T, peer, it)
+            rows.append(dict(k=k, peer=peer, iterations=it, ours_setup=s_ours, ours_iter=i_ours, theirs_setup=s_p,
+                             theirs_iter=i_p, total_ratio=T.ratio(f"{peer}@{it}", f"ours@{it}"),
+                             iter_ratio=i_p / i_ours if i_ours > 0 else math.inf, floor_iter=floor,
+                             floor_frac=floor / i_ours if i_ours > 0 else math.nan,
+                             max_abs_diff=float(np.abs(T.results[f"ours@{it}"] - T.results[f"{peer}@{it}"]).max())))
+    return rows
+
+
+@contract(ks=Instance(tuple, list), it=_INT, eps=Real(0, None, low_open=True), repeats=_INT, rng=_RNG)
+def ibu_structured(ks, it: int, eps: float, repeats: int, *, rng) -> list[dict]:
+    """k-RR IBU with the diagonal-plus-constant operator (an algorithm choice) against our dense IBU,
+    per iteration (set-up separated), and the largest difference of the iterates."""
+    rng = check_random_state(rng)
+    rows = []
+    for k in ks:
+        C, op = M.grr_channel(k, eps), KRRChannel(k, eps)
+        counts = M.grr_simulate_counts(rng.multinomial(10**6, rng.dirichlet(np.ones(k))), eps, rng=rng)
+        f = {f"{nm}@{m}": (lambda ch=ch, m=m: ibu(ch, counts, tol=0, max_iter=m, trace=False).estimate)
+             for nm, ch in (("dense", C), ("k-RR operator", op)) for m in (1, it)}
+        T = interleaved(f, repeats=repeats)
+        sd, idn = _setup_and_iter(T, "dense", it)
+        so, io = _setup_and_iter(T, "k-RR operator", it)
+        rows.append(dict(k=k, iterations=it, dense_setup=sd, dense_iter=idn, krr_setup=so, krr_iter=io,
+                         iter_ratio=idn / io if io > 0 else math.inf, total_ratio=T.ratio(f"dense@{it}", f"k-RR operator@{it}"),
+                         max_abs_diff=float(np.abs(T.results[f"dense@{it}"] - T.results[f"k-RR operator@{it}"]).max())))
+    return rows
+
+
+# ----------------------------------------------------------------------------- Blahut-Arimoto
+def textbook_ba(prior, D, beta, n_iter):
+    """A textbook numpy BA: form ``F(c)`` (the channel) at every iteration, then ``c = pi C``."""
+    K = np.exp(-beta * D)
+    c = np.full(D.shape[1], 1.0 / D.shape[1])
+    for _ in range(n_iter):
+        C = K * c
+        C /= C.sum(axis=1, keepdims=True)
+        c = prior @ C
+    return C
+
+
+def lean_ba(prior, D, beta, n_iter):
+    """A lean numpy BA: iterate the output marginal (two products), form the channel once at the end."""
+    K = np.exp(-beta * D)
+    c = np.full(D.shape[1], 1.0 / D.shape[1])
+    prev = c
+    for _ in range(n_iter):
+        prev = c
+        c = c * (K.T @ (prior / (K @ c)))
+    C = K * prev
+    C /= C.sum(axis=1, keepdims=True)
+    return C
+
+
+@contract(grids=Instance(tuple, list), it=_INT, repeats=_INT, bw=Real(0, None, low_open=True), rng=_RNG)
+def ba_compare(grids, it: int, repeats: int, bw: float, *, rng) -> list[dict]:
+    """BA on ``g x g`` lattices (beta = 1 per cell, a Dirichlet prior): ours (dense), a textbook and a
+    lean numpy BA (the same channel out, ``it`` iterations), and our FFT lattice kernel; set-up and
+    per-iteration time from runs of 1 and ``it`` iterations.  Floor of a dense iteration: two
+    products at the measured bandwidth."""
+    from ldpnb.data import lattice_distance_matrix
+
+    rng = check_random_state(rng)
+    rows = []
+    for g in grids:
+        D = lattice_distance_matrix(g, g)
+        p = rng.dirichlet(np.ones(g * g))
+        f = {}
+        for m in (1, it):
+            f[f"ours@{m}"] = lambda m=m: rd.blahut_arimoto(p, D, 1.0, n_iter=m).channel
+            f[f"FFT@{m}"] = lambda m=m: rd.blahut_arimoto_lattice(p, g, g, 1.0, n_iter=m).channel
+            f[f"textbook@{m}"] = lambda m=m: textbook_ba(p, D, 1.0, m)
+            f[f"lean@{m}"] = lambda m=m: lean_ba(p, D, 1.0, m)
+        T = interleaved(f, repeats=repeats)
+        row = dict(grid=f"{g}x{g}", k=g * g, iterations=it, floor_iter=2 * (g * g) ** 2 * 8 / bw)
+        for nm in ("ours", "FFT", "textbook", "lean"):
+            row[f"{nm}_setup"], row[f"{nm}_iter"] = _setup_and_iter(T, nm, it)
+            row[f"{nm}_total"] = T.times[f"{nm}@{it}"]
+        row["vs_textbook"] = T.ratio(f"textbook@{it}", f"ours@{it}")
+        row["vs_lean"] = T.ratio(f"lean@{it}", f"ours@{it}")
+        row["fft_vs_dense_iter"] = row["ours_iter"] / row["FFT_iter"] if row["FFT_iter"] > 0 else math.inf
+        row["fft_vs_dense_total"] = T.ratio(f"ours@{it}", f"FFT@{it}")
+        row["max_abs_diff"] = float(max(np.abs(T.results[f"ours@{it}"] - T.results[f"{nm}@{it}"]).max()
+                                        for nm in ("FFT", "textbook", "lean")))
+        rows.append(row)
+    return rows
+
+
+# ----------------------------------------------------------------------------- scaling and memory
+@contract(ns=Instance(tuple, list), k=_INT, eps=Real(0, None, low_open=True), repeats=_INT, rng=_RNG)
+def scaling_n(ns, k: int, eps: float, repeats: int, *, rng) -> dict:
+    """Client time against the number of users (GRR, OUE at ``k``): times and fitted log-log slopes."""
+    rng = check_random_state(rng)
+    out = {}
+    for name in ("GRR", "OUE"):
+        ts = []
+        for n in ns:
+            x = rng.integers(0, k, n)
+            ts.append(interleaved({"c": lambda: _ours_client(name, x, k, eps, rng)}, repeats=repeats).times["c"])
+        out[name] = dict(n=list(ns), seconds=ts, slope=loglog_slope(ns, ts))
+    return out
+
+
+@contract(ib=Instance(list, tuple), ba=Instance(list, tuple))
+def scaling_k(ib, ba) -> dict:
+    """Per-iteration time against the domain size, from the rows of :func:`ibu_structured` and
+    :func:`ba_compare`: IBU dense and k-RR operator, BA dense and FFT, with fitted log-log slopes
+    (2 for dense products, about 1 for the structured ones)."""
+    kk, kg = [r["k"] for r in ib], [r["k"] for r in ba]
+    res = {"IBU dense": (kk, [r["dense_iter"] for r in ib]), "IBU k-RR operator": (kk, [r["krr_iter"] for r in ib]),
+           "BA dense": (kg, [r["ours_iter"] for r in ba]), "BA FFT (lattice)": (kg, [r["FFT_iter"] for r in ba])}
+    return {nm: dict(k=x, seconds=y, slope=loglog_slope(x, np.maximum(y, 1e-9))) for nm, (x, y) in res.items()}
+
+
+@contract(rng=_RNG)
+def memory(*, rng, k: int = 1024, g: int = 32, n: int = 100_000) -> list[dict]:
+    """Peak memory (MiB, tracemalloc) of a few kernels, next to the size of their input or output."""
+    from ldpnb.data import lattice_distance_matrix
+
+    rng = check_random_state(rng)
+    C = M.grr_channel(k, 1.0)
+    counts = M.grr_simulate_counts(rng.multinomial(10**5, np.ones(k) / k), 1.0, rng=rng)
+    D = lattice_distance_matrix(g, g)
+    p = rng.dirichlet(np.ones(g * g))
+    x = rng.integers(0, 128, n)
+    B = M.ue_perturb(x, 128, 1.0, rng=rng)
+    mib = 2.0**-20
+    return [
+        dict(kernel=f"dense IBU, k = {k}", peak=peak_memory(lambda: ibu(C, counts, tol=0, max_iter=5, trace=False)),
+             reference=f"channel {C.nbytes * mib:.0f} MiB"),
+        dict(kernel=f"BA dense, {g}x{g}", peak=peak_memory(lambda: rd.blahut_arimoto(p, D, 1.0)),
+             reference=f"distance matrix {D.nbytes * mib:.0f} MiB"),
+        dict(kernel=f"BA FFT, {g}x{g}", peak=peak_memory(lambda: rd.blahut_arimoto_lattice(p, g, g, 1.0)),
+             reference=f"distance matrix {D.nbytes * mib:.0f} MiB"),
+        dict(kernel=f"OUE client, n = {n:,}, k = 128", peak=peak_memory(lambda: M.ue_perturb(x, 128, 1.0, rng=rng)),
+             reference=f"reports {B.nbytes * mib:.0f} MiB"),
+        dict(kernel=f"OUE support counts, n = {n:,}, k = 128", peak=peak_memory(lambda: bool_column_counts(B)),
+             reference=f"reports {B.nbytes * mib:.0f} MiB"),
+    ]
+
+
+# ----------------------------------------------------------------------------- targets
+@contract(clients=Instance(list, tuple), ibu_rows=Instance(list, tuple), ba_rows=Instance(list, tuple),
+          texts=Instance(dict), seconds=Real(0, None), budget=Real(0, None, low_open=True))
+def targets(clients, ibu_rows, ba_rows, texts: dict, seconds: float, budget: float) -> list[dict]:
+    """The speed targets as rows ``id, target, goal, measured, status (met / missed), value``.
+
+    Ratios are minima over the sizes (the worst case), so a target is met only where it holds at
+    every size; ``value`` is the number recorded in the chapter's timings file.
+    """
+    rows = []
+
+    def add(id, text, goal, value, met, unit="×"):
+        shown = f"{value:.3g}{unit}" if math.isfinite(value) else "not measured"
+        rows.append(dict(id=id, target=text, goal=goal, measured=shown,
+                         status=("met" if met else "missed") if math.isfinite(value) else "not measured",
+                         value=float(value) if math.isfinite(value) else None))
+
+    for side, tid in (("client", "T1"), ("server", "T2")):
+        for mech in ("GRR", "OUE", "OLH", "SS"):
+            sub = [r for r in clients if r["side"] == side and r["mechanism"] == mech]
+            best = {}
+            for r in sub:  # the best peer at each k: the smallest ratio peer / ours
+                best[r["k"]] = min(best.get(r["k"], math.inf), r["ratio"])
+            v = min(best.values(), default=math.nan)
+            add(f"{tid}-{mech}", f"{mech}: {texts[tid]}", ">= 1×", v, v >= 1)
+    for k in sorted({r["k"] for r in ibu_rows}):
+        v = min(r["iter_ratio"] for r in ibu_rows if r["k"] == k)
+        add(f"T3-k{k}", f"k = {k}: {texts['T3']}", ">= 1×", v, v >= 1)
+    v = min((r["vs_lean"] for r in ba_rows), default=math.nan)
+    add("T4", texts["T4"] + " (min over grids)", ">= 1×", v, v >= 1)
+    last = ba_rows[-1] if ba_rows else None
+    v = last["fft_vs_dense_iter"] if last else math.nan
+    add("T5", texts["T5"] + (f" ({last['grid']})" if last else ""), ">= 50×", v, v >= 50)
+    fr = [r["floor_frac"] for r in clients if r["side"] == "client" and "floor_frac" in r]
+    fr += [r["floor_frac"] for r in ibu_rows]
+    v = min((f for f in fr if f == f), default=math.nan)
+    add("T6", texts["T6"] + " (min)", ">= 0.5", v, v >= 0.5, unit="")
+    add("T7", texts["T7"], f"< {budget:.0f} s", seconds, seconds < budget, unit=" s")
+    return rows
