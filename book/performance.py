@@ -70,7 +70,7 @@ SIZES = {
     "book": dict(ks=(16, 128, 1024), n=20_000, n_lh=1_000, repeats=3,
                  ibu_ks=(16, 128, 256, 1024, 4096),
                  ibu_iters={16: 2000, 128: 600, 256: 300, 1024: 40, 4096: 6},
-                 krr_ks=(256, 1024, 4096), krr_it=20, grids=(10, 24, 40), ba_it=10,
+                 krr_ks=(256, 1024, 4096), krr_it=20, grids=(10, 24, 40), ba_it=30,
                  ns=(10_000, 100_000, 1_000_000), mem=dict(k=1024, g=32, n=100_000)),
     "paper": dict(ks=(16, 128, 1024), n=100_000, n_lh=2_000, repeats=5,
                   ibu_ks=(16, 128, 256, 1024, 4096),
@@ -252,13 +252,25 @@ for t in [t for t in targets if t["value"] is not None]:  # measured ones only
 display(pd.DataFrame(targets).drop(columns="value").set_index("id"))
 
 # %% [markdown]
-# **Reading the misses.** At small $k$ a compiled peer runs an IBU iteration in about a
-# microsecond, while a numpy iteration costs several calls of about a microsecond each whatever the
-# size: no vectorisation closes that gap without compiling the loop, which `ldpnb` does not do (it
-# depends on numpy and scipy only). At large $k$ all three are bound by memory bandwidth and the
-# ratio tends to parity. A client that draws one uniform per user is bound by the random generator;
-# the floor fraction says how close it is. Blahut–Arimoto with few iterations is dominated by its
-# set-up, the $k^2$ exponentials of the kernel, which the lean BA pays too.
+# **Reading the misses** (measured causes, not excuses).
+#
+# * *Dense IBU at small $k$* (T3): a compiled peer runs an iteration in one to a few
+#   microseconds, while a numpy iteration is six calls of a few microseconds each, whatever $k$.
+#   Only compiling the loop closes that gap, and `ldpnb` depends on numpy and scipy only.
+# * *Dense IBU at large $k$* (T3): both products are memory-bound. The peers compute
+#   $A	heta$ and $A r$ with the same orientation of the (symmetric) matrix, the fast
+#   matrix-vector kernel of the BLAS; our engine computes $	heta C$ and $r C^	op$ for any
+#   channel, and a single run does exactly the arithmetic of a batch of runs, so every estimate,
+#   trace and gap is bitwise what it was (tested). Switching one product to the other orientation
+#   would be faster here and would change the last bits of every dense IBU result in the book.
+# * *Blahut–Arimoto against a lean numpy BA* (T4): the lean one returns the channel only, ours also
+#   the exact log-channel and the output marginal in the log domain (two more passes over $k^2$
+#   entries) and validates its inputs; with ten iterations the set-up dominates both.
+# * *FFT on lattices* (T5): scipy's FFT costs tens of microseconds per call in Python overhead,
+#   four calls per iteration, so the ratio grows with the grid (see {numref}`fig-perf-scaling`)
+#   and is below 50 at the grids timed here.
+# * *Floors* (T6): a client does more than draw random numbers (encoding, scatter, hashing for
+#   OLH), and the fraction says how much more.
 #
 # ## Reproduction report
 

@@ -1,0 +1,67 @@
+"""The benchmark helpers of the performance appendix: timing, slopes, targets, baselines."""
+
+import math
+
+import numpy as np
+import pytest
+
+from ldpnb.data import lattice_distance_matrix
+from ldpnb.mechanisms import rate_distortion as rd
+from ldpnb.papers.performance import TARGETS, bench, experiments as E
+
+
+def test_interleaved_runs_every_callable_and_pairs_the_ratios():
+    calls = []
+    T = bench.interleaved({"a": lambda: calls.append("a") or 1, "b": lambda: calls.append("b") or 2}, repeats=4,
+                          warmup=1)
+    assert calls[:2] == ["a", "b"] and calls.count("a") == 5 and calls.count("b") == 5
+    assert T.results == {"a": 1, "b": 2} and len(T.runs["a"]) == 4
+    assert T.ratio("a", "b") == pytest.approx(np.median(np.array(T.runs["a"]) / np.array(T.runs["b"])))
+
+
+def test_loglog_slope_recovers_a_power_law():
+    x = np.array([10, 100, 1000, 10_000])
+    assert bench.loglog_slope(x, 3e-7 * x**2) == pytest.approx(2.0)
+    assert bench.loglog_slope(x, 5e-3 * x) == pytest.approx(1.0)
+
+
+def test_peak_memory_sees_a_large_allocation():
+    assert bench.peak_memory(lambda: np.ones(2**21)) >= 15.0  # 16 MiB
+
+
+def test_numpy_baselines_give_our_blahut_arimoto_channel():
+    rng = np.random.default_rng(0)
+    D = lattice_distance_matrix(5, 6)
+    p = rng.dirichlet(np.ones(30))
+    ours = rd.blahut_arimoto(p, D, 1.3, n_iter=12).channel
+    np.testing.assert_allclose(E.textbook_ba(p, D, 1.3, 12), ours, rtol=0, atol=1e-13)
+    np.testing.assert_allclose(E.lean_ba(p, D, 1.3, 12), ours, rtol=0, atol=1e-13)
+
+
+def test_targets_report_met_missed_and_not_measured_without_raising():
+    clients = [dict(mechanism=m, k=k, side=s, peer=peer, ratio=r, floor_frac=0.6)
+               for m in ("GRR", "OUE", "OLH", "SS") for k in (16, 128) for s in ("client", "server")
+               for peer, r in (("multi-freq-ldpy", 2.0 if k == 16 else 0.5), ("pure-ldp", 3.0))]
+    ibu_rows = [dict(k=16, peer="qif", iter_ratio=0.1, floor_frac=0.2)]
+    ba_rows = [dict(grid="8x8", vs_lean=1.2, fft_vs_dense_iter=60.0)]
+    rows = {r["id"]: r for r in E.targets(clients, ibu_rows, ba_rows, TARGETS, 10.0, 60.0)}
+    assert rows["T1-GRR"]["status"] == "missed" and rows["T1-GRR"]["value"] == 0.5   # worst k, best peer
+    assert rows["T3-k16"]["status"] == "missed" and rows["T4"]["status"] == "met" and rows["T5"]["status"] == "met"
+    assert rows["T6-GRR"]["status"] == "met" and rows["T6-IBU"]["status"] == "missed"
+    assert rows["T7"]["status"] == "met"
+    empty = {r["id"]: r for r in E.targets([], [], [], TARGETS, 1.0, 60.0)}
+    assert empty["T1-GRR"]["status"] == "not measured" and empty["T1-GRR"]["value"] is None
+
+
+def test_peers_load_or_say_why_not():
+    P = E.load_peers()
+    assert set(P.versions) == {"multi-freq-ldpy", "pure-ldp", "qif"}
+    for name, v in P.versions.items():
+        assert (v is None) <= (name in P.absent)
+    none = E.no_peers("smoke")
+    assert none.mfl is None and set(none.absent) == set(none.versions)
+
+
+def test_bandwidth_is_plausible():
+    bw = E.bandwidth(16, 2)
+    assert 1e8 < bw < 1e12 and math.isfinite(bw)
