@@ -52,6 +52,13 @@ def _machine() -> dict[str, object]:
             "cores": os.cpu_count(), "memory_gb": mem_gb}
 
 
+def _load() -> float | None:
+    try:
+        return round(os.getloadavg()[0], 2)
+    except OSError:  # pragma: no cover - not available on this platform
+        return None
+
+
 def _commit() -> str:
     try:
         c = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
@@ -78,6 +85,7 @@ def run_one(name: str, params: dict[str, object], timeout: int) -> dict[str, obj
     env["LDPNB_BUILD_DIR"] = str(WORK)
     env["PAPERMILL"] = "1"
     started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    load_start = _load()
     t0 = time.perf_counter()
     # a wrapper process per chapter, so that its children's peak RSS is the kernel's own
     wrapper = [sys.executable, "-c",
@@ -97,6 +105,8 @@ def run_one(name: str, params: dict[str, object], timeout: int) -> dict[str, obj
         "machine": _machine(), "started": started, "duration_s": round(wall, 1),
         "peak_rss_mb": round(info["maxrss_kb"] / 1024, 1) if info.get("maxrss_kb") else None,
         "n_jobs": os.environ.get("LDPNB_N_JOBS", "1"),
+        # 1-minute load averages at start and end: a duration measured on a busy machine is inflated
+        "load_average": {"start": load_start, "end": _load()},
     }
     if info.get("rc") != 0:
         record["error"] = (proc.stderr or proc.stdout)[-4000:]
