@@ -100,19 +100,28 @@ def bool_column_counts(B: np.ndarray) -> np.ndarray:
     return total
 
 
+def uniform_bytes(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
+    """Independent uniform bytes: the raw 64-bit outputs of the generator's bit generator, eight
+    bytes each (every bit of a PCG64/Philox/SFC64/MT19937 output is uniform), about ten times faster
+    than ``rng.integers(0, 256, dtype=np.uint8)``."""
+    size = int(np.prod(shape))
+    raw = rng.bit_generator.random_raw((size + 7) // 8)
+    return raw.view(np.uint8)[:size].reshape(shape)
+
+
 def bernoulli_bits(rng: np.random.Generator, shape: tuple[int, int], prob: float) -> np.ndarray:
     """A boolean array of i.i.d. Bernoulli(``prob``) entries, exact in law, from one random byte
     per entry (instead of one double).
 
-    With ``U`` uniform on ``{0, ..., 255}`` and ``t = floor(256 prob)``: ``U < t`` gives 1, ``U > t``
+    With ``U`` uniform on ``{0, ..., 255}`` (:func:`uniform_bytes`) and ``t = floor(256 prob)``: ``U < t`` gives 1, ``U > t``
     gives 0, and the tie ``U = t`` (probability 1/256) gives 1 with probability ``256 prob - t``
     (a fresh uniform double), so ``P(1) = t/256 + (256 prob - t)/256 = prob`` exactly.
     """
     t = int(math.floor(256.0 * prob))
     frac = 256.0 * prob - t
-    U = rng.integers(0, 256, size=shape, dtype=np.uint8)
     if t >= 256:  # prob == 1
         return np.ones(shape, dtype=bool)
+    U = uniform_bytes(rng, shape)
     out = U < t
     tie = np.flatnonzero(U.reshape(-1) == t)
     if tie.size:
