@@ -249,7 +249,8 @@ targets = E.targets(cs, ib, ba, TARGETS, time.perf_counter() - T_START,
                     {"smoke": 60, "book": 180, "paper": 3600}[SCALE])
 for t in [t for t in targets if t["value"] is not None]:  # measured ones only
     report.timing(f"target/{t['id']}", t["value"])
-display(pd.DataFrame(targets).drop(columns="value").set_index("id"))
+display(table(targets, "Speed targets (timings: met or missed, never a failure)",
+              columns=["id", "target", "goal", "measured", "status"]))
 
 # %% [markdown]
 # **Reading the misses** (measured causes, not excuses).
