@@ -303,7 +303,7 @@ def test_blahut_arimoto_object_is_the_ba_channel_with_a_stated_tight_level():
     p = rng.dirichlet(np.ones(12))
     m = BlahutArimoto(p, D, 0.8)
     res = rd.blahut_arimoto(p, D, 0.8, n_iter=10)
-    assert isinstance(m, rd.ChannelMechanism)
+    assert isinstance(m, rd.ChannelMechanism) and rd.BlahutArimoto is BlahutArimoto and "BlahutArimoto" in rd.__all__
     np.testing.assert_array_equal(m.log_channel(), res.log_channel)
     np.testing.assert_allclose(m.channel(), res.channel, rtol=1e-12, atol=0)
     g = m.guarantee
