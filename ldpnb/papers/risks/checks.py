@@ -23,6 +23,8 @@ __all__ = [
     "fig1_vs_fig2",
     "rsfd_theorems",
     "tree_leaves",
+    "pie_capacity_gap",
+    "prior_variance_check",
 ]
 
 _KS = Array(1, integer=True, low=2)
@@ -164,3 +166,41 @@ def tree_leaves(eps: float = 1.0, k: int = 4, n: int = 200_000, *, rng: Any = No
             g = md.rsfd_support_probability(np.eye(k)[Xone[0, j]], d, k, p, q, "grr" if prot == "grr" else "ue-r", pri[j])
             dev = max(dev, float(np.max(np.abs(emp - g) / np.sqrt(g * (1 - g) / n))))
     return dev
+
+
+@contract(n=Integer(2, None), ks=Instance(list, tuple, example=[2, 3]), eps_grid=Instance(list, tuple, example=[1.0]))
+def pie_capacity_gap(n: int, ks: Sequence[int] = (2, 3, 5), eps_grid: Sequence[float] = (0.25, 0.5, 1.0, 2.0, 4.0)) -> float:
+    r"""Prop. 3 (App. C.1): ε-LDP ⇒ (U, α)-PIE with :math:`\alpha = \min\{\epsilon\log_2 e, \epsilon^2\log_2 e,
+    \log_2 n, \log_2 k\}`; by data processing it suffices that the randomiser's capacity be ≤ α.
+    Returns the largest ``capacity − bound`` (bits) over GRR, SUE, OUE (and GRR's :math:`\lambda\log_2 k`,
+    :math:`\lambda = (e^\epsilon-1)/(e^\epsilon+k-1)`)."""
+    from ldpnb import measures
+    from ldpnb.mechanisms import grr_channel, ue_channel
+
+    worst = -np.inf
+    for k in ks:
+        for e in eps_grid:
+            alpha, lam = measures.pie_alpha_from_ldp(e, n, k), np.expm1(e) / (np.exp(e) + k - 1)
+            caps = [measures.channel_capacity(C, unit="bits", tol=1e-10)[0]
+                    for C in (grr_channel(k, e), ue_channel(k, e, "sue"), ue_channel(k, e, "oue"))]
+            worst = max(worst, max(caps) - alpha, caps[0] - lam * np.log2(k))
+    return float(worst)
+
+
+@contract(ks=_KS, n=Integer(1, None), eps_grid=Array(1, low=0), draws=Integer(1, None), rng=RandomState())
+def prior_variance_check(ks: Any, n: int, eps_grid: Any, draws: int, *, rng: Any = None) -> dict[str, Any]:
+    """App. E.1: RS+RFD's averaged approximate variance against RS+FD's for ``draws`` DIR, ZIPF and EXP
+    priors, every ε and protocol: the number of violations of RS+RFD ≤ RS+FD, the number of cases, and
+    the ratios RS+RFD[GRR] / RS+FD[GRR] under ZIPF priors."""
+    rng = check_random_state(rng)
+    viol, cases, zipf = 0, 0, []
+    for kind in ("dir", "zipf", "exp"):
+        for _ in range(draws):
+            pri = make_priors(kind, ks, rng=rng)
+            for e in eps_grid:
+                for prot, fk in (("grr", "uniform"), ("sue", "random"), ("oue", "random")):
+                    a = md.rsfd_approx_variance(ks, n, e, prot, fk)
+                    b = md.rsfd_approx_variance(ks, n, e, prot, "prior", priors=pri)
+                    viol, cases = viol + int(b > a * (1 + 1e-12)), cases + 1
+                    zipf += [b / a] if (kind, prot) == ("zipf", "grr") else []
+    return {"violations": viol, "cases": cases, "zipf_ratios": zipf}

@@ -94,10 +94,8 @@ CLAIMS = claim_table(
     Claim("H4-PK", "Sec. 4.2 / App. C.3: PK-RI reduces RID-ACC 'by about 50 % for all LDP protocols' (PK/FK, ε = 10, "
                    "5 surveys, top-10, mean over the runs' PK subsets, each protocol)",
           source="paper", kind="close", paper=Printed(0.5, "Sec. 4.2 ('by almost half'); App. C.3"), atol=0.15,
-          expect="diverges", instead="max(ours) < 1",
-          note="PK-RI always reduces RID-ACC, but by about a quarter on average, not a half: the reduction depends "
-               "strongly on the drawn subset (a subset without age or education keeps little identifying power; one "
-               "with both keeps most of it); see the chapter text for the per-subset spread."),
+          note="'About 50 %' read as a ratio in [0.35, 0.65]; the ratio of a single PK subset ranges far wider, so "
+               "it is averaged over the runs (10-20 subsets per protocol at book scale)."),
     Claim("H4-NU", "App. C.3: the non-uniform metric decreases RID-ACC 'by about 40 %' (NU/U, ε = 10, 5 surveys, top-10, "
                    "FK-RI, each protocol)",
           source="paper", kind="close", paper=Printed(0.6, "App. C.3 ('by about 40 %')"), atol=0.15),
@@ -115,7 +113,10 @@ CLAIMS = claim_table(
     Claim("H10-c", "App. C.3: the β = 0.95 vs ε = 1 difference is larger for SUE, OUE and OLH than for GRR "
                    "(ratio RID(β = 0.95)/RID(ε = 1), top-10, 5 surveys)",
           source="paper", kind="holds", paper=Printed("more difference for SUE, OUE and OLH", "App. C.3"),
-          rule="min(others) > grr"),
+          rule="min(others) > grr", expect="diverges", instead="grr > max(others) and min(others) > 1",
+          note="GRR shows the largest difference, in ratio and in points (H10-a's gaps): at β = 0.95 the PIE budgets "
+               "of the small-domain attributes are large or 'clear', where GRR's per-report accuracy approaches 1 "
+               "while UE's and OLH's stay near 1/2 (Sec. 3.2.1), so GRR gains most from the larger budgets."),
     Claim("H10-b", "App. C.3: for β ≤ 0.6 no attribute is randomised, and all protocols reach the same (perfect-"
                    "inference) RID-ACC (β = 0.6, 5 surveys, FK-RI; spread over protocols, pt)",
           source="derived", kind="holds", rule="n_clear == 10 and spread <= 2",
@@ -143,9 +144,11 @@ CLAIMS = claim_table(
     Claim("H5-f", "Sec. 1 / Sec. 4.3: NK, PK and HM give '2-20 fold' increments over the 1/d baseline (ACS, ε ≥ 2, "
                   "NK Bayes, every variant)",
           source="paper", kind="holds", paper=Printed((2, 20), "Sec. 1; Sec. 4.3"),
-          rule="min_fold >= 1.5 and min_fold <= 3 and max_fold >= 15",
-          note="On ACS (d = 18) the largest possible fold is 18 (100 % accuracy), so '20' is read as 'up to the "
-               "maximum': the row checks both ends of the range."),
+          rule="min_fold >= 1.5 and min_fold <= 3 and max_fold >= 15", expect="diverges",
+          instead="min_fold <= 4 and max_fold >= 15 and xgb_min_fold <= 2.5",
+          note="On ACS (d = 18) the largest possible fold is 18, so '20' is read as 'up to the maximum'. The lower end "
+               "diverges: the Bayes NK attacker (s → ∞) is at least 3-fold above the baseline at every ε ≥ 2; the "
+               "paper's 2-fold is the XGBoost attacker's level at ε = 1 (xgb_min_fold: its smallest fold there)."),
     Claim("H6-a", "Sec. 4.4: RS+FD[GRR] AIF-ACC on Adult 'upper bounded in 40 %' (Bayes oracle, ε ≥ 4, %)",
           source="paper", kind="range", paper=Printed(40, "Sec. 4.4"), lower=30, upper=42),
     Claim("H6-b", "Sec. 4.3 / App. D: on Nursery RS+FD[GRR] and [UE-r] give no meaningful increment over the 11.1 % "
@@ -156,7 +159,10 @@ CLAIMS = claim_table(
           source="paper", kind="range", paper=Printed(100, "App. D"), lower=90, one_sided=True),
     Claim("H6-d", "App. D: 'about a 1.3-10 fold increment' on Adult (NK Bayes, every variant and ε)",
           source="paper", kind="holds", paper=Printed((1.3, 10), "App. D"), rule="min_fold <= 2 and max_fold >= 8",
-          note="On Adult (d = 10) the largest possible fold is 10; the row checks both ends of the range."),
+          expect="diverges", instead="min_fold <= 3 and max_fold >= 8",
+          note="On Adult (d = 10) the largest possible fold is 10. The lower end diverges: the Bayes NK attacker "
+               "(the s → ∞ limit of the paper's NK) is 2.3-fold above the baseline even at ε = 1, the paper's "
+               "XGBoost 1.3-fold; on ACS, where both run, XGBoost NK is likewise below the Bayes NK at ε = 1."),
     Claim("H6-e", "App. D: 'about a 0.1-10 fold increment' on Nursery (NK Bayes, every variant and ε)",
           source="paper", kind="holds", paper=Printed((0.1, 10), "App. D"), rule="min_fold <= 1.2 and max_fold >= 7",
           note="On Nursery (d = 9) the largest possible fold is 9."),

@@ -13,12 +13,16 @@ from ldpnb.contracts import Array, Instance, Integer, contract
 from ldpnb.papers.risks.experiments import aif_xgb_experiment, smp_rid_experiment
 from ldpnb.repro.seeds import rng_for
 
-__all__ = ["VARIANTS", "LABELS", "rid_by_protocol", "rid_chain_runs", "xgb_by_variant"]
+__all__ = ["VARIANTS", "LABELS", "XGB_ALL", "rid_by_protocol", "rid_chain_runs", "xgb_by_variant"]
 
 #: RS+FD variants of Figs. 3, 14, 15: (randomiser, fake-data rule).
 VARIANTS = [("grr", "uniform"), ("sue", "zero"), ("oue", "zero"), ("sue", "random"), ("oue", "random")]
 #: Their labels.
 LABELS = ["GRR", "SUE-z", "OUE-z", "SUE-r", "OUE-r"]
+#: The paper's attacker models (Sec. 4.3): (name, model, s / n, n_pk / n).
+XGB_ALL = [("NK s=1n", "NK", 1.0, 0.0), ("NK s=3n", "NK", 3.0, 0.0), ("NK s=5n", "NK", 5.0, 0.0),
+           ("PK 0.1n", "PK", 0.0, 0.1), ("PK 0.3n", "PK", 0.0, 0.3), ("PK 0.5n", "PK", 0.0, 0.5),
+           ("HM (1n, 0.1n)", "HM", 1.0, 0.1), ("HM (3n, 0.3n)", "HM", 3.0, 0.3), ("HM (5n, 0.5n)", "HM", 5.0, 0.5)]
 
 _X = Array(2, integer=True, low=0)
 _KS = Array(1, integer=True, low=2)
