@@ -665,7 +665,8 @@ glue("lift-fig8", figures.fig8(S_wd, SIZES["n_wd"]))
 # {glue:text}`lift-n6` distributions (100 at `paper` scale; the paper does not say) on its 29-point
 # grid, and the timing comparison
 # {glue:text}`lift-n_time` distributions with {glue:text}`lift-reps` repetitions. At `smoke` scale the
-# statistical rows are noisy. Timing rows keep their measured numbers in the chapter's timings file.
+# rows that need these sizes are not evaluated (the report says so) and the others are noisy. Timing
+# rows keep their measured numbers in the chapter's timings file.
 #
 # The divergences, each explained above: five printed bounds are false (C1, C2); the strict
 # inequality after eq. (11) fails for a single high-risk symbol; Algorithm 1 as printed does not give

@@ -38,9 +38,10 @@ _METHOD = {"close": "close", "range": "range", "holds": "holds", "monotone": "mo
 @contract(report=_REPORT, numbers=_MAP)
 def record(report, numbers: Mapping[str, Any]) -> dict[str, str]:
     """Record every claim of ``numbers`` with the report method of its declared kind; return the
-    ``"_text"`` entries (for the chapter's glue)."""
+    ``"_text"`` entries (for the chapter's glue).  A claim declared for other scales only is left to
+    :meth:`~ldpnb.repro.report.Report.finalize`, which marks it not evaluated at this scale."""
     for cid, nums in numbers.items():
-        if cid == "_text":
+        if cid == "_text" or report.scale not in CLAIMS[cid].scales:
             continue
         nums = dict(nums)
         method = getattr(report, _METHOD[CLAIMS[cid].kind])
