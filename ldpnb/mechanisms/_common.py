@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from ldpnb.contracts import Real
+from ldpnb.contracts import Bits, Instance, Probability, RandomState, Real, contract
 
 # Largest output alphabet the exact enumerated channels may have (columns of the matrix).
 _MAX_ENUM_COLUMNS = 1 << 22
@@ -76,6 +76,7 @@ def _logsumexp_rows(L: np.ndarray) -> np.ndarray:
 _COUNT_BLOCK = 255
 
 
+@contract(B=Bits(2))
 def bool_column_counts(B: np.ndarray) -> np.ndarray:
     """``B.sum(axis=0)`` of a C-contiguous boolean (or 0/1 uint8) ``(n, k)`` matrix, as int64.
 
@@ -100,15 +101,20 @@ def bool_column_counts(B: np.ndarray) -> np.ndarray:
     return total
 
 
+@contract(rng=RandomState(), shape=Instance(tuple, example=(2, 3)))
 def uniform_bytes(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarray:
     """Independent uniform bytes: the raw 64-bit outputs of the generator's bit generator, eight
     bytes each (every bit of a PCG64/Philox/SFC64/MT19937 output is uniform), about ten times faster
     than ``rng.integers(0, 256, dtype=np.uint8)``."""
+    from ldpnb.utils import check_random_state
+
+    rng = check_random_state(rng)
     size = int(np.prod(shape))
     raw = rng.bit_generator.random_raw((size + 7) // 8)
     return raw.view(np.uint8)[:size].reshape(shape)
 
 
+@contract(rng=RandomState(), shape=Instance(tuple, example=(2, 3)), prob=Probability())
 def bernoulli_bits(rng: np.random.Generator, shape: tuple[int, int], prob: float) -> np.ndarray:
     """A boolean array of i.i.d. Bernoulli(``prob``) entries, exact in law, from one random byte
     per entry (instead of one double).
@@ -117,6 +123,9 @@ def bernoulli_bits(rng: np.random.Generator, shape: tuple[int, int], prob: float
     gives 0, and the tie ``U = t`` (probability 1/256) gives 1 with probability ``256 prob - t``
     (a fresh uniform double), so ``P(1) = t/256 + (256 prob - t)/256 = prob`` exactly.
     """
+    from ldpnb.utils import check_random_state
+
+    rng = check_random_state(rng)
     t = int(math.floor(256.0 * prob))
     frac = 256.0 * prob - t
     if t >= 256:  # prob == 1

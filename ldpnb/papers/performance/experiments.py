@@ -169,7 +169,7 @@ def _floor(name, n, k, eps, rng):
     return lambda: rng.random((n, k))
 
 
-@contract(ks=Instance(tuple, list), n=_INT, eps=Real(0, None, low_open=True), repeats=_INT, peers=Instance(Peers),
+@contract(ks=Instance(tuple, list, example=(16,)), n=_INT, eps=Real(0, None, low_open=True), repeats=_INT, peers=Instance(Peers, example=Peers({})),
           n_lh=_INT, rng=_RNG)
 def client_server(ks, n: int, eps: float, repeats: int, peers: Peers, *, n_lh: int = 1000, rng) -> list[dict]:
     """Per-user clients and servers, ours against each peer on the *same* ``n`` users (no scaling;
@@ -258,7 +258,7 @@ def _row(name, k, side, peer, T, n) -> dict:
     return r
 
 
-@contract(ks=Instance(tuple, list), n=_INT, eps=Real(0, None, low_open=True), repeats=_INT, rng=_RNG)
+@contract(ks=Instance(tuple, list, example=(16,)), n=_INT, eps=Real(0, None, low_open=True), repeats=_INT, rng=_RNG)
 def count_level(ks, n: int, eps: float, repeats: int, *, rng) -> list[dict]:
     """Count-level simulation (an algorithm choice) against our own per-user client + server."""
     rng = check_random_state(rng)
@@ -288,8 +288,8 @@ def _setup_and_iter(T, name, it):
     return (max(T.times[f"{name}@1"] - per, 0.0) if diff > 0 else T.times[f"{name}@1"]), per
 
 
-@contract(ks=Instance(tuple, list), iters=Instance(dict), eps=Real(0, None, low_open=True), repeats=_INT,
-          peers=Instance(Peers), bw=Real(0, None, low_open=True), rng=_RNG)
+@contract(ks=Instance(tuple, list, example=(16,)), iters=Instance(dict, example={16: 3}), eps=Real(0, None, low_open=True), repeats=_INT,
+          peers=Instance(Peers, example=Peers({})), bw=Real(0, None, low_open=True), rng=_RNG)
 def ibu_dense(ks, iters: dict, eps: float, repeats: int, peers: Peers, bw: float, *, rng) -> list[dict]:
     """Dense IBU, ours against the peers on the same channel and counts, the same number of updates,
     no early stop, no log-likelihood trace (the peers keep none).  Set-up and per-iteration time are
@@ -323,7 +323,7 @@ def ibu_dense(ks, iters: dict, eps: float, repeats: int, peers: Peers, bw: float
     return rows
 
 
-@contract(ks=Instance(tuple, list), it=_INT, eps=Real(0, None, low_open=True), repeats=_INT, rng=_RNG)
+@contract(ks=Instance(tuple, list, example=(16,)), it=_INT, eps=Real(0, None, low_open=True), repeats=_INT, rng=_RNG)
 def ibu_structured(ks, it: int, eps: float, repeats: int, *, rng) -> list[dict]:
     """k-RR IBU with the diagonal-plus-constant operator (an algorithm choice) against our dense IBU,
     per iteration (set-up separated), and the largest difference of the iterates."""
@@ -368,7 +368,7 @@ def lean_ba(prior, D, beta, n_iter):
     return C
 
 
-@contract(grids=Instance(tuple, list), it=_INT, repeats=_INT, bw=Real(0, None, low_open=True), rng=_RNG)
+@contract(grids=Instance(tuple, list, example=(4,)), it=_INT, repeats=_INT, bw=Real(0, None, low_open=True), rng=_RNG)
 def ba_compare(grids, it: int, repeats: int, bw: float, *, rng) -> list[dict]:
     """BA on ``g x g`` lattices (beta = 1 per cell, a Dirichlet prior): ours (dense), a textbook and a
     lean numpy BA (the same channel out, ``it`` iterations), and our FFT lattice kernel; set-up and
@@ -403,7 +403,7 @@ def ba_compare(grids, it: int, repeats: int, bw: float, *, rng) -> list[dict]:
 
 
 # ----------------------------------------------------------------------------- scaling and memory
-@contract(ns=Instance(tuple, list), k=_INT, eps=Real(0, None, low_open=True), repeats=_INT, rng=_RNG)
+@contract(ns=Instance(tuple, list, example=(100, 200)), k=_INT, eps=Real(0, None, low_open=True), repeats=_INT, rng=_RNG)
 def scaling_n(ns, k: int, eps: float, repeats: int, *, rng) -> dict:
     """Client time against the number of users (GRR, OUE at ``k``): times and fitted log-log slopes."""
     rng = check_random_state(rng)
@@ -417,7 +417,7 @@ def scaling_n(ns, k: int, eps: float, repeats: int, *, rng) -> dict:
     return out
 
 
-@contract(ib=Instance(list, tuple), ba=Instance(list, tuple))
+@contract(ib=Instance(list, tuple, example=[]), ba=Instance(list, tuple, example=[]))
 def scaling_k(ib, ba) -> dict:
     """Per-iteration time against the domain size, from the rows of :func:`ibu_structured` and
     :func:`ba_compare`: IBU dense and k-RR operator, BA dense and FFT, with fitted log-log slopes
@@ -461,8 +461,8 @@ def memory(*, rng, k: int = 1024, g: int = 32, n: int = 100_000) -> list[dict]:
 
 
 # ----------------------------------------------------------------------------- targets
-@contract(clients=Instance(list, tuple), ibu_rows=Instance(list, tuple), ba_rows=Instance(list, tuple),
-          texts=Instance(dict), seconds=Real(0, None), budget=Real(0, None, low_open=True))
+@contract(clients=Instance(list, tuple, example=[]), ibu_rows=Instance(list, tuple, example=[]), ba_rows=Instance(list, tuple, example=[]),
+          texts=Instance(dict, example={}), seconds=Real(0, None), budget=Real(0, None, low_open=True))
 def targets(clients, ibu_rows, ba_rows, texts: dict, seconds: float, budget: float) -> list[dict]:
     """The speed targets as rows ``id, target, goal, measured, status (met / missed), value``.
 

@@ -9,7 +9,7 @@ from ldpnb.contracts import Instance, contract
 __all__ = ["table"]
 
 
-@contract(rows=Instance(list, tuple), caption=Instance(str, example=""))
+@contract(rows=Instance(list, tuple, example=[]), caption=Instance(str, example=""))
 def table(rows: Sequence[dict], caption: str, *, columns: Sequence[str] | None = None, sci: Sequence[str] = ()):
     """A styled table of ``rows`` (dicts): three significant digits, columns named in ``sci`` in
     scientific notation (seconds per iteration, differences), no index, the caption above."""
