@@ -173,3 +173,24 @@ def test_rendered_table_has_anchors_and_maths(tmp_path, monkeypatch):
     h = r.to_html()
     assert 'id="claim-demo-T1"' in h and r"\(C = \log 2\)" in h and 'class="reproduction-report"' in h
     assert "[T1]" not in r.status_markdown()  # passing rows are not listed among the exceptions
+
+
+def test_a_failed_timing_row_is_shown_but_does_not_stop_the_build(tmp_path, monkeypatch):
+    """Timing claims (volatile) measure the machine running the build: a miss is reported as 'fail'
+    in the row and the status line, and only the non-volatile failures raise."""
+    monkeypatch.setenv("LDPNB_BUILD_DIR", str(tmp_path))
+    table = claim_table(
+        Claim("S1", "SRR is at least 10x faster", source="paper", kind="range", paper=Printed((10, None), "Sec. V"),
+              one_sided=True, volatile=True),
+        Claim("X1", "exact", source="invariant", kind="holds", where="Eq. 1", rule="err <= 1e-12"),
+    )
+    r = Report("demo", table, scale="book")
+    r.range("S1", 3.0)
+    r.holds("X1", err=0.0)
+    r.finalize()  # no exception: only the timing row failed
+    assert r.rows["S1"]["status"] == "fail" and "1 fail" in r.status_markdown()
+    r = Report("demo", table, scale="book")
+    r.range("S1", 3.0)
+    r.holds("X1", err=1.0)
+    with pytest.raises(ReproductionFailure, match=r"1 claim\(s\) failed .*: X1$"):
+        r.finalize()
