@@ -177,7 +177,7 @@ FAMILIES: dict[str, Family] = {f.name: f for f in [
            lambda s, e: mech.PlanarGeometric(*s.shape, e, s.cell), per_unit=True),
     Family("planar Laplace", "IBU, PRIVIC", "geo-ind per unit", 0.2, 6.0,
            lambda s, e: mech.PlanarLaplace(*s.shape, e, s.cell), per_unit=True),
-    Family("BA", "PRIVIC", "beta per unit", 0.01, 6.0, _ba, per_unit=True),
+    Family("BA", "PRIVIC", "beta per unit", 0.05, 6.0, _ba, per_unit=True),
     Family("watchdog (complete)", "lift", "ALIP eps_l = eps_u", 0.01, 3.0,
            lambda s, e: Watchdog(s.p_sx, e, e, merging="complete"), needs_secret=True),
     Family("watchdog (subset)", "lift", "ALIP eps_l = eps_u", 0.01, 3.0,
@@ -411,10 +411,11 @@ def bound_violations(sweeps: dict[str, dict[str, np.ndarray]], setting: Setting)
     """Violations of the derived bounds D1-D4 and D6 along the sweeps (``{row: {violations, checked}}``).
 
     D1 ``lift_ldp <= ldp``; D2 ``mi <= min(eps, eps^2)`` nats at the tight ``eps = ldp``;
-    D3 ``vs <= exp(lift_max) V(S)``; D4 ``fano <= 1 - V(U|Y)`` (t = 1, exact); D6 ``vs <= V(S|X)``.
+    D3 ``vs <= exp(lift_max) V(S)``; D4 ``fano <= 1 - V(U|Y)`` (t = 1, exact); D6 ``vs <= V(S|X)``;
+    D7 ``vs == V(S)`` wherever ``lift_max + lift_min <= log(max P_S / min P_S)`` (binary S).
     Relative slack 1e-9 for rounding.
     """
-    out = {k: {"violations": 0, "checked": 0} for k in ("D1", "D2", "D3", "D4", "D6")}
+    out = {k: {"violations": 0, "checked": 0} for k in ("D1", "D2", "D3", "D4", "D6", "D7")}
 
     def add(key, ok):
         ok = np.asarray(ok, dtype=bool)
@@ -434,6 +435,9 @@ def bound_violations(sweeps: dict[str, dict[str, np.ndarray]], setting: Setting)
             vsx = float(setting.p_sx.max(axis=0).sum())
             add("D3", sw["vs"] <= np.exp(sw["lift_max"]) * vs0 * (1 + tol))
             add("D6", sw["vs"] <= vsx * (1 + tol))
+            ps = np.sort(setting.p_sx.sum(axis=1))
+            small = sw["lift_max"] + sw["lift_min"] <= np.log(ps[-1] / ps[0])
+            add("D7", np.abs(sw["vs"][small] - vs0) <= 1e-12)
         if "vu" in sw:
             add("D4", sw["fano"] <= 1 - sw["vu"] + tol)
     return out
@@ -445,3 +449,181 @@ def ibu_advantage(table: dict[str, dict[str, float]], names: list[str]) -> dict[
     d = np.array([table[n]["emd_diff"] for n in names])
     se = np.array([table[n]["emd_diff_se"] for n in names])
     return {"upper": d + 2 * se, "lower": d - 2 * se}
+
+
+def pie_ordering(adult: Setting, gowalla: Setting, eps: np.ndarray) -> dict[str, dict[str, int]]:
+    r"""Does the PIE paper's bound ordering of RR and GLH predict the exact lenses?
+
+    At each ``eps`` the PIE paper bounds :math:`I(U;Y) \le \theta I(U;X)` with
+    :math:`\theta_{RR} = (e^\varepsilon - 1)/(k + e^\varepsilon - 1)` and :math:`\theta_{GLH}` the same with
+    ``g`` for ``k`` (Murakami and Takahashi; PIE paper Thms 4.2, 4.4).  OLH uses ``g = round(e^eps) + 1``.
+    Returns, for the exact PIE on Gowalla (``pie``) and the LDP-w.r.t.-S lift leakage on Adult
+    (``lift``), the number of ``eps`` where ``sign(theta_RR - theta_GLH)`` differs from the sign of the
+    lens difference RR - OLH (``mismatches``) and the number compared (``checked``).
+    """
+    from ldpnb.measures import theta_glh, theta_rr
+
+    out = {"pie": {"mismatches": 0, "checked": 0}, "lift": {"mismatches": 0, "checked": 0}}
+    for e in np.asarray(eps, dtype=float):
+        g = mech.OLH(adult.k, e).g
+        pred = np.sign(float(theta_rr(adult.k, e)) - float(theta_glh(g, e)))
+        for key, s, lens in (("pie", gowalla, "pie"), ("lift", adult, "lift_ldp")):
+            a = exact_lenses(build(s, "k-RR", e), s)[lens]
+            b = exact_lenses(build(s, "OLH", e), s)[lens]
+            out[key]["mismatches"] += int(np.sign(a - b) != pred)
+            out[key]["checked"] += 1
+    return out
+
+
+def lift_family_order(sweeps: dict[str, dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
+    """``I(X;Y)`` (bits) of the four lift-based families along their common budget sweep."""
+    return {n: sweeps[n]["mi"] for n in LIFT}
+
+
+def perfect_privacy_gap(setting: Setting, sweeps: dict[str, dict[str, np.ndarray]]) -> tuple[float, float]:
+    """``(min over the AORR sweep of I(X;Y) - I_0, I_0)`` in bits, ``I_0`` the information of the
+    perfect-privacy response (the eps -> 0 limit of AORR, Zarrabian et al.)."""
+    from ldpnb.mechanisms.orr import perfect_privacy_response
+
+    r = perfect_privacy_response(setting.p_sx)
+    i0 = mutual_information(setting.p_x, r.channel, unit="bits")
+    return float(np.min(sweeps["AORR"]["mi"]) - i0), float(i0)
+
+
+def rate_distortion_check(setting: Setting, table: dict[str, dict[str, float]], *, points: int = 16) -> dict[str, Any]:
+    """The rate-distortion lens: ``{name: (I_mechanism, I_BA(D))}`` in bits at each square-channel
+    mechanism's distortion ``D``.
+
+    BA attains the rate-distortion function ``R(D) = min I(X;Y)`` subject to ``E d(X, Y) <= D``
+    (PRIVIC, Def. 2.3, Thm 3.1; Cover and Thomas, Thm 10.2.1).  The curve is traced once, by BA at
+    ``points`` values of ``beta``; between two traced points ``I_BA(D)`` is the chord, the information of
+    time-sharing the two BA channels (distortion is linear and information convex in the channel,
+    so the chord is achievable and lies above ``R``).  ``I_BA(D) <= I_mechanism`` is then a test that
+    can only be harder than the exact one.
+    """
+    lo, hi = FAMILIES["BA"].range(setting)
+    Ds, Is = [], []
+    for b in np.geomspace(lo, hi, points):
+        ba = build(setting, "BA", b)
+        Ds.append(lens_value(ba, setting, "distortion"))
+        Is.append(lens_value(ba, setting, "mi"))
+    order = np.argsort(Ds)
+    Ds, Is = np.asarray(Ds)[order], np.asarray(Is)[order]
+    out = {}
+    for name, row in table.items():
+        D = row["distortion"]
+        if not np.isfinite(D) or name == "BA" or D < Ds[0]:
+            continue  # beyond Ds[-1], the BA point (Ds[-1], Is[-1]) has a smaller distortion: R(D) <= Is[-1]
+        out[name] = (row["mi"], float(np.interp(D, Ds, Is)))
+    return out
+
+
+def ba_geo_bound(sweeps: dict[str, dict[str, np.ndarray]]) -> dict[str, int]:
+    """Violations of ``geo <= 2 beta`` (PRIVIC, Remark 4) along the BA sweep."""
+    sw = sweeps["BA"]
+    ok = sw["geo"] <= 2 * sw["param"] * (1 + 1e-9)
+    return {"violations": int((~ok).sum()), "checked": int(ok.size)}
+
+
+def utility_sweep(setting: Setting, names: list[str], points: int, *, runs: int, seed: Any) -> dict:
+    """Exact lenses and the utility lens along ``points`` parameters of each family (frontiers)."""
+    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    out = {}
+    for name, child in zip(names, ss.spawn(len(names))):
+        lo, hi = FAMILIES[name].range(setting)
+        ts = np.geomspace(max(lo, hi / 200), hi / 2, points)
+        rows = []
+        for t, g in zip(ts, child.spawn(points)):
+            m = build(setting, name, t)
+            r = exact_lenses(m, setting)
+            r.update(utility_lens(m, setting, runs=runs, rng=np.random.default_rng(g)))
+            rows.append(r)
+        out[name] = {k: np.array([r[k] for r in rows]) for k in rows[0]}
+        out[name]["param"] = ts
+    return out
+
+
+def utility_monotone(usweep: dict) -> dict[str, int]:
+    """Steps along each family's sweep where the mean EMD after IBU *increases* by more than two
+    standard errors (of the difference of two independent means)."""
+    bad = checked = 0
+    for sw in usweep.values():
+        m, se = sw["emd_ibu"], sw["emd_ibu_se"]
+        step = np.diff(m) - 2 * np.sqrt(se[1:] ** 2 + se[:-1] ** 2)
+        bad += int((step > 0).sum())
+        checked += int(step.size)
+    return {"increases": bad, "checked": checked}
+
+
+def reid_over_collections(setting: Setting, params: dict[str, float], ts: list[int], *, runs: int,
+                          seed: Any) -> dict[str, dict[str, np.ndarray]]:
+    """Bayes-optimal re-identification accuracy after ``t`` collections, per family at its parameter
+    (exact at ``t = 1``, ``runs`` Monte Carlo draws beyond), with the PIE bound
+    ``(t I(U;Y) + 1) / log2 n`` on the accuracy (Fano, with ``I(U;Y_1..Y_t) <= t I(U;Y)`` for reports
+    that are independent given the user)."""
+    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    out = {}
+    for (name, p), child in zip(params.items(), ss.spawn(len(params))):
+        m = build(setting, name, p)
+        C = np.exp(m.log_channel())
+        C = C / C.sum(axis=1, keepdims=True)
+        rng = np.random.default_rng(child)
+        acc = [reidentification_accuracy(setting.p_u, setting.p_x_given_u, C, t, runs=runs, rng=rng) for t in ts]
+        info = pie(setting.p_u, setting.p_x_given_u, C, unit="bits")
+        out[name] = {"acc": np.array([a for a, _ in acc]), "se": np.array([s for _, s in acc]),
+                     "bound": np.minimum(1.0, (np.asarray(ts) * info + 1) / np.log2(setting.n_users))}
+    return out
+
+
+#: Lenses of the rank-agreement figure, oriented so that larger = leaks more (privacy lenses) or
+#: estimates worse (utility lenses).
+RANK_LENSES = {"mi": "I(X;Y)", "vx": "V(X|Y)", "lift_ldp": "LDP leak (S)", "lift_inv": "lift-inverse",
+               "vs": "V(S|Y)", "emd_ibu": "EMD, IBU", "emd_inv": "EMD, INV"}
+
+
+def lens_scores(table: dict[str, dict[str, float]], names: list[str], lenses: list[str]) -> dict[str, np.ndarray]:
+    """``{lens: one score per family of names}`` from a lens table."""
+    return {k: np.array([table[n][k] for n in names], dtype=float) for k in lenses}
+
+
+def channel_rank(setting: Setting, name: str, param: float) -> int:
+    """Rank of the exact channel: ``< k`` when ``P_X`` is not identifiable from the reports."""
+    return int(np.linalg.matrix_rank(np.exp(build(setting, name, param).log_channel()), tol=1e-10))
+
+
+def explain_discordance(setting: Setting, params: dict[str, float], pairs: list[tuple[str, str]]) -> dict[str, list]:
+    """Sort the pairs that the information lens and the utility lens order differently.
+
+    ``"rank"``: one channel merges inputs (rank < k), so more information about X does not make
+    ``P_X`` estimable (the multidimensional protocols identify only marginals; merging mechanisms
+    publish blocks); ``"metric"``: exactly one of the two is a metric mechanism, whose reports stay near
+    the truth, which EMD rewards and mutual information ignores; ``"other"``: neither, and ``"within"``
+    the pairs of ``"other"`` whose two mechanisms are of one class of :data:`CLASSES`."""
+    out: dict[str, list] = {"rank": [], "metric": [], "other": [], "within": []}
+    for a, b in pairs:
+        if min(channel_rank(setting, a, params[a]), channel_rank(setting, b, params[b])) < setting.k:
+            out["rank"].append((a, b))
+        elif (a in GEO) != (b in GEO):
+            out["metric"].append((a, b))
+        else:
+            out["other"].append((a, b))
+            if any(a in c and b in c for c in CLASSES):
+                out["within"].append((a, b))
+    return out
+
+
+#: Classes of mechanisms (for the discordant pairs): oracles, metric, lift-based, multidimensional.
+CLASSES = (ORACLES, GEO, LIFT, ["SMP", "RS+FD", "RS+RFD"])
+
+
+def reid_checks(reid: dict[str, dict[str, np.ndarray]]) -> tuple[dict[str, int], dict[str, int]]:
+    """U1: accuracy above the PIE bound by more than 2 SE; U2: a step down in t by more than 2 SE."""
+    u1 = {"violations": 0, "checked": 0}
+    u2 = {"decreases": 0, "checked": 0}
+    for r in reid.values():
+        u1["violations"] += int((r["acc"] - 2 * r["se"] > r["bound"]).sum())
+        u1["checked"] += int(r["acc"].size)
+        down = np.diff(r["acc"]) + 2 * np.sqrt(r["se"][1:] ** 2 + r["se"][:-1] ** 2) < 0
+        u2["decreases"] += int(down.sum())
+        u2["checked"] += int(down.size)
+    return u1, u2

@@ -7,7 +7,14 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from ldpnb.contracts import Instance, contract
-from ldpnb.repro.plotting import color
+
+_STYLES = ("-o", "--s", ":^")
+
+
+def _tab(i: int):
+    import matplotlib
+
+    return matplotlib.colormaps["tab10"](i)
 
 __all__ = ["lens_heatmap", "frontiers", "rank_agreement"]
 
@@ -61,10 +68,8 @@ def lens_heatmap(table: Mapping[str, Mapping[str, float]], lenses: Mapping[str, 
     return fig
 
 
-@contract(sweeps=_MAP, x=Instance(str, example="mi"), y=Instance(str, example="emd_ibu"), xlabels=_MAP,
-          ylabel=Instance(str, example=""))
-def frontiers(sweeps: Mapping[str, Mapping[str, np.ndarray]], x: Sequence[str] | str, y: str,
-              xlabels: Mapping[str, str], ylabel: str):
+@contract(sweeps=_MAP, y=Instance(str, example="emd_ibu"), xlabels=_MAP, ylabel=Instance(str, example=""))
+def frontiers(sweeps: Mapping[str, Mapping[str, np.ndarray]], y: str, xlabels: Mapping[str, str], ylabel: str):
     """Privacy-utility frontiers: for each privacy lens (one panel per key of ``xlabels``), the
     utility ``y`` of every family along its parameter sweep (two panels per row, log-log)."""
     keys = list(xlabels)
@@ -75,7 +80,7 @@ def frontiers(sweeps: Mapping[str, Mapping[str, np.ndarray]], x: Sequence[str] |
             xs, ys = np.asarray(sw[k], dtype=float), np.asarray(sw[y], dtype=float)
             ok = np.isfinite(xs) & np.isfinite(ys) & (xs > 0) & (ys > 0)
             if ok.sum() >= 1:
-                ax.plot(xs[ok], ys[ok], "-o", ms=2.5, lw=1.2, color=color(i), label=name)
+                ax.plot(xs[ok], ys[ok], _STYLES[i // 10 % 3], ms=2.5, lw=1.2, color=_tab(i % 10), label=name)
         ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel(xlabels[k])
