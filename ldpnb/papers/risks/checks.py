@@ -25,6 +25,7 @@ __all__ = [
     "tree_leaves",
     "pie_capacity_gap",
     "prior_variance_check",
+    "privacy_table",
 ]
 
 _KS = Array(1, integer=True, low=2)
@@ -204,3 +205,23 @@ def prior_variance_check(ks: Any, n: int, eps_grid: Any, draws: int, *, rng: Any
                     viol, cases = viol + int(b > a * (1 + 1e-12)), cases + 1
                     zipf += [b / a] if (kind, prot) == ("zipf", "grr") else []
     return {"violations": viol, "cases": cases, "zipf_ratios": zipf}
+
+
+@contract(eps=_EPS)
+def privacy_table(eps: float = 1.0) -> list[dict[str, Any]]:
+    """Sec. 2.3.2 / 5.1: the exact tuple channels of RS+FD, RS+RFD and SMP on small domains
+    (:class:`~ldpnb.mechanisms.RSFD`, :class:`~ldpnb.mechanisms.RSRFD`, :class:`~ldpnb.mechanisms.SMP`):
+    tight level, the object's claim and, for RS+FD/RS+RFD, the level over tuples differing in one
+    attribute.  The first row is RS+FD[GRR] on k = (2, 2)."""
+    from ldpnb.mechanisms import RSFD, RSRFD, SMP
+
+    cases = [RSFD((2, 2), eps, "GRR"), RSFD((2, 2, 2), eps, "GRR"), RSFD((2, 5), eps, "GRR"),
+             RSFD((2, 3), eps, "OUE-r"), RSFD((2, 3), eps, "SUE-z"),
+             RSRFD((3, 3), [[0.8, 0.15, 0.05], [0.6, 0.3, 0.1]], eps, "grr"), SMP((2, 3), eps, "oue")]
+    out = []
+    for m in cases:
+        kind = getattr(m, "variant", getattr(m, "protocol", ""))
+        out.append({"mechanism": f"{m.family}[{kind}]", "k": str(m.ks), "tight level": m.tight_level(),
+                    "claim": m.guarantee.epsilon, "eps'": float(md.amplified_epsilon(eps, m.d)),
+                    "one attribute differs": m.neighbour_level() if isinstance(m, RSFD) else np.nan})
+    return out

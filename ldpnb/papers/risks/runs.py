@@ -9,11 +9,11 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ldpnb.attacks.reidentification import ReidIndex, rsfd_reid_chain
-from ldpnb.contracts import Array, Instance, Integer, contract
+from ldpnb.contracts import Array, Instance, Integer, OneOf, contract
 from ldpnb.papers.risks.experiments import aif_xgb_experiment, smp_rid_experiment
 from ldpnb.repro.seeds import rng_for
 
-__all__ = ["VARIANTS", "LABELS", "XGB_ALL", "rid_by_protocol", "rid_chain_runs", "xgb_by_variant"]
+__all__ = ["ALL5", "sizes", "paper_xgb_rows", "VARIANTS", "LABELS", "XGB_ALL", "rid_by_protocol", "rid_chain_runs", "xgb_by_variant"]
 
 #: RS+FD variants of Figs. 3, 14, 15: (randomiser, fake-data rule).
 VARIANTS = [("grr", "uniform"), ("sue", "zero"), ("oue", "zero"), ("sue", "random"), ("oue", "random")]
@@ -28,6 +28,36 @@ _X = Array(2, integer=True, low=0)
 _KS = Array(1, integer=True, low=2)
 _SEQ = Instance(list, tuple, example=[1.0])
 _NAME = Instance(str, example="experiment")
+
+
+#: The five frequency oracles of the paper.
+ALL5 = ["grr", "ss", "olh", "oue", "sue"]
+
+_SIZES = {
+    "smoke": dict(prots=["grr", "oue"], h1_n=20_000, rid_eps=[10], rid_runs=1, head_runs=dict.fromkeys(ALL5, 1),
+                  nu_runs=1, nu_eps=[10], acs_runs=1, pie_betas=[0.6], aif_eps=[10], pk=(0.1, 0.5),
+                  xgb_eps=[10], xgb_variants=VARIANTS[:1], fig4_eps=[10], fig4_runs=1, mse_runs=1,
+                  mse_runs_inc=1, prior_draws=1, rfd_eps=[10], thm_runs=20, eps_u=[2, 7], bridge_eps=[10.0]),
+    "book": dict(prots=ALL5, eps_u=list(range(2, 8)), bridge_eps=[2.0, 6.0, 10.0], h1_n=100_000, rid_eps=[1, 2, 4, 6, 8, 10], rid_runs=3,
+                 head_runs={"grr": 20, "sue": 20, "ss": 10, "oue": 10, "olh": 10}, nu_runs=2,
+                 nu_eps=[1, 2, 4, 6, 8, 10], acs_runs=1, pie_betas=[0.95, 0.9, 0.85, 0.75, 0.6],
+                 aif_eps=[1, 2, 4, 6, 8, 10], pk=(0.1, 0.3, 0.5), xgb_eps=[1, 10], xgb_variants=VARIANTS,
+                 fig4_eps=[1, 4, 7, 10], fig4_runs=3, mse_runs=20, mse_runs_inc=5, prior_draws=10,
+                 rfd_eps=[1, 2, 4, 6, 8, 10], thm_runs=200),
+    "paper": dict(prots=ALL5, eps_u=list(range(2, 8)), bridge_eps=[2.0, 6.0, 10.0], h1_n=1_000_000, rid_eps=list(range(1, 11)), rid_runs=20, head_runs=dict.fromkeys(ALL5, 20),
+                  nu_runs=20, nu_eps=list(range(1, 11)), acs_runs=20,
+                  pie_betas=[0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55, 0.5], aif_eps=list(range(1, 11)),
+                  pk=(0.1, 0.3, 0.5), xgb_eps=list(range(1, 11)), xgb_variants=VARIANTS,
+                  fig4_eps=list(range(1, 11)), fig4_runs=20, mse_runs=20, mse_runs_inc=20, prior_draws=100,
+                  rfd_eps=list(range(1, 11)), thm_runs=1000),
+}
+
+
+@contract(scale=OneOf("smoke", "book", "paper"))
+def sizes(scale: str) -> dict[str, Any]:
+    """The chapter's grids, numbers of runs and sample sizes at ``scale``: ``book`` fits the chapter in
+    8 minutes of one core; ``paper`` is the paper's grids with 20 runs (Sec. 4.1)."""
+    return dict(_SIZES[scale])
 
 
 @contract(X=_X, ks=_KS, protocols=_SEQ, grid=_SEQ, runs=Instance(dict, int, example=1), seed=Integer(0, None),
@@ -76,3 +106,32 @@ def xgb_by_variant(X: Any, ks: Any, eps_grid: Sequence[float], variants: Sequenc
         for key, v in res.items():
             out[key] = {"eps": list(eps_grid), "acc": v}
     return out
+
+
+@contract(report=Instance(object, example=None), data=Instance(dict, example={}), aif=Instance(dict, example={}),
+          eps_grid=_SEQ, oracle_idx=_SEQ, seed=Integer(0, None))
+def paper_xgb_rows(report: Any, data: Mapping[str, tuple], aif: Mapping[str, Any], eps_grid: Sequence[float],
+                   oracle_idx: Sequence[int], *, seed: int) -> dict[str, Any]:
+    """SCALE=paper: the paper's attacker (XGBoost, default parameters) on the full s, n_pk and HM grids
+    (Sec. 4.3, :data:`XGB_ALL`) for every variant and ε on the three datasets ``data[name] = (X, ks, _)``,
+    and the chapter's rows H5-s, H5-hm, H5-nk, H6-sens, T17-Adult and T17-Nursery (criteria in
+    :mod:`ldpnb.papers.risks.claims`); ``aif`` holds the Bayes oracle of each dataset at ``oracle_idx``.
+    Returns the mean accuracies ``{name: {(variant, model): (E,)}}``."""
+    models = dict.fromkeys(LABELS, XGB_ALL)
+    acc = {name: {key: v["acc"].mean(0) for key, v in xgb_by_variant(
+        X, K, eps_grid, VARIANTS, models, seed=seed, name=f"xgb-full-{name}").items()}
+        for name, (X, K, _) in data.items()}
+    a = acc["ACS"]
+    report.holds("H5-s", gain_s=[a[(lab, "NK s=5n")] - a[(lab, "NK s=1n")] for lab in LABELS],
+                 gain_pk=[a[(lab, "PK 0.5n")] - a[(lab, "PK 0.1n")] for lab in LABELS])
+    hm = [a[(lab, f"NK s={s}n")] - a[(lab, f"HM ({s}n, {s / 10:g}n)")] for lab in LABELS for s in (1, 3, 5)]
+    report.range("H5-hm", float(np.max(np.abs(hm))))
+    nk_min = [np.min([a[(lab, f"NK s={s}n")] for s in (1, 3, 5)], axis=0) for lab in LABELS]
+    report.order("H5-nk", {"NK": np.concatenate(nk_min), "PK": np.concatenate([a[(lab, "PK 0.5n")] for lab in LABELS])})
+    spread = {name: float(np.mean([np.ptp([v[(lab, m[0])] for m in XGB_ALL], axis=0) for lab in LABELS]))
+              for name, v in acc.items()}
+    report.holds("H6-sens", spread_adult=spread["Adult"], spread_acs=spread["ACS"])
+    for name in ("Adult", "Nursery"):
+        orc = {lab: np.asarray(aif[name][(lab, "oracle")]).mean(0)[list(oracle_idx)] for lab in LABELS}
+        report.range(f"T17-{name}", max(float(np.max(v - orc[lab])) for (lab, _), v in acc[name].items()))
+    return acc
