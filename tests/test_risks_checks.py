@@ -61,3 +61,21 @@ def test_claims_table():
     assert all(CLAIMS[f"H1-{p}"].source == "derived" for p in ("grr", "sue", "oue", "ss", "olh"))
     assert CLAIMS["H4-PK"].kind == "close" and not CLAIMS["H4-PK"].one_sided
     assert {"H5-b-OUE", "H5-b-SUE", "H7-d", "S6-rec", "T1", "T2", "T9", "Fig2-Fig1"} <= set(CLAIMS)
+
+
+def test_privacy_table_and_pie_and_priors():
+    rows = checks.privacy_table(1.0)
+    first = rows[0]
+    assert first["tight level"] == pytest.approx(first["eps'"], rel=1e-9)
+    assert first["one attribute differs"] == pytest.approx(1.0, abs=1e-9)
+    assert rows[-1]["tight level"] == pytest.approx(1.0, rel=1e-9)  # SMP: eps, tight
+    assert checks.pie_capacity_gap(1000, ks=(2, 3), eps_grid=(0.5, 2.0)) <= 1e-9
+    r = checks.prior_variance_check(np.array([5, 3, 2]), 1000, np.log([2.0, 5.0]), 2, rng=3)
+    assert r["violations"] == 0 and r["cases"] == 3 * 2 * 2 * 3 and len(r["zipf_ratios"]) == 4
+
+
+def test_sizes_per_scale():
+    for scale in ("smoke", "book", "paper"):
+        s = runs.sizes(scale)
+        assert set(s["prots"]) <= set(runs.ALL5) and s["rid_runs"] >= 1
+    assert runs.sizes("paper")["rid_runs"] == 20 and runs.sizes("paper")["aif_eps"] == list(range(1, 11))
