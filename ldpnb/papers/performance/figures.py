@@ -12,6 +12,8 @@ from ldpnb.repro.plotting import color, column_figsize
 __all__ = ["speedups", "scaling"]
 
 _ROWS = Instance(list, tuple, example=[])
+#: One colour per peer (Okabe-Ito), told apart in print and by colour-blind readers.
+_PEER = {"multi-freq-ldpy": "#0072B2", "pure-ldp": "#009E73", "qif": "#D55E00"}
 _MAP = Instance(Mapping, example={})
 
 
@@ -32,7 +34,7 @@ def speedups(clients: Sequence[Mapping], ibu_rows: Sequence[Mapping]):
     sub = [r for r in clients if r["k"] == kmax]
     labels = [f"{r['mechanism']} {r['side']}\n{r['peer']}" for r in sub]
     x = np.arange(len(sub))
-    a.bar(x, [r["ratio"] for r in sub], color=[color(r["peer"]) for r in sub])
+    a.bar(x, [r["ratio"] for r in sub], color=[_PEER.get(r["peer"], color(r["peer"])) for r in sub])
     a.axhline(1.0, color="k", lw=1, ls="--")
     a.set_yscale("log")
     a.set_xticks(x, labels, fontsize=7, rotation=60, ha="right")
@@ -44,8 +46,8 @@ def speedups(clients: Sequence[Mapping], ibu_rows: Sequence[Mapping]):
         rows = [r for r in ibu_rows if r["peer"] == peer]
         if rows:
             ks = [r["k"] for r in rows]
-            b.loglog(ks, [r["iter_ratio"] for r in rows], mk + "-", color=color(peer), label=f"{peer}: per iteration")
-            b.loglog(ks, [r["total_ratio"] for r in rows], mk + ":", color=color(peer), label=f"{peer}: total (set-up included)")
+            b.loglog(ks, [r["iter_ratio"] for r in rows], mk + "-", color=_PEER[peer], label=f"{peer}: per iteration")
+            b.loglog(ks, [r["total_ratio"] for r in rows], mk + ":", color=_PEER[peer], label=f"{peer}: total (set-up included)")
     b.axhline(1.0, color="k", lw=1, ls="--")
     b.set_xscale("log", base=2)
     b.set_xlabel("domain size k")
