@@ -788,7 +788,7 @@ glue("risks-fig16",
 # With correct priors RS+RFD's fake data look like real data, so the fake reports no longer
 # bias the support counts towards the uniform distribution and the estimator's variance drops:
 # by about half for GRR on ACS and a quarter on Adult. With incorrect priors the gain shrinks,
-# and for OUE-r at low privacy it vanishes (Fig. 5b); with the concentrated ZIPF and EXP priors
+# and for OUE-r at low privacy it nearly vanishes (ratio 0.93 at ε = ln 7, Fig. 5b); with the concentrated ZIPF and EXP priors
 # the approximate variance falls much further, as App. E.1 says, because most fake values land on
 # a few values whose counts are then estimated almost exactly.
 
@@ -884,8 +884,8 @@ glue("risks-fig17", figures.fig17(SIZES["rfd_eps"], inc, 18), display=False)
 # they gain (Fig6-npk). XGBoost, trained on the same knowledge, behaves the same way. With ZIPF
 # or EXP priors the paper's attacker reaches about 8 %, as App. E.2 says, but here the
 # comparison with a prior-aware attacker matters most: the server publishes the priors, and an
-# attacker who uses them to generate its synthetic fake data reaches 8-14 % with correct priors
-# and 37-61 % with incorrect ones, more than against RS+FD itself.
+# attacker who uses them to generate its synthetic fake data reaches 8-14 % against RS+RFD[GRR]
+# with correct priors and 37-61 % with incorrect ones, more than against RS+FD itself.
 
 # %%
 report.range("H9-a",
@@ -921,8 +921,9 @@ pd.DataFrame({k.upper(): {f"{lab} {m}": float(inc[k][(lab, m)].mean(0).max())
 # %% [markdown]
 # Against the paper's attacker RS+RFD hides the sampled attribute well: with correct priors the
 # accuracy stays within a few points of the baseline, and PK gains a little, growing with
-# $n_{pk}$. With incorrect priors the paper's attacker, which assumes uniform fake data, is even
-# pushed below the baseline. But the priors are public. An attacker who uses them for its
+# $n_{pk}$. With ZIPF or EXP priors the paper's attacker, which assumes uniform fake data, stays
+# near the baseline; with DIR priors it reaches about 25 %, as against RS+FD (App. E.2 reports
+# "small reductions" there). But the priors are public. An attacker who uses them for its
 # synthetic fake data gains a little with correct priors and a lot with incorrect ones: with ZIPF
 # or EXP priors the fake data concentrate on a few values, so a report outside them is almost
 # surely real. This contradicts the recommendation of Sec. 6 to use RS+RFD "even when no prior

@@ -299,7 +299,7 @@ CLAIMS = claim_table(
                     "RS+RFD[GRR] keeps AIF-ACC at or below RS+FD[GRR]'s ≈ 25 %; prior-aware attacker, ACS, %)",
           source="paper", kind="range", paper=Printed("recommended", "Sec. 6"), upper=25, one_sided=True,
           expect="diverges", instead="min(ours) > 25",
-          note="A prior-aware attacker, who uses the public priors exactly as the server does, reaches 35-60 % with "
+          note="A prior-aware attacker, who uses the public priors exactly as the server does, reaches 37-61 % with "
                "DIR, ZIPF and EXP priors: concentrated fake data make a report outside the prior's mass almost surely "
                "real. The recommendation holds only against the paper's attacker, which assumes uniform fake data."),
 )
