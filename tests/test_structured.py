@@ -208,3 +208,44 @@ def test_krr_fast_loop_with_unobserved_outputs_and_theta0(rng):
     _same_ibu(D, op, counts, tol=0, max_iter=200)
     counts = rng.integers(1, 50, size=k)
     _same_ibu(D, op, counts, theta0=rng.dirichlet(np.ones(k)), tol=1e-11, max_iter=5000)
+
+
+# ------------------------------------------------------------------------ trimmed kernel
+@pytest.mark.parametrize("rows,cols,eps", [(30, 30, 2.0), (24, 16, 3.0), (60, 12, 1.5)])
+def test_trimmed_planar_kernel_pads_less_and_gives_the_dense_iterates(rows, cols, eps, rng):
+    """Large eps: the products use a sub-kernel (dropped mass <= 2**-53), pad to less than the whole
+    kernel, and IBU on it has the dense iterates (and those of the untrimmed operator) to 1e-12."""
+    op = ConvolutionChannel.planar_geometric(rows, cols, eps)
+    exact = ConvolutionChannel(op.kernel, (rows, cols), trim=0.0)
+    assert op._h < op.h and exact._h == exact.h and exact.dropped == 0.0
+    assert 0.0 <= op.dropped <= 2.0**-53
+    assert np.prod(op._L) < np.prod(exact._L)
+    D = M.planar_geometric_channel(rows, cols, eps)
+    _check_products(op, D, rng)
+    k = rows * cols
+    x = rng.choice(k, size=3000, p=rng.dirichlet(np.ones(k) * 0.3))
+    counts = M_channels.simulate_counts(D, np.bincount(x, minlength=k), rng=rng)
+    _same_ibu(D, op, counts, tol=0, max_iter=300)
+    _same_ibu(exact, op, counts, tol=0, max_iter=300)
+    _same_ibu(D, op, counts, tol=1e-9, max_iter=3000, criterion="gap")
+
+
+@pytest.mark.parametrize("k,eps", [(60, 2.5), (200, 1.0)])
+def test_trimmed_linear_kernels(k, eps, rng):
+    for op, D in ((ConvolutionChannel.geometric(k, eps), M.geometric_channel(k, eps)),
+                  (ConvolutionChannel.laplace(k, eps), M.laplace_channel(k, eps))):
+        assert op._h[0] < op.h[0] and op.dropped <= 2.0**-53
+        _check_products(op, D, rng)
+
+
+def test_small_eps_keeps_the_whole_kernel_and_edge_pad_is_numpy_pad(rng):
+    op = ConvolutionChannel.planar_geometric(10, 10, 0.3)
+    assert op._h == op.h and op.dropped == 0.0
+    V = rng.random((3, 5, 4))
+    from ldpnb.channels.structured import _edge_pad
+
+    for pads in ((2, 3), (0, 1), (4, 0)):
+        np.testing.assert_array_equal(_edge_pad(V, pads), np.pad(V, [(0, 0), (pads[0],) * 2, (pads[1],) * 2], mode="edge"))
+    np.testing.assert_array_equal(_edge_pad(V, (2,)), np.pad(V, [(0, 0), (0, 0), (2, 2)], mode="edge"))
+    with pytest.raises(Exception):
+        ConvolutionChannel(op.kernel, (10, 10), trim=0.5)
