@@ -445,10 +445,13 @@ def bound_violations(sweeps: dict[str, dict[str, np.ndarray]], setting: Setting)
 
 def ibu_advantage(table: dict[str, dict[str, float]], names: list[str]) -> dict[str, np.ndarray]:
     """``upper = emd_diff + 2 se`` and ``lower = emd_diff - 2 se`` per family (EMD(IBU) - EMD(INV), paired):
-    ``upper < 0`` when IBU beats INV by more than two paired SEs, ``lower > 0`` when it loses by more."""
+    ``upper < 0`` when IBU beats INV by more than two paired SEs, ``lower > 0`` when it loses by more;
+    ``upper_rel = upper / EMD(INV)``; ``excess = |emd_diff| - 0.01 EMD(INV) - 2 se``."""
     d = np.array([table[n]["emd_diff"] for n in names])
     se = np.array([table[n]["emd_diff_se"] for n in names])
-    return {"upper": d + 2 * se, "lower": d - 2 * se}
+    inv = np.array([table[n]["emd_inv"] for n in names])
+    return {"upper": d + 2 * se, "lower": d - 2 * se, "upper_rel": (d + 2 * se) / inv,
+            "excess": np.abs(d) - 0.01 * inv - 2 * se}
 
 
 def pie_ordering(adult: Setting, gowalla: Setting, eps: np.ndarray) -> dict[str, dict[str, int]]:
@@ -543,16 +546,19 @@ def utility_sweep(setting: Setting, names: list[str], points: int, *, runs: int,
     return out
 
 
-def utility_monotone(usweep: dict) -> dict[str, int]:
+def utility_monotone(usweep: dict, skip: int = 2) -> dict[str, int]:
     """Steps along each family's sweep where the mean EMD after IBU *increases* by more than two
-    standard errors (of the difference of two independent means)."""
-    bad = checked = 0
+    standard errors (of the difference of two independent means); ``*_high``: the same from the
+    ``skip``-th sweep point on."""
+    out = {"increases": 0, "checked": 0, "increases_high": 0, "checked_high": 0}
     for sw in usweep.values():
         m, se = sw["emd_ibu"], sw["emd_ibu_se"]
-        step = np.diff(m) - 2 * np.sqrt(se[1:] ** 2 + se[:-1] ** 2)
-        bad += int((step > 0).sum())
-        checked += int(step.size)
-    return {"increases": bad, "checked": checked}
+        up = np.diff(m) - 2 * np.sqrt(se[1:] ** 2 + se[:-1] ** 2) > 0
+        out["increases"] += int(up.sum())
+        out["checked"] += int(up.size)
+        out["increases_high"] += int(up[skip:].sum())
+        out["checked_high"] += int(up[skip:].size)
+    return out
 
 
 def reid_over_collections(setting: Setting, params: dict[str, float], ts: list[int], *, runs: int,
