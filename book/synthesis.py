@@ -373,7 +373,8 @@ glue("synthesis-frontiers", fr)
 # Privacy-utility frontiers on Adult: the EMD after IBU (mean over
 # {glue:text}`synthesis-runs-u` collections of 48,842 reports per point,
 # {glue:text}`synthesis-points-u` parameters per family) against four lenses. Lift-based
-# mechanisms have an infinite ε-LDP level and are absent from the first panel.
+# mechanisms have an infinite ε-LDP level and are absent from the first panel; points with
+# less than 1e-4 bits of information (BA at its smallest β) are not drawn in the second.
 # ```
 
 # %% tags=["remove-cell"]

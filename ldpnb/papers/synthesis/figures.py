@@ -48,11 +48,14 @@ def lens_heatmap(table: Mapping[str, Mapping[str, float]], lenses: Mapping[str, 
     names = list(table)
     keys = list(lenses)
     V = np.array([[table[n][k] for k in keys] for n in names], dtype=float)
+    from scipy.stats import rankdata
+
     R = np.empty_like(V)
     for j in range(V.shape[1]):
-        col = np.where(np.isfinite(V[:, j]), V[:, j], np.nanmax(np.where(np.isfinite(V[:, j]), V[:, j], np.nan)) * 10 + 1)
-        order = col.argsort(kind="stable").argsort(kind="stable")
-        R[:, j] = order / max(len(names) - 1, 1)
+        finite = V[np.isfinite(V[:, j]), j]
+        top = (finite.max() * 10 + 1) if finite.size else 1.0
+        col = np.where(np.isfinite(V[:, j]), np.round(V[:, j], 9), top)  # ties (equal levels) share a rank
+        R[:, j] = (rankdata(col, method="average") - 1) / max(len(names) - 1, 1)
     fig, ax = _fig(figsize=(7.8, 0.36 * len(names) + 1.8))
     ax.imshow(R, cmap="magma_r", vmin=-0.15, vmax=1.15, aspect="auto")
     ax.grid(False)
@@ -78,16 +81,17 @@ def frontiers(sweeps: Mapping[str, Mapping[str, np.ndarray]], y: str, xlabels: M
     for ax, k in zip(axes.ravel(), keys):
         for i, (name, sw) in enumerate(sweeps.items()):
             xs, ys = np.asarray(sw[k], dtype=float), np.asarray(sw[y], dtype=float)
-            ok = np.isfinite(xs) & np.isfinite(ys) & (xs > 0) & (ys > 0)
+            ok = np.isfinite(xs) & np.isfinite(ys) & (xs > 1e-4) & (ys > 0)
             if ok.sum() >= 1:
                 ax.plot(xs[ok], ys[ok], _STYLES[i // 10 % 3], ms=2.5, lw=1.2, color=_tab(i % 10), label=name)
-        ax.set_xscale("log")
+        if k != "vx":  # a probability: linear axis
+            ax.set_xscale("log")
         ax.set_yscale("log")
         ax.set_xlabel(xlabels[k])
         ax.set_ylabel(ylabel)
     for ax in axes.ravel()[len(keys):]:
         ax.set_visible(False)
-    handles, labels = axes.ravel()[0].get_legend_handles_labels()
+    handles, labels = max((a.get_legend_handles_labels() for a in axes.ravel()), key=lambda hl: len(hl[1]))
     fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8, frameon=False)
     fig.get_layout_engine().set(rect=(0, 0.04 + 0.035 * ((len(labels) + 3) // 4), 1, 1))
     return fig
