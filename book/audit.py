@@ -41,7 +41,12 @@
 #
 # Before the exact level is trusted, the sampler's own reports of $x_1$ and $x_2$ are tested
 # against the channel (Pearson χ² at a false-alarm rate of $10^{-6}$): the channel and the
-# sampler must describe the same mechanism. Each audit uses $\alpha = 0.01 / R$, where $R$ is the
+# sampler must describe the same mechanism. The test is sharp enough to see quadrature: the planar
+# Laplace sampler is the continuous mechanism, its channel a midpoint-rule integral over the cells,
+# and with the default 8 × 8 sub-points per cell the paper-scale run (2,000,000 draws per input)
+# rejected the sampler at ε = 8 (relative error 3 % in the cell masses). The audit therefore
+# integrates with $8\varepsilon h$ sub-points per side (at least 8, at most 64; error about
+# $2\cdot 10^{-3}$). Each audit uses $\alpha = 0.01 / R$, where $R$ is the
 # number of audits in this appendix (Bonferroni), so the chance that *any* row is flagged by
 # sampling noise alone is below 1 %.
 #

@@ -148,8 +148,21 @@ def _planar_geometric_case(eps: float) -> AuditCase:
 def _planar_laplace_case(eps: float) -> AuditCase:
     from ldpnb.mechanisms import PlanarLaplace
 
-    return _object_case("planar Laplace", PlanarLaplace(*_GRID, eps),
-                        f"{_GRID[0]}x{_GRID[1]} grid; sampler = continuous planar Laplace, cell of the output")
+    s = _planar_laplace_subdivisions(eps)
+    return _object_case("planar Laplace", PlanarLaplace(*_GRID, eps, subdivisions=s),
+                        f"{_GRID[0]}x{_GRID[1]} grid; sampler = continuous planar Laplace, cell of the output; "
+                        f"channel by the midpoint rule on {s}x{s} sub-points per cell")
+
+
+def _planar_laplace_subdivisions(eps: float, cell: float = 1.0) -> int:
+    """Midpoint-rule sub-points per cell side for the audit's planar Laplace channel: ``8 eps h``
+    (at least 8, at most 64), so that a sub-cell spans ``eps h / s <= 1/8`` decay lengths.
+
+    The chi-square test of the continuous sampler against the channel sees the quadrature error: at
+    ``eps h = 8`` the default 8 sub-points leave 2.9e-2 relative error (non-centrality 72 at 2e6
+    draws per input, detected at paper scale), 64 sub-points about 1.7e-3 (non-centrality < 1).
+    """
+    return int(min(64, max(8, np.ceil(8 * eps * cell))))
 
 
 def _ba_case(eps: float) -> AuditCase:
