@@ -69,7 +69,7 @@ def multi_collection_accuracy(protocol: str, eps: float, ks: Sequence[int], sett
     Uniform metric, Eq. (4): :math:`\prod_j ACC_{FO}(\epsilon, k_j)`; non-uniform, Eq. (5):
     :math:`\prod_j \frac{d+1-j}{d} ACC_{FO}(\epsilon, k_j) = \frac{d!}{d^d}\prod_j ACC_{FO}`.
     ``form`` as in :func:`expected_pd_accuracy` except that ``"paper"`` uses omega-SS's exact
-    ``p/omega`` (the paper's SS form exceeds 1 where omega = 1, spec pitfall 2).
+    ``p/omega`` (the paper's SS form exceeds 1 where omega = 1).
     """
     ks = [int(k) for k in ks]
     d = len(ks)
