@@ -298,7 +298,7 @@ def _rsfd_case(label: str, protocol: str, fake: str, *, neighbours: bool = False
 
 
 def _registry() -> dict[str, MechanismSpec]:
-    specs = [
+    entries = [
         MechanismSpec("k-RR", "ldp", _grr_case, "mechanisms", "eps-LDP"),
         MechanismSpec("SUE", "ldp", _ue_case("sue"), "mechanisms", "eps-LDP"),
         MechanismSpec("OUE", "ldp", _ue_case("oue"), "mechanisms", "eps-LDP"),
@@ -324,7 +324,7 @@ def _registry() -> dict[str, MechanismSpec]:
         MechanismSpec("RS+RFD[GRR]", "ldp", _rsfd_case("RS+RFD[GRR]", "grr", "prior"), "mechanisms.multidim", "eps'-LDP"),
         MechanismSpec("RS+RFD[OUE-r]", "ldp", _rsfd_case("RS+RFD[OUE-r]", "oue", "prior"), "mechanisms.multidim", "eps'-LDP"),
     ]
-    return {s.name: s for s in specs}
+    return {s.name: s for s in entries}
 
 
 #: Every audited mechanism, by name (the chapter iterates over it).
