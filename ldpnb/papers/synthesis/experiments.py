@@ -446,12 +446,13 @@ def bound_violations(sweeps: dict[str, dict[str, np.ndarray]], setting: Setting)
 def ibu_advantage(table: dict[str, dict[str, float]], names: list[str]) -> dict[str, np.ndarray]:
     """``upper = emd_diff + 2 se`` and ``lower = emd_diff - 2 se`` per family (EMD(IBU) - EMD(INV), paired):
     ``upper < 0`` when IBU beats INV by more than two paired SEs, ``lower > 0`` when it loses by more;
-    ``upper_rel = upper / EMD(INV)``; ``excess = |emd_diff| - 0.01 EMD(INV) - 2 se``."""
+    ``upper_rel = upper / EMD(INV)``; ``excess = |emd_diff| - 0.01 EMD(INV) - 2 se``;
+    ``gap = |emd_diff| - 2 se - 1e-4`` (equal within two paired SEs and 1e-4)."""
     d = np.array([table[n]["emd_diff"] for n in names])
     se = np.array([table[n]["emd_diff_se"] for n in names])
     inv = np.array([table[n]["emd_inv"] for n in names])
     return {"upper": d + 2 * se, "lower": d - 2 * se, "upper_rel": (d + 2 * se) / inv,
-            "excess": np.abs(d) - 0.01 * inv - 2 * se}
+            "excess": np.abs(d) - 0.01 * inv - 2 * se, "gap": np.abs(d) - 2 * se - 1e-4}
 
 
 def pie_ordering(adult: Setting, gowalla: Setting, eps: np.ndarray) -> dict[str, dict[str, int]]:
