@@ -1,0 +1,51 @@
+"""The risks chapter's SCALE=paper path, executed end to end at a tiny size (a few hundred users, three
+trees, one ε) so that the recorded paper-scale run cannot crash hours in: the full XGBoost grid
+(:func:`ldpnb.papers.risks.runs.paper_xgb_rows`) fills the six paper-scale rows, and the paper-scale
+grids of :func:`ldpnb.papers.risks.runs.sizes` are well formed."""
+
+import functools
+
+import numpy as np
+import pytest
+
+from ldpnb.papers.risks import CLAIMS, experiments as ex, runs
+from ldpnb.repro import Report
+from ldpnb.repro.seeds import rng_for
+
+PAPER_ROWS = ("H5-s", "H5-hm", "H5-nk", "H6-sens", "T17-Adult", "T17-Nursery")
+
+
+def _toy(seed: int, ks: list[int], n: int = 300) -> tuple[np.ndarray, np.ndarray]:
+    rng = np.random.default_rng(seed)
+    X = np.column_stack([rng.choice(k, n, p=np.arange(1, k + 1) / (k * (k + 1) / 2)) for k in ks])
+    return X, np.array(ks)
+
+
+def test_paper_xgb_rows_end_to_end(monkeypatch):
+    pytest.importorskip("xgboost")
+    monkeypatch.setattr(runs, "aif_xgb_experiment",
+                        functools.partial(ex.aif_xgb_experiment, n_estimators=3))
+    size = runs.sizes("paper")
+    data = {"ACS": (*_toy(1, [4, 3, 5, 2]), size["pk"]), "Adult": (*_toy(2, [3, 4, 2]), size["pk"][::2]),
+            "Nursery": (*_toy(3, [3, 3, 3]), size["pk"][::2])}
+    eps = [4.0]
+    aif = {name: ex.aif_experiment(X, K, eps, runs.VARIANTS, runs=1, pk_fractions=pk,
+                                   rng=rng_for(7, f"aif-{name}"))
+           for name, (X, K, pk) in data.items()}
+    report = Report("multidim_risks", CLAIMS, scale="paper", seed=7)
+    acc = runs.paper_xgb_rows(report, data, aif, eps, [0], seed=7)
+    assert set(acc) == {"ACS", "Adult", "Nursery"}
+    for v in acc.values():
+        assert len(v) == len(runs.LABELS) * len(runs.XGB_ALL)
+        assert all(a.shape == (1,) and 0 <= a[0] <= 100 for a in v.values())
+    for cid in PAPER_ROWS:  # recorded at paper scale with numbers (at this toy size any outcome is possible)
+        row = report.rows[cid]
+        assert row["scale"] == "paper" and row["status"] != "not-evaluated" and row["ours"] is not None, row
+
+
+def test_paper_sizes_cover_the_paper_grids():
+    s = runs.sizes("paper")
+    assert s["rid_eps"] == list(range(1, 11)) and s["rid_runs"] == 20
+    assert all(v == 20 for v in s["head_runs"].values())
+    assert len(s["pie_betas"]) == 10 and s["xgb_eps"] == list(range(1, 11))
+    assert set(s) == set(runs.sizes("book")) == set(runs.sizes("smoke"))
