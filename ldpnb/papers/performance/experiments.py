@@ -384,7 +384,9 @@ def squarem_certified(cases, cap: int, repeats: int, *, rng) -> list[dict]:
         rows.append(dict(case=name, size=f"{size}x{size}" if name == "planar" else str(size), eps=eps,
                          plain_iters=int(pl.n_iter), plain_certified=bool(pl.converged), plain_s=T.times["plain"],
                          squarem_iters=int(sq.n_iter), squarem_certified=bool(sq.converged), squarem_s=T.times["squarem"],
-                         ratio=T.ratio("plain", "squarem"), lower_bound=not pl.converged,
+                         ratio=T.ratio("plain", "squarem"), updates_ratio=int(pl.n_iter) / max(int(sq.n_iter), 1),
+                         plain_per_update=T.times["plain"] / max(int(pl.n_iter), 1),
+                         squarem_per_update=T.times["squarem"] / max(int(sq.n_iter), 1), lower_bound=not pl.converged,
                          loglik_diff=float(sq.loglik - pl.loglik)))
     return rows
 
