@@ -634,3 +634,37 @@ def reid_checks(reid: dict[str, dict[str, np.ndarray]]) -> tuple[dict[str, int],
         u2["decreases"] += int(down.sum())
         u2["checked"] += int(down.size)
     return u1, u2
+
+
+# ----------------------------------------------------------------------------------------------
+# matched comparisons: equal information, equal utility
+# ----------------------------------------------------------------------------------------------
+
+def utility_parameter(usweep_family: dict[str, np.ndarray], target: float) -> float:
+    r"""The parameter at which a family's mean EMD after IBU reaches ``target``, read off its frontier sweep.
+
+    Scanning from the largest parameter down (the EMD grows as the parameter shrinks, except at the
+    smallest parameters, row E10), the first step ``t_{i-1} < t_i`` with ``EMD_{i-1} > target >= EMD_i``
+    is interpolated log-linearly: :math:`\log t = \log t_{i-1} + (\log \text{target} - \log e_{i-1})
+    (\log t_i - \log t_{i-1}) / (\log e_i - \log e_{i-1})`.  A target below every point gives the largest
+    parameter, above every point the smallest.
+    """
+    t, e = np.asarray(usweep_family["param"], float), np.asarray(usweep_family["emd_ibu"], float)
+    if target < e[-1]:
+        return float(t[-1])
+    for i in range(len(t) - 1, 0, -1):
+        if e[i - 1] > target >= e[i]:
+            lt = np.log(t[i - 1]) + (np.log(target) - np.log(e[i - 1])) * (np.log(t[i]) - np.log(t[i - 1])) \
+                / (np.log(e[i]) - np.log(e[i - 1]))
+            return float(np.exp(lt))
+    return float(t[0])
+
+
+def matched_gaps(rows: dict[str, dict[str, float]], ref: dict[str, float], names: list[str]) -> dict[str, np.ndarray]:
+    """Differences of each matched mechanism's lenses to the reference row ``ref`` (k-RR at 1-LDP).
+
+    ``upper`` = EMD(m) - EMD(ref) + 2 sqrt(SE(m)^2 + SE(ref)^2) (independent runs), ``ldp_gap``,
+    ``mi_gap`` (bits) and ``lift_gap`` (nats): the lens of ``m`` minus that of ``ref``."""
+    g = lambda k: np.array([rows[n][k] for n in names]) - ref[k]  # noqa: E731
+    se = np.sqrt(np.array([rows[n]["emd_ibu_se"] for n in names]) ** 2 + ref["emd_ibu_se"] ** 2)
+    return {"upper": g("emd_ibu") + 2 * se, "ldp_gap": g("ldp"), "mi_gap": g("mi"), "lift_gap": g("lift_ldp")}

@@ -16,7 +16,7 @@ def _tab(i: int):
 
     return matplotlib.colormaps["tab10"](i)
 
-__all__ = ["lens_heatmap", "frontiers", "rank_agreement"]
+__all__ = ["lens_heatmap", "frontiers", "rank_agreement", "matched_table"]
 
 _MAP = Instance(Mapping, example={})
 _SEQ = Instance(list, tuple, example=["a"])
@@ -116,3 +116,19 @@ def rank_agreement(taus: Mapping[tuple[str, str], float], labels: Mapping[str, s
     ax.set_yticks(range(len(keys)), [labels[k] for k in keys], fontsize=9)
     fig.colorbar(im, ax=ax, shrink=0.8, label="Kendall τ")
     return fig
+
+
+def matched_table(ref: Mapping[str, float], at_mi: Mapping[str, Mapping[str, float]],
+                  at_emd: Mapping[str, Mapping[str, float]]):
+    """The matched comparisons as a table (a :class:`pandas.DataFrame`, one row per mechanism, k-RR at 1-LDP
+    first): at equal I(X;Y) the ε-LDP level on X and the EMD after IBU (± SE); at equal EMD after IBU the EMD
+    reached (± SE), I(X;Y) and the LDP-w.r.t.-S leakage."""
+    import pandas as pd
+
+    def line(name, a, b):
+        return {"mechanism": name, "equal I: ε-LDP on X": f"{a['ldp']:.2f}",
+                "equal I: EMD, IBU (bins)": f"{a['emd_ibu']:.4f} ± {a['emd_ibu_se']:.4f}",
+                "equal EMD: EMD reached": f"{b['emd_ibu']:.4f} ± {b['emd_ibu_se']:.4f}",
+                "equal EMD: I(X;Y) (bits)": f"{b['mi']:.3f}", "equal EMD: LDP leak about S (nats)": f"{b['lift_ldp']:.3f}"}
+    rows = [line("k-RR (1-LDP, reference)", ref, ref)] + [line(n, at_mi[n], at_emd[n]) for n in at_mi if n in at_emd]
+    return pd.DataFrame(rows).set_index("mechanism")
