@@ -64,11 +64,9 @@ def test_ba_at_large_beta_matches_a_log_domain_iteration(beta, n_iter):
     assert geo_ind_epsilon_log(res.log_channel, d_in) <= 2 * beta * (1 + 1e-9)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "reported: rate_distortion._F_step computes the rows whose normaliser is >= 1e-250 in the linear domain, "
-    "so an entry whose kernel e^{-beta d} underflows (beta d > ~745) becomes 0 in BAResult.channel although "
-    "the normalised probability is representable (here 1.9e-174); BAResult.log_channel is exact"))
 def test_linear_rows_keep_entries_whose_kernel_underflows():
+    """An entry whose kernel e^{-beta d} underflows (beta d > ~745) in a row computed in the linear
+    domain keeps its representable probability (here about 1.9e-174), taken from the exact log channel."""
     d, _ = _geometry()
     beta = 200.0
     prior = np.array([0.3, 0.1, 0.2, 0.15, 0.15, 0.1])

@@ -238,6 +238,19 @@ def _G_step(C, logc_prev, bd, logZ, p, logp) -> np.ndarray:
     return out
 
 
+def _fill_underflow(C: np.ndarray | None, logC: np.ndarray) -> np.ndarray | None:
+    """Entries of the linear channel that underflowed to 0 (kernel ``e^{-beta d}`` below the float64
+    range in a row computed in the linear domain) while the exact log-probability is representable
+    (> -745): set from ``exp(log C)``.  Every other entry is left bit for bit as it was."""
+    if C is None:
+        return C
+    lost = (C == 0) & (logC > -745.0)
+    if np.any(lost):
+        C = C.copy() if not C.flags.writeable else C
+        C[lost] = np.exp(logC[lost])
+    return C
+
+
 # ----------------------------------------------------------------------------- BA
 @dataclass
 class BAResult:
@@ -388,8 +401,8 @@ def _ba_dense_loop(p, logp, d, b, logc, budget, tol, *, history, start=0, C_prev
     logC = logc_prev[None, :] - bd - logZ[:, None]
     if history:
         hist = {k: np.asarray(v) for k, v in hist.items()}
-    return BAResult(channel=C_prev, output_marginal=np.exp(logc), log_channel=logC, n_iter=t,
-                    converged=converged, history=hist)
+    return BAResult(channel=_fill_underflow(C_prev, logC), output_marginal=np.exp(logc), log_channel=logC,
+                    n_iter=t, converged=converged, history=hist)
 
 
 #: Row block of the channel-change computation (``tol`` mode): 2 MiB of float64 per temporary.
@@ -462,8 +475,8 @@ def _ba_marginal_loop(p, logp, d, b, logc, budget, tol) -> BAResult:
     del K
     logC = np.subtract(logc_prev[None, :], bd, out=bd)      # bd is not needed any more: reuse it
     logC -= logZ[:, None]
-    return BAResult(channel=C, output_marginal=np.exp(logc), log_channel=logC, n_iter=t, converged=converged,
-                    history={})
+    return BAResult(channel=_fill_underflow(C, logC), output_marginal=np.exp(logc), log_channel=logC, n_iter=t,
+                    converged=converged, history={})
 
 
 def _ba_delta_uniform(K, a, u, n_out) -> float:
@@ -622,7 +635,7 @@ def blahut_arimoto_lattice(prior, rows: int, cols: int, beta: float, *, cell_siz
     del K
     logC = np.subtract(logc_prev[None, :], bd, out=bd)
     logC -= logZ[:, None]
-    return BAResult(channel=C, output_marginal=np.exp(logc), log_channel=logC, n_iter=t, converged=False,
+    return BAResult(channel=_fill_underflow(C, logC), output_marginal=np.exp(logc), log_channel=logC, n_iter=t, converged=False,
                     history={})
 
 
