@@ -65,6 +65,8 @@ ALL5 = runs.ALL5
 SIZES = runs.sizes(SCALE)  # grids, runs and sizes of every experiment at this scale
 PROTS = SIZES["prots"]
 glue("risks-rid-runs", str(SIZES["rid_runs"]), display=False)
+for key in ("acs_runs", "nu_runs", "pie_runs"):
+    glue(f"risks-{key.replace('_', '-')}", str(SIZES[key]), display=False)
 glue("risks-head-runs",
      ", ".join(f"{figures.NAMES[p]} {r}" for p, r in SIZES["head_runs"].items()),
      display=False)
@@ -300,7 +302,7 @@ glue("risks-fig9",
 # :alt: RID-ACC curves on ACS for five protocols; the same ordering as on Adult, with GRR and omega-SS highest.
 #
 # Paper Fig. 9: RID-ACC of SMP on ACS (FK-RI, uniform metric) against ε; mean of the runs with
-# their min-max band (book scale: 1 run; the paper: 20).
+# their min-max band ({glue:text}`risks-acs-runs` runs at this scale; the paper: 20).
 # ```
 #
 # ACS has more attributes (18) and fewer users (10,336) than Adult: a correct partial profile is
@@ -351,7 +353,7 @@ glue("risks-fig11", figures.rid_fk_pk(nu, SIZES["nu_eps"], PROTS, n=len(XA)),
 # :alt: Five rows of two panels, FK-RI left and PK-RI right, top-10 RID-ACC against epsilon under the non-uniform metric; curves lower than in Fig. 2.
 #
 # Paper Fig. 11: RID-ACC (top-10) of SMP on Adult under the non-uniform metric, FK-RI (left) and
-# PK-RI (right); mean and min-max band of the runs (book scale: 2 runs; the paper: 20).
+# PK-RI (right); mean and min-max band of {glue:text}`risks-nu-runs` runs (the paper: 20).
 # ```
 #
 # ### α-PIE instead of ε-LDP (Figs. 12, 13)
@@ -368,7 +370,7 @@ n_d = int(len(XA) / round(XA.shape[1] / 2))
 pie_eps = {b: np.array([measures.eps_from_bayes_error(b, n_d, int(k)) for k in KA])
            for b in SIZES["pie_betas"]}
 pie_grid = [pie_eps[b] for b in SIZES["pie_betas"]]
-pie = {s: runs.rid_by_protocol(XA, KA, PROTS, pie_grid, runs=1, seed=SEED,
+pie = {s: runs.rid_by_protocol(XA, KA, PROTS, pie_grid, runs=SIZES["pie_runs"], seed=SEED,
                                name=f"pie-{s}", index=idxA, pk=True, topk=(1, 5, 10),
                                setting=s)
        for s in ("uniform", "non-uniform")}
@@ -387,7 +389,8 @@ for num, s in (("12", "uniform"), ("13", "non-uniform")):
 # :alt: RID-ACC against the Bayes-error target beta, decreasing from 0.95 to 0.6, FK-RI and PK-RI; every protocol reaches the same ceiling once nothing is randomised.
 #
 # Paper Fig. 12: RID-ACC (top-10) of SMP on Adult under uniform α-PIE against $\beta_{U|S}$ (tight to
-# loose), FK-RI (left) and PK-RI (right); one run per β at book scale (the paper: 10 values of β, 20 runs).
+# loose), FK-RI (left) and PK-RI (right); {glue:text}`risks-pie-runs` run(s) per β at this scale (the paper: 10
+# values of β, 20 runs; SCALE=paper runs both).
 # ```
 #
 # ```{glue:figure} risks-fig13
