@@ -663,8 +663,18 @@ def utility_parameter(usweep_family: dict[str, np.ndarray], target: float) -> fl
 def matched_gaps(rows: dict[str, dict[str, float]], ref: dict[str, float], names: list[str]) -> dict[str, np.ndarray]:
     """Differences of each matched mechanism's lenses to the reference row ``ref`` (k-RR at 1-LDP).
 
-    ``upper`` = EMD(m) - EMD(ref) + 2 sqrt(SE(m)^2 + SE(ref)^2) (independent runs), ``ldp_gap``,
+    ``upper`` = EMD(m) - EMD(ref) + 2 sqrt(SE(m)^2 + SE(ref)^2) (independent runs), ``lower`` the same
+    with - 2 sqrt(...), ``ldp_gap``,
     ``mi_gap`` (bits) and ``lift_gap`` (nats): the lens of ``m`` minus that of ``ref``."""
     g = lambda k: np.array([rows[n][k] for n in names]) - ref[k]  # noqa: E731
     se = np.sqrt(np.array([rows[n]["emd_ibu_se"] for n in names]) ** 2 + ref["emd_ibu_se"] ** 2)
-    return {"upper": g("emd_ibu") + 2 * se, "ldp_gap": g("ldp"), "mi_gap": g("mi"), "lift_gap": g("lift_ldp")}
+    return {"upper": g("emd_ibu") + 2 * se, "lower": g("emd_ibu") - 2 * se, "ldp_gap": g("ldp"), "mi_gap": g("mi"), "lift_gap": g("lift_ldp")}
+
+
+def smallest_singular_value(setting: Setting, name: str, param: float) -> float:
+    r"""Smallest singular value :math:`\sigma_{\min}` of the row-stochastic channel ``P(y | x)`` of family ``name``
+    at ``param``: how strongly the channel attenuates the hardest direction of ``P_X`` (inversion multiplies
+    the sampling noise along it by up to :math:`1/\sigma_{\min}`); 0 for a rank-deficient channel."""
+    C = np.exp(build(setting, name, param).log_channel())
+    C = C / C.sum(axis=1, keepdims=True)
+    return float(np.linalg.svd(C, compute_uv=False).min())
