@@ -73,6 +73,16 @@ class Setting:
         return self.n if self.p_u is None else int(self.p_u.size)
 
 
+def _example_setting() -> Setting:
+    """A tiny 2 x 2 setting (valid example for the argument contracts; no data loaded)."""
+    xy = np.array([(i, j) for i in range(2) for j in range(2)], dtype=float)
+    dist = np.sqrt(((xy[:, None, :] - xy[None, :, :]) ** 2).sum(axis=-1))
+    return Setting("example", np.array([3, 2, 1, 4]), (2, 2), (1.0, 1.0), dist, "bins")
+
+
+_EXAMPLE = _example_setting()
+
+
 #: Secrets of the Adult setting: name -> (column, value that makes S = 1).
 ADULT_SECRETS = {"never married": ("marital-status", "Never-married"), "income > 50K": ("salary", ">50K"),
                  "male": ("sex", "Male")}
@@ -192,7 +202,7 @@ FAMILIES: dict[str, Family] = {f.name: f for f in [
 ]}
 
 
-@contract(setting=Instance(Setting, example=None), name=Instance(str, example="k-RR"), param=Real(0, None, low_open=True))
+@contract(setting=Instance(Setting, example=_EXAMPLE), name=Instance(str, example="k-RR"), param=Real(0, None, low_open=True))
 def build(setting: Setting, name: str, param: float):
     """The mechanism ``name`` of :data:`FAMILIES` on ``setting`` at parameter ``param``."""
     fam = FAMILIES[name]
@@ -280,7 +290,11 @@ def inv_lstsq(channel: np.ndarray, counts: np.ndarray) -> np.ndarray:
     return estimators.clip_normalize(raw)
 
 
-@contract(setting=Instance(Setting, example=None), runs=Integer(1, None), rng=RandomState())
+_EXAMPLE_M = build(_EXAMPLE, "k-RR", 1.0)
+
+
+@contract(m=Instance(object, example=_EXAMPLE_M), setting=Instance(Setting, example=_EXAMPLE), runs=Integer(1, None),
+          rng=RandomState())
 def utility_lens(m: Any, setting: Setting, *, runs: int, rng: Any = None) -> dict[str, float]:
     r"""Estimation utility of ``m`` on ``setting`` after IBU and after INV (:func:`inv_lstsq`).
 
