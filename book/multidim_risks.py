@@ -78,6 +78,10 @@ nursery, nursery_ks = ds.make_nursery()
 XA, KA = adult.to_numpy(), np.array(adult_ks)
 XC, KC = acs.to_numpy(), np.array(acs_ks)
 XN, KN = nursery.to_numpy(), np.array(nursery_ks)
+if SIZES["max_users"]:  # smoke only: a random subset of the users of each dataset
+    keep = rng_for(SEED, "smoke-users")
+    XA, XC, XN = (X[np.sort(keep.permutation(len(X))[:SIZES["max_users"]])]
+                  for X in (XA, XC, XN))
 idxA, idxC = at.ReidIndex(XA, KA), at.ReidIndex(XC, KC)
 
 # %% [markdown]
@@ -370,7 +374,8 @@ n_d = int(len(XA) / round(XA.shape[1] / 2))
 pie_eps = {b: np.array([measures.eps_from_bayes_error(b, n_d, int(k)) for k in KA])
            for b in SIZES["pie_betas"]}
 pie_grid = [pie_eps[b] for b in SIZES["pie_betas"]]
-pie = {s: runs.rid_by_protocol(XA, KA, PROTS, pie_grid, runs=SIZES["pie_runs"], seed=SEED,
+pie = {s: runs.rid_by_protocol(XA, KA, PROTS, pie_grid, runs=SIZES["pie_runs"],
+                               seed=SEED,
                                name=f"pie-{s}", index=idxA, pk=True, topk=(1, 5, 10),
                                setting=s)
        for s in ("uniform", "non-uniform")}

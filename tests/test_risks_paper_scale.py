@@ -49,3 +49,29 @@ def test_paper_sizes_cover_the_paper_grids():
     assert all(v == 20 for v in s["head_runs"].values())
     assert len(s["pie_betas"]) == 10 and s["xgb_eps"] == list(range(1, 11))
     assert set(s) == set(runs.sizes("book")) == set(runs.sizes("smoke"))
+
+
+def test_paper_grids_through_the_chapter_index_expressions():
+    """The chapter's lookups of one grid in another (XGBoost ε in the AIF grid, Fig. 4 ε in the RID grid,
+    RS+RFD ε in the AIF grid) hold for the paper's grids as for the book's."""
+    for scale in ("book", "paper"):
+        s = runs.sizes(scale)
+        assert all(e in s["aif_eps"] for e in s["xgb_eps"])
+        assert [e for e in s["fig4_eps"] if e in s["rid_eps"] and e >= 4]
+        assert [e for e in s["rfd_eps"] if e in s["aif_eps"] and e >= 2]
+        assert s["max_users"] is None
+
+
+def test_paper_pie_grid_and_runs_on_a_toy_table():
+    """α-PIE at the paper's ten β values (some attributes left unrandomised, ε = inf) with runs > 1."""
+    from ldpnb import measures
+
+    s = runs.sizes("paper")
+    X, K = _toy(4, [4, 3, 5, 2, 6, 3], n=400)
+    n_d = int(len(X) / round(X.shape[1] / 2))
+    grid = [np.array([measures.eps_from_bayes_error(b, n_d, int(k)) for k in K]) for b in s["pie_betas"]]
+    out = runs.rid_by_protocol(X, K, ["grr", "oue"], grid, runs=2, seed=3, name="pie", pk=True,
+                               topk=(1, 5, 10), setting="non-uniform")
+    for p in ("grr", "oue"):
+        assert out[p]["FK"].shape[:2] == (2, len(s["pie_betas"]))
+        assert np.all(np.isfinite(out[p]["FK"])) and np.all(np.isfinite(out[p]["PK"]))

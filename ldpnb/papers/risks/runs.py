@@ -37,26 +37,27 @@ _SIZES = {
     "smoke": dict(prots=["grr", "oue"], h1_n=20_000, rid_eps=[10], rid_runs=1, head_runs=dict.fromkeys(ALL5, 1),
                   nu_runs=1, nu_eps=[10], acs_runs=1, pie_runs=1, pie_betas=[0.6], aif_eps=[10], pk=(0.1, 0.5),
                   xgb_eps=[10], xgb_variants=VARIANTS[:1], fig4_eps=[10], fig4_runs=1, mse_runs=1,
-                  mse_runs_inc=1, prior_draws=1, rfd_eps=[10], thm_runs=20, eps_u=[2, 7], bridge_eps=[10.0]),
+                  mse_runs_inc=1, prior_draws=1, rfd_eps=[10], thm_runs=20, eps_u=[2, 7], bridge_eps=[10.0], max_users=5000),
     "book": dict(prots=ALL5, eps_u=list(range(2, 8)), bridge_eps=[2.0, 6.0, 10.0], h1_n=100_000, rid_eps=[1, 2, 4, 6, 8, 10], rid_runs=3,
                  head_runs={"grr": 20, "sue": 20, "ss": 10, "oue": 10, "olh": 10}, nu_runs=2,
                  nu_eps=[1, 2, 4, 6, 8, 10], acs_runs=2, pie_runs=1, pie_betas=[0.95, 0.9, 0.85, 0.75, 0.6],
                  aif_eps=[1, 2, 4, 6, 8, 10], pk=(0.1, 0.3, 0.5), xgb_eps=[1, 10], xgb_variants=VARIANTS,
                  fig4_eps=[1, 4, 7, 10], fig4_runs=3, mse_runs=20, mse_runs_inc=5, prior_draws=10,
-                 rfd_eps=[1, 2, 4, 6, 8, 10], thm_runs=200),
+                 rfd_eps=[1, 2, 4, 6, 8, 10], thm_runs=200, max_users=None),
     "paper": dict(prots=ALL5, eps_u=list(range(2, 8)), bridge_eps=[2.0, 6.0, 10.0], h1_n=1_000_000, rid_eps=list(range(1, 11)), rid_runs=20, head_runs=dict.fromkeys(ALL5, 20),
                   nu_runs=20, nu_eps=list(range(1, 11)), acs_runs=20, pie_runs=20,
                   pie_betas=[0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55, 0.5], aif_eps=list(range(1, 11)),
                   pk=(0.1, 0.3, 0.5), xgb_eps=list(range(1, 11)), xgb_variants=VARIANTS,
                   fig4_eps=list(range(1, 11)), fig4_runs=20, mse_runs=20, mse_runs_inc=20, prior_draws=100,
-                  rfd_eps=list(range(1, 11)), thm_runs=1000),
+                  rfd_eps=list(range(1, 11)), thm_runs=1000, max_users=None),
 }
 
 
 @contract(scale=OneOf("smoke", "book", "paper"))
 def sizes(scale: str) -> dict[str, Any]:
     """The chapter's grids, numbers of runs and sample sizes at ``scale``: ``book`` fits the chapter in
-    8 minutes of one core; ``paper`` is the paper's grids with 20 runs (Sec. 4.1)."""
+    8 minutes of one core; ``paper`` is the paper's grids with 20 runs (Sec. 4.1). ``max_users`` (smoke
+    only) keeps a random subset of that many users of each dataset, for speed."""
     return dict(_SIZES[scale])
 
 
