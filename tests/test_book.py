@@ -108,7 +108,8 @@ def test_chapter_executes_at_smoke_scale(name, tmp_path, monkeypatch):
         assert not problems, f"{name} at smoke scale:\n" + "\n".join(problems)
     if name in NO_REPORT:
         return
-    n_png = sum("image/png" in o.get("data", {}) for c in executed.cells for o in c.get("outputs", []))
+    n_png = sum(any(m == "image/png" or m.endswith("record/image/png") for m in o.get("data", {}))
+                for c in executed.cells for o in c.get("outputs", []))  # shown, or glued for a captioned figure
     assert n_png > 0, f"{name}: the executed notebook holds no figure (matplotlib backend not inline?)"
     report = tmp_path / "reproduction" / f"{name}.json"
     assert report.exists(), f"{name} did not write its reproduction report (call report.finalize())"
