@@ -179,7 +179,8 @@ glue("synthesis-heat-adult", heat)
 
 # %% tags=["hide-input", "remove-output"]
 LENSES_G = {"ldp": "ε-LDP (X)", "geo": "geo-ind", "mi": "I(X;Y) bits", "vx": "V(X|Y)",
-            "pie": "I(U;Y) bits", "vu": "V(U|Y)", "emd_ibu": "EMD, IBU", "emd_inv": "EMD, INV"}
+            "pie": "I(U;Y) bits", "vu": "V(U|Y)", "emd_ibu": "EMD, IBU",
+            "emd_inv": "EMD, INV"}
 glue("synthesis-heat-gowalla", figures.lens_heatmap(table["Gowalla"], LENSES_G))
 
 # %% [markdown]
@@ -447,24 +448,26 @@ report.holds("M4", lift_gap=g_emd["lift_gap"])
 
 # %% tags=["remove-cell"]
 smin = {n: ex.smallest_singular_value(adult, n, p_mi[n]) for n in geo}
-glue("synthesis-smin-krr", f"{ex.smallest_singular_value(adult, 'k-RR', params['Adult']['k-RR']):.3f}",
-     display=False)
-glue("synthesis-smin-geo", ", ".join(f"{v:.1e} ({n})" for n, v in smin.items()), display=False)
+s_krr = ex.smallest_singular_value(adult, "k-RR", params["Adult"]["k-RR"])
+glue("synthesis-smin-krr", f"{s_krr:.3f}", display=False)
+s_geo = ", ".join(f"{v:.1e} ({n})" for n, v in smin.items())
+glue("synthesis-smin-geo", s_geo, display=False)
 glue("synthesis-mi-target", f"{ref['mi']:.3f} bits", display=False)
 glue("synthesis-emd-target", f"{ref['emd_ibu']:.4f} bins", display=False)
 n_better = int((g_mi["upper"] < 0).sum())
 n_less = int((g_emd["mi_gap"] < 0).sum())
 n_lift = int((g_emd["lift_gap"] < 0).sum())
 best_m = geo[int(np.argmin(g_mi["upper"]))]
-glue("synthesis-matched-verdict",
-     f"At equal information, {n_better} of {len(geo)} metric mechanisms estimate better than k-RR "
-     f"by more than 2 SE (M1; the least unfavourable is {best_m}, EMD "
-     f"{at_mi[best_m]['emd_ibu']:.4f} against {ref['emd_ibu']:.4f}), and every one pays with a "
-     f"larger ε-LDP level on X, from {min(at_mi[n]['ldp'] for n in geo):.2f} to "
-     f"{max(at_mi[n]['ldp'] for n in geo):.2f} (M2). At equal utility, {n_less} of {len(geo)} "
-     f"release less information than k-RR's {ref['mi']:.3f} bits (M3), and {n_lift} of "
-     f"{len(geo)} leak less about the secret than k-RR's {ref['lift_ldp']:.3f} nats (M4).",
-     display=False)
+kr, ng = ref, len(geo)
+verdict = (
+    f"At equal information, {n_better} of {ng} metric mechanisms estimate better than "
+    f"k-RR by more than 2 SE (M1; the least unfavourable is {best_m}, EMD "
+    f"{at_mi[best_m]['emd_ibu']:.4f} against {kr['emd_ibu']:.4f}), and every one pays "
+    f"with a larger ε-LDP level on X, from {min(at_mi[n]['ldp'] for n in geo):.2f} to "
+    f"{max(at_mi[n]['ldp'] for n in geo):.2f} (M2). At equal utility, {n_less} of {ng} "
+    f"release less information than k-RR's {kr['mi']:.3f} bits (M3), and {n_lift} of "
+    f"{ng} leak less about the secret than k-RR's {kr['lift_ldp']:.3f} nats (M4).")
+glue("synthesis-matched-verdict", verdict, display=False)
 
 # %% tags=["hide-input", "remove-output"]
 glue("synthesis-matched", figures.matched_table(ref, at_mi, at_emd))
