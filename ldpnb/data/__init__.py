@@ -1,46 +1,7 @@
 """Data: the verified registry of real datasets (sha256, public URLs), tidy loaders, and grids."""
 
-from .datasets import (
-    DataError, DataFile, REGISTRY, ENV_DATA_DIR, ENV_CACHE_DIR, data_dir, cache_dir, fetch, sha256sum,
-    clear_memory_cache, load_adult, ADULT_COLUMNS, ADULT_RISKS_ATTRIBUTES, load_adult_risks, adult_ages,
-    load_acs_employment, ACS_COLUMNS, make_nursery, NURSERY_VALUES, MANHATTAN_BOX, load_gowalla_nyc,
-    load_gowalla_privic, MovieLens, load_movielens_latest_small, load_movielens_100k,
-    load_foursquare_nyc_fragment,
-)
-from .grid import EARTH_RADIUS_KM, Grid, lattice_distance_matrix, padded_lattice_distance, haversine_km, km_per_degree, bin_latlon
+from . import datasets, grid
+from .datasets import *  # noqa: F401,F403  (each module's __all__ is the package's)
+from .grid import *  # noqa: F401,F403
 
-__all__ = [
-    "DataError",
-    "DataFile",
-    "REGISTRY",
-    "ENV_DATA_DIR",
-    "ENV_CACHE_DIR",
-    "data_dir",
-    "cache_dir",
-    "fetch",
-    "sha256sum",
-    "clear_memory_cache",
-    "load_adult",
-    "ADULT_COLUMNS",
-    "ADULT_RISKS_ATTRIBUTES",
-    "load_adult_risks",
-    "adult_ages",
-    "load_acs_employment",
-    "ACS_COLUMNS",
-    "make_nursery",
-    "NURSERY_VALUES",
-    "MANHATTAN_BOX",
-    "load_gowalla_nyc",
-    "load_gowalla_privic",
-    "MovieLens",
-    "load_movielens_latest_small",
-    "load_movielens_100k",
-    "load_foursquare_nyc_fragment",
-    "EARTH_RADIUS_KM",
-    "Grid",
-    "lattice_distance_matrix",
-    "padded_lattice_distance",
-    "haversine_km",
-    "km_per_degree",
-    "bin_latlon",
-]
+__all__ = [*datasets.__all__, *grid.__all__]
