@@ -41,6 +41,7 @@ SEED = 2024
 import time
 
 import numpy as np
+from IPython.display import Markdown
 from myst_nb import glue
 
 from ldpnb.measures.lenses import discordant_pairs, rank_agreement
@@ -467,7 +468,7 @@ verdict = (
     f"{max(at_mi[n]['ldp'] for n in geo):.2f} (M2). At equal utility, {n_less} of {ng} "
     f"release less information than k-RR's {kr['mi']:.3f} bits (M3), and {n_lift} of "
     f"{ng} leak less about the secret than k-RR's {kr['lift_ldp']:.3f} nats (M4).")
-glue("synthesis-matched-verdict", verdict, display=False)
+glue("synthesis-matched-verdict", Markdown(verdict), display=False)
 
 # %% tags=["hide-input", "remove-output"]
 glue("synthesis-matched", figures.matched_table(ref, at_mi, at_emd))
@@ -590,7 +591,7 @@ guide = [
     "* **Estimating a joint distribution**: not SMP, RS+FD or RS+RFD, whose channels "
     f"have rank 6 of 12 (S3; EMD {A['SMP']['emd_ibu']:.3f} bins for SMP).",
 ]
-glue("synthesis-guide", "\n".join(guide), display=False)
+glue("synthesis-guide", Markdown("\n".join(guide)), display=False)
 
 # %% [markdown]
 # ## Reproduction report
