@@ -498,7 +498,11 @@ def audit_grid(names, epsilons, *, n_trials: int, alpha: float, seed: int | np.r
 
 @contract(epsilon=_EPS, n_trials=Integer(2, 1 << 30), alpha=_OPEN01, rng=RandomState(), k=Integer(2, 62))
 def audit_broken_ue(epsilon: float, *, n_trials: int, alpha: float = 0.01, rng: Any = None, k: int = 6) -> AuditResult:
-    """Audit :func:`broken_ue_perturb` against its (false) claim ``eps``; ``passed=False`` = caught."""
+    """Audit :func:`broken_ue_perturb` against its (false) claim ``eps``.
+
+    The audit catches the bug when its computed verdict ``AuditResult.passed`` comes out false (the
+    empirical lower bound exceeds the claim); the appendix grades that from the numbers.
+    """
 
     def sampler(x, n, r):
         b = broken_ue_perturb(np.full(n, x), k, epsilon, rng=r)
