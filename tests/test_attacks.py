@@ -271,6 +271,24 @@ def test_reid_matches_bruteforce_property(seed, n, d, k):
     ours = at.reid_topk(P, B, (1, 3, 10), ks=ks)
     for top in (1, 3, 10):
         assert ours[top] == pytest.approx(_reid_bruteforce(P, B, top), abs=1e-9)
+    # the sorted-key tables (large joint domains) give the same counts as the dense ones
+    assert at.reid_topk(P, at.ReidIndex(B, ks, dense_limit=0), (1, 3, 10)) == ours
+
+
+def test_reid_group_paths_agree():
+    """Few distinct masks of known attributes (groups expanded) and many (each user's mask tested):
+    both paths of reid_topk equal the brute force, with dense and sorted-key tables."""
+    rng = np.random.default_rng(5)
+    ks = np.array([3, 4, 2, 5, 3, 2, 4, 3])
+    B = np.column_stack([rng.integers(0, k, 600) for k in ks])
+    noisy = np.where(rng.random(B.shape) < 0.7, B, rng.integers(0, ks, size=B.shape))
+    few = np.where(np.arange(8)[None, :] < rng.integers(1, 4, 600)[:, None], noisy, -1)  # 3 masks
+    many = np.where(rng.random(B.shape) < 0.5, noisy, -1)  # up to 256 masks, > n / 8
+    for P in (few, many):
+        for index in (at.ReidIndex(B, ks), at.ReidIndex(B, ks, dense_limit=0)):
+            ours = at.reid_topk(P, index, (1, 10))
+            for top in (1, 10):
+                assert ours[top] == pytest.approx(_reid_bruteforce(P, B, top), abs=1e-9)
 
 
 @settings(max_examples=60, deadline=None)

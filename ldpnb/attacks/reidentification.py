@@ -100,15 +100,18 @@ def simulate_smp_surveys(X, ks, protocol: str, eps, n_surveys: int = 5, setting:
 # re-identification (matching R + decision G)
 # ---------------------------------------------------------------------------------------------
 class ReidIndex:
-    """Background knowledge D_BK (N, d) with per-attribute-subset hash tables (cached).
+    """Background knowledge D_BK (N, d) with per-attribute-subset count tables (cached).
 
     ``count(T, values)`` returns how many background records equal ``values`` on the attribute
-    subset ``T`` (a bitmask); tables are built on first use and reused across evaluations."""
+    subset ``T`` (a bitmask); tables are built on first use and reused across evaluations. A subset
+    whose joint domain has at most ``dense_limit`` cells gets a dense table (one gather per lookup);
+    a larger one a sorted table of the background's distinct keys (a binary search per lookup)."""
 
-    def __init__(self, background, ks=None):
+    def __init__(self, background, ks=None, *, dense_limit: int = 1 << 20):
         self.B, self.ks = md.check_dataset(background, ks)
         self.N, self.d = self.B.shape
-        self._cache: dict[int, tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]] = {}
+        self.dense_limit = int(dense_limit)
+        self._cache: dict[int, tuple] = {}
 
     def _cols(self, T: int) -> np.ndarray:
         return np.flatnonzero((T >> np.arange(self.d)) & 1)
@@ -118,20 +121,41 @@ class ReidIndex:
         if tab is None:
             cols = self._cols(T)
             mult = np.cumprod(np.concatenate([[1], self.ks[cols][:-1]])).astype(np.int64)
-            if np.prod(self.ks[cols].astype(float)) > 2 ** 62:
+            size = float(np.prod(self.ks[cols].astype(float)))
+            if size > 2 ** 62:
                 raise ValueError("attribute subset too large for integer keys")
-            keys = self.B[:, cols] @ mult
-            uk, cnt = np.unique(keys, return_counts=True)
-            tab = (cols, mult, uk, cnt)
+            keys = _keys(self.B.T, cols, mult)
+            if size <= self.dense_limit:
+                tab = (cols, mult, np.bincount(keys, minlength=int(size)), None)
+            else:
+                uk, cnt = np.unique(keys, return_counts=True)
+                tab = (cols, mult, uk, cnt)
             self._cache[T] = tab
         return tab
 
     def count(self, T: int, values: np.ndarray) -> np.ndarray:
+        """Background records equal to each row of ``values`` (n, d) on the attributes of ``T``."""
+        return self.count_columns(T, np.asarray(values).T, None)
+
+    def count_columns(self, T: int, columns: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
+        """:meth:`count` of the profiles given column-wise, ``columns`` (d, n), restricted to ``rows``."""
         cols, mult, uk, cnt = self._table(T)
-        keys = values[:, cols] @ mult
+        keys = _keys(columns, cols, mult, rows)
+        if cnt is None:  # dense table
+            return uk[keys]
         pos = np.searchsorted(uk, keys)
         pos = np.minimum(pos, uk.size - 1)
         return np.where(uk[pos] == keys, cnt[pos], 0)
+
+
+def _keys(columns: np.ndarray, cols: np.ndarray, mult: np.ndarray, rows: np.ndarray | None = None) -> np.ndarray:
+    """Mixed-radix keys of the attributes ``cols`` of profiles given column-wise (``columns[j]`` is
+    attribute j), for the profiles ``rows`` (all if None); one column at a time, no (n, d) copy."""
+    keys = None
+    for c, m in zip(cols, mult):
+        v = columns[c] if rows is None else columns[c][rows]
+        keys = v * m if keys is None else keys + v * m
+    return keys
 
 
 def _submasks(b: int):
@@ -180,15 +204,23 @@ def reid_topk(profiles, background, topk: Sequence[int] = (1, 5, 10), *, attrs=N
     bits = known.astype(np.int64) @ (1 << np.arange(d, dtype=np.int64))
     m = known.sum(axis=1)
     mmax = int(m.max()) if n else 0
-    M = np.zeros((n, mmax + 1), dtype=np.int64)
-    M[:, 0] = index.N
+    # users grouped by their mask of known attributes: the users whose mask contains T are the
+    # groups of the masks containing T (no scan of all n users per subset T)
+    ub, inv, cnt = np.unique(bits, return_inverse=True, return_counts=True)
+    order = np.argsort(inv, kind="stable")
+    PvT = np.ascontiguousarray(np.where(known, P, 0)[order].T)  # (d, n), users in group order
+    Mt = np.zeros((mmax + 1, n), dtype=np.int64)
+    Mt[0] = index.N
     Ts = set()
-    for b in np.unique(bits):
+    for b in ub:
         Ts.update(_submasks(int(b)))
-    Pv = np.where(known, P, 0)
+    few = ub.size * 8 < n  # few groups: expand the groups' test, else test each user's mask
+    bits_g = bits[order]
     for T in Ts:
-        sel = np.flatnonzero((bits & T) == T)
-        M[sel, bin(T).count("1")] += index.count(T, Pv[sel])
+        sel = np.flatnonzero(np.repeat((ub & T) == T, cnt) if few else (bits_g & T) == T)
+        Mt[bin(T).count("1"), sel] += index.count_columns(T, PvT, sel)
+    M = np.empty_like(Mt.T)
+    M[order] = Mt.T
     # n_c from M_j = sum_{c>=j} C(c, j) n_c  (backward substitution)
     ncount = np.zeros_like(M)
     for c in range(mmax, -1, -1):
