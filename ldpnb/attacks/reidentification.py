@@ -104,13 +104,14 @@ class ReidIndex:
 
     ``count(T, values)`` returns how many background records equal ``values`` on the attribute
     subset ``T`` (a bitmask); tables are built on first use and reused across evaluations. A subset
-    whose joint domain has at most ``dense_limit`` cells gets a dense table (one gather per lookup);
-    a larger one a sorted table of the background's distinct keys (a binary search per lookup)."""
+    whose joint domain has at most ``dense_limit`` cells (default: N, the background size) gets a dense
+    table (one gather per lookup); a larger one a sorted table of the background's distinct keys (a
+    binary search per lookup), so the cache stays within a few times the background's size."""
 
-    def __init__(self, background, ks=None, *, dense_limit: int = 1 << 20):
+    def __init__(self, background, ks=None, *, dense_limit: int | None = None):
         self.B, self.ks = md.check_dataset(background, ks)
         self.N, self.d = self.B.shape
-        self.dense_limit = int(dense_limit)
+        self.dense_limit = self.N if dense_limit is None else int(dense_limit)
         self._cache: dict[int, tuple] = {}
 
     def _cols(self, T: int) -> np.ndarray:
@@ -126,7 +127,7 @@ class ReidIndex:
                 raise ValueError("attribute subset too large for integer keys")
             keys = _keys(self.B.T, cols, mult)
             if size <= self.dense_limit:
-                tab = (cols, mult, np.bincount(keys, minlength=int(size)), None)
+                tab = (cols, mult, np.bincount(keys, minlength=int(size)).astype(np.int32), None)
             else:
                 uk, cnt = np.unique(keys, return_counts=True)
                 tab = (cols, mult, uk, cnt)
