@@ -106,7 +106,7 @@ class ReidIndex:
     subset ``T`` (a bitmask); tables are built on first use and reused across evaluations. A subset
     whose joint domain has at most ``dense_limit`` cells (default: N, the background size) gets a dense
     table (one gather per lookup); a larger one a sorted table of the background's distinct keys (a
-    binary search per lookup), so the cache stays within a few times the background's size."""
+    binary search per lookup), so no table is larger than about the background itself."""
 
     def __init__(self, background, ks=None, *, dense_limit: int | None = None):
         self.B, self.ks = md.check_dataset(background, ks)
