@@ -471,15 +471,19 @@ report.range("T14", checks.pie_capacity_gap(len(XA)))
 LAB = dict(zip(runs.VARIANTS, runs.LABELS))
 AIF_DATA = {"ACS": (XC, KC, SIZES["pk"]), "Adult": (XA, KA, SIZES["pk"][::2]),
             "Nursery": (XN, KN, SIZES["pk"][::2])}
-aif = {name: ex.aif_experiment(X, K, SIZES["aif_eps"], runs.VARIANTS, runs=1,
+aif = {name: ex.aif_experiment(X, K, SIZES["aif_eps"], runs.VARIANTS, runs=SIZES["aif_runs"],
                                pk_fractions=pk, rng=rng_for(SEED, f"aif-{name}"))
        for name, (X, K, pk) in AIF_DATA.items()}
-NK_PK = [("NK s=1n", "NK", 1.0, 0.0), ("PK 0.5n", "PK", 0.0, 0.5)]
-xgb_models = dict.fromkeys(runs.LABELS, NK_PK)
 t_x = time.process_time()
-xgb = runs.xgb_by_variant(XC, KC, SIZES["xgb_eps"], SIZES["xgb_variants"], xgb_models,
-                          seed=SEED, name="xgb-acs")
+xgb = runs.xgb_by_variant(XC, KC, SIZES["xgb_eps"], SIZES["xgb_variants"],
+                          runs.xgb_models(SIZES["xgb_grid"]), seed=SEED, name="xgb-acs")
 report.timing("xgboost_acs_cpu", time.process_time() - t_x)
+xgb_other = {name: runs.xgb_by_variant(X, K, SIZES["xgb_other_eps"], runs.VARIANTS,
+                                       runs.xgb_models(()), seed=SEED, name=f"xgb-{name}")
+             for name, (X, K, _) in AIF_DATA.items()
+             if name != "ACS" and SIZES["xgb_other_eps"]}
+glue("risks-aif-runs", str(SIZES["aif_runs"]), display=False)
+glue("risks-xgb-grid", ", ".join(SIZES["xgb_grid"]) or "none", display=False)
 
 # %% tags=["hide-input", "remove-output"]
 ROWS = [("RS+FD[GRR]", ["GRR"]), ("RS+FD[UE-z]", ["SUE-z", "OUE-z"]),
@@ -488,10 +492,12 @@ glue("risks-fig3",
      figures.aif_grid(aif["ACS"], SIZES["aif_eps"], 18, ROWS, SIZES["pk"], xgb=xgb),
      display=False)
 glue("risks-fig14",
-     figures.aif_grid(aif["Adult"], SIZES["aif_eps"], 10, ROWS, SIZES["pk"][::2]),
+     figures.aif_grid(aif["Adult"], SIZES["aif_eps"], 10, ROWS, SIZES["pk"][::2],
+                      xgb=xgb_other.get("Adult")),
      display=False)
 glue("risks-fig15",
-     figures.aif_grid(aif["Nursery"], SIZES["aif_eps"], 9, ROWS, SIZES["pk"][::2]),
+     figures.aif_grid(aif["Nursery"], SIZES["aif_eps"], 9, ROWS, SIZES["pk"][::2],
+                      xgb=xgb_other.get("Nursery")),
      display=False)
 
 # %% [markdown]
@@ -499,11 +505,13 @@ glue("risks-fig15",
 # :name: fig-risks-fig3
 # :alt: Nine panels of AIF-ACC against epsilon on ACS, rows GRR, UE-z and UE-r, columns NK, PK and HM; XGBoost points at epsilon 1 and 10 lie on or below the dotted oracle; SUE-z climbs to nearly 100 percent, OUE-z to about 50, GRR and UE-r stay below about 25.
 #
-# Paper Fig. 3: attribute inference against RS+FD on ACS ($d = 18$, baseline 1/d = 5.6 %). Stars
-# and solid lines: the paper's attacker, XGBoost with default parameters (ε ∈ {1, 10}; NK $s = 1n$,
-# PK $n_{pk} = 0.5n$); dashed: the Bayes attackers over the whole ε grid
-# (NK: $s \to \infty$; PK, HM: $n_{pk}$ ∈ {0.1n, 0.3n, 0.5n}); dotted: the Bayes oracle. One run per
-# point at book scale (the paper: 20).
+# Paper Fig. 3: attribute inference against RS+FD on ACS ($d = 18$, baseline 1/d = 5.6 %). Solid
+# lines: the paper's attacker, XGBoost with default parameters, at ε ∈ {glue:text}`risks-xgb-eps`, one
+# run; the paper's whole grid ($s$ ∈ {1n, 3n, 5n}, $n_{pk}$ ∈ {0.1n, 0.3n, 0.5n}, the three HM
+# pairs) for {glue:text}`risks-xgb-grid`, NK $s = 1n$ and PK $n_{pk} = 0.5n$ for the other variants;
+# dashed: the Bayes attackers over the whole ε grid (NK: $s \to \infty$; PK, HM: $n_{pk}$ ∈
+# {0.1n, 0.3n, 0.5n}); dotted: the Bayes oracle, the optimal attacker. Bayes curves: mean of
+# {glue:text}`risks-aif-runs` run(s) per point (the paper: 20).
 # ```
 #
 # The paper's statements on ACS (Sec. 4.3) hold on the Bayes curves: with uniform fake data
@@ -540,7 +548,8 @@ report.holds("H5-f", min_fold=folds.min(), max_fold=folds.max(),
 # :alt: Nine panels of AIF-ACC on Adult; GRR's oracle plateaus near 39 percent, SUE-z reaches nearly 100 percent.
 #
 # Paper Fig. 14: attribute inference against RS+FD on Adult ($d = 10$): Bayes attackers (dashed)
-# and oracle (dotted), one run per point. XGBoost on Adult runs at SCALE=paper.
+# and oracle (dotted), {glue:text}`risks-aif-runs` run(s) per point. XGBoost (NK $s = 1n$, PK
+# $n_{pk} = 0.5n$, ε ∈ {1, 10}, one run) is added at SCALE=paper.
 # ```
 #
 # ```{glue:figure} risks-fig15

@@ -1,7 +1,7 @@
 """The risks chapter's SCALE=paper path, executed end to end at a tiny size (a few hundred users, three
 trees, one ε) so that the recorded paper-scale run cannot crash hours in: the full XGBoost grid
-(:func:`ldpnb.papers.risks.runs.paper_xgb_rows`) fills the six paper-scale rows, and the paper-scale
-grids of :func:`ldpnb.papers.risks.runs.sizes` are well formed."""
+on ACS and NK/PK on Adult and Nursery (:func:`ldpnb.papers.risks.runs.paper_xgb_rows`) fill the five
+paper-scale rows, and the paper-scale grids of :func:`ldpnb.papers.risks.runs.sizes` are well formed."""
 
 import functools
 
@@ -12,7 +12,7 @@ from ldpnb.papers.risks import CLAIMS, experiments as ex, runs
 from ldpnb.repro import Report
 from ldpnb.repro.seeds import rng_for
 
-PAPER_ROWS = ("H5-s", "H5-hm", "H5-nk", "H6-sens", "T17-Adult", "T17-Nursery")
+PAPER_ROWS = ("H5-s", "H5-hm", "H5-nk", "T17-Adult", "T17-Nursery")
 
 
 def _toy(seed: int, ks: list[int], n: int = 300) -> tuple[np.ndarray, np.ndarray]:
@@ -33,11 +33,14 @@ def test_paper_xgb_rows_end_to_end(monkeypatch):
                                    rng=rng_for(7, f"aif-{name}"))
            for name, (X, K, pk) in data.items()}
     report = Report("multidim_risks", CLAIMS, scale="paper", seed=7)
-    acc = runs.paper_xgb_rows(report, data, aif, eps, [0], seed=7)
-    assert set(acc) == {"ACS", "Adult", "Nursery"}
-    for v in acc.values():
-        assert len(v) == len(runs.LABELS) * len(runs.XGB_ALL)
-        assert all(a.shape == (1,) and 0 <= a[0] <= 100 for a in v.values())
+    X, K, _ = data["ACS"]
+    xgb_acs = runs.xgb_by_variant(X, K, eps, runs.VARIANTS, runs.xgb_models(size["xgb_grid"]), seed=7, name="acs")
+    assert len(xgb_acs) == len(runs.LABELS) * len(runs.XGB_ALL)
+    other = {name: runs.xgb_by_variant(X, K, eps, runs.VARIANTS, runs.xgb_models(()), seed=7, name=name)
+             for name, (X, K, _) in data.items() if name != "ACS"}
+    runs.paper_xgb_rows(report, xgb_acs, other, aif, [0])
+    for v in [xgb_acs, *other.values()]:
+        assert all(a["acc"].shape == (1, 1) and 0 <= a["acc"][0, 0] <= 100 for a in v.values())
     for cid in PAPER_ROWS:  # recorded at paper scale with numbers (at this toy size any outcome is possible)
         row = report.rows[cid]
         assert row["scale"] == "paper" and row["status"] != "not-evaluated" and row["ours"] is not None, row
@@ -75,3 +78,15 @@ def test_paper_pie_grid_and_runs_on_a_toy_table():
     for p in ("grr", "oue"):
         assert out[p]["FK"].shape[:2] == (2, len(s["pie_betas"]))
         assert np.all(np.isfinite(out[p]["FK"])) and np.all(np.isfinite(out[p]["PK"]))
+
+
+def test_rid_by_protocol_does_not_depend_on_the_workers(monkeypatch):
+    """The protocols run on $LDPNB_N_JOBS processes at paper scale; the results are those of the serial run."""
+    X, K = _toy(5, [4, 3, 5, 2, 3], n=300)
+    kw = dict(runs=2, seed=11, name="rid", pk=True)
+    monkeypatch.setenv("LDPNB_N_JOBS", "1")
+    serial = runs.rid_by_protocol(X, K, ["grr", "oue", "olh"], [1.0, 8.0], **kw)
+    monkeypatch.setenv("LDPNB_N_JOBS", "2")
+    par = runs.rid_by_protocol(X, K, ["grr", "oue", "olh"], [1.0, 8.0], **kw)
+    for p in serial:
+        assert np.array_equal(serial[p]["FK"], par[p]["FK"]) and np.array_equal(serial[p]["PK"], par[p]["PK"])

@@ -11,9 +11,10 @@ import numpy as np
 from ldpnb.attacks.reidentification import ReidIndex, rsfd_reid_chain
 from ldpnb.contracts import Array, Instance, Integer, OneOf, contract
 from ldpnb.papers.risks.experiments import aif_xgb_experiment, smp_rid_experiment
+from ldpnb.repro.parallel import env_n_jobs
 from ldpnb.repro.seeds import rng_for
 
-__all__ = ["ALL5", "sizes", "paper_xgb_rows", "VARIANTS", "LABELS", "XGB_ALL", "rid_by_protocol", "rid_chain_runs", "xgb_by_variant"]
+__all__ = ["ALL5", "sizes", "paper_xgb_rows", "VARIANTS", "LABELS", "XGB_ALL", "NK_PK", "xgb_models", "rid_by_protocol", "rid_chain_runs", "xgb_by_variant"]
 
 #: RS+FD variants of Figs. 3, 14, 15: (randomiser, fake-data rule).
 VARIANTS = [("grr", "uniform"), ("sue", "zero"), ("oue", "zero"), ("sue", "random"), ("oue", "random")]
@@ -23,6 +24,9 @@ LABELS = ["GRR", "SUE-z", "OUE-z", "SUE-r", "OUE-r"]
 XGB_ALL = [("NK s=1n", "NK", 1.0, 0.0), ("NK s=3n", "NK", 3.0, 0.0), ("NK s=5n", "NK", 5.0, 0.0),
            ("PK 0.1n", "PK", 0.0, 0.1), ("PK 0.3n", "PK", 0.0, 0.3), ("PK 0.5n", "PK", 0.0, 0.5),
            ("HM (1n, 0.1n)", "HM", 1.0, 0.1), ("HM (3n, 0.3n)", "HM", 3.0, 0.3), ("HM (5n, 0.5n)", "HM", 5.0, 0.5)]
+
+#: The two extremes of the paper's knowledge models, run for every variant.
+NK_PK = [XGB_ALL[0], XGB_ALL[5]]
 
 _X = Array(2, integer=True, low=0)
 _KS = Array(1, integer=True, low=2)
@@ -37,19 +41,22 @@ _SIZES = {
     "smoke": dict(prots=["grr", "oue"], h1_n=20_000, rid_eps=[10], rid_runs=1, head_runs=dict.fromkeys(ALL5, 1),
                   nu_runs=1, nu_eps=[10], acs_runs=1, pie_runs=1, pie_betas=[0.6], aif_eps=[10], pk=(0.1, 0.5),
                   xgb_eps=[10], xgb_variants=VARIANTS[:1], fig4_eps=[10], fig4_runs=1, mse_runs=1,
-                  mse_runs_inc=1, prior_draws=1, rfd_eps=[10], thm_runs=20, eps_u=[2, 7], bridge_eps=[10.0], max_users=5000),
+                  mse_runs_inc=1, prior_draws=1, rfd_eps=[10], thm_runs=20, eps_u=[2, 7], bridge_eps=[10.0], max_users=5000,
+                  aif_runs=1, rfd_runs=1, chain_var_runs=1, xgb_grid=(), xgb_other_eps=[]),
     "book": dict(prots=ALL5, eps_u=list(range(2, 8)), bridge_eps=[2.0, 6.0, 10.0], h1_n=100_000, rid_eps=[1, 2, 4, 6, 8, 10], rid_runs=3,
                  head_runs={"grr": 20, "sue": 20, "ss": 10, "oue": 10, "olh": 10}, nu_runs=2,
                  nu_eps=[1, 2, 4, 6, 8, 10], acs_runs=2, pie_runs=1, pie_betas=[0.95, 0.9, 0.85, 0.75, 0.6],
                  aif_eps=[1, 2, 4, 6, 8, 10], pk=(0.1, 0.3, 0.5), xgb_eps=[1, 10], xgb_variants=VARIANTS,
                  fig4_eps=[1, 4, 7, 10], fig4_runs=3, mse_runs=20, mse_runs_inc=5, prior_draws=10,
-                 rfd_eps=[1, 2, 4, 6, 8, 10], thm_runs=200, max_users=None),
+                 rfd_eps=[1, 2, 4, 6, 8, 10], thm_runs=200, max_users=None,
+                 aif_runs=1, rfd_runs=1, chain_var_runs=1, xgb_grid=("GRR",), xgb_other_eps=[]),
     "paper": dict(prots=ALL5, eps_u=list(range(2, 8)), bridge_eps=[2.0, 6.0, 10.0], h1_n=1_000_000, rid_eps=list(range(1, 11)), rid_runs=20, head_runs=dict.fromkeys(ALL5, 20),
                   nu_runs=20, nu_eps=list(range(1, 11)), acs_runs=20, pie_runs=20,
                   pie_betas=[0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55, 0.5], aif_eps=list(range(1, 11)),
                   pk=(0.1, 0.3, 0.5), xgb_eps=list(range(1, 11)), xgb_variants=VARIANTS,
                   fig4_eps=list(range(1, 11)), fig4_runs=20, mse_runs=20, mse_runs_inc=20, prior_draws=100,
-                  rfd_eps=list(range(1, 11)), thm_runs=1000, max_users=None),
+                  rfd_eps=list(range(1, 11)), thm_runs=1000, max_users=None,
+                  aif_runs=20, rfd_runs=20, chain_var_runs=20, xgb_grid=tuple(LABELS), xgb_other_eps=[1, 10]),
 }
 
 
@@ -57,7 +64,10 @@ _SIZES = {
 def sizes(scale: str) -> dict[str, Any]:
     """The chapter's grids, numbers of runs and sample sizes at ``scale``: ``book`` fits the chapter in
     8 minutes of one core; ``paper`` is the paper's grids with 20 runs (Sec. 4.1). ``max_users`` (smoke
-    only) keeps a random subset of that many users of each dataset, for speed."""
+    only) keeps a random subset of that many users of each dataset, for speed. ``xgb_grid``: the
+    variants attacked by XGBoost on ACS with the paper's whole s / n_pk / HM grid (:data:`XGB_ALL`),
+    the others with NK s = 1n and PK 0.5n only (:data:`NK_PK`); ``xgb_other_eps``: the ε of the
+    XGBoost attacker (NK s = 1n, PK 0.5n) on Adult and Nursery (none: not run)."""
     return dict(_SIZES[scale])
 
 
@@ -67,13 +77,20 @@ def rid_by_protocol(X: Any, ks: Any, protocols: Sequence[str], grid: Sequence[An
                     name: str, index: ReidIndex | None = None, **kw: Any) -> dict[str, dict[str, Any]]:
     """:func:`~ldpnb.papers.risks.experiments.smp_rid_experiment` for each protocol over ``grid`` (ε values or
     per-attribute budgets), ``runs`` an int or ``{protocol: runs}``; every protocol gets the same seed
-    (``rng_for(seed, name)``): the same survey designs and PK subsets (common random numbers)."""
-    out = {}
-    for p in protocols:
-        r = runs[p] if isinstance(runs, dict) else runs
-        out[p] = smp_rid_experiment(X, ks, p, list(grid), runs=int(r), index=index,
-                                    rng=rng_for(seed, name), **kw)
-    return out
+    (``rng_for(seed, name)``): the same survey designs and PK subsets (common random numbers).
+    The protocols run on ``$LDPNB_N_JOBS`` processes (:func:`ldpnb.repro.parallel.env_n_jobs`); the
+    results do not depend on it."""
+    tasks = [(p, int(runs[p] if isinstance(runs, dict) else runs)) for p in protocols]
+    n_jobs = min(env_n_jobs(), len(tasks))
+    if n_jobs <= 1:
+        res = [smp_rid_experiment(X, ks, p, list(grid), runs=r, index=index, rng=rng_for(seed, name), **kw)
+               for p, r in tasks]
+    else:
+        from joblib import Parallel, delayed
+
+        res = Parallel(n_jobs=n_jobs)(delayed(smp_rid_experiment)(X, ks, p, list(grid), runs=r, index=index,
+                                                                  rng=rng_for(seed, name), **kw) for p, r in tasks)
+    return dict(zip(protocols, res))
 
 
 @contract(X=_X, ks=_KS, eps_grid=_SEQ, runs=Integer(1, None), seed=Integer(0, None), name=_NAME)
@@ -99,40 +116,43 @@ def xgb_by_variant(X: Any, ks: Any, eps_grid: Sequence[float], variants: Sequenc
                    models: Mapping[str, Sequence[tuple]], *, seed: int, name: str,
                    prior_kind: str | None = None) -> dict[tuple[str, str], dict[str, Any]]:
     """The paper's attacker (XGBoost with default parameters, full training sets) per variant, with the
-    variant's model list ``models[label]``; returns ``{(label, model): {"eps": grid, "acc": (1, E)}}``."""
+    variant's model list ``models[label]``; returns ``{(label, model): {"eps": grid, "acc": (1, E)}}``.
+    XGBoost fits on ``$LDPNB_N_JOBS`` threads."""
     out = {}
     for (prot, fake), lab in zip(variants, [LABELS[VARIANTS.index(v)] for v in variants]):
         res = aif_xgb_experiment(X, ks, list(eps_grid), [(prot, fake)], list(models[lab]), prior_kind=prior_kind,
-                                 rng=rng_for(seed, f"{name}/{lab}"))
+                                 n_jobs=env_n_jobs(), rng=rng_for(seed, f"{name}/{lab}"))
         for key, v in res.items():
             out[key] = {"eps": list(eps_grid), "acc": v}
     return out
 
 
-@contract(report=Instance(object, example=None), data=Instance(dict, example={}), aif=Instance(dict, example={}),
-          eps_grid=_SEQ, oracle_idx=_SEQ, seed=Integer(0, None))
-def paper_xgb_rows(report: Any, data: Mapping[str, tuple], aif: Mapping[str, Any], eps_grid: Sequence[float],
-                   oracle_idx: Sequence[int], *, seed: int) -> dict[str, Any]:
-    """SCALE=paper: the paper's attacker (XGBoost, default parameters) on the full s, n_pk and HM grids
-    (Sec. 4.3, :data:`XGB_ALL`) for every variant and ε on the three datasets ``data[name] = (X, ks, _)``,
-    and the chapter's rows H5-s, H5-hm, H5-nk, H6-sens, T17-Adult and T17-Nursery (criteria in
-    :mod:`ldpnb.papers.risks.claims`); ``aif`` holds the Bayes oracle of each dataset at ``oracle_idx``.
-    Returns the mean accuracies ``{name: {(variant, model): (E,)}}``."""
-    models = dict.fromkeys(LABELS, XGB_ALL)
-    acc = {name: {key: v["acc"].mean(0) for key, v in xgb_by_variant(
-        X, K, eps_grid, VARIANTS, models, seed=seed, name=f"xgb-full-{name}").items()}
-        for name, (X, K, _) in data.items()}
-    a = acc["ACS"]
+@contract(full=_SEQ)
+def xgb_models(full: Sequence[str]) -> dict[str, list[tuple]]:
+    """The XGBoost attacker models per variant label: the paper's whole grid (:data:`XGB_ALL`) for the
+    labels in ``full``, NK s = 1n and PK 0.5n (:data:`NK_PK`) for the others."""
+    return {lab: list(XGB_ALL if lab in full else NK_PK) for lab in LABELS}
+
+
+@contract(report=Instance(object, example=None), xgb_acs=Instance(dict, example={}),
+          xgb_other=Instance(dict, example={}), aif=Instance(dict, example={}), oracle_idx=_SEQ)
+def paper_xgb_rows(report: Any, xgb_acs: Mapping[tuple[str, str], Any], xgb_other: Mapping[str, Mapping],
+                   aif: Mapping[str, Any], oracle_idx: Sequence[int]) -> None:
+    """SCALE=paper: grade the rows that need the paper's attacker (XGBoost, default parameters) beyond the book.
+
+    ``xgb_acs``: the chapter's ACS run (:func:`xgb_by_variant`) with the whole s, n_pk and HM grid (Sec. 4.3,
+    :data:`XGB_ALL`) for every variant: rows H5-s, H5-hm and H5-nk (criteria in
+    :mod:`ldpnb.papers.risks.claims`). ``xgb_other[name]``: XGBoost on Adult and Nursery (NK s = 1n, PK 0.5n)
+    against the Bayes oracle ``aif[name]`` at the AIF-grid positions ``oracle_idx`` of its ε: rows T17-Adult
+    and T17-Nursery."""
+    a = {key: np.asarray(v["acc"]).mean(0) for key, v in xgb_acs.items()}
     report.holds("H5-s", gain_s=[a[(lab, "NK s=5n")] - a[(lab, "NK s=1n")] for lab in LABELS],
                  gain_pk=[a[(lab, "PK 0.5n")] - a[(lab, "PK 0.1n")] for lab in LABELS])
     hm = [a[(lab, f"NK s={s}n")] - a[(lab, f"HM ({s}n, {s / 10:g}n)")] for lab in LABELS for s in (1, 3, 5)]
     report.range("H5-hm", float(np.max(np.abs(hm))))
     nk_min = [np.min([a[(lab, f"NK s={s}n")] for s in (1, 3, 5)], axis=0) for lab in LABELS]
     report.order("H5-nk", {"NK": np.concatenate(nk_min), "PK": np.concatenate([a[(lab, "PK 0.5n")] for lab in LABELS])})
-    spread = {name: float(np.mean([np.ptp([v[(lab, m[0])] for m in XGB_ALL], axis=0) for lab in LABELS]))
-              for name, v in acc.items()}
-    report.holds("H6-sens", spread_adult=spread["Adult"], spread_acs=spread["ACS"])
     for name in ("Adult", "Nursery"):
         orc = {lab: np.asarray(aif[name][(lab, "oracle")]).mean(0)[list(oracle_idx)] for lab in LABELS}
-        report.range(f"T17-{name}", max(float(np.max(v - orc[lab])) for (lab, _), v in acc[name].items()))
-    return acc
+        report.range(f"T17-{name}", max(float(np.max(np.asarray(v["acc"]).mean(0) - orc[lab]))
+                                        for (lab, _), v in xgb_other[name].items()))
