@@ -482,8 +482,10 @@ xgb_other = {name: runs.xgb_by_variant(X, K, SIZES["xgb_other_eps"], runs.VARIAN
                                        runs.xgb_models(()), seed=SEED, name=f"xgb-{name}")
              for name, (X, K, _) in AIF_DATA.items()
              if name != "ACS" and SIZES["xgb_other_eps"]}
-glue("risks-aif-runs", str(SIZES["aif_runs"]), display=False)
+for key in ("aif_runs", "rfd_runs", "chain_var_runs"):
+    glue(f"risks-{key.replace('_', '-')}", str(SIZES[key]), display=False)
 glue("risks-xgb-grid", ", ".join(SIZES["xgb_grid"]) or "none", display=False)
+glue("risks-xgb-eps", "{" + ", ".join(f"{e:g}" for e in SIZES["xgb_eps"]) + "}", display=False)
 
 # %% tags=["hide-input", "remove-output"]
 ROWS = [("RS+FD[GRR]", ["GRR"]), ("RS+FD[UE-z]", ["SUE-z", "OUE-z"]),
@@ -548,8 +550,8 @@ report.holds("H5-f", min_fold=folds.min(), max_fold=folds.max(),
 # :alt: Nine panels of AIF-ACC on Adult; GRR's oracle plateaus near 39 percent, SUE-z reaches nearly 100 percent.
 #
 # Paper Fig. 14: attribute inference against RS+FD on Adult ($d = 10$): Bayes attackers (dashed)
-# and oracle (dotted), {glue:text}`risks-aif-runs` run(s) per point. XGBoost (NK $s = 1n$, PK
-# $n_{pk} = 0.5n$, ε ∈ {1, 10}, one run) is added at SCALE=paper.
+# and oracle (dotted), {glue:text}`risks-aif-runs` run(s) per point (the paper: 20). XGBoost (NK
+# $s = 1n$, PK $n_{pk} = 0.5n$, ε ∈ {1, 10}, one run; solid) is added at SCALE=paper.
 # ```
 #
 # ```{glue:figure} risks-fig15
@@ -582,12 +584,15 @@ report.holds("H6-e", min_fold=fN.min(), max_fold=fN.max())
 # hold cell by cell: the two training sets give nearly the same classifier, and PK is ahead in
 # some cells (H5-g).
 #
-# The XGBoost fits dominate the chapter's cost: a default-parameter fit on ACS takes 2 to 8 seconds
-# of one core, and the paper's grid has 9 models per variant and ε. The book therefore runs the
-# two extremes of the paper's knowledge models (NK with $s = 1n$, PK with $n_{pk} = 0.5n$) at the
-# two ends of the ε grid; the claims that need the $s$ and $n_{pk}$ grids (H5-s, H5-hm, H5-nk,
-# H6-sens) and XGBoost on Adult and Nursery (T17-Adult, T17-Nursery) are evaluated at
-# `SCALE=paper` and marked so in the report.
+# The XGBoost fits dominate the chapter's cost: a default-parameter fit on ACS takes 0.7 to 25
+# seconds of one core (more with more synthetic profiles), and the paper's grid has 9 models per
+# variant and ε: about 40 s of one core per ε for GRR and 95 s for each UE variant. The book runs
+# the paper's whole grid for GRR and the two extremes of the knowledge models (NK with $s = 1n$, PK
+# with $n_{pk} = 0.5n$) for the other variants, at ε ∈ {glue:text}`risks-xgb-eps`; the claims that
+# need the grids of every variant (H5-s, H5-hm, H5-nk) and XGBoost on Adult and Nursery (T17-Adult,
+# T17-Nursery) are evaluated at `SCALE=paper` and marked so in the report. H6-sens (the sensitivity
+# of Adult to $s$ and $n_{pk}$) needs the whole grid on Adult, about 5 hours of one core per run,
+# and is not evaluated.
 
 # %%
 ie = [SIZES["aif_eps"].index(e) for e in SIZES["xgb_eps"]]
@@ -603,14 +608,15 @@ pd.DataFrame({f"{lab} {m}": v["acc"].mean(0) for (lab, m), v in xgb.items()},
              index=SIZES["xgb_eps"]).T.round(2)
 
 # %% [markdown]
-# At `SCALE=paper` the paper's full grids run: XGBoost with $s\in\{1n,3n,5n\}$,
-# $n_{pk}\in\{0.1n,0.3n,0.5n\}$ and the three HM pairs, for every variant and ε, on the three
-# datasets (rows H5-s, H5-hm, H5-nk, H6-sens, T17-Adult, T17-Nursery, which the book reports as
-# evaluated at paper scale only).
+# At `SCALE=paper` the ACS run above covers the paper's whole grid ($s\in\{1n,3n,5n\}$,
+# $n_{pk}\in\{0.1n,0.3n,0.5n\}$, the three HM pairs) for every variant at every ε, and XGBoost
+# (NK $s = 1n$, PK $0.5n$, ε ∈ {1, 10}) also attacks Adult and Nursery: rows H5-s, H5-hm, H5-nk,
+# T17-Adult and T17-Nursery, which the book reports as evaluated at paper scale only.
 
 # %%
 if SCALE == "paper":
-    runs.paper_xgb_rows(report, AIF_DATA, aif, SIZES["xgb_eps"], ie, seed=SEED)
+    runs.paper_xgb_rows(report, xgb, xgb_other, aif,
+                        [SIZES["aif_eps"].index(e) for e in SIZES["xgb_other_eps"]])
 
 # %% [markdown]
 # ## Re-identification through RS+FD (Fig. 4)
@@ -624,7 +630,7 @@ if SCALE == "paper":
 # %%
 chain = runs.rid_chain_runs(XA, KA, SIZES["fig4_eps"], runs=SIZES["fig4_runs"],
                             seed=SEED, name="fig4", index=idxA)
-chain_art = runs.rid_chain_runs(XA, KA, SIZES["fig4_eps"], runs=1, seed=SEED,
+chain_art = runs.rid_chain_runs(XA, KA, SIZES["fig4_eps"], runs=SIZES["chain_var_runs"], seed=SEED,
                                 name="fig4", index=idxA, resample="replace")
 glue("risks-fig4-runs", str(SIZES["fig4_runs"]), display=False)
 
@@ -641,7 +647,7 @@ glue("risks-fig4",
 #
 # Paper Fig. 4: RID-ACC of RS+FD[GRR] on Adult (FK-RI, uniform metric, NK attacker), mean and
 # min-max band of {glue:text}`risks-fig4-runs` runs (the paper: 20); dashed: sampling with
-# replacement (artifact), one run.
+# replacement (artifact), mean of {glue:text}`risks-chain-var-runs` run(s).
 # ```
 
 # %%
@@ -655,9 +661,9 @@ report.range("H7-a-art",
                  for e in common))
 report.range("H7-b", max(float(v.mean(0)[:, t1].max()) for v in chain.values()))
 report.range("H7-c", max(float(v.mean(0)[:, t10].max()) for v in chain.values()))
-var_rid = {lab: runs.rid_chain_runs(XA, KA, [10.0], runs=1, seed=SEED,
+var_rid = {lab: runs.rid_chain_runs(XA, KA, [10.0], runs=SIZES["chain_var_runs"], seed=SEED,
                                     name="rid-variants", index=idxA, protocol=p,
-                                    fake=f)[10.0][0, -1, t10]
+                                    fake=f)[10.0].mean(0)[-1, t10]
            for (p, f), lab in LAB.items()}
 report.holds("H7-d", sue_z=var_rid["SUE-z"], smp=H["grr"][-1, t10],
              others=[v for lab, v in var_rid.items() if lab != "SUE-z"])
@@ -859,13 +865,13 @@ report.range("H8-zipf", float(np.max(pv["zipf_ratios"])))
 
 # %%
 RFD_V = [("grr", "uniform"), ("sue", "random"), ("oue", "random")]
-rfd = ex.aif_experiment(XC, KC, SIZES["rfd_eps"], RFD_V, runs=1,
+rfd = ex.aif_experiment(XC, KC, SIZES["rfd_eps"], RFD_V, runs=SIZES["rfd_runs"],
                         pk_fractions=SIZES["pk"], prior_kind="correct",
                         rng=rng_for(SEED, "fig6"))
 rfd_x = runs.xgb_by_variant(XC, KC, SIZES["xgb_eps"],
                             RFD_V if SCALE != "smoke" else RFD_V[:1],
-                            xgb_models, seed=SEED, name="xgb-rfd", prior_kind="correct")
-inc = {kind: ex.aif_experiment(XC, KC, SIZES["rfd_eps"], RFD_V, runs=1, pk_fractions=(),
+                            runs.xgb_models(()), seed=SEED, name="xgb-rfd", prior_kind="correct")
+inc = {kind: ex.aif_experiment(XC, KC, SIZES["rfd_eps"], RFD_V, runs=SIZES["rfd_runs"], pk_fractions=(),
                                prior_kind=kind, rng=rng_for(SEED, f"fig17-{kind}"))
        for kind in ("dir", "zipf", "exp")}
 
@@ -882,8 +888,9 @@ glue("risks-fig17", figures.fig17(SIZES["rfd_eps"], inc, 18), display=False)
 # :alt: Six panels of AIF-ACC against RS+RFD on ACS with correct priors; the paper's NK attacker stays near the baseline, PK is a little higher and grows with n_pk.
 #
 # Paper Fig. 6: attribute inference against RS+RFD on ACS with 'correct' priors: XGBoost with
-# default parameters at ε ∈ {1, 10} (stars, NK $s = 1n$ and PK $n_{pk} = 0.5n$, every variant),
-# the Bayes attackers over the ε grid (dashed) and the oracle (dotted); one run per point.
+# default parameters at ε ∈ {glue:text}`risks-xgb-eps` (solid with stars, NK $s = 1n$ and PK
+# $n_{pk} = 0.5n$, every variant, one run), the Bayes attackers over the ε grid (dashed) and the
+# oracle (dotted), mean of {glue:text}`risks-rfd-runs` run(s) per point (the paper: 20).
 # ```
 #
 # ```{glue:figure} risks-fig17
@@ -891,7 +898,8 @@ glue("risks-fig17", figures.fig17(SIZES["rfd_eps"], inc, 18), display=False)
 # :alt: Six panels for DIR, ZIPF and EXP priors; the paper's attacker stays near or below the baseline while the dashed prior-aware attacker climbs to between 35 and 60 percent.
 #
 # Paper Fig. 17: NK attribute inference against RS+RFD on ACS with 'incorrect' priors: the paper's
-# attacker (solid) and a prior-aware one (dashed); one run per point (the paper: 20), legend below.
+# attacker (solid) and a prior-aware one (dashed); mean of {glue:text}`risks-rfd-runs` run(s) per
+# point (the paper: 20), legend below.
 # ```
 #
 # The rows below grade Sec. 5.2.3 and App. E.2 on these runs. The paper's NK attacker against

@@ -19,6 +19,15 @@ _MAP = Instance(Mapping, example={})
 _SEQ = Instance(list, tuple, np.ndarray, example=[1.0])
 _VCOL = {"GRR": "grr", "SUE-z": "sue", "OUE-z": "oue", "SUE-r": "sue", "OUE-r": "oue"}
 _SURVEYS = (2, 3, 4, 5)
+#: Markers of the XGBoost models of one panel, in the paper's order (s or n_pk = 1n/0.1n, 3n/0.3n, 5n/0.5n).
+_XMARKS = ("*", "P", "X")
+
+
+def _xgb_rank(name: str) -> int:
+    """0, 1, 2 for the paper's smallest, middle and largest s or n_pk in an XGBoost model name
+    ("NK s=3n" -> 1, "PK 0.5n" -> 2, "HM (1n, 0.1n)" -> 0)."""
+    digit = next(ch for ch in name if ch in "135")
+    return "135".index(digit)
 
 
 def _fig(*args, **kw):
@@ -136,11 +145,11 @@ def aif_grid(res: Mapping[tuple[str, str], np.ndarray], eps: Sequence[float], d:
                         tag = "s → ∞" if model == "NK" else f"n_pk = {key[1][2:]}n"
                         ax.plot(eps, np.asarray(res[key]).mean(0), color=col, ls="--", marker=mk, ms=3, lw=1,
                                 label=f"{lab} Bayes {tag}")
-                for (xl, name), v in (xgb or {}).items():
-                    if xl == lab and name.startswith(model):
-                        xe = v["eps"]
-                        ax.plot(xe, np.asarray(v["acc"]).mean(0), color=col, ls="-", marker="*", ms=6, lw=1.6,
-                                label=f"{lab} XGBoost {name[len(model):].strip()}")
+                mine = [(name, v) for (xl, name), v in (xgb or {}).items() if xl == lab and name.startswith(model)]
+                for name, v in mine:
+                    mk, lw = _XMARKS[_xgb_rank(name)], (1.8, 1.3, 0.9)[_xgb_rank(name)]
+                    ax.plot(v["eps"], np.asarray(v["acc"]).mean(0), color=col, ls="-", marker=mk, ms=5, lw=lw,
+                            label=f"{lab} XGBoost {name[len(model):].strip()}")
             ax.axhline(100 / d, color="k", ls="-.", lw=1, label="baseline 1/d")
             ax.set_title(f"({chr(97 + 3 * r + c)}) {model}, {rname}", fontsize="small")
             if c == 0:
