@@ -54,6 +54,21 @@ display(HTML(by_chapter))
 display(HTML(by_source))
 
 # %% [markdown]
+# ## Paper-scale runs
+#
+# The book executes at `SCALE=book` on every build. Each chapter was also run once at the paper's
+# scale (`python -m ldpnb.repro.paperscale --only <chapter>`, on the project's 2-core machine) and its
+# report committed under `results/paper/`; the column *paper-scale status* of the table below comes
+# from those records. A record made at an older commit is flagged *stale* when its claim ids no
+# longer match the chapter's. The durations are wall-clock times of one chapter at a time; their sum
+# is the cost of the whole book at paper scale run serially.
+
+# %% tags=["remove-input"]
+from ldpnb.repro.dashboard import paper_runs_table
+
+display(HTML(paper_runs_table(claims).to_html(index=False, classes="claims-totals", na_rep="")))
+
+# %% [markdown]
 # ## All claims
 
 # %% tags=["remove-input"]

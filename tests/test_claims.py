@@ -194,3 +194,22 @@ def test_a_failed_timing_row_is_shown_but_does_not_stop_the_build(tmp_path, monk
     r.holds("X1", err=1.0)
     with pytest.raises(ReproductionFailure, match=r"1 claim\(s\) failed .*: X1$"):
         r.finalize()
+
+
+def test_paper_runs_table_flags_stale_records_and_sums_durations():
+    """The dashboard's paper-scale table: one row per chapter, a record whose claim ids differ from the
+    chapter's is stale, a chapter without a record is 'not run', and the last row sums the minutes."""
+    import pandas as pd
+
+    from ldpnb.repro.dashboard import paper_runs_table
+
+    claims = pd.DataFrame({"chapter": ["a", "a", "b", "c"], "id": ["x", "y", "z", "w"]})
+    rec = {"a": {"commit": "0123456789", "started": "2026-11-24T10:00:00+00:00", "duration_s": 120.0,
+                 "n_jobs": "2", "peak_rss_mb": 500.4, "counts": {"pass": 2}, "rows": [{"id": "x"}, {"id": "y"}]},
+           "b": {"commit": "abc", "duration_s": 60.0, "peak_rss_mb": 900.0, "counts": {"pass": 1},
+                 "rows": [{"id": "z"}, {"id": "old"}]}}
+    t = paper_runs_table(claims, rec).set_index("chapter")
+    assert t.loc["a", "claim ids"] == "match" and t.loc["a", "commit"] == "01234567" and t.loc["a", "minutes"] == 2.0
+    assert t.loc["b", "claim ids"].startswith("stale (1 differ")
+    assert t.loc["c", "commit"] == "not run"
+    assert t.loc["all (serial sum)", "minutes"] == 3.0 and t.loc["all (serial sum)", "peak MB"] == 900

@@ -18,7 +18,7 @@ import pandas as pd
 from ldpnb.repro.report import STATUSES, build_dir, fmt, load_reports
 
 __all__ = ["chapter_order", "claims_frame", "summary_tables", "write_downloads", "interactive_table",
-           "totals_markdown", "paper_scale_records"]
+           "totals_markdown", "paper_scale_records", "paper_runs_table"]
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES_ORDER = ("paper", "derived", "calibration", "extension", "invariant")
@@ -41,6 +41,39 @@ def paper_scale_records(root: Path = ROOT) -> dict[str, dict[str, Any]]:
         data = json.loads(p.read_text(encoding="utf-8"))
         out[p.stem] = data
     return out
+
+
+def paper_runs_table(claims: pd.DataFrame, records: dict[str, dict[str, Any]] | None = None) -> pd.DataFrame:
+    """One row per chapter: its recorded paper-scale run (commit, start, duration, worker processes, peak
+    memory, statuses) and whether its claim ids still match the chapter's book-scale report (``claims``,
+    from :func:`claims_frame`); a last row sums the durations (the serial cost of the whole book at
+    paper scale, in minutes of the recording machine)."""
+    records = paper_scale_records() if records is None else records
+    chapters = list(dict.fromkeys(claims["chapter"])) if not claims.empty else []
+    chapters += [c for c in records if c not in chapters]
+    rows = []
+    for ch in chapters:
+        rec = records.get(ch)
+        if rec is None:
+            rows.append({"chapter": ch, "commit": "not run", "started": "", "minutes": float("nan"), "processes": "",
+                         "peak MB": float("nan"), "statuses": "", "claim ids": ""})
+            continue
+        ids = {r["id"] for r in rec.get("rows", [])}
+        book = set(claims.loc[claims["chapter"] == ch, "id"]) if not claims.empty else set()
+        match = "no book report" if not book else ("match" if ids == book else
+                                                   f"stale ({len(ids ^ book)} differ)")
+        rows.append({"chapter": ch, "commit": str(rec.get("commit", ""))[:8],
+                     "started": str(rec.get("started", ""))[:16].replace("T", " "),
+                     "minutes": round(float(rec.get("duration_s", float("nan"))) / 60, 1),
+                     "processes": str(rec.get("n_jobs", "")),
+                     "peak MB": round(float(rec.get("peak_rss_mb", float("nan")))),
+                     "statuses": ", ".join(f"{k} {v}" for k, v in rec.get("counts", {}).items()),
+                     "claim ids": match})
+    out = pd.DataFrame(rows, columns=["chapter", "commit", "started", "minutes", "processes", "peak MB", "statuses",
+                                      "claim ids"])
+    total = {"chapter": "all (serial sum)", "commit": "", "started": "", "minutes": round(out["minutes"].sum(), 1),
+             "processes": "", "peak MB": out["peak MB"].max(), "statuses": "", "claim ids": ""}
+    return pd.concat([out, pd.DataFrame([total])], ignore_index=True)
 
 
 _NP_REPR = re.compile(r"\bnp\.(?:float|int|uint|bool|str_)\w*\(([^()]*)\)")
