@@ -21,6 +21,7 @@ _VCOL = {"GRR": "grr", "SUE-z": "sue", "OUE-z": "oue", "SUE-r": "sue", "OUE-r": 
 _SURVEYS = (2, 3, 4, 5)
 #: Markers of the XGBoost models of one panel, in the paper's order (s or n_pk = 1n/0.1n, 3n/0.3n, 5n/0.5n).
 _XMARKS = ("*", "P", "X")
+_XTAG = {"NK": "", "PK": "n_pk = ", "HM": "(s, n_pk) = "}
 
 
 def _xgb_rank(name: str) -> int:
@@ -149,7 +150,7 @@ def aif_grid(res: Mapping[tuple[str, str], np.ndarray], eps: Sequence[float], d:
                 for name, v in mine:
                     mk, lw = _XMARKS[_xgb_rank(name)], (1.8, 1.3, 0.9)[_xgb_rank(name)]
                     ax.plot(v["eps"], np.asarray(v["acc"]).mean(0), color=col, ls="-", marker=mk, ms=5, lw=lw,
-                            label=f"{lab} XGBoost {name[len(model):].strip()}")
+                            label=f"{lab} XGBoost {_XTAG[model]}{name[len(model):].strip()}")
             ax.axhline(100 / d, color="k", ls="-.", lw=1, label="baseline 1/d")
             ax.set_title(f"({chr(97 + 3 * r + c)}) {model}, {rname}", fontsize="small")
             if c == 0:
