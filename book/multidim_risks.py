@@ -471,23 +471,26 @@ report.range("T14", checks.pie_capacity_gap(len(XA)))
 LAB = dict(zip(runs.VARIANTS, runs.LABELS))
 AIF_DATA = {"ACS": (XC, KC, SIZES["pk"]), "Adult": (XA, KA, SIZES["pk"][::2]),
             "Nursery": (XN, KN, SIZES["pk"][::2])}
-aif = {name: ex.aif_experiment(X, K, SIZES["aif_eps"], runs.VARIANTS, runs=SIZES["aif_runs"],
-                               pk_fractions=pk, rng=rng_for(SEED, f"aif-{name}"))
+aif = {name: ex.aif_experiment(X, K, SIZES["aif_eps"], runs.VARIANTS,
+                               runs=SIZES["aif_runs"], pk_fractions=pk,
+                               rng=rng_for(SEED, f"aif-{name}"))
        for name, (X, K, pk) in AIF_DATA.items()}
 t_x = time.process_time()
 xgb = runs.xgb_by_variant(XC, KC, SIZES["xgb_eps"], SIZES["xgb_variants"],
                           runs.xgb_models(SIZES["xgb_grid"]), seed=SEED, name="xgb-acs")
 report.timing("xgboost_acs_cpu", time.process_time() - t_x)
 xgb_other = {name: runs.xgb_by_variant(X, K, SIZES["xgb_other_eps"], runs.VARIANTS,
-                                       runs.xgb_models(()), seed=SEED, name=f"xgb-{name}")
+                                       runs.xgb_models(()), seed=SEED,
+                                       name=f"xgb-{name}")
              for name, (X, K, _) in AIF_DATA.items()
              if name != "ACS" and SIZES["xgb_other_eps"]}
+
+# %% tags=["hide-input", "remove-output"]
 for key in ("aif_runs", "rfd_runs", "chain_var_runs"):
     glue(f"risks-{key.replace('_', '-')}", str(SIZES[key]), display=False)
 glue("risks-xgb-grid", ", ".join(SIZES["xgb_grid"]) or "none", display=False)
-glue("risks-xgb-eps", "{" + ", ".join(f"{e:g}" for e in SIZES["xgb_eps"]) + "}", display=False)
-
-# %% tags=["hide-input", "remove-output"]
+glue("risks-xgb-eps", "{" + ", ".join(f"{e:g}" for e in SIZES["xgb_eps"]) + "}",
+     display=False)
 ROWS = [("RS+FD[GRR]", ["GRR"]), ("RS+FD[UE-z]", ["SUE-z", "OUE-z"]),
         ("RS+FD[UE-r]", ["SUE-r", "OUE-r"])]
 glue("risks-fig3",
@@ -630,8 +633,8 @@ if SCALE == "paper":
 # %%
 chain = runs.rid_chain_runs(XA, KA, SIZES["fig4_eps"], runs=SIZES["fig4_runs"],
                             seed=SEED, name="fig4", index=idxA)
-chain_art = runs.rid_chain_runs(XA, KA, SIZES["fig4_eps"], runs=SIZES["chain_var_runs"], seed=SEED,
-                                name="fig4", index=idxA, resample="replace")
+chain_art = runs.rid_chain_runs(XA, KA, SIZES["fig4_eps"], runs=SIZES["chain_var_runs"],
+                                seed=SEED, name="fig4", index=idxA, resample="replace")
 glue("risks-fig4-runs", str(SIZES["fig4_runs"]), display=False)
 
 # %% tags=["hide-input", "remove-output"]
@@ -661,9 +664,9 @@ report.range("H7-a-art",
                  for e in common))
 report.range("H7-b", max(float(v.mean(0)[:, t1].max()) for v in chain.values()))
 report.range("H7-c", max(float(v.mean(0)[:, t10].max()) for v in chain.values()))
-var_rid = {lab: runs.rid_chain_runs(XA, KA, [10.0], runs=SIZES["chain_var_runs"], seed=SEED,
-                                    name="rid-variants", index=idxA, protocol=p,
-                                    fake=f)[10.0].mean(0)[-1, t10]
+var_rid = {lab: runs.rid_chain_runs(XA, KA, [10.0], runs=SIZES["chain_var_runs"],
+                                    seed=SEED, name="rid-variants", index=idxA,
+                                    protocol=p, fake=f)[10.0].mean(0)[-1, t10]
            for (p, f), lab in LAB.items()}
 report.holds("H7-d", sue_z=var_rid["SUE-z"], smp=H["grr"][-1, t10],
              others=[v for lab, v in var_rid.items() if lab != "SUE-z"])
@@ -870,9 +873,11 @@ rfd = ex.aif_experiment(XC, KC, SIZES["rfd_eps"], RFD_V, runs=SIZES["rfd_runs"],
                         rng=rng_for(SEED, "fig6"))
 rfd_x = runs.xgb_by_variant(XC, KC, SIZES["xgb_eps"],
                             RFD_V if SCALE != "smoke" else RFD_V[:1],
-                            runs.xgb_models(()), seed=SEED, name="xgb-rfd", prior_kind="correct")
-inc = {kind: ex.aif_experiment(XC, KC, SIZES["rfd_eps"], RFD_V, runs=SIZES["rfd_runs"], pk_fractions=(),
-                               prior_kind=kind, rng=rng_for(SEED, f"fig17-{kind}"))
+                            runs.xgb_models(()), seed=SEED, name="xgb-rfd",
+                            prior_kind="correct")
+inc = {kind: ex.aif_experiment(XC, KC, SIZES["rfd_eps"], RFD_V, runs=SIZES["rfd_runs"],
+                               pk_fractions=(), prior_kind=kind,
+                               rng=rng_for(SEED, f"fig17-{kind}"))
        for kind in ("dir", "zipf", "exp")}
 
 # %% tags=["hide-input", "remove-output"]
