@@ -319,8 +319,8 @@ display(table(targets, "Speed targets (timings: met or missed, never a failure)"
 #   microseconds, while a numpy iteration is six calls of a few microseconds each, whatever $k$.
 #   Only compiling the loop closes that gap, and `ldpnb` depends on numpy and scipy only.
 # * *Dense IBU at large $k$* (T3): both products are memory-bound. The peers compute
-#   $A	heta$ and $A r$ with the same orientation of the (symmetric) matrix, the fast
-#   matrix-vector kernel of the BLAS; our engine computes $	heta C$ and $r C^	op$ for any
+#   $A\theta$ and $A r$ with the same orientation of the (symmetric) matrix, the fast
+#   matrix-vector kernel of the BLAS; our engine computes $\theta C$ and $r C^\top$ for any
 #   channel, and a single run does exactly the arithmetic of a batch of runs, so every estimate,
 #   trace and gap is bitwise what it was (tested). Switching one product to the other orientation
 #   would be faster here and would change the last bits of every dense IBU result in the book.

@@ -123,3 +123,17 @@ def test_chapter_executes_at_smoke_scale(name, tmp_path, monkeypatch):
         assert r["status"] in STATUSES and r["scale"] == "smoke"
         problems += verify_row({**r, **volatile.get(r["id"], {})})  # the criterion fails on the falsifier
     assert not problems, f"{name}: " + "; ".join(problems)
+
+
+_SOURCES = sorted([*BOOK.glob("*.py"), *BOOK.glob("*.md"), *(ROOT / "ldpnb").rglob("*.py")])
+
+
+@pytest.mark.parametrize("path", _SOURCES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_no_control_characters_in_sources(path):
+    """No tab, bell, backspace or form feed in the book's and the package's text: they are what
+    ``"\\theta"``, ``"\\alpha"``, ``"\\beta"`` become in a non-raw Python string, and render as broken
+    formulas (``$A<TAB>heta$``) in the book and the docstrings."""
+    text = path.read_text(encoding="utf-8")
+    bad = [(i + 1, repr(line)) for i, line in enumerate(text.splitlines())
+           if any(c in line for c in "\t\x07\x08\x0b\x0c")]
+    assert not bad, f"{path.relative_to(ROOT)}: control characters on lines {bad[:5]}"

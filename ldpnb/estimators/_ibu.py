@@ -392,11 +392,11 @@ def _run_squarem(prod, Q: np.ndarray, Theta: np.ndarray, *, tol: float, max_iter
                  trace: bool) -> IBUResult:
     r"""One run of IBU accelerated by SQUAREM (Varadhan and Roland 2008, scheme S3).
 
-    From :math:`	heta`, two EM updates give :math:`	heta_1, 	heta_2`; with
-    :math:`r = 	heta_1 - 	heta`, :math:`v = 	heta_2 - 2	heta_1 + 	heta` and the step
-    :math:`lpha = \min(-\|r\|/\|v\|, -1)`, the extrapolation
-    :math:`	heta - 2lpha r + lpha^2 v` is accepted if it is a full-support distribution whose
-    log-likelihood is not below :math:`\ell(	heta)` (else :math:`lpha` is moved halfway towards
+    From :math:`\theta`, two EM updates give :math:`\theta_1, \theta_2`; with
+    :math:`r = \theta_1 - \theta`, :math:`v = \theta_2 - 2\theta_1 + \theta` and the step
+    :math:`\alpha = \min(-\|r\|/\|v\|, -1)`, the extrapolation
+    :math:`\theta - 2\alpha r + \alpha^2 v` is accepted if it is a full-support distribution whose
+    log-likelihood is not below :math:`\ell(\theta)` (else :math:`\alpha` is moved halfway towards
     :math:`-1`, which is two plain EM updates), and one EM update stabilises it. The fixed points
     (the MLE) and the certificate are those of plain IBU; ``n_iter`` counts EM updates (evaluations
     of the map), so the cost compares directly with :func:`ibu`'s.
