@@ -90,8 +90,9 @@ idxA, idxC = at.ReidIndex(XA, KA), at.ReidIndex(XC, KC)
 # for attribute inference; it runs the re-identification figures on ε ∈ {1, 2, 4, 6, 8, 10} with
 # {glue:text}`risks-rid-runs` runs each (the headline numbers of Sec. 4.2 with
 # {glue:text}`risks-head-runs` runs), the paper's attacker (XGBoost with default parameters) on
-# ACS at ε ∈ {1, 10} and the Bayes attackers on every grid. `paper` runs every grid of the paper
-# with 20 runs and the full XGBoost grids. Every caption states its sizes.
+# ACS at ε ∈ {1, 10} (the paper's whole grid of synthetic and labelled profiles for GRR, its two
+# extremes for the other variants) and the Bayes attackers on every grid. `paper` runs every grid
+# of the paper with 20 runs and the whole XGBoost grid on ACS. Every caption states its sizes.
 #
 # **How the claims are graded.** Each claim of the paper is a row of the report at the end of the
 # chapter, declared before the run in `ldpnb.papers.risks.claims` with a criterion that can fail.
@@ -258,7 +259,7 @@ pd.DataFrame({figures.NAMES[p]: [H[p][-1, t1], H[p][-1, t10], H[p][0, t10]]
 
 # %% [markdown]
 # GRR's top-10 RID-ACC after five surveys is about a third of the users, SUE's a little lower,
-# and OUE and OLH are an order of magnitude below.# Over the headline runs GRR's top-1 accuracy is about
+# and OUE and OLH are an order of magnitude below. Over the headline runs GRR's top-1 accuracy is about
 # 11 % and its top-10 accuracy about a third, matching the paper's "at most ~10 %" and "about
 # 33 %"; SUE is a few points lower, and ω-SS, which at ε = 10 is GRR on every attribute with
 # $k \le e^\epsilon + 1$, is indistinguishable from it. A single run can miss these numbers by
@@ -456,8 +457,9 @@ report.range("T14", checks.pie_capacity_gap(len(XA)))
 # $s$ synthetic profiles drawn from the server's estimates and run through the protocol (**NK**,
 # $s\in\{1n,3n,5n\}$), on $n_{pk}$ compromised labelled users (**PK**,
 # $n_{pk}\in\{0.1n,0.3n,0.5n\}$), or on both (**HM**). At book scale XGBoost runs on ACS at
-# ε ∈ {1, 10} with $s = 1n$ and $n_{pk} = 0.5n$ for every variant: these fits already cost about a
-# minute and a half of the chapter's eight. Over the whole ε grid we add
+# ε ∈ {1, 10}: the paper's nine models for GRR, $s = 1n$ and $n_{pk} = 0.5n$ for the other
+# variants; these fits cost about two and a half minutes of the chapter's eight. Over the whole
+# ε grid we add
 # the Bayes attackers: NK as the plug-in of the server's estimates (the $s\to\infty$ limit of the
 # paper's NK), PK and HM with marginals and fake distribution learned from the labelled users, and
 # the **oracle** (true marginals), the optimal attacker that no classifier can beat.
