@@ -65,3 +65,16 @@ def test_peers_load_or_say_why_not():
 def test_bandwidth_is_plausible():
     bw = E.bandwidth(16, 2)
     assert 1e8 < bw < 1e12 and math.isfinite(bw)
+
+
+def test_paper_scale_target_is_a_lower_bound_that_can_only_miss():
+    """T10 from the records: core-minutes over the cores, or the longest chapter; missed above the budget,
+    never 'met' (a lower bound under the budget proves nothing)."""
+    from ldpnb.papers.performance.experiments import paper_scale_target
+
+    recs = {"a": {"duration_s": 60 * 100, "n_jobs": "2"}, "b": {"duration_s": 60 * 30, "n_jobs": "1"}}
+    row = paper_scale_target(recs, "t")
+    assert row["value"] == 115.0 and row["status"] == "not measured"  # (200 + 30) / 2
+    row = paper_scale_target({"a": {"duration_s": 60 * 130, "n_jobs": "1"}}, "t")
+    assert row["value"] == 130.0 and row["status"] == "missed"  # the longest chapter bounds the schedule
+    assert paper_scale_target({}, "t")["status"] == "not measured"
