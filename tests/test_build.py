@@ -179,8 +179,12 @@ Parallel(n_jobs=2, backend="loky")(delayed(time.sleep)(120) for _ in range(4))
 '''
 
 _DRIVER = '''\
+import signal
 import sys
 from pathlib import Path
+# Ctrl-C from a terminal: a build started as a background job of a non-interactive shell (as CI scripts
+# are, e.g. `nohup bash .ci/run &`) inherits SIGINT ignored, and would rightly not react to it.
+signal.signal(signal.SIGINT, signal.default_int_handler)
 from ldpnb.repro import build
 book = Path(sys.argv[1])
 build.BOOK = book
