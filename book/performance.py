@@ -313,7 +313,8 @@ targets.append(E.paper_scale_target(PS, TARGETS["T10"]))
 ps_cost = {ch: r["duration_s"] / 60 * max(1, int(r.get("n_jobs") or 1))
            for ch, r in PS.items()}  # core-minutes of each recorded chapter
 top3 = sorted(ps_cost.items(), key=lambda kv: -kv[1])[:3]
-glue("perf-ps-top", ", ".join(f"{ch} {m:.0f}" for ch, m in top3) or "none", display=False)
+glue("perf-ps-top", ", ".join(f"{ch} {m:.0f}" for ch, m in top3) or "none",
+     display=False)
 for t in [t for t in targets if t["value"] is not None]:  # measured ones only
     report.timing(f"target/{t['id']}", t["value"])
 display(table(targets, "Speed targets (timings: met or missed, never a failure)",
