@@ -69,6 +69,19 @@ from ldpnb.repro.dashboard import paper_runs_table
 display(HTML(paper_runs_table(claims).to_html(index=False, classes="claims-totals", na_rep="")))
 
 # %% [markdown]
+# ## Paper-scale figures
+#
+# The figures of those recorded runs: every figure of each chapter at the paper's sizes and
+# repetitions, as the run drew it (captions with that run's sizes filled in; formulas in plain
+# text). They are recorded results, like the rows above, not recomputed by the book's build; each
+# links to its book-scale counterpart, which is.
+
+# %% tags=["remove-input"]
+from ldpnb.repro.dashboard import paper_figures_html
+
+display(HTML(paper_figures_html()))
+
+# %% [markdown]
 # ## All claims
 
 # %% tags=["remove-input"]

@@ -213,3 +213,62 @@ def test_paper_runs_table_flags_stale_records_and_sums_durations():
     assert t.loc["b", "claim ids"].startswith("stale (1 differ")
     assert t.loc["c", "commit"] == "not run"
     assert t.loc["all (serial sum)", "minutes"] == 3.0 and t.loc["all (serial sum)", "peak MB"] == 900
+
+
+def test_plain_math_reads_inline_tex():
+    from ldpnb.repro.dashboard import plain_math
+
+    assert plain_math(r"against $\beta_{U|S} \le 1$, $n_{pk}\in\{0.1n, 0.5n\}$") == "against β_U|S ≤ 1, n_pk∈{0.1n, 0.5n}"
+    assert plain_math(r"$n = 1{,}370$ and $|\mathcal X|$, $\log\Psi(x)$") == "n = 1,370 and |X|, log Ψ(x)"
+    assert plain_math("no math, 5 %") == "no math, 5 %"
+
+
+def test_paper_figures_round_trip(tmp_path):
+    """A glued figure of an executed notebook is exported with its caption (glued text filled in,
+    cross-references numbered) and shown by the dashboard with a link to the book-scale figure."""
+    import base64
+    import io
+    import json
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    import nbformat
+
+    from ldpnb.repro.dashboard import paper_figures_html
+    from ldpnb.repro.paperscale import export_figures
+
+    fig, ax = plt.subplots()
+    ax.plot([0, 1], [0, 1])
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png")
+    png = base64.b64encode(buf.getvalue()).decode()
+    rec = "application/papermill.record/"
+    nb = nbformat.v4.new_notebook()
+    code = nbformat.v4.new_code_cell("glue(...)")
+    code.outputs = [
+        nbformat.v4.new_output("display_data", data={rec + "image/png": png},
+                               metadata={"scrapbook": {"name": "ch-a", "mime_prefix": rec}}),
+        nbformat.v4.new_output("display_data", data={"image/png": png},
+                               metadata={"scrapbook": {"name": "ch-b", "mime_prefix": ""}}),
+        nbformat.v4.new_output("display_data", data={rec + "text/plain": "'20'"},
+                               metadata={"scrapbook": {"name": "ch-runs", "mime_prefix": rec}})]
+    md = nbformat.v4.new_markdown_cell(
+        "```{glue:figure} ch-a\n:name: fig-ch-a\n:alt: x\n\nMean of {glue:text}`ch-runs` runs, $\\epsilon = 1$.\n```\n\n"
+        "```{glue:figure} ch-b\n:name: fig-ch-b\n\nAs {numref}`fig-ch-a`, {cite}`key`.\n```\n")
+    nb.cells = [code, md]
+    ex = tmp_path / "ch.ipynb"
+    nbformat.write(nb, ex)
+    root = tmp_path / "root"
+    out = root / "results" / "paper" / "figures"
+    index = export_figures("ch", ex, out=out)
+    assert [f["name"] for f in index] == ["ch-a", "ch-b"]
+    assert index[0]["caption"] == "Mean of 20 runs, $\\epsilon = 1$." and index[0]["label"] == "fig-ch-a"
+    assert index[1]["caption"] == "As Figure 1, [key]."
+    assert (out / "ch" / "ch-a.png").stat().st_size > 0
+    (root / "results" / "paper" / "ch.json").write_text(json.dumps({"commit": "abcdef123", "started": "2026-11-24T10:00",
+                                                                    "duration_s": 600}))
+    page = paper_figures_html(root)
+    assert page.count("<figure") == 2 and "Mean of 20 runs, ε = 1." in page
+    assert 'href="ch.html#fig-ch-b"' in page and "abcdef12" in page and "10 min" in page and "Figure 2." in page

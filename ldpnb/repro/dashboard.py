@@ -18,7 +18,7 @@ import pandas as pd
 from ldpnb.repro.report import STATUSES, build_dir, fmt, load_reports
 
 __all__ = ["chapter_order", "claims_frame", "summary_tables", "write_downloads", "interactive_table",
-           "totals_markdown", "paper_scale_records", "paper_runs_table"]
+           "totals_markdown", "paper_scale_records", "paper_runs_table", "paper_figures_html"]
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES_ORDER = ("paper", "derived", "calibration", "extension", "invariant")
@@ -74,6 +74,69 @@ def paper_runs_table(claims: pd.DataFrame, records: dict[str, dict[str, Any]] | 
     total = {"chapter": "all (serial sum)", "commit": "", "started": "", "minutes": round(out["minutes"].sum(), 1),
              "processes": "", "peak MB": out["peak MB"].max(), "statuses": "", "claim ids": ""}
     return pd.concat([out, pd.DataFrame([total])], ignore_index=True)
+
+
+_TEX = {r"\epsilon": "ε", r"\varepsilon": "ε", r"\alpha": "α", r"\beta": "β", r"\gamma": "γ", r"\delta": "δ",
+        r"\theta": "θ", r"\lambda": "λ", r"\mu": "μ", r"\nu": "ν", r"\pi": "π", r"\rho": "ρ", r"\sigma": "σ",
+        r"\omega": "ω", r"\Omega": "Ω", r"\infty": "∞", r"\to": "→", r"\leq": "≤", r"\le": "≤", r"\geq": "≥",
+        r"\ge": "≥", r"\in": "∈", r"\times": "×", r"\cdot": "·", r"\approx": "≈", r"\ln": "ln ", r"\log": "log ",
+        r"\sum": "Σ", r"\pm": "±", r"\neq": "≠", r"\ell": "ℓ", r"\{": "\x00", r"\}": "\x01", r"\,": " ", r"\;": " ",
+        r"\%": "%", r"\Psi": "Ψ", r"\psi": "ψ", r"\Lambda": "Λ", r"\Delta": "Δ", r"\Theta": "Θ",
+        r"\Sigma": "Σ", r"\Phi": "Φ", r"\phi": "φ", r"\varphi": "φ", r"\tau": "τ", r"\eta": "η", r"\kappa": "κ",
+        r"\xi": "ξ", r"\chi": "χ", r"\zeta": "ζ", r"\Gamma": "Γ", r"\mid": "|", r"\ldots": "…", r"\dots": "…",
+        r"\prime": "′", r"\sqrt": "√", r"\min": "min", r"\max": "max", r"\exp": "exp", r"\quad": " "}
+
+
+def plain_math(text: str) -> str:
+    """Inline TeX (``$...$``) as readable plain text, for captions shown outside the book's math
+    rendering: ``$\\beta_{U|S} \\le 1$`` -> ``β_U|S ≤ 1``."""
+    def one(m: re.Match) -> str:
+        t = m.group(1)
+        t = t.replace("{,}", ",")
+        t = re.sub(r"\\(?:mathrm|mathit|text|mathbf|mathcal|boldsymbol|operatorname|hat|bar|tilde)\s*\{([^{}]*)\}",
+                   r"\1", t)
+        t = re.sub(r"\\(?:mathrm|mathit|mathbf|mathcal|boldsymbol|hat|bar|tilde|left|right|big|Big)\s*", "", t)
+        for k in sorted(_TEX, key=len, reverse=True):
+            t = re.sub(re.escape(k) + r"(?![A-Za-z])", _TEX[k], t)
+        t = re.sub(r"([_^])\{([^{}]*)\}", r"\1\2", t)
+        t = re.sub(r"\\([A-Za-z]+)", r"\1", t)  # anything else: the command's name
+        return t.replace("{", "").replace("}", "").replace("\x00", "{").replace("\x01", "}")
+    return re.sub(r"\$\$?([^$]+)\$\$?", one, text).replace("\\,", " ")
+
+
+def paper_figures_html(root: Path = ROOT) -> str:
+    """The recorded paper-scale figures (``results/paper/figures/<chapter>/``, written by
+    :func:`ldpnb.repro.paperscale.export_figures`) as HTML: one collapsed block per chapter, with the
+    record's commit, date and duration, each figure embedded with its caption and a link to the
+    book-scale figure in the chapter."""
+    import base64
+
+    records = paper_scale_records(root)
+    order = chapter_order()
+    base = root / "results" / "paper" / "figures"
+    chapters = sorted((p.parent.name for p in base.glob("*/index.json")),
+                      key=lambda c: (order.index(c) if c in order else len(order), c))
+    parts = []
+    for ch in chapters:
+        index = json.loads((base / ch / "index.json").read_text(encoding="utf-8"))
+        rec = records.get(ch, {})
+        prov = (f"recorded at commit {html.escape(str(rec.get('commit', '?'))[:8])} on "
+                f"{html.escape(str(rec.get('started', '?'))[:10])}, {float(rec.get('duration_s', 0)) / 60:.3g} min"
+                if rec else "no record")
+        figs = []
+        for i, f in enumerate(index["figures"], 1):
+            png = base / ch / f"{f['name']}.png"
+            if not png.exists():
+                continue
+            data = base64.b64encode(png.read_bytes()).decode("ascii")
+            cap = html.escape(plain_math(f["caption"]))
+            figs.append(f'<figure class="paper-scale-figure"><img src="data:image/png;base64,{data}" '
+                        f'alt="{html.escape(f["name"])} at paper scale" style="max-width:100%">'
+                        f'<figcaption><b>Figure {i}.</b> {cap} '
+                        f'<a href="{ch}.html#{html.escape(f["label"])}">Book-scale figure</a>.</figcaption></figure>')
+        parts.append(f'<details><summary><b>{html.escape(ch)}</b>: {len(figs)} figure(s), {prov}</summary>'
+                     + "".join(figs) + "</details>")
+    return "".join(parts) or "<p>No paper-scale figures recorded.</p>"
 
 
 _NP_REPR = re.compile(r"\bnp\.(?:float|int|uint|bool|str_)\w*\(([^()]*)\)")

@@ -8,7 +8,9 @@ Usage (from the repository root; hours of CPU, never part of CI)::
 Each chapter is executed with papermill at ``SCALE=paper`` (into ``_build/paper/``), and its
 reproduction report is written, with the run's provenance, to ``results/paper/<chapter>.json``:
 the commit, the command, the machine, the start time, the wall time, the peak memory of the
-kernel and the rows of the report.  The claims dashboard shows each claim's paper-scale status
+kernel and the rows of the report. Its glued figures, with their captions (glued values filled in),
+go to ``results/paper/figures/<chapter>/`` (:func:`export_figures`; palette PNGs), which the claims
+dashboard shows; ``--figures-only`` re-exports them from the executed notebooks of earlier runs.  The claims dashboard shows each claim's paper-scale status
 beside its book-scale status, and flags a record whose claim ids no longer match the chapter.
 Chapters run in parallel over ``--jobs`` processes (each chapter's own sweeps honour
 ``LDPNB_N_JOBS``).
@@ -17,10 +19,14 @@ Chapters run in parallel over ``--jobs`` processes (each chapter's own sweeps ho
 from __future__ import annotations
 
 import argparse
+import ast
+import base64
 import datetime
+import io
 import json
 import os
 import platform
+import re
 import resource
 import shlex
 import subprocess
@@ -123,6 +129,88 @@ def run_one(name: str, params: dict[str, object], timeout: int) -> dict[str, obj
     return record
 
 
+FIGURES = OUT / "figures"
+_REC = "application/papermill.record/"  # glue(..., display=False); displayed glues have no prefix
+_FIGURE = re.compile(r"```\{glue:figure\}\s*(\S+)\s*\n(.*?)```", re.S)
+_ROLE = re.compile(r"\{([\w:-]+)\}`([^`]*)`")
+
+
+def _glued(nb: dict) -> tuple[dict[str, bytes], dict[str, str]]:
+    """The glued images (PNG bytes) and texts of an executed notebook, by glue name."""
+    images, texts = {}, {}
+    for cell in nb.get("cells", []):
+        for out in cell.get("outputs", []):
+            book = out.get("metadata", {}).get("scrapbook", {})
+            name, pre = book.get("name"), book.get("mime_prefix", _REC)
+            data = out.get("data", {})
+            if not name:
+                continue
+            if pre + "image/png" in data:
+                images[name] = base64.b64decode(data[pre + "image/png"])
+            elif pre + "text/plain" in data:
+                raw = data[pre + "text/plain"]
+                raw = "".join(raw) if isinstance(raw, list) else raw
+                try:
+                    value = ast.literal_eval(raw)
+                except (ValueError, SyntaxError):
+                    value = raw
+                texts[name] = str(value)
+    return images, texts
+
+
+def _caption(body: str, texts: dict[str, str], labels: dict[str, int]) -> str:
+    """A glue:figure body as plain text: options dropped, glued values filled in, cross-references
+    to the chapter's other figures numbered as in the gallery, other roles reduced to their text."""
+    lines = [ln for ln in body.splitlines() if not ln.lstrip().startswith(":")]
+    text = " ".join(ln.strip() for ln in lines if ln.strip())
+
+    def role(m: re.Match) -> str:
+        kind, content = m.group(1), m.group(2)
+        if kind.startswith("glue"):
+            return texts.get(content, content)
+        if kind == "numref":
+            return f"Figure {labels[content]}" if content in labels else "the chapter's figure"
+        if kind == "cite":
+            return "[" + content + "]"
+        return re.sub(r"\s*<[^>]*>$", "", content)
+
+    return _ROLE.sub(role, text)
+
+
+def export_figures(name: str, executed: Path, out: Path = FIGURES, colors: int = 64) -> list[dict[str, str]]:
+    """Write the glued figures of an executed chapter to ``out/<name>/<glue name>.png`` (palette PNGs of
+    ``colors`` colours: line plots lose nothing visible and shrink about fourfold) and an ``index.json``
+    of ``{name, label, caption}`` in the chapter's order; returns that index."""
+    from PIL import Image
+
+    nb = json.loads(Path(executed).read_text(encoding="utf-8"))
+    images, texts = _glued(nb)
+    blocks = []
+    for cell in nb.get("cells", []):
+        if cell.get("cell_type") == "markdown":
+            src = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+            blocks += _FIGURE.findall(src)
+    blocks = [(g, body) for g, body in blocks if g in images]
+    labels = {}
+    for i, (g, body) in enumerate(blocks, 1):
+        m = re.search(r"^:name:\s*(\S+)", body, re.M)
+        labels[m.group(1) if m else g] = i
+    dest = out / name
+    if dest.exists():
+        for old in dest.glob("*.png"):
+            old.unlink()
+    dest.mkdir(parents=True, exist_ok=True)
+    index = []
+    for (g, body), (label, _) in zip(blocks, labels.items()):
+        im = Image.open(io.BytesIO(images[g])).convert("RGB")
+        im.quantize(colors=colors, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
+            dest / f"{g}.png", optimize=True)
+        index.append({"name": g, "label": label, "caption": _caption(body, texts, labels)})
+    (dest / "index.json").write_text(json.dumps({"chapter": name, "figures": index}, indent=1, ensure_ascii=False)
+                                     + "\n", encoding="utf-8")
+    return index
+
+
 def main(argv: list[str] | None = None) -> int:
     from ldpnb.repro.build import notebook_chapters
 
@@ -131,6 +219,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--jobs", type=int, default=1, help="chapters run at once")
     ap.add_argument("-p", "--param", nargs=2, action="append", default=[], metavar=("KEY", "VALUE"))
     ap.add_argument("--timeout", type=int, default=6 * 3600, help="per-cell timeout (s)")
+    ap.add_argument("--figures-only", action="store_true",
+                    help="only re-export the figures of the chapters' last executed runs (_build/paper/executed)")
     args = ap.parse_args(argv)
     names = [n for n in notebook_chapters() if n not in NO_REPORT]
     if args.only:
@@ -140,6 +230,12 @@ def main(argv: list[str] | None = None) -> int:
         names = [n for n in names if n in args.only]
     params = {k: v for k, v in args.param}
     OUT.mkdir(parents=True, exist_ok=True)
+    if args.figures_only:
+        for name in names:
+            src = WORK / "executed" / f"{name}.ipynb"
+            if src.exists():
+                print(f"  {name}: {len(export_figures(name, src))} figure(s)", flush=True)
+        return 0
     failed = []
     t_all = time.perf_counter()
     print(f"paper scale: {len(names)} chapter(s), {args.jobs} at once: {', '.join(names)}", flush=True)
@@ -154,6 +250,7 @@ def main(argv: list[str] | None = None) -> int:
             print(rec["error"], file=sys.stderr)
         else:
             (OUT / f"{name}.json").write_text(json.dumps(rec, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+            export_figures(name, WORK / "executed" / f"{name}.ipynb")
         return rec
 
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
