@@ -11,7 +11,7 @@ import numpy as np
 from ldpnb.contracts import Instance, Integer, contract
 from ldpnb.repro.plotting import color
 
-__all__ = ["fig1", "rid_grid", "rid_fk_pk", "aif_grid", "xgb_grid", "fig4", "trees", "utility", "utility_adult",
+__all__ = ["fig1", "rid_grid", "rid_fk_pk", "aif_grid", "fig4", "trees", "utility", "utility_adult",
            "fig17", "NAMES"]
 
 NAMES = {"grr": "GRR", "ss": "ω-SS", "olh": "OLH", "oue": "OUE", "sue": "SUE"}
@@ -168,23 +168,6 @@ def aif_grid(res: Mapping[tuple[str, str], np.ndarray], eps: Sequence[float], d:
         if ax.get_legend():
             ax.get_legend().remove()
     fig.legend(h, lab, loc="outside lower center", ncol=3, fontsize=7, frameon=False)
-    return fig
-
-
-@contract(res=_MAP, eps=_SEQ, d=Integer(2, None))
-def xgb_grid(res: Mapping[tuple[str, str], np.ndarray], eps: Sequence[float], d: int):
-    """The paper's attacker alone (XGBoost), NK / PK / HM panels, curves per variant and model."""
-    models = [m for m in ("NK", "PK", "HM") if any(name.startswith(m) for _, name in res)]
-    fig, axes = _fig(1, len(models), figsize=(7.8, 3.4), sharey=True, squeeze=False)
-    for ax, model in zip(axes[0], models):
-        for (lab, name), v in res.items():
-            if name.startswith(model):
-                ax.plot(eps, np.asarray(v).mean(0), marker="o", ms=3, color=color(_VCOL[lab]),
-                        ls="-" if lab.endswith("z") or lab == "GRR" else "--", label=f"{lab} {name}")
-        ax.axhline(100 / d, color="k", ls="-.", lw=1)
-        ax.set(title=model, xlabel="ε")
-        ax.legend(fontsize=6, frameon=False)
-    axes[0, 0].set_ylabel("AIF-ACC (%)")
     return fig
 
 
