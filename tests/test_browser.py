@@ -161,11 +161,13 @@ def test_figures_load_with_captions(browser, name):
       const imgs = Array.from(main.querySelectorAll('img'));
       const broken = imgs.filter(i => !(i.complete && i.naturalWidth > 0)).map(i => i.getAttribute('src'));
       const figs = Array.from(main.querySelectorAll('figure'));
+      // textContent, not innerText: a figure in a collapsed <details> block (the paper-scale gallery
+      // of the reproduction page) is captioned but not rendered, and its innerText is empty
       const uncaptioned = figs.filter(f => {
         const c = f.querySelector('figcaption');
-        return !c || c.innerText.trim().length < 10 || !f.querySelector('.caption-number');
-      }).map(f => (f.id || f.innerText.slice(0, 40)));
-      const numbers = figs.map(f => (f.querySelector('.caption-number') || {}).innerText || '');
+        return !c || c.textContent.trim().length < 10 || !f.querySelector('.caption-number');
+      }).map(f => (f.id || f.textContent.slice(0, 40)));
+      const numbers = figs.map(f => (f.querySelector('.caption-number') || {}).textContent || '');
       const alts = figs.flatMap(f => Array.from(f.querySelectorAll('img')).map(i => i.getAttribute('alt') || ''));
       return {n_img: imgs.length, broken, n_fig: figs.length, uncaptioned, numbers, alts};
     """)

@@ -270,5 +270,5 @@ def test_paper_figures_round_trip(tmp_path):
     (root / "results" / "paper" / "ch.json").write_text(json.dumps({"commit": "abcdef123", "started": "2026-11-24T10:00",
                                                                     "duration_s": 600}))
     page = paper_figures_html(root)
-    assert page.count("<figure") == 2 and "Mean of 20 runs, ε = 1." in page
+    assert page.count("<figure") == 2 and "Mean of 20 runs, ε = 1." in page and page.count("caption-number") == 2
     assert 'href="ch.html#fig-ch-b"' in page and "abcdef12" in page and "10 min" in page and "Figure 2." in page

@@ -132,7 +132,7 @@ def paper_figures_html(root: Path = ROOT) -> str:
             cap = html.escape(plain_math(f["caption"]))
             figs.append(f'<figure class="paper-scale-figure"><img src="data:image/png;base64,{data}" '
                         f'alt="{html.escape(f["name"])} at paper scale" style="max-width:100%">'
-                        f'<figcaption><b>Figure {i}.</b> {cap} '
+                        f'<figcaption><span class="caption-number">Figure {i}. </span>{cap} '
                         f'<a href="{ch}.html#{html.escape(f["label"])}">Book-scale figure</a>.</figcaption></figure>')
         parts.append(f'<details><summary><b>{html.escape(ch)}</b>: {len(figs)} figure(s), {prov}</summary>'
                      + "".join(figs) + "</details>")
