@@ -41,7 +41,9 @@ def smp_rid_experiment(X, ks, protocol: str, eps_grid, *, setting: str = "unifor
     Returns ``{"FK": array (runs, len(eps_grid), len(eval_surveys), len(topk)), "PK": same or
     None, "pk_attrs": [...], "designs": [...]}`` in %; ``eval_surveys`` defaults to
     #surveys = 2..n_surveys.  Passing the same integer ``rng`` to several protocols gives them
-    the same survey designs and PK subsets (common random numbers for comparisons).
+    the same survey designs and PK subsets in every run, and the same stream for each (run, budget):
+    common random numbers for comparisons (a budget sent in clear, ``inf``, gives every protocol the
+    same profiles).
     """
     X, ks = md.check_dataset(X, ks)
     rng = check_random_state(rng)
@@ -54,12 +56,15 @@ def smp_rid_experiment(X, ks, protocol: str, eps_grid, *, setting: str = "unifor
     PK = np.zeros(shape) if pk else None
     pk_sets, designs = [], []
     for r in range(runs):
-        design = survey_design(d, n_surveys, rng=rng)
-        attrs = pk_attribute_subset(d, rng=rng)
-        designs.append(design)
-        pk_sets.append(attrs)
+        designs.append(survey_design(d, n_surveys, rng=rng))
+        pk_sets.append(pk_attribute_subset(d, rng=rng))
+    # one stream per (run, budget), drawn before any collection: the protocols consume their
+    # generator differently, so a shared stream would give them different designs from run 2 on
+    sub = rng.integers(0, 2**63 - 1, size=(runs, len(eps_grid)), dtype=np.int64)
+    for r, (design, attrs) in enumerate(zip(designs, pk_sets)):
         for e, eps in enumerate(eps_grid):
-            res = simulate_smp_surveys(X, ks, protocol, eps, n_surveys, setting, design=design, rng=rng)
+            res = simulate_smp_surveys(X, ks, protocol, eps, n_surveys, setting, design=design,
+                                       rng=np.random.default_rng(int(sub[r, e])))
             for s, sv in enumerate(ev):
                 P = res["profiles"][sv - 1]
                 FK[r, e, s] = list(reid_topk(P, index, topk).values())
