@@ -199,7 +199,13 @@ CLAIMS = claim_table(
           scales=_PAPER_SCALE, note=_XGB_NOTE),
     Claim("H5-nk", "Sec. 4.3: NK with every s ∈ {1n, 3n, 5n} higher than PK with n_pk = 0.5n (XGBoost, ACS)",
           source="paper", kind="order", paper=Printed("NK > PK 0.5n", "Sec. 4.3"), relation="PK < NK",
-          scales=_PAPER_SCALE, note=_XGB_NOTE),
+          scales=_PAPER_SCALE, expect="diverges", instead="mean(NK - PK) > -3",
+          note="NK grows with s (row H5-s), so its minimum over s is s = 1n and the row meets H5-g on the paper's "
+               "whole grid. Found at paper scale: in the run recorded at commit ef43245 (graded then as a pass "
+               "expected, hence 'fail') NK was below PK 0.5n in 27 of the 50 (variant, ε) cells, by at most "
+               "1.5 points, 0.03 points on average: the two attackers are level, neither is higher. Declared a "
+               "divergence since, with H5-g's fallback rule (fixed at book scale before that run). "
+               + _XGB_NOTE),
     Claim("H6-sens", "App. D: s and n_pk had 'few influence' on Adult while ACS and Nursery are sensitive, especially "
                      "to n_pk in PK (XGBoost)",
           source="paper", kind="none", paper=Printed("few influence on Adult", "App. D"), expect="not-evaluated",
