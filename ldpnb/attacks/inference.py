@@ -6,6 +6,8 @@ Arcolezi, Gambs, Couchot and Palamidessi (2023), Section 3.3.
 
 from __future__ import annotations
 
+import contextlib
+
 from typing import Sequence
 import numpy as np
 from ldpnb.utils import (
@@ -183,6 +185,18 @@ def rsfd_features(reports) -> np.ndarray:
     return np.hstack(cols).astype(np.float32)
 
 
+def _openmp_threads(n_jobs: int):
+    """XGBoost takes at most OpenMP's thread limit, which ``OMP_NUM_THREADS=1`` (the book's setting) caps at 1
+    whatever ``n_jobs`` says; ``n_jobs > 1`` raises the limit for the fit (threadpoolctl), 1 changes nothing.
+    On a busy machine, spinning OpenMP threads are slow: runs with ``n_jobs > 1`` set ``OMP_WAIT_POLICY=PASSIVE``
+    (:mod:`ldpnb.repro.paperscale` does)."""
+    if n_jobs <= 1:
+        return contextlib.nullcontext()
+    from threadpoolctl import threadpool_limits
+
+    return threadpool_limits(limits=int(n_jobs), user_api="openmp")
+
+
 def _make_classifier(classifier: str, seed: int, n_estimators: int | None, n_jobs: int):
     if classifier == "xgboost":
         from xgboost import XGBClassifier
@@ -242,9 +256,10 @@ def aif_classifier(reports, t, ks, eps: float, protocol: str, fake: str, *, mode
     # XGBoost needs contiguous labels 0..K-1: map the present classes
     classes = np.unique(ytr)
     clf = _make_classifier(classifier, int(rng.integers(2 ** 31 - 1)), n_estimators, n_jobs)
-    clf.fit(Xtr, np.searchsorted(classes, ytr))
     te = np.flatnonzero(test)
     if max_test is not None and te.size > max_test:
         te = rng.choice(te, size=int(max_test), replace=False)
-    pred = classes[np.asarray(clf.predict(Xr[te])).astype(int).ravel()]
+    with _openmp_threads(n_jobs):
+        clf.fit(Xtr, np.searchsorted(classes, ytr))
+        pred = classes[np.asarray(clf.predict(Xr[te])).astype(int).ravel()]
     return 100.0 * float(np.mean(pred == t[te]))
