@@ -272,3 +272,38 @@ def test_paper_figures_round_trip(tmp_path):
     page = paper_figures_html(root)
     assert page.count("<figure") == 2 and "Mean of 20 runs, ε = 1." in page and page.count("caption-number") == 2
     assert 'href="ch.html#fig-ch-b"' in page and "abcdef12" in page and "10 min" in page and "Figure 2." in page
+
+
+def test_paperscale_records_a_run_stopped_by_failing_rows(tmp_path, monkeypatch):
+    """A chapter whose report was written but which then stopped on a failing row is recorded with its rows,
+    its error and its CPU time (the record of multidim_risks at ef43245 had to be assembled by hand)."""
+    import json as _json
+    import subprocess as _sp
+    from ldpnb.repro import paperscale as ps
+
+    monkeypatch.setattr(ps, "WORK", tmp_path / "work")
+    monkeypatch.setattr(ps, "OUT", tmp_path / "out")
+    monkeypatch.setattr(ps, "export_figures", lambda name, src, *a, **k: [])
+    monkeypatch.setattr("ldpnb.repro.build.notebook_chapters", lambda: ["toy"])
+    rows = [{"id": "A", "status": "pass"}, {"id": "B", "status": "fail"}]
+
+    def fake_run(cmd, **kw):
+        rep = ps.WORK / "reproduction"
+        rep.mkdir(parents=True, exist_ok=True)
+        (rep / "toy.json").write_text(_json.dumps(rows))
+        out = _json.dumps({"rc": 1, "maxrss_kb": 2048, "cpu_s": 12.34})
+        return _sp.CompletedProcess(cmd, 1, stdout="log\n" + out + "\n", stderr="ReproductionFailure: 1 claim(s) failed")
+
+    monkeypatch.setattr(ps.subprocess, "run", fake_run)
+    assert ps.main(["--only", "toy"]) == 1
+    rec = _json.loads((tmp_path / "out" / "toy.json").read_text())
+    assert rec["rows"] == rows and rec["counts"] == {"pass": 1, "fail": 1}
+    assert "ReproductionFailure" in rec["error"] and rec["cpu_s"] == 12.3 and rec["peak_rss_mb"] == 2.0
+
+    # a run that stopped before writing its report leaves no record
+    (tmp_path / "out" / "toy.json").unlink()
+    (ps.WORK / "reproduction" / "toy.json").unlink()
+    monkeypatch.setattr(ps.subprocess, "run", lambda cmd, **kw: _sp.CompletedProcess(
+        cmd, 1, stdout=_json.dumps({"rc": 1, "maxrss_kb": None, "cpu_s": 1.0}), stderr="boom"))
+    assert ps.main(["--only", "toy"]) == 1
+    assert not (tmp_path / "out" / "toy.json").exists()

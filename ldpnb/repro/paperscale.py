@@ -7,8 +7,9 @@ Usage (from the repository root; hours of CPU, never part of CI)::
 
 Each chapter is executed with papermill at ``SCALE=paper`` (into ``_build/paper/``), and its
 reproduction report is written, with the run's provenance, to ``results/paper/<chapter>.json``:
-the commit, the command, the machine, the start time, the wall time, the peak memory of the
-kernel and the rows of the report. Its glued figures, with their captions (glued values filled in),
+the commit, the command, the machine, the start time, the wall time, the CPU time and the peak
+memory of the kernel (with its worker processes) and the rows of the report. A run stopped by a
+failing row is recorded too, with its error, when its report was written. Its glued figures, with their captions (glued values filled in),
 go to ``results/paper/figures/<chapter>/`` (:func:`export_figures`; palette PNGs), which the claims
 dashboard shows; ``--figures-only`` re-exports them from the executed notebooks of earlier runs.  The claims dashboard shows each claim's paper-scale status
 beside its book-scale status, and flags a record whose claim ids no longer match the chapter.
@@ -87,38 +88,48 @@ def run_one(name: str, params: dict[str, object], timeout: int) -> dict[str, obj
     env = dict(os.environ)
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
         env.setdefault(var, "1")
+    # threads that sleep while they wait: XGBoost's 2 OpenMP threads (n_jobs = $LDPNB_N_JOBS) on a core that
+    # another process also uses took 26 s instead of 2 s when spinning (20,000 x 100 toy fit)
+    env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     env["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
     env["LDPNB_BUILD_DIR"] = str(WORK)
     env["PAPERMILL"] = "1"
     started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     load_start = _load()
+    t_start = time.time()
     t0 = time.perf_counter()
     # a wrapper process per chapter, so that its children's peak RSS is the kernel's own
     wrapper = [sys.executable, "-c",
                "import resource, subprocess, sys, json; rc = subprocess.run(sys.argv[1:]).returncode; "
-               "print(json.dumps({'rc': rc, 'maxrss_kb': resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss}))",
+               "u = resource.getrusage(resource.RUSAGE_CHILDREN); "
+               "print(json.dumps({'rc': rc, 'maxrss_kb': u.ru_maxrss, 'cpu_s': u.ru_utime + u.ru_stime}))",
                *cmd]
     proc = subprocess.run(wrapper, env=env, capture_output=True, text=True)
     wall = time.perf_counter() - t0
     try:
         info = json.loads(proc.stdout.strip().splitlines()[-1])
     except (IndexError, json.JSONDecodeError):
-        info = {"rc": proc.returncode, "maxrss_kb": None}
+        info = {"rc": proc.returncode, "maxrss_kb": None, "cpu_s": None}
     record: dict[str, object] = {
         "chapter": name, "scale": "paper", "commit": _commit(),
         "command": "python -m ldpnb.repro.paperscale --only " + name
                    + "".join(f" -p {shlex.quote(str(k))} {shlex.quote(str(v))}" for k, v in params.items()),
         "machine": _machine(), "started": started, "duration_s": round(wall, 1),
         "peak_rss_mb": round(info["maxrss_kb"] / 1024, 1) if info.get("maxrss_kb") else None,
+        # user + system CPU of the kernel and of its worker processes (every descendant reaped before the end)
+        "cpu_s": round(info["cpu_s"], 1) if info.get("cpu_s") is not None else None,
         "n_jobs": os.environ.get("LDPNB_N_JOBS", "1"),
         # 1-minute load averages at start and end: a duration measured on a busy machine is inflated
         "load_average": {"start": load_start, "end": _load()},
     }
     if info.get("rc") != 0:
         record["error"] = (proc.stderr or proc.stdout)[-4000:]
-        return record
     report = WORK / "reproduction" / f"{name}.json"
-    record["rows"] = json.loads(report.read_text()) if report.exists() else []
+    # a report written by this run (a failing row stops the chapter after its report is written)
+    fresh = report.exists() and report.stat().st_mtime >= t_start
+    if "error" in record and not fresh:
+        return record
+    record["rows"] = json.loads(report.read_text()) if fresh else []
     tfile = WORK / "reproduction" / f"{name}.timings.json"
     if tfile.exists():
         record["timings"] = json.loads(tfile.read_text())
@@ -248,7 +259,7 @@ def main(argv: list[str] | None = None) -> int:
         if "error" in rec:
             failed.append(name)
             print(rec["error"], file=sys.stderr)
-        else:
+        if "rows" in rec:  # a run whose report was written is recorded, failing rows and error included
             (OUT / f"{name}.json").write_text(json.dumps(rec, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
             export_figures(name, WORK / "executed" / f"{name}.ipynb")
         return rec
