@@ -64,12 +64,8 @@ T0 = time.process_time()
 ALL5 = runs.ALL5
 SIZES = runs.sizes(SCALE)  # grids, runs and sizes of every experiment at this scale
 PROTS = SIZES["prots"]
-glue("risks-rid-runs", str(SIZES["rid_runs"]), display=False)
-for key in ("acs_runs", "nu_runs", "pie_runs"):
-    glue(f"risks-{key.replace('_', '-')}", str(SIZES[key]), display=False)
-glue("risks-head-runs",
-     ", ".join(f"{figures.NAMES[p]} {r}" for p, r in SIZES["head_runs"].items()),
-     display=False)
+for name, text in runs.size_glues(SIZES).items():  # runs and grids quoted in the captions
+    glue(name, text, display=False)
 
 # %%
 adult, adult_ks = ds.load_adult_risks()
@@ -481,31 +477,14 @@ t_x = time.process_time()
 xgb = runs.xgb_by_variant(XC, KC, SIZES["xgb_eps"], SIZES["xgb_variants"],
                           runs.xgb_models(SIZES["xgb_grid"]), seed=SEED, name="xgb-acs")
 report.timing("xgboost_acs_cpu", time.process_time() - t_x)
-xgb_other = {name: runs.xgb_by_variant(X, K, SIZES["xgb_other_eps"], runs.VARIANTS,
-                                       runs.xgb_models(()), seed=SEED,
-                                       name=f"xgb-{name}")
-             for name, (X, K, _) in AIF_DATA.items()
-             if name != "ACS" and SIZES["xgb_other_eps"]}
+xgb_other = runs.xgb_other_datasets({"Adult": (XA, KA), "Nursery": (XN, KN)},
+                                    SIZES["xgb_other_eps"], seed=SEED)
 
 # %% tags=["hide-input", "remove-output"]
-for key in ("aif_runs", "rfd_runs", "chain_var_runs"):
-    glue(f"risks-{key.replace('_', '-')}", str(SIZES[key]), display=False)
-glue("risks-xgb-grid", ", ".join(SIZES["xgb_grid"]) or "none", display=False)
-glue("risks-xgb-eps", "{" + ", ".join(f"{e:g}" for e in SIZES["xgb_eps"]) + "}",
-     display=False)
-ROWS = [("RS+FD[GRR]", ["GRR"]), ("RS+FD[UE-z]", ["SUE-z", "OUE-z"]),
-        ("RS+FD[UE-r]", ["SUE-r", "OUE-r"])]
-glue("risks-fig3",
-     figures.aif_grid(aif["ACS"], SIZES["aif_eps"], 18, ROWS, SIZES["pk"], xgb=xgb),
-     display=False)
-glue("risks-fig14",
-     figures.aif_grid(aif["Adult"], SIZES["aif_eps"], 10, ROWS, SIZES["pk"][::2],
-                      xgb=xgb_other.get("Adult")),
-     display=False)
-glue("risks-fig15",
-     figures.aif_grid(aif["Nursery"], SIZES["aif_eps"], 9, ROWS, SIZES["pk"][::2],
-                      xgb=xgb_other.get("Nursery")),
-     display=False)
+for num, name, d in (("3", "ACS", 18), ("14", "Adult", 10), ("15", "Nursery", 9)):
+    xg = xgb if name == "ACS" else xgb_other.get(name)
+    glue(f"risks-fig{num}", figures.aif_grid(aif[name], SIZES["aif_eps"], d, figures.FD_ROWS,
+                                             AIF_DATA[name][2], xgb=xg), display=False)
 
 # %% [markdown]
 # ```{glue:figure} risks-fig3
@@ -637,7 +616,6 @@ chain = runs.rid_chain_runs(XA, KA, SIZES["fig4_eps"], runs=SIZES["fig4_runs"],
                             seed=SEED, name="fig4", index=idxA)
 chain_art = runs.rid_chain_runs(XA, KA, SIZES["fig4_eps"], runs=SIZES["chain_var_runs"],
                                 seed=SEED, name="fig4", index=idxA, resample="replace")
-glue("risks-fig4-runs", str(SIZES["fig4_runs"]), display=False)
 
 # %% tags=["hide-input", "remove-output"]
 glue("risks-fig4",
@@ -775,9 +753,6 @@ n_mse = {t: SIZES["mse_runs" if t[1] == "correct" or t[0] == "ACS" else "mse_run
 util = {t: ex.rsfd_mse_experiment(*UDATA[t[0]], EPS_U, METHODS, prior_kind=t[1],
                                   rng=rng_for(SEED, f"mse-{t}"), runs=n_mse[t])
         for t in u_tasks}
-glue("risks-mse-runs",
-     f"{SIZES['mse_runs']} runs ({SIZES['mse_runs_inc']} for Adult's incorrect priors)",
-     display=False)
 
 # %% tags=["hide-input", "remove-output"]
 glue("risks-fig5",
@@ -785,13 +760,9 @@ glue("risks-fig5",
                      {"(a) 'correct' priors": util[("ACS", "correct")]["mse"],
                       "(b) 'incorrect' priors (DIR)": util[("ACS", "dir")]["mse"]}),
      display=False)
-glue("risks-fig16",
-     figures.utility_adult(EPS_U, EPS_LAB, {n: util[("Adult", k)] for n, k in
-                                                           [("'correct'", "correct"),
-                                                            ("DIR", "dir"),
-                                                            ("ZIPF", "zipf"),
-                                                            ("EXP",
-                                                             "exp")]}), display=False)
+PRIOR_NAMES = {"'correct'": "correct", "DIR": "dir", "ZIPF": "zipf", "EXP": "exp"}
+glue("risks-fig16", figures.utility_adult(
+    EPS_U, EPS_LAB, {n: util[("Adult", k)] for n, k in PRIOR_NAMES.items()}), display=False)
 
 # %% [markdown]
 # ```{glue:figure} risks-fig5
@@ -821,10 +792,7 @@ glue("risks-fig16",
 # a few values whose counts are then estimated almost exactly.
 
 # %%
-def pooled(res, a, b):
-    return float(res["mse"][a].sum(1).mean() / res["mse"][b].sum(1).mean())
-
-
+pooled, lower = checks.pooled_mse_ratio, checks.rfd_expected_lower
 for ds_ in ("ACS", "Adult"):
     res = util[(ds_, "correct")]
     report.holds(f"H8-{ds_}",
@@ -832,10 +800,6 @@ for ds_ in ("ACS", "Adult"):
                  / res["analytic"]["RS+FD[GRR]"].mean(0),
                  pooled=pooled(res, "RS+RFD[GRR]", "RS+FD[GRR]"))
 res, FAM = util[("ACS", "correct")], ["GRR", "SUE-r", "OUE-r"]
-def lower(an, p):
-    return bool(np.all(an[f"RS+RFD[{p}]"].mean(0) < an[f"RS+FD[{p}]"].mean(0)))
-
-
 report.holds("Fig5-a",
              all_expected_lower=int(all(lower(res["analytic"], p) for p in FAM)),
              pooled=[pooled(res, f"RS+RFD[{p}]", f"RS+FD[{p}]") for p in FAM])
@@ -883,10 +847,8 @@ inc = {kind: ex.aif_experiment(XC, KC, SIZES["rfd_eps"], RFD_V, runs=SIZES["rfd_
        for kind in ("dir", "zipf", "exp")}
 
 # %% tags=["hide-input", "remove-output"]
-RFD_ROWS = [("RS+RFD[GRR]", ["GRR"]), ("RS+RFD[UE-r]", ["SUE-r", "OUE-r"])]
-glue("risks-fig6",
-     figures.aif_grid(rfd, SIZES["rfd_eps"], 18, RFD_ROWS, SIZES["pk"], xgb=rfd_x),
-     display=False)
+glue("risks-fig6", figures.aif_grid(rfd, SIZES["rfd_eps"], 18, figures.RFD_ROWS, SIZES["pk"],
+                                   xgb=rfd_x), display=False)
 glue("risks-fig17", figures.fig17(SIZES["rfd_eps"], inc, 18), display=False)
 
 # %% [markdown]

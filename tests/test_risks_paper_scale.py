@@ -109,3 +109,55 @@ def test_rid_protocols_share_designs_and_streams_in_every_run():
     # the runs differ from each other (the designs are drawn afresh per run)
     assert len({tuple(map(tuple, dsg)) for dsg in out["grr"]["designs"]}) > 1
 
+
+@pytest.mark.parametrize("scale", ["smoke", "book", "paper"])
+def test_size_glues_cover_the_chapter_captions(scale):
+    """Every run count or grid quoted by a caption of the chapter ({glue:text}`risks-...`) that is not glued
+    by a figure cell comes from :func:`runs.size_glues`, and states the scale's sizes."""
+    import re
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[1] / "book" / "multidim_risks.py").read_text()
+    glued_in_cells = set(re.findall(r'glue\(\s*f?"(risks-[\w-]+)"', text))
+    quoted = set(re.findall(r"\{glue:text\}`(risks-[\w-]+)`", text))
+    g = runs.size_glues(runs.sizes(scale))
+    assert quoted - glued_in_cells <= set(g), quoted - glued_in_cells - set(g)
+    s = runs.sizes(scale)
+    assert g["risks-rid-runs"] == str(s["rid_runs"]) and g["risks-fig4-runs"] == str(s["fig4_runs"])
+    assert g["risks-xgb-grid"] == (", ".join(s["xgb_grid"]) or "none")
+
+
+def test_xgb_other_datasets_not_run_without_eps():
+    X, K = _toy(1, [3, 4, 2], n=50)
+    assert runs.xgb_other_datasets({"Adult": (X, K)}, [], seed=0) == {}
+
+
+def test_pooled_mse_ratio_and_expected_lower():
+    from ldpnb.papers.risks import checks
+
+    res = {"mse": {"a": np.array([[1.0, 1.0], [2.0, 2.0]]), "b": np.array([[2.0, 2.0], [4.0, 4.0]])}}
+    assert checks.pooled_mse_ratio(res, "a", "b") == pytest.approx(0.5)
+    an = {"RS+RFD[GRR]": np.array([[1.0, 2.0]]), "RS+FD[GRR]": np.array([[2.0, 2.5]])}
+    assert checks.rfd_expected_lower(an, "GRR")
+    an["RS+FD[GRR]"] = np.array([[2.0, 2.0]])
+    assert not checks.rfd_expected_lower(an, "GRR")
+
+
+def test_xgboost_threads_follow_n_jobs_under_omp_num_threads_1():
+    """OMP_NUM_THREADS=1 caps XGBoost at one thread whatever n_jobs says; the attack's fit raises OpenMP's
+    limit to n_jobs (1 leaves it alone)."""
+    pytest.importorskip("xgboost")
+    from threadpoolctl import threadpool_info, threadpool_limits
+
+    from ldpnb.attacks import inference
+
+    import xgboost  # noqa: F401  (loads the OpenMP runtime)
+
+    with threadpool_limits(1, user_api="openmp"):
+        with inference._openmp_threads(2):
+            inside = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "openmp"]
+        with inference._openmp_threads(1):
+            one = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "openmp"]
+        after = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "openmp"]
+    assert inside and all(v == 2 for v in inside)
+    assert all(v == 1 for v in one) and all(v == 1 for v in after)

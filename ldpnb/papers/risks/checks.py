@@ -18,6 +18,8 @@ from ldpnb.utils import check_random_state
 
 __all__ = [
     "profile_accuracy_mc",
+    "pooled_mse_ratio",
+    "rfd_expected_lower",
     "coverage_mc",
     "single_report_mc",
     "fig1_vs_fig2",
@@ -225,3 +227,19 @@ def privacy_table(eps: float = 1.0) -> list[dict[str, Any]]:
                     "claim": m.guarantee.epsilon, "eps'": float(md.amplified_epsilon(eps, m.d)),
                     "one attribute differs": m.neighbour_level() if isinstance(m, RSFD) else np.nan})
     return out
+
+
+@contract(res=Instance(dict, example={}), new=Instance(str, example="a"), old=Instance(str, example="b"))
+def pooled_mse_ratio(res: dict, new: str, old: str) -> float:
+    """MSE of method ``new`` over that of ``old`` (labels of
+    :func:`~ldpnb.papers.risks.experiments.rsfd_mse_experiment`), each summed over ε and averaged over
+    the runs: below 1 when ``new`` has the lower error overall (Figs. 5, 16)."""
+    return float(np.sum(res["mse"][new], axis=1).mean() / np.sum(res["mse"][old], axis=1).mean())
+
+
+@contract(analytic=Instance(dict, example={}), protocol=Instance(str, example="GRR"))
+def rfd_expected_lower(analytic: dict, protocol: str) -> bool:
+    """Whether RS+RFD's expected MSE is below RS+FD's at every ε for ``protocol`` (label part, e.g.
+    ``"SUE-r"``), from the exact expectations ``analytic`` of ``rsfd_mse_experiment``."""
+    return bool(np.all(np.mean(analytic[f"RS+RFD[{protocol}]"], axis=0)
+                       < np.mean(analytic[f"RS+FD[{protocol}]"], axis=0)))

@@ -12,13 +12,16 @@ from ldpnb.contracts import Instance, Integer, contract
 from ldpnb.repro.plotting import color
 
 __all__ = ["fig1", "rid_grid", "rid_fk_pk", "aif_grid", "fig4", "trees", "utility", "utility_adult",
-           "fig17", "NAMES"]
+           "fig17", "NAMES", "FD_ROWS", "RFD_ROWS"]
 
 NAMES = {"grr": "GRR", "ss": "ω-SS", "olh": "OLH", "oue": "OUE", "sue": "SUE"}
 _MAP = Instance(Mapping, example={})
 _SEQ = Instance(list, tuple, np.ndarray, example=[1.0])
 _VCOL = {"GRR": "grr", "SUE-z": "sue", "OUE-z": "oue", "SUE-r": "sue", "OUE-r": "oue"}
 _SURVEYS = (2, 3, 4, 5)
+#: The rows of the AIF figures (:func:`aif_grid`): a title and its variants' labels (Figs. 3, 14, 15; Fig. 6).
+FD_ROWS = [("RS+FD[GRR]", ["GRR"]), ("RS+FD[UE-z]", ["SUE-z", "OUE-z"]), ("RS+FD[UE-r]", ["SUE-r", "OUE-r"])]
+RFD_ROWS = [("RS+RFD[GRR]", ["GRR"]), ("RS+RFD[UE-r]", ["SUE-r", "OUE-r"])]
 #: Markers of the XGBoost models of one panel, in the paper's order (s or n_pk = 1n/0.1n, 3n/0.3n, 5n/0.5n).
 _XMARKS = ("*", "P", "X")
 _XTAG = {"NK": "", "PK": "n_pk = ", "HM": "(s, n_pk) = "}

@@ -14,7 +14,7 @@ from ldpnb.papers.risks.experiments import aif_xgb_experiment, smp_rid_experimen
 from ldpnb.repro.parallel import env_n_jobs
 from ldpnb.repro.seeds import rng_for
 
-__all__ = ["ALL5", "sizes", "paper_xgb_rows", "VARIANTS", "LABELS", "XGB_ALL", "NK_PK", "xgb_models", "rid_by_protocol", "rid_chain_runs", "xgb_by_variant"]
+__all__ = ["ALL5", "sizes", "size_glues", "xgb_other_datasets", "paper_xgb_rows", "VARIANTS", "LABELS", "XGB_ALL", "NK_PK", "xgb_models", "rid_by_protocol", "rid_chain_runs", "xgb_by_variant"]
 
 #: RS+FD variants of Figs. 3, 14, 15: (randomiser, fake-data rule).
 VARIANTS = [("grr", "uniform"), ("sue", "zero"), ("oue", "zero"), ("sue", "random"), ("oue", "random")]
@@ -71,6 +71,22 @@ def sizes(scale: str) -> dict[str, Any]:
     return dict(_SIZES[scale])
 
 
+@contract(sizes=Instance(dict, example=_SIZES["smoke"]))
+def size_glues(sizes: Mapping[str, Any]) -> dict[str, str]:
+    """The glue names and texts that put the numbers of runs and the XGBoost grid of ``sizes`` (one
+    scale of :func:`sizes`) into the chapter's captions, e.g. ``{"risks-rid-runs": "3", ...}``."""
+    from ldpnb.papers.risks.figures import NAMES
+
+    out = {f"risks-{key.replace('_', '-')}": str(sizes[key])
+           for key in ("rid_runs", "acs_runs", "nu_runs", "pie_runs", "aif_runs", "rfd_runs",
+                       "chain_var_runs", "fig4_runs")}
+    out["risks-head-runs"] = ", ".join(f"{NAMES[p]} {r}" for p, r in sizes["head_runs"].items())
+    out["risks-xgb-grid"] = ", ".join(sizes["xgb_grid"]) or "none"
+    out["risks-xgb-eps"] = "{" + ", ".join(f"{e:g}" for e in sizes["xgb_eps"]) + "}"
+    out["risks-mse-runs"] = f"{sizes['mse_runs']} runs ({sizes['mse_runs_inc']} for Adult's incorrect priors)"
+    return out
+
+
 @contract(X=_X, ks=_KS, protocols=_SEQ, grid=_SEQ, runs=Instance(dict, int, example=1), seed=Integer(0, None),
           name=_NAME)
 def rid_by_protocol(X: Any, ks: Any, protocols: Sequence[str], grid: Sequence[Any], *, runs: Any, seed: int,
@@ -125,6 +141,18 @@ def xgb_by_variant(X: Any, ks: Any, eps_grid: Sequence[float], variants: Sequenc
         for key, v in res.items():
             out[key] = {"eps": list(eps_grid), "acc": v}
     return out
+
+
+@contract(datasets=Instance(dict, example={}), eps_grid=_SEQ, seed=Integer(0, None))
+def xgb_other_datasets(datasets: Mapping[str, tuple[Any, Any]], eps_grid: Sequence[float], *,
+                       seed: int) -> dict[str, dict[tuple[str, str], dict[str, Any]]]:
+    """The paper's attacker on the datasets other than ACS (Adult and Nursery, App. D): NK s = 1n and
+    PK 0.5n (:data:`NK_PK`) for every variant at ``eps_grid``, ``{name: xgb_by_variant(...)}`` with the
+    stream ``xgb-<name>``; empty when ``eps_grid`` is empty (not run at this scale)."""
+    if not len(eps_grid):
+        return {}
+    return {name: xgb_by_variant(X, ks, eps_grid, VARIANTS, xgb_models(()), seed=seed, name=f"xgb-{name}")
+            for name, (X, ks) in datasets.items()}
 
 
 @contract(full=_SEQ)
