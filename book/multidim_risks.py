@@ -64,7 +64,7 @@ T0 = time.process_time()
 ALL5 = runs.ALL5
 SIZES = runs.sizes(SCALE)  # grids, runs and sizes of every experiment at this scale
 PROTS = SIZES["prots"]
-for name, text in runs.size_glues(SIZES).items():  # runs and grids quoted in the captions
+for name, text in runs.size_glues(SIZES).items():  # the runs quoted in the captions
     glue(name, text, display=False)
 
 # %%
@@ -483,8 +483,9 @@ xgb_other = runs.xgb_other_datasets({"Adult": (XA, KA), "Nursery": (XN, KN)},
 # %% tags=["hide-input", "remove-output"]
 for num, name, d in (("3", "ACS", 18), ("14", "Adult", 10), ("15", "Nursery", 9)):
     xg = xgb if name == "ACS" else xgb_other.get(name)
-    glue(f"risks-fig{num}", figures.aif_grid(aif[name], SIZES["aif_eps"], d, figures.FD_ROWS,
-                                             AIF_DATA[name][2], xgb=xg), display=False)
+    fig = figures.aif_grid(aif[name], SIZES["aif_eps"], d, figures.FD_ROWS,
+                           AIF_DATA[name][2], xgb=xg)
+    glue(f"risks-fig{num}", fig, display=False)
 
 # %% [markdown]
 # ```{glue:figure} risks-fig3
@@ -761,8 +762,8 @@ glue("risks-fig5",
                       "(b) 'incorrect' priors (DIR)": util[("ACS", "dir")]["mse"]}),
      display=False)
 PRIOR_NAMES = {"'correct'": "correct", "DIR": "dir", "ZIPF": "zipf", "EXP": "exp"}
-glue("risks-fig16", figures.utility_adult(
-    EPS_U, EPS_LAB, {n: util[("Adult", k)] for n, k in PRIOR_NAMES.items()}), display=False)
+adult_util = {n: util[("Adult", k)] for n, k in PRIOR_NAMES.items()}
+glue("risks-fig16", figures.utility_adult(EPS_U, EPS_LAB, adult_util), display=False)
 
 # %% [markdown]
 # ```{glue:figure} risks-fig5
@@ -847,8 +848,9 @@ inc = {kind: ex.aif_experiment(XC, KC, SIZES["rfd_eps"], RFD_V, runs=SIZES["rfd_
        for kind in ("dir", "zipf", "exp")}
 
 # %% tags=["hide-input", "remove-output"]
-glue("risks-fig6", figures.aif_grid(rfd, SIZES["rfd_eps"], 18, figures.RFD_ROWS, SIZES["pk"],
-                                   xgb=rfd_x), display=False)
+fig6 = figures.aif_grid(rfd, SIZES["rfd_eps"], 18, figures.RFD_ROWS, SIZES["pk"],
+                        xgb=rfd_x)
+glue("risks-fig6", fig6, display=False)
 glue("risks-fig17", figures.fig17(SIZES["rfd_eps"], inc, 18), display=False)
 
 # %% [markdown]

@@ -310,7 +310,7 @@ targets = E.targets(cs, ib, ba, TARGETS, time.perf_counter() - T_START,
                     grid_rows=gr, squarem_rows=sq)
 PS = paper_scale_records()
 targets.append(E.paper_scale_target(PS, TARGETS["T10"]))
-ps_cost = {ch: c["core_min"] for ch, c in E.paper_scale_costs(PS).items()}  # core-minutes
+ps_cost = {ch: c["core_min"] for ch, c in E.paper_scale_costs(PS).items()}
 top3 = sorted(ps_cost.items(), key=lambda kv: -kv[1])[:3]
 glue("perf-ps-top", ", ".join(f"{ch} {m:.0f}" for ch, m in top3) or "none",
      display=False)
