@@ -359,8 +359,9 @@ display(table(targets, "Speed targets (timings: met or missed, never a failure)"
 #   OLH), and the fraction says how much more.
 # * *The whole book at paper scale* (T10): each chapter was recorded alone (the table on the
 #   {doc}`reproduction page <reproduction>`), so the whole book was never timed at once; the target
-#   row is a lower bound of a two-core schedule from the recorded core-minutes, and the largest
-#   costs are (core-minutes) {glue:text}`perf-ps-top`. Most of the multidimensional-risks
+#   row is a lower bound of a two-core schedule from the recorded core-minutes (the CPU time of
+#   the kernel and its workers where the record has it, else the wall time of one process), and
+#   the largest costs are (core-minutes) {glue:text}`perf-ps-top`. Most of the multidimensional-risks
 #   chapter's cost is the paper's attacker: XGBoost with the whole grid of synthetic and labelled
 #   profiles, nine fits per variant and ε on ACS.
 #
