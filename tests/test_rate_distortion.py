@@ -364,3 +364,24 @@ def test_blahut_arimoto_object_refuses_bad_arguments():
     with pytest.raises((ValueError, TypeError)):
         BlahutArimoto(p, D, -1.0)
     assert BlahutArimoto(p, D[:, :3], 1.0).guarantee.notion == "ldp"
+
+
+def test_ba_log_channel_formed_on_access_and_kept():
+    """The log channel is formed on first access (not on every call), then kept; it is log C where C is
+    representable and finite where C underflowed (filled from it)."""
+    import numpy as np
+    from ldpnb.mechanisms import rate_distortion as rd
+
+    x = np.arange(12.0)
+    D = np.abs(x[:, None] - x[None, :])
+    p = np.random.default_rng(1).dirichlet(np.ones(12))
+    res = rd.blahut_arimoto(p, D, 1.5, n_iter=10)
+    assert callable(res._log_channel)
+    L = res.log_channel
+    assert isinstance(L, np.ndarray) and res.log_channel is L
+    assert np.allclose(L, np.log(res.channel), rtol=0, atol=1e-12)
+    far = rd.blahut_arimoto(p, D * 80.0, 1.5, n_iter=10)  # e^{-1320} underflows: C filled from log C
+    assert np.all(np.isfinite(far.log_channel))
+    assert np.any(far.channel == 0) or np.any(far.channel < 1e-300)
+    normal = far.channel > 1e-300  # subnormal entries keep few significant bits
+    assert np.allclose(far.log_channel[normal], np.log(far.channel[normal]), rtol=1e-12, atol=1e-9)

@@ -37,7 +37,6 @@ kernel ``exp(-beta d)`` makes ``beta`` a slope in nats per distance unit).
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
 
 import numpy as np
 from scipy.special import logsumexp
@@ -201,18 +200,19 @@ def ba_lagrangian(prior, channel, distance, beta: float) -> float:
     return mutual_information_nats(prior, channel) + _as_beta(beta) * average_distortion(prior, channel, distance)
 
 
-def _F_step(logc: np.ndarray, K: np.ndarray, bd: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def _F_step(logc: np.ndarray, K: np.ndarray, bd: np.ndarray | None, *, d: np.ndarray | None = None,
+            b: float | None = None) -> tuple[np.ndarray, np.ndarray]:
     """``F(c)`` (eq. (1)) and ``log Z(x) = log sum_z c(z) K(x, z)`` from ``log c``.
 
     Linear-domain product with a max shift of ``log c``; rows whose normaliser underflows are
-    recomputed in the log domain.
+    recomputed in the log domain (from ``bd = beta d``, or from ``d`` and ``b`` for those rows only).
     """
     mx = logc.max()
     W = np.multiply(K, np.exp(logc - mx)[None, :])
     Z = W.sum(axis=1)
     bad = Z < 1e-250
     if np.any(bad):
-        A = logc[None, :] - bd[bad]
+        A = logc[None, :] - (bd[bad] if bd is not None else np.multiply(d[bad], b))
         amax = A.max(axis=1, keepdims=True)
         E = np.exp(A - amax)
         zb = E.sum(axis=1, keepdims=True)
@@ -238,6 +238,24 @@ def _G_step(C, logc_prev, bd, logZ, p, logp) -> np.ndarray:
     return out
 
 
+def _finish(logc_prev: np.ndarray, K: np.ndarray, d: np.ndarray | None, b: float, bd: np.ndarray | None = None):
+    """The channel ``C^{(T)} = F(c_{T-1})`` (:func:`_F_step`) and a function forming ``log C^{(T)}`` =
+    ``log c_{T-1}(y) - beta d(x, y) - log Z(x)`` on demand.  The log channel is formed here only when
+    some entry of ``C`` underflowed to 0 (:func:`_fill_underflow` needs it)."""
+    C, logZ = _F_step(logc_prev, K, bd, d=d, b=b)
+
+    def log_channel() -> np.ndarray:
+        L = np.multiply(d, -b) if bd is None else np.negative(bd)
+        L += logc_prev[None, :]
+        L -= logZ[:, None]
+        return L
+
+    if C.size and not C.min() > 0:
+        L = log_channel()
+        return _fill_underflow(C, L), L
+    return C, log_channel
+
+
 def _fill_underflow(C: np.ndarray | None, logC: np.ndarray) -> np.ndarray | None:
     """Entries of the linear channel that underflowed to 0 (kernel ``e^{-beta d}`` below the float64
     range in a row computed in the linear domain) while the exact log-probability is representable
@@ -252,7 +270,6 @@ def _fill_underflow(C: np.ndarray | None, logC: np.ndarray) -> np.ndarray | None
 
 
 # ----------------------------------------------------------------------------- BA
-@dataclass
 class BAResult:
     """Result of :func:`blahut_arimoto`.
 
@@ -263,7 +280,8 @@ class BAResult:
     output_marginal : ndarray (n,)
         ``c_T = pi C^{(T)}``.
     log_channel : ndarray (m, n)
-        ``log C^{(T)}`` computed in the log domain (finite even where ``C`` underflows).
+        ``log C^{(T)}`` computed in the log domain (finite even where ``C`` underflows); formed on first
+        access (one pass over the ``m x n`` entries), then kept.
     n_iter : int
         Number of applications of F (eq. (1)).
     converged : bool
@@ -274,12 +292,24 @@ class BAResult:
         (max-abs change of the channel) and ``"support"`` (number of outputs with c(y) > 1e-6).
     """
 
-    channel: np.ndarray
-    output_marginal: np.ndarray
-    log_channel: np.ndarray
-    n_iter: int
-    converged: bool
-    history: dict = field(default_factory=dict)
+    def __init__(self, channel: np.ndarray, output_marginal: np.ndarray, log_channel, n_iter: int, converged: bool,
+                 history: dict | None = None) -> None:
+        self.channel = channel
+        self.output_marginal = output_marginal
+        self._log_channel = log_channel  # an array, or a function forming it
+        self.n_iter = n_iter
+        self.converged = converged
+        self.history = {} if history is None else history
+
+    @property
+    def log_channel(self) -> np.ndarray:
+        if callable(self._log_channel):
+            self._log_channel = self._log_channel()
+        return self._log_channel
+
+    def __repr__(self) -> str:
+        return (f"BAResult(channel={self.channel.shape}, n_iter={self.n_iter}, converged={self.converged}, "
+                f"history={sorted(self.history)})")
 
 
 @contract(prior=_MASS, distance=_DIST, beta=_BETA, n_iter=Optional(Integer(1, None)),
@@ -333,7 +363,9 @@ def blahut_arimoto(
     BAResult
     """
     p = _as_prior(prior)
-    d = _as_distance(distance, p.size)
+    d = np.asarray(distance, dtype=float)  # finite, >= 0 and 2-D: checked by the contract
+    if d.shape[0] != p.size:
+        raise ValueError(f"distance must have {p.size} rows (one per input), got {d.shape[0]}")
     b = _as_beta(beta)
     n_out = d.shape[1]
     if n_iter is None:
@@ -435,8 +467,7 @@ def _ba_marginal_loop(p, logp, d, b, logc, budget, tol) -> BAResult:
     dense loop (exact log-domain fallback) for the rest of the run.  With ``tol``, the channel change
     ``max |C^{(t)} - C^{(t-1)}|`` is computed from the two factorisations ``diag(1/Z) K diag(c)``.
     """
-    bd = np.multiply(d, b)
-    K = np.negative(bd)
+    K = np.multiply(d, -b)  # -beta d: the same bits as -(beta d)
     np.exp(K, out=K)
     KT = K.T
     n_out = d.shape[1]
@@ -467,15 +498,14 @@ def _ba_marginal_loop(p, logp, d, b, logc, budget, tol) -> BAResult:
                 break
     if t < budget and not converged:
         # hand over to the dense loop (exact log-domain fallback) from iteration t
+        bd = np.multiply(d, b)
         C_prev = None
         if t > 0:
             C_prev, _ = _F_step(logc_prev, K, bd)
         return _ba_dense_loop(p, logp, d, b, logc, budget, tol, history=False, start=t, C_prev=C_prev, bd=bd, K=K)
-    C, logZ = _F_step(logc_prev, K, bd)
+    C, logC = _finish(logc_prev, K, d, b)
     del K
-    logC = np.subtract(logc_prev[None, :], bd, out=bd)      # bd is not needed any more: reuse it
-    logC -= logZ[:, None]
-    return BAResult(channel=_fill_underflow(C, logC), output_marginal=np.exp(logc), log_channel=logC, n_iter=t,
+    return BAResult(channel=C, output_marginal=np.exp(logc), log_channel=logC, n_iter=t,
                     converged=converged, history={})
 
 
@@ -631,11 +661,9 @@ def blahut_arimoto_lattice(prior, rows: int, cols: int, beta: float, *, cell_siz
         return _ba_dense_loop(p, logp, bd / b, b, logc, n_iter, None, history=False, start=t, C_prev=C_prev,
                               bd=bd, K=K)
     K = _toeplitz_blocks(np.exp(-boff), rows, cols) if K is None else K
-    C, logZ = _F_step(logc_prev, K, bd)
+    C, logC = _finish(logc_prev, K, None, b, bd=bd)
     del K
-    logC = np.subtract(logc_prev[None, :], bd, out=bd)
-    logC -= logZ[:, None]
-    return BAResult(channel=_fill_underflow(C, logC), output_marginal=np.exp(logc), log_channel=logC, n_iter=t, converged=False,
+    return BAResult(channel=C, output_marginal=np.exp(logc), log_channel=logC, n_iter=t, converged=False,
                     history={})
 
 
