@@ -333,11 +333,11 @@ display(table(targets, "Speed targets (timings: met or missed, never a failure)"
 #   would be faster here and would change the last bits of every dense IBU result in the book.
 # * *Blahut–Arimoto against a lean numpy BA* (T4): both form the kernel once, iterate the output
 #   marginal and form the channel once at the end (ours forms its exact log-channel only when it
-#   is read). What remains is ours's care: the marginal is iterated in the log domain, exact for
-#   outputs of vanishing mass (about nine numpy calls per iteration against four, which is what
-#   counts on small grids), the inputs are checked (finite, non-negative: one pass over the $k^2$
-#   distances) and so is the channel (entries that underflowed are filled from the log domain:
-#   one more pass). With ten iterations the set-up dominates both.
+#   is read). What remains is the care ldpnb's BA takes: the marginal is iterated in the log
+#   domain, exact for outputs of vanishing mass (about nine numpy calls per iteration against
+#   four, which is what counts on small grids), the inputs are checked (finite, non-negative: one
+#   pass over the $k^2$ distances) and so is the channel (entries that underflowed are filled from
+#   the log domain: one more pass). With ten iterations the set-up dominates both.
 # * *FFT on lattices* (T5): scipy's FFT costs tens of microseconds per call in Python overhead,
 #   four calls per iteration, so the ratio grows with the grid (see {numref}`fig-perf-scaling`)
 #   and is below 50 at the grids timed here.
