@@ -45,7 +45,7 @@ from IPython.display import Markdown
 from myst_nb import glue
 
 from ldpnb.measures.lenses import discordant_pairs, rank_agreement
-from ldpnb.papers.synthesis import CLAIMS, experiments as ex, figures
+from ldpnb.papers.synthesis import CLAIMS, experiments as ex, figures, text
 from ldpnb.repro import Report, seed_for
 from ldpnb.repro.plotting import set_style
 
@@ -261,18 +261,9 @@ close = ex.ibu_advantage(table["Adult"], ["k-RR", "SS"])
 report.holds("E2b", gap=close["gap"], excess=close["excess"])
 
 # %% tags=["remove-cell"]
-def better(setting, names):
-    up = ex.ibu_advantage(table[setting], names)["upper"]
-    return [n for n, u in zip(names, up) if u < 0]
-
-
-def count(setting, names):
-    return f"{len(better(setting, names))} of {len(names)}"
-
-
-yes = better("Adult", ex.ORACLES)
-glue("synthesis-e1-n", count("Adult", ex.GEO), display=False)
-glue("synthesis-e3-n", count("Gowalla", ex.GEO), display=False)
+yes = text.ibu_better(table["Adult"], ex.ORACLES)
+glue("synthesis-e1-n", text.ibu_better_count(table["Adult"], ex.GEO), display=False)
+glue("synthesis-e3-n", text.ibu_better_count(table["Gowalla"], ex.GEO), display=False)
 glue("synthesis-e2-yes", ", ".join(yes) or "none", display=False)
 glue("synthesis-e2-no", ", ".join(n for n in ex.ORACLES if n not in yes) or "none",
      display=False)
@@ -455,19 +446,7 @@ s_geo = ", ".join(f"{v:.1e} ({n})" for n, v in smin.items())
 glue("synthesis-smin-geo", s_geo, display=False)
 glue("synthesis-mi-target", f"{ref['mi']:.3f} bits", display=False)
 glue("synthesis-emd-target", f"{ref['emd_ibu']:.4f} bins", display=False)
-n_better = int((g_mi["upper"] < 0).sum())
-n_less = int((g_emd["mi_gap"] < 0).sum())
-n_lift = int((g_emd["lift_gap"] < 0).sum())
-best_m = geo[int(np.argmin(g_mi["upper"]))]
-kr, ng = ref, len(geo)
-verdict = (
-    f"At equal information, {n_better} of {ng} metric mechanisms estimate better than "
-    f"k-RR by more than 2 SE (M1; the least unfavourable is {best_m}, EMD "
-    f"{at_mi[best_m]['emd_ibu']:.4f} against {kr['emd_ibu']:.4f}), and every one pays "
-    f"with a larger ε-LDP level on X, from {min(at_mi[n]['ldp'] for n in geo):.2f} to "
-    f"{max(at_mi[n]['ldp'] for n in geo):.2f} (M2). At equal utility, {n_less} of {ng} "
-    f"release less information than k-RR's {kr['mi']:.3f} bits (M3), and {n_lift} of "
-    f"{ng} leak less about the secret than k-RR's {kr['lift_ldp']:.3f} nats (M4).")
+verdict = text.matched_verdict(ref, at_mi, at_emd, geo, g_mi, g_emd)
 glue("synthesis-matched-verdict", Markdown(verdict), display=False)
 
 # %% tags=["hide-input", "remove-output"]
@@ -566,32 +545,7 @@ glue("synthesis-n-within", f"{len(why['within'])}", display=False)
 # {glue:md}`synthesis-guide`
 
 # %% tags=["remove-cell"]
-A = table["Adult"]
-fin = [n for n in A if np.isfinite(A[n]["ldp"])]
-best_emd = min(fin, key=lambda n: A[n]["emd_ibu"])
-least_s = min(A, key=lambda n: A[n]["lift_ldp"])
-geo_best = min(A[n]["emd_ibu"] for n in ex.GEO)
-mi_best = max(A[n]["mi"] for n in fin)
-gain_best = max(-A[n]["emd_diff"] for n in A)
-n_ibu = len(better("Adult", list(A)))
-guide = [
-    f"* **Estimating the distribution at a fixed ε-LDP level on X**: {best_emd} had "
-    f"the smallest EMD after IBU at 1-LDP on Adult ({A[best_emd]['emd_ibu']:.3f} "
-    f"bins), against {A['k-RR']['emd_ibu']:.3f} for k-RR; the metric mechanisms pay "
-    f"for their LDP level with the grid's diameter (EMD {geo_best:.3f} at best).",
-    f"* **Protecting a secret S while releasing X**: AORR released "
-    f"{A['AORR']['mi']:.2f} bits about X within a 0.5-nat ALIP budget, against "
-    f"{mi_best:.2f} bits for the most informative 1-LDP mechanism; but its V(X|Y) "
-    f"of {A['AORR']['vx']:.2f} means re-identification is not limited (E6).",
-    f"* **Least leakage about S at the operating point**: {least_s} "
-    f"({A[least_s]['lift_ldp']:.3f} nats, LDP w.r.t. S).",
-    f"* **IBU or INV**: IBU; it beat INV by more than 2 SE for {n_ibu} of {len(A)} "
-    f"mechanisms, by up to {gain_best:.3f} bins of EMD; for k-RR and SS the two agreed "
-    "within 1%, close but not identical (E2b).",
-    "* **Estimating a joint distribution**: not SMP, RS+FD or RS+RFD, whose channels "
-    f"have rank 6 of 12 (S3; EMD {A['SMP']['emd_ibu']:.3f} bins for SMP).",
-]
-glue("synthesis-guide", Markdown("\n".join(guide)), display=False)
+glue("synthesis-guide", Markdown(text.reading_guide(table["Adult"])), display=False)
 
 # %% [markdown]
 # ## Reproduction report

@@ -129,3 +129,25 @@ def test_inv_lstsq_is_the_matrix_inverse_on_square_channels():
     C = grr_channel(5, 1.0)
     q = np.array([30, 10, 25, 20, 15])
     np.testing.assert_allclose(inv_lstsq(C, q)[0], inv_normalized(C, q), atol=1e-12)
+
+
+def test_synthesis_text_counts_and_sentences():
+    """The glued sentences: IBU 'better' means beating INV by more than 2 paired SE; the verdict and the
+    guide quote the table's numbers."""
+    import numpy as np
+    from ldpnb.papers.synthesis import experiments as ex, text
+
+    row = dict(emd_diff=-0.01, emd_diff_se=0.001, emd_inv=0.1, emd_ibu=0.09, ldp=1.0, mi=0.5, vx=0.2,
+               lift_ldp=0.3)
+    table = {"a": dict(row), "b": dict(row, emd_diff=-0.001, emd_diff_se=0.001)}
+    assert text.ibu_better(table, ["a", "b"]) == ["a"] and text.ibu_better_count(table, ["a", "b"]) == "1 of 2"
+    g_mi = {"upper": np.array([0.1, -0.2]), "ldp_gap": np.array([1.0, 2.0])}
+    g_emd = {"mi_gap": np.array([-0.1, 0.1]), "lift_gap": np.array([0.1, 0.2])}
+    v = text.matched_verdict(dict(row), table, table, ["a", "b"], g_mi, g_emd)
+    assert v.startswith("At equal information, 1 of 2") and "least unfavourable is b," in v
+    assert "At equal utility, 1 of 2 release less" in v and "and 0 of 2 leak less" in v
+    names = ["k-RR", "AORR", "SMP"] + ex.GEO
+    A = {n: dict(row, emd_ibu=0.05 + 0.01 * i, lift_ldp=0.5 - 0.01 * i) for i, n in enumerate(names)}
+    guide = text.reading_guide(A).splitlines()
+    assert len(guide) == 5 and all(line.startswith("* **") for line in guide)
+    assert "k-RR had the smallest EMD after IBU" in guide[0] and f"{len(A)} mechanisms" in guide[3]

@@ -2,10 +2,10 @@
 
 Not a paper: every claim is an ``extension`` (a paper's conclusion tested outside its setting), an
 ``invariant`` or a ``derived`` bound.  ``CLAIMS`` (the claims as data), ``experiments`` (settings,
-families, lenses) and ``figures``.
+families, lenses), ``figures`` and ``text`` (the sentences glued into the prose).
 """
 
-from . import experiments, figures
+from . import experiments, figures, text
 from .claims import CLAIMS
 
-__all__ = ["CLAIMS", "experiments", "figures"]
+__all__ = ["CLAIMS", "experiments", "figures", "text"]
