@@ -324,7 +324,8 @@ display(table(targets, "Speed targets (timings: met or missed, never a failure)"
 #
 # * *Dense IBU at small $k$* (T3): a compiled peer runs an iteration in one to a few
 #   microseconds, while a numpy iteration is six calls of a few microseconds each, whatever $k$.
-#   Only compiling the loop closes that gap, and `ldpnb` depends on numpy and scipy only.
+#   Only compiling the loop closes that gap, and `ldpnb` compiles no code of its own (its kernels
+#   are numpy and scipy calls; no numba).
 # * *Dense IBU at large $k$* (T3): both products are memory-bound. The peers compute
 #   $A\theta$ and $A r$ with the same orientation of the (symmetric) matrix, the fast
 #   matrix-vector kernel of the BLAS; our engine computes $\theta C$ and $r C^\top$ for any
