@@ -61,7 +61,10 @@ display(HTML(by_source))
 # report committed under `results/paper/`; the column *paper-scale status* of the table below comes
 # from those records. A record made at an older commit is flagged *stale* when its claim ids no
 # longer match the chapter's. The durations are wall-clock times of one chapter at a time; their sum
-# is the cost of the whole book at paper scale run serially.
+# is the cost of the whole book at paper scale run serially. *CPU minutes* (user and system time of
+# the kernel and its worker processes) are recorded since 25 November 2026; a run on several worker
+# processes or threads uses more CPU than wall time, and a run on a busy machine more wall time
+# than CPU.
 
 # %% tags=["remove-input"]
 from ldpnb.repro.dashboard import paper_runs_table

@@ -205,13 +205,15 @@ def test_paper_runs_table_flags_stale_records_and_sums_durations():
 
     claims = pd.DataFrame({"chapter": ["a", "a", "b", "c"], "id": ["x", "y", "z", "w"]})
     rec = {"a": {"commit": "0123456789", "started": "2026-11-24T10:00:00+00:00", "duration_s": 120.0,
-                 "n_jobs": "2", "peak_rss_mb": 500.4, "counts": {"pass": 2}, "rows": [{"id": "x"}, {"id": "y"}]},
+                 "n_jobs": "2", "peak_rss_mb": 500.4, "counts": {"pass": 2}, "rows": [{"id": "x"}, {"id": "y"}],
+                 "cpu_s": 200.0},
            "b": {"commit": "abc", "duration_s": 60.0, "peak_rss_mb": 900.0, "counts": {"pass": 1},
                  "rows": [{"id": "z"}, {"id": "old"}]}}
     t = paper_runs_table(claims, rec).set_index("chapter")
     assert t.loc["a", "claim ids"] == "match" and t.loc["a", "commit"] == "01234567" and t.loc["a", "minutes"] == 2.0
     assert t.loc["b", "claim ids"].startswith("stale (1 differ")
     assert t.loc["c", "commit"] == "not run"
+    assert t.loc["a", "CPU minutes"] == 3.3 and pd.isna(t.loc["b", "CPU minutes"])  # older records have none
     assert t.loc["all (serial sum)", "minutes"] == 3.0 and t.loc["all (serial sum)", "peak MB"] == 900
 
 

@@ -44,8 +44,8 @@ def paper_scale_records(root: Path = ROOT) -> dict[str, dict[str, Any]]:
 
 
 def paper_runs_table(claims: pd.DataFrame, records: dict[str, dict[str, Any]] | None = None) -> pd.DataFrame:
-    """One row per chapter: its recorded paper-scale run (commit, start, duration, worker processes, peak
-    memory, statuses) and whether its claim ids still match the chapter's book-scale report (``claims``,
+    """One row per chapter: its recorded paper-scale run (commit, start, duration, CPU minutes of the kernel and
+    its workers when recorded, worker processes, peak memory, statuses) and whether its claim ids still match the chapter's book-scale report (``claims``,
     from :func:`claims_frame`); a last row sums the durations (the serial cost of the whole book at
     paper scale, in minutes of the recording machine)."""
     records = paper_scale_records() if records is None else records
@@ -55,8 +55,9 @@ def paper_runs_table(claims: pd.DataFrame, records: dict[str, dict[str, Any]] | 
     for ch in chapters:
         rec = records.get(ch)
         if rec is None:
-            rows.append({"chapter": ch, "commit": "not run", "started": "", "minutes": float("nan"), "processes": "",
-                         "peak MB": float("nan"), "statuses": "", "claim ids": ""})
+            rows.append({"chapter": ch, "commit": "not run", "started": "", "minutes": float("nan"),
+                         "CPU minutes": float("nan"), "processes": "", "peak MB": float("nan"), "statuses": "",
+                         "claim ids": ""})
             continue
         ids = {r["id"] for r in rec.get("rows", [])}
         book = set(claims.loc[claims["chapter"] == ch, "id"]) if not claims.empty else set()
@@ -65,14 +66,17 @@ def paper_runs_table(claims: pd.DataFrame, records: dict[str, dict[str, Any]] | 
         rows.append({"chapter": ch, "commit": str(rec.get("commit", ""))[:8],
                      "started": str(rec.get("started", ""))[:16].replace("T", " "),
                      "minutes": round(float(rec.get("duration_s", float("nan"))) / 60, 1),
+                     "CPU minutes": round(float(rec["cpu_s"]) / 60, 1) if rec.get("cpu_s") is not None
+                     else float("nan"),
                      "processes": str(rec.get("n_jobs", "")),
                      "peak MB": round(float(rec.get("peak_rss_mb", float("nan")))),
                      "statuses": ", ".join(f"{k} {v}" for k, v in rec.get("counts", {}).items()),
                      "claim ids": match})
-    out = pd.DataFrame(rows, columns=["chapter", "commit", "started", "minutes", "processes", "peak MB", "statuses",
-                                      "claim ids"])
+    out = pd.DataFrame(rows, columns=["chapter", "commit", "started", "minutes", "CPU minutes", "processes", "peak MB",
+                                      "statuses", "claim ids"])
     total = {"chapter": "all (serial sum)", "commit": "", "started": "", "minutes": round(out["minutes"].sum(), 1),
-             "processes": "", "peak MB": out["peak MB"].max(), "statuses": "", "claim ids": ""}
+             "CPU minutes": float("nan"), "processes": "", "peak MB": out["peak MB"].max(), "statuses": "",
+             "claim ids": ""}
     return pd.concat([out, pd.DataFrame([total])], ignore_index=True)
 
 
