@@ -380,6 +380,10 @@ def test_ba_log_channel_formed_on_access_and_kept():
     L = res.log_channel
     assert isinstance(L, np.ndarray) and res.log_channel is L
     assert np.allclose(L, np.log(res.channel), rtol=0, atol=1e-12)
+    D2 = D.copy()
+    res2 = rd.blahut_arimoto(p, D2, 1.5, n_iter=10)
+    D2 *= 7.0  # the caller changes its distances before reading the log channel: no effect on the result
+    assert np.array_equal(res2.log_channel, L) and np.array_equal(res2.channel, res.channel)
     far = rd.blahut_arimoto(p, D * 80.0, 1.5, n_iter=10)  # e^{-1320} underflows: C filled from log C
     assert np.all(np.isfinite(far.log_channel))
     assert np.any(far.channel == 0) or np.any(far.channel < 1e-300)

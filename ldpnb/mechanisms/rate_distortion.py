@@ -238,10 +238,12 @@ def _G_step(C, logc_prev, bd, logZ, p, logp) -> np.ndarray:
     return out
 
 
-def _finish(logc_prev: np.ndarray, K: np.ndarray, d: np.ndarray | None, b: float, bd: np.ndarray | None = None):
+def _finish(logc_prev: np.ndarray, K: np.ndarray, d: np.ndarray | None, b: float, bd: np.ndarray | None = None, *,
+            d_owned: bool = True):
     """The channel ``C^{(T)} = F(c_{T-1})`` (:func:`_F_step`) and a function forming ``log C^{(T)}`` =
     ``log c_{T-1}(y) - beta d(x, y) - log Z(x)`` on demand.  The log channel is formed here only when
-    some entry of ``C`` underflowed to 0 (:func:`_fill_underflow` needs it)."""
+    some entry of ``C`` underflowed to 0 (:func:`_fill_underflow` needs it).  ``d_owned=False``: ``d`` is the
+    caller's array, copied (one pass) so that changing it later cannot change the log channel."""
     C, logZ = _F_step(logc_prev, K, bd, d=d, b=b)
 
     def log_channel() -> np.ndarray:
@@ -253,6 +255,8 @@ def _finish(logc_prev: np.ndarray, K: np.ndarray, d: np.ndarray | None, b: float
     if C.size and not C.min() > 0:
         L = log_channel()
         return _fill_underflow(C, L), L
+    if bd is None and not d_owned:
+        d = d.copy()
     return C, log_channel
 
 
@@ -394,7 +398,8 @@ def blahut_arimoto(
         logp = np.log(p)
     if history:
         return _ba_dense_loop(p, logp, d, b, logc, budget, tol if n_iter is None else None, history=True)
-    return _ba_marginal_loop(p, logp, d, b, logc, budget, tol if n_iter is None else None)
+    return _ba_marginal_loop(p, logp, d, b, logc, budget, tol if n_iter is None else None,
+                             d_owned=not np.may_share_memory(d, distance))
 
 
 def _ba_dense_loop(p, logp, d, b, logc, budget, tol, *, history, start=0, C_prev=None, bd=None, K=None):
@@ -456,7 +461,7 @@ def _ba_delta(K, a1, u1, a0, u0) -> float:
     return best
 
 
-def _ba_marginal_loop(p, logp, d, b, logc, budget, tol) -> BAResult:
+def _ba_marginal_loop(p, logp, d, b, logc, budget, tol, *, d_owned: bool = True) -> BAResult:
     r"""BA iterating the output marginal only: two matrix-vector products per iteration.
 
     With ``u = exp(log c - max log c)`` and ``Z' = K u`` (so ``Z = e^{max} Z'``), eq. (1)-(2) give
@@ -503,7 +508,7 @@ def _ba_marginal_loop(p, logp, d, b, logc, budget, tol) -> BAResult:
         if t > 0:
             C_prev, _ = _F_step(logc_prev, K, bd)
         return _ba_dense_loop(p, logp, d, b, logc, budget, tol, history=False, start=t, C_prev=C_prev, bd=bd, K=K)
-    C, logC = _finish(logc_prev, K, d, b)
+    C, logC = _finish(logc_prev, K, d, b, d_owned=d_owned)
     del K
     return BAResult(channel=C, output_marginal=np.exp(logc), log_channel=logC, n_iter=t,
                     converged=converged, history={})
