@@ -297,18 +297,24 @@ class Array(Constraint):
             raise self.fail(name, value, ValueError, f"{arr.size} entries")
         if arr.size > self.max_size:
             raise self.fail(name, value, ValueError, f"{arr.size} entries exceed {self.max_size}")
-        if arr.dtype.kind == "f" and not np.all(np.isfinite(arr)):
+        if not arr.size:
+            return arr
+        # two reductions, no temporaries: NaN propagates through min and max, and an infinite entry
+        # is the max or the min, so both are finite exactly when every entry is
+        lo, hi = arr.min(), arr.max()
+        if arr.dtype.kind == "f" and not (np.isfinite(lo) and np.isfinite(hi)):
             raise self.fail(name, value, ValueError, "NaN or infinite entries")
         if self.integer and arr.dtype.kind == "f":
             if np.any(arr != np.round(arr)):
                 raise self.fail(name, value, ValueError, "fractional entries")
-            if arr.size and float(np.abs(arr).max()) >= 2.0**63:
+            if max(-float(lo), float(hi)) >= 2.0**63:
                 raise self.fail(name, value, ValueError, "entries beyond int64")
             arr = arr.astype(np.int64)  # integral: compare with the bounds exactly
-        if self.low is not None and (np.any(arr <= self.low) if self.low_open else np.any(arr < self.low)):
-            raise self.fail(name, value, ValueError, f"min {arr.min():.4g}")
-        if self.high is not None and np.any(arr > self.high):
-            raise self.fail(name, value, ValueError, f"max {arr.max():.4g}")
+            lo, hi = arr.min(), arr.max()
+        if self.low is not None and (lo <= self.low if self.low_open else lo < self.low):
+            raise self.fail(name, value, ValueError, f"min {lo:.4g}")
+        if self.high is not None and hi > self.high:
+            raise self.fail(name, value, ValueError, f"max {hi:.4g}")
         return arr
 
     def check(self, value, name):
@@ -698,8 +704,38 @@ def contract(**constraints: Constraint) -> Callable[[Callable], Callable]:
         if unknown:
             raise TypeError(f"contract on {func.__qualname__}: no parameter(s) {sorted(unknown)}")
 
+        P = inspect.Parameter
+        params = list(sig.parameters.values())
+        positional = [p for p in params if p.kind in (P.POSITIONAL_ONLY, P.POSITIONAL_OR_KEYWORD)]
+        n_pos = len(positional)
+        pos_index = {p.name: i for i, p in enumerate(positional)}
+        by_keyword = {p.name for p in params if p.kind in (P.POSITIONAL_OR_KEYWORD, P.KEYWORD_ONLY)}
+        required_pos = [(i, p.name) for i, p in enumerate(positional) if p.default is P.empty]
+        required_kw = [p.name for p in params if p.kind is P.KEYWORD_ONLY and p.default is P.empty]
+        rules = [(name, rule, pos_index.get(name, n_pos)) for name, rule in constraints.items()]
+        simple = not any(p.kind in (P.VAR_POSITIONAL, P.VAR_KEYWORD) for p in params)
+
+        def binds_plainly(args, kwargs) -> bool:
+            # the call binds without defaults to fill by name or errors to report: no sig.bind needed
+            na = len(args)
+            if na > n_pos:
+                return False
+            for k in kwargs:
+                if k not in by_keyword or pos_index.get(k, n_pos) < na:
+                    return False
+            return (all(i < na or n in kwargs for i, n in required_pos)
+                    and all(n in kwargs for n in required_kw))
+
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
+            if simple and binds_plainly(args, kwargs):  # the same checks, in the same order
+                args = list(args)
+                for name, rule, i in rules:
+                    if name in kwargs:
+                        kwargs[name] = rule.check(kwargs[name], name)
+                    elif i < len(args):
+                        args[i] = rule.check(args[i], name)
+                return func(*args, **kwargs)
             try:
                 bound = sig.bind(*args, **kwargs)
             except TypeError as exc:

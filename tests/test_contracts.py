@@ -7,6 +7,7 @@ contract.
 import importlib
 import inspect
 import pkgutil
+import re
 import traceback
 
 import numpy as np
@@ -174,3 +175,52 @@ def test_demo_contract_is_complete_under_the_generated_checks():
             kw = dict(kwargs, **{pname: bad})
             with pytest.raises((TypeError, ValueError)):
                 _demo(*args, **kw)
+
+
+def _shapes(a, b=2, /, c=3, *, d, e=5):
+    return a, b, c, d, e
+
+
+_shapes_c = contract(a=C.Integer(0, 9), c=C.Integer(0, 9), d=C.Integer(0, 9))(_shapes)
+
+
+@pytest.mark.parametrize("args, kwargs", [
+    ((1,), {"d": 4}), ((1, 2, 3), {"d": 4}), ((1,), {"c": 3, "d": 4, "e": 6}), ((1, 2), {"d": 4, "c": 3}),
+    # calls that do not bind: missing, duplicate, unknown, positional-only by name, too many
+    ((), {"d": 4}), ((1,), {}), ((1, 2, 3), {"c": 3, "d": 4}), ((1,), {"d": 4, "f": 0}),
+    ((), {"a": 1, "d": 4}), ((1, 2, 3, 4), {"d": 4}),
+    # invalid values, positional and by keyword
+    ((10,), {"d": 4}), ((1, 2, 10), {"d": 4}), ((1,), {"c": 2.5, "d": 4}), ((1,), {"d": -1}),
+])
+def test_contract_binds_every_call_shape_as_the_signature_does(args, kwargs):
+    """The wrapper's fast path (calls that bind without ``inspect.Signature.bind``) and the bound
+    path give the same result or the same error as checking the bound arguments one by one."""
+    sig = inspect.signature(_shapes)
+    try:
+        bound = sig.bind(*args, **kwargs)
+    except TypeError as exc:
+        with pytest.raises(TypeError, match="^" + re.escape(f"_shapes(): {exc}") + "$"):
+            _shapes_c(*args, **kwargs)
+        return
+    rules = contract_of(_shapes_c)
+    try:
+        for name, rule in rules.items():  # declaration order: the first failing rule is reported
+            if name in bound.arguments:
+                bound.arguments[name] = rule.check(bound.arguments[name], name)
+    except (TypeError, ValueError) as exc:
+        with pytest.raises(type(exc), match="^" + re.escape(str(exc)) + "$"):
+            _shapes_c(*args, **kwargs)
+        return
+    assert _shapes_c(*args, **kwargs) == _shapes(*bound.args, **bound.kwargs)
+
+
+@pytest.mark.parametrize("bad", [np.nan, np.inf, -np.inf])
+@pytest.mark.parametrize("rule", [C.Array(1), C.Array(1, low=0.0), C.Array(1, integer=True), C.Distribution()])
+def test_one_non_finite_entry_among_finite_ones_is_refused(rule, bad):
+    """The finiteness check (the min and the max of the entries) sees a single NaN or infinity
+    anywhere in the array."""
+    for where in (0, 3, 7):
+        x = np.full(8, 0.125)
+        x[where] = bad
+        with pytest.raises(ValueError, match="x must be .*NaN or infinite entries"):
+            rule.check(x, "x")

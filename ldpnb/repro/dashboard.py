@@ -44,10 +44,10 @@ def paper_scale_records(root: Path = ROOT) -> dict[str, dict[str, Any]]:
 
 
 def paper_runs_table(claims: pd.DataFrame, records: dict[str, dict[str, Any]] | None = None) -> pd.DataFrame:
-    """One row per chapter: its recorded paper-scale run (commit, start, duration, CPU minutes of the kernel and
-    its workers when recorded, worker processes, peak memory, statuses) and whether its claim ids still match the chapter's book-scale report (``claims``,
-    from :func:`claims_frame`); a last row sums the durations (the serial cost of the whole book at
-    paper scale, in minutes of the recording machine)."""
+    """One row per chapter: its recorded paper-scale run (commit, start, duration, CPU minutes of the kernel
+    and its workers when recorded, worker processes, peak memory, statuses) and whether its claim ids still
+    match the chapter's book-scale report (``claims``, from :func:`claims_frame`); a last row sums the
+    durations (the serial cost of the whole book at paper scale, in minutes of the recording machine)."""
     records = paper_scale_records() if records is None else records
     chapters = list(dict.fromkeys(claims["chapter"])) if not claims.empty else []
     chapters += [c for c in records if c not in chapters]

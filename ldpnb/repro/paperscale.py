@@ -9,10 +9,12 @@ Each chapter is executed with papermill at ``SCALE=paper`` (into ``_build/paper/
 reproduction report is written, with the run's provenance, to ``results/paper/<chapter>.json``:
 the commit, the command, the machine, the start time, the wall time, the CPU time and the peak
 memory of the kernel (with its worker processes) and the rows of the report. A run stopped by a
-failing row is recorded too, with its error, when its report was written. Its glued figures, with their captions (glued values filled in),
-go to ``results/paper/figures/<chapter>/`` (:func:`export_figures`; palette PNGs), which the claims
-dashboard shows; ``--figures-only`` re-exports them from the executed notebooks of earlier runs.  The claims dashboard shows each claim's paper-scale status
-beside its book-scale status, and flags a record whose claim ids no longer match the chapter.
+failing row is recorded too, with its error, when its report was written. Its glued figures, with
+their captions (glued values filled in), go to ``results/paper/figures/<chapter>/``
+(:func:`export_figures`; palette PNGs), which the claims dashboard shows; ``--figures-only``
+re-exports them from the executed notebooks of earlier runs. The claims dashboard shows each claim's
+paper-scale status beside its book-scale status, and flags a record whose claim ids no longer match
+the chapter.
 Chapters run in parallel over ``--jobs`` processes (each chapter's own sweeps honour
 ``LDPNB_N_JOBS``).
 """

@@ -11,6 +11,7 @@ import numpy as np
 from ldpnb.attacks.reidentification import ReidIndex, rsfd_reid_chain
 from ldpnb.contracts import Array, Instance, Integer, OneOf, contract
 from ldpnb.papers.risks.experiments import aif_xgb_experiment, smp_rid_experiment
+from ldpnb.papers.risks.figures import NAMES
 from ldpnb.repro.parallel import env_n_jobs
 from ldpnb.repro.seeds import rng_for
 
@@ -75,8 +76,6 @@ def sizes(scale: str) -> dict[str, Any]:
 def size_glues(sizes: Mapping[str, Any]) -> dict[str, str]:
     """The glue names and texts that put the numbers of runs and the XGBoost grid of ``sizes`` (one
     scale of :func:`sizes`) into the chapter's captions, e.g. ``{"risks-rid-runs": "3", ...}``."""
-    from ldpnb.papers.risks.figures import NAMES
-
     out = {f"risks-{key.replace('_', '-')}": str(sizes[key])
            for key in ("rid_runs", "acs_runs", "nu_runs", "pie_runs", "aif_runs", "rfd_runs",
                        "chain_var_runs", "fig4_runs")}
