@@ -353,12 +353,12 @@ display(table(targets, "Speed targets (timings: met or missed, never a failure)"
 #   costs {glue:text}`perf-sq-cost` times one plain update, so the time ratio is
 #   {glue:text}`perf-sq-ratio`. On k-RR and OUE the plain single run takes a specialised
 #   $O(k)$ loop (a few numpy calls per update, about ten microseconds at $k = 256$, no
-#   log-likelihood), while every SQUAREM cycle also evaluates the log-likelihood of its
-#   extrapolated point to keep the ascent monotone and runs through the generic operator
-#   products: per update it costs several times more (the `*_per_update` columns). On the
-#   planar operator an update is two FFT products either way and costs about as much in
-#   both (within a factor 1.5), but SQUAREM saves only about ten times the updates there:
-#   the EM map contracts slowly in many directions at once. At small ε the plain update is
+#   log-likelihood), while every SQUAREM cycle of three updates also evaluates the
+#   log-likelihood twice (at its start and at the extrapolated point, to keep the ascent
+#   monotone) and runs through the generic operator products: per update it costs a few times
+#   more (the `*_per_update` columns). On the planar operator an update is two FFT products
+#   either way and costs about as much in both (within a factor 1.5), but SQUAREM saves only
+#   about ten times the updates there: the EM map contracts slowly in many directions at once. At small ε the plain update is
 #   not certified within the cap, so those ratios are lower bounds.
 # * *Floors* (T6): a client does more than draw random numbers (encoding, scatter, hashing for
 #   OLH), and the fraction says how much more.

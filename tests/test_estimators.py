@@ -309,3 +309,28 @@ def test_inv_equals_the_direct_solve(k, eps):
     v = inv_raw(C, counts)
     np.testing.assert_allclose(v, np.linalg.solve(C.T, counts / counts.sum()), rtol=1e-9, atol=1e-12)
     assert v.sum() == pytest.approx(1.0, abs=1e-12)
+
+
+def test_squarem_forms_each_output_distribution_once():
+    """The stabilising update of a SQUAREM cycle starts from the accepted candidate, whose output
+    distribution the acceptance test has just formed: it is reused, so the operator never forms
+    the same distribution twice in a row (counted on an operator that records its inputs)."""
+    from ldpnb.channels import KRRChannel
+
+    seen = {"last": None, "calls": 0, "repeats": 0}
+
+    class Recording(KRRChannel):
+        def matvec(self, theta):
+            if seen["last"] is not None and np.array_equal(theta, seen["last"]):
+                seen["repeats"] += 1
+            seen["last"], seen["calls"] = np.array(theta, copy=True), seen["calls"] + 1
+            return super().matvec(theta)
+
+    rng = np.random.default_rng(4)
+    for eps in (2.0, 0.5):
+        seen.update(last=None, calls=0, repeats=0)
+        counts = rng.multinomial(50_000, rng.dirichlet(np.ones(64)) @ krr(64, eps))
+        res = ibu(Recording(64, eps), counts, criterion="gap", tol=1e-8, max_iter=10**5,
+                  accelerate="squarem")
+        assert res.converged and res.n_iter > 30
+        assert seen["repeats"] == 0 and seen["calls"] > res.n_iter // 2

@@ -202,6 +202,11 @@ class _Dense:
 
     raw = out
 
+    @staticmethod
+    def out_of_raw(raw: np.ndarray) -> np.ndarray:
+        """``out(Theta)`` from ``raw(Theta)`` (the same array: no floor on dense products)."""
+        return raw
+
     def back(self, ratio: np.ndarray) -> np.ndarray:
         return ratio @ self.CT
 
@@ -219,7 +224,12 @@ class _Operator:
         return d if self.all_obs else d[:, self.obs]
 
     def out(self, Theta: np.ndarray) -> np.ndarray:
-        return np.maximum(self.raw(Theta), _DEN_FLOOR)
+        return self.out_of_raw(self.raw(Theta))
+
+    @staticmethod
+    def out_of_raw(raw: np.ndarray) -> np.ndarray:
+        """``out(Theta)`` from ``raw(Theta)``: the FFT round-off floor."""
+        return np.maximum(raw, _DEN_FLOOR)
 
     def back(self, ratio: np.ndarray) -> np.ndarray:
         if self.all_obs:
@@ -399,27 +409,50 @@ def _run_squarem(prod, Q: np.ndarray, Theta: np.ndarray, *, tol: float, max_iter
     log-likelihood is not below :math:`\ell(\theta)` (else :math:`\alpha` is moved halfway towards
     :math:`-1`, which is two plain EM updates), and one EM update stabilises it. The fixed points
     (the MLE) and the certificate are those of plain IBU; ``n_iter`` counts EM updates (evaluations
-    of the map), so the cost compares directly with :func:`ibu`'s.
+    of the map), so the cost compares directly with :func:`ibu`'s.  A cycle forms the log-likelihood
+    twice (at :math:`\theta`, for the stopping rule and the acceptance test, and at the candidate)
+    and every output distribution once (the stabilising update reuses the accepted candidate's, the
+    first update the start's, the result the last certified iterate's).
     """
     pos = Q > 0
+    if pos.all():  # always, for one run on its observed outputs: the masks select everything
+        def ratio(D):
+            return Q / D
 
-    def em(th):
-        D = prod.out(th)
-        r = prod.back(_ratio(Q, D, pos))
+        def loglik(D):
+            return float((Q * np.log(D)).sum(axis=1)[0])
+    else:
+        def ratio(D):
+            return _ratio(Q, D, pos)
+
+        def loglik(D):
+            return float(_loglik(Q, D, pos)[0])
+
+    def em(th, scores=True, D=None):
+        # the log-likelihood and the certificate of an update are read only for the first update
+        # of a cycle (the stopping rule and the acceptance test): the other two skip them; D: the
+        # output distribution of th when the acceptance test has already formed it
+        if D is None:
+            D = prod.out(th)
+        r = prod.back(ratio(D))
         new = th * r
         new /= new.sum(axis=1, keepdims=True)
-        return new, float(_loglik(Q, D, pos)[0]), float(np.log(r.max()))
+        if not scores:
+            return new, None, None, D
+        return new, loglik(D), float(np.log(r.max())), D
 
     theta = Theta
-    if np.any(pos & ~(prod.raw(theta) > 0)):
+    raw = prod.raw(theta)
+    if np.any(pos & ~(raw > 0)):
         raise ValueError("theta0 gives probability 0 to an observed output; start from a full-support distribution")
+    D_theta = prod.out_of_raw(raw)  # the output distribution of theta, when formed
     fixed = tol == 0
     tr = []
     evals = 0
     ll_prev = -np.inf
     converged = False
     while evals < max_iter:
-        t1, ll, gap = em(theta)
+        t1, ll, gap, D_theta = em(theta, D=D_theta)
         if trace:
             tr.append(ll)
         if not fixed:
@@ -431,10 +464,11 @@ def _run_squarem(prod, Q: np.ndarray, Theta: np.ndarray, *, tol: float, max_iter
                 break
         ll_prev = ll
         evals += 1
+        D_theta = None
         if evals >= max_iter:
             theta = t1
             break
-        t2, _, _ = em(t1)
+        t2, *_ = em(t1, scores=False)
         evals += 1
         r = t1 - theta
         v = t2 - 2 * t1 + theta
@@ -443,25 +477,26 @@ def _run_squarem(prod, Q: np.ndarray, Theta: np.ndarray, *, tol: float, max_iter
             theta = t2
             continue
         alpha = min(-float(np.linalg.norm(r)) / nv, -1.0)
-        cand = t2  # alpha = -1 is exactly two EM updates
+        cand, D_cand = t2, None  # alpha = -1 is exactly two EM updates
         while alpha < -1.0:
             x = theta - 2 * alpha * r + alpha ** 2 * v
             if np.all(x > 0):
                 x = x / x.sum()
-                if float(_loglik(Q, prod.out(x), pos)[0]) >= ll - 1e-15:
-                    cand = x
+                Dx = prod.out(x)
+                if loglik(Dx) >= ll - 1e-15:
+                    cand, D_cand = x, Dx
                     break
             alpha = min((alpha - 1.0) / 2.0, -1.0)
             if alpha > -1.0 - 1e-12:
                 break
         if evals >= max_iter:
-            theta = cand
+            theta, D_theta = cand, D_cand
             break
-        theta, _, _ = em(cand)  # stabilisation
+        theta, *_ = em(cand, scores=False, D=D_cand)  # stabilisation
         evals += 1
-    D = prod.out(theta)
-    final_ll = float(_loglik(Q, D, pos)[0])
-    gap = max(float(np.log(prod.back(_ratio(Q, D, pos)).max())), 0.0)
+    D = prod.out(theta) if D_theta is None else D_theta
+    final_ll = loglik(D)
+    gap = max(float(np.log(prod.back(ratio(D)).max())), 0.0)
     if trace and (not tr or tr[-1] != final_ll):
         tr.append(final_ll)
     return IBUResult(theta[0], evals, converged, final_ll, gap, np.asarray(tr) if trace else None, criterion, tol)
@@ -486,11 +521,13 @@ def _run_squarem_batch(prod, Q: np.ndarray, Theta: np.ndarray, *, tol: float, ma
     gap = np.full(R, np.nan)
     done = np.zeros(R, dtype=bool)
 
-    def em(th, Qa, Pa):
+    def em(th, Qa, Pa, scores=True):
         D = prod.out(th)
         r = prod.back(_ratio(Qa, D, Pa))
         new = th * r
         new /= new.sum(axis=1, keepdims=True)
+        if not scores:  # the second and the stabilising update: nothing reads their scores
+            return new, None, None
         return new, _loglik(Qa, D, Pa), np.log(r.max(axis=1))
 
     while True:
@@ -512,7 +549,7 @@ def _run_squarem_batch(prod, Q: np.ndarray, Theta: np.ndarray, *, tol: float, ma
         act, T, Qa, Pa, t1, ll = act[~last], T[~last], Qa[~last], Pa[~last], t1[~last], ll[~last]
         if act.size == 0:
             continue
-        t2, _, _ = em(t1, Qa, Pa)
+        t2, _, _ = em(t1, Qa, Pa, scores=False)
         evals[act] += 1
         r = t1 - T
         v = t2 - 2 * t1 + T
@@ -540,7 +577,7 @@ def _run_squarem_batch(prod, Q: np.ndarray, Theta: np.ndarray, *, tol: float, ma
         theta[act[last]] = cand[last]
         rest = ~last
         if np.any(rest):
-            theta[act[rest]], _, _ = em(cand[rest], Qa[rest], Pa[rest])  # stabilisation
+            theta[act[rest]], _, _ = em(cand[rest], Qa[rest], Pa[rest], scores=False)  # stabilisation
             evals[act[rest]] += 1
     D = prod.out(theta)
     need = np.flatnonzero(np.isnan(gap))
