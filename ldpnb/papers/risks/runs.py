@@ -48,7 +48,7 @@ _SIZES = {
                  head_runs={"grr": 20, "sue": 20, "ss": 10, "oue": 10, "olh": 10}, nu_runs=2,
                  nu_eps=[1, 2, 4, 6, 8, 10], acs_runs=2, pie_runs=1, pie_betas=[0.95, 0.9, 0.85, 0.75, 0.6],
                  aif_eps=[1, 2, 4, 6, 8, 10], pk=(0.1, 0.3, 0.5), xgb_eps=[1, 10], xgb_variants=VARIANTS,
-                 fig4_eps=[1, 4, 7, 10], fig4_runs=3, mse_runs=20, mse_runs_inc=5, prior_draws=10,
+                 fig4_eps=[1, 4, 7, 10], fig4_runs=20, mse_runs=20, mse_runs_inc=5, prior_draws=10,
                  rfd_eps=[1, 2, 4, 6, 8, 10], thm_runs=200, max_users=None,
                  aif_runs=1, rfd_runs=1, chain_var_runs=1, xgb_grid=("GRR",), xgb_other_eps=[]),
     "paper": dict(prots=ALL5, eps_u=list(range(2, 8)), bridge_eps=[2.0, 6.0, 10.0], h1_n=1_000_000, rid_eps=list(range(1, 11)), rid_runs=20, head_runs=dict.fromkeys(ALL5, 20),
