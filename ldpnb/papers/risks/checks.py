@@ -261,7 +261,8 @@ def ratio_upper_bound(num: Any, den: Any, *, level: float = 0.95) -> dict[str, A
     :math:`\bar b^2 \le t^2 V_b` (the denominator not resolved from zero), or with a single run on
     either side (no variance estimate). With probability about ``level`` every cell's true ratio lies
     below its bound, so ``upper``, the smallest bound, is below a threshold only when some cell is
-    shown to be below it.
+    shown to be below it. The level is approximate (Welch's :math:`\nu`); with 3 runs on one side and
+    20 on the other it can double, which is why the chapter gives both sides the same runs.
 
     Returns ``ratio`` (per cell), ``min`` (the smallest ratio), ``cell`` (its flat index) and
     ``upper`` (the smallest upper bound).
