@@ -221,8 +221,7 @@ CLAIMS = claim_table(
           note="upper: the smallest of the cells' simultaneous 95 % upper confidence bounds on the ratio (Fieller, "
                "Welch t, Bonferroni over the cells; checks.ratio_upper_bound); min: the smallest ratio itself. At "
                "book scale the weakest cell is ε = 4 at 2 surveys, where the reduction is about tenfold. Criterion "
-               "changed on "
-               "2026-11-25: it was 'smallest ratio ≥ 10' with a declared divergence (3 runs gave 6.3; the paper-scale "
+               "changed on 2026-11-25: it was 'smallest ratio ≥ 10' with a declared divergence (3 runs gave 6.3; the paper-scale "
                "record, 20 runs, gave 10.03): a bare threshold on the minimum of noisy ratios, decided by the run count."),
     Claim("H7-a-art", "Sec. 4.4 with the artifact's sampling with replacement: SMP/RS+FD RID ratio ≥ 10 (top-10, every "
                       "ε ≥ 4 at 5 surveys)",
