@@ -257,6 +257,32 @@ def test_t1_gaussian_scores_mc_and_control_variate():
     assert gaps[1] < gaps[0]
 
 
+def test_gaussian_mc_returns_its_runs():
+    r = pie_pie.gaussian_score_mc(100, 2.0, 50, rng=3)
+    assert r["samples"]["mi"].shape == (50,) and r["samples"]["top"].dtype == bool
+    assert r["mi_bits"] == pytest.approx(r["samples"]["mi"].mean())
+    assert r["bayes_error"] == pytest.approx(1 - r["samples"]["posterior_max"].mean())
+    cv = pie_pie.gaussian_score_mi(100, 2.0, 50, rng=3)
+    assert cv["gap"] == pytest.approx(cv["samples"].mean())
+
+
+def test_rr_and_glh_provide_exactly_eps_ldp():
+    r = pie_pie.ldp_levels((0.3, 2.0))
+    assert np.allclose(r["ldp_rr"], r["eps_rr"], atol=1e-12) and np.allclose(r["ldp_glh"], r["eps_glh"], atol=1e-12)
+
+
+def test_lower_bound_slack_ratio():
+    n = 2**12                                   # log2 n = 12
+    pse, a_t, a_g = np.array([0.5, 0.5, 1.0]), np.array([1.5, 20.0, 2.0]), np.array([10.5, 30.0, 11.5])
+    r = pie_pie.lower_bound_slack_ratio(pse, a_t, a_g, n)
+    assert r[0] == pytest.approx((10.5 - 0.5) / (1.5 - 0.5))          # no clipping: ratio of alpha gaps
+    assert r[1] == pytest.approx(1.0)                                 # both bounds vacuous
+    lb_pse = 1 - 2.0 / 12
+    assert r[2] == pytest.approx((lb_pse - 0.0) / (lb_pse - (1 - 3.0 / 12)))   # LB(4.1) = 1 - 12.5/12 < 0: 0
+    with pytest.raises(ValueError, match="same shape"):
+        pie_pie.lower_bound_slack_ratio(pse, a_t[:2], a_g, n)
+
+
 def test_theorem_checks_have_no_violation():
     rows = pie_pie.theorem_checks(60, rng=3)
     assert len(rows) == 16

@@ -197,6 +197,43 @@ def test_max_mean_under_limit():
     assert U.max_mean_under_limit(a, b, -1.0) == -math.inf
 
 
+def test_relative_error_moments_against_direct_sampling():
+    """Mean and variance of one symbol's relative error: exact pmf against 20,000 draws of the count."""
+    n, k, eps = 50_000, 2000, 6.0
+    p, q = mech.grr_params(k, eps)
+    rng = np.random.default_rng(11)
+    for kind in ("binomial", "gaussian"):
+        cstar = U.count_threshold(kind, n, p, q, k)
+        for c in (40, 400):
+            m, v = U.relative_error_moments([c], n, k, eps, kind)
+            cnt = rng.binomial(c, p, 20_000) + rng.binomial(n - c, q, 20_000)
+            r = np.abs(c / n - np.where(cnt >= cstar, (cnt / n - q) / (p - q), 0.0)) / (c / n)
+            # mean within 4 SE; variance within 5 SE of a sample variance (kurtosis-aware)
+            assert abs(r.mean() - m[0]) < 4 * r.std() / math.sqrt(r.size)
+            se_var = math.sqrt(max(np.mean((r - r.mean()) ** 4) - r.var() ** 2, 1e-300) / r.size)
+            assert abs(r.var() - v[0]) < 5 * se_var
+            assert U.expected_relative_error([c], n, k, eps, kind)[0] == m[0]
+
+
+def test_best_mixture_under_limit_names_its_points():
+    a, b = np.array([1.0, 0.2, 2.0]), np.array([0.3, 0.0, 0.5])
+    r = U.best_mixture_under_limit(a, b, 0.1)
+    assert r["value"] == pytest.approx(r["w"] * a[r["i"]] + (1 - r["w"]) * a[r["j"]])
+    assert r["w"] * b[r["i"]] + (1 - r["w"]) * b[r["j"]] == pytest.approx(0.1)
+    assert U.best_mixture_under_limit(a, b, 1.0) == {"value": 2.0, "i": 2, "j": 2, "w": 1.0}
+    assert U.best_mixture_under_limit(a, b, -1.0)["i"] == -1
+
+
+def test_printed_pair_distance_single_point_profile():
+    """With a single admissible point, the profile is 20 copies of it: SD = sqrt(Var/20)."""
+    grid = np.array([3000])
+    r = U.printed_pair_distance(grid, N_LT, K_LT, 10.0, 12.72, 1.0, 1.05)
+    m, v = U.relative_error_moments(grid, N_LT, K_LT, 10.0)
+    assert r["max_mean"] == pytest.approx(m[0]) and r["sd"] == pytest.approx(math.sqrt(v[0] / 20))
+    assert r["z"] == pytest.approx((1.05 - m[0]) / r["sd"])
+    assert U.printed_pair_distance(grid, N_LT, K_LT, 10.0, 12.72, 0.0, 1.05)["z"] == math.inf
+
+
 def test_crossing_and_step_z():
     assert U.crossing([10, 12, 14], [1e-4, 1e-5, 1e-7], 1e-6) == pytest.approx(13.0)
     assert math.isnan(U.crossing([1, 2], [1.0, 0.5], 1e-6))

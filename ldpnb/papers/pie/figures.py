@@ -208,11 +208,17 @@ def fig6(pse: Mapping[str, Mapping], face: float):
 
 
 def fig7(curves: Mapping[str, tuple], frpc: Sequence[tuple] = ((0.01, 0.15), (0.1, 0.10))):
-    """Fig. 7: DET curves (FAR against FRR, log-log).  ``curves[label] = (far, frr, style)``."""
+    """Fig. 7: DET curves (FAR against FRR, log-log).  ``curves[label] = (far, frr, style)``.
+
+    A curve stops where its FRR falls below the axis floor :math:`10^{-3}` (no clipping: a clipped
+    curve would draw a flat segment that is not in the data).
+    """
     fig, ax = _fig(figsize=(6.2, 4.4))
     for label, (far, frr, style) in curves.items():
         # thresholds ascending = FAR descending; "steps-pre" keeps the FRR achievable at FAR <= x
-        ax.loglog(np.maximum(far, 1e-7), np.maximum(frr, 1e-3), drawstyle="steps-pre", label=label, **style)
+        frr = np.asarray(frr, dtype=float)
+        ax.loglog(np.maximum(far, 1e-7), np.where(frr >= 1e-3, frr, np.nan), drawstyle="steps-pre", label=label,
+                  **style)
     ax.scatter(*zip(*frpc), marker="x", color="k", s=40, zorder=5, label="FRPC 2017 best face matcher (paper's text)")
     ax.set_xlabel("FAR (false acceptance rate)")
     ax.set_ylabel("FRR (false rejection rate)")
@@ -242,8 +248,8 @@ def fig8(eps: np.ndarray, n: int, k: int, g: int, pse_exact: np.ndarray, pse_mc:
         ax.axhline(null[m], color="0.6", ls=":", lw=0.8, label="estimator resolution")
         ax.set_xlabel("ε")
         ax.set_title("ε-RR" if m == "rr" else f"(g, ε)-GLH, g = {g:,}", fontsize=10)
+        ax.legend(fontsize="x-small", loc="lower right")
     axes[0].set_ylabel("bits")
-    axes[0].legend(fontsize="x-small", loc="lower right")
     return fig
 
 
@@ -266,8 +272,8 @@ def fig9(eps: np.ndarray, n: int, k: int, g: int, err: Mapping[str, np.ndarray],
         ax.set_xlabel("ε")
         ax.set_ylim(-0.05, 1.02)
         ax.set_title("ε-RR" if m == "rr" else f"(g, ε)-GLH, g = {g:,}", fontsize=10)
+        ax.legend(fontsize="x-small", loc="lower left")
     axes[0].set_ylabel("error probability")
-    axes[0].legend(fontsize="x-small", loc="lower left")
     return fig
 
 

@@ -19,7 +19,9 @@ import numpy as np
 
 from ldpnb.attacks.linkage import score_experiment, sequences_from_events, split_halves
 from ldpnb.contracts import Array, Instance, Integer, OneOf, RandomState, Real, Unchecked, contract
-from ldpnb.measures.pse import det_curve, frr_at_far, gaussian_frr_at_far, kl_knn_1d, mu_for_kl_bits
+from ldpnb.measures.pse import (
+    det_curve, frr_at_far, gaussian_frr_at_far, kl_knn_1d, mu_for_kl_bits, pse_subsamples,
+)
 from ldpnb.utils import check_random_state
 
 __all__ = [
@@ -36,6 +38,8 @@ __all__ = [
     "increase_evidence",
     "single_location",
     "partial_knowledge",
+    "zero_score_anatomy",
+    "atom_coincidences",
 ]
 
 _SEQS = Unchecked("a list of 1-D integer sequences, one per user", example=[[0, 1, 1], [1, 0, 1], [1, 1, 0]])
@@ -106,10 +110,28 @@ def pse_experiment(train, query, k: int, *, scoring: str = "offset", se_reps: in
     """PSE (bits), its standard error, the best-score error, the estimator ceiling, and the scores.
 
     A thin wrapper of :func:`ldpnb.attacks.score_experiment` (the Markov-chain matcher of Sec. 5.1)
-    that also records the FRR at FAR 0.1 %, 1 % and 10 % (``frr``, Fig. 7).
+    that also records the FRR at FAR 0.1 %, 1 % and 10 % (``frr``, Fig. 7) and, with
+    ``se_reps >= 2``, ``pse_sub``: the PSE estimates on ``se_reps`` random half-size user subsets
+    (:func:`ldpnb.measures.pse_subsamples`, with a child generator ``rng.spawn(1)[0]``: the stream
+    of ``rng``, and so ``pse_se``, is the same as without them), the samples an interval for the
+    PSE is built from.
+
+    Examples
+    --------
+    >>> seqs = [np.array([u, u + 1, u, u + 1, u]) % 6 for u in range(6)]
+    >>> r = pse_experiment(seqs, seqs, 6, se_reps=2, rng=0)
+    >>> r["pse_sub"].shape, sorted(r["frr"])
+    ((2,), [0.001, 0.01, 0.1])
     """
+    rng = check_random_state(rng)
     r = score_experiment(train, query, k, scoring=scoring, se_reps=se_reps, rng=rng)
     r["frr"] = verification_rates(r["genuine"], r["impostor"])
+    if se_reps >= 2:
+        n = len(r["genuine"])
+        S = np.empty((n, n))
+        S[~np.eye(n, dtype=bool)] = r["impostor"]     # genuine_impostor's row-major order
+        S[np.diag_indices(n)] = r["genuine"]
+        r["pse_sub"] = pse_subsamples(S, 0.5, se_reps, rng=rng.spawn(1)[0])
     return r
 
 
@@ -137,15 +159,16 @@ def convergence(traces: Traces, ts: Sequence = (1, 3, "X"), fractions: Sequence 
     """The PSE estimate on random subsets of the users (maximum knowledge, as in Fig. 5).
 
     The paper (Sec. 5.1) "confirmed that for each dataset, :math:`D(f_G\\|f_I)` converges as the
-    number of users increases".  Returns ``{t: {"n": [...], "mean": [...], "sd": [...]}}`` over the
-    subset sizes ``fraction * N`` (``reps`` subsets each) and the full population ``N``.
+    number of users increases".  Returns ``{t: {"n": [...], "mean": [...], "sd": [...], "values":
+    [...]}}`` over the subset sizes ``fraction * N`` (``reps`` subsets each, their estimates in
+    ``values``) and the full population ``N``.
     """
     rng = check_random_state(rng)
     X = traces.X
     N = len(X)
     out = {}
     for t in ts:
-        ns, means, sds = [], [], []
+        ns, means, sds, values = [], [], [], []
         for f in (*fractions, 1.0):
             m = N if f == 1.0 else max(2, int(round(f * N)))
             vals = []
@@ -157,14 +180,16 @@ def convergence(traces: Traces, ts: Sequence = (1, 3, "X"), fractions: Sequence 
             ns.append(m)
             means.append(float(np.mean(vals)))
             sds.append(float(np.std(vals, ddof=1)) if len(vals) > 1 else float("nan"))
-        out[t] = {"n": ns, "mean": means, "sd": sds}
+            values.append([float(v) for v in vals])
+        out[t] = {"n": ns, "mean": means, "sd": sds, "values": values}
     return out
 
 
 @contract(traces=_TRACES, n=Integer(2, None), ts=Instance(tuple, list, example=(1,)), reps=Integer(2, None),
           rng=RandomState())
 def equal_n(traces: Traces, n: int, ts: Sequence = ("X", 1, 2, 3, 4, 5), *, reps: int = 10, rng=None) -> dict:
-    """Fig. 5 on ``reps`` random subsets of ``n`` users: ``{t: (mean, sd)}`` of the PSE.
+    """Fig. 5 on ``reps`` random subsets of ``n`` users: ``{t: {"mean", "sd", "values"}}`` of the PSE
+    (``values``: the estimate on each subset).
 
     The PSE estimate grows with the number of users while the scores separate completely
     (:func:`convergence`), so two data sets are compared at the same number of users.
@@ -179,7 +204,8 @@ def equal_n(traces: Traces, n: int, ts: Sequence = ("X", 1, 2, 3, 4, 5), *, reps
         sub = [X[i] for i in idx]
         for t in ts:
             vals[t].append(score_experiment(sub, sub if t == "X" else [s[:t] for s in sub], traces.k)["pse"])
-    return {t: (float(np.mean(v)), float(np.std(v, ddof=1))) for t, v in vals.items()}
+    return {t: dict(mean=float(np.mean(v)), sd=float(np.std(v, ddof=1)), values=np.asarray(v, dtype=float))
+            for t, v in vals.items()}
 
 
 @contract(genuine=Array(1), impostor=Array(1), fars=Instance(tuple, list, example=(0.01,)))
@@ -210,7 +236,7 @@ def biometric_standin(d_bits: float, *, fail_rate: float = 0.0, n: int = 2000, n
 
     The genuine mean :math:`\\mu` is solved for :math:`D(f_G\\|f_I) = ` ``d_bits``
     (:func:`ldpnb.measures.mu_for_kl_bits`); ``sets`` independent score sets are drawn and the k-NN
-    estimator of Sec. 5.1 applied to each (``pse`` is their mean, ``sd`` their spread).  The FRR at
+    estimator of Sec. 5.1 applied to each (``estimates``; ``pse`` is their mean, ``sd`` their spread).  The FRR at
     FAR 0.1 %, 1 %, 10 % is analytic (:func:`ldpnb.measures.gaussian_frr_at_far`).
     """
     rng = check_random_state(rng)
@@ -220,7 +246,7 @@ def biometric_standin(d_bits: float, *, fail_rate: float = 0.0, n: int = 2000, n
         g, im = synth_biometric_scores(n, mu, fail_rate=fail_rate, n_impostor=n_impostor, rng=rng)
         est.append(kl_knn_1d(g, im))
     fars = np.array([0.001, 0.01, 0.1])
-    return dict(target=d_bits, mu=mu, w=fail_rate, pse=float(np.mean(est)),
+    return dict(target=d_bits, mu=mu, w=fail_rate, pse=float(np.mean(est)), estimates=np.asarray(est),
                 sd=float(np.std(est, ddof=1)) if sets > 1 else float("nan"),
                 frr=dict(zip(fars.tolist(), np.atleast_1d(gaussian_frr_at_far(mu, fars, fail_rate)).tolist())))
 
@@ -252,7 +278,8 @@ def single_location(traces: Traces, eps, g: int, *, reps: int = 8, null_reps: in
     :meth:`ldpnb.attacks.SingleLocationAttack.rr_exact`); the RR and the GLH are also simulated with
     ``reps`` rounds of :math:`n` reports (random-oracle hash).  The PSE estimator's resolution is
     twice the largest of ``null_reps`` estimates on reports independent of the users (ε → 0);
-    ``resolvable`` marks the Monte Carlo PSEs above it.
+    ``resolvable`` marks the Monte Carlo PSEs above it.  ``reports`` (``reps`` × n) is the number of
+    simulated reports behind each Monte Carlo error rate (a proportion).
     """
     from ldpnb.attacks.linkage import MarkovChainMatcher, SingleLocationAttack
     from ldpnb.measures.pse import kl_mixed_1d
@@ -262,7 +289,8 @@ def single_location(traces: Traces, eps, g: int, *, reps: int = 8, null_reps: in
     att = SingleLocationAttack(pi, np.array([s[0] for s in traces.X]))
     eps = np.asarray(eps, dtype=float)
     exact = att.rr_exact(eps)
-    out = dict(n=traces.n, k=traces.k, g=g, eps=eps, exact=exact, pse={}, err={}, err_se={}, null={}, resolvable={})
+    out = dict(n=traces.n, k=traces.k, g=g, eps=eps, exact=exact, reports=reps * traces.n, pse={}, err={}, err_se={},
+               null={}, resolvable={})
     for m in ("rr", "glh"):
         gm = g if m == "glh" else None
         sims = [att.simulate(m, float(e), g=gm, reps=reps, rng=rng) for e in eps]
@@ -293,3 +321,50 @@ def partial_knowledge(traces: Traces, ms: Sequence[int], *, scorings: Sequence[s
     return {(sc, m): pse_experiment([s[:m] for s in source], traces.X, traces.k, scoring=sc, se_reps=se_reps,
                                     rng=rng)
             for sc in scorings for m in ms}
+
+
+@contract(train=_SEQS, query=_SEQS)
+def zero_score_anatomy(train, query) -> dict:
+    r"""Why an offset score is 0 (Fig. 7): per genuine pair (``train[i]``, ``query[i]``), whether
+    the two share no item at all (``disjoint``) and whether the Markov matcher credits nothing
+    (``no_credit``: the query's first item is not in the training and none of its transitions
+    :math:`(y_t, y_{t+1})` is a transition of the training).
+
+    Every term of the offset score, :math:`\ln(\tilde\pi_j(y_1)/10^{-8})` and
+    :math:`\ln(\tilde\Lambda_j(y_{t+1}\mid y_t)/10^{-8})`, is positive when credited and 0 otherwise,
+    so ``no_credit`` is exactly the set of genuine scores equal to 0.  Returns the boolean arrays.
+
+    Examples
+    --------
+    >>> a = zero_score_anatomy([[0, 1, 2], [3, 4]], [[5, 1, 2], [5, 4, 3]])
+    >>> a["disjoint"].tolist(), a["no_credit"].tolist()
+    ([False, False], [False, True])
+    """
+    if len(train) != len(query):
+        raise ValueError(f"train and query must have one sequence per user, got {len(train)} and {len(query)}")
+    disjoint, no_credit = np.empty(len(train), bool), np.empty(len(train), bool)
+    for i, (a, b) in enumerate(zip(train, query)):
+        a, b = np.asarray(a).tolist(), np.asarray(b).tolist()
+        seen, trans = set(a), set(zip(a[:-1], a[1:]))
+        disjoint[i] = not (seen & set(b))
+        no_credit[i] = b[0] not in seen and not any(t in trans for t in zip(b[:-1], b[1:]))
+    return dict(disjoint=disjoint, no_credit=no_credit)
+
+
+@contract(genuine=Array(1), impostor=Array(1), decimals=Integer(0, 15))
+def atom_coincidences(genuine, impostor, decimals: int = 9) -> dict:
+    r"""The atoms of the genuine scores and the impostor scores that coincide with them (Fig. 6, RH).
+
+    Scores are compared after rounding to ``decimals`` (as :func:`ldpnb.measures.kl_mixed_1d` does).
+    Returns ``atoms`` (distinct genuine values), ``M`` (impostor scores) and ``c`` (impostor scores
+    equal to a genuine value).  When the genuine scores form one atom that ``c`` impostor scores hit,
+    :math:`D(f_G\|f_I) = \log_2(M/c)`: the PSE counts exact coincidences.
+
+    Examples
+    --------
+    >>> atom_coincidences(np.array([2.0, 2.0]), np.array([0.0, 2.0, 1.0, 0.5]))
+    {'atoms': 1, 'M': 4, 'c': 1}
+    """
+    g = np.unique(np.round(np.asarray(genuine, dtype=float), decimals))
+    im = np.round(np.asarray(impostor, dtype=float), decimals)
+    return dict(atoms=int(g.size), M=int(im.size), c=int(np.isin(im, g).sum()))

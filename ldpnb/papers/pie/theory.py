@@ -7,7 +7,7 @@ from __future__ import annotations
 import math
 import numpy as np
 from scipy import special
-from ldpnb.contracts import Integer, RandomState, Real, contract
+from ldpnb.contracts import Array, Instance, Integer, RandomState, Real, contract
 from ldpnb.utils import check_random_state
 from ldpnb.measures.reidentification import (
     LOG2E, alpha_glh, alpha_ldp_generic, alpha_rr, alpha_star_rr, bayes_error_posterior, bayes_error_prior,
@@ -18,6 +18,8 @@ from ldpnb.measures.reidentification import (
 __all__ = [
     "gaussian_score_mc",
     "gaussian_score_mi",
+    "ldp_levels",
+    "lower_bound_slack_ratio",
     "random_ldp_channel",
     "theorem_checks",
 ]
@@ -34,8 +36,9 @@ def gaussian_score_mc(n: int, d: float, reps: int, *, rng=None) -> dict:
     .. math:: I(U;\mathbf S) = \mathbb E\left[\log_2 \frac{n L(s_1)}{\sum_j L(s_j)}\right],\qquad
               \beta_{U|\mathbf S} = 1 - \mathbb E[\max_j \Pr(U=j\mid\mathbf s)].
 
-    Returns ``dict(mi_bits, mi_se, bayes_error, bayes_se, best_score_error, d_bits)`` with
-    ``d_bits`` :math:`= D(f_G\|f_I) = d^2/(2\ln 2)`.  For :math:`I(U;\mathbf S)` alone,
+    Returns ``dict(mi_bits, mi_se, bayes_error, bayes_se, best_score_error, d_bits, samples)`` with
+    ``d_bits`` :math:`= D(f_G\|f_I) = d^2/(2\ln 2)` and ``samples`` the per-run values (``mi`` in
+    bits, ``posterior_max``, ``top``: whether the best score is the genuine one).  For :math:`I(U;\mathbf S)` alone,
     :func:`gaussian_score_mi` has a 3-10 times smaller standard error.
     """
     rng = check_random_state(rng)
@@ -54,6 +57,7 @@ def gaussian_score_mc(n: int, d: float, reps: int, *, rng=None) -> dict:
         mi_bits=float(mi.mean()), mi_se=float(mi.std(ddof=1) / math.sqrt(reps)),
         bayes_error=float(1 - post_max.mean()), bayes_se=float(post_max.std(ddof=1) / math.sqrt(reps)),
         best_score_error=float(1 - top.mean()), d_bits=d * d / 2 * LOG2E,
+        samples=dict(mi=mi, posterior_max=post_max, top=top.astype(bool)),
     )
 
 
@@ -68,7 +72,8 @@ def gaussian_score_mi(n: int, d: float, reps: int, *, rng=None) -> dict:
 
     and only the second term is estimated: the variance :math:`d^2` of :math:`\log L(s_1)`, which
     dominates the plain estimator, is removed.  ``gap`` :math:`= D - I(U;\mathbf S) \ge 0` is the
-    distance to the limit of Thm 3.2 (Eq. 7), ``se`` its standard error.
+    distance to the limit of Thm 3.2 (Eq. 7), ``se`` its standard error, ``samples`` the per-run
+    values whose mean is ``gap`` (bits).
     """
     rng = check_random_state(rng)
     vals = np.empty(reps)
@@ -80,7 +85,7 @@ def gaussian_score_mi(n: int, d: float, reps: int, *, rng=None) -> dict:
         vals[start:start + r] = special.logsumexp(d * s - d * d / 2, axis=1) - math.log(n)
     D = d * d / 2 * LOG2E
     gap = float(vals.mean() * LOG2E)
-    return dict(mi=D - gap, se=float(vals.std(ddof=1) / math.sqrt(reps) * LOG2E), D=D, gap=gap)
+    return dict(mi=D - gap, se=float(vals.std(ddof=1) / math.sqrt(reps) * LOG2E), D=D, gap=gap, samples=vals * LOG2E)
 
 
 @contract(k=Integer(2, 4096), m=Integer(1, 4096), epsilon=Real(0, 700, low_open=True), rng=RandomState())
@@ -211,3 +216,55 @@ def theorem_checks(draws: int = 300, *, rng=None, tol: float = 1e-10) -> "list[d
             rec("Thm 4.5 (Eq. 42)", "I(U;Y1,Y2) <= theta_GLH [I(U;X1) + I(U;X2|Y1)] (GLH)", i2g, rhs)
             rec("Thm 4.5", "I(U;Y1,Y2) <= 2 theta_GLH min{log n, log k} (GLH)", i2g, float(alpha_glh(eps, n, kg, g, t=2)))
     return list(rows.values())
+
+
+@contract(eps=Instance(tuple, list, example=(1.0,)))
+def ldp_levels(eps=(0.1, 1.0, 2.5, 5.0)) -> dict:
+    r"""The smallest ε of the ε-RR and the (g, ε)-GLH channels (Sec. 2.2: both "provide ε-LDP").
+
+    The smallest ε of a channel :math:`Q` is :math:`\max_y \ln(\max_x Q(y|x)/\min_x Q(y|x))`
+    (:func:`ldpnb.channels.ldp_epsilon`).  RR: :math:`k \in \{2, 5, 50\}`; GLH: the explicit
+    channel of the fully random hash family (:func:`ldpnb.mechanisms.lh_channel`),
+    :math:`(k, g) \in \{(3, 2), (4, 3)\}`.  Returns ``ldp_rr``, ``eps_rr``, ``ldp_glh``,
+    ``eps_glh`` (the channels' levels and the ε they were built with).
+
+    Examples
+    --------
+    >>> r = ldp_levels((1.0,))
+    >>> bool(np.allclose(r["ldp_rr"], 1.0) and np.allclose(r["ldp_glh"], 1.0))
+    True
+    """
+    from ldpnb.channels import ldp_epsilon
+    from ldpnb.mechanisms import grr_channel, lh_channel
+
+    rr = [(k, float(e)) for k in (2, 5, 50) for e in eps]
+    glh = [(k, g, float(e)) for k, g in ((3, 2), (4, 3)) for e in eps]
+    return dict(ldp_rr=np.array([ldp_epsilon(grr_channel(k, e)) for k, e in rr]), eps_rr=np.array([e for _, e in rr]),
+                ldp_glh=np.array([ldp_epsilon(lh_channel(k, g, e)) for k, g, e in glh]),
+                eps_glh=np.array([e for _, _, e in glh]))
+
+
+@contract(pse=Array(1, low=0), alpha_thm=Array(1, low=0), alpha_generic=Array(1, low=0), n=Integer(2, None))
+def lower_bound_slack_ratio(pse, alpha_thm, alpha_generic, n: int) -> np.ndarray:
+    r"""How much tighter the lower bound from a theorem's α is than the one from Prop. 4.1 (Fig. 9).
+
+    With :math:`\mathrm{LB}(a) = 1 - (a + 1)/\log n` (Eqs. 10, 12) and
+    :math:`\mathrm{LB}^+ = \max(\mathrm{LB}, 0)` (a negative bound says nothing), the gap below the
+    PSE's bound that the paper attributes to the gap between the PSE and α (Sec. 5.3) shrinks by
+
+    .. math:: \frac{\mathrm{LB}(\mathrm{PSE}) - \mathrm{LB}^+(\alpha_{4.1})}
+                    {\mathrm{LB}(\mathrm{PSE}) - \mathrm{LB}^+(\alpha_{\mathrm{Thm}})}.
+
+    Without the clipping this is :math:`(\alpha_{4.1} - \mathrm{PSE})/(\alpha_{\mathrm{Thm}} - \mathrm{PSE})`;
+    it is 1 where both α bounds exceed :math:`\log n - 1`.
+
+    Examples
+    --------
+    >>> lower_bound_slack_ratio(np.array([0.0]), np.array([1.0]), np.array([10.0]), 2**20)
+    array([10.])
+    """
+    pse, a_t, a_g = (np.asarray(v, dtype=float) for v in (pse, alpha_thm, alpha_generic))
+    if not (pse.shape == a_t.shape == a_g.shape):
+        raise ValueError("pse, alpha_thm and alpha_generic must have the same shape")
+    lb_pse = fano_lower_bound(pse, n)
+    return (lb_pse - np.maximum(fano_lower_bound(a_g, n), 0)) / (lb_pse - np.maximum(fano_lower_bound(a_t, n), 0))

@@ -53,8 +53,11 @@ __all__ = [
     "utility_run",
     "utility_runs",
     "summarise_runs",
+    "relative_error_moments",
     "expected_relative_error",
+    "best_mixture_under_limit",
     "max_mean_under_limit",
+    "printed_pair_distance",
     "crossing",
     "step_z",
 ]
@@ -479,19 +482,26 @@ def _pmf(m: int, prob: float, tail: float = 1e-13) -> tuple[int, np.ndarray]:
 
 @contract(holder_counts=Array(1, low=1), n=Integer(2, None), k=Integer(2, None), epsilon=Real(0, None, low_open=True),
           kind=OneOf("binomial", "gaussian", "none"), alpha=Real(0, 1, low_open=True, high_open=True))
-def expected_relative_error(holder_counts, n: int, k: int, epsilon: float, kind: str = "binomial",
-                            alpha: float = 0.05) -> np.ndarray:
-    r"""Exact :math:`\mathbb E|p - \hat p\,1[c(x)\ge c^*]|/p` of emp+thr under the ε-RR, per symbol.
+def relative_error_moments(holder_counts, n: int, k: int, epsilon: float, kind: str = "binomial",
+                           alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
+    r"""Exact mean and variance of the relative error :math:`r = |p - \hat p\,1[c(x)\ge c^*]|/p` of
+    emp+thr under the ε-RR, per symbol (Fig. 11).
 
     A symbol held by :math:`c` of the :math:`n` users has support count
     :math:`\mathrm{Bin}(c, p) + \mathrm{Bin}(n-c, q)` (Eq. 2), whose pmf is the convolution of the
-    two (tails below :math:`10^{-13}` dropped); the expected relative error of Fig. 11 is a function
-    of :math:`c` alone.  Vectorised over ``holder_counts`` by a loop over its values.
+    two (tails below :math:`10^{-13}` dropped), so both moments of :math:`r` are functions of
+    :math:`c` alone.  Vectorised over ``holder_counts`` by a loop over its values.
+
+    Examples
+    --------
+    >>> m, v = relative_error_moments([2000, 20000], 1_370_637, 10_500_393, 12.72)
+    >>> bool(m[1] < m[0]) and bool(np.all(v > 0))
+    True
     """
     p, q = grr_params(k, epsilon)
     cstar = count_threshold(kind, n, p, q, k, alpha)
     a, b = 1.0 / (n * (p - q)), q / (p - q)
-    out = np.empty(np.size(holder_counts))
+    mean, var = np.empty(np.size(holder_counts)), np.empty(np.size(holder_counts))
     for i, c in enumerate(np.asarray(holder_counts, dtype=np.int64).ravel()):
         if c > n:
             raise ValueError("holder_counts cannot exceed n")
@@ -501,30 +511,105 @@ def expected_relative_error(holder_counts, n: int, k: int, epsilon: float, kind:
         x = np.arange(f.size) + lo1 + lo2
         est = np.where(x >= cstar, x * a - b, 0.0)
         pc = c / n
-        out[i] = float(np.sum(f * np.abs(pc - est)) / pc)
+        r = np.abs(pc - est) / pc
+        mean[i] = float(np.sum(f * r))
+        var[i] = float(max(np.sum(f * (r - mean[i]) ** 2), 0.0))
+    return mean, var
+
+
+@contract(holder_counts=Array(1, low=1), n=Integer(2, None), k=Integer(2, None), epsilon=Real(0, None, low_open=True),
+          kind=OneOf("binomial", "gaussian", "none"), alpha=Real(0, 1, low_open=True, high_open=True))
+def expected_relative_error(holder_counts, n: int, k: int, epsilon: float, kind: str = "binomial",
+                            alpha: float = 0.05) -> np.ndarray:
+    r"""Exact :math:`\mathbb E|p - \hat p\,1[c(x)\ge c^*]|/p` of emp+thr under the ε-RR, per symbol
+    (the mean of :func:`relative_error_moments`).
+
+    Examples
+    --------
+    >>> r = expected_relative_error([20000], 1_370_637, 10_500_393, 12.72)
+    >>> bool(0 < r[0] < 0.1)
+    True
+    """
+    return relative_error_moments(holder_counts, n, k, epsilon, kind, alpha)[0]
+
+
+@contract(a=Array(1), b=Array(1), limit=Real())
+def best_mixture_under_limit(a, b, limit: float) -> dict:
+    r"""The mixture of the points :math:`(a_i, b_i)` with the largest mean of ``a`` among those whose
+    mean of ``b`` is at most ``limit`` (a linear programme in two dimensions: its optimum is one
+    point or a mixture of two).
+
+    Returns ``dict(value, i, j, w)``: the optimum ``value`` is ``w a[i] + (1 - w) a[j]`` (``i == j``
+    and ``w = 1`` for a single point); ``value = -inf`` and ``i = j = -1`` when no mixture meets
+    the limit.  Any profile of 20 symbols is such a mixture (equal weights), so ``value`` bounds
+    what a "mean over the top 20" can reach in expectation (Fig. 11).
+
+    Examples
+    --------
+    >>> best_mixture_under_limit([1.0, 3.0], [0.0, 2.0], 1.0)
+    {'value': 2.0, 'i': 0, 'j': 1, 'w': 0.5}
+    """
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if a.shape != b.shape:
+        raise ValueError(f"a and b must have the same shape, got {a.shape} and {b.shape}")
+    out = dict(value=-math.inf, i=-1, j=-1, w=1.0)
+    if np.any(b <= limit):
+        i = int(np.flatnonzero(b <= limit)[np.argmax(a[b <= limit])])
+        out = dict(value=float(a[i]), i=i, j=i, w=1.0)
+    lo, hi = b[:, None], b[None, :]
+    ok = (lo <= limit) & (hi > limit)
+    if ok.any():
+        w = np.where(ok, (limit - hi) / np.where(ok, lo - hi, 1.0), 0.0)
+        val = np.where(ok, w * a[:, None] + (1 - w) * a[None, :], -np.inf)
+        i, j = np.unravel_index(int(np.argmax(val)), val.shape)
+        if val[i, j] > out["value"]:
+            out = dict(value=float(val[i, j]), i=int(i), j=int(j), w=float(w[i, j]))
     return out
 
 
 @contract(a=Array(1), b=Array(1), limit=Real())
 def max_mean_under_limit(a, b, limit: float) -> float:
     r"""Largest mean of ``a`` over mixtures of the points :math:`(a_i, b_i)` whose mean of ``b`` is at
-    most ``limit`` (a linear programme in two dimensions: its optimum is one point or a mixture of
-    two).  ``-inf`` when no mixture meets the limit.
+    most ``limit`` (the ``value`` of :func:`best_mixture_under_limit`); ``-inf`` when none meets it.
 
-    Any profile of 20 symbols is such a mixture (equal weights), so the value bounds what a
-    "mean over the top 20" can reach (Fig. 11).
+    Examples
+    --------
+    >>> max_mean_under_limit([1.0, 3.0], [0.0, 2.0], 1.0)
+    2.0
     """
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if a.shape != b.shape:
-        raise ValueError(f"a and b must have the same shape, got {a.shape} and {b.shape}")
-    best = float(a[b <= limit].max()) if np.any(b <= limit) else -math.inf
-    lo, hi = b[:, None], b[None, :]
-    ok = (lo <= limit) & (hi > limit)
-    if ok.any():
-        w = np.where(ok, (limit - hi) / np.where(ok, lo - hi, 1.0), 0.0)
-        val = np.where(ok, w * a[:, None] + (1 - w) * a[None, :], -np.inf)
-        best = max(best, float(val.max()))
-    return best
+    return best_mixture_under_limit(a, b, limit)["value"]
+
+
+@contract(holder_grid=Array(1, low=1), n=Integer(2, None), k=Integer(2, None),
+          eps_a=Real(0, None, low_open=True), eps_b=Real(0, None, low_open=True), limit_b=Real(0, None),
+          printed_a=Real(), kind=OneOf("binomial", "gaussian", "none"), size=Integer(1, None))
+def printed_pair_distance(holder_grid, n: int, k: int, eps_a: float, eps_b: float, limit_b: float, printed_a: float,
+                          kind: str = "binomial", size: int = 20) -> dict:
+    r"""How far a printed pair of single-run mean relative errors lies from what any profile reaches (Fig. 11).
+
+    Over every profile of ``size`` symbols whose holder counts lie in ``holder_grid`` (a mixture of the
+    per-symbol points :math:`(r_a(c), r_b(c))` of :func:`relative_error_moments`, :math:`r_a` at
+    ``eps_a``, :math:`r_b` at ``eps_b``), ``max_mean`` is the largest expected mean error at
+    ``eps_a`` among profiles whose expected mean error at ``eps_b`` is at most ``limit_b``
+    (:func:`best_mixture_under_limit`); ``sd`` is the single-run standard deviation of that profile's
+    mean error, :math:`\sqrt{\sum_x \mathrm{Var}\,r_a(c_x)}/\text{size}` (the symbols' counts are
+    independent up to :math:`O(1/k)`); ``z = (printed_a - max_mean)/sd``.
+
+    Examples
+    --------
+    >>> grid = np.array([500, 2000, 20000])
+    >>> r = printed_pair_distance(grid, 1_370_637, 10_500_393, 10.0, 12.72, 0.10, 1.05)
+    >>> bool(r["max_mean"] < 1.05 and r["sd"] > 0 and r["z"] > 0)
+    True
+    """
+    ma, va = relative_error_moments(holder_grid, n, k, eps_a, kind)
+    mb, _ = relative_error_moments(holder_grid, n, k, eps_b, kind)
+    best = best_mixture_under_limit(ma, mb, limit_b)
+    if best["i"] < 0:
+        return dict(max_mean=-math.inf, sd=math.nan, z=math.inf)
+    w, i, j = best["w"], best["i"], best["j"]
+    sd = math.sqrt((w * va[i] + (1 - w) * va[j]) / size)
+    return dict(max_mean=best["value"], sd=sd, z=(printed_a - best["value"]) / sd)
 
 
 @contract(x=Array(1, min_size=2), y=Array(1, min_size=2, low=0), level=Real(0, None, low_open=True))
