@@ -52,8 +52,10 @@
 #   point stated in each caption, on a **synthetic** population: the paper's Foursquare data are not
 #   public.
 # * The identification experiments (Figs. 5–9) run on **public traces**, every user of Gowalla New
-#   York (LT) and MovieLens `ml-latest-small` (RH) that meets the paper's criteria: 2–3 orders of
-#   magnitude fewer users than the paper's, and we say what that changes.
+#   York (LT) and MovieLens `ml-latest-small` (RH) that meets the paper's criterion of at least 10
+#   events: 2–3 orders of magnitude fewer users than the paper's, and we say what that changes.
+#   Fig. 6's selection of long histories leaves 8 users in each public data set and is replaced by
+#   a weaker one (row F6-sel).
 # * The face, fingerprint and finger-vein score sets are not public: their bars and curves come from
 #   Gaussian stand-ins, labelled as such, and no claim about biometrics is evaluated.
 #
@@ -1081,6 +1083,7 @@ for d, ms in ((lt6, M_LT), (rh, M_RH)):
     panels[f"{d.name} ({d.n:,} users)"] = {
         "m": ms, **{sc: (series(d.name, sc, "pse"), series(d.name, sc, "pse_se"))
                     for sc in ("offset", "raw")}}
+panels[f"RH ({rh.n:,} users)"]["counts"] = [a["c"] for a in atom]  # log2(M/c)
 glue("pie-fig6", figures.fig6(panels, bio["Face (synthetic)"]["pse"]))
 
 # %% [markdown]
@@ -1093,7 +1096,8 @@ glue("pie-fig6", figures.fig6(panels, bio["Face (synthetic)"]["pse"]))
 # stand-in. LT: {glue:text}`pie-n-lt6` Gowalla users (training = the first $m$ check-ins of the
 # former half); RH: every one of the {glue:text}`pie-n-rh` MovieLens users (training = the first $m$
 # likes of $X$; the paper's 1,888 users with at least 500 likes have no public counterpart). The RH
-# offset curve is $\log_2(M/c_m)$, a count of exact score coincidences (see the text).
+# offset curve is $\log_2(M/c_m)$, a count of exact score coincidences: $c$ is written next to
+# each point (see the text).
 # ```
 #
 # With offset scores the PSE grows with the training data in both data sets (rows F6a, F6b), but
@@ -1243,9 +1247,14 @@ glue("pie-fig8", figures.fig8(EPS8, n8, k8, g8, ex["pse"], sl["pse"], sl["resolv
 # $n$. Nor are the bounds "close to the PSE": α(Thm 4.2)/PSE
 # reaches {glue:text}`pie-f8-ratio` at ε = 0.1 and stays above 8 at every ε (row F8d). For small θ
 # the PSE of a θ-mixture is second order in θ,
-# $D(\theta f_G^0 + (1-\theta)u \,\|\, \theta f_I^0 + (1-\theta)u) \approx \theta^2\chi^2/(2\ln 2)$
-# with $\chi^2 = \sum_s (f_G^0(s) - f_I^0(s))^2/u(s)$ (the second-order term of the divergence),
-# while α = θ log n is first order, so the ratio grows like $1/\theta$ on any data; at large ε the PSE
+#
+# ```{math}
+# :label: eq-pie-mixture
+# D(\theta f_G^0 + (1-\theta)u \,\|\, \theta f_I^0 + (1-\theta)u) \approx
+# \frac{\theta^2\chi^2}{2\ln 2},\qquad \chi^2 = \sum_s \frac{(f_G^0(s) - f_I^0(s))^2}{u(s)}
+# ```
+#
+# (the second-order term of the divergence), while α = θ log n is first order, so the ratio grows like $1/\theta$ on any data; at large ε the PSE
 # saturates at the clean divergence, because one Gowalla location identifies a user poorly even
 # without noise (best-score error {glue:text}`pie-clean-err`), while α grows to $\log n$.
 #
@@ -1381,8 +1390,8 @@ print(f"alpha = {alpha_ex:.3f} bits: eps(RR, Thm 4.2) = {eps_rr:.2f}, "
 # For the RR, the genuine and impostor score laws are θ-mixtures,
 # $f = \theta f^0 + (1-\theta)u$. Take $f_G^0 = (0.7, 0.2, 0.1)$, $f_I^0 = (0.2, 0.3, 0.5)$ and
 # $u$ uniform on three scores. Compute $D(f_G\|f_I)$ for θ = 0.01, 0.02, 0.04 and compare it with
-# $\theta^2\chi^2/(2\ln 2)$, $\chi^2 = \sum_s (f_G^0(s) - f_I^0(s))^2/u(s)$. What does this imply
-# for α(Thm 4.2)/PSE as ε → 0 (row F8d)?
+# the approximation {eq}`eq-pie-mixture`. What does this imply for α(Thm 4.2)/PSE as ε → 0
+# (row F8d)?
 # ```
 #
 # ```{solution-start} ex-pie-second-order

@@ -103,6 +103,15 @@ def test_figs_8_9_every_panel_has_its_legend():
     assert any("Thm 4.4" in t for t in labels[1])
 
 
+def test_fig6_writes_the_coincidence_counts():
+    panels = {"LT": {"m": [5, 10], "offset": ([1.0, 1.5], [0.1, 0.1]), "raw": ([0.9, 1.4], [0.1, 0.1])},
+              "RH": {"m": [1, 2], "offset": ([6.3, 9.0], [0.2, 0.3]), "raw": ([1.6, 6.7], [0.1, 0.1]),
+                     "counts": [4214, 640]}}
+    fig = figures.fig6(panels, 0.8)
+    texts = [[t.get_text() for t in ax.texts] for ax in fig.axes]
+    assert texts == [[], ["c = 4,214", "c = 640"]]
+
+
 def test_utility_figures_draw():
     import pandas as pd
 
@@ -230,6 +239,10 @@ def test_single_location_on_toy_traces():
     for m in ("rr", "glh"):
         assert sl["pse"][m].shape == (2,) and sl["null"][m] >= 0 and sl["resolvable"][m].dtype == bool
     assert sl["reports"] == 4 * 80
+    for m in ("rr", "glh"):     # per-round samples: the pooled error is their mean
+        assert sl["pse_rounds"][m].shape == (2, 4) and sl["err_rounds"][m].shape == (2, 4)
+        assert np.allclose(sl["err"][m], sl["err_rounds"][m].mean(axis=1))
+        assert np.all(sl["err_se"][m] > 0)
 
 
 def test_fig11_skewed_runs():

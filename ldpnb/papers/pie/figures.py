@@ -189,8 +189,10 @@ def fig5_convergence(conv: Mapping[str, Mapping]):
 def fig6(pse: Mapping[str, Mapping], face: float):
     """Fig. 6: PSE against the number m of training events, partial knowledge (offset and raw scores).
 
-    ``pse[name] = {"m": [...], "offset": (values, se), "raw": (values, se)}``; ``face`` the PSE of
-    the synthetic Face stand-in.
+    ``pse[name] = {"m": [...], "offset": (values, se), "raw": (values, se)}``, optionally with
+    ``"counts"``: the number of impostor pairs behind each offset value when the PSE is a count of
+    coincidences (:func:`ldpnb.papers.pie.identification.atom_coincidences`), written next to the
+    points; ``face`` the PSE of the synthetic Face stand-in.
     """
     fig, axes = _fig(1, len(pse), figsize=(WIDTH, 3.4))
     for ax, (name, r), col in zip(np.ravel(axes), pse.items(), (_MECH["rr"], _MECH["glh"])):
@@ -198,6 +200,8 @@ def fig6(pse: Mapping[str, Mapping], face: float):
             v, se = r[sc]
             ax.errorbar(r["m"], v, yerr=2 * np.asarray(se), color=col, ls=ls, marker=mk, capsize=3,
                         label=f"{sc} scores")
+        for m, v, c in zip(r["m"], r["offset"][0], r.get("counts") or ()):
+            ax.annotate(f"c = {c:,}", (m, v), xytext=(6, -10), textcoords="offset points", fontsize=7, color=INK)
         ax.axhline(face, color="0.45", ls=":", lw=1, label="Face (synthetic)")
         ax.set_xlabel(f"training events m ({'first m of the former half' if name.startswith('LT') else 'first m of X'})",
                       fontsize=8)
@@ -256,7 +260,7 @@ def fig8(eps: np.ndarray, n: int, k: int, g: int, pse_exact: np.ndarray, pse_mc:
 def fig9(eps: np.ndarray, n: int, k: int, g: int, err: Mapping[str, np.ndarray], err_exact: np.ndarray,
          pse_exact: np.ndarray, pse_mc_glh: np.ndarray, resolvable_glh: np.ndarray):
     """Fig. 9: identification error rate and its lower bounds (Eq. 10 with the PSE, Eq. 12 with α)."""
-    fig, axes = _fig(1, 2, figsize=(WIDTH, 3.5), sharey=True)
+    fig, axes = _fig(1, 2, figsize=(WIDTH, 4.6), sharey=True)
     ef = np.linspace(0.05, max(eps), 300)
     lb = lambda a: fano_lower_bound(np.maximum(a, 0), n)  # noqa: E731
     for ax, m, a, lab in ((axes[0], "rr", alpha_rr(ef, n, k), "Thm 4.2"), (axes[1], "glh", alpha_glh(ef, n, k, g), "Thm 4.4")):
@@ -272,7 +276,8 @@ def fig9(eps: np.ndarray, n: int, k: int, g: int, err: Mapping[str, np.ndarray],
         ax.set_xlabel("ε")
         ax.set_ylim(-0.05, 1.02)
         ax.set_title("ε-RR" if m == "rr" else f"(g, ε)-GLH, g = {g:,}", fontsize=10)
-        ax.legend(fontsize="x-small", loc="lower left")
+        # below the panel: inside, every corner hides a bound's curve
+        ax.legend(fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.16))
     axes[0].set_ylabel("error probability")
     return fig
 

@@ -280,6 +280,11 @@ def single_location(traces: Traces, eps, g: int, *, reps: int = 8, null_reps: in
     twice the largest of ``null_reps`` estimates on reports independent of the users (ε → 0);
     ``resolvable`` marks the Monte Carlo PSEs above it.  ``reports`` (``reps`` × n) is the number of
     simulated reports behind each Monte Carlo error rate (a proportion).
+
+    The ``reps`` rounds are simulated one by one: ``pse_rounds[m]`` and ``err_rounds[m]`` (shape
+    ``(len(eps), reps)``) hold each round's estimates, the samples an interval is built from;
+    ``pse[m]`` is the estimate on the pooled scores of all rounds and ``err[m]``, ``err_se[m]`` the
+    mean and standard error over all simulated reports.
     """
     from ldpnb.attacks.linkage import MarkovChainMatcher, SingleLocationAttack
     from ldpnb.measures.pse import kl_mixed_1d
@@ -290,14 +295,29 @@ def single_location(traces: Traces, eps, g: int, *, reps: int = 8, null_reps: in
     eps = np.asarray(eps, dtype=float)
     exact = att.rr_exact(eps)
     out = dict(n=traces.n, k=traces.k, g=g, eps=eps, exact=exact, reports=reps * traces.n, pse={}, err={}, err_se={},
-               null={}, resolvable={})
+               pse_rounds={}, err_rounds={}, null={}, resolvable={})
+
+    def pse_of(r):
+        return kl_mixed_1d(r["genuine"], r["impostor"], impostor_weights=r["impostor_weights"])
+
+    n = traces.n
     for m in ("rr", "glh"):
         gm = g if m == "glh" else None
-        sims = [att.simulate(m, float(e), g=gm, reps=reps, rng=rng) for e in eps]
-        out["pse"][m] = np.array([kl_mixed_1d(r["genuine"], r["impostor"], impostor_weights=r["impostor_weights"])
-                                  for r in sims])
-        out["err"][m] = np.array([r["error_rate"] for r in sims])
-        out["err_se"][m] = np.array([r["error_se"] for r in sims])
+        pse, err, err_se, pse_r, err_r = [], [], [], [], []
+        for e in eps:
+            rounds = [att.simulate(m, float(e), g=gm, reps=1, rng=rng) for _ in range(reps)]
+            pooled = {key: np.concatenate([r[key] for r in rounds]) for key in ("genuine", "impostor", "impostor_weights")}
+            pse.append(pse_of(pooled))
+            pse_r.append([pse_of(r) for r in rounds] if reps > 1 else [pse[-1]])
+            e_r = np.array([r["error_rate"] for r in rounds])
+            s2_r = np.array([r["error_se"] ** 2 * n for r in rounds])     # per-report variances (ddof = 1)
+            N = reps * n                                                   # pooled variance over all reports
+            var = ((n - 1) * s2_r.sum() + n * np.sum((e_r - e_r.mean()) ** 2)) / (N - 1)
+            err.append(float(e_r.mean()))
+            err_se.append(math.sqrt(var / N))
+            err_r.append(e_r)
+        out["pse"][m], out["err"][m], out["err_se"][m] = np.array(pse), np.array(err), np.array(err_se)
+        out["pse_rounds"][m], out["err_rounds"][m] = np.array(pse_r), np.array(err_r)
         nulls = []
         for _ in range(null_reps):
             r = att.simulate(m, 1e-9, g=gm, reps=reps, rng=rng)
