@@ -32,6 +32,8 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from ldpnb._random import check_random_state
+
 __all__ = [
     "MAX_ENTRIES",
     "MAX_DENSE",
@@ -574,8 +576,6 @@ class RandomState(Constraint):
         return "a numpy Generator, an int seed >= 0, a SeedSequence or None"
 
     def check(self, value, name):
-        from ldpnb.utils import check_random_state
-
         try:
             check_random_state(value)
         except (TypeError, ValueError) as exc:

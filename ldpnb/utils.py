@@ -14,6 +14,7 @@ from __future__ import annotations
 import numbers
 from typing import Any
 import numpy as np
+from ldpnb._random import RNGLike, check_random_state
 from ldpnb.contracts import Boolean, Instance, Integer, Optional, Real, Unchecked, contract
 
 _NAME = Instance(str, example="x")
@@ -35,35 +36,6 @@ __all__ = [
     "check_nonnegative",
     "check_nonnegative_matrix",
 ]
-
-
-RNGLike = np.random.Generator | int | np.random.SeedSequence | None
-
-
-@contract(rng=Unchecked("validated by this function (the RandomState contract calls it)"))
-def check_random_state(rng: Any = None) -> np.random.Generator:
-    """Return a :class:`numpy.random.Generator` built from ``rng``.
-
-    Parameters
-    ----------
-    rng : Generator, int, SeedSequence or None
-        A generator is returned unchanged (so that successive calls share its
-        stream); an int or a :class:`~numpy.random.SeedSequence` seeds a new
-        PCG64 generator; ``None`` gives fresh OS entropy (not reproducible).
-    """
-    if rng is None:
-        return np.random.default_rng()
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if isinstance(rng, np.random.SeedSequence):
-        return np.random.default_rng(rng)
-    if isinstance(rng, (numbers.Integral, np.integer)) and not isinstance(rng, bool):
-        if int(rng) < 0:
-            raise ValueError(f"rng: an int seed must be >= 0, got {rng}")
-        return np.random.default_rng(int(rng))
-    if isinstance(rng, np.random.RandomState):
-        raise TypeError("rng: legacy numpy RandomState is not supported; pass a numpy.random.Generator, an int seed or None")
-    raise TypeError(f"rng: expected a numpy.random.Generator, an int seed or None, got {type(rng).__name__}")
 
 
 @contract(epsilon=_VALUE, name=_NAME, allow_inf=Boolean())
