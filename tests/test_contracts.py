@@ -38,6 +38,7 @@ CONTRACTED: set[str] = {
     "ldpnb.audit.registry",
     "ldpnb.data.datasets",
     "ldpnb.data.grid",
+    "ldpnb.geometry",
     "ldpnb.repro.parallel",
     "ldpnb.attacks.linkage",
     "ldpnb.estimators._likelihood",
