@@ -53,6 +53,7 @@ __all__ = [
     "Bits",
     "DistanceMatrix",
     "Counts",
+    "Dataset",
     "RandomState",
     "Instance",
     "Callable_",
@@ -567,6 +568,31 @@ class Counts(Array):
 
     def invalid(self):
         return super().invalid() + [np.array([1 << 62, 1 << 62])]
+
+
+class Dataset(Array):
+    """A label-encoded dataset: a 2-D array ``X[i, j]`` of integer codes ``>= 0`` (``n >= 1``
+    records, ``d >= 1`` attributes), returned as ``int64``.  That each code lies in its attribute's
+    domain ``{0, ..., k_j - 1}`` ties ``X`` to the domain sizes: :func:`ldpnb.utils.check_dataset`
+    checks it in the body."""
+
+    def __init__(self, *, max_size: int = MAX_ENTRIES) -> None:
+        super().__init__(2, max_size=max_size, low=0, integer=True)
+
+    def describe(self):
+        return "a label-encoded dataset (2-D array of integer codes >= 0, one row per record)"
+
+    def check(self, value, name):
+        arr = super().check(value, name)
+        if arr.shape[0] < 1 or arr.shape[1] < 1:
+            raise self.fail(name, value, ValueError, f"shape {arr.shape}")
+        return arr
+
+    def valid(self):
+        return np.array([[0, 1], [1, 0]], dtype=np.int64)
+
+    def invalid(self):
+        return super().invalid() + [np.array([[0.5, 1.0]]), np.zeros((0, 2)), np.array([0, 1])]
 
 
 class RandomState(Constraint):

@@ -15,7 +15,7 @@ import numbers
 from typing import Any
 import numpy as np
 from ldpnb._random import RNGLike, check_random_state
-from ldpnb.contracts import Boolean, Instance, Integer, Optional, Real, Unchecked, contract
+from ldpnb.contracts import Array, Boolean, Dataset, Instance, Integer, Optional, Real, Unchecked, contract
 
 _NAME = Instance(str, example="x")
 _VALUE = Unchecked("the value this function validates", example=1)
@@ -35,6 +35,7 @@ __all__ = [
     "check_finite_array",
     "check_nonnegative",
     "check_nonnegative_matrix",
+    "check_dataset",
 ]
 
 
@@ -194,6 +195,27 @@ def check_nonnegative_matrix(M: Any, name: str) -> np.ndarray:
     if np.any(A < 0):
         raise ValueError(f"{name} must be non-negative")
     return A
+
+
+_DATASET = Dataset()
+_DOMAIN_SIZES = Array(1, integer=True, low=2)
+
+
+def check_dataset(X: Any, ks: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    """Validate a label-encoded dataset ``X`` (n, d) and its domain sizes ``ks`` (d,).
+
+    ``X`` must meet :class:`ldpnb.contracts.Dataset`; ``ks`` (integers ``>= 2``, one per column;
+    ``None`` infers ``k_j = max(X[:, j]) + 1``) must bound every code, ``X[:, j] < k_j``.
+    Returns int64 copies.
+    """
+    X = _DATASET.check(X, "X").copy()
+    ks = X.max(axis=0) + 1 if ks is None else np.ravel(ks)
+    ks = _DOMAIN_SIZES.check(ks, "ks").copy()
+    if ks.shape[0] != X.shape[1]:
+        raise ValueError(f"ks must have one entry per column of X ({X.shape[1]}), got {ks.shape[0]}")
+    if np.any(X.max(axis=0) >= ks):
+        raise ValueError("X[:, j] must lie in {0, ..., k_j - 1}")
+    return X, ks
 
 
 #: Largest total of a count vector (sums stay far from int64 overflow).

@@ -18,9 +18,9 @@ from ldpnb import contracts as C
 from ldpnb.contracts import contract, contract_of
 
 #: Modules whose public functions must all carry a contract (grows to every module of the package;
-#: ldpnb.contracts itself is the machinery).
+#: ldpnb.contracts itself is the machinery; ldpnb.utils holds the uncontracted conveniences that
+#: check a value in a function's body).
 CONTRACTED: set[str] = {
-    "ldpnb.utils",
     "ldpnb.channels._generic",
     "ldpnb.channels.structured",
     "ldpnb.mechanisms._base",

@@ -8,9 +8,7 @@ from __future__ import annotations
 from math import comb
 from typing import Sequence
 import numpy as np
-from ldpnb.utils import (
-    check_random_state,
-)
+from ldpnb.utils import check_dataset, check_random_state
 from ldpnb.mechanisms import multidim as md
 from ldpnb.attacks.deniability import pd_attack_support, perturb_and_infer
 from ldpnb.attacks.inference import aif_bayes
@@ -61,7 +59,7 @@ def simulate_smp_surveys(X, ks, protocol: str, eps, n_surveys: int = 5, setting:
     values, -1 = unknown), ``n_reports`` (fresh reports per user: total privacy loss is
     ``eps * n_reports``, Sec. 3.2.3) and ``design``.
     """
-    X, ks = md.check_dataset(X, ks)
+    X, ks = check_dataset(X, ks)
     rng = check_random_state(rng)
     n, d = X.shape
     epsv = np.broadcast_to(np.asarray(eps, dtype=float), (d,)).copy()
@@ -109,7 +107,7 @@ class ReidIndex:
     binary search per lookup), so no table is larger than about the background itself."""
 
     def __init__(self, background, ks=None, *, dense_limit: int | None = None):
-        self.B, self.ks = md.check_dataset(background, ks)
+        self.B, self.ks = check_dataset(background, ks)
         self.N, self.d = self.B.shape
         self.dense_limit = self.N if dense_limit is None else int(dense_limit)
         self._cache: dict[int, tuple] = {}
@@ -283,7 +281,7 @@ def rsfd_reid_chain(X, ks, eps: float, n_surveys: int = 5, *, design=None, index
 
     Returns ``{"rid": {n_surveys: {k: %}}, "aif": [per-survey AIF-ACC %]}``.
     """
-    X, ks = md.check_dataset(X, ks)
+    X, ks = check_dataset(X, ks)
     protocol = md._check_protocol(protocol, md._RSFD_PROTOCOLS)
     fake = md._check_fake(protocol, fake)
     if fake == "prior":

@@ -5,9 +5,8 @@ squared error, L1, total variation, and the averaged MSE of multidimensional fre
 from __future__ import annotations
 
 import numpy as np
-from ldpnb.contracts import Array, DistanceMatrix, Instance, Real, contract
-from ldpnb.utils import check_finite_array
-from ldpnb.mechanisms.multidim import check_dataset
+from ldpnb.contracts import Array, Dataset, DistanceMatrix, Instance, Real, contract
+from ldpnb.utils import check_dataset, check_finite_array
 
 _MASS = Array(1, low=0.0)
 _SPACING = Real(0.0, None, low_open=True)
@@ -133,7 +132,7 @@ def emd_rows(P, theta, ground_distance) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------
 # utility metric, marginals, priors (Sec. 5.2, App. E)
 # ---------------------------------------------------------------------------------------------
-@contract(X=Array(2, integer=True, low=0), ks=Array(1, integer=True, low=1))
+@contract(X=Dataset(), ks=Array(1, integer=True, low=2))
 def marginals(X, ks) -> list[np.ndarray]:
     """Normalised per-attribute histograms of a label-encoded dataset."""
     X, ks = check_dataset(X, ks)
