@@ -39,7 +39,7 @@ CONTRACTED: set[str] = {
     "ldpnb.data.datasets",
     "ldpnb.data.grid",
     "ldpnb.geometry",
-    "ldpnb.repro.parallel",
+    "ldpnb.parallel",
     "ldpnb.attacks.linkage",
     "ldpnb.estimators._likelihood",
     "ldpnb.measures.lift",
