@@ -49,55 +49,14 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
+from ldpnb.repro.toc import BOOK, ROOT, notebook_chapters, toc_files
+
 BUILD = ROOT / "_build"
-BOOK = ROOT / "book"
 
 # chapters that read the others' outputs, run in this order after all the others: the benchmark
 # appendix reads the chapter timings of the current build, the summary reads every report
 LAST = ("performance", "reproduction")
 SCALES = ("smoke", "book", "paper")
-
-
-# --------------------------------------------------------------------------------------- the toc
-
-def toc_files(root: Path = ROOT) -> list[str]:
-    """Every ``file:`` of ``_toc.yml`` (root first), without extension, in order."""
-    import yaml
-
-    toc = yaml.safe_load((root / "_toc.yml").read_text())
-    out = [toc["root"]]
-
-    def walk(node):
-        if isinstance(node, dict):
-            if "file" in node:
-                out.append(node["file"])
-            for key in ("parts", "chapters", "sections"):
-                for child in node.get(key, []) or []:
-                    walk(child)
-        elif isinstance(node, list):
-            for child in node:
-                walk(child)
-
-    walk({k: v for k, v in toc.items() if k != "root"})
-    return out
-
-
-def notebook_chapters(root: Path = ROOT) -> list[str]:
-    """Names of the toc entries that are jupytext chapters (``book/<name>.py`` + ``.ipynb``)."""
-    names = []
-    missing = []
-    for f in toc_files(root):
-        p = root / f
-        if p.with_suffix(".py").exists() or p.with_suffix(".ipynb").exists():
-            if not (p.with_suffix(".py").exists() and p.with_suffix(".ipynb").exists()):
-                missing.append(f"{f}: a chapter needs both {p.name}.py and {p.name}.ipynb (run `make sync`)")
-            names.append(p.name)
-        elif not p.with_suffix(".md").exists():
-            missing.append(f"{f}: listed in _toc.yml but no {f}.md, .py or .ipynb exists")
-    if missing:
-        raise SystemExit("error: " + "\n       ".join(missing))
-    return names
 
 
 # ------------------------------------------------------------------------------ jupytext pairs
@@ -120,7 +79,7 @@ def pair_state(name: str, book: Path = BOOK) -> str:
 
 def sync_pair(name: str, book: Path = BOOK) -> None:
     """Re-pair ``book/<name>.ipynb`` from ``book/<name>.py`` and strip it (what ``make sync`` does)."""
-    from ldpnb.repro.nbstrip import strip
+    from ldpnb.repro.nbstrip import strip  # lazy: nbformat (book extra) only when a pair is re-synced
 
     jt = Path(sys.executable).with_name("jupytext")
     cmd = [str(jt) if jt.exists() else "jupytext", "--quiet", "--set-formats", "ipynb,py:percent",
@@ -651,7 +610,7 @@ def _stage_config(src: Path, executed: Path, build_dir: Path, banner: str | None
     cfg = yaml.safe_load(cfg_path.read_text())
     subs = cfg.setdefault("parse", {}).setdefault("myst_substitutions", {})
     try:
-        from ldpnb.repro.dashboard import totals_markdown
+        from ldpnb.repro.dashboard import totals_markdown  # lazy: optional for a preview (pandas, reports)
 
         subs["claims_totals"] = totals_markdown(build_dir / "reproduction")
     except Exception as exc:  # pragma: no cover - the dashboard is optional for a preview

@@ -38,7 +38,9 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from ldpnb.repro import build
+from ldpnb.repro.toc import ROOT
+
 OUT = ROOT / "results" / "paper"
 WORK = ROOT / "_build" / "paper"
 NO_REPORT = ("reproduction",)
@@ -225,8 +227,6 @@ def export_figures(name: str, executed: Path, out: Path = FIGURES, colors: int =
 
 
 def main(argv: list[str] | None = None) -> int:
-    from ldpnb.repro.build import notebook_chapters
-
     ap = argparse.ArgumentParser(prog="python -m ldpnb.repro.paperscale", description=__doc__.split("\n")[0])
     ap.add_argument("--only", nargs="*", help="chapters to run (default: every chapter with a report)")
     ap.add_argument("--jobs", type=int, default=1, help="chapters run at once")
@@ -235,7 +235,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--figures-only", action="store_true",
                     help="only re-export the figures of the chapters' last executed runs (_build/paper/executed)")
     args = ap.parse_args(argv)
-    names = [n for n in notebook_chapters() if n not in NO_REPORT]
+    names = [n for n in build.notebook_chapters() if n not in NO_REPORT]
     if args.only:
         unknown = sorted(set(args.only) - set(names))
         if unknown:
