@@ -14,6 +14,7 @@ from ldpnb.utils import (
     check_values,
 )
 from ldpnb.mechanisms import multidim as md
+from ldpnb.mechanisms import hashing as mech
 from ldpnb.mechanisms.protocols import protocol as protocol_entry
 
 __all__ = [
@@ -131,8 +132,6 @@ def perturb_and_infer(x, k: int, eps: float, protocol: str, *, rng=None, olh_has
     if protocol == "olh" and olh_hash not in ("ideal", "cw"):
         raise ValueError("olh_hash must be 'ideal' or 'cw'")
     if protocol == "olh" and olh_hash == "cw":
-        from ldpnb.mechanisms import hashing as mech
-
         seeds, y = mech.lh_perturb(x, k, eps, rng=rng)
         support = _lh_support_matrix(seeds, y, k, mech.lh_params(eps)[0])
     else:
@@ -142,7 +141,5 @@ def perturb_and_infer(x, k: int, eps: float, protocol: str, *, rng=None, olh_has
 
 def _lh_support_matrix(seeds, y, k: int, g: int) -> np.ndarray:
     """(n, k) bool: value v is in the hash preimage of user i's report (OLH support)."""
-    from ldpnb.mechanisms import hashing as mech
-
     h = mech.lh_hash(np.asarray(seeds)[:, None, :], np.arange(k), g)
     return h == np.asarray(y)[:, None]

@@ -14,6 +14,7 @@ from ldpnb.utils import (
     check_distribution, check_random_state,
 )
 from ldpnb.mechanisms import multidim as md
+from ldpnb.estimators._inversion import fo_estimate
 
 __all__ = [
     "synthetic_profiles",
@@ -94,8 +95,6 @@ def aif_bayes(reports, ks, eps: float, protocol: str, fake: str, freqs, *, prior
 def _fo_from_labelled(reports, t, ks, eps, protocol):
     """Per-attribute marginal estimates from the labelled users' *real* reports (PK knowledge):
     Eq. (2) with the randomizer's (p, q) at eps' on the users whose sampled attribute is j."""
-    from ldpnb.estimators._inversion import fo_estimate
-
     d = len(reports)
     est, nj = [], []
     for j in range(d):
@@ -112,8 +111,6 @@ def _fo_from_labelled(reports, t, ks, eps, protocol):
 def _fake_from_labelled(reports, t, ks, eps, protocol):
     """Fake-data distribution of each attribute learned from labelled users that did *not*
     sample it: empirical histogram (GRR, add-one smoothing) or Eq. (2) on their bits (UE-r)."""
-    from ldpnb.estimators._inversion import fo_estimate
-
     d = len(reports)
     out = []
     for j in range(d):

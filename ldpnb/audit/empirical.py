@@ -13,7 +13,8 @@ from ldpnb.contracts import (
     MAX_DOMAIN, Array, Boolean, Callable_, Channel, DistanceMatrix, Distribution, Instance, Integer, Optional, Probability,
     RandomState, Real, contract,
 )
-from ldpnb.utils import check_positive_int, check_probability, check_random_state
+from ldpnb.utils import check_positive_int, check_probability, check_random_state, check_values
+from ldpnb.mechanisms.unary import ue_params
 
 _OPEN01 = Probability(open_left=True, open_right=True)
 
@@ -358,9 +359,6 @@ def broken_ue_perturb(x: Any, k: int, epsilon: float, *, rng: Any = None) -> np.
     mechanism ``1.5 eps``-LDP (:func:`broken_ue_epsilon`), the pattern of bug #11 of pure-LDP
     found by LDP-Auditor.  For the audit's own test only.
     """
-    from ldpnb.mechanisms.unary import ue_params
-    from ldpnb.utils import check_values
-
     rng = check_random_state(rng)
     x = check_values(x, k)
     _, q = ue_params(epsilon, "sue")

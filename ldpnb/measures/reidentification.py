@@ -12,6 +12,7 @@ import numpy as np
 from ldpnb.contracts import (
     AnyOf, Array, Channel, Distribution, Integer, OneOf, Optional, Real, contract,
 )
+from ldpnb.measures.information import channel_capacity, entropy, mutual_information_joint
 
 __all__ = [
     "LOG2E",
@@ -187,8 +188,6 @@ def restricted_capacity(channel, n: int, *, unit: str = "bits", tol: float = 1e-
     row subset of size min(n, k) (brute force; tiny k only, at most 10,000 subsets).  Uses
     :func:`ldpnb.measures.channel_capacity`.
     """
-    from ldpnb.measures.information import channel_capacity
-
     Q = np.asarray(channel, dtype=float)
     k = Q.shape[0]
     if n < k and math.comb(k, n) > 10_000:
@@ -233,24 +232,18 @@ def pie(p_u, p_x_given_u, channel, *, unit: str = "bits") -> float:
 
     Equals :math:`\sum_i p_U(u_i) D(p_{Y|U=u_i}\|p_Y)` (Eq. 27).
     """
-    from ldpnb.measures.information import mutual_information_joint
-
     return float(mutual_information_joint(joint_uy(p_u, p_x_given_u, channel), unit=unit))
 
 
 @contract(p_u=Distribution(), p_x_given_u=Channel(), unit=_UNIT)
 def mi_ux(p_u, p_x_given_u, *, unit: str = "bits") -> float:
     """I(U;X) for the joint p_U p_{X|U}."""
-    from ldpnb.measures.information import mutual_information_joint
-
     return float(mutual_information_joint(joint_ux(p_u, p_x_given_u), unit=unit))
 
 
 @contract(joint_abc=Array(3, low=0), unit=_UNIT)
 def conditional_mutual_information(joint_abc, *, unit: str = "bits") -> float:
     r"""I(A;C|B) from a 3-D joint ``p[a, b, c]``: H(A,B) + H(B,C) - H(B) - H(A,B,C)."""
-    from ldpnb.measures.information import entropy
-
     p = np.asarray(joint_abc, dtype=float)
     if abs(p.sum() - 1) > 1e-9:
         raise ValueError(f"joint_abc must sum to 1, got {p.sum():.12g}")
@@ -350,8 +343,6 @@ def score_joint(joint_uy, scores, *, decimals: int = 12) -> np.ndarray:
 @contract(joint_uy=Array(2, low=0), scores=Array(2), unit=_UNIT)
 def score_vector_mi(joint_uy, scores, *, unit: str = "bits") -> float:
     """PSE for a discrete system: I(U;S) with S = (s_1(Y), ..., s_n(Y)) deterministic (Eq. 6)."""
-    from ldpnb.measures.information import mutual_information_joint
-
     return float(mutual_information_joint(score_joint(joint_uy, scores), unit=unit))
 
 
