@@ -16,6 +16,12 @@ from ldpnb.utils import (
 from ldpnb.mechanisms import multidim as md
 from ldpnb.mechanisms import hashing as mech
 from ldpnb.mechanisms.protocols import protocol as protocol_entry
+from ldpnb.contracts import DOMAIN, SEED, Array, Bits, Integer, OneOf, Real, contract
+
+_PROTOCOL = OneOf(*md.PROTOCOLS)
+#: Domain sizes of the attacks' closed forms (a product over k terms at most).
+_K = Integer(2, 1 << 24)
+_FORM = OneOf("exact", "paper", "ideal")
 
 __all__ = [
     "expected_pd_accuracy",
@@ -28,6 +34,7 @@ __all__ = [
 # ---------------------------------------------------------------------------------------------
 # plausible-deniability value inference (Sec. 3.2.1)
 # ---------------------------------------------------------------------------------------------
+@contract(protocol=_PROTOCOL, eps=Real(0.0, 700.0, low_open=True), k=_K, form=_FORM)
 def expected_pd_accuracy(protocol: str, eps: float, k: int, form: str = "exact") -> float:
     r"""Expected accuracy (probability) of the plausible-deniability attack on one report.
 
@@ -63,6 +70,8 @@ def ue_accuracy_binomial_sum(p: float, q: float, k: int) -> float:
     return float((1 - p) * (1 - q) ** (k - 1) / k + np.sum(p / i * stats.binom.pmf(i - 1, k - 1, q)))
 
 
+@contract(protocol=_PROTOCOL, eps=Real(0.0, 700.0, low_open=True), ks=Array(1, integer=True, low=2, high=1 << 24, max_size=1 << 16),
+          setting=OneOf("uniform", "non-uniform"), form=_FORM)
 def multi_collection_accuracy(protocol: str, eps: float, ks: Sequence[int], setting: str = "uniform",
                               form: str = "paper") -> float:
     r"""Expected probability of inferring a user's complete profile after ``d = len(ks)`` surveys.
@@ -87,6 +96,7 @@ def multi_collection_accuracy(protocol: str, eps: float, ks: Sequence[int], sett
     raise ValueError("setting must be 'uniform' or 'non-uniform'")
 
 
+@contract(support=Bits(2), rng=SEED)
 def pd_attack_support(support, *, rng=None) -> np.ndarray:
     """Plausible-deniability guess from support sets (Sec. 3.2.1): uniform among the supported
     values (UE: set bits; SS: the subset; OLH: the hash preimage), uniform over the domain when
@@ -105,6 +115,8 @@ def pd_attack_support(support, *, rng=None) -> np.ndarray:
     return guess
 
 
+@contract(x=Array(1, integer=True, low=0, min_size=0), k=DOMAIN, eps=Real(0.0, None, low_open=True, finite=False),
+          protocol=_PROTOCOL, rng=SEED, olh_hash=OneOf("ideal", "cw"))
 def perturb_and_infer(x, k: int, eps: float, protocol: str, *, rng=None, olh_hash: str = "ideal") -> np.ndarray:
     """One collection of ``x`` with a frequency oracle followed by the plausible-deniability
     attack (A1-A4): returns the attacker's guesses.  ``eps = inf`` means "sent in clear"

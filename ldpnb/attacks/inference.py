@@ -15,6 +15,15 @@ from ldpnb.utils import (
 )
 from ldpnb.mechanisms import multidim as md
 from ldpnb.estimators._inversion import fo_estimate
+from ldpnb.contracts import EPSILON, POSITIVE, SAMPLE_SIZE, SEED, Array, Instance, Integer, OneOf, Optional, Real, contract
+
+_REPORTS = Instance(list, tuple, example=[np.array([0, 1]), np.array([1, 0])])
+_KS = Array(1, integer=True, low=2, high=1 << 20, max_size=1 << 16)
+_PROTOCOL = OneOf(*md._RSFD_PROTOCOLS)
+_FAKE = OneOf(*md._FAKES)
+_FREQS = Instance(list, tuple, example=[np.array([0.5, 0.5]), np.array([0.5, 0.5])])
+_PRIORS = Optional(Instance(list, tuple, example=None))
+_LABELS = Array(1, integer=True, low=0)
 
 __all__ = [
     "synthetic_profiles",
@@ -29,6 +38,7 @@ __all__ = [
 # ---------------------------------------------------------------------------------------------
 # attribute inference on RS+FD / RS+RFD (Sec. 3.3)
 # ---------------------------------------------------------------------------------------------
+@contract(freqs=_FREQS, s=SAMPLE_SIZE, rng=SEED)
 def synthetic_profiles(freqs, s: int, *, rng=None) -> np.ndarray:
     """NK model: ``s`` synthetic tuples, attribute j drawn independently from ``freqs[j]``
     (the product of the estimated marginals), (s, d) int array."""
@@ -39,6 +49,7 @@ def synthetic_profiles(freqs, s: int, *, rng=None) -> np.ndarray:
     return np.column_stack([md._sample_values(md.clip_normalize(f), int(s), rng) for f in freqs])
 
 
+@contract(reports=_REPORTS, ks=_KS, eps=EPSILON, protocol=_PROTOCOL, fake=_FAKE, freqs=_FREQS, priors=_PRIORS)
 def aif_log_likelihood(reports, ks, eps: float, protocol: str, fake: str, freqs, *, priors=None) -> np.ndarray:
     r"""Log-likelihood ratios :math:`\log L_j(y_j) = \log P_{real,j}(y_j) - \log P_{fake,j}(y_j)`
     of "attribute j was sampled" for every report, (n, d).
@@ -83,6 +94,8 @@ def _argmax_random_ties(L: np.ndarray, rng) -> np.ndarray:
     return scores.argmax(axis=1)
 
 
+@contract(reports=_REPORTS, ks=_KS, eps=EPSILON, protocol=_PROTOCOL, fake=_FAKE, freqs=_FREQS, priors=_PRIORS,
+          rng=SEED)
 def aif_bayes(reports, ks, eps: float, protocol: str, fake: str, freqs, *, priors=None, rng=None) -> np.ndarray:
     """Bayes plug-in attribute inference: :math:`\\hat t = \\arg\\max_j L_j(y_j)` with the
     marginals ``freqs`` (true marginals: the oracle upper bound; server estimates: the limit of
@@ -126,6 +139,8 @@ def _fake_from_labelled(reports, t, ks, eps, protocol):
     return out
 
 
+@contract(reports=_REPORTS, t=_LABELS, ks=_KS, eps=EPSILON, protocol=_PROTOCOL, fake=_FAKE, priors=_PRIORS,
+          attacker_fake=Optional(_FAKE), pk_fractions=Array(1, low=0.0, high=1.0, max_size=64), rng=SEED)
 def aif_bayes_models(reports, t, ks, eps: float, protocol: str, fake: str, *, priors=None,
                      attacker_fake: str | None = None, pk_fractions: Sequence[float] = (0.5,), rng=None) -> dict:
     """AIF-ACC (%) of the Bayes plug-in attacker under the NK, PK and HM knowledge models.
@@ -176,6 +191,7 @@ def aif_bayes_models(reports, t, ks, eps: float, protocol: str, fake: str, *, pr
     return out
 
 
+@contract(reports=_REPORTS)
 def rsfd_features(reports) -> np.ndarray:
     """Classifier features of RS+FD tuples: label-encoded values (GRR) or concatenated bits (UE)."""
     cols = [np.asarray(r).reshape(np.asarray(r).shape[0], -1) for r in reports]
@@ -207,6 +223,11 @@ def _make_classifier(classifier: str, seed: int, n_estimators: int | None, n_job
     raise ValueError("classifier must be 'xgboost' or 'hgb'")
 
 
+@contract(reports=_REPORTS, t=_LABELS, ks=_KS, eps=EPSILON, protocol=_PROTOCOL, fake=_FAKE,
+          model=OneOf("NK", "PK", "HM"), s_factor=Real(0.0, 1e3), pk_factor=Real(0.0, 1.0, high_open=True),
+          priors=_PRIORS, attacker_fake=Optional(_FAKE), classifier=OneOf("xgboost", "hgb"),
+          n_estimators=Optional(Integer(1, 100_000)), max_train=Optional(SAMPLE_SIZE), n_jobs=Integer(-1, 1024),
+          max_test=Optional(SAMPLE_SIZE), rng=SEED)
 def aif_classifier(reports, t, ks, eps: float, protocol: str, fake: str, *, model: str = "NK",
                    s_factor: float = 1.0, pk_factor: float = 0.5, priors=None,
                    attacker_fake: str | None = None, classifier: str = "xgboost",
