@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ldpnb.contracts import MAX_DENSE, MAX_ENTRIES, AnyOf, Array, Integer, Optional, Real, contract
+from ldpnb.contracts import MAX_DENSE, MAX_ENTRIES, POSITIVE, AnyOf, Array, Integer, Optional, Real, contract
 
 __all__ = [
     "EARTH_RADIUS_KM",
@@ -22,7 +22,7 @@ __all__ = [
 ]
 
 _SIDE = Integer(1, MAX_DENSE)
-_CELL = AnyOf(Real(0.0, None, low_open=True), Array(1, shape=(2,), low=0.0))
+_CELL = AnyOf(POSITIVE, Array(1, shape=(2,), low=0.0))
 _LAT = Array(None, low=-90.0, high=90.0)
 _LON = Array(None, low=-180.0, high=180.0)
 

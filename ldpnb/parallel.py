@@ -40,7 +40,7 @@ import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
 import numpy as np
-from ldpnb.contracts import AnyOf, Boolean, Callable_, Instance, Integer, MAX_ENTRIES, OneOf, Optional, contract
+from ldpnb.contracts import MAX_ENTRIES, AnyOf, Boolean, Callable_, Instance, Integer, OneOf, Optional, contract
 
 _SEED = AnyOf(Integer(0), Instance(np.random.SeedSequence))
 _N_JOBS = Optional(AnyOf(OneOf("env"), Integer(1, 4096)))
@@ -127,7 +127,7 @@ def _under_papermill() -> bool:
 
 @contract(func=Callable_(), tasks=Instance(Iterable, example=[]), seed=_SEED, n_jobs=_N_JOBS,
           backend=OneOf("loky", "threading", "sequential", "multiprocessing", "dask"), progress=Optional(Boolean()),
-          batch_size=AnyOf(OneOf("auto"), Integer(1)))
+          batch_size=AnyOf(OneOf("auto"), Integer(1, MAX_ENTRIES)))
 def sweep(
     func: Callable[[Any, np.random.Generator], T],
     tasks: Sequence[Any],

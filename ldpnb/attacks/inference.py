@@ -15,7 +15,7 @@ from ldpnb.utils import (
 )
 from ldpnb.mechanisms import multidim as md
 from ldpnb.estimators._inversion import fo_estimate
-from ldpnb.contracts import EPSILON, POSITIVE, SAMPLE_SIZE, SEED, Array, Instance, Integer, OneOf, Optional, Real, contract
+from ldpnb.contracts import EPSILON, SAMPLE_SIZE, SEED, Array, Instance, Integer, OneOf, Optional, Real, contract
 
 _REPORTS = Instance(list, tuple, example=[np.array([0, 1]), np.array([1, 0])])
 _KS = Array(1, integer=True, low=2, high=1 << 20, max_size=1 << 16)

@@ -13,7 +13,7 @@ from ldpnb.mechanisms import multidim as md
 from ldpnb.attacks.deniability import pd_attack_support, perturb_and_infer
 from ldpnb.attacks.inference import aif_bayes
 from ldpnb.contracts import (
-    EPSILON, MAX_ENTRIES, SEED, AnyOf, Array, Boolean, Dataset, Instance, Integer, OneOf, Optional, Real, Unchecked,
+    EPSILON, MAX_ENTRIES, SEED, Array, Boolean, Dataset, Instance, Integer, OneOf, Optional, Unchecked,
     contract,
 )
 

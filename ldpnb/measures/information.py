@@ -17,7 +17,7 @@ nats), so the unit is never implicit. Conventions: :math:`0 \log 0 = 0`,
 from __future__ import annotations
 
 import numpy as np
-from ldpnb.contracts import Array, Channel, Distribution, Integer, OneOf, Real, contract
+from ldpnb.contracts import POSITIVE, Array, Channel, Distribution, Integer, OneOf, contract
 from ldpnb.utils import check_channel, check_distribution
 
 _UNIT = OneOf("bits", "nats")
@@ -119,7 +119,7 @@ def conditional_entropy(prior, channel, *, unit: str) -> float:
     return float(np.dot(pi, h) / f)
 
 
-@contract(channel=Channel(), unit=_UNIT, tol=Real(0.0, None, low_open=True), max_iter=Integer(1, 10**9))
+@contract(channel=Channel(), unit=_UNIT, tol=POSITIVE, max_iter=Integer(1, 10**9))
 def channel_capacity(channel, *, unit: str, tol: float = 1e-12, max_iter: int = 100_000):
     r"""Capacity :math:`\max_\pi I(X;Y)` of a discrete memoryless channel (Blahut-Arimoto).
 

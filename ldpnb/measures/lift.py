@@ -29,16 +29,15 @@ from typing import Any
 import numpy as np
 from scipy.special import logsumexp
 from ldpnb.contracts import (
-    MAX_DENSE, MAX_ENTRIES, Array, Boolean, Channel, Distribution, Integer, NonnegativeMatrix, OneOf, Optional, RandomState, Real,
-    contract,
+    EPSILON, MAX_DENSE, MAX_ENTRIES, NONNEGATIVE, POSITIVE, SEED, Array, Boolean, Channel, Distribution, Integer, NonnegativeMatrix, OneOf, Optional, Real, contract,
 )
 from ldpnb.measures.information import entropy, mutual_information, mutual_information_joint
 from ldpnb.utils import check_channel, check_epsilon, check_nonnegative_matrix, check_random_state
 
 _JOINT = NonnegativeMatrix()
-_BUDGET = Real(0, None, low_open=True)
+_BUDGET = EPSILON
 _UNIT = OneOf("nats", "bits")
-_ALPHA = Real(0, None, low_open=True)
+_ALPHA = POSITIVE
 
 __all__ = [
     "random_joint",
@@ -92,7 +91,7 @@ def _unit_factor(unit: str) -> float:
 # --------------------------------------------------------------------------------------------
 
 
-@contract(joint=_JOINT, atol=Real(0, None))
+@contract(joint=_JOINT, atol=NONNEGATIVE)
 def check_joint(joint: Any, name: str = "joint", atol: float = 1e-9) -> np.ndarray:
     """Validate a joint distribution matrix (2-D, non-negative, finite, sums to 1).
 
@@ -117,8 +116,8 @@ def _check_full_support(p_sx: np.ndarray, name: str = "p_sx") -> None:
         raise ValueError(f"{name}: P_X must have full support (a column sums to 0)")
 
 
-@contract(n_s=Integer(2, MAX_DENSE), n_x=Integer(2, MAX_DENSE), rng=RandomState(),
-          kind=OneOf("uniform", "dirichlet"), concentration=Real(0, None, low_open=True),
+@contract(n_s=Integer(2, MAX_DENSE), n_x=Integer(2, MAX_DENSE), rng=SEED,
+          kind=OneOf("uniform", "dirichlet"), concentration=POSITIVE,
           size=Optional(Integer(1, MAX_ENTRIES)))
 def random_joint(
     n_s: int,

@@ -10,7 +10,7 @@ import itertools
 import math
 import numpy as np
 from ldpnb.contracts import (
-    AnyOf, Array, Channel, Distribution, Integer, OneOf, Optional, Real, contract,
+    DECIMALS, EPSILON, NONNEGATIVE, POSITIVE, AnyOf, Array, Channel, Distribution, Integer, OneOf, Optional, Real, contract,
 )
 from ldpnb.measures.information import channel_capacity, entropy, mutual_information_joint
 
@@ -59,14 +59,14 @@ def _unit_scale(unit: str) -> float:
 
 _TINY = float(np.finfo(float).tiny)
 #: epsilon: a number > 0 or an array of them (the bounds are vectorised over epsilon)
-_EPS = AnyOf(Real(0, None, low_open=True), Array((0, 1), low=_TINY))
+_EPS = AnyOf(EPSILON, Array((0, 1), low=_TINY))
 #: epsilon >= 0 (Prop. 4.1 and Lemma B.2 are defined at 0)
-_EPS0 = AnyOf(Real(0, None), Array((0, 1), low=0))
-_N = Integer(1, None)
-_K = Integer(2, None)
-_G = AnyOf(Integer(2, None), Array((0, 1), low=2))
+_EPS0 = AnyOf(NONNEGATIVE, Array((0, 1), low=0))
+_N = Integer(1, 1 << 53)
+_K = Integer(2, 1 << 53)
+_G = AnyOf(Integer(2, 1 << 53), Array((0, 1), low=2))
 _UNIT = OneOf("bits", "nats")
-_T = Integer(1, None)
+_T = Integer(1, 1 << 53)
 
 
 def _ret(x):
@@ -148,7 +148,7 @@ def alpha_glh(epsilon, n, k, g, t: int = 1):
     return _ret(t * np.asarray(theta_glh(g, epsilon)) * _log2_min(n, k))
 
 
-@contract(alpha=AnyOf(Real(0, None), Array((0, 1), low=0)), t=_T)
+@contract(alpha=AnyOf(NONNEGATIVE, Array((0, 1), low=0)), t=_T)
 def alpha_composed(alpha, t: int):
     """Composition (Thms 4.3, 4.5): t reports of a mechanism with level alpha give t * alpha."""
     return _ret(np.asarray(alpha, dtype=float) * t)
@@ -161,7 +161,7 @@ def mi_ldp_bound(epsilon, *, unit: str = "bits"):
     return _ret(np.minimum(e, e * e) * _unit_scale(unit))
 
 
-@contract(n=_N, k=_K, epsilon=Real(0, None, low_open=True), unit=_UNIT)
+@contract(n=_N, k=_K, epsilon=EPSILON, unit=_UNIT)
 def alpha_star_rr(n, k, epsilon, *, unit: str = "bits") -> float:
     r"""Tight PIE level of the eps-RR: the n-restricted capacity (a derived fact, not in the paper).
 
@@ -180,7 +180,7 @@ def alpha_star_rr(n, k, epsilon, *, unit: str = "bits") -> float:
     return (h_y - h_row) * _unit_scale(unit)
 
 
-@contract(channel=Channel(max_size=1 << 20), n=_N, unit=_UNIT, tol=Real(0, None, low_open=True))
+@contract(channel=Channel(max_size=1 << 20), n=_N, unit=_UNIT, tol=POSITIVE)
 def restricted_capacity(channel, n: int, *, unit: str = "bits", tol: float = 1e-12) -> float:
     r"""Tightest alpha of (U, alpha)-PIE privacy for a channel and |U| = n: the n-restricted capacity.
 
@@ -282,7 +282,7 @@ def bayes_error_posterior(joint_us) -> float:
     return 1.0 - float(J.max(axis=0).sum())
 
 
-@contract(info_bits=AnyOf(Real(0, None), Array((0, 1), low=0)), n=Optional(Integer(2, None)),
+@contract(info_bits=AnyOf(NONNEGATIVE, Array((0, 1), low=0)), n=Optional(Integer(2, 1 << 53)),
           beta_u=Optional(Real(0, 1, low_open=True, high_open=True)))
 def fano_lower_bound(info_bits, n=None, *, beta_u=None):
     r"""Generalised Fano lower bound on the Bayes error (Prop. 3.7, Cor. 3.9).
@@ -301,7 +301,7 @@ def fano_lower_bound(info_bits, n=None, *, beta_u=None):
     return _ret(1 + (I + 1) / denom)
 
 
-@contract(beta=Real(0, 1, high_open=True), n=Integer(2, None), unit=_UNIT)
+@contract(beta=Real(0, 1, high_open=True), n=Integer(2, 1 << 53), unit=_UNIT)
 def alpha_for_target_bayes_error(beta, n, *, unit: str = "bits") -> float:
     r"""Largest alpha whose Cor. 3.9 bound (Eq. 12) guarantees :math:`\beta_{U|S} \ge \beta`.
 
@@ -313,7 +313,7 @@ def alpha_for_target_bayes_error(beta, n, *, unit: str = "bits") -> float:
     return (1 - beta) * math.log(n) - math.log(2)
 
 
-@contract(beta=Real(0, 1, high_open=True), n=Integer(2, None), k=_K)
+@contract(beta=Real(0, 1, high_open=True), n=Integer(2, 1 << 53), k=_K)
 def theta_for_target_bayes_error(beta, n, k) -> float:
     r"""MI loss parameter theta such that theta min(log n, log k) meets the Eq. 12 target beta."""
     a = alpha_for_target_bayes_error(beta, n)
@@ -322,7 +322,7 @@ def theta_for_target_bayes_error(beta, n, k) -> float:
     return a / _log2_min(n, k)
 
 
-@contract(joint_uy=Array(2, low=0), scores=Array(2), decimals=Integer(0, 15))
+@contract(joint_uy=Array(2, low=0), scores=Array(2), decimals=DECIMALS)
 def score_joint(joint_uy, scores, *, decimals: int = 12) -> np.ndarray:
     """Joint p(u, s) of a deterministic score map s = phi(y).
 
@@ -349,7 +349,7 @@ def score_vector_mi(joint_uy, scores, *, unit: str = "bits") -> float:
 # ---------------------------------------------------------------------------------------------
 # alpha-PIE (App. C.1)
 # ---------------------------------------------------------------------------------------------
-@contract(eps=Real(0, None, low_open=True), n=_N, k=_K)
+@contract(eps=EPSILON, n=_N, k=_K)
 def pie_alpha_from_ldp(eps: float, n: int, k: int) -> float:
     r"""Proposition 3 (App. C): eps-LDP implies (U, alpha)-PIE with
     :math:`\alpha = \min\{\epsilon\log_2 e, \epsilon^2\log_2 e, \log_2 n, \log_2 k_j\}` (bits)."""
@@ -357,7 +357,7 @@ def pie_alpha_from_ldp(eps: float, n: int, k: int) -> float:
     return float(min(eps * l2e, eps ** 2 * l2e, np.log2(n), np.log2(k)))
 
 
-@contract(alpha=Real(0, None), n=Integer(2, None))
+@contract(alpha=NONNEGATIVE, n=Integer(2, 1 << 53))
 def bayes_error_bound(alpha: float, n: int) -> float:
     r"""Corollary 2 (Eq. 11): :math:`\beta_{U|S} \ge 1 - (\alpha+1)/\log_2 n`.
 
@@ -366,7 +366,7 @@ def bayes_error_bound(alpha: float, n: int) -> float:
     return float(1.0 - (alpha + 1.0) / np.log2(n))
 
 
-@contract(beta=Real(0, 1, low_open=True, high_open=True), n_d=Integer(2, None), k=_K)
+@contract(beta=Real(0, 1, low_open=True, high_open=True), n_d=Integer(2, 1 << 53), k=_K)
 def eps_from_bayes_error(beta: float, n_d: int, k: int) -> float:
     r"""Per-attribute budget for a target Bayes error (the mapping of Arcolezi et al. 2023's artifact).
 

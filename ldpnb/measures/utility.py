@@ -5,11 +5,11 @@ squared error, L1, total variation, and the averaged MSE of multidimensional fre
 from __future__ import annotations
 
 import numpy as np
-from ldpnb.contracts import Array, Dataset, DistanceMatrix, Instance, Real, contract
+from ldpnb.contracts import POSITIVE, Array, Dataset, DistanceMatrix, Instance, contract
 from ldpnb.utils import check_dataset, check_finite_array
 
 _MASS = Array(1, low=0.0)
-_SPACING = Real(0.0, None, low_open=True)
+_SPACING = POSITIVE
 
 __all__ = [
     "emd",

@@ -49,7 +49,7 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
-from ldpnb.repro.toc import BOOK, ROOT, notebook_chapters, toc_files
+from ldpnb.repro.toc import BOOK, ROOT, notebook_chapters, toc_files  # noqa: F401 (toc_files re-exported)
 
 BUILD = ROOT / "_build"
 

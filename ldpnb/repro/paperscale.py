@@ -30,7 +30,6 @@ import json
 import os
 import platform
 import re
-import resource
 import shlex
 import subprocess
 import sys
