@@ -1,12 +1,15 @@
-"""Randomness and input validation shared by every module of :mod:`ldpnb`.
+"""Checks made in a function's body, after its contract: conveniences, not a second vocabulary.
 
-Every random function of the package takes an ``rng`` argument and calls
-:func:`check_random_state` on it, so that the same seed gives the same book
-(the pattern of ``quantecon.util.random.check_random_state``, returning a
-:class:`numpy.random.Generator`).
+A public function declares its rules once, with :func:`ldpnb.contracts.contract` and the named
+constraints of :mod:`ldpnb.contracts` (``EPSILON``, ``SEED``, ``Channel()``...).  The helpers here
+serve the rules that a contract cannot state alone: a value checked against another argument
+(:func:`check_values` within ``{0..k-1}``, :func:`check_dataset` against the domain sizes), a value
+computed in the body, or a private helper.  They are not contracted themselves (a check of a check),
+and they raise :class:`ValueError` (or :class:`TypeError`) with a message that names the argument and
+the rule it breaks.
 
-The ``check_*`` helpers raise :class:`ValueError` (or :class:`TypeError`) with
-a message that names the argument and the rule it breaks.
+:func:`check_random_state` (re-exported from :mod:`ldpnb._random`) turns every ``rng`` argument into
+a :class:`numpy.random.Generator`, so that the same seed gives the same book.
 """
 
 from __future__ import annotations
@@ -15,10 +18,8 @@ import numbers
 from typing import Any
 import numpy as np
 from ldpnb._random import RNGLike, check_random_state
-from ldpnb.contracts import Array, Boolean, Dataset, Instance, Integer, Optional, Real, Unchecked, contract
+from ldpnb.contracts import Array, Dataset
 
-_NAME = Instance(str, example="x")
-_VALUE = Unchecked("the value this function validates", example=1)
 
 
 __all__ = [
@@ -39,7 +40,6 @@ __all__ = [
 ]
 
 
-@contract(epsilon=_VALUE, name=_NAME, allow_inf=Boolean())
 def check_epsilon(epsilon: Any, name: str = "epsilon", allow_inf: bool = False) -> float:
     """Validate a privacy parameter: a real number, finite (unless ``allow_inf``) and > 0."""
     if isinstance(epsilon, bool) or not isinstance(epsilon, (numbers.Real, np.floating, np.integer)):
@@ -54,7 +54,6 @@ def check_epsilon(epsilon: Any, name: str = "epsilon", allow_inf: bool = False) 
     return value
 
 
-@contract(value=_VALUE, name=_NAME, minimum=Integer())
 def check_positive_int(value: Any, name: str, minimum: int = 1) -> int:
     """Validate an integer ``>= minimum`` (bools rejected, integral floats rejected)."""
     if isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)):
@@ -65,13 +64,11 @@ def check_positive_int(value: Any, name: str, minimum: int = 1) -> int:
     return value
 
 
-@contract(k=_VALUE, name=_NAME, minimum=Integer())
 def check_domain_size(k: Any, name: str = "k", minimum: int = 2) -> int:
     """Validate a domain size: an integer ``>= minimum`` (default 2)."""
     return check_positive_int(k, name, minimum)
 
 
-@contract(value=_VALUE, name=_NAME, open_left=Boolean(), open_right=Boolean())
 def check_probability(value: Any, name: str, open_left: bool = False, open_right: bool = False) -> float:
     """Validate a probability in [0, 1] (ends optionally excluded)."""
     if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
@@ -88,7 +85,6 @@ def check_probability(value: Any, name: str, open_left: bool = False, open_right
     return v
 
 
-@contract(a=_VALUE, name=_NAME, ndim=Optional(Integer(0, 32)), dtype=Unchecked("a numpy dtype-like", example=float))
 def check_finite_array(a: Any, name: str, ndim: int | None = None, dtype: Any = float) -> np.ndarray:
     """Convert to an array of ``dtype``; reject NaN/inf, empty arrays and a wrong ``ndim``."""
     try:
@@ -104,7 +100,6 @@ def check_finite_array(a: Any, name: str, ndim: int | None = None, dtype: Any = 
     return arr
 
 
-@contract(p=_VALUE, name=_NAME, atol=Real(0.0, 1.0))
 def check_distribution(p: Any, name: str = "p", atol: float = 1e-9) -> np.ndarray:
     """Validate a probability vector: 1-D, finite, entries >= 0, sum 1 within ``atol``."""
     arr = check_finite_array(p, name, ndim=1)
@@ -116,7 +111,6 @@ def check_distribution(p: Any, name: str = "p", atol: float = 1e-9) -> np.ndarra
     return arr
 
 
-@contract(C=_VALUE, name=_NAME, atol=Real(0.0, 1.0))
 def check_channel(C: Any, name: str = "channel", atol: float = 1e-9) -> np.ndarray:
     """Validate a channel matrix ``C[x, y] = P(y | x)``: 2-D, finite, >= 0, rows summing to 1."""
     arr = check_finite_array(C, name, ndim=2)
@@ -132,7 +126,6 @@ def check_channel(C: Any, name: str = "channel", atol: float = 1e-9) -> np.ndarr
     return arr
 
 
-@contract(c=_VALUE, name=_NAME, ndim=Optional(Integer(0, 32)))
 def check_counts(c: Any, name: str = "counts", ndim: int | None = 1) -> np.ndarray:
     """Validate counts: finite, integral, nonnegative; returned as ``int64``."""
     arr = check_finite_array(c, name, ndim=ndim, dtype=None)
@@ -148,7 +141,6 @@ def check_counts(c: Any, name: str = "counts", ndim: int | None = 1) -> np.ndarr
     return arr.astype(np.int64)
 
 
-@contract(x=_VALUE, k=Integer(2), name=_NAME)
 def check_values(x: Any, k: int, name: str = "x") -> np.ndarray:
     """Validate user values: a non-empty 1-D integer array with entries in ``{0, ..., k-1}``."""
     k = check_domain_size(k)
@@ -167,7 +159,6 @@ def check_values(x: Any, k: int, name: str = "x") -> np.ndarray:
     return arr.astype(np.int64, copy=False)
 
 
-@contract(value=_VALUE, name=_NAME)
 def check_nonnegative(value: Any, name: str) -> float:
     """Validate a real number that is finite and ``>= 0`` (tolerances, orders, thresholds)."""
     if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
@@ -180,7 +171,6 @@ def check_nonnegative(value: Any, name: str) -> float:
     return v
 
 
-@contract(M=_VALUE, name=_NAME)
 def check_nonnegative_matrix(M: Any, name: str) -> np.ndarray:
     """Validate a non-empty 2-D array of finite, nonnegative numbers (observation or joint matrices).
 
