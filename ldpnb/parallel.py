@@ -78,6 +78,7 @@ def env_n_jobs(default: int = 1) -> int:
 
 
 @contract()
+@contract()
 def default_n_jobs() -> int:
     """``$LDPNB_N_JOBS`` if set, else the number of CPUs available to this process."""
     value = _env_value()

@@ -50,6 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from ldpnb.repro.toc import BOOK, ROOT, notebook_chapters, toc_files  # noqa: F401 (toc_files re-exported)
+from ldpnb.contracts import Boolean, Instance, Integer, OneOf, Optional, contract
 
 BUILD = ROOT / "_build"
 
@@ -58,6 +59,16 @@ BUILD = ROOT / "_build"
 LAST = ("performance", "reproduction")
 SCALES = ("smoke", "book", "paper")
 
+# the contracts of the build's functions (the CLI's --jobs 0 or --timeout 0 are refused, not run serially)
+_NAME = Instance(str, example="intro")
+_NAMES = Instance(list, tuple, example=[])
+_DIR = Instance(Path, example=BOOK)
+_PATH = Instance(Path, example=BOOK / "intro.md")
+_PARAMS = Instance(dict, example={})
+_SCALE = OneOf(*SCALES)
+_JOBS = Integer(1, 256)
+_TIMEOUT = Integer(1, 7 * 24 * 3600)
+
 
 # ------------------------------------------------------------------------------ jupytext pairs
 
@@ -65,6 +76,7 @@ def _cell_signature(nb) -> list[tuple[str, str, tuple[str, ...]]]:
     return [(c.cell_type, c.source.strip(), tuple(c.get("metadata", {}).get("tags", []))) for c in nb.cells]
 
 
+@contract(name=_NAME, book=_DIR)
 def pair_state(name: str, book: Path = BOOK) -> str:
     """``"ok"``, ``"ipynb-stale"`` (the ``.py`` was edited after the notebook) or ``"ipynb-newer"``
     (the notebook differs and is the newer file: edited in Jupyter without jupytext)."""
@@ -77,6 +89,7 @@ def pair_state(name: str, book: Path = BOOK) -> str:
     return "ipynb-stale" if py.stat().st_mtime >= nb.stat().st_mtime else "ipynb-newer"
 
 
+@contract(name=_NAME, book=_DIR)
 def sync_pair(name: str, book: Path = BOOK) -> None:
     """Re-pair ``book/<name>.ipynb`` from ``book/<name>.py`` and strip it (what ``make sync`` does)."""
     from ldpnb.repro.nbstrip import strip  # lazy: nbformat (book extra) only when a pair is re-synced
@@ -88,6 +101,7 @@ def sync_pair(name: str, book: Path = BOOK) -> None:
     strip(str(book / f"{name}.ipynb"))
 
 
+@contract(names=_NAMES, book=_DIR)
 def ensure_pairs(names: list[str], book: Path = BOOK) -> None:
     """Re-pair the notebooks whose ``.py`` is newer; refuse a notebook edited after its ``.py``."""
     refused = []
@@ -221,6 +235,7 @@ def _py_line(name: str, source: str, book: Path = BOOK) -> int | None:
     return None
 
 
+@contract(name=_NAME, executed=_PATH, stderr=Instance(str, example=""), book=_DIR, tail=Integer(1, 10_000))
 def failure_summary(name: str, executed: Path, stderr: str, book: Path = BOOK, tail: int = 25) -> str:
     """The error of a failed chapter, its own message first.
 
@@ -257,6 +272,8 @@ def failure_summary(name: str, executed: Path, stderr: str, book: Path = BOOK, t
     return head + "\n  papermill's output (last lines):\n" + "\n".join("    " + ln for ln in lines[-tail:])
 
 
+@contract(src=_PATH, dst=_PATH, params=_PARAMS, cwd=_DIR, env=Instance(dict, example={}), timeout=_TIMEOUT,
+          tree=Optional(Instance(ProcessTree)))
 def execute_notebook(src: Path, dst: Path, params: dict[str, object], *, cwd: Path, env: dict[str, str],
                      timeout: int, tree: ProcessTree | None = None) -> tuple[float, int, str]:
     """Run papermill on ``src`` into ``dst`` in a subprocess. Returns (seconds, return code, stderr)."""
@@ -345,6 +362,7 @@ def _run_chapters(groups: list[list[str]], scale: str, jobs: int, params: dict[s
     return times, failed
 
 
+@contract(names=_NAMES, previous=Instance(dict, example={}))
 def longest_first(names: list[str], previous: dict[str, Any]) -> list[str]:
     """Chapters by decreasing time of their last recorded run (unknown ones first, in toc order):
     with two workers, starting the longest chapters first shortens the whole run."""
@@ -373,6 +391,7 @@ def _select(only: list[str] | None) -> list[str]:
     return names
 
 
+@contract(scale=_SCALE, jobs=_JOBS, only=Optional(_NAMES), params=_PARAMS, timeout=_TIMEOUT)
 def execute(scale: str, jobs: int, only: list[str] | None, params: dict[str, object], timeout: int) -> int:
     """Execute the book's chapters into ``_build/executed/book`` (see the module docstring)."""
     names = _select(only)
@@ -408,10 +427,12 @@ def execute(scale: str, jobs: int, only: list[str] | None, params: dict[str, obj
     return 0
 
 
+@contract(name=_NAME)
 def chapter_dir(name: str) -> Path:
     return BUILD / "chapters" / name
 
 
+@contract(name=_NAME, scale=_SCALE, params=_PARAMS, timeout=_TIMEOUT, html=Boolean())
 def run_chapter(name: str, scale: str, params: dict[str, object], timeout: int, html: bool) -> int:
     """Execute one chapter into ``_build/chapters/<name>/`` and optionally render a preview."""
     _select([name])
@@ -460,6 +481,7 @@ def _first_author(entry: str) -> str:
     return _norm_title(last)
 
 
+@contract(files=Instance(list, tuple, example=[]))
 def bib_entries(files: list[Path]) -> tuple[list[tuple[str, str]], dict[str, str]]:
     """Merge BibTeX files into one entry per work.
 
@@ -496,6 +518,7 @@ def bib_entries(files: list[Path]) -> tuple[list[tuple[str, str]], dict[str, str
 _CITE = re.compile(r"(\{cite(?::[a-z]+)?\}`)([^`]+)(`)")
 
 
+@contract(text=Instance(str, example=""), aliases=Instance(dict, example={}))
 def rewrite_citations(text: str, aliases: dict[str, str]) -> str:
     """Replace aliased keys in ``{cite}`a,b``` roles (any ``{cite:...}`` variant)."""
     if not aliases:
@@ -519,6 +542,7 @@ def _merge_bib(dst: Path) -> dict[str, str]:
 
 # -------------------------------------------------------------------------------------- staging
 
+@contract(path=_PATH)
 def notebook_parameters(path: Path) -> dict[str, object]:
     """The parameters an executed notebook ran with: its ``parameters`` cell, overridden by
     papermill's ``injected-parameters`` cell."""
@@ -540,11 +564,13 @@ def notebook_parameters(path: Path) -> dict[str, object]:
     return values
 
 
+@contract(executed=_DIR)
 def executed_scales(executed: Path) -> dict[str, str]:
     """Chapter -> the ``SCALE`` its executed notebook ran at."""
     return {nb.stem: str(notebook_parameters(nb).get("SCALE", "?")) for nb in sorted(executed.glob("*.ipynb"))}
 
 
+@contract(executed=Optional(_DIR))
 def provenance(executed: Path | None = None) -> dict[str, str]:
     """Commit, build date, scale(s) and package versions of this build (for the page footer)."""
     import datetime
@@ -579,6 +605,7 @@ def _fmt_seconds(s: float) -> str:
     return f"{s:.0f} s" if s < 120 else f"{s:.0f} s ({s / 60:.0f} min)"
 
 
+@contract(timings=_PATH, scale=Instance(str, example="book"))
 def build_time_markdown(timings: Path, scale: str) -> str:
     """One sentence on this build's execution times, read from ``_build/timings.json``."""
     try:
@@ -661,6 +688,7 @@ def _stage_notebook(src: Path, dst: Path, aliases: dict[str, str], banner_scale:
     nbformat.write(nb, dst)
 
 
+@contract(scales=Instance(dict, example={}), allow_mixed=Boolean())
 def check_scales(scales: dict[str, str], allow_mixed: bool) -> str | None:
     """Refuse chapters executed at different scales (unless allowed); return the banner text, if any."""
     distinct = sorted(set(scales.values()))
@@ -679,6 +707,7 @@ def check_scales(scales: dict[str, str], allow_mixed: bool) -> str | None:
     return None
 
 
+@contract(allow_mixed=Boolean())
 def stage(allow_mixed: bool = False) -> Path:
     """Copy config, markdown pages and executed notebooks to ``_build/src``."""
     executed = BUILD / "executed" / "book"
@@ -762,6 +791,7 @@ def _publish(html_src: Path, dst: Path) -> None:
     shutil.move(str(html_src), str(dst))
 
 
+@contract(strict=Boolean(), allow_mixed=Boolean())
 def render(strict: bool = True, allow_mixed: bool = False) -> int:
     src = stage(allow_mixed)
     rc = _jupyter_book(src, BUILD / "jb", strict)
@@ -772,6 +802,7 @@ def render(strict: bool = True, allow_mixed: bool = False) -> int:
     return rc
 
 
+@contract(name=_NAME)
 def render_preview(name: str) -> int:
     """A one-chapter book from ``_build/chapters/<name>/`` into ``_build/chapters/<name>/html``."""
     import yaml
@@ -800,6 +831,7 @@ def render_preview(name: str) -> int:
 
 # ------------------------------------------------------------------------------------------ main
 
+@contract(argv=Optional(Instance(list, tuple, example=None)))
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m ldpnb.repro.build", description=__doc__.split("\n")[0])
     ap.add_argument("step", choices=("execute", "render", "all", "chapter"))

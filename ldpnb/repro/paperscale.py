@@ -37,6 +37,7 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
+from ldpnb.contracts import Instance, Integer, Optional, contract
 from ldpnb.repro import build
 from ldpnb.repro.toc import ROOT
 
@@ -79,6 +80,7 @@ def _commit() -> str:
         return "unknown"
 
 
+@contract(name=Instance(str, example="intro"), params=Instance(dict, example={}), timeout=Integer(1, 7 * 24 * 3600))
 def run_one(name: str, params: dict[str, object], timeout: int) -> dict[str, object]:
     """Execute one chapter at paper scale in a fresh process; return its record (not yet written)."""
     src = ROOT / "book" / f"{name}.ipynb"
@@ -191,6 +193,8 @@ def _caption(body: str, texts: dict[str, str], labels: dict[str, int]) -> str:
     return _ROLE.sub(role, text)
 
 
+@contract(name=Instance(str, example="intro"), executed=Instance(Path, example=ROOT), out=Instance(Path, example=ROOT),
+          colors=Integer(2, 256))
 def export_figures(name: str, executed: Path, out: Path = FIGURES, colors: int = 64) -> list[dict[str, str]]:
     """Write the glued figures of an executed chapter to ``out/<name>/<glue name>.png`` (palette PNGs of
     ``colors`` colours: line plots lose nothing visible and shrink about fourfold) and an ``index.json``
@@ -225,6 +229,7 @@ def export_figures(name: str, executed: Path, out: Path = FIGURES, colors: int =
     return index
 
 
+@contract(argv=Optional(Instance(list, tuple, example=None)))
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m ldpnb.repro.paperscale", description=__doc__.split("\n")[0])
     ap.add_argument("--only", nargs="*", help="chapters to run (default: every chapter with a report)")

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import zlib
 
+from ldpnb.contracts import POSITIVE, Instance, Integer, OneOf, Unchecked, contract
+
 __all__ = [
     "COLORS",
     "COLUMN_INCHES",
@@ -71,6 +73,7 @@ COLORS: dict[str, str] = {
 }
 
 
+@contract(name=Instance(str, example="IBU"))
 def color(name: str) -> str:
     """The book's colour for ``name`` (case-insensitive); a stable fallback otherwise."""
     key = name.strip().lower()
@@ -79,6 +82,7 @@ def color(name: str) -> str:
     return _PALETTE[zlib.crc32(key.encode()) % len(_PALETTE)]
 
 
+@contract(ncols=Integer(1, 64), nrows=Integer(1, 64), panel_aspect=POSITIVE, width=POSITIVE)
 def column_figsize(ncols: int = 1, nrows: int = 1, *, panel_aspect: float = 0.72,
                    width: float = COLUMN_INCHES) -> tuple[float, float]:
     """Figure size for ``nrows x ncols`` panels that fills the book's column without shrinking.
@@ -92,6 +96,7 @@ def column_figsize(ncols: int = 1, nrows: int = 1, *, panel_aspect: float = 0.72
     return (width, round(nrows * w * panel_aspect + 0.3, 2))
 
 
+@contract(context=OneOf("paper", "notebook", "talk", "poster"))
 def set_style(context: str = "notebook") -> None:
     """Apply the book's seaborn theme and matplotlib defaults (readable, print-friendly).
 
@@ -139,6 +144,8 @@ def _retina_inline() -> None:
     set_matplotlib_formats("retina")
 
 
+@contract(ax_or_fig=Unchecked("a matplotlib Axes or Figure", None), number=Instance(str, example="Fig. 1"),
+          text=Instance(str, example=""))
 def paper_title(ax_or_fig, number: str, text: str) -> None:
     """Title a figure with the paper's figure number, e.g. ``paper_title(fig, "Fig. 4", "alpha vs epsilon")``."""
     title = f"{number} — {text}"

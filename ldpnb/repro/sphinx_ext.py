@@ -17,6 +17,8 @@ import shutil
 from pathlib import Path
 from typing import Any
 
+from ldpnb.contracts import Unchecked, contract
+
 __all__ = ["setup", "author_year_label"]
 
 PY_DIR = "_py_sources"
@@ -44,6 +46,7 @@ def _plain_latex(text: str) -> str:
     return text.replace("{", "").replace("}", "")
 
 
+@contract(entry=Unchecked("a pybtex Entry", None))
 def author_year_label(entry) -> str:
     """``Warner, 1965``, ``Murakami and Takahashi, 2021``, ``Andrés et al., 2013``."""
     persons = entry.persons.get("author") or entry.persons.get("editor") or []
@@ -125,6 +128,7 @@ def _copy_py_sources(app, exc) -> None:
         shutil.copytree(src, Path(app.outdir) / "_sources", dirs_exist_ok=True)
 
 
+@contract(app=Unchecked("the Sphinx application", None))
 def setup(app):
     _register_pybtex_styles()
     app.set_html_assets_policy("always")

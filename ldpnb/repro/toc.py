@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ldpnb.contracts import Instance, contract
+
 __all__ = ["ROOT", "BOOK", "toc_files", "notebook_chapters"]
 
 #: The repository root (the folder holding ``_toc.yml``, ``book/`` and ``ldpnb/``).
@@ -17,6 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 BOOK = ROOT / "book"
 
 
+@contract(root=Instance(Path, example=ROOT))
 def toc_files(root: Path = ROOT) -> list[str]:
     """Every ``file:`` of ``_toc.yml`` (root first), without extension, in order."""
     import yaml  # lazy: pyyaml comes with the book extra; a notebook downloaded alone has no toc
@@ -39,6 +42,7 @@ def toc_files(root: Path = ROOT) -> list[str]:
     return out
 
 
+@contract(root=Instance(Path, example=ROOT))
 def notebook_chapters(root: Path = ROOT) -> list[str]:
     """Names of the toc entries that are jupytext chapters (``book/<name>.py`` + ``.ipynb``)."""
     names = []
