@@ -612,3 +612,74 @@ def test_silent_results_of_the_issue_are_now_errors():
         metrics.emd_rows(np.zeros((2, 3)), [1, 0, 0], np.ones((3, 3)))
     # the untruncated geometric sampler still takes any integers (negative included)
     assert mech.geometric_perturb([-5, 3], None, 1.0, rng=0).shape == (2,)
+
+
+# ----------------------------------------------------------------------------- coverage of every public name
+#: The packages whose every public name must be covered by a bad-input test (grows to the whole package).
+COVERED_PACKAGES = (
+    "ldpnb.contracts", "ldpnb.utils", "ldpnb._random", "ldpnb.geometry", "ldpnb.parallel", "ldpnb.measures",
+    "ldpnb.attacks", "ldpnb.data", "ldpnb.audit.empirical", "ldpnb.repro.build", "ldpnb.repro.toc",
+    "ldpnb.repro.paperscale", "ldpnb.repro.nbcheck", "ldpnb.repro.nbstrip", "ldpnb.repro.plotting",
+    "ldpnb.repro.sphinx_ext", "ldpnb.repro.seeds",
+)
+
+#: Public names covered otherwise than by a contract (whose invalid values tests/test_contracts.py
+#: generates), each with where its bad input is tested or why it takes none.
+COVERED_OTHERWISE = {
+    # the validators themselves: their bad inputs are their subject (tests/test_utils.py, the tables above)
+    **{f"ldpnb.utils.{n}": "tests/test_utils.py and the tables above" for n in (
+        "check_epsilon", "check_domain_size", "check_positive_int", "check_probability", "check_distribution",
+        "check_channel", "check_counts", "check_values", "check_finite_array", "check_nonnegative",
+        "check_nonnegative_matrix", "check_dataset")},
+    "ldpnb._random.check_random_state": "tests/test_utils.py::test_check_random_state_rejects",
+    "ldpnb.contracts.contract": "tests/test_contracts.py (the machinery: unknown parameters, non-Constraint rules)",
+    "ldpnb.contracts.contract_of": "tests/test_contracts.py (the machinery)",
+    "ldpnb.contracts.Probability": "a rule factory, tested through Real in tests/test_contracts.py",
+    # record types and exceptions: built by the package, not from user input
+    "ldpnb.data.datasets.DataError": "an exception type",
+    "ldpnb.data.datasets.DataFile": "a registry record (frozen dataclass), built by the package",
+    "ldpnb.data.datasets.MovieLens": "a result record (dataclass) returned by the loaders",
+    "ldpnb.audit.empirical.EmpiricalResult": "a result record returned by empirical_epsilon",
+    "ldpnb.audit.empirical.AuditResult": "a result record returned by the audit",
+    "ldpnb.measures.lift.Criterion": "an abstract base class (its subclasses are contracted)",
+}
+
+
+def _public_names():
+    import importlib
+    import inspect
+    import pkgutil
+
+    from ldpnb.contracts import Constraint
+
+    mods = []
+    for name in COVERED_PACKAGES:
+        mod = importlib.import_module(name)
+        mods.append(mod)
+        if hasattr(mod, "__path__"):
+            mods += [importlib.import_module(m.name) for m in pkgutil.iter_modules(mod.__path__, name + ".")]
+    out = []
+    for mod in mods:
+        names = getattr(mod, "__all__", None) or [n for n in vars(mod) if not n.startswith("_")]
+        for n in names:
+            obj = getattr(mod, n, None)
+            if getattr(obj, "__module__", "") != mod.__name__:
+                continue  # re-exports are covered where they are defined
+            if inspect.isclass(obj) and issubclass(obj, Constraint):
+                continue  # the rules themselves: tests/test_contracts.py checks valid() and invalid()
+            if inspect.isfunction(obj) or inspect.isclass(obj):
+                out.append((f"{mod.__name__}.{n}", obj))
+    return out
+
+
+def test_every_public_name_is_covered_by_a_bad_input_test():
+    """A public function or class of the covered packages declares a contract (so that the generated
+    test of tests/test_contracts.py calls it with every invalid value of every argument) or is listed in
+    COVERED_OTHERWISE with where its bad input is tested; a new public name fails here until it is."""
+    from ldpnb.contracts import contract_of
+
+    names = _public_names()
+    missing = [q for q, obj in names if contract_of(obj) is None and q not in COVERED_OTHERWISE]
+    assert not missing, f"public names without a contract or a listed bad-input test: {missing}"
+    stale = sorted(set(COVERED_OTHERWISE) - {q for q, _ in names})
+    assert not stale, f"COVERED_OTHERWISE lists names that are no longer public: {stale}"

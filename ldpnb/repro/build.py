@@ -50,7 +50,7 @@ from pathlib import Path
 from typing import Any
 
 from ldpnb.repro.toc import BOOK, ROOT, notebook_chapters, toc_files  # noqa: F401 (toc_files re-exported)
-from ldpnb.contracts import Boolean, Instance, Integer, OneOf, Optional, contract
+from ldpnb.contracts import Boolean, Instance, Integer, OneOf, Optional, Real, contract
 
 BUILD = ROOT / "_build"
 
@@ -132,6 +132,7 @@ class ProcessTree:
     so that a reused pid is never touched); :meth:`terminate` ends the survivors.
     """
 
+    @contract(interval=Real(0.0, 60.0, low_open=True))
     def __init__(self, interval: float = 0.5) -> None:
         self.interval = interval
         self.roots: list[subprocess.Popen] = []
