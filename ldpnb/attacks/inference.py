@@ -140,7 +140,7 @@ def _fake_from_labelled(reports, t, ks, eps, protocol):
 
 
 @contract(reports=_REPORTS, t=_LABELS, ks=_KS, eps=EPSILON, protocol=_PROTOCOL, fake=_FAKE, priors=_PRIORS,
-          attacker_fake=Optional(_FAKE), pk_fractions=Array(1, low=0.0, high=1.0, max_size=64), rng=SEED)
+          attacker_fake=Optional(_FAKE), pk_fractions=Array(1, low=0.0, high=1.0, min_size=0, max_size=64), rng=SEED)
 def aif_bayes_models(reports, t, ks, eps: float, protocol: str, fake: str, *, priors=None,
                      attacker_fake: str | None = None, pk_fractions: Sequence[float] = (0.5,), rng=None) -> dict:
     """AIF-ACC (%) of the Bayes plug-in attacker under the NK, PK and HM knowledge models.
