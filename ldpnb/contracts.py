@@ -240,7 +240,11 @@ class Real(Constraint):
     def valid(self):
         lo = self.low if self.low is not None else (self.high - 1 if self.high is not None else 0.0)
         hi = self.high if self.high is not None else lo + 2
-        v = (lo + hi) / 2 if self.low is not None and self.high is not None else (lo + 1 if self.low is not None else hi - 1)
+        v = (
+            (lo + hi) / 2
+            if self.low is not None and self.high is not None
+            else (lo + 1 if self.low is not None else hi - 1)
+        )
         return float(v)
 
     def invalid(self):
@@ -309,7 +313,9 @@ class OneOf(Constraint):
         return self.options[0]
 
     def invalid(self):
-        return [v for v in ("__not_an_option__", None, 3.5) if not any(v == o and type(v) is type(o) for o in self.options)]
+        return [
+            v for v in ("__not_an_option__", None, 3.5) if not any(v == o and type(v) is type(o) for o in self.options)
+        ]
 
 
 class Array(Constraint):
@@ -606,8 +612,15 @@ class Bits(Constraint):
 
     def invalid(self):
         shape = (2,) * self.ndim
-        return [None, "abc", np.full(shape, 0.5), np.full(shape, np.nan), np.full(shape, 2), np.zeros((2,) * (self.ndim + 1)),
-                np.zeros((0,) * self.ndim, dtype=bool)]
+        return [
+            None,
+            "abc",
+            np.full(shape, 0.5),
+            np.full(shape, np.nan),
+            np.full(shape, 2),
+            np.zeros((2,) * (self.ndim + 1)),
+            np.zeros((0,) * self.ndim, dtype=bool),
+        ]
 
 
 class Counts(Array):

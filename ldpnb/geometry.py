@@ -82,7 +82,9 @@ def padded_lattice_distance(rows: int, cols: int, *, pad: int = 0) -> np.ndarray
     ``pad=0`` gives :func:`lattice_distance_matrix` with unit cells.
     """
     if rows * cols * (rows + 2 * pad) * (cols + 2 * pad) > MAX_ENTRIES:
-        raise ValueError(f"rows, cols, pad: {rows} x {cols} cells padded by {pad} give more than {MAX_ENTRIES} distances")
+        raise ValueError(
+            f"rows, cols, pad: {rows} x {cols} cells padded by {pad} give more than {MAX_ENTRIES} distances"
+        )
 
     def coords(p: int) -> np.ndarray:
         r, c = np.divmod(np.arange((rows + 2 * p) * (cols + 2 * p)), cols + 2 * p)

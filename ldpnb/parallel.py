@@ -39,7 +39,9 @@ import os
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any, TypeVar
+
 import numpy as np
+
 from ldpnb.contracts import MAX_ENTRIES, AnyOf, Boolean, Callable_, Instance, Integer, OneOf, Optional, contract
 
 _SEED = AnyOf(Integer(0), Instance(np.random.SeedSequence))
@@ -107,7 +109,7 @@ def _want_progress(progress: bool | None) -> bool:
     if os.environ.get("CI") or not sys.stderr.isatty():
         # quiet in CI logs and in papermill runs; notebooks opened by a reader pass progress=True
         try:
-            from IPython import get_ipython
+            from IPython import get_ipython  # noqa: PLC0415 lazy: IPython exists only in a kernel
 
             shell = get_ipython()
             return (shell is not None and shell.__class__.__name__ == "ZMQInteractiveShell"
@@ -173,11 +175,11 @@ def sweep(
     if n == 1 and backend != "dask":
         it = zip(tasks, seeds)
         if show:
-            from tqdm.auto import tqdm
+            from tqdm.auto import tqdm  # noqa: PLC0415 lazy: tqdm only when progress is shown
 
             it = tqdm(it, total=len(tasks))
         return [_run(func, t, s) for t, s in it]
-    from joblib import Parallel, delayed, parallel_config
+    from joblib import Parallel, delayed, parallel_config  # noqa: PLC0415 lazy: joblib only when a sweep runs
 
     if backend == "dask":
         # joblib registers its dask backend through parallel_config only; it sends the tasks to
@@ -187,7 +189,7 @@ def sweep(
         par = Parallel(n_jobs=n, batch_size=batch_size, return_as="generator")
         gen = par(delayed(_run)(func, t, s) for t, s in zip(tasks, seeds))
         if show:
-            from tqdm.auto import tqdm
+            from tqdm.auto import tqdm  # noqa: PLC0415 lazy: tqdm only when progress is shown
 
             gen = tqdm(gen, total=len(tasks))
         return list(gen)

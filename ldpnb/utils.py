@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import numbers
 from typing import Any
+
 import numpy as np
+
 from ldpnb._random import RNGLike, check_random_state
 from ldpnb.contracts import Array, Dataset
-
-
 
 __all__ = [
     "RNGLike",
@@ -137,7 +137,9 @@ def check_counts(c: Any, name: str = "counts", ndim: int | None = 1) -> np.ndarr
     if np.any(arr < 0):
         raise ValueError(f"{name} must be nonnegative (min {arr.min()})")
     if arr.size and float(arr.sum(dtype=np.float64)) > _MAX_TOTAL:
-        raise ValueError(f"{name} must have a total below 2**62 (no int64 overflow), got {float(arr.sum(dtype=np.float64)):.4g}")
+        raise ValueError(
+            f"{name} must have a total below 2**62 (no int64 overflow), got {float(arr.sum(dtype=np.float64)):.4g}"
+        )
     return arr.astype(np.int64)
 
 
@@ -218,7 +220,9 @@ _CHUNK_ENTRIES = 1 << 22
 def _check_input_counts(input_counts: Any, name: str = "input_counts") -> np.ndarray:
     counts = check_counts(input_counts, name=name)
     if counts.size < 2:
-        raise ValueError(f"{name} must have one entry per input value and a domain of size >= 2, got length {counts.size}")
+        raise ValueError(
+            f"{name} must have one entry per input value and a domain of size >= 2, got length {counts.size}"
+        )
     return counts
 
 

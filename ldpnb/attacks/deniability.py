@@ -7,16 +7,15 @@ from __future__ import annotations
 
 from math import factorial
 from typing import Sequence
+
 import numpy as np
 from scipy import stats
-from ldpnb.utils import (
-    check_domain_size, check_random_state,
-    check_values,
-)
-from ldpnb.mechanisms import multidim as md
-from ldpnb.mechanisms import hashing as mech
-from ldpnb.mechanisms.protocols import protocol as protocol_entry
+
 from ldpnb.contracts import DOMAIN, SEED, Array, Bits, Integer, OneOf, Real, contract
+from ldpnb.mechanisms import hashing as mech
+from ldpnb.mechanisms import multidim as md
+from ldpnb.mechanisms.protocols import protocol as protocol_entry
+from ldpnb.utils import check_domain_size, check_random_state, check_values
 
 _PROTOCOL = OneOf(*md.PROTOCOLS)
 #: Domain sizes of the attacks' closed forms (a product over k terms at most).
@@ -70,8 +69,13 @@ def ue_accuracy_binomial_sum(p: float, q: float, k: int) -> float:
     return float((1 - p) * (1 - q) ** (k - 1) / k + np.sum(p / i * stats.binom.pmf(i - 1, k - 1, q)))
 
 
-@contract(protocol=_PROTOCOL, eps=Real(0.0, 700.0, low_open=True), ks=Array(1, integer=True, low=2, high=1 << 24, max_size=1 << 16),
-          setting=OneOf("uniform", "non-uniform"), form=_FORM)
+@contract(
+    protocol=_PROTOCOL,
+    eps=Real(0.0, 700.0, low_open=True),
+    ks=Array(1, integer=True, low=2, high=1 << 24, max_size=1 << 16),
+    setting=OneOf("uniform", "non-uniform"),
+    form=_FORM,
+)
 def multi_collection_accuracy(protocol: str, eps: float, ks: Sequence[int], setting: str = "uniform",
                               form: str = "paper") -> float:
     r"""Expected probability of inferring a user's complete profile after ``d = len(ks)`` surveys.

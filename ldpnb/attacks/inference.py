@@ -7,15 +7,14 @@ Arcolezi, Gambs, Couchot and Palamidessi (2023), Section 3.3.
 from __future__ import annotations
 
 import contextlib
-
 from typing import Sequence
+
 import numpy as np
-from ldpnb.utils import (
-    check_distribution, check_random_state,
-)
-from ldpnb.mechanisms import multidim as md
-from ldpnb.estimators._inversion import fo_estimate
+
 from ldpnb.contracts import EPSILON, SAMPLE_SIZE, SEED, Array, Instance, Integer, OneOf, Optional, Real, contract
+from ldpnb.estimators._inversion import fo_estimate
+from ldpnb.mechanisms import multidim as md
+from ldpnb.utils import check_distribution, check_random_state
 
 _REPORTS = Instance(list, tuple, example=[np.array([0, 1]), np.array([1, 0])])
 _KS = Array(1, integer=True, low=2, high=1 << 20, max_size=1 << 16)
@@ -205,19 +204,19 @@ def _openmp_threads(n_jobs: int):
     (:mod:`ldpnb.repro.paperscale` does)."""
     if n_jobs <= 1:
         return contextlib.nullcontext()
-    from threadpoolctl import threadpool_limits
+    from threadpoolctl import threadpool_limits  # noqa: PLC0415 lazy: threadpoolctl only when XGBoost trains
 
     return threadpool_limits(limits=int(n_jobs), user_api="openmp")
 
 
 def _make_classifier(classifier: str, seed: int, n_estimators: int | None, n_jobs: int):
     if classifier == "xgboost":
-        from xgboost import XGBClassifier
+        from xgboost import XGBClassifier  # noqa: PLC0415 lazy: XGBoost loads only when a classifier is trained
 
         kw = {} if n_estimators is None else {"n_estimators": int(n_estimators)}
         return XGBClassifier(random_state=seed, n_jobs=n_jobs, eval_metric="mlogloss", tree_method="hist", **kw)
     if classifier == "hgb":
-        from sklearn.ensemble import HistGradientBoostingClassifier
+        from sklearn.ensemble import HistGradientBoostingClassifier  # noqa: PLC0415 lazy: scikit-learn loads only when a classifier is trained
 
         return HistGradientBoostingClassifier(max_iter=n_estimators or 100, random_state=seed)
     raise ValueError("classifier must be 'xgboost' or 'hgb'")

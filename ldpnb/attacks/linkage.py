@@ -7,15 +7,30 @@ Murakami and Takahashi (2021), Section 5.
 from __future__ import annotations
 
 import math
+
 import numpy as np
 from scipy import sparse
 
 from ldpnb.contracts import (
-    DECIMALS, EPSILON, MAX_ENTRIES, MAX_REPS, REPS, SAMPLE_SIZE, SEED, AnyOf, Array, Integer, OneOf, Optional, Real, Unchecked, contract,
+    DECIMALS,
+    EPSILON,
+    MAX_ENTRIES,
+    MAX_REPS,
+    REPS,
+    SAMPLE_SIZE,
+    SEED,
+    AnyOf,
+    Array,
+    Integer,
+    OneOf,
+    Optional,
+    Real,
+    Unchecked,
+    contract,
 )
+from ldpnb.measures.pse import best_score_error_rate, genuine_impostor, kl_mixed_1d, pse_subsamples
 from ldpnb.measures.reidentification import _unit_scale, theta_rr
 from ldpnb.utils import check_random_state
-from ldpnb.measures.pse import best_score_error_rate, genuine_impostor, kl_mixed_1d, pse_subsamples
 
 __all__ = [
     "sequences_from_events",
@@ -39,7 +54,9 @@ _FLOOR = Real(0, 1, low_open=True, high_open=True)
 
 
 @contract(users=Array(1), times=Array(1), items=Array(1), min_events=Integer(1, MAX_ENTRIES))
-def sequences_from_events(users, times, items, *, min_events: int = 1) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
+def sequences_from_events(
+    users, times, items, *, min_events: int = 1
+) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
     """Chronological per-user sequences from an event table (the LT and RH traces of Sec. 5.1).
 
     Returns ``(seqs, user_ids, item_ids)``: ``seqs[i]`` is the item codes (0..k-1) of user
@@ -285,7 +302,9 @@ class SingleLocationAttack:
                     u=u, fG0=fG0, fI0=fI0, grid=grid)
 
     # ---- Monte Carlo for the RR and the GLH (random oracle) -----------------------------------
-    def _preimages(self, mechanism: str, epsilon: float, g, reps: int, rng) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _preimages(
+        self, mechanism: str, epsilon: float, g, reps: int, rng
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         n, k = self.n, self.k
         true = np.tile(np.arange(n), reps)
         xs = self.x[true]

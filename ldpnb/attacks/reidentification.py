@@ -7,15 +7,27 @@ from __future__ import annotations
 
 from math import comb
 from typing import Sequence
+
 import numpy as np
-from ldpnb.utils import check_dataset, check_random_state
-from ldpnb.mechanisms import multidim as md
+
 from ldpnb.attacks.deniability import pd_attack_support, perturb_and_infer
 from ldpnb.attacks.inference import aif_bayes
 from ldpnb.contracts import (
-    EPSILON, MAX_ENTRIES, SEED, Array, Boolean, Dataset, Instance, Integer, OneOf, Optional, Unchecked,
+    EPSILON,
+    MAX_ENTRIES,
+    SEED,
+    Array,
+    Boolean,
+    Dataset,
+    Instance,
+    Integer,
+    OneOf,
+    Optional,
+    Unchecked,
     contract,
 )
+from ldpnb.mechanisms import multidim as md
+from ldpnb.utils import check_dataset, check_random_state
 
 #: Number of attributes of a survey design (the matching enumerates attribute subsets).
 _D = Integer(2, 62)
@@ -182,8 +194,15 @@ def _submasks(b: int):
         s = (s - 1) & b
 
 
-@contract(profiles=Array(2, integer=True, low=-1), background=Unchecked("a ReidIndex or a dataset (the index checks it)", np.array([[0, 1], [1, 0]])),
-          topk=_TOPK, attrs=_IDS, true_ids=_IDS, ks=_KS, per_user=Boolean())
+@contract(
+    profiles=Array(2, integer=True, low=-1),
+    background=Unchecked("a ReidIndex or a dataset (the index checks it)", np.array([[0, 1], [1, 0]])),
+    topk=_TOPK,
+    attrs=_IDS,
+    true_ids=_IDS,
+    ks=_KS,
+    per_user=Boolean(),
+)
 def reid_topk(profiles, background, topk: Sequence[int] = (1, 5, 10), *, attrs=None, true_ids=None,
               ks=None, per_user: bool = False):
     r"""RID-ACC (%) of the top-k matching attack with uniformly random tie-breaking, computed as an

@@ -7,13 +7,30 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 from typing import Any, Callable
+
 import numpy as np
 from scipy import stats
+
 from ldpnb.contracts import (
-    EPSILON, MAX_DOMAIN, POSITIVE, SEED, Array, Boolean, Callable_, Channel, DistanceMatrix, Distribution, Instance, Integer, Optional, Probability, Real, contract,
+    EPSILON,
+    MAX_DOMAIN,
+    POSITIVE,
+    SEED,
+    Array,
+    Boolean,
+    Callable_,
+    Channel,
+    DistanceMatrix,
+    Distribution,
+    Instance,
+    Integer,
+    Optional,
+    Probability,
+    Real,
+    contract,
 )
-from ldpnb.utils import check_positive_int, check_probability, check_random_state, check_values
 from ldpnb.mechanisms.unary import ue_params
+from ldpnb.utils import check_positive_int, check_probability, check_random_state, check_values
 
 _OPEN01 = Probability(open_left=True, open_right=True)
 
@@ -179,8 +196,16 @@ def _best_event(y1: np.ndarray, y2: np.ndarray, alpha: float) -> tuple[np.ndarra
     return best[1], best[2]
 
 
-@contract(sampler=Callable_(), x1=Integer(0, 1 << 53), x2=Integer(0, 1 << 53), n_trials=Integer(2, 1 << 30), alpha=_OPEN01,
-          rng=SEED, event=Optional(Callable_()), select_fraction=_OPEN01)
+@contract(
+    sampler=Callable_(),
+    x1=Integer(0, 1 << 53),
+    x2=Integer(0, 1 << 53),
+    n_trials=Integer(2, 1 << 30),
+    alpha=_OPEN01,
+    rng=SEED,
+    event=Optional(Callable_()),
+    select_fraction=_OPEN01,
+)
 def empirical_epsilon(
     sampler: Sampler,
     x1: int,

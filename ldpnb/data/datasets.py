@@ -26,8 +26,10 @@ import itertools
 import os
 from dataclasses import dataclass
 from pathlib import Path
+
 import numpy as np
 import pandas as pd
+
 from ldpnb.contracts import SEED, Array, Instance, Integer, OneOf, Optional, contract
 from ldpnb.utils import check_random_state
 
@@ -272,7 +274,7 @@ def cache_dir() -> Path:
     env = os.environ.get(ENV_CACHE_DIR)
     if env:
         return Path(env).expanduser()
-    import pooch
+    import pooch  # noqa: PLC0415 lazy: pooch loads only when a file is downloaded
 
     return Path(pooch.os_cache("ldpnb"))
 
@@ -356,7 +358,7 @@ def fetch(name: str) -> Path:
 
 
 def _download(entry: DataFile) -> Path:
-    import pooch
+    import pooch  # noqa: PLC0415 lazy: pooch loads only when a file is downloaded
 
     cache = cache_dir()
     where = f"pooch cache {cache}"

@@ -247,7 +247,14 @@ Grid.__init__ = contract(lat_min=Real(-90.0, 90.0), lat_max=Real(-90.0, 90.0), l
 # PRIVIC's binning (Biswas & Palamidessi 2023, authors' Paris_Grid.py / SF_Grid.py)
 
 
-@contract(lat=_LAT, lon=_LON, lat_edges=Array(1, min_size=2, low=-90.0, high=90.0), lon_edges=Array(1, min_size=2, low=-180.0, high=180.0), closed=OneOf("right", "both"), descending=Boolean())
+@contract(
+    lat=_LAT,
+    lon=_LON,
+    lat_edges=Array(1, min_size=2, low=-90.0, high=90.0),
+    lon_edges=Array(1, min_size=2, low=-180.0, high=180.0),
+    closed=OneOf("right", "both"),
+    descending=Boolean(),
+)
 def bin_latlon(lat, lon, lat_edges, lon_edges, *, closed: str = "right", descending: bool = True):
     """Bin points into the cells defined by explicit edges, as the PRIVIC authors do.
 

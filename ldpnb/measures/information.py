@@ -17,6 +17,7 @@ nats), so the unit is never implicit. Conventions: :math:`0 \log 0 = 0`,
 from __future__ import annotations
 
 import numpy as np
+
 from ldpnb.contracts import POSITIVE, Array, Channel, Distribution, Integer, OneOf, contract
 from ldpnb.utils import check_channel, check_distribution
 
@@ -147,6 +148,8 @@ def channel_capacity(channel, *, unit: str, tol: float = 1e-12, max_iter: int = 
             break
         pi = w / s
     if not gap < tol:
-        raise ValueError(f"max_iter = {max_iter}: Blahut-Arimoto stopped with an Arimoto gap of {gap:.3g} {unit} > tol = "
-                         f"{tol:g} (capacity in [{max(lower, 0.0) / f:.10g}, {Dmax / f:.10g}]); raise max_iter or tol")
+        raise ValueError(
+            f"max_iter = {max_iter}: Blahut-Arimoto stopped with an Arimoto gap of {gap:.3g} {unit} > tol = "
+            f"{tol:g} (capacity in [{max(lower, 0.0) / f:.10g}, {Dmax / f:.10g}]); raise max_iter or tol"
+        )
     return float(max(lower, 0.0) / f), pi

@@ -26,10 +26,9 @@ from itertools import combinations
 from typing import Any, Sequence
 
 import numpy as np
+from scipy.stats import kendalltau
 
-from ldpnb.contracts import (
-    REPS, SEED, Array, Channel, Distribution, Instance, Integer, NonnegativeMatrix, contract,
-)
+from ldpnb.contracts import REPS, SEED, Array, Channel, Distribution, Instance, Integer, NonnegativeMatrix, contract
 from ldpnb.utils import check_random_state
 
 __all__ = [
@@ -130,7 +129,6 @@ def rank_agreement(scores: dict[str, Sequence[float]]) -> dict[tuple[str, str], 
     ``scores[lens]`` is one number per mechanism (same order for every lens), oriented so that a
     larger number means the same thing for every lens (e.g. "leaks more" or "worse").
     """
-    from scipy.stats import kendalltau
 
     names = list(scores)
     out = {}

@@ -26,10 +26,27 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
 import numpy as np
 from scipy.special import logsumexp
+
 from ldpnb.contracts import (
-    EPSILON, MAX_DENSE, MAX_ENTRIES, NONNEGATIVE, POSITIVE, SEED, Array, Boolean, Channel, Distribution, Integer, NonnegativeMatrix, OneOf, Optional, Real, contract,
+    EPSILON,
+    MAX_DENSE,
+    MAX_ENTRIES,
+    NONNEGATIVE,
+    POSITIVE,
+    SEED,
+    Array,
+    Boolean,
+    Channel,
+    Distribution,
+    Integer,
+    NonnegativeMatrix,
+    OneOf,
+    Optional,
+    Real,
+    contract,
 )
 from ldpnb.measures.information import entropy, mutual_information, mutual_information_joint
 from ldpnb.utils import check_channel, check_epsilon, check_nonnegative_matrix, check_random_state
@@ -436,7 +453,8 @@ def total_variation_dependence(joint: Any) -> float:
 
 @contract(joint=_JOINT)
 def chi2_dependence(joint: Any) -> float:
-    """``chi^2(S;Y) = E_Y[Lambda_chi2(Y)]`` (Def. 5, Prop. 1.2), equal to ``sum_{s,y} (P_SY - P_S P_Y)^2 / (P_S P_Y)``."""
+    """``chi^2(S;Y) = E_Y[Lambda_chi2(Y)]`` (Def. 5, Prop. 1.2), equal to
+    ``sum_{s,y} (P_SY - P_S P_Y)^2 / (P_S P_Y)``."""
     joint = _check_joint(joint)
     L, p_s, p_y = _lifts(joint)
     return float(p_y @ _measure(L, p_s, "chi2", False, None))

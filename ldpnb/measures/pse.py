@@ -7,11 +7,24 @@ Murakami and Takahashi (2021), Section 3.2 and Section 5.
 from __future__ import annotations
 
 import math
+
 import numpy as np
 from scipy import integrate, optimize, special, stats
 
 from ldpnb.contracts import (
-    DECIMALS, MAX_REPS, NONNEGATIVE, POSITIVE, SEED, AnyOf, Array, Boolean, Integer, OneOf, Optional, Real, contract,
+    DECIMALS,
+    MAX_REPS,
+    NONNEGATIVE,
+    POSITIVE,
+    SEED,
+    AnyOf,
+    Array,
+    Boolean,
+    Integer,
+    OneOf,
+    Optional,
+    Real,
+    contract,
 )
 from ldpnb.measures.reidentification import LOG2E, _unit_scale
 from ldpnb.utils import check_random_state
@@ -170,7 +183,9 @@ def kl_mixed_1d(genuine, impostor, *, impostor_weights=None, k: int = 1, bias_re
     if Gc.size:
         pgc = Gc.size / N
         pic = max(Ic.size, smoothing) / M
-        d_knn = kl_knn_1d(Gc, Ic, k=k, bias_reduced=bias_reduced, unit="nats") if (Gc.size >= 2 and Ic.size >= 1) else 0.0
+        d_knn = (
+            kl_knn_1d(Gc, Ic, k=k, bias_reduced=bias_reduced, unit="nats") if (Gc.size >= 2 and Ic.size >= 1) else 0.0
+        )
         d += pgc * (math.log(pgc / pic) + d_knn)
     return d * sc
 

@@ -8,9 +8,23 @@ from __future__ import annotations
 
 import itertools
 import math
+
 import numpy as np
+
 from ldpnb.contracts import (
-    DECIMALS, EPSILON, NONNEGATIVE, POSITIVE, AnyOf, Array, Channel, Distribution, Integer, OneOf, Optional, Real, contract,
+    DECIMALS,
+    EPSILON,
+    NONNEGATIVE,
+    POSITIVE,
+    AnyOf,
+    Array,
+    Channel,
+    Distribution,
+    Integer,
+    OneOf,
+    Optional,
+    Real,
+    contract,
 )
 from ldpnb.measures.information import channel_capacity, entropy, mutual_information_joint
 

@@ -35,6 +35,9 @@ Nothing is written outside ``_build`` (except a re-paired ``book/<name>.ipynb``)
 from __future__ import annotations
 
 import argparse
+import ast
+import datetime
+import importlib.metadata
 import json
 import os
 import re
@@ -49,8 +52,8 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
-from ldpnb.repro.toc import BOOK, ROOT, notebook_chapters, toc_files  # noqa: F401 (toc_files re-exported)
 from ldpnb.contracts import Boolean, Instance, Integer, OneOf, Optional, Real, contract
+from ldpnb.repro.toc import BOOK, ROOT, notebook_chapters, toc_files  # noqa: F401 (toc_files re-exported)
 
 BUILD = ROOT / "_build"
 
@@ -80,8 +83,8 @@ def _cell_signature(nb) -> list[tuple[str, str, tuple[str, ...]]]:
 def pair_state(name: str, book: Path = BOOK) -> str:
     """``"ok"``, ``"ipynb-stale"`` (the ``.py`` was edited after the notebook) or ``"ipynb-newer"``
     (the notebook differs and is the newer file: edited in Jupyter without jupytext)."""
-    import jupytext
-    import nbformat
+    import jupytext  # noqa: PLC0415 lazy: the book extra, loaded by the build steps that need it
+    import nbformat  # noqa: PLC0415 lazy: the book extra, loaded by the build steps that need it
 
     py, nb = book / f"{name}.py", book / f"{name}.ipynb"
     if _cell_signature(jupytext.read(py)) == _cell_signature(nbformat.read(nb, as_version=4)):
@@ -92,7 +95,7 @@ def pair_state(name: str, book: Path = BOOK) -> str:
 @contract(name=_NAME, book=_DIR)
 def sync_pair(name: str, book: Path = BOOK) -> None:
     """Re-pair ``book/<name>.ipynb`` from ``book/<name>.py`` and strip it (what ``make sync`` does)."""
-    from ldpnb.repro.nbstrip import strip  # lazy: nbformat (book extra) only when a pair is re-synced
+    from ldpnb.repro.nbstrip import strip  # noqa: PLC0415 lazy: nbformat (book extra) only when a pair is re-synced
 
     jt = Path(sys.executable).with_name("jupytext")
     cmd = [str(jt) if jt.exists() else "jupytext", "--quiet", "--set-formats", "ipynb,py:percent",
@@ -148,7 +151,7 @@ class ProcessTree:
         self.snapshot()
 
     def snapshot(self) -> None:
-        import psutil
+        import psutil  # noqa: PLC0415 lazy: the book extra, loaded only to end a process tree
 
         with self._lock:
             roots = [p.pid for p in self.roots if p.poll() is None]
@@ -169,7 +172,7 @@ class ProcessTree:
             self.snapshot()
 
     def alive(self) -> list:
-        import psutil
+        import psutil  # noqa: PLC0415 lazy: the book extra, loaded only to end a process tree
 
         out = []
         for pid, created in list(self.seen.items()):
@@ -183,7 +186,7 @@ class ProcessTree:
 
     def terminate(self, grace: float = 5.0) -> int:
         """SIGTERM every remembered process still alive, SIGKILL those left after ``grace`` s."""
-        import psutil
+        import psutil  # noqa: PLC0415 lazy: the book extra, loaded only to end a process tree
 
         self.snapshot()
         procs = self.alive()
@@ -244,7 +247,7 @@ def failure_summary(name: str, executed: Path, stderr: str, book: Path = BOOK, t
     its line in ``book/<name>.py``, then the last ``tail`` lines of the traceback.  Without an error
     output (a timeout, a dead kernel): the exception line of papermill's stderr, then its tail.
     """
-    import nbformat
+    import nbformat  # noqa: PLC0415 lazy: the book extra, loaded by the build steps that need it
 
     try:
         nb = nbformat.read(executed, as_version=4)
@@ -263,10 +266,12 @@ def failure_summary(name: str, executed: Path, stderr: str, book: Path = BOOK, t
                 line = _py_line(name, c.source, book)
                 where = f"code cell {n_code}" + (f", book/{name}.py line {line}" if line else "")
                 tb = _ANSI.sub("", "\n".join(o.get("traceback", []))).rstrip().splitlines()
-                return (f"{o.get('ename', 'Error')}: {o.get('evalue', '')}\n"
-                        f"  in {where} (executed notebook: {executed.relative_to(ROOT) if executed.is_relative_to(ROOT) else executed})\n"
-                        f"  traceback (last {min(tail, len(tb))} lines):\n"
-                        + "\n".join("    " + ln for ln in tb[-tail:]))
+                shown = executed.relative_to(ROOT) if executed.is_relative_to(ROOT) else executed
+                return (
+                    f"{o.get('ename', 'Error')}: {o.get('evalue', '')}\n"
+                    f"  in {where} (executed notebook: {shown})\n"
+                    f"  traceback (last {min(tail, len(tb))} lines):\n" + "\n".join("    " + ln for ln in tb[-tail:])
+                )
     lines = _ANSI.sub("", stderr).rstrip().splitlines()
     exc = next((ln.strip() for ln in reversed(lines) if _EXC_LINE.match(ln.strip())), None)
     head = exc or (lines[-1] if lines else "the chapter failed without a message")
@@ -330,7 +335,11 @@ def _run_chapters(groups: list[list[str]], scale: str, jobs: int, params: dict[s
         progress.finished(name, dt, rc == 0)
         return name, dt, summary
 
-    previous = {k: signal.getsignal(k) for k in (signal.SIGTERM,)} if threading.current_thread() is threading.main_thread() else {}
+    previous = (
+        {k: signal.getsignal(k) for k in (signal.SIGTERM,)}
+        if threading.current_thread() is threading.main_thread()
+        else {}
+    )
     if previous:
         def _term(signum, frame):
             raise KeyboardInterrupt(f"signal {signum}")
@@ -547,9 +556,8 @@ def _merge_bib(dst: Path) -> dict[str, str]:
 def notebook_parameters(path: Path) -> dict[str, object]:
     """The parameters an executed notebook ran with: its ``parameters`` cell, overridden by
     papermill's ``injected-parameters`` cell."""
-    import ast
 
-    import nbformat
+    import nbformat  # noqa: PLC0415 lazy: the book extra, loaded by the build steps that need it
 
     values: dict[str, object] = {}
     cells = nbformat.read(path, as_version=4).cells
@@ -557,7 +565,11 @@ def notebook_parameters(path: Path) -> dict[str, object]:
         for c in cells:
             if c.cell_type == "code" and tag in c.get("metadata", {}).get("tags", []):
                 for node in ast.parse(c.source).body:
-                    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                    if (
+                        isinstance(node, ast.Assign)
+                        and len(node.targets) == 1
+                        and isinstance(node.targets[0], ast.Name)
+                    ):
                         try:
                             values[node.targets[0].id] = ast.literal_eval(node.value)
                         except ValueError:
@@ -574,8 +586,6 @@ def executed_scales(executed: Path) -> dict[str, str]:
 @contract(executed=Optional(_DIR))
 def provenance(executed: Path | None = None) -> dict[str, str]:
     """Commit, build date, scale(s) and package versions of this build (for the page footer)."""
-    import datetime
-    import importlib.metadata as md
 
     executed = executed or BUILD / "executed" / "book"
     try:
@@ -589,8 +599,8 @@ def provenance(executed: Path | None = None) -> dict[str, str]:
     versions = []
     for pkg in ("ldpnb", "numpy", "scipy", "pandas", "matplotlib", "POT", "scikit-learn", "xgboost-cpu"):
         try:
-            versions.append(f"{pkg} {md.version(pkg)}")
-        except md.PackageNotFoundError:
+            versions.append(f"{pkg} {importlib.metadata.version(pkg)}")
+        except importlib.metadata.PackageNotFoundError:
             pass
     scales, seeds = set(), set()
     for nb in sorted(executed.glob("*.ipynb")):
@@ -632,13 +642,13 @@ def build_time_markdown(timings: Path, scale: str) -> str:
 
 def _stage_config(src: Path, executed: Path, build_dir: Path, banner: str | None, root_doc: str | None = None) -> None:
     """Totals, build times, provenance footer and scale banner into the staged ``_config.yml``."""
-    import yaml
+    import yaml  # noqa: PLC0415 lazy: pyyaml comes with the book extra
 
     cfg_path = src / "_config.yml"
     cfg = yaml.safe_load(cfg_path.read_text())
     subs = cfg.setdefault("parse", {}).setdefault("myst_substitutions", {})
     try:
-        from ldpnb.repro.dashboard import totals_markdown  # lazy: optional for a preview (pandas, reports)
+        from ldpnb.repro.dashboard import totals_markdown  # noqa: PLC0415 lazy: optional for a preview (pandas, reports)
 
         subs["claims_totals"] = totals_markdown(build_dir / "reproduction")
     except Exception as exc:  # pragma: no cover - the dashboard is optional for a preview
@@ -657,7 +667,7 @@ def _stage_config(src: Path, executed: Path, build_dir: Path, banner: str | None
 
 
 def _scale_banner_cell(scale: str):
-    import nbformat
+    import nbformat  # noqa: PLC0415 lazy: the book extra, loaded by the build steps that need it
 
     return nbformat.v4.new_markdown_cell(
         f'<div class="ldpnb-scale-banner">This chapter was executed at <b>SCALE={scale}</b>, not at the '
@@ -667,9 +677,9 @@ def _scale_banner_cell(scale: str):
 
 def _stage_notebook(src: Path, dst: Path, aliases: dict[str, str], banner_scale: str | None = None) -> None:
     """Copy an executed notebook for rendering: papermill's injected-parameters cell dropped and the
-    ``parameters`` cell removed from the page, citations of duplicate bibliography keys pointed at the kept key, and, for a chapter executed
-    at another scale than the book's, a banner under its title."""
-    import nbformat
+    ``parameters`` cell removed from the page, citations of duplicate bibliography keys pointed at the
+    kept key, and, for a chapter executed at another scale than the book's, a banner under its title."""
+    import nbformat  # noqa: PLC0415 lazy: the book extra, loaded by the build steps that need it
 
     nb = nbformat.read(src, as_version=4)
     cells = []
@@ -806,7 +816,7 @@ def render(strict: bool = True, allow_mixed: bool = False) -> int:
 @contract(name=_NAME)
 def render_preview(name: str) -> int:
     """A one-chapter book from ``_build/chapters/<name>/`` into ``_build/chapters/<name>/html``."""
-    import yaml
+    import yaml  # noqa: PLC0415 lazy: pyyaml comes with the book extra
 
     out = chapter_dir(name)
     executed = out

@@ -171,7 +171,7 @@ def figure_problems(nb) -> list[str]:
 
 @contract(argv=Optional(Instance(list, tuple, example=None)))
 def main(argv: list[str] | None = None) -> int:
-    import nbformat
+    import nbformat  # noqa: PLC0415 lazy: the book extra, loaded by the build steps that need it
 
     bad = 0
     for path in argv if argv is not None else sys.argv[1:]:

@@ -72,7 +72,9 @@ def _load() -> float | None:
 
 def _commit() -> str:
     try:
-        c = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+        c = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout.strip()
         dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True,
                                text=True).stdout.strip()
         return c + (" (with uncommitted changes)" if dirty else "")
@@ -199,7 +201,7 @@ def export_figures(name: str, executed: Path, out: Path = FIGURES, colors: int =
     """Write the glued figures of an executed chapter to ``out/<name>/<glue name>.png`` (palette PNGs of
     ``colors`` colours: line plots lose nothing visible and shrink about fourfold) and an ``index.json``
     of ``{name, label, caption}`` in the chapter's order; returns that index."""
-    from PIL import Image
+    from PIL import Image  # noqa: PLC0415 lazy: pillow loads only when figures are exported
 
     nb = json.loads(Path(executed).read_text(encoding="utf-8"))
     images, texts = _glued(nb)

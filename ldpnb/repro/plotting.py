@@ -107,8 +107,8 @@ def set_style(context: str = "notebook") -> None:
     - in Jupyter, figures are rendered at twice their dpi (``retina``: 200 px per inch) and shown
       at their natural width, so that a figure of :data:`COLUMN_INCHES` fills the column sharply.
     """
-    import matplotlib as mpl
-    import seaborn as sns
+    import matplotlib as mpl  # noqa: PLC0415 lazy: matplotlib loads only when the style is set
+    import seaborn as sns  # noqa: PLC0415 lazy: seaborn loads only when the style is set
 
     sns.set_theme(context=context, style="whitegrid", palette=_PALETTE)
     mpl.rcParams.update(
@@ -133,13 +133,13 @@ def set_style(context: str = "notebook") -> None:
 def _retina_inline() -> None:
     """Ask IPython's inline backend for ``retina`` PNGs (2x pixels, natural display width)."""
     try:
-        from IPython import get_ipython
+        from IPython import get_ipython  # noqa: PLC0415 lazy: IPython exists only in a kernel
     except ImportError:  # pragma: no cover - matplotlib without IPython
         return
     shell = get_ipython()
     if shell is None or not hasattr(shell, "display_formatter"):
         return
-    from matplotlib_inline.backend_inline import set_matplotlib_formats
+    from matplotlib_inline.backend_inline import set_matplotlib_formats  # noqa: PLC0415 lazy: matplotlib-inline exists only in a kernel
 
     set_matplotlib_formats("retina")
 

@@ -22,7 +22,7 @@ BOOK = ROOT / "book"
 @contract(root=Instance(Path, example=ROOT))
 def toc_files(root: Path = ROOT) -> list[str]:
     """Every ``file:`` of ``_toc.yml`` (root first), without extension, in order."""
-    import yaml  # lazy: pyyaml comes with the book extra; a notebook downloaded alone has no toc
+    import yaml  # noqa: PLC0415 lazy: pyyaml comes with the book extra; a notebook downloaded alone has no toc
 
     toc = yaml.safe_load((root / "_toc.yml").read_text())
     out = [toc["root"]]
