@@ -49,7 +49,7 @@ from ldpnb.contracts import (
     contract,
 )
 from ldpnb.measures.information import entropy, mutual_information, mutual_information_joint
-from ldpnb.utils import check_channel, check_epsilon, check_nonnegative_matrix, check_random_state
+from ldpnb.utils import check_channel, check_nonnegative_matrix, check_random_state
 
 _JOINT = NonnegativeMatrix()
 _BUDGET = EPSILON
@@ -124,13 +124,6 @@ def _check_joint(joint: Any, name: str = "joint", atol: float = 1e-9) -> np.ndar
     if abs(total - 1.0) > atol:
         raise ValueError(f"{name} must sum to 1 (sums to {total:.12g})")
     return a
-
-
-def _check_full_support(p_sx: np.ndarray, name: str = "p_sx") -> None:
-    if np.any(p_sx.sum(axis=1) <= 0):
-        raise ValueError(f"{name}: P_S must have full support (a row sums to 0)")
-    if np.any(p_sx.sum(axis=0) <= 0):
-        raise ValueError(f"{name}: P_X must have full support (a column sums to 0)")
 
 
 @contract(n_s=Integer(2, MAX_DENSE), n_x=Integer(2, MAX_DENSE), rng=SEED,
@@ -525,11 +518,6 @@ class Criterion:
 
     def __repr__(self) -> str:
         return self.name
-
-
-def _check_budget(x: float, name: str) -> float:
-    """A privacy budget: finite and > 0 (ValueError naming ``name``)."""
-    return check_epsilon(x, name)
 
 
 _RTOL = Real(0, 1e-3)
