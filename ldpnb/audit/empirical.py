@@ -20,6 +20,7 @@ from ldpnb.contracts import (
     Boolean,
     Callable_,
     Channel,
+    Counts,
     DistanceMatrix,
     Distribution,
     Instance,
@@ -92,7 +93,7 @@ def bonferroni_alpha(alpha_total: float, n_tests: int) -> float:
     return alpha_total / n_tests
 
 
-@contract(counts=Array(1, low=0.0), probs=Distribution(), min_expected=POSITIVE)
+@contract(counts=Counts(), probs=Distribution(), min_expected=POSITIVE)
 def chi_square_gof(counts: Any, probs: Any, *, min_expected: float = 5.0) -> tuple[float, int, float]:
     """Pearson chi-square goodness of fit of observed ``counts`` to the law ``probs``.
 
@@ -109,6 +110,8 @@ def chi_square_gof(counts: Any, probs: Any, *, min_expected: float = 5.0) -> tup
     if p_all.shape != o_all.shape:
         raise ValueError(f"counts and probs must have the same length, got {o_all.size} and {p_all.size}")
     n = o_all.sum()
+    if n == 0:
+        raise ValueError("counts must have a positive total (no draw to test)")
     pos = p_all > 0
     if np.any(o_all[~pos] > 0):
         return math.inf, int(pos.sum()) - 1, 0.0

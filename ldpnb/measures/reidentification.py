@@ -175,7 +175,7 @@ def mi_ldp_bound(epsilon, *, unit: str = "bits"):
     return _ret(np.minimum(e, e * e) * _unit_scale(unit))
 
 
-@contract(n=_N, k=_K, epsilon=EPSILON, unit=_UNIT)
+@contract(n=_N, k=_K, epsilon=Real(0.0, 700.0, low_open=True), unit=_UNIT)  # e^eps overflows above 709
 def alpha_star_rr(n, k, epsilon, *, unit: str = "bits") -> float:
     r"""Tight PIE level of the eps-RR: the n-restricted capacity (a derived fact, not in the paper).
 

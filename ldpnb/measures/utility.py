@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ldpnb.contracts import POSITIVE, Array, Dataset, DistanceMatrix, Instance, contract
+from ldpnb.contracts import MAX_ENTRIES, POSITIVE, Array, Dataset, DistanceMatrix, Instance, contract
 from ldpnb.utils import check_dataset, check_finite_array
 
 _MASS = Array(1, low=0.0)
@@ -133,7 +133,7 @@ def emd_rows(P, theta, ground_distance) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------
 # utility metric, marginals, priors (Sec. 5.2, App. E)
 # ---------------------------------------------------------------------------------------------
-@contract(X=Dataset(), ks=Array(1, integer=True, low=2))
+@contract(X=Dataset(), ks=Array(1, integer=True, low=2, high=MAX_ENTRIES))
 def marginals(X, ks) -> list[np.ndarray]:
     """Normalised per-attribute histograms of a label-encoded dataset."""
     X, ks = check_dataset(X, ks)
