@@ -15,11 +15,12 @@ export OMP_NUM_THREADS ?= 1
 export OPENBLAS_NUM_THREADS ?= 1
 export MKL_NUM_THREADS ?= 1
 
-.PHONY: help venv test test-all test-built book execute render chapter preview sync lab bench clean
+.PHONY: help venv lint test test-all test-built book execute render chapter preview sync lab bench clean
 
 help:
 	@echo "make book     execute every chapter (SCALE=$(SCALE), JOBS=$(JOBS)) and render _build/html"
-	@echo "make test     run the test suite (every chapter executed at smoke scale included)"
+	@echo "make test     lint (ruff), then run the test suite (every chapter executed at smoke scale included)"
+	@echo "make lint     ruff check (rules in pyproject.toml)"
 	@echo "make chapter NAME=pie SCALE=smoke [HTML=1]   execute one chapter into _build/chapters/pie/"
 	@echo "                                             (HTML=1: and render a one-chapter preview there)"
 	@echo "make preview NAME=pie SCALE=smoke            the same as HTML=1"
@@ -40,7 +41,10 @@ $(LAB): $(STAMP)
 
 venv: $(STAMP)
 
-test: $(STAMP)
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+test: lint
 	$(BIN)/python -m pytest -n $(JOBS) -m "not slow and not built" -q
 
 test-all: $(STAMP)

@@ -7,15 +7,30 @@ Murakami and Takahashi (2021), Section 5.
 from __future__ import annotations
 
 import math
+
 import numpy as np
 from scipy import sparse
 
 from ldpnb.contracts import (
-    AnyOf, Array, Integer, OneOf, Optional, RandomState, Real, Unchecked, contract,
+    DECIMALS,
+    EPSILON,
+    MAX_ENTRIES,
+    MAX_REPS,
+    REPS,
+    SAMPLE_SIZE,
+    SEED,
+    AnyOf,
+    Array,
+    Integer,
+    OneOf,
+    Optional,
+    Real,
+    Unchecked,
+    contract,
 )
+from ldpnb.measures.pse import best_score_error_rate, genuine_impostor, kl_mixed_1d, pse_subsamples
 from ldpnb.measures.reidentification import _unit_scale, theta_rr
 from ldpnb.utils import check_random_state
-from ldpnb.measures.pse import best_score_error_rate, genuine_impostor, kl_mixed_1d, pse_subsamples
 
 __all__ = [
     "sequences_from_events",
@@ -26,6 +41,8 @@ __all__ = [
     "score_experiment",
 ]
 
+#: Number of distinct items (locations, movies) a matcher indexes: at most 2**24.
+_ITEMS = Integer(1, 1 << 24)
 _SEQS = Unchecked("a list of 1-D integer sequences, one per user", example=[[0, 1, 1], [1, 0, 1]])
 _SCORING = OneOf("raw", "offset")
 _FLOOR = Real(0, 1, low_open=True, high_open=True)
@@ -36,8 +53,10 @@ _FLOOR = Real(0, 1, low_open=True, high_open=True)
 # ---------------------------------------------------------------------------------------------
 
 
-@contract(users=Array(1), times=Array(1), items=Array(1), min_events=Integer(1, None))
-def sequences_from_events(users, times, items, *, min_events: int = 1) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
+@contract(users=Array(1), times=Array(1), items=Array(1), min_events=Integer(1, MAX_ENTRIES))
+def sequences_from_events(
+    users, times, items, *, min_events: int = 1
+) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
     """Chronological per-user sequences from an event table (the LT and RH traces of Sec. 5.1).
 
     Returns ``(seqs, user_ids, item_ids)``: ``seqs[i]`` is the item codes (0..k-1) of user
@@ -111,7 +130,7 @@ class MarkovChainMatcher:
     def __init__(self, floor: float = 1e-8) -> None:
         self.floor = float(floor)
 
-    @contract(train_seqs=_SEQS, k=Integer(1, None))
+    @contract(train_seqs=_SEQS, k=_ITEMS)
     def fit(self, train_seqs, k: int) -> "MarkovChainMatcher":
         """Visit probabilities and transition matrices of every user from her training sequence."""
         flat, owner, lens = _concat(train_seqs)
@@ -224,7 +243,7 @@ class SingleLocationAttack:
         cnt[has] = np.add.reduceat(attains.astype(float), pic.indptr[:-1][has])
         return colmax, cnt, has
 
-    @contract(epsilon=AnyOf(Real(0, None, low_open=True), Array(1, low=float(np.finfo(float).tiny))),
+    @contract(epsilon=AnyOf(EPSILON, Array(1, low=float(np.finfo(float).tiny))),
               unit=OneOf("bits", "nats"))
     def rr_exact(self, epsilon, *, unit: str = "bits") -> dict:
         r"""Exact expected error rate and exact D(f_G||f_I) of the scores under the eps-RR.
@@ -283,7 +302,9 @@ class SingleLocationAttack:
                     u=u, fG0=fG0, fI0=fI0, grid=grid)
 
     # ---- Monte Carlo for the RR and the GLH (random oracle) -----------------------------------
-    def _preimages(self, mechanism: str, epsilon: float, g, reps: int, rng) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _preimages(
+        self, mechanism: str, epsilon: float, g, reps: int, rng
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         n, k = self.n, self.k
         true = np.tile(np.arange(n), reps)
         xs = self.x[true]
@@ -316,8 +337,8 @@ class SingleLocationAttack:
         c_all = np.concatenate([xs[own], oth])
         return true, r_all, c_all
 
-    @contract(mechanism=OneOf("rr", "glh"), epsilon=Real(0, 700, low_open=True), g=Optional(Integer(2, None)),
-              reps=Integer(1, None), rng=RandomState())
+    @contract(mechanism=OneOf("rr", "glh"), epsilon=Real(0, 700, low_open=True), g=Optional(Integer(2, 1 << 32)),
+              reps=REPS, rng=SEED)
     def simulate(self, mechanism: str, epsilon: float, *, g=None, reps: int = 1, rng=None) -> dict:
         """Monte Carlo of ``reps`` rounds of n obfuscated reports: error rate and score samples.
 
@@ -357,7 +378,7 @@ class SingleLocationAttack:
                     genuine=genuine, impostor=impostor, impostor_weights=weights)
 
 
-@contract(train_seqs=_SEQS, query_seqs=_SEQS, k=Integer(1, None), scoring=_SCORING, floor=_FLOOR)
+@contract(train_seqs=_SEQS, query_seqs=_SEQS, k=_ITEMS, scoring=_SCORING, floor=_FLOOR)
 def score_matrix(train_seqs, query_seqs, k: int, *, scoring: str = "offset", floor: float = 1e-8) -> np.ndarray:
     r"""Log-scores of every query against every user's Markov chain (Sec. 5.1), shape (queries, users).
 
@@ -367,9 +388,9 @@ def score_matrix(train_seqs, query_seqs, k: int, *, scoring: str = "offset", flo
     return MarkovChainMatcher(floor).fit(train_seqs, k).log_scores(query_seqs, scoring=scoring)
 
 
-@contract(train_seqs=_SEQS, query_seqs=_SEQS, k=Integer(1, None), scoring=_SCORING, floor=_FLOOR,
-          decimals=Integer(0, 15), max_impostors=Optional(Integer(1, None)), se_reps=Integer(0, None),
-          rng=RandomState())
+@contract(train_seqs=_SEQS, query_seqs=_SEQS, k=_ITEMS, scoring=_SCORING, floor=_FLOOR,
+          decimals=DECIMALS, max_impostors=Optional(SAMPLE_SIZE), se_reps=Integer(0, MAX_REPS),
+          rng=SEED)
 def score_experiment(train_seqs, query_seqs, k: int, *, scoring: str = "offset", floor: float = 1e-8,
                      decimals: int = 9, max_impostors: int | None = None, se_reps: int = 0, rng=None) -> dict:
     r"""Markov-chain matcher on (training, query) pairs of the same users: PSE, error rate, scores.

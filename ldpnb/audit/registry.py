@@ -485,7 +485,7 @@ def audit_grid(names, epsilons, *, n_trials: int, alpha: float, seed: int | np.r
     reads ``$LDPNB_N_JOBS``, serial when unset).  ``check_alpha`` is the false-alarm rate of each
     audit's sampler-versus-channel test.
     """
-    from ldpnb.repro.parallel import sweep
+    from ldpnb.parallel import sweep
 
     names = list(names)
     unknown = [n for n in names if n not in REGISTRY and n not in PAPER_CLAIMS]

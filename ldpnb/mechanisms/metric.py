@@ -589,7 +589,7 @@ def _planar_laplace_log_channel(rows: int, cols: int, epsilon: float, h: float, 
 
 
 def _padded_log_channel(rows: int, cols: int, epsilon: float, pad: int) -> np.ndarray:
-    from ldpnb.data.grid import padded_lattice_distance
+    from ldpnb.geometry import padded_lattice_distance
 
     return _exponential_log_channel(padded_lattice_distance(rows, cols, pad=pad), epsilon, half=False)
 
@@ -744,7 +744,7 @@ class _Planar(MetricMechanism):
         return self.rows * self.cols
 
     def distance(self) -> np.ndarray:
-        from ldpnb.data.grid import lattice_distance_matrix
+        from ldpnb.geometry import lattice_distance_matrix
 
         return lattice_distance_matrix(self.rows, self.cols, cell_size=(self.h, self.w))
 

@@ -33,6 +33,7 @@ from ldpnb.estimators._inversion import _clip_normalize
 from ldpnb.utils import (
     check_domain_size, check_finite_array, check_positive_int, check_random_state,
 )
+from ldpnb.utils import check_dataset  # re-exported: it moved below the measures floor (measures.utility uses it)
 from ldpnb.estimators._inversion import fo_variance
 from ldpnb.mechanisms.protocols import protocol as _protocol, protocol_names
 from ldpnb.mechanisms._base import Guarantee, Mechanism
@@ -94,30 +95,6 @@ def _check_protocol(protocol: str, allowed: Sequence[str] = PROTOCOLS) -> str:
     if not isinstance(protocol, str) or protocol.lower() not in allowed:
         raise ValueError(f"protocol must be one of {tuple(allowed)}, got {protocol!r}")
     return protocol.lower()
-
-
-def check_dataset(X, ks=None) -> tuple[np.ndarray, np.ndarray]:
-    """Validate a label-encoded dataset ``X`` (n, d) and its domain sizes ``ks`` (d,).
-
-    Returns int64 copies.  ``ks=None`` infers ``k_j = max(X[:, j]) + 1``.
-    """
-    X = np.asarray(X)
-    if X.ndim != 2 or X.shape[1] < 1 or X.shape[0] < 1:
-        raise ValueError(f"X must be a non-empty 2-D array (n, d), got shape {X.shape}")
-    if not np.issubdtype(X.dtype, np.integer):
-        if not np.all(np.equal(np.mod(X, 1), 0)):
-            raise ValueError("X must contain integer codes")
-    X = X.astype(np.int64)
-    if ks is None:
-        ks = X.max(axis=0) + 1
-    ks = np.asarray(ks, dtype=np.int64).ravel()
-    if ks.shape[0] != X.shape[1]:
-        raise ValueError(f"ks must have one entry per column of X ({X.shape[1]}), got {ks.shape[0]}")
-    if np.any(ks < 2):
-        raise ValueError("every domain size k_j must be >= 2")
-    if X.min() < 0 or np.any(X.max(axis=0) >= ks):
-        raise ValueError("X[:, j] must lie in {0, ..., k_j - 1}")
-    return X, ks
 
 
 def amplified_epsilon(eps: float | np.ndarray, d: int) -> float | np.ndarray:

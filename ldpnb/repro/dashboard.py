@@ -16,19 +16,17 @@ from typing import Any
 import pandas as pd
 
 from ldpnb.repro.report import STATUSES, build_dir, fmt, load_reports
+from ldpnb.repro.toc import ROOT, toc_files
 
 __all__ = ["chapter_order", "claims_frame", "summary_tables", "write_downloads", "interactive_table",
            "totals_markdown", "paper_scale_records", "paper_runs_table", "paper_figures_html"]
 
-ROOT = Path(__file__).resolve().parents[2]
 SOURCES_ORDER = ("paper", "derived", "calibration", "extension", "invariant")
 
 
 def chapter_order() -> list[str]:
     """Chapters in the order of ``_toc.yml``."""
     try:
-        from ldpnb.repro.build import toc_files
-
         return [Path(f).name for f in toc_files(ROOT)]
     except Exception:  # pragma: no cover - a notebook downloaded alone has no toc
         return []

@@ -29,6 +29,11 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ldpnb.contracts import Instance, Optional, contract
+
+#: A notebook (an nbformat NotebookNode is a dict).
+_NB = Instance(dict, example={"cells": []})
+
 __all__ = ["output_problems", "figure_problems", "uses_claims_machinery", "shown_text", "COLUMN_PX"]
 
 COLUMN_PX = 780
@@ -53,11 +58,13 @@ PATTERNS: list[tuple[str, re.Pattern]] = [
 ]
 
 
+@contract(py_source=Instance(str, example=""))
 def uses_claims_machinery(py_source: str) -> bool:
     """A chapter on the claims machinery imports ``Report`` from ``ldpnb.repro``."""
     return bool(re.search(r"^from ldpnb\.repro(\.report)? import [^\n]*\bReport\b", py_source, re.M))
 
 
+@contract(output=Instance(dict, example={}))
 def shown_text(output: dict[str, Any]) -> str | None:
     """The text of the representation a page shows for this output (None for an image)."""
     kind = output.get("output_type")
@@ -100,6 +107,7 @@ def _visible_outputs(nb):
                 yield n, o
 
 
+@contract(nb=_NB)
 def output_problems(nb) -> list[str]:
     """Every stderr stream, error, object or numpy repr and machine path a page would show."""
     problems = []
@@ -124,6 +132,7 @@ def output_problems(nb) -> list[str]:
     return problems
 
 
+@contract(b64=Instance(str, example=""))
 def png_size(b64: str) -> tuple[int, int]:
     """Width and height of a base64 PNG, read from its IHDR chunk."""
     head = base64.b64decode(b64[:64])
@@ -132,6 +141,7 @@ def png_size(b64: str) -> tuple[int, int]:
     return struct.unpack(">II", head[16:24])
 
 
+@contract(nb=_NB)
 def figure_problems(nb) -> list[str]:
     """PNG figures drawn below 150 dpi or wider than 1.5 columns as displayed."""
     problems = []
@@ -159,8 +169,9 @@ def figure_problems(nb) -> list[str]:
     return problems
 
 
+@contract(argv=Optional(Instance(list, tuple, example=None)))
 def main(argv: list[str] | None = None) -> int:
-    import nbformat
+    import nbformat  # noqa: PLC0415 lazy: the book extra, loaded by the build steps that need it
 
     bad = 0
     for path in argv if argv is not None else sys.argv[1:]:

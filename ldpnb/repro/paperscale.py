@@ -30,7 +30,6 @@ import json
 import os
 import platform
 import re
-import resource
 import shlex
 import subprocess
 import sys
@@ -38,7 +37,10 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+from ldpnb.contracts import Instance, Integer, Optional, contract
+from ldpnb.repro import build
+from ldpnb.repro.toc import ROOT
+
 OUT = ROOT / "results" / "paper"
 WORK = ROOT / "_build" / "paper"
 NO_REPORT = ("reproduction",)
@@ -70,7 +72,9 @@ def _load() -> float | None:
 
 def _commit() -> str:
     try:
-        c = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+        c = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout.strip()
         dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True,
                                text=True).stdout.strip()
         return c + (" (with uncommitted changes)" if dirty else "")
@@ -78,6 +82,7 @@ def _commit() -> str:
         return "unknown"
 
 
+@contract(name=Instance(str, example="intro"), params=Instance(dict, example={}), timeout=Integer(1, 7 * 24 * 3600))
 def run_one(name: str, params: dict[str, object], timeout: int) -> dict[str, object]:
     """Execute one chapter at paper scale in a fresh process; return its record (not yet written)."""
     src = ROOT / "book" / f"{name}.ipynb"
@@ -190,11 +195,13 @@ def _caption(body: str, texts: dict[str, str], labels: dict[str, int]) -> str:
     return _ROLE.sub(role, text)
 
 
+@contract(name=Instance(str, example="intro"), executed=Instance(Path, example=ROOT), out=Instance(Path, example=ROOT),
+          colors=Integer(2, 256))
 def export_figures(name: str, executed: Path, out: Path = FIGURES, colors: int = 64) -> list[dict[str, str]]:
     """Write the glued figures of an executed chapter to ``out/<name>/<glue name>.png`` (palette PNGs of
     ``colors`` colours: line plots lose nothing visible and shrink about fourfold) and an ``index.json``
     of ``{name, label, caption}`` in the chapter's order; returns that index."""
-    from PIL import Image
+    from PIL import Image  # noqa: PLC0415 lazy: pillow loads only when figures are exported
 
     nb = json.loads(Path(executed).read_text(encoding="utf-8"))
     images, texts = _glued(nb)
@@ -224,9 +231,8 @@ def export_figures(name: str, executed: Path, out: Path = FIGURES, colors: int =
     return index
 
 
+@contract(argv=Optional(Instance(list, tuple, example=None)))
 def main(argv: list[str] | None = None) -> int:
-    from ldpnb.repro.build import notebook_chapters
-
     ap = argparse.ArgumentParser(prog="python -m ldpnb.repro.paperscale", description=__doc__.split("\n")[0])
     ap.add_argument("--only", nargs="*", help="chapters to run (default: every chapter with a report)")
     ap.add_argument("--jobs", type=int, default=1, help="chapters run at once")
@@ -235,7 +241,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--figures-only", action="store_true",
                     help="only re-export the figures of the chapters' last executed runs (_build/paper/executed)")
     args = ap.parse_args(argv)
-    names = [n for n in notebook_chapters() if n not in NO_REPORT]
+    names = [n for n in build.notebook_chapters() if n not in NO_REPORT]
     if args.only:
         unknown = sorted(set(args.only) - set(names))
         if unknown:

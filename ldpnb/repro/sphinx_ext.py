@@ -12,10 +12,13 @@
 
 from __future__ import annotations
 
+import codecs
 import re
 import shutil
 from pathlib import Path
 from typing import Any
+
+from ldpnb.contracts import Unchecked, contract
 
 __all__ = ["setup", "author_year_label"]
 
@@ -33,10 +36,9 @@ def _last_names(persons) -> list[str]:
 
 def _plain_latex(text: str) -> str:
     """Decode the LaTeX of a BibTeX field (``P{\\'e}rez`` -> ``Pérez``), braces dropped."""
-    import codecs
 
     try:
-        import latexcodec  # noqa: F401  (registers the codec; a dependency of pybtex)
+        import latexcodec  # noqa: F401, PLC0415 lazy: registers the codec (a dependency of pybtex)
 
         text = codecs.decode(text, "ulatex")
     except Exception:  # pragma: no cover - without latexcodec: drop the accents' markup
@@ -44,6 +46,7 @@ def _plain_latex(text: str) -> str:
     return text.replace("{", "").replace("}", "")
 
 
+@contract(entry=Unchecked("a pybtex Entry", None))
 def author_year_label(entry) -> str:
     """``Warner, 1965``, ``Murakami and Takahashi, 2021``, ``Andrés et al., 2013``."""
     persons = entry.persons.get("author") or entry.persons.get("editor") or []
@@ -63,9 +66,9 @@ def author_year_label(entry) -> str:
 
 
 def _register_pybtex_styles() -> None:
-    from pybtex.plugin import register_plugin
-    from pybtex.style.formatting.unsrt import Style as UnsrtStyle
-    from pybtex.style.labels import BaseLabelStyle
+    from pybtex.plugin import register_plugin  # noqa: PLC0415 lazy: pybtex exists only inside a Sphinx build
+    from pybtex.style.formatting.unsrt import Style as UnsrtStyle  # noqa: PLC0415 lazy: pybtex exists only inside a Sphinx build
+    from pybtex.style.labels import BaseLabelStyle  # noqa: PLC0415 lazy: pybtex exists only inside a Sphinx build
 
     class AuthorYearLabels(BaseLabelStyle):
         def format_labels(self, sorted_entries):
@@ -125,6 +128,7 @@ def _copy_py_sources(app, exc) -> None:
         shutil.copytree(src, Path(app.outdir) / "_sources", dirs_exist_ok=True)
 
 
+@contract(app=Unchecked("the Sphinx application", None))
 def setup(app):
     _register_pybtex_styles()
     app.set_html_assets_policy("always")
