@@ -1,6 +1,6 @@
 """The import rule of the house: core never imports papers; papers never import each other.
 
-core     = ldpnb.{utils, contracts, channels, mechanisms, estimators, measures, attacks, data, audit}
+core     = ldpnb.{utils, contracts, channels, mechanisms, estimators, measures, attacks, data, audit, stats}
 repro    = ldpnb.repro (claims, reports, seeds, sweeps, plotting, the build)
 papers   = ldpnb.papers.<paper>: thin clients of core and repro
 chapters = book/*.py: import all of the above
@@ -13,7 +13,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "ldpnb"
-CORE = ("utils", "contracts", "channels", "mechanisms", "estimators", "measures", "attacks", "data", "audit")
+CORE = ("utils", "contracts", "channels", "mechanisms", "estimators", "measures", "attacks", "data", "audit",
+        "stats")
 
 
 def _module_name(path: Path) -> str:
