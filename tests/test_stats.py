@@ -387,6 +387,8 @@ def test_runs_to_decide():
     assert S.runs_to_decide(e, upper=2.0)["cells"] == 0
     on_edge = Estimate(1.5, 1.4, 1.6, method="t", n_runs=10)
     assert S.runs_to_decide(on_edge, upper=1.5)["runs"] is None
+    unbounded = Estimate(1.2, -np.inf, np.inf, method="fieller", n_runs=3)
+    assert S.runs_to_decide(unbounded, upper=1.5) == {"factor": "inf", "runs": None, "cells": 1}
     # simulation: with the predicted runs, the interval's half-width is about the distance
     rng = np.random.default_rng(18)
     x = rng.normal(1.0, 1.0, 20)

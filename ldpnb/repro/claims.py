@@ -868,7 +868,8 @@ def _as_est(v: Any) -> Estimate:
     return Estimate(a, a, a, level=1.0, se=np.zeros_like(a), method="exact")
 
 
-def _order_pairs(criterion: Mapping[str, Any], numbers: Mapping[str, Any]) -> list[tuple[Estimate, Any, Any, bool, bool]]:
+def _order_pairs(criterion: Mapping[str, Any],
+                 numbers: Mapping[str, Any]) -> list[tuple[Estimate, Any, Any, bool, bool]]:
     """For each adjacent pair ``a op b`` of the relation: the estimate of ``b - a`` and its region
     (lower, upper, lower_open, upper_open)."""
     names, ops = parse_relation(criterion["relation"])
@@ -877,7 +878,8 @@ def _order_pairs(criterion: Mapping[str, Any], numbers: Mapping[str, Any]) -> li
     if missing:
         raise CriterionError(f"order {criterion['relation']!r} needs the values of {missing}")
     diffs = dict(numbers.get("differences") or {})
-    pairs = {f"{b} - {a}" for a, b in zip(names[:-1], names[1:])} | {f"{a} - {b}" for a, b in zip(names[:-1], names[1:])}
+    adjacent = list(zip(names[:-1], names[1:]))
+    pairs = {f"{b} - {a}" for a, b in adjacent} | {f"{a} - {b}" for a, b in adjacent}
     unknown = set(diffs) - pairs
     if unknown:
         raise CriterionError(f"differences {sorted(unknown)} are not differences of adjacent names of "

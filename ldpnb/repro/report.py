@@ -143,7 +143,8 @@ def _extra_html(r: Mapping[str, Any]) -> str:
     rtd = r.get("runs_to_decide")
     if rtd:
         parts.append(f"≈ {rtd['runs']:,} runs would decide (estimate)" if rtd.get("runs") else
-                     "more runs cannot decide it (the estimate sits on the region's edge)")
+                     "undecided; the runs that would decide cannot be estimated (an unbounded interval, or "
+                     "the estimate on the region's edge)")
     for c in r.get("changes") or []:
         parts.append(f"criterion changed at {html.escape(c['commit'][:8])} ({html.escape(c['date'])}, after the "
                      f"{html.escape(c['seen'])}-scale result): the earlier criterion gives "

@@ -67,7 +67,8 @@ def _spread(estimate: Estimate) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 @contract(estimate=_EST, lower=_BOUND, upper=_BOUND, truth=Unchecked("a number or array (per cell)", 1.0),
           outcome=OneOf("holds", "reversed"))
-def outcome_probability(estimate: Estimate, lower: Any, upper: Any, truth: Any, *, outcome: str = "holds") -> np.ndarray:
+def outcome_probability(estimate: Estimate, lower: Any, upper: Any, truth: Any, *,
+                        outcome: str = "holds") -> np.ndarray:
     r"""Per cell, the probability of an outcome of :func:`decide` if the true value were ``truth``,
     at the estimate's run count (normal approximation).
 
@@ -112,7 +113,7 @@ def outcome_probability(estimate: Estimate, lower: Any, upper: Any, truth: Any, 
 
 
 @contract(estimate=_EST, lower=_BOUND, upper=_BOUND, cells=Optional(Unchecked("a boolean mask", None)))
-def runs_to_decide(estimate: Estimate, lower: Any = None, upper: Any = None, *, cells=None) -> dict[str, Any]:
+def runs_to_decide(estimate: Estimate, lower: Any = None, upper: Any = None, *, cells: Any = None) -> dict[str, Any]:
     r"""About how many runs would decide an undecided estimate: each crossed edge :math:`e` of the
     region needs the half-width on its side to shrink below the distance :math:`|\hat\theta - e|`,
     and half-widths shrink as :math:`1/\sqrt n`, so
@@ -120,8 +121,9 @@ def runs_to_decide(estimate: Estimate, lower: Any = None, upper: Any = None, *, 
     .. math:: n' \approx n \max_{e\ \text{crossed}} \Big(\frac{w_{\pm}}{|\hat\theta - e|}\Big)^2 .
 
     An estimate (it assumes the point estimate stays where it is).  Returns ``factor`` (the
-    multiplier of the run count), ``runs`` (``ceil(factor * n_runs)``, or None without a run count
-    or when an edge is at the point estimate, which no number of runs decides) and ``cells`` (how
+    multiplier of the run count; ``"inf"`` when it cannot be estimated: an edge at the point
+    estimate, which no number of runs decides, or an unbounded interval), ``runs``
+    (``ceil(factor * n_runs)``, or None without a run count or a finite factor) and ``cells`` (how
     many cells are undecided).  ``cells`` restricts the computation to a boolean mask of cells.
 
     Examples
@@ -143,7 +145,7 @@ def runs_to_decide(estimate: Estimate, lower: Any = None, upper: Any = None, *, 
             crossed = np.isfinite(e) & (lo < e) & (e < hi)
             dist = np.abs(v - e)
             w = np.where(e < v, lo_w, hi_w)
-            f = np.where(dist > 0, (w / dist) ** 2, np.inf)
+            f = np.where((dist > 0) & np.isfinite(w), (w / dist) ** 2, np.inf)
         factor = np.where(crossed & mask, np.maximum(factor, f), factor)
         crossed_any |= crossed & mask
     n_cells = int(crossed_any.sum())

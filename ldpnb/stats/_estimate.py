@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from ldpnb.contracts import Array, Integer, Probability, Unchecked, contract
 
@@ -259,7 +260,7 @@ def is_estimate_dict(d: Any) -> bool:
 
 
 @contract(value=Array(None, min_size=1))
-def exact(value) -> Estimate:
+def exact(value: ArrayLike) -> Estimate:
     """An exact number (or array) as an :class:`Estimate`: the interval is the value itself.
 
     A criterion decides an exact estimate exactly as it decides the plain number (bit for bit).
@@ -277,7 +278,13 @@ def exact(value) -> Estimate:
 @contract(level=Probability(open_left=True, open_right=True), cells=Integer(1, 1 << 40))
 def bonferroni(level: float, cells: int) -> float:
     r"""The per-cell level that makes ``cells`` intervals hold jointly at ``level``:
-    :math:`1 - (1 - \text{level}) / m` (Bonferroni's inequality; valid for any dependence).
+    :math:`1 - (1 - \text{level}) / m` (Bonferroni's inequality
+    :math:`P(\cup_i A_i) \le \sum_i P(A_i)`; valid for any dependence between the cells,
+    conservative when they are independent).
+
+    References
+    ----------
+    O. J. Dunn, "Multiple comparisons among means", J. Amer. Statist. Assoc. 56 (1961) 52-64.
 
     Examples
     --------

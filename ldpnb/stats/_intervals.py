@@ -11,6 +11,7 @@ import math
 from typing import Any, Callable, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import stats as _st
 
 from ldpnb.contracts import (
@@ -138,8 +139,8 @@ def _kappa(k3: np.ndarray, k2: np.ndarray) -> np.ndarray:
 
 @contract(runs=_RUNS, level=_LEVEL, method=OneOf("hall", "t", "bootstrap"), simultaneous=Boolean(),
           n_boot=_NBOOT, rng=RandomState())
-def mean(runs, *, level: float = 0.95, method: str = "hall", simultaneous: bool = False, n_boot: int = 4000,
-         rng=None) -> Estimate:
+def mean(runs: ArrayLike, *, level: float = 0.95, method: str = "hall", simultaneous: bool = False, n_boot: int = 4000,
+         rng: Any = None) -> Estimate:
     r"""The mean over independent runs, with a confidence interval.
 
     With :math:`n` runs :math:`x_1..x_n` (per cell), :math:`\bar x`, :math:`s^2` (divisor
@@ -252,7 +253,7 @@ def _order_interval(n: int, level: float) -> tuple[int, float] | None:
 
 
 @contract(runs=_RUNS, level=_LEVEL, simultaneous=Boolean())
-def median(runs, *, level: float = 0.95, simultaneous: bool = False) -> Estimate:
+def median(runs: ArrayLike, *, level: float = 0.95, simultaneous: bool = False) -> Estimate:
     r"""The median over independent runs, with a distribution-free confidence interval.
 
     The interval between the order statistics :math:`x_{(d)}` and :math:`x_{(n-d+1)}` covers the
@@ -304,8 +305,8 @@ def median(runs, *, level: float = 0.95, simultaneous: bool = False) -> Estimate
 # ----------------------------------------------------------------------------- differences
 @contract(a=_RUNS, b=_RUNS, paired=Boolean(), level=_LEVEL, method=Optional(OneOf("hall", "t", "bootstrap")),
           simultaneous=Boolean(), n_boot=_NBOOT, rng=RandomState())
-def difference(a, b, *, paired: bool = False, level: float = 0.95, method: str | None = None,
-               simultaneous: bool = False, n_boot: int = 4000, rng=None) -> Estimate:
+def difference(a: ArrayLike, b: ArrayLike, *, paired: bool = False, level: float = 0.95, method: str | None = None,
+               simultaneous: bool = False, n_boot: int = 4000, rng: Any = None) -> Estimate:
     r"""The difference of means :math:`E a - E b`, from paired or independent runs.
 
     Paired (run :math:`i` of ``a`` and of ``b`` share their randomness, e.g. common random
@@ -375,8 +376,8 @@ def _fieller(ma, mb, va, vb, cov, t2):
 
 @contract(num=_RUNS, den=_RUNS, paired=Boolean(), level=_LEVEL, method=OneOf("fieller", "bootstrap"),
           simultaneous=Boolean(), n_boot=_NBOOT, rng=RandomState())
-def ratio(num, den, *, paired: bool = False, level: float = 0.95, method: str = "fieller",
-          simultaneous: bool = False, n_boot: int = 4000, rng=None) -> Estimate:
+def ratio(num: ArrayLike, den: ArrayLike, *, paired: bool = False, level: float = 0.95, method: str = "fieller",
+          simultaneous: bool = False, n_boot: int = 4000, rng: Any = None) -> Estimate:
     r"""The ratio of means :math:`\rho = E a / E b`, from paired or independent runs.
 
     ``"fieller"`` (default): the set of :math:`\rho` with
@@ -472,7 +473,7 @@ def ratio(num, den, *, paired: bool = False, level: float = 0.95, method: str = 
 # ----------------------------------------------------------------------------- proportions
 @contract(successes=Counts(None), trials=Counts(None), level=_LEVEL, method=OneOf("wilson", "clopper-pearson"),
           simultaneous=Boolean())
-def proportion(successes, trials, *, level: float = 0.95, method: str = "wilson",
+def proportion(successes: ArrayLike, trials: ArrayLike, *, level: float = 0.95, method: str = "wilson",
                simultaneous: bool = False) -> Estimate:
     r"""A proportion :math:`k/n` with its binomial confidence interval.
 
@@ -534,7 +535,7 @@ def _resampled(x: np.ndarray, idx: np.ndarray) -> np.ndarray:
           paired=Boolean(), level=_LEVEL, method=OneOf("bca", "percentile"), simultaneous=Boolean(),
           n_boot=_NBOOT, rng=RandomState())
 def bootstrap(statistic: Callable[..., Any], samples: Sequence[Any], *, paired: bool = False, level: float = 0.95,
-              method: str = "bca", simultaneous: bool = False, n_boot: int = 4000, rng=None) -> Estimate:
+              method: str = "bca", simultaneous: bool = False, n_boot: int = 4000, rng: Any = None) -> Estimate:
     r"""Any statistic of one or more samples of runs, with a bootstrap confidence interval.
 
     ``statistic(*samples, axis=0)`` must reduce axis 0 (the runs) of each sample and be vectorised:
@@ -634,7 +635,8 @@ def bootstrap(statistic: Callable[..., Any], samples: Sequence[Any], *, paired: 
 # ----------------------------------------------------------------------------- other sources
 @contract(value=Array(None), se=Array(None, low=0.0), level=_LEVEL, n_runs=Optional(Integer(1, None)),
           simultaneous=Boolean())
-def from_se(value, se, *, level: float = 0.95, n_runs: int | None = None, simultaneous: bool = False) -> Estimate:
+def from_se(value: ArrayLike, se: ArrayLike, *, level: float = 0.95, n_runs: int | None = None,
+            simultaneous: bool = False) -> Estimate:
     r"""An estimate from a value and a standard error obtained otherwise (an analytic variance, a
     half-sample spread): the normal interval :math:`\hat\theta \pm z_{1-\alpha/2}\,\mathrm{se}`.
 
@@ -706,7 +708,7 @@ def difference_of(a: Estimate, b: Estimate) -> Estimate:
 
 # ----------------------------------------------------------------------------- half samples
 @contract(estimates=Array(1, min_size=2), n=Integer(3, None), m=Integer(1, None))
-def subsample_se(estimates, n: int, m: int) -> float:
+def subsample_se(estimates: ArrayLike, n: int, m: int) -> float:
     r"""The standard error of a statistic of :math:`n` users from its values on random subsets of
     :math:`m` users drawn without replacement: the delete-:math:`d` jackknife,
     :math:`d = n - m`,

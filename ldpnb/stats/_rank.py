@@ -2,7 +2,10 @@ r"""Rank agreement: Kendall's tau-b with a tie tolerance, and its bootstrap inte
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import stats as _st
 
 from ldpnb.contracts import Array, Integer, OneOf, Optional, Probability, RandomState, Real, contract
@@ -49,8 +52,9 @@ def _bca(theta: float, reps: np.ndarray, jack: np.ndarray, alpha: float) -> tupl
 @contract(x=Array(1, min_size=2), y=Array(1, min_size=2), tie=Real(0, None), tie_y=Optional(Real(0, None)),
           interval=Optional(OneOf("jackknife", "bootstrap")), level=Probability(open_left=True, open_right=True),
           n_boot=Integer(200, 1_000_000), rng=RandomState())
-def kendall_tau(x, y, *, tie: float = 0.0, tie_y: float | None = None, interval: str | None = None,
-                level: float = 0.95, n_boot: int = 2000, rng=None) -> Estimate:
+def kendall_tau(x: ArrayLike, y: ArrayLike, *, tie: float = 0.0, tie_y: float | None = None,
+                interval: str | None = None, level: float = 0.95, n_boot: int = 2000,
+                rng: Any = None) -> Estimate:
     r"""Kendall's rank correlation :math:`\tau_b` of two scorings of the same items, values equal up
     to a tie tolerance counting as ties.
 
