@@ -180,7 +180,7 @@ def claims_frame(directory: str | Path | None = None) -> pd.DataFrame:
                 "kind": r["kind"], "paper / reference": fmt(ref), "ours": fmt_ours(r),
                 "criterion": r["tolerance"], "status": r["status"], "paper-scale status": paper_status,
                 "flags": "; ".join(r.get("flags") or []),
-                "P(pass | falsifier)": pw.get("pass_probability", float("nan")),
+                "P(pass | falsifier)": f"{pw['pass_probability']:.2g}" if pw else "",
                 "runs to decide": rtd.get("runs") if rtd.get("runs") is not None else "",
                 "scale": r["scale"], "note": r["note"],
                 "link": f"{ch}.html#claim-{ch}-{r['id']}",
