@@ -124,7 +124,12 @@ def test_declarations_are_validated(kw, match):
 
 def test_a_criterion_that_cannot_fail_is_refused(tmp_path, monkeypatch):
     monkeypatch.setenv("LDPNB_BUILD_DIR", str(tmp_path))
-    t = claim_table(Claim("H", "tautology", source="invariant", kind="holds", where="x", rule="x == x or True"))
+    # a tautology is refused at declaration now (it was refused when recorded, by the falsifier search)
+    with pytest.raises(CriterionError, match="cannot fail"):
+        Claim("H", "tautology", source="invariant", kind="holds", where="x", rule="x == x or True")
+    # a rule that only a NaN can break cannot fail on a finite measurement: refused when recorded
+    t = claim_table(Claim("H", "finite", source="invariant", kind="holds", where="x", rule="x == x",
+                          domain=(0, None)))
     r = Report("demo", t, scale="smoke")
     with pytest.raises(CriterionError, match="cannot fail"):
         r.holds("H", x=1.0)

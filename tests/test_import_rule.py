@@ -32,6 +32,7 @@ FLOORS: dict[str, int] = {
     "ldpnb._random": 0,                  # check_random_state: imports nothing of ldpnb
     "ldpnb.contracts": 1,                # the validation vocabulary
     "ldpnb.utils": 2,                    # conveniences that check a value in a function's body
+    "ldpnb.stats": 2,                    # estimates with their uncertainty (numpy, scipy, contracts)
     "ldpnb.geometry": 3,                 # lattice and Earth distances
     "ldpnb._logmath": 3,                 # log-domain helpers (when they move out of mechanisms._common)
     "ldpnb.channels": 4,                 # operations valid on any channel, structured operators

@@ -31,6 +31,7 @@ from ldpnb.contracts import (
 from ldpnb.measures.pse import best_score_error_rate, genuine_impostor, kl_mixed_1d, pse_subsamples
 from ldpnb.measures.reidentification import _unit_scale, theta_rr
 from ldpnb.utils import check_random_state
+from ldpnb.stats import subsample_se
 
 __all__ = [
     "sequences_from_events",
@@ -399,14 +400,30 @@ def score_experiment(train_seqs, query_seqs, k: int, *, scoring: str = "offset",
     pooled log-scores), ``error_rate`` (best-score rule, ties at random), ``genuine`` and
     ``impostor`` log-scores (impostors optionally subsampled to ``max_impostors`` for memory; the
     PSE uses all of them), ``n_users``, ``ceiling`` (:math:`\log_2(2M)`, the largest value the PSE
-    estimator can return with :math:`M` impostor scores) and, with ``se_reps > 0``, ``pse_se`` from
-    half-size user subsets (:func:`ldpnb.measures.pse_subsamples`).
+    estimator can return with :math:`M` impostor scores) and, with ``se_reps >= 2``, ``pse_se``: the
+    standard error of the PSE over the users, from ``se_reps`` random half-size user subsets
+    (:func:`ldpnb.measures.pse_subsamples`) by the delete-:math:`n/2` jackknife
+    (:func:`ldpnb.stats.subsample_se`: the spread of the half-sample estimates itself, with no
+    :math:`\sqrt{1/2}` factor; validated against the sampling SD of the PSE over independent score
+    matrices in ``tests/test_stats.py``: 1.0-1.2 times it, conservative, as the nearest-neighbour
+    divergence is not smooth in the users).
+
+    What the standard error is valid for: a PSE whose genuine mass lies on continuous scores or on
+    atoms that many impostor pairs share.  When the genuine scores sit on a few atoms that only a
+    handful of impostor pairs hit exactly (e.g. a genuine score that is one constant; then the PSE
+    is :math:`\log_2(M/c)` for a count :math:`c` of coincidences), a half sample holds about
+    :math:`c/4` of them and its estimate is dominated by the count's discreteness: the standard
+    error is not valid; report the count :math:`c` instead.  A bootstrap over users with replacement
+    is no alternative here: it duplicates users, whose duplicated scores become atoms for the
+    tie-aware estimator.
     """
     rng = check_random_state(rng)
     S = score_matrix(train_seqs, query_seqs, k, scoring=scoring, floor=floor)
     err = best_score_error_rate(S)
-    se = float(np.std(pse_subsamples(S, 0.5, se_reps, decimals=decimals, rng=rng), ddof=1) * math.sqrt(0.5)) \
-        if se_reps >= 2 else float("nan")
+    n_users = S.shape[0]
+    half = max(2, int(round(0.5 * n_users)))
+    se = subsample_se(pse_subsamples(S, 0.5, se_reps, decimals=decimals, rng=rng), n_users, half) \
+        if se_reps >= 2 and half < n_users else float("nan")
     gen, imp = genuine_impostor(S)
     del S
     d = kl_mixed_1d(gen, imp, decimals=decimals)

@@ -15,11 +15,11 @@ from typing import Any
 
 import pandas as pd
 
-from ldpnb.repro.report import STATUSES, build_dir, fmt, load_reports
+from ldpnb.repro.report import FLAGS, STATUSES, build_dir, fmt, fmt_ours, load_reports
 from ldpnb.repro.toc import ROOT, toc_files
 
-__all__ = ["chapter_order", "claims_frame", "summary_tables", "write_downloads", "interactive_table",
-           "totals_markdown", "paper_scale_records", "paper_runs_table", "paper_figures_html"]
+__all__ = ["chapter_order", "claims_frame", "flagged", "summary_tables", "write_downloads", "interactive_table",
+           "totals_markdown", "paper_scale_records", "paper_runs_table", "paper_figures_html", "FLAGS"]
 
 SOURCES_ORDER = ("paper", "derived", "calibration", "extension", "invariant")
 
@@ -171,16 +171,35 @@ def claims_frame(directory: str | Path | None = None) -> pd.DataFrame:
                 paper_status = "no record (stale run)"
             else:
                 paper_status = rec_status[r["id"]] + (" (stale run)" if stale else "")
+            pw = r.get("power") or {}
+            rtd = r.get("runs_to_decide") or {}
             rows.append({
                 "chapter": ch, "id": r["id"], "claim": r["claim"], "source": r["source"], "where": r["where"],
-                "kind": r["kind"], "paper / reference": fmt(ref), "ours": fmt(r["ours"]),
+                "kind": r["kind"], "paper / reference": fmt(ref), "ours": fmt_ours(r),
                 "criterion": r["tolerance"], "status": r["status"], "paper-scale status": paper_status,
+                "flags": "; ".join(r.get("flags") or []),
+                "P(pass | falsifier)": f"{pw['pass_probability']:.2g}" if pw else "",
+                "runs to decide": rtd.get("runs") if rtd.get("runs") is not None else "",
                 "scale": r["scale"], "note": r["note"],
                 "link": f"{ch}.html#claim-{ch}-{r['id']}",
             })
     cols = ["chapter", "id", "claim", "source", "where", "kind", "paper / reference", "ours", "criterion",
-            "status", "paper-scale status", "scale", "note", "link"]
+            "status", "paper-scale status", "flags", "P(pass | falsifier)", "runs to decide", "scale", "note",
+            "link"]
     return pd.DataFrame([{k: clean_text(v) for k, v in r.items()} for r in rows], columns=cols)
+
+
+def flagged(claims: pd.DataFrame, flag: str) -> pd.DataFrame:
+    """The claims carrying a flag: ``"weak test"`` (a statistical row whose criterion passes at its
+    falsifier with probability above 0.2), ``"undecided"`` (its interval crosses the region's edge)
+    or ``"criterion changed"`` (its criterion changed after a result was seen; both statuses shown
+    in the chapter)."""
+    if flag not in FLAGS:
+        raise ValueError(f"flag must be one of {FLAGS}, got {flag!r}")
+    if claims.empty:
+        return claims
+    mask = claims["flags"].fillna("").map(lambda f: flag in [x.strip() for x in f.split(";")])
+    return claims[mask]
 
 
 def _md_table(df: pd.DataFrame) -> str:
@@ -215,6 +234,7 @@ def summary_tables(claims: pd.DataFrame, fmt: str = "markdown") -> tuple[str, st
             return pd.DataFrame(columns=[col, *STATUSES, "total"])
         t = (claims.pivot_table(index=col, columns="status", values="id", aggfunc="count", fill_value=0)
              .reindex(columns=list(STATUSES), fill_value=0))
+        t = t.drop(columns=[c for c in ("undecided", "implied") if not t[c].any()])
         t = t.reindex([i for i in index_order if i in t.index])
         t["total"] = t.sum(axis=1)
         t.loc["all"] = t.sum(axis=0)
@@ -246,7 +266,8 @@ def write_downloads(claims: pd.DataFrame, directory: str | Path | None = None) -
 
 
 def interactive_table(claims: pd.DataFrame):
-    """The sortable, filterable table (itables, offline: DataTables is embedded in the page)."""
+    """The sortable, filterable table (itables, offline: DataTables is embedded in the page); the
+    box under *flags* filters "weak test", "undecided" or "criterion changed"."""
     import itables
 
     itables.init_notebook_mode(all_interactive=False, connected=False)
@@ -255,7 +276,8 @@ def interactive_table(claims: pd.DataFrame):
     view = view.drop(columns=["link", "scale"])
     widths = {"chapter": "7em", "id": "4em", "claim": "22em", "source": "6em", "where": "9em", "kind": "5em",
               "paper / reference": "8em", "ours": "8em", "criterion": "11em", "status": "6em",
-              "paper-scale status": "7em", "note": "24em"}
+              "paper-scale status": "7em", "flags": "7em", "P(pass | falsifier)": "5em", "runs to decide": "5em",
+              "note": "24em"}
     cols = list(view.columns)
     column_defs = [{"width": w, "targets": [cols.index(c)]} for c, w in widths.items() if c in cols]
     return itables.show(view, allow_html=True, column_filters="header", showIndex=False, pageLength=25,
@@ -274,8 +296,12 @@ def totals_markdown(directory: str | Path | None = None) -> str:
     n = claims["status"].value_counts()
     paper = claims[claims["source"] == "paper"]
     np_ = paper["status"].value_counts()
+    extra = "".join(f", {n.get(k, 0)} {w}" for k, w in (("undecided", "undecided"),
+                                                        ("implied", "implied by other rows")) if n.get(k, 0))
+    flags = {f: len(flagged(claims, f)) for f in ("weak test", "criterion changed")}
+    flag_txt = ("; flagged: " + ", ".join(f"{v} {k}" for k, v in flags.items() if v)) if any(flags.values()) else ""
     return (f"{len(claims)} claims in {claims['chapter'].nunique()} chapters: "
-            f"{n.get('pass', 0)} pass, {n.get('diverges', 0)} diverge, {n.get('not-evaluated', 0)} not evaluated, "
-            f"{n.get('fail', 0)} fail. Of the {len(paper)} values and statements printed in the papers, "
-            f"{np_.get('pass', 0)} are reproduced, {np_.get('diverges', 0)} diverge and "
+            f"{n.get('pass', 0)} pass, {n.get('diverges', 0)} diverge{extra}, {n.get('not-evaluated', 0)} not "
+            f"evaluated, {n.get('fail', 0)} fail{flag_txt}. Of the {len(paper)} values and statements printed in the "
+            f"papers, {np_.get('pass', 0)} are reproduced, {np_.get('diverges', 0)} diverge and "
             f"{np_.get('not-evaluated', 0)} could not be evaluated.")
