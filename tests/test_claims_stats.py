@@ -15,8 +15,18 @@ from hypothesis import given
 from hypothesis import strategies as hs
 
 import ldpnb.repro.claims as C
-from ldpnb.repro.claims import (Claim, CriterionChange, CriterionError, Printed, claim_table, decide, evaluate,
-                                falsify, power, row_status, verify_row)
+from ldpnb.repro.claims import (
+    Claim,
+    CriterionChange,
+    CriterionError,
+    claim_table,
+    decide,
+    evaluate,
+    falsify,
+    power,
+    row_status,
+    verify_row,
+)
 from ldpnb.repro.report import KEYS, STATUSES, Report, load_reports
 from ldpnb.stats import Estimate, difference, exact, from_se, mean
 

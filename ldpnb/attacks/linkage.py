@@ -30,8 +30,8 @@ from ldpnb.contracts import (
 )
 from ldpnb.measures.pse import best_score_error_rate, genuine_impostor, kl_mixed_1d, pse_subsamples
 from ldpnb.measures.reidentification import _unit_scale, theta_rr
-from ldpnb.utils import check_random_state
 from ldpnb.stats import subsample_se
+from ldpnb.utils import check_random_state
 
 __all__ = [
     "sequences_from_events",

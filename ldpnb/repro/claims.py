@@ -82,8 +82,9 @@ from typing import Any, Iterable, Mapping
 
 import numpy as np
 
-from ldpnb.stats import Estimate, decide as _decide_region, difference_of, is_estimate_dict, \
-    outcome_probability, runs_to_decide as _runs_to_decide
+from ldpnb.stats import Estimate, difference_of, is_estimate_dict, outcome_probability
+from ldpnb.stats import decide as _decide_region
+from ldpnb.stats import runs_to_decide as _runs_to_decide
 
 __all__ = [
     "SOURCES",

@@ -65,13 +65,21 @@ falsifier (flagged ``weak test`` above 0.2), and any recorded change of the crit
 ``criterion changed``, both statuses shown).  See ``CONTRIBUTING.md``, "Monte Carlo claims".
 """
 
+from ldpnb.stats._decide import OUTCOMES, decide, outcome_probability, runs_to_decide
 from ldpnb.stats._estimate import METHODS, Estimate, bonferroni, exact, is_estimate_dict
 from ldpnb.stats._intervals import (
-    MIN_BOOTSTRAP_RUNS, bootstrap, difference, difference_of, from_se, mean, median, proportion, ratio,
+    MIN_BOOTSTRAP_RUNS,
+    bootstrap,
+    difference,
+    difference_of,
+    from_se,
+    mean,
+    median,
+    proportion,
+    ratio,
     subsample_se,
 )
 from ldpnb.stats._rank import kendall_tau
-from ldpnb.stats._decide import OUTCOMES, decide, outcome_probability, runs_to_decide
 
 __all__ = [
     "Estimate", "exact", "bonferroni", "is_estimate_dict", "METHODS", "MIN_BOOTSTRAP_RUNS",

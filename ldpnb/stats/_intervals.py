@@ -15,7 +15,17 @@ from numpy.typing import ArrayLike
 from scipy import stats as _st
 
 from ldpnb.contracts import (
-    Array, Boolean, Callable_, Counts, Integer, OneOf, Optional, Probability, RandomState, Unchecked, contract,
+    Array,
+    Boolean,
+    Callable_,
+    Counts,
+    Integer,
+    OneOf,
+    Optional,
+    Probability,
+    RandomState,
+    Unchecked,
+    contract,
 )
 from ldpnb.stats._estimate import Estimate, bonferroni
 

@@ -19,9 +19,7 @@ import numpy as np
 
 from ldpnb.attacks.linkage import score_experiment, sequences_from_events, split_halves
 from ldpnb.contracts import Array, Instance, Integer, OneOf, RandomState, Real, Unchecked, contract
-from ldpnb.measures.pse import (
-    det_curve, frr_at_far, gaussian_frr_at_far, kl_knn_1d, mu_for_kl_bits, pse_subsamples,
-)
+from ldpnb.measures.pse import det_curve, frr_at_far, gaussian_frr_at_far, kl_knn_1d, mu_for_kl_bits, pse_subsamples
 from ldpnb.utils import check_random_state
 
 __all__ = [
