@@ -69,7 +69,7 @@ import numpy as np
 from scipy.linalg import LinAlgError, cho_factor, cho_solve, null_space
 from scipy.sparse.csgraph import breadth_first_order, minimum_spanning_tree
 
-from ldpnb.contracts import Array, Channel, Counts, DistanceMatrix, Integer, Optional, Real, contract
+from ldpnb.contracts import AnyOf, Array, Channel, Counts, DistanceMatrix, Integer, Optional, Real, contract
 
 __all__ = ["MLEResult", "mle_interior_point", "mle_distance_bound"]
 
@@ -292,7 +292,7 @@ def _one_bound(M, c, theta, gap, cuts) -> tuple[float, float, float, float, int]
 
 
 @contract(channel=Channel(atol=1e-8), counts=Counts((1, 2)), estimate=Array((1, 2), low=0.0),
-          distance=Optional(DistanceMatrix()), gap=Optional(Array((0, 1), low=-1.0)))
+          distance=Optional(DistanceMatrix()), gap=Optional(AnyOf(Real(0, None), Array(1, low=0.0))))
 def mle_distance_bound(channel, counts, estimate, *, distance=None, gap=None) -> dict[str, Any]:
     r"""A certified bound on the distance from ``estimate`` to every maximum-likelihood estimate.
 
@@ -310,7 +310,7 @@ def mle_distance_bound(channel, counts, estimate, *, distance=None, gap=None) ->
     distance : (k, k) array, optional
         A metric on the inputs: also bound the earth mover's distance under it.
     gap : float or (R,) array, optional
-        A known certificate; by default :math:`\log\max_x r_x` at ``estimate``.
+        A known certificate (>= 0); by default :math:`\log\max_x r_x` at ``estimate``.
 
     Returns
     -------
