@@ -180,3 +180,72 @@ def test_figures_return_closed_figures():
     for fig in (figures.fig2(), figures.fig10(res, res), figures.fig12(res, res),
                 figures.fig13(X, est.likely_subset_linear(X, z), z)):
         assert isinstance(fig, matplotlib.figure.Figure)
+
+
+# ------------------------------------------------------------------ third edition: Sec. 8.2, Fig. 8, Sec. 7.6
+@pytest.mark.parametrize("kind", ["geometric", "laplace", "exponential"])
+def test_line_mechanisms_are_channels_on_the_integers_and_decrease_with_distance(kind):
+    X, Z = np.arange(-3, 4), np.arange(-400, 401)
+    P = ibu.line_mechanism_matrix(kind, X, Z, 0.3)
+    assert np.allclose(P.sum(axis=1), 1.0, atol=1e-12)
+    assert ibu.distance_monotonicity_violations(P, X, Z)["violations"] == 0
+    assert np.allclose(P[0], np.roll(P[1], -1)[: Z.size])  # depends on z - x only (away from the window's end)
+
+
+@pytest.mark.parametrize("kind", ["geometric", "laplace", "exponential"])
+def test_line_mechanism_sampler_matches_its_matrix(kind):
+    """Chi-square goodness of fit of 20,000 reports from x = 0 (values pooled beyond |z| > 12), at a
+    false-alarm rate of 1e-3."""
+    from scipy import stats
+
+    z = ibu.line_mechanism_perturb(kind, np.zeros(20_000, dtype=np.int64), 0.4, rng=7)
+    bins = np.arange(-12, 13)
+    p = ibu.line_mechanism_matrix(kind, np.array([0]), bins, 0.4)[0]
+    obs = np.array([np.sum(z < -12)] + [np.sum(z == b) for b in bins] + [np.sum(z > 12)])
+    exp = 20_000 * np.concatenate([[(1 - p.sum()) / 2], p, [(1 - p.sum()) / 2]])
+    assert stats.chisquare(obs, exp).pvalue > 1e-3
+
+
+def test_the_distance_condition_holds_after_truncation_and_fails_for_krr():
+    X = np.arange(10)
+    # the clamped end columns collect the tail, which still decreases with the distance
+    assert ibu.distance_monotonicity_violations(mech.geometric_channel(10, 0.5), X, X)["violations"] == 0
+    # k-RR: every other value is equally likely, so "closer" is not "strictly likelier"
+    assert ibu.distance_monotonicity_violations(mech.grr_channel(10, 1.0), X, X)["violations"] > 0
+    M = mech.geometric_channel(10, 0.5)
+    with pytest.raises(ValueError, match="inputs X and reports z"):
+        ibu.distance_monotonicity_violations(M, X, X[:5])
+
+
+def test_renormalised_planar_channel():
+    M = ibu.renormalised_planar_geometric_channel(4, 3, 1.0, 0.5)
+    assert np.allclose(M.sum(axis=1), 1.0)
+    from ldpnb.channels import geo_ind_epsilon
+    from ldpnb.data import lattice_distance_matrix
+
+    level = geo_ind_epsilon(M, lattice_distance_matrix(4, 3, 0.5))
+    assert 1.0 < level <= 2.0 + 1e-9  # the row normalisers differ: between eps and 2 eps
+    clamped = mech.planar_geometric_channel(4, 3, 1.0, cell_size=0.5)
+    assert not np.allclose(M, clamped)
+    with pytest.raises(ValueError, match="two cells"):
+        ibu.renormalised_planar_geometric_channel(1, 1, 1.0)
+
+
+def test_median_ratio_ci():
+    rng = np.random.default_rng(0)
+    a, b = rng.lognormal(0, 0.2, 200), 2 * rng.lognormal(0, 0.2, 200)
+    r = scoring.median_ratio_ci(a, b, rng=1)
+    assert r["ci_low"] < r["ratio"] < r["ci_high"] and 1.7 < r["ratio"] < 2.3
+    assert scoring.median_ratio_ci(a, a, rng=1)["ratio"] == 1.0
+
+
+def test_readings_and_certification_tables():
+    from ldpnb.papers.ibu import tables
+
+    runs = {"ours": {"noisy": np.arange(10.0), "INV-N": np.arange(10.0)}}
+    df = tables.readings(runs, {"noisy": 4.5, "INV-N": 20.0}).data
+    assert df.loc["ours", ("noisy", "paper's pct")] == 50.0 and df.loc["ours", ("INV-N", "paper's pct")] == 100.0
+    check = {"s": {"emd_em": np.ones((2, 3)), "bound_em": np.ones((2, 3)), "emd_mle": np.ones(3),
+                   "bound_mle": np.zeros(3)}}
+    df = tables.certification(check, [1e-6, 1e-8]).data
+    assert df.shape == (3, 2) and df.loc["interior-point MLE", ("s", "certified bound (median)")] == 0.0

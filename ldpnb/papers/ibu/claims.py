@@ -16,8 +16,10 @@ Conventions of this table:
 * "improves with :math:`\varepsilon`" allows no rise of a median larger than twice the bootstrap
   standard error of the difference;
 * IBU is run with the paper's stopping rule :math:`|\Delta\ell| < 10^{-8}` (Algorithm 1; the paper's
-  :math:`\delta` is not printed); rows marked "MLE" grade the certified maximum-likelihood estimate
-  (:math:`\ell(\hat\theta_{MLE}) - \ell \le 10^{-6}`) instead.
+  :math:`\delta` is not printed); rows marked "MLE" grade the maximum-likelihood estimate itself, computed
+  by an interior-point method and certified *on the estimate*: a bound on the EMD between the computed
+  point and the exact MLE (:mod:`ldpnb.papers.ibu.mle`; a gap on :math:`\ell` alone does not bound the
+  estimate where the likelihood is flat).
 """
 
 from __future__ import annotations
@@ -81,23 +83,46 @@ def _fig9(lab: str) -> list[Claim]:
                                         "at $\\varepsilon_g = 6$/km at most 1.2",
                           source="paper", paper=Printed("IBU outperforms INV-N and INV-P, especially when εg is small",
                                                         w), kind="range", upper=1.2, one_sided=True))
+    else:
+        rows.append(Claim(f"F9{lab}.4", f"Fig. 9({lab}): the advantage is largest at strong privacy: min(INV)/IBU of "
+                                        "the medians at the largest $\\varepsilon_g$ (0.3 per year) is at most 3/4 of "
+                                        "its value at the smallest (0.01)",
+                          source="paper", paper=Printed("IBU outperforms INV-N and INV-P, especially when εg is small",
+                                                        w), kind="range", upper=0.75, one_sided=True,
+                          expect="diverges" if lab == "e" else "pass",
+                          note="'Especially' read as: the factor shrinks by at least a quarter over the paper's range "
+                               "(the age grid does not reach the weak noise at which the three meet, unlike the "
+                               "locations' F9·.4). Added in the third edition (audit 4, missing claim 4) before "
+                               "the ratio was computed." + (
+                                   " Decision log: declared expect='pass' for all three age panels; the first "
+                                   "book-scale run gave 0.35 (a), 0.57 (c) and 1.09 (e): under the exponential "
+                                   "mechanism IBU's advantage does not shrink over 0.01-0.3 per year. The "
+                                   "expectation of (e) is now 'diverges'; the criterion is unchanged."
+                                   if lab == "e" else "")))
     return rows
 
 
 def _fig9_mle(lab: str) -> list[Claim]:
     mech, data = _PANELS[lab]
     w = f"Sec. 7.3, Fig. 9({lab}); the MLE IBU computes (Sec. 3.2)"
-    gap = data == "locations"
+    ages = data == "ages"
     return [
         Claim(f"F9M{lab}.1", f"Fig. 9({lab}) at the certified MLE: the MLE outperforms INV-N and INV-P at every "
                              "$\\varepsilon_g$ of the lower half (medians)",
               source="extension", where=w, kind="order", relation="MLE < INV", scales=_MANY_RUNS),
         Claim(f"F9M{lab}.2", f"Fig. 9({lab}) at the certified MLE: min(INV)/MLE of the medians at the smallest "
-                             "$\\varepsilon_g$ is at least 2 (F9{lab}.2 with IBU run to its maximum)",
-              source="paper", paper=Printed("IBU significantly outperforms the other methods", "Abstract; " + w),
-              kind="range", lower=2.0, one_sided=True, expect="diverges" if gap else "pass", scales=_MANY_RUNS,
-              note=("On the locations the factor 2 at $\\varepsilon_g = 0.2$ comes from stopping early: the "
-                    "certified MLE beats INV there by less (measured in the chapter)." if gap else "")),
+                             "$\\varepsilon_g$ is " + ("at least 2, as IBU's under the paper's rule (row "
+                                                        f"F9{lab}.2)" if ages else
+                                                        f"below 2: the factor 2 of IBU under the paper's rule (row "
+                                                        f"F9{lab}.2) comes from stopping early"),
+              source="extension", where=w, kind="range", **(dict(lower=2.0) if ages else dict(upper=2.0)),
+              one_sided=True, scales=_MANY_RUNS,
+              note="The paper runs IBU with its stopping rule only; this row is our extension to the MLE. "
+                   + ("" if ages else "Decision log (third edition, after audit 4): this row was the paper's "
+                      "F9·.2 criterion (at least 2) applied to the MLE with expect='diverges', read as a failed "
+                      "paper claim; the first edition had measured 1.75, 1.67 and 1.26 (panels b, d, f) at a point "
+                      "certified on the likelihood only. It now states our finding, with the same threshold, on "
+                      "the MLE certified on the estimate.")),
     ]
 
 
@@ -185,6 +210,15 @@ CLAIMS = claim_table(
           source="paper", paper=Printed("some mechanisms that allow IBU's consistency, such as the one described "
                                         "by (4)", "Sec. 5.1"), kind="holds",
           rule="rank == 3 and dL < 1e-12 and dist > 0.1"),
+    Claim("S5.1c", "Mechanism (12), θ = (0.2, 0.3, 0.5): the MLE never converges to θ: with infinite data "
+                   "($q = \\theta M$) IBU from the uniform start reaches (0.35, 0.3, 0.35), which fits $q$ exactly "
+                   "($L_1$ distance 0.3 to θ), and over $n = 10^3 \\dots 10^6$ the mean $L_1$ error of IBU does not "
+                   "fall (log-log slope above −0.1)",
+          source="paper", paper=Printed("the MLE never converges with any amount of noisy data to the true "
+                                        "distribution", "Sec. 5.1, Fig. 5(b)"), kind="holds",
+          rule="fit < 1e-9 and dist_inf > 0.25 and slope > -0.1",
+          note="Added in the third edition (audit 4, missing claim 1). IBU keeps $\\theta_1/\\theta_3$ of its start "
+               "(rows 1 and 3 of mechanism (12) are equal), so from the uniform start it cannot reach θ."),
     Claim("S5.1b", "Mechanism (4): IBU is consistent: the mean $L_1$ error falls as $n^{-1/2}$ (log-log slope "
                    "over $n = 10^3 \\dots 10^6$ in [−0.65, −0.35])",
           source="paper", paper=Printed("mechanisms that allow IBU's consistency, such as the one described by (4)",
@@ -226,15 +260,20 @@ CLAIMS = claim_table(
           source="paper", paper=Printed("strictly concave with probability at least ∏ max{0, 1 − pⁿ 2^(k−1)}",
                                         "Thm 4.6"), kind="holds", rule="below == 0 and points > 0"),
     # ------------------------------------------------------------------ Sec. 6: consistency
-    Claim("T13.1", "Thm 6.1 (iii): every channel of the experiments has $|\\mathcal X|$ independent columns (the "
-                   "geo-indistinguishable channels of Fig. 9 at every $\\varepsilon_g$, k-RR on 100 and 280 values, "
-                   "Rappor on 10)",
+    Claim("T13.1", "Thm 6.1 (iii), hence (ii): every channel of the experiments has $|\\mathcal X|$ independent "
+                   "columns (the geo-indistinguishable channels of Fig. 9 at every $\\varepsilon_g$, k-RR on 100 and "
+                   "280 values, Rappor on 10); with every output observed once, $G = M$ and "
+                   "$\\operatorname{rank}[G \\mid 1] = \\operatorname{rank} M$, so the same test exhibits (ii)",
           source="paper", paper=Printed("M has |X| linearly independent columns", "Thm 6.1 (iii)"), kind="holds",
           rule="identifiable == channels and channels > 0"),
-    Claim("T13.2", "Thm 6.1 (ii): for each of these channels some observation set makes $L$ strictly concave "
-                   "(every output observed once; the deciding singular value above $10^3$ machine epsilons)",
-          source="paper", paper=Printed("L(·) is strictly concave for some set of observables", "Thm 6.1 (ii)"),
-          kind="holds", rule="strict == channels and channels > 0 and min_s_ratio > 1000 * 2.220446e-16"),
+    Claim("T13.2", "Thm 6.1 (ii) and Prop. 5.1 on the data: the reports of every run whose MLE a row grades (Fig. 9, "
+                   "lower half of each grid; Fig. 10(a) at ε = 2) make $L$ strictly concave ($\\operatorname{rank}"
+                   "[G \\mid 1] = |\\mathcal X|$ on the observed outputs), so each of those MLEs is unique",
+          source="extension", where="Thm 6.1 (ii), Thm 4.1, Prop. 5.1, with the reports of Sec. 7", kind="holds",
+          rule="strict == runs and runs > 0",
+          note="Third edition: the previous T13.2 exhibited (ii) with $G = M$ (every output observed once), the same "
+               "rank test as T13.1 since $\\operatorname{rank}[M \\mid 1] = \\operatorname{rank} M$ (audit 4, D6); "
+               "that form is now part of T13.1's text. This row asks the question (ii) raises for the data."),
     Claim("T13.3", "Thm 6.1: a channel without $|\\mathcal X|$ independent columns has no such observation set "
                    "(mechanism (12): 500 random observation multisets; the 25 x 16 channel of Sec. 6.4: "
                    "rank $[M \\mid 1] < 25$)",
@@ -295,6 +334,16 @@ CLAIMS = claim_table(
                   "fails)", source="paper",
           paper=Printed("INV-P is slightly closer to the true distribution than the one produced by INV-N",
                         "Sec. 7.1"), kind="holds", rule="ci_low > 0"),
+    Claim("F1.3", "Sec. 1, Fig. 1: the INV methods perform rather poorly, IBU is quite precise (medians over the runs "
+                  "at εg = 0.05: IBU's EMD at most a fifth of the noisy reports', INV-N's and INV-P's at least half "
+                  "of it)",
+          source="paper", paper=Printed("the INV methods perform rather poorly, while IBU's estimate is quite precise",
+                                        "Sec. 1, Fig. 1"), kind="holds",
+          rule="ibu <= 0.2 * noisy and invn >= 0.5 * noisy and invp >= 0.5 * noisy",
+          note="Added in the third edition (audit 4, missing claim 3). The raw noisy histogram is the reference that "
+               "needs no estimator: 'rather poorly' = removing less than half of its error, 'quite precise' = "
+               "removing at least four fifths. Decision log: the thresholds were set after audit 4 reported one run "
+               "(noisy 9.95, INV-N 10.21, INV-P 8.12, IBU 0.87 years), not after the medians."),
     Claim("F1.2s", "Sec. 7.1: ... 'slightly': the median difference is at most a quarter of INV-N's median EMD",
           source="paper", paper=Printed("slightly closer", "Sec. 7.1"), kind="range", lower=0.0, upper=0.25),
     # ------------------------------------------------------------------ Sec. 7.2: Fig. 8 (one run in the paper)
@@ -321,6 +370,15 @@ CLAIMS = claim_table(
           source="paper", paper=Printed("IBU method outperforms both INV-N and INV-P. Observe also that INV-P is "
                                         "better than INV-N", "Sec. 7.2"), kind="holds",
           rule="ci_low_ibu > 0 and ci_low_inv > 0"),
+    Claim("F8.7", "Fig. 8: other readings of the setting do not explain the printed values better: with the "
+                  "planar geometric kernel renormalised on the grid (instead of clamped to its border) and with the "
+                  "planar Laplace mechanism, our median noisy EMD is further from the paper's 0.7658 km than with "
+                  "the clamped geometric mechanism",
+          source="extension", where="Sec. 7.2, Fig. 8(b); the truncation the paper does not specify",
+          kind="holds", rule="d_ours < d_renorm and d_ours < d_laplace", scales=_MANY_RUNS,
+          note="Added in the third edition (audit 4, D4: the chapter named these readings without computing them); "
+               "criterion fixed before they were computed. The noisy EMD depends on the mechanism and the data "
+               "only, so it is the value that pins the setting."),
     # ------------------------------------------------------------------ Sec. 7.3: Fig. 9
     *[c for lab in "abcdef" for c in _fig9(lab)],
     *[c for lab in "abcdef" for c in _fig9_mle(lab)],
@@ -332,9 +390,24 @@ CLAIMS = claim_table(
                   "where the paper's rule stops is below the median EMD of the certified MLE",
           source="extension", where="Algorithm 1, Fig. 9(a, c, e)", kind="order", relation="stop < MLE"),
     Claim("CONV", "Every IBU run of Figs. 9-12 stops by the paper's rule before max_iter = 20,000, and every MLE run "
-                  "is certified (gap ≤ 1e-6)",
-          source="invariant", where="Algorithm 1; the certificate of ldpnb.estimators.ibu", kind="holds",
-          rule="capped == 0 and uncertified == 0 and runs > 0"),
+                  "is certified (the interior-point method converged to a gap ≤ 1e-13 nats per report and the "
+                  "bound on its distance to the exact MLE is finite)",
+          source="invariant", where="Algorithm 1; ldpnb.estimators._certify", kind="holds",
+          rule="capped == 0 and uncertified == 0 and runs > 0",
+          note="Third edition: 'certified' was a gap of 1e-6 on ℓ, which does not bound the estimate (audit 4, D2)."),
+    Claim("CERT", "The MLE is certified on what the rows use: in every setting where it is computed, the certified "
+                  "bound on the EMD between each computed MLE and the exact MLE is at most 1% of the median MLE EMD "
+                  "(so every median, ratio and comparison of MLE EMDs is exact to 1%)",
+          source="invariant", where="ldpnb.estimators._certify (strong concavity on the face of the simplex)",
+          kind="holds", rule="max_rel <= 0.01 and settings > 0",
+          note="Third edition (audit 4, D2: a gap of 1e-6 on ℓ left the EMD 5-6% low where the likelihood is flat). "
+               "The 1% was fixed after a pilot of 10 runs per setting at the flattest settings (largest ratio 0.3%)."),
+    Claim("MLEx", "An independent algorithm agrees: EM accelerated by SQUAREM, run to a gap of 1e-10, lands within "
+                  "0.1% (EMD) of the interior-point MLE, and within the sum of the two points' certified bounds, on "
+                  "the first runs of the flattest settings (Fig. 9(a) εg = 0.01, Fig. 9(b) 0.2/km)",
+          source="invariant", where="Algorithm 1 (EM) against ldpnb.estimators._certify", kind="holds",
+          rule="violations == 0 and max_rel <= 1e-3 and runs > 0",
+          note="Third edition (audit 4, D2). A pilot on 6 and 3 runs gave relative differences of 1e-4 or less."),
     # ------------------------------------------------------------------ Secs. 7.4, 7.5: Figs. 10-12
     *_ldp("10", "a", "ages, k-RR"),
     *_ldp("10", "b", "locations, k-RR"),
@@ -362,7 +435,9 @@ CLAIMS = claim_table(
     Claim("T19M", "Sec. 7.6 at the certified MLE: max/min of the median EMDs at most 1.5",
           source="paper", paper=Printed("similar statistical utility ... when IBU is used", "Sec. 7.6"),
           kind="range", upper=_CMP, one_sided=True, expect="diverges",
-          note="At the MLE the geometric mechanism is still better than k-RR by more than the factor 1.5."),
+          note="The ratio at the MLE is close to 1.5 and its bootstrap interval (in the chapter) contains 1.5 (audit 4, "
+               "D1): a threshold without a Monte Carlo allowance cannot decide it; to be graded with its uncertainty "
+               "(ratio of two independent medians) in the next revision."),
     Claim("P7.1a", "Prop. 7.1 at k = 100, ε = 2: the bound $((e^2 + 99)/(e^2 - 1))^2/n$", source="paper",
           paper=_P["krr_bound"], kind="close", atol=0.005, expect="diverges", instead="abs(ours - 277.28) <= 0.005",
           note="A misprint: the formula gives 277.28/n."),
@@ -406,6 +481,14 @@ CLAIMS = claim_table(
                  "dominance test)", source="paper",
           paper=Printed("[x_min, x_max] ∩ X is a likely subset", "Prop. 8.2, Fig. 13"), kind="holds",
           rule="unlikely == outside and outside > 0"),
+    Claim("T22b", "Sec. 8.2: the geometric, Laplace and exponential mechanisms on the integers satisfy Prop. 8.2's "
+                  "condition $M_{xz} > M_{x'z}$ whenever $|x - z| < |x' - z|$ (every pair of a window) and, for six "
+                  "reports of each, every element outside $[x_{min}, x_{max}]$ is unlikely (exact dominance)",
+          source="paper", paper=Printed("Many classical mechanisms such as the geometric, Laplace, and exponential "
+                                        "mechanisms satisfy this property", "Sec. 8.2"), kind="holds",
+          rule="violations == 0 and pairs > 0 and unlikely == outside and outside > 0",
+          note="Added in the third edition (audit 4, missing claim 2): T22 exercises the geometric mechanism only. "
+               "The mechanisms are the untruncated ones of Sec. 8, on a window of the integers."),
     Claim("T21.1", "Thm 8.2: IBU on the likely subset and on $\\mathcal X$ (5,000 Adult ages, untruncated geometric "
                    "εg = 0.1, the same number of updates from the uniform start) reach the same $\\ell$ (|Δℓ| < 1e-8), and at the "
                    "subset's estimate no element outside it would raise the likelihood ($r_x < 1$ outside)",
@@ -414,19 +497,30 @@ CLAIMS = claim_table(
     Claim("T21.2", "Lemma 8.1: an MLE gives the unlikely elements probability 0 (IBU's mass outside the likely "
                    "subset after the updates of T21.1)", source="paper",
           paper=Printed("θ̂_x' = 0 for every unlikely x'", "Lemma 8.1"), kind="holds", rule="mass < 1e-40"),
-    Claim("T21.3", "Sec. 8: running IBU on the likely subset is faster (CPU time, same number of updates)",
+    Claim("T21.3", "Sec. 8: on the likely subset IBU obtains the MLE more efficiently: to the same certificate "
+                   "(gap ≤ 1e-4; 5,000 Adult ages, untruncated geometric εg = 0.1, window of 4,101 integers) it needs "
+                   "no more updates than on the whole window, so its work (entries of $G$ times updates) is at most "
+                   "the size ratio of the full run's",
           source="paper", paper=Printed("we can efficiently obtain an MLE via IBU", "Sec. 8"), kind="order",
-          relation="subset < full", volatile=True),
+          relation="updates_subset <= updates_full",
+          note="Third edition (audit 4, D6): was the CPU time on a 20 times smaller matrix (it could not "
+               "realistically fail, and as a timing it showed no value). The cost of an update is proportional to "
+               "the entries of $G$, so the saving hinges on the number of updates, which can go either way; the CPU "
+               "times are given in the chapter."),
     Claim("T24", "Prop. 8.4: under k-RR the reported values are a likely subset: IBU on them and on $\\mathcal X$ "
                  "(the setting of T24t, 100 updates each) reach the same $\\ell$; the unreported values get "
                  "probability about 0",
           source="paper", paper=Printed("X′ is a likely subset of X", "Prop. 8.4"), kind="holds",
           rule="dl < 1e-9 and mass < 1e-40"),
-    Claim("T24t", "Sec. 8.4: the k-RR likely subset reduces IBU's time when the reports occupy few cells "
-                  "(7,000 cells of 0.1 km over the Manhattan box, 1,000 real check-ins, ε = 8; CPU time)",
+    Claim("T24t", "Sec. 8.4: the k-RR likely subset reduces IBU's computation when the reports occupy few cells "
+                  "(7,000 cells of 0.1 km over the Manhattan box, 1,000 real check-ins, ε = 8): to the same "
+                  "certificate (gap ≤ 1e-6) IBU on the reported cells needs no more updates than on all cells",
           source="paper", paper=Printed("the noisy dataset may be distributed over only a small number of cells, "
                                         "hence reducing the computation time of IBU", "Sec. 8.4"),
-          kind="order", relation="subset < full", volatile=True),
+          kind="order", relation="updates_subset <= updates_full",
+          note="Third edition (audit 4, D6): was the CPU time on an 8 times smaller matrix (could not realistically "
+               "fail; no value shown). The work per update is proportional to the entries of $G$; the CPU times are "
+               "given in the chapter."),
     Claim("T24u", "On the Manhattan data of Sec. 7.2 (98,061 check-ins in our copy) the k-RR likely subset is the "
                   "whole grid for ε ≤ 8 (expected fraction of reported cells ≥ 0.99 at 0.5, 0.25 and 0.1 km cells)",
           source="extension", where="Sec. 8.4 with the data of Sec. 7.2", kind="range", lower=0.99, upper=1.0),

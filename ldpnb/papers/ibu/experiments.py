@@ -10,9 +10,10 @@ reports by
   \delta` on the normalised log-likelihood :math:`\ell = L/n` (the paper states the rule on
   :math:`L`; its :math:`\delta` is not printed), and the certified optimality gap
   :math:`\log\max_x r_x` of the iterate where it stops;
-* the **maximum-likelihood estimate itself**, certified to :math:`\ell(\hat\theta_{MLE}) -
-  \ell(\hat\theta) \le 10^{-6}` (IBU accelerated by SQUAREM, :func:`ldpnb.estimators.ibu`), on the
-  first ``mle_reps`` runs;
+* optionally (``mle_reps``) IBU accelerated by SQUAREM run to a certified gap
+  :math:`\ell(\hat\theta_{MLE}) - \ell(\hat\theta) \le 10^{-6}` (:func:`ldpnb.estimators.ibu`) on
+  the first runs: a certificate on the likelihood only, which does not bound the estimate where the
+  likelihood is flat (the chapter uses :mod:`ldpnb.papers.ibu.mle` instead);
 * **INV-N** and **INV-P**: :math:`v = qM^{-1}`, clipped and renormalised, or projected on the simplex.
 
 Each estimate is scored by the earth mover's distance to :math:`\theta` (in years on the ages, in km
@@ -52,7 +53,8 @@ __all__ = [
     "sf_ibu_grid",
 ]
 
-#: The certified gap (nats per report) at which an estimate counts as the MLE.
+#: The certified gap on the log-likelihood (nats per report) of the optional SQUAREM runs (``mle_reps``).
+#: It bounds the likelihood, not the estimate: the chapter's MLE is :func:`ldpnb.papers.ibu.mle.mle_runs`.
 MLE_TOL = 1e-6
 
 _KINDS = OneOf("geometric", "laplace", "exponential", "krr")
@@ -136,7 +138,8 @@ def rappor_trials(theta, n: int, epsilon: float, reps: int, *, rng=None, tol: fl
 
     Returns arrays over the runs (``"IBU"``, ``"MLE"``, ``"INV-N"``, ``"INV-P"``, ``"n_iter"``,
     ``"stopped"``, ``"gap_stop"``, ``"mle_evals"``, ``"mle_certified"``), the input histograms
-    ``"inputs"`` ``(reps, k)`` and the IBU estimates ``"estimates"`` ``(reps, k)``.
+    ``"inputs"`` ``(reps, k)``, the IBU estimates ``"estimates"`` ``(reps, k)`` and the pattern counts
+    ``"counts"`` ``(reps, 2^k)``.
     """
     from ldpnb.mechanisms.unary import rappor_channel
 
@@ -156,7 +159,7 @@ def rappor_trials(theta, n: int, epsilon: float, reps: int, *, rng=None, tol: fl
     out = {"IBU": emd_1d_rows(res.estimate, T), "INV-N": emd_1d_rows(clip_normalize(V), T),
            "INV-P": emd_1d_rows(project_simplex_rows(V), T), "n_iter": np.asarray(res.n_iter),
            "stopped": np.asarray(res.stopped), "gap_stop": np.asarray(res.gap), "inputs": Nin,
-           "estimates": res.estimate}
+           "estimates": res.estimate, "counts": C}
     if mle_reps:
         mle = _mle(M, C[:mle_reps], mle_tol, 1_000_000)
         out.update({"MLE": emd_1d_rows(mle.estimate, T[:mle_reps]), "mle_evals": np.asarray(mle.n_iter),

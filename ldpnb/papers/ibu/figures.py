@@ -22,7 +22,7 @@ __all__ = [
 
 W = 7.8  # inches: the book's column
 _EST = ("IBU", "MLE", "INV-N", "INV-P")
-_LABEL = {"IBU": "IBU (paper's rule)", "MLE": "IBU to the MLE (certified)", "INV-N": "INV-N", "INV-P": "INV-P"}
+_LABEL = {"IBU": "IBU (paper's rule)", "MLE": "the MLE (certified)", "INV-N": "INV-N", "INV-P": "INV-P"}
 
 
 def _fig(*args, **kw):
@@ -91,18 +91,17 @@ def _surface(ax, M, obs, title, starts):
     from .theory import loglik_surface
 
     t1, t3, L = loglik_surface(M, np.asarray(obs) - 1, resolution=301)
-    im = ax.imshow(L, origin="lower", extent=[0, 1, 0, 1], cmap="viridis", vmin=np.nanpercentile(L, 5))
+    im = ax.imshow(L, origin="lower", extent=[0, 1, 0, 1], cmap="viridis", vmin=np.nanmin(L), vmax=np.nanmax(L))
     ax.contour(t1, t3, L, levels=12, colors="white", linewidths=0.5, alpha=0.6)
     counts = np.bincount(np.asarray(obs) - 1, minlength=3)
     for t0, c in zip(starts, ["#D55E00", "#E69F00"]):
         path = ibu_path(M, counts, t0, 400)
         ax.plot(path[:, 0], path[:, 2], "-", color=c, lw=2, label="IBU from (" + ", ".join(f"{v:.2g}" for v in t0) + ")")
-        ax.plot(*path[-1, [0, 2]], "o", color=c, ms=7, mec="k")
+        ax.plot(*path[-1, [0, 2]], "o", color=c, ms=7, mec="k", clip_on=False, zorder=4)
     ax.set_xlabel(r"$\theta_1$")
     ax.set_ylabel(r"$\theta_3$")
     ax.grid(False)
     ax.set_title(title, fontsize="medium")
-    ax.legend(loc="upper right", fontsize="x-small")
     return im
 
 
@@ -111,10 +110,12 @@ def _surface(ax, M, obs, title, starts):
 def fig3(M, observations, titles, starts):
     """Fig. 3 (and Fig. 5): :math:`L` over the simplex, :math:`\\theta_2 = 1 - \\theta_1 - \\theta_3`, for
     two observation sets, with IBU's trajectories from two starts."""
-    fig, axes = _fig(1, 2, figsize=(W, 3.5))
+    fig, axes = _fig(1, 2, figsize=(W, 3.9))
     for ax, obs, title in zip(axes, observations, titles):
         im = _surface(ax, M, obs, title, starts)
         fig.colorbar(im, ax=ax, shrink=0.85, label=r"$L(\theta)$ (nats)")
+    # one legend below the panels: inside, it would hide a corner of the simplex (the maximum of (b))
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncol=2, fontsize="small")
     return fig
 
 
@@ -236,8 +237,15 @@ def _boxes(ax, res: Mapping[float, Mapping[str, np.ndarray]], unit: str, xlabel:
                 b.set_hatch("////")
         for med in bp["medians"]:
             med.set_color("k")
+        for line in bp["whiskers"] + bp["caps"]:
+            line.set_color(color(m))
+        for f in bp["fliers"]:
+            f.set_markeredgecolor(color(m))
+        # the median also as a dot of the estimator's colour: at weak noise a box shrinks to a line
+        ax.plot(pos, [np.median(res[eps[i]][m]) for i in where], "o", ms=3.5, mfc=color(m), mec="k", mew=0.5,
+                zorder=3)
         ax.plot([], [], "s", color=color(m), label=_LABEL[m])
-    ax.set_xticks(range(len(eps)), [f"{e:g}" for e in eps])
+    ax.set_xticks(range(len(eps)), [f"{e:g}" for e in eps], rotation=45, ha="right", fontsize="small")
     ax.set_yscale("log")
     ax.set_ylabel(f"EMD ({unit})")
     ax.set_xlabel(xlabel)

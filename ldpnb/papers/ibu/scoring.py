@@ -12,6 +12,7 @@ fixed in :mod:`ldpnb.papers.ibu.claims` from the claim's wording and from the Mo
 * :func:`bootstrap_se_median` and :func:`monotone_rises`: "improves with :math:`\varepsilon`" within
   the Monte Carlo noise of the medians;
 * :func:`ratio_of_medians`: the "comparable"/"similar" statistic, max/min of medians;
+* :func:`median_ratio_ci`: the same statistic for two independent samples, with a bootstrap interval;
 * :func:`representative_run`: the run nearest the median of every score (for drawing one run).
 """
 
@@ -35,6 +36,7 @@ __all__ = [
     "representative_run",
     "panel_summary",
     "single_run_stats",
+    "median_ratio_ci",
 ]
 
 
@@ -189,3 +191,18 @@ def single_run_stats(runs, paper) -> dict[str, float]:
     out["both"] = float(100 * np.mean((n >= paper["INV-N"]) & (p >= paper["INV-P"])))
     out["worse"] = float(100 * np.mean(n > q))
     return out
+
+
+@contract(a=Array(1, min_size=2), b=Array(1, min_size=2), n_boot=Integer(100, 1_000_000),
+          level=Real(0, 1, low_open=True, high_open=True), rng=RandomState())
+def median_ratio_ci(a, b, *, n_boot: int = 4000, level: float = 0.95, rng=None) -> dict:
+    """``max/min`` of the medians of two *independent* samples (two settings run on different reports), with
+    a percentile bootstrap ``level`` interval (each sample resampled on its own).  The statistic of
+    "similar" (Sec. 7.6), with its Monte Carlo uncertainty."""
+    rng = check_random_state(rng)
+    ma = np.median(a[rng.integers(0, a.size, (n_boot, a.size))], axis=1)
+    mb = np.median(b[rng.integers(0, b.size, (n_boot, b.size))], axis=1)
+    boot = np.maximum(ma, mb) / np.minimum(ma, mb)
+    lo, hi = np.quantile(boot, [(1.0 - level) / 2.0, (1.0 + level) / 2.0])
+    ratio = max(np.median(a), np.median(b)) / min(np.median(a), np.median(b))
+    return {"ratio": float(ratio), "ci_low": float(lo), "ci_high": float(hi)}

@@ -49,6 +49,9 @@ __all__ = [
     "krr_likely_fraction",
     "square_lattice_delta",
     "loglog_slope",
+    "line_mechanism_matrix",
+    "line_mechanism_perturb",
+    "distance_monotonicity_violations",
 ]
 
 _EPS = Real(0, 50, low_open=True)
@@ -497,3 +500,61 @@ def krr_observed_concavity(ks=np.arange(3, 13), repeats: int = 10, *, rng=None) 
             strict += is_strictly_concave(M[:, perm[: k - 2]])
             n += 1
     return {"fail_km1": fail, "strict_km2": strict, "instances": n}
+
+
+_LINE = OneOf("geometric", "laplace", "exponential")
+
+
+@contract(kind=_LINE, X=Array(1, integer=True), z=Array(1, integer=True), epsilon=_EPS)
+def line_mechanism_matrix(kind: str, X, z, epsilon: float) -> np.ndarray:
+    r"""``P(z | x)`` of a mechanism on the integers, for inputs ``X`` (rows) and reports ``z`` (columns), Sec. 8.2.
+
+    ``"geometric"``: eq. (6), :math:`c\,e^{-\varepsilon|z - x|}`, :math:`c = (1 - e^{-\varepsilon})/(1 +
+    e^{-\varepsilon})`; ``"laplace"``: the Laplace mechanism :math:`x + \mathrm{Lap}(1/\varepsilon)`
+    rounded to the nearest integer, :math:`1 - e^{-\varepsilon/2}` at :math:`z = x` and
+    :math:`e^{-\varepsilon|z - x|}\sinh(\varepsilon/2)` elsewhere; ``"exponential"``: the exponential
+    mechanism with utility :math:`-|z - x|` and the factor 1/2 of the chapter,
+    :math:`\propto e^{-\varepsilon|z - x|/2}` normalised over the integers (a geometric mechanism of
+    parameter :math:`\varepsilon/2`).  Each depends on :math:`|z - x|` only and decreases strictly with it
+    (the condition of Prop. 8.2).  A window of an infinite channel: rows sum to 1 only over all integers.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> P = line_mechanism_matrix("laplace", np.arange(3), np.arange(-400, 400), 0.5)
+    >>> np.allclose(P.sum(axis=1), 1.0)
+    True
+    """
+    d = np.abs(z[None, :].astype(float) - X[:, None].astype(float))
+    if kind == "laplace":
+        return np.where(d == 0, -np.expm1(-epsilon / 2), np.exp(-epsilon * d) * np.sinh(epsilon / 2))
+    e = epsilon / 2 if kind == "exponential" else epsilon
+    a = np.exp(-e)
+    return (1 - a) / (1 + a) * np.exp(-e * d)
+
+
+@contract(kind=_LINE, x=Array(1, integer=True), epsilon=_EPS, rng=RandomState())
+def line_mechanism_perturb(kind: str, x, epsilon: float, *, rng=None) -> np.ndarray:
+    """Reports of :func:`line_mechanism_matrix`'s mechanism for the integer inputs ``x`` (one per entry)."""
+    from ldpnb.mechanisms.metric import untruncated_geometric_perturb
+
+    rng = check_random_state(rng)
+    if kind == "laplace":
+        return np.rint(x + rng.laplace(0.0, 1.0 / epsilon, size=x.shape)).astype(np.int64)
+    return untruncated_geometric_perturb(x, epsilon / 2 if kind == "exponential" else epsilon, rng=rng)
+
+
+@contract(M=NonnegativeMatrix(), X=Array(1), z=Array(1))
+def distance_monotonicity_violations(M, X, z) -> dict:
+    r"""Prop. 8.2's condition on a window: pairs ``(x, x')`` and reports ``z`` with :math:`|x - z| < |x' - z|`
+    but :math:`M_{xz} \le M_{x'z}` (and, as a check, equal distances with unequal probabilities do not count).
+    Returns ``violations`` and ``pairs`` (the triples with :math:`|x - z| < |x' - z|` that were checked)."""
+    if M.shape != (X.size, z.size):
+        raise ValueError(f"M must be ({X.size}, {z.size}) for inputs X and reports z, got {M.shape}")
+    viol = pairs = 0
+    for j in range(z.size):
+        d = np.abs(X - z[j])
+        closer = d[:, None] < d[None, :]
+        viol += int(np.sum(closer & (M[:, j][:, None] <= M[:, j][None, :])))
+        pairs += int(closer.sum())
+    return {"violations": viol, "pairs": pairs}
