@@ -2,8 +2,8 @@
 Palamidessi, arXiv 2508.09980).
 
 ``CLAIMS`` (the paper's claims as data, :mod:`.claims`), ``figures`` (one function per figure),
-the experiments of Sec. 7 (:mod:`.experiments`), the certified MLE of their runs (:mod:`.mle`), the theory of Secs. 4-8 (:mod:`.theory`) and the
-statistics that grade the Monte Carlo claims (:mod:`.scoring`).
+the experiments of Sec. 7 (:mod:`.experiments`), the certified MLE of their runs (:mod:`.mle`),
+the theory of Secs. 4-8 (:mod:`.theory`) and the statistics that grade the Monte Carlo claims (:mod:`.scoring`).
 """
 
 from . import figures, mle, readings, scoring, tables

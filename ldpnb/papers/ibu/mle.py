@@ -20,6 +20,7 @@ import numpy as np
 from ldpnb.contracts import Array, Callable_, Channel, Counts, DistanceMatrix, contract
 from ldpnb.estimators._certify import mle_distance_bound, mle_interior_point
 from ldpnb.estimators._ibu import ibu
+from ldpnb.estimators._likelihood import is_strictly_concave
 from ldpnb.measures.utility import emd
 
 __all__ = ["SUPPORT_FLOOR", "mle_runs", "mle_cross_check", "strictly_concave_runs"]
@@ -111,8 +112,6 @@ def strictly_concave_runs(channel, counts) -> int:
     (Thm 4.1, Prop. 5.1): :math:`\operatorname{rank}[G \mid \mathbf 1] = |\mathcal X|` with the columns of
     ``channel`` at the observed outputs (repeated observations do not change the rank).  Runs with the
     same observed outputs are tested once."""
-    from ldpnb.estimators._likelihood import is_strictly_concave
-
     if counts.shape[1] != channel.shape[1]:
         raise ValueError(f"counts must have {channel.shape[1]} columns (the channel's outputs), got {counts.shape[1]}")
     patterns, n = np.unique(counts > 0, axis=0, return_counts=True)
