@@ -48,6 +48,7 @@ CLAIMS = claim_table(
                "channel) for every non-degenerate geo-indistinguishable mechanism, Adult, at the operating point "
                "(IBU − INV below −2 paired SE for each)",
           source="extension", kind="holds", rule="max(upper) < 0 and checked >= 5",
+          expect="diverges", instead="max(lower) < 0 and checked >= 5",
           where="IBU paper (ElSalamouny and Palamidessi 2020), abstract and Sec. 8: IBU 'significantly outperforms "
                 "the other methods' for the geometric, Laplace and exponential mechanisms; here also the planar ones, "
                 "on Adult's age-hours grid",
@@ -55,7 +56,10 @@ CLAIMS = claim_table(
                "log-likelihood gap of 1e-10 nats per report. Changed after the audit of the first edition: BA at the "
                "operating point reports one cell with probability above 1 − 1e-9 (a degenerate channel, I(X;Y) < 1e-6 "
                "bits); the first edition counted its constant-report difference (SE 0) as a pass. Degenerate channels "
-               "are now flagged and left out (checked = the non-degenerate mechanisms)."),
+               "are now flagged and left out (checked = the non-degenerate mechanisms). The first book-scale run of this "
+               "criterion failed it for one mechanism: the exponential mechanism on Adult, where IBU's advantage is "
+               "within 2 paired SE (upper +0.0015 bins); the four others pass. Declared a divergence after that run. "
+               "Instead: IBU is never worse than INV beyond 2 paired SE (lower = mean difference − 2 SE)."),
     Claim("E2", "For k-RR and basic RAPPOR (SUE) IBU is comparable to the standard estimator: the paired EMD "
                "difference, plus 2 paired SE, is within 10 % of the standard estimator's EMD (Adult, operating point; "
                "IBU run to a certified optimum)",
@@ -106,11 +110,14 @@ CLAIMS.update(claim_table(
                 "operating point, IBU stopped by the log-likelihood rule (tolerance 1e-9 per report) has a smaller mean "
                 "EMD than IBU run to its optimum (paired difference below −2 SE)",
           source="extension", kind="holds", rule="max(upper) < 0",
+          expect="diverges", instead="max(lower) < 0",
           where="IBU paper, Sec. 7 (stopping rule); from the uniform start an early stop shrinks the estimate "
                 "towards the uniform distribution",
           note="upper = mean paired difference EMD(early) − EMD(converged) + 2 SE per oracle (k-RR, SUE, OUE, OLH, "
                "SS). The audit of the first edition measured this for k-RR (−2.8e-4 ± 8.4e-5 bins against INV, which "
-               "converged IBU equals); for the other oracles the row is new."),
+               "converged IBU equals); for the other oracles the row is new. The first book-scale run failed it for one "
+               "oracle: OUE (upper +3.6e-5 bins); k-RR, SUE, OLH and SS pass. Declared a divergence after that run. "
+               "Instead: the early stop is never worse than the optimum beyond 2 paired SE."),
     Claim("E2d", "The first edition's INV for the unary encodings and local hashing (the pseudo-inverse of the whole "
                 "channel, over 4,096 outputs) has a larger exact variance than the standard support-count estimator, "
                 "and the same for k-RR and SS (ratios of exact total variances on Adult at 1-LDP)",
@@ -189,8 +196,14 @@ CLAIMS.update(claim_table(
                 "information than the metric mechanism",
           source="derived", kind="holds", rule="violations == 0 and degenerate == 0 and checked >= 4",
           where="PRIVIC, Thm 3.1: BA minimises I(X;Y) at a given expected distortion",
-          note="Replaces BA at the operating point (a constant report) as the comparison the first edition's issue "
-               "asked for; BA's EMD at these points is shown in the matched table."),
+          expect="diverges", instead="violations == 0 and degenerate == checked and checked >= 4",
+          note="Criterion fixed first (commit bc2a946); an exact computation before the first book-scale run then "
+               "showed it cannot hold: at k-RR's 1-LDP information (0.091 bits) every metric mechanism's expected "
+               "distortion (1.40-1.57 bins) exceeds that of the best constant report (1.23 bins), where R(D) = 0, so "
+               "BA at matched distortion is a constant report. At that information a metric mechanism's report is on "
+               "average farther from the truth than a fixed guess. Instead: BA releases no more information and is "
+               "degenerate at every one of these distortions. BA at matched distortion where R(D) > 0 is row E8, "
+               "along the sweeps."),
     Claim("E9", "BA's tight geo-indistinguishability level never exceeds 2β (both data sets, every sweep point)",
           source="invariant", kind="holds", rule="violations == 0 and checked > 0",
           where="PRIVIC, Remark 4"),
@@ -200,11 +213,10 @@ CLAIMS.update(claim_table(
           source="extension", kind="holds", rule="increases == 0 and checked > 0",
           where="IBU paper, Figs. 5-9 (EMD decreasing in ε for k-RR, RAPPOR, geometric); here every family whose "
                 "channel changes continuously with its parameter (merging mechanisms change their blocks in jumps)",
-          expect="diverges", instead="increases_high == 0 and checked_high > 0",
-          note="At the smallest parameters IBU, started from the uniform distribution, barely moves from it, and the "
-               "uniform is close to the truth here (EMD 0.2-0.4 bins); a slightly larger parameter moves the estimate "
-               "and the EMD first rises (planar geometric by more than 2 SE). Instead: from the third sweep point "
-               "on (ε ≥ 0.29 for the oracles) no step increases."),
+          note="The first edition declared this row a divergence (one step up, planar geometric at the smallest "
+               "parameters, explained by IBU barely leaving its uniform start). That was IBU's early stop: with IBU run "
+               "to a certified optimum the first book-scale run of the second edition has no step up (0 of 70), and "
+               "the expectation was changed back to the criterion fixed in the first edition (decision after that run)."),
     # ---- rank agreement ------------------------------------------------------------------------------
     Claim("K1", "The two lenses on X agree: Kendall τ-b between I(X;Y) and V(X|Y) over the 18 mechanisms at the "
                "operating point is at least 0.6 (Adult; values equal within 1e-9 relative are ties)",
@@ -284,12 +296,19 @@ CLAIMS.update(claim_table(
                 "Adult, IBU's relative MSE gain over the standard estimator (MI) is larger at ε = 0.5 than at ε = 4 by "
                 "more than 2 SE, and positive beyond 2 SE at ε = 0.5",
           source="paper", kind="holds", rule="min(diff_lower) > 0 and min(gain_low_lower) > 0",
+          expect="diverges", instead="min(full_minus_support_lower) > 0",
           paper=Printed("IBU 'can provide better utility than MI, especially in high privacy regimes (i.e., when ε "
                         "is small)'", "Arcolezi, Cerna and Palamidessi (DBSec 2023), abstract"),
           where="Arcolezi, Cerna and Palamidessi (2023), abstract; here on Adult's 12 age-hours cells (n = 48,842), "
                 "MI = the standard estimate clipped and renormalised, IBU on the whole channel to a certified optimum",
           note="gain = 1 − MSE(IBU)/MSE(MI) from paired runs at each ε (delta-method SE); diff_lower = gain(0.5) − "
-               "gain(4) − 2 SE (independent runs across ε); gain_low_lower = gain(0.5) − 2 SE."),
+               "gain(4) − 2 SE (independent runs across ε); gain_low_lower = gain(0.5) − 2 SE. The first book-scale run "
+               "failed it: with IBU on the whole channel the gain *grows* with ε for SUE, OUE and OLH (SUE 0.03 at "
+               "ε = 0.5, 0.27 at ε = 4) and is 0 for k-RR and SS. Cause, verified before declaring the divergence: "
+               "Arcolezi et al.'s IBU (multi-freq-ldpy) runs on the support counts, which are not sufficient for the "
+               "unary encodings and local hashing; run on support counts, IBU gains little and less at large ε "
+               "(probe, 40 runs: OLH 0.036 at ε = 0.5, 0.005 at ε = 4). Instead: at ε = 4 the whole-channel IBU beats "
+               "the support-count IBU for SUE, OUE and OLH (full_minus_support_lower = paired gain difference − 2 SE)."),
     Claim("A23n", "A value printed by Arcolezi, Cerna and Palamidessi (2023) (a utility gain of IBU over MI at a stated "
                  "mechanism, k, ε and n), reproduced",
           source="paper", kind="none", expect="not-evaluated",
@@ -328,7 +347,7 @@ CLAIMS.update(claim_table(
           note="outside_band = integers k where the exact order and the band prediction disagree; the count of "
                "integers inside the band, where the rule errs, is reported with the row."),
     Claim("W3", "OUE's exact variance for a value nobody holds equals Wang et al.'s Var* = 4e^ε/(n(e^ε − 1)²): at ε = 1, "
-               "n Var = 4e/(e − 1)² = 3.6800 (computed on the exact 12 × 4,096 channel)",
+               "n Var = 4e/(e − 1)² = 3.68269 (computed on the exact 12 × 4,096 channel)",
           source="derived", kind="close", reference=4 * 2.718281828459045 / (2.718281828459045 - 1) ** 2, rtol=1e-9,
           where="Wang et al. (2017), Sec. 4 (OUE): Var* = 4e^ε/(n(e^ε − 1)²), the printed formula at ε = 1"),
     # ---- Kairouz, Bonawitz and Ramage (2016); Cormode, Maddock and Maple (2021) ---------------------------
