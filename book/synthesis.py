@@ -293,7 +293,8 @@ for row, s in (("E1", "Adult"), ("E3", "Gowalla")):
     report.holds(row, upper=a["upper"], lower=a["lower"], checked=len(nondeg[s]))
 a2 = ex.ibu_advantage(table["Adult"], ["k-RR", "SUE"])
 report.holds("E2", rel_bound=a2["rel_bound"])
-early = ex.ibu_advantage(table["Adult"], ex.ORACLES, key="emd_early_diff", ref="emd_ibu")
+early = ex.ibu_advantage(table["Adult"], ex.ORACLES, key="emd_early_diff",
+                         ref="emd_ibu")
 report.holds("E2c", upper=early["upper"], lower=early["lower"])
 
 # %% [markdown]
@@ -342,21 +343,22 @@ report.holds("E2d", ratio_ue_lh=[ratio[n] for n in ("SUE", "OUE", "OLH")],
              ratio_grr_ss_gap=[abs(ratio[n] - 1) for n in ("k-RR", "SS")])
 
 # %% tags=["remove-cell"]
-glue("synthesis-e1-n", text.ibu_better_count(table["Adult"], nondeg["Adult"]), display=False)
+A_nd = nondeg["Adult"]
+glue("synthesis-e1-n", text.ibu_better_count(table["Adult"], A_nd), display=False)
 glue("synthesis-e3-n", text.ibu_better_count(table["Gowalla"], nondeg["Gowalla"]),
      display=False)
 glue("synthesis-e2-max", f"{a2['rel_bound'].max():.1%}", display=False)
 glue("synthesis-e2b-n", f"{int(inside.sum())} of {inside.size}", display=False)
-glue("synthesis-e2b-gap", f"{gap.max() if gap.size else float('nan'):.1e}", display=False)
+glue("synthesis-e2b-gap", f"{gap.max() if gap.size else np.nan:.1e}", display=False)
 e_yes, _ = ex.wins(early, ex.ORACLES)
-e1_no = [n for n in nondeg["Adult"] if n not in text.ibu_better(table["Adult"], nondeg["Adult"])]
+e1_no = [n for n in A_nd if n not in text.ibu_better(table["Adult"], A_nd)]
 glue("synthesis-e1-no", ", ".join(e1_no) or "none", display=False)
 out = np.mean([1 - table["Adult"][n]["in_simplex"] for n in nondeg["Adult"]])
 glue("synthesis-e1-out", f"{out:.0%}", display=False)
 glue("synthesis-e2c", f"{len(e_yes)} of {len(ex.ORACLES)} oracles"
      + (f" ({', '.join(e_yes)})" if e_yes else ""), display=False)
-glue("synthesis-pinv", ", ".join(f"{n} {ratio[n]:.2f}×" for n in ("SUE", "OUE", "OLH")),
-     display=False)
+pinv = ", ".join(f"{n} {ratio[n]:.2f}×" for n in ("SUE", "OUE", "OLH"))
+glue("synthesis-pinv", pinv, display=False)
 
 # %% [markdown]
 # The first edition compared IBU with a different INV for the unary encodings and local hashing:
@@ -370,7 +372,8 @@ glue("synthesis-pinv", ", ".join(f"{n} {ratio[n]:.2f}×" for n in ("SUE", "OUE",
 
 # %%
 EPS_A = [0.5, 1.0, 2.0, 4.0]
-ga = ex.ibu_gain_by_eps(adult, ex.ORACLES, EPS_A, runs=RUNS_A, seed=seed_for(SEED, "a23"))
+ga = ex.ibu_gain_by_eps(adult, ex.ORACLES, EPS_A, runs=RUNS_A,
+                        seed=seed_for(SEED, "a23"))
 g, se = np.array(list(ga["gain"].values())), np.array(list(ga["se"].values()))
 fs = [ga["diff"][n][-1] - 2 * ga["diff_se"][n][-1] for n in ("SUE", "OUE", "OLH")]
 report.holds("A23", diff_lower=g[:, 0] - g[:, -1] - 2 * np.hypot(se[:, 0], se[:, -1]),
@@ -459,15 +462,21 @@ glue("synthesis-a23-max", f"{g[:, -1].max():.0%}", display=False)
 
 # %%
 names = fam.oracle_families()
-zipf = lambda k: guide.integer_counts(guide.distribution("Zipf", k), 10_000)  # noqa: E731
+def counts(d, k, n):
+    return guide.integer_counts(guide.distribution(d, k), n)
+
+
+zipf = lambda k: counts("Zipf", k, 10_000)  # noqa: E731
 v1 = V.formula_vs_channel(names, [4, 8, 12], [0.5, 1.0, 2.0, 4.0], zipf)
 report.close("V1", v1["max_rel_gap"])
-dists = {d: guide.integer_counts(guide.distribution(d, 12), adult.n) for d in ("uniform", "Zipf")}
-v3 = V.skew_invariance(names, 12, [0.5, 1.0, 2.0, 4.0], {**dists, "Adult": adult.counts})
+dists = {d: counts(d, 12, adult.n) for d in ("uniform", "Zipf")}
+dists["Adult"] = adult.counts
+v3 = V.skew_invariance(names, 12, [0.5, 1.0, 2.0, 4.0], dists)
 report.close("V3", v3["max_rel_gap"])
 w = V.wang_rule_check(np.arange(2, 1025), guide.GRIDS["book"]["eps"])
 report.holds("W1", mismatches=w["mismatches"], checked=w["checked"])
-report.holds("W2", outside_band=w["outside_band"], checked=w["checked"], in_band=w["in_band"])
+report.holds("W2", outside_band=w["outside_band"], checked=w["checked"],
+             in_band=w["in_band"])
 w3 = V.oue_var_star_exact()
 report.close("W3", w3)
 report.holds("KB1", **V.kairouz_regimes(guide.GRIDS["book"]["k"]))
@@ -511,7 +520,8 @@ N_MAP = 100_000 if 100_000 in GRID["n"] else GRID["n"][-1]
 glue("synthesis-map-n", f"{N_MAP:,}", display=False)
 
 # %% tags=["hide-input", "remove-output"]
-glue("synthesis-guide-map", figures.guide_map(res, GRID["k"], GRID["eps"], N_MAP, "Zipf"))
+gmap = figures.guide_map(res, GRID["k"], GRID["eps"], N_MAP, "Zipf")
+glue("synthesis-guide-map", gmap)
 
 # %% [markdown]
 # ```{glue:figure} synthesis-guide-map
@@ -553,7 +563,8 @@ figures.guide_table(guide_df)
 # encodings' and local hashing's add up.
 
 # %%
-report.holds("T1", **{k: v for k, v in guide.task_rankings(res).items() if k != "examples"})
+tr = guide.task_rankings(res)
+report.holds("T1", disagree=tr["disagree"], cells=tr["cells"])
 hh = guide.heavy_hitter_best(res, k=1024, n=10**6, eps_min=2.0)
 if hh["checked"]:
     report.holds("CM1", best_precision=hh["best_precision"], checked=hh["checked"])
@@ -561,12 +572,12 @@ t2 = V.range_swaps(guide.adult_ages(), names, [0.5, 1.0, 2.0, 3.0, 4.0, 6.0])
 report.holds("T2", swaps=t2["swaps"], checked=t2["checked"])
 
 # %% tags=["remove-cell"]
-tr = guide.task_rankings(res)
-ex_t1 = "; ".join(f"k = {k}, ε = {e:g}, n = {n:,}, {d}: {b} {pb:.2f} against {h} {ph:.2f}"
+ex_t1 = "; ".join(f"k = {k}, ε = {e:g}, n = {n:,}, {d}: {b} {pb:.2f}, {h} {ph:.2f}"
                   for k, e, n, d, b, pb, h, ph in tr["examples"][:2]) or "none"
-glue("synthesis-t1", f"{tr['disagree']} of {tr['cells']} cells ({ex_t1})", display=False)
-glue("synthesis-t2", "; ".join(f"ε = {e:g}: {a} and {b}" for e, a, b in t2["examples"][:3])
-     or "none", display=False)
+t1 = f"{tr['disagree']} of {tr['cells']} cells ({ex_t1})"
+glue("synthesis-t1", t1, display=False)
+t2s = "; ".join(f"ε = {e:g}: {a} and {b}" for e, a, b in t2["examples"][:3])
+glue("synthesis-t2", t2s or "none", display=False)
 glue("synthesis-cm1", (f"{min(hh['best_precision']):.2f}" if hh["checked"] else "—"),
      display=False)
 
@@ -639,7 +650,8 @@ target = table["Adult"]["k-RR"]["lift_ldp"]
 p_lift = {n: ex.match_parameter(adult, n, "lift_ldp", target)[0] for n in ex.LIFT}
 at_lift = {n: ex.exact_lenses(ex.build(adult, n, t), adult) for n, t in p_lift.items()}
 vx = {n: r["vx"] for n, r in table["Adult"].items() if n not in ex.LIFT}
-report.order("E6", {"LDP": max(vx.values()), "lift": min(r["vx"] for r in at_lift.values())})
+e6 = {"LDP": max(vx.values()), "lift": min(r["vx"] for r in at_lift.values())}
+report.order("E6", e6)
 
 # %% tags=["remove-cell"]
 from ldpnb.measures import entropy
@@ -647,8 +659,8 @@ from ldpnb.measures import entropy
 glue("synthesis-i0", f"{i0:.2f} bits", display=False)
 glue("synthesis-hx", f"{entropy(adult.p_x, unit='bits'):.2f} bits", display=False)
 glue("synthesis-e6-target", f"{target:.3f} nats", display=False)
-glue("synthesis-e6-got", ", ".join(f"{n} {r['lift_ldp']:.3f}" for n, r in at_lift.items()),
-     display=False)
+got = ", ".join(f"{n} {r['lift_ldp']:.3f}" for n, r in at_lift.items())
+glue("synthesis-e6-got", got, display=False)
 
 # %% [markdown]
 # **The risks paper's protocols.** RS+FD sends one real value and fake values for the other
@@ -773,8 +785,9 @@ report.holds("M4", lift_gap=g_emd["lift_gap"])
 
 # %%
 bd = ex.ba_matched_distortion(adult, {n: p_mi[n] for n in geo if n != "BA"})
-report.holds("E8b", violations=sum(r["I_BA"] > r["I_mech"] + 1e-12 for r in bd.values()),
-             degenerate=sum(r["I_BA"] < ex.DEGENERATE_BITS for r in bd.values()),
+bdv = list(bd.values())
+report.holds("E8b", violations=sum(r["I_BA"] > r["I_mech"] + 1e-12 for r in bdv),
+             degenerate=sum(r["I_BA"] < ex.DEGENERATE_BITS for r in bdv),
              checked=len(bd))
 
 # %% tags=["remove-cell"]
@@ -859,8 +872,8 @@ report.range("K1", k1[0], note=f"95 % bootstrap interval [{k1[1]:.3f}, {k1[2]:.3
 report.range("K2", k2[0], note=f"95 % bootstrap interval [{k2[1]:.3f}, {k2[2]:.3f}]")
 disc = rk.discordant_pairs_tied(scores["mi"], -scores["emd_ibu"], mech_names)
 why = ex.explain_discordance(adult, params["Adult"], disc)
-report.holds("K3", other=len(why["other"]), explained=len(why["rank"]) + len(why["metric"]),
-             within=len(why["within"]))
+report.holds("K3", other=len(why["other"]), within=len(why["within"]),
+             explained=len(why["rank"]) + len(why["metric"]))
 
 # %% tags=["hide-input", "remove-output"]
 glue("synthesis-tau", figures.rank_agreement(taus, ex.RANK_LENSES))
@@ -870,7 +883,8 @@ glue("synthesis-discordant", text.discordant_table(disc, why, table["Adult"]))
 glue("synthesis-k1", f"τ_b = {k1[0]:.2f} [{k1[1]:.2f}, {k1[2]:.2f}]", display=False)
 glue("synthesis-k2", f"τ_b = {k2[0]:.2f} [{k2[1]:.2f}, {k2[2]:.2f}]", display=False)
 glue("synthesis-n-disc", f"{len(disc)}", display=False)
-glue("synthesis-n-pairs", f"{len(mech_names) * (len(mech_names) - 1) // 2}", display=False)
+n_m = len(mech_names)
+glue("synthesis-n-pairs", f"{n_m * (n_m - 1) // 2}", display=False)
 for key in ("rank", "metric", "other", "within"):
     glue(f"synthesis-n-{key}", f"{len(why[key])}", display=False)
 
@@ -901,7 +915,6 @@ for key in ("rank", "metric", "other", "within"):
 # The measured rows, read as advice. Every answer below is computed from the rows it names.
 
 # %% tags=["remove-input"]
-e6 = {"LDP": max(vx.values()), "lift": min(r["vx"] for r in at_lift.values())}
 facts = text.guide_facts(guide_df, res, table["Adult"], ga, t2, tr, hh, rank12, w,
                          guide.rank_changes(res), e6, deg["Adult"])
 display(Markdown(text.reading_guide(table["Adult"], facts)))
@@ -964,8 +977,9 @@ print(f"k* = {kstar:.2f}: GRR wins up to k = {int(np.ceil(kstar)) - 1}; "
 oue = fam.build_oracle("OUE", 64, 1.0)
 f64 = guide.distribution("Zipf", 64)
 var = V.wang_per_value(oue.p, oue.q, f64, 10_000)
-print(f"most frequent {var[0]:.3e}, least frequent {var[-1]:.3e}, total {var.sum():.4e} "
-      f"= {fam.pure_total_variance(oue.p, oue.q, 64, 10_000):.4e}")
+total = fam.pure_total_variance(oue.p, oue.q, 64, 10_000)
+print(f"most frequent {var[0]:.3e}, least frequent {var[-1]:.3e}")
+print(f"sum {var.sum():.4e} = total {total:.4e}")
 
 # %% [markdown]
 # ## Reproduction report

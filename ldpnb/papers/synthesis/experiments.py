@@ -745,7 +745,7 @@ def reid_over_collections(setting: Setting, params: dict[str, float], ts: list[i
 #: Lenses of the rank-agreement figure, oriented so that larger = leaks more (privacy lenses) or
 #: estimates worse (utility lenses).
 RANK_LENSES = {"mi": "I(X;Y)", "vx": "V(X|Y)", "lift_ldp": "LDP leak (S)", "lift_inv": "lift-inverse",
-               "vs": "V(S|Y)", "emd_ibu": "EMD, IBU", "emd_inv": "EMD, INV"}
+               "vs": "V(S|Y)", "emd_ibu": "EMD, IBU", "emd_inv": "EMD, standard"}
 
 
 def lens_scores(table: dict[str, dict[str, float]], names: list[str], lenses: list[str]) -> dict[str, np.ndarray]:

@@ -107,9 +107,9 @@ def frontiers(sweeps: Mapping[str, Mapping[str, np.ndarray]], y: str, xlabels: M
             ax.set_yscale("log")
             if r == 0:
                 ax.set_title(cname, fontsize=9)
-                ax.legend(fontsize=6.5, frameon=False, loc="lower left")
-            if r == len(keys) - 1 or True:
-                ax.set_xlabel(xlabels[k], fontsize=8)
+            if r == len(keys) - 1:
+                ax.legend(fontsize=6.5, frameon=False, loc="upper right")
+            ax.set_xlabel(xlabels[k], fontsize=8)
             if c == 0:
                 ax.set_ylabel(ylabel, fontsize=8)
             ax.tick_params(labelsize=7)
@@ -175,8 +175,11 @@ def gain_by_eps(ga: Mapping[str, object]):
             ax.errorbar(x, ga["gain_support"][name], yerr=2 * ga["se_support"][name], marker="s", ms=2.5,
                         lw=0.9, ls="--", capsize=2, color=cmap(i), alpha=0.7)
     ax.axhline(0, color="0.5", lw=0.8)
+    from matplotlib.ticker import NullFormatter
+
     ax.set_xscale("log")
     ax.set_xticks(eps, [f"{e:g}" for e in eps])
+    ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("ε")
     ax.set_ylabel("1 − MSE(IBU) / MSE(standard)")
     ax.legend(fontsize=7, frameon=False, title="dashed: IBU on support counts", title_fontsize=7)
@@ -192,6 +195,7 @@ def guide_map(res, ks: Sequence[int], eps: Sequence[float], n: int, dist: str):
     from matplotlib.colors import ListedColormap
     from matplotlib.patches import Patch
 
+    from ldpnb.papers.synthesis.guide import best_index
     from ldpnb.papers.synthesis.variance import grr_oue_exact_boundary
 
     names = res.names
@@ -205,7 +209,7 @@ def guide_map(res, ks: Sequence[int], eps: Sequence[float], n: int, dist: str):
             i = idx.get((k, e, n, dist))
             if i is None:
                 continue
-            A[a, b] = np.argmin(res.exact[i])
+            A[a, b] = best_index(res.exact[i])
             mp = res.se_proj[i].mean(axis=1)
             bp = int(np.argmin(mp))
             B[a, b] = bp
@@ -221,8 +225,10 @@ def guide_map(res, ks: Sequence[int], eps: Sequence[float], n: int, dist: str):
         ax.grid(False)
         for kk, style, lab in ((lambda e: 3 * np.exp(e) + 2, "-", "k = 3e^ε + 2 (Wang et al.)"),
                                (np.vectorize(grr_oue_exact_boundary), "--", "exact k*")):
-            ky = np.interp(np.log2(kk(e_val)), np.log2(ks), np.arange(len(ks)))
-            ax.plot(ee, ky, style, color="black", lw=1.2, label=lab)
+            kv = kk(e_val)
+            ky = np.interp(np.log2(kv), np.log2(ks), np.arange(len(ks)))
+            inside = kv <= ks[-1]
+            ax.plot(ee[inside], ky[inside], style, color="black", lw=1.2, label=lab)
         ax.set_xticks(range(len(eps)), [f"{e:g}" for e in eps], fontsize=8)
         ax.set_xlabel("ε")
         ax.set_title(title, fontsize=9)

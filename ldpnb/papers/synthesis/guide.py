@@ -139,6 +139,21 @@ def run_grid(grid: dict[str, Any], *, seed: Any, names: list[str] | None = None,
     return GridResult(cells, list(names), exact, se_std, se_proj, top, bits, server, ks)
 
 
+#: Relative tolerance under which two exact MSEs are a tie (subset selection with omega = 1 *is* GRR).
+TIE_EXACT = 1e-9
+
+
+def best_index(values: Any, rtol: float = TIE_EXACT) -> int:
+    """Index of the smallest value; among values within ``rtol`` of it (ties of float noise), the
+    first in registry order.
+
+    >>> best_index([2.0, 1.0 + 1e-15, 1.0])
+    1
+    """
+    v = np.asarray(values, dtype=float)
+    return int(np.flatnonzero(v <= v.min() * (1 + rtol))[0])
+
+
 def _mean_ci(x: np.ndarray, z: float = 1.96) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     m = x.mean(axis=-1)
     s = x.std(axis=-1, ddof=1) / np.sqrt(x.shape[-1])
@@ -160,7 +175,7 @@ def summarise(res: GridResult, tie: float = TIE):
     rows = []
     for i, (k, e, n, d) in enumerate(res.cells):
         ex = res.exact[i]
-        b = int(np.argmin(ex))
+        b = best_index(ex)
         ru = [names[j] for j in np.argsort(ex) if j != b and ex[j] <= ex[b] * (1 + tie)]
         bp = int(np.argmin(m_proj[i]))
         ratio = res.se_proj[i] / res.se_proj[i, bp].mean()
@@ -190,7 +205,7 @@ def rank_changes(res: GridResult, tie: float = TIE) -> dict[str, int]:
     by_ke: dict[tuple[int, float], set[str]] = {}
     for i, (k, e, n, d) in enumerate(res.cells):
         ex = res.exact[i]
-        b = int(np.argmin(ex))
+        b = best_index(ex)
         near = {j for j in range(len(names)) if ex[j] <= ex[b] * (1 + tie)}
         mp = res.se_proj[i].mean(axis=1)
         bp = int(np.argmin(mp))
@@ -234,7 +249,7 @@ def task_rankings(res: GridResult) -> dict[str, Any]:
         if np.all(np.isnan(res.top[i])):
             continue
         out["cells"] += 1
-        b = int(np.argmin(res.exact[i]))
+        b = best_index(res.exact[i])
         prec = res.top[i].mean(axis=1)
         se = res.top[i].std(axis=1, ddof=1) / np.sqrt(res.top.shape[-1])
         h = int(np.argmax(prec))
