@@ -651,7 +651,8 @@ p_lift = {n: ex.match_parameter(adult, n, "lift_ldp", target)[0] for n in ex.LIF
 at_lift = {n: ex.exact_lenses(ex.build(adult, n, t), adult) for n, t in p_lift.items()}
 vx = {n: r["vx"] for n, r in table["Adult"].items() if n not in ex.LIFT}
 e6 = {"LDP": max(vx.values()), "lift": min(r["vx"] for r in at_lift.values())}
-report.order("E6", e6)
+got = ", ".join(f"{n} {r['lift_ldp']:.3f}" for n, r in at_lift.items())
+report.order("E6", e6, note=f"target {target:.3f} nats; achieved {got}")
 
 # %% tags=["remove-cell"]
 from ldpnb.measures import entropy
@@ -659,7 +660,6 @@ from ldpnb.measures import entropy
 glue("synthesis-i0", f"{i0:.2f} bits", display=False)
 glue("synthesis-hx", f"{entropy(adult.p_x, unit='bits'):.2f} bits", display=False)
 glue("synthesis-e6-target", f"{target:.3f} nats", display=False)
-got = ", ".join(f"{n} {r['lift_ldp']:.3f}" for n, r in at_lift.items())
 glue("synthesis-e6-got", got, display=False)
 
 # %% [markdown]

@@ -164,7 +164,7 @@ CLAIMS.update(claim_table(
           where="ALIP bounds P(s|y)/P(s) only; the watchdog publishes low-risk values unchanged (Sec. III)",
           note="Changed after the audit of the first edition, which matched the lift-based mechanisms through a "
                "bound (ALIP 0.5, 'as every 1-LDP mechanism'): their measured leakage about S was then 0.61-0.88 nats "
-               "against 0.32-0.59 for the 1-LDP mechanisms. The achieved leakages are in the note of the run."),
+               "against 0.32-0.59 for the 1-LDP mechanisms. The target and the achieved leakages are in the run's note."),
     Claim("E11", "AORR keeps the information of the perfect-privacy response at every budget: its I(X;Y) never falls "
                 "below the ε → 0 limit (bits, smallest gap along the sweep)",
           source="derived", kind="range", lower=-1e-9, one_sided=True,
