@@ -36,7 +36,7 @@ from typing import Any, Callable
 import numpy as np
 
 from ldpnb import mechanisms as mech
-from ldpnb.contracts import Instance, Integer, RandomState, Real, contract
+from ldpnb.contracts import Counts, Instance, Integer, RandomState, Real, contract
 from ldpnb.mechanisms import FrequencyOracle
 from ldpnb.utils import check_random_state
 
@@ -131,7 +131,8 @@ def _independent(m: FrequencyOracle) -> bool:
     return isinstance(m, (mech.UnaryEncoding, mech.LocalHashing))
 
 
-@contract(m=Instance(FrequencyOracle, example=mech.GRR(4, 1.0)), runs=Integer(1, 1_000_000), rng=RandomState())
+@contract(m=Instance(FrequencyOracle, example=mech.GRR(4, 1.0)), input_counts=Counts(min_size=2),
+          runs=Integer(1, 1_000_000), rng=RandomState())
 def sample_support_counts(m: FrequencyOracle, input_counts: Any, runs: int, *, rng: Any = None) -> np.ndarray:
     r"""``runs`` independent draws of the support counts of ``m`` for input counts ``N``, ``(runs, k)``.
 
