@@ -135,7 +135,7 @@ def test_synthesis_text_counts_and_sentences():
     """The glued sentences: IBU 'better' means beating INV by more than 2 paired SE; the verdict and the
     guide quote the table's numbers."""
     import numpy as np
-    from ldpnb.papers.synthesis import experiments as ex, text
+    from ldpnb.papers.synthesis import text
 
     row = dict(emd_diff=-0.01, emd_diff_se=0.001, emd_inv=0.1, emd_ibu=0.09, ldp=1.0, mi=0.5, vx=0.2,
                lift_ldp=0.3)
