@@ -137,7 +137,7 @@ note(grade.record(report, grade.fig1(fig1, runs)))
 # of its four end points from their medians, each in units of its interquartile range; pooled with
 # our runs, the paper's four values (their rounding counted in the paper's favour) get the p-value
 # {glue:text}`lift-joint`, the share of runs at least as far out
-# ([F1.joint](#claim-lift-F1.joint)). The test rejects at $p < 0.01$, which would happen to a run
+# (<a href="#claim-lift-F1.joint">F1.joint</a>). The test rejects at $p < 0.01$, which would happen to a run
 # of our own generator at most 1% of the time. That is all these data can say: not rejecting our
 # generator does not show that the paper used it. The upper end 1.64 exceeds $\log 5 = 1.61$
 # because the bound $\log(1/\min_s P_S(s))$ does in every run: $\min_s P_S(s) < 1/5$ unless $P_S$
@@ -218,7 +218,7 @@ display(figures.proposition_table(viol, n_inst))
 # $m = e^{\varepsilon_u}-1$.
 # ```
 #
-# Rows [P1.2](#claim-lift-P1.2), [P3.1-2](#claim-lift-P3.1-2) and [P5.1-2](#claim-lift-P5.1-2)
+# Rows <a href="#claim-lift-P1.2">P1.2</a>, <a href="#claim-lift-P3.1-2">P3.1-2</a> and <a href="#claim-lift-P5.1-2">P5.1-2</a>
 # record both: the printed bounds fail on the counterexamples and on random mechanisms, the
 # corrected ones never.
 
@@ -256,7 +256,7 @@ _ = grade.record(report, grade.errata(viol, checks))
 # $\Gamma(\mathcal X_H) \le e^{\varepsilon}$.
 # ```
 #
-# We check it on random instances ([T1](#claim-lift-T1); [P7](#claim-lift-P7), both directions by
+# We check it on random instances (<a href="#claim-lift-T1">T1</a>; <a href="#claim-lift-P7">P7</a>, both directions by
 # linear programming), with the other analytic facts behind the sweeps: the closed forms equal
 # $I(X;Y)$ of the explicit channel; a smaller $\mathcal X_H$ gives a higher utility (after
 # eq. 11); a refinement of the partition does not lower it (Def. 4);
@@ -315,7 +315,7 @@ S_wd = ex.summarise(wd)
 # $\lambda = 0.5$, $\varepsilon = 2$ the utility is 0.52 (ours: {glue:text}`lift-h1`). It
 # generalises the last point: "any value of $\lambda < 0.5$ reduces utility", because the strict
 # min-lift budget enlarges $\mathcal X_H$; we compare $\lambda \in \{0.2, 0.35, 0.45\}$ with 0.5,
-# on the mean utility and on the mean $|\mathcal X_H|$ ([F2.lamXH](#claim-lift-F2.lamXH)).
+# on the mean utility and on the mean $|\mathcal X_H|$ (<a href="#claim-lift-F2.lamXH">F2.lamXH</a>).
 
 # %%
 note(grade.record(report, grade.fig2(wd, S_wd)))
@@ -517,7 +517,7 @@ glue("lift-fig4", figures.fig4(S_wd, SIZES["n_wd"]))
 # So Algorithm 1 leaves a violation only when all of $\mathcal X_H$ merged still violates the
 # budget; then it returns the single block $\mathcal X_H$, that is complete merging, and no
 # randomisation confined to $\mathcal X_H$ can do better ({prf:ref}`thm-lift-merging`); complete
-# and subset merging violate on exactly the same distributions ([F4.same](#claim-lift-F4.same)). This happens in up to
+# and subset merging violate on exactly the same distributions (<a href="#claim-lift-F4.same">F4.same</a>). This happens in up to
 # {glue:text}`lift-maxrate` of the distributions at moderate $\varepsilon$ and never for
 # $\varepsilon \le 2$ at $\lambda = 0.5$; in {glue:text}`lift-single` of these cases $\mathcal X_H$ is
 # a single symbol, which merging leaves as it is (the equality case of eq. 11).
@@ -581,7 +581,7 @@ glue("lift-repair", figures.repair(S_wd, excess, SIZES["n_wd"]))
 # block, and the loop body never runs.
 # ```
 #
-# We count the merges ([A2.merge](#claim-lift-A2.merge)) as the blocks of Algorithm 1 minus those
+# We count the merges (<a href="#claim-lift-A2.merge">A2.merge</a>) as the blocks of Algorithm 1 minus those
 # SRR ends with: with the LP test (the toolkit's default) on every SRR of Figs. 5 and 6, and with
 # the printed test on the first {glue:text}`lift-n_time` distributions at three $\lambda$ and
 # every $\varepsilon$. SRR is therefore "AORR on each block of Algorithm 1, or fall back".
@@ -595,15 +595,16 @@ printed = theory.algorithm2_merges(Jo[: SIZES["n_time"]], SIZES["eps_orr"], lams
 # %% [markdown]
 # In Fig. 5(a) the paper finds SRR's utility "very close to AORR". Per $\varepsilon$ we compare
 # the paired mean NMI difference AORR − SRR with 0.02 NMI, about the width of a line on the
-# figure's axis ([F5.close](#claim-lift-F5.close)): the largest difference is
+# figure's axis (<a href="#claim-lift-F5.close">F5.close</a>): the largest difference is
 # {glue:text}`lift-closeworst`, although SRR always recovers at least {glue:text}`lift-sharemin`
 # of the gap from subset merging to AORR.
 #
 # The paper's Fig. 5(d) plots processing times, and Sec. V-B reads from it that AORR and SRR are
 # much slower than subset merging. Here AORR is at least ten times slower at every $\varepsilon$,
-# but SRR is not where its blocks are single symbols and its random response is trivial
-# ([F5.time](#claim-lift-F5.time); this run: {glue:text}`lift-ftime` slower, medians per
-# $\varepsilon$, SRR less than ten times slower at $\varepsilon =$ {glue:text}`lift-srrbelow`).
+# but SRR is not where its blocks are tiny and its random response is nearly trivial
+# (<a href="#claim-lift-F5.time">F5.time</a>; this run: {glue:text}`lift-ftime` slower, medians per
+# $\varepsilon$; SRR less than ten times slower at $\varepsilon =$ {glue:text}`lift-srrbelow`,
+# where its median largest block has at most {glue:text}`lift-belowblock` symbols).
 # Sec. V-B also reads that SRR is faster than AORR for $\varepsilon < 1$ and
 # $\varepsilon > 2.5$ and slower in between. Times depend on the implementation: here every AORR is one Qhull enumeration
 # and one LP, every SRR one Algorithm 1 and one enumeration and LP per block. We time both on
@@ -682,8 +683,8 @@ glue("lift-timing", figures.timing(tab, backend=orr.vertex_backend(),
 # vertices for $|\mathcal X|$ from 6 up to {glue:text}`lift-nxmax` ({glue:text}`lift-n_growth`
 # distributions per size, $\lambda = 0.5$), fit an exponential law and a power law to the median
 # counts, and compare their predictions at the held-out sizes {glue:text}`lift-heldout`
-# ([V-A.vert](#claim-lift-V-A.vert)); every enumerated polytope is checked against
-# {prf:ref}`prop-lift-support` ([V-A.bound](#claim-lift-V-A.bound)), including those of AORR at
+# (<a href="#claim-lift-V-A.vert">V-A.vert</a>); every enumerated polytope is checked against
+# {prf:ref}`prop-lift-support` (<a href="#claim-lift-V-A.bound">V-A.bound</a>), including those of AORR at
 # $|\mathcal X| = 20$, $|\mathcal S| = 15$ used for Fig. 6 below. SRR's enumerated vertices and times
 # come from the Fig. 5 runs ({numref}`fig-lift-complexity`).
 
@@ -736,8 +737,8 @@ glue("lift-complexity", figures.complexity(grow, held, by_block))
 # scale (100 at `paper` scale) on its grid $\varepsilon \in \{1, 1.25, \dots, 8\}$,
 # $\lambda = 0.5$. We read "applicable" with the paper's own measure of complexity, the number of
 # vertices enumerated: at $|\mathcal X| = 200$ SRR should enumerate no more than AORR at the
-# $|\mathcal X| = 17$ at which the paper runs it ([F6.run](#claim-lift-F6.run)), nor more than AORR
-# at $|\mathcal X| = 20$ with the same $|\mathcal S| = 15$ ([V.scale](#claim-lift-V.scale)).
+# $|\mathcal X| = 17$ at which the paper runs it (<a href="#claim-lift-F6.run">F6.run</a>), nor more than AORR
+# at $|\mathcal X| = 20$ with the same $|\mathcal S| = 15$ (<a href="#claim-lift-V.scale">V.scale</a>).
 
 # %%
 J6 = ex.random_joints(SIZES["n6"], 15, 200, rng=rng_for(SEED, "fig6"))
@@ -795,11 +796,11 @@ glue("lift-fig6", figures.fig6(ex.summarise(d6), SIZES["n6"]))
 # ```
 #
 # We check both halves on AORR at $\lambda \in \{0.35, 0.65\}$, which is ALIP on every instance
-# ([VI-A.rel](#claim-lift-VI-A.rel)): violations where the condition holds,
+# (<a href="#claim-lift-VI-A.rel">VI-A.rel</a>): violations where the condition holds,
 # {glue:text}`lift-relsafe`; where it fails, {glue:text}`lift-relunsafe`. Sec. VI-B also explains
 # why $\lambda = 0.65$ lowers the utility below $\varepsilon = 1$: the asymmetric budget "requires
 # more symbols to be merged in each subset and causes larger subsets", which we check on the largest
-# and the mean block of Algorithm 1 ([VI-B.size](#claim-lift-VI-B.size)).
+# and the mean block of Algorithm 1 (<a href="#claim-lift-VI-B.size">VI-B.size</a>).
 #
 # The same section states that the watchdog's utility under these measures is "comparable to the
 # optimal solutions" of {cite}`zamani2022disclosure,zamani2021chi2`, which the toolkit does not
@@ -835,13 +836,13 @@ glue("lift-fig6", figures.fig6(ex.summarise(d6), SIZES["n6"]))
 # l_{s_2}$. Hence $u = 0$ is the strict maximum of $g$ on $[-1, 1]$.
 # ```
 #
-# A linear programme finds such $m$ and $w$ ([VI-B.conv.chi2](#claim-lift-VI-B.conv.chi2)). On
+# A linear programme finds such $m$ and $w$ (<a href="#claim-lift-VI-B.conv.chi2">VI-B.conv.chi2</a>). On
 # the chapter's $P_{SX}$ of the convexity check the two ends have $\Psi_{\chi^2}$
 # {glue:text}`lift-chi2a` and {glue:text}`lift-chi2b` and the midpoint {glue:text}`lift-chi2mid`
 # (relative excess {glue:text}`lift-chi2rel`): the constraint
 # $\Psi_{\chi^2} \le (e^{\varepsilon_l}-1)^2$ at $\varepsilon_l =$ {glue:text}`lift-chi2eps` admits
 # both ends and not their midpoint. Random pairs of columns rarely show it (both lifts above 3/2 at
-# once is a small region); for $\ell_1$ they do ([VI-B.conv](#claim-lift-VI-B.conv)). The paper's
+# once is a small region); for $\ell_1$ they do (<a href="#claim-lift-VI-B.conv">VI-B.conv</a>). The paper's
 # remark holds for both measures.
 
 # %%
@@ -887,35 +888,35 @@ glue("lift-fig8", figures.fig8(S_wd, SIZES["n_wd"]))
 # ## Summary
 #
 # **What reproduces.** The three utilities the paper prints at $\lambda = 0.5$, $\varepsilon = 2$:
-# complete merging 0.52 ([H1](#claim-lift-H1)), AORR 0.94 ([H3](#claim-lift-H3)) and subset
-# merging 0.83 ([H2](#claim-lift-H2)), from a generator of random $P_{SX}$ that the paper does not
-# state but whose Fig. 1 it does not contradict ([F1.joint](#claim-lift-F1.joint)). The orderings
+# complete merging 0.52 (<a href="#claim-lift-H1">H1</a>), AORR 0.94 (<a href="#claim-lift-H3">H3</a>) and subset
+# merging 0.83 (<a href="#claim-lift-H2">H2</a>), from a generator of random $P_{SX}$ that the paper does not
+# state but whose Fig. 1 it does not contradict (<a href="#claim-lift-F1.joint">F1.joint</a>). The orderings
 # of Figs. 2-8: LDP above ALIP, the effect of $\lambda$ (including "any $\lambda < 0.5$",
-# [F2.lamXH](#claim-lift-F2.lamXH)), AORR ≥ SRR > subset merging, SRR at $|\mathcal X| = 200$
-# ([F6.run](#claim-lift-F6.run), [V.scale](#claim-lift-V.scale)), the lift-inverse measures
+# <a href="#claim-lift-F2.lamXH">F2.lamXH</a>), AORR ≥ SRR > subset merging, SRR at $|\mathcal X| = 200$
+# (<a href="#claim-lift-F6.run">F6.run</a>, <a href="#claim-lift-V.scale">V.scale</a>), the lift-inverse measures
 # restricting the min-lift, and $\alpha$-lift privacy tending to ALIP. Props. 1.1, 1.3, 1.4, 2,
 # 3.3, 4, 5.3, 6 and 7, Thm. 1 ({prf:ref}`thm-lift-merging`), and the non-convexity of the
 # $\ell_1$- and $\chi^2$-privacy constraints ({prf:ref}`prop-lift-nonconvex`).
 #
 # **Errata.** Five printed bounds are false; {prf:ref}`prop-lift-corrected` corrects them. The
 # strict inequality after eq. (11) is an equality for a single high-risk symbol
-# ([E11.mono](#claim-lift-E11.mono)). Algorithm 1 as printed does not give Fig. 4
-# ([A1](#claim-lift-A1)). The watchdog's mean leakage exceeds its budget at moderate
-# $\varepsilon$ ([F4.leak](#claim-lift-F4.leak)), because merging cannot privatise a violating
-# $\mathcal X_H$; a repair that is not in the paper removes it ([F4.fix](#claim-lift-F4.fix)), and
-# SRR, which falls back to merging, inherits it ([F5.budget](#claim-lift-F5.budget)).
+# (<a href="#claim-lift-E11.mono">E11.mono</a>). Algorithm 1 as printed does not give Fig. 4
+# (<a href="#claim-lift-A1">A1</a>). The watchdog's mean leakage exceeds its budget at moderate
+# $\varepsilon$ (<a href="#claim-lift-F4.leak">F4.leak</a>), because merging cannot privatise a violating
+# $\mathcal X_H$; a repair that is not in the paper removes it (<a href="#claim-lift-F4.fix">F4.fix</a>), and
+# SRR, which falls back to merging, inherits it (<a href="#claim-lift-F5.budget">F5.budget</a>).
 #
 # **Statements that need a qualifier.** AORR's vertex count is polynomial in $|\mathcal X|$ for a
-# fixed $|\mathcal S|$ ({prf:ref}`prop-lift-support`, [V-A.vert](#claim-lift-V-A.vert)), so
+# fixed $|\mathcal S|$ ({prf:ref}`prop-lift-support`, <a href="#claim-lift-V-A.vert">V-A.vert</a>), so
 # "grows exponentially" holds only as a loose bound. Algorithm 2's merge loop never merges on
-# Algorithm 1's blocks ({prf:ref}`prop-lift-merge-loop`, [A2.merge](#claim-lift-A2.merge)). ALIP
+# Algorithm 1's blocks ({prf:ref}`prop-lift-merge-loop`, <a href="#claim-lift-A2.merge">A2.merge</a>). ALIP
 # implies $\ell_1$- and $\chi^2$-privacy only under a condition on the budgets
-# ({prf:ref}`cor-lift-relaxation`, [VI-A.rel](#claim-lift-VI-A.rel)). SRR is close to AORR except
-# at the smallest budgets ([F5.close](#claim-lift-F5.close)), and much slower than subset merging
-# only where its blocks are not single symbols ([F5.time](#claim-lift-F5.time)). Subset merging
+# ({prf:ref}`cor-lift-relaxation`, <a href="#claim-lift-VI-A.rel">VI-A.rel</a>). SRR is close to AORR except
+# at the smallest budgets (<a href="#claim-lift-F5.close">F5.close</a>), and much slower than subset merging
+# only where its blocks are not single symbols (<a href="#claim-lift-F5.time">F5.time</a>). Subset merging
 # falls more than 10% short of a lower bound on the optimal $\ell_1$/$\chi^2$ mechanisms at the
-# smallest $\varepsilon$ only ([VI-B.comp](#claim-lift-VI-B.comp)). When SRR is slower than AORR
-# depends on the implementation ([F5.cross](#claim-lift-F5.cross)).
+# smallest $\varepsilon$ only (<a href="#claim-lift-VI-B.comp">VI-B.comp</a>). When SRR is slower than AORR
+# depends on the implementation (<a href="#claim-lift-F5.cross">F5.cross</a>).
 #
 # ## Exercises
 #
@@ -1002,9 +1003,9 @@ print(len(V), theory.vertex_support(V), theory.vertex_bound(8, 3))
 # {glue:text}`lift-reps` repetitions. At `smoke` scale the rows that need these sizes are not
 # evaluated (the report says so) and the others are noisy. The three timing rows keep their
 # measured numbers out of the report's table (they change from run to run); this run measured:
-# [F5.time](#claim-lift-F5.time), {glue:text}`lift-ftime` slower than subset merging;
-# [F5.cross](#claim-lift-F5.cross), SRR slower at {glue:text}`lift-verdicts`;
-# [V-A.time](#claim-lift-V-A.time), AORR's median time {glue:text}`lift-vatime`.
+# <a href="#claim-lift-F5.time">F5.time</a>, {glue:text}`lift-ftime` slower than subset merging;
+# <a href="#claim-lift-F5.cross">F5.cross</a>, SRR slower at {glue:text}`lift-verdicts`;
+# <a href="#claim-lift-V-A.time">V-A.time</a>, AORR's median time {glue:text}`lift-vatime`.
 #
 # Every row that does not simply pass is explained in the section that computes it and listed in
 # the summary above.

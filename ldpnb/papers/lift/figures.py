@@ -315,7 +315,7 @@ def complexity(growth, heldout, srr_by_block):
     t.semilogy(srr_by_block.index, srr_by_block["time"], marker="s", ms=3, ls="--", color="#7F7F7F", label="CPU time")
     t.set_ylabel("median CPU time (s)")
     b.legend(handles=b.get_lines() + t.get_lines(), fontsize=8, loc="upper left")
-    paper_title(fig, "Sec. V-A", "complexity of AORR and SRR")
+    paper_title(fig, "Secs. III-A2, V-A", "complexity of AORR and SRR")
     return fig
 
 

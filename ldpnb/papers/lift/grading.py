@@ -291,6 +291,7 @@ def fig5(od, od_all, S) -> dict:
     med = od.groupby(["curve", "eps"]).time.median().unstack(0)
     high = srr.groupby("eps").n_high.apply(lambda v: np.mean(v > 0))
     srr_eps = [e for e in med.index if high.get(e, 0.0) >= 0.5]
+    block = srr.groupby("eps").largest_block.median()
     ok = srr.set_index(["dist", "eps"]).fallback == False  # noqa: E712
     inst = [ex.per_instance_violations(od_all, M, R), ex.per_instance_violations(od_all, R, A, mask=ok)]
     fallback = float(srr.groupby("eps").fallback.mean().max())
@@ -313,7 +314,8 @@ def fig5(od, od_all, S) -> dict:
                   "sharemin": f"{share.min():.2f}",
                   "ftime": f"AORR at least {(med[A] / med[M]).min():.0f} times and SRR at least "
                            f"{(med[R] / med[M])[srr_eps].min():.1f} times" if len(srr_eps) else "n/a",
-                  "srrbelow": ", ".join(f"{e:g}" for e in srr_eps if med[R][e] < 10 * med[M][e]) or "none"},
+                  "srrbelow": ", ".join(f"{e:g}" for e in srr_eps if med[R][e] < 10 * med[M][e]) or "none",
+                  "belowblock": f"{max((block[e] for e in srr_eps if med[R][e] < 10 * med[M][e]), default=0):g}"},
     }
 
 
@@ -481,9 +483,9 @@ def lift_measures(wd, S, od, S_o, conv, quasi) -> dict:
                   "comp2": (f"{ratio['l1'].iloc[1]:.3f} (ℓ1) and {ratio['chi2'].iloc[1]:.3f} (χ²) at ε = "
                             f"{rmax.index[1]:g}") if len(rmax) > 1 else "n/a",
                   "compabove": ", ".join(f"{e:g}" for e in rmax.index[rmax > 1.1]) or "none",
-                  "chi2level": f"{quasi['level']:.5f}", "chi2mid": f"{quasi['f_mid']:.5f}",
+                  "chi2level": f"{quasi['level']:.6f}", "chi2mid": f"{quasi['f_mid']:.6f}",
                   "chi2eps": f"{quasi['eps_l']:.3f}", "chi2rel": f"{quasi['rel_gap']:.1e}",
-                  "chi2a": f"{quasi['f_a']:.5f}", "chi2b": f"{quasi['f_b']:.5f}",
+                  "chi2a": f"{quasi['f_a']:.6f}", "chi2b": f"{quasi['f_b']:.6f}",
                   "relsafe": f"{rel['safe_violations']} of {rel['safe_instances']:,}",
                   "relunsafe": f"{rel['aorr_violations']} of {rel['unsafe_instances']:,}"},
     })
