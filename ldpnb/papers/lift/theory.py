@@ -1,7 +1,10 @@
 """Lift paper (Zarrabian, Ding and Sadeghi): numerical checks of the propositions, the
 counterexamples to five printed bounds, the identities of eq. (4) and Def. 5, the watchdog's
 analytic results (eqs. 11, 13, Def. 4, Thm. 1, Props. 2 and 7), the convexity of the lift-based
-constraints (Sec. VI-B) and the alpha-lift limits (Sec. VI-B).
+constraints and a constructed counterexample to that of the lift-inverse ones (Sec. VI-B), the
+support and count bound on the vertices of AORR's polytope (eq. 21; Secs. III-A2, V-A), the merge
+loop of Algorithm 2, ALIP against l1/chi2-privacy (Sec. VI-A), the consistency test of Fig. 1's end
+points, and the alpha-lift limits (Sec. VI-B).
 """
 
 from __future__ import annotations
