@@ -10,10 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ldpnb.measures.lift import alip_budgets, chi2_lift_inverse, is_alip, l1_lift, l1_lift_inverse, random_joint
+from ldpnb.measures.lift import ALIP, alip_budgets, chi2_lift_inverse, is_alip, l1_lift, l1_lift_inverse, random_joint
 from ldpnb.mechanisms import orr
 from ldpnb.mechanisms.watchdog import subset_merging
-from ldpnb.measures.lift import ALIP
 from ldpnb.papers.lift import CLAIMS, theory
 from ldpnb.papers.lift import experiments as ex
 from ldpnb.repro.claims import row_status
