@@ -60,13 +60,17 @@ __all__ = [
     "example_5_1",
     "levy_mixture",
     "per_iteration_times",
+    "cycle_times",
+    "tradeoff_steps",
     "fig2_rows",
     "mean_sd",
     "elastic_gap",
     "rd_identities",
     "mi_qos_plane",
+    "qos_among_fixpoints",
     "fig3_windows",
     "mle_frame",
+    "remark6_numbers",
 ]
 
 _SEED = Unchecked("an int >= 0 or a numpy SeedSequence", example=0)
@@ -311,11 +315,12 @@ def _long_task(task, rng):
         for tag, T in (("N", N), ("end", factor * N)):
             out[f"emd_mle_{tag}"] = emd(pooled_mle(res.channels[:T], res.report_counts[:T], tol=mle_tol).estimate,
                                         pi, D)
-        gaps = []
+        gaps, truth = [], []
         for C, y, mu in zip(res.channels[:N], res.report_counts[:N], res.mus[:N]):
-            single = pooled_mle([C], [y], tol=mle_tol)
-            gaps.append(pooled_loglik(single.estimate, [C], [y]) - pooled_loglik(mu, [C], [y]))
-        out["ibu_gap"] = np.array(gaps)
+            top = pooled_loglik(pooled_mle([C], [y], tol=mle_tol).estimate, [C], [y])
+            gaps.append(top - pooled_loglik(mu, [C], [y]))
+            truth.append(top - pooled_loglik(pi, [C], [y]))
+        out["ibu_gap"], out["truth_gap"] = np.array(gaps), np.array(truth)
     return out
 
 
@@ -337,7 +342,7 @@ def privic_long_run(true_counts, city: str, beta: float, rounds: int, *, seed, f
     * the second, one line per round (with ``with_mle``): the EMD to :math:`\pi` of the certified pooled
       MLE after N and after ``factor * N`` cycles, and ``ibu_gap``, for each of the first N cycles the
       log-likelihood gap (total nats) of that cycle's IBU estimate :math:`\mu_t` to the certified MLE
-      of that cycle's reports alone.
+      of that cycle's reports alone, and ``truth_gap``, the same for the true :math:`\pi`.
     """
     tasks = [(true_counts, city, float(beta), int(factor), start, bool(with_mle), float(mle_tol))] * int(rounds)
     results = sweep(_long_task, tasks, seed=seed)
@@ -528,8 +533,9 @@ def adversarial_table(pi_island, betas, levels, lap_eps, *, cell=ISLAND_A, step:
     :math:`\delta = \text{step}\cdot k`.
 
     Per (beta, level): the fake share, the reporting distribution of ``cell`` under BA (``P(cell->cell)``,
-    mass on its 5 x 5 block, most likely report, :math:`E[d]`) and its EMD / TV to LAP's row of
-    ``cell`` at ``lap_eps`` (same beta), and the same statistics for the other island cell.
+    mass on its 5 x 5 block, most likely report, :math:`E[d]`), its EMD / TV to LAP's row of ``cell`` at
+    ``lap_eps`` (same beta) and its EMD to BA's row of ``cell`` without attack (k = 0), and the same
+    statistics for the other island cell.
     """
     from ldpnb.papers.privic.model import adversarial_prior, fake_report_share
 
@@ -539,6 +545,7 @@ def adversarial_table(pi_island, betas, levels, lap_eps, *, cell=ISLAND_A, step:
     recs = []
     for beta, eps in zip(np.atleast_1d(betas), np.atleast_1d(lap_eps)):
         L = lap_grid_channel("paris", float(eps))
+        row0 = blahut_arimoto(adversarial_prior(pi_island, 0, cell=cell, step=step), D, float(beta)).channel[c]
         for k in np.atleast_1d(levels):
             C = blahut_arimoto(adversarial_prior(pi_island, int(k), cell=cell, step=step), D, float(beta)).channel
             s, so = row_stats(C[c], A=cell), row_stats(C[o], A=other)
@@ -546,7 +553,8 @@ def adversarial_table(pi_island, betas, levels, lap_eps, *, cell=ISLAND_A, step:
             recs.append({"beta": float(beta), "eps": float(eps), "k": int(k), "delta": step * int(k),
                          "fake share": fake_report_share(step * int(k)), "P(self)": s["p_self"],
                          "P(block)": s["p_block"], "mode": s["argmax"], "E[d]": s["expected_distance"],
-                         "EMD to LAP": sim["emd"], "TV to LAP": sim["tv"], "other P(self)": so["p_self"],
+                         "EMD to LAP": sim["emd"], "TV to LAP": sim["tv"], "EMD to k = 0": emd(C[c], row0, D),
+                         "other P(self)": so["p_self"],
                          "other P(block)": so["p_block"]})
     return pd.DataFrame(recs)
 
@@ -663,6 +671,50 @@ def per_iteration_times(sides, *, repeats: int = 5, rng=None) -> pd.DataFrame:
     return pd.DataFrame(recs)
 
 
+@contract(true_counts=Counts(), city=OneOf("paris", "sf"), beta=Real(0, None, low_open=True),
+          repeats=Integer(1, 1000), rng=RandomState())
+def cycle_times(true_counts, city: str, *, beta: float = 1.0, repeats: int = 5, rng=None) -> dict:
+    """Seconds per PRIVIC cycle of our BA and IBU at the paper's sizes (Table II's quantity): BA with the
+    paper's iterations on the city's prior, IBU with the paper's iterations on one cycle's reports of all
+    users; the median of ``repeats`` timings.  Machine-dependent: for display, never for a claim's status."""
+    rng = check_random_state(rng)
+    D = privic_distance(city)
+    proto = PROTOCOL[city]
+    pi = true_counts / true_counts.sum()
+    C = blahut_arimoto(pi, D, beta, n_iter=proto["ba_iter"]).channel
+    y = simulate_counts(C, true_counts, rng=rng)
+    out = {}
+    for name, f in (("BA", lambda: blahut_arimoto(pi, D, beta, n_iter=proto["ba_iter"])),
+                    ("IBU", lambda: ibu(C, y, tol=0, max_iter=proto["ibu_iter"], trace=False))):
+        times = []
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            f()
+            times.append(time.perf_counter() - t0)
+        out[name] = float(np.median(times))
+    return out
+
+
+@contract(table=Unchecked("run_privic's first frame", example=None), betas=Array(1, low=0.0))
+def tradeoff_steps(table: pd.DataFrame, betas) -> dict:
+    r"""Sec. 6's Discussion, "the overall privacy protection and its trade-off with QoS … will also
+    improve" with every cycle, in numbers: per beta, the mean over rounds of BA's objective
+    :math:`I + \beta\,\mathrm{AvgD}` of each row's mechanism under the true :math:`\pi`
+    (:func:`run_privic`), its steps between consecutive rows, the standard error of each step from the
+    rounds' paired differences (NaN with one round), and the first and last values.  Arrays are the betas
+    one after the other."""
+    steps, se, first, last = [], [], [], []
+    for b in np.atleast_1d(betas):
+        w = table[table.beta == float(b)].pivot(index="round", columns="row", values="lagrangian").to_numpy()
+        d = np.diff(w, axis=1)
+        steps.append(d.mean(axis=0))
+        se.append(d.std(axis=0, ddof=1) / math.sqrt(len(d)) if len(d) > 1 else np.full(d.shape[1], math.nan))
+        first.append(w[:, 0].mean())
+        last.append(w[:, -1].mean())
+    return {"steps": np.concatenate(steps), "step_se": np.concatenate(se), "first": np.array(first),
+            "last": np.array(last)}
+
+
 # ----------------------------------------------------------------------------- summaries for figures
 @contract(prior=Array(1, low=0.0), betas=Array(None, low=0.0), lap_eps=Array(None, low=0.0),
           cell=Unchecked("a (row, column) cell", example=ISLAND_A), pad=Integer(0, 1000))
@@ -739,6 +791,33 @@ def mi_qos_plane(prior, shape, betas, lap_eps, *, max_iter: int = 5_000) -> dict
     return {"ba": ba, "ba10": ba10, "lap": lap, "min_gap": gap}
 
 
+@contract(prior=Array(1, low=0.0), distance=DistanceMatrix(), betas=Array(1, low=0.0),
+          n_iter=Integer(1, 10_000_000))
+def qos_among_fixpoints(prior, distance, betas, *, n_iter: int = 20_000) -> pd.DataFrame:
+    r"""Sec. 3.1's "the one produced by BA offers the best QoS" among the self-consistent elastic
+    mechanisms (Eqs. (3)-(4)), checked exhaustively on a small space.
+
+    For each beta: BA's limit (run to ``max |dC| < 1e-13``) and every fixpoint of BA's map, one per
+    output support (:func:`~ldpnb.papers.privic.model.elastic_fixpoints` over
+    :func:`~ldpnb.papers.privic.model.all_supports`; :math:`2^m - 1` supports, so ``m`` up to about 14).
+    Returns per beta: ``AvgD BA``, ``min AvgD`` over the fixpoints, ``gap`` = min AvgD - AvgD BA (>= 0 when
+    BA's QoS is the best), the support of the fixpoint attaining it, and the largest fixpoint ``residual``.
+    """
+    from ldpnb.papers.privic.model import all_supports, elastic_fixpoints
+
+    S = all_supports(prior.size)
+    recs = []
+    for b in np.atleast_1d(betas):
+        lim = blahut_arimoto(prior, distance, float(b), n_iter=None, tol=1e-13, max_iter=10 ** 6)
+        fx = elastic_fixpoints(prior, distance, float(b), S, n_iter=n_iter)
+        a = average_distortion(prior, lim.channel, distance)
+        j = int(fx["AvgD"].idxmin())
+        recs.append({"beta": float(b), "AvgD BA": a, "min AvgD": float(fx["AvgD"].min()),
+                     "gap": float(fx["AvgD"].min()) - a, "argmin support": int(fx.loc[j, "support"]),
+                     "BA support": int(np.sum(lim.output_marginal > 1e-9)), "residual": float(fx["residual"].max())})
+    return pd.DataFrame(recs)
+
+
 # ----------------------------------------------------------------------------- claim numbers
 @contract(means=Unchecked("mean EMD by beta (rows) and mechanism (columns)", example=None),
           window=Unchecked("the paper's interval (lo, hi)", example=(0.4, 1.4)),
@@ -746,13 +825,39 @@ def mi_qos_plane(prior, shape, betas, lap_eps, *, max_iter: int = 5_000) -> dict
 def fig3_windows(means: pd.DataFrame, window, closed_right: bool) -> dict:
     """The mean EMDs of Fig. 3 cut at the paper's interval of Sec. 3.2: inside it (``win``), from two grid
     steps beyond its end (``beyond``), up to beta = 1 (``upto1``) and from beta = 1.4 (``from14``), for BA
-    (uniform start, ``BA``), BA from the true pi (``B``), LAP at BA's tight level and at 2 beta."""
+    (uniform start, ``BA``), BA from the true pi (``B``), LAP at BA's tight level and at 2 beta; and
+    ``cross_B``, the smallest beta from which LAP's mean is below variant B's at every larger beta (NaN if
+    variant B wins at the largest)."""
     lo, hi = window
     b = means.index.to_numpy()
     cuts = {"win": (b > lo) & ((b <= hi + 1e-9) if closed_right else (b < hi - 1e-9)),
             "beyond": b >= hi + 0.4 - 1e-9, "upto1": b <= 1.0 + 1e-9, "from14": b >= 1.4 - 1e-9}
     cols = {"BA": "BA", "B": "BA, IBU from the true π", "LAP": "LAP", "LAP_2beta": "LAP (ε = 2β)"}
-    return {f"{cut}_{k}": means.loc[mask, col].to_numpy() for cut, mask in cuts.items() for k, col in cols.items()}
+    out = {f"{cut}_{k}": means.loc[mask, col].to_numpy() for cut, mask in cuts.items() for k, col in cols.items()}
+    lap_wins = (means["LAP"] < means[cols["B"]]).to_numpy()
+    after = np.flatnonzero(~lap_wins)          # the last beta where variant B is not beaten
+    first = 0 if after.size == 0 else after[-1] + 1
+    out["cross_B"] = float(b[first]) if first < b.size else math.nan
+    return out
+
+
+@contract(frame=Unchecked("mle_frame's table", example=None),
+          regions=Unchecked("calibrated_regions' table", example=None))
+def remark6_numbers(frame: pd.DataFrame, regions: pd.DataFrame) -> dict:
+    """The numbers of the chapter's maximum-likelihood rows, by claim id, for every (protocol, city, beta)
+    of ``frame``: per round, the certified gap interval of the combination (``R6-*``, ``R6-A11-*``) and of
+    theta_N (``S6-MLE-*``, tables' protocol only) with the cell's calibrated region and Wilks' value, and
+    the EMDs to pi of the MLE and of the combination (``R6-util-*``)."""
+    out = {}
+    for (p, c, b), d in frame.groupby(["protocol", "city", "beta"]):
+        reg = {"region": float(regions.loc[(p, c, b), "region"]), "region_chi2": float(regions.loc[(p, c, b), "chi2"])}
+        tag = f"{c}-{b:g}" if p == "ALG1" else f"A11-{c}-{b:g}"
+        out[f"R6-{tag}"] = {"gap_lo": d.gap_lo_combination.to_numpy(), "gap_hi": d.gap_hi_combination.to_numpy(), **reg}
+        out[f"R6-util-{tag}"] = {"MLE": d.emd_mle_pi.to_numpy(), "combination": d.emd_pi_combination.to_numpy()}
+        if p == "A11":
+            out[f"S6-MLE-{c}-{b:g}"] = {"gap_lo": d.gap_lo_theta_N.to_numpy(), "gap_hi": d.gap_hi_theta_N.to_numpy(),
+                                        **reg}
+    return out
 
 
 @contract(runs=Unchecked("{protocol: {city: run_privic result}}", example=None))
