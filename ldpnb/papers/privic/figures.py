@@ -313,7 +313,7 @@ def mle_gaps(frame: pd.DataFrame, regions: pd.DataFrame):
                       fontsize="x-small")
         ax.set_ylabel("L(MLE) − L(·)  (nats)")
         ax.set_title(CITY_NAMES[c])
-    axes[0].legend(fontsize="xx-small", loc="upper right")
+    axes[1].legend(*axes[0].get_legend_handles_labels(), fontsize="xx-small", loc="center")
     return fig
 
 
