@@ -101,7 +101,8 @@ SIZES = {
 }
 SIZES = SIZES["smoke" if SCALE == "smoke" else "book"] | {
     "rounds": ROUNDS[SCALE], "mle_rounds": MLE_ROUNDS[SCALE],
-    "long_rounds": {"paris": 1, "sf": 1} if SCALE == "smoke" else {"paris": 20, "sf": 3}}
+    "long_rounds": ({"paris": 2, "sf": 1} if SCALE == "smoke"
+                    else {"paris": 20, "sf": 3})}
 CITIES, NAMES = V.CITIES, V.CITY_NAMES
 A, B = (pv.flat_index("paris", cell) for cell in (V.ISLAND_A, V.ISLAND_B))
 glue("privic-rounds", str(SIZES["rounds"]), display=False)
@@ -541,7 +542,8 @@ for c in CITIES:
 sd, mp = m3["paris"]["sd"], m3["paris"]["mean"]
 z = (mp["BA, IBU from the true π"] - mp["LAP"]) / np.hypot(
     sd["BA, IBU from the true π"], sd["LAP"]) * np.sqrt(SIZES["sims"])
-glue("privic-f3-z", " and ".join(f"{z.get(b, np.nan):.0f}" for b in (1.2, 1.4)), display=False)
+glue("privic-f3-z", " and ".join(f"{z.get(b, np.nan):.0f}" for b in (1.2, 1.4)),
+     display=False)
 
 # %% tags=["hide-input", "remove-output"]
 glue("privic-fig3", figures.fig3(m3, SIZES["sims"]))
@@ -589,19 +591,20 @@ lap_ratio = {c: np.array([pv.lap_tight_level(c, e) / e for e in eps_tight[c]])
 report.holds("T-LAP-level", ratio=np.concatenate(list(lap_ratio.values())))
 lapcal = {c: ex.mean_sd(ex.stat_utility_sweep(
     counts[c].ravel(), c, [0.2, 0.4], [pv.lap_at_level(c, e) for e in eps_tight[c][:2]],
-    sims=SIZES["sims"], seed=seed_for(SEED, f"fig3-lapcal/{c}")), "beta", "mechanism")["mean"]
-    for c in CITIES}
-report.order("F3-LAPcal", {"LAP_cal": np.concatenate([lapcal[c]["LAP"] for c in CITIES]),
-                           "BA": np.concatenate([lapcal[c]["BA"] for c in CITIES])})
+    sims=SIZES["sims"], seed=seed_for(SEED, f"fig3-lapcal/{c}")), "beta",
+    "mechanism")["mean"] for c in CITIES}
+report.order("F3-LAPcal", {k: np.concatenate([lapcal[c][col] for c in CITIES])
+                           for k, col in (("LAP_cal", "LAP"), ("BA", "BA"))})
 
 # %% tags=["remove-cell"]
 excess = 100 * (np.max([lap_ratio[c][0] for c in CITIES]) - 1)
 glue("privic-lap-excess", f"{excess:.1f}", display=False)
-glue("privic-lap-excess-hi", f"{100 * (max(lap_ratio[c][2:].max() for c in CITIES) - 1):.1f}",
-     display=False)
+excess_hi = 100 * (max(lap_ratio[c][2:].max() for c in CITIES) - 1)
+glue("privic-lap-excess-hi", f"{excess_hi:.1f}", display=False)
 r = np.concatenate([lapcal[c]["BA"] / lapcal[c]["LAP"] for c in CITIES])
 glue("privic-lapcal-ratio", f"{r.min():.1f}–{r.max():.1f}", display=False)
-#
+
+# %% [markdown]
 # Is that start what makes the difference? Running IBU longer answers it
 # ({numref}`fig-privic-budgets`): from the true π the estimate drifts away as the iterations
 # grow, and after 10⁴ iterations it is where the uniform start ends. The advantage of the
@@ -944,8 +947,8 @@ for c in CITIES:
     glue(f"privic-ba-support-{c}", str(conv_c["support_k"]), display=False)
     glue(f"privic-ba-support-inf-{c}", str(conv_c["support_inf"]), display=False)
 long = {c: ex.privic_long_run(counts[c].ravel(), c, 1.0, SIZES["long_rounds"][c],
-                              seed=seed_for(SEED, f"long/{c}"), mle_tol=SIZES["mle_tol"])
-        for c in CITIES}
+                              seed=seed_for(SEED, f"long/{c}"),
+                              mle_tol=SIZES["mle_tol"]) for c in CITIES}
 for c in CITIES:
     gap = np.mean(np.stack(long[c][1]["ibu_gap"].to_numpy()), axis=0)
     report.holds(f"S6-IBU-conv-{c}", gap=gap, region=REGION[c])
@@ -987,7 +990,8 @@ glue("privic-mi-15", f"{mi_rows[15]:.3f}", display=False)
 P2 = V.PAPER_TABLE_II
 per_it = {c: np.array(P2[c]) / [V.PROTOCOL[c][k] for k in ("ba_iter", "ibu_iter")]
           for c in CITIES}
-growth = per_it["sf"] / per_it["paris"] / (counts["sf"].size / counts["paris"].size) ** 2
+m_ratio = counts["sf"].size / counts["paris"].size
+growth = per_it["sf"] / per_it["paris"] / m_ratio ** 2
 report.holds("T2-table", ba_ratio=growth[0], ibu_ratio=growth[1])
 if SCALE != "smoke":
     times = ex.per_iteration_times([12, 16, 24, 32, 40], rng=rng_for(SEED, "table2"))
@@ -998,9 +1002,10 @@ if SCALE != "smoke":
 # %% tags=["remove-input"]
 ours_t = {c: ex.cycle_times(counts[c].ravel(), c, rng=rng_for(SEED, f"table2/{c}"))
           for c in CITIES}
-pd.DataFrame({NAMES[c]: {"BA, paper (s)": P2[c][0], "BA, ours (ms)": 1e3 * ours_t[c]["BA"],
-                         "IBU, paper (s)": P2[c][1], "IBU, ours (ms)": 1e3 * ours_t[c]["IBU"]}
-              for c in CITIES}).T.round(3)
+pd.DataFrame({NAMES[c]: {
+    "BA, paper (s)": P2[c][0], "BA, ours (ms)": 1e3 * ours_t[c]["BA"],
+    "IBU, paper (s)": P2[c][1], "IBU, ours (ms)": 1e3 * ours_t[c]["IBU"]}
+    for c in CITIES}).T.round(3)
 
 # %% tags=["remove-cell"]
 for k, v in (("ba", per_it["sf"][0] / per_it["paris"][0]),
@@ -1057,8 +1062,8 @@ for k, v in (("ba", per_it["sf"][0] / per_it["paris"][0]),
 # %%
 mle = {p: {c: ex.run_privic(counts[c].ravel(), c, [1.0, 0.5], SIZES["mle_rounds"][c],
                             seed=seed_for(SEED, f"mle/{p}/{c}"), protocol=p,
-                            mle_betas=(0.5, 1.0), mle_tol=SIZES["mle_tol"]) for c in CITIES}
-       for p in ("A11", "ALG1")}
+                            mle_betas=(0.5, 1.0), mle_tol=SIZES["mle_tol"])
+           for c in CITIES} for p in ("A11", "ALG1")}
 g = ex.mle_frame(mle)
 regions = ex.calibrated_regions(g)
 for i, numbers in ex.remark6_numbers(g, regions).items():
@@ -1070,7 +1075,8 @@ report.holds("T-I-rank", min_rank_deficit=int((a11.m - a11.G_rank).max()),
 
 # %% tags=["remove-cell"]
 share = regions["region"] / regions["chi2"]
-glue("privic-region-range", f"{100 * share.min():.0f}–{100 * share.max():.0f} %", display=False)
+glue("privic-region-range", f"{100 * share.min():.0f}–{100 * share.max():.0f} %",
+     display=False)
 summary = g.groupby(["protocol", "city", "beta"])[
     ["gap_lo_combination", "gap_lo_theta_N", "gap_lo_truth", "emd_pi_combination",
      "emd_pi_theta_N", "emd_mle_pi"]].mean()
@@ -1203,12 +1209,14 @@ for c in CITIES:
     report.holds(f"S6-true-{c}", emd_N=e[N + 1].mean(), emd_end=e[3 * N + 1].mean(),
                  mle_N=summ.emd_mle_N.mean(), mle_end=summ.emd_mle_end.mean())
     for k, v in (("true-N", e[N + 1].mean()), ("true-end", e[3 * N + 1].mean()),
-                 ("mle-N", summ.emd_mle_N.mean()), ("mle-end", summ.emd_mle_end.mean())):
+                 ("mle-N", summ.emd_mle_N.mean()),
+                 ("mle-end", summ.emd_mle_end.mean())):
         glue(f"privic-{k}-{c}", f"{v:.3f}", display=False)
 from_dirichlet = ex.privic_long_run(counts["paris"].ravel(), "paris", 1.0,
                                     SIZES["long_rounds"]["paris"], start="dirichlet",
                                     seed=seed_for(SEED, "remark5"), with_mle=False)[0]
-end = [t[t.row == t.row.max()].emd.to_numpy() for t in (from_dirichlet, long["paris"][0])]
+end = [t[t.row == t.row.max()].emd.to_numpy()
+       for t in (from_dirichlet, long["paris"][0])]
 report.holds("T-L", diff=end[0].mean() - end[1].mean(),
              se=np.sqrt(sum(v.var(ddof=1) / len(v) for v in end)))
 glue("privic-remark5", f"{end[0].mean() - end[1].mean():+.3f}", display=False)
@@ -1287,6 +1295,8 @@ for tag, b, ks in (("a", 0.4, K8), ("b", 0.6, K12)):
     titles = [f"{share[k]:.1f} % fake reports (paper: {lab} %)"
               for k, lab in zip(ks, V.PAPER_FIG11_PANELS[2 * b])]
     glue(f"privic-fig11{tag}", figures.fig11([C[k][A] for k in ks], titles))
+    glue(f"privic-fig11{tag}-shares", ", ".join(f"{share[k]:.1f} %" for k in ks[:-1])
+         + f" and {share[ks[-1]]:.1f} %", display=False)
 
 # %% [markdown]
 # ```{glue:figure} privic-fig11a
@@ -1295,7 +1305,7 @@ for tag, b, ks in (("a", 0.4, K8), ("b", 0.6, K12)):
 #
 # (Paper Fig. 11a.) BA's distribution of A's reports at ε = 2β = 0.8 (β = 0.4, 10
 # iterations; deterministic), clockwise from the top left, under the authors' attack levels
-# k = 0, 6, 7, 8: 0 %, 2.9 %, 3.4 % and 3.8 % of the reports are fake reports of A (the
+# k = 0, 6, 7, 8: {glue:text}`privic-fig11a-shares` of the reports are fake reports of A (the
 # paper labels them 0 %, 29 %, 34 %, 39 % adversarial users).
 # ```
 #
@@ -1303,8 +1313,8 @@ for tag, b, ks in (("a", 0.4, K8), ("b", 0.6, K12)):
 # :name: fig-privic-11b
 # :alt: Four heat maps of BA's reporting distribution of A, clockwise from the top left for 0, 1.0, 1.5 and 2.0 percent fake reports; a growing share of the mass sits on A itself.
 #
-# (Paper Fig. 11b.) The same at ε = 1.2 (β = 0.6), k = 0, 2, 3, 4: 0 %, 1.0 %, 1.5 % and
-# 2.0 % fake reports of A (paper: 0 %, 10 %, 15 %, 20 %).
+# (Paper Fig. 11b.) The same at ε = 1.2 (β = 0.6), k = 0, 2, 3, 4:
+# {glue:text}`privic-fig11b-shares` fake reports of A (paper: 0 %, 10 %, 15 %, 20 %).
 # ```
 #
 # BA on the authors' adversarial priors, for the isolated A ({numref}`fig-privic-11a`,
@@ -1441,7 +1451,8 @@ boot = ex.gap_null_bootstrap(theta_mle, int(counts["paris"].sum()), "paris", 1.0
 gap_N = ex.pooled_loglik(theta_mle, run.channels, run.report_counts) - ex.pooled_loglik(
     run.thetas[-1], run.channels, run.report_counts)
 print(f"bootstrap region {boot.gap_hi_truth.quantile(0.95):.1f} nats "
-      f"({len(boot)} replicates); calibrated {regions.loc[('A11', 'paris', 1.0), 'region']:.1f};"
+      f"({len(boot)} replicates); calibrated "
+      f"{regions.loc[('A11', 'paris', 1.0), 'region']:.1f};"
       f" Wilks {REGION['paris']:.1f}; this run's θ_N: {gap_N:.1f}")
 
 # %% [markdown]
@@ -1470,7 +1481,8 @@ print(f"bootstrap region {boot.gap_hi_truth.quantile(0.95):.1f} nats "
 # %%
 for b in (0.2, 1.0, 2.0, 3.0, 5.0):
     C10 = rd.blahut_arimoto(pi["paris"], D["paris"], b).channel
-    print(f"β = {b}: smallest eigenvalue of K {rd.kernel_min_eigenvalue(D['paris'], b):.3g},"
+    lam = rd.kernel_min_eigenvalue(D["paris"], b)
+    print(f"β = {b}: smallest eigenvalue of K {lam:.3g},"
           f" condition number of BA {np.linalg.cond(C10):.3g}")
 
 # %% [markdown]
