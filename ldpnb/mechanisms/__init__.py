@@ -16,8 +16,8 @@ count-level simulators, and a :class:`Mechanism` object per family (``GRR(k, eps
 ``rate_distortion``  the Blahut-Arimoto (rate-distortion) mechanism
 =================  =========================================================="""
 
-from ._base import Guarantee, LevelCheck, Mechanism, FrequencyOracle, MetricMechanism, ChannelMechanism
-from .grr import GRR, grr_params, grr_channel, grr_perturb, grr_simulate_counts
+from ._base import Domain, Guarantee, LevelCheck, Mechanism, FrequencyOracle, MetricMechanism, ChannelMechanism
+from .grr import GRR, GRROperator, grr_params, grr_channel, grr_perturb, grr_simulate_counts
 from .unary import (
     UnaryEncoding, SUE, OUE,
     ue_params, ue_perturb, ue_simulate_support_counts, ue_channel, ue_pattern_index, rappor_channel,
@@ -58,6 +58,7 @@ from .rate_distortion import (
 )
 
 __all__ = [
+    "Domain",
     "Guarantee",
     "LevelCheck",
     "Mechanism",
@@ -65,6 +66,7 @@ __all__ = [
     "MetricMechanism",
     "ChannelMechanism",
     "GRR",
+    "GRROperator",
     "UnaryEncoding",
     "SUE",
     "OUE",
