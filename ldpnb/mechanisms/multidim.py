@@ -34,7 +34,7 @@ from ldpnb.utils import (
     check_domain_size, check_finite_array, check_positive_int, check_random_state,
 )
 from ldpnb.estimators._inversion import fo_variance
-from ldpnb.mechanisms.protocols import protocol as _protocol, protocol_names
+from ldpnb.mechanisms.protocols import ProtocolName, protocol as _protocol, protocol_names
 from ldpnb.mechanisms._base import Guarantee, Mechanism
 from ldpnb.mechanisms._common import EPSILON
 from ldpnb.contracts import Array, Instance, OneOf, contract
@@ -72,6 +72,8 @@ __all__ = [
 ]
 
 
+#: The protocol names registered when this module was imported (:func:`protocol_names` reads the
+#: live registry: a family defined later is accepted by every function here).
 PROTOCOLS = protocol_names()
 
 
@@ -90,7 +92,8 @@ def _check_eps(eps: float, name: str = "epsilon") -> float:
     return check_epsilon(eps, name=name)
 
 
-def _check_protocol(protocol: str, allowed: Sequence[str] = PROTOCOLS) -> str:
+def _check_protocol(protocol: str, allowed: Sequence[str] | None = None) -> str:
+    allowed = protocol_names() if allowed is None else allowed
     if not isinstance(protocol, str) or protocol.lower() not in allowed:
         raise ValueError(f"protocol must be one of {tuple(allowed)}, got {protocol!r}")
     return protocol.lower()
@@ -703,7 +706,7 @@ class SMP(TupleMechanism):
 
     family = "SMP"
 
-    @contract(ks=Array(1, integer=True, low=2), epsilon=EPSILON, protocol=OneOf(*PROTOCOLS))
+    @contract(ks=Array(1, integer=True, low=2), epsilon=EPSILON, protocol=ProtocolName())
     def __init__(self, ks: Any, epsilon: float, protocol: str = "grr") -> None:
         self._init_domain(ks)
         self.epsilon, self.protocol = epsilon, protocol
@@ -859,7 +862,7 @@ class RSRFD(RSFD):
     full_support = False
 
     @contract(ks=Array(1, integer=True, low=2), priors=Instance(list, tuple, example=[[0.5, 0.5], [0.5, 0.5]]),
-              epsilon=EPSILON, protocol=OneOf(*_RSFD_PROTOCOLS))
+              epsilon=EPSILON, protocol=ProtocolName(rsfd=True))
     def __init__(self, ks: Any, priors: Any, epsilon: float, protocol: str = "grr") -> None:
         self._init_domain(ks)
         self.epsilon, self.protocol, self.fake = epsilon, protocol, "prior"
