@@ -7,7 +7,7 @@ from ._inversion import (
     fo_variance,
 )
 from ._ibu import (
-    CRITERIA, IBUResult, ibu, ibu_batch, ibu_gap, log_likelihood, ibu_rows, ibu_path, gibu, gibu_log_likelihood,
+    CRITERIA, IBUResult, StopRule, ibu, ibu_batch, ibu_gap, log_likelihood, ibu_rows, ibu_path, gibu, gibu_log_likelihood,
     ibu_step,
 )
 from ._likelihood import (
@@ -30,6 +30,7 @@ __all__ = [
     "rappor_unbiased",
     "fo_variance",
     "IBUResult",
+    "StopRule",
     "ibu",
     "ibu_batch",
     "log_likelihood",
