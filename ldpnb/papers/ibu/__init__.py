@@ -9,7 +9,7 @@ statistics that grade the Monte Carlo claims (:mod:`.scoring`).
 from . import figures, scoring, tables
 from .claims import CLAIMS
 from .experiments import (
-    MLE_TOL, estimation_trials, rappor_trials, threshold_sweep, build_channel, trial_task, rappor_task,
+    MLE_TOL, Trials, location_metric, estimation_trials, rappor_trials, threshold_sweep, build_channel, trial_task, rappor_task,
     panel_tasks, run_estimates, cpu_seconds, manhattan_grid, sf_ibu_grid,
 )
 from .theory import (
@@ -26,6 +26,8 @@ __all__ = [
     "scoring",
     "tables",
     "MLE_TOL",
+    "Trials",
+    "location_metric",
     "estimation_trials",
     "rappor_trials",
     "threshold_sweep",
