@@ -495,3 +495,15 @@ def test_p_minus_q_has_full_relative_precision_at_any_epsilon(name, eps):
             exact = w * (k - w) * (one - E) / ((k - 1) * (w + (k - w) * E))
     assert m.p_minus_q == pytest.approx(float(exact), rel=1e-14)
     assert np.all(np.isfinite(m.variance(100))) and np.all(np.isfinite(m.estimate(np.full(6, 10), 60)))
+
+
+# ------------------------------------------------------------------------------ extremes
+def test_guarantee_admits_refuses_nonsense():
+    g = M.GRR(4, 1.0).guarantee
+    assert g.admits(1.0) and not g.admits(float("inf")) and not g.admits(1.1)
+    with pytest.raises(ValueError, match="level"):
+        g.admits(-1.0)  # audit: returned True
+    with pytest.raises(ValueError, match="rtol"):
+        g.admits(1e9, rtol=float("inf"))  # audit: returned True
+    with pytest.raises(ValueError, match="level"):
+        g.admits(float("nan"))

@@ -132,7 +132,9 @@ class IBUResult:
         return self.loglik
 
     def certified(self, tol: float = CONVERGED_GAP):
-        """Whether the estimate is within ``tol`` nats per report of the maximum likelihood."""
+        """Whether the estimate is within ``tol`` nats per report of the maximum likelihood (``tol``: a
+        real number >= 0, possibly infinite)."""
+        tol = Real(0.0, None, finite=False).check(tol, "tol")
         return np.asarray(self.gap) <= tol if np.ndim(self.gap) else bool(self.gap <= tol)
 
 

@@ -136,7 +136,10 @@ class Guarantee:
         return _geo_level_from_log(L, self.distance)
 
     def admits(self, level: float, rtol: float = CHECK_RTOL) -> bool:
-        """``level <= epsilon (1 + rtol)``: the claim covers a channel of this tight level."""
+        """``level <= epsilon (1 + rtol)``: the claim covers a channel of this tight level (a level
+        ``>= 0``, possibly infinite; ``0 <= rtol <= 1``)."""
+        level = Real(0.0, None, finite=False).check(level, "level")
+        rtol = Real(0.0, 1.0).check(rtol, "rtol")
         return bool(level <= self.epsilon * (1.0 + rtol) + 1e-12)
 
     def __str__(self) -> str:

@@ -135,8 +135,23 @@ def _polytope(p_sx, eps_l, eps_u, subset):
     K = p_sx[:, idx] / p_x[idx]
     m = idx.size
     A_ub = np.vstack([K, -K, -np.eye(m)])
-    b_ub = np.concatenate([np.exp(eps_u) * p_s, -np.exp(-eps_l) * p_s, np.zeros(m)])
+    b_ub = np.concatenate([_max_lift_bound(K, p_s, eps_u), -np.exp(-eps_l) * p_s, np.zeros(m)])
     return A_ub, b_ub, np.ones((1, m)), np.ones(1)
+
+
+def _max_lift_bound(K: np.ndarray, p_s: np.ndarray, eps_u: float) -> np.ndarray:
+    """``e^{eps_u} P_S``, the right-hand side of the max-lift rows ``K v <= e^{eps_u} P_S``.
+
+    ``K v <= max_x K[s, x]`` for every distribution ``v``, so a row whose bound reaches
+    ``max_x K[s, x]`` constrains nothing; beyond ``eps_u = 700`` (``e^{eps_u}`` overflows float64 at
+    709.8, and ``inf`` bounds made a looser budget look infeasible) such a row gets the finite,
+    inactive bound ``max_x K[s, x] + 1``, and every other row ``exp(eps_u + log P_S)``."""
+    if eps_u <= 700.0:
+        return np.exp(eps_u) * p_s
+    top = K.max(axis=1)
+    with np.errstate(divide="ignore"):
+        log_bound = eps_u + np.log(p_s)
+    return np.where(log_bound >= np.log(top), top + 1.0, np.exp(np.minimum(log_bound, 700.0)))
 
 
 def _vertices_cdd(A_ub, b_ub, A_eq, b_eq, decimals=None):

@@ -67,6 +67,8 @@ def _grr_pd_guess(x: np.ndarray, k: int, eps: float, rng: np.random.Generator) -
 
 def _grr_pd_accuracy(eps: float, k: int, form: str) -> float:
     r""":math:`p = e^\epsilon/(e^\epsilon+k-1)`: the guess is the report (Sec. 3.2.1)."""
+    if eps > 700:  # e^eps overflows: the same p without it
+        return float(_grr.grr_params(k, eps)[0])
     e = np.exp(eps)
     return float(e / (e + k - 1))
 
@@ -83,17 +85,23 @@ def _olh_pd_accuracy(eps: float, k: int, form: str) -> float:
     r"""Ideal hash with ``g = round(e^eps) + 1`` (``"exact"``), ``g = e^eps + 1`` (``"ideal"``):
     :math:`p'\frac gk(1-(1-1/g)^k) + (1-p')\frac{(1-1/g)^{k-1}}{k}`; ``"paper"``:
     :math:`1/(2\max(k/(e^\epsilon+1), 1))` (Sec. 3.2.1, after Gursoy et al. 2022)."""
+    if eps > 700:  # g ~ e^eps: p' -> 1/2, (g/k)(1 - (1 - 1/g)^k) -> 1, (1 - 1/g)^(k-1) -> 1
+        return 0.5 if form == "paper" else 0.5 + 0.5 / k
     e = np.exp(eps)
     if form == "paper":
         return float(1.0 / (2 * max(k / (e + 1), 1.0)))
     g = e + 1 if form == "ideal" else int(round(e)) + 1
     pp = e / (e + g - 1)
-    return float(pp * (g / k) * (1 - (1 - 1 / g) ** k) + (1 - pp) * (1 - 1 / g) ** (k - 1) / k)
+    if 1 / g >= _SMALL:
+        return float(pp * (g / k) * (1 - (1 - 1 / g) ** k) + (1 - pp) * (1 - 1 / g) ** (k - 1) / k)
+    return float(pp * _spread(1 / g, k) + (1 - pp) * (1 - 1 / g) ** (k - 1) / k)
 
 
 def _ss_pd_accuracy(eps: float, k: int, form: str) -> float:
     r""":math:`e^\epsilon/(\omega e^\epsilon + k - \omega)`, :math:`\omega = \max(1, \mathrm{round}(k/(e^\epsilon+1)))`;
     ``"paper"``: :math:`(e^\epsilon+1)/(2k)` (Sec. 3.2.1; not capped at 1)."""
+    if eps > 700:  # omega = 1: e^eps / (e^eps + k - 1) without e^eps; the paper's form is unbounded
+        return float("inf") if form == "paper" else float(_grr.grr_params(k, eps)[0])
     e = np.exp(eps)
     if form == "paper":
         return float((e + 1) / (2 * k))
@@ -101,15 +109,31 @@ def _ss_pd_accuracy(eps: float, k: int, form: str) -> float:
     return float(e / (w * e + k - w))
 
 
+#: Below this ``q`` the attack formulas switch from the paper's expression (kept as written above it,
+#: so that every result computed with it stays the same) to the cancellation-free one.
+_SMALL = 1e-6
+
+
+def _spread(q: float, k: int) -> float:
+    r""":math:`(1 - (1 - q)^k) / (kq)`, the mean of :math:`1/(1 + B)` with :math:`B \sim \mathrm{Bin}(k - 1, q)`,
+    as ``-expm1(k log1p(-q)) / (kq)``: every digit where ``1 - (1 - q)^k`` cancels (it gave 0 for UE
+    beyond eps ~ 37), and 1 at ``q = 0``."""
+    return float(-np.expm1(k * np.log1p(-q)) / (k * q)) if q > 0 else 1.0
+
+
 def _ue_pd_accuracy(kind: str) -> Callable[[float, int, str], float]:
     def pd_accuracy(eps: float, k: int, form: str) -> float:
         r""":math:`p\,\frac{1-(1-q)^k}{kq} + (1-p)\frac{(1-q)^{k-1}}{k}` (the paper's binomial sum of
         Sec. 3.2.1 in closed form)."""
-        if kind == "sue":
+        if eps > 700:  # e^eps overflows: the same (p, q) without it
+            p, q = _ue.ue_params(eps, kind)
+        elif kind == "sue":
             p, q = np.exp(eps / 2) / (np.exp(eps / 2) + 1), 1 / (np.exp(eps / 2) + 1)
         else:
             p, q = 0.5, 1 / (np.exp(eps) + 1)
-        return float(p * (1 - (1 - q) ** k) / (k * q) + (1 - p) * (1 - q) ** (k - 1) / k)
+        if q >= _SMALL:
+            return float(p * (1 - (1 - q) ** k) / (k * q) + (1 - p) * (1 - q) ** (k - 1) / k)
+        return float(p * _spread(q, k) + (1 - p) * (1 - q) ** (k - 1) / k)
 
     return pd_accuracy
 
