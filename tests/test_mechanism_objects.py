@@ -498,6 +498,28 @@ def test_p_minus_q_has_full_relative_precision_at_any_epsilon(name, eps):
 
 
 # ------------------------------------------------------------------------------ extremes
+@pytest.mark.parametrize("name", ["GRR", "SUE", "OUE", "OLH", "BLH", "SS", "geometric"])
+@pytest.mark.parametrize("eps", [2.8e-243, 1e-12, 1e-6, 0.7, 50.0, 710.0, 1e4])
+def test_tight_level_has_full_relative_precision_at_any_epsilon(name, eps):
+    """Audit: through log C the level of GRR(44, 2.8e-243) was 0 and at eps = 1e-12 it was off by 9e-5
+    (log C ~ -2 cannot resolve a difference of 1e-12); the closed-form log-ratios keep every digit."""
+    if name == "OLH" and eps > 22:
+        pytest.skip("OLH: hash range over 2**32")
+    m = M.catalog(eps, k=6, families=[name])[name]
+    assert m.tight_level() == pytest.approx(eps, rel=1e-15)
+    assert m.check().holds
+    if 1e-3 < eps < 700:  # where log C resolves it: the same level as from the log channel
+        assert m.guarantee.level(m.log_channel()) == pytest.approx(m.tight_level(), rel=1e-12)
+
+
+def test_a_subclass_claiming_about_a_secret_does_not_inherit_the_closed_form():
+    class Secret(M.GRR, register=False):
+        def privacy_log_channel(self):
+            return np.log(np.full((2, self.k), 1.0 / self.k))
+
+    assert Secret(4, 1.0).tight_level() == 0.0
+
+
 def test_guarantee_admits_refuses_nonsense():
     g = M.GRR(4, 1.0).guarantee
     assert g.admits(1.0) and not g.admits(float("inf")) and not g.admits(1.1)

@@ -135,6 +135,20 @@ class Guarantee:
                              f"got {self.distance.shape}")
         return _geo_level_from_log(L, self.distance)
 
+    def level_from_ratios(self, log_ratios: np.ndarray) -> float:
+        """Tight level from the log-ratios ``D[x, y] = log C[x, y] - log C[x0, y]`` to one reference
+        row (finite): the same maxima as :meth:`level` (``D[x, y] - D[x', y]`` is the log-ratio of
+        ``x`` and ``x'``), with the relative precision of ``D`` itself -- a family that knows ``D``
+        in closed form keeps the level exact at any epsilon, even where ``log C`` cannot resolve it
+        (``eps = 1e-12`` next to ``log C ~ -2``)."""
+        D = Array(2).check(log_ratios, "log_ratios")
+        if self.notion == "ldp":
+            return _ldp_level_from_log(D)
+        if self.distance.shape[0] != D.shape[0]:
+            raise ValueError(f"distance must be {D.shape[0]} x {D.shape[0]} to match the channel rows, "
+                             f"got {self.distance.shape}")
+        return _geo_level_from_log(D, self.distance)
+
     def admits(self, level: float, rtol: float = CHECK_RTOL) -> bool:
         """``level <= epsilon (1 + rtol)``: the claim covers a channel of this tight level (a level
         ``>= 0``, possibly infinite; ``0 <= rtol <= 1``)."""
@@ -468,8 +482,19 @@ class Mechanism:
         """
         return self.log_channel()
 
+    def _log_ratios(self) -> np.ndarray | None:
+        """``log C[x, y] - log C[0, y]`` in closed form (families whose log-ratios are exact multiples
+        of epsilon), or ``None``: then the level is read from :meth:`log_channel`."""
+        return None
+
     def tight_level(self) -> float:
-        """Tight level of the exact channel under the claim's notion, from log-probabilities."""
+        """Tight level of the exact channel under the claim's notion, from log-probabilities (from the
+        family's closed-form log-ratios when it has them: full relative precision at any epsilon)."""
+        if type(self).privacy_log_channel is Mechanism.privacy_log_channel:
+            D = self._log_ratios()
+            if D is not None:
+                self._check_dense()
+                return self.guarantee.level_from_ratios(D)
         return self.guarantee.level(self.privacy_log_channel())
 
     def check(self, rtol: float = CHECK_RTOL) -> LevelCheck:

@@ -240,6 +240,11 @@ class GRR(FrequencyOracle):
     def _log_channel(self) -> np.ndarray:
         return _grr_log_channel(self.k, self.epsilon)
 
+    def _log_ratios(self) -> np.ndarray:
+        """``log(C[x, y] / C[0, y]) = eps ([x = y] - [0 = y])``."""
+        I = np.eye(self.k)
+        return self.epsilon * (I - I[0])
+
     def _float_channel(self) -> np.ndarray:
         """:func:`grr_channel` (``p`` on the diagonal, ``q`` elsewhere), bit for bit."""
         return grr_channel(self.k, self.epsilon)

@@ -412,6 +412,13 @@ class LocalHashing(FrequencyOracle):
     def _log_channel(self) -> np.ndarray:
         return _bits_log_channel(self.k, *_lh_log_support_params(self.epsilon, self.g))
 
+    def _log_ratios(self) -> np.ndarray:
+        """``log(C[x, S] / C[0, S]) = eps ([x in S] - [0 in S])``: the support bit of the true value has
+        odds ``p/(1-p) = e^eps/(g-1)``, any other ``q/(1-q) = 1/(g-1)``."""
+        self._check_dense()
+        bits = _bits_of_columns(self.k).T.astype(np.float64)
+        return self.epsilon * (bits - bits[0])
+
     def full_channel(self) -> np.ndarray:
         """The channel of the reports ``(h, y)`` under a fully random hash (:func:`lh_channel`)."""
         return lh_channel(self.k, self.g, self.epsilon)

@@ -700,6 +700,11 @@ class TruncatedGeometric(MetricMechanism):
     def _log_channel(self) -> np.ndarray:
         return _geometric_log_channel(self.k, self.epsilon)
 
+    def _log_ratios(self) -> np.ndarray:
+        """``log(C[x, z] / C[0, z]) = -eps (|z - x| - z)`` (the column factor ``c_z`` cancels)."""
+        idx = np.arange(self.k, dtype=np.float64)
+        return -self.epsilon * (np.abs(idx[None, :] - idx[:, None]) - idx[None, :])
+
     def _float_channel(self) -> np.ndarray:
         """:func:`geometric_channel`, bit for bit."""
         return geometric_channel(self.k, self.epsilon)

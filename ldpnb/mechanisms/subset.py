@@ -411,6 +411,12 @@ class SubsetSelection(FrequencyOracle):
     def _log_channel(self) -> np.ndarray:
         return _ss_log_channel(self.k, self.epsilon)
 
+    def _log_ratios(self) -> np.ndarray:
+        """``log(C[x, O] / C[0, O]) = eps ([x in O] - [0 in O])`` (inside / outside ratio ``e^eps``)."""
+        self._check_dense()
+        M = ss_subsets(self.k, self.omega).T.astype(np.float64)  # (k, C(k, omega))
+        return self.epsilon * (M - M[0])
+
     def _perturb(self, x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         return _ss_sample(x, self.k, self.omega, self.p, rng)
 

@@ -330,6 +330,12 @@ class UnaryEncoding(FrequencyOracle):
     def _log_channel(self) -> np.ndarray:
         return _ue_log_channel(self.k, self.epsilon, self.kind)
 
+    def _log_ratios(self) -> np.ndarray:
+        """``log(C[x, b] / C[0, b]) = eps (b_x - b_0)`` (bit ``x`` has odds ratio ``p(1-q)/((1-p)q) = e^eps``)."""
+        self._check_dense()
+        bits = _bits_of_columns(self.k).T.astype(np.float64)  # (k, 2**k)
+        return self.epsilon * (bits - bits[0])
+
     def _perturb(self, x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         return _ue_sample(x, self.k, self.p, self.q, rng)
 
