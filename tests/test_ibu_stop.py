@@ -152,3 +152,13 @@ def test_a_mechanism_brings_its_operator():
     assert np.array_equal(est.ibu(e, y).estimate, est.ibu(e.channel(), y).estimate)
     assert est.log_likelihood(np.full(50, 0.02), m, counts) == pytest.approx(
         est.log_likelihood(np.full(50, 0.02), m.channel(), counts), rel=1e-12)
+
+
+@pytest.mark.parametrize("module", ["ldpnb.mechanisms._base", "ldpnb.mechanisms._catalog", "ldpnb.mechanisms.grr",
+                                    "ldpnb.estimators._ibu"])
+def test_docstring_examples_run(module):
+    import doctest
+    import importlib
+
+    res = doctest.testmod(importlib.import_module(module), optionflags=doctest.NORMALIZE_WHITESPACE)
+    assert res.failed == 0 and res.attempted > 0

@@ -12,7 +12,7 @@ from ._ibu import (
 )
 from ._likelihood import (
     observation_matrix, loglik_observations, is_strictly_concave, concavity_null_direction, is_identifiable,
-    unlikely_mask, likely_subset_linear, likely_subset_krr, planar_delta_prime, distance_to_convex_hull,
+    unlikely_mask, likely_subset_linear, likely_subset_grr, likely_subset_krr, planar_delta_prime, distance_to_convex_hull,
     likely_subset_planar, kkt_residual,
 )
 
@@ -48,6 +48,7 @@ __all__ = [
     "is_identifiable",
     "unlikely_mask",
     "likely_subset_linear",
+    "likely_subset_grr",
     "likely_subset_krr",
     "planar_delta_prime",
     "distance_to_convex_hull",

@@ -852,7 +852,7 @@ def ibu(channel, counts, *, theta0=None, tol: float = 1e-8, max_iter: int = 10_0
     >>> m = GRR(4, 1.0)
     >>> r = ibu(m, [40, 30, 20, 10], criterion="gap", tol=1e-9)
     >>> bool(r.converged), r.estimate.round(2).tolist()
-    (True, [0.61, 0.29, 0.1, 0.0])
+    (True, [0.64, 0.33, 0.03, 0.0])
     """
     if accelerate is not None:
         if method != "em" and method != accelerate:

@@ -38,7 +38,7 @@ from scipy.optimize import linprog
 
 from ldpnb.contracts import Array, Distribution, NonnegativeMatrix, OneOf, Optional, Real, contract
 from ldpnb.measures.lift import ALIP, _check_joint
-from ldpnb.mechanisms.watchdog import MergeMechanism, _subset_merging
+from ldpnb.mechanisms.watchdog import MergeMechanism, SecretChannelMechanism, _subset_merging
 
 _JOINT = NonnegativeMatrix()
 _BUDGET = Real(0, None, low_open=True)
@@ -634,7 +634,6 @@ def perfect_privacy_response(p_sx: Any, *, method: str = "auto") -> ORRResult:
 # Mechanism objects (the cross-paper chapter applies every measure to every mechanism)
 # --------------------------------------------------------------------------------------------
 
-from ldpnb.mechanisms.watchdog import SecretChannelMechanism  # noqa: E402
 
 __all__ += ["AORR", "SRR"]
 

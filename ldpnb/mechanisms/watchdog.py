@@ -35,10 +35,12 @@ from typing import Any
 import numpy as np
 
 from ldpnb.contracts import (
-    MAX_DENSE, MAX_ENTRIES, Array, Distribution, Instance, Integer, NonnegativeMatrix, OneOf, Unchecked, contract,
+    MAX_DENSE, MAX_ENTRIES, Array, Distribution, Instance, Integer, NonnegativeMatrix, OneOf, Real, Unchecked,
+    contract,
 )
 from ldpnb.measures.information import convert, entropy
 from ldpnb.measures.lift import ALIP, Criterion, _check_joint
+from ldpnb.mechanisms._base import ChannelMechanism, Guarantee
 
 __all__ = [
     "MergeMechanism",
@@ -587,8 +589,6 @@ def merging_performance(p_sx: Any, labels: Any) -> dict[str, np.ndarray]:
 # Mechanism objects (the cross-paper chapter applies every measure to every mechanism)
 # --------------------------------------------------------------------------------------------
 
-from ldpnb.contracts import Real  # noqa: E402
-from ldpnb.mechanisms._base import ChannelMechanism, Guarantee  # noqa: E402
 
 _EPS = Real(0, None, low_open=True)
 

@@ -60,7 +60,7 @@ __all__ = [
 #: The certified gap (nats per report) at which an estimate counts as the MLE.
 MLE_TOL = 1e-6
 
-_KINDS = OneOf("geometric", "laplace", "exponential", "krr")
+_KINDS = OneOf("geometric", "laplace", "exponential", "grr", "krr")
 _EXAMPLE_TASK = {"kind": "krr", "eps": 1.0, "N": np.array([5, 3, 2]), "reps": 2, "tol": 1e-8, "max_iter": 1000,
                  "k": 3}
 
@@ -256,7 +256,7 @@ def threshold_sweep(channel, counts, tols, *, max_iter: int = 200_000) -> dict[s
 def _legacy_mechanism(kind: str, epsilon: float, *, k: int | None = None, rows: int | None = None,
                       cols: int | None = None, cell_size: float = 1.0, distance=None) -> Mechanism:
     """The mechanism object of a legacy ``(kind, data)`` pair: the family found by the registry
-    (:meth:`Mechanism.lookup`: ``"krr"`` is an alias of GRR), its planar version on a grid
+    (:meth:`Mechanism.lookup`: ``"grr"`` and ``"krr"`` name GRR), its planar version on a grid
     (``"planar " + kind``, when one is registered)."""
     planar = rows is not None
     if planar == (k is not None) or (rows is None) != (cols is None):
@@ -284,12 +284,13 @@ def build_channel(kind: str, epsilon: float, *, k: int | None = None, rows: int 
     ``mech.TruncatedGeometric(k, eps)``, and pass it to :func:`estimation_trials` / :class:`Trials`;
     its :meth:`~ldpnb.mechanisms.Mechanism.channel` is this matrix, bit for bit).
 
-    ``kind`` in ``{"geometric", "laplace", "exponential", "krr"}``: on a line of ``k`` values (unit
+    ``kind`` in ``{"geometric", "laplace", "exponential", "grr"}`` (``"krr"`` is the former name of
+    ``"grr"``): on a line of ``k`` values (unit
     spacing) the truncated geometric mechanism (eq. 7), the Laplace mechanism discretised to the nearest
     value and truncated by clamping, and the exponential mechanism :math:`\propto e^{-\varepsilon d/2}`;
     with ``rows, cols`` on a grid of cells of side ``cell_size`` (km) the truncated planar geometric and
     the discretised planar Laplace mechanisms (8 sub-points per cell side), and the exponential
-    mechanism on ``distance``; ``"krr"`` is k-RR (eq. 5) on the ``k`` values or on the ``rows * cols``
+    mechanism on ``distance``; ``"grr"`` is k-RR (eq. 5) on the ``k`` values or on the ``rows * cols``
     cells.
     """
     return _legacy_mechanism(kind, epsilon, k=k, rows=rows, cols=cols, cell_size=cell_size,
@@ -324,7 +325,7 @@ def rappor_task(task: dict, rng=None) -> dict[str, Any]:
     return out
 
 
-@contract(kind=OneOf("geometric", "laplace", "exponential", "krr", "rappor"), eps=Array(1, low=1e-300),
+@contract(kind=OneOf("geometric", "laplace", "exponential", "grr", "krr", "rappor"), eps=Array(1, low=1e-300),
           settings=Unchecked("the data and the estimation settings of every task", None))
 def panel_tasks(kind: str, eps, **settings) -> list[dict]:
     """The tasks of one panel of Figs. 9, 10 or 12 (one per :math:`\\varepsilon`) for
