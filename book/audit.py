@@ -13,6 +13,16 @@
 #     name: python3
 # ---
 
+# %% tags=["remove-cell"]
+# On Colab, install the book's package (elsewhere a no-op; written by ldpnb.repro.colab)
+import sys
+
+if "google.colab" in sys.modules:
+    import subprocess
+
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
+                    "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"], check=True)
+
 # %% [markdown]
 # # Audit: do the mechanisms keep their promises?
 #
@@ -104,7 +114,6 @@ claims_res = audit.audit_grid(paper_claims, EPS_GRID, **grid,
 streams = seed_for(SEED, "mutation").spawn(len(EPS_GRID))
 mutation = [audit.audit_broken_ue(e, n_trials=4 * N_TRIALS, alpha=ALPHA, rng=s)
             for e, s in zip(EPS_GRID, streams)]
-
 
 # %% tags=["hide-input"]
 def as_frame(rs):

@@ -362,10 +362,17 @@ def interactive_table(claims: pd.DataFrame):
         "function () { const c = this.api().table().container(); "
         "if (window.MathJax && MathJax.typesetPromise) { MathJax.typesetClear && MathJax.typesetClear([c]); "
         "MathJax.typesetPromise([c]).then(() => c.setAttribute('data-typeset', '1')); } }")
-    return itables.show(view, allow_html=True, column_filters="header", showIndex=False, pageLength=25,
-                        classes="display compact claims-dashboard mathjax_process", maxBytes=0, autoWidth=False,
-                        columnDefs=column_defs, lengthMenu=[10, 25, 50, 100, 500, 1000], buttons=buttons,
-                        drawCallback=typeset)
+    from IPython.display import HTML, display  # noqa: PLC0415 lazy: the dashboard page only
+
+    page = itables.to_html_datatable(
+        view, allow_html=True, column_filters="header", showIndex=False, pageLength=25,
+        classes="display compact claims-dashboard mathjax_process", maxBytes=0, autoWidth=False,
+        columnDefs=column_defs, lengthMenu=[10, 25, 50, 100, 500, 1000], buttons=buttons, drawCallback=typeset)
+    # itables adds a hidden static copy of the first rows for viewers without JavaScript, with the
+    # claims' TeX left raw; the book always runs the interactive table
+    page = re.sub(r'<div id="(itables_[0-9a-f_]+)_fallback">.*?</div><script>[^<]*</script>', "", page, flags=re.S)
+    page = re.sub(r'(<table id="itables_[0-9a-f_]+") hidden="hidden"', r"\1", page)
+    display(HTML(page))
 
 
 def errata_html(claims: pd.DataFrame, *, link_prefix: str = "") -> str:

@@ -52,7 +52,7 @@ from ldpnb.stats import Estimate
 
 __all__ = ["Report", "ReproductionFailure", "STATUSES", "KEYS", "FLAGS", "BADGES", "DIVERGENCE_KINDS", "build_dir",
            "load_reports", "load_timings", "fmt_ours", "divergence_kind", "first_sentence", "badge_html",
-           "counts_text", "report_html"]
+           "counts_text", "report_html", "glue"]
 
 #: Row statuses.  ``undecided``: the interval of a statistical row crosses its region's edge (never a
 #: pass); ``implied``: the criterion of a consequence of another row holds (not counted as a check).
@@ -364,6 +364,32 @@ def report_html(chapter: str, rows: list[Mapping[str, Any]], *, scale: str, seed
              f'<tbody>{"".join(body)}</tbody></table></details>')
     return (f'<div class="ldpnb-report reproduction-report-wrap mathjax_process" id="report-{rid}">'
             f'{head}{summary}{table}</div>')
+
+
+def glue(name: str, value: Any, display: bool = True) -> None:
+    """Glue ``value`` as ``name`` for the book's ``{glue:...}`` roles and directives: myst-nb's
+    ``glue`` when myst-nb is installed (the book's build); without it (a notebook on Colab) a
+    value with ``display=True`` (a figure) is shown in place and any other is skipped, so that a
+    chapter runs with the package's own dependencies.
+
+    Examples
+    --------
+    ``glue("foundations-channels", fig)`` in the cell that draws the figure;
+    ``glue("foundations-n", f"{n:,}", display=False)`` for a number in the prose.
+    """
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.\-]*", name):
+        raise ValueError(f"glue name must be letters, digits, _ . -, got {name!r}")
+    try:
+        from myst_nb import glue as _glue  # noqa: PLC0415 lazy: myst-nb is optional (the book's build)
+    except ImportError:
+        if display:
+            try:
+                from IPython.display import display as _display  # noqa: PLC0415 lazy: a notebook only
+            except ImportError:  # pragma: no cover - IPython comes with every notebook
+                return
+            _display(value)
+        return
+    _glue(name, value, display=display)
 
 
 class Report:
