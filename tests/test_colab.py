@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import venv
@@ -82,8 +83,12 @@ def test_a_chapter_runs_with_only_what_its_cell_installs(tmp_path):
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
     env["PATH"] = f"{env_dir / 'bin'}{os.pathsep}{env.get('PATH', '')}"
     pip = [str(py), "-m", "pip", "install", "--quiet", "--disable-pip-version-check"]
-    # what the cell installs, from this worktree instead of the repository URL
-    subprocess.run([*pip, f"{ROOT}{extras}"], check=True, env=env, cwd=tmp_path, timeout=1800)
+    # what the cell installs, from a copy of this worktree instead of the repository URL (pip builds
+    # in the source folder: the copy keeps build/ and *.egg-info out of the worktree)
+    src = tmp_path / "src"
+    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
+        ".git", "_build", ".venv", "build", "*.egg-info", "__pycache__", "results", "book", "tests"))
+    subprocess.run([*pip, f"{src}{extras}"], check=True, env=env, cwd=tmp_path, timeout=1800)
     # what Colab's runtime already has: a kernel and a notebook runner
     subprocess.run([*pip, "ipykernel", "nbclient"], check=True, env=env, cwd=tmp_path, timeout=900)
     subprocess.run([str(py), "-m", "ipykernel", "install", "--sys-prefix", "--name", "python3"], check=True,
