@@ -195,8 +195,7 @@ glue("foundations-planar", figures.planar_rows(rows, (R, Cc), cell, cell_km),
 # supports $v$) and $q$ (a report from another value supports $v$), and the unbiased estimator
 #
 # $$ \hat f(v) = \frac{C(v) - n q}{n (p - q)}, \qquad
-#    \operatorname{Var}[\hat f(v)] \approx \frac{q (1-q)}{n (p-q)^2} \quad (f(v) \to 0). $$
-#    (eq-foundations-fo)
+#    \operatorname{Var}[\hat f(v)] \approx \frac{q (1-q)}{n (p-q)^2} \quad (f(v) \to 0). $$ (eq-foundations-fo)
 #
 # The variance in {eq}`eq-foundations-fo` decides which oracle to use
 # ({numref}`fig-foundations-oracles`):
@@ -274,8 +273,7 @@ report.holds("F5", chi2=chi2, crit=float(stats.chi2.isf(1e-6, df=k - 1)))
 # **iterative Bayesian update** (IBU) {cite}`agrawal2005privacy,elsalamouny2020generalized` is the
 # EM algorithm for the maximum-likelihood estimate,
 #
-# $$ \theta^{t+1}_x = \sum_z q_z \frac{\theta^t_x C_{xz}}{\sum_u \theta^t_u C_{uz}} . $$
-#    (eq-foundations-ibu)
+# $$ \theta^{t+1}_x = \sum_z q_z \frac{\theta^t_x C_{xz}}{\sum_u \theta^t_u C_{uz}} . $$ (eq-foundations-ibu)
 #
 # ```{prf:proposition} IBU is an ascent method
 # :label: prop-foundations-ibu

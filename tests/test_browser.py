@@ -470,6 +470,9 @@ def test_dashboard_answers_what_did_not_reproduce(sized, width):
     assert state["nClaims"] and state["rawTex"] == 0, f"{state['rawTex']} of {state['nClaims']} claims show raw TeX"
     assert any(b.startswith("Columns") for b in state["buttons"]) and all(p in state["buttons"] for p in PRESETS), \
         state["buttons"]
+    sized.execute_script("document.querySelector('table.claims-dashboard').closest('.dt-container')"
+                         ".scrollIntoView({block: 'start'});")
+    time.sleep(0.3)
     sized.save_screenshot(str(SHOTS / f"dashboard-{width}.png"))
     if width != "desktop":
         return
@@ -481,16 +484,19 @@ def test_dashboard_answers_what_did_not_reproduce(sized, width):
         sized.execute_script("arguments[0].click()", btn)
         time.sleep(0.6)
         st = _dashboard_state(sized)
-        got = {r[st["status"]] for r in st["rows"]}
+        got = {r[st["status"]] for r in st["rows"] if len(r) > st["status"]}  # "No matching records" has one cell
         want = PRESETS[preset][1].strip("^$")
         assert got <= {want}, f"preset {preset!r} shows statuses {got}"
+        if preset == "diverges":
+            assert got == {want}, "the 'diverges' preset shows no row"
     all_btn = [b for b in sized.find_elements(By.CSS_SELECTOR, ".dt-buttons button") if b.text.strip() == "all claims"][0]
     sized.execute_script("arguments[0].click()", all_btn)
     time.sleep(0.6)
     # dark mode: no light frame around the table
     _theme(sized, "dark")
-    frame = sized.execute_script("return getComputedStyle(document.querySelector('table.claims-dashboard')"
-                                 ".closest('div.cell_output')).backgroundColor")
+    frame = sized.execute_script("const t = document.querySelector('table.claims-dashboard');"
+                                 "t.closest('.dt-container').scrollIntoView({block: 'start'});"
+                                 "return getComputedStyle(t.closest('div.text_html')).backgroundColor")
     assert frame in ("rgba(0, 0, 0, 0)", "transparent"), f"dark mode: the dashboard sits on {frame}"
     sized.save_screenshot(str(SHOTS / "dashboard-dark.png"))
 
@@ -547,3 +553,23 @@ def test_each_script_is_loaded_once(browser):
         if (seen[k]) dup.push(k.slice(0, 80)); seen[k] = 1; });
       return dup;""")
     assert not dup, f"scripts loaded twice: {dup}"
+
+
+#: Display equations known to be wider than the column at 1366 px (they scroll inside it), by page:
+#: in chapters owned by their paper's helper, with a proposed split sent to the coordinator.  The
+#: test is a ratchet: a new wide equation fails it, and a page whose count drops must lower it here.
+KNOWN_WIDE_EQUATIONS: dict[str, int] = {"pie": 6, "lift": 1, "ibu": 1, "multidim_risks": 2}
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_display_equations_fit_the_column(sized, name):
+    _viewport(sized, "desktop")
+    open_page(sized, name)
+    wide = sized.execute_script("""
+      return Array.from(document.querySelectorAll('main mjx-container[display="true"]'))
+        .filter(m => m.scrollWidth > m.clientWidth + 1)
+        .map(m => m.scrollWidth + ' px: ' + (m.querySelector('mjx-assistive-mml math') || m).textContent.slice(0, 50));
+    """)
+    known = KNOWN_WIDE_EQUATIONS.get(name, 0)
+    assert len(wide) <= known, f"{name}: {len(wide)} display equations wider than the column (known: {known}): {wide}"
+    assert len(wide) == known, f"{name}: only {len(wide)} wide equations now: lower KNOWN_WIDE_EQUATIONS[{name!r}]"

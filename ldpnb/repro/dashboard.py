@@ -346,8 +346,8 @@ def interactive_table(claims: pd.DataFrame):
             view[c] = [html.escape(str(v)) for v in view[c]]
     order = [*DEFAULT_COLUMNS, *(c for c in view.columns if c not in DEFAULT_COLUMNS)]
     view = view[order]
-    widths = {"chapter": "6em", "id": "4.5em", "status": "7.5em", "claim": "20em", "paper / reference": "8em",
-              "ours": "9em", "paper-scale status": "7.5em", "source": "6em", "where": "9em", "kind": "5em",
+    widths = {"chapter": "7em", "id": "4em", "status": "7em", "claim": "36%", "paper / reference": "7em",
+              "ours": "8em", "paper-scale status": "7em", "source": "6em", "where": "9em", "kind": "5em",
               "criterion": "11em", "flags": "7em", "P(pass | falsifier)": "5em", "runs to decide": "5em",
               "note": "24em", "diverges as": "8em"}
     cols = list(view.columns)

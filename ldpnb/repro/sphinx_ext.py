@@ -1,6 +1,7 @@
 """Sphinx glue for the book (loaded by jupyter-book through ``sphinx.extra_extensions``).
 
-- **Bibliography labels in author-year form** (``Andrés et al., 2013``), matching the author-year
+- **Bibliography titles as written** in the BibTeX files (no sentence-casing), and **labels in
+  author-year form** (``Andrés et al., 2013``), matching the author-year
   citations of the text (``bibtex_reference_style: author_year``); the default ``alpha`` labels
   (``[ABCP13]``) do not appear anywhere in the prose.  Entries are sorted by author, year, title.
 - **MathJax on every page**: pages whose only maths sits in notebook outputs (the claims in the
@@ -88,8 +89,18 @@ def _register_pybtex_styles() -> None:
                     yield lab
 
     class AuthorYearStyle(UnsrtStyle):
+        """unsrt with author-year labels, and titles as the BibTeX files write them: unsrt's
+        sentence case lowercased proper nouns ("iterative bayesian update", "python optimal
+        transport") and turned a leading α into a capital Α."""
+
         default_label_style = "ldpnb_authoryear"
         default_sorting_style = "author_year_title"
+
+        def format_title(self, e, which_field, as_sentence=True):
+            from pybtex.style.template import field, sentence  # noqa: PLC0415 lazy: pybtex exists only inside a Sphinx build
+
+            title = field(which_field)
+            return sentence[title] if as_sentence else title
 
     for group, name, cls in (("pybtex.style.labels", "ldpnb_authoryear", AuthorYearLabels),
                              ("pybtex.style.formatting", "ldpnb_authoryear", AuthorYearStyle)):
