@@ -13,10 +13,19 @@ fails here.  Checks:
   alt text that is not a file hash; chapters on the claims machinery have captioned figures;
 - the claims dashboard sorts (by status, both ways) and filters (by chapter);
 - code blocks of chapters on the claims machinery fit the column (no sideways scroll);
-- each chapter offers its ``.py`` source for download.
+- each chapter offers its ``.py`` source for download;
+- at 1366 px and 390 px: every chapter report opens with its summary and shows every status inside
+  the column (summary and full table, status right after the id); no page is wider than a phone;
+- in the light and the dark theme: report badges, flags, captions and the book's HTML tables reach
+  4.5:1 contrast; the dashboard has no light frame in dark mode;
+- the dashboard shows its default columns, the status inside the column, typeset claims, the column
+  toggle and the presets (each keeps only its rows);
+- the landing page has its "start here" box and the errata in two lists, the glossary defines the
+  acronyms and the landing page and foundations link to it; a link to a claim opens the folded
+  table; each script is loaded once; wide display equations are a ratchet (known ones listed).
 
-Screenshots of the landing page, the top of a chapter and the dashboard are kept in
-``_build/screenshots/``.  Outside CI, a machine without Chromium or without a built book skips.
+Screenshots (landing page, chapter, every report at both widths, the dashboard at both widths and in
+dark mode, light and dark pages) are kept in ``_build/screenshots/``.  Outside CI, a machine without Chromium or without a built book skips.
 """
 
 from __future__ import annotations

@@ -93,15 +93,15 @@ def test_text_probe_measures_legends_at_the_column_width():
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
 
-    from ldpnb.repro.nbcheck import COLUMN_PX, text_px
+    from ldpnb.repro.nbcheck import FIGURE_COLUMN_PX, text_px
 
-    fig, ax = plt.subplots(figsize=(7.8, 3), dpi=100)
+    fig, ax = plt.subplots(figsize=(7.0, 3), dpi=100)
     ax.plot([0, 1], label="a")
     ax.legend(fontsize=6)
-    assert text_px(fig, shown_px=780)["legend"] == round(6 * 100 / 72, 2)  # natural size: 8.33 px
-    assert text_px(fig, shown_px=2 * COLUMN_PX)["legend"] == round(6 * 100 / 72 / 2, 2)  # shrunk by half
+    assert text_px(fig, shown_px=700)["legend"] == round(6 * 100 / 72, 2)  # natural size: 8.33 px
+    assert text_px(fig, shown_px=2 * FIGURE_COLUMN_PX)["legend"] == round(6 * 100 / 72 / 2, 2)  # shrunk by half
     ax.get_legend().remove()
-    assert text_px(fig, shown_px=780)["legend"] is None
+    assert text_px(fig, shown_px=700)["legend"] is None
     plt.close(fig)
 
 

@@ -22,7 +22,7 @@ import re
 import sys
 from pathlib import Path
 
-from ldpnb.contracts import Instance, contract
+from ldpnb.contracts import Instance, Optional, contract
 from ldpnb.repro.toc import BOOK, ROOT
 
 __all__ = ["EXTRAS", "extras_for", "repository_url", "requirement", "cell_source", "install_cell", "ensure",
@@ -104,6 +104,7 @@ def ensure(path: Path, url: str) -> bool:
     return True
 
 
+@contract(argv=Optional(Instance(list, tuple, example=None)))
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m ldpnb.repro.colab", description=__doc__.split("\n")[0])
     ap.add_argument("--check", action="store_true", help="only check; exit 1 if a chapter needs the cell written")

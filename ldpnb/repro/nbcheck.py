@@ -39,13 +39,16 @@ from ldpnb.contracts import Instance, Optional, Real, Unchecked, contract
 _NB = Instance(dict, example={"cells": []})
 
 __all__ = ["output_problems", "figure_problems", "uses_claims_machinery", "shown_text", "COLUMN_PX", "text_px",
-           "install_text_probe", "MIN_LEGEND_PX", "TEXT_PX_KEY"]
+           "install_text_probe", "MIN_LEGEND_PX", "TEXT_PX_KEY", "FIGURE_COLUMN_PX"]
 
 COLUMN_PX = 780
 MAX_DISPLAY_PX = int(1.5 * COLUMN_PX)
 MIN_DENSITY = 1.5
 #: The smallest legend text, in CSS px at the column width, that a reader can read.
 MIN_LEGEND_PX = 8.0
+#: The width a figure is shown at, at most, in the book's column (measured in Chromium at 1366 px:
+#: the figures of a chapter are 729 px wide; the article is 809 px with 32 px padding each side).
+FIGURE_COLUMN_PX = 729
 #: Where :func:`install_text_probe` records the sizes in a PNG output's metadata.
 TEXT_PX_KEY = "ldpnb-text-px"
 
@@ -192,7 +195,7 @@ def figure_problems(nb) -> list[str]:
 
 @contract(fig=Unchecked("a matplotlib Figure", None), shown_px=Real(0, None, low_open=True),
           column_px=Real(0, None, low_open=True))
-def text_px(fig, shown_px: float, column_px: float = COLUMN_PX) -> dict[str, float | None]:
+def text_px(fig, shown_px: float, column_px: float = FIGURE_COLUMN_PX) -> dict[str, float | None]:
     """The smallest legend text and the smallest text of ``fig``, in CSS px as the book shows it:
     a figure ``shown_px`` wide (the PNG's display width, ``fig.dpi`` px per inch) is shrunk to the
     ``column_px`` column when wider, so a size of ``s`` points shows at
@@ -205,7 +208,7 @@ def text_px(fig, shown_px: float, column_px: float = COLUMN_PX) -> dict[str, flo
     >>> import matplotlib.pyplot as plt
     >>> fig, ax = plt.subplots(figsize=(15.6, 3), dpi=100)
     >>> _ = ax.plot([0, 1], label="a"); _ = ax.legend(fontsize=9)
-    >>> round(text_px(fig, shown_px=1560)["legend"], 2)   # 9 pt at 100 dpi, shrunk by half
+    >>> round(text_px(fig, shown_px=1560, column_px=780)["legend"], 2)   # 9 pt at 100 dpi, shrunk by half
     6.25
     >>> plt.close(fig)
     """
@@ -221,6 +224,7 @@ def text_px(fig, shown_px: float, column_px: float = COLUMN_PX) -> dict[str, flo
     return {"legend": smallest(legend_texts), "text": smallest(texts)}
 
 
+@contract(shell=Unchecked("an IPython shell, or None for the running one", None))
 def install_text_probe(shell=None) -> bool:
     """Record :func:`text_px` with every matplotlib figure the kernel shows as a PNG (in the PNG's
     output metadata, under :data:`TEXT_PX_KEY`); called by :func:`ldpnb.repro.plotting.set_style`.

@@ -29,7 +29,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from ldpnb.contracts import Instance, contract
+from ldpnb.contracts import Instance, Optional, contract
 from ldpnb.repro.toc import ROOT, toc_files
 
 __all__ = ["print_book", "pdf_images", "main"]
@@ -168,6 +168,7 @@ def print_book(html: Path, out: Path) -> dict:
     return summary
 
 
+@contract(argv=Optional(Instance(list, tuple, example=None)))
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m ldpnb.repro.pdf", description=__doc__.split("\n")[0])
     ap.add_argument("--html", type=Path, default=ROOT / "_build" / "html")
