@@ -53,13 +53,7 @@ SEED = 2024  # unused here; the chapters' seed, so that the provenance footer na
 # %% tags=["remove-input"]
 from IPython.display import HTML, display
 
-from ldpnb.repro.dashboard import (
-    claims_frame,
-    errata_html,
-    interactive_table,
-    summary_tables,
-    write_downloads,
-)
+from ldpnb.repro.dashboard import claims_frame, errata_html, interactive_table, summary_tables, write_downloads
 
 claims = claims_frame()
 write_downloads(claims)
