@@ -13,7 +13,7 @@ and the move of every Monte Carlo row onto :mod:`ldpnb.stats` (phase B, commit :
 from ldpnb.repro.claims import Claim, CriterionChange, Printed, claim_table
 
 #: The commit that moved the Monte Carlo rows onto ldpnb.stats (the criteria, before any run of the code).
-PHASE_B = "0000000"
+PHASE_B = "043b558"
 _DATE_A, _DATE_B = "2026-11-27", "2026-11-28"
 
 
