@@ -6,16 +6,22 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from ldpnb.contracts import Instance, contract
+from ldpnb.contracts import SAMPLE_SIZE, Instance, OneOf, contract
+from ldpnb.papers.synthesis.comparisons import gain_curves, point_intervals
+from ldpnb.papers.synthesis.guide import _RESULT as _RESULT_RULE
+from ldpnb.papers.synthesis.guide import GridResult, best_index
+from ldpnb.papers.synthesis.variance import grr_oue_exact_boundary
 
-__all__ = ["lens_heatmap", "frontiers", "rank_agreement", "matched_table", "guide_map", "guide_table"]
+__all__ = ["lens_heatmap", "frontiers", "rank_agreement", "matched_table", "gain_by_eps", "guide_map", "guide_table",
+           "CLASSES"]
 
 _MAP = Instance(Mapping, example={})
+_RESULT_EXAMPLE = _RESULT_RULE.valid()
 _SEQ = Instance(list, tuple, example=["a"])
 
 
 def _fig(*args, **kw):
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # noqa: PLC0415 lazy: matplotlib only for the figures
 
     fig, axes = plt.subplots(*args, **kw)
     plt.close(fig)
@@ -29,7 +35,7 @@ def _fmt(v: float) -> str:
     return f"{v:.3g}"
 
 
-@contract(table=_MAP, lenses=_MAP, title=Instance(str, example=""))
+@contract(table=_MAP, lenses=_MAP, title=Instance(str, example=""), flagged=_SEQ)
 def lens_heatmap(table: Mapping[str, Mapping[str, float]], lenses: Mapping[str, str], title: str = "",
                  flagged: Sequence[str] = ()):
     """Mechanism x lens heat map: one row per mechanism, one column per lens (``lenses``: key ->
@@ -72,10 +78,10 @@ CLASSES = {"frequency oracles": ["k-RR", "SUE", "OUE", "OLH", "SS"],
 @contract(sweeps=_MAP, y=Instance(str, example="emd_ibu"), xlabels=_MAP, ylabel=Instance(str, example=""))
 def frontiers(sweeps: Mapping[str, Mapping[str, np.ndarray]], y: str, xlabels: Mapping[str, str], ylabel: str):
     """Privacy-utility frontiers as small multiples: one row per privacy lens (``xlabels``), one
-    column per class of :data:`CLASSES`; in each panel the utility ``y`` (with a band of two
-    standard errors when ``y + "_se"`` is given) of the class's families along their sweeps, log-log,
-    with the other classes' curves in light grey for reference."""
-    import matplotlib
+    column per class of :data:`CLASSES`; in each panel the utility ``y`` of the class's families along
+    their sweeps, log-log, with a band of the pointwise 95 % interval of the mean (Hall) when the
+    per-run samples ``"runs_" + y`` are given, and the other classes' curves in light grey."""
+    import matplotlib  # noqa: PLC0415 lazy: matplotlib only for the figures
 
     keys = list(xlabels)
     classes = [(c, [n for n in ms if n in sweeps]) for c, ms in CLASSES.items()]
@@ -98,10 +104,10 @@ def frontiers(sweeps: Mapping[str, Mapping[str, np.ndarray]], y: str, xlabels: M
                 if not ok.any():
                     continue
                 ax.plot(xs[ok], ys[ok], "-o", ms=2.5, lw=1.3, color=cmap(i), label=name, zorder=3)
-                if f"{y}_se" in sw:
-                    se = np.asarray(sw[f"{y}_se"], float)[ok]
-                    ax.fill_between(xs[ok], np.maximum(ys[ok] - 2 * se, 1e-6), ys[ok] + 2 * se, color=cmap(i),
-                                    alpha=0.2, lw=0, zorder=2)
+                if f"runs_{y}" in sw:
+                    band = point_intervals(sw[f"runs_{y}"])
+                    lo, hi = np.asarray(band.low)[ok], np.asarray(band.high)[ok]
+                    ax.fill_between(xs[ok], np.maximum(lo, 1e-6), hi, color=cmap(i), alpha=0.2, lw=0, zorder=2)
             if k != "vx":
                 ax.set_xscale("log")
             ax.set_yscale("log")
@@ -137,18 +143,22 @@ def rank_agreement(taus: Mapping[tuple[str, str], float], labels: Mapping[str, s
     return fig
 
 
+@contract(ref=_MAP, at_mi=_MAP, at_emd=_MAP, at_d=Instance(dict, type(None), example=None))
 def matched_table(ref: Mapping[str, float], at_mi: Mapping[str, Mapping[str, float]],
                   at_emd: Mapping[str, Mapping[str, float]], at_d: Mapping[str, Mapping[str, float]] | None = None):
     """The matched comparisons as a table (a :class:`pandas.DataFrame`, one row per mechanism, k-RR at 1-LDP
-    first): at equal I(X;Y) the ε-LDP level on X and the EMD after IBU (± SE); at equal EMD after IBU the EMD
-    reached (± SE), I(X;Y) and the LDP-w.r.t.-S leakage; at equal distortion (``at_d``, from
+    first): at equal I(X;Y) the ε-LDP level on X and the mean EMD after IBU [95 % interval, Hall]; at equal EMD
+    after IBU the EMD reached [95 %], I(X;Y) and the LDP-w.r.t.-S leakage; at equal distortion (``at_d``, from
     :func:`~ldpnb.papers.synthesis.experiments.ba_matched_distortion`) BA's information."""
-    import pandas as pd
+    import pandas as pd  # noqa: PLC0415 lazy: pandas is needed only to show the table
+
+    def ci(r):
+        return point_intervals(np.asarray(r["runs_emd_ibu"])[None, :])[0].text(3)
 
     def line(name, a, b):
         row = {"mechanism": name, "equal I: ε-LDP on X": f"{a['ldp']:.2f}",
-               "equal I: EMD, IBU (bins)": f"{a['emd_ibu']:.4f} ± {a['emd_ibu_se']:.4f}",
-               "equal EMD: EMD reached": f"{b['emd_ibu']:.4f} ± {b['emd_ibu_se']:.4f}",
+               "equal I: EMD, IBU (bins) [95 %]": ci(a),
+               "equal EMD: EMD reached [95 %]": ci(b),
                "equal EMD: I(X;Y) (bits)": f"{b['mi']:.3f}",
                "equal EMD: LDP leak about S (nats)": f"{b['lift_ldp']:.3f}"}
         if at_d is not None:
@@ -159,48 +169,57 @@ def matched_table(ref: Mapping[str, float], at_mi: Mapping[str, Mapping[str, flo
     return pd.DataFrame(rows).set_index("mechanism")
 
 
+@contract(ga=_MAP)
 def gain_by_eps(ga: Mapping[str, object]):
-    """IBU's relative MSE gain over the standard estimator against ε, one line per oracle, ± 2 SE
-    (:func:`~ldpnb.papers.synthesis.experiments.ibu_gain_by_eps`)."""
-    import matplotlib
+    """IBU's relative MSE gain over MI against ε, one line per oracle, with pointwise 95 % Fieller
+    intervals: solid IBU on the whole channel, dashed IBU on the support counts (Arcolezi et al.'s
+    variant); from :func:`~ldpnb.papers.synthesis.experiments.ibu_gain_by_eps`."""
+    import matplotlib  # noqa: PLC0415 lazy: matplotlib only for the figures
+    from matplotlib.ticker import NullFormatter  # noqa: PLC0415 lazy: matplotlib only for the figures
 
     eps = np.asarray(ga["eps"], float)
+    curves = gain_curves(ga)
     fig, ax = _fig(figsize=(5.6, 3.4))
     cmap = matplotlib.colormaps["tab10"]
-    for i, (name, g) in enumerate(ga["gain"].items()):
+    for i, (name, c) in enumerate(curves.items()):
         x = eps * (1 + 0.03 * (i - 2))
-        ax.errorbar(x, g, yerr=2 * ga["se"][name], marker="o", ms=3, lw=1.2, capsize=2, color=cmap(i),
-                    label=f"{name}, whole channel")
-        if "gain_support" in ga:
-            ax.errorbar(x, ga["gain_support"][name], yerr=2 * ga["se_support"][name], marker="s", ms=2.5,
-                        lw=0.9, ls="--", capsize=2, color=cmap(i), alpha=0.7)
+        for key, ls, mk, alpha, label in (("whole", "-", "o", 1.0, f"{name}, whole channel"),
+                                          ("support", "--", "s", 0.7, None)):
+            e = c[key]
+            v = np.asarray(e.value)
+            err = np.vstack([v - np.asarray(e.low), np.asarray(e.high) - v])
+            ax.errorbar(x, v, yerr=np.clip(err, 0, 1), marker=mk, ms=3, lw=1.1, ls=ls, capsize=2, color=cmap(i),
+                        alpha=alpha, label=label)
     ax.axhline(0, color="0.5", lw=0.8)
-    from matplotlib.ticker import NullFormatter
-
     ax.set_xscale("log")
     ax.set_xticks(eps, [f"{e:g}" for e in eps])
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("ε")
-    ax.set_ylabel("1 − MSE(IBU) / MSE(standard)")
+    ax.set_ylabel("1 − MSE(IBU) / MSE(MI)")
     ax.legend(fontsize=7, frameon=False, title="dashed: IBU on support counts", title_fontsize=7)
     return fig
 
 
-def guide_map(res, ks: Sequence[int], eps: Sequence[float], n: int, dist: str):
+@contract(res=Instance(GridResult, example=_RESULT_EXAMPLE), ks=_SEQ, eps=_SEQ, n=SAMPLE_SIZE,
+          dist=OneOf("uniform", "Zipf", "Gowalla"), df=Instance(object, example=None))
+def guide_map(res: GridResult, ks: Sequence[int], eps: Sequence[float], n: int, dist: str, df=None):
     """Two panels over ``(k, eps)``: the oracle with the smallest exact MSE of the standard estimate
     (left; the same at every ``n`` and distribution), and the best after projection onto the simplex
-    at ``n`` users and distribution ``dist`` (right; hatched where a runner-up is within noise);
+    at ``n`` users and distribution ``dist`` (right; a dot where the cell is undecided: a runner-up
+    within noise, from the guide table ``df`` of :func:`~ldpnb.papers.synthesis.guide.summarise`);
     Wang et al.'s boundary ``k = 3e^eps + 2`` and the exact one ``k*`` drawn on both."""
-    import matplotlib
-    from matplotlib.colors import ListedColormap
-    from matplotlib.patches import Patch
-
-    from ldpnb.papers.synthesis.guide import best_index
-    from ldpnb.papers.synthesis.variance import grr_oue_exact_boundary
+    import matplotlib  # noqa: PLC0415 lazy: matplotlib only for the figures
+    from matplotlib.colors import ListedColormap  # noqa: PLC0415 lazy: matplotlib only for the figures
+    from matplotlib.patches import Patch  # noqa: PLC0415 lazy: matplotlib only for the figures
 
     names = res.names
     cmap = ListedColormap([matplotlib.colormaps["tab10"](i) for i in range(len(names))])
     idx = {c: i for i, c in enumerate(res.cells)}
+    undecided = set()
+    if df is not None:
+        for row in df.itertuples(index=False):
+            if getattr(row, "decided") == "no":
+                undecided.add((row[0], row[1], row[2], row[3]))
     A = np.full((len(ks), len(eps)), np.nan)
     B = np.full_like(A, np.nan)
     amb = np.zeros_like(A, dtype=bool)
@@ -210,12 +229,8 @@ def guide_map(res, ks: Sequence[int], eps: Sequence[float], n: int, dist: str):
             if i is None:
                 continue
             A[a, b] = best_index(res.exact[i])
-            mp = res.se_proj[i].mean(axis=1)
-            bp = int(np.argmin(mp))
-            B[a, b] = bp
-            ratio = res.se_proj[i] / mp[bp]
-            lo = ratio.mean(axis=1) - 1.96 * ratio.std(axis=1, ddof=1) / np.sqrt(ratio.shape[1])
-            amb[a, b] = any(lo[j] <= 1.10 for j in range(len(names)) if j != bp)
+            B[a, b] = best_index(np.nanmean(res.se_proj[i], axis=1))
+            amb[a, b] = (k, e, n, dist) in undecided
     fig, axes = _fig(1, 2, figsize=(7.8, 3.6), sharey=True)
     ee = np.linspace(0, len(eps) - 1, 200)
     e_val = np.interp(ee, np.arange(len(eps)), eps)
@@ -245,14 +260,13 @@ def guide_map(res, ks: Sequence[int], eps: Sequence[float], n: int, dist: str):
     return fig
 
 
+@contract(df=Instance(object, example=None))
 def guide_table(df):
     """The guide as an interactive table (itables: sortable, filterable by column, offline)."""
-    import itables
+    import itables  # noqa: PLC0415 lazy: itables only for the interactive table
 
     itables.init_notebook_mode(all_interactive=False, connected=False)
     view = df.copy()
-    for c in ("MSE (exact)", "MSE proj."):
-        view[c] = view[c].map(lambda v: f"{v:.3g}")
-    view["server µs/report"] = view["server µs/report"].map(lambda v: f"{v:.2g}")
-    view["bits/report"] = view["bits/report"].map(lambda v: f"{v:.0f}")
+    view["server µs/report"] = view["server µs/report"].map(lambda v: f"{v:.2g}" if np.isfinite(v) else "—")
+    view["bits/report"] = view["bits/report"].map(lambda v: f"{v:.0f}" if np.isfinite(v) else "—")
     return itables.show(view, column_filters="header", showIndex=False, pageLength=15, classes="display compact")
