@@ -7,10 +7,11 @@ import pytest
 from scipy import stats
 
 from ldpnb import mechanisms as mech
+from ldpnb.papers.synthesis import comparisons as cmp
 from ldpnb.papers.synthesis import estimation as est
 from ldpnb.papers.synthesis import experiments as ex
 from ldpnb.papers.synthesis import families as fam
-from ldpnb.papers.synthesis import guide, ranks
+from ldpnb.papers.synthesis import guide
 from ldpnb.papers.synthesis import variance as V
 
 ALPHA = 1e-6  # false-alarm rate of each sampler test
@@ -103,33 +104,122 @@ def test_oue_var_star_on_the_channel():
     assert V.oue_var_star_exact(8, 1.0, 1_000) == pytest.approx(4 * math.e / (math.e - 1) ** 2, rel=1e-9)
 
 
-def test_tie_ranks_and_tau_b():
+def test_tau_ties_values_equal_up_to_float_noise():
+    """K1/K2 and the tau matrix: values within 1e-9 of a lens's largest value are ties (the first
+    edition ranked 0.1 below 0.1 + 1e-16)."""
     x = [0.3, 0.1, 0.1 + 1e-16, 0.2]
-    assert ranks.tie_ranks(x).tolist() == [2, 0, 0, 1]
     y = [3.0, 1.0, 2.0, 2.5]
-    # with the tie: the pair (1, 2) is tied in x and counts in neither direction
-    assert ranks.tau_b(x, y) == pytest.approx(stats.kendalltau([2, 0, 0, 1], y).statistic)
-    t, lo, hi = ranks.tau_bootstrap(np.arange(10.0), np.arange(10.0) ** 2, draws=200)
-    assert t == pytest.approx(1.0) and lo <= t <= hi
+    assert cmp.tau(x, y).value == pytest.approx(stats.kendalltau([2, 0, 0, 1], y).statistic)
+    assert cmp.tau(x, y).value != pytest.approx(stats.kendalltau(x, y).statistic)
+    e = cmp.tau(np.arange(12.0), np.arange(12.0) ** 2, "jackknife")
+    assert e.value == pytest.approx(1.0) and e.method == "kendall-jackknife"
+    assert cmp.tie_of([0.5, 2.0, -1.0]) == pytest.approx(2e-9)
 
 
-def test_discordant_pairs_skip_ties():
-    x = [1.0, 1.0 + 1e-15, 2.0]
-    y = [2.0, 1.0, 3.0]
-    # the first edition ranked 1.0 below 1.0 + 1e-15 and reported (a, b) as discordant
-    assert ranks.discordant_pairs_tied(x, y, ["a", "b", "c"]) == []
+def test_discordant_pairs_tie_within_monte_carlo_noise():
+    rng = np.random.default_rng(0)
+    info = [1.0, 1.0 + 1e-15, 2.0, 3.0]
+    runs = [rng.normal(0.5, 0.01, 40), rng.normal(0.4, 0.01, 40), rng.normal(0.30, 0.01, 40),
+            rng.normal(0.3005, 0.01, 40)]
+    # (a, b): tied in information (float noise); (c, d): d has more information and a larger mean EMD,
+    # but within noise: tied, not discordant; no other pair is ordered the other way
+    assert cmp.discordant_pairs(info, runs, ["a", "b", "c", "d"]) == []
+    runs[3] = rng.normal(0.35, 0.01, 40)
+    assert cmp.discordant_pairs(info, runs, ["a", "b", "c", "d"]) == [("c", "d")]
 
 
 def test_a_difference_of_float_noise_is_no_win():
-    table = {"A": {"emd_diff": -1.4e-16, "emd_diff_se": 0.0, "emd_inv": 0.2},
-             "B": {"emd_diff": -0.01, "emd_diff_se": 0.001, "emd_inv": 0.2}}
-    better, worse = ex.wins(ex.ibu_advantage(table, ["A", "B"]), ["A", "B"])
-    assert better == ["B"] and worse == []
+    """Identical runs (a constant-report channel's IBU and INV): the paired difference is 0 with a
+    degenerate interval, a tie, not a win (the first edition counted -1.4e-16 as a win)."""
+    from ldpnb.papers.synthesis import text
+
+    base = np.full(8, 0.2)
+    table = {"A": {"runs_emd_ibu": base - 1.4e-16, "runs_emd_inv": base},
+             "B": {"runs_emd_ibu": base - 0.01 + np.linspace(0, 1e-3, 8), "runs_emd_inv": base}}
+    o = cmp.estimator_order(table, ["A", "B"], "emd_ibu", "emd_inv", ("IBU", "INV"))
+    assert text.decided(o["differences"]["INV - IBU"], ["A", "B"], 1e-9)["above"] == ["B"]
+
+
+def test_reid_steps_do_not_collapse_at_zero_successes():
+    """No draw succeeds at t = 4: a normal interval from the Monte Carlo standard error (0) would be a
+    point and call a drop of 0.0015 certain; Newcombe's interval from Wilson's is wide."""
+    reid = {"m": {"t": np.array([1, 4, 16]), "acc": np.array([0.0015, 0.0, 0.002]), "se": np.zeros(3),
+                  "bound": np.array([0.1, 0.1, 0.2]), "runs": 500}}
+    d = cmp.reid_steps(reid)["differences"]["t4 - t1"][0]
+    assert float(d.value) == pytest.approx(-0.0015) and float(d.high) > 0.003 and float(d.low) == pytest.approx(-0.0015)
+    r = cmp.reid_estimates(reid)["ratio"]
+    assert float(r.high[1]) > 0.05 and float(r.low[0]) == pytest.approx(0.015)
+
+
+def test_gain_is_one_minus_the_paired_ratio():
+    rng = np.random.default_rng(3)
+    den = rng.gamma(20, 0.05, size=(50, 2))
+    num = den * np.array([0.8, 1.0]) + rng.normal(0, 0.01, size=(50, 2))
+    g = cmp.gain(num, den)
+    assert g.simultaneous and np.all(np.asarray(g.low) <= np.asarray(g.value))
+    assert float(g.value[0]) == pytest.approx(0.2, abs=0.01) and float(g.low[1]) < 0 < float(g.high[1])
+
+
+def test_every_catalogue_family_is_placed_or_listed_with_a_reason():
+    """A family the guide cannot place is listed with the reason, never dropped silently."""
+    placed, unplaced = fam.guide_families()
+    assert set(placed) | set(unplaced) == set(mech.FAMILIES) and not set(placed) & set(unplaced)
+    assert all(isinstance(why, str) and why for why in unplaced.values())
+
+    class OddOne(mech.Mechanism):  # a registered family that is neither an oracle nor a metric mechanism
+        family = "odd one (test)"
+
+        def __init__(self, k, epsilon):
+            self.k, self.epsilon = k, epsilon
+
+        @classmethod
+        def on(cls, domain, epsilon):
+            return cls(domain.size, epsilon)
+
+    try:
+        placed2, unplaced2 = fam.guide_families()
+        assert "odd one (test)" in unplaced2 and "not a frequency oracle" in unplaced2["odd one (test)"]
+    finally:
+        mech.Mechanism.unregister("odd one (test)")
+    assert "odd one (test)" not in fam.guide_families()[1]
+
+
+def test_catalogue_extras_enter_the_lens_table():
+    s = _toy_setting()
+    placed, unplaced = ex.catalogue_extras(s)
+    assert "BLH" in placed and not set(placed) & set(ex.CATALOGUE_NAMES)
+    m = ex.build(s, "BLH", 1.0)
+    assert isinstance(m, mech.FrequencyOracle) and ex.exact_lenses(m, s)["ldp"] == pytest.approx(1.0)
+
+
+def _toy_setting():
+    from ldpnb.data import lattice_distance_matrix
+
+    rng = np.random.default_rng(1)
+    p_sx = rng.dirichlet(np.ones(12)).reshape(2, 6)
+    counts = np.round(p_sx.sum(axis=0) * 5000).astype(np.int64)
+    return ex.Setting("toy", counts, (2, 3), (1.0, 1.0), lattice_distance_matrix(2, 3), "bins", p_sx=p_sx)
 
 
 def test_sign_with_ties():
     assert ex._sign(2.066180922977282, 2.066180922977276) == 0
     assert ex._sign(1.0, 0.9) == 1 and ex._sign(0.9, 1.0) == -1
+
+
+def test_every_public_function_of_the_package_has_a_contract():
+    import importlib
+    import inspect
+
+    from ldpnb.contracts import contract_of
+
+    for name in ("comparisons", "estimation", "experiments", "families", "figures", "guide", "text", "variance"):
+        mod = importlib.import_module(f"ldpnb.papers.synthesis.{name}")
+        public = [n for n in vars(mod) if not n.startswith("_")]
+        funcs = [n for n in public
+                 if inspect.isfunction(getattr(mod, n)) and getattr(mod, n).__module__ == mod.__name__]
+        assert set(funcs) <= set(mod.__all__), (name, set(funcs) - set(mod.__all__))
+        missing = [n for n in funcs if contract_of(getattr(mod, n)) is None]
+        assert not missing, f"{name}: public functions without a contract: {missing}"
 
 
 def test_guide_grid_smoke():
@@ -139,13 +229,19 @@ def test_guide_grid_smoke():
     df = guide.summarise(res)
     assert list(df["k"]) == [2, 32] and set(df["best (unbiased)"]) <= set(NAMES)
     assert np.all(np.isnan(res.top[0])) and not np.any(np.isnan(res.top[1]))
-    assert guide.confirm_exact(res)["tests"] == 2 * len(NAMES)
+    v2 = guide.confirm_exact(res)
+    assert v2["groups"] == [(n, k) for n in NAMES for k in (2, 32)] and v2["ratio"].shape == (2 * len(NAMES),)
+    assert list(df["decided"]) in (["yes", "yes"], ["yes", "no"], ["no", "yes"], ["no", "no"])
 
 
 def test_bad_inputs_are_refused():
     with pytest.raises(ValueError):
         guide.distribution("Pareto", 8)
-    with pytest.raises(KeyError):
-        fam.build_oracle("HR", 8, 1.0)
+    with pytest.raises(ValueError):
+        fam.build_oracle("no such family", 8, 1.0)
+    with pytest.raises(ValueError):
+        fam.build_oracle("geometric", 8, 1.0)  # a metric mechanism, not a frequency oracle
+    with pytest.raises(ValueError):
+        guide.run_grid(dict(guide.GRIDS["smoke"], runs=10 ** 9), seed=1)
     with pytest.raises(ValueError):
         fam.build_oracle("GRR", 1, 1.0)

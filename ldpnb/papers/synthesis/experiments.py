@@ -52,8 +52,15 @@ from ldpnb.papers.synthesis import variance as V
 from ldpnb.utils import check_random_state
 
 __all__ = [
-    "Setting", "adult_setting", "gowalla_setting", "FAMILIES", "Family", "build", "exact_lenses",
-    "utility_lens", "inv_lstsq", "match_parameter", "sweep",
+    "Setting", "Family", "FAMILIES", "GEO", "ORACLES", "LIFT", "CLASSES", "RANK_LENSES", "ADULT_SECRETS",
+    "DEGENERATE_BITS", "LIFT_BUDGET", "MAX_RUNS", "MAX_OUTPUTS", "CATALOGUE_NAMES", "REID_BATCH", "TIE_REL",
+    "adult_setting", "gowalla_setting", "family", "build", "catalogue_extras", "families_for", "lens_value",
+    "exact_lenses", "inv_lstsq", "is_degenerate", "utility_lens", "match_parameter", "sweep",
+    "operating_point", "lens_table", "claim_checks", "sweep_all", "bound_violations", "standard_vs_pinv",
+    "ibu_gain_by_eps", "pie_ordering", "olh_minus_rr_lift", "lift_family_order", "perfect_privacy_gap",
+    "constant_report_distortion", "ba_curve", "rate_distortion_check", "ba_matched_distortion", "ba_geo_bound",
+    "utility_sweep", "reid_over_collections", "lens_scores", "channel_rank", "explain_discordance",
+    "utility_parameter", "matched_gaps", "smallest_singular_value",
 ]
 
 

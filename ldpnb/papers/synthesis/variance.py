@@ -256,7 +256,7 @@ def kairouz_regimes(ks: list[int]) -> dict[str, int]:
     return out
 
 
-@contract(counts=Counts(min_size=4, max_size=4096), names=_NAMES, eps=_EPS_LIST, tie=Real(0.0, 1.0))
+@contract(counts=Counts(min_size=2, max_size=4096), names=_NAMES, eps=_EPS_LIST, tie=Real(0.0, 1.0))
 def range_swaps(counts: Any, names: list[str], eps: list[float], tie: float = 0.10) -> dict[str, Any]:
     """Row T2: exact MSE of single values (mean over values) and of ranges of half the domain (mean
     over starts) per oracle and level; ``swaps`` counts (eps, pair) whose two orders are strict beyond
