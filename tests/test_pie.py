@@ -514,11 +514,13 @@ def test_biometric_standin_places_the_pse():
     assert list(r["frr"]) == [0.001, 0.01, 0.1]
 
 
-def test_increase_evidence():
-    ev = pid_pie.increase_evidence([1.0, 2.0, 2.5, 4.0], [0.1, 0.1, 0.2, 0.2], rise_from=1)
-    np.testing.assert_allclose(ev["steps"], [1.0, 0.5, 1.5])
-    np.testing.assert_allclose(ev["step_se"], np.hypot([0.1, 0.1, 0.2], [0.1, 0.2, 0.2]))
-    assert ev["rise"] == pytest.approx(2.0) and ev["rise_se"] == pytest.approx(math.hypot(0.2, 0.1))
+def test_increase_cells():
+    np.testing.assert_allclose(pid_pie.increase_cells([1.0, 2.0, 2.5, 4.0], rise_from=1), [1.0, 0.5, 1.5, 2.0])
+    # along the last axis: the same cells for every row (e.g. half-sample or bootstrap replicates)
+    v = np.array([[1.0, 2.0, 2.5, 4.0], [0.0, 0.0, 1.0, 1.0]])
+    np.testing.assert_allclose(pid_pie.increase_cells(v)[1], [0.0, 1.0, 0.0, 0.0])
+    with pytest.raises(ValueError, match="rise_from"):
+        pid_pie.increase_cells([1.0, 2.0], rise_from=1)
 
 
 def test_best_score_ties_survive_a_per_query_shift():
