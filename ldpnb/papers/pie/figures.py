@@ -291,7 +291,7 @@ def fig8(eps: np.ndarray, n: int, k: int, g: int, pse_exact: np.ndarray, pse_mc:
 
 
 @contract(eps=_EPS, n=_N, k=_N, g=_N, err=_MAP, err_exact=Array(1), pse_exact=Array(1), pse_mc_glh=Array(1),
-          resolvable_glh=Array(1))
+          resolvable_glh=Instance(np.ndarray, example=np.array([True])))
 def fig9(eps: np.ndarray, n: int, k: int, g: int, err: Mapping[str, Estimate], err_exact: np.ndarray,
          pse_exact: np.ndarray, pse_mc_glh: np.ndarray, resolvable_glh: np.ndarray):
     """Fig. 9: identification error rate and its lower bounds (Eq. 10 with the PSE, Eq. 12 with α).
