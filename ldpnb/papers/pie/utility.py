@@ -476,9 +476,10 @@ def utility_runs(population: UtilityPopulation, settings: Sequence[tuple], runs:
 
 @contract(runs=_RUNS, population=_POP, quantiles=Instance(tuple, example=(0.1, 0.9)))
 def summarise_runs(runs: pd.DataFrame, population: UtilityPopulation, *, quantiles: tuple = (0.1, 0.9)) -> pd.DataFrame:
-    r"""Per setting and loss: mean over runs, the 10-90 % band of the runs, and for emp the expectation
-    of Eqs. (22)/(23) with its exact per-run SD (:func:`loss_moments`), the standard error
-    ``sd/sqrt(R)`` and the z-score of the mean.  Index ``(mech, eps, g)``.
+    r"""Per setting and loss: mean over runs and the 10-90 % band of the runs (their spread, for the
+    figures), and for emp the expectation of Eqs. (22)/(23) with its exact per-run SD
+    (:func:`loss_moments`).  Index ``(mech, eps, g)``.  The uncertainty of a mean is an
+    :mod:`ldpnb.stats` estimate over the runs (:func:`run_matrix`), not a column here.
     """
     pop = population
     losses = [c for c in runs.columns if c.split("_")[0] in ("emp", *_KINDS) and c.split("_")[-1] in
@@ -494,8 +495,6 @@ def summarise_runs(runs: pd.DataFrame, population: UtilityPopulation, *, quantil
             row[f"{col}_lo"], row[f"{col}_hi"] = (float(x) for x in np.quantile(v, quantiles))
         for col in [c for c in grp.columns if c.startswith("rel_")]:
             row[f"{col}_mean"] = float(grp[col].mean())
-            row[f"{col}_se"] = float(grp[col].std(ddof=1) / math.sqrt(R)) if R > 1 else float("nan")
-            row[f"{col}_sd"] = float(grp[col].std(ddof=1)) if R > 1 else float("nan")
         for phi in (*pop.tops, None):
             key = "all" if phi is None else str(phi)
             if phi is None:
@@ -503,8 +502,6 @@ def summarise_runs(runs: pd.DataFrame, population: UtilityPopulation, *, quantil
             else:
                 m, sd = loss_moments(pop.holders[pop.tops[phi]], pop.n, p, q)
             row[f"emp_{key}_expected"], row[f"emp_{key}_sd"] = m, sd
-            row[f"emp_{key}_z"] = (row[f"emp_{key}_mean"] - m) / (sd / math.sqrt(R))
-            row[f"emp_{key}_rel"] = row[f"emp_{key}_mean"] / m - 1
         rows.append(row)
     return pd.DataFrame(rows).set_index(["mech", "eps", "g"])
 
