@@ -77,6 +77,7 @@ CONTRACTED: set[str] = {
     "ldpnb.papers.lift.figures",
     "ldpnb.papers.lift.grading",
     "ldpnb.papers.lift.theory",
+    "ldpnb.papers.pie.figures",
     "ldpnb.papers.pie.identification",
     "ldpnb.papers.pie.theory",
     "ldpnb.papers.pie.utility",
