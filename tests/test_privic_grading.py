@@ -140,3 +140,14 @@ def test_grid_constraints_refuse_before_allocating():
     with pytest.raises(ValueError, match="one entry per cell"):
         pv.adversarial_prior(np.full(164, 1 / 164), 2)             # was accepted (164 cells for Paris' 165)
     assert pv.flat_index("paris", (6, 3)) == 93 and len(pv.block_indices("paris", (6, 3))) == 25
+
+
+def test_calibration_estimate_runs_on_fresh_rounds():
+    """T-cal (paper scale only): the sd ratio per data row, simultaneous over the 42 rows."""
+    rng = np.random.default_rng(6)
+    frames = {c: _rounds(c, (1.0, 0.5), 12, rng) for c in ("paris", "sf")}
+    e = gr.calibration_estimate(frames, rng=0, n_boot=300)
+    assert e.shape == (42,) and e.simultaneous and np.all(np.asarray(e.low) <= np.asarray(e.high))
+    rep = Report("privic", CLAIMS, scale="paper")
+    rep.range("T-cal", e)
+    assert rep.rows["T-cal"]["status"] in ("fail", "undecided")   # sd 0.003 against the stored 0.002-0.016

@@ -492,7 +492,9 @@ def _third_edition_tolerance(paper_rounds, s_row: float) -> float:
 def _table_claims():
     out = []
     row_note = ("Welch's interval of our mean minus the mean of the paper's five printed rounds (both samples' noise; "
-                "shown shifted by the printed mean) within ± the row's margin, max(0.02, 10 % of the printed mean).")
+                "shown shifted by the printed mean) within ± the row's margin, max(0.02, 10 % of the printed mean). "
+                "An undecided row needs more of the paper's rounds: 'runs to decide' scales both samples, but the "
+                "paper's five are fixed, and with four degrees of freedom on its side more of ours may not help.")
     for c, n in _CITY.items():
         P = PAPER_TABLES[c]
         for b in (1.0, 0.5):
