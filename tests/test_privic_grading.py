@@ -131,8 +131,10 @@ def test_fig3_estimates_on_a_known_sweep():
 
 # ----------------------------------------------------------------------------- contracts of the package
 def test_grid_constraints_refuse_before_allocating():
-    with pytest.raises(ValueError, match="MAX_CELLS|cells"):
+    with pytest.raises(ValueError, match="shape must be"):
         pv.block_indices((2 ** 20, 2 ** 20), (1, 1))              # was a MemoryError
+    with pytest.raises(ValueError, match="MAX_CELLS"):
+        pv.privic_distance((4096, 4096))                          # each side allowed, the grid is not
     with pytest.raises(ValueError):
         pv.block_indices((3, 3), (50, 50))                        # was an empty block
     with pytest.raises((TypeError, ValueError)):
