@@ -81,8 +81,10 @@ CONTRACTED: set[str] = {
     "ldpnb.papers.pie.identification",
     "ldpnb.papers.pie.theory",
     "ldpnb.papers.pie.utility",
+    "ldpnb.papers.privic.claims",
     "ldpnb.papers.privic.experiments",
     "ldpnb.papers.privic.figures",
+    "ldpnb.papers.privic.grading",
     "ldpnb.papers.privic.model",
 }
 
