@@ -73,7 +73,7 @@ _MANY_RUNS = ("book", "paper")
 #: The commit that moved the Monte Carlo rows to ldpnb.stats (phase B of issue #36), named by the decision
 #: log of every row whose criterion it changed after a recorded result; None until that commit exists
 #: (the log entries below are declared with it, in the commit that follows).
-_PHASE_B: tuple[str, str] | None = None
+_PHASE_B: tuple[str, str] | None = ("a12d4b8", "2026-11-28")
 _THIRD = ("abcf132", "2026-11-28")  # the third edition's claims commit (issue #36, phase A)
 
 
