@@ -316,7 +316,7 @@ def loglog_slope(n, errors, *, rng=None, n_boot: int = N_BOOT) -> Estimate:
     return stats.bootstrap(slope, (errors,), rng=check_random_state(rng), n_boot=n_boot)
 
 
-@contract(ours=Array(1, min_size=10), others=Unchecked("a sequence of arrays of runs", (np.ones(10),)),
+@contract(ours=Array(1), others=Unchecked("a sequence of arrays of runs", (np.ones(10),)),
           printed=Unchecked("a number", 1.0), rng=SEED, n_boot=Integer(200, MAX_REPS))
 def offsets(ours, others, printed: float, *, rng=None, n_boot: int = N_BOOT) -> Estimate:
     r"""How much further from a printed single-run value each other reading's median lies than ours:
