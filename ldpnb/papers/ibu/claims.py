@@ -347,7 +347,11 @@ CLAIMS = claim_table(
                "region and the status are unchanged.)",
           changes=_log({"kind": "holds", "rule": "below == 0 and points > 0"},
                        "was: no frequency below the bound by more than 3 standard errors (a test that can only fail "
-                       "on a resolved violation); seen: 0 of 66 points below")),
+                       "on a resolved violation); seen: 0 of 66 points below")
+          + (CriterionChange("17b17d7", "2026-11-28", "book", {"kind": "order", "relation": "bound <= frequency",
+                                                            "tie": 0.01, "domain": [0.0, 1.0]},
+                             "the domain (0, 1) was applied by the power computation to the difference of the "
+                             "values, so no power was shown; dropped (region, tie and status unchanged)"),)),
     # ------------------------------------------------------------------ Sec. 6: consistency
     Claim("T13.1", "Thm 6.1 (iii), hence (ii): every channel of the experiments has $|\\mathcal X|$ independent "
                    "columns (the geo-indistinguishable channels of Fig. 9 at every $\\varepsilon_g$, k-RR on 100 and "
