@@ -70,6 +70,8 @@ CONTRACTED: set[str] = {
     "ldpnb.papers.audit.figures",
     "ldpnb.papers.ibu.experiments",
     "ldpnb.papers.ibu.figures",
+    "ldpnb.papers.ibu.mle",
+    "ldpnb.papers.ibu.readings",
     "ldpnb.papers.ibu.scoring",
     "ldpnb.papers.ibu.tables",
     "ldpnb.papers.ibu.theory",
