@@ -47,7 +47,7 @@ pooled rank test of Fig. 1) keep ``holds`` rules over exact counts.
 
 from dataclasses import replace
 
-from ldpnb.repro.claims import Claim, Printed, claim_table
+from ldpnb.repro.claims import Claim, CriterionChange, Printed, claim_table
 
 #: No exception on any instance.
 NONE = "violations == 0 and instances > 0"
@@ -555,4 +555,212 @@ CLAIMS = claim_table(
 BOOK_ONLY = ("F1.1", "F1.2", "F1.joint", "F2.cross", "F2.leak", "F3.cross", "F4.cross", "F4.leak", "F5.budget",
              "F5.time", "F5.cross", "V-A.time", "V-A.srr", "V-A.vert", "F6.ord", "F6.leak", "F6.hl", "VI-B.comp",
              "F5.close", "F2.lamXH", "VI-B.size", "F6.run", "V.scale")
-CLAIMS = {cid: replace(c, scales=("book", "paper")) if cid in BOOK_ONLY else c for cid, c in CLAIMS.items()}
+
+# ---------------------------------------------------------------------------------------------------------------------
+# The decision log: every criterion changed after a recorded result, with what it was, what had been seen and why.
+# ---------------------------------------------------------------------------------------------------------------------
+
+#: The commit of the phase-B criteria (d8b6bff): every earlier criterion below had been seen on main's book-scale run
+#: (the third edition's last, 9d7c6dd) and on the paper-scale record (second edition, 1f3fe2e).
+_PHASE_B = ("d8b6bff", "2026-11-28", "book")
+_ORDER = "reversed == 0 and significant >= points / 2 and points > 0"
+_BUDGET = "above == 0 and points > 0"
+_WHY_ORDER = ("Was a count rule over 3-SE intervals per point (not simultaneous over the points), pooled over the "
+              "comparisons, with points left undecided allowed; it had no undecided outcome. Now (fixed before the new "
+              "code ran): a three-outcome range on the smallest paired difference and the difference at half the "
+              "points of each comparison, 99 % simultaneous intervals, every point decided. Seen: ")
+_WHY_BUDGET = ("Was 'no 3-SE interval above 0' per point (not simultaneous), with points on the line within noise "
+               "counted as below. Now (fixed before the new code ran): the largest mean excess with 99 % simultaneous "
+               "intervals, at most the 0.01-nat leakage tie. Seen: ")
+_WHY_MEAN = ("Was the deprecated |ours - printed| <= 0.005 + 3 se, se combining our error and the paper's: a point "
+             "estimate with an allowance, no undecided outcome. Now (fixed before the new code ran): Hall's 95 % "
+             "interval inside printed ± (0.005 + 1.96 × the paper's error at its size). Seen: ")
+_WHY_CROSS = ("Was the crossover of the mean curves as a bare number in [0.75, 1.25]. Now (fixed before the new code "
+              "ran): its BCa bootstrap interval. Seen: ")
+
+
+def _b(was: dict, reason: str) -> CriterionChange:
+    return CriterionChange(*_PHASE_B, was, reason)
+
+
+def _order(prefix: str, seen: str, suffix: str = "") -> CriterionChange:
+    return _b({"kind": "holds", "rule": prefix + _ORDER + suffix}, _WHY_ORDER + seen)
+
+
+def _budget(seen: str, expect: str = "diverges", extra: str = "") -> CriterionChange:
+    was = {"kind": "holds", "rule": _BUDGET + extra}
+    return _b({**was, "expect": expect} if expect != "pass" else was, _WHY_BUDGET + seen)
+
+
+def _mean(target: float, seen: str) -> CriterionChange:
+    return _b({"kind": "close", "target": target, "atol": 0.005, "rtol": 0.0, "z": 3.0}, _WHY_MEAN + seen)
+
+
+def _cross(seen: str) -> CriterionChange:
+    return _b({"kind": "range", "lower": 0.75, "upper": 1.25}, _WHY_CROSS + seen)
+
+
+LOG: dict[str, tuple[CriterionChange, ...]] = {
+    "F1.1": (_b({"kind": "holds", "rule": "min_lo <= -12 and -12 <= min_hi and max_lo <= -0.06 and -0.06 <= max_hi"},
+                "Same rule; its numbers were the 0.5 % and 99.5 % quantiles of our runs' extremes (an interpolated "
+                "spread), now the order-statistic prediction interval with its exact level (at least 99 %). Seen: "
+                "pass (lower end in [-15.6, -9.08], upper end in [-0.064, -0.011], 200 runs)."),),
+    "F1.2": (_b({"kind": "holds", "rule": "min_lo <= 0.02 and 0.02 <= min_hi and max_lo <= 1.64 and 1.64 <= max_hi"},
+                "As F1.1. Seen: pass ([0.012, 0.063] and [1.41, 1.76], 200 runs)."),),
+    "F1.joint": (CriterionChange(
+        "81d5fc4", "2026-11-27", "book", {"kind": "holds", "rule": "joint >= 0.005", "expect": "diverges"},
+        "The second edition's rule (at least 0.5 % of our runs reach the four printed end points at once) gave "
+        "'diverges' (0/200 at book scale); the third audit showed that it flags 56-72 % of runs of our own generator, "
+        "so it said nothing about the paper's. Replaced by the pooled rank test, written with the audit's marginal "
+        "frequencies (0.28, 0.10, 0.10, 0.14) known. The test was replaced twice in the third edition's work, both "
+        "times before its first chapter result (the intermediate version was not committed)."),),
+    "F1.3": (_b({"kind": "range", "lower": None, "upper": 0.01},
+                "Was the pooled share of 17,000 symbols as a bare number (no interval; the symbols of a distribution "
+                "are not independent). Now the Hall interval of the mean per-distribution share. Seen: 0.0045, pass."),),
+    "F1.4": (_b({"kind": "range", "lower": 2.0, "upper": None},
+                "Was the ratio of the peaks as a bare number. Now its BCa bootstrap interval over distributions. "
+                "Seen: 3.63, pass."),),
+    "F1.5": (_b({"kind": "range", "lower": 2.0, "upper": None},
+                "Was the ratio of the mean masses as a bare number. Now Fieller's interval. Seen: 4.81, pass."),),
+    "H1": (_mean(0.52, "0.5159 (se 0.0066), pass."),),
+    "H2": (_mean(0.83, "0.8319 (se 0.0019), pass."),),
+    "H3": (_mean(0.94, "0.9341 (se 0.0024), pass; at 100 distributions the new interval ([0.931, 0.937]) would cross "
+                       "the region's lower edge 0.9317, so H3's mean is taken over 300 distributions (a size change)."),),
+    "H2.ratio": (_b({"kind": "close", "target": 0.6, "atol": 0.03, "rtol": 0.0, "z": 3.0},
+                    "Was 0.6 ± (0.03 + 3 se) (third audit: accepts 0.52-0.68 for 'almost 60 %'). Now (the third "
+                    "edition's proposal, fixed before the new code ran): Fieller's interval inside 0.571-0.621, what the "
+                    "printed digits allow, widened by the paper's error. Seen: 0.612 (se 0.018), pass."),),
+    "A1": (_b({"kind": "holds", "rule": "abs(printed_omega - 0.83) <= tol and abs(printed_loop - 0.83) <= tol",
+               "instead": "abs(corrected - 0.83) <= tol", "expect": "diverges"},
+              "Was bare means against H2's former tolerance (0.0106); the corrected reading is H2's own row. Now the "
+              "two printed readings' Hall intervals against H2's region. Seen: printed ω 0.699, printed loop 0.516, "
+              "corrected 0.832: diverges."),),
+    "F2.lk": (_order("violations == 0 and ", "0 per-instance violations, 185 of 191 points significant, pass."),),
+    "F2.lam": (_order("", "59 of 60 significant, pass."),),
+    "F2.cross": (_cross("1.060, pass."),),
+    "F2.lamXH": (_order("", "188 of 192 significant, pass."),),
+    "F2.leak": (_budget("17 of 224 points above, worst +0.184 ± 0.033 nats (λ = 0.5, ε = 6.5): diverges."),),
+    "F2.inst": (_b({"kind": "holds", "rule": "max_rate == 0", "expect": "diverges"},
+                   "Was the largest violation rate as a bare number. Now its Wilson interval (simultaneous over the "
+                   "points). Seen: 0.439 (singleton share 0.835), diverges."),),
+    "F3.leak": (_order("", "10 of 10 significant, pass."),),
+    "F3.lam": (_order("", "53 of 54 significant, pass."),),
+    "F3.cross": (_cross("1.166, pass."),),
+    "F3.vsCM": (_order("violations == 0 and ", "0 per-instance violations, 32 of 32 significant, pass."),),
+    "F4.P2": (_order("", "92 of 92 significant, pass."),),
+    "F4.enh": (_order("violations == 0 and ", "0 per-instance violations, 96 of 109 significant, pass."),),
+    "F4.lam": (_order("", "60 of 60 significant, pass."),),
+    "F4.cross": (_cross("1.138, pass."),),
+    "F4.leak": (_budget("17 of 224 points above, worst +0.184 ± 0.033 nats (λ = 0.5, ε = 6.5): diverges."),),
+    "F4.fix": (_b({"kind": "holds", "rule": "violations == 0 and above == 0 and points > 0"},
+                  "The mean-excess part is dropped: with no distribution above its budget no mean can be, and its "
+                  "3-SE test added nothing but a second, weaker statement. Seen: 0 violations, 0 of 224 points above, "
+                  "pass."),),
+    "F5.ord": (_order("reversed_a == 0 and ", "24 of 31 significant, no point with SRR above AORR, pass."),),
+    "F5.close": (
+        CriterionChange("81d5fc4", "2026-11-27", "book", {"kind": "range", "lower": 0.5, "upper": None},
+                        "The second edition read 'very close' as SRR recovering at least half of the gap from subset "
+                        "merging to AORR (0.709, pass); the third audit called it weak and reported AORR about 0.06 NMI "
+                        "above SRR at ε = 0.25. The 0.02-NMI reading and the expectation 'diverges' were set knowing "
+                        "that point, with the former reading as what holds instead."),
+        _b({"kind": "holds", "rule": "gap_lo_max <= 0.02", "instead": "share_min >= 0.5", "expect": "diverges"},
+           "Was the largest 3-SE lower end of the gap (not simultaneous). Now the largest gap with 99 % simultaneous "
+           "intervals; the share reading moved to the note (a range's numbers carry no named 'instead'). Seen: "
+           "gap_lo_max 0.051 (gap 0.057 at ε = 0.25), share 0.709: diverges."),
+    ),
+    "F5.budget": (_budget("3 of 64 points above, worst +0.347 ± 0.107 nats (ε = 4.5): diverges."),),
+    "F5.leak": (_order("", "40 of 64 significant (pooled over the two panels), pass."),),
+    "F5.time": (
+        CriterionChange("81d5fc4", "2026-11-27", "book",
+                        {"kind": "holds", "rule": "aorr_ratio_min >= 10 and srr_ratio_min >= 10"},
+                        "The second edition compared SRR with subset merging at ε ≤ 2 only (the audit's run: AORR/SM "
+                        "≥ 19.1, SRR/SM ≥ 11.7, pass; the audit called the narrowing weak). Extended, before its "
+                        "result, to every ε where at least half of the distributions have a high-risk symbol."),
+        CriterionChange("81d5fc4", "2026-11-27", "book",
+                        {"kind": "holds", "rule": "aorr_ratio_min >= 10 and srr_ratio_min >= 10"},
+                        "The first book-scale run of the extended comparison gave srr_ratio_min 1.98: 'fail'. The "
+                        "expectation was then changed to 'diverges', with AORR's half as what holds instead, after "
+                        "that result was seen."),
+        _b({"kind": "holds", "rule": "aorr_ratio_min >= 10 and srr_ratio_min >= 10",
+            "instead": "aorr_ratio_min >= 10", "expect": "diverges"},
+           "Was the smallest ratio of medians as a bare number. Now with BCa intervals. Seen: AORR/SM 19.99, SRR/SM "
+           "1.90 (ε 3.5-5.75 below 10): diverges."),
+    ),
+    "F5.cross": (_b({"kind": "holds", "rule": "disagree == 0 and points > 0", "expect": "diverges"},
+                    "Was a count of points whose 99 % bootstrap verdict (per ε, not simultaneous) disagrees with the "
+                    "paper. Now the order-statistic intervals of the medians, simultaneous over ε. Seen: 0 of 7 "
+                    "points slower inside [1, 2.5], 25 of 25 faster outside: diverges."),),
+    "V-A.vert": (
+        CriterionChange("81d5fc4", "2026-11-27", "book", {"kind": "holds", "rule": "min_slope > 0 and min_r2 >= 0.95"},
+                        "The second edition passed on an exponential fit's r² >= 0.95 (min r² 0.983); the third audit "
+                        "showed that a pure power law also meets it (r² 0.975) and gave held-out counts at |X| = 30 "
+                        "and 40, known when the held-out comparison was written."),
+        _b({"kind": "holds", "rule": "exp_err <= pow_err", "instead": "support_excess <= 0 and above_bound == 0",
+            "expect": "diverges"},
+           "Was the bare comparison of the two held-out errors (the support bound is V-A.bound's own row). Now the "
+           "BCa interval of their difference. Seen: exp_err 0.76, pow_err 0.04: diverges."),
+    ),
+    "V-A.time": (
+        CriterionChange("81d5fc4", "2026-11-27", "smoke",
+                        {"kind": "monotone", "direction": "increasing", "strict": False, "tol": 0.05},
+                        "Evaluated at every scale until a smoke run (2 distributions per size, |X| ≤ 10) showed 'fail' "
+                        "on timer noise; then restricted to book and paper scale. At book scale it also failed once "
+                        "on a machine at load 8-10 (|X| = 6 at 3.7 ms slower than |X| = 8 at 2.8 ms) and passed twice."),
+        _b({"kind": "monotone", "direction": "increasing", "strict": False, "tol": 0.05},
+           "Was a monotone rule on bare medians (one noisy median could fail it). Now BCa intervals of the smallest "
+           "step and of the rise, each time the fastest of repeated runs with the sizes interleaved (robust to the "
+           "machine's load). Seen: pass (and the one fail above)."),
+    ),
+    "V-A.srr": (
+        CriterionChange("9c572aa", "2026-11-24", "book",
+                        {"kind": "monotone", "direction": "increasing", "strict": False, "tol": 0.0},
+                        "A first version graded SRR's median CPU time against its largest block; its medians "
+                        "flattened beyond 5 symbols (fixed costs per block dominate at these sizes) and the row was "
+                        "then switched to vertex counts, after that result was seen (same rule, other quantity)."),
+        _b({"kind": "monotone", "direction": "increasing", "strict": False, "tol": 0.0},
+           "Was a monotone rule on bare medians. Now BCa intervals of the smallest step and the rise. Seen: 6 sizes, "
+           "increasing, pass."),
+    ),
+    "F6.ord": (_order("", "29 of 29 significant (20 distributions), pass."),),
+    "F6.leak": (_budget("0 of 58 points above, 0 violations, pass.", expect="pass", extra=" and violations == 0"),),
+    "F6.hl": (_order("", "48 of 58 significant (20 distributions), pass."),),
+    "F6.run": (
+        CriterionChange("81d5fc4", "2026-11-27", "book",
+                        {"kind": "holds", "rule": "srr_median_max < 1 and sm_median_max < 1"},
+                        "The second edition required a median time below an arbitrary 1 s (0.083 s at book scale, "
+                        "0.24 s at paper scale: pass); the third audit called it a threshold that cannot fail. "
+                        "Replaced by the vertex count against AORR's at the paper's |X| = 17."),
+        _b({"kind": "holds", "rule": "srr200_max <= aorr17_max and aorr17_max > 0"},
+           "Was a comparison of bare worst-ε medians. Now the BCa interval of their ratio. Seen: 610 against 16,959 "
+           "vertices, pass."),
+    ),
+    "V.scale": (
+        CriterionChange("81d5fc4", "2026-11-27", "book", {"kind": "holds", "rule": "log10_vertices_200 >= 12"},
+                        "The second edition extrapolated AORR's count to |X| = 200 with an exponential fit (10^21.4, "
+                        "pass); the third audit proved the count at most 3^|S| Σ_k C(|X|, k), 10^11.8 at |S| = 5, so "
+                        "the extrapolation was false. Replaced by measured counts only (AORR at |X| = 20, |S| = 15)."),
+        _b({"kind": "holds", "rule": "srr200_max <= aorr20_max and aorr20_max > 0"},
+           "Was a comparison of bare worst-ε medians (AORR on 5 distributions). Now the BCa interval of their ratio, "
+           "AORR on 10 distributions (the bootstrap's minimum; a size change). Seen: 610 against 172,292, pass."),
+    ),
+    "VI-B.conv.chi2": (CriterionChange(
+        "81d5fc4", "2026-11-27", "book", {"kind": "holds", "rule": "quasi_chi2 > 0", "expect": "diverges"},
+        "The second edition rested on random pairs of columns, found none and recorded 'diverges' (with prose calling "
+        "the χ² constraints convex); the third audit gave a closed-form counterexample and one on the chapter's own "
+        "P_SX. The row was rewritten with the audit's findings known: a linear programme now constructs the pair."),),
+    "D6": (_b({"kind": "holds", "rule": "above == points_b and points_b > 0 and " + _ORDER},
+              "Was counts of 3-SE intervals. Now the smallest excess and the order cells with 99 % simultaneous "
+              "intervals. Seen: 45 of 45 points above ε_l, 45 of 45 significant, pass."),),
+    "F7.rel": (_order("", "64 of 64 significant, pass."),),
+    "F7.lam.l1": (_order("", "24 of 24 significant, crossover 0.955 (now its own row F7.cross.l1), pass.", " and crossover >= 0.75 and crossover <= 1.25"),),
+    "F7.lam.chi2": (_order("", "29 of 29 significant, crossover 0.948 (now its own row F7.cross.chi2), pass.", " and crossover >= 0.75 and crossover <= 1.25"),),
+    "VI-B.comp": (_b({"kind": "holds", "rule": "ratio_max <= 1.1", "expect": "diverges"},
+                     "Was the largest ratio of means as a bare number. Now Fieller's intervals, simultaneous over ε "
+                     "and the two measures. Seen: 1.168 (ℓ1) and 1.262 (χ²) at ε = 0.25, 1.096 at ε = 0.5: "
+                     "diverges."),),
+    "VI-B.size": (_order("", "9 of 12 significant, pass."),),
+    "F8.ord": (_order("", "64 of 64 significant, pass.", " and reversed_lim == 0"),),
+    "F8.leak": (_order("", "124 of 128 significant, pass.", " and reversed_lim == 0"),),
+}
+CLAIMS = {cid: replace(c, scales=("book", "paper") if cid in BOOK_ONLY else c.scales, changes=LOG.get(cid, ()))
+          for cid, c in CLAIMS.items()}
