@@ -79,7 +79,7 @@ from myst_nb import glue
 
 from ldpnb.measures import lift
 from ldpnb.mechanisms import orr, watchdog
-from ldpnb.papers.lift import CLAIMS, FIG6_GRID, FULL_GRID, Curve, figures, theory
+from ldpnb.papers.lift import CLAIMS, Curve, figures, theory
 from ldpnb.papers.lift import experiments as ex
 from ldpnb.papers.lift import grading as grade
 from ldpnb.repro import Report, rng_for
@@ -88,31 +88,13 @@ from ldpnb.repro.seeds import seed_for
 
 set_style()
 report = Report("lift", CLAIMS, scale=SCALE, seed=SEED)
-SMOKE = dict(fig1_runs=20, props=100, checks=100, n_wd=60, n_orr=2, n6=2, n_time=2,
-             reps=1, growth=[6, 8, 10], heldout=[12, 14], n_growth=2, n_wide=1,
-             pairs=600,
-             eps_wd=[0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8],
-             eps_orr=[0.5, 1, 2, 4, 8], eps6=[2, 6], eps_time=[0.5, 1, 2, 3])
-BOOK = dict(fig1_runs=200, props=2000, checks=1000, n_wd=1000, n_orr=100, n6=20,
-            n_time=20, reps=3, growth=range(6, 19, 2), heldout=[24, 30], n_growth=12,
-            n_wide=5, pairs=12000,
-            eps_wd=FULL_GRID, eps_orr=FULL_GRID, eps6=FIG6_GRID, eps_time=FULL_GRID)
-PAPER = dict(BOOK, fig1_runs=1000, props=20000, checks=5000, n6=100, n_time=100,
-             reps=5, growth=range(6, 23, 2), n_wide=20)
-SIZES = {"smoke": SMOKE, "book": BOOK, "paper": PAPER}[SCALE]
+SIZES = ex.SIZES[SCALE]
 T0, CPU0 = time.perf_counter(), time.process_time()
-
-
-def note(texts):
-    """Glue the values that the prose quotes."""
-    for key, value in texts.items():
-        glue(f"lift-{key}", value, display=False)
-
-
-note({k: f"{SIZES[k]:,}" for k in ("n_wd", "n_orr", "n6", "n_time", "reps", "props",
-                                   "fig1_runs", "n_growth", "n_wide")})
-note({"nxmax": f"{max(SIZES['growth'])}", "backend": orr.vertex_backend(),
-      "heldout": " and ".join(str(n) for n in SIZES["heldout"])})
+counts = ("n_wd", "n_orr", "n_h3", "n6", "n_time", "reps", "props", "fig1_runs",
+          "n_growth", "n_wide")
+report.text(**{k: f"{SIZES[k]:,}" for k in counts}, backend=orr.vertex_backend(),
+            nxmax=f"{max(SIZES['growth'])}",
+            heldout=" and ".join(str(n) for n in SIZES["heldout"]))
 
 # %% [markdown]
 # ## Lift asymmetry (Fig. 1)
@@ -127,7 +109,7 @@ note({"nxmax": f"{max(SIZES['growth'])}", "backend": orr.vertex_backend(),
 # %%
 fig1 = theory.lift_asymmetry_samples(1000, 5, 17, rng=rng_for(SEED, "fig1"))
 runs = theory.fig1_extremes(SIZES["fig1_runs"], 1000, rng=rng_for(SEED, "fig1/runs"))
-note(grade.record(report, grade.fig1(fig1, runs)))
+report.text(**report.record(grade.fig1(fig1, runs, rng=rng_for(SEED, "fig1/boot"))))
 
 # %% [markdown]
 # Each printed end point lies inside our run-to-run spread (0.5% to 99.5% quantiles: lower end of
@@ -186,7 +168,7 @@ glue("lift-fig1", figures.fig1(fig1, 1000))
 # %%
 ids = theory.identity_errors(SIZES["checks"], rng=rng_for(SEED, "ids"))
 viol, n_inst = theory.proposition_violations(SIZES["props"], rng=rng_for(SEED, "props"))
-grade.record(report, grade.propositions(viol, n_inst))
+report.record(grade.propositions(viol, n_inst))
 display(figures.proposition_table(viol, n_inst))
 
 # %% [markdown]
@@ -226,7 +208,7 @@ display(figures.proposition_table(viol, n_inst))
 C1, C2 = theory.counterexample_c1(), theory.counterexample_c2()
 checks = {pid: theory.proposition_checks(C)
           for pid, C in (("P1.2", C1), ("P3.1-2", C1), ("P5.1-2", C2))}
-_ = grade.record(report, grade.errata(viol, checks))
+report.record(grade.errata(viol, checks))
 
 # %% [markdown]
 # ## The watchdog mechanism
@@ -269,7 +251,7 @@ ac = theory.analytic_checks(n, rng=rng_for(SEED, "watchdog/analytic"))
 mono = theory.eq11_nested(n, rng=rng_for(SEED, "watchdog/eq11"))
 ref = theory.refinement_checks(n, rng=rng_for(SEED, "watchdog/refinement"))
 p7 = theory.prop7_feasibility(n // 10, rng=rng_for(SEED, "watchdog/prop7"))
-note(grade.record(report, grade.watchdog(ac, mono, ref, p7, ids)))
+report.text(**report.record(grade.watchdog(ac, mono, ref, p7, ids)))
 
 # %% [markdown]
 # The strict inequality after eq. (11) has one exception, and it matters below: when
@@ -318,7 +300,7 @@ S_wd = ex.summarise(wd)
 # on the mean utility and on the mean $|\mathcal X_H|$ (<a href="#claim-lift-F2.lamXH">F2.lamXH</a>).
 
 # %%
-note(grade.record(report, grade.fig2(wd, S_wd)))
+report.text(**report.record(grade.fig2(wd, rng=rng_for(SEED, "fig2/boot"))))
 
 # %% tags=["hide-input", "remove-output"]
 glue("lift-fig2", figures.fig2(S_wd, SIZES["n_wd"]))
@@ -394,7 +376,9 @@ S_o = ex.summarise(od_all)
 # %%
 perfect = np.array([lift.nmi(P.sum(0), orr.perfect_privacy_response(P).channel)
                     for P in Jo])
-note(grade.record(report, grade.fig3(od, od_all, S_o, Jo, perfect)))
+h3 = ex.put_sweep(J[: SIZES["n_h3"]], [2.0], orr_curves[1:2], seed=seed_for(SEED, "h3"))
+numbers = grade.fig3(od, od_all, Jo, perfect, h3.nmi, rng=rng_for(SEED, "fig3/boot"))
+report.text(**report.record(numbers))
 
 # %% tags=["hide-input", "remove-output"]
 glue("lift-fig3", figures.fig3(S_o, SIZES["n_orr"]))
@@ -434,7 +418,7 @@ glue("lift-fig3", figures.fig3(S_o, SIZES["n_orr"]))
 # %%
 crit2 = lift.ALIP(*lift.alip_budgets(2.0, 0.5))
 printed = watchdog.merge_labels(J, crit2, outer_loop="printed")
-loop = watchdog.merging_performance(J, printed)["nmi"].mean()
+loop = watchdog.merging_performance(J, printed)["nmi"]
 
 # %% [markdown]
 # Algorithm 1 is a heuristic for a combinatorial problem (Sec. IV). The loss of eq. (13) is additive
@@ -459,7 +443,7 @@ def optimal_gap(P, crit):
 gaps = [optimal_gap(P, lift.ALIP(*lift.alip_budgets(e, 0.5))) for P in J[:100]
         for e in (1.0, 2.0, 3.0)]
 gaps = [g for g in gaps if g is not None]
-note(grade.record(report, grade.algorithm1(wd, loop, gaps, seed=seed_for(SEED, "h2"))))
+report.text(**report.record(grade.algorithm1(wd, loop, gaps)))
 
 # %% [markdown]
 # Fig. 4 then compares subset merging with complete merging: "the utility has been enhanced
@@ -468,7 +452,7 @@ note(grade.record(report, grade.algorithm1(wd, loop, gaps, seed=seed_for(SEED, "
 # beats LDP on {glue:text}`lift-p2exc` of the pairs).
 
 # %%
-note(grade.record(report, grade.fig4(wd, S_wd)))
+report.text(**report.record(grade.fig4(wd, rng=rng_for(SEED, "fig4/boot"))))
 
 # %% tags=["hide-input", "remove-output"]
 glue("lift-alg1", figures.algorithm1(S_wd, SIZES["n_wd"]))
@@ -523,7 +507,7 @@ glue("lift-fig4", figures.fig4(S_wd, SIZES["n_wd"]))
 # a single symbol, which merging leaves as it is (the equality case of eq. 11).
 
 # %%
-note(grade.record(report, grade.leakage(wd, S_wd)))
+report.text(**report.record(grade.leakage(wd, S_wd)))
 
 # %% [markdown]
 # **A repair (not in the paper).** The natural fix is to let the violating block absorb low-risk
@@ -535,7 +519,8 @@ note(grade.record(report, grade.leakage(wd, S_wd)))
 
 # %% tags=["hide-input", "remove-output"]
 shown = [f"SM ALIP {lam}{r}" for lam in LAMS for r in ("", " repaired")]
-excess = ex.leakage_excess(wd, {c: float(c.split()[2]) for c in shown})
+_, excess = ex.budget_estimate(wd, {c: float(c.split()[2]) for c in shown},
+                               sides=("min_leak",))
 glue("lift-repair", figures.repair(S_wd, excess, SIZES["n_wd"]))
 
 # %% [markdown]
@@ -587,7 +572,7 @@ glue("lift-repair", figures.repair(S_wd, excess, SIZES["n_wd"]))
 # every $\varepsilon$. SRR is therefore "AORR on each block of Algorithm 1, or fall back".
 
 # %%
-note(grade.record(report, grade.fig5(od, od_all, S_o)))
+report.text(**report.record(grade.fig5(od, od_all, rng=rng_for(SEED, "fig5/boot"))))
 lams = [0.35, 0.5, 0.65]
 printed = theory.algorithm2_merges(Jo[: SIZES["n_time"]], SIZES["eps_orr"], lams,
                                    feasibility="printed", seed=seed_for(SEED, "alg2"))
@@ -617,8 +602,8 @@ printed = theory.algorithm2_merges(Jo[: SIZES["n_time"]], SIZES["eps_orr"], lams
 # %%
 tim = ex.paired_timings(Jo[: SIZES["n_time"]], SIZES["eps_time"], repeats=SIZES["reps"],
                        seed=seed_for(SEED, "timing"))
-tab, cross = ex.timing_verdicts(tim, rng=rng_for(SEED, "timing/bootstrap"))
-note(grade.record(report, grade.timing(tab, cross, orr.vertex_backend())))
+tab, cross, medians = ex.timing_verdicts(tim)
+report.text(**report.record(grade.timing(tab, cross, medians, orr.vertex_backend())))
 
 # %% tags=["hide-input", "remove-output"]
 med = od.groupby(["curve", "eps"]).time.median().unstack(0)
@@ -699,7 +684,8 @@ wide = ex.vertex_counts([20], SIZES["eps6"], n_dist=SIZES["n_wide"], n_s=15,
 srr = od[(od.curve == "SRR ALIP 0.65") & ~od.fallback & (od.largest_block > 0)]
 blocks = srr.groupby("largest_block")
 by_block = blocks[["n_vertices", "time"]].median()[blocks.size() >= 20]
-note(grade.record(report, grade.complexity(grow, held, by_block, wide)))
+numbers = grade.complexity(grow, held, srr, wide, rng=rng_for(SEED, "growth/boot"))
+report.text(**report.record(numbers))
 display(figures.growth_table(ex.growth_laws(grow, held)))
 
 # %% tags=["hide-input", "remove-output"]
@@ -745,8 +731,8 @@ J6 = ex.random_joints(SIZES["n6"], 15, 200, rng=rng_for(SEED, "fig6"))
 curves6 = [Curve("SRR ALIP 0.5", "srr", "alip", 0.5),
            Curve("SM ALIP 0.5", "sm", "alip", 0.5)]
 d6 = ex.put_sweep(J6, SIZES["eps6"], curves6, seed=seed_for(SEED, "fig6"))
-note(grade.record(report, grade.fig6(d6, od, wide)))
-note(grade.record(report, grade.algorithm2(od, d6, printed)))
+report.text(**report.record(grade.fig6(d6, od, wide, rng=rng_for(SEED, "fig6/boot"))))
+report.text(**report.record(grade.algorithm2(od, d6, printed)))
 
 # %% tags=["hide-input", "remove-output"]
 glue("lift-fig6", figures.fig6(ex.summarise(d6), SIZES["n6"]))
@@ -849,7 +835,8 @@ glue("lift-fig6", figures.fig6(ex.summarise(d6), SIZES["n6"]))
 conv = theory.convexity_checks(SIZES["pairs"], rng=rng_for(SEED, "convexity"))
 P_conv = ex.random_joints(1, 5, 17, rng=rng_for(SEED, "convexity"))[0]
 quasi = theory.quasiconvexity_counterexample(P_conv, "chi2")
-note(grade.record(report, grade.lift_measures(wd, S_wd, od, S_o, conv, quasi)))
+numbers = grade.lift_measures(wd, od, conv, quasi, rng=rng_for(SEED, "fig7/boot"))
+report.text(**report.record(numbers))
 
 # %% [markdown]
 # Finally, $\alpha$-lift privacy "is tunable such that when $\alpha = \infty$, it is equivalent to
@@ -859,7 +846,7 @@ note(grade.record(report, grade.lift_measures(wd, S_wd, od, S_o, conv, quasi)))
 # %%
 limits = theory.alpha_limits(SIZES["checks"] // 2, rng=rng_for(SEED, "alpha"))
 nested = theory.nested_high_risk(J[:200], SIZES["eps_wd"])
-_ = grade.record(report, grade.alpha(wd, limits, nested))
+report.record(grade.alpha(wd, limits, nested))
 
 # %% tags=["hide-input", "remove-output"]
 glue("lift-fig7", figures.fig7(S_wd, SIZES["n_wd"]))
