@@ -61,15 +61,9 @@ from ldpnb.mechanisms.orr import (
     polytope_vertices,
     subset_random_response,
 )
-from ldpnb.mechanisms.watchdog import (
-    complete_merging,
-    merge_labels,
-    merging_mi,
-    merging_performance,
-    subset_merging,
-)
-from ldpnb.parallel import sweep
+from ldpnb.mechanisms.watchdog import complete_merging, merge_labels, merging_mi, merging_performance, subset_merging
 from ldpnb.papers.lift.theory import vertex_support
+from ldpnb.parallel import sweep
 from ldpnb.stats import MIN_BOOTSTRAP_RUNS, Estimate, bootstrap, difference, mean, median
 from ldpnb.utils import check_random_state
 

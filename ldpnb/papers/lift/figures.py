@@ -91,7 +91,8 @@ def _put(summary, labels: Sequence[str], *, number: str, title: str, names: Mapp
         if q in ylims:
             a.set_ylim(*ylims[q])
     if any(lab in lams for lab in labels):
-        handles.append(mlines.Line2D([], [], ls=":", color="grey", label=r"budget $\varepsilon_l$ (b), $\varepsilon_u$ (c)"))
+        label = r"budget $\varepsilon_l$ (b), $\varepsilon_u$ (c)"
+        handles.append(mlines.Line2D([], [], ls=":", color="grey", label=label))
     if time is None:
         ax["time"].axis("off")
         ax["time"].legend(handles=handles, loc="center", frameon=False, fontsize=9)
@@ -365,7 +366,8 @@ _PROPS = [
     ("P4.2", "Prop. 4.2", "max Λ ≤ (max χ²-lift / P_S(s_ȳ))^½ + 1", "holds"),
     ("P4.3", "Prop. 4.3", "max Λ ≤ max α-lift / P_S(s_ȳ)^(1/α) (α = 2, 5, 50)", "holds"),
     ("P5.1 max l1-lift-inv <= e^el-1", "Prop. 5.1", "max ℓ1-lift-inverse ≤ e^ε_l − 1", "false as printed"),
-    ("P5.1 max l1-lift-inv <= max", "Prop. 5.1, corrected", "max ℓ1-lift-inverse ≤ max(e^ε_l − 1, 1 − e^−ε_u)", "corrected"),
+    ("P5.1 max l1-lift-inv <= max", "Prop. 5.1, corrected", "max ℓ1-lift-inverse ≤ max(e^ε_l − 1, 1 − e^−ε_u)",
+     "corrected"),
     ("P5.2 max chi2-lift-inv <= (e", "Prop. 5.2", "max χ²-lift-inverse ≤ (e^ε_l − 1)²", "false as printed"),
     ("P5.2 max chi2-lift-inv <= max", "Prop. 5.2, corrected", "max χ²-lift-inverse ≤ max(e^ε_l − 1, 1 − e^−ε_u)²",
      "corrected"),
@@ -380,8 +382,6 @@ _PROPS = [
 def proposition_table(violations, n_instances: int):
     """The inequalities of Props. 1 and 3-6 at the tight budgets of random mechanisms: one line per
     inequality (the variants for several alpha grouped), with its status and the violations found."""
-    import pandas as pd
-
     rows = []
     for prefix, prop, text, status in _PROPS:
         sel = [b for b in violations.index if b.startswith(prefix)]

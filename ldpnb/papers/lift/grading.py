@@ -20,11 +20,7 @@ from ldpnb.contracts import SEED, Array, Instance, Integer, Optional, Probabilit
 from ldpnb.measures.lift import lift_matrix
 from ldpnb.papers.lift import experiments as ex
 from ldpnb.papers.lift.claims import BUDGET_TOL, TIE
-from ldpnb.papers.lift.theory import (
-    endpoint_consistency,
-    relaxation_counterexample,
-    vertex_bound,
-)
+from ldpnb.papers.lift.theory import endpoint_consistency, relaxation_counterexample, vertex_bound
 from ldpnb.stats import Estimate, difference, mean, proportion, ratio
 from ldpnb.utils import check_random_state
 
