@@ -71,8 +71,8 @@ def _above_bounds(*groups: tuple[str, bool], instance: bool = False) -> list[flo
 
 
 _ABOVE = ("ours: the smallest paired mean difference over the compared ε and the difference reached at half "
-          "the points of each comparison (module docstring), 99 % simultaneous Hall intervals over {n} "
-          "distributions.")
+          "the points of each comparison (module docstring), 99 % simultaneous Hall intervals over the distributions "
+          "(their number is in the note).")
 _MEAN = ("Ours: the mean over distributions (Hall, 95 %). Region: the printed value ± 0.005 (half a unit of its "
          "digit) ± 1.96 s/√{n} (the paper's Monte Carlo error at its {n} distributions, s = {s} NMI from the "
          "second-edition book run).")
@@ -205,12 +205,12 @@ CLAIMS = claim_table(
     Claim("F2.lk", "Fig. 2(b), 2(c): LDP has higher leakage than ALIP for every ε and λ (complete merging, both panels)",
           source="paper", paper=Printed("higher", "Sec. III-A3, Figs. 2(b), 2(c)"), kind="range",
           lower=_above_bounds(("nats", True), instance=True), one_sided=True, effect=0.01,
-          note=_ABOVE.format(n=1000) + " Comparisons: LDP against each λ, on both leakage panels; last cell: the "
+          note=_ABOVE + " Comparisons: LDP against each λ, on both leakage panels; last cell: the "
                                        "smallest LDP − ALIP leakage on any distribution."),
     Claim("F2.lam", "Fig. 2(a): λ = 0.65 enhances utility for ε > 1 and λ = 0.35 lowers it (complete merging)",
           source="paper", paper=Printed("0.65 > 0.5 > 0.35", "Sec. III-A3, Fig. 2(a)"), kind="range",
           lower=_above_bounds(("nmi", True)), one_sided=True, effect=0.01, domain=(-1, 1),
-          note=_ABOVE.format(n=1000) + " Comparisons: 0.65 above 0.5 at ε ≥ 1.25, 0.5 above 0.35 at every ε."),
+          note=_ABOVE + " Comparisons: 0.65 above 0.5 at ε ≥ 1.25, 0.5 above 0.35 at every ε."),
     Claim("F2.cross", "Fig. 2(a): λ = 0.65 overtakes λ = 0.5 at ε ≈ 1 (complete merging)",
           source="paper", paper=Printed(1.0, "Sec. III-A3 ('for ε > 1')"), kind="range", lower=0.75, upper=1.25,
           domain=(0, None), effect=0.25,
@@ -221,7 +221,7 @@ CLAIMS = claim_table(
                       "(complete merging, λ ∈ {0.2, 0.35, 0.45} against 0.5)",
           source="paper", paper=Printed("any λ < 0.5 reduces utility; enlarges X_H", "Sec. III-A3"), kind="range",
           lower=_above_bounds(("nmi", True), ("symbols", True)), one_sided=True, effect=0.01,
-          note=_ABOVE.format(n=1000) + " First two cells: λ = 0.5 above each λ < 0.5 in mean NMI; last two: each "
+          note=_ABOVE + " First two cells: λ = 0.5 above each λ < 0.5 in mean NMI; last two: each "
                                        "λ < 0.5 above 0.5 in mean |X_H| (symbols); every ε."),
     Claim("F2.leak", "Figs. 2(b), 2(c): the mean leakages of complete merging stay below the budgets",
           source="derived", kind="range", upper=BUDGET_TOL, one_sided=True, effect=0.04, expect="diverges",
@@ -256,18 +256,18 @@ CLAIMS = claim_table(
     Claim("F3.leak", "Sec. III-A3: AORR's optimal utility comes with higher min-lift leakage than the watchdog (λ = 0.5, "
                      "where complete merging meets its budget on every distribution)",
           source="paper", paper=Printed("highest leakage subject to privacy constraints", "Sec. III-A3"), kind="range",
-          lower=_above_bounds(("nats", True)), one_sided=True, effect=0.01, note=_ABOVE.format(n=100)),
+          lower=_above_bounds(("nats", True)), one_sided=True, effect=0.01, note=_ABOVE),
     Claim("F3.lam", "Fig. 3(a): λ = 0.65 enhances AORR's utility for ε > 1 and λ = 0.35 lowers it",
           source="paper", paper=Printed("0.65 > 0.5 > 0.35", "Sec. III-A3, Fig. 3(a)"), kind="range",
           lower=_above_bounds(("nmi", True)), one_sided=True, effect=0.01, domain=(-1, 1),
-          note=_ABOVE.format(n=100) + " Comparisons: 0.65 above 0.5 at ε ≥ 1.25, 0.5 above 0.35 at every ε."),
+          note=_ABOVE + " Comparisons: 0.65 above 0.5 at ε ≥ 1.25, 0.5 above 0.35 at every ε."),
     Claim("F3.cross", "Fig. 3(a): λ = 0.65 overtakes λ = 0.5 at ε ≈ 1 (AORR)",
           source="paper", paper=Printed(1.0, "Sec. III-A3 ('for ε > 1')"), kind="range", lower=0.75, upper=1.25,
           domain=(0, None), effect=0.25, note="As F2.cross, over Fig. 3's distributions."),
     Claim("F3.vsCM", "Sec. III-A3: AORR has significantly higher utility than the watchdog (λ = 0.5)",
           source="paper", paper=Printed("0.94 vs 0.52", "Sec. III-A3"), kind="range",
           lower=_above_bounds(("nmi", True), instance=True), one_sided=True, effect=0.01, domain=(-1, 1),
-          note=_ABOVE.format(n=100) + " Last cell: the smallest AORR − CM on any instance where complete merging "
+          note=_ABOVE + " Last cell: the smallest AORR − CM on any instance where complete merging "
                                       "meets its budget (where it cannot, it leaks above the budget and may beat "
                                       "AORR's utility)."),
     Claim("F3.lim", "AORR's utility does not vanish as ε → 0: it stays above the best perfectly private mechanism "
@@ -300,17 +300,17 @@ CLAIMS = claim_table(
           source="derived", where="Sec. III-A3's sentence on Fig. 2 ('LDP provides higher utility and leakage than ALIP "
                                   "for all values of ε and λ'), read for Fig. 4 (Sec. IV-B is silent)", kind="range",
           lower=_above_bounds(("nmi", True)), one_sided=True, effect=0.01, domain=(-1, 1),
-          note=_ABOVE.format(n=1000) + " On the means: per distribution subset merging is not monotone in "
+          note=_ABOVE + " On the means: per distribution subset merging is not monotone in "
                                        "$\\mathcal X_H$ (the share of exceptions is in the note)."),
     Claim("F4.enh", "Sec. IV-B: subset merging enhances utility over complete merging in all scenarios",
           source="paper", paper=Printed("enhanced in all scenarios", "Sec. IV-B"), kind="range",
           lower=_above_bounds(("nmi", True), instance=True), one_sided=True, effect=0.01, domain=(-1, 1),
-          note=_ABOVE.format(n=1000) + " Comparisons: LDP and three λ; last cell: the smallest SM − CM on any "
+          note=_ABOVE + " Comparisons: LDP and three λ; last cell: the smallest SM − CM on any "
                                        "distribution."),
     Claim("F4.lam", "Fig. 4(a): λ = 0.65 enhances utility for ε > 1 and λ = 0.35 lowers it (subset merging)",
           source="derived", where="Sec. III-A3's statement for Figs. 2-3, read for Fig. 4 (Sec. IV-B is silent)",
           kind="range", lower=_above_bounds(("nmi", True)), one_sided=True, effect=0.01, domain=(-1, 1),
-          note=_ABOVE.format(n=1000) + " As F2.lam."),
+          note=_ABOVE + " As F2.lam."),
     Claim("F4.cross", "Fig. 4(a): λ = 0.65 overtakes λ = 0.5 at ε ≈ 1 (subset merging)",
           source="derived", where="as F4.lam", kind="range", lower=0.75, upper=1.25, domain=(0, None), effect=0.25,
           reference=1.0, note="As F2.cross."),
@@ -335,7 +335,7 @@ CLAIMS = claim_table(
     Claim("F5.ord", "Fig. 5(a): NMI of AORR ≥ SRR > subset merging (λ = 0.65)",
           source="paper", paper=Printed("AORR >= SRR > SM", "Sec. V-B, Fig. 5(a)"), kind="range",
           lower=_above_bounds(("nmi", True), ("nmi", False)), one_sided=True, effect=0.01, domain=(-1, 1),
-          note=_ABOVE.format(n=100) + " First two cells: SRR above subset merging; last cell: AORR not below SRR."),
+          note=_ABOVE + " First two cells: SRR above subset merging; last cell: AORR not below SRR."),
     Claim("F5.close", "Sec. V-B: SRR's PUT is very close to AORR: the mean NMI of AORR exceeds SRR's by at most 0.02 "
                       "at every ε (λ = 0.65)",
           source="paper", paper=Printed("very close to AORR", "Sec. V-B, Fig. 5(a)"), kind="range", upper=0.02,
@@ -369,7 +369,7 @@ CLAIMS = claim_table(
                          "its mean min-lift leakage lies above the line at moderate ε."),
     Claim("F5.leak", "Fig. 5(b), 5(c): SRR has higher leakage than subset merging (both panels)",
           source="paper", paper=Printed("higher leakage", "Sec. V-B, Figs. 5(b), 5(c)"), kind="range",
-          lower=_above_bounds(("nats", True)), one_sided=True, effect=0.01, note=_ABOVE.format(n=100)),
+          lower=_above_bounds(("nats", True)), one_sided=True, effect=0.01, note=_ABOVE),
     Claim("F5.time", "Fig. 5(d): AORR and SRR take much longer than subset merging (medians)",
           source="paper", paper=Printed("much higher complexity", "Sec. V-B, Fig. 5(d)"), kind="range",
           lower=[10.0, 10.0], one_sided=True, domain=(0, None), effect=2.0, volatile=True, expect="diverges",
@@ -430,14 +430,14 @@ CLAIMS = claim_table(
     Claim("F6.ord", "Fig. 6(a): SRR has better utility than subset merging at |X| = 200, |S| = 15",
           source="paper", paper=Printed("better utility", "Sec. V-B, Fig. 6(a)"), kind="range",
           lower=_above_bounds(("nmi", True)), one_sided=True, effect=0.01, domain=(-1, 1),
-          note=_ABOVE.format(n="Fig. 6's")),
+          note=_ABOVE),
     Claim("F6.leak", "Figs. 6(b), 6(c): SRR's leakage is 'still below the given budgets'",
           source="paper", paper=Printed("below the budgets", "Sec. V-B, Figs. 6(b), 6(c)"), kind="range",
           upper=BUDGET_TOL, one_sided=True, effect=0.04,
           note=_BUDGET + " Per distribution without fall-back SRR is private (F5.priv)."),
     Claim("F6.hl", "Figs. 6(b), 6(c): SRR has higher leakage than subset merging (both panels)",
           source="paper", paper=Printed("higher leakage", "Sec. V-B, Figs. 6(b), 6(c)"), kind="range",
-          lower=_above_bounds(("nats", True)), one_sided=True, effect=0.01, note=_ABOVE.format(n="Fig. 6's")),
+          lower=_above_bounds(("nats", True)), one_sided=True, effect=0.01, note=_ABOVE),
     Claim("F6.run", "Sec. V-B: SRR is applicable to large datasets: at |X| = 200, |S| = 15 it enumerates no more "
                     "vertices than AORR at the |X| = 17, |S| = 5 of Fig. 3 (worst ε, medians)", source="paper",
           paper=Printed("applicable to large datasets", "Sec. V-B; Fig. 6"), kind="range", upper=1.0, one_sided=True,
@@ -463,15 +463,15 @@ CLAIMS = claim_table(
           note="First cell: the smallest mean min-lift excess over $\\varepsilon_l$ of subset merging under a lift-based "
                "bound alone (99 % simultaneous Hall intervals over the points), which must lie above the 0.01-nat "
                "tie; the other two: lift-based alone leaks more than lift-based + lift-inverse, as the 'above' rows "
-               "(" + _ABOVE.format(n=1000) + ")"),
+               "(" + _ABOVE + ")"),
     Claim("F7.rel", "Fig. 7(a): at λ = 0.5, ℓ1- and χ²-privacy give higher utility than ALIP for all ε",
           source="paper", paper=Printed("higher utility", "Sec. VI-B, Fig. 7(a)"), kind="range",
           lower=_above_bounds(("nmi", True)), one_sided=True, effect=0.01, domain=(-1, 1),
-          note=_ABOVE.format(n=1000)),
+          note=_ABOVE),
     *[Claim(f"F7.lam.{k}", f"Fig. 7(a): for {name}-privacy, λ = 0.65 worsens utility for ε < 1 and enhances it for ε > 1",
             source="paper", paper=Printed("worse for ε < 1, better for ε > 1", "Sec. VI-B, Fig. 7(a)"), kind="range",
             lower=_above_bounds(("nmi", True)), one_sided=True, effect=0.01, domain=(-1, 1),
-            note=_ABOVE.format(n=1000) + " Comparisons: 0.5 above 0.65 at ε ≤ 0.75, 0.65 above 0.5 at ε ≥ 1.25; "
+            note=_ABOVE + " Comparisons: 0.5 above 0.65 at ε ≤ 0.75, 0.65 above 0.5 at ε ≥ 1.25; "
                                          f"the crossover is F7.cross.{k}.")
       for k, name in (("l1", "ℓ1"), ("chi2", "χ²"))],
     *[Claim(f"F7.cross.{k}", f"Fig. 7(a): for {name}-privacy, λ = 0.65 overtakes λ = 0.5 at ε ≈ 1",
@@ -521,7 +521,7 @@ CLAIMS = claim_table(
                        "χ²-privacy merge more symbols per subset and form larger subsets than λ = 0.5",
           source="paper", paper=Printed("more symbols merged in each subset, larger subsets", "Sec. VI-B, Fig. 7"),
           kind="range", lower=_above_bounds(("symbols", True)), one_sided=True, effect=0.01,
-          note=_ABOVE.format(n=1000) + " Comparisons: λ = 0.65 above λ = 0.5 at ε ≤ 0.75 in the largest block and in "
+          note=_ABOVE + " Comparisons: λ = 0.65 above λ = 0.5 at ε ≤ 0.75 in the largest block and in "
                                        "the mean block size of Algorithm 1's partition, ℓ1 and χ²; the paper gives this "
                                        "as the reason for Fig. 7(a)'s lower utility."),
     Claim("VI-B.convex", "The lift-based constraints (ℓ1-, χ²-, α-lift) and the α-lift-inverse are convex in each column "
@@ -533,12 +533,12 @@ CLAIMS = claim_table(
                     "(NMI α = 2 > 10 > 100 ≥ ALIP, λ = 0.5)",
           source="paper", paper=Printed("2 > 10 > 100 -> ALIP", "Sec. VI-B, Fig. 8(a)"), kind="range",
           lower=_above_bounds(("nmi", True), ("nmi", False)), one_sided=True, effect=0.01, domain=(-1, 1),
-          note=_ABOVE.format(n=1000) + " First two cells: α = 2 above 10 and 10 above 100; last cell: α = 100 not below "
+          note=_ABOVE + " First two cells: α = 2 above 10 and 10 above 100; last cell: α = 100 not below "
                                        "ALIP ('closer to ALIP' asks for no strict gap)."),
     Claim("F8.leak", "Figs. 8(b), 8(c): the leakage decreases towards ALIP as α grows (both panels)",
           source="derived", where="Sec. VI-B ('the PUT ... becomes closer to ALIP'), Figs. 8(b), 8(c)", kind="range",
           lower=_above_bounds(("nats", True), ("nats", False)), one_sided=True, effect=0.01,
-          note=_ABOVE.format(n=1000) + " As F8.ord, on the two leakage panels."),
+          note=_ABOVE + " As F8.ord, on the two leakage panels."),
     Claim("A.mono", "Sec. VI-B: α-lift privacy is tunable and equivalent to ALIP at α = ∞: the α-lift and α-lift-inverse "
                     "grow with α towards Λ and 1/Ψ",
           source="paper", paper=Printed("tunable; α = ∞ is ALIP", "Sec. VI-B"), kind="holds",

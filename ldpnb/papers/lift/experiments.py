@@ -994,16 +994,20 @@ def worst_median_ratio(num, den, *, level: float = 0.95, n_boot: int = 2000, rng
 # the chapter's sizes
 # --------------------------------------------------------------------------------------------
 
-_SMOKE = dict(fig1_runs=20, props=100, checks=100, n_wd=60, n_orr=2, n_h3=2, n6=2, n_time=2, reps=1,
+_SMOKE = dict(fig1_runs=20, props=100, checks=100, n_wd=60, n_orr=2, n_h3=2, n_f5=4, n_size=60, n_alpha=60, n6=2,
+              n_time=2, reps=1,
               growth=(6, 8, 10), heldout=(12, 14), n_growth=2, n_wide=1, pairs=600,
               eps_wd=(0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8), eps_orr=(0.5, 1, 2, 4, 8), eps6=(2, 6),
               eps_time=(0.5, 1, 2, 3))
-_BOOK = dict(fig1_runs=200, props=2000, checks=1000, n_wd=1000, n_orr=100, n_h3=300, n6=20, n_time=20, reps=3,
+_BOOK = dict(fig1_runs=200, props=2000, checks=1000, n_wd=1000, n_orr=100, n_h3=300, n_f5=250, n_size=5000,
+             n_alpha=6000, n6=80, n_time=20, reps=3,
              growth=tuple(range(6, 19, 2)), heldout=(24, 30), n_growth=12, n_wide=10, pairs=12000,
              eps_wd=FULL_GRID, eps_orr=FULL_GRID, eps6=FIG6_GRID, eps_time=FULL_GRID)
 #: The chapter's sizes per scale: ``smoke`` (seconds, tests), ``book`` (the paper's numbers of
-#: distributions wherever it states them: 1000 for Figs. 1, 2, 4, 7, 8, 100 for Figs. 3 and 5; H3 on
-#: 300 so that it can decide) and ``paper`` (more runs where the paper does not state its number).
+#: distributions wherever it states them: 1000 for Figs. 1, 2, 4, 7, 8, 100 for Figs. 3 and 5; more
+#: for the rows that these leave undecided: H3 on ``n_h3``, F5.leak on ``n_f5``, VI-B.size on
+#: ``n_size``, F8.ord and F8.leak on ``n_alpha``, Fig. 6, whose number the paper does not state, on
+#: ``n6``) and ``paper`` (more runs where the paper does not state its number).
 SIZES = {"smoke": _SMOKE, "book": _BOOK,
          "paper": dict(_BOOK, fig1_runs=1000, props=20000, checks=5000, n6=100, n_time=100, reps=5,
                        growth=tuple(range(6, 23, 2)), n_wide=20)}

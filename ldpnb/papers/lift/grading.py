@@ -58,8 +58,9 @@ def _exact_cell(value: float) -> Estimate:
     return Estimate(value, value, value, level=1.0, se=0.0, method="exact")
 
 
-def _counts(info: Mapping, unit: str) -> str:
-    return (f"{info['points']} differences ({unit}): {info['above']} decided above the tie, {info['below']} "
+def _counts(info: Mapping, unit: str, n: int | None = None) -> str:
+    runs = f"{n:,} distributions; " if n else ""
+    return (f"{runs}{info['points']} differences ({unit}): {info['above']} decided above the tie, {info['below']} "
             f"below minus the tie, {info['undecided']} undecided.")
 
 
@@ -67,7 +68,7 @@ def _above(df, groups, *, unit: str, instance: float | None = None, level: float
     """An "A is above B" row: :func:`~ldpnb.papers.lift.experiments.order_estimate` of ``groups``,
     with an exact last cell (the smallest per-distribution difference) when ``instance`` is given."""
     est, info = ex.order_estimate(df, groups, level=level)
-    note = _counts(info, unit)
+    note = _counts(info, unit, est.n_runs)
     if instance is not None:
         est = _cells(est, _exact_cell(instance), note=est.note)
         note += f" Smallest difference on a single distribution: {instance:.3g}."
@@ -403,10 +404,11 @@ def _time_ratios(a, r, m, *, axis, srr_cols):
     return np.stack([np.min(ma / mm, axis=-1), np.min((mr / mm)[..., srr_cols], axis=-1)], axis=-1)
 
 
-@contract(od=_DF, od_all=_DF, rng=SEED)
-def fig5(od, od_all, *, rng: Any = None) -> dict:
+@contract(od=_DF, od_all=_DF, leak=Optional(_DF), rng=SEED)
+def fig5(od, od_all, *, leak=None, rng: Any = None) -> dict:
     """F5.ord, F5.close, F5.inst, F5.budget, F5.leak and F5.time: SRR against AORR and subset merging
-    at lambda = 0.65 (``rng``: the bootstrap of the time ratios)."""
+    at lambda = 0.65 (``leak``: SRR and subset merging on the distributions of F5.leak, by default
+    ``od_all``'s; ``rng``: the bootstrap of the time ratios)."""
     A, R, M = "AORR ALIP 0.65", "SRR ALIP 0.65", "SM timed ALIP 0.65"
     srr = od[od.curve == R]
     a, r = ex.paired_runs(od_all, A, R, cap=None)
@@ -438,7 +440,8 @@ def fig5(od, od_all, *, rng: Any = None) -> dict:
                                           f"to AORR where that gap is decided."},
         "F5.inst": {"violations": sum(v for v, _ in inst), "instances": sum(n for _, n in inst)},
         "F5.budget": _budget(od, {R: 0.65})[0],
-        "F5.leak": _above(od_all, [([(R, M, {"q": q}) for q in _QS], _NATS, True)], unit="nats"),
+        "F5.leak": _above(od_all if leak is None else leak, [([(R, M, {"q": q}) for q in _QS], _NATS, True)],
+                          unit="nats"),
         "F5.time": {"ours": tr, "note": f"SRR compared at ε ≤ {times[A].columns[cols].max():g}; below 10 times at "
                                         f"ε = {', '.join(f'{e:g}' for e in below) or 'none'}."
                     if cols.size else "No ε with a high-risk symbol in half the distributions."},
@@ -601,11 +604,12 @@ def _relaxation(od) -> dict:
             "c1_lam": c1["lam"], "c1_l1": c1["l1"], "c1_l1_bound": c1["l1_bound"]}
 
 
-@contract(wd=_DF, od=_DF, conv=_MAP, quasi=_MAP, rng=SEED)
-def lift_measures(wd, od, conv, quasi, *, rng: Any = None) -> dict:
+@contract(wd=_DF, od=_DF, conv=_MAP, quasi=_MAP, sizes=Optional(_DF), rng=SEED)
+def lift_measures(wd, od, conv, quasi, *, sizes=None, rng: Any = None) -> dict:
     """D6, F7.*, VI-A.rel, VI-B.* (``conv``: :func:`~ldpnb.papers.lift.theory.convexity_checks`;
-    ``quasi``: :func:`~ldpnb.papers.lift.theory.quasiconvexity_counterexample` for chi2; ``rng``: the
-    crossovers' bootstrap)."""
+    ``quasi``: :func:`~ldpnb.papers.lift.theory.quasiconvexity_counterexample` for chi2; ``sizes``: the
+    l1 and chi2 subset-merging curves on the distributions of VI-B.size, by default ``wd``'s; ``rng``:
+    the crossovers' bootstrap)."""
     g = check_random_state(rng)
     only = {f"SM {k}-only 0.5": 0.5 for k in ("l1", "chi2", "alpha")}
     pairs = [("SM l1-only 0.5", "SM l1 0.5"), ("SM chi2-only 0.5", "SM chi2 0.5"), ("SM alpha-only 0.5", "SM alpha=2")]
@@ -615,7 +619,7 @@ def lift_measures(wd, od, conv, quasi, *, rng: Any = None) -> dict:
     d6o, info = ex.order_estimate(wd, [([(a, b, win) for a, b in pairs], _NATS, True)], level=half)
     d6 = _cells(ex.extreme(exc, "min"), d6o, level=ex.LEVEL, note="two families of intervals at 99.5 % each")
     out = {"D6": {"ours": d6, "note": f"Smallest excess over ε_l of a lift-based bound alone: "
-                                      f"{float(tab.excess.min()):+.3f} nats. " + _counts(info, "nats")},
+                                      f"{float(tab.excess.min()):+.3f} nats. " + _counts(info, "nats", d6.n_runs)},
            "F7.rel": _above(wd, [([("SM l1 0.5", "SM ALIP 0.5"), ("SM chi2 0.5", "SM ALIP 0.5")], _NMI, True)],
                             unit="NMI")}
     for k in ("l1", "chi2"):
@@ -636,8 +640,8 @@ def lift_measures(wd, od, conv, quasi, *, rng: Any = None) -> dict:
     convex = [n for n in conv if "lift-inverse" not in n or "α" in n]
     l1, chi2 = conv["ℓ1-lift-inverse"], conv["χ²-lift-inverse"]
     rel = _relaxation(od)
-    sizes = [(f"SM {k} 0.65", f"SM {k} 0.5", {"q": q, "eps_max": 0.75}) for k in ("l1", "chi2")
-             for q in ("largest_block", "mean_block")]
+    blocks = [(f"SM {k} 0.65", f"SM {k} 0.5", {"q": q, "eps_max": 0.75}) for k in ("l1", "chi2")
+              for q in ("largest_block", "mean_block")]
     above = ", ".join(f"{e:g}" for e in eps[(np.asarray(rt.low).reshape(2, -1) > 1.1).any(axis=0)]) or "none"
     out.update({
         "VI-B.feas": {"violations": int(bad.sum()), "instances": len(a)},
@@ -649,7 +653,7 @@ def lift_measures(wd, od, conv, quasi, *, rng: Any = None) -> dict:
                            "rel_gap": quasi["rel_gap"], "eps_l": quasi["eps_l"], "quasi_chi2": chi2["quasi_violations"],
                            "pairs": chi2["pairs"]},
         "VI-A.rel": rel,
-        "VI-B.size": _above(wd, [(sizes, _SYM, True)], unit="symbols"),
+        "VI-B.size": _above(wd if sizes is None else sizes, [(blocks, _SYM, True)], unit="symbols"),
         "VI-B.convex": {"violations": sum(conv[n]["violations"] for n in convex),
                         "pairs": sum(conv[n]["pairs"] for n in convex)},
     })
