@@ -119,7 +119,7 @@ report.text(**{k: f"{SIZES[k]:,}" for k in counts}, backend=orr.vertex_backend()
 # %%
 fig1 = theory.lift_asymmetry_samples(1000, 5, 17, rng=rng_for(SEED, "fig1"))
 runs = theory.fig1_extremes(SIZES["fig1_runs"], 1000, rng=rng_for(SEED, "fig1/runs"))
-report.text(**report.record(grade.fig1(fig1, runs, rng=rng_for(SEED, "fig1/boot"))))
+report.record(grade.fig1(fig1, runs, rng=rng_for(SEED, "fig1/boot")))
 
 # %% [markdown]
 # Each printed end point lies inside the interval that holds the extreme of one more run with
@@ -265,7 +265,7 @@ ac = theory.analytic_checks(n, rng=rng_for(SEED, "watchdog/analytic"))
 mono = theory.eq11_nested(n, rng=rng_for(SEED, "watchdog/eq11"))
 ref = theory.refinement_checks(n, rng=rng_for(SEED, "watchdog/refinement"))
 p7 = theory.prop7_feasibility(n // 10, rng=rng_for(SEED, "watchdog/prop7"))
-report.text(**report.record(grade.watchdog(ac, mono, ref, p7, ids)))
+report.record(grade.watchdog(ac, mono, ref, p7, ids))
 
 # %% [markdown]
 # The strict inequality after eq. (11) has one exception, and it matters below: when
@@ -316,7 +316,7 @@ S_wd = ex.summarise(wd)
 # interval over the distributions).
 
 # %%
-report.text(**report.record(grade.fig2(wd, rng=rng_for(SEED, "fig2/boot"))))
+report.record(grade.fig2(wd, rng=rng_for(SEED, "fig2/boot")))
 
 # %% tags=["hide-input", "remove-output"]
 glue("lift-fig2", figures.fig2(S_wd, SIZES["n_wd"]))
@@ -396,7 +396,7 @@ perfect = np.array([lift.nmi(P.sum(0), orr.perfect_privacy_response(P).channel)
                     for P in Jo])
 h3 = ex.put_sweep(J[: SIZES["n_h3"]], [2.0], orr_curves[1:2], seed=seed_for(SEED, "h3"))
 numbers = grade.fig3(od, od_all, Jo, perfect, h3.nmi, rng=rng_for(SEED, "fig3/boot"))
-report.text(**report.record(numbers))
+report.record(numbers)
 
 # %% tags=["hide-input", "remove-output"]
 glue("lift-fig3", figures.fig3(S_o, SIZES["n_orr"]))
@@ -461,7 +461,7 @@ def optimal_gap(P, crit):
 gaps = [optimal_gap(P, lift.ALIP(*lift.alip_budgets(e, 0.5))) for P in J[:100]
         for e in (1.0, 2.0, 3.0)]
 gaps = [g for g in gaps if g is not None]
-report.text(**report.record(grade.algorithm1(wd, loop, gaps)))
+report.record(grade.algorithm1(wd, loop, gaps))
 
 # %% [markdown]
 # Fig. 4 then compares subset merging with complete merging: "the utility has been enhanced
@@ -472,7 +472,7 @@ report.text(**report.record(grade.algorithm1(wd, loop, gaps)))
 # LDP on {glue:text}`lift-p2exc` of the pairs).
 
 # %%
-report.text(**report.record(grade.fig4(wd, rng=rng_for(SEED, "fig4/boot"))))
+report.record(grade.fig4(wd, rng=rng_for(SEED, "fig4/boot")))
 
 # %% tags=["hide-input", "remove-output"]
 glue("lift-alg1", figures.algorithm1(S_wd, SIZES["n_wd"]))
@@ -528,7 +528,7 @@ glue("lift-fig4", figures.fig4(S_wd, SIZES["n_wd"]))
 # a single symbol, which merging leaves as it is (the equality case of eq. 11).
 
 # %%
-report.text(**report.record(grade.leakage(wd, S_wd)))
+report.record(grade.leakage(wd, S_wd))
 
 # %% [markdown]
 # **A repair (not in the paper).** The natural fix is to let the violating block absorb low-risk
@@ -598,7 +598,7 @@ f5 = ex.put_sweep(J[SIZES["n_orr"] : SIZES["n_f5"]], SIZES["eps_orr"], orr_curve
                   seed=seed_for(SEED, "f5"))
 leak = pd.concat([od, f5.assign(dist=f5.dist + SIZES["n_orr"])], ignore_index=True)
 numbers = grade.fig5(od, od_all, leak=leak, rng=rng_for(SEED, "fig5/boot"))
-report.text(**report.record(numbers))
+report.record(numbers)
 lams = [0.35, 0.5, 0.65]
 printed = theory.algorithm2_merges(Jo[: SIZES["n_time"]], SIZES["eps_orr"], lams,
                                    feasibility="printed", seed=seed_for(SEED, "alg2"))
@@ -631,7 +631,7 @@ printed = theory.algorithm2_merges(Jo[: SIZES["n_time"]], SIZES["eps_orr"], lams
 tim = ex.paired_timings(Jo[: SIZES["n_time"]], SIZES["eps_time"], repeats=SIZES["reps"],
                        seed=seed_for(SEED, "timing"))
 tab, cross, medians = ex.timing_verdicts(tim)
-report.text(**report.record(grade.timing(tab, cross, medians, orr.vertex_backend())))
+report.record(grade.timing(tab, cross, medians, orr.vertex_backend()))
 
 # %% tags=["hide-input", "remove-output"]
 med = od.groupby(["curve", "eps"]).time.median().unstack(0)
@@ -714,7 +714,7 @@ srr = od[(od.curve == "SRR ALIP 0.65") & ~od.fallback & (od.largest_block > 0)]
 blocks = srr.groupby("largest_block")
 by_block = blocks[["n_vertices", "time"]].median()[blocks.size() >= 20]
 numbers = grade.complexity(grow, held, srr, wide, rng=rng_for(SEED, "growth/boot"))
-report.text(**report.record(numbers))
+report.record(numbers)
 display(figures.growth_table(ex.growth_laws(grow, held)))
 
 # %% tags=["hide-input", "remove-output"]
@@ -763,8 +763,8 @@ J6 = ex.random_joints(SIZES["n6"], 15, 200, rng=rng_for(SEED, "fig6"))
 curves6 = [Curve("SRR ALIP 0.5", "srr", "alip", 0.5),
            Curve("SM ALIP 0.5", "sm", "alip", 0.5)]
 d6 = ex.put_sweep(J6, SIZES["eps6"], curves6, seed=seed_for(SEED, "fig6"))
-report.text(**report.record(grade.fig6(d6, od, wide, rng=rng_for(SEED, "fig6/boot"))))
-report.text(**report.record(grade.algorithm2(od, d6, printed)))
+report.record(grade.fig6(d6, od, wide, rng=rng_for(SEED, "fig6/boot")))
+report.record(grade.algorithm2(od, d6, printed))
 
 # %% tags=["hide-input", "remove-output"]
 glue("lift-fig6", figures.fig6(ex.summarise(d6), SIZES["n6"]))
@@ -879,7 +879,7 @@ w7 = ex.watchdog_sweep(Jbig[: SIZES["n_size"]], small,
                        [c for c in curves if c.privacy in ("l1", "chi2")], seed=SEED)
 numbers = grade.lift_measures(wd, od, conv, quasi, sizes=w7,
                               rng=rng_for(SEED, "fig7/boot"))
-report.text(**report.record(numbers))
+report.record(numbers)
 
 # %% [markdown]
 # Finally, $\alpha$-lift privacy "is tunable such that when $\alpha = \infty$, it is equivalent to
