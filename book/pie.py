@@ -162,9 +162,9 @@ glue("pie-fig1-3", figures.fig1_3())
 #
 # ```{math}
 # :label: eq-pie-fano
-# \beta_{U\mid\mathbf S} \;\ge\; 1 + \frac{I(U;\mathbf S) + 1}{\log(1-\beta_U)}
-# \;\ge\; 1 + \frac{I(U;Y) + 1}{\log(1-\beta_U)} \quad\text{(Eq. 9)},\qquad
-# \beta_{U\mid\mathbf S} \;\ge\; 1 - \frac{I(U;\mathbf S) + 1}{\log n}\quad
+# \beta_{U\mid\mathbf S} &\;\ge\; 1 + \frac{I(U;\mathbf S) + 1}{\log(1-\beta_U)}
+# \;\ge\; 1 + \frac{I(U;Y) + 1}{\log(1-\beta_U)} \quad\text{(Eq. 9)},\\
+# \beta_{U\mid\mathbf S} &\;\ge\; 1 - \frac{I(U;\mathbf S) + 1}{\log n}\quad
 # \text{(uniform } U\text{, Eq. 10)}.
 # ```
 #
@@ -177,8 +177,8 @@ glue("pie-fig1-3", figures.fig1_3())
 #
 # ```{math}
 # :label: eq-pie-cor39
-# \beta_{U\mid\mathbf S} \;\ge\; 1 + \frac{\alpha + 1}{\log(1-\beta_U)}\quad\text{(Eq. 11)},\qquad
-# \beta_{U\mid\mathbf S} \;\ge\; 1 - \frac{\alpha + 1}{\log n}\quad\text{(uniform } U\text{, Eq. 12)}.
+# \beta_{U\mid\mathbf S} &\;\ge\; 1 + \frac{\alpha + 1}{\log(1-\beta_U)}\quad\text{(Eq. 11)},\\
+# \beta_{U\mid\mathbf S} &\;\ge\; 1 - \frac{\alpha + 1}{\log n}\quad\text{(uniform } U\text{, Eq. 12)}.
 # ```
 #
 # The paper prints Eq. (11) as $1 - (\alpha+1)/\log(1-\beta_U)$; since $\log(1-\beta_U) < 0$ that
@@ -216,8 +216,8 @@ for (bits, nats), beta in ((("T6a", "T6c"), 0.8), (("T6b", "T6d"), 0.5)):
 #
 # ```{math}
 # :label: eq-pie-theta
-# I(U;Y) \le \theta\, I(U;X) \le \theta \min\{\log n, \log|\mathcal X|\},\qquad
-# \theta_{RR} = \frac{e^\varepsilon - 1}{|\mathcal X| + e^\varepsilon - 1},\quad
+# &I(U;Y) \le \theta\, I(U;X) \le \theta \min\{\log n, \log|\mathcal X|\},\\
+# &\theta_{RR} = \frac{e^\varepsilon - 1}{|\mathcal X| + e^\varepsilon - 1},\quad
 # \theta_{GLH} = \frac{e^\varepsilon - 1}{g + e^\varepsilon - 1}
 # \quad\text{(Eqs. 15–18)}.
 # ```
@@ -459,10 +459,10 @@ report.holds("F9-LB", lb=M.fano_lower_bound(M.alpha_rr(EPS_092, N_LT, K_LT), N_L
 #
 # ```{math}
 # :label: eq-pie-l2
-# \mathbb E[(p(x) - \hat p_{RR}(x))^2] = \frac{|\mathcal X| + e^\varepsilon - 2}{n(e^\varepsilon - 1)^2}
+# \mathbb E[(p(x) - \hat p_{RR}(x))^2] &= \frac{|\mathcal X| + e^\varepsilon - 2}{n(e^\varepsilon - 1)^2}
 #   + \frac{p(x)(|\mathcal X| - 2)}{n(e^\varepsilon - 1)}\quad\text{(Eq. 22)},\\
-# \mathbb E[(p(x) - \hat p_{GLH}(x))^2] = \frac{(g + e^\varepsilon - 1)^2}{n(e^\varepsilon - 1)^2(g-1)}
-#   + \frac{p(x)(g^2 - 2g - e^\varepsilon + 1)}{n(e^\varepsilon - 1)(g - 1)}\quad\text{(Eq. 23)}.
+# \mathbb E[(p(x) - \hat p_{GLH}(x))^2] &= \frac{(g + e^\varepsilon - 1)^2}{n(e^\varepsilon - 1)^2(g-1)}\\
+#   &\quad + \frac{p(x)(g^2 - 2g - e^\varepsilon + 1)}{n(e^\varepsilon - 1)(g - 1)}\quad\text{(Eq. 23)}.
 # ```
 #
 # Rows <a href="#claim-pie-T16-17">T16-17</a>, <a href="#claim-pie-T16-17b">T16-17b</a>,
@@ -526,8 +526,9 @@ report.text(**{"hash-runs": f"{SIZES['hash_runs']:,d}"})
 #
 # ```{math}
 # :label: eq-pie-51
-# \mathbb E[(p(x) - \hat p_{GLH}(x))^2] = \frac{1 - p(x)\theta}{n\theta^2(g-1)} + \frac{p(x)(1-\theta)}{n\theta}
-# \quad\text{(Eq. 51)}\ \xrightarrow[g\to\infty]{}\ \frac{p(x)(1-\theta)}{n\theta}\quad\text{(Eq. 24)}.
+# \mathbb E[(p(x) - \hat p_{GLH}(x))^2] &= \frac{1 - p(x)\theta}{n\theta^2(g-1)} + \frac{p(x)(1-\theta)}{n\theta}
+# \quad\text{(Eq. 51)}\\
+# &\xrightarrow[g\to\infty]{}\ \frac{p(x)(1-\theta)}{n\theta}\quad\text{(Eq. 24)}.
 # ```
 #
 # ```{prf:theorem} Optimal g in the GLH (Thm 4.8)
