@@ -632,3 +632,24 @@ def test_losue_and_dbitflip_laws_are_multi_freq_ldpy():
     bits = np.take_along_axis(out, J, axis=1).astype(bool)
     _, df, p = chi_square_gof(np.bincount(m.report_index((J, bits)), minlength=m.n_outputs), m.channel()[3])
     assert df > 0 and p > ALPHA / 2
+
+
+def test_absurd_sizes_are_refused_quickly():
+    import time
+
+    t0 = time.perf_counter()
+    cases = [
+        lambda: M.BloomRAPPOR(1 << 20, 1.0, cohorts=4096),  # cohorts k m filter bits
+        lambda: M.BloomRAPPOR(1 << 20, 1.0, h=8),  # 2**23 SHA-1 digests
+        lambda: M.OLHCW(16, 8.0).channel(),  # P = 2999: 2.3e9 comparisons to enumerate
+        lambda: M.HR(1 << 20, 1.0).simulate_support_counts(np.r_[np.zeros((1 << 20) - 1, dtype=np.int64), 1 << 40]),
+        lambda: M.DBitFlipPM(1 << 25, 1.0)._simulate_both(np.zeros(1, dtype=np.int64), np.random.default_rng(0)),
+        lambda: M.LGRR(3, 1.0).level_after(1 << 20),
+        lambda: M.LGRR(4, 1.0).perturb_longitudinal([0, 1], 1 << 21),
+        lambda: M.DBitFlipPM(1 << 30, 1.0).channel(),
+        lambda: M.HR(1 << 20, 1.0).channel(),
+    ]
+    for case in cases:
+        with pytest.raises(ValueError):
+            case()
+    assert time.perf_counter() - t0 < 10.0

@@ -58,8 +58,8 @@ __all__ = ["next_prime", "cw_collision_probability", "OLHCW"]
 
 #: Largest prime of the short-seed family (``a v + b < P**2 < 2**62``: exact in int64).
 MAX_CW_PRIME = (1 << 31) - 1
-#: Largest ``P (P - 1) k`` hash evaluations of the enumeration of the seed family.
-_MAX_ENUMERATION = 1 << 31
+#: Largest ``P (P - 1) k**2`` comparisons of the enumeration of the seed family (a few seconds).
+_MAX_ENUMERATION = 1 << 30
 #: Above ``n k`` of this size the support-count simulator's default is the law with exact marginals.
 _MAX_PER_USER = 1 << 26
 
@@ -133,8 +133,8 @@ class OLHCW(FrequencyOracle):
     ``h(x)``.  Reports are the pair ``(seeds (n, 2), y (n,))``; the exact channel is the channel of
     the support set (``k <= 16``) on the support sets that some ``(a, b, y)`` gives (``n(S) > 0``,
     increasing ``sum_v [v in S] 2**v``; every one of them has positive probability under every
-    input), computed by enumerating the ``P (P - 1)`` seeds (refused above ``2**31`` hash
-    evaluations).  ``p`` and ``q`` are exact (:func:`cw_collision_probability`).
+    input), computed by enumerating the ``P (P - 1)`` seeds (refused above ``2**30`` comparisons
+    ``P (P - 1) k**2``).  ``p`` and ``q`` are exact (:func:`cw_collision_probability`).
 
     Parameters
     ----------
@@ -308,10 +308,10 @@ class OLHCW(FrequencyOracle):
         if self.k > _MAX_UE_BITS:
             raise ValueError(f"k must be <= {_MAX_UE_BITS} for the exact channel of the support set (2**k "
                              f"columns), got {self.k}")
-        cost = self.prime * (self.prime - 1) * self.k
+        cost = self.prime * (self.prime - 1) * self.k * self.k
         if cost > _MAX_ENUMERATION:
-            raise ValueError(f"the exact channel enumerates P (P - 1) k = {cost} hash values, more than "
-                             f"{_MAX_ENUMERATION}; choose a smaller prime")
+            raise ValueError(f"the exact channel enumerates P (P - 1) seeds: P (P - 1) k**2 = {cost} comparisons, "
+                             f"more than {_MAX_ENUMERATION}; choose a smaller prime")
 
     def support_set_counts(self) -> np.ndarray:
         r"""``n(S)``: the number of reports ``(a, b, y)`` whose support set is ``S`` (column index

@@ -1,6 +1,6 @@
 r"""Hadamard response (HR, Acharya, Sun and Zhang 2019) and Hadamard randomized response (HRR,
-Cormode, Maddock and Maple 2021): frequency oracles whose reports are entries of a Sylvester
-Hadamard matrix, decoded by one fast Walsh-Hadamard transform.
+Cormode, Kulkarni and Srivastava 2018; Cormode, Maddock and Maple 2021): frequency oracles whose
+reports are entries of a Sylvester Hadamard matrix, decoded by one fast Walsh-Hadamard transform.
 
 The Sylvester matrix of order :math:`K = 2^m` is :math:`H[i, j] = (-1)^{\langle i, j\rangle}`, the
 parity of the bits that ``i`` and ``j`` share (:func:`fwht` computes :math:`Hx` in
@@ -33,11 +33,13 @@ others, so it is not a pure oracle and Wang et al.'s estimator does not apply); 
 construction is not implemented here.  :class:`HR` keeps the basic construction at every
 :math:`\varepsilon` (its variance tends to ``1/n`` per value as :math:`\varepsilon` grows: it is a
 high-privacy mechanism).  HRR is the Hadamard mechanism of Cormode et al. (2021) with one coefficient
-(``t = 1``), the version their experiments call HRR.
+(``t = 1``), the version their experiments call HRR (introduced as a frequency oracle by
+Cormode, Kulkarni and Srivastava 2018).
 
 References
 ----------
-J. Acharya, Z. Sun, H. Zhang, "Hadamard Response: Estimating Distributions Privately, Efficiently,
+G. Cormode, T. Kulkarni, D. Srivastava, "Marginal Release Under Local Differential Privacy",
+SIGMOD 2018.  J. Acharya, Z. Sun, H. Zhang, "Hadamard Response: Estimating Distributions Privately, Efficiently,
 and with Little Communication", AISTATS 2019 (arXiv:1802.04705).  G. Cormode, S. Maddock, C. Maple,
 "Frequency Estimation under Local Differential Privacy", PVLDB 14(11), 2021 (arXiv:2103.16640).
 T. Wang, J. Blocki, N. Li, S. Jha, "Locally Differentially Private Protocols for Frequency
@@ -74,6 +76,8 @@ MAX_HADAMARD_K = 1 << 30
 #: Above this many ``k x K`` entries, the count simulators draw user by user (cost O(n)) instead of
 #: one multinomial per value (cost O(k K)); both are exact in law.
 _MAX_MIXTURE_ENTRIES = 1 << 24
+#: Largest cost ``min(n, k K)`` of one count simulation (refused above: minutes of work).
+_MAX_SIMULATION = 1 << 32
 
 
 def _parity(a: np.ndarray) -> np.ndarray:
@@ -445,6 +449,8 @@ class HR(_Hadamard):
         :math:`C_x` (one multinomial per value, cost ``O(k K)``), the rest uniform on ``[K]``.  Above
         ``2**24`` entries ``k K``, when ``n`` is smaller, the users are drawn one by one (also exact)."""
         n = int(N.sum())
+        if min(n, self.k * self.K) > _MAX_SIMULATION:
+            raise ValueError(f"input_counts: {n} users on {self.k} values cost more than {_MAX_SIMULATION} draws")
         if self.k * self.K > _MAX_MIXTURE_ENTRIES and n < self.k * self.K:
             return self._per_user_counts(N, rng)
         t = 2.0 * self.p_minus_q
@@ -467,8 +473,8 @@ class HR(_Hadamard):
 
 
 class HRR(_Hadamard):
-    r"""Hadamard randomized response (Cormode, Maddock and Maple 2021; the Hadamard mechanism with
-    one coefficient) as a :class:`~ldpnb.mechanisms.Mechanism`.
+    r"""Hadamard randomized response (Cormode, Kulkarni and Srivastava 2018; Cormode, Maddock and Maple
+    2021: the Hadamard mechanism with one coefficient) as a :class:`~ldpnb.mechanisms.Mechanism`.
 
     With ``K`` the smallest power of two at least ``k``, a user holding ``x`` draws a column ``j``
     uniformly on ``[K]`` and reports ``(j, b)`` with ``b = H[x, j]`` with probability
@@ -557,6 +563,8 @@ class HRR(_Hadamard):
         else uniform on the ``2K`` outputs.  Above ``2**24`` entries ``k K``, when ``n`` is smaller,
         the users are drawn one by one (also exact)."""
         n = int(N.sum())
+        if min(n, self.k * self.K) > _MAX_SIMULATION:
+            raise ValueError(f"input_counts: {n} users on {self.k} values cost more than {_MAX_SIMULATION} draws")
         if self.k * self.K > _MAX_MIXTURE_ENTRIES and n < self.k * self.K:
             return self._per_user_counts(N, rng)
         t = 2.0 * self.p_minus_q

@@ -86,6 +86,8 @@ _VALUES = Array(1, integer=True, low=0)
 #: Largest number of reports ``T`` and of count vectors :meth:`LGRR.level_after` enumerates.
 _MAX_T = 1 << 20
 _MAX_COMPOSITIONS = 1 << 22
+#: Largest ``k (d + 1)`` of dBitFlipPM's count simulator (one step per bucket and group).
+_MAX_SIMULATION = 1 << 26
 
 
 def _check_levels(epsilon: float, eps_perm: float | None) -> float:
@@ -710,6 +712,8 @@ class DBitFlipPM(FrequencyOracle):
         return 0.5 * self.epsilon * (agree - agree[0])
 
     def _perturb(self, x: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+        if x.size * self.d > MAX_BYTES // 8:
+            raise ValueError(f"x: {x.size} reports of {self.d} buckets exceed {MAX_BYTES // 8} entries")
         J = _uniform_subsets(x.size, self.k, self.d, rng)
         prob = np.where(J == x[:, None], self.p_bit, self.q_bit)
         return J, rng.random(J.shape) < prob
@@ -813,6 +817,9 @@ class DBitFlipPM(FrequencyOracle):
         Given who sampled ``v``, the bits are independent: ``C(v) = Bin(pickers holding v, p_bit) +
         Bin(other pickers, q_bit)``."""
         k, d = self.k, self.d
+        if k * (d + 1) > _MAX_SIMULATION:
+            raise ValueError(f"the count simulator of {self!r} takes k (d + 1) = {k * (d + 1)} steps, more than "
+                             f"{_MAX_SIMULATION}")
         F = np.zeros(d + 1, dtype=np.int64)
         F[d] = int(N.sum())
         P = np.zeros(d + 1, dtype=np.int64)

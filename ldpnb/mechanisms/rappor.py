@@ -70,6 +70,8 @@ __all__ = ["rappor_bloom_bits", "rappor_params", "BloomRAPPOR"]
 
 #: Largest number of relevant bits of a cohort in the dense compressed channel (``2**20`` columns).
 _MAX_RELEVANT_BITS = 20
+#: Largest number of SHA-1 digests of the Bloom filters (``k h cohorts``; a few seconds).
+_MAX_DIGESTS = 1 << 22
 _PROB = Probability()
 
 
@@ -86,8 +88,8 @@ def rappor_bloom_bits(k: int, h: int, m: int, cohorts: int = 1) -> np.ndarray:
     >>> rappor_bloom_bits(3, 2, 16).shape
     (1, 3, 2)
     """
-    if k * h * cohorts > 1 << 26:
-        raise ValueError(f"k h cohorts = {k * h * cohorts} SHA-1 digests exceed 2**26")
+    if k * h * cohorts > _MAX_DIGESTS:
+        raise ValueError(f"k h cohorts = {k * h * cohorts} SHA-1 digests exceed {_MAX_DIGESTS}")
     out = np.empty((cohorts, k, h), dtype=np.int64)
     for c in range(cohorts):
         for j in range(h):
@@ -158,6 +160,8 @@ class BloomRAPPOR(Mechanism):
               cohorts=Integer(1, 1 << 12), p=_PROB, q=_PROB)
     def __init__(self, k: int, epsilon: float, h: int = 2, m: int = 16, cohorts: int = 1, p: float = 0.5,
                  q: float = 0.75) -> None:
+        if cohorts * k * m > MAX_ENTRIES:
+            raise ValueError(f"cohorts k m = {cohorts * k * m} filter bits exceed {MAX_ENTRIES}")
         self.k, self.epsilon, self.h, self.m, self.cohorts, self.p_irr, self.q_irr = k, epsilon, h, m, cohorts, p, q
         self.f, self.p_star, self.q_star, self.eps_1 = rappor_params(epsilon, h, p, q)
         self.bloom_bits = rappor_bloom_bits(k, h, m, cohorts)  # (C, k, h)
