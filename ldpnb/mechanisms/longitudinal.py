@@ -639,7 +639,7 @@ class DBitFlipPM(FrequencyOracle):
     epsilon : float
     d : int, optional
         Bits per report, ``1 <= d <= k``; default ``min(2, k)``, the smallest ``d`` at which the
-        claim is tight (a choice of this toolkit: Ding et al. leave ``d`` to the deployment).
+        claim is tight (a choice of this toolkit, not of Ding et al.).
 
     Examples
     --------

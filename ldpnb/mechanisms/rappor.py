@@ -1,6 +1,6 @@
 r"""RAPPOR with Bloom filters (Erlingsson, Pihur and Korolova 2014), on a known candidate domain.
 
-A client reports a string ``v`` through three steps (the paper's Sec. 3; Google's client
+A client reports a string ``v`` through three steps (Erlingsson et al. 2014; Google's client
 ``rappor.py``):
 
 1. **Signal**: a Bloom filter ``B`` of ``m`` bits with the ``h`` bits :math:`B_c(v)` set, for the
@@ -10,7 +10,7 @@ A client reports a string ``v`` through three steps (the paper's Sec. 3; Google'
 3. **Instantaneous randomized response (IRR)**, at every report: :math:`S_i = 1` with probability
    ``q`` if :math:`B'_i = 1`, ``p`` if :math:`B'_i = 0`.
 
-The report is ``(c, S)``.  The paper's claims (Sec. 3.2-3.3): the PRR, hence any number of reports of
+The report is ``(c, S)``.  The paper's claims: the PRR, hence any number of reports of
 one value, is :math:`\varepsilon_\infty = 2h \ln\frac{1 - f/2}{f/2}`-LDP; one report is
 :math:`\varepsilon_1 = h \ln\frac{q^*(1-p^*)}{p^*(1-q^*)}`-LDP with
 :math:`q^* = P(S_i = 1 \mid B_i = 1) = \tfrac12 f (p + q) + (1 - f) q` and
@@ -35,7 +35,7 @@ levels, posteriors, likelihood ratios and mutual information of the full channel
 :math:`C\,2^m` outputs (the full channel is the compressed one times a stochastic matrix whose rows
 do not depend on ``x``).  It is dense up to ``2**20`` columns (``|U_c| <= 20``).
 
-**Decoding** (the paper's Sec. 4 on a known domain): per cohort the counts of ones ``c_{ci}`` among
+**Decoding** (the paper's, on a known domain): per cohort the counts of ones ``c_{ci}`` among
 :math:`N_c` reports give :math:`t_{ci} = (c_{ci} - p^* N_c)/(q^* - p^*)`, unbiased for the number of
 the cohort's clients whose true bit ``i`` is set; with the design
 :math:`X[(c, i), x] = [i \in B_c(x)]`, :math:`E[t] = X \beta` with :math:`\beta_x = N_x / C`, and the
@@ -104,9 +104,9 @@ def rappor_params(epsilon: float, h: int = 2, p: float = 0.5, q: float = 0.75) -
     r"""``(f, p_star, q_star, eps_1)`` of RAPPOR with :math:`\varepsilon_\infty` = ``epsilon``.
 
     :math:`f = 2/(1 + e^{\varepsilon_\infty/(2h)})` solves :math:`\varepsilon_\infty = 2h\ln((1-f/2)/(f/2))`
-    (Erlingsson et al. 2014, Theorem 1); :math:`q^* = \tfrac12 f(p+q) + (1-f)q`,
+    (Erlingsson et al. 2014); :math:`q^* = \tfrac12 f(p+q) + (1-f)q`,
     :math:`p^* = \tfrac12 f(p+q) + (1-f)p` and the one-report level
-    :math:`\varepsilon_1 = h\ln\frac{q^*(1-p^*)}{p^*(1-q^*)}` (their Theorem 2; the absolute value of
+    :math:`\varepsilon_1 = h\ln\frac{q^*(1-p^*)}{p^*(1-q^*)}` (ibid.; the absolute value of
     the log when ``q < p``).  Defaults ``p = 0.5``, ``q = 0.75``: Google's client.
 
     Examples
@@ -133,9 +133,9 @@ class BloomRAPPOR(Mechanism):
     k : int
         Number of candidate values (``k <= m C`` for an identifiable decoding).
     epsilon : float
-        :math:`\varepsilon_\infty`, the level of the memoised PRR (Theorem 1); it sets
+        :math:`\varepsilon_\infty`, the level of the memoised PRR (Erlingsson et al. 2014); it sets
         :math:`f = 2/(1 + e^{\varepsilon_\infty/(2h)})`.  One report is
-        :math:`\varepsilon_1`-LDP (:attr:`eps_1`, Theorem 2), the claim of :meth:`channel`.
+        :math:`\varepsilon_1`-LDP (:attr:`eps_1`; Erlingsson et al. 2014), the claim of :meth:`channel`.
     h : int
         Hash functions per cohort (default 2, Google's client).
     m : int
@@ -185,12 +185,13 @@ class BloomRAPPOR(Mechanism):
     # ------------------------------------------------------------------ claims
     @property
     def guarantee(self) -> Guarantee:
-        """One report: :math:`\\varepsilon_1`-LDP (Erlingsson et al. 2014, Theorem 2)."""
+        """One report: :math:`\\varepsilon_1`-LDP (Erlingsson et al. 2014)."""
         return Guarantee("ldp", self.eps_1)
 
     @property
     def longitudinal_guarantee(self) -> Guarantee:
-        """The PRR, hence any number of reports of one value: :math:`\\varepsilon_\\infty`-LDP (Theorem 1)."""
+        """The PRR, hence any number of reports of one value: :math:`\\varepsilon_\\infty`-LDP (Erlingsson
+        et al. 2014)."""
         return Guarantee("ldp", self.epsilon, about="the value, over any number of reports")
 
     def filters(self) -> np.ndarray:
@@ -259,7 +260,7 @@ class BloomRAPPOR(Mechanism):
     def permanent(self) -> ChannelMechanism:
         """The PRR as a mechanism on the same compressed outputs (memoised bits ``B'`` restricted to
         ``U_c``): bit of the filter 1 with probability ``1 - f/2``, other bits ``f/2``; claim
-        :math:`\\varepsilon_\\infty`-LDP (Theorem 1)."""
+        :math:`\\varepsilon_\\infty`-LDP (Erlingsson et al. 2014)."""
         lf = math.log(self.f / 2)
         l1f = math.log1p(-self.f / 2)
         L = self._bit_log_channel(l1f, lf, lf, l1f)

@@ -40,8 +40,8 @@ _WHERE = {
     "HR": "Hadamard response's definition (Acharya, Sun and Zhang 2019): eps-LDP",
     "HRR": "Hadamard randomized response's definition (Cormode, Maddock and Maple 2021): eps-LDP",
     "OLH-CW": "OLH's definition (Wang et al. 2017) with a Carter-Wegman hash on a finite seed family: eps-LDP",
-    "Bloom RAPPOR": "RAPPOR (Erlingsson, Pihur and Korolova 2014), Theorem 2: one report is "
-                    "eps_1 = h ln(q*(1-p*)/(p*(1-q*)))-LDP, with eps the PRR's eps_inf (Theorem 1)",
+    "Bloom RAPPOR": "RAPPOR (Erlingsson, Pihur and Korolova 2014): one report is "
+                    "eps_1 = h ln(q*(1-p*)/(p*(1-q*)))-LDP, with eps the PRR's eps_inf",
     "L-GRR": "L-GRR (Arcolezi et al. 2022): one report eps_1-LDP (here eps_1 = eps, eps_inf = 2 eps)",
     "L-OSUE": "L-OSUE (Arcolezi et al. 2022): one report eps_1-LDP (here eps_1 = eps, eps_inf = 2 eps)",
     "dBitFlipPM": "dBitFlip (Ding, Kulkarni and Yekhanin 2017): eps-LDP (d = 2 bits)",
