@@ -61,7 +61,7 @@ MAX_CW_PRIME = (1 << 31) - 1
 #: Largest ``P (P - 1) k**2`` comparisons of the enumeration of the seed family (a few seconds).
 _MAX_ENUMERATION = 1 << 30
 #: Above ``n k`` of this size the support-count simulator's default is the law with exact marginals.
-_MAX_PER_USER = 1 << 26
+_MAX_PER_USER = 1 << 20
 
 
 def _is_prime(n: int) -> bool:
@@ -368,7 +368,7 @@ class OLHCW(FrequencyOracle):
         (one user's support of ``v`` is Bernoulli ``p`` or ``q``, users independent), so are the
         variance of every estimate and their sum (the expected squared error), but the dependence of
         one user's supports across values is dropped.  ``"auto"`` (default): ``"exact"`` when
-        ``n k <= 2**26``, else ``"marginal"``."""
+        ``n k <= 2**20``, else ``"marginal"``."""
         rng = check_random_state(rng)
         N = self._check_input_counts(input_counts)
         n = int(N.sum())
