@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from ldpnb.contracts import MAX_BYTES, Integer, OneOf, Optional, contract
+from ldpnb.contracts import MAX_BYTES, MAX_DENSE, Integer, OneOf, Optional, contract
 from ldpnb.mechanisms._base import Domain, FrequencyOracle, _bits_of_columns
 from ldpnb.mechanisms._common import EPSILON, _exp_neg
 from ldpnb.mechanisms.grr import _grr_sample
@@ -356,6 +356,39 @@ class OLHCW(FrequencyOracle):
         """``log(C[x, S] / C[0, S]) = eps ([x in S] - [0 in S])`` on the possible support sets."""
         bits = self.column_support().T.astype(np.float64)
         return self.epsilon * (bits - bits[0])
+
+    def support_count_covariance(self, input_counts: Any) -> np.ndarray:
+        r"""Exact covariance of the support counts of users with input counts ``N``, ``(k, k)``.
+
+        With :math:`Co[v, w] = [h(v) = h(w)]` for one seed, a user holding ``x`` supports ``v != w``
+        together when :math:`h(v) = h(w) = y`, i.e. with probability
+        :math:`E[Co[v, w]\,(q' + (p' - q')\,Co[x, v])]`; summed over the users,
+
+        .. math:: \sum_x N_x P(v, w \in S \mid x) = q' n c + (p' - q')\,E\big[Co[v, w]\,(Co N)_v\big],
+
+        where the expectation over the ``P (P - 1)`` seeds is computed by enumeration (cost
+        :math:`P^2 k^2`, refused above ``2**30``): the Carter-Wegman family is only pairwise
+        independent, so the triple collisions :math:`P(h(x) = h(v) = h(w))` are not uniform.  Then
+        :math:`\mathrm{Cov}(C_v, C_w) = \sum_x N_x P(v, w \mid x) - [pq(N_v + N_w) + q^2(n - N_v - N_w)]`
+        and :math:`\mathrm{Var}\,C_v = N_v p(1-p) + (n - N_v) q(1-q)`."""
+        N = self._check_input_counts(input_counts).astype(np.float64)
+        P, g, k = self.prime, self.g, self.k
+        cost = P * (P - 1) * k * k
+        if cost > _MAX_ENUMERATION or k > MAX_DENSE:
+            raise ValueError(f"the covariance enumerates P (P - 1) k**2 = {cost} products, more than "
+                             f"{_MAX_ENUMERATION}")
+        v = np.arange(k, dtype=np.int64)
+        b = np.arange(P, dtype=np.int64)[:, None]
+        acc = np.zeros((k, k))
+        for a in range(1, P):
+            h = ((a * v[None, :] + b) % P) % g  # (P, k)
+            co = (h[:, :, None] == h[:, None, :]).astype(np.float64)  # (P, k, k)
+            acc += np.einsum("bvw,bv->vw", co, co @ N)
+        n, p, q = N.sum(), self.p, self.q
+        joint = self.q_prime * n * self.collision + (self.p_prime - self.q_prime) * acc / (P * (P - 1))
+        cov = joint - (p * q * (N[:, None] + N[None, :]) + q * q * (n - N[:, None] - N[None, :]))
+        np.fill_diagonal(cov, N * p * (1 - p) + (n - N) * q * (1 - q))
+        return cov
 
     # ------------------------------------------------------------------ count-level simulation
     @contract(method=OneOf("auto", "exact", "marginal"))

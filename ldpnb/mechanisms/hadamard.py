@@ -54,7 +54,7 @@ from typing import Any
 import numpy as np
 
 from ldpnb.channels.structured import ChannelOperator
-from ldpnb.contracts import MAX_BYTES, MAX_ENTRIES, Array, Integer, contract
+from ldpnb.contracts import MAX_BYTES, MAX_DENSE, MAX_ENTRIES, Array, Integer, contract
 from ldpnb.mechanisms._base import Domain, FrequencyOracle
 from ldpnb.mechanisms._common import EPSILON, _exp_channel, _exp_neg
 from ldpnb.utils import check_random_state
@@ -344,6 +344,17 @@ class _Hadamard(FrequencyOracle, register=False):
         M = self._simulate_counts(N, rng)
         return self._supports_from_output_counts(M, int(N.sum()))
 
+    def _count_diagonal(self, N: np.ndarray) -> np.ndarray:
+        """``Var C(v) = N_v p (1 - p) + (n - N_v) / 4``."""
+        n = int(N.sum())
+        return N * self.p * (1.0 - self.p) + (n - N) * 0.25
+
+    def _check_cov_counts(self, input_counts: Any) -> np.ndarray:
+        N = self._check_input_counts(input_counts).astype(np.float64)
+        if self.k > MAX_DENSE:
+            raise ValueError(f"a {self.k} x {self.k} covariance exceeds the dense limit {MAX_DENSE}")
+        return N
+
     def _per_user_counts(self, N: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         """Output counts by drawing every user's report (chunks of 2**20 users), exact in law."""
         out = np.zeros(self.n_outputs, dtype=np.int64)
@@ -468,6 +479,26 @@ class HR(_Hadamard):
             out += np.bincount(pos.ravel(), weights=draws.ravel(), minlength=self.K).astype(np.int64)
         return out
 
+    def support_count_covariance(self, input_counts: Any) -> np.ndarray:
+        r"""Exact covariance of the support counts ``C`` of users with input counts ``N``, ``(k, k)``.
+
+        The indicator of :math:`C_v` is :math:`(1 + H_{v+1})/2` and Sylvester rows multiply by XOR of
+        their indices, :math:`H_a H_b = H_{a \oplus b}`, so one user holding ``x`` supports ``v != w``
+        together with probability :math:`\tfrac14(1 + t([x = v] + [x = w] + [x + 1 = (v+1) \oplus
+        (w+1)]))`, :math:`t = 2p - 1`: the two supports are uncorrelated except for the users holding
+        :math:`z = ((v+1) \oplus (w+1)) - 1`, whence
+
+        .. math:: \mathrm{Cov}(C_v, C_w) = \frac t4\, N_z \ (z < k), \qquad
+                  \mathrm{Var}\, C_v = N_v\,p(1-p) + (n - N_v)/4 .
+        """
+        N = self._check_cov_counts(input_counts)
+        idx = np.arange(1, self.k + 1, dtype=np.int64)
+        z = (idx[:, None] ^ idx[None, :]) - 1
+        ok = (z >= 0) & (z < self.k)
+        cov = np.where(ok, 0.5 * self.p_minus_q * N[np.clip(z, 0, self.k - 1)], 0.0)  # t / 4 = (p - 1/2) / 2
+        np.fill_diagonal(cov, self._count_diagonal(N))
+        return cov
+
     def params(self) -> dict[str, Any]:
         return {"k": self.k, "epsilon": self.epsilon}
 
@@ -581,6 +612,18 @@ class HRR(_Hadamard):
             cols = 2 * j[None, :] + _parity(xs[:, None] & j[None, :]).astype(np.int64)
             out += np.bincount(cols.ravel(), weights=draws.ravel(), minlength=2 * self.K).astype(np.int64)
         return out
+
+    def support_count_covariance(self, input_counts: Any) -> np.ndarray:
+        r"""Exact covariance of the support counts ``C`` of users with input counts ``N``: diagonal.
+
+        The indicator that ``(j, b)`` supports ``v`` is :math:`(1 + b H[v, j])/2`; for ``v != w``,
+        :math:`E[b H[v,j] \mid x] = t [x = v]` (:math:`t = 2p-1`) and
+        :math:`E[H[v,j] H[w,j]] = E[H[v \oplus w, j]] = 0`, so one user supports ``v`` and ``w``
+        together with probability :math:`\tfrac14 (1 + t[x=v] + t[x=w])`, the product of the two
+        marginals: the supports of distinct values are uncorrelated,
+        :math:`\mathrm{Var}\, C_v = N_v\,p(1-p) + (n - N_v)/4`.
+        """
+        return np.diag(self._count_diagonal(self._check_cov_counts(input_counts)))
 
     def params(self) -> dict[str, Any]:
         return {"k": self.k, "epsilon": self.epsilon}

@@ -48,7 +48,18 @@ import numpy as np
 from scipy.special import logsumexp
 
 from ldpnb.channels.structured import DiagPlusConstChannel
-from ldpnb.contracts import MAX_BYTES, MAX_DOMAIN, MAX_ENTRIES, Array, Integer, OneOf, Optional, Real, contract
+from ldpnb.contracts import (
+    MAX_BYTES,
+    MAX_DENSE,
+    MAX_DOMAIN,
+    MAX_ENTRIES,
+    Array,
+    Integer,
+    OneOf,
+    Optional,
+    Real,
+    contract,
+)
 from ldpnb.mechanisms._base import (
     Domain,
     FrequencyOracle,
@@ -228,6 +239,12 @@ class _TwoRound(FrequencyOracle, register=False):
         any number of reports of one value can reveal is at most what the memoised response reveals
         (the reports are a randomisation of it: post-processing)."""
         return self.permanent.check(rtol)
+
+    def _cov_counts(self, input_counts: Any) -> np.ndarray:
+        N = self._check_input_counts(input_counts).astype(np.float64)
+        if self.k > MAX_DENSE:
+            raise ValueError(f"a {self.k} x {self.k} covariance exceeds the dense limit {MAX_DENSE}")
+        return N
 
     def memoize(self, x: Any, *, rng: Any = None) -> Any:
         """The permanent (memoised) responses of users holding ``x``: drawn once per user and value."""
@@ -414,6 +431,16 @@ class LGRR(_TwoRound):
         """The support counts of one collection are its output counts (exact joint law)."""
         return self.simulate_counts(input_counts, rng=rng)
 
+    def support_count_covariance(self, input_counts: Any) -> np.ndarray:
+        r"""Exact covariance of the counts of one collection (a sum of multinomials, one k-RR report per
+        user): :math:`\mathrm{Cov}(C_v, C_w) = -[p q (N_v + N_w) + q^2 (n - N_v - N_w)]` for ``v != w``,
+        :math:`\mathrm{Var}\, C_v = N_v p(1-p) + (n - N_v) q(1-q)`."""
+        N = self._cov_counts(input_counts)
+        n, p, q = N.sum(), self.p, self.q
+        cov = -(p * q * (N[:, None] + N[None, :]) + q * q * (n - N[:, None] - N[None, :]))
+        np.fill_diagonal(cov, N * p * (1 - p) + (n - N) * q * (1 - q))
+        return cov
+
     @contract(T=Integer(1, _MAX_T))
     def level_after(self, T: int) -> float:
         r"""Exact level of ``T`` reports of one memoised value:
@@ -559,6 +586,13 @@ class LOSUE(_TwoRound):
         N = self._check_input_counts(input_counts)
         n = int(N.sum())
         return (rng.binomial(N, self.p) + rng.binomial(n - N, self.q)).astype(np.int64)
+
+    def support_count_covariance(self, input_counts: Any) -> np.ndarray:
+        """Exact covariance of the support counts: diagonal (independent bits),
+        ``N_v p(1-p) + (n - N_v) q(1-q)``."""
+        N = self._cov_counts(input_counts)
+        n = N.sum()
+        return np.diag(N * self.p * (1 - self.p) + (n - N) * self.q * (1 - self.q))
 
     @contract(T=Integer(1, _MAX_T))
     def level_after(self, T: int) -> float:
@@ -770,6 +804,26 @@ class DBitFlipPM(FrequencyOracle):
         out = np.zeros((Jc.shape[0], self.k), dtype=bool)
         out[np.arange(Jc.shape[0])[:, None], Jc] = bits
         return out
+
+    def support_count_covariance(self, input_counts: Any) -> np.ndarray:
+        r"""Exact covariance of the support counts of users with input counts ``N``.
+
+        One user holding ``x`` supports ``v != w`` together when both are sampled (probability
+        :math:`d(d-1)/(k(k-1))`) and both bits are 1 (independent, :math:`\pi_v \pi_w` with
+        :math:`\pi_v = p_{bit}` if ``v = x`` else :math:`q_{bit}`), and ``v`` alone with
+        :math:`(d/k)\pi_v`, so
+
+        .. math:: \mathrm{Cov}(C_v, C_w) = \Big(\frac{d(d-1)}{k(k-1)} - \frac{d^2}{k^2}\Big)
+                  \big[p_{bit} q_{bit} (N_v + N_w) + q_{bit}^2 (n - N_v - N_w)\big] \le 0 .
+        """
+        N = self._check_input_counts(input_counts).astype(np.float64)
+        if self.k > MAX_DENSE:
+            raise ValueError(f"a {self.k} x {self.k} covariance exceeds the dense limit {MAX_DENSE}")
+        n, k, d, pb, qb = N.sum(), self.k, self.d, self.p_bit, self.q_bit
+        c = d * (d - 1) / (k * (k - 1)) - (d / k) ** 2
+        cov = c * (pb * qb * (N[:, None] + N[None, :]) + qb * qb * (n - N[:, None] - N[None, :]))
+        np.fill_diagonal(cov, N * self.p * (1 - self.p) + (n - N) * self.q * (1 - self.q))
+        return cov
 
     # ------------------------------------------------------------------ Ding et al.'s estimator
     def ding_estimate(self, support_counts: Any, sampled_counts: Any, n: int) -> np.ndarray:
