@@ -46,6 +46,9 @@ _WHERE = {
     "L-OSUE": "L-OSUE (Arcolezi et al. 2022): one report eps_1-LDP (here eps_1 = eps, eps_inf = 2 eps)",
     "dBitFlipPM": "dBitFlip (Ding, Kulkarni and Yekhanin 2017): eps-LDP (d = 2 bits)",
 }
+#: The claim in words where the registry's label (the claim over eps at eps = 1) does not say it:
+#: RAPPOR's eps is its PRR level eps_inf, and one report is claimed eps_1(eps)-LDP (not a multiple of eps).
+_CLAIM_TEXT = {"Bloom RAPPOR": "ε₁-LDP per report, with ε = ε∞ of the permanent randomized response"}
 _DEFINITION = {
     "ldp": "the mechanism's definition (ε-LDP: Kasiviswanathan et al. 2011; Wang et al. 2017)",
     "geo": "the mechanism's definition (ε-geo-indistinguishability: Andres et al. 2013)",
@@ -56,7 +59,8 @@ _RULE = "max(exact_ratio) <= 1 + 1e-9 and max(emp_ratio) <= 1 and min(sampler_ok
 
 def _mechanism_claim(name: str) -> Claim:
     case = REGISTRY[name]
-    text = (f"{name} keeps its claim ({case.claim}): at every ε of the grid, the exact level of its channel "
+    claim = _CLAIM_TEXT.get(name, case.claim)
+    text = (f"{name} keeps its claim ({claim}): at every ε of the grid, the exact level of its channel "
             "and the sampler's empirical lower bound are at most the claim, and the sampler agrees with the channel")
     if name in _PAPER:
         return Claim(IDS[name], text, source="paper", paper=_PAPER[name], kind="holds", rule=_RULE)
