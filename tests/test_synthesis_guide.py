@@ -19,7 +19,8 @@ NAMES = fam.oracle_families()
 
 
 def test_families_come_from_the_registry():
-    assert NAMES == ["GRR", "SUE", "OUE", "OLH", "BLH", "SS"]
+    # the papers' six, then the families defined later (issue #33 item 4: HR, HRR, OLH-CW, L-GRR, ...)
+    assert NAMES[:6] == ["GRR", "SUE", "OUE", "OLH", "BLH", "SS"]
     for n in NAMES:
         m = fam.build_oracle(n, 8, 1.0)
         assert isinstance(m, mech.FrequencyOracle) and 0 < m.q < m.p < 1

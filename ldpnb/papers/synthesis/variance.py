@@ -121,11 +121,17 @@ def support_covariance(m: Any, input_counts: Any) -> np.ndarray:
     (:math:`\omega` of :math:`k` values): for one user of value :math:`x`, the probability that two
     other values :math:`v \ne w` are both in the subset is :math:`p\,r_1 + (1-p)\,r_0` with
     :math:`r_j = (\omega - j)(\omega - j - 1)/((k-1)(k-2))`, and :math:`p(\omega-1)/(k-1)` when
-    :math:`x \in \{v, w\}`.  The estimate's covariance is that of the counts over :math:`n^2(p-q)^2`.
+    :math:`x \in \{v, w\}`.  A family that states the exact covariance of its support counts
+    (``support_count_covariance(N)``: Hadamard response, OLH with a short-seed hash, the longitudinal
+    protocols, ...) is taken at its word.  The estimate's covariance is that of the counts over
+    :math:`n^2(p-q)^2`.
     """
     N = np.asarray(input_counts, dtype=float)
     n, k = N.sum(), N.size
     p, q = m.p, m.q
+    own = getattr(m, "support_count_covariance", None)
+    if callable(own):  # the family's exact law of its support counts (HR, HRR, OLH-CW, L-GRR, ...)
+        return np.asarray(own(N), dtype=float) / (n * m.p_minus_q) ** 2
     f = N / n
     diag = wang_per_value(p, q, f, int(n)) * (n * (p - q)) ** 2  # Var(c_v)
     if isinstance(m, (mech.UnaryEncoding, mech.LocalHashing)) or getattr(m, "independent_supports", False):
