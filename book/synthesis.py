@@ -21,7 +21,7 @@ if "google.colab" in sys.modules:
     import subprocess
 
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
-                    "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"], check=True)
+                    "ldpnb @ git+https://github.com/ldpnb/ldpnb"], check=True)
 
 # %% [markdown]
 # # Synthesis: every lens on every mechanism, and a guide to choosing one
@@ -73,8 +73,8 @@ set_style()
 report = Report("synthesis", CLAIMS, scale=SCALE, seed=SEED)
 SIZES = {"smoke": dict(runs=4, runs_geo=6, points=4, runs_u=3, points_u=3, runs_a=4,
                        reid=500, frontier=["k-RR", "planar Laplace", "AORR"]),
-         "book": dict(runs=40, runs_geo=400, points=10, runs_u=10, points_u=6, runs_a=200,
-                      reid=20_000, frontier=None),
+         "book": dict(runs=40, runs_geo=400, points=10, runs_u=10, points_u=6,
+                      runs_a=200, reid=20_000, frontier=None),
          "paper": dict(runs=200, runs_geo=1_000, points=16, runs_u=50, points_u=12,
                        runs_a=400, reid=50_000, frontier=None)}[SCALE]
 RUNS, RUNS_GEO, POINTS = SIZES["runs"], SIZES["runs_geo"], SIZES["points"]
@@ -106,12 +106,13 @@ report.text(runs=f"{RUNS}", runs_geo=f"{RUNS_GEO:,}", runs_a=f"{SIZES['runs_a']}
 
 # %%
 adult, gowalla = ex.adult_setting(), ex.gowalla_setting()
-gain = {s: (ex.adult_setting(s).p_sx.sum(axis=1).max(), ex.adult_setting(s).p_sx.max(axis=0).sum())
-        for s in ex.ADULT_SECRETS}
+p_sx = {s: ex.adult_setting(s).p_sx for s in ex.ADULT_SECRETS}
+gain = {s: (p.sum(axis=1).max(), p.max(axis=0).sum()) for s, p in p_sx.items()}
+married = gain["never married"]
 report.text(adult_n=f"{adult.n:,}", sex_gain=f"{gain['male'][1] - gain['male'][0]:.3f}",
-            vs_prior=f"{gain['never married'][0]:.3f}", vs_x=f"{gain['never married'][1]:.3f}",
-            cell=f"{gowalla.cell[0]:.1f} × {gowalla.cell[1]:.1f} km", users=f"{gowalla.n_users:,}",
-            g_n=f"{gowalla.n:,}")
+            vs_prior=f"{married[0]:.3f}", vs_x=f"{married[1]:.3f}",
+            cell=f"{gowalla.cell[0]:.1f} × {gowalla.cell[1]:.1f} km",
+            users=f"{gowalla.n_users:,}", g_n=f"{gowalla.n:,}")
 
 # %% [markdown]
 # ## The mechanisms and the operating point
@@ -127,7 +128,11 @@ report.text(adult_n=f"{adult.n:,}", sex_gain=f"{gain['male'][1] - gain['male'][0
 # tuple (age group, hours group) or (row, column). The toolkit's mechanism catalogue adds the
 # families registered there that the papers do not use ({glue:text}`synthesis-extras`): they
 # appear in the lens tables, and every catalogue family the tables leave out is listed with its
-# reason: {glue:md}`synthesis-unplaced`
+# reason:
+#
+# ```{glue:md} synthesis-unplaced
+# :format: myst
+# ```
 #
 # Their parameters mean different things (an ε-LDP level, a geo-indistinguishability level per
 # km, an ALIP budget, BA's β). The **operating point** puts them on one scale: every mechanism
@@ -191,7 +196,8 @@ table = {s.name: ex.lens_table(s, params[s.name], runs=RUNS, runs_geo=RUNS_GEO,
 deg = {s: [n for n, r in t.items() if ex.is_degenerate(r)] for s, t in table.items()}
 report.text(ba_mi=f"{table['Adult']['BA']['mi']:.0e} bits",
             extras=", ".join(extras["Adult"][0]) or "none at present",
-            unplaced=Markdown(text.unplaced_text({**extras["Adult"][1], **extras["Gowalla"][1]})))
+            unplaced=Markdown(text.unplaced_text({**extras["Adult"][1],
+                                                  **extras["Gowalla"][1]})))
 
 # %% tags=["hide-input", "remove-output"]
 LENSES_A = {"ldp": "ε-LDP (X)", "geo": "geo-ind", "mi": "I(X;Y) bits", "vx": "V(X|Y)",
@@ -247,7 +253,8 @@ glue("synthesis-heat-gowalla",
 
 # %%
 sweeps = {s.name: ex.sweep_all(s, POINTS) for s in (adult, gowalla)}
-viol = {k: {"violations": 0, "checked": 0} for k in ("D1", "D2", "D3", "D4", "D6", "D7")}
+viol = {k: {"violations": 0, "checked": 0}
+        for k in ("D1", "D2", "D3", "D4", "D6", "D7")}
 for s in (adult, gowalla):
     for k, v in ex.bound_violations(sweeps[s.name], s).items():
         viol[k] = {c: viol[k][c] + v[c] for c in v}
@@ -309,7 +316,8 @@ sp = {s: text.decided(e1[s]["differences"]["INV - IBU"], nondeg[s], 1e-9) for s 
 early = text.decided(e2c["differences"]["converged - early"], ex.ORACLES, 1e-9)
 report.text(e1_n=f"{len(sp['Adult']['above'])} of {len(nondeg['Adult'])}",
             e3_n=f"{len(sp['Gowalla']['above'])} of {len(nondeg['Gowalla'])}",
-            e1_und=", ".join(sp["Adult"]["undecided"] + sp["Gowalla"]["undecided"]) or "none",
+            e1_und=", ".join(sp["Adult"]["undecided"] + sp["Gowalla"]["undecided"])
+            or "none",
             e1_worse=str(len(sp["Adult"]["below"]) + len(sp["Gowalla"]["below"])),
             e2_k=text.fmt(e2[0]), e2_s=text.fmt(e2[1]),
             e2c_yes=f"{len(early['above'])} of {len(ex.ORACLES)} oracles",
@@ -351,7 +359,8 @@ report.text(e1_n=f"{len(sp['Adult']['above'])} of {len(nondeg['Adult'])}",
 d = table["Adult"]["k-RR"]
 inside = d["runs_inv_in_simplex"]
 gap = np.abs(d["runs_emd_ibu"] - d["runs_emd_inv"])[inside]
-report.holds("E2b", max_gap=float(np.max(gap, initial=0.0)), in_simplex=int(inside.sum()))
+report.holds("E2b", max_gap=float(np.max(gap, initial=0.0)),
+             in_simplex=int(inside.sum()))
 ratio = ex.standard_vs_pinv(adult, params["Adult"], ex.ORACLES)
 report.holds("E2d", ratio_ue_lh=[ratio[n] for n in ("SUE", "OUE", "OLH")],
              ratio_grr_ss_gap=[abs(ratio[n] - 1) for n in ("k-RR", "SS")])
@@ -472,15 +481,21 @@ report.text(a23_low=", ".join(f"{n} {text.fmt(arc['support_low'][i], 2)}"
 
 # %%
 oracles, left_out = fam.guide_families()
-zipf = lambda k: guide.integer_counts(guide.distribution("Zipf", k), 10_000)  # noqa: E731
+def zipf(k):
+    return guide.integer_counts(guide.distribution("Zipf", k), 10_000)
+
+
 v1 = V.formula_vs_channel(oracles, [4, 8, 12], [0.5, 1.0, 2.0, 4.0], zipf)
 report.close("V1", v1["max_rel_gap"])
-dists = {d: guide.integer_counts(guide.distribution(d, 12), adult.n) for d in ("uniform", "Zipf")}
+dists = {d: guide.integer_counts(guide.distribution(d, 12), adult.n)
+         for d in ("uniform", "Zipf")}
 dists["Adult"] = adult.counts
-report.close("V3", V.skew_invariance(oracles, 12, [0.5, 1.0, 2.0, 4.0], dists)["max_rel_gap"])
+v3 = V.skew_invariance(oracles, 12, [0.5, 1.0, 2.0, 4.0], dists)
+report.close("V3", v3["max_rel_gap"])
 w = V.wang_rule_check(np.arange(2, 1025), guide.GRIDS["book"]["eps"])
 report.holds("W1", mismatches=w["mismatches"], checked=w["checked"])
-report.holds("W2", outside_band=w["outside_band"], checked=w["checked"], in_band=w["in_band"])
+report.holds("W2", outside_band=w["outside_band"], checked=w["checked"],
+             in_band=w["in_band"])
 report.close("W3", w3 := V.oue_var_star_exact())
 report.holds("KB1", **V.kairouz_regimes(guide.GRIDS["book"]["k"]))
 report.text(w_band=f"{w['in_band']}", w3=f"{w3:.5f}")
@@ -488,15 +503,33 @@ report.text(w_band=f"{w['in_band']}", w3=f"{w3:.5f}")
 # %% [markdown]
 # ## A lookup guide
 #
-# The grid: $k$ from 2 to 1,024 (powers of two), ε from 0.1 to 8 (nine values), $n$ from $10^3$
-# to $10^6$, and three distributions: uniform, Zipf with exponent 1.1, and the real one
-# (Gowalla check-ins in Manhattan on a grid of $k$ cells). In every cell and for every frequency
-# oracle of the toolkit's catalogue ({glue:text}`synthesis-oracles`; the catalogue's other
-# families are not frequency oracles: {glue:md}`synthesis-left_out`) we compute the exact MSE of
-# the standard estimate and simulate {glue:text}`synthesis-grid_runs` collections with the
-# count-level samplers, which confirm the exact values (V2) and give the MSE of the estimate a
-# practitioner publishes: the standard estimate projected onto the simplex (Norm-Sub). The
-# projection is where $n$ and the data enter: it removes more noise when many values are rare.
+# The grid: $k$ = {glue:text}`synthesis-grid_k`, ε = {glue:text}`synthesis-grid_eps`, $n$ =
+# {glue:text}`synthesis-grid_n`, and the distributions {glue:text}`synthesis-grid_dist` (Zipf
+# with exponent 1.1; Gowalla: the check-ins in Manhattan on a grid of $k$ cells). The oracles
+# are every frequency oracle of the toolkit's catalogue ({glue:text}`synthesis-oracles`): the
+# papers' six, and the ones deployments use, Hadamard response (HR) and its variant HRR, OLH with
+# a short-seed Carter-Wegman hash (OLH-CW, exact over its seeds), and the longitudinal L-GRR,
+# L-OSUE and dBitFlipPM at their one-report level. The catalogue's other families are not
+# frequency oracles and are left out with the reason:
+#
+# ```{glue:md} synthesis-left_out
+# :format: myst
+# ```
+#
+# In every cell we compute each oracle's exact MSE of the standard estimate, from the exact
+# covariance of its support counts (for HR, OLH-CW and the longitudinal protocols the family's
+# own, since their supports are dependent), and simulate {glue:text}`synthesis-grid_runs`
+# collections with the count-level samplers, which confirm the exact values (V2) and give the
+# MSE of the estimate a practitioner publishes: the standard estimate projected onto the
+# simplex (Norm-Sub). The projection is where $n$ and the data enter: it removes more noise when
+# many values are rare. Some oracles are not simulated at every size:
+#
+# ```{glue:md} synthesis-unsimulated
+# :format: myst
+# ```
+#
+# Where an oracle is not simulated, the table lists it under *not simulated* and the cell
+# counts as undecided.
 #
 # {numref}`fig-synthesis-guide-map` reads off the best oracle over $(k, \varepsilon)$, with Wang
 # et al.'s boundary and the exact one; the table below it answers, for every cell, *which
@@ -508,7 +541,8 @@ report.text(w_band=f"{w['in_band']}", w3=f"{w3:.5f}")
 res = guide.run_grid(GRID, seed=seed_for(SEED, "grid"), names=oracles)
 report.close("V2", guide.confirm_exact(res)["ratio"])
 g1 = guide.rank_changes(res)
-report.range("G1", g1["ratio"], note=f"cell {g1['cell']}; {g1['candidates']} candidate cells")
+report.range("G1", g1["ratio"],
+             note=f"cell {g1['cell']}; {g1['candidates']} candidate cells")
 rank12 = guide.exact_ranking(12, 1.0, oracles)
 report.holds("G2", ss_is_best=int(next(iter(rank12)) == "SS"),
              oue_over_ss=rank12["OUE"] / rank12["SS"])
@@ -516,10 +550,18 @@ guide_df = guide.summarise(res)
 
 # %% tags=["remove-cell"]
 N_MAP = 100_000 if 100_000 in GRID["n"] else GRID["n"][-1]
-report.text(oracles=", ".join(res.names), grid_runs=f"{GRID['runs']}", map_n=f"{N_MAP:,}",
+unsim = {**{n: "; ".join(f"k = {k:,}, ε = {e:g}: {why}" for k, e, why in v)
+             for n, v in res.unbuilt.items()}, **res.unsimulated}
+report.text(oracles=", ".join(res.names), grid_runs=f"{GRID['runs']}",
+            map_n=f"{N_MAP:,}", grid_k=", ".join(f"{k:,}" for k in GRID["k"]),
+            grid_eps=", ".join(f"{e:g}" for e in GRID["eps"]),
+            grid_n=", ".join(f"{n:,}" for n in GRID["n"]),
+            grid_dist=", ".join(GRID["dist"]),
+            unsimulated=Markdown(text.unplaced_text(unsim)),
             left_out=Markdown(text.unplaced_text(left_out)),
             decided=f"{int((guide_df['decided'] == 'yes').sum())} of {len(guide_df)}",
-            g2=", then ".join(f"{n} ({v / rank12['SS']:.2f}×)" for n, v in list(rank12.items())[:3]))
+            g2=", then ".join(f"{n} ({v / rank12['SS']:.2f}×)"
+                              for n, v in list(rank12.items())[:3]))
 
 # %% tags=["hide-input", "remove-output"]
 gmap = figures.guide_map(res, GRID["k"], GRID["eps"], N_MAP, "Zipf", guide_df)
@@ -549,7 +591,8 @@ figures.guide_table(guide_df)
 # has the smallest simulated mean MSE after projection, with its 95 % interval, and *runner-up
 # (proj. ×)* the next oracle's ratio of mean MSEs with its 95 % Fieller interval (simultaneous over
 # the cell's oracles). *within noise* lists the oracles the simulation cannot tell from the best
-# (their interval of the ratio reaches 1); the cell is *decided* when there is none: here
+# (their interval of the ratio reaches 1); the cell is *decided* when there is none and every
+# oracle was simulated there (*not simulated* lists the others): here
 # {glue:text}`synthesis-decided` cells. *best top-10* is the oracle whose estimate finds the ten
 # most frequent values most often, with its mean precision and 95 % interval (cells with
 # $k > 20$ and skewed data). *bits/report* is the size of the unbiased best's report as this
@@ -573,7 +616,8 @@ figures.guide_table(guide_df)
 
 # %%
 tr = guide.task_rankings(res)
-report.order("T1", tr["values"], differences=tr["differences"], note=f"pair {tr['cell']}")
+report.order("T1", tr["values"], differences=tr["differences"],
+             note=f"pair {tr['cell']}")
 hh = guide.heavy_hitter_best(res, k=max(GRID["k"]), n=max(GRID["n"]), eps_min=2.0)
 report.range("CM1", hh["precision"])
 t2 = V.range_swaps(guide.adult_ages(), oracles, [0.5, 1.0, 2.0, 3.0, 4.0, 6.0])
@@ -583,7 +627,8 @@ report.holds("T2", swaps=t2["swaps"], checked=t2["checked"])
 (k1c, e1c, n1c, d1c), b1c, o1c = tr["cell"]
 report.text(t1=f"k = {k1c}, ε = {e1c:g}, n = {n1c:,}, {d1c} data", t1_b=b1c, t1_o=o1c,
             t1_d=text.fmt(tr["estimate"], 2), t1_n=f"{tr['disagree']} of {tr['pairs']}",
-            t2="; ".join(f"ε = {e:g}: {a} and {b}" for e, a, b in t2["examples"][:3]) or "none",
+            t2="; ".join(f"ε = {e:g}: {a} and {b}" for e, a, b in t2["examples"][:3])
+            or "none",
             cm1=f"{float(np.min(hh['precision'].low)):.2f}")
 
 # %% [markdown]
@@ -720,7 +765,8 @@ report.text(e8_n=f"{sum(r['checked'] for r in rd)}")
 
 # %%
 fr_names = SIZES["frontier"] or ex.families_for(adult)
-usweep = ex.utility_sweep(adult, fr_names, SIZES["points_u"], runs=max(SIZES["runs_u"], 2),
+RUNS_U = max(SIZES["runs_u"], 2)
+usweep = ex.utility_sweep(adult, fr_names, SIZES["points_u"], runs=RUNS_U,
                           seed=seed_for(SEED, "frontiers"))
 steps = cmp.sweep_steps({n: u for n, u in usweep.items() if n not in ex.LIFT})
 report.order("E10", steps["values"], differences=steps["differences"])
@@ -780,7 +826,8 @@ m1 = cmp.matched_order(at_mi, ref["runs_emd_ibu"], geo)
 report.order("M1", **m1)
 g_emd = ex.matched_gaps(at_emd, ref, list(p_emd))
 report.record({"M2": {"ldp_gap": ex.matched_gaps(at_mi, ref, geo)["ldp_gap"]},
-               "M3": {"mi_gap": g_emd["mi_gap"]}, "M4": {"lift_gap": g_emd["lift_gap"]}})
+               "M3": {"mi_gap": g_emd["mi_gap"]},
+               "M4": {"lift_gap": g_emd["lift_gap"]}})
 
 # %%
 bd = ex.ba_matched_distortion(adult, {n: p_mi[n] for n in geo if n != "BA"})
@@ -792,9 +839,11 @@ report.holds("E8b", violations=sum(r["I_BA"] > r["I_mech"] + 1e-12 for r in bdv)
 # %% tags=["remove-cell"]
 smin = {n: ex.smallest_singular_value(adult, n, p_mi[n]) for n in geo}
 s_krr = ex.smallest_singular_value(adult, "k-RR", params["Adult"]["k-RR"])
-report.text(smin_krr=f"{s_krr:.3f}", smin_geo=", ".join(f"{v:.1e} ({n})" for n, v in smin.items()),
+verdict = text.matched_verdict(ref, at_mi, at_emd, geo, m1, g_emd)
+report.text(smin_krr=f"{s_krr:.3f}",
+            smin_geo=", ".join(f"{v:.1e} ({n})" for n, v in smin.items()),
             mi_target=f"{ref['mi']:.3f} bits", emd_target=f"{ref['emd_ibu']:.4f} bins",
-            matched_verdict=Markdown(text.matched_verdict(ref, at_mi, at_emd, geo, m1, g_emd)))
+            matched_verdict=Markdown(verdict))
 
 # %% tags=["hide-input", "remove-output"]
 glue("synthesis-matched", figures.matched_table(ref, at_mi, at_emd, bd))
@@ -830,10 +879,11 @@ glue("synthesis-matched", figures.matched_table(ref, at_mi, at_emd, bd))
 
 # %%
 seeds = (seed_for(SEED, "reid"), seed_for(SEED, "reid-high"))
-reid = ex.reid_over_collections(gowalla, params["Gowalla"], [1, 4, 16], runs=SIZES["reid"],
-                                seed=seeds[0])
+reid = ex.reid_over_collections(gowalla, params["Gowalla"], [1, 4, 16],
+                                runs=SIZES["reid"], seed=seeds[0])
 high = {f"{n} ({e:g}-LDP)": (n, e) for n in ("k-RR", "OUE", "SS") for e in (4.0, 8.0)}
-reid_high = ex.reid_over_collections(gowalla, high, [1, 4, 16], runs=SIZES["reid"], seed=seeds[1])
+reid_high = ex.reid_over_collections(gowalla, high, [1, 4, 16], runs=SIZES["reid"],
+                                     seed=seeds[1])
 u1 = cmp.reid_estimates({**reid, **reid_high})
 report.range("U1", u1["ratio"], note=f"largest ratio at {u1['largest']}")
 report.order("U2", **cmp.reid_steps(reid))
@@ -841,9 +891,11 @@ report.order("U2", **cmp.reid_steps(reid))
 # %% tags=["remove-cell"]
 best = max(reid, key=lambda n: reid[n]["acc"][-1])
 i_max = int(np.argmax(np.asarray(u1["ratio"].value)))
-report.text(reid_runs=f"{SIZES['reid']:,}", reid_floor=f"{1 / np.log2(gowalla.n_users):.3f}",
+report.text(reid_runs=f"{SIZES['reid']:,}",
+            reid_floor=f"{1 / np.log2(gowalla.n_users):.3f}",
             reid_max=f"{reid[best]['acc'][-1]:.4f} ({best})",
-            reid_blind=f"{1 / gowalla.n_users:.4f}", u1_max=text.fmt(u1["ratio"][i_max], 2),
+            reid_blind=f"{1 / gowalla.n_users:.4f}",
+            u1_max=text.fmt(u1["ratio"][i_max], 2),
             u1_cell=f"{u1['largest'][0]}, t = {u1['largest'][1]}")
 
 # %% [markdown]
@@ -887,7 +939,8 @@ glue("synthesis-tau", figures.rank_agreement(cmp.tau_matrix(scores), ex.RANK_LEN
 glue("synthesis-discordant", text.discordant_table(disc, why, table["Adult"]))
 report.text(k1=f"τ_b = {text.fmt(k1, 2)}", k2=f"τ_b = {text.fmt(k2, 2)}",
             n_disc=f"{len(disc)}", n_pairs=f"{len(core) * (len(core) - 1) // 2}",
-            **{f"n_{key}": f"{len(why[key])}" for key in ("rank", "metric", "other", "within")})
+            **{f"n_{key}": f"{len(why[key])}"
+               for key in ("rank", "metric", "other", "within")})
 
 # %% [markdown]
 # ```{glue:figure} synthesis-tau
@@ -920,8 +973,9 @@ report.text(k1=f"τ_b = {text.fmt(k1, 2)}", k2=f"τ_b = {text.fmt(k2, 2)}",
 # %% tags=["remove-input"]
 facts = text.guide_facts(dict(
     df=guide_df, rank12=rank12, wang=w, g1=g1, e1=e1["Adult"], e3=e1["Gowalla"],
-    geo_a=nondeg["Adult"], geo_g=nondeg["Gowalla"], e2=e2, a23=arc, t1=tr, t2=t2, cm1=hh,
-    e6=e6, m1=m1, geo_m=geo, A=table["Adult"], smp_emd=table["Adult"]["SMP"]["emd_ibu"]))
+    geo_a=nondeg["Adult"], geo_g=nondeg["Gowalla"], e2=e2, a23=arc, t1=tr, t2=t2,
+    cm1=hh, e6=e6, m1=m1, geo_m=geo, A=table["Adult"],
+    smp_emd=table["Adult"]["SMP"]["emd_ibu"]))
 display(Markdown(text.reading_guide(facts)))
 
 # %% [markdown]

@@ -19,6 +19,7 @@ re-identification over ``t > 1`` collections.
 
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -308,9 +309,28 @@ def catalogue_extras(setting: Setting) -> tuple[dict[str, Family], dict[str, str
         if n_out > MAX_OUTPUTS:
             unplaced[name] = f"its exact channel has {n_out:,} outputs on {setting.k} values (> {MAX_OUTPUTS:,})"
             continue
+        hi = fam.hi if metric else _largest_exact_level(fam, setting)
+        if hi is None:
+            unplaced[name] = f"its exact channel cannot be computed on the {setting.name} setting at level 1"
+            continue
+        if hi < fam.hi:  # e.g. OLH-CW: its exact channel enumerates P (P - 1) seeds, P grows with e^eps
+            fam = dataclasses.replace(fam, hi=hi)
         placed[name] = fam
     _EXTRA.update(placed)
     return placed, unplaced
+
+
+def _largest_exact_level(fam: Family, setting: Setting) -> float | None:
+    """The largest parameter of ``fam``'s default range, on a log grid down to 1, at which its exact
+    channel can be computed (a family may refuse an exact channel beyond a size: OLH-CW's enumeration
+    of its hash seeds grows with e^eps); None when not even at 1."""
+    for t in np.geomspace(fam.hi, 1.0, 9):
+        try:
+            fam.make(setting, float(t)).log_channel()
+        except (TypeError, ValueError):
+            continue
+        return float(t)
+    return None
 
 
 @contract(setting=_SET)

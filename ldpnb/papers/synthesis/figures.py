@@ -9,7 +9,7 @@ import numpy as np
 from ldpnb.contracts import SAMPLE_SIZE, Instance, OneOf, contract
 from ldpnb.papers.synthesis.comparisons import gain_curves, point_intervals
 from ldpnb.papers.synthesis.guide import _RESULT as _RESULT_RULE
-from ldpnb.papers.synthesis.guide import GridResult, best_index
+from ldpnb.papers.synthesis.guide import GridResult, _best_finite, _run_means
 from ldpnb.papers.synthesis.variance import grr_oue_exact_boundary
 
 __all__ = ["lens_heatmap", "frontiers", "rank_agreement", "matched_table", "gain_by_eps", "guide_map", "guide_table",
@@ -211,9 +211,15 @@ def guide_map(res: GridResult, ks: Sequence[int], eps: Sequence[float], n: int, 
     import matplotlib  # noqa: PLC0415 lazy: matplotlib only for the figures
     from matplotlib.colors import ListedColormap  # noqa: PLC0415 lazy: matplotlib only for the figures
     from matplotlib.patches import Patch  # noqa: PLC0415 lazy: matplotlib only for the figures
+    from matplotlib.patheffects import withStroke  # noqa: PLC0415 lazy: matplotlib only for the figures
 
     names = res.names
-    cmap = ListedColormap([matplotlib.colormaps["tab10"](i) for i in range(len(names))])
+    # one distinct colour per family: tab10, then the light shades of tab20 (a registry may hold > 10)
+    palette = [matplotlib.colormaps["tab10"](i) for i in range(10)]
+    palette += [matplotlib.colormaps["tab20"](2 * i + 1) for i in range(10)]
+    if len(names) > len(palette):
+        raise ValueError(f"the guide map distinguishes at most {len(palette)} families, got {len(names)}")
+    cmap = ListedColormap(palette[:len(names)])
     idx = {c: i for i, c in enumerate(res.cells)}
     undecided = set()
     if df is not None:
@@ -228,10 +234,10 @@ def guide_map(res: GridResult, ks: Sequence[int], eps: Sequence[float], n: int, 
             i = idx.get((k, e, n, dist))
             if i is None:
                 continue
-            A[a, b] = best_index(res.exact[i])
-            B[a, b] = best_index(np.nanmean(res.se_proj[i], axis=1))
+            A[a, b] = _best_finite(res.exact[i])
+            B[a, b] = _best_finite(_run_means(res.se_proj[i]))
             amb[a, b] = (k, e, n, dist) in undecided
-    fig, axes = _fig(1, 2, figsize=(7.8, 3.6), sharey=True)
+    fig, axes = _fig(1, 2, figsize=(7.8, 4.2), sharey=True)
     ee = np.linspace(0, len(eps) - 1, 200)
     e_val = np.interp(ee, np.arange(len(eps)), eps)
     for ax, M, title in ((axes[0], A, "unbiased estimate (any n, any data)"),
@@ -250,13 +256,15 @@ def guide_map(res: GridResult, ks: Sequence[int], eps: Sequence[float], n: int, 
     for a in range(len(ks)):
         for b in range(len(eps)):
             if amb[a, b]:
-                axes[1].text(b, a, "·", ha="center", va="center", fontsize=12, color="white")
+                axes[1].text(b, a, "·", ha="center", va="center", fontsize=12, color="white",
+                             path_effects=[withStroke(linewidth=2, foreground="black")])
     axes[0].set_yticks(range(len(ks)), [str(k) for k in ks], fontsize=8)
     axes[0].set_ylabel("k")
     axes[0].legend(fontsize=7, loc="upper left", frameon=True)
-    fig.legend([Patch(color=cmap(i)) for i in range(len(names))], names, loc="lower center", ncol=len(names),
-               fontsize=8, frameon=False)
-    fig.get_layout_engine().set(rect=(0, 0.08, 1, 1))
+    rows = -(-len(names) // 6)  # at most six entries a row: the legend stays inside the column
+    fig.legend([Patch(color=cmap(i)) for i in range(len(names))], names, loc="lower center",
+               ncol=min(6, len(names)), fontsize=8.5, frameon=False)
+    fig.get_layout_engine().set(rect=(0, 0.06 * rows + 0.02, 1, 1))
     return fig
 
 

@@ -47,10 +47,19 @@ DISTRIBUTIONS = ("uniform", "Zipf", "Gowalla")
 
 _K = [2, 4, 8, 16, 32, 64, 128, 256, 512, 1024]
 _EPS = [0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0]
-#: The grid by scale: domain sizes, levels, numbers of users, distributions, runs per cell and oracle.
+_EPS_BOOK = [0.1, 0.5, 1.0, 2.0, 4.0, 8.0]
+#: Families whose exact count sampler costs O(k^2) per run (Hadamard response: one multinomial over
+#: the k/2 supported rows per value; dBitFlipPM: the buckets drawn without replacement per value):
+#: simulated up to this ``k`` at book scale (every ``k`` at paper scale); their exact MSE of the
+#: standard estimate is in the guide at every ``k``.
+_QUADRATIC = ("HR", "HRR", "dBitFlipPM")
+#: The grid by scale: domain sizes, levels, numbers of users, distributions, runs per cell and oracle,
+#: and ``sim_max_k``: the largest ``k`` at which a family is simulated (absent: every ``k``).
 GRIDS: dict[str, dict[str, Any]] = {
-    "smoke": dict(k=[2, 16, 256], eps=[0.5, 2.0], n=[1_000, 100_000], dist=["uniform", "Zipf"], runs=6),
-    "book": dict(k=_K, eps=_EPS, n=[1_000, 10_000, 100_000, 1_000_000], dist=list(DISTRIBUTIONS), runs=100),
+    "smoke": dict(k=[2, 16, 256], eps=[0.5, 2.0], n=[1_000, 100_000], dist=["uniform", "Zipf"], runs=6,
+                  sim_max_k={f: 16 for f in _QUADRATIC}),
+    "book": dict(k=_K, eps=_EPS_BOOK, n=[1_000, 10_000, 100_000, 1_000_000], dist=list(DISTRIBUTIONS), runs=100,
+                 sim_max_k={f: 64 for f in _QUADRATIC}),
     "paper": dict(k=_K, eps=_EPS, n=[1_000, 10_000, 100_000, 1_000_000], dist=list(DISTRIBUTIONS), runs=400),
 }
 
@@ -116,6 +125,8 @@ class GridResult:
     server: np.ndarray  #: (k values, oracles) server CPU seconds per report (at eps = 1)
     ks: list[int] = field(default_factory=list)
     unbuilt: dict[str, list[tuple[int, float, str]]] = field(default_factory=dict)
+    #: family -> why it has no runs at some ``k`` (its exact MSE is still given there)
+    unsimulated: dict[str, str] = field(default_factory=dict)
 
     @property
     def runs(self) -> int:
@@ -133,7 +144,8 @@ def run_grid(grid: dict[str, Any], *, seed: Any, names: list[str] | None = None,
 
     Sizes are checked before anything runs: ``k`` values in [2, 16384], levels in (0, 50], ``n`` in
     [1, 2^28], ``runs`` in [2, :data:`~ldpnb.papers.synthesis.families.MAX_GUIDE_RUNS`], at most
-    10^5 cells.
+    10^5 cells.  A family with ``grid["sim_max_k"][name] < k`` gets its exact MSE and bits at that
+    ``k`` but no runs (NaN), and :attr:`GridResult.unsimulated` says why.
     """
     names = list(names or fam.oracle_families())
     ks = [DENSE_DOMAIN.check(k, "grid k") for k in grid["k"]]
@@ -141,6 +153,10 @@ def run_grid(grid: dict[str, Any], *, seed: Any, names: list[str] | None = None,
     ns = [SAMPLE_SIZE.check(n, "grid n") for n in grid["n"]]
     dists = [OneOf(*DISTRIBUTIONS).check(d, "grid dist") for d in grid["dist"]]
     R = Integer(2, fam.MAX_GUIDE_RUNS).check(grid["runs"], "grid runs")
+    sim_max = {str(f): Integer(2, None).check(v, f"sim_max_k[{f}]") for f, v in grid.get("sim_max_k", {}).items()}
+    unsimulated = {f: (f"simulated up to k = {v:,} at this scale (its exact count sampler costs O(k²) per run); "
+                       f"at larger k the guide gives its exact MSE only")
+                   for f, v in sim_max.items() if f in names and any(k > v for k in ks)}
     cells = [(k, e, n, d) for k in ks for e in eps for n in ns for d in dists]
     if not 1 <= len(cells) <= 100_000:
         raise ValueError(f"a grid has 1 to 100,000 cells, got {len(cells)}")
@@ -165,6 +181,8 @@ def run_grid(grid: dict[str, Any], *, seed: Any, names: list[str] | None = None,
                 continue
             exact_mse[i, j] = fam.total_variance(m, n)
             bits[i, j] = fam.report_bits(m)
+            if k > sim_max.get(name, k):
+                continue
             S = fam.sample_support_counts(m, N, R, rng=np.random.default_rng(g))
             raw = est.support_estimate(m, S, n)
             se_std[i, j] = ((raw - fN) ** 2).sum(axis=1)
@@ -180,7 +198,7 @@ def run_grid(grid: dict[str, Any], *, seed: Any, names: list[str] | None = None,
                     server[a, j] = fam.server_seconds_per_report(fam.build_oracle(nm, k, 1.0))
                 except (TypeError, ValueError):
                     continue
-    return GridResult(cells, names, exact_mse, se_std, se_proj, top, bits, server, ks, unbuilt)
+    return GridResult(cells, names, exact_mse, se_std, se_proj, top, bits, server, ks, unbuilt, unsimulated)
 
 
 _RESULT = Instance(GridResult, example=GridResult([(4, 1.0, 100, "uniform")], ["GRR"], np.ones((1, 1)),
@@ -196,10 +214,24 @@ def best_index(values: Any, rtol: float = TIE_EXACT) -> int:
     >>> best_index([2.0, 1.0 + 1e-15, 1.0])
     1
     """
+    return _best_finite(values, rtol)
+
+
+def _best_finite(values: Any, rtol: float = TIE_EXACT) -> int:
+    """:func:`best_index` among the finite entries (NaN: a family without runs or not built)."""
     v = np.asarray(values, dtype=float)
-    if np.all(np.isnan(v)):
-        raise ValueError("every value is NaN: no best")
-    return int(np.flatnonzero(v <= np.nanmin(v) * (1 + rtol))[0])
+    if not np.any(np.isfinite(v)):
+        raise ValueError("no finite value: no best")
+    with np.errstate(invalid="ignore"):
+        return int(np.flatnonzero(v <= np.nanmin(np.where(np.isfinite(v), v, np.nan)) * (1 + rtol))[0])
+
+
+def _run_means(x: np.ndarray) -> np.ndarray:
+    """Mean over the last axis (runs); NaN, without a warning, where a family has no runs."""
+    ok = np.isfinite(x)
+    cnt = ok.sum(axis=-1)
+    tot = np.where(ok, x, 0.0).sum(axis=-1)
+    return np.where(cnt > 0, tot / np.maximum(cnt, 1), np.nan)
 
 
 def _runs_last_to_first(x: np.ndarray) -> np.ndarray:
@@ -232,25 +264,28 @@ def summarise(res: GridResult, tie: float = TIE, *, level: float = 0.95):
     (smallest simulated mean, with its ``level`` interval), the runner-up with the ratio of its mean
     MSE to the best's and its Fieller interval, and the oracles **within noise** of the best (their
     interval of that ratio reaches 1: the data cannot tell them apart); the cell is *decided* when no
-    oracle is within noise.  Then the best top-10 precision (cells with a heavy-hitter task), Wang et
-    al.'s rule and the exact GRR/OUE order, bits per report and server time of the unbiased best.
+    oracle is within noise and every oracle was simulated there (``not simulated`` lists the families
+    without runs at the cell's ``k``, :attr:`GridResult.unsimulated` says why).  Then the best top-10
+    precision (cells with a heavy-hitter task), Wang et al.'s rule and the exact GRR/OUE order, bits
+    per report and server time of the unbiased best.
     """
     import pandas as pd  # noqa: PLC0415 lazy: pandas only for the table
 
     names = res.names
-    m_proj = np.nanmean(res.se_proj, axis=2)
-    bp = np.array([best_index(m) for m in m_proj])
+    m_proj = _run_means(res.se_proj)
+    bp = np.array([_best_finite(m) for m in m_proj])
     r = _cell_ratios(res.se_proj, bp, level)
     proj_mean = mean(_runs_last_to_first(res.se_proj), level=level)
     prec = mean(_runs_last_to_first(res.top), level=level) if np.any(np.isfinite(res.top)) else None
     rows = []
     for i, (k, e, n, d) in enumerate(res.cells):
         ex = res.exact[i]
-        b = best_index(ex)
+        b = _best_finite(ex)
         order = [j for j in np.argsort(ex) if j != b and np.isfinite(ex[j])]
         near = [names[j] for j in order if ex[j] <= ex[b] * (1 + tie)]
         p_order = [j for j in np.argsort(m_proj[i]) if j != bp[i] and np.isfinite(m_proj[i, j])]
         noise = [names[j] for j in p_order if float(r[i, j].low) <= 1.0]
+        unsim = [names[j] for j in range(len(names)) if np.isfinite(ex[j]) and not np.isfinite(m_proj[i, j])]
         ru = p_order[0] if p_order else None
         row = {
             "k": k, "ε": e, "n": n, "data": d,
@@ -260,10 +295,11 @@ def summarise(res: GridResult, tie: float = TIE, *, level: float = 0.95):
             "best (projected)": names[bp[i]], "MSE proj. [95 %]": _fmt_est(proj_mean[i, bp[i]]),
             "runner-up (proj. ×)": f"{names[ru]} ×{_fmt_est(r[i, ru])}" if ru is not None else "—",
             "within noise (proj.)": ", ".join(noise) or "—",
-            "decided": "yes" if not noise else "no",
+            "not simulated": ", ".join(unsim) or "—",
+            "decided": "yes" if not noise and not unsim else "no",
         }
         if prec is not None and np.any(np.isfinite(res.top[i])):
-            pm = np.nanmean(res.top[i], axis=1)
+            pm = _run_means(res.top[i])
             h = int(np.nanargmax(pm))
             row["best top-10 [95 %]"] = f"{names[h]} {_fmt_est(prec[i, h], 2)}"
         else:
@@ -289,10 +325,10 @@ def rank_changes(res: GridResult, tie: float = TIE, *, level: float = 0.95) -> d
     cand, num, den = [], [], []
     for i, cell in enumerate(res.cells):
         ex = res.exact[i]
-        b = best_index(ex)
+        b = _best_finite(ex)
         near = {j for j in range(len(names)) if ex[j] <= ex[b] * (1 + tie)}
-        bp = best_index(np.nanmean(res.se_proj[i], axis=1))
-        if bp not in near:
+        bp = _best_finite(_run_means(res.se_proj[i]))
+        if bp not in near and np.all(np.isfinite(res.se_proj[i, b])):  # the unbiased best has runs here
             cand.append((cell, names[bp], names[b]))
             num.append(res.se_proj[i, bp])
             den.append(res.se_proj[i, b])
@@ -343,7 +379,9 @@ def task_rankings(res: GridResult, *, level: float = 0.95) -> dict[str, Any]:
         if np.all(np.isnan(res.top[i])):
             continue
         cells += 1
-        b = best_index(res.exact[i])
+        b = _best_finite(res.exact[i])
+        if not np.all(np.isfinite(res.top[i, b])):  # the unbiased best has no runs at this k
+            continue
         for j in range(len(names)):
             if j != b and np.all(np.isfinite(res.top[i, j])):
                 pairs.append((cell, names[b], names[j]))

@@ -143,9 +143,12 @@ def guide_facts(g: Mapping[str, Any]) -> dict[str, str]:
             f"{w['in_band']} of {w['checked']} (k, ε) pairs, all inside the band. k-RR wins at ε = ln k, RAPPOR at "
             f"ε = 0.1, for every k ≥ 8.")
     dec = int((df["decided"] == "yes").sum())
+    uns = int((df["not simulated"] != "—").sum()) if "not simulated" in df else 0
+    uns_txt = f" ({uns} cells are undecided because some oracle was not simulated there)" if uns else ""
     g1 = g["g1"]
     n_data = (f"Not for the unbiased estimate. After projection onto the simplex the best oracle is decided (no "
-              f"runner-up within noise) in {dec} of {len(df)} cells; in {g1['candidates']} cells it is outside the "
+              f"runner-up within noise) in {dec} of {len(df)} cells{uns_txt}; in {g1['candidates']} cells it is "
+              f"outside the "
               f"unbiased best-within-10 %, by a ratio of MSEs down to {fmt(g1['ratio'], 2)} (G1).")
     e1 = decided(g["e1"]["differences"]["INV - IBU"], g["geo_a"], 1e-9)
     e3 = decided(g["e3"]["differences"]["INV - IBU"], g["geo_g"], 1e-9)
