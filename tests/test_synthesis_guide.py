@@ -224,7 +224,7 @@ def test_every_public_function_of_the_package_has_a_contract():
 
 
 def test_guide_grid_smoke():
-    g = dict(guide.GRIDS["smoke"], k=[2, 32], eps=[1.0], n=[1_000], dist=["Zipf"], runs=5)
+    g = dict(guide.GRIDS["smoke"], k=[2, 32], eps=[1.0], n=[1_000], dist=["Zipf"], runs=5, sim_max_k={})
     res = guide.run_grid(g, seed=1, time_server=False)
     assert res.se_std.shape == (2, len(NAMES), 5)
     df = guide.summarise(res)
@@ -246,3 +246,64 @@ def test_bad_inputs_are_refused():
         guide.run_grid(dict(guide.GRIDS["smoke"], runs=10 ** 9), seed=1)
     with pytest.raises(ValueError):
         fam.build_oracle("GRR", 1, 1.0)
+
+
+def test_quadratic_samplers_capped_and_said():
+    """A family above its ``sim_max_k`` keeps its exact MSE, has no runs, is listed under 'not
+    simulated' with the reason, and its cells are never 'decided'."""
+    g = dict(k=[4, 32], eps=[1.0], n=[1_000], dist=["Zipf"], runs=4, sim_max_k={"HR": 4})
+    res = guide.run_grid(g, seed=2, names=["GRR", "OUE", "HR"], time_server=False)
+    assert np.all(np.isfinite(res.exact)) and "HR" in res.unsimulated and "k = 4" in res.unsimulated["HR"]
+    assert np.all(np.isfinite(res.se_proj[0, 2])) and np.all(np.isnan(res.se_proj[1, 2]))
+    df = guide.summarise(res)
+    assert list(df["not simulated"]) == ["—", "HR"] and df["decided"].iloc[1] == "no"
+    guide.rank_changes(res)
+    assert ("HR", 32) not in guide.confirm_exact(res)["groups"]
+
+
+def test_support_covariance_takes_the_familys_exact_law():
+    """HR's supports are dependent: the estimate's covariance is the family's support-count
+    covariance over (n (p - q))^2, whose trace is the family's exact total MSE."""
+    m = fam.build_oracle("HR", 12, 1.0)
+    N = guide.integer_counts(guide.distribution("Zipf", 12), 1_000)
+    cov = V.support_covariance(m, N)
+    want = m.support_count_covariance(N) / (1_000 * m.p_minus_q) ** 2
+    np.testing.assert_allclose(cov, want, rtol=1e-12)
+    assert np.count_nonzero(cov - np.diag(np.diag(cov))) > 0  # not the independent-supports diagonal
+    assert np.trace(cov) == pytest.approx(fam.total_variance(m, 1_000), rel=1e-9)
+
+
+def test_guide_map_legend_legible_with_every_family():
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from PIL import Image
+
+    from ldpnb.papers.synthesis import figures
+    from ldpnb.repro.nbcheck import MIN_LEGEND_PX, text_px
+    from ldpnb.repro.plotting import set_style
+
+    set_style()
+    res = guide.run_grid(dict(k=[2, 16], eps=[0.5, 2.0], n=[1_000], dist=["Zipf"], runs=2), seed=1,
+                         time_server=False)
+    assert len(res.names) >= 12
+    fig = figures.guide_map(res, [2, 16], [0.5, 2.0], 1_000, "Zipf")
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", bbox_inches="tight")  # 200 dpi: shown at half its pixels (retina)
+    buf.seek(0)
+    shown = Image.open(buf).size[0] / 2
+    sizes = text_px(fig, shown_px=shown)
+    assert sizes["legend"] >= MIN_LEGEND_PX and sizes["text"] >= MIN_LEGEND_PX
+    colours = {tuple(fig.axes[0].images[0].cmap(i)) for i in range(len(res.names))}
+    assert len(colours) == len(res.names)  # one colour per family
+
+
+def test_catalogue_range_ends_where_the_exact_channel_is_computable():
+    s = _toy_setting()
+    placed, _ = ex.catalogue_extras(s)
+    if "OLH-CW" in placed:
+        f = placed["OLH-CW"]
+        f.make(s, f.hi).log_channel()  # computable at the end of its range
+        assert f.hi <= 8.0
