@@ -634,8 +634,8 @@ def ibu_gain_by_eps(setting: Setting, names: list[str], eps: list[float], *, run
     estimate clipped and renormalised, multi-freq-ldpy's ``MI``), IBU on the whole channel to a
     certified optimum, and IBU on the support counts
     (:func:`~ldpnb.papers.synthesis.estimation.ibu_support`, multi-freq-ldpy's likelihood); the squared
-    error :math:`\lVert\hat\theta - \pi
-Vert_2^2` of each.  Returns ``{"eps": [...], "runs": {name:
+    error :math:`\lVert\hat\theta - \pi\rVert_2^2` of each.
+    Returns ``{"eps": [...], "runs": {name:
     [(MI, IBU whole channel, IBU support counts) per level]}}`` (arrays of length ``runs``); the gains
     and their intervals are :func:`~ldpnb.papers.synthesis.comparisons.gain`'s.
     """
