@@ -15,12 +15,13 @@ export OMP_NUM_THREADS ?= 1
 export OPENBLAS_NUM_THREADS ?= 1
 export MKL_NUM_THREADS ?= 1
 
-.PHONY: help venv lint test test-all test-built test-notebook book pdf execute render chapter preview sync lab bench clean
+.PHONY: help venv lint typecheck test test-all test-built test-notebook book pdf execute render chapter preview sync lab bench clean
 
 help:
 	@echo "make book     execute every chapter (SCALE=$(SCALE), JOBS=$(JOBS)) and render _build/html"
 	@echo "make test     lint (ruff), then run the test suite (every chapter executed at smoke scale included)"
 	@echo "make lint     ruff check (rules in pyproject.toml)"
+	@echo "make typecheck  mypy on ldpnb/ (basic mode; [tool.mypy] in pyproject.toml)"
 	@echo "make chapter NAME=pie SCALE=smoke [HTML=1]   execute one chapter into _build/chapters/pie/"
 	@echo "                                             (HTML=1: and render a one-chapter preview there)"
 	@echo "make preview NAME=pie SCALE=smoke            the same as HTML=1"
@@ -46,7 +47,11 @@ venv: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
-test: lint
+# mypy's basic mode on ldpnb/ ([tool.mypy] in pyproject.toml, with its per-module baseline)
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+test: lint typecheck
 	$(BIN)/python -m pytest -n $(JOBS) -m "not slow and not built" -q
 
 test-all: $(STAMP)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ldpnb._optional import import_optional
 from ldpnb.contracts import MAX_ENTRIES, POSITIVE, Array, Dataset, DistanceMatrix, Instance, contract
 from ldpnb.utils import check_dataset, check_finite_array
 
@@ -50,7 +51,7 @@ def emd(a, b, ground_distance) -> float:
     ground_distance : (k, k) array
         Nonnegative ground distance (e.g. km between grid-cell centres).
     """
-    import ot  # noqa: PLC0415 lazy: POT is slow to import; only an EMD on a ground distance needs it
+    ot = import_optional("ot")  # POT is slow to import; only an EMD on a ground distance needs it
 
     pa, pb = _mass(a, "a"), _mass(b, "b")
     D = check_finite_array(ground_distance, "ground_distance", ndim=2)
