@@ -59,7 +59,7 @@ test-all: $(STAMP)
 
 # after `make book`: the executed notebooks are clean, the pages work in a real browser
 test-built: $(STAMP)
-	$(BIN)/python -m pytest -m built -q tests/test_outputs.py tests/test_browser.py
+	$(BIN)/python -m pytest -m built -q tests/test_outputs.py tests/test_browser.py tests/test_apidoc.py
 
 # after `make book`: every page printed by headless Chromium (offline), concatenated; fails on a missing figure
 pdf: $(STAMP)

@@ -146,7 +146,7 @@ def marginals(X, ks) -> list[np.ndarray]:
     f_hat=Instance(list, tuple, example=[np.array([0.5, 0.5])]),
 )
 def mse_avg(f_true, f_hat) -> float:
-    r"""MSE_avg = (1/d) sum_j (1/|A_j|) sum_v (f_j(v) - \hat f_j(v))^2 (Arcolezi et al. 2023, Sec. 5.2)."""
+    r"""``MSE_avg = (1/d) sum_j (1/|A_j|) sum_v (f_j(v) - \hat f_j(v))^2`` (Arcolezi et al. 2023, Sec. 5.2)."""
     if len(f_true) != len(f_hat) or len(f_true) == 0:
         raise ValueError(f"f_true and f_hat must have the same number (>= 1) of attributes, got {len(f_true)} and "
                          f"{len(f_hat)}")

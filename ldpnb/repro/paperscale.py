@@ -45,7 +45,7 @@ from ldpnb.repro.toc import ROOT
 
 OUT = ROOT / "results" / "paper"
 WORK = ROOT / "_build" / "paper"
-NO_REPORT = ("reproduction",)
+NO_REPORT = ("reproduction", "quickstart")  # no claims: the summary page, the quickstart
 
 
 def _machine() -> dict[str, object]:
