@@ -9,6 +9,7 @@ folder and runs ``twine check``; no network).
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -166,32 +167,86 @@ def test_the_init_docstring_names_existing_modules():
     assert not missing, f"ldpnb.__doc__ names modules that do not exist: {missing}"
 
 
-@pytest.mark.slow
-@pytest.mark.skipif(shutil.which("twine") is None and _python("import build, twine").returncode != 0,
-                    reason="build and twine are not installed (the test extra has them)")
-def test_the_wheel_and_sdist_build_and_pass_twine_check(tmp_path):
-    """``python -m build`` (no isolation, so no network: the environment's setuptools, whatever its version) makes a wheel and an sdist with py.typed, without
-    the book or the tests, and ``twine check`` accepts their metadata."""
+def _build(tmp_path: Path) -> tuple[Path, Path]:
+    """The wheel and the sdist of a copy of the worktree (no isolation, so no network: the environment's
+    setuptools, whatever its version)."""
     src = tmp_path / "src"
     shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
         ".git", "_build", ".venv", "build", "dist", "*.egg-info", "__pycache__", "results"))
     out = tmp_path / "dist"
-    res = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--skip-dependency-check", "--outdir", str(out), str(src)],
-                         capture_output=True, text=True, timeout=900)
+    cmd = [sys.executable, "-m", "build", "--no-isolation", "--skip-dependency-check", "--outdir", str(out), str(src)]
+    res = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
     assert res.returncode == 0, res.stdout[-2000:] + res.stderr[-2000:]
     wheels, sdists = sorted(out.glob("*.whl")), sorted(out.glob("*.tar.gz"))
     assert len(wheels) == 1 and len(sdists) == 1
-    assert wheels[0].name.startswith(f"ldpnb-{ldpnb.__version__}-")
+    return wheels[0], sdists[0]
+
+
+_NO_BUILD = _python("import build, twine").returncode != 0
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(_NO_BUILD, reason="build and twine are not installed (the test extra has them)")
+def test_the_wheel_and_sdist_build_and_pass_twine_check(tmp_path):
+    """``python -m build`` makes a wheel and an sdist; the wheel holds py.typed and neither the book nor
+    the tests, depends on numpy and scipy only, and ``twine check`` accepts the metadata of both."""
     import zipfile
 
-    names = zipfile.ZipFile(wheels[0]).namelist()
+    wheel, sdist = _build(tmp_path)
+    assert wheel.name.startswith(f"ldpnb-{ldpnb.__version__}-")
+    names = zipfile.ZipFile(wheel).namelist()
     assert "ldpnb/py.typed" in names and "ldpnb/mechanisms/grr.py" in names
     assert not any(n.startswith(("book/", "tests/")) for n in names)
-    meta = zipfile.ZipFile(wheels[0]).read(next(n for n in names if n.endswith("METADATA"))).decode()
-    requires = re.findall(r"^Requires-Dist: ([^\s;]+)", meta, re.M)
+    meta = zipfile.ZipFile(wheel).read(next(n for n in names if n.endswith("METADATA"))).decode()
     core = [r for r in re.findall(r"^Requires-Dist: (.+)$", meta, re.M) if "extra ==" not in r]
     assert [re.match(r"[\w\-]+", r).group(0) for r in core] == ["numpy", "scipy"], core
-    assert "pandas>=2.0" in requires
-    res = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", *map(str, wheels + sdists)],
+    assert re.search(r"^Requires-Dist: pandas>=2\.0; extra == \"data\"$", meta, re.M)
+    res = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", str(wheel), str(sdist)],
                          capture_output=True, text=True, timeout=300)
     assert res.returncode == 0, res.stdout + res.stderr
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(_NO_BUILD, reason="build is not installed (the test extra has it)")
+def test_the_quickstart_core_runs_from_the_wheel_alone(tmp_path):
+    """A fresh virtual environment holding the wheel (``--no-deps``) and, of this environment's
+    packages, numpy and scipy only (offline: a ``.pth`` file points at links to them) runs the
+    quickstart's cells tagged ``core`` on a synthetic column; ``import ldpnb.data`` there fails
+    naming the ``data`` extra."""
+    import venv
+
+    import jupytext
+    import numpy
+    import scipy
+
+    wheel, _ = _build(tmp_path)
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
+    py = env_dir / "bin" / "python"
+    env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
+    subprocess.run([str(py), "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", str(wheel)],
+                   check=True, env=env, cwd=tmp_path, timeout=600)
+    core = tmp_path / "core"
+    core.mkdir()
+    for pkg in (numpy, scipy):
+        site = Path(pkg.__file__).parents[1]
+        for entry in site.iterdir():
+            if entry.name.split("-")[0].split(".")[0] == pkg.__name__:  # numpy, numpy.libs, numpy-*.dist-info
+                (core / entry.name).symlink_to(entry)
+    purelib = subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                             check=True, env=env, capture_output=True, text=True).stdout.strip()
+    (Path(purelib) / "core-deps.pth").write_text(str(core) + "\n")
+    nb = jupytext.read(ROOT / "book" / "quickstart.py")
+    cells = [c.source for c in nb.cells if c.cell_type == "code" and "core" in c.metadata.get("tags", [])]
+    assert len(cells) >= 3
+    script = ("import numpy as np\nSEED, SCALE = 2024, 'smoke'\nk = 16\n"
+              "x = np.random.default_rng(0).integers(0, k, 5000)\ntruth = np.bincount(x, minlength=k) / x.size\n"
+              + "\n".join(cells) + "\nassert result.passed and bool(check)\nprint('core ok')\n")
+    res = subprocess.run([str(py), "-c", script], env=env, cwd=tmp_path, capture_output=True, text=True,
+                         timeout=600)
+    assert res.returncode == 0 and "core ok" in res.stdout, res.stdout[-2000:] + res.stderr[-3000:]
+    probe = ("import importlib.util as u, sys\n"
+             "assert u.find_spec('pandas') is None and u.find_spec('matplotlib') is None, 'not a core env'\n"
+             "import ldpnb.data\n")
+    res = subprocess.run([str(py), "-c", probe], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300)
+    assert res.returncode != 0 and "pip install 'ldpnb[data]'" in res.stderr, res.stderr[-2000:]
