@@ -386,6 +386,16 @@ class LocalHashing(FrequencyOracle):
     epsilon : float
     g : int or None
         Hash range; ``None`` is OLH's ``round(e^eps) + 1`` (then ``epsilon <= 22``).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> m = OLH(8, 1.0)                      # g = round(e) + 1 = 4 buckets
+    >>> x = np.repeat(np.arange(8), 1250)
+    >>> seeds, y = m.perturb(x, rng=np.random.default_rng(1))   # a hash seed and a bucket per report
+    >>> f = m.estimate((seeds, y))
+    >>> bool(np.abs(f - 1 / 8).max() < 0.1)
+    True
     """
 
     family = "LH"
