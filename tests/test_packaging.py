@@ -268,3 +268,12 @@ def test_the_quickstart_core_runs_from_the_wheel_alone(tmp_path):
              "import ldpnb.data\n")
     res = subprocess.run([str(py), "-c", probe], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert res.returncode != 0 and "pip install 'ldpnb[data]'" in res.stderr, res.stderr[-2000:]
+
+
+def test_the_readme_example_runs():
+    """The README's example (the quickstart's lines) runs as printed."""
+    text = (ROOT / "README.md").read_text(encoding="utf-8")
+    code = re.search(r"## The package on its own.*?```python\n(.*?)```", text, re.S).group(1)
+    res = _python(code)
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert "holds=True" in res.stdout and res.stdout.strip().endswith("True"), res.stdout
