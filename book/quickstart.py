@@ -90,7 +90,8 @@ tv = {"OUE + unbiased": total_variation(f_oue, truth),
 # %% tags=["core"]
 for name, d in tv.items():
     print(f"{name:15s} total variation {d:.4f}")
-print(f"negative frequencies: {np.sum(f_oue < 0)} (OUE + unbiased), {np.sum(f_ibu < 0)} (IBU)")
+print(f"negative frequencies: {np.sum(f_oue < 0)} (OUE + unbiased), "
+      f"{np.sum(f_ibu < 0)} (IBU)")
 
 # %% [markdown]
 # Through the lens of Bayes vulnerability, the probability that the best one-guess attacker
