@@ -46,7 +46,8 @@ SEED = 2024
 # ## A column of a real data set
 #
 # The education level of the 48,842 people of UCI Adult ({cite:t}`kohavi1996adult`), coded as
-# integers $0, \dots, k-1$. `load_adult` reads the file from `LDPNB_DATA_DIR`, or downloads it
+# integers $0, \dots, k-1$. {py:func}`~ldpnb.data.load_adult` reads the file from
+# `LDPNB_DATA_DIR`, or downloads it
 # and checks its SHA-256.
 
 # %%
@@ -63,10 +64,12 @@ print(f"n = {n:,} people, k = {k} education levels")
 # %% [markdown]
 # ## Privatise, estimate, evaluate, audit
 #
-# Each person reports through optimised unary encoding (OUE, $\varepsilon = 1$); the server
-# sees only the reports. `estimate` is the unbiased estimator of the frequency oracle,
-# $\hat f(v) = (C(v)/n - q)/(p - q)$; `ibu` is the maximum-likelihood estimate, here from
-# k-ary randomised response (GRR) reports.
+# Each person reports through optimised unary encoding ({py:class}`~ldpnb.mechanisms.OUE`,
+# $\varepsilon = 1$); the server sees only the reports.
+# {py:meth}`~ldpnb.mechanisms.FrequencyOracle.estimate` is the unbiased estimator of the
+# frequency oracle, $\hat f(v) = (C(v)/n - q)/(p - q)$; {py:func}`~ldpnb.estimators.ibu` is the
+# maximum-likelihood estimate, here from k-ary randomised response
+# ({py:class}`~ldpnb.mechanisms.GRR`) reports.
 
 # %% tags=["core"]
 from ldpnb.audit import audit
@@ -84,7 +87,8 @@ tv = {"OUE + unbiased": total_variation(f_oue, truth),
       "GRR + IBU": total_variation(f_ibu, truth)}
 
 # %% [markdown]
-# How far each estimate is from the true histogram (total variation, between 0 and 1), and
+# How far each estimate is from the true histogram
+# ({py:func}`~ldpnb.measures.total_variation`, between 0 and 1), and
 # whether an unbiased estimate is negative (it can be; IBU's estimate is a distribution):
 
 # %% tags=["core"]
@@ -94,10 +98,14 @@ print(f"negative frequencies: {np.sum(f_oue < 0)} (OUE + unbiased), "
       f"{np.sum(f_ibu < 0)} (IBU)")
 
 # %% [markdown]
-# Through the lens of Bayes vulnerability, the probability that the best one-guess attacker
+# Through the lens of Bayes vulnerability
+# ({py:func}`~ldpnb.measures.lenses.bayes_vulnerability`), the probability that the best
+# one-guess attacker
 # finds a person's level rises from $V(X) = \max_x \pi_x$ without the report to
 # $V(X \mid Y) = \sum_y \max_x \pi_x C_{xy}$ with it; $\varepsilon$-LDP bounds the ratio by
-# $e^\varepsilon$. Then the mechanism's exact privacy level, and a statistical audit of the
+# $e^\varepsilon$. Then the mechanism's exact privacy level
+# ({py:meth}`~ldpnb.mechanisms.Mechanism.check`), and a statistical audit
+# ({py:func}`~ldpnb.audit.audit`) of the
 # family's sampler (the draws agree with the exact channel, and the empirical lower bound on
 # $\varepsilon$ stays below the claim).
 
