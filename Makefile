@@ -15,7 +15,7 @@ export OMP_NUM_THREADS ?= 1
 export OPENBLAS_NUM_THREADS ?= 1
 export MKL_NUM_THREADS ?= 1
 
-.PHONY: help venv lint typecheck test test-all test-built test-notebook book pdf execute render chapter preview sync lab bench clean
+.PHONY: help venv lint typecheck test test-all test-built test-notebook test-package book pdf execute render chapter preview sync lab bench clean
 
 help:
 	@echo "make book     execute every chapter (SCALE=$(SCALE), JOBS=$(JOBS)) and render _build/html"
@@ -28,6 +28,7 @@ help:
 	@echo "make test-built  check the built book: executed outputs, and the pages in headless Chromium"
 	@echo "make pdf      the whole book as one PDF (_build/pdf/ldpnb-book.pdf), printed from _build/html by Chromium"
 	@echo "make test-notebook  a chapter in a fresh venv with only what its Colab install cell installs (slow)"
+	@echo "make test-package  build the wheel and sdist, twine check, run the quickstart's core from the wheel"
 	@echo "make lab      install JupyterLab + jupytext into .venv and open the chapters"
 	@echo "make sync     pair every book/*.py with its book/*.ipynb (outputs stripped)"
 	@echo "make bench    run the benchmark appendix alone at full size"
@@ -69,6 +70,11 @@ pdf: $(STAMP)
 # first cell (the Colab install cell) installs
 test-notebook: $(STAMP)
 	$(BIN)/python -m pytest -m slow -q tests/test_colab.py
+
+# the package as users get it: wheel and sdist built (python -m build, twine check), then the wheel alone
+# (with numpy and scipy) in a fresh venv runs the quickstart's core cells
+test-package: $(STAMP)
+	$(BIN)/python -m pytest -m slow -q tests/test_packaging.py
 
 book: $(STAMP)
 	$(BIN)/python -m ldpnb.repro.build all --scale $(SCALE) --jobs $(JOBS)
