@@ -1036,7 +1036,7 @@ glue("pie-fig5-conv", figures.fig5_convergence(conv))
 # %%
 eq = ident.equal_n(lt, rh.n, reps=SIZES["eq_reps"], rng=rng_for(SEED, "equal-n"))
 lt_runs = np.column_stack([eq[t]["values"] for t in TS])  # (subsets, TS)
-lt_eq = ident.subset_mean_estimate(lt_runs, rh.n, lt.n, simultaneous=True)
+lt_eq = stats.subset_mean(lt_runs, rh.n, lt.n, simultaneous=True)
 gap = stats.difference_of(lt_eq, pse5["RH"])  # LT - RH at equal n, joint over TS
 report.range("F5-ratings", gap[1:4])
 report.range("F5-LTvsRH", gap)
@@ -1053,7 +1053,7 @@ pd.DataFrame({"LT at n = RH": [lt_eq[i].text(3) for i in range(len(TS))],
 
 # %% [markdown]
 # The intervals hold jointly over the six cells (LT: the subsets' own spread and that of drawing
-# the LT users, `ident.subset_mean_estimate`; RH: the user bootstrap). Ratings need more events
+# the LT users, `stats.subset_mean`; RH: the user bootstrap). Ratings need more events
 # than locations (row F5-ratings): at one to three released events LT is ahead by
 # {glue:text}`pie-gap13` bits or more. Every LT − RH gap is positive here (the smallest is
 # {glue:text}`pie-gap-min` bits); the interval of the gap reaches 0 at: {glue:text}`pie-gap-open`.
@@ -1268,9 +1268,10 @@ ok = sl["resolvable"]["glh"]
 report.holds("F8a", pse=ex["pse"], a42=a42, a41=a41)
 
 
-def mc_pse(m, cells, shift=0.0, **kw):  # pooled rounds, SE from the rounds
-    rounds = sl["pse_rounds"][m] - np.reshape(shift, (-1, 1))
-    return ident.rounds_estimate((sl["pse"][m] - shift)[cells], rounds[cells], **kw)
+def mc_pse(m, cells, shift=0.0, **kw):  # pooled rounds, SE from the rounds' spread
+    r = (sl["pse_rounds"][m] - np.reshape(shift, (-1, 1)))[cells]
+    se, R = r.std(axis=1, ddof=1) / math.sqrt(r.shape[1]), r.shape[1]
+    return stats.from_se((sl["pse"][m] - shift)[cells], se, df=R - 1, n_runs=R, **kw)
 
 
 glh_pse = mc_pse("glh", ok, simultaneous=True)
