@@ -1432,7 +1432,7 @@ glue("pie-fig9", figures.fig9(EPS8, n8, k8, g8, err9, ex["error_rate"], ex["pse"
 #   the Gaussian formula of the paper's reference does nothing for the GLH with $g \gg n$, the exact
 #   test reproduces "improved" up to ε = 16, none at every ε; and the printed pair (1.05, 0.10) is
 #   out of reach with the Gaussian threshold and, with the exact test, reachable only as an
-#   improbable run ({glue:text}`pie-feas-z-exact` single-run standard deviations out).
+#   improbable run (probability {glue:text}`pie-feas-p-exact`, exact law of one run).
 # * **Identification on public traces.** The offset score reproduces the growth of the PSE with the
 #   released events; in LT the rise with the training events is there, but with 575 users it is not
 #   established against our bounds (row F6a, undecided). In RH the offset curve cannot fall by
