@@ -1066,11 +1066,13 @@ print(len(V), theory.vertex_support(V), theory.vertex_bound(8, 3))
 # distributions from the same generator: H3 {glue:text}`lift-n_h3`, F5.leak
 # {glue:text}`lift-n_f5`, VI-B.size {glue:text}`lift-n_size`, F8.ord and F8.leak
 # {glue:text}`lift-n_alpha`. At `smoke` scale the rows that need these sizes are not
-# evaluated (the report says so) and the others are mostly undecided. The three timing rows keep their
+# evaluated (the report says so) and the others are mostly undecided. The four timing rows keep their
 # measured numbers out of the report's table (they change from run to run); this run measured:
 # <a href="#claim-lift-F5.time">F5.time</a>, {glue:text}`lift-ftime` slower than subset merging;
 # <a href="#claim-lift-F5.cross">F5.cross</a>, SRR slower at {glue:text}`lift-verdicts`;
-# <a href="#claim-lift-V-A.time">V-A.time</a>, AORR's median time {glue:text}`lift-vatime`.
+# <a href="#claim-lift-V-A.time">V-A.time</a>, AORR's median time {glue:text}`lift-vatime`;
+# <a href="#claim-lift-V-A.srr">V-A.srr</a>, SRR's median time {glue:text}`lift-srrtime` per
+# symbol of its largest block.
 #
 # **How the rows are decided.** Every number computed from random distributions is recorded with a
 # confidence interval (`ldpnb.stats`) and decided with three outcomes: the interval inside the
