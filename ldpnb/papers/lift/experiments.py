@@ -511,7 +511,7 @@ def order_estimate(df, groups, *, level: float = LEVEL) -> tuple[Estimate, dict]
         nan = [np.nan] * sum(1 + bool(strict) for _, _, strict in groups)
         return Estimate(nan, nan, nan, level=level, n_runs=max(n, 1), method="hall", simultaneous=True,
                         note="nothing to compare"), {"points": 0, "above": 0, "below": 0, "undecided": 0,
-                                                     "per_comparison": {}}
+                                                     "per_comparison": {}, "lowest": None}
     A = np.concatenate([a.to_numpy()[:n] for _, _, a, _, _ in parts], axis=1)
     B = np.concatenate([b.to_numpy()[:n] for _, _, _, b, _ in parts], axis=1)
     d = difference(A, B, paired=True, level=level, simultaneous=True)
@@ -546,6 +546,8 @@ def order_estimate(df, groups, *, level: float = LEVEL) -> tuple[Estimate, dict]
     info = {"points": int(v.size), "above": int(np.sum(lo > ties)), "below": int(np.sum(hi < -ties)),
             "per_comparison": per}
     info["undecided"] = info["points"] - info["above"] - info["below"]
+    labels = [(p[1], col) for p in parts for col in p[2].columns]
+    info["lowest"] = labels[int(np.argmin(lo))]  # the comparison and column of the lowest lower end
     return Estimate(c[:, 0], c[:, 1], c[:, 2], level=level, se=c[:, 3], n_runs=n, method="hall", simultaneous=True,
                     note=f"smallest / half-point summaries of {v.size} paired differences, intervals simultaneous "
                          f"over them"), info
