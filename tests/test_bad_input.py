@@ -701,6 +701,7 @@ COVERED_OTHERWISE = {
     "ldpnb.audit.empirical.EmpiricalResult": "a result record returned by empirical_epsilon",
     "ldpnb.audit.empirical.AuditResult": "a result record returned by the audit",
     "ldpnb.measures.lift.Criterion": "an abstract base class (its subclasses are contracted)",
+    "ldpnb.repro.build.OneLineParser": "tests/test_build.py::test_cli_refuses_bad_options_in_one_line",
 }
 
 
