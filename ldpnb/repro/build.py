@@ -229,6 +229,7 @@ class ProcessTree:
                 pass
         return out
 
+    @contract(grace=Real(0.0, 3600.0))
     def terminate(self, grace: float = 5.0) -> int:
         """SIGTERM every remembered process still alive, SIGKILL those left after ``grace`` s."""
         import psutil  # noqa: PLC0415 lazy: the book extra, loaded only to end a process tree
