@@ -13,6 +13,16 @@
 #     name: python3
 # ---
 
+# %% tags=["remove-cell"]
+# On Colab, install the book's package (elsewhere a no-op; written by ldpnb.repro.colab)
+import sys
+
+if "google.colab" in sys.modules:
+    import subprocess
+
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
+                    "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"], check=True)
+
 # %% [markdown]
 # # Consistency and performance of the iterative Bayesian update
 #
@@ -284,7 +294,6 @@ def mle(M, obs, start):
     counts = np.bincount(np.asarray(obs) - 1, minlength=3)
     res = est.ibu(M, counts, theta0=start, criterion="gap", tol=1e-12, max_iter=10**6)
     return res.estimate
-
 
 # %%
 fp_u, fp_b = mle(M4, [2], U3), mle(M4, [2], START)

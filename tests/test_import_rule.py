@@ -63,24 +63,19 @@ REPRO_MAY_IMPORT = 4
 #: Back-doors not yet closed: (importing module, imported module) -> the step that removes them.
 #: Delete an entry when its step is merged (the test fails on an entry that no longer matches).
 KNOWN_BACKDOORS: dict[tuple[str, str], str] = {
-    # issue #32 step 1 (front-mech): the fast operators move into the mechanism families
-    # (GRR.operator(), DiscreteLaplace.operator(), PlanarGeometric/PlanarLaplace.operator())
-    ("ldpnb.channels.structured", "ldpnb.mechanisms._common"): "step 1: operators owned by the families",
-    ("ldpnb.channels.structured", "ldpnb.mechanisms.grr"): "step 1: operators owned by the families",
-    ("ldpnb.channels.structured", "ldpnb.mechanisms.metric"): "step 1: operators owned by the families",
-    # issue #32 step 1 (front-mech): fo_estimate / fo_variance become the oracle's own formulas
-    ("ldpnb.mechanisms._base", "ldpnb.estimators._inversion"): "step 1: fo_estimate defined in _base",
+    # the deprecated aliases of the families' fast operators (KRRChannel, ConvolutionChannel.geometric,
+    # .laplace, .planar_*), kept for one release after issue #32 step 1 moved the operators into
+    # the families (GRR.operator(), ...); each is a lazy import with its reason.  Delete with the aliases.
+    ("ldpnb.channels", "ldpnb.mechanisms.grr"): "deprecated alias KRRChannel (one release)",
+    ("ldpnb.channels.structured", "ldpnb.mechanisms.grr"): "deprecated alias KRRChannel (one release)",
+    ("ldpnb.channels.structured", "ldpnb.mechanisms.metric"): "deprecated ConvolutionChannel constructors",
 }
 
 #: Files whose function-local ldpnb imports do not yet carry a "# lazy:" reason (rule 3), with the
 #: step that gives them one (or moves them to the top).  Delete an entry when it is clean.
 KNOWN_UNREASONED_LAZY: dict[str, str] = {
-    "ldpnb/audit/registry.py": "step 1 (front-mech): audit.REGISTRY derived from Mechanism.REGISTRY",
-    "ldpnb/channels/structured.py": "step 1 (front-mech): operators owned by the families",
-    "ldpnb/mechanisms/_base.py": "step 1 (front-mech): fo_estimate defined in _base",
     "ldpnb/mechanisms/_common.py": "step 4 (front-mech): check_random_state at module level",
     "ldpnb/mechanisms/metric.py": "step 1 (front-mech): ldpnb.geometry imported at module level",
-    "ldpnb/mechanisms/multidim.py": "step 4 (front-mech): contracts on multidim, module-level imports",
 }
 
 

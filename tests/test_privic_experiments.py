@@ -234,3 +234,152 @@ def test_fake_share_and_label_mapping(seed, delta):
     # the fakes are exactly a share d / (1 + d) of the population's reports
     assert adv[93] == pytest.approx((isl[93] + d) / (1 + d), rel=1e-12)
     assert pv.paper_label_percent(d) == pytest.approx(1000 * pv.fake_report_share(d), rel=1e-12, abs=1e-15)
+
+
+# ----------------------------------------------------------------------------- fourth edition: issue #38
+def test_run_privic_records_the_tradeoff_of_each_row(paris_counts):
+    emd, _, _ = ex.run_privic(paris_counts, "paris", [1.0], 1, seed=0)
+    np.testing.assert_allclose(emd.lagrangian, emd.mi + 1.0 * emd.avgd, rtol=1e-12)
+    assert (emd.mi >= 0).all() and (emd.avgd > 0).all() and len(emd) == 15
+    # row 1's mechanism is BA built on the uniform start: its numbers are those of BA(uniform)
+    from ldpnb.mechanisms.rate_distortion import average_distortion
+    D = pv.privic_distance("paris")
+    C1 = blahut_arimoto(np.full(165, 1 / 165), D, 1.0, n_iter=8).channel
+    assert emd.avgd.iloc[0] == pytest.approx(average_distortion(paris_counts / paris_counts.sum(), C1, D), rel=1e-12)
+
+
+def test_tradeoff_steps_on_a_known_table():
+    t = pd.DataFrame([(1.0, r, row, 0.0, 0.0, 0.0, 3.0 - row + 0.1 * r) for r in range(3) for row in (1, 2, 3)],
+                     columns=["beta", "round", "row", "emd", "mi", "avgd", "lagrangian"])
+    out = ex.tradeoff_steps(t, [1.0])
+    np.testing.assert_allclose(out["steps"], [-1.0, -1.0])
+    np.testing.assert_allclose(out["step_se"], [0.0, 0.0], atol=1e-12)
+    assert out["first"][0] == pytest.approx(2.1) and out["last"][0] == pytest.approx(0.1)
+    one = ex.tradeoff_steps(t[t["round"] == 0], [1.0])
+    assert np.isnan(one["step_se"]).all()           # one round: no standard error
+
+
+def test_calibrated_regions_is_the_quantile_of_the_truth_gaps():
+    rng = np.random.default_rng(3)
+    g = pd.DataFrame({"protocol": "A11", "city": "paris", "beta": 1.0, "gap_hi_truth": rng.chisquare(50, 400) / 2})
+    r = ex.calibrated_regions(g)
+    row = r.loc[("A11", "paris", 1.0)]
+    assert row["region"] == pytest.approx(np.quantile(g.gap_hi_truth, 0.95))
+    assert row["chi2"] == pytest.approx(REGION["paris"]) and row["rounds"] == 400
+    # a chi-square(50)/2 statistic: its calibrated region is about chi2_50(0.95) / 2 = 33.8, far below Wilks' 97.4
+    assert 31 < row["region"] < 37
+
+
+def test_remark6_numbers_keys_and_values():
+    rows = []
+    for p in ("A11", "ALG1"):
+        for b in (1.0, 0.5):
+            rows += [{"protocol": p, "city": "sf", "beta": b, "gap_lo_combination": 1.0, "gap_hi_combination": 2.0,
+                      "gap_lo_theta_N": 3.0, "gap_hi_theta_N": 4.0, "gap_hi_truth": 0.5, "emd_mle_pi": 0.1,
+                      "emd_pi_combination": 0.2}] * 2
+    g = pd.DataFrame(rows)
+    out = ex.remark6_numbers(g, ex.calibrated_regions(g))
+    assert set(out) == {"R6-sf-1", "R6-sf-0.5", "R6-A11-sf-1", "R6-A11-sf-0.5", "R6-util-sf-1", "R6-util-sf-0.5",
+                        "R6-util-A11-sf-1", "R6-util-A11-sf-0.5", "S6-MLE-sf-1", "S6-MLE-sf-0.5"}
+    assert set(out) <= set(CLAIMS)
+    assert out["S6-MLE-sf-1"]["gap_hi"].tolist() == [4.0, 4.0] and out["R6-sf-1"]["region"] == pytest.approx(0.5)
+
+
+def test_gap_null_bootstrap_replays_the_protocol(paris_counts):
+    pi = paris_counts / paris_counts.sum()
+    b = ex.gap_null_bootstrap(pi, 2_000, "paris", 1.0, 2, seed=0, mle_tol=1e-4)
+    assert len(b) == 2 and {"gap_lo_truth", "gap_hi_truth", "gap_lo_theta_N"} <= set(b.columns)
+    assert (b.gap_hi_truth >= 0).all() and (b.gap_lo_truth <= b.gap_hi_truth).all()
+    assert (b.n_total == 14 * 2_000).all()                # the same 2,000 users in each of the 14 cycles
+    pd.testing.assert_frame_equal(b, ex.gap_null_bootstrap(pi, 2_000, "paris", 1.0, 2, seed=0, mle_tol=1e-4))
+
+
+def test_privic_long_run(paris_counts):
+    traj, summ = ex.privic_long_run(paris_counts, "paris", 1.0, 1, seed=0, factor=1, mle_tol=1e-4)
+    assert list(traj.row) == list(range(1, 16)) and traj.emd.iloc[0] == pytest.approx(2.02262, abs=1e-5)
+    r = summ.iloc[0]
+    assert r.emd_mle_N == pytest.approx(r.emd_mle_end) and r.ibu_gap.shape == (14,) and r.truth_gap.shape == (14,)
+    assert (r.ibu_gap >= -1e-4 * 10_078).all()            # no estimate beats the certified maximum
+    d, _ = ex.privic_long_run(paris_counts, "paris", 1.0, 1, seed=0, factor=1, start="dirichlet", with_mle=False)
+    assert d.emd.iloc[0] != pytest.approx(2.02262, abs=1e-3)   # a Dirichlet start
+
+
+def test_ba_at_paper_iterations(paris_counts):
+    pi = paris_counts / paris_counts.sum()
+    r = ex.ba_at_paper_iterations(pi, "paris", 1.0, ba_iter=8, max_iter=500)
+    assert 0 < r["excess"] < 1 and 0 <= r["row_tv"] <= 1 and r["support_k"] >= r["support_inf"]
+    far = ex.ba_at_paper_iterations(pi, "paris", 1.0, ba_iter=400, max_iter=500)
+    assert far["excess"] < r["excess"] and far["row_tv"] < r["row_tv"]
+
+
+def test_lap_tight_level_and_its_calibration():
+    for eps in (0.4, 1.2):
+        lvl = pv.lap_tight_level("paris", eps)
+        assert lvl >= eps * (1 - 1e-12)
+    assert pv.lap_tight_level("paris", 0.393) / 0.393 == pytest.approx(1.095, abs=2e-3)   # the excess at beta = 0.2
+    e = pv.lap_at_level("paris", 0.393)
+    assert e < 0.393 and pv.lap_tight_level("paris", e) == pytest.approx(0.393, abs=1e-8)
+    # without padding the row normalisers differ even more; with a large level the excess vanishes
+    assert pv.lap_tight_level((4, 4), 5.0, pad=5) == pytest.approx(5.0, rel=1e-6)
+
+
+def test_elastic_fixpoints_are_the_self_consistent_elastic_mechanisms():
+    S = pv.all_supports(4)
+    assert S.shape == (15, 4) and len({tuple(r) for r in S}) == 15 and S.any(axis=1).all()
+    rng = np.random.default_rng(5)
+    p = rng.dirichlet(np.ones(4))
+    D = np.abs(np.subtract.outer(np.arange(4.0), np.arange(4.0)))
+    fx = pv.elastic_fixpoints(p, D, 1.0, S, n_iter=20_000)
+    assert fx.residual.max() < 1e-8 and (fx.support <= fx["size"]).all()
+    # the full support's fixpoint is BA's limit, the minimum of I + beta AvgD over all of them
+    lim = blahut_arimoto(p, D, 1.0, n_iter=None, tol=1e-13, max_iter=10 ** 6)
+    from ldpnb.mechanisms.rate_distortion import ba_lagrangian
+    assert fx.lagrangian.iloc[-1] == pytest.approx(ba_lagrangian(p, lim.channel, D, 1.0), abs=1e-9)
+    assert fx.lagrangian.min() >= fx.lagrangian.iloc[-1] - 1e-9
+    # singletons: everyone reports one point
+    single = fx.loc[fx["size"] == 1]
+    assert np.allclose(single.MI, 0, atol=1e-12)
+    np.testing.assert_allclose(sorted(single.AvgD), sorted(p @ D), rtol=1e-9)
+    with pytest.raises(ValueError, match="supports"):
+        pv.elastic_fixpoints(p, D, 1.0, np.zeros((1, 4), bool))
+
+
+def test_qos_among_fixpoints_two_points():
+    t = ex.qos_among_fixpoints(np.array([0.5, 0.5]), np.array([[0.0, 1.0], [1.0, 0.0]]), [0.1, 1.0], n_iter=2_000)
+    np.testing.assert_allclose(t["AvgD BA"], [math.exp(-b) / (1 + math.exp(-b)) for b in (0.1, 1.0)], rtol=1e-9)
+    assert (t.gap >= -1e-9).all()
+
+
+def test_fig3_windows_crossover():
+    b = np.round(np.arange(1, 8) * 0.2, 1)
+    B = np.array([1, 1, 1, 1, 1, 1, 1.0])
+    lap = np.array([3, 2, 1.5, 0.9, 1.1, 0.5, 0.2])     # LAP wins at 0.8, loses at 1.0, wins from 1.2 on
+    m = pd.DataFrame({"BA": 2.0, "BA, IBU from the true π": B, "LAP": lap, "LAP (ε = 2β)": lap}, index=b)
+    w = ex.fig3_windows(m, (0.0, 1.0), closed_right=False)
+    assert w["cross_B"] == pytest.approx(1.2)
+    m["LAP"] = 5.0
+    assert math.isnan(ex.fig3_windows(m, (0.0, 1.0), closed_right=False)["cross_B"])
+
+
+def test_adversarial_table_distance_to_no_attack(paris_counts):
+    isl = pv.island_prior(paris_counts / paris_counts.sum(), "paris", mode="authors")
+    t = ex.adversarial_table(isl, [0.6], [0, 2, 4], [1.16])
+    assert t["EMD to k = 0"].iloc[0] == pytest.approx(0, abs=1e-12) and np.all(np.diff(t["EMD to k = 0"]) > 0)
+
+
+def test_cycle_times_positive(paris_counts):
+    t = ex.cycle_times(paris_counts, "paris", repeats=1, rng=0)
+    assert t["BA"] > 0 and t["IBU"] > 0
+
+
+def test_fourth_edition_claims():
+    ids = set(CLAIMS)
+    assert not {"R6-A11-sf", "R6-util-sf"} & ids
+    for p in ("", "A11-"):
+        for c in ("paris", "sf"):
+            for b in ("1", "0.5"):
+                assert {f"R6-{p}{c}-{b}", f"R6-util-{p}{c}-{b}", f"S6-MLE-{c}-{b}"} <= ids
+    assert CLAIMS["S6-MLE-paris-1"].source == "paper" and CLAIMS["S6-MLE-paris-1"].kind == "holds"
+    assert CLAIMS["F2-LAP"].source == "invariant" and CLAIMS["T2"].source == "invariant"
+    for i in ("F11-LAPlike-0.8", "F11-LAPlike-1.2", "T-L", "F3-B-sf"):
+        assert CLAIMS[i].kind == "holds"

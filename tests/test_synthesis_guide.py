@@ -18,7 +18,7 @@ NAMES = fam.oracle_families()
 
 
 def test_families_come_from_the_registry():
-    assert NAMES == ["GRR", "SUE", "OUE", "BLH", "OLH", "SS"]
+    assert NAMES == ["GRR", "SUE", "OUE", "OLH", "BLH", "SS"]
     for n in NAMES:
         m = fam.build_oracle(n, 8, 1.0)
         assert isinstance(m, mech.FrequencyOracle) and 0 < m.q < m.p < 1

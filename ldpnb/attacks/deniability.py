@@ -33,7 +33,7 @@ __all__ = [
 # ---------------------------------------------------------------------------------------------
 # plausible-deniability value inference (Sec. 3.2.1)
 # ---------------------------------------------------------------------------------------------
-@contract(protocol=_PROTOCOL, eps=Real(0.0, 700.0, low_open=True), k=_K, form=_FORM)
+@contract(protocol=_PROTOCOL, eps=Real(0.0, 1e4, low_open=True), k=_K, form=_FORM)
 def expected_pd_accuracy(protocol: str, eps: float, k: int, form: str = "exact") -> float:
     r"""Expected accuracy (probability) of the plausible-deniability attack on one report.
 
@@ -71,7 +71,7 @@ def ue_accuracy_binomial_sum(p: float, q: float, k: int) -> float:
 
 @contract(
     protocol=_PROTOCOL,
-    eps=Real(0.0, 700.0, low_open=True),
+    eps=Real(0.0, 1e4, low_open=True),
     ks=Array(1, integer=True, low=2, high=1 << 24, max_size=1 << 16),
     setting=OneOf("uniform", "non-uniform"),
     form=_FORM,

@@ -4,7 +4,7 @@
 from ldpnb.parallel import sweep
 
 from .claims import Claim, Printed, claim_table
-from .report import Report
+from .report import Report, glue
 from .seeds import rng_for, seed_for
 
-__all__ = ["Claim", "Printed", "claim_table", "Report", "rng_for", "seed_for", "sweep"]
+__all__ = ["Claim", "Printed", "claim_table", "Report", "glue", "rng_for", "seed_for", "sweep"]

@@ -810,11 +810,11 @@ def _stage_config(src: Path, executed: Path, build_dir: Path, banner: str | None
     cfg = yaml.safe_load(cfg_path.read_text())
     subs = cfg.setdefault("parse", {}).setdefault("myst_substitutions", {})
     try:
-        from ldpnb.repro.dashboard import totals_markdown  # noqa: PLC0415 lazy: optional for a preview (pandas, reports)
+        from ldpnb.repro.dashboard import landing_substitutions  # noqa: PLC0415 lazy: optional for a preview (pandas, reports)
 
-        subs["claims_totals"] = totals_markdown(build_dir / "reproduction")
+        subs.update(landing_substitutions(build_dir / "reproduction"))
     except Exception as exc:  # pragma: no cover - the dashboard is optional for a preview
-        subs["claims_totals"] = f"(claims totals unavailable: {exc})"
+        subs["claims_totals"] = subs["errata"] = f"(claims totals unavailable: {exc})"
     scales = executed_scales(executed)
     main_scale = max(set(scales.values()), key=list(scales.values()).count) if scales else "book"
     subs["build_time"] = build_time_markdown(build_dir / "timings.json", main_scale)

@@ -142,6 +142,9 @@ def _retina_inline() -> None:
     from matplotlib_inline.backend_inline import set_matplotlib_formats  # noqa: PLC0415 lazy: matplotlib-inline exists only in a kernel
 
     set_matplotlib_formats("retina")
+    from ldpnb.repro.nbcheck import install_text_probe  # noqa: PLC0415 lazy: only in a kernel
+
+    install_text_probe(shell)  # each figure records its legend's size at the column width
 
 
 @contract(ax_or_fig=Unchecked("a matplotlib Axes or Figure", None), number=Instance(str, example="Fig. 1"),

@@ -50,8 +50,9 @@ from ldpnb.repro.claims import (
 )
 from ldpnb.stats import Estimate
 
-__all__ = ["Report", "ReproductionFailure", "STATUSES", "KEYS", "FLAGS", "build_dir", "load_reports",
-           "load_timings", "fmt_ours"]
+__all__ = ["Report", "ReproductionFailure", "STATUSES", "KEYS", "FLAGS", "BADGES", "DIVERGENCE_KINDS", "build_dir",
+           "load_reports", "load_timings", "fmt_ours", "divergence_kind", "first_sentence", "badge_html",
+           "counts_text", "report_html", "glue"]
 
 #: Row statuses.  ``undecided``: the interval of a statistical row crosses its region's edge (never a
 #: pass); ``implied``: the criterion of a consequence of another row holds (not counted as a check).
@@ -181,6 +182,214 @@ def _html_text(s: str) -> str:
         pos = m.end()
     out.append(html.escape((s or "")[pos:]))
     return "".join(out)
+
+
+# ---------------------------------------------------------------------------------- rendering
+#: How each status is drawn: a glyph (so that the statuses differ without colour), a label, and the
+#: order in which the summary lists the rows that do not simply pass.
+BADGES = {"pass": ("✓", "pass"), "fail": ("✗", "fail"), "diverges": ("≠", "diverges"),
+          "undecided": ("?", "undecided"), "implied": ("⇐", "implied"), "not-evaluated": ("–", "not evaluated")}
+_SUMMARY_ORDER = ("fail", "diverges", "undecided", "not-evaluated", "pass", "implied")
+#: What a diverging row refutes: the paper's claim (a value or statement printed in the paper, or derived
+#: from its formulas or data), or our own expectation (an extension, an invariant, a calibration).
+DIVERGENCE_KINDS = {"paper": "paper claim refuted", "ours": "our expectation refuted"}
+_ABBREV = {"e.g", "i.e", "cf", "vs", "al", "fig", "figs", "eq", "eqs", "sec", "secs", "tab", "thm", "prop", "lem",
+           "def", "no", "approx", "resp", "ref", "refs", "app", "alg", "ch", "p", "pp", "ca", "st", "etc"}
+
+
+def divergence_kind(row: Mapping[str, Any]) -> str | None:
+    """``"paper claim refuted"`` for a diverging row about the paper (source ``paper`` or ``derived``),
+    ``"our expectation refuted"`` for one about our own expectation (``extension``, ``invariant``,
+    ``calibration``); None for a row that does not diverge.
+
+    Examples
+    --------
+    >>> divergence_kind({"status": "diverges", "source": "paper"})
+    'paper claim refuted'
+    >>> divergence_kind({"status": "diverges", "source": "extension"})
+    'our expectation refuted'
+    >>> divergence_kind({"status": "pass", "source": "paper"}) is None
+    True
+    """
+    if row.get("status") != "diverges":
+        return None
+    return DIVERGENCE_KINDS["paper" if row.get("source") in ("paper", "derived") else "ours"]
+
+
+def first_sentence(text: str, limit: int = 240) -> str:
+    """The first sentence of a note (abbreviations such as "Fig." or "e.g." and decimals do not end
+    it), cut at ``limit`` characters with an ellipsis.
+
+    >>> first_sentence("Fig. 4 plots it in nats. The paper says bits.")
+    'Fig. 4 plots it in nats.'
+    """
+    text = " ".join((text or "").split())
+    for m in re.finditer(r"[.!?](?=\s+[\"'(A-Z0-9$])", text):
+        word = re.findall(r"[\w.]+$", text[: m.start()])
+        w = word[0].lower() if word else ""
+        if w in _ABBREV or (len(w) == 1 and w.isalpha()) or w.endswith(".") and len(w) <= 4:
+            continue
+        text = text[: m.end()]
+        break
+    return _cut(text, limit)
+
+
+def _cut(text: str, limit: int) -> str:
+    """``text`` cut at ``limit`` characters (never inside ``$...$``), with an ellipsis."""
+    if len(text) <= limit:
+        return text
+    cut = limit
+    while cut > 0 and text[:cut].count("$") % 2:
+        cut = text.rfind("$", 0, cut)
+    cut = text.rfind(" ", 0, cut) if text.rfind(" ", 0, cut) > cut // 2 else cut
+    return text[:cut].rstrip(" ,;:") + " …"
+
+
+def _shown(text: str, limit: int, *, maths: bool = True) -> str:
+    """A value cell: the text (maths typeset when ``maths``), truncated at ``limit`` characters with
+    the full value in the ``title`` (shown on hover)."""
+    render = _html_text if maths else html.escape
+    if len(text) <= limit:
+        return render(text)
+    return f'<span class="ldpnb-trunc" title="{html.escape(text)}">{render(_cut(text, limit))}</span>'
+
+
+def badge_html(status: str, *, kind: str | None = None, label: str | None = None) -> str:
+    """A status badge: the word, preceded by the status's glyph (drawn by the stylesheet,
+    ``book/_static/ldpnb.css``, so that the text of the cell stays the word for sorting and search)
+    and coloured by it; ``kind`` (what a divergence refutes) goes under it."""
+    word = BADGES[status][1] if label is None else label
+    sub = f'<span class="ldpnb-badge-kind">{html.escape(kind)}</span>' if kind else ""
+    return f'<span class="ldpnb-badge status-{status}">{html.escape(word)}</span>{sub}'
+
+
+def _flags_html(row: Mapping[str, Any]) -> str:
+    return "".join(f'<span class="ldpnb-flag flag-{f.replace(" ", "-")}">⚑ {html.escape(f)}</span>'
+                   for f in (row.get("flags") or []) if f != "undecided")
+
+
+def _exceptions(rows: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The rows that do not simply pass (any status but pass, or a flag), failures first."""
+    out = [r for r in rows if r["status"] != "pass" or r.get("flags")]
+    return sorted(out, key=lambda r: _SUMMARY_ORDER.index(r["status"]))
+
+
+def counts_text(rows: list[Mapping[str, Any]]) -> str:
+    """``"35 pass, 3 diverge (2 paper claims refuted, 1 expectation of ours), 2 not evaluated"``."""
+    n = {s: sum(r["status"] == s for r in rows) for s in STATUSES}
+    parts = [f"{n['pass']} pass"]
+    if n["diverges"]:
+        kinds = [divergence_kind(r) for r in rows if r["status"] == "diverges"]
+        k_paper, k_ours = kinds.count(DIVERGENCE_KINDS["paper"]), kinds.count(DIVERGENCE_KINDS["ours"])
+        split = ", ".join(x for x in ((f"{k_paper} {DIVERGENCE_KINDS['paper']}" if k_paper else ""),
+                                      (f"{k_ours} {DIVERGENCE_KINDS['ours']}" if k_ours else "")) if x)
+        parts.append(f"{n['diverges']} diverge ({split})")
+    if n["undecided"]:
+        parts.append(f"{n['undecided']} undecided")
+    if n["implied"]:
+        parts.append(f"{n['implied']} implied by other rows (not counted)")
+    if n["not-evaluated"]:
+        parts.append(f"{n['not-evaluated']} not evaluated")
+    if n["fail"]:
+        parts.append(f"**{n['fail']} fail**")
+    flagged = {f: sum(f in (r.get("flags") or []) for r in rows) for f in ("weak test", "criterion changed")}
+    if any(flagged.values()):
+        parts.append("flagged: " + ", ".join(f"{v} {k}" for k, v in flagged.items() if v))
+    return ", ".join(parts)
+
+
+def _ref_text(r: Mapping[str, Any]) -> str:
+    ref = r["paper"] if r["source"] == "paper" else r.get("reference")
+    return fmt(ref) if ref is not None else "—"
+
+
+def report_html(chapter: str, rows: list[Mapping[str, Any]], *, scale: str, seed: int | None = None) -> str:
+    """The HTML of a chapter's report (see :meth:`Report.to_html`); ``rows`` as in the report's JSON."""
+    rid = html.escape(chapter)
+    n = {s: sum(r["status"] == s for r in rows) for s in STATUSES}
+    seed_txt = f", <code>SEED = {seed}</code>" if seed is not None else ""
+    chips = "".join(f'<li>{badge_html(s)} <b>{n[s]}</b></li>' for s in STATUSES if n[s])
+    flags = {f: sum(f in (r.get("flags") or []) for r in rows) for f in ("weak test", "criterion changed")}
+    chips += "".join(f'<li><span class="ldpnb-flag flag-{f.replace(" ", "-")}">⚑ {f}</span> <b>{v}</b></li>'
+                     for f, v in flags.items() if v)
+    head = (f'<p class="ldpnb-report-title"><b>Reproduction report</b> ({rid}: {len(rows)} claims, scale '
+            f'<code>{html.escape(scale)}</code>{seed_txt})</p><ul class="ldpnb-counts">{chips}</ul>')
+    other = _exceptions(rows)
+    if other:
+        items = []
+        for r in other:
+            cid = html.escape(r["id"])
+            src = "paper" if r["source"] == "paper" else html.escape(r["source"])
+            vals = (f'<div><span class="ldpnb-k">{src}</span> {_shown(_ref_text(r), 32)}</div>'
+                    f'<div><span class="ldpnb-k">ours</span> {_shown(fmt_ours(r), 32, maths=False)}</div>')
+            why = first_sentence(r.get("note") or "", 200)
+            items.append(
+                f'<tr class="status-{r["status"]}"><td class="ldpnb-id"><a href="#claim-{rid}-{cid}">{cid}</a></td>'
+                f'<td class="ldpnb-st">{badge_html(r["status"], kind=divergence_kind(r))}{_flags_html(r)}</td>'
+                f'<td class="ldpnb-what"><div class="ldpnb-claim">{_shown(r["claim"], 110)}</div>'
+                + (f'<div class="ldpnb-why">{_html_text(why)}</div>' if why else "")
+                + f'</td><td class="ldpnb-vals">{vals}</td></tr>')
+        summary = (f'<p class="ldpnb-report-lead">The {len(other)} row{"s" if len(other) > 1 else ""} that do not '
+                   'simply pass, failures first (an id opens its row in the full table below):</p>'
+                   '<table class="ldpnb-summary"><thead><tr><th>id</th><th>status</th><th>claim, and why</th>'
+                   f'<th>paper vs ours</th></tr></thead><tbody>{"".join(items)}</tbody></table>')
+    else:
+        summary = '<p class="ldpnb-report-lead">Every row passes.</p>'
+    body = []
+    for r in rows:
+        cid = html.escape(r["id"])
+        where = f'<div class="claim-where">{html.escape(r["source"])} · {_html_text(r["where"])}</div>'
+        note = r["note"] or ""
+        if len(note) > 140:
+            note_html = f"<details><summary>note</summary>{_html_text(note)}</details>"
+        elif note:
+            note_html = f'<div class="claim-note">{_html_text(note)}</div>'
+        else:
+            note_html = ""
+        status_html = badge_html(r["status"], kind=divergence_kind(r)) + _flags_html(r) + _extra_html(r)
+        body.append(
+            f'<tr id="claim-{rid}-{cid}" class="status-{r["status"]}">'
+            f'<td class="ldpnb-id" data-label="id"><a class="claim-id" href="#claim-{rid}-{cid}">{cid}</a></td>'
+            f'<td class="ldpnb-st" data-label="status">{status_html}</td>'
+            f'<td class="ldpnb-claimcell" data-label="claim">{_html_text(r["claim"])}{where}{note_html}</td>'
+            f'<td data-label="paper / reference">{_shown(_ref_text(r), 160)}</td>'
+            f'<td data-label="ours">{_shown(fmt_ours(r), 160, maths=False)}</td>'
+            f'<td data-label="criterion">{_shown(r["tolerance"] or "—", 160)}</td></tr>')
+    cols = ("id", "status", "claim", "paper / reference", "ours", "criterion")
+    colgroup = "".join('<col class="col-' + c.split()[0] + '">' for c in cols)
+    table = (f'<details class="ldpnb-report-full"><summary>The full table: all {len(rows)} rows (claim, where, '
+             f'note, paper or reference, ours, criterion)</summary><table class="reproduction-report">'
+             f'<colgroup>{colgroup}</colgroup>'
+             f'<thead><tr>{"".join(f"<th>{c}</th>" for c in cols)}</tr></thead>'
+             f'<tbody>{"".join(body)}</tbody></table></details>')
+    return (f'<div class="ldpnb-report reproduction-report-wrap mathjax_process" id="report-{rid}">'
+            f'{head}{summary}{table}</div>')
+
+
+def glue(name: str, value: Any, display: bool = True) -> None:
+    """Glue ``value`` as ``name`` for the book's ``{glue:...}`` roles and directives: myst-nb's
+    ``glue`` when myst-nb is installed (the book's build); without it (a notebook on Colab) a
+    value with ``display=True`` (a figure) is shown in place and any other is skipped, so that a
+    chapter runs with the package's own dependencies.
+
+    Examples
+    --------
+    ``glue("foundations-channels", fig)`` in the cell that draws the figure;
+    ``glue("foundations-n", f"{n:,}", display=False)`` for a number in the prose.
+    """
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.\-]*", name):
+        raise ValueError(f"glue name must be letters, digits, _ . -, got {name!r}")
+    try:
+        from myst_nb import glue as _glue  # noqa: PLC0415 lazy: myst-nb is optional (the book's build)
+    except ImportError:
+        if display:
+            try:
+                from IPython.display import display as _display  # noqa: PLC0415 lazy: a notebook only
+            except ImportError:  # pragma: no cover - IPython comes with every notebook
+                return
+            _display(value)
+        return
+    _glue(name, value, display=display)
 
 
 class Report:
@@ -426,33 +635,16 @@ class Report:
         return {s: sum(r["status"] == s for r in rows) for s in STATUSES}
 
     def status_markdown(self) -> str:
-        n = self.counts()
+        """The chapter's status line (glued under its title): the counts, and a link to the report's
+        summary of the rows that do not simply pass."""
         rows = self.ordered_rows()
-        total = len(rows)
-        parts = [f"{n['pass']} pass"]
-        if n["diverges"]:
-            parts.append(f"{n['diverges']} diverge")
-        if n["undecided"]:
-            parts.append(f"{n['undecided']} undecided")
-        if n["implied"]:
-            parts.append(f"{n['implied']} implied by other rows (not counted)")
-        if n["not-evaluated"]:
-            parts.append(f"{n['not-evaluated']} not evaluated")
-        if n["fail"]:
-            parts.append(f"**{n['fail']} fail**")
-        flagged = {f: sum(f in (r.get("flags") or []) for r in rows) for f in ("weak test", "criterion changed")}
-        if any(flagged.values()):
-            parts.append("flagged: " + ", ".join(f"{v} {k}" for k, v in flagged.items() if v))
-        by_source = {}
-        for r in rows:
-            by_source[r["source"]] = by_source.get(r["source"], 0) + 1
-        src = ", ".join(f"{v} {k}" for k, v in by_source.items())
-        links = [f"[{r['id']}](#claim-{self.chapter}-{r['id']})" for r in rows
-                 if r["status"] != "pass" or r.get("flags")]
-        text = (f"**Reproduction status** (scale `{self.scale}`): {total} claims: {', '.join(parts)} "
-                f"([report](#report-{self.chapter})). Sources: {src}.")
-        if links:
-            text += " Rows that do not simply pass: " + ", ".join(links) + "."
+        text = f"**Reproduction status** (scale `{self.scale}`): {len(rows)} claims: {counts_text(rows)}"
+        n_other = len(_exceptions(rows))
+        if n_other:
+            text += (f". [The {n_other} row{'s' if n_other > 1 else ''} that do not simply pass]"
+                     f"(#report-{self.chapter}), with the paper's value, ours and why.")
+        else:
+            text += f" ([report](#report-{self.chapter}))."
         return text
 
     def save(self, directory: str | os.PathLike | None = None) -> Path:
@@ -471,42 +663,11 @@ class Report:
         return p
 
     def to_html(self) -> str:
-        badge = {"pass": "pass", "fail": "FAIL", "diverges": "diverges", "undecided": "undecided",
-                 "implied": "implied", "not-evaluated": "not evaluated"}
-        head = "".join(f"<th>{h}</th>" for h in ("claim", "paper / reference", "ours", "criterion", "status"))
-        body = []
-        for r in self.ordered_rows():
-            ref = r["paper"] if r["source"] == "paper" else r["reference"]
-            ref_txt = fmt(ref) if ref is not None else "—"
-            where = f'<div class="claim-where">{html.escape(r["source"])} · {_html_text(r["where"])}</div>'
-            note = r["note"] or ""
-            if len(note) > 140:
-                note_html = f"<details><summary>note</summary>{_html_text(note)}</details>"
-            elif note:
-                note_html = f'<div class="claim-note">{_html_text(note)}</div>'
-            else:
-                note_html = ""
-            status_html = (f'<span class="claim-status status-{r["status"]}">{badge[r["status"]]}</span>'
-                           + "".join(f'<span class="claim-flag flag-{f.replace(" ", "-")}">{html.escape(f)}</span>'
-                                     for f in (r.get("flags") or []) if f != "undecided")
-                           + _extra_html(r))
-            cells = (
-                f'<td><a class="claim-id" href="#claim-{self.chapter}-{r["id"]}">{html.escape(r["id"])}</a> '
-                f'{_html_text(r["claim"])}{where}{note_html}</td>'
-                f"<td>{_html_text(ref_txt)}</td><td>{html.escape(fmt_ours(r))}</td>"
-                f"<td>{_html_text(r['tolerance'])}</td>"
-                f'<td>{status_html}</td>'
-            )
-            body.append(f'<tr id="claim-{self.chapter}-{r["id"]}" class="status-{r["status"]}">{cells}</tr>')
-        return (f'<div class="reproduction-report-wrap mathjax_process" id="report-{self.chapter}">'
-                f"<p>{self._status_html()}</p>"
-                f'<table class="reproduction-report"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>')
-
-    def _status_html(self) -> str:
-        n = self.counts()
-        seed = f", <code>SEED = {self.seed}</code>" if self.seed is not None else ""
-        return (f"<b>Reproduction report</b> ({html.escape(self.chapter)}, scale <code>{self.scale}</code>{seed}): "
-                + ", ".join(f"{v} {k}" for k, v in n.items() if v) + ".")
+        """The report: a one-screen summary (counts, then every row that does not simply pass: id,
+        status, the claim on one line, paper vs ours, the note's first sentence), then the full
+        table in a collapsed block (id, status, claim with its place and note, paper or reference,
+        ours, criterion); a link to a row opens the block (``book/_static/ldpnb.js``)."""
+        return report_html(self.chapter, self.ordered_rows(), scale=self.scale, seed=self.seed)
 
     def finalize(self) -> None:
         """Fill in undeclared rows, save, show the table once, glue the status line; raise on failures

@@ -30,6 +30,7 @@ from ldpnb.contracts import (
 from ldpnb.measures.information import entropy, mutual_information
 from ldpnb.measures.lift import ALIP, LDPwrtS, LiftBased, LiftMeasurePrivacy, _measure, alip_budgets, random_joint
 from ldpnb.mechanisms.orr import optimal_random_response, subset_random_response
+from ldpnb.papers.lift.theory import vertex_support
 from ldpnb.mechanisms.watchdog import (
     complete_merging, merge_labels, merging_mi, merging_performance, subset_merging,
 )
@@ -58,6 +59,8 @@ __all__ = [
     "paired_timings",
     "timing_verdicts",
     "aorr_growth",
+    "vertex_counts",
+    "growth_laws",
 ]
 
 #: The paper's grid eps_LDP in {0.25, 0.5, ..., 8} (Sec. III-A3; Figs. 2-5, 7, 8).
@@ -163,11 +166,14 @@ def evaluate_curve(p_sx: np.ndarray, epsilon: float, curve: Curve, *, method: st
     Returns a dict: ``nmi``, ``max_leak`` (log max Lambda), ``min_leak`` (|log min Psi|),
     ``ldp_leak`` (nats), ``violates`` (leakage above the budget, relative tolerance 1e-9),
     ``time`` (s, construction only), ``n_high`` (|X_H|), ``n_blocks``, ``largest_block``,
-    ``n_vertices`` (AORR / SRR), ``fallback`` (SRR: merged X_H not ALIP, subset merging returned).
+    ``n_vertices`` (AORR / SRR), ``fallback`` (SRR: merged X_H not ALIP, subset merging returned),
+    ``n_partition`` (SRR: blocks of Algorithm 1's partition; ``n_partition - n_blocks`` merges by
+    Algorithm 2's while loop).
     """
     p_x = p_sx.sum(axis=0)
     h_x = entropy(p_x, unit="nats")
-    extra = {"n_high": np.nan, "n_blocks": np.nan, "largest_block": np.nan, "n_vertices": np.nan, "fallback": False}
+    extra = {"n_high": np.nan, "n_blocks": np.nan, "largest_block": np.nan, "n_vertices": np.nan, "fallback": False,
+             "n_partition": np.nan}
     t0 = _clock()
     if curve.method in ("cm", "sm"):
         crit = curve.criterion(epsilon)
@@ -188,7 +194,8 @@ def evaluate_curve(p_sx: np.ndarray, epsilon: float, curve: Curve, *, method: st
         else:
             r = subset_random_response(p_sx, el, eu, method=method, risk=curve.risk)
             extra.update(n_vertices=r.n_vertices, fallback=r.fallback, largest_block=r.largest_block,
-                         n_blocks=len(r.blocks), n_high=sum(len(b) for b in r.partition))
+                         n_blocks=len(r.blocks), n_high=sum(len(b) for b in r.partition),
+                         n_partition=len(r.partition))
         elapsed = _clock() - t0
         C = r.channel
         p_sy = p_sx @ C
@@ -265,7 +272,10 @@ def _wd_task(task, rng):
             "min_leak": perf["min_leak"], "ldp_leak": perf["ldp_leak"],
             "violates": _violates(c, eps, perf["max_leak"], perf["min_leak"], perf["ldp_leak"]),
             "time": np.nan, "n_high": crit.violated(L, ps).sum(axis=1), "n_blocks": perf["n_blocks"],
-            "n_merged": perf["n_merged"], "largest_block": sizes.max(axis=1), "n_vertices": np.nan, "fallback": False}))
+            "n_merged": perf["n_merged"], "largest_block": sizes.max(axis=1),
+            "mean_block": np.divide(perf["n_merged"], perf["n_blocks"], out=np.zeros(n),
+                                    where=np.asarray(perf["n_blocks"]) > 0),
+            "n_vertices": np.nan, "fallback": False}))
     return parts
 
 
@@ -280,7 +290,7 @@ def watchdog_sweep(joints: np.ndarray, eps_grid: Sequence[float], curves: Sequen
     distributions at once, one task per epsilon of the grid (:func:`ldpnb.repro.parallel.sweep`).
 
     Same rows as :func:`put_sweep` (``time`` is NaN; ``n_merged`` counts the merged symbols, which
-    exceed ``n_high`` after a repair).
+    exceed ``n_high`` after a repair; ``mean_block`` is ``n_merged / n_blocks``, 0 without blocks).
     """
     import pandas as pd
 
@@ -566,7 +576,7 @@ def _growth_task(task, rng):
             ts = _clock() - t
             rows.append({"n_x": n_x, "eps": float(eps), "dist": i, "n_vertices": r.n_vertices, "t_aorr": ta,
                          "t_srr": ts, "largest_block": s.largest_block, "srr_vertices": s.n_vertices,
-                         "fallback": s.fallback})
+                         "fallback": s.fallback, "n_s": n_s, "max_support": vertex_support(r.vertices)})
     return rows
 
 
@@ -576,7 +586,9 @@ def aorr_growth(n_x_grid: Sequence[int], eps_grid: Sequence[float], *, n_dist: i
     """Sec. V-A: AORR's vertex count and time, and SRR's time and largest block, against ``|X|``.
 
     ``n_dist`` random ``P_SX`` (``n_s x n_x``) per alphabet size; one task per size. Returns a
-    DataFrame with ``n_x, eps, dist, n_vertices, t_aorr, t_srr, largest_block, srr_vertices, fallback``.
+    DataFrame with ``n_x, eps, dist, n_vertices, t_aorr, t_srr, largest_block, srr_vertices, fallback,
+    n_s, max_support`` (the most non-zero entries of a vertex, at most ``n_s``:
+    :func:`~ldpnb.papers.lift.theory.vertex_support`).
     """
     import pandas as pd
 
@@ -584,3 +596,68 @@ def aorr_growth(n_x_grid: Sequence[int], eps_grid: Sequence[float], *, n_dist: i
 
     tasks = [(int(n), [float(e) for e in eps_grid], int(n_dist), int(n_s), float(lam)) for n in n_x_grid]
     return pd.DataFrame([r for rows in sweep(_growth_task, tasks, seed=seed) for r in rows])
+
+
+def _count_task(task, rng):
+    from ldpnb.mechanisms.orr import alip_column_polytope, polytope_vertices
+
+    n_x, eps_grid, n_dist, n_s, lam = task
+    J = random_joint(n_s, n_x, rng=rng, size=n_dist)
+    rows = []
+    for i, P in enumerate(J):
+        for eps in eps_grid:
+            V = polytope_vertices(*alip_column_polytope(P, *alip_budgets(float(eps), lam)))
+            rows.append({"n_x": n_x, "n_s": n_s, "eps": float(eps), "dist": i, "n_vertices": int(V.shape[0]),
+                         "max_support": vertex_support(V)})
+    return rows
+
+
+@contract(n_x_grid=Array(1, low=2, integer=True), eps_grid=_GRID, n_dist=Integer(1, 10**5), seed=RandomState(),
+          n_s=Integer(2, MAX_DENSE), lam=Real(0, 1, low_open=True, high_open=True))
+def vertex_counts(n_x_grid: Sequence[int], eps_grid: Sequence[float], *, n_dist: int, seed: Any, n_s: int = 5,
+                  lam: float = 0.5):
+    """The number of vertices of AORR's polytope ``Pi`` (eq. 21) and their largest support, without
+    solving LP (22): ``n_dist`` random ``P_SX`` (``n_s x n_x``) per alphabet size, one task per size
+    (:func:`ldpnb.repro.parallel.sweep`). Returns a DataFrame with ``n_x, n_s, eps, dist, n_vertices,
+    max_support``.
+
+    Examples
+    --------
+    >>> d = vertex_counts([6], [2.0], n_dist=1, seed=0)
+    >>> bool(d.max_support.max() <= 5)
+    True
+    """
+    import pandas as pd
+
+    from ldpnb.repro.parallel import sweep
+
+    tasks = [(int(n), [float(e) for e in eps_grid], int(n_dist), int(n_s), float(lam)) for n in n_x_grid]
+    return pd.DataFrame([r for rows in sweep(_count_task, tasks, seed=seed) for r in rows])
+
+
+@contract(fit=_DF, heldout=_DF)
+def growth_laws(fit, heldout):
+    """Exponential against power-law growth of AORR's vertex count (Secs. III-A2, V-A).
+
+    Per epsilon, ``log10`` of the median vertex count over distributions is fitted by least squares
+    linearly in ``|X|`` (exponential law, growth factor per symbol ``10^slope``) and in ``log10 |X|``
+    (power law, exponent ``k``) on the sizes of ``fit``, and both fits predict the sizes of
+    ``heldout`` (frames of :func:`aorr_growth` or :func:`vertex_counts`). Returns a DataFrame, one row
+    per (epsilon, held-out size): ``eps, n_x, measured, exp_pred, pow_pred, exp_err, pow_err`` (absolute
+    log10 errors), ``per_symbol`` and ``exponent``.
+    """
+    import pandas as pd
+
+    rows = []
+    for eps, d in fit.groupby("eps"):
+        m = d.groupby("n_x").n_vertices.median()
+        x, y = m.index.to_numpy(float), np.log10(m.to_numpy(float))
+        fe, fp = np.polyfit(x, y, 1), np.polyfit(np.log10(x), y, 1)
+        t = heldout[heldout["eps"] == eps].groupby("n_x").n_vertices.median()
+        for n_x, v in t.items():
+            pe, pp = np.polyval(fe, n_x), np.polyval(fp, np.log10(n_x))
+            rows.append({"eps": float(eps), "n_x": int(n_x), "measured": float(v), "exp_pred": float(10**pe),
+                         "pow_pred": float(10**pp), "exp_err": float(abs(pe - np.log10(v))),
+                         "pow_err": float(abs(pp - np.log10(v))), "per_symbol": float(10 ** fe[0]),
+                         "exponent": float(fp[0])})
+    return pd.DataFrame(rows)

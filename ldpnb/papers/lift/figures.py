@@ -17,7 +17,7 @@ from ldpnb.repro.plotting import column_figsize, paper_title
 
 __all__ = [
     "fig1", "fig2", "fig3", "fig4", "fig5", "fig6", "fig7", "fig8",
-    "algorithm1", "repair", "timing", "complexity", "proposition_table", "table",
+    "algorithm1", "repair", "timing", "complexity", "growth_table", "proposition_table", "table",
 ]
 
 _DF = Instance(pd.DataFrame, example=pd.DataFrame())
@@ -278,19 +278,34 @@ def timing(tab, *, backend: str, n_dist: int, repeats: int):
     return fig
 
 
-@contract(growth=_DF, srr_by_block=_DF)
-def complexity(growth, srr_by_block):
-    """Sec. V-A: (a) AORR's vertex count against |X| (log scale, one line per epsilon); (b) SRR's
-    median enumerated vertices and median time against its largest block (Fig. 5 runs)."""
+@contract(growth=_DF, heldout=_DF, srr_by_block=_DF)
+def complexity(growth, heldout, srr_by_block):
+    """Sec. V-A: (a) AORR's median vertex count against |X| (log scale, one colour per epsilon): the
+    sizes used for the fits (filled), the held-out sizes (open), the exponential fit (dashed) and the
+    power-law fit (dotted); (b) SRR's median enumerated vertices and median time against its largest
+    block (Fig. 5 runs)."""
     fig, axes = _fig(1, 2)
     a, b = axes[0]
     for i, (eps, d) in enumerate(growth.groupby("eps")):
         m = d.groupby("n_x")["n_vertices"].median()
-        a.semilogy(m.index, m.values, marker="o", ms=3, color=_PALETTE[i], label=f"ε = {eps:g}")
+        t = heldout[heldout["eps"] == eps].groupby("n_x")["n_vertices"].median()
+        x, y = m.index.to_numpy(float), np.log10(m.to_numpy(float))
+        xs = np.linspace(x.min(), max(x.max(), t.index.max() if len(t) else x.max()), 60)
+        fe, fp = np.polyfit(x, y, 1), np.polyfit(np.log10(x), y, 1)
+        c = _PALETTE[i]
+        a.semilogy(m.index, m.values, "o", ms=3.5, color=c, label=f"ε = {eps:g}")
+        a.semilogy(t.index, t.values, "o", ms=4.5, mfc="none", color=c)
+        a.semilogy(xs, 10 ** np.polyval(fe, xs), "--", lw=1, color=c)
+        a.semilogy(xs, 10 ** np.polyval(fp, np.log10(xs)), ":", lw=1.3, color=c)
+    import matplotlib.lines as mlines
+
+    extra = [mlines.Line2D([], [], ls="--", color="grey", label="exponential fit"),
+             mlines.Line2D([], [], ls=":", color="grey", label="power-law fit"),
+             mlines.Line2D([], [], ls="", marker="o", mfc="none", color="grey", label="held out")]
     a.set_xlabel("|X|")
     a.set_ylabel("AORR vertices (median)")
     a.set_title("(a) AORR, |S| = 5, λ = 0.5", fontsize=10)
-    a.legend(fontsize=8)
+    a.legend(handles=a.get_lines()[::4] + extra, fontsize=7.5, loc="upper left")
     b.semilogy(srr_by_block.index, srr_by_block["n_vertices"], marker="o", ms=3, color="#CC79A7", label="vertices")
     b.set_xlabel("largest block of SRR")
     b.set_ylabel("median vertices enumerated")
@@ -300,8 +315,21 @@ def complexity(growth, srr_by_block):
     t.semilogy(srr_by_block.index, srr_by_block["time"], marker="s", ms=3, ls="--", color="#7F7F7F", label="CPU time")
     t.set_ylabel("median CPU time (s)")
     b.legend(handles=b.get_lines() + t.get_lines(), fontsize=8, loc="upper left")
-    paper_title(fig, "Sec. V-A", "complexity of AORR and SRR")
+    paper_title(fig, "Secs. III-A2, V-A", "complexity of AORR and SRR")
     return fig
+
+
+@contract(laws=_DF)
+def growth_table(laws):
+    """The held-out predictions of :func:`~ldpnb.papers.lift.experiments.growth_laws` as a table."""
+    df = laws.rename(columns={"eps": "ε", "n_x": "|X|", "measured": "measured (median)",
+                              "exp_pred": "exponential fit", "pow_pred": "power-law fit",
+                              "exp_err": "log10 error (exp.)", "pow_err": "log10 error (power)"})
+    cols = ["ε", "|X|", "measured (median)", "exponential fit", "power-law fit", "log10 error (exp.)",
+            "log10 error (power)"]
+    fmt = {c: "{:,.0f}" for c in cols[2:5]} | {c: "{:.2f}" for c in cols[5:]} | {"ε": "{:g}"}
+    return df[cols].style.hide(axis="index").format(fmt).set_caption(
+        "AORR's vertex count at the held-out sizes against the two growth laws fitted at the smaller sizes")
 
 
 @contract(df=_DF, precision=Integer(0, 12))

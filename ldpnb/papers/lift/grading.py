@@ -24,7 +24,7 @@ from ldpnb.repro.report import Report
 
 __all__ = [
     "record", "fig1", "propositions", "errata", "watchdog", "fig2", "fig3", "algorithm1", "fig4",
-    "leakage", "fig5", "timing", "complexity", "fig6", "lift_measures", "alpha",
+    "leakage", "fig5", "timing", "complexity", "algorithm2", "fig6", "lift_measures", "alpha",
 ]
 
 LAMS = (0.35, 0.5, 0.65)
@@ -62,14 +62,21 @@ def _violations(df, pairs, **kw) -> tuple[int, int]:
 # ----------------------------------------------------------------------------- Fig. 1
 
 
+#: Fig. 1's printed end points as the intervals that print as the paper's digits (Sec. III).
+FIG1_PRINTED = {"psi_min": (-12.5, -11.5), "psi_max": (-0.065, -0.055), "lam_min": (0.015, 0.025),
+                "lam_max": (1.635, 1.645)}
+
+
 @contract(samples=_MAP, runs=_MAP)
 def fig1(samples: Mapping[str, np.ndarray], runs: Mapping[str, np.ndarray]) -> dict:
     """F1.*: end points against the run-to-run spread (0.5% and 99.5% quantiles), the joint
-    frequency of the four printed end points (to their printed digits), the tail, the peaks and the
-    masses on the argmax/argmin pairs."""
+    consistency of the four printed end points with one run
+    (:func:`~ldpnb.papers.lift.theory.endpoint_consistency`), the tail, the peaks and the masses on
+    the argmax/argmin pairs."""
+    from ldpnb.papers.lift.theory import endpoint_consistency
+
     q = {k: np.quantile(v, [0.005, 0.995]) for k, v in runs.items()}
-    joint = float(np.mean((runs["psi_min"] <= -11.5) & (runs["psi_max"] <= -0.055)
-                          & (runs["lam_min"] <= 0.025) & (runs["lam_max"] >= 1.635)))
+    joint = endpoint_consistency(dict(runs), FIG1_PRINTED)
     bins = np.arange(-13, 2.0001, 0.05)
     peak = [np.histogram(samples[k], bins=bins)[0].max() for k in ("log_lambda", "log_psi")]
     tail = float(np.mean(np.abs(samples["log_psi"]) >= 6))
@@ -78,7 +85,7 @@ def fig1(samples: Mapping[str, np.ndarray], runs: Mapping[str, np.ndarray]) -> d
     out = {cid: {"min_lo": q[a][0], "min_hi": q[a][1], "max_lo": q[b][0], "max_hi": q[b][1]}
            for cid, (a, b) in ends.items()}
     out.update({
-        "F1.joint": {"joint": joint, "runs": len(runs["psi_min"])},
+        "F1.joint": joint,
         "F1.3": {"ours": tail},
         "F1.4": {"ours": peak[0] / peak[1]},
         "F1.5": {"ours": m["mass_max"] / m["mass_min"],
@@ -86,7 +93,7 @@ def fig1(samples: Mapping[str, np.ndarray], runs: Mapping[str, np.ndarray]) -> d
                          f"{m['mass_min_ceiling']:.3f}; measured {m['mass_max']:.3f} and {m['mass_min']:.3f}."},
     })
     out["_text"] = {**{f"q-{k.replace('_', '')}": f"[{v[0]:.3g}, {v[1]:.3g}]" for k, v in q.items()},
-                    "joint": f"{joint:.1%}", "tail": f"{tail:.4f}"}
+                    "joint": f"{joint['p_value']:.2f}", "tail": f"{tail:.4f}"}
     return out
 
 
@@ -159,6 +166,9 @@ def fig2(wd, S) -> dict:
         "F2.lk": {"violations": leak, **ex.orders(wd, [(b, a, {"q": q}) for a, b in pairs for q in _QS])},
         "F2.lam": _lam_order(wd, "CM ALIP"),
         "F2.cross": {"ours": ex.crossover_eps(S, "CM ALIP 0.65", "CM ALIP 0.5")},
+        "F2.lamXH": ex.orders(wd, [c for lam in (0.2, 0.35, 0.45)
+                                   for c in (("CM ALIP 0.5", f"CM ALIP {lam}"),
+                                             (f"CM ALIP {lam}", "CM ALIP 0.5", {"q": "n_high"}))]),
         "_text": {"h1": f"{h1:.3f} ± {se:.3f}"},
     }
 
@@ -276,21 +286,36 @@ def fig5(od, od_all, S) -> dict:
     gap = ex.paired_differences(od_all, A, M)
     gap = gap[gap["diff"] > 3 * gap["se"]]
     share = (ex.mean_curve(S, R) - ex.mean_curve(S, M))[gap.index] / gap["diff"]
+    close = ex.paired_differences(od_all, A, R, cap=None)
+    lo = close["diff"] - 3 * close["se"]
+    med = od.groupby(["curve", "eps"]).time.median().unstack(0)
+    high = srr.groupby("eps").n_high.apply(lambda v: np.mean(v > 0))
+    srr_eps = [e for e in med.index if high.get(e, 0.0) >= 0.5]
+    block = srr.groupby("eps").largest_block.median()
     ok = srr.set_index(["dist", "eps"]).fallback == False  # noqa: E712
     inst = [ex.per_instance_violations(od_all, M, R), ex.per_instance_violations(od_all, R, A, mask=ok)]
-    med = od.groupby(["curve", "eps"]).time.median().unstack(0)
     fallback = float(srr.groupby("eps").fallback.mean().max())
     return {
         "F5.ord": {"reversed_a": ex.orders(od_all, [(A, R)])["reversed"], **ex.orders(od_all, [(R, M)])},
-        "F5.close": {"ours": float(share.min())},
+        "F5.close": {"gap_lo_max": float(lo.max()), "gap_max": float(close["diff"].max()),
+                     "eps_worst": float(lo.idxmax()), "eps_beyond": [float(e) for e in lo.index[lo > 0.02]],
+                     "share_min": float(share.min())},
         "F5.inst": {"violations": sum(v for v, _ in inst), "instances": sum(n for _, n in inst)},
         "F5.priv": {"violations": int(srr[~srr.fallback].violates.sum()), "instances": int((~srr.fallback).sum()),
                     "fallback_max": fallback},
         "F5.budget": ex.budget(od, {R: 0.65}),
         "F5.leak": ex.orders(od_all, [(R, M, {"q": q}) for q in _QS]),
         "F5.time": {"aorr_ratio_min": float((med[A] / med[M]).min()),
-                    "srr_ratio_min": float((med[R] / med[M])[med.index <= 2].min())},
-        "_text": {"fallback": f"{fallback:.0%}"},
+                    "srr_ratio_min": float((med[R] / med[M])[srr_eps].min()) if len(srr_eps) else float("nan"),
+                    "srr_eps_max": float(max(srr_eps, default=float("nan"))),
+                    "srr_eps_below": [float(e) for e in srr_eps if med[R][e] < 10 * med[M][e]]},
+        "_text": {"fallback": f"{fallback:.0%}",
+                  "closeworst": f"{close['diff'].max():.3f} at ε = {close['diff'].idxmax():g}",
+                  "sharemin": f"{share.min():.2f}",
+                  "ftime": f"AORR at least {(med[A] / med[M]).min():.0f} times and SRR at least "
+                           f"{(med[R] / med[M])[srr_eps].min():.1f} times" if len(srr_eps) else "n/a",
+                  "srrbelow": ", ".join(f"{e:g}" for e in srr_eps if med[R][e] < 10 * med[M][e]) or "none",
+                  "belowblock": f"{max((block[e] for e in srr_eps if med[R][e] < 10 * med[M][e]), default=0):g}"},
     }
 
 
@@ -309,47 +334,115 @@ def timing(tab, crossovers, backend: str) -> dict:
     }
 
 
-@contract(growth=_DF, by_block=_DF)
-def complexity(growth, by_block) -> dict:
-    """V-A.vert, V.scale, V-A.time (AORR against |X|) and V-A.srr (SRR against its largest block)."""
-    med = {e: np.log10(d.groupby("n_x").n_vertices.median()) for e, d in growth.groupby("eps")}
-    fits = {e: np.polyfit(m.index, m.to_numpy(), 1) for e, m in med.items()}
-    r2 = {e: np.corrcoef(m.index, m.to_numpy())[0, 1] ** 2 for e, m in med.items()}
-    v200 = min(np.polyval(f, 200) for f in fits.values())
+def _bound_numbers(frames) -> dict:
+    """V-A.bound: support and count of every enumerated polytope against the proposition's bound."""
+    from ldpnb.papers.lift.theory import vertex_bound
+
+    d = pd.concat([f[["n_x", "n_s", "n_vertices", "max_support"]] for f in frames], ignore_index=True)
+    bound = np.array([vertex_bound(int(a), int(b)) for a, b in zip(d.n_x, d.n_s)], dtype=float)
+    return {"support_excess": int((d.max_support - d.n_s).max()), "above_bound": int(np.sum(d.n_vertices > bound)),
+            "polytopes": len(d), "largest_count_share": float(np.max(d.n_vertices / bound))}
+
+
+@contract(growth=_DF, heldout=_DF, by_block=_DF, wide=_DF)
+def complexity(growth, heldout, by_block, wide) -> dict:
+    """V-A.vert (exponential against power law, held-out sizes), V-A.bound (every polytope of
+    ``growth``, ``heldout`` and ``wide``), V-A.time (AORR against |X|) and V-A.srr (SRR against its
+    largest block)."""
+    from ldpnb.papers.lift.theory import vertex_bound
+
+    laws = ex.growth_laws(growth, heldout)
+    bnd = _bound_numbers([growth, heldout, wide])
     t1 = growth[growth.eps == 1.0].groupby("n_x").t_aorr.median()
+    per = laws.groupby("eps")[["per_symbol", "exponent"]].first()
+    big = laws[laws.n_x == laws.n_x.max()].set_index("eps")
     return {
-        "V-A.vert": {"min_slope": min(f[0] for f in fits.values()), "min_r2": min(r2.values()),
-                     "growth_per_symbol": [10 ** f[0] for f in fits.values()]},
-        "V.scale": {"log10_vertices_200": v200},
+        "V-A.bound": bnd,
+        "V-A.vert": {"exp_err": float(laws.exp_err.mean()), "pow_err": float(laws.pow_err.mean()),
+                     "per_symbol": per.per_symbol.tolist(), "exponent": per.exponent.tolist(),
+                     "support_excess": bnd["support_excess"], "above_bound": bnd["above_bound"]},
         "V-A.time": {"ys": np.log10(t1.to_numpy()), "xs": t1.index.to_numpy()},
         "V-A.srr": {"ys": np.log10(by_block.n_vertices.to_numpy()), "xs": by_block.index.to_numpy()},
-        "_text": {"growth": ", ".join(f"×{10 ** f[0]:.2f} at ε = {e:g}" for e, f in fits.items()),
+        "_text": {"growth": ", ".join(f"×{r.per_symbol:.2f}" for r in per.itertuples()),
+                  "exponent": ", ".join(f"{r.exponent:.1f}" for r in per.itertuples()),
+                  "vert_errs": f"{laws.exp_err.mean():.2f} against {laws.pow_err.mean():.2f}",
+                  "big": "; ".join(f"ε = {e:g}: {r.measured:,.0f} measured, {r.exp_pred:,.0f} exponential, "
+                                   f"{r.pow_pred:,.0f} power law" for e, r in big.iterrows()),
+                  "bignx": f"{laws.n_x.max()}",
+                  "b200": f"10^{np.log10(vertex_bound(200, 5)):.1f}",
+                  "polytopes": f"{bnd['polytopes']:,}",
+                  "vatime": (f"{1e3 * t1.iloc[0]:.2g} ms at |X| = {t1.index[0]} to {1e3 * t1.iloc[-1]:.2g} ms at "
+                             f"|X| = {t1.index[-1]} (ε = 1)") if len(t1) else "n/a",
                   "srrgrowth": (f"×{10 ** np.polyfit(by_block.index, np.log10(by_block.n_vertices), 1)[0]:.1f}"
-                                if len(by_block) > 1 else "(too few sizes)"),
-                  "v200": f"10^{v200:.0f}"},
+                                if len(by_block) > 1 else "(too few sizes)")},
     }
 
 
-@contract(d6=_DF)
-def fig6(d6) -> dict:
-    """F6.*: SRR against subset merging at |X| = 200."""
+@contract(od=_DF, d6=_DF, printed=_DF)
+def algorithm2(od, d6, printed) -> dict:
+    """A2.merge: blocks merged by Algorithm 2's while loop (Algorithm 1's blocks minus SRR's), with the
+    LP test on every SRR of Figs. 5 and 6 and the printed test on ``printed``
+    (:func:`~ldpnb.papers.lift.theory.algorithm2_merges`)."""
+    lp = pd.concat([od[od.method == "srr"], d6[d6.method == "srr"]], ignore_index=True)
+    m_lp = int((lp.n_partition - lp.n_blocks).sum())
+    m_pr = int((printed.n_partition - printed.n_blocks).sum())
+    return {"A2.merge": {"merges_lp": m_lp, "merges_printed": m_pr, "instances_lp": len(lp),
+                         "instances_printed": len(printed), "multi_block_lp": int((lp.n_partition >= 2).sum()),
+                         "multi_block_printed": int((printed.n_partition >= 2).sum()),
+                         "fallbacks_lp": int(lp.fallback.sum()), "fallbacks_printed": int(printed.fallback.sum())},
+            "_text": {"merges": f"{m_lp + m_pr}", "a2inst": f"{len(lp) + len(printed):,}",
+                      "a2multi": f"{int((lp.n_partition >= 2).sum() + (printed.n_partition >= 2).sum()):,}"}}
+
+
+def _worst_median(df, q="n_vertices"):
+    """The largest over epsilon of the median over distributions."""
+    return float(df.groupby("eps")[q].median().max())
+
+
+@contract(d6=_DF, od=_DF, wide=_DF)
+def fig6(d6, od, wide) -> dict:
+    """F6.*: SRR against subset merging at |X| = 200; F6.run (SRR's vertices at |X| = 200 against
+    AORR's at |X| = 17 in ``od``) and V.scale (against AORR's at |X| = 20, ``wide``)."""
     s6 = d6[d6.curve == "SRR ALIP 0.5"]
     m6 = d6.groupby(["curve", "eps"]).time.median().unstack(0)
     pair = ("SRR ALIP 0.5", "SM ALIP 0.5")
+    srr200 = _worst_median(s6)
+    aorr17 = _worst_median(od[od.curve == "AORR ALIP 0.5"])
+    aorr20 = _worst_median(wide)
     return {
         "F6.ord": ex.orders(d6, [pair]),
         "F6.leak": {"violations": int(s6[~s6.fallback].violates.sum()), **ex.budget(d6, {pair[0]: 0.5})},
         "F6.hl": ex.orders(d6, [(*pair, {"q": q}) for q in _QS]),
-        "F6.run": {"srr_median_max": float(m6[pair[0]].max()), "sm_median_max": float(m6[pair[1]].max())},
+        "F6.run": {"srr200_max": srr200, "aorr17_max": aorr17},
+        "V.scale": {"srr200_max": srr200, "aorr20_max": aorr20},
+        "_text": {"srr200": f"{srr200:,.0f}", "aorr17": f"{aorr17:,.0f}", "aorr20": f"{aorr20:,.0f}",
+                  "t200": f"{m6[pair[0]].max():.3f} s (SRR) and {m6[pair[1]].max():.4f} s (subset merging)"},
     }
 
 
 # ----------------------------------------------------------------------------- Sec. VI
 
 
-@contract(wd=_DF, S=_DF, od=_DF, S_o=_DF, conv=_MAP)
-def lift_measures(wd, S, od, S_o, conv) -> dict:
-    """D6, F7.*, VI-B.* (``conv``: :func:`~ldpnb.papers.lift.theory.convexity_checks`)."""
+def _relaxation(od) -> dict:
+    """VI-A.rel: AORR at lambda != 0.5 (ALIP) against l1- and chi2-privacy at the same budgets, and C1."""
+    from ldpnb.papers.lift.theory import relaxation_counterexample
+
+    a = od[(od.method == "aorr") & (od.lam != 0.5)]
+    el, eu = a.lam * a.eps, (1 - a.lam) * a.eps
+    bu, bl = np.expm1(eu) * (1 + 1e-9), np.expm1(el) * (1 + 1e-9)
+    bad = (a.l1 > bu) | (a.l1_inv > bl) | (a.chi2 > bu**2) | (a.chi2_inv > bl**2)
+    safe = (np.exp(eu) + np.exp(-el) >= 2) & (np.exp(el) + np.exp(-eu) >= 2)
+    c1 = relaxation_counterexample()
+    return {"violations": int(bad.sum()) + c1["violations"], "c1_violations": c1["violations"],
+            "aorr_violations": int((bad & ~safe).sum()), "safe_violations": int((bad & safe).sum()),
+            "safe_instances": int(safe.sum()), "unsafe_instances": int((~safe).sum()),
+            "c1_lam": c1["lam"], "c1_l1": c1["l1"], "c1_l1_bound": c1["l1_bound"]}
+
+
+@contract(wd=_DF, S=_DF, od=_DF, S_o=_DF, conv=_MAP, quasi=_MAP)
+def lift_measures(wd, S, od, S_o, conv, quasi) -> dict:
+    """D6, F7.*, VI-A.rel, VI-B.* (``conv``: :func:`~ldpnb.papers.lift.theory.convexity_checks`;
+    ``quasi``: :func:`~ldpnb.papers.lift.theory.quasiconvexity_counterexample` for chi2)."""
     only = {f"SM {k}-only 0.5": 0.5 for k in ("l1", "chi2", "alpha")}
     pairs = [("SM l1-only 0.5", "SM l1 0.5"), ("SM chi2-only 0.5", "SM chi2 0.5"), ("SM alpha-only 0.5", "SM alpha=2")]
     win = {"q": "min_leak", "eps_min": 0.5, "eps_max": 4}
@@ -366,17 +459,35 @@ def lift_measures(wd, S, od, S_o, conv) -> dict:
     ratio = {k: ex.mean_curve(S_o, "AORR ALIP 0.5") / ex.mean_curve(S_o, f"SM {k} 0.5") for k in ("l1", "chi2")}
     convex = [n for n in conv if "lift-inverse" not in n or "α" in n]
     l1, chi2 = conv["ℓ1-lift-inverse"], conv["χ²-lift-inverse"]
+    rmax = np.maximum(ratio["l1"], ratio["chi2"])
+    rel = _relaxation(od)
+    sizes = [(f"SM {k} 0.65", f"SM {k} 0.5", {"q": q, "eps_max": 0.75}) for k in ("l1", "chi2")
+             for q in ("largest_block", "mean_block")]
     out.update({
         "VI-B.feas": {"violations": int(bad.sum()), "instances": len(a)},
-        "VI-B.comp": {"ratio_max": float(max(r.max() for r in ratio.values())),
-                      "ratio_l1_max": float(ratio["l1"].max()), "ratio_chi2_max": float(ratio["chi2"].max())},
+        "VI-B.comp": {"ratio_max": float(rmax.max()), "ratio_l1_max": float(ratio["l1"].max()),
+                      "ratio_chi2_max": float(ratio["chi2"].max()),
+                      "eps_above": [float(e) for e in rmax.index[rmax > 1.1]],
+                      "ratio_second": float(rmax.iloc[1]) if len(rmax) > 1 else float("nan")},
         "VI-B.conv": {"quasi_l1": l1["quasi_violations"], "pairs": l1["pairs"]},
-        "VI-B.conv.chi2": {"quasi_chi2": chi2["quasi_violations"], "pairs": chi2["pairs"]},
+        "VI-B.conv.chi2": {"f_a": quasi["f_a"], "f_b": quasi["f_b"], "f_mid": quasi["f_mid"], "level": quasi["level"],
+                           "rel_gap": quasi["rel_gap"], "eps_l": quasi["eps_l"], "quasi_chi2": chi2["quasi_violations"],
+                           "pairs": chi2["pairs"]},
+        "VI-A.rel": rel,
+        "VI-B.size": ex.orders(wd, sizes),
         "VI-B.convex": {"violations": sum(conv[n]["violations"] for n in convex),
                         "pairs": sum(conv[n]["pairs"] for n in convex)},
         "_text": {"d6": f"{ex.mean_at(wd, 'SM l1-only 0.5', 1.0, 'min_leak')[0] - 0.5:+.2f} nats (ℓ1 alone) "
                         f"against {ex.mean_at(wd, 'SM l1 0.5', 1.0, 'min_leak')[0] - 0.5:+.2f} (ℓ1 with its inverse)",
-                  "comp": f"{ratio['l1'].iloc[0]:.2f} (ℓ1) and {ratio['chi2'].iloc[0]:.2f} (χ²)"},
+                  "comp": f"{ratio['l1'].iloc[0]:.2f} (ℓ1) and {ratio['chi2'].iloc[0]:.2f} (χ²)",
+                  "comp2": (f"{ratio['l1'].iloc[1]:.3f} (ℓ1) and {ratio['chi2'].iloc[1]:.3f} (χ²) at ε = "
+                            f"{rmax.index[1]:g}") if len(rmax) > 1 else "n/a",
+                  "compabove": ", ".join(f"{e:g}" for e in rmax.index[rmax > 1.1]) or "none",
+                  "chi2level": f"{quasi['level']:.6f}", "chi2mid": f"{quasi['f_mid']:.6f}",
+                  "chi2eps": f"{quasi['eps_l']:.3f}", "chi2rel": f"{quasi['rel_gap']:.1e}",
+                  "chi2a": f"{quasi['f_a']:.6f}", "chi2b": f"{quasi['f_b']:.6f}",
+                  "relsafe": f"{rel['safe_violations']} of {rel['safe_instances']:,}",
+                  "relunsafe": f"{rel['aorr_violations']} of {rel['unsafe_instances']:,}"},
     })
     return out
 

@@ -1,7 +1,10 @@
 """Lift paper (Zarrabian, Ding and Sadeghi): numerical checks of the propositions, the
 counterexamples to five printed bounds, the identities of eq. (4) and Def. 5, the watchdog's
 analytic results (eqs. 11, 13, Def. 4, Thm. 1, Props. 2 and 7), the convexity of the lift-based
-constraints (Sec. VI-B) and the alpha-lift limits (Sec. VI-B).
+constraints and a constructed counterexample to that of the lift-inverse ones (Sec. VI-B), the
+support and count bound on the vertices of AORR's polytope (eq. 21; Secs. III-A2, V-A), the merge
+loop of Algorithm 2, ALIP against l1/chi2-privacy (Sec. VI-A), the consistency test of Fig. 1's end
+points, and the alpha-lift limits (Sec. VI-B).
 """
 
 from __future__ import annotations
@@ -9,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 import numpy as np
-from ldpnb.contracts import MAX_DENSE, Array, Integer, NonnegativeMatrix, RandomState, Real, contract
+from ldpnb.contracts import MAX_DENSE, Array, Instance, Integer, NonnegativeMatrix, OneOf, Optional, RandomState, Real, contract
 
 _ALPHAS = Array(1, low=1.0 + 1e-12)  #: orders alpha > 1
 _ALPHAS_ANY = Array(1, low=1e-12)  #: orders alpha > 0
@@ -32,12 +35,18 @@ __all__ = [
     "proposition_violations",
     "analytic_checks",
     "fig1_extremes",
+    "endpoint_consistency",
     "identity_errors",
     "eq11_nested",
     "refinement_checks",
     "prop7_feasibility",
     "ldp_feasible",
     "convexity_checks",
+    "quasiconvexity_counterexample",
+    "vertex_bound",
+    "vertex_support",
+    "relaxation_counterexample",
+    "algorithm2_merges",
     "alpha_limits",
     "nested_high_risk",
 ]
@@ -304,6 +313,47 @@ def fig1_extremes(n_runs: int, n_dist: int = 1000, n_s: int = 5, n_x: int = 17, 
     return {k: np.concatenate(v) for k, v in out.items()}
 
 
+@contract(runs=Instance(dict, example={"a": np.zeros(3)}), printed=Instance(dict, example={"a": (0.0, 0.0)}))
+def endpoint_consistency(runs: dict, printed: dict) -> dict[str, float]:
+    r"""Is a set of printed end points (Fig. 1) jointly consistent with one run of our generator?
+
+    ``runs[k]``: end point ``k`` in each of our ``n`` independent runs; ``printed[k] = (lo, hi)``: the
+    interval of values that print as the paper's number (half a unit of its last digit either side),
+    of which the point nearest the median of our runs is used (the rounding counts in the paper's
+    favour). The paper's run and ours are pooled (``n + 1`` runs); the statistic of a run is its
+    largest standardised distance ``T = max_k |x_k - med_k| / iqr_k``, with the median and the
+    interquartile range of end point ``k`` over the pooled runs, and the p-value is the rank of the
+    paper's ``T``, ``p = #{runs with T >= T_paper} / (n + 1)``. If the paper's run came from our
+    generator the ``n + 1`` runs are exchangeable and ``P(p <= a) <= a``: rejecting at ``p < 0.01``
+    errs at most 1% of the time (``n >= 100`` runs are needed for the test to be able to reject).
+    Not rejecting does not show that the paper used our generator.
+
+    Returns ``p_value``, ``t_paper``, ``runs`` (``n``) and ``z_<k>`` (the standardised distances of
+    the paper's values).
+
+    Examples
+    --------
+    >>> r = np.random.default_rng(0).normal(size=(2, 199))
+    >>> out = endpoint_consistency({"a": r[0], "b": r[1]}, {"a": (0.0, 0.0), "b": (-0.1, 0.1)})
+    >>> out["p_value"] > 0.5
+    True
+    >>> endpoint_consistency({"a": r[0], "b": r[1]}, {"a": (0.0, 0.0), "b": (9.0, 9.0)})["p_value"] < 0.01
+    True
+    """
+    keys = list(printed)
+    R = np.array([np.asarray(runs[k], dtype=float) for k in keys])  # (k, n)
+    if R.shape[1] < 2:
+        raise ValueError("endpoint_consistency needs at least 2 runs")
+    x = [min(max(float(np.median(r)), float(printed[k][0])), float(printed[k][1])) for k, r in zip(keys, R)]
+    X = np.column_stack([np.array(x), R])  # column 0: the paper
+    med = np.median(X, axis=1, keepdims=True)
+    q1, q3 = np.quantile(X, [0.25, 0.75], axis=1)
+    Z = np.abs(X - med) / np.maximum(q3 - q1, 1e-300)[:, None]
+    T = Z.max(axis=0)
+    return {"p_value": float(np.mean(T >= T[0])), "t_paper": float(T[0]), "runs": int(R.shape[1]),
+            **{f"z_{k}": float(v) for k, v in zip(keys, Z[:, 0])}}
+
+
 # --------------------------------------------------------------------------------------------
 # eq. (4) and Def. 5: the identities, against the direct definitions
 # --------------------------------------------------------------------------------------------
@@ -538,6 +588,199 @@ def convexity_checks(n_pairs: int, *, rng: Any = None, n_s: int = 5, n_x: int = 
         out[name] = {"pairs": per * len(concentrations), "violations": v, "worst_rel": worst,
                      "quasi_violations": q, "quasi_level_min": qmin}
     return out
+
+
+_INVERSE_PHI = {
+    # phi(l) of the lift-inverse measures and the lift above which phi is strictly concave
+    "chi2": (lambda L: (1.0 / L - 1.0) ** 2, 1.5),  # phi'' = (6 - 4 l) / l^4
+    "l1": (lambda L: np.abs(1.0 / L - 1.0), 1.0),  # phi = 1 - 1/l for l > 1
+}
+
+
+@contract(p_sx=NonnegativeMatrix(), kind=OneOf("chi2", "l1"), thresholds=Optional(Array(1, low=1.0)),
+          floor=Real(0, 1, low_open=True, high_open=True))
+def quasiconvexity_counterexample(p_sx: np.ndarray, kind: str = "chi2", *, thresholds: Any = None,
+                                  floor: float = 0.2) -> dict:
+    r"""Two columns ``a, b`` of ``P_{X|Y}`` that satisfy a lift-inverse constraint whose midpoint violates
+    it: the constraint set ``{v : f(v) <= c}`` of ``f = Psi_chi2`` or ``Psi_l1`` is not convex.
+
+    With ``l(v) = P_{S|X} v / P_S`` linear in the column ``v``, ``f(v) = sum_s P_S(s) phi(l_s(v))``
+    with ``phi(l) = (1/l - 1)^2`` (``chi2``, strictly concave for ``l > 3/2``) or ``|1/l - 1|``
+    (``l1``, concave for ``l > 1``). Along ``v(u) = m + u w``, where ``w`` moves only the lifts of two
+    secrets ``s1, s2`` (``P_{S|X} w = d (e_{s1} - e_{s2})``) and both lifts stay above the threshold,
+    ``g(u) = f(v(u))`` is strictly concave; if moreover ``l_{s1}(m) = l_{s2}(m)`` then ``g'(0) =
+    phi'(l_{s1}) - phi'(l_{s2}) = 0``, so ``g(0) > max(g(-1), g(1))``. The largest such ``d`` is a
+    linear programme in ``(m, w, d)``; it is solved for every pair ``(s1, s2)`` and every threshold,
+    and the pair with the largest relative gap is kept (``thresholds``: lifts both ends must reach;
+    default: the concavity threshold, 3/2 or 1, plus 0, 0.1, ..., 0.5). ``f`` is evaluated with the
+    same function as :func:`convexity_checks`. Every other lift of the midpoint (unchanged along
+    ``w``) is kept at least ``floor``, so that the level is a moderate budget, not an infinite one.
+
+    Returns ``a``, ``b``, ``mid``, ``f_a``, ``f_b``, ``f_mid``, ``level = max(f_a, f_b)``, ``gap =
+    f_mid - level`` (> 0 proves non-convexity at ``level``), ``rel_gap``, ``secrets``, ``threshold``
+    and ``eps_l``, the lift-inverse budget whose constraint is ``f <= level`` (``(e^eps_l - 1)^2`` for
+    chi2, ``e^eps_l - 1`` for l1, eq. 33). ``gap = 0`` and NaN columns when no pair of secrets can
+    reach the concave region.
+
+    Examples
+    --------
+    >>> P = np.array([[.2, .02, .03], [.02, .2, .03], [.06, .06, .38]])
+    >>> r = quasiconvexity_counterexample(P)
+    >>> bool(r["f_mid"] > r["level"])
+    True
+    """
+    from scipy.optimize import linprog
+
+    P = np.asarray(p_sx, dtype=float)
+    ps, K = P.sum(1), P / P.sum(0)
+    n_s, n_x = K.shape
+    _, c0 = _INVERSE_PHI[kind]
+    thresholds = c0 + 0.1 * np.arange(6) if thresholds is None else np.asarray(thresholds, dtype=float)
+    f = _constraint_functions(P)["χ²-lift-inverse" if kind == "chi2" else "ℓ1-lift-inverse"]
+    best = {"gap": 0.0, "rel_gap": 0.0, "a": np.full(n_x, np.nan), "b": np.full(n_x, np.nan),
+            "mid": np.full(n_x, np.nan), "f_a": np.nan, "f_b": np.nan, "f_mid": np.nan, "level": np.nan,
+            "secrets": (-1, -1), "threshold": np.nan}
+    nv = 2 * n_x + 1  # m (mid column), w (direction), d
+    for s1 in range(n_s):
+        for s2 in range(s1 + 1, n_s):
+            A_eq = np.zeros((n_s + 2, nv))
+            A_eq[0, :n_x] = 1.0  # sum m = 1
+            A_eq[1:n_s + 1, n_x:2 * n_x] = K  # P_{S|X} w = d (e_s1 - e_s2)
+            A_eq[1 + s1, -1], A_eq[1 + s2, -1] = -1.0, 1.0
+            A_eq[-1, :n_x] = K[s1] / ps[s1] - K[s2] / ps[s2]  # l_s1(m) = l_s2(m)
+            b_eq = np.zeros(n_s + 2)
+            b_eq[0] = 1.0
+            eye = np.eye(n_x)
+            rows = [np.hstack([-eye, -eye, np.zeros((n_x, 1))]), np.hstack([-eye, eye, np.zeros((n_x, 1))])]
+            others = [t for t in range(n_s) if t not in (s1, s2)]  # l_t(m) >= floor
+            rows.append(np.hstack([-K[others] / ps[others, None], np.zeros((len(others), n_x + 1))]))
+            for s in (s1, s2):  # l_s(m) - d / P_S(s) >= threshold
+                rows.append(np.concatenate([-K[s] / ps[s], np.zeros(n_x), [1.0 / ps[s]]])[None, :])
+            A_ub = np.vstack(rows)
+            cost = np.zeros(nv)
+            cost[-1] = -1.0
+            bounds = [(0, None)] * n_x + [(None, None)] * n_x + [(0, None)]
+            for c in thresholds:
+                b_ub = np.concatenate([np.zeros(2 * n_x), np.full(len(others), -floor), [-c, -c]])
+                r = linprog(cost, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=bounds, method="highs")
+                if r.status != 0 or r.x[-1] <= 0:
+                    continue
+                m, w = r.x[:n_x], r.x[n_x:2 * n_x]
+                a, b = np.clip(m + w, 0, None), np.clip(m - w, 0, None)
+                a, b, m = a / a.sum(), b / b.sum(), np.clip(m, 0, None) / np.clip(m, 0, None).sum()
+                fa, fb, fm = (float(f(v[None, :])[0]) for v in (a, b, m))
+                level = max(fa, fb)
+                if np.isfinite(fm) and (fm - level) / level > best["rel_gap"]:
+                    best = {"gap": fm - level, "rel_gap": (fm - level) / level, "a": a, "b": b, "mid": m,
+                            "f_a": fa, "f_b": fb, "f_mid": fm, "level": level, "secrets": (s1, s2),
+                            "threshold": float(c)}
+    lv = best["level"]
+    best["eps_l"] = float(np.log1p(np.sqrt(lv) if kind == "chi2" else lv)) if np.isfinite(lv) else np.nan
+    return best
+
+
+@contract(n_x=Integer(1, 10**6), n_s=Integer(1, 10**4))
+def vertex_bound(n_x: int, n_s: int) -> int:
+    r"""Upper bound on the number of vertices of AORR's polytope ``Pi`` (eq. 21) over ``n_x`` symbols
+    and ``n_s`` secrets: ``3^{n_s} sum_{k=1}^{min(n_s, n_x)} C(n_x, k)`` (exact integer).
+
+    Every vertex has at most ``n_s`` non-zero entries (:func:`vertex_support`), and a vertex is the
+    unique solution of its active constraints: its support ``T`` (``C(n_x, k)`` choices) and, for
+    each secret, the max-lift side active, the min-lift side active, or neither (``3^{n_s}``
+    choices). For fixed ``n_s`` this is a polynomial of degree ``n_s`` in ``n_x``.
+
+    Examples
+    --------
+    >>> vertex_bound(6, 2)
+    189
+    """
+    from math import comb
+
+    return 3 ** int(n_s) * sum(comb(int(n_x), k) for k in range(1, min(int(n_s), int(n_x)) + 1))
+
+
+@contract(vertices=Array(2, min_size=0), tol=Real(0, 1))
+def vertex_support(vertices: np.ndarray, *, tol: float = 1e-9) -> int:
+    r"""Largest number of entries above ``tol`` among the rows (vertices) of ``vertices``.
+
+    At a vertex of ``Pi`` (eq. 21) ``|X|`` linearly independent constraints are active. The rows of
+    ``P_{S|X}`` (the lift constraints) and ``1^T`` (``sum_s P_{S|X}(s|x) = 1``) all lie in the row
+    space of ``P_{S|X}``, of dimension at most ``|S|``; so at least ``|X| - |S|`` of the active
+    constraints are ``v_x = 0``, and a vertex has at most ``|S|`` non-zero entries.
+
+    Examples
+    --------
+    >>> vertex_support(np.array([[0.5, 0.5, 0.0], [1.0, 0.0, 0.0]]))
+    2
+    """
+    V = np.asarray(vertices, dtype=float)
+    return int((V > tol).sum(axis=1).max()) if V.shape[0] else 0
+
+
+@contract()
+def relaxation_counterexample() -> dict[str, float]:
+    r"""Counterexample C1 read as an ALIP mechanism: it is ``(eps_l, eps_u)``-ALIP at its tight budgets
+    ``eps_u = log 1.2``, ``eps_l = -log 0.6`` (``lambda = eps_l / (eps_l + eps_u) = 0.737``), but not
+    l1-private nor chi2-private at the same budgets (Sec. VI-A calls these measures relaxations of
+    ALIP). Returns the budgets, ``lam``, the max l1-lift and chi2-lift with their bounds ``e^eps_u - 1``
+    and ``(e^eps_u - 1)^2``, ``violations`` (0-2) and ``sum_u = e^eps_u + e^{-eps_l}``, below 2.
+
+    Examples
+    --------
+    >>> r = relaxation_counterexample()
+    >>> r["violations"], round(r["l1"], 4), round(r["l1_bound"], 4)
+    (2, 0.2667, 0.2)
+    """
+    J = counterexample_c1()
+    L, p_s, _ = _lifts(J)
+    eu, el = float(np.log(L.max())), float(-np.log(L.min()))
+    l1 = float(_measure(L, p_s, "l1", False, None).max())
+    c2 = float(_measure(L, p_s, "chi2", False, None).max())
+    b = float(np.expm1(eu))
+    return {"eps_l": el, "eps_u": eu, "lam": el / (el + eu), "l1": l1, "l1_bound": b, "chi2": c2,
+            "chi2_bound": b**2, "violations": int(l1 > b * (1 + 1e-9)) + int(c2 > b**2 * (1 + 1e-9)),
+            "sum_u": float(np.exp(eu) + np.exp(-el))}
+
+
+def _merges_task(task, rng):
+    from ldpnb.mechanisms.orr import subset_random_response
+
+    dist, p_sx, eps_grid, lams, feasibility = task
+    rows = []
+    for lam in lams:
+        for eps in eps_grid:
+            el, eu = alip_budgets(float(eps), float(lam))
+            r = subset_random_response(p_sx, el, eu, feasibility=feasibility)
+            rows.append({"dist": dist, "lam": float(lam), "eps": float(eps), "n_partition": len(r.partition),
+                         "n_blocks": len(r.blocks), "fallback": bool(r.fallback), "lp_failures": r.lp_failures})
+    return rows
+
+
+@contract(joints=Array(3, low=0), eps_grid=Array(1, low=1e-12), lams=Array(1, low=1e-9, high=1 - 1e-9),
+          feasibility=OneOf("lp", "printed"), seed=RandomState())
+def algorithm2_merges(joints: np.ndarray, eps_grid, lams, *, feasibility: str = "printed", seed: Any = 0):
+    r"""How often Algorithm 2's while loop (lines 7-14) merges blocks of Algorithm 1's partition.
+
+    Runs :func:`ldpnb.mechanisms.orr.subset_random_response` with the given block feasibility test
+    (``"printed"``: the polytope ``Pi(X_i)`` of eq. 21 is non-empty; ``"lp"``: LP (22) is feasible) on
+    every distribution, budget and ``lambda``; each merge of the loop removes one block, so
+    ``n_partition - n_blocks`` counts the merges. Returns a DataFrame with ``dist, lam, eps,
+    n_partition, n_blocks, fallback, lp_failures``.
+
+    Examples
+    --------
+    >>> P = random_joint(5, 17, rng=np.random.default_rng(0))[None]
+    >>> d = algorithm2_merges(P, [1.0], [0.5])
+    >>> int((d.n_partition - d.n_blocks).sum())
+    0
+    """
+    import pandas as pd
+
+    from ldpnb.repro.parallel import sweep
+
+    J = np.asarray(joints, dtype=float)
+    tasks = [(i, J[i], [float(e) for e in eps_grid], [float(x) for x in lams], feasibility) for i in range(len(J))]
+    return pd.DataFrame([r for rows in sweep(_merges_task, tasks, seed=seed) for r in rows])
 
 
 # --------------------------------------------------------------------------------------------

@@ -9,8 +9,9 @@ per figure of the paper).
 from . import experiments, figures, values
 from .claims import CLAIMS
 from .model import (
-    ISLAND_MODES, PrivicResult, adversarial_prior, ba_convergence_summary, ba_ibu_duality_gap, block_indices,
-    fake_report_share, flat_index, inner_columns, island_prior, lap_grid_channel, load_privic_counts, padded_row,
+    ISLAND_MODES, PrivicResult, adversarial_prior, all_supports, ba_convergence_summary, ba_ibu_duality_gap,
+    block_indices, elastic_fixpoints, fake_report_share, flat_index, inner_columns, island_prior, lap_at_level,
+    lap_grid_channel, lap_tight_level, load_privic_counts, padded_row,
     paper_label_percent, privic, privic_bins, privic_distance, privic_edges, privic_table, right_inverse_residual,
     row_similarity, row_stats, tight_eps_ba,
 )
@@ -21,8 +22,9 @@ from .values import (
 
 __all__ = [
     "CLAIMS", "experiments", "figures", "values",
-    "ISLAND_MODES", "PrivicResult", "adversarial_prior", "ba_convergence_summary", "ba_ibu_duality_gap",
-    "block_indices", "fake_report_share", "flat_index", "inner_columns", "island_prior", "lap_grid_channel",
+    "ISLAND_MODES", "PrivicResult", "adversarial_prior", "all_supports", "ba_convergence_summary",
+    "ba_ibu_duality_gap", "block_indices", "elastic_fixpoints", "fake_report_share", "flat_index",
+    "inner_columns", "island_prior", "lap_at_level", "lap_grid_channel", "lap_tight_level",
     "load_privic_counts", "padded_row", "paper_label_percent", "privic", "privic_bins", "privic_distance",
     "privic_edges", "privic_table", "right_inverse_residual", "row_similarity", "row_stats", "tight_eps_ba",
     "AUTHORS_TIGHT_EPS", "CITIES", "CITY_NAMES", "CITY_SHAPE", "ISLAND_A", "ISLAND_B", "PAPER_GRID_TEXT",

@@ -15,10 +15,15 @@ Tolerances are fixed here, before the chapter runs:
   and paper scale, 1 at smoke scale).  The paper side uses the larger sd, so the tolerance neither
   shrinks when five printed rounds are implausibly tight nor ignores a row where they scatter more than
   ours.  Under the null (16 disjoint groups of 5 calibration rounds graded against each other) z = 3.5
-  gives at most 4.2 % chance that any of the 42 data rows of a column fails;
+  gives at most 4.2 % chance that any of the 42 data rows (the four columns together) fails;
 * Monte Carlo orderings compare means whose gaps are many standard errors (the note gives them);
-* "is the MLE" is graded with the likelihood-ratio region (:func:`~ldpnb.papers.privic.experiments.likelihood_region`)
-  and the certified log-likelihood gap of :func:`~ldpnb.papers.privic.experiments.pooled_mle`.
+* "is the MLE" is graded with the certified log-likelihood gap of
+  :func:`~ldpnb.papers.privic.experiments.pooled_mle` against the likelihood-ratio region calibrated on the
+  rounds themselves (:func:`~ldpnb.papers.privic.experiments.calibrated_regions`: the 95 % quantile of the
+  true distribution's gap under the same protocol), not Wilks' :math:`\chi^2_{m-1}/2`
+  (:data:`REGION`, shown for comparison), which assumes independent reports and an interior maximum;
+* rows marked "a Monte Carlo decision" compare a mean over rounds with a threshold; they are to be graded
+  with their intervals (holds / reversed / undecided) by the statistics layer.
 """
 
 from __future__ import annotations
@@ -33,7 +38,7 @@ from ldpnb.papers.privic.values import (
 from ldpnb.contracts import Array, Integer, Real, contract
 from ldpnb.repro.claims import Claim, Printed, claim_table
 
-__all__ = ["CLAIMS", "ROUNDS", "Z_TABLE", "table_tolerance", "REGION", "TREND_TOL", "ERRATA"]
+__all__ = ["CLAIMS", "ROUNDS", "MLE_ROUNDS", "Z_TABLE", "table_tolerance", "REGION", "TREND_TOL", "ERRATA"]
 
 #: PRIVIC rounds per (city, beta) at each scale (the paper: 5, Sec. 6).
 ROUNDS = {"smoke": 1, "book": 5, "paper": 5}
@@ -55,7 +60,8 @@ def _region(m: int) -> float:
     return float(chi2.ppf(0.95, m - 1) / 2)
 
 
-#: Half the 95 % chi-square quantile with m - 1 degrees of freedom (m = 165 Paris, 384 SF): total nats.
+#: Half the 95 % chi-square quantile with m - 1 degrees of freedom (m = 165 Paris, 384 SF): total nats
+#: (Wilks' region, for comparison with the calibrated one).
 REGION = {"paris": _region(165), "sf": _region(384)}
 
 #: Allowed rise between consecutive row means of Table III (noise): 3.5 sd of the difference of two
@@ -204,9 +210,12 @@ def _island_claims():
         Claim("F2-Ed", "The softened reading: BA's expected distance E[d(A, Y)] decreases as ε grows (β = 0.2 … 1)",
               source="derived", kind="monotone", direction="decreasing", strict=True,
               where="Sec. 3.1 ('closer and closer'), read for the whole distribution"),
-        Claim("F2-LAP", "LAP 'always obfuscates every location around its true position': its most likely report "
-                        "for A is A at every ε of Fig. 2", source="paper",
-              paper=Printed("around its true position", "Sec. 3.1"), kind="holds", rule="lap_at_A == n"),
+        Claim("F2-LAP", "LAP's most likely report for A is A at every ε of Fig. 2 (padded, row-normalised LAP)",
+              source="invariant", kind="holds", rule="lap_at_A == n",
+              where="Sec. 3.1 ('LAP always obfuscates every location around its true position')",
+              note="True by construction: LAP's row e^{−εd(A,·)}/Z peaks at d = 0. Kept as a check of our padded "
+                   "LAP, not as a test of the paper (the third edition graded it as a paper claim, which cannot "
+                   "fail)."),
         Claim("F2-elastic", "For ε ≤ 1.6 BA keeps A's reports out of the deserted block, LAP does not: "
                             "P(block | A) of BA below LAP's at ε = 0.4, 0.8, 1.2, 1.6", source="paper",
               paper=Printed("BA protects the isolated A; LAP reports it in a deserted area", "Sec. 3.1, Fig. 2a"),
@@ -242,7 +251,23 @@ def _island_claims():
 
 
 def _fig3_claims():
-    out = []
+    out = [
+        Claim("T-LAP-level", "LAP tuned to BA's tight level has 'the same level of geo-ind' as BA: tight level of "
+                             "the padded LAP over its nominal ε, the 25 β of Fig. 3, both cities (within 1 %)",
+              source="paper", paper=Printed("the same level of geo-ind", "Sec. 3.1, paragraph before Fig. 2"),
+              kind="holds", rule="max(abs(ratio - 1)) <= 0.01", expect="diverges",
+              instead="min(ratio) >= 1 and max(ratio) > 1.05",
+              note="Each row of the padded LAP is normalised over the padded grid, so its own tight level exceeds "
+                   "the nominal one, most at high privacy (the normalisers differ most between edge and centre "
+                   "cells). Measured by the audit of the third edition before this row was written. F3-LAPcal "
+                   "checks that Fig. 3's conclusion survives calibrating LAP to the tight level."),
+        Claim("F3-LAPcal", "Fig. 3 with LAP calibrated so that its tight level equals BA's (nominal ε lowered, "
+                           "lap_at_level): LAP still has the lower mean EMD at β = 0.2 and 0.4, both cities",
+              source="derived", kind="order", relation="LAP_cal < BA",
+              where="Sec. 3.2, Fig. 3, at the two β where LAP's excess level is largest",
+              note="The excess (T-LAP-level) favours LAP by up to 10 % of budget at β = 0.2; the order in Fig. 3 is "
+                   "a factor 2.5 or more, so the calibration should not change it."),
+    ]
     for c, n in _CITY.items():
         lo, hi = {"paris": (0.4, 1.4), "sf": (0.0, 1.0)}[c]
         interval = f"({lo:g}, {hi:g}]" if c == "paris" else f"({lo:g}, {hi:g})"
@@ -267,10 +292,32 @@ def _fig3_claims():
                   paper=Printed(f"BA better for β ∈ {interval}", "Sec. 3.2"), kind="holds",
                   rule="all(win_B < win_LAP) and all(beyond_LAP < beyond_B)",
                   where="Fig. 3 protocol with IBU started at the true π (not the paper's stated protocol)",
-                  **({"expect": "diverges", "instead": "all(upto1_B < upto1_LAP) and all(from14_LAP < from14_B)",
-                      "note": "Variant B's crossover is in (1.0, 1.4] (LAP wins at 1.4 by about 12 standard errors), "
-                              "inside the paper's interval."} if c == "paris" else
-                     {"note": "Variant B's crossover lies between 1.0 and 1.4 (the paper: 1)."})),
+                  expect="diverges", instead="all(upto1_B < upto1_LAP) and all(from14_LAP < from14_B)",
+                  note="Variant B's crossover is in (1.0, 1.4] (LAP wins at 1.4 by about 12 standard errors), "
+                       "inside the paper's interval.") if c == "paris" else
+            Claim("F3-B-sf", "San Francisco, variant B only (BA's IBU started at the true π, an initialisation "
+                             "artefact: F3-B-drift): BA beats LAP at every β < 1, and LAP beats BA at every β from "
+                             "the crossover on, which lies in [1.0, 1.4] (all 25 β, none skipped)",
+                  source="extension", kind="holds", rule="all(win_B < win_LAP) and 1.0 <= cross_B <= 1.4",
+                  where="Sec. 3.2 ('β ∈ (0, 1)'), Fig. 3 protocol with IBU started at the true π (not the paper's "
+                        "stated protocol)",
+                  note="cross_B is the smallest β from which LAP's mean EMD is below variant B's at every larger β. "
+                       "The third edition skipped β = 1.0-1.2, where the two are within noise; the window [1.0, 1.4] "
+                       "contains the tie. A row about an artefact: it says where the only crossover we found lies, "
+                       "not that the paper's protocol gives one (criterion rewritten after the audit of the third "
+                       "edition had shown variant B's first LAP win at 1.2-1.4)."),
+            Claim(f"F3-cross-{c}", f"{n}: 'as the level of privacy decreases, the EMD of BA becomes worse than that "
+                                   "of LAP': BA has the lower mean EMD at some β of the 25 (the stated protocol)",
+                  source="paper", paper=Printed("BA becomes worse than LAP as privacy decreases", "Sec. 3.2"),
+                  kind="holds", rule="any(BA < LAP)", expect="diverges", instead="all(LAP < BA)",
+                  note="There is no crossover: LAP has the lower EMD at every β from 0.2 to 5, also below the "
+                       "paper's interval (β ≤ 0.4 in Paris) where the paper's wording has BA not better."),
+            Claim(f"F3-comparable-{c}", f"{n}: BA's statistical utility is 'eventually becoming comparable' to LAP's "
+                                        "as privacy decreases (ratio of mean EMDs BA / LAP at β = 5 at most 2)",
+                  source="paper", paper=Printed("eventually becoming comparable", "Sec. 1 (twice)"), kind="holds",
+                  rule="ratio[-1] <= 2", expect="diverges", instead="ratio[-1] > ratio[0]",
+                  note="'Comparable' read as within a factor 2. The ratio grows with β instead: LAP's EMD falls "
+                       "much faster than BA's."),
         ]
     out += [
         Claim("P4", "The ordering BA < LAP under more IBU iterations: 10, 100, 1,000 and 10,000 (Paris β = 0.2, "
@@ -376,7 +423,7 @@ def _table_claims():
               relation="without < with", where="Appendix B, Table III, row 15; Alg. 1 step (iv)"),
         Claim("F10-shape-paris", "Paris: the final EMD 'starts by sharply decreasing and then eventually stabilizes' "
                                  "with β (strictly decreasing over β = 0.1 … 1, steeper on [0.1, 0.3] than on "
-                                 "[0.7, 1])", source="paper", paper=Printed("sharp decrease, then stable", "Sec. 6, Fig. 10"),
+                                 "[0.9, 1])", source="paper", paper=Printed("sharp decrease, then stable", "Sec. 6, Fig. 10"),
               kind="holds", rule="max(steps) < 0 and slope_first > slope_last"),
         Claim("F10-shape-sf", "San Francisco: the same shape", source="paper",
               paper=Printed("sharp decrease, then stable", "Sec. 6, Fig. 10"), kind="holds",
@@ -389,45 +436,72 @@ def _table_claims():
     return out
 
 
+#: Rounds of PRIVIC with the certified MLE per (protocol, city, beta), at each scale.  Their truth gaps
+#: calibrate the likelihood-ratio region (experiments.calibrated_regions); 60 rounds put the 95 % quantile
+#: between the 54th and 60th order statistics with 95 % confidence.
+MLE_ROUNDS = {"smoke": {"paris": 3, "sf": 2}, "book": {"paris": 60, "sf": 20}, "paper": {"paris": 200, "sf": 60}}
+
+_REGION_NOTE = ("The region is calibrated on the rounds themselves: the 95 % quantile of the true π's gap over "
+                "the rounds of the same protocol, city and β (experiments.calibrated_regions), since the pooled "
+                "likelihood's χ²(m−1)/2 assumes independent reports and an interior maximum (region_chi2, "
+                "shown for comparison). Mean over rounds against the region: a Monte Carlo decision, to be "
+                "graded with its interval by the statistics layer.")
+
+
+def _mle_cell(i, text, paper, protocol, c, b, candidate, expect, note=""):
+    kw = {"expect": "diverges", "instead": "mean(gap_lo) > region"} if expect == "diverges" else {}
+    return Claim(i, text, source="paper", paper=paper, kind="holds", rule="mean(gap_hi) <= region",
+                 where=f"{protocol}; candidate: {candidate}", note=(note + " " + _REGION_NOTE).strip(), **kw)
+
+
 def _mle_claims():
+    r6 = Printed("the combination is the MLE ('also what we have witnessed in the experiments')", "Sec. 5, Remark 6")
+    s6 = Printed("converges to the MLE", "Sec. 6, paragraph after Table II")
+    util = Printed("step 3 (GIBU) is not really necessary", "Sec. 5, Remark 6")
     out = []
-    for c, n in _CITY.items():
+    alg1, a11 = "Alg. 1 as written (fresh users each cycle, ⊕)", "the tables' protocol (the same users every cycle)"
+    # Remark 6, every protocol x city x beta.  Expectations fixed before this edition's run from the third
+    # edition's record (combination gaps 153-177 / 2,900-3,250 nats under Alg. 1, 75 / 93 and 2,035 / 2,200
+    # under the tables' protocol; truth gaps 45-70 / 100-150) and a region about the truth's mean gap plus
+    # 1.645 of its sd (sd at most sqrt(mean) when the pooled statistic is at most as variable as Wilks').
+    expect_r6 = {("ALG1", c, b): "diverges" for c in _CITY for b in (1.0, 0.5)}
+    expect_r6 |= {("A11", "paris", 1.0): "pass", ("A11", "paris", 0.5): "diverges",
+                  ("A11", "sf", 1.0): "diverges", ("A11", "sf", 0.5): "diverges"}
+    for (p, c, b), e in expect_r6.items():
+        i = f"R6-{c}-{b:g}" if p == "ALG1" else f"R6-A11-{c}-{b:g}"
+        out.append(_mle_cell(i, f"{_CITY[c]}, β = {b:g}, {alg1 if p == 'ALG1' else a11}: the combination of the "
+                                "per-cycle estimates is the MLE (its mean log-likelihood gap to the certified MLE "
+                                "within the calibrated 95 % likelihood-ratio region)", r6, p, c, b,
+                             "the sample-weighted combination of the μ_t", e))
+    # 'Step 3 is not really necessary', in EMD to the truth, every cell.  Values of the third edition's record
+    # were known when this criterion was written: EMD(MLE) / EMD(combination) = 0.65, 1.00 (Paris, Alg. 1),
+    # 0.95, 1.28 (Paris, tables' protocol), 0.22-0.49 (San Francisco).
+    ratio_expect = {("ALG1", "paris", 1.0): "diverges", ("ALG1", "paris", 0.5): "pass",
+                    ("A11", "paris", 1.0): "pass", ("A11", "paris", 0.5): "pass"}
+    for p in ("ALG1", "A11"):
+        for c in _CITY:
+            for b in (1.0, 0.5):
+                e = ratio_expect.get((p, c, b), "diverges")
+                kw = ({"expect": "diverges", "instead": "mean(MLE) < 0.9 * mean(combination)",
+                       "note": "GIBU's MLE is materially closer to π than the combination."} if e == "diverges" else
+                      {"note": "A gain below 10 % of the EMD is called immaterial. Where the MLE is farther from π "
+                               "than the combination, EM run to its maximum over-fits in EMD."})
+                out.append(Claim(
+                    f"R6-util-{c}-{b:g}" if p == "ALG1" else f"R6-util-A11-{c}-{b:g}",
+                    f"{_CITY[c]}, β = {b:g}, {alg1 if p == 'ALG1' else a11}: step 3 (GIBU) 'is not really necessary': "
+                    "the certified MLE is not materially closer to π than the combination (mean EMD of the MLE at "
+                    "least 90 % of the combination's)", source="paper", paper=util, kind="holds",
+                    rule="mean(MLE) >= 0.9 * mean(combination)", where=p + "; EMD to the true π, paired rounds", **kw))
+    # 'PRIVIC converges to the MLE': theta_N of the tables' protocol, every city x beta.
+    for c in _CITY:
         for b in (1.0, 0.5):
-            out.append(Claim(
-                f"R6-{c}-{b:g}", f"{n}, β = {b:g}, Alg. 1 as written: 'the combination of all estimations should "
-                                 "already be the MLE' (its log-likelihood gap to the certified MLE, mean over rounds, "
-                                 f"within the 95 % likelihood-ratio region, {REGION[c]:.1f} nats)", source="paper",
-                paper=Printed("the combination is the MLE", "Sec. 5, Remark 6"), kind="holds",
-                rule="mean(gap_hi) <= region", expect="diverges", instead="min(gap_lo) > region",
-                note="Under Alg. 1 (fresh users each cycle, ⊕) the combination is outside the region in every round: "
-                     "farther from the MLE than the true π itself."))
-    out += [
-        Claim("R6-A11-sf", "San Francisco, the tables' protocol: the combination of the μ_t is outside the region "
-                           "in every round (β = 1 and 0.5)", source="extension", kind="holds", rule="min(gap_lo) > region",
-              where="Remark 6 under the protocol of Tables III-IV (a pseudo-likelihood)"),
-        Claim("R6-util-sf", "San Francisco, Alg. 1: step 3 (GIBU) is not 'really unnecessary': the MLE is closer "
-                            "to π than the combination (EMD, every round, β = 1 and 0.5)", source="extension",
-              kind="order", relation="MLE < combination", where="Remark 6 ('not really necessary'), in EMD"),
-    ]
-    for c, n in _CITY.items():
-        for b in (1.0, 0.5):
-            i = f"S6-MLE-{c}-{b:g}"
-            text = (f"{n}, β = {b:g}: 'PRIVIC … converges to the MLE': θ_N of the tables' protocol within the 95 % "
-                    f"likelihood-ratio region of the MLE of the same reports ({REGION[c]:.1f} nats; mean gap)")
-            if c == "paris" and b == 1.0:
-                out.append(Claim(i, f"{n}, β = 1: θ_N sits on the edge of the 95 % region of the MLE (mean gap within "
-                                    "3.5 standard errors of the region's boundary): undecided", source="derived",
-                                 kind="close", reference=REGION[c], atol=0.0, z=3.5,
-                                 where="Sec. 6 ('converges to the MLE'), Paris β = 1",
-                                 note="In calibration rounds the mean gap was 99.6 ± 8.6 (se) nats against 97.4: five "
-                                      "rounds cannot decide this case, so the row checks that it is a borderline one."))
-            else:
-                out.append(Claim(i, text, source="paper",
-                                 paper=Printed("converges to the MLE", "Sec. 6, paragraph after Table II"), kind="holds",
-                                 rule="mean(gap_hi) <= region",
-                                 **({"expect": "diverges", "instead": "min(gap_lo) > region",
-                                     "note": "θ_N is thousands of nats below the MLE: PRIVIC's estimate has not reached "
-                                             "the maximum likelihood of its own reports."} if c == "sf" else {})))
+            out.append(_mle_cell(
+                f"S6-MLE-{c}-{b:g}", f"{_CITY[c]}, β = {b:g}: 'PRIVIC … converges to the MLE': θ_N of the tables' "
+                                     "protocol has its mean log-likelihood gap to the certified MLE of the same "
+                                     "reports within the calibrated 95 % region", s6, "A11", c, b, "θ_N",
+                "diverges", note="The third edition graded Paris β = 1 as 'borderline' against Wilks' 97.4 nats "
+                                 "(any mean in [53, 142] passed): an undecided case counted as a pass."
+                if (c, b) == ("paris", 1.0) else ""))
     out += [
         Claim("T-I-rank", "𝒢 = (Ĉ(1) … Ĉ(N)) has full row rank m (right-invertible) for every PRIVIC run (both "
                           "cities, β ∈ {0.5, 1}; numerical rank)", source="paper",
@@ -437,23 +511,120 @@ def _mle_claims():
                       "report; log-likelihoods within the certificates, Paris β = 1)", source="paper",
               paper=Printed("unique MLE", "Thm 5.2"), kind="holds",
               rule="max(gaps) <= 1e-6 and abs(l1 - l2) <= sum(gaps)"),
-        Claim("T-I2b", "The two plain-GIBU runs approach each other as iterations grow (EMD between them at 300, "
-                       "3,000 and 30,000 iterations)", source="derived", kind="monotone", direction="decreasing",
+        Claim("T-I2b", "The two plain-GIBU runs approach each other as iterations grow (EMD between them at three "
+                       "budgets: 100, 1,000 and 10,000 iterations at book and paper scale, 30, 300, 3,000 at smoke "
+                       "scale)", source="derived", kind="monotone", direction="decreasing",
               strict=True, where="Thm 5.2 (unique limit)"),
         Claim("T-I3", "GIBU's log-likelihood never decreases (smallest step)", source="invariant", kind="holds",
               rule="min_step >= -1e-12", where="EM monotonicity (Dempster, Laird and Rubin 1977)"),
-        Claim("T-L", "Any full-support start works: from a Dirichlet draw PRIVIC's EMD also decreases and stays "
-                     "finite", source="paper", paper=Printed("any θ0 with full support", "Remark 5"), kind="holds",
-              rule="finite == 1 and decreases == 2"),
+        Claim("T-L", "Any full-support start 'would suffice for the process to eventually converge': after three "
+                     "times the paper's cycles (Paris, β = 1, tables' protocol) PRIVIC started at Dirichlet(1) draws "
+                     "ends as close to π as started at uniform (difference of mean EMDs within ±0.03 grid units "
+                     "with two standard errors)", source="paper",
+              paper=Printed("any θ0 with full support", "Remark 5"), kind="holds", rule="abs(diff) + 2 * se <= 0.03",
+              note="0.03 grid units (about 16 m, a fifth of the final EMD) is the largest difference we call "
+                   "immaterial; two standard errors of the difference of the two means (Welch) keep a start that "
+                   "is truly forgotten from failing by noise. The third edition only checked that the EMD stays "
+                   "finite and decreases, which any start satisfies."),
         Claim("T-N", "A user reporting in k = 2 cycles through 2β-geo-ind BA channels is 2kβ-geo-ind (β = 0.5, "
                      "tight level of the pair channel)", source="paper",
               paper=Printed("ε ≤ 2kβ", "Sec. 5 (sequential composition)"), kind="range", upper=2 + 1e-9,
               one_sided=True),
-        Claim("T2", "Table II: BA and IBU cost O(n²) per iteration (log-log slope of the time per iteration "
-                    "against the number of cells, m = 144 … 1,600; medians of 5 timings)", source="paper",
-              paper=Printed("O(n²)", "Sec. 6, Table II"), kind="holds",
-              rule="1.5 <= slope_ba <= 2.5 and 1.5 <= slope_ibu <= 2.5", volatile=True,
-              note="A slope of 1 would mean no quadratic term, 3 the cubic IBU of the authors' loops.", scales=_BOOK),
+        Claim("T2-table", "Table II: BA and IBU cost O(n²) per cycle. Read with n = cells, the printed run times "
+                          "per iteration grow from Paris to San Francisco like m² ((384/165)² = 5.4) within a "
+                          "factor 2", source="paper", paper=Printed("O(n²)", "Sec. 6, Table II"), kind="holds",
+              rule="0.5 <= ba_ratio <= 2 and 0.5 <= ibu_ratio <= 2", expect="diverges",
+              instead="0.5 <= ba_ratio <= 2 and ibu_ratio > 10",
+              note="ba_ratio, ibu_ratio: (time per iteration in San Francisco / in Paris) / 5.4, from the printed "
+                   "times per cycle (3.256 s, 16.805 s for 8 and 5 BA iterations; 1.30 s, 128.192 s for 10 and 5 "
+                   "IBU iterations). BA's times fit m²; IBU's grow 197-fold per iteration, which fits n = users "
+                   "(12.2² = 149) rather than cells: the table's n is not defined."),
+        Claim("T2", "Our vectorised BA and IBU cost O(m²) per iteration (log-log slope of the time per iteration "
+                    "against the number of cells, m = 144 … 1,600; medians of 5 timings)", source="invariant",
+              kind="holds", rule="1.5 <= slope_ba <= 2.5 and 1.5 <= slope_ibu <= 2.5", volatile=True,
+              where="Sec. 6, Table II ('complexity O(n²)'), for our code",
+              note="A property of our implementation, not of the authors' loops (T2-table grades the paper's "
+                   "numbers). Machine-dependent: its numbers are in the timings file and in the chapter's Table II "
+                   "comparison.", scales=_BOOK),
+    ]
+    for c, n in _CITY.items():
+        it = {"paris": (8, 10, 14), "sf": (5, 5, 7)}[c]
+        out += [
+            Claim(f"S6-true-{c}", f"{n}, β = 1: 'PRIVIC converges to the true distribution': run three times the "
+                                  f"paper's {it[2]} cycles, θ_t keeps approaching π (mean EMD after {3 * it[2]} "
+                                  f"cycles at most 80 % of that after {it[2]})", source="paper",
+                  paper=Printed("PRIVIC converges to the true distribution", "Sec. 1 (end of the introduction and "
+                                "contribution 5)"), kind="holds", rule="emd_end <= 0.8 * emd_N",
+                  **({"expect": "diverges", "instead": "emd_end > 0.8 * emd_N and mle_end < 0.8 * mle_N"}
+                     if c == "paris" else {}),
+                  note="Thm 5.2 proves that GIBU over all cycles (Alg. 1 step 3) converges to the unique MLE, not "
+                       "that θ_t, the estimate the experiments report, converges to π. In the tables' protocol the "
+                       "pooled MLE does tend to π (the same users' reports accumulate; its error falls like "
+                       "1/√cycles, to 58 % after three times the cycles: mle_N, mle_end). θ_t is IBU on one "
+                       "cycle's reports warm started at the previous estimate; both cities were declared "
+                       "'diverges' (θ_t stalls) before any run. Decision log: the smoke run (one round) showed θ_t "
+                       "still falling in San Francisco (0.187 → 0.103, ratio 0.55: 7 cycles had not let it settle), "
+                       "so San Francisco's expectation became 'pass'; Paris (ratio 0.80 in that round) kept "
+                       "'diverges'. Rule unchanged; the rounds were raised to 20 in Paris before the book run."),
+            Claim(f"S6-tradeoff-{c}", f"{n}, β = 1 and 0.5: 'the overall privacy protection and its trade-off with "
+                                      "QoS … will also improve' with every cycle: the BA objective I + β AvgD of each "
+                                      "cycle's mechanism under the true π never rises by more than 3.5 standard "
+                                      "errors of a step, and ends below where it starts", source="paper",
+                  paper=Printed("privacy and its trade-off with QoS improve every cycle", "Sec. 6, Discussion"),
+                  kind="holds", rule="all(steps <= 3.5 * step_se) and all(last < first)",
+                  note="steps: differences of the mean objective over rounds between consecutive rows (β = 1, then "
+                       "0.5); step_se: the standard error of each from the rounds' paired differences. The paper "
+                       "gives no measure; BA's own objective, evaluated on the population the mechanism serves, is "
+                       "its trade-off (Def. 2.9). A Monte Carlo decision."),
+            Claim(f"S6-BA-conv-{c}", f"{n}, β = 1: 'each cycle comprised {it[0]} iterations of BA until it "
+                                     f"converged': after {it[0]} iterations on π every row of BA's channel is within "
+                                     "total variation 0.05 of the limit's", source="paper",
+                  paper=Printed(f"{it[0]} iterations of BA until it converged", "Sec. 6, paragraph after Table II"),
+                  kind="holds", rule="row_tv <= 0.05", expect="diverges", instead="support_k > 2 * support_inf",
+                  note="The limit is BA run to max |ΔC| < 1e-8; 'converged' read as every user's reporting "
+                       "distribution within 5 % of its limit. Expected from P3 and the BA history figure (the "
+                       "output support still spans the map after 10 iterations)."),
+            Claim(f"S6-IBU-conv-{c}", f"{n}, β = 1: '{it[1]} iterations of IBU until it converged to the MLE', "
+                                      f"in every one of the {it[2]} cycles: each cycle's IBU estimate lies within the "
+                                      "95 % likelihood-ratio region of the certified MLE of that cycle's reports",
+                  source="paper", paper=Printed(f"{it[1]} iterations of IBU until it converged to the MLE",
+                                                "Sec. 6, paragraph after Table II"),
+                  kind="holds", rule="max(gap) <= region",
+                  **({"expect": "diverges", "instead": "gap[0] > region"} if c == "sf" else {}),
+                  note="gap: per cycle, the mean over rounds of L(MLE of the cycle) − L(μ_t), total nats; region: "
+                       "Wilks' χ²(m−1)/2, calibrated for independent reports, which one cycle of distinct users is; "
+                       "with the users' locations fixed it is conservative (too wide). The first cycle starts IBU "
+                       "at uniform, the others at the previous estimate. Decision log: both cities were declared "
+                       "'diverges' before any run; the smoke run (one round) put every Paris cycle inside Wilks' "
+                       "region (largest gap 73 nats against 97.4), so Paris's expectation became 'pass', rule "
+                       "unchanged."),
+        ]
+    out += [
+        Claim("T-QoS", "Among the mechanisms satisfying Eqs. (3)-(4) with the mass read as the probability to be "
+                       "reported (every fixpoint of BA's map, one per output support), BA's limit 'offers the best "
+                       "QoS': no other has a smaller AvgD (10 collinear points and a 3 × 3 grid with random priors, "
+                       "β = 0.5, 1, 2; all 1,023 and 511 supports)", source="paper",
+              paper=Printed("the one produced by BA offers the best QoS among these", "Sec. 3.1, after Thm 3.1"),
+              kind="holds", rule="all(gap >= -1e-6) and max_residual < 1e-6", expect="diverges",
+              instead="min(gap) < -1e-3 and max_residual < 1e-6",
+              note="gap: the smallest AvgD over the fixpoints minus BA's, per (prior, β). Every fixpoint of "
+                   "c ↦ G(F(c)) minimises BA's convex objective over the channels with outputs in its support, so "
+                   "running BA from every support enumerates them all (model.elastic_fixpoints); max_residual "
+                   "says how close to fixpoints the runs are. Decision log: declared expect='pass' before any run; "
+                   "the smoke run found a fixpoint on the 3 × 3 grid at β = 1 (outputs on cells (1, 0), (1, 2), "
+                   "(2, 1), (2, 2); BA's limit uses those and the centre) with AvgD 0.7310 against BA's 0.7338, and "
+                   "a smaller geo-ind level, at a slightly larger mutual information (confirmed with 10⁵ iterations, "
+                   "residual 1e-16). The rule is unchanged; the expectation became 'diverges' and the 'instead' "
+                   "rule was added after that run. BA is the best trade-off I + β·AvgD among these mechanisms, "
+                   "not the best QoS."),
+        Claim("T-G3", "Sec. 4 deduces that IBU converges from the convergence of BA through the duality: the "
+                      "duality transfers to IBU with a proper (row-normalised) exponential channel on the Paris "
+                      "grid", source="paper",
+              paper=Printed("also IBU converges (by the duality)", "Sec. 4, after Eq. (5)"), kind="holds",
+              rule="grid_gap < 1e-10", expect="diverges", instead="grid_gap > 1e-4 and ibu_gap < 1e-9",
+              note="The identity needs the unnormalised kernel (T-G1, T-G2), which is not a channel; IBU on the "
+                   "proper channel does converge (its certified gap to the maximum falls below 1e-9 per report), "
+                   "by ElSalamouny and Palamidessi's theorem, not by the duality."),
     ]
     return out
 
@@ -472,14 +643,22 @@ def _fig11_claims():
                              "(P(A→A) and P(block | A) strictly increasing over k = 0 … 8, ε = 0.8 and 1.2)",
               source="paper", paper=Printed("more and more weight to and around A", "Sec. 7"), kind="holds",
               rule="min(steps) > 0"),
-        Claim("F11-LAPlike-0.8", "'BA and PRIVIC start behaving more like LAP': EMD between BA's and LAP's rows of "
-                                 "A decreases over the panels of Fig. 11a (ε = 0.8)", source="paper",
-              paper=Printed("behaving more like LAP", "Sec. 7"), kind="monotone", direction="decreasing", strict=True,
-              note="Similarity = EMD (the paper's distance between distributions, Def. 2.7) between the two rows on "
-                   "the padded output grid, LAP at the same tight level."),
-        Claim("F11-LAPlike-1.2", "The same over the panels of Fig. 11b (ε = 1.2)", source="paper",
-              paper=Printed("behaving more like LAP", "Sec. 7"), kind="monotone", direction="decreasing",
-              strict=True),
+        *[Claim(f"F11-LAPlike-{e:g}", f"'BA and PRIVIC start behaving more like LAP' (Fig. 11{t}, ε = {e:g}): at "
+                                      "the last panel BA's row of A is at least as close (EMD) to LAP's row as to "
+                                      "its own row without attack", source="paper",
+                paper=Printed("behaving more like LAP", "Sec. 7"), kind="holds", rule="emd_lap[-1] <= emd_self[-1]",
+                expect="diverges", instead="max(steps) < 0 and emd_lap[-1] > 0.75 * emd_lap[0]",
+                note="emd_lap: EMD between BA's and LAP's rows of A (same tight level, padded output grid) per "
+                     "panel; emd_self: EMD between BA's row under attack and without. The third edition graded a "
+                     "strict decrease of emd_lap, which follows from F11-ii-mono and cannot fail; the numbers of "
+                     "that record (4.85 → 4.47 and 4.58 → 3.70, d(A, B) = 5) were known when this criterion was "
+                     "written.") for e, t in ((0.8, "a"), (1.2, "b"))],
+        Claim("F11-mode-0.8", "At the caption's 0.8-geo-ind (β = 0.4) the attack makes the users at A 'more and more "
+                              "identifiable': A's most likely report becomes A within the paper's panels (k ≤ 8)",
+              source="paper", paper=Printed("more and more identifiable", "Sec. 7, Fig. 11a"), kind="holds",
+              rule="modes_A >= 1", expect="diverges", instead="modes_A == 0 and p_self_max < 0.05",
+              note="At β = 0.4 P(A→A) rises only from about 0.001 to 0.016 and B stays the mode: the attack barely "
+                   "shows. Known from the third edition's audit when written."),
         Claim("F11-mode", "At ε = 1.2 the attack makes A's most likely report A itself within the paper's panels "
                           "(k ≤ 4)", source="derived", kind="holds", rule="switch_k <= 4",
               where="Sec. 7 and Fig. 11b, read on BA's mode"),
@@ -493,7 +672,11 @@ def _fig11_claims():
                             "ε = 0.8 and 1.2", source="extension", kind="order", relation="shortcut < PRIVIC",
               where="Sec. 7 ('in turn, PRIVIC')"),
         Claim("F11-beta08", "The authors' notebook saves the attacked panels at β = 0.8: there P(A→A) exceeds 0.7 "
-                            "from k = 6 on", source="extension", kind="holds", rule="min(p_self) > 0.7",
+                            "from k = 6 on, and A is already its own most likely report without attack", source="extension",
+              kind="holds", rule="min(p_self) > 0.7 and mode_k0_is_A == 1",
+              note="The condition on k = 0 was added after the audit of the third edition found P(A→A) = 0.113 and "
+                   "A the mode at β = 0.8 without adversaries: at that level the panels' 'more and more "
+                   "identifiable' starts from an A that is already identifiable.",
               where="the authors' notebook (file names 'Beta 0_8'); the caption says 0.8-geo-ind"),
     ]
 

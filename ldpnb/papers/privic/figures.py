@@ -286,25 +286,34 @@ def privic_variants(curves: Mapping[str, np.ndarray], paper: np.ndarray):
     return fig
 
 
-@contract(gaps=_FRAME, region=_MAP)
-def mle_gaps(gaps: pd.DataFrame, region: Mapping[str, float]):
-    """Remark 6 and Sec. 6: log-likelihood gap to the certified MLE (total nats, log scale) per candidate,
-    with the 95 % likelihood-ratio region."""
-    cols = [("combination", "the combination (Alg. 1 as written)", C_LAP),
-            ("theta_N", "θ_N (tables' protocol)", C_BA), ("truth", "the true π", "#333333")]
-    fig, axes = _fig(1, len(region), figsize=(W, 3.4))
-    for ax, (c, thr) in zip(np.atleast_1d(axes), region.items()):
-        d = gaps[gaps.city == c]
-        for j, (key, label, col) in enumerate(cols):
-            sub = d[d.candidate == key]
-            x = np.where(sub.beta == 1.0, 0, 1) + (j - 1) * 0.22
-            ax.scatter(x, sub.gap, color=col, s=18, label=label)
-        ax.axhline(thr, color="k", lw=1, ls=":", label="95 % region")
+@contract(frame=_FRAME, regions=_FRAME)
+def mle_gaps(frame: pd.DataFrame, regions: pd.DataFrame):
+    """Remark 6 and Sec. 6: log-likelihood gap to the certified MLE (total nats, lower ends, log scale) of
+    the combination, theta_N and the true pi, per protocol and beta, with each setting's calibrated 95 %
+    region (solid) and Wilks' chi-square region (dotted)."""
+    cols = [("combination", "the combination of the μ_t", C_LAP), ("theta_N", "θ_N", C_BA),
+            ("truth", "the true π", "#333333")]
+    cells = [("ALG1", 1.0), ("ALG1", 0.5), ("A11", 1.0), ("A11", 0.5)]
+    fig, axes = _fig(1, 2, figsize=(W, 3.6))
+    for ax, c in zip(axes, ("paris", "sf")):
+        for i, (p, b) in enumerate(cells):
+            d = frame[(frame.city == c) & (frame.protocol == p) & (frame.beta == b)]
+            for j, (key, label, col) in enumerate(cols):
+                if p == "ALG1" and key == "theta_N":   # theta_N is the combination under Alg. 1
+                    continue
+                x = i + (j - 1) * 0.22 + np.linspace(-0.05, 0.05, len(d))
+                ax.scatter(x, d[f"gap_lo_{key}"], color=col, s=6, alpha=0.6, label=label if i == 2 else None)
+            r = regions.loc[(p, c, b)]
+            ax.hlines(r["region"], i - 0.4, i + 0.4, color="k", lw=1.2,
+                      label="95 % region, calibrated" if i == 0 else None)
+            ax.hlines(r["chi2"], i - 0.4, i + 0.4, color="k", lw=1, ls=":",
+                      label="95 % region, Wilks" if i == 0 else None)
         ax.set_yscale("log")
-        ax.set_xticks([0, 1], ["β = 1", "β = 0.5"])
+        ax.set_xticks(range(4), ["Alg. 1\nβ = 1", "Alg. 1\nβ = 0.5", "tables\nβ = 1", "tables\nβ = 0.5"],
+                      fontsize="x-small")
         ax.set_ylabel("L(MLE) − L(·)  (nats)")
         ax.set_title(CITY_NAMES[c])
-    np.atleast_1d(axes)[0].legend(fontsize="x-small")
+    axes[1].legend(*axes[0].get_legend_handles_labels(), fontsize="xx-small", loc="center")
     return fig
 
 

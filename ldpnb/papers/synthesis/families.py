@@ -53,9 +53,8 @@ SS_EXACT_MAX_K = 64
 
 
 def _registry() -> dict[str, type]:
-    reg = getattr(mech.Mechanism, "REGISTRY", None)
-    if isinstance(reg, dict) and reg:
-        return dict(reg)
+    # the catalogue: the registered families that build on a common domain (``cls.on``), in
+    # registry order; generic parents (UE, LH) and the papers' composite mechanisms are not in it
     return dict(mech.FAMILIES)
 
 
