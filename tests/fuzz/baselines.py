@@ -303,6 +303,14 @@ SKIP_PREFIX: dict[str, str] = {
     **{f"ldpnb.repro.paperscale.{n}": "runs chapters at paper scale: bad input tested by tests/test_build.py "
        "and tests/test_claims.py" for n in ("main", "run_one")},
     "ldpnb.repro.sphinx_ext.setup": "a Sphinx extension hook (takes the Sphinx application)",
+    # these write into the repository's own files at their valid example (a fuzz run once rewrote the install
+    # cell of book/foundations.py with the example url): bad input is refused by their contracts
+    # (tests/test_contracts.py) and the bodies are tested on temporary copies
+    **{f"ldpnb.repro.colab.{n}": "writes the install cell into book/*.py (tests/test_colab.py)"
+       for n in ("ensure", "main")},
+    **{f"ldpnb.repro.pdf.{n}": "prints the built book with a browser into _build/pdf (make pdf)"
+       for n in ("print_book", "main")},
+    "ldpnb.repro.nbstrip.": "strips a committed notebook in place (its path argument: tests/test_contracts.py)",
 }
 
 

@@ -59,7 +59,7 @@ def findings(records: list[dict], outcomes=BAD) -> str:
 
 def owner(module: str) -> str:
     """The session that owns a module's file (for the findings by owner)."""
-    if module.startswith(("ldpnb.mechanisms", "ldpnb.estimators", "ldpnb.channels")) or module == "ldpnb.audit.registry":
+    if module.startswith(("ldpnb.mechanisms", "ldpnb.estimators", "ldpnb.channels", "ldpnb.audit.registry")):
         return "front-mech"
     if module.startswith("ldpnb.papers."):
         return "chapter " + module.split(".")[2]
