@@ -92,6 +92,7 @@ from ldpnb.data import load_gowalla_privic
 from ldpnb.mechanisms import rate_distortion as rd
 from ldpnb.papers import privic as pv
 from ldpnb.papers.privic import CLAIMS, experiments as ex, figures, values as V
+from ldpnb.papers.privic import grading as gr
 from ldpnb.papers.privic.claims import MLE_ROUNDS, REGION, ROUNDS
 from ldpnb.repro import Report, rng_for, seed_for
 from ldpnb.repro.plotting import set_style
@@ -100,26 +101,28 @@ set_style()
 report = Report("privic", CLAIMS, scale=SCALE, seed=SEED)
 T0 = time.process_time()
 SIZES = {
-    "smoke": dict(sims=1, fig3_betas=[0.2, 0.6, 1.0, 1.4, 2.2, 5.0],
+    "smoke": dict(sims=2, budget_sims=2, fig3_betas=[0.2, 0.6, 1.0, 1.4, 2.2, 5.0],
                   fig10_betas=[0.1, 0.5, 1.0], budgets=[10, 100], conv_iter=2_000,
                   gibu_iters=[30, 300, 3_000], attack_levels=[0, 8], mle_tol=1e-5,
-                  rd_betas=[0.5, 1.0, 2.0, 5.0]),
-    "book": dict(sims=5, fig3_betas=V.FIG3_BETAS, fig10_betas=V.FIG10_BETAS,
+                  rd_betas=[0.5, 1.0, 2.0, 5.0], long_rounds={"paris": 2, "sf": 2}),
+    "book": dict(sims=20, budget_sims=10, fig3_betas=V.FIG3_BETAS,
+                 fig10_betas=V.FIG10_BETAS,
                  budgets=[10, 100, 1_000, 10_000], conv_iter=20_000,
                  gibu_iters=[100, 1_000, 10_000], attack_levels=[0, 2, 4, 6, 8],
-                 mle_tol=1e-6, rd_betas=[0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0]),
+                 mle_tol=1e-6, rd_betas=[0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0],
+                 long_rounds={"paris": 20, "sf": 3}),
 }
 SIZES = SIZES["smoke" if SCALE == "smoke" else "book"] | {
-    "rounds": ROUNDS[SCALE], "mle_rounds": MLE_ROUNDS[SCALE],
-    "long_rounds": ({"paris": 2, "sf": 1} if SCALE == "smoke"
-                    else {"paris": 20, "sf": 3})}
+    "rounds": ROUNDS[SCALE], "mle_rounds": MLE_ROUNDS[SCALE]}
 CITIES, NAMES = V.CITIES, V.CITY_NAMES
 A, B = (pv.flat_index("paris", cell) for cell in (V.ISLAND_A, V.ISLAND_B))
-glue("privic-rounds", str(SIZES["rounds"]), display=False)
-glue("privic-sims", str(SIZES["sims"]), display=False)
-for c in CITIES:
-    glue(f"privic-mle-rounds-{c}", str(SIZES["mle_rounds"][c]), display=False)
-    glue(f"privic-long-rounds-{c}", str(SIZES["long_rounds"][c]), display=False)
+mle_n = SIZES["mle_rounds"]
+report.text(rounds=str(SIZES["rounds"]), sims=str(SIZES["sims"]),
+            **{"budget-sims": str(SIZES["budget_sims"]),
+               "mle-rounds-paris": str(mle_n[("ALG1", "paris", 1.0)]),
+               "mle-rounds-close": str(mle_n[("A11", "paris", 1.0)]),
+               "mle-rounds-sf": str(mle_n[("ALG1", "sf", 1.0)])},
+            **{f"long-rounds-{c}": str(SIZES["long_rounds"][c]) for c in CITIES})
 
 # %% [markdown]
 # ## The data (Fig. 6)
@@ -149,7 +152,7 @@ top = {c: (*np.unravel_index(counts[c].argmax(), counts[c].shape), counts[c].max
        for c in CITIES}
 report.holds("D5", **{f"{c}_{k}": int(v) for c in CITIES
                       for k, v in zip(("row", "col", "max"), top[c])})
-glue("privic-emd-sf", f"{emd_uniform['sf']:.6f}", display=False)
+report.text(**{"emd-sf": f"{emd_uniform['sf']:.6f}"})
 
 # %% tags=["hide-input", "remove-output"]
 raw = {c: load_gowalla_privic(c) for c in CITIES}
@@ -371,7 +374,7 @@ isl = islands["authors"]
 blk_A = pv.block_indices("paris", V.ISLAND_A)
 report.holds("F1", pi_A=isl[A], block_rest=isl[np.setdiff1d(blk_A, [A])].sum(),
              B_is_max=int(isl.argmax() == B), total=isl.sum())
-glue("privic-f1-block", f"{pi['paris'][blk_A].sum():.3f}", display=False)
+report.text(**{"f1-block": f"{pi['paris'][blk_A].sum():.3f}"})
 report.holds("F1-recipe", figures_pi_A=isl[A], block_mass=pi["paris"][blk_A].sum(),
              literal_A_is_max=int(islands["literal"].argmax() == A))
 
@@ -449,18 +452,17 @@ r16 = el["renorm"].loc[el["renorm"].index <= 0.8]
 report.order("F2-renorm", {k: r16[f"{k} P(block)"].to_numpy() for k in ("BA", "LAP")})
 row16 = rd.blahut_arimoto(isl, D["paris"], 0.8).channel[A]
 second = int(np.argsort(row16)[-2])
-glue("privic-f2-ba16-second-cell", str(np.unravel_index(second, V.CITY_SHAPE["paris"])),
-     display=False)
-glue("privic-f2-ba16-second-is", "B" if second == B else "not B", display=False)
-for k, v in {"ba16-second": row16[second], "ba16-mode": row16.max(),
-             "ba16-block": hi16["BA P(block)"], "ba16-B": hi16["BA P(B's block)"],
-             "ba16-self": hi16["BA P(A→A)"], "lap16-block": hi16["LAP P(block)"],
-             "lit16-block": lit.loc[0.8, "BA P(block)"],
-             "low-B": low["BA P(B's block)"],
-             "switch-beta": switch, "switch-2beta": 2 * switch,
-             "switch-literal-eps": 2 * switch_literal,
-             "switch-literal": switch_literal}.items():
-    glue(f"privic-f2-{k}", f"{v:.3f}", display=False)
+report.text(**{"f2-ba16-second-cell": str(tuple(int(v) for v in np.unravel_index(
+                   second, V.CITY_SHAPE["paris"]))),
+               "f2-ba16-second-is": "B" if second == B else "not B"})
+report.text(**{f"f2-{k}": f"{v:.3f}" for k, v in {
+    "ba16-second": row16[second], "ba16-mode": row16.max(),
+    "ba16-block": hi16["BA P(block)"], "ba16-B": hi16["BA P(B's block)"],
+    "ba16-self": hi16["BA P(A→A)"], "lap16-block": hi16["LAP P(block)"],
+    "lit16-block": lit.loc[0.8, "BA P(block)"], "low-B": low["BA P(B's block)"],
+    "switch-beta": switch, "switch-2beta": 2 * switch,
+    "switch-literal-eps": 2 * switch_literal,
+    "switch-literal": switch_literal}.items()})
 
 # %% tags=["hide-input", "remove-output"]
 shown = [0, 2, 3, 4]  # the paper's rows: ε = 0.4, 1.2, 1.6, 2
@@ -533,29 +535,20 @@ fig3 = {c: ex.stat_utility_sweep(
     counts[c].ravel(), c, SIZES["fig3_betas"],
     eps_tight[c][np.searchsorted(V.FIG3_BETAS, SIZES["fig3_betas"])],
     sims=SIZES["sims"], seed=seed_for(SEED, f"fig3/{c}")) for c in CITIES}
-m3 = {c: ex.mean_sd(fig3[c], "beta", "mechanism") for c in CITIES}
-
-# %% tags=["hide-input"]
+g3 = {c: gr.fig3_estimates(fig3[c], c) for c in CITIES}
 for c in CITIES:
-    m = m3[c]["mean"]
-    w = ex.fig3_windows(m, V.PAPER_FIG3_WINDOW[c], closed_right=c == "paris")
-    report.order(f"F3-order-{c}", {"BA": w["win_BA"], "LAP": w["win_LAP"]})
-    report.order(f"F3-2beta-{c}", {"BA": w["win_BA"], "LAP_2beta": w["win_LAP_2beta"]})
-    report.holds(f"F3-limit-{c}", ba_ratio=m.loc[5.0, "BA"] / m.loc[0.2, "BA"],
-                 lap_ratio=m.loc[5.0, "LAP"] / m.loc[0.2, "LAP"])
-    report.holds(f"F3-B-{c}", **{k: v for k, v in w.items() if k[-2:] in ("_B", "AP")})
-    ratio = m["BA"] / m["LAP"]
-    report.holds(f"F3-cross-{c}", BA=m["BA"].to_numpy(), LAP=m["LAP"].to_numpy())
-    report.holds(f"F3-comparable-{c}", ratio=ratio.to_numpy())
-    glue(f"privic-f3-ratio-{c}", f"{ratio.min():.1f}–{ratio.max():.0f}", display=False)
-    glue(f"privic-f3-cross-{c}", f"{w['cross_B']:.1f}", display=False)
-sd, mp = m3["paris"]["sd"], m3["paris"]["mean"]
-z = (mp["BA, IBU from the true π"] - mp["LAP"]) / np.hypot(
-    sd["BA, IBU from the true π"], sd["LAP"]) * np.sqrt(SIZES["sims"])
-glue("privic-f3-z", " and ".join(f"{z.get(b, np.nan):.0f}" for b in (1.2, 1.4)),
-     display=False)
+    report.record({k: v for k, v in g3[c].items() if not k.startswith("_")})
+
+# %% tags=["remove-cell"]
+for c in CITIES:
+    ratio, cross = g3[c]["_ratio"], g3[c]["_crossover"]
+    wins = [b for b in g3[c]["_lap_wins"] if b <= 1.4]
+    report.text(**{f"f3-ratio-{c}": f"{ratio.min():.1f}–{ratio.max():.0f}",
+                   f"f3-cross-{c}": ", ".join(f"{b:g}" for b in cross) or "none",
+                   f"f3-lapwins-{c}": ", ".join(f"{b:g}" for b in wins) or "none"})
 
 # %% tags=["hide-input", "remove-output"]
+m3 = {c: gr.mean_interval(fig3[c], "beta", "mechanism", "sim") for c in CITIES}
 glue("privic-fig3", figures.fig3(m3, SIZES["sims"]))
 
 # %% [markdown]
@@ -563,22 +556,23 @@ glue("privic-fig3", figures.fig3(m3, SIZES["sims"]))
 # :name: fig-privic-3
 # :alt: Two panels, Paris and San Francisco, EMD against beta on a log scale; the LAP curves lie below the BA curve at every beta; the dashed curve of BA with IBU started at the true distribution is flat and crosses LAP near beta = 1.2.
 #
-# (Paper Fig. 3.) EMD(π, π̂) of BA and LAP against β (the paper's 25 values, 0.2 … 5),
-# mean ± sd of {glue:text}`privic-sims` simulations per β of all N check-ins, IBU with 10
-# iterations. The dashed curve starts BA's IBU at the true π (not the paper's protocol;
-# 10 iterations).
+# (Paper Fig. 3.) EMD(π, π̂) of BA and LAP against β (the paper's 25 values, 0.2 … 5): mean and
+# 95 % interval (Hall's skewness-corrected t) of {glue:text}`privic-sims` simulations per β of all N
+# check-ins, IBU with 10 iterations. The dashed curve starts BA's IBU at the true π (not the paper's
+# protocol; 10 iterations).
 # ```
 #
 # Under the stated protocol LAP beats BA at **every** β, in both cities, by a factor of
 # {glue:text}`privic-f3-ratio-paris` in Paris and {glue:text}`privic-f3-ratio-sf` in San
-# Francisco (rows F3-order diverge). Tuning LAP to the stated ε = 2β instead of BA's tight
-# level changes nothing (F3-2beta). Both EMDs do go to 0 as β grows (F3-limit). Only when
-# BA's IBU starts at the true π does BA win at high privacy: the first β where LAP wins is
-# then {glue:text}`privic-f3-cross-paris` in Paris and {glue:text}`privic-f3-cross-sf` in
-# San Francisco (the smallest β from which LAP wins at every larger β). San Francisco is near
-# the paper's boundary of 1 (F3-B-sf, an artefact's crossover); Paris is not, since its interval
-# (0.4, 1.4] would need BA to win at 1.2 and 1.4, where LAP wins by
-# {glue:text}`privic-f3-z` standard errors (F3-B-paris).
+# Francisco (rows F3-order diverge: at every β of the paper's interval LAP is lower by far more
+# than the 10 % we call material, with simultaneous intervals). Tuning LAP to the stated ε = 2β
+# instead of BA's tight level changes nothing (F3-2beta). Both EMDs do go to 0 as β grows
+# (F3-limit). Only when BA's IBU starts at the true π does BA win at high privacy; the crossover,
+# the β where neither is lower by 10 %, is then {glue:text}`privic-f3-cross-paris` in Paris and
+# {glue:text}`privic-f3-cross-sf` in San Francisco. San Francisco's lies near the paper's boundary
+# of 1 (F3-B-sf, an artefact's crossover); Paris's does not, since its interval (0.4, 1.4] would
+# need BA to win up to 1.4, where LAP is lower instead (at β = {glue:text}`privic-f3-lapwins-paris`;
+# F3-B-paris).
 #
 # The paper's other statements about Fig. 3 fare no better. "As the level of privacy decreases,
 # the EMD of BA becomes worse than that of LAP" describes a crossover that does not happen: LAP is
@@ -599,48 +593,39 @@ glue("privic-fig3", figures.fig3(m3, SIZES["sims"]))
 lap_ratio = {c: np.array([pv.lap_tight_level(c, e) / e for e in eps_tight[c]])
              for c in CITIES}
 report.holds("T-LAP-level", ratio=np.concatenate(list(lap_ratio.values())))
-lapcal = {c: ex.mean_sd(ex.stat_utility_sweep(
+lapcal = {c: ex.stat_utility_sweep(
     counts[c].ravel(), c, [0.2, 0.4], [pv.lap_at_level(c, e) for e in eps_tight[c][:2]],
-    sims=SIZES["sims"], seed=seed_for(SEED, f"fig3-lapcal/{c}")), "beta",
-    "mechanism")["mean"] for c in CITIES}
-report.order("F3-LAPcal", {k: np.concatenate([lapcal[c][col] for c in CITIES])
-                           for k, col in (("LAP_cal", "LAP"), ("BA", "BA"))})
+    sims=SIZES["sims"], seed=seed_for(SEED, f"fig3-lapcal/{c}")) for c in CITIES}
+lapcal_est = gr.lapcal_estimate(lapcal)
+report.range("F3-LAPcal", lapcal_est)
 
 # %% tags=["remove-cell"]
 excess = 100 * (np.max([lap_ratio[c][0] for c in CITIES]) - 1)
-glue("privic-lap-excess", f"{excess:.1f}", display=False)
 excess_hi = 100 * (max(lap_ratio[c][2:].max() for c in CITIES) - 1)
-glue("privic-lap-excess-hi", f"{excess_hi:.1f}", display=False)
-r = np.concatenate([lapcal[c]["BA"] / lapcal[c]["LAP"] for c in CITIES])
-glue("privic-lapcal-ratio", f"{r.min():.1f}–{r.max():.1f}", display=False)
+r = 1 / np.asarray(lapcal_est.value)
+report.text(**{"lap-excess": f"{excess:.1f}", "lap-excess-hi": f"{excess_hi:.1f}",
+               "lapcal-ratio": f"{r.min():.1f}–{r.max():.1f}"})
 
 # %% [markdown]
 # Is that start what makes the difference? Running IBU longer answers it
 # ({numref}`fig-privic-budgets`): from the true π the estimate drifts away as the iterations
-# grow, and after 10⁴ iterations it is where the uniform start ends. The advantage of the
-# dashed curve is an initialisation artefact (F3-B-drift), and more iterations never make BA
-# beat LAP (P4).
+# grow, and after 10⁴ iterations it is where the uniform start ends (F3-B-drift,
+# F3-B-drift-end): the advantage of the dashed curve is an initialisation artefact. More
+# iterations never make BA beat LAP (P4).
 
 # %%
 budget_cases = [("paris", 0.2), ("paris", 0.6), ("paris", 1.0), ("sf", 0.2)]
 budgets = {(c, b): ex.ibu_budget_study(
     counts[c].ravel(), c, b, eps_tight[c][round(b / 0.2) - 1], SIZES["budgets"],
-    sims=SIZES["sims"], rng=rng_for(SEED, f"budgets/{c}/{b}")) for c, b in budget_cases}
-mb = {k: ex.mean_sd(v, "budget", "mechanism") for k, v in budgets.items()}
-drift = mb[("paris", 0.6)]
-B_start = drift["mean"]["BA, IBU from the true π"]
-
-# %% tags=["hide-input"]
-if SCALE != "smoke":
-    report.order("P4", {k: np.concatenate([v["mean"][k] for v in mb.values()])
-                        for k in ("BA", "LAP")})
-    sd_end = drift["sd"].iloc[-1][["BA", "BA, IBU from the true π"]]
-    report.holds("F3-B-drift", steps=np.diff(B_start.to_numpy()),
-                 final_gap=B_start.iloc[-1] - drift["mean"]["BA"].iloc[-1],
-                 final_se=float(np.hypot(*sd_end) / np.sqrt(SIZES["sims"])))
-glue("privic-drift", ", ".join(f"{v:.3f}" for v in B_start), display=False)
+    sims=SIZES["budget_sims"], rng=rng_for(SEED, f"budgets/{c}/{b}"))
+    for c, b in budget_cases}
+report.record(gr.budget_estimates(budgets))
 
 # %% tags=["hide-input", "remove-output"]
+mb = {k: gr.mean_interval(v, "budget", "mechanism", "sim")["mean"]
+      for k, v in budgets.items()}
+B_start = mb[("paris", 0.6)]["BA, IBU from the true π"]
+report.text(drift=", ".join(f"{v:.3f}" for v in B_start))
 glue("privic-budgets", figures.ibu_budgets(budgets[("paris", 0.6)], "Paris, β = 0.6"))
 
 # %% [markdown]
@@ -648,15 +633,15 @@ glue("privic-budgets", figures.ibu_budgets(budgets[("paris", 0.6)], "Paris, β =
 # :name: fig-privic-budgets
 # :alt: EMD against the number of IBU iterations on log axes; the curve started at the true distribution rises to meet the curve started at uniform; LAP stays lowest.
 #
-# Paris, β = 0.6: EMD after 10 … 10⁴ IBU iterations on the same reports, mean ± sd of
-# {glue:text}`privic-sims` simulations. Started at the true π, BA's estimate drifts away
-# ({glue:text}`privic-drift`).
+# Paris, β = 0.6: EMD after 10 … 10⁴ IBU iterations on the same reports, mean and 95 % interval
+# (Hall's) of {glue:text}`privic-budget-sims` simulations. Started at the true π, BA's estimate
+# drifts away ({glue:text}`privic-drift`).
 # ```
 #
 # The means at every budget (Paris β = 0.2, 0.6, 1; San Francisco β = 0.2):
 
 # %% tags=["remove-input"]
-pd.concat({f"{NAMES[c]}, β = {b}": v["mean"] for (c, b), v in mb.items()}).round(3)
+pd.concat({f"{NAMES[c]}, β = {b}": v for (c, b), v in mb.items()}).round(3)
 
 # %% [markdown]
 # ## The BA–IBU duality (Sec. 4, Fig. 4)
@@ -768,7 +753,7 @@ report.holds("T-K1", avgd=ex51["all_to_b_avgd"], rank=ex51["all_to_b_rank"],
 report.holds("T-K2", avgd=ex51["avgd"], sigma_min=ex51["sigma"][-1],
              two_starts=ex51["ibu_two_starts"])
 report.holds("T-K3", sigma2=ex51["boundary_sigma"][1])
-glue("privic-ex51-beta", f"{ex51['beta']:.6f}", display=False)
+report.text(**{"ex51-beta": f"{ex51['beta']:.6f}"})
 
 # %% [markdown]
 # ## PRIVIC (Alg. 1, Fig. 5)
@@ -803,38 +788,26 @@ glue("privic-fig5", figures.fig5())
 # %%
 runs = {c: ex.run_privic(counts[c].ravel(), c, SIZES["fig10_betas"], SIZES["rounds"],
                          seed=seed_for(SEED, f"privic/{c}")) for c in CITIES}
-tables = {c: ex.table_summary(runs[c][0].query("beta in (0.5, 1.0)"), V.PAPER_TABLES[c])
-          for c in CITIES}
-
-# %% tags=["hide-input"]
-TAB = {"paris": "III", "sf": "IV"}
 for c in CITIES:
-    data = tables[c].drop(index=1, level="row")
-    for (b, row), r in data.iterrows():
-        report.close(f"T{TAB[c]}-{b:g}-{row}", r["ours mean"])
-    report.order(f"T{TAB[c]}-order", {"beta1": data.loc[1.0, "ours mean"].to_numpy(),
-                                       "beta05": data.loc[0.5, "ours mean"].to_numpy()})
-for b in (1.0, 0.5):
-    ours = {c: tables[c].loc[b, "ours mean"].to_numpy() for c in CITIES}
-    report.monotone(f"TIII-trend-{b:g}", ours["paris"][1:])
-    report.monotone(f"TIV-trend-{b:g}", ours["sf"])
-spread = [np.sqrt(np.mean(V.PAPER_TABLES[c][b][1:].var(axis=1, ddof=1)))
-          / V.CALIBRATION_POOLED_SD[(c, b)] for c in CITIES for b in (1.0, 0.5)]
-report.holds("T-spread", ratio=spread)
-if SCALE == "paper":  # re-derive the calibration of the tolerances on 100 fresh rounds
-    cal = {c: ex.run_privic(counts[c].ravel(), c, [1.0, 0.5], 100,
-                            seed=seed_for(SEED, f"calibration/{c}"))[0] for c in CITIES}
-    sd = {c: cal[c][cal[c].row > 1].groupby(["beta", "row"]).emd.std() for c in CITIES}
-    report.holds("T-cal", ratio=np.concatenate([
-        sd[c].loc[b].to_numpy() / V.CALIBRATION_ROW_SD[(c, b)] for c in CITIES
-        for b in (1.0, 0.5)]))
-row8 = tables["sf"].xs(8, level="row")["ours mean"]
-glue("privic-row8", f"{row8[1.0]:.4f} / {row8[0.5]:.4f}", display=False)
-sds = np.concatenate(list(V.CALIBRATION_ROW_SD.values()))
-glue("privic-cal-sd", f"{sds.min():.3f}–{sds.max():.3f}", display=False)
-glue("privic-spread", f"{min(spread):.2f}–{max(spread):.2f}", display=False)
+    report.record(gr.table_estimates(runs[c][0], c))
+spread = gr.spread_estimate(rng=rng_for(SEED, "t-spread"))
+report.range("T-spread", spread)
+cal = ({c: ex.run_privic(counts[c].ravel(), c, [1.0, 0.5], 100,
+                         seed=seed_for(SEED, f"calibration/{c}"))[0] for c in CITIES}
+       if SCALE == "paper" else None)  # T-cal: 100 fresh rounds, paper scale only
+report.range("T-cal", cal and gr.calibration_estimate(cal, rng=rng_for(SEED, "t-cal")))
 
 # %% tags=["hide-input", "remove-output"]
+tables = {c: ex.table_summary(runs[c][0].query("beta in (0.5, 1.0)"), V.PAPER_TABLES[c])
+          for c in CITIES}
+row8 = tables["sf"].xs(8, level="row")["ours mean"]
+sds = np.concatenate(list(V.CALIBRATION_ROW_SD.values()))
+undecided = [i for i, r in report.rows.items()
+             if i.startswith(("TIII-", "TIV-")) and r["status"] == "undecided"]
+report.text(**{"table-undecided": ("rows " + " and ".join(undecided)) if undecided
+               else "none"})
+report.text(row8=f"{row8[1.0]:.4f} / {row8[0.5]:.4f}", spread=spread,
+            **{"cal-sd": f"{sds.min():.3f}–{sds.max():.3f}"})
 glue("privic-fig89", figures.fig8_9(tables, SIZES["rounds"]))
 
 # %% [markdown]
@@ -842,23 +815,29 @@ glue("privic-fig89", figures.fig8_9(tables, SIZES["rounds"]))
 # :name: fig-privic-89
 # :alt: Four panels of EMD against the PRIVIC row on a log scale, Paris and San Francisco at beta 1 and 0.5; our means and the paper's means overlap within their error bars.
 #
-# (Paper Figs. 8–9, Tables III–IV.) EMD(π, θ) per PRIVIC row: our mean ± sd of
-# {glue:text}`privic-rounds` round(s) against the paper's five printed rounds; row 1 is the
-# uniform start.
+# (Paper Figs. 8–9, Tables III–IV.) EMD(π, θ) per PRIVIC row: the mean of our
+# {glue:text}`privic-rounds` rounds and the mean of the paper's five printed rounds, each with its
+# 95 % interval (Hall's skewness-corrected t); row 1 is the uniform start.
 # ```
 #
 # Table IV has 8 rows (the first edition stored 7 and called the eighth a divergence); our
 # row 8 is {glue:text}`privic-row8` at β = 1 / 0.5, against the printed means 0.1856 and
-# 0.4364. Each row's tolerance comes from the spread of rounds: the mean of our rounds must
-# lie within $3.5\sqrt{\max(s_p, s)^2/5 + s^2/r}$ of the mean of the paper's five, with $s_p$
-# the sd of the paper's rounds and $s$ ours over 100 calibration rounds on other seeds
-# ({glue:text}`privic-cal-sd`); z = 3.5 keeps the chance that any of the 42 data rows of the
-# four columns fails by noise below 5 %.
-# The paper's rounds scatter exactly as ours do (pooled sd ratio {glue:text}`privic-spread`, row
-# T-spread),
-# the strongest evidence that this protocol is the authors'. Rows 2 → N decrease, up to
-# round noise in Paris, where the paper's own means also rise at rows 12, 13 and 15
-# (TIII-trend, TIV-trend).
+# 0.4364. We run {glue:text}`privic-rounds` rounds where the paper runs five, so that the steps
+# between rows can be decided; the paper's five rounds are a sample too, and each row compares the
+# two samples: Welch's 95 % interval of our mean minus the paper's must lie within
+# ±max(0.02, 10 % of the printed mean). Ten per cent is the smallest difference we call material
+# (the ⊕ average below moves row 15 by 30 %); the floor 0.02 keeps the margin above the paper's
+# own round-to-round spread. The whole table is reproduced when every row is, which needs no
+# correction for the 42 rows (an intersection-union test). Every row holds but
+# {glue:text}`privic-table-undecided`: there the paper's own five rounds scatter most (sd about 0.013
+# and 0.014 grid units), and Welch's interval of the difference stays wider than the margin allows
+# however many rounds we run (with four degrees of freedom on the paper's side): deciding them would
+# take more of the paper's rounds, not ours.
+# The paper's rounds scatter as ours do: the ratio of the paper's sd to ours over 100 calibration
+# rounds on other seeds ({glue:text}`privic-cal-sd`), root mean square over the 42 rows, is
+# {glue:text}`privic-spread` (T-spread), the strongest evidence that this protocol is the
+# authors'. Rows 2 → N decrease, up to a tie of about 10 % of the final EMD in Paris, where the
+# paper's own means also rise at rows 12, 13 and 15 (TIII-trend, TIV-trend).
 #
 # The protocol choice is measured, not assumed: with the ⊕ average (Alg. 1 step iv) the
 # curve flattens early and misses row 15 (A11-combine), and Alg. 1 as written (fresh users,
@@ -870,15 +849,12 @@ alg1_paris = ex.run_privic(counts["paris"].ravel(), "paris", [1.0], SIZES["round
 combine = pv.privic_table(counts["paris"].ravel(), D["paris"], [1.0],
                           rounds=SIZES["rounds"], n_rows=15, ba_iter=8, ibu_iter=10,
                           combine=True, seed=seed_for(SEED, "privic-combine"))
+report.range("A11-combine", gr.combine_estimate(combine))
+
+# %% tags=["hide-input", "remove-output"]
 curves = {"tables' protocol (no ⊕)": tables["paris"].loc[1.0, "ours mean"].to_numpy(),
           "with ⊕": combine.groupby("row").emd.mean().to_numpy(),
           "Alg. 1 as written": alg1_paris.groupby("row").emd.mean().to_numpy()}
-row15 = V.PAPER_TABLE_III[1.0][-1].mean()
-off = {k: abs(v[-1] - row15) for k, v in curves.items()}
-report.order("A11-combine", {"without": off["tables' protocol (no ⊕)"],
-                             "with": off["with ⊕"]})
-
-# %% tags=["hide-input", "remove-output"]
 glue("privic-variants",
      figures.privic_variants(curves, V.PAPER_TABLE_III[1.0].mean(axis=1)))
 
@@ -888,7 +864,7 @@ glue("privic-variants",
 # :alt: EMD against the PRIVIC row for three readings of the protocol and the paper's Table III; the tables' protocol follows the paper, the two with the ⊕ average flatten above it.
 #
 # Paris, β = 1: three readings of PRIVIC against Table III (mean of
-# {glue:text}`privic-rounds` round(s) each).
+# {glue:text}`privic-rounds` rounds each).
 # ```
 #
 # PRIVIC's final estimates ({numref}`fig-privic-7`) and their EMD against β
@@ -897,19 +873,13 @@ glue("privic-variants",
 # Fig. 10 shows the opposite (E6).
 
 # %%
-final = {c: runs[c][0][runs[c][0].row == V.PROTOCOL[c]["n_rows"]]
-         .groupby("beta").emd.agg(["mean", "std"]) for c in CITIES}
-for c in CITIES:
-    f, b = final[c]["mean"].to_numpy(), final[c].index.to_numpy()
-    report.holds(f"F10-shape-{c}", steps=np.diff(f),
-                 slope_first=(f[0] - f[1]) / (b[1] - b[0]),
-                 slope_last=(f[-2] - f[-1]) / (b[-1] - b[-2]))
-report.monotone("E6", final["paris"]["mean"].to_numpy())
+f10 = gr.f10_estimates({c: runs[c][0] for c in CITIES})
+report.record({k: v for k, v in f10.items() if not k.startswith("_")})
 
 # %% tags=["hide-input", "remove-output"]
 theta_N = {(c, b): runs[c][2][(b, 0)] for c in CITIES for b in (0.5, 1.0)}
 glue("privic-fig7", figures.fig7(pi, theta_N))
-glue("privic-fig10", figures.fig10(final, SIZES["rounds"]))
+glue("privic-fig10", figures.fig10(f10["_final"], SIZES["rounds"]))
 
 # %% [markdown]
 # ```{glue:figure} privic-fig7
@@ -924,8 +894,8 @@ glue("privic-fig10", figures.fig10(final, SIZES["rounds"]))
 # :name: fig-privic-10
 # :alt: Final EMD against beta for Paris and San Francisco, falling steeply from beta 0.1 to 0.3 and flattening towards beta 1.
 #
-# (Paper Fig. 10.) Final EMD of PRIVIC against β ∈ {0.1, 0.3, 0.5, 0.7, 0.9, 1}, mean ± sd
-# of {glue:text}`privic-rounds` round(s).
+# (Paper Fig. 10.) Final EMD of PRIVIC against β ∈ {0.1, 0.3, 0.5, 0.7, 0.9, 1}: mean and 95 %
+# interval (Hall's) of {glue:text}`privic-rounds` rounds.
 # ```
 
 # %% [markdown]
@@ -949,41 +919,45 @@ glue("privic-fig10", figures.fig10(final, SIZES["rounds"]))
 # for three times the paper's cycles; they also serve the convergence claims of the next section.
 
 # %%
-for c in CITIES:
-    conv_c = ex.ba_at_paper_iterations(pi[c], c, 1.0, ba_iter=V.PROTOCOL[c]["ba_iter"],
-                                       max_iter=SIZES["conv_iter"])
-    report.holds(f"S6-BA-conv-{c}", **conv_c)
-    glue(f"privic-ba-tv-{c}", f"{conv_c['row_tv']:.2f}", display=False)
-    glue(f"privic-ba-support-{c}", str(conv_c["support_k"]), display=False)
-    glue(f"privic-ba-support-inf-{c}", str(conv_c["support_inf"]), display=False)
+conv = {c: ex.ba_at_paper_iterations(pi[c], c, 1.0, ba_iter=V.PROTOCOL[c]["ba_iter"],
+                                     max_iter=SIZES["conv_iter"]) for c in CITIES}
 long = {c: ex.privic_long_run(counts[c].ravel(), c, 1.0, SIZES["long_rounds"][c],
                               seed=seed_for(SEED, f"long/{c}"),
                               mle_tol=SIZES["mle_tol"]) for c in CITIES}
+g_long = {c: gr.long_run_estimates(long[c], c) for c in CITIES}
 for c in CITIES:
-    gap = np.mean(np.stack(long[c][1]["ibu_gap"].to_numpy()), axis=0)
-    report.holds(f"S6-IBU-conv-{c}", gap=gap, region=REGION[c])
-    glue(f"privic-ibu-gap-{c}", f"{gap[0]:,.0f} and {gap[-1]:,.0f}", display=False)
+    report.holds(f"S6-BA-conv-{c}", **conv[c])
+    report.record(g_long[c])
+
+# %% tags=["remove-cell"]
+for c in CITIES:
+    gap = g_long[c][f"S6-IBU-conv-{c}"].value
     truth_gap = np.mean(np.stack(long[c][1]["truth_gap"].to_numpy()))
-    glue(f"privic-truth-gap-{c}", f"{truth_gap:,.0f}", display=False)
-    glue(f"privic-chi2-{c}", f"{REGION[c]:.1f}", display=False)
+    report.text(**{f"ba-tv-{c}": f"{conv[c]['row_tv']:.2f}",
+                   f"ba-support-{c}": str(conv[c]["support_k"]),
+                   f"ba-support-inf-{c}": str(conv[c]["support_inf"]),
+                   f"ibu-gap-{c}": f"{gap[0]:,.0f} and {gap[-1]:,.0f}",
+                   f"truth-gap-{c}": f"{truth_gap:,.0f}",
+                   f"chi2-{c}": f"{REGION[c]:.1f}"})
 
 # %% [markdown]
 # The Discussion of Sec. 6 expects more: "as every iteration of PRIVIC improves the estimation …,
 # the overall privacy protection and its trade-off with QoS of the users will also improve". The
 # trade-off BA optimises is its own objective $\mathcal L_\beta = I + \beta\,\mathrm{AvgD}$
 # {eq}`eq-privic-mi`; we evaluate it for each cycle's mechanism on the population it serves, the
-# true π (`run_privic` records it per row), and ask that it never rise by more than noise and end
-# lower than it starts. It does, in both cities and at both β (S6-tradeoff). But the "privacy
+# true π (`run_privic` records it per row), and ask that it never rise from one cycle to the next by
+# more than 0.005 nats (a sixth of a percent of the objective) and end lower than it starts, every
+# step decided jointly over the rounds. It does, in both cities and at both β (S6-tradeoff): after
+# the first few cycles the objective is flat, its steps well inside the tie. But the "privacy
 # protection" alone, the mutual information, does not improve after the second cycle: it rises
 # while the average distortion falls (Paris, β = 1: from {glue:text}`privic-mi-2` nats at row 2 to
 # {glue:text}`privic-mi-15` at row 15). The means over rounds, Paris, rows 1, 2, 3, 8 and 15:
 
 # %%
 for c in CITIES:
-    report.holds(f"S6-tradeoff-{c}", **ex.tradeoff_steps(runs[c][0], [1.0, 0.5]))
+    report.range(f"S6-tradeoff-{c}", gr.tradeoff_estimate(runs[c][0]))
 mi_rows = runs["paris"][0].query("beta == 1.0").groupby("row").mi.mean()
-glue("privic-mi-2", f"{mi_rows[2]:.3f}", display=False)
-glue("privic-mi-15", f"{mi_rows[15]:.3f}", display=False)
+report.text(**{"mi-2": f"{mi_rows[2]:.3f}", "mi-15": f"{mi_rows[15]:.3f}"})
 (runs["paris"][0].query("beta in (0.5, 1.0)").groupby(["beta", "row"])
  [["mi", "avgd", "lagrangian"]].mean().unstack("beta").iloc[[0, 1, 2, 7, 14]].round(4))
 
@@ -1003,11 +977,11 @@ per_it = {c: np.array(P2[c]) / [V.PROTOCOL[c][k] for k in ("ba_iter", "ibu_iter"
 m_ratio = counts["sf"].size / counts["paris"].size
 growth = per_it["sf"] / per_it["paris"] / m_ratio ** 2
 report.holds("T2-table", ba_ratio=growth[0], ibu_ratio=growth[1])
-if SCALE != "smoke":
-    times = ex.per_iteration_times([12, 16, 24, 32, 40], rng=rng_for(SEED, "table2"))
-    fit = {k: np.polyfit(np.log(times.m), np.log(times[f"{k} s/iteration"]), 1)[0]
-           for k in ("BA", "IBU")}
-    report.holds("T2", slope_ba=fit["BA"], slope_ibu=fit["IBU"])
+times = (ex.per_iteration_times([12, 16, 24, 32, 40], rng=rng_for(SEED, "table2"))
+         if SCALE != "smoke" else None)  # timings: book and paper scale only
+report.holds("T2", **{f"slope_{k.lower()}": np.polyfit(
+    np.log(times.m), np.log(times[f"{k} s/iteration"]), 1)[0] for k in ("BA", "IBU")}
+    if times is not None else {})
 
 # %% tags=["remove-input"]
 ours_t = {c: ex.cycle_times(counts[c].ravel(), c, rng=rng_for(SEED, f"table2/{c}"))
@@ -1018,9 +992,8 @@ pd.DataFrame({NAMES[c]: {
     for c in CITIES}).T.round(3)
 
 # %% tags=["remove-cell"]
-for k, v in (("ba", per_it["sf"][0] / per_it["paris"][0]),
-             ("ibu", per_it["sf"][1] / per_it["paris"][1])):
-    glue(f"privic-t2-{k}", f"{v:.1f}", display=False)
+report.text(**{f"t2-{k}": f"{per_it['sf'][i] / per_it['paris'][i]:.1f}"
+               for i, k in enumerate(("ba", "ibu"))})
 
 # %% [markdown]
 # ## Is PRIVIC's estimate the MLE? (Remark 6, Sec. 6, Thm 5.2)
@@ -1064,20 +1037,25 @@ for k, v in (("ba", per_it["sf"][0] / per_it["paris"][0]),
 # $R$ only has to be the 95 % quantile of the *true* distribution's gap under the protocol that
 # produced the reports, and in a simulation on a fixed dataset we know the truth and every round is
 # a fresh draw of that protocol. So we run {glue:text}`privic-mle-rounds-paris` rounds per protocol
-# and β in Paris and {glue:text}`privic-mle-rounds-sf` in San Francisco, each with its certified
+# and β in Paris ({glue:text}`privic-mle-rounds-close` for the tables' protocol at β = 1, the
+# closest call) and {glue:text}`privic-mle-rounds-sf` in San Francisco, each with its certified
 # MLE, and take $R$ as the 95 % quantile of the truth's gaps (`ex.calibrated_regions`). The
 # calibrated regions are smaller than Wilks' in every setting ({glue:text}`privic-region-range` of
 # it), because the maximum sits on the boundary of the simplex.
+#
+# $R$ is itself estimated from the rounds, so each row grades the ratio
+# $\rho = \overline{L(\hat\theta_{MLE}) - L(\theta)}\,/\,\hat R$ of the candidate's mean gap to the
+# region, with a bootstrap over the rounds that re-estimates $\hat R$ in every resample
+# (`gr.gap_ratio`): the candidate is inside the region when $\rho \le 1$, and 10 % beyond it is
+# material. In our simulations this interval covers 95 % from about 100 rounds; with San
+# Francisco's 20 it covers about 82 %, which does not matter there: its ratios are above 10.
 
 # %%
-mle = {p: {c: ex.run_privic(counts[c].ravel(), c, [1.0, 0.5], SIZES["mle_rounds"][c],
-                            seed=seed_for(SEED, f"mle/{p}/{c}"), protocol=p,
-                            mle_betas=(0.5, 1.0), mle_tol=SIZES["mle_tol"])
-           for c in CITIES} for p in ("A11", "ALG1")}
-g = ex.mle_frame(mle)
+g = ex.mle_runs({c: counts[c].ravel() for c in CITIES}, SIZES["mle_rounds"], seed=SEED,
+                mle_tol=SIZES["mle_tol"])
 regions = ex.calibrated_regions(g)
-for i, numbers in ex.remark6_numbers(g, regions).items():
-    report.holds(i, **numbers)
+r6 = gr.remark6_estimates(g, seed=SEED)
+report.record(r6)
 a11 = g.query("protocol == 'A11'")
 report.holds("T-H-rank", max_cond=a11.max_cond.max())
 report.holds("T-I-rank", min_rank_deficit=int((a11.m - a11.G_rank).max()),
@@ -1085,20 +1063,20 @@ report.holds("T-I-rank", min_rank_deficit=int((a11.m - a11.G_rank).max()),
 
 # %% tags=["remove-cell"]
 share = regions["region"] / regions["chi2"]
-glue("privic-region-range", f"{100 * share.min():.0f}–{100 * share.max():.0f} %",
-     display=False)
 summary = g.groupby(["protocol", "city", "beta"])[
     ["gap_lo_combination", "gap_lo_theta_N", "gap_lo_truth", "emd_pi_combination",
      "emd_pi_theta_N", "emd_mle_pi"]].mean()
-summary = regions[["region", "chi2"]].join(summary).rename(index={"ALG1": "Alg. 1",
-                                                               "A11": "tables"})
+summary = regions[["rounds", "region", "chi2"]].join(summary).rename(
+    index={"ALG1": "Alg. 1", "A11": "tables"})
+report.text(**{"region-range": f"{100 * share.min():.0f}–{100 * share.max():.0f} %"},
+            **{f"ratio-{k}": v for k, v in r6.items()})
 for (p, c, b), r in summary.iterrows():
     tag = f"{p[:3].lower()}-{c}-{b:g}"
-    glue(f"privic-comb-{tag}", f"{r.gap_lo_combination:,.0f}", display=False)
-    glue(f"privic-thetaN-{tag}", f"{r.gap_lo_theta_N:,.0f}", display=False)
-    glue(f"privic-region-{tag}", f"{r.region:,.0f}", display=False)
-    for k in ("emd_pi_combination", "emd_mle_pi", "emd_pi_theta_N"):
-        glue(f"privic-{k}-{tag}", f"{r[k]:.3f}", display=False)
+    report.text(**{f"comb-{tag}": f"{r.gap_lo_combination:,.0f}",
+                   f"thetaN-{tag}": f"{r.gap_lo_theta_N:,.0f}",
+                   f"region-{tag}": f"{r.region:,.0f}"},
+                **{f"{k}-{tag}": f"{r[k]:.3f}" for k in
+                   ("emd_pi_combination", "emd_mle_pi", "emd_pi_theta_N")})
 
 # %% tags=["hide-input", "remove-output"]
 glue("privic-gaps", figures.mle_gaps(g, regions))
@@ -1126,13 +1104,17 @@ summary.round(3)
 # estimates is far outside the calibrated region in all four settings: in Paris it lies
 # {glue:text}`privic-comb-alg-paris-1` and {glue:text}`privic-comb-alg-paris-0.5` nats below the
 # maximum at β = 1 and 0.5, against regions of {glue:text}`privic-region-alg-paris-1` and
-# {glue:text}`privic-region-alg-paris-0.5`, and in San Francisco thousands of nats below it: less
-# likely than the true π itself (rows R6). Under the tables' protocol, the one the authors' experiments
-# used by our reading, the picture splits. In Paris at β = 1 the combination is inside the region
-# ({glue:text}`privic-comb-tab-paris-1` nats on average against
-# {glue:text}`privic-region-tab-paris-1`): there, and only there, the remark holds as "witnessed in the
-# experiments". At β = 0.5 it is outside ({glue:text}`privic-comb-tab-paris-0.5` against
-# {glue:text}`privic-region-tab-paris-0.5`), and in San Francisco far outside at both β (rows R6-A11).
+# {glue:text}`privic-region-alg-paris-0.5` (ratios {glue:text}`privic-ratio-R6-paris-1` and
+# {glue:text}`privic-ratio-R6-paris-0.5`), and in San Francisco thousands of nats below it: less
+# likely than the true π itself (rows R6). Under the tables' protocol, the one the authors'
+# experiments used by our reading, the picture splits. In Paris at β = 1 the combination is inside
+# the region: {glue:text}`privic-comb-tab-paris-1` nats on average against
+# {glue:text}`privic-region-tab-paris-1`, a ratio of {glue:text}`privic-ratio-R6-A11-paris-1` over
+# {glue:text}`privic-mle-rounds-close` rounds, decided with the region's own error. There, and only
+# there, the remark holds as "witnessed in the experiments". At β = 0.5 it is outside
+# ({glue:text}`privic-comb-tab-paris-0.5` against {glue:text}`privic-region-tab-paris-0.5`, ratio
+# {glue:text}`privic-ratio-R6-A11-paris-0.5`), and in San Francisco far outside at both β (rows
+# R6-A11).
 #
 # **Remark 6, the utility: "step 3 is not really necessary".** Measured by the EMD to π, GIBU's MLE
 # is much closer to the truth than the combination in San Francisco in all four settings (at β = 1
@@ -1141,26 +1123,24 @@ summary.round(3)
 # ({glue:text}`privic-emd_mle_pi-alg-paris-1` against
 # {glue:text}`privic-emd_pi_combination-alg-paris-1`). In the other three Paris settings it is not
 # materially closer: under Alg. 1 at β = 0.5 the two tie ({glue:text}`privic-emd_mle_pi-alg-paris-0.5`
-# and {glue:text}`privic-emd_pi_combination-alg-paris-0.5`), and under the tables' protocol the MLE is
-# about as far at β = 1 ({glue:text}`privic-emd_mle_pi-tab-paris-1` against
-# {glue:text}`privic-emd_pi_combination-tab-paris-1`) and farther at β = 0.5
-# ({glue:text}`privic-emd_mle_pi-tab-paris-0.5` against
+# and {glue:text}`privic-emd_pi_combination-alg-paris-0.5`); under the tables' protocol the MLE is a
+# little closer at β = 1 ({glue:text}`privic-emd_mle_pi-tab-paris-1` against
+# {glue:text}`privic-emd_pi_combination-tab-paris-1`, a ratio of
+# {glue:text}`privic-ratio-R6-util-A11-paris-1`, above the 0.9 we call material) and farther at
+# β = 0.5 ({glue:text}`privic-emd_mle_pi-tab-paris-0.5` against
 # {glue:text}`privic-emd_pi_combination-tab-paris-0.5`): at high privacy, EM run to its maximum
 # over-fits the noise (rows R6-util). Step 3 is what makes San Francisco's estimate good; in Paris it
 # helps only under Alg. 1 at β = 1.
 #
 # **"PRIVIC converges to the MLE" fails in all four settings** once the region is calibrated. θ_N of the
 # tables' protocol is {glue:text}`privic-thetaN-tab-paris-1` and
-# {glue:text}`privic-thetaN-tab-paris-0.5` nats below the maximum in Paris at β = 1 and 0.5, and
+# {glue:text}`privic-thetaN-tab-paris-0.5` nats below the maximum in Paris at β = 1 and 0.5 (ratios
+# {glue:text}`privic-ratio-S6-MLE-paris-1` and {glue:text}`privic-ratio-S6-MLE-paris-0.5`), and
 # {glue:text}`privic-thetaN-tab-sf-1` and {glue:text}`privic-thetaN-tab-sf-0.5` in San Francisco
-# (rows S6-MLE). Against Wilks' region, Paris at β = 0.5 would have passed and Paris at β = 1 would
-# have been a borderline case: the third edition's "borderline" row was an artefact of that
-# yardstick. Being away from the MLE does not always cost utility: in Paris at β = 0.5 θ_N is closer
-# to π ({glue:text}`privic-emd_pi_theta_N-tab-paris-0.5`) than the MLE is.
-#
-# These rows compare a mean over rounds with a calibrated quantile, both Monte Carlo estimates. The
-# closest call is the combination under the tables' protocol in Paris at β = 1, a few nats inside its
-# region; it is the decision a statistics layer with intervals must confirm.
+# (rows S6-MLE). Against Wilks' 97.4 nats, Paris at β = 0.5 would have passed and Paris at β = 1
+# would sit just above it: the third edition's "borderline" row was an artefact of that yardstick.
+# Being away from the MLE does not always cost utility: in Paris at β = 0.5 θ_N is closer to π
+# ({glue:text}`privic-emd_pi_theta_N-tab-paris-0.5`) than the MLE is.
 #
 # Thm 5.2's ingredients check out. The stacked matrix $\mathcal G$ of every run of the tables'
 # protocol has full row rank (T-I-rank) and the cycle channels are well conditioned (T-H-rank).
@@ -1199,37 +1179,38 @@ report.range("T-N", channels.geo_ind_epsilon(joint, D5))
 # (Sec. 1). In the tables' protocol the same users' reports accumulate, so the pooled MLE (step 3)
 # does tend to π as the cycles go on. PRIVIC's own estimate θ_t, the one the experiments report, is
 # IBU on one cycle's reports started at the previous one, and need not. The runs of three times the
-# paper's cycles above answer it (S6-true; mean EMDs to π after N and 3N cycles). In Paris θ_t has
-# nearly stopped, from {glue:text}`privic-true-N-paris` to {glue:text}`privic-true-end-paris`, while
+# paper's cycles above answer it (mean EMDs to π after N and 3N cycles; "keeps approaching" read as
+# a fall to at most 80 %). In Paris θ_t has nearly stopped, from {glue:text}`privic-true-N-paris` to
+# {glue:text}`privic-true-end-paris` (ratio {glue:text}`privic-true-ratio-paris`, S6-true), while
 # the MLE keeps approaching π, from {glue:text}`privic-mle-N-paris` to
-# {glue:text}`privic-mle-end-paris`. In San Francisco θ_t had not settled after the paper's 7 cycles
-# and keeps approaching, from {glue:text}`privic-true-N-sf` to {glue:text}`privic-true-end-sf` (the
-# MLE from {glue:text}`privic-mle-N-sf` to {glue:text}`privic-mle-end-sf`). So the headline holds for
-# step 3; for θ_t it holds in San Francisco over this horizon and fails in Paris, where θ_t stalls
-# above the MLE. Remark 5 adds that any full-support start "would suffice for the process to
-# eventually converge"; started at Dirichlet draws, PRIVIC ends {glue:text}`privic-remark5` grid
-# units from where it ends started at uniform (EMD to π after the same 42 cycles; T-L): the start
-# is forgotten, within the 0.03 we call immaterial.
+# {glue:text}`privic-mle-end-paris` ({glue:text}`privic-mle-ratio-paris`, S6-true-mle). In San
+# Francisco θ_t had not settled after the paper's 7 cycles and keeps approaching, from
+# {glue:text}`privic-true-N-sf` to {glue:text}`privic-true-end-sf` (the MLE from
+# {glue:text}`privic-mle-N-sf` to {glue:text}`privic-mle-end-sf`). So the headline holds for step 3;
+# for θ_t it holds in San Francisco over this horizon and fails in Paris, where θ_t stalls above the
+# MLE. Remark 5 adds that any full-support start "would suffice for the process to eventually
+# converge"; started at Dirichlet draws, PRIVIC ends {glue:text}`privic-remark5` grid units farther
+# from π than started at uniform (difference of mean EMDs after the same 42 cycles, with its 95 %
+# interval; T-L): the start is forgotten, within the ±0.03 we call immaterial.
 
 # %%
+from_dirichlet = ex.privic_long_run(counts["paris"].ravel(), "paris", 1.0,
+                                    SIZES["long_rounds"]["paris"], start="dirichlet",
+                                    seed=seed_for(SEED, "remark5"), with_mle=False)[0]
+remark5 = gr.remark5_estimate(from_dirichlet, long["paris"][0])
+report.range("T-L", remark5)
+
+# %% tags=["remove-cell"]
 for c in CITIES:
     traj, summ = long[c]
     e = traj.pivot(index="round", columns="row", values="emd")
     N = V.PROTOCOL[c]["n_rows"] - 1
-    report.holds(f"S6-true-{c}", emd_N=e[N + 1].mean(), emd_end=e[3 * N + 1].mean(),
-                 mle_N=summ.emd_mle_N.mean(), mle_end=summ.emd_mle_end.mean())
-    for k, v in (("true-N", e[N + 1].mean()), ("true-end", e[3 * N + 1].mean()),
-                 ("mle-N", summ.emd_mle_N.mean()),
-                 ("mle-end", summ.emd_mle_end.mean())):
-        glue(f"privic-{k}-{c}", f"{v:.3f}", display=False)
-from_dirichlet = ex.privic_long_run(counts["paris"].ravel(), "paris", 1.0,
-                                    SIZES["long_rounds"]["paris"], start="dirichlet",
-                                    seed=seed_for(SEED, "remark5"), with_mle=False)[0]
-end = [t[t.row == t.row.max()].emd.to_numpy()
-       for t in (from_dirichlet, long["paris"][0])]
-report.holds("T-L", diff=end[0].mean() - end[1].mean(),
-             se=np.sqrt(sum(v.var(ddof=1) / len(v) for v in end)))
-glue("privic-remark5", f"{end[0].mean() - end[1].mean():+.3f}", display=False)
+    report.text(**{f"{k}-{c}": f"{v:.3f}" for k, v in (
+        ("true-N", e[N + 1].mean()), ("true-end", e[3 * N + 1].mean()),
+        ("mle-N", summ.emd_mle_N.mean()), ("mle-end", summ.emd_mle_end.mean()))},
+        **{f"true-ratio-{c}": g_long[c][f"S6-true-{c}"],
+           f"mle-ratio-{c}": g_long[c][f"S6-true-mle-{c}"]})
+report.text(remark5=remark5)
 
 # %% [markdown]
 # ## Adversarial users (Sec. 7, Fig. 11)
@@ -1247,7 +1228,7 @@ glue("privic-remark5", f"{end[0].mean() - end[1].mean():+.3f}", display=False)
 K8, K12 = [0, 6, 7, 8], [0, 2, 3, 4]
 deltas = V.AUTHORS_FAKE_STEP * np.array(K8[1:] + K12[1:])
 share_k = 100 * pv.fake_report_share(V.AUTHORS_FAKE_STEP * np.arange(1, 9))
-glue("privic-fake-range", f"{share_k[0]:.1f} % to {share_k[-1]:.1f} %", display=False)
+report.text(**{"fake-range": f"{share_k[0]:.1f} % to {share_k[-1]:.1f} %"})
 report.holds("F11-labels", share_pct=100 * pv.fake_report_share(deltas),
              label=V.PAPER_FIG11_PANELS[0.8][1:] + V.PAPER_FIG11_PANELS[1.2][1:],
              recon_pct=pv.paper_label_percent(deltas))
@@ -1285,10 +1266,10 @@ report.holds("F11-mode", switch_k=min(k for k, m in a6["mode"].items()
                                      if m == V.ISLAND_A))
 report.holds("F11-mode-0.8", modes_A=sum(m == V.ISLAND_A for m in a4.loc[K8, "mode"]),
              p_self_max=a4.loc[K8, "P(self)"].max())
-glue("privic-f11-pself-08", f"{a4.loc[K8, 'P(self)'].max():.3f}", display=False)
+report.text(**{"f11-pself-08": f"{a4.loc[K8, 'P(self)'].max():.3f}"})
 for tag, t, ks in (("08", a4, K8), ("12", a6, K12)):
     for k, col in (("lap", "EMD to LAP"), ("self", "EMD to k = 0")):
-        glue(f"privic-f11-{k}-{tag}", f"{t.loc[ks[-1], col]:.2f}", display=False)
+        report.text(**{f"f11-{k}-{tag}": f"{t.loc[ks[-1], col]:.2f}"})
 lap_B = ex.elasticity_table(isl, "paris", [0.4, 0.6], eps_adv[:2])["B: LAP P(block)"]
 report.holds("F11-i", ba_block0=adv_B.query("k == 0")["P(block)"].min(),
              lap_block0=lap_B.min(), n=len(adv_B),
@@ -1305,8 +1286,8 @@ for tag, b, ks in (("a", 0.4, K8), ("b", 0.6, K12)):
     titles = [f"{share[k]:.1f} % fake reports (paper: {lab} %)"
               for k, lab in zip(ks, V.PAPER_FIG11_PANELS[2 * b])]
     glue(f"privic-fig11{tag}", figures.fig11([C[k][A] for k in ks], titles))
-    glue(f"privic-fig11{tag}-shares", ", ".join(f"{share[k]:.1f} %" for k in ks[:-1])
-         + f" and {share[ks[-1]]:.1f} %", display=False)
+    report.text(**{f"fig11{tag}-shares": ", ".join(f"{share[k]:.1f} %" for k in ks[:-1])
+                   + f" and {share[ks[-1]]:.1f} %"})
 
 # %% [markdown]
 # ```{glue:figure} privic-fig11a
@@ -1349,10 +1330,9 @@ adv.set_index(["beta", "k"])[["fake share", "P(self)", "P(block)", "mode", "E[d]
 attack = ex.privic_under_attack(isl, [0.4, 0.6], SIZES["attack_levels"],
                                 SIZES["rounds"], seed=seed_for(SEED, "attack"))
 shortcut = ex.adversarial_table(isl, [0.4, 0.6], [8], [1.0, 1.0])["P(self)"].to_numpy()
-through = attack.query("k == 8").groupby("beta")["P(A→A)"].mean().to_numpy()
-report.order("F11-PRIVIC", {"shortcut": shortcut, "PRIVIC": through})
+report.record({"F11-PRIVIC": gr.attack_estimate(attack, shortcut)})
 beta08 = adv.query("beta == 0.8").set_index("k")
-glue("privic-f11-k0-08", f"{beta08.loc[0, 'P(self)']:.3f}", display=False)
+report.text(**{"f11-k0-08": f"{beta08.loc[0, 'P(self)']:.3f}"})
 report.holds("F11-beta08", p_self=beta08.loc[6:, "P(self)"].to_numpy(),
              mode_k0_is_A=int(beta08.loc[0, "mode"] == V.ISLAND_A))
 
@@ -1378,8 +1358,9 @@ attack.groupby(["beta", "k"])[["theta(A)", "P(A→A)", "P(block)"]].mean().round
 #   text's); BA's theory: $2\beta$-geo-indistinguishability, the elastic fixpoint of Thm 3.1, the
 #   optimal trade-off between mutual information and distortion, the duality with IBU (with the
 #   unnormalised kernel), and invertibility (Thm 5.1, whose proof needs a repair: $\sqrt x$ is a
-#   Bernstein function, not a completely monotone one). Tables III–IV to within the round-to-round
-#   noise, under a protocol we had to infer (the whole dataset re-obfuscated every cycle, no ⊕).
+#   Bernstein function, not a completely monotone one). Tables III–IV within 10 % of every printed
+#   mean (two rows left undecided by the paper's own scatter), under a protocol we had to infer (the
+#   whole dataset re-obfuscated every cycle, no ⊕).
 #   Fig. 10's shape; the per-cycle improvement of BA's trade-off (though not of the mutual information
 #   alone); IBU's per-cycle convergence in Paris; a forgotten start (Remark 5).
 # * **What does not.** LAP beats BA at every β of Fig. 3, by {glue:text}`privic-f3-ratio-paris` in
@@ -1389,7 +1370,7 @@ attack.groupby(["beta", "k"])[["theta(A)", "P(A→A)", "P(block)"]].mean().round
 #   changes nothing. BA's mode for the isolated A jumps from B to A with no "closer and closer" path.
 #   BA is the best trade-off among the self-consistent elastic mechanisms, not the best QoS. Eight
 #   iterations are far from BA's limit. Remark 6 holds in one setting of eight (Paris, tables'
-#   protocol, β = 1), and GIBU is what makes San Francisco's estimate good. θ_N is never the MLE
+#   protocol, β = 1, decided over 400 rounds), and GIBU is what makes San Francisco's estimate good. θ_N is never the MLE
 #   once the likelihood region is calibrated for repeated reports; the MLE tends to the true
 #   distribution, θ_N does in San Francisco and stalls in Paris. Fig. 11's percentages are ten times
 #   the modelled share of fake reports; at the caption's level the attack barely shows, and BA never
@@ -1397,8 +1378,8 @@ attack.groupby(["beta", "k"])[["theta(A)", "P(A→A)", "P(block)"]].mean().round
 # * **Slips of the text** that change no conclusion: the grid sizes and Sec. 6's totals, the sign of
 #   Eq. (8), Alg. 2's column sum, "ε = 0.2", "the higher the value of β … the worse", Table II's
 #   undefined $n$ (its IBU times grow like users², not cells²).
-# * **Left to a statistics layer with intervals**: the decisions that compare Monte Carlo means with
-#   thresholds and come close to them, first of all the one setting where Remark 6 holds.
+# * **Undecided**: {glue:text}`privic-table-undecided` of the tables, where the paper's five printed
+#   rounds scatter too much to tell a 10 % difference, however many rounds we run.
 #
 # ## Exercises
 #
@@ -1505,15 +1486,33 @@ for b in (0.2, 1.0, 2.0, 3.0, 5.0):
 # (`ldpnb/papers/privic/claims.py`). Rows whose value the paper does not print say so in
 # their source: `calibration` (the authors' code: their tight levels and island vector),
 # `derived` or `extension` (our own measurements). A row that diverges states what we found
-# instead; its cause is measured in the section above. At book scale the chapter runs the
-# paper's sizes: 25 values of β with {glue:text}`privic-sims` simulations for Fig. 3,
-# {glue:text}`privic-rounds` rounds of PRIVIC per β with the paper's cycles and iterations; the
-# maximum-likelihood rows add {glue:text}`privic-mle-rounds-paris` (Paris) and
-# {glue:text}`privic-mle-rounds-sf` (San Francisco) rounds per protocol and β, each with its
-# certified MLE. This build took {glue:text}`privic-cpu` CPU seconds. `SCALE = "paper"` runs the
-# same sizes, more rounds for the likelihood regions, and re-derives the calibration of the
-# table tolerances from 100 fresh rounds per column (row T-cal); `SCALE = "smoke"` runs one round
-# and one simulation, to test the code, and its statistical rows are not a reproduction.
+# instead; its cause is measured in the section above. Every number that comes from random runs
+# is an estimate with its 95 % interval (`ldpnb.stats`; the choices per claim are in
+# `ldpnb/papers/privic/grading.py`): a row passes when the interval lies inside the claim's region,
+# is reversed when it lies outside, and is **undecided** otherwise, never a pass; the report says
+# how many runs would decide it. At book scale the chapter runs the paper's designs with more
+# repetitions than the paper, so that the steps and ties can be decided: 25 values of β with
+# {glue:text}`privic-sims` simulations for Fig. 3 ({glue:text}`privic-budget-sims` for the IBU
+# budgets), {glue:text}`privic-rounds` rounds of PRIVIC per β with the paper's cycles and
+# iterations (the paper's five printed rounds enter every comparison with its tables); the
+# maximum-likelihood rows add {glue:text}`privic-mle-rounds-paris` rounds per protocol and β in
+# Paris ({glue:text}`privic-mle-rounds-close` for the closest call, the tables' protocol at β = 1)
+# and {glue:text}`privic-mle-rounds-sf` in San Francisco, each with its certified MLE. This build
+# took {glue:text}`privic-cpu` CPU seconds. `SCALE = "paper"` runs the same sizes, more rounds for
+# the likelihood regions, and re-derives the calibration sds from 100 fresh rounds per column (row
+# T-cal); `SCALE = "smoke"` runs two rounds and two simulations, to test the code, and its
+# statistical rows are not a reproduction.
+#
+# **What changed with the statistics layer.** Every Monte Carlo row is decided on its interval, with
+# a tie or margin that says what is material (10 % of an EMD, 10 % of a likelihood region), and
+# every criterion changed after a recorded result keeps its decision log (the earlier criterion, the
+# commit, what had been seen). The likelihood rows' region is now estimated with its own sampling
+# error (a bootstrap over the rounds re-estimates the 95 % quantile of the truth's gap), and the
+# closest call runs 400 rounds. Tables III–IV are compared with the paper's five printed rounds as a
+# sample, within ±max(0.02, 10 %), instead of a "not different" test. "Improves with every cycle"
+# asks every step to stay below a stated tie, where the earlier test passed when the rounds could
+# not tell. The convergence of the pooled MLE is its own row (S6-true-mle), and the end of variant
+# B's drift (F3-B-drift-end).
 #
 # **What changed in the fourth edition.** Remark 6 is graded in every setting (both protocols,
 # both cities, both β), for the likelihood and for the EMD, against a likelihood-ratio region
@@ -1544,5 +1543,5 @@ for b in (0.2, 1.0, 2.0, 3.0, 5.0):
 
 # %%
 report.timing("chapter CPU seconds", time.process_time() - T0)
-glue("privic-cpu", f"{time.process_time() - T0:.0f}", display=False)
+report.text(cpu=f"{time.process_time() - T0:.0f}")
 report.finalize()

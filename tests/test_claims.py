@@ -302,15 +302,21 @@ def test_paperscale_records_a_run_stopped_by_failing_rows(tmp_path, monkeypatch)
         return _sp.CompletedProcess(cmd, 1, stdout="log\n" + out + "\n", stderr="ReproductionFailure: 1 claim(s) failed")
 
     monkeypatch.setattr(ps.subprocess, "run", fake_run)
+    refs = iter([{"cpu_s": 1.0, "wall_s": 1.5}, {"cpu_s": 3.0, "wall_s": 4.0}])
+    monkeypatch.setattr(ps, "reference_workload", lambda: next(refs))
     assert ps.main(["--only", "toy"]) == 1
     rec = _json.loads((tmp_path / "out" / "toy.json").read_text())
     assert rec["rows"] == rows and rec["counts"] == {"pass": 1, "fail": 1}
     assert "ReproductionFailure" in rec["error"] and rec["cpu_s"] == 12.3 and rec["peak_rss_mb"] == 2.0
+    # the reference workload before and after: the run's CPU in its units (12.34 / mean(1, 3))
+    assert rec["reference"]["start"]["cpu_s"] == 1.0 and rec["reference"]["end"]["cpu_s"] == 3.0
+    assert rec["cpu_reference_units"] == 6.2
 
     # a run that stopped before writing its report leaves no record
     (tmp_path / "out" / "toy.json").unlink()
     (ps.WORK / "reproduction" / "toy.json").unlink()
     monkeypatch.setattr(ps.subprocess, "run", lambda cmd, **kw: _sp.CompletedProcess(
         cmd, 1, stdout=_json.dumps({"rc": 1, "maxrss_kb": None, "cpu_s": 1.0}), stderr="boom"))
+    monkeypatch.setattr(ps, "reference_workload", lambda: {"cpu_s": 1.0, "wall_s": 1.0})
     assert ps.main(["--only", "toy"]) == 1
     assert not (tmp_path / "out" / "toy.json").exists()

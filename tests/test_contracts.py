@@ -73,6 +73,8 @@ CONTRACTED: set[str] = {
     "ldpnb.papers.audit.figures",
     "ldpnb.papers.ibu.experiments",
     "ldpnb.papers.ibu.figures",
+    "ldpnb.papers.ibu.mle",
+    "ldpnb.papers.ibu.readings",
     "ldpnb.papers.ibu.scoring",
     "ldpnb.papers.ibu.tables",
     "ldpnb.papers.ibu.theory",
@@ -80,11 +82,14 @@ CONTRACTED: set[str] = {
     "ldpnb.papers.lift.figures",
     "ldpnb.papers.lift.grading",
     "ldpnb.papers.lift.theory",
+    "ldpnb.papers.pie.figures",
     "ldpnb.papers.pie.identification",
     "ldpnb.papers.pie.theory",
     "ldpnb.papers.pie.utility",
+    "ldpnb.papers.privic.claims",
     "ldpnb.papers.privic.experiments",
     "ldpnb.papers.privic.figures",
+    "ldpnb.papers.privic.grading",
     "ldpnb.papers.privic.model",
 }
 

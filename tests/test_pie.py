@@ -514,11 +514,13 @@ def test_biometric_standin_places_the_pse():
     assert list(r["frr"]) == [0.001, 0.01, 0.1]
 
 
-def test_increase_evidence():
-    ev = pid_pie.increase_evidence([1.0, 2.0, 2.5, 4.0], [0.1, 0.1, 0.2, 0.2], rise_from=1)
-    np.testing.assert_allclose(ev["steps"], [1.0, 0.5, 1.5])
-    np.testing.assert_allclose(ev["step_se"], np.hypot([0.1, 0.1, 0.2], [0.1, 0.2, 0.2]))
-    assert ev["rise"] == pytest.approx(2.0) and ev["rise_se"] == pytest.approx(math.hypot(0.2, 0.1))
+def test_increase_cells():
+    np.testing.assert_allclose(pid_pie.increase_cells([1.0, 2.0, 2.5, 4.0], rise_from=1), [1.0, 0.5, 1.5, 2.0])
+    # along the last axis: the same cells for every row (e.g. half-sample or bootstrap replicates)
+    v = np.array([[1.0, 2.0, 2.5, 4.0], [0.0, 0.0, 1.0, 1.0]])
+    np.testing.assert_allclose(pid_pie.increase_cells(v)[1], [0.0, 1.0, 0.0, 0.0])
+    with pytest.raises(ValueError, match="rise_from"):
+        pid_pie.increase_cells([1.0, 2.0], rise_from=1)
 
 
 def test_best_score_ties_survive_a_per_query_shift():
@@ -545,3 +547,26 @@ def test_theta_finite_at_large_epsilon():
     np.testing.assert_allclose(t[:200], direct, rtol=1e-13)
     np.testing.assert_allclose(theta_glh(np.array([2, 5]), np.array([710.0, 1.0])),
                                [1.0, np.expm1(1.0) / (5 + np.expm1(1.0))], rtol=1e-14)
+
+
+@pytest.mark.parametrize("scale", ["smoke", "book", "paper"])
+def test_every_size_of_the_chapter_meets_its_contract(scale):
+    """The paper-scale run uses the chapter's largest sizes: each is accepted by the contract of the
+    function it is passed to (checked here rather than by a run of an hour)."""
+    from ldpnb.contracts import contract_of
+    from ldpnb.papers.pie import SIZES_BY_SCALE
+    from ldpnb.papers.pie import theory as th
+    from ldpnb.papers.pie import utility as util
+
+    z = SIZES_BY_SCALE[scale]
+    uses = [(pid_pie.partial_knowledge, "se_reps", z["se_reps"]), (pid_pie.pse_bootstrap, "n_boot", z["boot"]),
+            (pid_pie.frr_bootstrap, "n_boot", z["boot"]), (pid_pie.equal_n, "reps", z["eq_reps"]),
+            (pid_pie.single_location, "reps", z["mc_reps"]), (pid_pie.biometric_standin, "sets", z["bio_sets"]),
+            (pid_pie.biometric_standin, "n", z["bio_n"]), (pid_pie.biometric_standin, "n_impostor", z["bio_m"]),
+            (util.utility_runs, "runs", z["runs"]), (util.utility_runs, "runs", z["runs11"]),
+            (th.theorem_checks, "draws", z["draws"]), (pid_pie.convergence, "reps", z["conv_reps"])]
+    uses += [(th.gaussian_score_mi, "reps", r) for r in z["gauss"].values()]
+    for func, name, value in uses:
+        contract_of(func)[name].check(value, name)
+    assert all(2 <= r <= pid_pie._MAX_SUBSETS for r in z["conv_reps"])
+    assert all(n * r <= th.MAX_GAUSS_WORK for n, r in z["gauss"].items())

@@ -15,6 +15,7 @@ from ldpnb.papers.pie import CLAIMS, ERRATA, figures  # noqa: E402
 from ldpnb.papers.pie import identification as ident  # noqa: E402
 from ldpnb.repro.claims import falsify, row_status  # noqa: E402
 from ldpnb.repro.plotting import set_style  # noqa: E402
+from ldpnb.stats import Estimate, from_se  # noqa: E402
 
 
 def test_figs_1_3_arrows_are_visible_and_the_model_is_connected():
@@ -48,13 +49,17 @@ def test_diverging_rows_have_falsifiable_criteria():
     """Each diverging row of the table fails its criterion on the numbers the research measured and
     would be a failure if the paper's claim held."""
     measured = {
-        "F10d-GLH-gauss": {"ratio": [0.985] * 14},
+        "F10d-GLH-gauss": {"ours": Estimate([0.985] * 14, [0.98] * 14, [0.99] * 14, method="fieller", n_runs=20,
+                                            simultaneous=True)},
         "F8d": {"ours": [4600.0, 815.0, 10.8, 8.4]},
         "F4-large": {"ours": [338.0, 9.6, 2.18, 1.02]},
         "T13-large-g": {"ours": [6.7e5, 83.4, 2.52, 1.21]},
-        "F10b": {"ours": 0.9135},
+        "F10b": {"ours": Estimate(0.9135, 0.9125, 0.9145, method="bootstrap-bca", n_runs=20)},
         "F8e": {"ratio_rr": [252.0, 40.0, 7.97, 1.94, 1.0], "ratio_glh": [3000.0, 10.4, 2.28, 1.0]},
-        "F9d": {"ratio_rr": [250.0, 7.7, 1.8, 1.0], "ratio_glh": [80.0, 10.2, 2.1, 1.0]},
+        "F9d": {"ours": Estimate([250.0, 7.7, 1.8, 1.0, 80.0, 10.2, 2.1, 1.0],
+                                 [250.0, 7.7, 1.8, 1.0, 70.0, 9.0, 1.9, 1.0],
+                                 [250.0, 7.7, 1.8, 1.0, 90.0, 11.0, 2.3, 1.0], method="t", n_runs=64,
+                                 simultaneous=True)},
         "F6-sel": {"qualifying": [8, 8], "used": [575, 579]},
     }
     for rid, nums in measured.items():
@@ -93,9 +98,10 @@ def test_figs_8_9_every_panel_has_its_legend():
     n, k, g = 500, 2000, 20_000
     pse = {"rr": np.array([1e-3, 0.1, 1.0]), "glh": np.array([1e-3, 0.1, 1.0])}
     ok = {"rr": np.array([False, True, True]), "glh": np.array([False, True, True])}
-    fig8 = figures.fig8(eps, n, k, g, pse["rr"], pse, ok, {"rr": 0.01, "glh": 0.01})
-    fig9 = figures.fig9(eps, n, k, g, {"rr": np.full(3, 0.9), "glh": np.full(3, 0.9)}, np.full(3, 0.9),
-                        pse["rr"], pse["glh"], ok["glh"])
+    mc = {m: from_se(v, 0.2 * v) for m, v in pse.items()}      # an interval reaching 0: a log axis copes
+    fig8 = figures.fig8(eps, n, k, g, pse["rr"], mc, ok, {"rr": 0.01, "glh": 0.01})
+    err = {m: from_se(np.full(3, 0.9), np.full(3, 0.01)) for m in pse}
+    fig9 = figures.fig9(eps, n, k, g, err, np.full(3, 0.9), pse["rr"], pse["glh"], ok["glh"])
     for fig in (fig8, fig9):
         assert all(ax.get_legend() is not None for ax in fig.axes)
     labels = [[t.get_text() for t in ax.get_legend().get_texts()] for ax in fig9.axes]
@@ -104,8 +110,8 @@ def test_figs_8_9_every_panel_has_its_legend():
 
 
 def test_fig6_writes_the_coincidence_counts():
-    panels = {"LT": {"m": [5, 10], "offset": ([1.0, 1.5], [0.1, 0.1]), "raw": ([0.9, 1.4], [0.1, 0.1])},
-              "RH": {"m": [1, 2], "offset": ([6.3, 9.0], [0.2, 0.3]), "raw": ([1.6, 6.7], [0.1, 0.1]),
+    panels = {"LT": {"m": [5, 10], "offset": from_se([1.0, 1.5], [0.1, 0.1]), "raw": from_se([0.9, 1.4], [0.1, 0.1])},
+              "RH": {"m": [1, 2], "offset": from_se([6.3, 9.0], [0.2, 0.3]), "raw": from_se([1.6, 6.7], [0.1, 0.1]),
                      "counts": [4214, 640]}}
     fig = figures.fig6(panels, 0.8)
     texts = [[t.get_text() for t in ax.texts] for ax in fig.axes]
@@ -166,16 +172,24 @@ def _toy_traces(n=60, k=40, seed=0, split=True):
 
 def test_identification_helpers_on_toy_traces():
     tr = _toy_traces()
-    curve = ident.pse_curve(tr, ts=(1, 3), se_reps=3, rng=1)
+    curve = ident.pse_curve(tr, ts=(1, 3), rng=1)
     assert set(curve) == {"X", 1, 3}
-    assert curve[3]["pse"] > curve[1]["pse"] > 0 and np.isfinite(curve[1]["pse_se"])
+    assert curve[3]["pse"] > curve[1]["pse"] > 0 and np.isnan(curve[1]["pse_se"])   # the bootstrap's job
     pk = ident.partial_knowledge(tr, [2, 8], se_reps=0, rng=2)
     assert list(pk) == [("offset", 2), ("offset", 8), ("raw", 2), ("raw", 8)]
     assert pk[("offset", 8)]["error_rate"] <= pk[("offset", 2)]["error_rate"]
     assert pk[("offset", 8)]["error_rate"] == pk[("raw", 8)]["error_rate"]   # a per-query constant
-    assert curve[3]["pse_sub"].shape == (3,) and "pse_sub" not in pk[("offset", 2)]   # se_reps = 0
+    assert "pse_sub" not in pk[("offset", 2)]   # se_reps = 0
+    pk = ident.partial_knowledge(tr, [2, 8], se_reps=3, rng=2)
+    assert all(r["pse_sub"].shape == (3,) for r in pk.values()) and len({r["subsets"] for r in pk.values()}) == 1
     conv = ident.convergence(tr, ts=(1,), fractions=(0.5,), reps=3, rng=3)
     assert conv[1]["n"] == [30, 60] and np.isnan(conv[1]["sd"][-1])
+    gap = ident.convergence_gap(conv, (1,))
+    assert float(gap.value[0]) == pytest.approx(conv[1]["values"][1][0] - np.mean(conv[1]["values"][0]))
+    conv2 = ident.convergence(tr, ts=(1,), fractions=(0.25, 0.5), reps=(2, 4), rng=3)
+    assert [len(v) for v in conv2[1]["values"]] == [2, 4, 1]
+    with pytest.raises(ValueError, match="one per fraction"):
+        ident.convergence(tr, ts=(1,), fractions=(0.25, 0.5), reps=(2,), rng=3)
     assert [len(v) for v in conv[1]["values"]] == [3, 1]
     assert conv[1]["mean"][0] == pytest.approx(np.mean(conv[1]["values"][0]))
     eq = ident.equal_n(tr, 30, ts=(1, "X"), reps=3, rng=4)
@@ -188,20 +202,24 @@ def test_identification_helpers_on_toy_traces():
 
 
 def test_pse_sub_are_half_subset_estimates():
-    """pse_sub reproduces pse_subsamples on the score matrix rebuilt from the genuine/impostor scores."""
-    from ldpnb.attacks.linkage import score_experiment, score_matrix
+    """pse_sub reproduces pse_subsamples on the score matrix rebuilt from the genuine/impostor scores;
+    a common ``subsets`` seed gives every experiment the same halves, and pse_se is their spread."""
+    from ldpnb.attacks.linkage import score_matrix
     from ldpnb.measures.pse import pse_subsamples
+    from ldpnb.stats import subsample_se
 
     tr = _toy_traces(n=40, seed=2)
-    r_rng = np.random.default_rng(9)
-    r = ident.pse_experiment(tr.X, tr.X, tr.k, se_reps=4, rng=r_rng)
+    r = ident.pse_experiment(tr.X, tr.X, tr.k, se_reps=4, subsets=9)
     S = score_matrix(tr.X, tr.X, tr.k)
     assert np.array_equal(np.diag(S), r["genuine"])
-    assert np.allclose(r["pse_sub"], pse_subsamples(S, 0.5, 4, rng=np.random.default_rng(9).spawn(1)[0]))
-    rng = np.random.default_rng(9)
-    ref = score_experiment(tr.X, tr.X, tr.k, se_reps=4, rng=rng)
-    assert ref["pse_se"] == r["pse_se"]      # the child stream leaves the toolkit's SE unchanged ...
-    assert rng.random() == r_rng.random()    # ... and the caller's stream too
+    assert np.array_equal(ident.score_matrix_of(r["genuine"], r["impostor"]), S)
+    assert np.allclose(r["pse_sub"], pse_subsamples(S, 0.5, 4, rng=np.random.default_rng(9)))
+    assert r["pse_se"] == pytest.approx(subsample_se(r["pse_sub"], 40, 20))   # no sqrt(1/2) factor
+    same = ident.pse_experiment(tr.X, tr.X, tr.k, se_reps=4, subsets=9)
+    assert np.array_equal(same["pse_sub"], r["pse_sub"])
+    # paired differences on common halves: the difference of a quantity with itself has no spread
+    e = ident.half_sample_estimate([0.0], (r["pse_sub"] - same["pse_sub"])[:, None], 40)
+    assert float(e.se[0]) == 0.0 and e.method == "delete-d-jackknife"
 
 
 def test_zero_score_anatomy_is_exactly_the_zero_offset_scores():

@@ -285,9 +285,10 @@ def pse_subsamples(score_matrix, frac: float = 0.5, reps: int = 20, *, decimals:
     """PSE estimates (:func:`kl_mixed_1d`, bits) on ``reps`` random subsets of ``frac`` of the users.
 
     The queries and the templates of the same users are kept (square sub-matrices).  The spread of
-    the estimates gives the standard error of the full-population estimate: about
-    ``std(subsample estimates) * sqrt(frac)`` for a statistic whose variance is inversely
-    proportional to the number of users.
+    the estimates gives the standard error of the full-population estimate by the delete-d
+    jackknife, :func:`ldpnb.stats.subsample_se` (for half subsets the spread itself, with no
+    ``sqrt(frac)`` factor: the subsets vary around the full estimate by the finite-population
+    correction); it is not valid for an estimate resting on a few exact score coincidences.
     """
     rng = check_random_state(rng)
     S = np.asarray(score_matrix, dtype=float)

@@ -547,9 +547,10 @@ class Report:
             "implied_by": s.implied_by,
         }
 
-    def record(self, numbers: Mapping[str, Any]) -> dict[str, Any]:
-        """Record many claims at once, each by its declared kind; returns the ``"_text"`` entry
-        (values for :meth:`text`) or an empty dict.
+    def record(self, numbers: Mapping[str, Any]) -> None:
+        """Record many claims at once, each by its declared kind, and glue the ``"_text"`` entry
+        (values for the prose) with :meth:`text`.  Returns nothing, so that a cell ending in it
+        shows no stray value.
 
         ``numbers`` maps a claim id to what its kind's method takes: for ``close``/``range`` the
         measured value (a number, array or :class:`~ldpnb.stats.Estimate`) or a mapping with
@@ -595,7 +596,7 @@ class Report:
                 self.holds(cid, **m)
             else:
                 self.not_evaluated(cid, note=nums if isinstance(nums, str) else "")
-        return dict(numbers.get("_text") or {})
+        self.text(**dict(numbers.get("_text") or {}))
 
     def text(self, **values: Any) -> None:
         """Glue each value as ``<chapter>-<name>`` for ``{glue:text}`<chapter>-<name>``` in the

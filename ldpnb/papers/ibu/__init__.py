@@ -3,7 +3,8 @@ Palamidessi, arXiv 2508.09980).
 
 ``CLAIMS`` (the paper's claims as data, :mod:`.claims`), ``figures`` (one function per figure),
 the experiments of Sec. 7 (:mod:`.experiments`), the certified MLE of their runs (:mod:`.mle`),
-the theory of Secs. 4-8 (:mod:`.theory`) and the statistics that grade the Monte Carlo claims (:mod:`.scoring`).
+the theory of Secs. 4-8 (:mod:`.theory`) and the numbers the Monte Carlo claims are graded on, as
+:mod:`ldpnb.stats` estimates (:mod:`.scoring`).
 """
 
 from . import figures, mle, readings, scoring, tables
@@ -18,7 +19,8 @@ from .theory import (
     simplex_grid, loglik_surface, gf2_rank, gf2_rank_batch, rappor_bits_likelihood,
     rappor_concavity_lower_bound, rappor_concavity_frequencies, geometric_dominance_bounds,
     inv_krr_exact_sq_error, inv_krr_upper_bound, inv_geometric_lower_bound, truncated_geometric_inverse,
-    inv_geometric_exact_sq_error, inv_bound_sampling, identifying_observations, consistency_error,
+    inv_geometric_exact_sq_error, inv_bound_sampling, identifying_observations, consistency_errors,
+    consistency_error,
     krr_likely_fraction, square_lattice_delta, loglog_slope, all_observed_concavity, krr_observed_concavity,
     line_mechanism_matrix, line_mechanism_perturb, distance_monotonicity_violations,
 )
@@ -63,6 +65,7 @@ __all__ = [
     "inv_geometric_exact_sq_error",
     "inv_bound_sampling",
     "identifying_observations",
+    "consistency_errors",
     "consistency_error",
     "krr_likely_fraction",
     "square_lattice_delta",

@@ -230,7 +230,8 @@ def rappor_trials(theta, n: int, epsilon: float, reps: int, *, rng=None, tol: fl
     return out
 
 
-@contract(channel=Channel(atol=1e-8), counts=Counts(2), tols=Array(1, low=0.0), max_iter=Integer(1, None))
+@contract(channel=Channel(atol=1e-8), counts=Counts(2), tols=Array(1, low=0.0, max_size=64),
+          max_iter=Integer(1, 10**7))
 def threshold_sweep(channel, counts, tols, *, max_iter: int = 200_000) -> dict[str, np.ndarray]:
     r"""IBU under the paper's rule :math:`|\Delta\ell| < \delta` for a decreasing list of thresholds
     :math:`\delta`, in one pass: the run for each :math:`\delta` continues from the estimate of the
@@ -358,7 +359,7 @@ def sf_ibu_grid() -> Grid:
     return Grid(37.7480, 37.7930, -122.4500, -122.3932, rows=5, cols=5)
 
 
-@contract(channel=Channel(atol=1e-8), counts=Counts(), tol=Real(0, None), max_iter=Integer(0, None))
+@contract(channel=Channel(atol=1e-8), counts=Counts(), tol=Real(0, None), max_iter=Integer(0, 10**7))
 def run_estimates(channel, counts, *, tol: float = 1e-8, max_iter: int = 20_000) -> dict[str, np.ndarray]:
     """The estimates of one run (for drawing Figs. 1 and 8): the noisy distribution ``q``, INV-N,
     INV-P (square channels) and IBU under the paper's rule."""

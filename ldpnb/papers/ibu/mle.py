@@ -78,7 +78,7 @@ def mle_runs(channel, counts, theta, distance, *, metric: Callable) -> dict[str,
 
 
 @contract(channel=Channel(atol=1e-8), counts=Counts(2), theta=Array(1, low=0.0), distance=DistanceMatrix(),
-          metric=Callable_(), tols=Array(1, low=0.0, low_open=True))
+          metric=Callable_(), tols=Array(1, low=0.0, low_open=True, max_size=16))
 def mle_cross_check(channel, counts, theta, distance, *, metric: Callable, tols=(1e-6, 1e-8, 1e-10)) -> dict[str, Any]:
     r"""The certified MLE of :func:`mle_runs` against EM accelerated by SQUAREM (an independent algorithm)
     run to each certified gap of ``tols`` (decreasing; each continues from the previous one).

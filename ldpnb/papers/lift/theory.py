@@ -10,21 +10,57 @@ points, and the alpha-lift limits (Sec. VI-B).
 from __future__ import annotations
 
 from dataclasses import dataclass
+from math import comb
 from typing import Any
-import numpy as np
-from ldpnb.contracts import MAX_DENSE, Array, Instance, Integer, NonnegativeMatrix, OneOf, Optional, RandomState, Real, contract
 
-_ALPHAS = Array(1, low=1.0 + 1e-12)  #: orders alpha > 1
-_ALPHAS_ANY = Array(1, low=1e-12)  #: orders alpha > 0
-_CONC = Array(1, low=1e-12)  #: Dirichlet concentrations > 0
-_KS = Array(1, low=1, integer=True)  #: numbers of outputs
-from ldpnb.measures.information import mutual_information
-from ldpnb.utils import check_random_state
-from ldpnb.measures.lift import ALIP, LDPwrtS, alip_budgets, check_joint, random_joint, set_lift
-from ldpnb.measures.lift import (
-    _lifts, _measure, arimoto_mi, chi2_dependence, mutual_information_sy, sibson_mi, total_variation_dependence,
+import numpy as np
+import pandas as pd
+from scipy.optimize import linprog
+
+from ldpnb.contracts import (
+    DENSE_DOMAIN,
+    EPSILON,
+    MAX_ENTRIES,
+    REPS,
+    SAMPLE_SIZE,
+    SEED,
+    Array,
+    Instance,
+    Integer,
+    NonnegativeMatrix,
+    OneOf,
+    Optional,
+    Real,
+    contract,
 )
+from ldpnb.measures.information import mutual_information
+from ldpnb.measures.lift import (
+    ALIP,
+    LDPwrtS,
+    LiftMeasurePrivacy,
+    _lifts,
+    _measure,
+    alip_budgets,
+    arimoto_mi,
+    check_joint,
+    chi2_dependence,
+    mutual_information_sy,
+    random_joint,
+    set_lift,
+    sibson_mi,
+    total_variation_dependence,
+)
+from ldpnb.mechanisms.orr import subset_random_response
 from ldpnb.mechanisms.watchdog import MergeMechanism, complete_merging, merging_mi, watchdog_partition
+from ldpnb.parallel import sweep
+from ldpnb.utils import check_random_state
+
+_ALPHAS = Array(1, low=1.0 + 1e-12, max_size=64)  #: orders alpha > 1
+_ALPHAS_ANY = Array(1, low=1e-12, max_size=64)  #: orders alpha > 0
+_CONC = Array(1, low=1e-12, max_size=64)  #: Dirichlet concentrations > 0
+_KS = Array(1, low=1, high=64, integer=True, max_size=64)  #: numbers of outputs
+#: Alphabet sizes of the numerical checks (one random instance at a time).
+_CHECK = Integer(2, 256)
 
 __all__ = [
     "lift_asymmetry_samples",
@@ -57,7 +93,12 @@ __all__ = [
 # --------------------------------------------------------------------------------------------
 
 
-@contract(n_dist=Integer(1, 10**7), n_s=Integer(2, MAX_DENSE), n_x=Integer(2, MAX_DENSE), rng=RandomState())
+def _check_entries(n: int, what: str) -> None:
+    if n > MAX_ENTRIES:
+        raise ValueError(f"{what} = {n} exceeds {MAX_ENTRIES} entries")
+
+
+@contract(n_dist=SAMPLE_SIZE, n_s=DENSE_DOMAIN, n_x=DENSE_DOMAIN, rng=SEED)
 def lift_asymmetry_samples(n_dist: int, n_s: int = 5, n_x: int = 17, *, rng: Any = None) -> dict[str, np.ndarray]:
     """Per-symbol log min-lifts and log max-lifts of the raw data (Y = X) of random ``P_SX`` (Fig. 1).
 
@@ -68,9 +109,8 @@ def lift_asymmetry_samples(n_dist: int, n_s: int = 5, n_x: int = 17, *, rng: Any
     sum_x P_S(s_min(x)) P_X(x) >= mass_min`` (because ``Lambda >= 1 >= Psi``): the part of "max-lifts
     are more likely" that holds by construction.
     """
+    _check_entries(n_dist * n_s * n_x, "n_dist * n_s * n_x")
     rng = check_random_state(rng)
-    if int(n_dist) != n_dist or n_dist < 1:
-        raise ValueError(f"n_dist must be a positive integer, got {n_dist}")
     P = random_joint(n_s, n_x, rng=rng, size=int(n_dist))  # (d, s, x)
     p_s = P.sum(axis=2, keepdims=True)
     p_x = P.sum(axis=1, keepdims=True)
@@ -153,8 +193,9 @@ def proposition_checks(joint: Any, *, alphas: tuple[float, ...] = (2.0, 5.0, 50.
     out["P1.2 T <= max(e^eu-1, 1-e^-el)/2 _corrected"] = BoundCheck(T, 0.5 * m_ul, True)
     out["P1.2 chi2 <= max(e^eu-1, 1-e^-el)^2 _corrected"] = BoundCheck(X2, m_ul**2, True)
     for a in alphas:
-        out[f"P1.3 Sibson I_{a:g} <= a/(a-1) eps_u"] = BoundCheck(sibson_mi(joint, a, unit="nats"), a / (a - 1) * eu, True)
-        out[f"P1.3 Arimoto I_{a:g} <= a/(a-1) eps_u"] = BoundCheck(arimoto_mi(joint, a, unit="nats"), a / (a - 1) * eu, True)
+        bound = a / (a - 1) * eu
+        out[f"P1.3 Sibson I_{a:g} <= a/(a-1) eps_u"] = BoundCheck(sibson_mi(joint, a, unit="nats"), bound, True)
+        out[f"P1.3 Arimoto I_{a:g} <= a/(a-1) eps_u"] = BoundCheck(arimoto_mi(joint, a, unit="nats"), bound, True)
     out["P1.4 max log Gamma <= eps_l + eps_u"] = BoundCheck(float(np.log(Lam / Psi).max()), el + eu, True)
     # Prop. 3
     l1 = _measure(L, p_s, "l1", False, None).max()
@@ -180,7 +221,8 @@ def proposition_checks(joint: Any, *, alphas: tuple[float, ...] = (2.0, 5.0, 50.
     out["P4.2 max Lambda <= sqrt(max chi2-lift / P_S(s_ybar)) + 1"] = BoundCheck(
         float(Lam.max()), np.sqrt(c2 / p_top) + 1, True
     )
-    out["P6.1 1/min Psi <= (max l1-inv + P_S(s))/P_S(s)"] = BoundCheck(float(1 / Psi.min()), (il1 + p_bot) / p_bot, True)
+    out["P6.1 1/min Psi <= (max l1-inv + P_S(s))/P_S(s)"] = BoundCheck(float(1 / Psi.min()), (il1 + p_bot) / p_bot,
+                                                                         True)
     out["P6.2 1/min Psi <= (sqrt(max chi2-inv) + sqrt(P_S(s)))/sqrt(P_S(s))"] = BoundCheck(
         float(1 / Psi.min()), (np.sqrt(ic2) + np.sqrt(p_bot)) / np.sqrt(p_bot), True
     )
@@ -198,7 +240,7 @@ def proposition_checks(joint: Any, *, alphas: tuple[float, ...] = (2.0, 5.0, 50.
     return out
 
 
-@contract(rng=RandomState(), max_size=Integer(2, 64), concentrations=_CONC)
+@contract(rng=SEED, max_size=Integer(2, 64), concentrations=_CONC)
 def random_mechanism_joint(rng: Any = None, *, max_size: int = 5, concentrations=(0.3, 1.0, 3.0)) -> np.ndarray:
     """A random ``P_SY = P_SX C`` for testing the propositions on mechanisms with extreme lifts.
 
@@ -214,7 +256,7 @@ def random_mechanism_joint(rng: Any = None, *, max_size: int = 5, concentrations
     return p_sx @ C
 
 
-@contract(n=Integer(1, 10**8), rng=RandomState(), alphas=_ALPHAS)
+@contract(n=REPS, rng=SEED, alphas=_ALPHAS)
 def proposition_violations(n: int, *, rng: Any = None, alphas: tuple[float, ...] = (2.0, 5.0, 50.0)):
     """Evaluate :func:`proposition_checks` on ``n`` random mechanisms; count violations per bound.
 
@@ -222,11 +264,7 @@ def proposition_violations(n: int, *, rng: Any = None, alphas: tuple[float, ...]
     bounds are vacuous) are skipped. Returns ``(table, n_used)`` with ``table`` a DataFrame indexed
     by bound with columns ``true_in_general``, ``violations``, ``rate``.
     """
-    import pandas as pd
-
     rng = check_random_state(rng)
-    if int(n) != n or n < 1:
-        raise ValueError(f"n must be a positive integer, got {n}")
     rows, used = [], 0
     for _ in range(int(n)):
         p_sy = random_mechanism_joint(rng)
@@ -242,7 +280,7 @@ def proposition_violations(n: int, *, rng: Any = None, alphas: tuple[float, ...]
     return table, used
 
 
-@contract(n=Integer(1, 10**8), rng=RandomState(), n_s=Integer(2, MAX_DENSE), n_x=Integer(9, MAX_DENSE))
+@contract(n=REPS, rng=SEED, n_s=_CHECK, n_x=Integer(9, 256))
 def analytic_checks(n: int, *, rng: Any = None, n_s: int = 5, n_x: int = 17) -> dict:
     """Numerical checks of the watchdog's analytic results on ``n`` random instances (eqs. 11, 13,
     Def. 4, Thm. 1, Prop. 2).
@@ -265,7 +303,8 @@ def analytic_checks(n: int, *, rng: Any = None, n_s: int = 5, n_x: int = 17) -> 
         cut = int(rng.integers(1, len(H)))
         G = [np.sort(perm[:cut]), np.sort(perm[cut:])]
         mm = MergeMechanism(n_x, np.setdiff1d(np.arange(n_x), H), G)
-        err = max(err, abs(mm.mutual_information(p_x, unit="nats") - mutual_information(p_x, mm.channel(), unit="nats")))
+        explicit = mutual_information(p_x, mm.channel(), unit="nats")
+        err = max(err, abs(mm.mutual_information(p_x, unit="nats") - explicit))
         v_ref += merging_mi(p_x, G, unit="nats") < merging_mi(p_x, [H], unit="nats") - 1e-15
         r = rng.dirichlet(np.ones(int(rng.integers(1, 5))), size=len(H))
         q = P[:, H] @ r
@@ -288,15 +327,18 @@ def analytic_checks(n: int, *, rng: Any = None, n_s: int = 5, n_x: int = 17) -> 
 # --------------------------------------------------------------------------------------------
 
 
-@contract(n_runs=Integer(1, 10**8), n_dist=Integer(1, 10**7), n_s=Integer(2, MAX_DENSE), n_x=Integer(2, MAX_DENSE), rng=RandomState(), chunk=Integer(1, 10**4))
+@contract(n_runs=REPS, n_dist=SAMPLE_SIZE, n_s=DENSE_DOMAIN, n_x=DENSE_DOMAIN, rng=SEED, chunk=Integer(1, 10**4))
 def fig1_extremes(n_runs: int, n_dist: int = 1000, n_s: int = 5, n_x: int = 17, *, rng: Any = None,
                   chunk: int = 20) -> dict[str, np.ndarray]:
     """End points of Fig. 1's two histograms in ``n_runs`` independent runs of ``n_dist`` random ``P_SX``.
 
     Returns arrays (one entry per run): ``psi_min``, ``psi_max`` (range of ``log Psi(x)``) and
     ``lam_min``, ``lam_max`` (range of ``log Lambda(x)``), nats. The paper prints one run's end
-    points (Sec. III); their spread over runs is the noise against which they are compared.
+    points (Sec. III); their spread over runs is the noise against which they are compared. A chunk of
+    ``min(chunk, n_runs)`` runs is drawn at once (at most ``MAX_ENTRIES`` cells, refused before
+    anything is drawn).
     """
+    _check_entries(min(chunk, n_runs) * n_dist * n_s * n_x, "chunk * n_dist * n_s * n_x")
     rng = check_random_state(rng)
     out = {k: [] for k in ("psi_min", "psi_max", "lam_min", "lam_max")}
     done = 0
@@ -359,7 +401,7 @@ def endpoint_consistency(runs: dict, printed: dict) -> dict[str, float]:
 # --------------------------------------------------------------------------------------------
 
 
-@contract(n=Integer(1, 10**8), rng=RandomState(), alphas=_ALPHAS_ANY)
+@contract(n=REPS, rng=SEED, alphas=_ALPHAS_ANY)
 def identity_errors(n: int, *, rng: Any = None, alphas: tuple[float, ...] = (0.5, 2.0, 10.0)) -> dict[str, float]:
     """Largest errors of the identities of eq. (4) and Def. 5 on ``n`` random mechanisms.
 
@@ -403,7 +445,7 @@ def identity_errors(n: int, *, rng: Any = None, alphas: tuple[float, ...] = (0.5
 # --------------------------------------------------------------------------------------------
 
 
-@contract(n=Integer(1, 10**8), rng=RandomState(), n_s=Integer(2, MAX_DENSE), n_x=Integer(2, MAX_DENSE))
+@contract(n=REPS, rng=SEED, n_s=_CHECK, n_x=_CHECK)
 def eq11_nested(n: int, *, rng: Any = None, n_s: int = 5, n_x: int = 17) -> dict[str, float]:
     """Sec. III-A1 after eq. (11): ``X_H' subset X_H`` implies ``I(X;Y) < I'(X;Y)`` (complete merging).
 
@@ -435,7 +477,7 @@ def eq11_nested(n: int, *, rng: Any = None, n_s: int = 5, n_x: int = 17) -> dict
             "singleton_equalities": int(equal), "singleton_max_gap": float(single_gap)}
 
 
-@contract(n=Integer(1, 10**8), rng=RandomState(), n_s=Integer(2, MAX_DENSE), n_x=Integer(13, MAX_DENSE))
+@contract(n=REPS, rng=SEED, n_s=_CHECK, n_x=Integer(13, 256))
 def refinement_checks(n: int, *, rng: Any = None, n_s: int = 5, n_x: int = 17) -> dict[str, int]:
     """Def. 4 / Sec. IV: a refinement ``G'`` of a partition ``G`` of ``X_H`` has ``I_G <= I_G'``.
 
@@ -471,17 +513,17 @@ def refinement_checks(n: int, *, rng: Any = None, n_s: int = 5, n_x: int = 17) -
 # --------------------------------------------------------------------------------------------
 
 
-@contract(p_sx=NonnegativeMatrix(), high=Array(1, low=0, integer=True), epsilon=Real(0, None, low_open=True), k=Integer(1, 64))
+@contract(p_sx=NonnegativeMatrix(), high=Array(1, low=0, integer=True), epsilon=EPSILON, k=Integer(1, 64))
 def ldp_feasible(p_sx: np.ndarray, high: np.ndarray, epsilon: float, k: int) -> bool:
     """Is there any randomisation ``r(y|x)`` of ``x in X_H`` onto ``k`` outputs that is
     ``(epsilon, X_H)``-LDP w.r.t. S (Appendix B, eq. 34 read as a feasibility problem)? An LP in the
     ``|X_H| k`` entries of ``r``: ``sum_x P_{X|S}(x|s) r(y|x) <= e^epsilon sum_x P_{X|S}(x|s') r(y|x)``
-    for all ``y, s, s'``, rows of ``r`` summing to 1, ``r >= 0``.
+    for all ``y, s, s'``, rows of ``r`` summing to 1, ``r >= 0`` (its constraint matrix, of
+    ``k^2 |S| (|S| - 1) |X_H|`` entries, at most ``MAX_ENTRIES``, checked before it is built).
     """
-    from scipy.optimize import linprog
-
     K = p_sx[:, high] / p_sx.sum(1, keepdims=True)
     n_s, h = K.shape
+    _check_entries(k * k * n_s * (n_s - 1) * h, "the LP's k^2 |S| (|S| - 1) |X_H| entries")
     s, t = np.array([(a, b) for a in range(n_s) for b in range(n_s) if a != b]).T
     D = K[s] - np.exp(epsilon) * K[t]  # (pairs, h)
     A = np.zeros((k * len(s), h * k))
@@ -493,7 +535,7 @@ def ldp_feasible(p_sx: np.ndarray, high: np.ndarray, epsilon: float, k: int) -> 
     return r.status == 0
 
 
-@contract(n=Integer(1, 10**8), rng=RandomState(), ks=_KS, n_s=Integer(2, MAX_DENSE), n_x=Integer(8, MAX_DENSE))
+@contract(n=REPS, rng=SEED, ks=_KS, n_s=_CHECK, n_x=Integer(8, 256))
 def prop7_feasibility(n: int, *, rng: Any = None, ks: tuple[int, ...] = (1, 2, 3), n_s: int = 5,
                       n_x: int = 17) -> dict[str, float]:
     """Prop. 7: an ``(epsilon, X_H)``-LDP randomisation exists **if and only if**
@@ -551,7 +593,7 @@ def _constraint_functions(P: np.ndarray) -> dict[str, Any]:
     }
 
 
-@contract(n_pairs=Integer(1, 10**8), rng=RandomState(), n_s=Integer(2, MAX_DENSE), n_x=Integer(2, MAX_DENSE), concentrations=_CONC)
+@contract(n_pairs=REPS, rng=SEED, n_s=_CHECK, n_x=_CHECK, concentrations=_CONC)
 def convexity_checks(n_pairs: int, *, rng: Any = None, n_s: int = 5, n_x: int = 17,
                      concentrations: tuple[float, ...] = (0.05, 0.3, 1.0)) -> dict[str, dict[str, float]]:
     """Midpoint convexity of each privacy function ``f(v)`` of a column ``v`` (Sec. VI-B's remark that
@@ -568,7 +610,8 @@ def convexity_checks(n_pairs: int, *, rng: Any = None, n_s: int = 5, n_x: int = 
     P = random_joint(n_s, n_x, rng=rng)
     fns = _constraint_functions(P)
     per = max(1, int(n_pairs) // len(concentrations))
-    pairs = [(rng.dirichlet(np.full(n_x, c), size=per), rng.dirichlet(np.full(n_x, c), size=per)) for c in concentrations]
+    pairs = [(rng.dirichlet(np.full(n_x, c), size=per), rng.dirichlet(np.full(n_x, c), size=per))
+             for c in concentrations]
     out: dict[str, dict[str, float]] = {}
     for name, f in fns.items():
         v = q = 0
@@ -629,7 +672,6 @@ def quasiconvexity_counterexample(p_sx: np.ndarray, kind: str = "chi2", *, thres
     >>> bool(r["f_mid"] > r["level"])
     True
     """
-    from scipy.optimize import linprog
 
     P = np.asarray(p_sx, dtype=float)
     ps, K = P.sum(1), P / P.sum(0)
@@ -694,7 +736,6 @@ def vertex_bound(n_x: int, n_s: int) -> int:
     >>> vertex_bound(6, 2)
     189
     """
-    from math import comb
 
     return 3 ** int(n_s) * sum(comb(int(n_x), k) for k in range(1, min(int(n_s), int(n_x)) + 1))
 
@@ -743,7 +784,6 @@ def relaxation_counterexample() -> dict[str, float]:
 
 
 def _merges_task(task, rng):
-    from ldpnb.mechanisms.orr import subset_random_response
 
     dist, p_sx, eps_grid, lams, feasibility = task
     rows = []
@@ -757,7 +797,7 @@ def _merges_task(task, rng):
 
 
 @contract(joints=Array(3, low=0), eps_grid=Array(1, low=1e-12), lams=Array(1, low=1e-9, high=1 - 1e-9),
-          feasibility=OneOf("lp", "printed"), seed=RandomState())
+          feasibility=OneOf("lp", "printed"), seed=SEED)
 def algorithm2_merges(joints: np.ndarray, eps_grid, lams, *, feasibility: str = "printed", seed: Any = 0):
     r"""How often Algorithm 2's while loop (lines 7-14) merges blocks of Algorithm 1's partition.
 
@@ -774,10 +814,6 @@ def algorithm2_merges(joints: np.ndarray, eps_grid, lams, *, feasibility: str = 
     >>> int((d.n_partition - d.n_blocks).sum())
     0
     """
-    import pandas as pd
-
-    from ldpnb.repro.parallel import sweep
-
     J = np.asarray(joints, dtype=float)
     tasks = [(i, J[i], [float(e) for e in eps_grid], [float(x) for x in lams], feasibility) for i in range(len(J))]
     return pd.DataFrame([r for rows in sweep(_merges_task, tasks, seed=seed) for r in rows])
@@ -788,7 +824,7 @@ def algorithm2_merges(joints: np.ndarray, eps_grid, lams, *, feasibility: str = 
 # --------------------------------------------------------------------------------------------
 
 
-@contract(n=Integer(1, 10**8), rng=RandomState(), alphas=_ALPHAS, n_s=Integer(2, MAX_DENSE), n_x=Integer(2, MAX_DENSE))
+@contract(n=REPS, rng=SEED, alphas=_ALPHAS, n_s=_CHECK, n_x=_CHECK)
 def alpha_limits(n: int, *, rng: Any = None, alphas: tuple[float, ...] = (1.01, 1.5, 2, 5, 10, 20, 50, 100, 1e3, 1e4),
                  n_s: int = 5, n_x: int = 17) -> dict[str, float]:
     """The alpha-lift and alpha-lift-inverse (eqs. 29, 32) grow with ``alpha`` towards ``Lambda`` and ``1/Psi``.
@@ -814,13 +850,13 @@ def alpha_limits(n: int, *, rng: Any = None, alphas: tuple[float, ...] = (1.01, 
             "sandwich_violations": sandwich}
 
 
-@contract(joints=Array(3, low=0), eps_grid=Array(1, low=1e-12), lam=Real(0, 1, low_open=True, high_open=True), alphas=_ALPHAS)
-def nested_high_risk(joints: np.ndarray, eps_grid, *, lam: float = 0.5, alphas: tuple[float, ...] = (2, 10, 100)) -> dict:
+@contract(joints=Array(3, low=0), eps_grid=Array(1, low=1e-12), lam=Real(0, 1, low_open=True, high_open=True),
+          alphas=_ALPHAS)
+def nested_high_risk(joints: np.ndarray, eps_grid, *, lam: float = 0.5,
+                     alphas: tuple[float, ...] = (2, 10, 100)) -> dict:
     """``X_H(alpha_1) subset X_H(alpha_2) subset ... subset X_H(ALIP)`` for increasing alpha (eq. 33 with
     the same budgets; a consequence of the monotone limits). Returns ``instances``, ``violations`` and
     the mean ``|X_H|`` per criterion."""
-    from ldpnb.measures.lift import LiftMeasurePrivacy
-
     P = np.asarray(joints, dtype=float)
     ps = P.sum(2)
     L = P / (ps[:, :, None] * P.sum(1)[:, None, :])
@@ -833,4 +869,5 @@ def nested_high_risk(joints: np.ndarray, eps_grid, *, lam: float = 0.5, alphas: 
             sizes[a] += h.sum(1).mean() / len(eps_grid)
         for h1, h2 in zip(sets[:-1], sets[1:]):
             viol += int(np.sum(np.any(h1 & ~h2, axis=1)))
-    return {"instances": len(P) * len(eps_grid), "violations": viol, "mean_high": {str(k): float(v) for k, v in sizes.items()}}
+    return {"instances": len(P) * len(eps_grid), "violations": viol,
+            "mean_high": {str(k): float(v) for k, v in sizes.items()}}

@@ -2,11 +2,11 @@
 collection of location data.
 
 ``CLAIMS`` (the paper's claims as data), ``values`` (printed numbers, with where), ``model`` (grids,
-priors, LAP, the PRIVIC loop), ``experiments`` (the chapter's experiments) and ``figures`` (one function
-per figure of the paper).
+priors, LAP, the PRIVIC loop), ``experiments`` (the chapter's experiments), ``grading`` (their random
+results as estimates with intervals, by claim) and ``figures`` (one function per figure of the paper).
 """
 
-from . import experiments, figures, values
+from . import experiments, figures, grading, values
 from .claims import CLAIMS
 from .model import (
     ISLAND_MODES, PrivicResult, adversarial_prior, all_supports, ba_convergence_summary, ba_ibu_duality_gap,
@@ -21,7 +21,7 @@ from .values import (
 )
 
 __all__ = [
-    "CLAIMS", "experiments", "figures", "values",
+    "CLAIMS", "experiments", "figures", "grading", "values",
     "ISLAND_MODES", "PrivicResult", "adversarial_prior", "all_supports", "ba_convergence_summary",
     "ba_ibu_duality_gap", "block_indices", "elastic_fixpoints", "fake_report_share", "flat_index",
     "inner_columns", "island_prior", "lap_at_level", "lap_grid_channel", "lap_tight_level",

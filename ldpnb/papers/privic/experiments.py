@@ -27,7 +27,7 @@ import pandas as pd
 
 from ldpnb.channels._generic import simulate_counts
 from ldpnb.contracts import (
-    Array, Counts, DistanceMatrix, Integer, OneOf, Optional, RandomState, Real, Unchecked, contract,
+    SAMPLE_SIZE, Array, Counts, DistanceMatrix, Integer, OneOf, Optional, RandomState, Real, Unchecked, contract,
 )
 from ldpnb.estimators._ibu import IBUResult, ibu
 from ldpnb.measures.utility import emd
@@ -61,16 +61,13 @@ __all__ = [
     "levy_mixture",
     "per_iteration_times",
     "cycle_times",
-    "tradeoff_steps",
     "fig2_rows",
-    "mean_sd",
     "elastic_gap",
     "rd_identities",
     "mi_qos_plane",
     "qos_among_fixpoints",
-    "fig3_windows",
     "mle_frame",
-    "remark6_numbers",
+    "mle_runs",
 ]
 
 _SEED = Unchecked("an int >= 0 or a numpy SeedSequence", example=0)
@@ -130,7 +127,7 @@ def pooled_mle(channels, counts_list, *, tol: float = 1e-6, max_iter: int = 200_
     return ibu(G, y, theta0=theta0, criterion="gap", tol=tol, max_iter=max_iter, accelerate="squarem", trace=False)
 
 
-@contract(m=Integer(2, None), level=Real(0, 1, low_open=True, high_open=True))
+@contract(m=Integer(2, 1 << 20), level=Real(0, 1, low_open=True, high_open=True))
 def likelihood_region(m: int, level: float = 0.95) -> float:
     r"""Half the :math:`\chi^2_{m-1}` quantile: the likelihood-ratio region
     :math:`\{\theta : L(\hat\theta_{MLE}) - L(\theta) \le \chi^2_{m-1, level}/2\}` (total nats; Wilks).
@@ -235,16 +232,27 @@ def run_privic(true_counts, city: str, betas, rounds: int, *, seed, protocol: st
 @contract(table=Unchecked("a DataFrame with columns beta, round, row, emd", example=None),
           paper=Unchecked("a dict beta -> (rows, rounds) array of the printed table", example=None))
 def table_summary(table: pd.DataFrame, paper: dict) -> pd.DataFrame:
-    """Tables III/IV side by side: per ``(beta, row)`` our mean and sd over the rounds, the paper's mean
-    and sd over its five printed rounds."""
-    g = table.groupby(["beta", "row"]).emd
-    out = pd.DataFrame({"ours mean": g.mean(), "ours sd": g.std(ddof=1)})
-    for b, P in paper.items():
-        for row in range(1, P.shape[0] + 1):
-            if (b, row) in out.index:
-                out.loc[(b, row), "paper mean"] = P[row - 1].mean()
-                out.loc[(b, row), "paper sd"] = P[row - 1].std(ddof=1)
-    return out
+    """Tables III/IV side by side: per ``(beta, row)`` our mean over the rounds with its 95 % interval
+    (:func:`ldpnb.stats.mean`, Hall's) and sd, and the same for the paper's five printed rounds."""
+    from ldpnb.stats import mean
+
+    recs = []
+    for b, d in table.groupby("beta"):
+        m = d.pivot(index="round", columns="row", values="emd").sort_index(axis=1)
+        ours = mean(m.to_numpy())
+        P = paper.get(b)
+        theirs = mean(P.T) if P is not None else None
+        for j, row in enumerate(m.columns):
+            r = {"beta": b, "row": row, "ours mean": float(np.asarray(ours.value)[j]),
+                 "ours low": float(np.asarray(ours.low)[j]), "ours high": float(np.asarray(ours.high)[j]),
+                 "ours sd": float(m[row].std(ddof=1))}
+            if theirs is not None and row <= P.shape[0]:
+                r |= {"paper mean": float(np.asarray(theirs.value)[row - 1]),
+                      "paper low": float(np.asarray(theirs.low)[row - 1]),
+                      "paper high": float(np.asarray(theirs.high)[row - 1]),
+                      "paper sd": float(P[row - 1].std(ddof=1))}
+            recs.append(r)
+    return pd.DataFrame(recs).set_index(["beta", "row"])
 
 
 @contract(frame=Unchecked("the lines of mle_frame (columns protocol, city, beta, gap_hi_truth)", example=None),
@@ -281,7 +289,7 @@ def _null_task(task, rng):
                          rng)["mle"]
 
 
-@contract(theta=Array(1, low=0.0), n=Integer(1, None), city=OneOf("paris", "sf"),
+@contract(theta=Array(1, low=0.0), n=SAMPLE_SIZE, city=OneOf("paris", "sf"),
           beta=Real(0, None, low_open=True), replicates=Integer(1, 100_000), seed=_SEED,
           protocol=OneOf(*PROTOCOLS), mle_tol=Real(0, None, low_open=True))
 def gap_null_bootstrap(theta, n: int, city: str, beta: float, replicates: int, *, seed, protocol: str = "A11",
@@ -576,7 +584,7 @@ def _attack_task(task, rng):
 
 
 @contract(pi_island=Array(1, low=0.0), betas=Array(None, low=0.0), levels=Array(1, low=0), rounds=Integer(1, 100_000),
-          seed=_SEED, n_users=Integer(1, None), step=Real(0, None, low_open=True), n_cycles=Integer(1, 10_000))
+          seed=_SEED, n_users=SAMPLE_SIZE, step=Real(0, None, low_open=True), n_cycles=Integer(1, 10_000))
 def privic_under_attack(pi_island, betas, levels, rounds: int, *, seed, n_users: int = 10_078,
                         step: float = 0.005, n_cycles: int = 14) -> pd.DataFrame:
     r"""Sec. 7's attack run through PRIVIC itself (an extension: the paper shortcuts it by adding the fakes
@@ -645,7 +653,7 @@ def levy_mixture(r: float, beta: float) -> float:
     return quad(f, 0, 1, limit=400)[0] + quad(f, 1, np.inf, limit=400)[0]
 
 
-@contract(sides=Array(1, low=2, integer=True), repeats=Integer(1, 1000), rng=RandomState())
+@contract(sides=Array(1, low=2, high=64, integer=True), repeats=Integer(1, 1000), rng=RandomState())
 def per_iteration_times(sides, *, repeats: int = 5, rng=None) -> pd.DataFrame:
     """Seconds per BA iteration and per IBU iteration on square grids of ``side x side`` cells (Table II's
     "complexity O(n^2)"): the median over ``repeats`` timings of 10 iterations, each averaged over
@@ -695,26 +703,6 @@ def cycle_times(true_counts, city: str, *, beta: float = 1.0, repeats: int = 5, 
     return out
 
 
-@contract(table=Unchecked("run_privic's first frame", example=None), betas=Array(1, low=0.0))
-def tradeoff_steps(table: pd.DataFrame, betas) -> dict:
-    r"""Sec. 6's Discussion, "the overall privacy protection and its trade-off with QoS … will also
-    improve" with every cycle, in numbers: per beta, the mean over rounds of BA's objective
-    :math:`I + \beta\,\mathrm{AvgD}` of each row's mechanism under the true :math:`\pi`
-    (:func:`run_privic`), its steps between consecutive rows, the standard error of each step from the
-    rounds' paired differences (NaN with one round), and the first and last values.  Arrays are the betas
-    one after the other."""
-    steps, se, first, last = [], [], [], []
-    for b in np.atleast_1d(betas):
-        w = table[table.beta == float(b)].pivot(index="round", columns="row", values="lagrangian").to_numpy()
-        d = np.diff(w, axis=1)
-        steps.append(d.mean(axis=0))
-        se.append(d.std(axis=0, ddof=1) / math.sqrt(len(d)) if len(d) > 1 else np.full(d.shape[1], math.nan))
-        first.append(w[:, 0].mean())
-        last.append(w[:, -1].mean())
-    return {"steps": np.concatenate(steps), "step_se": np.concatenate(se), "first": np.array(first),
-            "last": np.array(last)}
-
-
 # ----------------------------------------------------------------------------- summaries for figures
 @contract(prior=Array(1, low=0.0), betas=Array(None, low=0.0), lap_eps=Array(None, low=0.0),
           cell=Unchecked("a (row, column) cell", example=ISLAND_A), pad=Integer(0, 1000))
@@ -731,15 +719,6 @@ def fig2_rows(prior, betas, lap_eps, *, cell=ISLAND_A, pad: int = 5) -> tuple[di
         ba[float(b)] = blahut_arimoto(prior, D, float(b)).channel[c]
         lap[float(b)] = lap_grid_channel("paris", float(e), pad=pad)[c, inner]
     return ba, lap
-
-
-@contract(df=Unchecked("a long DataFrame", example=None), by=Unchecked("column name(s)", example="beta"),
-          column=Unchecked("the column to summarise", example="mechanism"))
-def mean_sd(df: pd.DataFrame, by, column: str) -> pd.DataFrame:
-    """Mean and sd of ``emd`` by ``by`` and ``column``, with ``column`` spread out:
-    columns ``("mean", value)`` and ``("sd", value)``."""
-    g = df.groupby([*np.atleast_1d(by), column]).emd
-    return pd.concat({"mean": g.mean().unstack(column), "sd": g.std(ddof=1).unstack(column)}, axis=1)
 
 
 # ----------------------------------------------------------------------------- rate-distortion checks
@@ -771,7 +750,7 @@ def rd_identities(prior, distance, betas, *, h: float = 1e-3) -> tuple[np.ndarra
 
 
 @contract(prior=Array(1, low=0.0), shape=_SHAPE, betas=Array(1, low=0.0), lap_eps=Array(1, low=0.0),
-          max_iter=Integer(1, None))
+          max_iter=Integer(1, 100_000_000))
 def mi_qos_plane(prior, shape, betas, lap_eps, *, max_iter: int = 5_000) -> dict:
     r"""BA (run to ``max |dC| < 1e-6``, and 10 iterations) and LAP on the grid (no padding) as points
     ``(I(X;Y), AvgD)`` (Sec. 3), and the smallest Lagrangian gap
@@ -818,51 +797,39 @@ def qos_among_fixpoints(prior, distance, betas, *, n_iter: int = 20_000) -> pd.D
     return pd.DataFrame(recs)
 
 
-# ----------------------------------------------------------------------------- claim numbers
-@contract(means=Unchecked("mean EMD by beta (rows) and mechanism (columns)", example=None),
-          window=Unchecked("the paper's interval (lo, hi)", example=(0.4, 1.4)),
-          closed_right=Unchecked("True if the interval includes hi", example=True))
-def fig3_windows(means: pd.DataFrame, window, closed_right: bool) -> dict:
-    """The mean EMDs of Fig. 3 cut at the paper's interval of Sec. 3.2: inside it (``win``), from two grid
-    steps beyond its end (``beyond``), up to beta = 1 (``upto1``) and from beta = 1.4 (``from14``), for BA
-    (uniform start, ``BA``), BA from the true pi (``B``), LAP at BA's tight level and at 2 beta; and
-    ``cross_B``, the smallest beta from which LAP's mean is below variant B's at every larger beta (NaN if
-    variant B wins at the largest)."""
-    lo, hi = window
-    b = means.index.to_numpy()
-    cuts = {"win": (b > lo) & ((b <= hi + 1e-9) if closed_right else (b < hi - 1e-9)),
-            "beyond": b >= hi + 0.4 - 1e-9, "upto1": b <= 1.0 + 1e-9, "from14": b >= 1.4 - 1e-9}
-    cols = {"BA": "BA", "B": "BA, IBU from the true π", "LAP": "LAP", "LAP_2beta": "LAP (ε = 2β)"}
-    out = {f"{cut}_{k}": means.loc[mask, col].to_numpy() for cut, mask in cuts.items() for k, col in cols.items()}
-    lap_wins = (means["LAP"] < means[cols["B"]]).to_numpy()
-    after = np.flatnonzero(~lap_wins)          # the last beta where variant B is not beaten
-    first = 0 if after.size == 0 else after[-1] + 1
-    out["cross_B"] = float(b[first]) if first < b.size else math.nan
-    return out
-
-
-@contract(frame=Unchecked("mle_frame's table", example=None),
-          regions=Unchecked("calibrated_regions' table", example=None))
-def remark6_numbers(frame: pd.DataFrame, regions: pd.DataFrame) -> dict:
-    """The numbers of the chapter's maximum-likelihood rows, by claim id, for every (protocol, city, beta)
-    of ``frame``: per round, the certified gap interval of the combination (``R6-*``, ``R6-A11-*``) and of
-    theta_N (``S6-MLE-*``, tables' protocol only) with the cell's calibrated region and Wilks' value, and
-    the EMDs to pi of the MLE and of the combination (``R6-util-*``)."""
-    out = {}
-    for (p, c, b), d in frame.groupby(["protocol", "city", "beta"]):
-        reg = {"region": float(regions.loc[(p, c, b), "region"]), "region_chi2": float(regions.loc[(p, c, b), "chi2"])}
-        tag = f"{c}-{b:g}" if p == "ALG1" else f"A11-{c}-{b:g}"
-        out[f"R6-{tag}"] = {"gap_lo": d.gap_lo_combination.to_numpy(), "gap_hi": d.gap_hi_combination.to_numpy(), **reg}
-        out[f"R6-util-{tag}"] = {"MLE": d.emd_mle_pi.to_numpy(), "combination": d.emd_pi_combination.to_numpy()}
-        if p == "A11":
-            out[f"S6-MLE-{c}-{b:g}"] = {"gap_lo": d.gap_lo_theta_N.to_numpy(), "gap_hi": d.gap_hi_theta_N.to_numpy(),
-                                        **reg}
-    return out
-
-
+# ----------------------------------------------------------------------------- the maximum-likelihood rounds
 @contract(runs=Unchecked("{protocol: {city: run_privic result}}", example=None))
 def mle_frame(runs: dict) -> pd.DataFrame:
     """The maximum-likelihood lines of :func:`run_privic` for several protocols and cities, one table with
     columns ``protocol, city`` added."""
     parts = [r[1].assign(protocol=p, city=c) for p, by_city in runs.items() for c, r in by_city.items()]
+    return pd.concat(parts, ignore_index=True)
+
+
+@contract(counts=Unchecked("{city: the true counts}", example=None),
+          rounds=Unchecked("{(protocol, city, beta): rounds, 0 to skip}", example=None), seed=Integer(0, 2 ** 32 - 1),
+          mle_tol=Real(0, None, low_open=True))
+def mle_runs(counts: dict, rounds: dict, *, seed: int, mle_tol: float = 1e-6) -> pd.DataFrame:
+    """The maximum-likelihood rounds of the chapter: for every ``(protocol, city, beta)`` of ``rounds`` with a
+    positive count, that many PRIVIC rounds with the certified MLE (:func:`run_privic` with ``mle_betas``),
+    each cell on its own stream ``seed_for(seed, "mle/<protocol>/<city>/<beta>")``; their lines in one table
+    (:func:`mle_frame`'s columns).  Every count is checked (at most 100,000) before any round runs."""
+    from ldpnb.repro.seeds import seed_for
+
+    cells = {}
+    for key, r in rounds.items():
+        p, c, b = key
+        if p not in PROTOCOLS or c not in counts:
+            raise ValueError(f"unknown cell {key!r}: protocol in {PROTOCOLS}, city in {sorted(counts)}")
+        if isinstance(r, bool) or not isinstance(r, (int, np.integer)) or not 0 <= r <= 100_000:
+            raise ValueError(f"rounds of {key!r} must be an integer in [0, 100000], got {r!r}")
+        if r:
+            cells[(p, c, float(b))] = int(r)
+    parts = []
+    for (p, c, b), r in cells.items():
+        res = run_privic(counts[c], c, [b], r, seed=seed_for(seed, f"mle/{p}/{c}/{b:g}"), protocol=p,
+                         mle_betas=(b,), mle_tol=mle_tol)
+        parts.append(res[1].assign(protocol=p, city=c))
+    if not parts:
+        raise ValueError("no cell has a positive number of rounds")
     return pd.concat(parts, ignore_index=True)

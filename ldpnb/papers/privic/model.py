@@ -26,12 +26,15 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ldpnb.channels._generic import geo_ind_epsilon, simulate_counts
 from ldpnb.contracts import (
-    Array, Boolean, Counts, DistanceMatrix, Integer, OneOf, Optional, RandomState, Real, Unchecked, contract,
+    SAMPLE_SIZE, AnyOf, Array, Boolean, Counts, DistanceMatrix, Integer, OneOf, Optional, RandomState, Real,
+    Unchecked, contract,
 )
 from ldpnb.data.datasets import load_gowalla_privic
 from ldpnb.data.grid import bin_latlon, padded_lattice_distance
 from ldpnb.estimators._ibu import gibu, ibu, ibu_step
+from ldpnb.measures.utility import emd
 from ldpnb.mechanisms.metric import planar_laplace_padded_channel
 from ldpnb.mechanisms.rate_distortion import _as_beta, _as_distance, _as_prior, ba_F, ba_G, blahut_arimoto
 from ldpnb.papers.privic.values import AUTHORS_FAKE_STEP, CITY_SHAPE, ISLAND_A
@@ -67,26 +70,9 @@ __all__ = [
     "load_privic_counts",
 ]
 
-_SHAPE = Unchecked("a city name ('paris', 'sf') or a pair (rows, cols) of positive integers", example="paris")
-_CELL = Unchecked("a (row, column) pair inside the grid", example=ISLAND_A)
-
-
-def _emd(a, b, distance) -> float:
-    from ldpnb.measures.utility import emd
-
-    return float(emd(a, b, distance))
-
-
-def _simulate(channel, input_counts, rng) -> np.ndarray:
-    from ldpnb.channels._generic import simulate_counts
-
-    return simulate_counts(channel, input_counts, rng=rng)
-
-
-def _tight_eps(channel, distance) -> float:
-    from ldpnb.channels._generic import geo_ind_epsilon
-
-    return float(geo_ind_epsilon(channel, distance))
+#: Largest grid (cells) a PRIVIC function accepts: the distance matrices are dense (m x m), so 4,096
+#: cells (128 MiB a matrix) bounds every allocation; the paper's grids have 165 and 384 cells.
+MAX_CELLS = 1 << 12
 
 
 def _shape(shape) -> tuple[int, int]:
@@ -94,12 +80,21 @@ def _shape(shape) -> tuple[int, int]:
         if shape not in CITY_SHAPE:
             raise ValueError(f"shape must be one of {sorted(CITY_SHAPE)} or (rows, cols), got {shape!r}")
         return CITY_SHAPE[shape]
-    try:
-        r, c = shape
-    except (TypeError, ValueError):
-        raise ValueError(f"shape must be a city name or a pair (rows, cols), got {shape!r}") from None
+    if isinstance(shape, (str, bytes)) or not hasattr(shape, "__len__") or len(shape) != 2:
+        raise ValueError(f"shape must be a city name or a pair (rows, cols), got {shape!r}")
+    r, c = shape
     # integers >= 1: a float such as 2.5 is refused, never truncated
-    return check_positive_int(r, "shape[0] (rows)", minimum=1), check_positive_int(c, "shape[1] (cols)", minimum=1)
+    r, c = check_positive_int(r, "shape[0] (rows)", minimum=1), check_positive_int(c, "shape[1] (cols)", minimum=1)
+    if r * c > MAX_CELLS:
+        raise ValueError(f"a grid of {r} x {c} = {r * c:,} cells exceeds MAX_CELLS = {MAX_CELLS:,} (dense distances)")
+    return r, c
+
+
+#: A PRIVIC grid: ``"paris"``, ``"sf"`` or ``(rows, cols)`` (positive integers; at most :data:`MAX_CELLS`
+#: cells in all, checked by :func:`_shape` before any allocation).
+_SHAPE = AnyOf(OneOf("paris", "sf"), Array(1, shape=(2,), low=1, high=MAX_CELLS, integer=True))
+#: A cell ``(row, column)``: two integers >= 0 (inside the grid: checked with the shape in the body).
+_CELL = Array(1, shape=(2,), low=0, high=MAX_CELLS, integer=True)
 
 
 # ----------------------------------------------------------------------------- grid
@@ -131,6 +126,7 @@ def block_indices(shape, center, radius: int = 2) -> np.ndarray:
     With ``radius=2`` around A this is the 5 x 5 "deserted" block of the island (Sec. 3.1).
     """
     rows, cols = _shape(shape)
+    flat_index((rows, cols), center)            # refuses a centre outside the grid
     r0, c0 = (int(v) for v in center)
     rr, cc = np.divmod(np.arange(rows * cols), cols)
     return np.flatnonzero(np.maximum(np.abs(rr - r0), np.abs(cc - c0)) <= int(radius))
@@ -161,7 +157,7 @@ def lap_tight_level(shape, epsilon: float, *, pad: int = 5) -> float:
     >>> round(lap_tight_level((3, 3), 1.0, pad=0) / 1.0, 3) > 1
     True
     """
-    return _tight_eps(lap_grid_channel(shape, epsilon, pad=pad), privic_distance(shape))
+    return float(geo_ind_epsilon(lap_grid_channel(shape, epsilon, pad=pad), privic_distance(shape)))
 
 
 @contract(shape=_SHAPE, level=Real(0, None, low_open=True), pad=Integer(0, 1000),
@@ -277,6 +273,10 @@ def adversarial_prior(pi_island, level: int, *, cell=ISLAND_A, shape="paris", st
     a share ``delta / (1 + delta)`` of all reports are fake reports of ``cell``
     (:func:`fake_report_share`).  ``cell = A`` is the paper's case (ii), ``cell = B`` its case (i).
     """
+    rows, cols = _shape(shape)
+    if pi_island.shape != (rows * cols,):
+        raise ValueError(f"pi_island must have one entry per cell of the {rows} x {cols} grid ({rows * cols}), "
+                         f"got shape {pi_island.shape}")
     if not pi_island.sum() > 0:
         raise ValueError("pi_island must have a positive total mass")
     delta = step * level
@@ -355,7 +355,7 @@ def row_similarity(row_ba, row_lap, shape="paris", pad: int = 5) -> dict:
     r, c = np.divmod(np.arange(R * C), C)
     D_pad = np.hypot(r[:, None] - r[None, :], c[:, None] - c[None, :])
     q = row_lap / row_lap.sum()
-    return {"tv": 0.5 * float(np.abs(p / p.sum() - q).sum()), "emd": _emd(p / p.sum(), q, D_pad)}
+    return {"tv": 0.5 * float(np.abs(p / p.sum() - q).sum()), "emd": float(emd(p / p.sum(), q, D_pad))}
 
 
 # ----------------------------------------------------------------------------- PRIVIC
@@ -381,7 +381,7 @@ class PrivicResult:
 
 @contract(true_counts=Counts(), distance=DistanceMatrix(), beta=Real(0, None, low_open=True),
           n_cycles=Integer(1, 10_000), ba_iter=Integer(1, 10_000_000), ibu_iter=Integer(1, 10_000_000),
-          n_per_cycle=Optional(Integer(1, None)), warm_start=Boolean(), combine=Boolean(), final_gibu=Boolean(),
+          n_per_cycle=Optional(SAMPLE_SIZE), warm_start=Boolean(), combine=Boolean(), final_gibu=Boolean(),
           gibu_iter=Integer(1, 10_000_000), gibu_tol=Real(0, None), theta0=Optional(Array(1, low=0.0)),
           monitor=Boolean(), rng=RandomState())
 def privic(true_counts, distance, beta: float, *, n_cycles: int, ba_iter: int, ibu_iter: int,
@@ -423,12 +423,12 @@ def privic(true_counts, distance, beta: float, *, n_cycles: int, ba_iter: int, i
             raise ValueError(f"theta0 must be a non-negative vector of length {m} with a positive total")
         theta = theta0 / theta0.sum()
     thetas, mus, channels, reports = [theta], [], [], []
-    emds = [_emd(theta, pi, D)] if monitor else []
+    emds = [float(emd(theta, pi, D))] if monitor else []
     S = 0
     for _ in range(n_cycles):
         C = blahut_arimoto(theta, D, beta, n_iter=ba_iter).channel
         x_counts = counts if n_per_cycle is None else rng.multinomial(n_per_cycle, pi)
-        y = _simulate(C, x_counts, rng)
+        y = simulate_counts(C, x_counts, rng=rng)
         mu = ibu(C, y, theta0=theta if warm_start else None, tol=0.0, max_iter=ibu_iter, trace=False).estimate
         n_t = int(y.sum())
         theta = (S * theta + n_t * mu) / (S + n_t) if (combine and S > 0) else mu
@@ -438,12 +438,12 @@ def privic(true_counts, distance, beta: float, *, n_cycles: int, ba_iter: int, i
         channels.append(C)
         reports.append(y)
         if monitor:
-            emds.append(_emd(theta, pi, D))
+            emds.append(float(emd(theta, pi, D)))
     gibu_emd = None
     if final_gibu:
         pi_hat = gibu(channels, reports, tol=gibu_tol, max_iter=gibu_iter, trace=False).estimate
         if monitor:
-            gibu_emd = _emd(pi_hat, pi, D)
+            gibu_emd = float(emd(pi_hat, pi, D))
     else:
         pi_hat = theta
     final = blahut_arimoto(pi_hat, D, beta, n_iter=ba_iter).channel
@@ -479,7 +479,7 @@ def privic_table(true_counts, distance, betas, *, rounds: int, n_rows: int, ba_i
 def tight_eps_ba(pi, distance, betas, *, n_iter: int = 10) -> np.ndarray:
     """Tight geo-ind level of BA(pi, beta, ``n_iter``) for each beta: what the authors' ``eps_tight``
     lists hold, with which they tune LAP in Figs. 2-3 (Remark 4 bounds it by 2 beta)."""
-    return np.array([_tight_eps(blahut_arimoto(pi, distance, b, n_iter=n_iter).channel, distance)
+    return np.array([float(geo_ind_epsilon(blahut_arimoto(pi, distance, b, n_iter=n_iter).channel, distance))
                      for b in np.atleast_1d(betas)])
 
 
