@@ -727,24 +727,29 @@ COVERED_OTHERWISE: dict[str, str] = {
     "ldpnb.repro.claims.Claim": "tests/test_claims.py::test_declarations_are_validated and "
                                 "tests/test_claims_stats.py::test_declarations_that_cannot_fail_or_never_hold_are_refused",
     "ldpnb.repro.claims.CriterionChange": "tests/test_claims_stats.py::test_criterion_changes_are_validated",
+    # the user bootstrap's decompositions of a PSE and of FRR-at-FAR: built by atom_scores / frr_bootstrap from
+    # an experiment's scores, evaluated by user_bootstrap on the multiplicities it draws (tests/test_pie.py)
+    **{f"ldpnb.papers.pie.identification.{n}": "built by atom_scores / frr_bootstrap from checked scores, "
+       "called by user_bootstrap on the multiplicities it draws (tests/test_pie.py)" for n in (
+        "AtomScores", "AtomScores.pse", "VerificationScores", "VerificationScores.of", "VerificationScores.frr")},
 }
 
 PENDING: dict[str, list[str]] = {
+    "chapter ibu": _names("ldpnb.papers.ibu.", """
+        experiments.Trials
+    """),
     "chapter lift": _names("ldpnb.papers.lift.", """
-        experiments.Curve experiments.Curve.budgets experiments.Curve.criterion experiments.budget(sides)
-        experiments.leakage_excess(sides) experiments.paired_differences(cap) experiments.paired_differences(mask)
-        experiments.paired_differences(eps_in) experiments.per_instance_violations(mask) figures.repair(lams)
-        figures.table(caption)
+        experiments.Curve experiments.budget_estimate(sides) experiments.instance_min(mask)
+        experiments.leakage_excess(sides) figures.repair(lams) figures.table(caption)
     """),
     "chapter performance": _names("ldpnb.papers.performance.", """
         bench.Timing.ratio bench.interleaved(min_time) experiments.lean_ba experiments.memory(k)
         experiments.memory(g) experiments.memory(n) experiments.no_peers experiments.paper_scale_costs
-        experiments.paper_scale_target experiments.textbook_ba tables.table(columns) tables.table(sci)
+        experiments.paper_scale_target experiments.textbook_ba tables.fmt_cell tables.fmt_seconds tables.header
+        tables.table(columns) tables.table(sci)
     """),
     "chapter pie": _names("ldpnb.papers.pie.", """
-        figures.arrow_colours figures.fig10 figures.fig11 figures.fig12 figures.fig4 figures.fig5
-        figures.fig5_convergence figures.fig6 figures.fig7 figures.fig8 figures.fig9 identification.Traces
-        identification.Traces.subset utility.UtilityPopulation.mass
+        identification.Traces identification.Traces.subset utility.UtilityPopulation.mass
     """),
     "chapter privic": _names("ldpnb.papers.privic.", """
         figures.heatmap(title) figures.heatmap(cmap) figures.heatmap(vmax) figures.heatmap(marks)
@@ -785,44 +790,43 @@ PENDING: dict[str, list[str]] = {
         variance.rule_grr_beats_oue variance.skew_invariance variance.support_covariance variance.wang_per_value
         variance.wang_rule_check variance.wang_var_star
     """),
-    "front-mech": _names("ldpnb.", """
+    # front-mech's files (that session is not editing them now): the methods of the mechanism objects and the
+    # structured operators, the IBU stop rule; the contracts on these are item 1 of issue #40, still open
+    "front-mech (not being edited)": _names("ldpnb.", """
         channels.structured.ChannelOperator.matvec channels.structured.ChannelOperator.rmatvec
         channels.structured.ConvolutionChannel.matvec channels.structured.ConvolutionChannel.rmatvec
         channels.structured.DiagPlusConstChannel.matvec channels.structured.DiagPlusConstChannel.rmatvec
-        estimators._ibu.IBUResult.certified estimators._ibu.gibu estimators._ibu.gibu_log_likelihood
-        estimators._ibu.ibu estimators._ibu.ibu_batch estimators._ibu.ibu_gap estimators._ibu.ibu_path
-        estimators._ibu.ibu_rows estimators._ibu.ibu_step estimators._ibu.log_likelihood
-        mechanisms._base.FrequencyOracle.estimate mechanisms._base.FrequencyOracle.simulate_support_counts
+        estimators._ibu.IBUResult.certified estimators._ibu.StopRule estimators._ibu.StopRule.after_update
+        estimators._ibu.StopRule.before_update estimators._ibu.StopRule.change mechanisms._base.Domain
+        mechanisms._base.FrequencyOracle.check_support_counts mechanisms._base.FrequencyOracle.estimate
+        mechanisms._base.FrequencyOracle.n_reports mechanisms._base.FrequencyOracle.simulate_support_counts
         mechanisms._base.FrequencyOracle.support mechanisms._base.FrequencyOracle.support_counts
-        mechanisms._base.Guarantee.admits mechanisms._base.Guarantee.level mechanisms._base.Mechanism.check
-        mechanisms._base.Mechanism.perturb mechanisms._base.Mechanism.report_index
-        mechanisms._base.Mechanism.simulate_counts mechanisms.grr.GRR.simulate_counts
+        mechanisms._base.FrequencyOracle.variance mechanisms._base.Guarantee.admits mechanisms._base.Guarantee.level
+        mechanisms._base.Guarantee.level_from_ratios mechanisms._base.Mechanism.check mechanisms._base.Mechanism.lookup
+        mechanisms._base.Mechanism.on mechanisms._base.Mechanism.perturb mechanisms._base.Mechanism.report_index
+        mechanisms._base.Mechanism.simulate_counts mechanisms._base.Mechanism.unregister mechanisms.grr.GRR.on
         mechanisms.grr.GRR.simulate_support_counts mechanisms.grr.GRR.support mechanisms.grr.GRR.support_counts
-        mechanisms.hashing.LocalHashing.report_index mechanisms.hashing.LocalHashing.support
-        mechanisms.hashing.LocalHashing.support_counts mechanisms.multidim.RSFD.report_index
-        mechanisms.multidim.SMP.decode mechanisms.multidim.TupleMechanism.row_of
-        mechanisms.multidim.amplified_epsilon mechanisms.multidim.clip_normalize
-        mechanisms.multidim.exact_privacy_loss mechanisms.multidim.fo_params mechanisms.multidim.rsfd_aggregate
-        mechanisms.multidim.rsfd_approx_variance mechanisms.multidim.rsfd_collect
-        mechanisms.multidim.rsfd_counts_sampler mechanisms.multidim.rsfd_estimate mechanisms.multidim.rsfd_mechanism
-        mechanisms.multidim.rsfd_params mechanisms.multidim.rsfd_support_counts
-        mechanisms.multidim.rsfd_support_probability mechanisms.multidim.rsfd_tuple_channel
-        mechanisms.multidim.rsfd_variance mechanisms.multidim.sample_attributes mechanisms.multidim.smp_collect
-        mechanisms.multidim.smp_estimate mechanisms.multidim.smp_variance mechanisms.multidim.spl_collect
-        mechanisms.multidim.spl_estimate mechanisms.multidim.spl_variance mechanisms.protocols.protocol_names(rsfd)
-        mechanisms.rate_distortion.blahut_arimoto_lattice(cell_size) mechanisms.subset.SubsetSelection.report_index
-        mechanisms.subset.SubsetSelection.simulate_support_counts mechanisms.subset.SubsetSelection.support
+        mechanisms.hashing.BLH.on mechanisms.hashing.LocalHashing.n_reports mechanisms.hashing.LocalHashing.report_index
+        mechanisms.hashing.LocalHashing.support mechanisms.hashing.LocalHashing.support_counts mechanisms.hashing.OLH.on
+        mechanisms.metric.DiscreteLaplace.on mechanisms.metric.Exponential.on mechanisms.metric.PaddedPlanarLaplace.on
+        mechanisms.metric.PlanarGeometric.on mechanisms.metric.PlanarLaplace.on mechanisms.metric.TruncatedGeometric.on
+        mechanisms.multidim.RSFD.report_index mechanisms.multidim.SMP.decode mechanisms.multidim.TupleMechanism.row_of
+        mechanisms.rate_distortion.blahut_arimoto_lattice(cell_size) mechanisms.subset.SubsetSelection.on
+        mechanisms.subset.SubsetSelection.report_index mechanisms.subset.SubsetSelection.simulate_support_counts
+        mechanisms.subset.SubsetSelection.support mechanisms.unary.OUE.on mechanisms.unary.SUE.on
         mechanisms.unary.UnaryEncoding.report_index mechanisms.unary.UnaryEncoding.simulate_support_counts
         mechanisms.unary.UnaryEncoding.support mechanisms.unary.UnaryEncoding.support_counts
         mechanisms.watchdog.MergeMechanism mechanisms.watchdog.MergeMechanism.mutual_information
         mechanisms.watchdog.MergeMechanism.output_joint
     """),
     "reader": _names("ldpnb.repro.", """
-        dashboard.claims_frame dashboard.flagged dashboard.interactive_table dashboard.paper_figures_html
-        dashboard.paper_runs_table dashboard.paper_scale_records dashboard.summary_tables dashboard.totals_markdown
-        dashboard.write_downloads report.Report report.Report.close report.Report.holds report.Report.monotone
-        report.Report.not_evaluated report.Report.order report.Report.range report.Report.record report.Report.save
-        report.Report.timing report.fmt_ours report.load_reports report.load_timings
+        dashboard.claims_frame dashboard.errata_html dashboard.flagged dashboard.interactive_table
+        dashboard.landing_substitutions dashboard.paper_figures_html dashboard.paper_runs_table
+        dashboard.paper_scale_records dashboard.summary_tables dashboard.totals_markdown dashboard.write_downloads
+        report.Report report.Report.close report.Report.holds report.Report.monotone report.Report.not_evaluated
+        report.Report.order report.Report.range report.Report.record report.Report.save report.Report.timing
+        report.badge_html report.counts_text report.divergence_kind report.first_sentence report.fmt_ours
+        report.glue report.load_reports report.load_timings report.report_html
     """),
 }
 
