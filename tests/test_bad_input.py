@@ -739,8 +739,7 @@ PENDING: dict[str, list[str]] = {
         experiments.Trials
     """),
     "chapter lift": _names("ldpnb.papers.lift.", """
-        experiments.Curve experiments.budget_estimate(sides) experiments.instance_min(mask)
-        experiments.leakage_excess(sides) figures.repair(lams) figures.table(caption)
+        experiments.Curve figures.repair(lams) figures.table(caption)
     """),
     "chapter performance": _names("ldpnb.papers.performance.", """
         bench.Timing.ratio bench.interleaved(min_time) experiments.lean_ba experiments.memory(k)
