@@ -15,6 +15,7 @@ so that a hidden ``0/0`` or ``log(0)`` fails the test even when its NaN is later
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 
@@ -396,3 +397,26 @@ def test_alpha_star_rr_is_the_direct_formula_where_that_is_finite():
     for n, k in ((2, 4), (10, 4), (3, 50)):
         for eps in (0.1, 0.5, 1.0, 3.0, 10.0, 30.0):
             assert info.alpha_star_rr(n, k, eps) == pytest.approx(direct(n, k, eps), rel=1e-10, abs=1e-14)
+
+
+# ----------------------------------------------------------------------------- silent results of the fourth fuzz
+@pytest.mark.parametrize("call, name", [
+    # a batch entry of p_sx summing to 2 gave NMI = 0/0 (NaN) and wrong leakages
+    (lambda: __import__("ldpnb.mechanisms.watchdog", fromlist=["x"]).merging_performance(
+        np.full((2, 2, 2), 0.5), np.array([[0, -1], [0, 0]])), "p_sx"),
+    # P_S is read as the row sums: a matrix summing to 0.8 gave a wrong P_S
+    (lambda: __import__("ldpnb.papers.lift.theory", fromlist=["x"]).quasiconvexity_counterexample(
+        np.full((2, 3), 0.8 / 6)), "p_sx"),
+    # rows summing to 1.25 gave a likelihood surface of no channel
+    (lambda: __import__("ldpnb.papers.ibu.theory", fromlist=["x"]).loglik_surface(np.full((3, 3), 1.25 / 3), [0]),
+     "channel"),
+    # iteration counts without an upper bound ran for ever
+    (lambda: __import__("ldpnb.mechanisms.rate_distortion", fromlist=["x"]).blahut_arimoto(
+        np.array([0.5, 0.5]), np.array([[0.0, 1.0], [1.0, 0.0]]), 1.0, n_iter=2**40), "n_iter"),
+    (lambda: __import__("ldpnb.estimators", fromlist=["x"]).ibu(mech.grr_channel(3, 1.0), np.array([5, 3, 2]),
+                                                                tol=0.0, max_iter=2**40), "max_iter"),
+    *[(lambda cs=cs: mech.Domain(cell_size=cs), "cell_size") for cs in (None, math.nan, "abc", -1.0, (1.0, 0.0))],
+])
+def test_the_fourth_fuzz_silent_results_are_refused(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()

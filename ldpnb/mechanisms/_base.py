@@ -214,6 +214,13 @@ class Domain:
             if v is not None:
                 object.__setattr__(self, name, Integer(1, MAX_DENSE * MAX_DENSE).check(v, name))
         object.__setattr__(self, "pad", Integer(0, 1024).check(self.pad, "pad"))
+        try:
+            cs = np.asarray(self.cell_size, dtype=float)
+        except (TypeError, ValueError):
+            cs = np.array(np.nan)
+        if cs.shape not in ((), (2,)) or not np.all(np.isfinite(cs)) or np.any(cs <= 0):
+            raise ValueError(f"cell_size must be a finite number > 0 or a pair (height, width) of them, got "
+                             f"{self.cell_size!r}")
         if self.distance is not None:
             D = DistanceMatrix().check(self.distance, "distance")
             D.setflags(write=False)

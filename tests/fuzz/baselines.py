@@ -390,6 +390,44 @@ ACCEPTED: dict[tuple[str, str, str], str] = {
     ("ldpnb.stats._estimate.Estimate", "note", "*"): "free text shown as given",
     ("ldpnb.audit.registry.audit_grid", "n_jobs", "*"): "joblib workers do not start in the fuzz's memory-capped "
                                                          "child (3.8 s outside it)",
+    # reviewed in the fourth round (issue #40): values that are valid for these arguments, or results documented
+    **{(f"ldpnb.{c}.{m}", a, "*"): "a linear operator: defined on every vector (LSQR and the gradients apply it to "
+       "residuals and differences, not to distributions); NaN propagates as in a matrix product"
+       for c in ("channels.structured.ChannelOperator", "channels.structured.ConvolutionChannel",
+                 "channels.structured.DiagPlusConstChannel", "mechanisms.grr.GRROperator")
+       for m, a in (("matvec", "theta"), ("rmatvec", "r"))},
+    **{("ldpnb.mechanisms._base.Guarantee.admits", "level", lab): "a level is an epsilon >= 0, possibly infinite "
+       "(not a probability): admits(1.5) of a 1-LDP claim is False, rightly" for lab in ("above-1", "inf")},
+    **{(f"ldpnb.mechanisms.{c}.n_reports", "reports", "*"): "counts the rows of the reports; their codes are "
+       "checked where they are read (support_counts)" for c in ("grr.GRR", "_base.FrequencyOracle",
+                                                              "hashing.LocalHashing")},
+    **{(f"ldpnb.mechanisms.{c}.check_support_counts", "support_counts", "fractional"): "support counts may be "
+       "expected counts (n p): the rule is finite, >= 0 and <= n" for c in (
+        "_base.FrequencyOracle", "hashing.BLH", "hashing.LocalHashing", "hashing.OLH", "unary.OUE", "unary.SUE",
+        "unary.UnaryEncoding", "grr.GRR", "subset.SubsetSelection")},
+    **{(f"ldpnb.mechanisms.{c}.variance", "n", "fractional"): "the variance formula is continuous in n (plotted "
+       "against a real n)" for c in (
+        "_base.FrequencyOracle", "hashing.BLH", "hashing.LocalHashing", "hashing.OLH", "unary.OUE", "unary.SUE",
+        "unary.UnaryEncoding", "grr.GRR", "subset.SubsetSelection")},
+    ("ldpnb.estimators._ibu.StopRule", "min_iter", "zero"): "the default: no minimum",
+    ("ldpnb.estimators._ibu.StopRule", "max_iter", "zero"): "no update: the start is returned with converged=False",
+    **{("ldpnb.measures.reidentification.eps_from_bayes_error", a, "huge 2**40"): "documented: inf when alpha > m "
+       "(no randomisation needed, the value is sent in clear)" for a in ("n_d", "k")},
+    ("ldpnb.estimators._certify.mle_distance_bound", "estimate", "2-D"): "one run given as a (1, k) row: the same "
+       "bounds as for (k,); w1 is inf without distance (documented)",
+    **{(q, a, "zero"): "documented: pse_se is NaN unless se_reps >= 2 (no standard error asked for)" for q, a in (
+        ("ldpnb.attacks.linkage.score_experiment", "se_reps"), ("ldpnb.attacks.linkage.score_experiment", "decimals"),
+        ("ldpnb.papers.pie.identification.pse_experiment", "se_reps"),
+        ("ldpnb.papers.pie.identification.partial_knowledge", "se_reps"))},
+    **{("ldpnb.papers.lift.experiments.evaluate_curve", "epsilon", lab): "n_vertices and n_partition are NaN for a "
+       "method without a vertex search (cm), at every epsilon; the other fields are finite"
+       for lab in ("tiny 1e-12", "710", "1e4")},
+    ("ldpnb.papers.ibu.theory.loglik_surface", "observations", "all zero"): "documented: L is NaN outside the "
+       "simplex",
+    ("ldpnb.papers.pie.theory.lower_bound_slack_ratio", "n", "huge 2**40"): "documented: NaN (0/0) where the "
+       "theorem's bound equals the PSE's, at every n",
+    ("ldpnb.papers.pie.utility.printed_pair_distance", "k", "huge 2**40"): "documented: max_mean -inf, sd NaN, z inf "
+       "when no profile meets limit_b (at every k)",
 }
 
 

@@ -633,7 +633,9 @@ def printed_pair_distance(holder_grid, n: int, k: int, eps_a: float, eps_b: floa
     ``eps_a`` among profiles whose expected mean error at ``eps_b`` is at most ``limit_b``
     (:func:`best_mixture_under_limit`); ``sd`` is the single-run standard deviation of that profile's
     mean error, :math:`\sqrt{\sum_x \mathrm{Var}\,r_a(c_x)}/\text{size}` (the symbols' counts are
-    independent up to :math:`O(1/k)`); ``z = (printed_a - max_mean)/sd``.
+    independent up to :math:`O(1/k)`); ``z = (printed_a - max_mean)/sd``.  When no profile has an
+    expected mean error at ``eps_b`` of at most ``limit_b``, no profile explains the pair: ``max_mean =
+    -inf``, ``sd = nan`` and ``z = inf``.
 
     Examples
     --------
