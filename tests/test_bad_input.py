@@ -800,8 +800,7 @@ PENDING: dict[str, list[str]] = {
         mechanisms._base.FrequencyOracle.check_support_counts mechanisms._base.FrequencyOracle.estimate
         mechanisms._base.FrequencyOracle.n_reports mechanisms._base.FrequencyOracle.simulate_support_counts
         mechanisms._base.FrequencyOracle.support mechanisms._base.FrequencyOracle.support_counts
-        mechanisms._base.FrequencyOracle.variance mechanisms._base.Guarantee.admits mechanisms._base.Guarantee.level
-        mechanisms._base.Guarantee.level_from_ratios mechanisms._base.Mechanism.check mechanisms._base.Mechanism.lookup
+        mechanisms._base.Mechanism.lookup
         mechanisms._base.Mechanism.on mechanisms._base.Mechanism.perturb mechanisms._base.Mechanism.report_index
         mechanisms._base.Mechanism.simulate_counts mechanisms._base.Mechanism.unregister mechanisms.grr.GRR.on
         mechanisms.grr.GRR.simulate_support_counts mechanisms.grr.GRR.support mechanisms.grr.GRR.support_counts

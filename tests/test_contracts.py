@@ -126,7 +126,8 @@ EXAMPLES: dict[str, Callable[[], Any]] = {
     # x must hold one location per user of pi: a rule between two arguments, checked in the body
     "ldpnb.attacks.linkage.SingleLocationAttack": lambda: __import__("ldpnb.attacks", fromlist=["x"])
     .SingleLocationAttack(__import__("scipy.sparse", fromlist=["x"]).csr_matrix([[0.5, 0.5], [1.0, 0.0]]), [0, 1]),
-    # a dataclass validated in __post_init__ (label and method have no default)
+    # dataclasses validated in __post_init__
+    "ldpnb.mechanisms._base.Guarantee": lambda: __import__("ldpnb.mechanisms", fromlist=["x"]).Guarantee("ldp", 1.0),
     "ldpnb.papers.lift.experiments.Curve": lambda: __import__("ldpnb.papers.lift.experiments", fromlist=["x"])
     .Curve("ALIP, SM", "sm"),
 }
