@@ -420,3 +420,20 @@ def test_alpha_star_rr_is_the_direct_formula_where_that_is_finite():
 def test_the_fourth_fuzz_silent_results_are_refused(call, name):
     with pytest.raises(ValueError, match=name):
         call()
+
+
+def test_exact_privacy_loss_refuses_an_underflowing_channel_instead_of_nan():
+    """At eps = 1e4 entries of the RS+FD tuple channel underflow to 0: the enumeration returned NaN."""
+    assert mech.exact_privacy_loss([3, 2], 710.0)["any"] == pytest.approx(710.0 + math.log(2.0), rel=1e-12)
+    with pytest.raises(ValueError, match="eps"):
+        mech.exact_privacy_loss([3, 2], 1e4)
+
+
+@pytest.mark.parametrize("atol", [math.nan, math.inf, -1.0])
+def test_the_validators_refuse_a_tolerance_that_accepts_any_sum(atol):
+    from ldpnb.utils import check_channel, check_distribution
+
+    with pytest.raises(ValueError, match="atol"):
+        check_distribution([0.5, 0.3, 0.1], atol=atol)
+    with pytest.raises(ValueError, match="atol"):
+        check_channel([[0.5, 0.4]], atol=atol)
