@@ -66,7 +66,9 @@ def check_positive_int(value: Any, name: str, minimum: int = 1) -> int:
 
 
 def check_domain_size(k: Any, name: str = "k", minimum: int = 2) -> int:
-    """Validate a domain size: an integer ``>= minimum`` (default 2)."""
+    """Validate a domain size: an integer ``>= minimum`` (default 2; itself an integer >= 1)."""
+    if isinstance(minimum, bool) or not isinstance(minimum, (numbers.Integral, np.integer)) or minimum < 1:
+        raise ValueError(f"minimum must be an integer >= 1 (a domain has at least one value), got {minimum!r}")
     return check_positive_int(k, name, minimum)
 
 

@@ -437,3 +437,11 @@ def test_the_validators_refuse_a_tolerance_that_accepts_any_sum(atol):
         check_distribution([0.5, 0.3, 0.1], atol=atol)
     with pytest.raises(ValueError, match="atol"):
         check_channel([[0.5, 0.4]], atol=atol)
+
+
+@pytest.mark.parametrize("minimum", [0, -3, 2.5, math.nan, True])
+def test_check_domain_size_refuses_a_minimum_that_is_no_size(minimum):
+    from ldpnb.utils import check_domain_size
+
+    with pytest.raises(ValueError, match="minimum"):
+        check_domain_size(3, minimum=minimum)

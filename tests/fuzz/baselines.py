@@ -426,6 +426,10 @@ ACCEPTED: dict[tuple[str, str, str], str] = {
        "simplex",
     ("ldpnb.papers.pie.theory.lower_bound_slack_ratio", "n", "huge 2**40"): "documented: NaN (0/0) where the "
        "theorem's bound equals the PSE's, at every n",
+    **{("ldpnb.mechanisms._base.Domain", a, "None"): "documented: k=None is a grid-only domain, rows/cols None a "
+       "line (a domain with neither is refused)" for a in ("k", "rows", "cols")},
+    ("ldpnb.mechanisms._base.Domain", "pad", "zero"): "no padding is a padding",
+    ("ldpnb.repro.claims.Printed", "value", "str"): "documented: a printed value may be a statement",
     ("ldpnb.papers.pie.utility.printed_pair_distance", "k", "huge 2**40"): "documented: max_mean -inf, sd NaN, z inf "
        "when no profile meets limit_b (at every k)",
 }
