@@ -178,9 +178,9 @@ CPU = time.process_time()
 # ```{math}
 # :label: eq-ibu-gap
 #
-# \ell(\phi) - \ell(\theta) = \sum_z q_z \log\frac{(\phi M)_z}{(\theta M)_z}
-#   \le \log \sum_z q_z \frac{(\phi M)_z}{(\theta M)_z} = \log \sum_x \phi_x r_x(\theta)
-#   \le \log \max_x r_x(\theta),
+# \ell(\phi) - \ell(\theta) &= \sum_z q_z \log\frac{(\phi M)_z}{(\theta M)_z}
+#   \le \log \sum_z q_z \frac{(\phi M)_z}{(\theta M)_z}\\
+#   &= \log \sum_x \phi_x r_x(\theta) \le \log \max_x r_x(\theta),
 # ```
 #
 # so $g(\theta) = \log\max_x r_x(\theta)$ is a **certified gap** to the maximum likelihood (0 exactly at an MLE:

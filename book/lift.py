@@ -166,9 +166,9 @@ glue("lift-fig1", figures.fig1(fig1, 1000))
 #
 # ```{math}
 # :label: eq-lift-measures
-# \Lambda_{\ell_1}(y) = \sum_s P_S(s)\,|l(s,y)-1|,\quad
-# \Lambda_{\chi^2}(y) = \sum_s P_S(s)(l(s,y)-1)^2,\quad
-# \Lambda^S_\alpha(y) = \Big(\sum_s P_S(s)\, l(s,y)^\alpha\Big)^{1/\alpha},
+# \Lambda_{\ell_1}(y) &= \sum_s P_S(s)\,|l(s,y)-1|,\\
+# \Lambda_{\chi^2}(y) &= \sum_s P_S(s)(l(s,y)-1)^2,\\
+# \Lambda^S_\alpha(y) &= \Big(\sum_s P_S(s)\, l(s,y)^\alpha\Big)^{1/\alpha},
 # ```
 #
 # and $\Psi_{\ell_1}, \Psi_{\chi^2}, \Psi^S_\alpha$ with $l$ replaced by $1/l$ (eqs. 27-32). Def. 5

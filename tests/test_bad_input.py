@@ -708,6 +708,8 @@ COVERED_OTHERWISE: dict[str, str] = {
         "check_channel", "check_counts", "check_values", "check_finite_array", "check_nonnegative",
         "check_nonnegative_matrix", "check_dataset")},
     "ldpnb._random.check_random_state": "tests/test_utils.py::test_check_random_state_rejects",
+    "ldpnb._optional.import_optional": "imports a module by name: an unknown name raises MissingExtraError naming "
+                                      "it and its extra (its doctest)",
     "ldpnb.contracts.contract": "tests/test_contracts.py (the machinery: unknown parameters, non-Constraint rules)",
     "ldpnb.contracts.contract_of": "tests/test_contracts.py (the machinery)",
     "ldpnb.contracts.Probability": "a rule factory, tested through Real in tests/test_contracts.py",

@@ -8,8 +8,6 @@ the coincidences of a user with the others are dependent, as in the RH curve of 
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 
@@ -153,22 +151,6 @@ def test_half_sample_estimate_uses_t_and_bonferroni():
     assert np.all(joint.high > e.high) and joint.simultaneous
     with pytest.raises(ValueError, match="one column per value"):
         ident.half_sample_estimate([1.0], subs, 100)
-
-
-def test_subset_mean_estimate_adds_the_samples_own_error():
-    v = np.array([[1.0], [1.2], [0.8], [1.0]])
-    e = ident.subset_mean_estimate(v, 50, 200)
-    s = v.std(ddof=1)
-    assert float(e.se[0]) == pytest.approx(s * math.sqrt((50 / 200) / (1 - 50 / 200) + 1 / 4))
-    with pytest.raises(ValueError, match="below n_total"):
-        ident.subset_mean_estimate(v, 200, 200)
-
-
-def test_rounds_estimate_centres_on_the_pooled_value():
-    e = ident.rounds_estimate([1.1, 2.0], [[1.0, 1.0, 1.0], [1.9, 2.1, 2.0]])
-    assert e.value.tolist() == [1.1, 2.0] and e.se[0] == 0.0 and e.se[1] == pytest.approx(0.1 / math.sqrt(3))
-    with pytest.raises(ValueError, match="one row per cell"):
-        ident.rounds_estimate([1.0], [[1.0, 2.0], [3.0, 4.0]])
 
 
 def test_join_estimates_checks_bonferroni():

@@ -207,7 +207,7 @@ def alpha_star_rr(n, k, epsilon, *, unit: str = "bits") -> float:
 
 @contract(channel=Channel(max_size=1 << 20), n=_N, unit=_UNIT, tol=POSITIVE)
 def restricted_capacity(channel, n: int, *, unit: str = "bits", tol: float = 1e-12) -> float:
-    r"""Tightest alpha of (U, alpha)-PIE privacy for a channel and |U| = n: the n-restricted capacity.
+    r"""Tightest alpha of (U, alpha)-PIE privacy for a channel and ``|U| = n``: the n-restricted capacity.
 
     :math:`\alpha^*(Q,n) = \max_{p_X:|\mathrm{supp}\,p_X|\le n} I(X;Y)`: Blahut-Arimoto on every
     row subset of size min(n, k) (brute force; tiny k only, at most 10,000 subsets).  Uses

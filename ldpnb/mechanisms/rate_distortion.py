@@ -774,6 +774,15 @@ class BlahutArimoto(ChannelMechanism):
         As in :func:`blahut_arimoto` (default: the paper's 10 iterations).
     notion : {"geo-ind", "ldp"}, optional
         The notion of the stated guarantee (default: geo-ind for a square distance, else LDP).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ldpnb.geometry import lattice_distance_matrix
+    >>> m = BlahutArimoto(np.full(9, 1 / 9), lattice_distance_matrix(3, 3), beta=0.5)
+    >>> C = m.channel()
+    >>> C.shape, bool(np.allclose(C.sum(axis=1), 1)), m.check().holds
+    ((9, 9), True, True)
     """
 
     family = "BA"

@@ -25,7 +25,9 @@ then decide with **three outcomes** (:func:`decide`): *holds* when the interval 
 claim's region (for ``close`` ``[target - tol, target + tol]``; for ``order`` the region of each
 adjacent difference), *reversed* when it lies entirely outside (in some cell, for an elementwise
 claim), *undecided* otherwise.  An undecided row has the status ``undecided``: never a pass, and
-the row says about how many runs would decide it.  An exact number, or an exact estimate
+the row says about how many runs would decide it, or, when the claim declares ``not_by_runs``
+(its error is set by something more runs do not change, such as every user of a data set), why
+more runs would not.  An exact number, or an exact estimate
 (:func:`ldpnb.stats.exact`), is decided exactly as before, bit for bit.
 
 Provenance (``source``):
@@ -280,7 +282,9 @@ class Claim:
     materially false: the falsifier of the power computation), ``domain`` (the measured quantity's
     possible values ``(lo, hi)``, None for an unbounded end); ``implied_by`` (the id of a row this
     claim follows from: not counted as a check); ``changes`` (the decision log: a tuple of
-    :class:`CriterionChange`).
+    :class:`CriterionChange`); ``not_by_runs`` (why more runs of the row's own kind would not decide
+    it, e.g. when the data's users, all there are, set its error: an undecided row then shows this
+    reason instead of the estimated run count, which would mislead).
     """
 
     id: str
@@ -311,6 +315,7 @@ class Claim:
     domain: Any = None
     implied_by: str | None = None
     changes: tuple[CriterionChange, ...] = field(default_factory=tuple)
+    not_by_runs: str = ""
 
     def __post_init__(self):
         sid = self.id
@@ -393,6 +398,10 @@ class Claim:
                                      "not counted as a check)")
         if not isinstance(self.changes, tuple) or not all(isinstance(c, CriterionChange) for c in self.changes):
             raise CriterionError(f"{sid}: changes must be a tuple of CriterionChange (the decision log)")
+        if not isinstance(self.not_by_runs, str):
+            raise CriterionError(f"{sid}: not_by_runs is the reason (a string) why more runs would not decide the row")
+        if self.not_by_runs.strip() and self.kind not in ("close", "range", "order"):
+            raise CriterionError(f"{sid}: not_by_runs belongs to a statistical row (close, range or order)")
         if self.changes and self.kind == "none":
             raise CriterionError(f"{sid}: a not-evaluated claim has no criterion to change")
 
@@ -1413,7 +1422,7 @@ def verify_row(row: Mapping[str, Any]) -> list[str]:
     for which that status is ``fail``, finite and in the declared domain where one is declared or
     the row is statistical, (iii) for a statistical row, carry the power its numbers give and the
     ``weak test`` flag exactly when that power is below 0.8, and the runs that would decide an
-    undecided row, and (iv) carry its decision log with the status each earlier criterion gives on
+    undecided row (with the declared reason when more runs would not decide it), and (iv) carry its decision log with the status each earlier criterion gives on
     the same numbers, flagged ``criterion changed``.  A ``not-evaluated`` row carries neither
     numbers nor a falsifier.
     """
@@ -1459,7 +1468,13 @@ def verify_row(row: Mapping[str, Any]) -> list[str]:
         if (status == "undecided") != ("undecided" in flags):
             problems.append(f"{rid}: the 'undecided' flag does not match the status")
         rtd = runs_needed(kind, crit, nums) if status == "undecided" else None
-        if _plain(rtd) != row.get("runs_to_decide"):
+        rec_rtd = row.get("runs_to_decide")
+        if isinstance(rec_rtd, Mapping) and "not_by_runs" in rec_rtd:
+            why = rec_rtd.get("not_by_runs")
+            if rtd is None or not isinstance(why, str) or not why.strip():
+                problems.append(f"{rid}: 'not decidable by more runs' needs an undecided row and a reason")
+            rec_rtd = {k: v for k, v in rec_rtd.items() if k != "not_by_runs"}
+        if _plain(rtd) != rec_rtd:
             problems.append(f"{rid}: recorded runs to decide {row.get('runs_to_decide')!r}, the numbers give {rtd!r}")
     changes = row.get("changes") or []
     if changes or "criterion changed" in flags:

@@ -44,7 +44,7 @@ from ldpnb.repro.toc import ROOT
 
 OUT = ROOT / "results" / "paper"
 WORK = ROOT / "_build" / "paper"
-NO_REPORT = ("reproduction",)
+NO_REPORT = ("reproduction", "quickstart")  # no claims: the summary page, the quickstart
 _JOBS = Integer(1, 256)
 _TIMEOUT = Integer(1, 7 * 24 * 3600)
 

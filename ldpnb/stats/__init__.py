@@ -19,6 +19,7 @@ the cells with ``simultaneous=True``):
 :func:`from_se`             value +- z se, for a standard error obtained otherwise
 :func:`difference_of`       difference of two independent estimates
 :func:`subsample_se`        standard error from random half samples (delete-d jackknife)
+:func:`subset_mean`         mean of a statistic over random n-subsets of N users, for n users
 ==========================  =================================================================
 
 Every interval is validated by simulation in ``tests/test_stats.py``: a 95 % interval covers the
@@ -78,11 +79,12 @@ from ldpnb.stats._intervals import (
     proportion,
     ratio,
     subsample_se,
+    subset_mean,
 )
 from ldpnb.stats._rank import kendall_tau
 
 __all__ = [
     "Estimate", "exact", "bonferroni", "is_estimate_dict", "METHODS", "MIN_BOOTSTRAP_RUNS",
     "mean", "median", "difference", "ratio", "proportion", "bootstrap", "from_se", "difference_of",
-    "subsample_se", "kendall_tau", "OUTCOMES", "decide", "outcome_probability", "runs_to_decide",
+    "subsample_se", "subset_mean", "kendall_tau", "OUTCOMES", "decide", "outcome_probability", "runs_to_decide",
 ]

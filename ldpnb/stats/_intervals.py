@@ -31,7 +31,7 @@ from ldpnb.stats._estimate import Estimate, bonferroni
 
 __all__ = [
     "mean", "median", "difference", "ratio", "proportion", "bootstrap", "from_se", "difference_of",
-    "subsample_se", "MIN_BOOTSTRAP_RUNS", "MIN_BOOTSTRAP_T_RUNS",
+    "subsample_se", "subset_mean", "MIN_BOOTSTRAP_RUNS", "MIN_BOOTSTRAP_T_RUNS",
 ]
 
 #: Fewest runs (per sample) :func:`bootstrap` accepts: below, its intervals under-cover (at 5 runs
@@ -644,14 +644,19 @@ def bootstrap(statistic: Callable[..., Any], samples: Sequence[Any], *, paired: 
 
 # ----------------------------------------------------------------------------- other sources
 @contract(value=Array(None), se=Array(None, low=0.0), level=_LEVEL, n_runs=Optional(Integer(1, None)),
-          simultaneous=Boolean())
+          simultaneous=Boolean(), df=Optional(Integer(1, None)))
 def from_se(value: ArrayLike, se: ArrayLike, *, level: float = 0.95, n_runs: int | None = None,
-            simultaneous: bool = False) -> Estimate:
+            simultaneous: bool = False, df: int | None = None) -> Estimate:
     r"""An estimate from a value and a standard error obtained otherwise (an analytic variance, a
-    half-sample spread): the normal interval :math:`\hat\theta \pm z_{1-\alpha/2}\,\mathrm{se}`.
+    half-sample spread, the spread of independent rounds): the normal interval
+    :math:`\hat\theta \pm z_{1-\alpha/2}\,\mathrm{se}`, or Student's
+    :math:`\hat\theta \pm t_{df,\,1-\alpha/2}\,\mathrm{se}` when the standard error was itself
+    estimated with ``df`` degrees of freedom (e.g. :math:`R - 1` for the spread of :math:`R` rounds).
 
     The interval is only as good as the normal approximation and the standard error; prefer the
-    estimators of this module when the runs are at hand.
+    estimators of this module when the runs are at hand.  A pooled estimate over :math:`R`
+    independent rounds with :math:`\mathrm{se} = \mathrm{sd}(\text{rounds' estimates})/\sqrt R`
+    and ``df = R - 1`` covers at 8-64 rounds (``tests/test_stats.py``).
 
     Examples
     --------
@@ -659,11 +664,56 @@ def from_se(value: ArrayLike, se: ArrayLike, *, level: float = 0.95, n_runs: int
     >>> e = from_se(2.0, 0.1)
     >>> round(e.low, 4), round(e.high, 4)
     (1.804, 2.196)
+    >>> round(from_se(2.0, 0.1, df=4).low, 4), from_se(2.0, 0.1, df=4).method
+    (1.7224, 't')
     """
     v, s = np.broadcast_arrays(np.asarray(value, dtype=float), np.asarray(se, dtype=float))
-    z = _st.norm.ppf(1 - _cell_alpha(level, int(v.size), simultaneous) / 2)
-    return Estimate(v, v - z * s, v + z * s, level=level, se=s, n_runs=n_runs, method="normal",
-                    simultaneous=simultaneous)
+    a = _cell_alpha(level, int(v.size), simultaneous)
+    z = _st.norm.ppf(1 - a / 2) if df is None else _st.t.ppf(1 - a / 2, df)
+    return Estimate(v, v - z * s, v + z * s, level=level, se=s, n_runs=n_runs,
+                    method="normal" if df is None else "t", simultaneous=simultaneous)
+
+
+@contract(values=Array(None, min_size=2), n=Integer(1, None), n_total=Integer(2, None), level=_LEVEL,
+          simultaneous=Boolean())
+def subset_mean(values: ArrayLike, n: int, n_total: int, *, level: float = 0.95,
+                simultaneous: bool = False) -> Estimate:
+    r"""The mean of a statistic over :math:`R` random subsets of :math:`n` of a sample's :math:`N`
+    users (``values``, subsets along axis 0, cells on the other axes), as an estimate of the
+    statistic's expectation for :math:`n` users of the population the sample was drawn from.
+
+    Two errors add (first order, the Hájek projection of the statistic): the lottery of the
+    subsets, :math:`s^2/R`, and the sample's own, :math:`\sigma_n^2\, n/N`, with
+    :math:`\sigma_n^2 \approx s^2/(1 - f)`, :math:`f = n/N` (the subsets' spread :math:`s` is that
+    of :math:`n` users drawn without replacement from :math:`N`: the finite-population correction).
+    So
+
+    .. math:: \mathrm{se} = s\,\sqrt{\frac{f}{1-f} + \frac1R},
+
+    with Student's :math:`t_{R-1}` interval (Bonferroni over the cells with ``simultaneous``).
+    Validated by simulation in ``tests/test_stats.py`` (20 subsets, f = 1/4 and 1/2: 93-97 % for a
+    biased non-linear statistic of normal users and a mean of skewed users; a strongly skewed
+    estimate, the variance of lognormal users, under-covers to about 90 %, as any t interval).
+    Use it to compare a statistic that depends on the number of users (a nearest-neighbour
+    divergence) between data sets of different sizes at a common :math:`n`.
+
+    Examples
+    --------
+    >>> from ldpnb.stats import subset_mean
+    >>> e = subset_mean([1.0, 1.2, 0.8, 1.0], 50, 200)
+    >>> round(float(e.value), 2), round(float(e.se), 4), e.method
+    (1.0, 0.1247, 't')
+    """
+    v = np.asarray(values, dtype=float)
+    if not n < n_total:
+        raise ValueError(f"n must be below n_total, got {n} and {n_total}")
+    R = v.shape[0]
+    f = n / n_total
+    se = v.std(axis=0, ddof=1) * math.sqrt(f / (1 - f) + 1 / R)
+    m = v.mean(axis=0)
+    q = _st.t.ppf(1 - _cell_alpha(level, int(np.size(m)), simultaneous) / 2, R - 1)
+    return _finish(m, m - q * se, m + q * se, level=level, se=se, n_runs=R, method="t", simultaneous=simultaneous,
+                   note=f"mean over {R} subsets of {n} of {n_total} users; se = s sqrt(f/(1 - f) + 1/R)")
 
 
 @contract(a=Unchecked("an Estimate", example=None), b=Unchecked("an Estimate", example=None))
