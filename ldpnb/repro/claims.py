@@ -143,6 +143,15 @@ class Printed:
     def __post_init__(self):
         if not isinstance(self.where, str) or not self.where.strip():
             raise CriterionError("a printed value needs `where` (section, figure, table or equation)")
+        v = self.value
+        seq = isinstance(v, (list, tuple))
+        items = v if seq else [v]
+        ok = isinstance(v, str) and v.strip() or (len(items) > 0 and all(
+            isinstance(x, str) or (seq and x is None)  # None: the open end of a pair of bounds
+            or (isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isfinite(x)) for x in items))
+        if not ok:
+            raise CriterionError(f"a printed value is a finite number, a list or pair of them (None for an open end), "
+                                 f"or a statement; got {v!r}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -1007,6 +1016,14 @@ def _regions(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]
     return out
 
 
+def _check_kind_expect(kind: Any, expect: Any) -> None:
+    """Refuse an unknown kind or expected status (a row of no known kind has no power and no log)."""
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise CriterionError(f"kind must be one of {KINDS}, got {kind!r}")
+    if not isinstance(expect, str) or expect not in EXPECTS:
+        raise CriterionError(f"expect must be one of {EXPECTS}, got {expect!r}")
+
+
 def _is_statistical_row(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]) -> bool:
     if kind == "close" and criterion.get("z") is not None and numbers.get("se") is not None:
         return True
@@ -1029,6 +1046,7 @@ def power(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any], e
     false, the others passing).  Returns ``{"pass_probability", "falsifier_truth", "effect",
     "weak"}`` with ``weak`` true above :data:`WEAK`.
     """
+    _check_kind_expect(kind, expect)
     if expect not in ("pass", "diverges") or not _is_statistical_row(kind, criterion, numbers):
         return None
     dom = criterion.get("domain")
@@ -1077,6 +1095,12 @@ def power(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any], e
 def runs_needed(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]) -> dict[str, Any] | None:
     """For an undecided statistical row, about how many runs would decide it
     (:func:`ldpnb.stats.runs_to_decide`, the largest over its quantities); None otherwise."""
+    _check_kind_expect(kind, "pass")
+    if not isinstance(criterion, Mapping):
+        raise CriterionError(f"criterion must be a mapping, got {type(criterion).__name__}")
+    for key in ("atol", "rtol", "tol"):
+        if key in criterion:
+            _tol(criterion[key], key)
     if not _is_statistical_row(kind, criterion, numbers) or criterion.get("z") is not None:
         return None
     if decide(kind, criterion, numbers) != "undecided":
@@ -1095,6 +1119,9 @@ def runs_needed(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, A
 def original_statuses(changes: Iterable[Any], numbers: Mapping[str, Any], expect: str) -> list[dict[str, Any]]:
     """The decision log of a row: each earlier criterion (a :class:`CriterionChange` or its JSON
     form) with the status it gives on the row's numbers (or why it cannot be evaluated on them)."""
+    _check_kind_expect("close", expect)
+    if not isinstance(numbers, Mapping):
+        raise CriterionError(f"numbers must be a mapping of the row's numbers, got {type(numbers).__name__}")
     out = []
     for c in changes:
         row = c.as_row() if isinstance(c, CriterionChange) else dict(c)
@@ -1261,6 +1288,7 @@ def falsify(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any],
 
     With a declared ``domain`` (``criterion["domain"]``) the falsifier's measured numbers must be
     finite and in it; a row recorded with an estimate always needs a finite falsifier."""
+    _check_kind_expect(kind, expect)
     plain = _plain(numbers)
     statistical = _is_statistical_row(kind, criterion, plain) or any(
         _is_est(v) for _, v in _paths(plain))

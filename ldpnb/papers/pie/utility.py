@@ -687,7 +687,9 @@ def printed_pair_distance(holder_grid, n: int, k: int, eps_a: float, eps_b: floa
     the exact probability (bracketed, :func:`mean_relative_error_tail`) that one run of that
     profile, rounded to whole symbols (``ceil(w size)`` at the holder count of weight ``w``, so that
     it still meets ``limit_b``), has a mean error at ``eps_a`` of at least ``printed_a``; ``counts``:
-    that profile.
+    that profile.  When no profile has an expected mean error at ``eps_b`` of at most ``limit_b``,
+    none explains the pair: ``max_mean = -inf``, ``sd = nan``, ``z = inf``, ``p_low = p_high = 0``
+    and ``counts = []``.
 
     Examples
     --------
