@@ -110,3 +110,20 @@ def test_ratio_upper_bound_edges():
         checks.ratio_upper_bound(np.ones((3, 2)), np.ones((3, 3)))
     with pytest.raises(ValueError):
         checks.ratio_upper_bound(np.ones((3, 2)), -np.ones((3, 2)))
+
+
+def test_corollary2_is_fano_and_the_check_can_fail():
+    """Corollary 2 (Eq. 11) holds with alpha = I(U;Y) (largest bound - beta below 0); with the information
+    left out (alpha = 0) the same bound is violated by an informative channel, so the check can fail."""
+    from ldpnb.mechanisms import grr_channel
+
+    assert checks.corollary2_gap() < 0
+    C = np.asarray(grr_channel(4, 8.0))  # four users with four distinct values: nearly identifiable
+    beta = 1 - C[np.arange(4)].max(axis=0).sum() / 4
+    assert beta < 0.01 and 1 - (0 + 1) / np.log2(4) - beta > 0.4
+
+
+def test_expected_mse_ratio():
+    res = {"analytic": {"RS+RFD[GRR]": np.array([[1.0, 2.0], [3.0, 2.0]]),
+                        "RS+FD[GRR]": np.array([[4.0, 4.0], [4.0, 4.0]])}}
+    np.testing.assert_allclose(checks.expected_mse_ratio(res, "GRR"), [0.5, 0.5])

@@ -140,3 +140,17 @@ def test_protocol_plan_is_the_papers_and_its_cost_model():
     assert cost["total"] == pytest.approx(6.0)
     adult = xgb.plan("Adult", "fd", ["GRR"], [1.0], 1, ["NK s=1n"], seed=1)
     assert protocol.protocol_cost(adult, coef)["Adult"] == pytest.approx(45.222 / 10.336 * 10 / 18)
+
+
+def test_chapter_smoke_accuracies_with_and_without_the_sparse_input():
+    """The guard the performance audit asked for: the chapter's own XGBoost fits (its smoke plan, on its smoke
+    subset of ACS) give the same accuracies with the UE bits as a CSR matrix and as dense floats."""
+    from ldpnb.papers.risks import runs
+
+    sizes = runs.sizes("smoke")
+    fits = [f for f in runs.xgb_plan(sizes, list(sizes["xgb"]), seed=2024)
+            if f.variant != "GRR" and f.data == "ACS"]  # Fig. 3's UE fits, where "auto" picks CSR
+    assert len(fits) == 8
+    data = protocol.load_datasets("smoke", 2024)
+    assert _acc(xgb.run_fits(fits, data, n_jobs=1, sparse=True)) == _acc(xgb.run_fits(fits, data, n_jobs=1,
+                                                                                      sparse=False))

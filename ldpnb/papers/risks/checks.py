@@ -21,12 +21,14 @@ __all__ = [
     "profile_accuracy_mc",
     "pooled_mse_ratio",
     "rfd_expected_lower",
+    "expected_mse_ratio",
     "coverage_mc",
     "single_report_mc",
     "fig1_vs_fig2",
     "rsfd_theorems",
     "tree_leaves",
     "pie_capacity_gap",
+    "corollary2_gap",
     "prior_variance_check",
     "privacy_table",
     "ratio_upper_bound",
@@ -192,6 +194,43 @@ def pie_capacity_gap(n: int, ks: Sequence[int] = (2, 3, 5), eps_grid: Sequence[f
     return float(worst)
 
 
+@contract(ns=Instance(list, tuple, example=[4]), ks=Instance(list, tuple, example=[2]),
+          eps_grid=Instance(list, tuple, example=[1.0]))
+def corollary2_gap(ns: Sequence[int] = (4, 16, 64), ks: Sequence[int] = (2, 3, 5),
+                   eps_grid: Sequence[float] = (0.25, 1.0, 2.0, 4.0, 8.0)) -> float:
+    r"""Corollary 2 (App. C.1, Eq. 11): if :math:`U` is uniform over :math:`n` users and the mechanism gives
+    :math:`I(U;Y) \le \alpha` bits, the Bayes error of guessing :math:`U` from :math:`Y` is
+    :math:`\beta_{U|S} \ge 1 - (\alpha+1)/\log_2 n` (Fano's inequality).
+
+    Exact check with :math:`\alpha = I(U;Y)`: user :math:`u` holds value :math:`v_u` (round-robin over the
+    :math:`k` values, or half of the users on value 0), reports :math:`Y \sim C[v_u, \cdot]` for the GRR,
+    SUE and OUE channels :math:`C`; :math:`\beta = 1 - \frac1n\sum_y \max_u C[v_u, y]` and
+    :math:`I(U;Y) = H(Y) - \frac1n\sum_u H(C[v_u,\cdot])`.  Returns the largest
+    :math:`1 - (I+1)/\log_2 n - \beta` over the grid (≤ 0 when the corollary holds).
+
+    >>> corollary2_gap(ns=(8,), ks=(3,), eps_grid=(2.0,)) <= 0
+    True
+    """
+    from ldpnb.mechanisms import grr_channel, ue_channel
+
+    def h(p):
+        p = p[p > 0]
+        return float(-(p * np.log2(p)).sum())
+
+    worst = -np.inf
+    for n in ns:
+        for k in ks:
+            for e in eps_grid:
+                for C in (np.asarray(grr_channel(k, e)), np.asarray(ue_channel(k, e, "sue")),
+                          np.asarray(ue_channel(k, e, "oue"))):
+                    for v in (np.arange(n) % k, np.where(np.arange(n) < n // 2, 0, np.arange(n) % k)):
+                        rows = C[v]                                  # (n, outputs): P(y | u)
+                        beta = 1.0 - rows.max(axis=0).sum() / n
+                        info = h(rows.mean(axis=0)) - float(np.mean([h(r) for r in rows]))
+                        worst = max(worst, 1.0 - (info + 1.0) / np.log2(n) - beta)
+    return float(worst)
+
+
 @contract(ks=_KS, n=Integer(1, None), eps_grid=Array(1, low=0), draws=Integer(1, None), rng=RandomState())
 def prior_variance_check(ks: Any, n: int, eps_grid: Any, draws: int, *, rng: Any = None) -> dict[str, Any]:
     """App. E.1: RS+RFD's averaged approximate variance against RS+FD's for ``draws`` DIR, ZIPF and EXP
@@ -245,6 +284,14 @@ def rfd_expected_lower(analytic: dict, protocol: str) -> bool:
     ``"SUE-r"``), from the exact expectations ``analytic`` of ``rsfd_mse_experiment``."""
     return bool(np.all(np.mean(analytic[f"RS+RFD[{protocol}]"], axis=0)
                        < np.mean(analytic[f"RS+FD[{protocol}]"], axis=0)))
+
+
+@contract(res=Instance(dict, example={}), protocol=Instance(str, example="GRR"))
+def expected_mse_ratio(res: dict, protocol: str) -> np.ndarray:
+    """RS+RFD's exact expected MSE over RS+FD's, per ε (mean over the runs' priors), for ``protocol`` (label
+    part, e.g. ``"OUE-r"``) of one ``rsfd_mse_experiment`` result."""
+    an = res["analytic"]
+    return np.mean(an[f"RS+RFD[{protocol}]"], axis=0) / np.mean(an[f"RS+FD[{protocol}]"], axis=0)
 
 
 @contract(num=Array(2, low=0), den=Array(2, low=0), level=Real(0.5, 1.0, high_open=True))
