@@ -28,6 +28,9 @@ XGB_SMALL = ["NK s=1n", "PK 0.1n", "PK 0.3n", "PK 0.5n", "HM (1n, 0.1n)"]
 #: The other four (s = 3n and 5n, alone or with n_pk): 85 % of the training rows of the grid.
 XGB_LARGE = ["NK s=3n", "NK s=5n", "HM (3n, 0.3n)", "HM (5n, 0.5n)"]
 _RFD = ["GRR", "SUE-r", "OUE-r"]
+#: The models most of the rows of Sec. 4.3 read (NK 1n, the extremes of n_pk), and the other two small ones.
+_FIG3_ROWS = ["NK s=1n", "PK 0.1n", "PK 0.5n"]
+_FIG3_MORE = ["PK 0.3n", "HM (1n, 0.1n)"]
 _INC = ("dir", "zipf", "exp")
 _E2 = [1, 10]
 _E10 = list(range(1, 11))
@@ -41,14 +44,16 @@ _XGB_BLOCKS = {
               ("fig15", "Nursery", ("fd",), ["GRR", "SUE-z"], [10], 1, ["NK s=1n", "PK 0.1n", "PK 0.5n"]),
               ("fig6", "ACS", ("correct",), ["GRR"], [10], 1, ["NK s=1n", "PK 0.1n", "PK 0.3n", "PK 0.5n"]),
               ("fig17", "ACS", _INC, ["GRR"], [10], 1, ["NK s=1n"])],
-    "book": [("fig3", "ACS", ("fd",), LABELS, _E2, 2, XGB_SMALL),
+    "book": [("fig3", "ACS", ("fd",), LABELS, _E2, 2, _FIG3_ROWS),
+             ("fig3-more", "ACS", ("fd",), LABELS, _E2, 1, _FIG3_MORE),
              ("fig3-grid", "ACS", ("fd",), ["GRR"], [10], 1, XGB_LARGE),
              ("fig14", "Adult", ("fd",), LABELS, _E2, 1, ["NK s=1n", "PK 0.1n", "PK 0.5n"]),
              ("fig15", "Nursery", ("fd",), LABELS, _E2, 1, XGB_SMALL),
              ("fig6", "ACS", ("correct",), _RFD, _E2, 1, XGB_SMALL),
              ("fig17", "ACS", ("zipf", "exp"), _RFD, _E2, 3, ["NK s=1n"]),
              ("fig17-dir", "ACS", ("dir",), _RFD, _E2, 1, ["NK s=1n"])],
-    "paper": [("fig3", "ACS", ("fd",), LABELS, _E10, 2, XGB_SMALL),
+    "paper": [("fig3", "ACS", ("fd",), LABELS, _E10, 2, _FIG3_ROWS),
+              ("fig3-more", "ACS", ("fd",), LABELS, _E10, 2, _FIG3_MORE),
               ("fig3-grid", "ACS", ("fd",), LABELS, _E2, 1, XGB_LARGE),
               ("fig14", "Adult", ("fd",), LABELS, _E2, 1, ["NK s=1n", "NK s=5n", "PK 0.1n", "PK 0.3n", "PK 0.5n"]),
               ("fig15", "Nursery", ("fd",), LABELS, _E2, 1, XGB_SMALL + XGB_LARGE),

@@ -173,5 +173,11 @@ def cost_glues(costs: Sequence[Mapping[str, Any]], seed: int, paper: Mapping[str
             "risks-protocol-cost": (f"about {tot / 3600:.0f} CPU hours ({tot / 64 / 60:.0f} minutes on 64 "
                                     f"single-thread workers, {tot / 2 / 3600:.0f} hours on this book's two cores)"),
             "risks-paper-fits": f"{len(sub):,}", "risks-paper-cost": f"about {ptot / 60:.0f} CPU minutes",
-            "risks-paper-xgb": "; ".join(f"Fig. {b[3:].replace('-grid', ' (s = 3n, 5n)').replace('-dir', ' (DIR)')}: "
-                                         f"{runs.xgb_caption(paper, b)}" for b in paper["xgb"])}
+            "risks-paper-xgb": "; ".join(f"Fig. {_block_name(b)}: {runs.xgb_caption(paper, b)}" for b in paper["xgb"])}
+
+
+def _block_name(block: str) -> str:
+    """``"fig3-grid"`` -> ``"3 (s = 3n, 5n)"``: a block of :func:`ldpnb.papers.risks.runs.sizes` for a caption."""
+    for tail, words in (("-grid", " (s = 3n, 5n)"), ("-dir", " (DIR)"), ("-more", " (other models)")):
+        block = block.replace(tail, words)
+    return block[3:]
