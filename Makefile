@@ -15,15 +15,18 @@ export OMP_NUM_THREADS ?= 1
 export OPENBLAS_NUM_THREADS ?= 1
 export MKL_NUM_THREADS ?= 1
 
-.PHONY: help venv test test-all test-built book execute render chapter preview sync lab bench clean
+.PHONY: help venv lint test test-all test-built test-notebook book pdf execute render chapter preview sync lab bench clean
 
 help:
 	@echo "make book     execute every chapter (SCALE=$(SCALE), JOBS=$(JOBS)) and render _build/html"
-	@echo "make test     run the test suite (every chapter executed at smoke scale included)"
+	@echo "make test     lint (ruff), then run the test suite (every chapter executed at smoke scale included)"
+	@echo "make lint     ruff check (rules in pyproject.toml)"
 	@echo "make chapter NAME=pie SCALE=smoke [HTML=1]   execute one chapter into _build/chapters/pie/"
 	@echo "                                             (HTML=1: and render a one-chapter preview there)"
 	@echo "make preview NAME=pie SCALE=smoke            the same as HTML=1"
 	@echo "make test-built  check the built book: executed outputs, and the pages in headless Chromium"
+	@echo "make pdf      the whole book as one PDF (_build/pdf/ldpnb-book.pdf), printed from _build/html by Chromium"
+	@echo "make test-notebook  a chapter in a fresh venv with only what its Colab install cell installs (slow)"
 	@echo "make lab      install JupyterLab + jupytext into .venv and open the chapters"
 	@echo "make sync     pair every book/*.py with its book/*.ipynb (outputs stripped)"
 	@echo "make bench    run the benchmark appendix alone at full size"
@@ -40,7 +43,10 @@ $(LAB): $(STAMP)
 
 venv: $(STAMP)
 
-test: $(STAMP)
+lint: $(STAMP)
+	$(BIN)/ruff check .
+
+test: lint
 	$(BIN)/python -m pytest -n $(JOBS) -m "not slow and not built" -q
 
 test-all: $(STAMP)
@@ -49,6 +55,15 @@ test-all: $(STAMP)
 # after `make book`: the executed notebooks are clean, the pages work in a real browser
 test-built: $(STAMP)
 	$(BIN)/python -m pytest -m built -q tests/test_outputs.py tests/test_browser.py
+
+# after `make book`: every page printed by headless Chromium (offline), concatenated; fails on a missing figure
+pdf: $(STAMP)
+	$(BIN)/python -m ldpnb.repro.pdf
+
+# one-click notebooks: foundations executed in a fresh virtual environment holding only what its
+# first cell (the Colab install cell) installs
+test-notebook: $(STAMP)
+	$(BIN)/python -m pytest -m slow -q tests/test_colab.py
 
 book: $(STAMP)
 	$(BIN)/python -m ldpnb.repro.build all --scale $(SCALE) --jobs $(JOBS)

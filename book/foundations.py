@@ -13,6 +13,16 @@
 #     name: python3
 # ---
 
+# %% tags=["remove-cell"]
+# On Colab, install the book's package (elsewhere a no-op; written by ldpnb.repro.colab)
+import sys
+
+if "google.colab" in sys.modules:
+    import subprocess
+
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
+                    "ldpnb @ git+https://github.com/ldpnb/ldpnb"], check=True)
+
 # %% [markdown]
 # # Foundations: the local model
 #
@@ -22,6 +32,22 @@
 # `ldpnb` package that the paper chapters use: the local model, ε-local differential privacy and
 # geo-indistinguishability, the mechanisms as **channel matrices**, the estimators that invert
 # them, and the distances and information measures that score them.
+#
+# ## Overview
+#
+# **What you will learn.** To read a privacy mechanism as a channel matrix and compute its
+# privacy constant (epsilon, ε) exactly; to tell the {term}`frequency oracles <frequency oracle>`
+# ({term}`GRR`, {term}`SUE`, {term}`OUE`, {term}`OLH`, {term}`SS`) apart by their variance; to
+# estimate a distribution from noisy reports with matrix inversion ({term}`INV`) or the iterative
+# Bayesian update ({term}`IBU`) and score the estimate with the earth mover's distance
+# ({term}`EMD`); and to measure what a channel leaks by its mutual information and
+# {term}`capacity`.
+#
+# **Prerequisites.** Discrete probability (conditional probabilities, Bayes' rule, the multinomial
+# law), matrices and vectors, logarithms and entropy; enough Python to read numpy code. No
+# privacy background is assumed: every term is defined here and in the {doc}`glossary`.
+#
+# **Time.** About 40 minutes to read, an hour with the exercises at the end.
 
 # %% tags=["parameters", "remove-cell"]
 SCALE = "book"  # "smoke" | "book" | "paper"
@@ -29,13 +55,12 @@ SEED = 2024
 
 # %% tags=["hide-input"]
 import numpy as np
-from myst_nb import glue
 from scipy import stats
 
 from ldpnb import channels, estimators, measures, mechanisms as mech
 from ldpnb.data import lattice_distance_matrix
 from ldpnb.papers.foundations import CLAIMS, figures
-from ldpnb.repro import Report, rng_for
+from ldpnb.repro import Report, glue, rng_for
 from ldpnb.repro.plotting import set_style
 
 set_style()
@@ -50,25 +75,38 @@ glue("foundations-n", f"{N_USERS:,}", display=False)
 # the data collector a randomised report $z^i$ drawn from a **mechanism** $C$, a channel matrix
 # with one row per input and one column per output:
 #
-# $$ C_{xz} = P(Z = z \mid X = x), \qquad \sum_z C_{xz} = 1 . $$
+# $$ C_{xz} = P(Z = z \mid X = x), \qquad \sum_z C_{xz} = 1 . $$ (eq-foundations-channel)
 #
 # The collector never sees $x^i$. If the users' values follow $\theta$, the reports follow
 # $\theta C$; the collector observes their counts $c_z$ (or the empirical distribution
 # $q = c/n$) and estimates $\theta$.
 #
-# **ε-local differential privacy** {cite}`kasiviswanathan2011learn,duchi2013local` bounds how much
-# any report can tell apart any two inputs:
+# ```{prf:definition} ε-local differential privacy
+# :label: def-foundations-ldp
 #
-# $$ C_{xz} \le e^{\varepsilon} C_{x'z} \quad \text{for all } x, x', z. $$
+# A channel $C$ is ε-locally differentially private ({term}`LDP`)
+# {cite}`kasiviswanathan2011learn,duchi2013local` when no report tells any two inputs apart by
+# more than a factor $e^\varepsilon$:
 #
-# The smallest such ε of a channel is $\max_z \log(\max_x C_{xz} / \min_x C_{xz})$
-# (`channels.ldp_epsilon`). When the inputs live in a metric space (ages, locations),
-# **geo-indistinguishability** {cite}`andres2013geo` scales the bound with the distance:
-# $C_{xz} \le e^{\varepsilon\, d(x,x')} C_{x'z}$ (`channels.geo_ind_epsilon`).
+# $$ C_{xz} \le e^{\varepsilon} C_{x'z} \quad \text{for all } x, x', z. $$ (eq-foundations-ldp)
+# ```
+#
+# The parameter epsilon (ε), the *privacy budget*, is the log of that factor: smaller is more
+# private. The smallest ε for which {eq}`eq-foundations-ldp` holds is
+# $\max_z \log(\max_x C_{xz} / \min_x C_{xz})$ (`channels.ldp_epsilon`).
+#
+# ```{prf:definition} Geo-indistinguishability
+# :label: def-foundations-geo
+#
+# When the inputs live in a metric space (ages, locations), a channel is
+# ε-{term}`geo-indistinguishable <geo-indistinguishability>` {cite}`andres2013geo` when the bound
+# scales with the distance: $C_{xz} \le e^{\varepsilon\, d(x,x')} C_{x'z}$
+# (`channels.geo_ind_epsilon`).
+# ```
 #
 # ## Mechanisms as channels
 #
-# *k-ary randomised response* (k-RR, or GRR) {cite}`warner1965rr,kairouz2016discrete` keeps the
+# *k-ary randomised response* ({term}`k-RR <GRR>`, or GRR) {cite}`warner1965rr,kairouz2016discrete` keeps the
 # true value with probability $p = e^\varepsilon/(k-1+e^\varepsilon)$ and otherwise reports one of
 # the $k-1$ others uniformly. The *truncated geometric* mechanism {cite}`ghosh2009universally`
 # adds two-sided geometric noise $P(z \mid x) \propto e^{-\varepsilon |z-x|}$ and clamps to the
@@ -157,9 +195,10 @@ glue("foundations-planar", figures.planar_rows(rows, (R, Cc), cell, cell_km),
 # supports $v$) and $q$ (a report from another value supports $v$), and the unbiased estimator
 #
 # $$ \hat f(v) = \frac{C(v) - n q}{n (p - q)}, \qquad
-#    \operatorname{Var}[\hat f(v)] \approx \frac{q (1-q)}{n (p-q)^2} \quad (f(v) \to 0). $$
+#    \operatorname{Var}[\hat f(v)] \approx \frac{q (1-q)}{n (p-q)^2} \quad (f(v) \to 0). $$ (eq-foundations-fo)
 #
-# The variance decides which oracle to use ({numref}`fig-foundations-oracles`):
+# The variance in {eq}`eq-foundations-fo` decides which oracle to use
+# ({numref}`fig-foundations-oracles`):
 #
 # ```{prf:proposition} GRR or OUE
 # :label: prop-foundations-grr-oue
@@ -234,9 +273,15 @@ report.holds("F5", chi2=chi2, crit=float(stats.chi2.isf(1e-6, df=k - 1)))
 # **iterative Bayesian update** (IBU) {cite}`agrawal2005privacy,elsalamouny2020generalized` is the
 # EM algorithm for the maximum-likelihood estimate,
 #
-# $$ \theta^{t+1}_x = \sum_z q_z \frac{\theta^t_x C_{xz}}{\sum_u \theta^t_u C_{uz}} , $$
+# $$ \theta^{t+1}_x = \sum_z q_z \frac{\theta^t_x C_{xz}}{\sum_u \theta^t_u C_{uz}} . $$ (eq-foundations-ibu)
 #
-# whose log-likelihood $\ell(\theta) = \sum_z q_z \log(\theta C)_z$ never decreases.
+# ```{prf:proposition} IBU is an ascent method
+# :label: prop-foundations-ibu
+#
+# Each step {eq}`eq-foundations-ibu` keeps $\theta$ in the simplex and never decreases the
+# log-likelihood $\ell(\theta) = \sum_z q_z \log(\theta C)_z$ (row F6 checks it on the run below).
+# ```
+#
 # {numref}`fig-foundations-estimates` runs them on the geometric mechanism at ε = 0.5 over 30 values.
 
 # %%
@@ -274,10 +319,16 @@ glue("foundations-n-est", f"{n:,}", display=False)
 #
 # ## Earth mover's distance
 #
-# Between distributions on a metric space, the EMD is the least cost of moving one onto the
+# Between distributions on a metric space, the {term}`EMD` is the least cost of moving one onto the
 # other, $\min_{\gamma \in \Pi(a,b)} \sum_{ij} \gamma_{ij} d_{ij}$, solved exactly with POT
-# {cite}`flamary2021pot` (`measures.emd`); on equally spaced points of a line it equals the $L_1$
-# distance between the CDFs (`measures.emd_1d`).
+# {cite}`flamary2021pot` (`measures.emd`).
+#
+# ```{prf:proposition} The EMD on a line
+# :label: prop-foundations-emd-line
+#
+# On equally spaced points of a line (unit spacing), the EMD equals the $L_1$ distance between the
+# cumulative distribution functions, $\sum_i |A_i - B_i|$ (`measures.emd_1d`; row F9).
+# ```
 
 # %%
 line30 = np.abs(np.subtract.outer(support, support)).astype(float)
@@ -291,9 +342,14 @@ report.close("F9", max(abs(g) for g in gaps))
 # The PIE and PRIVIC chapters measure leakage by **mutual information** $I(X;Y)$ and by the
 # **capacity** $\max_\pi I(X;Y)$ of the channel, computed with the Blahut-Arimoto algorithm
 # {cite}`blahut1972computation,arimoto1972algorithm` (`measures.channel_capacity`). For k-RR the
-# capacity is reached at the uniform input and is $\log k - H(C_{x\cdot})$; it is always at most
-# $\min(\varepsilon, \varepsilon^2)$ nats for an ε-LDP channel, the bound used by the PIE paper
-# ({numref}`fig-foundations-capacity`).
+# capacity is reached at the uniform input and is $\log k - H(C_{x\cdot})$ (row F10).
+#
+# ```{prf:proposition} Capacity of an LDP channel
+# :label: prop-foundations-capacity
+#
+# The {term}`capacity` of an ε-LDP channel is at most $\min(\varepsilon, \varepsilon^2)$ nats,
+# the bound used by the PIE paper (row F11, {numref}`fig-foundations-capacity`).
+# ```
 
 # %%
 eps_line = np.linspace(0.05, 5, 40)
@@ -318,6 +374,110 @@ glue("foundations-capacity", figures.capacities(eps_line, caps))
 #
 # Capacity of k-RR (Blahut-Arimoto, nats) against ε for $k \in \{2, 8, 64\}$, under the LDP bound
 # $\min(\varepsilon, \varepsilon^2)$.
+# ```
+#
+# ## Summary
+#
+# * A mechanism is a **channel matrix** {eq}`eq-foundations-channel`; its privacy constant is
+#   computed exactly from the matrix: ε-LDP ({prf:ref}`def-foundations-ldp`) for k-RR and the
+#   frequency oracles, ε-geo-indistinguishability ({prf:ref}`def-foundations-geo`) for the metric
+#   mechanisms, which are only $(k-1)\varepsilon$-LDP.
+# * Among the frequency oracles, the variance {eq}`eq-foundations-fo` decides:
+#   GRR for small alphabets, OUE or OLH for large ones ({prf:ref}`prop-foundations-grr-oue`).
+# * INV is unbiased but leaves the simplex; INV-N and INV-P repair it; IBU
+#   {eq}`eq-foundations-ibu` climbs the likelihood ({prf:ref}`prop-foundations-ibu`) and stays in
+#   the simplex. The EMD scores an estimate by the distance the mass must travel.
+# * Mutual information and capacity measure what a channel leaks, at most
+#   $\min(\varepsilon, \varepsilon^2)$ nats under ε-LDP ({prf:ref}`prop-foundations-capacity`).
+#
+# **What's next.** Each paper chapter starts from these objects: {doc}`pie` bounds what a report
+# leaks about its *user*; {doc}`lift` measures privacy by the {term}`lift`; {doc}`ibu` studies when
+# IBU is consistent and how it compares with INV; {doc}`multidim_risks` attacks repeated
+# multidimensional collections; {doc}`privic` builds mechanisms with Blahut–Arimoto; and
+# {doc}`synthesis` puts every paper's lens on every paper's mechanisms.
+#
+# ## Exercises
+#
+# ```{exercise} When does GRR beat OUE?
+# :label: ex-foundations-grr-oue
+#
+# For $k = 20$ values, find the budget ε at which GRR and OUE have the same approximate variance
+# {eq}`eq-foundations-fo`, first from {prf:ref}`prop-foundations-grr-oue`, then numerically with
+# the `var` and `pq` functions above. Which oracle would you deploy at ε = 1? At ε = 3?
+# ```
+#
+# ```{solution-start} ex-foundations-grr-oue
+# :class: dropdown
+# ```
+#
+# The proposition says GRR wins exactly when $k < 3e^\varepsilon + 2$, so the crossing is at
+# $\varepsilon^* = \ln((k-2)/3) = \ln 6 \approx 1.79$. Numerically:
+
+# %%
+from scipy.optimize import brentq
+
+gap = lambda e: var(*pq("GRR", 20, e)) - var(*pq("OUE", 20, e))  # noqa: E731
+print(f"crossing at eps = {brentq(gap, 0.1, 5):.4f}; ln 6 = {np.log(6):.4f}")
+print({e: "GRR" if gap(e) < 0 else "OUE" for e in (1.0, 3.0)})
+
+# %% [markdown]
+# OUE at ε = 1 (below the crossing), GRR at ε = 3.
+#
+# ```{solution-end}
+# ```
+#
+# ```{exercise} Estimators at a smaller budget
+# :label: ex-foundations-estimators
+#
+# Rerun the estimators of {numref}`fig-foundations-estimates` with ε = 0.25 instead of 0.5 (same
+# distribution, same number of reports). Before running: which of INV-N and IBU do you expect to
+# lose more accuracy (EMD to the truth), and why?
+# ```
+#
+# ```{solution-start} ex-foundations-estimators
+# :class: dropdown
+# ```
+#
+# Halving ε flattens the geometric channel, so inverting it amplifies the sampling noise much more:
+# INV-N, which inverts $C$ and then clips, should degrade more than IBU, which never leaves the
+# simplex.
+
+# %%
+rng = rng_for(SEED, "exercise/estimators")
+for e in (0.5, 0.25):
+    C_e = mech.geometric_channel(k, e)
+    c_e = channels.simulate_counts(C_e, rng.multinomial(n, theta), rng=rng)
+    fits = {"INV-N": estimators.inv_normalized(C_e, c_e),
+            "IBU": estimators.ibu(C_e, c_e, tol=1e-10).estimate}
+    emds = {m: round(measures.emd_1d(theta, f), 3) for m, f in fits.items()}
+    print(f"eps = {e}: EMD to the truth {emds}")
+
+# %% [markdown]
+# ```{solution-end}
+# ```
+#
+# ```{exercise} The privacy constant of a metric mechanism
+# :label: ex-foundations-geometric
+#
+# The truncated geometric channel on $k = 12$ values at ε = 1 is ε-geo-indistinguishable. What is
+# its tight LDP constant (`channels.ldp_epsilon`)? Explain the value from
+# {prf:ref}`def-foundations-ldp` and {prf:ref}`def-foundations-geo`.
+# ```
+#
+# ```{solution-start} ex-foundations-geometric
+# :class: dropdown
+# ```
+
+# %%
+print(channels.ldp_epsilon(mech.geometric_channel(12, 1.0)))
+
+# %% [markdown]
+# The report at an end of the line collects the whole tail: $P(0 \mid x) = \alpha^x/(1+\alpha)$
+# with $\alpha = e^{-\varepsilon}$, so the inputs 0 and 11 differ by exactly $e^{11\varepsilon}$
+# there. Geo-indistinguishability allows it (they are $d = 11$ apart), but as LDP the channel is
+# only $(k-1)\varepsilon = 11$-LDP.
+#
+# ```{solution-end}
 # ```
 #
 # ## Reproduction report

@@ -13,6 +13,16 @@
 #     name: python3
 # ---
 
+# %% tags=["remove-cell"]
+# On Colab, install the book's package (elsewhere a no-op; written by ldpnb.repro.colab)
+import sys
+
+if "google.colab" in sys.modules:
+    import subprocess
+
+    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
+                    "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"], check=True)
+
 # %% [markdown]
 # # Performance and scale
 #

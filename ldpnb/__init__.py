@@ -1,10 +1,24 @@
 """ldpnb: privacy in the local model, the package behind an executable book.
 
-Modules: :mod:`ldpnb.mechanisms` (channels and samplers), :mod:`ldpnb.estimators`
-(INV, INV-N, INV-P, IBU), :mod:`ldpnb.info` (entropy, mutual information,
-capacity), :mod:`ldpnb.metrics` (EMD, errors), :mod:`ldpnb.datasets` (verified real
-data), :mod:`ldpnb.grid`, :mod:`ldpnb.report` (reproduction reports),
-:mod:`ldpnb.plotting`, :mod:`ldpnb.parallel`, and one module per paper.
+Core, by concept (``tests/test_import_rule.py`` checks that each floor imports only lower ones):
+
+- :mod:`ldpnb.mechanisms`: the local randomisers, one module per family, each a
+  :class:`~ldpnb.mechanisms.Mechanism` object (exact channel, sampler, count simulator, its privacy
+  claim and ``check()``), and the composite protocols (watchdog, ORR, multidimensional, Blahut-Arimoto);
+- :mod:`ldpnb.channels`: operations valid on any channel (sampling, tight LDP and geo-ind levels) and
+  structured operators;
+- :mod:`ldpnb.estimators`: inversion (INV, INV-N, INV-P), IBU and the likelihood;
+- :mod:`ldpnb.measures`: information, re-identification (PIE), PSE, lift, utility, lenses;
+- :mod:`ldpnb.attacks`: plausible deniability, re-identification, attribute inference, linkage;
+- :mod:`ldpnb.data`: the verified dataset registry, loaders and latitude/longitude grids;
+- :mod:`ldpnb.audit`: statistical audits of the mechanisms;
+- :mod:`ldpnb.contracts` (argument contracts and the validation vocabulary), :mod:`ldpnb.utils`
+  (checks made in a body), :mod:`ldpnb.geometry` (lattice and Earth distances) and
+  :mod:`ldpnb.parallel` (reproducible sweeps).
+
+The book's machinery is :mod:`ldpnb.repro` (claims, reports, seeds, plotting style, the build), and
+each chapter has a thin client package :mod:`ldpnb.papers.<chapter>` (its claims as data, its
+experiments and figures).  See ``CONTRIBUTING.md`` for where new code goes.
 """
 
 __version__ = "0.1.0"

@@ -5,7 +5,7 @@ A contract maps each parameter to a :class:`Constraint`; the :func:`contract` de
 and converts the arguments **before the function body runs**, with a message generated from the
 declaration that names the argument and the rule::
 
-    @contract(k=Integer(2, MAX_DENSE), epsilon=Real(0, None, low_open=True), rng=RandomState())
+    @contract(k=DENSE_DOMAIN, epsilon=EPSILON, rng=SEED)
     def grr_perturb(x, k, epsilon, *, rng=None): ...
 
     >>> grr_perturb([0], 2.5, 1.0)
@@ -19,11 +19,24 @@ of each argument and requires a clear ``ValueError``/``TypeError`` raised by the
 naming the argument: no silent result, no hang, no allocation before the check.
 
 Rules that tie several arguments together (``x`` within ``{0..k-1}``, a channel whose rows match
-the counts) are checked in the body, after the contract, with the same style of message.
+the counts) are checked in the body, after the contract, with the same style of message
+(:mod:`ldpnb.utils` holds the uncontracted helpers for that).
+
+**The vocabulary.**  A rule used in more than one place is named once here: :data:`EPSILON`,
+:data:`POSITIVE`, :data:`NONNEGATIVE`, :data:`PROBABILITY`, :data:`SEED`, :data:`REPS`,
+:data:`SAMPLE_SIZE`, :data:`DENSE_DOMAIN`, :data:`DOMAIN`, :data:`DECIMALS`, with the size limits
+:data:`MAX_ENTRIES`, :data:`MAX_DENSE`, :data:`MAX_DOMAIN`, :data:`MAX_BYTES`, :data:`MAX_REPS`.
+Every size and repetition count has an upper bound, so that an absurd request is refused before
+anything is allocated or run.
+
+**Checked once per boundary.**  A contracted call made inside another contracted call converts its
+arguments but does not check them again (``contract(skip_nested=True)``, the default; scikit-learn's
+``prefer_skip_nested_validation``): the outermost public function is the boundary.
 """
 
 from __future__ import annotations
 
+import contextvars
 import functools
 import inspect
 import math
@@ -32,7 +45,20 @@ from typing import Any, Callable, Sequence
 
 import numpy as np
 
+from ldpnb._random import check_random_state
+
 __all__ = [
+    "EPSILON",
+    "POSITIVE",
+    "NONNEGATIVE",
+    "PROBABILITY",
+    "SEED",
+    "REPS",
+    "SAMPLE_SIZE",
+    "DENSE_DOMAIN",
+    "DOMAIN",
+    "DECIMALS",
+    "MAX_REPS",
     "MAX_ENTRIES",
     "MAX_DENSE",
     "MAX_BYTES",
@@ -51,6 +77,7 @@ __all__ = [
     "Bits",
     "DistanceMatrix",
     "Counts",
+    "Dataset",
     "RandomState",
     "Instance",
     "Callable_",
@@ -81,10 +108,24 @@ def _is_real(v: Any) -> bool:
 
 
 class Constraint:
-    """A rule on one argument: :meth:`check` converts or raises; :meth:`describe` says the rule."""
+    """A rule on one argument: :meth:`check` converts or raises; :meth:`describe` says the rule.
+
+    :meth:`convert` gives the value the function body expects (the same type and dtype as
+    :meth:`check` returns) without the checks: a contracted call made inside another one uses it
+    (see :func:`contract`).  ``complete`` is False for rules that leave the value itself unchecked
+    (:class:`Unchecked`, containers such as ``Instance(dict)``): a function whose contract has one
+    lets its nested calls check their arguments.
+    """
+
+    complete: bool = True
 
     def check(self, value: Any, name: str) -> Any:  # pragma: no cover - abstract
         raise NotImplementedError
+
+    def convert(self, value: Any) -> Any:
+        """The value :meth:`check` would return for a valid ``value``, without the checks (the
+        default runs :meth:`check`)."""
+        return self.check(value, "argument")
 
     def describe(self) -> str:  # pragma: no cover - abstract
         raise NotImplementedError
@@ -110,10 +151,15 @@ class Constraint:
 class Unchecked(Constraint):
     """No rule at the contract: the body checks the argument (document why in ``reason``)."""
 
+    complete = False
+
     def __init__(self, reason: str, example: Any = None) -> None:
         self.reason, self.example = reason, example
 
     def check(self, value, name):
+        return value
+
+    def convert(self, value):
         return value
 
     def describe(self):
@@ -141,6 +187,9 @@ class Integer(Constraint):
         if (self.low is not None and v < self.low) or (self.high is not None and v > self.high):
             raise self.fail(name, value)
         return v
+
+    def convert(self, value):
+        return int(value) if isinstance(value, (numbers.Integral, np.integer)) else self.check(value, "argument")
 
     def valid(self):
         if self.low is not None:
@@ -185,10 +234,17 @@ class Real(Constraint):
             raise self.fail(name, value)
         return v
 
+    def convert(self, value):
+        return float(value) if _is_real(value) else self.check(value, "argument")
+
     def valid(self):
         lo = self.low if self.low is not None else (self.high - 1 if self.high is not None else 0.0)
         hi = self.high if self.high is not None else lo + 2
-        v = (lo + hi) / 2 if self.low is not None and self.high is not None else (lo + 1 if self.low is not None else hi - 1)
+        v = (
+            (lo + hi) / 2
+            if self.low is not None and self.high is not None
+            else (lo + 1 if self.low is not None else hi - 1)
+        )
         return float(v)
 
     def invalid(self):
@@ -220,6 +276,9 @@ class Boolean(Constraint):
             raise self.fail(name, value, TypeError)
         return bool(value)
 
+    def convert(self, value):
+        return bool(value) if isinstance(value, (bool, np.bool_)) else self.check(value, "argument")
+
     def valid(self):
         return True
 
@@ -247,11 +306,16 @@ class OneOf(Constraint):
             raise self.fail(name, value)
         return value
 
+    def convert(self, value):
+        return value
+
     def valid(self):
         return self.options[0]
 
     def invalid(self):
-        return [v for v in ("__not_an_option__", None, 3.5) if not any(v == o and type(v) is type(o) for o in self.options)]
+        return [
+            v for v in ("__not_an_option__", None, 3.5) if not any(v == o and type(v) is type(o) for o in self.options)
+        ]
 
 
 class Array(Constraint):
@@ -324,6 +388,12 @@ class Array(Constraint):
                 raise self.fail(name, value, ValueError, "entries beyond int64")
             return arr.astype(np.int64, copy=False)
         return arr.astype(np.float64, copy=False)
+
+    def convert(self, value):
+        # the dtype check() returns (int64 for integer rules, float64 otherwise), without reductions
+        if isinstance(value, np.ndarray) and value.dtype.kind in "iuf":
+            return value.astype(np.int64 if self.integer else np.float64, copy=False)
+        return self.check(value, "argument")
 
     def valid(self):
         nd = self.ndim[0] if self.ndim else 1
@@ -532,13 +602,25 @@ class Bits(Constraint):
             arr = arr.astype(bool)
         return arr
 
+    def convert(self, value):
+        if isinstance(value, np.ndarray) and value.dtype == bool:
+            return value
+        return self.check(value, "argument")
+
     def valid(self):
         return np.array([[True, False], [False, True]]) if self.ndim == 2 else np.array([True, False])
 
     def invalid(self):
         shape = (2,) * self.ndim
-        return [None, "abc", np.full(shape, 0.5), np.full(shape, np.nan), np.full(shape, 2), np.zeros((2,) * (self.ndim + 1)),
-                np.zeros((0,) * self.ndim, dtype=bool)]
+        return [
+            None,
+            "abc",
+            np.full(shape, 0.5),
+            np.full(shape, np.nan),
+            np.full(shape, 2),
+            np.zeros((2,) * (self.ndim + 1)),
+            np.zeros((0,) * self.ndim, dtype=bool),
+        ]
 
 
 class Counts(Array):
@@ -567,6 +649,31 @@ class Counts(Array):
         return super().invalid() + [np.array([1 << 62, 1 << 62])]
 
 
+class Dataset(Array):
+    """A label-encoded dataset: a 2-D array ``X[i, j]`` of integer codes ``>= 0`` (``n >= 1``
+    records, ``d >= 1`` attributes), returned as ``int64``.  That each code lies in its attribute's
+    domain ``{0, ..., k_j - 1}`` ties ``X`` to the domain sizes: :func:`ldpnb.utils.check_dataset`
+    checks it in the body."""
+
+    def __init__(self, *, max_size: int = MAX_ENTRIES) -> None:
+        super().__init__(2, max_size=max_size, low=0, integer=True)
+
+    def describe(self):
+        return "a label-encoded dataset (2-D array of integer codes >= 0, one row per record)"
+
+    def check(self, value, name):
+        arr = super().check(value, name)
+        if arr.shape[0] < 1 or arr.shape[1] < 1:
+            raise self.fail(name, value, ValueError, f"shape {arr.shape}")
+        return arr
+
+    def valid(self):
+        return np.array([[0, 1], [1, 0]], dtype=np.int64)
+
+    def invalid(self):
+        return super().invalid() + [np.array([[0.5, 1.0]]), np.zeros((0, 2)), np.array([0, 1])]
+
+
 class RandomState(Constraint):
     """``None``, an int seed >= 0, a SeedSequence or a numpy Generator."""
 
@@ -574,12 +681,13 @@ class RandomState(Constraint):
         return "a numpy Generator, an int seed >= 0, a SeedSequence or None"
 
     def check(self, value, name):
-        from ldpnb.utils import check_random_state
-
         try:
             check_random_state(value)
         except (TypeError, ValueError) as exc:
             raise self.fail(name, value, type(exc)) from None
+        return value
+
+    def convert(self, value):
         return value
 
     def valid(self):
@@ -594,6 +702,11 @@ class Instance(Constraint):
 
     def __init__(self, *classes: type, example: Any = None) -> None:
         self.classes, self.example = classes, example
+        # a container's content is not checked by its type
+        self.complete = not any(c in (dict, list, tuple, object) for c in classes)
+
+    def convert(self, value):
+        return value
 
     def describe(self):
         return "an instance of " + " or ".join(c.__name__ for c in self.classes)
@@ -619,6 +732,9 @@ class Callable_(Constraint):
             raise self.fail(name, value, TypeError)
         return value
 
+    def convert(self, value):
+        return value
+
     def valid(self):
         return lambda *a, **k: None
 
@@ -631,6 +747,10 @@ class Optional(Constraint):
 
     def __init__(self, inner: Constraint) -> None:
         self.inner = inner
+        self.complete = inner.complete
+
+    def convert(self, value):
+        return None if value is None else self.inner.convert(value)
 
     def describe(self):
         return f"None or {self.inner.describe()}"
@@ -655,6 +775,7 @@ class AnyOf(Constraint):
 
     def __init__(self, *options: Constraint) -> None:
         self.options = options
+        self.complete = all(o.complete for o in options)
 
     def describe(self):
         return " or ".join(o.describe() for o in self.options)
@@ -688,8 +809,56 @@ def _accepts(c: Constraint, v: Any) -> bool:
         return False
 
 
-def contract(**constraints: Constraint) -> Callable[[Callable], Callable]:
+# ---------------------------------------------------------------------------------------------
+# the vocabulary: named rules, declared once (a contract says ``epsilon=EPSILON``, never the rule inline)
+
+#: Largest repetition count (runs, resamples, trials, subsamples) an argument may ask for: 2**20.
+MAX_REPS = 1 << 20
+
+#: A privacy parameter: a finite real number ``> 0``.
+EPSILON = Real(0.0, None, low_open=True)
+#: A finite real number ``> 0`` that is not a privacy budget (a scale, a spacing, a tolerance).
+POSITIVE = Real(0.0, None, low_open=True)
+#: A finite real number ``>= 0`` (tolerances, thresholds, orders).
+NONNEGATIVE = Real(0.0, None)
+#: A probability in ``[0, 1]``.
+PROBABILITY = Real(0.0, 1.0)
+#: A seed: ``None``, an int ``>= 0``, a SeedSequence or a numpy Generator.
+SEED = RandomState()
+#: A repetition count, ``1 <= reps <= MAX_REPS`` (checked before anything is allocated or run).
+REPS = Integer(1, MAX_REPS)
+#: A number of records, samples or users: ``1 <= n <= MAX_ENTRIES``.
+SAMPLE_SIZE = Integer(1, MAX_ENTRIES)
+#: A domain size of a mechanism that builds dense ``k x k`` objects: ``2 <= k <= MAX_DENSE``.
+DENSE_DOMAIN = Integer(2, MAX_DENSE)
+#: A domain size of a mechanism that never enumerates its domain: ``2 <= k <= MAX_DOMAIN``.
+DOMAIN = Integer(2, MAX_DOMAIN)
+#: Decimal places for rounding: 0 to 15 (float64 holds no more).
+DECIMALS = Integer(0, 15)
+
+
+#: True while the body of a contracted call that skips nested checks runs (scikit-learn's
+#: ``skip_parameter_validation``): contracted calls made inside it only convert their arguments.
+_SKIP = contextvars.ContextVar("ldpnb_contract_skip", default=False)
+
+
+def contract(*, skip_nested: bool = True, **constraints: Constraint) -> Callable[[Callable], Callable]:
     """Check (and convert) the named arguments before the function runs; see the module docstring.
+
+    Parameters
+    ----------
+    skip_nested : bool
+        Whether contracted functions called **inside** this one skip their checks (they still convert
+        their arguments, :meth:`Constraint.convert`), as scikit-learn's
+        ``validate_params(..., prefer_skip_nested_validation=True)``: a public boundary checks its
+        arguments once, not again on each floor below.  Pass ``False`` for a wrapper that hands
+        derived or unvalidated values inward, so that the inner functions check them.  A contract
+        that leaves an argument unchecked (an :class:`Unchecked` rule, a container such as
+        ``Instance(dict)``, or a parameter without a rule, ``self``, ``cls`` and ``rng`` aside) lets its
+        nested calls check, whatever ``skip_nested`` says.  Once a call skips, every call below it
+        skips too.
+    **constraints : Constraint
+        One rule per checked parameter.
 
     Defaults are not re-checked on every call; the generated test checks once that every default
     meets its constraint.
@@ -714,6 +883,9 @@ def contract(**constraints: Constraint) -> Callable[[Callable], Callable]:
         required_kw = [p.name for p in params if p.kind is P.KEYWORD_ONLY and p.default is P.empty]
         rules = [(name, rule, pos_index.get(name, n_pos)) for name, rule in constraints.items()]
         simple = not any(p.kind in (P.VAR_POSITIONAL, P.VAR_KEYWORD) for p in params)
+        covered = all(p.name in constraints and constraints[p.name].complete for p in params
+                      if p.name not in ("self", "cls", "rng") and p.kind not in (P.VAR_POSITIONAL, P.VAR_KEYWORD))
+        skips = skip_nested and covered and simple
 
         def binds_plainly(args, kwargs) -> bool:
             # the call binds without defaults to fill by name or errors to report: no sig.bind needed
@@ -726,16 +898,26 @@ def contract(**constraints: Constraint) -> Callable[[Callable], Callable]:
             return (all(i < na or n in kwargs for i, n in required_pos)
                     and all(n in kwargs for n in required_kw))
 
+        def run(args, kwargs):
+            if not skips:
+                return func(*args, **kwargs)
+            token = _SKIP.set(True)
+            try:
+                return func(*args, **kwargs)
+            finally:
+                _SKIP.reset(token)
+
         @functools.wraps(func)
         def wrapper(*args, **kwargs):
+            nested = _SKIP.get()
             if simple and binds_plainly(args, kwargs):  # the same checks, in the same order
                 args = list(args)
                 for name, rule, i in rules:
                     if name in kwargs:
-                        kwargs[name] = rule.check(kwargs[name], name)
+                        kwargs[name] = rule.convert(kwargs[name]) if nested else rule.check(kwargs[name], name)
                     elif i < len(args):
-                        args[i] = rule.check(args[i], name)
-                return func(*args, **kwargs)
+                        args[i] = rule.convert(args[i]) if nested else rule.check(args[i], name)
+                return func(*args, **kwargs) if nested else run(args, kwargs)
             try:
                 bound = sig.bind(*args, **kwargs)
             except TypeError as exc:
@@ -743,11 +925,12 @@ def contract(**constraints: Constraint) -> Callable[[Callable], Callable]:
             arguments = bound.arguments
             for name, rule in constraints.items():
                 if name in arguments:
-                    arguments[name] = rule.check(arguments[name], name)
-            return func(*bound.args, **bound.kwargs)
+                    arguments[name] = rule.convert(arguments[name]) if nested else rule.check(arguments[name], name)
+            return func(*bound.args, **bound.kwargs) if nested else run(bound.args, bound.kwargs)
 
         wrapper.__contract__ = dict(constraints)
         wrapper.__signature__ = sig
+        wrapper.__skips_nested__ = skips
         return wrapper
 
     return decorate

@@ -1,24 +1,26 @@
-"""Randomness and input validation shared by every module of :mod:`ldpnb`.
+"""Checks made in a function's body, after its contract: conveniences, not a second vocabulary.
 
-Every random function of the package takes an ``rng`` argument and calls
-:func:`check_random_state` on it, so that the same seed gives the same book
-(the pattern of ``quantecon.util.random.check_random_state``, returning a
-:class:`numpy.random.Generator`).
+A public function declares its rules once, with :func:`ldpnb.contracts.contract` and the named
+constraints of :mod:`ldpnb.contracts` (``EPSILON``, ``SEED``, ``Channel()``...).  The helpers here
+serve the rules that a contract cannot state alone: a value checked against another argument
+(:func:`check_values` within ``{0..k-1}``, :func:`check_dataset` against the domain sizes), a value
+computed in the body, or a private helper.  They are not contracted themselves (a check of a check),
+and they raise :class:`ValueError` (or :class:`TypeError`) with a message that names the argument and
+the rule it breaks.
 
-The ``check_*`` helpers raise :class:`ValueError` (or :class:`TypeError`) with
-a message that names the argument and the rule it breaks.
+:func:`check_random_state` (re-exported from :mod:`ldpnb._random`) turns every ``rng`` argument into
+a :class:`numpy.random.Generator`, so that the same seed gives the same book.
 """
 
 from __future__ import annotations
 
 import numbers
 from typing import Any
+
 import numpy as np
-from ldpnb.contracts import Boolean, Instance, Integer, Optional, Real, Unchecked, contract
 
-_NAME = Instance(str, example="x")
-_VALUE = Unchecked("the value this function validates", example=1)
-
+from ldpnb._random import RNGLike, check_random_state
+from ldpnb.contracts import Array, Dataset
 
 __all__ = [
     "RNGLike",
@@ -34,39 +36,10 @@ __all__ = [
     "check_finite_array",
     "check_nonnegative",
     "check_nonnegative_matrix",
+    "check_dataset",
 ]
 
 
-RNGLike = np.random.Generator | int | np.random.SeedSequence | None
-
-
-@contract(rng=Unchecked("validated by this function (the RandomState contract calls it)"))
-def check_random_state(rng: Any = None) -> np.random.Generator:
-    """Return a :class:`numpy.random.Generator` built from ``rng``.
-
-    Parameters
-    ----------
-    rng : Generator, int, SeedSequence or None
-        A generator is returned unchanged (so that successive calls share its
-        stream); an int or a :class:`~numpy.random.SeedSequence` seeds a new
-        PCG64 generator; ``None`` gives fresh OS entropy (not reproducible).
-    """
-    if rng is None:
-        return np.random.default_rng()
-    if isinstance(rng, np.random.Generator):
-        return rng
-    if isinstance(rng, np.random.SeedSequence):
-        return np.random.default_rng(rng)
-    if isinstance(rng, (numbers.Integral, np.integer)) and not isinstance(rng, bool):
-        if int(rng) < 0:
-            raise ValueError(f"rng: an int seed must be >= 0, got {rng}")
-        return np.random.default_rng(int(rng))
-    if isinstance(rng, np.random.RandomState):
-        raise TypeError("rng: legacy numpy RandomState is not supported; pass a numpy.random.Generator, an int seed or None")
-    raise TypeError(f"rng: expected a numpy.random.Generator, an int seed or None, got {type(rng).__name__}")
-
-
-@contract(epsilon=_VALUE, name=_NAME, allow_inf=Boolean())
 def check_epsilon(epsilon: Any, name: str = "epsilon", allow_inf: bool = False) -> float:
     """Validate a privacy parameter: a real number, finite (unless ``allow_inf``) and > 0."""
     if isinstance(epsilon, bool) or not isinstance(epsilon, (numbers.Real, np.floating, np.integer)):
@@ -81,7 +54,6 @@ def check_epsilon(epsilon: Any, name: str = "epsilon", allow_inf: bool = False) 
     return value
 
 
-@contract(value=_VALUE, name=_NAME, minimum=Integer())
 def check_positive_int(value: Any, name: str, minimum: int = 1) -> int:
     """Validate an integer ``>= minimum`` (bools rejected, integral floats rejected)."""
     if isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)):
@@ -92,13 +64,11 @@ def check_positive_int(value: Any, name: str, minimum: int = 1) -> int:
     return value
 
 
-@contract(k=_VALUE, name=_NAME, minimum=Integer())
 def check_domain_size(k: Any, name: str = "k", minimum: int = 2) -> int:
     """Validate a domain size: an integer ``>= minimum`` (default 2)."""
     return check_positive_int(k, name, minimum)
 
 
-@contract(value=_VALUE, name=_NAME, open_left=Boolean(), open_right=Boolean())
 def check_probability(value: Any, name: str, open_left: bool = False, open_right: bool = False) -> float:
     """Validate a probability in [0, 1] (ends optionally excluded)."""
     if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
@@ -115,7 +85,6 @@ def check_probability(value: Any, name: str, open_left: bool = False, open_right
     return v
 
 
-@contract(a=_VALUE, name=_NAME, ndim=Optional(Integer(0, 32)), dtype=Unchecked("a numpy dtype-like", example=float))
 def check_finite_array(a: Any, name: str, ndim: int | None = None, dtype: Any = float) -> np.ndarray:
     """Convert to an array of ``dtype``; reject NaN/inf, empty arrays and a wrong ``ndim``."""
     try:
@@ -131,7 +100,6 @@ def check_finite_array(a: Any, name: str, ndim: int | None = None, dtype: Any = 
     return arr
 
 
-@contract(p=_VALUE, name=_NAME, atol=Real(0.0, 1.0))
 def check_distribution(p: Any, name: str = "p", atol: float = 1e-9) -> np.ndarray:
     """Validate a probability vector: 1-D, finite, entries >= 0, sum 1 within ``atol``."""
     arr = check_finite_array(p, name, ndim=1)
@@ -143,7 +111,6 @@ def check_distribution(p: Any, name: str = "p", atol: float = 1e-9) -> np.ndarra
     return arr
 
 
-@contract(C=_VALUE, name=_NAME, atol=Real(0.0, 1.0))
 def check_channel(C: Any, name: str = "channel", atol: float = 1e-9) -> np.ndarray:
     """Validate a channel matrix ``C[x, y] = P(y | x)``: 2-D, finite, >= 0, rows summing to 1."""
     arr = check_finite_array(C, name, ndim=2)
@@ -159,7 +126,6 @@ def check_channel(C: Any, name: str = "channel", atol: float = 1e-9) -> np.ndarr
     return arr
 
 
-@contract(c=_VALUE, name=_NAME, ndim=Optional(Integer(0, 32)))
 def check_counts(c: Any, name: str = "counts", ndim: int | None = 1) -> np.ndarray:
     """Validate counts: finite, integral, nonnegative; returned as ``int64``."""
     arr = check_finite_array(c, name, ndim=ndim, dtype=None)
@@ -171,11 +137,12 @@ def check_counts(c: Any, name: str = "counts", ndim: int | None = 1) -> np.ndarr
     if np.any(arr < 0):
         raise ValueError(f"{name} must be nonnegative (min {arr.min()})")
     if arr.size and float(arr.sum(dtype=np.float64)) > _MAX_TOTAL:
-        raise ValueError(f"{name} must have a total below 2**62 (no int64 overflow), got {float(arr.sum(dtype=np.float64)):.4g}")
+        raise ValueError(
+            f"{name} must have a total below 2**62 (no int64 overflow), got {float(arr.sum(dtype=np.float64)):.4g}"
+        )
     return arr.astype(np.int64)
 
 
-@contract(x=_VALUE, k=Integer(2), name=_NAME)
 def check_values(x: Any, k: int, name: str = "x") -> np.ndarray:
     """Validate user values: a non-empty 1-D integer array with entries in ``{0, ..., k-1}``."""
     k = check_domain_size(k)
@@ -194,7 +161,6 @@ def check_values(x: Any, k: int, name: str = "x") -> np.ndarray:
     return arr.astype(np.int64, copy=False)
 
 
-@contract(value=_VALUE, name=_NAME)
 def check_nonnegative(value: Any, name: str) -> float:
     """Validate a real number that is finite and ``>= 0`` (tolerances, orders, thresholds)."""
     if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
@@ -207,7 +173,6 @@ def check_nonnegative(value: Any, name: str) -> float:
     return v
 
 
-@contract(M=_VALUE, name=_NAME)
 def check_nonnegative_matrix(M: Any, name: str) -> np.ndarray:
     """Validate a non-empty 2-D array of finite, nonnegative numbers (observation or joint matrices).
 
@@ -224,6 +189,27 @@ def check_nonnegative_matrix(M: Any, name: str) -> np.ndarray:
     return A
 
 
+_DATASET = Dataset()
+_DOMAIN_SIZES = Array(1, integer=True, low=2)
+
+
+def check_dataset(X: Any, ks: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    """Validate a label-encoded dataset ``X`` (n, d) and its domain sizes ``ks`` (d,).
+
+    ``X`` must meet :class:`ldpnb.contracts.Dataset`; ``ks`` (integers ``>= 2``, one per column;
+    ``None`` infers ``k_j = max(X[:, j]) + 1``) must bound every code, ``X[:, j] < k_j``.
+    Returns int64 copies.
+    """
+    X = _DATASET.check(X, "X").copy()
+    ks = X.max(axis=0) + 1 if ks is None else np.ravel(ks)
+    ks = _DOMAIN_SIZES.check(ks, "ks").copy()
+    if ks.shape[0] != X.shape[1]:
+        raise ValueError(f"ks must have one entry per column of X ({X.shape[1]}), got {ks.shape[0]}")
+    if np.any(X.max(axis=0) >= ks):
+        raise ValueError("X[:, j] must lie in {0, ..., k_j - 1}")
+    return X, ks
+
+
 #: Largest total of a count vector (sums stay far from int64 overflow).
 _MAX_TOTAL = float(1 << 62)
 
@@ -234,7 +220,9 @@ _CHUNK_ENTRIES = 1 << 22
 def _check_input_counts(input_counts: Any, name: str = "input_counts") -> np.ndarray:
     counts = check_counts(input_counts, name=name)
     if counts.size < 2:
-        raise ValueError(f"{name} must have one entry per input value and a domain of size >= 2, got length {counts.size}")
+        raise ValueError(
+            f"{name} must have one entry per input value and a domain of size >= 2, got length {counts.size}"
+        )
     return counts
 
 
@@ -242,43 +230,3 @@ def _chunk_rows(n_rows: int, row_size: int, budget: int | None = None) -> int:
     """Rows per chunk so that ``rows * row_size`` stays below ``budget`` (default ``_CHUNK_ENTRIES``; at least 1)."""
     budget = _CHUNK_ENTRIES if budget is None else budget
     return max(1, min(n_rows, budget // max(1, row_size)))
-
-
-def _check_distance(distance: Any, name: str = "distance", square: bool = True) -> np.ndarray:
-    D = np.asarray(distance, dtype=np.float64)
-    if D.ndim != 2 or (square and D.shape[0] != D.shape[1]):
-        raise ValueError(f"{name} must be a {'square ' if square else ''}2-D matrix, got shape {D.shape}")
-    if D.size == 0:
-        raise ValueError(f"{name} must not be empty")
-    if not np.all(np.isfinite(D)):
-        raise ValueError(f"{name} must be finite")
-    if np.any(D < 0):
-        raise ValueError(f"{name} must be nonnegative")
-    return D
-
-
-# --------------------------------------------------------------------------------------------
-# validation helpers (local; the generic ones live in ldpnb.utils)
-# --------------------------------------------------------------------------------------------
-
-
-def _as_distribution(p, name: str, k: int | None = None, atol: float = 1e-9) -> np.ndarray:
-    v = np.asarray(p, dtype=float)
-    if v.ndim != 1 or v.size == 0:
-        raise ValueError(f"{name} must be a non-empty 1-D array")
-    if k is not None and v.size != k:
-        raise ValueError(f"{name} must have length {k}, got {v.size}")
-    if not np.all(np.isfinite(v)) or np.any(v < -atol) or abs(v.sum() - 1.0) > atol * max(1, v.size):
-        raise ValueError(f"{name} must be a probability vector (non-negative, summing to 1)")
-    return np.clip(v, 0.0, None)
-
-
-def _check_eps(eps, name: str = "epsilon") -> float:
-    return check_epsilon(eps, name)
-
-
-def _check_n(n, name: str = "n") -> float:
-    v = float(n)
-    if not np.isfinite(v) or v <= 0:
-        raise ValueError(f"{name} must be > 0, got {n!r}")
-    return v

@@ -21,7 +21,7 @@ from ldpnb.audit import registry as audit_registry
 from ldpnb import mechanisms as mech
 
 REQUIRED = [
-    "k-RR", "SUE", "OUE", "OLH", "BLH", "SS", "geometric", "Laplace", "exponential", "planar geometric",
+    "GRR", "SUE", "OUE", "OLH", "BLH", "SS", "geometric", "Laplace", "exponential", "planar geometric",
     "planar Laplace", "BA (rate-distortion)", "watchdog (complete merging)", "watchdog (subset merging)", "ORR",
     "SRR", "RS+FD[GRR]", "RS+FD[OUE-z]", "RS+FD[SUE-r]", "RS+RFD[GRR]", "RS+RFD[OUE-r]",
 ]
@@ -137,7 +137,7 @@ def test_light_audit_every_mechanism_keeps_its_promise():
         assert r.empirical <= r.pair_claimed
     # the audit has power: the frequency oracles are tight and the bound gets close to eps
     by_name = {r.mechanism: r for r in results}
-    for name in ["k-RR", "SUE", "OUE", "OLH", "BLH", "SS", "geometric"]:
+    for name in ["GRR", "SUE", "OUE", "OLH", "BLH", "SS", "geometric"]:
         assert by_name[name].empirical > 0.75 * LIGHT_EPS, (name, by_name[name].empirical)
 
 
@@ -289,8 +289,8 @@ def test_every_registered_sampler_agrees_with_its_channel_in_the_light_audit():
 def test_core_cases_are_built_from_mechanism_objects():
     from ldpnb.mechanisms import Mechanism
 
-    for name in ["k-RR", "SUE", "OUE", "OLH", "BLH", "SS", "geometric", "Laplace", "exponential",
-                 "planar geometric", "planar Laplace", "LAP (PRIVIC, padded grid)", "BA (rate-distortion)"]:
+    for name in ["GRR", "SUE", "OUE", "OLH", "BLH", "SS", "geometric", "Laplace", "exponential",
+                 "planar geometric", "planar Laplace", "padded planar Laplace", "BA (rate-distortion)"]:
         case = audit.build_case(name, 1.0)
         assert isinstance(case.source, Mechanism)
         assert case.claimed == case.source.guarantee.epsilon
@@ -299,17 +299,17 @@ def test_core_cases_are_built_from_mechanism_objects():
 
 
 def test_planar_laplace_audit_channel_is_accurate_enough_for_its_chi_square():
-    """The audit integrates the planar Laplace channel finely enough (8 eps h sub-points per side)
-    that the continuous sampler's chi-square at 2e6 draws per input cannot see the quadrature error:
-    non-centrality against a 64 x 64 reference below 2 at every eps of the paper-scale grid."""
+    """The audit integrates the planar Laplace channel finely enough (PlanarLaplace.on: 8 eps h
+    sub-points per side) that the continuous sampler's chi-square at 2e6 draws per input cannot see
+    the quadrature error: non-centrality against a 64 x 64 reference below 2 at every eps of the
+    paper-scale grid."""
     import numpy as np
 
-    from ldpnb.audit.registry import _planar_laplace_subdivisions
-    from ldpnb.mechanisms import PlanarLaplace
+    from ldpnb.mechanisms import Domain, PlanarLaplace
 
     for eps in (0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0):
-        s = _planar_laplace_subdivisions(eps)
-        assert 8 <= s <= 64
+        s = audit.build_case("planar Laplace", eps).source.subdivisions
+        assert s == PlanarLaplace.on(Domain(rows=4, cols=4), eps).subdivisions == min(64, max(8, int(np.ceil(8 * eps))))
         ref = PlanarLaplace(4, 4, eps, subdivisions=64).channel()
         C = PlanarLaplace(4, 4, eps, subdivisions=s).channel()
         assert (2e6 * ((C - ref) ** 2 / ref).sum(axis=1)).max() < 2

@@ -19,33 +19,29 @@ import re
 import numpy as np
 import pytest
 
-from ldpnb import audit
-from ldpnb import channels as audit_channels
-from ldpnb import estimators as est
-from ldpnb import measures as info
-from ldpnb import mechanisms as mech
-from ldpnb import channels as mech_channels
-from ldpnb import measures as metrics
-from ldpnb import utils
-
 # optional chapter modules (all present at the time of writing)
-from ldpnb import attacks
-from ldpnb import measures as attacks_measures
-from ldpnb.papers import ibu as ibu_theory
-from ldpnb import estimators as ibu_theory_estimators
-from ldpnb import mechanisms as ibu_theory_mechanisms
+from ldpnb import attacks, audit, utils
+from ldpnb import channels as audit_channels
 from ldpnb import channels as ibu_theory_channels
-from ldpnb import measures as lift
-from ldpnb import mechanisms as md
-from ldpnb.papers import risks as md_risks
-from ldpnb import mechanisms as orr
-from ldpnb.mechanisms import orr as orr_orr
-from ldpnb.papers import pie
-from ldpnb import measures as pie_measures
-from ldpnb.papers import privic
+from ldpnb import channels as mech_channels
+from ldpnb import estimators as est
+from ldpnb import estimators as ibu_theory_estimators
 from ldpnb import estimators as privic_estimators
+from ldpnb import measures as attacks_measures
+from ldpnb import measures as info
+from ldpnb import measures as lift
+from ldpnb import measures as metrics
+from ldpnb import measures as pie_measures
+from ldpnb import mechanisms as ibu_theory_mechanisms
+from ldpnb import mechanisms as md
+from ldpnb import mechanisms as mech
+from ldpnb import mechanisms as orr
 from ldpnb import mechanisms as rd
 from ldpnb import mechanisms as watchdog
+from ldpnb.mechanisms import orr as orr_orr
+from ldpnb.papers import ibu as ibu_theory
+from ldpnb.papers import pie, privic
+from ldpnb.papers import risks as md_risks
 
 
 def _xf(reason):
@@ -407,27 +403,36 @@ NAN_CASES = [
     _case("est.fo_estimate", lambda: est.fo_estimate([1, NAN], 10, 0.6, 0.2), "support_counts"),
     _case("est.fo_estimate p", lambda: est.fo_estimate([1, 2], 10, NAN, 0.2), "p"),
     _case("info.entropy", lambda: info.entropy([0.5, NAN], unit="bits"), "p"),
-    _case("info.mutual_information_joint", lambda: info.mutual_information_joint([[0.5, NAN], [0.25, 0.25]],
-                                                                                 unit="bits"), "joint"),
+    _case(
+        "info.mutual_information_joint",
+        lambda: info.mutual_information_joint([[0.5, NAN], [0.25, 0.25]], unit="bits"),
+        "joint",
+    ),
     _case("metrics.emd", lambda: metrics.emd([0.5, NAN], [0.5, 0.5], [[0, 1], [1, 0]]), "a"),
     _case("metrics.squared_error", lambda: metrics.squared_error([0.5, NAN], [0.5, 0.5]), "a"),
     _case("mech.grr_perturb x", lambda: mech.grr_perturb(np.array([0.0, NAN]), 4, 1.0, rng=0), "x"),
-    _case("mech.exponential_channel distance", lambda: mech.exponential_channel([[0, NAN], [1, 0]], 1.0),
-          "distance"),
-    _case("mech.planar_laplace_perturb points", lambda: mech.planar_laplace_perturb([[0.0, NAN]], 1.0, rng=0),
-          "points"),
-    _case("mech.planar_geometric_channel cell_size", lambda: mech.planar_geometric_channel(2, 2, 1.0, NAN),
-          "cell_size"),
-    _case("mech.geo_ind_epsilon distance", lambda: mech_channels.geo_ind_epsilon(C3, np.where(np.eye(3) > 0, 0, NAN)),
-          "distance"),
+    _case("mech.exponential_channel distance", lambda: mech.exponential_channel([[0, NAN], [1, 0]], 1.0), "distance"),
+    _case(
+        "mech.planar_laplace_perturb points", lambda: mech.planar_laplace_perturb([[0.0, NAN]], 1.0, rng=0), "points"
+    ),
+    _case(
+        "mech.planar_geometric_channel cell_size", lambda: mech.planar_geometric_channel(2, 2, 1.0, NAN), "cell_size"
+    ),
+    _case(
+        "mech.geo_ind_epsilon distance",
+        lambda: mech_channels.geo_ind_epsilon(C3, np.where(np.eye(3) > 0, 0, NAN)),
+        "distance",
+    ),
     _case("lift.check_joint", lambda: lift.check_joint([[0.5, NAN], [0.25, 0.25]]), "joint"),
-    _case("rd.blahut_arimoto distance", lambda: rd.blahut_arimoto([0.5, 0.5], [[0, NAN], [1, 0]], 1.0),
-          "distance"),
+    _case("rd.blahut_arimoto distance", lambda: rd.blahut_arimoto([0.5, 0.5], [[0, NAN], [1, 0]], 1.0), "distance"),
     _case("rd.blahut_arimoto prior", lambda: rd.blahut_arimoto([0.5, NAN], [[0, 1], [1, 0]], 1.0), "prior"),
     _case("md.check_dataset", lambda: md.check_dataset(np.array([[0.0, NAN]]), [2, 2]), "X"),
     _case("audit.clopper_pearson alpha", lambda: audit.clopper_pearson(1, 10, NAN), "alpha"),
-    _case("grid.lattice_distance_matrix cell_size", lambda: __import__("ldpnb.data.grid").data.grid.lattice_distance_matrix(
-        2, 2, NAN), "cell_size"),
+    _case(
+        "grid.lattice_distance_matrix cell_size",
+        lambda: __import__("ldpnb.data.grid").data.grid.lattice_distance_matrix(2, 2, NAN),
+        "cell_size",
+    ),
 ]
 
 
@@ -491,7 +496,12 @@ J22 = np.full((2, 2), 0.25)
 MORE_CASES = [
     # domain sizes < 2 or not integers
     ("ibu_theory.likely_subset_krr", lambda: ibu_theory_estimators.likely_subset_krr(np.array([0]), 1), "k", None),
-    ("ibu_theory.inv_krr_exact_sq_error", lambda: ibu_theory.inv_krr_exact_sq_error(2.5, 1.0, [0.5, 0.5], 100), "k", None),
+    (
+        "ibu_theory.inv_krr_exact_sq_error",
+        lambda: ibu_theory.inv_krr_exact_sq_error(2.5, 1.0, [0.5, 0.5], 100),
+        "k",
+        None,
+    ),
     ("multidim.prior_dirichlet", lambda: md_risks.prior_dirichlet(1, rng=0), "k", None),
     ("multidim.prior_zipf", lambda: md_risks.prior_zipf(1, rng=0), "k", None),
     ("multidim.fo_params", lambda: md.fo_params("grr", 2.5, 1.0), "k", None),
@@ -508,30 +518,79 @@ MORE_CASES = [
     ("multidim.rsfd_estimate", lambda: md.rsfd_estimate(np.array([-1, 2]), 10, 2, 2, 0.6, 0.2, "grr"), "counts", None),
     ("attacks.bayes_error_bound(n)", lambda: attacks_measures.bayes_error_bound(1.0, 0), "n", None),
     # distributions
-    ("ibu_theory.loglik_observations", lambda: ibu_theory_estimators.loglik_observations(
-        np.array([0.5, 0.6, 0.0]), ibu_theory_estimators.observation_matrix(C3, np.array([0, 1]))), "theta", None),
-    ("attacks.synthetic_profiles", lambda: attacks.synthetic_profiles([np.array([0.5, 0.6])], 10, rng=0), "freqs", None),
+    (
+        "ibu_theory.loglik_observations",
+        lambda: ibu_theory_estimators.loglik_observations(
+            np.array([0.5, 0.6, 0.0]), ibu_theory_estimators.observation_matrix(C3, np.array([0, 1]))
+        ),
+        "theta",
+        None,
+    ),
+    (
+        "attacks.synthetic_profiles",
+        lambda: attacks.synthetic_profiles([np.array([0.5, 0.6])], 10, rng=0),
+        "freqs",
+        None,
+    ),
     # NaN anywhere
     ("ibu_theory.clip_normalize", lambda: ibu_theory_estimators.clip_normalize(np.array([[NAN, 1.0]])), "V", None),
-    ("ibu_theory.project_simplex_rows", lambda: ibu_theory_estimators.project_simplex_rows(np.array([[NAN, 1.0]])), "V", None),
+    (
+        "ibu_theory.project_simplex_rows",
+        lambda: ibu_theory_estimators.project_simplex_rows(np.array([[NAN, 1.0]])),
+        "V",
+        None,
+    ),
     ("multidim.clip_normalize", lambda: md.clip_normalize(np.array([NAN, 1.0])), "est", None),
     ("estimators.ibu_batch(theta0)", lambda: est.ibu_batch(C3, [[1, 2, 3]], theta0=[NAN, 0.5, 0.5]), "theta0", None),
     ("attacks.bayes_error_bound(alpha)", lambda: attacks_measures.bayes_error_bound(NAN, 10), "alpha", None),
     ("lift.sibson_mi(alpha=inf)", lambda: lift.sibson_mi(J22, math.inf, unit="nats"), "alpha", None),
     ("estimators.ibu_batch(tol=nan)", lambda: est.ibu_batch(C3, [[1, 2, 3]], tol=NAN), "tol", None),
     ("estimators.ibu_batch(tol<0)", lambda: est.ibu_batch(C3, [[1, 2, 3]], tol=-1.0), "tol", None),
-    ("claims.Claim(atol=inf)", lambda: __import__("ldpnb.repro.claims").repro.claims.Claim(
-        "a", "c", source="derived", where="Eq. 1", kind="close", atol=math.inf), "atol", None),
-    ("claims.Claim(rtol=nan)", lambda: __import__("ldpnb.repro.claims").repro.claims.Claim(
-        "a", "c", source="derived", where="Eq. 1", kind="close", rtol=NAN), "rtol", None),
-    ("grid.Grid.histogram(shapes)", lambda: __import__("ldpnb.data.grid").data.grid.Grid(40, 41, -74, -73, 2, 2).histogram(
-        np.array([40.5, 40.6]), np.array([-73.5])), "lon", None),
-    ("grid.Grid.histogram(nan)", lambda: __import__("ldpnb.data.grid").data.grid.Grid(40, 41, -74, -73, 2, 2).histogram(
-        np.array([NAN, 40.5]), np.array([-73.5, -73.5])), "lat", None),
+    (
+        "claims.Claim(atol=inf)",
+        lambda: __import__("ldpnb.repro.claims").repro.claims.Claim(
+            "a", "c", source="derived", where="Eq. 1", kind="close", atol=math.inf
+        ),
+        "atol",
+        None,
+    ),
+    (
+        "claims.Claim(rtol=nan)",
+        lambda: __import__("ldpnb.repro.claims").repro.claims.Claim(
+            "a", "c", source="derived", where="Eq. 1", kind="close", rtol=NAN
+        ),
+        "rtol",
+        None,
+    ),
+    (
+        "grid.Grid.histogram(shapes)",
+        lambda: (
+            __import__("ldpnb.data.grid")
+            .data.grid.Grid(40, 41, -74, -73, 2, 2)
+            .histogram(np.array([40.5, 40.6]), np.array([-73.5]))
+        ),
+        "lon",
+        None,
+    ),
+    (
+        "grid.Grid.histogram(nan)",
+        lambda: (
+            __import__("ldpnb.data.grid")
+            .data.grid.Grid(40, 41, -74, -73, 2, 2)
+            .histogram(np.array([NAN, 40.5]), np.array([-73.5, -73.5]))
+        ),
+        "lat",
+        None,
+    ),
     # empty data / ill-posed
     ("ibu_theory.ibu_rows", lambda: ibu_theory_estimators.ibu_rows(C3, np.zeros((0, 3))), "counts", None),
     ("attacks.pd_attack_support", lambda: attacks.pd_attack_support(np.zeros((0, 3), bool), rng=0), "support", None),
-    ("privic.gibu(impossible)", lambda: privic_estimators.gibu([np.hstack([C3, np.zeros((3, 1))])], [[1, 2, 3, 1]]), "counts", None),
+    (
+        "privic.gibu(impossible)",
+        lambda: privic_estimators.gibu([np.hstack([C3, np.zeros((3, 1))])], [[1, 2, 3, 1]]),
+        "counts",
+        None,
+    ),
 ]
 
 
@@ -612,3 +671,74 @@ def test_silent_results_of_the_issue_are_now_errors():
         metrics.emd_rows(np.zeros((2, 3)), [1, 0, 0], np.ones((3, 3)))
     # the untruncated geometric sampler still takes any integers (negative included)
     assert mech.geometric_perturb([-5, 3], None, 1.0, rng=0).shape == (2,)
+
+
+# ----------------------------------------------------------------------------- coverage of every public name
+#: The packages whose every public name must be covered by a bad-input test (grows to the whole package).
+COVERED_PACKAGES = (
+    "ldpnb.contracts", "ldpnb.utils", "ldpnb._random", "ldpnb.geometry", "ldpnb.parallel", "ldpnb.measures",
+    "ldpnb.attacks", "ldpnb.data", "ldpnb.audit.empirical", "ldpnb.repro.build", "ldpnb.repro.toc",
+    "ldpnb.repro.paperscale", "ldpnb.repro.nbcheck", "ldpnb.repro.nbstrip", "ldpnb.repro.plotting",
+    "ldpnb.repro.sphinx_ext", "ldpnb.repro.seeds",
+)
+
+#: Public names covered otherwise than by a contract (whose invalid values tests/test_contracts.py
+#: generates), each with where its bad input is tested or why it takes none.
+COVERED_OTHERWISE = {
+    # the validators themselves: their bad inputs are their subject (tests/test_utils.py, the tables above)
+    **{f"ldpnb.utils.{n}": "tests/test_utils.py and the tables above" for n in (
+        "check_epsilon", "check_domain_size", "check_positive_int", "check_probability", "check_distribution",
+        "check_channel", "check_counts", "check_values", "check_finite_array", "check_nonnegative",
+        "check_nonnegative_matrix", "check_dataset")},
+    "ldpnb._random.check_random_state": "tests/test_utils.py::test_check_random_state_rejects",
+    "ldpnb.contracts.contract": "tests/test_contracts.py (the machinery: unknown parameters, non-Constraint rules)",
+    "ldpnb.contracts.contract_of": "tests/test_contracts.py (the machinery)",
+    "ldpnb.contracts.Probability": "a rule factory, tested through Real in tests/test_contracts.py",
+    # record types and exceptions: built by the package, not from user input
+    "ldpnb.data.datasets.DataError": "an exception type",
+    "ldpnb.data.datasets.DataFile": "a registry record (frozen dataclass), built by the package",
+    "ldpnb.data.datasets.MovieLens": "a result record (dataclass) returned by the loaders",
+    "ldpnb.audit.empirical.EmpiricalResult": "a result record returned by empirical_epsilon",
+    "ldpnb.audit.empirical.AuditResult": "a result record returned by the audit",
+    "ldpnb.measures.lift.Criterion": "an abstract base class (its subclasses are contracted)",
+}
+
+
+def _public_names():
+    import importlib
+    import inspect
+    import pkgutil
+
+    from ldpnb.contracts import Constraint
+
+    mods = []
+    for name in COVERED_PACKAGES:
+        mod = importlib.import_module(name)
+        mods.append(mod)
+        if hasattr(mod, "__path__"):
+            mods += [importlib.import_module(m.name) for m in pkgutil.iter_modules(mod.__path__, name + ".")]
+    out = []
+    for mod in mods:
+        names = getattr(mod, "__all__", None) or [n for n in vars(mod) if not n.startswith("_")]
+        for n in names:
+            obj = getattr(mod, n, None)
+            if getattr(obj, "__module__", "") != mod.__name__:
+                continue  # re-exports are covered where they are defined
+            if inspect.isclass(obj) and issubclass(obj, Constraint):
+                continue  # the rules themselves: tests/test_contracts.py checks valid() and invalid()
+            if inspect.isfunction(obj) or inspect.isclass(obj):
+                out.append((f"{mod.__name__}.{n}", obj))
+    return out
+
+
+def test_every_public_name_is_covered_by_a_bad_input_test():
+    """A public function or class of the covered packages declares a contract (so that the generated
+    test of tests/test_contracts.py calls it with every invalid value of every argument) or is listed in
+    COVERED_OTHERWISE with where its bad input is tested; a new public name fails here until it is."""
+    from ldpnb.contracts import contract_of
+
+    names = _public_names()
+    missing = [q for q, obj in names if contract_of(obj) is None and q not in COVERED_OTHERWISE]
+    assert not missing, f"public names without a contract or a listed bad-input test: {missing}"
+    stale = sorted(set(COVERED_OTHERWISE) - {q for q, _ in names})
+    assert not stale, f"COVERED_OTHERWISE lists names that are no longer public: {stale}"

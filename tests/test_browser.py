@@ -13,14 +13,24 @@ fails here.  Checks:
   alt text that is not a file hash; chapters on the claims machinery have captioned figures;
 - the claims dashboard sorts (by status, both ways) and filters (by chapter);
 - code blocks of chapters on the claims machinery fit the column (no sideways scroll);
-- each chapter offers its ``.py`` source for download.
+- each chapter offers its ``.py`` source for download;
+- at 1366 px and 390 px: every chapter report opens with its summary and shows every status inside
+  the column (summary and full table, status right after the id); no page is wider than a phone;
+- in the light and the dark theme: report badges, flags, captions and the book's HTML tables reach
+  4.5:1 contrast; the dashboard has no light frame in dark mode;
+- the dashboard shows its default columns, the status inside the column, typeset claims, the column
+  toggle and the presets (each keeps only its rows);
+- the landing page has its "start here" box and the errata in two lists, the glossary defines the
+  acronyms and the landing page and foundations link to it; a link to a claim opens the folded
+  table; each script is loaded once; wide display equations are a ratchet (known ones listed).
 
-Screenshots of the landing page, the top of a chapter and the dashboard are kept in
-``_build/screenshots/``.  Outside CI, a machine without Chromium or without a built book skips.
+Screenshots (landing page, chapter, every report at both widths, the dashboard at both widths and in
+dark mode, light and dark pages) are kept in ``_build/screenshots/``.  Outside CI, a machine without Chromium or without a built book skips.
 """
 
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -37,7 +47,7 @@ ROOT = Path(__file__).resolve().parents[1]
 HTML = Path(os.environ.get("LDPNB_HTML_DIR", ROOT / "_build" / "html"))
 SHOTS = ROOT / "_build" / "screenshots"
 BOOK = ROOT / "book"
-PAGES = sorted(p.stem for p in BOOK.glob("*.py")) + ["intro", "bibliography"]
+PAGES = sorted(p.stem for p in BOOK.glob("*.py")) + ["intro", "glossary", "bibliography"]
 NEW = sorted(p.stem for p in BOOK.glob("*.py") if uses_claims_machinery(p.read_text(encoding="utf-8")))
 CHAPTER_SHOT = "foundations"
 
@@ -175,6 +185,8 @@ def test_figures_load_with_captions(browser, name):
     assert not r["uncaptioned"], f"{name}: figures without a numbered caption: {r['uncaptioned']}"
     for num in r["numbers"]:
         assert re.fullmatch(r"Figure [\d.]+\s*", num), f"{name}: caption number {num!r} (expected 'Figure N')"
+    repeated = sorted({n for n in r["numbers"] if r["numbers"].count(n) > 1})
+    assert not repeated, f"{name}: figure numbers used twice: {repeated[:5]}"
     for alt in r["alts"]:
         assert alt.strip() and not re.fullmatch(r"[0-9a-f]{32,}(\.\w+)?", alt.strip()), \
             f"{name}: figure alt text {alt!r} does not describe the figure"
@@ -284,3 +296,289 @@ def test_dashboard_sorts_and_filters(browser):
     assert len(links) >= 2, "claims.csv and claims.json are not offered for download"
     for h in links:
         assert (HTML / "book" / h).resolve().exists() or (_page("reproduction").parent / h).exists(), h
+
+
+# ------------------------------------------------------------------------------------------------
+# The reader's book at both widths and in both themes (issue: reports as summaries, a dashboard
+# that answers "what did not reproduce?", phone and dark mode, entry points).
+
+WIDTHS = {"desktop": (1366, 900, False), "phone": (390, 844, True)}
+REPORTS = [n for n in NEW if n not in ("reproduction",)]
+
+
+def _viewport(d, width: str) -> None:
+    w, h, mobile = WIDTHS[width]
+    d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
+                      {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": mobile})
+
+
+def _theme(d, theme: str) -> None:
+    """The theme's own switch: pydata-sphinx-theme reads ``data-theme`` on <html> (and the mode it
+    stored); the page is restyled at once."""
+    d.execute_script("document.documentElement.dataset.mode = arguments[0];"
+                     "document.documentElement.dataset.theme = arguments[0];"
+                     "localStorage.setItem('mode', arguments[0]); localStorage.setItem('theme', arguments[0]);", theme)
+    time.sleep(0.2)
+
+
+@pytest.fixture
+def sized(browser):
+    yield browser
+    browser.execute_cdp_cmd("Emulation.clearDeviceMetricsOverride", {})
+    browser.execute_script("localStorage.setItem('mode', 'light'); localStorage.setItem('theme', 'light');")
+
+
+_COLUMN_JS = "return (document.querySelector('article.bd-article') || document.querySelector('main')).getBoundingClientRect().right;"
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+@pytest.mark.parametrize("name", REPORTS)
+def test_report_status_is_within_the_column(sized, name, width):
+    """The report's summary and its full table (opened) show every status inside the text column."""
+    _viewport(sized, width)
+    open_page(sized, name)
+    r = sized.execute_script("""
+      const rep = document.querySelector('.ldpnb-report');
+      if (!rep) return {missing: true};
+      rep.querySelectorAll('details').forEach(d => d.open = true);
+      const col = (document.querySelector('article.bd-article') || document.querySelector('main')).getBoundingClientRect();
+      const cells = Array.from(rep.querySelectorAll('td.ldpnb-st'));
+      const out = cells.filter(c => { const b = c.getBoundingClientRect(); return b.right > col.right + 2 || b.left < col.left - 2; })
+                       .map(c => c.closest('tr').querySelector('td').innerText.trim());
+      const first = Array.from(rep.querySelectorAll('table.reproduction-report thead th')).map(t => t.innerText.trim());
+      const summary = rep.querySelector('table.ldpnb-summary');
+      return {n: cells.length, out, first: first.slice(0, 2), rows: rep.querySelectorAll('table.reproduction-report tbody tr').length,
+              summaryHeight: summary ? summary.getBoundingClientRect().height : 0,
+              badges: rep.querySelectorAll('.ldpnb-badge').length};
+    """)
+    assert not r.get("missing"), f"{name}: no reproduction report on the page"
+    assert r["first"] == ["id", "status"], f"{name}: the full table's first columns are {r['first']}"
+    assert r["n"] >= r["rows"] > 0 and r["badges"] >= r["rows"]
+    assert not r["out"], f"{name} at {width}: status beyond the column's edge for rows {r['out'][:8]}"
+    sized.execute_script("const s = document.querySelector('.ldpnb-report'); s.querySelectorAll('details')"
+                         ".forEach(d => d.open = false); s.scrollIntoView({block: 'start'});")
+    time.sleep(0.2)
+    sized.save_screenshot(str(SHOTS / f"report-{name}-{width}.png"))
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_page_fits_a_phone(sized, name):
+    """At 390 px no page is wider than the screen: every wide output scrolls inside its own box."""
+    _viewport(sized, "phone")
+    open_page(sized, name)
+    time.sleep(0.3)
+    r = sized.execute_script("""
+      const w = window.innerWidth, sw = document.documentElement.scrollWidth;
+      const wide = Array.from(document.querySelectorAll('main *')).filter(e => {
+        const b = e.getBoundingClientRect(); return b.width > 0 && b.right > w + 1;
+      }).filter(e => { // only the outermost culprits, not what sits inside a scroll box
+        for (let p = e.parentElement; p; p = p.parentElement) {
+          const ov = getComputedStyle(p).overflowX;
+          if ((ov === 'auto' || ov === 'scroll' || ov === 'hidden') && p.getBoundingClientRect().right <= w + 1) return false;
+        }
+        return true;
+      }).slice(0, 5).map(e => e.tagName + '.' + e.className + ': ' + (e.innerText || '').slice(0, 40));
+      return {w, sw, wide};
+    """)
+    assert r["sw"] <= r["w"], f"{name}: the page is {r['sw']} px wide on a {r['w']} px phone: {r['wide']}"
+
+
+_CONTRAST_JS = r"""
+function parse(c) {
+  let m = c.match(/^rgba?\(([^)]+)\)$/);
+  if (m) { const v = m[1].split(/[ ,\/]+/).filter(Boolean).map(Number); return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1]; }
+  m = c.match(/^color\(srgb ([^)]+)\)$/);
+  if (m) { const v = m[1].split(/[ \/]+/).filter(Boolean).map(Number); return [v[0] * 255, v[1] * 255, v[2] * 255, v.length > 3 ? v[3] : 1]; }
+  return null;
+}
+function over(top, bottom) { const a = top[3]; return [0, 1, 2].map(i => top[i] * a + bottom[i] * (1 - a)).concat([1]); }
+function background(el) {
+  const layers = [];
+  for (let e = el; e; e = e.parentElement) {
+    const c = parse(getComputedStyle(e).backgroundColor);
+    if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; }
+  }
+  let bg = [255, 255, 255, 1];
+  if (!layers.length || layers[layers.length - 1][3] < 1) bg = parse(getComputedStyle(document.body).backgroundColor) || bg;
+  for (let i = layers.length - 1; i >= 0; i--) bg = over(layers[i], bg);
+  return bg;
+}
+function lum(c) { const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+                  return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); }
+function contrast(el) {
+  const bg = background(el); const fg = over(parse(getComputedStyle(el).color), bg);
+  const a = lum(fg), b = lum(bg); return (Math.max(a, b) + 0.05) / (Math.min(a, b) + 0.05);
+}
+const sel = arguments[0];
+return JSON.stringify(Array.from(document.querySelectorAll(sel)).filter(e => e.getClientRects().length && e.innerText.trim())
+  .map(e => ({what: String(e.className) + ': ' + e.innerText.trim().slice(0, 30), ratio: contrast(e) || 0})));
+"""
+CONTRAST_TARGETS = (".ldpnb-report .ldpnb-badge, .ldpnb-report .ldpnb-flag, .ldpnb-report code, .ldpnb-report-title, "
+                    ".ldpnb-report td, table.claims-totals caption, table.claims-totals td, figcaption, "
+                    "table.ldpnb-table caption, table.ldpnb-table td, .ldpnb-errata li, "
+                    "table.claims-dashboard td")
+
+
+@pytest.mark.parametrize("theme", ["light", "dark"])
+@pytest.mark.parametrize("name", [*REPORTS, "reproduction", "intro"])
+def test_outputs_are_readable_in_both_themes(sized, name, theme):
+    """Report chips, captions and the book's HTML tables reach 4.5:1 contrast (WCAG AA)."""
+    _viewport(sized, "desktop")
+    open_page(sized, name)
+    _theme(sized, theme)
+    sized.execute_script("document.querySelectorAll('.ldpnb-report details, .ldpnb-errata details')"
+                         ".forEach(d => d.open = true)")
+    found = json.loads(sized.execute_script(_CONTRAST_JS, CONTRAST_TARGETS))
+    low = sorted((f for f in found if f["ratio"] < 4.5), key=lambda f: f["ratio"])
+    assert found, f"{name}: nothing measured"
+    assert not low, f"{name} ({theme}): {len(low)} of {len(found)} texts below 4.5:1, e.g. " + \
+        "; ".join(f"{f['what']!r} {f['ratio']:.2f}" for f in low[:5])
+    if name in ("pie", "reproduction", "intro"):
+        sized.execute_script("const r = document.querySelector('.ldpnb-report, table.claims-totals, .ldpnb-start');"
+                             "if (r) r.scrollIntoView({block: 'start'});")
+        time.sleep(0.2)
+        sized.save_screenshot(str(SHOTS / f"{theme}-{name}.png"))
+
+
+def _wait_dashboard(d) -> None:
+    from selenium.webdriver.common.by import By
+
+    deadline = time.time() + 30
+    while time.time() < deadline and not d.find_elements(By.CSS_SELECTOR, "table.claims-dashboard tbody tr"):
+        time.sleep(0.2)
+    d.execute_async_script("""
+      const done = arguments[arguments.length - 1]; const t0 = Date.now();
+      (function wait() {
+        const c = document.querySelector('table.claims-dashboard').closest('.dt-container');
+        if ((c && c.getAttribute('data-typeset')) || Date.now() - t0 > 20000) done(); else setTimeout(wait, 100);
+      })();""")
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_dashboard_answers_what_did_not_reproduce(sized, width):
+    from ldpnb.repro.dashboard import DEFAULT_COLUMNS, PRESETS
+
+    _viewport(sized, width)
+    open_page(sized, "reproduction")
+    _wait_dashboard(sized)
+    state = sized.execute_script("""
+      const t = document.querySelector('table.claims-dashboard');
+      const heads = Array.from(t.querySelectorAll('thead tr:first-child th, thead th')).map(h => {
+        const i = h.querySelector('input'); return (i && i.placeholder) || h.innerText.trim(); });
+      const col = (document.querySelector('article.bd-article') || document.querySelector('main')).getBoundingClientRect();
+      const st = Array.from(t.querySelectorAll('thead th')).find(h => ((h.querySelector('input') || {}).placeholder || h.innerText.trim()) === 'status');
+      const claims = Array.from(t.querySelectorAll('tbody tr')).map(r => r.cells[3] ? r.cells[3].innerText : '');
+      const buttons = Array.from(t.closest('.dt-container').querySelectorAll('.dt-buttons button')).map(b => b.innerText.trim());
+      return {heads: [...new Set(heads)], statusRight: st.getBoundingClientRect().right, colRight: col.right,
+              rawTex: claims.filter(c => /\\$|\\\\\\(/.test(c)).length, nClaims: claims.length, buttons,
+              frame: getComputedStyle(t.closest('.dt-container')).backgroundColor};
+    """)
+    assert state["heads"] == list(DEFAULT_COLUMNS), f"default columns: {state['heads']}"
+    assert state["statusRight"] <= state["colRight"] + 2, f"the status column ends at {state['statusRight']}, " \
+        f"beyond the column's edge {state['colRight']}"
+    assert state["nClaims"] and state["rawTex"] == 0, f"{state['rawTex']} of {state['nClaims']} claims show raw TeX"
+    assert any(b.startswith("Columns") for b in state["buttons"]) and all(p in state["buttons"] for p in PRESETS), \
+        state["buttons"]
+    sized.execute_script("document.querySelector('table.claims-dashboard').closest('.dt-container')"
+                         ".scrollIntoView({block: 'start'});")
+    time.sleep(0.3)
+    sized.save_screenshot(str(SHOTS / f"dashboard-{width}.png"))
+    if width != "desktop":
+        return
+    # the presets: each keeps only its rows
+    from selenium.webdriver.common.by import By
+
+    for preset, (column, _) in [(p, r) for p, r in PRESETS.items() if r and r[0] == "status"]:
+        btn = [b for b in sized.find_elements(By.CSS_SELECTOR, ".dt-buttons button") if b.text.strip() == preset][0]
+        sized.execute_script("arguments[0].click()", btn)
+        time.sleep(0.6)
+        st = _dashboard_state(sized)
+        got = {r[st["status"]] for r in st["rows"] if len(r) > st["status"]}  # "No matching records" has one cell
+        want = PRESETS[preset][1].strip("^$")
+        assert got <= {want}, f"preset {preset!r} shows statuses {got}"
+        if preset == "diverges":
+            assert got == {want}, "the 'diverges' preset shows no row"
+    all_btn = [b for b in sized.find_elements(By.CSS_SELECTOR, ".dt-buttons button") if b.text.strip() == "all claims"][0]
+    sized.execute_script("arguments[0].click()", all_btn)
+    time.sleep(0.6)
+    # dark mode: no light frame around the table
+    _theme(sized, "dark")
+    frame = sized.execute_script("const t = document.querySelector('table.claims-dashboard');"
+                                 "t.closest('.dt-container').scrollIntoView({block: 'start'});"
+                                 "return getComputedStyle(t.closest('div.text_html')).backgroundColor")
+    assert frame in ("rgba(0, 0, 0, 0)", "transparent"), f"dark mode: the dashboard sits on {frame}"
+    sized.save_screenshot(str(SHOTS / "dashboard-dark.png"))
+
+
+def test_landing_page_has_ways_in_and_errata(sized):
+    open_page(sized, "intro")
+    r = sized.execute_script("""
+      const main = document.querySelector('main');
+      const start = main.querySelector('.ldpnb-start');
+      const links = start ? Array.from(start.querySelectorAll('a')).map(a => a.getAttribute('href')) : [];
+      const errata = main.querySelector('.ldpnb-errata');
+      const terms = Array.from(main.querySelectorAll('a.reference')).filter(a => (a.getAttribute('href') || '').includes('glossary.html#term-')).length;
+      const totals = main.innerText.search(/\\d+ claims in \\d+ chapters/);
+      const startTop = start ? start.getBoundingClientRect().top + window.scrollY : 1e9;
+      return {links, errata: errata ? errata.innerText : '', terms, startTop, totalsFound: totals >= 0};
+    """)
+    assert any("reproduction.html" in h for h in r["links"]) and any("foundations.html" in h for h in r["links"]) \
+        and any("synthesis.html" in h for h in r["links"]), f"'start here' links: {r['links']}"
+    assert r["startTop"] < 1400, f"the 'start here' box starts {r['startTop']} px down"
+    assert "Paper claims refuted" in r["errata"] and "Our own expectations refuted" in r["errata"]
+    assert r["terms"] >= 5, f"the landing page links {r['terms']} glossary terms"
+    _viewport(sized, "phone")
+    open_page(sized, "intro")
+    sized.save_screenshot(str(SHOTS / "intro-phone.png"))
+
+
+def test_glossary_defines_the_acronyms(browser):
+    open_page(browser, "glossary")
+    terms = browser.execute_script("return Array.from(document.querySelectorAll('dl.glossary dt')).map(t => t.innerText.trim())")
+    for t in ("LDP", "GRR", "OUE", "SUE", "OLH", "SS", "IBU", "INV", "EMD", "PIE", "PSE", "ALIP", "ORR", "SMP",
+              "RS+FD", "BA"):
+        assert any(x.split("¶")[0].strip() == t for x in terms), f"the glossary lacks {t}: {terms}"
+    open_page(browser, "foundations")
+    n = browser.execute_script("return Array.from(document.querySelectorAll('main a.reference'))"
+                               ".filter(a => (a.getAttribute('href') || '').includes('glossary.html#term-')).length")
+    assert n >= 5, f"foundations links {n} glossary terms"
+
+
+def test_a_claim_link_opens_the_folded_table(browser):
+    open_page(browser, REPORTS[0])
+    target = browser.execute_script("const r = document.querySelector('table.reproduction-report tbody tr');"
+                                    "return r && r.id;")
+    browser.execute_script("location.hash = arguments[0]", target)
+    time.sleep(0.4)
+    opened = browser.execute_script("return document.getElementById(arguments[0]).closest('details').open", target)
+    assert opened, f"following #{target} left the report's full table folded"
+
+
+def test_each_script_is_loaded_once(browser):
+    open_page(browser, "pie" if "pie" in PAGES else PAGES[0])
+    dup = browser.execute_script("""
+      const seen = {}; const dup = [];
+      document.querySelectorAll('head script').forEach(s => { const k = (s.src || '') + '|' + s.text;
+        if (seen[k]) dup.push(k.slice(0, 80)); seen[k] = 1; });
+      return dup;""")
+    assert not dup, f"scripts loaded twice: {dup}"
+
+
+#: Display equations known to be wider than the column at 1366 px (they scroll inside it), by page:
+#: in chapters owned by their paper's helper, with a proposed split sent to the coordinator.  The
+#: test is a ratchet: a new wide equation fails it, and a page whose count drops must lower it here.
+KNOWN_WIDE_EQUATIONS: dict[str, int] = {"multidim_risks": 2}
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_display_equations_fit_the_column(sized, name):
+    _viewport(sized, "desktop")
+    open_page(sized, name)
+    wide = sized.execute_script("""
+      return Array.from(document.querySelectorAll('main mjx-container[display="true"]'))
+        .filter(m => m.scrollWidth > m.clientWidth + 1)
+        .map(m => m.scrollWidth + ' px: ' + (m.querySelector('mjx-assistive-mml math') || m).textContent.slice(0, 50));
+    """)
+    known = KNOWN_WIDE_EQUATIONS.get(name, 0)
+    assert len(wide) <= known, f"{name}: {len(wide)} display equations wider than the column (known: {known}): {wide}"
+    assert len(wide) == known, f"{name}: only {len(wide)} wide equations now: lower KNOWN_WIDE_EQUATIONS[{name!r}]"

@@ -124,7 +124,12 @@ def test_declarations_are_validated(kw, match):
 
 def test_a_criterion_that_cannot_fail_is_refused(tmp_path, monkeypatch):
     monkeypatch.setenv("LDPNB_BUILD_DIR", str(tmp_path))
-    t = claim_table(Claim("H", "tautology", source="invariant", kind="holds", where="x", rule="x == x or True"))
+    # a tautology is refused at declaration now (it was refused when recorded, by the falsifier search)
+    with pytest.raises(CriterionError, match="cannot fail"):
+        Claim("H", "tautology", source="invariant", kind="holds", where="x", rule="x == x or True")
+    # a rule that only a NaN can break cannot fail on a finite measurement: refused when recorded
+    t = claim_table(Claim("H", "finite", source="invariant", kind="holds", where="x", rule="x == x",
+                          domain=(0, None)))
     r = Report("demo", t, scale="smoke")
     with pytest.raises(CriterionError, match="cannot fail"):
         r.holds("H", x=1.0)
@@ -297,15 +302,21 @@ def test_paperscale_records_a_run_stopped_by_failing_rows(tmp_path, monkeypatch)
         return _sp.CompletedProcess(cmd, 1, stdout="log\n" + out + "\n", stderr="ReproductionFailure: 1 claim(s) failed")
 
     monkeypatch.setattr(ps.subprocess, "run", fake_run)
+    refs = iter([{"cpu_s": 1.0, "wall_s": 1.5}, {"cpu_s": 3.0, "wall_s": 4.0}])
+    monkeypatch.setattr(ps, "reference_workload", lambda: next(refs))
     assert ps.main(["--only", "toy"]) == 1
     rec = _json.loads((tmp_path / "out" / "toy.json").read_text())
     assert rec["rows"] == rows and rec["counts"] == {"pass": 1, "fail": 1}
     assert "ReproductionFailure" in rec["error"] and rec["cpu_s"] == 12.3 and rec["peak_rss_mb"] == 2.0
+    # the reference workload before and after: the run's CPU in its units (12.34 / mean(1, 3))
+    assert rec["reference"]["start"]["cpu_s"] == 1.0 and rec["reference"]["end"]["cpu_s"] == 3.0
+    assert rec["cpu_reference_units"] == 6.2
 
     # a run that stopped before writing its report leaves no record
     (tmp_path / "out" / "toy.json").unlink()
     (ps.WORK / "reproduction" / "toy.json").unlink()
     monkeypatch.setattr(ps.subprocess, "run", lambda cmd, **kw: _sp.CompletedProcess(
         cmd, 1, stdout=_json.dumps({"rc": 1, "maxrss_kb": None, "cpu_s": 1.0}), stderr="boom"))
+    monkeypatch.setattr(ps, "reference_workload", lambda: {"cpu_s": 1.0, "wall_s": 1.0})
     assert ps.main(["--only", "toy"]) == 1
     assert not (tmp_path / "out" / "toy.json").exists()

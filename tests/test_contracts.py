@@ -18,9 +18,9 @@ from ldpnb import contracts as C
 from ldpnb.contracts import contract, contract_of
 
 #: Modules whose public functions must all carry a contract (grows to every module of the package;
-#: ldpnb.contracts itself is the machinery).
+#: ldpnb.contracts itself is the machinery; ldpnb.utils holds the uncontracted conveniences that
+#: check a value in a function's body).
 CONTRACTED: set[str] = {
-    "ldpnb.utils",
     "ldpnb.channels._generic",
     "ldpnb.channels.structured",
     "ldpnb.mechanisms._base",
@@ -38,8 +38,12 @@ CONTRACTED: set[str] = {
     "ldpnb.audit.registry",
     "ldpnb.data.datasets",
     "ldpnb.data.grid",
-    "ldpnb.repro.parallel",
+    "ldpnb.geometry",
+    "ldpnb.parallel",
     "ldpnb.attacks.linkage",
+    "ldpnb.attacks.deniability",
+    "ldpnb.attacks.inference",
+    "ldpnb.attacks.reidentification",
     "ldpnb.estimators._likelihood",
     "ldpnb.measures.lift",
     "ldpnb.measures.pse",
@@ -47,11 +51,27 @@ CONTRACTED: set[str] = {
     "ldpnb.mechanisms.orr",
     "ldpnb.mechanisms.rate_distortion",
     "ldpnb.mechanisms.watchdog",
+    "ldpnb.mechanisms.multidim",
+    "ldpnb.mechanisms.protocols",
+    "ldpnb.estimators._ibu",
     "ldpnb.repro.seeds",
+    "ldpnb.repro.build",
+    "ldpnb.repro.toc",
+    "ldpnb.repro.paperscale",
+    "ldpnb.repro.nbcheck",
+    "ldpnb.repro.nbstrip",
+    "ldpnb.repro.plotting",
+    "ldpnb.repro.sphinx_ext",
+    "ldpnb.stats._estimate",
+    "ldpnb.stats._intervals",
+    "ldpnb.stats._rank",
+    "ldpnb.stats._decide",
     "ldpnb.papers.foundations.figures",
     "ldpnb.papers.audit.figures",
     "ldpnb.papers.ibu.experiments",
     "ldpnb.papers.ibu.figures",
+    "ldpnb.papers.ibu.mle",
+    "ldpnb.papers.ibu.readings",
     "ldpnb.papers.ibu.scoring",
     "ldpnb.papers.ibu.tables",
     "ldpnb.papers.ibu.theory",
@@ -59,11 +79,14 @@ CONTRACTED: set[str] = {
     "ldpnb.papers.lift.figures",
     "ldpnb.papers.lift.grading",
     "ldpnb.papers.lift.theory",
+    "ldpnb.papers.pie.figures",
     "ldpnb.papers.pie.identification",
     "ldpnb.papers.pie.theory",
     "ldpnb.papers.pie.utility",
+    "ldpnb.papers.privic.claims",
     "ldpnb.papers.privic.experiments",
     "ldpnb.papers.privic.figures",
+    "ldpnb.papers.privic.grading",
     "ldpnb.papers.privic.model",
 }
 
@@ -224,3 +247,54 @@ def test_one_non_finite_entry_among_finite_ones_is_refused(rule, bad):
         x[where] = bad
         with pytest.raises(ValueError, match="x must be .*NaN or infinite entries"):
             rule.check(x, "x")
+
+
+# ------------------------------------------------------------------------- checked once per boundary
+_inner_calls: list = []
+
+
+@contract(k=C.Integer(2, 10), x=C.Array(1), eps=C.EPSILON)
+def _inner(k, x, eps):
+    _inner_calls.append((type(k), x.dtype, type(eps)))
+    return k
+
+
+@contract(k=C.Integer(2, 10))
+def _outer(k):
+    return _inner(k + 100, np.array([1, 2]), 1)  # derived values the inner contract would refuse (k > 10)
+
+
+@contract(skip_nested=False, k=C.Integer(2, 10))
+def _outer_checking(k):
+    return _inner(k + 100, np.array([1, 2]), 1)
+
+
+@contract(task=C.Instance(dict, example={"k": 3}))
+def _outer_dict(task):
+    return _inner(task["k"], np.array([1.0]), 1.0)
+
+
+def test_nested_contracted_calls_convert_without_checking():
+    """Inside a contracted call the inner contract converts (an int array to float64, an int epsilon to
+    float) but does not check: the boundary checked once."""
+    _inner_calls.clear()
+    assert _outer(3) == 103
+    assert _inner_calls == [(int, np.float64, float)]
+    with pytest.raises(ValueError, match="k must be an integer in"):
+        _outer(11)  # the boundary itself still checks
+    with pytest.raises(ValueError, match="k must be"):
+        _inner(103, [1.0], 1.0)  # called directly, the inner function is the boundary
+
+
+def test_skip_nested_false_and_incomplete_contracts_let_nested_calls_check():
+    with pytest.raises(ValueError, match="k must be an integer in"):
+        _outer_checking(3)
+    with pytest.raises(ValueError, match="k must be an integer in"):
+        _outer_dict({"k": 50})  # Instance(dict) does not check the dict's content
+    assert contract_of(_outer) and _outer.__skips_nested__ and not _outer_dict.__skips_nested__
+
+
+def test_skipping_ends_with_the_outer_call():
+    _outer(3)
+    with pytest.raises(ValueError):
+        _inner(1, [1.0], 1.0)

@@ -17,7 +17,7 @@ M4 = np.array([[0.10, 0.45, 0.45], [0.45, 0.10, 0.45], [0.45, 0.45, 0.10]])  # m
 M12 = np.array([[0.45, 0.10, 0.45], [0.05, 0.90, 0.05], [0.45, 0.10, 0.45]])  # mechanism (12), T11
 
 
-def krr(k, eps):
+def grr(k, eps):
     e = np.exp(eps)
     C = np.full((k, k), 1 / (k - 1 + e))
     np.fill_diagonal(C, e / (k - 1 + e))
@@ -108,11 +108,11 @@ def test_T0_ibu_monotone_kkt_and_optimal(seed):
     assert r.final_loglik >= -best - 1e-7
 
 
-def test_ibu_recovers_distribution_under_krr():
+def test_ibu_recovers_distribution_under_grr():
     rng = np.random.default_rng(3)
     k, eps, n = 8, 1.5, 200_000
     theta = rng.dirichlet(np.ones(k) * 2)
-    C = krr(k, eps)
+    C = grr(k, eps)
     c = rng.multinomial(n, theta @ C)
     r = ibu(C, c)
     assert r.stopped and r.gap < 1e-3
@@ -128,10 +128,10 @@ def test_ibu_uses_only_observed_outputs_and_handles_zero_columns():
 
 
 def test_ibu_validation():
-    C = krr(3, 1.0)
+    C = grr(3, 1.0)
     with pytest.raises(ValueError, match="length"):
         ibu(C, [1, 2])
-    with pytest.raises(ValueError, match="nonnegative"):
+    with pytest.raises(ValueError, match="counts must be"):
         ibu(C, [1, -2, 3])
     with pytest.raises(ValueError, match="positive total"):
         ibu(C, [0, 0, 0])
@@ -152,7 +152,7 @@ def test_ibu_batch_equals_rowwise_ibu():
 
 def test_ibu_invariant_to_permuting_users():
     rng = np.random.default_rng(9)
-    C = krr(4, 1.0)
+    C = grr(4, 1.0)
     reports = rng.integers(0, 4, size=500)
     a = ibu(C, np.bincount(reports, minlength=4)).estimate
     b = ibu(C, np.bincount(rng.permutation(reports), minlength=4)).estimate
@@ -161,7 +161,7 @@ def test_ibu_invariant_to_permuting_users():
 
 # ----------------------------------------------------------------------------- INV
 def test_inv_raw_unbiased_exact_on_expected_counts():
-    C = krr(5, 0.7)
+    C = grr(5, 0.7)
     theta = np.array([0.1, 0.2, 0.3, 0.15, 0.25])
     np.testing.assert_allclose(inv_raw(C, theta @ C), theta, atol=1e-12)
     assert abs(inv_raw(C, [3, 0, 0, 0, 0]).sum() - 1) < 1e-12
@@ -204,7 +204,7 @@ def test_projection_and_clip_return_distributions(vals):
 
 def test_inv_normalized_and_projected():
     rng = np.random.default_rng(1)
-    C = krr(6, 0.5)
+    C = grr(6, 0.5)
     c = rng.multinomial(200, np.full(6, 1 / 6) @ C)
     v = inv_raw(C, c)
     np.testing.assert_allclose(inv_normalized(C, c), normalize_clip(v))
@@ -221,15 +221,15 @@ def test_fo_estimate_unbiased_on_expected_support():
 
 
 # ------------------------------------------------------------------------- the IBU family
-def _krr_problem(k=30, eps=0.5, n=10**6, seed=5):
+def _grr_problem(k=30, eps=0.5, n=10**6, seed=5):
     rng = np.random.default_rng(seed)
-    C = krr(k, eps)
+    C = grr(k, eps)
     return C, rng.multinomial(n, rng.dirichlet(np.ones(k)) @ C)
 
 
 def test_certificate_bounds_the_gap_to_the_mle():
     """log max_x r_x >= l(MLE) - l(theta) at every iterate (Jensen), and it vanishes at the MLE."""
-    C, c = _krr_problem()
+    C, c = _grr_problem()
     mle = ibu(C, c, criterion="gap", tol=1e-12, max_iter=10**6, accelerate="squarem")
     assert mle.gap <= 1e-12 and mle.converged
     for t in (0, 1, 5, 50, 500):
@@ -242,7 +242,7 @@ def test_certificate_bounds_the_gap_to_the_mle():
 
 
 def test_gap_criterion_and_squarem_reach_the_same_maximum():
-    C, c = _krr_problem(k=12, eps=1.0, n=20_000)
+    C, c = _grr_problem(k=12, eps=1.0, n=20_000)
     plain = ibu(C, c, criterion="gap", tol=1e-9, max_iter=10**6)
     fast = ibu(C, c, criterion="gap", tol=1e-9, max_iter=10**6, accelerate="squarem")
     assert plain.stopped and fast.stopped and plain.gap <= 1e-9 and fast.gap <= 1e-9
@@ -252,7 +252,7 @@ def test_gap_criterion_and_squarem_reach_the_same_maximum():
 
 
 def test_one_engine_for_single_batch_rows_and_gibu():
-    C, c = _krr_problem(k=6, eps=1.0, n=5_000)
+    C, c = _grr_problem(k=6, eps=1.0, n=5_000)
     rng = np.random.default_rng(2)
     batch = np.vstack([c, rng.multinomial(5_000, np.full(6, 1 / 6))])
     b = ibu(C, batch, tol=1e-10, max_iter=5000)
@@ -315,11 +315,11 @@ def test_squarem_forms_each_output_distribution_once():
     """The stabilising update of a SQUAREM cycle starts from the accepted candidate, whose output
     distribution the acceptance test has just formed: it is reused, so the operator never forms
     the same distribution twice in a row (counted on an operator that records its inputs)."""
-    from ldpnb.channels import KRRChannel
+    from ldpnb.mechanisms import GRROperator
 
     seen = {"last": None, "calls": 0, "repeats": 0}
 
-    class Recording(KRRChannel):
+    class Recording(GRROperator):
         def matvec(self, theta):
             if seen["last"] is not None and np.array_equal(theta, seen["last"]):
                 seen["repeats"] += 1
@@ -329,8 +329,25 @@ def test_squarem_forms_each_output_distribution_once():
     rng = np.random.default_rng(4)
     for eps in (2.0, 0.5):
         seen.update(last=None, calls=0, repeats=0)
-        counts = rng.multinomial(50_000, rng.dirichlet(np.ones(64)) @ krr(64, eps))
+        counts = rng.multinomial(50_000, rng.dirichlet(np.ones(64)) @ grr(64, eps))
         res = ibu(Recording(64, eps), counts, criterion="gap", tol=1e-8, max_iter=10**5,
                   accelerate="squarem")
         assert res.converged and res.n_iter > 30
         assert seen["repeats"] == 0 and seen["calls"] > res.n_iter // 2
+
+
+def test_the_inversion_family_takes_a_mechanism_a_matrix_or_an_operator():
+    from ldpnb.mechanisms import GRR, TruncatedGeometric
+
+    c = np.array([10, 20, 30, 40, 50.0])
+    m = GRR(5, 1.0)
+    for f in (inv_raw, inv_normalized, inv_projected):
+        np.testing.assert_array_equal(f(m, c), f(m.channel(), c))
+        np.testing.assert_allclose(f(m.operator(), c), f(m.channel(), c), rtol=1e-12, atol=1e-15)
+    g = TruncatedGeometric(6, 0.8)
+    th = np.full(6, 1 / 6)
+    from ldpnb.estimators import inv_expected_sq_error
+
+    assert inv_expected_sq_error(g, th, 100) == inv_expected_sq_error(g.channel(), th, 100)
+    with pytest.raises(TypeError, match="channel must be"):
+        inv_raw(object(), c)

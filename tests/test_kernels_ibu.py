@@ -20,8 +20,8 @@ def _reference(C, counts, *, tol, max_iter, criterion="loglik", min_iter=0, trac
     Q = (counts / counts.sum())[None, :]
     obs = Q[0] > 0
     Theta = _ibu._theta0_batch(theta0, 1, C.shape[0])
-    return _ibu._run(_ibu._Dense(C, obs), np.ascontiguousarray(Q[:, obs]), Theta, tol=tol, max_iter=max_iter,
-                     criterion=criterion, min_iter=min_iter, trace=trace, single=False)
+    return _ibu._run(_ibu._Dense(C, obs), np.ascontiguousarray(Q[:, obs]), Theta,
+                     _ibu.StopRule(criterion, tol, min_iter, max_iter), trace=trace, single=False)
 
 
 SETTINGS = [dict(tol=0, max_iter=40), dict(tol=1e-9, max_iter=10_000), dict(tol=1e-6, criterion="gap", max_iter=10_000),

@@ -251,7 +251,7 @@ def test_experiment_driver_and_helpers(monkeypatch):
     import pandas as pd
 
     from ldpnb.papers.lift import Curve, put_sweep, random_joints, summarise
-    from ldpnb.papers.lift.experiments import crossover_eps
+    from ldpnb.papers.lift.experiments import crossover
 
     J = random_joints(3, 3, 6, rng=0)
     curves = [Curve("cm", "cm", "alip", 0.5), Curve("sm", "sm", "ldp", None), Curve("a", "sm", "alpha", 0.5, alpha=2.0)]
@@ -262,13 +262,13 @@ def test_experiment_driver_and_helpers(monkeypatch):
     df2 = put_sweep(J, [0.5, 2.0], curves, seed=1)
     pd.testing.assert_frame_equal(df.drop(columns="time"), df2.drop(columns="time"))
     S = summarise(df)
-    assert {"nmi", "nmi_se", "n"} <= set(S.columns) and (S.n == 3).all()
-    # crossover: hi - lo = eps - 1 on the grid 0.5..2 -> root at 1
-    T = pd.DataFrame({"curve": ["h"] * 4 + ["l"] * 4, "eps": [0.5, 0.75, 1.25, 2] * 2,
-                      "nmi": [0.1, 0.2, 0.45, 0.7, 0.6, 0.45, 0.2, 0.0]})
-    x = crossover_eps(T, "h", "l")
-    assert x == pytest.approx(0.75 + 0.5 * 0.25 / 0.5)
-    assert np.isnan(crossover_eps(T, "l", "h"))
+    assert {"nmi", "nmi_lo", "nmi_hi", "n"} <= set(S.columns) and (S.n == 3).all()
+    assert (S.nmi_lo <= S.nmi).all() and (S.nmi <= S.nmi_hi).all()
+    # crossover: hi - lo = eps - 1 on the grid 0.5..2 -> root at 1; never ahead at the end -> beyond the grid
+    eps = np.array([0.5, 0.75, 1.25, 2])
+    hi, lo = np.array([0.1, 0.2, 0.45, 0.7]), np.array([0.6, 0.45, 0.2, 0.0])
+    assert float(crossover(hi, lo, eps)) == pytest.approx(0.75 + 0.5 * 0.25 / 0.5)
+    assert float(crossover(lo, hi, eps)) == pytest.approx(3.0)
     with pytest.raises(ValueError, match="method"):
         Curve("x", "orr")
     with pytest.raises(ValueError, match="ALIP only"):
@@ -302,31 +302,28 @@ def test_comparison_helpers():
     import pandas as pd
 
     from ldpnb.papers.lift.experiments import (
-        budget_verdict, leakage_excess, mean_curve, order_numbers, paired_differences, per_instance_violations,
+        budget_estimate, curve_runs, extreme, instance_min, order_estimate, paired_runs,
     )
 
-    S = pd.DataFrame({"curve": ["a"] * 3 + ["b"] * 3, "eps": [1.0, 2.0, 3.0] * 2,
-                      "nmi": [0.5, 0.7, 0.9995, 0.4, 0.7, 0.9999]})
-    assert list(mean_curve(S, "a").index) == [1.0, 2.0, 3.0]
-    with pytest.raises(ValueError, match="no curve"):
-        mean_curve(S, "c")
     df = pd.DataFrame({"curve": ["a", "a", "b", "b"], "dist": [0, 1, 0, 1], "eps": [1.0, 1.0, 1.0, 1.0],
                        "nmi": [0.5, 0.2, 0.4, 0.3], "min_leak": [0.6, 0.4, 0.5, 0.5], "max_leak": [0.4, 0.6, 0.5, 0.5]})
-    assert per_instance_violations(df, "a", "b") == (1, 2)
-    mask = pd.Series([False, True], index=pd.MultiIndex.from_tuples([(0, 1.0), (1, 1.0)], names=["dist", "eps"]))
-    assert per_instance_violations(df, "a", "b", mask=mask) == (0, 1)
-    ex = leakage_excess(df, {"a": 0.5})
-    row = ex[(ex.curve == "a") & (ex.q == "min_leak")].iloc[0]
-    assert row.excess == pytest.approx(0.0) and row.se == pytest.approx(0.1)
-    v = budget_verdict(ex)
-    assert v["points"] == 2 and v["above"] == 0 and v["at"] == 2
-    # paired differences: a - b = +1 on every distribution at eps 1 (significant), -1 at eps 2 (reversed)
+    assert curve_runs(df, "a").to_numpy().ravel().tolist() == [0.5, 0.2]
+    with pytest.raises(ValueError, match="no curve"):
+        curve_runs(df, "c")
+    assert instance_min(df, "a", "b") == (pytest.approx(-0.1), 2)
+    mask = pd.Series([True, False], index=pd.MultiIndex.from_tuples([(0, 1.0), (1, 1.0)], names=["dist", "eps"]))
+    assert instance_min(df, "a", "b", mask=mask) == (pytest.approx(0.1), 1)
+    est, tab = budget_estimate(df, {"a": 0.5})
+    assert tab.excess.tolist() == pytest.approx([0.0, 0.0]) and est.shape == (2,)
+    assert float(extreme(est).value) == pytest.approx(0.0)
+    # paired differences: a - b = +0.1 on every distribution at eps 1, -0.1 at eps 2 (reversed)
     rows = [("a", d, e, 0.5 + (1 if e == 1.0 else -1) * 0.1 + 0.001 * d) for d in range(10) for e in (1.0, 2.0)]
     rows += [("b", d, e, 0.5) for d in range(10) for e in (1.0, 2.0)]
     P = pd.DataFrame(rows, columns=["curve", "dist", "eps", "nmi"])
-    t = paired_differences(P, "a", "b")
-    assert list(t.index) == [1.0, 2.0] and t["diff"].iloc[0] > 0 > t["diff"].iloc[1]
-    n = order_numbers(t)
-    assert n == {"points": 2, "reversed": 1, "significant": 1, "min_diff": pytest.approx(t["diff"].min()),
-                 "z_min": pytest.approx(n["z_min"])}
-    assert order_numbers(paired_differences(P, "a", "b", eps_max=1.0))["reversed"] == 0
+    a, b = paired_runs(P, "a", "b")
+    assert a.columns.tolist() == [1.0, 2.0]
+    est, info = order_estimate(P, [([("a", "b")], 0.001, True)])
+    assert info["points"] == 2 and info["above"] == 1 and info["below"] == 1
+    assert est.high[0] < -0.001  # the smallest difference is decided below minus the tie: reversed
+    est, info = order_estimate(P, [([("a", "b", {"eps_max": 1.0})], 0.001, True)])
+    assert info["below"] == 0 and est.low[1] > 0.001

@@ -274,3 +274,59 @@ def test_rsrfd_estimator_properties(eps, d, k, seed):
             g = md.rsfd_support_probability(f, d, k, p, q, var, pr)
             np.testing.assert_allclose(md.rsfd_estimate(n * g, n, d, k, p, q, var, pr), f, atol=1e-9)
             assert np.all(md.rsfd_variance(f, n, d, k, p, q, var, pr) >= 0)
+
+
+# ------------------------------------------------------------------ contracts and refusals (audit 4)
+def test_spl_estimate_refuses_one_vector_for_two_attributes():
+    """Audit: spl_estimate([C], 5, [2, 2], 1.0, "grr") spent eps instead of eps/2 (d from len(counts))."""
+    C = np.array([3, 2])
+    two = md.spl_estimate([C, C], 5, [2, 2], 1.0, "grr")
+    assert len(two) == 2
+    with pytest.raises(ValueError, match="one support-count vector per attribute"):
+        md.spl_estimate([C], 5, [2, 2], 1.0, "grr")
+    with pytest.raises(ValueError, match="at most the number of reports"):
+        md.spl_estimate([np.array([30, 2]), C], 5, [2, 2], 1.0, "grr")
+
+
+def test_smp_estimate_refuses_an_attribute_without_users():
+    """Audit: n_j = 0 was replaced by max(n_j, 1), giving 'frequencies' of 5.91 and 3.75."""
+    C = [np.array([3, 2]), np.array([2, 3])]
+    assert len(md.smp_estimate(C, [5, 5], [2, 2], 1.0, "grr")) == 2
+    with pytest.raises(ValueError, match="no user sampled"):
+        md.smp_estimate(C, [0, 5], [2, 2], 1.0, "grr")
+    with pytest.raises(ValueError, match="n_j must be"):
+        md.smp_estimate(C, [-1, 5], [2, 2], 1.0, "grr")
+    with pytest.raises(ValueError, match="at most the number of reports"):
+        md.smp_estimate(C, [2, 5], [2, 2], 1.0, "grr")
+
+
+@pytest.mark.parametrize("call, match", [
+    (lambda: md.rsfd_variance(np.array([.5, .3, .2]), -3, 2, 3, 0.6, 0.2, "grr"), "n must be"),
+    (lambda: md.rsfd_support_probability(np.array([.5, .5]), 2, 2, 1.5, 0.2, "grr"), "p must be"),
+    (lambda: md.rsfd_estimate(np.array([3.0, 2.0, 1.0]), 6, 2, 3, 0.6, 0.2, "grr", prior=[np.nan, 0.5, 0.5]),
+     "prior must be"),
+    (lambda: md.check_dataset(np.array([[0, 1], [1, 2]]), [2.7, 3.9]), "ks must be"),
+    (lambda: md.rsfd_variance(np.zeros(2), 10, 2, 2**40, 0.6, 0.2, "grr"), "k must be"),
+    (lambda: md.sample_attributes(2**40, 3), "n must be"),
+    (lambda: md.exact_privacy_loss([3000, 3000], 1.0), "pairwise table"),
+    (lambda: md.rsfd_tuple_channel([3000, 3000, 3000], 1.0), "tuple channel"),
+    (lambda: md.rsfd_estimate(np.array([30.0, 2.0, 1.0]), 6, 2, 3, 0.6, 0.2, "grr"), "at most the number of users"),
+    (lambda: md.spl_collect(np.array([[0, 1]]), None, 1.0, "rappor"), "protocol must be"),
+])
+def test_multidim_refuses_what_it_used_to_accept(call, match):
+    with pytest.raises((TypeError, ValueError), match=match):
+        call()
+
+
+def test_amplified_epsilon_is_right_at_the_extremes():
+    from decimal import Decimal, localcontext
+
+    for eps, d in ((1e-12, 3), (1e-6, 5), (0.3, 2), (5.0, 4), (705.0, 3), (710.0, 3), (1e4, 3)):
+        got = md.amplified_epsilon(eps, d)
+        with localcontext() as ctx:
+            ctx.prec = 60
+            e = Decimal(eps)
+            exact = e + (Decimal(d) - (d - 1) * (-e).exp()).ln()
+        assert np.isfinite(got) and got == pytest.approx(float(exact), rel=2e-15), (eps, d)
+    np.testing.assert_allclose(md.amplified_epsilon(np.array([1e-12, 1.0, 1e4]), 2),
+                               [md.amplified_epsilon(1e-12, 2), md.amplified_epsilon(1.0, 2), md.amplified_epsilon(1e4, 2)])

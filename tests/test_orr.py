@@ -251,3 +251,18 @@ def test_sampled_srr_outputs_match_the_exact_joint():
     obs, exp = counts[keep], expected[keep]
     assert chisquare(obs, exp * obs.sum() / exp.sum()).pvalue > 1e-6
     assert counts[~keep].sum() <= max(50, 3 * expected[~keep].sum())
+
+
+def test_a_looser_budget_is_never_infeasible():
+    """Audit: optimal_random_response(J, 1.0, 710.0) reported the problem infeasible (e^710
+    overflowed the max-lift bounds); 709 worked.  Beyond the point where the max-lift rows stop
+    binding the result no longer depends on eps_u."""
+    from ldpnb.measures.lift import random_joint
+    from ldpnb.mechanisms import optimal_random_response
+
+    J = random_joint(3, 5, rng=np.random.default_rng(1))
+    res = {e: optimal_random_response(J, 1.0, e) for e in (50.0, 709.0, 710.0, 1e4)}
+    assert all(r.feasible and r.channel is not None for r in res.values())
+    np.testing.assert_allclose(res[710.0].channel, res[709.0].channel, atol=1e-12)
+    np.testing.assert_allclose(res[1e4].channel, res[709.0].channel, atol=1e-12)
+    assert res[1e4].cond_entropy == pytest.approx(res[50.0].cond_entropy, abs=1e-12)

@@ -6,6 +6,7 @@ and its figures are legible in the column (``ldpnb.repro.nbcheck``).  Marked ``b
 runs before the book exists and deselects it.
 """
 
+import json
 import os
 from pathlib import Path
 
@@ -64,3 +65,63 @@ def test_checker_catches_what_it_must():
                   nbformat.v4.new_output("display_data", data={"image/png": "iVBOR", "text/plain": "<Figure size 700x400 with 1 Axes>"})]
     nb.cells = [ok]
     assert output_problems(nb) == []
+
+
+def test_checker_catches_stray_values_and_small_legends():
+    nb = nbformat.v4.new_notebook()
+    cell = nbformat.v4.new_code_cell("grade.record(report, ...)")
+    cell.outputs = [nbformat.v4.new_output("execute_result", data={"text/plain": "{}"}, execution_count=1)]
+    nb.cells = [cell]
+    assert [p.split(": ")[1] for p in output_problems(nb)] == ["stray value"]
+    png = ("iVBORw0KGgoAAAANSUhEUgAABkAAAAJYCAYAAAA=")  # IHDR of a 1600 x 600 PNG
+    small = nbformat.v4.new_code_cell("fig")
+    small.outputs = [nbformat.v4.new_output("display_data", data={"image/png": png, "text/plain": "x"},
+                                            metadata={"image/png": {"width": 800, "height": 300,
+                                                                    "ldpnb-text-px": {"legend": 6.5, "text": 9}}})]
+    ok = nbformat.v4.new_code_cell("fig")
+    ok.outputs = [nbformat.v4.new_output("display_data", data={"image/png": png, "text/plain": "x"},
+                                         metadata={"image/png": {"width": 800, "height": 300,
+                                                                 "ldpnb-text-px": {"legend": 9.7, "text": 9}}})]
+    nb.cells = [small, ok]
+    probs = figure_problems(nb)
+    assert len(probs) == 1 and "legend text 6.5 px" in probs[0] and probs[0].startswith("cell 1")
+
+
+def test_text_probe_measures_legends_at_the_column_width():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from ldpnb.repro.nbcheck import FIGURE_COLUMN_PX, text_px
+
+    fig, ax = plt.subplots(figsize=(7.0, 3), dpi=100)
+    ax.plot([0, 1], label="a")
+    ax.legend(fontsize=6)
+    assert text_px(fig, shown_px=700)["legend"] == round(6 * 100 / 72, 2)  # natural size: 8.33 px
+    assert text_px(fig, shown_px=2 * FIGURE_COLUMN_PX)["legend"] == round(6 * 100 / 72 / 2, 2)  # shrunk by half
+    ax.get_legend().remove()
+    assert text_px(fig, shown_px=700)["legend"] is None
+    plt.close(fig)
+
+
+def test_the_pdf_of_the_book_is_complete():
+    """``make pdf`` printed every page of the toc (at least one PDF page each) with all its figures."""
+    from ldpnb.repro.toc import toc_files
+
+    summary = ROOT / "_build" / "pdf" / "ldpnb-book.json"
+    pdf = summary.with_suffix(".pdf")
+    if not summary.exists():
+        if os.environ.get("CI"):
+            pytest.fail(f"{summary} does not exist: run `make pdf` after `make book`")
+        pytest.skip(f"{summary} does not exist (run `make pdf`)")
+    s = json.loads(summary.read_text(encoding="utf-8"))
+    pages = [p["page"] for p in s["pages"]]
+    assert pages == [f"{f}.html" for f in toc_files(ROOT)], "the PDF does not follow the table of contents"
+    assert all(p["pdf_pages"] >= 1 for p in s["pages"])
+    assert all(p["images"] >= p["figures"] for p in s["pages"]), "a figure is missing from the PDF"
+    from pypdf import PdfReader
+
+    reader = PdfReader(pdf)
+    assert len(reader.pages) == s["pdf_pages"] >= 50
+    assert len(reader.outline) == len(pages), "one bookmark per page"

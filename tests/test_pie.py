@@ -257,6 +257,32 @@ def test_t1_gaussian_scores_mc_and_control_variate():
     assert gaps[1] < gaps[0]
 
 
+def test_gaussian_mc_returns_its_runs():
+    r = pie_pie.gaussian_score_mc(100, 2.0, 50, rng=3)
+    assert r["samples"]["mi"].shape == (50,) and r["samples"]["top"].dtype == bool
+    assert r["mi_bits"] == pytest.approx(r["samples"]["mi"].mean())
+    assert r["bayes_error"] == pytest.approx(1 - r["samples"]["posterior_max"].mean())
+    cv = pie_pie.gaussian_score_mi(100, 2.0, 50, rng=3)
+    assert cv["gap"] == pytest.approx(cv["samples"].mean())
+
+
+def test_rr_and_glh_provide_exactly_eps_ldp():
+    r = pie_pie.ldp_levels((0.3, 2.0))
+    assert np.allclose(r["ldp_rr"], r["eps_rr"], atol=1e-12) and np.allclose(r["ldp_glh"], r["eps_glh"], atol=1e-12)
+
+
+def test_lower_bound_slack_ratio():
+    n = 2**12                                   # log2 n = 12
+    pse, a_t, a_g = np.array([0.5, 0.5, 1.0]), np.array([1.5, 20.0, 2.0]), np.array([10.5, 30.0, 11.5])
+    r = pie_pie.lower_bound_slack_ratio(pse, a_t, a_g, n)
+    assert r[0] == pytest.approx((10.5 - 0.5) / (1.5 - 0.5))          # no clipping: ratio of alpha gaps
+    assert r[1] == pytest.approx(1.0)                                 # both bounds vacuous
+    lb_pse = 1 - 2.0 / 12
+    assert r[2] == pytest.approx((lb_pse - 0.0) / (lb_pse - (1 - 3.0 / 12)))   # LB(4.1) = 1 - 12.5/12 < 0: 0
+    with pytest.raises(ValueError, match="same shape"):
+        pie_pie.lower_bound_slack_ratio(pse, a_t[:2], a_g, n)
+
+
 def test_theorem_checks_have_no_violation():
     rows = pie_pie.theorem_checks(60, rng=3)
     assert len(rows) == 16
@@ -488,11 +514,13 @@ def test_biometric_standin_places_the_pse():
     assert list(r["frr"]) == [0.001, 0.01, 0.1]
 
 
-def test_increase_evidence():
-    ev = pid_pie.increase_evidence([1.0, 2.0, 2.5, 4.0], [0.1, 0.1, 0.2, 0.2], rise_from=1)
-    np.testing.assert_allclose(ev["steps"], [1.0, 0.5, 1.5])
-    np.testing.assert_allclose(ev["step_se"], np.hypot([0.1, 0.1, 0.2], [0.1, 0.2, 0.2]))
-    assert ev["rise"] == pytest.approx(2.0) and ev["rise_se"] == pytest.approx(math.hypot(0.2, 0.1))
+def test_increase_cells():
+    np.testing.assert_allclose(pid_pie.increase_cells([1.0, 2.0, 2.5, 4.0], rise_from=1), [1.0, 0.5, 1.5, 2.0])
+    # along the last axis: the same cells for every row (e.g. half-sample or bootstrap replicates)
+    v = np.array([[1.0, 2.0, 2.5, 4.0], [0.0, 0.0, 1.0, 1.0]])
+    np.testing.assert_allclose(pid_pie.increase_cells(v)[1], [0.0, 1.0, 0.0, 0.0])
+    with pytest.raises(ValueError, match="rise_from"):
+        pid_pie.increase_cells([1.0, 2.0], rise_from=1)
 
 
 def test_best_score_ties_survive_a_per_query_shift():
@@ -519,3 +547,26 @@ def test_theta_finite_at_large_epsilon():
     np.testing.assert_allclose(t[:200], direct, rtol=1e-13)
     np.testing.assert_allclose(theta_glh(np.array([2, 5]), np.array([710.0, 1.0])),
                                [1.0, np.expm1(1.0) / (5 + np.expm1(1.0))], rtol=1e-14)
+
+
+@pytest.mark.parametrize("scale", ["smoke", "book", "paper"])
+def test_every_size_of_the_chapter_meets_its_contract(scale):
+    """The paper-scale run uses the chapter's largest sizes: each is accepted by the contract of the
+    function it is passed to (checked here rather than by a run of an hour)."""
+    from ldpnb.contracts import contract_of
+    from ldpnb.papers.pie import SIZES_BY_SCALE
+    from ldpnb.papers.pie import theory as th
+    from ldpnb.papers.pie import utility as util
+
+    z = SIZES_BY_SCALE[scale]
+    uses = [(pid_pie.partial_knowledge, "se_reps", z["se_reps"]), (pid_pie.pse_bootstrap, "n_boot", z["boot"]),
+            (pid_pie.frr_bootstrap, "n_boot", z["boot"]), (pid_pie.equal_n, "reps", z["eq_reps"]),
+            (pid_pie.single_location, "reps", z["mc_reps"]), (pid_pie.biometric_standin, "sets", z["bio_sets"]),
+            (pid_pie.biometric_standin, "n", z["bio_n"]), (pid_pie.biometric_standin, "n_impostor", z["bio_m"]),
+            (util.utility_runs, "runs", z["runs"]), (util.utility_runs, "runs", z["runs11"]),
+            (th.theorem_checks, "draws", z["draws"]), (pid_pie.convergence, "reps", z["conv_reps"])]
+    uses += [(th.gaussian_score_mi, "reps", r) for r in z["gauss"].values()]
+    for func, name, value in uses:
+        contract_of(func)[name].check(value, name)
+    assert all(2 <= r <= pid_pie._MAX_SUBSETS for r in z["conv_reps"])
+    assert all(n * r <= th.MAX_GAUSS_WORK for n, r in z["gauss"].items())

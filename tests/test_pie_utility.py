@@ -169,14 +169,18 @@ def test_loss_moments_against_monte_carlo():
                                                                   + pop.k0 * U.glh_variance(0.0, pop.n, g, eps)), rel=1e-9)
 
 
-def test_summarise_runs_columns_and_z():
+def test_summarise_runs_columns_and_the_mean_against_the_equations():
+    from ldpnb import stats as S
+
     pop = _pop()
     runs = U.utility_runs(pop, [("rr", 2.0, None), ("glh", 2.0, 5)], 30, rng=4)
     s = U.summarise_runs(runs, pop)
     assert list(s.index.names) == ["mech", "eps", "g"] and len(s) == 2
-    for col in ("emp_all_mean", "binomial_20_lo", "gaussian_5_hi", "emp_20_expected", "emp_all_z", "rel_binomial_se"):
+    for col in ("emp_all_mean", "binomial_20_lo", "gaussian_5_hi", "emp_20_expected", "rel_binomial_mean"):
         assert col in s.columns
-    assert np.all(np.abs(s.emp_all_z) < 5)
+    assert not any(c.endswith(("_z", "_se")) for c in s.columns)   # uncertainty: ldpnb.stats estimates
+    ratio = S.mean(U.run_matrix(runs, "emp_all") / s.emp_all_expected.to_numpy(), simultaneous=True)
+    assert np.all(ratio.low <= 1) and np.all(ratio.high >= 1)
 
 
 # ------------------------------------------------------------------------- Fig. 11
@@ -197,11 +201,80 @@ def test_max_mean_under_limit():
     assert U.max_mean_under_limit(a, b, -1.0) == -math.inf
 
 
-def test_crossing_and_step_z():
+def test_relative_error_moments_against_direct_sampling():
+    """Mean and variance of one symbol's relative error: exact pmf against 20,000 draws of the count."""
+    n, k, eps = 50_000, 2000, 6.0
+    p, q = mech.grr_params(k, eps)
+    rng = np.random.default_rng(11)
+    for kind in ("binomial", "gaussian"):
+        cstar = U.count_threshold(kind, n, p, q, k)
+        for c in (40, 400):
+            m, v = U.relative_error_moments([c], n, k, eps, kind)
+            cnt = rng.binomial(c, p, 20_000) + rng.binomial(n - c, q, 20_000)
+            r = np.abs(c / n - np.where(cnt >= cstar, (cnt / n - q) / (p - q), 0.0)) / (c / n)
+            # mean within 4 SE; variance within 5 SE of a sample variance (kurtosis-aware)
+            assert abs(r.mean() - m[0]) < 4 * r.std() / math.sqrt(r.size)
+            se_var = math.sqrt(max(np.mean((r - r.mean()) ** 4) - r.var() ** 2, 1e-300) / r.size)
+            assert abs(r.var() - v[0]) < 5 * se_var
+            assert U.expected_relative_error([c], n, k, eps, kind)[0] == m[0]
+
+
+def test_best_mixture_under_limit_names_its_points():
+    a, b = np.array([1.0, 0.2, 2.0]), np.array([0.3, 0.0, 0.5])
+    r = U.best_mixture_under_limit(a, b, 0.1)
+    assert r["value"] == pytest.approx(r["w"] * a[r["i"]] + (1 - r["w"]) * a[r["j"]])
+    assert r["w"] * b[r["i"]] + (1 - r["w"]) * b[r["j"]] == pytest.approx(0.1)
+    assert U.best_mixture_under_limit(a, b, 1.0) == {"value": 2.0, "i": 2, "j": 2, "w": 1.0}
+    assert U.best_mixture_under_limit(a, b, -1.0)["i"] == -1
+
+
+def test_printed_pair_distance_single_point_profile():
+    """With a single admissible point, the profile is 20 copies of it: SD = sqrt(Var/20)."""
+    grid = np.array([3000])
+    r = U.printed_pair_distance(grid, N_LT, K_LT, 10.0, 12.72, 1.0, 1.05)
+    m, v = U.relative_error_moments(grid, N_LT, K_LT, 10.0)
+    assert r["max_mean"] == pytest.approx(m[0]) and r["sd"] == pytest.approx(math.sqrt(v[0] / 20))
+    assert r["z"] == pytest.approx((1.05 - m[0]) / r["sd"])
+    assert U.printed_pair_distance(grid, N_LT, K_LT, 10.0, 12.72, 0.0, 1.05)["z"] == math.inf
+
+
+def test_crossing_and_its_bootstrap():
     assert U.crossing([10, 12, 14], [1e-4, 1e-5, 1e-7], 1e-6) == pytest.approx(13.0)
     assert math.isnan(U.crossing([1, 2], [1.0, 0.5], 1e-6))
+    rng = np.random.default_rng(3)
+    runs = np.array([1e-4, 1e-5, 1e-7]) * rng.lognormal(0, 0.2, (30, 3))
+    e = U.crossing_estimate([10, 12, 14], runs, 1e-6, n_boot=400, rng=1)
+    assert e.value == pytest.approx(U.crossing([10, 12, 14], runs.mean(0), 1e-6))
+    assert e.low < 13.0 < e.high and e.method == "bootstrap-bca"
+    with pytest.raises(ValueError, match="at least 10 runs"):
+        U.crossing_estimate([10, 12, 14], runs[:5], 1e-6, n_boot=400, rng=1)
+
+
+def test_rr_guarantee_maps_the_interval_end_to_end():
+    from ldpnb.stats import Estimate
+
+    b = U.rr_guarantee(Estimate(12.9, 12.8, 13.0, method="t", n_runs=20), N_LT, K_LT)
+    beta = lambda e: float(M.fano_lower_bound(M.alpha_rr(e, N_LT, K_LT), N_LT))  # noqa: E731
+    assert (b.value, b.low, b.high) == pytest.approx((beta(12.9), beta(13.0), beta(12.8)))
+
+
+def test_run_matrix_orders_settings_as_the_summary():
     import pandas as pd
 
-    runs = pd.DataFrame({"g": np.repeat([1, 2, 3], 4), "x": [5, 5.1, 4.9, 5, 3, 3.1, 2.9, 3, 3.2, 3.1, 3, 3.1]})
-    z, overall = U.step_z(runs, ["x"])
-    assert z.shape == (2,) and z[0] < 0 < z[1] and overall[0] == pytest.approx(3.1 / 5)
+    df = pd.DataFrame({"mech": ["rr"] * 4 + ["glh"] * 4, "eps": [2.0, 2.0, 1.0, 1.0] * 2,
+                       "g": [0] * 4 + [5] * 4, "run": [0, 1] * 4, "x": np.arange(8.0)})
+    assert U.run_matrix(df, "x").tolist() == [[0.0, 2.0, 4.0, 6.0], [1.0, 3.0, 5.0, 7.0]]
+    with pytest.raises(ValueError, match="same runs"):
+        U.run_matrix(df.iloc[:-1], "x")
+
+
+@pytest.mark.parametrize("eps", [355.0, 709.0, 710.0, 1e4])
+def test_loss_formulas_are_finite_at_large_eps(eps):
+    """(e^eps - 1)^2 overflows from eps ~ 355; the formulas are computed with 1/(e^eps - 1)."""
+    assert np.all(np.isfinite(U.rr_variance(np.array([0.0, 0.5]), 100, 4, eps)))
+    assert U.glh_variance(0.25, 100, 5, eps) == pytest.approx(0.75 / 400)          # (1 - p)/(n(g - 1))
+    assert np.isfinite(U.rr_loss_sum(0.5, 10, 100, 4, eps))
+    assert U.glh_loss_sum(1.0, 4, 100, 5, eps) == pytest.approx((4 - 1) / 400)
+    # and agree with the textbook forms where those are finite
+    e = math.expm1(3.0)
+    assert U.rr_variance(0.3, 100, 4, 3.0) == pytest.approx((4 + e - 1) / (100 * e**2) + 0.3 * 2 / (100 * e))

@@ -389,3 +389,19 @@ def test_ba_log_channel_formed_on_access_and_kept():
     assert np.any(far.channel == 0) or np.any(far.channel < 1e-300)
     normal = far.channel > 1e-300  # subnormal entries keep few significant bits
     assert np.allclose(far.log_channel[normal], np.log(far.channel[normal]), rtol=1e-12, atol=1e-9)
+
+
+def test_kernels_of_a_channel_refuse_rows_not_summing_to_one():
+    """Audit: average_distortion(P3, 1.25 * grr_channel(3, 1), D3) returned 0.715 (contract said
+    NonnegativeMatrix); so did ba_G, ba_iterate_factorization_residual and simulate_counts_batch."""
+    import ldpnb.mechanisms as M
+    from ldpnb.channels import simulate_counts_batch
+
+    C = 1.25 * M.grr_channel(3, 1.0)
+    P3 = np.array([0.5, 0.3, 0.2])
+    D3 = np.abs(np.subtract.outer(np.arange(3.0), np.arange(3.0)))
+    for call in (lambda: M.average_distortion(P3, C, D3), lambda: M.ba_G(C, P3),
+                 lambda: M.ba_iterate_factorization_residual(C, P3, np.exp(-D3)),
+                 lambda: simulate_counts_batch(C, [5, 5, 5], 2, rng=0)):
+        with pytest.raises(ValueError, match="channel must be"):
+            call()

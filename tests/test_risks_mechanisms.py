@@ -134,7 +134,9 @@ def test_rsfd_mechanism_factory_and_refusals():
 
 
 def test_registry_covers_the_protocols_and_matches_the_mechanisms():
-    assert protocol_names() == ("grr", "olh", "ss", "sue", "oue")
+    # derived from the mechanism registry: every frequency-oracle family built from (k, eps), in the
+    # order the classes are defined
+    assert protocol_names() == ("grr", "sue", "oue", "olh", "blh", "ss")
     assert protocol_names(rsfd=True) == ("grr", "sue", "oue")
     assert protocol("GRR") is PROTOCOL_REGISTRY["grr"]
     for name, entry in PROTOCOL_REGISTRY.items():
@@ -144,3 +146,18 @@ def test_registry_covers_the_protocols_and_matches_the_mechanisms():
         assert (mech.p, mech.q) == pytest.approx((p, q), rel=1e-12)
     with pytest.raises(ValueError):
         protocol("rappor")
+
+
+@pytest.mark.parametrize("protocol", ["grr", "sue", "oue", "ss", "olh"])
+def test_expected_pd_accuracy_is_finite_and_right_at_large_epsilon(protocol):
+    """Audit: NaN at eps = 1e4 (e^eps overflowed); UE's 1 - (1 - q)^k cancelled to 0 beyond eps ~ 37.
+    The limits: GRR, SS, SUE -> 1 (the report is the value); OUE, OLH -> 1/2 + 1/(2k)."""
+    from ldpnb.attacks import expected_pd_accuracy
+
+    k = 10
+    limit = 1.0 if protocol in ("grr", "ss", "sue") else 0.5 + 0.5 / k
+    for eps in (60.0, 700.0, 710.0, 1e4):
+        got = expected_pd_accuracy(protocol, eps, k)
+        assert np.isfinite(got) and got == pytest.approx(limit, rel=1e-9), (eps, got)
+    values = [expected_pd_accuracy(protocol, e, k) for e in (0.5, 1.0, 2.0, 5.0, 20.0, 40.0)]
+    assert np.all(np.diff(values) >= -1e-15)

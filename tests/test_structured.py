@@ -7,7 +7,8 @@ import pytest
 from ldpnb import mechanisms as M
 from ldpnb import channels as M_channels
 from ldpnb.estimators import ibu, ibu_batch, log_likelihood
-from ldpnb.channels import ConvolutionChannel, DiagPlusConstChannel, KRRChannel, is_operator
+from ldpnb.channels import ConvolutionChannel, DiagPlusConstChannel, is_operator
+from ldpnb.mechanisms import GRROperator
 
 TOL = 1e-12
 
@@ -26,8 +27,8 @@ def _check_products(op, D, rng):
 
 # ------------------------------------------------------------------------ products
 @pytest.mark.parametrize("k,eps", [(2, 0.5), (7, 1.0), (50, 3.0), (300, 0.1)])
-def test_krr_operator_equals_grr_channel(k, eps, rng):
-    op = KRRChannel(k, eps)
+def test_grr_operator_equals_grr_channel(k, eps, rng):
+    op = GRROperator(k, eps)
     assert is_operator(op) and op.stochastic
     _check_products(op, M.grr_channel(k, eps), rng)
 
@@ -109,7 +110,7 @@ def test_convolution_validation():
     with pytest.raises(ValueError, match="mode"):
         ConvolutionChannel(np.ones(3) / 3, (5,), mode="wrap")
     with pytest.raises(ValueError, match="last axis"):
-        KRRChannel(5, 1.0).matvec(np.ones(4))
+        GRROperator(5, 1.0).matvec(np.ones(4))
 
 
 # ------------------------------------------------------------------------ IBU fast paths
@@ -123,10 +124,10 @@ def _same_ibu(D, op, counts, **kw):
     return a, b
 
 
-@pytest.mark.parametrize("case", ["krr", "geometric", "laplace", "planar_geometric", "planar_laplace"])
+@pytest.mark.parametrize("case", ["grr", "geometric", "laplace", "planar_geometric", "planar_laplace"])
 def test_ibu_operator_same_iterates_as_dense(case, rng):
     D, op = {
-        "krr": lambda: (M.grr_channel(40, 1.2), KRRChannel(40, 1.2)),
+        "grr": lambda: (M.grr_channel(40, 1.2), M.GRR(40, 1.2).operator()),
         "geometric": lambda: (M.geometric_channel(30, 0.4), ConvolutionChannel.geometric(30, 0.4)),
         "laplace": lambda: (M.laplace_channel(30, 0.6), ConvolutionChannel.laplace(30, 0.6)),
         "planar_geometric": lambda: (M.planar_geometric_channel(6, 7, 0.8), ConvolutionChannel.planar_geometric(6, 7, 0.8)),
@@ -151,7 +152,7 @@ def test_ibu_batch_operator_same_as_dense(rng):
     for tol in (0.0, 1e-10):
         np.testing.assert_allclose(ibu_batch(op, Q, tol=tol, max_iter=300), ibu_batch(D, Q, tol=tol, max_iter=300),
                                    rtol=0, atol=TOL)
-    K, Dk = KRRChannel(20, 0.5), M.grr_channel(20, 0.5)
+    K, Dk = GRROperator(20, 0.5), M.grr_channel(20, 0.5)
     Q = rng.integers(0, 50, size=(4, 20))
     np.testing.assert_allclose(ibu_batch(K, Q, tol=1e-11), ibu_batch(Dk, Q, tol=1e-11), rtol=0, atol=TOL)
     # each row equals its own ibu run
@@ -180,7 +181,7 @@ def test_ibu_operator_errors():
     with pytest.raises(ValueError, match="impossible"):
         ibu(op, [1, 0, 0, 0, 0, 0])
     with pytest.raises(ValueError, match="length"):
-        ibu(KRRChannel(5, 1.0), [1, 2, 3])
+        ibu(GRROperator(5, 1.0), [1, 2, 3])
     with pytest.raises(ValueError, match="probability 0"):
         ibu(op, [0, 1, 1, 0, 0, 0], theta0=[1.0, 0, 0, 0])
 
@@ -189,7 +190,7 @@ def test_ibu_operator_errors():
 def test_stopping_criteria_same_on_dense_and_operator(criterion, tol, rng):
     k = 12
     counts = rng.integers(1, 200, size=k)
-    for D, op in [(M.grr_channel(k, 1.0), KRRChannel(k, 1.0)),
+    for D, op in [(M.grr_channel(k, 1.0), GRROperator(k, 1.0)),
                   (M.geometric_channel(k, 0.8), ConvolutionChannel.geometric(k, 0.8))]:
         a, b = _same_ibu(D, op, counts, tol=tol, max_iter=20_000, criterion=criterion)
         assert a.stopped
@@ -200,9 +201,9 @@ def test_stopping_criteria_same_on_dense_and_operator(criterion, tol, rng):
         ibu(M.grr_channel(k, 1.0), counts, criterion="rel")
 
 
-def test_krr_fast_loop_with_unobserved_outputs_and_theta0(rng):
+def test_grr_fast_loop_with_unobserved_outputs_and_theta0(rng):
     k = 30
-    D, op = M.grr_channel(k, 0.7), KRRChannel(k, 0.7)
+    D, op = M.grr_channel(k, 0.7), GRROperator(k, 0.7)
     counts = rng.integers(0, 50, size=k)
     counts[:5] = 0
     _same_ibu(D, op, counts, tol=0, max_iter=200)
@@ -249,3 +250,22 @@ def test_small_eps_keeps_the_whole_kernel_and_edge_pad_is_numpy_pad(rng):
     np.testing.assert_array_equal(_edge_pad(V, (2,)), np.pad(V, [(0, 0), (0, 0), (2, 2)], mode="edge"))
     with pytest.raises(Exception):
         ConvolutionChannel(op.kernel, (10, 10), trim=0.5)
+
+
+def test_the_former_names_are_aliases_of_the_families_operators():
+    """KRRChannel and ConvolutionChannel.geometric/laplace/planar_* are kept for one release: the
+    same operators as the mechanisms' own (products bit for bit)."""
+    from ldpnb.channels import KRRChannel
+
+    assert KRRChannel is GRROperator and isinstance(M.GRR(7, 0.4).operator(), GRROperator)
+    theta = np.random.default_rng(0).dirichlet(np.ones(12))
+    pairs = [(ConvolutionChannel.geometric(12, 0.5), M.TruncatedGeometric(12, 0.5).operator()),
+             (ConvolutionChannel.laplace(12, 0.5), M.DiscreteLaplace(12, 0.5).operator()),
+             (ConvolutionChannel.planar_geometric(3, 4, 0.7, 0.5), M.PlanarGeometric(3, 4, 0.7, 0.5).operator()),
+             (ConvolutionChannel.planar_laplace(3, 4, 0.7, 0.5), M.PlanarLaplace(3, 4, 0.7, 0.5).operator())]
+    for old, new in pairs:
+        np.testing.assert_array_equal(old.matvec(theta), new.matvec(theta))
+        np.testing.assert_array_equal(old.rmatvec(theta), new.rmatvec(theta))
+    for m in (M.GRR(12, 0.5), M.TruncatedGeometric(12, 0.5), M.DiscreteLaplace(12, 0.5),
+              M.PlanarGeometric(3, 4, 0.7, 0.5), M.PlanarLaplace(3, 4, 0.7, 0.5)):
+        np.testing.assert_allclose(m.operator().dense(), m.channel(), rtol=1e-9, atol=1e-15)

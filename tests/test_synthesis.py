@@ -135,7 +135,7 @@ def test_synthesis_text_counts_and_sentences():
     """The glued sentences: IBU 'better' means beating INV by more than 2 paired SE; the verdict and the
     guide quote the table's numbers."""
     import numpy as np
-    from ldpnb.papers.synthesis import experiments as ex, text
+    from ldpnb.papers.synthesis import text
 
     row = dict(emd_diff=-0.01, emd_diff_se=0.001, emd_inv=0.1, emd_ibu=0.09, ldp=1.0, mi=0.5, vx=0.2,
                lift_ldp=0.3)
@@ -146,8 +146,26 @@ def test_synthesis_text_counts_and_sentences():
     v = text.matched_verdict(dict(row), table, table, ["a", "b"], g_mi, g_emd)
     assert v.startswith("At equal information, 1 of 2") and "least unfavourable is b," in v
     assert "At equal utility, 1 of 2 release less" in v and "and 0 of 2 leak less" in v
-    names = ["k-RR", "AORR", "SMP"] + ex.GEO
-    A = {n: dict(row, emd_ibu=0.05 + 0.01 * i, lift_ldp=0.5 - 0.01 * i) for i, n in enumerate(names)}
-    guide = text.reading_guide(A).splitlines()
-    assert len(guide) == 5 and all(line.startswith("* **") for line in guide)
-    assert "k-RR had the smallest EMD after IBU" in guide[0] and f"{len(A)} mechanisms" in guide[3]
+    facts = {k: f"answer {k}" for k in ("oracle", "rule", "n_data", "estimator", "task", "secret", "metric",
+                                         "joint")}
+    guide = text.reading_guide({}, facts).splitlines()
+    # a Markdown table glued as a block (the first edition glued a list inline: one paragraph of '*')
+    assert guide[0].startswith("| Question |") and guide[1] == "|---|---|---|" and len(guide) == 2 + len(facts)
+    assert all(line.startswith("| ") and line.endswith(" |") for line in guide[2:])
+    assert "answer estimator" in guide[5]
+
+
+def test_rate_distortion_check_can_fail_and_skips_r_zero():
+    """E8: a point below BA's curve is a violation; points where R(D) = 0 are not counted (the first
+    edition compared every mechanism with R(D) = 0 and could not fail)."""
+    from ldpnb.papers.synthesis import experiments as ex
+
+    s = _setting()
+    Ds, Is = ex.ba_curve(s, 12)
+    mid = np.flatnonzero(Is > 1e-3)[0]
+    fake = {"cheat": {"distortion": np.array([Ds[mid], ex.constant_report_distortion(s) + 0.1]),
+                      "mi": np.array([Is[mid] / 2, 0.0])}}
+    out = ex.rate_distortion_check(s, fake, points=12)
+    assert out == {"violations": 1, "checked": 1, "worst": pytest.approx(Is[mid] / 2, rel=1e-6)}
+    honest = {"ok": {"distortion": np.array([Ds[mid]]), "mi": np.array([Is[mid] * 1.5])}}
+    assert ex.rate_distortion_check(s, honest, points=12)["violations"] == 0

@@ -224,3 +224,23 @@ def test_subset_merging_properties(seed, n_s, n_x, eps, lam):
     assert mm.mutual_information(p_x, unit="nats") >= cm.mutual_information(p_x, unit="nats") - 1e-12
     C = mm.channel()
     assert np.allclose(C.sum(1), 1) and C.shape == (n_x, mm.n_outputs)
+
+
+@pytest.mark.parametrize("kw, match", [
+    (dict(n_x=float("nan"), low=np.array([0]), groups=[]), "n_x"),
+    (dict(n_x=2.5, low=np.array([0]), groups=[]), "n_x"),
+    (dict(n_x=-3, low=np.array([0]), groups=[]), "n_x"),
+    (dict(n_x=3, low=np.array([7]), groups=[np.array([1, 9])]), "low"),
+    (dict(n_x=3, low=np.array([0, 1]), groups=[np.array([1, 2])]), "partition"),
+    (dict(n_x=3, low=np.array([0]), groups=[np.array([1])]), "partition"),
+    (dict(n_x=3, low=np.array([0]), groups=[np.array([1, 2])], absorbed=np.array([0])), "absorbed"),
+])
+def test_merge_mechanism_refuses_what_is_not_a_partition(kw, match):
+    """Audit: MergeMechanism accepted n_x NaN/2.5/-3, indices off the domain, overlapping or missing
+    blocks, and channel() then failed with a bare IndexError."""
+    from ldpnb.mechanisms import MergeMechanism
+
+    with pytest.raises((TypeError, ValueError), match=match):
+        MergeMechanism(**kw)
+    ok = MergeMechanism(3, np.array([0]), [np.array([1, 2])])
+    np.testing.assert_array_equal(ok.channel(), [[1, 0], [0, 1], [0, 1]])

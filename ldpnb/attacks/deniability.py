@@ -7,14 +7,20 @@ from __future__ import annotations
 
 from math import factorial
 from typing import Sequence
+
 import numpy as np
 from scipy import stats
-from ldpnb.utils import (
-    check_domain_size, check_random_state,
-    check_values,
-)
+
+from ldpnb.contracts import DOMAIN, SEED, Array, Bits, Integer, OneOf, Real, contract
+from ldpnb.mechanisms import hashing as mech
 from ldpnb.mechanisms import multidim as md
 from ldpnb.mechanisms.protocols import protocol as protocol_entry
+from ldpnb.utils import check_domain_size, check_random_state, check_values
+
+_PROTOCOL = OneOf(*md.PROTOCOLS)
+#: Domain sizes of the attacks' closed forms (a product over k terms at most).
+_K = Integer(2, 1 << 24)
+_FORM = OneOf("exact", "paper", "ideal")
 
 __all__ = [
     "expected_pd_accuracy",
@@ -27,6 +33,7 @@ __all__ = [
 # ---------------------------------------------------------------------------------------------
 # plausible-deniability value inference (Sec. 3.2.1)
 # ---------------------------------------------------------------------------------------------
+@contract(protocol=_PROTOCOL, eps=Real(0.0, 1e4, low_open=True), k=_K, form=_FORM)
 def expected_pd_accuracy(protocol: str, eps: float, k: int, form: str = "exact") -> float:
     r"""Expected accuracy (probability) of the plausible-deniability attack on one report.
 
@@ -62,6 +69,13 @@ def ue_accuracy_binomial_sum(p: float, q: float, k: int) -> float:
     return float((1 - p) * (1 - q) ** (k - 1) / k + np.sum(p / i * stats.binom.pmf(i - 1, k - 1, q)))
 
 
+@contract(
+    protocol=_PROTOCOL,
+    eps=Real(0.0, 1e4, low_open=True),
+    ks=Array(1, integer=True, low=2, high=1 << 24, max_size=1 << 16),
+    setting=OneOf("uniform", "non-uniform"),
+    form=_FORM,
+)
 def multi_collection_accuracy(protocol: str, eps: float, ks: Sequence[int], setting: str = "uniform",
                               form: str = "paper") -> float:
     r"""Expected probability of inferring a user's complete profile after ``d = len(ks)`` surveys.
@@ -86,6 +100,7 @@ def multi_collection_accuracy(protocol: str, eps: float, ks: Sequence[int], sett
     raise ValueError("setting must be 'uniform' or 'non-uniform'")
 
 
+@contract(support=Bits(2), rng=SEED)
 def pd_attack_support(support, *, rng=None) -> np.ndarray:
     """Plausible-deniability guess from support sets (Sec. 3.2.1): uniform among the supported
     values (UE: set bits; SS: the subset; OLH: the hash preimage), uniform over the domain when
@@ -104,6 +119,8 @@ def pd_attack_support(support, *, rng=None) -> np.ndarray:
     return guess
 
 
+@contract(x=Array(1, integer=True, low=0, min_size=0), k=DOMAIN, eps=Real(0.0, None, low_open=True, finite=False),
+          protocol=_PROTOCOL, rng=SEED, olh_hash=OneOf("ideal", "cw"))
 def perturb_and_infer(x, k: int, eps: float, protocol: str, *, rng=None, olh_hash: str = "ideal") -> np.ndarray:
     """One collection of ``x`` with a frequency oracle followed by the plausible-deniability
     attack (A1-A4): returns the attacker's guesses.  ``eps = inf`` means "sent in clear"
@@ -131,8 +148,6 @@ def perturb_and_infer(x, k: int, eps: float, protocol: str, *, rng=None, olh_has
     if protocol == "olh" and olh_hash not in ("ideal", "cw"):
         raise ValueError("olh_hash must be 'ideal' or 'cw'")
     if protocol == "olh" and olh_hash == "cw":
-        from ldpnb.mechanisms import hashing as mech
-
         seeds, y = mech.lh_perturb(x, k, eps, rng=rng)
         support = _lh_support_matrix(seeds, y, k, mech.lh_params(eps)[0])
     else:
@@ -142,7 +157,5 @@ def perturb_and_infer(x, k: int, eps: float, protocol: str, *, rng=None, olh_has
 
 def _lh_support_matrix(seeds, y, k: int, g: int) -> np.ndarray:
     """(n, k) bool: value v is in the hash preimage of user i's report (OLH support)."""
-    from ldpnb.mechanisms import hashing as mech
-
     h = mech.lh_hash(np.asarray(seeds)[:, None, :], np.arange(k), g)
     return h == np.asarray(y)[:, None]

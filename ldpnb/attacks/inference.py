@@ -7,13 +7,22 @@ Arcolezi, Gambs, Couchot and Palamidessi (2023), Section 3.3.
 from __future__ import annotations
 
 import contextlib
-
 from typing import Sequence
+
 import numpy as np
-from ldpnb.utils import (
-    check_distribution, check_random_state,
-)
+
+from ldpnb.contracts import EPSILON, SAMPLE_SIZE, SEED, Array, Instance, Integer, OneOf, Optional, Real, contract
+from ldpnb.estimators._inversion import fo_estimate
 from ldpnb.mechanisms import multidim as md
+from ldpnb.utils import check_distribution, check_random_state
+
+_REPORTS = Instance(list, tuple, example=[np.array([0, 1]), np.array([1, 0])])
+_KS = Array(1, integer=True, low=2, high=1 << 20, max_size=1 << 16)
+_PROTOCOL = OneOf(*md._RSFD_PROTOCOLS)
+_FAKE = OneOf(*md._FAKES)
+_FREQS = Instance(list, tuple, example=[np.array([0.5, 0.5]), np.array([0.5, 0.5])])
+_PRIORS = Optional(Instance(list, tuple, example=None))
+_LABELS = Array(1, integer=True, low=0)
 
 __all__ = [
     "synthetic_profiles",
@@ -28,6 +37,7 @@ __all__ = [
 # ---------------------------------------------------------------------------------------------
 # attribute inference on RS+FD / RS+RFD (Sec. 3.3)
 # ---------------------------------------------------------------------------------------------
+@contract(freqs=_FREQS, s=SAMPLE_SIZE, rng=SEED)
 def synthetic_profiles(freqs, s: int, *, rng=None) -> np.ndarray:
     """NK model: ``s`` synthetic tuples, attribute j drawn independently from ``freqs[j]``
     (the product of the estimated marginals), (s, d) int array."""
@@ -38,6 +48,7 @@ def synthetic_profiles(freqs, s: int, *, rng=None) -> np.ndarray:
     return np.column_stack([md._sample_values(md.clip_normalize(f), int(s), rng) for f in freqs])
 
 
+@contract(reports=_REPORTS, ks=_KS, eps=EPSILON, protocol=_PROTOCOL, fake=_FAKE, freqs=_FREQS, priors=_PRIORS)
 def aif_log_likelihood(reports, ks, eps: float, protocol: str, fake: str, freqs, *, priors=None) -> np.ndarray:
     r"""Log-likelihood ratios :math:`\log L_j(y_j) = \log P_{real,j}(y_j) - \log P_{fake,j}(y_j)`
     of "attribute j was sampled" for every report, (n, d).
@@ -82,6 +93,8 @@ def _argmax_random_ties(L: np.ndarray, rng) -> np.ndarray:
     return scores.argmax(axis=1)
 
 
+@contract(reports=_REPORTS, ks=_KS, eps=EPSILON, protocol=_PROTOCOL, fake=_FAKE, freqs=_FREQS, priors=_PRIORS,
+          rng=SEED)
 def aif_bayes(reports, ks, eps: float, protocol: str, fake: str, freqs, *, priors=None, rng=None) -> np.ndarray:
     """Bayes plug-in attribute inference: :math:`\\hat t = \\arg\\max_j L_j(y_j)` with the
     marginals ``freqs`` (true marginals: the oracle upper bound; server estimates: the limit of
@@ -94,8 +107,6 @@ def aif_bayes(reports, ks, eps: float, protocol: str, fake: str, freqs, *, prior
 def _fo_from_labelled(reports, t, ks, eps, protocol):
     """Per-attribute marginal estimates from the labelled users' *real* reports (PK knowledge):
     Eq. (2) with the randomizer's (p, q) at eps' on the users whose sampled attribute is j."""
-    from ldpnb.estimators._inversion import fo_estimate
-
     d = len(reports)
     est, nj = [], []
     for j in range(d):
@@ -112,8 +123,6 @@ def _fo_from_labelled(reports, t, ks, eps, protocol):
 def _fake_from_labelled(reports, t, ks, eps, protocol):
     """Fake-data distribution of each attribute learned from labelled users that did *not*
     sample it: empirical histogram (GRR, add-one smoothing) or Eq. (2) on their bits (UE-r)."""
-    from ldpnb.estimators._inversion import fo_estimate
-
     d = len(reports)
     out = []
     for j in range(d):
@@ -129,6 +138,8 @@ def _fake_from_labelled(reports, t, ks, eps, protocol):
     return out
 
 
+@contract(reports=_REPORTS, t=_LABELS, ks=_KS, eps=EPSILON, protocol=_PROTOCOL, fake=_FAKE, priors=_PRIORS,
+          attacker_fake=Optional(_FAKE), pk_fractions=Array(1, low=0.0, high=1.0, min_size=0, max_size=64), rng=SEED)
 def aif_bayes_models(reports, t, ks, eps: float, protocol: str, fake: str, *, priors=None,
                      attacker_fake: str | None = None, pk_fractions: Sequence[float] = (0.5,), rng=None) -> dict:
     """AIF-ACC (%) of the Bayes plug-in attacker under the NK, PK and HM knowledge models.
@@ -179,6 +190,7 @@ def aif_bayes_models(reports, t, ks, eps: float, protocol: str, fake: str, *, pr
     return out
 
 
+@contract(reports=_REPORTS)
 def rsfd_features(reports) -> np.ndarray:
     """Classifier features of RS+FD tuples: label-encoded values (GRR) or concatenated bits (UE)."""
     cols = [np.asarray(r).reshape(np.asarray(r).shape[0], -1) for r in reports]
@@ -192,24 +204,29 @@ def _openmp_threads(n_jobs: int):
     (:mod:`ldpnb.repro.paperscale` does)."""
     if n_jobs <= 1:
         return contextlib.nullcontext()
-    from threadpoolctl import threadpool_limits
+    from threadpoolctl import threadpool_limits  # noqa: PLC0415 lazy: threadpoolctl only when XGBoost trains
 
     return threadpool_limits(limits=int(n_jobs), user_api="openmp")
 
 
 def _make_classifier(classifier: str, seed: int, n_estimators: int | None, n_jobs: int):
     if classifier == "xgboost":
-        from xgboost import XGBClassifier
+        from xgboost import XGBClassifier  # noqa: PLC0415 lazy: XGBoost loads only when a classifier is trained
 
         kw = {} if n_estimators is None else {"n_estimators": int(n_estimators)}
         return XGBClassifier(random_state=seed, n_jobs=n_jobs, eval_metric="mlogloss", tree_method="hist", **kw)
     if classifier == "hgb":
-        from sklearn.ensemble import HistGradientBoostingClassifier
+        from sklearn.ensemble import HistGradientBoostingClassifier  # noqa: PLC0415 lazy: scikit-learn loads only when a classifier is trained
 
         return HistGradientBoostingClassifier(max_iter=n_estimators or 100, random_state=seed)
     raise ValueError("classifier must be 'xgboost' or 'hgb'")
 
 
+@contract(reports=_REPORTS, t=_LABELS, ks=_KS, eps=EPSILON, protocol=_PROTOCOL, fake=_FAKE,
+          model=OneOf("NK", "PK", "HM"), s_factor=Real(0.0, 1e3), pk_factor=Real(0.0, 1.0, high_open=True),
+          priors=_PRIORS, attacker_fake=Optional(_FAKE), classifier=OneOf("xgboost", "hgb"),
+          n_estimators=Optional(Integer(1, 100_000)), max_train=Optional(SAMPLE_SIZE), n_jobs=Integer(-1, 1024),
+          max_test=Optional(SAMPLE_SIZE), rng=SEED)
 def aif_classifier(reports, t, ks, eps: float, protocol: str, fake: str, *, model: str = "NK",
                    s_factor: float = 1.0, pk_factor: float = 0.5, priors=None,
                    attacker_fake: str | None = None, classifier: str = "xgboost",

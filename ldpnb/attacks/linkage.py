@@ -7,15 +7,31 @@ Murakami and Takahashi (2021), Section 5.
 from __future__ import annotations
 
 import math
+
 import numpy as np
 from scipy import sparse
 
 from ldpnb.contracts import (
-    AnyOf, Array, Integer, OneOf, Optional, RandomState, Real, Unchecked, contract,
+    DECIMALS,
+    EPSILON,
+    MAX_ENTRIES,
+    MAX_REPS,
+    REPS,
+    SAMPLE_SIZE,
+    SEED,
+    AnyOf,
+    Array,
+    Integer,
+    OneOf,
+    Optional,
+    Real,
+    Unchecked,
+    contract,
 )
-from ldpnb.measures.reidentification import _unit_scale, theta_rr
-from ldpnb.utils import check_random_state
 from ldpnb.measures.pse import best_score_error_rate, genuine_impostor, kl_mixed_1d, pse_subsamples
+from ldpnb.measures.reidentification import _unit_scale, theta_rr
+from ldpnb.stats import subsample_se
+from ldpnb.utils import check_random_state
 
 __all__ = [
     "sequences_from_events",
@@ -26,6 +42,8 @@ __all__ = [
     "score_experiment",
 ]
 
+#: Number of distinct items (locations, movies) a matcher indexes: at most 2**24.
+_ITEMS = Integer(1, 1 << 24)
 _SEQS = Unchecked("a list of 1-D integer sequences, one per user", example=[[0, 1, 1], [1, 0, 1]])
 _SCORING = OneOf("raw", "offset")
 _FLOOR = Real(0, 1, low_open=True, high_open=True)
@@ -36,8 +54,10 @@ _FLOOR = Real(0, 1, low_open=True, high_open=True)
 # ---------------------------------------------------------------------------------------------
 
 
-@contract(users=Array(1), times=Array(1), items=Array(1), min_events=Integer(1, None))
-def sequences_from_events(users, times, items, *, min_events: int = 1) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
+@contract(users=Array(1), times=Array(1), items=Array(1), min_events=Integer(1, MAX_ENTRIES))
+def sequences_from_events(
+    users, times, items, *, min_events: int = 1
+) -> tuple[list[np.ndarray], np.ndarray, np.ndarray]:
     """Chronological per-user sequences from an event table (the LT and RH traces of Sec. 5.1).
 
     Returns ``(seqs, user_ids, item_ids)``: ``seqs[i]`` is the item codes (0..k-1) of user
@@ -111,7 +131,7 @@ class MarkovChainMatcher:
     def __init__(self, floor: float = 1e-8) -> None:
         self.floor = float(floor)
 
-    @contract(train_seqs=_SEQS, k=Integer(1, None))
+    @contract(train_seqs=_SEQS, k=_ITEMS)
     def fit(self, train_seqs, k: int) -> "MarkovChainMatcher":
         """Visit probabilities and transition matrices of every user from her training sequence."""
         flat, owner, lens = _concat(train_seqs)
@@ -224,7 +244,7 @@ class SingleLocationAttack:
         cnt[has] = np.add.reduceat(attains.astype(float), pic.indptr[:-1][has])
         return colmax, cnt, has
 
-    @contract(epsilon=AnyOf(Real(0, None, low_open=True), Array(1, low=float(np.finfo(float).tiny))),
+    @contract(epsilon=AnyOf(EPSILON, Array(1, low=float(np.finfo(float).tiny))),
               unit=OneOf("bits", "nats"))
     def rr_exact(self, epsilon, *, unit: str = "bits") -> dict:
         r"""Exact expected error rate and exact D(f_G||f_I) of the scores under the eps-RR.
@@ -283,7 +303,9 @@ class SingleLocationAttack:
                     u=u, fG0=fG0, fI0=fI0, grid=grid)
 
     # ---- Monte Carlo for the RR and the GLH (random oracle) -----------------------------------
-    def _preimages(self, mechanism: str, epsilon: float, g, reps: int, rng) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    def _preimages(
+        self, mechanism: str, epsilon: float, g, reps: int, rng
+    ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         n, k = self.n, self.k
         true = np.tile(np.arange(n), reps)
         xs = self.x[true]
@@ -316,8 +338,8 @@ class SingleLocationAttack:
         c_all = np.concatenate([xs[own], oth])
         return true, r_all, c_all
 
-    @contract(mechanism=OneOf("rr", "glh"), epsilon=Real(0, 700, low_open=True), g=Optional(Integer(2, None)),
-              reps=Integer(1, None), rng=RandomState())
+    @contract(mechanism=OneOf("rr", "glh"), epsilon=Real(0, 700, low_open=True), g=Optional(Integer(2, 1 << 32)),
+              reps=REPS, rng=SEED)
     def simulate(self, mechanism: str, epsilon: float, *, g=None, reps: int = 1, rng=None) -> dict:
         """Monte Carlo of ``reps`` rounds of n obfuscated reports: error rate and score samples.
 
@@ -357,7 +379,7 @@ class SingleLocationAttack:
                     genuine=genuine, impostor=impostor, impostor_weights=weights)
 
 
-@contract(train_seqs=_SEQS, query_seqs=_SEQS, k=Integer(1, None), scoring=_SCORING, floor=_FLOOR)
+@contract(train_seqs=_SEQS, query_seqs=_SEQS, k=_ITEMS, scoring=_SCORING, floor=_FLOOR)
 def score_matrix(train_seqs, query_seqs, k: int, *, scoring: str = "offset", floor: float = 1e-8) -> np.ndarray:
     r"""Log-scores of every query against every user's Markov chain (Sec. 5.1), shape (queries, users).
 
@@ -367,9 +389,9 @@ def score_matrix(train_seqs, query_seqs, k: int, *, scoring: str = "offset", flo
     return MarkovChainMatcher(floor).fit(train_seqs, k).log_scores(query_seqs, scoring=scoring)
 
 
-@contract(train_seqs=_SEQS, query_seqs=_SEQS, k=Integer(1, None), scoring=_SCORING, floor=_FLOOR,
-          decimals=Integer(0, 15), max_impostors=Optional(Integer(1, None)), se_reps=Integer(0, None),
-          rng=RandomState())
+@contract(train_seqs=_SEQS, query_seqs=_SEQS, k=_ITEMS, scoring=_SCORING, floor=_FLOOR,
+          decimals=DECIMALS, max_impostors=Optional(SAMPLE_SIZE), se_reps=Integer(0, MAX_REPS),
+          rng=SEED)
 def score_experiment(train_seqs, query_seqs, k: int, *, scoring: str = "offset", floor: float = 1e-8,
                      decimals: int = 9, max_impostors: int | None = None, se_reps: int = 0, rng=None) -> dict:
     r"""Markov-chain matcher on (training, query) pairs of the same users: PSE, error rate, scores.
@@ -378,14 +400,30 @@ def score_experiment(train_seqs, query_seqs, k: int, *, scoring: str = "offset",
     pooled log-scores), ``error_rate`` (best-score rule, ties at random), ``genuine`` and
     ``impostor`` log-scores (impostors optionally subsampled to ``max_impostors`` for memory; the
     PSE uses all of them), ``n_users``, ``ceiling`` (:math:`\log_2(2M)`, the largest value the PSE
-    estimator can return with :math:`M` impostor scores) and, with ``se_reps > 0``, ``pse_se`` from
-    half-size user subsets (:func:`ldpnb.measures.pse_subsamples`).
+    estimator can return with :math:`M` impostor scores) and, with ``se_reps >= 2``, ``pse_se``: the
+    standard error of the PSE over the users, from ``se_reps`` random half-size user subsets
+    (:func:`ldpnb.measures.pse_subsamples`) by the delete-:math:`n/2` jackknife
+    (:func:`ldpnb.stats.subsample_se`: the spread of the half-sample estimates itself, with no
+    :math:`\sqrt{1/2}` factor; validated against the sampling SD of the PSE over independent score
+    matrices in ``tests/test_stats.py``: 1.0-1.2 times it, conservative, as the nearest-neighbour
+    divergence is not smooth in the users).
+
+    What the standard error is valid for: a PSE whose genuine mass lies on continuous scores or on
+    atoms that many impostor pairs share.  When the genuine scores sit on a few atoms that only a
+    handful of impostor pairs hit exactly (e.g. a genuine score that is one constant; then the PSE
+    is :math:`\log_2(M/c)` for a count :math:`c` of coincidences), a half sample holds about
+    :math:`c/4` of them and its estimate is dominated by the count's discreteness: the standard
+    error is not valid; report the count :math:`c` instead.  A bootstrap over users with replacement
+    is no alternative here: it duplicates users, whose duplicated scores become atoms for the
+    tie-aware estimator.
     """
     rng = check_random_state(rng)
     S = score_matrix(train_seqs, query_seqs, k, scoring=scoring, floor=floor)
     err = best_score_error_rate(S)
-    se = float(np.std(pse_subsamples(S, 0.5, se_reps, decimals=decimals, rng=rng), ddof=1) * math.sqrt(0.5)) \
-        if se_reps >= 2 else float("nan")
+    n_users = S.shape[0]
+    half = max(2, int(round(0.5 * n_users)))
+    se = subsample_se(pse_subsamples(S, 0.5, se_reps, decimals=decimals, rng=rng), n_users, half) \
+        if se_reps >= 2 and half < n_users else float("nan")
     gen, imp = genuine_impostor(S)
     del S
     d = kl_mixed_1d(gen, imp, decimals=decimals)

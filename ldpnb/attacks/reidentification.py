@@ -7,13 +7,36 @@ from __future__ import annotations
 
 from math import comb
 from typing import Sequence
+
 import numpy as np
-from ldpnb.utils import (
-    check_random_state,
-)
-from ldpnb.mechanisms import multidim as md
+
 from ldpnb.attacks.deniability import pd_attack_support, perturb_and_infer
 from ldpnb.attacks.inference import aif_bayes
+from ldpnb.contracts import (
+    EPSILON,
+    MAX_ENTRIES,
+    SEED,
+    Array,
+    Boolean,
+    Dataset,
+    Instance,
+    Integer,
+    OneOf,
+    Optional,
+    Unchecked,
+    contract,
+)
+from ldpnb.mechanisms import multidim as md
+from ldpnb.utils import check_dataset, check_random_state
+
+#: Number of attributes of a survey design (the matching enumerates attribute subsets).
+_D = Integer(2, 62)
+#: Surveys in a chain: at most 2**10.
+_SURVEYS = Integer(1, 1 << 10)
+_KS = Optional(Array(1, integer=True, low=2))
+_TOPK = Array(1, integer=True, low=1, max_size=1 << 10)
+_IDS = Optional(Array(1, integer=True, low=0))
+_DESIGN = Optional(Instance(list, tuple, example=None))
 
 __all__ = [
     "survey_design",
@@ -28,6 +51,7 @@ __all__ = [
 # ---------------------------------------------------------------------------------------------
 # repeated SMP surveys (Secs. 3.2.2-3.2.4)
 # ---------------------------------------------------------------------------------------------
+@contract(d=_D, n_surveys=_SURVEYS, rng=SEED, mode=OneOf("artifact", "all"))
 def survey_design(d: int, n_surveys: int, *, rng=None, mode: str = "artifact") -> list[np.ndarray]:
     """Attribute subsets of the surveys: ``d_sv ~ U{round(d/2), ..., d-1}`` (artifact's
     ``randint(round(d/2), d)``; the paper says "Uniform(d/2, ..., d)") and a random subset of
@@ -44,6 +68,9 @@ def survey_design(d: int, n_surveys: int, *, rng=None, mode: str = "artifact") -
     return out
 
 
+@contract(X=Dataset(), ks=_KS, protocol=OneOf(*md.PROTOCOLS),
+          eps=Unchecked("a budget > 0, or one per attribute; inf = sent in clear (perturb_and_infer checks it)", 1.0),
+          n_surveys=_SURVEYS, setting=OneOf("uniform", "non-uniform"), design=_DESIGN, rng=SEED)
 def simulate_smp_surveys(X, ks, protocol: str, eps, n_surveys: int = 5, setting: str = "uniform", *,
                          design=None, rng=None) -> dict:
     """Repeated SMP collections with plausible-deniability inference.
@@ -61,7 +88,7 @@ def simulate_smp_surveys(X, ks, protocol: str, eps, n_surveys: int = 5, setting:
     values, -1 = unknown), ``n_reports`` (fresh reports per user: total privacy loss is
     ``eps * n_reports``, Sec. 3.2.3) and ``design``.
     """
-    X, ks = md.check_dataset(X, ks)
+    X, ks = check_dataset(X, ks)
     rng = check_random_state(rng)
     n, d = X.shape
     epsv = np.broadcast_to(np.asarray(eps, dtype=float), (d,)).copy()
@@ -108,8 +135,9 @@ class ReidIndex:
     table (one gather per lookup); a larger one a sorted table of the background's distinct keys (a
     binary search per lookup), so no table is larger than about the background itself."""
 
+    @contract(background=Dataset(), ks=_KS, dense_limit=Optional(Integer(0, MAX_ENTRIES)))
     def __init__(self, background, ks=None, *, dense_limit: int | None = None):
-        self.B, self.ks = md.check_dataset(background, ks)
+        self.B, self.ks = check_dataset(background, ks)
         self.N, self.d = self.B.shape
         self.dense_limit = self.N if dense_limit is None else int(dense_limit)
         self._cache: dict[int, tuple] = {}
@@ -166,6 +194,15 @@ def _submasks(b: int):
         s = (s - 1) & b
 
 
+@contract(
+    profiles=Array(2, integer=True, low=-1),
+    background=Unchecked("a ReidIndex or a dataset (the index checks it)", np.array([[0, 1], [1, 0]])),
+    topk=_TOPK,
+    attrs=_IDS,
+    true_ids=_IDS,
+    ks=_KS,
+    per_user=Boolean(),
+)
 def reid_topk(profiles, background, topk: Sequence[int] = (1, 5, 10), *, attrs=None, true_ids=None,
               ks=None, per_user: bool = False):
     r"""RID-ACC (%) of the top-k matching attack with uniformly random tie-breaking, computed as an
@@ -243,6 +280,8 @@ def reid_topk(profiles, background, topk: Sequence[int] = (1, 5, 10), *, attrs=N
     return out
 
 
+@contract(profiles=Array(2, integer=True, low=-1, max_size=1 << 20), background=Dataset(max_size=1 << 20), topk=_TOPK,
+          true_ids=_IDS, attrs=_IDS, rng=SEED)
 def reid_topk_sampled(profiles, background, topk: Sequence[int] = (1, 10), *, true_ids=None,
                       attrs=None, rng=None) -> dict:
     """RID-ACC (%) with explicit random tie-breaking, naive O(n N m) matching (artifact-like);
@@ -266,6 +305,9 @@ def reid_topk_sampled(profiles, background, topk: Sequence[int] = (1, 10), *, tr
     return {k: 100.0 * v / n for k, v in hits.items()}
 
 
+@contract(X=Dataset(), ks=_KS, eps=EPSILON, n_surveys=_SURVEYS, design=_DESIGN,
+          index=Optional(Unchecked("a ReidIndex of X", None)), topk=_TOPK, resample=OneOf("new", "replace"),
+          protocol=OneOf(*md._RSFD_PROTOCOLS), fake=OneOf(*md._FAKES), rng=SEED)
 def rsfd_reid_chain(X, ks, eps: float, n_surveys: int = 5, *, design=None, index=None,
                     topk: Sequence[int] = (1, 10), resample: str = "new", protocol: str = "grr",
                     fake: str = "uniform", rng=None) -> dict:
@@ -283,7 +325,7 @@ def rsfd_reid_chain(X, ks, eps: float, n_surveys: int = 5, *, design=None, index
 
     Returns ``{"rid": {n_surveys: {k: %}}, "aif": [per-survey AIF-ACC %]}``.
     """
-    X, ks = md.check_dataset(X, ks)
+    X, ks = check_dataset(X, ks)
     protocol = md._check_protocol(protocol, md._RSFD_PROTOCOLS)
     fake = md._check_fake(protocol, fake)
     if fake == "prior":
@@ -333,6 +375,7 @@ def rsfd_reid_chain(X, ks, eps: float, n_surveys: int = 5, *, design=None, index
 # ---------------------------------------------------------------------------------------------
 # experiment drivers used by the chapter (loops over parameters, not over users)
 # ---------------------------------------------------------------------------------------------
+@contract(d=_D, rng=SEED)
 def pk_attribute_subset(d: int, *, rng=None) -> np.ndarray:
     """PK-RI background attributes: a random subset of size ~ U{round(d/2), ..., d-1} (artifact)."""
     rng = check_random_state(rng)

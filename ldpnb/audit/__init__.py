@@ -3,11 +3,25 @@ the exact level of the channel is within the claim, and so is an empirical lower
 sampler."""
 
 from .empirical import (
-    clopper_pearson, EmpiricalResult, empirical_epsilon, AuditCase, AuditResult, broken_ue_perturb,
-    broken_ue_epsilon, bonferroni_alpha, chi_square_gof,
+    AuditCase,
+    AuditResult,
+    EmpiricalResult,
+    bonferroni_alpha,
+    broken_ue_epsilon,
+    broken_ue_perturb,
+    chi_square_gof,
+    clopper_pearson,
+    empirical_epsilon,
 )
 from .registry import (
-    MechanismSpec, REGISTRY, available_mechanisms, build_case, audit, audit_grid, audit_broken_ue, sampler_agrees,
+    REGISTRY,
+    MechanismSpec,
+    audit,
+    audit_broken_ue,
+    audit_grid,
+    available_mechanisms,
+    build_case,
+    sampler_agrees,
 )
 
 __all__ = [

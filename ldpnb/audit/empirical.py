@@ -7,13 +7,31 @@ from __future__ import annotations
 import math
 from dataclasses import asdict, dataclass
 from typing import Any, Callable
+
 import numpy as np
 from scipy import stats
+
 from ldpnb.contracts import (
-    MAX_DOMAIN, Array, Boolean, Callable_, Channel, DistanceMatrix, Distribution, Instance, Integer, Optional, Probability,
-    RandomState, Real, contract,
+    EPSILON,
+    MAX_DOMAIN,
+    POSITIVE,
+    SEED,
+    Array,
+    Boolean,
+    Callable_,
+    Channel,
+    Counts,
+    DistanceMatrix,
+    Distribution,
+    Instance,
+    Integer,
+    Optional,
+    Probability,
+    Real,
+    contract,
 )
-from ldpnb.utils import check_positive_int, check_probability, check_random_state
+from ldpnb.mechanisms.unary import ue_params
+from ldpnb.utils import check_positive_int, check_probability, check_random_state, check_values
 
 _OPEN01 = Probability(open_left=True, open_right=True)
 
@@ -38,7 +56,7 @@ Sampler = Callable[[int, int, np.random.Generator], np.ndarray]
 # ---------------------------------------------------------------------------------------------
 
 
-@contract(k=Integer(0), n=Integer(1), alpha=_OPEN01)
+@contract(k=Integer(0, 1 << 53), n=Integer(1, 1 << 53), alpha=_OPEN01)
 def clopper_pearson(k: Any, n: Any, alpha: float = 0.01) -> tuple[float, float]:
     """Exact (Clopper-Pearson) two-sided ``1 - alpha`` confidence interval of a binomial proportion.
 
@@ -67,7 +85,7 @@ def clopper_pearson(k: Any, n: Any, alpha: float = 0.01) -> tuple[float, float]:
     return lo, hi
 
 
-@contract(alpha_total=_OPEN01, n_tests=Integer(1))
+@contract(alpha_total=_OPEN01, n_tests=Integer(1, 1 << 53))
 def bonferroni_alpha(alpha_total: float, n_tests: int) -> float:
     """Per-test error probability ``alpha_total / n_tests`` (family-wise error <= ``alpha_total``)."""
     alpha_total = check_probability(alpha_total, "alpha_total", open_left=True, open_right=True)
@@ -75,7 +93,7 @@ def bonferroni_alpha(alpha_total: float, n_tests: int) -> float:
     return alpha_total / n_tests
 
 
-@contract(counts=Array(1, low=0.0), probs=Distribution(), min_expected=Real(0.0, None, low_open=True))
+@contract(counts=Counts(), probs=Distribution(), min_expected=POSITIVE)
 def chi_square_gof(counts: Any, probs: Any, *, min_expected: float = 5.0) -> tuple[float, int, float]:
     """Pearson chi-square goodness of fit of observed ``counts`` to the law ``probs``.
 
@@ -92,6 +110,8 @@ def chi_square_gof(counts: Any, probs: Any, *, min_expected: float = 5.0) -> tup
     if p_all.shape != o_all.shape:
         raise ValueError(f"counts and probs must have the same length, got {o_all.size} and {p_all.size}")
     n = o_all.sum()
+    if n == 0:
+        raise ValueError("counts must have a positive total (no draw to test)")
     pos = p_all > 0
     if np.any(o_all[~pos] > 0):
         return math.inf, int(pos.sum()) - 1, 0.0
@@ -179,8 +199,16 @@ def _best_event(y1: np.ndarray, y2: np.ndarray, alpha: float) -> tuple[np.ndarra
     return best[1], best[2]
 
 
-@contract(sampler=Callable_(), x1=Integer(0), x2=Integer(0), n_trials=Integer(2, 1 << 30), alpha=_OPEN01,
-          rng=RandomState(), event=Optional(Callable_()), select_fraction=_OPEN01)
+@contract(
+    sampler=Callable_(),
+    x1=Integer(0, 1 << 53),
+    x2=Integer(0, 1 << 53),
+    n_trials=Integer(2, 1 << 30),
+    alpha=_OPEN01,
+    rng=SEED,
+    event=Optional(Callable_()),
+    select_fraction=_OPEN01,
+)
 def empirical_epsilon(
     sampler: Sampler,
     x1: int,
@@ -292,8 +320,8 @@ class AuditCase:
 
 
 AuditCase.__init__ = contract(
-    mechanism=Instance(str, example="m"), epsilon=Real(0.0, None, low_open=True), claimed=Real(0.0, None, low_open=True),
-    sampler=Callable_(), x1=Integer(0), x2=Integer(0), d12=Real(0.0, None, low_open=True),
+    mechanism=Instance(str, example="m"), epsilon=EPSILON, claimed=EPSILON,
+    sampler=Callable_(), x1=Integer(0, 1 << 53), x2=Integer(0, 1 << 53), d12=POSITIVE,
     channel=Optional(Channel()), distance=Optional(DistanceMatrix()), exact=Optional(Real(0.0, None, finite=False)),
     pair_exact=Optional(Real(0.0, None, finite=False)), note=Instance(str, example=""), codes_are_columns=Boolean(),
     code_channel=Optional(Channel()),
@@ -349,7 +377,7 @@ class AuditResult:
 # ---------------------------------------------------------------------------------------------
 
 
-@contract(x=Array(1, integer=True, low=0), k=Integer(2, MAX_DOMAIN), epsilon=Real(0.0, None, low_open=True), rng=RandomState())
+@contract(x=Array(1, integer=True, low=0), k=Integer(2, MAX_DOMAIN), epsilon=EPSILON, rng=SEED)
 def broken_ue_perturb(x: Any, k: int, epsilon: float, *, rng: Any = None) -> np.ndarray:
     """A deliberately broken SUE: the true bit is kept with probability ``e^eps / (e^eps + 1)``.
 
@@ -358,9 +386,6 @@ def broken_ue_perturb(x: Any, k: int, epsilon: float, *, rng: Any = None) -> np.
     mechanism ``1.5 eps``-LDP (:func:`broken_ue_epsilon`), the pattern of bug #11 of pure-LDP
     found by LDP-Auditor.  For the audit's own test only.
     """
-    from ldpnb.mechanisms.unary import ue_params
-    from ldpnb.utils import check_values
-
     rng = check_random_state(rng)
     x = check_values(x, k)
     _, q = ue_params(epsilon, "sue")
@@ -370,7 +395,7 @@ def broken_ue_perturb(x: Any, k: int, epsilon: float, *, rng: Any = None) -> np.
     return bits
 
 
-@contract(epsilon=Real(0.0, None, low_open=True))
+@contract(epsilon=EPSILON)
 def broken_ue_epsilon(epsilon: float) -> float:
     """True level of :func:`broken_ue_perturb`: ``ln(p'(1 - q) / ((1 - p') q)) = 1.5 eps``."""
 

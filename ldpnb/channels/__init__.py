@@ -6,7 +6,7 @@ from ._generic import (
     sample_channel, simulate_counts, ldp_epsilon, geo_ind_epsilon, ldp_epsilon_log, geo_ind_epsilon_log, exact_epsilon, pair_epsilon, worst_pair,
     simulate_counts_batch, clamp_grid_outputs,
 )
-from .structured import ChannelOperator, DiagPlusConstChannel, KRRChannel, ConvolutionChannel, is_operator
+from .structured import ChannelOperator, DiagPlusConstChannel, ConvolutionChannel, is_operator
 
 __all__ = [
     "sample_channel",
@@ -26,3 +26,11 @@ __all__ = [
     "ConvolutionChannel",
     "is_operator",
 ]
+
+
+def __getattr__(name: str):
+    if name == "KRRChannel":  # deprecated name of ldpnb.mechanisms.GRROperator (GRR(k, eps).operator())
+        from ldpnb.mechanisms.grr import GRROperator  # noqa: PLC0415 lazy: deprecated alias of an operator
+
+        return GRROperator
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -292,7 +292,7 @@ def worst_pair(channel: Any, distance: Any = None) -> tuple[int, int]:
     return int(i), int(j)
 
 
-@contract(channel=NonnegativeMatrix(), input_counts=Counts(), reps=Integer(1, MAX_ENTRIES), rng=RandomState())
+@contract(channel=Channel(), input_counts=Counts(), reps=Integer(1, MAX_ENTRIES), rng=RandomState())
 def simulate_counts_batch(channel, input_counts, reps: int, *, rng=None) -> np.ndarray:
     """``reps`` independent report-count vectors: for each input value ``x`` with ``N_x > 0``
     users, ``rng.multinomial(N_x, M[x], size=reps)``, summed over ``x`` (exact in law, loop over

@@ -12,13 +12,19 @@ For the mechanisms of the book these products have closed forms much cheaper tha
 * **diagonal plus constant** (k-RR / GRR, and the support matrices of OUE, SUE, OLH, SS
   used by support-count IBU): :math:`C = aI + b\mathbf{1}\mathbf{1}^\top`, so
   :math:`\theta C = a\theta + b\,(\textstyle\sum\theta)\mathbf{1}`, :math:`O(k)`
-  (:class:`DiagPlusConstChannel`, :class:`KRRChannel`);
+  (:class:`DiagPlusConstChannel`; k-RR's is ``GRR(k, eps).operator()``);
 * **translation invariant on a grid** (linear or planar geometric, discretised Laplace),
   :math:`C[x, z] = K(z - x)`, either on the padded output grid (``mode="full"``) or
   truncated by *clamping* the output to the grid (``mode="clamp"``, the truncated
   mechanisms of :mod:`ldpnb.mechanisms`).  The products are FFT convolutions,
   :math:`O(k \log k)` (:class:`ConvolutionChannel`); the clamped boundary is handled exactly
   (derivation in :class:`ConvolutionChannel`).
+
+The operators know no mechanism family: each family builds its own
+(:meth:`ldpnb.mechanisms.Mechanism.operator`: ``GRR``, ``TruncatedGeometric``, ``DiscreteLaplace``,
+``PlanarGeometric``, ``PlanarLaplace``).  ``KRRChannel`` and the factories
+``ConvolutionChannel.geometric/laplace/planar_geometric/planar_laplace`` are the former names, kept
+for one release.
 
 Every operator has ``shape``, ``matvec(theta)`` (:math:`\theta C`, along the last axis, so a
 batch ``(R, k)`` of distributions gives ``(R, m)``), ``rmatvec(r)`` (:math:`C r`, along the
@@ -47,6 +53,14 @@ __all__ = [
     "ConvolutionChannel",
     "is_operator",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "KRRChannel":  # deprecated name of ldpnb.mechanisms.GRROperator (GRR(k, eps).operator())
+        from ldpnb.mechanisms.grr import GRROperator  # lazy: deprecated alias of a family's operator
+
+        return GRROperator
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @contract(channel=Unchecked("any object: the function tells what it is", example=None))
@@ -148,27 +162,6 @@ class DiagPlusConstChannel(ChannelOperator):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(a={self.a:.6g}, b={self.b:.6g}, k={self.k})"
-
-
-class KRRChannel(DiagPlusConstChannel):
-    r"""k-RR / GRR as an operator: :math:`C = (p - q) I + q \mathbf{1}\mathbf{1}^\top`.
-
-    ``p = e^eps/(e^eps + k - 1)``, ``q = 1/(e^eps + k - 1)`` (Kairouz et al. 2016; ElSalamouny and
-    Palamidessi 2020, eq. (5)); ``dense()`` equals :func:`ldpnb.mechanisms.grr_channel`.
-    """
-
-    @contract(k=Integer(2, MAX_DOMAIN), epsilon=_EPS)
-    def __init__(self, k: int, epsilon: float):
-        from ldpnb.mechanisms.grr import grr_params
-
-        p, q = grr_params(k, epsilon)
-        self.epsilon = epsilon
-        self.p, self.q = p, q
-        super().__init__(p - q, q, k, support=True)  # row sum p + (k-1) q = 1 up to rounding
-        self.stochastic = True
-
-    def __repr__(self) -> str:
-        return f"KRRChannel(k={self.k}, epsilon={self.epsilon:.6g})"
 
 
 # ------------------------------------------------------------------------------ convolution
@@ -310,78 +303,44 @@ class ConvolutionChannel(ChannelOperator):
         self._Kf = sfft.rfftn(core, s=self._L, axes=self._axes)
         self._Kf_conj = np.conj(self._Kf)
 
-    # -------------------------------------------------------------------- factories
+    # -------------------------------------------------------------------- factories (deprecated)
+    # The mechanisms own their operators (``TruncatedGeometric(k, eps).operator()``, ...): these
+    # former factories are kept for one release as aliases of the same kernels.
     @classmethod
     @contract(k=Integer(2, MAX_ENTRIES // 4), epsilon=_EPS)
     def geometric(cls, k: int, epsilon: float) -> ConvolutionChannel:
-        r"""Truncated linear geometric mechanism on ``0..k-1`` (= :func:`ldpnb.mechanisms.geometric_channel`).
+        """Deprecated alias of ``TruncatedGeometric(k, epsilon).operator()`` (any ``k``)."""
+        from ldpnb.mechanisms.metric import _geometric_operator  # lazy: deprecated alias of a family's operator
 
-        Offset kernel :math:`K(d) = \frac{1-\alpha}{1+\alpha}\alpha^{|d|}`, ``alpha = e^{-eps}``
-        (ElSalamouny and Palamidessi 2020, eq. (6)), tails :math:`\sum_{|d| \ge k} = \alpha^k/(1+\alpha)`
-        lumped at ``d = +-k``; clamped (eq. (7)).
-        """
-        alpha = math.exp(-epsilon)
-        d = np.abs(np.arange(-k, k + 1)).astype(np.float64)
-        K = (-math.expm1(-epsilon) / (1.0 + alpha)) * np.power(alpha, d)
-        K[0] = K[-1] = alpha**k / (1.0 + alpha)
-        return cls(K, (k,), mode="clamp")
+        return _geometric_operator(k, epsilon)
 
     @classmethod
     @contract(k=Integer(2, MAX_ENTRIES // 4), epsilon=_EPS, spacing=_EPS)
     def laplace(cls, k: int, epsilon: float, *, spacing: float = 1.0) -> ConvolutionChannel:
-        r"""Discretised truncated Laplace mechanism on ``0..k-1`` (= :func:`ldpnb.mechanisms.laplace_channel`).
+        """Deprecated alias of ``DiscreteLaplace(k, epsilon, spacing).operator()`` (any ``k``)."""
+        from ldpnb.mechanisms.metric import _laplace_operator  # lazy: deprecated alias of a family's operator
 
-        ``d = round(N)``, ``N ~ Laplace(1/eps)``: :math:`K(0) = 1 - e^{-e/2}`,
-        :math:`K(d) = e^{-e|d|}\sinh(e/2)`, tails :math:`P(N \ge k - 1/2) = e^{-e(k - 1/2)}/2`
-        lumped at ``+-k`` (``e = eps * spacing``).
-        """
-        from ldpnb.mechanisms._common import _log_sinh
-
-        e = epsilon * spacing
-        d = np.abs(np.arange(-k, k + 1)).astype(np.float64)
-        K = np.exp(-e * d + _log_sinh(e / 2.0))  # no overflow of sinh at large e
-        K[k] = -math.expm1(-e / 2.0)
-        K[0] = K[-1] = 0.5 * math.exp(-e * (k - 0.5))
-        return cls(K, (k,), mode="clamp")
+        return _laplace_operator(k, epsilon, spacing)
 
     @classmethod
     @contract(rows=Integer(1, MAX_DENSE), cols=Integer(1, MAX_DENSE), epsilon=_EPS, cell_size=_CELL)
     def planar_geometric(cls, rows: int, cols: int, epsilon: float, cell_size: Any = 1.0) -> ConvolutionChannel:
-        """Truncated planar geometric mechanism (= :func:`ldpnb.mechanisms.planar_geometric_channel`).
-
-        Uses the lumped offset kernel of :mod:`ldpnb.mechanisms` (window with neglected mass
-        below 1e-14, tails lumped at ``+-rows``, ``+-cols``), clamped to the grid.
-        """
-        from ldpnb.mechanisms import metric as M
+        """Deprecated alias of ``PlanarGeometric(rows, cols, epsilon, cell_size).operator()`` (any grid)."""
+        from ldpnb.mechanisms import metric as M  # lazy: deprecated alias of a family's operator
 
         rows, cols = M._check_grid(rows, cols)
-        h, w = M._cell_pair(cell_size)
-
-        def block(di, dj):
-            return np.exp(-epsilon * np.hypot(di[:, None] * h, dj[None, :] * w))
-
-        return cls(M._lumped_kernel(rows, cols, h, w, epsilon, block), (rows, cols), mode="clamp")
+        return M._planar_geometric_operator(rows, cols, epsilon, *M._cell_pair(cell_size))
 
     @classmethod
     @contract(rows=Integer(1, MAX_DENSE), cols=Integer(1, MAX_DENSE), epsilon=_EPS, cell_size=_CELL,
               subdivisions=Integer(1, 64))
     def planar_laplace(cls, rows: int, cols: int, epsilon: float, cell_size: Any = 1.0, *,
                        subdivisions: int = 8) -> ConvolutionChannel:
-        """Planar Laplace discretised to the grid and clamped (= :func:`ldpnb.mechanisms.planar_laplace_channel`)."""
-        from ldpnb.mechanisms import metric as M
+        """Deprecated alias of ``PlanarLaplace(rows, cols, epsilon, cell_size, subdivisions=...).operator()``."""
+        from ldpnb.mechanisms import metric as M  # lazy: deprecated alias of a family's operator
 
         rows, cols = M._check_grid(rows, cols)
-        h, w = M._cell_pair(cell_size)
-        s = subdivisions
-        sub = (np.arange(s) + 0.5) / s - 0.5
-
-        def block(di, dj):
-            yy = (di[:, None] + sub[None, :]).reshape(-1) * h
-            xx = (dj[:, None] + sub[None, :]).reshape(-1) * w
-            dens = np.exp(-epsilon * np.hypot(yy[:, None], xx[None, :]))
-            return dens.reshape(di.size, s, dj.size, s).sum(axis=(1, 3))
-
-        return cls(M._lumped_kernel(rows, cols, h, w, epsilon, block), (rows, cols), mode="clamp")
+        return M._planar_laplace_operator(rows, cols, epsilon, *M._cell_pair(cell_size), subdivisions)
 
     # -------------------------------------------------------------------- products
     def matvec(self, theta) -> np.ndarray:

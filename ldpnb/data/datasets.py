@@ -26,9 +26,11 @@ import itertools
 import os
 from dataclasses import dataclass
 from pathlib import Path
+
 import numpy as np
 import pandas as pd
-from ldpnb.contracts import Array, Instance, Integer, OneOf, Optional, RandomState, contract
+
+from ldpnb.contracts import SEED, Array, Instance, Integer, OneOf, Optional, contract
 from ldpnb.utils import check_random_state
 
 __all__ = [
@@ -272,7 +274,7 @@ def cache_dir() -> Path:
     env = os.environ.get(ENV_CACHE_DIR)
     if env:
         return Path(env).expanduser()
-    import pooch
+    import pooch  # noqa: PLC0415 lazy: pooch loads only when a file is downloaded
 
     return Path(pooch.os_cache("ldpnb"))
 
@@ -356,7 +358,7 @@ def fetch(name: str) -> Path:
 
 
 def _download(entry: DataFile) -> Path:
-    import pooch
+    import pooch  # noqa: PLC0415 lazy: pooch loads only when a file is downloaded
 
     cache = cache_dir()
     where = f"pooch cache {cache}"
@@ -633,7 +635,7 @@ NURSERY_VALUES = {
 NURSERY_CLASS_COUNTS = {"not_recom": 4320, "priority": 4266, "spec_prior": 4044, "very_recom": 328, "recommend": 2}
 
 
-@contract(n=Integer(12_959, 12_960), rng=RandomState())
+@contract(n=Integer(12_959, 12_960), rng=SEED)
 def make_nursery(n: int = 12_959, *, rng=0) -> tuple[pd.DataFrame, list[int]]:
     """UCI Nursery rebuilt as its full factorial design (Olave, Rajkovic & Bohanec 1989).
 

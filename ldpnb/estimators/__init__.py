@@ -7,13 +7,13 @@ from ._inversion import (
     fo_variance,
 )
 from ._ibu import (
-    CRITERIA, IBUResult, ibu, ibu_batch, ibu_gap, log_likelihood, ibu_rows, ibu_path, gibu, gibu_log_likelihood,
-    ibu_step,
+    CRITERIA, IBUResult, StopRule, ibu, ibu_batch, ibu_gap, log_likelihood, ibu_rows, ibu_path, gibu,
+    gibu_log_likelihood, ibu_step,
 )
 from ._likelihood import (
     observation_matrix, loglik_observations, is_strictly_concave, concavity_null_direction, is_identifiable,
-    unlikely_mask, likely_subset_linear, likely_subset_krr, planar_delta_prime, distance_to_convex_hull,
-    likely_subset_planar, kkt_residual,
+    unlikely_mask, likely_subset_linear, likely_subset_grr, likely_subset_krr, planar_delta_prime,
+    distance_to_convex_hull, likely_subset_planar, kkt_residual,
 )
 
 __all__ = [
@@ -30,6 +30,7 @@ __all__ = [
     "rappor_unbiased",
     "fo_variance",
     "IBUResult",
+    "StopRule",
     "ibu",
     "ibu_batch",
     "log_likelihood",
@@ -47,6 +48,7 @@ __all__ = [
     "is_identifiable",
     "unlikely_mask",
     "likely_subset_linear",
+    "likely_subset_grr",
     "likely_subset_krr",
     "planar_delta_prime",
     "distance_to_convex_hull",

@@ -29,9 +29,17 @@ Stopping early acts as a regulariser: from the uniform start, the first iterates
 under strong noise the likelihood is flat enough that ``"loglik"`` stops after few updates: the
 estimate is then between the uniform start and the MLE (see the IBU chapter).
 
-Every entry point (:func:`ibu` for one run or a batch of runs, :func:`ibu_rows` for non-stochastic
-observation matrices, :func:`gibu` for several channels, :func:`ibu_path`, :func:`ibu_step`) runs the
-same update and stopping rule and returns the same :class:`IBUResult`.
+**One update, one stopping rule, five engines.**  The rule is one object, :class:`StopRule`
+(``criterion``, ``tol``, ``min_iter``, ``max_iter``), asked by every engine: the batch engine
+(dense or operator products, :func:`_run`), its single-run dense form (the same arithmetic on 1-D
+arrays, tested bit for bit against it), the inlined :math:`aI + b\mathbf 1\mathbf 1^\top` engine
+of k-RR's operator, and SQUAREM for one run or a batch (same fixed point, read at the start of each
+cycle).  :func:`ibu` picks the engine from ``method`` (``"em"`` or ``"squarem"``) and the form of the
+channel (a matrix, a :class:`~ldpnb.channels.structured.ChannelOperator`, or a
+:class:`~ldpnb.mechanisms.Mechanism`, which brings its own operator).  Every entry point (:func:`ibu`
+for one run or a batch of runs, :func:`ibu_rows` for non-stochastic observation matrices,
+:func:`gibu` for several channels, :func:`ibu_path` and :func:`ibu_step` for drawing) runs the same
+update and returns the same :class:`IBUResult`.
 """
 
 from __future__ import annotations
@@ -42,14 +50,17 @@ from typing import Any
 import numpy as np
 
 from ldpnb.channels.structured import ChannelOperator, DiagPlusConstChannel, is_operator
-from ldpnb.estimators._inversion import _check_report_counts
-from ldpnb.utils import (
-    check_channel, check_counts, check_distribution, check_finite_array, check_nonnegative,
-    check_nonnegative_matrix, check_positive_int,
+from ldpnb.contracts import (
+    MAX_ENTRIES, AnyOf, Array, Boolean, Channel, Counts, Distribution, Instance, Integer, NonnegativeMatrix, OneOf,
+    Optional, Real, contract,
 )
+from ldpnb.estimators._inversion import _check_report_counts
+from ldpnb.mechanisms._base import Mechanism
+from ldpnb.utils import check_finite_array
 
 __all__ = [
     "IBUResult",
+    "StopRule",
     "ibu",
     "ibu_batch",
     "log_likelihood",
@@ -121,20 +132,76 @@ class IBUResult:
         return self.loglik
 
     def certified(self, tol: float = CONVERGED_GAP):
-        """Whether the estimate is within ``tol`` nats per report of the maximum likelihood."""
+        """Whether the estimate is within ``tol`` nats per report of the maximum likelihood (``tol``: a
+        real number >= 0, possibly infinite)."""
+        tol = Real(0.0, None, finite=False).check(tol, "tol")
         return np.asarray(self.gap) <= tol if np.ndim(self.gap) else bool(self.gap <= tol)
 
 
-# ----------------------------------------------------------------------------- validation helpers
-def _check_tol(tol) -> float:
-    """A stopping threshold: a real number, finite and >= 0 (``0`` runs exactly ``max_iter`` updates)."""
-    return check_nonnegative(tol, "tol")
+# ----------------------------------------------------------------------------- the stopping rule
+@dataclass(frozen=True)
+class StopRule:
+    r"""The stopping rule of IBU, written once and asked by every engine (plain, batch, SQUAREM,
+    structured).
 
+    ``t`` counts updates (evaluations of the EM map; SQUAREM counts every one of its evaluations).
+    A run stops
 
-def _check_criterion(criterion) -> str:
-    if criterion not in CRITERIA:
-        raise ValueError(f"criterion must be one of {CRITERIA}, got {criterion!r}")
-    return criterion
+    * **before** the update ``t + 1``, with criterion ``"gap"``, when the certificate
+      :math:`\log\max_x r_x(\theta^t) \le` ``tol`` (the vector :math:`r` is the one the update
+      computes anyway) and ``t >= min_iter`` (:meth:`before_update`);
+    * **after** the update ``t``, with ``"loglik"`` (:math:`|\ell(\theta^t) - \ell(\theta^{t-1})|`),
+      ``"max_abs"`` or ``"l1"`` (:math:`\|\theta^t - \theta^{t-1}\|`), when the change is below
+      ``tol`` and ``t >= max(min_iter, 1)`` (:meth:`after_update`; SQUAREM reads the change of
+      :math:`\ell` between the starts of two cycles);
+    * at ``t = max_iter`` in any case; ``tol = 0`` runs exactly ``max_iter`` updates.
+
+    An engine that cannot honour a rule refuses it (SQUAREM: ``"gap"`` or ``"loglik"`` only, and on
+    a batch ``"gap"`` with ``tol > 0``) rather than ignoring it.
+    """
+
+    criterion: str = "loglik"
+    tol: float = 1e-8
+    min_iter: int = 0
+    max_iter: int = 10_000
+
+    def __post_init__(self) -> None:
+        if self.criterion not in CRITERIA:
+            raise ValueError(f"criterion must be one of {CRITERIA}, got {self.criterion!r}")
+        object.__setattr__(self, "tol", Real(0.0, None).check(self.tol, "tol"))
+        object.__setattr__(self, "min_iter", Integer(0, None).check(self.min_iter, "min_iter"))
+        object.__setattr__(self, "max_iter", Integer(0, None).check(self.max_iter, "max_iter"))
+
+    @property
+    def fixed(self) -> bool:
+        """``tol == 0``: exactly ``max_iter`` updates, no rule."""
+        return self.tol == 0
+
+    @property
+    def on_gap(self) -> bool:
+        """The rule reads the certificate before each update."""
+        return self.criterion == "gap" and not self.fixed
+
+    @property
+    def on_change(self) -> bool:
+        """The rule reads a change after each update (``"loglik"``, ``"max_abs"``, ``"l1"``)."""
+        return self.criterion != "gap" and not self.fixed
+
+    def before_update(self, gap, t):
+        """Stop before the next update: ``gap <= tol`` and ``t >= min_iter`` (arrays broadcast)."""
+        return (gap <= self.tol) & (t >= self.min_iter)
+
+    def after_update(self, change, t):
+        """Stop after update ``t``: ``change < tol`` and ``t >= max(min_iter, 1)`` (arrays broadcast)."""
+        return (change < self.tol) & (t >= max(self.min_iter, 1))
+
+    def change(self, ll_old, ll_new, theta_old, theta_new):
+        """The change the rule reads: ``|ll_new - ll_old|`` or the max / sum of ``|theta_new - theta_old|``
+        along the last axis."""
+        if self.criterion == "loglik":
+            return np.abs(ll_new - ll_old)
+        d = np.abs(theta_new - theta_old)
+        return d.max(axis=-1) if self.criterion == "max_abs" else d.sum(axis=-1)
 
 
 def _theta0_batch(theta0, R: int, k: int, *, full_support: bool = False) -> np.ndarray:
@@ -191,6 +258,8 @@ def _transpose_copy(C: np.ndarray) -> np.ndarray:
 class _Dense:
     """Products of a dense channel restricted to the observed outputs."""
 
+    kind = "dense"
+
     def __init__(self, C: np.ndarray, obs: np.ndarray) -> None:
         # every output observed (the usual case): no gather, the channel itself (C-contiguous)
         self.C = np.ascontiguousarray(C) if bool(obs.all()) else np.ascontiguousarray(C[:, obs])
@@ -213,6 +282,8 @@ class _Dense:
 
 class _Operator:
     """Products of a :class:`~ldpnb.channels.structured.ChannelOperator` (observed outputs only)."""
+
+    kind = "operator"
 
     def __init__(self, op: ChannelOperator, obs: np.ndarray) -> None:
         self.op, self.obs = op, obs
@@ -239,6 +310,16 @@ class _Operator:
         return self.op.rmatvec(full)
 
 
+class _DiagPlusConst:
+    """The products of :math:`aI + b\\mathbf 1\\mathbf 1^\\top` inlined (one fully observed run,
+    :func:`_run_diag_plus_const`)."""
+
+    kind = "diag+const"
+
+    def __init__(self, op: DiagPlusConstChannel) -> None:
+        self.op, self.a, self.b = op, op.a, op.b
+
+
 def _loglik(Q: np.ndarray, D: np.ndarray, pos: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
         return np.where(pos, Q * np.log(np.where(pos, D, 1.0)), 0.0).sum(axis=1)
@@ -248,11 +329,13 @@ def _ratio(Q: np.ndarray, D: np.ndarray, pos: np.ndarray) -> np.ndarray:
     return np.divide(Q, D, out=np.zeros_like(Q), where=pos)
 
 
-# ----------------------------------------------------------------------------- the engine
-def _run(prod, Q: np.ndarray, Theta: np.ndarray, *, tol: float, max_iter: int, criterion: str,
-         min_iter: int = 0, trace: bool = False, single: bool = True) -> IBUResult:
-    """Run the IBU update on every row of ``Q`` (normalised reports on the observed outputs) from
-    ``Theta`` until each row meets the stopping rule; a row that stops is frozen.
+# ----------------------------------------------------------------------------- the engines
+# Each engine runs the same update and asks the same StopRule; they differ in how they form the
+# products (a dense matrix, an operator, the inlined a I + b 11^T) and in how many runs they carry.
+def _run(prod, Q: np.ndarray, Theta: np.ndarray, stop: StopRule, *, trace: bool = False,
+         single: bool = True) -> IBUResult:
+    """EM on every row of ``Q`` (normalised reports on the observed outputs) from ``Theta`` until each
+    row meets the stopping rule; a row that stops is frozen (the batch engine, dense or operator).
 
     The working arrays hold the active rows only (compacted when rows stop), so that a single run
     or a batch whose rows are all active pays no gather/scatter per iteration.  One run with a
@@ -263,11 +346,9 @@ def _run(prod, Q: np.ndarray, Theta: np.ndarray, *, tol: float, max_iter: int, c
     if np.any(pos & ~(prod.raw(Theta) > 0)):
         raise ValueError("theta0 gives probability 0 to an observed output; start from a full-support distribution")
     if single and R == 1 and isinstance(prod, _Dense) and bool(pos.all()):
-        return _run_single_dense(prod, Q[0], Theta[0].copy(), tol=tol, max_iter=max_iter, criterion=criterion,
-                                 min_iter=min_iter, trace=trace)
+        return _run_single_dense(prod, Q[0], Theta[0].copy(), stop, trace=trace)
     D = prod.out(Theta)
-    need_ll = trace or criterion == "loglik"
-    fixed = tol == 0
+    need_ll = trace or stop.criterion == "loglik"
     out_theta, out_den = Theta.copy(), D.copy()
     n_iter = np.zeros(R, dtype=np.int64)
     converged = np.zeros(R, dtype=bool)
@@ -287,11 +368,11 @@ def _run(prod, Q: np.ndarray, Theta: np.ndarray, *, tol: float, max_iter: int, c
         if ll is not None:
             ll = ll[keep]
 
-    while t < max_iter and idx.size:
+    while t < stop.max_iter and idx.size:
         r = prod.back(_ratio(Qa, Da, Pa))
-        if criterion == "gap" and not fixed:
+        if stop.on_gap:
             g = np.log(r.max(axis=1))
-            done = (g <= tol) & (t >= min_iter)
+            done = stop.before_update(g, t)
             if np.any(done):
                 gap[idx[done]] = g[done]
                 converged[idx[done]] = True
@@ -310,17 +391,14 @@ def _run(prod, Q: np.ndarray, Theta: np.ndarray, *, tol: float, max_iter: int, c
             new_ll = _loglik(Qa, Da, Pa)
             if tracing and idx[0] == 0:
                 tr.append(float(new_ll[0]))
-        if fixed or criterion == "gap":
+        if not stop.on_change:
             if need_ll:
                 ll = new_ll
             continue
-        if criterion == "loglik":
-            change = np.abs(new_ll - ll)
+        change = stop.change(ll, new_ll if need_ll else None, old, Th)
+        if stop.criterion == "loglik":
             ll = new_ll
-        else:
-            d = np.abs(Th - old)
-            change = d.max(axis=1) if criterion == "max_abs" else d.sum(axis=1)
-        done = (change < tol) & (t >= max(min_iter, 1))
+        done = stop.after_update(change, t)
         if np.any(done):
             converged[idx[done]] = True
             tracing = tracing and not (done[0] and idx[0] == 0)
@@ -337,12 +415,11 @@ def _run(prod, Q: np.ndarray, Theta: np.ndarray, *, tol: float, max_iter: int, c
     trace_arr = np.asarray(tr) if trace else None
     if single:
         return IBUResult(out_theta[0], int(n_iter[0]), bool(converged[0]), float(final_ll[0]), float(gap[0]),
-                         trace_arr, criterion, tol)
-    return IBUResult(out_theta, n_iter, converged, final_ll, gap, trace_arr, criterion, tol)
+                         trace_arr, stop.criterion, stop.tol)
+    return IBUResult(out_theta, n_iter, converged, final_ll, gap, trace_arr, stop.criterion, stop.tol)
 
 
-def _run_single_dense(prod: _Dense, q: np.ndarray, theta: np.ndarray, *, tol: float, max_iter: int, criterion: str,
-                      min_iter: int, trace: bool) -> IBUResult:
+def _run_single_dense(prod: _Dense, q: np.ndarray, theta: np.ndarray, stop: StopRule, *, trace: bool) -> IBUResult:
     """:func:`_run` for one run of a dense channel with every (kept) output observed, on 1-D arrays.
 
     The same arithmetic, operation for operation, as the batch engine on a ``(1, k)`` array (numpy
@@ -353,20 +430,19 @@ def _run_single_dense(prod: _Dense, q: np.ndarray, theta: np.ndarray, *, tol: fl
     """
     C, CT = prod.C, prod.CT
     den = theta @ C
-    need_ll = trace or criterion == "loglik"
-    fixed = tol == 0
+    need_ll = trace or stop.criterion == "loglik"
     ll = float((q * np.log(den)).sum()) if need_ll else 0.0
     tr = [ll] if trace else None
     ratio = np.empty_like(q)
     t = 0
     converged = False
     g = np.nan
-    while t < max_iter:
+    while t < stop.max_iter:
         np.divide(q, den, out=ratio)
         r = ratio @ CT
-        if criterion == "gap" and not fixed:
+        if stop.on_gap:
             g = float(np.log(r.max()))
-            if g <= tol and t >= min_iter:
+            if stop.before_update(g, t):
                 converged = True
                 break
             g = np.nan
@@ -379,27 +455,24 @@ def _run_single_dense(prod: _Dense, q: np.ndarray, theta: np.ndarray, *, tol: fl
             new_ll = float((q * np.log(den)).sum())
             if trace:
                 tr.append(new_ll)
-        if fixed or criterion == "gap":
+        if not stop.on_change:
             if need_ll:
                 ll = new_ll
             continue
-        if criterion == "loglik":
-            change = abs(new_ll - ll)
+        change = stop.change(ll, new_ll if need_ll else None, old, theta)
+        if stop.criterion == "loglik":
             ll = new_ll
-        else:
-            d = np.abs(theta - old)
-            change = float(d.max() if criterion == "max_abs" else d.sum())
-        if change < tol and t >= max(min_iter, 1):
+        if stop.after_update(change, t):
             converged = True
             break
     if np.isnan(g):
         g = float(np.log((np.divide(q, den) @ CT).max()))
     final_ll = float((q * np.log(den)).sum())
-    return IBUResult(theta, t, converged, final_ll, max(g, 0.0), np.asarray(tr) if trace else None, criterion, tol)
+    return IBUResult(theta, t, converged, final_ll, max(g, 0.0), np.asarray(tr) if trace else None, stop.criterion,
+                     stop.tol)
 
 
-def _run_squarem(prod, Q: np.ndarray, Theta: np.ndarray, *, tol: float, max_iter: int, criterion: str,
-                 trace: bool) -> IBUResult:
+def _run_squarem(prod, Q: np.ndarray, Theta: np.ndarray, stop: StopRule, *, trace: bool) -> IBUResult:
     r"""One run of IBU accelerated by SQUAREM (Varadhan and Roland 2008, scheme S3).
 
     From :math:`\theta`, two EM updates give :math:`\theta_1, \theta_2`; with
@@ -409,11 +482,16 @@ def _run_squarem(prod, Q: np.ndarray, Theta: np.ndarray, *, tol: float, max_iter
     log-likelihood is not below :math:`\ell(\theta)` (else :math:`\alpha` is moved halfway towards
     :math:`-1`, which is two plain EM updates), and one EM update stabilises it. The fixed points
     (the MLE) and the certificate are those of plain IBU; ``n_iter`` counts EM updates (evaluations
-    of the map), so the cost compares directly with :func:`ibu`'s.  A cycle forms the log-likelihood
-    twice (at :math:`\theta`, for the stopping rule and the acceptance test, and at the candidate)
-    and every output distribution once (the stabilising update reuses the accepted candidate's, the
-    first update the start's, the result the last certified iterate's).
+    of the map), so the cost compares directly with :func:`ibu`'s.  The stopping rule is read at
+    the start of each cycle (criterion ``"gap"``: the certificate of :math:`\theta`; ``"loglik"``:
+    the change of :math:`\ell` since the start of the previous cycle), with the number of updates
+    done so far, so ``min_iter`` is honoured to within a cycle (3 updates).  A cycle forms the
+    log-likelihood twice (at :math:`\theta`, for the stopping rule and the acceptance test, and at
+    the candidate) and every output distribution once (the stabilising update reuses the accepted
+    candidate's, the first update the start's, the result the last certified iterate's).
     """
+    if stop.criterion not in ("gap", "loglik") and not stop.fixed:
+        raise ValueError("SQUAREM stops on criterion 'gap' or 'loglik' (or tol=0)")
     pos = Q > 0
     if pos.all():  # always, for one run on its observed outputs: the masks select everything
         def ratio(D):
@@ -446,26 +524,24 @@ def _run_squarem(prod, Q: np.ndarray, Theta: np.ndarray, *, tol: float, max_iter
     if np.any(pos & ~(raw > 0)):
         raise ValueError("theta0 gives probability 0 to an observed output; start from a full-support distribution")
     D_theta = prod.out_of_raw(raw)  # the output distribution of theta, when formed
-    fixed = tol == 0
     tr = []
     evals = 0
     ll_prev = -np.inf
     converged = False
-    while evals < max_iter:
+    while evals < stop.max_iter:
         t1, ll, gap, D_theta = em(theta, D=D_theta)
         if trace:
             tr.append(ll)
-        if not fixed:
-            if criterion == "gap" and gap <= tol:
-                converged = True
-                break
-            if criterion == "loglik" and abs(ll - ll_prev) < tol:
-                converged = True
-                break
+        if stop.on_gap and stop.before_update(gap, evals):
+            converged = True
+            break
+        if stop.on_change and stop.after_update(stop.change(ll_prev, ll, None, None), evals):
+            converged = True
+            break
         ll_prev = ll
         evals += 1
         D_theta = None
-        if evals >= max_iter:
+        if evals >= stop.max_iter:
             theta = t1
             break
         t2, *_ = em(t1, scores=False)
@@ -489,7 +565,7 @@ def _run_squarem(prod, Q: np.ndarray, Theta: np.ndarray, *, tol: float, max_iter
             alpha = min((alpha - 1.0) / 2.0, -1.0)
             if alpha > -1.0 - 1e-12:
                 break
-        if evals >= max_iter:
+        if evals >= stop.max_iter:
             theta, D_theta = cand, D_cand
             break
         theta, *_ = em(cand, scores=False, D=D_cand)  # stabilisation
@@ -499,19 +575,22 @@ def _run_squarem(prod, Q: np.ndarray, Theta: np.ndarray, *, tol: float, max_iter
     gap = max(float(np.log(prod.back(ratio(D)).max())), 0.0)
     if trace and (not tr or tr[-1] != final_ll):
         tr.append(final_ll)
-    return IBUResult(theta[0], evals, converged, final_ll, gap, np.asarray(tr) if trace else None, criterion, tol)
+    return IBUResult(theta[0], evals, converged, final_ll, gap, np.asarray(tr) if trace else None, stop.criterion,
+                     stop.tol)
 
 
-# ----------------------------------------------------------------------------- SQUAREM on a batch
-# (added for the IBU chapter: the certified MLE of 100 runs per setting; one run is _run_squarem)
-def _run_squarem_batch(prod, Q: np.ndarray, Theta: np.ndarray, *, tol: float, max_iter: int) -> IBUResult:
+def _run_squarem_batch(prod, Q: np.ndarray, Theta: np.ndarray, stop: StopRule, *, trace: bool = False) -> IBUResult:
     r"""The SQUAREM scheme of :func:`_run_squarem` on every row of ``Q`` at once, each row stopped by
-    its own certificate (criterion ``"gap"``: :math:`\log\max_x r_x \le` ``tol``) and then frozen.
+    its own certificate (criterion ``"gap"`` with ``tol > 0``: :math:`\log\max_x r_x \le` ``tol``,
+    read at the start of each cycle with the row's number of updates, as :func:`_run_squarem`)
+    and then frozen.
 
     Per row the iterates are those of :func:`_run_squarem` (same step, same acceptance rule
     :math:`\ell(\text{candidate}) \ge \ell(\theta)`, same halving of :math:`\alpha` towards
     :math:`-1`); the rows share the matrix products. ``n_iter`` counts EM updates per row.
     """
+    if not stop.on_gap:
+        raise ValueError("SQUAREM on a batch of runs stops on criterion 'gap' with tol > 0")
     R = Q.shape[0]
     pos = Q > 0
     if np.any(pos & ~(prod.raw(Theta) > 0)):
@@ -531,12 +610,12 @@ def _run_squarem_batch(prod, Q: np.ndarray, Theta: np.ndarray, *, tol: float, ma
         return new, _loglik(Qa, D, Pa), np.log(r.max(axis=1))
 
     while True:
-        act = np.flatnonzero(~done & (evals < max_iter))
+        act = np.flatnonzero(~done & (evals < stop.max_iter))
         if act.size == 0:
             break
         T, Qa, Pa = theta[act], Q[act], pos[act]
         t1, ll, g = em(T, Qa, Pa)
-        fin = g <= tol
+        fin = stop.before_update(g, evals[act])
         gap[act[fin]] = g[fin]
         done[act[fin]] = True
         keep = ~fin
@@ -544,7 +623,7 @@ def _run_squarem_batch(prod, Q: np.ndarray, Theta: np.ndarray, *, tol: float, ma
         if act.size == 0:
             break
         evals[act] += 1
-        last = evals[act] >= max_iter
+        last = evals[act] >= stop.max_iter
         theta[act[last]] = t1[last]
         act, T, Qa, Pa, t1, ll = act[~last], T[~last], Qa[~last], Pa[~last], t1[~last], ll[~last]
         if act.size == 0:
@@ -573,7 +652,7 @@ def _run_squarem_batch(prod, Q: np.ndarray, Theta: np.ndarray, *, tol: float, ma
             rej = i[~acc]
             alpha[rej] = np.minimum((alpha[rej] - 1.0) / 2.0, -1.0)
             pending[rej] = alpha[rej] < -1.0 - 1e-12
-        last = evals[act] >= max_iter
+        last = evals[act] >= stop.max_iter
         theta[act[last]] = cand[last]
         rest = ~last
         if np.any(rest):
@@ -584,44 +663,40 @@ def _run_squarem_batch(prod, Q: np.ndarray, Theta: np.ndarray, *, tol: float, ma
     if need.size:
         gap[need] = np.log(prod.back(_ratio(Q[need], D[need], pos[need])).max(axis=1))
     final_ll = _loglik(Q, D, pos)
-    return IBUResult(theta, evals, gap <= tol, final_ll, np.maximum(gap, 0.0), None, "gap", tol)
-
-def _squarem_batch_entry(prod, Q, Theta, *, tol, max_iter, criterion) -> IBUResult:
-    """A batch with ``accelerate="squarem"``: criterion ``"gap"`` with ``tol > 0`` only."""
-    if criterion != "gap" or tol == 0:
-        raise ValueError("accelerate='squarem' on a batch of runs stops on criterion 'gap' with tol > 0")
-    return _run_squarem_batch(prod, Q, Theta, tol=tol, max_iter=max_iter)
+    return IBUResult(theta, evals, stop.before_update(gap, evals), final_ll, np.maximum(gap, 0.0), None, "gap",
+                     stop.tol)
 
 
-def _run_diag_plus_const(a: float, b: float, q: np.ndarray, theta: np.ndarray, *, tol: float, max_iter: int,
-                         criterion: str, trace: bool) -> IBUResult:
+def _run_diag_plus_const(prod: _DiagPlusConst, Q: np.ndarray, Theta: np.ndarray, stop: StopRule, *,
+                         trace: bool) -> IBUResult:
     r"""The same update for :math:`C = aI + b\mathbf 1\mathbf 1^\top` with every output observed, one run,
     inlined: :math:`\theta C = a\theta + b` (θ sums to 1) and :math:`C r = a r + b\sum r`; a handful
     of in-place operations on k-vectors per iteration (the Python overhead dominates at small k)."""
+    a, b = prod.a, prod.b
+    q, theta = Q[0], Theta[0].copy()
     k = theta.size
     den = a * theta + b * theta.sum()
-    need_ll = trace or criterion == "loglik"
+    need_ll = trace or stop.criterion == "loglik"
     ll = float(np.dot(q, np.log(den))) if need_ll else 0.0
     tr = [ll] if trace else None
     r = np.empty(k)
     old = np.empty(k)
     logden = np.empty(k)
     converged = False
-    fixed = tol == 0
     t = 0
     g = np.nan
-    while t < max_iter:
+    while t < stop.max_iter:
         np.divide(q, den, out=r)
         s = r.sum()
         r *= a
         r += b * s
-        if criterion == "gap" and not fixed:
+        if stop.on_gap:
             g = float(np.log(r.max()))
-            if g <= tol:
+            if stop.before_update(g, t):
                 converged = True
                 break
             g = np.nan
-        if criterion in ("max_abs", "l1"):
+        if stop.criterion in ("max_abs", "l1"):
             old[:] = theta
         theta *= r
         theta /= theta.sum()
@@ -633,77 +708,37 @@ def _run_diag_plus_const(a: float, b: float, q: np.ndarray, theta: np.ndarray, *
             new = float(np.dot(q, logden))
             if trace:
                 tr.append(new)
-        if fixed or criterion == "gap":
+        if not stop.on_change:
             continue
-        if criterion == "loglik":
-            change, ll = abs(new - ll), new
-        else:
-            d = np.abs(theta - old)
-            change = float(d.max() if criterion == "max_abs" else d.sum())
-        if change < tol:
+        change = stop.change(ll, new if need_ll else None, old, theta)
+        if stop.criterion == "loglik":
+            ll = new
+        if stop.after_update(change, t):
             converged = True
             break
     if np.isnan(g):
         np.divide(q, den, out=r)
         g = float(np.log((a * r + b * r.sum()).max()))
     final = float(np.dot(q, np.log(den)))
-    return IBUResult(theta, t, converged, final, max(g, 0.0), np.asarray(tr) if trace else None, criterion, tol)
+    return IBUResult(theta, t, converged, final, max(g, 0.0), np.asarray(tr) if trace else None, stop.criterion,
+                     stop.tol)
 
 
-# ----------------------------------------------------------------------------- entry points
-def ibu(channel, counts, *, theta0=None, tol: float = 1e-8, max_iter: int = 10_000, criterion: str = "loglik",
-        min_iter: int = 0, trace: bool | None = None, accelerate: str | None = None) -> IBUResult:
-    r"""Iterative Bayesian update (EM) for the input distribution: the maximum-likelihood estimate.
+# ----------------------------------------------------------------------------- the problem
+def _as_channel(channel: Any) -> Any:
+    """A :class:`~ldpnb.mechanisms.Mechanism` becomes its operator (when the family has one) or its
+    float channel; an operator or a matrix is returned as it is."""
+    if isinstance(channel, Mechanism):
+        op = channel.operator()
+        return op if op is not None else channel.channel()
+    return channel
 
-    .. math:: \theta^{t+1}_x = \theta^t_x \sum_z q_z \frac{C_{xz}}{(\theta^t C)_z}
 
-    ElSalamouny and Palamidessi (2020), Algorithm 1. Only the observed outputs enter the
-    computation. See the module docstring for the certificate ``gap`` and the stopping rules.
-
-    Parameters
-    ----------
-    channel : (k, m) array or ChannelOperator
-        Rows = inputs, columns = outputs; rows sum to 1. A structured operator
-        (:class:`~ldpnb.channels.structured.KRRChannel`,
-        :class:`~ldpnb.channels.structured.DiagPlusConstChannel`: :math:`O(k)` per iteration;
-        :class:`~ldpnb.channels.structured.ConvolutionChannel`: FFT, :math:`O(k \log k)`) gives the
-        dense iterates (to rounding). A support matrix (``DiagPlusConstChannel.from_support(k, p, q)``,
-        rows not summing to 1) runs the support-count IBU of multi-freq-ldpy on support counts.
-    counts : (m,) or (R, m) array
-        Number of reports of each output (or their empirical distribution); one row per run for a
-        batch of ``R`` runs sharing the channel (every row stops on its own).
-    theta0 : (k,) or (R, k) array, optional
-        Starting distribution(s), uniform by default. IBU never revives an input with
-        :math:`\theta^0_x = 0`.
-    tol : float
-        Threshold of the stopping rule; ``0`` runs exactly ``max_iter`` updates.
-    max_iter : int
-        Maximum number of updates.
-    criterion : {"loglik", "gap", "max_abs", "l1"}
-        The stopping rule (module docstring). ``"gap"`` certifies ``ℓ(MLE) − ℓ(estimate) <= tol``.
-    min_iter : int
-        No run stops before this many updates.
-    trace : bool, optional
-        Record :math:`\ell` at every iterate (default: yes for one run, no for a batch; costs one
-        logarithm per output and iteration).
-    accelerate : {None, "squarem"}
-        ``"squarem"`` (one run: criterion ``"gap"``, ``"loglik"`` or a fixed count; a batch: ``"gap"``,
-        every row stopped by its own certificate): SQUAREM
-        extrapolation of the EM map (:func:`_run_squarem`), same fixed point, far fewer updates to a
-        certified optimum when the likelihood is flat.
-
-    Returns
-    -------
-    IBUResult
-    """
-    tol = _check_tol(tol)
-    max_iter = check_positive_int(max_iter, "max_iter", minimum=0)
-    min_iter = check_positive_int(min_iter, "min_iter", minimum=0)
-    criterion = _check_criterion(criterion)
-    if accelerate not in (None, "squarem"):
-        raise ValueError(f"accelerate must be None or 'squarem', got {accelerate!r}")
-    if accelerate is not None and criterion not in ("gap", "loglik"):
-        raise ValueError("accelerate='squarem' stops on criterion 'gap' or 'loglik' (or tol=0)")
+def _problem(channel: Any, counts: Any, theta0: Any, *, full_support: bool = False):
+    """``(products, Q, Theta, single)``: the products of the channel on the observed outputs (a
+    :class:`_Dense`, an :class:`_Operator`, or the inlined :class:`_DiagPlusConst` for one fully
+    observed run of ``a I + b 11^T``), the normalised reports on those outputs, the starts, and
+    whether ``counts`` was one run."""
     if is_operator(channel):
         k, m = channel.shape
         Q, single = _report_matrix(counts, m)
@@ -714,41 +749,13 @@ def ibu(channel, counts, *, theta0=None, tol: float = 1e-8, max_iter: int = 10_0
         if bad.size:
             raise ValueError(f"output {bad[0]} was observed but has probability 0 under every input: "
                              "the counts are impossible under this channel")
-        trace = single if trace is None else bool(trace)
-        Theta = _theta0_batch(theta0, Q.shape[0], k)
-        if (single and accelerate is None and isinstance(channel, DiagPlusConstChannel) and bool(obs.all())
-                and channel.b > 0 and min_iter == 0):
-            return _run_diag_plus_const(channel.a, channel.b, Q[0], Theta[0].copy(), tol=tol, max_iter=max_iter,
-                                        criterion=criterion, trace=trace)
+        Theta = _theta0_batch(theta0, Q.shape[0], k, full_support=full_support)
+        if single and isinstance(channel, DiagPlusConstChannel) and bool(obs.all()) and channel.b > 0:
+            return _DiagPlusConst(channel), Q, Theta, single
         prod = _Operator(channel, obs)
-        Qo = Q if prod.all_obs else Q[:, obs]
-        if accelerate is not None:
-            if not single:
-                return _squarem_batch_entry(prod, Qo, Theta, tol=tol, max_iter=max_iter, criterion=criterion)
-            return _run_squarem(prod, Qo, Theta, tol=tol, max_iter=max_iter, criterion=criterion, trace=trace)
-        return _run(prod, Qo, Theta, tol=tol, max_iter=max_iter, criterion=criterion, min_iter=min_iter,
-                    trace=trace, single=single)
-    C = check_channel(channel)
+        return prod, (Q if prod.all_obs else Q[:, obs]), Theta, single
+    C = channel
     Q, single = _report_matrix(counts, C.shape[1])
-    trace = single if trace is None else bool(trace)
-    if accelerate is not None:
-        if not single:
-            obs = Q.sum(axis=0) > 0
-            if np.any(obs & ~(C.sum(axis=0) > 0)):
-                raise ValueError("an observed output has probability 0 under every input: the counts are impossible")
-            return _squarem_batch_entry(_Dense(C, obs), np.ascontiguousarray(Q[:, obs]),
-                                        _theta0_batch(theta0, Q.shape[0], C.shape[0]), tol=tol, max_iter=max_iter,
-                                        criterion=criterion)
-        obs = Q[0] > 0
-        if np.any(obs & ~(C.sum(axis=0) > 0)):
-            raise ValueError("an observed output has probability 0 under every input: the counts are impossible")
-        return _run_squarem(_Dense(C, obs), np.ascontiguousarray(Q[:, obs]), _theta0_batch(theta0, 1, C.shape[0]),
-                            tol=tol, max_iter=max_iter, criterion=criterion, trace=trace)
-    return _dense(C, Q, single, theta0, tol=tol, max_iter=max_iter, criterion=criterion, min_iter=min_iter,
-                  trace=trace)
-
-
-def _dense(C, Q, single, theta0, *, tol, max_iter, criterion, min_iter, trace, full_support=False) -> IBUResult:
     obs = Q.sum(axis=0) > 0
     impossible = obs & ~(C.sum(axis=0) > 0)
     if np.any(impossible):
@@ -756,10 +763,111 @@ def _dense(C, Q, single, theta0, *, tol, max_iter, criterion, min_iter, trace, f
         raise ValueError(f"output {z} was observed but has probability 0 under every input: the counts are "
                          "impossible under this channel")
     Theta = _theta0_batch(theta0, Q.shape[0], C.shape[0], full_support=full_support)
-    return _run(_Dense(C, obs), np.ascontiguousarray(Q[:, obs]), Theta, tol=tol, max_iter=max_iter,
-                criterion=criterion, min_iter=min_iter, trace=trace, single=single)
+    return _Dense(C, obs), np.ascontiguousarray(Q[:, obs]), Theta, single
 
 
+#: The engines, by method and by the form of the products (one run or a batch).
+_ENGINES = {
+    ("em", "diag+const", True): _run_diag_plus_const,
+    ("em", "dense", True): _run,            # -> _run_single_dense when every kept output is observed
+    ("em", "dense", False): _run,
+    ("em", "operator", True): _run,
+    ("em", "operator", False): _run,
+    ("squarem", "dense", True): _run_squarem,
+    ("squarem", "dense", False): _run_squarem_batch,
+    ("squarem", "operator", True): _run_squarem,
+    ("squarem", "operator", False): _run_squarem_batch,
+}
+
+
+def _solve(prod, Q, Theta, single, stop: StopRule, method: str, trace: bool) -> IBUResult:
+    if method == "squarem" and isinstance(prod, _DiagPlusConst):
+        prod = _Operator(prod.op, np.ones(prod.op.shape[1], dtype=bool))
+    engine = _ENGINES[method, prod.kind, single]
+    if engine is _run:
+        return _run(prod, Q, Theta, stop, trace=trace, single=single)
+    return engine(prod, Q, Theta, stop, trace=trace)
+
+
+#: What an estimator accepts as the channel: a matrix, an operator, or a mechanism.
+_CHANNEL_LIKE = AnyOf(Channel(), Instance(ChannelOperator, example=None), Instance(Mechanism, example=None))
+_REPORTS = Array((1, 2), low=0.0)
+_THETA0 = Optional(Array((1, 2), low=0.0))
+_TOL = Real(0.0, None)
+_ITER = Integer(0, None)
+
+
+# ----------------------------------------------------------------------------- entry points
+@contract(channel=_CHANNEL_LIKE, counts=_REPORTS, theta0=_THETA0, tol=_TOL, max_iter=_ITER,
+          criterion=OneOf(*CRITERIA), min_iter=_ITER, trace=Optional(Boolean()), method=OneOf("em", "squarem"),
+          accelerate=Optional(OneOf("squarem")))
+def ibu(channel, counts, *, theta0=None, tol: float = 1e-8, max_iter: int = 10_000, criterion: str = "loglik",
+        min_iter: int = 0, trace: bool | None = None, method: str = "em", accelerate: str | None = None) -> IBUResult:
+    r"""Iterative Bayesian update (EM) for the input distribution: the maximum-likelihood estimate.
+
+    .. math:: \theta^{t+1}_x = \theta^t_x \sum_z q_z \frac{C_{xz}}{(\theta^t C)_z}
+
+    ElSalamouny and Palamidessi (2020), Algorithm 1. Only the observed outputs enter the
+    computation. See the module docstring for the certificate ``gap`` and the stopping rules
+    (:class:`StopRule`, the same for every engine).
+
+    Parameters
+    ----------
+    channel : (k, m) array, ChannelOperator or Mechanism
+        Rows = inputs, columns = outputs; rows sum to 1.  A :class:`~ldpnb.mechanisms.Mechanism`
+        gives its fast operator when its family has one (:meth:`~ldpnb.mechanisms.Mechanism.operator`:
+        k-RR :math:`O(k)`, the metric families by FFT), else its float channel.  A structured operator
+        (:class:`~ldpnb.channels.structured.DiagPlusConstChannel`: :math:`O(k)` per iteration;
+        :class:`~ldpnb.channels.structured.ConvolutionChannel`: FFT, :math:`O(k \log k)`) gives the
+        dense iterates (to rounding). A support matrix (``DiagPlusConstChannel.from_support(k, p, q)``,
+        rows not summing to 1) runs the support-count IBU of multi-freq-ldpy on support counts.
+    counts : (m,) or (R, m) array
+        Number of reports of each output (or their empirical distribution); one row per run for a
+        batch of ``R`` runs sharing the channel (every row stops on its own).
+    theta0 : (k,) or (R, k) array, optional
+        Starting distribution(s), uniform by default. IBU never revives an input with
+        :math:`\theta^0_x = 0`.
+    tol, max_iter, criterion, min_iter
+        The stopping rule (:class:`StopRule`): ``tol = 0`` runs exactly ``max_iter`` updates;
+        ``"gap"`` certifies ``ℓ(MLE) − ℓ(estimate) <= tol``; no run stops before ``min_iter`` updates.
+    trace : bool, optional
+        Record :math:`\ell` at every iterate (default: yes for one run, no for a batch; costs one
+        logarithm per output and iteration).
+    method : {"em", "squarem"}
+        ``"em"``: the plain update (the engine follows the channel's form: dense, operator, or the
+        inlined :math:`aI + b\mathbf 1\mathbf 1^\top` for one run). ``"squarem"``: SQUAREM
+        extrapolation of the EM map (:func:`_run_squarem`; one run: criterion ``"gap"``, ``"loglik"``
+        or a fixed count; a batch: ``"gap"``), same fixed point, far fewer updates to a certified
+        optimum when the likelihood is flat.
+    accelerate : {None, "squarem"}
+        The former name of ``method="squarem"`` (kept as an alias).
+
+    Returns
+    -------
+    IBUResult
+
+    Examples
+    --------
+    >>> from ldpnb.mechanisms import GRR
+    >>> m = GRR(4, 1.0)
+    >>> r = ibu(m, [40, 30, 20, 10], criterion="gap", tol=1e-9)
+    >>> bool(r.converged), r.estimate.round(2).tolist()
+    (True, [0.64, 0.33, 0.03, 0.0])
+    """
+    if accelerate is not None:
+        if method != "em" and method != accelerate:
+            raise ValueError(f"method={method!r} and accelerate={accelerate!r} disagree; give method only")
+        method = accelerate
+    stop = StopRule(criterion, tol, min_iter, max_iter)
+    if method == "squarem" and not (stop.fixed or criterion in ("gap", "loglik")):
+        raise ValueError("method='squarem' stops on criterion 'gap' or 'loglik' (or tol=0)")
+    prod, Q, Theta, single = _problem(_as_channel(channel), counts, theta0)
+    trace = single if trace is None else bool(trace)
+    return _solve(prod, Q, Theta, single, stop, method, trace)
+
+
+@contract(channel=_CHANNEL_LIKE, counts=Array(2, low=0.0), theta0=_THETA0, tol=_TOL, max_iter=_ITER,
+          criterion=OneOf(*CRITERIA))
 def ibu_batch(channel, counts, *, theta0=None, tol: float = 1e-8, max_iter: int = 10_000,
               criterion: str = "loglik") -> np.ndarray:
     r"""The ``(R, k)`` estimates of :func:`ibu` on ``R`` count vectors ``(R, m)`` sharing one channel
@@ -767,10 +875,11 @@ def ibu_batch(channel, counts, *, theta0=None, tol: float = 1e-8, max_iter: int 
 
     .. math:: \Theta \leftarrow \Theta \odot \big((Q \oslash \Theta C) C^\top\big)
     """
-    arr = check_finite_array(counts, "counts", ndim=2)
-    return ibu(channel, arr, theta0=theta0, tol=tol, max_iter=max_iter, criterion=criterion, trace=False).estimate
+    return ibu(channel, counts, theta0=theta0, tol=tol, max_iter=max_iter, criterion=criterion, trace=False).estimate
 
 
+@contract(channel=NonnegativeMatrix(), counts=_REPORTS, theta0=_THETA0, tol=_TOL, max_iter=_ITER,
+          criterion=OneOf(*CRITERIA), min_iter=_ITER, record_trace=Boolean())
 def ibu_rows(channel, counts, *, theta0=None, tol: float = 1e-8, max_iter: int = 10_000, criterion: str = "loglik",
              min_iter: int = 0, record_trace: bool = False) -> IBUResult:
     """IBU with a non-negative observation matrix (rows need not sum to 1), one run or a batch.
@@ -781,24 +890,21 @@ def ibu_rows(channel, counts, *, theta0=None, tol: float = 1e-8, max_iter: int =
     :math:`\\sum_x \\theta_x` and increases :math:`\\ell`. ``theta0`` must have full support.
     ``record_trace`` keeps :math:`\\ell` of run 0 at every iterate.
     """
-    M = check_nonnegative_matrix(channel, "channel")
-    tol = _check_tol(tol)
-    max_iter = check_positive_int(max_iter, "max_iter", minimum=0)
-    min_iter = check_positive_int(min_iter, "min_iter", minimum=0)
-    criterion = _check_criterion(criterion)
-    Q, single = _report_matrix(counts, M.shape[1])
-    return _dense(M, Q, single, theta0, tol=tol, max_iter=max_iter, criterion=criterion, min_iter=min_iter,
-                  trace=bool(record_trace), full_support=theta0 is not None)
+    stop = StopRule(criterion, tol, min_iter, max_iter)
+    prod, Q, Theta, single = _problem(channel, counts, theta0, full_support=theta0 is not None)
+    return _run(prod, Q, Theta, stop, trace=bool(record_trace), single=single)
 
 
+@contract(channel=NonnegativeMatrix(), counts=Array(1, low=0.0), theta0=Array(1, low=0.0),
+          n_steps=Integer(0, MAX_ENTRIES))
 def ibu_path(channel, counts, theta0, n_steps: int) -> np.ndarray:
     """The IBU iterates ``theta^0, ..., theta^{n_steps}`` as an ``(n_steps+1, k)`` array (the update of
-    :func:`ibu`, with a non-negative matrix as in :func:`ibu_rows`), for drawing trajectories."""
-    M = check_nonnegative_matrix(channel, "channel")
-    n_steps = check_positive_int(n_steps, "n_steps", minimum=0)
+    :func:`ibu`, with a non-negative matrix as in :func:`ibu_rows`, and no stopping rule: exactly
+    ``n_steps`` updates), for drawing trajectories."""
+    M = channel
+    if (n_steps + 1) * M.shape[0] > MAX_ENTRIES:
+        raise ValueError(f"n_steps: {n_steps + 1} iterates of {M.shape[0]} entries exceed {MAX_ENTRIES}")
     Q, single = _report_matrix(counts, M.shape[1])
-    if not single:
-        raise ValueError("counts must be one vector of length channel.shape[1]")
     obs = Q[0] > 0
     prod = _Dense(M, obs)
     Qo = Q[:, obs]
@@ -813,32 +919,33 @@ def ibu_path(channel, counts, theta0, n_steps: int) -> np.ndarray:
     return out
 
 
+@contract(theta=Array(1, low=0.0), channel=NonnegativeMatrix(), q=Array(1, low=0.0))
 def ibu_step(theta, channel, q) -> np.ndarray:
     """One IBU update (PRIVIC Def. 2.5): ``theta'(x) = sum_y q(y) theta(x) C_xy / sum_z theta(z) C_zy``.
 
-    ``channel`` need not be row-stochastic (the duality of PRIVIC Sec. 4 uses the unnormalised kernel);
-    outputs with ``q(y) = 0`` contribute nothing; denominators are floored at 1e-300. The result is
-    not renormalised (the update preserves the sum when ``q`` sums to 1).
+    ``theta`` and ``q`` are nonnegative with a positive total (a negative ``theta`` is refused: it
+    gave a negative "estimate"); ``channel`` need not be row-stochastic (the duality of PRIVIC
+    Sec. 4 uses the unnormalised kernel); outputs with ``q(y) = 0`` contribute nothing; denominators
+    are floored at 1e-300. The result is not renormalised (the update preserves the sum when ``q``
+    sums to 1).
     """
-    th = check_finite_array(theta, "theta", ndim=1)
-    C = check_nonnegative_matrix(channel, "channel")
-    qq = check_finite_array(q, "q", ndim=1)
+    th, C, qq = theta, channel, q
     if C.shape != (th.size, qq.size):
         raise ValueError(f"channel must have shape ({th.size}, {qq.size}), got {C.shape}")
+    if not (th.sum() > 0 and qq.sum() > 0):
+        raise ValueError("theta and q must have a positive total")
     den = np.maximum(th @ C, _DEN_FLOOR)
     return th * (C @ np.where(qq > 0, qq / den, 0.0))
 
 
+@contract(theta=Distribution(atol=1e-8), channel=NonnegativeMatrix(), counts=Array(1, low=0.0))
 def ibu_gap(theta, channel, counts) -> float:
     r"""The certificate :math:`\log\max_x r_x(\theta)` at ``theta``: a bound on
     :math:`\ell(\hat\theta_{MLE}) - \ell(\theta)` (nats per report), 0 exactly at a maximum."""
-    C = check_nonnegative_matrix(channel, "channel")
-    th = check_distribution(theta, "theta", atol=1e-8)
+    C, th = channel, theta
     if th.size != C.shape[0]:
         raise ValueError(f"theta has length {th.size} but the channel has {C.shape[0]} inputs (rows)")
     Q, single = _report_matrix(counts, C.shape[1])
-    if not single:
-        raise ValueError("counts must be one vector")
     obs = Q[0] > 0
     prod = _Dense(C, obs)
     D = prod.out(th[None, :])
@@ -847,19 +954,21 @@ def ibu_gap(theta, channel, counts) -> float:
     return max(float(np.log(prod.back(Q[:, obs] / D).max())), 0.0)
 
 
+@contract(theta=Distribution(atol=1e-8), channel=_CHANNEL_LIKE, counts=Array(1, low=0.0))
 def log_likelihood(theta, channel, counts) -> float:
     r"""Normalised log-likelihood :math:`\ell(\theta) = \sum_z q_z \log (\theta C)_z` (nats).
 
     :math:`L = n \ell` is the log-likelihood of the reports (ElSalamouny and Palamidessi, Eqs. 1-2).
     Returns ``-inf`` when an observed output has probability 0 under ``theta``. ``channel`` may be a
-    dense matrix or a :class:`ldpnb.channels.structured.ChannelOperator`.
+    dense matrix, a :class:`ldpnb.channels.structured.ChannelOperator` or a mechanism.
     """
-    th = check_distribution(theta, "theta", atol=1e-8)
+    th = theta
+    channel = _as_channel(channel)
     if is_operator(channel):
         k, m = channel.shape
         den_full = lambda: channel.matvec(th)  # noqa: E731
     else:
-        C = check_channel(channel)
+        C = channel
         k, m = C.shape
         den_full = lambda: th @ C  # noqa: E731
     if th.size != k:
@@ -874,16 +983,22 @@ def log_likelihood(theta, channel, counts) -> float:
 
 
 # ----------------------------------------------------------------------------- GIBU
+_CHANNELS = Instance(list, tuple, example=[np.array([[0.75, 0.25], [0.25, 0.75]])])
+_COUNTS_LIST = Instance(list, tuple, example=[np.array([3, 1])])
+
+
 def _stack(channels, counts_list):
-    Cs = [check_channel(C, f"channels[{i}]") for i, C in enumerate(channels)]
-    if not Cs:
+    if len(channels) == 0:
         raise ValueError("channels must be a non-empty list")
+    if len(channels) > MAX_ENTRIES:
+        raise ValueError(f"channels: more than {MAX_ENTRIES} channels")
+    Cs = [Channel().check(C, f"channels[{i}]") for i, C in enumerate(channels)]
     if len(counts_list) != len(Cs):
         raise ValueError(f"need one counts vector per channel, got {len(counts_list)} for {len(Cs)}")
     m, n = Cs[0].shape
     if any(C.shape != (m, n) for C in Cs):
         raise ValueError("all channels must have the same shape")
-    N = np.stack([check_counts(c, f"counts[{i}]") for i, c in enumerate(counts_list)]).astype(float)
+    N = np.stack([Counts().check(c, f"counts[{i}]") for i, c in enumerate(counts_list)]).astype(float)
     if N.shape[1] != n:
         raise ValueError(f"counts must have length {n}")
     if np.any(N.sum(axis=1) <= 0):
@@ -891,16 +1006,21 @@ def _stack(channels, counts_list):
     return np.stack(Cs), N
 
 
+@contract(theta=Distribution(atol=1e-8), channels=_CHANNELS, counts_list=_COUNTS_LIST)
 def gibu_log_likelihood(theta, channels, counts_list) -> float:
     r"""``L(θ) / n_total = Σ_t Σ_y (n_t(y) / n_total) log (θ C^(t))_y`` (PRIVIC Def. 2.6)."""
     Cs, N = _stack(channels, counts_list)
-    den = np.einsum("x,txy->ty", np.asarray(theta, dtype=float), Cs)
+    if theta.size != Cs.shape[1]:
+        raise ValueError(f"theta has length {theta.size} but the channels have {Cs.shape[1]} inputs (rows)")
+    den = np.einsum("x,txy->ty", theta, Cs)
     w = N / N.sum()
     mask = w > 0
     with np.errstate(divide="ignore"):
         return float(np.sum(w[mask] * np.log(den[mask])))
 
 
+@contract(channels=_CHANNELS, counts_list=_COUNTS_LIST, theta0=Optional(Array(1, low=0.0)), tol=_TOL,
+          max_iter=_ITER, criterion=OneOf(*CRITERIA), trace=Boolean())
 def gibu(channels, counts_list, *, theta0=None, tol: float = 1e-10, max_iter: int = 5000,
          criterion: str = "loglik", trace: bool = True) -> IBUResult:
     r"""Generalised IBU over several (channel, reports) pairs (Biswas and Palamidessi, PRIVIC Def. 2.6;
@@ -910,16 +1030,15 @@ def gibu(channels, counts_list, *, theta0=None, tol: float = 1e-10, max_iter: in
               \qquad w_t = n_t / \textstyle\sum_s n_s ,
 
     which is :func:`ibu` on the stacked observation matrix :math:`G = (C^{(1)} \cdots C^{(N)})` with the
-    pooled weights (rows of :math:`G` sum to :math:`N`; the update and the certificate are unchanged).
+    pooled weights (rows of :math:`G` sum to :math:`N`; the update, the certificate and the stopping
+    rule are unchanged).
     """
     Cs, N = _stack(channels, counts_list)
     T, m, n = Cs.shape
-    tol = _check_tol(tol)
-    max_iter = check_positive_int(max_iter, "max_iter", minimum=0)
-    criterion = _check_criterion(criterion)
+    stop = StopRule(criterion, tol, 0, max_iter)
     if theta0 is not None:
-        t0 = check_finite_array(theta0, "theta0", ndim=1)
-        if t0.shape != (m,) or np.any(t0 < 0) or not t0.sum() > 0:
+        t0 = theta0
+        if t0.shape != (m,) or not t0.sum() > 0:
             raise ValueError(f"theta0 must be a non-negative vector of length {m} with a positive sum")
         theta0 = t0 / t0.sum()
     W = (N / N.sum()).ravel()[None, :]
@@ -931,5 +1050,4 @@ def gibu(channels, counts_list, *, theta0=None, tol: float = 1e-10, max_iter: in
         raise ValueError(f"counts[{t}] reports output {y}, which has probability 0 under every input of "
                          f"channels[{t}]: the counts are impossible under these channels")
     Theta = _theta0_batch(theta0, 1, m)
-    return _run(_Dense(G, obs), np.ascontiguousarray(W[:, obs]), Theta, tol=tol, max_iter=max_iter,
-                criterion=criterion, trace=bool(trace), single=True)
+    return _run(_Dense(G, obs), np.ascontiguousarray(W[:, obs]), Theta, stop, trace=bool(trace), single=True)

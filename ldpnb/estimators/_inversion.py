@@ -15,8 +15,10 @@ from ldpnb.utils import (
     check_random_state,
 )
 
+from ldpnb.channels.structured import ChannelOperator
 from ldpnb.contracts import (
-    MAX_ENTRIES, Array, Channel, Counts, Distribution, Integer, Probability, RandomState, Real, contract,
+    MAX_ENTRIES, AnyOf, Array, Channel, Constraint, Counts, Distribution, Instance, Integer, Probability,
+    RandomState, Real, contract,
 )
 
 _EPS = Real(0.0, None, low_open=True)
@@ -67,6 +69,42 @@ __all__ = [
 
 
 # --------------------------------------------------------------------------- helpers
+class _MechanismLike(Constraint):
+    """A :class:`~ldpnb.mechanisms.Mechanism` (anything with ``channel()`` and ``log_channel()``; read by
+    its methods, so that this module, below the mechanisms, does not import them)."""
+
+    def describe(self):
+        return "a Mechanism"
+
+    def check(self, value, name):
+        if not (callable(getattr(value, "channel", None)) and callable(getattr(value, "log_channel", None))):
+            raise self.fail(name, value, TypeError)
+        return value
+
+    def valid(self):
+        return None
+
+    def invalid(self):
+        return [None, 3, "x"]
+
+
+#: A channel for the inversion family: a matrix, an operator (its dense matrix) or a mechanism (its
+#: float channel).
+_CHANNEL = AnyOf(Channel(), Instance(ChannelOperator, example=None), _MechanismLike())
+
+
+def _dense(channel) -> np.ndarray:
+    """The float channel of a matrix, an operator or a mechanism (validated as a channel)."""
+    if isinstance(channel, np.ndarray):
+        return channel
+    if isinstance(channel, ChannelOperator):
+        k, m = channel.shape
+        if k * m > MAX_ENTRIES:
+            raise ValueError(f"channel: the dense matrix of {channel!r} has {k} x {m} entries, more than {MAX_ENTRIES}")
+        return Channel().check(channel.dense(), "channel")
+    return channel.channel()
+
+
 def _check_report_counts(counts, m: int, name: str = "counts") -> np.ndarray:
     """Counts over the outputs (nonnegative, finite; integers or a distribution), length ``m``."""
     c = check_finite_array(counts, name, ndim=1)
@@ -124,7 +162,7 @@ def normalize_clip(v) -> np.ndarray:
     return _clip_normalize(v, "v", ndim=1)
 
 
-@contract(channel=Channel(), counts=_REPORTS, rcond_min=_RCOND)
+@contract(channel=_CHANNEL, counts=_REPORTS, rcond_min=_RCOND)
 def inv_raw(channel, counts, *, rcond_min: float = RCOND_MIN) -> np.ndarray:
     r"""Matrix-inversion estimate :math:`v = q C^{-1}` (may have negative entries; sums to 1).
 
@@ -132,9 +170,11 @@ def inv_raw(channel, counts, *, rcond_min: float = RCOND_MIN) -> np.ndarray:
     exponential mechanism...); ElSalamouny and Palamidessi (2020), Section 7.  Solved with the LU
     factors of ``C`` (:math:`C^\top v = q`), whose reciprocal condition number is estimated from the
     same factors (LAPACK ``gecon``): a channel with ``rcond < rcond_min`` is refused with a
-    ``ValueError`` rather than inverted into estimates that no longer sum to 1.
+    ``ValueError`` rather than inverted into estimates that no longer sum to 1.  ``channel`` may be a
+    matrix, a :class:`~ldpnb.channels.structured.ChannelOperator` or a
+    :class:`~ldpnb.mechanisms.Mechanism` (its float channel).
     """
-    C = channel
+    C = _dense(channel)
     if C.shape[0] != C.shape[1]:
         raise ValueError(f"channel must be square for matrix inversion, got shape {C.shape}")
     c = _check_report_counts(counts, C.shape[1])
@@ -143,13 +183,13 @@ def inv_raw(channel, counts, *, rcond_min: float = RCOND_MIN) -> np.ndarray:
     return sla.lu_solve((lu, piv), q, trans=1, check_finite=False)
 
 
-@contract(channel=Channel(), counts=_REPORTS, rcond_min=_RCOND)
+@contract(channel=_CHANNEL, counts=_REPORTS, rcond_min=_RCOND)
 def inv_normalized(channel, counts, *, rcond_min: float = RCOND_MIN) -> np.ndarray:
     """INV-N: the matrix-inversion estimate with negatives set to 0, renormalised."""
     return normalize_clip(inv_raw(channel, counts, rcond_min=rcond_min))
 
 
-@contract(channel=Channel(), counts=_REPORTS, rcond_min=_RCOND)
+@contract(channel=_CHANNEL, counts=_REPORTS, rcond_min=_RCOND)
 def inv_projected(channel, counts, *, rcond_min: float = RCOND_MIN) -> np.ndarray:
     """INV-P: the matrix-inversion estimate projected onto the simplex (:func:`project_simplex`)."""
     return project_simplex(inv_raw(channel, counts, rcond_min=rcond_min))
@@ -185,7 +225,7 @@ def _rappor_p(eps: float) -> float:
 # --------------------------------------------------------------------------------------------
 
 
-@contract(channel=Channel(), theta=Distribution(), n=_EPS)
+@contract(channel=_CHANNEL, theta=Distribution(), n=_EPS)
 def inv_expected_sq_error(channel, theta, n) -> float:
     """Exact ``E || q M^{-1} - theta ||_2^2`` for ``n`` i.i.d. reports (raw INV, §7.6).
 
@@ -193,7 +233,7 @@ def inv_expected_sq_error(channel, theta, n) -> float:
     ``Cov(q) = (diag(pi) - pi^T pi)/n``, hence
     ``E||v - theta||^2 = (sum_z pi_z ||r_z||^2 - ||theta||^2) / n``.
     """
-    M, th = channel, theta
+    M, th = _dense(channel), theta
     (lu, piv), _ = _lu_checked(M, RCOND_MIN)
     if th.size != M.shape[0]:
         raise ValueError(f"theta must have one entry per channel row ({M.shape[0]}), got {th.size}")
@@ -202,7 +242,7 @@ def inv_expected_sq_error(channel, theta, n) -> float:
     return float((pi @ (Minv**2).sum(axis=1) - th @ th) / n)
 
 
-@contract(channel=Channel(), input_counts=Counts(), reps=Integer(2, MAX_ENTRIES), rng=RandomState())
+@contract(channel=_CHANNEL, input_counts=Counts(), reps=Integer(2, MAX_ENTRIES), rng=RandomState())
 def inv_sq_error_monte_carlo(channel, input_counts, reps: int, *, rng=None) -> tuple[float, float]:
     """Monte Carlo of ``E||v - theta||^2`` for raw INV with fixed inputs drawn i.i.d. from theta.
 
@@ -210,7 +250,7 @@ def inv_sq_error_monte_carlo(channel, input_counts, reps: int, *, rng=None) -> t
     them; returns (mean, standard error) over ``reps``.
     """
     rng = check_random_state(rng)
-    M, N = channel, input_counts
+    M, N = _dense(channel), input_counts
     if M.shape[0] != M.shape[1] or N.size != M.shape[0]:
         raise ValueError(f"channel must be square with one row per entry of input_counts, got {M.shape} and {N.size}")
     n = int(N.sum())

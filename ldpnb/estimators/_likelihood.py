@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ldpnb.contracts import Array, Integer, NonnegativeMatrix, Optional, Real, contract
+from ldpnb.contracts import MAX_BYTES, Array, Integer, NonnegativeMatrix, Optional, Real, contract
 
 __all__ = [
     "observation_matrix",
@@ -24,6 +24,7 @@ __all__ = [
     "is_identifiable",
     "unlikely_mask",
     "likely_subset_linear",
+    "likely_subset_grr",
     "likely_subset_krr",
     "planar_delta_prime",
     "distance_to_convex_hull",
@@ -156,14 +157,18 @@ def likely_subset_linear(X, z) -> np.ndarray:
     return (X >= xmin) & (X <= xmax)
 
 
-@contract(z=Array(1, low=0, integer=True, min_size=0), k=Integer(2, 1 << 32))
-def likely_subset_krr(z, k: int) -> np.ndarray:
-    """Prop. 8.4: under k-RR the set of reported values is a likely subset.  Mask over 0..k-1."""
+@contract(z=Array(1, low=0, integer=True, min_size=0), k=Integer(2, MAX_BYTES))
+def likely_subset_grr(z, k: int) -> np.ndarray:
+    """Prop. 8.4: under k-RR (GRR) the set of reported values is a likely subset.  Mask over 0..k-1."""
     if z.size and z.max() >= k:
         raise ValueError(f"z must be a 1-D array of values in 0..{k - 1}")
     m = np.zeros(k, dtype=bool)
     m[z] = True
     return m
+
+
+#: Deprecated name of :func:`likely_subset_grr` (the package names k-RR ``grr``).
+likely_subset_krr = likely_subset_grr
 
 
 @contract(delta=Real(0, None), d_max=Real(0, None))

@@ -17,7 +17,8 @@ nats), so the unit is never implicit. Conventions: :math:`0 \log 0 = 0`,
 from __future__ import annotations
 
 import numpy as np
-from ldpnb.contracts import Array, Channel, Distribution, Integer, OneOf, Real, contract
+
+from ldpnb.contracts import POSITIVE, Array, Channel, Distribution, Integer, OneOf, contract
 from ldpnb.utils import check_channel, check_distribution
 
 _UNIT = OneOf("bits", "nats")
@@ -119,7 +120,7 @@ def conditional_entropy(prior, channel, *, unit: str) -> float:
     return float(np.dot(pi, h) / f)
 
 
-@contract(channel=Channel(), unit=_UNIT, tol=Real(0.0, None, low_open=True), max_iter=Integer(1, 10**9))
+@contract(channel=Channel(), unit=_UNIT, tol=POSITIVE, max_iter=Integer(1, 10**9))
 def channel_capacity(channel, *, unit: str, tol: float = 1e-12, max_iter: int = 100_000):
     r"""Capacity :math:`\max_\pi I(X;Y)` of a discrete memoryless channel (Blahut-Arimoto).
 
@@ -147,6 +148,8 @@ def channel_capacity(channel, *, unit: str, tol: float = 1e-12, max_iter: int = 
             break
         pi = w / s
     if not gap < tol:
-        raise ValueError(f"max_iter = {max_iter}: Blahut-Arimoto stopped with an Arimoto gap of {gap:.3g} {unit} > tol = "
-                         f"{tol:g} (capacity in [{max(lower, 0.0) / f:.10g}, {Dmax / f:.10g}]); raise max_iter or tol")
+        raise ValueError(
+            f"max_iter = {max_iter}: Blahut-Arimoto stopped with an Arimoto gap of {gap:.3g} {unit} > tol = "
+            f"{tol:g} (capacity in [{max(lower, 0.0) / f:.10g}, {Dmax / f:.10g}]); raise max_iter or tol"
+        )
     return float(max(lower, 0.0) / f), pi

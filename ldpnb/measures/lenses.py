@@ -26,8 +26,9 @@ from itertools import combinations
 from typing import Any, Sequence
 
 import numpy as np
+from scipy.stats import kendalltau
 
-from ldpnb.contracts import Array, Channel, Distribution, Instance, Integer, NonnegativeMatrix, RandomState, contract
+from ldpnb.contracts import REPS, SEED, Array, Channel, Distribution, Instance, Integer, NonnegativeMatrix, contract
 from ldpnb.utils import check_random_state
 
 __all__ = [
@@ -80,8 +81,8 @@ def secret_vulnerability(p_sx: Any, channel: Any) -> float:
     return float((J @ C).max(axis=0).sum())
 
 
-@contract(p_u=Distribution(), p_x_given_u=Channel(), channel=Channel(), t=Integer(1, 64), runs=Integer(1, None),
-          rng=RandomState())
+@contract(p_u=Distribution(), p_x_given_u=Channel(), channel=Channel(), t=Integer(1, 64), runs=REPS,
+          rng=SEED)
 def reidentification_accuracy(p_u: Any, p_x_given_u: Any, channel: Any, t: int, *, runs: int = 2000,
                               rng: Any = None) -> tuple[float, float]:
     r"""Success of the Bayes-optimal re-identification attacker after ``t`` collections.
@@ -128,7 +129,6 @@ def rank_agreement(scores: dict[str, Sequence[float]]) -> dict[tuple[str, str], 
     ``scores[lens]`` is one number per mechanism (same order for every lens), oriented so that a
     larger number means the same thing for every lens (e.g. "leaks more" or "worse").
     """
-    from scipy.stats import kendalltau
 
     names = list(scores)
     out = {}

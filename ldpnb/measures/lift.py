@@ -26,19 +26,35 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any
+
 import numpy as np
 from scipy.special import logsumexp
+
 from ldpnb.contracts import (
-    MAX_DENSE, MAX_ENTRIES, Array, Boolean, Channel, Distribution, Integer, NonnegativeMatrix, OneOf, Optional, RandomState, Real,
+    EPSILON,
+    MAX_DENSE,
+    MAX_ENTRIES,
+    NONNEGATIVE,
+    POSITIVE,
+    SEED,
+    Array,
+    Boolean,
+    Channel,
+    Distribution,
+    Integer,
+    NonnegativeMatrix,
+    OneOf,
+    Optional,
+    Real,
     contract,
 )
 from ldpnb.measures.information import entropy, mutual_information, mutual_information_joint
-from ldpnb.utils import check_channel, check_epsilon, check_nonnegative_matrix, check_random_state
+from ldpnb.utils import check_channel, check_nonnegative_matrix, check_random_state
 
 _JOINT = NonnegativeMatrix()
-_BUDGET = Real(0, None, low_open=True)
+_BUDGET = EPSILON
 _UNIT = OneOf("nats", "bits")
-_ALPHA = Real(0, None, low_open=True)
+_ALPHA = POSITIVE
 
 __all__ = [
     "random_joint",
@@ -92,7 +108,7 @@ def _unit_factor(unit: str) -> float:
 # --------------------------------------------------------------------------------------------
 
 
-@contract(joint=_JOINT, atol=Real(0, None))
+@contract(joint=_JOINT, atol=NONNEGATIVE)
 def check_joint(joint: Any, name: str = "joint", atol: float = 1e-9) -> np.ndarray:
     """Validate a joint distribution matrix (2-D, non-negative, finite, sums to 1).
 
@@ -110,15 +126,8 @@ def _check_joint(joint: Any, name: str = "joint", atol: float = 1e-9) -> np.ndar
     return a
 
 
-def _check_full_support(p_sx: np.ndarray, name: str = "p_sx") -> None:
-    if np.any(p_sx.sum(axis=1) <= 0):
-        raise ValueError(f"{name}: P_S must have full support (a row sums to 0)")
-    if np.any(p_sx.sum(axis=0) <= 0):
-        raise ValueError(f"{name}: P_X must have full support (a column sums to 0)")
-
-
-@contract(n_s=Integer(2, MAX_DENSE), n_x=Integer(2, MAX_DENSE), rng=RandomState(),
-          kind=OneOf("uniform", "dirichlet"), concentration=Real(0, None, low_open=True),
+@contract(n_s=Integer(2, MAX_DENSE), n_x=Integer(2, MAX_DENSE), rng=SEED,
+          kind=OneOf("uniform", "dirichlet"), concentration=POSITIVE,
           size=Optional(Integer(1, MAX_ENTRIES)))
 def random_joint(
     n_s: int,
@@ -437,7 +446,8 @@ def total_variation_dependence(joint: Any) -> float:
 
 @contract(joint=_JOINT)
 def chi2_dependence(joint: Any) -> float:
-    """``chi^2(S;Y) = E_Y[Lambda_chi2(Y)]`` (Def. 5, Prop. 1.2), equal to ``sum_{s,y} (P_SY - P_S P_Y)^2 / (P_S P_Y)``."""
+    """``chi^2(S;Y) = E_Y[Lambda_chi2(Y)]`` (Def. 5, Prop. 1.2), equal to
+    ``sum_{s,y} (P_SY - P_S P_Y)^2 / (P_S P_Y)``."""
     joint = _check_joint(joint)
     L, p_s, p_y = _lifts(joint)
     return float(p_y @ _measure(L, p_s, "chi2", False, None))
@@ -508,11 +518,6 @@ class Criterion:
 
     def __repr__(self) -> str:
         return self.name
-
-
-def _check_budget(x: float, name: str) -> float:
-    """A privacy budget: finite and > 0 (ValueError naming ``name``)."""
-    return check_epsilon(x, name)
 
 
 _RTOL = Real(0, 1e-3)

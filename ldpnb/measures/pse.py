@@ -7,10 +7,25 @@ Murakami and Takahashi (2021), Section 3.2 and Section 5.
 from __future__ import annotations
 
 import math
+
 import numpy as np
 from scipy import integrate, optimize, special, stats
 
-from ldpnb.contracts import AnyOf, Array, Boolean, Integer, OneOf, Optional, RandomState, Real, contract
+from ldpnb.contracts import (
+    DECIMALS,
+    MAX_REPS,
+    NONNEGATIVE,
+    POSITIVE,
+    SEED,
+    AnyOf,
+    Array,
+    Boolean,
+    Integer,
+    OneOf,
+    Optional,
+    Real,
+    contract,
+)
 from ldpnb.measures.reidentification import LOG2E, _unit_scale
 from ldpnb.utils import check_random_state
 
@@ -31,6 +46,8 @@ __all__ = [
 
 _UNIT = OneOf("bits", "nats")
 _SAMPLE = Array(1, min_size=2)
+#: Neighbours of the k-nearest-neighbour entropy estimators: at most 2**16.
+_NEIGHBOURS = Integer(1, 1 << 16)
 _WEIGHTS = Optional(Array(1, low=0, integer=True))
 
 
@@ -44,8 +61,8 @@ def genuine_impostor(score_matrix) -> tuple[np.ndarray, np.ndarray]:
     return np.diag(S).copy(), S[mask]
 
 
-@contract(score_matrix=Array(2), true_user=Optional(Array(1, low=0, integer=True)), atol=Real(0, None),
-          rtol=Real(0, None))
+@contract(score_matrix=Array(2), true_user=Optional(Array(1, low=0, integer=True)), atol=NONNEGATIVE,
+          rtol=NONNEGATIVE)
 def best_score_error_rate(score_matrix, true_user=None, *, atol: float = 1e-9, rtol: float = 1e-12) -> float:
     """Expected error of the best-score rule G (Sec. 3.1) with uniform random tie-breaking.
 
@@ -82,7 +99,7 @@ def _kth_nn_1d(sorted_ref: np.ndarray, q: np.ndarray, kk: int, exclude_self: boo
     return d[:, kk] if exclude_self else d[:, kk - 1]
 
 
-@contract(genuine=_SAMPLE, impostor=Array(1), k=Integer(1, None), bias_reduced=Boolean(), unit=_UNIT)
+@contract(genuine=_SAMPLE, impostor=Array(1), k=_NEIGHBOURS, bias_reduced=Boolean(), unit=_UNIT)
 def kl_knn_1d(genuine, impostor, *, k: int = 1, bias_reduced: bool = True, unit: str = "bits") -> float:
     r"""k-NN estimator of D(f_G || f_I) for scalar samples (Wang, Kulkarni & Verdú 2009).
 
@@ -125,8 +142,8 @@ def kl_knn_1d(genuine, impostor, *, k: int = 1, bias_reduced: bool = True, unit:
     return float(d * _unit_scale(unit))
 
 
-@contract(genuine=_SAMPLE, impostor=Array(1), impostor_weights=_WEIGHTS, k=Integer(1, None),
-          bias_reduced=Boolean(), unit=_UNIT, smoothing=Real(0, None, low_open=True), decimals=Integer(0, 15))
+@contract(genuine=_SAMPLE, impostor=Array(1), impostor_weights=_WEIGHTS, k=_NEIGHBOURS,
+          bias_reduced=Boolean(), unit=_UNIT, smoothing=POSITIVE, decimals=DECIMALS)
 def kl_mixed_1d(genuine, impostor, *, impostor_weights=None, k: int = 1, bias_reduced: bool = True,
                 unit: str = "bits", smoothing: float = 0.5, decimals: int = 12) -> float:
     r"""Tie-aware estimate of D(f_G || f_I) for scores with atoms (the PSE of Sec. 5.1, with ties).
@@ -166,7 +183,9 @@ def kl_mixed_1d(genuine, impostor, *, impostor_weights=None, k: int = 1, bias_re
     if Gc.size:
         pgc = Gc.size / N
         pic = max(Ic.size, smoothing) / M
-        d_knn = kl_knn_1d(Gc, Ic, k=k, bias_reduced=bias_reduced, unit="nats") if (Gc.size >= 2 and Ic.size >= 1) else 0.0
+        d_knn = (
+            kl_knn_1d(Gc, Ic, k=k, bias_reduced=bias_reduced, unit="nats") if (Gc.size >= 2 and Ic.size >= 1) else 0.0
+        )
         d += pgc * (math.log(pgc / pic) + d_knn)
     return d * sc
 
@@ -261,14 +280,15 @@ def gaussian_frr_at_far(mu: float, far, w: float = 0.0):
 
 
 @contract(score_matrix=Array(2, min_size=4), frac=Real(0, 1, low_open=True, high_open=True),
-          reps=Integer(2, None), decimals=Integer(0, 15), rng=RandomState())
+          reps=Integer(2, MAX_REPS), decimals=DECIMALS, rng=SEED)
 def pse_subsamples(score_matrix, frac: float = 0.5, reps: int = 20, *, decimals: int = 9, rng=None) -> np.ndarray:
     """PSE estimates (:func:`kl_mixed_1d`, bits) on ``reps`` random subsets of ``frac`` of the users.
 
     The queries and the templates of the same users are kept (square sub-matrices).  The spread of
-    the estimates gives the standard error of the full-population estimate: about
-    ``std(subsample estimates) * sqrt(frac)`` for a statistic whose variance is inversely
-    proportional to the number of users.
+    the estimates gives the standard error of the full-population estimate by the delete-d
+    jackknife, :func:`ldpnb.stats.subsample_se` (for half subsets the spread itself, with no
+    ``sqrt(frac)`` factor: the subsets vary around the full estimate by the finite-population
+    correction); it is not valid for an estimate resting on a few exact score coincidences.
     """
     rng = check_random_state(rng)
     S = np.asarray(score_matrix, dtype=float)

@@ -8,10 +8,25 @@ from __future__ import annotations
 
 import itertools
 import math
+
 import numpy as np
+
 from ldpnb.contracts import (
-    AnyOf, Array, Channel, Distribution, Integer, OneOf, Optional, Real, contract,
+    DECIMALS,
+    EPSILON,
+    NONNEGATIVE,
+    POSITIVE,
+    AnyOf,
+    Array,
+    Channel,
+    Distribution,
+    Integer,
+    OneOf,
+    Optional,
+    Real,
+    contract,
 )
+from ldpnb.measures.information import channel_capacity, entropy, mutual_information_joint
 
 __all__ = [
     "LOG2E",
@@ -58,14 +73,14 @@ def _unit_scale(unit: str) -> float:
 
 _TINY = float(np.finfo(float).tiny)
 #: epsilon: a number > 0 or an array of them (the bounds are vectorised over epsilon)
-_EPS = AnyOf(Real(0, None, low_open=True), Array((0, 1), low=_TINY))
+_EPS = AnyOf(EPSILON, Array((0, 1), low=_TINY))
 #: epsilon >= 0 (Prop. 4.1 and Lemma B.2 are defined at 0)
-_EPS0 = AnyOf(Real(0, None), Array((0, 1), low=0))
-_N = Integer(1, None)
-_K = Integer(2, None)
-_G = AnyOf(Integer(2, None), Array((0, 1), low=2))
+_EPS0 = AnyOf(NONNEGATIVE, Array((0, 1), low=0))
+_N = Integer(1, 1 << 53)
+_K = Integer(2, 1 << 53)
+_G = AnyOf(Integer(2, 1 << 53), Array((0, 1), low=2))
 _UNIT = OneOf("bits", "nats")
-_T = Integer(1, None)
+_T = Integer(1, 1 << 53)
 
 
 def _ret(x):
@@ -147,7 +162,7 @@ def alpha_glh(epsilon, n, k, g, t: int = 1):
     return _ret(t * np.asarray(theta_glh(g, epsilon)) * _log2_min(n, k))
 
 
-@contract(alpha=AnyOf(Real(0, None), Array((0, 1), low=0)), t=_T)
+@contract(alpha=AnyOf(NONNEGATIVE, Array((0, 1), low=0)), t=_T)
 def alpha_composed(alpha, t: int):
     """Composition (Thms 4.3, 4.5): t reports of a mechanism with level alpha give t * alpha."""
     return _ret(np.asarray(alpha, dtype=float) * t)
@@ -160,7 +175,7 @@ def mi_ldp_bound(epsilon, *, unit: str = "bits"):
     return _ret(np.minimum(e, e * e) * _unit_scale(unit))
 
 
-@contract(n=_N, k=_K, epsilon=Real(0, None, low_open=True), unit=_UNIT)
+@contract(n=_N, k=_K, epsilon=Real(0.0, 700.0, low_open=True), unit=_UNIT)  # e^eps overflows above 709
 def alpha_star_rr(n, k, epsilon, *, unit: str = "bits") -> float:
     r"""Tight PIE level of the eps-RR: the n-restricted capacity (a derived fact, not in the paper).
 
@@ -179,7 +194,7 @@ def alpha_star_rr(n, k, epsilon, *, unit: str = "bits") -> float:
     return (h_y - h_row) * _unit_scale(unit)
 
 
-@contract(channel=Channel(max_size=1 << 20), n=_N, unit=_UNIT, tol=Real(0, None, low_open=True))
+@contract(channel=Channel(max_size=1 << 20), n=_N, unit=_UNIT, tol=POSITIVE)
 def restricted_capacity(channel, n: int, *, unit: str = "bits", tol: float = 1e-12) -> float:
     r"""Tightest alpha of (U, alpha)-PIE privacy for a channel and |U| = n: the n-restricted capacity.
 
@@ -187,8 +202,6 @@ def restricted_capacity(channel, n: int, *, unit: str = "bits", tol: float = 1e-
     row subset of size min(n, k) (brute force; tiny k only, at most 10,000 subsets).  Uses
     :func:`ldpnb.measures.channel_capacity`.
     """
-    from ldpnb.measures.information import channel_capacity
-
     Q = np.asarray(channel, dtype=float)
     k = Q.shape[0]
     if n < k and math.comb(k, n) > 10_000:
@@ -233,24 +246,18 @@ def pie(p_u, p_x_given_u, channel, *, unit: str = "bits") -> float:
 
     Equals :math:`\sum_i p_U(u_i) D(p_{Y|U=u_i}\|p_Y)` (Eq. 27).
     """
-    from ldpnb.measures.information import mutual_information_joint
-
     return float(mutual_information_joint(joint_uy(p_u, p_x_given_u, channel), unit=unit))
 
 
 @contract(p_u=Distribution(), p_x_given_u=Channel(), unit=_UNIT)
 def mi_ux(p_u, p_x_given_u, *, unit: str = "bits") -> float:
     """I(U;X) for the joint p_U p_{X|U}."""
-    from ldpnb.measures.information import mutual_information_joint
-
     return float(mutual_information_joint(joint_ux(p_u, p_x_given_u), unit=unit))
 
 
 @contract(joint_abc=Array(3, low=0), unit=_UNIT)
 def conditional_mutual_information(joint_abc, *, unit: str = "bits") -> float:
     r"""I(A;C|B) from a 3-D joint ``p[a, b, c]``: H(A,B) + H(B,C) - H(B) - H(A,B,C)."""
-    from ldpnb.measures.information import entropy
-
     p = np.asarray(joint_abc, dtype=float)
     if abs(p.sum() - 1) > 1e-9:
         raise ValueError(f"joint_abc must sum to 1, got {p.sum():.12g}")
@@ -289,7 +296,7 @@ def bayes_error_posterior(joint_us) -> float:
     return 1.0 - float(J.max(axis=0).sum())
 
 
-@contract(info_bits=AnyOf(Real(0, None), Array((0, 1), low=0)), n=Optional(Integer(2, None)),
+@contract(info_bits=AnyOf(NONNEGATIVE, Array((0, 1), low=0)), n=Optional(Integer(2, 1 << 53)),
           beta_u=Optional(Real(0, 1, low_open=True, high_open=True)))
 def fano_lower_bound(info_bits, n=None, *, beta_u=None):
     r"""Generalised Fano lower bound on the Bayes error (Prop. 3.7, Cor. 3.9).
@@ -308,7 +315,7 @@ def fano_lower_bound(info_bits, n=None, *, beta_u=None):
     return _ret(1 + (I + 1) / denom)
 
 
-@contract(beta=Real(0, 1, high_open=True), n=Integer(2, None), unit=_UNIT)
+@contract(beta=Real(0, 1, high_open=True), n=Integer(2, 1 << 53), unit=_UNIT)
 def alpha_for_target_bayes_error(beta, n, *, unit: str = "bits") -> float:
     r"""Largest alpha whose Cor. 3.9 bound (Eq. 12) guarantees :math:`\beta_{U|S} \ge \beta`.
 
@@ -320,7 +327,7 @@ def alpha_for_target_bayes_error(beta, n, *, unit: str = "bits") -> float:
     return (1 - beta) * math.log(n) - math.log(2)
 
 
-@contract(beta=Real(0, 1, high_open=True), n=Integer(2, None), k=_K)
+@contract(beta=Real(0, 1, high_open=True), n=Integer(2, 1 << 53), k=_K)
 def theta_for_target_bayes_error(beta, n, k) -> float:
     r"""MI loss parameter theta such that theta min(log n, log k) meets the Eq. 12 target beta."""
     a = alpha_for_target_bayes_error(beta, n)
@@ -329,7 +336,7 @@ def theta_for_target_bayes_error(beta, n, k) -> float:
     return a / _log2_min(n, k)
 
 
-@contract(joint_uy=Array(2, low=0), scores=Array(2), decimals=Integer(0, 15))
+@contract(joint_uy=Array(2, low=0), scores=Array(2), decimals=DECIMALS)
 def score_joint(joint_uy, scores, *, decimals: int = 12) -> np.ndarray:
     """Joint p(u, s) of a deterministic score map s = phi(y).
 
@@ -350,15 +357,13 @@ def score_joint(joint_uy, scores, *, decimals: int = 12) -> np.ndarray:
 @contract(joint_uy=Array(2, low=0), scores=Array(2), unit=_UNIT)
 def score_vector_mi(joint_uy, scores, *, unit: str = "bits") -> float:
     """PSE for a discrete system: I(U;S) with S = (s_1(Y), ..., s_n(Y)) deterministic (Eq. 6)."""
-    from ldpnb.measures.information import mutual_information_joint
-
     return float(mutual_information_joint(score_joint(joint_uy, scores), unit=unit))
 
 
 # ---------------------------------------------------------------------------------------------
 # alpha-PIE (App. C.1)
 # ---------------------------------------------------------------------------------------------
-@contract(eps=Real(0, None, low_open=True), n=_N, k=_K)
+@contract(eps=EPSILON, n=_N, k=_K)
 def pie_alpha_from_ldp(eps: float, n: int, k: int) -> float:
     r"""Proposition 3 (App. C): eps-LDP implies (U, alpha)-PIE with
     :math:`\alpha = \min\{\epsilon\log_2 e, \epsilon^2\log_2 e, \log_2 n, \log_2 k_j\}` (bits)."""
@@ -366,7 +371,7 @@ def pie_alpha_from_ldp(eps: float, n: int, k: int) -> float:
     return float(min(eps * l2e, eps ** 2 * l2e, np.log2(n), np.log2(k)))
 
 
-@contract(alpha=Real(0, None), n=Integer(2, None))
+@contract(alpha=NONNEGATIVE, n=Integer(2, 1 << 53))
 def bayes_error_bound(alpha: float, n: int) -> float:
     r"""Corollary 2 (Eq. 11): :math:`\beta_{U|S} \ge 1 - (\alpha+1)/\log_2 n`.
 
@@ -375,7 +380,7 @@ def bayes_error_bound(alpha: float, n: int) -> float:
     return float(1.0 - (alpha + 1.0) / np.log2(n))
 
 
-@contract(beta=Real(0, 1, low_open=True, high_open=True), n_d=Integer(2, None), k=_K)
+@contract(beta=Real(0, 1, low_open=True, high_open=True), n_d=Integer(2, 1 << 53), k=_K)
 def eps_from_bayes_error(beta: float, n_d: int, k: int) -> float:
     r"""Per-attribute budget for a target Bayes error (the mapping of Arcolezi et al. 2023's artifact).
 

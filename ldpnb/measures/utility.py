@@ -5,12 +5,12 @@ squared error, L1, total variation, and the averaged MSE of multidimensional fre
 from __future__ import annotations
 
 import numpy as np
-from ldpnb.contracts import Array, DistanceMatrix, Instance, Real, contract
-from ldpnb.utils import check_finite_array
-from ldpnb.mechanisms.multidim import check_dataset
+
+from ldpnb.contracts import MAX_ENTRIES, POSITIVE, Array, Dataset, DistanceMatrix, Instance, contract
+from ldpnb.utils import check_dataset, check_finite_array
 
 _MASS = Array(1, low=0.0)
-_SPACING = Real(0.0, None, low_open=True)
+_SPACING = POSITIVE
 
 __all__ = [
     "emd",
@@ -50,7 +50,7 @@ def emd(a, b, ground_distance) -> float:
     ground_distance : (k, k) array
         Nonnegative ground distance (e.g. km between grid-cell centres).
     """
-    import ot
+    import ot  # noqa: PLC0415 lazy: POT is slow to import; only an EMD on a ground distance needs it
 
     pa, pb = _mass(a, "a"), _mass(b, "b")
     D = check_finite_array(ground_distance, "ground_distance", ndim=2)
@@ -133,14 +133,17 @@ def emd_rows(P, theta, ground_distance) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------
 # utility metric, marginals, priors (Sec. 5.2, App. E)
 # ---------------------------------------------------------------------------------------------
-@contract(X=Array(2, integer=True, low=0), ks=Array(1, integer=True, low=1))
+@contract(X=Dataset(), ks=Array(1, integer=True, low=2, high=MAX_ENTRIES))
 def marginals(X, ks) -> list[np.ndarray]:
     """Normalised per-attribute histograms of a label-encoded dataset."""
     X, ks = check_dataset(X, ks)
     return [np.bincount(X[:, j], minlength=int(ks[j])) / X.shape[0] for j in range(X.shape[1])]
 
 
-@contract(f_true=Instance(list, tuple, example=[np.array([0.5, 0.5])]), f_hat=Instance(list, tuple, example=[np.array([0.5, 0.5])]))
+@contract(
+    f_true=Instance(list, tuple, example=[np.array([0.5, 0.5])]),
+    f_hat=Instance(list, tuple, example=[np.array([0.5, 0.5])]),
+)
 def mse_avg(f_true, f_hat) -> float:
     r"""MSE_avg = (1/d) sum_j (1/|A_j|) sum_v (f_j(v) - \hat f_j(v))^2 (Arcolezi et al. 2023, Sec. 5.2)."""
     if len(f_true) != len(f_hat) or len(f_true) == 0:

@@ -1,7 +1,12 @@
-"""Local-privacy mechanisms, one module per family: exact channels, vectorised samplers,
-count-level simulators, and a :class:`Mechanism` object per family (``GRR(k, eps).channel()``,
-``.perturb(x, rng=)``, ``.simulate_counts(N, rng=)``, ``.guarantee``, ``.check()``;
-:func:`catalog` builds every core family at one level).
+"""Local-privacy mechanisms, one module per family: a :class:`Mechanism` object per family
+(``GRR(k, eps).channel()``, ``.perturb(x, rng=)``, ``.simulate_counts(N, size=, rng=)``,
+``.operator()``, ``.guarantee``, ``.check()``; the frequency oracles' ``.estimate()`` and
+``.variance()``), and the functional kernels the objects use (``grr_channel``, ``ue_perturb``, ...).
+
+Defining a family's class registers it (:attr:`Mechanism.REGISTRY`, :meth:`Mechanism.lookup` by name
+or alias); :func:`catalog` builds every family that defines ``on(domain, epsilon)`` at one level, and
+the protocol registry of the multidimensional chapter and the audit's cases are derived from the same
+classes.
 
 =================  ==========================================================
 ``grr``            k-ary randomized response (k-RR / GRR)
@@ -12,12 +17,12 @@ count-level simulators, and a :class:`Mechanism` object per family (``GRR(k, eps
 ``watchdog``       watchdog mechanisms (complete and subset merging)
 ``orr``            (asymmetric / subset) optimal random response
 ``multidim``       multidimensional protocols (SPL, SMP, RS+FD, RS+RFD; tuple mechanisms SMP, RSFD, RSRFD)
-``protocols``      the registry of frequency-oracle protocols by name (GRR, OLH, SS, SUE, OUE)
+``protocols``      the frequency-oracle protocols by name (derived from the registry)
 ``rate_distortion``  the Blahut-Arimoto (rate-distortion) mechanism
 =================  =========================================================="""
 
-from ._base import Guarantee, LevelCheck, Mechanism, FrequencyOracle, MetricMechanism, ChannelMechanism
-from .grr import GRR, grr_params, grr_channel, grr_perturb, grr_simulate_counts
+from ._base import Domain, Guarantee, LevelCheck, Mechanism, FrequencyOracle, MetricMechanism, ChannelMechanism
+from .grr import GRR, GRROperator, grr_params, grr_channel, grr_perturb, grr_simulate_counts
 from .unary import (
     UnaryEncoding, SUE, OUE,
     ue_params, ue_perturb, ue_simulate_support_counts, ue_channel, ue_pattern_index, rappor_channel,
@@ -54,10 +59,11 @@ from .protocols import Protocol, PROTOCOL_REGISTRY, protocol, protocol_names
 from .rate_distortion import (
     exponential_kernel, ba_F, ba_G, BAResult, blahut_arimoto, average_distortion, mutual_information_nats,
     ba_lagrangian, rd_point, rd_curve, rd_closed_form, kernel_min_eigenvalue,
-    ba_iterate_factorization_residual,
+    ba_iterate_factorization_residual, BlahutArimoto,
 )
 
 __all__ = [
+    "Domain",
     "Guarantee",
     "LevelCheck",
     "Mechanism",
@@ -65,6 +71,7 @@ __all__ = [
     "MetricMechanism",
     "ChannelMechanism",
     "GRR",
+    "GRROperator",
     "UnaryEncoding",
     "SUE",
     "OUE",
@@ -178,9 +185,5 @@ __all__ = [
     "rd_closed_form",
     "kernel_min_eigenvalue",
     "ba_iterate_factorization_residual",
+    "BlahutArimoto",
 ]
-
-# --- the Blahut-Arimoto mechanism object (rate_distortion; performance issue #22) -------------
-from .rate_distortion import BlahutArimoto  # noqa: E402
-
-__all__.append("BlahutArimoto")

@@ -11,7 +11,10 @@ can be checked against it):
                             hold it: entries below ``exp(-708.4)``)
 ``perturb(x, rng=)``        vectorised reports of users holding ``x``
 ``report_index(reports)``   the column of ``channel()`` of each report
-``simulate_counts(N, rng=)``  output counts for input counts ``N``, exact in law, cost independent of n
+``simulate_counts(N, rng=)``  output counts for input counts ``N``, exact in law, cost independent of n;
+                            ``size=R`` draws ``R`` runs at once (``(R, m)``)
+``operator()``              a fast product ``theta -> theta C``, ``r -> C r`` when the family has one
+                            (:mod:`ldpnb.channels.structured`), else ``None``
 ``guarantee``               the claim: :class:`Guarantee` (eps-LDP, or eps-geo-indistinguishability
                             with its distance)
 ``tight_level()``           the tight level of the exact channel, from log-probabilities
@@ -20,13 +23,25 @@ can be checked against it):
 
 Frequency oracles (:class:`FrequencyOracle`: GRR, SUE, OUE, BLH, OLH, SS) add their support
 probabilities ``(p, q)``, ``support(reports)``, ``support_counts(reports)``,
-``simulate_support_counts(N, rng=)`` and the unbiased estimate (Wang et al. 2017, Eq. 2);
-metric mechanisms (:class:`MetricMechanism`) add ``distance()``, the distance between inputs under
-which they are geo-indistinguishable (Andres et al. 2013).
+``simulate_support_counts(N, rng=)`` and their standard estimator: ``estimate(reports)`` or
+``estimate(support_counts, n)``, the unbiased estimate of Wang et al. (2017), Eq. 2, and
+``variance(n, f)``, its variance; metric mechanisms (:class:`MetricMechanism`) add ``distance()``,
+the distance between inputs under which they are geo-indistinguishable (Andres et al. 2013).
 
-**Extending.**  A new family subclasses :class:`Mechanism` (or one of its two specialisations)
-and implements ``n_inputs``, ``n_outputs``, ``_log_channel()`` and, when it has a faster sampler
-than drawing from the channel, ``_perturb(x, rng)``.  Hooks let families whose claim is not about
+**The registry.**  Every family is a subclass that names itself: ``family = "GRR"`` and, when it
+is known under other names, ``aliases = ("grr", "k-RR", "krr")``.  Defining the class registers
+it in :attr:`Mechanism.REGISTRY` (``family -> class``, in the order the classes are defined, as
+scipy.stats derives its list of distributions), and :meth:`Mechanism.lookup` finds a class by
+its family name or an alias, case-insensitively (``name.casefold()``).  A family that can be
+built from a common :class:`Domain` and a level defines the classmethod :meth:`Mechanism.on`;
+the catalogue (:func:`ldpnb.mechanisms.catalog`), the audit's cases and the protocol registry
+of the multidimensional chapter are derived from these classes, so adding a family is one new
+file.
+
+**Extending.**  A new family subclasses :class:`Mechanism` (or one of its two specialisations),
+sets ``family`` (and ``aliases``), and implements ``n_inputs``, ``n_outputs``, ``_log_channel()``
+and, when it has a faster sampler than drawing from the channel, ``_perturb(x, rng)``; optionally
+``on(domain, epsilon)`` (then it is in the catalogue) and ``operator()``.  Hooks let families whose claim is not about
 ``C`` itself keep the base unchanged: lift-based mechanisms (watchdog, ORR, SRR) protect a secret
 ``S`` behind ``X`` and override :meth:`Mechanism.privacy_log_channel` to return ``log P(y | s)``
 with a :class:`Guarantee` whose ``about`` names the secret; multidimensional protocols (RS+FD)
@@ -45,15 +60,17 @@ import numpy as np
 
 from ldpnb.channels._generic import (
     _geo_level_from_log, _ldp_level_from_log, sample_channel, simulate_counts as _simulate_counts,
+    simulate_counts_batch as _simulate_counts_batch,
 )
 from ldpnb.contracts import (
-    MAX_ENTRIES, Channel, Counts, DistanceMatrix, Instance, LogChannel, OneOf, Optional, Real,
-    contract,
+    MAX_DENSE, MAX_ENTRIES, Array, Channel, Counts, DistanceMatrix, Instance, Integer, LogChannel, OneOf, Optional,
+    Real, contract,
 )
 from ldpnb.mechanisms._common import EPSILON, _exp_channel
 from ldpnb.utils import check_random_state, check_values
 
 __all__ = [
+    "Domain",
     "Guarantee",
     "LevelCheck",
     "Mechanism",
@@ -64,6 +81,10 @@ __all__ = [
 
 #: Relative tolerance of :meth:`Mechanism.check` (rounding of log-probabilities).
 CHECK_RTOL = 1e-9
+
+#: Support counts (finite, nonnegative; integers or expected counts) and fractions of users.
+_SUPPORT = Array(1, low=0.0)
+_FRACTION = Array(1, low=0.0, high=1.0)
 
 
 @dataclass(frozen=True, eq=False)
@@ -114,8 +135,25 @@ class Guarantee:
                              f"got {self.distance.shape}")
         return _geo_level_from_log(L, self.distance)
 
+    def level_from_ratios(self, log_ratios: np.ndarray) -> float:
+        """Tight level from the log-ratios ``D[x, y] = log C[x, y] - log C[x0, y]`` to one reference
+        row (finite): the same maxima as :meth:`level` (``D[x, y] - D[x', y]`` is the log-ratio of
+        ``x`` and ``x'``), with the relative precision of ``D`` itself -- a family that knows ``D``
+        in closed form keeps the level exact at any epsilon, even where ``log C`` cannot resolve it
+        (``eps = 1e-12`` next to ``log C ~ -2``)."""
+        D = Array(2).check(log_ratios, "log_ratios")
+        if self.notion == "ldp":
+            return _ldp_level_from_log(D)
+        if self.distance.shape[0] != D.shape[0]:
+            raise ValueError(f"distance must be {D.shape[0]} x {D.shape[0]} to match the channel rows, "
+                             f"got {self.distance.shape}")
+        return _geo_level_from_log(D, self.distance)
+
     def admits(self, level: float, rtol: float = CHECK_RTOL) -> bool:
-        """``level <= epsilon (1 + rtol)``: the claim covers a channel of this tight level."""
+        """``level <= epsilon (1 + rtol)``: the claim covers a channel of this tight level (a level
+        ``>= 0``, possibly infinite; ``0 <= rtol <= 1``)."""
+        level = Real(0.0, None, finite=False).check(level, "level")
+        rtol = Real(0.0, 1.0).check(rtol, "rtol")
         return bool(level <= self.epsilon * (1.0 + rtol) + 1e-12)
 
     def __str__(self) -> str:
@@ -145,6 +183,58 @@ class LevelCheck:
         return self.holds
 
 
+@dataclass(frozen=True, eq=False)
+class Domain:
+    """The common domain on which a family is built by :meth:`Mechanism.on`.
+
+    ``k`` values ``{0..k-1}`` on a line (frequency oracles, one-dimensional metric mechanisms), a
+    ``rows x cols`` grid of cells ``cell_size`` apart (planar mechanisms; the padded planar Laplace
+    pads it by ``pad`` cells), and optionally the ``distance`` between the values (the exponential
+    mechanism; default ``|x - x'|`` on the line).  A domain with ``k=None`` is the grid alone: the
+    frequency oracles then take its ``rows * cols`` cells as their values (:attr:`size`).
+
+    Examples
+    --------
+    >>> Domain(k=5).size, Domain(k=None, rows=3, cols=4).size
+    (5, 12)
+    """
+
+    k: int | None = 8
+    rows: int | None = 4
+    cols: int | None = 4
+    cell_size: Any = 1.0
+    pad: int = 2
+    distance: np.ndarray | None = None
+
+    def __post_init__(self) -> None:
+        if self.k is None and (self.rows is None or self.cols is None):
+            raise ValueError("a domain needs k (a line) or rows and cols (a grid)")
+        for name in ("k", "rows", "cols"):
+            v = getattr(self, name)
+            if v is not None:
+                object.__setattr__(self, name, Integer(1, MAX_DENSE * MAX_DENSE).check(v, name))
+        object.__setattr__(self, "pad", Integer(0, 1024).check(self.pad, "pad"))
+        if self.distance is not None:
+            D = DistanceMatrix().check(self.distance, "distance")
+            D.setflags(write=False)
+            object.__setattr__(self, "distance", D)
+
+    @property
+    def size(self) -> int:
+        """The number of values: ``k``, or the ``rows * cols`` cells of a grid-only domain."""
+        return self.k if self.k is not None else self.rows * self.cols
+
+    def _need(self, *names: str) -> None:
+        missing = [n for n in names if getattr(self, n) is None]
+        if missing:
+            raise ValueError(f"this family needs {', '.join(missing)} in its Domain, got {self!r}")
+
+
+def _same_class(a: type, b: type) -> bool:
+    """The same class defined again (a reloaded module, a notebook cell run twice)."""
+    return a is b or (a.__module__ == b.__module__ and a.__qualname__ == b.__qualname__)
+
+
 class Mechanism:
     """Base class of the mechanism objects (see the module docstring).
 
@@ -153,12 +243,89 @@ class Mechanism:
     draw from the channel), :meth:`report_index`, :meth:`simulate_counts`, :attr:`guarantee`.
     """
 
-    #: Short name of the family (``"GRR"``, ``"SUE"``, ...).
+    #: Short name of the family (``"GRR"``, ``"SUE"``, ...): set on the class, it registers the class.
     family: ClassVar[str] = "mechanism"
+    #: Other names of the family (declared on the class itself; not inherited by subclasses).
+    aliases: ClassVar[tuple[str, ...]] = ()
     #: Every output has a positive probability under every input (so ``log_channel()`` is finite).
     full_support: ClassVar[bool] = True
+    #: Every registered family, ``family -> class``, in the order the classes were defined.
+    REGISTRY: ClassVar[dict[str, type[Mechanism]]] = {}
+    #: ``name.casefold() -> family`` for every family name and alias (the lookup table).
+    _NAMES: ClassVar[dict[str, str]] = {}
 
     epsilon: float
+
+    # ------------------------------------------------------------------ the registry
+    def __init_subclass__(cls, register: bool = True, **kwargs: Any) -> None:
+        """Register a class that sets ``family`` itself (``register=False``, or a name starting
+        with ``_``, keeps a class out of the registry)."""
+        super().__init_subclass__(**kwargs)
+        if register and "family" in cls.__dict__ and not cls.__name__.startswith("_"):
+            Mechanism._register(cls)
+
+    @staticmethod
+    def _register(cls: type[Mechanism]) -> None:
+        family = cls.__dict__["family"]
+        aliases = cls.__dict__.get("aliases", ())
+        if not isinstance(family, str) or not family or isinstance(aliases, str) or \
+                not all(isinstance(a, str) and a for a in aliases):
+            raise TypeError(f"{cls.__qualname__}: family must be a non-empty str and aliases a tuple of "
+                            f"non-empty str, got {family!r} and {aliases!r}")
+        old = Mechanism.REGISTRY.get(family)
+        if old is not None and not _same_class(old, cls):
+            raise TypeError(f"{cls.__qualname__}: the family {family!r} is already registered by "
+                            f"{old.__module__}.{old.__qualname__}")
+        keys = {n.casefold() for n in (family, *aliases)}
+        for key in keys:
+            owner = Mechanism._NAMES.get(key)
+            if owner is not None and owner != family:
+                raise TypeError(f"{cls.__qualname__}: the name {key!r} already names the family {owner!r}")
+        if old is not None:
+            Mechanism.unregister(family)
+        Mechanism.REGISTRY[family] = cls
+        Mechanism._NAMES.update(dict.fromkeys(keys, family))
+
+    @staticmethod
+    def unregister(family: str) -> type[Mechanism]:
+        """Remove a family (and its aliases) from the registry; returns its class (for tests and
+        notebooks that define a family for a while)."""
+        cls = Mechanism.REGISTRY.pop(Mechanism.lookup(family).__dict__["family"])
+        fam = cls.__dict__["family"]
+        for key in [k for k, v in Mechanism._NAMES.items() if v == fam]:
+            del Mechanism._NAMES[key]
+        return cls
+
+    @staticmethod
+    def lookup(name: str) -> type[Mechanism]:
+        """The registered class of a family name or alias, compared after ``str.casefold()``.
+
+        Examples
+        --------
+        >>> Mechanism.lookup("k-RR").family, Mechanism.lookup("grr").family
+        ('GRR', 'GRR')
+        """
+        if not isinstance(name, str):
+            raise TypeError(f"name must be a family name or alias (str), got {name!r} ({type(name).__name__})")
+        family = Mechanism._NAMES.get(name.casefold())
+        if family is None:
+            raise ValueError(f"name must be a registered family or alias, got {name!r}; families: "
+                             f"{list(Mechanism.REGISTRY)}")
+        return Mechanism.REGISTRY[family]
+
+    @classmethod
+    def on(cls, domain: Domain, epsilon: float) -> Mechanism:
+        """The family on a common :class:`Domain` at level ``epsilon`` (the catalogue's constructor).
+
+        Families that need more than a domain and a level (a prior, a joint distribution, the
+        sizes of several attributes) do not define it and are not in the catalogue.
+        """
+        raise NotImplementedError(f"{cls.__name__} is not built from a domain and a level alone")
+
+    @classmethod
+    def builds_on_domain(cls) -> bool:
+        """Whether the family defines :meth:`on` (and so belongs to the catalogue)."""
+        return cls.on.__func__ is not Mechanism.on.__func__
 
     # ------------------------------------------------------------------ description
     @property
@@ -215,11 +382,30 @@ class Mechanism:
             cached = L
         return cached.copy()
 
-    def channel(self) -> np.ndarray:
-        """The exact channel as float64; refuses (``ValueError`` naming epsilon) when a positive
-        probability is below float64's normal range -- use :meth:`log_channel` there."""
+    def _float_channel(self) -> np.ndarray:
+        """The float64 channel (default ``exp(log_channel())``); a family with a closed-form float
+        construction (its functional twin, e.g. :func:`~ldpnb.mechanisms.grr_channel`) returns that,
+        bit for bit, so that the object and the function give the same matrix."""
         return _exp_channel(self.log_channel(), epsilon=self.epsilon, what=f"channel of {self!r}",
                             hint="log_channel()")
+
+    def channel(self) -> np.ndarray:
+        """The exact channel as float64 (cached; a copy is returned); refuses (``ValueError`` naming
+        epsilon) when a positive probability is below float64's normal range -- use
+        :meth:`log_channel` there."""
+        cached = self.__dict__.get("_channel_cache")
+        if cached is None:
+            self._check_dense()
+            cached = np.asarray(self._float_channel(), dtype=np.float64)
+            cached.setflags(write=False)
+            self.__dict__["_channel_cache"] = cached
+        return cached.copy()
+
+    def operator(self) -> Any:
+        """A fast form of the channel for the products of IBU
+        (:class:`~ldpnb.channels.structured.ChannelOperator`: ``theta -> theta C`` and ``r -> C r``
+        without the dense matrix), or ``None`` when the family has none (the default)."""
+        return None
 
     def _sampling_channel(self) -> np.ndarray:
         """Rows ``exp(L - max L)`` renormalised: the channel for drawing (exact up to rounding at any
@@ -257,14 +443,35 @@ class Mechanism:
             raise ValueError(f"input_counts must have one entry per input ({self.n_inputs}), got {N.size}")
         return N
 
-    def simulate_counts(self, input_counts: Any, *, rng: Any = None) -> np.ndarray:
+    def simulate_counts(self, input_counts: Any, *, size: int | None = None, rng: Any = None) -> np.ndarray:
         """Output counts (one per column of :meth:`channel`) of users with input counts ``N``.
 
-        Default: ``sum_x Multinomial(N_x, C[x])``, exactly the law of ``bincount(report_index(perturb(x)))``
-        at a cost independent of n.  Families with a cheaper exact law override it.
+        ``size=None``: one vector of counts, ``sum_x Multinomial(N_x, C[x])`` (exactly the law of
+        ``bincount(report_index(perturb(x)))``, at a cost independent of n), drawn from the rows
+        ``exp(L - max L)`` of the log channel; families with a cheaper exact law use it (k-RR's
+        mixture law, O(k)).
+
+        ``size=R``: ``R`` independent runs at once, ``(R, m)``, by one ``Multinomial(N_x, C[x],
+        size=R)`` per input value with users (:func:`ldpnb.channels.simulate_counts_batch` on
+        :meth:`channel`, the family's float channel, or on the rows ``exp(L - max L)`` where
+        float64 cannot hold it): the same law; the draws of ``size=1`` are not those of
+        ``size=None``.
         """
         rng = check_random_state(rng)
         N = self._check_input_counts(input_counts)
+        if size is None:
+            return self._simulate_counts(N, rng)
+        R = Integer(1, MAX_ENTRIES).check(size, "size")
+        if R * self.n_outputs > MAX_ENTRIES:
+            raise ValueError(f"size: {R} runs of {self.n_outputs} counts exceed {MAX_ENTRIES} entries")
+        try:
+            C = self.channel()
+        except ValueError:  # float64 cannot hold it: the rows exp(L - max L), exact up to rounding
+            C = self._sampling_channel()
+        return _simulate_counts_batch(C, N, R, rng=rng)
+
+    def _simulate_counts(self, N: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """One vector of output counts for validated input counts (default: a multinomial per input)."""
         return _simulate_counts(self._sampling_channel(), N, rng=rng)
 
     # ------------------------------------------------------------------ the claim
@@ -275,8 +482,19 @@ class Mechanism:
         """
         return self.log_channel()
 
+    def _log_ratios(self) -> np.ndarray | None:
+        """``log C[x, y] - log C[0, y]`` in closed form (families whose log-ratios are exact multiples
+        of epsilon), or ``None``: then the level is read from :meth:`log_channel`."""
+        return None
+
     def tight_level(self) -> float:
-        """Tight level of the exact channel under the claim's notion, from log-probabilities."""
+        """Tight level of the exact channel under the claim's notion, from log-probabilities (from the
+        family's closed-form log-ratios when it has them: full relative precision at any epsilon)."""
+        if type(self).privacy_log_channel is Mechanism.privacy_log_channel:
+            D = self._log_ratios()
+            if D is not None:
+                self._check_dense()
+                return self.guarantee.level_from_ratios(D)
         return self.guarantee.level(self.privacy_log_channel())
 
     def check(self, rtol: float = CHECK_RTOL) -> LevelCheck:
@@ -288,11 +506,21 @@ class Mechanism:
 
 
 class FrequencyOracle(Mechanism):
-    """A pure frequency oracle (Wang et al. 2017): each report *supports* a set of values, the true
+    r"""A pure frequency oracle (Wang et al. 2017): each report *supports* a set of values, the true
     value with probability ``p`` and any other value with probability ``q < p``.
 
-    Subclasses set ``self.k``, ``self.p``, ``self.q`` and implement :meth:`support` and
-    :meth:`column_support`.
+    Its standard estimator is the unbiased estimate of Wang et al. (2017), Eq. 2, from the support
+    counts :math:`C(v) = \#\{i : \text{report } i \text{ supports } v\}` of ``n`` reports,
+
+    .. math:: \hat f(v) = \frac{C(v) - n q}{n (p - q)}, \qquad
+              \mathrm{Var}[\hat f(v)] = \frac{f(v)\,p(1-p) + (1 - f(v))\,q(1-q)}{n (p - q)^2}
+
+    (:meth:`estimate`, :meth:`variance`; ``f = 0`` is their approximate variance, Wang et al. 2017,
+    Eq. 4).  ``p - q`` is computed by each family without cancellation (:attr:`p_minus_q`), so both
+    keep their relative precision at tiny epsilon.
+
+    Subclasses set ``self.k``, ``self.p``, ``self.q`` (and ``self.p_minus_q``) and implement
+    :meth:`support` and :meth:`column_support`.
     """
 
     k: int
@@ -302,6 +530,15 @@ class FrequencyOracle(Mechanism):
     @property
     def n_inputs(self) -> int:
         return self.k
+
+    @property
+    def p_minus_q(self) -> float:
+        """``p - q`` (families set it from a cancellation-free formula; default: the difference)."""
+        return self.__dict__.get("_p_minus_q", self.p - self.q)
+
+    @p_minus_q.setter
+    def p_minus_q(self, value: float) -> None:
+        self.__dict__["_p_minus_q"] = float(value)
 
     def support(self, reports: Any) -> np.ndarray:  # pragma: no cover - abstract
         """Boolean ``(n, k)`` matrix: does report ``i`` support value ``v``."""
@@ -315,6 +552,14 @@ class FrequencyOracle(Mechanism):
         """``C(v) = #{i : report i supports v}``, int64 of length ``k``."""
         return self.support(reports).sum(axis=0).astype(np.int64)
 
+    def n_reports(self, reports: Any) -> int:
+        """The number of reports in ``reports`` (rows of the reports of :meth:`perturb`)."""
+        return int(np.shape(reports)[0])
+
+    def _max_support_total(self, n: int) -> int | None:
+        """Largest possible ``sum_v C(v)`` of ``n`` reports (``None``: only ``C(v) <= n``)."""
+        return None
+
     def simulate_support_counts(self, input_counts: Any, *, rng: Any = None) -> np.ndarray:
         """Support counts for input counts ``N``: ``C(v) ~ Bin(N_v, p) + Bin(n - N_v, q)``
         independently over ``v`` (exact marginals; families with dependent supports override it)."""
@@ -323,14 +568,44 @@ class FrequencyOracle(Mechanism):
         n = int(N.sum())
         return (rng.binomial(N, self.p) + rng.binomial(n - N, self.q)).astype(np.int64)
 
-    def estimate(self, support_counts: Any, n: int) -> np.ndarray:
-        """Unbiased frequency estimate ``(C(v) - n q) / (n (p - q))`` (Wang et al. 2017, Eq. 2)."""
-        from ldpnb.estimators._inversion import fo_estimate
-
-        c = np.asarray(support_counts)
+    def check_support_counts(self, support_counts: Any, n: int) -> tuple[np.ndarray, int]:
+        """Validate support counts of ``n`` reports: one finite entry ``0 <= C(v) <= n`` per value (and a
+        total the family's reports can reach: ``n`` for k-RR, ``n omega`` for subset selection)."""
+        n = Integer(1, 1 << 62).check(n, "n")
+        c = _SUPPORT.check(support_counts, "support_counts")
         if c.ndim != 1 or c.size != self.k:
             raise ValueError(f"support_counts must have one entry per value ({self.k}), got shape {c.shape}")
-        return fo_estimate(c, n, self.p, self.q)
+        if c.max() > n:
+            raise ValueError(f"support_counts must be at most the number of reports n = {n} (a report supports a "
+                             f"value at most once), got max {c.max():.6g}")
+        top = self._max_support_total(n)
+        if top is not None and c.sum() > top * (1 + 1e-12):
+            raise ValueError(f"support_counts sum to {c.sum():.6g}, more than the {top} supports that {n} reports "
+                             f"of {self!r} can give")
+        return c, n
+
+    def estimate(self, data: Any, n: int | None = None) -> np.ndarray:
+        """The standard estimate ``(C(v) - n q) / (n (p - q))`` (Wang et al. 2017, Eq. 2).
+
+        ``estimate(reports)``: from the reports of :meth:`perturb` (``n`` = their number);
+        ``estimate(support_counts, n)``: from the support counts of ``n`` reports (refused when an
+        entry exceeds ``n``: a report supports a value at most once).
+        """
+        if n is None:
+            data, n = self.support_counts(data), self.n_reports(data)
+        c, n = self.check_support_counts(data, n)
+        return (c - n * self.q) / (n * self.p_minus_q)
+
+    def variance(self, n: int, f: Any = 0.0) -> np.ndarray:
+        """Variance of :meth:`estimate` over ``n`` reports when a fraction ``f`` (scalar or ``(k,)``)
+        of the users hold the value: ``(f p(1-p) + (1-f) q(1-q)) / (n (p-q)^2)`` (Wang et al. 2017;
+        the default ``f = 0`` is their approximate variance)."""
+        n = Real(0.0, None, low_open=True).check(n, "n")
+        f = _FRACTION.check(f, "f") if np.ndim(f) else Real(0.0, 1.0).check(f, "f")
+        if np.ndim(f) and f.shape != (self.k,):
+            raise ValueError(f"f must be a scalar or have one entry per value ({self.k}), got shape {f.shape}")
+        p, q = self.p, self.q
+        return (f * p * (1 - p) + (1 - f) * q * (1 - q)) / (n * self.p_minus_q ** 2)
 
     def params(self) -> dict[str, Any]:
         return {"k": self.k, "epsilon": self.epsilon}

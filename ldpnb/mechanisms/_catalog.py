@@ -2,46 +2,46 @@
 
 :func:`catalog` is what the cross-paper chapter and the audit iterate over ("any measure applied
 to any mechanism"): one :class:`~ldpnb.mechanisms.Mechanism` object per family, on a common
-domain (``k`` values for the frequency oracles and the one-dimensional metric mechanisms, a
-``rows x cols`` grid for the planar ones).
+:class:`~ldpnb.mechanisms.Domain` (``k`` values for the frequency oracles and the one-dimensional
+metric mechanisms, a ``rows x cols`` grid for the planar ones).  The catalogue is derived from
+the registry: every registered family that defines :meth:`Mechanism.on
+<ldpnb.mechanisms.Mechanism.on>`, in the order the classes are defined.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ldpnb.contracts import AnyOf, Array, Instance, Integer, Optional, Real, contract
-from ldpnb.mechanisms._base import Mechanism
+from ldpnb.mechanisms._base import Domain, Mechanism
 from ldpnb.mechanisms._common import EPSILON
-from ldpnb.mechanisms.grr import GRR
-from ldpnb.mechanisms.hashing import BLH, OLH
-from ldpnb.mechanisms.metric import (
-    DiscreteLaplace, Exponential, PaddedPlanarLaplace, PlanarGeometric, PlanarLaplace, TruncatedGeometric,
-    _line_distance,
-)
-from ldpnb.mechanisms.subset import SubsetSelection
-from ldpnb.mechanisms.unary import OUE, SUE
 
 __all__ = ["FAMILIES", "catalog"]
 
-#: Every core family: name -> class (the order of the book's tables).
-FAMILIES: dict[str, type[Mechanism]] = {
-    "GRR": GRR,
-    "SUE": SUE,
-    "OUE": OUE,
-    "BLH": BLH,
-    "OLH": OLH,
-    "SS": SubsetSelection,
-    "geometric": TruncatedGeometric,
-    "Laplace": DiscreteLaplace,
-    "exponential": Exponential,
-    "planar geometric": PlanarGeometric,
-    "planar Laplace": PlanarLaplace,
-    "padded planar Laplace": PaddedPlanarLaplace,
-}
 
-#: OLH's hash range ``round(e^eps) + 1`` must fit 32 bits.
-_OLH_MAX_EPS = 22.0
+class _Families(Mapping):
+    """``family -> class`` of the catalogue, read from the registry at each use (a family defined
+    later, in a notebook or a test, is in it at once)."""
+
+    def _live(self) -> dict[str, type[Mechanism]]:
+        return {n: c for n, c in Mechanism.REGISTRY.items() if c.builds_on_domain()}
+
+    def __getitem__(self, name: str) -> type[Mechanism]:
+        return self._live()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._live())
+
+    def __len__(self) -> int:
+        return len(self._live())
+
+    def __repr__(self) -> str:
+        return f"FAMILIES({list(self)})"
+
+
+#: Every core family: name -> class (the registered families that define ``on``, in registry order).
+FAMILIES: Mapping[str, type[Mechanism]] = _Families()
 
 
 @contract(epsilon=EPSILON, k=Integer(2, 16), rows=Integer(1, 64), cols=Integer(1, 64),
@@ -49,13 +49,14 @@ _OLH_MAX_EPS = 22.0
           families=Optional(Instance(list, tuple, example=["GRR"])), pad=Integer(0, 64))
 def catalog(epsilon: float, *, k: int = 8, rows: int = 4, cols: int = 4, cell_size: Any = 1.0,
             families: list[str] | tuple[str, ...] | None = None, pad: int = 2) -> dict[str, Mechanism]:
-    """Every core family at privacy level ``epsilon``: ``{name: Mechanism}`` in :data:`FAMILIES` order.
+    """Every core family at privacy level ``epsilon``: ``{family: Mechanism}`` in :data:`FAMILIES` order.
 
-    Frequency oracles (GRR, SUE, OUE, BLH, OLH, SS) and the one-dimensional metric mechanisms
-    (truncated geometric, discretised Laplace, exponential with ``d = |x - x'|``) on ``k`` values;
-    the planar ones on a ``rows x cols`` grid of cells ``cell_size`` apart (the padded planar
-    Laplace in cell units, padded by ``pad`` cells).  ``k <= 16`` keeps every exact channel small
-    (``2**k`` columns for the unary encodings and the hashing support sets).
+    Each family is built by its :meth:`~ldpnb.mechanisms.Mechanism.on` on ``Domain(k, rows, cols,
+    cell_size, pad)``: the frequency oracles (GRR, SUE, OUE, OLH, BLH, SS) and the one-dimensional
+    metric mechanisms (truncated geometric, discretised Laplace, exponential with ``d = |x - x'|``)
+    on ``k`` values; the planar ones on a ``rows x cols`` grid of cells ``cell_size`` apart (the
+    padded planar Laplace in cell units, padded by ``pad`` cells).  ``k <= 16`` keeps every exact
+    channel small (``2**k`` columns for the unary encodings and the hashing support sets).
 
     Parameters
     ----------
@@ -65,33 +66,31 @@ def catalog(epsilon: float, *, k: int = 8, rows: int = 4, cols: int = 4, cell_si
     k, rows, cols, cell_size, pad
         Domain sizes.
     families : list of str, optional
-        A subset of :data:`FAMILIES` (default: all).  OLH is defined for ``epsilon <= 22`` only (its
-        hash range ``round(e^eps) + 1`` must fit 32 bits): leave it out above that.
+        A subset of :data:`FAMILIES`, by family name or alias (default: all).  OLH is defined for
+        ``epsilon <= 22`` only (its hash range ``round(e^eps) + 1`` must fit 32 bits): leave it
+        out above that.
 
     Returns
     -------
     dict
-        ``name -> Mechanism``; every value has ``channel()``, ``perturb()``, ``check()``, ...
+        ``family -> Mechanism``; every value has ``channel()``, ``perturb()``, ``check()``, ...
+
+    Examples
+    --------
+    >>> list(catalog(1.0, families=["k-RR", "geometric"]))
+    ['GRR', 'geometric']
     """
-    names = list(FAMILIES) if families is None else list(families)
-    unknown = [n for n in names if n not in FAMILIES]
-    if unknown or not names:
-        raise ValueError(f"families must be a non-empty list of names from {list(FAMILIES)}, got {families!r}")
-    if "OLH" in names and epsilon > _OLH_MAX_EPS:
-        raise ValueError(f"epsilon = {epsilon:g}: OLH is defined for epsilon <= {_OLH_MAX_EPS:g} only (hash range "
-                         "round(e^eps) + 1 <= 2**32); pass families without 'OLH'")
-    build = {
-        "GRR": lambda: GRR(k, epsilon),
-        "SUE": lambda: SUE(k, epsilon),
-        "OUE": lambda: OUE(k, epsilon),
-        "BLH": lambda: BLH(k, epsilon),
-        "OLH": lambda: OLH(k, epsilon),
-        "SS": lambda: SubsetSelection(k, epsilon),
-        "geometric": lambda: TruncatedGeometric(k, epsilon),
-        "Laplace": lambda: DiscreteLaplace(k, epsilon),
-        "exponential": lambda: Exponential(_line_distance(k), epsilon),
-        "planar geometric": lambda: PlanarGeometric(rows, cols, epsilon, cell_size),
-        "planar Laplace": lambda: PlanarLaplace(rows, cols, epsilon, cell_size),
-        "padded planar Laplace": lambda: PaddedPlanarLaplace(rows, cols, epsilon, pad=pad),
-    }
-    return {n: build[n]() for n in FAMILIES if n in names}
+    live = dict(FAMILIES)
+    if families is None:
+        names = list(live)
+    else:
+        names = []
+        for n in families:
+            cls = Mechanism.lookup(n) if isinstance(n, str) and n.casefold() in Mechanism._NAMES else None
+            if cls is None or cls.family not in live:
+                raise ValueError(f"families must be a non-empty list of names from {list(live)}, got {families!r}")
+            names.append(cls.family)
+        if not names:
+            raise ValueError(f"families must be a non-empty list of names from {list(live)}, got {families!r}")
+    domain = Domain(k=k, rows=rows, cols=cols, cell_size=cell_size, pad=pad)
+    return {n: live[n].on(domain, epsilon) for n in live if n in names}

@@ -12,7 +12,8 @@ from ldpnb.contracts import MAX_BYTES, MAX_DENSE, MAX_DOMAIN, Array, Counts, Int
 from ldpnb.utils import (
     check_random_state, check_values,
 )
-from ldpnb.mechanisms._base import FrequencyOracle
+from ldpnb.channels.structured import DiagPlusConstChannel
+from ldpnb.mechanisms._base import Domain, FrequencyOracle
 from ldpnb.mechanisms._common import EPSILON, _exp_channel, _exp_neg
 
 _VALUES = Array(1, integer=True, low=0)
@@ -24,6 +25,7 @@ __all__ = [
     "grr_perturb",
     "grr_simulate_counts",
     "GRR",
+    "GRROperator",
 ]
 
 
@@ -172,6 +174,11 @@ def _grr_counts(N: np.ndarray, p: float, q: float, rng: np.random.Generator) -> 
     return (kept + rng.multinomial(rest, np.full(k, 1.0 / k))).astype(np.int64)
 
 
+def _grr_gap(k: int, epsilon: float) -> float:
+    """``p - q = (1 - e^{-eps}) / (1 + (k-1) e^{-eps})`` without cancellation (``-expm1``)."""
+    return -math.expm1(-epsilon) / (1.0 + (k - 1) * _exp_neg(epsilon))
+
+
 def _grr_log_params(k: int, epsilon: float) -> tuple[float, float]:
     """``(log p, log q)`` of k-RR: ``log p = -log1p((k-1) e^{-eps})``, ``log q = log p - eps`` (exact
     level ``log p - log q = eps`` at any epsilon, where ``q`` itself underflows)."""
@@ -213,11 +220,18 @@ class GRR(FrequencyOracle):
     """
 
     family = "GRR"
+    aliases = ("grr", "k-RR", "krr", "kRR", "direct encoding")
 
     @contract(k=Integer(2, MAX_DOMAIN), epsilon=EPSILON)
     def __init__(self, k: int, epsilon: float) -> None:
         self.k, self.epsilon = k, epsilon
         self.p, self.q = grr_params(k, epsilon)
+        self.p_minus_q = _grr_gap(k, epsilon)
+
+    @classmethod
+    def on(cls, domain: Domain, epsilon: float) -> GRR:
+        """k-RR on the ``domain.size`` values of the domain."""
+        return cls(domain.size, epsilon)
 
     @property
     def n_outputs(self) -> int:
@@ -226,13 +240,24 @@ class GRR(FrequencyOracle):
     def _log_channel(self) -> np.ndarray:
         return _grr_log_channel(self.k, self.epsilon)
 
+    def _log_ratios(self) -> np.ndarray:
+        """``log(C[x, y] / C[0, y]) = eps ([x = y] - [0 = y])``."""
+        I = np.eye(self.k)
+        return self.epsilon * (I - I[0])
+
+    def _float_channel(self) -> np.ndarray:
+        """:func:`grr_channel` (``p`` on the diagonal, ``q`` elsewhere), bit for bit."""
+        return grr_channel(self.k, self.epsilon)
+
+    def operator(self) -> GRROperator:
+        """The ``O(k)`` products of :math:`C = (p - q) I + q \\mathbf 1 \\mathbf 1^\\top` (:class:`GRROperator`)."""
+        return GRROperator(self.k, self.epsilon)
+
     def _perturb(self, x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         return _grr_sample(x, self.k, self.p, rng)
 
-    def simulate_counts(self, input_counts: Any, *, rng: Any = None) -> np.ndarray:
-        """Output counts for input counts ``N`` (the mixture law of :func:`grr_simulate_counts`, O(k))."""
-        rng = check_random_state(rng)
-        N = self._check_input_counts(input_counts)
+    def _simulate_counts(self, N: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+        """The mixture law of :func:`grr_simulate_counts` (O(k))."""
         return _grr_counts(N, self.p, self.q, rng)
 
     def simulate_support_counts(self, input_counts: Any, *, rng: Any = None) -> np.ndarray:
@@ -251,5 +276,38 @@ class GRR(FrequencyOracle):
     def support_counts(self, reports: Any) -> np.ndarray:
         return np.bincount(self.report_index(reports), minlength=self.k).astype(np.int64)
 
+    def _max_support_total(self, n: int) -> int:
+        return n  # a report supports exactly one value
+
     def column_support(self) -> np.ndarray:
         return np.eye(self.k, dtype=bool)
+
+
+class GRROperator(DiagPlusConstChannel):
+    r"""k-RR as a :class:`~ldpnb.channels.structured.ChannelOperator`:
+    :math:`C = (p - q) I + q \mathbf 1\mathbf 1^\top`, products in :math:`O(k)`.
+
+    ``p = e^eps/(e^eps + k - 1)``, ``q = 1/(e^eps + k - 1)`` (:func:`grr_params`; Kairouz et al. 2016;
+    ElSalamouny and Palamidessi 2020, eq. (5)); ``dense()`` equals :func:`grr_channel`.  The operator
+    of :meth:`GRR.operator` (``KRRChannel`` is its former name).
+
+    Parameters
+    ----------
+    k : int
+    epsilon : float
+    """
+
+    @contract(k=Integer(2, MAX_DOMAIN), epsilon=EPSILON)
+    def __init__(self, k: int, epsilon: float) -> None:
+        p, q = grr_params(k, epsilon)
+        self.epsilon = epsilon
+        self.p, self.q = p, q
+        super().__init__(p - q, q, k, support=True)  # row sum p + (k-1) q = 1 up to rounding
+        self.stochastic = True
+
+    def __repr__(self) -> str:
+        return f"GRROperator(k={self.k}, epsilon={self.epsilon:.6g})"
+
+
+#: Deprecated name of :class:`GRROperator` (kept for one release).
+KRRChannel = GRROperator

@@ -12,7 +12,7 @@ from ldpnb.utils import (
     check_domain_size, check_random_state, check_values,
 )
 from ldpnb.contracts import MAX_BYTES, MAX_ENTRIES, Array, Counts, Integer, Optional, RandomState, contract
-from ldpnb.mechanisms._base import FrequencyOracle, _bits_of_columns
+from ldpnb.mechanisms._base import Domain, FrequencyOracle, _bits_of_columns
 from ldpnb.mechanisms._common import EPSILON, _exp_channel, _exp_neg
 from ldpnb.mechanisms.grr import _grr_sample
 from ldpnb.mechanisms.unary import _MAX_UE_BITS, _bits_log_channel
@@ -323,6 +323,11 @@ def lh_channel(k: int, g: int, epsilon: float) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------
 
 
+def _lh_gap(epsilon: float, g: int) -> float:
+    """``p - 1/g = (g - 1)(1 - e^{-eps}) / (g (1 + (g - 1) e^{-eps}))`` without cancellation."""
+    return (g - 1) * -math.expm1(-epsilon) / (g * (1.0 + (g - 1) * _exp_neg(epsilon)))
+
+
 def _lh_log_support_params(epsilon: float, g: int) -> tuple[float, float, float, float]:
     """``(log p, log(1-p), log q, log(1-q))`` of the support of local hashing, ``q = 1/g``.
 
@@ -384,11 +389,13 @@ class LocalHashing(FrequencyOracle):
     """
 
     family = "LH"
+    aliases = ("GLH", "local hashing")
 
     @contract(k=Integer(2, 1 << 32), epsilon=EPSILON, g=Optional(Integer(2, 1 << 32)))
     def __init__(self, k: int, epsilon: float, g: int | None = None) -> None:
         self.k, self.epsilon = k, epsilon
         self.g, self.p, self.q = lh_params(epsilon, g)
+        self.p_minus_q = _lh_gap(epsilon, self.g)
 
     @property
     def n_outputs(self) -> int:
@@ -404,6 +411,13 @@ class LocalHashing(FrequencyOracle):
 
     def _log_channel(self) -> np.ndarray:
         return _bits_log_channel(self.k, *_lh_log_support_params(self.epsilon, self.g))
+
+    def _log_ratios(self) -> np.ndarray:
+        """``log(C[x, S] / C[0, S]) = eps ([x in S] - [0 in S])``: the support bit of the true value has
+        odds ``p/(1-p) = e^eps/(g-1)``, any other ``q/(1-q) = 1/(g-1)``."""
+        self._check_dense()
+        bits = _bits_of_columns(self.k).T.astype(np.float64)
+        return self.epsilon * (bits - bits[0])
 
     def full_channel(self) -> np.ndarray:
         """The channel of the reports ``(h, y)`` under a fully random hash (:func:`lh_channel`)."""
@@ -443,6 +457,10 @@ class LocalHashing(FrequencyOracle):
         seeds, y = self._check_reports(reports)
         return lh_support_counts(seeds, y, self.k, self.g)
 
+    def n_reports(self, reports: Any) -> int:
+        """The number of reports ``(seeds, y)``: the length of ``y``."""
+        return int(self._check_reports(reports)[1].size)
+
     def report_index(self, reports: Any) -> np.ndarray:
         """Column of :meth:`channel` of each report: the support set ``sum_v 1[h(v) = y] 2**v``."""
         if self.k > 62:
@@ -459,10 +477,16 @@ class OLH(LocalHashing):
     """Optimised local hashing (Wang et al. 2017): :class:`LocalHashing` with ``g = round(e^eps) + 1``."""
 
     family = "OLH"
+    aliases = ("optimised local hashing", "optimized local hashing")
 
     @contract(k=Integer(2, 1 << 32), epsilon=EPSILON)
     def __init__(self, k: int, epsilon: float) -> None:
         super().__init__(k, epsilon, None)
+
+    @classmethod
+    def on(cls, domain: Domain, epsilon: float) -> OLH:
+        """OLH on the ``domain.size`` values (``epsilon <= 22``: its hash range must fit 32 bits)."""
+        return cls(domain.size, epsilon)
 
     def params(self) -> dict[str, Any]:
         return {"k": self.k, "epsilon": self.epsilon}
@@ -472,10 +496,16 @@ class BLH(LocalHashing):
     """Binary local hashing (Bassily & Smith 2015; Wang et al. 2017): :class:`LocalHashing` with ``g = 2``."""
 
     family = "BLH"
+    aliases = ("binary local hashing",)
 
     @contract(k=Integer(2, 1 << 32), epsilon=EPSILON)
     def __init__(self, k: int, epsilon: float) -> None:
         super().__init__(k, epsilon, 2)
+
+    @classmethod
+    def on(cls, domain: Domain, epsilon: float) -> BLH:
+        """BLH on the ``domain.size`` values of the domain."""
+        return cls(domain.size, epsilon)
 
     def params(self) -> dict[str, Any]:
         return {"k": self.k, "epsilon": self.epsilon}

@@ -26,18 +26,24 @@ UE-r with priors).
 
 from __future__ import annotations
 
+import math
 from itertools import product
-from typing import Sequence
+from typing import Any, Sequence
+
 import numpy as np
-from ldpnb.estimators._inversion import _clip_normalize
-from ldpnb.utils import (
-    check_domain_size, check_finite_array, check_positive_int, check_random_state,
+
+from ldpnb.contracts import (
+    MAX_DOMAIN, MAX_ENTRIES, AnyOf, Array, Counts, Distribution, Instance, Integer, OneOf, Optional, Probability,
+    RandomState, Real, contract,
 )
-from ldpnb.estimators._inversion import fo_variance
-from ldpnb.mechanisms.protocols import protocol as _protocol, protocol_names
-from ldpnb.mechanisms._base import Guarantee, Mechanism
+from ldpnb.estimators._inversion import _clip_normalize, fo_estimate, fo_variance
+from ldpnb.mechanisms._base import Guarantee, Mechanism, _check_reports_matrix
+from ldpnb.utils import check_dataset  # re-exported: it moved below the measures floor (measures.utility uses it)
 from ldpnb.mechanisms._common import EPSILON
-from ldpnb.contracts import Array, Instance, OneOf, contract
+from ldpnb.mechanisms.grr import grr_simulate_counts
+from ldpnb.mechanisms.protocols import ProtocolName, protocol as _protocol, protocol_names
+from ldpnb.mechanisms.unary import ue_pattern_index
+from ldpnb.utils import check_random_state, check_values
 
 __all__ = [
     "TupleMechanism",
@@ -72,6 +78,8 @@ __all__ = [
 ]
 
 
+#: The protocol names registered when this module was imported (:func:`protocol_names` reads the
+#: live registry: a family defined later is accepted by every function here).
 PROTOCOLS = protocol_names()
 
 
@@ -80,61 +88,67 @@ _RSFD_PROTOCOLS = protocol_names(rsfd=True)
 
 _FAKES = ("uniform", "zero", "random", "prior")
 
+# ---------------------------------------------------------------------------------------------
+# the contracts' vocabulary
+# ---------------------------------------------------------------------------------------------
+#: A label-encoded dataset (n, d): nonnegative integer codes, at most MAX_ENTRIES of them.
+_DATA = Array(2, integer=True, low=0)
+#: Domain sizes k_j >= 2 (integers: 2.7 is refused, not truncated).
+_KS = Array(1, integer=True, low=2, high=MAX_DOMAIN)
+_K = Integer(2, MAX_DOMAIN)
+#: The number of attributes d and of users n.
+_D = Integer(1, MAX_ENTRIES)
+_N = Integer(1, (1 << 62) - 1)
+_N_REAL = Real(0.0, None, low_open=True)
+_PROTOCOL = ProtocolName()
+_RSFD = ProtocolName(rsfd=True)
+_FAKE = OneOf(*_FAKES)
+_VARIANT = OneOf("grr", "ue-z", "ue-r")
+_LIST = Instance(list, tuple, example=[np.array([3, 2]), np.array([2, 3])])
+_PRIORS = Optional(Instance(list, tuple, np.ndarray, example=[np.array([0.5, 0.5]), np.array([0.5, 0.5])]))
+_FREQ = Array(None, low=0.0, high=1.0)
+_COUNTS = Array(1, low=0.0)
+_RNG = RandomState()
+#: Largest product domain the exact tuple channel enumerates (rows x columns), and the pair table of
+#: exact_privacy_loss (rows x rows x columns): refused before any allocation.
+_MAX_TUPLE_ENTRIES = 1 << 24
 
-# ---------------------------------------------------------------------------------------------
-# validation helpers
-# ---------------------------------------------------------------------------------------------
+
 def _check_eps(eps: float, name: str = "epsilon") -> float:
-    from ldpnb.utils import check_epsilon
-
-    return check_epsilon(eps, name=name)
+    return EPSILON.check(eps, name)
 
 
-def _check_protocol(protocol: str, allowed: Sequence[str] = PROTOCOLS) -> str:
+def _check_protocol(protocol: str, allowed: Sequence[str] | None = None) -> str:
+    allowed = protocol_names() if allowed is None else allowed
     if not isinstance(protocol, str) or protocol.lower() not in allowed:
         raise ValueError(f"protocol must be one of {tuple(allowed)}, got {protocol!r}")
     return protocol.lower()
 
 
-def check_dataset(X, ks=None) -> tuple[np.ndarray, np.ndarray]:
-    """Validate a label-encoded dataset ``X`` (n, d) and its domain sizes ``ks`` (d,).
-
-    Returns int64 copies.  ``ks=None`` infers ``k_j = max(X[:, j]) + 1``.
-    """
-    X = np.asarray(X)
-    if X.ndim != 2 or X.shape[1] < 1 or X.shape[0] < 1:
-        raise ValueError(f"X must be a non-empty 2-D array (n, d), got shape {X.shape}")
-    if not np.issubdtype(X.dtype, np.integer):
-        if not np.all(np.equal(np.mod(X, 1), 0)):
-            raise ValueError("X must contain integer codes")
-    X = X.astype(np.int64)
-    if ks is None:
-        ks = X.max(axis=0) + 1
-    ks = np.asarray(ks, dtype=np.int64).ravel()
-    if ks.shape[0] != X.shape[1]:
-        raise ValueError(f"ks must have one entry per column of X ({X.shape[1]}), got {ks.shape[0]}")
-    if np.any(ks < 2):
-        raise ValueError("every domain size k_j must be >= 2")
-    if X.min() < 0 or np.any(X.max(axis=0) >= ks):
-        raise ValueError("X[:, j] must lie in {0, ..., k_j - 1}")
-    return X, ks
-
-
+@contract(eps=AnyOf(EPSILON, Array(None, low=0.0, low_open=True)), d=_D)
 def amplified_epsilon(eps: float | np.ndarray, d: int) -> float | np.ndarray:
     r"""Amplified budget of RS+FD / RS+RFD (Arcolezi et al. 2023, Sec. 2.3.2, Alg. 1 line 3).
 
     .. math:: \epsilon' = \ln\big(d\,(e^{\epsilon} - 1) + 1\big)
+              = \epsilon + \ln\big(d - (d - 1) e^{-\epsilon}\big)
 
-    (amplification by sampling with rate ``beta = 1/d``).
+    (amplification by sampling with rate ``beta = 1/d``).  Computed as written for
+    ``0.01 <= eps <= 700``, as ``log1p(d expm1(eps))`` below (full relative precision down to
+    ``eps = 1e-12``, where ``log(1 + x)`` loses ``-log10(x)`` digits) and by the second form above
+    (no overflow of ``e^eps`` up to any finite epsilon).
     """
-    d = check_positive_int(d, "d", minimum=1)
     e = np.asarray(eps, dtype=float)
-    if np.any(~np.isfinite(e)) or np.any(e <= 0):
-        raise ValueError("epsilon must be finite and > 0")
-    out = np.log(d * np.expm1(e) + 1.0)
+    with np.errstate(over="ignore"):
+        out = np.log(d * np.expm1(e) + 1.0)
+    small, large = e < 0.01, e > 700.0
+    if np.any(small):
+        out = np.where(small, np.log1p(d * np.expm1(np.where(small, e, 0.0))), out)
+    if np.any(large):
+        out = np.where(large, e + np.log(d - (d - 1) * np.exp(-np.where(large, e, 0.0))), out)
     return float(out) if out.ndim == 0 else out
 
 
+@contract(protocol=_PROTOCOL, k=_K, eps=EPSILON)
 def fo_params(protocol: str, k: int, eps: float) -> tuple[float, float]:
     r"""``(p, q)`` of the generic estimator Eq. (2) for a frequency oracle (the protocol registry,
     :mod:`ldpnb.mechanisms.protocols`).
@@ -143,12 +157,10 @@ def fo_params(protocol: str, k: int, eps: float) -> tuple[float, float]:
     OLH: :math:`p = e^\epsilon/(e^\epsilon + g - 1)`, :math:`q = 1/g`; omega-SS, SUE, OUE: see
     :mod:`ldpnb.mechanisms` (Arcolezi et al. 2023, Sec. 2.2).
     """
-    protocol = _check_protocol(protocol)
-    eps = _check_eps(eps)
-    k = check_domain_size(k)
     return _protocol(protocol).params(k, eps)
 
 
+@contract(n=Integer(0, MAX_ENTRIES), d=_D, rng=_RNG, assignment=OneOf("iid", "balanced"))
 def sample_attributes(n: int, d: int, *, rng=None, assignment: str = "iid") -> np.ndarray:
     """Sampled attribute of each user: i.i.d. uniform on ``{0..d-1}`` (paper) or a balanced
     random partition of the users into ``d`` groups (``assignment="balanced"``, artifact)."""
@@ -169,38 +181,49 @@ def _fo_support_counts(x: np.ndarray, k: int, eps: float, protocol: str, rng) ->
     return _protocol(protocol).support_counts(x, k, eps, rng)
 
 
+@contract(X=_DATA, ks=Optional(_KS), eps=EPSILON, protocol=_PROTOCOL, rng=_RNG)
 def spl_collect(X, ks, eps: float, protocol: str, *, rng=None) -> list[np.ndarray]:
     """SPL: every attribute reported with budget ``eps/d``; returns the support counts per attribute.
 
     Privacy: ``d`` reports at ``eps/d`` compose sequentially to ``eps`` (Arcolezi et al. 2023, Sec. 2.3).
     """
     X, ks = check_dataset(X, ks)
-    protocol = _check_protocol(protocol)
-    eps = _check_eps(eps)
     rng = check_random_state(rng)
     d = X.shape[1]
     return [_fo_support_counts(X[:, j], int(ks[j]), eps / d, protocol, rng) for j in range(d)]
 
 
+@contract(counts=_LIST, n=_N, ks=_KS, eps=EPSILON, protocol=_PROTOCOL)
 def spl_estimate(counts: Sequence[np.ndarray], n: int, ks, eps: float, protocol: str) -> list[np.ndarray]:
-    """SPL estimates: Eq. (2) per attribute with the FO's (p, q) at ``eps/d``."""
-    from ldpnb.estimators._inversion import fo_estimate
+    """SPL estimates: Eq. (2) per attribute with the FO's (p, q) at ``eps/d``, ``d = len(ks)``.
 
-    d = len(counts)
+    One support-count vector per attribute (``len(counts) == len(ks)``: a single vector for two
+    attributes used to be estimated with the whole ``eps`` instead of ``eps/2``), each of length
+    ``k_j`` with ``0 <= C(v) <= n`` (the ``n`` reports of every attribute).
+    """
+    d = ks.size
+    if len(counts) != d:
+        raise ValueError(f"counts must have one support-count vector per attribute (len(ks) = {d}), got "
+                         f"{len(counts)}: SPL splits eps over the attributes of ks")
     out = []
     for j in range(d):
-        p, q = fo_params(protocol, int(ks[j]), eps / d)
-        out.append(np.asarray(fo_estimate(np.asarray(counts[j]), n, p, q), dtype=float))
+        k = int(ks[j])
+        m = _protocol(protocol).mechanism(k, eps / d)
+        c, _ = m.check_support_counts(counts[j], n)
+        p, q = fo_params(protocol, k, eps / d)
+        out.append(np.asarray(fo_estimate(c, n, p, q), dtype=float))
     return out
 
 
+@contract(f=AnyOf(Real(0.0, 1.0), _FREQ), n=_N_REAL, k=_K, eps=EPSILON, d=_D, protocol=_PROTOCOL)
 def spl_variance(f, n: int, k: int, eps: float, d: int, protocol: str) -> np.ndarray:
     """Variance of SPL's estimate of one attribute: :func:`fo_variance` at budget ``eps/d``
     with all ``n`` users reporting (Arcolezi et al. 2023, Sec. 2.3)."""
-    p, q = fo_params(protocol, int(k), _check_eps(eps) / int(d))
+    p, q = fo_params(protocol, k, eps / d)
     return fo_variance(f, n, p, q)
 
 
+@contract(f=AnyOf(Real(0.0, 1.0), _FREQ), n=_N_REAL, k=_K, eps=EPSILON, d=_D, protocol=_PROTOCOL)
 def smp_variance(f, n: int, k: int, eps: float, d: int, protocol: str) -> np.ndarray:
     r"""Approximate variance of SMP's estimate of one attribute for a fixed population of ``n``
     users (Arcolezi et al. 2023, Sec. 2.3): the randomization variance of the ``n/d`` users that
@@ -209,11 +232,12 @@ def smp_variance(f, n: int, k: int, eps: float, d: int, protocol: str) -> np.nda
 
     .. math:: \mathrm{Var} \approx \frac{f p(1-p) + (1-f) q(1-q)}{(n/d)(p-q)^2} + \frac{f(1-f)(d-1)}{n}.
     """
-    p, q = fo_params(protocol, int(k), _check_eps(eps))
+    p, q = fo_params(protocol, k, eps)
     f = np.asarray(f, dtype=float)
-    return fo_variance(f, n / int(d), p, q) + f * (1 - f) * (int(d) - 1) / n
+    return fo_variance(f, n / d, p, q) + f * (1 - f) * (d - 1) / n
 
 
+@contract(X=_DATA, ks=Optional(_KS), eps=EPSILON, protocol=_PROTOCOL, rng=_RNG, assignment=OneOf("iid", "balanced"))
 def smp_collect(X, ks, eps: float, protocol: str, *, rng=None, assignment: str = "iid"):
     """SMP: each user samples ``j ~ U([d])`` and discloses ``<j, M(v_j; eps)>``.
 
@@ -221,8 +245,6 @@ def smp_collect(X, ks, eps: float, protocol: str, *, rng=None, assignment: str =
     attribute (list of (k_j,)), and the number of users per attribute (d,).
     """
     X, ks = check_dataset(X, ks)
-    protocol = _check_protocol(protocol)
-    eps = _check_eps(eps)
     rng = check_random_state(rng)
     n, d = X.shape
     attr = sample_attributes(n, d, rng=rng, assignment=assignment)
@@ -233,21 +255,33 @@ def smp_collect(X, ks, eps: float, protocol: str, *, rng=None, assignment: str =
     return attr, counts, np.bincount(attr, minlength=d)
 
 
+@contract(counts=_LIST, n_j=Array(1, integer=True, low=0), ks=_KS, eps=EPSILON, protocol=_PROTOCOL)
 def smp_estimate(counts, n_j, ks, eps: float, protocol: str) -> list[np.ndarray]:
-    """SMP estimates: Eq. (2) on the ``n_j`` users that sampled attribute ``j``."""
-    from ldpnb.estimators._inversion import fo_estimate
+    """SMP estimates: Eq. (2) on the ``n_j`` users that sampled attribute ``j``.
 
+    ``counts``, ``n_j`` and ``ks`` have one entry per attribute; an attribute that no user sampled
+    (``n_j = 0``) has no estimate and is refused (it used to be estimated with ``n_j = 1``).
+    """
+    d = ks.size
+    if len(counts) != d or n_j.size != d:
+        raise ValueError(f"counts and n_j must have one entry per attribute (len(ks) = {d}), got {len(counts)} "
+                         f"and {n_j.size}")
+    if np.any(n_j == 0):
+        raise ValueError(f"n_j: no user sampled attribute(s) {np.flatnonzero(n_j == 0).tolist()}, whose frequencies "
+                         "have no estimate; collect more users or estimate the other attributes only")
     out = []
     for j, c in enumerate(counts):
-        p, q = fo_params(protocol, int(ks[j]), eps)
-        nj = int(n_j[j])
-        out.append(np.asarray(fo_estimate(np.asarray(c), max(nj, 1), p, q), dtype=float))
+        k, nj = int(ks[j]), int(n_j[j])
+        c, _ = _protocol(protocol).mechanism(k, eps).check_support_counts(c, nj)
+        p, q = fo_params(protocol, k, eps)
+        out.append(np.asarray(fo_estimate(c, nj, p, q), dtype=float))
     return out
 
 
 # ---------------------------------------------------------------------------------------------
 # RS+FD and RS+RFD
 # ---------------------------------------------------------------------------------------------
+@contract(protocol=_RSFD, k=_K, eps=EPSILON, d=_D)
 def rsfd_params(protocol: str, k: int, eps: float, d: int) -> tuple[float, float]:
     r"""``(p, q)`` of the sampled attribute's randomizer at the amplified budget ``eps'``.
 
@@ -255,9 +289,7 @@ def rsfd_params(protocol: str, k: int, eps: float, d: int) -> tuple[float, float
     SUE: :math:`p = e^{\epsilon'/2}/(e^{\epsilon'/2}+1)`, :math:`q = 1-p`;
     OUE: :math:`p = 1/2`, :math:`q = 1/(e^{\epsilon'}+1)` (Arcolezi et al. 2023, Sec. 2.3.2 and 5.1).
     """
-    protocol = _check_protocol(protocol, _RSFD_PROTOCOLS)
-    k = check_domain_size(k)
-    return _protocol(protocol).params(k, amplified_epsilon(_check_eps(eps), d))
+    return _protocol(protocol).params(k, amplified_epsilon(eps, d))
 
 
 def _check_fake(protocol: str, fake: str) -> str:
@@ -270,7 +302,9 @@ def _check_fake(protocol: str, fake: str) -> str:
     return fake
 
 
-def _check_priors(priors, ks) -> list[np.ndarray]:
+def _check_priors(priors, ks, *, normalise: bool = True) -> list[np.ndarray]:
+    """One distribution per attribute (``normalise``: divided by its sum, as the collection and
+    aggregation of RS+RFD have always done; the estimators take the priors as given)."""
     if priors is None:
         raise ValueError("fake='prior' (RS+RFD) requires priors, one distribution per attribute")
     if len(priors) != len(ks):
@@ -280,7 +314,7 @@ def _check_priors(priors, ks) -> list[np.ndarray]:
         pr = np.asarray(pr, dtype=float)
         if pr.shape != (int(ks[j]),) or np.any(pr < 0) or not np.isclose(pr.sum(), 1.0, atol=1e-9):
             raise ValueError(f"priors[{j}] must be a distribution of length k_{j}={ks[j]}")
-        out.append(pr / pr.sum())
+        out.append(pr / pr.sum() if normalise else pr)
     return out
 
 
@@ -308,6 +342,8 @@ def _ue_bits(onehot: np.ndarray, k: int, p: float, q: float, rng) -> np.ndarray:
     return bits
 
 
+@contract(X=_DATA, ks=Optional(_KS), eps=EPSILON, protocol=_RSFD, fake=_FAKE, priors=_PRIORS, rng=_RNG,
+          assignment=OneOf("iid", "balanced"), sampled=Optional(Array(1, integer=True, low=0)))
 def rsfd_collect(X, ks, eps: float, protocol: str, fake: str, *, priors=None, rng=None,
                  assignment: str = "iid", sampled=None):
     """Client side of RS+FD / RS+RFD (Arcolezi et al. 2023, Sec. 2.3.2 and Alg. 1).
@@ -329,9 +365,7 @@ def rsfd_collect(X, ks, eps: float, protocol: str, fake: str, *, priors=None, rn
     t : int array (n,), the sampled (hidden) attribute
     """
     X, ks = check_dataset(X, ks)
-    protocol = _check_protocol(protocol, _RSFD_PROTOCOLS)
     fake = _check_fake(protocol, fake)
-    eps = _check_eps(eps)
     rng = check_random_state(rng)
     n, d = X.shape
     if fake == "prior":
@@ -365,6 +399,7 @@ def rsfd_collect(X, ks, eps: float, protocol: str, fake: str, *, priors=None, rn
     return reports, t
 
 
+@contract(reports=_LIST)
 def rsfd_support_counts(reports) -> list[np.ndarray]:
     """Support counts C(v) per attribute: value counts (GRR) or column sums of the bits (UE)."""
     out = []
@@ -384,6 +419,8 @@ def _report_counts(reports, ks) -> list[np.ndarray]:
     return out
 
 
+@contract(counts=_COUNTS, n=_N_REAL, d=_D, k=_K, p=Probability(), q=Probability(), variant=_VARIANT,
+          prior=Optional(Distribution()))
 def rsfd_estimate(counts, n: int, d: int, k: int, p: float, q: float, variant: str,
                   prior=None) -> np.ndarray:
     r"""Unbiased RS+FD / RS+RFD estimator of one attribute's frequencies from support counts.
@@ -397,13 +434,14 @@ def rsfd_estimate(counts, n: int, d: int, k: int, p: float, q: float, variant: s
 
     ``variant`` in {"grr", "ue-z", "ue-r"}; ``prior`` (k,) switches to RS+RFD (Eqs. 6, 7).
     """
-    C = check_finite_array(counts, "counts", ndim=1)
-    if np.any(C < 0):
-        raise ValueError(f"counts (support counts) must be nonnegative (min {C.min():.3g})")
-    if n <= 0 or d < 1 or k < 2 or not (0 <= q < p <= 1):
-        raise ValueError("need n > 0, d >= 1, k >= 2 and 0 <= q < p <= 1")
+    C = counts
+    if not q < p:
+        raise ValueError(f"q must be < p, got p={p}, q={q}")
     if C.shape != (k,):
         raise ValueError(f"counts must have shape ({k},), got {C.shape}")
+    if C.max() > n:
+        raise ValueError(f"counts (support counts) must be at most the number of users n = {n:g}, "
+                         f"got max {C.max():.6g}")
     if variant == "ue-z":
         if prior is not None:
             raise ValueError("UE-z has no RS+RFD variant (fake data are zero vectors)")
@@ -418,6 +456,8 @@ def rsfd_estimate(counts, n: int, d: int, k: int, p: float, q: float, variant: s
     raise ValueError(f"variant must be 'grr', 'ue-z' or 'ue-r', got {variant!r}")
 
 
+@contract(f=AnyOf(Real(0.0, 1.0), _FREQ), d=_D, k=Integer(2, MAX_ENTRIES), p=Probability(), q=Probability(),
+          variant=_VARIANT, prior=Optional(Distribution()))
 def rsfd_support_probability(f, d: int, k: int, p: float, q: float, variant: str, prior=None) -> np.ndarray:
     r"""``gamma(v) = Pr[a random user's report supports v]`` (Figs. 7, 8; App. A, B).
 
@@ -426,7 +466,13 @@ def rsfd_support_probability(f, d: int, k: int, p: float, q: float, variant: str
     UE-r: :math:`\gamma = \frac1d\big(f(v)(p-q) + q + (d-1)(\tilde f_j(v)(p-q) + q)\big)`
     with :math:`\tilde f_j = 1/k_j` for RS+FD.
     """
+    if not q < p:
+        raise ValueError(f"q must be < p, got p={p}, q={q}")
     f = np.asarray(f, dtype=float)
+    if f.ndim and f.shape != (k,):
+        raise ValueError(f"f must be a scalar or have one entry per value ({k}), got shape {f.shape}")
+    if prior is not None and prior.shape != (k,):
+        raise ValueError(f"prior must have shape ({k},), got {prior.shape}")
     fk = np.full(k, 1.0 / k) if prior is None else np.asarray(prior, dtype=float)
     if variant == "grr":
         return (q + f * (p - q) + (d - 1) * fk) / d
@@ -437,6 +483,8 @@ def rsfd_support_probability(f, d: int, k: int, p: float, q: float, variant: str
     raise ValueError(f"variant must be 'grr', 'ue-z' or 'ue-r', got {variant!r}")
 
 
+@contract(f=AnyOf(Real(0.0, 1.0), _FREQ), n=_N_REAL, d=_D, k=Integer(2, MAX_ENTRIES), p=Probability(),
+          q=Probability(), variant=_VARIANT, prior=Optional(Distribution()))
 def rsfd_variance(f, n: int, d: int, k: int, p: float, q: float, variant: str, prior=None) -> np.ndarray:
     r"""Variance of the RS+FD / RS+RFD estimators, Eqs. (8), (9) (Arcolezi et al. 2023, App. A, B):
 
@@ -455,6 +503,7 @@ def _variant(protocol: str, fake: str) -> str:
     return "ue-z" if fake == "zero" else "ue-r"
 
 
+@contract(est=Array(1))
 def clip_normalize(est) -> np.ndarray:
     """Artifact post-processing: clip negative estimates at 0 and renormalise to sum 1
     (uniform if everything is clipped).  ``est`` is 1-D and finite (NaN refused); the same
@@ -462,14 +511,16 @@ def clip_normalize(est) -> np.ndarray:
     return _clip_normalize(est, "est", ndim=1)
 
 
+@contract(reports=_LIST, ks=_KS, eps=EPSILON, protocol=_RSFD, fake=_FAKE, priors=_PRIORS,
+          postprocess=Optional(OneOf("clip")))
 def rsfd_aggregate(reports, ks, eps: float, protocol: str, fake: str, *, priors=None,
                    postprocess: str | None = "clip") -> list[np.ndarray]:
     """Server side of RS+FD / RS+RFD: support counts of every attribute -> estimator of
     :func:`rsfd_estimate` (Eqs. 6, 7 for RS+RFD), optionally clipped and renormalised."""
-    ks = np.asarray(ks, dtype=np.int64)
-    protocol = _check_protocol(protocol, _RSFD_PROTOCOLS)
     fake = _check_fake(protocol, fake)
     d = len(reports)
+    if d != ks.size or d == 0:
+        raise ValueError(f"reports must have one per-attribute report per entry of ks ({ks.size}), got {d}")
     n = int(np.asarray(reports[0]).shape[0])
     if fake == "prior":
         priors = _check_priors(priors, ks)
@@ -477,9 +528,16 @@ def rsfd_aggregate(reports, ks, eps: float, protocol: str, fake: str, *, priors=
     return rsfd_estimate_all(counts, n, ks, eps, protocol, fake, priors=priors, postprocess=postprocess)
 
 
+@contract(counts=_LIST, n=_N_REAL, ks=_KS, eps=EPSILON, protocol=_RSFD, fake=_FAKE, priors=_PRIORS,
+          postprocess=Optional(OneOf("clip")))
 def rsfd_estimate_all(counts, n, ks, eps, protocol, fake, *, priors=None, postprocess="clip"):
     """Estimates of all attributes from their support counts (see :func:`rsfd_aggregate`)."""
     d = len(counts)
+    if d != ks.size:
+        raise ValueError(f"counts must have one support-count vector per entry of ks ({ks.size}), got {d}")
+    fake = _check_fake(protocol, fake)
+    if fake == "prior":
+        priors = _check_priors(priors, ks, normalise=False)
     var = _variant(protocol, fake)
     out = []
     for j in range(d):
@@ -494,6 +552,7 @@ def rsfd_estimate_all(counts, n, ks, eps, protocol, fake, *, priors=None, postpr
     return out
 
 
+@contract(input_counts=_LIST, d=_D, eps=EPSILON, protocol=_RSFD, fake=_FAKE, priors=_PRIORS, rng=_RNG)
 def rsfd_counts_sampler(input_counts, d: int, eps: float, protocol: str, fake: str, *,
                         priors=None, rng=None) -> list[np.ndarray]:
     """Exact-in-law sampler of each attribute's support counts under RS+FD / RS+RFD.
@@ -507,11 +566,11 @@ def rsfd_counts_sampler(input_counts, d: int, eps: float, protocol: str, fake: s
     the common sampled attribute) is not reproduced, which does not matter for MSE_avg.
     """
     rng = check_random_state(rng)
-    protocol = _check_protocol(protocol, _RSFD_PROTOCOLS)
     fake = _check_fake(protocol, fake)
-    ks = np.array([len(c) for c in input_counts])
     if len(input_counts) != d:
         raise ValueError("input_counts must have one count vector per attribute (d)")
+    input_counts = [Counts(min_size=2).check(c, f"input_counts[{j}]") for j, c in enumerate(input_counts)]
+    ks = np.array([len(c) for c in input_counts])
     if fake == "prior":
         priors = _check_priors(priors, ks)
     out = []
@@ -525,8 +584,6 @@ def rsfd_counts_sampler(input_counts, d: int, eps: float, protocol: str, fake: s
         n_fake = n - n_real
         fd = _fake_dist(fake, k, priors[j] if fake == "prior" else None)
         if protocol == "grr":
-            from ldpnb.mechanisms.grr import grr_simulate_counts
-
             C = np.asarray(grr_simulate_counts(real, amplified_epsilon(eps, d), rng=rng), dtype=np.int64)
             C = C + rng.multinomial(n_fake, fd)
         else:
@@ -539,13 +596,16 @@ def rsfd_counts_sampler(input_counts, d: int, eps: float, protocol: str, fake: s
     return out
 
 
+@contract(ks=_KS, n=_N_REAL, eps=EPSILON, protocol=_RSFD, fake=_FAKE, priors=_PRIORS, f=Optional(_LIST))
 def rsfd_approx_variance(ks, n: int, eps: float, protocol: str, fake: str, *, priors=None, f=None) -> float:
     """Averaged (approximate) variance of App. E.1: Eqs. (8)/(9) (or the RS+FD forms) with
     ``f(v) = 0`` (or the given true marginals ``f``), averaged over values then attributes."""
-    ks = np.asarray(ks, dtype=np.int64)
-    protocol = _check_protocol(protocol, _RSFD_PROTOCOLS)
     fake = _check_fake(protocol, fake)
     d = ks.size
+    if fake == "prior":
+        priors = _check_priors(priors, ks, normalise=False)
+    if f is not None and len(f) != d:
+        raise ValueError(f"f must have one frequency vector per attribute ({d}), got {len(f)}")
     var = _variant(protocol, fake)
     vals = []
     for j in range(d):
@@ -559,6 +619,14 @@ def rsfd_approx_variance(ks, n: int, eps: float, protocol: str, fake: str, *, pr
 # ---------------------------------------------------------------------------------------------
 # exact privacy loss by enumeration
 # ---------------------------------------------------------------------------------------------
+def _tuple_sizes(ks: np.ndarray, protocol: str) -> tuple[int, int]:
+    """Rows and columns of the exact tuple channel (exact integers, computed before any allocation)."""
+    rows = math.prod(int(k) for k in ks)
+    cols = rows if protocol == "grr" else math.prod(1 << int(k) for k in ks)
+    return rows, cols
+
+
+@contract(ks=_KS, eps=EPSILON, protocol=_RSFD, fake=_FAKE, priors=_PRIORS)
 def rsfd_tuple_channel(ks, eps: float, protocol: str = "grr", fake: str = "uniform", *, priors=None):
     r"""Exact channel of the whole RS+FD / RS+RFD tuple mechanism, rows = input tuples.
 
@@ -568,8 +636,11 @@ def rsfd_tuple_channel(ks, eps: float, protocol: str = "grr", fake: str = "unifo
 
     Returns ``(channel, inputs)`` with ``inputs`` the (prod k, d) array of input tuples.
     """
-    ks = [check_domain_size(k, f"ks[{j}] (domain size k)") for j, k in enumerate(ks)]
-    protocol = _check_protocol(protocol, _RSFD_PROTOCOLS)
+    rows, cols = _tuple_sizes(ks, protocol)
+    if rows * cols > _MAX_TUPLE_ENTRIES:
+        raise ValueError(f"ks: the exact tuple channel has {rows} x {cols} entries, more than {_MAX_TUPLE_ENTRIES}; "
+                         "it is meant for small product domains")
+    ks = [int(k) for k in ks]
     fake = _check_fake(protocol, fake)
     d = len(ks)
     if fake == "prior":
@@ -606,6 +677,7 @@ def rsfd_tuple_channel(ks, eps: float, protocol: str = "grr", fake: str = "unifo
     return W, inputs
 
 
+@contract(ks=_KS, eps=EPSILON, protocol=_RSFD, fake=_FAKE, priors=_PRIORS)
 def exact_privacy_loss(ks, eps: float, protocol: str = "grr", fake: str = "uniform", *, priors=None) -> dict:
     r"""Worst-case privacy loss of the RS+FD / RS+RFD tuple mechanism by exact enumeration (T13).
 
@@ -614,6 +686,10 @@ def exact_privacy_loss(ks, eps: float, protocol: str = "grr", fake: str = "unifo
     the enumeration shows this holds for pairs differing in one attribute (equal k, uniform fake
     data) while the worst case over arbitrary pairs is larger (but <= eps').
     """
+    rows, cols = _tuple_sizes(ks, protocol)
+    if rows * rows * cols > _MAX_TUPLE_ENTRIES:  # the pair table below (exact_privacy_loss([3000, 3000]): 589 TiB)
+        raise ValueError(f"ks: the pairwise table of the tuple channel has {rows} x {rows} x {cols} entries, more than "
+                         f"{_MAX_TUPLE_ENTRIES}; it is meant for small product domains")
     W, inputs = rsfd_tuple_channel(ks, eps, protocol, fake, priors=priors)
     with np.errstate(divide="ignore"):
         L = np.log(W)
@@ -629,8 +705,6 @@ def exact_privacy_loss(ks, eps: float, protocol: str = "grr", fake: str = "unifo
 # ---------------------------------------------------------------------------------------------
 # the protocols as Mechanism objects: the exact channel of one user's d-attribute tuple
 # ---------------------------------------------------------------------------------------------
-#: Largest product-domain channel the tuple mechanisms build (rows x columns).
-_MAX_TUPLE_ENTRIES = 1 << 24
 
 
 class TupleMechanism(Mechanism):
@@ -675,8 +749,6 @@ class TupleMechanism(Mechanism):
         x_arr = np.asarray(x)
         if x_arr.ndim == 2:
             return self.row_of(x_arr)
-        from ldpnb.utils import check_values
-
         return check_values(x_arr, self.n_inputs)
 
     def _tuples_of_rows(self, rows: np.ndarray) -> np.ndarray:
@@ -703,7 +775,7 @@ class SMP(TupleMechanism):
 
     family = "SMP"
 
-    @contract(ks=Array(1, integer=True, low=2), epsilon=EPSILON, protocol=OneOf(*PROTOCOLS))
+    @contract(ks=Array(1, integer=True, low=2), epsilon=EPSILON, protocol=ProtocolName())
     def __init__(self, ks: Any, epsilon: float, protocol: str = "grr") -> None:
         self._init_domain(ks)
         self.epsilon, self.protocol = epsilon, protocol
@@ -813,10 +885,6 @@ class RSFD(TupleMechanism):
 
     def report_index(self, reports: Any) -> np.ndarray:
         """Column of :meth:`channel` of each message (the list of ``d`` per-attribute reports)."""
-        from ldpnb.mechanisms._base import _check_reports_matrix
-        from ldpnb.mechanisms.unary import ue_pattern_index
-        from ldpnb.utils import check_values
-
         if not isinstance(reports, (list, tuple)) or len(reports) != self.d:
             raise ValueError(f"reports must be the list of {self.d} per-attribute reports of perturb")
         code = None
@@ -859,7 +927,7 @@ class RSRFD(RSFD):
     full_support = False
 
     @contract(ks=Array(1, integer=True, low=2), priors=Instance(list, tuple, example=[[0.5, 0.5], [0.5, 0.5]]),
-              epsilon=EPSILON, protocol=OneOf(*_RSFD_PROTOCOLS))
+              epsilon=EPSILON, protocol=ProtocolName(rsfd=True))
     def __init__(self, ks: Any, priors: Any, epsilon: float, protocol: str = "grr") -> None:
         self._init_domain(ks)
         self.epsilon, self.protocol, self.fake = epsilon, protocol, "prior"
@@ -870,10 +938,10 @@ class RSRFD(RSFD):
         return {"ks": self.ks, "epsilon": self.epsilon, "protocol": self.protocol}
 
 
+@contract(ks=_KS, eps=EPSILON, protocol=_RSFD, fake=_FAKE, priors=_PRIORS)
 def rsfd_mechanism(ks: Any, eps: float, protocol: str = "grr", fake: str = "uniform", *, priors: Any = None) -> RSFD:
     """The :class:`RSFD` / :class:`RSRFD` object of a (randomiser, fake-data rule) pair
     (``fake="prior"``: RS+RFD with ``priors``)."""
-    protocol = _check_protocol(protocol, _RSFD_PROTOCOLS)
     fake = _check_fake(protocol, fake)
     if fake == "prior":
         return RSRFD(ks, priors, eps, protocol)

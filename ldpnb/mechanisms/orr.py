@@ -38,7 +38,7 @@ from scipy.optimize import linprog
 
 from ldpnb.contracts import Array, Distribution, NonnegativeMatrix, OneOf, Optional, Real, contract
 from ldpnb.measures.lift import ALIP, _check_joint
-from ldpnb.mechanisms.watchdog import MergeMechanism, _subset_merging
+from ldpnb.mechanisms.watchdog import MergeMechanism, SecretChannelMechanism, _subset_merging
 
 _JOINT = NonnegativeMatrix()
 _BUDGET = Real(0, None, low_open=True)
@@ -135,8 +135,23 @@ def _polytope(p_sx, eps_l, eps_u, subset):
     K = p_sx[:, idx] / p_x[idx]
     m = idx.size
     A_ub = np.vstack([K, -K, -np.eye(m)])
-    b_ub = np.concatenate([np.exp(eps_u) * p_s, -np.exp(-eps_l) * p_s, np.zeros(m)])
+    b_ub = np.concatenate([_max_lift_bound(K, p_s, eps_u), -np.exp(-eps_l) * p_s, np.zeros(m)])
     return A_ub, b_ub, np.ones((1, m)), np.ones(1)
+
+
+def _max_lift_bound(K: np.ndarray, p_s: np.ndarray, eps_u: float) -> np.ndarray:
+    """``e^{eps_u} P_S``, the right-hand side of the max-lift rows ``K v <= e^{eps_u} P_S``.
+
+    ``K v <= max_x K[s, x]`` for every distribution ``v``, so a row whose bound reaches
+    ``max_x K[s, x]`` constrains nothing; beyond ``eps_u = 700`` (``e^{eps_u}`` overflows float64 at
+    709.8, and ``inf`` bounds made a looser budget look infeasible) such a row gets the finite,
+    inactive bound ``max_x K[s, x] + 1``, and every other row ``exp(eps_u + log P_S)``."""
+    if eps_u <= 700.0:
+        return np.exp(eps_u) * p_s
+    top = K.max(axis=1)
+    with np.errstate(divide="ignore"):
+        log_bound = eps_u + np.log(p_s)
+    return np.where(log_bound >= np.log(top), top + 1.0, np.exp(np.minimum(log_bound, 700.0)))
 
 
 def _vertices_cdd(A_ub, b_ub, A_eq, b_eq, decimals=None):
@@ -619,7 +634,6 @@ def perfect_privacy_response(p_sx: Any, *, method: str = "auto") -> ORRResult:
 # Mechanism objects (the cross-paper chapter applies every measure to every mechanism)
 # --------------------------------------------------------------------------------------------
 
-from ldpnb.mechanisms.watchdog import SecretChannelMechanism  # noqa: E402
 
 __all__ += ["AORR", "SRR"]
 

@@ -145,7 +145,7 @@ def ba_F(c, kernel) -> np.ndarray:
     return W / Z
 
 
-@contract(channel=NonnegativeMatrix(), prior=_MASS)
+@contract(channel=Channel(), prior=_MASS)
 def ba_G(channel, prior) -> np.ndarray:
     """The map G of Remark 2: the output marginal ``G(C)(y) = sum_x pi(x) C[x, y]`` (eq. (2))."""
     C = np.asarray(channel, dtype=float)
@@ -156,7 +156,7 @@ def ba_G(channel, prior) -> np.ndarray:
 
 
 # ----------------------------------------------------------------------------- information
-@contract(prior=_MASS, channel=NonnegativeMatrix(), distance=_DIST)
+@contract(prior=_MASS, channel=Channel(), distance=_DIST)
 def average_distortion(prior, channel, distance) -> float:
     """``AvgD(X, C, d) = sum_x sum_y pi(x) C[x, y] d(x, y)`` (paper Def. 2.3)."""
     p = _as_prior(prior)
@@ -726,7 +726,7 @@ def kernel_min_eigenvalue(distance, beta: float) -> float:
     return float(np.linalg.eigvalsh(np.exp(-_as_beta(beta) * d))[0])
 
 
-@contract(channel=NonnegativeMatrix(), c_prev=_MASS, kernel=NonnegativeMatrix())
+@contract(channel=Channel(), c_prev=_MASS, kernel=NonnegativeMatrix())
 def ba_iterate_factorization_residual(channel, c_prev, kernel) -> float:
     """``max |C - diag(1/Z) K diag(c_prev)|`` with ``Z = K c_prev`` (proof of Thm 5.1, eq. (9))."""
     C = np.asarray(channel, dtype=float)

@@ -15,7 +15,7 @@ from ldpnb.utils import (
 from ldpnb.contracts import (
     MAX_BYTES, MAX_DENSE, MAX_DOMAIN, MAX_ENTRIES, Array, Bits, Counts, Integer, OneOf, RandomState, contract,
 )
-from ldpnb.mechanisms._base import FrequencyOracle, _check_reports_matrix, _log_comb
+from ldpnb.mechanisms._base import Domain, FrequencyOracle, _check_reports_matrix, _log_comb
 from ldpnb.mechanisms._common import _MAX_ENUM_COLUMNS, EPSILON, _exp_channel, _exp_neg
 
 _VALUES = Array(1, integer=True, low=0)
@@ -337,6 +337,12 @@ def ss_channel(k: int, epsilon: float) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------
 
 
+def _ss_gap(k: int, epsilon: float, omega: int) -> float:
+    """``p - q = omega (k - omega) (1 - e^{-eps}) / ((k - 1)(omega + (k - omega) e^{-eps}))`` (the
+    difference of :func:`ss_params`' two fractions, without cancellation)."""
+    return omega * (k - omega) * -math.expm1(-epsilon) / ((k - 1) * (omega + (k - omega) * _exp_neg(epsilon)))
+
+
 def _ss_log_channel(k: int, epsilon: float) -> np.ndarray:
     """Log of :func:`ss_channel` without the subtraction ``1 - p``.
 
@@ -373,11 +379,21 @@ class SubsetSelection(FrequencyOracle):
     """
 
     family = "SS"
+    aliases = ("subset selection", "omega-SS")
 
     @contract(k=Integer(2, MAX_DOMAIN), epsilon=EPSILON)
     def __init__(self, k: int, epsilon: float) -> None:
         self.k, self.epsilon = k, epsilon
         self.omega, self.p, self.q = ss_params(k, epsilon)
+        self.p_minus_q = _ss_gap(k, epsilon, self.omega)
+
+    @classmethod
+    def on(cls, domain: Domain, epsilon: float) -> SubsetSelection:
+        """Subset selection on the ``domain.size`` values of the domain."""
+        return cls(domain.size, epsilon)
+
+    def _max_support_total(self, n: int) -> int:
+        return n * self.omega  # a report is a subset of omega values
 
     @property
     def n_outputs(self) -> int:
@@ -394,6 +410,12 @@ class SubsetSelection(FrequencyOracle):
 
     def _log_channel(self) -> np.ndarray:
         return _ss_log_channel(self.k, self.epsilon)
+
+    def _log_ratios(self) -> np.ndarray:
+        """``log(C[x, O] / C[0, O]) = eps ([x in O] - [0 in O])`` (inside / outside ratio ``e^eps``)."""
+        self._check_dense()
+        M = ss_subsets(self.k, self.omega).T.astype(np.float64)  # (k, C(k, omega))
+        return self.epsilon * (M - M[0])
 
     def _perturb(self, x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         return _ss_sample(x, self.k, self.omega, self.p, rng)

@@ -12,7 +12,7 @@ from ldpnb.contracts import MAX_BYTES, MAX_DOMAIN, Array, Bits, Counts, Integer,
 from ldpnb.utils import (
     check_random_state, check_values,
 )
-from ldpnb.mechanisms._base import FrequencyOracle, _bits_of_columns, _check_reports_matrix
+from ldpnb.mechanisms._base import Domain, FrequencyOracle, _bits_of_columns, _check_reports_matrix
 from ldpnb.mechanisms._common import EPSILON, _LOG2, _exp_channel, _exp_neg, bernoulli_bits, bool_column_counts
 
 _VALUES = Array(1, integer=True, low=0)
@@ -249,6 +249,14 @@ def rappor_channel(k: int, epsilon: float) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------
 
 
+def _ue_gap(epsilon: float, kind: str) -> float:
+    """``p - q`` without cancellation: SUE ``(1 - e^{-eps/2}) / (1 + e^{-eps/2})``, OUE
+    ``(1 - e^{-eps}) / (2 (1 + e^{-eps}))``."""
+    if kind == "sue":
+        return -math.expm1(-epsilon / 2.0) / (1.0 + _exp_neg(epsilon / 2.0))
+    return -math.expm1(-epsilon) / (2.0 * (1.0 + _exp_neg(epsilon)))
+
+
 def _ue_log_params(epsilon: float, kind: str) -> tuple[float, float, float, float]:
     """``(log p, log(1-p), log q, log(1-q))`` of unary encoding without cancellation.
 
@@ -302,11 +310,13 @@ class UnaryEncoding(FrequencyOracle):
     """
 
     family = "UE"
+    aliases = ("unary encoding",)
 
     @contract(k=Integer(2, MAX_DOMAIN), epsilon=EPSILON, kind=OneOf("oue", "sue"))
     def __init__(self, k: int, epsilon: float, kind: str = "oue") -> None:
         self.k, self.epsilon, self.kind = k, epsilon, kind
         self.p, self.q = ue_params(epsilon, kind)
+        self.p_minus_q = _ue_gap(epsilon, kind)
 
     @property
     def n_outputs(self) -> int:
@@ -319,6 +329,12 @@ class UnaryEncoding(FrequencyOracle):
 
     def _log_channel(self) -> np.ndarray:
         return _ue_log_channel(self.k, self.epsilon, self.kind)
+
+    def _log_ratios(self) -> np.ndarray:
+        """``log(C[x, b] / C[0, b]) = eps (b_x - b_0)`` (bit ``x`` has odds ratio ``p(1-q)/((1-p)q) = e^eps``)."""
+        self._check_dense()
+        bits = _bits_of_columns(self.k).T.astype(np.float64)  # (k, 2**k)
+        return self.epsilon * (bits - bits[0])
 
     def _perturb(self, x: np.ndarray, rng: np.random.Generator) -> np.ndarray:
         return _ue_sample(x, self.k, self.p, self.q, rng)
@@ -357,17 +373,29 @@ class SUE(UnaryEncoding):
     """Symmetric unary encoding (basic one-time RAPPOR): :class:`UnaryEncoding` with ``kind="sue"``."""
 
     family = "SUE"
+    aliases = ("RAPPOR", "basic RAPPOR", "symmetric unary encoding")
 
     @contract(k=Integer(2, MAX_DOMAIN), epsilon=EPSILON)
     def __init__(self, k: int, epsilon: float) -> None:
         super().__init__(k, epsilon, "sue")
+
+    @classmethod
+    def on(cls, domain: Domain, epsilon: float) -> SUE:
+        """SUE on the ``domain.size`` values of the domain."""
+        return cls(domain.size, epsilon)
 
 
 class OUE(UnaryEncoding):
     """Optimised unary encoding (Wang et al. 2017): :class:`UnaryEncoding` with ``kind="oue"``."""
 
     family = "OUE"
+    aliases = ("optimised unary encoding", "optimized unary encoding")
 
     @contract(k=Integer(2, MAX_DOMAIN), epsilon=EPSILON)
     def __init__(self, k: int, epsilon: float) -> None:
         super().__init__(k, epsilon, "oue")
+
+    @classmethod
+    def on(cls, domain: Domain, epsilon: float) -> OUE:
+        """OUE on the ``domain.size`` values of the domain."""
+        return cls(domain.size, epsilon)

@@ -35,10 +35,12 @@ from typing import Any
 import numpy as np
 
 from ldpnb.contracts import (
-    MAX_ENTRIES, Array, Distribution, Instance, Integer, NonnegativeMatrix, OneOf, Unchecked, contract,
+    MAX_DENSE, MAX_ENTRIES, Array, Distribution, Instance, Integer, NonnegativeMatrix, OneOf, Real, Unchecked,
+    contract,
 )
 from ldpnb.measures.information import convert, entropy
 from ldpnb.measures.lift import ALIP, Criterion, _check_joint
+from ldpnb.mechanisms._base import ChannelMechanism, Guarantee
 
 __all__ = [
     "MergeMechanism",
@@ -87,6 +89,23 @@ class MergeMechanism:
     low: np.ndarray
     groups: list = field(default_factory=list)
     absorbed: np.ndarray = field(default_factory=lambda: np.array([], dtype=int))
+
+    def __post_init__(self) -> None:
+        """``low`` and the blocks must partition ``{0..n_x-1}`` (every input is published or merged
+        exactly once); ``absorbed`` lies in the blocks."""
+        self.n_x = Integer(1, MAX_DENSE).check(self.n_x, "n_x")
+        idx = Array(1, integer=True, low=0, high=self.n_x - 1, min_size=0)
+        self.low = idx.check(self.low, "low")
+        self.groups = [idx.check(g, f"groups[{j}]") for j, g in enumerate(self.groups)]
+        if any(g.size == 0 for g in self.groups):
+            raise ValueError("groups must be non-empty blocks of input indices")
+        self.absorbed = idx.check(self.absorbed, "absorbed")
+        every = np.concatenate([self.low, *self.groups]) if self.groups else self.low
+        if every.size != self.n_x or np.unique(every).size != self.n_x:
+            raise ValueError(f"low and groups must partition the {self.n_x} inputs (each exactly once), got "
+                             f"{every.size} indices, {np.unique(every).size} distinct")
+        if not np.isin(self.absorbed, self.high).all():
+            raise ValueError("absorbed symbols must belong to a merged block")
 
     @property
     def high(self) -> np.ndarray:
@@ -570,8 +589,6 @@ def merging_performance(p_sx: Any, labels: Any) -> dict[str, np.ndarray]:
 # Mechanism objects (the cross-paper chapter applies every measure to every mechanism)
 # --------------------------------------------------------------------------------------------
 
-from ldpnb.contracts import Real  # noqa: E402
-from ldpnb.mechanisms._base import ChannelMechanism, Guarantee  # noqa: E402
 
 _EPS = Real(0, None, low_open=True)
 

@@ -35,6 +35,9 @@ Nothing is written outside ``_build`` (except a re-paired ``book/<name>.ipynb``)
 from __future__ import annotations
 
 import argparse
+import ast
+import datetime
+import importlib.metadata
 import json
 import os
 import re
@@ -49,55 +52,25 @@ from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parents[2]
+from ldpnb.contracts import Boolean, Instance, Integer, OneOf, Optional, Real, contract
+from ldpnb.repro.toc import BOOK, ROOT, notebook_chapters, toc_files  # noqa: F401 (toc_files re-exported)
+
 BUILD = ROOT / "_build"
-BOOK = ROOT / "book"
 
 # chapters that read the others' outputs, run in this order after all the others: the benchmark
 # appendix reads the chapter timings of the current build, the summary reads every report
 LAST = ("performance", "reproduction")
 SCALES = ("smoke", "book", "paper")
 
-
-# --------------------------------------------------------------------------------------- the toc
-
-def toc_files(root: Path = ROOT) -> list[str]:
-    """Every ``file:`` of ``_toc.yml`` (root first), without extension, in order."""
-    import yaml
-
-    toc = yaml.safe_load((root / "_toc.yml").read_text())
-    out = [toc["root"]]
-
-    def walk(node):
-        if isinstance(node, dict):
-            if "file" in node:
-                out.append(node["file"])
-            for key in ("parts", "chapters", "sections"):
-                for child in node.get(key, []) or []:
-                    walk(child)
-        elif isinstance(node, list):
-            for child in node:
-                walk(child)
-
-    walk({k: v for k, v in toc.items() if k != "root"})
-    return out
-
-
-def notebook_chapters(root: Path = ROOT) -> list[str]:
-    """Names of the toc entries that are jupytext chapters (``book/<name>.py`` + ``.ipynb``)."""
-    names = []
-    missing = []
-    for f in toc_files(root):
-        p = root / f
-        if p.with_suffix(".py").exists() or p.with_suffix(".ipynb").exists():
-            if not (p.with_suffix(".py").exists() and p.with_suffix(".ipynb").exists()):
-                missing.append(f"{f}: a chapter needs both {p.name}.py and {p.name}.ipynb (run `make sync`)")
-            names.append(p.name)
-        elif not p.with_suffix(".md").exists():
-            missing.append(f"{f}: listed in _toc.yml but no {f}.md, .py or .ipynb exists")
-    if missing:
-        raise SystemExit("error: " + "\n       ".join(missing))
-    return names
+# the contracts of the build's functions (the CLI's --jobs 0 or --timeout 0 are refused, not run serially)
+_NAME = Instance(str, example="intro")
+_NAMES = Instance(list, tuple, example=[])
+_DIR = Instance(Path, example=BOOK)
+_PATH = Instance(Path, example=BOOK / "intro.md")
+_PARAMS = Instance(dict, example={})
+_SCALE = OneOf(*SCALES)
+_JOBS = Integer(1, 256)
+_TIMEOUT = Integer(1, 7 * 24 * 3600)
 
 
 # ------------------------------------------------------------------------------ jupytext pairs
@@ -106,11 +79,12 @@ def _cell_signature(nb) -> list[tuple[str, str, tuple[str, ...]]]:
     return [(c.cell_type, c.source.strip(), tuple(c.get("metadata", {}).get("tags", []))) for c in nb.cells]
 
 
+@contract(name=_NAME, book=_DIR)
 def pair_state(name: str, book: Path = BOOK) -> str:
     """``"ok"``, ``"ipynb-stale"`` (the ``.py`` was edited after the notebook) or ``"ipynb-newer"``
     (the notebook differs and is the newer file: edited in Jupyter without jupytext)."""
-    import jupytext
-    import nbformat
+    import jupytext  # noqa: PLC0415 lazy: the book extra, loaded by the build steps that need it
+    import nbformat  # noqa: PLC0415 lazy: the book extra, loaded by the build steps that need it
 
     py, nb = book / f"{name}.py", book / f"{name}.ipynb"
     if _cell_signature(jupytext.read(py)) == _cell_signature(nbformat.read(nb, as_version=4)):
@@ -118,9 +92,10 @@ def pair_state(name: str, book: Path = BOOK) -> str:
     return "ipynb-stale" if py.stat().st_mtime >= nb.stat().st_mtime else "ipynb-newer"
 
 
+@contract(name=_NAME, book=_DIR)
 def sync_pair(name: str, book: Path = BOOK) -> None:
     """Re-pair ``book/<name>.ipynb`` from ``book/<name>.py`` and strip it (what ``make sync`` does)."""
-    from ldpnb.repro.nbstrip import strip
+    from ldpnb.repro.nbstrip import strip  # noqa: PLC0415 lazy: nbformat (book extra) only when a pair is re-synced
 
     jt = Path(sys.executable).with_name("jupytext")
     cmd = [str(jt) if jt.exists() else "jupytext", "--quiet", "--set-formats", "ipynb,py:percent",
@@ -129,6 +104,7 @@ def sync_pair(name: str, book: Path = BOOK) -> None:
     strip(str(book / f"{name}.ipynb"))
 
 
+@contract(names=_NAMES, book=_DIR)
 def ensure_pairs(names: list[str], book: Path = BOOK) -> None:
     """Re-pair the notebooks whose ``.py`` is newer; refuse a notebook edited after its ``.py``."""
     refused = []
@@ -159,6 +135,7 @@ class ProcessTree:
     so that a reused pid is never touched); :meth:`terminate` ends the survivors.
     """
 
+    @contract(interval=Real(0.0, 60.0, low_open=True))
     def __init__(self, interval: float = 0.5) -> None:
         self.interval = interval
         self.roots: list[subprocess.Popen] = []
@@ -174,7 +151,7 @@ class ProcessTree:
         self.snapshot()
 
     def snapshot(self) -> None:
-        import psutil
+        import psutil  # noqa: PLC0415 lazy: the book extra, loaded only to end a process tree
 
         with self._lock:
             roots = [p.pid for p in self.roots if p.poll() is None]
@@ -195,7 +172,7 @@ class ProcessTree:
             self.snapshot()
 
     def alive(self) -> list:
-        import psutil
+        import psutil  # noqa: PLC0415 lazy: the book extra, loaded only to end a process tree
 
         out = []
         for pid, created in list(self.seen.items()):
@@ -209,7 +186,7 @@ class ProcessTree:
 
     def terminate(self, grace: float = 5.0) -> int:
         """SIGTERM every remembered process still alive, SIGKILL those left after ``grace`` s."""
-        import psutil
+        import psutil  # noqa: PLC0415 lazy: the book extra, loaded only to end a process tree
 
         self.snapshot()
         procs = self.alive()
@@ -262,6 +239,7 @@ def _py_line(name: str, source: str, book: Path = BOOK) -> int | None:
     return None
 
 
+@contract(name=_NAME, executed=_PATH, stderr=Instance(str, example=""), book=_DIR, tail=Integer(1, 10_000))
 def failure_summary(name: str, executed: Path, stderr: str, book: Path = BOOK, tail: int = 25) -> str:
     """The error of a failed chapter, its own message first.
 
@@ -269,7 +247,7 @@ def failure_summary(name: str, executed: Path, stderr: str, book: Path = BOOK, t
     its line in ``book/<name>.py``, then the last ``tail`` lines of the traceback.  Without an error
     output (a timeout, a dead kernel): the exception line of papermill's stderr, then its tail.
     """
-    import nbformat
+    import nbformat  # noqa: PLC0415 lazy: the book extra, loaded by the build steps that need it
 
     try:
         nb = nbformat.read(executed, as_version=4)
@@ -288,16 +266,20 @@ def failure_summary(name: str, executed: Path, stderr: str, book: Path = BOOK, t
                 line = _py_line(name, c.source, book)
                 where = f"code cell {n_code}" + (f", book/{name}.py line {line}" if line else "")
                 tb = _ANSI.sub("", "\n".join(o.get("traceback", []))).rstrip().splitlines()
-                return (f"{o.get('ename', 'Error')}: {o.get('evalue', '')}\n"
-                        f"  in {where} (executed notebook: {executed.relative_to(ROOT) if executed.is_relative_to(ROOT) else executed})\n"
-                        f"  traceback (last {min(tail, len(tb))} lines):\n"
-                        + "\n".join("    " + ln for ln in tb[-tail:]))
+                shown = executed.relative_to(ROOT) if executed.is_relative_to(ROOT) else executed
+                return (
+                    f"{o.get('ename', 'Error')}: {o.get('evalue', '')}\n"
+                    f"  in {where} (executed notebook: {shown})\n"
+                    f"  traceback (last {min(tail, len(tb))} lines):\n" + "\n".join("    " + ln for ln in tb[-tail:])
+                )
     lines = _ANSI.sub("", stderr).rstrip().splitlines()
     exc = next((ln.strip() for ln in reversed(lines) if _EXC_LINE.match(ln.strip())), None)
     head = exc or (lines[-1] if lines else "the chapter failed without a message")
     return head + "\n  papermill's output (last lines):\n" + "\n".join("    " + ln for ln in lines[-tail:])
 
 
+@contract(src=_PATH, dst=_PATH, params=_PARAMS, cwd=_DIR, env=Instance(dict, example={}), timeout=_TIMEOUT,
+          tree=Optional(Instance(ProcessTree)))
 def execute_notebook(src: Path, dst: Path, params: dict[str, object], *, cwd: Path, env: dict[str, str],
                      timeout: int, tree: ProcessTree | None = None) -> tuple[float, int, str]:
     """Run papermill on ``src`` into ``dst`` in a subprocess. Returns (seconds, return code, stderr)."""
@@ -353,7 +335,11 @@ def _run_chapters(groups: list[list[str]], scale: str, jobs: int, params: dict[s
         progress.finished(name, dt, rc == 0)
         return name, dt, summary
 
-    previous = {k: signal.getsignal(k) for k in (signal.SIGTERM,)} if threading.current_thread() is threading.main_thread() else {}
+    previous = (
+        {k: signal.getsignal(k) for k in (signal.SIGTERM,)}
+        if threading.current_thread() is threading.main_thread()
+        else {}
+    )
     if previous:
         def _term(signum, frame):
             raise KeyboardInterrupt(f"signal {signum}")
@@ -386,6 +372,7 @@ def _run_chapters(groups: list[list[str]], scale: str, jobs: int, params: dict[s
     return times, failed
 
 
+@contract(names=_NAMES, previous=Instance(dict, example={}))
 def longest_first(names: list[str], previous: dict[str, Any]) -> list[str]:
     """Chapters by decreasing time of their last recorded run (unknown ones first, in toc order):
     with two workers, starting the longest chapters first shortens the whole run."""
@@ -414,6 +401,7 @@ def _select(only: list[str] | None) -> list[str]:
     return names
 
 
+@contract(scale=_SCALE, jobs=_JOBS, only=Optional(_NAMES), params=_PARAMS, timeout=_TIMEOUT)
 def execute(scale: str, jobs: int, only: list[str] | None, params: dict[str, object], timeout: int) -> int:
     """Execute the book's chapters into ``_build/executed/book`` (see the module docstring)."""
     names = _select(only)
@@ -449,10 +437,12 @@ def execute(scale: str, jobs: int, only: list[str] | None, params: dict[str, obj
     return 0
 
 
+@contract(name=_NAME)
 def chapter_dir(name: str) -> Path:
     return BUILD / "chapters" / name
 
 
+@contract(name=_NAME, scale=_SCALE, params=_PARAMS, timeout=_TIMEOUT, html=Boolean())
 def run_chapter(name: str, scale: str, params: dict[str, object], timeout: int, html: bool) -> int:
     """Execute one chapter into ``_build/chapters/<name>/`` and optionally render a preview."""
     _select([name])
@@ -501,6 +491,7 @@ def _first_author(entry: str) -> str:
     return _norm_title(last)
 
 
+@contract(files=Instance(list, tuple, example=[]))
 def bib_entries(files: list[Path]) -> tuple[list[tuple[str, str]], dict[str, str]]:
     """Merge BibTeX files into one entry per work.
 
@@ -537,6 +528,7 @@ def bib_entries(files: list[Path]) -> tuple[list[tuple[str, str]], dict[str, str
 _CITE = re.compile(r"(\{cite(?::[a-z]+)?\}`)([^`]+)(`)")
 
 
+@contract(text=Instance(str, example=""), aliases=Instance(dict, example={}))
 def rewrite_citations(text: str, aliases: dict[str, str]) -> str:
     """Replace aliased keys in ``{cite}`a,b``` roles (any ``{cite:...}`` variant)."""
     if not aliases:
@@ -560,12 +552,12 @@ def _merge_bib(dst: Path) -> dict[str, str]:
 
 # -------------------------------------------------------------------------------------- staging
 
+@contract(path=_PATH)
 def notebook_parameters(path: Path) -> dict[str, object]:
     """The parameters an executed notebook ran with: its ``parameters`` cell, overridden by
     papermill's ``injected-parameters`` cell."""
-    import ast
 
-    import nbformat
+    import nbformat  # noqa: PLC0415 lazy: the book extra, loaded by the build steps that need it
 
     values: dict[str, object] = {}
     cells = nbformat.read(path, as_version=4).cells
@@ -573,7 +565,11 @@ def notebook_parameters(path: Path) -> dict[str, object]:
         for c in cells:
             if c.cell_type == "code" and tag in c.get("metadata", {}).get("tags", []):
                 for node in ast.parse(c.source).body:
-                    if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+                    if (
+                        isinstance(node, ast.Assign)
+                        and len(node.targets) == 1
+                        and isinstance(node.targets[0], ast.Name)
+                    ):
                         try:
                             values[node.targets[0].id] = ast.literal_eval(node.value)
                         except ValueError:
@@ -581,15 +577,15 @@ def notebook_parameters(path: Path) -> dict[str, object]:
     return values
 
 
+@contract(executed=_DIR)
 def executed_scales(executed: Path) -> dict[str, str]:
     """Chapter -> the ``SCALE`` its executed notebook ran at."""
     return {nb.stem: str(notebook_parameters(nb).get("SCALE", "?")) for nb in sorted(executed.glob("*.ipynb"))}
 
 
+@contract(executed=Optional(_DIR))
 def provenance(executed: Path | None = None) -> dict[str, str]:
     """Commit, build date, scale(s) and package versions of this build (for the page footer)."""
-    import datetime
-    import importlib.metadata as md
 
     executed = executed or BUILD / "executed" / "book"
     try:
@@ -603,8 +599,8 @@ def provenance(executed: Path | None = None) -> dict[str, str]:
     versions = []
     for pkg in ("ldpnb", "numpy", "scipy", "pandas", "matplotlib", "POT", "scikit-learn", "xgboost-cpu"):
         try:
-            versions.append(f"{pkg} {md.version(pkg)}")
-        except md.PackageNotFoundError:
+            versions.append(f"{pkg} {importlib.metadata.version(pkg)}")
+        except importlib.metadata.PackageNotFoundError:
             pass
     scales, seeds = set(), set()
     for nb in sorted(executed.glob("*.ipynb")):
@@ -620,6 +616,7 @@ def _fmt_seconds(s: float) -> str:
     return f"{s:.0f} s" if s < 120 else f"{s:.0f} s ({s / 60:.0f} min)"
 
 
+@contract(timings=_PATH, scale=Instance(str, example="book"))
 def build_time_markdown(timings: Path, scale: str) -> str:
     """One sentence on this build's execution times, read from ``_build/timings.json``."""
     try:
@@ -645,17 +642,17 @@ def build_time_markdown(timings: Path, scale: str) -> str:
 
 def _stage_config(src: Path, executed: Path, build_dir: Path, banner: str | None, root_doc: str | None = None) -> None:
     """Totals, build times, provenance footer and scale banner into the staged ``_config.yml``."""
-    import yaml
+    import yaml  # noqa: PLC0415 lazy: pyyaml comes with the book extra
 
     cfg_path = src / "_config.yml"
     cfg = yaml.safe_load(cfg_path.read_text())
     subs = cfg.setdefault("parse", {}).setdefault("myst_substitutions", {})
     try:
-        from ldpnb.repro.dashboard import totals_markdown
+        from ldpnb.repro.dashboard import landing_substitutions  # noqa: PLC0415 lazy: optional for a preview (pandas, reports)
 
-        subs["claims_totals"] = totals_markdown(build_dir / "reproduction")
+        subs.update(landing_substitutions(build_dir / "reproduction"))
     except Exception as exc:  # pragma: no cover - the dashboard is optional for a preview
-        subs["claims_totals"] = f"(claims totals unavailable: {exc})"
+        subs["claims_totals"] = subs["errata"] = f"(claims totals unavailable: {exc})"
     scales = executed_scales(executed)
     main_scale = max(set(scales.values()), key=list(scales.values()).count) if scales else "book"
     subs["build_time"] = build_time_markdown(build_dir / "timings.json", main_scale)
@@ -670,7 +667,7 @@ def _stage_config(src: Path, executed: Path, build_dir: Path, banner: str | None
 
 
 def _scale_banner_cell(scale: str):
-    import nbformat
+    import nbformat  # noqa: PLC0415 lazy: the book extra, loaded by the build steps that need it
 
     return nbformat.v4.new_markdown_cell(
         f'<div class="ldpnb-scale-banner">This chapter was executed at <b>SCALE={scale}</b>, not at the '
@@ -680,9 +677,9 @@ def _scale_banner_cell(scale: str):
 
 def _stage_notebook(src: Path, dst: Path, aliases: dict[str, str], banner_scale: str | None = None) -> None:
     """Copy an executed notebook for rendering: papermill's injected-parameters cell dropped and the
-    ``parameters`` cell removed from the page, citations of duplicate bibliography keys pointed at the kept key, and, for a chapter executed
-    at another scale than the book's, a banner under its title."""
-    import nbformat
+    ``parameters`` cell removed from the page, citations of duplicate bibliography keys pointed at the
+    kept key, and, for a chapter executed at another scale than the book's, a banner under its title."""
+    import nbformat  # noqa: PLC0415 lazy: the book extra, loaded by the build steps that need it
 
     nb = nbformat.read(src, as_version=4)
     cells = []
@@ -702,6 +699,7 @@ def _stage_notebook(src: Path, dst: Path, aliases: dict[str, str], banner_scale:
     nbformat.write(nb, dst)
 
 
+@contract(scales=Instance(dict, example={}), allow_mixed=Boolean())
 def check_scales(scales: dict[str, str], allow_mixed: bool) -> str | None:
     """Refuse chapters executed at different scales (unless allowed); return the banner text, if any."""
     distinct = sorted(set(scales.values()))
@@ -720,6 +718,7 @@ def check_scales(scales: dict[str, str], allow_mixed: bool) -> str | None:
     return None
 
 
+@contract(allow_mixed=Boolean())
 def stage(allow_mixed: bool = False) -> Path:
     """Copy config, markdown pages and executed notebooks to ``_build/src``."""
     executed = BUILD / "executed" / "book"
@@ -803,6 +802,7 @@ def _publish(html_src: Path, dst: Path) -> None:
     shutil.move(str(html_src), str(dst))
 
 
+@contract(strict=Boolean(), allow_mixed=Boolean())
 def render(strict: bool = True, allow_mixed: bool = False) -> int:
     src = stage(allow_mixed)
     rc = _jupyter_book(src, BUILD / "jb", strict)
@@ -813,9 +813,10 @@ def render(strict: bool = True, allow_mixed: bool = False) -> int:
     return rc
 
 
+@contract(name=_NAME)
 def render_preview(name: str) -> int:
     """A one-chapter book from ``_build/chapters/<name>/`` into ``_build/chapters/<name>/html``."""
-    import yaml
+    import yaml  # noqa: PLC0415 lazy: pyyaml comes with the book extra
 
     out = chapter_dir(name)
     executed = out
@@ -841,6 +842,7 @@ def render_preview(name: str) -> int:
 
 # ------------------------------------------------------------------------------------------ main
 
+@contract(argv=Optional(Instance(list, tuple, example=None)))
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="python -m ldpnb.repro.build", description=__doc__.split("\n")[0])
     ap.add_argument("step", choices=("execute", "render", "all", "chapter"))

@@ -8,14 +8,25 @@ seen, and the status cannot be chosen by branching on the outcome.
 
 Kinds of criterion (every kind is two-sided unless the paper's claim is one-sided):
 
-``close``     ``|ours - target| <= atol + rtol |target| (+ z se)``, elementwise;
+``close``     ``|ours - target| <= atol + rtol |target|``, elementwise (the deprecated ``z``
+              adds ``z se`` for a number recorded with its standard error);
 ``range``     ``lower <= ours <= upper`` (one bound only when ``one_sided=True``);
-``order``     a chain of named measured quantities, ``"IBU < INV-N <= INV-P"``, elementwise, with an
-              optional margin ``atol + rtol |rhs|`` (a strict ``<`` needs the margin, a ``<=`` grants it);
+``order``     a chain of named measured quantities, ``"IBU < INV-N <= INV-P"``, elementwise, with a
+              tie tolerance ``tie + atol + rtol |rhs|`` (values closer than it are tied: a strict ``<``
+              fails on a tie, a ``<=`` holds);
 ``monotone``  ``ys`` increasing or decreasing (strictly, or within a noise ``tol``);
 ``holds``     a boolean expression over named numbers (``"violations == 0"``), evaluated by a small
               safe evaluator, so that it can be re-evaluated from the JSON;
 ``none``      not evaluated (the note says why).
+
+Measured quantities with their noise.  ``close``, ``range`` and ``order`` also take an
+:class:`~ldpnb.stats.Estimate` (a value with its confidence interval, from :mod:`ldpnb.stats`) and
+then decide with **three outcomes** (:func:`decide`): *holds* when the interval lies inside the
+claim's region (for ``close`` ``[target - tol, target + tol]``; for ``order`` the region of each
+adjacent difference), *reversed* when it lies entirely outside (in some cell, for an elementwise
+claim), *undecided* otherwise.  An undecided row has the status ``undecided``: never a pass, and
+the row says about how many runs would decide it.  An exact number, or an exact estimate
+(:func:`ldpnb.stats.exact`), is decided exactly as before, bit for bit.
 
 Provenance (``source``):
 
@@ -26,14 +37,37 @@ Provenance (``source``):
 ``extension``    beyond the paper;
 ``invariant``    a property of our implementation.
 
-Expectation (``expect``): ``pass`` (the claim holds: status ``pass`` or ``fail``), ``diverges`` (the
-paper's claim does not hold in our reproduction: status ``diverges`` when the criterion *fails* and
-the optional ``instead`` rule holds, else ``fail``), ``not-evaluated``.
+Expectation (``expect``): ``pass`` (the claim holds: status ``pass``, ``fail`` or ``undecided``),
+``diverges`` (the paper's claim does not hold in our reproduction: status ``diverges`` when the
+criterion is *reversed* and the optional ``instead`` rule holds, ``undecided`` when it is undecided,
+else ``fail``), ``not-evaluated``.
 
 Falsifiability: for every evaluated row a **falsifier** is computed, deciding numbers for which the
 row's status would be ``fail``; a criterion for which none is found is refused
-(:class:`CriterionError`).  ``tests/test_claims_falsifiable.py`` re-evaluates every row of every
-chapter from its JSON, on its numbers and on its falsifier.
+(:class:`CriterionError`).  With a declared ``domain`` (the measured quantity's possible values, e.g.
+``(0, 1)`` for a probability) the falsifier must lie in it, so a threshold the measurement cannot
+miss is refused (already at declaration for ``close`` and ``range``).  Rules with no names, or whose
+value does not depend on their names, are refused at declaration.
+
+Power.  For a statistical row (recorded with an estimate, or with the deprecated ``z``/``se``), the
+probability that the criterion passes if the true value were at its falsifier truth, the region's
+edge moved out by ``effect`` (declared; by default the tolerance ``atol + rtol |target|`` of a
+``close``, the tie tolerance of an ``order``, 0 for a ``range``), at the run count used (normal
+approximation with the measured interval, :func:`ldpnb.stats.outcome_probability`): above 0.2
+(power below 0.8) the row is flagged ``weak test``.
+
+Consequences.  A claim that follows from another row declares ``implied_by="<id>"``: it is still
+evaluated, but a holding criterion gets the status ``implied``, not ``pass``: it is not counted as a
+check.  (A failing consequence is a ``fail``: it shows that the premise's row or the implication is
+wrong.)
+
+Decision log.  A criterion changed after a result was seen keeps its history:
+``changes=(CriterionChange(commit, date, seen, was, reason),)``.  The row then shows, next to its
+status, the status of every earlier criterion on the same numbers, with the commit and the reason,
+and is flagged ``criterion changed``: no silent re-grading.
+
+``tests/test_book.py`` re-evaluates every row of every chapter from its JSON (:func:`verify_row`):
+its status, its falsifier, its power and its decision log.
 """
 
 from __future__ import annotations
@@ -43,23 +77,34 @@ import math
 import numbers
 import operator
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, Iterable, Mapping
 
 import numpy as np
+
+from ldpnb.stats import Estimate, difference_of, is_estimate_dict, outcome_probability
+from ldpnb.stats import decide as _decide_region
+from ldpnb.stats import runs_to_decide as _runs_to_decide
 
 __all__ = [
     "SOURCES",
     "KINDS",
     "EXPECTS",
     "SCALES",
+    "OUTCOMES",
+    "WEAK",
     "Printed",
+    "CriterionChange",
     "Claim",
     "CriterionError",
     "claim_table",
+    "decide",
     "evaluate",
     "row_status",
     "falsify",
+    "power",
+    "runs_needed",
+    "original_statuses",
     "describe",
     "verify_row",
     "parse_relation",
@@ -69,6 +114,9 @@ SOURCES = ("paper", "derived", "calibration", "extension", "invariant")
 KINDS = ("close", "range", "order", "monotone", "holds", "none")
 EXPECTS = ("pass", "diverges", "not-evaluated")
 SCALES = ("smoke", "book", "paper")
+OUTCOMES = ("holds", "reversed", "undecided")
+#: A statistical row whose criterion passes at its falsifier with a probability above this is a weak test.
+WEAK = 0.2
 
 
 class CriterionError(ValueError):
@@ -116,6 +164,25 @@ def _tol(value: Any, name: str, scale: str | None = None) -> float | None:
     return float(value)
 
 
+def _domain(value: Any, name: str) -> tuple[float | None, float | None] | None:
+    """A domain: None, or (lo, hi) with finite numbers or None (unbounded), lo < hi."""
+    if value is None:
+        return None
+    if not isinstance(value, (tuple, list)) or len(value) != 2:
+        raise CriterionError(f"{name} must be a pair (lo, hi), None for an unbounded end, got {value!r}")
+    out = []
+    for v in value:
+        if v is None:
+            out.append(None)
+            continue
+        if isinstance(v, bool) or not isinstance(v, numbers.Real) or not math.isfinite(v):
+            raise CriterionError(f"{name}: the ends must be finite numbers or None, got {value!r}")
+        out.append(float(v))
+    if out[0] is not None and out[1] is not None and not out[0] < out[1]:
+        raise CriterionError(f"{name}: lo must be below hi, got {value!r}")
+    return out[0], out[1]
+
+
 _REL = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge}
 _REL_RE = re.compile(r"\s*(<=|>=|<|>)\s*")
 
@@ -131,9 +198,81 @@ def parse_relation(relation: str) -> tuple[list[str], list[str]]:
     return [n.strip() for n in names], ops
 
 
+_COMMIT = re.compile(r"[0-9a-f]{7,40}")
+_DATE = re.compile(r"\d{4}-\d{2}-\d{2}")
+
+
+@dataclass(frozen=True)
+class CriterionChange:
+    """One entry of a claim's decision log: its criterion was changed after a result was seen.
+
+    Parameters
+    ----------
+    commit : str
+        The commit (7-40 hex digits) that changed the criterion.
+    date : str
+        Its date, ``YYYY-MM-DD``.
+    seen : {"smoke", "book", "paper"}
+        The scale of the recorded result that had been seen when the criterion changed.
+    was : mapping
+        The criterion before the change: ``{"kind": ..., <its parameters as in the JSON's
+        criterion>}`` and optionally ``"expect"`` (when the expectation changed too).
+    reason : str
+        Why it changed (what it was, what was seen, why the new one is right).
+
+    Examples
+    --------
+    >>> from ldpnb.repro.claims import CriterionChange
+    >>> c = CriterionChange("ba5225d", "2025-01-15", "paper",
+    ...                     {"kind": "holds", "rule": "min_ratio >= 10", "expect": "diverges"},
+    ...                     "a bare threshold on the minimum of noisy ratios")
+    >>> c.was["kind"]
+    'holds'
+    """
+
+    commit: str
+    date: str
+    seen: str
+    was: Mapping[str, Any]
+    reason: str
+
+    def __post_init__(self):
+        if not isinstance(self.commit, str) or not _COMMIT.fullmatch(self.commit):
+            raise CriterionError(f"a criterion change names its commit (7-40 hex digits), got {self.commit!r}")
+        if not isinstance(self.date, str) or not _DATE.fullmatch(self.date):
+            raise CriterionError(f"a criterion change has a date YYYY-MM-DD, got {self.date!r}")
+        if self.seen not in SCALES:
+            raise CriterionError(f"seen must be the scale of the result seen, one of {SCALES}, got {self.seen!r}")
+        if not isinstance(self.reason, str) or len(self.reason.strip()) < 10:
+            raise CriterionError("a criterion change states its reason (what was seen, why the change)")
+        if not isinstance(self.was, Mapping) or self.was.get("kind") not in KINDS or self.was.get("kind") == "none":
+            raise CriterionError(f"was must be the earlier criterion, {{'kind': ..., parameters}}, got {self.was!r}")
+        if self.was.get("expect", "pass") not in ("pass", "diverges"):
+            raise CriterionError(f"was['expect'] must be 'pass' or 'diverges', got {self.was.get('expect')!r}")
+        crit = {k: v for k, v in self.was.items() if k not in ("kind", "expect")}
+        _check_criterion(self.was["kind"], crit)
+        object.__setattr__(self, "was", dict(self.was))
+
+    def as_row(self) -> dict[str, Any]:
+        return {"commit": self.commit, "date": self.date, "seen": self.seen, "was": _plain(self.was),
+                "reason": self.reason}
+
+
 @dataclass(frozen=True)
 class Claim:
-    """One claim of a paper, declared as data (see the module docstring)."""
+    """One claim of a paper, declared as data (see the module docstring).
+
+    The criterion's attributes: ``atol``, ``rtol`` (tolerances; for an order its tie tolerance
+    with ``tie``), ``z`` (**deprecated**: a ``close`` over a number and its standard error,
+    ``|ours - target| <= atol + rtol |target| + z se``; record an :class:`~ldpnb.stats.Estimate`
+    instead, decided with three outcomes), ``lower``/``upper``/``one_sided``, ``relation``,
+    ``tie`` (an order's absolute tie tolerance), ``direction``/``strict``/``tol``, ``rule``,
+    ``instead``; the statistical ones: ``effect`` (how far beyond the region's edge the claim is
+    materially false: the falsifier of the power computation), ``domain`` (the measured quantity's
+    possible values ``(lo, hi)``, None for an unbounded end); ``implied_by`` (the id of a row this
+    claim follows from: not counted as a check); ``changes`` (the decision log: a tuple of
+    :class:`CriterionChange`).
+    """
 
     id: str
     claim: str
@@ -158,6 +297,11 @@ class Claim:
     note: str = ""
     scales: tuple[str, ...] = SCALES
     volatile: bool = False
+    tie: Any = None
+    effect: Any = None
+    domain: Any = None
+    implied_by: str | None = None
+    changes: tuple[CriterionChange, ...] = field(default_factory=tuple)
 
     def __post_init__(self):
         sid = self.id
@@ -188,24 +332,37 @@ class Claim:
             raise CriterionError(f"{sid}: kind 'none' goes with expect 'not-evaluated' and only with it")
         if self.source == "calibration" and self.expect == "pass" and "calibrat" not in self.note.lower():
             raise CriterionError(f"{sid}: a calibration claim's note must say what was calibrated")
-        for name in ("atol", "rtol", "tol"):
+        for name in ("atol", "rtol", "tol", "tie", "effect"):
             _tol(getattr(self, name), f"{sid}: {name}")
         if self.z is not None:
             _tol(self.z, f"{sid}: z")
+        dom = _domain(self.domain, f"{sid}: domain")
+        if self.tie is not None and self.kind != "order":
+            raise CriterionError(f"{sid}: tie is the tie tolerance of an order")
+        if (self.effect is not None or dom is not None) and self.kind in ("none",):
+            raise CriterionError(f"{sid}: effect and domain belong to an evaluated claim")
         k = self.kind
         if k == "close":
             t = self.target
             if t is None:
                 raise CriterionError(f"{sid}: a close claim needs a numeric target (paper value or reference)")
             arr = np.asarray(t, dtype=float)
-            if not np.all(np.isfinite(arr)):
+            if not np.all(np.isfinite(arr)) or arr.size == 0:
                 raise CriterionError(f"{sid}: the target must be finite, got {t!r}")
+            if dom is not None:
+                for scale in self.scales:
+                    c = self.criterion(scale)
+                    b = c["atol"] + c["rtol"] * np.abs(arr)
+                    _refuse_region_covering_domain(sid, arr - b, arr + b, dom)
         elif k == "range":
             lo, hi = self.bounds
             if lo is None and hi is None:
                 raise CriterionError(f"{sid}: a range needs a lower or an upper bound")
             if (lo is None or hi is None) and not self.one_sided:
                 raise CriterionError(f"{sid}: a one-sided range needs one_sided=True (the paper's claim is one-sided)")
+            _check_range(lo, hi, sid)
+            if dom is not None:
+                _refuse_region_covering_domain(sid, lo, hi, dom)
         elif k == "order":
             parse_relation(self.relation)
         elif k == "monotone":
@@ -214,11 +371,21 @@ class Claim:
         elif k == "holds":
             if not self.rule:
                 raise CriterionError(f"{sid}: a holds claim needs a rule (a boolean expression over named numbers)")
-            _Expr(self.rule)
+            _Expr(self.rule).refuse_constant(f"{sid}: rule")
         if self.instead is not None:
             if self.expect != "diverges":
                 raise CriterionError(f"{sid}: `instead` states what holds when the paper's claim diverges")
-            _Expr(self.instead)
+            _Expr(self.instead).refuse_constant(f"{sid}: instead")
+        if self.implied_by is not None:
+            if not isinstance(self.implied_by, str) or self.implied_by == sid or not self.implied_by.strip():
+                raise CriterionError(f"{sid}: implied_by names another claim's id, got {self.implied_by!r}")
+            if self.expect != "pass":
+                raise CriterionError(f"{sid}: implied_by goes with expect 'pass' (a consequence that holds is "
+                                     "not counted as a check)")
+        if not isinstance(self.changes, tuple) or not all(isinstance(c, CriterionChange) for c in self.changes):
+            raise CriterionError(f"{sid}: changes must be a tuple of CriterionChange (the decision log)")
+        if self.changes and self.kind == "none":
+            raise CriterionError(f"{sid}: a not-evaluated claim has no criterion to change")
 
     # ----------------------------------------------------------------------------- helpers
     @property
@@ -241,22 +408,34 @@ class Claim:
         return lo, hi
 
     def criterion(self, scale: str) -> dict[str, Any]:
-        """The criterion's parameters at ``scale`` (what the JSON records and the tests re-evaluate)."""
+        """The criterion's parameters at ``scale`` (what the JSON records and the tests re-evaluate).
+
+        The statistical attributes (``tie``, ``effect``, ``domain``) appear only when declared."""
+        if scale not in SCALES:
+            raise CriterionError(f"scale must be one of {SCALES}, got {scale!r}")
         k = self.kind
         if k == "close":
-            return {"target": _plain(self.target), "atol": _tol(self.atol, "atol", scale) or 0.0,
-                    "rtol": _tol(self.rtol, "rtol", scale) or 0.0, "z": self.z}
-        if k == "range":
+            c = {"target": _plain(self.target), "atol": _tol(self.atol, "atol", scale) or 0.0,
+                 "rtol": _tol(self.rtol, "rtol", scale) or 0.0, "z": self.z}
+        elif k == "range":
             lo, hi = self.bounds
-            return {"lower": _plain(lo), "upper": _plain(hi)}
-        if k == "order":
-            return {"relation": self.relation, "atol": _tol(self.atol, "atol", scale) or 0.0,
-                    "rtol": _tol(self.rtol, "rtol", scale) or 0.0}
-        if k == "monotone":
-            return {"direction": self.direction, "strict": bool(self.strict), "tol": _tol(self.tol, "tol", scale) or 0.0}
-        if k == "holds":
-            return {"rule": self.rule}
-        return {}
+            c = {"lower": _plain(lo), "upper": _plain(hi)}
+        elif k == "order":
+            c = {"relation": self.relation, "atol": _tol(self.atol, "atol", scale) or 0.0,
+                 "rtol": _tol(self.rtol, "rtol", scale) or 0.0}
+            if self.tie is not None:
+                c["tie"] = _tol(self.tie, "tie", scale) or 0.0
+        elif k == "monotone":
+            c = {"direction": self.direction, "strict": bool(self.strict), "tol": _tol(self.tol, "tol", scale) or 0.0}
+        elif k == "holds":
+            c = {"rule": self.rule}
+        else:
+            return {}
+        if self.effect is not None:
+            c["effect"] = _tol(self.effect, "effect", scale) or 0.0
+        if self.domain is not None:
+            c["domain"] = list(_domain(self.domain, "domain"))
+        return c
 
     def full_criterion(self, scale: str) -> dict[str, Any]:
         """:meth:`criterion` plus the ``instead`` rule of a diverging claim (everything the status needs)."""
@@ -266,8 +445,46 @@ class Claim:
         return c
 
 
+def _check_range(lo: Any, hi: Any, where: str = "range") -> None:
+    """A range's bounds: finite numbers (or None), non-empty arrays, lower <= upper."""
+    arrs = []
+    for name, b in (("lower", lo), ("upper", hi)):
+        if b is None:
+            arrs.append(None)
+            continue
+        try:
+            a = _num(b)
+        except (TypeError, ValueError):
+            raise CriterionError(f"{where}: {name} must be a number or an array of numbers, got {b!r:.80}") from None
+        if a.size == 0:
+            raise CriterionError(f"{where}: {name} is empty")
+        if not np.all(np.isfinite(a)):
+            raise CriterionError(f"{where}: {name} must be finite (a NaN or infinite bound makes the range "
+                                 f"never or always hold), got {b!r:.80}")
+        arrs.append(a)
+    if arrs[0] is not None and arrs[1] is not None:
+        try:
+            inverted = np.any(arrs[0] > arrs[1])
+        except ValueError:
+            raise CriterionError(f"{where}: lower and upper have incompatible shapes") from None
+        if inverted:
+            raise CriterionError(f"{where}: lower must be <= upper (an inverted range never holds)")
+
+
+def _refuse_region_covering_domain(sid: str, lo: Any, hi: Any, dom: tuple) -> None:
+    dlo = -np.inf if dom[0] is None else dom[0]
+    dhi = np.inf if dom[1] is None else dom[1]
+    L = -np.inf if lo is None else _num(lo)
+    U = np.inf if hi is None else _num(hi)
+    if np.all((L <= dlo) & (U >= dhi)):
+        raise CriterionError(f"{sid}: the criterion cannot fail: its region [{_short(lo)}, {_short(hi)}] covers the "
+                             f"measured quantity's whole domain {list(dom)}")
+
+
 def claim_table(*claims: Claim) -> dict[str, Claim]:
-    """The claims of one paper, by id (ids unique)."""
+    """The claims of one paper, by id (ids unique; ``implied_by`` names a claim of the table)."""
+    if not claims:
+        raise CriterionError("a claims table needs at least one claim")
     out: dict[str, Claim] = {}
     for s in claims:
         if not isinstance(s, Claim):
@@ -275,6 +492,9 @@ def claim_table(*claims: Claim) -> dict[str, Claim]:
         if s.id in out:
             raise CriterionError(f"duplicate claim id {s.id!r}")
         out[s.id] = s
+    for s in out.values():
+        if s.implied_by is not None and s.implied_by not in out:
+            raise CriterionError(f"{s.id}: implied_by names {s.implied_by!r}, which is not in the table")
     return out
 
 
@@ -284,9 +504,12 @@ def claim_table(*claims: Claim) -> dict[str, Claim]:
 
 
 def _plain(v: Any) -> Any:
-    """JSON-able copy: numpy scalars/arrays to Python numbers/lists; tuples to lists."""
+    """JSON-able copy: numpy scalars/arrays to Python numbers/lists; tuples to lists; an
+    :class:`~ldpnb.stats.Estimate` to its dict."""
     if v is None or isinstance(v, (str, bool)):
         return v
+    if isinstance(v, Estimate):
+        return v.to_dict()
     if isinstance(v, np.bool_):
         return bool(v)
     if isinstance(v, (numbers.Integral, np.integer)):
@@ -327,14 +550,55 @@ def _ident(name: str) -> str:
     return re.sub(r"\W", "_", str(name))
 
 
+def _is_est(v: Any) -> bool:
+    return isinstance(v, Estimate) or is_estimate_dict(v)
+
+
+def _est(v: Any) -> Estimate:
+    return v if isinstance(v, Estimate) else Estimate.from_dict(v)
+
+
 def _env(numbers: Mapping[str, Any]) -> dict[str, Any]:
-    """Names a rule can use: the numbers, plus the entries of a nested ``values`` mapping."""
-    env = {k: v for k, v in numbers.items() if not isinstance(v, Mapping)}
+    """Names a rule can use: the numbers, plus the entries of a nested ``values`` mapping; an
+    estimate ``x`` gives ``x`` (its value), ``x_low`` and ``x_high``."""
+    def put(env, k, v, overwrite):
+        if _is_est(v):
+            e = _est(v)
+            items = ((k, e.value), (f"{k}_low", e.low), (f"{k}_high", e.high))
+        else:
+            items = ((k, v),)
+        for kk, vv in items:
+            if overwrite:
+                env[kk] = vv
+            else:
+                env.setdefault(kk, vv)
+
+    env: dict[str, Any] = {}
     for k, v in numbers.items():
-        if isinstance(v, Mapping):
+        if _is_est(v) or not isinstance(v, Mapping):
+            put(env, k, v, True)
+    for k, v in numbers.items():
+        if isinstance(v, Mapping) and not _is_est(v):
             for kk, vv in v.items():
-                env.setdefault(_ident(kk), vv)
+                put(env, _ident(kk), vv, False)
     return env
+
+
+_PROBE_VALUES = (0.0, 1.0, -1.0, 0.5, 2.0, 3.0, 10.0, 100.0, 1e3, 1e6, -1e6, 1e-9, -0.5, 0.99,
+                 float("nan"), float("inf"), float("-inf"))
+
+
+def _probes(names: list[str]) -> Iterable[dict[str, Any]]:
+    """Deterministic assignments of the names: every name equal to one value, then random values,
+    then random arrays of 3 values."""
+    vals = np.array(_PROBE_VALUES)
+    for v in vals:
+        yield {n: v for n in names}
+    g = np.random.default_rng(20240611)
+    for _ in range(96):
+        yield {n: vals[g.integers(vals.size)] for n in names}
+    for _ in range(48):
+        yield {n: vals[g.integers(vals.size, size=3)] for n in names}
 
 
 class _Expr:
@@ -371,6 +635,28 @@ class _Expr:
             return
         for c in ast.iter_child_nodes(n):
             self._check(c)
+
+    def refuse_constant(self, where: str) -> None:
+        """Refuse a rule that cannot fail: one with no names (a constant), or one true on every
+        probe of its names (its value does not depend on them, e.g. ``x == x or True``)."""
+        if not self.names:
+            raise CriterionError(f"{where} {self.text!r} names no number: its value is a constant, fixed before any "
+                                 "result (a rule must be an expression over named numbers)")
+        seen = set()
+        tried = 0
+        for probe in _probes(sorted(self.names)):
+            try:
+                with np.errstate(all="ignore"):
+                    v = np.asarray(self._eval(self.tree.body, probe))
+            except Exception:
+                continue
+            tried += 1
+            seen.add(bool(v.size > 0 and np.all(v)))
+            if len(seen) == 2:
+                return
+        if tried >= 10 and seen == {True}:
+            raise CriterionError(f"{where} {self.text!r} is true for every value of {sorted(self.names)} tried: it "
+                                 "does not depend on its names and cannot fail")
 
     def __call__(self, numbers: Mapping[str, Any]) -> bool:
         env = _env(numbers)
@@ -424,8 +710,47 @@ class _Expr:
         raise CriterionError(f"rule {self.text!r}: cannot evaluate {type(n).__name__}")
 
 
-def evaluate(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]) -> bool:
-    """Whether ``numbers`` meet the criterion (the paper's claim, as operationalised)."""
+def _check_criterion(kind: str, criterion: Mapping[str, Any]) -> None:
+    """Refuse what no criterion may hold, also when it comes from JSON or a caller of the
+    low-level functions: non-finite or negative tolerances, NaN, empty or inverted ranges."""
+    if not isinstance(criterion, Mapping):
+        raise CriterionError(f"a criterion is a mapping of its parameters, got {criterion!r:.80}")
+    for name in ("atol", "rtol", "tol", "tie", "effect", "z"):
+        v = criterion.get(name)
+        if v is None:
+            continue
+        if isinstance(v, str):
+            try:
+                v = float(v)
+            except ValueError:
+                raise CriterionError(f"{name} must be a finite number >= 0, got {v!r}") from None
+        _tol(v, name)
+    if kind == "close":
+        if "target" not in criterion:
+            raise CriterionError("a close criterion needs its target")
+        t = _num(criterion["target"])
+        if t.size == 0 or not np.all(np.isfinite(t)):
+            raise CriterionError(f"the target must be finite and non-empty, got {criterion['target']!r:.80}")
+    elif kind == "range":
+        lo, hi = criterion.get("lower"), criterion.get("upper")
+        if lo is None and hi is None:
+            raise CriterionError("a range needs a lower or an upper bound")
+        _check_range(lo, hi)
+    elif kind == "order":
+        parse_relation(criterion.get("relation"))
+    elif kind == "monotone":
+        if criterion.get("direction") not in ("increasing", "decreasing"):
+            raise CriterionError("direction must be 'increasing' or 'decreasing'")
+    elif kind == "holds":
+        _Expr(criterion.get("rule"))
+    elif kind != "none":
+        raise CriterionError(f"kind {kind!r} is not one of {KINDS}")
+    if criterion.get("domain") is not None:
+        _domain(tuple(criterion["domain"]), "domain")
+
+
+def _legacy(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]) -> bool:
+    """Whether exact ``numbers`` meet the criterion (the rules of the exact kinds, unchanged)."""
     if kind == "close":
         o, t = _num(numbers["ours"]), _num(criterion["target"])
         if o.shape != t.shape and t.ndim > 0:
@@ -452,12 +777,15 @@ def evaluate(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]
         if missing:
             raise CriterionError(f"order {criterion['relation']!r} needs the values of {missing}")
         atol, rtol = float(criterion.get("atol") or 0.0), float(criterion.get("rtol") or 0.0)
+        tie = float(criterion.get("tie") or 0.0)
         ok = True
         for (a, b), op in zip(zip(names[:-1], names[1:]), ops):
             va, vb = _num(vals[a]), _num(vals[b])
             if not (np.all(np.isfinite(va)) and np.all(np.isfinite(vb))):
                 return False
             m = atol + rtol * np.abs(vb)
+            if tie:
+                m = m + tie
             if op == "<":
                 r = va < vb - m
             elif op == ">":
@@ -480,20 +808,296 @@ def evaluate(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]
     raise CriterionError(f"kind {kind!r} is not evaluated")
 
 
-def row_status(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any], expect: str) -> str:
-    """``pass``/``fail`` (expect pass) or ``diverges``/``fail`` (expect diverges; the optional
-    ``criterion["instead"]`` rule states what holds instead and must hold too)."""
+def _exact_numbers(numbers: Mapping[str, Any]) -> dict[str, Any]:
+    """``numbers`` with every exact estimate replaced by its value (for the exact rules)."""
+    out = {}
+    for k, v in numbers.items():
+        if _is_est(v):
+            out[k] = _plain(_est(v).value)
+        elif isinstance(v, Mapping):
+            out[k] = _exact_numbers(v)
+        else:
+            out[k] = v
+    return out
+
+
+def _statistical(kind: str, numbers: Mapping[str, Any]) -> bool:
+    """Whether the numbers hold a non-exact estimate (then three outcomes)."""
+    if kind in ("close", "range"):
+        return _is_est(numbers.get("ours")) and not _est(numbers["ours"]).exact
+    if kind == "order":
+        vals = numbers.get("values") or {}
+        return bool(numbers.get("differences")) or any(_is_est(v) and not _est(v).exact for v in vals.values())
+    for v in numbers.values():
+        if _is_est(v) or (isinstance(v, Mapping) and any(_is_est(x) for x in v.values())):
+            raise CriterionError(f"a {kind} criterion takes exact numbers; record an estimate with close, range "
+                                 "or order")
+    return False
+
+
+def _combine(outcomes: Iterable[Any]) -> str:
+    """A claim over cells (or pairs) holds when every one holds, is reversed when one is."""
+    if isinstance(outcomes, np.ndarray):
+        flat = [str(o) for o in outcomes.ravel()]
+    else:
+        flat = [str(o) for x in outcomes for o in np.ravel(np.asarray(x, dtype=object))]
+    if "reversed" in flat:
+        return "reversed"
+    return "holds" if all(o == "holds" for o in flat) else "undecided"
+
+
+def _close_region(criterion: Mapping[str, Any], shape: tuple) -> tuple[np.ndarray, np.ndarray]:
+    t = _num(criterion["target"])
+    if t.ndim > 0 and t.shape != shape:
+        raise CriterionError(f"the estimate has shape {shape} but the target has shape {t.shape}")
+    b = float(criterion.get("atol") or 0.0) + float(criterion.get("rtol") or 0.0) * np.abs(t)
+    if np.any(b <= 0):
+        raise CriterionError("a close criterion on an estimate needs a tolerance atol + rtol |target| > 0: the "
+                             "region its interval must lie in (an interval never lies inside a point)")
+    return t - b, t + b
+
+
+def _neg(e: Estimate) -> Estimate:
+    return Estimate(-np.asarray(e.value), -np.asarray(e.high), -np.asarray(e.low), level=e.level, se=e.se,
+                    n_runs=e.n_runs, method=e.method, simultaneous=e.simultaneous, note=e.note)
+
+
+def _as_est(v: Any) -> Estimate:
+    if _is_est(v):
+        return _est(v)
+    a = _num(v)
+    return Estimate(a, a, a, level=1.0, se=np.zeros_like(a), method="exact")
+
+
+def _order_pairs(criterion: Mapping[str, Any],
+                 numbers: Mapping[str, Any]) -> list[tuple[Estimate, Any, Any, bool, bool]]:
+    """For each adjacent pair ``a op b`` of the relation: the estimate of ``b - a`` and its region
+    (lower, upper, lower_open, upper_open)."""
+    names, ops = parse_relation(criterion["relation"])
+    vals = numbers["values"]
+    missing = [n for n in names if n not in vals]
+    if missing:
+        raise CriterionError(f"order {criterion['relation']!r} needs the values of {missing}")
+    diffs = dict(numbers.get("differences") or {})
+    adjacent = list(zip(names[:-1], names[1:]))
+    pairs = {f"{b} - {a}" for a, b in adjacent} | {f"{a} - {b}" for a, b in adjacent}
+    unknown = set(diffs) - pairs
+    if unknown:
+        raise CriterionError(f"differences {sorted(unknown)} are not differences of adjacent names of "
+                             f"{criterion['relation']!r} (write 'B - A')")
+    atol, rtol = float(criterion.get("atol") or 0.0), float(criterion.get("rtol") or 0.0)
+    tie = float(criterion.get("tie") or 0.0)
+    out = []
+    for (a, b), op in zip(zip(names[:-1], names[1:]), ops):
+        if f"{b} - {a}" in diffs:
+            d = _est(diffs[f"{b} - {a}"])
+        elif f"{a} - {b}" in diffs:
+            d = _neg(_est(diffs[f"{a} - {b}"]))
+        else:
+            d = difference_of(_as_est(vals[b]), _as_est(vals[a]))
+        m = atol + rtol * np.abs(np.asarray(_as_est(vals[b]).value)) + tie
+        if op == "<":
+            out.append((d, m, None, True, False))
+        elif op == "<=":
+            out.append((d, -m, None, False, False))
+        elif op == ">":
+            out.append((d, None, -m, False, True))
+        else:
+            out.append((d, None, m, False, False))
+    return out
+
+
+def decide(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]) -> str:
+    """``"holds"``, ``"reversed"`` or ``"undecided"``: the criterion on ``numbers``.
+
+    Exact numbers (and exact estimates) are decided by the exact rules, never undecided; a non-exact
+    estimate (``close``, ``range``, ``order``) by its interval (see the module docstring)."""
+    _check_criterion(kind, criterion)
+    if not _statistical(kind, numbers):
+        return "holds" if _legacy(kind, criterion, _exact_numbers(numbers)) else "reversed"
+    if kind == "close":
+        if criterion.get("z") is not None:
+            raise CriterionError("z (deprecated) grades a number with its se; an estimate carries its interval: "
+                                 "declare the close claim without z")
+        e = _est(numbers["ours"])
+        lo, hi = _close_region(criterion, e.shape)
+        return _combine(_decide_region(e, lo, hi))
+    if kind == "range":
+        e = _est(numbers["ours"])
+        lo = _num(criterion["lower"]) if criterion.get("lower") is not None else None
+        hi = _num(criterion["upper"]) if criterion.get("upper") is not None else None
+        return _combine(_decide_region(e, lo, hi))
+    out = []
+    for d, lo, hi, lo_open, hi_open in _order_pairs(criterion, numbers):
+        out.append(_combine(_decide_region(d, lo, hi, lower_open=lo_open, upper_open=hi_open)))
+    return _combine(out)
+
+
+def evaluate(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]) -> bool:
+    """Whether ``numbers`` meet the criterion (the paper's claim, as operationalised): :func:`decide`
+    gives ``"holds"``."""
+    return decide(kind, criterion, numbers) == "holds"
+
+
+def row_status(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any], expect: str, *,
+               implied: bool = False) -> str:
+    """The row's status from its numbers.
+
+    ``expect="pass"``: ``pass`` (``implied`` for a consequence of another row), ``fail``
+    (reversed) or ``undecided``.  ``expect="diverges"``: ``diverges`` when the criterion is
+    reversed and the optional ``criterion["instead"]`` rule holds, ``undecided`` when undecided,
+    ``fail`` otherwise (the paper's claim holds: the recorded divergence is not reproduced)."""
     instead = criterion.get("instead")
-    ok = evaluate(kind, criterion, numbers)
+    out = decide(kind, criterion, numbers)
     if expect == "pass":
-        return "pass" if ok else "fail"
+        if out == "undecided":
+            return "undecided"
+        return ("implied" if implied else "pass") if out == "holds" else "fail"
     if expect == "diverges":
-        if ok:
-            return "fail"  # the paper's claim holds in this run: the recorded divergence is not reproduced
+        if out == "holds":
+            return "fail"
+        if out == "undecided":
+            return "undecided"
         if instead is not None and not _Expr(instead)(numbers):
             return "fail"
         return "diverges"
     raise CriterionError(f"expect {expect!r} has no status from numbers")
+
+
+# ---------------------------------------------------------------------------------------------
+# power, runs to decide, the decision log
+# ---------------------------------------------------------------------------------------------
+
+
+def _regions(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]):
+    """Per decided quantity: (estimate, lower, upper, lower_open, upper_open, default effect, claim
+    lower, claim upper): the region the interval is decided against, and the claim's own region
+    (where the falsifier truth is measured from; they differ for the deprecated ``z`` rule, whose
+    acceptance region is the claim's widened by ``z se``)."""
+    if kind == "close":
+        if criterion.get("z") is not None:      # deprecated: a number with its se
+            o = numbers["ours"]
+            v = np.asarray(_est(o).value if _is_est(o) else _num(o), dtype=float)
+            se = np.broadcast_to(_num(numbers["se"]), v.shape)
+            e = Estimate(v, v, v, level=0.95, se=se, method="normal")
+            t = _num(criterion["target"])
+            b = float(criterion.get("atol") or 0.0) + float(criterion.get("rtol") or 0.0) * np.abs(t)
+            w = b + float(criterion["z"]) * np.asarray(e.se)
+            return [(e, t - w, t + w, False, False, b, t - b, t + b)]
+        e = _est(numbers["ours"])
+        lo, hi = _close_region(criterion, e.shape)
+        return [(e, lo, hi, False, False, (hi - lo) / 2, lo, hi)]
+    if kind == "range":
+        e = _est(numbers["ours"])
+        lo = _num(criterion["lower"]) if criterion.get("lower") is not None else None
+        hi = _num(criterion["upper"]) if criterion.get("upper") is not None else None
+        return [(e, lo, hi, False, False, 0.0, lo, hi)]
+    out = []
+    for d, lo, hi, lo_open, hi_open in _order_pairs(criterion, numbers):
+        out.append((d, lo, hi, lo_open, hi_open, np.abs(hi if lo is None else lo), lo, hi))
+    return out
+
+
+def _is_statistical_row(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]) -> bool:
+    if kind == "close" and criterion.get("z") is not None and numbers.get("se") is not None:
+        return True
+    try:
+        return _statistical(kind, numbers)
+    except CriterionError:
+        return False
+
+
+def power(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any], expect: str) -> dict[str, Any] | None:
+    """For a statistical row, the probability that its criterion gives the expected status if the
+    true value were at its falsifier truth (normal approximation at the measured interval, see
+    :func:`ldpnb.stats.outcome_probability`); None for an exact row.
+
+    The falsifier truth is the region's edge moved out by ``criterion["effect"]`` (default: the
+    tolerance of a ``close``, the tie tolerance of an ``order``, 0 for a ``range``) for a row
+    expected to pass, and moved in by it (at most to the region's centre) for a row expected to
+    diverge; clipped to the declared domain (a side beyond the domain is skipped).  Over cells and
+    over the pairs of an order, the largest probability (one false cell suffices to make the claim
+    false, the others passing).  Returns ``{"pass_probability", "falsifier_truth", "effect",
+    "weak"}`` with ``weak`` true above :data:`WEAK`.
+    """
+    if expect not in ("pass", "diverges") or not _is_statistical_row(kind, criterion, numbers):
+        return None
+    dom = criterion.get("domain")
+    dlo = -np.inf if not dom or dom[0] is None else float(dom[0])
+    dhi = np.inf if not dom or dom[1] is None else float(dom[1])
+    best, truth_at, eff_used = 0.0, None, None
+    for e, lo, hi, lo_open, hi_open, default_eff, clo, chi in _regions(kind, criterion, numbers):
+        eff = np.asarray(criterion["effect"] if criterion.get("effect") is not None else default_eff, dtype=float)
+        shape = np.shape(e.value)
+        L = None if lo is None else np.broadcast_to(np.asarray(lo, dtype=float), shape)
+        U = None if hi is None else np.broadcast_to(np.asarray(hi, dtype=float), shape)
+        CL = None if clo is None else np.broadcast_to(np.asarray(clo, dtype=float), shape)
+        CU = None if chi is None else np.broadcast_to(np.asarray(chi, dtype=float), shape)
+        sides = []
+        if expect == "pass":
+            if CL is not None:
+                sides.append(CL - eff)
+            if CU is not None:
+                sides.append(CU + eff)
+            outcome = "holds"
+        else:
+            centre = (CL + CU) / 2 if (CL is not None and CU is not None) else None
+            if CL is not None:
+                sides.append(CL + eff if centre is None else np.minimum(CL + eff, centre))
+            if CU is not None:
+                sides.append(CU - eff if centre is None else np.maximum(CU - eff, centre))
+            outcome = "reversed"
+        for truth in sides:
+            truth = np.broadcast_to(truth, shape)
+            ok = (truth >= dlo) & (truth <= dhi)
+            if not np.any(ok):
+                continue
+            p = np.asarray(outcome_probability(e, L, U, truth, outcome=outcome))
+            p = np.where(ok, p, 0.0)
+            i = int(np.argmax(p)) if p.ndim else 0
+            if float(np.max(p)) >= best:
+                best = float(np.max(p))
+                truth_at = float(np.ravel(truth)[i])
+                eff_used = float(np.ravel(np.broadcast_to(eff, shape))[i])
+    if truth_at is None:
+        return None
+    best = round(best, 9)
+    return {"pass_probability": best, "falsifier_truth": truth_at, "effect": eff_used, "weak": best > WEAK}
+
+
+def runs_needed(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]) -> dict[str, Any] | None:
+    """For an undecided statistical row, about how many runs would decide it
+    (:func:`ldpnb.stats.runs_to_decide`, the largest over its quantities); None otherwise."""
+    if not _is_statistical_row(kind, criterion, numbers) or criterion.get("z") is not None:
+        return None
+    if decide(kind, criterion, numbers) != "undecided":
+        return None
+    worst = None
+    for e, lo, hi, *_ in _regions(kind, criterion, numbers):
+        r = _runs_to_decide(e, lo, hi)
+        if r["cells"] == 0:
+            continue
+        f = math.inf if r["factor"] == "inf" else r["factor"]
+        if worst is None or f > (math.inf if worst["factor"] == "inf" else worst["factor"]):
+            worst = r
+    return worst
+
+
+def original_statuses(changes: Iterable[Any], numbers: Mapping[str, Any], expect: str) -> list[dict[str, Any]]:
+    """The decision log of a row: each earlier criterion (a :class:`CriterionChange` or its JSON
+    form) with the status it gives on the row's numbers (or why it cannot be evaluated on them)."""
+    out = []
+    for c in changes:
+        row = c.as_row() if isinstance(c, CriterionChange) else dict(c)
+        was = dict(row["was"])
+        kind = was.pop("kind")
+        old_expect = was.pop("expect", expect)
+        try:
+            status = row_status(kind, was, numbers, old_expect)
+        except (CriterionError, KeyError, ValueError, TypeError) as e:
+            status = f"not evaluable on these numbers ({type(e).__name__}: {e})"
+        out.append({**{k: row[k] for k in ("commit", "date", "seen", "was", "reason")}, "status": status})
+    return out
 
 
 # ---------------------------------------------------------------------------------------------
@@ -534,7 +1138,7 @@ def _perturbations(v: Any) -> Iterable[Any]:
 
 def _paths(numbers: Mapping[str, Any], prefix=()):
     for k, v in numbers.items():
-        if isinstance(v, Mapping):
+        if isinstance(v, Mapping) and not _is_est(v):
             yield from _paths(v, prefix + (k,))
         else:
             yield prefix + (k,), v
@@ -550,19 +1154,121 @@ def _set(numbers: Mapping[str, Any], path, value) -> dict:
     return out
 
 
-def falsify(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any], expect: str) -> dict[str, Any]:
-    """Deciding numbers for which the row's status is ``fail`` (raises if there are none)."""
+def _leaves(v: Any) -> Iterable[np.ndarray]:
+    """The numbers of a measured quantity (an estimate's value and interval, a number, an array)."""
+    if _is_est(v):
+        e = _est(v)
+        yield from (np.asarray(e.value, dtype=float), np.asarray(e.low, dtype=float), np.asarray(e.high, dtype=float))
+    elif isinstance(v, Mapping):
+        for x in v.values():
+            yield from _leaves(x)
+    elif isinstance(v, (bool, np.bool_)):
+        return
+    else:
+        yield _num(v)
+
+
+def _deciding(kind: str, numbers: Mapping[str, Any]) -> Iterable[np.ndarray]:
+    """The measured quantities a domain applies to: ``ours`` (close, range), the ``values`` of an
+    order (not their differences), ``ys`` (monotone), every number of a holds rule."""
+    if kind in ("close", "range"):
+        yield from _leaves(numbers.get("ours"))
+    elif kind == "order":
+        yield from _leaves(numbers.get("values") or {})
+    elif kind == "monotone":
+        yield from _leaves(numbers.get("ys"))
+    else:
+        yield from _leaves(numbers)
+
+
+def _in_domain(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any], statistical: bool) -> bool:
+    """Whether a falsifier's measured numbers are possible: finite and in the declared domain (no
+    domain and an exact row: anything, as before)."""
+    dom = criterion.get("domain")
+    if dom is None and not statistical:
+        return True
+    lo = -np.inf if not dom or dom[0] is None else float(dom[0])
+    hi = np.inf if not dom or dom[1] is None else float(dom[1])
+    try:
+        return all(a.size > 0 and np.all(np.isfinite(a)) and np.all((a >= lo) & (a <= hi))
+                   for a in _deciding(kind, numbers))
+    except (TypeError, ValueError):
+        return False
+
+
+def _point(e: Estimate, p: Any) -> dict[str, Any]:
+    """The estimate ``e`` measured exactly at ``p`` (a degenerate interval, same method and runs)."""
+    v = np.broadcast_to(np.asarray(p, dtype=float), e.shape if e.shape else ()).copy()
+    return Estimate(v, v, v, level=e.level, se=np.zeros_like(v), n_runs=e.n_runs,
+                    method=e.method, simultaneous=e.simultaneous, note="falsifier").to_dict()
+
+
+def _estimate_candidates(kind: str, criterion: Mapping[str, Any], plain: Mapping[str, Any]) -> Iterable[dict]:
+    """Readable falsifiers of a row recorded with estimates: the estimate measured exactly at
+    points outside the region, at the region's edges, inside it; for an order, the values reversed
+    or all equal, as exact numbers."""
+    dom = criterion.get("domain")
+    dlo = None if not dom else dom[0]
+    dhi = None if not dom else dom[1]
+    if kind in ("close", "range"):
+        e = _est(plain["ours"])
+        if kind == "close":
+            t = _num(criterion["target"])
+            b = float(criterion.get("atol") or 0.0) + float(criterion.get("rtol") or 0.0) * np.abs(t)
+            lo, hi = t - b, t + b
+            pts = [t + 2 * b + 1e-9 * np.maximum(1.0, np.abs(t)), t - 2 * b - 1e-9 * np.maximum(1.0, np.abs(t)), t]
+        else:
+            lo = _num(criterion["lower"]) if criterion.get("lower") is not None else None
+            hi = _num(criterion["upper"]) if criterion.get("upper") is not None else None
+            pts = []
+            if hi is not None:
+                pts += [hi + 1 + np.abs(hi), hi + 1e-9 * np.maximum(1.0, np.abs(hi))]
+            if lo is not None:
+                pts += [lo - 1 - np.abs(lo), lo - 1e-9 * np.maximum(1.0, np.abs(lo))]
+            if lo is not None and hi is not None:
+                pts.append((lo + hi) / 2)
+            elif lo is not None:
+                pts.append(lo + 1 + np.abs(lo))
+            else:
+                pts.append(hi - 1 - np.abs(hi))
+        for edge in (dlo, dhi):                          # the domain's ends, where the region is not
+            if edge is not None:
+                pts.append(np.full(np.shape(e.value), float(edge)))
+        for p in pts:
+            yield _set(plain, ("ours",), _point(e, p))
+    elif kind == "order":
+        names, _ = parse_relation(criterion["relation"])
+        vals = {n: _plain(_as_est(v).value) for n, v in plain["values"].items()}
+        base = {k: v for k, v in plain.items() if k != "differences"}
+        rev = {n: vals[m] for n, m in zip(names, reversed(names))}
+        yield _set(base, ("values",), {**vals, **rev})
+        yield _set(base, ("values",), {**vals, **{n: vals[names[0]] for n in names}})
+        yield _set(base, ("values",), vals)
+
+
+def falsify(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any], expect: str, *,
+            implied: bool = False) -> dict[str, Any]:
+    """Deciding numbers for which the row's status is ``fail`` (raises if there are none).
+
+    With a declared ``domain`` (``criterion["domain"]``) the falsifier's measured numbers must be
+    finite and in it; a row recorded with an estimate always needs a finite falsifier."""
     plain = _plain(numbers)
+    statistical = _is_statistical_row(kind, criterion, plain) or any(
+        _is_est(v) for _, v in _paths(plain))
 
     def fails(cand) -> bool:
         try:
-            return row_status(kind, criterion, cand, expect) == "fail"
+            return _in_domain(kind, criterion, cand, statistical) and \
+                row_status(kind, criterion, cand, expect, implied=implied) == "fail"
         except (CriterionError, ValueError, TypeError, IndexError, KeyError, ZeroDivisionError, OverflowError):
             return False
 
     # kind-specific first tries (clear, readable falsifiers)
     first = []
-    if kind == "close":
+    has_est = any(_is_est(v) for _, v in _paths(plain)) or (kind == "order" and plain.get("differences"))
+    if has_est:
+        first.extend(_estimate_candidates(kind, criterion, plain))
+    elif kind == "close":
         t = _num(criterion["target"])
         bound = float(criterion.get("atol") or 0.0) + float(criterion.get("rtol") or 0.0) * np.abs(t)
         if criterion.get("z") is not None and plain.get("se") is not None:
@@ -570,6 +1276,8 @@ def falsify(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any],
         off = 2 * bound + 1e-9 * np.maximum(1.0, np.abs(t))
         first.append(_set(plain, ("ours",), (t + off).tolist()))
         first.append(_set(plain, ("ours",), t.tolist()))  # a diverging row fails when ours equals the target
+        if criterion.get("domain") is not None:
+            first.append(_set(plain, ("ours",), (t - off).tolist()))
     elif kind == "range":
         lo, hi = criterion.get("lower"), criterion.get("upper")
         o = _num(plain["ours"])
@@ -581,6 +1289,16 @@ def falsify(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any],
             first.append(_set(plain, ("ours",), (np.broadcast_to(lo_ - 1 - np.abs(lo_), o.shape)).tolist()))
         if lo is not None and hi is not None:
             first.append(_set(plain, ("ours",), np.broadcast_to((_num(lo) + _num(hi)) / 2, o.shape).tolist()))
+        dom = criterion.get("domain")
+        if dom is not None:                 # just outside the region, inside the domain
+            for b, sign in ((hi, 1), (lo, -1)):
+                if b is not None:
+                    bb = _num(b)
+                    first.append(_set(plain, ("ours",), np.broadcast_to(
+                        bb + sign * 1e-9 * np.maximum(1.0, np.abs(bb)), o.shape).tolist()))
+            for edge in dom:
+                if edge is not None:
+                    first.append(_set(plain, ("ours",), np.full(o.shape, float(edge)).tolist()))
     elif kind == "order":
         names, _ = parse_relation(criterion["relation"])
         vals = plain["values"]
@@ -599,12 +1317,15 @@ def falsify(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any],
     for cand in first:
         if fails(cand):
             return cand
-    for path, v in _paths(plain):
-        for rep in _perturbations(v):
-            cand = _set(plain, path, _plain(rep))
-            if fails(cand):
-                return cand
-    raise CriterionError("no falsifier found: the criterion cannot fail on any perturbation of its numbers")
+    if not has_est:
+        for path, v in _paths(plain):
+            for rep in _perturbations(v):
+                cand = _set(plain, path, _plain(rep))
+                if fails(cand):
+                    return cand
+    dom = criterion.get("domain")
+    where = f" within the measured quantity's domain {dom}" if dom is not None else ""
+    raise CriterionError(f"no falsifier found{where}: the criterion cannot fail on any perturbation of its numbers")
 
 
 def describe(claim: Claim, scale: str) -> str:
@@ -628,10 +1349,14 @@ def describe(claim: Claim, scale: str) -> str:
         return f"≥ {_short(lo)} (one-sided)" if lo is not None else f"≤ {_short(hi)} (one-sided)"
     if k == "order":
         m = []
+        if c.get("tie"):
+            m.append(f"{c['tie']:g}")
         if c["atol"]:
             m.append(f"{c['atol']:g}")
         if c["rtol"]:
             m.append(f"{100 * c['rtol']:g}%")
+        if "tie" in c:
+            return c["relation"] + f" (tie tolerance {' + '.join(m) if m else '0'})"
         return c["relation"] + (f" (margin {' + '.join(m)})" if m else "")
     if k == "monotone":
         s = ("strictly " if c["strict"] else "") + c["direction"]
@@ -655,12 +1380,18 @@ def _short(v: Any) -> str:
 def verify_row(row: Mapping[str, Any]) -> list[str]:
     """Problems with one report row read back from JSON (empty list when sound).
 
-    An evaluated row must (i) have the status its own numbers give under its criterion and
-    (ii) carry a falsifier for which that status is ``fail``.  A ``not-evaluated`` row carries
-    neither numbers nor a falsifier.
+    An evaluated row must (i) have the status its own numbers give under its criterion (three
+    outcomes for an estimate; ``implied`` for a consequence of another row), (ii) carry a falsifier
+    for which that status is ``fail``, finite and in the declared domain where one is declared or
+    the row is statistical, (iii) for a statistical row, carry the power its numbers give and the
+    ``weak test`` flag exactly when that power is below 0.8, and the runs that would decide an
+    undecided row, and (iv) carry its decision log with the status each earlier criterion gives on
+    the same numbers, flagged ``criterion changed``.  A ``not-evaluated`` row carries neither
+    numbers nor a falsifier.
     """
     problems = []
     rid = row.get("id")
+    flags = list(row.get("flags") or [])
     if row.get("status") == "not-evaluated":
         if row.get("numbers") is not None or row.get("falsifier") is not None:
             problems.append(f"{rid}: a not-evaluated row carries numbers")
@@ -670,16 +1401,49 @@ def verify_row(row: Mapping[str, Any]) -> list[str]:
         return [f"{rid}: no criterion (kind {kind!r})"]
     if nums is None or fals is None:
         return [f"{rid}: numbers or falsifier missing"]
+    implied = row.get("implied_by") is not None
     try:
-        status = row_status(kind, crit, nums, row["expect"])
+        status = row_status(kind, crit, nums, row["expect"], implied=implied)
     except CriterionError as e:
         return [f"{rid}: criterion cannot be evaluated on its numbers: {e}"]
     if status != row["status"]:
         problems.append(f"{rid}: recorded status {row['status']!r} but the numbers give {status!r}")
+    statistical = _is_statistical_row(kind, crit, nums) or any(_is_est(v) for _, v in _paths(nums))
     try:
-        fstatus = row_status(kind, crit, fals, row["expect"])
+        fstatus = row_status(kind, crit, fals, row["expect"], implied=implied)
     except CriterionError as e:
         return problems + [f"{rid}: criterion cannot be evaluated on its falsifier: {e}"]
     if fstatus != "fail":
         problems.append(f"{rid}: the falsifier does not make the row fail (status {fstatus!r})")
+    elif not _in_domain(kind, crit, fals, statistical):
+        problems.append(f"{rid}: the falsifier is not a possible measurement (non-finite, or outside the domain "
+                        f"{crit.get('domain')})")
+    if "power" in row or "flags" in row:
+        pw = power(kind, crit, nums, row["expect"])
+        rec = row.get("power")
+        if (pw is None) != (rec is None) or (pw is not None and (
+                abs(pw["pass_probability"] - rec.get("pass_probability", math.nan)) > 1e-6
+                or bool(rec.get("weak")) != pw["weak"])):
+            problems.append(f"{rid}: recorded power {rec!r} but the numbers give {pw!r}")
+        if pw is not None and pw["weak"] != ("weak test" in flags):
+            problems.append(f"{rid}: the 'weak test' flag does not match the power ({pw['pass_probability']:.3g} "
+                            f"pass probability at the falsifier)")
+        if (status == "undecided") != ("undecided" in flags):
+            problems.append(f"{rid}: the 'undecided' flag does not match the status")
+        rtd = runs_needed(kind, crit, nums) if status == "undecided" else None
+        if _plain(rtd) != row.get("runs_to_decide"):
+            problems.append(f"{rid}: recorded runs to decide {row.get('runs_to_decide')!r}, the numbers give {rtd!r}")
+    changes = row.get("changes") or []
+    if changes or "criterion changed" in flags:
+        if bool(changes) != ("criterion changed" in flags):
+            problems.append(f"{rid}: the 'criterion changed' flag does not match the decision log")
+        try:
+            again = original_statuses([{k: c[k] for k in ("commit", "date", "seen", "was", "reason")}
+                                       for c in changes], nums, row["expect"])
+        except (KeyError, TypeError) as e:
+            return problems + [f"{rid}: malformed decision log: {e}"]
+        for c, a in zip(changes, again):
+            if c.get("status") != a["status"]:
+                problems.append(f"{rid}: the criterion of {c.get('commit')} gives {a['status']!r} on these numbers, "
+                                f"the row records {c.get('status')!r}")
     return problems

@@ -15,20 +15,30 @@ from typing import Any
 
 import pandas as pd
 
-from ldpnb.repro.report import STATUSES, build_dir, fmt, load_reports
+from ldpnb.repro.report import (
+    FLAGS,
+    STATUSES,
+    _html_text,
+    badge_html,
+    build_dir,
+    divergence_kind,
+    first_sentence,
+    fmt,
+    fmt_ours,
+    load_reports,
+)
+from ldpnb.repro.toc import ROOT, toc_files
 
-__all__ = ["chapter_order", "claims_frame", "summary_tables", "write_downloads", "interactive_table",
-           "totals_markdown", "paper_scale_records", "paper_runs_table", "paper_figures_html"]
+__all__ = ["chapter_order", "claims_frame", "flagged", "summary_tables", "write_downloads", "interactive_table",
+           "totals_markdown", "errata_html", "landing_substitutions", "paper_scale_records", "paper_runs_table",
+           "paper_figures_html", "FLAGS", "DEFAULT_COLUMNS", "PRESETS"]
 
-ROOT = Path(__file__).resolve().parents[2]
 SOURCES_ORDER = ("paper", "derived", "calibration", "extension", "invariant")
 
 
 def chapter_order() -> list[str]:
     """Chapters in the order of ``_toc.yml``."""
     try:
-        from ldpnb.repro.build import toc_files
-
         return [Path(f).name for f in toc_files(ROOT)]
     except Exception:  # pragma: no cover - a notebook downloaded alone has no toc
         return []
@@ -108,6 +118,19 @@ def plain_math(text: str) -> str:
     return re.sub(r"\$\$?([^$]+)\$\$?", one, text).replace("\\,", " ")
 
 
+def _numbered_chapters(root: Path = ROOT) -> dict[str, int]:
+    """The chapters of the numbered parts of ``_toc.yml`` and their numbers (1, 2, ...)."""
+    import yaml  # noqa: PLC0415 lazy: pyyaml comes with the book extra
+
+    try:
+        toc = yaml.safe_load((root / "_toc.yml").read_text(encoding="utf-8"))
+    except OSError:  # pragma: no cover - a notebook downloaded alone has no toc
+        return {}
+    names = [Path(c["file"]).name for part in toc.get("parts", []) if part.get("numbered")
+             for c in part.get("chapters", []) if "file" in c]
+    return {n: i for i, n in enumerate(names, 1)}
+
+
 def paper_figures_html(root: Path = ROOT) -> str:
     """The recorded paper-scale figures (``results/paper/figures/<chapter>/``, written by
     :func:`ldpnb.repro.paperscale.export_figures`) as HTML: one collapsed block per chapter, with the
@@ -120,15 +143,24 @@ def paper_figures_html(root: Path = ROOT) -> str:
     base = root / "results" / "paper" / "figures"
     chapters = sorted((p.parent.name for p in base.glob("*/index.json")),
                       key=lambda c: (order.index(c) if c in order else len(order), c))
+    numbered = _numbered_chapters(root)
+    unnumbered_count = 0
     parts = []
     for ch in chapters:
         index = json.loads((base / ch / "index.json").read_text(encoding="utf-8"))
+        # numbered as the book numbers the chapter's figures (index.json keeps the chapter's order):
+        # "Figure 3.2" in a numbered chapter, one running count over the unnumbered pages
+        if ch in numbered:
+            number = [f"{numbered[ch]}.{i}" for i in range(1, len(index["figures"]) + 1)]
+        else:
+            number = [str(unnumbered_count + i) for i in range(1, len(index["figures"]) + 1)]
+            unnumbered_count += len(index["figures"])
         rec = records.get(ch, {})
         prov = (f"recorded at commit {html.escape(str(rec.get('commit', '?'))[:8])} on "
                 f"{html.escape(str(rec.get('started', '?'))[:10])}, {float(rec.get('duration_s', 0)) / 60:.3g} min"
                 if rec else "no record")
         figs = []
-        for i, f in enumerate(index["figures"], 1):
+        for i, f in enumerate(index["figures"]):
             png = base / ch / f"{f['name']}.png"
             if not png.exists():
                 continue
@@ -136,7 +168,7 @@ def paper_figures_html(root: Path = ROOT) -> str:
             cap = html.escape(plain_math(f["caption"]))
             figs.append(f'<figure class="paper-scale-figure"><img src="data:image/png;base64,{data}" '
                         f'alt="{html.escape(f["name"])} at paper scale" style="max-width:100%">'
-                        f'<figcaption><span class="caption-number">Figure {i}. </span>{cap} '
+                        f'<figcaption><span class="caption-number">Figure {number[i]}. </span>{cap} '
                         f'<a href="{ch}.html#{html.escape(f["label"])}">Book-scale figure</a>.</figcaption></figure>')
         parts.append(f'<details><summary><b>{html.escape(ch)}</b>: {len(figs)} figure(s), {prov}</summary>'
                      + "".join(figs) + "</details>")
@@ -173,16 +205,35 @@ def claims_frame(directory: str | Path | None = None) -> pd.DataFrame:
                 paper_status = "no record (stale run)"
             else:
                 paper_status = rec_status[r["id"]] + (" (stale run)" if stale else "")
+            pw = r.get("power") or {}
+            rtd = r.get("runs_to_decide") or {}
             rows.append({
                 "chapter": ch, "id": r["id"], "claim": r["claim"], "source": r["source"], "where": r["where"],
-                "kind": r["kind"], "paper / reference": fmt(ref), "ours": fmt(r["ours"]),
+                "kind": r["kind"], "paper / reference": fmt(ref), "ours": fmt_ours(r),
                 "criterion": r["tolerance"], "status": r["status"], "paper-scale status": paper_status,
-                "scale": r["scale"], "note": r["note"],
+                "flags": "; ".join(r.get("flags") or []),
+                "P(pass | falsifier)": f"{pw['pass_probability']:.2g}" if pw else "",
+                "runs to decide": rtd.get("runs") if rtd.get("runs") is not None else "",
+                "scale": r["scale"], "note": r["note"], "diverges as": divergence_kind(r) or "",
                 "link": f"{ch}.html#claim-{ch}-{r['id']}",
             })
     cols = ["chapter", "id", "claim", "source", "where", "kind", "paper / reference", "ours", "criterion",
-            "status", "paper-scale status", "scale", "note", "link"]
+            "status", "paper-scale status", "flags", "P(pass | falsifier)", "runs to decide", "scale", "note",
+            "diverges as", "link"]
     return pd.DataFrame([{k: clean_text(v) for k, v in r.items()} for r in rows], columns=cols)
+
+
+def flagged(claims: pd.DataFrame, flag: str) -> pd.DataFrame:
+    """The claims carrying a flag: ``"weak test"`` (a statistical row whose criterion passes at its
+    falsifier with probability above 0.2), ``"undecided"`` (its interval crosses the region's edge)
+    or ``"criterion changed"`` (its criterion changed after a result was seen; both statuses shown
+    in the chapter)."""
+    if flag not in FLAGS:
+        raise ValueError(f"flag must be one of {FLAGS}, got {flag!r}")
+    if claims.empty:
+        return claims
+    mask = claims["flags"].fillna("").map(lambda f: flag in [x.strip() for x in f.split(";")])
+    return claims[mask]
 
 
 def _md_table(df: pd.DataFrame) -> str:
@@ -217,6 +268,7 @@ def summary_tables(claims: pd.DataFrame, fmt: str = "markdown") -> tuple[str, st
             return pd.DataFrame(columns=[col, *STATUSES, "total"])
         t = (claims.pivot_table(index=col, columns="status", values="id", aggfunc="count", fill_value=0)
              .reindex(columns=list(STATUSES), fill_value=0))
+        t = t.drop(columns=[c for c in ("undecided", "implied") if not t[c].any()])
         t = t.reindex([i for i in index_order if i in t.index])
         t["total"] = t.sum(axis=1)
         t.loc["all"] = t.sum(axis=0)
@@ -247,22 +299,120 @@ def write_downloads(claims: pd.DataFrame, directory: str | Path | None = None) -
     return csv, js
 
 
+#: The dashboard's columns in view by default (the others are behind its "Columns" button).
+DEFAULT_COLUMNS = ("chapter", "id", "status", "claim", "paper / reference", "ours", "paper-scale status")
+#: The dashboard's preset filters: name -> (column, exact value or a regular expression).  Applied by
+#: ``book/_static/ldpnb.js`` (``ldpnbPreset``), which clears the others first.
+PRESETS = {
+    "all claims": None,
+    "diverges": ("status", "^diverges$"),
+    "errata (paper claim refuted)": ("diverges as", "^paper claim refuted$"),
+    "our expectation refuted": ("diverges as", "^our expectation refuted$"),
+    "not evaluated": ("status", "^not-evaluated$"),
+    "undecided": ("status", "^undecided$"),
+    "paper claims only": ("source", "^paper$"),
+    "weak test": ("flags", "weak test"),
+    "criterion changed": ("flags", "criterion changed"),
+}
+_MATH_COLUMNS = ("claim", "where", "paper / reference", "criterion", "note")
+
+
+def _status_cell(status: str) -> str:
+    """A dashboard status cell: a badge when the text is a status (``"pass (stale run)"`` too)."""
+    word = status.split(" (")[0]
+    return badge_html(word, label=status) if word in STATUSES else html.escape(status)
+
+
 def interactive_table(claims: pd.DataFrame):
-    """The sortable, filterable table (itables, offline: DataTables is embedded in the page)."""
-    import itables
+    """The sortable, filterable table (itables, offline: DataTables is embedded in the page).
+
+    It answers "what did not reproduce?": in view by default the columns of :data:`DEFAULT_COLUMNS`
+    (the others, among them *source*, *where*, *criterion*, *flags*, *diverges as* and the note,
+    behind the "Columns" button); the preset buttons of :data:`PRESETS`; the claims typeset by
+    MathJax after every draw; a box under each header filters its column."""
+    import itables  # noqa: PLC0415 lazy: the book extra, only on the dashboard page
+    from itables import JavascriptFunction  # noqa: PLC0415 lazy: the book extra, only on the dashboard page
 
     itables.init_notebook_mode(all_interactive=False, connected=False)
     view = claims.copy()
-    view["id"] = [f'<a href="{html.escape(l)}">{html.escape(i)}</a>' for i, l in zip(view["id"], view["link"])]
+    view["id"] = [f'<a href="{html.escape(link)}">{html.escape(i)}</a>' for i, link in zip(view["id"], view["link"])]
     view = view.drop(columns=["link", "scale"])
-    widths = {"chapter": "7em", "id": "4em", "claim": "22em", "source": "6em", "where": "9em", "kind": "5em",
-              "paper / reference": "8em", "ours": "8em", "criterion": "11em", "status": "6em",
-              "paper-scale status": "7em", "note": "24em"}
+    for c in view.columns:
+        if c in _MATH_COLUMNS:
+            view[c] = [_html_text(str(v)) for v in view[c]]
+        elif c in ("status", "paper-scale status"):
+            view[c] = [_status_cell(str(v)) for v in view[c]]
+        elif c != "id":
+            view[c] = [html.escape(str(v)) for v in view[c]]
+    order = [*DEFAULT_COLUMNS, *(c for c in view.columns if c not in DEFAULT_COLUMNS)]
+    view = view[order]
+    widths = {"chapter": "7em", "id": "4em", "status": "7em", "claim": "36%", "paper / reference": "7em",
+              "ours": "8em", "paper-scale status": "7em", "source": "6em", "where": "9em", "kind": "5em",
+              "criterion": "11em", "flags": "7em", "P(pass | falsifier)": "5em", "runs to decide": "5em",
+              "note": "24em", "diverges as": "8em"}
     cols = list(view.columns)
     column_defs = [{"width": w, "targets": [cols.index(c)]} for c, w in widths.items() if c in cols]
-    return itables.show(view, allow_html=True, column_filters="header", showIndex=False, pageLength=25,
-                        classes="display compact claims-dashboard", maxBytes=0, autoWidth=False,
-                        columnDefs=column_defs, lengthMenu=[10, 25, 50, 100, 500, 1000])
+    column_defs.append({"visible": False, "targets": [i for i, c in enumerate(cols) if c not in DEFAULT_COLUMNS]})
+    presets = [{"text": name, "className": "ldpnb-preset",
+                "action": JavascriptFunction(f"function (e, dt) {{ window.ldpnbPreset(dt, {json.dumps(name)}, "
+                                             f"{json.dumps(rule)}); }}")}
+               for name, rule in PRESETS.items()]
+    buttons = [{"extend": "colvis", "text": "Columns"}, *presets]
+    typeset = JavascriptFunction(
+        "function () { const c = this.api().table().container(); "
+        "if (window.MathJax && MathJax.typesetPromise) { MathJax.typesetClear && MathJax.typesetClear([c]); "
+        "MathJax.typesetPromise([c]).then(() => c.setAttribute('data-typeset', '1')); } }")
+    from IPython.display import HTML, display  # noqa: PLC0415 lazy: the dashboard page only
+
+    page = itables.to_html_datatable(
+        view, allow_html=True, column_filters="header", showIndex=False, pageLength=25,
+        classes="display compact claims-dashboard mathjax_process", maxBytes=0, autoWidth=False,
+        columnDefs=column_defs, lengthMenu=[10, 25, 50, 100, 500, 1000], buttons=buttons, drawCallback=typeset)
+    # itables adds a hidden static copy of the first rows for viewers without JavaScript, with the
+    # claims' TeX left raw; the book always runs the interactive table
+    page = re.sub(r'<div id="(itables_[0-9a-f_]+)_fallback">.*?</div><script>[^<]*</script>', "", page, flags=re.S)
+    page = re.sub(r'(<table id="itables_[0-9a-f_]+") hidden="hidden"', r"\1", page)
+    display(HTML(page))
+
+
+def errata_html(claims: pd.DataFrame, *, link_prefix: str = "") -> str:
+    """What did not reproduce, in two lists: the papers' claims our reproduction refutes (rows with
+    source ``paper`` or ``derived`` that diverge: candidate errata) and our own expectations that the
+    numbers refuted (``extension``, ``invariant`` or ``calibration`` rows that diverge); each row as
+    its id (a link to the row), the claim and the first sentence of its note, one collapsed block per
+    chapter.  ``link_prefix`` is the path from the page to the chapters (``""`` beside them)."""
+    if claims.empty:
+        return "<p>The reproduction reports have not been built yet.</p>"
+    div = claims[claims["status"] == "diverges"]
+    parts = []
+    for kind, title, empty in (
+            ("paper claim refuted", "Paper claims refuted (candidate errata)",
+             "No claim printed in or derived from the papers diverges."),
+            ("our expectation refuted", "Our own expectations refuted",
+             "None of our own expectations (extensions, invariants, calibrations) diverges.")):
+        rows = div[div["diverges as"] == kind]
+        parts.append(f'<p><b>{title}</b>: {len(rows)} row{"s" if len(rows) != 1 else ""}.'
+                     + ("" if len(rows) else " " + empty) + "</p>")
+        for ch, g in rows.groupby("chapter", sort=False):
+            items = "".join(
+                f'<li><a href="{html.escape(link_prefix + r.link)}"><b>{html.escape(r.id)}</b></a> '
+                f'{_html_text(first_sentence(r.claim, 160))} <span class="ldpnb-why">'
+                f'{_html_text(first_sentence(r.note, 200))}</span></li>'
+                for r in g.itertuples(index=False))
+            parts.append(f"<details><summary>{html.escape(ch)}: {len(g)}</summary><ul>{items}</ul></details>")
+    return f'<div class="ldpnb-errata mathjax_process">{"".join(parts)}</div>'
+
+
+def landing_substitutions(directory: str | Path | None = None) -> dict[str, str]:
+    """The landing page's substitutions (``{{ claims_totals }}``, ``{{ errata }}``), from the reports."""
+    try:
+        claims = claims_frame(directory)
+    except FileNotFoundError:
+        claims = pd.DataFrame()
+    if claims.empty:
+        none = "The reproduction reports have not been built yet."
+        return {"claims_totals": none, "errata": none}
+    return {"claims_totals": totals_markdown(directory), "errata": errata_html(claims)}
 
 
 def totals_markdown(directory: str | Path | None = None) -> str:
@@ -276,8 +426,15 @@ def totals_markdown(directory: str | Path | None = None) -> str:
     n = claims["status"].value_counts()
     paper = claims[claims["source"] == "paper"]
     np_ = paper["status"].value_counts()
+    extra = "".join(f", {n.get(k, 0)} {w}" for k, w in (("undecided", "undecided"),
+                                                        ("implied", "implied by other rows")) if n.get(k, 0))
+    flags = {f: len(flagged(claims, f)) for f in ("weak test", "criterion changed")}
+    flag_txt = ("; flagged: " + ", ".join(f"{v} {k}" for k, v in flags.items() if v)) if any(flags.values()) else ""
+    kinds = claims.loc[claims["status"] == "diverges", "diverges as"].value_counts()
+    split = (f" ({kinds.get('paper claim refuted', 0)} refute a paper's claim, "
+             f"{kinds.get('our expectation refuted', 0)} our own expectation)" if n.get("diverges", 0) else "")
     return (f"{len(claims)} claims in {claims['chapter'].nunique()} chapters: "
-            f"{n.get('pass', 0)} pass, {n.get('diverges', 0)} diverge, {n.get('not-evaluated', 0)} not evaluated, "
-            f"{n.get('fail', 0)} fail. Of the {len(paper)} values and statements printed in the papers, "
-            f"{np_.get('pass', 0)} are reproduced, {np_.get('diverges', 0)} diverge and "
+            f"{n.get('pass', 0)} pass, {n.get('diverges', 0)} diverge{split}{extra}, {n.get('not-evaluated', 0)} not "
+            f"evaluated, {n.get('fail', 0)} fail{flag_txt}. Of the {len(paper)} values and statements printed in the "
+            f"papers, {np_.get('pass', 0)} are reproduced, {np_.get('diverges', 0)} diverge and "
             f"{np_.get('not-evaluated', 0)} could not be evaluated.")

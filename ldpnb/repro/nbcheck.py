@@ -16,7 +16,11 @@ What a reader must never see in a page:
 A figure is legible in the book's 780 px column when it is drawn at 150 dpi or more relative to
 its display size (``set_style()`` asks for ``retina`` PNGs: 200 px per inch) and is at most
 1170 px wide as displayed (100 px per inch), so that shrinking it to the column keeps 11-pt tick
-labels at 10 px or more.
+labels at 10 px or more; and when its legends' text is at least 8 px high once the figure is
+shrunk to the column.  The legend size cannot be read back from a PNG: ``set_style()`` installs
+:func:`install_text_probe`, which records, with every figure a notebook shows, the smallest legend
+and text sizes in CSS px at the column width (:func:`text_px`) in the PNG's output metadata
+(``"ldpnb-text-px"``), and :func:`figure_problems` checks them.
 """
 
 from __future__ import annotations
@@ -29,11 +33,24 @@ import sys
 from pathlib import Path
 from typing import Any
 
-__all__ = ["output_problems", "figure_problems", "uses_claims_machinery", "shown_text", "COLUMN_PX"]
+from ldpnb.contracts import Instance, Optional, Real, Unchecked, contract
+
+#: A notebook (an nbformat NotebookNode is a dict).
+_NB = Instance(dict, example={"cells": []})
+
+__all__ = ["output_problems", "figure_problems", "uses_claims_machinery", "shown_text", "COLUMN_PX", "text_px",
+           "install_text_probe", "MIN_LEGEND_PX", "TEXT_PX_KEY", "FIGURE_COLUMN_PX"]
 
 COLUMN_PX = 780
 MAX_DISPLAY_PX = int(1.5 * COLUMN_PX)
 MIN_DENSITY = 1.5
+#: The smallest legend text, in CSS px at the column width, that a reader can read.
+MIN_LEGEND_PX = 8.0
+#: The width a figure is shown at, at most, in the book's column (measured in Chromium at 1366 px:
+#: the figures of a chapter are 729 px wide; the article is 809 px with 32 px padding each side).
+FIGURE_COLUMN_PX = 729
+#: Where :func:`install_text_probe` records the sizes in a PNG output's metadata.
+TEXT_PX_KEY = "ldpnb-text-px"
 
 # the order in which jupyter-book (myst-nb) picks the representation it shows
 RENDER_PRIORITY = ("application/vnd.jupyter.widget-view+json", "application/javascript", "text/html",
@@ -53,11 +70,17 @@ PATTERNS: list[tuple[str, re.Pattern]] = [
 ]
 
 
+#: Values a cell shows by accident when its last expression returns an empty container or None.
+_STRAY = {"{}", "[]", "()", "set()", "None", "''", '""'}
+
+
+@contract(py_source=Instance(str, example=""))
 def uses_claims_machinery(py_source: str) -> bool:
     """A chapter on the claims machinery imports ``Report`` from ``ldpnb.repro``."""
     return bool(re.search(r"^from ldpnb\.repro(\.report)? import [^\n]*\bReport\b", py_source, re.M))
 
 
+@contract(output=Instance(dict, example={}))
 def shown_text(output: dict[str, Any]) -> str | None:
     """The text of the representation a page shows for this output (None for an image)."""
     kind = output.get("output_type")
@@ -100,6 +123,7 @@ def _visible_outputs(nb):
                 yield n, o
 
 
+@contract(nb=_NB)
 def output_problems(nb) -> list[str]:
     """Every stderr stream, error, object or numpy repr and machine path a page would show."""
     problems = []
@@ -114,6 +138,9 @@ def output_problems(nb) -> list[str]:
         text = shown_text(o)
         if not text:
             continue
+        if kind == "execute_result" and text.strip() in _STRAY:
+            problems.append(f"cell {n}: stray value: {text.strip()!r} (the value of the cell's last expression)")
+            continue
         found = set()
         for what, pat in PATTERNS:
             m = None if what in found else pat.search(text)
@@ -124,6 +151,7 @@ def output_problems(nb) -> list[str]:
     return problems
 
 
+@contract(b64=Instance(str, example=""))
 def png_size(b64: str) -> tuple[int, int]:
     """Width and height of a base64 PNG, read from its IHDR chunk."""
     head = base64.b64decode(b64[:64])
@@ -132,6 +160,7 @@ def png_size(b64: str) -> tuple[int, int]:
     return struct.unpack(">II", head[16:24])
 
 
+@contract(nb=_NB)
 def figure_problems(nb) -> list[str]:
     """PNG figures drawn below 150 dpi or wider than 1.5 columns as displayed."""
     problems = []
@@ -152,6 +181,11 @@ def figure_problems(nb) -> list[str]:
             if density < MIN_DENSITY - 1e-9:
                 problems.append(f"cell {n}: figure drawn at {100 * density:.0f} dpi ({px_w} px shown at "
                                 f"{shown_w:.0f} px): call ldpnb.repro.plotting.set_style() (retina)")
+            sizes = o.get("metadata", {}).get("image/png", {}).get(TEXT_PX_KEY) or {}
+            if sizes.get("legend") is not None and sizes["legend"] < MIN_LEGEND_PX - 1e-9:
+                problems.append(f"cell {n}: legend text {sizes['legend']:.1f} px high at the column width "
+                                f"(at least {MIN_LEGEND_PX:g} px): fewer entries, a larger font, or a legend "
+                                "outside the panel grid")
             if shown_w > MAX_DISPLAY_PX:
                 problems.append(f"cell {n}: figure {shown_w:.0f} px wide as displayed ({shown_w / 100:.1f} in): "
                                 f"shrunk to the {COLUMN_PX} px column its text becomes illegible; split it or "
@@ -159,8 +193,79 @@ def figure_problems(nb) -> list[str]:
     return problems
 
 
+@contract(fig=Unchecked("a matplotlib Figure", None), shown_px=Real(0, None, low_open=True),
+          column_px=Real(0, None, low_open=True))
+def text_px(fig, shown_px: float, column_px: float = FIGURE_COLUMN_PX) -> dict[str, float | None]:
+    """The smallest legend text and the smallest text of ``fig``, in CSS px as the book shows it:
+    a figure ``shown_px`` wide (the PNG's display width, ``fig.dpi`` px per inch) is shrunk to the
+    ``column_px`` column when wider, so a size of ``s`` points shows at
+    ``s * fig.dpi / 72 * min(1, column_px / shown_px)`` px.  None when the figure has no legend.
+
+    Examples
+    --------
+    >>> import matplotlib
+    >>> matplotlib.use("Agg")
+    >>> import matplotlib.pyplot as plt
+    >>> fig, ax = plt.subplots(figsize=(15.6, 3), dpi=100)
+    >>> _ = ax.plot([0, 1], label="a"); _ = ax.legend(fontsize=9)
+    >>> round(text_px(fig, shown_px=1560, column_px=780)["legend"], 2)   # 9 pt at 100 dpi, shrunk by half
+    6.25
+    >>> plt.close(fig)
+    """
+    scale = fig.dpi / 72 * min(1.0, column_px / shown_px)
+    legends = [lg for lg in [*getattr(fig, "legends", []), *(ax.get_legend() for ax in fig.axes)] if lg is not None]
+    legend_texts = [t for lg in legends if lg.get_visible() for t in [*lg.get_texts(), lg.get_title()]]
+    texts = [t for t in fig.findobj(lambda a: hasattr(a, "get_fontsize") and hasattr(a, "get_text"))]
+
+    def smallest(ts):
+        sizes = [t.get_fontsize() for t in ts if t.get_visible() and str(t.get_text()).strip()]
+        return round(min(sizes) * scale, 2) if sizes else None
+
+    return {"legend": smallest(legend_texts), "text": smallest(texts)}
+
+
+@contract(shell=Unchecked("an IPython shell, or None for the running one", None))
+def install_text_probe(shell=None) -> bool:
+    """Record :func:`text_px` with every matplotlib figure the kernel shows as a PNG (in the PNG's
+    output metadata, under :data:`TEXT_PX_KEY`); called by :func:`ldpnb.repro.plotting.set_style`.
+    Returns False outside an IPython kernel."""
+    try:
+        from IPython import get_ipython  # noqa: PLC0415 lazy: IPython exists only in a kernel
+        from matplotlib.figure import Figure  # noqa: PLC0415 lazy: matplotlib loads with the style
+    except ImportError:  # pragma: no cover
+        return False
+    shell = shell or get_ipython()
+    if shell is None or not hasattr(shell, "display_formatter"):
+        return False
+    fmt = shell.display_formatter.formatters["image/png"]
+    try:
+        orig = fmt.lookup_by_type(Figure)
+    except KeyError:
+        return False
+    if getattr(orig, "_ldpnb_probe", False):
+        return True
+
+    def probed(fig, *args, **kwargs):
+        out = orig(fig, *args, **kwargs)
+        if out is None:
+            return out
+        data, md = (out if isinstance(out, tuple) else (out, {}))
+        md = dict(md or {})
+        shown = float(md.get("width") or fig.get_figwidth() * fig.dpi)
+        try:
+            md[TEXT_PX_KEY] = text_px(fig, shown)
+        except Exception:  # pragma: no cover - a probe must never break a figure
+            return out
+        return data, md
+
+    probed._ldpnb_probe = True
+    fmt.for_type(Figure, probed)
+    return True
+
+
+@contract(argv=Optional(Instance(list, tuple, example=None)))
 def main(argv: list[str] | None = None) -> int:
-    import nbformat
+    import nbformat  # noqa: PLC0415 lazy: the book extra, loaded by the build steps that need it
 
     bad = 0
     for path in argv if argv is not None else sys.argv[1:]:

@@ -4,9 +4,16 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
+
 import nbformat
 
+from ldpnb.contracts import Instance, contract
 
+__all__ = ["strip"]
+
+
+@contract(path=Instance(str, Path, example="book/intro.ipynb"))
 def strip(path: str) -> bool:
     """Remove outputs, execution counts and execution metadata; return True if the file changed."""
     nb = nbformat.read(path, as_version=4)

@@ -30,7 +30,6 @@ import json
 import os
 import platform
 import re
-import resource
 import shlex
 import subprocess
 import sys
@@ -38,7 +37,12 @@ import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
+import numpy as np
+
+from ldpnb.contracts import Instance, Integer, Optional, contract
+from ldpnb.repro import build
+from ldpnb.repro.toc import ROOT
+
 OUT = ROOT / "results" / "paper"
 WORK = ROOT / "_build" / "paper"
 NO_REPORT = ("reproduction",)
@@ -70,7 +74,9 @@ def _load() -> float | None:
 
 def _commit() -> str:
     try:
-        c = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+        c = subprocess.run(
+            ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout.strip()
         dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True,
                                text=True).stdout.strip()
         return c + (" (with uncommitted changes)" if dirty else "")
@@ -78,6 +84,36 @@ def _commit() -> str:
         return "unknown"
 
 
+REFERENCE_WORK = "numpy: 5 rounds of 10^6 binomial draws, a 400 x 400 matmul and a 10^6-element sort (1 thread)"
+
+
+@contract(rounds=Integer(1, 1000))
+def reference_workload(rounds: int = 5) -> dict[str, float]:
+    """Time a fixed single-thread numpy workload (:data:`REFERENCE_WORK`): its CPU and wall seconds.
+
+    Timed at the start and at the end of every paper-scale run, it measures how fast the machine ran
+    *then*: CPU seconds inflate on a loaded shared machine (hyperthreads, caches, steal), so a record's
+    ``cpu_s`` divided by the reference's CPU seconds (``cpu_reference_units``) compares runs made at
+    different loads; a record's wall time alone does not.
+
+    Examples
+    --------
+    >>> r = reference_workload(1)
+    >>> sorted(r)
+    ['cpu_s', 'wall_s']
+    """
+    rng = np.random.default_rng(0)
+    a = rng.random((400, 400))
+    t0, c0 = time.perf_counter(), time.process_time()
+    for _ in range(rounds):
+        rng.binomial(100, 0.3, size=1_000_000)
+        a = a @ a
+        a /= np.abs(a).max()
+        np.sort(rng.random(1_000_000))
+    return {"cpu_s": round(time.process_time() - c0, 3), "wall_s": round(time.perf_counter() - t0, 3)}
+
+
+@contract(name=Instance(str, example="intro"), params=Instance(dict, example={}), timeout=Integer(1, 7 * 24 * 3600))
 def run_one(name: str, params: dict[str, object], timeout: int) -> dict[str, object]:
     """Execute one chapter at paper scale in a fresh process; return its record (not yet written)."""
     src = ROOT / "book" / f"{name}.ipynb"
@@ -98,6 +134,7 @@ def run_one(name: str, params: dict[str, object], timeout: int) -> dict[str, obj
     env["PAPERMILL"] = "1"
     started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     load_start = _load()
+    ref_start = reference_workload()
     t_start = time.time()
     t0 = time.perf_counter()
     # a wrapper process per chapter, so that its children's peak RSS is the kernel's own
@@ -112,6 +149,9 @@ def run_one(name: str, params: dict[str, object], timeout: int) -> dict[str, obj
         info = json.loads(proc.stdout.strip().splitlines()[-1])
     except (IndexError, json.JSONDecodeError):
         info = {"rc": proc.returncode, "maxrss_kb": None, "cpu_s": None}
+    load_end = _load()
+    ref_end = reference_workload()
+    ref_cpu = (ref_start["cpu_s"] + ref_end["cpu_s"]) / 2
     record: dict[str, object] = {
         "chapter": name, "scale": "paper", "commit": _commit(),
         "command": "python -m ldpnb.repro.paperscale --only " + name
@@ -122,7 +162,12 @@ def run_one(name: str, params: dict[str, object], timeout: int) -> dict[str, obj
         "cpu_s": round(info["cpu_s"], 1) if info.get("cpu_s") is not None else None,
         "n_jobs": os.environ.get("LDPNB_N_JOBS", "1"),
         # 1-minute load averages at start and end: a duration measured on a busy machine is inflated
-        "load_average": {"start": load_start, "end": _load()},
+        "load_average": {"start": load_start, "end": load_end},
+        # the same fixed workload timed before and after the chapter: the machine's speed during the run
+        "reference": {"work": REFERENCE_WORK, "start": ref_start, "end": ref_end},
+        # the chapter's CPU in units of the reference's CPU (comparable across loads, unlike seconds)
+        "cpu_reference_units": (round(info["cpu_s"] / ref_cpu, 1)
+                                if info.get("cpu_s") is not None and ref_cpu > 0 else None),
     }
     if info.get("rc") != 0:
         record["error"] = (proc.stderr or proc.stdout)[-4000:]
@@ -190,11 +235,13 @@ def _caption(body: str, texts: dict[str, str], labels: dict[str, int]) -> str:
     return _ROLE.sub(role, text)
 
 
+@contract(name=Instance(str, example="intro"), executed=Instance(Path, example=ROOT), out=Instance(Path, example=ROOT),
+          colors=Integer(2, 256))
 def export_figures(name: str, executed: Path, out: Path = FIGURES, colors: int = 64) -> list[dict[str, str]]:
     """Write the glued figures of an executed chapter to ``out/<name>/<glue name>.png`` (palette PNGs of
     ``colors`` colours: line plots lose nothing visible and shrink about fourfold) and an ``index.json``
     of ``{name, label, caption}`` in the chapter's order; returns that index."""
-    from PIL import Image
+    from PIL import Image  # noqa: PLC0415 lazy: pillow loads only when figures are exported
 
     nb = json.loads(Path(executed).read_text(encoding="utf-8"))
     images, texts = _glued(nb)
@@ -224,9 +271,8 @@ def export_figures(name: str, executed: Path, out: Path = FIGURES, colors: int =
     return index
 
 
+@contract(argv=Optional(Instance(list, tuple, example=None)))
 def main(argv: list[str] | None = None) -> int:
-    from ldpnb.repro.build import notebook_chapters
-
     ap = argparse.ArgumentParser(prog="python -m ldpnb.repro.paperscale", description=__doc__.split("\n")[0])
     ap.add_argument("--only", nargs="*", help="chapters to run (default: every chapter with a report)")
     ap.add_argument("--jobs", type=int, default=1, help="chapters run at once")
@@ -235,7 +281,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--figures-only", action="store_true",
                     help="only re-export the figures of the chapters' last executed runs (_build/paper/executed)")
     args = ap.parse_args(argv)
-    names = [n for n in notebook_chapters() if n not in NO_REPORT]
+    names = [n for n in build.notebook_chapters() if n not in NO_REPORT]
     if args.only:
         unknown = sorted(set(args.only) - set(names))
         if unknown:

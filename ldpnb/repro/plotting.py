@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import zlib
 
+from ldpnb.contracts import POSITIVE, Instance, Integer, OneOf, Unchecked, contract
+
 __all__ = [
     "COLORS",
     "COLUMN_INCHES",
@@ -71,6 +73,7 @@ COLORS: dict[str, str] = {
 }
 
 
+@contract(name=Instance(str, example="IBU"))
 def color(name: str) -> str:
     """The book's colour for ``name`` (case-insensitive); a stable fallback otherwise."""
     key = name.strip().lower()
@@ -79,6 +82,7 @@ def color(name: str) -> str:
     return _PALETTE[zlib.crc32(key.encode()) % len(_PALETTE)]
 
 
+@contract(ncols=Integer(1, 64), nrows=Integer(1, 64), panel_aspect=POSITIVE, width=POSITIVE)
 def column_figsize(ncols: int = 1, nrows: int = 1, *, panel_aspect: float = 0.72,
                    width: float = COLUMN_INCHES) -> tuple[float, float]:
     """Figure size for ``nrows x ncols`` panels that fills the book's column without shrinking.
@@ -92,6 +96,7 @@ def column_figsize(ncols: int = 1, nrows: int = 1, *, panel_aspect: float = 0.72
     return (width, round(nrows * w * panel_aspect + 0.3, 2))
 
 
+@contract(context=OneOf("paper", "notebook", "talk", "poster"))
 def set_style(context: str = "notebook") -> None:
     """Apply the book's seaborn theme and matplotlib defaults (readable, print-friendly).
 
@@ -102,8 +107,8 @@ def set_style(context: str = "notebook") -> None:
     - in Jupyter, figures are rendered at twice their dpi (``retina``: 200 px per inch) and shown
       at their natural width, so that a figure of :data:`COLUMN_INCHES` fills the column sharply.
     """
-    import matplotlib as mpl
-    import seaborn as sns
+    import matplotlib as mpl  # noqa: PLC0415 lazy: matplotlib loads only when the style is set
+    import seaborn as sns  # noqa: PLC0415 lazy: seaborn loads only when the style is set
 
     sns.set_theme(context=context, style="whitegrid", palette=_PALETTE)
     mpl.rcParams.update(
@@ -128,17 +133,22 @@ def set_style(context: str = "notebook") -> None:
 def _retina_inline() -> None:
     """Ask IPython's inline backend for ``retina`` PNGs (2x pixels, natural display width)."""
     try:
-        from IPython import get_ipython
+        from IPython import get_ipython  # noqa: PLC0415 lazy: IPython exists only in a kernel
     except ImportError:  # pragma: no cover - matplotlib without IPython
         return
     shell = get_ipython()
     if shell is None or not hasattr(shell, "display_formatter"):
         return
-    from matplotlib_inline.backend_inline import set_matplotlib_formats
+    from matplotlib_inline.backend_inline import set_matplotlib_formats  # noqa: PLC0415 lazy: matplotlib-inline exists only in a kernel
 
     set_matplotlib_formats("retina")
+    from ldpnb.repro.nbcheck import install_text_probe  # noqa: PLC0415 lazy: only in a kernel
+
+    install_text_probe(shell)  # each figure records its legend's size at the column width
 
 
+@contract(ax_or_fig=Unchecked("a matplotlib Axes or Figure", None), number=Instance(str, example="Fig. 1"),
+          text=Instance(str, example=""))
 def paper_title(ax_or_fig, number: str, text: str) -> None:
     """Title a figure with the paper's figure number, e.g. ``paper_title(fig, "Fig. 4", "alpha vs epsilon")``."""
     title = f"{number} — {text}"

@@ -38,17 +38,34 @@ from ldpnb.repro.claims import (
     SCALES,
     CriterionError,
     Claim,
+    _is_est,
+    _est,
     _plain,
     describe,
     falsify,
+    original_statuses,
+    power,
     row_status,
+    runs_needed,
 )
+from ldpnb.stats import Estimate
 
-__all__ = ["Report", "ReproductionFailure", "STATUSES", "KEYS", "build_dir", "load_reports", "load_timings"]
+__all__ = ["Report", "ReproductionFailure", "STATUSES", "KEYS", "FLAGS", "BADGES", "DIVERGENCE_KINDS", "build_dir",
+           "load_reports", "load_timings", "fmt_ours", "divergence_kind", "first_sentence", "badge_html",
+           "counts_text", "report_html", "glue"]
 
-STATUSES = ("pass", "fail", "diverges", "not-evaluated")
-KEYS = ("id", "claim", "paper", "ours", "tolerance", "status", "scale", "note", "source", "where", "kind",
-        "atol", "rtol", "falsifier", "reference", "criterion", "numbers", "expect")
+#: Row statuses.  ``undecided``: the interval of a statistical row crosses its region's edge (never a
+#: pass); ``implied``: the criterion of a consequence of another row holds (not counted as a check).
+STATUSES = ("pass", "fail", "diverges", "undecided", "implied", "not-evaluated")
+#: The flags a row can carry (``row["flags"]``).
+FLAGS = ("undecided", "weak test", "criterion changed")
+#: The keys of a row before the statistics layer (a report written then lacks the new ones).
+_OLD_KEYS = ("id", "claim", "paper", "ours", "tolerance", "status", "scale", "note", "source", "where", "kind",
+             "atol", "rtol", "falsifier", "reference", "criterion", "numbers", "expect")
+KEYS = _OLD_KEYS + ("estimate", "power", "runs_to_decide", "flags", "changes", "implied_by")
+_NEW_DEFAULTS = {"estimate": None, "power": None, "runs_to_decide": None, "flags": [], "changes": [],
+                 "implied_by": None}
+_VOLATILE = ("ours", "numbers", "falsifier", "status", "estimate", "power", "runs_to_decide", "flags", "changes")
 
 
 
@@ -96,6 +113,63 @@ def fmt(value: Any) -> str:
     return str(value)
 
 
+def fmt_ours(row: Mapping[str, Any]) -> str:
+    """The 'ours' cell: the value, with its interval for a row recorded with estimates."""
+    est = row.get("estimate")
+    if not est:
+        return fmt(row.get("ours"))
+    if _is_est(est):
+        return _fmt_est(est)
+    return "; ".join(f"{k} = {_fmt_est(v)}" for k, v in est.items())
+
+
+def _fmt_est(d: Mapping[str, Any]) -> str:
+    e = _est(d)
+    if e.exact:
+        return fmt(_plain(e.value))
+    if e.size == 1:
+        lv = f"{100 * e.level:g} %"
+        return f"{fmt(_plain(e.value))} [{fmt(_plain(e.low))}, {fmt(_plain(e.high))}] ({lv}, {e.method}" + \
+            (f", {e.n_runs} runs)" if e.n_runs else ")")
+    return f"{fmt(_plain(e.value))}, intervals {fmt(_plain(e.low))} to {fmt(_plain(e.high))} ({100 * e.level:g} %" + \
+        (" simultaneous" if e.simultaneous else "") + f", {e.method}" + (f", {e.n_runs} runs)" if e.n_runs else ")")
+
+
+def _extra_html(r: Mapping[str, Any]) -> str:
+    """Power, runs to decide and the decision log of a row (under its status)."""
+    parts = []
+    pw = r.get("power")
+    if pw:
+        parts.append(f"P(pass | falsifier {fmt(pw['falsifier_truth'])}) = {pw['pass_probability']:.2g}")
+    rtd = r.get("runs_to_decide")
+    if rtd:
+        parts.append(f"≈ {rtd['runs']:,} runs would decide (estimate)" if rtd.get("runs") else
+                     "undecided; the runs that would decide cannot be estimated (an unbounded interval, or "
+                     "the estimate on the region's edge)")
+    for c in r.get("changes") or []:
+        parts.append(f"criterion changed at {html.escape(c['commit'][:8])} ({html.escape(c['date'])}, after the "
+                     f"{html.escape(c['seen'])}-scale result): the earlier criterion gives "
+                     f"<b>{html.escape(str(c['status']))}</b>. {html.escape(c['reason'])}")
+    if r.get("implied_by"):
+        parts.append(f"implied by {html.escape(r['implied_by'])}: not counted as a check")
+    return "".join(f'<div class="claim-extra">{p}</div>' for p in parts)
+
+
+def _value(x: Any) -> Any:
+    """What the table shows as ours: an estimate's value, else the number itself."""
+    return x.value if isinstance(x, Estimate) else x
+
+
+def _estimates(numbers: Mapping[str, Any]) -> Any:
+    """The row's estimates (JSON): the estimate of ``ours``, or of each named value and difference
+    of an order; None for a row of exact numbers."""
+    if _is_est(numbers.get("ours")):
+        return numbers["ours"]
+    found = {k: v for k, v in (numbers.get("values") or {}).items() if _is_est(v)}
+    found.update({k: v for k, v in (numbers.get("differences") or {}).items() if _is_est(v)})
+    return found or None
+
+
 _MATH = re.compile(r"\$([^$]+)\$")
 
 
@@ -108,6 +182,214 @@ def _html_text(s: str) -> str:
         pos = m.end()
     out.append(html.escape((s or "")[pos:]))
     return "".join(out)
+
+
+# ---------------------------------------------------------------------------------- rendering
+#: How each status is drawn: a glyph (so that the statuses differ without colour), a label, and the
+#: order in which the summary lists the rows that do not simply pass.
+BADGES = {"pass": ("✓", "pass"), "fail": ("✗", "fail"), "diverges": ("≠", "diverges"),
+          "undecided": ("?", "undecided"), "implied": ("⇐", "implied"), "not-evaluated": ("–", "not evaluated")}
+_SUMMARY_ORDER = ("fail", "diverges", "undecided", "not-evaluated", "pass", "implied")
+#: What a diverging row refutes: the paper's claim (a value or statement printed in the paper, or derived
+#: from its formulas or data), or our own expectation (an extension, an invariant, a calibration).
+DIVERGENCE_KINDS = {"paper": "paper claim refuted", "ours": "our expectation refuted"}
+_ABBREV = {"e.g", "i.e", "cf", "vs", "al", "fig", "figs", "eq", "eqs", "sec", "secs", "tab", "thm", "prop", "lem",
+           "def", "no", "approx", "resp", "ref", "refs", "app", "alg", "ch", "p", "pp", "ca", "st", "etc"}
+
+
+def divergence_kind(row: Mapping[str, Any]) -> str | None:
+    """``"paper claim refuted"`` for a diverging row about the paper (source ``paper`` or ``derived``),
+    ``"our expectation refuted"`` for one about our own expectation (``extension``, ``invariant``,
+    ``calibration``); None for a row that does not diverge.
+
+    Examples
+    --------
+    >>> divergence_kind({"status": "diverges", "source": "paper"})
+    'paper claim refuted'
+    >>> divergence_kind({"status": "diverges", "source": "extension"})
+    'our expectation refuted'
+    >>> divergence_kind({"status": "pass", "source": "paper"}) is None
+    True
+    """
+    if row.get("status") != "diverges":
+        return None
+    return DIVERGENCE_KINDS["paper" if row.get("source") in ("paper", "derived") else "ours"]
+
+
+def first_sentence(text: str, limit: int = 240) -> str:
+    """The first sentence of a note (abbreviations such as "Fig." or "e.g." and decimals do not end
+    it), cut at ``limit`` characters with an ellipsis.
+
+    >>> first_sentence("Fig. 4 plots it in nats. The paper says bits.")
+    'Fig. 4 plots it in nats.'
+    """
+    text = " ".join((text or "").split())
+    for m in re.finditer(r"[.!?](?=\s+[\"'(A-Z0-9$])", text):
+        word = re.findall(r"[\w.]+$", text[: m.start()])
+        w = word[0].lower() if word else ""
+        if w in _ABBREV or (len(w) == 1 and w.isalpha()) or w.endswith(".") and len(w) <= 4:
+            continue
+        text = text[: m.end()]
+        break
+    return _cut(text, limit)
+
+
+def _cut(text: str, limit: int) -> str:
+    """``text`` cut at ``limit`` characters (never inside ``$...$``), with an ellipsis."""
+    if len(text) <= limit:
+        return text
+    cut = limit
+    while cut > 0 and text[:cut].count("$") % 2:
+        cut = text.rfind("$", 0, cut)
+    cut = text.rfind(" ", 0, cut) if text.rfind(" ", 0, cut) > cut // 2 else cut
+    return text[:cut].rstrip(" ,;:") + " …"
+
+
+def _shown(text: str, limit: int, *, maths: bool = True) -> str:
+    """A value cell: the text (maths typeset when ``maths``), truncated at ``limit`` characters with
+    the full value in the ``title`` (shown on hover)."""
+    render = _html_text if maths else html.escape
+    if len(text) <= limit:
+        return render(text)
+    return f'<span class="ldpnb-trunc" title="{html.escape(text)}">{render(_cut(text, limit))}</span>'
+
+
+def badge_html(status: str, *, kind: str | None = None, label: str | None = None) -> str:
+    """A status badge: the word, preceded by the status's glyph (drawn by the stylesheet,
+    ``book/_static/ldpnb.css``, so that the text of the cell stays the word for sorting and search)
+    and coloured by it; ``kind`` (what a divergence refutes) goes under it."""
+    word = BADGES[status][1] if label is None else label
+    sub = f'<span class="ldpnb-badge-kind">{html.escape(kind)}</span>' if kind else ""
+    return f'<span class="ldpnb-badge status-{status}">{html.escape(word)}</span>{sub}'
+
+
+def _flags_html(row: Mapping[str, Any]) -> str:
+    return "".join(f'<span class="ldpnb-flag flag-{f.replace(" ", "-")}">⚑ {html.escape(f)}</span>'
+                   for f in (row.get("flags") or []) if f != "undecided")
+
+
+def _exceptions(rows: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
+    """The rows that do not simply pass (any status but pass, or a flag), failures first."""
+    out = [r for r in rows if r["status"] != "pass" or r.get("flags")]
+    return sorted(out, key=lambda r: _SUMMARY_ORDER.index(r["status"]))
+
+
+def counts_text(rows: list[Mapping[str, Any]]) -> str:
+    """``"35 pass, 3 diverge (2 paper claims refuted, 1 expectation of ours), 2 not evaluated"``."""
+    n = {s: sum(r["status"] == s for r in rows) for s in STATUSES}
+    parts = [f"{n['pass']} pass"]
+    if n["diverges"]:
+        kinds = [divergence_kind(r) for r in rows if r["status"] == "diverges"]
+        k_paper, k_ours = kinds.count(DIVERGENCE_KINDS["paper"]), kinds.count(DIVERGENCE_KINDS["ours"])
+        split = ", ".join(x for x in ((f"{k_paper} {DIVERGENCE_KINDS['paper']}" if k_paper else ""),
+                                      (f"{k_ours} {DIVERGENCE_KINDS['ours']}" if k_ours else "")) if x)
+        parts.append(f"{n['diverges']} diverge ({split})")
+    if n["undecided"]:
+        parts.append(f"{n['undecided']} undecided")
+    if n["implied"]:
+        parts.append(f"{n['implied']} implied by other rows (not counted)")
+    if n["not-evaluated"]:
+        parts.append(f"{n['not-evaluated']} not evaluated")
+    if n["fail"]:
+        parts.append(f"**{n['fail']} fail**")
+    flagged = {f: sum(f in (r.get("flags") or []) for r in rows) for f in ("weak test", "criterion changed")}
+    if any(flagged.values()):
+        parts.append("flagged: " + ", ".join(f"{v} {k}" for k, v in flagged.items() if v))
+    return ", ".join(parts)
+
+
+def _ref_text(r: Mapping[str, Any]) -> str:
+    ref = r["paper"] if r["source"] == "paper" else r.get("reference")
+    return fmt(ref) if ref is not None else "—"
+
+
+def report_html(chapter: str, rows: list[Mapping[str, Any]], *, scale: str, seed: int | None = None) -> str:
+    """The HTML of a chapter's report (see :meth:`Report.to_html`); ``rows`` as in the report's JSON."""
+    rid = html.escape(chapter)
+    n = {s: sum(r["status"] == s for r in rows) for s in STATUSES}
+    seed_txt = f", <code>SEED = {seed}</code>" if seed is not None else ""
+    chips = "".join(f'<li>{badge_html(s)} <b>{n[s]}</b></li>' for s in STATUSES if n[s])
+    flags = {f: sum(f in (r.get("flags") or []) for r in rows) for f in ("weak test", "criterion changed")}
+    chips += "".join(f'<li><span class="ldpnb-flag flag-{f.replace(" ", "-")}">⚑ {f}</span> <b>{v}</b></li>'
+                     for f, v in flags.items() if v)
+    head = (f'<p class="ldpnb-report-title"><b>Reproduction report</b> ({rid}: {len(rows)} claims, scale '
+            f'<code>{html.escape(scale)}</code>{seed_txt})</p><ul class="ldpnb-counts">{chips}</ul>')
+    other = _exceptions(rows)
+    if other:
+        items = []
+        for r in other:
+            cid = html.escape(r["id"])
+            src = "paper" if r["source"] == "paper" else html.escape(r["source"])
+            vals = (f'<div><span class="ldpnb-k">{src}</span> {_shown(_ref_text(r), 32)}</div>'
+                    f'<div><span class="ldpnb-k">ours</span> {_shown(fmt_ours(r), 32, maths=False)}</div>')
+            why = first_sentence(r.get("note") or "", 200)
+            items.append(
+                f'<tr class="status-{r["status"]}"><td class="ldpnb-id"><a href="#claim-{rid}-{cid}">{cid}</a></td>'
+                f'<td class="ldpnb-st">{badge_html(r["status"], kind=divergence_kind(r))}{_flags_html(r)}</td>'
+                f'<td class="ldpnb-what"><div class="ldpnb-claim">{_shown(r["claim"], 110)}</div>'
+                + (f'<div class="ldpnb-why">{_html_text(why)}</div>' if why else "")
+                + f'</td><td class="ldpnb-vals">{vals}</td></tr>')
+        summary = (f'<p class="ldpnb-report-lead">The {len(other)} row{"s" if len(other) > 1 else ""} that do not '
+                   'simply pass, failures first (an id opens its row in the full table below):</p>'
+                   '<table class="ldpnb-summary"><thead><tr><th>id</th><th>status</th><th>claim, and why</th>'
+                   f'<th>paper vs ours</th></tr></thead><tbody>{"".join(items)}</tbody></table>')
+    else:
+        summary = '<p class="ldpnb-report-lead">Every row passes.</p>'
+    body = []
+    for r in rows:
+        cid = html.escape(r["id"])
+        where = f'<div class="claim-where">{html.escape(r["source"])} · {_html_text(r["where"])}</div>'
+        note = r["note"] or ""
+        if len(note) > 140:
+            note_html = f"<details><summary>note</summary>{_html_text(note)}</details>"
+        elif note:
+            note_html = f'<div class="claim-note">{_html_text(note)}</div>'
+        else:
+            note_html = ""
+        status_html = badge_html(r["status"], kind=divergence_kind(r)) + _flags_html(r) + _extra_html(r)
+        body.append(
+            f'<tr id="claim-{rid}-{cid}" class="status-{r["status"]}">'
+            f'<td class="ldpnb-id" data-label="id"><a class="claim-id" href="#claim-{rid}-{cid}">{cid}</a></td>'
+            f'<td class="ldpnb-st" data-label="status">{status_html}</td>'
+            f'<td class="ldpnb-claimcell" data-label="claim">{_html_text(r["claim"])}{where}{note_html}</td>'
+            f'<td data-label="paper / reference">{_shown(_ref_text(r), 160)}</td>'
+            f'<td data-label="ours">{_shown(fmt_ours(r), 160, maths=False)}</td>'
+            f'<td data-label="criterion">{_shown(r["tolerance"] or "—", 160)}</td></tr>')
+    cols = ("id", "status", "claim", "paper / reference", "ours", "criterion")
+    colgroup = "".join('<col class="col-' + c.split()[0] + '">' for c in cols)
+    table = (f'<details class="ldpnb-report-full"><summary>The full table: all {len(rows)} rows (claim, where, '
+             f'note, paper or reference, ours, criterion)</summary><table class="reproduction-report">'
+             f'<colgroup>{colgroup}</colgroup>'
+             f'<thead><tr>{"".join(f"<th>{c}</th>" for c in cols)}</tr></thead>'
+             f'<tbody>{"".join(body)}</tbody></table></details>')
+    return (f'<div class="ldpnb-report reproduction-report-wrap mathjax_process" id="report-{rid}">'
+            f'{head}{summary}{table}</div>')
+
+
+def glue(name: str, value: Any, display: bool = True) -> None:
+    """Glue ``value`` as ``name`` for the book's ``{glue:...}`` roles and directives: myst-nb's
+    ``glue`` when myst-nb is installed (the book's build); without it (a notebook on Colab) a
+    value with ``display=True`` (a figure) is shown in place and any other is skipped, so that a
+    chapter runs with the package's own dependencies.
+
+    Examples
+    --------
+    ``glue("foundations-channels", fig)`` in the cell that draws the figure;
+    ``glue("foundations-n", f"{n:,}", display=False)`` for a number in the prose.
+    """
+    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.\-]*", name):
+        raise ValueError(f"glue name must be letters, digits, _ . -, got {name!r}")
+    try:
+        from myst_nb import glue as _glue  # noqa: PLC0415 lazy: myst-nb is optional (the book's build)
+    except ImportError:
+        if display:
+            try:
+                from IPython.display import display as _display  # noqa: PLC0415 lazy: a notebook only
+            except ImportError:  # pragma: no cover - IPython comes with every notebook
+                return
+            _display(value)
+        return
+    _glue(name, value, display=display)
 
 
 class Report:
@@ -141,7 +423,9 @@ class Report:
         self._finalized = False
 
     # ------------------------------------------------------------------ recording
-    def _declared(self, id: str, kind: str | None) -> Claim:
+    def _declared(self, id: str, kind: str | None) -> Claim | None:
+        """The claim ``id`` of kind ``kind``; None when it is not evaluated at this scale (recording
+        it is then a no-op, and :meth:`finalize` marks it not evaluated)."""
         if id not in self.claims:
             raise KeyError(f"claim {id!r} is not declared in the paper's claims table ({self.chapter})")
         if id in self.rows:
@@ -149,16 +433,24 @@ class Report:
         s = self.claims[id]
         if kind is not None and s.kind != kind:
             raise TypeError(f"claim {id!r} is declared as kind {s.kind!r}, not {kind!r}")
+        if self.scale not in s.scales:
+            return None
         return s
 
     def _record(self, s: Claim, numbers: dict[str, Any], ours: Any, note: str) -> None:
         crit = s.full_criterion(self.scale)
         plain = _plain(numbers)
-        status = row_status(s.kind, crit, plain, s.expect)
+        implied = s.implied_by is not None
         try:
-            fals = falsify(s.kind, crit, plain, s.expect)
+            status = row_status(s.kind, crit, plain, s.expect, implied=implied)
+            fals = falsify(s.kind, crit, plain, s.expect, implied=implied)
         except CriterionError as e:
             raise CriterionError(f"claim {s.id!r} ({self.chapter}): {e}") from None
+        pw = power(s.kind, crit, plain, s.expect)
+        rtd = runs_needed(s.kind, crit, plain) if status == "undecided" else None
+        changes = original_statuses(s.changes, plain, s.expect)
+        flags = [f for f, on in (("undecided", status == "undecided"), ("weak test", bool(pw and pw["weak"])),
+                                 ("criterion changed", bool(changes))) if on]
         notes = " ".join(x for x in (s.note.strip(), (note or "").strip()) if x)
         row = {
             "id": s.id, "claim": s.claim,
@@ -167,46 +459,79 @@ class Report:
             "note": notes, "source": s.source, "where": s.where_text, "kind": s.kind,
             "atol": crit.get("atol"), "rtol": crit.get("rtol"), "falsifier": fals,
             "reference": _plain(s.reference), "criterion": crit, "numbers": plain, "expect": s.expect,
+            "estimate": _estimates(plain), "power": pw, "runs_to_decide": _plain(rtd), "flags": flags,
+            "changes": changes, "implied_by": s.implied_by,
         }
         if s.volatile:  # measurements that change from run to run live in the timings file
-            self._volatile[s.id] = {k: row[k] for k in ("ours", "numbers", "falsifier", "status")}
-            row.update(ours=None, numbers=None, falsifier=None,
-                       note=(notes + " " if notes else "") + "(Timing claim: the measured numbers are in the "
-                                                          "chapter's timings file.)")
+            self._volatile[s.id] = {k: row[k] for k in _VOLATILE}
+            row.update({k: (None if k not in ("status", "flags", "changes") else row[k]) for k in _VOLATILE})
+            row.update(flags=[], changes=[])
+            row["note"] = (notes + " " if notes else "") + "(Timing claim: the measured numbers are in the " \
+                                                            "chapter's timings file.)"
         self.rows[s.id] = row
 
     def close(self, id: str, ours: Any, *, se: Any = None, note: str = "") -> None:
-        """``|ours - target| <= atol + rtol |target| (+ z se)`` as declared for claim ``id``."""
+        """``|ours - target| <= atol + rtol |target|`` as declared for claim ``id``.
+
+        ``ours`` is a number or array, or an :class:`~ldpnb.stats.Estimate` (then decided with three
+        outcomes: its interval inside ``[target - tol, target + tol]``, outside, or across).  ``se``
+        goes with the deprecated ``z`` criterion (``+ z se``; record an estimate instead)."""
         s = self._declared(id, "close")
+        if s is None:
+            return
+        if isinstance(ours, Estimate) and se is not None:
+            raise TypeError(f"claim {id!r}: an estimate carries its uncertainty; do not pass se")
         nums = {"ours": ours} if se is None else {"ours": ours, "se": se}
-        self._record(s, nums, ours, note)
+        self._record(s, nums, _value(ours), note)
 
     def range(self, id: str, ours: Any, *, note: str = "") -> None:
-        """``lower <= ours <= upper`` as declared for claim ``id``."""
+        """``lower <= ours <= upper`` as declared for claim ``id`` (``ours`` a number, an array or
+        an :class:`~ldpnb.stats.Estimate`)."""
         s = self._declared(id, "range")
-        self._record(s, {"ours": ours}, ours, note)
+        if s is None:
+            return
+        self._record(s, {"ours": ours}, _value(ours), note)
 
-    def order(self, id: str, values: Mapping[str, Any], *, note: str = "") -> None:
-        """The declared relation between named quantities, e.g. ``{"IBU": 0.17, "INV-N": 0.78}``."""
+    def order(self, id: str, values: Mapping[str, Any], *, differences: Mapping[str, Any] | None = None,
+              note: str = "") -> None:
+        """The declared relation between named quantities, e.g. ``{"IBU": 0.17, "INV-N": 0.78}``.
+
+        Values may be :class:`~ldpnb.stats.Estimate` objects (independent: their difference by
+        :func:`ldpnb.stats.difference_of`); ``differences`` gives the estimate of a difference of
+        adjacent names directly, keyed ``"B - A"`` (e.g. paired runs:
+        :func:`ldpnb.stats.difference` with ``paired=True``)."""
         s = self._declared(id, "order")
+        if s is None:
+            return
         if not isinstance(values, Mapping):
             raise TypeError(f"claim {id!r}: values must be a mapping of name -> number(s)")
-        self._record(s, {"values": dict(values)}, dict(values), note)
+        nums: dict[str, Any] = {"values": dict(values)}
+        if differences:
+            if not isinstance(differences, Mapping) or not all(isinstance(d, Estimate) for d in differences.values()):
+                raise TypeError(f"claim {id!r}: differences must map 'B - A' to Estimate objects")
+            nums["differences"] = dict(differences)
+        self._record(s, nums, {k: _value(v) for k, v in values.items()}, note)
 
     def monotone(self, id: str, ys: Any, *, xs: Any = None, note: str = "") -> None:
         """``ys`` (ordered by ``xs``) increasing or decreasing as declared."""
         s = self._declared(id, "monotone")
+        if s is None:
+            return
         nums = {"ys": ys} if xs is None else {"ys": ys, "xs": xs}
         self._record(s, nums, ys, note)
 
     def holds(self, id: str, *, note: str = "", **numbers: Any) -> None:
         """The declared rule evaluated on ``numbers`` (e.g. ``violations=0, instances=300``)."""
         s = self._declared(id, "holds")
+        if s is None:
+            return
         self._record(s, dict(numbers), dict(numbers), note)
 
     def not_evaluated(self, id: str, *, note: str = "") -> None:
         """A claim declared ``expect='not-evaluated'`` (the declaration says why)."""
         s = self._declared(id, None)
+        if s is None:
+            return
         if s.expect != "not-evaluated":
             raise ValueError(f"claim {id!r} is declared with a criterion; record its numbers instead")
         self._not_evaluated(s, note)
@@ -218,7 +543,82 @@ class Report:
             "note": " ".join(x for x in (s.note.strip(), note.strip()) if x), "source": s.source,
             "where": s.where_text, "kind": s.kind, "atol": None, "rtol": None, "falsifier": None,
             "reference": _plain(s.reference), "criterion": None, "numbers": None, "expect": s.expect,
+            **{k: (list(v) if isinstance(v, list) else v) for k, v in _NEW_DEFAULTS.items()},
+            "implied_by": s.implied_by,
         }
+
+    def record(self, numbers: Mapping[str, Any]) -> None:
+        """Record many claims at once, each by its declared kind, and glue the ``"_text"`` entry
+        (values for the prose) with :meth:`text`.  Returns nothing, so that a cell ending in it
+        shows no stray value.
+
+        ``numbers`` maps a claim id to what its kind's method takes: for ``close``/``range`` the
+        measured value (a number, array or :class:`~ldpnb.stats.Estimate`) or a mapping with
+        ``ours`` (and ``se``, ``note``); for ``order`` a mapping with ``values`` (and
+        ``differences``, ``note``), or the values themselves; for ``monotone`` the ``ys`` or a
+        mapping with ``ys`` (and ``xs``, ``note``); for ``holds`` the mapping of named numbers (and
+        ``note``); for a not-evaluated claim a note or None.  A claim not evaluated at this scale is
+        skipped (:meth:`finalize` marks it).
+
+        Examples
+        --------
+        ``report.record({"T3": 2.07, "F9a": {"values": {"IBU": 0.1, "INV-N": 0.2}},
+        "H1": {"violations": 0, "instances": 300}, "_text": {"n": "1,000"}})``
+        """
+        if not isinstance(numbers, Mapping):
+            raise TypeError("numbers must map claim ids to their numbers")
+        unknown = [cid for cid in numbers if cid != "_text" and cid not in self.claims]
+        if unknown:
+            raise KeyError(f"claims {unknown} are not declared in the paper's claims table ({self.chapter})")
+        for cid, nums in numbers.items():
+            if cid == "_text":
+                continue
+            kind = self.claims[cid].kind
+            m = dict(nums) if isinstance(nums, Mapping) and not isinstance(nums, Estimate) else None
+            if kind in ("close", "range"):
+                if m is None or "ours" not in m:
+                    m = {"ours": nums}
+                ours = m.pop("ours")
+                getattr(self, kind)(cid, ours, **m)
+            elif kind == "order":
+                if m is None:
+                    raise TypeError(f"claim {cid!r}: an order takes a mapping of values")
+                if "values" not in m:
+                    m = {"values": m}
+                self.order(cid, m.pop("values"), **m)
+            elif kind == "monotone":
+                if m is None or "ys" not in m:
+                    m = {"ys": nums}
+                self.monotone(cid, m.pop("ys"), **m)
+            elif kind == "holds":
+                if m is None:
+                    raise TypeError(f"claim {cid!r}: a holds claim takes a mapping of named numbers")
+                self.holds(cid, **m)
+            else:
+                self.not_evaluated(cid, note=nums if isinstance(nums, str) else "")
+        self.text(**dict(numbers.get("_text") or {}))
+
+    def text(self, **values: Any) -> None:
+        """Glue each value as ``<chapter>-<name>`` for ``{glue:text}`<chapter>-<name>``` in the
+        prose (an :class:`~ldpnb.stats.Estimate` as ``value [low, high]``); a no-op outside a
+        notebook kernel with myst-nb (a script, a test).
+
+        Examples
+        --------
+        ``report.text(n_users=f"{n:,}", ratio=est)`` glues ``pie-n_users`` and ``pie-ratio``.
+        """
+        for name in values:
+            if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.\-]*", name):
+                raise ValueError(f"glue name must be letters, digits, _ . -, got {name!r}")
+        try:
+            from IPython import get_ipython
+            from myst_nb import glue
+        except ImportError:  # pragma: no cover - myst-nb is installed with the book extra
+            return
+        if get_ipython() is None:
+            return
+        for name, v in values.items():
+            glue(f"{self.chapter}-{name}", v.text() if isinstance(v, Estimate) else v, display=False)
 
     def timing(self, name: str, seconds: float) -> None:
         """Record a measured duration (seconds); timings never enter the claims JSON."""
@@ -236,25 +636,16 @@ class Report:
         return {s: sum(r["status"] == s for r in rows) for s in STATUSES}
 
     def status_markdown(self) -> str:
-        n = self.counts()
+        """The chapter's status line (glued under its title): the counts, and a link to the report's
+        summary of the rows that do not simply pass."""
         rows = self.ordered_rows()
-        total = len(rows)
-        parts = [f"{n['pass']} pass"]
-        if n["diverges"]:
-            parts.append(f"{n['diverges']} diverge")
-        if n["not-evaluated"]:
-            parts.append(f"{n['not-evaluated']} not evaluated")
-        if n["fail"]:
-            parts.append(f"**{n['fail']} fail**")
-        by_source = {}
-        for r in rows:
-            by_source[r["source"]] = by_source.get(r["source"], 0) + 1
-        src = ", ".join(f"{v} {k}" for k, v in by_source.items())
-        links = [f"[{r['id']}](#claim-{self.chapter}-{r['id']})" for r in rows if r["status"] != "pass"]
-        text = (f"**Reproduction status** (scale `{self.scale}`): {total} claims: {', '.join(parts)} "
-                f"([report](#report-{self.chapter})). Sources: {src}.")
-        if links:
-            text += " Rows that do not simply pass: " + ", ".join(links) + "."
+        text = f"**Reproduction status** (scale `{self.scale}`): {len(rows)} claims: {counts_text(rows)}"
+        n_other = len(_exceptions(rows))
+        if n_other:
+            text += (f". [The {n_other} row{'s' if n_other > 1 else ''} that do not simply pass]"
+                     f"(#report-{self.chapter}), with the paper's value, ours and why.")
+        else:
+            text += f" ([report](#report-{self.chapter}))."
         return text
 
     def save(self, directory: str | os.PathLike | None = None) -> Path:
@@ -273,37 +664,11 @@ class Report:
         return p
 
     def to_html(self) -> str:
-        badge = {"pass": "pass", "fail": "FAIL", "diverges": "diverges", "not-evaluated": "not evaluated"}
-        head = "".join(f"<th>{h}</th>" for h in ("claim", "paper / reference", "ours", "criterion", "status"))
-        body = []
-        for r in self.ordered_rows():
-            ref = r["paper"] if r["source"] == "paper" else r["reference"]
-            ref_txt = fmt(ref) if ref is not None else "—"
-            where = f'<div class="claim-where">{html.escape(r["source"])} · {_html_text(r["where"])}</div>'
-            note = r["note"] or ""
-            if len(note) > 140:
-                note_html = f"<details><summary>note</summary>{_html_text(note)}</details>"
-            elif note:
-                note_html = f'<div class="claim-note">{_html_text(note)}</div>'
-            else:
-                note_html = ""
-            cells = (
-                f'<td><a class="claim-id" href="#claim-{self.chapter}-{r["id"]}">{html.escape(r["id"])}</a> '
-                f'{_html_text(r["claim"])}{where}{note_html}</td>'
-                f"<td>{_html_text(ref_txt)}</td><td>{html.escape(fmt(r['ours']))}</td>"
-                f"<td>{_html_text(r['tolerance'])}</td>"
-                f'<td><span class="claim-status status-{r["status"]}">{badge[r["status"]]}</span></td>'
-            )
-            body.append(f'<tr id="claim-{self.chapter}-{r["id"]}" class="status-{r["status"]}">{cells}</tr>')
-        return (f'<div class="reproduction-report-wrap mathjax_process" id="report-{self.chapter}">'
-                f"<p>{self._status_html()}</p>"
-                f'<table class="reproduction-report"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table></div>')
-
-    def _status_html(self) -> str:
-        n = self.counts()
-        seed = f", <code>SEED = {self.seed}</code>" if self.seed is not None else ""
-        return (f"<b>Reproduction report</b> ({html.escape(self.chapter)}, scale <code>{self.scale}</code>{seed}): "
-                + ", ".join(f"{v} {k}" for k, v in n.items() if v) + ".")
+        """The report: a one-screen summary (counts, then every row that does not simply pass: id,
+        status, the claim on one line, paper vs ours, the note's first sentence), then the full
+        table in a collapsed block (id, status, claim with its place and note, paper or reference,
+        ours, criterion); a link to a row opens the block (``book/_static/ldpnb.js``)."""
+        return report_html(self.chapter, self.ordered_rows(), scale=self.scale, seed=self.seed)
 
     def finalize(self) -> None:
         """Fill in undeclared rows, save, show the table once, glue the status line; raise on failures
@@ -350,8 +715,16 @@ class Report:
 
 
 def load_reports(directory: str | os.PathLike | None = None) -> dict[str, list[dict[str, Any]]]:
-    """Every ``<chapter>.json`` of the reproduction folder, with the volatile numbers merged back."""
+    """Every ``<chapter>.json`` of the reproduction folder, with the volatile numbers merged back.
+
+    Raises ``FileNotFoundError`` (naming it) when the folder does not exist, ``NotADirectoryError``
+    when it is a file: a summary must not show "no chapters" for a wrong path.  A row written
+    before the statistics layer (without its keys) gets them empty."""
     d = Path(directory) if directory is not None else build_dir() / "reproduction"
+    if not d.exists():
+        raise FileNotFoundError(f"the reproduction folder {d} does not exist (run the chapters first)")
+    if not d.is_dir():
+        raise NotADirectoryError(f"the reproduction folder {d} is not a folder")
     out: dict[str, list[dict[str, Any]]] = {}
     for p in sorted(d.glob("*.json")):
         if p.name.endswith(".timings.json"):
@@ -361,8 +734,10 @@ def load_reports(directory: str | os.PathLike | None = None) -> dict[str, list[d
             raise ValueError(f"{p}: expected a list of rows")
         vol = load_timings(d).get(p.stem, {}).get("claims", {})
         for r in rows:
-            if set(r) != set(KEYS):
+            if not set(_OLD_KEYS) <= set(r) or not set(r) <= set(KEYS):
                 raise ValueError(f"{p}: row keys {sorted(r)} differ from {sorted(KEYS)}")
+            for k, v in _NEW_DEFAULTS.items():
+                r.setdefault(k, list(v) if isinstance(v, list) else v)
             if r["status"] not in STATUSES:
                 raise ValueError(f"{p}: unknown status {r['status']!r}")
             if r["id"] in vol:
@@ -372,6 +747,9 @@ def load_reports(directory: str | os.PathLike | None = None) -> dict[str, list[d
 
 
 def load_timings(directory: str | os.PathLike | None = None) -> dict[str, dict[str, Any]]:
+    """Every ``<chapter>.timings.json`` of the reproduction folder (an empty dict when it has none)."""
     d = Path(directory) if directory is not None else build_dir() / "reproduction"
+    if not d.is_dir():
+        raise FileNotFoundError(f"the reproduction folder {d} does not exist or is not a folder")
     return {p.name[: -len(".timings.json")]: json.loads(p.read_text(encoding="utf-8"))
             for p in sorted(d.glob("*.timings.json"))}

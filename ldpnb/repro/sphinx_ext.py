@@ -1,6 +1,7 @@
 """Sphinx glue for the book (loaded by jupyter-book through ``sphinx.extra_extensions``).
 
-- **Bibliography labels in author-year form** (``Andrés et al., 2013``), matching the author-year
+- **Bibliography titles as written** in the BibTeX files (no sentence-casing), and **labels in
+  author-year form** (``Andrés et al., 2013``), matching the author-year
   citations of the text (``bibtex_reference_style: author_year``); the default ``alpha`` labels
   (``[ABCP13]``) do not appear anywhere in the prose.  Entries are sorted by author, year, title.
 - **MathJax on every page**: pages whose only maths sits in notebook outputs (the claims in the
@@ -8,14 +9,20 @@
 - **The chapter's ``.py`` source**: the build stages ``book/<name>.py`` under ``_py_sources/``;
   each chapter page gets a ``.py`` entry in its download menu, and its edit and source buttons
   point to the ``.py`` (the source under version control) instead of the paired ``.ipynb``.
+- **Each script once**: the thebe and togglebutton configuration ``<script>`` blocks are registered
+  twice by jupyter-book's extensions, which declared ``THEBE_JS_URL`` twice (a JavaScript error on
+  every page); a script with the same source and body is kept once.
 """
 
 from __future__ import annotations
 
+import codecs
 import re
 import shutil
 from pathlib import Path
 from typing import Any
+
+from ldpnb.contracts import Unchecked, contract
 
 __all__ = ["setup", "author_year_label"]
 
@@ -33,10 +40,9 @@ def _last_names(persons) -> list[str]:
 
 def _plain_latex(text: str) -> str:
     """Decode the LaTeX of a BibTeX field (``P{\\'e}rez`` -> ``Pérez``), braces dropped."""
-    import codecs
 
     try:
-        import latexcodec  # noqa: F401  (registers the codec; a dependency of pybtex)
+        import latexcodec  # noqa: F401, PLC0415 lazy: registers the codec (a dependency of pybtex)
 
         text = codecs.decode(text, "ulatex")
     except Exception:  # pragma: no cover - without latexcodec: drop the accents' markup
@@ -44,6 +50,7 @@ def _plain_latex(text: str) -> str:
     return text.replace("{", "").replace("}", "")
 
 
+@contract(entry=Unchecked("a pybtex Entry", None))
 def author_year_label(entry) -> str:
     """``Warner, 1965``, ``Murakami and Takahashi, 2021``, ``Andrés et al., 2013``."""
     persons = entry.persons.get("author") or entry.persons.get("editor") or []
@@ -63,9 +70,9 @@ def author_year_label(entry) -> str:
 
 
 def _register_pybtex_styles() -> None:
-    from pybtex.plugin import register_plugin
-    from pybtex.style.formatting.unsrt import Style as UnsrtStyle
-    from pybtex.style.labels import BaseLabelStyle
+    from pybtex.plugin import register_plugin  # noqa: PLC0415 lazy: pybtex exists only inside a Sphinx build
+    from pybtex.style.formatting.unsrt import Style as UnsrtStyle  # noqa: PLC0415 lazy: pybtex exists only inside a Sphinx build
+    from pybtex.style.labels import BaseLabelStyle  # noqa: PLC0415 lazy: pybtex exists only inside a Sphinx build
 
     class AuthorYearLabels(BaseLabelStyle):
         def format_labels(self, sorted_entries):
@@ -82,8 +89,18 @@ def _register_pybtex_styles() -> None:
                     yield lab
 
     class AuthorYearStyle(UnsrtStyle):
+        """unsrt with author-year labels, and titles as the BibTeX files write them: unsrt's
+        sentence case lowercased proper nouns ("iterative bayesian update", "python optimal
+        transport") and turned a leading α into a capital Α."""
+
         default_label_style = "ldpnb_authoryear"
         default_sorting_style = "author_year_title"
+
+        def format_title(self, e, which_field, as_sentence=True):
+            from pybtex.style.template import field, sentence  # noqa: PLC0415 lazy: pybtex exists only inside a Sphinx build
+
+            title = field(which_field)
+            return sentence[title] if as_sentence else title
 
     for group, name, cls in (("pybtex.style.labels", "ldpnb_authoryear", AuthorYearLabels),
                              ("pybtex.style.formatting", "ldpnb_authoryear", AuthorYearStyle)):
@@ -125,9 +142,36 @@ def _copy_py_sources(app, exc) -> None:
         shutil.copytree(src, Path(app.outdir) / "_sources", dirs_exist_ok=True)
 
 
+def _script_key(js) -> tuple[str, str]:
+    """(source, inline body) of a page's script entry (a Sphinx ``_JavaScript`` or a plain path)."""
+    if isinstance(js, str):
+        return js, ""
+    attrs = getattr(js, "attributes", {}) or {}
+    return str(getattr(js, "filename", "") or ""), str(attrs.get("body", ""))
+
+
+def _dedupe_scripts(app, pagename: str, templatename: str, context: dict[str, Any], doctree) -> None:
+    """Keep each script once (same source and body): jupyter-book registers its extensions' inline
+    configuration twice."""
+    scripts = context.get("script_files")
+    if not scripts:
+        return
+    seen: set[tuple[str, str]] = set()
+    kept = []
+    for js in scripts:
+        key = _script_key(js)
+        if key in seen:
+            continue
+        seen.add(key)
+        kept.append(js)
+    context["script_files"] = kept
+
+
+@contract(app=Unchecked("the Sphinx application", None))
 def setup(app):
     _register_pybtex_styles()
     app.set_html_assets_policy("always")
     app.connect("html-page-context", _header_buttons, priority=600)
+    app.connect("html-page-context", _dedupe_scripts, priority=900)
     app.connect("build-finished", _copy_py_sources)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}

@@ -6,10 +6,10 @@ from ldpnb.repro.claims import Claim, Printed, claim_table
 
 #: Claim id of each audited mechanism (stable, independent of the registry's order).
 IDS = {
-    "k-RR": "A-GRR", "SUE": "A-SUE", "OUE": "A-OUE", "OLH": "A-OLH", "BLH": "A-BLH", "SS": "A-SS",
+    "GRR": "A-GRR", "SUE": "A-SUE", "OUE": "A-OUE", "OLH": "A-OLH", "BLH": "A-BLH", "SS": "A-SS",
     "geometric": "A-geometric", "Laplace": "A-Laplace", "exponential": "A-exponential",
     "planar geometric": "A-planar-geometric", "planar Laplace": "A-planar-Laplace",
-    "BA (rate-distortion)": "A-BA", "LAP (PRIVIC, padded grid)": "A-LAP-padded",
+    "BA (rate-distortion)": "A-BA", "padded planar Laplace": "A-LAP-padded",
     "watchdog (complete merging)": "A-watchdog-complete", "watchdog (subset merging)": "A-watchdog-subset",
     "ORR": "A-ORR", "SRR": "A-SRR",
     "RS+FD[GRR]": "A-RSFD-GRR", "RS+FD[OUE-z]": "A-RSFD-OUE-z", "RS+FD[SUE-r]": "A-RSFD-SUE-r",

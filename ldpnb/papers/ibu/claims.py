@@ -8,23 +8,39 @@ Conventions of this table:
   closed forms we derive from the paper's matrices are ``source="derived"`` with ``reference``;
 * a printed number is compared with a tolerance of half a unit of its last printed digit
   (:func:`ldpnb.papers.ibu.scoring.rounding_atol`);
-* a value the paper reports from **one run** (Figs. 1, 8, 11) is graded by whether it lies in the central
-  95% interval of our single-run values over many runs (two-sided: 2.5% per tail);
-* "comparable", "similar", "almost the same" are graded by the same relative criterion: the ratio of the
-  largest to the smallest median distance is at most 1.5 at every setting (it can fail at every
-  :math:`\varepsilon`);
-* "improves with :math:`\varepsilon`" allows no rise of a median larger than twice the bootstrap
-  standard error of the difference;
+* every number that comes from random runs is recorded as an :class:`ldpnb.stats.Estimate` and decided
+  with three outcomes (holds, reversed, undecided; :mod:`ldpnb.repro.claims`); the estimators are those
+  of :mod:`ldpnb.stats` (order-statistic intervals of a median, Wilson intervals of a proportion, the BCa
+  bootstrap of a function of several medians, resampling the runs jointly where the estimators were
+  scored on the same reports); an interval over several settings that a claim makes "at every" setting is
+  simultaneous (Bonferroni);
+* a value the paper reports from **one run** (Figs. 1, 8, 11) "reproduces" when the proportion of our
+  single runs below it lies in [0.025, 0.975] (the central 95% of our runs), decided on its Wilson
+  interval;
+* "comparable", "similar", "almost the same" are graded by one relative criterion: the largest of the
+  medians divided by the smallest is at most 1.5 at every setting (it can fail at every
+  :math:`\varepsilon`; a factor 2 is materially not similar, the falsifier of the power);
+* "significantly", "decisively": a factor of at least 2 between the better INV median and IBU's (a factor
+  1, no advantage, is the falsifier); "improves with :math:`\varepsilon`": no median rises by 10% or more
+  from one :math:`\varepsilon` to the next (simultaneous intervals over the steps);
 * IBU is run with the paper's stopping rule :math:`|\Delta\ell| < 10^{-8}` (Algorithm 1; the paper's
-  :math:`\delta` is not printed); rows marked "MLE" grade the certified maximum-likelihood estimate
-  (:math:`\ell(\hat\theta_{MLE}) - \ell \le 10^{-6}`) instead.
+  :math:`\delta` is not printed); rows marked "MLE" grade the maximum-likelihood estimate itself, computed
+  by an interior-point method and certified *on the estimate*: a bound on the EMD between the computed
+  point and the exact MLE (:mod:`ldpnb.papers.ibu.mle`; a gap on :math:`\ell` alone does not bound the
+  estimate where the likelihood is flat). These rows are our extensions: the paper never runs IBU to its
+  maximum.
+
+Decision log.  Criteria changed after a recorded result carry ``changes=`` (:class:`CriterionChange`):
+the third edition's (commit abcf132: F9M·.2 of the locations, F9e.4) and those of the move of the Monte
+Carlo rows to :mod:`ldpnb.stats` (commit a12d4b8), where the kind or the region changed, not only the
+uncertainty recorded with the number.
 """
 
 from __future__ import annotations
 
 from math import exp, log
 
-from ldpnb.repro.claims import Claim, Printed, claim_table
+from ldpnb.repro.claims import Claim, CriterionChange, Printed, claim_table
 
 __all__ = ["CLAIMS", "PRINTED"]
 
@@ -49,55 +65,129 @@ _PANELS = {"a": ("geometric", "ages"), "b": ("geometric", "locations"), "c": ("L
 _ALPHA = exp(-0.05)
 _K2_EXACT = (1 + _ALPHA**2) / (1 - _ALPHA) ** 2 - 1  # Prop. 7.2 at k = 2, theta = (1, 0), eps_g = 0.05 (x 1/n)
 _CMP = 1.5  # "comparable", "similar", "almost the same": max/min of the medians at most 1.5
+_STEP = 0.1  # "improves with eps": no median rises by 10% or more from one eps to the next
 #: Rows graded on many runs (1,000 INV runs, the certified MLE of many runs, medians of 100 runs): the smoke
-#: scale (3 runs, one MLE run, 60 INV runs) cannot grade them, so they are evaluated at book and paper scale.
+#: scale (10 runs, 60 INV runs) cannot grade them, so they are evaluated at book and paper scale.
 _MANY_RUNS = ("book", "paper")
+
+#: The commit that moved the Monte Carlo rows to ldpnb.stats (phase B of issue #36), named by the decision
+#: log of every row whose criterion it changed after a recorded result; None until that commit exists
+#: (the log entries below are declared with it, in the commit that follows).
+_PHASE_B: tuple[str, str] | None = ("a12d4b8", "2026-11-28")
+_THIRD = ("abcf132", "2026-11-28")  # the third edition's claims commit (issue #36, phase A)
+
+
+def _log(was: dict, reason: str, seen: str = "book") -> tuple[CriterionChange, ...]:
+    """The decision-log entry of a criterion changed by the phase-B commit (:data:`_PHASE_B`)."""
+    if _PHASE_B is None:
+        return ()
+    return (CriterionChange(*_PHASE_B, seen, was, reason),)
+
+
+_RISES = {"kind": "holds", "rule": "all(rises <= thresholds)"}
+_RISES_WHY = ("was: no median rises by more than 2 bootstrap standard errors of the step (a test that only "
+              "fails when a rise is resolved, and passes more easily with fewer runs); now every step's ratio "
+              "of medians is decided with simultaneous intervals against a 10% rise. Seen: every step within "
+              "its 2 SE at book and paper scale.")
 
 
 def _fig9(lab: str) -> list[Claim]:
     mech, data = _PANELS[lab]
     w = f"Sec. 7.3, Fig. 9({lab})"
     rows = [
-        Claim(f"F9{lab}.1", f"Fig. 9({lab}), {data}, {mech}: IBU outperforms INV-N and INV-P (median EMD below the "
-                            "better INV median at every $\\varepsilon_g$ of the lower half of the grid)",
+        Claim(f"F9{lab}.1", f"Fig. 9({lab}), {data}, {mech}: IBU outperforms INV-N and INV-P (the better INV median "
+                            "minus IBU's is above 0 at every $\\varepsilon_g$ of the lower half of the grid)",
               source="paper", paper=Printed("IBU outperforms INV-N and INV-P", w), kind="order",
-              relation="IBU < INV"),
+              relation="IBU < INV", tie=0.0,
+              note="The difference of medians min(INV-N, INV-P) − IBU at each εg, with a BCa bootstrap interval "
+                   "resampling the runs (the three estimators score the same reports), simultaneous over the "
+                   "εg (Bonferroni)."),
         Claim(f"F9{lab}.2", f"Fig. 9({lab}): ... significantly at the strongest privacy: min(INV)/IBU of the medians "
                             "at the smallest $\\varepsilon_g$ is at least 2",
               source="paper", paper=Printed("IBU significantly outperforms the other methods", "Abstract; " + w),
-              kind="range", lower=2.0, one_sided=True,
-              note="'significantly', 'decisively' (Sec. 1) read as a factor of at least 2; one-sided, as the claim."),
-        Claim(f"F9{lab}.3", f"Fig. 9({lab}): IBU is never worse than INV (largest IBU / min(INV) ratio of the medians "
-                            "over the grid at most 1.1)",
+              kind="range", lower=2.0, one_sided=True, domain=(0, None), effect=1.0,
+              note="'significantly', 'decisively' (Sec. 1) read as a factor of at least 2; one-sided, as the claim. "
+                   "Ratio of medians with a BCa bootstrap interval resampling the runs jointly; falsifier: a "
+                   "factor 1 (no advantage)."),
+        Claim(f"F9{lab}.3", f"Fig. 9({lab}): IBU is never worse than INV (IBU / min(INV) of the medians at most 1.1 "
+                            "at every $\\varepsilon_g$ of the grid)",
               source="paper", paper=Printed("IBU outperforms INV-N and INV-P", w), kind="range", upper=1.1,
-              one_sided=True, note="1.1 allows the Monte Carlo noise of the medians where the three meet."),
+              one_sided=True, domain=(0, None), effect=0.4,
+              note="1.1 allows a tie where the three meet. Ratios of medians with BCa bootstrap intervals, "
+                   "simultaneous over the εg; falsifier: IBU 1.5 times worse."),
         Claim(f"F9{lab}.5", f"Fig. 9({lab}): the estimation quality of all methods improves with $\\varepsilon_g$ "
-                            "(no median rises by more than 2 bootstrap standard errors of the step)",
+                            "(no median of IBU, INV-N or INV-P rises by 10% or more from one $\\varepsilon_g$ to the "
+                            "next)",
               source="paper", paper=Printed("the estimation quality of all methods improves with larger values of "
-                                            "εg", "Sec. 7.3"), kind="holds", rule="all(rises <= thresholds)"),
+                                            "εg", "Sec. 7.3"), kind="order", relation="next <= previous", tie=0.0,
+              rtol=_STEP,
+              note="Medians with order-statistic intervals, simultaneous over the εg and the estimators "
+                   "(Bonferroni); the settings are independent runs, so each step's difference combines the two "
+                   "intervals (ldpnb.stats.difference_of).",
+              changes=_log(_RISES, _RISES_WHY)),
     ]
     if data == "locations":
         rows.append(Claim(f"F9{lab}.4", f"Fig. 9({lab}): the gap closes at weak privacy: max/min of the three medians "
                                         "at $\\varepsilon_g = 6$/km at most 1.2",
                           source="paper", paper=Printed("IBU outperforms INV-N and INV-P, especially when εg is small",
-                                                        w), kind="range", upper=1.2, one_sided=True))
+                                                        w), kind="range", upper=1.2, one_sided=True, domain=(1, None),
+                          effect=0.3,
+                          note="BCa bootstrap interval of the ratio of the largest to the smallest median (same "
+                               "runs); falsifier: a factor 1.5."))
+    else:
+        rows.append(Claim(f"F9{lab}.4", f"Fig. 9({lab}): the advantage is largest at strong privacy: min(INV)/IBU of "
+                                        "the medians at the largest $\\varepsilon_g$ (0.3 per year) is at most 3/4 of "
+                                        "its value at the smallest (0.01)",
+                          source="paper", paper=Printed("IBU outperforms INV-N and INV-P, especially when εg is small",
+                                                        w), kind="range", upper=0.75, one_sided=True,
+                          domain=(0, None), effect=0.25,
+                          expect="diverges" if lab == "e" else "pass",
+                          note="'Especially' read as: the factor shrinks by at least a quarter over the paper's range "
+                               "(the age grid does not reach the weak noise at which the three meet, unlike the "
+                               "locations' F9·.4). Added in the third edition (audit 4, missing claim 4) before "
+                               "the ratio was computed. BCa bootstrap interval (the two εg are independent runs, "
+                               "resampled jointly by index); falsifier: a factor 1 (no shrinking)." + (
+                                   " Decision log: declared expect='pass' for all three age panels; the first "
+                                   "book-scale run gave 0.35 (a), 0.57 (c) and 1.09 (e): under the exponential "
+                                   "mechanism IBU's advantage does not shrink over 0.01-0.3 per year. The "
+                                   "expectation of (e) is now 'diverges'; the criterion is unchanged."
+                                   if lab == "e" else ""),
+                          changes=(CriterionChange(*_THIRD, "book", {"kind": "range", "upper": 0.75, "expect": "pass"},
+                                                   "expectation changed from pass to diverges after the first "
+                                                   "book-scale run (0.35, 0.57, 1.09 for a, c, e): the exponential "
+                                                   "mechanism's ratio is above 1; criterion unchanged"),)
+                          if lab == "e" else ()))
     return rows
 
 
 def _fig9_mle(lab: str) -> list[Claim]:
     mech, data = _PANELS[lab]
     w = f"Sec. 7.3, Fig. 9({lab}); the MLE IBU computes (Sec. 3.2)"
-    gap = data == "locations"
+    ages = data == "ages"
+    history = () if ages else (
+        CriterionChange(*_THIRD, "book", {"kind": "range", "lower": 2.0, "expect": "diverges"},
+                        "relabelled as our extension and restated as 'below 2' (expect pass) after the first "
+                        "edition had measured 1.75, 1.67, 1.26 (b, d, f): a threshold read after the result, "
+                        "presented as a finding"),
+        *_log({"kind": "range", "upper": 2.0, "expect": "pass"},
+              "restated as the paper's factor 2 applied to the MLE, the first edition's criterion and "
+              "expectation, graded with the ratio's interval: 'below 2' was chosen after the result"),
+    )
     return [
         Claim(f"F9M{lab}.1", f"Fig. 9({lab}) at the certified MLE: the MLE outperforms INV-N and INV-P at every "
-                             "$\\varepsilon_g$ of the lower half (medians)",
-              source="extension", where=w, kind="order", relation="MLE < INV", scales=_MANY_RUNS),
-        Claim(f"F9M{lab}.2", f"Fig. 9({lab}) at the certified MLE: min(INV)/MLE of the medians at the smallest "
-                             "$\\varepsilon_g$ is at least 2 (F9{lab}.2 with IBU run to its maximum)",
-              source="paper", paper=Printed("IBU significantly outperforms the other methods", "Abstract; " + w),
-              kind="range", lower=2.0, one_sided=True, expect="diverges" if gap else "pass", scales=_MANY_RUNS,
-              note=("On the locations the factor 2 at $\\varepsilon_g = 0.2$ comes from stopping early: the "
-                    "certified MLE beats INV there by less (measured in the chapter)." if gap else "")),
+                             "$\\varepsilon_g$ of the lower half (the better INV median minus the MLE's above 0)",
+              source="extension", where=w, kind="order", relation="MLE < INV", tie=0.0, scales=_MANY_RUNS,
+              note="As F9·.1, on the runs whose MLE is computed (resampled jointly)."),
+        Claim(f"F9M{lab}.2", f"Fig. 9({lab}) at the certified MLE, the paper's 'significantly' (row F9{lab}.2): "
+                             "min(INV)/MLE of the medians at the smallest $\\varepsilon_g$ is at least 2",
+              source="extension", where=w, kind="range", lower=2.0, one_sided=True, domain=(0, None), effect=1.0,
+              scales=_MANY_RUNS, expect="pass" if ages else "diverges",
+              note="The paper runs IBU with its stopping rule only; this row applies its factor 2 to the MLE. "
+                   + ("" if ages else "Expected to diverge since the first edition (1.75, 1.67, 1.26 for b, d, f): "
+                      "part of the factor 2 of IBU under the paper's rule (row F9" + lab + ".2) comes from stopping "
+                      "early. ") + "Ratio of medians with a BCa bootstrap interval resampling the runs jointly; "
+                   "falsifier: a factor 1.",
+              changes=history),
     ]
 
 
@@ -106,15 +196,20 @@ def _ldp(fig: str, lab: str, what: str, expect: str = "pass", note: str = "") ->
     said = {"10": "the differences in the performance of estimators are not substantial",
             "12": "INV-N, INV-P, and IBU exhibit almost the same estimation quality"}[fig]
     return [
-        Claim(f"F{fig}{lab}.1", f"Fig. {fig}({lab}), {what}: the three estimators are comparable (largest max/min of "
-                                f"the three medians over $\\varepsilon$ at most {_CMP})",
+        Claim(f"F{fig}{lab}.1", f"Fig. {fig}({lab}), {what}: the three estimators are comparable (max/min of the three "
+                                f"medians at most {_CMP} at every $\\varepsilon$)",
               source="paper", paper=Printed(said, where), kind="range", upper=_CMP, one_sided=True, expect=expect,
-              scales=_MANY_RUNS,
-              note=note or "The same relative criterion as T19 ('similar'); a ratio of medians is >= 1."),
+              scales=_MANY_RUNS, domain=(1, None), effect=0.5,
+              note=(note + " " if note else "") + "The same relative criterion as T19 ('similar'). BCa bootstrap "
+                   "intervals of max/min at each ε (the three estimators score the same runs), simultaneous over "
+                   "the ε: holds when every upper end is at most 1.5, reversed when a lower end is above it; "
+                   "falsifier: a factor 2."),
         Claim(f"F{fig}{lab}.2", f"Fig. {fig}({lab}): all estimators improve with $\\varepsilon$ (no median rises by "
-                                "more than 2 bootstrap standard errors of the step)",
+                                "10% or more from one $\\varepsilon$ to the next)",
               source="paper", paper=Printed("the estimation quality of all methods improves", where),
-              kind="holds", rule="all(rises <= thresholds)"),
+              kind="order", relation="next <= previous", tie=0.0, rtol=_STEP,
+              note="As F9·.5: medians with simultaneous order-statistic intervals.",
+              changes=_log(_RISES, _RISES_WHY)),
     ]
 
 
@@ -185,11 +280,31 @@ CLAIMS = claim_table(
           source="paper", paper=Printed("some mechanisms that allow IBU's consistency, such as the one described "
                                         "by (4)", "Sec. 5.1"), kind="holds",
           rule="rank == 3 and dL < 1e-12 and dist > 0.1"),
+    Claim("S5.1c", "Mechanism (12), θ = (0.2, 0.3, 0.5): the MLE never converges to θ: with infinite data "
+                   "($q = \\theta M$) IBU from the uniform start reaches (0.35, 0.3, 0.35), which fits $q$ exactly "
+                   "($L_1$ distance 0.3 to θ)",
+          source="paper", paper=Printed("the MLE never converges with any amount of noisy data to the true "
+                                        "distribution", "Sec. 5.1, Fig. 5(b)"), kind="holds",
+          rule="fit < 1e-9 and dist_inf > 0.25",
+          note="Added in the third edition (audit 4, missing claim 1). IBU keeps $\\theta_1/\\theta_3$ of its start "
+               "(rows 1 and 3 of mechanism (12) are equal), so from the uniform start it cannot reach θ. The "
+               "Monte Carlo part (the error does not fall with n) is row S5.1d.",
+          changes=_log({"kind": "holds", "rule": "fit < 1e-9 and dist_inf > 0.25 and slope > -0.1"},
+                       "the slope of the Monte Carlo errors moved to its own row S5.1d, graded with its bootstrap "
+                       "interval (a holds rule takes exact numbers only); seen: slope -0.006")),
+    Claim("S5.1d", "Mechanism (12), θ = (0.2, 0.3, 0.5): with $n = 10^3 \\dots 10^6$ reports the mean $L_1$ error of "
+                   "IBU does not fall (log-log slope above −0.1)",
+          source="paper", paper=Printed("the MLE never converges with any amount of noisy data to the true "
+                                        "distribution", "Sec. 5.1, Fig. 5(b)"), kind="range", lower=-0.1,
+          one_sided=True, effect=0.4,
+          note="Slope of log(mean error) against log n, with a BCa bootstrap interval resampling the samples at "
+               "each n; falsifier: the consistent rate −1/2. (Was part of S5.1c's rule.)"),
     Claim("S5.1b", "Mechanism (4): IBU is consistent: the mean $L_1$ error falls as $n^{-1/2}$ (log-log slope "
                    "over $n = 10^3 \\dots 10^6$ in [−0.65, −0.35])",
           source="paper", paper=Printed("mechanisms that allow IBU's consistency, such as the one described by (4)",
-                                        "Sec. 5.1"), kind="range", lower=-0.65, upper=-0.35,
-          note="The band is that of T14 (rate $-1/2$ for a regular MLE, with the Monte Carlo error of the fit)."),
+                                        "Sec. 5.1"), kind="range", lower=-0.65, upper=-0.35, effect=0.15,
+          note="The band is that of T14 (rate $-1/2$ for a regular MLE), decided on the slope's bootstrap "
+               "interval."),
     # ------------------------------------------------------------------ Sec. 4: the mechanisms
     Claim("T25.1", "k-RR (k = 100, ε = 2) and basic Rappor (k = 8, ε = 1) are ε-LDP with a tight level: largest "
                    "|tight ε − ε|",
@@ -221,20 +336,37 @@ CLAIMS = claim_table(
                   "when n ≥ 25 (the lower bound at n = 25)",
           source="paper", paper=Printed("with probability almost one when n ≥ 25", "Sec. 4.4, Fig. 4"),
           kind="range", lower=0.99, upper=1.0, note="'almost one' read as at least 0.99."),
-    Claim("T9.3", "Thm 4.6: the bound is a lower bound: the Monte Carlo frequency of strict concavity is above the "
-                  "bound minus 3 standard errors at every (ε, n) simulated",
+    Claim("T9.3", "Thm 4.6: the bound is a lower bound: at every (ε, n) simulated the probability of strict "
+                  "concavity is at least the bound (within one percentage point)",
           source="paper", paper=Printed("strictly concave with probability at least ∏ max{0, 1 − pⁿ 2^(k−1)}",
-                                        "Thm 4.6"), kind="holds", rule="below == 0 and points > 0"),
+                                        "Thm 4.6"), kind="order", relation="bound <= frequency", tie=0.01,
+          note="Monte Carlo frequencies with Wilson intervals, simultaneous over the points (Bonferroni); the bound "
+               "is exact. Holds when every interval's lower end is at least the bound minus 0.01. (Declared with "
+               "domain=(0, 1) in a12d4b8; the power of an order is computed on the difference of its values, "
+               "to which the values' domain does not apply, so no power was shown: the domain is dropped, the "
+               "region and the status are unchanged.)",
+          changes=_log({"kind": "holds", "rule": "below == 0 and points > 0"},
+                       "was: no frequency below the bound by more than 3 standard errors (a test that can only fail "
+                       "on a resolved violation); seen: 0 of 66 points below")
+          + (CriterionChange("17b17d7", "2026-11-28", "book", {"kind": "order", "relation": "bound <= frequency",
+                                                            "tie": 0.01, "domain": [0.0, 1.0]},
+                             "the domain (0, 1) was applied by the power computation to the difference of the "
+                             "values, so no power was shown; dropped (region, tie and status unchanged)"),)),
     # ------------------------------------------------------------------ Sec. 6: consistency
-    Claim("T13.1", "Thm 6.1 (iii): every channel of the experiments has $|\\mathcal X|$ independent columns (the "
-                   "geo-indistinguishable channels of Fig. 9 at every $\\varepsilon_g$, k-RR on 100 and 280 values, "
-                   "Rappor on 10)",
+    Claim("T13.1", "Thm 6.1 (iii), hence (ii): every channel of the experiments has $|\\mathcal X|$ independent "
+                   "columns (the geo-indistinguishable channels of Fig. 9 at every $\\varepsilon_g$, k-RR on 100 and "
+                   "280 values, Rappor on 10); with every output observed once, $G = M$ and "
+                   "$\\operatorname{rank}[G \\mid 1] = \\operatorname{rank} M$, so the same test exhibits (ii)",
           source="paper", paper=Printed("M has |X| linearly independent columns", "Thm 6.1 (iii)"), kind="holds",
           rule="identifiable == channels and channels > 0"),
-    Claim("T13.2", "Thm 6.1 (ii): for each of these channels some observation set makes $L$ strictly concave "
-                   "(every output observed once; the deciding singular value above $10^3$ machine epsilons)",
-          source="paper", paper=Printed("L(·) is strictly concave for some set of observables", "Thm 6.1 (ii)"),
-          kind="holds", rule="strict == channels and channels > 0 and min_s_ratio > 1000 * 2.220446e-16"),
+    Claim("T13.2", "Thm 6.1 (ii) and Prop. 5.1 on the data: the reports of every run whose MLE a row grades (Fig. 9, "
+                   "lower half of each grid; Fig. 10(a) at ε = 2) make $L$ strictly concave ($\\operatorname{rank}"
+                   "[G \\mid 1] = |\\mathcal X|$ on the observed outputs), so each of those MLEs is unique",
+          source="extension", where="Thm 6.1 (ii), Thm 4.1, Prop. 5.1, with the reports of Sec. 7", kind="holds",
+          rule="strict == runs and runs > 0",
+          note="Third edition: the previous T13.2 exhibited (ii) with $G = M$ (every output observed once), the same "
+               "rank test as T13.1 since $\\operatorname{rank}[M \\mid 1] = \\operatorname{rank} M$ (audit 4, D6); "
+               "that form is now part of T13.1's text. This row asks the question (ii) raises for the data."),
     Claim("T13.3", "Thm 6.1: a channel without $|\\mathcal X|$ independent columns has no such observation set "
                    "(mechanism (12): 500 random observation multisets; the 25 x 16 channel of Sec. 6.4: "
                    "rank $[M \\mid 1] < 25$)",
@@ -248,9 +380,11 @@ CLAIMS = claim_table(
     *[Claim(f"T14.{i}", f"Props. 6.2/6.3: IBU is consistent under {m}: the mean $L_1$ error falls as $n^{{-1/2}}$ "
                         "(log-log slope over $n \\ge 10^3$ in [−0.65, −0.35])",
             source="paper", paper=Printed("converges in probability to the real distribution", w),
-            kind="range", lower=-0.65, upper=-0.35,
-            note="Consistency of a regular MLE: error $\\propto n^{-1/2}$; ±0.15 covers the Monte Carlo error of "
-                 "the fitted slope.")
+            kind="range", lower=-0.65, upper=-0.35, effect=0.15,
+            note="Consistency of a regular MLE: error $\\propto n^{-1/2}$; ±0.15 allows the approach to the "
+                 "asymptotic rate over $n \\ge 10^3$. The slope of log(mean error) against log n is decided on "
+                 "its BCa bootstrap interval (the samples at each n resampled); falsifier: a slope 0.15 outside "
+                 "the band.")
       for i, (m, w) in enumerate([("k-RR (ε = 1)", "Prop. 6.2"), ("the truncated geometric (εg = 0.5)", "Prop. 6.2"),
                                   ("the untruncated geometric (εg = 0.5)", "Prop. 6.3"),
                                   ("basic Rappor (ε = 1)", "Prop. 6.2")], start=1)],
@@ -286,66 +420,158 @@ CLAIMS = claim_table(
     Claim("R7.2b", "Cells of width 0.5 km (north-south, east-west)", source="paper", paper=Printed(0.5, "Sec. 7.2"),
           kind="close", atol=0.05),
     # ------------------------------------------------------------------ Sec. 7.1: Fig. 1
-    Claim("F1.1", "Fig. 1 (ages, geometric εg = 0.05): IBU outperforms INV-N and INV-P: the 95% bootstrap interval "
-                  "of the median paired difference min(INV-N, INV-P) − IBU lies above 0",
+    Claim("F1.1", "Fig. 1 (ages, geometric εg = 0.05): IBU outperforms INV-N and INV-P: the median over the runs of "
+                  "the paired difference min(INV-N, INV-P) − IBU is above 0",
           source="paper", paper=Printed("IBU outperforms the other two methods", "Sec. 7.1, Fig. 1"),
-          kind="holds", rule="ci_low > 0"),
-    Claim("F1.2", "Sec. 7.1: INV-P is closer to the truth than INV-N: the 95% bootstrap interval of the median "
-                  "paired difference EMD(INV-N) − EMD(INV-P) lies above 0 (an interval containing 0 or below it "
-                  "fails)", source="paper",
+          kind="order", relation="IBU < INV", tie=0.0,
+          note="The median of the per-run differences, with its order-statistic interval (distribution-free).",
+          changes=_log({"kind": "holds", "rule": "ci_low > 0"},
+                       "was: the percentile bootstrap interval of the same median above 0 (a chapter-local "
+                       "bootstrap); now the order-statistic interval of ldpnb.stats, decided with three outcomes; "
+                       "seen: 7.2 years [6.4, 8.0]")),
+    Claim("F1.2", "Sec. 7.1: INV-P is closer to the truth than INV-N: the median over the runs of the paired "
+                  "difference EMD(INV-N) − EMD(INV-P) is above 0",
+          source="paper",
           paper=Printed("INV-P is slightly closer to the true distribution than the one produced by INV-N",
-                        "Sec. 7.1"), kind="holds", rule="ci_low > 0"),
+                        "Sec. 7.1"), kind="order", relation="INV-P < INV-N", tie=0.0,
+          note="1,000 runs of INV alone (same reports for INV-N and INV-P); the median of the per-run differences "
+               "with its order-statistic interval.",
+          changes=_log({"kind": "holds", "rule": "ci_low > 0"},
+                       "was: the percentile bootstrap interval of the same median above 0; now the "
+                       "order-statistic interval, three outcomes; seen: 1.97 years [1.75, 2.15]")),
+    Claim("F1.3", "Sec. 1, Fig. 1: the INV methods perform rather poorly, IBU is quite precise (medians over the runs "
+                  "at εg = 0.05: the noisy reports' EMD at least 5 times IBU's; INV-N's and INV-P's at least half "
+                  "of the noisy reports')",
+          source="paper", paper=Printed("the INV methods perform rather poorly, while IBU's estimate is quite precise",
+                                        "Sec. 1, Fig. 1"), kind="range", lower=[5.0, 0.5, 0.5], one_sided=True,
+          domain=(0, None), effect=0.25,
+          note="Added in the third edition (audit 4, missing claim 3). The raw noisy histogram is the reference that "
+               "needs no estimator: 'rather poorly' = removing less than half of its error, 'quite precise' = "
+               "removing at least four fifths. Ratios noisy/IBU, INV-N/noisy, INV-P/noisy of the medians, BCa "
+               "bootstrap intervals resampling the runs jointly, simultaneous over the three. Decision log: the "
+               "thresholds were set after audit 4 reported one run (noisy 9.95, INV-N 10.21, INV-P 8.12, IBU 0.87 "
+               "years), not after the medians.",
+          changes=_log({"kind": "holds", "rule": "ibu <= 0.2 * noisy and invn >= 0.5 * noisy and invp >= 0.5 * noisy"},
+                       "same thresholds (set in abcf132 after audit 4 reported one run), now on ratios of medians "
+                       "with simultaneous intervals instead of bare medians; seen: noisy 9.88, IBU 0.85, INV-N "
+                       "10.28, INV-P 8.65 years")),
     Claim("F1.2s", "Sec. 7.1: ... 'slightly': the median difference is at most a quarter of INV-N's median EMD",
-          source="paper", paper=Printed("slightly closer", "Sec. 7.1"), kind="range", lower=0.0, upper=0.25),
+          source="paper", paper=Printed("slightly closer", "Sec. 7.1"), kind="range", lower=0.0, upper=0.25,
+          effect=0.1,
+          note="median(INV-N − INV-P) / median(INV-N) over the 1,000 runs, BCa bootstrap interval; falsifier: 0.35."),
     # ------------------------------------------------------------------ Sec. 7.2: Fig. 8 (one run in the paper)
-    Claim("F8.1", "Fig. 8(b): the EMD of the noisy distribution, 0.7658 km, lies in our central 95% single-run "
-                  "interval", source="paper", paper=_P["fig8_noisy"], kind="order", relation="q025 <= paper <= q975",
-          scales=_MANY_RUNS),
-    Claim("F8.2", "Fig. 8(d): the EMD of INV-N, 0.7832 km, lies in our central 95% single-run interval",
-          source="paper", paper=_P["fig8_invn"], kind="order", relation="q025 <= paper <= q975",
-          expect="diverges", instead="paper <= q995", scales=_MANY_RUNS,
-          note="The paper's value lies between our 97.5th and 99.5th percentiles (the `instead` rule): a run of "
-               "INV-N worse than the noisy data itself, which happens in a few per cent of our runs. See the "
-               "chapter's Fig. 8 discussion."),
-    Claim("F8.3", "Fig. 8(c): the EMD of INV-P, 0.5862 km, lies in our central 95% single-run interval",
-          source="paper", paper=_P["fig8_invp"], kind="order", relation="q025 <= paper <= q975",
-          scales=_MANY_RUNS),
-    Claim("F8.4", "Fig. 8(e): the EMD of IBU, 0.16995 km, lies in our central 95% single-run interval (the paper's "
-                  "rule with $\\delta = 10^{-8}$ on $\\ell$)", source="paper", paper=_P["fig8_ibu"], kind="order",
-          relation="q025 <= paper <= q975", expect="diverges",
-          instead="min(threshold_medians) <= paper and paper <= max(threshold_medians)",
-          note="IBU's EMD depends on the paper's unprinted threshold δ: over δ from 1e-5 to 1e-9 (on ℓ = L/n) the "
-               "median EMD spans a range that contains the paper's value (the `instead` rule)."),
-    Claim("F8.5", "Sec. 7.2: IBU outperforms both INV; INV-P is better than INV-N (95% bootstrap intervals of the "
-                  "median paired differences INV-P − IBU and INV-N − INV-P both above 0)",
+    Claim("F8.1", "Fig. 8(b): the EMD of the noisy distribution, 0.7658 km, lies in our central 95% (the proportion "
+                  "of our single runs below it is in [0.025, 0.975])", source="paper", paper=_P["fig8_noisy"],
+          kind="range", lower=0.025, upper=0.975, domain=(0, 1), effect=0.02, scales=_MANY_RUNS,
+          note="1,000 runs; Wilson interval of the proportion; falsifier: a value at our 99.5th percentile.",
+          changes=_log({"kind": "order", "relation": "q025 <= paper <= q975"},
+                       "was: the printed value between our 2.5th and 97.5th percentiles (sample quantiles without "
+                       "their error); now the proportion below it with its Wilson interval; seen: 67.8th "
+                       "percentile")),
+    Claim("F8.2", "Fig. 8(d): the EMD of INV-N, 0.7832 km, lies in our central 95% (the proportion of our single "
+                  "runs below it is in [0.025, 0.975])", source="paper", paper=_P["fig8_invn"],
+          kind="range", lower=0.025, upper=0.975, domain=(0, 1), effect=0.02, expect="diverges", scales=_MANY_RUNS,
+          note="1,000 runs; Wilson interval of the proportion. Expected to diverge since the first edition (the "
+               "paper's value between our 97.5th and 99.5th percentiles); the margin is of the order of the Monte "
+               "Carlo error of a 97.5th percentile, which the interval now decides: reversed (diverges) only when "
+               "the whole interval is above 0.975. See the chapter's Fig. 8 discussion.",
+          changes=_log({"kind": "order", "relation": "q025 <= paper <= q975", "instead": "paper <= q995",
+                        "expect": "diverges"},
+                       "the `instead` rule (paper <= q995) was written in the first edition (1c86103) after the "
+                       "outcome and described it; dropped. The proportion below the printed value is decided on "
+                       "its Wilson interval; seen: 98.8th percentile (q975 0.765, q995 0.799)")),
+    Claim("F8.3", "Fig. 8(c): the EMD of INV-P, 0.5862 km, lies in our central 95% (the proportion of our single "
+                  "runs below it is in [0.025, 0.975])", source="paper", paper=_P["fig8_invp"],
+          kind="range", lower=0.025, upper=0.975, domain=(0, 1), effect=0.02, scales=_MANY_RUNS,
+          note="1,000 runs; Wilson interval of the proportion.",
+          changes=_log({"kind": "order", "relation": "q025 <= paper <= q975"},
+                       "was: sample quantiles without their error; now the proportion with its Wilson interval; "
+                       "seen: 89th percentile")),
+    Claim("F8.4", "Fig. 8(e): the EMD of IBU, 0.16995 km, lies in our central 95% (the proportion of our single runs "
+                  "of IBU, the paper's rule with $\\delta = 10^{-8}$ on $\\ell$, below it is in [0.025, 0.975])",
+          source="paper", paper=_P["fig8_ibu"], kind="range", lower=0.025, upper=0.975, domain=(0, 1),
+          effect=0.02, expect="diverges", scales=_MANY_RUNS,
+          note="Runs of Fig. 9(b) at εg = 1 and further runs of IBU on the first reports of the INV runs, decided "
+               "on the Wilson interval. IBU's EMD depends on the paper's unprinted threshold δ; the threshold "
+               "sweep of the chapter (Fig. 'stopping rule') shows the median EMD over δ from 1e-5 to 1e-9, a "
+               "description, not a test.",
+          changes=_log({"kind": "order", "relation": "q025 <= paper <= q975",
+                        "instead": "min(threshold_medians) <= paper and paper <= max(threshold_medians)",
+                        "expect": "diverges"},
+                       "the `instead` rule (the paper's value within the span of the threshold sweep's medians, "
+                       "0.135-0.240 km) could hardly fail (audit 4, D4); dropped, the sweep is described in the "
+                       "text. Seen: the paper's value below all 100 of our runs")),
+    Claim("F8.5", "Sec. 7.2: IBU outperforms both INV; INV-P is better than INV-N (medians of the paired differences "
+                  "INV-P − IBU and INV-N − INV-P over the runs both above 0)",
           source="paper", paper=Printed("IBU method outperforms both INV-N and INV-P. Observe also that INV-P is "
-                                        "better than INV-N", "Sec. 7.2"), kind="holds",
-          rule="ci_low_ibu > 0 and ci_low_inv > 0"),
+                                        "better than INV-N", "Sec. 7.2"), kind="order",
+          relation="IBU < INV-P < INV-N", tie=0.0,
+          note="The 100 runs of Fig. 9(b) at εg = 1; order-statistic intervals of the two medians of differences, "
+               "each at 97.5% (Bonferroni over the two).",
+          changes=_log({"kind": "holds", "rule": "ci_low_ibu > 0 and ci_low_inv > 0"},
+                       "was: percentile bootstrap intervals (chapter-local) of the same medians; now "
+                       "order-statistic intervals, Bonferroni over the two, three outcomes; seen: lower ends 0.27 "
+                       "and 0.16 km")),
+    Claim("F8.7", "Fig. 8: other readings of the setting do not explain the printed values better: with the "
+                  "planar geometric kernel renormalised on the grid (instead of clamped to its border) and with the "
+                  "planar Laplace mechanism, our median noisy EMD is further from the paper's 0.7658 km than with "
+                  "the clamped geometric mechanism",
+          source="extension", where="Sec. 7.2, Fig. 8(b); the truncation the paper does not specify",
+          kind="range", lower=0.0, one_sided=True, scales=_MANY_RUNS,
+          note="Added in the third edition (audit 4, D4: the chapter named these readings without computing them); "
+               "criterion fixed before they were computed. The noisy EMD depends on the mechanism and the data "
+               "only, so it is the value that pins the setting. Graded on the two differences |median − 0.7658| "
+               "(other reading) − |median − 0.7658| (ours), BCa bootstrap intervals over the independent runs of "
+               "each reading, simultaneous over the two: holds when both lower ends are above 0.",
+          changes=_log({"kind": "holds", "rule": "d_ours < d_renorm and d_ours < d_laplace"},
+                       "same comparison, now with the differences' bootstrap intervals (three outcomes); seen: "
+                       "offsets 0.0016 (ours), 0.196 (renormalised), 0.0066 km (Laplace)")),
     # ------------------------------------------------------------------ Sec. 7.3: Fig. 9
     *[c for lab in "abcdef" for c in _fig9(lab)],
     *[c for lab in "abcdef" for c in _fig9_mle(lab)],
     Claim("ST.1", "The paper's stopping rule stops earlier under the strongest noise: median number of updates at "
                   "$\\varepsilon_g = 0.01$ below that at $\\varepsilon_g = 0.15$ (Fig. 9(a))",
           source="extension", where="Algorithm 1 (stopping rule), Fig. 9(a)", kind="order",
-          relation="iter_001 < iter_015"),
+          relation="iter_001 < iter_015", tie=1.0,
+          note="Medians of the update counts with order-statistic intervals (independent runs); a tie within one "
+               "update."),
     Claim("ST.2", "Early stopping regularises: at $\\varepsilon_g = 0.01$ on the ages (Fig. 9(a, c, e)) the median EMD "
                   "where the paper's rule stops is below the median EMD of the certified MLE",
-          source="extension", where="Algorithm 1, Fig. 9(a, c, e)", kind="order", relation="stop < MLE"),
+          source="extension", where="Algorithm 1, Fig. 9(a, c, e)", kind="order", relation="stop < MLE", tie=0.0,
+          note="Difference of the medians (same runs), BCa bootstrap intervals simultaneous over the three "
+               "panels."),
     Claim("CONV", "Every IBU run of Figs. 9-12 stops by the paper's rule before max_iter = 20,000, and every MLE run "
-                  "is certified (gap ≤ 1e-6)",
-          source="invariant", where="Algorithm 1; the certificate of ldpnb.estimators.ibu", kind="holds",
-          rule="capped == 0 and uncertified == 0 and runs > 0"),
+                  "is certified (the interior-point method converged to a gap ≤ 1e-13 nats per report and the "
+                  "bound on its distance to the exact MLE is finite)",
+          source="invariant", where="Algorithm 1; ldpnb.estimators._certify", kind="holds",
+          rule="capped == 0 and uncertified == 0 and runs > 0",
+          note="Third edition: 'certified' was a gap of 1e-6 on ℓ, which does not bound the estimate (audit 4, D2)."),
+    Claim("CERT", "The MLE is certified on what the rows use: in every setting where it is computed, the certified "
+                  "bound on the EMD between each computed MLE and the exact MLE is at most 1% of the median MLE EMD "
+                  "(so every median, ratio and comparison of MLE EMDs is exact to 1%)",
+          source="invariant", where="ldpnb.estimators._certify (strong concavity on the face of the simplex)",
+          kind="holds", rule="max_rel <= 0.01 and settings > 0",
+          note="Third edition (audit 4, D2: a gap of 1e-6 on ℓ left the EMD 5-6% low where the likelihood is flat). "
+               "The 1% was fixed after a pilot of 10 runs per setting at the flattest settings (largest ratio 0.3%)."),
+    Claim("MLEx", "An independent algorithm agrees: EM accelerated by SQUAREM, run to a gap of 1e-10, lands within "
+                  "0.1% (EMD) of the interior-point MLE, and within the sum of the two points' certified bounds, on "
+                  "the first runs of the flattest settings (Fig. 9(a) εg = 0.01, Fig. 9(b) 0.2/km)",
+          source="invariant", where="Algorithm 1 (EM) against ldpnb.estimators._certify", kind="holds",
+          rule="violations == 0 and max_rel <= 1e-3 and runs > 0",
+          note="Third edition (audit 4, D2). A pilot on 6 and 3 runs gave relative differences of 1e-4 or less."),
     # ------------------------------------------------------------------ Secs. 7.4, 7.5: Figs. 10-12
     *_ldp("10", "a", "ages, k-RR"),
     *_ldp("10", "b", "locations, k-RR"),
     Claim("F11a", "Fig. 11(a): IBU estimates the binomial well (Rappor, ε = 0.5, n = 1e5): the median EMD of IBU is "
                   "at most a tenth of the EMD of the uniform guess",
           source="paper", paper=Printed("IBU to estimate the original distributions", "Sec. 7.5, Fig. 11(a)"),
-          kind="range", upper=0.1, one_sided=True,
-          note="IBU recovers at least 90% of the distance between the uninformed guess and the truth."),
+          kind="range", upper=0.1, one_sided=True, domain=(0, None), effect=0.1,
+          note="IBU recovers at least 90% of the distance between the uninformed guess and the truth. Ratio of the "
+               "medians over the runs (same inputs), BCa bootstrap interval; falsifier: 0.2."),
     Claim("F11b", "Fig. 11(b): IBU puts about zero mass outside {3, 4, 5, 6} (median over the runs at most 0.05)",
           source="paper", paper=Printed("assigns probability zero outside this range", "Sec. 7.5, Fig. 11(b)"),
-          kind="range", upper=0.05, one_sided=True),
+          kind="range", upper=0.05, one_sided=True, domain=(0, 1), effect=0.05,
+          note="Median over the runs with its order-statistic interval; falsifier: 0.1 outside."),
     *_ldp("12", "a", "Rappor, binomial inputs", expect="diverges",
           note="At weak noise INV-N falls behind IBU by more than 'almost the same' allows (measured in the "
                "chapter)."),
@@ -356,13 +582,19 @@ CLAIMS = claim_table(
     Claim("T19", "Sec. 7.6: k-RR at ε = 2 and the geometric mechanism at εg = 0.05 give similar IBU utility on the "
                  "ages (max/min of the median EMDs of Figs. 10(a) and 9(a) at most 1.5; the paper's rule)",
           source="paper", paper=Printed("similar statistical utility ... when IBU is used", "Sec. 7.6"),
-          kind="range", upper=_CMP, one_sided=True, expect="diverges",
+          kind="range", upper=_CMP, one_sided=True, expect="diverges", domain=(1, None), effect=0.5,
           note="Geometric IBU is several times better than k-RR IBU where the paper's rule stops; the ratio "
-               "depends on the unprinted threshold (see the chapter's threshold table)."),
-    Claim("T19M", "Sec. 7.6 at the certified MLE: max/min of the median EMDs at most 1.5",
-          source="paper", paper=Printed("similar statistical utility ... when IBU is used", "Sec. 7.6"),
-          kind="range", upper=_CMP, one_sided=True, expect="diverges",
-          note="At the MLE the geometric mechanism is still better than k-RR by more than the factor 1.5."),
+               "depends on the unprinted threshold (see the chapter's threshold table). Ratio of two independent "
+               "medians, BCa bootstrap interval; falsifier: a factor 1 (equal)."),
+    Claim("T19M", "Sec. 7.6 at the certified MLE: max/min of the median EMDs of k-RR at ε = 2 and the geometric "
+                  "mechanism at εg = 0.05 (ages) at most 1.5",
+          source="extension", where="Sec. 7.6, Figs. 10(a), 9(a); the MLE IBU computes (Sec. 3.2)",
+          kind="range", upper=_CMP, one_sided=True, expect="diverges", domain=(1, None), effect=0.5,
+          note="The paper's 'similar' at the MLE, our extension (the paper runs its stopping rule only; was labelled "
+               "a paper claim). Ratio of two independent medians with a BCa bootstrap interval. At the paper's 100 "
+               "runs per setting the third edition measured 1.557 [1.41, 1.70], undecided (audit 4, D1); the runs "
+               "of these two settings are raised to decide it (a size change, decided before the result; the "
+               "expectation is the third edition's)."),
     Claim("P7.1a", "Prop. 7.1 at k = 100, ε = 2: the bound $((e^2 + 99)/(e^2 - 1))^2/n$", source="paper",
           paper=_P["krr_bound"], kind="close", atol=0.005, expect="diverges", instead="abs(ours - 277.28) <= 0.005",
           note="A misprint: the formula gives 277.28/n."),
@@ -392,20 +624,44 @@ CLAIMS = claim_table(
     Claim("P7.2k2", "Prop. 7.2 at k = 2, εg = 0.05, θ = (1, 0): the Monte Carlo INV error (n = 1,000, 20,000 runs) "
                     "equals the closed form $\\beta^2(1+\\alpha^2) - 1$ (x 1/n) within 3 standard errors, an order of "
                     "magnitude below the bound 7818.55",
-          source="derived", reference=_K2_EXACT, kind="close", atol=0.001, z=3.0,
+          source="derived", reference=_K2_EXACT, kind="close", rtol=0.05,
           where="closed form of the 2 x 2 inverse (Sec. 7.6)",
-          note="The reference is $\\beta^2(1+\\alpha^2) - 1$ at α = e^(−0.05)."),
-    Claim("P7.3", "Exact INV squared error equals Monte Carlo, k-RR k = 10, ε = 1, n = 1,000 (4,000 runs)",
+          note="The reference is $\\beta^2(1+\\alpha^2) - 1$ at α = e^(−0.05). The Monte Carlo mean with its "
+               "normal interval (standard error of 20,000 runs) must lie within 5% of it.",
+          changes=_log({"kind": "close", "target": _K2_EXACT, "atol": 0.001, "rtol": 0.0, "z": 3.0},
+                       "was: within 3 standard errors (the deprecated z rule, which passes more easily with fewer "
+                       "runs); now the interval within 5%, the same width at 20,000 runs; seen: 796.8 (se 8)")),
+    Claim("P7.3", "Exact INV squared error equals Monte Carlo, k-RR k = 10, ε = 1, n = 1,000 (4,000 runs): the ratio Monte Carlo / "
+                  "exact is within 5% of 1",
           source="invariant", where="E‖v−θ‖² = (Σ_z π_z ‖r_z‖² − ‖θ‖²)/n (Sec. 7.6)", kind="close",
-          reference=0.0, atol=0.0, z=3.0, note="ours = Monte Carlo − exact, graded against 3 standard errors."),
-    Claim("P7.4", "Exact INV squared error equals Monte Carlo, geometric k = 20, εg = 0.3, n = 2,000 (4,000 runs)",
+          reference=1.0, atol=0.05, effect=0.05,
+          note="The Monte Carlo mean's normal interval (its standard error over 4,000 runs), divided by the exact "
+               "value.",
+          changes=_log({"kind": "close", "target": 0.0, "atol": 0.0, "rtol": 0.0, "z": 3.0},
+                       "was: Monte Carlo − exact within 3 standard errors (the deprecated z rule: no tolerance, so "
+                       "it passes more easily with fewer runs); now the ratio's interval within 5% of 1")),
+    Claim("P7.4", "Exact INV squared error equals Monte Carlo, geometric k = 20, εg = 0.3, n = 2,000 (4,000 runs): the ratio Monte Carlo / "
+                  "exact is within 5% of 1",
           source="invariant", where="E‖v−θ‖² = (Σ_z π_z ‖r_z‖² − ‖θ‖²)/n (Sec. 7.6)", kind="close",
-          reference=0.0, atol=0.0, z=3.0, note="ours = Monte Carlo − exact, graded against 3 standard errors."),
+          reference=1.0, atol=0.05, effect=0.05,
+          note="The Monte Carlo mean's normal interval (its standard error over 4,000 runs), divided by the exact "
+               "value.",
+          changes=_log({"kind": "close", "target": 0.0, "atol": 0.0, "rtol": 0.0, "z": 3.0},
+                       "was: Monte Carlo − exact within 3 standard errors (the deprecated z rule: no tolerance, so "
+                       "it passes more easily with fewer runs); now the ratio's interval within 5% of 1")),
     # ------------------------------------------------------------------ Sec. 8: likely subsets
     Claim("T22", "Prop. 8.2: every element of $\\mathcal X$ outside $[x_{min}, x_{max}]$ is unlikely (Def. 2, exact "
                  "dominance test)", source="paper",
           paper=Printed("[x_min, x_max] ∩ X is a likely subset", "Prop. 8.2, Fig. 13"), kind="holds",
           rule="unlikely == outside and outside > 0"),
+    Claim("T22b", "Sec. 8.2: the geometric, Laplace and exponential mechanisms on the integers satisfy Prop. 8.2's "
+                  "condition $M_{xz} > M_{x'z}$ whenever $|x - z| < |x' - z|$ (every pair of a window) and, for six "
+                  "reports of each, every element outside $[x_{min}, x_{max}]$ is unlikely (exact dominance)",
+          source="paper", paper=Printed("Many classical mechanisms such as the geometric, Laplace, and exponential "
+                                        "mechanisms satisfy this property", "Sec. 8.2"), kind="holds",
+          rule="violations == 0 and pairs > 0 and unlikely == outside and outside > 0",
+          note="Added in the third edition (audit 4, missing claim 2): T22 exercises the geometric mechanism only. "
+               "The mechanisms are the untruncated ones of Sec. 8, on a window of the integers."),
     Claim("T21.1", "Thm 8.2: IBU on the likely subset and on $\\mathcal X$ (5,000 Adult ages, untruncated geometric "
                    "εg = 0.1, the same number of updates from the uniform start) reach the same $\\ell$ (|Δℓ| < 1e-8), and at the "
                    "subset's estimate no element outside it would raise the likelihood ($r_x < 1$ outside)",
@@ -414,19 +670,30 @@ CLAIMS = claim_table(
     Claim("T21.2", "Lemma 8.1: an MLE gives the unlikely elements probability 0 (IBU's mass outside the likely "
                    "subset after the updates of T21.1)", source="paper",
           paper=Printed("θ̂_x' = 0 for every unlikely x'", "Lemma 8.1"), kind="holds", rule="mass < 1e-40"),
-    Claim("T21.3", "Sec. 8: running IBU on the likely subset is faster (CPU time, same number of updates)",
+    Claim("T21.3", "Sec. 8: on the likely subset IBU obtains the MLE more efficiently: to the same certificate "
+                   "(gap ≤ 1e-4; 5,000 Adult ages, untruncated geometric εg = 0.1, window of 4,101 integers) it needs "
+                   "no more updates than on the whole window, so its work (entries of $G$ times updates) is at most "
+                   "the size ratio of the full run's",
           source="paper", paper=Printed("we can efficiently obtain an MLE via IBU", "Sec. 8"), kind="order",
-          relation="subset < full", volatile=True),
+          relation="updates_subset <= updates_full",
+          note="Third edition (audit 4, D6): was the CPU time on a 20 times smaller matrix (it could not "
+               "realistically fail, and as a timing it showed no value). The cost of an update is proportional to "
+               "the entries of $G$, so the saving hinges on the number of updates, which can go either way; the CPU "
+               "times are given in the chapter."),
     Claim("T24", "Prop. 8.4: under k-RR the reported values are a likely subset: IBU on them and on $\\mathcal X$ "
                  "(the setting of T24t, 100 updates each) reach the same $\\ell$; the unreported values get "
                  "probability about 0",
           source="paper", paper=Printed("X′ is a likely subset of X", "Prop. 8.4"), kind="holds",
           rule="dl < 1e-9 and mass < 1e-40"),
-    Claim("T24t", "Sec. 8.4: the k-RR likely subset reduces IBU's time when the reports occupy few cells "
-                  "(7,000 cells of 0.1 km over the Manhattan box, 1,000 real check-ins, ε = 8; CPU time)",
+    Claim("T24t", "Sec. 8.4: the k-RR likely subset reduces IBU's computation when the reports occupy few cells "
+                  "(7,000 cells of 0.1 km over the Manhattan box, 1,000 real check-ins, ε = 8): to the same "
+                  "certificate (gap ≤ 1e-6) IBU on the reported cells needs no more updates than on all cells",
           source="paper", paper=Printed("the noisy dataset may be distributed over only a small number of cells, "
                                         "hence reducing the computation time of IBU", "Sec. 8.4"),
-          kind="order", relation="subset < full", volatile=True),
+          kind="order", relation="updates_subset <= updates_full",
+          note="Third edition (audit 4, D6): was the CPU time on an 8 times smaller matrix (could not realistically "
+               "fail; no value shown). The work per update is proportional to the entries of $G$; the CPU times are "
+               "given in the chapter."),
     Claim("T24u", "On the Manhattan data of Sec. 7.2 (98,061 check-ins in our copy) the k-RR likely subset is the "
                   "whole grid for ε ≤ 8 (expected fraction of reported cells ≥ 0.99 at 0.5, 0.25 and 0.1 km cells)",
           source="extension", where="Sec. 8.4 with the data of Sec. 7.2", kind="range", lower=0.99, upper=1.0),

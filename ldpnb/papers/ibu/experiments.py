@@ -10,9 +10,10 @@ reports by
   \delta` on the normalised log-likelihood :math:`\ell = L/n` (the paper states the rule on
   :math:`L`; its :math:`\delta` is not printed), and the certified optimality gap
   :math:`\log\max_x r_x` of the iterate where it stops;
-* the **maximum-likelihood estimate itself**, certified to :math:`\ell(\hat\theta_{MLE}) -
-  \ell(\hat\theta) \le 10^{-6}` (IBU accelerated by SQUAREM, :func:`ldpnb.estimators.ibu`), on the
-  first ``mle_reps`` runs;
+* optionally (``mle_reps``) IBU accelerated by SQUAREM run to a certified gap
+  :math:`\ell(\hat\theta_{MLE}) - \ell(\hat\theta) \le 10^{-6}` (:func:`ldpnb.estimators.ibu`) on
+  the first runs: a certificate on the likelihood only, which does not bound the estimate where the
+  likelihood is flat (the chapter uses :mod:`ldpnb.papers.ibu.mle` instead);
 * **INV-N** and **INV-P**: :math:`v = qM^{-1}`, clipped and renormalised, or projected on the simplex.
 
 Each estimate is scored by the earth mover's distance to :math:`\theta` (in years on the ages, in km
@@ -22,24 +23,29 @@ estimator of Kairouz et al. (2016) for INV-N and INV-P.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from functools import partial
 from typing import Any, Callable
 
 import numpy as np
 
 from ldpnb.channels._generic import simulate_counts_batch
 from ldpnb.contracts import (
-    Array, Boolean, Callable_, Channel, Counts, DistanceMatrix, Distribution, Instance, Integer, OneOf, Optional,
+    AnyOf, Array, Boolean, Callable_, Channel, Counts, DistanceMatrix, Distribution, Instance, Integer, OneOf, Optional,
     RandomState, Real, Unchecked, contract,
 )
 from ldpnb.data.grid import Grid
 from ldpnb.estimators._ibu import ibu
 from ldpnb.estimators._inversion import clip_normalize, project_simplex_rows, rappor_unbiased
 from ldpnb.measures.utility import emd_1d_rows, emd_rows
+from ldpnb.mechanisms import Exponential, Mechanism, MetricMechanism
 from ldpnb.utils import check_random_state
 
 __all__ = [
     "MLE_TOL",
     "estimation_trials",
+    "Trials",
+    "location_metric",
     "rappor_trials",
     "threshold_sweep",
     "build_channel",
@@ -52,10 +58,11 @@ __all__ = [
     "sf_ibu_grid",
 ]
 
-#: The certified gap (nats per report) at which an estimate counts as the MLE.
+#: The certified gap on the log-likelihood (nats per report) of the optional SQUAREM runs (``mle_reps``).
+#: It bounds the likelihood, not the estimate: the chapter's MLE is :func:`ldpnb.papers.ibu.mle.mle_runs`.
 MLE_TOL = 1e-6
 
-_KINDS = OneOf("geometric", "laplace", "exponential", "krr")
+_KINDS = OneOf("geometric", "laplace", "exponential", "grr", "krr")
 _EXAMPLE_TASK = {"kind": "krr", "eps": 1.0, "N": np.array([5, 3, 2]), "reps": 2, "tol": 1e-8, "max_iter": 1000,
                  "k": 3}
 
@@ -65,7 +72,10 @@ def _mle(M: np.ndarray, C: np.ndarray, tol: float, max_iter: int):
     return ibu(M, C, criterion="gap", tol=tol, accelerate="squarem", max_iter=max_iter)
 
 
-@contract(channel=Channel(atol=1e-8), input_counts=Counts(), reps=Integer(1, 100_000), metric=Callable_(),
+_MECHANISM_OR_CHANNEL = AnyOf(Channel(atol=1e-8), Instance(Mechanism, example=None))
+
+
+@contract(channel=_MECHANISM_OR_CHANNEL, input_counts=Counts(), reps=Integer(1, 100_000), metric=Callable_(),
           rng=RandomState(), tol=Real(0, None), max_iter=Integer(0, None), with_ibu=Boolean(), with_inv=Boolean(),
           mle_reps=Integer(0, 100_000), mle_tol=Real(0, None, low_open=True), mle_max_iter=Integer(1, None))
 def estimation_trials(channel, input_counts, reps: int, *, metric: Callable, rng=None, tol: float = 1e-8,
@@ -75,8 +85,10 @@ def estimation_trials(channel, input_counts, reps: int, *, metric: Callable, rng
 
     Parameters
     ----------
-    channel : (k, m) array
-        The mechanism (rows = inputs).
+    channel : Mechanism or (k, m) array
+        The mechanism: a :class:`~ldpnb.mechanisms.Mechanism` (its float channel
+        :meth:`~ldpnb.mechanisms.Mechanism.channel` and its batch sampler
+        ``simulate_counts(N, size=reps)``), or its channel matrix (rows = inputs).
     input_counts : (k,) int array
         The users' values as a histogram; :math:`\theta` = ``input_counts / n``.
     metric : callable
@@ -97,12 +109,18 @@ def estimation_trials(channel, input_counts, reps: int, *, metric: Callable, rng
         (when ``Z = X``), and ``"counts"`` (the reports, ``(reps, m)``).
     """
     rng = check_random_state(rng)
+    mechanism = channel if isinstance(channel, Mechanism) else None
+    if mechanism is not None:
+        channel = mechanism.channel()
     if input_counts.size != channel.shape[0] or input_counts.sum() <= 0:
         raise ValueError(f"input_counts must have length {channel.shape[0]} (the channel's inputs) and a positive total")
     if mle_reps > reps:
         raise ValueError(f"mle_reps ({mle_reps}) cannot exceed reps ({reps})")
     theta = input_counts / input_counts.sum()
-    C = simulate_counts_batch(channel, input_counts, reps, rng=rng)
+    if mechanism is not None:  # one multinomial per input value on the float channel (size=reps)
+        C = mechanism.simulate_counts(input_counts, size=reps, rng=rng)
+    else:
+        C = simulate_counts_batch(channel, input_counts, reps, rng=rng)
     out: dict[str, Any] = {"counts": C}
     if with_ibu:
         res = ibu(channel, C, tol=tol, max_iter=max_iter)
@@ -122,6 +140,53 @@ def estimation_trials(channel, input_counts, reps: int, *, metric: Callable, rng
     return out
 
 
+@contract(distance=DistanceMatrix())
+def location_metric(distance) -> Callable:
+    """The metric of the location panels: the EMD by optimal transport on ``distance`` (km between
+    the cells), row by row (``emd_rows(P, theta, distance)``)."""
+    return partial(emd_rows, ground_distance=distance)
+
+
+@dataclass(frozen=True)
+class Trials:
+    """The runs of one panel of Figs. 9 and 10, for any mechanism (Sec. 7.1-7.3).
+
+    ``Trials(N, reps, metric, tol, max_iter, mle_reps)(m, rng)`` is :func:`estimation_trials` of the
+    mechanism ``m`` on the input histogram ``N``, with ``"eps"`` (``m.epsilon``) added; a task may
+    also be ``(m, mle_reps)`` to certify the MLE on a number of runs chosen per mechanism.  It is
+    the task function of :func:`ldpnb.repro.parallel.sweep` over a list of mechanisms::
+
+        panel = [mech.TruncatedGeometric(100, e) for e in eps]
+        runs = sweep(Trials(N_age, reps, measures.emd_1d_rows, tol, max_iter), panel, seed=...)
+
+    Attributes
+    ----------
+    input_counts : (k,) int array
+    reps : int
+    metric : callable
+        ``metric(P, theta) -> (R,)``: :func:`ldpnb.measures.emd_1d_rows` on a line,
+        :func:`location_metric` on a grid.
+    tol, max_iter, mle_reps
+        As in :func:`estimation_trials`.
+    """
+
+    input_counts: Any
+    reps: int
+    metric: Callable
+    tol: float = 1e-8
+    max_iter: int = 20_000
+    mle_reps: int = 0
+
+    def __call__(self, task: Any, rng: Any = None) -> dict[str, Any]:
+        m, mle_reps = task if isinstance(task, tuple) else (task, self.mle_reps)
+        if not isinstance(m, Mechanism):
+            raise TypeError(f"task must be a Mechanism or a pair (Mechanism, mle_reps), got {type(m).__name__}")
+        out = estimation_trials(m, self.input_counts, self.reps, metric=self.metric, rng=rng, tol=self.tol,
+                                max_iter=self.max_iter, mle_reps=int(mle_reps))
+        out["eps"] = m.epsilon
+        return out
+
+
 @contract(theta=Distribution(), n=Integer(1, 10**9), epsilon=Real(0, 50, low_open=True), reps=Integer(1, 100_000),
           rng=RandomState(), tol=Real(0, None), max_iter=Integer(0, None), mle_reps=Integer(0, 100_000),
           mle_tol=Real(0, None, low_open=True))
@@ -136,7 +201,8 @@ def rappor_trials(theta, n: int, epsilon: float, reps: int, *, rng=None, tol: fl
 
     Returns arrays over the runs (``"IBU"``, ``"MLE"``, ``"INV-N"``, ``"INV-P"``, ``"n_iter"``,
     ``"stopped"``, ``"gap_stop"``, ``"mle_evals"``, ``"mle_certified"``), the input histograms
-    ``"inputs"`` ``(reps, k)`` and the IBU estimates ``"estimates"`` ``(reps, k)``.
+    ``"inputs"`` ``(reps, k)``, the IBU estimates ``"estimates"`` ``(reps, k)`` and the pattern counts
+    ``"counts"`` ``(reps, 2^k)``.
     """
     from ldpnb.mechanisms.unary import rappor_channel
 
@@ -156,7 +222,7 @@ def rappor_trials(theta, n: int, epsilon: float, reps: int, *, rng=None, tol: fl
     out = {"IBU": emd_1d_rows(res.estimate, T), "INV-N": emd_1d_rows(clip_normalize(V), T),
            "INV-P": emd_1d_rows(project_simplex_rows(V), T), "n_iter": np.asarray(res.n_iter),
            "stopped": np.asarray(res.stopped), "gap_stop": np.asarray(res.gap), "inputs": Nin,
-           "estimates": res.estimate}
+           "estimates": res.estimate, "counts": C}
     if mle_reps:
         mle = _mle(M, C[:mle_reps], mle_tol, 1_000_000)
         out.update({"MLE": emd_1d_rows(mle.estimate, T[:mle_reps]), "mle_evals": np.asarray(mle.n_iter),
@@ -164,7 +230,8 @@ def rappor_trials(theta, n: int, epsilon: float, reps: int, *, rng=None, tol: fl
     return out
 
 
-@contract(channel=Channel(atol=1e-8), counts=Counts(2), tols=Array(1, low=0.0), max_iter=Integer(1, None))
+@contract(channel=Channel(atol=1e-8), counts=Counts(2), tols=Array(1, low=0.0, max_size=64),
+          max_iter=Integer(1, 10**7))
 def threshold_sweep(channel, counts, tols, *, max_iter: int = 200_000) -> dict[str, np.ndarray]:
     r"""IBU under the paper's rule :math:`|\Delta\ell| < \delta` for a decreasing list of thresholds
     :math:`\delta`, in one pass: the run for each :math:`\delta` continues from the estimate of the
@@ -190,61 +257,66 @@ def threshold_sweep(channel, counts, tols, *, max_iter: int = 200_000) -> dict[s
     return {"estimates": np.stack(est), "n_iter": np.stack(its), "gap": np.stack(gaps)}
 
 
-@contract(kind=_KINDS, epsilon=Real(0, None, low_open=True), k=Optional(Integer(2, 1 << 14)),
-          rows=Optional(Integer(1, 1 << 10)), cols=Optional(Integer(1, 1 << 10)), cell_size=Real(0, None, low_open=True),
-          distance=Optional(DistanceMatrix()))
-def build_channel(kind: str, epsilon: float, *, k: int | None = None, rows: int | None = None,
-                  cols: int | None = None, cell_size: float = 1.0, distance=None) -> np.ndarray:
-    r"""The square channels of Sec. 7 (:mod:`ldpnb.mechanisms`).
-
-    ``kind`` in ``{"geometric", "laplace", "exponential", "krr"}``: on a line of ``k`` values (unit
-    spacing) the truncated geometric mechanism (eq. 7), the Laplace mechanism discretised to the nearest
-    value and truncated by clamping, and the exponential mechanism :math:`\propto e^{-\varepsilon d/2}`;
-    with ``rows, cols`` on a grid of cells of side ``cell_size`` (km) the truncated planar geometric and
-    the discretised planar Laplace mechanisms, and the exponential mechanism on ``distance``;
-    ``"krr"`` is k-RR (eq. 5) on the ``k`` values or on the ``rows * cols`` cells.
-    """
-    from ldpnb.mechanisms import grr as mech_grr
-    from ldpnb.mechanisms import metric as mech
-
+def _legacy_mechanism(kind: str, epsilon: float, *, k: int | None = None, rows: int | None = None,
+                      cols: int | None = None, cell_size: float = 1.0, distance=None) -> Mechanism:
+    """The mechanism object of a legacy ``(kind, data)`` pair: the family found by the registry
+    (:meth:`Mechanism.lookup`: ``"grr"`` and ``"krr"`` name GRR), its planar version on a grid
+    (``"planar " + kind``, when one is registered)."""
     planar = rows is not None
     if planar == (k is not None) or (rows is None) != (cols is None):
         raise ValueError("give either k (a line) or rows and cols (a grid)")
-    if kind == "krr":
-        return mech_grr.grr_channel(rows * cols if planar else k, epsilon)
-    if kind == "exponential":
+    names = (f"planar {kind}", kind) if planar else (kind,)
+    cls = Mechanism.lookup(next(n for n in names if n.casefold() in Mechanism._NAMES or n == kind))
+    if issubclass(cls, Exponential):
         if distance is None:
             if planar:
                 raise ValueError("the planar exponential mechanism needs the distance matrix")
             x = np.arange(k)
             distance = np.abs(x[:, None] - x[None, :]).astype(float)
-        return mech.exponential_channel(distance, epsilon, half=True)
-    if kind == "geometric":
-        return (mech.planar_geometric_channel(rows, cols, epsilon, cell_size=cell_size) if planar
-                else mech.geometric_channel(k, epsilon))
-    return (mech.planar_laplace_channel(rows, cols, epsilon, cell_size=cell_size) if planar
-            else mech.laplace_channel(k, epsilon))
+        return cls(distance, epsilon, half=True)
+    if planar and issubclass(cls, MetricMechanism):
+        return cls(rows, cols, epsilon, cell_size)
+    return cls(rows * cols if planar else k, epsilon)
+
+
+@contract(kind=_KINDS, epsilon=Real(0, None, low_open=True), k=Optional(Integer(2, 1 << 14)),
+          rows=Optional(Integer(1, 1 << 10)), cols=Optional(Integer(1, 1 << 10)), cell_size=Real(0, None, low_open=True),
+          distance=Optional(DistanceMatrix()))
+def build_channel(kind: str, epsilon: float, *, k: int | None = None, rows: int | None = None,
+                  cols: int | None = None, cell_size: float = 1.0, distance=None) -> np.ndarray:
+    r"""The square channels of Sec. 7 (deprecated: build the mechanism object, e.g.
+    ``mech.TruncatedGeometric(k, eps)``, and pass it to :func:`estimation_trials` / :class:`Trials`;
+    its :meth:`~ldpnb.mechanisms.Mechanism.channel` is this matrix, bit for bit).
+
+    ``kind`` in ``{"geometric", "laplace", "exponential", "grr"}`` (``"krr"`` is the former name of
+    ``"grr"``): on a line of ``k`` values (unit
+    spacing) the truncated geometric mechanism (eq. 7), the Laplace mechanism discretised to the nearest
+    value and truncated by clamping, and the exponential mechanism :math:`\propto e^{-\varepsilon d/2}`;
+    with ``rows, cols`` on a grid of cells of side ``cell_size`` (km) the truncated planar geometric and
+    the discretised planar Laplace mechanisms (8 sub-points per cell side), and the exponential
+    mechanism on ``distance``; ``"grr"`` is k-RR (eq. 5) on the ``k`` values or on the ``rows * cols``
+    cells.
+    """
+    return _legacy_mechanism(kind, epsilon, k=k, rows=rows, cols=cols, cell_size=cell_size,
+                             distance=distance).channel()
 
 
 def _metric(task: dict) -> Callable:
-    if "rows" in task:
-        D = task["D"]
-        return lambda P, th: emd_rows(P, th, D)
-    return emd_1d_rows
+    return location_metric(task["D"]) if "rows" in task else emd_1d_rows
 
 
 @contract(task=Instance(dict, example=_EXAMPLE_TASK), rng=RandomState())
 def trial_task(task: dict, rng=None) -> dict[str, Any]:
-    """One setting of Figs. 9 and 10 for :func:`ldpnb.repro.parallel.sweep`: build the channel of
-    ``task`` and run :func:`estimation_trials`.  ``task`` keys: ``kind, eps, N`` (input histogram),
-    ``reps, tol, max_iter``, optionally ``mle_reps``, and either ``k`` (ages: 1-D EMD in years) or
-    ``rows, cols, cell_size, D`` (locations: EMD by optimal transport on the distances ``D`` in km)."""
-    M = build_channel(task["kind"], task["eps"], k=task.get("k"), rows=task.get("rows"), cols=task.get("cols"),
-                      cell_size=task.get("cell_size", 1.0), distance=task.get("D") if task["kind"] == "exponential" else None)
-    out = estimation_trials(M, task["N"], task["reps"], metric=_metric(task), rng=rng, tol=task["tol"],
-                            max_iter=task["max_iter"], mle_reps=task.get("mle_reps", 0))
-    out["eps"] = task["eps"]
-    return out
+    """One setting of Figs. 9 and 10 for :func:`ldpnb.repro.parallel.sweep` from a dict (deprecated:
+    ``sweep(Trials(...), mechanisms)``; the same runs).  ``task`` keys: ``kind, eps, N`` (input
+    histogram), ``reps, tol, max_iter``, optionally ``mle_reps``, and either ``k`` (ages: 1-D EMD in
+    years) or ``rows, cols, cell_size, D`` (locations: EMD by optimal transport on the distances
+    ``D`` in km)."""
+    m = _legacy_mechanism(task["kind"], task["eps"], k=task.get("k"), rows=task.get("rows"), cols=task.get("cols"),
+                          cell_size=task.get("cell_size", 1.0),
+                          distance=task.get("D") if task["kind"] == "exponential" else None)
+    trials = Trials(task["N"], task["reps"], _metric(task), task["tol"], task["max_iter"], task.get("mle_reps", 0))
+    return trials(m, rng)
 
 
 @contract(task=Instance(dict, example={"theta": np.array([0.5, 0.5]), "n": 100, "eps": 1.0, "reps": 2, "tol": 1e-8,
@@ -257,7 +329,7 @@ def rappor_task(task: dict, rng=None) -> dict[str, Any]:
     return out
 
 
-@contract(kind=OneOf("geometric", "laplace", "exponential", "krr", "rappor"), eps=Array(1, low=1e-300),
+@contract(kind=OneOf("geometric", "laplace", "exponential", "grr", "krr", "rappor"), eps=Array(1, low=1e-300),
           settings=Unchecked("the data and the estimation settings of every task", None))
 def panel_tasks(kind: str, eps, **settings) -> list[dict]:
     """The tasks of one panel of Figs. 9, 10 or 12 (one per :math:`\\varepsilon`) for
@@ -287,7 +359,7 @@ def sf_ibu_grid() -> Grid:
     return Grid(37.7480, 37.7930, -122.4500, -122.3932, rows=5, cols=5)
 
 
-@contract(channel=Channel(atol=1e-8), counts=Counts(), tol=Real(0, None), max_iter=Integer(0, None))
+@contract(channel=Channel(atol=1e-8), counts=Counts(), tol=Real(0, None), max_iter=Integer(0, 10**7))
 def run_estimates(channel, counts, *, tol: float = 1e-8, max_iter: int = 20_000) -> dict[str, np.ndarray]:
     """The estimates of one run (for drawing Figs. 1 and 8): the noisy distribution ``q``, INV-N,
     INV-P (square channels) and IBU under the paper's rule."""

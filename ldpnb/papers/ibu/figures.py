@@ -12,7 +12,8 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from ldpnb.contracts import Array, Instance, NonnegativeMatrix, Real, Unchecked, contract
+from ldpnb import stats
+from ldpnb.contracts import REPS, Array, Instance, NonnegativeMatrix, Real, Unchecked, contract
 from ldpnb.repro.plotting import color
 
 __all__ = [
@@ -22,7 +23,7 @@ __all__ = [
 
 W = 7.8  # inches: the book's column
 _EST = ("IBU", "MLE", "INV-N", "INV-P")
-_LABEL = {"IBU": "IBU (paper's rule)", "MLE": "IBU to the MLE (certified)", "INV-N": "INV-N", "INV-P": "INV-P"}
+_LABEL = {"IBU": "IBU (paper's rule)", "MLE": "the MLE (certified)", "INV-N": "INV-N", "INV-P": "INV-P"}
 
 
 def _fig(*args, **kw):
@@ -91,18 +92,17 @@ def _surface(ax, M, obs, title, starts):
     from .theory import loglik_surface
 
     t1, t3, L = loglik_surface(M, np.asarray(obs) - 1, resolution=301)
-    im = ax.imshow(L, origin="lower", extent=[0, 1, 0, 1], cmap="viridis", vmin=np.nanpercentile(L, 5))
+    im = ax.imshow(L, origin="lower", extent=[0, 1, 0, 1], cmap="viridis", vmin=np.nanmin(L), vmax=np.nanmax(L))
     ax.contour(t1, t3, L, levels=12, colors="white", linewidths=0.5, alpha=0.6)
     counts = np.bincount(np.asarray(obs) - 1, minlength=3)
     for t0, c in zip(starts, ["#D55E00", "#E69F00"]):
         path = ibu_path(M, counts, t0, 400)
         ax.plot(path[:, 0], path[:, 2], "-", color=c, lw=2, label="IBU from (" + ", ".join(f"{v:.2g}" for v in t0) + ")")
-        ax.plot(*path[-1, [0, 2]], "o", color=c, ms=7, mec="k")
+        ax.plot(*path[-1, [0, 2]], "o", color=c, ms=7, mec="k", clip_on=False, zorder=4)
     ax.set_xlabel(r"$\theta_1$")
     ax.set_ylabel(r"$\theta_3$")
     ax.grid(False)
     ax.set_title(title, fontsize="medium")
-    ax.legend(loc="upper right", fontsize="x-small")
     return im
 
 
@@ -111,10 +111,12 @@ def _surface(ax, M, obs, title, starts):
 def fig3(M, observations, titles, starts):
     """Fig. 3 (and Fig. 5): :math:`L` over the simplex, :math:`\\theta_2 = 1 - \\theta_1 - \\theta_3`, for
     two observation sets, with IBU's trajectories from two starts."""
-    fig, axes = _fig(1, 2, figsize=(W, 3.5))
+    fig, axes = _fig(1, 2, figsize=(W, 3.9))
     for ax, obs, title in zip(axes, observations, titles):
         im = _surface(ax, M, obs, title, starts)
         fig.colorbar(im, ax=ax, shrink=0.85, label=r"$L(\theta)$ (nats)")
+    # one legend below the panels: inside, it would hide a corner of the simplex (the maximum of (b))
+    fig.legend(*axes[0].get_legend_handles_labels(), loc="outside lower center", ncol=2, fontsize="small")
     return fig
 
 
@@ -128,16 +130,20 @@ def fig5(M, observations, titles, starts):
     return fig
 
 
-@contract(n=Array(1), bounds=Instance(dict, example={1.0: np.ones(1)}), mc=Unchecked("a DataFrame", None))
-def fig4(n, bounds: Mapping[float, np.ndarray], mc):
+@contract(n=Array(1), bounds=Instance(dict, example={1.0: np.ones(1)}), mc=Unchecked("a DataFrame", None),
+          trials=REPS)
+def fig4(n, bounds: Mapping[float, np.ndarray], mc, trials: int):
     """Fig. 4: Thm 4.6's lower bound on P(L strictly concave) for Rappor on :math:`|\\mathcal X| = 10`, with
-    the Monte Carlo frequencies of strict concavity (circles) and of a full GF(2) rank (dots)."""
+    the Monte Carlo frequencies of strict concavity (circles, with their 95% Wilson intervals over
+    ``trials`` trials) and of a full GF(2) rank (dots)."""
     fig, ax = _fig(figsize=(W, 3.8))
     for e, b in bounds.items():
         line, = ax.plot(n, b, label=f"bound, ε = {e:g}")
         d = mc[mc.eps == e]
         if len(d):
-            ax.plot(d.n, d.concave, "o", color=line.get_color(), mfc="none", ms=5)
+            f = stats.proportion(np.round(d.concave.to_numpy() * trials).astype(np.int64), trials)
+            ax.errorbar(d.n, f.value, yerr=np.abs(np.vstack(f.half_widths)), fmt="o", color=line.get_color(),
+                        mfc="none", ms=5, elinewidth=1, capsize=0)
             ax.plot(d.n, d.gf2, ".", color=line.get_color(), ms=3)
     ax.plot([], [], "ko", mfc="none", label="Monte Carlo: strictly concave")
     ax.plot([], [], "k.", label="Monte Carlo: GF(2) full rank")
@@ -236,8 +242,20 @@ def _boxes(ax, res: Mapping[float, Mapping[str, np.ndarray]], unit: str, xlabel:
                 b.set_hatch("////")
         for med in bp["medians"]:
             med.set_color("k")
+        for line in bp["whiskers"] + bp["caps"]:
+            line.set_color(color(m))
+        for f in bp["fliers"]:
+            f.set_markeredgecolor(color(m))
+        # the median also as a dot of the estimator's colour (at weak noise a box shrinks to a line), with
+        # its 95% order-statistic interval as a black bar (drawn from 6 runs, the fewest it needs)
+        ax.plot(pos, [np.median(res[eps[i]][m]) for i in where], "o", ms=3.5, mfc=color(m), mec="k", mew=0.5,
+                zorder=3)
+        ci = [(x, stats.median(res[eps[i]][m])) for x, i in zip(pos, where) if np.size(res[eps[i]][m]) >= 6]
+        if ci:
+            ax.vlines([x for x, _ in ci], [c.low for _, c in ci], [c.high for _, c in ci], color="k", lw=2,
+                      zorder=2.9)
         ax.plot([], [], "s", color=color(m), label=_LABEL[m])
-    ax.set_xticks(range(len(eps)), [f"{e:g}" for e in eps])
+    ax.set_xticks(range(len(eps)), [f"{e:g}" for e in eps], rotation=45, ha="right", fontsize="small")
     ax.set_yscale("log")
     ax.set_ylabel(f"EMD ({unit})")
     ax.set_xlabel(xlabel)
@@ -349,11 +367,18 @@ def fig14(lattice, likely, reports, delta_prime: float, d_max: float):
 
 
 @contract(n=Array(1), errors=Instance(dict, example={}), slopes=Instance(dict, example={}))
-def consistency(n, errors: Mapping[str, np.ndarray], slopes: Mapping[str, float]):
-    """Props. 6.2-6.3 (no figure in the paper): the mean :math:`L_1` error of IBU against :math:`n`."""
+def consistency(n, errors: Mapping[str, np.ndarray], slopes: Mapping[str, "stats.Estimate"]):
+    """Props. 6.2-6.3 (no figure in the paper): the mean :math:`L_1` error of IBU against :math:`n`, with the
+    95% interval of each mean (Hall's, :func:`ldpnb.stats.mean`); ``errors[name]`` is ``(samples, n)`` and
+    ``slopes[name]`` the fitted log-log slope with its interval."""
     fig, ax = _fig(figsize=(W * 0.8, 3.8))
-    for name, e in errors.items():
-        ax.loglog(n, e, "o-", label=f"{name}: slope {slopes[name]:+.2f}")
+    for name, E in errors.items():
+        m = stats.mean(E)
+        s = slopes[name]
+        ax.errorbar(n, m.value, yerr=np.abs(np.vstack(m.half_widths)), fmt="o-", ms=4, capsize=2,
+                    label=f"{name}: slope {s.value:+.2f} [{s.low:+.2f}, {s.high:+.2f}]")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
     ax.loglog(n, 2 * n ** -0.5, "k:", label="$\\propto n^{-1/2}$")
     ax.set_xlabel("number of users $n$")
     ax.set_ylabel(r"mean $\|\hat\theta - \theta\|_1$")
@@ -366,17 +391,31 @@ def stopping_rule(panels: Mapping[str, Mapping[str, Sequence[float]]]):
     """(Ours.) Median EMD against the threshold :math:`\\delta` of the paper's stopping rule, with the
     certified MLE as a horizontal line and the best INV as a dashed one, one panel per setting.
 
-    ``panels[title]`` holds ``tols``, ``emd`` (median per threshold), ``mle``, and optionally ``inv``
-    (INV-P's median), ``paper`` (a printed value), ``unit`` and ``compare`` (a second setting:
-    ``label``, ``emd``, ``mle``)."""
+    ``panels[title]`` holds ``tols``, ``emd`` (the EMDs, ``(thresholds, runs)``: their medians are drawn,
+    with 95% order-statistic intervals), ``mle`` (the MLE's EMDs over the runs: its median as a line, its
+    interval as a band), and optionally ``inv`` (INV-P's median), ``paper`` (a printed value), ``unit`` and
+    ``compare`` (a second setting: ``label``, ``emd``, ``mle``)."""
+    def medians(runs):
+        e = stats.median(np.asarray(runs, dtype=float).T)
+        return e.value, np.abs(np.vstack(e.half_widths))
+
     fig, axes = _fig(1, len(panels), figsize=(W, 3.4))
     for ax, (title, p) in zip(np.ravel(axes), panels.items()):
-        ax.loglog(p["tols"], p["emd"], "o-", color=color("IBU"), label="IBU, paper's rule")
-        ax.axhline(p["mle"], color=color("MLE"), lw=2, label="certified MLE")
+        v, err = medians(p["emd"])
+        ax.errorbar(p["tols"], v, yerr=err, fmt="o-", ms=4, capsize=2, color=color("IBU"), label="IBU, paper's rule")
+        m = stats.median(p["mle"])
+        ax.axhline(m.value, color=color("MLE"), lw=2, label="certified MLE")
+        ax.axhspan(m.low, m.high, color=color("MLE"), alpha=0.2, lw=0)
         if p.get("compare") is not None:
             c = p["compare"]
-            ax.loglog(p["tols"], c["emd"], "s--", color=color("k-RR"), label=f"IBU, {c['label']}")
-            ax.axhline(c["mle"], color=color("k-RR"), lw=1, ls=":", label=f"MLE, {c['label']}")
+            v, err = medians(c["emd"])
+            ax.errorbar(p["tols"], v, yerr=err, fmt="s--", ms=4, capsize=2, color=color("k-RR"),
+                        label=f"IBU, {c['label']}")
+            mc = stats.median(c["mle"])
+            ax.axhline(mc.value, color=color("k-RR"), lw=1, ls=":", label=f"MLE, {c['label']}")
+            ax.axhspan(mc.low, mc.high, color=color("k-RR"), alpha=0.15, lw=0)
+        ax.set_xscale("log")
+        ax.set_yscale("log")
         if p.get("inv") is not None:
             ax.axhline(p["inv"], color=color("INV-P"), ls="--", label="INV-P")
         if p.get("paper") is not None:

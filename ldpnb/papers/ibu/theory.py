@@ -23,10 +23,13 @@ from __future__ import annotations
 import numpy as np
 
 from ldpnb.contracts import (
-    AnyOf, Array, Distribution, Integer, NonnegativeMatrix, Optional, OneOf, RandomState, Real, Unchecked, contract,
+    MAX_BYTES, SAMPLE_SIZE, AnyOf, Array, Distribution, Integer, NonnegativeMatrix, Optional, OneOf, RandomState, Real, Unchecked, contract,
 )
+from ldpnb.channels._generic import simulate_counts_batch
+from ldpnb.estimators._ibu import ibu_rows
 from ldpnb.estimators._inversion import _rappor_p
 from ldpnb.estimators._likelihood import _loglik, is_strictly_concave, observation_matrix
+from ldpnb.mechanisms.metric import untruncated_geometric_matrix, untruncated_geometric_perturb
 from ldpnb.utils import check_random_state
 
 __all__ = [
@@ -45,15 +48,21 @@ __all__ = [
     "inv_geometric_exact_sq_error",
     "inv_bound_sampling",
     "identifying_observations",
+    "consistency_errors",
     "consistency_error",
     "krr_likely_fraction",
     "square_lattice_delta",
     "loglog_slope",
+    "line_mechanism_matrix",
+    "line_mechanism_perturb",
+    "distance_monotonicity_violations",
 ]
 
 _EPS = Real(0, 50, low_open=True)
 _N = Real(0, None, low_open=True)
 _K = Integer(2, 1 << 14)
+#: IBU updates a caller may ask for (an iteration count, bounded so that a run cannot hang).
+_ITER = Integer(1, 10**7)
 
 
 @contract(resolution=Integer(2, 4001))
@@ -184,6 +193,8 @@ def rappor_concavity_frequencies(k: int, n: int, epsilon: float, trials: int, *,
     last event is exactly the strict concavity of ``L`` (proof of Thm 4.6: with ``sum w = 0``,
     ``w G = 0 iff w B = 0``).  Also returns the standard errors and the bound.
     """
+    if trials * n * k > MAX_BYTES:
+        raise ValueError(f"trials x n x k = {trials} x {n} x {k} reported bits exceed {MAX_BYTES} (2 GiB)")
     rng = check_random_state(rng)
     eps = epsilon
     if theta is not None and theta.size != k:
@@ -210,7 +221,7 @@ def rappor_concavity_frequencies(k: int, n: int, epsilon: float, trials: int, *,
     return out
 
 
-@contract(z=Array(1), a=Integer(), b=Integer(), epsilon=_EPS)
+@contract(z=Array(1), a=Integer(-(1 << 31), 1 << 31), b=Integer(-(1 << 31), 1 << 31), epsilon=_EPS)
 def geometric_dominance_bounds(z, a: int, b: int, epsilon: float):
     """Prop. 6.3: for ``X`` within ``[a, b]`` (``l = b - a``) and every ``phi``,
     ``c e^{-eps(|z-a| + l)} <= P(z | phi) <= c e^{-eps(|z-a| - l)}``.  Returns (lower, upper)."""
@@ -321,8 +332,8 @@ def _thetas(k: int, rng: np.random.Generator) -> list[np.ndarray]:
 
 
 @contract(proposition=OneOf("7.1", "7.2"), draws=Integer(1, 1_000_000), rng=RandomState(),
-          k_max=Integer(2, 2000), eps_max=_EPS, check_every=Integer(1, None), check_k_max=Integer(2, 1000),
-          k2_every=Integer(0, None))
+          k_max=Integer(2, 2000), eps_max=_EPS, check_every=Integer(1, 1_000_000), check_k_max=Integer(2, 1000),
+          k2_every=Integer(0, 1_000_000))
 def inv_bound_sampling(proposition: str, draws: int, *, rng=None, k_max: int = 300, eps_max: float = 8.0,
                        check_every: int = 10, check_k_max: int = 150, k2_every: int = 10) -> dict:
     r"""Props. 7.1 and 7.2 as general statements, checked on sampled cases (exact closed forms).
@@ -396,21 +407,30 @@ def identifying_observations(channel) -> dict:
     return {"strict": bool(is_strictly_concave(channel)), "s_ratio": ratio}
 
 
-@contract(channel=AnyOf(OneOf("untruncated geometric"), NonnegativeMatrix()), theta=Distribution(), n=Integer(1, 10**9),
-          reps=Integer(1, 100_000), epsilon=Optional(_EPS), rng=RandomState(), tol=Real(0, None, low_open=True),
-          max_iter=Integer(1, None))
-def consistency_error(channel, theta, n: int, reps: int, *, epsilon: float | None = None, rng=None,
-                      tol: float = 1e-10, max_iter: int = 20_000) -> float:
-    r"""Mean :math:`L_1` error of IBU over ``reps`` samples of ``n`` users drawn from ``theta`` (Props. 6.2,
-    6.3: the MLE converges in probability to :math:`\theta`).
+_CONSISTENCY = dict(channel=AnyOf(OneOf("untruncated geometric"), NonnegativeMatrix()), theta=Distribution(),
+                    n=SAMPLE_SIZE, reps=Integer(1, 100_000), epsilon=Optional(_EPS), rng=RandomState(),
+                    tol=Real(0, None, low_open=True), max_iter=_ITER)
+
+
+@contract(**_CONSISTENCY)
+def consistency_errors(channel, theta, n: int, reps: int, *, epsilon: float | None = None, rng=None,
+                       tol: float = 1e-10, max_iter: int = 20_000) -> np.ndarray:
+    r""":math:`L_1` error of IBU on each of ``reps`` samples of ``n`` users drawn from ``theta`` (Props. 6.2,
+    6.3: the MLE converges in probability to :math:`\theta`); shape ``(reps,)``.
 
     ``channel`` is a finite channel (exact count-level sampling) or ``"untruncated geometric"`` (eq. 6
     with parameter ``epsilon`` on the integers ``0..k-1``: reports sampled per user, IBU on the observed
-    outputs).  IBU stops when :math:`|\Delta\ell| <` ``tol`` (far below the statistical error).
-    """
-    from ldpnb.estimators._ibu import ibu_rows
-    from ldpnb.mechanisms.metric import untruncated_geometric_matrix, untruncated_geometric_perturb
+    outputs).  IBU stops when :math:`|\Delta\ell| <` ``tol`` (far below the statistical error).  The samples
+    are independent: the errors at several ``n`` give the consistency rate with its bootstrap interval
+    (:func:`ldpnb.papers.ibu.scoring.loglog_slope`).
 
+    Examples
+    --------
+    >>> from ldpnb.mechanisms import grr_channel
+    >>> e = consistency_errors(grr_channel(4, 1.0), np.full(4, 0.25), 1000, 5, rng=0)
+    >>> e.shape, bool(np.all(e < 0.5))
+    ((5,), True)
+    """
     rng = check_random_state(rng)
     k = theta.size
     if isinstance(channel, str):
@@ -423,14 +443,21 @@ def consistency_error(channel, theta, n: int, reps: int, *, epsilon: float | Non
             zu, cnt = np.unique(untruncated_geometric_perturb(x, epsilon, rng=rng), return_counts=True)
             r = ibu_rows(untruncated_geometric_matrix(X, zu, epsilon), cnt, tol=tol, max_iter=max_iter)
             errs.append(np.abs(r.estimate - theta).sum())
-        return float(np.mean(errs))
-    from ldpnb.channels._generic import simulate_counts_batch
-
+        return np.array(errs)
     if channel.shape[0] != k:
         raise ValueError(f"theta must have one entry per input of the channel ({channel.shape[0]}), got {k}")
     C = np.stack([simulate_counts_batch(channel, rng.multinomial(n, theta), 1, rng=rng)[0] for _ in range(reps)])
     r = ibu_rows(channel, C, tol=tol, max_iter=max_iter)
-    return float(np.abs(r.estimate - theta).sum(axis=1).mean())
+    return np.abs(r.estimate - theta).sum(axis=1)
+
+
+@contract(**_CONSISTENCY)
+def consistency_error(channel, theta, n: int, reps: int, *, epsilon: float | None = None, rng=None,
+                      tol: float = 1e-10, max_iter: int = 20_000) -> float:
+    r"""Mean :math:`L_1` error of IBU over ``reps`` samples (the mean of :func:`consistency_errors`, the
+    same samples for the same ``rng``)."""
+    return float(np.mean(consistency_errors(channel, theta, n, reps, epsilon=epsilon, rng=rng, tol=tol,
+                                            max_iter=max_iter)))
 
 
 @contract(input_counts=Array(1, low=0, integer=True, min_size=2), epsilon=_EPS)
@@ -497,3 +524,61 @@ def krr_observed_concavity(ks=np.arange(3, 13), repeats: int = 10, *, rng=None) 
             strict += is_strictly_concave(M[:, perm[: k - 2]])
             n += 1
     return {"fail_km1": fail, "strict_km2": strict, "instances": n}
+
+
+_LINE = OneOf("geometric", "laplace", "exponential")
+
+
+@contract(kind=_LINE, X=Array(1, integer=True), z=Array(1, integer=True), epsilon=_EPS)
+def line_mechanism_matrix(kind: str, X, z, epsilon: float) -> np.ndarray:
+    r"""``P(z | x)`` of a mechanism on the integers, for inputs ``X`` (rows) and reports ``z`` (columns), Sec. 8.2.
+
+    ``"geometric"``: eq. (6), :math:`c\,e^{-\varepsilon|z - x|}`, :math:`c = (1 - e^{-\varepsilon})/(1 +
+    e^{-\varepsilon})`; ``"laplace"``: the Laplace mechanism :math:`x + \mathrm{Lap}(1/\varepsilon)`
+    rounded to the nearest integer, :math:`1 - e^{-\varepsilon/2}` at :math:`z = x` and
+    :math:`e^{-\varepsilon|z - x|}\sinh(\varepsilon/2)` elsewhere; ``"exponential"``: the exponential
+    mechanism with utility :math:`-|z - x|` and the factor 1/2 of the chapter,
+    :math:`\propto e^{-\varepsilon|z - x|/2}` normalised over the integers (a geometric mechanism of
+    parameter :math:`\varepsilon/2`).  Each depends on :math:`|z - x|` only and decreases strictly with it
+    (the condition of Prop. 8.2).  A window of an infinite channel: rows sum to 1 only over all integers.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> P = line_mechanism_matrix("laplace", np.arange(3), np.arange(-400, 400), 0.5)
+    >>> np.allclose(P.sum(axis=1), 1.0)
+    True
+    """
+    d = np.abs(z[None, :].astype(float) - X[:, None].astype(float))
+    if kind == "laplace":
+        return np.where(d == 0, -np.expm1(-epsilon / 2), np.exp(-epsilon * d) * np.sinh(epsilon / 2))
+    e = epsilon / 2 if kind == "exponential" else epsilon
+    a = np.exp(-e)
+    return (1 - a) / (1 + a) * np.exp(-e * d)
+
+
+@contract(kind=_LINE, x=Array(1, integer=True), epsilon=_EPS, rng=RandomState())
+def line_mechanism_perturb(kind: str, x, epsilon: float, *, rng=None) -> np.ndarray:
+    """Reports of :func:`line_mechanism_matrix`'s mechanism for the integer inputs ``x`` (one per entry)."""
+    from ldpnb.mechanisms.metric import untruncated_geometric_perturb
+
+    rng = check_random_state(rng)
+    if kind == "laplace":
+        return np.rint(x + rng.laplace(0.0, 1.0 / epsilon, size=x.shape)).astype(np.int64)
+    return untruncated_geometric_perturb(x, epsilon / 2 if kind == "exponential" else epsilon, rng=rng)
+
+
+@contract(M=NonnegativeMatrix(), X=Array(1), z=Array(1))
+def distance_monotonicity_violations(M, X, z) -> dict:
+    r"""Prop. 8.2's condition on a window: pairs ``(x, x')`` and reports ``z`` with :math:`|x - z| < |x' - z|`
+    but :math:`M_{xz} \le M_{x'z}` (and, as a check, equal distances with unequal probabilities do not count).
+    Returns ``violations`` and ``pairs`` (the triples with :math:`|x - z| < |x' - z|` that were checked)."""
+    if M.shape != (X.size, z.size):
+        raise ValueError(f"M must be ({X.size}, {z.size}) for inputs X and reports z, got {M.shape}")
+    viol = pairs = 0
+    for j in range(z.size):
+        d = np.abs(X - z[j])
+        closer = d[:, None] < d[None, :]
+        viol += int(np.sum(closer & (M[:, j][:, None] <= M[:, j][None, :])))
+        pairs += int(closer.sum())
+    return {"violations": viol, "pairs": pairs}

@@ -8,11 +8,23 @@ them) and ``figures`` (one function per figure).
 from . import figures
 from .claims import CLAIMS
 from .experiments import (
-    FIG6_GRID, FULL_GRID, Curve, evaluate_curve, put_sweep, random_joints, summarise, watchdog_sweep,
+    FIG6_GRID,
+    FULL_GRID,
+    Curve,
+    evaluate_curve,
+    put_sweep,
+    random_joints,
+    summarise,
+    watchdog_sweep,
 )
 from .theory import (
-    analytic_checks, counterexample_c1, counterexample_c2, lift_asymmetry_samples, proposition_checks,
-    proposition_violations, random_mechanism_joint,
+    analytic_checks,
+    counterexample_c1,
+    counterexample_c2,
+    lift_asymmetry_samples,
+    proposition_checks,
+    proposition_violations,
+    random_mechanism_joint,
 )
 
 __all__ = [

@@ -8,22 +8,24 @@ from __future__ import annotations
 
 from typing import Mapping, Sequence
 
+import matplotlib.lines as mlines
+import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
 from ldpnb.contracts import Instance, Integer, contract
-
 from ldpnb.repro.plotting import column_figsize, paper_title
+from ldpnb.stats import median
 
 __all__ = [
     "fig1", "fig2", "fig3", "fig4", "fig5", "fig6", "fig7", "fig8",
-    "algorithm1", "repair", "timing", "complexity", "proposition_table", "table",
+    "algorithm1", "repair", "timing", "complexity", "growth_table", "proposition_table", "table",
 ]
 
 _DF = Instance(pd.DataFrame, example=pd.DataFrame())
 _MAP = Instance(dict, example={})
 _STR = Instance(str, example="Qhull")
-_N = Integer(1, None)
+_N = Integer(1, 10**9)
 _PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#8C564B"]
 _PANELS = {
     "nmi": ("(a) utility", "NMI  $I(X;Y)/H(X)$"),
@@ -35,8 +37,6 @@ _EPS = r"LDP budget $\varepsilon$ (nats)"
 
 
 def _fig(nrows: int, ncols: int, *, aspect: float = 0.72, **kw):
-    import matplotlib.pyplot as plt
-
     fig, axes = plt.subplots(nrows, ncols, figsize=column_figsize(ncols, nrows, panel_aspect=aspect),
                              layout="constrained", squeeze=False, **kw)
     plt.close(fig)
@@ -54,7 +54,8 @@ def _put(summary, labels: Sequence[str], *, number: str, title: str, names: Mapp
     """Panels (a) NMI, (b) min-lift and (c) max-lift leakage against epsilon on a 2 x 2 grid; the
     fourth cell holds the legend, or panel (d) (median times, linear axis) when ``time`` is given.
     Budgets ``eps_l = lam eps`` and ``eps_u = (1 - lam) eps`` are dotted in the curve's colour; the
-    NMI curves carry +-2 standard-error bands."""
+    NMI curves carry the pointwise 95 % intervals of the means (Hall's, columns ``nmi_lo``,
+    ``nmi_hi`` of :func:`~ldpnb.papers.lift.experiments.summarise`) as bands."""
     names, lams, ylims, colors, styles = names or {}, lams or {}, ylims or {}, colors or {}, styles or {}
     fig, axes = _fig(2, 2)
     ax = {"nmi": axes[0, 0], "min_leak": axes[0, 1], "max_leak": axes[1, 0], "time": axes[1, 1]}
@@ -68,7 +69,7 @@ def _put(summary, labels: Sequence[str], *, number: str, title: str, names: Mapp
         for q in ("nmi", "min_leak", "max_leak"):
             (h,) = ax[q].plot(d["eps"], d[q], marker="o", ms=2.5, lw=1.4, ls=ls, color=c, label=names.get(lab, lab))
             if q == "nmi" and d["n"].min() > 1:
-                ax[q].fill_between(d["eps"], d[q] - 2 * d["nmi_se"], d[q] + 2 * d["nmi_se"], color=c, alpha=0.15, lw=0)
+                ax[q].fill_between(d["eps"], d["nmi_lo"], d["nmi_hi"], color=c, alpha=0.15, lw=0)
             if lab in lams and q != "nmi" and lams[lab] not in drawn:
                 lam = lams[lab]
                 shared = sum(v == lam for v in lams.values()) > 1  # one grey line for a budget shared by curves
@@ -90,9 +91,8 @@ def _put(summary, labels: Sequence[str], *, number: str, title: str, names: Mapp
         if q in ylims:
             a.set_ylim(*ylims[q])
     if any(lab in lams for lab in labels):
-        import matplotlib.lines as mlines
-
-        handles.append(mlines.Line2D([], [], ls=":", color="grey", label=r"budget $\varepsilon_l$ (b), $\varepsilon_u$ (c)"))
+        label = r"budget $\varepsilon_l$ (b), $\varepsilon_u$ (c)"
+        handles.append(mlines.Line2D([], [], ls=":", color="grey", label=label))
     if time is None:
         ax["time"].axis("off")
         ax["time"].legend(handles=handles, loc="center", frameon=False, fontsize=9)
@@ -228,8 +228,9 @@ def algorithm1(summary, n_dist: int):
 @contract(summary=_DF, excess=_DF, n_dist=_N)
 def repair(summary, excess, n_dist: int, lams=(0.35, 0.5, 0.65)):
     """The watchdog's per-distribution violations (subset merging) and the repair extension:
-    (a) share of distributions above budget; (b) mean min-lift leakage minus its budget with
-    +-3 standard-error bars, Algorithm 1 against Algorithm 1 + repair."""
+    (a) share of distributions above budget; (b) mean min-lift leakage minus its budget with the
+    intervals of ``excess`` (:func:`~ldpnb.papers.lift.experiments.budget_estimate`'s table: 99 %
+    Hall intervals simultaneous over the points), Algorithm 1 against Algorithm 1 + repair."""
     fig, axes = _fig(1, 2)
     a, b = axes[0]
     for lam in lams:
@@ -240,14 +241,15 @@ def repair(summary, excess, n_dist: int, lams=(0.35, 0.5, 0.65)):
         a.plot(r["eps"], 100 * r["violates"], ls="--", color=c, lw=1)
         for lab, ls, mk in ((f"SM ALIP {lam}", "-", "o"), (f"SM ALIP {lam} repaired", "--", None)):
             e = excess[(excess["curve"] == lab) & (excess["q"] == "min_leak")].sort_values("eps")
-            b.errorbar(e["eps"], e["excess"], yerr=3 * e["se"], ls=ls, marker=mk, ms=2.5, color=c, lw=1, capsize=1.5)
+            b.errorbar(e["eps"], e["excess"], yerr=[e["excess"] - e["low"], e["high"] - e["excess"]], ls=ls,
+                       marker=mk, ms=2.5, color=c, lw=1, capsize=1.5)
     d = _curve(summary, "SM LDP")
     a.plot(d["eps"], 100 * d["violates"], marker="o", ms=2.5, color=_LAM_COLORS["LDP"], label="LDP")
     b.axhline(0, color="grey", lw=1)
     a.set_ylabel("distributions above budget (%)")
     b.set_ylabel(r"mean min-lift leakage $-\ \varepsilon_l$ (nats)")
     a.set_title("(a) per distribution (dashed: repaired)", fontsize=10)
-    b.set_title("(b) means ± 3 SE (dashed: repaired)", fontsize=10)
+    b.set_title("(b) means, 99 % intervals (dashed: repaired)", fontsize=10)
     for x in (a, b):
         x.set_xlabel(_EPS)
     a.legend(fontsize=8)
@@ -257,18 +259,19 @@ def repair(summary, excess, n_dist: int, lams=(0.35, 0.5, 0.65)):
 
 @contract(tab=_DF, backend=_STR, n_dist=_N, repeats=_N)
 def timing(tab, *, backend: str, n_dist: int, repeats: int):
-    """Sec. V-B / Fig. 5(d): median time ratio SRR/AORR per epsilon with its bootstrap interval; the
-    paper's 'SRR slower' window 1 <= eps <= 2.5 shaded."""
+    """Sec. V-B / Fig. 5(d): median time ratio SRR/AORR per epsilon with the interval of
+    :func:`~ldpnb.papers.lift.experiments.timing_verdicts` (order statistics, 99 % simultaneous over
+    epsilon; none with too few distributions); the paper's 'SRR slower' window 1 <= eps <= 2.5 shaded."""
     fig, axes = _fig(1, 1, aspect=0.45)
     ax = axes[0, 0]
     ax.axvspan(1, 2.5, color="#E69F00", alpha=0.15, label="paper: SRR slower")
-    colors = {"SRR slower": "#D55E00", "SRR faster": "#0072B2", "tie": "#7F7F7F"}
+    colors = {"SRR slower": "#D55E00", "SRR faster": "#0072B2", "tie": "#7F7F7F", "undecided": "#7F7F7F"}
     for v, c in colors.items():
         d = tab[tab["verdict"] == v]
         if d.empty:
             continue
-        ax.errorbar(d.index, d["ratio"], yerr=[d["ratio"] - d["lo"], d["hi"] - d["ratio"]], fmt="o", ms=3.5,
-                    color=c, capsize=2, label=v)
+        err = None if d["lo"].isna().any() else [d["ratio"] - d["lo"], d["hi"] - d["ratio"]]
+        ax.errorbar(d.index, d["ratio"], yerr=err, fmt="o", ms=3.5, color=c, capsize=2, label=v)
     ax.axhline(1, color="grey", lw=1)
     ax.set_yscale("log")
     ax.set_xlabel(_EPS)
@@ -278,19 +281,39 @@ def timing(tab, *, backend: str, n_dist: int, repeats: int):
     return fig
 
 
-@contract(growth=_DF, srr_by_block=_DF)
-def complexity(growth, srr_by_block):
-    """Sec. V-A: (a) AORR's vertex count against |X| (log scale, one line per epsilon); (b) SRR's
-    median enumerated vertices and median time against its largest block (Fig. 5 runs)."""
+@contract(growth=_DF, heldout=_DF, srr_by_block=_DF)
+def complexity(growth, heldout, srr_by_block):
+    """Sec. V-A: (a) AORR's median vertex count against |X| (log scale, one colour per epsilon): the
+    sizes used for the fits (filled, with the 95 % order-statistic interval of the median where there
+    are at least 6 distributions), the held-out sizes (open), the exponential fit (dashed) and the
+    power-law fit (dotted); (b) SRR's median enumerated vertices and median time against its largest
+    block (Fig. 5 runs)."""
     fig, axes = _fig(1, 2)
     a, b = axes[0]
+    points = []
     for i, (eps, d) in enumerate(growth.groupby("eps")):
         m = d.groupby("n_x")["n_vertices"].median()
-        a.semilogy(m.index, m.values, marker="o", ms=3, color=_PALETTE[i], label=f"ε = {eps:g}")
+        t = heldout[heldout["eps"] == eps].groupby("n_x")["n_vertices"].median()
+        x, y = m.index.to_numpy(float), np.log10(m.to_numpy(float))
+        xs = np.linspace(x.min(), max(x.max(), t.index.max() if len(t) else x.max()), 60)
+        fe, fp = np.polyfit(x, y, 1), np.polyfit(np.log10(x), y, 1)
+        c = _PALETTE[i]
+        points.append(a.semilogy(m.index, m.values, "o", ms=3.5, color=c, label=f"ε = {eps:g}")[0])
+        runs = d.pivot(index="dist", columns="n_x", values="n_vertices").to_numpy(float)
+        if runs.shape[0] >= 6:
+            ci = median(runs)
+            a.errorbar(m.index, m.values, yerr=[m.values - ci.low, ci.high - m.values], fmt="none", color=c,
+                       capsize=2, lw=1)
+        a.semilogy(t.index, t.values, "o", ms=4.5, mfc="none", color=c)
+        a.semilogy(xs, 10 ** np.polyval(fe, xs), "--", lw=1, color=c)
+        a.semilogy(xs, 10 ** np.polyval(fp, np.log10(xs)), ":", lw=1.3, color=c)
+    extra = [mlines.Line2D([], [], ls="--", color="grey", label="exponential fit"),
+             mlines.Line2D([], [], ls=":", color="grey", label="power-law fit"),
+             mlines.Line2D([], [], ls="", marker="o", mfc="none", color="grey", label="held out")]
     a.set_xlabel("|X|")
     a.set_ylabel("AORR vertices (median)")
     a.set_title("(a) AORR, |S| = 5, λ = 0.5", fontsize=10)
-    a.legend(fontsize=8)
+    a.legend(handles=points + extra, fontsize=7.5, loc="upper left")
     b.semilogy(srr_by_block.index, srr_by_block["n_vertices"], marker="o", ms=3, color="#CC79A7", label="vertices")
     b.set_xlabel("largest block of SRR")
     b.set_ylabel("median vertices enumerated")
@@ -300,8 +323,21 @@ def complexity(growth, srr_by_block):
     t.semilogy(srr_by_block.index, srr_by_block["time"], marker="s", ms=3, ls="--", color="#7F7F7F", label="CPU time")
     t.set_ylabel("median CPU time (s)")
     b.legend(handles=b.get_lines() + t.get_lines(), fontsize=8, loc="upper left")
-    paper_title(fig, "Sec. V-A", "complexity of AORR and SRR")
+    paper_title(fig, "Secs. III-A2, V-A", "complexity of AORR and SRR")
     return fig
+
+
+@contract(laws=_DF)
+def growth_table(laws):
+    """The held-out predictions of :func:`~ldpnb.papers.lift.experiments.growth_laws` as a table."""
+    df = laws.rename(columns={"eps": "ε", "n_x": "|X|", "measured": "measured (median)",
+                              "exp_pred": "exponential fit", "pow_pred": "power-law fit",
+                              "exp_err": "log10 error (exp.)", "pow_err": "log10 error (power)"})
+    cols = ["ε", "|X|", "measured (median)", "exponential fit", "power-law fit", "log10 error (exp.)",
+            "log10 error (power)"]
+    fmt = {c: "{:,.0f}" for c in cols[2:5]} | {c: "{:.2f}" for c in cols[5:]} | {"ε": "{:g}"}
+    return df[cols].style.hide(axis="index").format(fmt).set_caption(
+        "AORR's vertex count at the held-out sizes against the two growth laws fitted at the smaller sizes")
 
 
 @contract(df=_DF, precision=Integer(0, 12))
@@ -330,7 +366,8 @@ _PROPS = [
     ("P4.2", "Prop. 4.2", "max Λ ≤ (max χ²-lift / P_S(s_ȳ))^½ + 1", "holds"),
     ("P4.3", "Prop. 4.3", "max Λ ≤ max α-lift / P_S(s_ȳ)^(1/α) (α = 2, 5, 50)", "holds"),
     ("P5.1 max l1-lift-inv <= e^el-1", "Prop. 5.1", "max ℓ1-lift-inverse ≤ e^ε_l − 1", "false as printed"),
-    ("P5.1 max l1-lift-inv <= max", "Prop. 5.1, corrected", "max ℓ1-lift-inverse ≤ max(e^ε_l − 1, 1 − e^−ε_u)", "corrected"),
+    ("P5.1 max l1-lift-inv <= max", "Prop. 5.1, corrected", "max ℓ1-lift-inverse ≤ max(e^ε_l − 1, 1 − e^−ε_u)",
+     "corrected"),
     ("P5.2 max chi2-lift-inv <= (e", "Prop. 5.2", "max χ²-lift-inverse ≤ (e^ε_l − 1)²", "false as printed"),
     ("P5.2 max chi2-lift-inv <= max", "Prop. 5.2, corrected", "max χ²-lift-inverse ≤ max(e^ε_l − 1, 1 − e^−ε_u)²",
      "corrected"),
@@ -345,8 +382,6 @@ _PROPS = [
 def proposition_table(violations, n_instances: int):
     """The inequalities of Props. 1 and 3-6 at the tight budgets of random mechanisms: one line per
     inequality (the variants for several alpha grouped), with its status and the violations found."""
-    import pandas as pd
-
     rows = []
     for prefix, prop, text, status in _PROPS:
         sel = [b for b in violations.index if b.startswith(prefix)]

@@ -6,7 +6,7 @@
 """
 
 from . import figures, identification, theory, utility
-from .claims import CLAIMS, ERRATA, K_LT, N_LT, SIZES_BY_SCALE, THEOREM_IDS, VAR_REPS
+from .claims import CLAIMS, EPS10, ERRATA, G12, K_LT, N_LT, SIZES_BY_SCALE, THEOREM_IDS, VAR_REPS
 
-__all__ = ["CLAIMS", "ERRATA", "K_LT", "N_LT", "SIZES_BY_SCALE", "THEOREM_IDS", "VAR_REPS", "figures",
+__all__ = ["CLAIMS", "EPS10", "ERRATA", "G12", "K_LT", "N_LT", "SIZES_BY_SCALE", "THEOREM_IDS", "VAR_REPS", "figures",
            "identification", "theory", "utility"]

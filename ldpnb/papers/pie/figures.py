@@ -12,14 +12,22 @@ import math
 from typing import Mapping, Sequence
 
 import numpy as np
+import pandas as pd
 
+from ldpnb.contracts import Array, Instance, Integer, Probability, Real, Unchecked, contract
 from ldpnb.measures import alpha_glh, alpha_ldp_generic, alpha_rr, eps_from_theta, fano_lower_bound
 from ldpnb.repro.plotting import color
+from ldpnb.stats import Estimate
 
 __all__ = ["fig1_3", "arrow_colours", "fig4", "fig5", "fig5_convergence", "fig6", "fig7", "fig8", "fig9",
            "fig10", "fig11", "fig12"]
 
 INK = "0.1"
+_N = Integer(2, 2**53)
+_EPS = Array(1, low=0)
+_MAP = Instance(dict, example={})
+_SEQ = Instance(tuple, list, example=(1,))
+_FRAME = Instance(pd.DataFrame, example=pd.DataFrame())
 WIDTH = 7.8
 _EST = {"emp": ("emp", "-", "o"), "binomial": ("emp+thr (exact test)", "-", "s"),
         "gaussian": ("emp+thr (Gaussian threshold of [86])", ":", "^")}
@@ -67,6 +75,7 @@ def _edge(ax, a, b, r=0.36):
     _arrow(ax, (a[0] + r * dx / d, a[1] + r * dy / d), (b[0] - r * dx / d, b[1] - r * dy / d))
 
 
+@contract()
 def fig1_3():
     """Figs. 1 (obfuscation framework), 2 (identification framework) and 3 (graphical model)."""
     fig, axes = _fig(3, 1, figsize=(WIDTH, 6.8))
@@ -105,6 +114,7 @@ def fig1_3():
     return fig
 
 
+@contract(fig=Unchecked("a matplotlib Figure", example=None))
 def arrow_colours(fig) -> list[tuple[int, tuple]]:
     """(panel, RGBA edge colour) of every arrow of a figure: a test checks that none is white."""
     from matplotlib.patches import FancyArrowPatch
@@ -118,6 +128,7 @@ def arrow_colours(fig) -> list[tuple[int, tuple]]:
 # ---------------------------------------------------------------------------------------------
 
 
+@contract(n=_N, k=_N, g=_N)
 def fig4(n: int, k: int, g: int = 10**8):
     """α of Prop. 4.1, Thm 4.2 and Thm 4.4 (g) against ε, small ε (0.05-1) and large ε (1-20)."""
     fig, axes = _fig(1, 2, figsize=(WIDTH, 3.4))
@@ -138,25 +149,37 @@ def fig4(n: int, k: int, g: int = 10**8):
 # ---------------------------------------------------------------------------------------------
 
 
-def fig5(curves: Mapping[str, Mapping], bio: Mapping[str, Mapping], ts: Sequence[int] = (1, 2, 3, 4, 5)):
+def _yerr(est: Estimate, floor: float | None = None) -> np.ndarray:
+    """Asymmetric error bars ``[value - low, high - value]`` of an estimate's interval (the low end
+    raised to ``floor`` for a log axis)."""
+    v = np.atleast_1d(np.asarray(est.value, dtype=float))
+    lo = np.atleast_1d(np.asarray(est.low, dtype=float))
+    if floor is not None:
+        lo = np.maximum(lo, floor)
+    return np.vstack([v - lo, np.atleast_1d(np.asarray(est.high, dtype=float)) - v])
+
+
+@contract(pse=_MAP, bio=_MAP, ts=_SEQ)
+def fig5(pse: Mapping[str, Estimate], bio: Mapping[str, Mapping], ts: Sequence[int] = (1, 2, 3, 4, 5)):
     """Fig. 5: PSE with maximum knowledge; left Y = X (LT, RH and the synthetic biometric stand-ins),
-    right the first t events of X.  ``curves[name][t]`` hold ``pse`` and ``pse_se``."""
+    right the first t events of X.  ``pse[name]`` is an estimate with the cells Y = X, then ``ts``
+    (its interval drawn as the error bar)."""
     fig, axes = _fig(1, 2, figsize=(WIDTH, 3.5))
     ax = axes[0]
-    names = list(curves) + list(bio)
-    vals = [curves[c]["X"]["pse"] for c in curves] + [b["pse"] for b in bio.values()]
-    errs = [2 * curves[c]["X"]["pse_se"] for c in curves] + [0] * len(bio)
-    bars = ax.bar(range(len(names)), vals, yerr=errs, color=[_MECH["rr"], _MECH["glh"]][:len(curves)] + ["0.88"] * len(bio),
+    names = list(pse) + list(bio)
+    vals = [float(e.value[0]) for e in pse.values()] + [b["pse"] for b in bio.values()]
+    errs = np.hstack([_yerr(e[0:1]) for e in pse.values()] + [np.zeros((2, len(bio)))])
+    bars = ax.bar(range(len(names)), vals, yerr=errs, color=[_MECH["rr"], _MECH["glh"]][:len(pse)] + ["0.88"] * len(bio),
                   ec=INK, capsize=3)
-    for b in bars[len(curves):]:
+    for b in bars[len(pse):]:
         b.set_hatch("//")
     ax.set_xticks(range(len(names)), [n.replace(" (synthetic)", "\n(synthetic)") for n in names], fontsize=7)
     ax.set_ylabel("PSE = $D(f_G\\|f_I)$ (bits)")
     ax.set_title("each user sends $Y = X$", fontsize=10)
     ax = axes[1]
-    for (name, c), col, mk in zip(curves.items(), (_MECH["rr"], _MECH["glh"]), "os"):
-        ax.errorbar(ts, [c[t]["pse"] for t in ts], yerr=[2 * c[t]["pse_se"] for t in ts], color=col, marker=mk,
-                    capsize=3, label=name)
+    for (name, e), col, mk in zip(pse.items(), (_MECH["rr"], _MECH["glh"]), "os"):
+        curve = e[1:len(ts) + 1]
+        ax.errorbar(ts, curve.value, yerr=_yerr(curve), color=col, marker=mk, capsize=3, label=name)
     for (name, b), ls in zip(bio.items(), (":", "--", "-.")):
         ax.axhline(b["pse"], color="0.45", ls=ls, lw=1, label=name)
     ax.set_xlabel("number t of released events (first t of X)")
@@ -166,6 +189,7 @@ def fig5(curves: Mapping[str, Mapping], bio: Mapping[str, Mapping], ts: Sequence
     return fig
 
 
+@contract(conv=_MAP)
 def fig5_convergence(conv: Mapping[str, Mapping]):
     """The PSE estimate on random user subsets against the number of users (one panel per data set)."""
     fig, axes = _fig(1, len(conv), figsize=(WIDTH, 3.3))
@@ -186,18 +210,23 @@ def fig5_convergence(conv: Mapping[str, Mapping]):
     return fig
 
 
+@contract(pse=_MAP, face=Real())
 def fig6(pse: Mapping[str, Mapping], face: float):
     """Fig. 6: PSE against the number m of training events, partial knowledge (offset and raw scores).
 
-    ``pse[name] = {"m": [...], "offset": (values, se), "raw": (values, se)}``; ``face`` the PSE of
-    the synthetic Face stand-in.
+    ``pse[name] = {"m": [...], "offset": estimate, "raw": estimate}`` (one cell per m, the interval
+    drawn as the error bar), optionally with
+    ``"counts"``: the number of impostor pairs behind each offset value when the PSE is a count of
+    coincidences (:func:`ldpnb.papers.pie.identification.atom_coincidences`), written next to the
+    points; ``face`` the PSE of the synthetic Face stand-in.
     """
     fig, axes = _fig(1, len(pse), figsize=(WIDTH, 3.4))
     for ax, (name, r), col in zip(np.ravel(axes), pse.items(), (_MECH["rr"], _MECH["glh"])):
         for sc, ls, mk in (("offset", "-", "o"), ("raw", "--", "x")):
-            v, se = r[sc]
-            ax.errorbar(r["m"], v, yerr=2 * np.asarray(se), color=col, ls=ls, marker=mk, capsize=3,
+            ax.errorbar(r["m"], r[sc].value, yerr=_yerr(r[sc]), color=col, ls=ls, marker=mk, capsize=3,
                         label=f"{sc} scores")
+        for m, v, c in zip(r["m"], r["offset"].value, r.get("counts") or ()):
+            ax.annotate(f"c = {c:,}", (m, v), xytext=(6, -10), textcoords="offset points", fontsize=7, color=INK)
         ax.axhline(face, color="0.45", ls=":", lw=1, label="Face (synthetic)")
         ax.set_xlabel(f"training events m ({'first m of the former half' if name.startswith('LT') else 'first m of X'})",
                       fontsize=8)
@@ -207,12 +236,19 @@ def fig6(pse: Mapping[str, Mapping], face: float):
     return fig
 
 
+@contract(curves=_MAP, frpc=_SEQ)
 def fig7(curves: Mapping[str, tuple], frpc: Sequence[tuple] = ((0.01, 0.15), (0.1, 0.10))):
-    """Fig. 7: DET curves (FAR against FRR, log-log).  ``curves[label] = (far, frr, style)``."""
+    """Fig. 7: DET curves (FAR against FRR, log-log).  ``curves[label] = (far, frr, style)``.
+
+    A curve stops where its FRR falls below the axis floor :math:`10^{-3}` (no clipping: a clipped
+    curve would draw a flat segment that is not in the data).
+    """
     fig, ax = _fig(figsize=(6.2, 4.4))
     for label, (far, frr, style) in curves.items():
         # thresholds ascending = FAR descending; "steps-pre" keeps the FRR achievable at FAR <= x
-        ax.loglog(np.maximum(far, 1e-7), np.maximum(frr, 1e-3), drawstyle="steps-pre", label=label, **style)
+        frr = np.asarray(frr, dtype=float)
+        ax.loglog(np.maximum(far, 1e-7), np.where(frr >= 1e-3, frr, np.nan), drawstyle="steps-pre", label=label,
+                  **style)
     ax.scatter(*zip(*frpc), marker="x", color="k", s=40, zorder=5, label="FRPC 2017 best face matcher (paper's text)")
     ax.set_xlabel("FAR (false acceptance rate)")
     ax.set_ylabel("FRR (false rejection rate)")
@@ -227,9 +263,13 @@ def fig7(curves: Mapping[str, tuple], frpc: Sequence[tuple] = ((0.01, 0.15), (0.
 # ---------------------------------------------------------------------------------------------
 
 
-def fig8(eps: np.ndarray, n: int, k: int, g: int, pse_exact: np.ndarray, pse_mc: Mapping[str, np.ndarray],
+@contract(eps=_EPS, n=_N, k=_N, g=_N, pse_exact=Array(1), pse_mc=_MAP, resolvable=_MAP, null=_MAP)
+def fig8(eps: np.ndarray, n: int, k: int, g: int, pse_exact: np.ndarray, pse_mc: Mapping[str, Estimate],
          resolvable: Mapping[str, np.ndarray], null: Mapping[str, float]):
-    """Fig. 8: upper bounds (α) and lower bounds (PSE) on the PIE, ε-RR (left) and (g, ε)-GLH (right)."""
+    """Fig. 8: upper bounds (α) and lower bounds (PSE) on the PIE, ε-RR (left) and (g, ε)-GLH (right).
+
+    ``pse_mc[m]``: the Monte Carlo PSE per ε as an estimate (its interval drawn as the error bar, at
+    the resolvable ε)."""
     fig, axes = _fig(1, 2, figsize=(WIDTH, 3.5), sharey=True)
     ef = np.linspace(0.05, max(eps), 300)
     for ax, m, a, lab in ((axes[0], "rr", alpha_rr(ef, n, k), "Thm 4.2"), (axes[1], "glh", alpha_glh(ef, n, k, g), "Thm 4.4")):
@@ -238,23 +278,31 @@ def fig8(eps: np.ndarray, n: int, k: int, g: int, pse_exact: np.ndarray, pse_mc:
         if m == "rr":
             ax.semilogy(eps, pse_exact, "o-", color="#D55E00", ms=4, label="PSE (exact mixture)")
         ok = resolvable[m]
-        ax.semilogy(eps[ok], pse_mc[m][ok], "x", color="#D55E00", ms=7, label="PSE (Monte Carlo)")
+        shown = pse_mc[m][ok]
+        ax.errorbar(eps[ok], shown.value, yerr=_yerr(shown, floor=1e-4), fmt="x", color="#D55E00", ms=7,
+                    capsize=2, label="PSE (Monte Carlo)")
+        ax.set_yscale("log")
         ax.axhline(null[m], color="0.6", ls=":", lw=0.8, label="estimator resolution")
         ax.set_xlabel("ε")
         ax.set_title("ε-RR" if m == "rr" else f"(g, ε)-GLH, g = {g:,}", fontsize=10)
+        ax.legend(fontsize="x-small", loc="lower right")
     axes[0].set_ylabel("bits")
-    axes[0].legend(fontsize="x-small", loc="lower right")
     return fig
 
 
-def fig9(eps: np.ndarray, n: int, k: int, g: int, err: Mapping[str, np.ndarray], err_exact: np.ndarray,
+@contract(eps=_EPS, n=_N, k=_N, g=_N, err=_MAP, err_exact=Array(1), pse_exact=Array(1), pse_mc_glh=Array(1),
+          resolvable_glh=Instance(np.ndarray, example=np.array([True])))
+def fig9(eps: np.ndarray, n: int, k: int, g: int, err: Mapping[str, Estimate], err_exact: np.ndarray,
          pse_exact: np.ndarray, pse_mc_glh: np.ndarray, resolvable_glh: np.ndarray):
-    """Fig. 9: identification error rate and its lower bounds (Eq. 10 with the PSE, Eq. 12 with α)."""
-    fig, axes = _fig(1, 2, figsize=(WIDTH, 3.5), sharey=True)
+    """Fig. 9: identification error rate and its lower bounds (Eq. 10 with the PSE, Eq. 12 with α).
+
+    ``err[m]``: the simulated error rate per ε as an estimate (its interval drawn as the error bar)."""
+    fig, axes = _fig(1, 2, figsize=(WIDTH, 4.6), sharey=True)
     ef = np.linspace(0.05, max(eps), 300)
     lb = lambda a: fano_lower_bound(np.maximum(a, 0), n)  # noqa: E731
     for ax, m, a, lab in ((axes[0], "rr", alpha_rr(ef, n, k), "Thm 4.2"), (axes[1], "glh", alpha_glh(ef, n, k, g), "Thm 4.4")):
-        ax.plot(eps, err[m], "o", color="#D55E00", ms=4, label="error rate (simulated)")
+        ax.errorbar(eps, err[m].value, yerr=_yerr(err[m]), fmt="o", color="#D55E00", ms=4, capsize=2,
+                    label="error rate (simulated)")
         if m == "rr":
             ax.plot(eps, err_exact, "-", color="#D55E00", lw=1, label="error rate (exact)")
             ax.plot(eps, lb(pse_exact), "-", color=_MECH["rr"], label="lower bound (PSE), Eq. 10")
@@ -266,8 +314,9 @@ def fig9(eps: np.ndarray, n: int, k: int, g: int, err: Mapping[str, np.ndarray],
         ax.set_xlabel("ε")
         ax.set_ylim(-0.05, 1.02)
         ax.set_title("ε-RR" if m == "rr" else f"(g, ε)-GLH, g = {g:,}", fontsize=10)
+        # below the panel: inside, every corner hides a bound's curve
+        ax.legend(fontsize="x-small", loc="upper center", bbox_to_anchor=(0.5, -0.16))
     axes[0].set_ylabel("error probability")
-    axes[0].legend(fontsize="x-small", loc="lower left")
     return fig
 
 
@@ -288,6 +337,7 @@ def _series(ax, x, s, col_prefix, color_, label, ls, mk, alpha_):
                     lw=0)
 
 
+@contract(summary=_FRAME, n=_N, k=_N, masses=_MAP, g=_N)
 def fig10(summary, n: int, k: int, masses: Mapping, g: int = 10**8):
     """Fig. 10: summed :math:`l_2` loss over the top 100 (top row) and all POIs (bottom row), against ε
     (left) and against the guaranteed Bayes error (right).  Mean over the runs, 10-90 % band of the
@@ -321,6 +371,7 @@ def fig10(summary, n: int, k: int, masses: Mapping, g: int = 10**8):
     return fig
 
 
+@contract(p_top20=Array(1, low=0, high=1), est=_MAP, rel=_MAP)
 def fig11(p_top20: np.ndarray, est: Mapping[str, np.ndarray], rel: Mapping[str, float]):
     """Fig. 11: the top-20 probabilities and the emp+thr estimates of the RR (median over runs, 10-90 % of runs:
     the median, unlike the mean of these skewed estimates, always lies inside the range).
@@ -342,6 +393,7 @@ def fig11(p_top20: np.ndarray, est: Mapping[str, np.ndarray], rel: Mapping[str, 
     return fig
 
 
+@contract(summary=_FRAME, n=_N, k=_N, masses=_MAP, theta=Probability(open_left=True, open_right=True))
 def fig12(summary, n: int, k: int, masses: Mapping, theta: float = 0.5):
     """Fig. 12: summed :math:`l_2` loss against g at :math:`\\theta_{RR} = \\theta_{GLH} = 0.5` (top 100, all POIs).
     GLH as markers with the 10-90 % band of the runs, RR as horizontal lines, Eq. (51) in grey."""

@@ -27,11 +27,25 @@ import numpy as np
 import pandas as pd
 from scipy import stats
 
+from ldpnb import stats as stats_
 from ldpnb.contracts import (
-    AnyOf, Array, Counts, Instance, Integer, OneOf, Optional, RandomState, Real, contract,
+    MAX_ENTRIES,
+    SEED,
+    AnyOf,
+    Array,
+    Counts,
+    Instance,
+    Integer,
+    OneOf,
+    Optional,
+    Probability,
+    Real,
+    contract,
 )
 from ldpnb.estimators import fo_estimate
+from ldpnb.measures.reidentification import alpha_rr, fano_lower_bound
 from ldpnb.mechanisms import grr_params, lh_params, lh_simulate_support_counts
+from ldpnb.stats import Estimate
 from ldpnb.utils import check_random_state
 
 __all__ = [
@@ -53,23 +67,35 @@ __all__ = [
     "utility_run",
     "utility_runs",
     "summarise_runs",
+    "relative_error_moments",
     "expected_relative_error",
+    "best_mixture_under_limit",
     "max_mean_under_limit",
+    "printed_pair_distance",
     "crossing",
-    "step_z",
+    "crossing_estimate",
+    "rr_guarantee",
+    "run_matrix",
 ]
 
 _TINY = float(np.finfo(float).tiny)
+#: Largest size in a closed form (integers exact in float64): no allocation depends on it.
+_EXACT = 2**53
 _EPS = AnyOf(Real(0, None, low_open=True), Array((0, 1), low=_TINY))
 _P = AnyOf(Real(0, 1), Array((0, 1), low=0, high=1))
-_SIZE = Integer(2, None)
+_SIZE = Integer(2, _EXACT)
+_N = Integer(1, _EXACT)
 _G = AnyOf(Integer(2, 1 << 32), Array((0, 1), low=2))
 _MECH = OneOf("rr", "glh")
 _KINDS = ("binomial", "gaussian")
 
 
-def _em1(epsilon) -> np.ndarray:
-    return np.expm1(np.asarray(epsilon, dtype=float))
+def _inv_em1(epsilon) -> np.ndarray:
+    r""":math:`1/(e^\varepsilon - 1)` computed as :math:`e^{-\varepsilon}/(1 - e^{-\varepsilon})`: finite
+    (and 0 where it underflows) for every ε > 0, where :math:`(e^\varepsilon - 1)^2` overflows from
+    ε ≈ 355 and the ratios of the textbook forms become NaN."""
+    e = np.asarray(epsilon, dtype=float)
+    return np.exp(-e) / -np.expm1(-e)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -92,35 +118,47 @@ def support_params(mechanism: str, k: int, epsilon: float, g: int | None = None)
     return p, q
 
 
-@contract(p=_P, n=Integer(1, None), k=_SIZE, epsilon=_EPS)
+@contract(p=_P, n=_N, k=_SIZE, epsilon=_EPS)
 def rr_variance(p, n: int, k: int, epsilon):
     r"""Expected :math:`l_2` loss of emp for one symbol under the ε-RR (Prop. 4.6, Eq. 22):
 
     .. math:: \mathbb E[(p(x)-\hat p(x))^2] = \frac{k+e^\varepsilon-2}{n(e^\varepsilon-1)^2}
               + \frac{p(x)(k-2)}{n(e^\varepsilon-1)}.
 
-    Vectorised over ``p`` and ``epsilon``.
+    Vectorised over ``p`` and ``epsilon``; computed with :math:`u = 1/(e^\varepsilon - 1)` as
+    :math:`((k-1)u^2 + u + p(x)(k-2)u)/n`, finite at any ε.
+
+    Examples
+    --------
+    >>> [float(rr_variance(0.5, 100, 4, e)) for e in (710.0, 1e4)]   # (e^710 - 1)^2 overflows
+    [8.95257245135e-311, 0.0]
     """
-    e = _em1(epsilon)
-    return (k + e - 1) / (n * e**2) + np.asarray(p, dtype=float) * (k - 2) / (n * e)
+    u = _inv_em1(epsilon)
+    return ((k - 1) * u * u + u + np.asarray(p, dtype=float) * (k - 2) * u) / n
 
 
-@contract(p=_P, n=Integer(1, None), g=_G, epsilon=_EPS)
+@contract(p=_P, n=_N, g=_G, epsilon=_EPS)
 def glh_variance(p, n: int, g, epsilon):
     r"""Expected :math:`l_2` loss of emp for one symbol under the (g, ε)-GLH (Prop. 4.7, Eq. 23):
 
     .. math:: \frac{(g+e^\varepsilon-1)^2}{n(e^\varepsilon-1)^2(g-1)}
               + \frac{p(x)(g^2-2g-e^\varepsilon+1)}{n(e^\varepsilon-1)(g-1)}.
 
-    Vectorised over ``p``, ``g`` and ``epsilon`` (``g^2-2g-e^ε+1`` is computed as
-    ``(g-1)^2 - (e^ε-1) - 1``).
+    Vectorised over ``p``, ``g`` and ``epsilon``; computed with :math:`u = 1/(e^\varepsilon - 1)` as
+    :math:`[(gu + 1)^2 + p(x)((g-1)^2u - 1 - u)]/(n(g-1))`, finite at any ε (the limit
+    :math:`(1 - p(x))/(n(g-1))` as ε → ∞).
+
+    Examples
+    --------
+    >>> float(glh_variance(0.25, 100, 5, 1e4))
+    0.001875
     """
-    e = _em1(epsilon)
+    u = _inv_em1(epsilon)
     g = np.asarray(g, dtype=float)
-    return (g + e) ** 2 / (n * e**2 * (g - 1)) + np.asarray(p, dtype=float) * ((g - 1) ** 2 - e - 1) / (n * e * (g - 1))
+    return ((g * u + 1) ** 2 + np.asarray(p, dtype=float) * ((g - 1) ** 2 * u - 1 - u)) / (n * (g - 1))
 
 
-@contract(p=_P, n=Integer(1, None), g=_G, theta=Real(0, 1, low_open=True, high_open=True))
+@contract(p=_P, n=_N, g=_G, theta=Real(0, 1, low_open=True, high_open=True))
 def glh_variance_fixed_theta(p, n: int, g, theta: float):
     r"""Eq. (23) at a fixed MI loss parameter :math:`\theta_{GLH}` (Eq. 51, proof of Thm 4.8):
 
@@ -132,26 +170,28 @@ def glh_variance_fixed_theta(p, n: int, g, theta: float):
     return (1 - p * theta) / (n * theta**2 * (np.asarray(g, dtype=float) - 1)) + p * (1 - theta) / (n * theta)
 
 
-@contract(p=_P, n=Integer(1, None), theta=Real(0, 1, low_open=True, high_open=True))
+@contract(p=_P, n=_N, theta=Real(0, 1, low_open=True, high_open=True))
 def glh_variance_limit(p, n: int, theta: float):
     r"""The :math:`g\to\infty` limit of Eq. (51): :math:`p(x)(1-\theta)/(n\theta)` (Eq. 24, Thm 4.8)."""
     return np.asarray(p, dtype=float) * (1 - theta) / (n * theta)
 
 
-@contract(mass=Real(0, 1), n_symbols=Integer(1, None), n=Integer(1, None), k=_SIZE, epsilon=_EPS)
+@contract(mass=Real(0, 1), n_symbols=_N, n=_N, k=_SIZE, epsilon=_EPS)
 def rr_loss_sum(mass: float, n_symbols: int, n: int, k: int, epsilon):
     r"""Eq. (22) summed over ``n_symbols`` symbols of total probability ``mass`` (Eq. 22 is affine in
-    :math:`p(x)`): ``n_symbols`` times the first term plus ``mass`` times the slope."""
-    e = _em1(epsilon)
-    return n_symbols * (k + e - 1) / (n * e**2) + mass * (k - 2) / (n * e)
+    :math:`p(x)`): ``n_symbols`` times the first term plus ``mass`` times the slope (finite at any ε,
+    as :func:`rr_variance`)."""
+    u = _inv_em1(epsilon)
+    return (n_symbols * ((k - 1) * u * u + u) + mass * (k - 2) * u) / n
 
 
-@contract(mass=Real(0, 1), n_symbols=Integer(1, None), n=Integer(1, None), g=_G, epsilon=_EPS)
+@contract(mass=Real(0, 1), n_symbols=_N, n=_N, g=_G, epsilon=_EPS)
 def glh_loss_sum(mass: float, n_symbols: int, n: int, g, epsilon):
-    r"""Eq. (23) summed over ``n_symbols`` symbols of total probability ``mass`` (affine in :math:`p(x)`)."""
-    e = _em1(epsilon)
+    r"""Eq. (23) summed over ``n_symbols`` symbols of total probability ``mass`` (affine in :math:`p(x)`;
+    finite at any ε, as :func:`glh_variance`)."""
+    u = _inv_em1(epsilon)
     g = np.asarray(g, dtype=float)
-    return n_symbols * (g + e) ** 2 / (n * e**2 * (g - 1)) + mass * ((g - 1) ** 2 - e - 1) / (n * e * (g - 1))
+    return (n_symbols * (g * u + 1) ** 2 + mass * ((g - 1) ** 2 * u - 1 - u)) / (n * (g - 1))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -159,8 +199,8 @@ def glh_loss_sum(mass: float, n_symbols: int, n: int, g, epsilon):
 # ---------------------------------------------------------------------------------------------
 
 
-@contract(n=Integer(1, None), p=Real(0, 1), q=Real(0, 1, low_open=True, high_open=True),
-          k_candidates=Integer(1, None), alpha=Real(0, 1, low_open=True, high_open=True))
+@contract(n=_N, p=Real(0, 1), q=Real(0, 1, low_open=True, high_open=True),
+          k_candidates=_N, alpha=Real(0, 1, low_open=True, high_open=True))
 def gaussian_count_threshold(n: int, p: float, q: float, k_candidates: int, alpha: float = 0.05) -> float:
     r"""Bonferroni threshold with the normal approximation of Wang et al. (2017), on the count.
 
@@ -179,7 +219,7 @@ def gaussian_count_threshold(n: int, p: float, q: float, k_candidates: int, alph
     return float(n * q + z * math.sqrt(n * q * (1 - q)))
 
 
-@contract(n=Integer(1, None), q=Real(0, 1, low_open=True, high_open=True), k_candidates=Integer(1, None),
+@contract(n=_N, q=Real(0, 1, low_open=True, high_open=True), k_candidates=_N,
           alpha=Real(0, 1, low_open=True, high_open=True))
 def binomial_count_threshold(n: int, q: float, k_candidates: int, alpha: float = 0.05) -> int:
     r"""The exact Bonferroni test of the same null hypothesis :math:`p(x) = 0`, on the count.
@@ -200,8 +240,8 @@ def binomial_count_threshold(n: int, q: float, k_candidates: int, alpha: float =
     return c
 
 
-@contract(kind=OneOf("binomial", "gaussian", "none"), n=Integer(1, None), p=Real(0, 1),
-          q=Real(0, 1, low_open=True, high_open=True), k_candidates=Integer(1, None),
+@contract(kind=OneOf("binomial", "gaussian", "none"), n=_N, p=Real(0, 1),
+          q=Real(0, 1, low_open=True, high_open=True), k_candidates=_N,
           alpha=Real(0, 1, low_open=True, high_open=True))
 def count_threshold(kind: str, n: int, p: float, q: float, k_candidates: int, alpha: float = 0.05) -> float:
     """Count threshold :math:`c^*` of emp+thr (keep :math:`x` iff :math:`c(x) \\ge c^*`): ``"binomial"``
@@ -224,8 +264,8 @@ def _binom_moments(m, prob):
     return v, v * (1 + 3 * (m - 2) * prob * (1 - prob))
 
 
-@contract(holder_counts=Array(1, min_size=0, low=0), n=Integer(1, None), p=Real(0, 1),
-          q=Real(0, 1, low_open=True, high_open=True), k_zero=Integer(0, None))
+@contract(holder_counts=Array(1, min_size=0, low=0), n=_N, p=Real(0, 1),
+          q=Real(0, 1, low_open=True, high_open=True), k_zero=Integer(0, _EXACT))
 def loss_moments(holder_counts, n: int, p: float, q: float, *, k_zero: int = 0) -> tuple[float, float]:
     r"""Exact mean and per-run standard deviation of the emp loss summed over a set of symbols.
 
@@ -264,7 +304,7 @@ def loss_moments(holder_counts, n: int, p: float, q: float, *, k_zero: int = 0) 
 # ---------------------------------------------------------------------------------------------
 
 
-@contract(k=Integer(1, None), s=Real(0, None))
+@contract(k=Integer(1, MAX_ENTRIES), s=Real(0, 100))
 def zipf_profile(k: int, s: float) -> np.ndarray:
     """Zipf popularity over ``k`` symbols: :math:`p(r) \\propto r^{-s}`, ranks :math:`r = 1..k`."""
     w = np.arange(1, k + 1, dtype=float) ** (-float(s))
@@ -287,6 +327,10 @@ class UtilityPopulation:
         self.n = int(c.sum())
         if self.n < 1:
             raise ValueError("counts must hold at least one user")
+        if self.n > MAX_ENTRIES:
+            raise ValueError(f"counts must hold at most {MAX_ENTRIES} users (one report each), got {self.n}")
+        if not tops or any(isinstance(t, bool) or not isinstance(t, (int, np.integer)) or t < 1 for t in tops):
+            raise ValueError(f"tops must be a non-empty tuple of sizes >= 1 (a top-t set), got {tops!r}")
         self.holders = c[c > 0]
         self.k0 = self.k - int(self.holders.size)
         self.p = self.holders / self.n
@@ -305,7 +349,7 @@ _POP = Instance(UtilityPopulation, example=UtilityPopulation([3, 2, 0, 1]))
 _RUNS = Instance(pd.DataFrame, example=pd.DataFrame({"mech": ["rr"], "eps": [1.0], "g": [0], "emp_all": [1.0]}))
 
 
-@contract(n=Integer(1, None), k=Integer(2, None), s=Real(0, None), rng=RandomState())
+@contract(n=Integer(1, MAX_ENTRIES), k=Integer(2, MAX_ENTRIES), s=Real(0, 100), rng=SEED)
 def synthetic_population(n: int, k: int, s: float = 0.75, *, rng=None) -> UtilityPopulation:
     """``n`` users, each holding one symbol drawn from Zipf(``s``) over ``k`` symbols (one multinomial).
 
@@ -326,7 +370,7 @@ def _binom_pmf_support(m: int, prob: float, tail: float = 1e-300) -> np.ndarray:
 
 
 @contract(population=_POP, mechanism=_MECH, epsilon=Real(0, None, low_open=True),
-          g=Optional(Integer(2, 1 << 32)), rng=RandomState())
+          g=Optional(Integer(2, 1 << 32)), rng=SEED)
 def simulate_support(population: UtilityPopulation, mechanism: str, epsilon: float, *, g: int | None = None,
                      rng=None) -> tuple[np.ndarray, np.ndarray]:
     r"""Support counts of one run of ``n`` reports, exact in law: ``(counts, zero_histogram)``.
@@ -368,7 +412,7 @@ def simulate_support(population: UtilityPopulation, mechanism: str, epsilon: flo
 
 
 @contract(population=_POP, mechanism=_MECH, epsilon=Real(0, None, low_open=True),
-          g=Optional(Integer(2, 1 << 32)), alpha=Real(0, 1, low_open=True, high_open=True), rng=RandomState())
+          g=Optional(Integer(2, 1 << 32)), alpha=Real(0, 1, low_open=True, high_open=True), rng=SEED)
 def utility_run(population: UtilityPopulation, mechanism: str, epsilon: float, *, g: int | None = None,
                 alpha: float = 0.05, rng=None) -> dict[str, Any]:
     r"""One run of the utility experiment of Sec. 5.3 (Figs. 10-12): the summed :math:`l_2` losses.
@@ -413,7 +457,7 @@ def utility_run(population: UtilityPopulation, mechanism: str, epsilon: float, *
 
 
 @contract(population=_POP, settings=Instance(list, tuple, example=[("rr", 10.0, None)]),
-          runs=Integer(1, None), alpha=Real(0, 1, low_open=True, high_open=True), rng=RandomState())
+          runs=Integer(1, 1 << 16), alpha=Real(0, 1, low_open=True, high_open=True), rng=SEED)
 def utility_runs(population: UtilityPopulation, settings: Sequence[tuple], runs: int, *, alpha: float = 0.05,
                  rng=None) -> pd.DataFrame:
     """``runs`` runs of :func:`utility_run` for each ``(mechanism, epsilon, g)`` of ``settings``.
@@ -432,9 +476,10 @@ def utility_runs(population: UtilityPopulation, settings: Sequence[tuple], runs:
 
 @contract(runs=_RUNS, population=_POP, quantiles=Instance(tuple, example=(0.1, 0.9)))
 def summarise_runs(runs: pd.DataFrame, population: UtilityPopulation, *, quantiles: tuple = (0.1, 0.9)) -> pd.DataFrame:
-    r"""Per setting and loss: mean over runs, the 10-90 % band of the runs, and for emp the expectation
-    of Eqs. (22)/(23) with its exact per-run SD (:func:`loss_moments`), the standard error
-    ``sd/sqrt(R)`` and the z-score of the mean.  Index ``(mech, eps, g)``.
+    r"""Per setting and loss: mean over runs and the 10-90 % band of the runs (their spread, for the
+    figures), and for emp the expectation of Eqs. (22)/(23) with its exact per-run SD
+    (:func:`loss_moments`).  Index ``(mech, eps, g)``.  The uncertainty of a mean is an
+    :mod:`ldpnb.stats` estimate over the runs (:func:`run_matrix`), not a column here.
     """
     pop = population
     losses = [c for c in runs.columns if c.split("_")[0] in ("emp", *_KINDS) and c.split("_")[-1] in
@@ -450,8 +495,6 @@ def summarise_runs(runs: pd.DataFrame, population: UtilityPopulation, *, quantil
             row[f"{col}_lo"], row[f"{col}_hi"] = (float(x) for x in np.quantile(v, quantiles))
         for col in [c for c in grp.columns if c.startswith("rel_")]:
             row[f"{col}_mean"] = float(grp[col].mean())
-            row[f"{col}_se"] = float(grp[col].std(ddof=1) / math.sqrt(R)) if R > 1 else float("nan")
-            row[f"{col}_sd"] = float(grp[col].std(ddof=1)) if R > 1 else float("nan")
         for phi in (*pop.tops, None):
             key = "all" if phi is None else str(phi)
             if phi is None:
@@ -459,8 +502,6 @@ def summarise_runs(runs: pd.DataFrame, population: UtilityPopulation, *, quantil
             else:
                 m, sd = loss_moments(pop.holders[pop.tops[phi]], pop.n, p, q)
             row[f"emp_{key}_expected"], row[f"emp_{key}_sd"] = m, sd
-            row[f"emp_{key}_z"] = (row[f"emp_{key}_mean"] - m) / (sd / math.sqrt(R))
-            row[f"emp_{key}_rel"] = row[f"emp_{key}_mean"] / m - 1
         rows.append(row)
     return pd.DataFrame(rows).set_index(["mech", "eps", "g"])
 
@@ -477,21 +518,29 @@ def _pmf(m: int, prob: float, tail: float = 1e-13) -> tuple[int, np.ndarray]:
     return lo, stats.binom.pmf(x, m, prob)
 
 
-@contract(holder_counts=Array(1, low=1), n=Integer(2, None), k=Integer(2, None), epsilon=Real(0, None, low_open=True),
+@contract(holder_counts=Array(1, low=1), n=Integer(2, MAX_ENTRIES), k=Integer(2, _EXACT),
+          epsilon=Real(0, None, low_open=True),
           kind=OneOf("binomial", "gaussian", "none"), alpha=Real(0, 1, low_open=True, high_open=True))
-def expected_relative_error(holder_counts, n: int, k: int, epsilon: float, kind: str = "binomial",
-                            alpha: float = 0.05) -> np.ndarray:
-    r"""Exact :math:`\mathbb E|p - \hat p\,1[c(x)\ge c^*]|/p` of emp+thr under the ε-RR, per symbol.
+def relative_error_moments(holder_counts, n: int, k: int, epsilon: float, kind: str = "binomial",
+                           alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
+    r"""Exact mean and variance of the relative error :math:`r = |p - \hat p\,1[c(x)\ge c^*]|/p` of
+    emp+thr under the ε-RR, per symbol (Fig. 11).
 
     A symbol held by :math:`c` of the :math:`n` users has support count
     :math:`\mathrm{Bin}(c, p) + \mathrm{Bin}(n-c, q)` (Eq. 2), whose pmf is the convolution of the
-    two (tails below :math:`10^{-13}` dropped); the expected relative error of Fig. 11 is a function
-    of :math:`c` alone.  Vectorised over ``holder_counts`` by a loop over its values.
+    two (tails below :math:`10^{-13}` dropped), so both moments of :math:`r` are functions of
+    :math:`c` alone.  Vectorised over ``holder_counts`` by a loop over its values.
+
+    Examples
+    --------
+    >>> m, v = relative_error_moments([2000, 20000], 1_370_637, 10_500_393, 12.72)
+    >>> bool(m[1] < m[0]) and bool(np.all(v > 0))
+    True
     """
     p, q = grr_params(k, epsilon)
     cstar = count_threshold(kind, n, p, q, k, alpha)
     a, b = 1.0 / (n * (p - q)), q / (p - q)
-    out = np.empty(np.size(holder_counts))
+    mean, var = np.empty(np.size(holder_counts)), np.empty(np.size(holder_counts))
     for i, c in enumerate(np.asarray(holder_counts, dtype=np.int64).ravel()):
         if c > n:
             raise ValueError("holder_counts cannot exceed n")
@@ -501,30 +550,106 @@ def expected_relative_error(holder_counts, n: int, k: int, epsilon: float, kind:
         x = np.arange(f.size) + lo1 + lo2
         est = np.where(x >= cstar, x * a - b, 0.0)
         pc = c / n
-        out[i] = float(np.sum(f * np.abs(pc - est)) / pc)
+        r = np.abs(pc - est) / pc
+        mean[i] = float(np.sum(f * r))
+        var[i] = float(max(np.sum(f * (r - mean[i]) ** 2), 0.0))
+    return mean, var
+
+
+@contract(holder_counts=Array(1, low=1), n=Integer(2, MAX_ENTRIES), k=Integer(2, _EXACT),
+          epsilon=Real(0, None, low_open=True),
+          kind=OneOf("binomial", "gaussian", "none"), alpha=Real(0, 1, low_open=True, high_open=True))
+def expected_relative_error(holder_counts, n: int, k: int, epsilon: float, kind: str = "binomial",
+                            alpha: float = 0.05) -> np.ndarray:
+    r"""Exact :math:`\mathbb E|p - \hat p\,1[c(x)\ge c^*]|/p` of emp+thr under the ε-RR, per symbol
+    (the mean of :func:`relative_error_moments`).
+
+    Examples
+    --------
+    >>> r = expected_relative_error([20000], 1_370_637, 10_500_393, 12.72)
+    >>> bool(0 < r[0] < 0.1)
+    True
+    """
+    return relative_error_moments(holder_counts, n, k, epsilon, kind, alpha)[0]
+
+
+@contract(a=Array(1), b=Array(1), limit=Real())
+def best_mixture_under_limit(a, b, limit: float) -> dict:
+    r"""The mixture of the points :math:`(a_i, b_i)` with the largest mean of ``a`` among those whose
+    mean of ``b`` is at most ``limit`` (a linear programme in two dimensions: its optimum is one
+    point or a mixture of two).
+
+    Returns ``dict(value, i, j, w)``: the optimum ``value`` is ``w a[i] + (1 - w) a[j]`` (``i == j``
+    and ``w = 1`` for a single point); ``value = -inf`` and ``i = j = -1`` when no mixture meets
+    the limit.  Any profile of 20 symbols is such a mixture (equal weights), so ``value`` bounds
+    what a "mean over the top 20" can reach in expectation (Fig. 11).
+
+    Examples
+    --------
+    >>> best_mixture_under_limit([1.0, 3.0], [0.0, 2.0], 1.0)
+    {'value': 2.0, 'i': 0, 'j': 1, 'w': 0.5}
+    """
+    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    if a.shape != b.shape:
+        raise ValueError(f"a and b must have the same shape, got {a.shape} and {b.shape}")
+    out = dict(value=-math.inf, i=-1, j=-1, w=1.0)
+    if np.any(b <= limit):
+        i = int(np.flatnonzero(b <= limit)[np.argmax(a[b <= limit])])
+        out = dict(value=float(a[i]), i=i, j=i, w=1.0)
+    lo, hi = b[:, None], b[None, :]
+    ok = (lo <= limit) & (hi > limit)
+    if ok.any():
+        w = np.where(ok, (limit - hi) / np.where(ok, lo - hi, 1.0), 0.0)
+        val = np.where(ok, w * a[:, None] + (1 - w) * a[None, :], -np.inf)
+        i, j = np.unravel_index(int(np.argmax(val)), val.shape)
+        if val[i, j] > out["value"]:
+            out = dict(value=float(val[i, j]), i=int(i), j=int(j), w=float(w[i, j]))
     return out
 
 
 @contract(a=Array(1), b=Array(1), limit=Real())
 def max_mean_under_limit(a, b, limit: float) -> float:
     r"""Largest mean of ``a`` over mixtures of the points :math:`(a_i, b_i)` whose mean of ``b`` is at
-    most ``limit`` (a linear programme in two dimensions: its optimum is one point or a mixture of
-    two).  ``-inf`` when no mixture meets the limit.
+    most ``limit`` (the ``value`` of :func:`best_mixture_under_limit`); ``-inf`` when none meets it.
 
-    Any profile of 20 symbols is such a mixture (equal weights), so the value bounds what a
-    "mean over the top 20" can reach (Fig. 11).
+    Examples
+    --------
+    >>> max_mean_under_limit([1.0, 3.0], [0.0, 2.0], 1.0)
+    2.0
     """
-    a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
-    if a.shape != b.shape:
-        raise ValueError(f"a and b must have the same shape, got {a.shape} and {b.shape}")
-    best = float(a[b <= limit].max()) if np.any(b <= limit) else -math.inf
-    lo, hi = b[:, None], b[None, :]
-    ok = (lo <= limit) & (hi > limit)
-    if ok.any():
-        w = np.where(ok, (limit - hi) / np.where(ok, lo - hi, 1.0), 0.0)
-        val = np.where(ok, w * a[:, None] + (1 - w) * a[None, :], -np.inf)
-        best = max(best, float(val.max()))
-    return best
+    return best_mixture_under_limit(a, b, limit)["value"]
+
+
+@contract(holder_grid=Array(1, low=1), n=Integer(2, MAX_ENTRIES), k=Integer(2, _EXACT),
+          eps_a=Real(0, None, low_open=True), eps_b=Real(0, None, low_open=True), limit_b=Real(0, None),
+          printed_a=Real(), kind=OneOf("binomial", "gaussian", "none"), size=Integer(1, 1 << 16))
+def printed_pair_distance(holder_grid, n: int, k: int, eps_a: float, eps_b: float, limit_b: float, printed_a: float,
+                          kind: str = "binomial", size: int = 20) -> dict:
+    r"""How far a printed pair of single-run mean relative errors lies from what any profile reaches (Fig. 11).
+
+    Over every profile of ``size`` symbols whose holder counts lie in ``holder_grid`` (a mixture of the
+    per-symbol points :math:`(r_a(c), r_b(c))` of :func:`relative_error_moments`, :math:`r_a` at
+    ``eps_a``, :math:`r_b` at ``eps_b``), ``max_mean`` is the largest expected mean error at
+    ``eps_a`` among profiles whose expected mean error at ``eps_b`` is at most ``limit_b``
+    (:func:`best_mixture_under_limit`); ``sd`` is the single-run standard deviation of that profile's
+    mean error, :math:`\sqrt{\sum_x \mathrm{Var}\,r_a(c_x)}/\text{size}` (the symbols' counts are
+    independent up to :math:`O(1/k)`); ``z = (printed_a - max_mean)/sd``.
+
+    Examples
+    --------
+    >>> grid = np.array([500, 2000, 20000])
+    >>> r = printed_pair_distance(grid, 1_370_637, 10_500_393, 10.0, 12.72, 0.10, 1.05)
+    >>> bool(r["max_mean"] < 1.05 and r["sd"] > 0 and r["z"] > 0)
+    True
+    """
+    ma, va = relative_error_moments(holder_grid, n, k, eps_a, kind)
+    mb, _ = relative_error_moments(holder_grid, n, k, eps_b, kind)
+    best = best_mixture_under_limit(ma, mb, limit_b)
+    if best["i"] < 0:
+        return dict(max_mean=-math.inf, sd=math.nan, z=math.inf)
+    w, i, j = best["w"], best["i"], best["j"]
+    sd = math.sqrt((w * va[i] + (1 - w) * va[j]) / size)
+    return dict(max_mean=best["value"], sd=sd, z=(printed_a - best["value"]) / sd)
 
 
 @contract(x=Array(1, min_size=2), y=Array(1, min_size=2, low=0), level=Real(0, None, low_open=True))
@@ -542,14 +667,80 @@ def crossing(x, y, level: float) -> float:
     return float(x[i] + (lv - y[i]) * (x[i + 1] - x[i]) / (y[i + 1] - y[i]))
 
 
-@contract(runs=_RUNS, columns=Instance(tuple, list, example=("emp_all",)), by=OneOf("g", "eps"))
-def step_z(runs: pd.DataFrame, columns: Sequence[str], by: str = "g") -> tuple[np.ndarray, np.ndarray]:
-    """For each series (column of ``runs``, ordered by ``by``): the increases between successive means
-    in units of the standard error of the difference (sample SEs), and the ratio last/first mean."""
-    z, overall = [], []
-    for col in columns:
-        g = runs.groupby(by)[col]
-        m, se = g.mean().to_numpy(), g.sem().to_numpy()
-        z.extend((np.diff(m) / np.hypot(se[1:], se[:-1])).tolist())
-        overall.append(float(m[-1] / m[0]))
-    return np.asarray(z), np.asarray(overall)
+def _crossings(x: np.ndarray, Y: np.ndarray, level: float) -> np.ndarray:
+    """:func:`crossing` of every row of ``Y`` (rows: curves over ``x``), vectorised; NaN where none."""
+    ly, lv = np.log10(np.maximum(Y, 1e-300)), math.log10(level)
+    down = (ly[..., :-1] > lv) & (ly[..., 1:] <= lv)
+    i = np.argmax(down, axis=-1)
+    found = down.any(axis=-1)
+    y0 = np.take_along_axis(ly, i[..., None], -1)[..., 0]
+    y1 = np.take_along_axis(ly, (i + 1)[..., None], -1)[..., 0]
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = x[i] + (lv - y0) * (x[i + 1] - x[i]) / (y1 - y0)
+    return np.where(found, out, np.nan)
+
+
+@contract(x=Array(1, min_size=2), runs=Array(2, min_size=2), level=Real(0, None, low_open=True),
+          conf=Probability(open_left=True, open_right=True), n_boot=Integer(200, 1 << 16), rng=SEED)
+def crossing_estimate(x, runs, level: float, *, conf: float = 0.95, n_boot: int = 4000, rng=None) -> Estimate:
+    """The :func:`crossing` of the mean over runs of a decreasing series (``runs``: shape ``(R,
+    len(x))``, one curve per run) with a BCa bootstrap interval over the runs
+    (:func:`ldpnb.stats.bootstrap`; at least 10 runs).  Refused when a resample's mean curve does
+    not cross ``level``.
+
+    Examples
+    --------
+    >>> rng = np.random.default_rng(0)
+    >>> curves = 10.0 ** (-np.arange(5.0))[None, :] * rng.lognormal(0, 0.1, (20, 5))
+    >>> e = crossing_estimate(np.arange(5.0), curves, 1e-2, n_boot=500, rng=1)
+    >>> round(e.value, 1), bool(e.low < 2.0 < e.high)
+    (2.0, True)
+    """
+    xs = np.asarray(x, dtype=float)
+    Y = np.asarray(runs, dtype=float)
+    if Y.shape[1] != xs.size:
+        raise ValueError(f"runs must have one column per x, got {Y.shape[1]} columns for {xs.size} x")
+    return stats_.bootstrap(lambda r, axis=0: _crossings(xs, r.mean(axis=0), level), (Y,), level=conf,
+                            n_boot=n_boot, rng=rng)
+
+
+@contract(eps=Instance(Estimate, example=Estimate(12.9, 12.8, 13.0, method="t", n_runs=20)),
+          n=Integer(2, 2**53), k=Integer(2, 2**53))
+def rr_guarantee(eps: Estimate, n: int, k: int) -> Estimate:
+    r"""The Bayes-error guarantee of Eq. (12) with Thm 4.2 at an estimated ε: :math:`\beta(\varepsilon)
+    = 1 - (\alpha_{RR}(\varepsilon) + 1)/\log n` is decreasing in ε, so the interval of ε maps to
+    :math:`[\beta(\varepsilon_{high}), \beta(\varepsilon_{low})]` at the same level.
+
+    Examples
+    --------
+    >>> b = rr_guarantee(Estimate(12.72, 12.6, 12.8, method="t", n_runs=20), 1_370_637, 10_500_393)
+    >>> round(b.value, 3), bool(b.low < b.value < b.high)
+    (0.92, True)
+    """
+    def beta(e):
+        return float(fano_lower_bound(alpha_rr(float(e), n, k), n))
+
+    return Estimate(beta(eps.value), beta(eps.high), beta(eps.low), level=eps.level, n_runs=eps.n_runs,
+                    method=eps.method, note=f"beta at the ends of the interval of epsilon ({eps.method})")
+
+
+@contract(runs=_RUNS, column=Instance(str, example="emp_all"))
+def run_matrix(runs: pd.DataFrame, column: str) -> np.ndarray:
+    """One column of :func:`utility_runs` as a ``(runs, settings)`` array, the settings in the order
+    in which ``runs`` lists them (the order of :func:`summarise_runs`' rows): the runs of every
+    setting, ready for :mod:`ldpnb.stats`.
+
+    Examples
+    --------
+    >>> df = pd.DataFrame({"mech": ["rr"] * 4, "eps": [1.0, 1.0, 2.0, 2.0], "g": 0, "run": [0, 1, 0, 1],
+    ...                    "x": [1.0, 2.0, 3.0, 4.0]})
+    >>> run_matrix(df, "x").tolist()
+    [[1.0, 3.0], [2.0, 4.0]]
+    """
+    keys = ["mech", "eps", "g"]
+    order = runs[keys].drop_duplicates().apply(tuple, axis=1).tolist()
+    wide = runs.pivot_table(index="run", columns=keys, values=column, aggfunc="first")
+    wide = wide[pd.MultiIndex.from_tuples(order, names=keys)]
+    if wide.isna().any().any():
+        raise ValueError("every setting needs the same runs")
+    return wide.to_numpy(dtype=float)

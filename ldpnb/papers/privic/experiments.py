@@ -27,7 +27,7 @@ import pandas as pd
 
 from ldpnb.channels._generic import simulate_counts
 from ldpnb.contracts import (
-    Array, Counts, DistanceMatrix, Integer, OneOf, Optional, RandomState, Real, Unchecked, contract,
+    SAMPLE_SIZE, Array, Counts, DistanceMatrix, Integer, OneOf, Optional, RandomState, Real, Unchecked, contract,
 )
 from ldpnb.estimators._ibu import IBUResult, ibu
 from ldpnb.measures.utility import emd
@@ -44,7 +44,11 @@ __all__ = [
     "pooled_loglik",
     "pooled_mle",
     "likelihood_region",
+    "calibrated_regions",
+    "gap_null_bootstrap",
     "run_privic",
+    "privic_long_run",
+    "ba_at_paper_iterations",
     "table_summary",
     "stat_utility_sweep",
     "ibu_budget_study",
@@ -56,13 +60,14 @@ __all__ = [
     "example_5_1",
     "levy_mixture",
     "per_iteration_times",
+    "cycle_times",
     "fig2_rows",
-    "mean_sd",
     "elastic_gap",
     "rd_identities",
     "mi_qos_plane",
-    "fig3_windows",
+    "qos_among_fixpoints",
     "mle_frame",
+    "mle_runs",
 ]
 
 _SEED = Unchecked("an int >= 0 or a numpy SeedSequence", example=0)
@@ -122,7 +127,7 @@ def pooled_mle(channels, counts_list, *, tol: float = 1e-6, max_iter: int = 200_
     return ibu(G, y, theta0=theta0, criterion="gap", tol=tol, max_iter=max_iter, accelerate="squarem", trace=False)
 
 
-@contract(m=Integer(2, None), level=Real(0, 1, low_open=True, high_open=True))
+@contract(m=Integer(2, 1 << 20), level=Real(0, 1, low_open=True, high_open=True))
 def likelihood_region(m: int, level: float = 0.95) -> float:
     r"""Half the :math:`\chi^2_{m-1}` quantile: the likelihood-ratio region
     :math:`\{\theta : L(\hat\theta_{MLE}) - L(\theta) \le \chi^2_{m-1, level}/2\}` (total nats; Wilks).
@@ -137,31 +142,50 @@ def likelihood_region(m: int, level: float = 0.95) -> float:
 
 
 # ----------------------------------------------------------------------------- PRIVIC rounds
+def _tradeoff(pi, channels, D, beta):
+    """I(X;Y), AvgD and I + beta AvgD of each channel under the true prior ``pi`` (Def. 2.2-2.3, 2.9)."""
+    from ldpnb.mechanisms.rate_distortion import mutual_information_nats
+
+    mi = np.array([mutual_information_nats(pi, C) for C in channels])
+    avgd = np.array([average_distortion(pi, C, D) for C in channels])
+    return mi, avgd
+
+
+def _mle_lines(res, counts, D, mle_tol, diagnostics=True):
+    """The maximum-likelihood line of one PRIVIC run (see :func:`run_privic`)."""
+    n = int(counts.sum())
+    pi = counts / n
+    nt = np.array([y.sum() for y in res.report_counts], dtype=float)
+    comb = (nt / nt.sum()) @ np.asarray(res.mus)        # the sample-weighted (+) of the mu_t
+    mle = pooled_mle(res.channels, res.report_counts, tol=mle_tol)
+    L = lambda th: pooled_loglik(th, res.channels, res.report_counts)  # noqa: E731
+    l_mle, slack = L(mle.estimate), nt.sum() * float(mle.gap)
+    out = {"n_total": float(nt.sum()), "mle_gap_per_report": float(mle.gap), "mle_slack": slack,
+           "emd_mle_pi": emd(mle.estimate, pi, D), "mle_support": int(np.sum(mle.estimate > 1e-8))}
+    for name, th in (("theta_N", res.thetas[-1]), ("combination", comb), ("truth", pi)):
+        lower = l_mle - L(th)
+        out.update({f"gap_lo_{name}": lower, f"gap_hi_{name}": lower + slack,
+                    f"emd_mle_{name}": emd(th, mle.estimate, D), f"emd_pi_{name}": emd(th, pi, D)})
+    if diagnostics:
+        sv = np.linalg.svd(np.hstack(res.channels), compute_uv=False)
+        out.update({"max_cond": max(float(np.linalg.cond(C)) for C in res.channels),
+                    "G_sigma_ratio": float(sv[-1] / sv[0]),
+                    "G_rank": int(np.sum(sv > sv[0] * max(np.hstack(res.channels).shape) * np.finfo(float).eps)),
+                    "m": int(counts.size)})
+    return out
+
+
 def _privic_round(task, rng):
-    counts, D, beta, proto, protocol, with_mle, mle_tol = task
+    counts, D, beta, proto, protocol, with_mle, mle_tol = task[:7]
+    diagnostics = task[7] if len(task) > 7 else True
     n = int(counts.sum())
     kw = dict(combine=True, n_per_cycle=n) if protocol == "ALG1" else {}
     res = privic(counts, D, beta, n_cycles=proto["n_rows"] - 1, ba_iter=proto["ba_iter"],
                  ibu_iter=proto["ibu_iter"], rng=rng, **kw)
-    out = {"emd": res.emd, "theta_N": res.thetas[-1]}
+    mi, avgd = _tradeoff(counts / n, [*res.channels, res.final_channel], D, beta)
+    out = {"emd": res.emd, "theta_N": res.thetas[-1], "mi": mi, "avgd": avgd}
     if with_mle:
-        pi = counts / n
-        nt = np.array([y.sum() for y in res.report_counts], dtype=float)
-        comb = (nt / nt.sum()) @ np.asarray(res.mus)        # the sample-weighted (+) of the mu_t
-        mle = pooled_mle(res.channels, res.report_counts, tol=mle_tol)
-        L = lambda th: pooled_loglik(th, res.channels, res.report_counts)  # noqa: E731
-        l_mle, slack = L(mle.estimate), nt.sum() * float(mle.gap)
-        out["mle"] = {"n_total": float(nt.sum()), "mle_gap_per_report": float(mle.gap), "mle_slack": slack,
-                      "emd_mle_pi": emd(mle.estimate, pi, D), "mle_support": int(np.sum(mle.estimate > 1e-8))}
-        for name, th in (("theta_N", res.thetas[-1]), ("combination", comb), ("truth", pi)):
-            lower = l_mle - L(th)
-            out["mle"].update({f"gap_lo_{name}": lower, f"gap_hi_{name}": lower + slack,
-                               f"emd_mle_{name}": emd(th, mle.estimate, D), f"emd_pi_{name}": emd(th, pi, D)})
-        sv = np.linalg.svd(np.hstack(res.channels), compute_uv=False)
-        out["mle"].update({"max_cond": max(float(np.linalg.cond(C)) for C in res.channels),
-                           "G_sigma_ratio": float(sv[-1] / sv[0]),
-                           "G_rank": int(np.sum(sv > sv[0] * max(np.hstack(res.channels).shape) * np.finfo(float).eps)),
-                           "m": int(counts.size)})
+        out["mle"] = _mle_lines(res, counts, D, mle_tol, diagnostics)
     return out
 
 
@@ -175,8 +199,11 @@ def run_privic(true_counts, city: str, betas, rounds: int, *, seed, protocol: st
 
     Returns
 
-    * a long DataFrame ``beta, round, row, emd`` (row N = :math:`\theta_{N-1}`, row 1 = the uniform
-      start: Tables III-IV, Figs. 8-10);
+    * a long DataFrame ``beta, round, row, emd, mi, avgd, lagrangian`` (row N = :math:`\theta_{N-1}`, row
+      1 = the uniform start: Tables III-IV, Figs. 8-10); ``mi``, ``avgd`` and ``lagrangian``
+      (:math:`I + \beta\,\mathrm{AvgD}`) are those of the BA channel built from that row's estimate
+      (:math:`\hat C^{(N)}` for rows 1..N, the deployed BA(:math:`\theta_N`) for the last row) under the
+      true :math:`\pi`: the "privacy protection and its trade-off with QoS" of Sec. 6's Discussion;
     * for ``beta`` in ``mle_betas``, one line per round with the certified MLE of the pooled reports
       (:func:`pooled_mle`, certificate ``mle_tol`` nats per report) and, for :math:`\theta_N`, the sample-weighted combination of the
       :math:`\mu_t` and the true :math:`\pi`, the log-likelihood gap to the MLE as a certified interval
@@ -193,26 +220,169 @@ def run_privic(true_counts, city: str, betas, rounds: int, *, seed, protocol: st
     recs, mle_recs, finals = [], [], {}
     for i, res in enumerate(results):
         b, r = betas[i // rounds], i % rounds
-        recs.extend((b, r, row, float(e)) for row, e in enumerate(res["emd"], start=1))
+        recs.extend((b, r, row, float(e), float(i), float(a), float(i + b * a))
+                    for row, (e, i, a) in enumerate(zip(res["emd"], res["mi"], res["avgd"]), start=1))
         finals[(b, r)] = res["theta_N"]
         if "mle" in res:
             mle_recs.append({"beta": b, "round": r, **res["mle"]})
-    return (pd.DataFrame(recs, columns=["beta", "round", "row", "emd"]), pd.DataFrame(mle_recs), finals)
+    cols = ["beta", "round", "row", "emd", "mi", "avgd", "lagrangian"]
+    return pd.DataFrame(recs, columns=cols), pd.DataFrame(mle_recs), finals
 
 
 @contract(table=Unchecked("a DataFrame with columns beta, round, row, emd", example=None),
           paper=Unchecked("a dict beta -> (rows, rounds) array of the printed table", example=None))
 def table_summary(table: pd.DataFrame, paper: dict) -> pd.DataFrame:
-    """Tables III/IV side by side: per ``(beta, row)`` our mean and sd over the rounds, the paper's mean
-    and sd over its five printed rounds."""
-    g = table.groupby(["beta", "row"]).emd
-    out = pd.DataFrame({"ours mean": g.mean(), "ours sd": g.std(ddof=1)})
-    for b, P in paper.items():
-        for row in range(1, P.shape[0] + 1):
-            if (b, row) in out.index:
-                out.loc[(b, row), "paper mean"] = P[row - 1].mean()
-                out.loc[(b, row), "paper sd"] = P[row - 1].std(ddof=1)
+    """Tables III/IV side by side: per ``(beta, row)`` our mean over the rounds with its 95 % interval
+    (:func:`ldpnb.stats.mean`, Hall's) and sd, and the same for the paper's five printed rounds."""
+    from ldpnb.stats import mean
+
+    recs = []
+    for b, d in table.groupby("beta"):
+        m = d.pivot(index="round", columns="row", values="emd").sort_index(axis=1)
+        ours = mean(m.to_numpy())
+        P = paper.get(b)
+        theirs = mean(P.T) if P is not None else None
+        for j, row in enumerate(m.columns):
+            r = {"beta": b, "row": row, "ours mean": float(np.asarray(ours.value)[j]),
+                 "ours low": float(np.asarray(ours.low)[j]), "ours high": float(np.asarray(ours.high)[j]),
+                 "ours sd": float(m[row].std(ddof=1))}
+            if theirs is not None and row <= P.shape[0]:
+                r |= {"paper mean": float(np.asarray(theirs.value)[row - 1]),
+                      "paper low": float(np.asarray(theirs.low)[row - 1]),
+                      "paper high": float(np.asarray(theirs.high)[row - 1]),
+                      "paper sd": float(P[row - 1].std(ddof=1))}
+            recs.append(r)
+    return pd.DataFrame(recs).set_index(["beta", "row"])
+
+
+@contract(frame=Unchecked("the lines of mle_frame (columns protocol, city, beta, gap_hi_truth)", example=None),
+          level=Real(0, 1, low_open=True, high_open=True))
+def calibrated_regions(frame: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
+    r"""The likelihood-ratio region of each (protocol, city, beta), calibrated on the rounds themselves.
+
+    A region :math:`\{\theta : L(\hat\theta_{MLE}) - L(\theta) \le R\}` is a ``level`` confidence region
+    for the truth when :math:`R` is the ``level`` quantile of the truth's gap under the design that
+    produced the reports.  In a simulation on a fixed dataset the truth :math:`\pi` is known and every
+    round is a fresh draw of the design (the same users re-obfuscated in every cycle for ``A11``, fresh
+    users every cycle for ``ALG1``), so the quantile of ``gap_hi_truth`` over the rounds is that
+    :math:`R`, with no appeal to Wilks' theorem.  Wilks' :math:`\chi^2_{m-1}/2`
+    (:func:`likelihood_region`) assumes independent reports and an interior maximum; in the tables'
+    protocol the same users report in every cycle (a pseudo-likelihood), and the MLE sits on the
+    boundary of the simplex (cells with no mass).
+
+    Returns per (protocol, city, beta): ``rounds``, ``region`` (the calibrated :math:`R`, total nats),
+    ``chi2`` (Wilks' value), and the mean and sd of the truth's gap.
+    """
+    from ldpnb.papers.privic.values import CITY_SHAPE
+
+    g = frame.groupby(["protocol", "city", "beta"]).gap_hi_truth
+    out = pd.DataFrame({"rounds": g.size(), "region": g.quantile(level), "truth mean": g.mean(),
+                        "truth sd": g.std(ddof=1)})
+    out["chi2"] = [likelihood_region(int(np.prod(CITY_SHAPE[c])), level) for _, c, _ in out.index]
     return out
+
+
+def _null_task(task, rng):
+    theta, n, city, beta, protocol, mle_tol = task
+    x = rng.multinomial(n, theta)                 # users drawn from theta, the replicate's truth x / n
+    return _privic_round((x, privic_distance(city), beta, PROTOCOL[city], protocol, True, mle_tol, False),
+                         rng)["mle"]
+
+
+@contract(theta=Array(1, low=0.0), n=SAMPLE_SIZE, city=OneOf("paris", "sf"),
+          beta=Real(0, None, low_open=True), replicates=Integer(1, 100_000), seed=_SEED,
+          protocol=OneOf(*PROTOCOLS), mle_tol=Real(0, None, low_open=True))
+def gap_null_bootstrap(theta, n: int, city: str, beta: float, replicates: int, *, seed, protocol: str = "A11",
+                       mle_tol: float = 1e-6) -> pd.DataFrame:
+    r"""Parametric bootstrap of the pooled likelihood-ratio statistic under ``theta`` (e.g. the MLE): the
+    region a collector who does not know :math:`\pi` would use.
+
+    Each replicate draws ``n`` users from ``theta`` (their composition :math:`x/n` is the replicate's
+    truth), runs PRIVIC on them with the paper's cycles under ``protocol`` (``A11``: the same users
+    re-obfuscated every cycle), and returns the lines of :func:`run_privic`'s maximum-likelihood check
+    (``gap_lo_truth``, ``gap_hi_truth``, and those of :math:`\theta_N` and the combination).  The
+    ``level`` quantile of ``gap_hi_truth`` is then the calibrated region (compare
+    :func:`calibrated_regions`, which uses the known truth).
+    """
+    p = theta / theta.sum()
+    tasks = [(p, int(n), city, float(beta), protocol, float(mle_tol))] * int(replicates)
+    return pd.DataFrame(sweep(_null_task, tasks, seed=seed))
+
+
+def _long_task(task, rng):
+    counts, city, beta, factor, start, with_mle, mle_tol = task
+    D = privic_distance(city)
+    proto = PROTOCOL[city]
+    N = proto["n_rows"] - 1
+    pi = counts / counts.sum()
+    theta0 = rng.dirichlet(np.ones(counts.size)) if start == "dirichlet" else None
+    res = privic(counts, D, beta, n_cycles=factor * N, ba_iter=proto["ba_iter"], ibu_iter=proto["ibu_iter"],
+                 rng=rng, theta0=theta0)
+    out = {"emd": res.emd}
+    if with_mle:
+        for tag, T in (("N", N), ("end", factor * N)):
+            out[f"emd_mle_{tag}"] = emd(pooled_mle(res.channels[:T], res.report_counts[:T], tol=mle_tol).estimate,
+                                        pi, D)
+        gaps, truth = [], []
+        for C, y, mu in zip(res.channels[:N], res.report_counts[:N], res.mus[:N]):
+            top = pooled_loglik(pooled_mle([C], [y], tol=mle_tol).estimate, [C], [y])
+            gaps.append(top - pooled_loglik(mu, [C], [y]))
+            truth.append(top - pooled_loglik(pi, [C], [y]))
+        out["ibu_gap"], out["truth_gap"] = np.array(gaps), np.array(truth)
+    return out
+
+
+@contract(true_counts=Counts(), city=OneOf("paris", "sf"), beta=Real(0, None, low_open=True),
+          rounds=Integer(1, 100_000), seed=_SEED, factor=Integer(1, 100), start=OneOf("uniform", "dirichlet"),
+          with_mle=Unchecked("True to compute the pooled MLEs and the per-cycle IBU gaps", example=True),
+          mle_tol=Real(0, None, low_open=True))
+def privic_long_run(true_counts, city: str, beta: float, rounds: int, *, seed, factor: int = 3,
+                    start: str = "uniform", with_mle: bool = True, mle_tol: float = 1e-6) -> tuple[pd.DataFrame,
+                                                                                                  pd.DataFrame]:
+    r"""PRIVIC (the tables' protocol) run ``factor`` times longer than the paper, for its convergence claims.
+
+    The paper proves that GIBU over all cycles converges to the unique MLE (Thm 5.2) and states that
+    "PRIVIC converges to the true distribution" (Sec. 1) and that each cycle ran "10 iterations of IBU
+    until it converged to the MLE" (Sec. 6).  Per round, from the uniform start or a Dirichlet(1) draw
+    (``start``; Remark 5), over ``factor * N`` cycles (N = 14 in Paris, 7 in San Francisco):
+
+    * the first frame, ``round, row, emd``: :math:`\mathrm{EMD}(\theta_{row-1}, \pi)`;
+    * the second, one line per round (with ``with_mle``): the EMD to :math:`\pi` of the certified pooled
+      MLE after N and after ``factor * N`` cycles, and ``ibu_gap``, for each of the first N cycles the
+      log-likelihood gap (total nats) of that cycle's IBU estimate :math:`\mu_t` to the certified MLE
+      of that cycle's reports alone, and ``truth_gap``, the same for the true :math:`\pi`.
+    """
+    tasks = [(true_counts, city, float(beta), int(factor), start, bool(with_mle), float(mle_tol))] * int(rounds)
+    results = sweep(_long_task, tasks, seed=seed)
+    traj = pd.DataFrame([(r, row, float(e)) for r, res in enumerate(results)
+                         for row, e in enumerate(res["emd"], start=1)], columns=["round", "row", "emd"])
+    summ = pd.DataFrame([{"round": r, **{k: v for k, v in res.items() if k != "emd"}}
+                         for r, res in enumerate(results)]) if with_mle else pd.DataFrame()
+    return traj, summ
+
+
+@contract(prior=Array(1, low=0.0), city=OneOf("paris", "sf"), beta=Real(0, None, low_open=True),
+          ba_iter=Integer(1, 10_000_000), tol=Real(0, None, low_open=True), max_iter=Integer(1, 100_000_000))
+def ba_at_paper_iterations(prior, city: str, beta: float, *, ba_iter: int, tol: float = 1e-8,
+                           max_iter: int = 20_000) -> dict:
+    r"""How far BA is from its limit after the paper's ``ba_iter`` iterations (Sec. 6: "8 iterations of BA
+    until it converged").
+
+    BA from the uniform marginal on ``prior``: the objective :math:`\mathcal L_k = I + \beta\,\mathrm{AvgD}`
+    after ``ba_iter`` iterations against its value after one iteration and at the limit (BA run to
+    ``max |dC| < tol``), as ``excess = (L_k - L_inf) / (L_1 - L_inf)``; ``row_tv`` the largest total
+    variation between a row of :math:`C^{(k)}` and the same row of the limit; ``support_k`` and
+    ``support_inf`` the outputs with :math:`c(y) > 10^{-6}`; ``converged`` whether the limit met ``tol``.
+    """
+    from ldpnb.mechanisms.rate_distortion import ba_lagrangian
+
+    D = privic_distance(city)
+    one, k = (blahut_arimoto(prior, D, beta, n_iter=i) for i in (1, int(ba_iter)))
+    lim = blahut_arimoto(prior, D, beta, n_iter=None, tol=tol, max_iter=max_iter)
+    L1, Lk, Li = (ba_lagrangian(prior, r.channel, D, beta) for r in (one, k, lim))
+    return {"excess": (Lk - Li) / (L1 - Li), "row_tv": float(0.5 * np.abs(k.channel - lim.channel).sum(axis=1).max()),
+            "support_k": int(np.sum(k.output_marginal > 1e-6)), "support_inf": int(np.sum(lim.output_marginal > 1e-6)),
+            "converged": bool(lim.converged), "n_iter_inf": int(lim.n_iter)}
 
 
 # ----------------------------------------------------------------------------- Fig. 3
@@ -371,8 +541,9 @@ def adversarial_table(pi_island, betas, levels, lap_eps, *, cell=ISLAND_A, step:
     :math:`\delta = \text{step}\cdot k`.
 
     Per (beta, level): the fake share, the reporting distribution of ``cell`` under BA (``P(cell->cell)``,
-    mass on its 5 x 5 block, most likely report, :math:`E[d]`) and its EMD / TV to LAP's row of
-    ``cell`` at ``lap_eps`` (same beta), and the same statistics for the other island cell.
+    mass on its 5 x 5 block, most likely report, :math:`E[d]`), its EMD / TV to LAP's row of ``cell`` at
+    ``lap_eps`` (same beta) and its EMD to BA's row of ``cell`` without attack (k = 0), and the same
+    statistics for the other island cell.
     """
     from ldpnb.papers.privic.model import adversarial_prior, fake_report_share
 
@@ -382,6 +553,7 @@ def adversarial_table(pi_island, betas, levels, lap_eps, *, cell=ISLAND_A, step:
     recs = []
     for beta, eps in zip(np.atleast_1d(betas), np.atleast_1d(lap_eps)):
         L = lap_grid_channel("paris", float(eps))
+        row0 = blahut_arimoto(adversarial_prior(pi_island, 0, cell=cell, step=step), D, float(beta)).channel[c]
         for k in np.atleast_1d(levels):
             C = blahut_arimoto(adversarial_prior(pi_island, int(k), cell=cell, step=step), D, float(beta)).channel
             s, so = row_stats(C[c], A=cell), row_stats(C[o], A=other)
@@ -389,7 +561,8 @@ def adversarial_table(pi_island, betas, levels, lap_eps, *, cell=ISLAND_A, step:
             recs.append({"beta": float(beta), "eps": float(eps), "k": int(k), "delta": step * int(k),
                          "fake share": fake_report_share(step * int(k)), "P(self)": s["p_self"],
                          "P(block)": s["p_block"], "mode": s["argmax"], "E[d]": s["expected_distance"],
-                         "EMD to LAP": sim["emd"], "TV to LAP": sim["tv"], "other P(self)": so["p_self"],
+                         "EMD to LAP": sim["emd"], "TV to LAP": sim["tv"], "EMD to k = 0": emd(C[c], row0, D),
+                         "other P(self)": so["p_self"],
                          "other P(block)": so["p_block"]})
     return pd.DataFrame(recs)
 
@@ -411,7 +584,7 @@ def _attack_task(task, rng):
 
 
 @contract(pi_island=Array(1, low=0.0), betas=Array(None, low=0.0), levels=Array(1, low=0), rounds=Integer(1, 100_000),
-          seed=_SEED, n_users=Integer(1, None), step=Real(0, None, low_open=True), n_cycles=Integer(1, 10_000))
+          seed=_SEED, n_users=SAMPLE_SIZE, step=Real(0, None, low_open=True), n_cycles=Integer(1, 10_000))
 def privic_under_attack(pi_island, betas, levels, rounds: int, *, seed, n_users: int = 10_078,
                         step: float = 0.005, n_cycles: int = 14) -> pd.DataFrame:
     r"""Sec. 7's attack run through PRIVIC itself (an extension: the paper shortcuts it by adding the fakes
@@ -480,7 +653,7 @@ def levy_mixture(r: float, beta: float) -> float:
     return quad(f, 0, 1, limit=400)[0] + quad(f, 1, np.inf, limit=400)[0]
 
 
-@contract(sides=Array(1, low=2, integer=True), repeats=Integer(1, 1000), rng=RandomState())
+@contract(sides=Array(1, low=2, high=64, integer=True), repeats=Integer(1, 1000), rng=RandomState())
 def per_iteration_times(sides, *, repeats: int = 5, rng=None) -> pd.DataFrame:
     """Seconds per BA iteration and per IBU iteration on square grids of ``side x side`` cells (Table II's
     "complexity O(n^2)"): the median over ``repeats`` timings of 10 iterations, each averaged over
@@ -506,6 +679,30 @@ def per_iteration_times(sides, *, repeats: int = 5, rng=None) -> pd.DataFrame:
     return pd.DataFrame(recs)
 
 
+@contract(true_counts=Counts(), city=OneOf("paris", "sf"), beta=Real(0, None, low_open=True),
+          repeats=Integer(1, 1000), rng=RandomState())
+def cycle_times(true_counts, city: str, *, beta: float = 1.0, repeats: int = 5, rng=None) -> dict:
+    """Seconds per PRIVIC cycle of our BA and IBU at the paper's sizes (Table II's quantity): BA with the
+    paper's iterations on the city's prior, IBU with the paper's iterations on one cycle's reports of all
+    users; the median of ``repeats`` timings.  Machine-dependent: for display, never for a claim's status."""
+    rng = check_random_state(rng)
+    D = privic_distance(city)
+    proto = PROTOCOL[city]
+    pi = true_counts / true_counts.sum()
+    C = blahut_arimoto(pi, D, beta, n_iter=proto["ba_iter"]).channel
+    y = simulate_counts(C, true_counts, rng=rng)
+    out = {}
+    for name, f in (("BA", lambda: blahut_arimoto(pi, D, beta, n_iter=proto["ba_iter"])),
+                    ("IBU", lambda: ibu(C, y, tol=0, max_iter=proto["ibu_iter"], trace=False))):
+        times = []
+        for _ in range(repeats):
+            t0 = time.perf_counter()
+            f()
+            times.append(time.perf_counter() - t0)
+        out[name] = float(np.median(times))
+    return out
+
+
 # ----------------------------------------------------------------------------- summaries for figures
 @contract(prior=Array(1, low=0.0), betas=Array(None, low=0.0), lap_eps=Array(None, low=0.0),
           cell=Unchecked("a (row, column) cell", example=ISLAND_A), pad=Integer(0, 1000))
@@ -522,15 +719,6 @@ def fig2_rows(prior, betas, lap_eps, *, cell=ISLAND_A, pad: int = 5) -> tuple[di
         ba[float(b)] = blahut_arimoto(prior, D, float(b)).channel[c]
         lap[float(b)] = lap_grid_channel("paris", float(e), pad=pad)[c, inner]
     return ba, lap
-
-
-@contract(df=Unchecked("a long DataFrame", example=None), by=Unchecked("column name(s)", example="beta"),
-          column=Unchecked("the column to summarise", example="mechanism"))
-def mean_sd(df: pd.DataFrame, by, column: str) -> pd.DataFrame:
-    """Mean and sd of ``emd`` by ``by`` and ``column``, with ``column`` spread out:
-    columns ``("mean", value)`` and ``("sd", value)``."""
-    g = df.groupby([*np.atleast_1d(by), column]).emd
-    return pd.concat({"mean": g.mean().unstack(column), "sd": g.std(ddof=1).unstack(column)}, axis=1)
 
 
 # ----------------------------------------------------------------------------- rate-distortion checks
@@ -562,7 +750,7 @@ def rd_identities(prior, distance, betas, *, h: float = 1e-3) -> tuple[np.ndarra
 
 
 @contract(prior=Array(1, low=0.0), shape=_SHAPE, betas=Array(1, low=0.0), lap_eps=Array(1, low=0.0),
-          max_iter=Integer(1, None))
+          max_iter=Integer(1, 100_000_000))
 def mi_qos_plane(prior, shape, betas, lap_eps, *, max_iter: int = 5_000) -> dict:
     r"""BA (run to ``max |dC| < 1e-6``, and 10 iterations) and LAP on the grid (no padding) as points
     ``(I(X;Y), AvgD)`` (Sec. 3), and the smallest Lagrangian gap
@@ -582,25 +770,66 @@ def mi_qos_plane(prior, shape, betas, lap_eps, *, max_iter: int = 5_000) -> dict
     return {"ba": ba, "ba10": ba10, "lap": lap, "min_gap": gap}
 
 
-# ----------------------------------------------------------------------------- claim numbers
-@contract(means=Unchecked("mean EMD by beta (rows) and mechanism (columns)", example=None),
-          window=Unchecked("the paper's interval (lo, hi)", example=(0.4, 1.4)),
-          closed_right=Unchecked("True if the interval includes hi", example=True))
-def fig3_windows(means: pd.DataFrame, window, closed_right: bool) -> dict:
-    """The mean EMDs of Fig. 3 cut at the paper's interval of Sec. 3.2: inside it (``win``), from two grid
-    steps beyond its end (``beyond``), up to beta = 1 (``upto1``) and from beta = 1.4 (``from14``), for BA
-    (uniform start, ``BA``), BA from the true pi (``B``), LAP at BA's tight level and at 2 beta."""
-    lo, hi = window
-    b = means.index.to_numpy()
-    cuts = {"win": (b > lo) & ((b <= hi + 1e-9) if closed_right else (b < hi - 1e-9)),
-            "beyond": b >= hi + 0.4 - 1e-9, "upto1": b <= 1.0 + 1e-9, "from14": b >= 1.4 - 1e-9}
-    cols = {"BA": "BA", "B": "BA, IBU from the true π", "LAP": "LAP", "LAP_2beta": "LAP (ε = 2β)"}
-    return {f"{cut}_{k}": means.loc[mask, col].to_numpy() for cut, mask in cuts.items() for k, col in cols.items()}
+@contract(prior=Array(1, low=0.0), distance=DistanceMatrix(), betas=Array(1, low=0.0),
+          n_iter=Integer(1, 10_000_000))
+def qos_among_fixpoints(prior, distance, betas, *, n_iter: int = 20_000) -> pd.DataFrame:
+    r"""Sec. 3.1's "the one produced by BA offers the best QoS" among the self-consistent elastic
+    mechanisms (Eqs. (3)-(4)), checked exhaustively on a small space.
+
+    For each beta: BA's limit (run to ``max |dC| < 1e-13``) and every fixpoint of BA's map, one per
+    output support (:func:`~ldpnb.papers.privic.model.elastic_fixpoints` over
+    :func:`~ldpnb.papers.privic.model.all_supports`; :math:`2^m - 1` supports, so ``m`` up to about 14).
+    Returns per beta: ``AvgD BA``, ``min AvgD`` over the fixpoints, ``gap`` = min AvgD - AvgD BA (>= 0 when
+    BA's QoS is the best), the support of the fixpoint attaining it, and the largest fixpoint ``residual``.
+    """
+    from ldpnb.papers.privic.model import all_supports, elastic_fixpoints
+
+    S = all_supports(prior.size)
+    recs = []
+    for b in np.atleast_1d(betas):
+        lim = blahut_arimoto(prior, distance, float(b), n_iter=None, tol=1e-13, max_iter=10 ** 6)
+        fx = elastic_fixpoints(prior, distance, float(b), S, n_iter=n_iter)
+        a = average_distortion(prior, lim.channel, distance)
+        j = int(fx["AvgD"].idxmin())
+        recs.append({"beta": float(b), "AvgD BA": a, "min AvgD": float(fx["AvgD"].min()),
+                     "gap": float(fx["AvgD"].min()) - a, "argmin support": int(fx.loc[j, "support"]),
+                     "BA support": int(np.sum(lim.output_marginal > 1e-9)), "residual": float(fx["residual"].max())})
+    return pd.DataFrame(recs)
 
 
+# ----------------------------------------------------------------------------- the maximum-likelihood rounds
 @contract(runs=Unchecked("{protocol: {city: run_privic result}}", example=None))
 def mle_frame(runs: dict) -> pd.DataFrame:
     """The maximum-likelihood lines of :func:`run_privic` for several protocols and cities, one table with
     columns ``protocol, city`` added."""
     parts = [r[1].assign(protocol=p, city=c) for p, by_city in runs.items() for c, r in by_city.items()]
+    return pd.concat(parts, ignore_index=True)
+
+
+@contract(counts=Unchecked("{city: the true counts}", example=None),
+          rounds=Unchecked("{(protocol, city, beta): rounds, 0 to skip}", example=None), seed=Integer(0, 2 ** 32 - 1),
+          mle_tol=Real(0, None, low_open=True))
+def mle_runs(counts: dict, rounds: dict, *, seed: int, mle_tol: float = 1e-6) -> pd.DataFrame:
+    """The maximum-likelihood rounds of the chapter: for every ``(protocol, city, beta)`` of ``rounds`` with a
+    positive count, that many PRIVIC rounds with the certified MLE (:func:`run_privic` with ``mle_betas``),
+    each cell on its own stream ``seed_for(seed, "mle/<protocol>/<city>/<beta>")``; their lines in one table
+    (:func:`mle_frame`'s columns).  Every count is checked (at most 100,000) before any round runs."""
+    from ldpnb.repro.seeds import seed_for
+
+    cells = {}
+    for key, r in rounds.items():
+        p, c, b = key
+        if p not in PROTOCOLS or c not in counts:
+            raise ValueError(f"unknown cell {key!r}: protocol in {PROTOCOLS}, city in {sorted(counts)}")
+        if isinstance(r, bool) or not isinstance(r, (int, np.integer)) or not 0 <= r <= 100_000:
+            raise ValueError(f"rounds of {key!r} must be an integer in [0, 100000], got {r!r}")
+        if r:
+            cells[(p, c, float(b))] = int(r)
+    parts = []
+    for (p, c, b), r in cells.items():
+        res = run_privic(counts[c], c, [b], r, seed=seed_for(seed, f"mle/{p}/{c}/{b:g}"), protocol=p,
+                         mle_betas=(b,), mle_tol=mle_tol)
+        parts.append(res[1].assign(protocol=p, city=c))
+    if not parts:
+        raise ValueError("no cell has a positive number of rounds")
     return pd.concat(parts, ignore_index=True)

@@ -16,7 +16,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ldpnb.contracts import Array, Integer, Unchecked, contract
+from ldpnb.contracts import REPS, Array, Integer, Unchecked, contract
 from ldpnb.papers.privic.model import _shape
 from ldpnb.papers.privic.values import CITY_NAMES, ISLAND_A, ISLAND_B
 from ldpnb.repro.plotting import COLUMN_INCHES, color
@@ -104,9 +104,15 @@ def fig2(rows_ba: Mapping[float, np.ndarray], rows_lap: Mapping[float, np.ndarra
 
 
 # ----------------------------------------------------------------------------- Fig. 3
-@contract(summary=_MAP, sims=Integer(1, None))
+def _yerr(t: pd.DataFrame, key) -> np.ndarray:
+    """Asymmetric error bars [mean - low, high - mean] of a ``mean_interval`` table's series ``key``."""
+    return np.vstack([t[("mean", key)] - t[("low", key)], t[("high", key)] - t[("mean", key)]])
+
+
+@contract(summary=_MAP, sims=REPS)
 def fig3(summary: Mapping[str, pd.DataFrame], sims: int):
-    """Fig. 3: mean EMD(π, π̂) ± sd against beta for BA and LAP, one panel per city (log scale)."""
+    """Fig. 3: mean EMD(π, π̂) with its 95 % interval against beta for BA and LAP, one panel per city (log
+    scale); ``summary`` maps a city to :func:`~ldpnb.papers.privic.grading.mean_interval`'s table."""
     style = {"BA": (C_BA, "-", "BA, IBU from uniform (the paper's protocol)"),
              "BA, IBU from the true π": (C_B, "--", "BA, IBU started at the true π (not the paper's protocol; 10 iterations)"),
              "LAP": (C_LAP, "-", "LAP at BA's tight level"),
@@ -115,25 +121,28 @@ def fig3(summary: Mapping[str, pd.DataFrame], sims: int):
     for ax, (city, s) in zip(np.atleast_1d(axes), summary.items()):
         for mech, (col, ls, label) in style.items():
             if ("mean", mech) in s.columns:
-                ax.errorbar(s.index, s[("mean", mech)], yerr=s[("sd", mech)].fillna(0), color=col, ls=ls, marker="o",
+                ax.errorbar(s.index, s[("mean", mech)], yerr=_yerr(s, mech), color=col, ls=ls, marker="o",
                             ms=3, capsize=2, label=label)
         ax.set_yscale("log")
         ax.set_xlabel("β (BA's loss parameter)")
         ax.set_ylabel("EMD(π, π̂) (grid units)")
-        ax.set_title(f"{CITY_NAMES[city]}: mean ± sd of {sims} simulation(s) per β")
+        ax.set_title(f"{CITY_NAMES[city]}: mean and 95 % interval, {sims} simulations per β")
     np.atleast_1d(axes)[0].legend(fontsize="x-small")
     return fig
 
 
 @contract(study=_FRAME, title=Unchecked("a title", example=""))
 def ibu_budgets(study: pd.DataFrame, title: str):
-    """EMD against the number of IBU iterations (log-log), mean ± sd over the simulations, per mechanism."""
+    """EMD against the number of IBU iterations (log-log), mean and 95 % interval (Hall's) over the
+    simulations, per mechanism (:func:`~ldpnb.papers.privic.experiments.ibu_budget_study`'s table)."""
+    from ldpnb.papers.privic.grading import mean_interval
+
     fig, ax = _fig(figsize=(W * 0.8, 3.6))
     styles = {"BA": (C_BA, "-"), "BA, IBU from the true π": (C_B, "--"), "LAP": (C_LAP, "-")}
-    g = study.groupby(["mechanism", "budget"]).emd.agg(["mean", "std"])
+    t = mean_interval(study, "budget", "mechanism", "sim")
     for mech, (col, ls) in styles.items():
-        d = g.loc[mech]
-        ax.errorbar(d.index, d["mean"], yerr=d["std"].fillna(0), color=col, ls=ls, marker="o", capsize=2, label=mech)
+        ax.errorbar(t.index, t[("mean", mech)], yerr=_yerr(t, mech), color=col, ls=ls, marker="o", capsize=2,
+                    label=mech)
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("IBU iterations")
@@ -241,17 +250,19 @@ def fig7(pi: Mapping[str, np.ndarray], estimates: Mapping[tuple, np.ndarray]):
     return fig
 
 
-@contract(tables=_MAP, rounds=Integer(1, None))
+@contract(tables=_MAP, rounds=REPS)
 def fig8_9(tables: Mapping[str, pd.DataFrame], rounds: int):
-    """Figs. 8-9: EMD(π, θ) per PRIVIC row, ours (mean ± sd of the rounds) against the paper's Tables III-IV."""
+    """Figs. 8-9: EMD(π, θ) per PRIVIC row, our mean and 95 % interval over the rounds against the paper's
+    Tables III-IV (the mean and 95 % interval of its five printed rounds); ``tables`` maps a city to
+    :func:`~ldpnb.papers.privic.experiments.table_summary`'s table."""
     keys = [(c, b) for c in tables for b in (1.0, 0.5)]
     fig, axes = _fig(len(tables), 2, figsize=(W, 3.3 * len(tables)))
     for ax, (c, b) in zip(np.ravel(axes), keys):
         t = tables[c].loc[b]
-        ax.errorbar(t.index, t["ours mean"], yerr=t["ours sd"].fillna(0), fmt="o-", ms=3, capsize=2, color=C_BA,
-                    label=f"ours, {rounds} round(s)")
-        ax.errorbar(t.index, t["paper mean"], yerr=t["paper sd"], fmt="s--", ms=3, capsize=2, color=C_LAP,
-                    label="paper, 5 rounds")
+        for who, fmt, col, label in (("ours", "o-", C_BA, f"ours, {rounds} rounds"),
+                                     ("paper", "s--", C_LAP, "paper, 5 rounds")):
+            err = np.vstack([t[f"{who} mean"] - t[f"{who} low"], t[f"{who} high"] - t[f"{who} mean"]])
+            ax.errorbar(t.index, t[f"{who} mean"], yerr=err, fmt=fmt, ms=3, capsize=2, color=col, label=label)
         ax.set_yscale("log")
         ax.set_xlabel("row N (row 1 = uniform start)")
         ax.set_ylabel("EMD(π, θ)")
@@ -260,15 +271,17 @@ def fig8_9(tables: Mapping[str, pd.DataFrame], rounds: int):
     return fig
 
 
-@contract(final=_MAP, rounds=Integer(1, None))
+@contract(final=_MAP, rounds=REPS)
 def fig10(final: Mapping[str, pd.DataFrame], rounds: int):
-    """Fig. 10: the final EMD of PRIVIC against beta (mean ± sd over the rounds), one panel per city."""
+    """Fig. 10: the final EMD of PRIVIC against beta (mean and 95 % interval over the rounds), one panel per
+    city; ``final`` maps a city to a table indexed by beta with columns ``mean``, ``low``, ``high``."""
     fig, axes = _fig(1, len(final), figsize=(W, 3.2))
     for ax, (c, f) in zip(np.atleast_1d(axes), final.items()):
-        ax.errorbar(f.index, f["mean"], yerr=f["std"].fillna(0), fmt="o-", color=C_BA, capsize=3)
+        ax.errorbar(f.index, f["mean"], yerr=np.vstack([f["mean"] - f["low"], f["high"] - f["mean"]]), fmt="o-",
+                    color=C_BA, capsize=3)
         ax.set_xlabel("β")
         ax.set_ylabel("final EMD(π, θ_N)")
-        ax.set_title(f"{CITY_NAMES[c]} ({rounds} round(s))")
+        ax.set_title(f"{CITY_NAMES[c]} ({rounds} rounds)")
     return fig
 
 
@@ -286,25 +299,36 @@ def privic_variants(curves: Mapping[str, np.ndarray], paper: np.ndarray):
     return fig
 
 
-@contract(gaps=_FRAME, region=_MAP)
-def mle_gaps(gaps: pd.DataFrame, region: Mapping[str, float]):
-    """Remark 6 and Sec. 6: log-likelihood gap to the certified MLE (total nats, log scale) per candidate,
-    with the 95 % likelihood-ratio region."""
-    cols = [("combination", "the combination (Alg. 1 as written)", C_LAP),
-            ("theta_N", "θ_N (tables' protocol)", C_BA), ("truth", "the true π", "#333333")]
-    fig, axes = _fig(1, len(region), figsize=(W, 3.4))
-    for ax, (c, thr) in zip(np.atleast_1d(axes), region.items()):
-        d = gaps[gaps.city == c]
-        for j, (key, label, col) in enumerate(cols):
-            sub = d[d.candidate == key]
-            x = np.where(sub.beta == 1.0, 0, 1) + (j - 1) * 0.22
-            ax.scatter(x, sub.gap, color=col, s=18, label=label)
-        ax.axhline(thr, color="k", lw=1, ls=":", label="95 % region")
+@contract(frame=_FRAME, regions=_FRAME)
+def mle_gaps(frame: pd.DataFrame, regions: pd.DataFrame):
+    """Remark 6 and Sec. 6: log-likelihood gap to the certified MLE (total nats, lower ends, log scale) of
+    the combination, theta_N and the true pi, per protocol and beta, with each setting's calibrated 95 %
+    region (solid) and Wilks' chi-square region (dotted); settings without rounds are left empty."""
+    cols = [("combination", "the combination of the μ_t", C_LAP), ("theta_N", "θ_N", C_BA),
+            ("truth", "the true π", "#333333")]
+    cells = [("ALG1", 1.0), ("ALG1", 0.5), ("A11", 1.0), ("A11", 0.5)]
+    fig, axes = _fig(1, 2, figsize=(W, 3.6))
+    for ax, c in zip(axes, ("paris", "sf")):
+        for i, (p, b) in enumerate(cells):
+            d = frame[(frame.city == c) & (frame.protocol == p) & (frame.beta == b)]
+            if d.empty:                                   # a setting not run at this scale
+                continue
+            for j, (key, label, col) in enumerate(cols):
+                if p == "ALG1" and key == "theta_N":   # theta_N is the combination under Alg. 1
+                    continue
+                x = i + (j - 1) * 0.22 + np.linspace(-0.05, 0.05, len(d))
+                ax.scatter(x, d[f"gap_lo_{key}"], color=col, s=6, alpha=0.6, label=label if i == 2 else None)
+            r = regions.loc[(p, c, b)]
+            ax.hlines(r["region"], i - 0.4, i + 0.4, color="k", lw=1.2,
+                      label="95 % region, calibrated" if i == 0 else None)
+            ax.hlines(r["chi2"], i - 0.4, i + 0.4, color="k", lw=1, ls=":",
+                      label="95 % region, Wilks" if i == 0 else None)
         ax.set_yscale("log")
-        ax.set_xticks([0, 1], ["β = 1", "β = 0.5"])
+        ax.set_xticks(range(4), ["Alg. 1\nβ = 1", "Alg. 1\nβ = 0.5", "tables\nβ = 1", "tables\nβ = 0.5"],
+                      fontsize="x-small")
         ax.set_ylabel("L(MLE) − L(·)  (nats)")
         ax.set_title(CITY_NAMES[c])
-    np.atleast_1d(axes)[0].legend(fontsize="x-small")
+    axes[1].legend(*axes[0].get_legend_handles_labels(), fontsize="xx-small", loc="center")
     return fig
 
 
@@ -323,7 +347,7 @@ def fig11(rows: Sequence[np.ndarray], titles: Sequence[str]):
 
 
 # ----------------------------------------------------------------------------- supporting
-@contract(hist=_MAP, n_iter_paper=Integer(1, None))
+@contract(hist=_MAP, n_iter_paper=Integer(1, 1_000_000))
 def ba_history(hist: Mapping[float, Mapping[str, np.ndarray]], n_iter_paper: int = 10):
     """BA on the Paris prior: its objective and the size of its output support over the iterations."""
     fig, axes = _fig(1, 2, figsize=(W, 3.2))

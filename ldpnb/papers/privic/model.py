@@ -26,12 +26,15 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
+from ldpnb.channels._generic import geo_ind_epsilon, simulate_counts
 from ldpnb.contracts import (
-    Array, Boolean, Counts, DistanceMatrix, Integer, OneOf, Optional, RandomState, Real, Unchecked, contract,
+    SAMPLE_SIZE, AnyOf, Array, Boolean, Counts, DistanceMatrix, Integer, OneOf, Optional, RandomState, Real,
+    Unchecked, contract,
 )
 from ldpnb.data.datasets import load_gowalla_privic
 from ldpnb.data.grid import bin_latlon, padded_lattice_distance
 from ldpnb.estimators._ibu import gibu, ibu, ibu_step
+from ldpnb.measures.utility import emd
 from ldpnb.mechanisms.metric import planar_laplace_padded_channel
 from ldpnb.mechanisms.rate_distortion import _as_beta, _as_distance, _as_prior, ba_F, ba_G, blahut_arimoto
 from ldpnb.papers.privic.values import AUTHORS_FAKE_STEP, CITY_SHAPE, ISLAND_A
@@ -42,6 +45,8 @@ __all__ = [
     "flat_index",
     "block_indices",
     "lap_grid_channel",
+    "lap_tight_level",
+    "lap_at_level",
     "inner_columns",
     "padded_row",
     "ISLAND_MODES",
@@ -57,32 +62,17 @@ __all__ = [
     "tight_eps_ba",
     "ba_convergence_summary",
     "ba_ibu_duality_gap",
+    "elastic_fixpoints",
+    "all_supports",
     "right_inverse_residual",
     "privic_edges",
     "privic_bins",
     "load_privic_counts",
 ]
 
-_SHAPE = Unchecked("a city name ('paris', 'sf') or a pair (rows, cols) of positive integers", example="paris")
-_CELL = Unchecked("a (row, column) pair inside the grid", example=ISLAND_A)
-
-
-def _emd(a, b, distance) -> float:
-    from ldpnb.measures.utility import emd
-
-    return float(emd(a, b, distance))
-
-
-def _simulate(channel, input_counts, rng) -> np.ndarray:
-    from ldpnb.channels._generic import simulate_counts
-
-    return simulate_counts(channel, input_counts, rng=rng)
-
-
-def _tight_eps(channel, distance) -> float:
-    from ldpnb.channels._generic import geo_ind_epsilon
-
-    return float(geo_ind_epsilon(channel, distance))
+#: Largest grid (cells) a PRIVIC function accepts: the distance matrices are dense (m x m), so 4,096
+#: cells (128 MiB a matrix) bounds every allocation; the paper's grids have 165 and 384 cells.
+MAX_CELLS = 1 << 12
 
 
 def _shape(shape) -> tuple[int, int]:
@@ -90,12 +80,21 @@ def _shape(shape) -> tuple[int, int]:
         if shape not in CITY_SHAPE:
             raise ValueError(f"shape must be one of {sorted(CITY_SHAPE)} or (rows, cols), got {shape!r}")
         return CITY_SHAPE[shape]
-    try:
-        r, c = shape
-    except (TypeError, ValueError):
-        raise ValueError(f"shape must be a city name or a pair (rows, cols), got {shape!r}") from None
+    if isinstance(shape, (str, bytes)) or not hasattr(shape, "__len__") or len(shape) != 2:
+        raise ValueError(f"shape must be a city name or a pair (rows, cols), got {shape!r}")
+    r, c = shape
     # integers >= 1: a float such as 2.5 is refused, never truncated
-    return check_positive_int(r, "shape[0] (rows)", minimum=1), check_positive_int(c, "shape[1] (cols)", minimum=1)
+    r, c = check_positive_int(r, "shape[0] (rows)", minimum=1), check_positive_int(c, "shape[1] (cols)", minimum=1)
+    if r * c > MAX_CELLS:
+        raise ValueError(f"a grid of {r} x {c} = {r * c:,} cells exceeds MAX_CELLS = {MAX_CELLS:,} (dense distances)")
+    return r, c
+
+
+#: A PRIVIC grid: ``"paris"``, ``"sf"`` or ``(rows, cols)`` (positive integers; at most :data:`MAX_CELLS`
+#: cells in all, checked by :func:`_shape` before any allocation).
+_SHAPE = AnyOf(OneOf("paris", "sf"), Array(1, shape=(2,), low=1, high=MAX_CELLS, integer=True))
+#: A cell ``(row, column)``: two integers >= 0 (inside the grid: checked with the shape in the body).
+_CELL = Array(1, shape=(2,), low=0, high=MAX_CELLS, integer=True)
 
 
 # ----------------------------------------------------------------------------- grid
@@ -127,6 +126,7 @@ def block_indices(shape, center, radius: int = 2) -> np.ndarray:
     With ``radius=2`` around A this is the 5 x 5 "deserted" block of the island (Sec. 3.1).
     """
     rows, cols = _shape(shape)
+    flat_index((rows, cols), center)            # refuses a centre outside the grid
     r0, c0 = (int(v) for v in center)
     rr, cc = np.divmod(np.arange(rows * cols), cols)
     return np.flatnonzero(np.maximum(np.abs(rr - r0), np.abs(cc - c0)) <= int(radius))
@@ -140,6 +140,49 @@ def lap_grid_channel(shape, epsilon: float, *, pad: int = 5) -> np.ndarray:
     ``(rows, cols)``), outputs on the grid padded by ``pad`` cells
     (:func:`ldpnb.mechanisms.planar_laplace_padded_channel`; Andres et al. 2013)."""
     return planar_laplace_padded_channel(*_shape(shape), epsilon, pad=pad)
+
+
+@contract(shape=_SHAPE, epsilon=Real(0, None, low_open=True), pad=Integer(0, 1000))
+def lap_tight_level(shape, epsilon: float, *, pad: int = 5) -> float:
+    r"""Tight geo-ind level of :func:`lap_grid_channel` at nominal ``epsilon``:
+    :math:`\max_{x \ne x', y} \log(C_{xy}/C_{x'y})/d(x, x')` over the grid's inputs.
+
+    Each row is normalised over the padded output grid, so
+    :math:`C_{xy}/C_{x'y} = e^{-\varepsilon(d(x,y) - d(x',y))} Z(x')/Z(x)` and the level exceeds the
+    nominal one by the spread of the normalisers: by 9.5 % at :math:`\varepsilon \approx 0.39` on the
+    Paris grid with ``pad=5``, by less than 0.2 % from :math:`\varepsilon = 1.16` on.
+
+    Examples
+    --------
+    >>> round(lap_tight_level((3, 3), 1.0, pad=0) / 1.0, 3) > 1
+    True
+    """
+    return float(geo_ind_epsilon(lap_grid_channel(shape, epsilon, pad=pad), privic_distance(shape)))
+
+
+@contract(shape=_SHAPE, level=Real(0, None, low_open=True), pad=Integer(0, 1000),
+          tol=Real(0, None, low_open=True))
+def lap_at_level(shape, level: float, *, pad: int = 5, tol: float = 1e-10) -> float:
+    r"""The nominal :math:`\varepsilon` at which :func:`lap_grid_channel` is *tightly* ``level``-geo-ind
+    (:func:`lap_tight_level` equals ``level``), by Brent's method on :math:`[\text{level}/2,
+    \text{level}]`.
+
+    The paper tunes LAP to "the same level of geo-ind" as BA (Sec. 3.1); the authors' code sets the
+    nominal :math:`\varepsilon` of LAP to BA's tight level, which leaves LAP's own tight level above it
+    (:func:`lap_tight_level`).  This is the nominal value that matches the two levels exactly.
+
+    Examples
+    --------
+    >>> e = lap_at_level((4, 4), 0.5, pad=2)
+    >>> e < 0.5 and abs(lap_tight_level((4, 4), e, pad=2) - 0.5) < 1e-8
+    True
+    """
+    from scipy.optimize import brentq
+
+    f = lambda e: lap_tight_level(shape, e, pad=pad) - level  # noqa: E731
+    if f(level) <= 0:
+        return float(level)
+    return float(brentq(f, level / 2, level, xtol=tol))
 
 
 @contract(shape=_SHAPE, pad=Integer(0, 1000))
@@ -230,6 +273,10 @@ def adversarial_prior(pi_island, level: int, *, cell=ISLAND_A, shape="paris", st
     a share ``delta / (1 + delta)`` of all reports are fake reports of ``cell``
     (:func:`fake_report_share`).  ``cell = A`` is the paper's case (ii), ``cell = B`` its case (i).
     """
+    rows, cols = _shape(shape)
+    if pi_island.shape != (rows * cols,):
+        raise ValueError(f"pi_island must have one entry per cell of the {rows} x {cols} grid ({rows * cols}), "
+                         f"got shape {pi_island.shape}")
     if not pi_island.sum() > 0:
         raise ValueError("pi_island must have a positive total mass")
     delta = step * level
@@ -308,7 +355,7 @@ def row_similarity(row_ba, row_lap, shape="paris", pad: int = 5) -> dict:
     r, c = np.divmod(np.arange(R * C), C)
     D_pad = np.hypot(r[:, None] - r[None, :], c[:, None] - c[None, :])
     q = row_lap / row_lap.sum()
-    return {"tv": 0.5 * float(np.abs(p / p.sum() - q).sum()), "emd": _emd(p / p.sum(), q, D_pad)}
+    return {"tv": 0.5 * float(np.abs(p / p.sum() - q).sum()), "emd": float(emd(p / p.sum(), q, D_pad))}
 
 
 # ----------------------------------------------------------------------------- PRIVIC
@@ -334,7 +381,7 @@ class PrivicResult:
 
 @contract(true_counts=Counts(), distance=DistanceMatrix(), beta=Real(0, None, low_open=True),
           n_cycles=Integer(1, 10_000), ba_iter=Integer(1, 10_000_000), ibu_iter=Integer(1, 10_000_000),
-          n_per_cycle=Optional(Integer(1, None)), warm_start=Boolean(), combine=Boolean(), final_gibu=Boolean(),
+          n_per_cycle=Optional(SAMPLE_SIZE), warm_start=Boolean(), combine=Boolean(), final_gibu=Boolean(),
           gibu_iter=Integer(1, 10_000_000), gibu_tol=Real(0, None), theta0=Optional(Array(1, low=0.0)),
           monitor=Boolean(), rng=RandomState())
 def privic(true_counts, distance, beta: float, *, n_cycles: int, ba_iter: int, ibu_iter: int,
@@ -376,12 +423,12 @@ def privic(true_counts, distance, beta: float, *, n_cycles: int, ba_iter: int, i
             raise ValueError(f"theta0 must be a non-negative vector of length {m} with a positive total")
         theta = theta0 / theta0.sum()
     thetas, mus, channels, reports = [theta], [], [], []
-    emds = [_emd(theta, pi, D)] if monitor else []
+    emds = [float(emd(theta, pi, D))] if monitor else []
     S = 0
     for _ in range(n_cycles):
         C = blahut_arimoto(theta, D, beta, n_iter=ba_iter).channel
         x_counts = counts if n_per_cycle is None else rng.multinomial(n_per_cycle, pi)
-        y = _simulate(C, x_counts, rng)
+        y = simulate_counts(C, x_counts, rng=rng)
         mu = ibu(C, y, theta0=theta if warm_start else None, tol=0.0, max_iter=ibu_iter, trace=False).estimate
         n_t = int(y.sum())
         theta = (S * theta + n_t * mu) / (S + n_t) if (combine and S > 0) else mu
@@ -391,12 +438,12 @@ def privic(true_counts, distance, beta: float, *, n_cycles: int, ba_iter: int, i
         channels.append(C)
         reports.append(y)
         if monitor:
-            emds.append(_emd(theta, pi, D))
+            emds.append(float(emd(theta, pi, D)))
     gibu_emd = None
     if final_gibu:
         pi_hat = gibu(channels, reports, tol=gibu_tol, max_iter=gibu_iter, trace=False).estimate
         if monitor:
-            gibu_emd = _emd(pi_hat, pi, D)
+            gibu_emd = float(emd(pi_hat, pi, D))
     else:
         pi_hat = theta
     final = blahut_arimoto(pi_hat, D, beta, n_iter=ba_iter).channel
@@ -432,7 +479,7 @@ def privic_table(true_counts, distance, betas, *, rounds: int, n_rows: int, ba_i
 def tight_eps_ba(pi, distance, betas, *, n_iter: int = 10) -> np.ndarray:
     """Tight geo-ind level of BA(pi, beta, ``n_iter``) for each beta: what the authors' ``eps_tight``
     lists hold, with which they tune LAP in Figs. 2-3 (Remark 4 bounds it by 2 beta)."""
-    return np.array([_tight_eps(blahut_arimoto(pi, distance, b, n_iter=n_iter).channel, distance)
+    return np.array([float(geo_ind_epsilon(blahut_arimoto(pi, distance, b, n_iter=n_iter).channel, distance))
                      for b in np.atleast_1d(betas)])
 
 
@@ -496,6 +543,61 @@ def ba_ibu_duality_gap(prior, distance, beta: float, c0=None, n_steps: int = 50,
         theta = ibu_step(theta, Cdual, p)
         gap = max(gap, float(np.max(np.abs(c - theta))))
     return gap
+
+
+@contract(m=Integer(1, 20))
+def all_supports(m: int) -> np.ndarray:
+    """Every non-empty subset of ``m`` outputs as a boolean matrix ``(2**m - 1, m)`` (row ``s`` is the
+    binary expansion of ``s + 1``)."""
+    s = np.arange(1, 2 ** int(m))
+    return ((s[:, None] >> np.arange(int(m))[None, :]) & 1).astype(bool)
+
+
+@contract(prior=Array(1, low=0.0), distance=DistanceMatrix(), beta=Real(0, None, low_open=True),
+          supports=Unchecked("a boolean matrix (S, m): one output support per row", example=np.ones((1, 2), bool)),
+          n_iter=Integer(1, 10_000_000))
+def elastic_fixpoints(prior, distance, beta: float, supports, *, n_iter: int = 20_000) -> pd.DataFrame:
+    r"""The self-consistent elastic mechanisms of Sec. 3.1 at one :math:`\beta`: every mechanism
+    :math:`C_{xy} = q(y)e^{-\beta d(x,y)}/\sum_z q(z)e^{-\beta d(x,z)}` (Eqs. (3)-(4)) whose mass
+    :math:`q` is its own output distribution :math:`\pi C` ("the mass interpreted as probability").
+
+    These are the fixpoints of BA's map :math:`c \mapsto G(F(c))`.  BA keeps the zeros of its marginal,
+    so BA started from the uniform marginal on a support :math:`S` converges to the minimiser of the
+    convex BA objective over the channels with outputs in :math:`S` (Csiszar 1974), a fixpoint; every
+    fixpoint is such a restricted minimiser for its own support.  Running BA from every support of
+    ``supports`` (``all_supports(m)`` enumerates them all) therefore lists every self-consistent elastic
+    mechanism.  All supports are iterated at once: :math:`c \leftarrow c \odot ((\pi / cK^\top) K)`.
+
+    Returns one line per support: ``size`` (of the support given), ``support`` (outputs with
+    :math:`q > 10^{-9}`), ``AvgD``, ``MI`` (nats), ``lagrangian`` (:math:`I + \beta\,\mathrm{AvgD}`) and
+    ``residual`` (:math:`\max|G(F(q)) - q|`, the distance from a fixpoint).
+
+    Examples
+    --------
+    >>> D2 = np.array([[0.0, 1.0], [1.0, 0.0]])
+    >>> t = elastic_fixpoints(np.array([0.5, 0.5]), D2, 0.1, all_supports(2))
+    >>> t["AvgD"].round(4).tolist()   # {x1}, {x2}: everyone reports one point; {x1, x2}: BA's optimum
+    [0.5, 0.5, 0.475]
+    """
+    p = _as_prior(prior)
+    d = _as_distance(distance, p.size)
+    S = np.asarray(supports, dtype=bool)
+    if S.ndim != 2 or S.shape[1] != p.size or not S.any(axis=1).all():
+        raise ValueError(f"supports must be a boolean matrix (S, {p.size}) with a non-empty row each")
+    K = np.exp(-_as_beta(beta) * d)
+    c = S / S.sum(axis=1, keepdims=True)
+    for _ in range(int(n_iter)):
+        c = c * ((p[None, :] / (c @ K.T)) @ K)
+        c /= c.sum(axis=1, keepdims=True)
+    Z = c @ K.T                                         # Z[s, x] = sum_y c(y) K(x, y)
+    C = c[:, None, :] * K[None, :, :] / Z[:, :, None]   # C[s, x, y]
+    q = np.einsum("x,sxy->sy", p, C)
+    avgd = np.einsum("x,sxy,xy->s", p, C, d)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        logratio = np.where(C > 0, np.log(C) - np.log(np.maximum(q, 1e-300))[:, None, :], 0.0)
+    mi = np.einsum("x,sxy->s", p, C * logratio)
+    return pd.DataFrame({"size": S.sum(axis=1), "support": (c > 1e-9).sum(axis=1), "AvgD": avgd, "MI": mi,
+                         "lagrangian": mi + float(beta) * avgd, "residual": np.abs(q - c).max(axis=1)})
 
 
 @contract(channels=Unchecked("a non-empty list of square invertible matrices of one size",

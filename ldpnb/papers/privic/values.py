@@ -9,7 +9,8 @@ Three kinds of constants live here, and the names say which:
 * ``AUTHORS_*``: taken from the authors' released code (``blitzwas/PRIVIC``), not printed in the paper:
   the tight geo-ind levels used to tune LAP, the step of the adversarial vectors.
 * ``CALIBRATION_*``: measured by us on seeds disjoint from the book's (the between-round spread of
-  the PRIVIC tables over 100 rounds), used to set tolerances; never a reproduction.
+  the PRIVIC tables over 100 rounds), the yardstick of the spread rows (T-spread, T-cal); never a
+  reproduction.
 """
 
 from __future__ import annotations
@@ -165,8 +166,8 @@ AUTHORS_TIGHT_EPS = {
 AUTHORS_FAKE_STEP = 0.005
 
 #: Our between-round sd of each data row of Tables III/IV (rows 2..N), over 100 PRIVIC rounds per
-#: (city, beta) on seeds disjoint from the book's (calibration; used only to set the tolerances of the
-#: table rows).
+#: (city, beta) on seeds disjoint from the book's (calibration: the yardstick of T-spread, which compares
+#: the paper's round-to-round spread with ours, and of T-cal, which re-derives it at paper scale).
 CALIBRATION_ROW_SD = {
     ("paris", 1.0): np.array([0.0087, 0.00748, 0.00891, 0.00995, 0.00971, 0.00946, 0.00874, 0.00903, 0.01008,
                               0.00804, 0.00891, 0.0092, 0.00884, 0.00937]),

@@ -5,7 +5,7 @@ Not a paper: every claim is an ``extension`` (a paper's conclusion tested outsid
 families, lenses), ``figures`` and ``text`` (the sentences glued into the prose).
 """
 
-from . import experiments, figures, text
+from . import estimation, experiments, families, figures, guide, ranks, text, variance
 from .claims import CLAIMS
 
-__all__ = ["CLAIMS", "experiments", "figures", "text"]
+__all__ = ["CLAIMS", "estimation", "experiments", "families", "figures", "guide", "ranks", "text", "variance"]

@@ -26,6 +26,7 @@ import numpy as np
 from scipy.optimize import brentq
 
 from ldpnb import estimators
+from ldpnb.papers.synthesis import estimation as est
 from ldpnb.channels import geo_ind_epsilon_log, ldp_epsilon_log
 from ldpnb.contracts import Instance, Integer, Real, RandomState, contract
 from ldpnb.data import MANHATTAN_BOX, Grid, lattice_distance_matrix, load_adult, load_gowalla_nyc
@@ -239,7 +240,10 @@ def lens_value(m: Any, setting: Setting, lens: str) -> float:
         return mutual_information(setting.p_x, C / C.sum(axis=1, keepdims=True), unit="bits")
     if lens == "distortion":
         return float(setting.p_x @ (C * setting.distance).sum(axis=1))
-    raise ValueError(f"lens must be 'ldp', 'mi' or 'distortion', got {lens!r}")
+    if lens == "lift_ldp":
+        J = setting.p_sx @ (C / C.sum(axis=1, keepdims=True))
+        return float(leakages(J[:, J.sum(axis=0) > 0]).ldp_leak)
+    raise ValueError(f"lens must be 'ldp', 'mi', 'distortion' or 'lift_ldp', got {lens!r}")
 
 
 def exact_lenses(m: Any, setting: Setting) -> dict[str, float]:
@@ -279,49 +283,67 @@ def exact_lenses(m: Any, setting: Setting) -> dict[str, float]:
 
 
 def inv_lstsq(channel: np.ndarray, counts: np.ndarray) -> np.ndarray:
-    r"""INV for any channel: the least-squares solution :math:`\hat\theta = q C^{+}` of
-    :math:`\theta C = q` (``q`` the empirical report distribution, one row per run), negatives set to 0
-    and renormalised (INV-N).  For a square invertible ``C`` this is the matrix inversion of the IBU
-    paper (Sec. 7); for a channel of full row rank it is unbiased before the clipping; for a channel
-    that merges inputs (rank < k) no unbiased estimator exists and INV returns the minimum-norm one."""
+    r"""The first edition's INV for any channel: the least-squares solution :math:`\hat\theta = q C^{+}`
+    (``q`` the empirical report distribution, one row per run), clipped and renormalised (INV-N).
+
+    Kept for row E2d only: for the unary encodings and local hashing it weighs the outputs equally and
+    has 1.3-2.3 times the variance of the standard support-count estimator
+    (:func:`ldpnb.papers.synthesis.estimation.standard_estimate`, used everywhere else)."""
     q = np.atleast_2d(counts).astype(float)
     q = q / q.sum(axis=1, keepdims=True)
     raw = q @ np.linalg.pinv(channel)
     return estimators.clip_normalize(raw)
 
 
+#: A channel whose information about X is below this (bits) is *degenerate*: it reports (nearly) a
+#: constant, and is kept out of every "best" or "largest gain" statement.
+DEGENERATE_BITS = 1e-6
+
 _EXAMPLE_M = build(_EXAMPLE, "k-RR", 1.0)
 
 
-@contract(m=Instance(object, example=_EXAMPLE_M), setting=Instance(Setting, example=_EXAMPLE), runs=Integer(1, None),
+def is_degenerate(row: dict[str, float]) -> bool:
+    """A lens-table row of a degenerate channel (:data:`DEGENERATE_BITS`)."""
+    return bool(row["mi"] < DEGENERATE_BITS)
+
+
+@contract(m=Instance(object, example=_EXAMPLE_M), setting=Instance(Setting, example=_EXAMPLE), runs=Integer(2, None),
           rng=RandomState())
-def utility_lens(m: Any, setting: Setting, *, runs: int, rng: Any = None) -> dict[str, float]:
-    r"""Estimation utility of ``m`` on ``setting`` after IBU and after INV (:func:`inv_lstsq`).
+def utility_lens(m: Any, setting: Setting, *, runs: int, rng: Any = None) -> dict[str, Any]:
+    r"""Estimation utility of ``m`` on ``setting`` after each estimator of
+    :mod:`~ldpnb.papers.synthesis.estimation`.
 
     ``runs`` collections of the ``n`` users' reports (``m.simulate_counts`` of the true input counts);
-    for each, the IBU estimate (``estimators.ibu``, default stopping rule) and the INV estimate, and
-    their EMD (ground distance ``setting.distance``) and L1 distance to the true ``P_X``.  Returns the
-    means and their standard errors (``*_se``) over the runs, and the paired difference
-    ``emd_diff`` = EMD(IBU) - EMD(INV) with its standard error.
+    for each, three estimates from the *same* reports: ``ibu`` (IBU to a certified optimum),
+    ``early`` (IBU stopped by the IBU paper's rule, a regulariser) and ``inv`` (the standard estimate:
+    support counts for a frequency oracle, the channel's inverse or pseudo-inverse otherwise; clipped
+    and renormalised).  Returns the mean EMD (ground distance ``setting.distance``), L1 distance and
+    squared error of each with their standard errors (``*_se``), the paired differences
+    ``emd_diff`` = EMD(IBU) − EMD(INV) and ``emd_early_diff`` = EMD(early) − EMD(IBU) with theirs,
+    ``in_simplex`` (fraction of runs whose raw standard estimate has no negative entry), and the per-run
+    samples under ``runs_*`` (arrays of length ``runs``).
     """
     rng = check_random_state(rng)
     C = np.exp(m.log_channel())  # entries below float64's range are 0 (BA's vanishing outputs)
     C = C / C.sum(axis=1, keepdims=True)
     Y = np.stack([m.simulate_counts(setting.counts, rng=rng) for _ in range(runs)])
-    th_ibu = estimators.ibu(C, Y, tol=1e-9, max_iter=20_000).estimate
-    th_inv = inv_lstsq(C, Y)
+    raw = est.standard_estimate(m, Y)
+    th = {"ibu": np.atleast_2d(est.ibu_certified(C, Y).estimate), "early": np.atleast_2d(est.ibu_early(C, Y).estimate),
+          "inv": est.clip(raw)}
     p = setting.p_x
-    out: dict[str, float] = {}
-    emds = {}
-    for name, TH in (("ibu", np.atleast_2d(th_ibu)), ("inv", th_inv)):
-        e = emds[name] = np.array([emd(t, p, setting.distance) for t in TH])
-        l1 = np.abs(TH - p).sum(axis=1)
-        for lens, v in (("emd", e), ("l1", l1)):
-            out[f"{lens}_{name}"] = float(v.mean())
-            out[f"{lens}_{name}_se"] = float(v.std(ddof=1) / np.sqrt(runs)) if runs > 1 else float("nan")
-    d = emds["ibu"] - emds["inv"]  # paired: both estimators see the same reports
-    out["emd_diff"] = float(d.mean())
-    out["emd_diff_se"] = float(d.std(ddof=1) / np.sqrt(runs)) if runs > 1 else float("nan")
+    out: dict[str, Any] = {}
+    se = lambda v: float(v.std(ddof=1) / np.sqrt(v.size))  # noqa: E731
+    for name, TH in th.items():
+        lens = {"emd": np.array([emd(t, p, setting.distance) for t in TH]), "l1": np.abs(TH - p).sum(axis=1),
+                "sq": ((TH - p) ** 2).sum(axis=1)}
+        for key, v in lens.items():
+            out[f"{key}_{name}"], out[f"{key}_{name}_se"] = float(v.mean()), se(v)
+            out[f"runs_{key}_{name}"] = v
+    for key, a, b in (("emd_diff", "ibu", "inv"), ("emd_early_diff", "early", "ibu")):
+        d = out[f"runs_emd_{a}"] - out[f"runs_emd_{b}"]  # paired: the same reports
+        out[key], out[f"{key}_se"] = float(d.mean()), se(d)
+    out["in_simplex"] = float(est.in_simplex(raw).mean())
+    out["runs_inv_in_simplex"] = est.in_simplex(raw)
     return out
 
 
@@ -457,16 +479,100 @@ def bound_violations(sweeps: dict[str, dict[str, np.ndarray]], setting: Setting)
     return out
 
 
-def ibu_advantage(table: dict[str, dict[str, float]], names: list[str]) -> dict[str, np.ndarray]:
-    """``upper = emd_diff + 2 se`` and ``lower = emd_diff - 2 se`` per family (EMD(IBU) - EMD(INV), paired):
-    ``upper < 0`` when IBU beats INV by more than two paired SEs, ``lower > 0`` when it loses by more;
-    ``upper_rel = upper / EMD(INV)``; ``excess = |emd_diff| - 0.01 EMD(INV) - 2 se``;
-    ``gap = |emd_diff| - 2 se - 1e-4`` (equal within two paired SEs and 1e-4)."""
-    d = np.array([table[n]["emd_diff"] for n in names])
-    se = np.array([table[n]["emd_diff_se"] for n in names])
-    inv = np.array([table[n]["emd_inv"] for n in names])
-    return {"upper": d + 2 * se, "lower": d - 2 * se, "upper_rel": (d + 2 * se) / inv,
-            "excess": np.abs(d) - 0.01 * inv - 2 * se, "gap": np.abs(d) - 2 * se - 1e-4}
+#: Differences of mean EMDs (bins) whose paired interval lies within this of 0 are ties (float noise).
+TIE_ABS = 1e-9
+
+
+def ibu_advantage(table: dict[str, dict[str, float]], names: list[str], key: str = "emd_diff",
+                  ref: str = "emd_inv") -> dict[str, np.ndarray]:
+    """Paired differences (``key``, e.g. EMD(IBU) − EMD(INV)) per family with their intervals.
+
+    ``upper = d + 2 se``, ``lower = d - 2 se``; ``rel_bound = (|d| + 2 se) / ref`` (how far apart the two
+    can be, relative to the reference EMD); ``tie``: the interval lies within :data:`TIE_ABS` of 0
+    (a difference of float noise, e.g. two identical constant-report runs, is no win).
+    """
+    d = np.array([table[n][key] for n in names])
+    se = np.array([table[n][f"{key}_se"] for n in names])
+    r = np.array([table[n][ref] for n in names])
+    return {"upper": d + 2 * se, "lower": d - 2 * se, "rel_bound": (np.abs(d) + 2 * se) / r,
+            "tie": np.abs(d) + 2 * se <= TIE_ABS}
+
+
+def wins(adv: dict[str, np.ndarray], names: list[str]) -> tuple[list[str], list[str]]:
+    """``(better, worse)``: the families where the first estimator wins (``upper < 0``) or loses
+    (``lower > 0``) beyond two paired SE and beyond a tie (:func:`ibu_advantage`)."""
+    better = [n for n, u, t in zip(names, adv["upper"], adv["tie"]) if u < 0 and not t]
+    worse = [n for n, lo, t in zip(names, adv["lower"], adv["tie"]) if lo > 0 and not t]
+    return better, worse
+
+
+def standard_vs_pinv(setting: Setting, params: dict[str, float], names: list[str]) -> dict[str, float]:
+    """Exact total variance of the first edition's pseudo-inverse INV over that of the standard
+    estimator, per family (:mod:`~ldpnb.papers.synthesis.variance`)."""
+    from ldpnb.papers.synthesis import variance as V
+
+    out = {}
+    for n in names:
+        m = build(setting, n, params[n])
+        out[n] = V.pinv_channel_variance(m, setting.counts) / V.exact_channel_variance(m, setting.counts)
+    return out
+
+
+def ibu_gain_by_eps(setting: Setting, names: list[str], eps: list[float], *, runs: int, seed: Any) -> dict[str, Any]:
+    r"""IBU's relative MSE gain over the standard estimator (MI, clipped) per oracle and level.
+
+    For ``runs`` collections at each level, from the same reports: MI (the standard estimate clipped
+    and renormalised), IBU on the whole channel to a certified optimum, and IBU on the support counts
+    (:func:`~ldpnb.papers.synthesis.estimation.ibu_support`).  ``gain[name]`` and ``gain_support[name]``
+    are ``1 - mean(SE_IBU) / mean(SE_MI)`` per level (squared error of the whole distribution), with
+    delta-method standard errors :math:`\sqrt{\mathrm{Var}(a - r b)/R}/\bar b`; ``diff[name]`` is the
+    paired difference of the two gains (whole channel minus support counts) with its SE.  The per-run
+    squared errors are returned under ``runs``.
+    """
+    ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
+    p = setting.p_x
+    out: dict[str, Any] = {"eps": list(eps)}
+    for key in ("gain", "se", "gain_support", "se_support", "diff", "diff_se", "runs"):
+        out[key] = {}
+
+    def ratio_se(a, b):
+        r = a.mean() / b.mean()
+        return 1 - r, float(np.std(a - r * b, ddof=1) / np.sqrt(a.size) / b.mean())
+
+    for name, child in zip(names, ss.spawn(len(names))):
+        acc = {k: [] for k in ("g", "s", "gs", "ss", "d", "ds", "r")}
+        for e, c in zip(eps, child.spawn(len(eps))):
+            m = build(setting, name, e)
+            rng = np.random.default_rng(c)
+            C = np.exp(m.log_channel())
+            C = C / C.sum(axis=1, keepdims=True)
+            Y = np.stack([m.simulate_counts(setting.counts, rng=rng) for _ in range(runs)])
+            S = np.rint(Y @ np.asarray(m.column_support(), dtype=float))
+            sq = lambda T: ((np.atleast_2d(T) - p) ** 2).sum(axis=1)  # noqa: E731
+            mi = sq(est.clip(est.standard_estimate(m, Y)))
+            full, sup = sq(est.ibu_certified(C, Y).estimate), sq(est.ibu_support(m, S))
+            g, s = ratio_se(full, mi)
+            gs, sgs = ratio_se(sup, mi)
+            d = (mi - full) / mi.mean() - (mi - sup) / mi.mean()  # paired gain difference per run
+            for k, v in zip(acc, (g, s, gs, sgs, float(d.mean()), float(d.std(ddof=1) / np.sqrt(runs)),
+                                  (mi, full, sup))):
+                acc[k].append(v)
+        for key, k in (("gain", "g"), ("se", "s"), ("gain_support", "gs"), ("se_support", "ss"), ("diff", "d"),
+                       ("diff_se", "ds")):
+            out[key][name] = np.array(acc[k])
+        out["runs"][name] = acc["r"]
+    return out
+
+
+#: Relative tolerance under which two exact lens values are a tie (float noise).
+TIE_REL = 1e-9
+
+
+def _sign(a: float, b: float, rtol: float = TIE_REL) -> int:
+    """``sign(a - b)``, 0 when ``|a - b| <= rtol max(|a|, |b|)``."""
+    if abs(a - b) <= rtol * max(abs(a), abs(b)):
+        return 0
+    return 1 if a > b else -1
 
 
 def pie_ordering(adult: Setting, gowalla: Setting, eps: np.ndarray) -> dict[str, dict[str, int]]:
@@ -475,22 +581,31 @@ def pie_ordering(adult: Setting, gowalla: Setting, eps: np.ndarray) -> dict[str,
     At each ``eps`` the PIE paper bounds :math:`I(U;Y) \le \theta I(U;X)` with
     :math:`\theta_{RR} = (e^\varepsilon - 1)/(k + e^\varepsilon - 1)` and :math:`\theta_{GLH}` the same with
     ``g`` for ``k`` (Murakami and Takahashi; PIE paper Thms 4.2, 4.4).  OLH uses ``g = round(e^eps) + 1``.
-    Returns, for the exact PIE on Gowalla (``pie``) and the LDP-w.r.t.-S lift leakage on Adult
-    (``lift``), the number of ``eps`` where ``sign(theta_RR - theta_GLH)`` differs from the sign of the
-    lens difference RR - OLH (``mismatches``) and the number compared (``checked``).
+    For the exact PIE on Gowalla (``pie``) and the LDP-w.r.t.-S lift leakage on Adult (``lift``):
+    ``mismatches`` (the lens order is not the predicted strict order: a tie within :data:`TIE_REL`
+    counts), ``ties``, ``reversed`` (the opposite strict order) and ``checked``.
     """
     from ldpnb.measures import theta_glh, theta_rr
 
-    out = {"pie": {"mismatches": 0, "checked": 0}, "lift": {"mismatches": 0, "checked": 0}}
+    out = {k: {"mismatches": 0, "ties": 0, "reversed": 0, "checked": 0} for k in ("pie", "lift")}
     for e in np.asarray(eps, dtype=float):
         g = mech.OLH(adult.k, e).g
-        pred = np.sign(float(theta_rr(adult.k, e)) - float(theta_glh(g, e)))
+        pred = _sign(float(theta_rr(adult.k, e)), float(theta_glh(g, e)))
         for key, s, lens in (("pie", gowalla, "pie"), ("lift", adult, "lift_ldp")):
             a = exact_lenses(build(s, "k-RR", e), s)[lens]
             b = exact_lenses(build(s, "OLH", e), s)[lens]
-            out[key]["mismatches"] += int(np.sign(a - b) != pred)
+            got = _sign(a, b)
+            out[key]["mismatches"] += int(got != pred)
+            out[key]["ties"] += int(got == 0)
+            out[key]["reversed"] += int(got == -pred and got != 0)
             out[key]["checked"] += 1
     return out
+
+
+def olh_minus_rr_lift(setting: Setting, eps: np.ndarray) -> np.ndarray:
+    """OLH's LDP-w.r.t.-S leakage minus k-RR's at each ``eps`` (row E4c)."""
+    return np.array([lens_value(build(setting, "OLH", e), setting, "lift_ldp")
+                     - lens_value(build(setting, "k-RR", e), setting, "lift_ldp") for e in np.asarray(eps, float)])
 
 
 def lift_family_order(sweeps: dict[str, dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
@@ -508,17 +623,13 @@ def perfect_privacy_gap(setting: Setting, sweeps: dict[str, dict[str, np.ndarray
     return float(np.min(sweeps["AORR"]["mi"]) - i0), float(i0)
 
 
-def rate_distortion_check(setting: Setting, table: dict[str, dict[str, float]], *, points: int = 16) -> dict[str, Any]:
-    """The rate-distortion lens: ``{name: (I_mechanism, I_BA(D))}`` in bits at each square-channel
-    mechanism's distortion ``D``.
+def constant_report_distortion(setting: Setting) -> float:
+    """Expected distortion of the best constant report, ``min_y sum_x p_x d(x, y)``: ``R(D) = 0`` from there on."""
+    return float(np.min(setting.p_x @ setting.distance))
 
-    BA attains the rate-distortion function ``R(D) = min I(X;Y)`` subject to ``E d(X, Y) <= D``
-    (PRIVIC, Def. 2.3, Thm 3.1; Cover and Thomas, Thm 10.2.1).  The curve is traced once, by BA at
-    ``points`` values of ``beta``; between two traced points ``I_BA(D)`` is the chord, the information of
-    time-sharing the two BA channels (distortion is linear and information convex in the channel,
-    so the chord is achievable and lies above ``R``).  ``I_BA(D) <= I_mechanism`` is then a test that
-    can only be harder than the exact one.
-    """
+
+def ba_curve(setting: Setting, points: int = 24) -> tuple[np.ndarray, np.ndarray]:
+    """BA's ``(D, I)`` points (bits) over ``points`` values of ``beta``, sorted by distortion."""
     lo, hi = FAMILIES["BA"].range(setting)
     Ds, Is = [], []
     for b in np.geomspace(lo, hi, points):
@@ -526,13 +637,48 @@ def rate_distortion_check(setting: Setting, table: dict[str, dict[str, float]], 
         Ds.append(lens_value(ba, setting, "distortion"))
         Is.append(lens_value(ba, setting, "mi"))
     order = np.argsort(Ds)
-    Ds, Is = np.asarray(Ds)[order], np.asarray(Is)[order]
+    return np.asarray(Ds)[order], np.asarray(Is)[order]
+
+
+def rate_distortion_check(setting: Setting, sweeps: dict[str, dict[str, np.ndarray]], *, points: int = 24,
+                          floor: float = DEGENERATE_BITS) -> dict[str, Any]:
+    """The rate-distortion lens where it is informative (row E8).
+
+    BA attains ``R(D) = min I(X;Y)`` subject to ``E d(X, Y) <= D`` (PRIVIC, Def. 2.3, Thm 3.1; Cover
+    and Thomas, Thm 10.2.1).  The curve is traced by BA at ``points`` values of ``beta``; between two
+    traced points ``I_BA(D)`` is the chord (time-sharing the two BA channels is achievable, so the
+    chord lies above ``R``), which makes ``I_BA(D) <= I_mechanism`` a test harder than the exact one.
+    Every sweep point of every square-channel family other than BA whose distortion lies inside the
+    traced range and whose ``I_BA(D)`` exceeds ``floor`` bits is checked; returns ``violations``,
+    ``checked`` and the largest ``I_BA(D) - I_mechanism`` (``worst``).
+    """
+    Ds, Is = ba_curve(setting, points)
+    viol, checked, worst = 0, 0, -np.inf
+    for name, sw in sweeps.items():
+        if name == "BA":
+            continue
+        D, I = np.asarray(sw["distortion"], float), np.asarray(sw["mi"], float)
+        ok = np.isfinite(D) & (D >= Ds[0]) & (D <= Ds[-1])
+        iba = np.interp(D[ok], Ds, Is)
+        keep = iba > floor
+        gap = iba[keep] - I[ok][keep]
+        viol += int((gap > 1e-9).sum())
+        checked += int(keep.sum())
+        if gap.size:
+            worst = max(worst, float(gap.max()))
+    return {"violations": viol, "checked": checked, "worst": worst}
+
+
+def ba_matched_distortion(setting: Setting, params: dict[str, float]) -> dict[str, dict[str, float]]:
+    """BA at the expected distortion of each family of ``params`` (row E8b): ``{name: {D, I_mech,
+    beta, I_BA, D_BA}}``, ``beta`` root-found on BA's distortion."""
     out = {}
-    for name, row in table.items():
-        D = row["distortion"]
-        if not np.isfinite(D) or name == "BA" or D < Ds[0]:
-            continue  # beyond Ds[-1], the BA point (Ds[-1], Is[-1]) has a smaller distortion: R(D) <= Is[-1]
-        out[name] = (row["mi"], float(np.interp(D, Ds, Is)))
+    for name, t in params.items():
+        m = build(setting, name, t)
+        D = lens_value(m, setting, "distortion")
+        beta, d_ba = match_parameter(setting, "BA", "distortion", D, grid=12)
+        out[name] = {"D": D, "I_mech": lens_value(m, setting, "mi"), "beta": beta,
+                     "I_BA": lens_value(build(setting, "BA", beta), setting, "mi"), "D_BA": d_ba}
     return out
 
 
@@ -599,7 +745,7 @@ def reid_over_collections(setting: Setting, params: dict[str, float], ts: list[i
 #: Lenses of the rank-agreement figure, oriented so that larger = leaks more (privacy lenses) or
 #: estimates worse (utility lenses).
 RANK_LENSES = {"mi": "I(X;Y)", "vx": "V(X|Y)", "lift_ldp": "LDP leak (S)", "lift_inv": "lift-inverse",
-               "vs": "V(S|Y)", "emd_ibu": "EMD, IBU", "emd_inv": "EMD, INV"}
+               "vs": "V(S|Y)", "emd_ibu": "EMD, IBU", "emd_inv": "EMD, standard"}
 
 
 def lens_scores(table: dict[str, dict[str, float]], names: list[str], lenses: list[str]) -> dict[str, np.ndarray]:

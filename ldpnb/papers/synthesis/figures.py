@@ -8,15 +8,7 @@ import numpy as np
 
 from ldpnb.contracts import Instance, contract
 
-_STYLES = ("-o", "--s", ":^")
-
-
-def _tab(i: int):
-    import matplotlib
-
-    return matplotlib.colormaps["tab10"](i)
-
-__all__ = ["lens_heatmap", "frontiers", "rank_agreement", "matched_table"]
+__all__ = ["lens_heatmap", "frontiers", "rank_agreement", "matched_table", "guide_map", "guide_table"]
 
 _MAP = Instance(Mapping, example={})
 _SEQ = Instance(list, tuple, example=["a"])
@@ -31,69 +23,96 @@ def _fig(*args, **kw):
 
 
 def _fmt(v: float) -> str:
+    """Three significant digits (the digits the colours are computed from)."""
     if not np.isfinite(v):
         return "∞"
-    if abs(v) >= 100:
-        return f"{v:.0f}"
-    if abs(v) >= 10:
-        return f"{v:.1f}"
-    return f"{v:.2f}" if abs(v) >= 0.1 else f"{v:.3f}"
+    return f"{v:.3g}"
 
 
 @contract(table=_MAP, lenses=_MAP, title=Instance(str, example=""))
-def lens_heatmap(table: Mapping[str, Mapping[str, float]], lenses: Mapping[str, str], title: str = ""):
+def lens_heatmap(table: Mapping[str, Mapping[str, float]], lenses: Mapping[str, str], title: str = "",
+                 flagged: Sequence[str] = ()):
     """Mechanism x lens heat map: one row per mechanism, one column per lens (``lenses``: key ->
-    column label).  Colour: the mechanism's rank within the column (dark = leaks most / estimates
-    worst, light = least), so that columns with different units compare; cells show the values."""
+    column label).  Colour: the printed value (three significant digits), scaled within its column
+    from its smallest to its largest value (dark = leaks most / estimates worst), so that equal
+    digits have equal colours and columns with different units compare; an infinite value is
+    darkest.  Rows in ``flagged`` (degenerate channels) are marked with a dagger."""
     names = list(table)
     keys = list(lenses)
     V = np.array([[table[n][k] for k in keys] for n in names], dtype=float)
-    from scipy.stats import rankdata
-
-    R = np.empty_like(V)
-    for j in range(V.shape[1]):
-        finite = V[np.isfinite(V[:, j]), j]
-        top = (finite.max() * 10 + 1) if finite.size else 1.0
-        col = np.where(np.isfinite(V[:, j]), np.round(V[:, j], 9), top)  # ties (equal levels) share a rank
-        R[:, j] = (rankdata(col, method="average") - 1) / max(len(names) - 1, 1)
+    Vr = np.array([[float(_fmt(v)) if np.isfinite(v) else np.inf for v in row] for row in V])
+    R = np.empty_like(Vr)
+    for j in range(Vr.shape[1]):
+        col = Vr[:, j]
+        fin = col[np.isfinite(col)]
+        lo, hi = (fin.min(), fin.max()) if fin.size else (0.0, 1.0)
+        R[:, j] = np.where(np.isfinite(col), (col - lo) / (hi - lo) if hi > lo else 0.5, 1.0)
     fig, ax = _fig(figsize=(7.8, 0.36 * len(names) + 1.8))
     ax.imshow(R, cmap="magma_r", vmin=-0.15, vmax=1.15, aspect="auto")
     ax.grid(False)
     for i in range(V.shape[0]):
         for j in range(V.shape[1]):
-            ax.text(j, i, _fmt(V[i, j]), ha="center", va="center", fontsize=8,
+            ax.text(j, i, _fmt(V[i, j]), ha="center", va="center", fontsize=7.5,
                     color="white" if R[i, j] > 0.6 else "black")
     ax.set_xticks(range(len(keys)), [lenses[k] for k in keys], rotation=35, ha="right", fontsize=9)
-    ax.set_yticks(range(len(names)), names, fontsize=9)
+    ax.set_yticks(range(len(names)), [n + (" †" if n in flagged else "") for n in names], fontsize=9)
     ax.tick_params(length=0)
     if title:
         ax.set_title(title, fontsize=10)
     return fig
 
 
+#: The classes of the frontier figure's small multiples.
+CLASSES = {"frequency oracles": ["k-RR", "SUE", "OUE", "OLH", "SS"],
+           "metric mechanisms and BA": ["geometric", "Laplace", "exponential", "planar geometric", "planar Laplace", "BA"],
+           "lift-based": ["watchdog (complete)", "watchdog (subset)", "AORR", "SRR"],
+           "multidimensional": ["SMP", "RS+FD", "RS+RFD"]}
+
+
 @contract(sweeps=_MAP, y=Instance(str, example="emd_ibu"), xlabels=_MAP, ylabel=Instance(str, example=""))
 def frontiers(sweeps: Mapping[str, Mapping[str, np.ndarray]], y: str, xlabels: Mapping[str, str], ylabel: str):
-    """Privacy-utility frontiers: for each privacy lens (one panel per key of ``xlabels``), the
-    utility ``y`` of every family along its parameter sweep (two panels per row, log-log)."""
+    """Privacy-utility frontiers as small multiples: one row per privacy lens (``xlabels``), one
+    column per class of :data:`CLASSES`; in each panel the utility ``y`` (with a band of two
+    standard errors when ``y + "_se"`` is given) of the class's families along their sweeps, log-log,
+    with the other classes' curves in light grey for reference."""
+    import matplotlib
+
     keys = list(xlabels)
-    rows = (len(keys) + 1) // 2
-    fig, axes = _fig(rows, 2, figsize=(7.8, 3.2 * rows), squeeze=False)
-    for ax, k in zip(axes.ravel(), keys):
-        for i, (name, sw) in enumerate(sweeps.items()):
-            xs, ys = np.asarray(sw[k], dtype=float), np.asarray(sw[y], dtype=float)
-            ok = np.isfinite(xs) & np.isfinite(ys) & (xs > 1e-4) & (ys > 0)
-            if ok.sum() >= 1:
-                ax.plot(xs[ok], ys[ok], _STYLES[i // 10 % 3], ms=2.5, lw=1.2, color=_tab(i % 10), label=name)
-        if k != "vx":  # a probability: linear axis
-            ax.set_xscale("log")
-        ax.set_yscale("log")
-        ax.set_xlabel(xlabels[k])
-        ax.set_ylabel(ylabel)
-    for ax in axes.ravel()[len(keys):]:
-        ax.set_visible(False)
-    handles, labels = max((a.get_legend_handles_labels() for a in axes.ravel()), key=lambda hl: len(hl[1]))
-    fig.legend(handles, labels, loc="lower center", ncol=4, fontsize=8, frameon=False)
-    fig.get_layout_engine().set(rect=(0, 0.04 + 0.035 * ((len(labels) + 3) // 4), 1, 1))
+    classes = [(c, [n for n in ms if n in sweeps]) for c, ms in CLASSES.items()]
+    classes = [(c, ms) for c, ms in classes if ms]
+    fig, axes = _fig(len(keys), len(classes), figsize=(2.3 * len(classes) + 0.6, 2.1 * len(keys) + 0.6),
+                     squeeze=False, sharey=True)
+    cmap = matplotlib.colormaps["tab10"]
+    for r, k in enumerate(keys):
+        for c, (cname, members) in enumerate(classes):
+            ax = axes[r, c]
+            for name, sw in sweeps.items():
+                xs, ys = np.asarray(sw[k], dtype=float), np.asarray(sw[y], dtype=float)
+                ok = np.isfinite(xs) & np.isfinite(ys) & (xs > 1e-4) & (ys > 0)
+                if name not in members:
+                    ax.plot(xs[ok], ys[ok], "-", lw=0.6, color="0.85", zorder=1)
+            for i, name in enumerate(members):
+                sw = sweeps[name]
+                xs, ys = np.asarray(sw[k], dtype=float), np.asarray(sw[y], dtype=float)
+                ok = np.isfinite(xs) & np.isfinite(ys) & (xs > 1e-4) & (ys > 0)
+                if not ok.any():
+                    continue
+                ax.plot(xs[ok], ys[ok], "-o", ms=2.5, lw=1.3, color=cmap(i), label=name, zorder=3)
+                if f"{y}_se" in sw:
+                    se = np.asarray(sw[f"{y}_se"], float)[ok]
+                    ax.fill_between(xs[ok], np.maximum(ys[ok] - 2 * se, 1e-6), ys[ok] + 2 * se, color=cmap(i),
+                                    alpha=0.2, lw=0, zorder=2)
+            if k != "vx":
+                ax.set_xscale("log")
+            ax.set_yscale("log")
+            if r == 0:
+                ax.set_title(cname, fontsize=9)
+            if r == len(keys) - 1:
+                ax.legend(fontsize=6.5, frameon=False, loc="upper right")
+            ax.set_xlabel(xlabels[k], fontsize=8)
+            if c == 0:
+                ax.set_ylabel(ylabel, fontsize=8)
+            ax.tick_params(labelsize=7)
     return fig
 
 
@@ -119,16 +138,121 @@ def rank_agreement(taus: Mapping[tuple[str, str], float], labels: Mapping[str, s
 
 
 def matched_table(ref: Mapping[str, float], at_mi: Mapping[str, Mapping[str, float]],
-                  at_emd: Mapping[str, Mapping[str, float]]):
+                  at_emd: Mapping[str, Mapping[str, float]], at_d: Mapping[str, Mapping[str, float]] | None = None):
     """The matched comparisons as a table (a :class:`pandas.DataFrame`, one row per mechanism, k-RR at 1-LDP
     first): at equal I(X;Y) the ε-LDP level on X and the EMD after IBU (± SE); at equal EMD after IBU the EMD
-    reached (± SE), I(X;Y) and the LDP-w.r.t.-S leakage."""
+    reached (± SE), I(X;Y) and the LDP-w.r.t.-S leakage; at equal distortion (``at_d``, from
+    :func:`~ldpnb.papers.synthesis.experiments.ba_matched_distortion`) BA's information."""
     import pandas as pd
 
     def line(name, a, b):
-        return {"mechanism": name, "equal I: ε-LDP on X": f"{a['ldp']:.2f}",
-                "equal I: EMD, IBU (bins)": f"{a['emd_ibu']:.4f} ± {a['emd_ibu_se']:.4f}",
-                "equal EMD: EMD reached": f"{b['emd_ibu']:.4f} ± {b['emd_ibu_se']:.4f}",
-                "equal EMD: I(X;Y) (bits)": f"{b['mi']:.3f}", "equal EMD: LDP leak about S (nats)": f"{b['lift_ldp']:.3f}"}
+        row = {"mechanism": name, "equal I: ε-LDP on X": f"{a['ldp']:.2f}",
+               "equal I: EMD, IBU (bins)": f"{a['emd_ibu']:.4f} ± {a['emd_ibu_se']:.4f}",
+               "equal EMD: EMD reached": f"{b['emd_ibu']:.4f} ± {b['emd_ibu_se']:.4f}",
+               "equal EMD: I(X;Y) (bits)": f"{b['mi']:.3f}",
+               "equal EMD: LDP leak about S (nats)": f"{b['lift_ldp']:.3f}"}
+        if at_d is not None:
+            d = at_d.get(name)
+            row["equal distortion: I_BA (bits)"] = f"{d['I_BA']:.3f} (vs {d['I_mech']:.3f})" if d else "—"
+        return row
     rows = [line("k-RR (1-LDP, reference)", ref, ref)] + [line(n, at_mi[n], at_emd[n]) for n in at_mi if n in at_emd]
     return pd.DataFrame(rows).set_index("mechanism")
+
+
+def gain_by_eps(ga: Mapping[str, object]):
+    """IBU's relative MSE gain over the standard estimator against ε, one line per oracle, ± 2 SE
+    (:func:`~ldpnb.papers.synthesis.experiments.ibu_gain_by_eps`)."""
+    import matplotlib
+
+    eps = np.asarray(ga["eps"], float)
+    fig, ax = _fig(figsize=(5.6, 3.4))
+    cmap = matplotlib.colormaps["tab10"]
+    for i, (name, g) in enumerate(ga["gain"].items()):
+        x = eps * (1 + 0.03 * (i - 2))
+        ax.errorbar(x, g, yerr=2 * ga["se"][name], marker="o", ms=3, lw=1.2, capsize=2, color=cmap(i),
+                    label=f"{name}, whole channel")
+        if "gain_support" in ga:
+            ax.errorbar(x, ga["gain_support"][name], yerr=2 * ga["se_support"][name], marker="s", ms=2.5,
+                        lw=0.9, ls="--", capsize=2, color=cmap(i), alpha=0.7)
+    ax.axhline(0, color="0.5", lw=0.8)
+    from matplotlib.ticker import NullFormatter
+
+    ax.set_xscale("log")
+    ax.set_xticks(eps, [f"{e:g}" for e in eps])
+    ax.xaxis.set_minor_formatter(NullFormatter())
+    ax.set_xlabel("ε")
+    ax.set_ylabel("1 − MSE(IBU) / MSE(standard)")
+    ax.legend(fontsize=7, frameon=False, title="dashed: IBU on support counts", title_fontsize=7)
+    return fig
+
+
+def guide_map(res, ks: Sequence[int], eps: Sequence[float], n: int, dist: str):
+    """Two panels over ``(k, eps)``: the oracle with the smallest exact MSE of the standard estimate
+    (left; the same at every ``n`` and distribution), and the best after projection onto the simplex
+    at ``n`` users and distribution ``dist`` (right; hatched where a runner-up is within noise);
+    Wang et al.'s boundary ``k = 3e^eps + 2`` and the exact one ``k*`` drawn on both."""
+    import matplotlib
+    from matplotlib.colors import ListedColormap
+    from matplotlib.patches import Patch
+
+    from ldpnb.papers.synthesis.guide import best_index
+    from ldpnb.papers.synthesis.variance import grr_oue_exact_boundary
+
+    names = res.names
+    cmap = ListedColormap([matplotlib.colormaps["tab10"](i) for i in range(len(names))])
+    idx = {c: i for i, c in enumerate(res.cells)}
+    A = np.full((len(ks), len(eps)), np.nan)
+    B = np.full_like(A, np.nan)
+    amb = np.zeros_like(A, dtype=bool)
+    for a, k in enumerate(ks):
+        for b, e in enumerate(eps):
+            i = idx.get((k, e, n, dist))
+            if i is None:
+                continue
+            A[a, b] = best_index(res.exact[i])
+            mp = res.se_proj[i].mean(axis=1)
+            bp = int(np.argmin(mp))
+            B[a, b] = bp
+            ratio = res.se_proj[i] / mp[bp]
+            lo = ratio.mean(axis=1) - 1.96 * ratio.std(axis=1, ddof=1) / np.sqrt(ratio.shape[1])
+            amb[a, b] = any(lo[j] <= 1.10 for j in range(len(names)) if j != bp)
+    fig, axes = _fig(1, 2, figsize=(7.8, 3.6), sharey=True)
+    ee = np.linspace(0, len(eps) - 1, 200)
+    e_val = np.interp(ee, np.arange(len(eps)), eps)
+    for ax, M, title in ((axes[0], A, "unbiased estimate (any n, any data)"),
+                         (axes[1], B, f"projected, n = {n:,}, {dist}")):
+        ax.imshow(M, cmap=cmap, vmin=-0.5, vmax=len(names) - 0.5, aspect="auto", origin="lower")
+        ax.grid(False)
+        for kk, style, lab in ((lambda e: 3 * np.exp(e) + 2, "-", "k = 3e^ε + 2 (Wang et al.)"),
+                               (np.vectorize(grr_oue_exact_boundary), "--", "exact k*")):
+            kv = kk(e_val)
+            ky = np.interp(np.log2(kv), np.log2(ks), np.arange(len(ks)))
+            inside = kv <= ks[-1]
+            ax.plot(ee[inside], ky[inside], style, color="black", lw=1.2, label=lab)
+        ax.set_xticks(range(len(eps)), [f"{e:g}" for e in eps], fontsize=8)
+        ax.set_xlabel("ε")
+        ax.set_title(title, fontsize=9)
+    for a in range(len(ks)):
+        for b in range(len(eps)):
+            if amb[a, b]:
+                axes[1].text(b, a, "·", ha="center", va="center", fontsize=12, color="white")
+    axes[0].set_yticks(range(len(ks)), [str(k) for k in ks], fontsize=8)
+    axes[0].set_ylabel("k")
+    axes[0].legend(fontsize=7, loc="upper left", frameon=True)
+    fig.legend([Patch(color=cmap(i)) for i in range(len(names))], names, loc="lower center", ncol=len(names),
+               fontsize=8, frameon=False)
+    fig.get_layout_engine().set(rect=(0, 0.08, 1, 1))
+    return fig
+
+
+def guide_table(df):
+    """The guide as an interactive table (itables: sortable, filterable by column, offline)."""
+    import itables
+
+    itables.init_notebook_mode(all_interactive=False, connected=False)
+    view = df.copy()
+    for c in ("MSE (exact)", "MSE proj."):
+        view[c] = view[c].map(lambda v: f"{v:.3g}")
+    view["server µs/report"] = view["server µs/report"].map(lambda v: f"{v:.2g}")
+    view["bits/report"] = view["bits/report"].map(lambda v: f"{v:.0f}")
+    return itables.show(view, column_filters="header", showIndex=False, pageLength=15, classes="display compact")

@@ -1,0 +1,267 @@
+r"""The variance lens: the MSE of every frequency oracle's estimator, from Wang et al.'s formulas and
+from the exact channel, and the GRR-or-OUE rule.
+
+For a linear estimate :math:`\hat\theta = \hat q A + b` of report frequencies :math:`\hat q` and a
+*fixed* population of :math:`N_x` users holding :math:`x` (:math:`n = \sum_x N_x`), the report counts
+are a sum of independent multinomials, so
+
+.. math:: \mathbb{E}\lVert\hat\theta - \mathbb{E}\hat\theta\rVert_2^2 = \frac{1}{n^2}\sum_x N_x
+          \Big(\sum_z C_{xz}\lVert A_z\rVert^2 - \lVert C_x A\rVert^2\Big)
+
+(:func:`linear_total_variance`, exact on the whole channel).  For the support-count estimator of a
+pure protocol this reduces to Wang et al.'s per-value variance summed over the values
+(:func:`ldpnb.estimators.fo_variance`; :func:`ldpnb.papers.synthesis.families.pure_total_variance`).
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+import numpy as np
+
+from ldpnb.estimators import fo_variance
+from ldpnb.papers.synthesis.estimation import standard_matrix
+
+__all__ = ["linear_total_variance", "wang_per_value", "wang_var_star", "grr_oue_exact_boundary",
+           "rule_grr_beats_oue", "exact_grr_beats_oue", "range_query_mse"]
+
+
+def linear_total_variance(C: np.ndarray, A: np.ndarray, input_counts: Any) -> float:
+    """Exact total variance of ``q_hat @ A`` for a fixed population (module docstring)."""
+    N = np.asarray(input_counts, dtype=float)
+    n = N.sum()
+    row_norms = (A ** 2).sum(axis=1)  # ||A_z||^2
+    CA = C @ A
+    per_x = C @ row_norms - (CA ** 2).sum(axis=1)
+    return float(N @ per_x / n ** 2)
+
+
+def wang_per_value(p: float, q: float, f: Any, n: int) -> np.ndarray:
+    r"""Wang et al.'s variance of the standard estimate of each value (fixed population):
+    :math:`q(1-q)/(n(p-q)^2) + f_v(1-p-q)/(n(p-q))`."""
+    return fo_variance(np.asarray(f, dtype=float), n, p, q)
+
+
+def wang_var_star(p: float, q: float, n: int = 1) -> float:
+    r"""Wang et al.'s approximate variance :math:`\mathrm{Var}^* = q(1-q)/(n(p-q)^2)` (the ``f_v = 0`` term)."""
+    return q * (1 - q) / (n * (p - q) ** 2)
+
+
+def exact_channel_variance(m: Any, input_counts: Any) -> float:
+    """:func:`linear_total_variance` of ``m``'s standard estimator on its whole exact channel."""
+    C = np.exp(m.log_channel())
+    C = C / C.sum(axis=1, keepdims=True)
+    A, _ = standard_matrix(m, C)
+    return linear_total_variance(C, A, input_counts)
+
+
+def pinv_channel_variance(m: Any, input_counts: Any) -> float:
+    """:func:`linear_total_variance` of the pseudo-inverse of ``m``'s whole channel (the first edition's INV)."""
+    C = np.exp(m.log_channel())
+    C = C / C.sum(axis=1, keepdims=True)
+    return linear_total_variance(C, np.linalg.pinv(C), input_counts)
+
+
+def rule_grr_beats_oue(k: int, epsilon: float) -> bool:
+    """Wang et al.'s rule: GRR has the smaller (approximate) variance iff ``k < 3 e^eps + 2``."""
+    return k < 3 * math.exp(epsilon) + 2
+
+
+def grr_oue_exact_boundary(epsilon: float) -> float:
+    r"""The domain size :math:`k^*` below which GRR's *exact* total variance is below OUE's.
+
+    With :math:`e = e^\varepsilon`, the exact totals (:func:`~ldpnb.papers.synthesis.families.pure_total_variance`)
+    are :math:`(k-1)(2e+k-2)/(n(e-1)^2)` for GRR and :math:`((e+1)^2 + 4(k-1)e)/(n(e-1)^2)` for OUE, so
+    GRR wins iff :math:`(k-1)(k-2-2e) < (e+1)^2`, i.e. :math:`k < k^*`, the larger root of
+    :math:`k^2 - (3+2e)k + 2 + 2e - (e+1)^2 = 0`.  :math:`k^* < 3e + 2` for every :math:`\varepsilon > 0`.
+
+    >>> round(grr_oue_exact_boundary(1.0), 3), round(3 * math.e + 2, 3)
+    (9.136, 10.155)
+    """
+    e = math.exp(epsilon)
+    b = 3 + 2 * e
+    c = 2 + 2 * e - (e + 1) ** 2
+    return (b + math.sqrt(b * b - 4 * c)) / 2
+
+
+def exact_grr_beats_oue(k: int, epsilon: float) -> bool:
+    """GRR's exact total variance (fixed population) is below OUE's."""
+    e = math.exp(epsilon)
+    return (k - 1) * (2 * e + k - 2) < (e + 1) ** 2 + 4 * (k - 1) * e
+
+
+def support_covariance(m: Any, input_counts: Any) -> np.ndarray:
+    r"""Exact covariance matrix of the standard estimate of a pure protocol for a fixed population.
+
+    Unary encoding and local hashing (random-oracle model): independent supports, diagonal
+    :func:`wang_per_value`.  GRR: the counts are a sum of multinomials,
+    :math:`\mathrm{Cov}(c_v, c_w) = -\sum_x N_x C_{xv} C_{xw}` for :math:`v \ne w`.  Subset selection
+    (:math:`\omega` of :math:`k` values): for one user of value :math:`x`, the probability that two
+    other values :math:`v \ne w` are both in the subset is :math:`p\,r_1 + (1-p)\,r_0` with
+    :math:`r_j = (\omega - j)(\omega - j - 1)/((k-1)(k-2))`, and :math:`p(\omega-1)/(k-1)` when
+    :math:`x \in \{v, w\}`.  The estimate's covariance is that of the counts over :math:`n^2(p-q)^2`.
+    """
+    from ldpnb import mechanisms as mech
+
+    N = np.asarray(input_counts, dtype=float)
+    n, k = N.sum(), N.size
+    p, q = m.p, m.q
+    f = N / n
+    diag = wang_per_value(p, q, f, int(n)) * (n * (p - q)) ** 2  # Var(c_v)
+    if isinstance(m, (mech.UnaryEncoding, mech.LocalHashing)) or getattr(m, "independent_supports", False):
+        return np.diag(diag) / (n * (p - q)) ** 2
+    if isinstance(m, mech.GRR):
+        C = np.full((k, k), q)
+        np.fill_diagonal(C, p)
+        cov = -(C.T * N) @ C
+    elif isinstance(m, mech.SubsetSelection):
+        omega = mech.ss_params(k, m.epsilon)[0]
+        r1 = (omega - 1) * (omega - 2) / ((k - 1) * (k - 2)) if k > 2 else 0.0
+        r0 = omega * (omega - 1) / ((k - 1) * (k - 2)) if k > 2 else 0.0
+        both_other = p * r1 + (1 - p) * r0
+        both_own = p * (omega - 1) / (k - 1)
+        # E[1_v 1_w] summed over users, minus E[1_v] E[1_w] summed over users (independent users)
+        mean = np.where(np.eye(k, dtype=bool), p, q)  # mean[x, v] = P(v in S | x)
+        e2 = both_other * (n - N[:, None] - N[None, :]) + both_own * (N[:, None] + N[None, :])
+        cov = e2 - (mean.T * N) @ mean
+    else:
+        raise ValueError(f"{type(m).__name__}: no exact covariance of the support counts")
+    np.fill_diagonal(cov, diag)
+    return cov / (n * (p - q)) ** 2
+
+
+def range_query_mse(cov: np.ndarray, lengths: Any) -> dict[int, float]:
+    r"""Exact mean squared error of the range queries :math:`\sum_{v=a}^{a+L-1}\hat f(v)` of each length
+    :math:`L`, averaged over every start :math:`a` (unbiased estimate: MSE = variance), from the
+    estimate's covariance by 2-D prefix sums."""
+    k = cov.shape[0]
+    P = np.zeros((k + 1, k + 1))
+    P[1:, 1:] = cov.cumsum(axis=0).cumsum(axis=1)
+    out = {}
+    for L in lengths:
+        a = np.arange(0, k - L + 1)
+        b = a + L
+        v = P[b, b] - P[a, b] - P[b, a] + P[a, a]
+        out[int(L)] = float(v.mean())
+    return out
+
+
+# ----------------------------------------------------------------------------------------------
+# the rows of the variance lens and of the literature checks
+# ----------------------------------------------------------------------------------------------
+
+
+def formula_vs_channel(names: list[str], ks: list[int], eps: list[float], counts_for) -> dict[str, float]:
+    """Row V1: largest relative gap between the exact channel variance of each oracle's standard
+    estimate and Wang et al.'s per-value variance summed (``counts_for(k)`` gives the input counts)."""
+    from ldpnb.papers.synthesis.families import build_oracle
+
+    worst, checked = 0.0, 0
+    for k in ks:
+        N = np.asarray(counts_for(k))
+        n = int(N.sum())
+        for e in eps:
+            for name in names:
+                m = build_oracle(name, k, e)
+                exact = exact_channel_variance(m, N)
+                formula = float(wang_per_value(m.p, m.q, N / n, n).sum())
+                worst = max(worst, abs(exact / formula - 1))
+                checked += 1
+    return {"max_rel_gap": worst, "checked": checked}
+
+
+def skew_invariance(names: list[str], k: int, eps: list[float], counts: dict[str, Any]) -> dict[str, float]:
+    """Row V3: largest relative gap between the exact channel variance on each input distribution and
+    :func:`~ldpnb.papers.synthesis.families.pure_total_variance`."""
+    from ldpnb.papers.synthesis.families import build_oracle, pure_total_variance
+
+    worst = 0.0
+    for e in eps:
+        for name in names:
+            m = build_oracle(name, k, e)
+            for N in counts.values():
+                N = np.asarray(N)
+                worst = max(worst, abs(exact_channel_variance(m, N) / pure_total_variance(m.p, m.q, k, int(N.sum())) - 1))
+    return {"max_rel_gap": worst}
+
+
+def wang_rule_check(ks: Any, eps: list[float]) -> dict[str, int]:
+    """Rows W1 and W2 on every ``(k, eps)``: W1 compares Var* (the f = 0 term) of the toolkit's GRR and
+    OUE with the rule ``k < 3e^eps + 2``; W2 compares their exact totals with ``k < k*(eps)``."""
+    from ldpnb import mechanisms as mech
+    from ldpnb.papers.synthesis.families import pure_total_variance
+
+    out = {"mismatches": 0, "outside_band": 0, "in_band": 0, "checked": 0}
+    for e in eps:
+        po, qo = mech.ue_params(e, "oue")
+        kstar = grr_oue_exact_boundary(e)
+        for k in ks:
+            pg, qg = mech.grr_params(int(k), e)
+            star = wang_var_star(pg, qg) < wang_var_star(po, qo)
+            exact = pure_total_variance(pg, qg, int(k), 1) < pure_total_variance(po, qo, int(k), 1)
+            out["mismatches"] += int(star != rule_grr_beats_oue(int(k), e))
+            out["outside_band"] += int(exact != (k < kstar))
+            out["in_band"] += int(kstar <= k < 3 * math.exp(e) + 2)
+            out["checked"] += 1
+    return out
+
+
+def oue_var_star_exact(k: int = 12, epsilon: float = 1.0, n: int = 10_000) -> float:
+    """Row W3: ``n`` times the exact variance of OUE's standard estimate of a value nobody holds,
+    computed on the whole ``k x 2^k`` channel."""
+    from ldpnb.papers.synthesis.families import build_oracle
+
+    m = build_oracle("OUE", k, epsilon)
+    C = np.exp(m.log_channel())
+    A, _ = standard_matrix(m, C)
+    N = np.zeros(k, dtype=np.int64)
+    N[1:] = n // (k - 1)
+    N[1] += n - N.sum()
+    return linear_total_variance(C, A[:, [0]], N) * n
+
+
+def kairouz_regimes(ks: list[int]) -> dict[str, int]:
+    """Row KB1: for each ``k >= 8``, is RAPPOR (SUE) better than k-RR at eps = 0.1, and k-RR better at
+    eps = ln k (exact total variances)?"""
+    from ldpnb.papers.synthesis.families import build_oracle, total_variance
+
+    out = {"violations": 0, "checked": 0}
+    for k in ks:
+        if k < 8:
+            continue
+        for e, want_rr in ((0.1, False), (math.log(k), True)):
+            rr = total_variance(build_oracle("GRR", k, e), 1)
+            ue = total_variance(build_oracle("SUE", k, e), 1)
+            out["violations"] += int((rr < ue) != want_rr)
+            out["checked"] += 1
+    return out
+
+
+def range_swaps(counts: Any, names: list[str], eps: list[float], tie: float = 0.10) -> dict[str, Any]:
+    """Row T2: exact MSE of single values (mean over values) and of ranges of half the domain (mean
+    over starts) per oracle and level; ``swaps`` counts (eps, pair) whose two orders are strict beyond
+    the tie margin and opposite."""
+    from ldpnb.papers.synthesis.families import build_oracle
+
+    N = np.asarray(counts)
+    k = N.size
+    table: dict[float, dict[str, tuple[float, float]]] = {}
+    swaps, checked, examples = 0, 0, []
+    for e in eps:
+        row = {}
+        for name in names:
+            cov = support_covariance(build_oracle(name, k, e), N)
+            r = range_query_mse(cov, [1, k // 2])
+            row[name] = (r[1], r[k // 2])
+        table[e] = row
+        for a in range(len(names)):
+            for b in range(a + 1, len(names)):
+                (pa, ha), (pb, hb) = row[names[a]], row[names[b]]
+                po = 1 if pa > pb * (1 + tie) else -1 if pb > pa * (1 + tie) else 0
+                ho = 1 if ha > hb * (1 + tie) else -1 if hb > ha * (1 + tie) else 0
+                checked += 1
+                if po * ho < 0:
+                    swaps += 1
+                    examples.append((e, names[a], names[b]))
+    return {"swaps": swaps, "checked": checked, "table": table, "examples": examples}
