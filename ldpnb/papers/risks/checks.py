@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 import numpy as np
-from scipy import stats
 
 from ldpnb.attacks.deniability import expected_pd_accuracy, perturb_and_infer
 from ldpnb.attacks.reidentification import simulate_smp_surveys
@@ -31,7 +30,6 @@ __all__ = [
     "corollary2_gap",
     "prior_variance_check",
     "privacy_table",
-    "ratio_upper_bound",
 ]
 
 _KS = Array(1, integer=True, low=2)
@@ -292,45 +290,3 @@ def expected_mse_ratio(res: dict, protocol: str) -> np.ndarray:
     part, e.g. ``"OUE-r"``) of one ``rsfd_mse_experiment`` result."""
     an = res["analytic"]
     return np.mean(an[f"RS+RFD[{protocol}]"], axis=0) / np.mean(an[f"RS+FD[{protocol}]"], axis=0)
-
-
-@contract(num=Array(2, low=0), den=Array(2, low=0), level=Real(0.5, 1.0, high_open=True))
-def ratio_upper_bound(num: Any, den: Any, *, level: float = 0.95) -> dict[str, Any]:
-    r"""Cell-wise ratio of run means ``mean(num) / mean(den)`` and a one-sided simultaneous upper
-    confidence bound on the smallest one (Sec. 4.4's 'drastically decreased', Fig. 2 against Fig. 4).
-
-    ``num`` (runs, cells) and ``den`` (runs', cells) hold independent runs; per cell, means
-    :math:`\bar a, \bar b` with squared standard errors :math:`V_a = s_a^2/n_a`, :math:`V_b = s_b^2/n_b`.
-    Fieller's bound for :math:`\rho = E a / E b` is the larger root of
-    :math:`(\bar a - \rho \bar b)^2 = t^2 (V_a + \rho^2 V_b)`, with :math:`t = t_{1-\alpha/m,\,\nu}`,
-    :math:`\alpha = 1 -` ``level`` split over the :math:`m` cells (Bonferroni) and :math:`\nu` the
-    Welch-Satterthwaite degrees of freedom of :math:`\bar a - \hat\rho \bar b`; it is infinite when
-    :math:`\bar b^2 \le t^2 V_b` (the denominator not resolved from zero), or with a single run on
-    either side (no variance estimate). With probability about ``level`` every cell's true ratio lies
-    below its bound, so ``upper``, the smallest bound, is below a threshold only when some cell is
-    shown to be below it. The level is approximate (Welch's :math:`\nu`); with 3 runs on one side and
-    20 on the other it can double, which is why the chapter gives both sides the same runs.
-
-    Returns ``ratio`` (per cell), ``min`` (the smallest ratio), ``cell`` (its flat index) and
-    ``upper`` (the smallest upper bound).
-    """
-    a, b = np.asarray(num, dtype=float), np.asarray(den, dtype=float)
-    if a.shape[1] != b.shape[1]:
-        raise ValueError(f"num and den must have the same number of cells (columns), got {a.shape[1]} "
-                         f"and {b.shape[1]}")
-    ma, mb = a.mean(0), b.mean(0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = ma / mb
-        if min(len(a), len(b)) < 2:
-            upper = np.full(ratio.shape, np.inf)
-        else:
-            va, vb = a.var(0, ddof=1) / len(a), b.var(0, ddof=1) / len(b)
-            wa, wb = va, np.nan_to_num(ratio, posinf=0.0) ** 2 * vb
-            nu = (wa + wb) ** 2 / (wa ** 2 / (len(a) - 1) + wb ** 2 / (len(b) - 1))
-            t2 = stats.t.ppf(1 - (1 - level) / ratio.size, np.where(nu > 0, nu, 1.0)) ** 2
-            lead = mb ** 2 - t2 * vb
-            disc = (ma * mb) ** 2 - lead * (ma ** 2 - t2 * va)
-            upper = (ma * mb + np.sqrt(np.maximum(disc, 0.0))) / lead
-            upper = np.where(lead > 0, upper, np.inf)
-    i = int(np.argmin(ratio))
-    return {"ratio": ratio, "min": float(ratio[i]), "cell": i, "upper": float(np.min(upper))}

@@ -12,14 +12,46 @@ from __future__ import annotations
 from typing import Any, Mapping, Sequence
 
 import numpy as np
+from scipy.stats import kendalltau
 
 from ldpnb.contracts import Instance, contract
+from ldpnb.stats import Estimate, bonferroni
+from ldpnb.stats import mean as _mean
 
-__all__ = ["fig1_order", "rid_rows", "fig9_row", "pie_rows", "aif_rows", "rfd_rows", "xgb_mean"]
+__all__ = ["fig1_order", "rid_rows", "fig9_row", "pie_rows", "aif_rows", "rfd_rows", "xgb_mean", "stack",
+           "h5s_contrast"]
 
 _MAP = Instance(Mapping, example={})
 _OBJ = Instance(object, example=None)
 _UNIFORM_FAKE = ("GRR", "SUE-r", "OUE-r")
+
+
+@contract(make=Instance(object, example=None), samples=Instance(list, tuple, example=[]),
+          level=Instance(float, example=0.95))
+def stack(make: Any, samples: Sequence[Any], *, level: float = 0.95) -> Estimate:
+    """One estimate with a cell per sample, the cells' intervals simultaneous at ``level``
+    (Bonferroni), for cells with different numbers of runs, which one call of an
+    :mod:`ldpnb.stats` estimator cannot take: ``make(sample, level)`` estimates one cell at the
+    per-cell level :func:`ldpnb.stats.bonferroni` (``level``, cells).
+
+    >>> import numpy as np
+    >>> from ldpnb.stats import mean
+    >>> e = stack(lambda x, lev: mean(x, level=lev), [np.arange(5.0), np.arange(8.0)])
+    >>> e.shape, e.simultaneous, e.n_runs
+    ((2,), True, 5)
+    """
+    if not samples:
+        raise ValueError("stack needs at least one sample")
+    cell = bonferroni(level, len(samples))
+    ests = [make(x, cell) for x in samples]
+    if any(np.ndim(e.value) != 0 for e in ests):
+        raise ValueError("each sample must give a scalar estimate")
+    se = None if any(e.se is None for e in ests) else np.array([float(e.se) for e in ests])
+    notes = sorted({e.note for e in ests if e.note})
+    return Estimate(np.array([float(e.value) for e in ests]), np.array([float(e.low) for e in ests]),
+                    np.array([float(e.high) for e in ests]), level=level, se=se,
+                    n_runs=min(e.n_runs for e in ests), method=ests[0].method, simultaneous=len(ests) > 1,
+                    note="; ".join(notes))
 
 
 def xgb_mean(v: Mapping[str, Any], eps: float | None = None) -> Any:
@@ -63,8 +95,6 @@ def rid_rows(report: Any, fig2: Mapping[str, Any], rid_eps: Sequence[float],
              curves: Mapping[tuple[str, str], Sequence[float]]) -> None:
     """Rows H2-top1, C3-eps and Fig2-trend from Fig. 2's runs (``fig2[p]["FK"]``: runs, ε, #surveys 2..5,
     top-1/5/10) and Fig. 1's Eq. 4 curves (ε = 1..10)."""
-    from scipy.stats import kendalltau
-
     fk = {p: np.asarray(v["FK"]).mean(axis=0) for p, v in fig2.items()}
     three = [p for p in ("grr", "ss", "sue") if p in fk]
     report.holds("H2-top1", top1_4=[fk[p][-1, 2, 0] for p in three],
@@ -153,12 +183,9 @@ def aif_rows(report: Any, xv: Mapping[str, Mapping], bayes: Mapping[str, Mapping
     grid = [lab for lab in both if (lab, "NK s=5n") in acs]
     if not grid:  # the s / n_pk / HM grid did not run at this scale (smoke): rows not evaluated
         return
-    gs = [float(np.mean(_diff(acs, (lab, "NK s=5n"), (lab, nk)))) for lab in grid]
-    g5 = {lab: set(acs[(lab, "NK s=5n")]["eps"]) for lab in grid}
-    gp = [float(np.mean(_diff(acs, (lab, "PK 0.5n"), (lab, "PK 0.1n"), lambda e, s=g5[lab]: e in s)))
-          for lab in grid]
-    report.holds("H5-s", gain_s=gs, gain_pk=gp, grr_s=gs[grid.index("GRR")], grr_pk=gp[grid.index("GRR")],
-                 note=f"Variants with the grid at this scale: {', '.join(grid)}.")
+    c = {lab: h5s_contrast(acs, lab) for lab in grid}
+    report.range("H5-s", stack(lambda x, lev: _mean(x, level=lev), list(c.values())),
+                 note=f"Cells: {', '.join(f'{lab} ({len(c[lab])} runs)' for lab in grid)}.")
     report.range("H5-hm", max(abs(d) for lab in grid for s in (1, 3, 5)
                               for d in _diff(acs, (lab, f"NK s={s}n"), (lab, f"HM ({s}n, {s / 10:g}n)"))))
     nk_min, pk = [], []
@@ -173,6 +200,25 @@ def aif_rows(report: Any, xv: Mapping[str, Mapping], bayes: Mapping[str, Mapping
         s_sens = {n: float(np.mean([abs(d) for lab in both if (lab, "NK s=5n") in xv[n]
                                     for d in _diff(xv[n], (lab, "NK s=5n"), (lab, nk))])) for n in xv}
         report.holds("H6-sens", **{n.lower(): v for n, v in s_sens.items()})
+
+
+@contract(xv=_MAP, lab=Instance(str, example="GRR"))
+def h5s_contrast(xv: Mapping, lab: str) -> np.ndarray:
+    """Row H5-s, one variant: per run, the mean over the ε where NK s = 5n ran of
+    (PK 0.5n − PK 0.1n) − (NK 5n − NK 1n), in points: positive when n_pk's gain is the larger.  The four
+    fits of a run attack the same reports (:meth:`ldpnb.papers.risks.xgb.Fit.stream`), so the contrast is
+    paired within the run; runs where one of the four did not run are left out."""
+    eps = xv[(lab, "NK s=5n")]["eps"]
+
+    def at(model):
+        v = xv[(lab, model)]
+        a = np.asarray(v["acc"], dtype=float)
+        return a[:, [list(v["eps"]).index(e) for e in eps]]
+
+    parts = [at("PK 0.5n"), at("PK 0.1n"), at("NK s=5n"), at("NK s=1n")]
+    r = min(len(p) for p in parts)
+    c = (parts[0][:r] - parts[1][:r] - parts[2][:r] + parts[3][:r]).mean(axis=1)
+    return c[np.isfinite(c)]
 
 
 @contract(report=_OBJ, fd=_MAP, rfd=_MAP, inc=_MAP)

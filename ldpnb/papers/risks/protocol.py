@@ -126,8 +126,8 @@ _LOADERS = {"ACS": "load_acs_employment", "Adult": "load_adult_risks", "Nursery"
 
 @functools.lru_cache(maxsize=8)
 def _load(name: str, scale: str, seed: int) -> tuple[np.ndarray, np.ndarray]:
-    from ldpnb import data as ds
-    from ldpnb.repro.seeds import rng_for
+    from ldpnb import data as ds  # noqa: PLC0415 lazy: the data loaders (pandas) only in a worker that loads
+    from ldpnb.repro.seeds import rng_for  # noqa: PLC0415 lazy: with the loaders above
 
     df, ks = getattr(ds, _LOADERS[name])()
     X = df.to_numpy()
@@ -178,7 +178,7 @@ def run_protocol(fits: Sequence[xgb.Fit], *, scale: str = "paper", seed: int = 2
     """Run ``fits`` with the datasets loaded in each worker (:func:`load_datasets`): on the current
     ``dask.distributed`` client (``backend="dask"``) or on local processes.  Same numbers as
     :func:`ldpnb.papers.risks.xgb.run_fits` on the same data."""
-    from ldpnb.repro.parallel import sweep
+    from ldpnb.repro.parallel import sweep  # noqa: PLC0415 lazy: the process/Dask backends only when fits run
 
     func = functools.partial(_worker_fit, scale=scale, seed=int(seed))
     return sweep(func, list(fits), seed=0, n_jobs=n_jobs, backend=backend, progress=False, batch_size=1)
@@ -210,7 +210,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         fits = protocol_plan(seed=args.seed, datasets=names)
     else:
         fits = protocol_plan(runs=2, eps=(1.0, 10.0), models=("NK s=1n", "PK 0.5n"), seed=args.seed, datasets=names)
-    from dask.distributed import Client, LocalCluster
+    from dask.distributed import Client, LocalCluster  # noqa: PLC0415 lazy: optional dependency (dask)
 
     os.environ.setdefault("OMP_NUM_THREADS", "1")
     t0, c0 = time.time(), time.process_time()
@@ -226,7 +226,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         client.close()
         if cluster is not None:
             cluster.close()
-    import xgboost
+    import xgboost  # noqa: PLC0415 lazy: optional dependency (xgboost)
 
     meta = {"scale": args.scale, "seed": args.seed, "fits": len(fits), "workers": workers,
             "wall_s": time.time() - t0, "fit_cpu_s": float(sum(r["cpu"] for r in res)),

@@ -31,6 +31,8 @@ _RFD = ["GRR", "SUE-r", "OUE-r"]
 #: The models most of the rows of Sec. 4.3 read (NK 1n, the extremes of n_pk), and the other two small ones.
 _FIG3_ROWS = ["NK s=1n", "PK 0.1n", "PK 0.5n"]
 _FIG3_MORE = ["PK 0.3n", "HM (1n, 0.1n)"]
+#: The four models row H5-s contrasts (s from 1n to 5n against n_pk from 0.1n to 0.5n), with the runs its interval needs.
+_H5S = ["NK s=1n", "NK s=5n", "PK 0.1n", "PK 0.5n"]
 _INC = ("dir", "zipf", "exp")
 _E2 = [1, 10]
 _E10 = list(range(1, 11))
@@ -47,6 +49,7 @@ _XGB_BLOCKS = {
     "book": [("fig3", "ACS", ("fd",), LABELS, _E2, 2, _FIG3_ROWS),
              ("fig3-more", "ACS", ("fd",), LABELS, _E2, 1, _FIG3_MORE),
              ("fig3-grid", "ACS", ("fd",), ["GRR"], [10], 1, XGB_LARGE),
+             ("fig3-s", "ACS", ("fd",), ["GRR"], [10], 4, _H5S),
              ("fig14", "Adult", ("fd",), LABELS, _E2, 1, ["NK s=1n", "PK 0.1n", "PK 0.5n"]),
              ("fig15", "Nursery", ("fd",), LABELS, _E2, 1, XGB_SMALL),
              ("fig6", "ACS", ("correct",), _RFD, _E2, 1, XGB_SMALL),
@@ -55,6 +58,7 @@ _XGB_BLOCKS = {
     "paper": [("fig3", "ACS", ("fd",), LABELS, _E10, 2, _FIG3_ROWS),
               ("fig3-more", "ACS", ("fd",), LABELS, _E10, 2, _FIG3_MORE),
               ("fig3-grid", "ACS", ("fd",), LABELS, _E2, 1, XGB_LARGE),
+              ("fig3-s", "ACS", ("fd",), LABELS, _E2, 4, _H5S),
               ("fig14", "Adult", ("fd",), LABELS, _E2, 1, ["NK s=1n", "NK s=5n", "PK 0.1n", "PK 0.3n", "PK 0.5n"]),
               ("fig15", "Nursery", ("fd",), LABELS, _E2, 1, XGB_SMALL + XGB_LARGE),
               ("fig6", "ACS", ("correct",), _RFD, _E10, 1, XGB_SMALL),
@@ -72,9 +76,9 @@ _NAME = Instance(str, example="experiment")
 ALL5 = ["grr", "ss", "olh", "oue", "sue"]
 
 _SIZES = {
-    "smoke": dict(prots=["grr", "oue"], h1_n=20_000, rid_eps=[10], rid_runs=1, head_runs=dict.fromkeys(ALL5, 1),
+    "smoke": dict(prots=["grr", "oue"], h1_n=20_000, rid_eps=[10], rid_runs=1, head_runs=dict.fromkeys(ALL5, 2),
                   nu_runs=1, nu_eps=[10], acs_runs=1, pie_runs=1, pie_betas=[0.6], aif_eps=[10], pk=(0.1, 0.5),
-                  fig4_eps=[10], fig4_runs=1, mse_runs=1,
+                  fig4_eps=[10], fig4_runs=2, mse_runs=1,
                   mse_runs_inc=1, prior_draws=1, rfd_eps=[10], thm_runs=20, eps_u=[2, 7], bridge_eps=[10.0], max_users=5000,
                   aif_runs=1, rfd_runs=1, chain_var_runs=1),
     "book": dict(prots=ALL5, eps_u=list(range(2, 8)), bridge_eps=[2.0, 6.0, 10.0], h1_n=100_000, rid_eps=[1, 2, 4, 6, 8, 10], rid_runs=3,
@@ -163,13 +167,14 @@ def rid_chain_runs(X: Any, ks: Any, eps_grid: Sequence[float], *, runs: int, see
 def xgb_plan(sizes: Mapping[str, Any], blocks: Sequence[str], *, seed: int) -> list[_xgb.Fit]:
     """The XGBoost fits of the named ``blocks`` of one scale's :func:`sizes` (``sizes["xgb"]``: per figure,
     the dataset, settings, variants, ε, runs and models), in a fixed order; a block the scale does not run
-    (e.g. the s grid at smoke scale) gives no fits."""
+    (e.g. the s grid at smoke scale) gives no fits.  A fit that two blocks share (the same name: the same
+    numbers) is planned once."""
     out: list[_xgb.Fit] = []
     for b in (b for b in blocks if b in sizes["xgb"]):
         data, settings, variants, eps, runs, models = sizes["xgb"][b]
         for setting in settings:
             out += _xgb.plan(data, setting, list(variants), [float(e) for e in eps], runs, list(models), seed=seed)
-    return out
+    return list(dict.fromkeys(out))
 
 
 @contract(fits=_SEQ, data=Instance(Mapping, example={}))

@@ -6,14 +6,18 @@ Each function returns ``{glue name: text}``; the chapter glues them in a hidden 
 
 from __future__ import annotations
 
+import re
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
 from ldpnb.contracts import Instance, contract
+from ldpnb.papers.risks import protocol, runs
 from ldpnb.papers.risks.grading import xgb_mean
+from ldpnb.stats import Estimate
 
-__all__ = ["scale_glues", "rid_glues", "pie_glues", "aif_glues", "rfd_glues", "cost_glues", "pct", "rng_text"]
+__all__ = ["scale_glues", "rid_glues", "pie_glues", "aif_glues", "rfd_glues", "cost_glues", "pct", "rng_text",
+           "decision", "h5s_glues"]
 
 _MAP = Instance(Mapping, example={})
 _UNIFORM_FAKE = ("GRR", "SUE-r", "OUE-r")
@@ -28,6 +32,38 @@ def rng_text(values: Sequence[float], fmt: str = "{:.1f}", unit: str = "") -> st
     """``[3.2, 1.1, 2.0]`` -> ``"1.1-3.2"`` (or one value when they agree at that precision)."""
     lo, hi = fmt.format(min(values)), fmt.format(max(values))
     return (lo if lo == hi else f"{lo}-{hi}") + unit
+
+
+@contract(report=Instance(object, example=None), cid=Instance(str, example="H7-a"))
+def decision(report: Any, cid: str) -> str:
+    """What row ``cid`` decided, in words for the prose: ``"holds"``, ``"is reversed"`` or ``"is undecided
+    (about N runs would decide)"``, from its status (``pass``/``implied``, ``fail``/``diverges``,
+    ``undecided``) and its runs to decide."""
+    row = report.rows[cid]
+    st = row["status"]
+    if st in ("pass", "implied"):
+        return "holds"
+    if st in ("fail", "diverges"):
+        return "is reversed"
+    if st == "undecided":
+        rtd = row.get("runs_to_decide") or {}
+        n = rtd.get("runs") if isinstance(rtd, Mapping) else None
+        more = f" (about {int(n):,} runs would decide it)" if isinstance(n, (int, float)) and np.isfinite(n) else ""
+        return "is undecided" + more
+    return f"is {st}"
+
+
+@contract(report=Instance(object, example=None))
+def h5s_glues(report: Any) -> dict[str, str]:
+    """Row H5-s for the prose: each variant's contrast with its interval (``h5s``) and the decision
+    (``h5s_decision``); where the grid did not run (smoke scale) both say so."""
+    row = report.rows.get("H5-s")
+    if row is None or row["status"] == "not-evaluated" or row.get("estimate") is None:
+        return {"h5s": "(not run at this scale)", "h5s_decision": "is not graded at this scale"}
+    est = Estimate.from_dict(row["estimate"])
+    cells = re.findall(r"(\w[\w+-]*) \((\d+) runs\)", row.get("note", ""))
+    parts = [f"{lab} {est[i].text(2)} ({n} runs)" for i, (lab, n) in enumerate(cells)] or [est.text(2)]
+    return {"h5s": "; ".join(parts), "h5s_decision": decision(report, "H5-s")}
 
 
 def _grid(xs: Sequence[float]) -> str:
@@ -159,8 +195,6 @@ def cost_glues(costs: Sequence[Mapping[str, Any]], seed: int, paper: Mapping[str
     :func:`ldpnb.papers.risks.runs.xgb_run`): their number and CPU, and, by the model of
     :func:`ldpnb.papers.risks.protocol.cost_model` (CPU linear in training rows, per dataset and GRR/UE), the
     paper's whole protocol and the SCALE=paper subset (``paper``: :func:`runs.sizes` at paper scale)."""
-    from ldpnb.papers.risks import protocol, runs
-
     fits = [f for c in costs for f in c["fits"]]
     cpu = [{"cpu": x} for c in costs for x in c["cpu"]]
     n_users = {k: v for c in costs for k, v in c["n_users"].items()}
@@ -178,6 +212,7 @@ def cost_glues(costs: Sequence[Mapping[str, Any]], seed: int, paper: Mapping[str
 
 def _block_name(block: str) -> str:
     """``"fig3-grid"`` -> ``"3 (s = 3n, 5n)"``: a block of :func:`ldpnb.papers.risks.runs.sizes` for a caption."""
-    for tail, words in (("-grid", " (s = 3n, 5n)"), ("-dir", " (DIR)"), ("-more", " (other models)")):
+    for tail, words in (("-grid", " (s = 3n, 5n)"), ("-dir", " (DIR)"), ("-more", " (other models)"),
+                        ("-s", " (row H5-s)")):
         block = block.replace(tail, words)
     return block[3:]

@@ -38,9 +38,9 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ldpnb.attacks.inference import aif_bayes, synthetic_profiles
-from ldpnb.contracts import AnyOf, Instance, Integer, OneOf, Optional, contract
-from ldpnb.mechanisms import multidim as md
+from ldpnb.contracts import AnyOf, Instance, Integer, OneOf, contract
 from ldpnb.measures import utility as md_utility
+from ldpnb.mechanisms import multidim as md
 from ldpnb.papers.risks.experiments import make_priors
 from ldpnb.repro.seeds import seed_for
 
@@ -133,7 +133,7 @@ def design_matrix(reports: Sequence[Any], *, sparse: Any = "auto") -> Any:
         return np.column_stack([np.asarray(r) for r in reports]).astype(np.float32)
     bits = np.hstack([np.asarray(r, dtype=bool) for r in reports])
     if sparse is True or (sparse == "auto" and bits.shape[1] >= 100):
-        from scipy import sparse as sp
+        from scipy import sparse as sp  # noqa: PLC0415 lazy: scipy.sparse only for the one-hot UE bits
 
         return sp.csr_matrix(bits, dtype=np.float32)
     return bits.astype(np.float32)
@@ -144,7 +144,7 @@ def _rows(M: Any, idx: np.ndarray) -> Any:
 
 
 def _vstack(parts: list) -> Any:
-    from scipy import sparse as sp
+    from scipy import sparse as sp  # noqa: PLC0415 lazy: scipy.sparse only for the one-hot UE bits
 
     if any(sp.issparse(p) for p in parts):
         return sp.vstack(parts, format="csr")
@@ -191,7 +191,7 @@ def training_set(fit: Fit, X: np.ndarray, ks: np.ndarray, *, sparse: Any = "auto
 
 
 def _classifier(seed: int):
-    from xgboost import XGBClassifier
+    from xgboost import XGBClassifier  # noqa: PLC0415 lazy: optional dependency (xgboost)
 
     # XGBoost's default parameters (Sec. 3.3); hist and the metric stated explicitly, one thread
     return XGBClassifier(random_state=seed, n_jobs=1, eval_metric="mlogloss", tree_method="hist")
@@ -240,9 +240,9 @@ def run_fits(fits: Sequence[Fit], data: Mapping[str, tuple[np.ndarray, np.ndarra
     ``dask.distributed`` client (``backend="dask"``), through :func:`ldpnb.repro.parallel.sweep`.
     The results do not depend on ``n_jobs`` or the backend (each fit's streams are named after it and
     XGBoost runs on one thread)."""
-    import functools
+    import functools  # noqa: PLC0415 lazy: with sweep below
 
-    from ldpnb.repro.parallel import sweep
+    from ldpnb.repro.parallel import sweep  # noqa: PLC0415 lazy: the process backends only when fits run
 
     func = functools.partial(_task, data=dict(data), sparse=sparse)
     return sweep(func, list(fits), seed=0, n_jobs=n_jobs, backend=backend, progress=False, batch_size=1)
