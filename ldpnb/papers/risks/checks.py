@@ -173,7 +173,7 @@ def tree_leaves(eps: float = 1.0, k: int = 4, n: int = 200_000, *, rng: Any = No
     return dev
 
 
-@contract(n=Integer(2, None), ks=Instance(list, tuple, example=[2, 3]), eps_grid=Instance(list, tuple, example=[1.0]))
+@contract(n=Integer(2, 1 << 40), ks=Instance(list, tuple, example=[2, 3]), eps_grid=Instance(list, tuple, example=[1.0]))
 def pie_capacity_gap(n: int, ks: Sequence[int] = (2, 3, 5), eps_grid: Sequence[float] = (0.25, 0.5, 1.0, 2.0, 4.0)) -> float:
     r"""Prop. 3 (App. C.1): ε-LDP ⇒ (U, α)-PIE with :math:`\alpha = \min\{\epsilon\log_2 e, \epsilon^2\log_2 e,
     \log_2 n, \log_2 k\}`; by data processing it suffices that the randomiser's capacity be ≤ α.
@@ -229,7 +229,8 @@ def corollary2_gap(ns: Sequence[int] = (4, 16, 64), ks: Sequence[int] = (2, 3, 5
     return float(worst)
 
 
-@contract(ks=_KS, n=Integer(1, None), eps_grid=Array(1, low=0), draws=Integer(1, None), rng=RandomState())
+@contract(ks=_KS, n=Integer(1, 1 << 40), eps_grid=Array(1, low=0, max_size=1000), draws=Integer(1, 10 ** 5),
+          rng=RandomState())
 def prior_variance_check(ks: Any, n: int, eps_grid: Any, draws: int, *, rng: Any = None) -> dict[str, Any]:
     """App. E.1: RS+RFD's averaged approximate variance against RS+FD's for ``draws`` DIR, ZIPF and EXP
     priors, every ε and protocol: the number of violations of RS+RFD ≤ RS+FD, the number of cases, and

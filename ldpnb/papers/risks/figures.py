@@ -200,7 +200,7 @@ def aif_grid(res: Mapping[tuple[str, str], np.ndarray], eps: Sequence[float], d:
     return fig
 
 
-@contract(eps=_SEQ, rid=_MAP, art=_MAP, n=Integer(1, None), runs=Integer(1, None))
+@contract(eps=_SEQ, rid=_MAP, art=_MAP, n=Integer(1, None), runs=Integer(1, 10 ** 5))
 def fig4(eps: Sequence[float], rid: Mapping[float, np.ndarray], art: Mapping[float, np.ndarray], *, n: int,
          runs: int, topks: Sequence[int] = (1, 5, 10)):
     """Fig. 4: RID-ACC of RS+FD[GRR] on Adult (FK-RI, uniform metric, NK attacker); ``rid[eps]`` of shape
@@ -250,6 +250,7 @@ def _draw_tree(ax, tree, title):
     ax.axis("off")
 
 
+@contract()
 def trees():
     """Figs. 7 and 8: the probability trees of RS+RFD[GRR] and RS+RFD[UE-r]; shaded leaves support v_i."""
     def real(a, b):

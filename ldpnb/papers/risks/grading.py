@@ -14,7 +14,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 from scipy.stats import kendalltau
 
-from ldpnb.contracts import Instance, contract
+from ldpnb.contracts import Instance, Optional, Real, contract
 from ldpnb.stats import Estimate, bonferroni
 from ldpnb.stats import mean as _mean
 
@@ -54,6 +54,7 @@ def stack(make: Any, samples: Sequence[Any], *, level: float = 0.95) -> Estimate
                     note="; ".join(notes))
 
 
+@contract(v=_MAP, eps=Optional(Real(0.0, None, low_open=True)))
 def xgb_mean(v: Mapping[str, Any], eps: float | None = None) -> Any:
     """Run mean of one XGBoost curve, at every ε (array) or at ``eps`` (float)."""
     m = np.nanmean(np.asarray(v["acc"], dtype=float), axis=0)

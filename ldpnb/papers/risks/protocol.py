@@ -41,7 +41,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ldpnb.contracts import Instance, Integer, OneOf, contract
+from ldpnb.contracts import Instance, Integer, OneOf, Optional, contract
 from ldpnb.papers.risks import xgb
 
 __all__ = ["protocol_plan", "training_rows", "cost_model", "protocol_cost", "load_datasets", "run_protocol",
@@ -75,6 +75,7 @@ def protocol_plan(*, runs: int = 20, seed: int = 2024, eps: Sequence[float] = tu
     return out
 
 
+@contract(fit=Instance(xgb.Fit, example=None), n=Integer(1, 1 << 28))
 def training_rows(fit: xgb.Fit, n: int) -> int:
     """Rows of ``fit``'s training set on a dataset of ``n`` users (NK: s; PK: n_pk; HM: both)."""
     _, s, pk = xgb.MODELS[fit.model]
@@ -192,6 +193,7 @@ def _to_json(fits: Sequence[xgb.Fit], results: Sequence[Mapping[str, Any]], meta
                        for k, v in cells.items()]}
 
 
+@contract(argv=Optional(Instance(list, tuple, example=["--help"])))
 def main(argv: Sequence[str] | None = None) -> int:
     """The command line (module docstring)."""
     ap = argparse.ArgumentParser(prog="python -m ldpnb.papers.risks.protocol", description=__doc__.split("\n")[0])

@@ -146,7 +146,7 @@ def rid_by_protocol(X: Any, ks: Any, protocols: Sequence[str], grid: Sequence[An
     return dict(zip(protocols, res))
 
 
-@contract(X=_X, ks=_KS, eps_grid=_SEQ, runs=Integer(1, None), seed=Integer(0, None), name=_NAME)
+@contract(X=_X, ks=_KS, eps_grid=_SEQ, runs=Integer(1, 10 ** 5), seed=Integer(0, None), name=_NAME)
 def rid_chain_runs(X: Any, ks: Any, eps_grid: Sequence[float], *, runs: int, seed: int, name: str,
                    index: ReidIndex | None = None, protocol: str = "grr", fake: str = "uniform",
                    resample: str = "new", topk: Sequence[int] = (1, 5, 10)) -> dict[float, np.ndarray]:

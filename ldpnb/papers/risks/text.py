@@ -11,7 +11,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ldpnb.contracts import Instance, contract
+from ldpnb.contracts import Instance, Real, contract
 from ldpnb.papers.risks import protocol, runs
 from ldpnb.papers.risks.grading import xgb_mean
 from ldpnb.stats import Estimate
@@ -23,11 +23,14 @@ _MAP = Instance(Mapping, example={})
 _UNIFORM_FAKE = ("GRR", "SUE-r", "OUE-r")
 
 
+@contract(x=Real(None, None))
 def pct(x: float) -> str:
     """``12.345`` -> ``"12.3 %"``."""
     return f"{x:.1f} %"
 
 
+@contract(values=Instance(list, tuple, np.ndarray, example=[1.0]), fmt=Instance(str, example="{:.1f}"),
+          unit=Instance(str, example=""))
 def rng_text(values: Sequence[float], fmt: str = "{:.1f}", unit: str = "") -> str:
     """``[3.2, 1.1, 2.0]`` -> ``"1.1-3.2"`` (or one value when they agree at that precision)."""
     lo, hi = fmt.format(min(values)), fmt.format(max(values))

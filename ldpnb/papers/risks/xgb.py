@@ -105,6 +105,9 @@ class Fit:
         return np.random.default_rng(seed_for(self.seed, name))
 
 
+_FIT = Fit("ACS", "fd", "GRR", 1.0, 0, "NK s=1n", 1)  # a valid fit, the contracts' example
+
+
 @contract(data=_NAME, setting=OneOf(*SETTINGS), variants=Instance(list, tuple, example=["GRR"]),
           eps=Instance(list, tuple, example=[1.0]), runs=Integer(1, 10_000),
           models=Instance(list, tuple, example=["NK s=1n"]), seed=Integer(0, None))
@@ -124,7 +127,8 @@ def _protocol(variant: str, setting: str) -> tuple[str, str, str]:
     return prot, users, fake
 
 
-@contract(sparse=OneOf("auto", True, False))
+@contract(reports=Instance(list, tuple, example=[np.zeros((3, 2), dtype=np.int64)]),
+          sparse=OneOf("auto", True, False))
 def design_matrix(reports: Sequence[Any], *, sparse: Any = "auto") -> Any:
     """Features of RS+FD tuples: the label-encoded values (GRR, float32 (n, d)) or the concatenated bits
     (UE, (n, Σk_j)), as a CSR matrix when ``sparse`` is True, or ``"auto"`` and Σk_j ≥ 100 (where the
@@ -151,8 +155,8 @@ def _vstack(parts: list) -> Any:
     return np.vstack(parts)
 
 
-@contract(fit=Instance(Fit, example=None), X=Instance(np.ndarray, example=None),
-          ks=Instance(np.ndarray, example=None), sparse=OneOf("auto", True, False))
+@contract(fit=Instance(Fit, example=_FIT), X=Instance(np.ndarray, example=np.zeros((4, 2), dtype=np.int64)),
+          ks=Instance(np.ndarray, example=np.array([2, 2])), sparse=OneOf("auto", True, False))
 def training_set(fit: Fit, X: np.ndarray, ks: np.ndarray, *, sparse: Any = "auto") -> dict[str, Any]:
     """The attacked reports and the attacker's training set of ``fit`` on the dataset ``X`` (n, d).
 
@@ -197,7 +201,7 @@ def _classifier(seed: int):
     return XGBClassifier(random_state=seed, n_jobs=1, eval_metric="mlogloss", tree_method="hist")
 
 
-@contract(fit=Instance(Fit, example=None), data=Instance(Mapping, example={}), sparse=OneOf("auto", True, False),
+@contract(fit=Instance(Fit, example=_FIT), data=Instance(Mapping, example={}), sparse=OneOf("auto", True, False),
           predictions=OneOf(True, False))
 def fit_one(fit: Fit, data: Mapping[str, tuple[np.ndarray, np.ndarray]], *, sparse: Any = "auto",
             predictions: bool = False) -> dict[str, Any]:
