@@ -593,8 +593,9 @@ for key, value in text.aif_glues(xv, aif, SIZES["aif_eps"]).items():
 #
 # Paper Fig. 3: attribute inference against RS+FD on ACS ($d = 18$, baseline 1/d = 5.6 %).
 # Markers (solid): the paper's attacker, XGBoost with default parameters, mean of its runs with
-# their range: {glue:text}`risks-xgb-fig3`; {glue:text}`risks-xgb-fig3-more`; GRR also
-# {glue:text}`risks-xgb-fig3-grid`. Dashed:
+# their range: {glue:text}`risks-xgb-fig3`; {glue:text}`risks-xgb-fig3-more`; the s grid
+# {glue:text}`risks-xgb-fig3-grid`; for row H5-s {glue:text}`risks-xgb-fig3-s` (runs shared
+# with the blocks before). Dashed:
 # the Bayes attackers over ε ∈ {glue:text}`risks-aif-eps` (NK: $s \to \infty$; PK, HM: $n_{pk}$ ∈
 # {0.1n, 0.3n, 0.5n}); dotted: the Bayes oracle. Bayes curves: mean of
 # {glue:text}`risks-aif-runs` run(s) per point (the paper: 20 runs of XGBoost on every ε).

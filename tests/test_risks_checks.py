@@ -154,3 +154,23 @@ def test_expected_mse_ratio():
     res = {"analytic": {"RS+RFD[GRR]": np.array([[1.0, 2.0], [3.0, 2.0]]),
                         "RS+FD[GRR]": np.array([[4.0, 4.0], [4.0, 4.0]])}}
     np.testing.assert_allclose(checks.expected_mse_ratio(res, "GRR"), [0.5, 0.5])
+
+
+def test_decision_and_h5s_texts_follow_the_row():
+    """The prose's words for a row come from its status: a contrast shown negative reverses H5-s; an
+    interval across the edge leaves H7-a undecided, with the runs that would decide it."""
+    from ldpnb.papers.risks import CLAIMS, grading, text
+    from ldpnb.repro import Report
+    from ldpnb.stats import mean, ratio
+
+    r = Report("multidim_risks", CLAIMS, scale="book", seed=1)
+    assert text.h5s_glues(r)["h5s"] == "(not run at this scale)"
+    r.range("H5-s", grading.stack(lambda x, lev: mean(x, level=lev), [np.array([-2.1, -1.5, -2.8, -1.9])]),
+            note="Cells: GRR (4 runs).")
+    g = text.h5s_glues(r)
+    assert r.rows["H5-s"]["status"] == "diverges" and g["h5s_decision"] == "is reversed"
+    assert g["h5s"].startswith("GRR -2.1 [") and g["h5s"].endswith("(4 runs)")
+    rng = np.random.default_rng(1)
+    r.range("H7-a", ratio(rng.normal(10, 1, (20, 8)), rng.normal(1, 0.2, (20, 8)), simultaneous=True))
+    assert r.rows["H7-a"]["status"] == "undecided"
+    assert text.decision(r, "H7-a").startswith("is undecided (about ")
