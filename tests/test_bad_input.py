@@ -757,14 +757,16 @@ PENDING: dict[str, list[str]] = {
         figures.heatmap(colorbar) figures.heatmap(label)
     """),
     "chapter risks": _names("ldpnb.papers.risks.", """
-        experiments.aif_experiment experiments.aif_xgb_experiment experiments.make_priors experiments.prior_correct
-        experiments.prior_dirichlet experiments.prior_exponential experiments.prior_zipf
-        experiments.rsfd_mse_experiment experiments.smp_rid_experiment figures.aif_grid(xgb) figures.fig4(topks)
+        experiments.aif_experiment(pk_fractions) experiments.aif_xgb_experiment(classifier)
+        experiments.aif_xgb_experiment(max_train) experiments.aif_xgb_experiment(n_estimators)
+        experiments.make_priors(counts) experiments.rsfd_mse_experiment(postprocess)
+        experiments.smp_rid_experiment(eval_surveys) experiments.smp_rid_experiment(index)
+        experiments.smp_rid_experiment(topk) figures.fig17(xgb) protocol.run_protocol(n_jobs) text.runs_labels
+        xgb.Fit xgb.Fit.stream figures.aif_grid(xgb) figures.fig4(topks)
         figures.rid_fk_pk(k) figures.rid_fk_pk(xlabel) figures.rid_fk_pk(invert) figures.rid_fk_pk(topks)
         figures.rid_grid(key) figures.rid_grid(xlabel) figures.rid_grid(invert) figures.rid_grid(topks)
         runs.rid_by_protocol(index) runs.rid_chain_runs(index) runs.rid_chain_runs(protocol)
         runs.rid_chain_runs(fake) runs.rid_chain_runs(resample) runs.rid_chain_runs(topk)
-        runs.xgb_by_variant(prior_kind)
     """),
     "chapter synthesis": _names("ldpnb.papers.synthesis.", """
         estimation.clip estimation.ibu_certified estimation.ibu_early estimation.ibu_support estimation.in_simplex
