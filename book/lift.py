@@ -71,10 +71,13 @@ if "google.colab" in sys.modules:
 # does not state. We draw $P_{SX}(s,x) = U_{s,x}/\sum U$ with $U_{s,x}$ iid Uniform(0, 1),
 # $|\mathcal S| = 5$, $|\mathcal X| = 17$ ($15 \times 200$ for Fig. 6): the reading under which the
 # three utilities the paper prints come out, and the same matrices for every curve and every
-# $\varepsilon$. The toolkit code is in `ldpnb.measures.lift` (lifts, criteria, measures),
-# `ldpnb.mechanisms.watchdog` (complete and subset merging, and a repair the paper does not have)
-# and `ldpnb.mechanisms.orr` (AORR and SRR); the chapter's experiments, claims and figures are in
-# `ldpnb.papers.lift`.
+# $\varepsilon$. The toolkit code is in `ldpnb.measures.lift` (lifts, criteria, measures:
+# {py:func}`~ldpnb.measures.lift_matrix`, {py:func}`~ldpnb.measures.is_alip`, ...),
+# `ldpnb.mechanisms.watchdog` (complete and subset merging,
+# {py:func}`~ldpnb.mechanisms.complete_merging`, {py:func}`~ldpnb.mechanisms.subset_merging`,
+# and a repair the paper does not have) and `ldpnb.mechanisms.orr` (AORR and SRR:
+# {py:class}`~ldpnb.mechanisms.orr.AORR`, {py:class}`~ldpnb.mechanisms.orr.SRR`); the chapter's
+# experiments, claims and figures are in `ldpnb.papers.lift`.
 
 # %% tags=["parameters", "remove-cell"]
 SCALE = "book"  # "smoke" (seconds, tests) | "book" | "paper" (the paper's sizes)

@@ -58,7 +58,7 @@ if "google.colab" in sys.modules:
 # profiles of SMP users over repeated surveys and re-identifies them against background
 # knowledge, (ii) a classifier uncovers RS+FD's hidden sampled attribute because real data are not
 # uniform while fake data are, and (iii) it proposes **RS+RFD**, whose fake data follow public
-# priors. Every number below is recomputed from `ldpnb.mechanisms` and `ldpnb.attacks` on the
+# priors. Every number below is recomputed from {py:mod}`ldpnb.mechanisms` and {py:mod}`ldpnb.attacks` on the
 # real Adult (45,222 × 10) and ACS Montana (10,336 × 18) tables
 # {cite}`kohavi1996adult,ding2021folktables`, and on Nursery's factorial design (12,959 × 9).
 # The paper's attacker for (ii), XGBoost with default parameters, is the main curve of every
