@@ -139,9 +139,9 @@ DATA = {"ACS": (XC, KC), "Adult": (XA, KA), "Nursery": (XN, KN)}
 #
 # ```{math}
 # :label: eq-risks-acc
-# ACC_{GRR} = \frac{e^\epsilon}{e^\epsilon+k-1},\qquad
-# ACC_{UE} = p\,\frac{1-(1-q)^k}{kq} + (1-p)\frac{(1-q)^{k-1}}{k},\qquad
-# ACC_{\omega\text{-SS}} = \frac{e^\epsilon}{\omega e^\epsilon + k-\omega},
+# ACC_{GRR} &= \frac{e^\epsilon}{e^\epsilon+k-1},\\
+# ACC_{UE} &= p\,\frac{1-(1-q)^k}{kq} + (1-p)\frac{(1-q)^{k-1}}{k},\\
+# ACC_{\omega\text{-SS}} &= \frac{e^\epsilon}{\omega e^\epsilon + k-\omega},
 # ```
 #
 # the UE form being the paper's binomial sum in closed form. The paper also gives
@@ -151,8 +151,8 @@ DATA = {"ACS": (XC, KC), "Adult": (XA, KA), "Nursery": (XN, KN)}
 #
 # ```{math}
 # :label: eq-risks-profile
-# ACC^{U} = \prod_{j=1}^{d} ACC(\epsilon, k_j) \quad\text{(Eq. 4)},\qquad
-# ACC^{NU} = \frac{d!}{d^d}\prod_{j=1}^{d} ACC(\epsilon, k_j) \quad\text{(Eq. 5)},
+# ACC^{U} &= \prod_{j=1}^{d} ACC(\epsilon, k_j) \quad\text{(Eq. 4)},\\
+# ACC^{NU} &= \frac{d!}{d^d}\prod_{j=1}^{d} ACC(\epsilon, k_j) \quad\text{(Eq. 5)},
 # ```
 #
 # the second when users sample with replacement and memoise (the non-uniform metric), so that
@@ -779,8 +779,8 @@ glue("risks-variant-rid",
 #
 # ```{math}
 # :label: eq-risks-rfd-est
-# \hat f_{GRR}(v)=\frac{d\,C(v)-n\big(q+(d-1)\tilde f_j(v)\big)}{n(p-q)}\ \ \text{(Eq. 6)},\qquad
-# \hat f_{UE\text{-}r}(v)=\frac{d\,C(v)-n\big(q+(p-q)(d-1)\tilde f_j(v)+q(d-1)\big)}{n(p-q)}
+# \hat f_{GRR}(v)&=\frac{d\,C(v)-n\big(q+(d-1)\tilde f_j(v)\big)}{n(p-q)}\ \ \text{(Eq. 6)},\\
+# \hat f_{UE\text{-}r}(v)&=\frac{d\,C(v)-n\big(q+(p-q)(d-1)\tilde f_j(v)+q(d-1)\big)}{n(p-q)}
 # \ \ \text{(Eq. 7)}.
 # ```
 #
@@ -797,8 +797,8 @@ glue("risks-variant-rid",
 # $\mathrm{Var}[\hat f(v)] = d^2\gamma(1-\gamma)/(n(p-q)^2)$, with $\gamma$ the probability that a
 # report supports $v$:
 #
-# $$\gamma_{GRR}=\tfrac1d\big(q+f(v)(p-q)+(d-1)\tilde f_j(v)\big),\qquad
-#   \gamma_{UE\text{-}r}=\tfrac1d\big(f(v)(p-q)+q+(d-1)(\tilde f_j(v)(p-q)+q)\big).$$
+# $$\begin{aligned}\gamma_{GRR}&=\tfrac1d\big(q+f(v)(p-q)+(d-1)\tilde f_j(v)\big),\\
+#   \gamma_{UE\text{-}r}&=\tfrac1d\big(f(v)(p-q)+q+(d-1)(\tilde f_j(v)(p-q)+q)\big).\end{aligned}$$
 # ```
 #
 # $\gamma$ is read from the probability trees of {numref}`fig-risks-trees`; $C(v)$ is a sum of

@@ -1008,7 +1008,7 @@ class OneLineParser(argparse.ArgumentParser):
     """An argument parser whose errors are one line (``prog: error: ... (see --help)``), not the usage
     block followed by the error."""
 
-    def error(self, message: str):  # type: ignore[override]
+    def error(self, message: str):
         self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
 
 

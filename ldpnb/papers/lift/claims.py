@@ -46,6 +46,7 @@ pooled rank test of Fig. 1) keep ``holds`` rules over exact counts.
 """
 
 from dataclasses import replace
+from typing import Any
 
 from ldpnb.repro.claims import Claim, CriterionChange, Printed, claim_table
 
@@ -624,7 +625,7 @@ def _size(was: dict, reason: str) -> CriterionChange:
                            "chosen after that result was seen; the distributions come from the same generator.")
 
 
-def _f6(seen: str) -> CriterionChange:
+def _f6(seen: tuple[str, dict[str, Any]]) -> CriterionChange:
     return _size({"kind": "range", **seen[1]}, f"at Fig. 6's former 20 distributions the first phase-B book run gave "
                  f"{seen[0]}; F6.hl was undecided there (about 78 distributions to decide, the row's estimate), so Fig. 6 "
                  "(whose number the paper does not state) was raised to 80 distributions for all its rows.")

@@ -56,8 +56,8 @@ def _cells(*parts: Estimate, level: float | None = None, note: str = "") -> Esti
 
 def _cell(e: Estimate, i: int) -> Estimate:
     """Cell ``i`` of an estimate (its value and interval)."""
-    return Estimate(*(float(np.ravel(np.asarray(x, dtype=float))[i]) for x in (e.value, e.low, e.high)),
-                    level=e.level, n_runs=e.n_runs, method=e.method)
+    value, low, high = (float(np.ravel(np.asarray(x, dtype=float))[i]) for x in (e.value, e.low, e.high))
+    return Estimate(value, low, high, level=e.level, n_runs=e.n_runs, method=e.method)
 
 
 def _exact_cell(value: float) -> Estimate:

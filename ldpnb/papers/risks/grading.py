@@ -69,7 +69,7 @@ def _at(xv: Mapping, lab: str, model: str, keep) -> dict[float, float]:
 
 def _diff(xv, a, b, keep=lambda e: True) -> list[float]:
     """Run-mean differences of curves ``a`` and ``b`` (``(variant, model)`` each) at their common ε."""
-    da, db = _at(xv, *a, keep), _at(xv, *b, keep)
+    da, db = _at(xv, a[0], a[1], keep), _at(xv, b[0], b[1], keep)
     return [da[e] - db[e] for e in sorted(set(da) & set(db))]
 
 
