@@ -626,6 +626,13 @@ CLAIMS = claim_table(
     Claim("P7.1a", "Prop. 7.1 at k = 100, ε = 2: the bound $((e^2 + 99)/(e^2 - 1))^2/n$", source="paper",
           paper=_P["krr_bound"], kind="close", atol=0.005, expect="diverges",
           instead=f"abs((ours - {_P['krr_bound'].value}) - 50) <= 0.005",
+          changes=(CriterionChange("8c0fa9a", "2026-11-28", "paper",
+                                   {"kind": "close", "target": 227.28, "atol": 0.005, "expect": "diverges",
+                                    "instead": "abs(ours - 277.28) <= 0.005"},
+                                   "the `instead` rule compared ours with a literal of our own value (277.28), "
+                                   "written after the result: it did not test the explanation. Now it tests it "
+                                   "(the printed value is ours minus 50, one digit misprinted); seen: 277.28125, "
+                                   "diverges under both"),),
           note="A misprint: the formula gives 277.28/n; the printed value differs from it by 50 exactly (its "
                "second digit, 7, printed as 2): the `instead` rule."),
     Claim("P7.1b", "Prop. 7.1: the exact INV error of the Adult ages under k-RR (ε = 2) is below the bound (and the "
@@ -640,6 +647,13 @@ CLAIMS = claim_table(
           paper=_P["geo_bound"], kind="close", atol=0.5, expect="diverges",
           instead="abs(ours - ((1/(1 - exp(-0.05)))**3 - 2*exp(-0.05)*(1/(1 - exp(-0.05)))**2 - 2)) <= 0.005 "
                   f"and abs({_P['geo_bound'].value} - (20**3 - 2*0.95*20**2 - 2)) <= 0.5",
+          changes=(CriterionChange("8c0fa9a", "2026-11-28", "paper",
+                                   {"kind": "close", "target": 7238, "atol": 0.5, "expect": "diverges",
+                                    "instead": "abs(ours - 7818.55) <= 0.005"},
+                                   "the `instead` rule compared ours with a literal of our own value (7818.55), "
+                                   "written after the result: it did not test the explanation. Now it checks "
+                                   "that ours is the bound at the exact alpha, beta and the printed 7238 the "
+                                   "bound at alpha = 0.95, beta = 20; seen: 7818.5456, diverges under both"),),
           note="The exact α = e^−0.05 = 0.951229, β = 1/(1 − α) = 20.504 give 7818.55/n; the printed "
                "7238 = 20³ − 2(0.95)(20²) − 2 rounds α and β first. The `instead` rule checks both: ours is the "
                "bound at the exact α, β and the printed value is the bound at α = 0.95, β = 20."),
