@@ -215,7 +215,7 @@ CPU = time.process_time()
 # updates for $10^{-10}$, and we certify every point by {eq}`eq-ibu-distance`. "The MLE" below is
 # within a certified EMD of the exact one that is at most 1% of its EMD to $\theta$ (row CERT), and
 # EM accelerated by SQUAREM {cite}`varadhan2008squarem`, an independent algorithm with the same
-# fixed points, lands on it (row MLEx).
+# maximiser, lands on it (row MLEx).
 
 # %% tags=["hide-input", "remove-output"]
 glue("ibu-fig2", figures.fig2())
