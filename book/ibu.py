@@ -744,14 +744,14 @@ glue("ibu-fig7", figures.fig7(grid.to_image(N_loc)))
 PANELS9 = {"a": ("geometric", False), "b": ("geometric", True),  # (mechanism, planar)
            "c": ("laplace", False), "d": ("laplace", True),
            "e": ("exponential", False), "f": ("exponential", True)}
-emd_km = lambda P, theta: measures.emd_rows(P, theta, D_loc)  # noqa: E731
+emd_km = ibu.location_metric(D_loc)  # EMD by optimal transport on the km between cells
 TRUTH = {False: (theta_age, D_age), True: (theta_loc, D_loc)}
 reps_of = lambda panel: S["decide"].get(panel, S["reps"])  # noqa: E731
 
 
 def trials(planar, panel):
     """The runs of one panel on the ages or the cells, under the paper's rule."""
-    N, metric = (N_loc, ibu.location_metric(D_loc)) if planar else (N_age, measures.emd_1d_rows)
+    N, metric = (N_loc, emd_km) if planar else (N_age, measures.emd_1d_rows)
     return ibu.Trials(N, reps_of(panel), metric, TOL, MAX_ITER)
 
 
@@ -1154,7 +1154,8 @@ fig10, fig12 = {}, {}
 for lab, planar in (("a", False), ("b", True)):
     k = N_loc.size if planar else N_age.size
     panel = [mech.GRR(k, float(e)) for e in S["eps_ldp"]]  # k-RR
-    results = sweep(trials(planar, f"10{lab}"), panel, seed=seed_for(SEED, f"fig10{lab}"))
+    trials10 = trials(planar, f"10{lab}")
+    results = sweep(trials10, panel, seed=seed_for(SEED, f"fig10{lab}"))
     fig10[lab] = {r["eps"]: r for r in results}
     for e, r in fig10[lab].items():  # locations: the first runs (book: time)
         C = r["counts"][: S["mle10"]] if planar else r["counts"]
@@ -1162,8 +1163,8 @@ for lab, planar in (("a", False), ("b", True)):
 D10 = np.abs(np.subtract.outer(X10, X10)).astype(float)
 for lab, (_, theta) in RAPPOR.items():
     panel = [mech.SUE(10, float(e)) for e in S["eps_ldp"]]  # basic Rappor
-    runs = ibu.RapporTrials(theta, 100_000, reps_of(f"12{lab}"), TOL, MAX_ITER)
-    results = sweep(runs, panel, seed=seed_for(SEED, f"fig12{lab}"))
+    trials12 = ibu.RapporTrials(theta, 100_000, reps_of(f"12{lab}"), TOL, MAX_ITER)
+    results = sweep(trials12, panel, seed=seed_for(SEED, f"fig12{lab}"))
     fig12[lab] = {r["eps"]: r for r in results}
     for e, r in fig12[lab].items():  # EMD to each run's input histogram
         r.update(ibu.mle_runs(mech.rappor_channel(10, e), r["counts"],
