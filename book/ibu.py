@@ -186,7 +186,7 @@ CPU = time.process_time()
 # so $g(\theta) = \log\max_x r_x(\theta)$ is a **certified gap** to the maximum likelihood (0 exactly at an MLE:
 # $r_x \le 1$ everywhere, $= 1$ on the support; these are the Karush-Kuhn-Tucker conditions of
 # maximising the concave $\ell$ over the simplex, since $\partial\ell/\partial\theta_x = r_x$). The
-# gap is in nats per report; $n$ times it bounds the distance on $L$. `ldpnb.estimators.ibu`
+# gap is in nats per report; $n$ times it bounds the distance on $L$. {py:func}`ldpnb.estimators.ibu`
 # reports it with every result, and `criterion="gap"` runs IBU until it is below a tolerance.
 #
 # **A gap is not a distance.** The first editions of this chapter called "the MLE" a point with
