@@ -738,7 +738,7 @@ COVERED_OTHERWISE: dict[str, str] = {
 
 PENDING: dict[str, list[str]] = {
     "chapter ibu": _names("ldpnb.papers.ibu.", """
-        experiments.Trials
+        experiments.Trials experiments.RapporTrials
     """),
     "chapter lift": _names("ldpnb.papers.lift.", """
         experiments.Curve figures.repair(lams) figures.table(caption)
