@@ -116,7 +116,7 @@ _SMOKE, _SMOKE_DATE = "d82ac64", "2026-11-28"     # its decision log after the s
 _SEEN_A = "seen at e054f53 (book scale)"
 _B4, _B4_DATE = "c4613db", "2026-11-28"          # F3-B's ranges, after the first smoke run of 8353c3e
 # The fifth edition's changes (issue #38, re-audit of main b290ed4, whose book-scale record had been seen).
-_R5, _R5_DATE = "0000000", "2026-11-28"
+_R5, _R5_DATE = "48a2bad", "2026-11-28"
 _SEEN_R5 = "seen at b290ed4 (book scale) and in the re-audit's own runs"
 _NEW_ROW5 = ("a new row of the fifth edition, whose criterion was written after the re-audit of b290ed4 had "
              "measured {}: it has no earlier criterion, so this entry records the one written then, with what "

@@ -24,7 +24,7 @@ import pandas as pd
 from ldpnb.contracts import Integer, OneOf, RandomState, Real, Unchecked, contract
 from ldpnb.papers.privic.values import CALIBRATION_ROW_SD, PAPER_FIG3_WINDOW, PAPER_TABLES, PROTOCOL
 from ldpnb.repro.seeds import seed_for
-from ldpnb.stats import MIN_BOOTSTRAP_RUNS, Estimate, bootstrap, difference, exact, mean, ratio
+from ldpnb.stats import MIN_BOOTSTRAP_RUNS, Estimate, bootstrap, difference, exact, mean, proportion, ratio
 from ldpnb.utils import check_random_state
 
 __all__ = [
@@ -32,6 +32,7 @@ __all__ = [
     "mean_interval",
     "gap_ratio",
     "remark6_estimates",
+    "outside_share",
     "table_estimates",
     "spread_estimate",
     "calibration_estimate",
@@ -158,6 +159,21 @@ def remark6_estimates(frame: pd.DataFrame, *, seed: int, n_boot: int = 4000) -> 
         if p == "A11":
             out[f"S6-MLE-{c}-{b:g}"] = gap_ratio(d, "theta_N", n_boot=n_boot, rng=rng)
     return out
+
+
+@contract(frame=_FRAME, regions=_FRAME, candidate=OneOf("combination", "theta_N", "truth"),
+          protocol=OneOf("ALG1", "A11"), city=OneOf("paris", "sf"), beta=Real(0, None, low_open=True))
+def outside_share(frame: pd.DataFrame, regions: pd.DataFrame, candidate: str = "combination", protocol: str = "A11",
+                  city: str = "paris", beta: float = 1.0) -> Estimate:
+    """The share of the rounds of one setting in which the candidate's gap (midpoint of its certified
+    interval) exceeds the calibrated region (``regions`` of
+    :func:`~ldpnb.papers.privic.experiments.calibrated_regions`), with Wilson's 95 % interval.  The
+    truth's share is about 5 % by construction; a candidate inside the region on average can still fall
+    outside it in more rounds than that.  The region is estimated from the same rounds (its own error is
+    not in this interval)."""
+    d = frame[(frame.protocol == protocol) & (frame.city == city) & (frame.beta == beta)]
+    gap = (d[f"gap_lo_{candidate}"] + d[f"gap_hi_{candidate}"]).to_numpy() / 2
+    return proportion(int(np.sum(gap > regions.loc[(protocol, city, beta), "region"])), len(d))
 
 
 # ----------------------------------------------------------------------------- Tables III-IV, Figs. 8-10
