@@ -925,6 +925,14 @@ def _mle_claims():
             _ibu_conv_claim(c, n, it),
         ]
     out += [
+        Claim("S1-MLE-close", "'We prove experimentally that the statistical utility of BA is very good, i.e., the "
+                              "MLE is very close to the true distribution'", source="paper",
+              paper=Printed("the MLE is very close to the true distribution", "Sec. 1, contributions"),
+              kind="none", expect="not-evaluated",
+              note="'Very close' has no scale in the paper, so no criterion can be fixed for it. The numbers it "
+                   "would rest on have rows: the certified MLE's EMD to π per setting (R6-util, F10-limit, "
+                   "S6-true-mle), and Fig. 3, where BA's IBU estimate is farther from π than LAP's at every β "
+                   "(F3-order)."),
         Claim("T-QoS", "Among the mechanisms satisfying Eqs. (3)-(4) with the mass read as the probability to be "
                        "reported (every fixpoint of BA's map, one per output support), BA's limit 'offers the best "
                        "QoS': no other has a smaller AvgD (10 collinear points and a 3 × 3 grid with random priors, "
