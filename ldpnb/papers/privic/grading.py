@@ -120,11 +120,11 @@ def gap_ratio(frame: pd.DataFrame, candidate: str, *, level: float = 0.95, n_boo
     --------
     >>> import numpy as np, pandas as pd
     >>> g = np.random.default_rng(0)
-    >>> t, c = g.normal(65, 7, 100), g.normal(75, 6, 100)
+    >>> t, c = g.normal(65, 7, 100), g.normal(60, 6, 100)  # the candidate is closer than the region
     >>> f = pd.DataFrame({"gap_lo_truth": t, "gap_hi_truth": t + 0.1,
     ...                   "gap_lo_combination": c, "gap_hi_combination": c + 0.1})
     >>> e = gap_ratio(f, "combination", rng=1)
-    >>> bool(e.low < 1 < e.high), e.n_runs
+    >>> bool(e.high < 1), e.n_runs
     (True, 100)
     """
     n = len(frame)
