@@ -629,7 +629,7 @@ _DECLARED = (
 _FIRST, _FIRST_DATE = "f8ca4ee", "2026-11-27"  # phase A, after the third audit
 _STATS, _STATS_DATE = "fb69240", "2026-11-28"  # phase B: the Monte Carlo rows on ldpnb.stats
 _REAUDIT, _REAUDIT_DATE = "9cbdf83", "2026-11-28"  # after the third re-audit of the chapter
-_PAPER4, _PAPER4_DATE = "0000000", "2026-11-28"  # after the fourth edition's paper-scale record
+_PAPER4, _PAPER4_DATE = "20e4abf", "2026-11-28"  # after the fourth edition's paper-scale record
 _RISE = ("the rise cell's bound was 0, the edge a flat curve sits on, so a flat curve could only be undecided, "
          "never reversed (third re-audit, on F6b-raw); now a material rise of at least 0.5 bit, for every "
          "increase row (F5a, F6a, F6a-raw, F6b, F6b-raw). ")
