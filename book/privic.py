@@ -60,7 +60,8 @@ if "google.colab" in sys.modules:
 # 5. **adversarial users** who report a location falsely (Sec. 7, Fig. 11).
 #
 # Every number below is recomputed by the package: the BA mechanism is
-# `ldpnb.mechanisms.rate_distortion`, IBU and GIBU are `ldpnb.estimators`, and the paper's grids,
+# {py:class}`~ldpnb.mechanisms.BlahutArimoto` (`ldpnb.mechanisms.rate_distortion`), IBU and GIBU
+# are {py:func}`~ldpnb.estimators.ibu` and {py:func}`~ldpnb.estimators.gibu`, and the paper's grids,
 # priors, loop and experiments are `ldpnb.papers.privic`. The paper's printed numbers (Tables II–IV
 # whole, the grids, the check-in counts) are stored as data with the place they are printed; the
 # report at the end grades each claim against them.
