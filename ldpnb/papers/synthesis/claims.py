@@ -391,7 +391,7 @@ CLAIMS.update(claim_table(
                "projection (0 of 90 pairs): the second half of our expectation is refuted. Why the phase-A run saw "
                "such pairs and this code does not (the guide's families now come from the mechanism registry) is "
                "not yet verified.",
-          changes=(CriterionChange("0000000", "2026-11-28", "book",
+          changes=(CriterionChange("c68b965", "2026-11-28", "book",
                                    {"kind": "holds", "rule": "changed > 0 and pairs_differ > 0", "expect": "pass"},
                                    "the CI's book-scale run of 899b95a gave changed = 3 of 1,080 and pairs_differ = "
                                    "0 of 90 (status fail against the declared pass); the expectation is now "
