@@ -318,7 +318,7 @@ def fig3(od, od_all, joints, perfect, h3, *, rng: Any = None) -> dict:
     }
     lam = out["F3.lam"]
     low = lam["_info"]["lowest"]
-    out["_text"] = {"h3": _fmt(est), "perfect": f"{perfect.mean():.3f}", "n_h3": f"{len(h3)}",
+    out["_text"] = {"h3": _fmt(est), "perfect": f"{perfect.mean():.3f}",
                     "f3lam": _fmt(lam["ours"], 4),
                     "f3lamat": (f"λ = {low[0].split(' - ')[0].rsplit(' ', 1)[-1]} against "
                                 f"{low[0].split(' - ')[1].rsplit(' ', 1)[-1]} at ε = {low[1]:g}") if low else "n/a"}
