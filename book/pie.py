@@ -899,7 +899,7 @@ report.text(**{"f12d-eqs": f"{rr_eq / an_all[-1]:.2f}"})
 # scores (`M.kl_mixed_1d`). Its uncertainty comes from resampling the users, in one of two ways
 # chosen by where the genuine scores lie. Where they are continuous, or on score atoms that many
 # impostor pairs share, the spread of the estimate over random halves of the users is its standard
-# error (the delete-$n/2$ jackknife, `ident.half_sample_estimate`; LT in Fig. 6). Where most of the
+# error (the delete-$n/2$ jackknife, `stats.half_sample_estimate`; LT in Fig. 6). Where most of the
 # genuine mass sits on atoms that only a handful of impostor pairs hit, the estimate counts exact
 # coincidences, and a half of the users holds too few of them: there the users are resampled with
 # replacement, the pairs with them, and the coincidences counted again (a user bootstrap,
@@ -960,7 +960,7 @@ def boot5(d, **kw):  # user bootstrap of Fig. 5's PSEs on the users of data set 
 
 pse5 = {d: boot5(d) for d in f5}  # 95 %, joint over the six points of a data set
 rise5 = [boot5(d, ts=TS[1:], transform=ident.increase_cells, level=0.975) for d in f5]
-report.range("F5a", ident.join_estimates(rise5))
+report.range("F5a", stats.join_estimates(rise5))
 pd.DataFrame({f"{d}, {'Y = X' if t == 'X' else f't = {t}'}":
               {"PSE (bits), 95 % interval": pse5[d][i].text(3),
                "error rate": f"{f5[d][t]['error_rate']:.3f}"}
@@ -1025,7 +1025,7 @@ conv = {d.name: ident.convergence(d, reps=SIZES["conv_reps"],
 for d, c in conv.items():  # PSE(N) - mean PSE(N/2), with the MC error of that mean
     report.range(f"F5-conv-{d}", ident.convergence_gap(c, (1, 3)))
 gap_x = [ident.convergence_gap(c, ("X",), level=0.975) for c in conv.values()]
-report.range("F5-conv-X", ident.join_estimates(gap_x))
+report.range("F5-conv-X", stats.join_estimates(gap_x))
 report.text(lt3=f"{f5['LT'][3]['pse']:.1f}", rh3=f"{f5['RH'][3]['pse']:.1f}")
 
 # %% tags=["hide-input", "remove-output"]
@@ -1100,7 +1100,7 @@ def fig6_estimate(d, sc, cells=None):  # LT: common random halves; RH: user boot
                                    rng=rng_for(SEED, f"boot6/{sc}/{cells is None}"))
     cells = cells or (lambda v: v)
     v, sub = np.array(series(d, sc, "pse")), np.column_stack(series(d, sc, "pse_sub"))
-    return ident.half_sample_estimate(cells(v), cells(sub), lt6.n, simultaneous=True)
+    return stats.half_sample_estimate(cells(v), cells(sub), lt6.n, simultaneous=True)
 
 
 inc6 = {rid: fig6_estimate(d, sc, ident.increase_cells) for rid, d, sc in
@@ -1380,10 +1380,10 @@ e_rr = ex["error_rate"]
 report.close("F9c", mc_err("rr", slice(None), e_rr))
 slack_rr = theory.lower_bound_slack_ratio(ex["pse"], a42, a41, n8)
 slack_glh = theory.slack_ratio_estimate(glh_pse, a44[ok], a41[ok], n8)
-report.range("F9d", ident.join_estimates([stats.exact(slack_rr), slack_glh]))
+report.range("F9d", stats.join_estimates([stats.exact(slack_rr), slack_glh]))
 small = EPS8 <= 1
 small_err = [stats.exact(e_rr[small]), mc_err("glh", small)]
-report.range("F9-small", ident.join_estimates(small_err))
+report.range("F9-small", stats.join_estimates(small_err))
 report.text(**{"f9d-rr": f"{last_eps(slack_rr >= 10):g}",
                "f9d-close": f"{np.max((lb(a42) - lb(a41))[EPS8 <= 0.5]):.3f}",
                "f9-small": f"{min(e.value.min() for e in small_err):.4f}"})

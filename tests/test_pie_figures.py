@@ -11,6 +11,7 @@ import pytest
 
 matplotlib.use("Agg")
 
+from ldpnb import stats  # noqa: E402
 from ldpnb.papers.pie import CLAIMS, ERRATA, figures  # noqa: E402
 from ldpnb.papers.pie import identification as ident  # noqa: E402
 from ldpnb.repro.claims import falsify, row_status  # noqa: E402
@@ -235,7 +236,7 @@ def test_pse_sub_are_half_subset_estimates():
     same = ident.pse_experiment(tr.X, tr.X, tr.k, se_reps=4, subsets=9)
     assert np.array_equal(same["pse_sub"], r["pse_sub"])
     # paired differences on common halves: the difference of a quantity with itself has no spread
-    e = ident.half_sample_estimate([0.0], (r["pse_sub"] - same["pse_sub"])[:, None], 40)
+    e = stats.half_sample_estimate([0.0], (r["pse_sub"] - same["pse_sub"])[:, None], 40)
     assert float(e.se[0]) == 0.0 and e.method == "delete-d-jackknife"
 
 

@@ -20,6 +20,8 @@ the cells with ``simultaneous=True``):
 :func:`difference_of`       difference of two independent estimates
 :func:`subsample_se`        standard error from random half samples (delete-d jackknife)
 :func:`subset_mean`         mean of a statistic over random n-subsets of N users, for n users
+:func:`half_sample_estimate` estimates with their half-sample standard errors and t intervals
+:func:`join_estimates`      several estimates side by side, joint by Bonferroni
 ==========================  =================================================================
 
 Every interval is validated by simulation in ``tests/test_stats.py``: a 95 % interval covers the
@@ -74,6 +76,8 @@ from ldpnb.stats._intervals import (
     difference,
     difference_of,
     from_se,
+    half_sample_estimate,
+    join_estimates,
     mean,
     median,
     proportion,
@@ -86,5 +90,6 @@ from ldpnb.stats._rank import kendall_tau
 __all__ = [
     "Estimate", "exact", "bonferroni", "is_estimate_dict", "METHODS", "MIN_BOOTSTRAP_RUNS",
     "mean", "median", "difference", "ratio", "proportion", "bootstrap", "from_se", "difference_of",
-    "subsample_se", "subset_mean", "kendall_tau", "OUTCOMES", "decide", "outcome_probability", "runs_to_decide",
+    "subsample_se", "subset_mean", "half_sample_estimate", "join_estimates",
+    "kendall_tau", "OUTCOMES", "decide", "outcome_probability", "runs_to_decide",
 ]

@@ -15,10 +15,13 @@ from numpy.typing import ArrayLike
 from scipy import stats as _st
 
 from ldpnb.contracts import (
+    MAX_ENTRIES,
+    AnyOf,
     Array,
     Boolean,
     Callable_,
     Counts,
+    Instance,
     Integer,
     OneOf,
     Optional,
@@ -27,11 +30,12 @@ from ldpnb.contracts import (
     Unchecked,
     contract,
 )
-from ldpnb.stats._estimate import Estimate, bonferroni
+from ldpnb.stats._estimate import Estimate, bonferroni, exact
 
 __all__ = [
     "mean", "median", "difference", "ratio", "proportion", "bootstrap", "from_se", "difference_of",
-    "subsample_se", "subset_mean", "MIN_BOOTSTRAP_RUNS", "MIN_BOOTSTRAP_T_RUNS",
+    "subsample_se", "subset_mean", "half_sample_estimate", "join_estimates", "MIN_BOOTSTRAP_RUNS",
+    "MIN_BOOTSTRAP_T_RUNS",
 ]
 
 #: Fewest runs (per sample) :func:`bootstrap` accepts: below, its intervals under-cover (at 5 runs
@@ -798,3 +802,76 @@ def subsample_se(estimates: ArrayLike, n: int, m: int) -> float:
     if not m < n:
         raise ValueError(f"m must be smaller than n, got m = {m}, n = {n}")
     return float(np.std(estimates, ddof=1) * math.sqrt(m / (n - m)))
+
+
+@contract(values=Array(1, min_size=1), subs=Array(2, min_size=1), n=AnyOf(Integer(4, MAX_ENTRIES), Array(1, low=4)),
+          level=_LEVEL, simultaneous=Boolean())
+def half_sample_estimate(values, subs, n, *, level: float = 0.95, simultaneous: bool = False) -> Estimate:
+    r"""Estimates on all users (``values``, one per cell) with their half-sample (delete-:math:`n/2`
+    jackknife) standard errors from the same quantities on :math:`R` random half-size user subsets
+    (``subs``, shape ``(R, cells)``; ``n`` the users, one number or one per cell; the subsets hold
+    :math:`\max(2, \mathrm{round}(n/2))` users, as :func:`ldpnb.measures.pse_subsamples` draws them).
+
+    :math:`\mathrm{se} = \mathrm{sd}(\text{subset values})` (:func:`subsample_se`) and
+    the interval :math:`\hat\theta \pm t_{R-1}\,\mathrm{se}` (the standard error is itself estimated
+    from :math:`R` subsets; Bonferroni over the cells with ``simultaneous``).  Differences of
+    quantities computed on the **same** subsets (PIE's ``pse_experiment`` with a common ``subsets``
+    seed) get their own standard error this way: pass the differences of the full values and of
+    the subset values.  Valid where :func:`subsample_se` is (not for a statistic
+    resting on a few exact coincidences).
+
+    Examples
+    --------
+    >>> from ldpnb.stats import half_sample_estimate
+    >>> e = half_sample_estimate([2.0], [[1.9], [2.2], [2.0], [1.8], [2.1]], 100)
+    >>> round(float(e.se[0]), 4), e.method
+    (0.1581, 'delete-d-jackknife')
+    """
+    v = np.asarray(values, dtype=float)
+    sub = np.asarray(subs, dtype=float)
+    if sub.shape[1:] != v.shape:
+        raise ValueError(f"subs must have one column per value, got {sub.shape} for {v.shape[0]} values")
+    if sub.shape[0] < 2:
+        raise ValueError("at least two subsets are needed")
+    ns = np.broadcast_to(np.asarray(n), v.shape)
+    se = np.array([subsample_se(sub[:, c], int(ns[c]), max(2, int(round(0.5 * int(ns[c]))))) for c in range(v.size)])
+    t = from_se(v, se, level=level, simultaneous=simultaneous, df=sub.shape[0] - 1)
+    return Estimate(v, t.low, t.high, level=level, se=se, n_runs=sub.shape[0], method="delete-d-jackknife",
+                    simultaneous=simultaneous, note=f"half-sample standard error from {sub.shape[0]} random halves, "
+                                                    "Student's t")
+
+
+# ----------------------------------------------------------------------------- joining estimates
+@contract(parts=Instance(list, tuple, example=[Estimate(1.0, 0.5, 1.5, level=0.975, method="t", n_runs=5)]),
+          level=_LEVEL)
+def join_estimates(parts: Sequence[Estimate], *, level: float = 0.95) -> Estimate:
+    r"""The cells of several estimates side by side, as one estimate whose intervals hold jointly at
+    ``level``: by Bonferroni, when the parts' non-coverage probabilities, :math:`1 - \text{level}`
+    of each part (0 for an exact part; each part's intervals joint over its own cells), add up to at
+    most :math:`1 - \text{level}`; refused otherwise.
+
+    Examples
+    --------
+    >>> from ldpnb.stats import Estimate, exact, join_estimates
+    >>> a = Estimate([1.0, 2.0], [0.8, 1.7], [1.2, 2.3], level=0.975, method="t", n_runs=9, simultaneous=True)
+    >>> e = join_estimates([a, exact([5.0])])
+    >>> e.shape, e.level, e.simultaneous
+    ((3,), 0.95, True)
+    """
+    miss = sum(0.0 if p.exact else 1.0 - p.level for p in parts)
+    if any(not p.exact and p.size > 1 and not p.simultaneous for p in parts) or miss > 1 - level + 1e-12:
+        raise ValueError(f"the parts' intervals (joint within each part) must miss with total probability at most "
+                         f"{1 - level:g} (Bonferroni), got {miss:g}")
+    inexact = [p for p in parts if not p.exact]
+    flat = [np.atleast_1d(np.asarray(getattr(p, k), dtype=float)) for p in parts for k in ("value",)]
+    value = np.concatenate(flat)
+    low = np.concatenate([np.atleast_1d(np.asarray(p.low, dtype=float)) for p in parts])
+    high = np.concatenate([np.atleast_1d(np.asarray(p.high, dtype=float)) for p in parts])
+    se = np.concatenate([np.atleast_1d(np.zeros(p.size) if p.exact or p.se is None else np.asarray(p.se, dtype=float))
+                         for p in parts])
+    if not inexact:
+        return exact(value)
+    runs = [p.n_runs for p in inexact if p.n_runs is not None]
+    return Estimate(value, low, high, level=level, se=se, n_runs=min(runs) if runs else None,
+                    method=inexact[0].method, simultaneous=True,
+                    note="joined: " + "; ".join(sorted({p.method for p in inexact})) + ", Bonferroni over the parts")
