@@ -1351,8 +1351,9 @@ glue("pie-fig8", figures.fig8(EPS8, n8, k8, g8, ex["pse"], pse8, sl["resolvable"
 #
 # ```{math}
 # :label: eq-pie-mixture
-# D(\theta f_G^0 + (1-\theta)u \,\|\, \theta f_I^0 + (1-\theta)u) \approx
-# \frac{\theta^2\chi^2}{2\ln 2},\qquad \chi^2 = \sum_s \frac{(f_G^0(s) - f_I^0(s))^2}{u(s)}
+# D(\theta f_G^0 + (1-\theta)u \,\|\, \theta f_I^0 + (1-\theta)u)
+#   &\approx \frac{\theta^2\chi^2}{2\ln 2},\\
+# \chi^2 &= \sum_s \frac{(f_G^0(s) - f_I^0(s))^2}{u(s)}
 # ```
 #
 # (the second-order term of the divergence), while α = θ log n is first order, so the ratio grows like $1/\theta$ on any data; at large ε the PSE

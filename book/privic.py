@@ -185,8 +185,8 @@ glue("privic-fig6", figures.fig6(raw, pi, {c: pv.privic_edges(c) for c in CITIES
 # ```{math}
 # :label: eq-privic-mi
 #
-# I(X;Y) = \sum_{x,y} \pi(x) C_{xy} \log\frac{C_{xy}}{\sum_{z}\pi(z)C_{zy}}, \qquad
-#    \mathrm{AvgD}(\pi, C) = \sum_{x,y} \pi(x) C_{xy}\, d(x,y).
+# I(X;Y) &= \sum_{x,y} \pi(x) C_{xy} \log\frac{C_{xy}}{\sum_{z}\pi(z)C_{zy}},\\
+# \mathrm{AvgD}(\pi, C) &= \sum_{x,y} \pi(x) C_{xy}\, d(x,y).
 # ```
 #
 # The rate–distortion function $R(d^*) = \min_{\mathrm{AvgD}\le d^*} I(X;Y)$ is traced by
@@ -197,8 +197,9 @@ glue("privic-fig6", figures.fig6(raw, pi, {c: pv.privic_edges(c) for c in CITIES
 # ```{math}
 # :label: eq-privic-ba
 #
-# C^{(t+1)}_{xy} = F(c_t)_{xy} = \frac{c_t(y)\, e^{-\beta d(x,y)}}{\sum_{z} c_t(z)\, e^{-\beta d(x,z)}},
-#    \qquad c_{t+1}(y) = G(C^{(t+1)})(y) = \sum_x \pi(x)\, C^{(t+1)}_{xy}.
+# C^{(t+1)}_{xy} &= F(c_t)_{xy}
+#   = \frac{c_t(y)\, e^{-\beta d(x,y)}}{\sum_{z} c_t(z)\, e^{-\beta d(x,z)}},\\
+# c_{t+1}(y) &= G(C^{(t+1)})(y) = \sum_x \pi(x)\, C^{(t+1)}_{xy}.
 # ```
 #
 # ```{prf:theorem} Convergence of BA (Csiszár 1974; the paper's Remark 3)
