@@ -154,7 +154,15 @@ class Grid:
 
     # ------------------------------------------------------------------ points -> cells
     def row_col(self, lat, lon) -> tuple[np.ndarray, np.ndarray]:
-        """Row and column of each point (``-1`` for both when the point is outside the box or NaN)."""
+        """Row and column of each point (``-1`` for both when the point is outside the box or NaN).
+
+        ``lat`` and ``lon`` are real numbers or arrays of them; ``None``, strings and other objects are
+        refused (``TypeError`` naming the argument) rather than read as NaN, i.e. "outside".
+        """
+        for name, v in (("lat", lat), ("lon", lon)):
+            if np.asarray(v).dtype.kind not in "iuf":
+                raise TypeError(f"{name} must be a real number or an array of real numbers, got {type(v).__name__}"
+                                f" (dtype {np.asarray(v).dtype})")
         lat = np.asarray(lat, dtype=float)
         lon = np.asarray(lon, dtype=float)
         lat, lon = np.broadcast_arrays(lat, lon)
