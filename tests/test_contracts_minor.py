@@ -38,3 +38,12 @@ def test_grid_numbers_unchanged():
     assert g.cell_of(48.5, 2.5) == 4 and g.cell_of(50.0, 2.5) == -1 and g.cell_of(np.nan, 2.5) == -1
     assert g.cell_of(48, 2) == 0  # integer coordinates are real numbers
     np.testing.assert_array_equal(g.cell_of(np.array([48.1, 48.9]), np.array([2.1, 2.9])), [0, 8])
+
+
+@pytest.mark.parametrize("method", ["row_col", "cell_of"])
+def test_grid_refuses_coordinates_of_different_shapes(method):
+    # 2 latitudes against 1 longitude were broadcast (histogram refused them); a scalar still broadcasts
+    g = Grid(48.0, 49.0, 2.0, 3.0, 3, 3)
+    with pytest.raises(ValueError, match="lon must have the shape of lat"):
+        getattr(g, method)(np.array([48.1, 48.9]), np.array([2.1]))
+    np.testing.assert_array_equal(g.cell_of(np.array([48.1, 48.9]), 2.1), [0, 6])
