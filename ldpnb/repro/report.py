@@ -415,6 +415,8 @@ class Report:
             raise ValueError(f"scale must be one of {SCALES}, got {scale!r}")
         if not isinstance(claims, Mapping) or not claims or not all(isinstance(s, Claim) for s in claims.values()):
             raise TypeError("claims must be a non-empty mapping of id -> Claim (a paper's CLAIMS table)")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, _numbers.Integral) or seed < 0):
+            raise TypeError(f"seed must be None or an integer >= 0 (the chapter's SEED), got {seed!r}")
         self.chapter = chapter
         self.scale = scale
         self.seed = seed
