@@ -92,9 +92,8 @@ ALL5 = runs.ALL5
 SIZES = runs.sizes(SCALE)  # grids, runs and sizes of every experiment at this scale
 PROTS = SIZES["prots"]
 N_FITS = len(runs.xgb_plan(SIZES, list(SIZES["xgb"]), seed=SEED))
-glues = {**runs.size_glues(SIZES), **text.scale_glues(SCALE, SIZES, N_FITS)}
-for name, value in glues.items():  # the grids and runs quoted in the captions
-    glue(name, value, display=False)
+# the grids and runs quoted in the captions
+report.text(**runs.size_glues(SIZES), **text.scale_glues(SCALE, SIZES, N_FITS))
 
 # %%
 adult, adult_ks = ds.load_adult_risks()
@@ -111,13 +110,13 @@ idxA, idxC = at.ReidIndex(XA, KA), at.ReidIndex(XC, KC)
 DATA = {"ACS": (XC, KC), "Adult": (XA, KA), "Nursery": (XN, KN)}
 
 # %% [markdown]
-# **Scales.** This page was executed at `SCALE =` {glue:text}`risks-scale`. `book` (the published
+# **Scales.** This page was executed at `SCALE =` {glue:text}`multidim_risks-scale`. `book` (the published
 # chapter, within 8 minutes of one core) keeps the full datasets and the exact-expectation ranking
 # of the re-identification attack; it runs the re-identification figures on ε ∈
-# {glue:text}`risks-rid-eps` with {glue:text}`risks-rid-runs` runs (ACS: {glue:text}`risks-acs-runs`),
-# the headline numbers of Sec. 4.2 with {glue:text}`risks-head-runs` runs, the Bayes attackers of
-# attribute inference on ε ∈ {glue:text}`risks-aif-eps`, and the paper's attacker, XGBoost, on the
-# fits listed in each caption (about {glue:text}`risks-xgb-fits` fits). `paper` runs the paper's
+# {glue:text}`multidim_risks-rid-eps` with {glue:text}`multidim_risks-rid-runs` runs (ACS: {glue:text}`multidim_risks-acs-runs`),
+# the headline numbers of Sec. 4.2 with {glue:text}`multidim_risks-head-runs` runs, the Bayes attackers of
+# attribute inference on ε ∈ {glue:text}`multidim_risks-aif-eps`, and the paper's attacker, XGBoost, on the
+# fits listed in each caption (about {glue:text}`multidim_risks-xgb-fits` fits). `paper` runs the paper's
 # ε and β grids with 20 runs for every Bayes and re-identification experiment, and a larger part of
 # the XGBoost grid (last section); the paper's whole XGBoost protocol (all models, all ε, 20 runs,
 # three datasets) is one command on a Dask cluster. Every caption states what ran.
@@ -186,7 +185,7 @@ glue("risks-fig1", figures.fig1(EPS_ALL, curves), display=False)
 # ```
 #
 # The paper reads Fig. 1 as "GRR, ω-SS and SUE have the highest attacker's accuracy". That is true
-# where it matters, at large ε, but not at every ε: at ε ≤ {glue:text}`risks-fig1-cross` SUE is
+# where it matters, at large ε, but not at every ε: at ε ≤ {glue:text}`multidim_risks-fig1-cross` SUE is
 # below OUE or OLH (row Fig1-order). SUE spends ε/2 per bit, so at small ε it sets nearly half of
 # the $k$ bits ($q = 1/(e^{\epsilon/2}+1)$) and a uniform pick among them rarely hits the value;
 # OUE's $q = 1/(e^\epsilon+1)$ is smaller.
@@ -267,12 +266,12 @@ glue("risks-fig10",
 # :alt: Grid of RID-ACC curves against epsilon for GRR, SUE, OLH and OUE, top-1 and top-10, one curve per number of surveys; GRR and SUE climb to tens of percent at large epsilon, OLH and OUE stay at a few percent, all far above the dotted baseline.
 #
 # Paper Fig. 2: RID-ACC of SMP on Adult (FK-RI, uniform metric) against ε, top-1 (left) and
-# top-10 (right); mean of {glue:text}`risks-rid-runs` runs with their min-max band (the paper: 20 runs).
+# top-10 (right); mean of {glue:text}`multidim_risks-rid-runs` runs with their min-max band (the paper: 20 runs).
 # ```
 #
 # The attack is strong exactly where the plausible-deniability accuracy is high (GRR, ω-SS and
 # SUE at large ε). The headline numbers of Sec. 4.2 are averaged over more runs at ε = 10
-# ({glue:text}`risks-head-runs` runs, the survey design and PK subset redrawn in each run).
+# ({glue:text}`multidim_risks-head-runs` runs, the survey design and PK subset redrawn in each run).
 
 # %%
 head = runs.rid_by_protocol(XA, KA, ALL5, [10.0], runs=SIZES["head_runs"], seed=SEED,
@@ -301,8 +300,7 @@ report.holds("H2-mono",
              min_step=min(float(np.diff(fig2[p]["FK"].mean(0)[:, :, t10], axis=1).min())
                           for p in PROTS))
 grading.rid_rows(report, fig2, SIZES["rid_eps"], curves)
-for name, value in text.rid_glues(report, EPS_ALL).items():
-    glue(name, value, display=False)
+report.text(**text.rid_glues(report, EPS_ALL))
 pd.DataFrame({figures.NAMES[p]: [H[p][-1, t1], H[p][-1, t10], H[p][0, t10]]
               for p in ALL5},
              index=["top-1, 5 surveys", "top-10, 5 surveys",
@@ -314,7 +312,7 @@ pd.DataFrame({figures.NAMES[p]: [H[p][-1, t1], H[p][-1, t10], H[p][0, t10]]
 # 11 % and its top-10 accuracy about a third, matching the paper's "at most ~10 %" and "about
 # 33 %"; SUE is a few points lower, and ω-SS, which at ε = 10 is GRR on every attribute with
 # $k \le e^\epsilon + 1$, is indistinguishable from it. A single shot is already dangerous after
-# four surveys (top-1 of GRR, ω-SS and SUE at ε = 10: {glue:text}`risks-top1-4`, row H2-top1),
+# four surveys (top-1 of GRR, ω-SS and SUE at ε = 10: {glue:text}`multidim_risks-top1-4`, row H2-top1),
 # and every curve rises with ε (row C3-eps). A single run can miss these numbers by
 # several points (the survey design decides which attributes are asked), which is why the
 # figure shows the band of its runs and the rows average many. The paper also says that "the experimental
@@ -322,7 +320,7 @@ pd.DataFrame({figures.NAMES[p]: [H[p][-1, t1], H[p][-1, t10], H[p][0, t10]]
 # of users whose whole inferred profile is correct should be Eq. 4's product of single-report
 # accuracies over the attributes each user reported. It is (row Fig2-Fig1, 15 comparisons), and
 # the RID-ACC of Fig. 2 ranks the protocols and budgets as Fig. 1's expected accuracies do
-# (Kendall's τ = {glue:text}`risks-fig2-tau`, row Fig2-trend). This is what ties the two figures
+# (Kendall's τ = {glue:text}`multidim_risks-fig2-tau`, row Fig2-trend). This is what ties the two figures
 # together: re-identification succeeds exactly when enough of the profile is right, and
 # {eq}`eq-risks-profile` predicts how often it is.
 
@@ -360,7 +358,7 @@ glue("risks-fig9",
 # :alt: RID-ACC curves on ACS for five protocols; the same ordering as on Adult, with GRR and omega-SS highest.
 #
 # Paper Fig. 9: RID-ACC of SMP on ACS (FK-RI, uniform metric) against ε; mean of the runs with
-# their min-max band ({glue:text}`risks-acs-runs` runs at this scale; the paper: 20).
+# their min-max band ({glue:text}`multidim_risks-acs-runs` runs at this scale; the paper: 20).
 # ```
 #
 # ACS has more attributes (18) and fewer users (10,336) than Adult: a correct partial profile is
@@ -409,12 +407,11 @@ table.rename(index=figures.NAMES).round(3)
 # PK-RI keeps {glue:text}`multidim_risks-h4pk` of it on average over the runs' PK subsets, about
 # half as the paper says; with its interval, "about 50 %" {glue:text}`multidim_risks-h4pk_decision`
 # (row H4-PK). A single subset can be far from the average (for GRR the per-subset ratio ranges over
-# {glue:text}`risks-pk-spread`), because a subset without the most identifying attributes (age,
+# {glue:text}`multidim_risks-pk-spread`), because a subset without the most identifying attributes (age,
 # education, native country) removes most of the attack's power and one with them removes little.
 
 # %% tags=["hide-input", "remove-output"]
-glue("risks-pk-spread", f"{per_subset.min():.2f}–{per_subset.max():.2f}",
-     display=False)
+report.text(**{"pk-spread": f"{per_subset.min():.2f}–{per_subset.max():.2f}"})
 glue("risks-fig11", figures.rid_fk_pk(nu, SIZES["nu_eps"], PROTS, n=len(XA)),
      display=False)
 
@@ -424,7 +421,7 @@ glue("risks-fig11", figures.rid_fk_pk(nu, SIZES["nu_eps"], PROTS, n=len(XA)),
 # :alt: Five rows of two panels, FK-RI left and PK-RI right, top-10 RID-ACC against epsilon under the non-uniform metric; curves lower than in Fig. 2.
 #
 # Paper Fig. 11: RID-ACC (top-10) of SMP on Adult under the non-uniform metric, FK-RI (left) and
-# PK-RI (right); mean and min-max band of {glue:text}`risks-nu-runs` runs (the paper: 20).
+# PK-RI (right); mean and min-max band of {glue:text}`multidim_risks-nu-runs` runs (the paper: 20).
 # ```
 #
 # ### α-PIE instead of ε-LDP (Figs. 12, 13)
@@ -482,7 +479,7 @@ for num, s in (("12", "uniform"), ("13", "non-uniform")):
 # :alt: RID-ACC against the Bayes-error target beta, decreasing from 0.95 to 0.6, FK-RI and PK-RI; every protocol reaches the same ceiling once nothing is randomised.
 #
 # Paper Fig. 12: RID-ACC (top-10) of SMP on Adult under uniform α-PIE against $\beta_{U|S}$ (tight to
-# loose), FK-RI (left) and PK-RI (right); {glue:text}`risks-pie-runs` run(s) per β at this scale (the paper: 10
+# loose), FK-RI (left) and PK-RI (right); {glue:text}`multidim_risks-pie-runs` run(s) per β at this scale (the paper: 10
 # values of β, 20 runs; SCALE=paper runs both).
 # ```
 #
@@ -496,8 +493,7 @@ for num, s in (("12", "uniform"), ("13", "non-uniform")):
 # %%
 grading.pie_rows(report, pie, fig2, nu, SIZES["pie_betas"])
 eps95 = np.array([measures.eps_from_bayes_error(0.95, n_d, int(k)) for k in KA])
-for name, value in text.pie_glues(report, eps95).items():
-    glue(name, value, display=False)
+report.text(**text.pie_glues(report, eps95))
 ceil = {s: [float(pie[s][p]["FK"].mean(0)[-1, -1, t10]) for p in PROTS] for s in pie}
 report.holds("H10-b", n_clear=int(np.isinf(pie_eps[SIZES["pie_betas"][-1]]).sum()),
              spread=max(float(np.ptp(v)) for v in ceil.values()))
@@ -506,7 +502,7 @@ report.holds("PIE-sign", alpha_eq11=(1 - 0.95) * np.log2(n_d) - 1,
 
 # %% [markdown]
 # The table shows how the mapping spends the budget: at β = 0.95 the two binary attributes (sex
-# and salary) already go in clear and the others get ε between {glue:text}`risks-pie95-eps`; at β = 0.85 half of
+# and salary) already go in clear and the others get ε between {glue:text}`multidim_risks-pie95-eps`; at β = 0.85 half of
 # the attributes are in clear, at β = 0.75 only age and native country are still randomised
 # (ε = 5.1), and at β = 0.6 none is, so every protocol reaches the same ceiling: the RID-ACC of
 # exact profiles built over five surveys (row H10-b). Loose PIE targets are therefore much weaker
@@ -518,12 +514,12 @@ report.holds("PIE-sign", alpha_eq11=(1 - 0.95) * np.log2(n_d) - 1,
 # difference is larger for SUE, OUE and OLH; measured as the ratio of the two RID-ACCs we find the
 # opposite, GRR gains most (H10-c). The two binary attributes sent in clear at β = 0.95 are not the
 # cause (there every protocol's accuracy is 1, and UE gains more than GRR); the other eight
-# attributes get ε between {glue:text}`risks-pie95-eps`, and at such moderate budgets GRR's
+# attributes get ε between {glue:text}`multidim_risks-pie95-eps`, and at such moderate budgets GRR's
 # per-report accuracy {eq}`eq-risks-acc` grows fastest from its ε = 1 level. What the paper draws
 # from the sentence, that "the re-identification rates of all LDP protocols follow similar
 # behaviors" under α-PIE, holds only as β loosens (row H10-sim): at β = 0.95 the best and worst
-# protocols still differ by a factor {glue:text}`risks-pie-spread`, about as much as under ε-LDP
-# at ε = 10 ({glue:text}`risks-ldp-spread`), and by {glue:text}`risks-pie-spread-min` once most
+# protocols still differ by a factor {glue:text}`multidim_risks-pie-spread`, about as much as under ε-LDP
+# at ε = 10 ({glue:text}`multidim_risks-ldp-spread`), and by {glue:text}`multidim_risks-pie-spread-min` once most
 # attributes go in clear.
 #
 # {prf:ref}`prop-risks-ldp-pie` links the two notions. By data processing it suffices that the
@@ -590,8 +586,7 @@ for num, name, d in (("3", "ACS", 18), ("14", "Adult", 10), ("15", "Nursery", 9)
     fig = figures.aif_grid(aif[name], SIZES["aif_eps"], d, figures.FD_ROWS, SIZES["pk"],
                            xgb=xv[name])
     glue(f"risks-fig{num}", fig, display=False)
-for key, value in text.aif_glues(xv, aif, SIZES["aif_eps"]).items():
-    glue(key, value, display=False)
+report.text(**text.aif_glues(xv, aif, SIZES["aif_eps"]))
 
 # %% [markdown]
 # ```{glue:figure} risks-fig3
@@ -600,32 +595,32 @@ for key, value in text.aif_glues(xv, aif, SIZES["aif_eps"]).items():
 #
 # Paper Fig. 3: attribute inference against RS+FD on ACS ($d = 18$, baseline 1/d = 5.6 %).
 # Markers (solid): the paper's attacker, XGBoost with default parameters, mean of its runs with
-# their range: {glue:text}`risks-xgb-fig3`; {glue:text}`risks-xgb-fig3-more`; the s grid
-# {glue:text}`risks-xgb-fig3-grid`; for row H5-s {glue:text}`risks-xgb-fig3-s` (runs shared
+# their range: {glue:text}`multidim_risks-xgb-fig3`; {glue:text}`multidim_risks-xgb-fig3-more`; the s grid
+# {glue:text}`multidim_risks-xgb-fig3-grid`; for row H5-s {glue:text}`multidim_risks-xgb-fig3-s` (runs shared
 # with the blocks before). Dashed:
-# the Bayes attackers over ε ∈ {glue:text}`risks-aif-eps` (NK: $s \to \infty$; PK, HM: $n_{pk}$ ∈
+# the Bayes attackers over ε ∈ {glue:text}`multidim_risks-aif-eps` (NK: $s \to \infty$; PK, HM: $n_{pk}$ ∈
 # {0.1n, 0.3n, 0.5n}); dotted: the Bayes oracle. Bayes curves: mean of
-# {glue:text}`risks-aif-runs` run(s) per point (the paper: 20 runs of XGBoost on every ε).
+# {glue:text}`multidim_risks-aif-runs` run(s) per point (the paper: 20 runs of XGBoost on every ε).
 # ```
 #
 # Sec. 4.3 on ACS, with the paper's attacker. With uniform fake data (GRR and UE-r) its accuracy
-# stays below about 25 %: at ε = 10, XGBoost NK with $s = 1n$ reaches {glue:text}`risks-x-grr10`
-# against GRR, where the Bayes plug-in reaches {glue:text}`risks-b-grr10` and the oracle
-# {glue:text}`risks-o-grr10`. XGBoost therefore sits **below both Bayes curves**, by
-# {glue:text}`risks-x-gap` for GRR and UE-r at ε = 10: a generic classifier trained on about
+# stays below about 25 %: at ε = 10, XGBoost NK with $s = 1n$ reaches {glue:text}`multidim_risks-x-grr10`
+# against GRR, where the Bayes plug-in reaches {glue:text}`multidim_risks-b-grr10` and the oracle
+# {glue:text}`multidim_risks-o-grr10`. XGBoost therefore sits **below both Bayes curves**, by
+# {glue:text}`multidim_risks-x-gap` for GRR and UE-r at ε = 10: a generic classifier trained on about
 # 10,000 synthetic or labelled tuples does not learn the likelihood ratio {eq}`eq-risks-bayes`
 # exactly, and five times more synthetic profiles close only part of the gap
-# ({glue:text}`risks-x-s-gain`). For the zero-vector variants, where the signal is strong, it is
+# ({glue:text}`multidim_risks-x-s-gain`). For the zero-vector variants, where the signal is strong, it is
 # level with them: RS+FD[OUE-z] gives about 50 % and RS+FD[SUE-z] nearly 100 % at large ε (its
 # zero-vector fake data are all-zero after SUE's near-deterministic bits, so the real attribute is
 # the one with a set bit), and SUE is below OUE at ε = 1 and above it at large ε (rows H5-c, H5-d,
-# H5-e). GRR is {glue:text}`risks-x-grr-oue` above OUE-r at ε ≥ 4 (H5-b-OUE; the paper: "about
-# 5 %"), but SUE-r is *as* exposed as GRR (GRR − SUE-r: {glue:text}`risks-x-grr-sue`; H5-b-SUE), on the oracle
-# as well ({glue:text}`risks-o-sue-gap`), so the gap is a property of the protocol, not of the
+# H5-e). GRR is {glue:text}`multidim_risks-x-grr-oue` above OUE-r at ε ≥ 4 (H5-b-OUE; the paper: "about
+# 5 %"), but SUE-r is *as* exposed as GRR (GRR − SUE-r: {glue:text}`multidim_risks-x-grr-sue`; H5-b-SUE), on the oracle
+# as well ({glue:text}`multidim_risks-o-sue-gap`), so the gap is a property of the protocol, not of the
 # attacker: with ε' large, SUE-r's real report is a near-exact one-hot, and its fake one-hot of a
 # uniform value differs from it by the value distribution alone, as for GRR. The "2-20 fold"
 # increments of Sec. 1 hold for the paper's attacker over the paper's ε range (row H5-f:
-# {glue:text}`risks-x-folds`; the maximum possible is 18-fold).
+# {glue:text}`multidim_risks-x-folds`; the maximum possible is 18-fold).
 
 # %%
 grading.aif_rows(report, xv, aif, SCALE)
@@ -644,8 +639,8 @@ report.range("H6-b", max(nu_[(lab, "oracle")].mean(0).max()
 # :alt: Nine panels of AIF-ACC on Adult; XGBoost markers lie below the dotted oracle, GRR's oracle plateaus near 39 percent, SUE-z reaches nearly 100 percent.
 #
 # Paper Fig. 14: attribute inference against RS+FD on Adult ($d = 10$): XGBoost (markers,
-# {glue:text}`risks-xgb-fig14`), Bayes attackers (dashed) and oracle (dotted) over ε ∈
-# {glue:text}`risks-aif-eps`, {glue:text}`risks-aif-runs` run(s) per point.
+# {glue:text}`multidim_risks-xgb-fig14`), Bayes attackers (dashed) and oracle (dotted) over ε ∈
+# {glue:text}`multidim_risks-aif-eps`, {glue:text}`multidim_risks-aif-runs` run(s) per point.
 # ```
 #
 # ```{glue:figure} risks-fig15
@@ -653,28 +648,28 @@ report.range("H6-b", max(nu_[(lab, "oracle")].mean(0).max()
 # :alt: Nine panels of AIF-ACC on Nursery; GRR and UE-r stay at the 11 percent baseline, the UE-z variants rise.
 #
 # Paper Fig. 15: attribute inference against RS+FD on Nursery ($d = 9$), XGBoost
-# {glue:text}`risks-xgb-fig15`, otherwise as paper Fig. 14 ({numref}`fig-risks-fig14`). Nursery's factorial design
+# {glue:text}`multidim_risks-xgb-fig15`, otherwise as paper Fig. 14 ({numref}`fig-risks-fig14`). Nursery's factorial design
 # makes the real data uniform: only UE-z betrays the sampled attribute.
 # ```
 #
 # App. D, with the paper's attacker. On Adult its increments span
-# {glue:text}`risks-x-adult-folds` of the 10 % baseline (the paper: "about a 1.3-10 fold"; row
-# H6-d), on Nursery {glue:text}`risks-x-nursery-folds` of 11.1 % ("0.1-10 fold", H6-e), and SUE-z
+# {glue:text}`multidim_risks-x-adult-folds` of the 10 % baseline (the paper: "about a 1.3-10 fold"; row
+# H6-d), on Nursery {glue:text}`multidim_risks-x-nursery-folds` of 11.1 % ("0.1-10 fold", H6-e), and SUE-z
 # is broken on all three datasets (H6-c). The Bayes plug-in is stronger at the low end (at least
-# {glue:text}`risks-b-adult-min` on Adult); {glue:text}`risks-adult-low`. On Nursery, where the
+# {glue:text}`multidim_risks-b-adult-min` on Adult); {glue:text}`multidim_risks-adult-low`. On Nursery, where the
 # real data are uniform, GRR and UE-r give nothing away, not even to the oracle (H6-b). App. D adds that $s$ and $n_{pk}$ "had few influence with the Adult
 # dataset" while ACS and Nursery "showed sensitivity ..., especially with $n_{pk}$". For $n_{pk}$
 # we do not find this contrast (row H6-sens-npk): going from $n_{pk} = 0.1n$ to $0.5n$ changes
-# the paper's attacker by {glue:text}`risks-x-npk-sens` on average, Nursery least, because its
+# the paper's attacker by {glue:text}`multidim_risks-x-npk-sens` on average, Nursery least, because its
 # GRR and UE-r curves sit at the baseline whatever the attacker knows. The same statement for $s$
 # needs $s = 5n$ on Adult and is graded at paper scale (H6-sens).
 #
 # The paper's attacker against the optimal one: its largest excess over the oracle on the same
-# test users is {glue:text}`risks-x-excess` (T17 and T17-Adult, T17-Nursery), within the noise
+# test users is {glue:text}`multidim_risks-x-excess` (T17 and T17-Adult, T17-Nursery), within the noise
 # of a test set. Sec. 4.3's "NK higher than PK with $n_{pk} = 0.5n$" does not hold cell by
 # cell: the two training sets give nearly the same classifier, and PK is ahead in some cells
 # (H5-g). The paper also says that "increasing s has less impact than increasing $n_{pk}$": where
-# the chapter runs the whole grid ({glue:text}`risks-x-s-gain`) that is graded per variant (row
+# the chapter runs the whole grid ({glue:text}`multidim_risks-x-s-gain`) that is graded per variant (row
 # H5-s, with H5-hm for "NK and HM results are quite similar"). Per run, on the same users'
 # reports, $n_{pk}$'s gain minus s's gain is {glue:text}`multidim_risks-h5s` points (mean over
 # the runs with its 95 % interval, simultaneous over the variants): the statement
@@ -707,8 +702,8 @@ glue("risks-fig4",
 # :alt: Two panels of RID-ACC of RS+FD GRR against epsilon, top-1 and top-10; values stay below one percent top-1 and a few percent top-10, far below SMP, and the dashed artifact curve lies lower.
 #
 # Paper Fig. 4: RID-ACC of RS+FD[GRR] on Adult (FK-RI, uniform metric), mean and min-max band of
-# {glue:text}`risks-fig4-runs` runs (the paper: 20); dashed: sampling with replacement
-# (artifact), mean of {glue:text}`risks-chain-var-runs` run(s). The attacker that predicts the
+# {glue:text}`multidim_risks-fig4-runs` runs (the paper: 20); dashed: sampling with replacement
+# (artifact), mean of {glue:text}`multidim_risks-chain-var-runs` run(s). The attacker that predicts the
 # sampled attribute in each survey is the Bayes NK plug-in; the paper's is XGBoost NK with
 # $s = 1n$, which on ACS stays below the plug-in (Fig. 3).
 # ```
@@ -741,8 +736,8 @@ report.holds("H7-d", sue_z=var_rid["SUE-z"], smp=H["grr"][-1, t10],
 
 # %% [markdown]
 # RS+FD cuts the re-identification risk by about an order of magnitude. In the weakest cell
-# ({glue:text}`risks-h7a-cell`) the SMP/RS+FD ratio of mean top-10 RID-ACC is
-# {glue:text}`risks-h7a-min` (Fieller interval, 95 % simultaneously over the
+# ({glue:text}`multidim_risks-h7a-cell`) the SMP/RS+FD ratio of mean top-10 RID-ACC is
+# {glue:text}`multidim_risks-h7a-min` (Fieller interval, 95 % simultaneously over the
 # {glue:text}`multidim_risks-h7a_cells` cells of ε ≥ 4 and 2-5 surveys); the reading "every cell
 # at least tenfold" {glue:text}`multidim_risks-h7a_decision` (row H7-a): a cell whose true ratio
 # sits at the threshold cannot be decided by any affordable number of runs. The reduction is larger
@@ -751,7 +746,7 @@ report.holds("H7-d", sue_z=var_rid["SUE-z"], smp=H["grr"][-1, t10],
 # below SMP's. Running the
 # chain for every variant confirms Sec. 4.4's exception: RS+FD[SUE-z], whose sampled attribute is
 # found almost always, re-identifies nearly as well as SMP[GRR]
-# ({glue:text}`risks-variant-rid`).
+# ({glue:text}`multidim_risks-variant-rid`).
 #
 # The mechanism is simple: re-identification needs the right value of the right attribute in
 # several surveys in a row. With GRR or UE-r the attacker picks the wrong attribute about half the
@@ -761,12 +756,11 @@ report.holds("H7-d", sue_z=var_rid["SUE-z"], smp=H["grr"][-1, t10],
 # %% tags=["hide-input", "remove-output"]
 cell = int(np.argmin(h7a.value))
 report.text(h7a_cells=str(h7a.size), h7a_decision=text.decision(report, "H7-a"))
-glue("risks-h7a-min", h7a[cell].text(3), display=False)
 e_min, s_min = divmod(cell, chain[common[0]].shape[1])  # ε-major; surveys 2..5
-glue("risks-h7a-cell", f"ε = {common[e_min]:g}, {s_min + 2} surveys", display=False)
-glue("risks-variant-rid",
-     ", ".join(f"{k} {v:.1f} %" for k, v in var_rid.items()) + " top-10 at ε = 10",
-     display=False)
+report.text(**{"h7a-min": h7a[cell].text(3),
+               "h7a-cell": f"ε = {common[e_min]:g}, {s_min + 2} surveys",
+               "variant-rid": ", ".join(f"{k} {v:.1f} %" for k, v in var_rid.items())
+               + " top-10 at ε = 10"})
 
 # %% [markdown]
 # ## The countermeasure: RS+RFD
@@ -891,7 +885,7 @@ glue("risks-fig16", figures.utility_adult(EPS_U, EPS_LAB, adult_util), display=F
 # :alt: Two panels of MSE on a log scale against epsilon from ln 2 to ln 7; solid RS+RFD curves lie below the dashed RS+FD curves.
 #
 # Paper Fig. 5: utility of RS+RFD (solid) against RS+FD (dashed) on ACS, (a) correct and (b) DIR
-# priors; MSE$_{avg}$ of the unbiased estimates, mean of {glue:text}`risks-mse-runs`.
+# priors; MSE$_{avg}$ of the unbiased estimates, mean of {glue:text}`multidim_risks-mse-runs`.
 # ```
 #
 # ```{glue:figure} risks-fig16
@@ -899,7 +893,7 @@ glue("risks-fig16", figures.utility_adult(EPS_U, EPS_LAB, adult_util), display=F
 # :alt: Four rows of two panels, analytical approximate variance left and experimental MSE right, for correct, DIR, ZIPF and EXP priors on Adult.
 #
 # Paper Fig. 16: utility on Adult, analytical averaged approximate variance (left) and experimental
-# MSE$_{avg}$ (right) for four kinds of priors; mean of {glue:text}`risks-mse-runs`.
+# MSE$_{avg}$ (right) for four kinds of priors; mean of {glue:text}`multidim_risks-mse-runs`.
 # ```
 #
 # The orderings the paper states are about expected utility, so they are checked on the exact
@@ -977,8 +971,7 @@ report.timing("xgboost_rsrfd_fit_cpu", rcost["fit_cpu_s"])
 glue("risks-fig6", figures.aif_grid(rfd, SIZES["rfd_eps"], 18, figures.RFD_ROWS,
                                     SIZES["pk"], xgb=xr["correct"]), display=False)
 glue("risks-fig17", figures.fig17(SIZES["rfd_eps"], inc, 18, xgb=xr), display=False)
-for key, value in text.rfd_glues(xr, xv["ACS"], rfd, inc).items():
-    glue(key, value, display=False)
+report.text(**text.rfd_glues(xr, xv["ACS"], rfd, inc))
 
 # %% [markdown]
 # ```{glue:figure} risks-fig6
@@ -986,9 +979,9 @@ for key, value in text.rfd_glues(xr, xv["ACS"], rfd, inc).items():
 # :alt: Six panels of AIF-ACC against RS+RFD on ACS with correct priors; XGBoost markers stay near the baseline, PK a little higher; dashed Bayes PK and HM curves lie above them.
 #
 # Paper Fig. 6: attribute inference against RS+RFD on ACS with 'correct' priors. Markers: the
-# paper's attacker, XGBoost, mean of its runs with their range ({glue:text}`risks-xgb-fig6`);
-# dashed: the Bayes attackers over ε ∈ {glue:text}`risks-rfd-eps`; dotted: the oracle. Bayes
-# curves: {glue:text}`risks-rfd-runs` run(s) per point (the paper: 20 runs of XGBoost).
+# paper's attacker, XGBoost, mean of its runs with their range ({glue:text}`multidim_risks-xgb-fig6`);
+# dashed: the Bayes attackers over ε ∈ {glue:text}`multidim_risks-rfd-eps`; dotted: the oracle. Bayes
+# curves: {glue:text}`multidim_risks-rfd-runs` run(s) per point (the paper: 20 runs of XGBoost).
 # ```
 #
 # ```{glue:figure} risks-fig17
@@ -997,28 +990,28 @@ for key, value in text.rfd_glues(xr, xv["ACS"], rfd, inc).items():
 #
 # Paper Fig. 17: NK attribute inference against RS+RFD on ACS with 'incorrect' priors, (a)-(c)
 # RS+RFD[GRR], (d)-(f) RS+RFD[UE-r]: the paper's attacker, XGBoost NK
-# ({glue:text}`risks-xgb-fig17`; DIR: {glue:text}`risks-xgb-fig17-dir`; markers), the Bayes
+# ({glue:text}`multidim_risks-xgb-fig17`; DIR: {glue:text}`multidim_risks-xgb-fig17-dir`; markers), the Bayes
 # plug-in with the same uniform fake-data
-# assumption (dotted) and the prior-aware Bayes NK (dashed), {glue:text}`risks-rfd-runs` run(s)
+# assumption (dotted) and the prior-aware Bayes NK (dashed), {glue:text}`multidim_risks-rfd-runs` run(s)
 # per point; legend below.
 # ```
 #
 # With correct priors RS+RFD hides the sampled attribute from the paper's attacker: every model,
-# NK, PK or HM, stays within {glue:text}`risks-x-rfd-range` against the 5.6 % baseline (row H9-a),
-# {glue:text}`risks-x-rfd-drop` below its accuracy against RS+FD[GRR] (H9-b). PK gains a little
+# NK, PK or HM, stays within {glue:text}`multidim_risks-x-rfd-range` against the 5.6 % baseline (row H9-a),
+# {glue:text}`multidim_risks-x-rfd-drop` below its accuracy against RS+FD[GRR] (H9-b). PK gains a little
 # over NK and grows with $n_{pk}$ (H9-c, Fig6-npk). The Bayes PK and HM attackers, which learn
 # the fake-data distribution exactly from the labelled users, gain more (up to
-# {glue:text}`risks-b-rfd-pk` at ε = 1 against RS+RFD[GRR]): a better learner of the same
+# {glue:text}`multidim_risks-b-rfd-pk` at ε = 1 against RS+RFD[GRR]): a better learner of the same
 # knowledge is not "minor". With ZIPF or EXP priors the paper's attacker stays at
-# {glue:text}`risks-x-inc-max` at most (App. E.2: "~8 %"; row E2-inc), a factor
-# {glue:text}`risks-x-3x` below its RS+FD accuracy (the paper's "3x decrease", E2-3x). With DIR
-# priors it keeps {glue:text}`risks-x-dir` of its RS+FD accuracy: no reduction, where App. E.2
+# {glue:text}`multidim_risks-x-inc-max` at most (App. E.2: "~8 %"; row E2-inc), a factor
+# {glue:text}`multidim_risks-x-3x` below its RS+FD accuracy (the paper's "3x decrease", E2-3x). With DIR
+# priors it keeps {glue:text}`multidim_risks-x-dir` of its RS+FD accuracy: no reduction, where App. E.2
 # reports "small reductions" (row E2-DIR); the Bayes plug-in shows none either.
 #
 # But the priors are public. An attacker who uses them for its synthetic fake data gains a little
 # with correct priors and a lot with incorrect ones: with ZIPF or EXP priors the fake data
 # concentrate on a few values, so a report outside them is almost surely real. The prior-aware
-# Bayes NK reaches {glue:text}`risks-b-aware` against RS+RFD[GRR] with DIR, ZIPF and EXP priors,
+# Bayes NK reaches {glue:text}`multidim_risks-b-aware` against RS+RFD[GRR] with DIR, ZIPF and EXP priors,
 # more than any attacker against RS+FD[GRR]. This contradicts the recommendation of Sec. 6 to use
 # RS+RFD "even when no prior is available" (row S6-rec): RS+RFD should be used with priors close
 # to the population (e.g. a recent census), and one should assume the attacker knows them. A
@@ -1039,16 +1032,15 @@ pd.DataFrame({k.upper(): {f"{lab} {m}": float(inc[k][(lab, m)].mean(0).max())
 # ## The paper's whole protocol, and what runs at each scale
 
 # %% tags=["hide-input", "remove-output"]
-for key, value in text.cost_glues([cost, rcost], SEED, runs.sizes("paper")).items():
-    glue(key, value, display=False)
+report.text(**text.cost_glues([cost, rcost], SEED, runs.sizes("paper")))
 
 # %% [markdown]
 # The paper averages every attribute-inference curve over 20 runs of XGBoost: nine models on
 # five variants and ten ε for each of ACS, Adult and Nursery, nine models on three RS+RFD
 # variants for Fig. 6 and the three NK models under three incorrect priors for Fig. 17, or
-# {glue:text}`risks-protocol-fits` fits. A fit's cost grows linearly with its training rows; from
-# this page's own {glue:text}`risks-xgb-fits` fits the cost model gives
-# {glue:text}`risks-protocol-cost`, beyond one machine but not beyond a cluster. The fits are
+# {glue:text}`multidim_risks-protocol-fits` fits. A fit's cost grows linearly with its training rows; from
+# this page's own {glue:text}`multidim_risks-xgb-fits` fits the cost model gives
+# {glue:text}`multidim_risks-protocol-cost`, beyond one machine but not beyond a cluster. The fits are
 # independent and their numbers depend only on their names, so the protocol runs as one command
 # on a Dask cluster (the workers need `ldpnb` and the data; each runs single-thread fits):
 #
@@ -1058,10 +1050,10 @@ for key, value in text.cost_glues([cost, rcost], SEED, runs.sizes("paper")).item
 #
 # It is tested at smoke scale on a local cluster against serial fits; the values it writes are
 # those of this page cell for cell (same names, same streams). It has not been run in full for
-# this book. This page, executed at `SCALE =` {glue:text}`risks-scale`, ran the fits listed in its
-# captions ({glue:text}`risks-xgb-fits` fits, {glue:text}`risks-xgb-cpu` of fit CPU); `SCALE=paper` runs
-# {glue:text}`risks-paper-fits` fits ({glue:text}`risks-paper-cost` by the same model):
-# {glue:text}`risks-paper-xgb`; and the paper's ε and β grids with 20 runs for every Bayes and
+# this book. This page, executed at `SCALE =` {glue:text}`multidim_risks-scale`, ran the fits listed in its
+# captions ({glue:text}`multidim_risks-xgb-fits` fits, {glue:text}`multidim_risks-xgb-cpu` of fit CPU); `SCALE=paper` runs
+# {glue:text}`multidim_risks-paper-fits` fits ({glue:text}`multidim_risks-paper-cost` by the same model):
+# {glue:text}`multidim_risks-paper-xgb`; and the paper's ε and β grids with 20 runs for every Bayes and
 # re-identification experiment. The report marks the rows that only the larger runs can grade.
 #
 # ## Summary
@@ -1075,7 +1067,7 @@ for key, value in text.cost_glues([cost, rcost], SEED, runs.sizes("paper")).item
 #   Bayes-error target are far looser than ε = 1.
 # * **RS+FD hides the sampled attribute only when real data look uniform** (Nursery). On ACS and
 #   Adult the optimal attacker reaches 25-40 %; the paper's XGBoost attacker stays
-#   {glue:text}`risks-x-gap` below it for GRR and UE-r on ACS at ε = 10, and reaches the paper's
+#   {glue:text}`multidim_risks-x-gap` below it for GRR and UE-r on ACS at ε = 10, and reaches the paper's
 #   "2-20 fold" increments; RS+FD[SUE-z] is fully broken, including for re-identification.
 # * **RS+RFD improves utility** for every prior and hides the sampled attribute from the paper's
 #   attacker with correct priors; an attacker who knows the public priors partly undoes this,

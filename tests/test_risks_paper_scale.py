@@ -125,23 +125,26 @@ def test_rid_protocols_share_designs_and_streams_in_every_run():
 
 @pytest.mark.parametrize("scale", ["smoke", "book", "paper"])
 def test_size_glues_cover_the_chapter_captions(scale):
-    """Every run count or grid quoted by a caption of the chapter ({glue:text}`risks-...`) that is not glued
-    by a figure cell or :mod:`ldpnb.papers.risks.text` comes from :func:`runs.size_glues`, and states the
-    scale's sizes."""
+    """Every run count or grid quoted by a caption of the chapter ({glue:text}`multidim_risks-...`, glued
+    by ``report.text``) that is not glued by a chapter cell or :mod:`ldpnb.papers.risks.text` comes from
+    :func:`runs.size_glues`, and states the scale's sizes."""
     import re
     from pathlib import Path
 
     root = Path(__file__).resolve().parents[1]
     text = (root / "book" / "multidim_risks.py").read_text()
-    glued_in_cells = set(re.findall(r'glue\(\s*f?"(risks-[\w-]+)"', text))
-    # the sentences' numbers, glued in loops over ldpnb.papers.risks.text's dictionaries
-    glued_in_cells |= set(re.findall(r'"(risks-[\w-]+)"', (root / "ldpnb/papers/risks/text.py").read_text()))
-    quoted = set(re.findall(r"\{glue:text\}`(risks-[\w-]+)`", text))
+    assert not re.search(r"\bglue\(\s*f?\"risks-(?!fig|trees)", text), "text glued outside report.text"
+    assert "{glue:text}`risks-" not in text  # report.text glues <chapter>-<name>
+    # names given to report.text in the chapter's cells (keyword or dictionary key)
+    glued_in_cells = set(re.findall(r'"([\w-]+)": ', text)) | set(re.findall(r"\b(\w+)=", text))
+    # the sentences' numbers, ldpnb.papers.risks.text's dictionaries passed to report.text
+    glued_in_cells |= set(re.findall(r'"([\w-]+)"', (root / "ldpnb/papers/risks/text.py").read_text()))
+    quoted = set(re.findall(r"\{glue:text\}`multidim_risks-([\w-]+)`", text))
     g = runs.size_glues(runs.sizes(scale))
     assert quoted - glued_in_cells <= set(g), quoted - glued_in_cells - set(g)
     s = runs.sizes(scale)
-    assert g["risks-rid-runs"] == str(s["rid_runs"]) and g["risks-fig4-runs"] == str(s["fig4_runs"])
-    assert g["risks-xgb-fig3"].startswith("ε ∈ {") and ("not run" in g["risks-xgb-fig3-grid"]) == (scale == "smoke")
+    assert g["rid-runs"] == str(s["rid_runs"]) and g["fig4-runs"] == str(s["fig4_runs"])
+    assert g["xgb-fig3"].startswith("ε ∈ {") and ("not run" in g["xgb-fig3-grid"]) == (scale == "smoke")
 
 
 def test_pooled_mse_ratio_and_expected_lower():

@@ -113,14 +113,14 @@ def sizes(scale: str) -> dict[str, Any]:
 @contract(sizes=Instance(dict, example=_SIZES["smoke"]))
 def size_glues(sizes: Mapping[str, Any]) -> dict[str, str]:
     """The glue names and texts that put the numbers of runs and the XGBoost grid of ``sizes`` (one
-    scale of :func:`sizes`) into the chapter's captions, e.g. ``{"risks-rid-runs": "3", ...}``."""
-    out = {f"risks-{key.replace('_', '-')}": str(sizes[key])
+    scale of :func:`sizes`) into the chapter's captions, e.g. ``{"rid-runs": "3", ...}``."""
+    out = {f"{key.replace('_', '-')}": str(sizes[key])
            for key in ("rid_runs", "acs_runs", "nu_runs", "pie_runs", "aif_runs", "rfd_runs",
                        "chain_var_runs", "fig4_runs")}
-    out["risks-head-runs"] = ", ".join(f"{NAMES[p]} {r}" for p, r in sizes["head_runs"].items())
+    out["head-runs"] = ", ".join(f"{NAMES[p]} {r}" for p, r in sizes["head_runs"].items())
     for block in dict.fromkeys(b[0] for blocks in _XGB_BLOCKS.values() for b in blocks):
-        out[f"risks-xgb-{block}"] = xgb_caption(sizes, block) if block in sizes["xgb"] else "not run at this scale"
-    out["risks-mse-runs"] = f"{sizes['mse_runs']} runs ({sizes['mse_runs_inc']} for Adult's incorrect priors)"
+        out[f"xgb-{block}"] = xgb_caption(sizes, block) if block in sizes["xgb"] else "not run at this scale"
+    out["mse-runs"] = f"{sizes['mse_runs']} runs ({sizes['mse_runs_inc']} for Adult's incorrect priors)"
     return out
 
 
