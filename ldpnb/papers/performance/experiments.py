@@ -26,7 +26,7 @@ import numpy as np
 
 from ldpnb import mechanisms as M
 from ldpnb.channels import ConvolutionChannel, DiagPlusConstChannel, KRRChannel
-from ldpnb.contracts import Instance, Integer, Real, Unchecked, contract
+from ldpnb.contracts import MAX_ENTRIES, MAX_REPS, SAMPLE_SIZE, Instance, Integer, Real, Unchecked, contract
 from ldpnb.estimators import fo_estimate, ibu, normalize_clip
 from ldpnb.mechanisms import rate_distortion as rd
 from ldpnb.mechanisms._common import bool_column_counts, uniform_bytes
@@ -38,7 +38,9 @@ __all__ = ["Peers", "load_peers", "no_peers", "bandwidth", "client_server", "cou
            "ba_compare", "scaling_n", "scaling_k", "memory", "textbook_ba", "lean_ba", "targets",
            "paper_scale_target", "paper_scale_costs"]
 
-_INT = Integer(1, None)
+#: timing repetitions, iterations and caps are bounded before any work (no hang at 2**40)
+_REPEATS = Integer(1, 1000)
+_ITERS = Integer(1, MAX_REPS)
 _RNG = Unchecked("a numpy Generator", example=None)
 
 
@@ -170,8 +172,8 @@ def _floor(name, n, k, eps, rng):
     return lambda: rng.random((n, k))
 
 
-@contract(ks=Instance(tuple, list, example=(16,)), n=_INT, eps=Real(0, None, low_open=True), repeats=_INT, peers=Instance(Peers, example=Peers({})),
-          n_lh=_INT, rng=_RNG)
+@contract(ks=Instance(tuple, list, example=(16,)), n=SAMPLE_SIZE, eps=Real(0, None, low_open=True), repeats=_REPEATS, peers=Instance(Peers, example=Peers({})),
+          n_lh=SAMPLE_SIZE, rng=_RNG)
 def client_server(ks, n: int, eps: float, repeats: int, peers: Peers, *, n_lh: int = 1000, rng) -> list[dict]:
     """Per-user clients and servers, ours against each peer on the *same* ``n`` users (no scaling;
     OLH on the first ``n_lh`` users on both sides: the peer's OLH server hashes every (user, value)
@@ -259,7 +261,7 @@ def _row(name, k, side, peer, T, n) -> dict:
     return r
 
 
-@contract(ks=Instance(tuple, list, example=(16,)), n=_INT, eps=Real(0, None, low_open=True), repeats=_INT, rng=_RNG)
+@contract(ks=Instance(tuple, list, example=(16,)), n=SAMPLE_SIZE, eps=Real(0, None, low_open=True), repeats=_REPEATS, rng=_RNG)
 def count_level(ks, n: int, eps: float, repeats: int, *, rng) -> list[dict]:
     """Count-level simulation (an algorithm choice) against our own per-user client + server."""
     rng = check_random_state(rng)
@@ -289,7 +291,7 @@ def _setup_and_iter(T, name, it):
     return (max(T.times[f"{name}@1"] - per, 0.0) if diff > 0 else T.times[f"{name}@1"]), per
 
 
-@contract(ks=Instance(tuple, list, example=(16,)), iters=Instance(dict, example={16: 3}), eps=Real(0, None, low_open=True), repeats=_INT,
+@contract(ks=Instance(tuple, list, example=(16,)), iters=Instance(dict, example={16: 3}), eps=Real(0, None, low_open=True), repeats=_REPEATS,
           peers=Instance(Peers, example=Peers({})), bw=Real(0, None, low_open=True), rng=_RNG)
 def ibu_dense(ks, iters: dict, eps: float, repeats: int, peers: Peers, bw: float, *, rng) -> list[dict]:
     """Dense IBU, ours against the peers on the same channel and counts, the same number of updates,
@@ -328,7 +330,7 @@ def ibu_dense(ks, iters: dict, eps: float, repeats: int, peers: Peers, bw: float
     return rows
 
 
-@contract(cases=Instance(tuple, list, example=((4, 1.0),)), it=_INT, repeats=_INT, peers=Instance(Peers, example=Peers({})),
+@contract(cases=Instance(tuple, list, example=((4, 1.0),)), it=_ITERS, repeats=_REPEATS, peers=Instance(Peers, example=Peers({})),
           rng=_RNG)
 def ibu_grid(cases, it: int, repeats: int, peers: Peers, *, rng) -> list[dict]:
     """IBU on a ``g x g`` truncated planar geometric channel: the FFT operator (trimmed kernel) against
@@ -362,7 +364,7 @@ def ibu_grid(cases, it: int, repeats: int, peers: Peers, *, rng) -> list[dict]:
     return rows
 
 
-@contract(cases=Instance(tuple, list, example=(("k-RR", 8, 1.0),)), cap=_INT, repeats=_INT, rng=_RNG)
+@contract(cases=Instance(tuple, list, example=(("k-RR", 8, 1.0),)), cap=_ITERS, repeats=_REPEATS, rng=_RNG)
 def squarem_certified(cases, cap: int, repeats: int, *, rng) -> list[dict]:
     """Time to a certified IBU optimum (``criterion="gap"``, ``tol=1e-6``): SQUAREM against the plain
     update, on the operator of each case (``("k-RR" | "OUE" | "planar", k or g, eps)``; OUE: IBU on
@@ -396,7 +398,7 @@ def squarem_certified(cases, cap: int, repeats: int, *, rng) -> list[dict]:
     return rows
 
 
-@contract(ks=Instance(tuple, list, example=(16,)), it=_INT, eps=Real(0, None, low_open=True), repeats=_INT, rng=_RNG)
+@contract(ks=Instance(tuple, list, example=(16,)), it=_ITERS, eps=Real(0, None, low_open=True), repeats=_REPEATS, rng=_RNG)
 def ibu_structured(ks, it: int, eps: float, repeats: int, *, rng) -> list[dict]:
     """k-RR IBU with the diagonal-plus-constant operator (an algorithm choice) against our dense IBU,
     per iteration (set-up separated), and the largest difference of the iterates."""
@@ -441,7 +443,7 @@ def lean_ba(prior, D, beta, n_iter):
     return C
 
 
-@contract(grids=Instance(tuple, list, example=(4,)), it=_INT, repeats=_INT, bw=Real(0, None, low_open=True), rng=_RNG)
+@contract(grids=Instance(tuple, list, example=(4,)), it=_ITERS, repeats=_REPEATS, bw=Real(0, None, low_open=True), rng=_RNG)
 def ba_compare(grids, it: int, repeats: int, bw: float, *, rng) -> list[dict]:
     """BA on ``g x g`` lattices (beta = 1 per cell, a Dirichlet prior): ours (dense), a textbook and a
     lean numpy BA (the same channel out, ``it`` iterations), and our FFT lattice kernel; set-up and
@@ -476,7 +478,7 @@ def ba_compare(grids, it: int, repeats: int, bw: float, *, rng) -> list[dict]:
 
 
 # ----------------------------------------------------------------------------- scaling and memory
-@contract(ns=Instance(tuple, list, example=(100, 200)), k=_INT, eps=Real(0, None, low_open=True), repeats=_INT, rng=_RNG)
+@contract(ns=Instance(tuple, list, example=(100, 200)), k=Integer(2, MAX_ENTRIES), eps=Real(0, None, low_open=True), repeats=_REPEATS, rng=_RNG)
 def scaling_n(ns, k: int, eps: float, repeats: int, *, rng) -> dict:
     """Client time against the number of users (GRR, OUE at ``k``): times and fitted log-log slopes."""
     rng = check_random_state(rng)

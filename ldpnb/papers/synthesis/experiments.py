@@ -28,7 +28,7 @@ from scipy.optimize import brentq
 from ldpnb import estimators
 from ldpnb.papers.synthesis import estimation as est
 from ldpnb.channels import geo_ind_epsilon_log, ldp_epsilon_log
-from ldpnb.contracts import Instance, Integer, Real, RandomState, contract
+from ldpnb.contracts import MAX_REPS, Instance, Integer, Real, RandomState, contract
 from ldpnb.data import MANHATTAN_BOX, Grid, lattice_distance_matrix, load_adult, load_gowalla_nyc
 from ldpnb.measures import emd, fano_lower_bound, leakages, lift_measure, mutual_information, pie
 from ldpnb.measures.lenses import bayes_vulnerability, reidentification_accuracy, secret_vulnerability
@@ -307,8 +307,8 @@ def is_degenerate(row: dict[str, float]) -> bool:
     return bool(row["mi"] < DEGENERATE_BITS)
 
 
-@contract(m=Instance(object, example=_EXAMPLE_M), setting=Instance(Setting, example=_EXAMPLE), runs=Integer(2, None),
-          rng=RandomState())
+@contract(m=Instance(object, example=_EXAMPLE_M), setting=Instance(Setting, example=_EXAMPLE),
+          runs=Integer(2, MAX_REPS), rng=RandomState())
 def utility_lens(m: Any, setting: Setting, *, runs: int, rng: Any = None) -> dict[str, Any]:
     r"""Estimation utility of ``m`` on ``setting`` after each estimator of
     :mod:`~ldpnb.papers.synthesis.estimation`.
