@@ -15,18 +15,20 @@ export OMP_NUM_THREADS ?= 1
 export OPENBLAS_NUM_THREADS ?= 1
 export MKL_NUM_THREADS ?= 1
 
-.PHONY: help venv lint test test-all test-built test-notebook book pdf execute render chapter preview sync lab bench clean
+.PHONY: help venv lint typecheck test test-all test-built test-notebook test-package book pdf execute render chapter preview sync lab bench clean
 
 help:
 	@echo "make book     execute every chapter (SCALE=$(SCALE), JOBS=$(JOBS)) and render _build/html"
 	@echo "make test     lint (ruff), then run the test suite (every chapter executed at smoke scale included)"
 	@echo "make lint     ruff check (rules in pyproject.toml)"
+	@echo "make typecheck  mypy on ldpnb/ (basic mode; [tool.mypy] in pyproject.toml)"
 	@echo "make chapter NAME=pie SCALE=smoke [HTML=1]   execute one chapter into _build/chapters/pie/"
 	@echo "                                             (HTML=1: and render a one-chapter preview there)"
 	@echo "make preview NAME=pie SCALE=smoke            the same as HTML=1"
 	@echo "make test-built  check the built book: executed outputs, and the pages in headless Chromium"
 	@echo "make pdf      the whole book as one PDF (_build/pdf/ldpnb-book.pdf), printed from _build/html by Chromium"
 	@echo "make test-notebook  a chapter in a fresh venv with only what its Colab install cell installs (slow)"
+	@echo "make test-package  build the wheel and sdist, twine check, run the quickstart's core from the wheel"
 	@echo "make lab      install JupyterLab + jupytext into .venv and open the chapters"
 	@echo "make sync     pair every book/*.py with its book/*.ipynb (outputs stripped)"
 	@echo "make bench    run the benchmark appendix alone at full size"
@@ -46,7 +48,11 @@ venv: $(STAMP)
 lint: $(STAMP)
 	$(BIN)/ruff check .
 
-test: lint
+# mypy's basic mode on ldpnb/ ([tool.mypy] in pyproject.toml, with its per-module baseline)
+typecheck: $(STAMP)
+	$(BIN)/mypy
+
+test: lint typecheck
 	$(BIN)/python -m pytest -n $(JOBS) -m "not slow and not built" -q
 
 test-all: $(STAMP)
@@ -54,7 +60,7 @@ test-all: $(STAMP)
 
 # after `make book`: the executed notebooks are clean, the pages work in a real browser
 test-built: $(STAMP)
-	$(BIN)/python -m pytest -m built -q tests/test_outputs.py tests/test_browser.py
+	$(BIN)/python -m pytest -m built -q tests/test_outputs.py tests/test_browser.py tests/test_apidoc.py
 
 # after `make book`: every page printed by headless Chromium (offline), concatenated; fails on a missing figure
 pdf: $(STAMP)
@@ -64,6 +70,11 @@ pdf: $(STAMP)
 # first cell (the Colab install cell) installs
 test-notebook: $(STAMP)
 	$(BIN)/python -m pytest -m slow -q tests/test_colab.py
+
+# the package as users get it: wheel and sdist built (python -m build, twine check), then the wheel alone
+# (with numpy and scipy) in a fresh venv runs the quickstart's core cells
+test-package: $(STAMP)
+	$(BIN)/python -m pytest -m slow -q tests/test_packaging.py
 
 book: $(STAMP)
 	$(BIN)/python -m ldpnb.repro.build all --scale $(SCALE) --jobs $(JOBS)

@@ -95,7 +95,7 @@ N_TRIALS, EPS_GRID = {
 # %% [markdown]
 # ## The mechanisms under audit
 #
-# The registry `ldpnb.audit.REGISTRY` builds, for a privacy parameter ε, each mechanism's exact
+# The registry {py:data}`ldpnb.audit.REGISTRY` builds, for a privacy parameter ε, each mechanism's exact
 # channel, its sampler with the decoding of its reports, and its claim: ε-LDP for the frequency
 # oracles; ε-geo-indistinguishability for the metric mechanisms; $2\beta$ for the Blahut–Arimoto
 # channels of PRIVIC (with $\beta = \varepsilon/2$; Remark 4 of {cite}`biswas2022privic`), and

@@ -21,7 +21,7 @@ if "google.colab" in sys.modules:
     import subprocess
 
     subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
-                    "ldpnb @ git+https://github.com/ldpnb/ldpnb"], check=True)
+                    "ldpnb[all] @ git+https://github.com/ldpnb/ldpnb"], check=True)
 
 # %% [markdown]
 # # Foundations: the local model

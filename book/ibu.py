@@ -186,7 +186,7 @@ CPU = time.process_time()
 # so $g(\theta) = \log\max_x r_x(\theta)$ is a **certified gap** to the maximum likelihood (0 exactly at an MLE:
 # $r_x \le 1$ everywhere, $= 1$ on the support; these are the Karush-Kuhn-Tucker conditions of
 # maximising the concave $\ell$ over the simplex, since $\partial\ell/\partial\theta_x = r_x$). The
-# gap is in nats per report; $n$ times it bounds the distance on $L$. `ldpnb.estimators.ibu`
+# gap is in nats per report; $n$ times it bounds the distance on $L$. {py:func}`ldpnb.estimators.ibu`
 # reports it with every result, and `criterion="gap"` runs IBU until it is below a tolerance.
 #
 # **A gap is not a distance.** The first editions of this chapter called "the MLE" a point with
@@ -215,7 +215,7 @@ CPU = time.process_time()
 # updates for $10^{-10}$, and we certify every point by {eq}`eq-ibu-distance`. "The MLE" below is
 # within a certified EMD of the exact one that is at most 1% of its EMD to $\theta$ (row CERT), and
 # EM accelerated by SQUAREM {cite}`varadhan2008squarem`, an independent algorithm with the same
-# fixed points, lands on it (row MLEx).
+# maximiser, lands on it (row MLEx).
 
 # %% tags=["hide-input", "remove-output"]
 glue("ibu-fig2", figures.fig2())
@@ -373,15 +373,19 @@ D_lat = datasets.lattice_distance_matrix(20, 14, 0.5)  # the planar channels' me
 ldp = [channels.ldp_epsilon(mech.grr_channel(100, 2.0)) - 2.0,
        channels.ldp_epsilon(mech.rappor_channel(8, 1.0)) - 1.0]
 report.close("T25.1", np.max(np.abs(ldp)))
-AGE_KW = dict(k=100)
-LOC_KW = dict(rows=20, cols=14, cell_size=0.5, distance=D_loc)
-CHANNELS, levels = {}, []
+LINE = {"geometric": lambda e: mech.TruncatedGeometric(100, e),  # the ages
+        "laplace": lambda e: mech.DiscreteLaplace(100, e),
+        "exponential": lambda e: mech.Exponential(D_age, e)}
+PLANE = {"geometric": lambda e: mech.PlanarGeometric(20, 14, e, 0.5),  # the cells
+         "laplace": lambda e: mech.PlanarLaplace(20, 14, e, 0.5),
+         "exponential": lambda e: mech.Exponential(D_loc, e)}
+MECHS, CHANNELS, levels = {}, {}, []
 settings = [(e, False) for e in S["eps_age"]] + [(e, True) for e in S["eps_loc"]]
-for kind in ("geometric", "laplace", "exponential"):
+for kind in LINE:
     for e, planar in settings:
-        C = ibu.build_channel(kind, e, **(LOC_KW if planar else AGE_KW))
+        m = MECHS[kind, e, planar] = (PLANE if planar else LINE)[kind](float(e))
+        C = CHANNELS[kind, e, planar] = m.channel()
         D = (D_loc if kind == "exponential" else D_lat) if planar else D_age
-        CHANNELS[kind, e, planar] = C
         levels.append(channels.geo_ind_epsilon(C, D) / e)
 report.range("T25.2", max(levels))
 
@@ -737,15 +741,18 @@ glue("ibu-fig7", figures.fig7(grid.to_image(N_loc)))
 # and their printed numbers are compared with the distribution of our runs.
 
 # %%
-AGES = dict(N=N_age, k=100)
-LOCS = dict(N=N_loc, rows=20, cols=14, cell_size=0.5, D=D_loc)
-RULE = dict(tol=TOL, max_iter=MAX_ITER)
-runs_of = lambda panel: dict(RULE, reps=S["decide"].get(panel, S["reps"]))  # noqa: E731
-PANELS9 = {"a": ("geometric", AGES), "b": ("geometric", LOCS),
-           "c": ("laplace", AGES), "d": ("laplace", LOCS),
-           "e": ("exponential", AGES), "f": ("exponential", LOCS)}
-emd_km = lambda P, theta: measures.emd_rows(P, theta, D_loc)  # noqa: E731
+PANELS9 = {"a": ("geometric", False), "b": ("geometric", True),  # (mechanism, planar)
+           "c": ("laplace", False), "d": ("laplace", True),
+           "e": ("exponential", False), "f": ("exponential", True)}
+emd_km = ibu.location_metric(D_loc)  # EMD by optimal transport on the km between cells
 TRUTH = {False: (theta_age, D_age), True: (theta_loc, D_loc)}
+reps_of = lambda panel: S["decide"].get(panel, S["reps"])  # noqa: E731
+
+
+def trials(planar, panel):
+    """The runs of one panel on the ages or the cells, under the paper's rule."""
+    N, metric = (N_loc, emd_km) if planar else (N_age, measures.emd_1d_rows)
+    return ibu.Trials(N, reps_of(panel), metric, TOL, MAX_ITER)
 
 
 def exact_mle(M, counts, planar):
@@ -755,11 +762,10 @@ def exact_mle(M, counts, planar):
 
 
 fig9 = {}
-for lab, (kind, data) in PANELS9.items():
-    planar = "D" in data
+for lab, (kind, planar) in PANELS9.items():
     eps = S["eps_loc"] if planar else S["eps_age"]
-    tasks = ibu.panel_tasks(kind, eps, **data, **runs_of(f"9{lab}"))
-    results = sweep(ibu.trial_task, tasks, seed=seed_for(SEED, f"fig9{lab}"))
+    panel = [MECHS[kind, e, planar] for e in eps]  # mechanism objects, one per εg
+    results = sweep(trials(planar, f"9{lab}"), panel, seed=seed_for(SEED, f"fig9{lab}"))
     fig9[lab] = {r["eps"]: r for r in results}
     for e, r in fig9[lab].items():  # locations: the lower half of the grid (book: time)
         if not planar or S["mle_all"] or e <= np.median(eps):
@@ -1143,21 +1149,22 @@ report.text(it001=f"{updates[0.01].value:,.0f}", it015=f"{updates[0.15].value:,.
 
 # %%
 uniform36 = np.where((X10 >= 3) & (X10 <= 6), 0.25, 0.0)
-RAPPOR = {"a": ("binomial", dict(theta=theta_bin, n=100_000)),
-          "b": ("uniform", dict(theta=uniform36, n=100_000))}
+RAPPOR = {"a": ("binomial", theta_bin), "b": ("uniform", uniform36)}
 fig10, fig12 = {}, {}
-for lab, data in (("a", AGES), ("b", LOCS)):
-    planar = "D" in data
-    tasks = ibu.panel_tasks("krr", S["eps_ldp"], **data, **runs_of(f"10{lab}"))
-    results = sweep(ibu.trial_task, tasks, seed=seed_for(SEED, f"fig10{lab}"))
+for lab, planar in (("a", False), ("b", True)):
+    k = N_loc.size if planar else N_age.size
+    panel = [mech.GRR(k, float(e)) for e in S["eps_ldp"]]  # k-RR
+    trials10 = trials(planar, f"10{lab}")
+    results = sweep(trials10, panel, seed=seed_for(SEED, f"fig10{lab}"))
     fig10[lab] = {r["eps"]: r for r in results}
     for e, r in fig10[lab].items():  # locations: the first runs (book: time)
         C = r["counts"][: S["mle10"]] if planar else r["counts"]
-        r.update(exact_mle(mech.grr_channel(data["N"].size, e), C, planar))
+        r.update(exact_mle(mech.grr_channel(k, e), C, planar))
 D10 = np.abs(np.subtract.outer(X10, X10)).astype(float)
-for lab, (_, data) in RAPPOR.items():
-    tasks = ibu.panel_tasks("rappor", S["eps_ldp"], **data, **runs_of(f"12{lab}"))
-    results = sweep(ibu.rappor_task, tasks, seed=seed_for(SEED, f"fig12{lab}"))
+for lab, (_, theta) in RAPPOR.items():
+    panel = [mech.SUE(10, float(e)) for e in S["eps_ldp"]]  # basic Rappor
+    trials12 = ibu.RapporTrials(theta, 100_000, reps_of(f"12{lab}"), TOL, MAX_ITER)
+    results = sweep(trials12, panel, seed=seed_for(SEED, f"fig12{lab}"))
     fig12[lab] = {r["eps"]: r for r in results}
     for e, r in fig12[lab].items():  # EMD to each run's input histogram
         r.update(ibu.mle_runs(mech.rappor_channel(10, e), r["counts"],
@@ -1443,8 +1450,8 @@ report.holds("CONV", capped=sum(int((~r["stopped"]).sum()) for r in runs)
                              for r in runs if "MLE" in r))
 rel = [r["mle_bound"].max() / np.median(r["MLE"]) for r in runs if "MLE" in r]
 report.holds("CERT", max_rel=max(rel), settings=len(rel))
-graded = [(CHANNELS[kind, e, "D" in data], fig9[lab][e]["counts"])
-          for lab, (kind, data) in PANELS9.items() for e in fig9[lab]
+graded = [(CHANNELS[kind, e, planar], fig9[lab][e]["counts"])
+          for lab, (kind, planar) in PANELS9.items() for e in fig9[lab]
           if e <= np.median(list(fig9[lab]))]
 graded += [(M, np.r_[r["counts"], more19[n]["counts"]]) for n, (M, r) in t19.items()]
 report.holds("T13.2", strict=sum(ibu.strictly_concave_runs(M, C) for M, C in graded),

@@ -991,8 +991,10 @@ display(Markdown(text.reading_guide(facts)))
 #   estimator.
 # * For an unbiased histogram the MSE of a frequency oracle depends only on $(k, \varepsilon)$
 #   ({prf:ref}`prop-synthesis-total-mse`); Wang et al.'s rule decides GRR against OUE except in
-#   a thin band below $3e^\varepsilon + 2$ ({prf:ref}`prop-synthesis-grr-oue`). After projection
-#   onto the simplex, and for other tasks, $n$, the data and the task matter (G1, T1, T2).
+#   a thin band below $3e^\varepsilon + 2$ ({prf:ref}`prop-synthesis-grr-oue`). Projection
+#   onto the simplex changes the clear winner in a few cells, but at book scale no $(k,
+#   \varepsilon)$ has two $(n, \text{data})$ cells with different projected winners (G1
+#   diverges from our expectation); for other tasks the data and the task matter (T1, T2).
 # * Privacy lenses agree with each other and disagree with utility; the lift-based mechanisms
 #   protect a secret at the cost of exposing $X$ (E6), and the multidimensional protocols cannot
 #   give a joint distribution (S3).

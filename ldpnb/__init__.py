@@ -13,12 +13,19 @@ Core, by concept (``tests/test_import_rule.py`` checks that each floor imports o
 - :mod:`ldpnb.data`: the verified dataset registry, loaders and latitude/longitude grids;
 - :mod:`ldpnb.audit`: statistical audits of the mechanisms;
 - :mod:`ldpnb.contracts` (argument contracts and the validation vocabulary), :mod:`ldpnb.utils`
-  (checks made in a body), :mod:`ldpnb.geometry` (lattice and Earth distances) and
-  :mod:`ldpnb.parallel` (reproducible sweeps).
+  (checks made in a body), :mod:`ldpnb.geometry` (lattice and Earth distances),
+  :mod:`ldpnb.stats` (estimates with their uncertainty) and :mod:`ldpnb.parallel` (reproducible sweeps).
+
+Installation: ``pip install ldpnb`` installs the core (numpy and scipy: mechanisms, channels,
+estimators, measures, audits); the extras add ``attacks`` (scikit-learn, XGBoost), ``data`` (pandas,
+pooch), ``plot`` (matplotlib, seaborn), ``transport`` (POT), ``parallel`` (joblib, Dask) or ``all``.
+A module whose extra is missing says which one to install (:mod:`ldpnb._optional`).  The book's
+quickstart page shows the core at work on a real data set; its API reference lists every public name.
 
 The book's machinery is :mod:`ldpnb.repro` (claims, reports, seeds, plotting style, the build), and
 each chapter has a thin client package :mod:`ldpnb.papers.<chapter>` (its claims as data, its
 experiments and figures).  See ``CONTRIBUTING.md`` for where new code goes.
 """
 
+#: The package version: the one place it is written (pyproject.toml reads it; CITATION.cff repeats it).
 __version__ = "0.1.0"

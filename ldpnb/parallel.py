@@ -42,6 +42,7 @@ from typing import Any, TypeVar
 
 import numpy as np
 
+from ldpnb._optional import import_optional
 from ldpnb.contracts import MAX_ENTRIES, AnyOf, Boolean, Callable_, Instance, Integer, OneOf, Optional, contract
 
 _SEED = AnyOf(Integer(0), Instance(np.random.SeedSequence))
@@ -175,11 +176,12 @@ def sweep(
     if n == 1 and backend != "dask":
         it = zip(tasks, seeds)
         if show:
-            from tqdm.auto import tqdm  # noqa: PLC0415 lazy: tqdm only when progress is shown
+            tqdm = import_optional("tqdm.auto").tqdm  # only when progress is shown
 
             it = tqdm(it, total=len(tasks))
         return [_run(func, t, s) for t, s in it]
-    from joblib import Parallel, delayed, parallel_config  # noqa: PLC0415 lazy: joblib only when a sweep runs
+    joblib = import_optional("joblib")  # only when a sweep runs in parallel
+    Parallel, delayed, parallel_config = joblib.Parallel, joblib.delayed, joblib.parallel_config
 
     if backend == "dask":
         # joblib registers its dask backend through parallel_config only; it sends the tasks to
@@ -189,7 +191,7 @@ def sweep(
         par = Parallel(n_jobs=n, batch_size=batch_size, return_as="generator")
         gen = par(delayed(_run)(func, t, s) for t, s in zip(tasks, seeds))
         if show:
-            from tqdm.auto import tqdm  # noqa: PLC0415 lazy: tqdm only when progress is shown
+            tqdm = import_optional("tqdm.auto").tqdm  # only when progress is shown
 
             gen = tqdm(gen, total=len(tasks))
         return list(gen)

@@ -14,6 +14,7 @@ a :class:`numpy.random.Generator`, so that the same seed gives the same book.
 
 from __future__ import annotations
 
+import math
 import numbers
 from typing import Any
 
@@ -65,7 +66,9 @@ def check_positive_int(value: Any, name: str, minimum: int = 1) -> int:
 
 
 def check_domain_size(k: Any, name: str = "k", minimum: int = 2) -> int:
-    """Validate a domain size: an integer ``>= minimum`` (default 2)."""
+    """Validate a domain size: an integer ``>= minimum`` (default 2; itself an integer >= 1)."""
+    if isinstance(minimum, bool) or not isinstance(minimum, (numbers.Integral, np.integer)) or minimum < 1:
+        raise ValueError(f"minimum must be an integer >= 1 (a domain has at least one value), got {minimum!r}")
     return check_positive_int(k, name, minimum)
 
 
@@ -100,8 +103,18 @@ def check_finite_array(a: Any, name: str, ndim: int | None = None, dtype: Any = 
     return arr
 
 
+def _check_atol(atol: Any) -> float:
+    """A sum tolerance: a finite number in [0, 1) (an infinite or NaN tolerance would accept any sum)."""
+    if (isinstance(atol, bool) or not isinstance(atol, numbers.Real) or not math.isfinite(atol)
+            or not 0 <= float(atol) < 1):
+        raise ValueError(f"atol must be a finite number in [0, 1) (an infinite tolerance accepts any sum), "
+                         f"got {atol!r}")
+    return float(atol)
+
+
 def check_distribution(p: Any, name: str = "p", atol: float = 1e-9) -> np.ndarray:
     """Validate a probability vector: 1-D, finite, entries >= 0, sum 1 within ``atol``."""
+    atol = _check_atol(atol)
     arr = check_finite_array(p, name, ndim=1)
     if np.any(arr < 0):
         raise ValueError(f"{name} must have nonnegative entries (min {arr.min():.3g})")
@@ -113,6 +126,7 @@ def check_distribution(p: Any, name: str = "p", atol: float = 1e-9) -> np.ndarra
 
 def check_channel(C: Any, name: str = "channel", atol: float = 1e-9) -> np.ndarray:
     """Validate a channel matrix ``C[x, y] = P(y | x)``: 2-D, finite, >= 0, rows summing to 1."""
+    atol = _check_atol(atol)
     arr = check_finite_array(C, name, ndim=2)
     if arr.shape[0] < 1 or arr.shape[1] < 1:
         raise ValueError(f"{name} must have at least one row and one column, got shape {arr.shape}")

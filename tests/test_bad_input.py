@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Any
 
 import numpy as np
 import pytest
@@ -695,71 +696,337 @@ def test_silent_results_of_the_issue_are_now_errors():
 
 
 # ----------------------------------------------------------------------------- coverage of every public name
-#: The packages whose every public name must be covered by a bad-input test (grows to the whole package).
-COVERED_PACKAGES = (
-    "ldpnb.contracts", "ldpnb.utils", "ldpnb._random", "ldpnb.geometry", "ldpnb.parallel", "ldpnb.measures",
-    "ldpnb.attacks", "ldpnb.data", "ldpnb.audit.empirical", "ldpnb.repro.build", "ldpnb.repro.toc",
-    "ldpnb.repro.paperscale", "ldpnb.repro.nbcheck", "ldpnb.repro.nbstrip", "ldpnb.repro.plotting",
-    "ldpnb.repro.sphinx_ext", "ldpnb.repro.seeds",
-)
+# Every public name of ldpnb (tests/fuzz/surface.py: the ``__all__`` of every package, subpackage and public
+# module, every public function and class of the paper packages, and the public methods of every exported
+# class and of its ldpnb bases) is covered by a bad-input test:
+#
+# * a declared contract with a rule for each argument: tests/test_contracts.py generates, from each rule's own
+#   ``invalid()`` values, a call with every bad value of every argument (methods included: on an instance of
+#   each exported class built from its constructor's contract); the coverage grows with the contracts;
+# * or it takes no argument, or it is an exception type or a rule of the contracts vocabulary;
+# * or it is listed below with where its bad input is tested or why it takes none (COVERED_OTHERWISE), or with
+#   a table of bad calls (BODY_CHECKED);
+# * or, for now, it is in a file another session is editing: PENDING, by owner (the warning of
+#   test_pending_names_are_listed_by_owner shows the list; a name leaves it when it gets a contract).
+#
+# A new public name that is none of these fails test_every_public_name_is_covered_by_a_bad_input_test.
+from fuzz.baselines import RECORDS  # noqa: E402
+from fuzz.surface import public_surface  # noqa: E402
 
-#: Public names covered otherwise than by a contract (whose invalid values tests/test_contracts.py
-#: generates), each with where its bad input is tested or why it takes none.
-COVERED_OTHERWISE = {
-    # the validators themselves: their bad inputs are their subject (tests/test_utils.py, the tables above)
+SURFACE = public_surface()
+
+
+def _names(prefix: str, text: str) -> list[str]:
+    return [prefix + w for w in text.split()]
+
+
+#: Names covered otherwise than by a declared contract, each with where its bad input is tested or why it
+#: takes none.  ``qual(param)`` covers one argument that a contract leaves without a rule.
+COVERED_OTHERWISE: dict[str, str] = {
+    # the validators themselves: their bad inputs are their subject
     **{f"ldpnb.utils.{n}": "tests/test_utils.py and the tables above" for n in (
         "check_epsilon", "check_domain_size", "check_positive_int", "check_probability", "check_distribution",
         "check_channel", "check_counts", "check_values", "check_finite_array", "check_nonnegative",
         "check_nonnegative_matrix", "check_dataset")},
     "ldpnb._random.check_random_state": "tests/test_utils.py::test_check_random_state_rejects",
+    "ldpnb._optional.import_optional": "imports a module by name: an unknown name raises MissingExtraError naming "
+                                      "it and its extra (its doctest)",
     "ldpnb.contracts.contract": "tests/test_contracts.py (the machinery: unknown parameters, non-Constraint rules)",
     "ldpnb.contracts.contract_of": "tests/test_contracts.py (the machinery)",
     "ldpnb.contracts.Probability": "a rule factory, tested through Real in tests/test_contracts.py",
-    # record types and exceptions: built by the package, not from user input
-    "ldpnb.data.datasets.DataError": "an exception type",
-    "ldpnb.data.datasets.DataFile": "a registry record (frozen dataclass), built by the package",
-    "ldpnb.data.datasets.MovieLens": "a result record (dataclass) returned by the loaders",
-    "ldpnb.audit.empirical.EmpiricalResult": "a result record returned by empirical_epsilon",
-    "ldpnb.audit.empirical.AuditResult": "a result record returned by the audit",
-    "ldpnb.measures.lift.Criterion": "an abstract base class (its subclasses are contracted)",
+    # result records: built by the package from its own computations, not from a user's input
+    **RECORDS,
+    "ldpnb.audit.empirical.AuditCase(source)": "a free-text provenance label, shown as given",
+    "ldpnb.measures.lift.check_joint(name)": "the label the messages use for the argument",
+    # the lift criteria's callbacks: L and p_s are the lift matrix and marginal that measures.lift computes
+    # from a joint already checked by merge_labels / the mechanisms' contracts
+    **{f"ldpnb.measures.lift.{c}.{m}": "a callback of merge_labels on the lift matrix it computed from a checked "
+       "joint (tests/test_lift.py)" for c in ("Criterion", "ALIP", "LIP", "LDPwrtS", "LiftBased",
+                                              "LiftMeasurePrivacy") for m in ("risk", "violated")},
+    "ldpnb.repro.build.OneLineParser": "tests/test_build.py::test_cli_refuses_bad_options_in_one_line",
+    "ldpnb.repro.build.OneLineParser.error": "argparse's error hook (tests/test_build.py)",
+    "ldpnb.repro.build.ProcessTree.add": "takes the process the build itself started "
+                                         "(tests/test_build.py::test_interrupt_ends_kernels_and_joblib_workers)",
+    "ldpnb.repro.claims.Claim": "tests/test_claims.py::test_declarations_are_validated and "
+                                "tests/test_claims_stats.py::test_declarations_that_cannot_fail_or_never_hold_are_refused",
+    "ldpnb.repro.claims.CriterionChange": "tests/test_claims_stats.py::test_criterion_changes_are_validated",
+    # the user bootstrap's decompositions of a PSE and of FRR-at-FAR: built by atom_scores / frr_bootstrap from
+    # an experiment's scores, evaluated by user_bootstrap on the multiplicities it draws (tests/test_pie.py)
+    **{f"ldpnb.papers.pie.identification.{n}": "built by atom_scores / frr_bootstrap from checked scores, "
+       "called by user_bootstrap on the multiplicities it draws (tests/test_pie.py)" for n in (
+        "AtomScores", "AtomScores.pse", "VerificationScores", "VerificationScores.of", "VerificationScores.frr")},
+}
+
+PENDING: dict[str, list[str]] = {
+    "chapter ibu": _names("ldpnb.papers.ibu.", """
+        experiments.Trials experiments.RapporTrials
+    """),
+    "chapter lift": _names("ldpnb.papers.lift.", """
+        experiments.Curve figures.repair(lams) figures.table(caption)
+    """),
+    "chapter performance": _names("ldpnb.papers.performance.", """
+        bench.Timing.ratio bench.interleaved(min_time) experiments.lean_ba experiments.memory(k)
+        experiments.memory(g) experiments.memory(n) experiments.no_peers experiments.paper_scale_costs
+        experiments.paper_scale_target experiments.textbook_ba tables.fmt_cell tables.fmt_seconds tables.header
+        tables.table(columns) tables.table(sci)
+    """),
+    "chapter pie": _names("ldpnb.papers.pie.", """
+        identification.Traces identification.Traces.subset utility.UtilityPopulation.mass
+    """),
+    "chapter privic": _names("ldpnb.papers.privic.", """
+        figures.heatmap(title) figures.heatmap(cmap) figures.heatmap(vmax) figures.heatmap(marks)
+        figures.heatmap(colorbar) figures.heatmap(label)
+    """),
+    "chapter risks": _names("ldpnb.papers.risks.", """
+        experiments.aif_experiment(pk_fractions) experiments.aif_xgb_experiment(classifier)
+        experiments.aif_xgb_experiment(max_train) experiments.aif_xgb_experiment(n_estimators)
+        experiments.make_priors(counts) experiments.rsfd_mse_experiment(postprocess)
+        experiments.smp_rid_experiment(eval_surveys) experiments.smp_rid_experiment(index)
+        experiments.smp_rid_experiment(topk) figures.fig17(xgb) protocol.run_protocol(n_jobs) text.runs_labels
+        xgb.Fit xgb.Fit.stream figures.aif_grid(xgb) figures.fig4(topks)
+        figures.rid_fk_pk(k) figures.rid_fk_pk(xlabel) figures.rid_fk_pk(invert) figures.rid_fk_pk(topks)
+        figures.rid_grid(key) figures.rid_grid(xlabel) figures.rid_grid(invert) figures.rid_grid(topks)
+        runs.rid_by_protocol(index) runs.rid_chain_runs(index) runs.rid_chain_runs(protocol)
+        runs.rid_chain_runs(fake) runs.rid_chain_runs(resample) runs.rid_chain_runs(topk)
+    """),
+    "chapter synthesis": _names("ldpnb.papers.synthesis.", """
+        estimation.clip estimation.ibu_certified estimation.ibu_early estimation.ibu_support estimation.in_simplex
+        estimation.project estimation.standard_estimate estimation.standard_matrix estimation.support_estimate
+        experiments.Family experiments.Family.range experiments.Setting experiments.ba_curve
+        experiments.ba_geo_bound experiments.ba_matched_distortion experiments.bound_violations
+        experiments.channel_rank experiments.claim_checks experiments.constant_report_distortion
+        experiments.exact_lenses experiments.explain_discordance experiments.families_for experiments.ibu_advantage
+        experiments.ibu_gain_by_eps experiments.inv_lstsq experiments.is_degenerate experiments.lens_scores
+        experiments.lens_table experiments.lens_value experiments.lift_family_order experiments.match_parameter
+        experiments.matched_gaps experiments.olh_minus_rr_lift experiments.operating_point
+        experiments.perfect_privacy_gap experiments.pie_ordering experiments.rate_distortion_check
+        experiments.reid_checks experiments.reid_over_collections experiments.smallest_singular_value
+        experiments.standard_vs_pinv experiments.sweep experiments.sweep_all experiments.utility_monotone
+        experiments.utility_parameter experiments.utility_sweep experiments.wins families.pure_total_variance
+        families.report_bits families.server_seconds_per_report families.total_variance figures.gain_by_eps
+        figures.guide_map figures.guide_table figures.lens_heatmap(flagged) figures.matched_table guide.best_index
+        guide.confirm_exact guide.distribution guide.exact_ranking guide.heavy_hitter_best guide.integer_counts
+        guide.rank_changes guide.run_grid guide.summarise guide.task_rankings ranks.discordant_pairs_tied
+        ranks.tau_b ranks.tau_bootstrap ranks.tie_ranks text.discordant_table text.guide_facts text.reading_guide
+        variance.exact_channel_variance variance.exact_grr_beats_oue variance.formula_vs_channel
+        variance.grr_oue_exact_boundary variance.kairouz_regimes variance.linear_total_variance
+        variance.oue_var_star_exact variance.pinv_channel_variance variance.range_query_mse variance.range_swaps
+        variance.rule_grr_beats_oue variance.skew_invariance variance.support_covariance variance.wang_per_value
+        variance.wang_rule_check variance.wang_var_star
+    """),
+    # front-mech's files (that session is not editing them now): the methods of the mechanism objects and the
+    # structured operators, the IBU stop rule; the contracts on these are item 1 of issue #40, still open
+    "front-mech (not being edited)": _names("ldpnb.", """
+        channels.structured.ChannelOperator.matvec channels.structured.ChannelOperator.rmatvec
+        channels.structured.ConvolutionChannel.matvec channels.structured.ConvolutionChannel.rmatvec
+        channels.structured.DiagPlusConstChannel.matvec channels.structured.DiagPlusConstChannel.rmatvec
+        estimators._ibu.IBUResult.certified estimators._ibu.StopRule estimators._ibu.StopRule.after_update
+        estimators._ibu.StopRule.before_update estimators._ibu.StopRule.change mechanisms._base.Domain
+        mechanisms._base.FrequencyOracle.check_support_counts mechanisms._base.FrequencyOracle.estimate
+        mechanisms._base.FrequencyOracle.n_reports mechanisms._base.FrequencyOracle.simulate_support_counts
+        mechanisms._base.FrequencyOracle.support mechanisms._base.FrequencyOracle.support_counts
+        mechanisms._base.Mechanism.lookup
+        mechanisms._base.Mechanism.on mechanisms._base.Mechanism.perturb mechanisms._base.Mechanism.report_index
+        mechanisms._base.Mechanism.simulate_counts mechanisms._base.Mechanism.unregister mechanisms.grr.GRR.on
+        mechanisms.grr.GRR.simulate_support_counts mechanisms.grr.GRR.support mechanisms.grr.GRR.support_counts
+        mechanisms.hashing.BLH.on mechanisms.hashing.LocalHashing.n_reports mechanisms.hashing.LocalHashing.report_index
+        mechanisms.hashing.LocalHashing.support mechanisms.hashing.LocalHashing.support_counts mechanisms.hashing.OLH.on
+        mechanisms.metric.DiscreteLaplace.on mechanisms.metric.Exponential.on mechanisms.metric.PaddedPlanarLaplace.on
+        mechanisms.metric.PlanarGeometric.on mechanisms.metric.PlanarLaplace.on mechanisms.metric.TruncatedGeometric.on
+        mechanisms.multidim.RSFD.report_index mechanisms.multidim.SMP.decode mechanisms.multidim.TupleMechanism.row_of
+        mechanisms.rate_distortion.blahut_arimoto_lattice(cell_size) mechanisms.subset.SubsetSelection.on
+        mechanisms.subset.SubsetSelection.report_index mechanisms.subset.SubsetSelection.simulate_support_counts
+        mechanisms.subset.SubsetSelection.support mechanisms.unary.OUE.on mechanisms.unary.SUE.on
+        mechanisms.unary.UnaryEncoding.report_index mechanisms.unary.UnaryEncoding.simulate_support_counts
+        mechanisms.unary.UnaryEncoding.support mechanisms.unary.UnaryEncoding.support_counts
+        mechanisms.watchdog.MergeMechanism mechanisms.watchdog.MergeMechanism.mutual_information
+        mechanisms.watchdog.MergeMechanism.output_joint
+    """),
+    "reader": _names("ldpnb.repro.", """
+        dashboard.claims_frame dashboard.errata_html dashboard.flagged dashboard.interactive_table
+        dashboard.landing_substitutions dashboard.paper_figures_html dashboard.paper_runs_table
+        dashboard.paper_scale_records dashboard.summary_tables dashboard.totals_markdown dashboard.write_downloads
+        report.Report report.Report.close report.Report.holds report.Report.monotone report.Report.not_evaluated
+        report.Report.order report.Report.range report.Report.record report.Report.save report.Report.timing
+        report.badge_html report.counts_text report.divergence_kind report.first_sentence report.fmt_ours
+        report.glue report.load_reports report.load_timings report.report_html
+    """),
 }
 
 
-def _public_names():
-    import importlib
-    import inspect
-    import pkgutil
+def _coverage(n) -> list[tuple[str, str]]:
+    """``(key, how)`` for each part of ``n`` that needs covering: the name itself, or ``qual(param)`` for each
+    argument its contract leaves without a rule (``self``, ``cls`` and ``rng`` aside)."""
+    from ldpnb.contracts import Constraint, contract_of
 
-    from ldpnb.contracts import Constraint
+    if n.kind == "class" and issubclass(n.obj, (BaseException, Constraint)):
+        return [(n.qual, "exception type" if issubclass(n.obj, BaseException) else "rule")]
+    if n.owner_class is not None and issubclass(n.owner_class, Constraint):
+        return [(n.qual, "rule")]
+    if not n.params:
+        return [(n.qual, "no argument")]
+    rules = contract_of(n.obj)
+    if rules is None:
+        return [(n.qual, "")]
+    return [(n.qual, "contract")] + [(f"{n.qual}({p.name})", "") for p in n.params
+                                     if p.name not in rules and p.name != "rng"]
 
-    mods = []
-    for name in COVERED_PACKAGES:
-        mod = importlib.import_module(name)
-        mods.append(mod)
-        if hasattr(mod, "__path__"):
-            mods += [importlib.import_module(m.name) for m in pkgutil.iter_modules(mod.__path__, name + ".")]
-    out = []
-    for mod in mods:
-        names = getattr(mod, "__all__", None) or [n for n in vars(mod) if not n.startswith("_")]
-        for n in names:
-            obj = getattr(mod, n, None)
-            if getattr(obj, "__module__", "") != mod.__name__:
-                continue  # re-exports are covered where they are defined
-            if inspect.isclass(obj) and issubclass(obj, Constraint):
-                continue  # the rules themselves: tests/test_contracts.py checks valid() and invalid()
-            if inspect.isfunction(obj) or inspect.isclass(obj):
-                out.append((f"{mod.__name__}.{n}", obj))
-    return out
+
+def _how(key: str, how: str) -> str:
+    if how:
+        return how
+    if key in COVERED_OTHERWISE:
+        return "listed"
+    if key in BODY_CHECKED_NAMES:
+        return "table"
+    if any(key in names for names in PENDING.values()):
+        return "pending"
+    return ""
 
 
 def test_every_public_name_is_covered_by_a_bad_input_test():
-    """A public function or class of the covered packages declares a contract (so that the generated
-    test of tests/test_contracts.py calls it with every invalid value of every argument) or is listed in
-    COVERED_OTHERWISE with where its bad input is tested; a new public name fails here until it is."""
-    from ldpnb.contracts import contract_of
+    """Each public name declares a contract with a rule for each argument (tests/test_contracts.py then calls it
+    with every invalid value of every argument), takes no argument, or is listed with where its bad input is
+    tested or why it takes none, or (for now) as pending with the session editing its file.  A new public name
+    fails here until it is one of these."""
+    keys = [(k, h) for n in SURFACE for k, h in _coverage(n)]
+    missing = sorted(k for k, h in keys if not _how(k, h))
+    assert not missing, f"{len(missing)} public names (or arguments) without a bad-input test: {missing}"
 
-    names = _public_names()
-    missing = [q for q, obj in names if contract_of(obj) is None and q not in COVERED_OTHERWISE]
-    assert not missing, f"public names without a contract or a listed bad-input test: {missing}"
-    stale = sorted(set(COVERED_OTHERWISE) - {q for q, _ in names})
-    assert not stale, f"COVERED_OTHERWISE lists names that are no longer public: {stale}"
+
+def test_coverage_lists_are_not_stale():
+    """Every listed name is public and still needs its listing: a pending name that has got its contract leaves
+    PENDING, a listed name that no longer exists leaves COVERED_OTHERWISE."""
+    needed = {k for n in SURFACE for k, h in _coverage(n) if not h}
+    listed = set(COVERED_OTHERWISE) | {k for names in PENDING.values() for k in names} | BODY_CHECKED_NAMES
+    stale = sorted(listed - needed)
+    assert not stale, f"listed but public no more, or now covered by a contract (remove them): {stale}"
+    twice = sorted(k for k in listed if sum(k in names for names in PENDING.values()) + (k in COVERED_OTHERWISE)
+                   + (k in BODY_CHECKED_NAMES) > 1)
+    assert not twice, f"listed twice: {twice}"
+
+
+def test_pending_names_are_listed_by_owner():
+    """The names still pending, one line per owner (shown in the warnings summary of every run)."""
+    lines = [f"{owner}: {len(names)} ({', '.join(n.rsplit('.', 2)[-2] + '.' + n.rsplit('.', 1)[-1] for n in names[:6])}"
+             f"{', ...' if len(names) > 6 else ''})" for owner, names in PENDING.items() if names]
+    total = sum(len(v) for v in PENDING.values())
+    if total:
+        import warnings
+
+        warnings.warn(f"{total} public names pending a bad-input test:\n  " + "\n  ".join(lines), stacklevel=1)
+    counts = {"contract": 0, "no argument": 0, "listed": 0, "table": 0, "pending": 0}
+    for n in SURFACE:
+        for k, h in _coverage(n):
+            how = _how(k, h)
+            if how in counts:
+                counts[how] += 1
+    assert counts["contract"] > counts["pending"], counts
+
+
+# ----------------------------------------------------------------------------- bad calls of uncontracted names
+def _C():
+    from ldpnb.repro import claims
+
+    return claims
+
+
+def _est():
+    from ldpnb.stats import Estimate
+
+    return Estimate(1.0, 0.5, 1.5, method="t", n_runs=5)
+
+
+def _grid():
+    from ldpnb.data import Grid
+
+    return Grid(48.8, 48.9, 2.3, 2.4, 3, 3)
+
+
+def _reid():
+    return attacks.ReidIndex(np.array([[0, 1], [2, 0], [1, 1], [0, 0], [2, 1]]), ks=[3, 2])
+
+
+def _claim():
+    return _C().Claim("T1", "c", source="derived", kind="range", where="Sec. 1", lower=0.0, upper=1.0)
+
+
+CRIT = {"target": 1.0, "atol": 0.1}
+NUMS = {"ours": 1.05}
+_STATS = "owner: stats (repro/claims.py and stats/_estimate.py, not being edited)"
+_CORE = "owner: front-core (not being edited)"
+
+#: Names without a contract, outside the files being edited, tested here with bad calls:
+#: ``(name, argument the error must name, call, defect)``.  A defect (the function and the rule it breaks,
+#: with its owner) makes the case a strict xfail: found by the fuzz (tests/fuzz/RESULTS.md), kept for the
+#: owner to fix (the suite turns red when it is fixed, until the mark is removed).
+BODY_CHECKED: list[tuple[str, str, Any, str | None]] = [
+    ("ldpnb.repro.claims.evaluate", "kind", lambda: _C().evaluate("bogus", CRIT, NUMS), None),
+    ("ldpnb.repro.claims.evaluate", "atol", lambda: _C().evaluate("close", {"target": 1.0, "atol": math.inf}, NUMS),
+     None),
+    ("ldpnb.repro.claims.evaluate", "criterion", lambda: _C().evaluate("close", None, NUMS), None),
+    ("ldpnb.repro.claims.evaluate", "numbers", lambda: _C().evaluate("close", CRIT, None),
+     f"evaluate(numbers=None) ends in AttributeError 'NoneType' object has no attribute 'get' ({_STATS})"),
+    ("ldpnb.repro.claims.decide", "rtol", lambda: _C().decide("close", {"target": 1.0, "rtol": math.nan}, NUMS), None),
+    ("ldpnb.repro.claims.decide", "lower", lambda: _C().decide("range", {"lower": 2.0, "upper": 1.0}, NUMS), None),
+    ("ldpnb.repro.claims.row_status", "expect", lambda: _C().row_status("close", CRIT, NUMS, "bogus"), None),
+    ("ldpnb.repro.claims.falsify", "kind", lambda: _C().falsify("bogus", CRIT, NUMS, "pass"),
+     None),
+    ("ldpnb.repro.claims.power", "kind", lambda: _C().power("bogus", CRIT, NUMS, "pass"),
+     None),
+    ("ldpnb.repro.claims.runs_needed", "atol",
+     lambda: _C().runs_needed("close", {"target": 1.0, "atol": math.nan}, NUMS),
+     None),
+    ("ldpnb.repro.claims.original_statuses", "expect", lambda: _C().original_statuses([], NUMS, "bogus"),
+     None),
+    ("ldpnb.repro.claims.parse_relation", "relation", lambda: _C().parse_relation("a < < b"), None),
+    ("ldpnb.repro.claims.parse_relation", "relation", lambda: _C().parse_relation(3), None),
+    ("ldpnb.repro.claims.describe", "scale", lambda: _C().describe(_claim(), "huge"), None),
+    ("ldpnb.repro.claims.Claim.criterion", "scale", lambda: _claim().criterion("huge"), None),
+    ("ldpnb.repro.claims.Claim.full_criterion", "scale", lambda: _claim().full_criterion("huge"), None),
+    ("ldpnb.repro.claims.Printed", "where", lambda: _C().Printed(1.0, None), None),
+    ("ldpnb.repro.claims.Printed", "value", lambda: _C().Printed(math.nan, "Table 1"),
+     None),
+    ("ldpnb.repro.claims.verify_row", "row", lambda: _C().verify_row(None),
+     f"verify_row(None) ends in AttributeError 'NoneType' object has no attribute 'get' ({_STATS})"),
+    ("ldpnb.stats._estimate.Estimate", "low", lambda: __import__("ldpnb.stats", fromlist=["x"]).Estimate(
+        1.0, 2.0, 0.5, method="t", n_runs=5), None),
+    ("ldpnb.stats._estimate.Estimate", "level", lambda: __import__("ldpnb.stats", fromlist=["x"]).Estimate(
+        1.0, 0.5, 1.5, level=1.5, method="t", n_runs=5), None),
+    ("ldpnb.stats._estimate.Estimate", "value", lambda: __import__("ldpnb.stats", fromlist=["x"]).Estimate(
+        math.nan, 0.5, 1.5, method="t", n_runs=5),
+     f"Estimate(value=nan, low=0.5, high=1.5) is accepted: a NaN inside a finite interval ({_STATS})"),
+    ("ldpnb.stats._estimate.Estimate.from_dict", "level", lambda: __import__("ldpnb.stats", fromlist=["x"])
+     .Estimate.from_dict(dict(_est().to_dict(), level=7)), None),
+    ("ldpnb.stats._estimate.Estimate.text", "digits", lambda: _est().text(-3),
+     f"Estimate.text(digits=-3) ends in 'Format specifier missing precision', not naming digits ({_STATS})"),
+    ("ldpnb.data.grid.Grid.index", "row", lambda: _grid().index(5, 1), None),
+    ("ldpnb.data.grid.Grid.index", "row", lambda: _grid().index(math.nan, 1), None),
+    ("ldpnb.data.grid.Grid.histogram", "lon", lambda: _grid().histogram(np.array([48.85, 48.86]), np.array([2.35])),
+     None),
+    ("ldpnb.data.grid.Grid.histogram", "lat", lambda: _grid().histogram(np.array([math.nan]), np.array([2.35])),
+     None),
+    ("ldpnb.data.grid.Grid.row_col", "lon", lambda: _grid().row_col(np.array([48.85, 48.86]), np.array([2.35])),
+     None),
+    ("ldpnb.data.grid.Grid.cell_of", "lon", lambda: _grid().cell_of(np.array([48.85, 48.86]), np.array([2.35])),
+     None),
+    ("ldpnb.data.grid.Grid.to_image", "vec", lambda: _grid().to_image(np.ones(8)), None),
+    ("ldpnb.attacks.reidentification.ReidIndex.count", "T", lambda: _reid().count(99, np.array([[0, 1]])),
+     f"ReidIndex.count(T=99) on 2 attributes ignores the bits beyond them; T=0 ends in 'object of too small "
+     f"depth' ({_CORE})"),
+    ("ldpnb.attacks.reidentification.ReidIndex.count", "values", lambda: _reid().count(1, np.array([[-1, 0]])),
+     f"ReidIndex.count counts a profile with a negative code -1 (2 matches); a code past k_j ends in an "
+     f"IndexError ({_CORE})"),
+    ("ldpnb.attacks.reidentification.ReidIndex.count_columns", "columns",
+     lambda: _reid().count_columns(1, np.array([[5]]), None),
+     f"ReidIndex.count_columns with a code past k_j ends in a bare IndexError ({_CORE})"),
+]
+BODY_CHECKED_NAMES: set[str] = {q for q, *_ in BODY_CHECKED}
+
+
+@pytest.mark.parametrize("fn, name", [
+    pytest.param(fn, arg, id=f"{qual}:{arg}:{i}", marks=_xf(defect) if defect else ())
+    for i, (qual, arg, fn, defect) in enumerate(BODY_CHECKED)
+])
+def test_uncontracted_names_refuse_bad_calls(fn, name):
+    _check(fn, name)

@@ -238,3 +238,134 @@ def test_longest_chapters_start_first():
     previous = {"foundations": 12.6, "pie": 135.3, "lift": 415.8, "ibu": 740.2, "_total_execute": 9.0}
     assert build.longest_first(names, previous) == ["new", "ibu", "lift", "pie", "foundations"]
     assert build.longest_first(names, {}) == names
+
+
+# ------------------------------------------------------------------------------- the CLI with bad input
+
+@pytest.mark.parametrize("argv, option", [
+    (["execute", "--jobs", "0"], "--jobs"),
+    (["execute", "--jobs", "-3"], "--jobs"),
+    (["execute", "--jobs", "two"], "--jobs"),
+    (["all", "--jobs", "257"], "--jobs"),
+    (["chapter", "foundations", "--timeout", "0"], "--timeout"),
+    (["execute", "--timeout", "-1"], "--timeout"),
+    (["chapter", "foundations", "--scale", "huge"], "--scale"),
+    (["chapter"], "chapter"),
+    (["execute", "foundations"], "chapter"),
+    (["nosuchstep"], "step"),
+])
+def test_cli_refuses_bad_options_in_one_line(argv, option, capsys):
+    """Refused before anything runs (was: --jobs 0 / -3 and --timeout 0 ran serially / without a timeout),
+    with one line naming the option, not argparse's usage block."""
+    with pytest.raises(SystemExit) as info:
+        build.main(argv)
+    assert info.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and option in err and "error" in err, err
+
+
+@pytest.mark.parametrize("params, word", [
+    ({"SEED": "abc"}, "SEED"), ({"SEED": -1}, "SEED"), ({"SEED": 1.5}, "SEED"), ({"SEED": True}, "SEED"),
+    ({"SCALE": "huge"}, "SCALE"), ({"FOO": 1}, "FOO"),
+])
+def test_chapter_parameters_are_checked_before_any_kernel_starts(tmp_path, params, word):
+    _pair(tmp_path, "ch", '# %% tags=["parameters"]\nSCALE = "book"\nSEED = 1\n\n# %%\nx = 1\n')
+    assert build.chapter_parameters("ch", tmp_path) == {"SCALE": "book", "SEED": 1}
+    build.check_params(["ch"], {"SEED": 7, "SCALE": "smoke"}, tmp_path)
+    with pytest.raises(SystemExit) as info:
+        build.check_params(["ch"], params, tmp_path)
+    msg = str(info.value)
+    assert len(msg.splitlines()) == 1 and word in msg, msg
+
+
+@pytest.mark.parametrize("corrupt", [
+    lambda text: text[: len(text) // 3],          # truncated
+    lambda text: "this is not JSON",               # not JSON
+    lambda text: '{"metadata": {}, "nbformat": 4}',  # JSON without cells
+    lambda text: "\udcff",                         # not UTF-8 (written with surrogateescape)
+])
+def test_a_corrupted_notebook_is_named_in_one_line(tmp_path, corrupt):
+    """Was a bare 26-45-line nbformat traceback (NotJSONError, UnicodeDecodeError, ValidationError)
+    that did not say which file it read."""
+    _pair(tmp_path, "ch", '# %% tags=["parameters"]\nSCALE = "book"\n\n# %%\nx = 1\n')
+    nb = tmp_path / "ch.ipynb"
+    nb.write_text(corrupt(nb.read_text()), errors="surrogateescape")
+    for call in (lambda: build.pair_state("ch", tmp_path), lambda: build.ensure_pairs(["ch"], tmp_path),
+                 lambda: build.notebook_parameters(nb), lambda: build.read_notebook(nb)):
+        with pytest.raises(SystemExit) as info:
+            call()
+        msg = str(info.value)
+        assert len(msg.splitlines()) == 1 and "ch.ipynb" in msg and "not a readable notebook" in msg, msg
+
+
+def test_failure_summary_of_an_input_error_is_the_message_alone(tmp_path):
+    """An error raised by a contract (a bad SEED inside the chapter), a DataError or a failed row: the
+    message and where it happened, without the kernel's traceback (kept in the executed notebook)."""
+    (tmp_path / "ch.py").write_text("# %%\nrng = rng_for(SEED, 'x')\n")
+    tb = ["\x1b[0;31m----\x1b[0m", "Cell In[3], line 1", "----> 1 rng = rng_for(SEED, 'x')",
+          "File /x/ldpnb/contracts.py:919, in contract.<locals>.wrapper(*args, **kwargs)", "    919 ...",
+          "File /x/ldpnb/contracts.py:185, in Integer.check(self, value, name)", "--> 185 raise ...",
+          "TypeError: seed must be an integer in [0, inf], got 'abc' (str)"]
+    for ename, frames, short in [("TypeError", tb, True), ("DataError", tb[:3], True),
+                                 ("ReproductionFailure", tb[:3], True), ("ZeroDivisionError", tb[:3], False)]:
+        nb = nbformat.v4.new_notebook()
+        cell = nbformat.v4.new_code_cell("rng = rng_for(SEED, 'x')")
+        cell.outputs = [nbformat.v4.new_output("error", ename=ename, evalue="the message", traceback=frames)]
+        nb.cells = [cell]
+        nbformat.write(nb, tmp_path / "ch.ipynb")
+        msg = build.failure_summary("ch", tmp_path / "ch.ipynb", "", book=tmp_path)
+        assert msg.splitlines()[0] == f"{ename}: the message"
+        assert "ch.py line 2" in msg.splitlines()[1]
+        assert (len(msg.splitlines()) == 2) == short, msg
+
+
+_GOOD = '# %% tags=["parameters"]\nSCALE = "book"\nSEED = 1\n\n# %%\nx = 1\n'
+_BAD = ('# %% tags=["parameters"]\nSCALE = "book"\nSEED = 1\n\n# %%\nfrom ldpnb.repro import rng_for\n\n'
+        '# %%\nrng = rng_for(-SEED, "x")\n')
+
+
+def test_a_failed_run_writes_nothing_and_says_its_error_first(tmp_path, monkeypatch, capsys):
+    """A failed chapter leaves no executed notebook, timings or chapter folder of its run (was: a
+    ``chapter-timings.json`` and ``timings.json`` recording the failed run); its notebook goes to
+    ``_build/failed/<name>/``; the chapter's own message is the first line of the error, alone."""
+    book = tmp_path / "book"
+    book.mkdir()
+    _pair(book, "good", _GOOD)
+    _pair(book, "bad", _BAD)
+    out = tmp_path / "_build"
+    monkeypatch.setattr(build, "BOOK", book)
+    monkeypatch.setattr(build, "BUILD", out)
+    monkeypatch.setattr(build, "notebook_chapters", lambda: ["good", "bad"])
+
+    assert build.run_chapter("good", "smoke", {}, 600, False) == 0
+    good = out / "chapters" / "good"
+    assert sorted(p.name for p in good.iterdir()) == ["chapter-timings.json", "good.ipynb", "reproduction"]
+    capsys.readouterr()
+
+    assert build.run_chapter("bad", "smoke", {}, 600, False) == 1
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err[0].startswith("chapter 'bad' failed: ValueError: seed must be an integer in [0, inf], got -1")
+    assert "bad.py line 9" in err[1] and "_build/failed/bad/bad.ipynb" in err[1]
+    assert len(err) == 4, err  # the message, where, a blank line, the count of failed chapters
+    assert not (out / "chapters" / "bad").exists()
+    assert (out / "failed" / "bad" / "bad.ipynb").exists()
+    assert sorted(p.name for p in (out / "chapters").iterdir()) == ["good"]  # no scratch folder left
+
+    assert build.execute("smoke", 1, None, {}, 600) == 1
+    timings = __import__("json").loads((out / "timings.json").read_text())["smoke"]
+    assert "good" in timings and "bad" not in timings and "_total_execute" not in timings
+    assert sorted(p.name for p in (out / "executed" / "book").iterdir()) == ["good.ipynb"]
+    assert (out / "failed" / "bad" / "bad.ipynb").exists()
+
+
+@pytest.mark.parametrize("argv, option", [
+    (["--jobs", "0"], "--jobs"), (["--jobs", "-3"], "--jobs"), (["--timeout", "0"], "--timeout"),
+])
+def test_paperscale_cli_refuses_bad_options_in_one_line(argv, option, capsys):
+    from ldpnb.repro import paperscale
+
+    with pytest.raises(SystemExit) as info:
+        paperscale.main(argv)
+    assert info.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and option in err, err

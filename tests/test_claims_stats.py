@@ -121,6 +121,28 @@ def test_orders_with_a_tie_tolerance_over_numbers_and_estimates():
         decide("order", strict, {"values": {"RR": ex, "OLH": ey}, "differences": {"A - B": d}})
 
 
+def test_not_by_runs_replaces_the_run_count_of_an_undecided_row(tmp_path, monkeypatch):
+    why = "the error is set by the 579 users, all there are"
+    r = _report(tmp_path, monkeypatch,
+                Claim("G", "gap above 0", source="derived", kind="range", lower=0.0, one_sided=True,
+                      where="Sec. 5", not_by_runs=why),
+                Claim("H", "gap above 0 too", source="derived", kind="range", lower=0.0, one_sided=True,
+                      where="Sec. 5", not_by_runs=why))
+    r.range("G", Estimate(0.3, -0.1, 0.7, n_runs=40, method="t"))     # undecided
+    r.range("H", Estimate(0.3, 0.1, 0.5, n_runs=40, method="t"))      # holds: nothing to say
+    r.finalize()
+    rows = _rows(tmp_path)
+    g = rows["G"]
+    assert g["status"] == "undecided" and g["runs_to_decide"]["not_by_runs"] == why
+    assert g["runs_to_decide"]["runs"] == 72 and rows["H"]["runs_to_decide"] is None
+    assert "more runs would not decide it" in r.to_html() and "runs would decide (estimate)" not in r.to_html()
+    assert verify_row(g) == [] and verify_row(rows["H"]) == []
+    bad = {**g, "runs_to_decide": {**g["runs_to_decide"], "not_by_runs": " "}}
+    assert any("needs an undecided row and a reason" in p for p in verify_row(bad))
+    with pytest.raises(CriterionError, match="not_by_runs belongs to a statistical row"):
+        Claim("X", "x", source="derived", kind="holds", rule="a > 0", where="Sec. 5", not_by_runs=why)
+
+
 def test_report_records_estimates_undecided_and_runs_to_decide(tmp_path, monkeypatch):
     r = _report(tmp_path, monkeypatch,
                 Claim("T19M", "similar utility at the MLE", source="derived", kind="range", upper=1.5,

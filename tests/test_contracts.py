@@ -4,14 +4,17 @@ argument; every default meets its own rule; and every public function of a contr
 contract.
 """
 
+import functools
 import importlib
 import inspect
 import pkgutil
 import re
 import traceback
+from typing import Any, Callable
 
 import numpy as np
 import pytest
+from fuzz.surface import concrete_subclasses, public_surface
 
 import ldpnb
 from ldpnb import contracts as C
@@ -114,6 +117,24 @@ def _public(mod):
 
 MODULES = _modules()
 CONTRACTED_FUNCS = [(f"{m.__name__}.{n}", obj) for m in MODULES for n, obj in _public(m) if contract_of(obj)]
+SURFACE = public_surface()
+#: Contracted public methods (tests/fuzz/surface.py: the methods of every exported class and of its ldpnb
+#: bases), called on an instance of each exported concrete class that has them (or on the class for a static
+#: or class method).
+CONTRACTED_METHODS = [(n.qual, n) for n in SURFACE if n.kind == "method" and contract_of(n.obj)]
+
+#: Example instances of classes whose constructor's contract alone does not build one.
+EXAMPLES: dict[str, Callable[[], Any]] = {
+    # a watcher thread per instance: one, closed at exit
+    "ldpnb.repro.build.ProcessTree": lambda: _process_tree(),
+    # x must hold one location per user of pi: a rule between two arguments, checked in the body
+    "ldpnb.attacks.linkage.SingleLocationAttack": lambda: __import__("ldpnb.attacks", fromlist=["x"])
+    .SingleLocationAttack(__import__("scipy.sparse", fromlist=["x"]).csr_matrix([[0.5, 0.5], [1.0, 0.0]]), [0, 1]),
+    # dataclasses validated in __post_init__
+    "ldpnb.mechanisms._base.Guarantee": lambda: __import__("ldpnb.mechanisms", fromlist=["x"]).Guarantee("ldp", 1.0),
+    "ldpnb.papers.lift.experiments.Curve": lambda: __import__("ldpnb.papers.lift.experiments", fromlist=["x"])
+    .Curve("ALIP, SM", "sm"),
+}
 
 
 @pytest.mark.parametrize("mod", [m for m in MODULES if m.__name__ in CONTRACTED], ids=lambda m: m.__name__)
@@ -136,7 +157,7 @@ def _baseline(func):
     rules = contract_of(func)
     kwargs, args = {}, []
     for name, p in sig.parameters.items():
-        if name == "self" or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
+        if name in ("self", "cls") or p.kind in (p.VAR_POSITIONAL, p.VAR_KEYWORD):
             continue
         if name in rules:
             value = rules[name].valid()
@@ -161,6 +182,79 @@ def test_contract_refuses_invalid_values(func, pname, bad):
     assert frames[-1].filename.endswith("contracts.py"), (
         f"{func.__qualname__}({pname}={bad!r:.60}) was refused by the body, not by the contract: {info.value}")
     assert pname in str(info.value), f"the message does not name {pname!r}: {info.value}"
+
+
+def _process_tree():
+    import atexit
+
+    from ldpnb.repro.build import ProcessTree
+
+    tree = ProcessTree(interval=5.0)
+    atexit.register(tree.close)
+    return tree
+
+
+@functools.lru_cache(maxsize=None)
+def _instance(cls: type) -> Any:
+    """An instance of ``cls`` built from its constructor's contract (every rule's valid example), or from
+    :data:`EXAMPLES`; None when neither builds one."""
+    qual = f"{cls.__module__}.{cls.__qualname__}"
+    if qual in EXAMPLES:
+        return EXAMPLES[qual]()
+    if contract_of(cls) is None:
+        return None
+    try:
+        args, kwargs = _baseline(cls)
+        return cls(*args, **kwargs)
+    except (TypeError, ValueError, pytest.fail.Exception):
+        return None
+
+
+def _bound(name) -> Callable:
+    """The method of ``name`` ready to call: on the class for a static or class method, else on an
+    instance of the first exported concrete class that inherits it and can be built."""
+    raw = inspect.getattr_static(name.owner_class, name.method)
+    if isinstance(raw, (staticmethod, classmethod)):
+        return getattr(name.owner_class, name.method)
+    for cls in concrete_subclasses(name.owner_class, SURFACE):
+        if getattr(cls, name.method, None) is None or inspect.getattr_static(cls, name.method) is not raw:
+            continue  # overridden: the override is a public name of its own
+        inst = _instance(cls)
+        if inst is not None:
+            return getattr(inst, name.method)
+    pytest.fail(f"{name.qual}: no exported concrete class with this method can be built from its contract; "
+                "add an example instance to EXAMPLES")
+
+
+def _method_cases():
+    for qual, name in CONTRACTED_METHODS:
+        for pname, rule in contract_of(name.obj).items():
+            for i, bad in enumerate(rule.invalid()):
+                yield pytest.param(name, pname, bad, id=f"{qual}:{pname}:{i}")
+
+
+@pytest.mark.parametrize("name, pname, bad", list(_method_cases()))
+def test_contracted_methods_refuse_invalid_values(name, pname, bad):
+    method = _bound(name)
+    args, kwargs = _baseline(name.obj)
+    kwargs[pname] = bad
+    with pytest.raises((TypeError, ValueError)) as info:
+        method(*args, **kwargs)
+    frames = traceback.extract_tb(info.tb)
+    assert frames[-1].filename.endswith("contracts.py"), (
+        f"{name.qual}({pname}={bad!r:.60}) was refused by the body, not by the contract: {info.value}")
+    assert pname in str(info.value), f"the message does not name {pname!r}: {info.value}"
+
+
+@pytest.mark.parametrize("qual, name", CONTRACTED_METHODS, ids=[q for q, _ in CONTRACTED_METHODS])
+def test_contracted_methods_accept_their_valid_examples_at_the_contract(qual, name):
+    """The baseline call of the generated test passes the contract (else every bad value would be refused
+    for the wrong reason): the contract converts each valid example without error."""
+    args, kwargs = _baseline(name.obj)
+    for pname, rule in contract_of(name.obj).items():
+        if pname in kwargs:
+            rule.check(kwargs[pname], pname)
+    assert callable(_bound(name))
 
 
 @pytest.mark.parametrize("qual, func", CONTRACTED_FUNCS, ids=[q for q, _ in CONTRACTED_FUNCS])

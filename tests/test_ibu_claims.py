@@ -159,21 +159,6 @@ def test_rappor_trials_runs_and_inv_n_uniform_fallback():
     np.testing.assert_allclose(it.clip_normalize(np.array([-0.1, -0.2, 0.0])), np.full(3, 1 / 3))
 
 
-def test_build_channel_kinds():
-    for kind in ("geometric", "laplace", "exponential", "krr"):
-        M = it_ibu.build_channel(kind, 0.5, k=12)
-        assert M.shape == (12, 12)
-        np.testing.assert_allclose(M.sum(1), 1, atol=1e-12)
-    D = lgrid.lattice_distance_matrix(3, 4, 0.5)
-    for kind in ("geometric", "laplace", "krr"):
-        assert it_ibu.build_channel(kind, 1.0, rows=3, cols=4, cell_size=0.5).shape == (12, 12)
-    assert it_ibu.build_channel("exponential", 1.0, rows=3, cols=4, distance=D).shape == (12, 12)
-    with pytest.raises(ValueError):
-        it_ibu.build_channel("nope", 1.0, k=3)
-    with pytest.raises(ValueError, match="either k"):
-        it_ibu.build_channel("geometric", 1.0, k=3, rows=2, cols=2)
-
-
 # ------------------------------------------------------------------------------------ T14, T19 (slow)
 
 

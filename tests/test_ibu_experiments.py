@@ -187,15 +187,6 @@ def test_threshold_sweep_continues_the_same_run():
         ibu.threshold_sweep(M, C, np.array([1e-7, 1e-5]))
 
 
-def test_panel_tasks_feed_the_sweep_tasks():
-    tasks = ibu.panel_tasks("krr", [1.0, 2.0], N=np.arange(1, 6) * 10, k=5, reps=2, tol=1e-8, max_iter=100)
-    assert [t["eps"] for t in tasks] == [1.0, 2.0] and tasks[0]["kind"] == "krr"
-    out = ibu.trial_task(tasks[0], rng=0)
-    assert out["eps"] == 1.0 and out["IBU"].shape == (2,)
-    rtasks = ibu.panel_tasks("rappor", [1.0], theta=np.full(4, 0.25), n=500, reps=2, tol=1e-8, max_iter=100)
-    assert "kind" not in rtasks[0] and ibu.rappor_task(rtasks[0], rng=0)["eps"] == 1.0
-
-
 # ----------------------------------------------------------------------------------------- theory
 @settings(max_examples=40, deadline=None)
 @given(k=st.integers(2, 40), eps=st.floats(0.01, 2.0), seed=st.integers(0, 2**31 - 1))

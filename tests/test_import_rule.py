@@ -30,6 +30,7 @@ FILES = sorted(PKG.rglob("*.py"))
 #: The floors of the core, lowest first.  A module's floor is that of its longest listed prefix.
 FLOORS: dict[str, int] = {
     "ldpnb._random": 0,                  # check_random_state: imports nothing of ldpnb
+    "ldpnb._optional": 0,                # import_optional: an optional dependency named with its extra
     "ldpnb.contracts": 1,                # the validation vocabulary
     "ldpnb.utils": 2,                    # conveniences that check a value in a function's body
     "ldpnb.stats": 2,                    # estimates with their uncertainty (numpy, scipy, contracts)

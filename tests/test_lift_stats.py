@@ -182,3 +182,38 @@ def test_the_decision_log_covers_every_changed_row():
     row = report.rows["F1.joint"]
     assert "criterion changed" in row["flags"] and row["changes"][0]["status"].startswith("not evaluable")
     assert exact(1.0).exact  # the exact rows keep exact numbers
+
+
+def test_f2_inst_is_an_exact_count_that_can_pass():
+    """The re-audit: F2.inst was a range with upper end 0 on a Wilson interval, which no count of
+    violations could pass (0 of 1000 still has an upper end of 0.0066). Now an exact count."""
+    c = CLAIMS["F2.inst"]
+    assert c.kind == "holds" and c.changes[-1].was["kind"] == "range"
+    report = Report("lift", CLAIMS, "book")
+    report.holds("F2.inst", violations=0, instances=5000)
+    assert report.rows["F2.inst"]["status"] == "fail"  # a declared divergence that does not show
+    report = Report("lift", CLAIMS, "book")
+    report.holds("F2.inst", violations=3, instances=5000)
+    assert report.rows["F2.inst"]["status"] == "diverges"
+
+
+def test_the_size_changes_are_on_the_decision_log():
+    for cid in ("F5.leak", "VI-B.size", "F8.ord", "F8.leak", "F6.ord", "F6.leak", "F6.hl", "F6.run", "V.scale"):
+        assert any(ch.commit == "0664331" for ch in CLAIMS[cid].changes), cid
+
+
+def test_order_estimate_names_the_lowest_point():
+    df = _frame([0.05, 0.02, 0.0004, 0.03, 0.01], [0.01, 0.01, 0.01, 0.02, 0.01])
+    _, info = ex.order_estimate(df, [([("hi", "lo")], 0.001, True)])
+    assert info["lowest"] == ("hi - lo", 3.0)
+
+
+def test_v_a_srr_grades_cpu_time_against_the_largest_block():
+    rng = np.random.default_rng(3)
+    rows = [{"largest_block": k, "time": 1e-3 * 2.0 ** k * rng.lognormal(0, 0.1), "n_vertices": 4.0 * k}
+            for k in (2, 3, 4) for _ in range(30)]
+    srr = pd.DataFrame(rows)
+    vas = {k: d.time.to_numpy() for k, d in srr.groupby("largest_block")}
+    est = ex.trend_estimate([vas[k] for k in sorted(vas)], rng=1)
+    assert np.log10(2.0) - 0.1 < est.value[0] < np.log10(2.0) + 0.1
+    assert CLAIMS["V-A.srr"].volatile and CLAIMS["V-A.srr"].changes[-1].was == {"kind": "range", "lower": [-0.05, 0.05]}

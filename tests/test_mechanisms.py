@@ -1002,3 +1002,21 @@ def test_property_planar_channels(rows, cols, eps, h):
     if rows >= 3 and cols >= 3:  # an interior cell makes the bound tight
         assert g_eps == pytest.approx(eps, rel=1e-10)
     assert M_channels.geo_ind_epsilon(L, D) <= eps * (1 + 1e-12)
+
+
+def test_local_hashing_blocks_give_the_unblocked_values(monkeypatch):
+    """lh_perturb and lh_support_counts work in blocks of users (issue #41, memory): the same reports
+    and counts as one block, across block boundaries (a block of 7 users against one of all)."""
+    from ldpnb.mechanisms import hashing
+
+    x = np.random.default_rng(3).integers(0, 12, 50)
+    seeds, y = hashing.lh_perturb(x, 12, 1.5, rng=11)
+    direct = hashing.lh_hash(seeds, x, 5)
+    counts = hashing.lh_support_counts(seeds, y, 12, 5)
+    monkeypatch.setattr(hashing, "_CHUNK", 7)
+    seeds7, y7 = hashing.lh_perturb(x, 12, 1.5, rng=11)
+    assert np.array_equal(seeds7, seeds) and np.array_equal(y7, y)
+    assert np.array_equal(hashing._hash_chunked(seeds, x, 5), direct)
+    assert np.array_equal(hashing.lh_support_counts(seeds, y, 12, 5), counts)
+    every = (hashing.lh_hash(seeds[:, None, :], np.arange(12), 5) == y[:, None]).sum(axis=0)
+    assert np.array_equal(counts, every)

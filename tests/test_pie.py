@@ -570,3 +570,22 @@ def test_every_size_of_the_chapter_meets_its_contract(scale):
         contract_of(func)[name].check(value, name)
     assert all(2 <= r <= pid_pie._MAX_SUBSETS for r in z["conv_reps"])
     assert all(n * r <= th.MAX_GAUSS_WORK for n, r in z["gauss"].items())
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_rh_partial_knowledge_coincidences_are_nested(seed):
+    """Fig. 6, RH, offset scores (row F6b): with the training = the first m items of X (distinct items, as
+    the likes of a rating history), every impostor pair that hits the genuine atom at m + 1 hits it at m,
+    so c_m is non-increasing and the PSE log2(M/c_m) cannot fall: the row's steps cannot fail."""
+    rng = np.random.default_rng(seed)
+    k = 7
+    X = [rng.permutation(k)[: rng.integers(5, 8)] for _ in range(80)]
+    hits, counts = [], []
+    for m in range(1, 6):
+        r = pid_pie.pse_experiment([s[:m] for s in X], X, k, scoring="offset")
+        a = pid_pie.atom_coincidences(r["genuine"], r["impostor"])
+        assert a["atoms"] == 1
+        hits.append(np.isin(np.round(r["impostor"], 9), np.unique(np.round(r["genuine"], 9))))
+        counts.append(a["c"])
+    assert all(np.all(hits[i + 1] <= hits[i]) for i in range(4))          # nested hit sets
+    assert np.all(np.diff(counts) <= 0) and counts[0] > counts[-1] > 0

@@ -8,11 +8,10 @@ the coincidences of a user with the others are dependent, as in the RH curve of 
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 
+from ldpnb import stats
 from ldpnb.measures.pse import frr_at_far, kl_mixed_1d
 from ldpnb.papers.pie import identification as ident
 from ldpnb.stats import Estimate, exact, from_se
@@ -143,40 +142,24 @@ def test_frr_contrast_is_the_paired_difference():
 
 def test_half_sample_estimate_uses_t_and_bonferroni():
     subs = np.array([[1.0, 2.0], [1.2, 2.4], [0.8, 1.6], [1.1, 2.2]])
-    e = ident.half_sample_estimate([1.0, 2.0], subs, 100)
+    e = stats.half_sample_estimate([1.0, 2.0], subs, 100)
     assert np.allclose(e.se, subs.std(axis=0, ddof=1))
-    from scipy import stats
+    from scipy import stats as st
 
-    q = stats.t.ppf(0.975, 3)
+    q = st.t.ppf(0.975, 3)
     assert np.allclose(e.high - e.value, q * e.se)
-    joint = ident.half_sample_estimate([1.0, 2.0], subs, 100, simultaneous=True)
+    joint = stats.half_sample_estimate([1.0, 2.0], subs, 100, simultaneous=True)
     assert np.all(joint.high > e.high) and joint.simultaneous
     with pytest.raises(ValueError, match="one column per value"):
-        ident.half_sample_estimate([1.0], subs, 100)
-
-
-def test_subset_mean_estimate_adds_the_samples_own_error():
-    v = np.array([[1.0], [1.2], [0.8], [1.0]])
-    e = ident.subset_mean_estimate(v, 50, 200)
-    s = v.std(ddof=1)
-    assert float(e.se[0]) == pytest.approx(s * math.sqrt((50 / 200) / (1 - 50 / 200) + 1 / 4))
-    with pytest.raises(ValueError, match="below n_total"):
-        ident.subset_mean_estimate(v, 200, 200)
-
-
-def test_rounds_estimate_centres_on_the_pooled_value():
-    e = ident.rounds_estimate([1.1, 2.0], [[1.0, 1.0, 1.0], [1.9, 2.1, 2.0]])
-    assert e.value.tolist() == [1.1, 2.0] and e.se[0] == 0.0 and e.se[1] == pytest.approx(0.1 / math.sqrt(3))
-    with pytest.raises(ValueError, match="one row per cell"):
-        ident.rounds_estimate([1.0], [[1.0, 2.0], [3.0, 4.0]])
+        stats.half_sample_estimate([1.0], subs, 100)
 
 
 def test_join_estimates_checks_bonferroni():
     a = Estimate([1.0, 2.0], [0.8, 1.7], [1.2, 2.3], level=0.975, method="t", n_runs=9, simultaneous=True)
-    j = ident.join_estimates([a, a])
+    j = stats.join_estimates([a, a])
     assert j.shape == (4,) and j.level == 0.95 and j.simultaneous
-    assert ident.join_estimates([exact([3.0]), from_se([1.0], [0.1], simultaneous=True)]).shape == (2,)
+    assert stats.join_estimates([exact([3.0]), from_se([1.0], [0.1], simultaneous=True)]).shape == (2,)
     with pytest.raises(ValueError, match="Bonferroni"):
-        ident.join_estimates([from_se([1.0], [0.1]), from_se([1.0], [0.1])])   # 0.05 + 0.05 > 0.05
+        stats.join_estimates([from_se([1.0], [0.1]), from_se([1.0], [0.1])])   # 0.05 + 0.05 > 0.05
     with pytest.raises(ValueError, match="Bonferroni"):
-        ident.join_estimates([Estimate([1.0, 2.0], [0.8, 1.7], [1.2, 2.3], level=0.99, method="t", n_runs=9)])
+        stats.join_estimates([Estimate([1.0, 2.0], [0.8, 1.7], [1.2, 2.3], level=0.99, method="t", n_runs=9)])

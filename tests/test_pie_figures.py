@@ -11,6 +11,7 @@ import pytest
 
 matplotlib.use("Agg")
 
+from ldpnb import stats  # noqa: E402
 from ldpnb.papers.pie import CLAIMS, ERRATA, figures  # noqa: E402
 from ldpnb.papers.pie import identification as ident  # noqa: E402
 from ldpnb.repro.claims import falsify, row_status  # noqa: E402
@@ -60,7 +61,10 @@ def test_diverging_rows_have_falsifiable_criteria():
                                  [250.0, 7.7, 1.8, 1.0, 70.0, 9.0, 1.9, 1.0],
                                  [250.0, 7.7, 1.8, 1.0, 90.0, 11.0, 2.3, 1.0], method="t", n_runs=64,
                                  simultaneous=True)},
-        "F6-sel": {"qualifying": [8, 8], "used": [575, 579]},
+        # the book-scale RH raw curve of the third re-audit: flat, its rise interval below half a bit
+        "F6b-raw": {"ours": Estimate([5.079, -0.19, -0.12, 0.065, -0.056], [4.713, -0.538, -0.492, -0.268, -0.473],
+                                     [5.551, 0.111, 0.153, 0.375, 0.261], method="bootstrap-bca", n_runs=2000,
+                                     simultaneous=True)},
     }
     for rid, nums in measured.items():
         s = CLAIMS[rid]
@@ -70,12 +74,26 @@ def test_diverging_rows_have_falsifiable_criteria():
 
 
 def test_f11_feasibility_reads_one_run():
-    """The printed pair is compared with one run's spread: 2.8 SD passes, 3.5 SD would not."""
+    """The printed pair is compared with one run's exact law: a tail probability of 6e-3 passes (possible,
+    improbable), 5e-4 would not; the decision log keeps the earlier z <= 3 rule."""
     s = CLAIMS["F11-feas"]
     crit = s.full_criterion("book")
-    nums = {"max_r10": [0.977, 0.611], "sd_r10": [0.0263, 0.0511], "z": [2.77, 8.59]}
+    nums = {"max_r10": [0.977, 0.611], "sd_r10": [0.0263, 0.0511], "z": [2.77, 8.59],
+            "p_low": [6.36e-3, 2.0e-8], "p_high": [6.37e-3, 2.1e-8]}
     assert row_status(s.kind, crit, nums, s.expect) == "pass"
-    assert row_status(s.kind, crit, {**nums, "z": [3.5, 8.59]}, s.expect) == "fail"
+    assert row_status(s.kind, crit, {**nums, "p_low": [5e-4, 2.0e-8]}, s.expect) == "fail"
+    assert [c.was["rule"] for c in s.changes][-1] == "z[0] <= 3"
+
+
+def test_rows_that_are_not_paper_claims():
+    """F6b cannot fall by construction (an invariant), F6-sel states a limit of the public data (derived,
+    passing on the public files' 8 and 8 qualifying users), and the undecided LT rows of Fig. 6 and
+    F5-LTvsRH say that more runs would not decide them."""
+    assert CLAIMS["F6b"].source == "invariant" and CLAIMS["F6-sel"].source == "derived"
+    s = CLAIMS["F6-sel"]
+    assert row_status(s.kind, s.full_criterion("book"), {"qualifying": [8, 8], "used": [575, 579]}, s.expect) == "pass"
+    assert all(CLAIMS[i].not_by_runs for i in ("F6a", "F6a-raw", "F5-LTvsRH"))
+    assert not CLAIMS["F6b-raw"].not_by_runs
 
 
 def _lines(ax):
@@ -218,7 +236,7 @@ def test_pse_sub_are_half_subset_estimates():
     same = ident.pse_experiment(tr.X, tr.X, tr.k, se_reps=4, subsets=9)
     assert np.array_equal(same["pse_sub"], r["pse_sub"])
     # paired differences on common halves: the difference of a quantity with itself has no spread
-    e = ident.half_sample_estimate([0.0], (r["pse_sub"] - same["pse_sub"])[:, None], 40)
+    e = stats.half_sample_estimate([0.0], (r["pse_sub"] - same["pse_sub"])[:, None], 40)
     assert float(e.se[0]) == 0.0 and e.method == "delete-d-jackknife"
 
 

@@ -278,3 +278,15 @@ def test_loss_formulas_are_finite_at_large_eps(eps):
     # and agree with the textbook forms where those are finite
     e = math.expm1(3.0)
     assert U.rr_variance(0.3, 100, 4, 3.0) == pytest.approx((4 + e - 1) / (100 * e**2) + 0.3 * 2 / (100 * e))
+
+
+def test_mean_relative_error_tail_brackets_the_exact_probability():
+    """Two symbols, enumerated exactly (every pair of support counts) against the FFT convolution on a
+    grid: the exact tail lies in the bracket, which is narrow."""
+    from ldpnb.papers.pie.utility import _relative_error_law, mean_relative_error_tail
+    n, k, eps, counts = 3000, 40, 2.0, [60, 90]
+    (fa, ra), (fb, rb) = (_relative_error_law(c, n, k, eps, "binomial", 0.05) for c in counts)
+    for thr in (0.2, 0.5, 1.0):
+        exact = float(np.sum(np.outer(fa, fb)[(ra[:, None] + rb[None, :]) / 2 >= thr]))
+        lo, hi = mean_relative_error_tail(counts, n, k, eps, thr, step=1e-4)
+        assert lo - 1e-12 <= exact <= hi + 1e-12 and hi - lo < 0.02, (thr, lo, exact, hi)

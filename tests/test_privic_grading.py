@@ -103,6 +103,72 @@ def test_f10_and_tradeoff_estimates():
     np.testing.assert_allclose(np.asarray(tr.value)[:28], -0.01, atol=1e-3)
 
 
+def test_privacy_steps_are_the_mi_column():
+    rng = np.random.default_rng(3)
+    f = _rounds("sf", (1.0, 0.5), 6, rng)
+    f["mi"] = 1.4 + 0.002 * f["row"] + rng.normal(0, 1e-5, len(f))     # rising by 0.002 per cycle
+    e = gr.tradeoff_estimate(f, column="mi", ends=False)
+    assert e.shape == (2 * 7,) and e.simultaneous
+    np.testing.assert_allclose(np.asarray(e.value), 0.002, atol=1e-4)
+    rep = Report("privic", CLAIMS, scale="book")
+    rep.range("S6-privacy-sf", e)
+    assert rep.rows["S6-privacy-sf"]["status"] == "pass"      # below the 0.005 tie
+    f["mi"] = 1.4 + 0.02 * f["row"] + rng.normal(0, 1e-5, len(f))
+    rep.range("S6-privacy-paris", gr.tradeoff_estimate(_paris_mi(rng), column="mi", ends=False))
+    assert rep.rows["S6-privacy-paris"]["status"] == "diverges"
+
+
+def _paris_mi(rng):
+    f = _rounds("paris", (1.0, 0.5), 6, rng)
+    f["mi"] = 1.4 + 0.008 * f["row"] + rng.normal(0, 1e-5, len(f))
+    return f
+
+
+def _long(city, rounds, rng, ibu=50.0, truth=(50.0, 5.0), theta_end=0.10, mle_end=0.04):
+    N = PROTOCOL[city]["n_rows"] - 1
+    traj = pd.DataFrame([(r, row, 0.3 - 0.1 * min(row, N + 1) / (N + 1) - (row > N + 1) * 0.01
+                          + rng.normal(0, 1e-3)) for r in range(rounds) for row in range(1, 3 * N + 2)],
+                        columns=["round", "row", "emd"])
+    traj.loc[traj.row == 3 * N + 1, "emd"] = theta_end + rng.normal(0, 1e-3, rounds)
+    summ = pd.DataFrame({"round": range(rounds), "emd_mle_N": 0.06 + rng.normal(0, 1e-3, rounds),
+                         "emd_mle_end": mle_end + rng.normal(0, 1e-3, rounds),
+                         "ibu_gap": [ibu + rng.normal(0, 3, N) for _ in range(rounds)],
+                         "truth_gap": [rng.normal(*truth, N) for _ in range(rounds)]})
+    return traj, summ
+
+
+def test_long_run_estimates():
+    rng = np.random.default_rng(5)
+    out = gr.long_run_estimates(_long("paris", 20, rng), "paris", seed=1, n_boot=1000)
+    assert {f"{i}-paris" for i in ("S6-true", "S6-settled", "S6-true-mle", "F10-limit", "S6-IBU-conv")} == set(out)
+    conv = out["S6-IBU-conv-paris"]
+    assert conv.shape == (14,) and conv.method == "bootstrap-bca" and conv.simultaneous
+    assert 0.75 < float(np.mean(conv.value)) < 0.95        # 50 against a 95 % quantile near 58
+    assert out["S6-true-paris"].value == pytest.approx(0.10 / 0.04, rel=0.05)
+    # the same seed gives the same interval; San Francisco's few rounds give mean gaps (Wilks)
+    again = gr.long_run_estimates(_long("paris", 20, np.random.default_rng(5)), "paris", seed=1, n_boot=1000)
+    np.testing.assert_array_equal(again["S6-IBU-conv-paris"].low, conv.low)
+    sf = gr.long_run_estimates(_long("sf", 3, rng, ibu=500.0), "sf")["S6-IBU-conv-sf"]
+    assert sf.shape == (7,) and np.all(np.asarray(sf.value) > 400)
+    rep = Report("privic", CLAIMS, scale="book")
+    rep.record(out)
+    assert rep.rows["S6-true-paris"]["status"] == "diverges"
+    far = gr.long_run_estimates(_long("paris", 20, rng, ibu=120.0), "paris", seed=1, n_boot=1000)
+    rep = Report("privic", CLAIMS, scale="book")
+    rep.record({"S6-IBU-conv-paris": far["S6-IBU-conv-paris"]})
+    assert rep.rows["S6-IBU-conv-paris"]["status"] == "fail"
+
+
+def test_outside_share():
+    f = pd.DataFrame({"protocol": "A11", "city": "paris", "beta": 1.0,
+                      "gap_lo_combination": np.r_[np.full(13, 80.0), np.full(87, 50.0)],
+                      "gap_hi_combination": np.r_[np.full(13, 80.2), np.full(87, 50.2)]})
+    regions = pd.DataFrame({"region": [70.0]}, index=pd.MultiIndex.from_tuples([("A11", "paris", 1.0)],
+                                                                                names=["protocol", "city", "beta"]))
+    e = gr.outside_share(f, regions)
+    assert e.value == pytest.approx(0.13) and e.low < 0.13 < e.high
+
+
 def test_spread_estimate_is_about_one():
     e = gr.spread_estimate(rng=0, n_boot=1000)
     assert e.n_runs == 42 and 0.7 < e.value < 1.3 and e.method == "bootstrap-bca"

@@ -1,18 +1,15 @@
-"""The risks chapter's SCALE=paper path, executed end to end at a tiny size (a few hundred users, three
-trees, one ε) so that the recorded paper-scale run cannot crash hours in: the full XGBoost grid
-on ACS and NK/PK on Adult and Nursery (:func:`ldpnb.papers.risks.runs.paper_xgb_rows`) fill the five
-paper-scale rows, and the paper-scale grids of :func:`ldpnb.papers.risks.runs.sizes` are well formed."""
-
-import functools
+"""The risks chapter's SCALE=paper path, executed end to end without hours of fits: the rows graded on the
+paper's attacker (:mod:`ldpnb.papers.risks.grading`) are filled from XGBoost results shaped as the paper-scale
+plan's (:func:`ldpnb.papers.risks.runs.xgb_plan`), including the rows that only the larger grid can grade, and
+the paper-scale grids of :func:`ldpnb.papers.risks.runs.sizes` are well formed."""
 
 import numpy as np
 import pytest
 
-from ldpnb.papers.risks import CLAIMS, experiments as ex, runs
+from ldpnb.papers.risks import CLAIMS, grading, runs, xgb
 from ldpnb.repro import Report
-from ldpnb.repro.seeds import rng_for
 
-PAPER_ROWS = ("H5-s", "H5-hm", "H5-nk", "T17-Adult", "T17-Nursery")
+GRID_ROWS = ("H5-s", "H5-hm", "H5-nk", "H6-sens", "T17-Adult", "T17-Nursery", "H6-sens-npk", "E2-3x", "E2-DIR")
 
 
 def _toy(seed: int, ks: list[int], n: int = 300) -> tuple[np.ndarray, np.ndarray]:
@@ -21,45 +18,61 @@ def _toy(seed: int, ks: list[int], n: int = 300) -> tuple[np.ndarray, np.ndarray
     return X, np.array(ks)
 
 
-def test_paper_xgb_rows_end_to_end(monkeypatch):
-    pytest.importorskip("xgboost")
-    monkeypatch.setattr(runs, "aif_xgb_experiment",
-                        functools.partial(ex.aif_xgb_experiment, n_estimators=3))
-    size = runs.sizes("paper")
-    data = {"ACS": (*_toy(1, [4, 3, 5, 2]), size["pk"]), "Adult": (*_toy(2, [3, 4, 2]), size["pk"][::2]),
-            "Nursery": (*_toy(3, [3, 3, 3]), size["pk"][::2])}
-    eps = [4.0]
-    aif = {name: ex.aif_experiment(X, K, eps, runs.VARIANTS, runs=1, pk_fractions=pk,
-                                   rng=rng_for(7, f"aif-{name}"))
-           for name, (X, K, pk) in data.items()}
-    report = Report("multidim_risks", CLAIMS, scale="paper", seed=7)
-    X, K, _ = data["ACS"]
-    xgb_acs = runs.xgb_by_variant(X, K, eps, runs.VARIANTS, runs.xgb_models(size["xgb_grid"]), seed=7, name="acs")
-    assert len(xgb_acs) == len(runs.LABELS) * len(runs.XGB_ALL)
-    other = {name: runs.xgb_by_variant(X, K, eps, runs.VARIANTS, runs.xgb_models(()), seed=7, name=name)
-             for name, (X, K, _) in data.items() if name != "ACS"}
-    runs.paper_xgb_rows(report, xgb_acs, other, aif, [0])
-    for v in [xgb_acs, *other.values()]:
-        assert all(a["acc"].shape == (1, 1) and 0 <= a["acc"][0, 0] <= 100 for a in v.values())
-    for cid in PAPER_ROWS:  # recorded at paper scale with numbers (at this toy size any outcome is possible)
-        row = report.rows[cid]
-        assert row["scale"] == "paper" and row["status"] != "not-evaluated" and row["ours"] is not None, row
+def _fake_results(scale: str, seed: int = 3):
+    """Per-fit results of the scale's whole XGBoost plan, drawn at random (no fit): the shapes of the real run."""
+    plan = runs.xgb_plan(runs.sizes(scale), list(runs.sizes(scale)["xgb"]), seed=1)
+    rng = np.random.default_rng(seed)
+    res = [{"acc": float(a), "oracle": float(a + 2), "cpu": 0.1} for a in rng.uniform(5, 30, len(plan))]
+    return xgb.collect(plan, res)
+
+
+def _fake_bayes(labels, eps, models=("NK", "oracle")):
+    rng = np.random.default_rng(0)
+    return {(lab, m): rng.uniform(10, 30, (1, len(eps))) for lab in labels for m in models}
+
+
+@pytest.mark.parametrize("scale", ["book", "paper"])
+def test_grading_fills_every_xgboost_row_at_book_and_paper_scale(scale):
+    cells = _fake_results(scale)
+    xv = {name: runs.xgb_view(cells, name) for name in ("ACS", "Adult", "Nursery")}
+    xr = {k: runs.xgb_view(cells, "ACS", k) for k in ("correct", "dir", "zipf", "exp")}
+    eps = runs.sizes(scale)["aif_eps"]
+    bayes = {name: _fake_bayes(runs.LABELS, eps) for name in xv}
+    report = Report("multidim_risks", CLAIMS, scale=scale, seed=7)
+    grading.aif_rows(report, xv, bayes, scale)
+    grading.rfd_rows(report, xv["ACS"], xr["correct"], {k: xr[k] for k in ("dir", "zipf", "exp")})
+    for cid in GRID_ROWS:
+        if scale in CLAIMS[cid].scales:
+            row = report.rows[cid]
+            assert row["scale"] == scale and row["status"] != "not-evaluated" and row["ours"] is not None, row
+    assert ("H6-sens" in report.rows) == (scale == "paper")
+    assert report.rows["T17"]["ours"] == pytest.approx(-2.0)  # the fake oracle is 2 points above every fit
+
+
+def test_paper_plan_is_a_subset_of_the_protocol_with_the_same_names():
+    from ldpnb.papers.risks import protocol
+
+    full = {(f.data, f.setting, f.variant, f.eps, f.run, f.model) for f in protocol.protocol_plan(seed=1)}
+    for scale in ("smoke", "book", "paper"):
+        plan = runs.xgb_plan(runs.sizes(scale), list(runs.sizes(scale)["xgb"]), seed=1)
+        keys = [(f.data, f.setting, f.variant, f.eps, f.run, f.model) for f in plan]
+        assert len(set(keys)) == len(keys) and set(keys) <= full
 
 
 def test_paper_sizes_cover_the_paper_grids():
     s = runs.sizes("paper")
     assert s["rid_eps"] == list(range(1, 11)) and s["rid_runs"] == 20
     assert all(v == 20 for v in s["head_runs"].values())
-    assert len(s["pie_betas"]) == 10 and s["xgb_eps"] == list(range(1, 11))
+    assert len(s["pie_betas"]) == 10 and s["xgb"]["fig3"][3] == list(range(1, 11))
     assert set(s) == set(runs.sizes("book")) == set(runs.sizes("smoke"))
 
 
 def test_paper_grids_through_the_chapter_index_expressions():
-    """The chapter's lookups of one grid in another (XGBoost ε in the AIF grid, Fig. 4 ε in the RID grid,
-    RS+RFD ε in the AIF grid) hold for the paper's grids as for the book's."""
+    """The chapter's lookups of one grid in another (XGBoost ε in the AIF and RS+RFD grids, Fig. 4 ε in the
+    RID grid, RS+RFD ε in the AIF grid) hold for the paper's grids as for the book's."""
     for scale in ("book", "paper"):
         s = runs.sizes(scale)
-        assert all(e in s["aif_eps"] for e in s["xgb_eps"])
+        assert all(e in s["aif_eps"] and e in s["rfd_eps"] for b in s["xgb"].values() for e in b[3])
         assert [e for e in s["fig4_eps"] if e in s["rid_eps"] and e >= 4]
         assert [e for e in s["rfd_eps"] if e in s["aif_eps"] and e >= 2]
         assert s["max_users"] is None
@@ -112,24 +125,26 @@ def test_rid_protocols_share_designs_and_streams_in_every_run():
 
 @pytest.mark.parametrize("scale", ["smoke", "book", "paper"])
 def test_size_glues_cover_the_chapter_captions(scale):
-    """Every run count or grid quoted by a caption of the chapter ({glue:text}`risks-...`) that is not glued
-    by a figure cell comes from :func:`runs.size_glues`, and states the scale's sizes."""
+    """Every run count or grid quoted by a caption of the chapter ({glue:text}`multidim_risks-...`, glued
+    by ``report.text``) that is not glued by a chapter cell or :mod:`ldpnb.papers.risks.text` comes from
+    :func:`runs.size_glues`, and states the scale's sizes."""
     import re
     from pathlib import Path
 
-    text = (Path(__file__).resolve().parents[1] / "book" / "multidim_risks.py").read_text()
-    glued_in_cells = set(re.findall(r'glue\(\s*f?"(risks-[\w-]+)"', text))
-    quoted = set(re.findall(r"\{glue:text\}`(risks-[\w-]+)`", text))
+    root = Path(__file__).resolve().parents[1]
+    text = (root / "book" / "multidim_risks.py").read_text()
+    assert not re.search(r"\bglue\(\s*f?\"risks-(?!fig|trees)", text), "text glued outside report.text"
+    assert "{glue:text}`risks-" not in text  # report.text glues <chapter>-<name>
+    # names given to report.text in the chapter's cells (keyword or dictionary key)
+    glued_in_cells = set(re.findall(r'"([\w-]+)": ', text)) | set(re.findall(r"\b(\w+)=", text))
+    # the sentences' numbers, ldpnb.papers.risks.text's dictionaries passed to report.text
+    glued_in_cells |= set(re.findall(r'"([\w-]+)"', (root / "ldpnb/papers/risks/text.py").read_text()))
+    quoted = set(re.findall(r"\{glue:text\}`multidim_risks-([\w-]+)`", text))
     g = runs.size_glues(runs.sizes(scale))
     assert quoted - glued_in_cells <= set(g), quoted - glued_in_cells - set(g)
     s = runs.sizes(scale)
-    assert g["risks-rid-runs"] == str(s["rid_runs"]) and g["risks-fig4-runs"] == str(s["fig4_runs"])
-    assert g["risks-xgb-grid"] == (", ".join(s["xgb_grid"]) or "none")
-
-
-def test_xgb_other_datasets_not_run_without_eps():
-    X, K = _toy(1, [3, 4, 2], n=50)
-    assert runs.xgb_other_datasets({"Adult": (X, K)}, [], seed=0) == {}
+    assert g["rid-runs"] == str(s["rid_runs"]) and g["fig4-runs"] == str(s["fig4_runs"])
+    assert g["xgb-fig3"].startswith("ε ∈ {") and ("not run" in g["xgb-fig3-grid"]) == (scale == "smoke")
 
 
 def test_pooled_mse_ratio_and_expected_lower():

@@ -15,6 +15,7 @@ so that a hidden ``0/0`` or ``log(0)`` fails the test even when its NaN is later
 
 from __future__ import annotations
 
+import math
 import os
 from pathlib import Path
 
@@ -304,3 +305,143 @@ def test_a_damaged_file_never_reaches_a_parser(tmp_path, monkeypatch):
             load()
     assert called == []
     ds.clear_memory_cache()
+
+
+# ----------------------------------------------------------------------------- extremes (issue #40)
+# Every LDP-tight family reports its level with full relative precision from eps = 1e-12 to 1e4 (through its
+# closed-form log-ratios, never through a dense float channel), and the closed forms stay finite and right
+# where e^eps overflows (eps >= 710).
+from hypothesis import given  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_LOG_EPS = st.floats(min_value=-12.0, max_value=4.0)  # eps = 10**x in [1e-12, 1e4]
+_TIGHT = {"GRR": lambda k, e: mech.GRR(k, e), "SUE": lambda k, e: mech.SUE(k, e), "OUE": lambda k, e: mech.OUE(k, e),
+          "BLH": lambda k, e: mech.BLH(k, e), "SS": lambda k, e: mech.SubsetSelection(k, e)}
+
+
+@given(family=st.sampled_from(sorted(_TIGHT)), k=st.integers(2, 16), x=_LOG_EPS)
+def test_tight_levels_have_full_relative_precision_at_every_epsilon(family, k, x):
+    """(k <= 16: the exact level of UE, BLH and SS enumerates their 2**k or C(k, omega) outputs; beyond, they
+    refuse with a clear error and GRR's closed form is tested up to k = 300 below.)"""
+    eps = 10.0**x
+    level = _TIGHT[family](k, eps).tight_level()
+    assert abs(level - eps) <= 1e-12 * eps, (family, k, eps, level)
+
+
+@given(k=st.integers(2, 300), x=_LOG_EPS)
+def test_grr_tight_level_is_exact_at_large_domains(k, x):
+    eps = 10.0**x
+    assert abs(mech.GRR(k, eps).tight_level() - eps) <= 1e-12 * eps
+
+
+@given(k=st.integers(2, 16), x=_LOG_EPS)
+def test_olh_tight_level_is_exact_where_its_hash_range_fits(k, x):
+    eps = 10.0**x
+    if eps > 22.0:  # OLH's hash range e^eps + 1 passes 2**32 past eps ~ 22: refused by its contract
+        with pytest.raises(ValueError, match="eps"):
+            mech.OLH(k, eps)
+        return
+    m = mech.OLH(k, eps)
+    assert abs(m.tight_level() - m.guarantee.epsilon) <= 1e-12 * m.guarantee.epsilon
+
+
+@given(k=st.integers(2, 200), x=_LOG_EPS)
+def test_truncated_geometric_geo_ind_level_is_exact(k, x):
+    eps = 10.0**x
+    level = mech.TruncatedGeometric(k, eps).tight_level()
+    assert abs(level - eps) <= 1e-12 * eps
+
+
+def test_a_dense_channel_carries_its_level_to_an_absolute_precision_only():
+    """``ldp_epsilon`` of a float64 matrix reads the level off rounded entries: the error is ~1e-16 absolute
+    (relative 1e-4 at eps = 1e-12), which is why the objects compute their levels from log-ratios."""
+    from ldpnb.channels import ldp_epsilon
+
+    for eps in (1e-12, 1e-9, 1e-6, 1.0):
+        for k in (2, 44, 284):
+            assert abs(ldp_epsilon(mech.grr_channel(k, eps)) - eps) <= 1e-15 * k
+
+
+@pytest.mark.parametrize("eps", [1.0, 50.0, 700.0, 709.0, 710.0, 745.0, 800.0, 1e4])
+def test_closed_forms_stay_finite_and_right_where_exp_overflows(eps):
+    import warnings
+
+    from ldpnb.measures.lift import random_joint
+
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # an overflow on the way is a failure even if masked later
+        a = info.alpha_star_rr(10, 4, eps)
+        assert 0.0 < a <= 2.0 and np.isfinite(a)  # at most log2(min(n, k)) bits
+        if eps >= 50:
+            assert a == pytest.approx(2.0, abs=1e-12)
+        amp = mech.amplified_epsilon(eps, 3)
+        assert np.isfinite(amp)
+        if eps > 40:  # ln(1 + (e^eps - 1) * 3) = eps + ln 3 up to e^-eps
+            assert amp == pytest.approx(eps + np.log(3.0), rel=1e-12)
+        res = mech.optimal_random_response(random_joint(2, 3, rng=0), 1.0, eps)
+        assert res.channel is not None  # a looser budget never makes the problem infeasible
+
+
+def test_alpha_star_rr_is_the_direct_formula_where_that_is_finite():
+    import math
+
+    def direct(n, k, eps):
+        m = min(n, k)
+        E = math.exp(eps)
+        mu, nu = E / (k + E - 1), 1.0 / (k + E - 1)
+        a = (mu + (m - 1) * nu) / m
+        h_row = -(mu * math.log(mu) + (k - 1) * nu * math.log(nu))
+        h_y = -(m * a * math.log(a) + (k - m) * nu * math.log(nu))
+        return (h_y - h_row) / math.log(2)
+
+    for n, k in ((2, 4), (10, 4), (3, 50)):
+        for eps in (0.1, 0.5, 1.0, 3.0, 10.0, 30.0):
+            assert info.alpha_star_rr(n, k, eps) == pytest.approx(direct(n, k, eps), rel=1e-10, abs=1e-14)
+
+
+# ----------------------------------------------------------------------------- silent results of the fourth fuzz
+@pytest.mark.parametrize("call, name", [
+    # a batch entry of p_sx summing to 2 gave NMI = 0/0 (NaN) and wrong leakages
+    (lambda: __import__("ldpnb.mechanisms.watchdog", fromlist=["x"]).merging_performance(
+        np.full((2, 2, 2), 0.5), np.array([[0, -1], [0, 0]])), "p_sx"),
+    # P_S is read as the row sums: a matrix summing to 0.8 gave a wrong P_S
+    (lambda: __import__("ldpnb.papers.lift.theory", fromlist=["x"]).quasiconvexity_counterexample(
+        np.full((2, 3), 0.8 / 6)), "p_sx"),
+    # rows summing to 1.25 gave a likelihood surface of no channel
+    (lambda: __import__("ldpnb.papers.ibu.theory", fromlist=["x"]).loglik_surface(np.full((3, 3), 1.25 / 3), [0]),
+     "channel"),
+    # iteration counts without an upper bound ran for ever
+    (lambda: __import__("ldpnb.mechanisms.rate_distortion", fromlist=["x"]).blahut_arimoto(
+        np.array([0.5, 0.5]), np.array([[0.0, 1.0], [1.0, 0.0]]), 1.0, n_iter=2**40), "n_iter"),
+    (lambda: __import__("ldpnb.estimators", fromlist=["x"]).ibu(mech.grr_channel(3, 1.0), np.array([5, 3, 2]),
+                                                                tol=0.0, max_iter=2**40), "max_iter"),
+    *[(lambda cs=cs: mech.Domain(cell_size=cs), "cell_size") for cs in (None, math.nan, "abc", -1.0, (1.0, 0.0))],
+])
+def test_the_fourth_fuzz_silent_results_are_refused(call, name):
+    with pytest.raises(ValueError, match=name):
+        call()
+
+
+def test_exact_privacy_loss_refuses_an_underflowing_channel_instead_of_nan():
+    """At eps = 1e4 entries of the RS+FD tuple channel underflow to 0: the enumeration returned NaN."""
+    assert mech.exact_privacy_loss([3, 2], 710.0)["any"] == pytest.approx(710.0 + math.log(2.0), rel=1e-12)
+    with pytest.raises(ValueError, match="eps"):
+        mech.exact_privacy_loss([3, 2], 1e4)
+
+
+@pytest.mark.parametrize("atol", [math.nan, math.inf, -1.0])
+def test_the_validators_refuse_a_tolerance_that_accepts_any_sum(atol):
+    from ldpnb.utils import check_channel, check_distribution
+
+    with pytest.raises(ValueError, match="atol"):
+        check_distribution([0.5, 0.3, 0.1], atol=atol)
+    with pytest.raises(ValueError, match="atol"):
+        check_channel([[0.5, 0.4]], atol=atol)
+
+
+@pytest.mark.parametrize("minimum", [0, -3, 2.5, math.nan, True])
+def test_check_domain_size_refuses_a_minimum_that_is_no_size(minimum):
+    from ldpnb.utils import check_domain_size
+
+    with pytest.raises(ValueError, match="minimum"):
+        check_domain_size(3, minimum=minimum)

@@ -11,6 +11,7 @@ from typing import Sequence
 
 import numpy as np
 
+from ldpnb._optional import import_optional
 from ldpnb.contracts import EPSILON, SAMPLE_SIZE, SEED, Array, Instance, Integer, OneOf, Optional, Real, contract
 from ldpnb.estimators._inversion import fo_estimate
 from ldpnb.mechanisms import multidim as md
@@ -204,19 +205,19 @@ def _openmp_threads(n_jobs: int):
     (:mod:`ldpnb.repro.paperscale` does)."""
     if n_jobs <= 1:
         return contextlib.nullcontext()
-    from threadpoolctl import threadpool_limits  # noqa: PLC0415 lazy: threadpoolctl only when XGBoost trains
+    threadpool_limits = import_optional("threadpoolctl").threadpool_limits  # only when XGBoost trains
 
     return threadpool_limits(limits=int(n_jobs), user_api="openmp")
 
 
 def _make_classifier(classifier: str, seed: int, n_estimators: int | None, n_jobs: int):
     if classifier == "xgboost":
-        from xgboost import XGBClassifier  # noqa: PLC0415 lazy: XGBoost loads only when a classifier is trained
+        XGBClassifier = import_optional("xgboost").XGBClassifier  # loads only when a classifier is trained
 
         kw = {} if n_estimators is None else {"n_estimators": int(n_estimators)}
         return XGBClassifier(random_state=seed, n_jobs=n_jobs, eval_metric="mlogloss", tree_method="hist", **kw)
     if classifier == "hgb":
-        from sklearn.ensemble import HistGradientBoostingClassifier  # noqa: PLC0415 lazy: scikit-learn loads only when a classifier is trained
+        HistGradientBoostingClassifier = import_optional("sklearn.ensemble").HistGradientBoostingClassifier
 
         return HistGradientBoostingClassifier(max_iter=n_estimators or 100, random_state=seed)
     raise ValueError("classifier must be 'xgboost' or 'hgb'")

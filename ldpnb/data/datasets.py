@@ -26,12 +26,18 @@ import itertools
 import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
-import pandas as pd
 
+from ldpnb._optional import import_optional
 from ldpnb.contracts import SEED, Array, Instance, Integer, OneOf, Optional, contract
 from ldpnb.utils import check_random_state
+
+if TYPE_CHECKING:
+    import pandas as pd
+else:  # the tables come with the data extra: pip install 'ldpnb[data]'
+    pd = import_optional("pandas")
 
 __all__ = [
     "DataError",
@@ -274,7 +280,7 @@ def cache_dir() -> Path:
     env = os.environ.get(ENV_CACHE_DIR)
     if env:
         return Path(env).expanduser()
-    import pooch  # noqa: PLC0415 lazy: pooch loads only when a file is downloaded
+    pooch = import_optional("pooch")  # loads only when a file is downloaded
 
     return Path(pooch.os_cache("ldpnb"))
 
@@ -358,7 +364,7 @@ def fetch(name: str) -> Path:
 
 
 def _download(entry: DataFile) -> Path:
-    import pooch  # noqa: PLC0415 lazy: pooch loads only when a file is downloaded
+    pooch = import_optional("pooch")  # loads only when a file is downloaded
 
     cache = cache_dir()
     where = f"pooch cache {cache}"

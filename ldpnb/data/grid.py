@@ -154,9 +154,21 @@ class Grid:
 
     # ------------------------------------------------------------------ points -> cells
     def row_col(self, lat, lon) -> tuple[np.ndarray, np.ndarray]:
-        """Row and column of each point (``-1`` for both when the point is outside the box or NaN)."""
+        """Row and column of each point (``-1`` for both when the point is outside the box or NaN).
+
+        ``lat`` and ``lon`` are real numbers or arrays of one shape (a scalar is broadcast); ``None``,
+        strings and other objects are refused (``TypeError`` naming the argument) rather than read as
+        NaN, i.e. "outside"; arrays of two shapes are refused (``ValueError``).
+        """
+        for name, v in (("lat", lat), ("lon", lon)):
+            if np.asarray(v).dtype.kind not in "iuf":
+                raise TypeError(f"{name} must be a real number or an array of real numbers, got {type(v).__name__}"
+                                f" (dtype {np.asarray(v).dtype})")
         lat = np.asarray(lat, dtype=float)
         lon = np.asarray(lon, dtype=float)
+        if lat.ndim and lon.ndim and lat.shape != lon.shape:
+            raise ValueError(f"lon must have the shape of lat (one longitude per latitude; a scalar is broadcast), "
+                             f"got {lon.shape} and {lat.shape}")
         lat, lon = np.broadcast_arrays(lat, lon)
         with np.errstate(invalid="ignore"):
             inside = (

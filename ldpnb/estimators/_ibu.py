@@ -75,6 +75,8 @@ __all__ = [
 
 #: The stopping rules (see the module docstring).
 CRITERIA = ("loglik", "gap", "max_abs", "l1")
+#: iteration counts: bounded, so that an absurd count is refused instead of running for ever
+_ITER = Integer(0, 10**8)
 
 #: The certified gap (nats per report) under which :attr:`IBUResult.converged` is true.
 CONVERGED_GAP = 1e-6
@@ -169,8 +171,8 @@ class StopRule:
         if self.criterion not in CRITERIA:
             raise ValueError(f"criterion must be one of {CRITERIA}, got {self.criterion!r}")
         object.__setattr__(self, "tol", Real(0.0, None).check(self.tol, "tol"))
-        object.__setattr__(self, "min_iter", Integer(0, None).check(self.min_iter, "min_iter"))
-        object.__setattr__(self, "max_iter", Integer(0, None).check(self.max_iter, "max_iter"))
+        object.__setattr__(self, "min_iter", _ITER.check(self.min_iter, "min_iter"))
+        object.__setattr__(self, "max_iter", _ITER.check(self.max_iter, "max_iter"))
 
     @property
     def fixed(self) -> bool:
@@ -794,7 +796,6 @@ _CHANNEL_LIKE = AnyOf(Channel(), Instance(ChannelOperator, example=None), Instan
 _REPORTS = Array((1, 2), low=0.0)
 _THETA0 = Optional(Array((1, 2), low=0.0))
 _TOL = Real(0.0, None)
-_ITER = Integer(0, None)
 
 
 # ----------------------------------------------------------------------------- entry points

@@ -191,7 +191,18 @@ def inv_normalized(channel, counts, *, rcond_min: float = RCOND_MIN) -> np.ndarr
 
 @contract(channel=_CHANNEL, counts=_REPORTS, rcond_min=_RCOND)
 def inv_projected(channel, counts, *, rcond_min: float = RCOND_MIN) -> np.ndarray:
-    """INV-P: the matrix-inversion estimate projected onto the simplex (:func:`project_simplex`)."""
+    """INV-P: the matrix-inversion estimate projected onto the simplex (:func:`project_simplex`).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ldpnb.mechanisms import GRR
+    >>> m = GRR(4, 1.0)
+    >>> counts = np.bincount(m.perturb(np.repeat(np.arange(4), [4000, 3000, 2000, 1000]),
+    ...                                rng=np.random.default_rng(2)), minlength=4)
+    >>> inv_projected(m.channel(), counts).round(3)      # a distribution: nonnegative, sums to 1
+    array([0.412, 0.282, 0.213, 0.093])
+    """
     return project_simplex(inv_raw(channel, counts, rcond_min=rcond_min))
 
 
@@ -204,6 +215,17 @@ def fo_estimate(support_counts, n: int, p: float, q: float) -> np.ndarray:
     where :math:`C(v)` counts the reports supporting :math:`v`, :math:`p` is the
     probability that a report from :math:`v` supports :math:`v` and :math:`q` that a
     report from another value does (GRR, OUE/SUE, OLH, SS).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ldpnb.mechanisms import GRR, grr_params
+    >>> m = GRR(4, 1.0)
+    >>> x = np.repeat(np.arange(4), [4000, 3000, 2000, 1000])
+    >>> counts = np.bincount(m.perturb(x, rng=np.random.default_rng(2)), minlength=4)
+    >>> p, q = grr_params(4, 1.0)
+    >>> fo_estimate(counts, 10_000, p, q).round(3)       # the truth is (0.4, 0.3, 0.2, 0.1)
+    array([0.412, 0.282, 0.213, 0.093])
     """
     c = support_counts
     if not q < p:

@@ -96,6 +96,14 @@ def mutual_information(prior, channel, *, unit: str) -> float:
     r""":math:`I(X;Y)` for :math:`X \sim` ``prior`` and :math:`P(y|x) =` ``channel[x, y]``.
 
     .. math:: I(X;Y) = \sum_x \pi_x \sum_y C_{xy} \log \frac{C_{xy}}{(\pi C)_y}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> mutual_information([0.5, 0.5], np.eye(2), unit="bits")         # the report is the secret
+    1.0
+    >>> mutual_information([0.5, 0.5], np.full((2, 2), 0.5), unit="bits")  # the report is noise
+    0.0
     """
     f = _unit_factor(unit)
     pi = check_distribution(prior, "prior")

@@ -60,6 +60,15 @@ def bayes_vulnerability(prior: Any, channel: Any) -> float:
     r"""Posterior Bayes vulnerability :math:`V(X \mid Y) = \sum_y \max_x \pi_x C_{xy}` (Smith 2009).
 
     The probability that the Bayes-optimal attacker guesses the input from one report.
+
+    Examples
+    --------
+    With a uniform prior over k values, k-RR's posterior vulnerability is its ``p = e^eps/(e^eps + k - 1)``:
+
+    >>> import numpy as np
+    >>> from ldpnb.mechanisms import GRR
+    >>> round(bayes_vulnerability(np.full(4, 0.25), GRR(4, 1.0).channel()), 4)
+    0.4754
     """
     p, C = _prior_channel(prior, channel)
     return float((p[:, None] * C).max(axis=0).sum())

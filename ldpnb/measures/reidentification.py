@@ -175,7 +175,7 @@ def mi_ldp_bound(epsilon, *, unit: str = "bits"):
     return _ret(np.minimum(e, e * e) * _unit_scale(unit))
 
 
-@contract(n=_N, k=_K, epsilon=Real(0.0, 700.0, low_open=True), unit=_UNIT)  # e^eps overflows above 709
+@contract(n=_N, k=_K, epsilon=EPSILON, unit=_UNIT)
 def alpha_star_rr(n, k, epsilon, *, unit: str = "bits") -> float:
     r"""Tight PIE level of the eps-RR: the n-restricted capacity (a derived fact, not in the paper).
 
@@ -184,19 +184,30 @@ def alpha_star_rr(n, k, epsilon, *, unit: str = "bits") -> float:
 
     .. math:: \alpha^* = H(P_Y) - H(\mu,\nu,\dots,\nu),\quad
               P_Y = (a^{\times m}, \nu^{\times(k-m)}),\ a = (\mu+(m-1)\nu)/m.
+
+    Computed in the log domain with :math:`t = e^{-\varepsilon}`: :math:`\log\mu = -\log(1+(k-1)t)`,
+    :math:`\log\nu = -\varepsilon + \log\mu`, :math:`\log a = \log(1+(m-1)t) + \log\mu - \log m`,
+    finite at every finite epsilon (``e^eps`` overflowed past eps = 709); as eps grows it tends to
+    :math:`\log m`.
+
+    >>> round(alpha_star_rr(10, 4, 1.0), 6), round(alpha_star_rr(10, 4, 1e4), 6)  # bits; log2(4) = 2
+    (0.170228, 2.0)
     """
     m = min(n, k)
-    E = math.exp(epsilon)
-    mu, nu = E / (k + E - 1), 1.0 / (k + E - 1)
-    a = (mu + (m - 1) * nu) / m
-    h_row = -(mu * math.log(mu) + (k - 1) * nu * math.log(nu))
-    h_y = -(m * a * math.log(a) + (k - m) * nu * math.log(nu))
-    return (h_y - h_row) * _unit_scale(unit)
+    t = math.exp(-epsilon)  # underflows to 0 past eps = 745: the limit, exactly
+    log_mu = -math.log1p((k - 1) * t)
+    log_nu = -epsilon + log_mu
+    mu, nu = math.exp(log_mu), math.exp(log_nu)
+    log_a = math.log1p((m - 1) * t) + log_mu - math.log(m)
+    a = math.exp(log_a)
+    h_row = -(mu * log_mu + (k - 1) * nu * log_nu)
+    h_y = -(m * a * log_a + (k - m) * nu * log_nu)
+    return max(h_y - h_row, 0.0) * _unit_scale(unit)
 
 
 @contract(channel=Channel(max_size=1 << 20), n=_N, unit=_UNIT, tol=POSITIVE)
 def restricted_capacity(channel, n: int, *, unit: str = "bits", tol: float = 1e-12) -> float:
-    r"""Tightest alpha of (U, alpha)-PIE privacy for a channel and |U| = n: the n-restricted capacity.
+    r"""Tightest alpha of (U, alpha)-PIE privacy for a channel and ``|U| = n``: the n-restricted capacity.
 
     :math:`\alpha^*(Q,n) = \max_{p_X:|\mathrm{supp}\,p_X|\le n} I(X;Y)`: Blahut-Arimoto on every
     row subset of size min(n, k) (brute force; tiny k only, at most 10,000 subsets).  Uses

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ldpnb._optional import import_optional
 from ldpnb.contracts import MAX_ENTRIES, POSITIVE, Array, Dataset, DistanceMatrix, Instance, contract
 from ldpnb.utils import check_dataset, check_finite_array
 
@@ -50,7 +51,7 @@ def emd(a, b, ground_distance) -> float:
     ground_distance : (k, k) array
         Nonnegative ground distance (e.g. km between grid-cell centres).
     """
-    import ot  # noqa: PLC0415 lazy: POT is slow to import; only an EMD on a ground distance needs it
+    ot = import_optional("ot")  # POT is slow to import; only an EMD on a ground distance needs it
 
     pa, pb = _mass(a, "a"), _mass(b, "b")
     D = check_finite_array(ground_distance, "ground_distance", ndim=2)
@@ -145,7 +146,7 @@ def marginals(X, ks) -> list[np.ndarray]:
     f_hat=Instance(list, tuple, example=[np.array([0.5, 0.5])]),
 )
 def mse_avg(f_true, f_hat) -> float:
-    r"""MSE_avg = (1/d) sum_j (1/|A_j|) sum_v (f_j(v) - \hat f_j(v))^2 (Arcolezi et al. 2023, Sec. 5.2)."""
+    r"""``MSE_avg = (1/d) sum_j (1/|A_j|) sum_v (f_j(v) - \hat f_j(v))^2`` (Arcolezi et al. 2023, Sec. 5.2)."""
     if len(f_true) != len(f_hat) or len(f_true) == 0:
         raise ValueError(f"f_true and f_hat must have the same number (>= 1) of attributes, got {len(f_true)} and "
                          f"{len(f_hat)}")

@@ -8,22 +8,22 @@ or alias); :func:`catalog` builds every family that defines ``on(domain, epsilon
 the protocol registry of the multidimensional chapter and the audit's cases are derived from the same
 classes.
 
-=================  ==========================================================
-``grr``            k-ary randomized response (k-RR / GRR)
-``unary``          unary encodings (SUE = basic RAPPOR, OUE)
-``hashing``        local hashing (BLH, OLH, GLH)
-``subset``         omega-subset selection (SS)
-``metric``         geometric, Laplace, exponential, planar (geo-indistinguishability)
-``watchdog``       watchdog mechanisms (complete and subset merging)
-``orr``            (asymmetric / subset) optimal random response
-``multidim``       multidimensional protocols (SPL, SMP, RS+FD, RS+RFD; tuple mechanisms SMP, RSFD, RSRFD)
-``protocols``      the frequency-oracle protocols by name (derived from the registry)
+===================  ==========================================================
+``grr``              k-ary randomized response (k-RR / GRR)
+``unary``            unary encodings (SUE = basic RAPPOR, OUE)
+``hashing``          local hashing (BLH, OLH, GLH)
+``subset``           omega-subset selection (SS)
+``metric``           geometric, Laplace, exponential, planar (geo-indistinguishability)
+``watchdog``         watchdog mechanisms (complete and subset merging)
+``orr``              (asymmetric / subset) optimal random response
+``multidim``         multidimensional protocols (SPL, SMP, RS+FD, RS+RFD; tuple mechanisms SMP, RSFD, RSRFD)
+``protocols``        the frequency-oracle protocols by name (derived from the registry)
 ``rate_distortion``  the Blahut-Arimoto (rate-distortion) mechanism
-``hadamard``       Hadamard response (HR) and Hadamard randomized response (HRR)
-``_hashes``        OLH with a short-seed Carter-Wegman hash, exact over its seeds (OLH-CW)
-``rappor``         RAPPOR with Bloom filters (PRR + IRR, least-squares decoding)
-``longitudinal``   memoised two-round oracles: L-GRR, L-OSUE, dBitFlipPM
-=================  =========================================================="""
+``hadamard``         Hadamard response (HR) and Hadamard randomized response (HRR)
+``_hashes``          OLH with a short-seed Carter-Wegman hash, exact over its seeds (OLH-CW)
+``rappor``           RAPPOR with Bloom filters (PRR + IRR, least-squares decoding)
+``longitudinal``     memoised two-round oracles: L-GRR, L-OSUE, dBitFlipPM
+===================  =========================================================="""
 
 from ._base import Domain, Guarantee, LevelCheck, Mechanism, FrequencyOracle, MetricMechanism, ChannelMechanism
 from .grr import GRR, GRROperator, grr_params, grr_channel, grr_perturb, grr_simulate_counts

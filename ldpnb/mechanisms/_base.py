@@ -63,8 +63,8 @@ from ldpnb.channels._generic import (
     simulate_counts_batch as _simulate_counts_batch,
 )
 from ldpnb.contracts import (
-    MAX_DENSE, MAX_ENTRIES, Array, Channel, Counts, DistanceMatrix, Instance, Integer, LogChannel, OneOf, Optional,
-    Real, contract,
+    MAX_DENSE, MAX_ENTRIES, AnyOf, Array, Channel, Counts, DistanceMatrix, Instance, Integer, LogChannel, OneOf,
+    Optional, Real, contract,
 )
 from ldpnb.mechanisms._common import EPSILON, _exp_channel
 from ldpnb.utils import check_random_state, check_values
@@ -125,6 +125,7 @@ class Guarantee:
         elif self.distance is not None:
             raise ValueError("distance must be None for an LDP claim")
 
+    @contract(log_channel=LogChannel())
     def level(self, log_channel: np.ndarray) -> float:
         """Tight level of a channel (given by its log-probabilities) under this notion."""
         L = LogChannel().check(log_channel, "log_channel")
@@ -135,6 +136,7 @@ class Guarantee:
                              f"got {self.distance.shape}")
         return _geo_level_from_log(L, self.distance)
 
+    @contract(log_ratios=Array(2))
     def level_from_ratios(self, log_ratios: np.ndarray) -> float:
         """Tight level from the log-ratios ``D[x, y] = log C[x, y] - log C[x0, y]`` to one reference
         row (finite): the same maxima as :meth:`level` (``D[x, y] - D[x', y]`` is the log-ratio of
@@ -149,6 +151,7 @@ class Guarantee:
                              f"got {self.distance.shape}")
         return _geo_level_from_log(D, self.distance)
 
+    @contract(level=Real(0.0, None, finite=False), rtol=Real(0.0, 1.0))
     def admits(self, level: float, rtol: float = CHECK_RTOL) -> bool:
         """``level <= epsilon (1 + rtol)``: the claim covers a channel of this tight level (a level
         ``>= 0``, possibly infinite; ``0 <= rtol <= 1``)."""
@@ -214,6 +217,13 @@ class Domain:
             if v is not None:
                 object.__setattr__(self, name, Integer(1, MAX_DENSE * MAX_DENSE).check(v, name))
         object.__setattr__(self, "pad", Integer(0, 1024).check(self.pad, "pad"))
+        try:
+            cs = np.asarray(self.cell_size, dtype=float)
+        except (TypeError, ValueError):
+            cs = np.array(np.nan)
+        if cs.shape not in ((), (2,)) or not np.all(np.isfinite(cs)) or np.any(cs <= 0):
+            raise ValueError(f"cell_size must be a finite number > 0 or a pair (height, width) of them, got "
+                             f"{self.cell_size!r}")
         if self.distance is not None:
             D = DistanceMatrix().check(self.distance, "distance")
             D.setflags(write=False)
@@ -497,6 +507,7 @@ class Mechanism:
                 return self.guarantee.level_from_ratios(D)
         return self.guarantee.level(self.privacy_log_channel())
 
+    @contract(rtol=Real(0.0, 1.0))
     def check(self, rtol: float = CHECK_RTOL) -> LevelCheck:
         """Does the exact channel keep the claim?  ``tight_level() <= guarantee.epsilon (1 + rtol)``."""
         rtol = Real(0.0, 1.0).check(rtol, "rtol")
@@ -596,6 +607,7 @@ class FrequencyOracle(Mechanism):
         c, n = self.check_support_counts(data, n)
         return (c - n * self.q) / (n * self.p_minus_q)
 
+    @contract(n=Real(0.0, None, low_open=True), f=AnyOf(Real(0.0, 1.0), _FRACTION))
     def variance(self, n: int, f: Any = 0.0) -> np.ndarray:
         """Variance of :meth:`estimate` over ``n`` reports when a fraction ``f`` (scalar or ``(k,)``)
         of the users hold the value: ``(f p(1-p) + (1-f) q(1-q)) / (n (p-q)^2)`` (Wang et al. 2017;

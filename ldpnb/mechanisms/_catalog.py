@@ -11,7 +11,7 @@ the registry: every registered family that defines :meth:`Mechanism.on
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
-from typing import Any
+from typing import Any, Callable, TypeVar
 
 from ldpnb.contracts import AnyOf, Array, Instance, Integer, Optional, Real, contract
 from ldpnb.mechanisms._base import Domain, Mechanism
@@ -19,29 +19,43 @@ from ldpnb.mechanisms._common import EPSILON
 
 __all__ = ["FAMILIES", "catalog"]
 
+_V = TypeVar("_V")
 
-class _Families(Mapping):
-    """``family -> class`` of the catalogue, read from the registry at each use (a family defined
-    later, in a notebook or a test, is in it at once)."""
 
-    def _live(self) -> dict[str, type[Mechanism]]:
-        return {n: c for n, c in Mechanism.REGISTRY.items() if c.builds_on_domain()}
+class _LiveRegistry(Mapping[str, _V]):
+    """A read-only ``name -> entry`` mapping rebuilt from the mechanism registry at each use.
 
-    def __getitem__(self, name: str) -> type[Mechanism]:
-        return self._live()[name]
+    ``build()`` returns the current ``{name: entry}`` dict (in registry order); every lookup,
+    iteration and ``len`` calls it, so a family defined later (in a notebook or a test) appears at
+    once in every registry derived this way (:data:`FAMILIES`, the audit's ``REGISTRY``, the risks
+    protocols' ``PROTOCOL_REGISTRY``).  ``repr`` is ``label([names...])``.  Private: the shared
+    base of those registries, not an API.
+    """
+
+    def __init__(self, label: str, build: Callable[[], dict[str, _V]]) -> None:
+        self._label = label
+        self._build = build
+
+    def __getitem__(self, name: str) -> _V:
+        return self._build()[name]
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self._live())
+        return iter(self._build())
 
     def __len__(self) -> int:
-        return len(self._live())
+        return len(self._build())
 
     def __repr__(self) -> str:
-        return f"FAMILIES({list(self)})"
+        return f"{self._label}({list(self)})"
+
+
+def _families() -> dict[str, type[Mechanism]]:
+    """``family -> class`` of the catalogue: the registered families that define ``on``."""
+    return {n: c for n, c in Mechanism.REGISTRY.items() if c.builds_on_domain()}
 
 
 #: Every core family: name -> class (the registered families that define ``on``, in registry order).
-FAMILIES: Mapping[str, type[Mechanism]] = _Families()
+FAMILIES: Mapping[str, type[Mechanism]] = _LiveRegistry("FAMILIES", _families)
 
 
 @contract(epsilon=EPSILON, k=Integer(2, 16), rows=Integer(1, 64), cols=Integer(1, 64),

@@ -667,6 +667,14 @@ class TruncatedGeometric(MetricMechanism):
 
     ``z = x + G_1 - G_2`` clamped to ``[0, k-1]`` (Ghosh et al. 2009; ElSalamouny & Palamidessi 2020,
     eqs. (6)-(7); :func:`geometric_channel`).  Claim: eps-geo-indistinguishable w.r.t. ``|x - x'|``, tight.
+
+    Examples
+    --------
+    >>> m = TruncatedGeometric(5, 0.5)
+    >>> m.channel()[0].round(4)              # P(y | x = 0): the mass decays as e^{-eps |y - x|}
+    array([0.6225, 0.1486, 0.0901, 0.0546, 0.0842])
+    >>> m.check()                            # geo-indistinguishability, tight
+    LevelCheck(claimed=0.5, tight=0.5, holds=True, notion='geo-ind', rtol=1e-09)
     """
 
     family = "geometric"

@@ -691,15 +691,16 @@ def exact_privacy_loss(ks, eps: float, protocol: str = "grr", fake: str = "unifo
         raise ValueError(f"ks: the pairwise table of the tuple channel has {rows} x {rows} x {cols} entries, more than "
                          f"{_MAX_TUPLE_ENTRIES}; it is meant for small product domains")
     W, inputs = rsfd_tuple_channel(ks, eps, protocol, fake, priors=priors)
-    with np.errstate(divide="ignore"):
+    with np.errstate(divide="ignore", invalid="ignore"):  # -inf - -inf: refused below
         L = np.log(W)
-    diff = np.max(L[:, None, :] - L[None, :, :], axis=2)  # (V, V)
+        diff = np.max(L[:, None, :] - L[None, :, :], axis=2)  # (V, V)
     ham = (inputs[:, None, :] != inputs[None, :, :]).sum(axis=2)
-    return {
-        "any": float(diff[ham > 0].max()),
-        "attribute": float(diff[ham == 1].max()),
-        "eps_prime": amplified_epsilon(eps, len(ks)),
-    }
+    out = {"any": float(diff[ham > 0].max()), "attribute": float(diff[ham == 1].max()),
+           "eps_prime": amplified_epsilon(eps, len(ks))}
+    if math.isnan(out["any"]) or math.isnan(out["attribute"]):  # 0/0: entries of W underflowed to 0 (eps ~ 700+)
+        raise ValueError(f"eps = {eps:g}: entries of the tuple channel underflow to 0 in float64, so the enumeration "
+                         "cannot resolve the log-ratios; use a smaller eps")
+    return out
 
 
 # ---------------------------------------------------------------------------------------------

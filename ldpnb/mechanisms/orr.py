@@ -317,7 +317,7 @@ def _polytope_vertices(A_ub, b_ub, A_eq=None, b_eq=None, method="auto", tol=1e-9
 def min_concave_over_vertices(
     V: np.ndarray, costs: np.ndarray, target: np.ndarray, *, tol: float = 1e-12
 ) -> np.ndarray | None:
-    """LP (22): ``min_beta costs . beta`` s.t. ``beta >= 0``, ``sum_k beta_k V[k] = target`` (HiGHS).
+    """LP (22): ``min_beta <costs, beta>`` s.t. ``beta >= 0``, ``sum_k beta_k V[k] = target`` (HiGHS).
 
     With many columns the LP is solved by column generation (see the module docstring). The support
     of the optimal basic solution is re-solved exactly (least squares on the at most ``d`` active
@@ -437,10 +437,10 @@ def _forward_channel(columns: np.ndarray, weights: np.ndarray, p_x: np.ndarray, 
 class ORRResult:
     """Result of :func:`optimal_random_response` on a subset ``A`` of X.
 
-    ``vertices`` (M x |A|) and ``beta`` (M) are the enumerated columns and the LP weights
+    ``vertices`` (``M x |A|``) and ``beta`` (M) are the enumerated columns and the LP weights
     (``beta`` is ``None`` when the LP is infeasible); ``columns`` / ``weights`` keep the outputs with
     ``beta > 0`` (eqs. 23-24); ``channel`` is the forward channel on ``A``,
-    ``C[x, y] = beta_y v_y(x) / P_X(x)`` (|A| x |Y_A|).
+    ``C[x, y] = beta_y v_y(x) / P_X(x)`` (``|A| x |Y_A|``).
     """
 
     subset: np.ndarray

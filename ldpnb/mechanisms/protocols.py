@@ -28,7 +28,7 @@ same calls), so moving a caller onto the registry does not change any seeded res
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Callable
 
@@ -40,6 +40,7 @@ from ldpnb.mechanisms import hashing as _lh
 from ldpnb.mechanisms import subset as _ss
 from ldpnb.mechanisms import unary as _ue
 from ldpnb.mechanisms._base import Domain, FrequencyOracle, Mechanism
+from ldpnb.mechanisms._catalog import _LiveRegistry
 
 __all__ = ["Protocol", "PROTOCOL_REGISTRY", "ProtocolName", "protocol", "protocol_names"]
 
@@ -189,35 +190,21 @@ _RSFD_RANDOMISERS = (_grr.GRR, _ue.SUE, _ue.OUE)
 _ENTRIES: dict[type, Protocol] = {}
 
 
-class _Registry(Mapping):
-    """``name -> Protocol`` read from the mechanism registry at each use: every registered
+def _protocols() -> dict[str, Protocol]:
+    """``name -> Protocol`` from the mechanism registry: every registered
     :class:`~ldpnb.mechanisms.FrequencyOracle` family that defines ``on``, in registry order."""
-
-    def _live(self) -> dict[str, Protocol]:
-        out = {}
-        for cls in Mechanism.REGISTRY.values():
-            if issubclass(cls, FrequencyOracle) and cls.builds_on_domain():
-                entry = _ENTRIES.get(cls)
-                if entry is None:
-                    entry = _ENTRIES[cls] = _entry(cls)
-                out[entry.name] = entry
-        return out
-
-    def __getitem__(self, name: str) -> Protocol:
-        return self._live()[name]
-
-    def __iter__(self) -> Iterator[str]:
-        return iter(self._live())
-
-    def __len__(self) -> int:
-        return len(self._live())
-
-    def __repr__(self) -> str:
-        return f"PROTOCOL_REGISTRY({list(self)})"
+    out = {}
+    for cls in Mechanism.REGISTRY.values():
+        if issubclass(cls, FrequencyOracle) and cls.builds_on_domain():
+            entry = _ENTRIES.get(cls)
+            if entry is None:
+                entry = _ENTRIES[cls] = _entry(cls)
+            out[entry.name] = entry
+    return out
 
 
 #: The protocols, by name (registry order).
-PROTOCOL_REGISTRY: Mapping[str, Protocol] = _Registry()
+PROTOCOL_REGISTRY: Mapping[str, Protocol] = _LiveRegistry("PROTOCOL_REGISTRY", _protocols)
 
 
 class ProtocolName(Constraint):

@@ -74,6 +74,9 @@ _MASS = Array(1, low=0.0)
 _BETA = Real(0, None, low_open=True)
 #: A ground distance d(x, y), rows = inputs (need not be square).
 _DIST = DistanceMatrix(square=False)
+#: iteration counts: bounded, so that an absurd count is refused instead of running for ever (10**8 BA updates
+#: take hours even at k = 2)
+_ITERS = Integer(1, 10**8)
 
 
 def _as_prior(prior, name: str = "prior", *, normalise: bool = True) -> np.ndarray:
@@ -316,8 +319,8 @@ class BAResult:
                 f"history={sorted(self.history)})")
 
 
-@contract(prior=_MASS, distance=_DIST, beta=_BETA, n_iter=Optional(Integer(1, None)),
-          tol=Optional(Real(0, None, low_open=True)), max_iter=Integer(1, None), c0=Optional(_MASS), history=Boolean())
+@contract(prior=_MASS, distance=_DIST, beta=_BETA, n_iter=Optional(_ITERS),
+          tol=Optional(Real(0, None, low_open=True)), max_iter=_ITERS, c0=Optional(_MASS), history=Boolean())
 def blahut_arimoto(
     prior,
     distance,
@@ -580,7 +583,7 @@ _FFT_RANGE = 1e-5
 _FFT_MIN_CELLS = 576
 
 
-@contract(prior=_MASS, rows=Integer(1, 4096), cols=Integer(1, 4096), beta=_BETA, n_iter=Integer(1, None),
+@contract(prior=_MASS, rows=Integer(1, 4096), cols=Integer(1, 4096), beta=_BETA, n_iter=_ITERS,
           c0=Optional(_MASS))
 def blahut_arimoto_lattice(prior, rows: int, cols: int, beta: float, *, cell_size=1.0, n_iter: int = 10,
                            c0=None) -> BAResult:
@@ -673,7 +676,7 @@ def blahut_arimoto_lattice(prior, rows: int, cols: int, beta: float, *, cell_siz
 
 
 # ----------------------------------------------------------------------------- RD curve
-@contract(prior=_MASS, distance=_DIST, beta=_BETA, tol=Real(0, None, low_open=True), max_iter=Integer(1, None))
+@contract(prior=_MASS, distance=_DIST, beta=_BETA, tol=Real(0, None, low_open=True), max_iter=_ITERS)
 def rd_point(prior, distance, beta: float, *, tol: float = 1e-12, max_iter: int = 200_000):
     """A point ``(R, D)`` of the rate-distortion curve at slope ``-beta``, by BA run to convergence.
 
@@ -688,7 +691,7 @@ def rd_point(prior, distance, beta: float, *, tol: float = 1e-12, max_iter: int 
 
 
 @contract(prior=_MASS, distance=_DIST, betas=Array(None, low=0.0), tol=Real(0, None, low_open=True),
-          max_iter=Integer(1, None))
+          max_iter=_ITERS)
 def rd_curve(prior, distance, betas, *, tol: float = 1e-12, max_iter: int = 200_000):
     """``(R, D)`` arrays over ``betas`` (see :func:`rd_point`)."""
     pts = [rd_point(prior, distance, b, tol=tol, max_iter=max_iter)[:2] for b in np.atleast_1d(betas)]
@@ -771,14 +774,23 @@ class BlahutArimoto(ChannelMechanism):
         As in :func:`blahut_arimoto` (default: the paper's 10 iterations).
     notion : {"geo-ind", "ldp"}, optional
         The notion of the stated guarantee (default: geo-ind for a square distance, else LDP).
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> from ldpnb.geometry import lattice_distance_matrix
+    >>> m = BlahutArimoto(np.full(9, 1 / 9), lattice_distance_matrix(3, 3), beta=0.5)
+    >>> C = m.channel()
+    >>> C.shape, bool(np.allclose(C.sum(axis=1), 1)), m.check().holds
+    ((9, 9), True, True)
     """
 
     family = "BA"
     full_support = False
 
     @contract(prior=_MASS, distance=_DIST, beta=Optional(_BETA), distortion=Optional(Real(0, None, low_open=True)),
-              n_iter=Optional(Integer(1, None)), tol=Optional(Real(0, None, low_open=True)),
-              max_iter=Integer(1, None), c0=Optional(_MASS), notion=Optional(OneOf("geo-ind", "ldp")))
+              n_iter=Optional(_ITERS), tol=Optional(Real(0, None, low_open=True)),
+              max_iter=_ITERS, c0=Optional(_MASS), notion=Optional(OneOf("geo-ind", "ldp")))
     def __init__(self, prior, distance, beta: float | None = None, *, distortion: float | None = None,
                  n_iter: int | None = 10, tol: float | None = None, max_iter: int = 100_000, c0=None,
                  notion: str | None = None) -> None:

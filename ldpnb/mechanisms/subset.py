@@ -376,6 +376,12 @@ class SubsetSelection(FrequencyOracle):
     ----------
     k : int
     epsilon : float
+
+    Examples
+    --------
+    >>> m = SubsetSelection(6, 1.0)          # omega = 2: reports are 2-subsets of {0..5}
+    >>> m.channel().shape, m.check().holds
+    ((6, 15), True)
     """
 
     family = "SS"

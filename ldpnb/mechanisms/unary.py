@@ -307,6 +307,17 @@ class UnaryEncoding(FrequencyOracle):
         Domain size = number of bits.
     epsilon : float
     kind : {"oue", "sue"}
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> m = OUE(4, 1.0)                      # p = 1/2, q = 1/(e + 1)
+    >>> m.perturb([0, 3], rng=np.random.default_rng(0)).shape   # k bits per report
+    (2, 4)
+    >>> x = np.repeat(np.arange(4), 2500)    # 10,000 people, uniform over 4 values
+    >>> f = m.estimate(m.perturb(x, rng=np.random.default_rng(1)))
+    >>> bool(np.abs(f - 0.25).max() < 0.1), m.check().holds
+    (True, True)
     """
 
     family = "UE"

@@ -564,6 +564,10 @@ def merging_performance(p_sx: Any, labels: Any) -> dict[str, np.ndarray]:
     if lab.shape != (P.shape[0], P.shape[2]):
         raise ValueError(f"labels must have shape (n_dist, n_x) = {(P.shape[0], P.shape[2])}, got {lab.shape}")
     B, n_s, n_x = P.shape
+    bad = np.flatnonzero(np.abs(P.sum(axis=(1, 2)) - 1.0) > 1e-9 * max(1, n_s * n_x))
+    if bad.size:  # the marginals below are P's sums: a batch entry not summing to 1 gave NaN or a wrong NMI
+        raise ValueError(f"p_sx must hold joint distributions (each p_sx[b] summing to 1); p_sx[{bad[0]}] sums to "
+                         f"{P[bad[0]].sum():.6g}")
     p_s, p_x = P.sum(axis=2), P.sum(axis=1)
     K = max(int(lab.max()) + 1, 1)
     member = lab[:, None, :] == np.arange(K)[None, :, None]  # (B, K, x)

@@ -17,7 +17,12 @@ chapter starts and one when it ends, in the order they finish, with the elapsed 
 benchmark appendix (``book/performance``) and the summary (``book/reproduction``) run last, in
 that order, because they read this build's timings and the chapters' reports.  A chapter that
 raises stops the build after the others finish; its error is printed first (the exception's own
-message, the cell and its line in the ``.py``), then the end of the traceback.  On an interrupt
+message, the cell and its line in the ``.py``), then the end of the traceback, except for an error
+about the chapter's inputs (a contract's refusal, a missing data file, a failed row), which is the
+message alone.  A failed run writes nothing among the build's outputs: no executed notebook, no
+timing; its notebook, with the error, goes to ``_build/failed/<name>/``.  Bad options (``--jobs 0``,
+``--timeout 0``, ``-p SEED abc``, ``-p SCALE huge``, a ``-p`` key that is not a parameter of the
+chapter) and unreadable notebooks are refused in one line before any kernel starts.  On an interrupt
 (Ctrl-C, SIGTERM) every process the build started, kernels and their joblib/loky workers
 included, is terminated.
 
@@ -50,7 +55,7 @@ import time
 import unicodedata
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from ldpnb.contracts import Boolean, Instance, Integer, OneOf, Optional, Real, contract
 from ldpnb.repro.toc import BOOK, ROOT, notebook_chapters, toc_files  # noqa: F401 (toc_files re-exported)
@@ -79,24 +84,63 @@ def _cell_signature(nb) -> list[tuple[str, str, tuple[str, ...]]]:
     return [(c.cell_type, c.source.strip(), tuple(c.get("metadata", {}).get("tags", []))) for c in nb.cells]
 
 
-@contract(name=_NAME, book=_DIR)
-def pair_state(name: str, book: Path = BOOK) -> str:
-    """``"ok"``, ``"ipynb-stale"`` (the ``.py`` was edited after the notebook) or ``"ipynb-newer"``
-    (the notebook differs and is the newer file: edited in Jupyter without jupytext)."""
-    import jupytext  # noqa: PLC0415 lazy: the book extra, loaded by the build steps that need it
+def _rel(path: Path) -> Path:
+    """``path`` relative to the repository root when it lies under it (for messages)."""
+    path = Path(path)
+    return path.relative_to(ROOT) if path.is_relative_to(ROOT) else path
+
+
+def _first_line(exc: BaseException) -> str:
+    text = str(exc).strip().splitlines()
+    line = f"{type(exc).__name__}: {text[0] if text else ''}".rstrip(": ")
+    return line if len(line) <= 120 else line[:117] + "..."
+
+
+@contract(path=_PATH)
+def read_notebook(path: Path):
+    """``nbformat.read(path, as_version=4)``, or a one-line ``SystemExit`` naming the file when it is not
+    a readable notebook (truncated, not JSON, not UTF-8, or JSON that fails the notebook schema):
+    never a bare nbformat traceback that does not say which file it read."""
     import nbformat  # noqa: PLC0415 lazy: the book extra, loaded by the build steps that need it
 
+    try:
+        return nbformat.read(path, as_version=4)
+    except FileNotFoundError:
+        raise SystemExit(f"error: {_rel(path)} does not exist") from None
+    except Exception as exc:  # NotJSONError, UnicodeDecodeError, jsonschema's ValidationError, ...
+        raise SystemExit(f"error: {_rel(path)} is not a readable notebook ({_first_line(exc)}); restore it "
+                         "(`git checkout -- <file>`) or re-pair it from its .py (`make sync`)") from None
+
+
+def _read_percent(py: Path):
+    import jupytext  # noqa: PLC0415 lazy: the book extra, loaded by the build steps that need it
+
+    try:
+        return jupytext.read(py)
+    except FileNotFoundError:
+        raise SystemExit(f"error: {_rel(py)} does not exist") from None
+    except Exception as exc:
+        raise SystemExit(f"error: {_rel(py)} is not a readable jupytext chapter ({_first_line(exc)})") from None
+
+
+@contract(name=_NAME, book=Optional(_DIR))
+def pair_state(name: str, book: Path | None = None) -> str:
+    """``"ok"``, ``"ipynb-stale"`` (the ``.py`` was edited after the notebook) or ``"ipynb-newer"``
+    (the notebook differs and is the newer file: edited in Jupyter without jupytext).  A file that
+    cannot be read is refused in one line naming it (``SystemExit``)."""
+    book = BOOK if book is None else book
     py, nb = book / f"{name}.py", book / f"{name}.ipynb"
-    if _cell_signature(jupytext.read(py)) == _cell_signature(nbformat.read(nb, as_version=4)):
+    if _cell_signature(_read_percent(py)) == _cell_signature(read_notebook(nb)):
         return "ok"
     return "ipynb-stale" if py.stat().st_mtime >= nb.stat().st_mtime else "ipynb-newer"
 
 
-@contract(name=_NAME, book=_DIR)
-def sync_pair(name: str, book: Path = BOOK) -> None:
+@contract(name=_NAME, book=Optional(_DIR))
+def sync_pair(name: str, book: Path | None = None) -> None:
     """Re-pair ``book/<name>.ipynb`` from ``book/<name>.py`` and strip it (what ``make sync`` does)."""
     from ldpnb.repro.nbstrip import strip  # noqa: PLC0415 lazy: nbformat (book extra) only when a pair is re-synced
 
+    book = BOOK if book is None else book
     jt = Path(sys.executable).with_name("jupytext")
     cmd = [str(jt) if jt.exists() else "jupytext", "--quiet", "--set-formats", "ipynb,py:percent",
            str(book / f"{name}.py")]
@@ -104,9 +148,10 @@ def sync_pair(name: str, book: Path = BOOK) -> None:
     strip(str(book / f"{name}.ipynb"))
 
 
-@contract(names=_NAMES, book=_DIR)
-def ensure_pairs(names: list[str], book: Path = BOOK) -> None:
+@contract(names=_NAMES, book=Optional(_DIR))
+def ensure_pairs(names: list[str], book: Path | None = None) -> None:
     """Re-pair the notebooks whose ``.py`` is newer; refuse a notebook edited after its ``.py``."""
+    book = BOOK if book is None else book
     refused = []
     for name in names:
         state = pair_state(name, book)
@@ -184,6 +229,7 @@ class ProcessTree:
                 pass
         return out
 
+    @contract(grace=Real(0.0, 3600.0))
     def terminate(self, grace: float = 5.0) -> int:
         """SIGTERM every remembered process still alive, SIGKILL those left after ``grace`` s."""
         import psutil  # noqa: PLC0415 lazy: the book extra, loaded only to end a process tree
@@ -227,7 +273,7 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 _EXC_LINE = re.compile(r"^([A-Za-z_][\w.]*(Error|Exception|Failure|Interrupt|Exit|Timeout|Warning)\b.*)$")
 
 
-def _py_line(name: str, source: str, book: Path = BOOK) -> int | None:
+def _py_line(name: str, source: str, book: Path) -> int | None:
     """The line of ``book/<name>.py`` where a cell with this source starts."""
     first = next((ln for ln in source.splitlines() if ln.strip()), None)
     py = book / f"{name}.py"
@@ -239,16 +285,36 @@ def _py_line(name: str, source: str, book: Path = BOOK) -> int | None:
     return None
 
 
-@contract(name=_NAME, executed=_PATH, stderr=Instance(str, example=""), book=_DIR, tail=Integer(1, 10_000))
-def failure_summary(name: str, executed: Path, stderr: str, book: Path = BOOK, tail: int = 25) -> str:
+#: Exceptions that report a bad input or a failed reproduction rather than a defect of the code: the
+#: message says everything, the traceback would only bury it.
+_INPUT_ERRORS = ("DataError", "ReproductionFailure", "CriterionError", "FileNotFoundError")
+_FRAME = re.compile(r'^(?:File|Cell) "?([^",]+?)"?(?::\d+)?, ')
+
+
+def _input_error(ename: str, tb: list[str]) -> bool:
+    """True for an error about the chapter's inputs: a listed exception type, or one raised by an argument
+    contract (``ldpnb/contracts.py``) or a body check (``ldpnb/utils.py``) as its last frame."""
+    if ename in _INPUT_ERRORS:
+        return True
+    frames = [m.group(1) for ln in tb if (m := _FRAME.match(ln.strip()))]
+    return bool(frames) and frames[-1].replace("\\", "/").endswith(("ldpnb/contracts.py", "ldpnb/utils.py"))
+
+
+@contract(name=_NAME, executed=_PATH, stderr=Instance(str, example=""), book=Optional(_DIR),
+          tail=Integer(1, 10_000))
+def failure_summary(name: str, executed: Path, stderr: str, book: Path | None = None, tail: int = 25) -> str:
     """The error of a failed chapter, its own message first.
 
     From the executed notebook (papermill saves it on failure): ``ExcType: message``, the cell and
-    its line in ``book/<name>.py``, then the last ``tail`` lines of the traceback.  Without an error
-    output (a timeout, a dead kernel): the exception line of papermill's stderr, then its tail.
+    its line in ``book/<name>.py``, then the last ``tail`` lines of the traceback, except for an error
+    about the chapter's inputs (a bad ``SEED`` or ``SCALE`` refused by a contract, a missing data
+    file, a failed reproduction row), where the message is the whole story and the traceback stays
+    in the executed notebook.  Without an error output (a timeout, a dead kernel): the exception
+    line of papermill's stderr, then its tail.
     """
     import nbformat  # noqa: PLC0415 lazy: the book extra, loaded by the build steps that need it
 
+    book = BOOK if book is None else book
     try:
         nb = nbformat.read(executed, as_version=4)
     except Exception:
@@ -266,12 +332,12 @@ def failure_summary(name: str, executed: Path, stderr: str, book: Path = BOOK, t
                 line = _py_line(name, c.source, book)
                 where = f"code cell {n_code}" + (f", book/{name}.py line {line}" if line else "")
                 tb = _ANSI.sub("", "\n".join(o.get("traceback", []))).rstrip().splitlines()
-                shown = executed.relative_to(ROOT) if executed.is_relative_to(ROOT) else executed
-                return (
-                    f"{o.get('ename', 'Error')}: {o.get('evalue', '')}\n"
-                    f"  in {where} (executed notebook: {shown})\n"
-                    f"  traceback (last {min(tail, len(tb))} lines):\n" + "\n".join("    " + ln for ln in tb[-tail:])
-                )
+                ename = o.get("ename", "Error")
+                head = f"{ename}: {o.get('evalue', '')}\n  in {where} (executed notebook: {_rel(executed)})"
+                if _input_error(ename, tb):
+                    return head
+                return (head + f"\n  traceback (last {min(tail, len(tb))} lines):\n"
+                        + "\n".join("    " + ln for ln in tb[-tail:]))
     lines = _ANSI.sub("", stderr).rstrip().splitlines()
     exc = next((ln.strip() for ln in reversed(lines) if _EXC_LINE.match(ln.strip())), None)
     head = exc or (lines[-1] if lines else "the chapter failed without a message")
@@ -318,20 +384,39 @@ class _Progress:
 
 
 def _run_chapters(groups: list[list[str]], scale: str, jobs: int, params: dict[str, object], timeout: int,
-                  out_dir: Path, build_dir: Path, on_group_done=None) -> tuple[dict[str, float], list[tuple[str, str]]]:
-    """Execute the groups one after the other, the chapters of a group ``jobs`` at a time."""
+                  out_dir: Path, build_dir: Path, on_group_done=None,
+                  failed_dir: Path | None = None) -> tuple[dict[str, float], list[tuple[str, str]]]:
+    """Execute the groups one after the other, the chapters of a group ``jobs`` at a time.
+
+    Each notebook is executed into a scratch folder and moved to ``out_dir`` only when it ran to the
+    end: a failed run leaves ``out_dir`` as it was, its notebook (with the error) goes to
+    ``failed_dir/<name>/`` (default ``build_dir/failed``), and its time is not returned.
+    """
     tree = ProcessTree()
     progress = _Progress(sum(len(g) for g in groups))
     times: dict[str, float] = {}
     failed: list[tuple[str, str]] = []
     env = _kernel_env(build_dir)
+    failed_dir = build_dir / "failed" if failed_dir is None else failed_dir
+    scratch = out_dir.parent / f".{out_dir.name}.running"
 
     def one(name: str) -> tuple[str, float, str | None]:
         progress.say(f"start  {name}")
-        dst = out_dir / f"{name}.ipynb"
-        dt, rc, err = execute_notebook(BOOK / f"{name}.ipynb", dst, {"SCALE": scale, **params}, cwd=BOOK,
+        tmp = scratch / f"{name}.ipynb"
+        if tmp.exists():
+            tmp.unlink()
+        dt, rc, err = execute_notebook(BOOK / f"{name}.ipynb", tmp, {"SCALE": scale, **params}, cwd=BOOK,
                                        env=env, timeout=timeout, tree=tree)
-        summary = None if rc == 0 else failure_summary(name, dst, err)
+        summary = None
+        if rc == 0:
+            out_dir.mkdir(parents=True, exist_ok=True)
+            os.replace(tmp, out_dir / f"{name}.ipynb")
+        else:
+            kept = failed_dir / name / f"{name}.ipynb"
+            if tmp.exists():
+                kept.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(tmp, kept)
+            summary = failure_summary(name, kept, err)
         progress.finished(name, dt, rc == 0)
         return name, dt, summary
 
@@ -351,8 +436,9 @@ def _run_chapters(groups: list[list[str]], scale: str, jobs: int, params: dict[s
             futs = [pool.submit(one, n) for n in group]
             for f in as_completed(futs):
                 name, dt, err = f.result()
-                times[name] = round(dt, 1)
-                if err is not None:
+                if err is None:
+                    times[name] = round(dt, 1)
+                else:
                     failed.append((name, err))
             pool.shutdown(wait=True)
             pool = None
@@ -367,9 +453,58 @@ def _run_chapters(groups: list[list[str]], scale: str, jobs: int, params: dict[s
         raise
     finally:
         tree.close()
+        shutil.rmtree(scratch, ignore_errors=True)
         for sig, handler in previous.items():
             signal.signal(sig, handler)
     return times, failed
+
+
+@contract(name=_NAME, book=Optional(_DIR))
+def chapter_parameters(name: str, book: Path | None = None) -> dict[str, object]:
+    """The parameters a chapter declares: the assignments of the cell tagged ``parameters`` of
+    ``book/<name>.py`` (its papermill parameters, ``SCALE`` and ``SEED`` in every chapter)."""
+    book = BOOK if book is None else book
+    values: dict[str, object] = {}
+    for c in _read_percent(book / f"{name}.py").cells:
+        if c.cell_type == "code" and "parameters" in c.get("metadata", {}).get("tags", []):
+            values.update(_assignments(c.source))
+    return values
+
+
+def _assignments(source: str) -> dict[str, object]:
+    values: dict[str, object] = {}
+    try:
+        body = ast.parse(source).body
+    except SyntaxError:
+        return values
+    for node in body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            try:
+                values[node.targets[0].id] = ast.literal_eval(node.value)
+            except ValueError:
+                values[node.targets[0].id] = None
+    return values
+
+
+@contract(names=_NAMES, params=_PARAMS, book=Optional(_DIR))
+def check_params(names: list[str], params: dict[str, object], book: Path | None = None) -> None:
+    """Refuse, before any kernel starts, a ``-p KEY VALUE`` that the chapters would refuse or ignore:
+    ``SCALE`` outside ``smoke/book/paper``, ``SEED`` not an integer ``>= 0`` (what
+    :func:`ldpnb.repro.rng_for` takes), or a key that is not a parameter of every selected chapter
+    (papermill would only warn and run the chapter without it).  One line (``SystemExit``)."""
+    if "SCALE" in params and params["SCALE"] not in SCALES:
+        raise SystemExit(f"error: -p SCALE must be one of {', '.join(SCALES)} (or use --scale), "
+                         f"got {params['SCALE']!r}")
+    if "SEED" in params:
+        seed = params["SEED"]
+        if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
+            raise SystemExit(f"error: -p SEED must be an integer >= 0, got {seed!r}")
+    for name in names if set(params) - {"SCALE"} else ():
+        declared = chapter_parameters(name, book)
+        unknown = sorted(set(params) - set(declared) - {"SCALE"})
+        if unknown:
+            raise SystemExit(f"error: -p {unknown[0]}: chapter {name!r} has no such parameter (its parameters "
+                             f"cell declares {', '.join(declared) or 'none'})")
 
 
 @contract(names=_NAMES, previous=Instance(dict, example={}))
@@ -385,8 +520,8 @@ def longest_first(names: list[str], previous: dict[str, Any]) -> list[str]:
 
 
 def _report_failures(failed: list[tuple[str, str]]) -> None:
-    for name, err in failed:
-        print(f"\n===== chapter {name!r} failed =====\n{err}", file=sys.stderr)
+    for name, err in failed:  # the chapter's own message on the first line
+        print(f"\nchapter {name!r} failed: {err}", file=sys.stderr)
     if failed:
         print(f"\n{len(failed)} chapter(s) failed: {', '.join(n for n, _ in failed)}", file=sys.stderr)
 
@@ -403,12 +538,17 @@ def _select(only: list[str] | None) -> list[str]:
 
 @contract(scale=_SCALE, jobs=_JOBS, only=Optional(_NAMES), params=_PARAMS, timeout=_TIMEOUT)
 def execute(scale: str, jobs: int, only: list[str] | None, params: dict[str, object], timeout: int) -> int:
-    """Execute the book's chapters into ``_build/executed/book`` (see the module docstring)."""
+    """Execute the book's chapters into ``_build/executed/book`` (see the module docstring).
+
+    ``_build/timings.json`` records the chapters that ran to the end (a failed run's time is not
+    recorded, nor the total of a build with a failure); a failed chapter's notebook goes to
+    ``_build/failed/<name>/``, not among the executed ones."""
     names = _select(only)
+    check_params(names, params)
     ensure_pairs(names)
     BUILD.mkdir(exist_ok=True)
     tfile = BUILD / "timings.json"
-    record = json.loads(tfile.read_text()) if tfile.exists() else {}
+    record = _read_timings(tfile)
     first = longest_first([n for n in names if n not in LAST], record.get(scale, {}))
     groups = [first] + [[n] for n in LAST if n in names]
     groups = [g for g in groups if g]
@@ -424,17 +564,31 @@ def execute(scale: str, jobs: int, only: list[str] | None, params: dict[str, obj
         record[scale]["_jobs"] = jobs
         tfile.write_text(json.dumps(record, indent=1) + "\n")
 
+    for name in names:
+        shutil.rmtree(BUILD / "failed" / name, ignore_errors=True)  # the last run's failure, if any
     times, failed = _run_chapters(groups, scale, jobs, params, timeout, BUILD / "executed" / "book", BUILD,
                                   on_group_done=write_timings)
     total = time.perf_counter() - t_all
-    record[scale]["_total_execute"] = round(total, 1)
-    tfile.write_text(json.dumps(record, indent=1) + "\n")
     _report_failures(failed)
     if failed:
         return 1
+    record[scale]["_total_execute"] = round(total, 1)
+    tfile.write_text(json.dumps(record, indent=1) + "\n")
     print(f"all {len(names)} chapter(s) executed in {total:.0f} s (_build/executed/book, timings in "
           f"_build/timings.json)", flush=True)
     return 0
+
+
+def _read_timings(tfile: Path) -> dict[str, Any]:
+    try:
+        record = json.loads(tfile.read_text()) if tfile.exists() else {}
+    except (OSError, ValueError) as exc:
+        raise SystemExit(f"error: {_rel(tfile)} is not readable JSON ({_first_line(exc)}); delete it (it only "
+                         "orders the chapters and feeds the benchmark page) and run the build again") from None
+    if not isinstance(record, dict) or not all(isinstance(v, dict) for v in record.values()):
+        raise SystemExit(f"error: {_rel(tfile)} is not a timings record ({{scale: {{chapter: seconds}}}}); "
+                         "delete it and run the build again")
+    return record
 
 
 @contract(name=_NAME)
@@ -444,28 +598,48 @@ def chapter_dir(name: str) -> Path:
 
 @contract(name=_NAME, scale=_SCALE, params=_PARAMS, timeout=_TIMEOUT, html=Boolean())
 def run_chapter(name: str, scale: str, params: dict[str, object], timeout: int, html: bool) -> int:
-    """Execute one chapter into ``_build/chapters/<name>/`` and optionally render a preview."""
+    """Execute one chapter into ``_build/chapters/<name>/`` and optionally render a preview.
+
+    The chapter runs in a scratch folder that replaces ``_build/chapters/<name>/`` only when the
+    chapter ran to the end: a failed run leaves the previous one in place and writes no timings; its
+    notebook (and the report, if the chapter wrote one) go to ``_build/failed/<name>/``."""
     _select([name])
+    check_params([name], params)
     ensure_pairs([name])
     out = chapter_dir(name)
-    if out.exists():
-        shutil.rmtree(out)
-    (out / "reproduction").mkdir(parents=True)
+    work = out.parent / f".{name}.partial"
+    if work.exists():
+        shutil.rmtree(work)
+    (work / "reproduction").mkdir(parents=True)
     if name in LAST:  # the appendix pages read the book's reports and timings: give them a copy
         if (BUILD / "reproduction").is_dir():
-            shutil.copytree(BUILD / "reproduction", out / "reproduction", dirs_exist_ok=True)
+            shutil.copytree(BUILD / "reproduction", work / "reproduction", dirs_exist_ok=True)
         if (BUILD / "timings.json").exists():
-            shutil.copy2(BUILD / "timings.json", out / "timings.json")
-    print(f"executing {name} at SCALE={scale!r} into {out.relative_to(ROOT)}/", flush=True)
-    times, failed = _run_chapters([[name]], scale, 1, params, timeout, out, out)
-    (out / "chapter-timings.json").write_text(json.dumps({scale: times}, indent=1) + "\n")
+            shutil.copy2(BUILD / "timings.json", work / "timings.json")
+    failed_dir = BUILD / "failed"
+    shutil.rmtree(failed_dir / name, ignore_errors=True)
+    print(f"executing {name} at SCALE={scale!r} into {_rel(out)}/", flush=True)
+    try:
+        times, failed = _run_chapters([[name]], scale, 1, params, timeout, work, work, failed_dir=failed_dir)
+        if failed:
+            report = work / "reproduction" / f"{name}.json"
+            if report.exists():  # a chapter whose rows failed wrote its report before raising: the evidence
+                (failed_dir / name / "reproduction").mkdir(parents=True, exist_ok=True)
+                os.replace(report, failed_dir / name / "reproduction" / report.name)
+        else:
+            (work / "chapter-timings.json").write_text(json.dumps({scale: times}, indent=1) + "\n")
+            if out.exists():
+                shutil.rmtree(out)
+            os.replace(work, out)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
     _report_failures(failed)
     if failed:
         return 1
-    print(f"executed notebook: {(out / f'{name}.ipynb').relative_to(ROOT)}", flush=True)
+    print(f"executed notebook: {_rel(out / f'{name}.ipynb')}", flush=True)
     report = out / "reproduction" / f"{name}.json"
     if report.exists():
-        print(f"reproduction report: {report.relative_to(ROOT)}", flush=True)
+        print(f"reproduction report: {_rel(report)}", flush=True)
     if html:
         return render_preview(name)
     return 0
@@ -556,24 +730,12 @@ def _merge_bib(dst: Path) -> dict[str, str]:
 def notebook_parameters(path: Path) -> dict[str, object]:
     """The parameters an executed notebook ran with: its ``parameters`` cell, overridden by
     papermill's ``injected-parameters`` cell."""
-
-    import nbformat  # noqa: PLC0415 lazy: the book extra, loaded by the build steps that need it
-
     values: dict[str, object] = {}
-    cells = nbformat.read(path, as_version=4).cells
+    cells = read_notebook(path).cells
     for tag in ("parameters", "injected-parameters"):
         for c in cells:
             if c.cell_type == "code" and tag in c.get("metadata", {}).get("tags", []):
-                for node in ast.parse(c.source).body:
-                    if (
-                        isinstance(node, ast.Assign)
-                        and len(node.targets) == 1
-                        and isinstance(node.targets[0], ast.Name)
-                    ):
-                        try:
-                            values[node.targets[0].id] = ast.literal_eval(node.value)
-                        except ValueError:
-                            pass
+                values.update({k: v for k, v in _assignments(c.source).items() if v is not None})
     return values
 
 
@@ -681,7 +843,7 @@ def _stage_notebook(src: Path, dst: Path, aliases: dict[str, str], banner_scale:
     kept key, and, for a chapter executed at another scale than the book's, a banner under its title."""
     import nbformat  # noqa: PLC0415 lazy: the book extra, loaded by the build steps that need it
 
-    nb = nbformat.read(src, as_version=4)
+    nb = read_notebook(src)
     cells = []
     for c in nb.cells:
         tags = c.get("metadata", {}).get("tags", [])
@@ -842,27 +1004,56 @@ def render_preview(name: str) -> int:
 
 # ------------------------------------------------------------------------------------------ main
 
+class OneLineParser(argparse.ArgumentParser):
+    """An argument parser whose errors are one line (``prog: error: ... (see --help)``), not the usage
+    block followed by the error."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: error: {message} (see --help)\n")
+
+
+@contract(rule=Instance(Integer, example=Integer(1, 2)))
+def int_option(rule: Integer) -> Callable[[str], int]:
+    """An argparse ``type`` for an integer option checked against ``rule`` (the same rule as the
+    function the option feeds), so that ``--jobs 0`` is refused in one line before anything runs."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"must be {rule.describe()}, got {text!r}") from None
+        if (rule.low is not None and value < rule.low) or (rule.high is not None and value > rule.high):
+            raise argparse.ArgumentTypeError(f"must be {rule.describe()}, got {value}")
+        return value
+
+    parse.__name__ = "integer"
+    return parse
+
+
 @contract(argv=Optional(Instance(list, tuple, example=None)))
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m ldpnb.repro.build", description=__doc__.split("\n")[0])
+    ap = OneLineParser(prog="python -m ldpnb.repro.build", description=__doc__.split("\n")[0])
     ap.add_argument("step", choices=("execute", "render", "all", "chapter"))
     ap.add_argument("name", nargs="?", help="the chapter (step `chapter` only)")
     ap.add_argument("--scale", default="book", choices=SCALES)
-    ap.add_argument("--jobs", type=int, default=2, help="chapters executed at once")
+    ap.add_argument("--jobs", type=int_option(_JOBS), default=2, help="chapters executed at once (1 to 256)")
     ap.add_argument("--only", nargs="*", help="execute only these chapters")
     ap.add_argument("-p", "--param", nargs=2, action="append", default=[], metavar=("KEY", "VALUE"),
                     help="extra papermill parameter (repeatable)")
-    ap.add_argument("--timeout", type=int, default=4 * 3600, help="per-cell timeout in seconds")
+    ap.add_argument("--timeout", type=int_option(_TIMEOUT), default=4 * 3600,
+                    help="per-cell timeout in seconds (1 s to 7 days)")
     ap.add_argument("--no-strict", action="store_true", help="render without -W (warnings not fatal)")
     ap.add_argument("--allow-mixed-scales", action="store_true",
                     help="render chapters executed at different scales, with a banner on every page")
     ap.add_argument("--html", action="store_true", help="step `chapter`: also render a one-chapter preview")
     args = ap.parse_args(argv)
     params = {k: _parse_value(v) for k, v in args.param}
+    if args.step == "chapter" and not args.name:
+        ap.error("step `chapter` needs the chapter's name: python -m ldpnb.repro.build chapter pie")
+    if args.step != "chapter" and args.name:
+        ap.error(f"only step `chapter` takes a chapter's name (got {args.name!r}); use --only for `execute`")
     try:
         if args.step == "chapter":
-            if not args.name:
-                ap.error("step `chapter` needs the chapter's name: python -m ldpnb.repro.build chapter pie")
             return run_chapter(args.name, args.scale, params, args.timeout, args.html)
         if args.step in ("execute", "all"):
             rc = execute(args.scale, args.jobs, args.only, params, args.timeout)

@@ -25,7 +25,9 @@ then decide with **three outcomes** (:func:`decide`): *holds* when the interval 
 claim's region (for ``close`` ``[target - tol, target + tol]``; for ``order`` the region of each
 adjacent difference), *reversed* when it lies entirely outside (in some cell, for an elementwise
 claim), *undecided* otherwise.  An undecided row has the status ``undecided``: never a pass, and
-the row says about how many runs would decide it.  An exact number, or an exact estimate
+the row says about how many runs would decide it, or, when the claim declares ``not_by_runs``
+(its error is set by something more runs do not change, such as every user of a data set), why
+more runs would not.  An exact number, or an exact estimate
 (:func:`ldpnb.stats.exact`), is decided exactly as before, bit for bit.
 
 Provenance (``source``):
@@ -141,6 +143,15 @@ class Printed:
     def __post_init__(self):
         if not isinstance(self.where, str) or not self.where.strip():
             raise CriterionError("a printed value needs `where` (section, figure, table or equation)")
+        v = self.value
+        seq = isinstance(v, (list, tuple))
+        items = v if seq else [v]
+        ok = isinstance(v, str) and v.strip() or (len(items) > 0 and all(
+            isinstance(x, str) or (seq and x is None)  # None: the open end of a pair of bounds
+            or (isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isfinite(x)) for x in items))
+        if not ok:
+            raise CriterionError(f"a printed value is a finite number, a list or pair of them (None for an open end), "
+                                 f"or a statement; got {v!r}")
 
 
 # ---------------------------------------------------------------------------------------------
@@ -271,7 +282,9 @@ class Claim:
     materially false: the falsifier of the power computation), ``domain`` (the measured quantity's
     possible values ``(lo, hi)``, None for an unbounded end); ``implied_by`` (the id of a row this
     claim follows from: not counted as a check); ``changes`` (the decision log: a tuple of
-    :class:`CriterionChange`).
+    :class:`CriterionChange`); ``not_by_runs`` (why more runs of the row's own kind would not decide
+    it, e.g. when the data's users, all there are, set its error: an undecided row then shows this
+    reason instead of the estimated run count, which would mislead).
     """
 
     id: str
@@ -302,6 +315,7 @@ class Claim:
     domain: Any = None
     implied_by: str | None = None
     changes: tuple[CriterionChange, ...] = field(default_factory=tuple)
+    not_by_runs: str = ""
 
     def __post_init__(self):
         sid = self.id
@@ -384,6 +398,10 @@ class Claim:
                                      "not counted as a check)")
         if not isinstance(self.changes, tuple) or not all(isinstance(c, CriterionChange) for c in self.changes):
             raise CriterionError(f"{sid}: changes must be a tuple of CriterionChange (the decision log)")
+        if not isinstance(self.not_by_runs, str):
+            raise CriterionError(f"{sid}: not_by_runs is the reason (a string) why more runs would not decide the row")
+        if self.not_by_runs.strip() and self.kind not in ("close", "range", "order"):
+            raise CriterionError(f"{sid}: not_by_runs belongs to a statistical row (close, range or order)")
         if self.changes and self.kind == "none":
             raise CriterionError(f"{sid}: a not-evaluated claim has no criterion to change")
 
@@ -998,6 +1016,14 @@ def _regions(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]
     return out
 
 
+def _check_kind_expect(kind: Any, expect: Any) -> None:
+    """Refuse an unknown kind or expected status (a row of no known kind has no power and no log)."""
+    if not isinstance(kind, str) or kind not in KINDS:
+        raise CriterionError(f"kind must be one of {KINDS}, got {kind!r}")
+    if not isinstance(expect, str) or expect not in EXPECTS:
+        raise CriterionError(f"expect must be one of {EXPECTS}, got {expect!r}")
+
+
 def _is_statistical_row(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]) -> bool:
     if kind == "close" and criterion.get("z") is not None and numbers.get("se") is not None:
         return True
@@ -1020,6 +1046,7 @@ def power(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any], e
     false, the others passing).  Returns ``{"pass_probability", "falsifier_truth", "effect",
     "weak"}`` with ``weak`` true above :data:`WEAK`.
     """
+    _check_kind_expect(kind, expect)
     if expect not in ("pass", "diverges") or not _is_statistical_row(kind, criterion, numbers):
         return None
     dom = criterion.get("domain")
@@ -1068,6 +1095,12 @@ def power(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any], e
 def runs_needed(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]) -> dict[str, Any] | None:
     """For an undecided statistical row, about how many runs would decide it
     (:func:`ldpnb.stats.runs_to_decide`, the largest over its quantities); None otherwise."""
+    _check_kind_expect(kind, "pass")
+    if not isinstance(criterion, Mapping):
+        raise CriterionError(f"criterion must be a mapping, got {type(criterion).__name__}")
+    for key in ("atol", "rtol", "tol"):
+        if key in criterion:
+            _tol(criterion[key], key)
     if not _is_statistical_row(kind, criterion, numbers) or criterion.get("z") is not None:
         return None
     if decide(kind, criterion, numbers) != "undecided":
@@ -1086,6 +1119,9 @@ def runs_needed(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, A
 def original_statuses(changes: Iterable[Any], numbers: Mapping[str, Any], expect: str) -> list[dict[str, Any]]:
     """The decision log of a row: each earlier criterion (a :class:`CriterionChange` or its JSON
     form) with the status it gives on the row's numbers (or why it cannot be evaluated on them)."""
+    _check_kind_expect("close", expect)
+    if not isinstance(numbers, Mapping):
+        raise CriterionError(f"numbers must be a mapping of the row's numbers, got {type(numbers).__name__}")
     out = []
     for c in changes:
         row = c.as_row() if isinstance(c, CriterionChange) else dict(c)
@@ -1252,6 +1288,7 @@ def falsify(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any],
 
     With a declared ``domain`` (``criterion["domain"]``) the falsifier's measured numbers must be
     finite and in it; a row recorded with an estimate always needs a finite falsifier."""
+    _check_kind_expect(kind, expect)
     plain = _plain(numbers)
     statistical = _is_statistical_row(kind, criterion, plain) or any(
         _is_est(v) for _, v in _paths(plain))
@@ -1385,7 +1422,7 @@ def verify_row(row: Mapping[str, Any]) -> list[str]:
     for which that status is ``fail``, finite and in the declared domain where one is declared or
     the row is statistical, (iii) for a statistical row, carry the power its numbers give and the
     ``weak test`` flag exactly when that power is below 0.8, and the runs that would decide an
-    undecided row, and (iv) carry its decision log with the status each earlier criterion gives on
+    undecided row (with the declared reason when more runs would not decide it), and (iv) carry its decision log with the status each earlier criterion gives on
     the same numbers, flagged ``criterion changed``.  A ``not-evaluated`` row carries neither
     numbers nor a falsifier.
     """
@@ -1431,7 +1468,13 @@ def verify_row(row: Mapping[str, Any]) -> list[str]:
         if (status == "undecided") != ("undecided" in flags):
             problems.append(f"{rid}: the 'undecided' flag does not match the status")
         rtd = runs_needed(kind, crit, nums) if status == "undecided" else None
-        if _plain(rtd) != row.get("runs_to_decide"):
+        rec_rtd = row.get("runs_to_decide")
+        if isinstance(rec_rtd, Mapping) and "not_by_runs" in rec_rtd:
+            why = rec_rtd.get("not_by_runs")
+            if rtd is None or not isinstance(why, str) or not why.strip():
+                problems.append(f"{rid}: 'not decidable by more runs' needs an undecided row and a reason")
+            rec_rtd = {k: v for k, v in rec_rtd.items() if k != "not_by_runs"}
+        if _plain(rtd) != rec_rtd:
             problems.append(f"{rid}: recorded runs to decide {row.get('runs_to_decide')!r}, the numbers give {rtd!r}")
     changes = row.get("changes") or []
     if changes or "criterion changed" in flags:

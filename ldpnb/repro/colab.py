@@ -28,8 +28,13 @@ from ldpnb.repro.toc import BOOK, ROOT
 __all__ = ["EXTRAS", "extras_for", "repository_url", "requirement", "cell_source", "install_cell", "ensure",
            "main"]
 
-#: What a chapter may import beyond the package's own dependencies, and the extra that installs it.
-EXTRAS = {"myst_nb": "notebook", "itables": "notebook"}
+#: What a chapter may import beyond the package's core (numpy, scipy), and the extra that installs it.
+#: ``notebook`` includes ``all`` (every library extra); a chapter importing a paper's package
+#: (``ldpnb.papers``, which plots and may load data or train classifiers) needs ``all``.
+EXTRAS = {"myst_nb": "notebook", "itables": "notebook", "ldpnb.papers": "all",
+          "pandas": "data", "ldpnb.data": "data", "matplotlib": "plot", "seaborn": "plot",
+          "ldpnb.repro.plotting": "plot", "sklearn": "attacks", "xgboost": "attacks", "ot": "transport",
+          "joblib": "parallel", "dask": "parallel"}
 MARK = "# On Colab, install the book's package"
 _CELL_RE = re.compile(r'# %% tags=\["remove-cell"\]\n' + re.escape(MARK) + r".*?(?=\n# %%)", re.S)
 
@@ -52,12 +57,19 @@ def extras_for(source: str) -> list[str]:
     ['notebook']
     >>> extras_for("from ldpnb.repro import glue")
     []
+    >>> extras_for("import pandas as pd\\nfrom ldpnb.data import load_adult")
+    ['data']
+    >>> extras_for("import matplotlib.pyplot as plt\\nfrom ldpnb.papers.pie import claims")
+    ['all']
     """
     found = set()
     for module, extra in EXTRAS.items():
-        if re.search(rf"^\s*(from|import)\s+{module}\b", source, re.M) or \
+        if re.search(rf"^\s*(from|import)\s+{re.escape(module)}\b", source, re.M) or \
                 (module == "itables" and "interactive_table(" in source):
             found.add(extra)
+    for umbrella in ("notebook", "all"):  # notebook includes all, which includes every library extra
+        if umbrella in found:
+            return [umbrella]
     return sorted(found)
 
 

@@ -213,7 +213,8 @@ def claims_frame(directory: str | Path | None = None) -> pd.DataFrame:
                 "criterion": r["tolerance"], "status": r["status"], "paper-scale status": paper_status,
                 "flags": "; ".join(r.get("flags") or []),
                 "P(pass | falsifier)": f"{pw['pass_probability']:.2g}" if pw else "",
-                "runs to decide": rtd.get("runs") if rtd.get("runs") is not None else "",
+                "runs to decide": ("not by more runs" if rtd.get("not_by_runs") else
+                                   rtd.get("runs") if rtd.get("runs") is not None else ""),
                 "scale": r["scale"], "note": r["note"], "diverges as": divergence_kind(r) or "",
                 "link": f"{ch}.html#claim-{ch}-{r['id']}",
             })

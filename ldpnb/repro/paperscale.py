@@ -21,7 +21,6 @@ Chapters run in parallel over ``--jobs`` processes (each chapter's own sweeps ho
 
 from __future__ import annotations
 
-import argparse
 import ast
 import base64
 import datetime
@@ -45,7 +44,9 @@ from ldpnb.repro.toc import ROOT
 
 OUT = ROOT / "results" / "paper"
 WORK = ROOT / "_build" / "paper"
-NO_REPORT = ("reproduction",)
+NO_REPORT = ("reproduction", "quickstart")  # no claims: the summary page, the quickstart
+_JOBS = Integer(1, 256)
+_TIMEOUT = Integer(1, 7 * 24 * 3600)
 
 
 def _machine() -> dict[str, object]:
@@ -113,7 +114,7 @@ def reference_workload(rounds: int = 5) -> dict[str, float]:
     return {"cpu_s": round(time.process_time() - c0, 3), "wall_s": round(time.perf_counter() - t0, 3)}
 
 
-@contract(name=Instance(str, example="intro"), params=Instance(dict, example={}), timeout=Integer(1, 7 * 24 * 3600))
+@contract(name=Instance(str, example="intro"), params=Instance(dict, example={}), timeout=_TIMEOUT)
 def run_one(name: str, params: dict[str, object], timeout: int) -> dict[str, object]:
     """Execute one chapter at paper scale in a fresh process; return its record (not yet written)."""
     src = ROOT / "book" / f"{name}.ipynb"
@@ -273,11 +274,12 @@ def export_figures(name: str, executed: Path, out: Path = FIGURES, colors: int =
 
 @contract(argv=Optional(Instance(list, tuple, example=None)))
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(prog="python -m ldpnb.repro.paperscale", description=__doc__.split("\n")[0])
+    ap = build.OneLineParser(prog="python -m ldpnb.repro.paperscale", description=__doc__.split("\n")[0])
     ap.add_argument("--only", nargs="*", help="chapters to run (default: every chapter with a report)")
-    ap.add_argument("--jobs", type=int, default=1, help="chapters run at once")
+    ap.add_argument("--jobs", type=build.int_option(_JOBS), default=1, help="chapters run at once (1 to 256)")
     ap.add_argument("-p", "--param", nargs=2, action="append", default=[], metavar=("KEY", "VALUE"))
-    ap.add_argument("--timeout", type=int, default=6 * 3600, help="per-cell timeout (s)")
+    ap.add_argument("--timeout", type=build.int_option(_TIMEOUT), default=6 * 3600,
+                    help="per-cell timeout (s, 1 s to 7 days)")
     ap.add_argument("--figures-only", action="store_true",
                     help="only re-export the figures of the chapters' last executed runs (_build/paper/executed)")
     args = ap.parse_args(argv)
@@ -288,6 +290,9 @@ def main(argv: list[str] | None = None) -> int:
             raise SystemExit(f"error: unknown chapter(s) {unknown}; chapters are {names}")
         names = [n for n in names if n in args.only]
     params = {k: v for k, v in args.param}
+    if "SCALE" in params:
+        raise SystemExit("error: -p SCALE: the paper-scale runner always runs at SCALE=paper")
+    build.check_params(names, {k: build._parse_value(v) for k, v in params.items()})
     OUT.mkdir(parents=True, exist_ok=True)
     if args.figures_only:
         for name in names:

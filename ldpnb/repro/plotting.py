@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import zlib
 
+from ldpnb._optional import import_optional
 from ldpnb.contracts import POSITIVE, Instance, Integer, OneOf, Unchecked, contract
 
 __all__ = [
@@ -107,8 +108,8 @@ def set_style(context: str = "notebook") -> None:
     - in Jupyter, figures are rendered at twice their dpi (``retina``: 200 px per inch) and shown
       at their natural width, so that a figure of :data:`COLUMN_INCHES` fills the column sharply.
     """
-    import matplotlib as mpl  # noqa: PLC0415 lazy: matplotlib loads only when the style is set
-    import seaborn as sns  # noqa: PLC0415 lazy: seaborn loads only when the style is set
+    mpl = import_optional("matplotlib")  # loads only when the style is set
+    sns = import_optional("seaborn")
 
     sns.set_theme(context=context, style="whitegrid", palette=_PALETTE)
     mpl.rcParams.update(

@@ -142,7 +142,9 @@ def _extra_html(r: Mapping[str, Any]) -> str:
     if pw:
         parts.append(f"P(pass | falsifier {fmt(pw['falsifier_truth'])}) = {pw['pass_probability']:.2g}")
     rtd = r.get("runs_to_decide")
-    if rtd:
+    if rtd and rtd.get("not_by_runs"):
+        parts.append(f"undecided; more runs would not decide it: {html.escape(rtd['not_by_runs'])}")
+    elif rtd:
         parts.append(f"≈ {rtd['runs']:,} runs would decide (estimate)" if rtd.get("runs") else
                      "undecided; the runs that would decide cannot be estimated (an unbounded interval, or "
                      "the estimate on the region's edge)")
@@ -413,6 +415,8 @@ class Report:
             raise ValueError(f"scale must be one of {SCALES}, got {scale!r}")
         if not isinstance(claims, Mapping) or not claims or not all(isinstance(s, Claim) for s in claims.values()):
             raise TypeError("claims must be a non-empty mapping of id -> Claim (a paper's CLAIMS table)")
+        if seed is not None and (isinstance(seed, bool) or not isinstance(seed, _numbers.Integral) or seed < 0):
+            raise TypeError(f"seed must be None or an integer >= 0 (the chapter's SEED), got {seed!r}")
         self.chapter = chapter
         self.scale = scale
         self.seed = seed
@@ -448,6 +452,8 @@ class Report:
             raise CriterionError(f"claim {s.id!r} ({self.chapter}): {e}") from None
         pw = power(s.kind, crit, plain, s.expect)
         rtd = runs_needed(s.kind, crit, plain) if status == "undecided" else None
+        if rtd is not None and s.not_by_runs.strip():
+            rtd = {**rtd, "not_by_runs": s.not_by_runs.strip()}
         changes = original_statuses(s.changes, plain, s.expect)
         flags = [f for f, on in (("undecided", status == "undecided"), ("weak test", bool(pw and pw["weak"])),
                                  ("criterion changed", bool(changes))) if on]

@@ -7,19 +7,22 @@ estimate too (:func:`exact`: a degenerate interval), so a criterion treats both 
 Estimators (runs along axis 0; the other axes are cells, one interval per cell, simultaneous over
 the cells with ``simultaneous=True``):
 
-==========================  =================================================================
-:func:`mean`                mean over runs: Hall's skewness-corrected t (default), Student's t,
-                            studentized bootstrap
-:func:`median`              median over runs: interpolated order statistics (distribution-free)
-:func:`difference`          difference of means, paired (mean of differences) or Welch
-:func:`ratio`               ratio of means: Fieller (paired or Welch), studentized bootstrap
-:func:`proportion`          Wilson, Clopper-Pearson
-:func:`kendall_tau`         Kendall's tau-b with a tie tolerance; jackknife or bootstrap over items
-:func:`bootstrap`           any statistic of one or more samples: BCa or percentile
-:func:`from_se`             value +- z se, for a standard error obtained otherwise
-:func:`difference_of`       difference of two independent estimates
-:func:`subsample_se`        standard error from random half samples (delete-d jackknife)
-==========================  =================================================================
+==============================  =================================================================
+:func:`mean`                    mean over runs: Hall's skewness-corrected t (default), Student's t,
+                                studentized bootstrap
+:func:`median`                  median over runs: interpolated order statistics (distribution-free)
+:func:`difference`              difference of means, paired (mean of differences) or Welch
+:func:`ratio`                   ratio of means: Fieller (paired or Welch), studentized bootstrap
+:func:`proportion`              Wilson, Clopper-Pearson
+:func:`kendall_tau`             Kendall's tau-b with a tie tolerance; jackknife or bootstrap over items
+:func:`bootstrap`               any statistic of one or more samples: BCa or percentile
+:func:`from_se`                 value +- z se, for a standard error obtained otherwise
+:func:`difference_of`           difference of two independent estimates
+:func:`subsample_se`            standard error from random half samples (delete-d jackknife)
+:func:`subset_mean`             mean of a statistic over random n-subsets of N users, for n users
+:func:`half_sample_estimate`    estimates with their half-sample standard errors and t intervals
+:func:`join_estimates`          several estimates side by side, joint by Bonferroni
+==============================  =================================================================
 
 Every interval is validated by simulation in ``tests/test_stats.py``: a 95 % interval covers the
 truth 93-97 % of the time at 3, 5, 10, 20, 50 and 100 runs on normal and lognormal runs, where the
@@ -73,16 +76,20 @@ from ldpnb.stats._intervals import (
     difference,
     difference_of,
     from_se,
+    half_sample_estimate,
+    join_estimates,
     mean,
     median,
     proportion,
     ratio,
     subsample_se,
+    subset_mean,
 )
 from ldpnb.stats._rank import kendall_tau
 
 __all__ = [
     "Estimate", "exact", "bonferroni", "is_estimate_dict", "METHODS", "MIN_BOOTSTRAP_RUNS",
     "mean", "median", "difference", "ratio", "proportion", "bootstrap", "from_se", "difference_of",
-    "subsample_se", "kendall_tau", "OUTCOMES", "decide", "outcome_probability", "runs_to_decide",
+    "subsample_se", "subset_mean", "half_sample_estimate", "join_estimates",
+    "kendall_tau", "OUTCOMES", "decide", "outcome_probability", "runs_to_decide",
 ]

@@ -12,8 +12,8 @@ from .claims import CLAIMS
 from .mle import mle_cross_check, mle_runs, strictly_concave_runs
 from .readings import renormalised_planar_geometric_channel
 from .experiments import (
-    MLE_TOL, Trials, location_metric, estimation_trials, rappor_trials, threshold_sweep, build_channel, trial_task,
-    rappor_task, panel_tasks, run_estimates, cpu_seconds, manhattan_grid, sf_ibu_grid,
+    MLE_TOL, Trials, RapporTrials, location_metric, estimation_trials, rappor_trials, threshold_sweep, run_estimates,
+    cpu_seconds, manhattan_grid, sf_ibu_grid,
 )
 from .theory import (
     simplex_grid, loglik_surface, gf2_rank, gf2_rank_batch, rappor_bits_likelihood,
@@ -38,14 +38,11 @@ __all__ = [
     "strictly_concave_runs",
     "MLE_TOL",
     "Trials",
+    "RapporTrials",
     "location_metric",
     "estimation_trials",
     "rappor_trials",
     "threshold_sweep",
-    "build_channel",
-    "trial_task",
-    "rappor_task",
-    "panel_tasks",
     "run_estimates",
     "cpu_seconds",
     "manhattan_grid",

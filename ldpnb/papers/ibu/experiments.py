@@ -31,14 +31,14 @@ import numpy as np
 
 from ldpnb.channels._generic import simulate_counts_batch
 from ldpnb.contracts import (
-    AnyOf, Array, Boolean, Callable_, Channel, Counts, DistanceMatrix, Distribution, Instance, Integer, OneOf, Optional,
-    RandomState, Real, Unchecked, contract,
+    AnyOf, Array, Boolean, Callable_, Channel, Counts, DistanceMatrix, Distribution, Instance, Integer, RandomState,
+    Real, contract,
 )
 from ldpnb.data.grid import Grid
 from ldpnb.estimators._ibu import ibu
 from ldpnb.estimators._inversion import clip_normalize, project_simplex_rows, rappor_unbiased
 from ldpnb.measures.utility import emd_1d_rows, emd_rows
-from ldpnb.mechanisms import Exponential, Mechanism, MetricMechanism
+from ldpnb.mechanisms import SUE, Mechanism
 from ldpnb.utils import check_random_state
 
 __all__ = [
@@ -47,11 +47,8 @@ __all__ = [
     "Trials",
     "location_metric",
     "rappor_trials",
+    "RapporTrials",
     "threshold_sweep",
-    "build_channel",
-    "trial_task",
-    "rappor_task",
-    "panel_tasks",
     "run_estimates",
     "cpu_seconds",
     "manhattan_grid",
@@ -61,11 +58,6 @@ __all__ = [
 #: The certified gap on the log-likelihood (nats per report) of the optional SQUAREM runs (``mle_reps``).
 #: It bounds the likelihood, not the estimate: the chapter's MLE is :func:`ldpnb.papers.ibu.mle.mle_runs`.
 MLE_TOL = 1e-6
-
-_KINDS = OneOf("geometric", "laplace", "exponential", "grr", "krr")
-_EXAMPLE_TASK = {"kind": "krr", "eps": 1.0, "N": np.array([5, 3, 2]), "reps": 2, "tol": 1e-8, "max_iter": 1000,
-                 "k": 3}
-
 
 def _mle(M: np.ndarray, C: np.ndarray, tol: float, max_iter: int):
     """The certified MLE of each row of ``C`` (SQUAREM, criterion ``gap``)."""
@@ -230,6 +222,46 @@ def rappor_trials(theta, n: int, epsilon: float, reps: int, *, rng=None, tol: fl
     return out
 
 
+@dataclass(frozen=True)
+class RapporTrials:
+    """The runs of one panel of Fig. 12 (Sec. 7.5), for basic Rappor as a mechanism object.
+
+    ``RapporTrials(theta, n, reps, tol, max_iter, mle_reps)(m, rng)`` is :func:`rappor_trials` at
+    ``m.epsilon`` (``m`` a :class:`~ldpnb.mechanisms.SUE` on ``theta.size`` values: basic one-time
+    Rappor, whose channel on the :math:`2^k` bit patterns is the one :func:`rappor_trials` samples),
+    with ``"eps"`` added.  The task function of :func:`ldpnb.repro.parallel.sweep` over a list of
+    mechanisms::
+
+        panel = [mech.SUE(10, e) for e in eps]
+        runs = sweep(RapporTrials(theta, 100_000, reps, tol, max_iter), panel, seed=...)
+
+    Attributes
+    ----------
+    theta : (k,) distribution
+        The inputs' distribution (``n`` inputs drawn from it in every run).
+    n, reps : int
+    tol, max_iter, mle_reps
+        As in :func:`rappor_trials`.
+    """
+
+    theta: Any
+    n: int
+    reps: int
+    tol: float = 1e-8
+    max_iter: int = 20_000
+    mle_reps: int = 0
+
+    def __call__(self, task: Any, rng: Any = None) -> dict[str, Any]:
+        if not isinstance(task, SUE):
+            raise TypeError(f"task must be basic Rappor, a mechanisms.SUE, got {type(task).__name__}")
+        if task.k != np.size(self.theta):
+            raise ValueError(f"the mechanism has k = {task.k} values, theta has {np.size(self.theta)}")
+        out = rappor_trials(self.theta, self.n, task.epsilon, self.reps, rng=rng, tol=self.tol,
+                            max_iter=self.max_iter, mle_reps=self.mle_reps)
+        out["eps"] = task.epsilon
+        return out
+
+
 @contract(channel=Channel(atol=1e-8), counts=Counts(2), tols=Array(1, low=0.0, max_size=64),
           max_iter=Integer(1, 10**7))
 def threshold_sweep(channel, counts, tols, *, max_iter: int = 200_000) -> dict[str, np.ndarray]:
@@ -255,89 +287,6 @@ def threshold_sweep(channel, counts, tols, *, max_iter: int = 200_000) -> dict[s
         gaps.append(np.asarray(r.gap))
         theta0 = r.estimate
     return {"estimates": np.stack(est), "n_iter": np.stack(its), "gap": np.stack(gaps)}
-
-
-def _legacy_mechanism(kind: str, epsilon: float, *, k: int | None = None, rows: int | None = None,
-                      cols: int | None = None, cell_size: float = 1.0, distance=None) -> Mechanism:
-    """The mechanism object of a legacy ``(kind, data)`` pair: the family found by the registry
-    (:meth:`Mechanism.lookup`: ``"grr"`` and ``"krr"`` name GRR), its planar version on a grid
-    (``"planar " + kind``, when one is registered)."""
-    planar = rows is not None
-    if planar == (k is not None) or (rows is None) != (cols is None):
-        raise ValueError("give either k (a line) or rows and cols (a grid)")
-    names = (f"planar {kind}", kind) if planar else (kind,)
-    cls = Mechanism.lookup(next(n for n in names if n.casefold() in Mechanism._NAMES or n == kind))
-    if issubclass(cls, Exponential):
-        if distance is None:
-            if planar:
-                raise ValueError("the planar exponential mechanism needs the distance matrix")
-            x = np.arange(k)
-            distance = np.abs(x[:, None] - x[None, :]).astype(float)
-        return cls(distance, epsilon, half=True)
-    if planar and issubclass(cls, MetricMechanism):
-        return cls(rows, cols, epsilon, cell_size)
-    return cls(rows * cols if planar else k, epsilon)
-
-
-@contract(kind=_KINDS, epsilon=Real(0, None, low_open=True), k=Optional(Integer(2, 1 << 14)),
-          rows=Optional(Integer(1, 1 << 10)), cols=Optional(Integer(1, 1 << 10)), cell_size=Real(0, None, low_open=True),
-          distance=Optional(DistanceMatrix()))
-def build_channel(kind: str, epsilon: float, *, k: int | None = None, rows: int | None = None,
-                  cols: int | None = None, cell_size: float = 1.0, distance=None) -> np.ndarray:
-    r"""The square channels of Sec. 7 (deprecated: build the mechanism object, e.g.
-    ``mech.TruncatedGeometric(k, eps)``, and pass it to :func:`estimation_trials` / :class:`Trials`;
-    its :meth:`~ldpnb.mechanisms.Mechanism.channel` is this matrix, bit for bit).
-
-    ``kind`` in ``{"geometric", "laplace", "exponential", "grr"}`` (``"krr"`` is the former name of
-    ``"grr"``): on a line of ``k`` values (unit
-    spacing) the truncated geometric mechanism (eq. 7), the Laplace mechanism discretised to the nearest
-    value and truncated by clamping, and the exponential mechanism :math:`\propto e^{-\varepsilon d/2}`;
-    with ``rows, cols`` on a grid of cells of side ``cell_size`` (km) the truncated planar geometric and
-    the discretised planar Laplace mechanisms (8 sub-points per cell side), and the exponential
-    mechanism on ``distance``; ``"grr"`` is k-RR (eq. 5) on the ``k`` values or on the ``rows * cols``
-    cells.
-    """
-    return _legacy_mechanism(kind, epsilon, k=k, rows=rows, cols=cols, cell_size=cell_size,
-                             distance=distance).channel()
-
-
-def _metric(task: dict) -> Callable:
-    return location_metric(task["D"]) if "rows" in task else emd_1d_rows
-
-
-@contract(task=Instance(dict, example=_EXAMPLE_TASK), rng=RandomState())
-def trial_task(task: dict, rng=None) -> dict[str, Any]:
-    """One setting of Figs. 9 and 10 for :func:`ldpnb.repro.parallel.sweep` from a dict (deprecated:
-    ``sweep(Trials(...), mechanisms)``; the same runs).  ``task`` keys: ``kind, eps, N`` (input
-    histogram), ``reps, tol, max_iter``, optionally ``mle_reps``, and either ``k`` (ages: 1-D EMD in
-    years) or ``rows, cols, cell_size, D`` (locations: EMD by optimal transport on the distances
-    ``D`` in km)."""
-    m = _legacy_mechanism(task["kind"], task["eps"], k=task.get("k"), rows=task.get("rows"), cols=task.get("cols"),
-                          cell_size=task.get("cell_size", 1.0),
-                          distance=task.get("D") if task["kind"] == "exponential" else None)
-    trials = Trials(task["N"], task["reps"], _metric(task), task["tol"], task["max_iter"], task.get("mle_reps", 0))
-    return trials(m, rng)
-
-
-@contract(task=Instance(dict, example={"theta": np.array([0.5, 0.5]), "n": 100, "eps": 1.0, "reps": 2, "tol": 1e-8,
-                                       "max_iter": 1000}), rng=RandomState())
-def rappor_task(task: dict, rng=None) -> dict[str, Any]:
-    """One setting of Fig. 12 for :func:`ldpnb.repro.parallel.sweep` (:func:`rappor_trials`)."""
-    out = rappor_trials(task["theta"], task["n"], task["eps"], task["reps"], rng=rng, tol=task["tol"],
-                        max_iter=task["max_iter"], mle_reps=task.get("mle_reps", 0))
-    out["eps"] = task["eps"]
-    return out
-
-
-@contract(kind=OneOf("geometric", "laplace", "exponential", "grr", "krr", "rappor"), eps=Array(1, low=1e-300),
-          settings=Unchecked("the data and the estimation settings of every task", None))
-def panel_tasks(kind: str, eps, **settings) -> list[dict]:
-    """The tasks of one panel of Figs. 9, 10 or 12 (one per :math:`\\varepsilon`) for
-    :func:`ldpnb.repro.parallel.sweep` with :func:`trial_task` (or :func:`rappor_task` for
-    ``kind="rappor"``): ``settings`` holds the data (``N, k`` or ``N, rows, cols, cell_size, D``; or
-    ``theta, n`` for Rappor) and ``reps, tol, max_iter, mle_reps``."""
-    base = dict(settings) if kind == "rappor" else dict(settings, kind=kind)
-    return [dict(base, eps=float(e)) for e in eps]
 
 
 # ---------------------------------------------------------------------------------------------

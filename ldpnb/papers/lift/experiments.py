@@ -110,6 +110,8 @@ _DF = Instance(pd.DataFrame, example=pd.DataFrame())
 _STR = Instance(str, example="nmi")
 _MAP = Instance(dict, example={})
 _LIST = Instance(list, tuple, example=[])
+_SIDES = Instance(tuple, list, example=("min_leak", "max_leak"))  #: leakage columns of a results table
+_MASK = Optional(Instance(pd.Series, example=pd.Series(dtype=bool)))  #: instances selected, by (dist, eps)
 _EST = Instance(Estimate, example=Estimate(0.0, -1.0, 1.0, method="t", n_runs=10))
 _JOINTS = Array(3, low=0)
 _GRID = Array(1, low=1e-12)
@@ -511,7 +513,7 @@ def order_estimate(df, groups, *, level: float = LEVEL) -> tuple[Estimate, dict]
         nan = [np.nan] * sum(1 + bool(strict) for _, _, strict in groups)
         return Estimate(nan, nan, nan, level=level, n_runs=max(n, 1), method="hall", simultaneous=True,
                         note="nothing to compare"), {"points": 0, "above": 0, "below": 0, "undecided": 0,
-                                                     "per_comparison": {}}
+                                                     "per_comparison": {}, "lowest": None}
     A = np.concatenate([a.to_numpy()[:n] for _, _, a, _, _ in parts], axis=1)
     B = np.concatenate([b.to_numpy()[:n] for _, _, _, b, _ in parts], axis=1)
     d = difference(A, B, paired=True, level=level, simultaneous=True)
@@ -546,12 +548,14 @@ def order_estimate(df, groups, *, level: float = LEVEL) -> tuple[Estimate, dict]
     info = {"points": int(v.size), "above": int(np.sum(lo > ties)), "below": int(np.sum(hi < -ties)),
             "per_comparison": per}
     info["undecided"] = info["points"] - info["above"] - info["below"]
+    labels = [(p[1], col) for p in parts for col in p[2].columns]
+    info["lowest"] = labels[int(np.argmin(lo))]  # the comparison and column of the lowest lower end
     return Estimate(c[:, 0], c[:, 1], c[:, 2], level=level, se=c[:, 3], n_runs=n, method="hall", simultaneous=True,
                     note=f"smallest / half-point summaries of {v.size} paired differences, intervals simultaneous "
                          f"over them"), info
 
 
-@contract(df=_DF, hi=_STR, lo=_STR, q=_STR)
+@contract(df=_DF, hi=_STR, lo=_STR, q=_STR, mask=_MASK)
 def instance_min(df, hi: str, lo: str, *, q: str = "nmi", mask=None) -> tuple[float, int]:
     """The smallest difference ``q(hi) - q(lo)`` over the instances (distribution, epsilon) of both
     curves, and their number (``mask``: an optional boolean Series indexed by ``(dist, eps)``
@@ -576,7 +580,7 @@ def instance_min(df, hi: str, lo: str, *, q: str = "nmi", mask=None) -> tuple[fl
 # --------------------------------------------------------------------------------------------
 
 
-@contract(df=_DF, lams=_MAP)
+@contract(df=_DF, lams=_MAP, sides=_SIDES)
 def leakage_excess(df, lams: dict, *, sides=("min_leak", "max_leak")):
     """Per (curve, side) the runs of the leakage minus its budget: a DataFrame with one row per
     distribution and columns ``(curve, side, eps)``.
@@ -604,7 +608,7 @@ def leakage_excess(df, lams: dict, *, sides=("min_leak", "max_leak")):
     return out
 
 
-@contract(df=_DF, lams=_MAP, eps_min=NONNEGATIVE, eps_max=Real(0, None, finite=False), level=_LEVEL)
+@contract(df=_DF, lams=_MAP, eps_min=NONNEGATIVE, eps_max=Real(0, None, finite=False), sides=_SIDES, level=_LEVEL)
 def budget_estimate(df, lams: dict, *, eps_min: float = 0.0, eps_max: float = np.inf, sides=("min_leak", "max_leak"),
                     level: float = LEVEL) -> tuple[Estimate, pd.DataFrame]:
     """The mean excess of each leakage over its budget, per point (curve, side, epsilon with

@@ -54,6 +54,12 @@ def _cells(*parts: Estimate, level: float | None = None, note: str = "") -> Esti
                     simultaneous=True, note=note or first.note)
 
 
+def _cell(e: Estimate, i: int) -> Estimate:
+    """Cell ``i`` of an estimate (its value and interval)."""
+    value, low, high = (float(np.ravel(np.asarray(x, dtype=float))[i]) for x in (e.value, e.low, e.high))
+    return Estimate(value, low, high, level=e.level, n_runs=e.n_runs, method=e.method)
+
+
 def _exact_cell(value: float) -> Estimate:
     return Estimate(value, value, value, level=1.0, se=0.0, method="exact")
 
@@ -92,9 +98,12 @@ def _budget(df, lams, **kw) -> tuple[dict, pd.DataFrame]:
     est, tab = ex.budget_estimate(df, lams, **kw)
     above = int(np.sum(tab["low"] > BUDGET_TOL))
     below = int(np.sum(tab["high"] <= BUDGET_TOL))
+    worst = ex.extreme(est, "max")
     note = (f"{len(tab)} points: {above} decided above the budget + 0.01 nats, {below} decided below it, "
-            f"{len(tab) - above - below} undecided; worst {_worst(tab)}.")
-    return {"ours": ex.extreme(est, "max"), "note": note}, tab
+            f"{len(tab) - above - below} undecided; worst {_worst(tab)}. The row's estimate is that largest excess "
+            f"with the interval [largest lower end, largest upper end] over the points, [{float(worst.low):+.3f}, "
+            f"{float(worst.high):+.3f}] (valid jointly; wider than the worst point's own).")
+    return {"ours": worst, "note": note}, tab
 
 
 def _point(df, curve: str, eps: float, q: str = "nmi") -> np.ndarray:
@@ -307,7 +316,12 @@ def fig3(od, od_all, joints, perfect, h3, *, rng: Any = None) -> dict:
                    "note": f"Perfect-privacy limit {perfect.mean():.3f} on average; AORR at the smallest ε "
                            f"{low.mean():.3f}."},
     }
-    out["_text"] = {"h3": _fmt(est), "perfect": f"{perfect.mean():.3f}", "n_h3": f"{len(h3)}"}
+    lam = out["F3.lam"]
+    low = lam["_info"]["lowest"]
+    out["_text"] = {"h3": _fmt(est), "perfect": f"{perfect.mean():.3f}",
+                    "f3lam": _fmt(lam["ours"], 4),
+                    "f3lamat": (f"λ = {low[0].split(' - ')[0].rsplit(' ', 1)[-1]} against "
+                                f"{low[0].split(' - ')[1].rsplit(' ', 1)[-1]} at ε = {low[1]:g}") if low else "n/a"}
     return _pop_info(out)
 
 
@@ -379,8 +393,10 @@ def leakage(wd, S) -> dict:
     return {
         "F4.leak": f4,
         "F2.leak": f2,
-        "F2.inst": {"ours": rate, "note": f"{len(bad):,} violating instances of subset merging, "
-                                          f"{np.mean(bad.n_high == 1):.1%} with a single high-risk symbol."},
+        "F2.inst": {"violations": int(counts["sum"].sum()), "instances": int(counts["count"].sum()),
+                    "note": f"Largest share above budget at one point: {_fmt(rate)} (Wilson, 99 % simultaneous "
+                            f"over the {len(counts)} points). {len(bad):,} violating instances of subset merging, "
+                            f"{np.mean(bad.n_high == 1):.1%} with a single high-risk symbol."},
         "F4.same": {"mismatches": int(sum(np.sum(flags["SM" + c[2:]] != flags[c]) for c in cm)),
                     "instances": int(sum(len(flags[c]) for c in cm))},
         "F4.fix": {"violations": int(wd[wd.curve.isin(list(fix))].violates.sum()),
@@ -482,6 +498,13 @@ def timing(tab, crossovers, estimate, backend: str) -> dict:
     }
 
 
+def _per_symbol(medians: Mapping[float, float]) -> str:
+    """The growth factor per symbol of a log-linear fit to medians per size."""
+    if len(medians) < 2:
+        return "(too few sizes)"
+    return f"×{10 ** np.polyfit(list(medians), np.log10(list(medians.values())), 1)[0]:.1f}"
+
+
 def _bound_numbers(frames) -> dict:
     """V-A.bound: support and count of every enumerated polytope against the proposition's bound."""
     d = pd.concat([f[["n_x", "n_s", "n_vertices", "max_support"]] for f in frames], ignore_index=True)
@@ -502,10 +525,17 @@ def complexity(growth, heldout, srr, wide, *, min_runs: int = 20, rng: Any = Non
     vert = ex.growth_estimate(growth, heldout, rng=g)
     t1 = growth[growth.eps == 1.0].pivot(index="dist", columns="n_x", values="t_aorr").sort_index(axis=1)
     vat = ex.trend_estimate([t1[c].to_numpy() for c in t1.columns], paired=True, rng=g)
-    blocks = {k: d.n_vertices.to_numpy(float) for k, d in srr.groupby("largest_block") if len(d) >= min_runs}
-    vas = (ex.trend_estimate([blocks[k] for k in sorted(blocks)], rng=g) if len(blocks) >= 2 else
-           Estimate([np.nan] * 2, [np.nan] * 2, [np.nan] * 2, n_runs=1, method="bootstrap-bca",
-                    note=f"fewer than two block sizes with {min_runs} runs"))
+    groups = {k: d for k, d in srr.groupby("largest_block") if len(d) >= min_runs}
+    blocks = {k: d.n_vertices.to_numpy(float) for k, d in groups.items()}
+    btime = {k: d.time.to_numpy(float) for k, d in groups.items()}
+
+    def trend(samples):
+        if len(samples) >= 2:
+            return ex.trend_estimate([samples[k] for k in sorted(samples)], rng=g)
+        return Estimate([np.nan] * 2, [np.nan] * 2, [np.nan] * 2, n_runs=1, method="bootstrap-bca",
+                        note=f"fewer than two block sizes with {min_runs} runs")
+
+    vas, vas_v = trend(btime), trend(blocks)
     per = laws.groupby("eps")[["per_symbol", "exponent"]].first()
     big = laws[laws.n_x == laws.n_x.max()].set_index("eps")
     med = t1.median()
@@ -517,8 +547,11 @@ def complexity(growth, heldout, srr, wide, *, min_runs: int = 20, rng: Any = Non
                                            + "; exponents " + ", ".join(f"{x:.1f}" for x in per.exponent) + "."},
         "V-A.time": {"ours": vat, "note": "Median CPU times (ms) at |X| = " + ", ".join(
             f"{n}: {1e3 * t:.2g}" for n, t in med.items()) + "."},
-        "V-A.srr": {"ours": vas, "note": "Median vertices per largest block: " + ", ".join(
-            f"{k}: {v:g}" for k, v in sorted(med_b.items())) + "."},
+        "V-A.srr": {"ours": vas, "note": "Median CPU times (ms) per largest block: " + ", ".join(
+            f"{k:g}: {1e3 * np.median(v):.2g}" for k, v in sorted(btime.items())) + "; runs per size: " + ", ".join(
+            f"{k:g}: {len(v)}" for k, v in sorted(btime.items())) + ". Median vertices: " + ", ".join(
+            f"{k:g}: {v:g}" for k, v in sorted(med_b.items())) + f"; their smallest step and rise (log10, BCa "
+            f"95 %): {_fmt(vas_v, 2)} and {_fmt(_cell(vas_v, 1), 2)}."},
         "_text": {"growth": ", ".join(f"×{r.per_symbol:.2f}" for r in per.itertuples()),
                   "exponent": ", ".join(f"{r.exponent:.1f}" for r in per.itertuples()),
                   "vert_errs": f"{laws.exp_err.mean():.2f} against {laws.pow_err.mean():.2f}",
@@ -530,8 +563,8 @@ def complexity(growth, heldout, srr, wide, *, min_runs: int = 20, rng: Any = Non
                   "polytopes": f"{bnd['polytopes']:,}",
                   "vatime": (f"{1e3 * med.iloc[0]:.2g} ms at |X| = {med.index[0]} to {1e3 * med.iloc[-1]:.2g} ms at "
                              f"|X| = {med.index[-1]} (ε = 1)"),
-                  "srrgrowth": (f"×{10 ** np.polyfit(list(med_b), np.log10(list(med_b.values())), 1)[0]:.1f}"
-                                if len(med_b) > 1 else "(too few sizes)")},
+                  "srrgrowth": _per_symbol(med_b),
+                  "srrtime": _per_symbol({k: float(np.median(v)) for k, v in btime.items()})},
     }
 
 
@@ -606,7 +639,8 @@ def _relaxation(od) -> dict:
 
 @contract(wd=_DF, od=_DF, conv=_MAP, quasi=_MAP, sizes=Optional(_DF), rng=SEED)
 def lift_measures(wd, od, conv, quasi, *, sizes=None, rng: Any = None) -> dict:
-    """D6, F7.*, VI-A.rel, VI-B.* (``conv``: :func:`~ldpnb.papers.lift.theory.convexity_checks`;
+    """D6, F7.*, VI-A.rel, VI-B.* (``wd`` with the complete-merging curves ``CM l1 0.5``, ``CM chi2 0.5``
+    and ``CM alpha=2`` for VI-B.enh; ``conv``: :func:`~ldpnb.papers.lift.theory.convexity_checks`;
     ``quasi``: :func:`~ldpnb.papers.lift.theory.quasiconvexity_counterexample` for chi2; ``sizes``: the
     l1 and chi2 subset-merging curves on the distributions of VI-B.size, by default ``wd``'s; ``rng``:
     the crossovers' bootstrap)."""
@@ -622,6 +656,8 @@ def lift_measures(wd, od, conv, quasi, *, sizes=None, rng: Any = None) -> dict:
                                       f"{float(tab.excess.min()):+.3f} nats. " + _counts(info, "nats", d6.n_runs)},
            "F7.rel": _above(wd, [([("SM l1 0.5", "SM ALIP 0.5"), ("SM chi2 0.5", "SM ALIP 0.5")], _NMI, True)],
                             unit="NMI")}
+    enh = [(f"SM {k}", f"CM {k}") for k in ("l1 0.5", "chi2 0.5", "alpha=2")]
+    out["VI-B.enh"] = _above(wd, [(enh, _NMI, True)], unit="NMI", instance=_instance_min(wd, enh))
     for k in ("l1", "chi2"):
         out[f"F7.lam.{k}"] = _above(wd, [([(f"SM {k} 0.5", f"SM {k} 0.65", {"eps_max": 0.75}),
                                            (f"SM {k} 0.65", f"SM {k} 0.5", {"eps_min": 1.25})], _NMI, True)],

@@ -25,6 +25,7 @@ from ldpnb.contracts import (
     SAMPLE_SIZE,
     SEED,
     Array,
+    Distribution,
     Instance,
     Integer,
     NonnegativeMatrix,
@@ -640,7 +641,7 @@ _INVERSE_PHI = {
 }
 
 
-@contract(p_sx=NonnegativeMatrix(), kind=OneOf("chi2", "l1"), thresholds=Optional(Array(1, low=1.0)),
+@contract(p_sx=Distribution(ndim=2), kind=OneOf("chi2", "l1"), thresholds=Optional(Array(1, low=1.0)),
           floor=Real(0, 1, low_open=True, high_open=True))
 def quasiconvexity_counterexample(p_sx: np.ndarray, kind: str = "chi2", *, thresholds: Any = None,
                                   floor: float = 0.2) -> dict:

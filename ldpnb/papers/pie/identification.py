@@ -17,7 +17,6 @@ from typing import Sequence
 
 import numpy as np
 from scipy import sparse
-from scipy import stats as _st
 
 from ldpnb import stats as S
 from ldpnb.attacks.linkage import score_experiment, sequences_from_events, split_halves
@@ -40,7 +39,7 @@ from ldpnb.contracts import (
     contract,
 )
 from ldpnb.measures.pse import frr_at_far, gaussian_frr_at_far, kl_knn_1d, mu_for_kl_bits, pse_subsamples
-from ldpnb.stats import Estimate, difference_of, exact, subsample_se
+from ldpnb.stats import Estimate, difference_of, exact, from_se, subsample_se
 from ldpnb.utils import check_random_state
 
 __all__ = [
@@ -53,8 +52,6 @@ __all__ = [
     "convergence",
     "convergence_gap",
     "equal_n",
-    "subset_mean_estimate",
-    "half_sample_estimate",
     "increase_cells",
     "user_bootstrap",
     "AtomScores",
@@ -66,11 +63,9 @@ __all__ = [
     "synth_biometric_scores",
     "biometric_standin",
     "single_location",
-    "rounds_estimate",
     "partial_knowledge",
     "zero_score_anatomy",
     "atom_coincidences",
-    "join_estimates",
 ]
 
 LOG2E = 1 / math.log(2)
@@ -160,7 +155,7 @@ def pse_experiment(train, query, k: int, *, scoring: str = "offset", se_reps: in
     standard error :func:`ldpnb.stats.subsample_se` of those (the spread of the half-sample
     estimates itself).  The subsets are drawn from ``subsets`` (a seed) when given, so that
     experiments on the same users share them and a difference of their PSEs has its own half-sample
-    standard error (:func:`half_sample_estimate`); otherwise from ``rng``.  ``subsets`` is recorded.
+    standard error (:func:`ldpnb.stats.half_sample_estimate`); otherwise from ``rng``.  ``subsets`` is recorded.
 
     The half-sample standard error is valid for a PSE whose genuine scores are continuous or sit on
     atoms that many impostor pairs share; for one resting on a few exact coincidences use
@@ -301,7 +296,7 @@ def convergence_gap(conv: dict, ts: Sequence, *, level: float = 0.95, simultaneo
           reps=Integer(2, _MAX_SUBSETS), rng=SEED)
 def equal_n(traces: Traces, n: int, ts: Sequence = ("X", 1, 2, 3, 4, 5), *, reps: int = 10, rng=None) -> dict:
     """Fig. 5 on ``reps`` random subsets of ``n`` users: ``{t: {"mean", "sd", "values"}}`` of the PSE
-    (``values``: the estimate on each subset; :func:`subset_mean_estimate` gives its uncertainty).
+    (``values``: the estimate on each subset; :func:`ldpnb.stats.subset_mean` gives its uncertainty).
 
     The PSE estimate grows with the number of users while the scores separate completely
     (:func:`convergence`), so two data sets are compared at the same number of users.
@@ -318,80 +313,6 @@ def equal_n(traces: Traces, n: int, ts: Sequence = ("X", 1, 2, 3, 4, 5), *, reps
             vals[t].append(score_experiment(sub, sub if t == "X" else [s[:t] for s in sub], traces.k)["pse"])
     return {t: dict(mean=float(np.mean(v)), sd=float(np.std(v, ddof=1)), values=np.asarray(v, dtype=float))
             for t, v in vals.items()}
-
-
-@contract(values=Array(2, min_size=2), n=Integer(2, MAX_ENTRIES), n_total=Integer(3, MAX_ENTRIES), level=_LEVEL,
-          simultaneous=Boolean())
-def subset_mean_estimate(values, n: int, n_total: int, *, level: float = 0.95, simultaneous: bool = False) -> Estimate:
-    r"""The mean of a statistic over :math:`R` random subsets of :math:`n` of a sample's
-    :math:`N` users (``values``, shape ``(R, cells)``), as an estimate of the statistic's expectation
-    for :math:`n` users of the population the sample was drawn from.
-
-    Two errors add (first-order, Hájek projection): the subsets' own lottery,
-    :math:`s^2/R`, and the sample's, :math:`\sigma_n^2\, n/N` with
-    :math:`\sigma_n^2 \approx s^2/(1 - f)`, :math:`f = n/N` (the subsets' spread :math:`s` is that of
-    :math:`n` users drawn without replacement from :math:`N`).  So
-    :math:`\mathrm{se} = s\sqrt{f/(1-f) + 1/R}`, with Student's :math:`t_{R-1}` interval (method
-    ``"t"``; Bonferroni over the cells with ``simultaneous``).
-
-    Examples
-    --------
-    >>> e = subset_mean_estimate([[1.0], [1.2], [0.8], [1.0]], 50, 200)
-    >>> round(float(e.value[0]), 2), round(float(e.se[0]), 4)
-    (1.0, 0.1247)
-    """
-    v = np.asarray(values, dtype=float)
-    if n >= n_total:
-        raise ValueError(f"n must be below n_total, got {n} and {n_total}")
-    R = v.shape[0]
-    f = n / n_total
-    se = v.std(axis=0, ddof=1) * math.sqrt(f / (1 - f) + 1 / R)
-    q = _quantile(level, v.shape[1], simultaneous, R - 1)
-    m = v.mean(axis=0)
-    return Estimate(m, m - q * se, m + q * se, level=level, se=se, n_runs=R, method="t", simultaneous=simultaneous,
-                    note=f"mean over {R} subsets of {n} of {n_total} users; se = s sqrt(f/(1 - f) + 1/R)")
-
-
-def _quantile(level: float, cells: int, simultaneous: bool, df: float | None = None) -> float:
-    """Two-sided quantile of a level (Bonferroni over ``cells`` when simultaneous): normal or
-    Student's t with ``df`` degrees of freedom."""
-    alpha = (1 - level) / (cells if simultaneous and cells > 1 else 1)
-    return float(_st.norm.ppf(1 - alpha / 2) if df is None else _st.t.ppf(1 - alpha / 2, df))
-
-
-@contract(values=Array(1, min_size=1), subs=Array(2, min_size=1), n=AnyOf(Integer(4, MAX_ENTRIES), Array(1, low=4)),
-          level=_LEVEL, simultaneous=Boolean())
-def half_sample_estimate(values, subs, n, *, level: float = 0.95, simultaneous: bool = False) -> Estimate:
-    r"""Estimates on all users (``values``, one per cell) with their half-sample (delete-:math:`n/2`
-    jackknife) standard errors from the same quantities on :math:`R` random half-size user subsets
-    (``subs``, shape ``(R, cells)``; ``n`` the users, one number or one per cell).
-
-    :math:`\mathrm{se} = \mathrm{sd}(\text{subset values})` (:func:`ldpnb.stats.subsample_se`) and
-    the interval :math:`\hat\theta \pm t_{R-1}\,\mathrm{se}` (the standard error is itself estimated
-    from :math:`R` subsets; Bonferroni over the cells with ``simultaneous``).  Differences of
-    quantities computed on the **same** subsets (:func:`pse_experiment` with a common ``subsets``
-    seed) get their own standard error this way: pass the differences of the full values and of
-    the subset values.  Valid where :func:`ldpnb.stats.subsample_se` is (not for a statistic
-    resting on a few exact coincidences).
-
-    Examples
-    --------
-    >>> e = half_sample_estimate([2.0], [[1.9], [2.2], [2.0], [1.8], [2.1]], 100)
-    >>> round(float(e.se[0]), 4), e.method
-    (0.1581, 'delete-d-jackknife')
-    """
-    v = np.asarray(values, dtype=float)
-    sub = np.asarray(subs, dtype=float)
-    if sub.shape[1:] != v.shape:
-        raise ValueError(f"subs must have one column per value, got {sub.shape} for {v.shape[0]} values")
-    if sub.shape[0] < 2:
-        raise ValueError("at least two subsets are needed")
-    ns = np.broadcast_to(np.asarray(n), v.shape)
-    se = np.array([subsample_se(sub[:, c], int(ns[c]), _half(int(ns[c]))) for c in range(v.size)])
-    q = _quantile(level, v.size, simultaneous, sub.shape[0] - 1)
-    return Estimate(v, v - q * se, v + q * se, level=level, se=se, n_runs=sub.shape[0], method="delete-d-jackknife",
-                    simultaneous=simultaneous, note=f"half-sample standard error from {sub.shape[0]} random halves, "
-                                                    "Student's t")
 
 
 @contract(values=Array(None), rise_from=Integer(0, None))
@@ -755,33 +676,6 @@ def single_location(traces: Traces, eps, g: int, *, reps: int = 8, null_reps: in
     return out
 
 
-@contract(pooled=Array(1, min_size=1), rounds=Array(2, min_size=1), level=_LEVEL, simultaneous=Boolean())
-def rounds_estimate(pooled, rounds, *, level: float = 0.95, simultaneous: bool = False) -> Estimate:
-    r"""An estimate on the pooled reports of :math:`R` independent Monte Carlo rounds (``pooled``,
-    one per cell) with the standard error from the rounds' own estimates (``rounds``, shape
-    ``(cells, R)``, as :func:`single_location` returns them):
-    :math:`\mathrm{se} = \mathrm{sd}(\text{rounds})/\sqrt R` and Student's :math:`t_{R-1}` interval.
-
-    The pooled estimate uses :math:`R` times the reports of a round, so its variance is about the
-    round's over :math:`R`; it is not the mean of the rounds, which a small-sample bias of the PSE
-    estimator pulls down (a round's estimate is biased low against the pooled one).
-
-    Examples
-    --------
-    >>> e = rounds_estimate([1.0], [[0.9, 1.1, 1.0, 0.8, 1.2]])
-    >>> round(float(e.se[0]), 4), e.n_runs
-    (0.0707, 5)
-    """
-    v = np.asarray(pooled, dtype=float)
-    r = np.asarray(rounds, dtype=float)
-    if r.shape[0] != v.size or r.shape[1] < 2:
-        raise ValueError(f"rounds must have one row per cell and at least 2 rounds, got {r.shape} for {v.size} cells")
-    se = r.std(axis=1, ddof=1) / math.sqrt(r.shape[1])
-    q = _quantile(level, v.size, simultaneous, r.shape[1] - 1)
-    return Estimate(v, v - q * se, v + q * se, level=level, se=se, n_runs=r.shape[1], method="t",
-                    simultaneous=simultaneous, note="pooled rounds, standard error from the rounds' spread")
-
-
 @contract(traces=_TRACES, ms=Instance(tuple, list, example=(1, 2)), scorings=Instance(tuple, list, example=("offset",)),
           se_reps=_SUBSETS, rng=SEED)
 def partial_knowledge(traces: Traces, ms: Sequence[int], *, scorings: Sequence[str] = ("offset", "raw"),
@@ -846,37 +740,3 @@ def atom_coincidences(genuine, impostor, decimals: int = 9) -> dict:
     g = np.unique(np.round(np.asarray(genuine, dtype=float), decimals))
     im = np.round(np.asarray(impostor, dtype=float), decimals)
     return dict(atoms=int(g.size), M=int(im.size), c=int(np.isin(im, g).sum()))
-
-
-@contract(parts=Instance(list, tuple, example=[Estimate(1.0, 0.5, 1.5, level=0.975, method="t", n_runs=5)]),
-          level=_LEVEL)
-def join_estimates(parts: Sequence[Estimate], *, level: float = 0.95) -> Estimate:
-    r"""The cells of several estimates side by side, as one estimate whose intervals hold jointly at
-    ``level``: by Bonferroni, when the parts' non-coverage probabilities, :math:`1 - \text{level}`
-    of each part (0 for an exact part; each part's intervals joint over its own cells), add up to at
-    most :math:`1 - \text{level}`; refused otherwise.
-
-    Examples
-    --------
-    >>> a = Estimate([1.0, 2.0], [0.8, 1.7], [1.2, 2.3], level=0.975, method="t", n_runs=9, simultaneous=True)
-    >>> e = join_estimates([a, exact([5.0])])
-    >>> e.shape, e.level, e.simultaneous
-    ((3,), 0.95, True)
-    """
-    miss = sum(0.0 if p.exact else 1.0 - p.level for p in parts)
-    if any(not p.exact and p.size > 1 and not p.simultaneous for p in parts) or miss > 1 - level + 1e-12:
-        raise ValueError(f"the parts' intervals (joint within each part) must miss with total probability at most "
-                         f"{1 - level:g} (Bonferroni), got {miss:g}")
-    inexact = [p for p in parts if not p.exact]
-    flat = [np.atleast_1d(np.asarray(getattr(p, k), dtype=float)) for p in parts for k in ("value",)]
-    value = np.concatenate(flat)
-    low = np.concatenate([np.atleast_1d(np.asarray(p.low, dtype=float)) for p in parts])
-    high = np.concatenate([np.atleast_1d(np.asarray(p.high, dtype=float)) for p in parts])
-    se = np.concatenate([np.atleast_1d(np.zeros(p.size) if p.exact or p.se is None else np.asarray(p.se, dtype=float))
-                         for p in parts])
-    if not inexact:
-        return exact(value)
-    runs = [p.n_runs for p in inexact if p.n_runs is not None]
-    return Estimate(value, low, high, level=level, se=se, n_runs=min(runs) if runs else None,
-                    method=inexact[0].method, simultaneous=True,
-                    note="joined: " + "; ".join(sorted({p.method for p in inexact})) + f", Bonferroni over the parts")

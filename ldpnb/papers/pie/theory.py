@@ -327,7 +327,8 @@ def lower_bound_slack_ratio(pse, alpha_thm, alpha_generic, n: int) -> np.ndarray
                     {\mathrm{LB}(\mathrm{PSE}) - \mathrm{LB}^+(\alpha_{\mathrm{Thm}})}.
 
     Without the clipping this is :math:`(\alpha_{4.1} - \mathrm{PSE})/(\alpha_{\mathrm{Thm}} - \mathrm{PSE})`;
-    it is 1 where both α bounds exceed :math:`\log n - 1`.
+    it is 1 where both α bounds exceed :math:`\log n - 1`, and NaN (0/0) where the theorem's bound
+    equals the PSE's.
 
     Examples
     --------

@@ -60,6 +60,7 @@ __all__ = [
     "binomial_count_threshold",
     "count_threshold",
     "loss_moments",
+    "mean_relative_error_tail",
     "zipf_profile",
     "UtilityPopulation",
     "synthetic_population",
@@ -537,23 +538,72 @@ def relative_error_moments(holder_counts, n: int, k: int, epsilon: float, kind: 
     >>> bool(m[1] < m[0]) and bool(np.all(v > 0))
     True
     """
-    p, q = grr_params(k, epsilon)
-    cstar = count_threshold(kind, n, p, q, k, alpha)
-    a, b = 1.0 / (n * (p - q)), q / (p - q)
     mean, var = np.empty(np.size(holder_counts)), np.empty(np.size(holder_counts))
     for i, c in enumerate(np.asarray(holder_counts, dtype=np.int64).ravel()):
-        if c > n:
-            raise ValueError("holder_counts cannot exceed n")
-        lo1, f1 = _pmf(int(c), p)
-        lo2, f2 = _pmf(int(n - c), q)
-        f = np.convolve(f1, f2)
-        x = np.arange(f.size) + lo1 + lo2
-        est = np.where(x >= cstar, x * a - b, 0.0)
-        pc = c / n
-        r = np.abs(pc - est) / pc
+        f, r = _relative_error_law(int(c), n, k, epsilon, kind, alpha)
         mean[i] = float(np.sum(f * r))
         var[i] = float(max(np.sum(f * (r - mean[i]) ** 2), 0.0))
     return mean, var
+
+
+def _relative_error_law(c: int, n: int, k: int, epsilon: float, kind: str, alpha: float):
+    """The law of one symbol's relative error under the ε-RR with emp+thr: probabilities ``f`` of
+    the support counts (Eq. 2, tails below 1e-13 dropped) and the error ``r`` at each count."""
+    if c > n:
+        raise ValueError("holder_counts cannot exceed n")
+    p, q = grr_params(k, epsilon)
+    cstar = count_threshold(kind, n, p, q, k, alpha)
+    a, b = 1.0 / (n * (p - q)), q / (p - q)
+    lo1, f1 = _pmf(int(c), p)
+    lo2, f2 = _pmf(int(n - c), q)
+    f = np.convolve(f1, f2)
+    x = np.arange(f.size) + lo1 + lo2
+    est = np.where(x >= cstar, x * a - b, 0.0)
+    pc = c / n
+    return f, np.abs(pc - est) / pc
+
+
+@contract(holder_counts=Array(1, low=1, min_size=1), n=Integer(2, MAX_ENTRIES), k=Integer(2, _EXACT),
+          epsilon=Real(0, None, low_open=True), threshold=Real(0, None),
+          kind=OneOf("binomial", "gaussian", "none"), alpha=Real(0, 1, low_open=True, high_open=True),
+          step=Real(1e-7, 0.1))
+def mean_relative_error_tail(holder_counts, n: int, k: int, epsilon: float, threshold: float,
+                             kind: str = "binomial", alpha: float = 0.05, step: float = 1e-4) -> tuple[float, float]:
+    r"""Exact probability that one run's mean relative error over the symbols (one per entry of
+    ``holder_counts``) reaches ``threshold``: :math:`\Pr[\frac1m\sum_x r_x \ge \text{threshold}]`
+    under the ε-RR with emp+thr (Fig. 11), the symbols independent (up to :math:`O(1/k)`).
+
+    Each symbol's error law is exact (:func:`relative_error_moments`); the sum's law is their
+    convolution (FFT), with each error rounded down, then up, to a multiple of ``step``: the two
+    results bracket the probability, ``(p_low, p_high)``.
+
+    Examples
+    --------
+    >>> lo, hi = mean_relative_error_tail([2000] * 20, 1_370_637, 10_500_393, 10.0, 1.05)
+    >>> bool(0 <= lo <= hi < 0.05)
+    True
+    """
+    counts = np.asarray(holder_counts, dtype=np.int64).ravel()
+    laws = {int(c): _relative_error_law(int(c), n, k, epsilon, kind, alpha) for c in np.unique(counts)}
+    rmax = max(float(r.max()) for _, r in laws.values())
+    size = int(np.ceil(rmax / step)) + 2
+    length = 1 << int(np.ceil(np.log2(size * counts.size + 1)))
+    if length > 1 << 26:
+        raise ValueError(f"the grid of the sum is too long ({length}); use a coarser step")
+    out = []
+    for rnd in (np.floor, np.ceil):
+        spec = np.ones(length // 2 + 1, dtype=complex)
+        for c in counts:
+            f, r = laws[int(c)]
+            g = np.zeros(size)
+            np.add.at(g, rnd(r / step).astype(np.int64), f)
+            spec *= np.fft.rfft(g, length)
+        law = np.clip(np.fft.irfft(spec, length), 0.0, None)
+        idx = int(np.ceil(threshold * counts.size / step - 1e-9))
+        out.append(float(min(law[idx:].sum(), 1.0)))
+    # the two roundings bracket the probability; the FFT's rounding error (~1e-15) can cross two
+    # equal brackets, so the pair is returned in order
+    return min(out), max(out)
 
 
 @contract(holder_counts=Array(1, low=1), n=Integer(2, MAX_ENTRIES), k=Integer(2, _EXACT),
@@ -633,7 +683,13 @@ def printed_pair_distance(holder_grid, n: int, k: int, eps_a: float, eps_b: floa
     ``eps_a`` among profiles whose expected mean error at ``eps_b`` is at most ``limit_b``
     (:func:`best_mixture_under_limit`); ``sd`` is the single-run standard deviation of that profile's
     mean error, :math:`\sqrt{\sum_x \mathrm{Var}\,r_a(c_x)}/\text{size}` (the symbols' counts are
-    independent up to :math:`O(1/k)`); ``z = (printed_a - max_mean)/sd``.
+    independent up to :math:`O(1/k)`); ``z = (printed_a - max_mean)/sd``.  ``p_low``, ``p_high``:
+    the exact probability (bracketed, :func:`mean_relative_error_tail`) that one run of that
+    profile, rounded to whole symbols (``ceil(w size)`` at the holder count of weight ``w``, so that
+    it still meets ``limit_b``), has a mean error at ``eps_a`` of at least ``printed_a``; ``counts``:
+    that profile.  When no profile has an expected mean error at ``eps_b`` of at most ``limit_b``,
+    none explains the pair: ``max_mean = -inf``, ``sd = nan``, ``z = inf``, ``p_low = p_high = 0``
+    and ``counts = []``.
 
     Examples
     --------
@@ -646,10 +702,15 @@ def printed_pair_distance(holder_grid, n: int, k: int, eps_a: float, eps_b: floa
     mb, _ = relative_error_moments(holder_grid, n, k, eps_b, kind)
     best = best_mixture_under_limit(ma, mb, limit_b)
     if best["i"] < 0:
-        return dict(max_mean=-math.inf, sd=math.nan, z=math.inf)
+        return dict(max_mean=-math.inf, sd=math.nan, z=math.inf, p_low=0.0, p_high=0.0, counts=[])
     w, i, j = best["w"], best["i"], best["j"]
     sd = math.sqrt((w * va[i] + (1 - w) * va[j]) / size)
-    return dict(max_mean=best["value"], sd=sd, z=(printed_a - best["value"]) / sd)
+    grid = np.asarray(holder_grid, dtype=np.int64)
+    n_i = min(size, math.ceil(w * size - 1e-9))
+    counts = [int(grid[i])] * n_i + [int(grid[j])] * (size - n_i)
+    p_low, p_high = mean_relative_error_tail(counts, n, k, eps_a, printed_a, kind)
+    return dict(max_mean=best["value"], sd=sd, z=(printed_a - best["value"]) / sd, p_low=p_low, p_high=p_high,
+                counts=counts)
 
 
 @contract(x=Array(1, min_size=2), y=Array(1, min_size=2, low=0), level=Real(0, None, low_open=True))

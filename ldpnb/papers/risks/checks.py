@@ -8,7 +8,6 @@ from __future__ import annotations
 from typing import Any, Sequence
 
 import numpy as np
-from scipy import stats
 
 from ldpnb.attacks.deniability import expected_pd_accuracy, perturb_and_infer
 from ldpnb.attacks.reidentification import simulate_smp_surveys
@@ -21,15 +20,16 @@ __all__ = [
     "profile_accuracy_mc",
     "pooled_mse_ratio",
     "rfd_expected_lower",
+    "expected_mse_ratio",
     "coverage_mc",
     "single_report_mc",
     "fig1_vs_fig2",
     "rsfd_theorems",
     "tree_leaves",
     "pie_capacity_gap",
+    "corollary2_gap",
     "prior_variance_check",
     "privacy_table",
-    "ratio_upper_bound",
 ]
 
 _KS = Array(1, integer=True, low=2)
@@ -173,7 +173,7 @@ def tree_leaves(eps: float = 1.0, k: int = 4, n: int = 200_000, *, rng: Any = No
     return dev
 
 
-@contract(n=Integer(2, None), ks=Instance(list, tuple, example=[2, 3]), eps_grid=Instance(list, tuple, example=[1.0]))
+@contract(n=Integer(2, 1 << 40), ks=Instance(list, tuple, example=[2, 3]), eps_grid=Instance(list, tuple, example=[1.0]))
 def pie_capacity_gap(n: int, ks: Sequence[int] = (2, 3, 5), eps_grid: Sequence[float] = (0.25, 0.5, 1.0, 2.0, 4.0)) -> float:
     r"""Prop. 3 (App. C.1): ε-LDP ⇒ (U, α)-PIE with :math:`\alpha = \min\{\epsilon\log_2 e, \epsilon^2\log_2 e,
     \log_2 n, \log_2 k\}`; by data processing it suffices that the randomiser's capacity be ≤ α.
@@ -192,7 +192,45 @@ def pie_capacity_gap(n: int, ks: Sequence[int] = (2, 3, 5), eps_grid: Sequence[f
     return float(worst)
 
 
-@contract(ks=_KS, n=Integer(1, None), eps_grid=Array(1, low=0), draws=Integer(1, None), rng=RandomState())
+@contract(ns=Instance(list, tuple, example=[4]), ks=Instance(list, tuple, example=[2]),
+          eps_grid=Instance(list, tuple, example=[1.0]))
+def corollary2_gap(ns: Sequence[int] = (4, 16, 64), ks: Sequence[int] = (2, 3, 5),
+                   eps_grid: Sequence[float] = (0.25, 1.0, 2.0, 4.0, 8.0)) -> float:
+    r"""Corollary 2 (App. C.1, Eq. 11): if :math:`U` is uniform over :math:`n` users and the mechanism gives
+    :math:`I(U;Y) \le \alpha` bits, the Bayes error of guessing :math:`U` from :math:`Y` is
+    :math:`\beta_{U|S} \ge 1 - (\alpha+1)/\log_2 n` (Fano's inequality).
+
+    Exact check with :math:`\alpha = I(U;Y)`: user :math:`u` holds value :math:`v_u` (round-robin over the
+    :math:`k` values, or half of the users on value 0), reports :math:`Y \sim C[v_u, \cdot]` for the GRR,
+    SUE and OUE channels :math:`C`; :math:`\beta = 1 - \frac1n\sum_y \max_u C[v_u, y]` and
+    :math:`I(U;Y) = H(Y) - \frac1n\sum_u H(C[v_u,\cdot])`.  Returns the largest
+    :math:`1 - (I+1)/\log_2 n - \beta` over the grid (≤ 0 when the corollary holds).
+
+    >>> corollary2_gap(ns=(8,), ks=(3,), eps_grid=(2.0,)) <= 0
+    True
+    """
+    from ldpnb.mechanisms import grr_channel, ue_channel
+
+    def h(p):
+        p = p[p > 0]
+        return float(-(p * np.log2(p)).sum())
+
+    worst = -np.inf
+    for n in ns:
+        for k in ks:
+            for e in eps_grid:
+                for C in (np.asarray(grr_channel(k, e)), np.asarray(ue_channel(k, e, "sue")),
+                          np.asarray(ue_channel(k, e, "oue"))):
+                    for v in (np.arange(n) % k, np.where(np.arange(n) < n // 2, 0, np.arange(n) % k)):
+                        rows = C[v]                                  # (n, outputs): P(y | u)
+                        beta = 1.0 - rows.max(axis=0).sum() / n
+                        info = h(rows.mean(axis=0)) - float(np.mean([h(r) for r in rows]))
+                        worst = max(worst, 1.0 - (info + 1.0) / np.log2(n) - beta)
+    return float(worst)
+
+
+@contract(ks=_KS, n=Integer(1, 1 << 40), eps_grid=Array(1, low=0, max_size=1000), draws=Integer(1, 10 ** 5),
+          rng=RandomState())
 def prior_variance_check(ks: Any, n: int, eps_grid: Any, draws: int, *, rng: Any = None) -> dict[str, Any]:
     """App. E.1: RS+RFD's averaged approximate variance against RS+FD's for ``draws`` DIR, ZIPF and EXP
     priors, every ε and protocol: the number of violations of RS+RFD ≤ RS+FD, the number of cases, and
@@ -247,43 +285,9 @@ def rfd_expected_lower(analytic: dict, protocol: str) -> bool:
                        < np.mean(analytic[f"RS+FD[{protocol}]"], axis=0)))
 
 
-@contract(num=Array(2, low=0), den=Array(2, low=0), level=Real(0.5, 1.0, high_open=True))
-def ratio_upper_bound(num: Any, den: Any, *, level: float = 0.95) -> dict[str, Any]:
-    r"""Cell-wise ratio of run means ``mean(num) / mean(den)`` and a one-sided simultaneous upper
-    confidence bound on the smallest one (Sec. 4.4's 'drastically decreased', Fig. 2 against Fig. 4).
-
-    ``num`` (runs, cells) and ``den`` (runs', cells) hold independent runs; per cell, means
-    :math:`\bar a, \bar b` with squared standard errors :math:`V_a = s_a^2/n_a`, :math:`V_b = s_b^2/n_b`.
-    Fieller's bound for :math:`\rho = E a / E b` is the larger root of
-    :math:`(\bar a - \rho \bar b)^2 = t^2 (V_a + \rho^2 V_b)`, with :math:`t = t_{1-\alpha/m,\,\nu}`,
-    :math:`\alpha = 1 -` ``level`` split over the :math:`m` cells (Bonferroni) and :math:`\nu` the
-    Welch-Satterthwaite degrees of freedom of :math:`\bar a - \hat\rho \bar b`; it is infinite when
-    :math:`\bar b^2 \le t^2 V_b` (the denominator not resolved from zero), or with a single run on
-    either side (no variance estimate). With probability about ``level`` every cell's true ratio lies
-    below its bound, so ``upper``, the smallest bound, is below a threshold only when some cell is
-    shown to be below it. The level is approximate (Welch's :math:`\nu`); with 3 runs on one side and
-    20 on the other it can double, which is why the chapter gives both sides the same runs.
-
-    Returns ``ratio`` (per cell), ``min`` (the smallest ratio), ``cell`` (its flat index) and
-    ``upper`` (the smallest upper bound).
-    """
-    a, b = np.asarray(num, dtype=float), np.asarray(den, dtype=float)
-    if a.shape[1] != b.shape[1]:
-        raise ValueError(f"num and den must have the same number of cells (columns), got {a.shape[1]} "
-                         f"and {b.shape[1]}")
-    ma, mb = a.mean(0), b.mean(0)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = ma / mb
-        if min(len(a), len(b)) < 2:
-            upper = np.full(ratio.shape, np.inf)
-        else:
-            va, vb = a.var(0, ddof=1) / len(a), b.var(0, ddof=1) / len(b)
-            wa, wb = va, np.nan_to_num(ratio, posinf=0.0) ** 2 * vb
-            nu = (wa + wb) ** 2 / (wa ** 2 / (len(a) - 1) + wb ** 2 / (len(b) - 1))
-            t2 = stats.t.ppf(1 - (1 - level) / ratio.size, np.where(nu > 0, nu, 1.0)) ** 2
-            lead = mb ** 2 - t2 * vb
-            disc = (ma * mb) ** 2 - lead * (ma ** 2 - t2 * va)
-            upper = (ma * mb + np.sqrt(np.maximum(disc, 0.0))) / lead
-            upper = np.where(lead > 0, upper, np.inf)
-    i = int(np.argmin(ratio))
-    return {"ratio": ratio, "min": float(ratio[i]), "cell": i, "upper": float(np.min(upper))}
+@contract(res=Instance(dict, example={}), protocol=Instance(str, example="GRR"))
+def expected_mse_ratio(res: dict, protocol: str) -> np.ndarray:
+    """RS+RFD's exact expected MSE over RS+FD's, per ε (mean over the runs' priors), for ``protocol`` (label
+    part, e.g. ``"OUE-r"``) of one ``rsfd_mse_experiment`` result."""
+    an = res["analytic"]
+    return np.mean(an[f"RS+RFD[{protocol}]"], axis=0) / np.mean(an[f"RS+FD[{protocol}]"], axis=0)

@@ -5,21 +5,18 @@
 from __future__ import annotations
 
 from typing import Sequence
+
 import numpy as np
-from ldpnb.utils import (
-    check_domain_size, check_random_state,
-)
-from ldpnb.mechanisms import multidim as md
-from ldpnb.papers.risks import experiments as md_experiments
-from ldpnb.measures import utility as md_utility
-from ldpnb.utils import (
-    check_counts,
-)
-from ldpnb.attacks.reidentification import (
-    ReidIndex, pk_attribute_subset, reid_topk, simulate_smp_surveys, survey_design,
-)
+
 from ldpnb.attacks.inference import aif_bayes, aif_bayes_models, aif_classifier
+from ldpnb.attacks.reidentification import (ReidIndex, pk_attribute_subset, reid_topk, simulate_smp_surveys,
+                                            survey_design)
+from ldpnb.contracts import (DENSE_DOMAIN, EPSILON, POSITIVE, REPS, SAMPLE_SIZE, SEED, Array, Instance, Integer,
+                             OneOf, Optional, Real, contract)
+from ldpnb.measures import utility as md_utility
+from ldpnb.mechanisms import multidim as md
 from ldpnb.mechanisms.multidim import _check_eps
+from ldpnb.utils import check_counts, check_domain_size, check_random_state
 
 __all__ = [
     "prior_correct",
@@ -29,7 +26,16 @@ __all__ = [
     "make_priors",
 ]
 
+_X = Array(2, integer=True, low=0)
+_KS = Array(1, integer=True, low=2, max_size=10_000)
+_GRID = Instance(list, tuple, np.ndarray, example=[1.0])
+_SEQ = Instance(list, tuple, example=[("grr", "uniform")])
+_PRIOR_KIND = Optional(OneOf("correct", "dir", "zipf", "exp"))
 
+
+@contract(X=_X, ks=_KS, protocol=Instance(str, example="grr"), eps_grid=_GRID,
+          setting=OneOf("uniform", "non-uniform"), n_surveys=Integer(1, 1000), runs=REPS, pk=Instance(bool, example=False),
+          rng=SEED)
 def smp_rid_experiment(X, ks, protocol: str, eps_grid, *, setting: str = "uniform", n_surveys: int = 5,
                        runs: int = 1, index: ReidIndex | None = None, pk: bool = False,
                        topk: Sequence[int] = (1, 5, 10), eval_surveys: Sequence[int] | None = None,
@@ -73,6 +79,7 @@ def smp_rid_experiment(X, ks, protocol: str, eps_grid, *, setting: str = "unifor
     return {"FK": FK, "PK": PK, "pk_attrs": pk_sets, "designs": designs, "topk": tuple(topk), "surveys": ev}
 
 
+@contract(X=_X, ks=_KS, eps_grid=_GRID, variants=_SEQ, runs=REPS, prior_kind=_PRIOR_KIND, rng=SEED)
 def aif_experiment(X, ks, eps_grid, variants, *, runs: int = 1, pk_fractions=(0.1, 0.3, 0.5),
                    prior_kind: str | None = None, rng=None) -> dict:
     """AIF-ACC (%) of the Bayes attackers against RS+FD / RS+RFD (Figs. 3, 6, 14, 15, 17).
@@ -92,7 +99,7 @@ def aif_experiment(X, ks, eps_grid, variants, *, runs: int = 1, pk_fractions=(0.
     counts = [np.bincount(X[:, j], minlength=int(ks[j])) for j in range(d)]
     out: dict = {}
     for r in range(runs):
-        priors = None if prior_kind is None else md_experiments.make_priors(prior_kind, ks, counts=counts, rng=rng)
+        priors = None if prior_kind is None else make_priors(prior_kind, ks, counts=counts, rng=rng)
         for protocol, fake in variants:
             users_fake = fake if prior_kind is None or fake == "zero" else "prior"
             naive_fake = "uniform" if protocol == "grr" else ("zero" if fake == "zero" else "random")
@@ -112,6 +119,8 @@ def aif_experiment(X, ks, eps_grid, variants, *, runs: int = 1, pk_fractions=(0.
     return out
 
 
+@contract(X=_X, ks=_KS, eps_grid=_GRID, methods=_SEQ, runs=REPS,
+          prior_kind=OneOf("correct", "dir", "zipf", "exp", "uniform"), rng=SEED)
 def rsfd_mse_experiment(X, ks, eps_grid, methods, *, runs: int = 20, prior_kind: str = "correct",
                         postprocess: str | None = None, rng=None) -> dict:
     """MSE_avg of RS+FD vs RS+RFD with the exact count sampler (Figs. 5, 16).
@@ -129,7 +138,7 @@ def rsfd_mse_experiment(X, ks, eps_grid, methods, *, runs: int = 20, prior_kind:
     f_true = [c / n for c in counts]
     mse, ana, apx = {}, {}, {}
     for r in range(runs):
-        priors = md_experiments.make_priors(prior_kind, ks, counts=counts, rng=rng)
+        priors = make_priors(prior_kind, ks, counts=counts, rng=rng)
         for protocol, fake in methods:
             label = ("RS+RFD" if fake == "prior" else "RS+FD") + f"[{protocol.upper()}" + ("" if protocol == "grr" else "-r") + "]"
             pri = priors if fake == "prior" else None
@@ -144,6 +153,8 @@ def rsfd_mse_experiment(X, ks, eps_grid, methods, *, runs: int = 20, prior_kind:
     return {"mse": mse, "analytic": ana, "approx": apx}
 
 
+@contract(X=_X, ks=_KS, eps_grid=_GRID, variants=_SEQ, models=_SEQ, runs=REPS, prior_kind=_PRIOR_KIND,
+          n_jobs=Integer(1, 1024), rng=SEED)
 def aif_xgb_experiment(X, ks, eps_grid, variants, models, *, runs: int = 1, prior_kind: str | None = None,
                        n_estimators: int | None = None, max_train: int | None = None, n_jobs: int = 1,
                        classifier: str = "xgboost", rng=None) -> dict:
@@ -160,7 +171,7 @@ def aif_xgb_experiment(X, ks, eps_grid, variants, models, *, runs: int = 1, prio
     counts = [np.bincount(X[:, j], minlength=int(ks[j])) for j in range(d)]
     out: dict = {}
     for r in range(runs):
-        priors = None if prior_kind is None else md_experiments.make_priors(prior_kind, ks, counts=counts, rng=rng)
+        priors = None if prior_kind is None else make_priors(prior_kind, ks, counts=counts, rng=rng)
         for protocol, fake in variants:
             users_fake = fake if prior_kind is None or fake == "zero" else "prior"
             naive_fake = "uniform" if protocol == "grr" else ("zero" if fake == "zero" else "random")
@@ -176,6 +187,7 @@ def aif_xgb_experiment(X, ks, eps_grid, variants, models, *, runs: int = 1, prio
     return out
 
 
+@contract(counts=Array(1, integer=True, low=0, max_size=1 << 20), eps_dp=EPSILON, rng=SEED)
 def prior_correct(counts, eps_dp: float, *, rng=None) -> np.ndarray:
     """"Correct" prior: central Laplace mechanism on the counts (sensitivity 1, scale 1/eps_dp),
     rounded, clipped at 0, normalised (Sec. 5.2.1; eps_dp = 0.1/d in the paper)."""
@@ -186,6 +198,7 @@ def prior_correct(counts, eps_dp: float, *, rng=None) -> np.ndarray:
     return noisy / noisy.sum() if noisy.sum() > 0 else np.full(c.size, 1.0 / c.size)
 
 
+@contract(k=DENSE_DOMAIN, rng=SEED)
 def prior_dirichlet(k: int, *, rng=None) -> np.ndarray:
     """"Incorrect" prior DIR: Dirichlet(1_k) (Sec. 5.2.1)."""
     k = check_domain_size(k)
@@ -198,6 +211,7 @@ def _hist_prior(samples: np.ndarray, k: int) -> np.ndarray:
     return h / h.sum()
 
 
+@contract(k=DENSE_DOMAIN, rng=SEED, a=Real(1.0, 1e6, low_open=True), size=SAMPLE_SIZE)
 def prior_zipf(k: int, *, rng=None, a: float = 1.01, size: int = 100_000) -> np.ndarray:
     """"Incorrect" prior ZIPF (App. E.1): histogram of ``size`` Zipf(a) draws in ``k`` equal bins."""
     k = check_domain_size(k)
@@ -205,6 +219,7 @@ def prior_zipf(k: int, *, rng=None, a: float = 1.01, size: int = 100_000) -> np.
     return _hist_prior(rng.zipf(a, size=size).astype(float), k)
 
 
+@contract(k=DENSE_DOMAIN, rng=SEED, scale=POSITIVE, size=SAMPLE_SIZE)
 def prior_exponential(k: int, *, rng=None, scale: float = 1.0, size: int = 100_000) -> np.ndarray:
     """"Incorrect" prior EXP (App. E.1): histogram of ``size`` Exponential(scale) draws in k bins."""
     k = check_domain_size(k)
@@ -212,6 +227,7 @@ def prior_exponential(k: int, *, rng=None, scale: float = 1.0, size: int = 100_0
     return _hist_prior(rng.exponential(scale, size=size), k)
 
 
+@contract(kind=OneOf("correct", "dir", "zipf", "exp", "uniform"), ks=_KS, rng=SEED)
 def make_priors(kind: str, ks, *, counts=None, rng=None) -> list[np.ndarray]:
     """One prior per attribute: ``kind`` in {"correct", "dir", "zipf", "exp", "uniform"}.
     ``"correct"`` needs the true ``counts`` and uses eps_dp = 0.1/d (Sec. 5.2.1)."""

@@ -127,54 +127,80 @@ def rid_fk_pk(results: Mapping[str, Any], xs: Sequence[float], prots: Sequence[s
     return fig
 
 
+def _xgb_curve(ax, v: Mapping[str, Any], col, mk: str, shift: float = 0.0) -> None:
+    """The paper's attacker over its runs: the mean of the runs with the runs' range (bars, or a band over three
+    or more ε); with two ε or fewer, markers and bars only (no line: a line between two budgets would draw a
+    trend that was not measured)."""
+    eps = np.asarray(v["eps"], dtype=float)
+    acc = np.asarray(v["acc"], dtype=float)
+    m = np.nanmean(acc, axis=0)
+    lo, hi = np.nanmin(acc, axis=0), np.nanmax(acc, axis=0)
+    style = dict(color=col, marker=mk, ms=7, mec="k", mew=0.5, zorder=4)
+    if eps.size >= 3:
+        ax.plot(eps, m, ls="-", lw=1.6, **style)
+        if acc.shape[0] > 1:
+            ax.fill_between(eps, lo, hi, color=col, alpha=0.2, lw=0)
+    else:
+        ax.errorbar(eps + shift, m, yerr=[m - lo, hi - m] if acc.shape[0] > 1 else None, ls="none", capsize=2,
+                    elinewidth=1, **style)
+
+
+def _style_legend(fig, labels: Sequence[str], ncol: int = 3, bayes: bool = True) -> None:
+    """One compact legend below the panels: a colour per variant, a marker per XGBoost model size (NK s /
+    PK n_pk / HM pair), a line style per Bayes attacker."""
+    from matplotlib.lines import Line2D
+
+    groups: dict[str, list[str]] = {}
+    for lab in labels:
+        groups.setdefault(_VCOL[lab], []).append(lab)
+    h = [Line2D([], [], color=color(key), lw=6, label=" / ".join(labs)) for key, labs in groups.items()]
+    h += [Line2D([], [], color="0.4", marker=mk, ms=7, mec="k", mew=0.5, ls="none", label=f"XGBoost {txt}")
+          for mk, txt in zip(_XMARKS, ("1n / 0.1n / (1n, 0.1n)", "3n / 0.3n / (3n, 0.3n)", "5n / 0.5n / (5n, 0.5n)"))]
+    if bayes:
+        h += [Line2D([], [], color="0.4", ls="--", lw=0.9, label="Bayes (NK s → ∞; PK, HM ○ 0.1n □ 0.3n ◇ 0.5n)"),
+              Line2D([], [], color="0.4", ls=":", lw=1.2, label="Bayes oracle (optimal)")]
+    h.append(Line2D([], [], color="k", ls="-.", lw=1, label="baseline 1/d"))
+    fig.legend(handles=h, loc="outside lower center", ncol=ncol, fontsize=7, frameon=False)
+
+
 @contract(res=_MAP, eps=_SEQ, d=Integer(2, None), rows=_SEQ, fracs=_SEQ)
 def aif_grid(res: Mapping[tuple[str, str], np.ndarray], eps: Sequence[float], d: int,
              rows: Sequence[tuple[str, Sequence[str]]], fracs: Sequence[float], *, xgb: Mapping | None = None):
     """Figs. 3, 6, 14, 15: AIF-ACC against ε, rows = protocol families, columns = NK / PK / HM.
 
-    Solid lines: the paper's attacker, XGBoost (``xgb[(variant, model)]``), where it was run; dashed:
-    the Bayes attacker (NK: plug-in of the server's estimates, the s → ∞ limit; PK/HM: learned from the
-    labelled users); dotted: the Bayes oracle (true marginals), the optimal attacker."""
-    fig, axes = _fig(len(rows), 3, figsize=(7.8, 2.5 * len(rows) + 0.9), squeeze=False, sharex=True, sharey="row")
+    Markers (with the range of the runs): the paper's attacker, XGBoost with default parameters
+    (``xgb[(variant, model)]``: ``eps`` and per-run ``acc``), the main curves; thin dashed: the Bayes attacker (NK:
+    plug-in of the server's estimates, the s → ∞ limit; PK/HM: learned from the labelled users); dotted: the Bayes
+    oracle (true marginals), the optimal attacker."""
+    fig, axes = _fig(len(rows), 3, figsize=(7.8, 2.5 * len(rows) + 1.1), squeeze=False, sharex=True, sharey="row")
     marks = ["o", "s", "D"]
     for r, (rname, labels) in enumerate(rows):
         for c, model in enumerate(("NK", "PK", "HM")):
             ax = axes[r, c]
-            for lab in labels:
+            for li, lab in enumerate(labels):
                 col = color(_VCOL[lab])
-                ax.plot(eps, np.asarray(res[(lab, "oracle")]).mean(0), color=col, ls=":", lw=1.2, label=f"{lab} oracle")
+                ax.plot(eps, np.asarray(res[(lab, "oracle")]).mean(0), color=col, ls=":", lw=1.2, alpha=0.8)
                 keys = [(lab, "NK")] if model == "NK" else [(lab, f"{model}{f:g}") for f in fracs]
                 for key, mk in zip(keys, marks):
                     if key in res:
-                        tag = "s → ∞" if model == "NK" else f"n_pk = {key[1][2:]}n"
-                        ax.plot(eps, np.asarray(res[key]).mean(0), color=col, ls="--", marker=mk, ms=3, lw=1,
-                                label=f"{lab} Bayes {tag}")
-                mine = [(name, v) for (xl, name), v in (xgb or {}).items() if xl == lab and name.startswith(model)]
+                        ax.plot(eps, np.asarray(res[key]).mean(0), color=col, ls="--", marker=mk, ms=2.5, lw=0.8,
+                                alpha=0.6, mfc="none")
+                mine = sorted(((name, v) for (xl, name), v in (xgb or {}).items()
+                               if xl == lab and name.startswith(model)), key=lambda t: _xgb_rank(t[0]))
                 for name, v in mine:
-                    mk, lw = _XMARKS[_xgb_rank(name)], (1.8, 1.3, 0.9)[_xgb_rank(name)]
-                    ax.plot(v["eps"], np.asarray(v["acc"]).mean(0), color=col, ls="-", marker=mk, ms=5, lw=lw,
-                            label=f"{lab} XGBoost {_XTAG[model]}{name[len(model):].strip()}")
-            ax.axhline(100 / d, color="k", ls="-.", lw=1, label="baseline 1/d")
+                    rk = _xgb_rank(name)
+                    _xgb_curve(ax, v, col, _XMARKS[rk], shift=0.2 * (rk - 1) + 0.08 * li)
+            ax.axhline(100 / d, color="k", ls="-.", lw=1)
             ax.set_title(f"({chr(97 + 3 * r + c)}) {model}, {rname}", fontsize="small")
             if c == 0:
                 ax.set_ylabel("AIF-ACC (%)")
-        for ax in axes[r]:
-            ax.legend(fontsize=6, loc="upper left", frameon=False) if r == 0 and ax is axes[r][0] else None
     for ax in axes[-1]:
         ax.set_xlabel("ε")
-    h, lab = [], []
-    for ax in np.ravel(axes):
-        for hh, ll in zip(*ax.get_legend_handles_labels()):
-            if ll not in lab:
-                h.append(hh)
-                lab.append(ll)
-        if ax.get_legend():
-            ax.get_legend().remove()
-    fig.legend(h, lab, loc="outside lower center", ncol=3, fontsize=7, frameon=False)
+    _style_legend(fig, [lab for _, labels in rows for lab in labels])
     return fig
 
 
-@contract(eps=_SEQ, rid=_MAP, art=_MAP, n=Integer(1, None), runs=Integer(1, None))
+@contract(eps=_SEQ, rid=_MAP, art=_MAP, n=Integer(1, None), runs=Integer(1, 10 ** 5))
 def fig4(eps: Sequence[float], rid: Mapping[float, np.ndarray], art: Mapping[float, np.ndarray], *, n: int,
          runs: int, topks: Sequence[int] = (1, 5, 10)):
     """Fig. 4: RID-ACC of RS+FD[GRR] on Adult (FK-RI, uniform metric, NK attacker); ``rid[eps]`` of shape
@@ -224,6 +250,7 @@ def _draw_tree(ax, tree, title):
     ax.axis("off")
 
 
+@contract()
 def trees():
     """Figs. 7 and 8: the probability trees of RS+RFD[GRR] and RS+RFD[UE-r]; shaded leaves support v_i."""
     def real(a, b):
@@ -283,29 +310,40 @@ def utility_adult(eps: Sequence[float], labels: Sequence[str], rows: Mapping[str
 
 
 @contract(eps=_SEQ, inc=_MAP, d=Integer(2, None))
-def fig17(eps: Sequence[float], inc: Mapping[str, Mapping[tuple[str, str], np.ndarray]], d: int):
-    """Fig. 17: NK attribute inference against RS+RFD with 'incorrect' priors (columns: GRR, UE-r; rows:
-    DIR, ZIPF, EXP): the paper's attacker (uniform fake data assumed, solid) and a prior-aware one
-    (dashed); legend below the panels."""
-    rows = list(inc)
-    fig, axes = _fig(len(rows), 2, figsize=(7.8, 2.5 * len(rows) + 0.8), sharex=True, squeeze=False)
-    for r, kind in enumerate(rows):
-        for c, (fam, labs) in enumerate((("RS+RFD[GRR]", ["GRR"]), ("RS+RFD[UE-r]", ["SUE-r", "OUE-r"]))):
+def fig17(eps: Sequence[float], inc: Mapping[str, Mapping[tuple[str, str], np.ndarray]], d: int, *,
+          xgb: Mapping[str, Mapping] | None = None):
+    """Fig. 17: NK attribute inference against RS+RFD with 'incorrect' priors, laid out as the paper's (rows GRR and
+    UE-r; columns DIR, ZIPF, EXP): the paper's attacker, XGBoost NK (``xgb[kind][(variant, model)]``, markers, mean
+    and range of its runs), the Bayes plug-in with the same uniform fake-data assumption (dotted) and a prior-aware
+    Bayes attacker (dashed, an extension); legend below the panels."""
+    from matplotlib.lines import Line2D
+
+    kinds = list(inc)
+    fams = (("RS+RFD[GRR]", ["GRR"]), ("RS+RFD[UE-r]", ["SUE-r", "OUE-r"]))
+    fig, axes = _fig(2, len(kinds), figsize=(7.8, 6.0), sharex=True, squeeze=False)
+    for r, (fam, labs) in enumerate(fams):
+        for c, kind in enumerate(kinds):
             ax = axes[r, c]
-            for lab in labs:
+            for li, lab in enumerate(labs):
                 col = color(_VCOL[lab])
-                _band(ax, eps, inc[kind][(lab, "NK")], col, f"{lab}, paper's NK attacker")
-                _band(ax, eps, inc[kind][(lab, "NK_prior")], col, f"{lab}, prior-aware NK", ls="--", marker="^")
-            ax.axhline(100 / d, color="k", ls="-.", lw=1, label="baseline 1/d")
-            ax.set_title(f"({chr(97 + 2 * r + c)}) {fam}, {kind.upper()} priors", fontsize="medium")
-            ax.set_ylabel("AIF-ACC (%)")
+                ax.plot(eps, np.asarray(inc[kind][(lab, "NK")]).mean(0), color=col, ls=":", lw=1.2)
+                ax.plot(eps, np.asarray(inc[kind][(lab, "NK_prior")]).mean(0), color=col, ls="--", marker="^", ms=3,
+                        lw=1)
+                for name, v in sorted(((m, v) for (xl, m), v in ((xgb or {}).get(kind, {})).items() if xl == lab),
+                                      key=lambda t: _xgb_rank(t[0])):
+                    rk = _xgb_rank(name)
+                    _xgb_curve(ax, v, col, _XMARKS[rk], shift=0.2 * (rk - 1) + 0.08 * li)
+            ax.axhline(100 / d, color="k", ls="-.", lw=1)
+            ax.set_title(f"({chr(97 + 3 * r + c)}) {fam}, {kind.upper()}", fontsize="small")
+            if c == 0:
+                ax.set_ylabel("AIF-ACC (%)")
     for ax in axes[-1]:
         ax.set_xlabel("ε")
-    h, lab = [], []
-    for ax in (axes[0, 0], axes[0, 1]):
-        for hh, ll in zip(*ax.get_legend_handles_labels()):
-            if ll not in lab:
-                h.append(hh)
-                lab.append(ll)
-    fig.legend(h, lab, loc="outside lower center", ncol=3, fontsize="small", frameon=False)
+    h = [Line2D([], [], color=color(_VCOL[lab]), lw=6, label=lab) for lab in ("GRR", "SUE-r", "OUE-r")]
+    h += [Line2D([], [], color="0.4", marker=_XMARKS[0], ms=7, mec="k", mew=0.5, ls="none",
+                 label="XGBoost NK s = 1n (paper's attacker)"),
+          Line2D([], [], color="0.4", ls=":", lw=1.2, label="Bayes NK, uniform fake data assumed"),
+          Line2D([], [], color="0.4", ls="--", marker="^", ms=3, lw=1, label="prior-aware Bayes NK (extension)"),
+          Line2D([], [], color="k", ls="-.", lw=1, label="baseline 1/d")]
+    fig.legend(handles=h, loc="outside lower center", ncol=3, fontsize=7, frameon=False)
     return fig

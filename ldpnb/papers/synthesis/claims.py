@@ -518,11 +518,23 @@ CLAIMS.update(claim_table(
           note="In every cell where the projected best is outside the unbiased near-best set, the ratio of the two "
                "projected mean squared errors (independent collections, Fieller), 95 % intervals simultaneous over "
                "those cells; the row records the cell whose interval lies lowest (valid because the intervals hold "
-               "jointly). Falsifier: a ratio of 1 (projection changes nothing).",
+               "jointly). Falsifier: a ratio of 1 (projection changes nothing). Merge of main (decision log): main "
+               "kept the earlier two-clause rule and, after the book-scale run of 899b95a (changed = 3 of 1,080 "
+               "cells, pairs_differ = 0 of 90), expected it to diverge (c68b965; its cause not verified there). This "
+               "row's criterion was fixed at 043b558, before that run, and does not contain the refuted second "
+               "clause; the merge keeps it and records main's change below. The refutation stands: no (k, ε) had "
+               "two (n, data) cells with different clear winners after projection in that run.",
           changes=(_was(PHASE_B, _DATE_B, "a count of cells whose mean ± 1.96 SE passed a threshold became one "
                         "simultaneous Fieller interval; the second clause (two (n, data) cells with different clear "
                         "winners) moved to the guide table, where every cell's winner and runners-up are shown with "
-                        "intervals; " + _STATS, rule="changed > 0 and pairs_differ > 0"),)),
+                        "intervals; " + _STATS, rule="changed > 0 and pairs_differ > 0"),
+                   CriterionChange("c68b965", "2026-11-28", "book",
+                                   {"kind": "holds", "rule": "changed > 0 and pairs_differ > 0", "expect": "pass"},
+                                   "on main, in parallel with this branch: the CI's book-scale run of 899b95a gave "
+                                   "changed = 3 of 1,080 and pairs_differ = 0 of 90 (fail against the declared pass); "
+                                   "main's expectation became diverges with the rule unchanged. Superseded at the "
+                                   "merge by the criterion of 043b558 (fixed before that run), which drops the "
+                                   "refuted clause"))),
     Claim("G2", "At the first edition's operating point (Adult, k = 12, ε = 1) the exact MSE ranks SS first and OUE's "
                "exceeds SS's by more than 10 %: the first edition's 'OUE had the smallest EMD' was within noise",
           source="derived", kind="holds", rule="ss_is_best == 1 and oue_over_ss > 1.10",
