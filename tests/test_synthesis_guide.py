@@ -307,3 +307,27 @@ def test_catalogue_range_ends_where_the_exact_channel_is_computable():
         f = placed["OLH-CW"]
         f.make(s, f.hi).log_channel()  # computable at the end of its range
         assert f.hi <= 8.0
+
+
+def test_task_rankings_skips_degenerate_pairs():
+    """T1 (decision log): a pair whose two oracles have the same constant precision in every run (both
+    1.0) has a zero-width interval at 0 and won the old arg-max of lower ends whenever the informative
+    pairs' intervals reached below 0; it is now counted and kept out of the choice."""
+    rng = np.random.default_rng(0)
+    runs = 20
+    top = np.empty((1, 3, runs))
+    top[0, 0] = 1.0  # the exact-MSE best
+    top[0, 1] = 1.0  # degenerate against the best: same constant
+    top[0, 2] = np.clip(0.9 + 0.05 * rng.standard_normal(runs), 0, 1)  # informative, worse
+    z = np.zeros((1, 3, runs))
+    res = guide.GridResult(cells=[(64, 4.0, 1000, "Zipf")], names=["A", "B", "C"],
+                           exact=np.array([[1.0, 2.0, 3.0]]), se_std=z, se_proj=z, top=top,
+                           bits=np.ones((1, 3)), server=np.ones((1, 3)), ks=[64])
+    tr = guide.task_rankings(res)
+    assert tr["degenerate"] == 1 and tr["pairs"] == 1
+    assert tr["cell"][1:] == ("A", "C")
+    assert guide.is_degenerate_pair(np.ones(4), np.ones(4))
+    assert not guide.is_degenerate_pair(np.ones(4), np.zeros(4))  # constant but different: exact, kept
+    top[0, 2] = 1.0  # every pair degenerate: nothing to rank
+    with pytest.raises(ValueError, match="non-degenerate"):
+        guide.task_rankings(res)

@@ -31,8 +31,8 @@ from ldpnb.papers.synthesis.variance import exact_grr_beats_oue, rule_grr_beats_
 from ldpnb.stats import Estimate, bonferroni, difference, exact, mean, ratio
 
 __all__ = ["ZIPF_S", "TOP", "GRIDS", "TIE", "TIE_EXACT", "distribution", "integer_counts", "GridResult", "run_grid",
-           "best_index", "summarise", "rank_changes", "confirm_exact", "task_rankings", "exact_ranking",
-           "heavy_hitter_best", "adult_ages"]
+           "best_index", "summarise", "rank_changes", "confirm_exact", "task_rankings", "is_degenerate_pair",
+           "exact_ranking", "heavy_hitter_best", "adult_ages"]
 
 #: Zipf exponent of the skewed synthetic distribution.
 ZIPF_S = 1.1
@@ -371,10 +371,17 @@ def task_rankings(res: GridResult, *, level: float = 0.95) -> dict[str, Any]:
     interval lies highest as an order for ``report.order`` (``values``: ``MSE_best``, ``other``;
     ``differences``: ``other - MSE_best``), its ``cell`` and oracles, the number of ``pairs`` and of
     ``cells``, and ``disagree``: the pairs whose interval lies above ``tie`` = 0.02 (examples listed).
+
+    A pair is **degenerate** when both oracles' precisions are the same constant in every run (e.g. both
+    find the true top 10 in all runs): the difference is 0 with a zero-width interval, the task does not
+    separate the two oracles there, and such a pair would otherwise "lie highest" whenever every
+    informative pair's interval reaches below 0.  Degenerate pairs are counted (``degenerate``) and kept
+    out of the choice of the recorded pair; if every pair is degenerate a ``ValueError`` is raised.
     """
     names = res.names
     pairs, a_runs, b_runs = [], [], []
     cells = 0
+    degenerate = 0
     for i, cell in enumerate(res.cells):
         if np.all(np.isnan(res.top[i])):
             continue
@@ -384,11 +391,15 @@ def task_rankings(res: GridResult, *, level: float = 0.95) -> dict[str, Any]:
             continue
         for j in range(len(names)):
             if j != b and np.all(np.isfinite(res.top[i, j])):
+                if is_degenerate_pair(res.top[i, j], res.top[i, b]):
+                    degenerate += 1
+                    continue
                 pairs.append((cell, names[b], names[j]))
                 a_runs.append(res.top[i, j])
                 b_runs.append(res.top[i, b])
     if not pairs:
-        raise ValueError("the grid has no heavy-hitter cell (k > 20 with skewed data)")
+        raise ValueError("the grid has no heavy-hitter cell (k > 20 with skewed data) with a non-degenerate pair"
+                         f" ({degenerate} degenerate pairs)")
     A, B = np.array(a_runs).T, np.array(b_runs).T
     d = difference(A, B, paired=False, level=level, simultaneous=True)
     i = int(np.nanargmax(np.asarray(d.low)))
@@ -397,7 +408,20 @@ def task_rankings(res: GridResult, *, level: float = 0.95) -> dict[str, Any]:
     hits = [pairs[j] for j in np.flatnonzero(np.asarray(d.low) > 0.02)]
     return {"values": {"MSE_best": vb[i], "other": va[i]}, "differences": {"other - MSE_best": d[i]},
             "cell": pairs[i], "pairs": len(pairs), "cells": cells, "disagree": len(hits), "examples": hits[:6],
-            "estimate": d[i]}
+            "estimate": d[i], "degenerate": degenerate}
+
+
+@contract(a=Array(), b=Array())
+def is_degenerate_pair(a: np.ndarray, b: np.ndarray) -> bool:
+    """Whether two collections of per-run values cannot be told apart by any run: both are the same
+    constant (every value of ``a`` and of ``b`` equal), so their difference is exactly 0 with a
+    zero-width interval (row T1 keeps such pairs out of its choice).
+
+    >>> is_degenerate_pair(np.ones(5), np.ones(5)), is_degenerate_pair(np.ones(5), np.r_[1.0, 1, 1, 1, 0.9])
+    (True, False)
+    """
+    a, b = np.asarray(a, dtype=float).ravel(), np.asarray(b, dtype=float).ravel()
+    return bool(a.size and b.size and np.all(a == a[0]) and np.all(b == a[0]))
 
 
 @contract(k=DENSE_DOMAIN, epsilon=Real(0.0, 50.0, low_open=True),
