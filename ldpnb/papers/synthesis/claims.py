@@ -547,10 +547,19 @@ CLAIMS.update(claim_table(
                 "guide.task_rankings",
           note="In every heavy-hitter cell, the difference of mean precisions between each other oracle and the "
                "exact-MSE best (independent collections, Welch), 95 % intervals simultaneous over all (cell, oracle) "
-               "pairs; the row records the pair whose interval lies highest.",
+               "pairs; the row records the non-degenerate pair whose interval lies highest. A pair is degenerate "
+               "when both oracles' precisions are the same constant in every run (no run separates them: difference "
+               "0, zero-width interval); degenerate pairs are counted and kept out of the choice (decision log).",
           changes=(_was(PHASE_B, _DATE_B, "a count of cells with a difference beyond 2 SE (no correction for the 432 "
                         "cells) became one interval simultaneous over every comparison, against a tie of 0.02; "
-                        + _STATS, rule="disagree > 0 and cells > 0"),)),
+                        + _STATS, rule="disagree > 0 and cells > 0"),
+                   _was("5d8a434", _DATE_B, "the recorded pair was the one whose interval lies highest among all "
+                        "pairs; at book scale on the branch a degenerate pair (both oracles at precision 1.0 in every "
+                        "run: 0 with a zero-width interval) lay highest, since every informative pair's interval "
+                        "reached below 0, and the row failed on a pair the task cannot separate. Degenerate pairs are "
+                        "now kept out of the choice (issue 33: degenerate cases flagged and kept out of 'best' "
+                        "statements); relation, tie and effect unchanged", kind="order",
+                        relation="MSE_best < other", tie=0.02, pairs="all, degenerate included"))),
     Claim("T2", "Range queries reorder the oracles: on Adult's ages (74 ordered values, n = 48,842), at some ε ∈ {0.5, "
                "1, 2, 3, 4, 6} two oracles swap places between single values and ranges of half the domain (exact "
                "MSE, each order beyond a 10 % tie margin)",
