@@ -255,12 +255,12 @@ def _specs() -> dict[str, MechanismSpec]:
     derived."""
     specs = []
     for cls in FAMILIES.values():
-        spec = _SPECS.get(cls)
-        if spec is None:
-            spec = _SPECS[cls] = _family_spec(cls)
+        entry = _SPECS.get(cls)
+        if entry is None:
+            entry = _SPECS[cls] = _family_spec(cls)
         if cls.family == "padded planar Laplace":
             specs.append(_BA)
-        specs.append(spec)
+        specs.append(entry)
     if _BA not in specs:
         specs.append(_BA)
     return {s.name: s for s in specs + _EXTRAS}

@@ -592,13 +592,13 @@ def mean_relative_error_tail(holder_counts, n: int, k: int, epsilon: float, thre
         raise ValueError(f"the grid of the sum is too long ({length}); use a coarser step")
     out = []
     for rnd in (np.floor, np.ceil):
-        spec = np.ones(length // 2 + 1, dtype=complex)
+        fourier = np.ones(length // 2 + 1, dtype=complex)
         for c in counts:
             f, r = laws[int(c)]
             g = np.zeros(size)
             np.add.at(g, rnd(r / step).astype(np.int64), f)
-            spec *= np.fft.rfft(g, length)
-        law = np.clip(np.fft.irfft(spec, length), 0.0, None)
+            fourier *= np.fft.rfft(g, length)
+        law = np.clip(np.fft.irfft(fourier, length), 0.0, None)
         idx = int(np.ceil(threshold * counts.size / step - 1e-9))
         out.append(float(min(law[idx:].sum(), 1.0)))
     # the two roundings bracket the probability; the FFT's rounding error (~1e-15) can cross two
