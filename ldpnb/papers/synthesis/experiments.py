@@ -270,7 +270,7 @@ MAX_OUTPUTS = 1 << 13
 _EXTRA: dict[str, Family] = {}  # catalogue families placed by catalogue_extras
 
 
-def _on_domain(cls: type, planar: bool) -> Callable[[Setting, float], Any]:
+def _on_domain(cls: Any, planar: bool) -> Callable[[Setting, float], Any]:
     def make(s: Setting, e: float):
         if planar:
             return cls.on(mech.Domain(k=None, rows=s.shape[0], cols=s.shape[1], cell_size=s.cell), e)
@@ -478,7 +478,8 @@ def match_parameter(setting: Setting, name: str, lens: str, target: float, *, gr
     def f(t):
         return lens_value(build(setting, name, t), setting, lens)
 
-    ts = np.geomspace(*fam.range(setting), grid)
+    lo, hi = fam.range(setting)
+    ts = np.geomspace(lo, hi, grid)
     vs = np.array([f(t) for t in ts])
     above = vs >= target
     if above.all() or not above.any():
@@ -573,7 +574,8 @@ def claim_checks(setting: Setting, params: dict[str, float]) -> tuple[int, int]:
 @contract(setting=_SET, points=Integer(2, 256))
 def sweep_all(setting: Setting, points: int) -> dict[str, dict[str, np.ndarray]]:
     """:func:`sweep` of every family of ``setting`` over ``points`` log-spaced parameters of its range."""
-    return {n: sweep(setting, n, np.geomspace(*family(n).range(setting), points)) for n in families_for(setting)}
+    ranges = {n: family(n).range(setting) for n in families_for(setting)}
+    return {n: sweep(setting, n, np.geomspace(lo, hi, points)) for n, (lo, hi) in ranges.items()}
 
 
 @contract(sweeps=_SWEEPS, setting=_SET)
