@@ -95,6 +95,14 @@ CONTRACTED: set[str] = {
     "ldpnb.papers.privic.figures",
     "ldpnb.papers.privic.grading",
     "ldpnb.papers.privic.model",
+    "ldpnb.papers.synthesis.comparisons",
+    "ldpnb.papers.synthesis.estimation",
+    "ldpnb.papers.synthesis.experiments",
+    "ldpnb.papers.synthesis.families",
+    "ldpnb.papers.synthesis.figures",
+    "ldpnb.papers.synthesis.guide",
+    "ldpnb.papers.synthesis.text",
+    "ldpnb.papers.synthesis.variance",
 }
 
 
