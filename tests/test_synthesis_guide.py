@@ -331,3 +331,36 @@ def test_task_rankings_skips_degenerate_pairs():
     top[0, 2] = 1.0  # every pair degenerate: nothing to rank
     with pytest.raises(ValueError, match="non-degenerate"):
         guide.task_rankings(res)
+
+
+def test_task_rankings_records_the_pair_that_decides_the_existential_claim():
+    """T1 (decision log): "some pair differs by more than the tie" is undecided, not reversed, when no
+    interval lies above the tie but one reaches above it.  The old choice (highest lower end) recorded a
+    precise pair inside the tie (reversed: the row failed) although a noisier pair could still exceed
+    it; the pair with the highest upper end decides, and the row is reversed only when every interval
+    lies at or below the tie."""
+    from ldpnb.repro.claims import decide
+
+    rng = np.random.default_rng(1)
+    runs = 100
+    top = np.empty((1, 3, runs))
+    top[0, 0] = 0.7 + 0.01 * rng.standard_normal(runs)                 # the exact-MSE best
+    top[0, 1] = top[0, 0] + 0.002 + 0.001 * rng.standard_normal(runs)  # precise, inside the tie
+    u = rng.uniform(-0.25, 0.25, runs)
+    top[0, 2] = top[0, 0].mean() + 0.01 + u - u.mean()                 # noisy: reaches above the tie
+    z = np.zeros((1, 3, runs))
+    res = guide.GridResult(cells=[(64, 4.0, 1000, "Zipf")], names=["A", "B", "C"],
+                           exact=np.array([[1.0, 2.0, 3.0]]), se_std=z, se_proj=z, top=top,
+                           bits=np.ones((1, 3)), server=np.ones((1, 3)), ks=[64])
+    crit = {"relation": "MSE_best < other", "tie": 0.02}
+    tr = guide.task_rankings(res)
+    assert tr["chosen_by"] == "upper end" and tr["cell"][2] == "C" and tr["reach"] >= 1
+    assert decide("order", crit, {"values": tr["values"], "differences": tr["differences"]}) == "undecided"
+    top[0, 2] = top[0, 0] - 0.01  # every pair inside the tie: the claim is reversed
+    tr = guide.task_rankings(res)
+    assert tr["chosen_by"] == "upper end" and tr["reach"] == 0
+    assert decide("order", crit, {"values": tr["values"], "differences": tr["differences"]}) == "reversed"
+    top[0, 2] = top[0, 0] + 0.1 + 0.01 * rng.standard_normal(runs)  # clearly above: holds, by the lower end
+    tr = guide.task_rankings(res)
+    assert tr["chosen_by"] == "lower end" and tr["disagree"] >= 1
+    assert decide("order", crit, {"values": tr["values"], "differences": tr["differences"]}) == "holds"

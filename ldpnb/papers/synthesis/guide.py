@@ -365,14 +365,20 @@ def confirm_exact(res: GridResult, *, level: float = 0.95) -> dict[str, Any]:
             "runs": int(runs.shape[0])}
 
 
-@contract(res=_RESULT, level=Real(0.5, 1.0, high_open=True))
-def task_rankings(res: GridResult, *, level: float = 0.95) -> dict[str, Any]:
-    """Row T1: heavy hitters against the histogram.  In every cell with a top-10 task (``k > 20``,
+@contract(res=_RESULT, tie=Real(0.0, 1.0), level=Real(0.5, 1.0, high_open=True))
+def task_rankings(res: GridResult, *, tie: float = 0.02, level: float = 0.95) -> dict[str, Any]:
+    r"""Row T1: heavy hitters against the histogram.  In every cell with a top-10 task (``k > 20``,
     skewed data), each other oracle's mean precision minus that of the exact-MSE best (independent
-    collections, Welch), intervals simultaneous over all (cell, oracle) pairs.  Returns the pair whose
-    interval lies highest as an order for ``report.order`` (``values``: ``MSE_best``, ``other``;
-    ``differences``: ``other - MSE_best``), its ``cell`` and oracles, the number of ``pairs`` and of
-    ``cells``, and ``disagree``: the pairs whose interval lies above ``tie`` = 0.02 (examples listed).
+    collections, Welch), intervals :math:`[l_j, h_j]` simultaneous over all (cell, oracle) pairs
+    :math:`j`.  The claim "some pair differs by more than ``tie``" then holds when some interval lies
+    above the tie (:math:`\max_j l_j > \text{tie}`), is reversed when every interval lies at or below it
+    (:math:`\max_j h_j \le \text{tie}`), and is undecided otherwise.  The recorded pair is the one that
+    decides it: the pair with the highest lower end when one holds, else the pair with the highest
+    upper end (its outcome, reversed or undecided, is the claim's).  Returns that pair as an order for
+    ``report.order`` (``values``: ``MSE_best``, ``other``; ``differences``: ``other - MSE_best``), its
+    ``cell`` and oracles, ``chosen_by`` (``"lower end"`` or ``"upper end"``), the number of ``pairs``
+    and of ``cells``, ``disagree``: the pairs whose interval lies above ``tie`` (examples listed), and
+    ``reach``: the pairs whose interval reaches above it.
 
     A pair is **degenerate** when both oracles' precisions are the same constant in every run (e.g. both
     find the true top 10 in all runs): the difference is 0 with a zero-width interval, the task does not
@@ -404,12 +410,15 @@ def task_rankings(res: GridResult, *, level: float = 0.95) -> dict[str, Any]:
                          f" ({degenerate} degenerate pairs)")
     A, B = np.array(a_runs).T, np.array(b_runs).T
     d = difference(A, B, paired=False, level=level, simultaneous=True)
-    i = int(np.nanargmax(np.asarray(d.low)))
+    low, high = np.asarray(d.low, dtype=float), np.asarray(d.high, dtype=float)
+    holds = bool(np.nanmax(low) > tie)
+    i = int(np.nanargmax(low if holds else high))
     va = mean(A, level=level, simultaneous=True)
     vb = mean(B, level=level, simultaneous=True)
-    hits = [pairs[j] for j in np.flatnonzero(np.asarray(d.low) > 0.02)]
+    hits = [pairs[j] for j in np.flatnonzero(low > tie)]
     return {"values": {"MSE_best": vb[i], "other": va[i]}, "differences": {"other - MSE_best": d[i]},
-            "cell": pairs[i], "pairs": len(pairs), "cells": cells, "disagree": len(hits), "examples": hits[:6],
+            "cell": pairs[i], "chosen_by": "lower end" if holds else "upper end", "pairs": len(pairs),
+            "cells": cells, "disagree": len(hits), "reach": int(np.sum(high > tie)), "examples": hits[:6],
             "estimate": d[i], "degenerate": degenerate}
 
 
