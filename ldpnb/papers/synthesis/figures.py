@@ -11,6 +11,7 @@ from ldpnb.papers.synthesis.comparisons import gain_curves, point_intervals
 from ldpnb.papers.synthesis.guide import _RESULT as _RESULT_RULE
 from ldpnb.papers.synthesis.guide import GridResult, _best_finite, _run_means
 from ldpnb.papers.synthesis.variance import grr_oue_exact_boundary
+from ldpnb.repro.plotting import COLUMN_INCHES
 
 __all__ = ["lens_heatmap", "frontiers", "rank_agreement", "matched_table", "gain_by_eps", "guide_map", "guide_table",
            "CLASSES"]
@@ -86,7 +87,8 @@ def frontiers(sweeps: Mapping[str, Mapping[str, np.ndarray]], y: str, xlabels: M
     keys = list(xlabels)
     classes = [(c, [n for n in ms if n in sweeps]) for c, ms in CLASSES.items()]
     classes = [(c, ms) for c, ms in classes if ms]
-    fig, axes = _fig(len(keys), len(classes), figsize=(2.3 * len(classes) + 0.6, 2.1 * len(keys) + 0.6),
+    # the book's column width (not wider: a wider figure is shrunk and its legends drop below 8 px)
+    fig, axes = _fig(len(keys), len(classes), figsize=(COLUMN_INCHES, 2.0 * len(keys) + 0.6),
                      squeeze=False, sharey=True)
     cmap = matplotlib.colormaps["tab10"]
     for r, k in enumerate(keys):
@@ -112,9 +114,9 @@ def frontiers(sweeps: Mapping[str, Mapping[str, np.ndarray]], y: str, xlabels: M
                 ax.set_xscale("log")
             ax.set_yscale("log")
             if r == 0:
-                ax.set_title(cname, fontsize=9)
+                ax.set_title(cname, fontsize=8)
             if r == len(keys) - 1:
-                ax.legend(fontsize=6.5, frameon=False, loc="upper right")
+                ax.legend(fontsize=7, frameon=False, loc="upper right", handlelength=1.5, borderaxespad=0.2)
             ax.set_xlabel(xlabels[k], fontsize=8)
             if c == 0:
                 ax.set_ylabel(ylabel, fontsize=8)

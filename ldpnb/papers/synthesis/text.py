@@ -11,7 +11,8 @@ import numpy as np
 from ldpnb.contracts import Instance, Real, contract
 from ldpnb.stats import Estimate
 
-__all__ = ["decided", "fmt", "matched_verdict", "reading_guide", "discordant_table", "guide_facts", "unplaced_text"]
+__all__ = ["decided", "fmt", "matched_verdict", "reading_guide", "discordant_table", "guide_facts", "unplaced_text",
+           "task_text", "projection_text"]
 
 _MAP = Instance(dict, example={})
 _NAMES = Instance(list, tuple, example=["k-RR"])
@@ -43,6 +44,87 @@ def fmt(e: Estimate, digits: int = 3) -> str:
     '0.123 [0.1, 0.15]'
     """
     return e.text(digits)
+
+
+_T1 = Instance(dict, example={"cell": ((64, 1.0, 1000, "Zipf"), "SS", "OLH"), "disagree": 0, "reach": 1, "pairs": 1,
+                              "degenerate": 0, "estimate": Estimate(0.0, -0.1, 0.1, method="t", n_runs=9)})
+_G1 = Instance(dict, example={"ratio": Estimate(0.8, 0.7, 1.0, method="fieller", n_runs=9), "candidates": 1,
+                              "checked": 4, "cell": None})
+
+
+@contract(t1=_T1, tie=Real(0.0, 1.0), short=Instance(bool, example=False))
+def task_text(t1: Mapping[str, Any], tie: float = 0.02, *, short: bool = False) -> str:
+    """The chapter's sentence on row T1 (heavy hitters against the histogram), by the row's outcome:
+    some comparison's interval lies above ``tie`` (the answer changes with the task), every interval
+    lies at or below it (it carries over), or neither (undecided at this scale).  ``t1`` is
+    :func:`~ldpnb.papers.synthesis.guide.task_rankings`'s result; ``short`` gives the guide table's
+    version.
+
+    >>> from ldpnb.stats import Estimate
+    >>> t1 = {"cell": ((64, 1.0, 1000, "Zipf"), "SS", "OLH"), "disagree": 0, "reach": 0, "pairs": 3,
+    ...       "degenerate": 1, "estimate": Estimate(0.002, -0.004, 0.008, method="t", n_runs=9)}
+    >>> print(task_text(t1, short=True))
+    For the top 10 the histogram's best is within 0.02 of the best top-10 precision in every heavy-hitter cell (T1)
+    """
+    (k, e, n, d), b, o = t1["cell"]
+    est = t1["estimate"]
+    lo, hi = float(est.low), float(est.high)
+    at = f"k = {k:,}, ε = {e:g}, n = {n:,}, {d} data"
+    deg = (f" ({t1['degenerate']} comparisons in which both oracles found the true top 10 in every run are left "
+           f"out: no run separates them)") if t1.get("degenerate") else ""
+    if lo > tie:
+        if short:
+            return (f"Yes, the answer can change: at {at} the histogram's best ({b}) finds the top 10 less often "
+                    f"than {o} (difference of precisions {fmt(est, 2)}, T1; {t1['disagree']} such pairs beyond "
+                    f"{tie:g} among {t1['pairs']})")
+        return (f"The histogram's answer does not always carry over to the top-10 task. At {at} the oracle with the "
+                f"smallest histogram MSE, {b}, finds the true top 10 less often than {o}: the difference of their "
+                f"mean precisions is {fmt(est, 2)} (95 % interval, simultaneous over every cell and oracle of the "
+                f"grid; T1); {t1['disagree']} of {t1['pairs']} such comparisons exceed {tie:g}{deg}.")
+    if hi <= tie:
+        if short:
+            return (f"For the top 10 the histogram's best is within {tie:g} of the best top-10 precision in every "
+                    f"heavy-hitter cell (T1)")
+        return (f"On this grid the histogram's answer carries over to the top-10 task: in none of the "
+                f"{t1['pairs']} comparisons does another oracle find the true top 10 more often than the oracle "
+                f"with the smallest histogram MSE by more than {tie:g} in mean precision (95 % intervals, "
+                f"simultaneous over every cell and oracle of the grid; the one reaching highest is {o} against "
+                f"{b} at {at}, {fmt(est, 2)}; T1){deg}.")
+    if short:
+        return (f"For the top 10, undecided at this scale: no oracle beats the histogram's best by more than "
+                f"{tie:g} in precision beyond noise, and {t1['reach']} of {t1['pairs']} comparisons cannot rule "
+                f"it out (T1)")
+    return (f"Whether the histogram's answer carries over to the top-10 task is undecided at this scale: in none "
+            f"of the {t1['pairs']} comparisons does another oracle find the true top 10 more often than the "
+            f"oracle with the smallest histogram MSE by more than {tie:g} in mean precision beyond noise, but "
+            f"{t1['reach']} of them cannot rule it out (95 % intervals, simultaneous over every cell and oracle "
+            f"of the grid; the one reaching highest is {o} against {b} at {at}, {fmt(est, 2)}; T1){deg}.")
+
+
+@contract(g1=_G1, bound=Real(0.0, None))
+def projection_text(g1: Mapping[str, Any], bound: float = 0.9) -> str:
+    """The chapter's sentence on row G1 (projection onto the simplex changes the best oracle), by the
+    row's outcome: the ratio of projected MSEs in the recorded cell lies below ``bound``, above it,
+    or across it (undecided at this scale); ``g1`` is :func:`~ldpnb.papers.synthesis.guide.rank_changes`'s
+    result.
+
+    >>> from ldpnb.stats import Estimate
+    >>> projection_text({"ratio": Estimate(0.83, 0.67, 1.03, method="fieller", n_runs=100), "candidates": 3,
+    ...                  "checked": 720, "cell": None})[:60]
+    'Projection onto the simplex puts a best oracle outside the u'
+    """
+    r, c = g1["ratio"], g1["candidates"]
+    if c == 0:
+        return (f"Projection onto the simplex never puts a best oracle outside the unbiased best-within-10 % in the "
+                f"{g1['checked']} cells of the grid (G1).")
+    head = (f"Projection onto the simplex puts a best oracle outside the unbiased best-within-10 % in {c} of "
+            f"{g1['checked']} cells; ")
+    if float(r.high) <= bound:
+        return head + f"there it gains more than {100 * (1 - bound):.0f} % (ratio of MSEs {fmt(r, 2)}, G1)."
+    if float(r.low) > bound:
+        return head + f"nowhere does it gain more than {100 * (1 - bound):.0f} % (ratio of MSEs {fmt(r, 2)}, G1)."
+    return head + (f"whether it gains more than {100 * (1 - bound):.0f} % there is undecided at this scale (ratio of "
+                   f"MSEs {fmt(r, 2)}, G1).")
 
 
 def _names(xs: Sequence[str]) -> str:
@@ -147,9 +229,7 @@ def guide_facts(g: Mapping[str, Any]) -> dict[str, str]:
     uns_txt = f" ({uns} cells are undecided because some oracle was not simulated there)" if uns else ""
     g1 = g["g1"]
     n_data = (f"Not for the unbiased estimate. After projection onto the simplex the best oracle is decided (no "
-              f"runner-up within noise) in {dec} of {len(df)} cells{uns_txt}; in {g1['candidates']} cells it is "
-              f"outside the "
-              f"unbiased best-within-10 %, by a ratio of MSEs down to {fmt(g1['ratio'], 2)} (G1).")
+              f"runner-up within noise) in {dec} of {len(df)} cells{uns_txt}. {projection_text(g1)}")
     e1 = decided(g["e1"]["differences"]["INV - IBU"], g["geo_a"], 1e-9)
     e3 = decided(g["e3"]["differences"]["INV - IBU"], g["geo_g"], 1e-9)
     e2 = g["e2"]
@@ -164,10 +244,7 @@ def guide_facts(g: Mapping[str, Any]) -> dict[str, str]:
                  f"of the unary encodings and local hashing it gains more (A23w). An early stop is a regulariser, not "
                  f"a better estimator.")
     t1, cm1 = g["t1"], g["cm1"]
-    (k, e, n, d), b, o = t1["cell"]
-    task = (f"Yes, the answer can change: at k = {k}, ε = {e:g}, n = {n:,}, {d} data, the histogram's best ({b}) finds "
-            f"the top 10 less often than {o} (difference of precisions {fmt(t1['estimate'], 2)}, T1; "
-            f"{t1['disagree']} such pairs beyond 0.02 among {t1['pairs']}); for ranges of half of Adult's ages "
+    task = (f"{task_text(t1, short=True)}; for ranges of half of Adult's ages "
             f"{g['t2']['swaps']} pairs of oracles swap places (GRR's and SS's errors cancel over long ranges). At the "
             f"grid's largest k and n, ε ≥ 2, the best top-10 precision is at least "
             f"{float(np.min(cm1['precision'].low)):.2f} (lower 95 % bound, CM1).")
