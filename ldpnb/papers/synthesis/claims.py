@@ -564,7 +564,7 @@ CLAIMS.update(claim_table(
                         "statements); relation, tie and effect unchanged", kind="order",
                         relation="MSE_best < other", tie=0.02, pairs="all, degenerate included"),
                    _was("8a47944", "2026-11-28", "the recorded pair was the non-degenerate pair with the highest lower "
-                        "end, decided alone. At book scale on the branch (b22ca5c) that pair, GRR against L-GRR at "
+                        "end, decided alone. At book scale on the branch (7631e7b, main merged into b22ca5c) that pair, GRR against L-GRR at "
                         "k = 32, ε = 8, n = 1,000, Zipf, differed by 0.002 [−0.004, 0.008], its interval inside the "
                         "0.02 tie: reversed, and the row failed. But the claim is 'in at least one cell another oracle "
                         "beats the MSE-best by more than 0.02': one pair inside the tie does not refute it, only every "
