@@ -199,10 +199,10 @@ glue("risks-fig1", figures.fig1(EPS_ALL, curves), display=False)
 rng = rng_for(SEED, "fig1")
 for p in ("grr", "sue", "oue", "ss", "olh"):
     mc = checks.profile_accuracy_mc(p, 10.0, ks_fig1, SIZES["h1_n"], rng=rng)
-    report.close(f"H1-{p}", mc["ours"], se=mc["se"])
+    report.close(f"H1-{p}", checks.percent(stats.proportion(mc["hits"], mc["n"])))
 cov = checks.coverage_mc("grr", 10.0, ks_fig1, SIZES["h1_n"], rng=rng)
-report.close("H1-NU", cov["profile"], se=cov["profile_se"])
-report.close("T21", cov["coverage"] / 100, se=cov["coverage_se"] / 100)
+report.close("H1-NU", checks.percent(stats.proportion(cov["hits"], cov["n"])))
+report.close("T21", stats.proportion(cov["covered"], cov["n"]))
 
 # %%
 single = pd.DataFrame(checks.single_report_mc(

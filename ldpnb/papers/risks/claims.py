@@ -22,7 +22,7 @@ _A, _A_DATE = "d0fc57e", "2026-11-28"
 _ACC = (0, 100)  # an accuracy or a RID-ACC, %
 #: Rows H1 and T21 (simulated attack against a closed form) on ldpnb.stats; the commit fixed these criteria
 #: before the new code ran.
-_H1, _H1_DATE = "074409e", "2026-11-28"
+_H1, _H1_DATE = "98c09c1", "2026-11-28"
 _H1_NOTE = ("Estimator: ldpnb.stats.proportion (Wilson, 95 %) of the users whose profile is inferred (users "
             "independent). Tolerance 1 point: an error in the formula or the simulator moves the fraction by more; "
             "the interval's half-width is at most 0.3 point at 100,000 users.")
