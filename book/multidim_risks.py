@@ -117,7 +117,7 @@ DATA = {"ACS": (XC, KC), "Adult": (XA, KA), "Nursery": (XN, KN)}
 # the headline numbers of Sec. 4.2 with {glue:text}`multidim_risks-head-runs` runs, the Bayes attackers of
 # attribute inference on ε ∈ {glue:text}`multidim_risks-aif-eps`, and the paper's attacker, XGBoost, on the
 # fits listed in each caption (about {glue:text}`multidim_risks-xgb-fits` fits). `paper` runs the paper's
-# ε and β grids with 20 runs for every Bayes and re-identification experiment (150 for the
+# ε and β grids with 20 runs for every Bayes and re-identification experiment (200 for the
 # headline runs at ε = 10, enough to decide rows H4-PK and H4-NU), and a larger part of
 # the XGBoost grid (last section); the paper's whole XGBoost protocol (all models, all ε, 20 runs,
 # three datasets) is one command on a Dask cluster. Every caption states what ran.
@@ -1055,7 +1055,7 @@ report.text(**text.cost_glues([cost, rcost], SEED, runs.sizes("paper")))
 # captions ({glue:text}`multidim_risks-xgb-fits` fits, {glue:text}`multidim_risks-xgb-cpu` of fit CPU); `SCALE=paper` runs
 # {glue:text}`multidim_risks-paper-fits` fits ({glue:text}`multidim_risks-paper-cost` by the same model):
 # {glue:text}`multidim_risks-paper-xgb`; and the paper's ε and β grids with 20 runs for every Bayes and
-# re-identification experiment (150 for the headline runs at ε = 10). The report marks the rows
+# re-identification experiment (200 for the headline runs at ε = 10). The report marks the rows
 # that only the larger runs can grade.
 #
 # ## Summary

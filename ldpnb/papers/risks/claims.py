@@ -161,7 +161,8 @@ CLAIMS = claim_table(
           domain=(0, None),
           note="'About 50 %' read as a ratio in [0.35, 0.65]; the ratio of a single PK subset ranges far wider, so "
                "it is averaged over the runs (10-20 subsets per protocol at book scale). Estimator: ldpnb.stats.mean "
-               "of the per-run PK/FK ratios, one cell per protocol, simultaneous at 95 % over the protocols."),
+               "of the per-run PK/FK ratios, one cell per protocol, simultaneous at 95 % over the protocols. Book scale "
+               "(10-20 runs) leaves it undecided, about 145 runs would decide it: SCALE=paper runs 200 per protocol."),
     Claim("H4-NU", "App. C.3: the non-uniform metric decreases RID-ACC 'by about 40 %' 'in comparison with the RID-ACC "
                    "of Figs. 2 and 10' (NU/U, ε = 10, 5 surveys, top-10, each protocol, FK-RI then PK-RI)",
           source="paper", kind="close", paper=Printed(0.6, "App. C.3 ('by about 40 %')"), atol=0.15,
@@ -169,7 +170,8 @@ CLAIMS = claim_table(
           note="Extended on 2026-11-26 to PK-RI (Fig. 10), the half of the statement the row left out; the audit of "
                "this chapter had measured 0.64 (GRR) and 0.70 (OUE) under PK-RI. Estimator: ldpnb.stats.ratio of the "
                "mean RID-ACC (Fieller, paired: the NU runs reuse the U runs' survey designs), one cell per (FK/PK, "
-               "protocol), simultaneous at 95 % over the 10 cells."),
+               "protocol), simultaneous at 95 % over the 10 cells. Book scale (10-20 runs) leaves it undecided, about "
+               "47 runs would decide it: SCALE=paper runs 200 per protocol."),
     # ------------------------------------------------------------------ App. C: alpha-PIE (Figs. 12, 13)
     Claim("T14", "Prop. 3 (App. C.1): ε-LDP ⇒ (U, α)-PIE: the capacities of GRR, SUE and OUE are ≤ α, and GRR's ≤ "
                  "λ log2 k (k ≤ 5, ε ∈ [0.25, 4]; largest capacity − bound, bits)",
@@ -379,7 +381,9 @@ CLAIMS = claim_table(
                "experiments, Welch degrees of freedom), simultaneous over the cells (Bonferroni). Holds when every "
                "cell is shown at least tenfold, is reversed when one cell is shown below tenfold, undecided "
                "otherwise. Effect 2: a tenfold claim is materially false at a ratio of 8 (the audit of this chapter "
-               "showed the previous rule passing 80-91 % of the time at 8.5).",
+               "showed the previous rule passing 80-91 % of the time at 8.5). Its weakest cell (ε = 4, 2 surveys) sits at "
+               "the threshold (10.05 at book scale, 10.03 in the paper-scale record, both 20 runs a side): tens of "
+               "thousands of runs would decide it, beyond every scale of this book, so it stays undecided.",
           changes=(CriterionChange("ba5225d", "2026-11-25", "paper",
                                    {"kind": "holds", "rule": "min >= 10", "expect": "diverges",
                                     "instead": "min >= 5"},
