@@ -47,6 +47,7 @@ venv: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 # mypy's basic mode on ldpnb/ ([tool.mypy] in pyproject.toml, with its per-module baseline)
 typecheck: $(STAMP)

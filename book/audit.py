@@ -20,8 +20,8 @@ import sys
 if "google.colab" in sys.modules:
     import subprocess
 
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
-                    "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"], check=True)
+    req = "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", req], check=True)
 
 # %% [markdown]
 # # Audit: do the mechanisms keep their promises?
@@ -73,7 +73,6 @@ SCALE = "book"  # "smoke" | "book" | "paper"
 SEED = 2024
 
 # %% tags=["hide-input"]
-import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 from myst_nb import glue

@@ -20,8 +20,8 @@ import sys
 if "google.colab" in sys.modules:
     import subprocess
 
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
-                    "ldpnb[all] @ git+https://github.com/ldpnb/ldpnb"], check=True)
+    req = "ldpnb[all] @ git+https://github.com/ldpnb/ldpnb"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", req], check=True)
 
 # %% [markdown]
 # # Foundations: the local model
@@ -57,7 +57,8 @@ SEED = 2024
 import numpy as np
 from scipy import stats
 
-from ldpnb import channels, estimators, measures, mechanisms as mech
+from ldpnb import channels, estimators, measures
+from ldpnb import mechanisms as mech
 from ldpnb.data import lattice_distance_matrix
 from ldpnb.papers.foundations import CLAIMS, figures
 from ldpnb.repro import Report, glue, rng_for

@@ -20,8 +20,8 @@ import sys
 if "google.colab" in sys.modules:
     import subprocess
 
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
-                    "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"], check=True)
+    req = "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", req], check=True)
 
 # %% [markdown]
 # # Performance and scale
@@ -57,12 +57,12 @@ SEED = 2024
 # %% tags=["hide-input"]
 import time
 
-import numpy as np
 import pandas as pd
 from IPython.display import display
 from myst_nb import glue
 
-from ldpnb.papers.performance import CLAIMS, TARGETS, experiments as E, figures
+from ldpnb.papers.performance import CLAIMS, TARGETS, figures
+from ldpnb.papers.performance import experiments as E
 from ldpnb.papers.performance.tables import table
 from ldpnb.repro import Report, rng_for
 from ldpnb.repro.dashboard import paper_scale_records

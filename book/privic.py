@@ -20,8 +20,8 @@ import sys
 if "google.colab" in sys.modules:
     import subprocess
 
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
-                    "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"], check=True)
+    req = "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", req], check=True)
 
 # %% [markdown]
 # # PRIVIC: the Blahut–Arimoto mechanism and IBU for incremental location collection
@@ -92,8 +92,10 @@ from ldpnb import channels, estimators, measures
 from ldpnb.data import load_gowalla_privic
 from ldpnb.mechanisms import rate_distortion as rd
 from ldpnb.papers import privic as pv
-from ldpnb.papers.privic import CLAIMS, experiments as ex, figures, values as V
+from ldpnb.papers.privic import CLAIMS, figures
+from ldpnb.papers.privic import experiments as ex
 from ldpnb.papers.privic import grading as gr
+from ldpnb.papers.privic import values as V
 from ldpnb.papers.privic.claims import MLE_ROUNDS, REGION, ROUNDS
 from ldpnb.repro import Report, rng_for, seed_for
 from ldpnb.repro.plotting import set_style

@@ -7,13 +7,15 @@ import pytest
 
 from ldpnb.data import lattice_distance_matrix
 from ldpnb.mechanisms import rate_distortion as rd
-from ldpnb.papers.performance import TARGETS, bench, experiments as E
+from ldpnb.papers.performance import TARGETS, bench
+from ldpnb.papers.performance import experiments as E
 
 
 def test_interleaved_runs_every_callable_and_pairs_the_ratios():
     calls = []
-    T = bench.interleaved({"a": lambda: calls.append("a") or 1, "b": lambda: calls.append("b") or 2}, repeats=4,
-                          warmup=1)
+    T = bench.interleaved(
+        {"a": lambda: calls.append("a") or 1, "b": lambda: calls.append("b") or 2}, repeats=4, warmup=1
+    )
     assert calls[:2] == ["a", "b"] and calls.count("a") == 5 and calls.count("b") == 5
     assert T.results == {"a": 1, "b": 2} and len(T.runs["a"]) == 4
     assert T.ratio("a", "b") == pytest.approx(np.median(np.array(T.runs["a"]) / np.array(T.runs["b"])))
@@ -39,13 +41,17 @@ def test_numpy_baselines_give_our_blahut_arimoto_channel():
 
 
 def test_targets_report_met_missed_and_not_measured_without_raising():
-    clients = [dict(mechanism=m, k=k, side=s, peer=peer, ratio=r, floor_frac=0.6)
-               for m in ("GRR", "OUE", "OLH", "SS") for k in (16, 128) for s in ("client", "server")
-               for peer, r in (("multi-freq-ldpy", 2.0 if k == 16 else 0.5), ("pure-ldp", 3.0))]
+    clients = [
+        dict(mechanism=m, k=k, side=s, peer=peer, ratio=r, floor_frac=0.6)
+        for m in ("GRR", "OUE", "OLH", "SS")
+        for k in (16, 128)
+        for s in ("client", "server")
+        for peer, r in (("multi-freq-ldpy", 2.0 if k == 16 else 0.5), ("pure-ldp", 3.0))
+    ]
     ibu_rows = [dict(k=16, peer="qif", iter_ratio=0.1, floor_frac=0.2)]
     ba_rows = [dict(grid="8x8", vs_lean=1.2, fft_vs_dense_iter=60.0)]
     rows = {r["id"]: r for r in E.targets(clients, ibu_rows, ba_rows, TARGETS, 10.0, 60.0)}
-    assert rows["T1-GRR"]["status"] == "missed" and rows["T1-GRR"]["value"] == 0.5   # worst k, best peer
+    assert rows["T1-GRR"]["status"] == "missed" and rows["T1-GRR"]["value"] == 0.5  # worst k, best peer
     assert rows["T3-k16"]["status"] == "missed" and rows["T4"]["status"] == "met" and rows["T5"]["status"] == "met"
     assert rows["T6-GRR"]["status"] == "met" and rows["T6-IBU"]["status"] == "missed"
     assert rows["T7"]["status"] == "met"
@@ -73,9 +79,11 @@ def test_paper_scale_target_is_an_estimate_from_cpu_never_wall():
     CPU recorded at varying load is not a bound)."""
     from ldpnb.papers.performance.experiments import paper_scale_costs, paper_scale_target
 
-    recs = {"a": {"duration_s": 60 * 100, "n_jobs": "2", "cpu_s": 60 * 180},
-            "b": {"duration_s": 60 * 80, "n_jobs": "1", "cpu_s": 60 * 75, "cpu_reference_units": 99.0},
-            "c": {"duration_s": 60 * 500, "n_jobs": "1"}}
+    recs = {
+        "a": {"duration_s": 60 * 100, "n_jobs": "2", "cpu_s": 60 * 180},
+        "b": {"duration_s": 60 * 80, "n_jobs": "1", "cpu_s": 60 * 75, "cpu_reference_units": 99.0},
+        "c": {"duration_s": 60 * 500, "n_jobs": "1"},
+    }
     c = paper_scale_costs(recs)
     assert c["a"] == dict(core_min=180.0, floor_min=90.0, ref_units=None, source="cpu")
     assert c["b"] == dict(core_min=75.0, floor_min=75.0, ref_units=99.0, source="cpu+ref")

@@ -62,8 +62,13 @@ def _machine() -> dict[str, object]:
         mem_gb = round(os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES") / 2**30, 1)
     except (ValueError, OSError):
         mem_gb = None
-    return {"system": platform.platform(), "python": platform.python_version(), "cpu": cpu,
-            "cores": os.cpu_count(), "memory_gb": mem_gb}
+    return {
+        "system": platform.platform(),
+        "python": platform.python_version(),
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "memory_gb": mem_gb,
+    }
 
 
 def _load() -> float | None:
@@ -78,8 +83,9 @@ def _commit() -> str:
         c = subprocess.run(
             ["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
         ).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True,
-                               text=True).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True
+        ).stdout.strip()
         return c + (" (with uncommitted changes)" if dirty else "")
     except (OSError, subprocess.CalledProcessError):
         return "unknown"
@@ -120,8 +126,23 @@ def run_one(name: str, params: dict[str, object], timeout: int) -> dict[str, obj
     src = ROOT / "book" / f"{name}.ipynb"
     dst = WORK / "executed" / f"{name}.ipynb"
     dst.parent.mkdir(parents=True, exist_ok=True)
-    cmd = [sys.executable, "-m", "papermill", str(src), str(dst), "-p", "SCALE", "paper", "--cwd", str(ROOT / "book"),
-           "--kernel", "python3", "--no-progress-bar", "--execution-timeout", str(timeout)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "papermill",
+        str(src),
+        str(dst),
+        "-p",
+        "SCALE",
+        "paper",
+        "--cwd",
+        str(ROOT / "book"),
+        "--kernel",
+        "python3",
+        "--no-progress-bar",
+        "--execution-timeout",
+        str(timeout),
+    ]
     for k, v in params.items():
         cmd += ["-p", k, str(v)]
     env = dict(os.environ)
@@ -139,11 +160,14 @@ def run_one(name: str, params: dict[str, object], timeout: int) -> dict[str, obj
     t_start = time.time()
     t0 = time.perf_counter()
     # a wrapper process per chapter, so that its children's peak RSS is the kernel's own
-    wrapper = [sys.executable, "-c",
-               "import resource, subprocess, sys, json; rc = subprocess.run(sys.argv[1:]).returncode; "
-               "u = resource.getrusage(resource.RUSAGE_CHILDREN); "
-               "print(json.dumps({'rc': rc, 'maxrss_kb': u.ru_maxrss, 'cpu_s': u.ru_utime + u.ru_stime}))",
-               *cmd]
+    wrapper = [
+        sys.executable,
+        "-c",
+        "import resource, subprocess, sys, json; rc = subprocess.run(sys.argv[1:]).returncode; "
+        "u = resource.getrusage(resource.RUSAGE_CHILDREN); "
+        "print(json.dumps({'rc': rc, 'maxrss_kb': u.ru_maxrss, 'cpu_s': u.ru_utime + u.ru_stime}))",
+        *cmd,
+    ]
     proc = subprocess.run(wrapper, env=env, capture_output=True, text=True)
     wall = time.perf_counter() - t0
     try:
@@ -154,10 +178,15 @@ def run_one(name: str, params: dict[str, object], timeout: int) -> dict[str, obj
     ref_end = reference_workload()
     ref_cpu = (ref_start["cpu_s"] + ref_end["cpu_s"]) / 2
     record: dict[str, object] = {
-        "chapter": name, "scale": "paper", "commit": _commit(),
-        "command": "python -m ldpnb.repro.paperscale --only " + name
-                   + "".join(f" -p {shlex.quote(str(k))} {shlex.quote(str(v))}" for k, v in params.items()),
-        "machine": _machine(), "started": started, "duration_s": round(wall, 1),
+        "chapter": name,
+        "scale": "paper",
+        "commit": _commit(),
+        "command": "python -m ldpnb.repro.paperscale --only "
+        + name
+        + "".join(f" -p {shlex.quote(str(k))} {shlex.quote(str(v))}" for k, v in params.items()),
+        "machine": _machine(),
+        "started": started,
+        "duration_s": round(wall, 1),
         "peak_rss_mb": round(info["maxrss_kb"] / 1024, 1) if info.get("maxrss_kb") else None,
         # user + system CPU of the kernel and of its worker processes (every descendant reaped before the end)
         "cpu_s": round(info["cpu_s"], 1) if info.get("cpu_s") is not None else None,
@@ -167,8 +196,9 @@ def run_one(name: str, params: dict[str, object], timeout: int) -> dict[str, obj
         # the same fixed workload timed before and after the chapter: the machine's speed during the run
         "reference": {"work": REFERENCE_WORK, "start": ref_start, "end": ref_end},
         # the chapter's CPU in units of the reference's CPU (comparable across loads, unlike seconds)
-        "cpu_reference_units": (round(info["cpu_s"] / ref_cpu, 1)
-                                if info.get("cpu_s") is not None and ref_cpu > 0 else None),
+        "cpu_reference_units": (
+            round(info["cpu_s"] / ref_cpu, 1) if info.get("cpu_s") is not None and ref_cpu > 0 else None
+        ),
     }
     if info.get("rc") != 0:
         record["error"] = (proc.stderr or proc.stdout)[-4000:]
@@ -236,8 +266,12 @@ def _caption(body: str, texts: dict[str, str], labels: dict[str, int]) -> str:
     return _ROLE.sub(role, text)
 
 
-@contract(name=Instance(str, example="intro"), executed=Instance(Path, example=ROOT), out=Instance(Path, example=ROOT),
-          colors=Integer(2, 256))
+@contract(
+    name=Instance(str, example="intro"),
+    executed=Instance(Path, example=ROOT),
+    out=Instance(Path, example=ROOT),
+    colors=Integer(2, 256),
+)
 def export_figures(name: str, executed: Path, out: Path = FIGURES, colors: int = 64) -> list[dict[str, str]]:
     """Write the glued figures of an executed chapter to ``out/<name>/<glue name>.png`` (palette PNGs of
     ``colors`` colours: line plots lose nothing visible and shrink about fourfold) and an ``index.json``
@@ -265,10 +299,12 @@ def export_figures(name: str, executed: Path, out: Path = FIGURES, colors: int =
     for (g, body), (label, _) in zip(blocks, labels.items()):
         im = Image.open(io.BytesIO(images[g])).convert("RGB")
         im.quantize(colors=colors, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE).save(
-            dest / f"{g}.png", optimize=True)
+            dest / f"{g}.png", optimize=True
+        )
         index.append({"name": g, "label": label, "caption": _caption(body, texts, labels)})
-    (dest / "index.json").write_text(json.dumps({"chapter": name, "figures": index}, indent=1, ensure_ascii=False)
-                                     + "\n", encoding="utf-8")
+    (dest / "index.json").write_text(
+        json.dumps({"chapter": name, "figures": index}, indent=1, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
     return index
 
 
@@ -278,10 +314,14 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--only", nargs="*", help="chapters to run (default: every chapter with a report)")
     ap.add_argument("--jobs", type=build.int_option(_JOBS), default=1, help="chapters run at once (1 to 256)")
     ap.add_argument("-p", "--param", nargs=2, action="append", default=[], metavar=("KEY", "VALUE"))
-    ap.add_argument("--timeout", type=build.int_option(_TIMEOUT), default=6 * 3600,
-                    help="per-cell timeout (s, 1 s to 7 days)")
-    ap.add_argument("--figures-only", action="store_true",
-                    help="only re-export the figures of the chapters' last executed runs (_build/paper/executed)")
+    ap.add_argument(
+        "--timeout", type=build.int_option(_TIMEOUT), default=6 * 3600, help="per-cell timeout (s, 1 s to 7 days)"
+    )
+    ap.add_argument(
+        "--figures-only",
+        action="store_true",
+        help="only re-export the figures of the chapters' last executed runs (_build/paper/executed)",
+    )
     args = ap.parse_args(argv)
     names = [n for n in build.notebook_chapters() if n not in NO_REPORT]
     if args.only:

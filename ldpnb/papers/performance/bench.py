@@ -35,10 +35,14 @@ class Timing:
         return float(np.median(a / b))
 
 
-@contract(funcs=Unchecked("a mapping name -> zero-argument callable", example=None), repeats=Integer(1, 10_000),
-          warmup=Integer(0, 100))
-def interleaved(funcs: Mapping[str, Callable[[], object]], repeats: int = 5, *, warmup: int = 1,
-                min_time: float = 0.0) -> Timing:
+@contract(
+    funcs=Unchecked("a mapping name -> zero-argument callable", example=None),
+    repeats=Integer(1, 10_000),
+    warmup=Integer(0, 100),
+)
+def interleaved(
+    funcs: Mapping[str, Callable[[], object]], repeats: int = 5, *, warmup: int = 1, min_time: float = 0.0
+) -> Timing:
     """Time each callable ``repeats`` times, alternating between them, after ``warmup`` untimed calls.
 
     A callable faster than ``min_time`` seconds is called in a loop of ``n`` calls per repeat (the

@@ -8,25 +8,48 @@ are measured ratios on a shared two-core machine, recorded with ``Report.timing`
 from ldpnb.repro.claims import Claim, claim_table
 
 CLAIMS = claim_table(
-    Claim("E1", "Structured k-RR IBU (diagonal plus constant, O(k) per iteration) gives the dense iterates "
-               "(max abs difference over every size timed)",
-          source="invariant", kind="close", reference=0.0, atol=1e-12,
-          where="the operator computes the same products θC and C r as the dense channel"),
-    Claim("A1", "Our estimates agree with the peers' on the same reports and counts (multi-freq-ldpy's and "
-               "pure-ldp's aggregators on our GRR, OUE and SS reports; multi-freq-ldpy's and qif's IBU with "
-               "the same number of updates; max abs difference)",
-          source="invariant", kind="holds", rule="compared > 0 and max_abs_diff <= 1e-9",
-          where="same formulas: f = (C(v)/n - q)/(p - q) clipped, IBU's EM update (Agrawal and Aggarwal 2001)",
-          scales=("book", "paper"),
-          note="Not run at smoke scale: numba's compilation of the peer alone exceeds the smoke budget."),
-    Claim("E2", "FFT grid IBU on the trimmed kernel gives the dense iterates (planar geometric channel, same "
-               "counts and number of updates; max abs difference over every case timed)",
-          source="invariant", kind="close", reference=0.0, atol=1e-12,
-          where="exact clamping of the kept offsets; the dropped kernel mass is at most 2^-53"),
-    Claim("B1", "Our Blahut-Arimoto channel (marginal iteration; FFT on lattices) equals that of a textbook "
-               "numpy BA that forms the channel at every iteration, and of a lean one (max abs difference)",
-          source="invariant", kind="close", reference=0.0, atol=1e-12,
-          where="Blahut (1972), Arimoto (1972); Biswas and Palamidessi (2023), eqs. (1)-(2)"),
+    Claim(
+        "E1",
+        "Structured k-RR IBU (diagonal plus constant, O(k) per iteration) gives the dense iterates "
+        "(max abs difference over every size timed)",
+        source="invariant",
+        kind="close",
+        reference=0.0,
+        atol=1e-12,
+        where="the operator computes the same products θC and C r as the dense channel",
+    ),
+    Claim(
+        "A1",
+        "Our estimates agree with the peers' on the same reports and counts (multi-freq-ldpy's and "
+        "pure-ldp's aggregators on our GRR, OUE and SS reports; multi-freq-ldpy's and qif's IBU with "
+        "the same number of updates; max abs difference)",
+        source="invariant",
+        kind="holds",
+        rule="compared > 0 and max_abs_diff <= 1e-9",
+        where="same formulas: f = (C(v)/n - q)/(p - q) clipped, IBU's EM update (Agrawal and Aggarwal 2001)",
+        scales=("book", "paper"),
+        note="Not run at smoke scale: numba's compilation of the peer alone exceeds the smoke budget.",
+    ),
+    Claim(
+        "E2",
+        "FFT grid IBU on the trimmed kernel gives the dense iterates (planar geometric channel, same "
+        "counts and number of updates; max abs difference over every case timed)",
+        source="invariant",
+        kind="close",
+        reference=0.0,
+        atol=1e-12,
+        where="exact clamping of the kept offsets; the dropped kernel mass is at most 2^-53",
+    ),
+    Claim(
+        "B1",
+        "Our Blahut-Arimoto channel (marginal iteration; FFT on lattices) equals that of a textbook "
+        "numpy BA that forms the channel at every iteration, and of a lean one (max abs difference)",
+        source="invariant",
+        kind="close",
+        reference=0.0,
+        atol=1e-12,
+        where="Blahut (1972), Arimoto (1972); Biswas and Palamidessi (2023), eqs. (1)-(2)",
+    ),
 )
 
 #: Speed targets of the performance issue (#22).  Timings, not claims: shown met or missed.

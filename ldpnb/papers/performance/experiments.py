@@ -34,9 +34,27 @@ from ldpnb.utils import check_random_state
 
 from .bench import interleaved, loglog_slope, peak_memory
 
-__all__ = ["Peers", "load_peers", "no_peers", "bandwidth", "client_server", "count_level", "ibu_dense", "ibu_structured", "ibu_grid", "squarem_certified",
-           "ba_compare", "scaling_n", "scaling_k", "memory", "textbook_ba", "lean_ba", "targets",
-           "paper_scale_target", "paper_scale_costs"]
+__all__ = [
+    "Peers",
+    "load_peers",
+    "no_peers",
+    "bandwidth",
+    "client_server",
+    "count_level",
+    "ibu_dense",
+    "ibu_structured",
+    "ibu_grid",
+    "squarem_certified",
+    "ba_compare",
+    "scaling_n",
+    "scaling_k",
+    "memory",
+    "textbook_ba",
+    "lean_ba",
+    "targets",
+    "paper_scale_target",
+    "paper_scale_costs",
+]
 
 #: timing repetitions, iterations and caps are bounded before any work (no hang at 2**40)
 _REPEATS = Integer(1, 1000)
@@ -81,9 +99,9 @@ def load_peers() -> Peers:
     """
     P = Peers({d: _version(d) for d in ("multi-freq-ldpy", "pure-ldp", "qif")})
     try:
-        import xxhash
-        from multi_freq_ldpy.estimators.Histogram_estimator import IBU
-        from multi_freq_ldpy.pure_frequency_oracles import GRR, LH, SS, UE
+        import xxhash  # noqa: PLC0415 lazy: optional dependency
+        from multi_freq_ldpy.estimators.Histogram_estimator import IBU  # noqa: PLC0415 lazy: optional dependency
+        from multi_freq_ldpy.pure_frequency_oracles import GRR, LH, SS, UE  # noqa: PLC0415 lazy: optional dependency
 
         class _XXH32:
             @staticmethod
@@ -97,17 +115,17 @@ def load_peers() -> Peers:
     try:
         if "statsmodels" not in sys.modules:
             try:
-                import statsmodels.api  # noqa: F401
+                import statsmodels.api  # noqa: F401, PLC0415 lazy: optional dependency (imported for its side effect)
             except ImportError:
                 for name in ("statsmodels", "statsmodels.api"):
                     sys.modules.setdefault(name, types.ModuleType(name))
-        from pure_ldp.frequency_oracles import DEClient, DEServer, UEClient, UEServer
+        from pure_ldp.frequency_oracles import DEClient, DEServer, UEClient, UEServer  # noqa: PLC0415 lazy: optional dependency
 
         P.pure = types.SimpleNamespace(DEClient=DEClient, DEServer=DEServer, UEClient=UEClient, UEServer=UEServer)
     except ImportError as e:
         P.absent["pure-ldp"] = f"not importable ({e.name})"
     try:
-        import qif
+        import qif  # noqa: PLC0415 lazy: optional dependency
 
         P.qif = qif
     except ImportError as e:
@@ -172,8 +190,15 @@ def _floor(name, n, k, eps, rng):
     return lambda: rng.random((n, k))
 
 
-@contract(ks=Instance(tuple, list, example=(16,)), n=SAMPLE_SIZE, eps=Real(0, None, low_open=True), repeats=_REPEATS, peers=Instance(Peers, example=Peers({})),
-          n_lh=SAMPLE_SIZE, rng=_RNG)
+@contract(
+    ks=Instance(tuple, list, example=(16,)),
+    n=SAMPLE_SIZE,
+    eps=Real(0, None, low_open=True),
+    repeats=_REPEATS,
+    peers=Instance(Peers, example=Peers({})),
+    n_lh=SAMPLE_SIZE,
+    rng=_RNG,
+)
 def client_server(ks, n: int, eps: float, repeats: int, peers: Peers, *, n_lh: int = 1000, rng) -> list[dict]:
     """Per-user clients and servers, ours against each peer on the *same* ``n`` users (no scaling;
     OLH on the first ``n_lh`` users on both sides: the peer's OLH server hashes every (user, value)
@@ -196,21 +221,33 @@ def client_server(ks, n: int, eps: float, repeats: int, peers: Peers, *, n_lh: i
             rep = _ours_client(name, x, k, eps, rng)
             f_ours = {"ours": lambda: _ours_client(name, x, k, eps, rng), "floor": _floor(name, m, k, eps, rng)}
             if mfl is not None:
-                cl = {"GRR": lambda: [mfl.GRR.GRR_Client(v, k, eps) for v in xs],
-                      "OUE": lambda: [mfl.UE.UE_Client(v, k, eps, True) for v in xs],
-                      "OLH": lambda: [mfl.LH.LH_Client(v, k, eps, True) for v in xs],
-                      "SS": lambda: [mfl.SS.SS_Client(v, k, eps) for v in xs]}[name]
-                cl_small = {"GRR": lambda: mfl.GRR.GRR_Client(0, k, eps), "OUE": lambda: mfl.UE.UE_Client(0, k, eps, True),
-                            "OLH": lambda: mfl.LH.LH_Client(0, k, eps, True), "SS": lambda: mfl.SS.SS_Client(0, k, eps)}[name]
+                cl = {
+                    "GRR": lambda: [mfl.GRR.GRR_Client(v, k, eps) for v in xs],
+                    "OUE": lambda: [mfl.UE.UE_Client(v, k, eps, True) for v in xs],
+                    "OLH": lambda: [mfl.LH.LH_Client(v, k, eps, True) for v in xs],
+                    "SS": lambda: [mfl.SS.SS_Client(v, k, eps) for v in xs],
+                }[name]
+                cl_small = {
+                    "GRR": lambda: mfl.GRR.GRR_Client(0, k, eps),
+                    "OUE": lambda: mfl.UE.UE_Client(0, k, eps, True),
+                    "OLH": lambda: mfl.LH.LH_Client(0, k, eps, True),
+                    "SS": lambda: mfl.SS.SS_Client(0, k, eps),
+                }[name]
                 cl_small()  # numba compilation, outside the timing
                 f_ours["multi-freq-ldpy"] = cl
             T = interleaved(f_ours, repeats=repeats)
             if mfl is not None:
                 rows.append(_row(name, k, "client", "multi-freq-ldpy", T, m))
             if peers.pure is not None and name in ("GRR", "OUE") and n <= 20_000:
-                cli = (peers.pure.DEClient(eps, k) if name == "GRR" else peers.pure.UEClient(eps, k, use_oue=True))
-                Tp = interleaved({"ours": f_ours["ours"], "floor": f_ours["floor"],
-                                  "pure-ldp": lambda: [cli.privatise(v + 1) for v in xs]}, repeats=max(1, repeats - 1))
+                cli = peers.pure.DEClient(eps, k) if name == "GRR" else peers.pure.UEClient(eps, k, use_oue=True)
+                Tp = interleaved(
+                    {
+                        "ours": f_ours["ours"],
+                        "floor": f_ours["floor"],
+                        "pure-ldp": lambda: [cli.privatise(v + 1) for v in xs],
+                    },
+                    repeats=max(1, repeats - 1),
+                )
                 rows.append(_row(name, k, "client", "pure-ldp", Tp, m))
             # servers: our support counts and estimate from our reports; the peers' aggregators on the same reports
             f_srv = {"ours": lambda: _ours_server(name, rep, k, eps)}
@@ -220,7 +257,8 @@ def client_server(ks, n: int, eps: float, repeats: int, peers: Peers, *, n_lh: i
                     "GRR": lambda: mfl.GRR.GRR_Aggregator_MI(prep, k, eps),
                     "OUE": lambda: mfl.UE.UE_Aggregator_MI(prep, eps, True),
                     "OLH": lambda: mfl.LH.LH_Aggregator_MI(prep, k, eps, True),
-                    "SS": lambda: mfl.SS.SS_Aggregator_MI(prep, k, eps)}[name]
+                    "SS": lambda: mfl.SS.SS_Aggregator_MI(prep, k, eps),
+                }[name]
             if peers.pure is not None and name in ("GRR", "OUE"):
                 f_srv["pure-ldp"] = lambda: _pure_server(peers.pure, name, rep, k, eps)
             Ts = interleaved(f_srv, repeats=repeats)
@@ -247,21 +285,31 @@ def _peer_reports(name, rep, k, eps, mfl, xs):
 def _pure_server(pure, name, rep, k, eps):
     """pure-ldp's server: one ``aggregate`` per report, then ``estimate_all`` (the peer's API)."""
     srv = pure.DEServer(eps, k) if name == "GRR" else pure.UEServer(eps, k, use_oue=True)
-    for r in (rep if name == "GRR" else rep.astype(int)):
+    for r in rep if name == "GRR" else rep.astype(int):
         srv.aggregate(r)
     est = np.asarray(srv.estimate_all(range(1, k + 1), suppress_warnings=True), dtype=float) / rep.shape[0]
     return normalize_clip(est)
 
 
 def _row(name, k, side, peer, T, n) -> dict:
-    r = dict(mechanism=name, k=k, side=side, peer=peer, n=n, ours=T.times["ours"], theirs=T.times[peer],
-             ratio=T.ratio(peer, "ours"))
+    r = dict(
+        mechanism=name,
+        k=k,
+        side=side,
+        peer=peer,
+        n=n,
+        ours=T.times["ours"],
+        theirs=T.times[peer],
+        ratio=T.ratio(peer, "ours"),
+    )
     if "floor" in T.times:
         r.update(floor=T.times["floor"], floor_frac=T.times["floor"] / T.times["ours"])
     return r
 
 
-@contract(ks=Instance(tuple, list, example=(16,)), n=SAMPLE_SIZE, eps=Real(0, None, low_open=True), repeats=_REPEATS, rng=_RNG)
+@contract(
+    ks=Instance(tuple, list, example=(16,)), n=SAMPLE_SIZE, eps=Real(0, None, low_open=True), repeats=_REPEATS, rng=_RNG
+)
 def count_level(ks, n: int, eps: float, repeats: int, *, rng) -> list[dict]:
     """Count-level simulation (an algorithm choice) against our own per-user client + server."""
     rng = check_random_state(rng)
@@ -270,15 +318,29 @@ def count_level(ks, n: int, eps: float, repeats: int, *, rng) -> list[dict]:
         N = rng.multinomial(n, rng.dirichlet(np.ones(k)))
         x = np.repeat(np.arange(k), N)
         for name in ("GRR", "OUE", "OLH", "SS"):
-            sim = {"GRR": lambda: M.grr_simulate_counts(N, eps, rng=rng),
-                   "OUE": lambda: M.ue_simulate_support_counts(N, eps, "oue", rng=rng),
-                   "OLH": lambda: M.lh_simulate_support_counts(N, eps, rng=rng),
-                   "SS": lambda: M.ss_simulate_support_counts(N, eps, rng=rng)}[name]
-            T = interleaved({"count-level": sim,
-                             "per-user": lambda: _ours_server(name, _ours_client(name, x, k, eps, rng), k, eps)},
-                            repeats=repeats)
-            rows.append(dict(mechanism=name, k=k, n=n, per_user=T.times["per-user"], count_level=T.times["count-level"],
-                             ratio=T.ratio("per-user", "count-level")))
+            sim = {
+                "GRR": lambda: M.grr_simulate_counts(N, eps, rng=rng),
+                "OUE": lambda: M.ue_simulate_support_counts(N, eps, "oue", rng=rng),
+                "OLH": lambda: M.lh_simulate_support_counts(N, eps, rng=rng),
+                "SS": lambda: M.ss_simulate_support_counts(N, eps, rng=rng),
+            }[name]
+            T = interleaved(
+                {
+                    "count-level": sim,
+                    "per-user": lambda: _ours_server(name, _ours_client(name, x, k, eps, rng), k, eps),
+                },
+                repeats=repeats,
+            )
+            rows.append(
+                dict(
+                    mechanism=name,
+                    k=k,
+                    n=n,
+                    per_user=T.times["per-user"],
+                    count_level=T.times["count-level"],
+                    ratio=T.ratio("per-user", "count-level"),
+                )
+            )
     return rows
 
 
@@ -291,8 +353,15 @@ def _setup_and_iter(T, name, it):
     return (max(T.times[f"{name}@1"] - per, 0.0) if diff > 0 else T.times[f"{name}@1"]), per
 
 
-@contract(ks=Instance(tuple, list, example=(16,)), iters=Instance(dict, example={16: 3}), eps=Real(0, None, low_open=True), repeats=_REPEATS,
-          peers=Instance(Peers, example=Peers({})), bw=Real(0, None, low_open=True), rng=_RNG)
+@contract(
+    ks=Instance(tuple, list, example=(16,)),
+    iters=Instance(dict, example={16: 3}),
+    eps=Real(0, None, low_open=True),
+    repeats=_REPEATS,
+    peers=Instance(Peers, example=Peers({})),
+    bw=Real(0, None, low_open=True),
+    rng=_RNG,
+)
 def ibu_dense(ks, iters: dict, eps: float, repeats: int, peers: Peers, bw: float, *, rng) -> list[dict]:
     """Dense IBU, ours against the peers on the same channel and counts, the same number of updates,
     no early stop, no log-likelihood trace (the peers keep none).  Set-up and per-iteration time are
@@ -309,11 +378,13 @@ def ibu_dense(ks, iters: dict, eps: float, repeats: int, peers: Peers, bw: float
         obs = counts / counts.sum()
         f = {}
         for m in (1, it):
-            f[f"ours@{m}"] = (lambda m=m: ibu(C, counts, tol=0, max_iter=m, trace=False).estimate)
+            f[f"ours@{m}"] = lambda m=m: ibu(C, counts, tol=0, max_iter=m, trace=False).estimate
             if peers.mfl is not None:
-                f[f"multi-freq-ldpy@{m}"] = (lambda m=m: peers.mfl.IBU(k, C, obs, m, -1.0, "max_abs"))
+                f[f"multi-freq-ldpy@{m}"] = lambda m=m: peers.mfl.IBU(k, C, obs, m, -1.0, "max_abs")
             if peers.qif is not None:
-                f[f"qif@{m}"] = (lambda m=m: peers.qif.channel.iterative_bayesian_update(C, obs, np.full(k, 1 / k), 0.0, m)[0])
+                f[f"qif@{m}"] = lambda m=m: peers.qif.channel.iterative_bayesian_update(
+                    C, obs, np.full(k, 1 / k), 0.0, m
+                )[0]
         if peers.mfl is not None:
             peers.mfl.IBU(k, C, obs, 2, -1.0, "max_abs")  # numba compilation
         T = interleaved(f, repeats=repeats)
@@ -323,15 +394,32 @@ def ibu_dense(ks, iters: dict, eps: float, repeats: int, peers: Peers, bw: float
         floor = min(2 * k * k * 8 / bw, t_ws)  # the faster of DRAM streaming and the working set's own read
         for peer in [p for p in ("multi-freq-ldpy", "qif") if f"{p}@1" in f]:
             s_p, i_p = _setup_and_iter(T, peer, it)
-            rows.append(dict(k=k, peer=peer, iterations=it, ours_setup=s_ours, ours_iter=i_ours, theirs_setup=s_p,
-                             theirs_iter=i_p, total_ratio=T.ratio(f"{peer}@{it}", f"ours@{it}"),
-                             iter_ratio=i_p / i_ours, floor_iter=floor, floor_frac=floor / i_ours,
-                             max_abs_diff=float(np.abs(T.results[f"ours@{it}"] - T.results[f"{peer}@{it}"]).max())))
+            rows.append(
+                dict(
+                    k=k,
+                    peer=peer,
+                    iterations=it,
+                    ours_setup=s_ours,
+                    ours_iter=i_ours,
+                    theirs_setup=s_p,
+                    theirs_iter=i_p,
+                    total_ratio=T.ratio(f"{peer}@{it}", f"ours@{it}"),
+                    iter_ratio=i_p / i_ours,
+                    floor_iter=floor,
+                    floor_frac=floor / i_ours,
+                    max_abs_diff=float(np.abs(T.results[f"ours@{it}"] - T.results[f"{peer}@{it}"]).max()),
+                )
+            )
     return rows
 
 
-@contract(cases=Instance(tuple, list, example=((4, 1.0),)), it=_ITERS, repeats=_REPEATS, peers=Instance(Peers, example=Peers({})),
-          rng=_RNG)
+@contract(
+    cases=Instance(tuple, list, example=((4, 1.0),)),
+    it=_ITERS,
+    repeats=_REPEATS,
+    peers=Instance(Peers, example=Peers({})),
+    rng=_RNG,
+)
 def ibu_grid(cases, it: int, repeats: int, peers: Peers, *, rng) -> list[dict]:
     """IBU on a ``g x g`` truncated planar geometric channel: the FFT operator (trimmed kernel) against
     our dense IBU and qif's, on the same channel, observations and uniform prior, ``it`` updates, no
@@ -346,14 +434,23 @@ def ibu_grid(cases, it: int, repeats: int, peers: Peers, *, rng) -> list[dict]:
         obs = counts / counts.sum()
         f = {}
         for m in (1, it):
-            f[f"FFT@{m}"] = (lambda m=m: ibu(op, counts, tol=0, max_iter=m, trace=False).estimate)
-            f[f"dense@{m}"] = (lambda m=m: ibu(C, counts, tol=0, max_iter=m, trace=False).estimate)
+            f[f"FFT@{m}"] = lambda m=m: ibu(op, counts, tol=0, max_iter=m, trace=False).estimate
+            f[f"dense@{m}"] = lambda m=m: ibu(C, counts, tol=0, max_iter=m, trace=False).estimate
             if peers.qif is not None:
-                f[f"qif@{m}"] = (lambda m=m: peers.qif.channel.iterative_bayesian_update(C, obs, np.full(k, 1 / k), 0.0, m)[0])
+                f[f"qif@{m}"] = lambda m=m: peers.qif.channel.iterative_bayesian_update(
+                    C, obs, np.full(k, 1 / k), 0.0, m
+                )[0]
         T = interleaved(f, repeats=repeats)
         s_f, i_f = _setup_and_iter(T, "FFT", it)
-        row = dict(grid=f"{g}x{g}", eps=eps, padded="x".join(map(str, op._L)), whole_kernel=f"{3 * g}x{3 * g}",
-                   iterations=it, FFT_setup=s_f, FFT_iter=i_f)
+        row = dict(
+            grid=f"{g}x{g}",
+            eps=eps,
+            padded="x".join(map(str, op._L)),
+            whole_kernel=f"{3 * g}x{3 * g}",
+            iterations=it,
+            FFT_setup=s_f,
+            FFT_iter=i_f,
+        )
         for peer in [p for p in ("dense", "qif") if f"{p}@1" in f]:
             row[f"{peer}_iter"] = _setup_and_iter(T, peer, it)[1]
             row[f"{peer}_total_ratio"] = T.ratio(f"{peer}@{it}", f"FFT@{it}")
@@ -384,21 +481,39 @@ def squarem_certified(cases, cap: int, repeats: int, *, rng) -> list[dict]:
             else:
                 ch = DiagPlusConstChannel.from_support(k, *M.ue_params(eps, "oue"))
                 counts = M.ue_simulate_support_counts(x, eps, "oue", rng=rng)
-        f = {a or "plain": (lambda a=a: ibu(ch, counts, criterion="gap", tol=1e-6, max_iter=cap, accelerate=a, trace=False))
-             for a in (None, "squarem")}
+        f = {
+            a or "plain": (
+                lambda a=a: ibu(ch, counts, criterion="gap", tol=1e-6, max_iter=cap, accelerate=a, trace=False)
+            )
+            for a in (None, "squarem")
+        }
         T = interleaved(f, repeats=repeats)
         pl, sq = T.results["plain"], T.results["squarem"]
-        rows.append(dict(case=name, size=f"{size}x{size}" if name == "planar" else str(size), eps=eps,
-                         plain_iters=int(pl.n_iter), plain_certified=bool(pl.converged), plain_s=T.times["plain"],
-                         squarem_iters=int(sq.n_iter), squarem_certified=bool(sq.converged), squarem_s=T.times["squarem"],
-                         ratio=T.ratio("plain", "squarem"), updates_ratio=int(pl.n_iter) / max(int(sq.n_iter), 1),
-                         plain_per_update=T.times["plain"] / max(int(pl.n_iter), 1),
-                         squarem_per_update=T.times["squarem"] / max(int(sq.n_iter), 1), lower_bound=not pl.converged,
-                         loglik_diff=float(sq.loglik - pl.loglik)))
+        rows.append(
+            dict(
+                case=name,
+                size=f"{size}x{size}" if name == "planar" else str(size),
+                eps=eps,
+                plain_iters=int(pl.n_iter),
+                plain_certified=bool(pl.converged),
+                plain_s=T.times["plain"],
+                squarem_iters=int(sq.n_iter),
+                squarem_certified=bool(sq.converged),
+                squarem_s=T.times["squarem"],
+                ratio=T.ratio("plain", "squarem"),
+                updates_ratio=int(pl.n_iter) / max(int(sq.n_iter), 1),
+                plain_per_update=T.times["plain"] / max(int(pl.n_iter), 1),
+                squarem_per_update=T.times["squarem"] / max(int(sq.n_iter), 1),
+                lower_bound=not pl.converged,
+                loglik_diff=float(sq.loglik - pl.loglik),
+            )
+        )
     return rows
 
 
-@contract(ks=Instance(tuple, list, example=(16,)), it=_ITERS, eps=Real(0, None, low_open=True), repeats=_REPEATS, rng=_RNG)
+@contract(
+    ks=Instance(tuple, list, example=(16,)), it=_ITERS, eps=Real(0, None, low_open=True), repeats=_REPEATS, rng=_RNG
+)
 def ibu_structured(ks, it: int, eps: float, repeats: int, *, rng) -> list[dict]:
     """k-RR IBU with the diagonal-plus-constant operator (an algorithm choice) against our dense IBU,
     per iteration (set-up separated), and the largest difference of the iterates."""
@@ -407,14 +522,27 @@ def ibu_structured(ks, it: int, eps: float, repeats: int, *, rng) -> list[dict]:
     for k in ks:
         C, op = M.grr_channel(k, eps), KRRChannel(k, eps)
         counts = M.grr_simulate_counts(rng.multinomial(10**6, rng.dirichlet(np.ones(k))), eps, rng=rng)
-        f = {f"{nm}@{m}": (lambda ch=ch, m=m: ibu(ch, counts, tol=0, max_iter=m, trace=False).estimate)
-             for nm, ch, its in (("dense", C, (1, it)), ("k-RR operator", op, (1, it, 20 * it))) for m in its}
+        f = {
+            f"{nm}@{m}": (lambda ch=ch, m=m: ibu(ch, counts, tol=0, max_iter=m, trace=False).estimate)
+            for nm, ch, its in (("dense", C, (1, it)), ("k-RR operator", op, (1, it, 20 * it)))
+            for m in its
+        }
         T = interleaved(f, repeats=repeats)
         sd, idn = _setup_and_iter(T, "dense", it)
         so, io = _setup_and_iter(T, "k-RR operator", 20 * it)  # cheap iterations: 20x more of them
-        rows.append(dict(k=k, iterations=it, dense_setup=sd, dense_iter=idn, krr_setup=so, krr_iter=io,
-                         iter_ratio=idn / io, total_ratio=T.ratio(f"dense@{it}", f"k-RR operator@{it}"),
-                         max_abs_diff=float(np.abs(T.results[f"dense@{it}"] - T.results[f"k-RR operator@{it}"]).max())))
+        rows.append(
+            dict(
+                k=k,
+                iterations=it,
+                dense_setup=sd,
+                dense_iter=idn,
+                krr_setup=so,
+                krr_iter=io,
+                iter_ratio=idn / io,
+                total_ratio=T.ratio(f"dense@{it}", f"k-RR operator@{it}"),
+                max_abs_diff=float(np.abs(T.results[f"dense@{it}"] - T.results[f"k-RR operator@{it}"]).max()),
+            )
+        )
     return rows
 
 
@@ -443,13 +571,15 @@ def lean_ba(prior, D, beta, n_iter):
     return C
 
 
-@contract(grids=Instance(tuple, list, example=(4,)), it=_ITERS, repeats=_REPEATS, bw=Real(0, None, low_open=True), rng=_RNG)
+@contract(
+    grids=Instance(tuple, list, example=(4,)), it=_ITERS, repeats=_REPEATS, bw=Real(0, None, low_open=True), rng=_RNG
+)
 def ba_compare(grids, it: int, repeats: int, bw: float, *, rng) -> list[dict]:
     """BA on ``g x g`` lattices (beta = 1 per cell, a Dirichlet prior): ours (dense), a textbook and a
     lean numpy BA (the same channel out, ``it`` iterations), and our FFT lattice kernel; set-up and
     per-iteration time from runs of 1 and ``it`` iterations.  Floor of a dense iteration: two
     products at the measured bandwidth."""
-    from ldpnb.data import lattice_distance_matrix
+    from ldpnb.data import lattice_distance_matrix  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     rng = check_random_state(rng)
     rows = []
@@ -471,14 +601,21 @@ def ba_compare(grids, it: int, repeats: int, bw: float, *, rng) -> list[dict]:
         row["vs_lean"] = T.ratio(f"lean@{it}", f"ours@{it}")
         row["fft_vs_dense_iter"] = row["ours_iter"] / row["FFT_iter"]
         row["fft_vs_dense_total"] = T.ratio(f"ours@{it}", f"FFT@{it}")
-        row["max_abs_diff"] = float(max(np.abs(T.results[f"ours@{it}"] - T.results[f"{nm}@{it}"]).max()
-                                        for nm in ("FFT", "textbook", "lean")))
+        row["max_abs_diff"] = float(
+            max(np.abs(T.results[f"ours@{it}"] - T.results[f"{nm}@{it}"]).max() for nm in ("FFT", "textbook", "lean"))
+        )
         rows.append(row)
     return rows
 
 
 # ----------------------------------------------------------------------------- scaling and memory
-@contract(ns=Instance(tuple, list, example=(100, 200)), k=Integer(2, MAX_ENTRIES), eps=Real(0, None, low_open=True), repeats=_REPEATS, rng=_RNG)
+@contract(
+    ns=Instance(tuple, list, example=(100, 200)),
+    k=Integer(2, MAX_ENTRIES),
+    eps=Real(0, None, low_open=True),
+    repeats=_REPEATS,
+    rng=_RNG,
+)
 def scaling_n(ns, k: int, eps: float, repeats: int, *, rng) -> dict:
     """Client time against the number of users (GRR, OUE at ``k``): times and fitted log-log slopes."""
     rng = check_random_state(rng)
@@ -498,8 +635,12 @@ def scaling_k(ib, ba) -> dict:
     :func:`ba_compare`: IBU dense and k-RR operator, BA dense and FFT, with fitted log-log slopes
     (2 for dense products, about 1 for the structured ones)."""
     kk, kg = [r["k"] for r in ib], [r["k"] for r in ba]
-    res = {"IBU dense": (kk, [r["dense_iter"] for r in ib]), "IBU k-RR operator": (kk, [r["krr_iter"] for r in ib]),
-           "BA dense": (kg, [r["ours_iter"] for r in ba]), "BA FFT (lattice)": (kg, [r["FFT_iter"] for r in ba])}
+    res = {
+        "IBU dense": (kk, [r["dense_iter"] for r in ib]),
+        "IBU k-RR operator": (kk, [r["krr_iter"] for r in ib]),
+        "BA dense": (kg, [r["ours_iter"] for r in ba]),
+        "BA FFT (lattice)": (kg, [r["FFT_iter"] for r in ba]),
+    }
     out = {}
     for nm, (x, y) in res.items():  # sizes whose per-iteration time was below the noise are left out
         keep = [(a, b) for a, b in zip(x, y) if b == b and b > 0]
@@ -511,7 +652,7 @@ def scaling_k(ib, ba) -> dict:
 @contract(rng=_RNG)
 def memory(*, rng, k: int = 1024, g: int = 32, n: int = 100_000) -> list[dict]:
     """Peak memory (MiB, tracemalloc) of a few kernels, next to the size of their input or output."""
-    from ldpnb.data import lattice_distance_matrix
+    from ldpnb.data import lattice_distance_matrix  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     rng = check_random_state(rng)
     C = M.grr_channel(k, 1.0)
@@ -522,25 +663,48 @@ def memory(*, rng, k: int = 1024, g: int = 32, n: int = 100_000) -> list[dict]:
     B = M.ue_perturb(x, 128, 1.0, rng=rng)
     mib = 2.0**-20
     return [
-        dict(kernel=f"dense IBU, k = {k}", peak=peak_memory(lambda: ibu(C, counts, tol=0, max_iter=5, trace=False)),
-             reference=f"channel {C.nbytes * mib:.0f} MiB"),
-        dict(kernel=f"BA dense, {g}x{g}", peak=peak_memory(lambda: rd.blahut_arimoto(p, D, 1.0)),
-             reference=f"distance matrix {D.nbytes * mib:.0f} MiB"),
-        dict(kernel=f"BA FFT, {g}x{g}", peak=peak_memory(lambda: rd.blahut_arimoto_lattice(p, g, g, 1.0)),
-             reference=f"distance matrix {D.nbytes * mib:.0f} MiB"),
-        dict(kernel=f"OUE client, n = {n:,}, k = 128", peak=peak_memory(lambda: M.ue_perturb(x, 128, 1.0, rng=rng)),
-             reference=f"reports {B.nbytes * mib:.0f} MiB"),
-        dict(kernel=f"OUE support counts, n = {n:,}, k = 128", peak=peak_memory(lambda: bool_column_counts(B)),
-             reference=f"reports {B.nbytes * mib:.0f} MiB"),
+        dict(
+            kernel=f"dense IBU, k = {k}",
+            peak=peak_memory(lambda: ibu(C, counts, tol=0, max_iter=5, trace=False)),
+            reference=f"channel {C.nbytes * mib:.0f} MiB",
+        ),
+        dict(
+            kernel=f"BA dense, {g}x{g}",
+            peak=peak_memory(lambda: rd.blahut_arimoto(p, D, 1.0)),
+            reference=f"distance matrix {D.nbytes * mib:.0f} MiB",
+        ),
+        dict(
+            kernel=f"BA FFT, {g}x{g}",
+            peak=peak_memory(lambda: rd.blahut_arimoto_lattice(p, g, g, 1.0)),
+            reference=f"distance matrix {D.nbytes * mib:.0f} MiB",
+        ),
+        dict(
+            kernel=f"OUE client, n = {n:,}, k = 128",
+            peak=peak_memory(lambda: M.ue_perturb(x, 128, 1.0, rng=rng)),
+            reference=f"reports {B.nbytes * mib:.0f} MiB",
+        ),
+        dict(
+            kernel=f"OUE support counts, n = {n:,}, k = 128",
+            peak=peak_memory(lambda: bool_column_counts(B)),
+            reference=f"reports {B.nbytes * mib:.0f} MiB",
+        ),
     ]
 
 
 # ----------------------------------------------------------------------------- targets
-@contract(clients=Instance(list, tuple, example=[]), ibu_rows=Instance(list, tuple, example=[]), ba_rows=Instance(list, tuple, example=[]),
-          texts=Instance(dict, example={}), seconds=Real(0, None), budget=Real(0, None, low_open=True),
-          grid_rows=Instance(list, tuple, example=[]), squarem_rows=Instance(list, tuple, example=[]))
-def targets(clients, ibu_rows, ba_rows, texts: dict, seconds: float, budget: float, *, grid_rows=(),
-            squarem_rows=()) -> list[dict]:
+@contract(
+    clients=Instance(list, tuple, example=[]),
+    ibu_rows=Instance(list, tuple, example=[]),
+    ba_rows=Instance(list, tuple, example=[]),
+    texts=Instance(dict, example={}),
+    seconds=Real(0, None),
+    budget=Real(0, None, low_open=True),
+    grid_rows=Instance(list, tuple, example=[]),
+    squarem_rows=Instance(list, tuple, example=[]),
+)
+def targets(
+    clients, ibu_rows, ba_rows, texts: dict, seconds: float, budget: float, *, grid_rows=(), squarem_rows=()
+) -> list[dict]:
     """The speed targets as rows ``id, target, goal, measured, status (met / missed), value``.
 
     Ratios are minima over the sizes (the worst case), so a target is met only where it holds at
@@ -550,9 +714,16 @@ def targets(clients, ibu_rows, ba_rows, texts: dict, seconds: float, budget: flo
 
     def add(id, text, goal, value, met, unit="×"):
         shown = f"{value:.3g}{unit}" if math.isfinite(value) else "not measured"
-        rows.append(dict(id=id, target=text, goal=goal, measured=shown,
-                         status=("met" if met else "missed") if math.isfinite(value) else "not measured",
-                         value=float(value) if math.isfinite(value) else None))
+        rows.append(
+            dict(
+                id=id,
+                target=text,
+                goal=goal,
+                measured=shown,
+                status=("met" if met else "missed") if math.isfinite(value) else "not measured",
+                value=float(value) if math.isfinite(value) else None,
+            )
+        )
 
     for side, tid in (("client", "T1"), ("server", "T2")):
         for mech in ("GRR", "OUE", "OLH", "SS"):
@@ -563,8 +734,9 @@ def targets(clients, ibu_rows, ba_rows, texts: dict, seconds: float, budget: flo
             v = min(best.values(), default=math.nan)
             add(f"{tid}-{mech}", f"{mech}: {texts[tid]}", ">= 1×", v, v >= 1)
     for k in sorted({r["k"] for r in ibu_rows}):
-        v = min((r["iter_ratio"] for r in ibu_rows if r["k"] == k and r["iter_ratio"] == r["iter_ratio"]),
-                default=math.nan)
+        v = min(
+            (r["iter_ratio"] for r in ibu_rows if r["k"] == k and r["iter_ratio"] == r["iter_ratio"]), default=math.nan
+        )
         add(f"T3-k{k}", f"k = {k}: {texts['T3']}", ">= 1×", v, v >= 1)
     v = min((r["vs_lean"] for r in ba_rows if r["vs_lean"] == r["vs_lean"]), default=math.nan)
     add("T4", texts["T4"] + " (min over grids)", ">= 1×", v, v >= 1)
@@ -572,14 +744,18 @@ def targets(clients, ibu_rows, ba_rows, texts: dict, seconds: float, budget: flo
     v = last["fft_vs_dense_iter"] if last else math.nan
     add("T5", texts["T5"] + (f" ({last['grid']})" if last else ""), ">= 50×", v, v >= 50)
     for mech in ("GRR", "OUE", "SS", "OLH"):
-        fr = [r["floor_frac"] for r in clients if r["side"] == "client" and r["mechanism"] == mech
-              and r["peer"] == "multi-freq-ldpy" and "floor_frac" in r]
+        fr = [
+            r["floor_frac"]
+            for r in clients
+            if r["side"] == "client" and r["mechanism"] == mech and r["peer"] == "multi-freq-ldpy" and "floor_frac" in r
+        ]
         v = min((f for f in fr if f == f), default=math.nan)
         extra = " (the floor omits the hash, which dominates)" if mech == "OLH" else ""
         add(f"T6-{mech}", f"{mech} client: {texts['T6']} (min over k){extra}", ">= 0.5", v, v >= 0.5, unit="")
     kmax = max((r["k"] for r in ibu_rows), default=None)
-    v = min((r["floor_frac"] for r in ibu_rows if r["k"] == kmax and r["floor_frac"] == r["floor_frac"]),
-            default=math.nan)
+    v = min(
+        (r["floor_frac"] for r in ibu_rows if r["k"] == kmax and r["floor_frac"] == r["floor_frac"]), default=math.nan
+    )
     add("T6-IBU", f"dense IBU iteration at k = {kmax}: {texts['T6']}", ">= 0.5", v, v >= 0.5, unit="")
     for peer in ("dense", "qif"):
         vals = [r[f"{peer}_total_ratio"] for r in grid_rows if f"{peer}_total_ratio" in r]
@@ -588,8 +764,14 @@ def targets(clients, ibu_rows, ba_rows, texts: dict, seconds: float, budget: flo
         per = [r[f"{peer}_iter"] / r["FFT_iter"] for r in grid_rows if f"{peer}_iter" in r and r.get("FFT_iter")]
         at = f" at {', '.join(map(str, its))} updates" if its else ""
         it_txt = f"; per iteration alone (set-up excluded) min {min(per):.2g}×" if per else ""
-        add(f"T8-{peer}", f"{texts['T8']}: against {'our dense IBU' if peer == 'dense' else 'qif'} (min over "
-            f"cases{at}: the total includes the set-up{it_txt})", ">= 1×", v, v >= 1)
+        add(
+            f"T8-{peer}",
+            f"{texts['T8']}: against {'our dense IBU' if peer == 'dense' else 'qif'} (min over "
+            f"cases{at}: the total includes the set-up{it_txt})",
+            ">= 1×",
+            v,
+            v >= 1,
+        )
     exact = [r["ratio"] for r in squarem_rows if not r["lower_bound"]]
     bounds = [r["ratio"] for r in squarem_rows if r["lower_bound"]]
     v = min(exact, default=math.nan)
@@ -624,8 +806,12 @@ def paper_scale_costs(records: dict, *, cores: int = 2) -> dict[str, dict]:
             continue
         c = float(r["cpu_s"]) / 60
         u = r.get("cpu_reference_units")
-        out[ch] = dict(core_min=c, floor_min=c / min(j, cores), ref_units=None if u is None else float(u),
-                       source="cpu" if u is None else "cpu+ref")
+        out[ch] = dict(
+            core_min=c,
+            floor_min=c / min(j, cores),
+            ref_units=None if u is None else float(u),
+            source="cpu" if u is None else "cpu+ref",
+        )
     return out
 
 
@@ -653,7 +839,11 @@ def paper_scale_target(records: dict, text: str, *, budget_min: float = 120.0, c
     note += f"; no reference units (CPU at an unrecorded load): {', '.join(no_ref)}" if no_ref else ""
     note += f"; no CPU time on record (left out): {', '.join(no_cpu)}" if no_cpu else ""
     ok = math.isfinite(est)
-    return dict(id="T10", target=f"{text} (estimate of a {cores}-core schedule from recorded CPU, not a bound; "
-                                f"{note})",
-                goal=f"<= {budget_min:.0f} min", measured=f"about {est:.3g} min (estimate)" if ok else "not measured",
-                status="not measured", value=est if ok else None)
+    return dict(
+        id="T10",
+        target=f"{text} (estimate of a {cores}-core schedule from recorded CPU, not a bound; {note})",
+        goal=f"<= {budget_min:.0f} min",
+        measured=f"about {est:.3g} min (estimate)" if ok else "not measured",
+        status="not measured",
+        value=est if ok else None,
+    )

@@ -78,11 +78,22 @@ def table(rows: Sequence[dict], caption: str, *, columns: Sequence[str] | None =
     diff = {c for c in cols if "diff" in c}
     secs = {c for c in sci if c in cols and c not in diff}
     numeric = {c for c in cols if any(isinstance(r.get(c), numbers.Number) for r in rows)}
-    head = "".join(f'<th class="{"num" if c in numeric else "txt"}" title="{html.escape(c)}">'
-                   f"{html.escape(header(c, seconds=c in secs))}</th>" for c in cols)
+    head = "".join(
+        f'<th class="{"num" if c in numeric else "txt"}" title="{html.escape(c)}">'
+        f"{html.escape(header(c, seconds=c in secs))}</th>"
+        for c in cols
+    )
     body = "".join(
-        "<tr>" + "".join(f'<td class="{"num" if c in numeric else "txt"}">'
-                         f"{html.escape(fmt_cell(r.get(c), seconds=c in secs, sci=c in diff))}</td>"
-                         for c in cols) + "</tr>" for r in rows)
-    return HTML(f'<div class="ldpnb-scroll"><table class="ldpnb-table"><caption>{html.escape(caption)}</caption>'
-                f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
+        "<tr>"
+        + "".join(
+            f'<td class="{"num" if c in numeric else "txt"}">'
+            f"{html.escape(fmt_cell(r.get(c), seconds=c in secs, sci=c in diff))}</td>"
+            for c in cols
+        )
+        + "</tr>"
+        for r in rows
+    )
+    return HTML(
+        f'<div class="ldpnb-scroll"><table class="ldpnb-table"><caption>{html.escape(caption)}</caption>'
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
+    )
