@@ -74,8 +74,7 @@ KNOWN_BACKDOORS: dict[tuple[str, str], str] = {
 
 #: Files whose function-local ldpnb imports do not yet carry a "# lazy:" reason (rule 3), with the
 #: step that gives them one (or moves them to the top).  Delete an entry when it is clean.
-KNOWN_UNREASONED_LAZY: dict[str, str] = {
-}
+KNOWN_UNREASONED_LAZY: dict[str, str] = {}
 
 
 def _module_name(path: Path) -> str:
