@@ -277,6 +277,23 @@ def run_one(
     return record
 
 
+@contract(root=Optional(Instance(Path, example=ROOT)))
+def last_run(root: Path | None = None) -> dict[str, object] | None:
+    """The record of the runner's last run (``results/paper/runs/last.json``: its wall time, number of
+    chapters at once, order, loads, and whether it covered every chapter), or None if there is none.
+
+    Examples
+    --------
+    >>> last_run(Path("/nonexistent")) is None
+    True
+    """
+    p = (OUT if root is None else root / "results" / "paper") / "runs" / "last.json"
+    try:
+        return json.loads(p.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+
+
 FIGURES = OUT / "figures"
 _REC = "application/papermill.record/"  # glue(..., display=False); displayed glues have no prefix
 _FIGURE = re.compile(r"```\{glue:figure\}\s*(\S+)\s*\n(.*?)```", re.S)
