@@ -391,8 +391,10 @@ display(table(targets, "Speed targets (timings: met or missed, never a failure)"
 #   out and named. The largest costs are (CPU minutes) {glue:text}`perf-ps-top`. Most of the
 #   multidimensional-risks chapter's cost is the paper's attacker: XGBoost with the whole
 #   grid of synthetic and labelled profiles, nine fits per variant and ε on ACS. One process
-#   per chapter cannot finish before its longest chapter does, so the budget needs that
-#   chapter's own workers (`LDPNB_N_JOBS`) on both cores as well.
+#   per chapter cannot finish before its longest chapter does (the row's "longest chapter
+#   alone"), so `make paper` also gives that chapter two worker processes for its
+#   single-thread fits (the same numbers on any number of workers); the row's "CPU spread over
+#   2 cores" is what no schedule can beat at the recorded CPU.
 #
 # ## Reproduction report
 

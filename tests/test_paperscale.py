@@ -47,10 +47,31 @@ def test_every_chapter_process_gets_one_thread(tmp_path, monkeypatch):
         monkeypatch.setenv(var, "8")
     monkeypatch.setattr(ps.subprocess, "run", fake_run)
     monkeypatch.setattr(ps, "reference_workload", lambda: {"cpu_s": 1.0, "wall_s": 1.0})
+    monkeypatch.delenv("LDPNB_N_JOBS", raising=False)
     rec = ps.run_one("foundations", {}, 60, "smoke", tmp_path)
     assert "error" in rec and rec["scale"] == "smoke" and "--scale smoke" in rec["command"]
     assert all(seen[v] == "1" for v in ps.SINGLE_THREAD)
-    assert seen["LDPNB_BUILD_DIR"] == str(tmp_path)
+    assert seen["LDPNB_BUILD_DIR"] == str(tmp_path) and "LDPNB_N_JOBS" not in seen and rec["n_jobs"] == "1"
+    # a chapter's own workers: LDPNB_N_JOBS for that chapter only, in its record and its command
+    seen.clear()
+    rec = ps.run_one("foundations", {}, 60, "paper", tmp_path, workers=2)
+    assert seen["LDPNB_N_JOBS"] == "2" and rec["n_jobs"] == "2" and "--workers foundations=2" in rec["command"]
+    assert all(seen[v] == "1" for v in ps.SINGLE_THREAD)
+
+
+@pytest.mark.parametrize(
+    "argv, needle",
+    [
+        (["--workers", "foundations=0"], "--workers"),
+        (["--workers", "foundations"], "CHAPTER=N"),
+        (["--workers", "nosuch=2"], "nosuch"),
+    ],
+)
+def test_bad_workers_are_refused_in_one_line(argv, needle, capsys):
+    with pytest.raises(SystemExit) as info:
+        ps.main(argv)
+    err = capsys.readouterr().err.strip()
+    assert info.value.code == 2 and len(err.splitlines()) == 1 and needle in err, err
 
 
 def test_a_smaller_scale_needs_its_own_output_folder(capsys):

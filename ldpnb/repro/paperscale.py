@@ -18,14 +18,16 @@ the chapter.
 Chapters run as separate processes, ``--jobs`` at once (default: every core this process may use),
 longest first (by the wall time of their last record; chapters without one first), so that the
 long chapters do not finish last on one core. Every chapter runs with one BLAS/OpenMP thread (its own
-sweeps honour ``LDPNB_N_JOBS``, unset: serial), so a chapter's numbers do not depend on how many
-chapters run beside it: a serial and a parallel run write the same rows (tested at smoke scale). The
+sweeps honour ``LDPNB_N_JOBS``, unset: serial; ``--workers multidim_risks=2`` sets it for one chapter),
+so a chapter's numbers do not depend on how many chapters run beside it: a serial and a parallel run
+write the same rows (tested at smoke scale). The
 whole run's wall time, order and loads go to ``results/paper/runs/last.json``. ``--scale smoke`` (or
 ``book``) with ``--out DIR`` runs the same machinery at a smaller scale into ``DIR`` (tests).
 """
 
 from __future__ import annotations
 
+import argparse
 import ast
 import base64
 import datetime
@@ -172,12 +174,19 @@ def longest_first(names: list[str], records: Path | None = None) -> list[str]:
     timeout=_TIMEOUT,
     scale=OneOf(*build.SCALES),
     work=Optional(Instance(Path, example=ROOT)),
+    workers=Optional(_JOBS),
 )
 def run_one(
-    name: str, params: dict[str, object], timeout: int, scale: str = "paper", work: Path | None = None
+    name: str,
+    params: dict[str, object],
+    timeout: int,
+    scale: str = "paper",
+    work: Path | None = None,
+    workers: int | None = None,
 ) -> dict[str, object]:
     """Execute one chapter at ``scale`` (paper) in a fresh process with one BLAS/OpenMP thread, its
-    notebook and report under ``work`` (default ``_build/paper``); return its record (not yet written)."""
+    notebook and report under ``work`` (default ``_build/paper``); return its record (not yet written).
+    ``workers``: the chapter's own worker processes (``LDPNB_N_JOBS``; default: this process's)."""
     work = WORK if work is None else work
     src = ROOT / "book" / f"{name}.ipynb"
     dst = work / "executed" / f"{name}.ipynb"
@@ -211,6 +220,8 @@ def run_one(
     env.setdefault("OMP_WAIT_POLICY", "PASSIVE")
     env["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
     env["LDPNB_BUILD_DIR"] = str(work)
+    if workers is not None:
+        env["LDPNB_N_JOBS"] = str(workers)
     env["PAPERMILL"] = "1"
     started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
     load_start = _load()
@@ -242,6 +253,7 @@ def run_one(
         "command": "python -m ldpnb.repro.paperscale --only "
         + name
         + ("" if scale == "paper" else f" --scale {scale}")
+        + ("" if workers is None else f" --workers {name}={workers}")
         + "".join(f" -p {shlex.quote(str(k))} {shlex.quote(str(v))}" for k, v in params.items()),
         "machine": _machine(),
         "started": started,
@@ -249,7 +261,7 @@ def run_one(
         "peak_rss_mb": round(info["maxrss_kb"] / 1024, 1) if info.get("maxrss_kb") else None,
         # user + system CPU of the kernel and of its worker processes (every descendant reaped before the end)
         "cpu_s": round(info["cpu_s"], 1) if info.get("cpu_s") is not None else None,
-        "n_jobs": os.environ.get("LDPNB_N_JOBS", "1"),
+        "n_jobs": env.get("LDPNB_N_JOBS", "1"),
         # 1-minute load averages at start and end: a duration measured on a busy machine is inflated
         "load_average": {"start": load_start, "end": load_end},
         # the same fixed workload timed before and after the chapter: the machine's speed during the run
@@ -384,6 +396,14 @@ def export_figures(name: str, executed: Path, out: Path = FIGURES, colors: int =
     return index
 
 
+def _chapter_workers(text: str) -> tuple[str, int]:
+    """``CHAPTER=N`` of ``--workers``: N checked against 1 to 256 in one line before anything runs."""
+    name, sep, n = text.partition("=")
+    if not sep or not name:
+        raise argparse.ArgumentTypeError(f"must be CHAPTER=N, got {text!r}")
+    return name, build.int_option(_JOBS)(n)
+
+
 @contract(argv=Optional(Instance(list, tuple, example=None)))
 def main(argv: list[str] | None = None) -> int:
     ap = build.OneLineParser(prog="python -m ldpnb.repro.paperscale", description=__doc__.split("\n")[0])
@@ -395,6 +415,14 @@ def main(argv: list[str] | None = None) -> int:
         help="chapters run at once, each in its own process (1 to 256; default: the usable cores)",
     )
     ap.add_argument("-p", "--param", nargs=2, action="append", default=[], metavar=("KEY", "VALUE"))
+    ap.add_argument(
+        "--workers",
+        type=_chapter_workers,
+        action="append",
+        default=[],
+        metavar="CHAPTER=N",
+        help="N worker processes (LDPNB_N_JOBS) for that chapter's own sweeps, e.g. multidim_risks=2",
+    )
     ap.add_argument(
         "--timeout", type=build.int_option(_TIMEOUT), default=6 * 3600, help="per-cell timeout (s, 1 s to 7 days)"
     )
@@ -417,6 +445,10 @@ def main(argv: list[str] | None = None) -> int:
         ap.error("--scale smoke|book needs --out: results/paper holds paper-scale records only")
     out, work = (OUT, WORK) if args.out is None else (args.out, args.out / "_work")
     names = [n for n in build.notebook_chapters() if n not in NO_REPORT]
+    workers = dict(args.workers)
+    unknown = sorted(set(workers) - set(names))
+    if unknown:
+        ap.error(f"--workers: unknown chapter(s) {unknown}; chapters are {names}")
     if args.only:
         unknown = sorted(set(args.only) - set(names))
         if unknown:
@@ -445,7 +477,7 @@ def main(argv: list[str] | None = None) -> int:
     def job(name):
         print(f"  start {name}", flush=True)
         t0 = time.perf_counter() - t_all
-        rec = run_one(name, params, args.timeout, args.scale, work)
+        rec = run_one(name, params, args.timeout, args.scale, work, workers.get(name))
         spans[name] = {"start_s": round(t0, 1), "end_s": round(time.perf_counter() - t_all, 1), "cpu_s": rec["cpu_s"]}
         status = "FAILED" if "error" in rec else ", ".join(f"{v} {k}" for k, v in rec.get("counts", {}).items())
         print(f"  done  {name:<16s} {rec['duration_s']:8.1f} s  peak {rec['peak_rss_mb']} MB  {status}", flush=True)
@@ -469,6 +501,7 @@ def main(argv: list[str] | None = None) -> int:
         "machine": _machine(),
         "started": started,
         "jobs": jobs,
+        "workers": workers,
         "order": names,
         "all_chapters": sorted(names) == sorted(n for n in build.notebook_chapters() if n not in NO_REPORT),
         "wall_s": round(wall, 1),
