@@ -54,6 +54,7 @@ __all__ = [
     "targets",
     "paper_scale_target",
     "paper_scale_costs",
+    "paper_scale_schedule",
 ]
 
 #: timing repetitions, iterations and caps are bounded before any work (no hang at 2**40)
@@ -815,33 +816,104 @@ def paper_scale_costs(records: dict, *, cores: int = 2) -> dict[str, dict]:
     return out
 
 
-def paper_scale_target(records: dict, text: str, *, budget_min: float = 120.0, cores: int = 2) -> dict:
-    """Target T10 from the recorded paper-scale runs (``results/paper/<chapter>.json``): the whole book at
-    ``SCALE=paper`` within ``budget_min`` minutes on ``cores`` cores.
+@contract(records=Instance(dict, example={"a": {"duration_s": 60.0, "cpu_s": 50.0}}), cores=Integer(1, 256))
+def paper_scale_schedule(records: dict, *, cores: int = 2) -> dict:
+    """Bin-pack the recorded paper-scale chapters' CPU seconds onto ``cores`` cores the way the runner
+    (:mod:`ldpnb.repro.paperscale`) schedules them: one process per chapter, longest first by recorded wall
+    time (records without one first), each started on the core that frees first (a list schedule).
 
-    The chapters were recorded one at a time, at varying load, so the whole book was never timed at once.
-    The row gives an *estimate* (not a bound) of a ``cores``-core schedule from the recorded CPU seconds,
-    ``max(sum_i cpu_i / cores, max_i floor_i)`` minutes, with the summed reference units of the records that
-    have them. It is not a lower bound: CPU seconds on a shared machine grow with its load, so a quieter run
-    may take less; nor an upper bound (a two-process schedule is never perfectly packed). The status is
-    therefore always *not measured*; the row names the records without reference units and those without
-    CPU time (left out of the sum, so the estimate then covers only part of the book)."""
+    Returns the schedule's length ``makespan_min`` (minutes), the lower bound of any schedule of these jobs
+    ``bound_min = max(sum_i cpu_i / cores, max_i cpu_i)`` (LPT is within 4/3 of it), ``split_bound_min =
+    sum_i cpu_i / cores`` (if every chapter could spread over all cores), the chapters per core and the
+    chapters left out for want of CPU time. Wall time is never used as a cost. The minutes are those of the
+    records' CPU at the load they were made at: an *estimate* of the runner's wall time on a machine that
+    gives each process a whole core, not a bound on it (CPU seconds grow with the load of a shared machine).
+
+    Examples
+    --------
+    >>> s = paper_scale_schedule({"a": {"duration_s": 9, "cpu_s": 300}, "b": {"duration_s": 5, "cpu_s": 120},
+    ...                           "c": {"duration_s": 4, "cpu_s": 120}, "d": {"duration_s": 7}})
+    >>> s["makespan_min"], s["bound_min"], s["cores"], s["left_out"]
+    (5.0, 5.0, [['a'], ['b', 'c']], ['d'])
+    """
     costs = paper_scale_costs(records, cores=cores)
+    have = [ch for ch, c in costs.items() if c["core_min"] is not None]
+    wall = {ch: records[ch].get("duration_s") for ch in have}
+    order = sorted(have, key=lambda ch: -math.inf if wall[ch] is None else -float(wall[ch]))
+    free = [0.0] * cores
+    lanes: list[list[str]] = [[] for _ in range(cores)]
+    for ch in order:
+        i = min(range(cores), key=lambda c: free[c])
+        free[i] += costs[ch]["core_min"]
+        lanes[i].append(ch)
+    total = sum(costs[ch]["core_min"] for ch in have)
+    longest = max((costs[ch]["core_min"] for ch in have), default=0.0)
+    return dict(
+        makespan_min=max(free) if have else math.nan,
+        bound_min=max(total / cores, longest) if have else math.nan,
+        split_bound_min=total / cores if have else math.nan,
+        cores=lanes,
+        left_out=sorted(set(records) - set(have)),
+    )
+
+
+def paper_scale_target(
+    records: dict, text: str, *, run: dict | None = None, budget_min: float = 45.0, cores: int = 2
+) -> dict:
+    """Target T10: the whole book at ``SCALE=paper`` within ``budget_min`` minutes of wall time on ``cores``
+    cores (``make paper``).
+
+    *Met* or *missed* only from a recorded whole-book run (``run``: ``results/paper/runs/last.json``, written
+    by the runner) at paper scale, over every chapter, without failures, on a machine of ``cores`` cores:
+    its wall time against the budget. Otherwise the status is *not measured* and the row gives an
+    *estimate* from the chapters' own records (recorded one at a time, at varying load): the runner's
+    schedule of their CPU seconds (:func:`paper_scale_schedule`), with the lower bound of any schedule of
+    those CPU seconds and the bound if the longest chapter's own workers (``LDPNB_N_JOBS``) filled every
+    core. It is not a bound on the wall time: CPU seconds on a shared machine grow with its load, so a
+    quieter run may need less. The row names the records without reference units and those without CPU
+    time (left out, so the estimate then covers only part of the book)."""
+    costs = paper_scale_costs(records, cores=cores)
+    sched = paper_scale_schedule(records, cores=cores)
     cpu = {ch: c for ch, c in costs.items() if c["core_min"] is not None}
     core_min = sum(c["core_min"] for c in cpu.values())
-    longest = max((c["floor_min"] for c in cpu.values()), default=math.nan)
-    est = max(core_min / cores, longest) if cpu else math.nan
+    est = sched["makespan_min"]
     units = sum(c["ref_units"] for c in cpu.values() if c["ref_units"] is not None)
     no_ref = sorted(ch for ch, c in cpu.items() if c["ref_units"] is None)
-    no_cpu = sorted(ch for ch, c in costs.items() if c["core_min"] is None)
+    no_cpu = sched["left_out"]
     note = f"{len(cpu)} of {len(records)} records with CPU time: {core_min:.0f} core-minutes"
     note += f", {units:,.0f} reference units" if len(no_ref) < len(cpu) else ""
+    if cpu:
+        note += (
+            f"; one process per chapter, longest first: about {est:.3g} min (the longest chapter alone "
+            f"{max(c['core_min'] for c in cpu.values()):.3g} min; all the CPU spread over {cores} cores "
+            f"{sched['split_bound_min']:.3g} min)"
+        )
     note += f"; no reference units (CPU at an unrecorded load): {', '.join(no_ref)}" if no_ref else ""
     note += f"; no CPU time on record (left out): {', '.join(no_cpu)}" if no_cpu else ""
     ok = math.isfinite(est)
+    whole = (
+        run is not None
+        and run.get("scale") == "paper"
+        and bool(run.get("all_chapters"))
+        and not run.get("failed")
+        and (run.get("machine") or {}).get("cores") == cores
+        and run.get("wall_s") is not None
+    )
+    if whole and run is not None:
+        wall = float(run["wall_s"]) / 60
+        return dict(
+            id="T10",
+            target=f"{text} (a recorded run of every chapter, {run.get('jobs')} at once, started "
+            f"{run.get('started')}; the records' CPU alone: {note})",
+            goal=f"<= {budget_min:.0f} min",
+            measured=f"{wall:.3g} min (recorded run)",
+            status="met" if wall <= budget_min else "missed",
+            value=wall,
+        )
     return dict(
         id="T10",
-        target=f"{text} (estimate of a {cores}-core schedule from recorded CPU, not a bound; {note})",
+        target=f"{text} (no recorded run of the whole book; estimate of a {cores}-core schedule from the "
+        f"chapters' recorded CPU, not a bound; {note})",
         goal=f"<= {budget_min:.0f} min",
         measured=f"about {est:.3g} min (estimate)" if ok else "not measured",
         status="not measured",
