@@ -420,3 +420,16 @@ def test_paperscale_records_a_run_stopped_by_failing_rows(tmp_path, monkeypatch)
     monkeypatch.setattr(ps, "reference_workload", lambda: {"cpu_s": 1.0, "wall_s": 1.0})
     assert ps.main(["--only", "toy"]) == 1
     assert not (tmp_path / "out" / "toy.json").exists()
+
+
+@pytest.mark.parametrize("text", ['{"commit": "abc", "dur', "[1, 2]", "\udcff"])
+def test_a_corrupted_paper_scale_record_is_named(tmp_path, text):
+    """Was a bare JSONDecodeError / UnicodeDecodeError (or, for a list, an AttributeError in the table)
+    that did not say which record it read."""
+    from ldpnb.repro.dashboard import paper_scale_records
+
+    d = tmp_path / "results" / "paper"
+    d.mkdir(parents=True)
+    (d / "ch.json").write_text(text, errors="surrogateescape")
+    with pytest.raises(ValueError, match=r"ch\.json is not a paper-scale record"):
+        paper_scale_records(tmp_path)

@@ -67,10 +67,18 @@ def chapter_order() -> list[str]:
 
 @contract(root=_ROOT)
 def paper_scale_records(root: Path = ROOT) -> dict[str, dict[str, Any]]:
-    """The recorded paper-scale runs: ``results/paper/<chapter>.json`` (rows + run metadata)."""
+    """The recorded paper-scale runs: ``results/paper/<chapter>.json`` (rows + run metadata).
+
+    A record that is not a JSON object (truncated, not UTF-8, a list) is refused with a ``ValueError``
+    naming the file, not read as an empty run."""
     out = {}
     for p in sorted((root / "results" / "paper").glob("*.json")):
-        data = json.loads(p.read_text(encoding="utf-8"))
+        try:
+            data = json.loads(p.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ValueError(f"{p} is not a paper-scale record (not readable JSON: {exc})") from None
+        if not isinstance(data, dict):
+            raise ValueError(f"{p} is not a paper-scale record (a JSON object), got {type(data).__name__}")
         out[p.stem] = data
     return out
 
