@@ -827,15 +827,6 @@ PENDING: dict[str, list[str]] = {
         experiments.Curve figures.repair(lams) figures.table(caption)
     """,
     ),
-    "chapter performance": _names(
-        "ldpnb.papers.performance.",
-        """
-        bench.Timing.ratio bench.interleaved(min_time) experiments.lean_ba experiments.memory(k)
-        experiments.memory(g) experiments.memory(n) experiments.no_peers experiments.paper_scale_costs
-        experiments.paper_scale_target experiments.textbook_ba tables.fmt_cell tables.fmt_seconds tables.header
-        tables.table(columns) tables.table(sci)
-    """,
-    ),
     "chapter pie": _names(
         "ldpnb.papers.pie.",
         """
@@ -926,9 +917,6 @@ PENDING: dict[str, list[str]] = {
     "reader": _names(
         "ldpnb.repro.",
         """
-        dashboard.claims_frame dashboard.errata_html dashboard.flagged dashboard.interactive_table
-        dashboard.landing_substitutions dashboard.paper_figures_html dashboard.paper_runs_table
-        dashboard.paper_scale_records dashboard.summary_tables dashboard.totals_markdown dashboard.write_downloads
         report.Report report.Report.close report.Report.holds report.Report.monotone report.Report.not_evaluated
         report.Report.order report.Report.range report.Report.record report.Report.save report.Report.timing
         report.badge_html report.counts_text report.divergence_kind report.first_sentence report.fmt_ours

@@ -420,3 +420,36 @@ def test_paperscale_records_a_run_stopped_by_failing_rows(tmp_path, monkeypatch)
     monkeypatch.setattr(ps, "reference_workload", lambda: {"cpu_s": 1.0, "wall_s": 1.0})
     assert ps.main(["--only", "toy"]) == 1
     assert not (tmp_path / "out" / "toy.json").exists()
+
+
+@pytest.mark.parametrize("text", ['{"commit": "abc", "dur', "[1, 2]", "\udcff"])
+def test_a_corrupted_paper_scale_record_is_named(tmp_path, text):
+    """Was a bare JSONDecodeError / UnicodeDecodeError (or, for a list, an AttributeError in the table)
+    that did not say which record it read."""
+    from ldpnb.repro.dashboard import paper_scale_records
+
+    d = tmp_path / "results" / "paper"
+    d.mkdir(parents=True)
+    (d / "ch.json").write_text(text, errors="surrogateescape")
+    with pytest.raises(ValueError, match=r"ch\.json is not a paper-scale record"):
+        paper_scale_records(tmp_path)
+
+
+@pytest.mark.parametrize(
+    "kw, match",
+    [
+        (dict(kind="order", relation="A < A"), "names a quantity twice"),
+        (dict(kind="order", relation="A <= B <= A"), "names a quantity twice"),
+        (dict(kind="range", lower=5.0, upper=6.0, domain=(0, 1)), "can never pass"),
+        (dict(kind="range", lower=-2.0, upper=-1.0, domain=(0, None)), "can never pass"),
+        (dict(kind="range", lower=[0.2, 1.5], upper=[0.5, 2.0], domain=(0, 1)), "can never pass"),
+        (dict(kind="close", reference=1.5, atol=0.1, domain=(0, 1)), "can never pass"),
+    ],
+)
+def test_criteria_that_can_never_pass_are_refused_at_declaration(kw, match):
+    """An order comparing a quantity with itself does not depend on the numbers; a region disjoint from
+    the measured quantity's domain never holds (both were accepted at declaration)."""
+    with pytest.raises(CriterionError, match=match):
+        Claim("X", "x", source="derived", where="x", **kw)
+    ok = {**kw, "relation": "A < B"} if kw["kind"] == "order" else {**kw, "domain": (None, None)}
+    Claim("X", "x", source="derived", where="x", **ok)  # the same criterion without the defect declares

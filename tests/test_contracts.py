@@ -65,6 +65,7 @@ CONTRACTED: set[str] = {
     "ldpnb.repro.nbstrip",
     "ldpnb.repro.plotting",
     "ldpnb.repro.sphinx_ext",
+    "ldpnb.repro.dashboard",
     "ldpnb.stats._estimate",
     "ldpnb.stats._intervals",
     "ldpnb.stats._rank",
@@ -91,6 +92,10 @@ CONTRACTED: set[str] = {
     "ldpnb.papers.privic.figures",
     "ldpnb.papers.privic.grading",
     "ldpnb.papers.privic.model",
+    "ldpnb.papers.performance.bench",
+    "ldpnb.papers.performance.experiments",
+    "ldpnb.papers.performance.figures",
+    "ldpnb.papers.performance.tables",
 }
 
 
@@ -129,6 +134,10 @@ EXAMPLES: dict[str, Callable[[], Any]] = {
     ).SingleLocationAttack(__import__("scipy.sparse", fromlist=["x"]).csr_matrix([[0.5, 0.5], [1.0, 0.0]]), [0, 1]),
     # dataclasses validated in __post_init__
     "ldpnb.mechanisms._base.Guarantee": lambda: __import__("ldpnb.mechanisms", fromlist=["x"]).Guarantee("ldp", 1.0),
+    # a record of measured times (built by interleaved), ratio reads its runs
+    "ldpnb.papers.performance.bench.Timing": lambda: __import__(
+        "ldpnb.papers.performance.bench", fromlist=["x"]
+    ).Timing({"a": 2.0, "b": 1.0}, {"a": [2.0], "b": [1.0]}),
     "ldpnb.papers.lift.experiments.Curve": lambda: __import__("ldpnb.papers.lift.experiments", fromlist=["x"]).Curve(
         "ALIP, SM", "sm"
     ),

@@ -220,7 +220,13 @@ def parse_relation(relation: str) -> tuple[list[str], list[str]]:
     names, ops = parts[0::2], parts[1::2]
     if len(names) < 2 or any(not n.strip() for n in names):
         raise CriterionError(f"relation must compare at least two named quantities, got {relation!r}")
-    return [n.strip() for n in names], ops
+    names = [n.strip() for n in names]
+    if len(set(names)) < len(names):
+        raise CriterionError(
+            f"relation {relation!r} names a quantity twice: its value does not depend on the numbers "
+            "(A < A never holds, A <= A always does)"
+        )
+    return names, ops
 
 
 _COMMIT = re.compile(r"[0-9a-f]{7,40}")
@@ -532,6 +538,11 @@ def _refuse_region_covering_domain(sid: str, lo: Any, hi: Any, dom: tuple) -> No
         raise CriterionError(
             f"{sid}: the criterion cannot fail: its region [{_short(lo)}, {_short(hi)}] covers the "
             f"measured quantity's whole domain {list(dom)}"
+        )
+    if np.any((L > dhi) | (U < dlo)):
+        raise CriterionError(
+            f"{sid}: the criterion can never pass: its region [{_short(lo)}, {_short(hi)}] lies outside the "
+            f"measured quantity's domain {list(dom)}"
         )
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import pandas as pd
 
+from ldpnb.contracts import Instance, OneOf, Optional, contract
 from ldpnb.repro.report import (
     FLAGS,
     STATUSES,
@@ -49,7 +50,13 @@ __all__ = [
 
 SOURCES_ORDER = ("paper", "derived", "calibration", "extension", "invariant")
 
+_CLAIMS = Instance(pd.DataFrame, example=pd.DataFrame())
+_ROOT = Instance(Path, example=ROOT)
+#: A folder of chapter reports (None: this build's ``_build/reproduction``).
+_FOLDER = Optional(Instance(str, Path, example=None))
 
+
+@contract()
 def chapter_order() -> list[str]:
     """Chapters in the order of ``_toc.yml``."""
     try:
@@ -58,15 +65,25 @@ def chapter_order() -> list[str]:
         return []
 
 
+@contract(root=_ROOT)
 def paper_scale_records(root: Path = ROOT) -> dict[str, dict[str, Any]]:
-    """The recorded paper-scale runs: ``results/paper/<chapter>.json`` (rows + run metadata)."""
+    """The recorded paper-scale runs: ``results/paper/<chapter>.json`` (rows + run metadata).
+
+    A record that is not a JSON object (truncated, not UTF-8, a list) is refused with a ``ValueError``
+    naming the file, not read as an empty run."""
     out = {}
     for p in sorted((root / "results" / "paper").glob("*.json")):
-        data = json.loads(p.read_text(encoding="utf-8"))
+        try:
+            data = json.loads(p.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ValueError(f"{p} is not a paper-scale record (not readable JSON: {exc})") from None
+        if not isinstance(data, dict):
+            raise ValueError(f"{p} is not a paper-scale record (a JSON object), got {type(data).__name__}")
         out[p.stem] = data
     return out
 
 
+@contract(claims=_CLAIMS, records=Optional(Instance(dict, example={})))
 def paper_runs_table(claims: pd.DataFrame, records: dict[str, dict[str, Any]] | None = None) -> pd.DataFrame:
     """One row per chapter: its recorded paper-scale run (commit, start, duration, CPU minutes of the kernel
     and its workers when recorded, worker processes, peak memory, statuses) and whether its claim ids still
@@ -240,6 +257,7 @@ def _numbered_chapters(root: Path = ROOT) -> dict[str, int]:
     return {n: i for i, n in enumerate(names, 1)}
 
 
+@contract(root=_ROOT)
 def paper_figures_html(root: Path = ROOT) -> str:
     """The recorded paper-scale figures (``results/paper/figures/<chapter>/``, written by
     :func:`ldpnb.repro.paperscale.export_figures`) as HTML: one collapsed block per chapter, with the
@@ -304,6 +322,7 @@ def clean_text(value: Any) -> Any:
     return value
 
 
+@contract(directory=_FOLDER)
 def claims_frame(directory: str | Path | None = None) -> pd.DataFrame:
     """One row per claim of every chapter, in toc order, with a link to the row in its chapter."""
     reports = load_reports(directory)
@@ -377,13 +396,12 @@ def claims_frame(directory: str | Path | None = None) -> pd.DataFrame:
     return pd.DataFrame([{k: clean_text(v) for k, v in r.items()} for r in rows], columns=cols)
 
 
+@contract(claims=_CLAIMS, flag=OneOf(*FLAGS))
 def flagged(claims: pd.DataFrame, flag: str) -> pd.DataFrame:
     """The claims carrying a flag: ``"weak test"`` (a statistical row whose criterion passes at its
     falsifier with probability above 0.2), ``"undecided"`` (its interval crosses the region's edge)
     or ``"criterion changed"`` (its criterion changed after a result was seen; both statuses shown
     in the chapter)."""
-    if flag not in FLAGS:
-        raise ValueError(f"flag must be one of {FLAGS}, got {flag!r}")
     if claims.empty:
         return claims
     mask = claims["flags"].fillna("").map(lambda f: flag in [x.strip() for x in f.split(";")])
@@ -411,6 +429,7 @@ def _html_table(df: pd.DataFrame, caption: str = "") -> str:
     return f'<table class="claims-totals">{cap}<thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
 
 
+@contract(claims=_CLAIMS, fmt=OneOf("markdown", "html"))
 def summary_tables(claims: pd.DataFrame, fmt: str = "markdown") -> tuple[str, str]:
     """Tables of the claims per chapter and status, and per source and status.
 
@@ -443,6 +462,7 @@ def summary_tables(claims: pd.DataFrame, fmt: str = "markdown") -> tuple[str, st
     return _md_table(a), _md_table(b)
 
 
+@contract(claims=_CLAIMS, directory=_FOLDER)
 def write_downloads(claims: pd.DataFrame, directory: str | Path | None = None) -> tuple[Path, Path]:
     """``claims.csv`` and ``claims.json`` in ``_build/downloads`` (the build publishes both)."""
     d = Path(directory) if directory is not None else build_dir() / "downloads"
@@ -479,6 +499,7 @@ def _status_cell(status: str) -> str:
     return badge_html(word, label=status) if word in STATUSES else html.escape(status)
 
 
+@contract(claims=_CLAIMS)
 def interactive_table(claims: pd.DataFrame):
     """The sortable, filterable table (itables, offline: DataTables is embedded in the page).
 
@@ -562,6 +583,7 @@ def interactive_table(claims: pd.DataFrame):
     display(HTML(page))
 
 
+@contract(claims=_CLAIMS, link_prefix=Instance(str, example=""))
 def errata_html(claims: pd.DataFrame, *, link_prefix: str = "") -> str:
     """What did not reproduce, in two lists: the papers' claims our reproduction refutes (rows with
     source ``paper`` or ``derived`` that diverge: candidate errata) and our own expectations that the
@@ -601,6 +623,7 @@ def errata_html(claims: pd.DataFrame, *, link_prefix: str = "") -> str:
     return f'<div class="ldpnb-errata mathjax_process">{"".join(parts)}</div>'
 
 
+@contract(directory=_FOLDER)
 def landing_substitutions(directory: str | Path | None = None) -> dict[str, str]:
     """The landing page's substitutions (``{{ claims_totals }}``, ``{{ errata }}``), from the reports."""
     try:
@@ -613,6 +636,7 @@ def landing_substitutions(directory: str | Path | None = None) -> dict[str, str]
     return {"claims_totals": totals_markdown(directory), "errata": errata_html(claims)}
 
 
+@contract(directory=_FOLDER)
 def totals_markdown(directory: str | Path | None = None) -> str:
     """One paragraph of the book's totals (the landing page)."""
     try:

@@ -26,7 +26,18 @@ import numpy as np
 
 from ldpnb import mechanisms as M
 from ldpnb.channels import ConvolutionChannel, DiagPlusConstChannel, KRRChannel
-from ldpnb.contracts import MAX_ENTRIES, MAX_REPS, SAMPLE_SIZE, Instance, Integer, Real, Unchecked, contract
+from ldpnb.contracts import (
+    DENSE_DOMAIN,
+    MAX_ENTRIES,
+    MAX_REPS,
+    SAMPLE_SIZE,
+    Instance,
+    Integer,
+    Optional,
+    Real,
+    Unchecked,
+    contract,
+)
 from ldpnb.estimators import fo_estimate, ibu, normalize_clip
 from ldpnb.mechanisms import rate_distortion as rd
 from ldpnb.mechanisms._common import bool_column_counts, uniform_bytes
@@ -82,6 +93,7 @@ def _version(dist: str) -> str | None:
         return None
 
 
+@contract(reason=Instance(str, example="not loaded at smoke scale"))
 def no_peers(reason: str) -> Peers:
     """No peer loaded (``reason`` says why: e.g. smoke scale, where numba's compilation alone exceeds
     the budget)."""
@@ -89,6 +101,7 @@ def no_peers(reason: str) -> Peers:
     return Peers({x: _version(x) for x in d}, {x: reason for x in d})
 
 
+@contract()
 def load_peers() -> Peers:
     """Import the peers that are installed (no download: this machine has no network).
 
@@ -548,6 +561,12 @@ def ibu_structured(ks, it: int, eps: float, repeats: int, *, rng) -> list[dict]:
 
 
 # ----------------------------------------------------------------------------- Blahut-Arimoto
+@contract(
+    prior=Instance(np.ndarray, example=np.array([0.5, 0.5])),
+    D=Instance(np.ndarray, example=np.array([[0.0, 1.0], [1.0, 0.0]])),
+    beta=Real(0.0, None, low_open=True),
+    n_iter=_ITERS,
+)
 def textbook_ba(prior, D, beta, n_iter):
     """A textbook numpy BA: form ``F(c)`` (the channel) at every iteration, then ``c = pi C``."""
     K = np.exp(-beta * D)
@@ -559,6 +578,12 @@ def textbook_ba(prior, D, beta, n_iter):
     return C
 
 
+@contract(
+    prior=Instance(np.ndarray, example=np.array([0.5, 0.5])),
+    D=Instance(np.ndarray, example=np.array([[0.0, 1.0], [1.0, 0.0]])),
+    beta=Real(0.0, None, low_open=True),
+    n_iter=_ITERS,
+)
 def lean_ba(prior, D, beta, n_iter):
     """A lean numpy BA: iterate the output marginal (two products), form the channel once at the end."""
     K = np.exp(-beta * D)
@@ -650,7 +675,7 @@ def scaling_k(ib, ba) -> dict:
     return out
 
 
-@contract(rng=_RNG)
+@contract(rng=_RNG, k=DENSE_DOMAIN, g=Integer(2, 128), n=Integer(1, MAX_ENTRIES // 128))
 def memory(*, rng, k: int = 1024, g: int = 32, n: int = 100_000) -> list[dict]:
     """Peak memory (MiB, tracemalloc) of a few kernels, next to the size of their input or output."""
     from ldpnb.data import lattice_distance_matrix  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
@@ -782,6 +807,7 @@ def targets(
     return rows
 
 
+@contract(records=Instance(dict, example={}), cores=Integer(1, 1024))
 def paper_scale_costs(records: dict, *, cores: int = 2) -> dict[str, dict]:
     """CPU cost of each recorded paper-scale run (``results/paper/<chapter>.json``), from its CPU seconds
     and its reference units only (never its wall time).
@@ -857,6 +883,13 @@ def paper_scale_schedule(records: dict, *, cores: int = 2) -> dict:
     )
 
 
+@contract(
+    records=Instance(dict, example={}),
+    text=Instance(str, example="T10"),
+    run=Optional(Instance(dict, example=None)),
+    budget_min=Real(0.0, None, low_open=True),
+    cores=Integer(1, 1024),
+)
 def paper_scale_target(
     records: dict, text: str, *, run: dict | None = None, budget_min: float = 45.0, cores: int = 2
 ) -> dict:

@@ -7,11 +7,12 @@ import math
 import numbers
 from typing import Any, Sequence
 
-from ldpnb.contracts import Instance, contract
+from ldpnb.contracts import Boolean, Instance, Optional, Real, Unchecked, contract
 
 __all__ = ["table", "fmt_seconds", "fmt_cell", "header"]
 
 
+@contract(x=Real())
 def fmt_seconds(x: float) -> str:
     """A duration with its unit, three significant digits: ``0.0568`` -> ``"56.8 ms"``.
 
@@ -25,6 +26,7 @@ def fmt_seconds(x: float) -> str:
     return f"{x / 1e-9:.3g} ns" if a > 0 else "0 s"
 
 
+@contract(value=Unchecked("a cell value (any object)", example=1.0), seconds=Boolean(), sci=Boolean())
 def fmt_cell(value: Any, *, seconds: bool = False, sci: bool = False) -> str:
     """One cell: ✓/✗ for a boolean, thousands separators for an integer, three significant digits for
     a float (a duration with its unit when ``seconds``; ``1.2e-15`` style when ``sci``), blank for
@@ -47,6 +49,7 @@ def fmt_cell(value: Any, *, seconds: bool = False, sci: bool = False) -> str:
     return str(value)
 
 
+@contract(name=Instance(str, example="eps"), seconds=Boolean())
 def header(name: str, *, seconds: bool = False) -> str:
     """A column name for the reader: ``"plain_iters"`` -> ``"plain iters"``, ``"eps"`` -> ``"ε"``,
     and for a duration ``"ours_iter"`` -> ``"ours per iteration"``, ``"squarem_s"`` -> ``"squarem"``
@@ -63,7 +66,12 @@ def header(name: str, *, seconds: bool = False) -> str:
     return text
 
 
-@contract(rows=Instance(list, tuple, example=[]), caption=Instance(str, example=""))
+@contract(
+    rows=Instance(list, tuple, example=[]),
+    caption=Instance(str, example=""),
+    columns=Optional(Instance(list, tuple, example=[])),
+    sci=Instance(list, tuple, set, frozenset, example=()),
+)
 def table(rows: Sequence[dict], caption: str, *, columns: Sequence[str] | None = None, sci: Sequence[str] = ()):
     """A formatted table of ``rows`` (dicts), as HTML for a notebook: the caption above, left-aligned;
     durations (the columns named in ``sci``, except differences) with their unit ("56.8 ms");
