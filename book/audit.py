@@ -79,17 +79,14 @@ from myst_nb import glue
 
 from ldpnb import audit
 from ldpnb.audit import registry
-from ldpnb.papers.audit import CLAIMS, IDS, PAPER_IDS, figures
+from ldpnb.papers.audit import CLAIMS, IDS, PAPER_IDS, SIZES_BY_SCALE, figures
 from ldpnb.repro import Report, seed_for
 from ldpnb.repro.plotting import set_style
 
 set_style()
 report = Report("audit", CLAIMS, scale=SCALE, seed=SEED)
-N_TRIALS, EPS_GRID = {
-    "smoke": (20_000, [1.0, 2.0]),
-    "book": (400_000, [0.25, 0.5, 1.0, 2.0, 4.0]),
-    "paper": (2_000_000, [0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0]),
-}[SCALE]
+SIZES = SIZES_BY_SCALE[SCALE]  # in ldpnb/papers/audit/claims.py
+N_TRIALS, EPS_GRID = SIZES["n_trials"], SIZES["eps_grid"]
 
 # %% [markdown]
 # ## The mechanisms under audit

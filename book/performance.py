@@ -61,7 +61,7 @@ import pandas as pd
 from IPython.display import display
 from myst_nb import glue
 
-from ldpnb.papers.performance import CLAIMS, TARGETS, figures
+from ldpnb.papers.performance import CLAIMS, SIZES_BY_SCALE, TARGETS, figures
 from ldpnb.papers.performance import experiments as E
 from ldpnb.papers.performance.tables import table
 from ldpnb.repro import Report, rng_for
@@ -71,39 +71,9 @@ from ldpnb.repro.plotting import set_style
 
 set_style()
 report = Report("performance", CLAIMS, scale=SCALE, seed=SEED)
+SIZES = SIZES_BY_SCALE[SCALE]  # in ldpnb/papers/performance/claims.py
 T_START = time.perf_counter()
 EPS = 1.0
-
-# %% tags=["remove-cell"]
-SIZES = {
-    "smoke": dict(ks=(16,), n=2_000, n_lh=200, repeats=1, ibu_ks=(16, 64),
-                  ibu_iters={16: 200, 64: 100}, krr_ks=(64, 256), krr_it=20,
-                  grids=(6, 10), ba_it=5, ns=(1_000, 4_000, 16_000),
-                  grid_cases=((8, 2.0),), grid_it=20, sq_cap=2000,
-                  sq_cases=(("k-RR", 32, 1.0), ("OUE", 32, 1.0), ("planar", 5, 2.0)),
-                  mem=dict(k=128, g=8, n=2_000)),
-    "book": dict(ks=(16, 128, 1024), n=20_000, n_lh=1_000, repeats=3,
-                 ibu_ks=(16, 128, 256, 1024, 4096),
-                 ibu_iters={16: 2000, 128: 600, 256: 300, 1024: 40, 4096: 6},
-                 krr_ks=(256, 1024, 4096), krr_it=20, grids=(10, 24, 40), ba_it=30,
-                 grid_cases=((32, 1.0), (32, 2.0), (48, 2.0)), grid_it=100,
-                 sq_cap=10_000,
-                 sq_cases=(("k-RR", 256, 0.5), ("k-RR", 256, 4.0), ("OUE", 256, 0.5),
-                           ("OUE", 256, 4.0), ("planar", 8, 0.5),
-                           ("planar", 24, 2.0)),
-                 ns=(10_000, 100_000, 1_000_000), mem=dict(k=1024, g=32, n=100_000)),
-    "paper": dict(ks=(16, 128, 1024), n=100_000, n_lh=2_000, repeats=5,
-                  ibu_ks=(16, 128, 256, 1024, 4096),
-                  ibu_iters={16: 5000, 128: 1000, 256: 500, 1024: 60, 4096: 10},
-                  krr_ks=(256, 1024, 4096, 16384), krr_it=30, grids=(10, 25, 64),
-                  grid_cases=((32, 1.0), (32, 2.0), (48, 2.0)), grid_it=100,
-                  sq_cap=10_000,
-                  sq_cases=(("k-RR", 256, 0.5), ("k-RR", 256, 4.0), ("OUE", 256, 0.5),
-                            ("OUE", 256, 4.0), ("planar", 8, 0.5),
-                            ("planar", 24, 2.0)),
-                  ba_it=10, ns=(10_000, 100_000, 1_000_000, 10_000_000),
-                  mem=dict(k=4096, g=64, n=1_000_000)),
-}[SCALE]
 
 # %% [markdown]
 # ## The peers in this environment
@@ -117,8 +87,8 @@ SIZES = {
 # exceed the budget.
 
 # %%
-peers = E.load_peers() if SCALE != "smoke" else E.no_peers("not loaded at smoke scale")
-bw = E.bandwidth(256 if SCALE != "smoke" else 32, 5)
+peers = E.load_peers(load=SIZES["peers"])
+bw = E.bandwidth(SIZES["bw_mib"], 5)
 display(pd.DataFrame({"version": peers.versions, "status": {
     p: peers.absent.get(p, "loaded") for p in peers.versions}}))
 glue("perf-bw", f"{bw / 1e9:.1f}", display=False)
@@ -320,7 +290,7 @@ glue("perf-speedups", figures.speedups(cs, ib))
 
 # %%
 targets = E.targets(cs, ib, ba, TARGETS, time.perf_counter() - T_START,
-                    {"smoke": 60, "book": 180, "paper": 3600}[SCALE],
+                    SIZES["budget_s"],
                     grid_rows=gr, squarem_rows=sq)
 PS = paper_scale_records()
 targets.append(E.paper_scale_target(PS, TARGETS["T10"], run=last_run()))
@@ -404,6 +374,5 @@ report.close("E2", max(r["max_abs_diff"] for r in gr))
 report.close("B1", max(r["max_abs_diff"] for r in ba))
 agree = [r["max_abs_diff"] for r in cs + ib if "max_abs_diff" in r]
 agree += [r["qif_abs_diff"] for r in gr if "qif_abs_diff" in r]
-if SCALE != "smoke":  # the peers are not loaded at smoke scale
-    report.holds("A1", max_abs_diff=max(agree, default=0.0), compared=len(agree))
+report.holds("A1", max_abs_diff=max(agree, default=0.0), compared=len(agree))
 report.finalize()

@@ -7,7 +7,7 @@ import pytest
 
 from ldpnb.data import lattice_distance_matrix
 from ldpnb.mechanisms import rate_distortion as rd
-from ldpnb.papers.performance import TARGETS, bench
+from ldpnb.papers.performance import CLAIMS, SIZES_BY_SCALE, TARGETS, bench
 from ldpnb.papers.performance import experiments as E
 
 
@@ -66,6 +66,14 @@ def test_peers_load_or_say_why_not():
         assert (v is None) <= (name in P.absent)
     none = E.no_peers("smoke")
     assert none.mfl is None and set(none.absent) == set(none.versions)
+    skipped = E.load_peers(load=False)  # SIZES_BY_SCALE["smoke"]["peers"]: not loaded
+    assert skipped.mfl is None and skipped.pure is None and skipped.qif is None
+    assert set(skipped.absent) == set(skipped.versions)
+
+
+def test_sizes_by_scale_load_the_peers_where_a1_is_graded():
+    for scale, sizes in SIZES_BY_SCALE.items():
+        assert sizes["peers"] == (scale in CLAIMS["A1"].scales), scale
 
 
 def test_bandwidth_is_plausible():

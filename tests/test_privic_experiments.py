@@ -16,7 +16,7 @@ from ldpnb.papers import privic as pv
 from ldpnb.papers.privic import CLAIMS
 from ldpnb.papers.privic import experiments as ex
 from ldpnb.papers.privic import values as V
-from ldpnb.papers.privic.claims import MLE_ROUNDS, REGION, ROUNDS, TABLE_MARGIN, table_margin
+from ldpnb.papers.privic.claims import MLE_ROUNDS, REGION, ROUNDS, SIZES_BY_SCALE, TABLE_MARGIN, table_margin
 
 
 def _cycles(seed=0, m=6, n=8, T=3):
@@ -164,6 +164,25 @@ def test_adversarial_table_cases(paris_counts):
 def test_per_iteration_times_small():
     t = ex.per_iteration_times([4, 6], repeats=1, rng=0)
     assert list(t.m) == [16, 36] and (t[["BA s/iteration", "IBU s/iteration"]] > 0).all().all()
+
+
+def test_sizes_none_mean_not_run():
+    """A size None in SIZES_BY_SCALE means "not run": the toolkit call returns None, the claim is out
+    of scale, and the chapter cell needs no scale test."""
+    D = pv.privic_distance((2, 2))
+    assert ex.per_iteration_times(None) is None
+    assert ex.ba_fixpoint_gap(np.full(4, 0.25), D, 1.0, max_iter=None) is None
+    assert ex.calibration_runs({"paris": np.ones(165)}, None, seed=0) is None
+    gap = ex.ba_fixpoint_gap(np.full(4, 0.25), D, 1.0, max_iter=20_000)
+    fix = blahut_arimoto(np.full(4, 0.25), D, 1.0, n_iter=None, tol=1e-8, max_iter=20_000)
+    assert gap == ex.elastic_gap(fix.channel, np.full(4, 0.25), D, 1.0) and gap < 1e-6
+
+
+def test_sizes_by_scale_match_the_claims_scales():
+    for scale, sizes in SIZES_BY_SCALE.items():
+        assert sizes["rounds"] == ROUNDS[scale] and sizes["mle_rounds"] == MLE_ROUNDS[scale]
+        for cid, key in (("T-F2", "fixpoint_iter"), ("T-cal", "cal_rounds"), ("T2", "timing_sides")):
+            assert (sizes[key] is not None) == (scale in CLAIMS[cid].scales), (scale, cid)
 
 
 # ----------------------------------------------------------------------------- the claims table

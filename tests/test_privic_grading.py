@@ -258,3 +258,16 @@ def test_calibration_estimate_runs_on_fresh_rounds():
     rep = Report("privic", CLAIMS, scale="paper")
     rep.range("T-cal", e)
     assert rep.rows["T-cal"]["status"] in ("fail", "undecided")  # sd 0.003 against the stored 0.002-0.016
+
+
+def test_ibu_ratio_text_and_complexity_slopes():
+    few = gr.long_run_estimates(_long("paris", 3, np.random.default_rng(2)), "paris")["S6-IBU-conv-paris"]
+    assert gr.ibu_ratio_text(few, 3) == "not computed at this scale"
+    many = gr.long_run_estimates(_long("paris", 20, np.random.default_rng(5)), "paris", seed=1, n_boot=1000)
+    conv = many["S6-IBU-conv-paris"]
+    assert gr.ibu_ratio_text(conv, 20) == f"{conv[0].text()} and {conv[-1].text()}"
+    assert gr.complexity_slopes(None) == {}
+    m = np.array([100.0, 400.0, 1600.0])
+    times = pd.DataFrame({"m": m, "BA s/iteration": 1e-9 * m**2, "IBU s/iteration": 1e-8 * m**1.5})
+    slopes = gr.complexity_slopes(times)
+    assert slopes["slope_ba"] == pytest.approx(2.0) and slopes["slope_ibu"] == pytest.approx(1.5)

@@ -96,3 +96,10 @@ CLAIMS = claim_table(
         for n in PAPER_CLAIMS
     ),
 )
+
+#: The appendix's sizes per scale: trials per empirical audit (``n_trials``) and the ε grid audited.
+SIZES_BY_SCALE = {
+    "smoke": dict(n_trials=20_000, eps_grid=[1.0, 2.0]),
+    "book": dict(n_trials=400_000, eps_grid=[0.25, 0.5, 1.0, 2.0, 4.0]),
+    "paper": dict(n_trials=2_000_000, eps_grid=[0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0]),
+}

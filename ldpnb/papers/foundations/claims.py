@@ -104,3 +104,11 @@ CLAIMS = claim_table(
         where="Cuff and Yu (2016), Lemma 1 (used by the PIE paper, Lemma B.2)",
     ),
 )
+
+#: The chapter's sizes per scale: users of the simulated population (``users``) and of the estimators'
+#: comparison on the geometric mechanism (``estimator_users``).
+SIZES_BY_SCALE = {
+    "smoke": dict(users=20_000, estimator_users=2_000),
+    "book": dict(users=200_000, estimator_users=5_000),
+    "paper": dict(users=2_000_000, estimator_users=5_000),
+}

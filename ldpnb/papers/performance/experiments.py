@@ -31,6 +31,7 @@ from ldpnb.contracts import (
     MAX_ENTRIES,
     MAX_REPS,
     SAMPLE_SIZE,
+    Boolean,
     Instance,
     Integer,
     Optional,
@@ -101,9 +102,10 @@ def no_peers(reason: str) -> Peers:
     return Peers({x: _version(x) for x in d}, {x: reason for x in d})
 
 
-@contract()
-def load_peers() -> Peers:
-    """Import the peers that are installed (no download: this machine has no network).
+@contract(load=Boolean())
+def load_peers(*, load: bool = True) -> Peers:
+    """Import the peers that are installed (no download: this machine has no network); ``load=False``:
+    none is loaded (:func:`no_peers`: at smoke scale, where numba's compilation alone exceeds the budget).
 
     Two repairs, both outside the code we time: multi-freq-ldpy's local hashing calls
     ``xxhash.xxh32(str, seed)``, which current xxhash rejects (a ``str``, a seed of 32 bits or more),
@@ -111,6 +113,8 @@ def load_peers() -> Peers:
     package imports ``statsmodels`` for its RAPPOR server only, so an empty ``statsmodels.api``
     module is registered when statsmodels is absent (RAPPOR is not timed).
     """
+    if not load:
+        return no_peers("not loaded at smoke scale")
     P = Peers({d: _version(d) for d in ("multi-freq-ldpy", "pure-ldp", "qif")})
     try:
         import xxhash  # noqa: PLC0415 lazy: optional dependency

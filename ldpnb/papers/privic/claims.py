@@ -46,6 +46,8 @@ from ldpnb.papers.privic.values import (
     AUTHORS_TIGHT_EPS,
     CALIBRATION_ROW_SD,
     CITY_SHAPE,
+    FIG3_BETAS,
+    FIG10_BETAS,
     PAPER_FIG11_PANELS,
     PAPER_GRID_TEXT,
     PAPER_N_CHECKINS,
@@ -54,7 +56,17 @@ from ldpnb.papers.privic.values import (
 )
 from ldpnb.repro.claims import Claim, CriterionChange, Printed, claim_table
 
-__all__ = ["CLAIMS", "ROUNDS", "MLE_ROUNDS", "TABLE_MARGIN", "table_margin", "REGION", "TREND_TIE", "ERRATA"]
+__all__ = [
+    "CLAIMS",
+    "ROUNDS",
+    "MLE_ROUNDS",
+    "SIZES_BY_SCALE",
+    "TABLE_MARGIN",
+    "table_margin",
+    "REGION",
+    "TREND_TIE",
+    "ERRATA",
+]
 
 #: PRIVIC rounds per (city, beta) at each scale.  The paper runs 5 (Sec. 6); the book runs 20, so that the
 #: steps of the tables' trend, of Fig. 10 and of BA's objective per cycle can be decided (the paper's own
@@ -112,6 +124,54 @@ def _mle_sizes(paris: int, sf: int, close: int) -> dict:
 #: a true difference of 2.7 nats is decided with probability about 0.9.  San Francisco's 20 rounds (2-5 s
 #: of certified MLE each) are not evaluated at smoke scale.
 MLE_ROUNDS = {"smoke": _mle_sizes(10, 0, 10), "book": _mle_sizes(100, 20, 400), "paper": _mle_sizes(200, 60, 400)}
+
+#: The chapter's sizes per scale: Fig. 3's simulations (``sims``) and betas, the IBU budget study's
+#: simulations and budgets, Fig. 10's betas, BA's iterations for the convergence checks (``conv_iter``),
+#: GIBU's iterations, the attack levels, the MLE's tolerance, the rate-distortion betas, the rounds of
+#: the long runs per city, :data:`ROUNDS` and :data:`MLE_ROUNDS`.  A size ``None`` means "not run at this
+#: scale" (the claim is then out of scale too): ``fixpoint_iter``, BA's iteration cap for T-F2;
+#: ``cal_rounds``, T-cal's fresh rounds per column (paper scale only, 100); ``timing_sides``, the grid
+#: sides of T2's timings.  ``boot_reps`` are the replicates of the exercise's parametric bootstrap.
+#: Paper scale runs the book's sizes, more MLE rounds and T-cal.
+_SMOKE_SIZES = dict(
+    sims=2,
+    budget_sims=2,
+    fig3_betas=[0.2, 0.6, 1.0, 1.4, 2.2, 5.0],
+    fig10_betas=[0.1, 0.5, 1.0],
+    budgets=[10, 100],
+    conv_iter=2_000,
+    gibu_iters=[30, 300, 3_000],
+    attack_levels=[0, 8],
+    mle_tol=1e-5,
+    rd_betas=[0.5, 1.0, 2.0, 5.0],
+    long_rounds={"paris": 2, "sf": 2},
+    fixpoint_iter=None,
+    cal_rounds=None,
+    timing_sides=None,
+    boot_reps=5,
+)
+_BOOK_SIZES = dict(
+    sims=20,
+    budget_sims=10,
+    fig3_betas=FIG3_BETAS,
+    fig10_betas=FIG10_BETAS,
+    budgets=[10, 100, 1_000, 10_000],
+    conv_iter=20_000,
+    gibu_iters=[100, 1_000, 10_000],
+    attack_levels=[0, 2, 4, 6, 8],
+    mle_tol=1e-6,
+    rd_betas=[0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0],
+    long_rounds={"paris": 20, "sf": 3},
+    fixpoint_iter=20_000,
+    cal_rounds=None,
+    timing_sides=[12, 16, 24, 32, 40],
+    boot_reps=20,
+)
+SIZES_BY_SCALE = {
+    "smoke": _SMOKE_SIZES | {"rounds": ROUNDS["smoke"], "mle_rounds": MLE_ROUNDS["smoke"]},
+    "book": _BOOK_SIZES | {"rounds": ROUNDS["book"], "mle_rounds": MLE_ROUNDS["book"]},
+    "paper": _BOOK_SIZES | {"cal_rounds": 100, "rounds": ROUNDS["paper"], "mle_rounds": MLE_ROUNDS["paper"]},
+}
 
 _BOOK = ("book", "paper")
 _CITY = {"paris": "Paris", "sf": "San Francisco"}

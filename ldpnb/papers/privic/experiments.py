@@ -64,6 +64,7 @@ __all__ = [
     "calibrated_regions",
     "gap_null_bootstrap",
     "run_privic",
+    "calibration_runs",
     "privic_long_run",
     "ba_at_paper_iterations",
     "table_summary",
@@ -80,6 +81,7 @@ __all__ = [
     "cycle_times",
     "fig2_rows",
     "elastic_gap",
+    "ba_fixpoint_gap",
     "rd_identities",
     "mi_qos_plane",
     "qos_among_fixpoints",
@@ -353,6 +355,25 @@ def _null_task(task, rng):
     theta, n, city, beta, protocol, mle_tol = task
     x = rng.multinomial(n, theta)  # users drawn from theta, the replicate's truth x / n
     return _privic_round((x, privic_distance(city), beta, PROTOCOL[city], protocol, True, mle_tol, False), rng)["mle"]
+
+
+@contract(
+    counts=Unchecked("{city: the city's true counts}", example=None),
+    rounds=Optional(Integer(1, 100_000)),
+    seed=_SEED,
+)
+def calibration_runs(counts: dict, rounds: int | None, *, seed) -> dict | None:
+    """T-cal's fresh rounds: :func:`run_privic` at beta = 1 then 0.5 with ``rounds`` rounds per city of
+    ``counts``, each city on the stream ``seed_for(seed, "calibration/<city>")``; its first frame per city.
+    ``rounds=None``: not run (None is returned)."""
+    if rounds is None:
+        return None
+    from ldpnb.repro.seeds import seed_for  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
+
+    return {
+        c: run_privic(np.asarray(y).ravel(), c, [1.0, 0.5], rounds, seed=seed_for(seed, f"calibration/{c}"))[0]
+        for c, y in counts.items()
+    }
 
 
 @contract(
@@ -879,11 +900,13 @@ def levy_mixture(r: float, beta: float) -> float:
     return quad(f, 0, 1, limit=400)[0] + quad(f, 1, np.inf, limit=400)[0]
 
 
-@contract(sides=Array(1, low=2, high=64, integer=True), repeats=Integer(1, 1000), rng=RandomState())
-def per_iteration_times(sides, *, repeats: int = 5, rng=None) -> pd.DataFrame:
+@contract(sides=Optional(Array(1, low=2, high=64, integer=True)), repeats=Integer(1, 1000), rng=RandomState())
+def per_iteration_times(sides, *, repeats: int = 5, rng=None) -> pd.DataFrame | None:
     """Seconds per BA iteration and per IBU iteration on square grids of ``side x side`` cells (Table II's
     "complexity O(n^2)"): the median over ``repeats`` timings of 10 iterations, each averaged over
-    enough calls to last about 10 ms."""
+    enough calls to last about 10 ms.  ``sides=None``: not timed (None is returned)."""
+    if sides is None:
+        return None
     rng = check_random_state(rng)
     recs = []
     for side in sides:
@@ -975,6 +998,32 @@ def elastic_gap(channel, prior, distance, beta: float, sign: int = -1) -> float:
     q = prior @ channel
     E = q[None, :] * np.exp(sign * beta * distance)
     return float(np.max(np.abs(channel - E / E.sum(axis=1, keepdims=True))))
+
+
+@contract(
+    prior=Array(1, low=0.0),
+    distance=DistanceMatrix(),
+    beta=Real(0, None, low_open=True),
+    max_iter=Optional(Integer(1, 10_000_000)),
+    tol=Real(0, None, low_open=True),
+)
+def ba_fixpoint_gap(prior, distance, beta: float, *, max_iter: int | None, tol: float = 1e-8) -> float | None:
+    r"""Thm 3.1 on a converged channel: :func:`elastic_gap` of BA run until :math:`\max|\Delta C| < ` ``tol``
+    (at most ``max_iter`` iterations).  ``max_iter=None``: not run (None is returned).
+
+    Examples
+    --------
+    >>> from ldpnb.papers.privic.model import privic_distance
+    >>> D = privic_distance((2, 2))
+    >>> ba_fixpoint_gap(np.full(4, 0.25), D, 1.0, max_iter=5_000) < 1e-6
+    True
+    >>> ba_fixpoint_gap(np.full(4, 0.25), D, 1.0, max_iter=None) is None
+    True
+    """
+    if max_iter is None:
+        return None
+    fix = blahut_arimoto(prior, distance, beta, n_iter=None, tol=tol, max_iter=max_iter)
+    return elastic_gap(fix.channel, prior, distance, beta)
 
 
 @contract(prior=Array(1, low=0.0), distance=DistanceMatrix(), betas=Array(1, low=0.0), h=Real(0, None, low_open=True))

@@ -40,6 +40,8 @@ __all__ = [
     "f10_estimates",
     "tradeoff_estimate",
     "long_run_estimates",
+    "ibu_ratio_text",
+    "complexity_slopes",
     "remark5_estimate",
     "fig3_estimates",
     "lapcal_estimate",
@@ -386,6 +388,28 @@ def long_run_estimates(long: tuple, city: str, *, seed: int = 0, n_boot: int = 4
         f"S6-true-mle-{city}": ratio(summ.emd_mle_end.to_numpy(), summ.emd_mle_N.to_numpy(), paired=True),
         f"F10-limit-{city}": ratio(e[N + 1].to_numpy(), summ.emd_mle_N.to_numpy(), paired=True),
         f"S6-IBU-conv-{city}": conv,
+    }
+
+
+@contract(conv=Unchecked("S6-IBU-conv's estimate from long_run_estimates", example=None), rounds=Integer(0, None))
+def ibu_ratio_text(conv: Estimate, rounds: int) -> str:
+    """The prose's calibrated ratios of S6-IBU-conv, first and last cycle, from :func:`long_run_estimates`
+    over ``rounds`` rounds; with fewer than ``MIN_BOOTSTRAP_RUNS`` rounds ``conv`` holds mean gaps in nats,
+    not ratios, and the text says the ratios were not computed."""
+    if rounds < MIN_BOOTSTRAP_RUNS:
+        return "not computed at this scale"
+    return f"{conv[0].text()} and {conv[-1].text()}"
+
+
+@contract(times=Unchecked("per_iteration_times' frame, or None (not timed)", example=None))
+def complexity_slopes(times: pd.DataFrame | None) -> dict:
+    """T2: the log-log slopes of BA's and IBU's seconds per iteration against the number of cells ``m``
+    (keys ``slope_ba``, ``slope_ibu``); empty when ``times`` is None (not timed)."""
+    if times is None:
+        return {}
+    return {
+        f"slope_{k.lower()}": np.polyfit(np.log(times.m), np.log(times[f"{k} s/iteration"]), 1)[0]
+        for k in ("BA", "IBU")
     }
 
 
