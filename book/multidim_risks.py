@@ -20,8 +20,8 @@ import sys
 if "google.colab" in sys.modules:
     import subprocess
 
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
-                    "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"], check=True)
+    req = "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", req], check=True)
 
 # %% [markdown]
 # # The risks of collecting multidimensional data under LDP
@@ -76,7 +76,10 @@ import pandas as pd
 from myst_nb import glue
 from threadpoolctl import threadpool_limits
 
-from ldpnb import attacks as at, data as ds, measures, mechanisms as md, stats
+from ldpnb import attacks as at
+from ldpnb import data as ds
+from ldpnb import measures, stats
+from ldpnb import mechanisms as md
 from ldpnb.papers.risks import CLAIMS, checks, figures, grading, runs, text
 from ldpnb.papers.risks import experiments as ex
 from ldpnb.repro import Report, rng_for

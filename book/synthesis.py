@@ -20,8 +20,8 @@ import sys
 if "google.colab" in sys.modules:
     import subprocess
 
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
-                    "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"], check=True)
+    req = "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", req], check=True)
 
 # %% [markdown]
 # # Synthesis: every lens on every mechanism, and a guide to choosing one
@@ -63,8 +63,11 @@ import numpy as np
 from IPython.display import Markdown, display
 from myst_nb import glue
 
-from ldpnb.papers.synthesis import CLAIMS, experiments as ex, families as fam, figures
-from ldpnb.papers.synthesis import guide, ranks as rk, text, variance as V
+from ldpnb.papers.synthesis import CLAIMS, figures, guide, text
+from ldpnb.papers.synthesis import experiments as ex
+from ldpnb.papers.synthesis import families as fam
+from ldpnb.papers.synthesis import ranks as rk
+from ldpnb.papers.synthesis import variance as V
 from ldpnb.repro import Report, seed_for
 from ldpnb.repro.plotting import set_style
 

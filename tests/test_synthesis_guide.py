@@ -121,8 +121,10 @@ def test_discordant_pairs_skip_ties():
 
 
 def test_a_difference_of_float_noise_is_no_win():
-    table = {"A": {"emd_diff": -1.4e-16, "emd_diff_se": 0.0, "emd_inv": 0.2},
-             "B": {"emd_diff": -0.01, "emd_diff_se": 0.001, "emd_inv": 0.2}}
+    table = {
+        "A": {"emd_diff": -1.4e-16, "emd_diff_se": 0.0, "emd_inv": 0.2},
+        "B": {"emd_diff": -0.01, "emd_diff_se": 0.001, "emd_inv": 0.2},
+    }
     better, worse = ex.wins(ex.ibu_advantage(table, ["A", "B"]), ["A", "B"])
     assert better == ["B"] and worse == []
 

@@ -16,8 +16,21 @@ from ldpnb.papers.risks.figures import NAMES
 from ldpnb.repro.parallel import env_n_jobs
 from ldpnb.repro.seeds import rng_for
 
-__all__ = ["ALL5", "sizes", "size_glues", "VARIANTS", "LABELS", "XGB_SMALL", "XGB_LARGE", "xgb_plan", "xgb_run",
-           "xgb_view", "xgb_caption", "rid_by_protocol", "rid_chain_runs"]
+__all__ = [
+    "ALL5",
+    "sizes",
+    "size_glues",
+    "VARIANTS",
+    "LABELS",
+    "XGB_SMALL",
+    "XGB_LARGE",
+    "xgb_plan",
+    "xgb_run",
+    "xgb_view",
+    "xgb_caption",
+    "rid_by_protocol",
+    "rid_chain_runs",
+]
 
 #: RS+FD variants of Figs. 3, 14, 15: (randomiser, fake-data rule).
 VARIANTS = [("grr", "uniform"), ("sue", "zero"), ("oue", "zero"), ("sue", "random"), ("oue", "random")]
@@ -31,7 +44,8 @@ _RFD = ["GRR", "SUE-r", "OUE-r"]
 #: The models most of the rows of Sec. 4.3 read (NK 1n, the extremes of n_pk), and the other two small ones.
 _FIG3_ROWS = ["NK s=1n", "PK 0.1n", "PK 0.5n"]
 _FIG3_MORE = ["PK 0.3n", "HM (1n, 0.1n)"]
-#: The four models row H5-s contrasts (s from 1n to 5n against n_pk from 0.1n to 0.5n), with the runs its interval needs.
+#: The four models row H5-s contrasts (s from 1n to 5n against n_pk from 0.1n to 0.5n), with the runs its interval
+#: needs.
 _H5S = ["NK s=1n", "NK s=5n", "PK 0.1n", "PK 0.5n"]
 _INC = ("dir", "zipf", "exp")
 _E2 = [1, 10]
@@ -120,9 +134,19 @@ def sizes(scale: str) -> dict[str, Any]:
 def size_glues(sizes: Mapping[str, Any]) -> dict[str, str]:
     """The glue names and texts that put the numbers of runs and the XGBoost grid of ``sizes`` (one
     scale of :func:`sizes`) into the chapter's captions, e.g. ``{"rid-runs": "3", ...}``."""
-    out = {f"{key.replace('_', '-')}": str(sizes[key])
-           for key in ("rid_runs", "acs_runs", "nu_runs", "pie_runs", "aif_runs", "rfd_runs",
-                       "chain_var_runs", "fig4_runs")}
+    out = {
+        f"{key.replace('_', '-')}": str(sizes[key])
+        for key in (
+            "rid_runs",
+            "acs_runs",
+            "nu_runs",
+            "pie_runs",
+            "aif_runs",
+            "rfd_runs",
+            "chain_var_runs",
+            "fig4_runs",
+        )
+    }
     out["head-runs"] = ", ".join(f"{NAMES[p]} {r}" for p, r in sizes["head_runs"].items())
     for block in dict.fromkeys(b[0] for blocks in _XGB_BLOCKS.values() for b in blocks):
         out[f"xgb-{block}"] = xgb_caption(sizes, block) if block in sizes["xgb"] else "not run at this scale"
@@ -130,10 +154,21 @@ def size_glues(sizes: Mapping[str, Any]) -> dict[str, str]:
     return out
 
 
-@contract(X=_X, ks=_KS, protocols=_SEQ, grid=_SEQ, runs=Instance(dict, int, example=1), seed=Integer(0, None),
-          name=_NAME)
-def rid_by_protocol(X: Any, ks: Any, protocols: Sequence[str], grid: Sequence[Any], *, runs: Any, seed: int,
-                    name: str, index: ReidIndex | None = None, **kw: Any) -> dict[str, dict[str, Any]]:
+@contract(
+    X=_X, ks=_KS, protocols=_SEQ, grid=_SEQ, runs=Instance(dict, int, example=1), seed=Integer(0, None), name=_NAME
+)
+def rid_by_protocol(
+    X: Any,
+    ks: Any,
+    protocols: Sequence[str],
+    grid: Sequence[Any],
+    *,
+    runs: Any,
+    seed: int,
+    name: str,
+    index: ReidIndex | None = None,
+    **kw: Any,
+) -> dict[str, dict[str, Any]]:
     """:func:`~ldpnb.papers.risks.experiments.smp_rid_experiment` for each protocol over ``grid`` (ε values or
     per-attribute budgets), ``runs`` an int or ``{protocol: runs}``; every protocol gets the same seed
     (``rng_for(seed, name)``): the same survey designs and PK subsets (common random numbers).
@@ -142,28 +177,53 @@ def rid_by_protocol(X: Any, ks: Any, protocols: Sequence[str], grid: Sequence[An
     tasks = [(p, int(runs[p] if isinstance(runs, dict) else runs)) for p in protocols]
     n_jobs = min(env_n_jobs(), len(tasks))
     if n_jobs <= 1:
-        res = [smp_rid_experiment(X, ks, p, list(grid), runs=r, index=index, rng=rng_for(seed, name), **kw)
-               for p, r in tasks]
+        res = [
+            smp_rid_experiment(X, ks, p, list(grid), runs=r, index=index, rng=rng_for(seed, name), **kw)
+            for p, r in tasks
+        ]
     else:
-        from joblib import Parallel, delayed
+        from joblib import Parallel, delayed  # noqa: PLC0415 lazy: optional dependency
 
-        res = Parallel(n_jobs=n_jobs)(delayed(smp_rid_experiment)(X, ks, p, list(grid), runs=r, index=index,
-                                                                  rng=rng_for(seed, name), **kw) for p, r in tasks)
+        res = Parallel(n_jobs=n_jobs)(
+            delayed(smp_rid_experiment)(X, ks, p, list(grid), runs=r, index=index, rng=rng_for(seed, name), **kw)
+            for p, r in tasks
+        )
     return dict(zip(protocols, res))
 
 
-@contract(X=_X, ks=_KS, eps_grid=_SEQ, runs=Integer(1, 10 ** 5), seed=Integer(0, None), name=_NAME)
-def rid_chain_runs(X: Any, ks: Any, eps_grid: Sequence[float], *, runs: int, seed: int, name: str,
-                   index: ReidIndex | None = None, protocol: str = "grr", fake: str = "uniform",
-                   resample: str = "new", topk: Sequence[int] = (1, 5, 10)) -> dict[float, np.ndarray]:
+@contract(X=_X, ks=_KS, eps_grid=_SEQ, runs=Integer(1, 10**5), seed=Integer(0, None), name=_NAME)
+def rid_chain_runs(
+    X: Any,
+    ks: Any,
+    eps_grid: Sequence[float],
+    *,
+    runs: int,
+    seed: int,
+    name: str,
+    index: ReidIndex | None = None,
+    protocol: str = "grr",
+    fake: str = "uniform",
+    resample: str = "new",
+    topk: Sequence[int] = (1, 5, 10),
+) -> dict[float, np.ndarray]:
     """Fig. 4: :func:`~ldpnb.attacks.rsfd_reid_chain` over ``runs`` independent runs per ε; returns
     ``{eps: array (runs, surveys 2..5, topk)}`` in %."""
     out = {}
     for e in eps_grid:
         rows = []
         for r in range(runs):
-            o = rsfd_reid_chain(X, ks, e, 5, index=index, topk=topk, resample=resample, protocol=protocol, fake=fake,
-                                rng=rng_for(seed, f"{name}/{resample}/{e:g}/{r}"))
+            o = rsfd_reid_chain(
+                X,
+                ks,
+                e,
+                5,
+                index=index,
+                topk=topk,
+                resample=resample,
+                protocol=protocol,
+                fake=fake,
+                rng=rng_for(seed, f"{name}/{resample}/{e:g}/{r}"),
+            )
             rows.append([[o["rid"][s][k] for k in topk] for s in (2, 3, 4, 5)])
         out[e] = np.array(rows)
     return out
@@ -190,9 +250,12 @@ def xgb_run(fits: Sequence[_xgb.Fit], data: Mapping[str, tuple[Any, Any]]) -> tu
     Returns ``(cells, cost)``: ``cost`` holds the fits, the CPU seconds of each (whatever process ran it),
     their sum ``fit_cpu_s`` and the users of each dataset (for :func:`ldpnb.papers.risks.protocol.cost_model`)."""
     res = _xgb.run_fits(list(fits), data)
-    cost = {"fits": list(fits), "cpu": [float(r["cpu"]) for r in res],
-            "fit_cpu_s": float(sum(r["cpu"] for r in res)),
-            "n_users": {k: int(np.asarray(v[0]).shape[0]) for k, v in data.items()}}
+    cost = {
+        "fits": list(fits),
+        "cpu": [float(r["cpu"]) for r in res],
+        "fit_cpu_s": float(sum(r["cpu"] for r in res)),
+        "n_users": {k: int(np.asarray(v[0]).shape[0]) for k, v in data.items()},
+    }
     return _xgb.collect(list(fits), res), cost
 
 
@@ -208,5 +271,7 @@ def xgb_caption(sizes: Mapping[str, Any], block: str) -> str:
     """What ran in one XGBoost block, for a caption: e.g. ``"ε ∈ {1, 10}, 2 runs, models NK s=1n, ..."``."""
     data, settings, variants, eps, runs, models = sizes["xgb"][block]
     run = f"{runs} run{'s' if runs > 1 else ''}"
-    return (f"ε ∈ {{{', '.join(f'{e:g}' for e in eps)}}}, {run}, "
-            f"{', '.join(variants) if len(variants) < 5 else 'every variant'}; models {', '.join(models)}")
+    return (
+        f"ε ∈ {{{', '.join(f'{e:g}' for e in eps)}}}, {run}, "
+        f"{', '.join(variants) if len(variants) < 5 else 'every variant'}; models {', '.join(models)}"
+    )

@@ -31,8 +31,19 @@ import numpy as np
 from ldpnb import estimators
 from ldpnb.mechanisms import FrequencyOracle
 
-__all__ = ["IBU_GAP", "EARLY_TOL", "support_estimate", "standard_estimate", "standard_matrix", "ibu_certified", "ibu_support", "ibu_early",
-           "clip", "project", "in_simplex"]
+__all__ = [
+    "IBU_GAP",
+    "EARLY_TOL",
+    "support_estimate",
+    "standard_estimate",
+    "standard_matrix",
+    "ibu_certified",
+    "ibu_support",
+    "ibu_early",
+    "clip",
+    "project",
+    "in_simplex",
+]
 
 #: Certified log-likelihood gap (nats per report) at which IBU counts as converged.
 IBU_GAP = 1e-10
@@ -96,12 +107,16 @@ def ibu_support(m: FrequencyOracle, support_counts: Any) -> np.ndarray:
     elsewhere; multi-freq-ldpy's IBU, used by Arcolezi, Cerna and Palamidessi 2023), to a certified
     gap of :data:`IBU_GAP`; one row per run.  Not the maximum-likelihood estimate from the reports
     when the support counts are not sufficient (unary encodings, local hashing)."""
-    from ldpnb.channels.structured import DiagPlusConstChannel
+    from ldpnb.channels.structured import DiagPlusConstChannel  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     op = DiagPlusConstChannel.from_support(m.k, m.p, m.q)
     S = np.atleast_2d(np.asarray(support_counts, dtype=float))
-    return np.stack([estimators.ibu(op, s, tol=IBU_GAP, criterion="gap", max_iter=1_000_000, accelerate="squarem").estimate
-                     for s in S])
+    return np.stack(
+        [
+            estimators.ibu(op, s, tol=IBU_GAP, criterion="gap", max_iter=1_000_000, accelerate="squarem").estimate
+            for s in S
+        ]
+    )
 
 
 def ibu_early(C: np.ndarray, counts: Any) -> estimators.IBUResult:

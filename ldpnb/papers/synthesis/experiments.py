@@ -26,20 +26,29 @@ import numpy as np
 from scipy.optimize import brentq
 
 from ldpnb import estimators
-from ldpnb.papers.synthesis import estimation as est
+from ldpnb import mechanisms as mech
 from ldpnb.channels import geo_ind_epsilon_log, ldp_epsilon_log
-from ldpnb.contracts import MAX_REPS, Instance, Integer, Real, RandomState, contract
+from ldpnb.contracts import MAX_REPS, Instance, Integer, RandomState, Real, contract
 from ldpnb.data import MANHATTAN_BOX, Grid, lattice_distance_matrix, load_adult, load_gowalla_nyc
 from ldpnb.measures import emd, fano_lower_bound, leakages, lift_measure, mutual_information, pie
 from ldpnb.measures.lenses import bayes_vulnerability, reidentification_accuracy, secret_vulnerability
-from ldpnb import mechanisms as mech
 from ldpnb.mechanisms.orr import AORR, SRR
 from ldpnb.mechanisms.watchdog import Watchdog
+from ldpnb.papers.synthesis import estimation as est
 from ldpnb.utils import check_random_state
 
 __all__ = [
-    "Setting", "adult_setting", "gowalla_setting", "FAMILIES", "Family", "build", "exact_lenses",
-    "utility_lens", "inv_lstsq", "match_parameter", "sweep",
+    "Setting",
+    "adult_setting",
+    "gowalla_setting",
+    "FAMILIES",
+    "Family",
+    "build",
+    "exact_lenses",
+    "utility_lens",
+    "inv_lstsq",
+    "match_parameter",
+    "sweep",
 ]
 
 
@@ -85,8 +94,11 @@ _EXAMPLE = _example_setting()
 
 
 #: Secrets of the Adult setting: name -> (column, value that makes S = 1).
-ADULT_SECRETS = {"never married": ("marital-status", "Never-married"), "income > 50K": ("salary", ">50K"),
-                 "male": ("sex", "Male")}
+ADULT_SECRETS = {
+    "never married": ("marital-status", "Never-married"),
+    "income > 50K": ("salary", ">50K"),
+    "male": ("sex", "Male"),
+}
 
 
 @contract(secret=Instance(str, example="never married"))
@@ -101,8 +113,15 @@ def adult_setting(secret: str = "never married") -> Setting:
     s = (df[col].to_numpy() == val).astype(int)
     p_sx = np.zeros((2, 12))
     np.add.at(p_sx, (s, x), 1.0)
-    return Setting("Adult", np.bincount(x, minlength=12).astype(np.int64), (4, 3), (1.0, 1.0),
-                   lattice_distance_matrix(4, 3), "bins", p_sx=p_sx / p_sx.sum())
+    return Setting(
+        "Adult",
+        np.bincount(x, minlength=12).astype(np.int64),
+        (4, 3),
+        (1.0, 1.0),
+        lattice_distance_matrix(4, 3),
+        "bins",
+        p_sx=p_sx / p_sx.sum(),
+    )
 
 
 @contract(rows=Integer(2, 8), cols=Integer(2, 8), min_checkins=Integer(1, None))
@@ -119,9 +138,16 @@ def gowalla_setting(rows: int = 4, cols: int = 3, *, min_checkins: int = 20) -> 
     keep = M.sum(axis=1) >= min_checkins
     M = M[keep]
     h, w = g.cell_size_km()
-    return Setting("Gowalla", M.sum(axis=0).astype(np.int64), (rows, cols), (h, w),
-                   lattice_distance_matrix(rows, cols, cell_size=(h, w)), "km",
-                   p_u=np.full(M.shape[0], 1.0 / M.shape[0]), p_x_given_u=M / M.sum(axis=1, keepdims=True))
+    return Setting(
+        "Gowalla",
+        M.sum(axis=0).astype(np.int64),
+        (rows, cols),
+        (h, w),
+        lattice_distance_matrix(rows, cols, cell_size=(h, w)),
+        "km",
+        p_u=np.full(M.shape[0], 1.0 / M.shape[0]),
+        p_x_given_u=M / M.sum(axis=1, keepdims=True),
+    )
 
 
 # ----------------------------------------------------------------------------------------------
@@ -138,8 +164,9 @@ def _kron(setting: Setting, one_d: Callable[[int, float], Any], eps: float, fami
     L = L.transpose(0, 2, 1, 3).reshape(r * c, r * c)
     rr, cc = np.divmod(np.arange(r * c), c)
     l1 = np.abs(rr[:, None] - rr[None, :]) + np.abs(cc[:, None] - cc[None, :])
-    return mech.ChannelMechanism(log_channel=L, epsilon=eps, notion="geo-ind", distance=l1.astype(float),
-                                 metric="L1, cells", family=family)
+    return mech.ChannelMechanism(
+        log_channel=L, epsilon=eps, notion="geo-ind", distance=l1.astype(float), metric="L1, cells", family=family
+    )
 
 
 @dataclass(frozen=True)
@@ -172,38 +199,88 @@ def _rsrfd(s: Setting, e: float):
 
 
 #: The mechanisms of the chapter, in the order of its tables.
-FAMILIES: dict[str, Family] = {f.name: f for f in [
-    Family("k-RR", "IBU, PIE", "eps-LDP", 0.05, 8.0, lambda s, e: mech.GRR(s.k, e)),
-    Family("SUE", "IBU (RAPPOR)", "eps-LDP", 0.05, 8.0, lambda s, e: mech.SUE(s.k, e)),
-    Family("OUE", "risks", "eps-LDP", 0.05, 8.0, lambda s, e: mech.OUE(s.k, e)),
-    Family("OLH", "PIE (GLH)", "eps-LDP", 0.05, 8.0, lambda s, e: mech.OLH(s.k, e)),
-    Family("SS", "risks", "eps-LDP", 0.05, 8.0, lambda s, e: mech.SubsetSelection(s.k, e)),
-    Family("geometric", "IBU", "geo-ind per cell (L1)", 0.02, 6.0,
-           lambda s, e: _kron(s, mech.TruncatedGeometric, e, "geometric")),
-    Family("Laplace", "IBU", "geo-ind per cell (L1)", 0.02, 6.0,
-           lambda s, e: _kron(s, mech.DiscreteLaplace, e, "Laplace")),
-    Family("exponential", "IBU", "geo-ind per unit", 0.02, 6.0,
-           lambda s, e: mech.Exponential(s.distance, e), per_unit=True),
-    Family("planar geometric", "IBU", "geo-ind per unit", 0.1, 6.0,
-           lambda s, e: mech.PlanarGeometric(*s.shape, e, s.cell), per_unit=True),
-    Family("planar Laplace", "IBU, PRIVIC", "geo-ind per unit", 0.2, 6.0,
-           lambda s, e: mech.PlanarLaplace(*s.shape, e, s.cell), per_unit=True),
-    Family("BA", "PRIVIC", "beta per unit", 0.05, 6.0, _ba, per_unit=True),
-    Family("watchdog (complete)", "lift", "ALIP eps_l = eps_u", 0.01, 3.0,
-           lambda s, e: Watchdog(s.p_sx, e, e, merging="complete"), needs_secret=True),
-    Family("watchdog (subset)", "lift", "ALIP eps_l = eps_u", 0.01, 3.0,
-           lambda s, e: Watchdog(s.p_sx, e, e, merging="subset"), needs_secret=True),
-    Family("AORR", "lift", "ALIP eps_l = eps_u", 0.01, 3.0, lambda s, e: AORR(s.p_sx, e, e),
-           needs_secret=True),
-    Family("SRR", "lift", "ALIP eps_l = eps_u", 0.01, 3.0, lambda s, e: SRR(s.p_sx, e, e),
-           needs_secret=True),
-    Family("SMP", "risks", "eps-LDP", 0.05, 8.0, lambda s, e: mech.SMP(s.shape, e, "grr")),
-    Family("RS+FD", "risks", "eps (stated)", 0.05, 8.0, lambda s, e: mech.RSFD(s.shape, e, "GRR")),
-    Family("RS+RFD", "risks", "eps (stated)", 0.05, 8.0, _rsrfd),
-]}
+FAMILIES: dict[str, Family] = {
+    f.name: f
+    for f in [
+        Family("k-RR", "IBU, PIE", "eps-LDP", 0.05, 8.0, lambda s, e: mech.GRR(s.k, e)),
+        Family("SUE", "IBU (RAPPOR)", "eps-LDP", 0.05, 8.0, lambda s, e: mech.SUE(s.k, e)),
+        Family("OUE", "risks", "eps-LDP", 0.05, 8.0, lambda s, e: mech.OUE(s.k, e)),
+        Family("OLH", "PIE (GLH)", "eps-LDP", 0.05, 8.0, lambda s, e: mech.OLH(s.k, e)),
+        Family("SS", "risks", "eps-LDP", 0.05, 8.0, lambda s, e: mech.SubsetSelection(s.k, e)),
+        Family(
+            "geometric",
+            "IBU",
+            "geo-ind per cell (L1)",
+            0.02,
+            6.0,
+            lambda s, e: _kron(s, mech.TruncatedGeometric, e, "geometric"),
+        ),
+        Family(
+            "Laplace",
+            "IBU",
+            "geo-ind per cell (L1)",
+            0.02,
+            6.0,
+            lambda s, e: _kron(s, mech.DiscreteLaplace, e, "Laplace"),
+        ),
+        Family(
+            "exponential",
+            "IBU",
+            "geo-ind per unit",
+            0.02,
+            6.0,
+            lambda s, e: mech.Exponential(s.distance, e),
+            per_unit=True,
+        ),
+        Family(
+            "planar geometric",
+            "IBU",
+            "geo-ind per unit",
+            0.1,
+            6.0,
+            lambda s, e: mech.PlanarGeometric(*s.shape, e, s.cell),
+            per_unit=True,
+        ),
+        Family(
+            "planar Laplace",
+            "IBU, PRIVIC",
+            "geo-ind per unit",
+            0.2,
+            6.0,
+            lambda s, e: mech.PlanarLaplace(*s.shape, e, s.cell),
+            per_unit=True,
+        ),
+        Family("BA", "PRIVIC", "beta per unit", 0.05, 6.0, _ba, per_unit=True),
+        Family(
+            "watchdog (complete)",
+            "lift",
+            "ALIP eps_l = eps_u",
+            0.01,
+            3.0,
+            lambda s, e: Watchdog(s.p_sx, e, e, merging="complete"),
+            needs_secret=True,
+        ),
+        Family(
+            "watchdog (subset)",
+            "lift",
+            "ALIP eps_l = eps_u",
+            0.01,
+            3.0,
+            lambda s, e: Watchdog(s.p_sx, e, e, merging="subset"),
+            needs_secret=True,
+        ),
+        Family("AORR", "lift", "ALIP eps_l = eps_u", 0.01, 3.0, lambda s, e: AORR(s.p_sx, e, e), needs_secret=True),
+        Family("SRR", "lift", "ALIP eps_l = eps_u", 0.01, 3.0, lambda s, e: SRR(s.p_sx, e, e), needs_secret=True),
+        Family("SMP", "risks", "eps-LDP", 0.05, 8.0, lambda s, e: mech.SMP(s.shape, e, "grr")),
+        Family("RS+FD", "risks", "eps (stated)", 0.05, 8.0, lambda s, e: mech.RSFD(s.shape, e, "GRR")),
+        Family("RS+RFD", "risks", "eps (stated)", 0.05, 8.0, _rsrfd),
+    ]
+}
 
 
-@contract(setting=Instance(Setting, example=_EXAMPLE), name=Instance(str, example="k-RR"), param=Real(0, None, low_open=True))
+@contract(
+    setting=Instance(Setting, example=_EXAMPLE), name=Instance(str, example="k-RR"), param=Real(0, None, low_open=True)
+)
 def build(setting: Setting, name: str, param: float):
     """The mechanism ``name`` of :data:`FAMILIES` on ``setting`` at parameter ``param``."""
     fam = FAMILIES[name]
@@ -265,19 +342,21 @@ def exact_lenses(m: Any, setting: Setting) -> dict[str, float]:
     out["mi"] = mutual_information(setting.p_x, C, unit="bits")
     if setting.p_x_given_u is not None:
         out["pie"] = pie(setting.p_u, setting.p_x_given_u, C, unit="bits")
-        out["vu"] = reidentification_accuracy(setting.p_u, setting.p_x_given_u, C / C.sum(axis=1, keepdims=True),
-                                              1)[0]
+        out["vu"] = reidentification_accuracy(setting.p_u, setting.p_x_given_u, C / C.sum(axis=1, keepdims=True), 1)[0]
     else:
         out["pie"] = out["mi"]
     out["fano"] = float(fano_lower_bound(out["pie"], n=setting.n_users))
     out["vx"] = bayes_vulnerability(setting.p_x, C)
-    out["distortion"] = float(setting.p_x @ (C * setting.distance).sum(axis=1)) if C.shape[1] == setting.k \
-        else np.nan
+    out["distortion"] = float(setting.p_x @ (C * setting.distance).sum(axis=1)) if C.shape[1] == setting.k else np.nan
     if setting.p_sx is not None:
         J = setting.p_sx @ C
         lk = leakages(J[:, J.sum(axis=0) > 0])
-        out.update(vs=secret_vulnerability(setting.p_sx, C), lift_max=lk.max_lift_leak, lift_min=lk.min_lift_leak,
-                   lift_ldp=lk.ldp_leak)
+        out.update(
+            vs=secret_vulnerability(setting.p_sx, C),
+            lift_max=lk.max_lift_leak,
+            lift_min=lk.min_lift_leak,
+            lift_ldp=lk.ldp_leak,
+        )
         out["lift_inv"] = float(np.max(lift_measure(J[:, J.sum(axis=0) > 0], "l1", inverse=True)))
     return out
 
@@ -307,8 +386,12 @@ def is_degenerate(row: dict[str, float]) -> bool:
     return bool(row["mi"] < DEGENERATE_BITS)
 
 
-@contract(m=Instance(object, example=_EXAMPLE_M), setting=Instance(Setting, example=_EXAMPLE),
-          runs=Integer(2, MAX_REPS), rng=RandomState())
+@contract(
+    m=Instance(object, example=_EXAMPLE_M),
+    setting=Instance(Setting, example=_EXAMPLE),
+    runs=Integer(2, MAX_REPS),
+    rng=RandomState(),
+)
 def utility_lens(m: Any, setting: Setting, *, runs: int, rng: Any = None) -> dict[str, Any]:
     r"""Estimation utility of ``m`` on ``setting`` after each estimator of
     :mod:`~ldpnb.papers.synthesis.estimation`.
@@ -328,14 +411,20 @@ def utility_lens(m: Any, setting: Setting, *, runs: int, rng: Any = None) -> dic
     C = C / C.sum(axis=1, keepdims=True)
     Y = np.stack([m.simulate_counts(setting.counts, rng=rng) for _ in range(runs)])
     raw = est.standard_estimate(m, Y)
-    th = {"ibu": np.atleast_2d(est.ibu_certified(C, Y).estimate), "early": np.atleast_2d(est.ibu_early(C, Y).estimate),
-          "inv": est.clip(raw)}
+    th = {
+        "ibu": np.atleast_2d(est.ibu_certified(C, Y).estimate),
+        "early": np.atleast_2d(est.ibu_early(C, Y).estimate),
+        "inv": est.clip(raw),
+    }
     p = setting.p_x
     out: dict[str, Any] = {}
     se = lambda v: float(v.std(ddof=1) / np.sqrt(v.size))  # noqa: E731
     for name, TH in th.items():
-        lens = {"emd": np.array([emd(t, p, setting.distance) for t in TH]), "l1": np.abs(TH - p).sum(axis=1),
-                "sq": ((TH - p) ** 2).sum(axis=1)}
+        lens = {
+            "emd": np.array([emd(t, p, setting.distance) for t in TH]),
+            "l1": np.abs(TH - p).sum(axis=1),
+            "sq": ((TH - p) ** 2).sum(axis=1),
+        }
         for key, v in lens.items():
             out[f"{key}_{name}"], out[f"{key}_{name}_se"] = float(v.mean()), se(v)
             out[f"runs_{key}_{name}"] = v
@@ -483,8 +572,9 @@ def bound_violations(sweeps: dict[str, dict[str, np.ndarray]], setting: Setting)
 TIE_ABS = 1e-9
 
 
-def ibu_advantage(table: dict[str, dict[str, float]], names: list[str], key: str = "emd_diff",
-                  ref: str = "emd_inv") -> dict[str, np.ndarray]:
+def ibu_advantage(
+    table: dict[str, dict[str, float]], names: list[str], key: str = "emd_diff", ref: str = "emd_inv"
+) -> dict[str, np.ndarray]:
     """Paired differences (``key``, e.g. EMD(IBU) − EMD(INV)) per family with their intervals.
 
     ``upper = d + 2 se``, ``lower = d - 2 se``; ``rel_bound = (|d| + 2 se) / ref`` (how far apart the two
@@ -494,8 +584,12 @@ def ibu_advantage(table: dict[str, dict[str, float]], names: list[str], key: str
     d = np.array([table[n][key] for n in names])
     se = np.array([table[n][f"{key}_se"] for n in names])
     r = np.array([table[n][ref] for n in names])
-    return {"upper": d + 2 * se, "lower": d - 2 * se, "rel_bound": (np.abs(d) + 2 * se) / r,
-            "tie": np.abs(d) + 2 * se <= TIE_ABS}
+    return {
+        "upper": d + 2 * se,
+        "lower": d - 2 * se,
+        "rel_bound": (np.abs(d) + 2 * se) / r,
+        "tie": np.abs(d) + 2 * se <= TIE_ABS,
+    }
 
 
 def wins(adv: dict[str, np.ndarray], names: list[str]) -> tuple[list[str], list[str]]:
@@ -509,7 +603,7 @@ def wins(adv: dict[str, np.ndarray], names: list[str]) -> tuple[list[str], list[
 def standard_vs_pinv(setting: Setting, params: dict[str, float], names: list[str]) -> dict[str, float]:
     """Exact total variance of the first edition's pseudo-inverse INV over that of the standard
     estimator, per family (:mod:`~ldpnb.papers.synthesis.variance`)."""
-    from ldpnb.papers.synthesis import variance as V
+    from ldpnb.papers.synthesis import variance as V  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     out = {}
     for n in names:
@@ -554,11 +648,18 @@ def ibu_gain_by_eps(setting: Setting, names: list[str], eps: list[float], *, run
             g, s = ratio_se(full, mi)
             gs, sgs = ratio_se(sup, mi)
             d = (mi - full) / mi.mean() - (mi - sup) / mi.mean()  # paired gain difference per run
-            for k, v in zip(acc, (g, s, gs, sgs, float(d.mean()), float(d.std(ddof=1) / np.sqrt(runs)),
-                                  (mi, full, sup))):
+            for k, v in zip(
+                acc, (g, s, gs, sgs, float(d.mean()), float(d.std(ddof=1) / np.sqrt(runs)), (mi, full, sup))
+            ):
                 acc[k].append(v)
-        for key, k in (("gain", "g"), ("se", "s"), ("gain_support", "gs"), ("se_support", "ss"), ("diff", "d"),
-                       ("diff_se", "ds")):
+        for key, k in (
+            ("gain", "g"),
+            ("se", "s"),
+            ("gain_support", "gs"),
+            ("se_support", "ss"),
+            ("diff", "d"),
+            ("diff_se", "ds"),
+        ):
             out[key][name] = np.array(acc[k])
         out["runs"][name] = acc["r"]
     return out
@@ -585,7 +686,7 @@ def pie_ordering(adult: Setting, gowalla: Setting, eps: np.ndarray) -> dict[str,
     ``mismatches`` (the lens order is not the predicted strict order: a tie within :data:`TIE_REL`
     counts), ``ties``, ``reversed`` (the opposite strict order) and ``checked``.
     """
-    from ldpnb.measures import theta_glh, theta_rr
+    from ldpnb.measures import theta_glh, theta_rr  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     out = {k: {"mismatches": 0, "ties": 0, "reversed": 0, "checked": 0} for k in ("pie", "lift")}
     for e in np.asarray(eps, dtype=float):
@@ -604,8 +705,13 @@ def pie_ordering(adult: Setting, gowalla: Setting, eps: np.ndarray) -> dict[str,
 
 def olh_minus_rr_lift(setting: Setting, eps: np.ndarray) -> np.ndarray:
     """OLH's LDP-w.r.t.-S leakage minus k-RR's at each ``eps`` (row E4c)."""
-    return np.array([lens_value(build(setting, "OLH", e), setting, "lift_ldp")
-                     - lens_value(build(setting, "k-RR", e), setting, "lift_ldp") for e in np.asarray(eps, float)])
+    return np.array(
+        [
+            lens_value(build(setting, "OLH", e), setting, "lift_ldp")
+            - lens_value(build(setting, "k-RR", e), setting, "lift_ldp")
+            for e in np.asarray(eps, float)
+        ]
+    )
 
 
 def lift_family_order(sweeps: dict[str, dict[str, np.ndarray]]) -> dict[str, np.ndarray]:
@@ -616,7 +722,7 @@ def lift_family_order(sweeps: dict[str, dict[str, np.ndarray]]) -> dict[str, np.
 def perfect_privacy_gap(setting: Setting, sweeps: dict[str, dict[str, np.ndarray]]) -> tuple[float, float]:
     """``(min over the AORR sweep of I(X;Y) - I_0, I_0)`` in bits, ``I_0`` the information of the
     perfect-privacy response (the eps -> 0 limit of AORR, Zarrabian et al.)."""
-    from ldpnb.mechanisms.orr import perfect_privacy_response
+    from ldpnb.mechanisms.orr import perfect_privacy_response  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     r = perfect_privacy_response(setting.p_sx)
     i0 = mutual_information(setting.p_x, r.channel, unit="bits")
@@ -640,8 +746,9 @@ def ba_curve(setting: Setting, points: int = 24) -> tuple[np.ndarray, np.ndarray
     return np.asarray(Ds)[order], np.asarray(Is)[order]
 
 
-def rate_distortion_check(setting: Setting, sweeps: dict[str, dict[str, np.ndarray]], *, points: int = 24,
-                          floor: float = DEGENERATE_BITS) -> dict[str, Any]:
+def rate_distortion_check(
+    setting: Setting, sweeps: dict[str, dict[str, np.ndarray]], *, points: int = 24, floor: float = DEGENERATE_BITS
+) -> dict[str, Any]:
     """The rate-distortion lens where it is informative (row E8).
 
     BA attains ``R(D) = min I(X;Y)`` subject to ``E d(X, Y) <= D`` (PRIVIC, Def. 2.3, Thm 3.1; Cover
@@ -677,8 +784,13 @@ def ba_matched_distortion(setting: Setting, params: dict[str, float]) -> dict[st
         m = build(setting, name, t)
         D = lens_value(m, setting, "distortion")
         beta, d_ba = match_parameter(setting, "BA", "distortion", D, grid=12)
-        out[name] = {"D": D, "I_mech": lens_value(m, setting, "mi"), "beta": beta,
-                     "I_BA": lens_value(build(setting, "BA", beta), setting, "mi"), "D_BA": d_ba}
+        out[name] = {
+            "D": D,
+            "I_mech": lens_value(m, setting, "mi"),
+            "beta": beta,
+            "I_BA": lens_value(build(setting, "BA", beta), setting, "mi"),
+            "D_BA": d_ba,
+        }
     return out
 
 
@@ -722,8 +834,9 @@ def utility_monotone(usweep: dict, skip: int = 2) -> dict[str, int]:
     return out
 
 
-def reid_over_collections(setting: Setting, params: dict[str, float], ts: list[int], *, runs: int,
-                          seed: Any) -> dict[str, dict[str, np.ndarray]]:
+def reid_over_collections(
+    setting: Setting, params: dict[str, float], ts: list[int], *, runs: int, seed: Any
+) -> dict[str, dict[str, np.ndarray]]:
     """Bayes-optimal re-identification accuracy after ``t`` collections, per family at its parameter
     (exact at ``t = 1``, ``runs`` Monte Carlo draws beyond), with the PIE bound
     ``(t I(U;Y) + 1) / log2 n`` on the accuracy (Fano, with ``I(U;Y_1..Y_t) <= t I(U;Y)`` for reports
@@ -737,15 +850,25 @@ def reid_over_collections(setting: Setting, params: dict[str, float], ts: list[i
         rng = np.random.default_rng(child)
         acc = [reidentification_accuracy(setting.p_u, setting.p_x_given_u, C, t, runs=runs, rng=rng) for t in ts]
         info = pie(setting.p_u, setting.p_x_given_u, C, unit="bits")
-        out[name] = {"acc": np.array([a for a, _ in acc]), "se": np.array([s for _, s in acc]),
-                     "bound": np.minimum(1.0, (np.asarray(ts) * info + 1) / np.log2(setting.n_users))}
+        out[name] = {
+            "acc": np.array([a for a, _ in acc]),
+            "se": np.array([s for _, s in acc]),
+            "bound": np.minimum(1.0, (np.asarray(ts) * info + 1) / np.log2(setting.n_users)),
+        }
     return out
 
 
 #: Lenses of the rank-agreement figure, oriented so that larger = leaks more (privacy lenses) or
 #: estimates worse (utility lenses).
-RANK_LENSES = {"mi": "I(X;Y)", "vx": "V(X|Y)", "lift_ldp": "LDP leak (S)", "lift_inv": "lift-inverse",
-               "vs": "V(S|Y)", "emd_ibu": "EMD, IBU", "emd_inv": "EMD, standard"}
+RANK_LENSES = {
+    "mi": "I(X;Y)",
+    "vx": "V(X|Y)",
+    "lift_ldp": "LDP leak (S)",
+    "lift_inv": "lift-inverse",
+    "vs": "V(S|Y)",
+    "emd_ibu": "EMD, IBU",
+    "emd_inv": "EMD, standard",
+}
 
 
 def lens_scores(table: dict[str, dict[str, float]], names: list[str], lenses: list[str]) -> dict[str, np.ndarray]:
@@ -800,6 +923,7 @@ def reid_checks(reid: dict[str, dict[str, np.ndarray]]) -> tuple[dict[str, int],
 # matched comparisons: equal information, equal utility
 # ----------------------------------------------------------------------------------------------
 
+
 def utility_parameter(usweep_family: dict[str, np.ndarray], target: float) -> float:
     r"""The parameter at which a family's mean EMD after IBU reaches ``target``, read off its frontier sweep.
 
@@ -814,8 +938,9 @@ def utility_parameter(usweep_family: dict[str, np.ndarray], target: float) -> fl
         return float(t[-1])
     for i in range(len(t) - 1, 0, -1):
         if e[i - 1] > target >= e[i]:
-            lt = np.log(t[i - 1]) + (np.log(target) - np.log(e[i - 1])) * (np.log(t[i]) - np.log(t[i - 1])) \
-                / (np.log(e[i]) - np.log(e[i - 1]))
+            lt = np.log(t[i - 1]) + (np.log(target) - np.log(e[i - 1])) * (np.log(t[i]) - np.log(t[i - 1])) / (
+                np.log(e[i]) - np.log(e[i - 1])
+            )
             return float(np.exp(lt))
     return float(t[0])
 
@@ -828,7 +953,13 @@ def matched_gaps(rows: dict[str, dict[str, float]], ref: dict[str, float], names
     ``mi_gap`` (bits) and ``lift_gap`` (nats): the lens of ``m`` minus that of ``ref``."""
     g = lambda k: np.array([rows[n][k] for n in names]) - ref[k]  # noqa: E731
     se = np.sqrt(np.array([rows[n]["emd_ibu_se"] for n in names]) ** 2 + ref["emd_ibu_se"] ** 2)
-    return {"upper": g("emd_ibu") + 2 * se, "lower": g("emd_ibu") - 2 * se, "ldp_gap": g("ldp"), "mi_gap": g("mi"), "lift_gap": g("lift_ldp")}
+    return {
+        "upper": g("emd_ibu") + 2 * se,
+        "lower": g("emd_ibu") - 2 * se,
+        "ldp_gap": g("ldp"),
+        "mi_gap": g("mi"),
+        "lift_gap": g("lift_ldp"),
+    }
 
 
 def smallest_singular_value(setting: Setting, name: str, param: float) -> float:

@@ -41,8 +41,14 @@ from ldpnb.mechanisms import FrequencyOracle
 from ldpnb.utils import check_random_state
 
 __all__ = [
-    "oracle_families", "build_oracle", "pure_total_variance", "total_variance", "report_bits",
-    "sample_support_counts", "server_seconds_per_report", "SS_EXACT_MAX_K",
+    "oracle_families",
+    "build_oracle",
+    "pure_total_variance",
+    "total_variance",
+    "report_bits",
+    "sample_support_counts",
+    "server_seconds_per_report",
+    "SS_EXACT_MAX_K",
 ]
 
 #: Largest domain at which subset selection's support counts are drawn from their exact joint law
@@ -130,8 +136,12 @@ def _independent(m: FrequencyOracle) -> bool:
     return isinstance(m, (mech.UnaryEncoding, mech.LocalHashing))
 
 
-@contract(m=Instance(FrequencyOracle, example=mech.GRR(4, 1.0)), input_counts=Counts(min_size=2),
-          runs=Integer(1, 1_000_000), rng=RandomState())
+@contract(
+    m=Instance(FrequencyOracle, example=mech.GRR(4, 1.0)),
+    input_counts=Counts(min_size=2),
+    runs=Integer(1, 1_000_000),
+    rng=RandomState(),
+)
 def sample_support_counts(m: FrequencyOracle, input_counts: Any, runs: int, *, rng: Any = None) -> np.ndarray:
     r"""``runs`` independent draws of the support counts of ``m`` for input counts ``N``, ``(runs, k)``.
 
@@ -147,7 +157,7 @@ def sample_support_counts(m: FrequencyOracle, input_counts: Any, runs: int, *, r
     N = np.asarray(input_counts, dtype=np.int64)
     n = int(N.sum())
     if _independent(m):
-        return (rng.binomial(N, m.p, size=(runs, N.size)) + rng.binomial(n - N, m.q, size=(runs, N.size)))
+        return rng.binomial(N, m.p, size=(runs, N.size)) + rng.binomial(n - N, m.q, size=(runs, N.size))
     if isinstance(m, mech.GRR):
         theta = max(0.0, min(1.0, m.p - m.q))
         kept = rng.binomial(N, theta, size=(runs, N.size))

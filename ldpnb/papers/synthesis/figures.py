@@ -15,7 +15,7 @@ _SEQ = Instance(list, tuple, example=["a"])
 
 
 def _fig(*args, **kw):
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
 
     fig, axes = plt.subplots(*args, **kw)
     plt.close(fig)
@@ -30,8 +30,9 @@ def _fmt(v: float) -> str:
 
 
 @contract(table=_MAP, lenses=_MAP, title=Instance(str, example=""))
-def lens_heatmap(table: Mapping[str, Mapping[str, float]], lenses: Mapping[str, str], title: str = "",
-                 flagged: Sequence[str] = ()):
+def lens_heatmap(
+    table: Mapping[str, Mapping[str, float]], lenses: Mapping[str, str], title: str = "", flagged: Sequence[str] = ()
+):
     """Mechanism x lens heat map: one row per mechanism, one column per lens (``lenses``: key ->
     column label).  Colour: the printed value (three significant digits), scaled within its column
     from its smallest to its largest value (dark = leaks most / estimates worst), so that equal
@@ -52,8 +53,9 @@ def lens_heatmap(table: Mapping[str, Mapping[str, float]], lenses: Mapping[str, 
     ax.grid(False)
     for i in range(V.shape[0]):
         for j in range(V.shape[1]):
-            ax.text(j, i, _fmt(V[i, j]), ha="center", va="center", fontsize=7.5,
-                    color="white" if R[i, j] > 0.6 else "black")
+            ax.text(
+                j, i, _fmt(V[i, j]), ha="center", va="center", fontsize=7.5, color="white" if R[i, j] > 0.6 else "black"
+            )
     ax.set_xticks(range(len(keys)), [lenses[k] for k in keys], rotation=35, ha="right", fontsize=9)
     ax.set_yticks(range(len(names)), [n + (" †" if n in flagged else "") for n in names], fontsize=9)
     ax.tick_params(length=0)
@@ -63,10 +65,12 @@ def lens_heatmap(table: Mapping[str, Mapping[str, float]], lenses: Mapping[str, 
 
 
 #: The classes of the frontier figure's small multiples.
-CLASSES = {"frequency oracles": ["k-RR", "SUE", "OUE", "OLH", "SS"],
-           "metric mechanisms and BA": ["geometric", "Laplace", "exponential", "planar geometric", "planar Laplace", "BA"],
-           "lift-based": ["watchdog (complete)", "watchdog (subset)", "AORR", "SRR"],
-           "multidimensional": ["SMP", "RS+FD", "RS+RFD"]}
+CLASSES = {
+    "frequency oracles": ["k-RR", "SUE", "OUE", "OLH", "SS"],
+    "metric mechanisms and BA": ["geometric", "Laplace", "exponential", "planar geometric", "planar Laplace", "BA"],
+    "lift-based": ["watchdog (complete)", "watchdog (subset)", "AORR", "SRR"],
+    "multidimensional": ["SMP", "RS+FD", "RS+RFD"],
+}
 
 
 @contract(sweeps=_MAP, y=Instance(str, example="emd_ibu"), xlabels=_MAP, ylabel=Instance(str, example=""))
@@ -75,13 +79,14 @@ def frontiers(sweeps: Mapping[str, Mapping[str, np.ndarray]], y: str, xlabels: M
     column per class of :data:`CLASSES`; in each panel the utility ``y`` (with a band of two
     standard errors when ``y + "_se"`` is given) of the class's families along their sweeps, log-log,
     with the other classes' curves in light grey for reference."""
-    import matplotlib
+    import matplotlib  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
 
     keys = list(xlabels)
     classes = [(c, [n for n in ms if n in sweeps]) for c, ms in CLASSES.items()]
     classes = [(c, ms) for c, ms in classes if ms]
-    fig, axes = _fig(len(keys), len(classes), figsize=(2.3 * len(classes) + 0.6, 2.1 * len(keys) + 0.6),
-                     squeeze=False, sharey=True)
+    fig, axes = _fig(
+        len(keys), len(classes), figsize=(2.3 * len(classes) + 0.6, 2.1 * len(keys) + 0.6), squeeze=False, sharey=True
+    )
     cmap = matplotlib.colormaps["tab10"]
     for r, k in enumerate(keys):
         for c, (cname, members) in enumerate(classes):
@@ -100,8 +105,15 @@ def frontiers(sweeps: Mapping[str, Mapping[str, np.ndarray]], y: str, xlabels: M
                 ax.plot(xs[ok], ys[ok], "-o", ms=2.5, lw=1.3, color=cmap(i), label=name, zorder=3)
                 if f"{y}_se" in sw:
                     se = np.asarray(sw[f"{y}_se"], float)[ok]
-                    ax.fill_between(xs[ok], np.maximum(ys[ok] - 2 * se, 1e-6), ys[ok] + 2 * se, color=cmap(i),
-                                    alpha=0.2, lw=0, zorder=2)
+                    ax.fill_between(
+                        xs[ok],
+                        np.maximum(ys[ok] - 2 * se, 1e-6),
+                        ys[ok] + 2 * se,
+                        color=cmap(i),
+                        alpha=0.2,
+                        lw=0,
+                        zorder=2,
+                    )
             if k != "vx":
                 ax.set_xscale("log")
             ax.set_yscale("log")
@@ -129,32 +141,47 @@ def rank_agreement(taus: Mapping[tuple[str, str], float], labels: Mapping[str, s
     ax.grid(False)
     for i in range(len(keys)):
         for j in range(len(keys)):
-            ax.text(j, i, f"{T[i, j]:.2f}", ha="center", va="center", fontsize=8,
-                    color="white" if abs(T[i, j]) > 0.6 else "black")
+            ax.text(
+                j,
+                i,
+                f"{T[i, j]:.2f}",
+                ha="center",
+                va="center",
+                fontsize=8,
+                color="white" if abs(T[i, j]) > 0.6 else "black",
+            )
     ax.set_xticks(range(len(keys)), [labels[k] for k in keys], rotation=35, ha="right", fontsize=9)
     ax.set_yticks(range(len(keys)), [labels[k] for k in keys], fontsize=9)
     fig.colorbar(im, ax=ax, shrink=0.8, label="Kendall τ")
     return fig
 
 
-def matched_table(ref: Mapping[str, float], at_mi: Mapping[str, Mapping[str, float]],
-                  at_emd: Mapping[str, Mapping[str, float]], at_d: Mapping[str, Mapping[str, float]] | None = None):
+def matched_table(
+    ref: Mapping[str, float],
+    at_mi: Mapping[str, Mapping[str, float]],
+    at_emd: Mapping[str, Mapping[str, float]],
+    at_d: Mapping[str, Mapping[str, float]] | None = None,
+):
     """The matched comparisons as a table (a :class:`pandas.DataFrame`, one row per mechanism, k-RR at 1-LDP
     first): at equal I(X;Y) the ε-LDP level on X and the EMD after IBU (± SE); at equal EMD after IBU the EMD
     reached (± SE), I(X;Y) and the LDP-w.r.t.-S leakage; at equal distortion (``at_d``, from
     :func:`~ldpnb.papers.synthesis.experiments.ba_matched_distortion`) BA's information."""
-    import pandas as pd
+    import pandas as pd  # noqa: PLC0415 lazy: optional dependency
 
     def line(name, a, b):
-        row = {"mechanism": name, "equal I: ε-LDP on X": f"{a['ldp']:.2f}",
-               "equal I: EMD, IBU (bins)": f"{a['emd_ibu']:.4f} ± {a['emd_ibu_se']:.4f}",
-               "equal EMD: EMD reached": f"{b['emd_ibu']:.4f} ± {b['emd_ibu_se']:.4f}",
-               "equal EMD: I(X;Y) (bits)": f"{b['mi']:.3f}",
-               "equal EMD: LDP leak about S (nats)": f"{b['lift_ldp']:.3f}"}
+        row = {
+            "mechanism": name,
+            "equal I: ε-LDP on X": f"{a['ldp']:.2f}",
+            "equal I: EMD, IBU (bins)": f"{a['emd_ibu']:.4f} ± {a['emd_ibu_se']:.4f}",
+            "equal EMD: EMD reached": f"{b['emd_ibu']:.4f} ± {b['emd_ibu_se']:.4f}",
+            "equal EMD: I(X;Y) (bits)": f"{b['mi']:.3f}",
+            "equal EMD: LDP leak about S (nats)": f"{b['lift_ldp']:.3f}",
+        }
         if at_d is not None:
             d = at_d.get(name)
             row["equal distortion: I_BA (bits)"] = f"{d['I_BA']:.3f} (vs {d['I_mech']:.3f})" if d else "—"
         return row
+
     rows = [line("k-RR (1-LDP, reference)", ref, ref)] + [line(n, at_mi[n], at_emd[n]) for n in at_mi if n in at_emd]
     return pd.DataFrame(rows).set_index("mechanism")
 
@@ -162,20 +189,39 @@ def matched_table(ref: Mapping[str, float], at_mi: Mapping[str, Mapping[str, flo
 def gain_by_eps(ga: Mapping[str, object]):
     """IBU's relative MSE gain over the standard estimator against ε, one line per oracle, ± 2 SE
     (:func:`~ldpnb.papers.synthesis.experiments.ibu_gain_by_eps`)."""
-    import matplotlib
+    import matplotlib  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
 
     eps = np.asarray(ga["eps"], float)
     fig, ax = _fig(figsize=(5.6, 3.4))
     cmap = matplotlib.colormaps["tab10"]
     for i, (name, g) in enumerate(ga["gain"].items()):
         x = eps * (1 + 0.03 * (i - 2))
-        ax.errorbar(x, g, yerr=2 * ga["se"][name], marker="o", ms=3, lw=1.2, capsize=2, color=cmap(i),
-                    label=f"{name}, whole channel")
+        ax.errorbar(
+            x,
+            g,
+            yerr=2 * ga["se"][name],
+            marker="o",
+            ms=3,
+            lw=1.2,
+            capsize=2,
+            color=cmap(i),
+            label=f"{name}, whole channel",
+        )
         if "gain_support" in ga:
-            ax.errorbar(x, ga["gain_support"][name], yerr=2 * ga["se_support"][name], marker="s", ms=2.5,
-                        lw=0.9, ls="--", capsize=2, color=cmap(i), alpha=0.7)
+            ax.errorbar(
+                x,
+                ga["gain_support"][name],
+                yerr=2 * ga["se_support"][name],
+                marker="s",
+                ms=2.5,
+                lw=0.9,
+                ls="--",
+                capsize=2,
+                color=cmap(i),
+                alpha=0.7,
+            )
     ax.axhline(0, color="0.5", lw=0.8)
-    from matplotlib.ticker import NullFormatter
+    from matplotlib.ticker import NullFormatter  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
 
     ax.set_xscale("log")
     ax.set_xticks(eps, [f"{e:g}" for e in eps])
@@ -191,12 +237,12 @@ def guide_map(res, ks: Sequence[int], eps: Sequence[float], n: int, dist: str):
     (left; the same at every ``n`` and distribution), and the best after projection onto the simplex
     at ``n`` users and distribution ``dist`` (right; hatched where a runner-up is within noise);
     Wang et al.'s boundary ``k = 3e^eps + 2`` and the exact one ``k*`` drawn on both."""
-    import matplotlib
-    from matplotlib.colors import ListedColormap
-    from matplotlib.patches import Patch
+    import matplotlib  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
+    from matplotlib.colors import ListedColormap  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
+    from matplotlib.patches import Patch  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
 
-    from ldpnb.papers.synthesis.guide import best_index
-    from ldpnb.papers.synthesis.variance import grr_oue_exact_boundary
+    from ldpnb.papers.synthesis.guide import best_index  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
+    from ldpnb.papers.synthesis.variance import grr_oue_exact_boundary  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     names = res.names
     cmap = ListedColormap([matplotlib.colormaps["tab10"](i) for i in range(len(names))])
@@ -219,12 +265,16 @@ def guide_map(res, ks: Sequence[int], eps: Sequence[float], n: int, dist: str):
     fig, axes = _fig(1, 2, figsize=(7.8, 3.6), sharey=True)
     ee = np.linspace(0, len(eps) - 1, 200)
     e_val = np.interp(ee, np.arange(len(eps)), eps)
-    for ax, M, title in ((axes[0], A, "unbiased estimate (any n, any data)"),
-                         (axes[1], B, f"projected, n = {n:,}, {dist}")):
+    for ax, M, title in (
+        (axes[0], A, "unbiased estimate (any n, any data)"),
+        (axes[1], B, f"projected, n = {n:,}, {dist}"),
+    ):
         ax.imshow(M, cmap=cmap, vmin=-0.5, vmax=len(names) - 0.5, aspect="auto", origin="lower")
         ax.grid(False)
-        for kk, style, lab in ((lambda e: 3 * np.exp(e) + 2, "-", "k = 3e^ε + 2 (Wang et al.)"),
-                               (np.vectorize(grr_oue_exact_boundary), "--", "exact k*")):
+        for kk, style, lab in (
+            (lambda e: 3 * np.exp(e) + 2, "-", "k = 3e^ε + 2 (Wang et al.)"),
+            (np.vectorize(grr_oue_exact_boundary), "--", "exact k*"),
+        ):
             kv = kk(e_val)
             ky = np.interp(np.log2(kv), np.log2(ks), np.arange(len(ks)))
             inside = kv <= ks[-1]
@@ -239,15 +289,21 @@ def guide_map(res, ks: Sequence[int], eps: Sequence[float], n: int, dist: str):
     axes[0].set_yticks(range(len(ks)), [str(k) for k in ks], fontsize=8)
     axes[0].set_ylabel("k")
     axes[0].legend(fontsize=7, loc="upper left", frameon=True)
-    fig.legend([Patch(color=cmap(i)) for i in range(len(names))], names, loc="lower center", ncol=len(names),
-               fontsize=8, frameon=False)
+    fig.legend(
+        [Patch(color=cmap(i)) for i in range(len(names))],
+        names,
+        loc="lower center",
+        ncol=len(names),
+        fontsize=8,
+        frameon=False,
+    )
     fig.get_layout_engine().set(rect=(0, 0.08, 1, 1))
     return fig
 
 
 def guide_table(df):
     """The guide as an interactive table (itables: sortable, filterable by column, offline)."""
-    import itables
+    import itables  # noqa: PLC0415 lazy: the book's build only (myst-nb, IPython)
 
     itables.init_notebook_mode(all_interactive=False, connected=False)
     view = df.copy()

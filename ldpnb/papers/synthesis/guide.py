@@ -28,8 +28,7 @@ from ldpnb.papers.synthesis import estimation as est
 from ldpnb.papers.synthesis import families as fam
 from ldpnb.papers.synthesis.variance import exact_grr_beats_oue, rule_grr_beats_oue
 
-__all__ = ["ZIPF_S", "TOP", "GRIDS", "distribution", "integer_counts", "GridResult", "run_grid", "summarise",
-           "TIE"]
+__all__ = ["ZIPF_S", "TOP", "GRIDS", "distribution", "integer_counts", "GridResult", "run_grid", "summarise", "TIE"]
 
 #: Zipf exponent of the skewed synthetic distribution.
 ZIPF_S = 1.1
@@ -41,14 +40,34 @@ TIE = 0.10
 #: The grid by scale: domain sizes, levels, numbers of users, distributions, runs per cell and oracle.
 GRIDS: dict[str, dict[str, Any]] = {
     "smoke": dict(k=[2, 16, 256], eps=[0.5, 2.0], n=[1_000, 100_000], dist=["uniform", "Zipf"], runs=6),
-    "book": dict(k=[2, 4, 8, 16, 32, 64, 128, 256, 512, 1024], eps=[0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0],
-                 n=[1_000, 10_000, 100_000, 1_000_000], dist=["uniform", "Zipf", "Gowalla"], runs=24),
-    "paper": dict(k=[2, 4, 8, 16, 32, 64, 128, 256, 512, 1024], eps=[0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0],
-                  n=[1_000, 10_000, 100_000, 1_000_000], dist=["uniform", "Zipf", "Gowalla"], runs=200),
+    "book": dict(
+        k=[2, 4, 8, 16, 32, 64, 128, 256, 512, 1024],
+        eps=[0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0],
+        n=[1_000, 10_000, 100_000, 1_000_000],
+        dist=["uniform", "Zipf", "Gowalla"],
+        runs=24,
+    ),
+    "paper": dict(
+        k=[2, 4, 8, 16, 32, 64, 128, 256, 512, 1024],
+        eps=[0.1, 0.25, 0.5, 1.0, 2.0, 3.0, 4.0, 6.0, 8.0],
+        n=[1_000, 10_000, 100_000, 1_000_000],
+        dist=["uniform", "Zipf", "Gowalla"],
+        runs=200,
+    ),
 }
 
-_GRID_SHAPES = {2: (1, 2), 4: (2, 2), 8: (2, 4), 16: (4, 4), 32: (4, 8), 64: (8, 8), 128: (8, 16), 256: (16, 16),
-                512: (16, 32), 1024: (32, 32)}
+_GRID_SHAPES = {
+    2: (1, 2),
+    4: (2, 2),
+    8: (2, 4),
+    16: (4, 4),
+    32: (4, 8),
+    64: (8, 8),
+    128: (8, 16),
+    256: (16, 16),
+    512: (16, 32),
+    1024: (32, 32),
+}
 _GOWALLA: dict[int, np.ndarray] = {}
 
 
@@ -65,7 +84,7 @@ def distribution(name: str, k: int) -> np.ndarray:
         return w / w.sum()
     if name == "Gowalla":
         if k not in _GOWALLA:
-            from ldpnb.data import MANHATTAN_BOX, Grid, load_gowalla_nyc
+            from ldpnb.data import MANHATTAN_BOX, Grid, load_gowalla_nyc  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
             df = load_gowalla_nyc(MANHATTAN_BOX)
             g = Grid(*MANHATTAN_BOX, rows=_GRID_SHAPES[k][0], cols=_GRID_SHAPES[k][1])
@@ -101,7 +120,9 @@ class GridResult:
     ks: list[int] = field(default_factory=list)
 
 
-def run_grid(grid: dict[str, Any], *, seed: Any, names: list[str] | None = None, time_server: bool = True) -> GridResult:
+def run_grid(
+    grid: dict[str, Any], *, seed: Any, names: list[str] | None = None, time_server: bool = True
+) -> GridResult:
     """Evaluate every cell of ``grid`` (a :data:`GRIDS` entry) for every oracle (module docstring)."""
     names = names or fam.oracle_families()
     ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
@@ -168,7 +189,7 @@ def summarise(res: GridResult, tie: float = TIE):
     and the runners-up whose interval of the ratio to the best reaches below ``1 + tie``; Wang et al.'s
     rule and the exact GRR/OUE order; bits per report and server time of the best.
     """
-    import pandas as pd
+    import pandas as pd  # noqa: PLC0415 lazy: optional dependency
 
     names = res.names
     m_proj, lo_proj, hi_proj = _mean_ci(res.se_proj)
@@ -182,15 +203,25 @@ def summarise(res: GridResult, tie: float = TIE):
         r_lo = ratio.mean(axis=1) - 1.96 * ratio.std(axis=1, ddof=1) / np.sqrt(ratio.shape[1])
         rp = [names[j] for j in np.argsort(m_proj[i]) if j != bp and r_lo[j] <= 1 + tie]
         a = res.ks.index(k)
-        rows.append({
-            "k": k, "ε": e, "n": n, "data": d,
-            "best (unbiased)": names[b], "MSE (exact)": ex[b], "within 10 %": ", ".join(ru) or "—",
-            "best (projected)": names[bp], "MSE proj.": m_proj[i, bp],
-            "95 % CI": f"[{lo_proj[i, bp]:.3g}, {hi_proj[i, bp]:.3g}]",
-            "within noise (proj.)": ", ".join(rp) or "—",
-            "rule: GRR < OUE": rule_grr_beats_oue(k, e), "exact: GRR < OUE": exact_grr_beats_oue(k, e),
-            "bits/report": res.bits[i, b], "server µs/report": 1e6 * res.server[a, b],
-        })
+        rows.append(
+            {
+                "k": k,
+                "ε": e,
+                "n": n,
+                "data": d,
+                "best (unbiased)": names[b],
+                "MSE (exact)": ex[b],
+                "within 10 %": ", ".join(ru) or "—",
+                "best (projected)": names[bp],
+                "MSE proj.": m_proj[i, bp],
+                "95 % CI": f"[{lo_proj[i, bp]:.3g}, {hi_proj[i, bp]:.3g}]",
+                "within noise (proj.)": ", ".join(rp) or "—",
+                "rule: GRR < OUE": rule_grr_beats_oue(k, e),
+                "exact: GRR < OUE": exact_grr_beats_oue(k, e),
+                "bits/report": res.bits[i, b],
+                "server µs/report": 1e6 * res.server[a, b],
+            }
+        )
     return pd.DataFrame(rows)
 
 
@@ -219,23 +250,31 @@ def rank_changes(res: GridResult, tie: float = TIE) -> dict[str, int]:
         if all(lo[j] > 1 + tie for j in range(len(names)) if j != bp):
             by_ke.setdefault((k, e), set()).add(names[bp])
     pairs = len({(k, e) for k, e, _, _ in res.cells})
-    return {"changed": changed, "checked": len(res.cells), "pairs_differ": sum(len(s) > 1 for s in by_ke.values()),
-            "pairs": pairs}
+    return {
+        "changed": changed,
+        "checked": len(res.cells),
+        "pairs_differ": sum(len(s) > 1 for s in by_ke.values()),
+        "pairs": pairs,
+    }
 
 
 def confirm_exact(res: GridResult, fwer: float = 1e-3) -> dict[str, float]:
     """Simulated mean squared error of the standard estimate against its exact value, per cell and
     oracle: ``t = (mean - exact) / (sd / sqrt(runs))``; the largest ``|t|`` and the two-sided
     Bonferroni threshold of Student's t with ``runs - 1`` degrees of freedom at family-wise rate ``fwer``."""
-    from scipy import stats
+    from scipy import stats  # noqa: PLC0415 lazy: scipy/numpy submodule loaded at first use
 
     x = res.se_std
     R = x.shape[-1]
     t = (x.mean(axis=-1) - res.exact) / (x.std(axis=-1, ddof=1) / np.sqrt(R))
     m = t.size
     crit = float(stats.t.ppf(1 - fwer / (2 * m), R - 1))
-    return {"max_abs_t": float(np.max(np.abs(t))), "crit": crit, "tests": m,
-            "max_rel": float(np.max(np.abs(x.mean(axis=-1) / res.exact - 1)))}
+    return {
+        "max_abs_t": float(np.max(np.abs(t))),
+        "crit": crit,
+        "tests": m,
+        "max_rel": float(np.max(np.abs(x.mean(axis=-1) / res.exact - 1))),
+    }
 
 
 def task_rankings(res: GridResult) -> dict[str, Any]:
@@ -282,7 +321,7 @@ def heavy_hitter_best(res: GridResult, k: int, n: int, eps_min: float, dists=("Z
 def adult_ages() -> np.ndarray:
     """Counts of the ages in UCI Adult (all 48,842 records), one entry per year from the youngest to the
     oldest (an ordered domain for range queries)."""
-    from ldpnb.data import load_adult
+    from ldpnb.data import load_adult  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     a = load_adult("all")["age"].to_numpy().astype(int)
     return np.bincount(a - a.min(), minlength=a.max() - a.min() + 1).astype(np.int64)

@@ -40,7 +40,7 @@ def tie_ranks(x: Any, rtol: float = TIE_RTOL, atol: float = 1e-15) -> np.ndarray
 
 def tau_b(x: Any, y: Any, rtol: float = TIE_RTOL) -> float:
     """Kendall's tau-b of two lenses after :func:`tie_ranks` (NaN if one lens is constant)."""
-    from scipy.stats import kendalltau
+    from scipy.stats import kendalltau  # noqa: PLC0415 lazy: scipy/numpy submodule loaded at first use
 
     rx, ry = tie_ranks(x, rtol), tie_ranks(y, rtol)
     if np.all(rx == rx[0]) or np.all(ry == ry[0]):
@@ -48,15 +48,16 @@ def tau_b(x: Any, y: Any, rtol: float = TIE_RTOL) -> float:
     return float(kendalltau(rx, ry).statistic)
 
 
-def tau_bootstrap(x: Any, y: Any, *, draws: int = 2000, seed: Any = 0, level: float = 0.95,
-                  rtol: float = TIE_RTOL) -> tuple[float, float, float]:
+def tau_bootstrap(
+    x: Any, y: Any, *, draws: int = 2000, seed: Any = 0, level: float = 0.95, rtol: float = TIE_RTOL
+) -> tuple[float, float, float]:
     """``(tau_b, lower, upper)``: the point value and a percentile bootstrap interval over the
     mechanisms (resampled with replacement; resamples where a lens is constant are dropped)."""
     x, y = np.asarray(x, float), np.asarray(y, float)
     rx, ry = tie_ranks(x, rtol), tie_ranks(y, rtol)
     rng = np.random.default_rng(seed)
     idx = rng.integers(0, x.size, size=(draws, x.size))
-    from scipy.stats import kendalltau
+    from scipy.stats import kendalltau  # noqa: PLC0415 lazy: scipy/numpy submodule loaded at first use
 
     vals = []
     for i in idx:
@@ -71,5 +72,6 @@ def tau_bootstrap(x: Any, y: Any, *, draws: int = 2000, seed: Any = 0, level: fl
 def discordant_pairs_tied(x: Any, y: Any, names: Sequence[str], rtol: float = TIE_RTOL) -> list[tuple[str, str]]:
     """The pairs that ``x`` and ``y`` order strictly and in opposite directions (ties are neither)."""
     rx, ry = tie_ranks(x, rtol), tie_ranks(y, rtol)
-    return [(names[i], names[j]) for i, j in combinations(range(len(names)), 2)
-            if (rx[i] - rx[j]) * (ry[i] - ry[j]) < 0]
+    return [
+        (names[i], names[j]) for i, j in combinations(range(len(names)), 2) if (rx[i] - rx[j]) * (ry[i] - ry[j]) < 0
+    ]

@@ -23,18 +23,25 @@ import numpy as np
 from ldpnb.estimators import fo_variance
 from ldpnb.papers.synthesis.estimation import standard_matrix
 
-__all__ = ["linear_total_variance", "wang_per_value", "wang_var_star", "grr_oue_exact_boundary",
-           "rule_grr_beats_oue", "exact_grr_beats_oue", "range_query_mse"]
+__all__ = [
+    "linear_total_variance",
+    "wang_per_value",
+    "wang_var_star",
+    "grr_oue_exact_boundary",
+    "rule_grr_beats_oue",
+    "exact_grr_beats_oue",
+    "range_query_mse",
+]
 
 
 def linear_total_variance(C: np.ndarray, A: np.ndarray, input_counts: Any) -> float:
     """Exact total variance of ``q_hat @ A`` for a fixed population (module docstring)."""
     N = np.asarray(input_counts, dtype=float)
     n = N.sum()
-    row_norms = (A ** 2).sum(axis=1)  # ||A_z||^2
+    row_norms = (A**2).sum(axis=1)  # ||A_z||^2
     CA = C @ A
-    per_x = C @ row_norms - (CA ** 2).sum(axis=1)
-    return float(N @ per_x / n ** 2)
+    per_x = C @ row_norms - (CA**2).sum(axis=1)
+    return float(N @ per_x / n**2)
 
 
 def wang_per_value(p: float, q: float, f: Any, n: int) -> np.ndarray:
@@ -102,7 +109,7 @@ def support_covariance(m: Any, input_counts: Any) -> np.ndarray:
     :math:`r_j = (\omega - j)(\omega - j - 1)/((k-1)(k-2))`, and :math:`p(\omega-1)/(k-1)` when
     :math:`x \in \{v, w\}`.  The estimate's covariance is that of the counts over :math:`n^2(p-q)^2`.
     """
-    from ldpnb import mechanisms as mech
+    from ldpnb import mechanisms as mech  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     N = np.asarray(input_counts, dtype=float)
     n, k = N.sum(), N.size
@@ -155,7 +162,7 @@ def range_query_mse(cov: np.ndarray, lengths: Any) -> dict[int, float]:
 def formula_vs_channel(names: list[str], ks: list[int], eps: list[float], counts_for) -> dict[str, float]:
     """Row V1: largest relative gap between the exact channel variance of each oracle's standard
     estimate and Wang et al.'s per-value variance summed (``counts_for(k)`` gives the input counts)."""
-    from ldpnb.papers.synthesis.families import build_oracle
+    from ldpnb.papers.synthesis.families import build_oracle  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     worst, checked = 0.0, 0
     for k in ks:
@@ -174,7 +181,7 @@ def formula_vs_channel(names: list[str], ks: list[int], eps: list[float], counts
 def skew_invariance(names: list[str], k: int, eps: list[float], counts: dict[str, Any]) -> dict[str, float]:
     """Row V3: largest relative gap between the exact channel variance on each input distribution and
     :func:`~ldpnb.papers.synthesis.families.pure_total_variance`."""
-    from ldpnb.papers.synthesis.families import build_oracle, pure_total_variance
+    from ldpnb.papers.synthesis.families import build_oracle, pure_total_variance  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     worst = 0.0
     for e in eps:
@@ -182,15 +189,17 @@ def skew_invariance(names: list[str], k: int, eps: list[float], counts: dict[str
             m = build_oracle(name, k, e)
             for N in counts.values():
                 N = np.asarray(N)
-                worst = max(worst, abs(exact_channel_variance(m, N) / pure_total_variance(m.p, m.q, k, int(N.sum())) - 1))
+                worst = max(
+                    worst, abs(exact_channel_variance(m, N) / pure_total_variance(m.p, m.q, k, int(N.sum())) - 1)
+                )
     return {"max_rel_gap": worst}
 
 
 def wang_rule_check(ks: Any, eps: list[float]) -> dict[str, int]:
     """Rows W1 and W2 on every ``(k, eps)``: W1 compares Var* (the f = 0 term) of the toolkit's GRR and
     OUE with the rule ``k < 3e^eps + 2``; W2 compares their exact totals with ``k < k*(eps)``."""
-    from ldpnb import mechanisms as mech
-    from ldpnb.papers.synthesis.families import pure_total_variance
+    from ldpnb import mechanisms as mech  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
+    from ldpnb.papers.synthesis.families import pure_total_variance  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     out = {"mismatches": 0, "outside_band": 0, "in_band": 0, "checked": 0}
     for e in eps:
@@ -210,7 +219,7 @@ def wang_rule_check(ks: Any, eps: list[float]) -> dict[str, int]:
 def oue_var_star_exact(k: int = 12, epsilon: float = 1.0, n: int = 10_000) -> float:
     """Row W3: ``n`` times the exact variance of OUE's standard estimate of a value nobody holds,
     computed on the whole ``k x 2^k`` channel."""
-    from ldpnb.papers.synthesis.families import build_oracle
+    from ldpnb.papers.synthesis.families import build_oracle  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     m = build_oracle("OUE", k, epsilon)
     C = np.exp(m.log_channel())
@@ -224,7 +233,7 @@ def oue_var_star_exact(k: int = 12, epsilon: float = 1.0, n: int = 10_000) -> fl
 def kairouz_regimes(ks: list[int]) -> dict[str, int]:
     """Row KB1: for each ``k >= 8``, is RAPPOR (SUE) better than k-RR at eps = 0.1, and k-RR better at
     eps = ln k (exact total variances)?"""
-    from ldpnb.papers.synthesis.families import build_oracle, total_variance
+    from ldpnb.papers.synthesis.families import build_oracle, total_variance  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     out = {"violations": 0, "checked": 0}
     for k in ks:
@@ -242,7 +251,7 @@ def range_swaps(counts: Any, names: list[str], eps: list[float], tie: float = 0.
     """Row T2: exact MSE of single values (mean over values) and of ranges of half the domain (mean
     over starts) per oracle and level; ``swaps`` counts (eps, pair) whose two orders are strict beyond
     the tie margin and opposite."""
-    from ldpnb.papers.synthesis.families import build_oracle
+    from ldpnb.papers.synthesis.families import build_oracle  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     N = np.asarray(counts)
     k = N.size
