@@ -57,8 +57,13 @@ def profile_accuracy_mc(protocol: str, eps: float, ks: Any, n: int, *, rng: Any 
         x = rng.integers(0, int(k), n)
         ok &= perturb_and_infer(x, int(k), eps, protocol, rng=rng) == x
     p = float(ok.mean())
-    return {"ours": 100 * p, "se": 100 * float(np.sqrt(max(p * (1 - p), 1e-12) / n)),
-            "formula": 100 * float(np.prod([_acc(protocol, eps, k) for k in ks])), "hits": int(ok.sum()), "n": int(n)}
+    return {
+        "ours": 100 * p,
+        "se": 100 * float(np.sqrt(max(p * (1 - p), 1e-12) / n)),
+        "formula": 100 * float(np.prod([_acc(protocol, eps, k) for k in ks])),
+        "hits": int(ok.sum()),
+        "n": int(n),
+    }
 
 
 @contract(protocol=_PROT, eps=_EPS, ks=_KS, n=Integer(1, 10**7), rng=RandomState())
@@ -75,9 +80,15 @@ def coverage_mc(protocol: str, eps: float, ks: Any, n: int, *, rng: Any = None) 
     full = res["n_reports"] == d
     hit = np.all(res["profiles"][-1] == X, axis=1)
     pc, ph = float(full.mean()), float(hit.mean())
-    return {"coverage": 100 * pc, "coverage_se": 100 * float(np.sqrt(pc * (1 - pc) / n)),
-            "profile": 100 * ph, "profile_se": 100 * float(np.sqrt(max(ph * (1 - ph), 1e-12) / n)),
-            "covered": int(full.sum()), "hits": int(hit.sum()), "n": int(n)}
+    return {
+        "coverage": 100 * pc,
+        "coverage_se": 100 * float(np.sqrt(pc * (1 - pc) / n)),
+        "profile": 100 * ph,
+        "profile_se": 100 * float(np.sqrt(max(ph * (1 - ph), 1e-12) / n)),
+        "covered": int(full.sum()),
+        "hits": int(hit.sum()),
+        "n": int(n),
+    }
 
 
 @contract(estimate=Instance(Estimate, example=Estimate(0.5, 0.4, 0.6, method="wilson", n_runs=20)))
@@ -90,8 +101,13 @@ def percent(estimate: Estimate) -> Estimate:
     35.0
     """
     se = None if estimate.se is None else 100 * np.asarray(estimate.se)
-    return dataclasses.replace(estimate, value=100 * np.asarray(estimate.value), low=100 * np.asarray(estimate.low),
-                               high=100 * np.asarray(estimate.high), se=se)
+    return dataclasses.replace(
+        estimate,
+        value=100 * np.asarray(estimate.value),
+        low=100 * np.asarray(estimate.low),
+        high=100 * np.asarray(estimate.high),
+        se=se,
+    )
 
 
 @contract(cases=Instance(list, tuple, example=[("grr", 7, 2.0)]), n=Integer(1, 10**7), rng=RandomState())

@@ -25,155 +25,328 @@ _ACC = (0, 100)  # an accuracy or a RID-ACC, %
 #: Rows H1 and T21 (simulated attack against a closed form) on ldpnb.stats; the commit fixed these criteria
 #: before the new code ran.
 _H1, _H1_DATE = "98c09c1", "2026-11-28"
-_H1_NOTE = ("Estimator: ldpnb.stats.proportion (Wilson, 95 %) of the users whose profile is inferred (users "
-            "independent). Tolerance 1 point: an error in the formula or the simulator moves the fraction by more; "
-            "the interval's half-width is at most 0.3 point at 100,000 users.")
+_H1_NOTE = (
+    "Estimator: ldpnb.stats.proportion (Wilson, 95 %) of the users whose profile is inferred (users "
+    "independent). Tolerance 1 point: an error in the formula or the simulator moves the fraction by more; "
+    "the interval's half-width is at most 0.3 point at 100,000 users."
+)
 
 
 def _h1_change(seen: str, target: float, scale: float = 1.0) -> CriterionChange:
-    return CriterionChange(_H1, _H1_DATE, seen, {"kind": "close", "target": target, "atol": 0.0, "rtol": 0.0, "z": 4.0},
-                           f"the deprecated z criterion |ours - target| <= 4 se with no tolerance (book at 4e25623: "
-                           f"every row passes, flagged weak test: its falsifier is the target itself, so it cannot "
-                           f"show a material error); now an estimate with a tolerance of {scale:g} decided with three "
-                           f"outcomes on ldpnb.stats")
+    return CriterionChange(
+        _H1,
+        _H1_DATE,
+        seen,
+        {"kind": "close", "target": target, "atol": 0.0, "rtol": 0.0, "z": 4.0},
+        f"the deprecated z criterion |ours - target| <= 4 se with no tolerance (book at 4e25623: "
+        f"every row passes, flagged weak test: its falsifier is the target itself, so it cannot "
+        f"show a material error); now an estimate with a tolerance of {scale:g} decided with three "
+        f"outcomes on ldpnb.stats",
+    )
+
+
 _MEAN = "Estimator: ldpnb.stats.mean over the runs (Hall's skewness-corrected interval, 95 %)."
 
 CLAIMS = claim_table(
     # ------------------------------------------------------------------ Sec. 3.2: plausible deniability, Fig. 1
-    *[Claim(f"H1-{p}", f"Fig. 1a / Eq. 4: after d = 3 surveys (k = [74, 7, 16], ε = 10, uniform metric) the "
-                       f"attacker infers the complete profile with probability Π_j ACC_{p.upper()}(ε, k_j): simulated "
-                       f"attack (%, 3 surveys of 100,000 users) against the formula",
-            source="derived", kind="close", reference=ref, atol=1.0, domain=_ACC,
+    *[
+        Claim(
+            f"H1-{p}",
+            f"Fig. 1a / Eq. 4: after d = 3 surveys (k = [74, 7, 16], ε = 10, uniform metric) the "
+            f"attacker infers the complete profile with probability Π_j ACC_{p.upper()}(ε, k_j): simulated "
+            f"attack (%, 3 surveys of 100,000 users) against the formula",
+            source="derived",
+            kind="close",
+            reference=ref,
+            atol=1.0,
+            domain=_ACC,
             where="Eq. 4 (Sec. 3.2.2) with the single-report accuracies of Sec. 3.2.1 evaluated by us "
-                  "(the paper plots the curve, Fig. 1a, and prints no value)",
-            note=(note + " " if note else "") + _H1_NOTE, changes=(_h1_change("book", ref),))
-      for p, ref, note in [
-          ("grr", 99.5747, ""), ("sue", 72.3599, ""), ("oue", 15.3500, ""),
-          ("ss", 99.5747, "ω-SS with the integer ω = max(1, round(k/(e^ε+1))) = 1 that is run is GRR here."),
-          ("olh", 15.3504, "OLH with an ideal random hash (the artifact's xxhash with random seeds) equals OUE; the "
-                           "paper's approximation 1/(2 max(k/(e^ε+1), 1)) gives 12.5 % (row T4-OLH).")]],
-    Claim("H1-NU", "Fig. 1b / Eq. 5: with the non-uniform metric (users sample with replacement and memoise) the "
-                   "complete profile is inferred with probability (d!/d^d) Π_j ACC (GRR, ε = 10; simulated %)",
-          source="derived", kind="close", reference=22.1277, atol=1.0, domain=_ACC,
-          where="Eq. 5 (Sec. 3.2.3) evaluated by us at k = [74, 7, 16], ε = 10", note=_H1_NOTE,
-          changes=(_h1_change("book", 22.1277),)),
-    Claim("T21", "Sec. 3.2.3: d surveys sampled with replacement cover all d attributes with probability d!/d^d "
-                 "(d = 3: 2/9; simulated fraction of users with 3 distinct reports)",
-          source="paper", kind="close", paper=Printed(2 / 9, "Sec. 3.2.3 (d!/d^d)"), atol=0.01, domain=(0, 1),
-          note="Estimator: ldpnb.stats.proportion (Wilson, 95 %) over the simulated users. Tolerance 0.01 (one "
-               "point of the fraction), as rows H1.", changes=(_h1_change("book", 2 / 9, scale=0.01),)),
-    Claim("T4", "Sec. 3.2.1: the simulated plausible-deniability attack hits with the probability of the closed "
-                "forms (GRR, OLH ideal hash, ω-SS, SUE, OUE; k ∈ {7, 74}; 20,000 reports each; largest |z|)",
-          source="derived", kind="holds", rule="max_abs_z < 4",
-          where="Sec. 3.2.1 formulas (UE: the binomial sum in closed form); 10 comparisons, false-alarm rate 6e-4"),
-    Claim("T4-OLH", "Sec. 3.2.1: OLH accuracy ≈ 1/(2 max(k/(e^ε+1), 1)) (k = 74, ε = 4; simulated attack against "
-                    "the paper's form, %)",
-          source="derived", kind="holds", rule="abs(simulated - paper_form) <= 1", expect="diverges",
-          instead="abs(simulated - exact) < 4 * se",
-          where="Sec. 3.2.1 OLH formula (after Gursoy et al. 2022) evaluated by us: 37.57 %",
-          note="The formula is an approximation: with an ideal random hash the attack's accuracy equals OUE's (27.94 %), "
-               "which the simulation matches."),
-    Claim("T4-SS", "Sec. 3.2.1: ω-SS accuracy = (e^ε+1)/(2k) (k = 7, ε = 4; accuracy of the attack as run against "
-                   "the paper's form, %)",
-          source="derived", kind="holds", rule="abs(exact - paper_form) <= 1", expect="diverges",
-          instead="abs(exact - grr) < 1e-9",
-          where="Sec. 3.2.1 ω-SS formula evaluated by us: 397.13 %",
-          note="With the integer ω = max(1, round(k/(e^ε+1))) = 1 that is run, ω-SS is GRR and the accuracy is "
-               "e^ε/(e^ε + k − 1) = 90.1 %; the continuous-ω form exceeds 100 %."),
-    Claim("T20", "App. C.3: OLH and OUE have an expected upper bound ACC_FO = 1/2 per collection "
-                 "(OUE at ε = 10, k = 2 and k = 74, %)",
-          source="paper", kind="holds", paper=Printed(50, "App. C.3"), rule="acc_k2 <= 50.5 and acc_k74 <= 50.5",
-          expect="diverges", instead="acc_k2 > 50 and acc_k74 < 51",
-          note="Only asymptotically in k: the exact accuracy 1/2 + (1/2)(1−q)^(k−1)/k is 75 % at k = 2 and tends to "
-               "1/2 from above."),
-    Claim("Fig1-order", "Sec. 3.2.2 / Fig. 1a: 'GRR, ω-SS and SUE have the highest attacker's accuracy' (Eq. 4 with the "
-                        "paper's forms, d = 3, k = [74, 7, 16], every ε of Fig. 1: smallest of GRR, ω-SS, SUE minus the "
-                        "largest of OUE, OLH, pt)",
-          source="paper", kind="holds", paper=Printed("GRR, ω-SS and SUE highest", "Sec. 3.2.2, Fig. 1a"),
-          rule="min(gap) > 0", expect="diverges", instead="gap_at_10 > 0",
-          note="The expectation was set after the audit of this chapter reported that SUE is below OUE at small ε in "
-               "Fig. 1: the ordering holds at large ε (where the paper says the adversary infers complete profiles "
-               "accurately), not at every ε. gap: one value per ε (exact, no simulation)."),
+            "(the paper plots the curve, Fig. 1a, and prints no value)",
+            note=(note + " " if note else "") + _H1_NOTE,
+            changes=(_h1_change("book", ref),),
+        )
+        for p, ref, note in [
+            ("grr", 99.5747, ""),
+            ("sue", 72.3599, ""),
+            ("oue", 15.3500, ""),
+            ("ss", 99.5747, "ω-SS with the integer ω = max(1, round(k/(e^ε+1))) = 1 that is run is GRR here."),
+            (
+                "olh",
+                15.3504,
+                "OLH with an ideal random hash (the artifact's xxhash with random seeds) equals OUE; the "
+                "paper's approximation 1/(2 max(k/(e^ε+1), 1)) gives 12.5 % (row T4-OLH).",
+            ),
+        ]
+    ],
+    Claim(
+        "H1-NU",
+        "Fig. 1b / Eq. 5: with the non-uniform metric (users sample with replacement and memoise) the "
+        "complete profile is inferred with probability (d!/d^d) Π_j ACC (GRR, ε = 10; simulated %)",
+        source="derived",
+        kind="close",
+        reference=22.1277,
+        atol=1.0,
+        domain=_ACC,
+        where="Eq. 5 (Sec. 3.2.3) evaluated by us at k = [74, 7, 16], ε = 10",
+        note=_H1_NOTE,
+        changes=(_h1_change("book", 22.1277),),
+    ),
+    Claim(
+        "T21",
+        "Sec. 3.2.3: d surveys sampled with replacement cover all d attributes with probability d!/d^d "
+        "(d = 3: 2/9; simulated fraction of users with 3 distinct reports)",
+        source="paper",
+        kind="close",
+        paper=Printed(2 / 9, "Sec. 3.2.3 (d!/d^d)"),
+        atol=0.01,
+        domain=(0, 1),
+        note="Estimator: ldpnb.stats.proportion (Wilson, 95 %) over the simulated users. Tolerance 0.01 (one "
+        "point of the fraction), as rows H1.",
+        changes=(_h1_change("book", 2 / 9, scale=0.01),),
+    ),
+    Claim(
+        "T4",
+        "Sec. 3.2.1: the simulated plausible-deniability attack hits with the probability of the closed "
+        "forms (GRR, OLH ideal hash, ω-SS, SUE, OUE; k ∈ {7, 74}; 20,000 reports each; largest |z|)",
+        source="derived",
+        kind="holds",
+        rule="max_abs_z < 4",
+        where="Sec. 3.2.1 formulas (UE: the binomial sum in closed form); 10 comparisons, false-alarm rate 6e-4",
+    ),
+    Claim(
+        "T4-OLH",
+        "Sec. 3.2.1: OLH accuracy ≈ 1/(2 max(k/(e^ε+1), 1)) (k = 74, ε = 4; simulated attack against "
+        "the paper's form, %)",
+        source="derived",
+        kind="holds",
+        rule="abs(simulated - paper_form) <= 1",
+        expect="diverges",
+        instead="abs(simulated - exact) < 4 * se",
+        where="Sec. 3.2.1 OLH formula (after Gursoy et al. 2022) evaluated by us: 37.57 %",
+        note="The formula is an approximation: with an ideal random hash the attack's accuracy equals OUE's (27.94 %), "
+        "which the simulation matches.",
+    ),
+    Claim(
+        "T4-SS",
+        "Sec. 3.2.1: ω-SS accuracy = (e^ε+1)/(2k) (k = 7, ε = 4; accuracy of the attack as run against "
+        "the paper's form, %)",
+        source="derived",
+        kind="holds",
+        rule="abs(exact - paper_form) <= 1",
+        expect="diverges",
+        instead="abs(exact - grr) < 1e-9",
+        where="Sec. 3.2.1 ω-SS formula evaluated by us: 397.13 %",
+        note="With the integer ω = max(1, round(k/(e^ε+1))) = 1 that is run, ω-SS is GRR and the accuracy is "
+        "e^ε/(e^ε + k − 1) = 90.1 %; the continuous-ω form exceeds 100 %.",
+    ),
+    Claim(
+        "T20",
+        "App. C.3: OLH and OUE have an expected upper bound ACC_FO = 1/2 per collection "
+        "(OUE at ε = 10, k = 2 and k = 74, %)",
+        source="paper",
+        kind="holds",
+        paper=Printed(50, "App. C.3"),
+        rule="acc_k2 <= 50.5 and acc_k74 <= 50.5",
+        expect="diverges",
+        instead="acc_k2 > 50 and acc_k74 < 51",
+        note="Only asymptotically in k: the exact accuracy 1/2 + (1/2)(1−q)^(k−1)/k is 75 % at k = 2 and tends to "
+        "1/2 from above.",
+    ),
+    Claim(
+        "Fig1-order",
+        "Sec. 3.2.2 / Fig. 1a: 'GRR, ω-SS and SUE have the highest attacker's accuracy' (Eq. 4 with the "
+        "paper's forms, d = 3, k = [74, 7, 16], every ε of Fig. 1: smallest of GRR, ω-SS, SUE minus the "
+        "largest of OUE, OLH, pt)",
+        source="paper",
+        kind="holds",
+        paper=Printed("GRR, ω-SS and SUE highest", "Sec. 3.2.2, Fig. 1a"),
+        rule="min(gap) > 0",
+        expect="diverges",
+        instead="gap_at_10 > 0",
+        note="The expectation was set after the audit of this chapter reported that SUE is below OUE at small ε in "
+        "Fig. 1: the ordering holds at large ε (where the paper says the adversary infers complete profiles "
+        "accurately), not at every ε. gap: one value per ε (exact, no simulation).",
+    ),
     # ------------------------------------------------------------------ Sec. 4.2: re-identification of SMP users
-    Claim("H2-GRR1", "Sec. 4.2: GRR top-1 RID-ACC after 5 surveys 'at most ~10 %' (Adult, ε = 10, FK-RI, mean of the runs, %)",
-          source="paper", kind="range", paper=Printed(10, "Sec. 4.2"), lower=8, upper=13, domain=_ACC,
-          note="'~10' read as [8, 13]; the run-to-run s.d. of one run is 1.7-1.9 pt, so the s.d. of a 20-run mean is "
-               "about 0.4 pt. " + _MEAN),
-    Claim("H2-GRR10", "Sec. 4.2: GRR top-10 upper bound 'about 33 %' after 5 surveys (ε = 10, %)",
-          source="paper", kind="range", paper=Printed(33, "Sec. 4.2"), lower=28, upper=38, domain=_ACC,
-          note=_MEAN),
-    Claim("H2-SUE10", "Sec. 4.2: SUE 'about 28 %' top-10 after 5 surveys (ε = 10, %)",
-          source="paper", kind="range", paper=Printed(28, "Sec. 4.2"), lower=22, upper=32, domain=_ACC,
-          note=_MEAN),
-    *[Claim(f"H2-{p}", f"Sec. 4.2: {p.upper()} ~1 % top-1 and upper-bounded by ~5 % top-10 (ε = 10, 5 surveys, %)",
-            source="paper", kind="holds", paper=Printed("~1 / ~5", "Sec. 4.2"),
-            rule="top1 >= 0.5 and top1 <= 2 and top10 >= 3.5 and top10 <= 7") for p in ("oue", "olh")],
-    Claim("H2-SS", "Sec. 4.2: ω-SS similar to GRR (top-10, 5 surveys, ε = 10; ratio SS/GRR)",
-          source="paper", kind="close", paper=Printed(1.0, "Sec. 4.2 and Fig. 2 caption ('similar')"), atol=0.15,
-          domain=(0, None),
-          note="Estimator: ldpnb.stats.ratio of the mean RID-ACC (Fieller, paired: ω-SS's runs and the first as many "
-               "of GRR's share their survey designs)."),
-    Claim("H2-order", "Sec. 4.2: OUE and OLH about 10x less than GRR, SUE in between (top-1, 5 surveys, ε = 10)",
-          source="paper", kind="holds", paper=Printed(10, "Sec. 4.2 ('about 10x less')"),
-          rule="grr > sue and sue > oue and sue > olh and ratio >= 5 and ratio <= 20"),
-    Claim("H3", "Sec. 4.2: GRR top-10 RID-ACC ≥ 2.5 % after only 2 surveys (ε = 10, %)",
-          source="paper", kind="range", paper=Printed(2.5, "Sec. 4.2"), lower=2.0, upper=3.5, domain=_ACC,
-          note="Read as 'about 2.5 %' (two-sided). " + _MEAN),
-    Claim("H2-eps1", "Fig. 2: at ε = 1 every protocol stays below 1 % top-10 for every number of surveys (%)",
-          source="derived", kind="range", upper=1.0, one_sided=True,
-          where="read off Fig. 2 at ε = 1 (the paper prints no value there; Sec. 4.2's '≪ 1 %' is the random "
-                "baseline's RID-ACC, not the attack's)"),
-    Claim("H2-mono", "Sec. 4.2 / Fig. 2: RID-ACC grows with the number of surveys ('≥ 2.5 % after only 2 surveys', "
-                     "'about 33 % after 5'; top-10, every protocol and ε; smallest step, pt)",
-          source="paper", kind="holds", paper=Printed("increasing", "Sec. 4.2 (2 and 5 surveys); Fig. 2"),
-          rule="min_step >= -0.05"),
-    Claim("H2-top1", "Sec. 4.2: 'with a single shot (top-1), the attacker's RID-ACC is already significant for GRR (and "
-                     "ω-SS) and SUE after about #surveys ≥ 4' (ε = 10, 4 surveys, top-1 %, each of the three)",
-          source="paper", kind="holds", paper=Printed("significant after about 4 surveys", "Sec. 4.2"),
-          rule="min(top1_4) >= 1 and min(top1_4 / top1_2) >= 2",
-          note="'Significant' read as at least 1 % (450 times the 1/n baseline) and at least twice the 2-survey level."),
-    Claim("C3-eps", "App. C.3: 'increasing ε ... increases the privacy leakage, thus leading to higher re-identification "
-                    "rates' (Fig. 2: top-10 after 5 surveys, run means, every protocol; smallest step between "
-                    "consecutive ε, pt, and the smallest rise from the first to the last ε)",
-          source="paper", kind="holds", paper=Printed("higher with ε", "App. C.3"),
-          rule="min_step >= -0.1 and min_rise > 0",
-          note="A step may be slightly negative by noise where RID-ACC is flat (OUE, OLH at small ε): 0.1 pt of "
-               "slack."),
-    Claim("Fig2-Fig1", "Sec. 4.2: 'the experimental results of Fig. 2 match the numerical results of Fig. 1': in the "
-                       "Fig. 2 simulation, the fraction of fully correct profiles equals Eq. 4's expectation over the "
-                       "attributes each user reported (5 protocols, ε ∈ {2, 6, 10}; largest |z|)",
-          source="paper", kind="holds", paper=Printed("match", "Sec. 4.2"), rule="max_abs_z < 4",
-          note="15 comparisons; |z| < 4 has a false-alarm rate below 1e-3. This checks the simulator against Eq. 4 "
-               "(it fails only on a bug); the paper's statement on the trends is row Fig2-trend."),
-    Claim("Fig2-trend", "Sec. 4.2: the RID-ACC of Fig. 2 follows the expected accuracies of Fig. 1 (Kendall's τ between "
-                        "Fig. 1's Eq. 4 values and Fig. 2's top-10 RID-ACC after 5 surveys, over the (protocol, ε) cells "
-                        "both have)",
-          source="paper", kind="holds", paper=Printed("match", "Sec. 4.2"), rule="tau >= 0.7",
-          note="τ = 1 when the two rank the protocols and budgets identically; 0.7 allows the near-ties (GRR and "
-               "ω-SS, OUE and OLH) to swap."),
-    Claim("Fig9", "App. C.2: ACS follows the patterns of Fig. 2 (every protocol increasing with #surveys; GRR and SUE "
-                  "above OUE and OLH; top-10, ε = 10)",
-          source="paper", kind="holds", paper=Printed("same pattern", "App. C.2"),
-          rule="min(min_step) > 0 and min(high) > max(low)",
-          note="Extended on 2026-11-26 from GRR and OUE to all five protocols (the paper's 'similar patterns for all "
-               "LDP protocols'), before the extended values were seen; the GRR/OUE values then passed."),
-    Claim("H4-PK", "Sec. 4.2 / App. C.3: PK-RI reduces RID-ACC 'by about 50 % for all LDP protocols' (PK/FK, ε = 10, "
-                   "5 surveys, top-10, mean over the runs' PK subsets, each protocol)",
-          source="paper", kind="close", paper=Printed(0.5, "Sec. 4.2 ('by almost half'); App. C.3"), atol=0.15,
-          domain=(0, None),
-          note="'About 50 %' read as a ratio in [0.35, 0.65]; the ratio of a single PK subset ranges far wider, so "
-               "it is averaged over the runs (10-20 subsets per protocol at book scale). Estimator: ldpnb.stats.mean "
-               "of the per-run PK/FK ratios, one cell per protocol, simultaneous at 95 % over the protocols. Book scale "
-               "(10-20 runs) leaves it undecided, about 145 runs would decide it: SCALE=paper runs 200 per protocol."),
-    Claim("H4-NU", "App. C.3: the non-uniform metric decreases RID-ACC 'by about 40 %' 'in comparison with the RID-ACC "
-                   "of Figs. 2 and 10' (NU/U, ε = 10, 5 surveys, top-10, each protocol, FK-RI then PK-RI)",
-          source="paper", kind="close", paper=Printed(0.6, "App. C.3 ('by about 40 %')"), atol=0.15,
-          domain=(0, None),
-          note="Extended on 2026-11-26 to PK-RI (Fig. 10), the half of the statement the row left out; the audit of "
-               "this chapter had measured 0.64 (GRR) and 0.70 (OUE) under PK-RI. Estimator: ldpnb.stats.ratio of the "
-               "mean RID-ACC (Fieller, paired: the NU runs reuse the U runs' survey designs), one cell per (FK/PK, "
-               "protocol), simultaneous at 95 % over the 10 cells. Book scale (10-20 runs) leaves it undecided, about "
-               "47 runs would decide it: SCALE=paper runs 200 per protocol."),
+    Claim(
+        "H2-GRR1",
+        "Sec. 4.2: GRR top-1 RID-ACC after 5 surveys 'at most ~10 %' (Adult, ε = 10, FK-RI, mean of the runs, %)",
+        source="paper",
+        kind="range",
+        paper=Printed(10, "Sec. 4.2"),
+        lower=8,
+        upper=13,
+        domain=_ACC,
+        note="'~10' read as [8, 13]; the run-to-run s.d. of one run is 1.7-1.9 pt, so the s.d. of a 20-run mean is "
+        "about 0.4 pt. " + _MEAN,
+    ),
+    Claim(
+        "H2-GRR10",
+        "Sec. 4.2: GRR top-10 upper bound 'about 33 %' after 5 surveys (ε = 10, %)",
+        source="paper",
+        kind="range",
+        paper=Printed(33, "Sec. 4.2"),
+        lower=28,
+        upper=38,
+        domain=_ACC,
+        note=_MEAN,
+    ),
+    Claim(
+        "H2-SUE10",
+        "Sec. 4.2: SUE 'about 28 %' top-10 after 5 surveys (ε = 10, %)",
+        source="paper",
+        kind="range",
+        paper=Printed(28, "Sec. 4.2"),
+        lower=22,
+        upper=32,
+        domain=_ACC,
+        note=_MEAN,
+    ),
+    *[
+        Claim(
+            f"H2-{p}",
+            f"Sec. 4.2: {p.upper()} ~1 % top-1 and upper-bounded by ~5 % top-10 (ε = 10, 5 surveys, %)",
+            source="paper",
+            kind="holds",
+            paper=Printed("~1 / ~5", "Sec. 4.2"),
+            rule="top1 >= 0.5 and top1 <= 2 and top10 >= 3.5 and top10 <= 7",
+        )
+        for p in ("oue", "olh")
+    ],
+    Claim(
+        "H2-SS",
+        "Sec. 4.2: ω-SS similar to GRR (top-10, 5 surveys, ε = 10; ratio SS/GRR)",
+        source="paper",
+        kind="close",
+        paper=Printed(1.0, "Sec. 4.2 and Fig. 2 caption ('similar')"),
+        atol=0.15,
+        domain=(0, None),
+        note="Estimator: ldpnb.stats.ratio of the mean RID-ACC (Fieller, paired: ω-SS's runs and the first as many "
+        "of GRR's share their survey designs).",
+    ),
+    Claim(
+        "H2-order",
+        "Sec. 4.2: OUE and OLH about 10x less than GRR, SUE in between (top-1, 5 surveys, ε = 10)",
+        source="paper",
+        kind="holds",
+        paper=Printed(10, "Sec. 4.2 ('about 10x less')"),
+        rule="grr > sue and sue > oue and sue > olh and ratio >= 5 and ratio <= 20",
+    ),
+    Claim(
+        "H3",
+        "Sec. 4.2: GRR top-10 RID-ACC ≥ 2.5 % after only 2 surveys (ε = 10, %)",
+        source="paper",
+        kind="range",
+        paper=Printed(2.5, "Sec. 4.2"),
+        lower=2.0,
+        upper=3.5,
+        domain=_ACC,
+        note="Read as 'about 2.5 %' (two-sided). " + _MEAN,
+    ),
+    Claim(
+        "H2-eps1",
+        "Fig. 2: at ε = 1 every protocol stays below 1 % top-10 for every number of surveys (%)",
+        source="derived",
+        kind="range",
+        upper=1.0,
+        one_sided=True,
+        where="read off Fig. 2 at ε = 1 (the paper prints no value there; Sec. 4.2's '≪ 1 %' is the random "
+        "baseline's RID-ACC, not the attack's)",
+    ),
+    Claim(
+        "H2-mono",
+        "Sec. 4.2 / Fig. 2: RID-ACC grows with the number of surveys ('≥ 2.5 % after only 2 surveys', "
+        "'about 33 % after 5'; top-10, every protocol and ε; smallest step, pt)",
+        source="paper",
+        kind="holds",
+        paper=Printed("increasing", "Sec. 4.2 (2 and 5 surveys); Fig. 2"),
+        rule="min_step >= -0.05",
+    ),
+    Claim(
+        "H2-top1",
+        "Sec. 4.2: 'with a single shot (top-1), the attacker's RID-ACC is already significant for GRR (and "
+        "ω-SS) and SUE after about #surveys ≥ 4' (ε = 10, 4 surveys, top-1 %, each of the three)",
+        source="paper",
+        kind="holds",
+        paper=Printed("significant after about 4 surveys", "Sec. 4.2"),
+        rule="min(top1_4) >= 1 and min(top1_4 / top1_2) >= 2",
+        note="'Significant' read as at least 1 % (450 times the 1/n baseline) and at least twice the 2-survey level.",
+    ),
+    Claim(
+        "C3-eps",
+        "App. C.3: 'increasing ε ... increases the privacy leakage, thus leading to higher re-identification "
+        "rates' (Fig. 2: top-10 after 5 surveys, run means, every protocol; smallest step between "
+        "consecutive ε, pt, and the smallest rise from the first to the last ε)",
+        source="paper",
+        kind="holds",
+        paper=Printed("higher with ε", "App. C.3"),
+        rule="min_step >= -0.1 and min_rise > 0",
+        note="A step may be slightly negative by noise where RID-ACC is flat (OUE, OLH at small ε): 0.1 pt of slack.",
+    ),
+    Claim(
+        "Fig2-Fig1",
+        "Sec. 4.2: 'the experimental results of Fig. 2 match the numerical results of Fig. 1': in the "
+        "Fig. 2 simulation, the fraction of fully correct profiles equals Eq. 4's expectation over the "
+        "attributes each user reported (5 protocols, ε ∈ {2, 6, 10}; largest |z|)",
+        source="paper",
+        kind="holds",
+        paper=Printed("match", "Sec. 4.2"),
+        rule="max_abs_z < 4",
+        note="15 comparisons; |z| < 4 has a false-alarm rate below 1e-3. This checks the simulator against Eq. 4 "
+        "(it fails only on a bug); the paper's statement on the trends is row Fig2-trend.",
+    ),
+    Claim(
+        "Fig2-trend",
+        "Sec. 4.2: the RID-ACC of Fig. 2 follows the expected accuracies of Fig. 1 (Kendall's τ between "
+        "Fig. 1's Eq. 4 values and Fig. 2's top-10 RID-ACC after 5 surveys, over the (protocol, ε) cells "
+        "both have)",
+        source="paper",
+        kind="holds",
+        paper=Printed("match", "Sec. 4.2"),
+        rule="tau >= 0.7",
+        note="τ = 1 when the two rank the protocols and budgets identically; 0.7 allows the near-ties (GRR and "
+        "ω-SS, OUE and OLH) to swap.",
+    ),
+    Claim(
+        "Fig9",
+        "App. C.2: ACS follows the patterns of Fig. 2 (every protocol increasing with #surveys; GRR and SUE "
+        "above OUE and OLH; top-10, ε = 10)",
+        source="paper",
+        kind="holds",
+        paper=Printed("same pattern", "App. C.2"),
+        rule="min(min_step) > 0 and min(high) > max(low)",
+        note="Extended on 2026-11-26 from GRR and OUE to all five protocols (the paper's 'similar patterns for all "
+        "LDP protocols'), before the extended values were seen; the GRR/OUE values then passed.",
+    ),
+    Claim(
+        "H4-PK",
+        "Sec. 4.2 / App. C.3: PK-RI reduces RID-ACC 'by about 50 % for all LDP protocols' (PK/FK, ε = 10, "
+        "5 surveys, top-10, mean over the runs' PK subsets, each protocol)",
+        source="paper",
+        kind="close",
+        paper=Printed(0.5, "Sec. 4.2 ('by almost half'); App. C.3"),
+        atol=0.15,
+        domain=(0, None),
+        note="'About 50 %' read as a ratio in [0.35, 0.65]; the ratio of a single PK subset ranges far wider, so "
+        "it is averaged over the runs (10-20 subsets per protocol at book scale). Estimator: ldpnb.stats.mean "
+        "of the per-run PK/FK ratios, one cell per protocol, simultaneous at 95 % over the protocols. Book scale "
+        "(10-20 runs) leaves it undecided, about 145 runs would decide it: SCALE=paper runs 200 per protocol.",
+    ),
+    Claim(
+        "H4-NU",
+        "App. C.3: the non-uniform metric decreases RID-ACC 'by about 40 %' 'in comparison with the RID-ACC "
+        "of Figs. 2 and 10' (NU/U, ε = 10, 5 surveys, top-10, each protocol, FK-RI then PK-RI)",
+        source="paper",
+        kind="close",
+        paper=Printed(0.6, "App. C.3 ('by about 40 %')"),
+        atol=0.15,
+        domain=(0, None),
+        note="Extended on 2026-11-26 to PK-RI (Fig. 10), the half of the statement the row left out; the audit of "
+        "this chapter had measured 0.64 (GRR) and 0.70 (OUE) under PK-RI. Estimator: ldpnb.stats.ratio of the "
+        "mean RID-ACC (Fieller, paired: the NU runs reuse the U runs' survey designs), one cell per (FK/PK, "
+        "protocol), simultaneous at 95 % over the 10 cells. Book scale (10-20 runs) leaves it undecided, about "
+        "47 runs would decide it: SCALE=paper runs 200 per protocol.",
+    ),
     # ------------------------------------------------------------------ App. C: alpha-PIE (Figs. 12, 13)
     Claim(
         "T14",
@@ -590,57 +763,108 @@ CLAIMS = claim_table(
         "(ε ∈ {1, 10}); the book's budget holds the n_pk half (row H6-sens-npk).",
     ),
     # ------------------------------------------------------------------ Sec. 4.4: RID through RS+FD (Fig. 4)
-    Claim("H7-a", "Sec. 4.4: the RID-ACC of RS+FD[GRR] is 'drastically decreased' compared with SMP[GRR] (Adult, "
-                  "top-10, every ε ≥ 4 and #surveys: SMP/RS+FD ratio of the mean RID-ACC per cell, each cell's "
-                  "interval simultaneous at 95 % over the cells)",
-          source="derived", kind="range", lower=10, one_sided=True, domain=(0, None), effect=2.0,
-          where="'drastically' read as an order of magnitude (Sec. 4.4, Fig. 4 vs Fig. 2)",
-          note="Estimator: ldpnb.stats.ratio (Fieller, independent runs: SMP[GRR] and RS+FD[GRR] are separate "
-               "experiments, Welch degrees of freedom), simultaneous over the cells (Bonferroni). Holds when every "
-               "cell is shown at least tenfold, is reversed when one cell is shown below tenfold, undecided "
-               "otherwise. Effect 2: a tenfold claim is materially false at a ratio of 8 (the audit of this chapter "
-               "showed the previous rule passing 80-91 % of the time at 8.5). Its weakest cell (ε = 4, 2 surveys) sits at "
-               "the threshold (10.05 at book scale, 10.03 in the paper-scale record, both 20 runs a side): tens of "
-               "thousands of runs would decide it, beyond every scale of this book, so it stays undecided.",
-          changes=(CriterionChange("ba5225d", "2026-11-25", "paper",
-                                   {"kind": "holds", "rule": "min >= 10", "expect": "diverges",
-                                    "instead": "min >= 5"},
-                                   "the smallest ratio of run means against 10, a declared divergence (book, 3 runs: "
-                                   "6.3; paper-scale record, 20 runs: 10.03): a bare threshold on the minimum of "
-                                   "noisy ratios, decided by the run count"),
-                   CriterionChange(_STATS, _STATS_DATE, "paper", {"kind": "holds", "rule": "upper >= 10"},
-                                   "the smallest simultaneous 95 % Fieller upper bound at least 10 (paper-scale "
-                                   "record: smallest ratio 10.03, bound 14.4: pass; book at d0fc57e: pass) passes "
-                                   "whenever no cell is shown below 10, i.e. also when the true ratio is 8.5 "
-                                   "(80-91 % of the time, the audit of this chapter): one-sided in the claim's "
-                                   "favour. Now decided with three outcomes on ldpnb.stats: a pass needs every "
-                                   "cell shown at least tenfold. Numbers min and upper are no longer recorded, so "
-                                   "the earlier rules are not evaluable on the new numbers; their statuses on the "
-                                   "earlier runs are the ones given here."))),
-    Claim("H7-a-art", "Sec. 4.4 with the artifact's sampling with replacement: SMP/RS+FD RID ratio ≥ 10 (top-10, every "
-                      "ε ≥ 4 at 5 surveys)",
-          source="extension", kind="range", lower=10, one_sided=True,
-          where="the artifact's effective survey behaviour (1_RID_Attack_FK_RS+FD_Adults.py)"),
-    Claim("H7-b", "Sec. 4.4: top-1 RID-ACC of RS+FD 'nearly equal to the random Baseline' 0.0022 % (largest over ε and "
-                  "#surveys, %)",
-          source="paper", kind="range", paper=Printed(0.0022, "Sec. 4.4 (baseline 1/n)"), upper=0.01, one_sided=True,
-          domain=_ACC, expect="diverges", instead="max(ours_high) < 0.25",
-          note="Top-1 reaches tens of times the baseline (still far below SMP's ≈ 10 %): 'nearly equal' holds in "
-               "absolute terms only. Estimator: ldpnb.stats.mean over the runs per (ε, #surveys) cell, simultaneous "
-               "at 95 % over the cells: the claim fails when one cell is shown above 0.01 %.",
-          changes=(CriterionChange(_STATS, _STATS_DATE, "paper", {"kind": "range", "lower": None, "upper": 0.01,
-                                                                  "instead": "ours < 0.25", "expect": "diverges"},
-                                   "the largest run mean over the cells against the bounds; now every cell's mean "
-                                   "with its simultaneous interval (same region; the instead rule on the cells' "
-                                   "upper ends)"),)),
-    Claim("H7-c", "Sec. 4.4: 'even for the top-10 group the RID-ACC has meaningful improvement over the Baseline' "
-                  "(largest over ε and #surveys, %; baseline 0.022 %)",
-          source="paper", kind="range", paper=Printed("meaningful improvement", "Sec. 4.4"), lower=0.11, one_sided=True,
-          note="Lower bound 5 x baseline. The sentence may lack a 'no'; literally it holds."),
-    Claim("H7-d", "Sec. 4.4: RS+FD is a countermeasure to RID 'except for RS+FD[SUE-z]' (top-10 at ε = 10, 5 surveys: "
-                  "SUE-z ≥ half of SMP[GRR]'s RID, every other variant ≤ a fifth)",
-          source="paper", kind="holds", paper=Printed("except for RS+FD[SUE-z]", "Sec. 4.4"),
-          rule="sue_z >= 0.5 * smp and max(others) <= 0.2 * smp"),
+    Claim(
+        "H7-a",
+        "Sec. 4.4: the RID-ACC of RS+FD[GRR] is 'drastically decreased' compared with SMP[GRR] (Adult, "
+        "top-10, every ε ≥ 4 and #surveys: SMP/RS+FD ratio of the mean RID-ACC per cell, each cell's "
+        "interval simultaneous at 95 % over the cells)",
+        source="derived",
+        kind="range",
+        lower=10,
+        one_sided=True,
+        domain=(0, None),
+        effect=2.0,
+        where="'drastically' read as an order of magnitude (Sec. 4.4, Fig. 4 vs Fig. 2)",
+        note="Estimator: ldpnb.stats.ratio (Fieller, independent runs: SMP[GRR] and RS+FD[GRR] are separate "
+        "experiments, Welch degrees of freedom), simultaneous over the cells (Bonferroni). Holds when every "
+        "cell is shown at least tenfold, is reversed when one cell is shown below tenfold, undecided "
+        "otherwise. Effect 2: a tenfold claim is materially false at a ratio of 8 (the audit of this chapter "
+        "showed the previous rule passing 80-91 % of the time at 8.5). Its weakest cell (ε = 4, 2 surveys) sits at "
+        "the threshold (10.05 at book scale, 10.03 in the paper-scale record, both 20 runs a side): tens of "
+        "thousands of runs would decide it, beyond every scale of this book, so it stays undecided.",
+        changes=(
+            CriterionChange(
+                "ba5225d",
+                "2026-11-25",
+                "paper",
+                {"kind": "holds", "rule": "min >= 10", "expect": "diverges", "instead": "min >= 5"},
+                "the smallest ratio of run means against 10, a declared divergence (book, 3 runs: "
+                "6.3; paper-scale record, 20 runs: 10.03): a bare threshold on the minimum of "
+                "noisy ratios, decided by the run count",
+            ),
+            CriterionChange(
+                _STATS,
+                _STATS_DATE,
+                "paper",
+                {"kind": "holds", "rule": "upper >= 10"},
+                "the smallest simultaneous 95 % Fieller upper bound at least 10 (paper-scale "
+                "record: smallest ratio 10.03, bound 14.4: pass; book at d0fc57e: pass) passes "
+                "whenever no cell is shown below 10, i.e. also when the true ratio is 8.5 "
+                "(80-91 % of the time, the audit of this chapter): one-sided in the claim's "
+                "favour. Now decided with three outcomes on ldpnb.stats: a pass needs every "
+                "cell shown at least tenfold. Numbers min and upper are no longer recorded, so "
+                "the earlier rules are not evaluable on the new numbers; their statuses on the "
+                "earlier runs are the ones given here.",
+            ),
+        ),
+    ),
+    Claim(
+        "H7-a-art",
+        "Sec. 4.4 with the artifact's sampling with replacement: SMP/RS+FD RID ratio ≥ 10 (top-10, every "
+        "ε ≥ 4 at 5 surveys)",
+        source="extension",
+        kind="range",
+        lower=10,
+        one_sided=True,
+        where="the artifact's effective survey behaviour (1_RID_Attack_FK_RS+FD_Adults.py)",
+    ),
+    Claim(
+        "H7-b",
+        "Sec. 4.4: top-1 RID-ACC of RS+FD 'nearly equal to the random Baseline' 0.0022 % (largest over ε and "
+        "#surveys, %)",
+        source="paper",
+        kind="range",
+        paper=Printed(0.0022, "Sec. 4.4 (baseline 1/n)"),
+        upper=0.01,
+        one_sided=True,
+        domain=_ACC,
+        expect="diverges",
+        instead="max(ours_high) < 0.25",
+        note="Top-1 reaches tens of times the baseline (still far below SMP's ≈ 10 %): 'nearly equal' holds in "
+        "absolute terms only. Estimator: ldpnb.stats.mean over the runs per (ε, #surveys) cell, simultaneous "
+        "at 95 % over the cells: the claim fails when one cell is shown above 0.01 %.",
+        changes=(
+            CriterionChange(
+                _STATS,
+                _STATS_DATE,
+                "paper",
+                {"kind": "range", "lower": None, "upper": 0.01, "instead": "ours < 0.25", "expect": "diverges"},
+                "the largest run mean over the cells against the bounds; now every cell's mean "
+                "with its simultaneous interval (same region; the instead rule on the cells' "
+                "upper ends)",
+            ),
+        ),
+    ),
+    Claim(
+        "H7-c",
+        "Sec. 4.4: 'even for the top-10 group the RID-ACC has meaningful improvement over the Baseline' "
+        "(largest over ε and #surveys, %; baseline 0.022 %)",
+        source="paper",
+        kind="range",
+        paper=Printed("meaningful improvement", "Sec. 4.4"),
+        lower=0.11,
+        one_sided=True,
+        note="Lower bound 5 x baseline. The sentence may lack a 'no'; literally it holds.",
+    ),
+    Claim(
+        "H7-d",
+        "Sec. 4.4: RS+FD is a countermeasure to RID 'except for RS+FD[SUE-z]' (top-10 at ε = 10, 5 surveys: "
+        "SUE-z ≥ half of SMP[GRR]'s RID, every other variant ≤ a fifth)",
+        source="paper",
+        kind="holds",
+        paper=Printed("except for RS+FD[SUE-z]", "Sec. 4.4"),
+        rule="sue_z >= 0.5 * smp and max(others) <= 0.2 * smp",
+    ),
     # ------------------------------------------------------------------ Sec. 5: RS+RFD
     Claim(
         "T1",
