@@ -25,6 +25,24 @@ def test_coverage_is_d_factorial_over_d_to_the_d():
     assert abs(r["profile"] / 100 - 2 / 9 * acc) < Z * r["profile_se"] / 100
 
 
+def test_counts_and_percent_estimates():
+    """The counts behind rows H1 and T21 give the recorded fractions; percent() scales a proportion's
+    value, interval and standard error by 100 and keeps its method and runs."""
+    from ldpnb import stats
+
+    r = checks.profile_accuracy_mc("sue", 3.0, [5, 3], 10_000, rng=11)
+    assert r["n"] == 10_000 and r["ours"] == pytest.approx(100 * r["hits"] / r["n"])
+    c = checks.coverage_mc("grr", 8.0, [4, 3, 5], 10_000, rng=12)
+    assert c["coverage"] == pytest.approx(100 * c["covered"] / c["n"])
+    assert c["profile"] == pytest.approx(100 * c["hits"] / c["n"])
+    e = stats.proportion(r["hits"], r["n"])
+    p = checks.percent(e)
+    assert (p.value, p.low, p.high, p.se) == pytest.approx((100 * e.value, 100 * e.low, 100 * e.high, 100 * e.se))
+    assert (p.method, p.n_runs, p.level) == (e.method, e.n_runs, e.level)
+    with pytest.raises(TypeError):
+        checks.percent(0.5)
+
+
 def test_single_report_and_bridge():
     rows = checks.single_report_mc([("oue", 6, 1.5), ("grr", 6, 1.5)], 20_000, rng=13)
     assert max(abs(r["z"]) for r in rows) < Z

@@ -62,7 +62,7 @@ def test_paper_plan_is_a_subset_of_the_protocol_with_the_same_names():
 def test_paper_sizes_cover_the_paper_grids():
     s = runs.sizes("paper")
     assert s["rid_eps"] == list(range(1, 11)) and s["rid_runs"] == 20
-    assert all(v == 20 for v in s["head_runs"].values())
+    assert all(v >= 20 for v in s["head_runs"].values())  # 200: enough to decide H4-PK, H4-NU
     assert len(s["pie_betas"]) == 10 and s["xgb"]["fig3"][3] == list(range(1, 11))
     assert set(s) == set(runs.sizes("book")) == set(runs.sizes("smoke"))
 

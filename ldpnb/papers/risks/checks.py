@@ -5,6 +5,7 @@ its claim is decided on.
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Sequence
 
 import numpy as np
@@ -14,6 +15,7 @@ from ldpnb.attacks.reidentification import simulate_smp_surveys
 from ldpnb.contracts import Array, Instance, Integer, OneOf, RandomState, Real, contract
 from ldpnb.mechanisms import multidim as md
 from ldpnb.papers.risks.experiments import make_priors
+from ldpnb.stats import Estimate
 from ldpnb.utils import check_random_state
 
 __all__ = [
@@ -22,6 +24,7 @@ __all__ = [
     "rfd_expected_lower",
     "expected_mse_ratio",
     "coverage_mc",
+    "percent",
     "single_report_mc",
     "fig1_vs_fig2",
     "rsfd_theorems",
@@ -58,6 +61,8 @@ def profile_accuracy_mc(protocol: str, eps: float, ks: Any, n: int, *, rng: Any 
         "ours": 100 * p,
         "se": 100 * float(np.sqrt(max(p * (1 - p), 1e-12) / n)),
         "formula": 100 * float(np.prod([_acc(protocol, eps, k) for k in ks])),
+        "hits": int(ok.sum()),
+        "n": int(n),
     }
 
 
@@ -80,7 +85,29 @@ def coverage_mc(protocol: str, eps: float, ks: Any, n: int, *, rng: Any = None) 
         "coverage_se": 100 * float(np.sqrt(pc * (1 - pc) / n)),
         "profile": 100 * ph,
         "profile_se": 100 * float(np.sqrt(max(ph * (1 - ph), 1e-12) / n)),
+        "covered": int(full.sum()),
+        "hits": int(hit.sum()),
+        "n": int(n),
     }
+
+
+@contract(estimate=Instance(Estimate, example=Estimate(0.5, 0.4, 0.6, method="wilson", n_runs=20)))
+def percent(estimate: Estimate) -> Estimate:
+    """A proportion's :class:`~ldpnb.stats.Estimate` (e.g. :func:`ldpnb.stats.proportion`) in %: value,
+    interval and standard error times 100, the rest unchanged.
+
+    >>> from ldpnb.stats import proportion
+    >>> round(percent(proportion(7, 20)).value, 1)
+    35.0
+    """
+    se = None if estimate.se is None else 100 * np.asarray(estimate.se)
+    return dataclasses.replace(
+        estimate,
+        value=100 * np.asarray(estimate.value),
+        low=100 * np.asarray(estimate.low),
+        high=100 * np.asarray(estimate.high),
+        se=se,
+    )
 
 
 @contract(cases=Instance(list, tuple, example=[("grr", 7, 2.0)]), n=Integer(1, 10**7), rng=RandomState())
