@@ -15,7 +15,7 @@ export OMP_NUM_THREADS ?= 1
 export OPENBLAS_NUM_THREADS ?= 1
 export MKL_NUM_THREADS ?= 1
 
-.PHONY: help venv lint typecheck test test-all test-built test-notebook test-package book pdf execute render chapter preview sync lab bench clean
+.PHONY: help venv lint typecheck test test-all test-built test-notebook test-package book pdf execute render chapter preview sync lab bench paper clean
 
 help:
 	@echo "make book     execute every chapter (SCALE=$(SCALE), JOBS=$(JOBS)) and render _build/html"
@@ -32,6 +32,8 @@ help:
 	@echo "make lab      install JupyterLab + jupytext into .venv and open the chapters"
 	@echo "make sync     pair every book/*.py with its book/*.ipynb (outputs stripped)"
 	@echo "make bench    run the benchmark appendix alone at full size"
+	@echo "make paper    every chapter at SCALE=paper (hours of CPU), JOBS=$(JOBS) 1-thread chapter processes at once,"
+	@echo "              longest first; records in results/paper/ (the whole run: results/paper/runs/last.json)"
 
 $(STAMP): pyproject.toml
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
@@ -47,6 +49,7 @@ venv: $(STAMP)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
 
 # mypy's basic mode on ldpnb/ ([tool.mypy] in pyproject.toml, with its per-module baseline)
 typecheck: $(STAMP)
@@ -102,6 +105,13 @@ lab: $(LAB)
 
 bench: $(STAMP)
 	$(BIN)/python -m ldpnb.repro.build execute --scale paper --only performance
+
+# the whole book at the paper's scale: each chapter in its own process with one BLAS/OpenMP thread, JOBS at
+# once, longest first (ldpnb/repro/paperscale.py); the same records as one chapter at a time (tested at smoke scale).
+# The longest chapter (multidim_risks, started first) also gets JOBS worker processes for its XGBoost fits
+# (single-thread fits: the same numbers on any number of workers), so it does not run alone on one core at the end
+paper: $(STAMP)
+	$(BIN)/python -m ldpnb.repro.paperscale --jobs $(JOBS) --workers multidim_risks=$(JOBS)
 
 clean:
 	rm -rf _build

@@ -20,8 +20,8 @@ import sys
 if "google.colab" in sys.modules:
     import subprocess
 
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
-                    "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"], check=True)
+    req = "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", req], check=True)
 
 # %% [markdown]
 # # Audit: do the mechanisms keep their promises?
@@ -73,24 +73,20 @@ SCALE = "book"  # "smoke" | "book" | "paper"
 SEED = 2024
 
 # %% tags=["hide-input"]
-import numpy as np
 import pandas as pd
 from IPython.display import Markdown, display
 from myst_nb import glue
 
 from ldpnb import audit
 from ldpnb.audit import registry
-from ldpnb.papers.audit import CLAIMS, IDS, PAPER_IDS, figures
+from ldpnb.papers.audit import CLAIMS, IDS, PAPER_IDS, SIZES_BY_SCALE, figures
 from ldpnb.repro import Report, seed_for
 from ldpnb.repro.plotting import set_style
 
 set_style()
 report = Report("audit", CLAIMS, scale=SCALE, seed=SEED)
-N_TRIALS, EPS_GRID = {
-    "smoke": (20_000, [1.0, 2.0]),
-    "book": (400_000, [0.25, 0.5, 1.0, 2.0, 4.0]),
-    "paper": (2_000_000, [0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0]),
-}[SCALE]
+SIZES = SIZES_BY_SCALE[SCALE]  # in ldpnb/papers/audit/claims.py
+N_TRIALS, EPS_GRID = SIZES["n_trials"], SIZES["eps_grid"]
 
 # %% [markdown]
 # ## The mechanisms under audit

@@ -20,8 +20,8 @@ import sys
 if "google.colab" in sys.modules:
     import subprocess
 
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
-                    "ldpnb[all] @ git+https://github.com/ldpnb/ldpnb"], check=True)
+    req = "ldpnb[all] @ git+https://github.com/ldpnb/ldpnb"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", req], check=True)
 
 # %% [markdown]
 # # Foundations: the local model
@@ -57,15 +57,17 @@ SEED = 2024
 import numpy as np
 from scipy import stats
 
-from ldpnb import channels, estimators, measures, mechanisms as mech
+from ldpnb import channels, estimators, measures
+from ldpnb import mechanisms as mech
 from ldpnb.data import lattice_distance_matrix
-from ldpnb.papers.foundations import CLAIMS, figures
+from ldpnb.papers.foundations import CLAIMS, SIZES_BY_SCALE, figures
 from ldpnb.repro import Report, glue, rng_for
 from ldpnb.repro.plotting import set_style
 
 set_style()
 report = Report("foundations", CLAIMS, scale=SCALE, seed=SEED)
-N_USERS = {"smoke": 20_000, "book": 200_000, "paper": 2_000_000}[SCALE]
+SIZES = SIZES_BY_SCALE[SCALE]  # in ldpnb/papers/foundations/claims.py
+N_USERS = SIZES["users"]
 glue("foundations-n", f"{N_USERS:,}", display=False)
 
 # %% [markdown]
@@ -286,7 +288,7 @@ report.holds("F5", chi2=chi2, crit=float(stats.chi2.isf(1e-6, df=k - 1)))
 
 # %%
 rng = rng_for(SEED, "estimators")
-k, eps, n = 30, 0.5, {"smoke": 2_000, "book": 5_000, "paper": 5_000}[SCALE]
+k, eps, n = 30, 0.5, SIZES["estimator_users"]
 support = np.arange(k)
 theta = (0.7 * stats.binom.pmf(support, k - 1, 0.3)
          + 0.3 * stats.binom.pmf(support, k - 1, 0.75))

@@ -20,8 +20,8 @@ import sys
 if "google.colab" in sys.modules:
     import subprocess
 
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
-                    "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"], check=True)
+    req = "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", req], check=True)
 
 # %% [markdown]
 # # Consistency and performance of the iterative Bayesian update
@@ -96,8 +96,10 @@ import pandas as pd
 from myst_nb import glue
 from scipy import optimize
 
-from ldpnb import channels, data as datasets, estimators as est
-from ldpnb import mechanisms as mech, measures, stats
+from ldpnb import channels, measures, stats
+from ldpnb import data as datasets
+from ldpnb import estimators as est
+from ldpnb import mechanisms as mech
 from ldpnb.papers import ibu
 from ldpnb.papers.ibu import CLAIMS, figures, scoring, tables
 from ldpnb.papers.ibu.claims import PRINTED

@@ -20,8 +20,8 @@ import sys
 if "google.colab" in sys.modules:
     import subprocess
 
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
-                    "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"], check=True)
+    req = "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", req], check=True)
 
 # %% [markdown]
 # # The lift, ALIP and lift-based privacy-utility trade-offs

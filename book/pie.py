@@ -20,8 +20,8 @@ import sys
 if "google.colab" in sys.modules:
     import subprocess
 
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
-                    "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"], check=True)
+    req = "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", req], check=True)
 
 # %% [markdown]
 # # PIE: re-identification risk in the local privacy model
@@ -84,19 +84,30 @@ import math
 import numpy as np
 import pandas as pd
 from myst_nb import glue
+from scipy.optimize import minimize_scalar
 
 from ldpnb import measures as M
 from ldpnb import mechanisms as mech
+from ldpnb import stats
 from ldpnb.estimators import fo_estimate
 from ldpnb.measures.pse import det_curve, gaussian_frr_at_far
-from ldpnb import stats
-from ldpnb.papers.pie import CLAIMS, EPS10, ERRATA, G12, K_LT, N_LT, SIZES_BY_SCALE
-from ldpnb.papers.pie import THEOREM_IDS, VAR_REPS, figures, theory
+from ldpnb.papers.pie import (
+    CLAIMS,
+    EPS10,
+    ERRATA,
+    G12,
+    K_LT,
+    N_LT,
+    SIZES_BY_SCALE,
+    THEOREM_IDS,
+    VAR_REPS,
+    figures,
+    theory,
+)
 from ldpnb.papers.pie import identification as ident
 from ldpnb.papers.pie import utility as util
 from ldpnb.repro import Report, rng_for
 from ldpnb.repro.plotting import set_style
-from scipy.optimize import minimize_scalar
 
 set_style()
 report = Report("pie", CLAIMS, scale=SCALE, seed=SEED)

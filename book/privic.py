@@ -20,8 +20,8 @@ import sys
 if "google.colab" in sys.modules:
     import subprocess
 
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
-                    "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"], check=True)
+    req = "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", req], check=True)
 
 # %% [markdown]
 # # PRIVIC: the Blahut–Arimoto mechanism and IBU for incremental location collection
@@ -92,29 +92,18 @@ from ldpnb import channels, estimators, measures
 from ldpnb.data import load_gowalla_privic
 from ldpnb.mechanisms import rate_distortion as rd
 from ldpnb.papers import privic as pv
-from ldpnb.papers.privic import CLAIMS, experiments as ex, figures, values as V
+from ldpnb.papers.privic import CLAIMS, figures
+from ldpnb.papers.privic import experiments as ex
 from ldpnb.papers.privic import grading as gr
-from ldpnb.papers.privic.claims import MLE_ROUNDS, REGION, ROUNDS
+from ldpnb.papers.privic import values as V
+from ldpnb.papers.privic.claims import REGION, SIZES_BY_SCALE
 from ldpnb.repro import Report, rng_for, seed_for
 from ldpnb.repro.plotting import set_style
 
 set_style()
 report = Report("privic", CLAIMS, scale=SCALE, seed=SEED)
 T0 = time.process_time()
-SIZES = {
-    "smoke": dict(sims=2, budget_sims=2, fig3_betas=[0.2, 0.6, 1.0, 1.4, 2.2, 5.0],
-                  fig10_betas=[0.1, 0.5, 1.0], budgets=[10, 100], conv_iter=2_000,
-                  gibu_iters=[30, 300, 3_000], attack_levels=[0, 8], mle_tol=1e-5,
-                  rd_betas=[0.5, 1.0, 2.0, 5.0], long_rounds={"paris": 2, "sf": 2}),
-    "book": dict(sims=20, budget_sims=10, fig3_betas=V.FIG3_BETAS,
-                 fig10_betas=V.FIG10_BETAS,
-                 budgets=[10, 100, 1_000, 10_000], conv_iter=20_000,
-                 gibu_iters=[100, 1_000, 10_000], attack_levels=[0, 2, 4, 6, 8],
-                 mle_tol=1e-6, rd_betas=[0.3, 0.5, 0.7, 1.0, 1.5, 2.0, 3.0, 5.0],
-                 long_rounds={"paris": 20, "sf": 3}),
-}
-SIZES = SIZES["smoke" if SCALE == "smoke" else "book"] | {
-    "rounds": ROUNDS[SCALE], "mle_rounds": MLE_ROUNDS[SCALE]}
+SIZES = SIZES_BY_SCALE[SCALE]  # sizes per scale, in ldpnb/papers/privic/claims.py
 CITIES, NAMES = V.CITIES, V.CITY_NAMES
 A, B = (pv.flat_index("paris", cell) for cell in (V.ISLAND_A, V.ISLAND_B))
 mle_n = SIZES["mle_rounds"]
@@ -342,10 +331,8 @@ eq1_gap = np.abs(eps_tight["paris"] - V.AUTHORS_TIGHT_EPS["paris"]).max()
 report.holds("E1", row_dev=np.abs(alg2.sum(axis=1) - 1).max(), eq1_gap=eq1_gap)
 
 # %% tags=["hide-input"]
-if SCALE != "smoke":
-    fix = rd.blahut_arimoto(pi["paris"], D["paris"], 1.0, n_iter=None, tol=1e-8,
-                            max_iter=SIZES["conv_iter"])
-    report.holds("T-F2", gap=ex.elastic_gap(fix.channel, pi["paris"], D["paris"], 1.0))
+report.holds("T-F2", gap=ex.ba_fixpoint_gap(pi["paris"], D["paris"], 1.0, tol=1e-8,
+                                            max_iter=SIZES["fixpoint_iter"]))
 
 # %%
 toys = {"10 points": (p10, D10), "3 × 3 grid": (
@@ -794,9 +781,7 @@ for c in CITIES:
     report.record(gr.table_estimates(runs[c][0], c))
 spread = gr.spread_estimate(rng=rng_for(SEED, "t-spread"))
 report.range("T-spread", spread)
-cal = ({c: ex.run_privic(counts[c].ravel(), c, [1.0, 0.5], 100,
-                         seed=seed_for(SEED, f"calibration/{c}"))[0] for c in CITIES}
-       if SCALE == "paper" else None)  # T-cal: 100 fresh rounds, paper scale only
+cal = ex.calibration_runs(counts, SIZES["cal_rounds"], seed=SEED)  # T-cal: paper scale
 report.range("T-cal", cal and gr.calibration_estimate(cal, rng=rng_for(SEED, "t-cal")))
 
 # %% tags=["hide-input", "remove-output"]
@@ -948,11 +933,8 @@ for c in CITIES:
                    f"truth-gap-{c}": f"{truth_gap.mean():,.0f}",
                    f"ibu-q95-{c}": f"{q95.min():,.0f}–{q95.max():,.0f}",
                    f"chi2-{c}": f"{REGION[c]:.1f}"})
-conv_p = g_long["paris"]["S6-IBU-conv-paris"]
-if SCALE != "smoke":   # the calibrated ratios need >= 10 rounds (book scale: 20)
-    report.text(**{"ibu-ratio-paris": f"{conv_p[0].text()} and {conv_p[-1].text()}"})
-else:
-    report.text(**{"ibu-ratio-paris": "not computed at this scale"})
+report.text(**{"ibu-ratio-paris": gr.ibu_ratio_text(
+    g_long["paris"]["S6-IBU-conv-paris"], SIZES["long_rounds"]["paris"])})
 
 # %% [markdown]
 # The Discussion of Sec. 6 expects more: "as every iteration of PRIVIC improves the estimation …,
@@ -997,11 +979,8 @@ per_it = {c: np.array(P2[c]) / [V.PROTOCOL[c][k] for k in ("ba_iter", "ibu_iter"
 m_ratio = counts["sf"].size / counts["paris"].size
 growth = per_it["sf"] / per_it["paris"] / m_ratio ** 2
 report.holds("T2-table", ba_ratio=growth[0], ibu_ratio=growth[1])
-times = (ex.per_iteration_times([12, 16, 24, 32, 40], rng=rng_for(SEED, "table2"))
-         if SCALE != "smoke" else None)  # timings: book and paper scale only
-report.holds("T2", **{f"slope_{k.lower()}": np.polyfit(
-    np.log(times.m), np.log(times[f"{k} s/iteration"]), 1)[0] for k in ("BA", "IBU")}
-    if times is not None else {})
+times = ex.per_iteration_times(SIZES["timing_sides"], rng=rng_for(SEED, "table2"))
+report.holds("T2", **gr.complexity_slopes(times))  # timings: book and paper scale
 
 # %% tags=["remove-input"]
 ours_t = {c: ex.cycle_times(counts[c].ravel(), c, rng=rng_for(SEED, f"table2/{c}"))
@@ -1492,7 +1471,7 @@ run = pv.privic(counts["paris"].ravel(), D["paris"], 1.0, n_cycles=14, ba_iter=8
                 ibu_iter=10, rng=rng_for(SEED, "exercise-bootstrap/run"))
 theta_mle = ex.pooled_mle(run.channels, run.report_counts).estimate
 boot = ex.gap_null_bootstrap(theta_mle, int(counts["paris"].sum()), "paris", 1.0,
-                             5 if SCALE == "smoke" else 20,
+                             SIZES["boot_reps"],
                              seed=seed_for(SEED, "exercise-bootstrap"))
 gap_N = ex.pooled_loglik(theta_mle, run.channels, run.report_counts) - ex.pooled_loglik(
     run.thetas[-1], run.channels, run.report_counts)

@@ -64,8 +64,11 @@ import time
 import numpy as np
 from IPython.display import Markdown, display
 
-from ldpnb.papers.synthesis import CLAIMS, comparisons as cmp, experiments as ex
-from ldpnb.papers.synthesis import families as fam, figures, guide, text, variance as V
+from ldpnb.papers.synthesis import CLAIMS, figures, guide, text
+from ldpnb.papers.synthesis import comparisons as cmp
+from ldpnb.papers.synthesis import experiments as ex
+from ldpnb.papers.synthesis import families as fam
+from ldpnb.papers.synthesis import variance as V
 from ldpnb.repro import Report, glue, seed_for
 from ldpnb.repro.plotting import set_style
 

@@ -62,5 +62,6 @@ def import_optional(name: str, extra: str | None = None) -> ModuleType:
         if err.name is not None and err.name != top and not name.startswith(err.name + "."):
             raise  # a dependency of the optional package itself is broken: not ours to rename
         extra = extra or EXTRA_OF.get(top, "all")
-        raise MissingExtraError(f"{top} is not installed: pip install 'ldpnb[{extra}]' (or 'ldpnb[all]')",
-                                name=top) from err
+        raise MissingExtraError(
+            f"{top} is not installed: pip install 'ldpnb[{extra}]' (or 'ldpnb[all]')", name=top
+        ) from err

@@ -52,6 +52,7 @@ def check_random_state(rng: Any = None) -> np.random.Generator:
             raise ValueError(f"rng: an int seed must be >= 0, got {rng}")
         return np.random.default_rng(int(rng))
     if isinstance(rng, np.random.RandomState):
-        raise TypeError("rng: legacy numpy RandomState is not supported; pass a numpy.random.Generator, "
-                        "an int seed or None")
+        raise TypeError(
+            "rng: legacy numpy RandomState is not supported; pass a numpy.random.Generator, an int seed or None"
+        )
     raise TypeError(f"rng: expected a numpy.random.Generator, an int seed or None, got {type(rng).__name__}")

@@ -209,8 +209,15 @@ class Integer(Constraint):
 class Real(Constraint):
     """A real number in ``[low, high]`` (ends optionally open); finite unless ``finite=False``."""
 
-    def __init__(self, low: float | None = None, high: float | None = None, *, low_open: bool = False,
-                 high_open: bool = False, finite: bool = True) -> None:
+    def __init__(
+        self,
+        low: float | None = None,
+        high: float | None = None,
+        *,
+        low_open: bool = False,
+        high_open: bool = False,
+        finite: bool = True,
+    ) -> None:
         self.low, self.high, self.low_open, self.high_open, self.finite = low, high, low_open, high_open, finite
 
     def describe(self):
@@ -322,9 +329,18 @@ class Array(Constraint):
     """An array of finite numbers with ``ndim`` dimensions (or any), at least ``min_size`` entries and at
     most ``max_size``; ``low``/``high`` bound the entries; ``integer=True`` requires integral entries."""
 
-    def __init__(self, ndim: int | Sequence[int] | None = None, *, min_size: int = 1, max_size: int = MAX_ENTRIES,
-                 low: float | None = None, high: float | None = None, integer: bool = False,
-                 shape: tuple[int | None, ...] | None = None, low_open: bool = False) -> None:
+    def __init__(
+        self,
+        ndim: int | Sequence[int] | None = None,
+        *,
+        min_size: int = 1,
+        max_size: int = MAX_ENTRIES,
+        low: float | None = None,
+        high: float | None = None,
+        integer: bool = False,
+        shape: tuple[int | None, ...] | None = None,
+        low_open: bool = False,
+    ) -> None:
         self.ndim = (ndim,) if isinstance(ndim, int) else (tuple(ndim) if ndim is not None else None)
         self.min_size, self.max_size, self.low, self.high, self.integer = min_size, max_size, low, high, integer
         self.shape, self.low_open = shape, low_open
@@ -335,9 +351,11 @@ class Array(Constraint):
             parts.append("/".join(str(d) for d in self.ndim) + "-D")
         parts.append("array of finite " + ("integers" if self.integer else "numbers"))
         if self.low is not None or self.high is not None:
-            parts.append(f"in {'(' if self.low_open or self.low is None else '['}"
-                         f"{'-inf' if self.low is None else f'{self.low:g}'}, "
-                         f"{'inf' if self.high is None else f'{self.high:g}'}]")
+            parts.append(
+                f"in {'(' if self.low_open or self.low is None else '['}"
+                f"{'-inf' if self.low is None else f'{self.low:g}'}, "
+                f"{'inf' if self.high is None else f'{self.high:g}'}]"
+            )
         if self.min_size > 1:
             parts.append(f"with at least {self.min_size} entries")
         text = " ".join(parts)
@@ -398,8 +416,11 @@ class Array(Constraint):
     def valid(self):
         nd = self.ndim[0] if self.ndim else 1
         lo = 0.0 if self.low is None else self.low
-        base = np.full((2,) * nd if self.shape is None else tuple(s or 2 for s in self.shape),
-                       lo + (1 if self.integer else 0.5), dtype=np.float64)
+        base = np.full(
+            (2,) * nd if self.shape is None else tuple(s or 2 for s in self.shape),
+            lo + (1 if self.integer else 0.5),
+            dtype=np.float64,
+        )
         if self.high is not None:
             base = np.minimum(base, self.high)
         return base.astype(np.int64) if self.integer else base
@@ -448,8 +469,11 @@ class Distribution(Array):
 
     def invalid(self):
         if self.ndim == (2,):
-            return super().invalid() + [np.array([[0.5, 0.6], [0.1, 0.1]]), np.array([[1.5, -0.5], [0.0, 0.0]]),
-                                        np.array([0.5, 0.5])]
+            return super().invalid() + [
+                np.array([[0.5, 0.6], [0.1, 0.1]]),
+                np.array([[1.5, -0.5], [0.0, 0.0]]),
+                np.array([0.5, 0.5]),
+            ]
         return super().invalid() + [np.array([0.5, 0.6]), np.array([1.5, -0.5]), np.array([[0.5, 0.5]])]
 
 
@@ -491,8 +515,11 @@ class Channel(Array):
         return np.array([[0.75, 0.25], [0.25, 0.75]])
 
     def invalid(self):
-        return super().invalid() + [np.array([[0.5, 0.6], [0.5, 0.5]]), np.array([[1.5, -0.5], [0.5, 0.5]]),
-                                    np.array([0.5, 0.5])]
+        return super().invalid() + [
+            np.array([[0.5, 0.6], [0.5, 0.5]]),
+            np.array([[1.5, -0.5], [0.5, 0.5]]),
+            np.array([0.5, 0.5]),
+        ]
 
 
 class LogChannel(Array):
@@ -540,9 +567,18 @@ class LogChannel(Array):
         return np.log(np.array([[0.75, 0.25], [0.25, 0.75]]))
 
     def invalid(self):
-        return [None, "abc", np.full((2, 2), np.nan), np.full((2, 2), np.inf), np.array([[[0.0]]]),
-                np.zeros((0, 0)), np.log(np.array([[0.5, 0.6], [0.5, 0.5]])), np.array([[0.5, -1.0], [-1.0, 0.5]]),
-                np.full((2, 2), -np.inf), np.log(np.array([0.5, 0.5]))]
+        return [
+            None,
+            "abc",
+            np.full((2, 2), np.nan),
+            np.full((2, 2), np.inf),
+            np.array([[[0.0]]]),
+            np.zeros((0, 0)),
+            np.log(np.array([[0.5, 0.6], [0.5, 0.5]])),
+            np.array([[0.5, -1.0], [-1.0, 0.5]]),
+            np.full((2, 2), -np.inf),
+            np.log(np.array([0.5, 0.5])),
+        ]
 
 
 class DistanceMatrix(Array):
@@ -626,8 +662,14 @@ class Bits(Constraint):
 class Counts(Array):
     """Counts: finite, integral, >= 0, with a total below 2**62 (no int64 overflow downstream)."""
 
-    def __init__(self, ndim: int | Sequence[int] | None = 1, *, min_size: int = 1, max_size: int = MAX_ENTRIES,
-                 max_total: int = 1 << 62) -> None:
+    def __init__(
+        self,
+        ndim: int | Sequence[int] | None = 1,
+        *,
+        min_size: int = 1,
+        max_size: int = MAX_ENTRIES,
+        max_total: int = 1 << 62,
+    ) -> None:
         super().__init__(ndim, min_size=min_size, max_size=max_size, low=0, integer=True)
         self.max_total = max_total
 
@@ -883,8 +925,11 @@ def contract(*, skip_nested: bool = True, **constraints: Constraint) -> Callable
         required_kw = [p.name for p in params if p.kind is P.KEYWORD_ONLY and p.default is P.empty]
         rules = [(name, rule, pos_index.get(name, n_pos)) for name, rule in constraints.items()]
         simple = not any(p.kind in (P.VAR_POSITIONAL, P.VAR_KEYWORD) for p in params)
-        covered = all(p.name in constraints and constraints[p.name].complete for p in params
-                      if p.name not in ("self", "cls", "rng") and p.kind not in (P.VAR_POSITIONAL, P.VAR_KEYWORD))
+        covered = all(
+            p.name in constraints and constraints[p.name].complete
+            for p in params
+            if p.name not in ("self", "cls", "rng") and p.kind not in (P.VAR_POSITIONAL, P.VAR_KEYWORD)
+        )
         skips = skip_nested and covered and simple
 
         def binds_plainly(args, kwargs) -> bool:
@@ -895,8 +940,7 @@ def contract(*, skip_nested: bool = True, **constraints: Constraint) -> Callable
             for k in kwargs:
                 if k not in by_keyword or pos_index.get(k, n_pos) < na:
                     return False
-            return (all(i < na or n in kwargs for i, n in required_pos)
-                    and all(n in kwargs for n in required_kw))
+            return all(i < na or n in kwargs for i, n in required_pos) and all(n in kwargs for n in required_kw)
 
         def run(args, kwargs):
             if not skips:

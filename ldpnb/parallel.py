@@ -113,8 +113,13 @@ def _want_progress(progress: bool | None) -> bool:
             from IPython import get_ipython  # noqa: PLC0415 lazy: IPython exists only in a kernel
 
             shell = get_ipython()
-            return (shell is not None and shell.__class__.__name__ == "ZMQInteractiveShell"
-                    and not os.environ.get("CI") and not os.environ.get("PAPERMILL") and not _under_papermill())
+            return (
+                shell is not None
+                and shell.__class__.__name__ == "ZMQInteractiveShell"
+                and not os.environ.get("CI")
+                and not os.environ.get("PAPERMILL")
+                and not _under_papermill()
+            )
         except ImportError:
             return False
     return True
@@ -129,9 +134,15 @@ def _under_papermill() -> bool:
         return False
 
 
-@contract(func=Callable_(), tasks=Instance(Iterable, example=[]), seed=_SEED, n_jobs=_N_JOBS,
-          backend=OneOf("loky", "threading", "sequential", "multiprocessing", "dask"), progress=Optional(Boolean()),
-          batch_size=AnyOf(OneOf("auto"), Integer(1, MAX_ENTRIES)))
+@contract(
+    func=Callable_(),
+    tasks=Instance(Iterable, example=[]),
+    seed=_SEED,
+    n_jobs=_N_JOBS,
+    backend=OneOf("loky", "threading", "sequential", "multiprocessing", "dask"),
+    progress=Optional(Boolean()),
+    batch_size=AnyOf(OneOf("auto"), Integer(1, MAX_ENTRIES)),
+)
 def sweep(
     func: Callable[[Any, np.random.Generator], T],
     tasks: Sequence[Any],

@@ -105,10 +105,15 @@ def check_finite_array(a: Any, name: str, ndim: int | None = None, dtype: Any = 
 
 def _check_atol(atol: Any) -> float:
     """A sum tolerance: a finite number in [0, 1) (an infinite or NaN tolerance would accept any sum)."""
-    if (isinstance(atol, bool) or not isinstance(atol, numbers.Real) or not math.isfinite(atol)
-            or not 0 <= float(atol) < 1):
-        raise ValueError(f"atol must be a finite number in [0, 1) (an infinite tolerance accepts any sum), "
-                         f"got {atol!r}")
+    if (
+        isinstance(atol, bool)
+        or not isinstance(atol, numbers.Real)
+        or not math.isfinite(atol)
+        or not 0 <= float(atol) < 1
+    ):
+        raise ValueError(
+            f"atol must be a finite number in [0, 1) (an infinite tolerance accepts any sum), got {atol!r}"
+        )
     return float(atol)
 
 

@@ -11,8 +11,9 @@ SHARED_RAW = ROOT.parent / "shared" / "data" / "raw"
 if "LDPNB_DATA_DIR" not in os.environ and SHARED_RAW.is_dir():
     os.environ["LDPNB_DATA_DIR"] = str(SHARED_RAW)
 
-settings.register_profile("ldpnb", derandomize=True, deadline=None, max_examples=60,
-                          suppress_health_check=[HealthCheck.too_slow])
+settings.register_profile(
+    "ldpnb", derandomize=True, deadline=None, max_examples=60, suppress_health_check=[HealthCheck.too_slow]
+)
 settings.load_profile("ldpnb")
 
 

@@ -2,25 +2,42 @@
 
 Monte-Carlo checks use fixed seeds and 5 standard errors (false-alarm rate < 1e-6 per check).
 """
+
 import math
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ldpnb import attacks as at
 from ldpnb import measures as at_measures
-from ldpnb.papers.risks import experiments as at_experiments
-from ldpnb.attacks import deniability as at_deniability
-from ldpnb import mechanisms as md
 from ldpnb import measures as md_measures
+from ldpnb import mechanisms as md
+from ldpnb.attacks import deniability as at_deniability
+from ldpnb.papers.risks import experiments as at_experiments
 
 # spec §4 T4 reference values (%)
 T4 = [
-    ("grr", 2, 1, 73.106), ("sue", 2, 1, 62.246), ("oue", 2, 1, 61.553), ("ss", 2, 1, 73.106),
-    ("grr", 7, 2, 55.187), ("sue", 7, 2, 35.085), ("oue", 7, 2, 38.613), ("ss", 7, 2, 55.187),
-    ("grr", 16, 4, 78.448), ("sue", 16, 4, 40.232), ("oue", 16, 4, 46.170),
-    ("grr", 74, 1, 3.590), ("sue", 74, 1, 2.228), ("oue", 74, 1, 2.512), ("ss", 74, 1, 2.508),
-    ("grr", 74, 4, 42.789), ("sue", 74, 4, 9.984), ("oue", 74, 4, 27.940), ("ss", 74, 4, 42.789),
+    ("grr", 2, 1, 73.106),
+    ("sue", 2, 1, 62.246),
+    ("oue", 2, 1, 61.553),
+    ("ss", 2, 1, 73.106),
+    ("grr", 7, 2, 55.187),
+    ("sue", 7, 2, 35.085),
+    ("oue", 7, 2, 38.613),
+    ("ss", 7, 2, 55.187),
+    ("grr", 16, 4, 78.448),
+    ("sue", 16, 4, 40.232),
+    ("oue", 16, 4, 46.170),
+    ("grr", 74, 1, 3.590),
+    ("sue", 74, 1, 2.228),
+    ("oue", 74, 1, 2.512),
+    ("ss", 74, 1, 2.508),
+    ("grr", 74, 4, 42.789),
+    ("sue", 74, 4, 9.984),
+    ("oue", 74, 4, 27.940),
+    ("ss", 74, 4, 42.789),
 ]
 
 
@@ -38,7 +55,8 @@ def test_paper_forms():
     for k in (2, 7, 16, 74):
         for eps in range(1, 11):
             assert at.expected_pd_accuracy("olh", eps, k, "ideal") == pytest.approx(
-                at.expected_pd_accuracy("oue", eps, k), rel=1e-12)
+                at.expected_pd_accuracy("oue", eps, k), rel=1e-12
+            )
 
 
 def test_ue_closed_form_equals_binomial_sum():
@@ -50,7 +68,8 @@ def test_ue_closed_form_equals_binomial_sum():
                 else:
                     p, q = 0.5, 1 / (np.exp(eps) + 1)
                 assert at.expected_pd_accuracy(kind, eps, k) == pytest.approx(
-                    at_deniability.ue_accuracy_binomial_sum(p, q, k), rel=1e-12)
+                    at_deniability.ue_accuracy_binomial_sum(p, q, k), rel=1e-12
+                )
 
 
 @pytest.mark.parametrize("protocol", ["grr", "olh", "ss", "sue", "oue"])
@@ -73,12 +92,17 @@ def test_clear_reports_are_exact():
 def test_fig1_table_values():
     """H1: Fig. 1 values of spec §5 (uniform and non-uniform, k = [74, 7, 16])."""
     ks = [74, 7, 16]
-    tab = {1: (0.1717, 0.0775, 0.0776, 0.0528, 0.0718), 5: (58.5117, 12.5, 58.5117, 6.6961, 11.2468),
-           10: (99.5747, 12.5, 99.5747, 72.3599, 15.35)}
+    tab = {
+        1: (0.1717, 0.0775, 0.0776, 0.0528, 0.0718),
+        5: (58.5117, 12.5, 58.5117, 6.6961, 11.2468),
+        10: (99.5747, 12.5, 99.5747, 72.3599, 15.35),
+    }
     for eps, vals in tab.items():
         for prot, v in zip(("grr", "olh", "ss", "sue", "oue"), vals):
             assert 100 * at.multi_collection_accuracy(prot, eps, ks, "uniform") == pytest.approx(v, abs=1e-3)
-            assert 100 * at.multi_collection_accuracy(prot, eps, ks, "non-uniform") == pytest.approx(v * 2 / 9, abs=1e-3)
+            assert 100 * at.multi_collection_accuracy(prot, eps, ks, "non-uniform") == pytest.approx(
+                v * 2 / 9, abs=1e-3
+            )
 
 
 def test_limits_and_monotonicity():
@@ -152,9 +176,11 @@ def test_reid_exact_expectation_matches_bruteforce():
 def test_pie_mapping_table():
     """T16: the artifact's beta -> eps mapping (n_d = 9044, Adult's domain sizes)."""
     ks = [2, 5, 6, 7, 14, 16, 41, 74]
-    ref = {0.95: [np.inf, 2.60, 2.46, 2.41, 2.47, 2.51, 2.96, 3.33],
-           0.90: [np.inf, 7.32, 3.96, 3.52, 3.12, 3.13, 3.47, 3.81],
-           0.65: [np.inf] * 7 + [6.52]}
+    ref = {
+        0.95: [np.inf, 2.60, 2.46, 2.41, 2.47, 2.51, 2.96, 3.33],
+        0.90: [np.inf, 7.32, 3.96, 3.52, 3.12, 3.13, 3.47, 3.81],
+        0.65: [np.inf] * 7 + [6.52],
+    }
     for beta, vals in ref.items():
         got = [at_measures.eps_from_bayes_error(beta, 9044, k) for k in ks]
         for g, v in zip(got, vals):
@@ -193,9 +219,11 @@ def test_aif_bayes_is_map(protocol, fake):
                     real = q + (p - q) * f[i][y]
                     fk = (pri[i] if fake == "prior" else np.full(k, 1 / k))[y]
                 else:
+
                     def pb(v):  # P(bits | onehot(v)) (v = -1: zero vector)
                         pr = np.where(np.arange(k) == v, p, q)
                         return np.prod(np.where(y, pr, 1 - pr))
+
                     real = sum(f[i][v] * pb(v) for v in range(k))
                     fk = pb(-1) if fake == "zero" else sum(pb(v) / k for v in range(k))
                 prob *= real if i == j else fk
@@ -222,8 +250,20 @@ def test_aif_models_and_classifier_run():
     rep, t = md.rsfd_collect(X, ks, 4.0, "grr", "uniform", rng=rng)
     res = at.aif_bayes_models(rep, t, ks, 4.0, "grr", "uniform", pk_fractions=(0.1, 0.5), rng=rng)
     assert set(res) == {"NK", "PK0.1", "HM0.1", "PK0.5", "HM0.5"} and all(v > 100 / 4 for v in res.values())
-    acc = at.aif_classifier(rep, t, ks, 4.0, "grr", "uniform", model="HM", s_factor=0.5, pk_factor=0.2,
-                            classifier="xgboost", n_estimators=20, rng=rng)
+    acc = at.aif_classifier(
+        rep,
+        t,
+        ks,
+        4.0,
+        "grr",
+        "uniform",
+        model="HM",
+        s_factor=0.5,
+        pk_factor=0.2,
+        classifier="xgboost",
+        n_estimators=20,
+        rng=rng,
+    )
     assert 25 < acc <= 100
     oracle = 100 * np.mean(at.aif_bayes(rep, ks, 4.0, "grr", "uniform", f, rng=rng) == t)
     assert acc <= oracle + 3.0  # a trained classifier does not beat the Bayes rule (beyond noise)
@@ -251,13 +291,11 @@ def test_aif_xgb_experiment_shapes():
     ks = np.array([5, 4, 6])
     X = np.column_stack([rng.choice(k, 2000, p=np.r_[0.6, np.full(k - 1, 0.4 / (k - 1))]) for k in ks])
     models = [("NK s=1n", "NK", 1.0, 0.0), ("PK 0.5n", "PK", 0.0, 0.5)]
-    res = at_experiments.aif_xgb_experiment(X, ks, [1.0, 4.0], [("grr", "uniform"), ("oue", "random")], models,
-                                prior_kind="correct", n_estimators=5, rng=1)
+    res = at_experiments.aif_xgb_experiment(
+        X, ks, [1.0, 4.0], [("grr", "uniform"), ("oue", "random")], models, prior_kind="correct", n_estimators=5, rng=1
+    )
     assert set(res) == {(v, m) for v in ("GRR", "OUE-r") for m in ("NK s=1n", "PK 0.5n")}
     assert all(r.shape == (1, 2) and np.all((r >= 0) & (r <= 100)) for r in res.values())
-
-
-from hypothesis import given, settings, strategies as st  # noqa: E402
 
 
 @settings(max_examples=40, deadline=None)
@@ -292,8 +330,7 @@ def test_reid_group_paths_agree():
 
 
 @settings(max_examples=60, deadline=None)
-@given(eps=st.floats(0.05, 12), k=st.integers(2, 200),
-       protocol=st.sampled_from(["grr", "olh", "ss", "sue", "oue"]))
+@given(eps=st.floats(0.05, 12), k=st.integers(2, 200), protocol=st.sampled_from(["grr", "olh", "ss", "sue", "oue"]))
 def test_expected_accuracy_bounds_property(eps, k, protocol):
     """Every attack beats the blind guess 1/k and is a probability; GRR is the most accurate."""
     acc = at.expected_pd_accuracy(protocol, eps, k)

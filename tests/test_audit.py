@@ -17,13 +17,31 @@ from scipy import stats
 
 from ldpnb import audit
 from ldpnb import channels as audit_channels
-from ldpnb.audit import registry as audit_registry
 from ldpnb import mechanisms as mech
+from ldpnb.audit import registry as audit_registry
 
 REQUIRED = [
-    "GRR", "SUE", "OUE", "OLH", "BLH", "SS", "geometric", "Laplace", "exponential", "planar geometric",
-    "planar Laplace", "BA (rate-distortion)", "watchdog (complete merging)", "watchdog (subset merging)", "ORR",
-    "SRR", "RS+FD[GRR]", "RS+FD[OUE-z]", "RS+FD[SUE-r]", "RS+RFD[GRR]", "RS+RFD[OUE-r]",
+    "GRR",
+    "SUE",
+    "OUE",
+    "OLH",
+    "BLH",
+    "SS",
+    "geometric",
+    "Laplace",
+    "exponential",
+    "planar geometric",
+    "planar Laplace",
+    "BA (rate-distortion)",
+    "watchdog (complete merging)",
+    "watchdog (subset merging)",
+    "ORR",
+    "SRR",
+    "RS+FD[GRR]",
+    "RS+FD[OUE-z]",
+    "RS+FD[SUE-r]",
+    "RS+RFD[GRR]",
+    "RS+RFD[OUE-r]",
 ]
 
 
@@ -81,8 +99,7 @@ def _grr_sampler(k, eps):
 
 def test_empirical_bound_with_a_fixed_event():
     eps, n = 1.0, 40_000
-    res = audit.empirical_epsilon(_grr_sampler(2, eps), 0, 1, n_trials=n, alpha=0.01, rng=3,
-                                  event=lambda y: y == 0)
+    res = audit.empirical_epsilon(_grr_sampler(2, eps), 0, 1, n_trials=n, alpha=0.01, rng=3, event=lambda y: y == 0)
     assert res.n_eval == n and res.event is None
     lo, _ = audit.clopper_pearson(res.tp, n, 0.01)
     _, hi = audit.clopper_pearson(res.fp, n, 0.01)
@@ -108,8 +125,10 @@ def test_false_flag_rate_is_at_most_alpha():
     a binomial(200, 0.2) tail's worth of runs (one-sided 1e-4 quantile)."""
     eps, alpha, reps = 0.5, 0.2, 200
     rng = np.random.default_rng(6)
-    over = sum(audit.empirical_epsilon(_grr_sampler(3, eps), 0, 1, n_trials=400, alpha=alpha, rng=rng).epsilon > eps
-               for _ in range(reps))
+    over = sum(
+        audit.empirical_epsilon(_grr_sampler(3, eps), 0, 1, n_trials=400, alpha=alpha, rng=rng).epsilon > eps
+        for _ in range(reps)
+    )
     assert over <= stats.binom.ppf(1 - 1e-4, reps, alpha)
 
 
@@ -270,8 +289,16 @@ def test_audit_refuses_a_channel_its_sampler_does_not_follow():
     only the sampler-versus-channel test catches it."""
     eps, k = 1.0, 4
     good = audit.build_case("k-RR", eps)
-    bad = audit.AuditCase("k-RR (wrong channel)", eps, eps, _grr_sampler(k, eps / 2), 0, 1,
-                          channel=mech.grr_channel(k, eps), codes_are_columns=True)
+    bad = audit.AuditCase(
+        "k-RR (wrong channel)",
+        eps,
+        eps,
+        _grr_sampler(k, eps / 2),
+        0,
+        1,
+        channel=mech.grr_channel(k, eps),
+        codes_are_columns=True,
+    )
     r_good = audit.audit(good, n_trials=LIGHT_N, alpha=1e-3, rng=12)
     r_bad = audit.audit(bad, n_trials=LIGHT_N, alpha=1e-3, rng=12)
     assert r_good.sampler_ok is True and r_good.passed and r_good.sampler_pvalue > 1e-6
@@ -289,8 +316,21 @@ def test_every_registered_sampler_agrees_with_its_channel_in_the_light_audit():
 def test_core_cases_are_built_from_mechanism_objects():
     from ldpnb.mechanisms import Mechanism
 
-    for name in ["GRR", "SUE", "OUE", "OLH", "BLH", "SS", "geometric", "Laplace", "exponential",
-                 "planar geometric", "planar Laplace", "padded planar Laplace", "BA (rate-distortion)"]:
+    for name in [
+        "GRR",
+        "SUE",
+        "OUE",
+        "OLH",
+        "BLH",
+        "SS",
+        "geometric",
+        "Laplace",
+        "exponential",
+        "planar geometric",
+        "planar Laplace",
+        "padded planar Laplace",
+        "BA (rate-distortion)",
+    ]:
         case = audit.build_case(name, 1.0)
         assert isinstance(case.source, Mechanism)
         assert case.claimed == case.source.guarantee.epsilon

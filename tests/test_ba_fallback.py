@@ -58,8 +58,9 @@ def test_ba_at_large_beta_matches_a_log_domain_iteration(beta, n_iter):
     # the linear rows are exact wherever the unnormalised kernel e^{-beta d} is representable
     ok = (~bad)[:, None] & (beta * d < 700.0)
     np.testing.assert_allclose(res.channel[ok], exact[ok], rtol=1e-10, atol=1e-300)
-    np.testing.assert_allclose(np.log(res.output_marginal[res.output_marginal > 0]),
-                               logc[res.output_marginal > 0], rtol=1e-10)
+    np.testing.assert_allclose(
+        np.log(res.output_marginal[res.output_marginal > 0]), logc[res.output_marginal > 0], rtol=1e-10
+    )
     # Remark 4: every F(c) is 2 beta-geo-indistinguishable w.r.t. d between inputs (exact from logs)
     assert geo_ind_epsilon_log(res.log_channel, d_in) <= 2 * beta * (1 + 1e-9)
 

@@ -63,7 +63,8 @@ def _check(fn, name):
     with pytest.raises((ValueError, TypeError)) as exc:
         fn()
     assert re.search(name, str(exc.value), flags=re.IGNORECASE), (
-        f"the error does not name the argument {name!r}: {exc.value!r}")
+        f"the error does not name the argument {name!r}: {exc.value!r}"
+    )
 
 
 # ----------------------------------------------------------------------------- epsilon
@@ -137,7 +138,8 @@ EPS_FUNCS = {
     "attacks.perturb_and_infer": lambda e: attacks.perturb_and_infer(np.array([0, 1]), 4, e, "grr", rng=0),
     "attacks.pie_alpha_from_ldp": lambda e: attacks_measures.pie_alpha_from_ldp(e, 10, 4),
     "ibu_theory.untruncated_geometric_matrix": lambda e: ibu_theory_mechanisms.untruncated_geometric_matrix(
-        np.arange(3), np.arange(3), e),
+        np.arange(3), np.arange(3), e
+    ),
     "ibu_theory.truncated_geometric_inverse": lambda e: ibu_theory.truncated_geometric_inverse(4, e),
     "ibu_theory.inv_krr_upper_bound": lambda e: ibu_theory.inv_krr_upper_bound(4, e, 100),
     "ibu_theory.rappor_concavity_lower_bound": lambda e: ibu_theory.rappor_concavity_lower_bound(4, 100, e),
@@ -163,9 +165,15 @@ def _eps_name(fid):
 
 
 EPS_CASES = [
-    _case(f"{fid}-eps={e}", (lambda f=f, e=e: f(e)), _eps_name(fid),
-          marks=(_xf(EPS_XFAIL[(fid, e)]),) if (fid, e) in EPS_XFAIL else ())
-    for fid, f in EPS_FUNCS.items() for e in BAD_EPS if (fid, e) not in EPS_SKIP
+    _case(
+        f"{fid}-eps={e}",
+        (lambda f=f, e=e: f(e)),
+        _eps_name(fid),
+        marks=(_xf(EPS_XFAIL[(fid, e)]),) if (fid, e) in EPS_XFAIL else (),
+    )
+    for fid, f in EPS_FUNCS.items()
+    for e in BAD_EPS
+    if (fid, e) not in EPS_SKIP
 ]
 
 
@@ -197,8 +205,10 @@ K_FUNCS = {
     "mech.DBitFlipPM": (lambda k: mech.DBitFlipPM(k, 1.0), "k"),
     "mech.laplace_channel": (lambda k: mech.laplace_channel(k, 1.0), "k"),
     "mech.planar_geometric_channel": (lambda k: mech.planar_geometric_channel(k, 1, 1.0), "rows"),
-    "mech.simulate(input_counts of length 1)": (lambda k: mech.grr_simulate_counts([5] * max(k, 0), 1.0, rng=0),
-                                                "input_counts"),
+    "mech.simulate(input_counts of length 1)": (
+        lambda k: mech.grr_simulate_counts([5] * max(k, 0), 1.0, rng=0),
+        "input_counts",
+    ),
     "md.check_dataset(ks)": (lambda k: md.check_dataset([[0, 0]], [2, k]), "k"),
     "lift.random_joint(n_s)": (lambda k: lift.random_joint(k, 3, rng=0), "n_s"),
     "pie.theta_rr": (lambda k: pie_measures.theta_rr(k, 1.0), "k"),
@@ -213,9 +223,9 @@ K_XFAIL: dict = {}  # none left
 
 
 K_CASES = [
-    _case(f"{fid}-k={k}", (lambda f=f, k=k: f(k)), name,
-          marks=(_xf(K_XFAIL[(fid, k)]),) if (fid, k) in K_XFAIL else ())
-    for fid, (f, name) in K_FUNCS.items() for k in BAD_K
+    _case(f"{fid}-k={k}", (lambda f=f, k=k: f(k)), name, marks=(_xf(K_XFAIL[(fid, k)]),) if (fid, k) in K_XFAIL else ())
+    for fid, (f, name) in K_FUNCS.items()
+    for k in BAD_K
 ]
 
 
@@ -252,9 +262,14 @@ VALUE_FUNCS = {
 VALUE_XFAIL: dict = {}  # none left
 
 VALUE_CASES = [
-    _case(f"{fid}-{kind}", (lambda f=f, v=v: f(v)), name,
-          marks=(_xf(VALUE_XFAIL[(fid, kind)]),) if (fid, kind) in VALUE_XFAIL else ())
-    for fid, (f, name) in VALUE_FUNCS.items() for kind, v in BAD_VALUES.items()
+    _case(
+        f"{fid}-{kind}",
+        (lambda f=f, v=v: f(v)),
+        name,
+        marks=(_xf(VALUE_XFAIL[(fid, kind)]),) if (fid, kind) in VALUE_XFAIL else (),
+    )
+    for fid, (f, name) in VALUE_FUNCS.items()
+    for kind, v in BAD_VALUES.items()
 ]
 
 
@@ -272,8 +287,10 @@ COUNT_FUNCS = {
     "mech.lh_simulate_support_counts": (lambda c: mech.lh_simulate_support_counts(c, 1.0, rng=0), "input_counts"),
     "mech.ss_simulate_support_counts": (lambda c: mech.ss_simulate_support_counts(c, 1.0, rng=0), "input_counts"),
     "mech.simulate_counts": (lambda c: mech_channels.simulate_counts(C3, c, rng=0), "input_counts"),
-    "ibu_theory.simulate_counts_batch": (lambda c: ibu_theory_channels.simulate_counts_batch(C3, c, 2, rng=0),
-                                         "input_counts"),
+    "ibu_theory.simulate_counts_batch": (
+        lambda c: ibu_theory_channels.simulate_counts_batch(C3, c, 2, rng=0),
+        "input_counts",
+    ),
     "md.prior_correct": (lambda c: md_risks.prior_correct(c, 1.0, rng=0), "counts"),
     "utils.check_counts": (lambda c: utils.check_counts(c), "counts"),
 }
@@ -283,9 +300,14 @@ COUNT_XFAIL = {
 }
 
 COUNT_CASES = [
-    _case(f"{fid}-{kind}", (lambda f=f, c=c: f(c)), name,
-          marks=(_xf(COUNT_XFAIL[(fid, kind)]),) if COUNT_XFAIL.get((fid, kind)) else ())
-    for fid, (f, name) in COUNT_FUNCS.items() for kind, c in BAD_COUNTS.items()
+    _case(
+        f"{fid}-{kind}",
+        (lambda f=f, c=c: f(c)),
+        name,
+        marks=(_xf(COUNT_XFAIL[(fid, kind)]),) if COUNT_XFAIL.get((fid, kind)) else (),
+    )
+    for fid, (f, name) in COUNT_FUNCS.items()
+    for kind, c in BAD_COUNTS.items()
     if not ((fid, kind) in COUNT_XFAIL and COUNT_XFAIL[(fid, kind)] is None)
 ]
 
@@ -295,14 +317,17 @@ def test_bad_counts_are_refused(fn, name):
     _check(fn, name)
 
 
-@pytest.mark.parametrize("fid, fn, name", [
-    ("est.ibu", lambda c: est.ibu(C3, c), "counts"),
-    ("est.inv_raw", lambda c: est.inv_raw(C3, c), "counts"),
-    ("est.inv_projected", lambda c: est.inv_projected(C3, c), "counts"),
-    ("est.log_likelihood", lambda c: est.log_likelihood([1 / 3] * 3, C3, c), "counts"),
-    ("est.fo_estimate", lambda c: est.fo_estimate(c, 10, 0.6, 0.2), "support_counts"),
-    ("est.ibu_batch", lambda c: est.ibu_batch(C3, [c]), "counts"),
-])
+@pytest.mark.parametrize(
+    "fid, fn, name",
+    [
+        ("est.ibu", lambda c: est.ibu(C3, c), "counts"),
+        ("est.inv_raw", lambda c: est.inv_raw(C3, c), "counts"),
+        ("est.inv_projected", lambda c: est.inv_projected(C3, c), "counts"),
+        ("est.log_likelihood", lambda c: est.log_likelihood([1 / 3] * 3, C3, c), "counts"),
+        ("est.fo_estimate", lambda c: est.fo_estimate(c, 10, 0.6, 0.2), "support_counts"),
+        ("est.ibu_batch", lambda c: est.ibu_batch(C3, [c]), "counts"),
+    ],
+)
 def test_negative_report_counts_are_refused(fid, fn, name):
     # report counts may be an empirical distribution (non-integer), never negative
     _check(lambda: fn([3, -1, 2]), name)
@@ -327,8 +352,10 @@ DIST_FUNCS = {
     "watchdog.merging_mi": (lambda p: watchdog.merging_mi(p, [[0, 1]], unit="bits"), "p_x"),
     "pie.pie(p_u)": (lambda p: pie_measures.pie(p, np.eye(3), C3, unit="bits"), "p_u"),
     "rd.blahut_arimoto(prior, negative only)": (lambda p: rd.blahut_arimoto(p, D3, 1.0), "prior"),
-    "md.rsfd_collect(priors)": (lambda p: md.rsfd_collect([[0, 1]], [3, 3], 1.0, "grr", "prior",
-                                                          priors=[p, p], rng=0), "priors"),
+    "md.rsfd_collect(priors)": (
+        lambda p: md.rsfd_collect([[0, 1]], [3, 3], 1.0, "grr", "prior", priors=[p, p], rng=0),
+        "priors",
+    ),
     "utils.check_distribution": (lambda p: utils.check_distribution(p), "p"),
 }
 
@@ -338,9 +365,14 @@ DIST_XFAIL = {
 }
 
 DIST_CASES = [
-    _case(f"{fid}-{kind}", (lambda f=f, p=p: f(p)), name,
-          marks=(_xf(DIST_XFAIL[(fid, kind)]),) if DIST_XFAIL.get((fid, kind)) else ())
-    for fid, (f, name) in DIST_FUNCS.items() for kind, p in BAD_DISTS.items()
+    _case(
+        f"{fid}-{kind}",
+        (lambda f=f, p=p: f(p)),
+        name,
+        marks=(_xf(DIST_XFAIL[(fid, kind)]),) if DIST_XFAIL.get((fid, kind)) else (),
+    )
+    for fid, (f, name) in DIST_FUNCS.items()
+    for kind, p in BAD_DISTS.items()
     if not ((fid, kind) in DIST_XFAIL and DIST_XFAIL[(fid, kind)] is None)
 ]
 
@@ -375,9 +407,14 @@ CHANNEL_FUNCS = {
 CHANNEL_XFAIL = {}
 
 CHANNEL_CASES = [
-    _case(f"{fid}-{kind}", (lambda f=f, C=C: f(C)), name,
-          marks=(_xf(CHANNEL_XFAIL[(fid, kind)]),) if (fid, kind) in CHANNEL_XFAIL else ())
-    for fid, (f, name) in CHANNEL_FUNCS.items() for kind, C in BAD_CHANNELS.items()
+    _case(
+        f"{fid}-{kind}",
+        (lambda f=f, C=C: f(C)),
+        name,
+        marks=(_xf(CHANNEL_XFAIL[(fid, kind)]),) if (fid, kind) in CHANNEL_XFAIL else (),
+    )
+    for fid, (f, name) in CHANNEL_FUNCS.items()
+    for kind, C in BAD_CHANNELS.items()
 ]
 
 
@@ -393,8 +430,9 @@ SHAPE_CASES = [
     _case("est.log_likelihood theta length", lambda: est.log_likelihood([0.5, 0.5], C3, [1, 2, 3]), "theta"),
     _case("est.ibu theta0 length", lambda: est.ibu(C3, [1, 2, 3], theta0=[0.5, 0.5]), "theta0"),
     _case("est.ibu_batch columns", lambda: est.ibu_batch(C3, [[1, 2]]), "counts"),
-    _case("info.mutual_information prior length", lambda: info.mutual_information([0.5, 0.5], C3, unit="bits"),
-          "prior"),
+    _case(
+        "info.mutual_information prior length", lambda: info.mutual_information([0.5, 0.5], C3, unit="bits"), "prior"
+    ),
     _case("info.kl_divergence shapes", lambda: info.kl_divergence([0.5, 0.5], [1 / 3] * 3, unit="bits"), "p and q"),
     _case("mech.simulate_counts length", lambda: mech_channels.simulate_counts(C3, [1, 2], rng=0), "input_counts"),
     _case("mech.geo_ind_epsilon distance", lambda: mech_channels.geo_ind_epsilon(C3, [[0, 1], [1, 0]]), "distance"),
@@ -482,8 +520,11 @@ EMPTY_CASES = [
     _case("lift.check_joint", lambda: lift.check_joint(np.empty((0, 0))), "joint"),
     _case("rd.blahut_arimoto", lambda: rd.blahut_arimoto([], np.empty((0, 0)), 1.0), "prior"),
     _case("pie.pie", lambda: pie_measures.pie([], np.empty((0, 2)), np.eye(2), unit="bits"), "p_u"),
-    _case("audit.empirical_epsilon n_trials", lambda: audit.empirical_epsilon(lambda x, n, r: np.zeros(n, int), 0, 1,
-                                                                               n_trials=0), "n_trials"),
+    _case(
+        "audit.empirical_epsilon n_trials",
+        lambda: audit.empirical_epsilon(lambda x, n, r: np.zeros(n, int), 0, 1, n_trials=0),
+        "n_trials",
+    ),
     _case("utils.check_values", lambda: utils.check_values([], 3), "x"),
 ]
 
@@ -494,10 +535,17 @@ def test_empty_data_is_refused(fn, name):
 
 
 # ----------------------------------------------------------------------------- the audit module itself
-@pytest.mark.parametrize("k, n, alpha, name", [
-    (-1, 10, 0.01, "k"), (11, 10, 0.01, "k"), (1, 0, 0.01, "n"), (1, 10, 0.0, "alpha"), (1, 10, 1.0, "alpha"),
-    (1.5, 10, 0.01, "k"),
-])
+@pytest.mark.parametrize(
+    "k, n, alpha, name",
+    [
+        (-1, 10, 0.01, "k"),
+        (11, 10, 0.01, "k"),
+        (1, 0, 0.01, "n"),
+        (1, 10, 0.0, "alpha"),
+        (1, 10, 1.0, "alpha"),
+        (1.5, 10, 0.01, "k"),
+    ],
+)
 def test_clopper_pearson_rejects_bad_arguments(k, n, alpha, name):
     _check(lambda: audit.clopper_pearson(k, n, alpha), name)
 
@@ -616,10 +664,13 @@ MORE_CASES = [
 ]
 
 
-@pytest.mark.parametrize("fn, name", [
-    pytest.param(fn, name, id=fid, marks=_xf(f"{fid.split('(')[0]} {reason}") if reason else ())
-    for fid, fn, name, reason in MORE_CASES
-])
+@pytest.mark.parametrize(
+    "fn, name",
+    [
+        pytest.param(fn, name, id=fid, marks=_xf(f"{fid.split('(')[0]} {reason}") if reason else ())
+        for fid, fn, name, reason in MORE_CASES
+    ],
+)
 def test_more_bad_inputs_are_refused(fn, name):
     _check(fn, name)
 
@@ -635,7 +686,7 @@ def test_absurd_sizes_are_refused_before_allocating():
 
     t0 = time.perf_counter()
     cases = [
-        lambda: mech.ss_subsets(HUGE, 3),                      # math.comb of a huge k never returned
+        lambda: mech.ss_subsets(HUGE, 3),  # math.comb of a huge k never returned
         lambda: mech.ss_subsets(1 << 31, 1 << 30),
         lambda: mech.lh_draw_seeds(HUGE, rng=0),
         lambda: mech.grr_channel(HUGE, 1.0),
@@ -659,11 +710,13 @@ def test_absurd_sizes_are_refused_before_allocating():
 
 def test_counts_summing_past_int64_are_refused():
     big = np.array([1 << 62, 1 << 62], dtype=np.int64)  # the int64 sum wraps to a negative total
-    for fn in (lambda: mech.grr_simulate_counts(big, 1.0, rng=0),
-               lambda: utils.check_counts(big),
-               lambda: mech_channels.simulate_counts(np.eye(2), big, rng=0),
-               lambda: mech.GRR(2, 1.0).simulate_counts(big, rng=0),
-               lambda: utils.check_counts(np.array([2.0**63, 1.0]))):
+    for fn in (
+        lambda: mech.grr_simulate_counts(big, 1.0, rng=0),
+        lambda: utils.check_counts(big),
+        lambda: mech_channels.simulate_counts(np.eye(2), big, rng=0),
+        lambda: mech.GRR(2, 1.0).simulate_counts(big, rng=0),
+        lambda: utils.check_counts(np.array([2.0**63, 1.0])),
+    ):
         with pytest.raises(ValueError, match="total|int64"):
             fn()
 
@@ -680,6 +733,7 @@ def test_silent_results_of_the_issue_are_now_errors():
         g.index(0.5, 1)  # was silently truncated to row 0
     with pytest.raises(ValueError, match="lat"):
         from ldpnb.data import haversine_km
+
         haversine_km(math.nan, 0.0, 1.0, 1.0)
     with pytest.raises(ValueError, match="epsilon"):  # the float channel cannot show this level
         mech.ss_channel(8, 750.0)
@@ -724,13 +778,26 @@ def _names(prefix: str, text: str) -> list[str]:
 #: takes none.  ``qual(param)`` covers one argument that a contract leaves without a rule.
 COVERED_OTHERWISE: dict[str, str] = {
     # the validators themselves: their bad inputs are their subject
-    **{f"ldpnb.utils.{n}": "tests/test_utils.py and the tables above" for n in (
-        "check_epsilon", "check_domain_size", "check_positive_int", "check_probability", "check_distribution",
-        "check_channel", "check_counts", "check_values", "check_finite_array", "check_nonnegative",
-        "check_nonnegative_matrix", "check_dataset")},
+    **{
+        f"ldpnb.utils.{n}": "tests/test_utils.py and the tables above"
+        for n in (
+            "check_epsilon",
+            "check_domain_size",
+            "check_positive_int",
+            "check_probability",
+            "check_distribution",
+            "check_channel",
+            "check_counts",
+            "check_values",
+            "check_finite_array",
+            "check_nonnegative",
+            "check_nonnegative_matrix",
+            "check_dataset",
+        )
+    },
     "ldpnb._random.check_random_state": "tests/test_utils.py::test_check_random_state_rejects",
     "ldpnb._optional.import_optional": "imports a module by name: an unknown name raises MissingExtraError naming "
-                                      "it and its extra (its doctest)",
+    "it and its extra (its doctest)",
     "ldpnb.contracts.contract": "tests/test_contracts.py (the machinery: unknown parameters, non-Constraint rules)",
     "ldpnb.contracts.contract_of": "tests/test_contracts.py (the machinery)",
     "ldpnb.contracts.Probability": "a rule factory, tested through Real in tests/test_contracts.py",
@@ -740,50 +807,69 @@ COVERED_OTHERWISE: dict[str, str] = {
     "ldpnb.measures.lift.check_joint(name)": "the label the messages use for the argument",
     # the lift criteria's callbacks: L and p_s are the lift matrix and marginal that measures.lift computes
     # from a joint already checked by merge_labels / the mechanisms' contracts
-    **{f"ldpnb.measures.lift.{c}.{m}": "a callback of merge_labels on the lift matrix it computed from a checked "
-       "joint (tests/test_lift.py)" for c in ("Criterion", "ALIP", "LIP", "LDPwrtS", "LiftBased",
-                                              "LiftMeasurePrivacy") for m in ("risk", "violated")},
+    **{
+        f"ldpnb.measures.lift.{c}.{m}": "a callback of merge_labels on the lift matrix it computed from a checked "
+        "joint (tests/test_lift.py)"
+        for c in ("Criterion", "ALIP", "LIP", "LDPwrtS", "LiftBased", "LiftMeasurePrivacy")
+        for m in ("risk", "violated")
+    },
     "ldpnb.repro.build.OneLineParser": "tests/test_build.py::test_cli_refuses_bad_options_in_one_line",
     "ldpnb.repro.build.OneLineParser.error": "argparse's error hook (tests/test_build.py)",
     "ldpnb.repro.build.ProcessTree.add": "takes the process the build itself started "
-                                         "(tests/test_build.py::test_interrupt_ends_kernels_and_joblib_workers)",
+    "(tests/test_build.py::test_interrupt_ends_kernels_and_joblib_workers)",
     "ldpnb.repro.claims.Claim": "tests/test_claims.py::test_declarations_are_validated and "
-                                "tests/test_claims_stats.py::test_declarations_that_cannot_fail_or_never_hold_are_refused",
+    "tests/test_claims_stats.py::test_declarations_that_cannot_fail_or_never_hold_are_refused",
     "ldpnb.repro.claims.CriterionChange": "tests/test_claims_stats.py::test_criterion_changes_are_validated",
     # the user bootstrap's decompositions of a PSE and of FRR-at-FAR: built by atom_scores / frr_bootstrap from
     # an experiment's scores, evaluated by user_bootstrap on the multiplicities it draws (tests/test_pie.py)
-    **{f"ldpnb.papers.pie.identification.{n}": "built by atom_scores / frr_bootstrap from checked scores, "
-       "called by user_bootstrap on the multiplicities it draws (tests/test_pie.py)" for n in (
-        "AtomScores", "AtomScores.pse", "VerificationScores", "VerificationScores.of", "VerificationScores.frr")},
+    **{
+        f"ldpnb.papers.pie.identification.{n}": "built by atom_scores / frr_bootstrap from checked scores, "
+        "called by user_bootstrap on the multiplicities it draws (tests/test_pie.py)"
+        for n in (
+            "AtomScores",
+            "AtomScores.pse",
+            "VerificationScores",
+            "VerificationScores.of",
+            "VerificationScores.frr",
+        )
+    },
     "ldpnb.papers.synthesis.experiments.Setting": "a data set's record, built by adult_setting / gowalla_setting "
-                                                  "(contracted) from the data, never from a user's input",
+    "(contracted) from the data, never from a user's input",
     "ldpnb.papers.synthesis.experiments.Family": "an entry of the chapter's family table, built by the package and "
-                                                 "looked up by experiments.family(name) (contracted)",
+    "looked up by experiments.family(name) (contracted)",
     "ldpnb.papers.synthesis.experiments.Family.range": "a Family record's method; its one argument is a Setting "
-                                                       "built by adult_setting / gowalla_setting (contracted)",
+    "built by adult_setting / gowalla_setting (contracted)",
 }
 
 PENDING: dict[str, list[str]] = {
-    "chapter ibu": _names("ldpnb.papers.ibu.", """
+    "chapter ibu": _names(
+        "ldpnb.papers.ibu.",
+        """
         experiments.Trials experiments.RapporTrials
-    """),
-    "chapter lift": _names("ldpnb.papers.lift.", """
+    """,
+    ),
+    "chapter lift": _names(
+        "ldpnb.papers.lift.",
+        """
         experiments.Curve figures.repair(lams) figures.table(caption)
-    """),
-    "chapter performance": _names("ldpnb.papers.performance.", """
-        bench.Timing.ratio bench.interleaved(min_time) experiments.lean_ba experiments.memory(k)
-        experiments.memory(g) experiments.memory(n) experiments.no_peers experiments.paper_scale_costs
-        experiments.paper_scale_target experiments.textbook_ba tables.fmt_cell tables.fmt_seconds tables.header
-        tables.table(columns) tables.table(sci)
-    """),
-    "chapter pie": _names("ldpnb.papers.pie.", """
+    """,
+    ),
+    "chapter pie": _names(
+        "ldpnb.papers.pie.",
+        """
         identification.Traces identification.Traces.subset utility.UtilityPopulation.mass
-    """),
-    "chapter privic": _names("ldpnb.papers.privic.", """
+    """,
+    ),
+    "chapter privic": _names(
+        "ldpnb.papers.privic.",
+        """
         figures.heatmap(title) figures.heatmap(cmap) figures.heatmap(vmax) figures.heatmap(marks)
         figures.heatmap(colorbar) figures.heatmap(label)
-    """),
-    "chapter risks": _names("ldpnb.papers.risks.", """
+    """,
+    ),
+    "chapter risks": _names(
+        "ldpnb.papers.risks.",
+        """
         experiments.aif_experiment(pk_fractions) experiments.aif_xgb_experiment(classifier)
         experiments.aif_xgb_experiment(max_train) experiments.aif_xgb_experiment(n_estimators)
         experiments.make_priors(counts) experiments.rsfd_mse_experiment(postprocess)
@@ -794,11 +880,14 @@ PENDING: dict[str, list[str]] = {
         figures.rid_grid(key) figures.rid_grid(xlabel) figures.rid_grid(invert) figures.rid_grid(topks)
         runs.rid_by_protocol(index) runs.rid_chain_runs(index) runs.rid_chain_runs(protocol)
         runs.rid_chain_runs(fake) runs.rid_chain_runs(resample) runs.rid_chain_runs(topk)
-    """),
+    """,
+    ),
     # the deployment mechanisms added by the synthesis branch (hadamard, _hashes, rappor, longitudinal): their
     # constructors and module functions have contracts; their methods are pending like the base classes' methods
     # they override (front-mech's entry below, issue #40 item 1)
-    "synthesis mechanisms (methods)": _names("ldpnb.mechanisms.", """
+    "synthesis mechanisms (methods)": _names(
+        "ldpnb.mechanisms.",
+        """
         _hashes.OLHCW.draw_seeds _hashes.OLHCW.hash _hashes.OLHCW.n_reports _hashes.OLHCW.on
         _hashes.OLHCW.report_index _hashes.OLHCW.simulate_support_counts(input_counts) _hashes.OLHCW.support
         _hashes.OLHCW.support_count_covariance _hashes.OLHCW.support_counts _hashes.OLHCW.support_set_index
@@ -822,10 +911,13 @@ PENDING: dict[str, list[str]] = {
         rappor.BloomRAPPOR.memoize rappor.BloomRAPPOR.n_reports rappor.BloomRAPPOR.on
         rappor.BloomRAPPOR.perturb_longitudinal rappor.BloomRAPPOR.report rappor.BloomRAPPOR.report_index
         rappor.BloomRAPPOR.simulate_bit_counts rappor.BloomRAPPOR.variance
-    """),
+    """,
+    ),
     # front-mech's files (that session is not editing them now): the methods of the mechanism objects and the
     # structured operators, the IBU stop rule; the contracts on these are item 1 of issue #40, still open
-    "front-mech (not being edited)": _names("ldpnb.", """
+    "front-mech (not being edited)": _names(
+        "ldpnb.",
+        """
         channels.structured.ChannelOperator.matvec channels.structured.ChannelOperator.rmatvec
         channels.structured.ConvolutionChannel.matvec channels.structured.ConvolutionChannel.rmatvec
         channels.structured.DiagPlusConstChannel.matvec channels.structured.DiagPlusConstChannel.rmatvec
@@ -850,16 +942,17 @@ PENDING: dict[str, list[str]] = {
         mechanisms.unary.UnaryEncoding.support mechanisms.unary.UnaryEncoding.support_counts
         mechanisms.watchdog.MergeMechanism mechanisms.watchdog.MergeMechanism.mutual_information
         mechanisms.watchdog.MergeMechanism.output_joint
-    """),
-    "reader": _names("ldpnb.repro.", """
-        dashboard.claims_frame dashboard.errata_html dashboard.flagged dashboard.interactive_table
-        dashboard.landing_substitutions dashboard.paper_figures_html dashboard.paper_runs_table
-        dashboard.paper_scale_records dashboard.summary_tables dashboard.totals_markdown dashboard.write_downloads
+    """,
+    ),
+    "reader": _names(
+        "ldpnb.repro.",
+        """
         report.Report report.Report.close report.Report.holds report.Report.monotone report.Report.not_evaluated
         report.Report.order report.Report.range report.Report.record report.Report.save report.Report.timing
         report.badge_html report.counts_text report.divergence_kind report.first_sentence report.fmt_ours
         report.glue report.load_reports report.load_timings report.report_html
-    """),
+    """,
+    ),
 }
 
 
@@ -877,8 +970,9 @@ def _coverage(n) -> list[tuple[str, str]]:
     rules = contract_of(n.obj)
     if rules is None:
         return [(n.qual, "")]
-    return [(n.qual, "contract")] + [(f"{n.qual}({p.name})", "") for p in n.params
-                                     if p.name not in rules and p.name != "rng"]
+    return [(n.qual, "contract")] + [
+        (f"{n.qual}({p.name})", "") for p in n.params if p.name not in rules and p.name != "rng"
+    ]
 
 
 def _how(key: str, how: str) -> str:
@@ -910,15 +1004,22 @@ def test_coverage_lists_are_not_stale():
     listed = set(COVERED_OTHERWISE) | {k for names in PENDING.values() for k in names} | BODY_CHECKED_NAMES
     stale = sorted(listed - needed)
     assert not stale, f"listed but public no more, or now covered by a contract (remove them): {stale}"
-    twice = sorted(k for k in listed if sum(k in names for names in PENDING.values()) + (k in COVERED_OTHERWISE)
-                   + (k in BODY_CHECKED_NAMES) > 1)
+    twice = sorted(
+        k
+        for k in listed
+        if sum(k in names for names in PENDING.values()) + (k in COVERED_OTHERWISE) + (k in BODY_CHECKED_NAMES) > 1
+    )
     assert not twice, f"listed twice: {twice}"
 
 
 def test_pending_names_are_listed_by_owner():
     """The names still pending, one line per owner (shown in the warnings summary of every run)."""
-    lines = [f"{owner}: {len(names)} ({', '.join(n.rsplit('.', 2)[-2] + '.' + n.rsplit('.', 1)[-1] for n in names[:6])}"
-             f"{', ...' if len(names) > 6 else ''})" for owner, names in PENDING.items() if names]
+    lines = [
+        f"{owner}: {len(names)} ({', '.join(n.rsplit('.', 2)[-2] + '.' + n.rsplit('.', 1)[-1] for n in names[:6])}"
+        f"{', ...' if len(names) > 6 else ''})"
+        for owner, names in PENDING.items()
+        if names
+    ]
     total = sum(len(v) for v in PENDING.values())
     if total:
         import warnings
@@ -971,71 +1072,116 @@ _CORE = "owner: front-core (not being edited)"
 #: owner to fix (the suite turns red when it is fixed, until the mark is removed).
 BODY_CHECKED: list[tuple[str, str, Any, str | None]] = [
     ("ldpnb.repro.claims.evaluate", "kind", lambda: _C().evaluate("bogus", CRIT, NUMS), None),
-    ("ldpnb.repro.claims.evaluate", "atol", lambda: _C().evaluate("close", {"target": 1.0, "atol": math.inf}, NUMS),
-     None),
+    (
+        "ldpnb.repro.claims.evaluate",
+        "atol",
+        lambda: _C().evaluate("close", {"target": 1.0, "atol": math.inf}, NUMS),
+        None,
+    ),
     ("ldpnb.repro.claims.evaluate", "criterion", lambda: _C().evaluate("close", None, NUMS), None),
-    ("ldpnb.repro.claims.evaluate", "numbers", lambda: _C().evaluate("close", CRIT, None),
-     f"evaluate(numbers=None) ends in AttributeError 'NoneType' object has no attribute 'get' ({_STATS})"),
+    (
+        "ldpnb.repro.claims.evaluate",
+        "numbers",
+        lambda: _C().evaluate("close", CRIT, None),
+        f"evaluate(numbers=None) ends in AttributeError 'NoneType' object has no attribute 'get' ({_STATS})",
+    ),
     ("ldpnb.repro.claims.decide", "rtol", lambda: _C().decide("close", {"target": 1.0, "rtol": math.nan}, NUMS), None),
     ("ldpnb.repro.claims.decide", "lower", lambda: _C().decide("range", {"lower": 2.0, "upper": 1.0}, NUMS), None),
     ("ldpnb.repro.claims.row_status", "expect", lambda: _C().row_status("close", CRIT, NUMS, "bogus"), None),
-    ("ldpnb.repro.claims.falsify", "kind", lambda: _C().falsify("bogus", CRIT, NUMS, "pass"),
-     None),
-    ("ldpnb.repro.claims.power", "kind", lambda: _C().power("bogus", CRIT, NUMS, "pass"),
-     None),
-    ("ldpnb.repro.claims.runs_needed", "atol",
-     lambda: _C().runs_needed("close", {"target": 1.0, "atol": math.nan}, NUMS),
-     None),
-    ("ldpnb.repro.claims.original_statuses", "expect", lambda: _C().original_statuses([], NUMS, "bogus"),
-     None),
+    ("ldpnb.repro.claims.falsify", "kind", lambda: _C().falsify("bogus", CRIT, NUMS, "pass"), None),
+    ("ldpnb.repro.claims.power", "kind", lambda: _C().power("bogus", CRIT, NUMS, "pass"), None),
+    (
+        "ldpnb.repro.claims.runs_needed",
+        "atol",
+        lambda: _C().runs_needed("close", {"target": 1.0, "atol": math.nan}, NUMS),
+        None,
+    ),
+    ("ldpnb.repro.claims.original_statuses", "expect", lambda: _C().original_statuses([], NUMS, "bogus"), None),
     ("ldpnb.repro.claims.parse_relation", "relation", lambda: _C().parse_relation("a < < b"), None),
     ("ldpnb.repro.claims.parse_relation", "relation", lambda: _C().parse_relation(3), None),
     ("ldpnb.repro.claims.describe", "scale", lambda: _C().describe(_claim(), "huge"), None),
     ("ldpnb.repro.claims.Claim.criterion", "scale", lambda: _claim().criterion("huge"), None),
     ("ldpnb.repro.claims.Claim.full_criterion", "scale", lambda: _claim().full_criterion("huge"), None),
     ("ldpnb.repro.claims.Printed", "where", lambda: _C().Printed(1.0, None), None),
-    ("ldpnb.repro.claims.Printed", "value", lambda: _C().Printed(math.nan, "Table 1"),
-     None),
-    ("ldpnb.repro.claims.verify_row", "row", lambda: _C().verify_row(None),
-     f"verify_row(None) ends in AttributeError 'NoneType' object has no attribute 'get' ({_STATS})"),
-    ("ldpnb.stats._estimate.Estimate", "low", lambda: __import__("ldpnb.stats", fromlist=["x"]).Estimate(
-        1.0, 2.0, 0.5, method="t", n_runs=5), None),
-    ("ldpnb.stats._estimate.Estimate", "level", lambda: __import__("ldpnb.stats", fromlist=["x"]).Estimate(
-        1.0, 0.5, 1.5, level=1.5, method="t", n_runs=5), None),
-    ("ldpnb.stats._estimate.Estimate", "value", lambda: __import__("ldpnb.stats", fromlist=["x"]).Estimate(
-        math.nan, 0.5, 1.5, method="t", n_runs=5),
-     f"Estimate(value=nan, low=0.5, high=1.5) is accepted: a NaN inside a finite interval ({_STATS})"),
-    ("ldpnb.stats._estimate.Estimate.from_dict", "level", lambda: __import__("ldpnb.stats", fromlist=["x"])
-     .Estimate.from_dict(dict(_est().to_dict(), level=7)), None),
-    ("ldpnb.stats._estimate.Estimate.text", "digits", lambda: _est().text(-3),
-     f"Estimate.text(digits=-3) ends in 'Format specifier missing precision', not naming digits ({_STATS})"),
+    ("ldpnb.repro.claims.Printed", "value", lambda: _C().Printed(math.nan, "Table 1"), None),
+    (
+        "ldpnb.repro.claims.verify_row",
+        "row",
+        lambda: _C().verify_row(None),
+        f"verify_row(None) ends in AttributeError 'NoneType' object has no attribute 'get' ({_STATS})",
+    ),
+    (
+        "ldpnb.stats._estimate.Estimate",
+        "low",
+        lambda: __import__("ldpnb.stats", fromlist=["x"]).Estimate(1.0, 2.0, 0.5, method="t", n_runs=5),
+        None,
+    ),
+    (
+        "ldpnb.stats._estimate.Estimate",
+        "level",
+        lambda: __import__("ldpnb.stats", fromlist=["x"]).Estimate(1.0, 0.5, 1.5, level=1.5, method="t", n_runs=5),
+        None,
+    ),
+    (
+        "ldpnb.stats._estimate.Estimate",
+        "value",
+        lambda: __import__("ldpnb.stats", fromlist=["x"]).Estimate(math.nan, 0.5, 1.5, method="t", n_runs=5),
+        f"Estimate(value=nan, low=0.5, high=1.5) is accepted: a NaN inside a finite interval ({_STATS})",
+    ),
+    (
+        "ldpnb.stats._estimate.Estimate.from_dict",
+        "level",
+        lambda: __import__("ldpnb.stats", fromlist=["x"]).Estimate.from_dict(dict(_est().to_dict(), level=7)),
+        None,
+    ),
+    (
+        "ldpnb.stats._estimate.Estimate.text",
+        "digits",
+        lambda: _est().text(-3),
+        f"Estimate.text(digits=-3) ends in 'Format specifier missing precision', not naming digits ({_STATS})",
+    ),
     ("ldpnb.data.grid.Grid.index", "row", lambda: _grid().index(5, 1), None),
     ("ldpnb.data.grid.Grid.index", "row", lambda: _grid().index(math.nan, 1), None),
-    ("ldpnb.data.grid.Grid.histogram", "lon", lambda: _grid().histogram(np.array([48.85, 48.86]), np.array([2.35])),
-     None),
-    ("ldpnb.data.grid.Grid.histogram", "lat", lambda: _grid().histogram(np.array([math.nan]), np.array([2.35])),
-     None),
-    ("ldpnb.data.grid.Grid.row_col", "lon", lambda: _grid().row_col(np.array([48.85, 48.86]), np.array([2.35])),
-     None),
-    ("ldpnb.data.grid.Grid.cell_of", "lon", lambda: _grid().cell_of(np.array([48.85, 48.86]), np.array([2.35])),
-     None),
+    (
+        "ldpnb.data.grid.Grid.histogram",
+        "lon",
+        lambda: _grid().histogram(np.array([48.85, 48.86]), np.array([2.35])),
+        None,
+    ),
+    ("ldpnb.data.grid.Grid.histogram", "lat", lambda: _grid().histogram(np.array([math.nan]), np.array([2.35])), None),
+    ("ldpnb.data.grid.Grid.row_col", "lon", lambda: _grid().row_col(np.array([48.85, 48.86]), np.array([2.35])), None),
+    ("ldpnb.data.grid.Grid.cell_of", "lon", lambda: _grid().cell_of(np.array([48.85, 48.86]), np.array([2.35])), None),
     ("ldpnb.data.grid.Grid.to_image", "vec", lambda: _grid().to_image(np.ones(8)), None),
-    ("ldpnb.attacks.reidentification.ReidIndex.count", "T", lambda: _reid().count(99, np.array([[0, 1]])),
-     f"ReidIndex.count(T=99) on 2 attributes ignores the bits beyond them; T=0 ends in 'object of too small "
-     f"depth' ({_CORE})"),
-    ("ldpnb.attacks.reidentification.ReidIndex.count", "values", lambda: _reid().count(1, np.array([[-1, 0]])),
-     f"ReidIndex.count counts a profile with a negative code -1 (2 matches); a code past k_j ends in an "
-     f"IndexError ({_CORE})"),
-    ("ldpnb.attacks.reidentification.ReidIndex.count_columns", "columns",
-     lambda: _reid().count_columns(1, np.array([[5]]), None),
-     f"ReidIndex.count_columns with a code past k_j ends in a bare IndexError ({_CORE})"),
+    (
+        "ldpnb.attacks.reidentification.ReidIndex.count",
+        "T",
+        lambda: _reid().count(99, np.array([[0, 1]])),
+        f"ReidIndex.count(T=99) on 2 attributes ignores the bits beyond them; T=0 ends in 'object of too small "
+        f"depth' ({_CORE})",
+    ),
+    (
+        "ldpnb.attacks.reidentification.ReidIndex.count",
+        "values",
+        lambda: _reid().count(1, np.array([[-1, 0]])),
+        f"ReidIndex.count counts a profile with a negative code -1 (2 matches); a code past k_j ends in an "
+        f"IndexError ({_CORE})",
+    ),
+    (
+        "ldpnb.attacks.reidentification.ReidIndex.count_columns",
+        "columns",
+        lambda: _reid().count_columns(1, np.array([[5]]), None),
+        f"ReidIndex.count_columns with a code past k_j ends in a bare IndexError ({_CORE})",
+    ),
 ]
 BODY_CHECKED_NAMES: set[str] = {q for q, *_ in BODY_CHECKED}
 
 
-@pytest.mark.parametrize("fn, name", [
-    pytest.param(fn, arg, id=f"{qual}:{arg}:{i}", marks=_xf(defect) if defect else ())
-    for i, (qual, arg, fn, defect) in enumerate(BODY_CHECKED)
-])
+@pytest.mark.parametrize(
+    "fn, name",
+    [
+        pytest.param(fn, arg, id=f"{qual}:{arg}:{i}", marks=_xf(defect) if defect else ())
+        for i, (qual, arg, fn, defect) in enumerate(BODY_CHECKED)
+    ],
+)
 def test_uncontracted_names_refuse_bad_calls(fn, name):
     _check(fn, name)

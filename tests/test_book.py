@@ -7,7 +7,6 @@ column), and, executed, no stderr, error, object or numpy repr, machine path, no
 """
 
 import json
-import os
 from pathlib import Path
 
 import jupytext
@@ -55,8 +54,13 @@ def test_every_chapter_is_on_the_claims_machinery():
 def test_code_lines_fit_the_column(name):
     """A code line longer than 88 characters scrolls sideways in the book's column."""
     nb = jupytext.read(BOOK / f"{name}.py")
-    long = [f"{line[:60]}... ({len(line)} characters)" for c in nb.cells if c.cell_type == "code"
-            for line in c.source.splitlines() if len(line) > MAX_CODE_COLUMNS]
+    long = [
+        f"{line[:60]}... ({len(line)} characters)"
+        for c in nb.cells
+        if c.cell_type == "code"
+        for line in c.source.splitlines()
+        if len(line) > MAX_CODE_COLUMNS
+    ]
     assert not long, f"book/{name}.py: {len(long)} code line(s) over {MAX_CODE_COLUMNS} characters:\n" + "\n".join(long)
 
 
@@ -66,8 +70,11 @@ def test_no_backtick_in_a_directive_line(name):
     CommonMark: jupytext then swallows every later cell into one markdown cell."""
     import re
 
-    bad = [ln for ln in (BOOK / f"{name}.py").read_text(encoding="utf-8").splitlines()
-           if re.match(r"^# ```+\{[^}]+\}.*`", ln)]
+    bad = [
+        ln
+        for ln in (BOOK / f"{name}.py").read_text(encoding="utf-8").splitlines()
+        if re.match(r"^# ```+\{[^}]+\}.*`", ln)
+    ]
     assert not bad, f"book/{name}.py: move the role out of the directive's title: {bad}"
 
 
@@ -101,8 +108,13 @@ def test_chapter_executes_at_smoke_scale(name, tmp_path, monkeypatch):
         (tmp_path / "reproduction").mkdir()
     out = tmp_path / f"{name}.ipynb"
     pm.execute_notebook(
-        str(BOOK / f"{name}.ipynb"), str(out), parameters={"SCALE": "smoke"}, cwd=str(BOOK),
-        kernel_name="python3", progress_bar=False, execution_timeout=600,
+        str(BOOK / f"{name}.ipynb"),
+        str(out),
+        parameters={"SCALE": "smoke"},
+        cwd=str(BOOK),
+        kernel_name="python3",
+        progress_bar=False,
+        execution_timeout=600,
     )
     executed = nbformat.read(out, as_version=4)
     if name in NEW:
@@ -110,8 +122,11 @@ def test_chapter_executes_at_smoke_scale(name, tmp_path, monkeypatch):
         assert not problems, f"{name} at smoke scale:\n" + "\n".join(problems)
     if name in NO_REPORT:
         return
-    n_png = sum(any(m == "image/png" or m.endswith("record/image/png") for m in o.get("data", {}))
-                for c in executed.cells for o in c.get("outputs", []))  # shown, or glued for a captioned figure
+    n_png = sum(
+        any(m == "image/png" or m.endswith("record/image/png") for m in o.get("data", {}))
+        for c in executed.cells
+        for o in c.get("outputs", [])
+    )  # shown, or glued for a captioned figure
     assert n_png > 0, f"{name}: the executed notebook holds no figure (matplotlib backend not inline?)"
     report = tmp_path / "reproduction" / f"{name}.json"
     assert report.exists(), f"{name} did not write its reproduction report (call report.finalize())"
@@ -136,6 +151,7 @@ def test_no_control_characters_in_sources(path):
     ``"\\theta"``, ``"\\alpha"``, ``"\\beta"`` become in a non-raw Python string, and render as broken
     formulas (``$A<TAB>heta$``) in the book and the docstrings."""
     text = path.read_text(encoding="utf-8")
-    bad = [(i + 1, repr(line)) for i, line in enumerate(text.splitlines())
-           if any(c in line for c in "\t\x07\x08\x0b\x0c")]
+    bad = [
+        (i + 1, repr(line)) for i, line in enumerate(text.splitlines()) if any(c in line for c in "\t\x07\x08\x0b\x0c")
+    ]
     assert not bad, f"{path.relative_to(ROOT)}: control characters on lines {bad[:5]}"

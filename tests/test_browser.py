@@ -28,6 +28,8 @@ Screenshots (landing page, chapter, every report at both widths, the dashboard a
 dark mode, light and dark pages) are kept in ``_build/screenshots/``.  Outside CI, a machine without Chromium or without a built book skips.
 """
 
+# ruff: noqa: E501 (the page scripts below are JavaScript, kept one statement per line)
+
 from __future__ import annotations
 
 import json
@@ -53,9 +55,18 @@ CHAPTER_SHOT = "foundations"
 
 pytestmark = pytest.mark.built
 
-FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync", "--disable-quic", "--window-size=1280,1000",
-         "--host-resolver-rules=MAP * ~NOTFOUND"]
+FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--window-size=1280,1000",
+    "--host-resolver-rules=MAP * ~NOTFOUND",
+]
 
 
 def _unavailable(why: str):
@@ -72,7 +83,9 @@ def browser():
     except ImportError:
         _unavailable("selenium is not installed (pip install -e '.[test]')")
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver = shutil.which("chromedriver") or ("/usr/bin/chromedriver" if Path("/usr/bin/chromedriver").exists() else None)
+    driver = shutil.which("chromedriver") or (
+        "/usr/bin/chromedriver" if Path("/usr/bin/chromedriver").exists() else None
+    )
     if not chromium or not driver:
         _unavailable("Chromium or chromedriver not found (Debian: apt-get install chromium chromium-driver)")
     if not (HTML / "index.html").exists():
@@ -119,7 +132,8 @@ def open_page(d, name: str) -> str:
     state = d.execute_async_script(_WAIT_MATHJAX)
     remote = d.execute_script(
         "return performance.getEntriesByType('resource').map(e => e.name)"
-        ".filter(n => !n.startsWith('file:') && !n.startsWith('data:') && !n.startsWith('blob:'))")
+        ".filter(n => !n.startsWith('file:') && !n.startsWith('data:') && !n.startsWith('blob:'))"
+    )
     assert not remote, f"{name}: the page requested the network: {remote}"
     return state
 
@@ -188,8 +202,9 @@ def test_figures_load_with_captions(browser, name):
     repeated = sorted({n for n in r["numbers"] if r["numbers"].count(n) > 1})
     assert not repeated, f"{name}: figure numbers used twice: {repeated[:5]}"
     for alt in r["alts"]:
-        assert alt.strip() and not re.fullmatch(r"[0-9a-f]{32,}(\.\w+)?", alt.strip()), \
+        assert alt.strip() and not re.fullmatch(r"[0-9a-f]{32,}(\.\w+)?", alt.strip()), (
             f"{name}: figure alt text {alt!r} does not describe the figure"
+        )
     if name in NEW:
         assert r["n_fig"] >= 1, f"{name} is on the claims machinery but has no captioned figure"
 
@@ -200,7 +215,8 @@ def test_code_fits_the_column(browser, name):
     open_page(browser, name)
     wide = browser.execute_script(
         "return Array.from(document.querySelectorAll('main div.cell_input pre'))"
-        ".filter(p => p.scrollWidth > p.clientWidth + 1).map(p => p.innerText.split('\\n')[0].slice(0, 60))")
+        ".filter(p => p.scrollWidth > p.clientWidth + 1).map(p => p.innerText.split('\\n')[0].slice(0, 60))"
+    )
     assert not wide, f"{name}: code blocks scrolling sideways: {wide}"
 
 
@@ -208,7 +224,8 @@ def test_code_fits_the_column(browser, name):
 def test_chapter_offers_its_py_source(browser, name):
     open_page(browser, name)
     hrefs = browser.execute_script(
-        "return Array.from(document.querySelectorAll('a')).map(a => a.href).filter(h => h.endsWith('.py'))")
+        "return Array.from(document.querySelectorAll('a')).map(a => a.href).filter(h => h.endsWith('.py'))"
+    )
     local = [h for h in hrefs if h.startswith("file:")]
     assert local, f"{name}: no link to its .py source"
     assert Path(unquote(urlparse(local[0]).path)).exists(), f"{name}: {local[0]} is missing"
@@ -258,8 +275,10 @@ def test_dashboard_sorts_and_filters(browser):
     assert s["rows"] and s["chapter"] >= 0 and s["status"] >= 0, "the claims dashboard did not load"
     shown, total = _total(s["info"])
     assert total >= 10, f"the dashboard lists {total} claims"
-    browser.execute_script("document.querySelector('table.claims-dashboard').closest('.dt-container')"
-                           ".scrollIntoView({block: 'start'}); window.scrollBy(0, -80);")
+    browser.execute_script(
+        "document.querySelector('table.claims-dashboard').closest('.dt-container')"
+        ".scrollIntoView({block: 'start'}); window.scrollBy(0, -80);"
+    )
     time.sleep(0.3)
     browser.save_screenshot(str(SHOTS / "dashboard.png"))
 
@@ -292,7 +311,8 @@ def test_dashboard_sorts_and_filters(browser):
     assert asc[0] <= desc[0]
     links = browser.execute_script(
         "return Array.from(document.querySelectorAll('a')).map(a => a.getAttribute('href') || '')"
-        ".filter(h => /claims\\.(csv|json)$/.test(h))")
+        ".filter(h => /claims\\.(csv|json)$/.test(h))"
+    )
     assert len(links) >= 2, "claims.csv and claims.json are not offered for download"
     for h in links:
         assert (HTML / "book" / h).resolve().exists() or (_page("reproduction").parent / h).exists(), h
@@ -308,16 +328,20 @@ REPORTS = [n for n in NEW if n not in ("reproduction",)]
 
 def _viewport(d, width: str) -> None:
     w, h, mobile = WIDTHS[width]
-    d.execute_cdp_cmd("Emulation.setDeviceMetricsOverride",
-                      {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": mobile})
+    d.execute_cdp_cmd(
+        "Emulation.setDeviceMetricsOverride", {"width": w, "height": h, "deviceScaleFactor": 1, "mobile": mobile}
+    )
 
 
 def _theme(d, theme: str) -> None:
     """The theme's own switch: pydata-sphinx-theme reads ``data-theme`` on <html> (and the mode it
     stored); the page is restyled at once."""
-    d.execute_script("document.documentElement.dataset.mode = arguments[0];"
-                     "document.documentElement.dataset.theme = arguments[0];"
-                     "localStorage.setItem('mode', arguments[0]); localStorage.setItem('theme', arguments[0]);", theme)
+    d.execute_script(
+        "document.documentElement.dataset.mode = arguments[0];"
+        "document.documentElement.dataset.theme = arguments[0];"
+        "localStorage.setItem('mode', arguments[0]); localStorage.setItem('theme', arguments[0]);",
+        theme,
+    )
     time.sleep(0.2)
 
 
@@ -355,8 +379,10 @@ def test_report_status_is_within_the_column(sized, name, width):
     assert r["first"] == ["id", "status"], f"{name}: the full table's first columns are {r['first']}"
     assert r["n"] >= r["rows"] > 0 and r["badges"] >= r["rows"]
     assert not r["out"], f"{name} at {width}: status beyond the column's edge for rows {r['out'][:8]}"
-    sized.execute_script("const s = document.querySelector('.ldpnb-report'); s.querySelectorAll('details')"
-                         ".forEach(d => d.open = false); s.scrollIntoView({block: 'start'});")
+    sized.execute_script(
+        "const s = document.querySelector('.ldpnb-report'); s.querySelectorAll('details')"
+        ".forEach(d => d.open = false); s.scrollIntoView({block: 'start'});"
+    )
     time.sleep(0.2)
     sized.save_screenshot(str(SHOTS / f"report-{name}-{width}.png"))
 
@@ -413,10 +439,12 @@ const sel = arguments[0];
 return JSON.stringify(Array.from(document.querySelectorAll(sel)).filter(e => e.getClientRects().length && e.innerText.trim())
   .map(e => ({what: String(e.className) + ': ' + e.innerText.trim().slice(0, 30), ratio: contrast(e) || 0})));
 """
-CONTRAST_TARGETS = (".ldpnb-report .ldpnb-badge, .ldpnb-report .ldpnb-flag, .ldpnb-report code, .ldpnb-report-title, "
-                    ".ldpnb-report td, table.claims-totals caption, table.claims-totals td, figcaption, "
-                    "table.ldpnb-table caption, table.ldpnb-table td, .ldpnb-errata li, "
-                    "table.claims-dashboard td")
+CONTRAST_TARGETS = (
+    ".ldpnb-report .ldpnb-badge, .ldpnb-report .ldpnb-flag, .ldpnb-report code, .ldpnb-report-title, "
+    ".ldpnb-report td, table.claims-totals caption, table.claims-totals td, figcaption, "
+    "table.ldpnb-table caption, table.ldpnb-table td, .ldpnb-errata li, "
+    "table.claims-dashboard td"
+)
 
 
 @pytest.mark.parametrize("theme", ["light", "dark"])
@@ -426,16 +454,20 @@ def test_outputs_are_readable_in_both_themes(sized, name, theme):
     _viewport(sized, "desktop")
     open_page(sized, name)
     _theme(sized, theme)
-    sized.execute_script("document.querySelectorAll('.ldpnb-report details, .ldpnb-errata details')"
-                         ".forEach(d => d.open = true)")
+    sized.execute_script(
+        "document.querySelectorAll('.ldpnb-report details, .ldpnb-errata details').forEach(d => d.open = true)"
+    )
     found = json.loads(sized.execute_script(_CONTRAST_JS, CONTRAST_TARGETS))
     low = sorted((f for f in found if f["ratio"] < 4.5), key=lambda f: f["ratio"])
     assert found, f"{name}: nothing measured"
-    assert not low, f"{name} ({theme}): {len(low)} of {len(found)} texts below 4.5:1, e.g. " + \
-        "; ".join(f"{f['what']!r} {f['ratio']:.2f}" for f in low[:5])
+    assert not low, f"{name} ({theme}): {len(low)} of {len(found)} texts below 4.5:1, e.g. " + "; ".join(
+        f"{f['what']!r} {f['ratio']:.2f}" for f in low[:5]
+    )
     if name in ("pie", "reproduction", "intro"):
-        sized.execute_script("const r = document.querySelector('.ldpnb-report, table.claims-totals, .ldpnb-start');"
-                             "if (r) r.scrollIntoView({block: 'start'});")
+        sized.execute_script(
+            "const r = document.querySelector('.ldpnb-report, table.claims-totals, .ldpnb-start');"
+            "if (r) r.scrollIntoView({block: 'start'});"
+        )
         time.sleep(0.2)
         sized.save_screenshot(str(SHOTS / f"{theme}-{name}.png"))
 
@@ -474,13 +506,16 @@ def test_dashboard_answers_what_did_not_reproduce(sized, width):
               frame: getComputedStyle(t.closest('.dt-container')).backgroundColor};
     """)
     assert state["heads"] == list(DEFAULT_COLUMNS), f"default columns: {state['heads']}"
-    assert state["statusRight"] <= state["colRight"] + 2, f"the status column ends at {state['statusRight']}, " \
-        f"beyond the column's edge {state['colRight']}"
+    assert state["statusRight"] <= state["colRight"] + 2, (
+        f"the status column ends at {state['statusRight']}, beyond the column's edge {state['colRight']}"
+    )
     assert state["nClaims"] and state["rawTex"] == 0, f"{state['rawTex']} of {state['nClaims']} claims show raw TeX"
-    assert any(b.startswith("Columns") for b in state["buttons"]) and all(p in state["buttons"] for p in PRESETS), \
+    assert any(b.startswith("Columns") for b in state["buttons"]) and all(p in state["buttons"] for p in PRESETS), (
         state["buttons"]
-    sized.execute_script("document.querySelector('table.claims-dashboard').closest('.dt-container')"
-                         ".scrollIntoView({block: 'start'});")
+    )
+    sized.execute_script(
+        "document.querySelector('table.claims-dashboard').closest('.dt-container').scrollIntoView({block: 'start'});"
+    )
     time.sleep(0.3)
     sized.save_screenshot(str(SHOTS / f"dashboard-{width}.png"))
     if width != "desktop":
@@ -498,14 +533,18 @@ def test_dashboard_answers_what_did_not_reproduce(sized, width):
         assert got <= {want}, f"preset {preset!r} shows statuses {got}"
         if preset == "diverges":
             assert got == {want}, "the 'diverges' preset shows no row"
-    all_btn = [b for b in sized.find_elements(By.CSS_SELECTOR, ".dt-buttons button") if b.text.strip() == "all claims"][0]
+    all_btn = [b for b in sized.find_elements(By.CSS_SELECTOR, ".dt-buttons button") if b.text.strip() == "all claims"][
+        0
+    ]
     sized.execute_script("arguments[0].click()", all_btn)
     time.sleep(0.6)
     # dark mode: no light frame around the table
     _theme(sized, "dark")
-    frame = sized.execute_script("const t = document.querySelector('table.claims-dashboard');"
-                                 "t.closest('.dt-container').scrollIntoView({block: 'start'});"
-                                 "return getComputedStyle(t.closest('div.text_html')).backgroundColor")
+    frame = sized.execute_script(
+        "const t = document.querySelector('table.claims-dashboard');"
+        "t.closest('.dt-container').scrollIntoView({block: 'start'});"
+        "return getComputedStyle(t.closest('div.text_html')).backgroundColor"
+    )
     assert frame in ("rgba(0, 0, 0, 0)", "transparent"), f"dark mode: the dashboard sits on {frame}"
     sized.save_screenshot(str(SHOTS / "dashboard-dark.png"))
 
@@ -522,8 +561,11 @@ def test_landing_page_has_ways_in_and_errata(sized):
       const startTop = start ? start.getBoundingClientRect().top + window.scrollY : 1e9;
       return {links, errata: errata ? errata.innerText : '', terms, startTop, totalsFound: totals >= 0};
     """)
-    assert any("reproduction.html" in h for h in r["links"]) and any("foundations.html" in h for h in r["links"]) \
-        and any("synthesis.html" in h for h in r["links"]), f"'start here' links: {r['links']}"
+    assert (
+        any("reproduction.html" in h for h in r["links"])
+        and any("foundations.html" in h for h in r["links"])
+        and any("synthesis.html" in h for h in r["links"])
+    ), f"'start here' links: {r['links']}"
     assert r["startTop"] < 1400, f"the 'start here' box starts {r['startTop']} px down"
     assert "Paper claims refuted" in r["errata"] and "Our own expectations refuted" in r["errata"]
     assert r["terms"] >= 5, f"the landing page links {r['terms']} glossary terms"
@@ -534,20 +576,41 @@ def test_landing_page_has_ways_in_and_errata(sized):
 
 def test_glossary_defines_the_acronyms(browser):
     open_page(browser, "glossary")
-    terms = browser.execute_script("return Array.from(document.querySelectorAll('dl.glossary dt')).map(t => t.innerText.trim())")
-    for t in ("LDP", "GRR", "OUE", "SUE", "OLH", "SS", "IBU", "INV", "EMD", "PIE", "PSE", "ALIP", "ORR", "SMP",
-              "RS+FD", "BA"):
+    terms = browser.execute_script(
+        "return Array.from(document.querySelectorAll('dl.glossary dt')).map(t => t.innerText.trim())"
+    )
+    for t in (
+        "LDP",
+        "GRR",
+        "OUE",
+        "SUE",
+        "OLH",
+        "SS",
+        "IBU",
+        "INV",
+        "EMD",
+        "PIE",
+        "PSE",
+        "ALIP",
+        "ORR",
+        "SMP",
+        "RS+FD",
+        "BA",
+    ):
         assert any(x.split("¶")[0].strip() == t for x in terms), f"the glossary lacks {t}: {terms}"
     open_page(browser, "foundations")
-    n = browser.execute_script("return Array.from(document.querySelectorAll('main a.reference'))"
-                               ".filter(a => (a.getAttribute('href') || '').includes('glossary.html#term-')).length")
+    n = browser.execute_script(
+        "return Array.from(document.querySelectorAll('main a.reference'))"
+        ".filter(a => (a.getAttribute('href') || '').includes('glossary.html#term-')).length"
+    )
     assert n >= 5, f"foundations links {n} glossary terms"
 
 
 def test_a_claim_link_opens_the_folded_table(browser):
     open_page(browser, REPORTS[0])
-    target = browser.execute_script("const r = document.querySelector('table.reproduction-report tbody tr');"
-                                    "return r && r.id;")
+    target = browser.execute_script(
+        "const r = document.querySelector('table.reproduction-report tbody tr');return r && r.id;"
+    )
     browser.execute_script("location.hash = arguments[0]", target)
     time.sleep(0.4)
     opened = browser.execute_script("return document.getElementById(arguments[0]).closest('details').open", target)
@@ -567,7 +630,9 @@ def test_each_script_is_loaded_once(browser):
 #: Display equations known to be wider than the column at 1366 px (they scroll inside it), by page:
 #: in chapters owned by their paper's helper, with a proposed split sent to the coordinator.  The
 #: test is a ratchet: a new wide equation fails it, and a page whose count drops must lower it here.
-KNOWN_WIDE_EQUATIONS: dict[str, int] = {}  # measured in the whole book's column (sidebar); pie and privic split (aligned lines)
+KNOWN_WIDE_EQUATIONS: dict[
+    str, int
+] = {}  # measured in the whole book's column (sidebar); pie and privic split (aligned lines)
 
 
 @pytest.mark.parametrize("name", PAGES)

@@ -23,6 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 
 # ------------------------------------------------------------------------------- bibliography
 
+
 def test_bibliography_lists_each_work_once():
     files = [ROOT / "book" / "references.bib", *sorted((ROOT / "book" / "refs").glob("*.bib"))]
     kept, aliases = build.bib_entries(files)
@@ -38,13 +39,17 @@ def test_bibliography_lists_each_work_once():
 def test_same_work_under_two_keys_is_merged(tmp_path):
     a = tmp_path / "a.bib"
     b = tmp_path / "b.bib"
-    a.write_text("@inproceedings{andres2013geo,\n  author = {Andr{\\'e}s, Miguel E. and Bordenabe, N.},\n"
-                 "  title = {Geo-indistinguishability: Differential Privacy for Location-Based Systems},\n"
-                 "  year = {2013}\n}\n")
-    b.write_text("@inproceedings{andres2013geoind,\n  author = {Andr\\'es, M. E. and others},\n"
-                 "  title = {Geo-indistinguishability: differential privacy for location-based systems},\n"
-                 "  year = {2013}\n}\n@article{other2020,\n  author = {Other, A.},\n  title = {Else},\n"
-                 "  year = {2020}\n}\n")
+    a.write_text(
+        "@inproceedings{andres2013geo,\n  author = {Andr{\\'e}s, Miguel E. and Bordenabe, N.},\n"
+        "  title = {Geo-indistinguishability: Differential Privacy for Location-Based Systems},\n"
+        "  year = {2013}\n}\n"
+    )
+    b.write_text(
+        "@inproceedings{andres2013geoind,\n  author = {Andr\\'es, M. E. and others},\n"
+        "  title = {Geo-indistinguishability: differential privacy for location-based systems},\n"
+        "  year = {2013}\n}\n@article{other2020,\n  author = {Other, A.},\n  title = {Else},\n"
+        "  year = {2020}\n}\n"
+    )
     kept, aliases = build.bib_entries([a, b])
     assert [k for k, _ in kept] == ["andres2013geo", "other2020"]
     assert aliases == {"andres2013geoind": "andres2013geo"}
@@ -54,23 +59,28 @@ def test_citations_follow_the_kept_key():
     aliases = {"andres2013geoind": "andres2013geo", "cho2011gowalla": "cho2011friendship"}
     text = "see {cite}`andres2013geoind` and {cite:p}`cho2011gowalla,andres2013geo` or {cite:t}`x2020`"
     assert build.rewrite_citations(text, aliases) == (
-        "see {cite}`andres2013geo` and {cite:p}`cho2011friendship,andres2013geo` or {cite:t}`x2020`")
+        "see {cite}`andres2013geo` and {cite:p}`cho2011friendship,andres2013geo` or {cite:t}`x2020`"
+    )
 
 
 def test_author_year_labels():
     from pybtex.database import parse_string
 
-    db = parse_string(textwrap.dedent(r"""
+    db = parse_string(
+        textwrap.dedent(r"""
         @article{a, author = {Warner, Stanley L.}, title = {T}, year = {1965}}
         @article{b, author = {Murakami, T. and Takahashi, K.}, title = {T}, year = {2021}}
         @article{c, author = {Andr{\'e}s, M. and Bordenabe, N. and Chatzikokolakis, K.}, title = {T}, year = {2013}}
         @article{d, author = {Flamary, R{\'e}mi and others}, title = {T}, year = {2021}}
-        """), "bibtex")
+        """),
+        "bibtex",
+    )
     labels = [author_year_label(db.entries[k]) for k in "abcd"]
     assert labels == ["Warner, 1965", "Murakami and Takahashi, 2021", "Andrés et al., 2013", "Flamary et al., 2021"]
 
 
 # ------------------------------------------------------------------------------- stale pairs
+
 
 def _pair(book: Path, name: str, source: str) -> None:
     py = book / f"{name}.py"
@@ -104,6 +114,7 @@ def test_stale_notebook_is_repaired_and_newer_notebook_refused(tmp_path):
 
 # ------------------------------------------------------------------------------- scales
 
+
 def test_mixed_scales_are_refused_or_bannered():
     assert build.check_scales({"a": "book", "b": "book"}, allow_mixed=False) is None
     with pytest.raises(SystemExit, match="different scales"):
@@ -121,8 +132,7 @@ def test_staged_notebook_hides_plumbing_and_shows_banner(tmp_path):
         nbformat.v4.new_code_cell("x = 1"),
     ]
     nbformat.write(nb, tmp_path / "in.ipynb")
-    build._stage_notebook(tmp_path / "in.ipynb", tmp_path / "out.ipynb", {"dup2020": "kept2020"},
-                          banner_scale="smoke")
+    build._stage_notebook(tmp_path / "in.ipynb", tmp_path / "out.ipynb", {"dup2020": "kept2020"}, banner_scale="smoke")
     out = nbformat.read(tmp_path / "out.ipynb", as_version=4)
     assert not any("injected-parameters" in c.metadata.get("tags", []) for c in out.cells)
     params = [c for c in out.cells if "parameters" in c.metadata.get("tags", [])]
@@ -141,14 +151,23 @@ def test_build_time_sentence_quotes_the_recorded_times(tmp_path):
 
 # ------------------------------------------------------------------------------- errors
 
+
 def test_failure_summary_puts_the_exception_message_first(tmp_path):
     book = tmp_path / "book"
     book.mkdir()
-    (book / "ch.py").write_text("# %%\nimport math\n\n# %%\nraise_here = 1\nraise ValueError('the data file is missing')\n")
+    (book / "ch.py").write_text(
+        "# %%\nimport math\n\n# %%\nraise_here = 1\nraise ValueError('the data file is missing')\n"
+    )
     nb = nbformat.v4.new_notebook()
     cell = nbformat.v4.new_code_cell("raise_here = 1\nraise ValueError('the data file is missing')")
-    cell.outputs = [nbformat.v4.new_output("error", ename="ValueError", evalue="the data file is missing",
-                                           traceback=["\x1b[0;31m---------\x1b[0m", "line 2", "ValueError: the data file is missing"])]
+    cell.outputs = [
+        nbformat.v4.new_output(
+            "error",
+            ename="ValueError",
+            evalue="the data file is missing",
+            traceback=["\x1b[0;31m---------\x1b[0m", "line 2", "ValueError: the data file is missing"],
+        )
+    ]
     nb.cells = [nbformat.v4.new_code_cell("import math"), cell]
     nbformat.write(nb, tmp_path / "ch.ipynb")
     msg = build.failure_summary("ch", tmp_path / "ch.ipynb", "x" * 20000, book=book)
@@ -159,14 +178,17 @@ def test_failure_summary_puts_the_exception_message_first(tmp_path):
 
 
 def test_failure_summary_without_notebook_reads_stderr(tmp_path):
-    err = "lots of noise\nTraceback (most recent call last):\n  File x\nnbclient.exceptions.CellTimeoutError: cell timed out\n"
+    err = (
+        "lots of noise\nTraceback (most recent call last):\n  File x\n"
+        "nbclient.exceptions.CellTimeoutError: cell timed out\n"
+    )
     msg = build.failure_summary("ch", tmp_path / "missing.ipynb", err, book=tmp_path)
     assert msg.splitlines()[0] == "nbclient.exceptions.CellTimeoutError: cell timed out"
 
 
 # ------------------------------------------------------------------------------- interrupts
 
-_SLOW_CHAPTER = '''\
+_SLOW_CHAPTER = """\
 # %% tags=["parameters"]
 SCALE = "book"
 SEED = 0
@@ -176,9 +198,9 @@ import os, time
 from joblib import Parallel, delayed
 open(os.environ["LDPNB_TEST_FLAG"], "w").write("started")
 Parallel(n_jobs=2, backend="loky")(delayed(time.sleep)(120) for _ in range(4))
-'''
+"""
 
-_DRIVER = '''\
+_DRIVER = """\
 import signal
 import sys
 from pathlib import Path
@@ -189,7 +211,7 @@ from ldpnb.repro import build
 book = Path(sys.argv[1])
 build.BOOK = book
 build._run_chapters([["slow"]], "smoke", 1, {}, 600, book / "out", book / "out")
-'''
+"""
 
 
 def test_interrupt_ends_kernels_and_joblib_workers(tmp_path):
@@ -200,8 +222,13 @@ def test_interrupt_ends_kernels_and_joblib_workers(tmp_path):
     flag = tmp_path / "flag"
     (tmp_path / "driver.py").write_text(_DRIVER)
     env = {**os.environ, "LDPNB_TEST_FLAG": str(flag), "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen([sys.executable, str(tmp_path / "driver.py"), str(book)], env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, str(tmp_path / "driver.py"), str(book)],
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+    )
     try:
         deadline = time.time() + 120
         workers: list[psutil.Process] = []
@@ -242,18 +269,22 @@ def test_longest_chapters_start_first():
 
 # ------------------------------------------------------------------------------- the CLI with bad input
 
-@pytest.mark.parametrize("argv, option", [
-    (["execute", "--jobs", "0"], "--jobs"),
-    (["execute", "--jobs", "-3"], "--jobs"),
-    (["execute", "--jobs", "two"], "--jobs"),
-    (["all", "--jobs", "257"], "--jobs"),
-    (["chapter", "foundations", "--timeout", "0"], "--timeout"),
-    (["execute", "--timeout", "-1"], "--timeout"),
-    (["chapter", "foundations", "--scale", "huge"], "--scale"),
-    (["chapter"], "chapter"),
-    (["execute", "foundations"], "chapter"),
-    (["nosuchstep"], "step"),
-])
+
+@pytest.mark.parametrize(
+    "argv, option",
+    [
+        (["execute", "--jobs", "0"], "--jobs"),
+        (["execute", "--jobs", "-3"], "--jobs"),
+        (["execute", "--jobs", "two"], "--jobs"),
+        (["all", "--jobs", "257"], "--jobs"),
+        (["chapter", "foundations", "--timeout", "0"], "--timeout"),
+        (["execute", "--timeout", "-1"], "--timeout"),
+        (["chapter", "foundations", "--scale", "huge"], "--scale"),
+        (["chapter"], "chapter"),
+        (["execute", "foundations"], "chapter"),
+        (["nosuchstep"], "step"),
+    ],
+)
 def test_cli_refuses_bad_options_in_one_line(argv, option, capsys):
     """Refused before anything runs (was: --jobs 0 / -3 and --timeout 0 ran serially / without a timeout),
     with one line naming the option, not argparse's usage block."""
@@ -264,10 +295,17 @@ def test_cli_refuses_bad_options_in_one_line(argv, option, capsys):
     assert len(err.splitlines()) == 1 and option in err and "error" in err, err
 
 
-@pytest.mark.parametrize("params, word", [
-    ({"SEED": "abc"}, "SEED"), ({"SEED": -1}, "SEED"), ({"SEED": 1.5}, "SEED"), ({"SEED": True}, "SEED"),
-    ({"SCALE": "huge"}, "SCALE"), ({"FOO": 1}, "FOO"),
-])
+@pytest.mark.parametrize(
+    "params, word",
+    [
+        ({"SEED": "abc"}, "SEED"),
+        ({"SEED": -1}, "SEED"),
+        ({"SEED": 1.5}, "SEED"),
+        ({"SEED": True}, "SEED"),
+        ({"SCALE": "huge"}, "SCALE"),
+        ({"FOO": 1}, "FOO"),
+    ],
+)
 def test_chapter_parameters_are_checked_before_any_kernel_starts(tmp_path, params, word):
     _pair(tmp_path, "ch", '# %% tags=["parameters"]\nSCALE = "book"\nSEED = 1\n\n# %%\nx = 1\n')
     assert build.chapter_parameters("ch", tmp_path) == {"SCALE": "book", "SEED": 1}
@@ -278,20 +316,27 @@ def test_chapter_parameters_are_checked_before_any_kernel_starts(tmp_path, param
     assert len(msg.splitlines()) == 1 and word in msg, msg
 
 
-@pytest.mark.parametrize("corrupt", [
-    lambda text: text[: len(text) // 3],          # truncated
-    lambda text: "this is not JSON",               # not JSON
-    lambda text: '{"metadata": {}, "nbformat": 4}',  # JSON without cells
-    lambda text: "\udcff",                         # not UTF-8 (written with surrogateescape)
-])
+@pytest.mark.parametrize(
+    "corrupt",
+    [
+        lambda text: text[: len(text) // 3],  # truncated
+        lambda text: "this is not JSON",  # not JSON
+        lambda text: '{"metadata": {}, "nbformat": 4}',  # JSON without cells
+        lambda text: "\udcff",  # not UTF-8 (written with surrogateescape)
+    ],
+)
 def test_a_corrupted_notebook_is_named_in_one_line(tmp_path, corrupt):
     """Was a bare 26-45-line nbformat traceback (NotJSONError, UnicodeDecodeError, ValidationError)
     that did not say which file it read."""
     _pair(tmp_path, "ch", '# %% tags=["parameters"]\nSCALE = "book"\n\n# %%\nx = 1\n')
     nb = tmp_path / "ch.ipynb"
     nb.write_text(corrupt(nb.read_text()), errors="surrogateescape")
-    for call in (lambda: build.pair_state("ch", tmp_path), lambda: build.ensure_pairs(["ch"], tmp_path),
-                 lambda: build.notebook_parameters(nb), lambda: build.read_notebook(nb)):
+    for call in (
+        lambda: build.pair_state("ch", tmp_path),
+        lambda: build.ensure_pairs(["ch"], tmp_path),
+        lambda: build.notebook_parameters(nb),
+        lambda: build.read_notebook(nb),
+    ):
         with pytest.raises(SystemExit) as info:
             call()
         msg = str(info.value)
@@ -302,12 +347,22 @@ def test_failure_summary_of_an_input_error_is_the_message_alone(tmp_path):
     """An error raised by a contract (a bad SEED inside the chapter), a DataError or a failed row: the
     message and where it happened, without the kernel's traceback (kept in the executed notebook)."""
     (tmp_path / "ch.py").write_text("# %%\nrng = rng_for(SEED, 'x')\n")
-    tb = ["\x1b[0;31m----\x1b[0m", "Cell In[3], line 1", "----> 1 rng = rng_for(SEED, 'x')",
-          "File /x/ldpnb/contracts.py:919, in contract.<locals>.wrapper(*args, **kwargs)", "    919 ...",
-          "File /x/ldpnb/contracts.py:185, in Integer.check(self, value, name)", "--> 185 raise ...",
-          "TypeError: seed must be an integer in [0, inf], got 'abc' (str)"]
-    for ename, frames, short in [("TypeError", tb, True), ("DataError", tb[:3], True),
-                                 ("ReproductionFailure", tb[:3], True), ("ZeroDivisionError", tb[:3], False)]:
+    tb = [
+        "\x1b[0;31m----\x1b[0m",
+        "Cell In[3], line 1",
+        "----> 1 rng = rng_for(SEED, 'x')",
+        "File /x/ldpnb/contracts.py:919, in contract.<locals>.wrapper(*args, **kwargs)",
+        "    919 ...",
+        "File /x/ldpnb/contracts.py:185, in Integer.check(self, value, name)",
+        "--> 185 raise ...",
+        "TypeError: seed must be an integer in [0, inf], got 'abc' (str)",
+    ]
+    for ename, frames, short in [
+        ("TypeError", tb, True),
+        ("DataError", tb[:3], True),
+        ("ReproductionFailure", tb[:3], True),
+        ("ZeroDivisionError", tb[:3], False),
+    ]:
         nb = nbformat.v4.new_notebook()
         cell = nbformat.v4.new_code_cell("rng = rng_for(SEED, 'x')")
         cell.outputs = [nbformat.v4.new_output("error", ename=ename, evalue="the message", traceback=frames)]
@@ -320,8 +375,10 @@ def test_failure_summary_of_an_input_error_is_the_message_alone(tmp_path):
 
 
 _GOOD = '# %% tags=["parameters"]\nSCALE = "book"\nSEED = 1\n\n# %%\nx = 1\n'
-_BAD = ('# %% tags=["parameters"]\nSCALE = "book"\nSEED = 1\n\n# %%\nfrom ldpnb.repro import rng_for\n\n'
-        '# %%\nrng = rng_for(-SEED, "x")\n')
+_BAD = (
+    '# %% tags=["parameters"]\nSCALE = "book"\nSEED = 1\n\n# %%\nfrom ldpnb.repro import rng_for\n\n'
+    '# %%\nrng = rng_for(-SEED, "x")\n'
+)
 
 
 def test_a_failed_run_writes_nothing_and_says_its_error_first(tmp_path, monkeypatch, capsys):
@@ -358,9 +415,14 @@ def test_a_failed_run_writes_nothing_and_says_its_error_first(tmp_path, monkeypa
     assert (out / "failed" / "bad" / "bad.ipynb").exists()
 
 
-@pytest.mark.parametrize("argv, option", [
-    (["--jobs", "0"], "--jobs"), (["--jobs", "-3"], "--jobs"), (["--timeout", "0"], "--timeout"),
-])
+@pytest.mark.parametrize(
+    "argv, option",
+    [
+        (["--jobs", "0"], "--jobs"),
+        (["--jobs", "-3"], "--jobs"),
+        (["--timeout", "0"], "--timeout"),
+    ],
+)
 def test_paperscale_cli_refuses_bad_options_in_one_line(argv, option, capsys):
     from ldpnb.repro import paperscale
 

@@ -28,8 +28,13 @@ def _uses_claims(tree: ast.AST) -> bool:
 
 def _report_calls(node):
     for n in ast.walk(node):
-        if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute) and n.func.attr in METHODS \
-                and isinstance(n.func.value, ast.Name) and "report" in n.func.value.id.lower():
+        if (
+            isinstance(n, ast.Call)
+            and isinstance(n.func, ast.Attribute)
+            and n.func.attr in METHODS
+            and isinstance(n.func.value, ast.Name)
+            and "report" in n.func.value.id.lower()
+        ):
             yield n
 
 

@@ -54,7 +54,7 @@ def test_close_and_range_decide_with_three_outcomes():
     assert decide("close", crit, {"ours": _est(1.8, 1.7, 1.9)}) == "reversed"
     assert decide("close", crit, {"ours": _est(1.58, 1.5, 1.66)}) == "undecided"
     rng = {"lower": None, "upper": 1.5}
-    assert decide("range", rng, {"ours": _est(1.578, 1.43, 1.73, 100)}) == "undecided"   # IBU's T19M
+    assert decide("range", rng, {"ours": _est(1.578, 1.43, 1.73, 100)}) == "undecided"  # IBU's T19M
     assert row_status("range", rng, {"ours": _est(1.578, 1.43, 1.73, 100)}, "pass") == "undecided"
     assert row_status("range", rng, {"ours": _est(1.578, 1.43, 1.73, 100)}, "diverges") == "undecided"
     assert row_status("range", rng, {"ours": _est(1.7, 1.6, 1.8, 100)}, "diverges") == "diverges"
@@ -78,8 +78,14 @@ def test_a_close_on_an_estimate_needs_a_tolerance_and_no_z():
 _num = hs.floats(-10, 10, allow_nan=False, width=32)
 
 
-@given(o=_num, t=_num, atol=hs.floats(0, 3, width=32), rtol=hs.floats(0, 1, width=32),
-       lo=_num, width=hs.floats(0, 5, width=32))
+@given(
+    o=_num,
+    t=_num,
+    atol=hs.floats(0, 3, width=32),
+    rtol=hs.floats(0, 1, width=32),
+    lo=_num,
+    width=hs.floats(0, 5, width=32),
+)
 def test_exact_estimates_are_decided_bit_for_bit_as_numbers(o, t, atol, rtol, lo, width):
     """The old two-outcome rules on plain numbers and on exact estimates agree everywhere, at the
     edges included."""
@@ -91,17 +97,18 @@ def test_exact_estimates_are_decided_bit_for_bit_as_numbers(o, t, atol, rtol, lo
         assert row_status("range", rc, {"ours": ours}, "pass") == row_status("range", rc, {"ours": exact(ours)}, "pass")
     oc = {"relation": "A < B <= C", "atol": atol, "rtol": rtol}
     vals = {"A": o, "B": t, "C": lo}
-    assert evaluate("order", oc, {"values": vals}) == evaluate("order", oc, {"values": {k: exact(v) for k, v in
-                                                                                          vals.items()}})
+    assert evaluate("order", oc, {"values": vals}) == evaluate(
+        "order", oc, {"values": {k: exact(v) for k, v in vals.items()}}
+    )
 
 
 def test_orders_with_a_tie_tolerance_over_numbers_and_estimates():
     strict = {"relation": "RR < OLH", "atol": 0.0, "rtol": 0.0, "tie": 1e-9}
     weak = {"relation": "RR <= OLH", "atol": 0.0, "rtol": 0.0, "tie": 1e-9}
-    tie = {"values": {"RR": 0.587743, "OLH": 0.587743 + 1e-14}}        # equal up to rounding (synthesis E4b)
-    assert decide("order", strict, tie) == "reversed"                 # a strict order that is a tie fails
+    tie = {"values": {"RR": 0.587743, "OLH": 0.587743 + 1e-14}}  # equal up to rounding (synthesis E4b)
+    assert decide("order", strict, tie) == "reversed"  # a strict order that is a tie fails
     assert decide("order", weak, tie) == "holds"
-    assert decide("order", {**strict, "tie": 0.0}, tie) == "holds"     # without the tolerance: decided by rounding
+    assert decide("order", {**strict, "tie": 0.0}, tie) == "holds"  # without the tolerance: decided by rounding
     # estimates, independent runs: the difference's interval against the tie tolerance
     a, b = from_se(1.0, 0.05), from_se(1.3, 0.05)
     assert decide("order", strict, {"values": {"RR": a, "OLH": b}}) == "holds"
@@ -115,21 +122,39 @@ def test_orders_with_a_tie_tolerance_over_numbers_and_estimates():
     assert decide("order", strict, {"values": {"RR": ex, "OLH": ey}}) == "undecided"
     d = difference(y, x, paired=True)
     assert decide("order", strict, {"values": {"RR": ex, "OLH": ey}, "differences": {"OLH - RR": d}}) == "holds"
-    assert decide("order", strict, {"values": {"RR": ex, "OLH": ey}, "differences": {"RR - OLH": C._neg(d)}}) \
-        == "holds"
+    assert decide("order", strict, {"values": {"RR": ex, "OLH": ey}, "differences": {"RR - OLH": C._neg(d)}}) == "holds"
     with pytest.raises(CriterionError, match="not differences of adjacent names"):
         decide("order", strict, {"values": {"RR": ex, "OLH": ey}, "differences": {"A - B": d}})
 
 
 def test_not_by_runs_replaces_the_run_count_of_an_undecided_row(tmp_path, monkeypatch):
     why = "the error is set by the 579 users, all there are"
-    r = _report(tmp_path, monkeypatch,
-                Claim("G", "gap above 0", source="derived", kind="range", lower=0.0, one_sided=True,
-                      where="Sec. 5", not_by_runs=why),
-                Claim("H", "gap above 0 too", source="derived", kind="range", lower=0.0, one_sided=True,
-                      where="Sec. 5", not_by_runs=why))
-    r.range("G", Estimate(0.3, -0.1, 0.7, n_runs=40, method="t"))     # undecided
-    r.range("H", Estimate(0.3, 0.1, 0.5, n_runs=40, method="t"))      # holds: nothing to say
+    r = _report(
+        tmp_path,
+        monkeypatch,
+        Claim(
+            "G",
+            "gap above 0",
+            source="derived",
+            kind="range",
+            lower=0.0,
+            one_sided=True,
+            where="Sec. 5",
+            not_by_runs=why,
+        ),
+        Claim(
+            "H",
+            "gap above 0 too",
+            source="derived",
+            kind="range",
+            lower=0.0,
+            one_sided=True,
+            where="Sec. 5",
+            not_by_runs=why,
+        ),
+    )
+    r.range("G", Estimate(0.3, -0.1, 0.7, n_runs=40, method="t"))  # undecided
+    r.range("H", Estimate(0.3, 0.1, 0.5, n_runs=40, method="t"))  # holds: nothing to say
     r.finalize()
     rows = _rows(tmp_path)
     g = rows["G"]
@@ -144,12 +169,23 @@ def test_not_by_runs_replaces_the_run_count_of_an_undecided_row(tmp_path, monkey
 
 
 def test_report_records_estimates_undecided_and_runs_to_decide(tmp_path, monkeypatch):
-    r = _report(tmp_path, monkeypatch,
-                Claim("T19M", "similar utility at the MLE", source="derived", kind="range", upper=1.5,
-                      one_sided=True, where="Sec. 7.6", domain=(0, None), effect=0.1),
-                Claim("C1", "close", **CLOSE),
-                Claim("O1", "RR below OLH", source="extension", kind="order", relation="RR < OLH", tie=1e-9,
-                      where="Sec. 6"))
+    r = _report(
+        tmp_path,
+        monkeypatch,
+        Claim(
+            "T19M",
+            "similar utility at the MLE",
+            source="derived",
+            kind="range",
+            upper=1.5,
+            one_sided=True,
+            where="Sec. 7.6",
+            domain=(0, None),
+            effect=0.1,
+        ),
+        Claim("C1", "close", **CLOSE),
+        Claim("O1", "RR below OLH", source="extension", kind="order", relation="RR < OLH", tie=1e-9, where="Sec. 6"),
+    )
     r.range("T19M", Estimate(1.578, 1.43, 1.73, n_runs=100, method="bootstrap-bca"))
     r.close("C1", _est(1.52, 1.45, 1.58))
     r.order("O1", {"RR": from_se(1.0, 0.05, n_runs=20), "OLH": from_se(1.3, 0.05, n_runs=20)})
@@ -198,8 +234,9 @@ def test_power_of_a_legacy_z_row_matches_simulation():
     # with no tolerance the falsifier is the target itself: the rule passes there: a weak test
     weak = power("close", {"target": 0.0, "atol": 0.0, "rtol": 0.0, "z": 3.0}, {"ours": 0.1, "se": 0.1}, "pass")
     assert weak["weak"] and weak["pass_probability"] > 0.99
-    strong = power("close", {"target": 0.0, "atol": 0.0, "rtol": 0.0, "z": 3.0, "effect": 1.0},
-                   {"ours": 0.1, "se": 0.1}, "pass")
+    strong = power(
+        "close", {"target": 0.0, "atol": 0.0, "rtol": 0.0, "z": 3.0, "effect": 1.0}, {"ours": 0.1, "se": 0.1}, "pass"
+    )
     assert not strong["weak"] and strong["pass_probability"] < 1e-6
 
 
@@ -220,11 +257,21 @@ def test_power_of_an_interval_row_matches_simulation():
 
 
 def test_a_weak_row_is_flagged_in_the_json_and_the_report(tmp_path, monkeypatch):
-    r = _report(tmp_path, monkeypatch,
-                Claim("Z1", "MC equals exact", source="invariant", kind="close", reference=0.0, z=4.0,
-                      where="Thm 1"),
-                Claim("Z2", "MC equals exact within 0.5", source="invariant", kind="close", reference=0.0, z=4.0,
-                      effect=0.5, where="Thm 1"))
+    r = _report(
+        tmp_path,
+        monkeypatch,
+        Claim("Z1", "MC equals exact", source="invariant", kind="close", reference=0.0, z=4.0, where="Thm 1"),
+        Claim(
+            "Z2",
+            "MC equals exact within 0.5",
+            source="invariant",
+            kind="close",
+            reference=0.0,
+            z=4.0,
+            effect=0.5,
+            where="Thm 1",
+        ),
+    )
     r.close("Z1", 0.01, se=0.02)
     r.close("Z2", 0.01, se=0.02)
     r.finalize()
@@ -240,13 +287,30 @@ def test_a_weak_row_is_flagged_in_the_json_and_the_report(tmp_path, monkeypatch)
 # ----------------------------------------------------------------------------- domains, consequences
 def test_a_threshold_the_measurement_cannot_miss_is_refused():
     with pytest.raises(CriterionError, match="cannot fail"):
-        Claim("R", "non-negative", source="derived", kind="range", lower=0.0, one_sided=True, where="x",
-              domain=(0, None))
+        Claim(
+            "R", "non-negative", source="derived", kind="range", lower=0.0, one_sided=True, where="x", domain=(0, None)
+        )
     with pytest.raises(CriterionError, match="cannot fail"):
-        Claim("P", "a probability near one half", source="derived", kind="close", reference=0.5, atol=0.6,
-              where="x", domain=(0, 1))
-    Claim("P", "a probability above 0.1", source="derived", kind="range", lower=0.1, one_sided=True, where="x",
-          domain=(0, 1))
+        Claim(
+            "P",
+            "a probability near one half",
+            source="derived",
+            kind="close",
+            reference=0.5,
+            atol=0.6,
+            where="x",
+            domain=(0, 1),
+        )
+    Claim(
+        "P",
+        "a probability above 0.1",
+        source="derived",
+        kind="range",
+        lower=0.1,
+        one_sided=True,
+        where="x",
+        domain=(0, 1),
+    )
     with pytest.raises(CriterionError, match="domain"):
         Claim("P", "x", source="derived", kind="range", lower=0.1, one_sided=True, where="x", domain=(1, 0))
     # the falsifier search respects the domain: no NaN, no negative count
@@ -258,11 +322,22 @@ def test_a_threshold_the_measurement_cannot_miss_is_refused():
 
 
 def test_a_consequence_of_another_row_is_not_counted(tmp_path, monkeypatch):
-    r = _report(tmp_path, monkeypatch, Claim("A", "premise", **CLOSE),
-                Claim("B", "consequence", source="derived", kind="range", lower=1.0, one_sided=True, where="x",
-                      implied_by="A"),
-                Claim("B2", "consequence that fails", source="derived", kind="range", lower=2.0, one_sided=True,
-                      where="x", implied_by="A"))
+    r = _report(
+        tmp_path,
+        monkeypatch,
+        Claim("A", "premise", **CLOSE),
+        Claim("B", "consequence", source="derived", kind="range", lower=1.0, one_sided=True, where="x", implied_by="A"),
+        Claim(
+            "B2",
+            "consequence that fails",
+            source="derived",
+            kind="range",
+            lower=2.0,
+            one_sided=True,
+            where="x",
+            implied_by="A",
+        ),
+    )
     r.close("A", 1.52)
     r.range("B", 1.52)
     r.range("B2", 1.52)
@@ -272,21 +347,38 @@ def test_a_consequence_of_another_row_is_not_counted(tmp_path, monkeypatch):
     assert r.counts()["pass"] == 1 and r.counts()["implied"] == 1 and "not counted" in r.status_markdown()
     assert all(verify_row(x) == [] for x in rows.values())
     with pytest.raises(CriterionError, match="not in the table"):
-        claim_table(Claim("B", "x", source="derived", kind="range", lower=1.0, one_sided=True, where="x",
-                          implied_by="Z"))
+        claim_table(
+            Claim("B", "x", source="derived", kind="range", lower=1.0, one_sided=True, where="x", implied_by="Z")
+        )
     with pytest.raises(CriterionError, match="another claim"):
         Claim("B", "x", source="derived", kind="range", lower=1.0, one_sided=True, where="x", implied_by="B")
 
 
 # ----------------------------------------------------------------------------- decision log
-_H7 = CriterionChange("ba5225d", "2025-01-15", "paper", {"kind": "range", "lower": 10.0, "upper": None},
-                      "a bare threshold on the smallest of noisy ratios: replaced by a bound at 95 %")
+_H7 = CriterionChange(
+    "ba5225d",
+    "2025-01-15",
+    "paper",
+    {"kind": "range", "lower": 10.0, "upper": None},
+    "a bare threshold on the smallest of noisy ratios: replaced by a bound at 95 %",
+)
 
 
 def test_a_changed_criterion_shows_both_statuses(tmp_path, monkeypatch):
-    r = _report(tmp_path, monkeypatch,
-                Claim("H7", "drastically decreased (10x)", source="derived", kind="range", lower=8.0,
-                      one_sided=True, where="Sec. 4.4", changes=(_H7,)))
+    r = _report(
+        tmp_path,
+        monkeypatch,
+        Claim(
+            "H7",
+            "drastically decreased (10x)",
+            source="derived",
+            kind="range",
+            lower=8.0,
+            one_sided=True,
+            where="Sec. 4.4",
+            changes=(_H7,),
+        ),
+    )
     r.range("H7", 9.5)
     r.finalize()
     row = _rows(tmp_path)["H7"]
@@ -300,54 +392,79 @@ def test_a_changed_criterion_shows_both_statuses(tmp_path, monkeypatch):
 
 
 def test_a_change_of_kind_that_cannot_be_evaluated_says_so(tmp_path, monkeypatch):
-    ch = CriterionChange("abc1234", "2025-02-01", "book", {"kind": "holds", "rule": "min_ratio >= 10"},
-                         "the rule named a number the row no longer records")
-    r = _report(tmp_path, monkeypatch, Claim("H", "x", source="derived", kind="range", lower=8.0, one_sided=True,
-                                             where="x", changes=(ch,)))
+    ch = CriterionChange(
+        "abc1234",
+        "2025-02-01",
+        "book",
+        {"kind": "holds", "rule": "min_ratio >= 10"},
+        "the rule named a number the row no longer records",
+    )
+    r = _report(
+        tmp_path,
+        monkeypatch,
+        Claim("H", "x", source="derived", kind="range", lower=8.0, one_sided=True, where="x", changes=(ch,)),
+    )
     r.range("H", 9.0)
     r.finalize()
     row = _rows(tmp_path)["H"]
     assert row["changes"][0]["status"].startswith("not evaluable") and verify_row(row) == []
 
 
-@pytest.mark.parametrize("kw, match", [
-    (dict(commit="xyz"), "commit"), (dict(date="15/01/2025"), "date"), (dict(seen="draft"), "seen"),
-    (dict(reason="why"), "reason"), (dict(was={"kind": "bogus"}), "earlier criterion"),
-    (dict(was={"kind": "range", "lower": float("nan")}), "finite"),
-])
+@pytest.mark.parametrize(
+    "kw, match",
+    [
+        (dict(commit="xyz"), "commit"),
+        (dict(date="15/01/2025"), "date"),
+        (dict(seen="draft"), "seen"),
+        (dict(reason="why"), "reason"),
+        (dict(was={"kind": "bogus"}), "earlier criterion"),
+        (dict(was={"kind": "range", "lower": float("nan")}), "finite"),
+    ],
+)
 def test_criterion_changes_are_validated(kw, match):
-    base = dict(commit="ba5225d", date="2025-01-15", seen="paper", was={"kind": "range", "lower": 10.0},
-                reason="what was seen and why")
+    base = dict(
+        commit="ba5225d",
+        date="2025-01-15",
+        seen="paper",
+        was={"kind": "range", "lower": 10.0},
+        reason="what was seen and why",
+    )
     with pytest.raises(CriterionError, match=match):
         CriterionChange(**{**base, **kw})
 
 
 # ----------------------------------------------------------------------------- refusals
-@pytest.mark.parametrize("crit", [{"atol": float("inf")}, {"rtol": float("inf")}, {"atol": float("nan")},
-                                  {"atol": -1.0}, {"z": float("inf")}])
+@pytest.mark.parametrize(
+    "crit",
+    [{"atol": float("inf")}, {"rtol": float("inf")}, {"atol": float("nan")}, {"atol": -1.0}, {"z": float("inf")}],
+)
 def test_evaluate_refuses_tolerances_that_pass_anything(crit):
     with pytest.raises(CriterionError, match="finite"):
         evaluate("close", {"target": 1.0, "atol": 0.0, "rtol": 0.0, **crit}, {"ours": 1e300, "se": 1.0})
     with pytest.raises(CriterionError, match="finite"):
-        row_status("order", {"relation": "a < b", "atol": 0.0, "rtol": 0.0, **crit}, {"values": {"a": 1, "b": 0}},
-                   "pass")
+        row_status(
+            "order", {"relation": "a < b", "atol": 0.0, "rtol": 0.0, **crit}, {"values": {"a": 1, "b": 0}}, "pass"
+        )
     with pytest.raises(CriterionError, match="finite"):
         evaluate("monotone", {"direction": "increasing", "tol": float("inf")}, {"ys": [3, 2, 1]})
 
 
-@pytest.mark.parametrize("kw, match", [
-    (dict(kind="range", lower=float("nan"), upper=1.0), "finite"),
-    (dict(kind="range", lower=0.0, upper=float("nan")), "finite"),
-    (dict(kind="range", lower=2.0, upper=1.0), "inverted"),
-    (dict(kind="range", lower=[0.0, 3.0], upper=[1.0, 2.0]), "inverted"),
-    (dict(kind="range", lower=[], upper=[]), "empty"),
-    (dict(kind="holds", rule="1 == 1"), "names no number"),
-    (dict(kind="holds", rule="True"), "names no number"),
-    (dict(kind="holds", rule="x == x or True"), "cannot fail"),
-    (dict(kind="holds", rule="len(x) >= 0"), "cannot fail"),
-    (dict(kind="order", relation="a < b", tie=float("inf")), "finite"),
-    (dict(kind="range", lower=0.0, one_sided=True, tie=1e-9), "tie"),
-])
+@pytest.mark.parametrize(
+    "kw, match",
+    [
+        (dict(kind="range", lower=float("nan"), upper=1.0), "finite"),
+        (dict(kind="range", lower=0.0, upper=float("nan")), "finite"),
+        (dict(kind="range", lower=2.0, upper=1.0), "inverted"),
+        (dict(kind="range", lower=[0.0, 3.0], upper=[1.0, 2.0]), "inverted"),
+        (dict(kind="range", lower=[], upper=[]), "empty"),
+        (dict(kind="holds", rule="1 == 1"), "names no number"),
+        (dict(kind="holds", rule="True"), "names no number"),
+        (dict(kind="holds", rule="x == x or True"), "cannot fail"),
+        (dict(kind="holds", rule="len(x) >= 0"), "cannot fail"),
+        (dict(kind="order", relation="a < b", tie=float("inf")), "finite"),
+        (dict(kind="range", lower=0.0, one_sided=True, tie=1e-9), "tie"),
+    ],
+)
 def test_declarations_that_cannot_fail_or_never_hold_are_refused(kw, match):
     with pytest.raises(CriterionError, match=match):
         Claim("X", "x", source="derived", where="x", **kw)
@@ -367,7 +484,7 @@ def test_tables_scales_and_folders_are_checked(tmp_path):
 
 def test_a_claim_not_declared_at_this_scale_is_a_no_op(tmp_path, monkeypatch):
     r = _report(tmp_path, monkeypatch, Claim("B1", "book only", scales=("book", "paper"), **CLOSE))
-    r.close("B1", 99.0)       # a wrong number: never evaluated at smoke scale
+    r.close("B1", 99.0)  # a wrong number: never evaluated at smoke scale
     assert "B1" not in r.rows
     r.finalize()
     assert _rows(tmp_path)["B1"]["status"] == "not-evaluated"
@@ -379,13 +496,29 @@ def _non_falsifying_rows():
     crit = {"target": 1.0, "atol": 0.1, "rtol": 0.0, "z": None}
     rows = []
     base = {"kind": "close", "criterion": crit, "numbers": {"ours": 1.02}, "expect": "pass", "status": "pass"}
-    rows.append({**base, "id": "P", "falsifier": {"ours": 1.05}})                     # passes
-    rows.append({**base, "id": "D", "expect": "diverges", "status": "diverges", "numbers": {"ours": 1.5},
-                 "falsifier": {"ours": 1.6}})                                          # diverges
+    rows.append({**base, "id": "P", "falsifier": {"ours": 1.05}})  # passes
+    rows.append(
+        {
+            **base,
+            "id": "D",
+            "expect": "diverges",
+            "status": "diverges",
+            "numbers": {"ours": 1.5},
+            "falsifier": {"ours": 1.6},
+        }
+    )  # diverges
     est = {"ours": _est(1.02, 0.98, 1.06).to_dict()}
     rows.append({**base, "id": "U", "numbers": est, "falsifier": {"ours": _est(1.1, 1.0, 1.2).to_dict()}})  # undecided
-    rows.append({**base, "id": "N", "criterion": {"lower": 0.0, "upper": 1.0, "domain": [0.0, 1.0]},
-                 "kind": "range", "numbers": {"ours": 0.5}, "falsifier": {"ours": -3.0}})    # outside the domain
+    rows.append(
+        {
+            **base,
+            "id": "N",
+            "criterion": {"lower": 0.0, "upper": 1.0, "domain": [0.0, 1.0]},
+            "kind": "range",
+            "numbers": {"ours": 0.5},
+            "falsifier": {"ours": -3.0},
+        }
+    )  # outside the domain
     return rows
 
 
@@ -402,8 +535,10 @@ def test_the_verify_row_mutant_of_the_audit_is_killed():
     "diverges")``) and its siblings accept a falsifier that does not falsify: the check above
     tells them from verify_row."""
     src = inspect.getsource(C.verify_row)
-    mutants = [src.replace('if fstatus != "fail":', 'if fstatus not in ("fail", "pass", "diverges", "undecided"):'),
-               src.replace('if fstatus != "fail":', 'if False:')]
+    mutants = [
+        src.replace('if fstatus != "fail":', 'if fstatus not in ("fail", "pass", "diverges", "undecided"):'),
+        src.replace('if fstatus != "fail":', "if False:"),
+    ]
     for m in mutants:
         assert m != src
         ns = dict(vars(C))
@@ -422,21 +557,41 @@ def test_json_rows_round_trip_and_statuses_are_known(tmp_path, monkeypatch):
 
 # ----------------------------------------------------------------------------- record, text, docs
 def test_record_dispatches_by_declared_kind(tmp_path, monkeypatch):
-    r = _report(tmp_path, monkeypatch, Claim("C1", "close", **CLOSE),
-                Claim("R1", "range", source="derived", kind="range", lower=0.0, upper=1.0, where="x"),
-                Claim("O1", "order", source="derived", kind="order", relation="a < b", tie=1e-9, where="x"),
-                Claim("M1", "mono", source="derived", kind="monotone", direction="increasing", where="x"),
-                Claim("H1", "rule", source="invariant", kind="holds", rule="v == 0", where="x"),
-                Claim("N1", "none", source="derived", kind="none", expect="not-evaluated", note="no data", where="x"),
-                Claim("B1", "book only", scales=("book",), **CLOSE))
-    out = r.record({"C1": _est(1.52, 1.45, 1.58), "R1": {"ours": 0.5, "note": "a note"},
-                     "O1": {"a": 1.0, "b": 2.0}, "M1": [1, 2, 3], "H1": {"v": 0}, "N1": None, "B1": 1e9,
-                     "_text": {"n": "1,000"}})
+    r = _report(
+        tmp_path,
+        monkeypatch,
+        Claim("C1", "close", **CLOSE),
+        Claim("R1", "range", source="derived", kind="range", lower=0.0, upper=1.0, where="x"),
+        Claim("O1", "order", source="derived", kind="order", relation="a < b", tie=1e-9, where="x"),
+        Claim("M1", "mono", source="derived", kind="monotone", direction="increasing", where="x"),
+        Claim("H1", "rule", source="invariant", kind="holds", rule="v == 0", where="x"),
+        Claim("N1", "none", source="derived", kind="none", expect="not-evaluated", note="no data", where="x"),
+        Claim("B1", "book only", scales=("book",), **CLOSE),
+    )
+    out = r.record(
+        {
+            "C1": _est(1.52, 1.45, 1.58),
+            "R1": {"ours": 0.5, "note": "a note"},
+            "O1": {"a": 1.0, "b": 2.0},
+            "M1": [1, 2, 3],
+            "H1": {"v": 0},
+            "N1": None,
+            "B1": 1e9,
+            "_text": {"n": "1,000"},
+        }
+    )
     assert out is None  # the "_text" values are glued, nothing shown
     r.finalize()
     st = {k: v["status"] for k, v in _rows(tmp_path).items()}
-    assert st == {"C1": "pass", "R1": "pass", "O1": "pass", "M1": "pass", "H1": "pass", "N1": "not-evaluated",
-                  "B1": "not-evaluated"}
+    assert st == {
+        "C1": "pass",
+        "R1": "pass",
+        "O1": "pass",
+        "M1": "pass",
+        "H1": "pass",
+        "N1": "not-evaluated",
+        "B1": "not-evaluated",
+    }
     with pytest.raises(KeyError, match="not declared"):
         r.record({"nope": 1.0})
 
@@ -452,9 +607,9 @@ def test_the_contributing_example_runs(tmp_path, monkeypatch):
     from pathlib import Path
 
     text = (Path(__file__).resolve().parents[1] / "CONTRIBUTING.md").read_text(encoding="utf-8")
-    section = text[text.index("## Monte Carlo claims"):]
-    code = section[section.index("```python") + len("```python"):]
-    code = code[:code.index("```")]
+    section = text[text.index("## Monte Carlo claims") :]
+    code = section[section.index("```python") + len("```python") :]
+    code = code[: code.index("```")]
     monkeypatch.setenv("LDPNB_BUILD_DIR", str(tmp_path))
     ns: dict = {}
     exec(compile(code, "CONTRIBUTING.md", "exec"), ns)
@@ -470,11 +625,13 @@ def test_dashboard_filters_flags(tmp_path, monkeypatch):
 
     from ldpnb.repro import dashboard
 
-    r = _report(tmp_path, monkeypatch,
-                Claim("Z1", "MC equals exact", source="invariant", kind="close", reference=0.0, z=4.0, where="x"),
-                Claim("C1", "close", **CLOSE),
-                Claim("H7", "x", source="derived", kind="range", lower=8.0, one_sided=True, where="x",
-                      changes=(_H7,)))
+    r = _report(
+        tmp_path,
+        monkeypatch,
+        Claim("Z1", "MC equals exact", source="invariant", kind="close", reference=0.0, z=4.0, where="x"),
+        Claim("C1", "close", **CLOSE),
+        Claim("H7", "x", source="derived", kind="range", lower=8.0, one_sided=True, where="x", changes=(_H7,)),
+    )
     r.close("Z1", 0.01, se=0.02)
     r.close("C1", _est(1.58, 1.5, 1.66))
     r.range("H7", 9.5)

@@ -43,12 +43,14 @@ def test_every_chapter_starts_with_its_install_cell(name):
     url = colab.repository_url(ROOT)
     py = BOOK / f"{name}.py"
     body = colab._CELL_RE.sub("", py.read_text(encoding="utf-8"))
-    assert colab.install_cell(py) == colab.cell_source(colab.extras_for(body), url), \
+    assert colab.install_cell(py) == colab.cell_source(colab.extras_for(body), url), (
         f"book/{name}.py: missing or stale install cell (run `python -m ldpnb.repro.colab`)"
+    )
     nb = nbformat.read(BOOK / f"{name}.ipynb", as_version=4)
     first = nb.cells[0]
-    assert first.cell_type == "code" and "remove-cell" in first.metadata.get("tags", []), \
+    assert first.cell_type == "code" and "remove-cell" in first.metadata.get("tags", []), (
         f"book/{name}.ipynb: the first cell is not the (removed) install cell"
+    )
     assert "google.colab" in first.source and url in first.source
     # the extras named in the cell exist in pyproject.toml
     extras = re.findall(r"ldpnb\[([^\]]*)\]", first.source)
@@ -86,17 +88,37 @@ def test_a_chapter_runs_with_only_what_its_cell_installs(tmp_path):
     # what the cell installs, from a copy of this worktree instead of the repository URL (pip builds
     # in the source folder: the copy keeps build/ and *.egg-info out of the worktree)
     src = tmp_path / "src"
-    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
-        ".git", "_build", ".venv", "build", "*.egg-info", "__pycache__", "results", "book", "tests"))
+    shutil.copytree(
+        ROOT,
+        src,
+        ignore=shutil.ignore_patterns(
+            ".git", "_build", ".venv", "build", "*.egg-info", "__pycache__", "results", "book", "tests"
+        ),
+    )
     subprocess.run([*pip, f"{src}{extras}"], check=True, env=env, cwd=tmp_path, timeout=1800)
     # what Colab's runtime already has: a kernel and a notebook runner
     subprocess.run([*pip, "ipykernel", "nbclient"], check=True, env=env, cwd=tmp_path, timeout=900)
-    subprocess.run([str(py), "-m", "ipykernel", "install", "--sys-prefix", "--name", "python3"], check=True,
-                   env=env, cwd=tmp_path, capture_output=True)
-    probe = subprocess.run([str(py), "-c", "import importlib.util, json; print(json.dumps("
-                            "{m: importlib.util.find_spec(m) is not None for m in "
-                            "('ldpnb', 'myst_nb', 'jupyter_book', 'papermill')}))"],
-                           check=True, env=env, cwd=tmp_path, capture_output=True, text=True)
+    subprocess.run(
+        [str(py), "-m", "ipykernel", "install", "--sys-prefix", "--name", "python3"],
+        check=True,
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+    )
+    probe = subprocess.run(
+        [
+            str(py),
+            "-c",
+            "import importlib.util, json; print(json.dumps("
+            "{m: importlib.util.find_spec(m) is not None for m in "
+            "('ldpnb', 'myst_nb', 'jupyter_book', 'papermill')}))",
+        ],
+        check=True,
+        env=env,
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+    )
     found = json.loads(probe.stdout)
     assert found["ldpnb"] and not found["jupyter_book"] and not found["papermill"], found
     if not extras:
@@ -106,8 +128,14 @@ def test_a_chapter_runs_with_only_what_its_cell_installs(tmp_path):
     env["LDPNB_BUILD_DIR"] = str(work / "_build")
     env["MPLBACKEND"] = "module://matplotlib_inline.backend_inline"
     out = work / f"{name}.ipynb"
-    res = subprocess.run([str(py), "-c", _RUN, str(BOOK / f"{name}.ipynb"), str(work), str(out)], env=env,
-                         cwd=work, capture_output=True, text=True, timeout=1200)
+    res = subprocess.run(
+        [str(py), "-c", _RUN, str(BOOK / f"{name}.ipynb"), str(work), str(out)],
+        env=env,
+        cwd=work,
+        capture_output=True,
+        text=True,
+        timeout=1200,
+    )
     assert res.returncode == 0, f"{name} failed in the fresh environment:\n{res.stderr[-3000:]}"
     done = nbformat.read(out, as_version=4)
     errors = [o for c in done.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]

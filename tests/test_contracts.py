@@ -69,6 +69,7 @@ CONTRACTED: set[str] = {
     "ldpnb.repro.nbstrip",
     "ldpnb.repro.plotting",
     "ldpnb.repro.sphinx_ext",
+    "ldpnb.repro.dashboard",
     "ldpnb.stats._estimate",
     "ldpnb.stats._intervals",
     "ldpnb.stats._rank",
@@ -136,12 +137,18 @@ EXAMPLES: dict[str, Callable[[], Any]] = {
     # a watcher thread per instance: one, closed at exit
     "ldpnb.repro.build.ProcessTree": lambda: _process_tree(),
     # x must hold one location per user of pi: a rule between two arguments, checked in the body
-    "ldpnb.attacks.linkage.SingleLocationAttack": lambda: __import__("ldpnb.attacks", fromlist=["x"])
-    .SingleLocationAttack(__import__("scipy.sparse", fromlist=["x"]).csr_matrix([[0.5, 0.5], [1.0, 0.0]]), [0, 1]),
+    "ldpnb.attacks.linkage.SingleLocationAttack": lambda: __import__(
+        "ldpnb.attacks", fromlist=["x"]
+    ).SingleLocationAttack(__import__("scipy.sparse", fromlist=["x"]).csr_matrix([[0.5, 0.5], [1.0, 0.0]]), [0, 1]),
     # dataclasses validated in __post_init__
     "ldpnb.mechanisms._base.Guarantee": lambda: __import__("ldpnb.mechanisms", fromlist=["x"]).Guarantee("ldp", 1.0),
-    "ldpnb.papers.lift.experiments.Curve": lambda: __import__("ldpnb.papers.lift.experiments", fromlist=["x"])
-    .Curve("ALIP, SM", "sm"),
+    # a record of measured times (built by interleaved), ratio reads its runs
+    "ldpnb.papers.performance.bench.Timing": lambda: __import__(
+        "ldpnb.papers.performance.bench", fromlist=["x"]
+    ).Timing({"a": 2.0, "b": 1.0}, {"a": [2.0], "b": [1.0]}),
+    "ldpnb.papers.lift.experiments.Curve": lambda: __import__("ldpnb.papers.lift.experiments", fromlist=["x"]).Curve(
+        "ALIP, SM", "sm"
+    ),
 }
 
 
@@ -188,7 +195,8 @@ def test_contract_refuses_invalid_values(func, pname, bad):
         func(*args, **kwargs)
     frames = traceback.extract_tb(info.tb)
     assert frames[-1].filename.endswith("contracts.py"), (
-        f"{func.__qualname__}({pname}={bad!r:.60}) was refused by the body, not by the contract: {info.value}")
+        f"{func.__qualname__}({pname}={bad!r:.60}) was refused by the body, not by the contract: {info.value}"
+    )
     assert pname in str(info.value), f"the message does not name {pname!r}: {info.value}"
 
 
@@ -230,8 +238,10 @@ def _bound(name) -> Callable:
         inst = _instance(cls)
         if inst is not None:
             return getattr(inst, name.method)
-    pytest.fail(f"{name.qual}: no exported concrete class with this method can be built from its contract; "
-                "add an example instance to EXAMPLES")
+    pytest.fail(
+        f"{name.qual}: no exported concrete class with this method can be built from its contract; "
+        "add an example instance to EXAMPLES"
+    )
 
 
 def _method_cases():
@@ -250,7 +260,8 @@ def test_contracted_methods_refuse_invalid_values(name, pname, bad):
         method(*args, **kwargs)
     frames = traceback.extract_tb(info.tb)
     assert frames[-1].filename.endswith("contracts.py"), (
-        f"{name.qual}({pname}={bad!r:.60}) was refused by the body, not by the contract: {info.value}")
+        f"{name.qual}({pname}={bad!r:.60}) was refused by the body, not by the contract: {info.value}"
+    )
     assert pname in str(info.value), f"the message does not name {pname!r}: {info.value}"
 
 
@@ -275,8 +286,16 @@ def test_defaults_meet_their_rules(qual, func):
 
 
 # ------------------------------------------------------------------------- the machinery itself
-@contract(k=C.Integer(2, 100), eps=C.Real(0, None, low_open=True), p=C.Distribution(), mode=C.OneOf("a", "b"),
-          counts=C.Counts(), channel=C.Channel(), rng=C.RandomState(), tol=C.Optional(C.Real(0, None)))
+@contract(
+    k=C.Integer(2, 100),
+    eps=C.Real(0, None, low_open=True),
+    p=C.Distribution(),
+    mode=C.OneOf("a", "b"),
+    counts=C.Counts(),
+    channel=C.Channel(),
+    rng=C.RandomState(),
+    tol=C.Optional(C.Real(0, None)),
+)
 def _demo(k, eps, p, mode="a", counts=None, channel=None, *, rng=None, tol=None):
     return k, eps, p, mode, counts, channel, tol
 
@@ -313,14 +332,27 @@ def _shapes(a, b=2, /, c=3, *, d, e=5):
 _shapes_c = contract(a=C.Integer(0, 9), c=C.Integer(0, 9), d=C.Integer(0, 9))(_shapes)
 
 
-@pytest.mark.parametrize("args, kwargs", [
-    ((1,), {"d": 4}), ((1, 2, 3), {"d": 4}), ((1,), {"c": 3, "d": 4, "e": 6}), ((1, 2), {"d": 4, "c": 3}),
-    # calls that do not bind: missing, duplicate, unknown, positional-only by name, too many
-    ((), {"d": 4}), ((1,), {}), ((1, 2, 3), {"c": 3, "d": 4}), ((1,), {"d": 4, "f": 0}),
-    ((), {"a": 1, "d": 4}), ((1, 2, 3, 4), {"d": 4}),
-    # invalid values, positional and by keyword
-    ((10,), {"d": 4}), ((1, 2, 10), {"d": 4}), ((1,), {"c": 2.5, "d": 4}), ((1,), {"d": -1}),
-])
+@pytest.mark.parametrize(
+    "args, kwargs",
+    [
+        ((1,), {"d": 4}),
+        ((1, 2, 3), {"d": 4}),
+        ((1,), {"c": 3, "d": 4, "e": 6}),
+        ((1, 2), {"d": 4, "c": 3}),
+        # calls that do not bind: missing, duplicate, unknown, positional-only by name, too many
+        ((), {"d": 4}),
+        ((1,), {}),
+        ((1, 2, 3), {"c": 3, "d": 4}),
+        ((1,), {"d": 4, "f": 0}),
+        ((), {"a": 1, "d": 4}),
+        ((1, 2, 3, 4), {"d": 4}),
+        # invalid values, positional and by keyword
+        ((10,), {"d": 4}),
+        ((1, 2, 10), {"d": 4}),
+        ((1,), {"c": 2.5, "d": 4}),
+        ((1,), {"d": -1}),
+    ],
+)
 def test_contract_binds_every_call_shape_as_the_signature_does(args, kwargs):
     """The wrapper's fast path (calls that bind without ``inspect.Signature.bind``) and the bound
     path give the same result or the same error as checking the bound arguments one by one."""

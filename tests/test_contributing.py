@@ -52,8 +52,10 @@ def test_a_new_family_appears_in_every_registry(registry_restored):
     from ldpnb.mechanisms import Mechanism
 
     if not hasattr(Mechanism, "REGISTRY"):
-        pytest.skip("Mechanism.REGISTRY does not exist yet (issue #32 step 1, front-mech): the registries "
-                    "are still hand-kept; this test runs once subclassing registers a family")
+        pytest.skip(
+            "Mechanism.REGISTRY does not exist yet (issue #32 step 1, front-mech): the registries "
+            "are still hand-kept; this test runs once subclassing registers a family"
+        )
     ns = _run("add-a-mechanism")
     toy = ns["WarnerRR"]
     assert Mechanism.REGISTRY[toy.family] is toy

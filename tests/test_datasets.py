@@ -18,8 +18,8 @@ import pandas as pd
 import pytest
 
 from ldpnb import data as ds
-from ldpnb.papers import privic as ds_privic
 from ldpnb.data import datasets as ds_datasets
+from ldpnb.papers import privic as ds_privic
 from ldpnb.papers.ibu import manhattan_grid
 
 _DEFAULT_RAW = Path(__file__).resolve().parents[2] / "shared" / "data" / "raw"

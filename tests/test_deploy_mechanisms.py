@@ -124,8 +124,10 @@ def test_bloom_rappor_claims_are_tight_for_a_disjoint_pair_and_its_defaults():
     assert r.permanent.tight_level() == pytest.approx(r.epsilon, rel=1e-12)
 
 
-@pytest.mark.parametrize("cfg", [dict(k=5, epsilon=2.0, h=2, m=8, cohorts=3), dict(k=7, epsilon=1.0, h=3, m=12),
-                                 dict(k=4, epsilon=5.0, h=1, m=4)])
+@pytest.mark.parametrize(
+    "cfg",
+    [dict(k=5, epsilon=2.0, h=2, m=8, cohorts=3), dict(k=7, epsilon=1.0, h=3, m=12), dict(k=4, epsilon=5.0, h=1, m=4)],
+)
 def test_bloom_rappor_closed_form_levels_equal_the_channels(cfg):
     r = M.BloomRAPPOR(**cfg)
     assert r.tight_level() == pytest.approx(r.exact_level(), rel=1e-12)
@@ -211,7 +213,7 @@ def test_hr_channel_is_acharya_et_al():
     K = 8
     H = hadamard(K)
     e = math.exp(eps)
-    want = np.where(H[1:k + 1] == 1, 2 * e / (K * (1 + e)), 2 / (K * (1 + e)))
+    want = np.where(H[1 : k + 1] == 1, 2 * e / (K * (1 + e)), 2 / (K * (1 + e)))
     np.testing.assert_allclose(M.HR(k, eps).channel(), want, rtol=1e-14)
     Kr = 8  # HRR: smallest power of two >= k
     want_r = np.empty((k, 2 * Kr))
@@ -329,8 +331,15 @@ def test_level_after_t_reports():
     np.fill_diagonal(C1, m.p1)
     C2 = np.full((3, 3), m.q2)
     np.fill_diagonal(C2, m.p2)
-    W = np.array([[sum(C1[x, mm] * C2[mm, a] * C2[mm, b] * C2[mm, c] for mm in range(3))
-                   for a, b, c in itertools.product(range(3), repeat=3)] for x in range(3)])
+    W = np.array(
+        [
+            [
+                sum(C1[x, mm] * C2[mm, a] * C2[mm, b] * C2[mm, c] for mm in range(3))
+                for a, b, c in itertools.product(range(3), repeat=3)
+            ]
+            for x in range(3)
+        ]
+    )
     assert ldp_epsilon(W) == pytest.approx(m.level_after(3), rel=1e-12)
 
 
@@ -377,8 +386,10 @@ def test_dbitflip_memoisation_per_pattern():
     J = reports[0][0]
     assert all(np.array_equal(r[0], J) for r in reports)  # the buckets are drawn once
     bits = np.stack([r[1] for r in reports], axis=1)  # (n, T, d)
-    pattern = np.stack([np.where((J == V[:, t][:, None]).any(1), (J == V[:, t][:, None]).argmax(1), 2)
-                        for t in range(V.shape[1])], axis=1)
+    pattern = np.stack(
+        [np.where((J == V[:, t][:, None]).any(1), (J == V[:, t][:, None]).argmax(1), 2) for t in range(V.shape[1])],
+        axis=1,
+    )
     for i in range(V.shape[0]):
         for a, b in itertools.combinations(range(V.shape[1]), 2):
             if pattern[i, a] == pattern[i, b]:
@@ -513,8 +524,9 @@ def test_ding_estimator_unbiased_with_its_smaller_variance():
     assert gap == pytest.approx((6 / 2 - 1) / (n * (e - 1) ** 2), rel=1e-12)
     x = np.repeat(np.arange(6), N)
     reports = m.perturb(x, rng=30)
-    np.testing.assert_allclose(m.estimate_ding(reports),
-                               m.ding_estimate(m.support_counts(reports), m.sampled_counts(reports), n))
+    np.testing.assert_allclose(
+        m.estimate_ding(reports), m.ding_estimate(m.support_counts(reports), m.sampled_counts(reports), n)
+    )
 
 
 def test_rappor_estimator_per_user_with_cohorts():

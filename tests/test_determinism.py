@@ -51,10 +51,31 @@ def test_same_seed_gives_identical_report_and_figures(tmp_path):
     for i in range(2):
         build = tmp_path / f"build{i}"
         out = tmp_path / f"{CHAPTER}{i}.ipynb"
-        env = dict(os.environ, LDPNB_BUILD_DIR=str(build), MPLBACKEND="module://matplotlib_inline.backend_inline", PAPERMILL="1", OMP_NUM_THREADS="1",
-                   OPENBLAS_NUM_THREADS="1", PYTHONHASHSEED="0")
-        cmd = [sys.executable, "-m", "papermill", str(nb), str(out), "-p", "SCALE", "smoke", "-p", "SEED", "7",
-               "--cwd", str(ROOT / "book"), "--no-progress-bar"]
+        env = dict(
+            os.environ,
+            LDPNB_BUILD_DIR=str(build),
+            MPLBACKEND="module://matplotlib_inline.backend_inline",
+            PAPERMILL="1",
+            OMP_NUM_THREADS="1",
+            OPENBLAS_NUM_THREADS="1",
+            PYTHONHASHSEED="0",
+        )
+        cmd = [
+            sys.executable,
+            "-m",
+            "papermill",
+            str(nb),
+            str(out),
+            "-p",
+            "SCALE",
+            "smoke",
+            "-p",
+            "SEED",
+            "7",
+            "--cwd",
+            str(ROOT / "book"),
+            "--no-progress-bar",
+        ]
         procs.append(subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT))
         runs.append((build, out))
     for p in procs:
@@ -97,14 +118,18 @@ def test_audit_grid_does_not_depend_on_the_number_of_workers():
 
 
 def test_seeded_mechanisms_and_estimators_are_reproducible():
+    from ldpnb import channels as mech_channels
     from ldpnb import estimators as est
     from ldpnb import mechanisms as mech
-    from ldpnb import channels as mech_channels
 
     x = np.arange(200) % 7
-    for f in (lambda r: mech.grr_perturb(x, 7, 1.0, rng=r), lambda r: mech.ue_perturb(x, 7, 1.0, rng=r),
-              lambda r: mech.lh_perturb(x, 7, 1.0, rng=r)[1], lambda r: mech.ss_perturb(x, 7, 1.0, rng=r),
-              lambda r: mech_channels.simulate_counts(mech.geometric_channel(7, 1.0), np.bincount(x), rng=r)):
+    for f in (
+        lambda r: mech.grr_perturb(x, 7, 1.0, rng=r),
+        lambda r: mech.ue_perturb(x, 7, 1.0, rng=r),
+        lambda r: mech.lh_perturb(x, 7, 1.0, rng=r)[1],
+        lambda r: mech.ss_perturb(x, 7, 1.0, rng=r),
+        lambda r: mech_channels.simulate_counts(mech.geometric_channel(7, 1.0), np.bincount(x), rng=r),
+    ):
         np.testing.assert_array_equal(f(42), f(np.random.default_rng(42)))
     C = mech.geometric_channel(7, 1.0)
     c = mech_channels.simulate_counts(C, np.bincount(x), rng=1)

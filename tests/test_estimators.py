@@ -9,7 +9,14 @@ from hypothesis import strategies as st
 from scipy.optimize import minimize
 
 from ldpnb.estimators import (
-    fo_estimate, ibu, ibu_batch, inv_normalized, inv_projected, inv_raw, log_likelihood, normalize_clip,
+    fo_estimate,
+    ibu,
+    ibu_batch,
+    inv_normalized,
+    inv_projected,
+    inv_raw,
+    log_likelihood,
+    normalize_clip,
     project_simplex,
 )
 
@@ -98,13 +105,22 @@ def test_T0_ibu_monotone_kkt_and_optimal(seed):
     rx = M[:, obs] @ (q[obs] / (r.estimate @ M[:, obs]))
     assert np.all(rx <= 1 + 1e-5)
     assert np.all(np.abs(rx[r.estimate > 1e-6] - 1) < 1e-5)
+
     # a generic solver on softmax coordinates does not beat IBU
     def neg(z):
         th = np.exp(z - z.max())
         th /= th.sum()
         return -log_likelihood(th, M, c)
-    best = min(minimize(neg, rng.normal(size=M.shape[0]), method="Nelder-Mead",
-                        options=dict(maxiter=20_000, xatol=1e-10, fatol=1e-12)).fun for _ in range(3))
+
+    best = min(
+        minimize(
+            neg,
+            rng.normal(size=M.shape[0]),
+            method="Nelder-Mead",
+            options=dict(maxiter=20_000, xatol=1e-10, fatol=1e-12),
+        ).fun
+        for _ in range(3)
+    )
     assert r.final_loglik >= -best - 1e-7
 
 
@@ -283,6 +299,7 @@ def test_inv_refuses_an_ill_conditioned_channel():
         inv_raw(C, q)
     with pytest.raises(ValueError, match="ill-conditioned"):
         from ldpnb.estimators import inv_normalized
+
         inv_normalized(C, q)
     v = inv_raw(C, q, rcond_min=1e-15)  # the caller may accept it knowingly
     assert v.shape == (4,)
@@ -293,8 +310,12 @@ def test_inv_rcond_estimate_matches_the_true_condition_number():
     from ldpnb.estimators._inversion import _lu_checked
 
     D = np.abs(np.subtract.outer(np.arange(30.0), np.arange(30.0)))
-    for C in (M.grr_channel(50, 0.1), M.geometric_channel(60, 0.05), M.laplace_channel(40, 0.2),
-              M.exponential_channel(D, 0.3)):
+    for C in (
+        M.grr_channel(50, 0.1),
+        M.geometric_channel(60, 0.05),
+        M.laplace_channel(40, 0.2),
+        M.exponential_channel(D, 0.3),
+    ):
         _, rcond = _lu_checked(C, 1e-300)
         true = 1.0 / np.linalg.cond(C, 1)
         assert true / 10 <= rcond <= true * 1.0000001  # Hager-Higham: a lower bound on ||C^-1||, within 10x
@@ -330,8 +351,7 @@ def test_squarem_forms_each_output_distribution_once():
     for eps in (2.0, 0.5):
         seen.update(last=None, calls=0, repeats=0)
         counts = rng.multinomial(50_000, rng.dirichlet(np.ones(64)) @ grr(64, eps))
-        res = ibu(Recording(64, eps), counts, criterion="gap", tol=1e-8, max_iter=10**5,
-                  accelerate="squarem")
+        res = ibu(Recording(64, eps), counts, criterion="gap", tol=1e-8, max_iter=10**5, accelerate="squarem")
         assert res.converged and res.n_iter > 30
         assert seen["repeats"] == 0 and seen["calls"] > res.n_iter // 2
 

@@ -38,8 +38,11 @@ def test_doctests():
         assert doctest.testmod(mod).failed == 0
 
 
-@pytest.mark.parametrize("M", [geometric_channel(12, 0.4), grr_channel(10, 1.0), geometric_channel(30, 0.05)],
-                         ids=["geometric", "k-RR", "flat geometric"])
+@pytest.mark.parametrize(
+    "M",
+    [geometric_channel(12, 0.4), grr_channel(10, 1.0), geometric_channel(30, 0.05)],
+    ids=["geometric", "k-RR", "flat geometric"],
+)
 def test_interior_point_reaches_the_mle_found_by_em(M):
     C, _ = _counts(M, 4)
     ip = mle_interior_point(M, C)
@@ -50,8 +53,10 @@ def test_interior_point_reaches_the_mle_found_by_em(M):
         assert ip.loglik[r] >= em.loglik[r] - 1e-12  # at least as high as EM's certified point
         assert ip.loglik[r] == pytest.approx(est.log_likelihood(ip.estimate[r], M, C[r]), abs=1e-12)
         bound = mle_distance_bound(M, C[r], ip.estimate[r])
-        assert np.abs(ip.estimate[r] - em.estimate[r]).sum() <= bound["l1"] + mle_distance_bound(
-            M, C[r], em.estimate[r])["l1"]
+        assert (
+            np.abs(ip.estimate[r] - em.estimate[r]).sum()
+            <= bound["l1"] + mle_distance_bound(M, C[r], em.estimate[r])["l1"]
+        )
 
 
 def test_interior_point_equals_inversion_when_inversion_is_a_distribution():
@@ -94,9 +99,15 @@ def test_the_bound_follows_the_gap():
     """A smaller certificate gives a smaller bound (the ellipsoid scales as sqrt(g))."""
     M = geometric_channel(40, 0.02)
     C, _ = _counts(M, 1, n=20_000, seed=3)
-    bounds = [mle_distance_bound(M, C[0], est.ibu(M, C[0], criterion="gap", tol=t, accelerate="squarem",
-                                                  max_iter=10**7).estimate, distance=_line(40))["w1"]
-              for t in (1e-5, 1e-7, 1e-9)]
+    bounds = [
+        mle_distance_bound(
+            M,
+            C[0],
+            est.ibu(M, C[0], criterion="gap", tol=t, accelerate="squarem", max_iter=10**7).estimate,
+            distance=_line(40),
+        )["w1"]
+        for t in (1e-5, 1e-7, 1e-9)
+    ]
     assert bounds[0] > bounds[1] > bounds[2]
     exact = mle_interior_point(M, C[0])
     assert mle_distance_bound(M, C[0], exact.estimate, distance=_line(40))["w1"] < bounds[2]

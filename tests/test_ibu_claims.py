@@ -7,14 +7,14 @@ Heavier checks are marked ``slow``.
 import numpy as np
 import pytest
 
-from ldpnb import estimators as est
-from ldpnb import data as lgrid
-from ldpnb import estimators as it
-from ldpnb.papers import ibu as it_ibu
 from ldpnb import channels as it_channels
+from ldpnb import channels as mech_channels
+from ldpnb import data as lgrid
+from ldpnb import estimators as est
+from ldpnb import estimators as it
 from ldpnb import measures as it_measures
 from ldpnb import mechanisms as mech
-from ldpnb import channels as mech_channels
+from ldpnb.papers import ibu as it_ibu
 
 
 def dist_line(k):
@@ -63,10 +63,16 @@ def test_T7_rappor_channel_lemma_4_4(k, eps):
 
 def test_T13_identifiability_of_experiment_mechanisms():
     D = lgrid.lattice_distance_matrix(20, 14, 0.5)
-    mats = [mech.grr_channel(100, 0.5), mech.geometric_channel(100, 0.05), mech.laplace_channel(100, 0.05),
-            mech.exponential_channel(dist_line(100), 0.05), mech.planar_geometric_channel(20, 14, 0.2, cell_size=0.5),
-            mech.planar_laplace_channel(20, 14, 1.0, cell_size=0.5), mech.exponential_channel(D, 0.2),
-            mech.rappor_channel(8, 1.0)]
+    mats = [
+        mech.grr_channel(100, 0.5),
+        mech.geometric_channel(100, 0.05),
+        mech.laplace_channel(100, 0.05),
+        mech.exponential_channel(dist_line(100), 0.05),
+        mech.planar_geometric_channel(20, 14, 0.2, cell_size=0.5),
+        mech.planar_laplace_channel(20, 14, 1.0, cell_size=0.5),
+        mech.exponential_channel(D, 0.2),
+        mech.rappor_channel(8, 1.0),
+    ]
     for M in mats:
         assert it.is_identifiable(M)
         # choose |X| independent columns as observations: L strictly concave there (Thm 6.1 (ii))
@@ -93,8 +99,11 @@ def test_T25_privacy_constants():
             assert mech_channels.geo_ind_epsilon(M, D) <= eps + 1e-9
     L = lgrid.lattice_distance_matrix(6, 5, 0.5)
     for eps in (0.2, 1.0):
-        for M in (mech.planar_geometric_channel(6, 5, eps, cell_size=0.5),
-                  mech.planar_laplace_channel(6, 5, eps, cell_size=0.5), mech.exponential_channel(L, eps)):
+        for M in (
+            mech.planar_geometric_channel(6, 5, eps, cell_size=0.5),
+            mech.planar_laplace_channel(6, 5, eps, cell_size=0.5),
+            mech.exponential_channel(L, eps),
+        ):
             assert mech_channels.geo_ind_epsilon(M, L) <= eps + 1e-9
     for eps in (0.5, 2.0):
         assert mech_channels.ldp_epsilon(mech.grr_channel(7, eps)) == pytest.approx(eps, abs=1e-9)
@@ -172,7 +181,9 @@ def test_T14_consistency_slopes():
     for M in (mech.grr_channel(10, 1.0), mech.geometric_channel(10, 0.5), mech.rappor_channel(10, 1.0)):
         errs = []
         for n in ns:
-            C = np.stack([it_channels.simulate_counts_batch(M, rng.multinomial(n, theta), 1, rng=rng)[0] for _ in range(20)])
+            C = np.stack(
+                [it_channels.simulate_counts_batch(M, rng.multinomial(n, theta), 1, rng=rng)[0] for _ in range(20)]
+            )
             errs.append(np.abs(it.ibu_rows(M, C, tol=1e-12, max_iter=20_000).estimate - theta).sum(1).mean())
         assert np.all(np.diff(errs) < 0)
         assert -0.65 <= it_ibu.loglog_slope(ns, errs) <= -0.35

@@ -7,7 +7,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ldpnb import estimators as est
-from ldpnb import measures, mechanisms as mech
+from ldpnb import measures
+from ldpnb import mechanisms as mech
 from ldpnb.channels import simulate_counts_batch
 from ldpnb.papers import ibu
 from ldpnb.papers.ibu import figures, scoring
@@ -27,9 +28,15 @@ def test_rounding_atol_is_half_the_last_printed_digit():
 
 def _panel(rng, eps=(1.0, 2.0, 4.0), runs=50, scale=(1.0, 3.0, 2.0)):
     """A synthetic panel: IBU, INV-N, INV-P distances falling as 1/eps, and an MLE on fewer runs."""
-    return {e: {"IBU": scale[0] / e * rng.lognormal(0, 0.1, runs), "INV-N": scale[1] / e * rng.lognormal(0, 0.1, runs),
-                "INV-P": scale[2] / e * rng.lognormal(0, 0.1, runs), "MLE": 1.5 / e * rng.lognormal(0, 0.1, runs - 10)}
-            for e in eps}
+    return {
+        e: {
+            "IBU": scale[0] / e * rng.lognormal(0, 0.1, runs),
+            "INV-N": scale[1] / e * rng.lognormal(0, 0.1, runs),
+            "INV-P": scale[2] / e * rng.lognormal(0, 0.1, runs),
+            "MLE": 1.5 / e * rng.lognormal(0, 0.1, runs - 10),
+        }
+        for e in eps
+    }
 
 
 def test_stack_orders_runs_eps_estimators_and_keeps_the_common_runs():
@@ -77,11 +84,11 @@ def test_fig9_numbers_grade_a_clear_panel():
     assert nums["F9b.3"].simultaneous and nums["F9b.3"].shape == (3,)
     report = Report("ibu", CLAIMS, scale="book")
     report.record({k: v for k, v in nums.items() if k not in ("F9b.2", "F9b.4")})
-    assert report.rows["F9b.1"]["status"] == "pass"    # IBU twice better than INV at every eps
+    assert report.rows["F9b.1"]["status"] == "pass"  # IBU twice better than INV at every eps
     assert report.rows["F9b.3"]["status"] == "pass"
-    assert report.rows["F9b.5"]["status"] == "pass"    # every median halves with eps
+    assert report.rows["F9b.5"]["status"] == "pass"  # every median halves with eps
     assert report.rows["F9Mb.2"]["status"] == "diverges"  # the MLE gain is 1.33 < 2: reversed
-    ages = scoring.fig9_numbers(res, "a", rng=5)       # ages: the shrink of the gain, here ~1
+    ages = scoring.fig9_numbers(res, "a", rng=5)  # ages: the shrink of the gain, here ~1
     assert ages["F9a.4"].value == pytest.approx(1.0, abs=0.15)
 
 
@@ -92,14 +99,16 @@ def test_steps_detect_a_rise_and_tolerate_noise():
     rng = np.random.default_rng(6)
     falling = _panel(rng, runs=100)
     rising = {e: dict(r) for e, r in falling.items()}
-    rising[4.0]["IBU"] = 1.5 * rising[2.0]["IBU"]   # IBU's median rises by 50% at the last step
-    flat = {e: {m: (4.0 if e == 1.0 else 2.0) * rng.lognormal(0, 0.1, 100) for m in ("IBU", "INV-N", "INV-P")}
-            for e in (1.0, 2.0, 3.0)}  # halves, then stays flat
+    rising[4.0]["IBU"] = 1.5 * rising[2.0]["IBU"]  # IBU's median rises by 50% at the last step
+    flat = {
+        e: {m: (4.0 if e == 1.0 else 2.0) * rng.lognormal(0, 0.1, 100) for m in ("IBU", "INV-N", "INV-P")}
+        for e in (1.0, 2.0, 3.0)
+    }  # halves, then stays flat
     report = Report("ibu", CLAIMS, scale="book")
     report.record({"F10a.2": scoring.steps(falling), "F10b.2": scoring.steps(rising), "F12a.2": scoring.steps(flat)})
     assert report.rows["F10a.2"]["status"] == "pass"
     assert report.rows["F10b.2"]["status"] == "fail"
-    assert report.rows["F12a.2"]["status"] == "pass"   # equal medians at the last step: within 10%
+    assert report.rows["F12a.2"]["status"] == "pass"  # equal medians at the last step: within 10%
 
 
 def test_ldp_numbers_and_the_comparable_criterion():
@@ -256,11 +265,17 @@ def test_square_lattice_delta_and_delta_prime_of_fig_14():
 def test_figures_return_closed_figures():
     import matplotlib.figure
 
-    res = {e: {"IBU": np.ones(3) / e, "MLE": np.ones(2) / e, "INV-N": np.ones(3), "INV-P": np.ones(3)} for e in (0.5, 1.0)}
+    res = {
+        e: {"IBU": np.ones(3) / e, "MLE": np.ones(2) / e, "INV-N": np.ones(3), "INV-P": np.ones(3)} for e in (0.5, 1.0)
+    }
     X = np.arange(-20, 21)
     z = np.array([-3, 0, 1, 1, 5, 12])
-    for fig in (figures.fig2(), figures.fig10(res, res), figures.fig12(res, res),
-                figures.fig13(X, est.likely_subset_linear(X, z), z)):
+    for fig in (
+        figures.fig2(),
+        figures.fig10(res, res),
+        figures.fig12(res, res),
+        figures.fig13(X, est.likely_subset_linear(X, z), z),
+    ):
         assert isinstance(fig, matplotlib.figure.Figure)
 
 
@@ -271,16 +286,27 @@ def test_figures_draw_the_intervals_of_the_estimates():
     rng = np.random.default_rng(20)
     res = {e: {m: rng.lognormal(0, 0.2, 8) / e for m in ("IBU", "INV-N", "INV-P")} for e in (0.5, 1.0)}
     fig = figures.fig10(res, res)
-    assert len(fig.axes[0].collections) >= 3   # one bar collection of median intervals per estimator
+    assert len(fig.axes[0].collections) >= 3  # one bar collection of median intervals per estimator
     mc = pd.DataFrame({"eps": [1.0, 1.0], "n": [10, 25], "concave": [0.4, 0.99], "gf2": [0.3, 0.98]})
     n = np.array([1e3, 1e4, 1e5])
     errors = {"k-RR": rng.lognormal(0, 0.2, (12, 3)) / np.sqrt(n)}
     slopes = {"k-RR": scoring.loglog_slope(n, errors["k-RR"], rng=1)}
-    panels = {"(a)": dict(tols=np.array([1e-6, 1e-7]), emd=rng.lognormal(0, 0.2, (2, 8)),
-                          mle=rng.lognormal(0, 0.2, 8), inv=2.0, paper=1.0, unit="km",
-                          compare=dict(label="k-RR", emd=rng.lognormal(0, 0.2, (2, 8)), mle=rng.lognormal(0, 0.2, 8)))}
-    for fig in (figures.fig4(np.arange(10, 30), {1.0: np.linspace(0, 1, 20)}, mc, 200),
-                figures.consistency(n, errors, slopes), figures.stopping_rule(panels)):
+    panels = {
+        "(a)": dict(
+            tols=np.array([1e-6, 1e-7]),
+            emd=rng.lognormal(0, 0.2, (2, 8)),
+            mle=rng.lognormal(0, 0.2, 8),
+            inv=2.0,
+            paper=1.0,
+            unit="km",
+            compare=dict(label="k-RR", emd=rng.lognormal(0, 0.2, (2, 8)), mle=rng.lognormal(0, 0.2, 8)),
+        )
+    }
+    for fig in (
+        figures.fig4(np.arange(10, 30), {1.0: np.linspace(0, 1, 20)}, mc, 200),
+        figures.consistency(n, errors, slopes),
+        figures.stopping_rule(panels),
+    ):
         assert isinstance(fig, matplotlib.figure.Figure)
 
 
@@ -339,8 +365,9 @@ def test_readings_and_certification_tables():
     runs = {"ours": {"noisy": np.arange(10.0), "INV-N": np.arange(10.0)}}
     df = tables.readings(runs, {"noisy": 4.5, "INV-N": 20.0}).data
     assert df.loc["ours", ("noisy", "paper's pct")] == 50.0 and df.loc["ours", ("INV-N", "paper's pct")] == 100.0
-    check = {"s": {"emd_em": np.ones((2, 3)), "bound_em": np.ones((2, 3)), "emd_mle": np.ones(3),
-                   "bound_mle": np.zeros(3)}}
+    check = {
+        "s": {"emd_em": np.ones((2, 3)), "bound_em": np.ones((2, 3)), "emd_mle": np.ones(3), "bound_mle": np.zeros(3)}
+    }
     df = tables.certification(check, [1e-6, 1e-8]).data
     assert df.shape == (3, 2) and df.loc["interior-point MLE", ("s", "certified bound (median)")] == 0.0
 

@@ -20,15 +20,18 @@ D = lattice_distance_matrix(3, 4) * 0.5
 LINE = np.abs(np.subtract.outer(np.arange(12.0), np.arange(12.0)))
 
 
-@pytest.mark.parametrize("name, make", [
-    ("geometric", lambda e: mech.TruncatedGeometric(12, e)),
-    ("laplace", lambda e: mech.DiscreteLaplace(12, e)),
-    ("exponential", lambda e: mech.Exponential(LINE, e)),
-    ("k-RR", lambda e: mech.GRR(12, e)),
-    ("planar geometric", lambda e: mech.PlanarGeometric(3, 4, e, 0.5)),
-    ("planar Laplace", lambda e: mech.PlanarLaplace(3, 4, e, 0.5)),
-    ("exponential", lambda e: mech.Exponential(D, e)),
-])
+@pytest.mark.parametrize(
+    "name, make",
+    [
+        ("geometric", lambda e: mech.TruncatedGeometric(12, e)),
+        ("laplace", lambda e: mech.DiscreteLaplace(12, e)),
+        ("exponential", lambda e: mech.Exponential(LINE, e)),
+        ("k-RR", lambda e: mech.GRR(12, e)),
+        ("planar geometric", lambda e: mech.PlanarGeometric(3, 4, e, 0.5)),
+        ("planar Laplace", lambda e: mech.PlanarLaplace(3, 4, e, 0.5)),
+        ("exponential", lambda e: mech.Exponential(D, e)),
+    ],
+)
 def test_the_panels_mechanisms_are_the_registered_families(name, make):
     m = make(0.7)
     assert type(m) is Mechanism.lookup(name) and m.epsilon == 0.7
@@ -49,8 +52,9 @@ def test_a_panel_is_a_list_of_mechanisms_for_the_sweep():
     runs = sweep(trials, [(panel[0], 1), panel[1]], seed=3, n_jobs=1)
     assert [r["eps"] for r in runs] == [0.5, 1.0] and runs[0]["MLE"].shape == (1,) and "MLE" not in runs[1]
     ss = task_seeds(3, 2)  # the sweep's streams: one child seed per mechanism, in order
-    direct = ibu.estimation_trials(panel[1], N, 2, metric=emd_1d_rows, rng=np.random.default_rng(ss[1]), tol=1e-8,
-                                   max_iter=1000)
+    direct = ibu.estimation_trials(
+        panel[1], N, 2, metric=emd_1d_rows, rng=np.random.default_rng(ss[1]), tol=1e-8, max_iter=1000
+    )
     for key in direct:
         np.testing.assert_array_equal(runs[1][key], direct[key])
     with pytest.raises(TypeError, match="Mechanism"):

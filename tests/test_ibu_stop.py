@@ -49,12 +49,20 @@ def _engines(m, counts, **rule):
 
 
 def _first(r):
-    return _ibu.IBUResult(r.estimate[0], int(r.n_iter[0]), bool(r.stopped[0]), float(r.loglik[0]),
-                          float(r.gap[0]), None, r.criterion, r.tol)
+    return _ibu.IBUResult(
+        r.estimate[0],
+        int(r.n_iter[0]),
+        bool(r.stopped[0]),
+        float(r.loglik[0]),
+        float(r.gap[0]),
+        None,
+        r.criterion,
+        r.tol,
+    )
 
 
 RULES = [
-    dict(criterion="gap", tol=1e-2, min_iter=200),       # the audit's case: SQUAREM stopped after 3
+    dict(criterion="gap", tol=1e-2, min_iter=200),  # the audit's case: SQUAREM stopped after 3
     dict(criterion="gap", tol=1e-7, min_iter=0),
     dict(criterion="gap", tol=1e-3, min_iter=37),
     dict(criterion="loglik", tol=1e-6, min_iter=150),
@@ -151,11 +159,13 @@ def test_a_mechanism_brings_its_operator():
     y = e.simulate_counts(np.full(6, 100), rng=1)
     assert np.array_equal(est.ibu(e, y).estimate, est.ibu(e.channel(), y).estimate)
     assert est.log_likelihood(np.full(50, 0.02), m, counts) == pytest.approx(
-        est.log_likelihood(np.full(50, 0.02), m.channel(), counts), rel=1e-12)
+        est.log_likelihood(np.full(50, 0.02), m.channel(), counts), rel=1e-12
+    )
 
 
-@pytest.mark.parametrize("module", ["ldpnb.mechanisms._base", "ldpnb.mechanisms._catalog", "ldpnb.mechanisms.grr",
-                                    "ldpnb.estimators._ibu"])
+@pytest.mark.parametrize(
+    "module", ["ldpnb.mechanisms._base", "ldpnb.mechanisms._catalog", "ldpnb.mechanisms.grr", "ldpnb.estimators._ibu"]
+)
 def test_docstring_examples_run(module):
     import doctest
     import importlib

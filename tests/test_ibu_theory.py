@@ -10,12 +10,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import minimize
 
+from ldpnb import channels as it_channels
 from ldpnb import estimators as est
 from ldpnb import estimators as it
-from ldpnb.papers import ibu as it_ibu
-from ldpnb import mechanisms as it_mechanisms
-from ldpnb import channels as it_channels
 from ldpnb import measures as it_measures
+from ldpnb import mechanisms as it_mechanisms
+from ldpnb.papers import ibu as it_ibu
 
 M4 = np.array([[0.10, 0.45, 0.45], [0.45, 0.10, 0.45], [0.45, 0.45, 0.10]])
 M12 = np.array([[0.45, 0.10, 0.45], [0.05, 0.90, 0.05], [0.45, 0.10, 0.45]])
@@ -60,8 +60,14 @@ def test_T0_ibu_beats_generic_solver():
         q = c / c.sum()
         res = est.ibu(M, c, tol=0, max_iter=20000)
         f = lambda t: -np.dot(q, np.log(np.clip(t @ M, 1e-300, None)))  # noqa: E731
-        sol = minimize(f, np.full(k, 1 / k), method="SLSQP", bounds=[(0, 1)] * k,
-                       constraints=[{"type": "eq", "fun": lambda t: t.sum() - 1}], options={"ftol": 1e-14})
+        sol = minimize(
+            f,
+            np.full(k, 1 / k),
+            method="SLSQP",
+            bounds=[(0, 1)] * k,
+            constraints=[{"type": "eq", "fun": lambda t: t.sum() - 1}],
+            options={"ftol": 1e-14},
+        )
         assert est.log_likelihood(res.estimate, M, c) >= -sol.fun - 1e-7
 
 
@@ -105,7 +111,8 @@ def test_T1_concavity_strict_on_random_positive_G():
         th, ph = rng.dirichlet(np.ones(5), 2)
         g = rng.uniform(0.05, 0.95)
         gap = it.loglik_observations(g * th + (1 - g) * ph, G) - (
-            g * it.loglik_observations(th, G) + (1 - g) * it.loglik_observations(ph, G))
+            g * it.loglik_observations(th, G) + (1 - g) * it.loglik_observations(ph, G)
+        )
         assert gap > 1e-12
 
 
@@ -142,7 +149,8 @@ def test_T2_strict_concavity_test_agrees_with_midpoint_search():
         else:  # strict: random pairs give a positive midpoint gap
             th, ph = rng.dirichlet(np.ones(k), 2)
             gap = it.loglik_observations((th + ph) / 2, G) - 0.5 * (
-                it.loglik_observations(th, G) + it.loglik_observations(ph, G))
+                it.loglik_observations(th, G) + it.loglik_observations(ph, G)
+            )
             assert gap > 0
     assert n_nonstrict > 20
 

@@ -29,16 +29,16 @@ FILES = sorted(PKG.rglob("*.py"))
 
 #: The floors of the core, lowest first.  A module's floor is that of its longest listed prefix.
 FLOORS: dict[str, int] = {
-    "ldpnb._random": 0,                  # check_random_state: imports nothing of ldpnb
-    "ldpnb._optional": 0,                # import_optional: an optional dependency named with its extra
-    "ldpnb.contracts": 1,                # the validation vocabulary
-    "ldpnb.utils": 2,                    # conveniences that check a value in a function's body
-    "ldpnb.stats": 2,                    # estimates with their uncertainty (numpy, scipy, contracts)
-    "ldpnb.geometry": 3,                 # lattice and Earth distances
-    "ldpnb._logmath": 3,                 # log-domain helpers (when they move out of mechanisms._common)
-    "ldpnb.channels": 4,                 # operations valid on any channel, structured operators
-    "ldpnb.parallel": 4,                 # reproducible sweeps
-    "ldpnb.mechanisms._base": 5,         # the Mechanism object and the base families
+    "ldpnb._random": 0,  # check_random_state: imports nothing of ldpnb
+    "ldpnb._optional": 0,  # import_optional: an optional dependency named with its extra
+    "ldpnb.contracts": 1,  # the validation vocabulary
+    "ldpnb.utils": 2,  # conveniences that check a value in a function's body
+    "ldpnb.stats": 2,  # estimates with their uncertainty (numpy, scipy, contracts)
+    "ldpnb.geometry": 3,  # lattice and Earth distances
+    "ldpnb._logmath": 3,  # log-domain helpers (when they move out of mechanisms._common)
+    "ldpnb.channels": 4,  # operations valid on any channel, structured operators
+    "ldpnb.parallel": 4,  # reproducible sweeps
+    "ldpnb.mechanisms._base": 5,  # the Mechanism object and the base families
     "ldpnb.mechanisms._common": 5,
     "ldpnb.mechanisms._catalog": 5,
     "ldpnb.mechanisms.grr": 5,
@@ -46,13 +46,13 @@ FLOORS: dict[str, int] = {
     "ldpnb.mechanisms.hashing": 5,
     "ldpnb.mechanisms.subset": 5,
     "ldpnb.mechanisms.metric": 5,
-    "ldpnb.mechanisms.hadamard": 5,      # the deployed families (issue #33 item 4)
+    "ldpnb.mechanisms.hadamard": 5,  # the deployed families (issue #33 item 4)
     "ldpnb.mechanisms._hashes": 5,
     "ldpnb.mechanisms.rappor": 5,
     "ldpnb.mechanisms.longitudinal": 5,
-    "ldpnb.estimators": 6,               # INV, IBU, likelihoods: know channels, not mechanisms
-    "ldpnb.measures": 7,                 # functions of (prior, channel)
-    "ldpnb.mechanisms": 8,               # the package and its composites (below)
+    "ldpnb.estimators": 6,  # INV, IBU, likelihoods: know channels, not mechanisms
+    "ldpnb.measures": 7,  # functions of (prior, channel)
+    "ldpnb.mechanisms": 8,  # the package and its composites (below)
     "ldpnb.mechanisms.watchdog": 8,
     "ldpnb.mechanisms.orr": 8,
     "ldpnb.mechanisms.multidim": 8,
@@ -78,10 +78,7 @@ KNOWN_BACKDOORS: dict[tuple[str, str], str] = {
 
 #: Files whose function-local ldpnb imports do not yet carry a "# lazy:" reason (rule 3), with the
 #: step that gives them one (or moves them to the top).  Delete an entry when it is clean.
-KNOWN_UNREASONED_LAZY: dict[str, str] = {
-    "ldpnb/mechanisms/_common.py": "step 4 (front-mech): check_random_state at module level",
-    "ldpnb/mechanisms/metric.py": "step 1 (front-mech): ldpnb.geometry imported at module level",
-}
+KNOWN_UNREASONED_LAZY: dict[str, str] = {}
 
 
 def _module_name(path: Path) -> str:
@@ -235,7 +232,7 @@ def _unreasoned_lazy(path: Path) -> list[int]:
     for imp in _imports(path):
         if not imp.local:
             continue
-        around = lines[max(0, imp.line - 2): imp.end]
+        around = lines[max(0, imp.line - 2) : imp.end]
         if not any("# lazy:" in ln or "lazy: " in ln.partition("#")[2] for ln in around):
             bad.append(imp.line)
     return sorted(set(bad))
@@ -246,8 +243,10 @@ def test_function_local_imports_state_a_reason(path):
     if _rel(path) in KNOWN_UNREASONED_LAZY:
         pytest.skip(f"known: {KNOWN_UNREASONED_LAZY[_rel(path)]}")
     bad = _unreasoned_lazy(path)
-    assert not bad, (f"{_rel(path)}: ldpnb imports inside a function without a '# lazy: <reason>' comment "
-                     f"(or move them to the top of the file): lines {bad}")
+    assert not bad, (
+        f"{_rel(path)}: ldpnb imports inside a function without a '# lazy: <reason>' comment "
+        f"(or move them to the top of the file): lines {bad}"
+    )
 
 
 def test_known_unreasoned_lazy_files_still_need_it():
@@ -260,8 +259,11 @@ def test_no_import_cycles():
     graph = {}
     for p in CORE_AND_REPRO:
         me = _module_name(p)
-        graph[me] = {i.target for i in _imports(p) if not i.local and i.target != me and i.target in MODULES
-                     and _layer(i.target) in ("core", "repro")}
+        graph[me] = {
+            i.target
+            for i in _imports(p)
+            if not i.local and i.target != me and i.target in MODULES and _layer(i.target) in ("core", "repro")
+        }
     # a package's __init__ importing its own submodules, and a submodule importing a sibling through the
     # package, are both edges; a cycle is any strongly connected component of more than one module
     index, low, stack, on, comps, counter = {}, {}, [], set(), [], [0]

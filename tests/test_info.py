@@ -4,7 +4,12 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from ldpnb.measures import (
-    channel_capacity, conditional_entropy, convert, entropy, kl_divergence, mutual_information,
+    channel_capacity,
+    conditional_entropy,
+    convert,
+    entropy,
+    kl_divergence,
+    mutual_information,
     mutual_information_joint,
 )
 

@@ -26,7 +26,7 @@ CASES = [  # (rows, cols, cell, beta, iteration settings, Dirichlet concentratio
     (8, 8, (1.0, 2.0), 0.3, dict(n_iter=60), 0.3),
     (7, 7, 1.0, 5.0, dict(n_iter=None, tol=1e-10), 1.0),
     (6, 5, 1.0, 1.0, dict(n_iter=None, tol=1e-12, max_iter=50_000), 0.5),
-    (4, 4, 1.0, 400.0, dict(n_iter=15), 1.0),            # rows whose normaliser underflows: dense fallback
+    (4, 4, 1.0, 400.0, dict(n_iter=15), 1.0),  # rows whose normaliser underflows: dense fallback
 ]
 
 
@@ -49,13 +49,16 @@ def test_marginal_iteration_on_a_rectangular_distance_and_zero_prior_mass():
         _same(rd.blahut_arimoto(p, D, 1.7, **kw), rd.blahut_arimoto(p, D, 1.7, history=True, **kw))
 
 
-@pytest.mark.parametrize("rows,cols,cell,beta,n_iter,alpha", [
-    (6, 7, 1.0, 1.0, 10, 1.0),            # below the FFT threshold: dense products from the offsets
-    (25, 24, (1.0, 2.0), 0.5, 10, 1.0),   # FFT
-    (30, 30, 1.0, 3.0, 30, 0.3),
-    (24, 24, 1.0, 400.0, 5, 1.0),         # far outside the FFT's range: dense kernel, log-domain rows
-    (40, 40, 1.0, 0.05, 60, 0.05),
-])
+@pytest.mark.parametrize(
+    "rows,cols,cell,beta,n_iter,alpha",
+    [
+        (6, 7, 1.0, 1.0, 10, 1.0),  # below the FFT threshold: dense products from the offsets
+        (25, 24, (1.0, 2.0), 0.5, 10, 1.0),  # FFT
+        (30, 30, 1.0, 3.0, 30, 0.3),
+        (24, 24, 1.0, 400.0, 5, 1.0),  # far outside the FFT's range: dense kernel, log-domain rows
+        (40, 40, 1.0, 0.05, 60, 0.05),
+    ],
+)
 def test_lattice_fft_iteration_equals_the_dense_one(rows, cols, cell, beta, n_iter, alpha):
     rng = np.random.default_rng(rows + 7 * cols)
     p = rng.dirichlet(np.full(rows * cols, alpha))

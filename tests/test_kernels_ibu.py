@@ -11,8 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ldpnb.estimators import _ibu
-from ldpnb.estimators import ibu
+from ldpnb.estimators import _ibu, ibu
 
 
 def _reference(C, counts, *, tol, max_iter, criterion="loglik", min_iter=0, trace=True, theta0=None):
@@ -20,18 +19,35 @@ def _reference(C, counts, *, tol, max_iter, criterion="loglik", min_iter=0, trac
     Q = (counts / counts.sum())[None, :]
     obs = Q[0] > 0
     Theta = _ibu._theta0_batch(theta0, 1, C.shape[0])
-    return _ibu._run(_ibu._Dense(C, obs), np.ascontiguousarray(Q[:, obs]), Theta,
-                     _ibu.StopRule(criterion, tol, min_iter, max_iter), trace=trace, single=False)
+    return _ibu._run(
+        _ibu._Dense(C, obs),
+        np.ascontiguousarray(Q[:, obs]),
+        Theta,
+        _ibu.StopRule(criterion, tol, min_iter, max_iter),
+        trace=trace,
+        single=False,
+    )
 
 
-SETTINGS = [dict(tol=0, max_iter=40), dict(tol=1e-9, max_iter=10_000), dict(tol=1e-6, criterion="gap", max_iter=10_000),
-            dict(tol=1e-7, criterion="max_abs", max_iter=10_000), dict(tol=1e-7, criterion="l1", min_iter=5, max_iter=10_000),
-            dict(tol=1e-3, criterion="gap", min_iter=30, max_iter=10_000), dict(tol=0, max_iter=0),
-            dict(tol=1e-9, max_iter=10_000, trace=False)]
+SETTINGS = [
+    dict(tol=0, max_iter=40),
+    dict(tol=1e-9, max_iter=10_000),
+    dict(tol=1e-6, criterion="gap", max_iter=10_000),
+    dict(tol=1e-7, criterion="max_abs", max_iter=10_000),
+    dict(tol=1e-7, criterion="l1", min_iter=5, max_iter=10_000),
+    dict(tol=1e-3, criterion="gap", min_iter=30, max_iter=10_000),
+    dict(tol=0, max_iter=0),
+    dict(tol=1e-9, max_iter=10_000, trace=False),
+]
 
 
-@given(k=st.integers(2, 40), extra=st.integers(0, 9), zeros=st.booleans(), seed=st.integers(0, 2**31 - 1),
-       setting=st.sampled_from(range(len(SETTINGS))))
+@given(
+    k=st.integers(2, 40),
+    extra=st.integers(0, 9),
+    zeros=st.booleans(),
+    seed=st.integers(0, 2**31 - 1),
+    setting=st.sampled_from(range(len(SETTINGS))),
+)
 @settings(max_examples=120, deadline=None)
 def test_single_run_engine_is_the_batch_engine_bit_for_bit(k, extra, zeros, seed, setting):
     rng = np.random.default_rng(seed)

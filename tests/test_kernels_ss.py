@@ -36,7 +36,9 @@ def _exact_law(N, k, epsilon):
     return total
 
 
-@pytest.mark.parametrize("N,k,epsilon", [((1, 1, 1, 0), 4, 0.5), ((2, 0, 1, 1, 0), 5, 0.3), ((0, 3, 0, 0, 1, 0), 6, 0.2)])
+@pytest.mark.parametrize(
+    "N,k,epsilon", [((1, 1, 1, 0), 4, 0.5), ((2, 0, 1, 1, 0), 5, 0.3), ((0, 3, 0, 0, 1, 0), 6, 0.2)]
+)
 def test_exact_scan_has_the_joint_law_of_per_user_reports(N, k, epsilon):
     N = np.asarray(N)
     assert M.ss_params(k, epsilon)[0] >= 2
@@ -48,7 +50,7 @@ def test_exact_scan_has_the_joint_law_of_per_user_reports(N, k, epsilon):
     cells = sorted(law)
     expected = np.array([law[c] * reps for c in cells])
     observed = np.array([draws.get(c, 0) for c in cells])
-    keep = expected >= 5                      # pool the sparse cells
+    keep = expected >= 5  # pool the sparse cells
     e = np.r_[expected[keep], expected[~keep].sum()]
     o = np.r_[observed[keep], observed[~keep].sum()]
     e, o = e[e > 0], o[e > 0]

@@ -2,10 +2,15 @@
 
 import numpy as np
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from ldpnb.measures.lenses import (
-    bayes_vulnerability, discordant_pairs, prior_vulnerability, rank_agreement, reidentification_accuracy,
+    bayes_vulnerability,
+    discordant_pairs,
+    prior_vulnerability,
+    rank_agreement,
+    reidentification_accuracy,
     secret_vulnerability,
 )
 from ldpnb.mechanisms import grr_channel

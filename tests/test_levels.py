@@ -192,8 +192,12 @@ def _level_of(L, D):
 
 @pytest.mark.parametrize("family", ["planar geometric", "planar Laplace"])
 @settings(max_examples=12, deadline=None, derandomize=True)
-@given(rows=st.integers(1, 3), cols=st.integers(2, 3), eps=st.floats(-0.3, math.log10(EPS_MAX)).map(lambda t: 10.0**t),
-       h=st.sampled_from([0.5, 1.0, 2.0]))
+@given(
+    rows=st.integers(1, 3),
+    cols=st.integers(2, 3),
+    eps=st.floats(-0.3, math.log10(EPS_MAX)).map(lambda t: 10.0**t),
+    h=st.sampled_from([0.5, 1.0, 2.0]),
+)
 @example(rows=3, cols=3, eps=EPS_MAX, h=1.0)
 @example(rows=3, cols=3, eps=0.5, h=0.5)
 def test_planar_levels_against_direct_sums(family, rows, cols, eps, h):
@@ -219,8 +223,12 @@ def test_levels_beyond_float64_are_clear_errors():
         M.grr_channel(4, math.nan)
     with pytest.raises(ValueError, match="beyond what float64 log-probabilities"):
         M.TruncatedGeometric(5, 1e308).log_channel()
-    for build in (lambda: M.grr_channel(4, 800.0), lambda: M.laplace_channel(4, 2000.0),
-                  lambda: M.planar_laplace_channel(2, 1, 9000.0), lambda: M.exponential_channel(np.eye(3), 3000.0)):
+    for build in (
+        lambda: M.grr_channel(4, 800.0),
+        lambda: M.laplace_channel(4, 2000.0),
+        lambda: M.planar_laplace_channel(2, 1, 9000.0),
+        lambda: M.exponential_channel(np.eye(3), 3000.0),
+    ):
         with pytest.raises(ValueError, match="log_channel"):
             build()
     assert M.GRR(4, 1e300).tight_level() == 1e300

@@ -1,4 +1,7 @@
-"""Tests for ldpnb.measures.lift (Zarrabian, Ding & Sadeghi: lifts, Props. 1-6, the counterexamples, Sec. VI measures)."""
+"""Tests for ldpnb.measures.lift.
+
+Zarrabian, Ding & Sadeghi: lifts, Props. 1-6, the counterexamples, Sec. VI measures.
+"""
 
 import numpy as np
 import pytest
@@ -6,8 +9,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from ldpnb import measures as lift
-from ldpnb.papers import lift as lift_lift
 from ldpnb.measures import ALIP, LIP, LDPwrtS, LiftMeasurePrivacy, alip_budgets, lift_matrix, random_joint
+from ldpnb.papers import lift as lift_lift
 from ldpnb.papers.lift import counterexample_c1, counterexample_c2, proposition_checks
 
 
@@ -103,8 +106,12 @@ def test_counterexamples_exact_numbers():
     assert lift.chi2_lift_inverse(c2).max() == pytest.approx(0.0689, abs=1e-4)
     # the printed bounds fail on them, the corrected ones hold (Props. 1.2, 3.1-3.2, 5.1-5.2)
     chk1 = proposition_checks(c1)
-    for k in ("P1.2 T <= (e^eu-1)/2 _printed", "P1.2 chi2 <= (e^eu-1)^2 _printed",
-              "P3.1 max l1-lift <= e^eu-1 _printed", "P3.2 max chi2-lift <= (e^eu-1)^2 _printed"):
+    for k in (
+        "P1.2 T <= (e^eu-1)/2 _printed",
+        "P1.2 chi2 <= (e^eu-1)^2 _printed",
+        "P3.1 max l1-lift <= e^eu-1 _printed",
+        "P3.2 max chi2-lift <= (e^eu-1)^2 _printed",
+    ):
         assert not chk1[k].holds, k
     chk2 = proposition_checks(c2)
     for k in ("P5.1 max l1-lift-inv <= e^el-1 _printed", "P5.2 max chi2-lift-inv <= (e^el-1)^2 _printed"):
@@ -141,8 +148,12 @@ def test_printed_bounds_hold_when_symmetric_budget_dominates():
             continue
         n_checked += 1
         chk = proposition_checks(p_sy)
-        for k in ("P1.2 T <= (e^eu-1)/2 _printed", "P1.2 chi2 <= (e^eu-1)^2 _printed",
-                  "P3.1 max l1-lift <= e^eu-1 _printed", "P3.2 max chi2-lift <= (e^eu-1)^2 _printed"):
+        for k in (
+            "P1.2 T <= (e^eu-1)/2 _printed",
+            "P1.2 chi2 <= (e^eu-1)^2 _printed",
+            "P3.1 max l1-lift <= e^eu-1 _printed",
+            "P3.2 max chi2-lift <= (e^eu-1)^2 _printed",
+        ):
             assert chk[k].holds, k
     assert n_checked > 50
 
@@ -278,10 +289,17 @@ def test_experiment_driver_and_helpers(monkeypatch):
 @pytest.mark.parametrize("bad", [0.0, -1.0, float("nan"), float("inf")])
 def test_budgets_are_validated(bad):
     J = np.full((2, 2), 0.25)
-    for make, name in [(lambda e: ALIP(e, 1.0), "eps_l"), (lambda e: ALIP(1.0, e), "eps_u"), (lambda e: LIP(e), "epsilon"),
-                       (lambda e: LDPwrtS(e), "epsilon"), (lambda e: LiftMeasurePrivacy("l1", e, 1.0), "eps_l"),
-                       (lambda e: lift.is_alip(J, e, 1.0), "eps_l"), (lambda e: lift.is_lip(J, e), "epsilon"),
-                       (lambda e: lift.is_ldp_wrt_s(J, e), "epsilon"), (lambda e: alip_budgets(e, 0.5), "epsilon")]:
+    for make, name in [
+        (lambda e: ALIP(e, 1.0), "eps_l"),
+        (lambda e: ALIP(1.0, e), "eps_u"),
+        (lambda e: LIP(e), "epsilon"),
+        (lambda e: LDPwrtS(e), "epsilon"),
+        (lambda e: LiftMeasurePrivacy("l1", e, 1.0), "eps_l"),
+        (lambda e: lift.is_alip(J, e, 1.0), "eps_l"),
+        (lambda e: lift.is_lip(J, e), "epsilon"),
+        (lambda e: lift.is_ldp_wrt_s(J, e), "epsilon"),
+        (lambda e: alip_budgets(e, 0.5), "epsilon"),
+    ]:
         with pytest.raises(ValueError, match=name):
             make(bad)
     with pytest.raises(ValueError, match="alpha"):
@@ -302,11 +320,24 @@ def test_comparison_helpers():
     import pandas as pd
 
     from ldpnb.papers.lift.experiments import (
-        budget_estimate, curve_runs, extreme, instance_min, order_estimate, paired_runs,
+        budget_estimate,
+        curve_runs,
+        extreme,
+        instance_min,
+        order_estimate,
+        paired_runs,
     )
 
-    df = pd.DataFrame({"curve": ["a", "a", "b", "b"], "dist": [0, 1, 0, 1], "eps": [1.0, 1.0, 1.0, 1.0],
-                       "nmi": [0.5, 0.2, 0.4, 0.3], "min_leak": [0.6, 0.4, 0.5, 0.5], "max_leak": [0.4, 0.6, 0.5, 0.5]})
+    df = pd.DataFrame(
+        {
+            "curve": ["a", "a", "b", "b"],
+            "dist": [0, 1, 0, 1],
+            "eps": [1.0, 1.0, 1.0, 1.0],
+            "nmi": [0.5, 0.2, 0.4, 0.3],
+            "min_leak": [0.6, 0.4, 0.5, 0.5],
+            "max_leak": [0.4, 0.6, 0.5, 0.5],
+        }
+    )
     assert curve_runs(df, "a").to_numpy().ravel().tolist() == [0.5, 0.2]
     with pytest.raises(ValueError, match="no curve"):
         curve_runs(df, "c")

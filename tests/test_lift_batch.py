@@ -11,7 +11,12 @@ from ldpnb.measures import leakages, nmi
 from ldpnb.measures.lift import ALIP, LDPwrtS, LiftBased, LiftMeasurePrivacy, alip_budgets, random_joint
 from ldpnb.mechanisms import orr
 from ldpnb.mechanisms.watchdog import (
-    MergeMechanism, complete_merging, merge_labels, merging_performance, repair_merging, subset_merging,
+    MergeMechanism,
+    complete_merging,
+    merge_labels,
+    merging_performance,
+    repair_merging,
+    subset_merging,
     watchdog_partition,
 )
 from ldpnb.papers.lift import CLAIMS, theory
@@ -24,9 +29,14 @@ def _groups(labels_row):
 
 def _criteria(eps):
     el, eu = alip_budgets(eps, 0.5)
-    return [ALIP(el, eu), ALIP(*alip_budgets(eps, 0.35), risk="printed"), LDPwrtS(eps),
-            LiftMeasurePrivacy("chi2", el, eu), LiftMeasurePrivacy("alpha", el, eu, alpha=10.0),
-            LiftBased("l1", eu)]
+    return [
+        ALIP(el, eu),
+        ALIP(*alip_budgets(eps, 0.35), risk="printed"),
+        LDPwrtS(eps),
+        LiftMeasurePrivacy("chi2", el, eu),
+        LiftMeasurePrivacy("alpha", el, eu, alpha=10.0),
+        LiftBased("l1", eu),
+    ]
 
 
 @pytest.mark.parametrize("n_s, n_x", [(5, 17), (3, 8), (2, 5)])
@@ -94,8 +104,13 @@ def test_repair_of_a_singleton_high_risk_symbol():
 
 
 @settings(max_examples=60, deadline=None)
-@given(seed=st.integers(0, 10**6), eps=st.floats(0.25, 8), lam=st.sampled_from([0.35, 0.5, 0.65]),
-       rule=st.sampled_from(["least_risky", "greedy"]), ldp=st.booleans())
+@given(
+    seed=st.integers(0, 10**6),
+    eps=st.floats(0.25, 8),
+    lam=st.sampled_from([0.35, 0.5, 0.65]),
+    rule=st.sampled_from(["least_risky", "greedy"]),
+    ldp=st.booleans(),
+)
 def test_repaired_watchdog_is_always_private(seed, eps, lam, rule, ldp):
     P = random_joint(5, 17, rng=seed)
     crit = LDPwrtS(eps) if ldp else ALIP(*alip_budgets(eps, lam))
@@ -126,9 +141,13 @@ def test_repair_leaves_private_mechanisms_unchanged():
 
 def test_watchdog_sweep_equals_put_sweep():
     J = random_joint(5, 17, rng=np.random.default_rng(4), size=5)
-    curves = [ex.Curve("CM ALIP 0.5", "cm", "alip", 0.5), ex.Curve("SM LDP", "sm", "ldp", None),
-              ex.Curve("SM l1 0.65", "sm", "l1", 0.65), ex.Curve("SM fix", "sm", "alip", 0.65, repair="least_risky"),
-              ex.Curve("SM a-only", "sm", "alpha-only", 0.5, alpha=2.0)]
+    curves = [
+        ex.Curve("CM ALIP 0.5", "cm", "alip", 0.5),
+        ex.Curve("SM LDP", "sm", "ldp", None),
+        ex.Curve("SM l1 0.65", "sm", "l1", 0.65),
+        ex.Curve("SM fix", "sm", "alip", 0.65, repair="least_risky"),
+        ex.Curve("SM a-only", "sm", "alpha-only", 0.5, alpha=2.0),
+    ]
     a = ex.watchdog_sweep(J, [0.5, 2.0, 5.0], curves, seed=1)
     b = ex.put_sweep(J, [0.5, 2.0, 5.0], curves, seed=1)
     keys = ["curve", "eps", "dist"]
@@ -139,9 +158,15 @@ def test_watchdog_sweep_equals_put_sweep():
 
 
 def test_budget_and_timing_statistics():
-    df = pd.DataFrame({"curve": "a", "dist": np.tile(np.arange(20), 2), "eps": np.repeat([1.0, 2.0], 20),
-                       "min_leak": np.r_[np.full(20, 0.5), 1.0 + 0.1 * np.random.default_rng(0).standard_normal(20)],
-                       "max_leak": 0.0})
+    df = pd.DataFrame(
+        {
+            "curve": "a",
+            "dist": np.tile(np.arange(20), 2),
+            "eps": np.repeat([1.0, 2.0], 20),
+            "min_leak": np.r_[np.full(20, 0.5), 1.0 + 0.1 * np.random.default_rng(0).standard_normal(20)],
+            "max_leak": 0.0,
+        }
+    )
     est, tab = ex.budget_estimate(df, {"a": 0.5})  # budgets 0.5 and 1.0 for the min-lift: at the line, around it
     assert len(tab) == 4 and set(tab.curve) == {"a"} and est.simultaneous
     worst = ex.extreme(est, "max")
@@ -149,8 +174,14 @@ def test_budget_and_timing_statistics():
     df.loc[df.eps == 2.0, "min_leak"] += 1
     est, tab = ex.budget_estimate(df, {"a": 0.5})
     assert ex.extreme(est, "max").low > 0.5 and int((tab.low > 0.01).sum()) == 1
-    t = pd.DataFrame({"dist": np.tile(np.arange(20), 3), "eps": np.repeat([0.5, 1.0, 3.0], 20),
-                      "aorr": 1.0, "srr": np.repeat([0.1, 3.0, 0.2], 20) * (1 + 0.01 * np.tile(np.arange(20), 3))})
+    t = pd.DataFrame(
+        {
+            "dist": np.tile(np.arange(20), 3),
+            "eps": np.repeat([0.5, 1.0, 3.0], 20),
+            "aorr": 1.0,
+            "srr": np.repeat([0.1, 3.0, 0.2], 20) * (1 + 0.01 * np.tile(np.arange(20), 3)),
+        }
+    )
     tab, cross, medians = ex.timing_verdicts(t)
     assert list(tab.verdict) == ["SRR faster", "SRR slower", "SRR faster"] and len(cross) == 2
     assert 0.5 < cross[0] < 1.0 < cross[1] < 3.0 and medians.method == "order" and medians.simultaneous
@@ -189,7 +220,14 @@ def test_new_analytic_checks():
 def test_convexity_checks_find_the_l1_inverse_counterexample():
     conv = theory.convexity_checks(12000, rng=np.random.default_rng(2))
     assert conv["ℓ1-lift-inverse"]["quasi_violations"] > 0
-    for name in ("max-lift Λ", "inverse min-lift 1/Ψ", "ℓ1-lift", "χ²-lift", "α-lift (α = 2)", "α-lift-inverse (α = 10)"):
+    for name in (
+        "max-lift Λ",
+        "inverse min-lift 1/Ψ",
+        "ℓ1-lift",
+        "χ²-lift",
+        "α-lift (α = 2)",
+        "α-lift-inverse (α = 10)",
+    ):
         assert conv[name]["violations"] == 0, name
 
 
@@ -206,7 +244,9 @@ def test_fig1_extremes_and_mass_bounds():
     assert all(v.shape == (3,) for v in r.values())
     assert np.all(r["psi_min"] <= r["psi_max"]) and np.all(r["psi_max"] < 0) and np.all(r["lam_min"] > 0)
     s = theory.lift_asymmetry_samples(200, rng=1)
-    assert np.all(s["mass_max"] >= s["mass_max_floor"] - 1e-15) and np.all(s["mass_min"] <= s["mass_min_ceiling"] + 1e-15)
+    assert np.all(s["mass_max"] >= s["mass_max_floor"] - 1e-15) and np.all(
+        s["mass_min"] <= s["mass_min_ceiling"] + 1e-15
+    )
 
 
 # ----------------------------------------------------------------------------- AORR speed-ups
@@ -244,12 +284,70 @@ def test_claims_table_is_well_formed():
         if c.volatile:
             assert c.kind in ("holds", "monotone", "range"), c.id
     # every first-edition row is still graded
-    first = ["F1.1", "F1.2", "F1.3", "F1.4", "F1.5", "P1.1", "P1.3", "P1.4", "P3.3", "P4", "P5.3", "P6", "P1.2",
-             "P3.1-2", "P5.1-2", "D6", "E11", "D4", "T1", "P2", "H1", "F2.P2", "F2.lam", "F2.cross", "F2.lk",
-             "F2.leak", "H3", "F3.priv", "F3.bind", "F3.leak", "F3.sat", "F3.lam", "F3.vsCM", "F3.lim", "H2",
-             "H2.ratio", "A1", "A1.opt", "F4.P2", "F4.enh", "F4.lam", "F4.cross", "F4.leak", "F4.same", "F5.ord",
-             "F5.close", "F5.inst", "F5.priv", "F5.leak", "F5.time", "F5.cross", "F6.ord", "F6.leak", "F6.hl",
-             "F6.run", "F7.rel", "F7.lam.l1", "F7.lam.chi2", "F8.ord", "F8.leak", "F7.cross.l1", "F7.cross.chi2"]
+    first = [
+        "F1.1",
+        "F1.2",
+        "F1.3",
+        "F1.4",
+        "F1.5",
+        "P1.1",
+        "P1.3",
+        "P1.4",
+        "P3.3",
+        "P4",
+        "P5.3",
+        "P6",
+        "P1.2",
+        "P3.1-2",
+        "P5.1-2",
+        "D6",
+        "E11",
+        "D4",
+        "T1",
+        "P2",
+        "H1",
+        "F2.P2",
+        "F2.lam",
+        "F2.cross",
+        "F2.lk",
+        "F2.leak",
+        "H3",
+        "F3.priv",
+        "F3.bind",
+        "F3.leak",
+        "F3.sat",
+        "F3.lam",
+        "F3.vsCM",
+        "F3.lim",
+        "H2",
+        "H2.ratio",
+        "A1",
+        "A1.opt",
+        "F4.P2",
+        "F4.enh",
+        "F4.lam",
+        "F4.cross",
+        "F4.leak",
+        "F4.same",
+        "F5.ord",
+        "F5.close",
+        "F5.inst",
+        "F5.priv",
+        "F5.leak",
+        "F5.time",
+        "F5.cross",
+        "F6.ord",
+        "F6.leak",
+        "F6.hl",
+        "F6.run",
+        "F7.rel",
+        "F7.lam.l1",
+        "F7.lam.chi2",
+        "F8.ord",
+        "F8.leak",
+        "F7.cross.l1",
+        "F7.cross.chi2",
+    ]
     assert not set(first) - set(CLAIMS)
 
 

@@ -90,6 +90,7 @@ def test_an_above_row_fails_on_a_reversed_point_and_passes_when_every_point_is_d
 
 def test_printed_means_and_the_ratio_regions():
     """H1's region is 0.52 ± 0.0141; H2.ratio refuses the 0.52 and 0.68 the third audit found accepted."""
+
     def e(v, h):
         return Estimate(v, v - h, v + h, method="hall", n_runs=1000, se=h / 1.96)
 
@@ -109,9 +110,15 @@ def test_printed_means_and_the_ratio_regions():
 
 def test_budget_rows_hold_on_the_line_and_fail_above_it():
     n = 50
-    on_line = pd.DataFrame({"curve": "SRR", "eps": np.repeat([1.0, 2.0], n), "dist": np.tile(np.arange(n), 2),
-                            "min_leak": np.repeat([0.5, 1.0], n) - np.tile(np.r_[np.zeros(n - 5), np.full(5, 0.2)], 2),
-                            "max_leak": 0.1})
+    on_line = pd.DataFrame(
+        {
+            "curve": "SRR",
+            "eps": np.repeat([1.0, 2.0], n),
+            "dist": np.tile(np.arange(n), 2),
+            "min_leak": np.repeat([0.5, 1.0], n) - np.tile(np.r_[np.zeros(n - 5), np.full(5, 0.2)], 2),
+            "max_leak": 0.1,
+        }
+    )
     above = on_line.assign(min_leak=on_line.min_leak + 0.2)
     report = Report("lift", CLAIMS, "book")
     report.range("F6.leak", ex.extreme(ex.budget_estimate(on_line, {"SRR": 0.5})[0]))
@@ -136,11 +143,17 @@ def test_growth_estimate_tells_a_polynomial_count_from_an_exponential():
     rng = np.random.default_rng(1)
 
     def frame(sizes, law):
-        return pd.DataFrame([{"n_x": n, "eps": e, "dist": i, "n_vertices": law(n) * rng.lognormal(0, 0.1)}
-                             for n in sizes for e in (1.0, 2.0) for i in range(12)])
+        return pd.DataFrame(
+            [
+                {"n_x": n, "eps": e, "dist": i, "n_vertices": law(n) * rng.lognormal(0, 0.1)}
+                for n in sizes
+                for e in (1.0, 2.0)
+                for i in range(12)
+            ]
+        )
 
-    poly = ex.growth_estimate(frame(range(6, 19, 2), lambda n: n ** 4), frame((24, 30), lambda n: n ** 4), rng=0)
-    expo = ex.growth_estimate(frame(range(6, 19, 2), lambda n: 1.5 ** n), frame((24, 30), lambda n: 1.5 ** n), rng=0)
+    poly = ex.growth_estimate(frame(range(6, 19, 2), lambda n: n**4), frame((24, 30), lambda n: n**4), rng=0)
+    expo = ex.growth_estimate(frame(range(6, 19, 2), lambda n: 1.5**n), frame((24, 30), lambda n: 1.5**n), rng=0)
     assert poly.low > 0 and expo.high < 0.05  # V-A.vert: the power law predicts better, resp. not
 
 
@@ -156,8 +169,11 @@ def test_trend_and_ratio_estimates_and_their_smoke_fallback():
 
 def test_every_monte_carlo_row_records_an_estimate_and_verifies():
     """Each range/close row accepts an estimate of its cells' shape and passes verify_row."""
-    shapes = {cid: len(c.lower) if isinstance(c.lower, list) else 1 for cid, c in CLAIMS.items()
-              if c.kind in ("range", "close")}
+    shapes = {
+        cid: len(c.lower) if isinstance(c.lower, list) else 1
+        for cid, c in CLAIMS.items()
+        if c.kind in ("range", "close")
+    }
     shapes["A1"] = 2
     for cid, k in shapes.items():
         c = CLAIMS[cid]
@@ -173,8 +189,23 @@ def test_every_monte_carlo_row_records_an_estimate_and_verifies():
 
 def test_the_decision_log_covers_every_changed_row():
     changed = [cid for cid, c in CLAIMS.items() if c.changes]
-    for cid in ("F5.time", "F5.close", "F1.joint", "V-A.vert", "V.scale", "F6.run", "VI-B.conv.chi2", "V-A.srr",
-                "H1", "H2", "H3", "H2.ratio", "F2.lk", "F4.leak", "F2.cross"):
+    for cid in (
+        "F5.time",
+        "F5.close",
+        "F1.joint",
+        "V-A.vert",
+        "V.scale",
+        "F6.run",
+        "VI-B.conv.chi2",
+        "V-A.srr",
+        "H1",
+        "H2",
+        "H3",
+        "H2.ratio",
+        "F2.lk",
+        "F4.leak",
+        "F2.cross",
+    ):
         assert cid in changed
     assert len(CLAIMS["F5.time"].changes) == 3 and CLAIMS["V-A.srr"].changes[0].commit == "9c572aa"
     report = Report("lift", CLAIMS, "book")
@@ -210,8 +241,11 @@ def test_order_estimate_names_the_lowest_point():
 
 def test_v_a_srr_grades_cpu_time_against_the_largest_block():
     rng = np.random.default_rng(3)
-    rows = [{"largest_block": k, "time": 1e-3 * 2.0 ** k * rng.lognormal(0, 0.1), "n_vertices": 4.0 * k}
-            for k in (2, 3, 4) for _ in range(30)]
+    rows = [
+        {"largest_block": k, "time": 1e-3 * 2.0**k * rng.lognormal(0, 0.1), "n_vertices": 4.0 * k}
+        for k in (2, 3, 4)
+        for _ in range(30)
+    ]
     srr = pd.DataFrame(rows)
     vas = {k: d.time.to_numpy() for k, d in srr.groupby("largest_block")}
     est = ex.trend_estimate([vas[k] for k in sorted(vas)], rng=1)

@@ -80,8 +80,13 @@ def test_vertex_bound_exact_values():
 
 
 @settings(max_examples=25, deadline=None)
-@given(seed=st.integers(0, 10**6), n_s=st.integers(2, 5), n_x=st.integers(3, 11),
-       eps=st.sampled_from([0.3, 0.5, 1.0, 2.0, 4.0]), lam=st.sampled_from([0.35, 0.5, 0.65]))
+@given(
+    seed=st.integers(0, 10**6),
+    n_s=st.integers(2, 5),
+    n_x=st.integers(3, 11),
+    eps=st.sampled_from([0.3, 0.5, 1.0, 2.0, 4.0]),
+    lam=st.sampled_from([0.35, 0.5, 0.65]),
+)
 def test_vertices_have_support_at_most_n_s(seed, n_s, n_x, eps, lam):
     P = random_joint(n_s, n_x, rng=np.random.default_rng(seed))
     V = orr.polytope_vertices(*orr.alip_column_polytope(P, *alip_budgets(eps, lam)))
@@ -156,8 +161,10 @@ def test_endpoint_consistency_is_calibrated_and_can_reject():
     assert near["p_value"] > 0.5 and near["z_d"] < 0.1
     # false-alarm rate: a run from the same distribution is rejected at most 1% of the time (exchangeable
     # runs); 400 draws, binomial upper 99.9% point for a 1% rate is about 3.3%
-    rej = [theory.endpoint_consistency(runs, {k: (x, x) for k, x in zip("abcd", rng.normal(size=4))})["p_value"]
-           < 0.01 for _ in range(400)]
+    rej = [
+        theory.endpoint_consistency(runs, {k: (x, x) for k, x in zip("abcd", rng.normal(size=4))})["p_value"] < 0.01
+        for _ in range(400)
+    ]
     assert np.mean(rej) <= 0.033
 
 
@@ -191,8 +198,11 @@ def test_alip_implies_l1_privacy_under_the_condition(seed, eps, lam):
 
 
 @settings(max_examples=20, deadline=None)
-@given(seed=st.integers(0, 10**6), eps=st.sampled_from([0.25, 0.5, 1.0, 2.0, 4.0]),
-       lam=st.sampled_from([0.2, 0.35, 0.5, 0.65, 0.8]))
+@given(
+    seed=st.integers(0, 10**6),
+    eps=st.sampled_from([0.25, 0.5, 1.0, 2.0, 4.0]),
+    lam=st.sampled_from([0.2, 0.35, 0.5, 0.65, 0.8]),
+)
 def test_algorithm1_blocks_are_private_or_single(seed, eps, lam):
     P = random_joint(5, 12, rng=np.random.default_rng(seed))
     crit = ALIP(*alip_budgets(eps, lam))

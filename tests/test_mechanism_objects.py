@@ -195,7 +195,10 @@ def test_guarantee_describes_the_claim():
     g = M.TruncatedGeometric(5, 0.5).guarantee
     assert g.notion == "geo-ind" and g.distance.shape == (5, 5) and "|x - x'|" in str(g)
     assert M.PaddedPlanarLaplace(3, 3, 1.0, pad=1).guarantee.epsilon == 2.0
-    assert M.Exponential(np.abs(np.subtract.outer(np.arange(4.0), np.arange(4.0))), 1.0, half=False).guarantee.epsilon == 2.0
+    assert (
+        M.Exponential(np.abs(np.subtract.outer(np.arange(4.0), np.arange(4.0))), 1.0, half=False).guarantee.epsilon
+        == 2.0
+    )
     with pytest.raises(ValueError, match="notion"):
         M.Guarantee("dp", 1.0)
     with pytest.raises(ValueError, match="distance"):
@@ -325,14 +328,19 @@ def test_lookup_rule_is_family_or_alias_after_casefold():
 
 def test_a_family_name_or_alias_cannot_be_taken_twice():
     with pytest.raises(TypeError, match="already registered"):
+
         class OtherGRR(M.GRR):  # noqa: F841
             family = "GRR"
+
     with pytest.raises(TypeError, match="already names"):
+
         class Clash(M.GRR):  # noqa: F841
             family = "clash"
             aliases = ("K-RR",)
+
     assert "clash" not in M.Mechanism.REGISTRY and M.Mechanism.lookup("k-rr") is M.GRR
     with pytest.raises(TypeError, match="aliases"):
+
         class BadAliases(M.GRR):  # noqa: F841
             family = "bad"
             aliases = "bad-alias"

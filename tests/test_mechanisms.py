@@ -24,8 +24,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy import integrate, stats
 
-from ldpnb import mechanisms as M
 from ldpnb import channels as M_channels
+from ldpnb import mechanisms as M
 
 ALPHA = 1e-6  # false-alarm rate of every chi-square test in this file
 
@@ -420,7 +420,12 @@ def test_geo_ind_epsilon_matches_bruteforce():
     assert M_channels.geo_ind_epsilon(C, D) == best
     C[:, 3] = 1.0 / 7
     C /= C.sum(axis=1, keepdims=True)
-    best = max(math.log(C[x, y] / C[xp, y]) / D[x, xp] for x, xp in itertools.permutations(range(6), 2) for y in range(7) if C[x, y] > 0)
+    best = max(
+        math.log(C[x, y] / C[xp, y]) / D[x, xp]
+        for x, xp in itertools.permutations(range(6), 2)
+        for y in range(7)
+        if C[x, y] > 0
+    )
     assert M_channels.geo_ind_epsilon(C, D) == pytest.approx(best, rel=1e-14)
 
 
@@ -462,7 +467,11 @@ def test_property_ue_and_ss(k, eps, kind):
 
 
 @settings(max_examples=30, deadline=None)
-@given(seed=st.integers(0, 2**32 - 1), values=st.lists(st.integers(0, 2**32 - 1), min_size=1, max_size=8), g=st.integers(2, 2**32))
+@given(
+    seed=st.integers(0, 2**32 - 1),
+    values=st.lists(st.integers(0, 2**32 - 1), min_size=1, max_size=8),
+    g=st.integers(2, 2**32),
+)
 def test_property_lh_hash_matches_python_ints(seed, values, g):
     seeds = M.lh_draw_seeds(5, rng=seed)
     H = M.lh_hash(seeds[:, None, :], np.array(values, dtype=np.int64)[None, :], g)
@@ -610,7 +619,9 @@ def test_sample_channel_matches_channel():
 
 
 def test_sample_channel_deterministic_rows_and_tiny_entries():
-    np.testing.assert_array_equal(M_channels.sample_channel(np.eye(5), np.arange(5).repeat(4), rng=1), np.arange(5).repeat(4))
+    np.testing.assert_array_equal(
+        M_channels.sample_channel(np.eye(5), np.arange(5).repeat(4), rng=1), np.arange(5).repeat(4)
+    )
     # entries far below the resolution of an offset array (1e-13 at k=1000) keep their probability
     k = 1000
     C = np.zeros((k, 3))
@@ -659,7 +670,9 @@ def test_grr_simulate_counts_law():
         assert_counts_law(sims[:, y], sum_binomials_pmf(N, C[:, y]))
     # per-user sampling has the same law
     x = np.tile(np.repeat(np.arange(k), N), R)
-    per_user = np.bincount(np.repeat(np.arange(R), N.sum()) * k + M.grr_perturb(x, k, eps, rng=62), minlength=R * k).reshape(R, k)
+    per_user = np.bincount(
+        np.repeat(np.arange(R), N.sum()) * k + M.grr_perturb(x, k, eps, rng=62), minlength=R * k
+    ).reshape(R, k)
     for y in (0, 3):
         assert_counts_law(per_user[:, y], sum_binomials_pmf(N, C[:, y]))
     _mean_cov_z(per_user, mean, cov)
@@ -743,6 +756,7 @@ def test_ss_simulate_support_counts_law():
         assert np.all(np.abs(counts.mean(axis=0) - mean) <= 6 * np.sqrt(var / R))
         for v in range(k):  # the marginal law Binomial(N_v, p) + Binomial(n - N_v, q) is exact
             assert_counts_law(counts[:, v], sum_binomials_pmf([N[v], n - N[v]], [p, q]))
+
     # joint law: the covariances of the exact simulator match per-user sampling (two-sample z, 6 SE)
     def cov_and_se(c):
         d = c - c.mean(axis=0)

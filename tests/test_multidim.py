@@ -4,14 +4,17 @@ Monte-Carlo tests use fixed seeds; mean checks allow 5 standard errors and varia
 a chi-square test at level 1e-6 (Bonferroni over the values), so the false-alarm rate of the
 suite is far below 1e-4.
 """
+
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from scipy import stats
 
+from ldpnb import measures as md_measures
 from ldpnb import mechanisms as md
 from ldpnb.mechanisms import multidim as md_multidim
 from ldpnb.papers import risks as md_risks
-from ldpnb import measures as md_measures
 
 KS = np.array([4, 6, 3])
 F_TRUE = [np.array([0.5, 0.3, 0.15, 0.05]), np.array([0.05, 0.1, 0.4, 0.2, 0.2, 0.05]), np.array([0.7, 0.2, 0.1])]
@@ -51,8 +54,16 @@ def test_validation_errors():
 
 @pytest.mark.parametrize(
     "protocol,fake,prior",
-    [("grr", "uniform", False), ("sue", "zero", False), ("oue", "zero", False), ("sue", "random", False),
-     ("oue", "random", False), ("grr", "prior", True), ("sue", "prior", True), ("oue", "prior", True)],
+    [
+        ("grr", "uniform", False),
+        ("sue", "zero", False),
+        ("oue", "zero", False),
+        ("sue", "random", False),
+        ("oue", "random", False),
+        ("grr", "prior", True),
+        ("sue", "prior", True),
+        ("oue", "prior", True),
+    ],
 )
 def test_rsfd_unbiased_and_variance(protocol, fake, prior):
     """T6-T8: the RS+FD / RS+RFD estimators are unbiased and their variance is Eq. (8)/(9)
@@ -92,8 +103,9 @@ def test_expected_support_counts_theorems():
                 sums[j] += c
         for j, k in enumerate(KS):
             p, q = md.rsfd_params(protocol, int(k), eps, 3)
-            g = md.rsfd_support_probability(F_TRUE[j], 3, int(k), p, q, md_multidim._variant(protocol, fake),
-                                            PRIORS[j] if fake == "prior" else None)
+            g = md.rsfd_support_probability(
+                F_TRUE[j], 3, int(k), p, q, md_multidim._variant(protocol, fake), PRIORS[j] if fake == "prior" else None
+            )
             se = np.sqrt(n * g * (1 - g) / R)
             assert np.all(np.abs(sums[j] / R - n * g) <= 5 * se)
 
@@ -125,8 +137,11 @@ def test_uniform_prior_equals_rsfd():
             b = md.rsfd_estimate(C, 3000, 4, k, p, q, variant, prior=u)
             np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-14)
             f = rng.dirichlet(np.ones(k))
-            np.testing.assert_allclose(md.rsfd_variance(f, 3000, 4, k, p, q, variant),
-                                       md.rsfd_variance(f, 3000, 4, k, p, q, variant, prior=u), rtol=1e-12)
+            np.testing.assert_allclose(
+                md.rsfd_variance(f, 3000, 4, k, p, q, variant),
+                md.rsfd_variance(f, 3000, 4, k, p, q, variant, prior=u),
+                rtol=1e-12,
+            )
     # the GRR RS+FD closed form of the CIKM paper
     k, d, n = 6, 3, 1000
     p, q = md.rsfd_params("grr", k, 1.0, d)
@@ -159,10 +174,19 @@ def test_counts_sampler_matches_collect():
     counts = [np.bincount(X[:, j], minlength=k) for j, k in enumerate(KS)]
     for prot, fake in (("grr", "prior"), ("oue", "random"), ("sue", "zero")):
         pri = PRIORS if fake == "prior" else None
-        A = [np.array([md.rsfd_counts_sampler(counts, 3, eps, prot, fake, priors=pri, rng=rng)[j] for _ in range(R)]) for j in range(3)]
+        A = [
+            np.array([md.rsfd_counts_sampler(counts, 3, eps, prot, fake, priors=pri, rng=rng)[j] for _ in range(R)])
+            for j in range(3)
+        ]
         for j in range(3):
-            B = np.array([md_multidim._report_counts([md.rsfd_collect(X, KS, eps, prot, fake, priors=pri, rng=rng)[0][j]], [KS[j]])[0]
-                          for _ in range(60)])
+            B = np.array(
+                [
+                    md_multidim._report_counts(
+                        [md.rsfd_collect(X, KS, eps, prot, fake, priors=pri, rng=rng)[0][j]], [KS[j]]
+                    )[0]
+                    for _ in range(60)
+                ]
+            )
             se = np.sqrt(A[j].var(axis=0) / R + B.var(axis=0) / 60) + 1e-9
             assert np.all(np.abs(A[j].mean(axis=0) - B.mean(axis=0)) <= 5 * se)
 
@@ -187,7 +211,9 @@ def test_spl_smp_unbiased():
             p, q = md.fo_params(prot, int(k), eps / 3)
             assert np.all(np.abs(E_spl[j] - f[j]) <= 5 * np.sqrt((q * (1 - q) + p * (1 - p)) / (n * (p - q) ** 2) / R))
             p, q = md.fo_params(prot, int(k), eps)
-            assert np.all(np.abs(E_smp[j] - f[j]) <= 5 * np.sqrt(3 * (q * (1 - q) + p * (1 - p)) / (n * (p - q) ** 2) / R) + 0.01)
+            assert np.all(
+                np.abs(E_smp[j] - f[j]) <= 5 * np.sqrt(3 * (q * (1 - q) + p * (1 - p)) / (n * (p - q) ** 2) / R) + 0.01
+            )
 
 
 def test_exact_privacy_loss_values():
@@ -256,9 +282,6 @@ def test_spl_smp_variance_monte_carlo():
         assert min(pv) * len(pv) > 1e-6
 
 
-from hypothesis import given, settings, strategies as st  # noqa: E402
-
-
 @settings(max_examples=60, deadline=None)
 @given(eps=st.floats(0.05, 10), d=st.integers(1, 30), k=st.integers(2, 50), seed=st.integers(0, 2**32 - 1))
 def test_rsrfd_estimator_properties(eps, d, k, seed):
@@ -300,19 +323,24 @@ def test_smp_estimate_refuses_an_attribute_without_users():
         md.smp_estimate(C, [2, 5], [2, 2], 1.0, "grr")
 
 
-@pytest.mark.parametrize("call, match", [
-    (lambda: md.rsfd_variance(np.array([.5, .3, .2]), -3, 2, 3, 0.6, 0.2, "grr"), "n must be"),
-    (lambda: md.rsfd_support_probability(np.array([.5, .5]), 2, 2, 1.5, 0.2, "grr"), "p must be"),
-    (lambda: md.rsfd_estimate(np.array([3.0, 2.0, 1.0]), 6, 2, 3, 0.6, 0.2, "grr", prior=[np.nan, 0.5, 0.5]),
-     "prior must be"),
-    (lambda: md.check_dataset(np.array([[0, 1], [1, 2]]), [2.7, 3.9]), "ks must be"),
-    (lambda: md.rsfd_variance(np.zeros(2), 10, 2, 2**40, 0.6, 0.2, "grr"), "k must be"),
-    (lambda: md.sample_attributes(2**40, 3), "n must be"),
-    (lambda: md.exact_privacy_loss([3000, 3000], 1.0), "pairwise table"),
-    (lambda: md.rsfd_tuple_channel([3000, 3000, 3000], 1.0), "tuple channel"),
-    (lambda: md.rsfd_estimate(np.array([30.0, 2.0, 1.0]), 6, 2, 3, 0.6, 0.2, "grr"), "at most the number of users"),
-    (lambda: md.spl_collect(np.array([[0, 1]]), None, 1.0, "rappor"), "protocol must be"),
-])
+@pytest.mark.parametrize(
+    "call, match",
+    [
+        (lambda: md.rsfd_variance(np.array([0.5, 0.3, 0.2]), -3, 2, 3, 0.6, 0.2, "grr"), "n must be"),
+        (lambda: md.rsfd_support_probability(np.array([0.5, 0.5]), 2, 2, 1.5, 0.2, "grr"), "p must be"),
+        (
+            lambda: md.rsfd_estimate(np.array([3.0, 2.0, 1.0]), 6, 2, 3, 0.6, 0.2, "grr", prior=[np.nan, 0.5, 0.5]),
+            "prior must be",
+        ),
+        (lambda: md.check_dataset(np.array([[0, 1], [1, 2]]), [2.7, 3.9]), "ks must be"),
+        (lambda: md.rsfd_variance(np.zeros(2), 10, 2, 2**40, 0.6, 0.2, "grr"), "k must be"),
+        (lambda: md.sample_attributes(2**40, 3), "n must be"),
+        (lambda: md.exact_privacy_loss([3000, 3000], 1.0), "pairwise table"),
+        (lambda: md.rsfd_tuple_channel([3000, 3000, 3000], 1.0), "tuple channel"),
+        (lambda: md.rsfd_estimate(np.array([30.0, 2.0, 1.0]), 6, 2, 3, 0.6, 0.2, "grr"), "at most the number of users"),
+        (lambda: md.spl_collect(np.array([[0, 1]]), None, 1.0, "rappor"), "protocol must be"),
+    ],
+)
 def test_multidim_refuses_what_it_used_to_accept(call, match):
     with pytest.raises((TypeError, ValueError), match=match):
         call()
@@ -328,5 +356,7 @@ def test_amplified_epsilon_is_right_at_the_extremes():
             e = Decimal(eps)
             exact = e + (Decimal(d) - (d - 1) * (-e).exp()).ln()
         assert np.isfinite(got) and got == pytest.approx(float(exact), rel=2e-15), (eps, d)
-    np.testing.assert_allclose(md.amplified_epsilon(np.array([1e-12, 1.0, 1e4]), 2),
-                               [md.amplified_epsilon(1e-12, 2), md.amplified_epsilon(1.0, 2), md.amplified_epsilon(1e4, 2)])
+    np.testing.assert_allclose(
+        md.amplified_epsilon(np.array([1e-12, 1.0, 1e4]), 2),
+        [md.amplified_epsilon(1e-12, 2), md.amplified_epsilon(1.0, 2), md.amplified_epsilon(1e4, 2)],
+    )

@@ -3,13 +3,17 @@
 import numpy as np
 import pytest
 
-from ldpnb.measures import entropy, mutual_information
-from ldpnb.measures import ALIP, alip_budgets, is_alip, nmi, random_joint
+from ldpnb.measures import ALIP, alip_budgets, entropy, is_alip, mutual_information, nmi, random_joint
 from ldpnb.mechanisms import (
-    alip_column_polytope, has_cdd, min_concave_over_vertices, optimal_random_response, polytope_vertices,
+    alip_column_polytope,
+    complete_merging,
+    has_cdd,
+    min_concave_over_vertices,
+    optimal_random_response,
+    polytope_vertices,
+    subset_merging,
     subset_random_response,
 )
-from ldpnb.mechanisms import complete_merging, subset_merging
 
 needs_cdd = pytest.mark.skipif(not has_cdd(), reason="pycddlib not installed")
 
@@ -110,7 +114,8 @@ def test_aorr_sanity_T14(method):
         assert is_alip(P @ r.channel, el, eu, rtol=1e-9)
         # utility via the channel equals H(X) - sum beta H(v)
         assert mutual_information(p_x, r.channel, unit="nats") == pytest.approx(
-            entropy(p_x, unit="nats") - r.cond_entropy, abs=1e-10)
+            entropy(p_x, unit="nats") - r.cond_entropy, abs=1e-10
+        )
 
 
 def test_aorr_limits_T14():
@@ -167,7 +172,9 @@ def test_ordering_and_privacy_T13():
         if not s.fallback:
             assert a >= n_srr - 1e-9
             assert is_alip(P @ s.channel, el, eu, rtol=1e-9)
-            assert np.array_equal(np.sort(np.concatenate(s.blocks)), np.sort(np.concatenate(s.partition)) if s.partition else [])
+            assert np.array_equal(
+                np.sort(np.concatenate(s.blocks)), np.sort(np.concatenate(s.partition)) if s.partition else []
+            )
         else:
             # fallback only when the merged X_H violates ALIP
             H = np.concatenate(s.partition)
@@ -222,8 +229,11 @@ def test_orr_budgets_are_validated(bad):
     from ldpnb.mechanisms.orr import full_channel
 
     P = random_joint(2, 3, rng=0)
-    for f, name in [(lambda e: optimal_random_response(P, e, 1.0), "eps_l"), (lambda e: full_channel(P, 1.0, e), "eps_u"),
-                    (lambda e: subset_random_response(P, e, 1.0), "eps_l")]:
+    for f, name in [
+        (lambda e: optimal_random_response(P, e, 1.0), "eps_l"),
+        (lambda e: full_channel(P, 1.0, e), "eps_u"),
+        (lambda e: subset_random_response(P, e, 1.0), "eps_l"),
+    ]:
         with pytest.raises(ValueError, match=name):
             f(bad)
 

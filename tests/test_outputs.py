@@ -57,11 +57,13 @@ def test_checker_catches_what_it_must():
     bad = [
         nbformat.v4.new_output("stream", name="stderr", text="UserWarning: tight_layout"),
         nbformat.v4.new_output("execute_result", data={"text/plain": "np.float64(0.25)"}, execution_count=1),
-        nbformat.v4.new_output("execute_result", data={"text/plain": "<ldpnb.x.Foo object at 0x7f00aa>"},
-                               execution_count=1),
+        nbformat.v4.new_output(
+            "execute_result", data={"text/plain": "<ldpnb.x.Foo object at 0x7f00aa>"}, execution_count=1
+        ),
         nbformat.v4.new_output("stream", name="stdout", text=f"wrote {ROOT}/_build/bench.json"),
-        nbformat.v4.new_output("display_data", data={"text/html": "<td>Claim(id=&#x27;T3&#x27;)</td>",
-                                                     "text/plain": "x"}),
+        nbformat.v4.new_output(
+            "display_data", data={"text/html": "<td>Claim(id=&#x27;T3&#x27;)</td>", "text/plain": "x"}
+        ),
     ]
     cell = nbformat.v4.new_code_cell("x")
     cell.outputs = bad
@@ -69,8 +71,12 @@ def test_checker_catches_what_it_must():
     kinds = [p.split(": ")[1] for p in output_problems(nb)]
     assert kinds == ["stderr stream", "numpy repr", "object repr", "machine path", "object repr"]
     ok = nbformat.v4.new_code_cell("y")
-    ok.outputs = [nbformat.v4.new_output("stream", name="stdout", text="mean 0.25, 3 runs, k = 12\n"),
-                  nbformat.v4.new_output("display_data", data={"image/png": "iVBOR", "text/plain": "<Figure size 700x400 with 1 Axes>"})]
+    ok.outputs = [
+        nbformat.v4.new_output("stream", name="stdout", text="mean 0.25, 3 runs, k = 12\n"),
+        nbformat.v4.new_output(
+            "display_data", data={"image/png": "iVBOR", "text/plain": "<Figure size 700x400 with 1 Axes>"}
+        ),
+    ]
     nb.cells = [ok]
     assert output_problems(nb) == []
 
@@ -81,15 +87,23 @@ def test_checker_catches_stray_values_and_small_legends():
     cell.outputs = [nbformat.v4.new_output("execute_result", data={"text/plain": "{}"}, execution_count=1)]
     nb.cells = [cell]
     assert [p.split(": ")[1] for p in output_problems(nb)] == ["stray value"]
-    png = ("iVBORw0KGgoAAAANSUhEUgAABkAAAAJYCAYAAAA=")  # IHDR of a 1600 x 600 PNG
+    png = "iVBORw0KGgoAAAANSUhEUgAABkAAAAJYCAYAAAA="  # IHDR of a 1600 x 600 PNG
     small = nbformat.v4.new_code_cell("fig")
-    small.outputs = [nbformat.v4.new_output("display_data", data={"image/png": png, "text/plain": "x"},
-                                            metadata={"image/png": {"width": 800, "height": 300,
-                                                                    "ldpnb-text-px": {"legend": 6.5, "text": 9}}})]
+    small.outputs = [
+        nbformat.v4.new_output(
+            "display_data",
+            data={"image/png": png, "text/plain": "x"},
+            metadata={"image/png": {"width": 800, "height": 300, "ldpnb-text-px": {"legend": 6.5, "text": 9}}},
+        )
+    ]
     ok = nbformat.v4.new_code_cell("fig")
-    ok.outputs = [nbformat.v4.new_output("display_data", data={"image/png": png, "text/plain": "x"},
-                                         metadata={"image/png": {"width": 800, "height": 300,
-                                                                 "ldpnb-text-px": {"legend": 9.7, "text": 9}}})]
+    ok.outputs = [
+        nbformat.v4.new_output(
+            "display_data",
+            data={"image/png": png, "text/plain": "x"},
+            metadata={"image/png": {"width": 800, "height": 300, "ldpnb-text-px": {"legend": 9.7, "text": 9}}},
+        )
+    ]
     nb.cells = [small, ok]
     probs = figure_problems(nb)
     assert len(probs) == 1 and "legend text 6.5 px" in probs[0] and probs[0].startswith("cell 1")

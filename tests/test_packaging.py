@@ -47,8 +47,10 @@ def _python(code: str) -> subprocess.CompletedProcess:
 
 def test_the_core_imports_numpy_and_scipy_only():
     """A fresh interpreter importing the core loads none of the extras' modules."""
-    code = ("import sys\nimport ldpnb.mechanisms, ldpnb.estimators, ldpnb.measures, ldpnb.channels, ldpnb.audit\n"
-            f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))")
+    code = (
+        "import sys\nimport ldpnb.mechanisms, ldpnb.estimators, ldpnb.measures, ldpnb.channels, ldpnb.audit\n"
+        f"print(sorted(m for m in {HEAVY!r} if m in sys.modules))"
+    )
     res = _python(code)
     assert res.returncode == 0, res.stderr
     assert res.stdout.strip() == "[]", f"the core pulled {res.stdout.strip()}"
@@ -66,18 +68,29 @@ sys.meta_path.insert(0, Block())
 """
 
 
-@pytest.mark.parametrize("blocked, code, extra", [
-    ({"pandas"}, "import ldpnb.data", "data"),
-    ({"sklearn"}, "from ldpnb.attacks.inference import _make_classifier; _make_classifier('hgb', 0, 5, 1)",
-     "attacks"),
-    ({"xgboost"}, "from ldpnb.attacks.inference import _make_classifier; _make_classifier('xgboost', 0, 5, 1)",
-     "attacks"),
-    ({"ot"}, "import numpy as np; from ldpnb.measures.utility import emd; emd([1, 0], [0, 1], np.ones((2, 2)))",
-     "transport"),
-    ({"joblib"}, "from ldpnb.parallel import sweep; sweep(lambda t, rng: t, [1, 2], seed=0, n_jobs=2)",
-     "parallel"),
-    ({"matplotlib", "seaborn"}, "from ldpnb.repro.plotting import set_style; set_style()", "plot"),
-])
+@pytest.mark.parametrize(
+    "blocked, code, extra",
+    [
+        ({"pandas"}, "import ldpnb.data", "data"),
+        (
+            {"sklearn"},
+            "from ldpnb.attacks.inference import _make_classifier; _make_classifier('hgb', 0, 5, 1)",
+            "attacks",
+        ),
+        (
+            {"xgboost"},
+            "from ldpnb.attacks.inference import _make_classifier; _make_classifier('xgboost', 0, 5, 1)",
+            "attacks",
+        ),
+        (
+            {"ot"},
+            "import numpy as np; from ldpnb.measures.utility import emd; emd([1, 0], [0, 1], np.ones((2, 2)))",
+            "transport",
+        ),
+        ({"joblib"}, "from ldpnb.parallel import sweep; sweep(lambda t, rng: t, [1, 2], seed=0, n_jobs=2)", "parallel"),
+        ({"matplotlib", "seaborn"}, "from ldpnb.repro.plotting import set_style; set_style()", "plot"),
+    ],
+)
 def test_a_missing_extra_is_named(blocked, code, extra):
     res = _python(_BLOCK.format(blocked=sorted(blocked)) + code)
     assert res.returncode != 0, f"{code!r} ran without {blocked}"
@@ -127,7 +140,7 @@ def test_environment_yml_follows_pyproject():
             if req.startswith("ldpnb["):
                 continue
             name = _name(req)
-            spec = req[len(name):].split(";")[0].replace(" ", "")
+            spec = req[len(name) :].split(";")[0].replace(" ", "")
             for conda in CONDA_NAME.get(name, [name]):
                 wanted[conda.lower()] = spec
     missing = sorted(n for n in wanted if n not in env)
@@ -168,11 +181,15 @@ def test_every_docstring_example_runs():
     ini = PYPROJECT["tool"]["pytest"]["ini_options"]
     assert "--doctest-modules" in ini["addopts"].split()
     paths = [p for p in ini["testpaths"] if p.startswith("ldpnb")]
-    with_examples = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "ldpnb").rglob("*.py")
-                           if ">>> " in p.read_text(encoding="utf-8"))
+    with_examples = sorted(
+        str(p.relative_to(ROOT)) for p in (ROOT / "ldpnb").rglob("*.py") if ">>> " in p.read_text(encoding="utf-8")
+    )
     assert len(with_examples) >= 40
-    left = [f for f in with_examples if f not in DOCTESTS_NOT_RUN
-            and not any(f == p or f.startswith(p.rstrip("/") + "/") for p in paths)]
+    left = [
+        f
+        for f in with_examples
+        if f not in DOCTESTS_NOT_RUN and not any(f == p or f.startswith(p.rstrip("/") + "/") for p in paths)
+    ]
     assert not left, f"docstring examples that no test runs (add them to testpaths): {left}"
 
 
@@ -180,8 +197,12 @@ def test_the_init_docstring_names_existing_modules():
     """``ldpnb/__init__.py`` describes the package by its modules: every one it names exists."""
     named = set(re.findall(r":mod:`~?(ldpnb(?:\.\w+)*)`", ldpnb.__doc__))
     assert len(named) >= 10
-    missing = [m for m in sorted(named) if not (ROOT / Path(*m.split("."))).with_suffix(".py").exists()
-               and not (ROOT / Path(*m.split(".")) / "__init__.py").exists()]
+    missing = [
+        m
+        for m in sorted(named)
+        if not (ROOT / Path(*m.split("."))).with_suffix(".py").exists()
+        and not (ROOT / Path(*m.split(".")) / "__init__.py").exists()
+    ]
     assert not missing, f"ldpnb.__doc__ names modules that do not exist: {missing}"
 
 
@@ -189,8 +210,13 @@ def _build(tmp_path: Path) -> tuple[Path, Path]:
     """The wheel and the sdist of a copy of the worktree (no isolation, so no network: the environment's
     setuptools, whatever its version)."""
     src = tmp_path / "src"
-    shutil.copytree(ROOT, src, ignore=shutil.ignore_patterns(
-        ".git", "_build", ".venv", "build", "dist", "*.egg-info", "__pycache__", "results"))
+    shutil.copytree(
+        ROOT,
+        src,
+        ignore=shutil.ignore_patterns(
+            ".git", "_build", ".venv", "build", "dist", "*.egg-info", "__pycache__", "results"
+        ),
+    )
     out = tmp_path / "dist"
     cmd = [sys.executable, "-m", "build", "--no-isolation", "--skip-dependency-check", "--outdir", str(out), str(src)]
     res = subprocess.run(cmd, capture_output=True, text=True, timeout=900)
@@ -219,8 +245,12 @@ def test_the_wheel_and_sdist_build_and_pass_twine_check(tmp_path):
     core = [r for r in re.findall(r"^Requires-Dist: (.+)$", meta, re.M) if "extra ==" not in r]
     assert [re.match(r"[\w\-]+", r).group(0) for r in core] == ["numpy", "scipy"], core
     assert re.search(r"^Requires-Dist: pandas>=2\.0; extra == \"data\"$", meta, re.M)
-    res = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", str(wheel), str(sdist)],
-                         capture_output=True, text=True, timeout=300)
+    res = subprocess.run(
+        [sys.executable, "-m", "twine", "check", "--strict", str(wheel), str(sdist)],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert res.returncode == 0, res.stdout + res.stderr
 
 
@@ -242,8 +272,13 @@ def test_the_quickstart_core_runs_from_the_wheel_alone(tmp_path):
     venv.EnvBuilder(with_pip=True, clear=True).create(env_dir)
     py = env_dir / "bin" / "python"
     env = {k: v for k, v in os.environ.items() if k not in ("PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME")}
-    subprocess.run([str(py), "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", str(wheel)],
-                   check=True, env=env, cwd=tmp_path, timeout=600)
+    subprocess.run(
+        [str(py), "-m", "pip", "install", "--quiet", "--no-deps", "--no-index", str(wheel)],
+        check=True,
+        env=env,
+        cwd=tmp_path,
+        timeout=600,
+    )
     core = tmp_path / "core"
     core.mkdir()
     for pkg in (numpy, scipy):
@@ -251,21 +286,30 @@ def test_the_quickstart_core_runs_from_the_wheel_alone(tmp_path):
         for entry in site.iterdir():
             if entry.name.split("-")[0].split(".")[0] == pkg.__name__:  # numpy, numpy.libs, numpy-*.dist-info
                 (core / entry.name).symlink_to(entry)
-    purelib = subprocess.run([str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                             check=True, env=env, capture_output=True, text=True).stdout.strip()
+    purelib = subprocess.run(
+        [str(py), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+        check=True,
+        env=env,
+        capture_output=True,
+        text=True,
+    ).stdout.strip()
     (Path(purelib) / "core-deps.pth").write_text(str(core) + "\n")
     nb = jupytext.read(ROOT / "book" / "quickstart.py")
     cells = [c.source for c in nb.cells if c.cell_type == "code" and "core" in c.metadata.get("tags", [])]
     assert len(cells) >= 3
-    script = ("import numpy as np\nSEED, SCALE = 2024, 'smoke'\nk = 16\n"
-              "x = np.random.default_rng(0).integers(0, k, 5000)\ntruth = np.bincount(x, minlength=k) / x.size\n"
-              + "\n".join(cells) + "\nassert result.passed and bool(check)\nprint('core ok')\n")
-    res = subprocess.run([str(py), "-c", script], env=env, cwd=tmp_path, capture_output=True, text=True,
-                         timeout=600)
+    script = (
+        "import numpy as np\nSEED, SCALE = 2024, 'smoke'\nk = 16\n"
+        "x = np.random.default_rng(0).integers(0, k, 5000)\ntruth = np.bincount(x, minlength=k) / x.size\n"
+        + "\n".join(cells)
+        + "\nassert result.passed and bool(check)\nprint('core ok')\n"
+    )
+    res = subprocess.run([str(py), "-c", script], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=600)
     assert res.returncode == 0 and "core ok" in res.stdout, res.stdout[-2000:] + res.stderr[-3000:]
-    probe = ("import importlib.util as u, sys\n"
-             "assert u.find_spec('pandas') is None and u.find_spec('matplotlib') is None, 'not a core env'\n"
-             "import ldpnb.data\n")
+    probe = (
+        "import importlib.util as u, sys\n"
+        "assert u.find_spec('pandas') is None and u.find_spec('matplotlib') is None, 'not a core env'\n"
+        "import ldpnb.data\n"
+    )
     res = subprocess.run([str(py), "-c", probe], env=env, cwd=tmp_path, capture_output=True, text=True, timeout=300)
     assert res.returncode != 0 and "pip install 'ldpnb[data]'" in res.stderr, res.stderr[-2000:]
 

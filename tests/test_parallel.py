@@ -6,10 +6,10 @@ import os
 import numpy as np
 import pytest
 
+from ldpnb.channels import KRRChannel
 from ldpnb.estimators import ibu
 from ldpnb.mechanisms import grr_simulate_counts
 from ldpnb.repro.parallel import default_n_jobs, env_n_jobs, sweep, task_seeds
-from ldpnb.channels import KRRChannel
 
 TASKS = [(eps, rep) for eps in (0.5, 1.0, 2.0) for rep in range(4)]
 
@@ -67,8 +67,10 @@ def test_default_n_jobs_env(monkeypatch):
 
 def test_dask_local_cluster_same_as_serial(serial):
     distributed = pytest.importorskip("dask.distributed")
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False,
-                                  dashboard_address=None) as cluster, distributed.Client(cluster):
+    with (
+        distributed.LocalCluster(n_workers=1, threads_per_worker=2, processes=False, dashboard_address=None) as cluster,
+        distributed.Client(cluster),
+    ):
         res = sweep(krr_ibu_task, TASKS, seed=7, backend="dask")
     _assert_same(serial, res)
 

@@ -12,8 +12,8 @@ import numpy as np
 import pytest
 
 from ldpnb import mechanisms as M
-from ldpnb.estimators import fo_estimate, ibu, normalize_clip
 from ldpnb.channels import DiagPlusConstChannel, KRRChannel
+from ldpnb.estimators import fo_estimate, ibu, normalize_clip
 
 try:  # the real peer when available
     from multi_freq_ldpy.estimators.Histogram_estimator import IBU as _peer_ibu_jit

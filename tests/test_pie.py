@@ -8,17 +8,17 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from scipy import sparse, stats
+from scipy import sparse
 
-from ldpnb import measures as pie
-from ldpnb.papers.pie import theory as pie_pie
-from ldpnb.papers.pie import identification as pid_pie
-from ldpnb import measures as pid
 from ldpnb import attacks as pid_attacks
+from ldpnb import measures as pid
+from ldpnb import measures as pie
 from ldpnb.attacks import linkage
+from ldpnb.channels import ldp_epsilon
 from ldpnb.measures import channel_capacity, mutual_information_joint
 from ldpnb.mechanisms import grr_channel, grr_params, lh_channel
-from ldpnb.channels import ldp_epsilon
+from ldpnb.papers.pie import identification as pid_pie
+from ldpnb.papers.pie import theory as pie_pie
 
 N_LT, K_LT = 1_370_637, 10_500_393
 TOL = 1e-10
@@ -50,7 +50,9 @@ def test_fig4_numbers():
     np.testing.assert_allclose(pie.alpha_glh(16.0, N_LT, K_LT, 10**8), 1.664, rtol=1e-3)
     # vectorised over g (Fig. 12, T13-g)
     gs = np.array([10**3, 10**8])
-    np.testing.assert_allclose(pie.alpha_glh(16.0, N_LT, K_LT, gs), [pie.alpha_glh(16.0, N_LT, K_LT, int(g)) for g in gs])
+    np.testing.assert_allclose(
+        pie.alpha_glh(16.0, N_LT, K_LT, gs), [pie.alpha_glh(16.0, N_LT, K_LT, int(g)) for g in gs]
+    )
     np.testing.assert_allclose(pie.fano_lower_bound(pie.alpha_rr(16.17, N_LT, K_LT), N_LT), 0.4502, atol=2e-4)
     # Prop 4.1 saturates at log n from eps = 14.13
     assert pie.alpha_ldp_generic(14.2, N_LT, K_LT) == pytest.approx(math.log2(N_LT))
@@ -90,8 +92,10 @@ def test_alpha_star_rr_matches_restricted_capacity():
 
 def test_tightness_table_T11c():
     for (n, k, eps), (a_star, a_thm, a_prop) in {
-        (3, 8, 1): (0.0864, 0.2802, 1.4427), (8, 8, 2): (0.6348, 1.3321, 2.8854),
-        (20, 8, 4): (2.1702, 2.6104, 3.0), (5, 50, 3): (0.4676, 0.6415, 2.3219),
+        (3, 8, 1): (0.0864, 0.2802, 1.4427),
+        (8, 8, 2): (0.6348, 1.3321, 2.8854),
+        (20, 8, 4): (2.1702, 2.6104, 3.0),
+        (5, 50, 3): (0.4676, 0.6415, 2.3219),
     }.items():
         assert pie.alpha_star_rr(n, k, eps) == pytest.approx(a_star, abs=1e-4)
         assert pie.alpha_rr(eps, n, k) == pytest.approx(a_thm, abs=1e-4)
@@ -111,7 +115,7 @@ def test_prop33_likelihood_scores_and_coarse_scores():
         Q = grr_channel(5, 1.0)
         J = pie.joint_uy(p_u, P, Q)
         i_y = mutual_information_joint(J, unit="bits")
-        S1 = P @ Q                                   # q_i(y): likelihood scores
+        S1 = P @ Q  # q_i(y): likelihood scores
         assert pie.score_vector_mi(J, S1) == pytest.approx(i_y, abs=TOL)
         S2 = (np.arange(5)[None, :] == P.argmax(axis=1)[:, None]).astype(float)
         assert pie.score_vector_mi(J, S2) <= i_y + TOL
@@ -128,10 +132,12 @@ def test_post_processing_convexity_dpi():
         Q1, Q2 = _rand_channel(rng, k, m), _rand_channel(rng, k, m)
         L = _rand_channel(rng, m, int(rng.integers(2, 6)))
         i1, i2 = pie.pie(p_u, P, Q1), pie.pie(p_u, P, Q2)
-        assert pie.pie(p_u, P, Q1 @ L) <= i1 + TOL                            # Thm 3.5
-        for w in np.linspace(0, 1, 11):                                        # Thm 3.6
+        assert pie.pie(p_u, P, Q1 @ L) <= i1 + TOL  # Thm 3.5
+        for w in np.linspace(0, 1, 11):  # Thm 3.6
             assert pie.pie(p_u, P, w * Q1 + (1 - w) * Q2) <= w * i1 + (1 - w) * i2 + TOL
-        assert i1 <= min(pie.mi_ux(p_u, P), mutual_information_joint((p_u @ P)[:, None] * Q1, unit="bits")) + TOL  # Prop 3.10
+        assert (
+            i1 <= min(pie.mi_ux(p_u, P), mutual_information_joint((p_u @ P)[:, None] * Q1, unit="bits")) + TOL
+        )  # Prop 3.10
 
 
 def test_prop37_fano_random_joints():
@@ -146,8 +152,11 @@ def test_prop37_fano_random_joints():
 
 
 def test_lemma_b2_capacities_and_random_ldp_channels():
-    expected = {0.1: [0.00125, 0.00113, 0.00083, 0.00047, 0.00010], 1.0: [0.1109, 0.1233, 0.1092, 0.0734, 0.0188],
-                5.0: [0.653, 1.019, 1.452, 1.958, 2.386]}
+    expected = {
+        0.1: [0.00125, 0.00113, 0.00083, 0.00047, 0.00010],
+        1.0: [0.1109, 0.1233, 0.1092, 0.0734, 0.0188],
+        5.0: [0.653, 1.019, 1.452, 1.958, 2.386],
+    }
     for eps, caps in expected.items():
         for k, c in zip([2, 3, 5, 10, 50], caps):
             cap = channel_capacity(grr_channel(k, eps), unit="nats")[0]
@@ -171,10 +180,12 @@ def test_prop41_and_thm42_random():
         Q = grr_channel(k, eps)
         i_y = pie.pie(p_u, P, Q)
         th = pie.theta_rr(k, eps)
-        assert i_y <= th * pie.mi_ux(p_u, P) + TOL                                # Eq. 15
-        assert i_y <= pie.alpha_rr(eps, n, k) + TOL <= pie.alpha_ldp_generic(eps, n, k) + 2 * TOL or \
-            i_y <= pie.alpha_ldp_generic(eps, n, k) + TOL
-        assert pie.alpha_star_rr(n, k, eps) <= pie.alpha_rr(eps, n, k) + TOL       # Eq. 16 is an upper bound
+        assert i_y <= th * pie.mi_ux(p_u, P) + TOL  # Eq. 15
+        assert (
+            i_y <= pie.alpha_rr(eps, n, k) + TOL <= pie.alpha_ldp_generic(eps, n, k) + 2 * TOL
+            or i_y <= pie.alpha_ldp_generic(eps, n, k) + TOL
+        )
+        assert pie.alpha_star_rr(n, k, eps) <= pie.alpha_rr(eps, n, k) + TOL  # Eq. 16 is an upper bound
         worst = max(worst, i_y / (th * pie.mi_ux(p_u, P)))
     assert worst < 1
 
@@ -202,7 +213,7 @@ def test_thm43_composition_rr():
         i_x1 = mutual_information_joint(p.sum(axis=2), unit="bits")
         p_u_y1_x2 = np.einsum("uab,ay->uyb", p, Q)
         i_x2_y1 = pie.conditional_mutual_information(p_u_y1_x2)
-        assert i_y <= th * (i_x1 + i_x2_y1) + TOL                                     # Eq. 34
+        assert i_y <= th * (i_x1 + i_x2_y1) + TOL  # Eq. 34
         assert i_y <= pie.alpha_rr(eps, n, k, t=2) + TOL
 
 
@@ -217,10 +228,10 @@ def test_thm44_45_glh_explicit_family():
         _, _, p_u, P = _instance(rng, n=n, k=k)
         th = pie.theta_glh(g, eps)
         i_y = pie.pie(p_u, P, C)
-        assert i_y <= th * pie.mi_ux(p_u, P) + TOL                                    # Eq. 17
-        assert i_y <= pie.alpha_glh(eps, n, k, g) + TOL                               # Eq. 18
+        assert i_y <= th * pie.mi_ux(p_u, P) + TOL  # Eq. 17
+        assert i_y <= pie.alpha_glh(eps, n, k, g) + TOL  # Eq. 18
         worst = max(worst, i_y / (th * pie.mi_ux(p_u, P)))
-        if k <= 3 and g <= 2:                                                       # Thm 4.5, t = 2
+        if k <= 3 and g <= 2:  # Thm 4.5, t = 2
             p = p_u[:, None, None] * rng.dirichlet(np.full(k * k, 0.3), size=n).reshape(n, k, k)
             i2 = mutual_information_joint(pie.composed_joint(p, C, C).reshape(n, -1), unit="bits")
             cmi = pie.conditional_mutual_information(np.einsum("uab,ay->uyb", p, C))
@@ -272,13 +283,13 @@ def test_rr_and_glh_provide_exactly_eps_ldp():
 
 
 def test_lower_bound_slack_ratio():
-    n = 2**12                                   # log2 n = 12
+    n = 2**12  # log2 n = 12
     pse, a_t, a_g = np.array([0.5, 0.5, 1.0]), np.array([1.5, 20.0, 2.0]), np.array([10.5, 30.0, 11.5])
     r = pie_pie.lower_bound_slack_ratio(pse, a_t, a_g, n)
-    assert r[0] == pytest.approx((10.5 - 0.5) / (1.5 - 0.5))          # no clipping: ratio of alpha gaps
-    assert r[1] == pytest.approx(1.0)                                 # both bounds vacuous
+    assert r[0] == pytest.approx((10.5 - 0.5) / (1.5 - 0.5))  # no clipping: ratio of alpha gaps
+    assert r[1] == pytest.approx(1.0)  # both bounds vacuous
     lb_pse = 1 - 2.0 / 12
-    assert r[2] == pytest.approx((lb_pse - 0.0) / (lb_pse - (1 - 3.0 / 12)))   # LB(4.1) = 1 - 12.5/12 < 0: 0
+    assert r[2] == pytest.approx((lb_pse - 0.0) / (lb_pse - (1 - 3.0 / 12)))  # LB(4.1) = 1 - 12.5/12 < 0: 0
     with pytest.raises(ValueError, match="same shape"):
         pie_pie.lower_bound_slack_ratio(pse, a_t[:2], a_g, n)
 
@@ -297,7 +308,7 @@ def test_knn_recovers_gaussian_kl():
     N = 3000
     for mu in [1.0, 3.0]:
         g, i = pid_pie.synth_biometric_scores(N, mu, n_impostor=1_000_000, rng=rng)
-        tol = 4 * mu / math.sqrt(N) / math.log(2) + 0.05   # 4 SE of the mean log-likelihood ratio
+        tol = 4 * mu / math.sqrt(N) / math.log(2) + 0.05  # 4 SE of the mean log-likelihood ratio
         assert pid.kl_knn_1d(g, i) == pytest.approx(pid.gaussian_kl_bits(mu), abs=tol)
         assert pid.kl_knn_1d(g, i, k=5, bias_reduced=False) == pytest.approx(pid.gaussian_kl_bits(mu), abs=tol)
 
@@ -388,10 +399,10 @@ def test_rr_exact_pse_by_enumeration():
     att = _toy_attack(rng, n=25, k=40)
     n, k = att.n, att.k
     S = np.asarray(att.pi.todense())
-    S = np.where(S > 0, S, att.floor)                      # S[j, y] = score of user j for report y
+    S = np.where(S > 0, S, att.floor)  # S[j, y] = score of user j for report y
     for eps in [1.0, 4.0, 9.0]:
         Q = grr_channel(k, eps)
-        rows = Q[att.x]                                       # rows[i, y] = P(Y = y | user i)
+        rows = Q[att.x]  # rows[i, y] = P(Y = y | user i)
         vals = np.unique(np.round(S, 15))
         idx = np.searchsorted(vals, np.round(S, 15))
         fG = np.zeros(vals.size)
@@ -406,7 +417,7 @@ def test_rr_exact_pse_by_enumeration():
         assert att.rr_exact(eps)["pse"][0] == pytest.approx(d, rel=1e-9, abs=1e-12)
         # expected best-score error by enumeration
         at_max = S >= S.max(axis=0, keepdims=True)
-        p_ok = at_max[np.arange(n)] / at_max.sum(axis=0)     # P(correct | report y) for the true user i
+        p_ok = at_max[np.arange(n)] / at_max.sum(axis=0)  # P(correct | report y) for the true user i
         err = 1 - np.mean(np.sum(rows * p_ok, axis=1))
         assert att.rr_exact(eps)["error_rate"][0] == pytest.approx(err, abs=1e-12)
 
@@ -418,7 +429,7 @@ def test_sequences_and_halves():
     seqs, uid, item_ids = pid_attacks.sequences_from_events(users, times, items, min_events=2)
     np.testing.assert_array_equal(uid, [5, 7])
     np.testing.assert_array_equal(item_ids, [100, 200, 300])
-    np.testing.assert_array_equal(seqs[0], [1, 0, 0])       # times 1, 2, 3 -> items 200, 100, 100
+    np.testing.assert_array_equal(seqs[0], [1, 0, 0])  # times 1, 2, 3 -> items 200, 100, 100
     np.testing.assert_array_equal(seqs[1], [1, 2])
     a, b = pid_attacks.split_halves(np.arange(5))
     np.testing.assert_array_equal(a, [0, 1]) and np.testing.assert_array_equal(b, [2, 3, 4])
@@ -473,7 +484,7 @@ def test_validation_errors():
     with pytest.raises(ValueError, match="p_x_given_u"):
         pie.pie([0.5, 0.5], [[1.0, 0.0]], np.eye(2))
     with pytest.raises(TypeError, match="n"):
-        pie.fano_lower_bound(1.0, 1e6)          # sizes are integers
+        pie.fano_lower_bound(1.0, 1e6)  # sizes are integers
     with pytest.raises(ValueError, match="scoring"):
         linkage.score_matrix([[0, 1]], [[0, 1]], 2, scoring="tnorm")
 
@@ -525,7 +536,7 @@ def test_increase_cells():
 
 def test_best_score_ties_survive_a_per_query_shift():
     rng = np.random.default_rng(22)
-    S = np.round(rng.normal(size=(50, 50)), 1)            # many exact ties
+    S = np.round(rng.normal(size=(50, 50)), 1)  # many exact ties
     shift = rng.uniform(-2e4, -1e2, size=(50, 1))
     base = pid.best_score_error_rate(S)
     assert pid.best_score_error_rate(S + shift) == pytest.approx(base, abs=1e-12)
@@ -545,8 +556,9 @@ def test_theta_finite_at_large_epsilon():
     assert np.all(np.isfinite(t)) and np.all(np.diff(t) >= 0) and t[-1] == 1.0
     direct = np.expm1(eps[:200]) / (4 + np.expm1(eps[:200]))
     np.testing.assert_allclose(t[:200], direct, rtol=1e-13)
-    np.testing.assert_allclose(theta_glh(np.array([2, 5]), np.array([710.0, 1.0])),
-                               [1.0, np.expm1(1.0) / (5 + np.expm1(1.0))], rtol=1e-14)
+    np.testing.assert_allclose(
+        theta_glh(np.array([2, 5]), np.array([710.0, 1.0])), [1.0, np.expm1(1.0) / (5 + np.expm1(1.0))], rtol=1e-14
+    )
 
 
 @pytest.mark.parametrize("scale", ["smoke", "book", "paper"])
@@ -559,12 +571,20 @@ def test_every_size_of_the_chapter_meets_its_contract(scale):
     from ldpnb.papers.pie import utility as util
 
     z = SIZES_BY_SCALE[scale]
-    uses = [(pid_pie.partial_knowledge, "se_reps", z["se_reps"]), (pid_pie.pse_bootstrap, "n_boot", z["boot"]),
-            (pid_pie.frr_bootstrap, "n_boot", z["boot"]), (pid_pie.equal_n, "reps", z["eq_reps"]),
-            (pid_pie.single_location, "reps", z["mc_reps"]), (pid_pie.biometric_standin, "sets", z["bio_sets"]),
-            (pid_pie.biometric_standin, "n", z["bio_n"]), (pid_pie.biometric_standin, "n_impostor", z["bio_m"]),
-            (util.utility_runs, "runs", z["runs"]), (util.utility_runs, "runs", z["runs11"]),
-            (th.theorem_checks, "draws", z["draws"]), (pid_pie.convergence, "reps", z["conv_reps"])]
+    uses = [
+        (pid_pie.partial_knowledge, "se_reps", z["se_reps"]),
+        (pid_pie.pse_bootstrap, "n_boot", z["boot"]),
+        (pid_pie.frr_bootstrap, "n_boot", z["boot"]),
+        (pid_pie.equal_n, "reps", z["eq_reps"]),
+        (pid_pie.single_location, "reps", z["mc_reps"]),
+        (pid_pie.biometric_standin, "sets", z["bio_sets"]),
+        (pid_pie.biometric_standin, "n", z["bio_n"]),
+        (pid_pie.biometric_standin, "n_impostor", z["bio_m"]),
+        (util.utility_runs, "runs", z["runs"]),
+        (util.utility_runs, "runs", z["runs11"]),
+        (th.theorem_checks, "draws", z["draws"]),
+        (pid_pie.convergence, "reps", z["conv_reps"]),
+    ]
     uses += [(th.gaussian_score_mi, "reps", r) for r in z["gauss"].values()]
     for func, name, value in uses:
         contract_of(func)[name].check(value, name)
@@ -587,5 +607,5 @@ def test_rh_partial_knowledge_coincidences_are_nested(seed):
         assert a["atoms"] == 1
         hits.append(np.isin(np.round(r["impostor"], 9), np.unique(np.round(r["genuine"], 9))))
         counts.append(a["c"])
-    assert all(np.all(hits[i + 1] <= hits[i]) for i in range(4))          # nested hit sets
+    assert all(np.all(hits[i + 1] <= hits[i]) for i in range(4))  # nested hit sets
     assert np.all(np.diff(counts) <= 0) and counts[0] > counts[-1] > 0

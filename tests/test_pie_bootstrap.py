@@ -41,11 +41,11 @@ def test_atom_decomposition_reproduces_the_estimator():
     for case in range(4):
         n = 40
         S = rng.normal(size=(n, n))
-        if case >= 1:                                     # rounded scores: many atoms
+        if case >= 1:  # rounded scores: many atoms
             S[: n // 2] = np.round(S[: n // 2], 1)
-        if case >= 2:                                     # genuine values no impostor hits
+        if case >= 2:  # genuine values no impostor hits
             S[np.diag_indices(n)] = 50 + np.arange(n) % 3
-        if case == 3:                                     # one genuine atom hit by a few pairs
+        if case == 3:  # one genuine atom hit by a few pairs
             S[np.diag_indices(n)] = 7.0
             S[0, 1] = S[3, 2] = 7.0
         g, im = _split(S)
@@ -61,7 +61,7 @@ def test_weighted_frr_reproduces_frr_at_far():
     rng = np.random.default_rng(1)
     for ties in (False, True):
         S = rng.normal(size=(60, 60)) + 2.0 * np.eye(60)
-        if ties:                                          # the zero floor of offset scores (Fig. 7)
+        if ties:  # the zero floor of offset scores (Fig. 7)
             S[rng.random(S.shape) < 0.6] = 0.0
         g, im = _split(S)
         v = ident.VerificationScores.of(g, im)
@@ -135,7 +135,7 @@ def test_frr_contrast_is_the_paired_difference():
     a, b = {"genuine": g, "impostor": im}, {"genuine": g + 0.5, "impostor": im}
     e = ident.frr_bootstrap([a, b], (0.1,), contrast=True, n_boot=300, rng=1)
     assert float(e.value[0]) == pytest.approx(frr_at_far(g + 0.5, im, 0.1) - frr_at_far(g, im, 0.1))
-    assert e.high[0] <= 0                                  # higher genuine scores: never a higher FRR
+    assert e.high[0] <= 0  # higher genuine scores: never a higher FRR
     with pytest.raises(ValueError, match="two experiments"):
         ident.frr_bootstrap([a], (0.1,), contrast=True, n_boot=300, rng=1)
 
@@ -160,6 +160,6 @@ def test_join_estimates_checks_bonferroni():
     assert j.shape == (4,) and j.level == 0.95 and j.simultaneous
     assert stats.join_estimates([exact([3.0]), from_se([1.0], [0.1], simultaneous=True)]).shape == (2,)
     with pytest.raises(ValueError, match="Bonferroni"):
-        stats.join_estimates([from_se([1.0], [0.1]), from_se([1.0], [0.1])])   # 0.05 + 0.05 > 0.05
+        stats.join_estimates([from_se([1.0], [0.1]), from_se([1.0], [0.1])])  # 0.05 + 0.05 > 0.05
     with pytest.raises(ValueError, match="Bonferroni"):
         stats.join_estimates([Estimate([1.0, 2.0], [0.8, 1.7], [1.2, 2.3], level=0.99, method="t", n_runs=9)])

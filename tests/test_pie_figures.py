@@ -20,25 +20,43 @@ from ldpnb.stats import Estimate, from_se  # noqa: E402
 
 
 def test_figs_1_3_arrows_are_visible_and_the_model_is_connected():
-    set_style()   # the book's theme: its white patch edges hid the arrows of the first edition
+    set_style()  # the book's theme: its white patch edges hid the arrows of the first edition
     fig = figures.fig1_3()
     arrows = figures.arrow_colours(fig)
     per_panel = [sum(1 for i, _ in arrows if i == p) for p in range(3)]
-    assert per_panel == [4, 4, 4]                    # Fig. 3: U -> X -> Y -> S <- R
+    assert per_panel == [4, 4, 4]  # Fig. 3: U -> X -> Y -> S <- R
     for _, rgba in arrows:
         assert rgba[3] > 0 and max(rgba[:3]) < 0.5  # dark, opaque ink, never white
 
 
 #: every number the paper prints that a claim compares with (Secs. 2.2, 3.3, 4.2, 5.2, 5.3; Figs. 4, 11)
-PRINTED = {0.88, 0.5, 2.07, 6.21, 0.73, 22026, 0.014, 1.4, 14.0, 2.0e-7, 3.3e-6, 0.043, 0.92, 1.05, 0.10, 0.15,
-           1896, 1888}
+PRINTED = {
+    0.88,
+    0.5,
+    2.07,
+    6.21,
+    0.73,
+    22026,
+    0.014,
+    1.4,
+    14.0,
+    2.0e-7,
+    3.3e-6,
+    0.043,
+    0.92,
+    1.05,
+    0.10,
+    0.15,
+    1896,
+    1888,
+}
 
 
 def test_claims_table_sources_and_errata():
     for s in CLAIMS.values():
         if s.source == "paper":
             assert s.paper is not None and s.paper.where, s.id
-        if s.paper is not None:   # a number in the paper column is one the paper prints
+        if s.paper is not None:  # a number in the paper column is one the paper prints
             vals = s.paper.value if isinstance(s.paper.value, list) else [s.paper.value]
             for v in vals:
                 assert isinstance(v, str) or v in PRINTED, (s.id, v)
@@ -50,21 +68,35 @@ def test_diverging_rows_have_falsifiable_criteria():
     """Each diverging row of the table fails its criterion on the numbers the research measured and
     would be a failure if the paper's claim held."""
     measured = {
-        "F10d-GLH-gauss": {"ours": Estimate([0.985] * 14, [0.98] * 14, [0.99] * 14, method="fieller", n_runs=20,
-                                            simultaneous=True)},
+        "F10d-GLH-gauss": {
+            "ours": Estimate([0.985] * 14, [0.98] * 14, [0.99] * 14, method="fieller", n_runs=20, simultaneous=True)
+        },
         "F8d": {"ours": [4600.0, 815.0, 10.8, 8.4]},
         "F4-large": {"ours": [338.0, 9.6, 2.18, 1.02]},
         "T13-large-g": {"ours": [6.7e5, 83.4, 2.52, 1.21]},
         "F10b": {"ours": Estimate(0.9135, 0.9125, 0.9145, method="bootstrap-bca", n_runs=20)},
         "F8e": {"ratio_rr": [252.0, 40.0, 7.97, 1.94, 1.0], "ratio_glh": [3000.0, 10.4, 2.28, 1.0]},
-        "F9d": {"ours": Estimate([250.0, 7.7, 1.8, 1.0, 80.0, 10.2, 2.1, 1.0],
-                                 [250.0, 7.7, 1.8, 1.0, 70.0, 9.0, 1.9, 1.0],
-                                 [250.0, 7.7, 1.8, 1.0, 90.0, 11.0, 2.3, 1.0], method="t", n_runs=64,
-                                 simultaneous=True)},
+        "F9d": {
+            "ours": Estimate(
+                [250.0, 7.7, 1.8, 1.0, 80.0, 10.2, 2.1, 1.0],
+                [250.0, 7.7, 1.8, 1.0, 70.0, 9.0, 1.9, 1.0],
+                [250.0, 7.7, 1.8, 1.0, 90.0, 11.0, 2.3, 1.0],
+                method="t",
+                n_runs=64,
+                simultaneous=True,
+            )
+        },
         # the book-scale RH raw curve of the third re-audit: flat, its rise interval below half a bit
-        "F6b-raw": {"ours": Estimate([5.079, -0.19, -0.12, 0.065, -0.056], [4.713, -0.538, -0.492, -0.268, -0.473],
-                                     [5.551, 0.111, 0.153, 0.375, 0.261], method="bootstrap-bca", n_runs=2000,
-                                     simultaneous=True)},
+        "F6b-raw": {
+            "ours": Estimate(
+                [5.079, -0.19, -0.12, 0.065, -0.056],
+                [4.713, -0.538, -0.492, -0.268, -0.473],
+                [5.551, 0.111, 0.153, 0.375, 0.261],
+                method="bootstrap-bca",
+                n_runs=2000,
+                simultaneous=True,
+            )
+        },
     }
     for rid, nums in measured.items():
         s = CLAIMS[rid]
@@ -78,8 +110,13 @@ def test_f11_feasibility_reads_one_run():
     improbable), 5e-4 would not; the decision log keeps the earlier z <= 3 rule."""
     s = CLAIMS["F11-feas"]
     crit = s.full_criterion("book")
-    nums = {"max_r10": [0.977, 0.611], "sd_r10": [0.0263, 0.0511], "z": [2.77, 8.59],
-            "p_low": [6.36e-3, 2.0e-8], "p_high": [6.37e-3, 2.1e-8]}
+    nums = {
+        "max_r10": [0.977, 0.611],
+        "sd_r10": [0.0263, 0.0511],
+        "z": [2.77, 8.59],
+        "p_low": [6.36e-3, 2.0e-8],
+        "p_high": [6.37e-3, 2.1e-8],
+    }
     assert row_status(s.kind, crit, nums, s.expect) == "pass"
     assert row_status(s.kind, crit, {**nums, "p_low": [5e-4, 2.0e-8]}, s.expect) == "fail"
     assert [c.was["rule"] for c in s.changes][-1] == "z[0] <= 3"
@@ -116,7 +153,7 @@ def test_figs_8_9_every_panel_has_its_legend():
     n, k, g = 500, 2000, 20_000
     pse = {"rr": np.array([1e-3, 0.1, 1.0]), "glh": np.array([1e-3, 0.1, 1.0])}
     ok = {"rr": np.array([False, True, True]), "glh": np.array([False, True, True])}
-    mc = {m: from_se(v, 0.2 * v) for m, v in pse.items()}      # an interval reaching 0: a log axis copes
+    mc = {m: from_se(v, 0.2 * v) for m, v in pse.items()}  # an interval reaching 0: a log axis copes
     fig8 = figures.fig8(eps, n, k, g, pse["rr"], mc, ok, {"rr": 0.01, "glh": 0.01})
     err = {m: from_se(np.full(3, 0.9), np.full(3, 0.01)) for m in pse}
     fig9 = figures.fig9(eps, n, k, g, err, np.full(3, 0.9), pse["rr"], pse["glh"], ok["glh"])
@@ -128,9 +165,15 @@ def test_figs_8_9_every_panel_has_its_legend():
 
 
 def test_fig6_writes_the_coincidence_counts():
-    panels = {"LT": {"m": [5, 10], "offset": from_se([1.0, 1.5], [0.1, 0.1]), "raw": from_se([0.9, 1.4], [0.1, 0.1])},
-              "RH": {"m": [1, 2], "offset": from_se([6.3, 9.0], [0.2, 0.3]), "raw": from_se([1.6, 6.7], [0.1, 0.1]),
-                     "counts": [4214, 640]}}
+    panels = {
+        "LT": {"m": [5, 10], "offset": from_se([1.0, 1.5], [0.1, 0.1]), "raw": from_se([0.9, 1.4], [0.1, 0.1])},
+        "RH": {
+            "m": [1, 2],
+            "offset": from_se([6.3, 9.0], [0.2, 0.3]),
+            "raw": from_se([1.6, 6.7], [0.1, 0.1]),
+            "counts": [4214, 640],
+        },
+    }
     fig = figures.fig6(panels, 0.8)
     texts = [[t.get_text() for t in ax.texts] for ax in fig.axes]
     assert texts == [[], ["c = 4,214", "c = 640"]]
@@ -142,10 +185,12 @@ def test_utility_figures_draw():
     from ldpnb.papers.pie import utility as U
 
     rng = np.random.default_rng(0)
-    pop = U.UtilityPopulation(np.concatenate([rng.multinomial(5000, U.zipf_profile(200, 0.9)), np.zeros(300, int)]),
-                              tops=(20, 100))
-    runs = U.utility_runs(pop, [(m, e, 10**5 if m == "glh" else None) for m in ("rr", "glh") for e in (2.0, 6.0, 10.0)],
-                          4, rng=1)
+    pop = U.UtilityPopulation(
+        np.concatenate([rng.multinomial(5000, U.zipf_profile(200, 0.9)), np.zeros(300, int)]), tops=(20, 100)
+    )
+    runs = U.utility_runs(
+        pop, [(m, e, 10**5 if m == "glh" else None) for m in ("rr", "glh") for e in (2.0, 6.0, 10.0)], 4, rng=1
+    )
     fig = figures.fig10(U.summarise_runs(runs, pop), pop.n, pop.k, {100: pop.mass(100), None: 1.0}, 10**5)
     assert len(fig.axes) == 4
     runs12 = U.utility_runs(pop, [("rr", 5.0, None), ("glh", 5.0, 10), ("glh", 8.0, 100)], 3, rng=2)
@@ -162,9 +207,9 @@ _DATA = pytest.mark.skipif(not os.environ.get("LDPNB_DATA_DIR"), reason="the pub
 @_DATA
 def test_public_traces_meet_the_papers_criteria():
     lt, rh = ident.lt_traces(), ident.rh_traces()
-    assert (lt.n, rh.n) == (2532, 579)                 # every user with >= 10 check-ins / likes
+    assert (lt.n, rh.n) == (2532, 579)  # every user with >= 10 check-ins / likes
     assert min(len(s) for s in lt.seqs) >= 10 and min(len(s) for s in rh.seqs) >= 10
-    assert sum(len(s) >= 25 for s in lt.former) == 575   # the Fig. 6 LT population
+    assert sum(len(s) >= 25 for s in lt.former) == 575  # the Fig. 6 LT population
     assert rh.X[0] is rh.seqs[0] or np.array_equal(rh.X[0], rh.seqs[0])
     assert len(lt.X[0]) == len(lt.seqs[0]) - len(lt.former[0])
 
@@ -172,10 +217,12 @@ def test_public_traces_meet_the_papers_criteria():
 @_DATA
 def test_offset_scoring_restores_the_rh_increase():
     rh = ident.rh_traces()
-    pse = {sc: [ident.pse_experiment([s[:m] for s in rh.X], rh.X, rh.k, scoring=sc, se_reps=0)["pse"] for m in (2, 5)]
-           for sc in ("raw", "offset")}
-    assert pse["offset"][1] - pse["offset"][0] > 3                # 9 -> 15 bits
-    assert abs(pse["raw"][1] - pse["raw"][0]) < 0.5               # flat at about 6.5 bits
+    pse = {
+        sc: [ident.pse_experiment([s[:m] for s in rh.X], rh.X, rh.k, scoring=sc, se_reps=0)["pse"] for m in (2, 5)]
+        for sc in ("raw", "offset")
+    }
+    assert pse["offset"][1] - pse["offset"][0] > 3  # 9 -> 15 bits
+    assert abs(pse["raw"][1] - pse["raw"][0]) < 0.5  # flat at about 6.5 bits
 
 
 def _toy_traces(n=60, k=40, seed=0, split=True):
@@ -192,12 +239,12 @@ def test_identification_helpers_on_toy_traces():
     tr = _toy_traces()
     curve = ident.pse_curve(tr, ts=(1, 3), rng=1)
     assert set(curve) == {"X", 1, 3}
-    assert curve[3]["pse"] > curve[1]["pse"] > 0 and np.isnan(curve[1]["pse_se"])   # the bootstrap's job
+    assert curve[3]["pse"] > curve[1]["pse"] > 0 and np.isnan(curve[1]["pse_se"])  # the bootstrap's job
     pk = ident.partial_knowledge(tr, [2, 8], se_reps=0, rng=2)
     assert list(pk) == [("offset", 2), ("offset", 8), ("raw", 2), ("raw", 8)]
     assert pk[("offset", 8)]["error_rate"] <= pk[("offset", 2)]["error_rate"]
-    assert pk[("offset", 8)]["error_rate"] == pk[("raw", 8)]["error_rate"]   # a per-query constant
-    assert "pse_sub" not in pk[("offset", 2)]   # se_reps = 0
+    assert pk[("offset", 8)]["error_rate"] == pk[("raw", 8)]["error_rate"]  # a per-query constant
+    assert "pse_sub" not in pk[("offset", 2)]  # se_reps = 0
     pk = ident.partial_knowledge(tr, [2, 8], se_reps=3, rng=2)
     assert all(r["pse_sub"].shape == (3,) for r in pk.values()) and len({r["subsets"] for r in pk.values()}) == 1
     conv = ident.convergence(tr, ts=(1,), fractions=(0.5,), reps=3, rng=3)
@@ -232,7 +279,7 @@ def test_pse_sub_are_half_subset_estimates():
     assert np.array_equal(np.diag(S), r["genuine"])
     assert np.array_equal(ident.score_matrix_of(r["genuine"], r["impostor"]), S)
     assert np.allclose(r["pse_sub"], pse_subsamples(S, 0.5, 4, rng=np.random.default_rng(9)))
-    assert r["pse_se"] == pytest.approx(subsample_se(r["pse_sub"], 40, 20))   # no sqrt(1/2) factor
+    assert r["pse_se"] == pytest.approx(subsample_se(r["pse_sub"], 40, 20))  # no sqrt(1/2) factor
     same = ident.pse_experiment(tr.X, tr.X, tr.k, se_reps=4, subsets=9)
     assert np.array_equal(same["pse_sub"], r["pse_sub"])
     # paired differences on common halves: the difference of a quantity with itself has no spread
@@ -247,8 +294,8 @@ def test_zero_score_anatomy_is_exactly_the_zero_offset_scores():
     r = ident.pse_experiment(train, tr.X, tr.k, scoring="offset", se_reps=0)
     a = ident.zero_score_anatomy(train, tr.X)
     assert np.array_equal(a["no_credit"], r["genuine"] == 0)
-    assert np.all(a["disjoint"] <= a["no_credit"])            # no shared item: nothing credited
-    assert min(r["genuine"].min(), r["impostor"].min()) >= 0   # offset scores are never negative
+    assert np.all(a["disjoint"] <= a["no_credit"])  # no shared item: nothing credited
+    assert min(r["genuine"].min(), r["impostor"].min()) >= 0  # offset scores are never negative
     with pytest.raises(ValueError, match="one sequence per user"):
         ident.zero_score_anatomy(train, tr.X[:-1])
 
@@ -275,7 +322,7 @@ def test_single_location_on_toy_traces():
     for m in ("rr", "glh"):
         assert sl["pse"][m].shape == (2,) and sl["null"][m] >= 0 and sl["resolvable"][m].dtype == bool
     assert sl["reports"] == 4 * 80
-    for m in ("rr", "glh"):     # per-round samples: the pooled error is their mean
+    for m in ("rr", "glh"):  # per-round samples: the pooled error is their mean
         assert sl["pse_rounds"][m].shape == (2, 4) and sl["err_rounds"][m].shape == (2, 4)
         assert np.allclose(sl["err"][m], sl["err_rounds"][m].mean(axis=1))
         assert np.all(sl["err_se"][m] > 0)

@@ -55,8 +55,11 @@ def test_fixed_theta_identity_and_sums():
         assert U.glh_variance(p, 1000, g, eps) == pytest.approx(U.glh_variance_fixed_theta(p, 1000, g, th), rel=1e-8)
     p = U.zipf_profile(500, 1.0)
     assert U.rr_loss_sum(float(p[:100].sum()), 100, 20_000, 500, 2.0) == pytest.approx(
-        U.rr_variance(p[:100], 20_000, 500, 2.0).sum(), rel=1e-12)
-    assert U.glh_loss_sum(1.0, 500, 20_000, 50, 2.0) == pytest.approx(U.glh_variance(p, 20_000, 50, 2.0).sum(), rel=1e-12)
+        U.rr_variance(p[:100], 20_000, 500, 2.0).sum(), rel=1e-12
+    )
+    assert U.glh_loss_sum(1.0, 500, 20_000, 50, 2.0) == pytest.approx(
+        U.glh_variance(p, 20_000, 50, 2.0).sum(), rel=1e-12
+    )
 
 
 # ------------------------------------------------------------------------- thresholds
@@ -126,8 +129,11 @@ def test_simulate_support_against_the_core_full_simulator(mechanism, g):
     ours = [U.utility_run(pop, mechanism, eps, g=g, rng=rng)["emp_all"] for _ in range(R)]
     full = []
     for _ in range(R):
-        c = mech.grr_simulate_counts(counts_full, eps, rng=rng) if mechanism == "rr" else \
-            mech.lh_simulate_support_counts(counts_full, eps, g, rng=rng)
+        c = (
+            mech.grr_simulate_counts(counts_full, eps, rng=rng)
+            if mechanism == "rr"
+            else mech.lh_simulate_support_counts(counts_full, eps, g, rng=rng)
+        )
         full.append(np.sum((fo_estimate(c, pop.n, p, q) - counts_full / pop.n) ** 2))
     assert stats.ks_2samp(ours, full).pvalue > 1e-4
 
@@ -139,7 +145,7 @@ def test_utility_run_losses_from_the_same_counts(mechanism, g):
     c, h = U.simulate_support(pop, mechanism, eps, g=g, rng=np.random.default_rng(7))
     out = U.utility_run(pop, mechanism, eps, g=g, rng=np.random.default_rng(7))
     p, q = U.support_params(mechanism, pop.k, eps, g)
-    full_c = np.concatenate([c, np.repeat(np.arange(h.size), h)])       # unoccupied symbols last
+    full_c = np.concatenate([c, np.repeat(np.arange(h.size), h)])  # unoccupied symbols last
     full_p = np.concatenate([pop.p, np.zeros(pop.k0)])
     est = fo_estimate(full_c, pop.n, p, q)
     assert out["emp_all"] == pytest.approx(np.sum((full_p - est) ** 2), rel=1e-12)
@@ -149,7 +155,7 @@ def test_utility_run_losses_from_the_same_counts(mechanism, g):
         i20 = pop.tops[20]
         assert out[f"{kind}_20"] == pytest.approx(np.sum((pop.p[i20] - thr[i20]) ** 2), rel=1e-12)
         assert out[f"rel_{kind}"] == pytest.approx(np.mean(np.abs(pop.p[i20] - thr[i20]) / pop.p[i20]), rel=1e-12)
-        assert out[f"kept_zero_{kind}"] == int(np.sum(thr[pop.holders.size:] != 0))
+        assert out[f"kept_zero_{kind}"] == int(np.sum(thr[pop.holders.size :] != 0))
     assert out["emp_5"] == pytest.approx(np.sum((pop.p[pop.tops[5]] - est[pop.tops[5]]) ** 2), rel=1e-12)
 
 
@@ -164,9 +170,12 @@ def test_loss_moments_against_monte_carlo():
         assert runs.emp_all.std() == pytest.approx(sd, rel=0.1)
         m20, sd20 = U.loss_moments(pop.holders[pop.tops[20]], pop.n, p, q)
         assert abs(runs.emp_20.mean() - m20) < 4 * sd20 / math.sqrt(R)
-        assert m == pytest.approx(float(np.sum(U.rr_variance(pop.p, pop.n, pop.k, eps)) + pop.k0 * U.rr_variance(0.0, pop.n, pop.k, eps))
-                                  if mechanism == "rr" else float(np.sum(U.glh_variance(pop.p, pop.n, g, eps))
-                                                                  + pop.k0 * U.glh_variance(0.0, pop.n, g, eps)), rel=1e-9)
+        assert m == pytest.approx(
+            float(np.sum(U.rr_variance(pop.p, pop.n, pop.k, eps)) + pop.k0 * U.rr_variance(0.0, pop.n, pop.k, eps))
+            if mechanism == "rr"
+            else float(np.sum(U.glh_variance(pop.p, pop.n, g, eps)) + pop.k0 * U.glh_variance(0.0, pop.n, g, eps)),
+            rel=1e-9,
+        )
 
 
 def test_summarise_runs_columns_and_the_mean_against_the_equations():
@@ -178,7 +187,7 @@ def test_summarise_runs_columns_and_the_mean_against_the_equations():
     assert list(s.index.names) == ["mech", "eps", "g"] and len(s) == 2
     for col in ("emp_all_mean", "binomial_20_lo", "gaussian_5_hi", "emp_20_expected", "rel_binomial_mean"):
         assert col in s.columns
-    assert not any(c.endswith(("_z", "_se")) for c in s.columns)   # uncertainty: ldpnb.stats estimates
+    assert not any(c.endswith(("_z", "_se")) for c in s.columns)  # uncertainty: ldpnb.stats estimates
     ratio = S.mean(U.run_matrix(runs, "emp_all") / s.emp_all_expected.to_numpy(), simultaneous=True)
     assert np.all(ratio.low <= 1) and np.all(ratio.high >= 1)
 
@@ -261,8 +270,15 @@ def test_rr_guarantee_maps_the_interval_end_to_end():
 def test_run_matrix_orders_settings_as_the_summary():
     import pandas as pd
 
-    df = pd.DataFrame({"mech": ["rr"] * 4 + ["glh"] * 4, "eps": [2.0, 2.0, 1.0, 1.0] * 2,
-                       "g": [0] * 4 + [5] * 4, "run": [0, 1] * 4, "x": np.arange(8.0)})
+    df = pd.DataFrame(
+        {
+            "mech": ["rr"] * 4 + ["glh"] * 4,
+            "eps": [2.0, 2.0, 1.0, 1.0] * 2,
+            "g": [0] * 4 + [5] * 4,
+            "run": [0, 1] * 4,
+            "x": np.arange(8.0),
+        }
+    )
     assert U.run_matrix(df, "x").tolist() == [[0.0, 2.0, 4.0, 6.0], [1.0, 3.0, 5.0, 7.0]]
     with pytest.raises(ValueError, match="same runs"):
         U.run_matrix(df.iloc[:-1], "x")
@@ -272,7 +288,7 @@ def test_run_matrix_orders_settings_as_the_summary():
 def test_loss_formulas_are_finite_at_large_eps(eps):
     """(e^eps - 1)^2 overflows from eps ~ 355; the formulas are computed with 1/(e^eps - 1)."""
     assert np.all(np.isfinite(U.rr_variance(np.array([0.0, 0.5]), 100, 4, eps)))
-    assert U.glh_variance(0.25, 100, 5, eps) == pytest.approx(0.75 / 400)          # (1 - p)/(n(g - 1))
+    assert U.glh_variance(0.25, 100, 5, eps) == pytest.approx(0.75 / 400)  # (1 - p)/(n(g - 1))
     assert np.isfinite(U.rr_loss_sum(0.5, 10, 100, 4, eps))
     assert U.glh_loss_sum(1.0, 4, 100, 5, eps) == pytest.approx((4 - 1) / 400)
     # and agree with the textbook forms where those are finite
@@ -284,6 +300,7 @@ def test_mean_relative_error_tail_brackets_the_exact_probability():
     """Two symbols, enumerated exactly (every pair of support counts) against the FFT convolution on a
     grid: the exact tail lies in the bracket, which is narrow."""
     from ldpnb.papers.pie.utility import _relative_error_law, mean_relative_error_tail
+
     n, k, eps, counts = 3000, 40, 2.0, [60, 90]
     (fa, ra), (fb, rb) = (_relative_error_law(c, n, k, eps, "binomial", 0.05) for c in counts)
     for thr in (0.2, 0.5, 1.0):

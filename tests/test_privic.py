@@ -6,28 +6,30 @@ import numpy as np
 import pytest
 from scipy import stats
 
-from ldpnb.papers import privic as pv
 from ldpnb import estimators as pv_estimators
-from ldpnb.estimators import ibu
 from ldpnb.channels import geo_ind_epsilon, simulate_counts
-from ldpnb.mechanisms import grr_channel
+from ldpnb.estimators import ibu
 from ldpnb.measures import emd
-from ldpnb.mechanisms import blahut_arimoto
+from ldpnb.mechanisms import blahut_arimoto, grr_channel
+from ldpnb.papers import privic as pv
 from ldpnb.papers.privic import right_inverse_residual
 
 # Paris counts on the authors' grid (11 x 15, row 0 north, column 0 west, N = 10,078)
-PARIS = np.array([
-    [7, 271, 215, 112, 22, 100, 150, 217, 232, 66, 54, 21, 6, 9, 4],
-    [8, 28, 205, 196, 113, 117, 117, 164, 166, 225, 119, 68, 18, 5, 5],
-    [51, 68, 48, 11, 58, 109, 146, 148, 131, 190, 38, 54, 42, 30, 42],
-    [71, 12, 4, 14, 34, 25, 49, 533, 172, 263, 129, 45, 59, 8, 6],
-    [17, 217, 28, 50, 34, 21, 72, 138, 114, 163, 113, 86, 70, 16, 26],
-    [19, 16, 24, 2, 11, 49, 43, 368, 235, 227, 74, 19, 94, 123, 23],
-    [4, 39, 14, 3, 3, 2, 24, 72, 76, 63, 50, 2, 5, 41, 7],
-    [11, 4, 5, 12, 9, 61, 35, 0, 2, 35, 34, 19, 26, 94, 10],
-    [57, 101, 7, 13, 25, 99, 18, 3, 6, 22, 4, 0, 0, 7, 50],
-    [14, 6, 4, 1, 8, 5, 13, 25, 0, 2, 18, 9, 8, 39, 17],
-    [9, 0, 6, 1, 0, 4, 2, 2, 13, 14, 52, 0, 5, 192, 313]])
+PARIS = np.array(
+    [
+        [7, 271, 215, 112, 22, 100, 150, 217, 232, 66, 54, 21, 6, 9, 4],
+        [8, 28, 205, 196, 113, 117, 117, 164, 166, 225, 119, 68, 18, 5, 5],
+        [51, 68, 48, 11, 58, 109, 146, 148, 131, 190, 38, 54, 42, 30, 42],
+        [71, 12, 4, 14, 34, 25, 49, 533, 172, 263, 129, 45, 59, 8, 6],
+        [17, 217, 28, 50, 34, 21, 72, 138, 114, 163, 113, 86, 70, 16, 26],
+        [19, 16, 24, 2, 11, 49, 43, 368, 235, 227, 74, 19, 94, 123, 23],
+        [4, 39, 14, 3, 3, 2, 24, 72, 76, 63, 50, 2, 5, 41, 7],
+        [11, 4, 5, 12, 9, 61, 35, 0, 2, 35, 34, 19, 26, 94, 10],
+        [57, 101, 7, 13, 25, 99, 18, 3, 6, 22, 4, 0, 0, 7, 50],
+        [14, 6, 4, 1, 8, 5, 13, 25, 0, 2, 18, 9, 8, 39, 17],
+        [9, 0, 6, 1, 0, 4, 2, 2, 13, 14, 52, 0, 5, 192, 313],
+    ]
+)
 
 HAVE_DATA = bool(os.environ.get("LDPNB_DATA_DIR"))
 
@@ -138,8 +140,9 @@ def test_adversarial_prior_and_percent(paris):
     n, _ = paris
     isl = pv.island_prior(n / n.sum(), "paris", mode="authors")
     delta = 0.005 * np.arange(9)
-    np.testing.assert_allclose(pv.paper_label_percent(delta),
-                               [0, 4.975, 9.901, 14.778, 19.608, 24.390, 29.126, 33.816, 38.462], atol=1e-3)
+    np.testing.assert_allclose(
+        pv.paper_label_percent(delta), [0, 4.975, 9.901, 14.778, 19.608, 24.390, 29.126, 33.816, 38.462], atol=1e-3
+    )
     np.testing.assert_allclose(pv.fake_report_share(delta), delta / (1 + delta), rtol=1e-15)
     np.testing.assert_allclose(pv.paper_label_percent(delta), 1000 * pv.fake_report_share(delta), rtol=1e-15)
     # case (i): the fakes report B
@@ -153,8 +156,9 @@ def test_adversarial_prior_and_percent(paris):
     D = pv.privic_distance("paris")
     raw = isl.copy()
     raw[93] += 0.02
-    np.testing.assert_allclose(blahut_arimoto(raw, D, 0.6).channel,
-                               blahut_arimoto(pv.adversarial_prior(isl, 4), D, 0.6).channel, atol=1e-14)
+    np.testing.assert_allclose(
+        blahut_arimoto(raw, D, 0.6).channel, blahut_arimoto(pv.adversarial_prior(isl, 4), D, 0.6).channel, atol=1e-14
+    )
 
 
 def test_row_stats():
@@ -233,8 +237,19 @@ def test_privic_reproducible_and_variants(paris):
     a = pv.privic(n, D, 0.5, n_cycles=2, ba_iter=8, ibu_iter=10, rng=5)
     b = pv.privic(n, D, 0.5, n_cycles=2, ba_iter=8, ibu_iter=10, rng=5)
     np.testing.assert_array_equal(a.emd, b.emd)
-    c = pv.privic(n, D, 0.5, n_cycles=3, ba_iter=8, ibu_iter=10, combine=True, final_gibu=True,
-                  n_per_cycle=3000, gibu_iter=200, rng=5)
+    c = pv.privic(
+        n,
+        D,
+        0.5,
+        n_cycles=3,
+        ba_iter=8,
+        ibu_iter=10,
+        combine=True,
+        final_gibu=True,
+        n_per_cycle=3000,
+        gibu_iter=200,
+        rng=5,
+    )
     assert c.gibu_emd is not None and np.isfinite(c.gibu_emd)
     assert all(y.sum() == 3000 for y in c.report_counts)
     np.testing.assert_allclose(c.final_channel.sum(axis=1), 1, atol=1e-12)
@@ -247,8 +262,9 @@ def test_gibu_unique_mle_two_starts(paris):
     n, D = paris
     res = pv.privic(n, D, 1.0, n_cycles=4, ba_iter=8, ibu_iter=10, rng=3, monitor=False)
     g1 = pv_estimators.gibu(res.channels, res.report_counts, tol=0, max_iter=1500)
-    g2 = pv_estimators.gibu(res.channels, res.report_counts, theta0=np.random.default_rng(0).dirichlet(np.ones(165)),
-                 tol=0, max_iter=1500)
+    g2 = pv_estimators.gibu(
+        res.channels, res.report_counts, theta0=np.random.default_rng(0).dirichlet(np.ones(165)), tol=0, max_iter=1500
+    )
     assert abs(g1.loglik - g2.loglik) <= 1e-4 * abs(g1.loglik)
 
 
@@ -300,7 +316,10 @@ def test_ba_convergence_summary_small():
     assert df["converged"].all()
     # converged BA has lower Lagrangian than 10 iterations, hence MI + beta AvgD smaller
     for _, r in df.iterrows():
-        assert r["MI (converged)"] + r.beta * r["AvgD (converged)"] <= r["MI (10 it.)"] + r.beta * r["AvgD (10 it.)"] + 1e-12
+        assert (
+            r["MI (converged)"] + r.beta * r["AvgD (converged)"]
+            <= r["MI (10 it.)"] + r.beta * r["AvgD (10 it.)"] + 1e-12
+        )
 
 
 def test_sequential_composition_T_N():

@@ -16,7 +16,7 @@ from ldpnb.papers import privic as pv
 from ldpnb.papers.privic import CLAIMS
 from ldpnb.papers.privic import experiments as ex
 from ldpnb.papers.privic import values as V
-from ldpnb.papers.privic.claims import MLE_ROUNDS, REGION, ROUNDS, TABLE_MARGIN, table_margin
+from ldpnb.papers.privic.claims import MLE_ROUNDS, REGION, ROUNDS, SIZES_BY_SCALE, TABLE_MARGIN, table_margin
 
 
 def _cycles(seed=0, m=6, n=8, T=3):
@@ -166,6 +166,25 @@ def test_per_iteration_times_small():
     assert list(t.m) == [16, 36] and (t[["BA s/iteration", "IBU s/iteration"]] > 0).all().all()
 
 
+def test_sizes_none_mean_not_run():
+    """A size None in SIZES_BY_SCALE means "not run": the toolkit call returns None, the claim is out
+    of scale, and the chapter cell needs no scale test."""
+    D = pv.privic_distance((2, 2))
+    assert ex.per_iteration_times(None) is None
+    assert ex.ba_fixpoint_gap(np.full(4, 0.25), D, 1.0, max_iter=None) is None
+    assert ex.calibration_runs({"paris": np.ones(165)}, None, seed=0) is None
+    gap = ex.ba_fixpoint_gap(np.full(4, 0.25), D, 1.0, max_iter=20_000)
+    fix = blahut_arimoto(np.full(4, 0.25), D, 1.0, n_iter=None, tol=1e-8, max_iter=20_000)
+    assert gap == ex.elastic_gap(fix.channel, np.full(4, 0.25), D, 1.0) and gap < 1e-6
+
+
+def test_sizes_by_scale_match_the_claims_scales():
+    for scale, sizes in SIZES_BY_SCALE.items():
+        assert sizes["rounds"] == ROUNDS[scale] and sizes["mle_rounds"] == MLE_ROUNDS[scale]
+        for cid, key in (("T-F2", "fixpoint_iter"), ("T-cal", "cal_rounds"), ("T2", "timing_sides")):
+            assert (sizes[key] is not None) == (scale in CLAIMS[cid].scales), (scale, cid)
+
+
 # ----------------------------------------------------------------------------- the claims table
 def test_claims_table_shape():
     ids = set(CLAIMS)
@@ -187,7 +206,7 @@ def test_table_margins_and_rounds():
     for i, c in CLAIMS.items():
         if re.fullmatch(r"T(III|IV)-[0-9.]+-[0-9]+", i):
             assert c.kind == "close" and c.atol == table_margin(c.paper.value) and c.changes
-    assert ROUNDS["book"] == 20 and ROUNDS["smoke"] >= 2          # an interval needs two rounds
+    assert ROUNDS["book"] == 20 and ROUNDS["smoke"] >= 2  # an interval needs two rounds
     book = MLE_ROUNDS["book"]
     assert book[("A11", "paris", 1.0)] == 400 and book[("ALG1", "paris", 0.5)] == 100
     assert book[("A11", "sf", 0.5)] == 20 and MLE_ROUNDS["smoke"][("A11", "sf", 1.0)] == 0
@@ -202,7 +221,7 @@ def test_paper_tables_are_whole():
 
 
 @settings(max_examples=20, deadline=None)
-@given(st.integers(0, 2 ** 31 - 1), st.floats(0.0, 0.1))
+@given(st.integers(0, 2**31 - 1), st.floats(0.0, 0.1))
 def test_fake_share_and_label_mapping(seed, delta):
     rng = np.random.default_rng(seed)
     pi = rng.dirichlet(np.ones(165))
@@ -222,6 +241,7 @@ def test_run_privic_records_the_tradeoff_of_each_row(paris_counts):
     assert (emd.mi >= 0).all() and (emd.avgd > 0).all() and len(emd) == 15
     # row 1's mechanism is BA built on the uniform start: its numbers are those of BA(uniform)
     from ldpnb.mechanisms.rate_distortion import average_distortion
+
     D = pv.privic_distance("paris")
     C1 = blahut_arimoto(np.full(165, 1 / 165), D, 1.0, n_iter=8).channel
     assert emd.avgd.iloc[0] == pytest.approx(average_distortion(paris_counts / paris_counts.sum(), C1, D), rel=1e-12)
@@ -243,7 +263,7 @@ def test_gap_null_bootstrap_replays_the_protocol(paris_counts):
     b = ex.gap_null_bootstrap(pi, 2_000, "paris", 1.0, 2, seed=0, mle_tol=1e-4)
     assert len(b) == 2 and {"gap_lo_truth", "gap_hi_truth", "gap_lo_theta_N"} <= set(b.columns)
     assert (b.gap_hi_truth >= 0).all() and (b.gap_lo_truth <= b.gap_hi_truth).all()
-    assert (b.n_total == 14 * 2_000).all()                # the same 2,000 users in each of the 14 cycles
+    assert (b.n_total == 14 * 2_000).all()  # the same 2,000 users in each of the 14 cycles
     pd.testing.assert_frame_equal(b, ex.gap_null_bootstrap(pi, 2_000, "paris", 1.0, 2, seed=0, mle_tol=1e-4))
 
 
@@ -252,9 +272,9 @@ def test_privic_long_run(paris_counts):
     assert list(traj.row) == list(range(1, 16)) and traj.emd.iloc[0] == pytest.approx(2.02262, abs=1e-5)
     r = summ.iloc[0]
     assert r.emd_mle_N == pytest.approx(r.emd_mle_end) and r.ibu_gap.shape == (14,) and r.truth_gap.shape == (14,)
-    assert (r.ibu_gap >= -1e-4 * 10_078).all()            # no estimate beats the certified maximum
+    assert (r.ibu_gap >= -1e-4 * 10_078).all()  # no estimate beats the certified maximum
     d, _ = ex.privic_long_run(paris_counts, "paris", 1.0, 1, seed=0, factor=1, start="dirichlet", with_mle=False)
-    assert d.emd.iloc[0] != pytest.approx(2.02262, abs=1e-3)   # a Dirichlet start
+    assert d.emd.iloc[0] != pytest.approx(2.02262, abs=1e-3)  # a Dirichlet start
 
 
 def test_ba_at_paper_iterations(paris_counts):
@@ -269,7 +289,7 @@ def test_lap_tight_level_and_its_calibration():
     for eps in (0.4, 1.2):
         lvl = pv.lap_tight_level("paris", eps)
         assert lvl >= eps * (1 - 1e-12)
-    assert pv.lap_tight_level("paris", 0.393) / 0.393 == pytest.approx(1.095, abs=2e-3)   # the excess at beta = 0.2
+    assert pv.lap_tight_level("paris", 0.393) / 0.393 == pytest.approx(1.095, abs=2e-3)  # the excess at beta = 0.2
     e = pv.lap_at_level("paris", 0.393)
     assert e < 0.393 and pv.lap_tight_level("paris", e) == pytest.approx(0.393, abs=1e-8)
     # without padding the row normalisers differ even more; with a large level the excess vanishes
@@ -285,8 +305,9 @@ def test_elastic_fixpoints_are_the_self_consistent_elastic_mechanisms():
     fx = pv.elastic_fixpoints(p, D, 1.0, S, n_iter=20_000)
     assert fx.residual.max() < 1e-8 and (fx.support <= fx["size"]).all()
     # the full support's fixpoint is BA's limit, the minimum of I + beta AvgD over all of them
-    lim = blahut_arimoto(p, D, 1.0, n_iter=None, tol=1e-13, max_iter=10 ** 6)
+    lim = blahut_arimoto(p, D, 1.0, n_iter=None, tol=1e-13, max_iter=10**6)
     from ldpnb.mechanisms.rate_distortion import ba_lagrangian
+
     assert fx.lagrangian.iloc[-1] == pytest.approx(ba_lagrangian(p, lim.channel, D, 1.0), abs=1e-9)
     assert fx.lagrangian.min() >= fx.lagrangian.iloc[-1] - 1e-9
     # singletons: everyone reports one point
@@ -329,10 +350,34 @@ def test_fourth_edition_claims():
 def test_phase_b_monte_carlo_rows_decide_estimates():
     """Every Monte Carlo row is a close, range or order (an estimate with its interval, three outcomes),
     with its decision log; the rows that could not fail or counted 'undecided' as a pass are gone."""
-    mc = ["S6-MLE-paris-1", "S6-MLE-paris-0.5", "R6-A11-paris-1", "R6-util-A11-paris-1", "S6-true-paris",
-          "S6-true-sf", "S6-tradeoff-paris", "S6-IBU-conv-paris", "T-L", "F3-order-paris", "F3-cross-sf",
-          "F3-comparable-paris", "F3-B-sf", "F3-B-paris", "P4", "F3-B-drift", "TIII-trend-1", "TIV-trend-0.5",
-          "F10-shape-sf", "E6", "T-spread", "T-cal", "A11-combine", "F11-PRIVIC", "TIII-order", "F3-LAPcal"]
+    mc = [
+        "S6-MLE-paris-1",
+        "S6-MLE-paris-0.5",
+        "R6-A11-paris-1",
+        "R6-util-A11-paris-1",
+        "S6-true-paris",
+        "S6-true-sf",
+        "S6-tradeoff-paris",
+        "S6-IBU-conv-paris",
+        "T-L",
+        "F3-order-paris",
+        "F3-cross-sf",
+        "F3-comparable-paris",
+        "F3-B-sf",
+        "F3-B-paris",
+        "P4",
+        "F3-B-drift",
+        "TIII-trend-1",
+        "TIV-trend-0.5",
+        "F10-shape-sf",
+        "E6",
+        "T-spread",
+        "T-cal",
+        "A11-combine",
+        "F11-PRIVIC",
+        "TIII-order",
+        "F3-LAPcal",
+    ]
     for i in mc:
         c = CLAIMS[i]
         assert c.kind in ("close", "range", "order"), i

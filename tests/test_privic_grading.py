@@ -16,8 +16,16 @@ from ldpnb.stats import Estimate
 
 def _gaps(n, rng, cand=(75.6, 5.8), truth=(65.4, 7.5), slack=0.1):
     t, c = rng.normal(*truth, n), rng.normal(*cand, n)
-    return pd.DataFrame({"gap_lo_truth": t, "gap_hi_truth": t + slack, "gap_lo_combination": c,
-                         "gap_hi_combination": c + slack, "gap_lo_theta_N": c + 30, "gap_hi_theta_N": c + 30 + slack})
+    return pd.DataFrame(
+        {
+            "gap_lo_truth": t,
+            "gap_hi_truth": t + slack,
+            "gap_lo_combination": c,
+            "gap_hi_combination": c + slack,
+            "gap_lo_theta_N": c + 30,
+            "gap_hi_theta_N": c + 30 + slack,
+        }
+    )
 
 
 # ----------------------------------------------------------------------------- is it the MLE?
@@ -49,15 +57,29 @@ def test_remark6_estimates_keys():
     parts = []
     for p in ("A11", "ALG1"):
         for b in (1.0, 0.5):
-            f = _gaps(12, rng).assign(protocol=p, city="paris", beta=b, emd_mle_pi=rng.uniform(0.1, 0.2, 12),
-                                      emd_pi_combination=rng.uniform(0.2, 0.3, 12))
+            f = _gaps(12, rng).assign(
+                protocol=p,
+                city="paris",
+                beta=b,
+                emd_mle_pi=rng.uniform(0.1, 0.2, 12),
+                emd_pi_combination=rng.uniform(0.2, 0.3, 12),
+            )
             parts.append(f)
     out = gr.remark6_estimates(pd.concat(parts), seed=0, n_boot=500)
-    assert set(out) == {"R6-paris-1", "R6-paris-0.5", "R6-A11-paris-1", "R6-A11-paris-0.5", "R6-util-paris-1",
-                        "R6-util-paris-0.5", "R6-util-A11-paris-1", "R6-util-A11-paris-0.5", "S6-MLE-paris-1",
-                        "S6-MLE-paris-0.5"}
+    assert set(out) == {
+        "R6-paris-1",
+        "R6-paris-0.5",
+        "R6-A11-paris-1",
+        "R6-A11-paris-0.5",
+        "R6-util-paris-1",
+        "R6-util-paris-0.5",
+        "R6-util-A11-paris-1",
+        "R6-util-A11-paris-0.5",
+        "S6-MLE-paris-1",
+        "S6-MLE-paris-0.5",
+    }
     assert set(out) <= set(CLAIMS) and all(isinstance(v, Estimate) for v in out.values())
-    assert out["S6-MLE-paris-1"].value > out["R6-A11-paris-1"].value         # theta_N's gaps are 30 larger
+    assert out["S6-MLE-paris-1"].value > out["R6-A11-paris-1"].value  # theta_N's gaps are 30 larger
     assert out["R6-util-paris-1"].method == "fieller" and out["R6-util-paris-1"].value < 1
 
 
@@ -106,13 +128,13 @@ def test_f10_and_tradeoff_estimates():
 def test_privacy_steps_are_the_mi_column():
     rng = np.random.default_rng(3)
     f = _rounds("sf", (1.0, 0.5), 6, rng)
-    f["mi"] = 1.4 + 0.002 * f["row"] + rng.normal(0, 1e-5, len(f))     # rising by 0.002 per cycle
+    f["mi"] = 1.4 + 0.002 * f["row"] + rng.normal(0, 1e-5, len(f))  # rising by 0.002 per cycle
     e = gr.tradeoff_estimate(f, column="mi", ends=False)
     assert e.shape == (2 * 7,) and e.simultaneous
     np.testing.assert_allclose(np.asarray(e.value), 0.002, atol=1e-4)
     rep = Report("privic", CLAIMS, scale="book")
     rep.range("S6-privacy-sf", e)
-    assert rep.rows["S6-privacy-sf"]["status"] == "pass"      # below the 0.005 tie
+    assert rep.rows["S6-privacy-sf"]["status"] == "pass"  # below the 0.005 tie
     f["mi"] = 1.4 + 0.02 * f["row"] + rng.normal(0, 1e-5, len(f))
     rep.range("S6-privacy-paris", gr.tradeoff_estimate(_paris_mi(rng), column="mi", ends=False))
     assert rep.rows["S6-privacy-paris"]["status"] == "diverges"
@@ -126,14 +148,24 @@ def _paris_mi(rng):
 
 def _long(city, rounds, rng, ibu=50.0, truth=(50.0, 5.0), theta_end=0.10, mle_end=0.04):
     N = PROTOCOL[city]["n_rows"] - 1
-    traj = pd.DataFrame([(r, row, 0.3 - 0.1 * min(row, N + 1) / (N + 1) - (row > N + 1) * 0.01
-                          + rng.normal(0, 1e-3)) for r in range(rounds) for row in range(1, 3 * N + 2)],
-                        columns=["round", "row", "emd"])
+    traj = pd.DataFrame(
+        [
+            (r, row, 0.3 - 0.1 * min(row, N + 1) / (N + 1) - (row > N + 1) * 0.01 + rng.normal(0, 1e-3))
+            for r in range(rounds)
+            for row in range(1, 3 * N + 2)
+        ],
+        columns=["round", "row", "emd"],
+    )
     traj.loc[traj.row == 3 * N + 1, "emd"] = theta_end + rng.normal(0, 1e-3, rounds)
-    summ = pd.DataFrame({"round": range(rounds), "emd_mle_N": 0.06 + rng.normal(0, 1e-3, rounds),
-                         "emd_mle_end": mle_end + rng.normal(0, 1e-3, rounds),
-                         "ibu_gap": [ibu + rng.normal(0, 3, N) for _ in range(rounds)],
-                         "truth_gap": [rng.normal(*truth, N) for _ in range(rounds)]})
+    summ = pd.DataFrame(
+        {
+            "round": range(rounds),
+            "emd_mle_N": 0.06 + rng.normal(0, 1e-3, rounds),
+            "emd_mle_end": mle_end + rng.normal(0, 1e-3, rounds),
+            "ibu_gap": [ibu + rng.normal(0, 3, N) for _ in range(rounds)],
+            "truth_gap": [rng.normal(*truth, N) for _ in range(rounds)],
+        }
+    )
     return traj, summ
 
 
@@ -143,7 +175,7 @@ def test_long_run_estimates():
     assert {f"{i}-paris" for i in ("S6-true", "S6-settled", "S6-true-mle", "F10-limit", "S6-IBU-conv")} == set(out)
     conv = out["S6-IBU-conv-paris"]
     assert conv.shape == (14,) and conv.method == "bootstrap-bca" and conv.simultaneous
-    assert 0.75 < float(np.mean(conv.value)) < 0.95        # 50 against a 95 % quantile near 58
+    assert 0.75 < float(np.mean(conv.value)) < 0.95  # 50 against a 95 % quantile near 58
     assert out["S6-true-paris"].value == pytest.approx(0.10 / 0.04, rel=0.05)
     # the same seed gives the same interval; San Francisco's few rounds give mean gaps (Wilks)
     again = gr.long_run_estimates(_long("paris", 20, np.random.default_rng(5)), "paris", seed=1, n_boot=1000)
@@ -160,11 +192,18 @@ def test_long_run_estimates():
 
 
 def test_outside_share():
-    f = pd.DataFrame({"protocol": "A11", "city": "paris", "beta": 1.0,
-                      "gap_lo_combination": np.r_[np.full(13, 80.0), np.full(87, 50.0)],
-                      "gap_hi_combination": np.r_[np.full(13, 80.2), np.full(87, 50.2)]})
-    regions = pd.DataFrame({"region": [70.0]}, index=pd.MultiIndex.from_tuples([("A11", "paris", 1.0)],
-                                                                                names=["protocol", "city", "beta"]))
+    f = pd.DataFrame(
+        {
+            "protocol": "A11",
+            "city": "paris",
+            "beta": 1.0,
+            "gap_lo_combination": np.r_[np.full(13, 80.0), np.full(87, 50.0)],
+            "gap_hi_combination": np.r_[np.full(13, 80.2), np.full(87, 50.2)],
+        }
+    )
+    regions = pd.DataFrame(
+        {"region": [70.0]}, index=pd.MultiIndex.from_tuples([("A11", "paris", 1.0)], names=["protocol", "city", "beta"])
+    )
     e = gr.outside_share(f, regions)
     assert e.value == pytest.approx(0.13) and e.low < 0.13 < e.high
 
@@ -179,7 +218,7 @@ def test_fig3_estimates_on_a_known_sweep():
     betas = np.round(np.arange(1, 26) * 0.2, 1)
     recs = []
     for b in betas:
-        means = {"BA": 1.0 / b, "BA, IBU from the true π": 0.1, "LAP": 0.1 / b ** 2, "LAP (ε = 2β)": 0.1 / b ** 2}
+        means = {"BA": 1.0 / b, "BA, IBU from the true π": 0.1, "LAP": 0.1 / b**2, "LAP (ε = 2β)": 0.1 / b**2}
         for s in range(6):
             for k, m in means.items():
                 recs.append((b, s, k, m * (1 + 0.02 * rng.normal())))
@@ -188,7 +227,7 @@ def test_fig3_estimates_on_a_known_sweep():
     # B (0.1) against LAP (0.1 / b^2): equal at b = 1, the only beta where neither is 10 % lower
     assert list(out["_crossover"]) == [1.0] and 1.2 in out["_lap_wins"]
     assert out["F3-B-sf"].shape == (4 + 18,)
-    assert out["F3-cross-sf"].value == pytest.approx(2.0, rel=0.05)          # BA / LAP = 10 b, at b = 0.2
+    assert out["F3-cross-sf"].value == pytest.approx(2.0, rel=0.05)  # BA / LAP = 10 b, at b = 0.2
     rep = Report("privic", CLAIMS, scale="book")
     rep.record({k: v for k, v in out.items() if not k.startswith("_")})
     assert rep.rows["F3-order-sf"]["status"] == "diverges" and rep.rows["F3-limit-sf"]["status"] == "pass"
@@ -198,15 +237,15 @@ def test_fig3_estimates_on_a_known_sweep():
 # ----------------------------------------------------------------------------- contracts of the package
 def test_grid_constraints_refuse_before_allocating():
     with pytest.raises(ValueError, match="shape must be"):
-        pv.block_indices((2 ** 20, 2 ** 20), (1, 1))              # was a MemoryError
+        pv.block_indices((2**20, 2**20), (1, 1))  # was a MemoryError
     with pytest.raises(ValueError, match="MAX_CELLS"):
-        pv.privic_distance((4096, 4096))                          # each side allowed, the grid is not
+        pv.privic_distance((4096, 4096))  # each side allowed, the grid is not
     with pytest.raises(ValueError):
-        pv.block_indices((3, 3), (50, 50))                        # was an empty block
+        pv.block_indices((3, 3), (50, 50))  # was an empty block
     with pytest.raises((TypeError, ValueError)):
-        pv.flat_index((3, 3), (0.5, 1))                          # was 1
+        pv.flat_index((3, 3), (0.5, 1))  # was 1
     with pytest.raises(ValueError, match="one entry per cell"):
-        pv.adversarial_prior(np.full(164, 1 / 164), 2)             # was accepted (164 cells for Paris' 165)
+        pv.adversarial_prior(np.full(164, 1 / 164), 2)  # was accepted (164 cells for Paris' 165)
     assert pv.flat_index("paris", (6, 3)) == 93 and len(pv.block_indices("paris", (6, 3))) == 25
 
 
@@ -218,4 +257,17 @@ def test_calibration_estimate_runs_on_fresh_rounds():
     assert e.shape == (42,) and e.simultaneous and np.all(np.asarray(e.low) <= np.asarray(e.high))
     rep = Report("privic", CLAIMS, scale="paper")
     rep.range("T-cal", e)
-    assert rep.rows["T-cal"]["status"] in ("fail", "undecided")   # sd 0.003 against the stored 0.002-0.016
+    assert rep.rows["T-cal"]["status"] in ("fail", "undecided")  # sd 0.003 against the stored 0.002-0.016
+
+
+def test_ibu_ratio_text_and_complexity_slopes():
+    few = gr.long_run_estimates(_long("paris", 3, np.random.default_rng(2)), "paris")["S6-IBU-conv-paris"]
+    assert gr.ibu_ratio_text(few, 3) == "not computed at this scale"
+    many = gr.long_run_estimates(_long("paris", 20, np.random.default_rng(5)), "paris", seed=1, n_boot=1000)
+    conv = many["S6-IBU-conv-paris"]
+    assert gr.ibu_ratio_text(conv, 20) == f"{conv[0].text()} and {conv[-1].text()}"
+    assert gr.complexity_slopes(None) == {}
+    m = np.array([100.0, 400.0, 1600.0])
+    times = pd.DataFrame({"m": m, "BA s/iteration": 1e-9 * m**2, "IBU s/iteration": 1e-8 * m**1.5})
+    slopes = gr.complexity_slopes(times)
+    assert slopes["slope_ba"] == pytest.approx(2.0) and slopes["slope_ibu"] == pytest.approx(1.5)

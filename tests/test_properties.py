@@ -13,9 +13,9 @@ import numpy as np
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from ldpnb import channels as mech_channels
 from ldpnb import estimators as est
 from ldpnb import mechanisms as mech
-from ldpnb import channels as mech_channels
 
 EPS = st.floats(min_value=0.05, max_value=8.0, allow_nan=False)
 SEED = st.integers(min_value=0, max_value=2**32 - 1)
@@ -109,8 +109,11 @@ def test_ba_channels_are_2beta_geo_ind(k, beta, seed, n_iter):
 
 
 @settings(max_examples=20)
-@given(eps=st.floats(0.1, 4.0), proto=st.sampled_from([("grr", "uniform"), ("oue", "zero"), ("sue", "random"),
-                                                         ("grr", "prior"), ("oue", "prior")]), seed=SEED)
+@given(
+    eps=st.floats(0.1, 4.0),
+    proto=st.sampled_from([("grr", "uniform"), ("oue", "zero"), ("sue", "random"), ("grr", "prior"), ("oue", "prior")]),
+    seed=SEED,
+)
 def test_rsfd_tuple_channel_respects_the_amplified_epsilon(eps, proto, seed):
     from ldpnb.mechanisms import amplified_epsilon, rsfd_tuple_channel
 
@@ -129,14 +132,17 @@ def test_rsfd_tuple_channel_respects_the_amplified_epsilon(eps, proto, seed):
 def test_lift_mechanisms_respect_alip(seed, eps, lam):
     from ldpnb import measures as lift
     from ldpnb import mechanisms as orr
-    from ldpnb.mechanisms import orr as orr_orr
     from ldpnb import mechanisms as watchdog
+    from ldpnb.mechanisms import orr as orr_orr
 
     p_sx = lift.random_joint(3, 5, rng=seed)
     el, eu = lift.alip_budgets(eps, lam)
     srr = orr.subset_random_response(p_sx, el, eu)
-    cases = [("ORR", orr_orr.full_channel(p_sx, el, eu), True), ("SRR", srr.channel, not srr.fallback),
-             ("subset merging", watchdog.subset_merging(p_sx, lift.ALIP(el, eu)).channel(), False)]
+    cases = [
+        ("ORR", orr_orr.full_channel(p_sx, el, eu), True),
+        ("SRR", srr.channel, not srr.fallback),
+        ("subset merging", watchdog.subset_merging(p_sx, lift.ALIP(el, eu)).channel(), False),
+    ]
     for name, C, promised in cases:
         _is_channel(C)
         J = lift.output_joint(p_sx, C)
@@ -172,12 +178,14 @@ def test_ibu_log_likelihood_never_decreases(cc):
     assert np.all(np.diff(ll) >= -1e-12 * np.maximum(1.0, np.abs(ll[1:])))
     assert np.isclose(res.estimate.sum(), 1.0) and np.all(res.estimate >= 0)
     assert ll[-1] == est.log_likelihood(res.estimate, C, counts) or np.isclose(
-        ll[-1], est.log_likelihood(res.estimate, C, counts), rtol=1e-10, atol=1e-12)
+        ll[-1], est.log_likelihood(res.estimate, C, counts), rtol=1e-10, atol=1e-12
+    )
 
 
 # ----------------------------------------------------------------------------- INV-P returns a distribution
-@given(k=st.integers(2, 12), eps=st.floats(0.05, 5.0), seed=SEED,
-       family=st.sampled_from(["grr", "geometric", "laplace"]))
+@given(
+    k=st.integers(2, 12), eps=st.floats(0.05, 5.0), seed=SEED, family=st.sampled_from(["grr", "geometric", "laplace"])
+)
 def test_inv_p_returns_a_distribution(k, eps, seed, family):
     C = {"grr": mech.grr_channel, "geometric": mech.geometric_channel, "laplace": mech.laplace_channel}[family](k, eps)
     assume(np.linalg.cond(C) < 1e12)
@@ -237,7 +245,7 @@ def test_ibu_and_inv_do_not_depend_on_the_order_of_users(seed, eps):
 @given(seed=SEED, eps=st.floats(0.5, 4.0), proto=st.sampled_from([("grr", "uniform"), ("oue", "zero")]))
 def test_rsfd_estimates_do_not_depend_on_the_order_of_users(seed, eps, proto):
     from ldpnb.mechanisms import rsfd_collect
-    from ldpnb.mechanisms.multidim import rsfd_estimate_all, _report_counts
+    from ldpnb.mechanisms.multidim import _report_counts, rsfd_estimate_all
 
     rng = np.random.default_rng(seed)
     ks = np.array([3, 4])
@@ -256,8 +264,7 @@ def test_rsfd_estimates_do_not_depend_on_the_order_of_users(seed, eps, proto):
 @given(channel_and_counts(), st.integers(1, 3), SEED)
 def test_generalised_ibu_log_likelihood_never_decreases(cc, n_cycles, seed):
     """PRIVIC's GIBU (EM over several channels) and the batched IBUs climb the likelihood too."""
-    from ldpnb.estimators import ibu_rows
-    from ldpnb.estimators import gibu
+    from ldpnb.estimators import gibu, ibu_rows
 
     C, counts = cc
     rng = np.random.default_rng(seed)

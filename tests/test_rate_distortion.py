@@ -5,11 +5,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from ldpnb import mechanisms as rd
-from ldpnb.papers import privic as rd_privic
 from ldpnb import estimators as rd_estimators
+from ldpnb import mechanisms as rd
 from ldpnb.estimators import ibu
 from ldpnb.measures import entropy, mutual_information
+from ldpnb.papers import privic as rd_privic
 
 
 def brute_tight_eps(C, D):
@@ -290,12 +290,15 @@ def test_example_5_1():
     # strictly feasible budget AvgD = 0.6: the converged BA channel is invertible (Example 5.1)
     res = rd.blahut_arimoto(pi, D, 0.7752079538591703, n_iter=None, tol=1e-14, max_iter=10**6)
     assert abs(rd.average_distortion(pi, res.channel, D) - 0.6) < 1e-8
-    np.testing.assert_allclose(res.channel, [[.185, .775, .039], [.046, .908, .046], [.039, .775, .185]], atol=6e-4)
+    np.testing.assert_allclose(
+        res.channel, [[0.185, 0.775, 0.039], [0.046, 0.908, 0.046], [0.039, 0.775, 0.185]], atol=6e-4
+    )
     assert abs(np.linalg.svd(res.channel, compute_uv=False)[-1] - 0.092) < 1e-3
 
 
 # ----------------------------------------------------------------------------- the BlahutArimoto object
 from ldpnb.mechanisms.rate_distortion import BlahutArimoto  # noqa: E402
+
 
 def test_blahut_arimoto_object_is_the_ba_channel_with_a_stated_tight_level():
     rng = np.random.default_rng(11)
@@ -309,7 +312,7 @@ def test_blahut_arimoto_object_is_the_ba_channel_with_a_stated_tight_level():
     g = m.guarantee
     assert g.notion == "geo-ind"
     assert g.epsilon == pytest.approx(brute_tight_eps(m.channel(), D), rel=1e-12)
-    assert g.epsilon <= m.geo_bound * (1 + 1e-12)          # Remark 4: F(c) is 2 beta-geo-ind
+    assert g.epsilon <= m.geo_bound * (1 + 1e-12)  # Remark 4: F(c) is 2 beta-geo-ind
     assert m.check() and m.tight_level() == pytest.approx(g.epsilon, rel=1e-12)
     assert m.epsilon == g.epsilon
     ldp = BlahutArimoto(p, D, 0.8, notion="ldp").guarantee
@@ -370,6 +373,7 @@ def test_ba_log_channel_formed_on_access_and_kept():
     """The log channel is formed on first access (not on every call), then kept; it is log C where C is
     representable and finite where C underflowed (filled from it)."""
     import numpy as np
+
     from ldpnb.mechanisms import rate_distortion as rd
 
     x = np.arange(12.0)
@@ -400,8 +404,11 @@ def test_kernels_of_a_channel_refuse_rows_not_summing_to_one():
     C = 1.25 * M.grr_channel(3, 1.0)
     P3 = np.array([0.5, 0.3, 0.2])
     D3 = np.abs(np.subtract.outer(np.arange(3.0), np.arange(3.0)))
-    for call in (lambda: M.average_distortion(P3, C, D3), lambda: M.ba_G(C, P3),
-                 lambda: M.ba_iterate_factorization_residual(C, P3, np.exp(-D3)),
-                 lambda: simulate_counts_batch(C, [5, 5, 5], 2, rng=0)):
+    for call in (
+        lambda: M.average_distortion(P3, C, D3),
+        lambda: M.ba_G(C, P3),
+        lambda: M.ba_iterate_factorization_residual(C, P3, np.exp(-D3)),
+        lambda: simulate_counts_batch(C, [5, 5, 5], 2, rng=0),
+    ):
         with pytest.raises(ValueError, match="channel must be"):
             call()

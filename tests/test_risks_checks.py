@@ -25,6 +25,24 @@ def test_coverage_is_d_factorial_over_d_to_the_d():
     assert abs(r["profile"] / 100 - 2 / 9 * acc) < Z * r["profile_se"] / 100
 
 
+def test_counts_and_percent_estimates():
+    """The counts behind rows H1 and T21 give the recorded fractions; percent() scales a proportion's
+    value, interval and standard error by 100 and keeps its method and runs."""
+    from ldpnb import stats
+
+    r = checks.profile_accuracy_mc("sue", 3.0, [5, 3], 10_000, rng=11)
+    assert r["n"] == 10_000 and r["ours"] == pytest.approx(100 * r["hits"] / r["n"])
+    c = checks.coverage_mc("grr", 8.0, [4, 3, 5], 10_000, rng=12)
+    assert c["coverage"] == pytest.approx(100 * c["covered"] / c["n"])
+    assert c["profile"] == pytest.approx(100 * c["hits"] / c["n"])
+    e = stats.proportion(r["hits"], r["n"])
+    p = checks.percent(e)
+    assert (p.value, p.low, p.high, p.se) == pytest.approx((100 * e.value, 100 * e.low, 100 * e.high, 100 * e.se))
+    assert (p.method, p.n_runs, p.level) == (e.method, e.n_runs, e.level)
+    with pytest.raises(TypeError):
+        checks.percent(0.5)
+
+
 def test_single_report_and_bridge():
     rows = checks.single_report_mc([("oue", 6, 1.5), ("grr", 6, 1.5)], 20_000, rng=13)
     assert max(abs(r["z"]) for r in rows) < Z
@@ -131,10 +149,12 @@ def test_h5s_contrast_is_paired_per_run_and_skips_missing_runs():
         return {"eps": [1.0, 10.0], "acc": np.array(acc, dtype=float)}
 
     nan = np.nan
-    xv = {("GRR", "NK s=1n"): cur([[10, 20], [11, 21], [12, 22]]),
-          ("GRR", "NK s=5n"): cur([[11, 21], [12, 22], [nan, nan]]),  # s: +1 point
-          ("GRR", "PK 0.1n"): cur([[10, 20], [10, 20], [10, 20]]),
-          ("GRR", "PK 0.5n"): cur([[13, 23], [14, 24], [13, 23]])}  # n_pk: +3, then +4 points
+    xv = {
+        ("GRR", "NK s=1n"): cur([[10, 20], [11, 21], [12, 22]]),
+        ("GRR", "NK s=5n"): cur([[11, 21], [12, 22], [nan, nan]]),  # s: +1 point
+        ("GRR", "PK 0.1n"): cur([[10, 20], [10, 20], [10, 20]]),
+        ("GRR", "PK 0.5n"): cur([[13, 23], [14, 24], [13, 23]]),
+    }  # n_pk: +3, then +4 points
     c = h5s_contrast(xv, "GRR")
     assert c.tolist() == [2.0, 3.0]  # the third run lacks NK 5n
 
@@ -151,8 +171,12 @@ def test_corollary2_is_fano_and_the_check_can_fail():
 
 
 def test_expected_mse_ratio():
-    res = {"analytic": {"RS+RFD[GRR]": np.array([[1.0, 2.0], [3.0, 2.0]]),
-                        "RS+FD[GRR]": np.array([[4.0, 4.0], [4.0, 4.0]])}}
+    res = {
+        "analytic": {
+            "RS+RFD[GRR]": np.array([[1.0, 2.0], [3.0, 2.0]]),
+            "RS+FD[GRR]": np.array([[4.0, 4.0], [4.0, 4.0]]),
+        }
+    }
     np.testing.assert_allclose(checks.expected_mse_ratio(res, "GRR"), [0.5, 0.5])
 
 
@@ -165,8 +189,11 @@ def test_decision_and_h5s_texts_follow_the_row():
 
     r = Report("multidim_risks", CLAIMS, scale="book", seed=1)
     assert text.h5s_glues(r)["h5s"] == "(not run at this scale)"
-    r.range("H5-s", grading.stack(lambda x, lev: mean(x, level=lev), [np.array([-2.1, -1.5, -2.8, -1.9])]),
-            note="Cells: GRR (4 runs).")
+    r.range(
+        "H5-s",
+        grading.stack(lambda x, lev: mean(x, level=lev), [np.array([-2.1, -1.5, -2.8, -1.9])]),
+        note="Cells: GRR (4 runs).",
+    )
     g = text.h5s_glues(r)
     assert r.rows["H5-s"]["status"] == "diverges" and g["h5s_decision"] == "is reversed"
     assert g["h5s"].startswith("GRR -2.1 [") and g["h5s"].endswith("(4 runs)")

@@ -6,8 +6,17 @@ import pytest
 from scipy import stats
 
 from ldpnb.mechanisms import (
-    PROTOCOL_REGISTRY, RSFD, RSFD_VARIANTS, RSRFD, SMP, amplified_epsilon, fo_params, protocol, protocol_names,
-    rsfd_mechanism, rsfd_tuple_channel,
+    PROTOCOL_REGISTRY,
+    RSFD,
+    RSFD_VARIANTS,
+    RSRFD,
+    SMP,
+    amplified_epsilon,
+    fo_params,
+    protocol,
+    protocol_names,
+    rsfd_mechanism,
+    rsfd_tuple_channel,
 )
 
 KS = (2, 3)

@@ -62,7 +62,7 @@ def test_paper_plan_is_a_subset_of_the_protocol_with_the_same_names():
 def test_paper_sizes_cover_the_paper_grids():
     s = runs.sizes("paper")
     assert s["rid_eps"] == list(range(1, 11)) and s["rid_runs"] == 20
-    assert all(v == 20 for v in s["head_runs"].values())
+    assert all(v >= 20 for v in s["head_runs"].values())  # 200: enough to decide H4-PK, H4-NU
     assert len(s["pie_betas"]) == 10 and s["xgb"]["fig3"][3] == list(range(1, 11))
     assert set(s) == set(runs.sizes("book")) == set(runs.sizes("smoke"))
 
@@ -86,8 +86,9 @@ def test_paper_pie_grid_and_runs_on_a_toy_table():
     X, K = _toy(4, [4, 3, 5, 2, 6, 3], n=400)
     n_d = int(len(X) / round(X.shape[1] / 2))
     grid = [np.array([measures.eps_from_bayes_error(b, n_d, int(k)) for k in K]) for b in s["pie_betas"]]
-    out = runs.rid_by_protocol(X, K, ["grr", "oue"], grid, runs=2, seed=3, name="pie", pk=True,
-                               topk=(1, 5, 10), setting="non-uniform")
+    out = runs.rid_by_protocol(
+        X, K, ["grr", "oue"], grid, runs=2, seed=3, name="pie", pk=True, topk=(1, 5, 10), setting="non-uniform"
+    )
     for p in ("grr", "oue"):
         assert out[p]["FK"].shape[:2] == (2, len(s["pie_betas"]))
         assert np.all(np.isfinite(out[p]["FK"])) and np.all(np.isfinite(out[p]["PK"]))
@@ -162,11 +163,10 @@ def test_xgboost_threads_follow_n_jobs_under_omp_num_threads_1():
     """OMP_NUM_THREADS=1 caps XGBoost at one thread whatever n_jobs says; the attack's fit raises OpenMP's
     limit to n_jobs (1 leaves it alone)."""
     pytest.importorskip("xgboost")
+    import xgboost  # noqa: F401  (loads the OpenMP runtime)
     from threadpoolctl import threadpool_info, threadpool_limits
 
     from ldpnb.attacks import inference
-
-    import xgboost  # noqa: F401  (loads the OpenMP runtime)
 
     with threadpool_limits(1, user_api="openmp"):
         with inference._openmp_threads(2):

@@ -22,8 +22,9 @@ def _toy(n=600, seed=0):
 
 
 def _plan(seed=7):
-    return (xgb.plan("toy", "fd", ["GRR", "OUE-r", "SUE-z"], [1.0, 8.0], 1, ["NK s=1n", "PK 0.3n"], seed=seed)
-            + xgb.plan("toy", "correct", ["SUE-r"], [4.0], 2, ["HM (1n, 0.1n)"], seed=seed))
+    return xgb.plan(
+        "toy", "fd", ["GRR", "OUE-r", "SUE-z"], [1.0, 8.0], 1, ["NK s=1n", "PK 0.3n"], seed=seed
+    ) + xgb.plan("toy", "correct", ["SUE-r"], [4.0], 2, ["HM (1n, 0.1n)"], seed=seed)
 
 
 @pytest.fixture(scope="module")
@@ -73,8 +74,12 @@ def test_dask_local_cluster_gives_the_serial_numbers(cluster):
 
 def test_protocol_command_on_a_local_cluster_matches_the_serial_fits(tmp_path, cluster):
     out = tmp_path / "smoke.json"
-    assert protocol.main(["--scheduler", cluster.scheduler_address, "--scale", "smoke", "--datasets", "Nursery",
-                          "--out", str(out)]) == 0
+    assert (
+        protocol.main(
+            ["--scheduler", cluster.scheduler_address, "--scale", "smoke", "--datasets", "Nursery", "--out", str(out)]
+        )
+        == 0
+    )
     doc = json.loads(out.read_text())
     assert doc["meta"]["fits"] == 5 * 2 * 2 * 2 and doc["meta"]["workers"] == 2
     fits = protocol.protocol_plan(runs=2, eps=(1.0, 10.0), models=("NK s=1n", "PK 0.5n"), datasets=("Nursery",))
@@ -91,8 +96,9 @@ def test_sparse_input_gives_the_dense_predictions():
     """The UE variants' bits as a CSR matrix: the same test predictions as the dense bits (every split
     of a 0/1 feature is the same partition; the guard the performance audit asked for)."""
     data = _toy(n=800, seed=3)
-    fits = xgb.plan("toy", "fd", ["SUE-z", "OUE-z", "SUE-r", "OUE-r"], [1.0, 10.0], 1, ["NK s=1n", "HM (1n, 0.1n)"],
-                    seed=11)
+    fits = xgb.plan(
+        "toy", "fd", ["SUE-z", "OUE-z", "SUE-r", "OUE-r"], [1.0, 10.0], 1, ["NK s=1n", "HM (1n, 0.1n)"], seed=11
+    )
     for f in fits:
         dense = xgb.fit_one(f, data, sparse=False, predictions=True)
         csr = xgb.fit_one(f, data, sparse=True, predictions=True)
@@ -107,7 +113,7 @@ def test_design_matrix_forms():
     M = xgb.design_matrix(grr)
     assert M.dtype == np.float32 and M.tolist() == [[0, 1], [2, 0], [1, 0]]
     bits = [np.eye(3, dtype=bool)[[0, 2, 1]], np.ones((3, 98), dtype=bool)]
-    assert sp.issparse(xgb.design_matrix(bits))          # 101 columns: CSR under "auto"
+    assert sp.issparse(xgb.design_matrix(bits))  # 101 columns: CSR under "auto"
     assert not sp.issparse(xgb.design_matrix(bits[:1]))  # 3 columns: dense
     np.testing.assert_array_equal(xgb.design_matrix(bits, sparse=True).toarray(), xgb.design_matrix(bits, sparse=False))
 
@@ -148,9 +154,11 @@ def test_chapter_smoke_accuracies_with_and_without_the_sparse_input():
     from ldpnb.papers.risks import runs
 
     sizes = runs.sizes("smoke")
-    fits = [f for f in runs.xgb_plan(sizes, list(sizes["xgb"]), seed=2024)
-            if f.variant != "GRR" and f.data == "ACS"]  # Fig. 3's UE fits, where "auto" picks CSR
+    fits = [
+        f for f in runs.xgb_plan(sizes, list(sizes["xgb"]), seed=2024) if f.variant != "GRR" and f.data == "ACS"
+    ]  # Fig. 3's UE fits, where "auto" picks CSR
     assert len(fits) == 8
     data = protocol.load_datasets("smoke", 2024)
-    assert _acc(xgb.run_fits(fits, data, n_jobs=1, sparse=True)) == _acc(xgb.run_fits(fits, data, n_jobs=1,
-                                                                                      sparse=False))
+    assert _acc(xgb.run_fits(fits, data, n_jobs=1, sparse=True)) == _acc(
+        xgb.run_fits(fits, data, n_jobs=1, sparse=False)
+    )

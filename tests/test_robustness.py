@@ -159,8 +159,10 @@ def test_metric_channels_at_large_epsilon(eps):
     mechanism object is finite at any epsilon (no NaN, no OverflowError)."""
     builders = {
         "exponential": (lambda: mech.exponential_channel(D5, eps), lambda: mech.Exponential(D5, eps)),
-        "padded planar Laplace": (lambda: mech.planar_laplace_padded_channel(3, 3, eps, pad=1),
-                                  lambda: mech.PaddedPlanarLaplace(3, 3, eps, pad=1)),
+        "padded planar Laplace": (
+            lambda: mech.planar_laplace_padded_channel(3, 3, eps, pad=1),
+            lambda: mech.PaddedPlanarLaplace(3, 3, eps, pad=1),
+        ),
         "GRR": (lambda: mech.grr_channel(4, eps), lambda: mech.GRR(4, eps)),
         "planar geometric": (lambda: mech.planar_geometric_channel(3, 3, eps), lambda: mech.PlanarGeometric(3, 3, eps)),
         "planar Laplace": (lambda: mech.planar_laplace_channel(2, 3, eps), lambda: mech.PlanarLaplace(2, 3, eps)),
@@ -198,8 +200,13 @@ def test_lift_measures_on_an_extreme_joint():
     p = lift.random_joint(3, 6, rng=1, kind="dirichlet", concentration=0.01)  # entries down to 1e-156
     with np.errstate(**RAISE):
         lk = lift.leakages(p)
-        vals = [lift.chi2_lift(p), lift.l1_lift(p), lift.alpha_lift(p, 1e6), lift.sibson_mi(p, 1e6, unit="nats"),
-                lift.mutual_information_sy(p, unit="nats")]
+        vals = [
+            lift.chi2_lift(p),
+            lift.l1_lift(p),
+            lift.alpha_lift(p, 1e6),
+            lift.sibson_mi(p, 1e6, unit="nats"),
+            lift.mutual_information_sy(p, unit="nats"),
+        ]
         ev = lift.evaluate_mechanism(p, np.eye(6))
         C = __import__("ldpnb.mechanisms").mechanisms.subset_merging(p, lift.ALIP(0.5, 0.5)).channel()
     assert all(np.isfinite(v) for v in (lk.max_lift_leak, lk.min_lift_leak, lk.ldp_leak))
@@ -225,12 +232,16 @@ def test_arimoto_mi_at_moderate_order():
 
 @pytest.mark.parametrize("which", ["orr", "srr"])
 def test_orr_on_an_extreme_joint(which):
-    from ldpnb.mechanisms import orr
     from ldpnb import mechanisms as orr_mechanisms
+    from ldpnb.mechanisms import orr
 
     p = lift.random_joint(3, 6, rng=1, kind="dirichlet", concentration=0.01)
     try:
-        C = orr.full_channel(p, 0.5, 0.5) if which == "orr" else orr_mechanisms.subset_random_response(p, 0.5, 0.5).channel
+        C = (
+            orr.full_channel(p, 0.5, 0.5)
+            if which == "orr"
+            else orr_mechanisms.subset_random_response(p, 0.5, 0.5).channel
+        )
     except ValueError:
         return  # a clear error is acceptable
     assert np.all(np.isfinite(C))
@@ -242,8 +253,10 @@ def _raw():
     return Path(os.environ.get("LDPNB_DATA_DIR") or Path(__file__).resolve().parents[2] / "shared" / "data" / "raw")
 
 
-needs_data = pytest.mark.skipif(not (_raw() / "adult" / "adult.data").is_file(),
-                                reason="the shared data copies are not available (set LDPNB_DATA_DIR)")
+needs_data = pytest.mark.skipif(
+    not (_raw() / "adult" / "adult.data").is_file(),
+    reason="the shared data copies are not available (set LDPNB_DATA_DIR)",
+)
 
 
 def _registry():
@@ -294,12 +307,21 @@ def test_a_damaged_file_never_reaches_a_parser(tmp_path, monkeypatch):
         def reader(path):
             called.append((kind, path))
             raise AssertionError(f"parser {kind} called on {path}")
+
         return reader
 
     monkeypatch.setattr(ds, "_READERS", {k: spy(k) for k in ds._READERS})
-    loaders = [ds.load_adult, ds.load_adult_risks, ds.load_acs_employment, ds.load_gowalla_nyc,
-               lambda: ds.load_gowalla_privic("paris"), lambda: ds.load_gowalla_privic("sf"),
-               ds.load_movielens_latest_small, ds.load_movielens_100k, ds.load_foursquare_nyc_fragment]
+    loaders = [
+        ds.load_adult,
+        ds.load_adult_risks,
+        ds.load_acs_employment,
+        ds.load_gowalla_nyc,
+        lambda: ds.load_gowalla_privic("paris"),
+        lambda: ds.load_gowalla_privic("sf"),
+        ds.load_movielens_latest_small,
+        ds.load_movielens_100k,
+        ds.load_foursquare_nyc_fragment,
+    ]
     for load in loaders:
         with pytest.raises(ds.DataError):
             load()
@@ -315,8 +337,13 @@ from hypothesis import given  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
 _LOG_EPS = st.floats(min_value=-12.0, max_value=4.0)  # eps = 10**x in [1e-12, 1e4]
-_TIGHT = {"GRR": lambda k, e: mech.GRR(k, e), "SUE": lambda k, e: mech.SUE(k, e), "OUE": lambda k, e: mech.OUE(k, e),
-          "BLH": lambda k, e: mech.BLH(k, e), "SS": lambda k, e: mech.SubsetSelection(k, e)}
+_TIGHT = {
+    "GRR": lambda k, e: mech.GRR(k, e),
+    "SUE": lambda k, e: mech.SUE(k, e),
+    "OUE": lambda k, e: mech.OUE(k, e),
+    "BLH": lambda k, e: mech.BLH(k, e),
+    "SS": lambda k, e: mech.SubsetSelection(k, e),
+}
 
 
 @given(family=st.sampled_from(sorted(_TIGHT)), k=st.integers(2, 16), x=_LOG_EPS)
@@ -400,23 +427,46 @@ def test_alpha_star_rr_is_the_direct_formula_where_that_is_finite():
 
 
 # ----------------------------------------------------------------------------- silent results of the fourth fuzz
-@pytest.mark.parametrize("call, name", [
-    # a batch entry of p_sx summing to 2 gave NMI = 0/0 (NaN) and wrong leakages
-    (lambda: __import__("ldpnb.mechanisms.watchdog", fromlist=["x"]).merging_performance(
-        np.full((2, 2, 2), 0.5), np.array([[0, -1], [0, 0]])), "p_sx"),
-    # P_S is read as the row sums: a matrix summing to 0.8 gave a wrong P_S
-    (lambda: __import__("ldpnb.papers.lift.theory", fromlist=["x"]).quasiconvexity_counterexample(
-        np.full((2, 3), 0.8 / 6)), "p_sx"),
-    # rows summing to 1.25 gave a likelihood surface of no channel
-    (lambda: __import__("ldpnb.papers.ibu.theory", fromlist=["x"]).loglik_surface(np.full((3, 3), 1.25 / 3), [0]),
-     "channel"),
-    # iteration counts without an upper bound ran for ever
-    (lambda: __import__("ldpnb.mechanisms.rate_distortion", fromlist=["x"]).blahut_arimoto(
-        np.array([0.5, 0.5]), np.array([[0.0, 1.0], [1.0, 0.0]]), 1.0, n_iter=2**40), "n_iter"),
-    (lambda: __import__("ldpnb.estimators", fromlist=["x"]).ibu(mech.grr_channel(3, 1.0), np.array([5, 3, 2]),
-                                                                tol=0.0, max_iter=2**40), "max_iter"),
-    *[(lambda cs=cs: mech.Domain(cell_size=cs), "cell_size") for cs in (None, math.nan, "abc", -1.0, (1.0, 0.0))],
-])
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        # a batch entry of p_sx summing to 2 gave NMI = 0/0 (NaN) and wrong leakages
+        (
+            lambda: __import__("ldpnb.mechanisms.watchdog", fromlist=["x"]).merging_performance(
+                np.full((2, 2, 2), 0.5), np.array([[0, -1], [0, 0]])
+            ),
+            "p_sx",
+        ),
+        # P_S is read as the row sums: a matrix summing to 0.8 gave a wrong P_S
+        (
+            lambda: __import__("ldpnb.papers.lift.theory", fromlist=["x"]).quasiconvexity_counterexample(
+                np.full((2, 3), 0.8 / 6)
+            ),
+            "p_sx",
+        ),
+        # rows summing to 1.25 gave a likelihood surface of no channel
+        (
+            lambda: __import__("ldpnb.papers.ibu.theory", fromlist=["x"]).loglik_surface(
+                np.full((3, 3), 1.25 / 3), [0]
+            ),
+            "channel",
+        ),
+        # iteration counts without an upper bound ran for ever
+        (
+            lambda: __import__("ldpnb.mechanisms.rate_distortion", fromlist=["x"]).blahut_arimoto(
+                np.array([0.5, 0.5]), np.array([[0.0, 1.0], [1.0, 0.0]]), 1.0, n_iter=2**40
+            ),
+            "n_iter",
+        ),
+        (
+            lambda: __import__("ldpnb.estimators", fromlist=["x"]).ibu(
+                mech.grr_channel(3, 1.0), np.array([5, 3, 2]), tol=0.0, max_iter=2**40
+            ),
+            "max_iter",
+        ),
+        *[(lambda cs=cs: mech.Domain(cell_size=cs), "cell_size") for cs in (None, math.nan, "abc", -1.0, (1.0, 0.0))],
+    ],
+)
 def test_the_fourth_fuzz_silent_results_are_refused(call, name):
     with pytest.raises(ValueError, match=name):
         call()

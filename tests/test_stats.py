@@ -20,9 +20,9 @@ from scipy import stats as st
 import ldpnb.stats as S
 from ldpnb.stats import Estimate, exact
 
-LO, HI = 0.93, 0.97            # the coverage window of a 95 % interval
+LO, HI = 0.93, 0.97  # the coverage window of a 95 % interval
 RUNS = (3, 5, 10, 20, 50, 100)
-SIGMA = 0.5                    # the skewed case: lognormal(0, 0.5), skewness 1.75
+SIGMA = 0.5  # the skewed case: lognormal(0, 0.5), skewness 1.75
 
 
 def cover(e: Estimate, truth) -> float:
@@ -33,7 +33,7 @@ def runs(kind: str, n: int, reps: int, rng) -> tuple[np.ndarray, float, float]:
     """``reps`` data sets of ``n`` runs (shape (n, reps)), the true mean and the true median."""
     if kind == "normal":
         return rng.normal(1.0, 1.0, (n, reps)), 1.0, 1.0
-    return rng.lognormal(0.0, SIGMA, (n, reps)), math.exp(SIGMA ** 2 / 2), 1.0
+    return rng.lognormal(0.0, SIGMA, (n, reps)), math.exp(SIGMA**2 / 2), 1.0
 
 
 def within(c: float, lo: float = LO, hi: float = HI) -> bool:
@@ -42,8 +42,17 @@ def within(c: float, lo: float = LO, hi: float = HI) -> bool:
 
 # ----------------------------------------------------------------------------- the value type
 def test_estimate_validates_and_round_trips_through_json():
-    e = Estimate([1.0, 2.0], [0.5, 1.5], [1.5, np.inf], level=0.9, se=[0.2, 0.3], n_runs=20, method="fieller",
-                 simultaneous=True, note="unbounded")
+    e = Estimate(
+        [1.0, 2.0],
+        [0.5, 1.5],
+        [1.5, np.inf],
+        level=0.9,
+        se=[0.2, 0.3],
+        n_runs=20,
+        method="fieller",
+        simultaneous=True,
+        note="unbounded",
+    )
     back = Estimate.from_dict(json.loads(json.dumps(e.to_dict(), allow_nan=False)))
     assert back == e and back.shape == (2,) and back.cell_level == pytest.approx(0.95)
     assert e[1].high == np.inf and e[0].value == 1.0
@@ -74,12 +83,26 @@ def test_the_stats_floor_imports_only_numpy_scipy_and_contracts():
     import ast
     from pathlib import Path
 
-    allowed = ("numpy", "scipy", "ldpnb.contracts", "ldpnb.stats", "__future__", "math", "numbers", "dataclasses",
-               "typing")
+    allowed = (
+        "numpy",
+        "scipy",
+        "ldpnb.contracts",
+        "ldpnb.stats",
+        "__future__",
+        "math",
+        "numbers",
+        "dataclasses",
+        "typing",
+    )
     for path in Path(S.__file__).parent.glob("*.py"):
         for node in ast.walk(ast.parse(path.read_text())):
-            names = [a.name for a in node.names] if isinstance(node, ast.Import) else \
-                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
             for name in names:
                 assert name.split(".")[0] in allowed or name.startswith(allowed), f"{path.name} imports {name}"
 
@@ -129,8 +152,11 @@ def test_mean_bootstrap_covers_from_twenty_runs(kind, n):
 @pytest.mark.parametrize("n", [3, 5, 9, 19])
 def test_the_bootstrap_refuses_tiny_run_counts(n):
     x = np.arange(float(n))
-    for call in (lambda: S.mean(x, method="bootstrap"), lambda: S.ratio(x + 1, x + 2, method="bootstrap"),
-                 lambda: S.difference(x, x + 1, paired=True, method="bootstrap")):
+    for call in (
+        lambda: S.mean(x, method="bootstrap"),
+        lambda: S.ratio(x + 1, x + 2, method="bootstrap"),
+        lambda: S.difference(x, x + 1, paired=True, method="bootstrap"),
+    ):
         with pytest.raises(ValueError, match="at least 20 runs"):
             call()
     if n < 10:
@@ -173,13 +199,13 @@ def test_difference_paired_and_welch_cover(n):
     reps = 6000
     z, e = rng.normal(size=(n, reps)), rng.normal(size=(n, reps))
     a, b = np.exp(SIGMA * z), 0.5 * np.exp(SIGMA * (0.7 * z + math.sqrt(1 - 0.49) * e))  # paired, skewed
-    truth = math.exp(SIGMA ** 2 / 2) * 0.5
+    truth = math.exp(SIGMA**2 / 2) * 0.5
     assert within(cover(S.difference(a, b, paired=True), truth))
     x, mx, _ = runs("lognormal", n, reps, rng)
     y, my, _ = runs("lognormal", n, reps, rng)
-    assert within(cover(S.difference(x, 2 * y), mx - 2 * my))         # Welch, unequal skewness
+    assert within(cover(S.difference(x, 2 * y), mx - 2 * my))  # Welch, unequal skewness
     u, w = rng.normal(1, 1, (n, reps)), rng.normal(0, 2, (max(n, 3) + 2, reps))
-    assert within(cover(S.difference(u, w), 1.0))                      # Welch, unequal n and variances
+    assert within(cover(S.difference(u, w), 1.0))  # Welch, unequal n and variances
     if n >= 20:
         d = S.difference(a, b, paired=True, method="bootstrap", n_boot=1000, rng=1)
         assert d.method == "bootstrap-t" and within(cover(d, truth))
@@ -200,12 +226,12 @@ def test_difference_refuses_mismatched_runs():
 def test_fieller_covers_independent_and_paired_runs(n):
     rng = np.random.default_rng([7, n])
     reps = 6000
-    a, b = rng.normal(3, 1.2, (n, reps)), rng.normal(2, 0.6, (n, reps))                  # CV 0.4 / 0.3
+    a, b = rng.normal(3, 1.2, (n, reps)), rng.normal(2, 0.6, (n, reps))  # CV 0.4 / 0.3
     assert within(cover(S.ratio(a, b), 1.5))
     a, b = 1.5 * rng.lognormal(0, 0.5, (n, reps)), rng.lognormal(0, 0.3, (n, reps))
     assert within(cover(S.ratio(a, b), 1.5 * math.exp(0.125 - 0.045)))
     z, e = rng.normal(size=(n, reps)), rng.normal(size=(n, reps))
-    a, b = 1.5 * np.exp(0.3 * z), np.exp(0.3 * (0.7 * z + math.sqrt(1 - 0.49) * e))      # paired, CV 0.3
+    a, b = 1.5 * np.exp(0.3 * z), np.exp(0.3 * (0.7 * z + math.sqrt(1 - 0.49) * e))  # paired, CV 0.3
     assert within(cover(S.ratio(a, b, paired=True), 1.5))
 
 
@@ -235,8 +261,8 @@ def test_proportion_coverage_is_exact_by_enumeration(n):
     ps = np.linspace(0.05, 0.95, 91)
     wilson = np.array([_binomial_coverage("wilson", n, p) for p in ps])
     cp = np.array([_binomial_coverage("clopper-pearson", n, p) for p in ps])
-    assert within(wilson.mean()) and wilson.min() >= 0.85          # near-nominal on average
-    assert cp.min() >= 0.95 - 1e-12 and cp.max() <= 0.999          # conservative by construction
+    assert within(wilson.mean()) and wilson.min() >= 0.85  # near-nominal on average
+    assert cp.min() >= 0.95 - 1e-12 and cp.max() <= 0.999  # conservative by construction
     e = S.proportion(0, 20, method="clopper-pearson")
     assert e.low == 0.0 and e.high == pytest.approx(1 - 0.025 ** (1 / 20))
     with pytest.raises(ValueError, match="successes must be <= trials"):
@@ -249,10 +275,12 @@ def test_kendall_tau_b_matches_scipy_and_ties_within_the_tolerance():
     x, y = rng.integers(0, 5, 30).astype(float), rng.normal(size=30)
     assert S.kendall_tau(x, y).value == pytest.approx(st.kendalltau(x, y).statistic, abs=1e-12)
     a = np.array([0.1, 0.2, 0.3, 0.4])
-    b = a + np.array([0, 1e-14, -1e-14, 0])                     # equal up to rounding
-    noisy = np.array([0.3, 0.3 + 1e-14, 0.3 - 1e-14, 0.5])      # three ties ranked by rounding noise
-    assert S.kendall_tau(a, noisy).value == 0.0 or S.kendall_tau(a, noisy).value != \
-        S.kendall_tau(a, noisy, tie=1e-12).value
+    b = a + np.array([0, 1e-14, -1e-14, 0])  # equal up to rounding
+    noisy = np.array([0.3, 0.3 + 1e-14, 0.3 - 1e-14, 0.5])  # three ties ranked by rounding noise
+    assert (
+        S.kendall_tau(a, noisy).value == 0.0
+        or S.kendall_tau(a, noisy).value != S.kendall_tau(a, noisy, tie=1e-12).value
+    )
     assert S.kendall_tau(a, noisy, tie=1e-12).value == pytest.approx(st.kendalltau(a, [0.3, 0.3, 0.3, 0.5]).statistic)
     assert S.kendall_tau(a, b, tie=1e-12).value == 1.0
     with pytest.raises(ValueError, match="undefined"):
@@ -323,7 +351,7 @@ def test_bootstrap_paired_and_percentile_and_refusals():
     rng = np.random.default_rng(15)
     a = rng.normal(size=30)
     e = S.bootstrap(lambda x, y, axis: np.mean(x - y, axis), (a + 1, a), paired=True, rng=1)
-    assert e.value == pytest.approx(1.0) and e.high - e.low < 1e-9          # paired: the noise cancels
+    assert e.value == pytest.approx(1.0) and e.high - e.low < 1e-9  # paired: the noise cancels
     p = S.bootstrap(lambda x, axis: np.mean(x, axis), (a,), method="percentile", rng=1)
     assert p.method == "bootstrap-percentile" and p.low < a.mean() < p.high
     with pytest.raises(ValueError, match="same number of runs"):
@@ -341,7 +369,7 @@ def test_simultaneous_intervals_hold_jointly():
     x = rng.normal(0, 1, (n, reps, cells))
     pointwise = S.mean(x, method="t")
     joint = np.all((np.asarray(pointwise.low) <= 0) & (0 <= np.asarray(pointwise.high)), axis=1).mean()
-    assert joint < 0.7                                            # 0.95 ** 10
+    assert joint < 0.7  # 0.95 ** 10
     sims = [S.mean(x[:, r], method="t", simultaneous=True) for r in range(reps)]
     joint = np.mean([np.all((s.low <= 0) & (0 <= s.high)) for s in sims])
     assert within(joint, 0.94, 0.97) and sims[0].simultaneous and sims[0].cell_level == pytest.approx(0.995)
@@ -349,8 +377,13 @@ def test_simultaneous_intervals_hold_jointly():
 
 # ----------------------------------------------------------------------------- deciding a region
 def test_decide_three_outcomes_and_exact_estimates_never_undecided():
-    e = Estimate([1.0, 2.0, 3.0, float("nan")], [0.8, 1.5, 2.9, float("nan")], [1.2, 2.5, 3.1, float("nan")],
-                 method="t", n_runs=10)
+    e = Estimate(
+        [1.0, 2.0, 3.0, float("nan")],
+        [0.8, 1.5, 2.9, float("nan")],
+        [1.2, 2.5, 3.1, float("nan")],
+        method="t",
+        n_runs=10,
+    )
     assert S.decide(e, upper=2.0).tolist() == ["holds", "undecided", "reversed", "reversed"]
     assert S.decide(e, 0.9, None).tolist() == ["undecided", "holds", "holds", "reversed"]
     x = exact([1.0, 2.0, 3.0])
@@ -451,15 +484,15 @@ def test_subset_mean_covers_the_expectation_for_n_users(case, n):
     if kind == "normal":
         pop, mu, var = rng.normal(0.0, 1.0, (reps, N)), 0.0, 1.0
     else:
-        pop, mu = rng.lognormal(0.0, SIGMA, (reps, N)), math.exp(SIGMA ** 2 / 2)
-        var = math.expm1(SIGMA ** 2) * math.exp(SIGMA ** 2)
+        pop, mu = rng.lognormal(0.0, SIGMA, (reps, N)), math.exp(SIGMA**2 / 2)
+        var = math.expm1(SIGMA**2) * math.exp(SIGMA**2)
     idx = np.argsort(rng.random((reps, R, N)), axis=2)[:, :, :n]
     sub = np.take_along_axis(np.broadcast_to(pop[:, None, :], (reps, R, N)), idx, axis=2)
     vals = sub.var(axis=2) if stat == "variance" else sub.mean(axis=2)
     truth = var * (n - 1) / n if stat == "variance" else mu
-    e = S.subset_mean(vals.T, n, N)                      # subsets along axis 0, one cell per data set
+    e = S.subset_mean(vals.T, n, N)  # subsets along axis 0, one cell per data set
     c = cover(e, truth)
-    assert (within(c) if case != "variance-lognormal" else 0.87 <= c <= HI), c
+    assert within(c) if case != "variance-lognormal" else 0.87 <= c <= HI, c
     # without the sample's own error (the subsets' spread alone) it under-covers badly
     lottery = S.from_se(e.value, vals.std(axis=1, ddof=1) / math.sqrt(R), df=R - 1)
     assert cover(lottery, truth) < 0.8
@@ -477,4 +510,4 @@ def test_from_se_with_df_covers_a_pooled_estimate_over_rounds(rounds):
     per_round = np.log(x.mean(axis=2))
     pooled = np.log(x.mean(axis=(1, 2)))
     e = S.from_se(pooled, per_round.std(axis=1, ddof=1) / math.sqrt(rounds), df=rounds - 1, n_runs=rounds)
-    assert e.method == "t" and within(cover(e, SIGMA ** 2 / 2)), cover(e, SIGMA ** 2 / 2)
+    assert e.method == "t" and within(cover(e, SIGMA**2 / 2)), cover(e, SIGMA**2 / 2)

@@ -4,10 +4,10 @@ and the IBU fast paths: same products as the dense matrices and same IBU iterate
 import numpy as np
 import pytest
 
-from ldpnb import mechanisms as M
 from ldpnb import channels as M_channels
-from ldpnb.estimators import ibu, ibu_batch, log_likelihood
+from ldpnb import mechanisms as M
 from ldpnb.channels import ConvolutionChannel, DiagPlusConstChannel, is_operator
+from ldpnb.estimators import ibu, ibu_batch, log_likelihood
 from ldpnb.mechanisms import GRROperator
 
 TOL = 1e-12
@@ -61,10 +61,14 @@ def test_linear_geometric_and_laplace_clamped(k, eps, rng):
 @pytest.mark.parametrize("rows,cols", [(1, 5), (4, 1), (2, 2), (5, 7), (9, 6)])
 @pytest.mark.parametrize("eps", [0.3, 1.5])
 def test_planar_channels_clamped_exact(rows, cols, eps, rng):
-    _check_products(ConvolutionChannel.planar_geometric(rows, cols, eps),
-                    M.planar_geometric_channel(rows, cols, eps), rng)
-    _check_products(ConvolutionChannel.planar_laplace(rows, cols, eps, cell_size=(1.0, 0.6), subdivisions=3),
-                    M.planar_laplace_channel(rows, cols, eps, cell_size=(1.0, 0.6), subdivisions=3), rng)
+    _check_products(
+        ConvolutionChannel.planar_geometric(rows, cols, eps), M.planar_geometric_channel(rows, cols, eps), rng
+    )
+    _check_products(
+        ConvolutionChannel.planar_laplace(rows, cols, eps, cell_size=(1.0, 0.6), subdivisions=3),
+        M.planar_laplace_channel(rows, cols, eps, cell_size=(1.0, 0.6), subdivisions=3),
+        rng,
+    )
 
 
 def _clamp_dense(K, grid):
@@ -90,7 +94,9 @@ def _full_dense(K, grid):
     return C
 
 
-@pytest.mark.parametrize("kshape,grid", [((7,), (3,)), ((3,), (8,)), ((5, 3), (4, 6)), ((9, 9), (3, 2)), ((1, 5), (4, 4))])
+@pytest.mark.parametrize(
+    "kshape,grid", [((7,), (3,)), ((3,), (8,)), ((5, 3), (4, 6)), ((9, 9), (3, 2)), ((1, 5), (4, 4))]
+)
 def test_arbitrary_kernel_clamp_and_full_against_brute_force(kshape, grid, rng):
     K = rng.random(kshape)
     K /= K.sum()
@@ -130,7 +136,10 @@ def test_ibu_operator_same_iterates_as_dense(case, rng):
         "grr": lambda: (M.grr_channel(40, 1.2), M.GRR(40, 1.2).operator()),
         "geometric": lambda: (M.geometric_channel(30, 0.4), ConvolutionChannel.geometric(30, 0.4)),
         "laplace": lambda: (M.laplace_channel(30, 0.6), ConvolutionChannel.laplace(30, 0.6)),
-        "planar_geometric": lambda: (M.planar_geometric_channel(6, 7, 0.8), ConvolutionChannel.planar_geometric(6, 7, 0.8)),
+        "planar_geometric": lambda: (
+            M.planar_geometric_channel(6, 7, 0.8),
+            ConvolutionChannel.planar_geometric(6, 7, 0.8),
+        ),
         "planar_laplace": lambda: (M.planar_laplace_channel(5, 5, 0.5), ConvolutionChannel.planar_laplace(5, 5, 0.5)),
     }[case]()
     k = D.shape[0]
@@ -150,8 +159,9 @@ def test_ibu_batch_operator_same_as_dense(rng):
     Q[:, 3] = 0
     Q[2, :10] = 0
     for tol in (0.0, 1e-10):
-        np.testing.assert_allclose(ibu_batch(op, Q, tol=tol, max_iter=300), ibu_batch(D, Q, tol=tol, max_iter=300),
-                                   rtol=0, atol=TOL)
+        np.testing.assert_allclose(
+            ibu_batch(op, Q, tol=tol, max_iter=300), ibu_batch(D, Q, tol=tol, max_iter=300), rtol=0, atol=TOL
+        )
     K, Dk = GRROperator(20, 0.5), M.grr_channel(20, 0.5)
     Q = rng.integers(0, 50, size=(4, 20))
     np.testing.assert_allclose(ibu_batch(K, Q, tol=1e-11), ibu_batch(Dk, Q, tol=1e-11), rtol=0, atol=TOL)
@@ -190,8 +200,10 @@ def test_ibu_operator_errors():
 def test_stopping_criteria_same_on_dense_and_operator(criterion, tol, rng):
     k = 12
     counts = rng.integers(1, 200, size=k)
-    for D, op in [(M.grr_channel(k, 1.0), GRROperator(k, 1.0)),
-                  (M.geometric_channel(k, 0.8), ConvolutionChannel.geometric(k, 0.8))]:
+    for D, op in [
+        (M.grr_channel(k, 1.0), GRROperator(k, 1.0)),
+        (M.geometric_channel(k, 0.8), ConvolutionChannel.geometric(k, 0.8)),
+    ]:
         a, b = _same_ibu(D, op, counts, tol=tol, max_iter=20_000, criterion=criterion)
         assert a.stopped
         prev = ibu(D, counts, tol=0, max_iter=a.n_iter - 1).estimate
@@ -233,8 +245,10 @@ def test_trimmed_planar_kernel_pads_less_and_gives_the_dense_iterates(rows, cols
 
 @pytest.mark.parametrize("k,eps", [(60, 2.5), (200, 1.0)])
 def test_trimmed_linear_kernels(k, eps, rng):
-    for op, D in ((ConvolutionChannel.geometric(k, eps), M.geometric_channel(k, eps)),
-                  (ConvolutionChannel.laplace(k, eps), M.laplace_channel(k, eps))):
+    for op, D in (
+        (ConvolutionChannel.geometric(k, eps), M.geometric_channel(k, eps)),
+        (ConvolutionChannel.laplace(k, eps), M.laplace_channel(k, eps)),
+    ):
         assert op._h[0] < op.h[0] and op.dropped <= 2.0**-53
         _check_products(op, D, rng)
 
@@ -246,7 +260,9 @@ def test_small_eps_keeps_the_whole_kernel_and_edge_pad_is_numpy_pad(rng):
     from ldpnb.channels.structured import _edge_pad
 
     for pads in ((2, 3), (0, 1), (4, 0)):
-        np.testing.assert_array_equal(_edge_pad(V, pads), np.pad(V, [(0, 0), (pads[0],) * 2, (pads[1],) * 2], mode="edge"))
+        np.testing.assert_array_equal(
+            _edge_pad(V, pads), np.pad(V, [(0, 0), (pads[0],) * 2, (pads[1],) * 2], mode="edge")
+        )
     np.testing.assert_array_equal(_edge_pad(V, (2,)), np.pad(V, [(0, 0), (0, 0), (2, 2)], mode="edge"))
     with pytest.raises(Exception):
         ConvolutionChannel(op.kernel, (10, 10), trim=0.5)
@@ -259,13 +275,20 @@ def test_the_former_names_are_aliases_of_the_families_operators():
 
     assert KRRChannel is GRROperator and isinstance(M.GRR(7, 0.4).operator(), GRROperator)
     theta = np.random.default_rng(0).dirichlet(np.ones(12))
-    pairs = [(ConvolutionChannel.geometric(12, 0.5), M.TruncatedGeometric(12, 0.5).operator()),
-             (ConvolutionChannel.laplace(12, 0.5), M.DiscreteLaplace(12, 0.5).operator()),
-             (ConvolutionChannel.planar_geometric(3, 4, 0.7, 0.5), M.PlanarGeometric(3, 4, 0.7, 0.5).operator()),
-             (ConvolutionChannel.planar_laplace(3, 4, 0.7, 0.5), M.PlanarLaplace(3, 4, 0.7, 0.5).operator())]
+    pairs = [
+        (ConvolutionChannel.geometric(12, 0.5), M.TruncatedGeometric(12, 0.5).operator()),
+        (ConvolutionChannel.laplace(12, 0.5), M.DiscreteLaplace(12, 0.5).operator()),
+        (ConvolutionChannel.planar_geometric(3, 4, 0.7, 0.5), M.PlanarGeometric(3, 4, 0.7, 0.5).operator()),
+        (ConvolutionChannel.planar_laplace(3, 4, 0.7, 0.5), M.PlanarLaplace(3, 4, 0.7, 0.5).operator()),
+    ]
     for old, new in pairs:
         np.testing.assert_array_equal(old.matvec(theta), new.matvec(theta))
         np.testing.assert_array_equal(old.rmatvec(theta), new.rmatvec(theta))
-    for m in (M.GRR(12, 0.5), M.TruncatedGeometric(12, 0.5), M.DiscreteLaplace(12, 0.5),
-              M.PlanarGeometric(3, 4, 0.7, 0.5), M.PlanarLaplace(3, 4, 0.7, 0.5)):
+    for m in (
+        M.GRR(12, 0.5),
+        M.TruncatedGeometric(12, 0.5),
+        M.DiscreteLaplace(12, 0.5),
+        M.PlanarGeometric(3, 4, 0.7, 0.5),
+        M.PlanarLaplace(3, 4, 0.7, 0.5),
+    ):
         np.testing.assert_allclose(m.operator().dense(), m.channel(), rtol=1e-9, atol=1e-15)

@@ -87,9 +87,10 @@ def test_bad_arguments_are_refused():
 
 # ---- the chapter's experiments ---------------------------------------------------------------
 
+
 def _setting():
-    from ldpnb.papers.synthesis.experiments import Setting
     from ldpnb.data import lattice_distance_matrix
+    from ldpnb.papers.synthesis.experiments import Setting
 
     rng = np.random.default_rng(5)
     p_sx = rng.dirichlet(np.ones(12)).reshape(2, 6)
@@ -147,8 +148,7 @@ def test_synthesis_text_counts_and_sentences():
     assert v.startswith("At equal information, 0 of 2 metric mechanisms estimate better than k-RR and 1 of 2 worse")
     assert "least unfavourable is b," in v
     assert "At equal utility, 1 of 2 release less" in v and "and 0 of 2 leak less" in v
-    facts = {k: f"answer {k}" for k in ("oracle", "rule", "n_data", "estimator", "task", "secret", "metric",
-                                         "joint")}
+    facts = {k: f"answer {k}" for k in ("oracle", "rule", "n_data", "estimator", "task", "secret", "metric", "joint")}
     guide = text.reading_guide(facts).splitlines()
     # a Markdown table displayed as a block (the first edition glued a list inline: one paragraph of '*')
     assert guide[0].startswith("| Question |") and guide[1] == "|---|---|---|" and len(guide) == 2 + len(facts)
@@ -165,8 +165,12 @@ def test_rate_distortion_check_can_fail_and_skips_r_zero():
     s = _setting()
     Ds, Is = ex.ba_curve(s, 12)
     mid = np.flatnonzero(Is > 1e-3)[0]
-    fake = {"cheat": {"distortion": np.array([Ds[mid], ex.constant_report_distortion(s) + 0.1]),
-                      "mi": np.array([Is[mid] / 2, 0.0])}}
+    fake = {
+        "cheat": {
+            "distortion": np.array([Ds[mid], ex.constant_report_distortion(s) + 0.1]),
+            "mi": np.array([Is[mid] / 2, 0.0]),
+        }
+    }
     out = ex.rate_distortion_check(s, fake, points=12)
     assert out == {"violations": 1, "checked": 1, "worst": pytest.approx(Is[mid] / 2, rel=1e-6)}
     honest = {"ok": {"distortion": np.array([Ds[mid]]), "mi": np.array([Is[mid] * 1.5])}}

@@ -120,8 +120,12 @@ def test_tau_ties_values_equal_up_to_float_noise():
 def test_discordant_pairs_tie_within_monte_carlo_noise():
     rng = np.random.default_rng(0)
     info = [1.0, 1.0 + 1e-15, 2.0, 3.0]
-    runs = [rng.normal(0.5, 0.01, 40), rng.normal(0.4, 0.01, 40), rng.normal(0.30, 0.01, 40),
-            rng.normal(0.3005, 0.01, 40)]
+    runs = [
+        rng.normal(0.5, 0.01, 40),
+        rng.normal(0.4, 0.01, 40),
+        rng.normal(0.30, 0.01, 40),
+        rng.normal(0.3005, 0.01, 40),
+    ]
     # (a, b): tied in information (float noise); (c, d): d has more information and a larger mean EMD,
     # but within noise: tied, not discordant; no other pair is ordered the other way
     assert cmp.discordant_pairs(info, runs, ["a", "b", "c", "d"]) == []
@@ -135,8 +139,10 @@ def test_a_difference_of_float_noise_is_no_win():
     from ldpnb.papers.synthesis import text
 
     base = np.full(8, 0.2)
-    table = {"A": {"runs_emd_ibu": base - 1.4e-16, "runs_emd_inv": base},
-             "B": {"runs_emd_ibu": base - 0.01 + np.linspace(0, 1e-3, 8), "runs_emd_inv": base}}
+    table = {
+        "A": {"runs_emd_ibu": base - 1.4e-16, "runs_emd_inv": base},
+        "B": {"runs_emd_ibu": base - 0.01 + np.linspace(0, 1e-3, 8), "runs_emd_inv": base},
+    }
     o = cmp.estimator_order(table, ["A", "B"], "emd_ibu", "emd_inv", ("IBU", "INV"))
     assert text.decided(o["differences"]["INV - IBU"], ["A", "B"], 1e-9)["above"] == ["B"]
 
@@ -144,8 +150,15 @@ def test_a_difference_of_float_noise_is_no_win():
 def test_reid_steps_do_not_collapse_at_zero_successes():
     """No draw succeeds at t = 4: a normal interval from the Monte Carlo standard error (0) would be a
     point and call a drop of 0.0015 certain; Newcombe's interval from Wilson's is wide."""
-    reid = {"m": {"t": np.array([1, 4, 16]), "acc": np.array([0.0015, 0.0, 0.002]), "se": np.zeros(3),
-                  "bound": np.array([0.1, 0.1, 0.2]), "runs": 500}}
+    reid = {
+        "m": {
+            "t": np.array([1, 4, 16]),
+            "acc": np.array([0.0015, 0.0, 0.002]),
+            "se": np.zeros(3),
+            "bound": np.array([0.1, 0.1, 0.2]),
+            "runs": 500,
+        }
+    }
     d = cmp.reid_steps(reid)["differences"]["t4 - t1"][0]
     assert float(d.value) == pytest.approx(-0.0015) and float(d.high) > 0.003 and float(d.low) == pytest.approx(-0.0015)
     r = cmp.reid_estimates(reid)["ratio"]
@@ -216,8 +229,9 @@ def test_every_public_function_of_the_package_has_a_contract():
     for name in ("comparisons", "estimation", "experiments", "families", "figures", "guide", "text", "variance"):
         mod = importlib.import_module(f"ldpnb.papers.synthesis.{name}")
         public = [n for n in vars(mod) if not n.startswith("_")]
-        funcs = [n for n in public
-                 if inspect.isfunction(getattr(mod, n)) and getattr(mod, n).__module__ == mod.__name__]
+        funcs = [
+            n for n in public if inspect.isfunction(getattr(mod, n)) and getattr(mod, n).__module__ == mod.__name__
+        ]
         assert set(funcs) <= set(mod.__all__), (name, set(funcs) - set(mod.__all__))
         missing = [n for n in funcs if contract_of(getattr(mod, n)) is None]
         assert not missing, f"{name}: public functions without a contract: {missing}"
@@ -243,7 +257,7 @@ def test_bad_inputs_are_refused():
     with pytest.raises(ValueError):
         fam.build_oracle("geometric", 8, 1.0)  # a metric mechanism, not a frequency oracle
     with pytest.raises(ValueError):
-        guide.run_grid(dict(guide.GRIDS["smoke"], runs=10 ** 9), seed=1)
+        guide.run_grid(dict(guide.GRIDS["smoke"], runs=10**9), seed=1)
     with pytest.raises(ValueError):
         fam.build_oracle("GRR", 1, 1.0)
 
@@ -286,8 +300,7 @@ def test_guide_map_legend_legible_with_every_family():
     from ldpnb.repro.plotting import set_style
 
     set_style()
-    res = guide.run_grid(dict(k=[2, 16], eps=[0.5, 2.0], n=[1_000], dist=["Zipf"], runs=2), seed=1,
-                         time_server=False)
+    res = guide.run_grid(dict(k=[2, 16], eps=[0.5, 2.0], n=[1_000], dist=["Zipf"], runs=2), seed=1, time_server=False)
     assert len(res.names) >= 12
     fig = figures.guide_map(res, [2, 16], [0.5, 2.0], 1_000, "Zipf")
     buf = io.BytesIO()
@@ -320,9 +333,17 @@ def test_task_rankings_skips_degenerate_pairs():
     top[0, 1] = 1.0  # degenerate against the best: same constant
     top[0, 2] = np.clip(0.9 + 0.05 * rng.standard_normal(runs), 0, 1)  # informative, worse
     z = np.zeros((1, 3, runs))
-    res = guide.GridResult(cells=[(64, 4.0, 1000, "Zipf")], names=["A", "B", "C"],
-                           exact=np.array([[1.0, 2.0, 3.0]]), se_std=z, se_proj=z, top=top,
-                           bits=np.ones((1, 3)), server=np.ones((1, 3)), ks=[64])
+    res = guide.GridResult(
+        cells=[(64, 4.0, 1000, "Zipf")],
+        names=["A", "B", "C"],
+        exact=np.array([[1.0, 2.0, 3.0]]),
+        se_std=z,
+        se_proj=z,
+        top=top,
+        bits=np.ones((1, 3)),
+        server=np.ones((1, 3)),
+        ks=[64],
+    )
     tr = guide.task_rankings(res)
     assert tr["degenerate"] == 1 and tr["pairs"] == 1
     assert tr["cell"][1:] == ("A", "C")
@@ -344,14 +365,22 @@ def test_task_rankings_records_the_pair_that_decides_the_existential_claim():
     rng = np.random.default_rng(1)
     runs = 100
     top = np.empty((1, 3, runs))
-    top[0, 0] = 0.7 + 0.01 * rng.standard_normal(runs)                 # the exact-MSE best
+    top[0, 0] = 0.7 + 0.01 * rng.standard_normal(runs)  # the exact-MSE best
     top[0, 1] = top[0, 0] + 0.002 + 0.001 * rng.standard_normal(runs)  # precise, inside the tie
     u = rng.uniform(-0.25, 0.25, runs)
-    top[0, 2] = top[0, 0].mean() + 0.01 + u - u.mean()                 # noisy: reaches above the tie
+    top[0, 2] = top[0, 0].mean() + 0.01 + u - u.mean()  # noisy: reaches above the tie
     z = np.zeros((1, 3, runs))
-    res = guide.GridResult(cells=[(64, 4.0, 1000, "Zipf")], names=["A", "B", "C"],
-                           exact=np.array([[1.0, 2.0, 3.0]]), se_std=z, se_proj=z, top=top,
-                           bits=np.ones((1, 3)), server=np.ones((1, 3)), ks=[64])
+    res = guide.GridResult(
+        cells=[(64, 4.0, 1000, "Zipf")],
+        names=["A", "B", "C"],
+        exact=np.array([[1.0, 2.0, 3.0]]),
+        se_std=z,
+        se_proj=z,
+        top=top,
+        bits=np.ones((1, 3)),
+        server=np.ones((1, 3)),
+        ks=[64],
+    )
     crit = {"relation": "MSE_best < other", "tie": 0.02}
     tr = guide.task_rankings(res)
     assert tr["chosen_by"] == "upper end" and tr["cell"][2] == "C" and tr["reach"] >= 1

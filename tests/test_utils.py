@@ -2,7 +2,12 @@ import numpy as np
 import pytest
 
 from ldpnb.utils import (
-    check_channel, check_counts, check_distribution, check_domain_size, check_epsilon, check_random_state,
+    check_channel,
+    check_counts,
+    check_distribution,
+    check_domain_size,
+    check_epsilon,
+    check_random_state,
     check_values,
 )
 

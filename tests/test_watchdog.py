@@ -3,10 +3,24 @@
 import numpy as np
 import pytest
 
-from ldpnb.measures import entropy, mutual_information
-from ldpnb.measures import ALIP, LIP, LDPwrtS, LiftMeasurePrivacy, alip_budgets, lift_matrix, random_joint
+from ldpnb.measures import (
+    ALIP,
+    LIP,
+    LDPwrtS,
+    LiftMeasurePrivacy,
+    alip_budgets,
+    entropy,
+    lift_matrix,
+    mutual_information,
+    random_joint,
+)
 from ldpnb.mechanisms import (
-    MergeMechanism, complete_merging, merging_mi, optimal_partition, subset_merging, watchdog_partition,
+    MergeMechanism,
+    complete_merging,
+    merging_mi,
+    optimal_partition,
+    subset_merging,
+    watchdog_partition,
 )
 
 
@@ -46,7 +60,8 @@ def test_closed_form_mi_eq11_eq13_T5():
         # eq. 11 alternative form: H(X) - P(X_H) H(X | X in X_H)
         ph = p_x[high]
         assert merging_mi(p_x, [high], unit="nats") == pytest.approx(
-            entropy(p_x, unit="nats") - ph.sum() * entropy(ph / ph.sum(), unit="nats"))
+            entropy(p_x, unit="nats") - ph.sum() * entropy(ph / ph.sum(), unit="nats")
+        )
 
 
 def test_monotonicity_and_refinement_T6():
@@ -62,7 +77,7 @@ def test_monotonicity_and_refinement_T6():
         if len(G[i]) >= 2:
             b = rng.permutation(G[i])
             k = rng.integers(1, len(b))
-            refined = G[:i] + [np.sort(b[:k]), np.sort(b[k:])] + G[i + 1:]
+            refined = G[:i] + [np.sort(b[:k]), np.sort(b[k:])] + G[i + 1 :]
             assert merging_mi(p_x, refined, unit="nats") >= merging_mi(p_x, G, unit="nats") - 1e-15
 
 
@@ -136,7 +151,10 @@ def test_algorithm1_output_T16(make):
             if bad[-1]:
                 assert len(mm.groups) == 1
         p_x = P.sum(0)
-        assert mm.mutual_information(p_x, unit="nats") >= complete_merging(P, crit).mutual_information(p_x, unit="nats") - 1e-12
+        assert (
+            mm.mutual_information(p_x, unit="nats")
+            >= complete_merging(P, crit).mutual_information(p_x, unit="nats") - 1e-12
+        )
 
 
 def test_printed_outer_loop_mostly_complete_merging():
@@ -211,8 +229,13 @@ from hypothesis import strategies as st  # noqa: E402
 
 
 @settings(max_examples=80, deadline=None)
-@given(seed=st.integers(0, 2**31 - 1), n_s=st.integers(2, 6), n_x=st.integers(2, 20),
-       eps=st.floats(0.05, 10), lam=st.floats(0.05, 0.95))
+@given(
+    seed=st.integers(0, 2**31 - 1),
+    n_s=st.integers(2, 6),
+    n_x=st.integers(2, 20),
+    eps=st.floats(0.05, 10),
+    lam=st.floats(0.05, 0.95),
+)
 def test_subset_merging_properties(seed, n_s, n_x, eps, lam):
     P = random_joint(n_s, n_x, rng=seed)
     crit = ALIP(*alip_budgets(eps, lam))
@@ -226,15 +249,18 @@ def test_subset_merging_properties(seed, n_s, n_x, eps, lam):
     assert np.allclose(C.sum(1), 1) and C.shape == (n_x, mm.n_outputs)
 
 
-@pytest.mark.parametrize("kw, match", [
-    (dict(n_x=float("nan"), low=np.array([0]), groups=[]), "n_x"),
-    (dict(n_x=2.5, low=np.array([0]), groups=[]), "n_x"),
-    (dict(n_x=-3, low=np.array([0]), groups=[]), "n_x"),
-    (dict(n_x=3, low=np.array([7]), groups=[np.array([1, 9])]), "low"),
-    (dict(n_x=3, low=np.array([0, 1]), groups=[np.array([1, 2])]), "partition"),
-    (dict(n_x=3, low=np.array([0]), groups=[np.array([1])]), "partition"),
-    (dict(n_x=3, low=np.array([0]), groups=[np.array([1, 2])], absorbed=np.array([0])), "absorbed"),
-])
+@pytest.mark.parametrize(
+    "kw, match",
+    [
+        (dict(n_x=float("nan"), low=np.array([0]), groups=[]), "n_x"),
+        (dict(n_x=2.5, low=np.array([0]), groups=[]), "n_x"),
+        (dict(n_x=-3, low=np.array([0]), groups=[]), "n_x"),
+        (dict(n_x=3, low=np.array([7]), groups=[np.array([1, 9])]), "low"),
+        (dict(n_x=3, low=np.array([0, 1]), groups=[np.array([1, 2])]), "partition"),
+        (dict(n_x=3, low=np.array([0]), groups=[np.array([1])]), "partition"),
+        (dict(n_x=3, low=np.array([0]), groups=[np.array([1, 2])], absorbed=np.array([0])), "absorbed"),
+    ],
+)
 def test_merge_mechanism_refuses_what_is_not_a_partition(kw, match):
     """Audit: MergeMechanism accepted n_x NaN/2.5/-3, indices off the domain, overlapping or missing
     blocks, and channel() then failed with a bare IndexError."""

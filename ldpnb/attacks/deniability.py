@@ -76,8 +76,9 @@ def ue_accuracy_binomial_sum(p: float, q: float, k: int) -> float:
     setting=OneOf("uniform", "non-uniform"),
     form=_FORM,
 )
-def multi_collection_accuracy(protocol: str, eps: float, ks: Sequence[int], setting: str = "uniform",
-                              form: str = "paper") -> float:
+def multi_collection_accuracy(
+    protocol: str, eps: float, ks: Sequence[int], setting: str = "uniform", form: str = "paper"
+) -> float:
     r"""Expected probability of inferring a user's complete profile after ``d = len(ks)`` surveys.
 
     Uniform metric, Eq. (4): :math:`\prod_j ACC_{FO}(\epsilon, k_j)`; non-uniform, Eq. (5):
@@ -96,7 +97,7 @@ def multi_collection_accuracy(protocol: str, eps: float, ks: Sequence[int], sett
     if setting == "uniform":
         return acc
     if setting == "non-uniform":
-        return acc * factorial(d) / d ** d
+        return acc * factorial(d) / d**d
     raise ValueError("setting must be 'uniform' or 'non-uniform'")
 
 
@@ -119,8 +120,14 @@ def pd_attack_support(support, *, rng=None) -> np.ndarray:
     return guess
 
 
-@contract(x=Array(1, integer=True, low=0, min_size=0), k=DOMAIN, eps=Real(0.0, None, low_open=True, finite=False),
-          protocol=_PROTOCOL, rng=SEED, olh_hash=OneOf("ideal", "cw"))
+@contract(
+    x=Array(1, integer=True, low=0, min_size=0),
+    k=DOMAIN,
+    eps=Real(0.0, None, low_open=True, finite=False),
+    protocol=_PROTOCOL,
+    rng=SEED,
+    olh_hash=OneOf("ideal", "cw"),
+)
 def perturb_and_infer(x, k: int, eps: float, protocol: str, *, rng=None, olh_hash: str = "ideal") -> np.ndarray:
     """One collection of ``x`` with a frequency oracle followed by the plausible-deniability
     attack (A1-A4): returns the attacker's guesses.  ``eps = inf`` means "sent in clear"

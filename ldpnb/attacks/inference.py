@@ -94,8 +94,7 @@ def _argmax_random_ties(L: np.ndarray, rng) -> np.ndarray:
     return scores.argmax(axis=1)
 
 
-@contract(reports=_REPORTS, ks=_KS, eps=EPSILON, protocol=_PROTOCOL, fake=_FAKE, freqs=_FREQS, priors=_PRIORS,
-          rng=SEED)
+@contract(reports=_REPORTS, ks=_KS, eps=EPSILON, protocol=_PROTOCOL, fake=_FAKE, freqs=_FREQS, priors=_PRIORS, rng=SEED)
 def aif_bayes(reports, ks, eps: float, protocol: str, fake: str, freqs, *, priors=None, rng=None) -> np.ndarray:
     """Bayes plug-in attribute inference: :math:`\\hat t = \\arg\\max_j L_j(y_j)` with the
     marginals ``freqs`` (true marginals: the oracle upper bound; server estimates: the limit of
@@ -139,10 +138,31 @@ def _fake_from_labelled(reports, t, ks, eps, protocol):
     return out
 
 
-@contract(reports=_REPORTS, t=_LABELS, ks=_KS, eps=EPSILON, protocol=_PROTOCOL, fake=_FAKE, priors=_PRIORS,
-          attacker_fake=Optional(_FAKE), pk_fractions=Array(1, low=0.0, high=1.0, min_size=0, max_size=64), rng=SEED)
-def aif_bayes_models(reports, t, ks, eps: float, protocol: str, fake: str, *, priors=None,
-                     attacker_fake: str | None = None, pk_fractions: Sequence[float] = (0.5,), rng=None) -> dict:
+@contract(
+    reports=_REPORTS,
+    t=_LABELS,
+    ks=_KS,
+    eps=EPSILON,
+    protocol=_PROTOCOL,
+    fake=_FAKE,
+    priors=_PRIORS,
+    attacker_fake=Optional(_FAKE),
+    pk_fractions=Array(1, low=0.0, high=1.0, min_size=0, max_size=64),
+    rng=SEED,
+)
+def aif_bayes_models(
+    reports,
+    t,
+    ks,
+    eps: float,
+    protocol: str,
+    fake: str,
+    *,
+    priors=None,
+    attacker_fake: str | None = None,
+    pk_fractions: Sequence[float] = (0.5,),
+    rng=None,
+) -> dict:
     """AIF-ACC (%) of the Bayes plug-in attacker under the NK, PK and HM knowledge models.
 
     * NK: marginals = the server's estimates (clip+renormalised): the s -> infinity limit of
@@ -166,8 +186,15 @@ def aif_bayes_models(reports, t, ks, eps: float, protocol: str, fake: str, *, pr
     for j in range(d):
         k = int(ks[j])
         p, q = md.rsfd_params(protocol, k, eps, d)
-        v_nk.append(float(np.mean(md.rsfd_variance(np.zeros(k), n, d, k, p, q, md._variant(protocol, fake),
-                                                   priors[j] if fake == "prior" else None))))
+        v_nk.append(
+            float(
+                np.mean(
+                    md.rsfd_variance(
+                        np.zeros(k), n, d, k, p, q, md._variant(protocol, fake), priors[j] if fake == "prior" else None
+                    )
+                )
+            )
+        )
     for frac in pk_fractions:
         lab = np.zeros(n, dtype=bool)
         lab[rng.choice(n, size=int(round(frac * n)), replace=False)] = True
@@ -223,16 +250,45 @@ def _make_classifier(classifier: str, seed: int, n_estimators: int | None, n_job
     raise ValueError("classifier must be 'xgboost' or 'hgb'")
 
 
-@contract(reports=_REPORTS, t=_LABELS, ks=_KS, eps=EPSILON, protocol=_PROTOCOL, fake=_FAKE,
-          model=OneOf("NK", "PK", "HM"), s_factor=Real(0.0, 1e3), pk_factor=Real(0.0, 1.0, high_open=True),
-          priors=_PRIORS, attacker_fake=Optional(_FAKE), classifier=OneOf("xgboost", "hgb"),
-          n_estimators=Optional(Integer(1, 100_000)), max_train=Optional(SAMPLE_SIZE), n_jobs=Integer(-1, 1024),
-          max_test=Optional(SAMPLE_SIZE), rng=SEED)
-def aif_classifier(reports, t, ks, eps: float, protocol: str, fake: str, *, model: str = "NK",
-                   s_factor: float = 1.0, pk_factor: float = 0.5, priors=None,
-                   attacker_fake: str | None = None, classifier: str = "xgboost",
-                   n_estimators: int | None = None, max_train: int | None = None, n_jobs: int = 1,
-                   max_test: int | None = None, rng=None) -> float:
+@contract(
+    reports=_REPORTS,
+    t=_LABELS,
+    ks=_KS,
+    eps=EPSILON,
+    protocol=_PROTOCOL,
+    fake=_FAKE,
+    model=OneOf("NK", "PK", "HM"),
+    s_factor=Real(0.0, 1e3),
+    pk_factor=Real(0.0, 1.0, high_open=True),
+    priors=_PRIORS,
+    attacker_fake=Optional(_FAKE),
+    classifier=OneOf("xgboost", "hgb"),
+    n_estimators=Optional(Integer(1, 100_000)),
+    max_train=Optional(SAMPLE_SIZE),
+    n_jobs=Integer(-1, 1024),
+    max_test=Optional(SAMPLE_SIZE),
+    rng=SEED,
+)
+def aif_classifier(
+    reports,
+    t,
+    ks,
+    eps: float,
+    protocol: str,
+    fake: str,
+    *,
+    model: str = "NK",
+    s_factor: float = 1.0,
+    pk_factor: float = 0.5,
+    priors=None,
+    attacker_fake: str | None = None,
+    classifier: str = "xgboost",
+    n_estimators: int | None = None,
+    max_train: int | None = None,
+    n_jobs: int = 1,
+    max_test: int | None = None,
+    rng=None,
+) -> float:
     """AIF-ACC (%) of a trained classifier (XGBoost in the paper, Sec. 3.3) against RS+FD/RS+RFD.
 
     * NK: ``s = s_factor * n`` synthetic profiles drawn from the server's estimates are run
@@ -273,7 +329,7 @@ def aif_classifier(reports, t, ks, eps: float, protocol: str, fake: str, *, mode
         Xtr, ytr = Xtr[keep], ytr[keep]
     # XGBoost needs contiguous labels 0..K-1: map the present classes
     classes = np.unique(ytr)
-    clf = _make_classifier(classifier, int(rng.integers(2 ** 31 - 1)), n_estimators, n_jobs)
+    clf = _make_classifier(classifier, int(rng.integers(2**31 - 1)), n_estimators, n_jobs)
     te = np.flatnonzero(test)
     if max_test is not None and te.size > max_test:
         te = rng.choice(te, size=int(max_test), replace=False)

@@ -210,9 +210,14 @@ class SingleLocationAttack:
     (1-\theta)/k`); the decision is the best-score rule with random tie-breaking.
     """
 
-    @contract(pi=Unchecked("a sparse (users x k) matrix of visit probabilities",
-                           example=sparse.csr_matrix(np.array([[0.5, 0.5], [1.0, 0.0]]))),
-              x=Array(1, low=0, integer=True), floor=_FLOOR)
+    @contract(
+        pi=Unchecked(
+            "a sparse (users x k) matrix of visit probabilities",
+            example=sparse.csr_matrix(np.array([[0.5, 0.5], [1.0, 0.0]])),
+        ),
+        x=Array(1, low=0, integer=True),
+        floor=_FLOOR,
+    )
     def __init__(self, pi: sparse.spmatrix, x, *, floor: float = 1e-8) -> None:
         self.pi = sparse.csr_matrix(pi, dtype=float)
         self.pi.sum_duplicates()
@@ -244,8 +249,7 @@ class SingleLocationAttack:
         cnt[has] = np.add.reduceat(attains.astype(float), pic.indptr[:-1][has])
         return colmax, cnt, has
 
-    @contract(epsilon=AnyOf(EPSILON, Array(1, low=float(np.finfo(float).tiny))),
-              unit=OneOf("bits", "nats"))
+    @contract(epsilon=AnyOf(EPSILON, Array(1, low=float(np.finfo(float).tiny))), unit=OneOf("bits", "nats"))
     def rr_exact(self, epsilon, *, unit: str = "bits") -> dict:
         r"""Exact expected error rate and exact D(f_G||f_I) of the scores under the eps-RR.
 
@@ -284,11 +288,11 @@ class SingleLocationAttack:
         allv = np.concatenate([gen0, np.concatenate(imp_vals_list), col_vals, [fl]])
         grid, inv = np.unique(np.round(allv, 15), return_inverse=True)
         i0 = 0
-        fG0 = np.bincount(inv[i0:i0 + n], minlength=grid.size) / n
+        fG0 = np.bincount(inv[i0 : i0 + n], minlength=grid.size) / n
         i0 += n
-        fI0 = np.bincount(inv[i0:i0 + imp_w.size], weights=imp_w, minlength=grid.size) / (n * (n - 1))
+        fI0 = np.bincount(inv[i0 : i0 + imp_w.size], weights=imp_w, minlength=grid.size) / (n * (n - 1))
         i0 += imp_w.size
-        u = np.bincount(inv[i0:i0 + col_vals.size], minlength=grid.size) / (n * k)
+        u = np.bincount(inv[i0 : i0 + col_vals.size], minlength=grid.size) / (n * k)
         u[inv[-1]] += 1 - col_vals.size / (n * k)
         sc = _unit_scale(unit)
         pse = np.empty(th.size)
@@ -299,8 +303,17 @@ class SingleLocationAttack:
             with np.errstate(divide="ignore"):
                 pse[j] = np.sum(fg[m] * np.log(fg[m] / fi[m])) * sc
         err = th * err_clean + (1 - th) * err_unif
-        return dict(theta=th, error_rate=err, pse=pse, err_clean=err_clean, err_uniform=err_unif,
-                    u=u, fG0=fG0, fI0=fI0, grid=grid)
+        return dict(
+            theta=th,
+            error_rate=err,
+            pse=pse,
+            err_clean=err_clean,
+            err_uniform=err_unif,
+            u=u,
+            fG0=fG0,
+            fI0=fI0,
+            grid=grid,
+        )
 
     # ---- Monte Carlo for the RR and the GLH (random oracle) -----------------------------------
     def _preimages(
@@ -320,12 +333,12 @@ class SingleLocationAttack:
         g = float(g)
         E = math.exp(epsilon)
         mu = E / (g + E - 1)
-        own = rng.random(N) < mu                     # y = h(x_i): x_i is in the preimage
-        m = rng.binomial(k - 1, 1.0 / g, size=N)      # other POIs colliding with y (random oracle)
+        own = rng.random(N) < mu  # y = h(x_i): x_i is in the preimage
+        m = rng.binomial(k - 1, 1.0 / g, size=N)  # other POIs colliding with y (random oracle)
         rep = np.repeat(np.arange(N), m)
         oth = rng.integers(0, k - 1, size=rep.size)
-        oth += oth >= xs[rep]                          # uniform on X minus {x_i}
-        while True:                                    # the m others are distinct: redraw duplicates
+        oth += oth >= xs[rep]  # uniform on X minus {x_i}
+        while True:  # the m others are distinct: redraw duplicates
             key = rep.astype(np.int64) * k + oth
             _, first = np.unique(key, return_index=True)
             dup = np.ones(key.size, bool)
@@ -338,8 +351,13 @@ class SingleLocationAttack:
         c_all = np.concatenate([xs[own], oth])
         return true, r_all, c_all
 
-    @contract(mechanism=OneOf("rr", "glh"), epsilon=Real(0, 700, low_open=True), g=Optional(Integer(2, 1 << 32)),
-              reps=REPS, rng=SEED)
+    @contract(
+        mechanism=OneOf("rr", "glh"),
+        epsilon=Real(0, 700, low_open=True),
+        g=Optional(Integer(2, 1 << 32)),
+        reps=REPS,
+        rng=SEED,
+    )
     def simulate(self, mechanism: str, epsilon: float, *, g=None, reps: int = 1, rng=None) -> dict:
         """Monte Carlo of ``reps`` rounds of n obfuscated reports: error rate and score samples.
 
@@ -353,7 +371,7 @@ class SingleLocationAttack:
         N, n, fl = true.size, self.n, self.floor
         A = sparse.csr_matrix((np.ones(r.size), (r, c)), shape=(N, self.k))
         psize = np.diff(A.indptr)
-        S = (A @ self._excess.T).tocsr()               # s_rj - floor |P_r| on the support users
+        S = (A @ self._excess.T).tocsr()  # s_rj - floor |P_r| on the support users
         S.sum_duplicates()
         base = fl * psize
         nnz = np.diff(S.indptr)
@@ -375,8 +393,13 @@ class SingleLocationAttack:
         sizes = np.flatnonzero(floor_w > 0)
         impostor = np.concatenate([imp_support, fl * sizes])
         weights = np.concatenate([np.ones(imp_support.size, dtype=np.int64), floor_w[sizes].astype(np.int64)])
-        return dict(error_rate=float(err.mean()), error_se=float(err.std(ddof=1) / math.sqrt(N)),
-                    genuine=genuine, impostor=impostor, impostor_weights=weights)
+        return dict(
+            error_rate=float(err.mean()),
+            error_se=float(err.std(ddof=1) / math.sqrt(N)),
+            genuine=genuine,
+            impostor=impostor,
+            impostor_weights=weights,
+        )
 
 
 @contract(train_seqs=_SEQS, query_seqs=_SEQS, k=_ITEMS, scoring=_SCORING, floor=_FLOOR)
@@ -389,11 +412,29 @@ def score_matrix(train_seqs, query_seqs, k: int, *, scoring: str = "offset", flo
     return MarkovChainMatcher(floor).fit(train_seqs, k).log_scores(query_seqs, scoring=scoring)
 
 
-@contract(train_seqs=_SEQS, query_seqs=_SEQS, k=_ITEMS, scoring=_SCORING, floor=_FLOOR,
-          decimals=DECIMALS, max_impostors=Optional(SAMPLE_SIZE), se_reps=Integer(0, MAX_REPS),
-          rng=SEED)
-def score_experiment(train_seqs, query_seqs, k: int, *, scoring: str = "offset", floor: float = 1e-8,
-                     decimals: int = 9, max_impostors: int | None = None, se_reps: int = 0, rng=None) -> dict:
+@contract(
+    train_seqs=_SEQS,
+    query_seqs=_SEQS,
+    k=_ITEMS,
+    scoring=_SCORING,
+    floor=_FLOOR,
+    decimals=DECIMALS,
+    max_impostors=Optional(SAMPLE_SIZE),
+    se_reps=Integer(0, MAX_REPS),
+    rng=SEED,
+)
+def score_experiment(
+    train_seqs,
+    query_seqs,
+    k: int,
+    *,
+    scoring: str = "offset",
+    floor: float = 1e-8,
+    decimals: int = 9,
+    max_impostors: int | None = None,
+    se_reps: int = 0,
+    rng=None,
+) -> dict:
     r"""Markov-chain matcher on (training, query) pairs of the same users: PSE, error rate, scores.
 
     Query i belongs to user i.  Returns ``pse`` (bits, :func:`ldpnb.measures.kl_mixed_1d` on the
@@ -422,8 +463,11 @@ def score_experiment(train_seqs, query_seqs, k: int, *, scoring: str = "offset",
     err = best_score_error_rate(S)
     n_users = S.shape[0]
     half = max(2, int(round(0.5 * n_users)))
-    se = subsample_se(pse_subsamples(S, 0.5, se_reps, decimals=decimals, rng=rng), n_users, half) \
-        if se_reps >= 2 and half < n_users else float("nan")
+    se = (
+        subsample_se(pse_subsamples(S, 0.5, se_reps, decimals=decimals, rng=rng), n_users, half)
+        if se_reps >= 2 and half < n_users
+        else float("nan")
+    )
     gen, imp = genuine_impostor(S)
     del S
     d = kl_mixed_1d(gen, imp, decimals=decimals)

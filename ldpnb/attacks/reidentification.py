@@ -68,11 +68,19 @@ def survey_design(d: int, n_surveys: int, *, rng=None, mode: str = "artifact") -
     return out
 
 
-@contract(X=Dataset(), ks=_KS, protocol=OneOf(*md.PROTOCOLS),
-          eps=Unchecked("a budget > 0, or one per attribute; inf = sent in clear (perturb_and_infer checks it)", 1.0),
-          n_surveys=_SURVEYS, setting=OneOf("uniform", "non-uniform"), design=_DESIGN, rng=SEED)
-def simulate_smp_surveys(X, ks, protocol: str, eps, n_surveys: int = 5, setting: str = "uniform", *,
-                         design=None, rng=None) -> dict:
+@contract(
+    X=Dataset(),
+    ks=_KS,
+    protocol=OneOf(*md.PROTOCOLS),
+    eps=Unchecked("a budget > 0, or one per attribute; inf = sent in clear (perturb_and_infer checks it)", 1.0),
+    n_surveys=_SURVEYS,
+    setting=OneOf("uniform", "non-uniform"),
+    design=_DESIGN,
+    rng=SEED,
+)
+def simulate_smp_surveys(
+    X, ks, protocol: str, eps, n_surveys: int = 5, setting: str = "uniform", *, design=None, rng=None
+) -> dict:
     """Repeated SMP collections with plausible-deniability inference.
 
     In survey ``sv`` (attribute subset ``design[sv]``) every user reports one attribute:
@@ -151,7 +159,7 @@ class ReidIndex:
             cols = self._cols(T)
             mult = np.cumprod(np.concatenate([[1], self.ks[cols][:-1]])).astype(np.int64)
             size = float(np.prod(self.ks[cols].astype(float)))
-            if size > 2 ** 62:
+            if size > 2**62:
                 raise ValueError("attribute subset too large for integer keys")
             keys = _keys(self.B.T, cols, mult)
             if size <= self.dense_limit:
@@ -203,8 +211,16 @@ def _submasks(b: int):
     ks=_KS,
     per_user=Boolean(),
 )
-def reid_topk(profiles, background, topk: Sequence[int] = (1, 5, 10), *, attrs=None, true_ids=None,
-              ks=None, per_user: bool = False):
+def reid_topk(
+    profiles,
+    background,
+    topk: Sequence[int] = (1, 5, 10),
+    *,
+    attrs=None,
+    true_ids=None,
+    ks=None,
+    per_user: bool = False,
+):
     r"""RID-ACC (%) of the top-k matching attack with uniformly random tie-breaking, computed as an
     exact expectation.
 
@@ -280,10 +296,17 @@ def reid_topk(profiles, background, topk: Sequence[int] = (1, 5, 10), *, attrs=N
     return out
 
 
-@contract(profiles=Array(2, integer=True, low=-1, max_size=1 << 20), background=Dataset(max_size=1 << 20), topk=_TOPK,
-          true_ids=_IDS, attrs=_IDS, rng=SEED)
-def reid_topk_sampled(profiles, background, topk: Sequence[int] = (1, 10), *, true_ids=None,
-                      attrs=None, rng=None) -> dict:
+@contract(
+    profiles=Array(2, integer=True, low=-1, max_size=1 << 20),
+    background=Dataset(max_size=1 << 20),
+    topk=_TOPK,
+    true_ids=_IDS,
+    attrs=_IDS,
+    rng=SEED,
+)
+def reid_topk_sampled(
+    profiles, background, topk: Sequence[int] = (1, 10), *, true_ids=None, attrs=None, rng=None
+) -> dict:
     """RID-ACC (%) with explicit random tie-breaking, naive O(n N m) matching (artifact-like);
     for validating :func:`reid_topk` on small instances."""
     rng = check_random_state(rng)
@@ -305,12 +328,33 @@ def reid_topk_sampled(profiles, background, topk: Sequence[int] = (1, 10), *, tr
     return {k: 100.0 * v / n for k, v in hits.items()}
 
 
-@contract(X=Dataset(), ks=_KS, eps=EPSILON, n_surveys=_SURVEYS, design=_DESIGN,
-          index=Optional(Unchecked("a ReidIndex of X", None)), topk=_TOPK, resample=OneOf("new", "replace"),
-          protocol=OneOf(*md._RSFD_PROTOCOLS), fake=OneOf(*md._FAKES), rng=SEED)
-def rsfd_reid_chain(X, ks, eps: float, n_surveys: int = 5, *, design=None, index=None,
-                    topk: Sequence[int] = (1, 10), resample: str = "new", protocol: str = "grr",
-                    fake: str = "uniform", rng=None) -> dict:
+@contract(
+    X=Dataset(),
+    ks=_KS,
+    eps=EPSILON,
+    n_surveys=_SURVEYS,
+    design=_DESIGN,
+    index=Optional(Unchecked("a ReidIndex of X", None)),
+    topk=_TOPK,
+    resample=OneOf("new", "replace"),
+    protocol=OneOf(*md._RSFD_PROTOCOLS),
+    fake=OneOf(*md._FAKES),
+    rng=SEED,
+)
+def rsfd_reid_chain(
+    X,
+    ks,
+    eps: float,
+    n_surveys: int = 5,
+    *,
+    design=None,
+    index=None,
+    topk: Sequence[int] = (1, 10),
+    resample: str = "new",
+    protocol: str = "grr",
+    fake: str = "uniform",
+    rng=None,
+) -> dict:
     """RID on RS+FD across surveys (Sec. 4.4, Fig. 4: RS+FD[GRR]; ``protocol``/``fake`` select any
     RS+FD variant, e.g. ``("sue", "zero")`` for RS+FD[SUE-z]).
 

@@ -183,7 +183,7 @@ def _best_event(y1: np.ndarray, y2: np.ndarray, alpha: float) -> tuple[np.ndarra
     """
     codes, inv = np.unique(np.concatenate([y1, y2]), return_inverse=True)
     c1 = np.bincount(inv[: y1.size], minlength=codes.size)
-    c2 = np.bincount(inv[y1.size:], minlength=codes.size)
+    c2 = np.bincount(inv[y1.size :], minlength=codes.size)
     best = (-1.0, None, False)
     for swapped, (a, b, na, nb) in enumerate(((c1, c2, y1.size, y2.size), (c2, c1, y2.size, y1.size))):
         order = np.argsort(-((a + 0.5) / (b + 0.5)), kind="stable")
@@ -320,10 +320,19 @@ class AuditCase:
 
 
 AuditCase.__init__ = contract(
-    mechanism=Instance(str, example="m"), epsilon=EPSILON, claimed=EPSILON,
-    sampler=Callable_(), x1=Integer(0, 1 << 53), x2=Integer(0, 1 << 53), d12=POSITIVE,
-    channel=Optional(Channel()), distance=Optional(DistanceMatrix()), exact=Optional(Real(0.0, None, finite=False)),
-    pair_exact=Optional(Real(0.0, None, finite=False)), note=Instance(str, example=""), codes_are_columns=Boolean(),
+    mechanism=Instance(str, example="m"),
+    epsilon=EPSILON,
+    claimed=EPSILON,
+    sampler=Callable_(),
+    x1=Integer(0, 1 << 53),
+    x2=Integer(0, 1 << 53),
+    d12=POSITIVE,
+    channel=Optional(Channel()),
+    distance=Optional(DistanceMatrix()),
+    exact=Optional(Real(0.0, None, finite=False)),
+    pair_exact=Optional(Real(0.0, None, finite=False)),
+    note=Instance(str, example=""),
+    codes_are_columns=Boolean(),
     code_channel=Optional(Channel()),
 )(AuditCase.__init__)
 

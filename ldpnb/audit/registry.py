@@ -1,5 +1,4 @@
-"""The registry of audited mechanisms (every family of the book) and the audit drivers.
-"""
+"""The registry of audited mechanisms (every family of the book) and the audit drivers."""
 
 from __future__ import annotations
 
@@ -7,18 +6,33 @@ import math
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Callable
+
 import numpy as np
 from scipy.special import logsumexp
-from ldpnb.contracts import (
-    AnyOf, Array, Constraint, Instance, Integer, OneOf, Optional, Probability, RandomState, Real, contract,
-)
-from ldpnb.utils import check_random_state
+
 from ldpnb.audit.empirical import (
-    AuditCase, AuditResult, broken_ue_epsilon, broken_ue_perturb, chi_square_gof, empirical_epsilon,
+    AuditCase,
+    AuditResult,
+    broken_ue_epsilon,
+    broken_ue_perturb,
+    chi_square_gof,
+    empirical_epsilon,
 )
 from ldpnb.channels._generic import exact_epsilon, pair_epsilon, sample_channel, worst_pair
+from ldpnb.contracts import (
+    AnyOf,
+    Array,
+    Constraint,
+    Instance,
+    Integer,
+    OneOf,
+    Optional,
+    Probability,
+    RandomState,
+    Real,
+    contract,
+)
 from ldpnb.geometry import lattice_distance_matrix
-from ldpnb.parallel import sweep
 from ldpnb.measures.lift import ALIP, alip_budgets, is_alip, output_joint, random_joint
 from ldpnb.mechanisms import FAMILIES, ChannelMechanism, Domain, FrequencyOracle, Mechanism
 from ldpnb.mechanisms._catalog import _LiveRegistry
@@ -26,6 +40,8 @@ from ldpnb.mechanisms.multidim import amplified_epsilon, rsfd_collect, rsfd_mech
 from ldpnb.mechanisms.orr import full_channel, subset_random_response
 from ldpnb.mechanisms.rate_distortion import blahut_arimoto
 from ldpnb.mechanisms.watchdog import complete_merging, subset_merging
+from ldpnb.parallel import sweep
+from ldpnb.utils import check_random_state
 
 __all__ = [
     "MechanismSpec",
@@ -76,8 +92,20 @@ def _object_case(label: str, mech, note: str, *, pair_codes: bool = False, x1: i
             return mech.report_index(mech.perturb(np.full(n, x), rng=r))
 
     g = mech.guarantee
-    return AuditCase(label, mech.epsilon, g.epsilon, sampler, x1, x2, channel=C, distance=g.distance,
-                     codes_are_columns=not pair_codes, code_channel=code_channel, source=mech, note=note)
+    return AuditCase(
+        label,
+        mech.epsilon,
+        g.epsilon,
+        sampler,
+        x1,
+        x2,
+        channel=C,
+        distance=g.distance,
+        codes_are_columns=not pair_codes,
+        code_channel=code_channel,
+        source=mech,
+        note=note,
+    )
 
 
 #: The audit's domain: ``k`` values (frequency oracles, one-dimensional metric mechanisms), a 4 x 4
@@ -112,8 +140,13 @@ def _family_spec(cls: type[Mechanism]) -> MechanismSpec:
     g = probe.guarantee
     ratio = g.epsilon / probe.epsilon
     claim = ("" if ratio == 1.0 else f"{ratio:g} ") + ("eps-LDP" if g.notion == "ldp" else "eps-geo-ind")
-    return MechanismSpec(cls.family, "ldp" if g.notion == "ldp" else "geo", _family_case(cls),
-                         cls.__module__.removeprefix("ldpnb."), claim)
+    return MechanismSpec(
+        cls.family,
+        "ldp" if g.notion == "ldp" else "geo",
+        _family_case(cls),
+        cls.__module__.removeprefix("ldpnb."),
+        claim,
+    )
 
 
 _GRID = (4, 4)
@@ -129,11 +162,15 @@ def _ba_case(eps: float) -> AuditCase:
     beta = eps / 2.0
     res = blahut_arimoto(prior, D, beta, n_iter=10)
     L = res.log_channel - logsumexp(res.log_channel, axis=1, keepdims=True)
-    mech = ChannelMechanism(log_channel=L, epsilon=2 * beta, notion="geo-ind", distance=D, metric="Euclidean, cell units",
-                            family="BA")
-    return _object_case("BA (rate-distortion)", mech,
-                        f"{_GRID[0]}x{_GRID[1]} grid, Dirichlet prior, beta = eps/2 = {beta:g}, 10 BA iterations; "
-                        "claim 2 beta-geo-ind (PRIVIC Remark 4)")
+    mech = ChannelMechanism(
+        log_channel=L, epsilon=2 * beta, notion="geo-ind", distance=D, metric="Euclidean, cell units", family="BA"
+    )
+    return _object_case(
+        "BA (rate-distortion)",
+        mech,
+        f"{_GRID[0]}x{_GRID[1]} grid, Dirichlet prior, beta = eps/2 = {beta:g}, 10 BA iterations; "
+        "claim 2 beta-geo-ind (PRIVIC Remark 4)",
+    )
 
 
 _LIFT_SHAPE = (3, 6)
@@ -160,9 +197,18 @@ def _lift_case(name: str, make_channel: Callable[[np.ndarray, float, float], np.
 
         x1, x2 = worst_pair(W)
         alip = bool(is_alip(J, el, eu))
-        return AuditCase(name, eps, eps, sampler, x1, x2, channel=W,
-                         codes_are_columns=True, note=f"random P_SX {_LIFT_SHAPE[0]}x{_LIFT_SHAPE[1]}; (eps/2, eps/2)-ALIP -> eps-LDP "
-                              f"w.r.t. S; channel P(y|s); ALIP holds: {alip}")
+        return AuditCase(
+            name,
+            eps,
+            eps,
+            sampler,
+            x1,
+            x2,
+            channel=W,
+            codes_are_columns=True,
+            note=f"random P_SX {_LIFT_SHAPE[0]}x{_LIFT_SHAPE[1]}; (eps/2, eps/2)-ALIP -> eps-LDP "
+            f"w.r.t. S; channel P(y|s); ALIP holds: {alip}",
+        )
 
     return build
 
@@ -215,14 +261,30 @@ def _rsfd_case(label: str, protocol: str, fake: str, *, neighbours: bool = False
             diff[ham != 1] = -np.inf
             x1, x2 = np.unravel_index(int(np.argmax(diff)), diff.shape)
             Wn = W[[x1, x2]]
-            return AuditCase(label + " (one-attribute neighbours)", eps, eps, sampler, int(x1), int(x2),
-                             exact=float(diff.max()), pair_exact=pair_epsilon(Wn, 0, 1),
-                             note=f"ks={_RSFD_KS}; paper's claim: eps-LDP; pair {inputs[x1].tolist()} vs "
-                                  f"{inputs[x2].tolist()}")
+            return AuditCase(
+                label + " (one-attribute neighbours)",
+                eps,
+                eps,
+                sampler,
+                int(x1),
+                int(x2),
+                exact=float(diff.max()),
+                pair_exact=pair_epsilon(Wn, 0, 1),
+                note=f"ks={_RSFD_KS}; paper's claim: eps-LDP; pair {inputs[x1].tolist()} vs {inputs[x2].tolist()}",
+            )
         x1, x2 = worst_pair(W)
-        return AuditCase(label, eps, eps_p, sampler, x1, x2, channel=W,
-                         codes_are_columns=True, note=f"ks={_RSFD_KS}{', priors ' + str([p.tolist() for p in _RSFD_PRIORS]) if priors else ''}; "
-                              f"claim eps' = ln(d(e^eps - 1) + 1) = {eps_p:.4g} for any two tuples")
+        return AuditCase(
+            label,
+            eps,
+            eps_p,
+            sampler,
+            x1,
+            x2,
+            channel=W,
+            codes_are_columns=True,
+            note=f"ks={_RSFD_KS}{', priors ' + str([p.tolist() for p in _RSFD_PRIORS]) if priors else ''}; "
+            f"claim eps' = ln(d(e^eps - 1) + 1) = {eps_p:.4g} for any two tuples",
+        )
 
     return build
 
@@ -231,17 +293,31 @@ def _rsfd_case(label: str, protocol: str, fake: str, *, neighbours: bool = False
 #: the lift-based mechanisms of a joint distribution, and the RS+FD tuple mechanisms.
 _BA = MechanismSpec("BA (rate-distortion)", "geo", _ba_case, "mechanisms.rate_distortion", "2 beta-geo-ind")
 _EXTRAS = [
-    MechanismSpec("watchdog (complete merging)", "lift", _lift_case("watchdog (complete merging)", _watchdog_complete),
-                  "mechanisms.watchdog", "eps-LDP w.r.t. S"),
-    MechanismSpec("watchdog (subset merging)", "lift", _lift_case("watchdog (subset merging)", _watchdog_subset),
-                  "mechanisms.watchdog", "eps-LDP w.r.t. S"),
+    MechanismSpec(
+        "watchdog (complete merging)",
+        "lift",
+        _lift_case("watchdog (complete merging)", _watchdog_complete),
+        "mechanisms.watchdog",
+        "eps-LDP w.r.t. S",
+    ),
+    MechanismSpec(
+        "watchdog (subset merging)",
+        "lift",
+        _lift_case("watchdog (subset merging)", _watchdog_subset),
+        "mechanisms.watchdog",
+        "eps-LDP w.r.t. S",
+    ),
     MechanismSpec("ORR", "lift", _lift_case("ORR", _orr), "mechanisms.orr", "eps-LDP w.r.t. S"),
     MechanismSpec("SRR", "lift", _lift_case("SRR", _srr), "mechanisms.orr", "eps-LDP w.r.t. S"),
     MechanismSpec("RS+FD[GRR]", "ldp", _rsfd_case("RS+FD[GRR]", "grr", "uniform"), "mechanisms.multidim", "eps'-LDP"),
     MechanismSpec("RS+FD[OUE-z]", "ldp", _rsfd_case("RS+FD[OUE-z]", "oue", "zero"), "mechanisms.multidim", "eps'-LDP"),
-    MechanismSpec("RS+FD[SUE-r]", "ldp", _rsfd_case("RS+FD[SUE-r]", "sue", "random"), "mechanisms.multidim", "eps'-LDP"),
+    MechanismSpec(
+        "RS+FD[SUE-r]", "ldp", _rsfd_case("RS+FD[SUE-r]", "sue", "random"), "mechanisms.multidim", "eps'-LDP"
+    ),
     MechanismSpec("RS+RFD[GRR]", "ldp", _rsfd_case("RS+RFD[GRR]", "grr", "prior"), "mechanisms.multidim", "eps'-LDP"),
-    MechanismSpec("RS+RFD[OUE-r]", "ldp", _rsfd_case("RS+RFD[OUE-r]", "oue", "prior"), "mechanisms.multidim", "eps'-LDP"),
+    MechanismSpec(
+        "RS+RFD[OUE-r]", "ldp", _rsfd_case("RS+RFD[OUE-r]", "oue", "prior"), "mechanisms.multidim", "eps'-LDP"
+    ),
 ]
 _SPECS: dict[type, MechanismSpec] = {}
 
@@ -274,16 +350,28 @@ REGISTRY: Mapping[str, MechanismSpec] = _LiveRegistry("REGISTRY", _specs)
 PAPER_CLAIMS: dict[str, MechanismSpec] = {
     s.name: s
     for s in [
-        MechanismSpec("RS+FD[GRR] (one-attribute neighbours)", "ldp",
-                      _rsfd_case("RS+FD[GRR]", "grr", "uniform", neighbours=True), "mechanisms.multidim", "eps-LDP"),
-        MechanismSpec("RS+RFD[GRR] (one-attribute neighbours)", "ldp",
-                      _rsfd_case("RS+RFD[GRR]", "grr", "prior", neighbours=True), "mechanisms.multidim", "eps-LDP"),
+        MechanismSpec(
+            "RS+FD[GRR] (one-attribute neighbours)",
+            "ldp",
+            _rsfd_case("RS+FD[GRR]", "grr", "uniform", neighbours=True),
+            "mechanisms.multidim",
+            "eps-LDP",
+        ),
+        MechanismSpec(
+            "RS+RFD[GRR] (one-attribute neighbours)",
+            "ldp",
+            _rsfd_case("RS+RFD[GRR]", "grr", "prior", neighbours=True),
+            "mechanisms.multidim",
+            "eps-LDP",
+        ),
     ]
 }
 
 
 _EPS = Real(0.0, None, low_open=True)
 _OPEN01 = Probability(open_left=True, open_right=True)
+
+
 def _resolve(name: str) -> str:
     """A registered name: an audit name, or a family name or alias of a catalogued family."""
     if name in REGISTRY or name in PAPER_CLAIMS:
@@ -291,8 +379,9 @@ def _resolve(name: str) -> str:
     key = name.casefold()
     if key in Mechanism._NAMES and Mechanism._NAMES[key] in REGISTRY:
         return Mechanism._NAMES[key]
-    raise ValueError(f"name must be a registered mechanism ({list(REGISTRY) + list(PAPER_CLAIMS)}) or a family "
-                     f"alias, got {name!r}")
+    raise ValueError(
+        f"name must be a registered mechanism ({list(REGISTRY) + list(PAPER_CLAIMS)}) or a family alias, got {name!r}"
+    )
 
 
 class _Name(Constraint):
@@ -375,10 +464,23 @@ def sampler_agrees(case: AuditCase, draws: list[tuple[int, np.ndarray]], *, alph
     return bool(p_min >= alpha / max(1, len(by_x))), float(p_min)
 
 
-@contract(case=AnyOf(_NAMES, Instance(AuditCase)), epsilon=Optional(_EPS), n_trials=Integer(2, 1 << 30),
-          alpha=_OPEN01, rng=RandomState(), check_alpha=_OPEN01)
-def audit(case: AuditCase | str, epsilon: float | None = None, *, n_trials: int, alpha: float = 0.01,
-          rng: Any = None, check_alpha: float = 1e-6) -> AuditResult:
+@contract(
+    case=AnyOf(_NAMES, Instance(AuditCase)),
+    epsilon=Optional(_EPS),
+    n_trials=Integer(2, 1 << 30),
+    alpha=_OPEN01,
+    rng=RandomState(),
+    check_alpha=_OPEN01,
+)
+def audit(
+    case: AuditCase | str,
+    epsilon: float | None = None,
+    *,
+    n_trials: int,
+    alpha: float = 0.01,
+    rng: Any = None,
+    check_alpha: float = 1e-6,
+) -> AuditResult:
     """Audit one mechanism: the sampler agrees with its channel, the channel's exact level is within
     the claim, and the sampler's empirical lower bound is within the claim.
 
@@ -439,9 +541,29 @@ def audit(case: AuditCase | str, epsilon: float | None = None, *, n_trials: int,
     exact_ok = bool(exact <= case.claimed * (1 + 1e-9) + 1e-12)
     emp_ok = bool(emp.epsilon <= pair_claimed)
     passed = exact_ok and emp_ok and sampler_ok is not False
-    return AuditResult(case.mechanism, float(case.epsilon), float(case.claimed), exact, int(case.x1), int(case.x2),
-                       d12, pair_claimed, pair_exact, emp.epsilon, emp.tp, emp.fp, emp.n_eval, alpha, exact_ok,
-                       emp_ok, passed, case.note, sampler_ok, p_min, check_alpha)
+    return AuditResult(
+        case.mechanism,
+        float(case.epsilon),
+        float(case.claimed),
+        exact,
+        int(case.x1),
+        int(case.x2),
+        d12,
+        pair_claimed,
+        pair_exact,
+        emp.epsilon,
+        emp.tp,
+        emp.fp,
+        emp.n_eval,
+        alpha,
+        exact_ok,
+        emp_ok,
+        passed,
+        case.note,
+        sampler_ok,
+        p_min,
+        check_alpha,
+    )
 
 
 def _audit_task(task, rng):
@@ -449,12 +571,25 @@ def _audit_task(task, rng):
     return audit(name, eps, n_trials=n_trials, alpha=alpha, rng=rng, check_alpha=check_alpha)
 
 
-@contract(names=Instance(list, tuple, example=["k-RR"]), epsilons=Array((0, 1), low=0.0, low_open=True),
-          n_trials=Integer(2, 1 << 30), alpha=_OPEN01,
-          seed=AnyOf(Integer(0), Instance(np.random.SeedSequence, example=np.random.SeedSequence(0))), n_jobs=Optional(AnyOf(OneOf("env"), Integer(1, 4096))),
-          check_alpha=_OPEN01)
-def audit_grid(names, epsilons, *, n_trials: int, alpha: float, seed: int | np.random.SeedSequence, n_jobs: int | None | str = "env",
-               check_alpha: float = 1e-6) -> list[AuditResult]:
+@contract(
+    names=Instance(list, tuple, example=["k-RR"]),
+    epsilons=Array((0, 1), low=0.0, low_open=True),
+    n_trials=Integer(2, 1 << 30),
+    alpha=_OPEN01,
+    seed=AnyOf(Integer(0), Instance(np.random.SeedSequence, example=np.random.SeedSequence(0))),
+    n_jobs=Optional(AnyOf(OneOf("env"), Integer(1, 4096))),
+    check_alpha=_OPEN01,
+)
+def audit_grid(
+    names,
+    epsilons,
+    *,
+    n_trials: int,
+    alpha: float,
+    seed: int | np.random.SeedSequence,
+    n_jobs: int | None | str = "env",
+    check_alpha: float = 1e-6,
+) -> list[AuditResult]:
     """:func:`audit` every mechanism of ``names`` at every epsilon, seeds spawned from ``seed`` (an int or a
     :class:`~numpy.random.SeedSequence`, e.g. ``ldpnb.repro.seed_for(SEED, name)``).
 
@@ -484,7 +619,15 @@ def audit_broken_ue(epsilon: float, *, n_trials: int, alpha: float = 0.01, rng: 
         b = broken_ue_perturb(np.full(n, x), k, epsilon, rng=r)
         return 2 * b[:, 0].astype(np.int64) + b[:, 1]
 
-    case = AuditCase("broken SUE (mutation)", epsilon, epsilon, sampler, 0, 1, exact=broken_ue_epsilon(epsilon),
-                     pair_exact=broken_ue_epsilon(epsilon),
-                     note="true bit kept with e^eps/(e^eps+1) instead of e^(eps/2)/(e^(eps/2)+1)")
+    case = AuditCase(
+        "broken SUE (mutation)",
+        epsilon,
+        epsilon,
+        sampler,
+        0,
+        1,
+        exact=broken_ue_epsilon(epsilon),
+        pair_exact=broken_ue_epsilon(epsilon),
+        note="true bit kept with e^eps/(e^eps+1) instead of e^(eps/2)/(e^(eps/2)+1)",
+    )
     return audit(case, n_trials=n_trials, alpha=alpha, rng=rng)

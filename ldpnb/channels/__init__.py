@@ -3,10 +3,19 @@
 A channel is a float64 matrix ``C[x, y] = P(y | x)`` (rows = inputs, columns = outputs, rows sum to 1)."""
 
 from ._generic import (
-    sample_channel, simulate_counts, ldp_epsilon, geo_ind_epsilon, ldp_epsilon_log, geo_ind_epsilon_log, exact_epsilon, pair_epsilon, worst_pair,
-    simulate_counts_batch, clamp_grid_outputs,
+    clamp_grid_outputs,
+    exact_epsilon,
+    geo_ind_epsilon,
+    geo_ind_epsilon_log,
+    ldp_epsilon,
+    ldp_epsilon_log,
+    pair_epsilon,
+    sample_channel,
+    simulate_counts,
+    simulate_counts_batch,
+    worst_pair,
 )
-from .structured import ChannelOperator, DiagPlusConstChannel, ConvolutionChannel, is_operator
+from .structured import ChannelOperator, ConvolutionChannel, DiagPlusConstChannel, is_operator
 
 __all__ = [
     "sample_channel",

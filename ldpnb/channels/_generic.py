@@ -6,14 +6,26 @@ from __future__ import annotations
 
 import math
 from typing import Any
+
 import numpy as np
-from ldpnb.utils import (
-    check_random_state,
-)
-from ldpnb.utils import _chunk_rows
+
 from ldpnb.contracts import (
-    MAX_DENSE, MAX_ENTRIES, Array, Channel, Counts, DistanceMatrix, Integer, LogChannel, NonnegativeMatrix, Optional,
-    RandomState, contract,
+    MAX_DENSE,
+    MAX_ENTRIES,
+    Array,
+    Channel,
+    Counts,
+    DistanceMatrix,
+    Integer,
+    LogChannel,
+    NonnegativeMatrix,
+    Optional,
+    RandomState,
+    contract,
+)
+from ldpnb.utils import (
+    _chunk_rows,
+    check_random_state,
 )
 
 _LOGCHANNEL = LogChannel()
@@ -274,7 +286,9 @@ def worst_pair(channel: Any, distance: Any = None) -> tuple[int, int]:
     if k < 2:
         raise ValueError(f"channel must have at least 2 rows for a pair, got {k}")
     if k * k * C.shape[1] > MAX_ENTRIES:
-        raise ValueError(f"channel of shape {C.shape}: the k^2 m = {k * k * C.shape[1]} pair table exceeds {MAX_ENTRIES}")
+        raise ValueError(
+            f"channel of shape {C.shape}: the k^2 m = {k * k * C.shape[1]} pair table exceeds {MAX_ENTRIES}"
+        )
     with np.errstate(divide="ignore"):
         L = np.log(C)
     with np.errstate(invalid="ignore"):
@@ -319,8 +333,13 @@ def simulate_counts_batch(channel, input_counts, reps: int, *, rng=None) -> np.n
 # --------------------------------------------------------------------------------------------
 
 
-@contract(channel=NonnegativeMatrix(), rows=Integer(1, MAX_DENSE), cols=Integer(1, MAX_DENSE),
-          out_rows=Integer(1, MAX_DENSE), out_cols=Integer(1, MAX_DENSE))
+@contract(
+    channel=NonnegativeMatrix(),
+    rows=Integer(1, MAX_DENSE),
+    cols=Integer(1, MAX_DENSE),
+    out_rows=Integer(1, MAX_DENSE),
+    out_cols=Integer(1, MAX_DENSE),
+)
 def clamp_grid_outputs(channel, rows: int, cols: int, out_rows: int, out_cols: int) -> np.ndarray:
     """Post-process a channel on a ``rows x cols`` grid (row-major outputs) by clamping each
     output cell ``(i, j)`` to ``(min(i, out_rows-1), min(j, out_cols-1))`` (ElSalamouny &

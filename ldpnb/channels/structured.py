@@ -37,10 +37,23 @@ from __future__ import annotations
 
 import math
 from typing import Any
+
 import numpy as np
 import scipy.fft as sfft
+
 from ldpnb.contracts import (
-    MAX_DENSE, MAX_DOMAIN, MAX_ENTRIES, AnyOf, Array, Boolean, Integer, OneOf, Probability, Real, Unchecked, contract,
+    MAX_DENSE,
+    MAX_DOMAIN,
+    MAX_ENTRIES,
+    AnyOf,
+    Array,
+    Boolean,
+    Integer,
+    OneOf,
+    Probability,
+    Real,
+    Unchecked,
+    contract,
 )
 
 _EPS = Real(0.0, None, low_open=True)
@@ -57,7 +70,7 @@ __all__ = [
 
 def __getattr__(name: str) -> Any:
     if name == "KRRChannel":  # deprecated name of ldpnb.mechanisms.GRROperator (GRR(k, eps).operator())
-        from ldpnb.mechanisms.grr import GRROperator  # lazy: deprecated alias of a family's operator
+        from ldpnb.mechanisms.grr import GRROperator  # noqa: PLC0415 lazy: deprecated alias of a family's operator
 
         return GRROperator
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
@@ -191,7 +204,7 @@ def _edge_pad(V: np.ndarray, pads: tuple[int, ...]) -> np.ndarray:
         if h == 0:
             continue
         pre = (...,) + tuple(slice(None) for _ in range(a))
-        post = tuple(slice(hb, hb + nb) for nb, hb in zip(V.shape[-nd + a + 1:], pads[a + 1:]))
+        post = tuple(slice(hb, hb + nb) for nb, hb in zip(V.shape[-nd + a + 1 :], pads[a + 1 :]))
         P[pre + (slice(0, h),) + post] = P[pre + (slice(h, h + 1),) + post]
         P[pre + (slice(h + n, None),) + post] = P[pre + (slice(h + n - 1, h + n),) + post]
     return P
@@ -271,13 +284,19 @@ class ConvolutionChannel(ChannelOperator):
     round-off is clipped to 0 in :meth:`matvec`.
     """
 
-    @contract(kernel=Array((1, 2), low=0.0), grid=Array((0, 1), integer=True, low=1, high=MAX_DENSE),
-              mode=OneOf("clamp", "full"), trim=Real(0.0, 1e-12))
+    @contract(
+        kernel=Array((1, 2), low=0.0),
+        grid=Array((0, 1), integer=True, low=1, high=MAX_DENSE),
+        mode=OneOf("clamp", "full"),
+        trim=Real(0.0, 1e-12),
+    )
     def __init__(self, kernel, grid, *, mode: str = "clamp", trim: float = 2.0**-53):
         K = kernel
         grid = tuple(int(g) for g in np.atleast_1d(grid))
         if K.ndim != len(grid):
-            raise ValueError(f"kernel must be 1-D or 2-D with one axis per grid axis, got kernel {K.shape}, grid {grid}")
+            raise ValueError(
+                f"kernel must be 1-D or 2-D with one axis per grid axis, got kernel {K.shape}, grid {grid}"
+            )
         if any(s % 2 == 0 for s in K.shape):
             raise ValueError(f"kernel must have odd length on every axis (offsets -h..h), got {K.shape}")
         if math.prod(grid) < 2 or math.prod(grid) > MAX_ENTRIES:
@@ -310,7 +329,7 @@ class ConvolutionChannel(ChannelOperator):
     @contract(k=Integer(2, MAX_ENTRIES // 4), epsilon=_EPS)
     def geometric(cls, k: int, epsilon: float) -> ConvolutionChannel:
         """Deprecated alias of ``TruncatedGeometric(k, epsilon).operator()`` (any ``k``)."""
-        from ldpnb.mechanisms.metric import _geometric_operator  # lazy: deprecated alias of a family's operator
+        from ldpnb.mechanisms.metric import _geometric_operator  # noqa: PLC0415 lazy: deprecated alias of a family's operator
 
         return _geometric_operator(k, epsilon)
 
@@ -318,7 +337,7 @@ class ConvolutionChannel(ChannelOperator):
     @contract(k=Integer(2, MAX_ENTRIES // 4), epsilon=_EPS, spacing=_EPS)
     def laplace(cls, k: int, epsilon: float, *, spacing: float = 1.0) -> ConvolutionChannel:
         """Deprecated alias of ``DiscreteLaplace(k, epsilon, spacing).operator()`` (any ``k``)."""
-        from ldpnb.mechanisms.metric import _laplace_operator  # lazy: deprecated alias of a family's operator
+        from ldpnb.mechanisms.metric import _laplace_operator  # noqa: PLC0415 lazy: deprecated alias of a family's operator
 
         return _laplace_operator(k, epsilon, spacing)
 
@@ -326,18 +345,24 @@ class ConvolutionChannel(ChannelOperator):
     @contract(rows=Integer(1, MAX_DENSE), cols=Integer(1, MAX_DENSE), epsilon=_EPS, cell_size=_CELL)
     def planar_geometric(cls, rows: int, cols: int, epsilon: float, cell_size: Any = 1.0) -> ConvolutionChannel:
         """Deprecated alias of ``PlanarGeometric(rows, cols, epsilon, cell_size).operator()`` (any grid)."""
-        from ldpnb.mechanisms import metric as M  # lazy: deprecated alias of a family's operator
+        from ldpnb.mechanisms import metric as M  # noqa: PLC0415 lazy: deprecated alias of a family's operator
 
         rows, cols = M._check_grid(rows, cols)
         return M._planar_geometric_operator(rows, cols, epsilon, *M._cell_pair(cell_size))
 
     @classmethod
-    @contract(rows=Integer(1, MAX_DENSE), cols=Integer(1, MAX_DENSE), epsilon=_EPS, cell_size=_CELL,
-              subdivisions=Integer(1, 64))
-    def planar_laplace(cls, rows: int, cols: int, epsilon: float, cell_size: Any = 1.0, *,
-                       subdivisions: int = 8) -> ConvolutionChannel:
+    @contract(
+        rows=Integer(1, MAX_DENSE),
+        cols=Integer(1, MAX_DENSE),
+        epsilon=_EPS,
+        cell_size=_CELL,
+        subdivisions=Integer(1, 64),
+    )
+    def planar_laplace(
+        cls, rows: int, cols: int, epsilon: float, cell_size: Any = 1.0, *, subdivisions: int = 8
+    ) -> ConvolutionChannel:
         """Deprecated alias of ``PlanarLaplace(rows, cols, epsilon, cell_size, subdivisions=...).operator()``."""
-        from ldpnb.mechanisms import metric as M  # lazy: deprecated alias of a family's operator
+        from ldpnb.mechanisms import metric as M  # noqa: PLC0415 lazy: deprecated alias of a family's operator
 
         rows, cols = M._check_grid(rows, cols)
         return M._planar_laplace_operator(rows, cols, epsilon, *M._cell_pair(cell_size), subdivisions)

@@ -615,9 +615,7 @@ def load_acs_employment() -> tuple[pd.DataFrame, list[int]]:
     if list(raw.columns) != ACS_COLUMNS:
         raise DataError(f"unexpected ACSEmployment columns {list(raw.columns)}, expected {ACS_COLUMNS}")
     enc, ks, cats = _label_encode(raw)
-    enc.attrs["categories"] = {
-        c: [np.nan if v == ACS_MISSING else v for v in vals] for c, vals in cats.items()
-    }
+    enc.attrs["categories"] = {c: [np.nan if v == ACS_MISSING else v for v in vals] for c, vals in cats.items()}
     enc.attrs["source"] = "folktables ACSEmployment, MT (risks-ldp artifact db_ACSEmployement.csv)"
     return enc, ks
 

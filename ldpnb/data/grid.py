@@ -90,9 +90,7 @@ class Grid:
         object.__setattr__(self, "rows", check_positive_int(self.rows, "rows"))
         object.__setattr__(self, "cols", check_positive_int(self.cols, "cols"))
         if not -90.0 <= self.lat_min < self.lat_max <= 90.0:
-            raise ValueError(
-                f"need -90 <= lat_min < lat_max <= 90, got lat_min={self.lat_min}, lat_max={self.lat_max}"
-            )
+            raise ValueError(f"need -90 <= lat_min < lat_max <= 90, got lat_min={self.lat_min}, lat_max={self.lat_max}")
         if not -180.0 <= self.lon_min < self.lon_max <= 180.0:
             raise ValueError(
                 f"need -180 <= lon_min < lon_max <= 180, got lon_min={self.lon_min}, lon_max={self.lon_max}"
@@ -162,18 +160,20 @@ class Grid:
         """
         for name, v in (("lat", lat), ("lon", lon)):
             if np.asarray(v).dtype.kind not in "iuf":
-                raise TypeError(f"{name} must be a real number or an array of real numbers, got {type(v).__name__}"
-                                f" (dtype {np.asarray(v).dtype})")
+                raise TypeError(
+                    f"{name} must be a real number or an array of real numbers, got {type(v).__name__}"
+                    f" (dtype {np.asarray(v).dtype})"
+                )
         lat = np.asarray(lat, dtype=float)
         lon = np.asarray(lon, dtype=float)
         if lat.ndim and lon.ndim and lat.shape != lon.shape:
-            raise ValueError(f"lon must have the shape of lat (one longitude per latitude; a scalar is broadcast), "
-                             f"got {lon.shape} and {lat.shape}")
+            raise ValueError(
+                f"lon must have the shape of lat (one longitude per latitude; a scalar is broadcast), "
+                f"got {lon.shape} and {lat.shape}"
+            )
         lat, lon = np.broadcast_arrays(lat, lon)
         with np.errstate(invalid="ignore"):
-            inside = (
-                (lat >= self.lat_min) & (lat <= self.lat_max) & (lon >= self.lon_min) & (lon <= self.lon_max)
-            )
+            inside = (lat >= self.lat_min) & (lat <= self.lat_max) & (lon >= self.lon_min) & (lon <= self.lon_max)
             r = np.floor((lat - self.lat_min) * self.rows / (self.lat_max - self.lat_min))
             c = np.floor((lon - self.lon_min) * self.cols / (self.lon_max - self.lon_min))
         r = np.where(inside, np.clip(np.nan_to_num(r), 0, self.rows - 1), -1).astype(np.int64)
@@ -214,8 +214,10 @@ class Grid:
             raise ValueError(f"lat and lon must have the same shape, got {lat_a.shape} and {lon_a.shape}")
         for name, a in (("lat", lat_a), ("lon", lon_a)):
             if np.any(np.isnan(a)):
-                raise ValueError(f"{name} must not contain NaN ({int(np.isnan(a).sum())} NaN coordinates); "
-                                 "drop missing points before the histogram")
+                raise ValueError(
+                    f"{name} must not contain NaN ({int(np.isnan(a).sum())} NaN coordinates); "
+                    "drop missing points before the histogram"
+                )
         idx = np.atleast_1d(self.cell_of(lat_a, lon_a))
         return np.bincount(idx[idx >= 0], minlength=self.k).astype(np.int64)
 
@@ -251,8 +253,14 @@ class Grid:
         return v.reshape(self.rows, self.cols)
 
 
-Grid.__init__ = contract(lat_min=Real(-90.0, 90.0), lat_max=Real(-90.0, 90.0), lon_min=Real(-180.0, 180.0),
-                         lon_max=Real(-180.0, 180.0), rows=_SIDE, cols=_SIDE)(Grid.__init__)
+Grid.__init__ = contract(
+    lat_min=Real(-90.0, 90.0),
+    lat_max=Real(-90.0, 90.0),
+    lon_min=Real(-180.0, 180.0),
+    lon_max=Real(-180.0, 180.0),
+    rows=_SIDE,
+    cols=_SIDE,
+)(Grid.__init__)
 
 
 # ---------------------------------------------------------------------------------------------

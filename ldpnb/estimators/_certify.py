@@ -149,8 +149,7 @@ def _one_ipm(M: np.ndarray, c: np.ndarray, tol: float, max_iter: int) -> tuple[n
     return est, float(q @ np.log(p)), gap, it, gap <= tol
 
 
-@contract(channel=Channel(atol=1e-8), counts=Counts((1, 2)), tol=Real(0, 1, low_open=True),
-          max_iter=Integer(1, 10_000))
+@contract(channel=Channel(atol=1e-8), counts=Counts((1, 2)), tol=Real(0, 1, low_open=True), max_iter=Integer(1, 10_000))
 def mle_interior_point(channel, counts, *, tol: float = 1e-13, max_iter: int = 300) -> MLEResult:
     r"""The maximum-likelihood estimate of the input distribution by a primal-dual interior-point method.
 
@@ -291,8 +290,13 @@ def _one_bound(M, c, theta, gap, cuts) -> tuple[float, float, float, float, int]
     return g, best[0], best[1], best[2], best[3]
 
 
-@contract(channel=Channel(atol=1e-8), counts=Counts((1, 2)), estimate=Array((1, 2), low=0.0),
-          distance=Optional(DistanceMatrix()), gap=Optional(AnyOf(Real(0, None), Array(1, low=0.0))))
+@contract(
+    channel=Channel(atol=1e-8),
+    counts=Counts((1, 2)),
+    estimate=Array((1, 2), low=0.0),
+    distance=Optional(DistanceMatrix()),
+    gap=Optional(AnyOf(Real(0, None), Array(1, low=0.0))),
+)
 def mle_distance_bound(channel, counts, estimate, *, distance=None, gap=None) -> dict[str, Any]:
     r"""A certified bound on the distance from ``estimate`` to every maximum-likelihood estimate.
 
@@ -337,8 +341,9 @@ def mle_distance_bound(channel, counts, estimate, *, distance=None, gap=None) ->
     C, E = np.atleast_2d(counts), np.atleast_2d(estimate)
     k, m = M.shape
     if C.shape[1] != m or E.shape[1] != k or C.shape[0] != E.shape[0]:
-        raise ValueError(f"counts (R, {m}) and estimate (R, {k}) must match the channel and each other, got "
-                         f"{C.shape} and {E.shape}")
+        raise ValueError(
+            f"counts (R, {m}) and estimate (R, {k}) must match the channel and each other, got {C.shape} and {E.shape}"
+        )
     if np.any(C.sum(axis=1) <= 0):
         raise ValueError("every run of counts must have a positive total")
     if np.any(np.abs(E.sum(axis=1) - 1.0) > 1e-9):

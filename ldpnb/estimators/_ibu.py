@@ -51,8 +51,20 @@ import numpy as np
 
 from ldpnb.channels.structured import ChannelOperator, DiagPlusConstChannel, is_operator
 from ldpnb.contracts import (
-    MAX_ENTRIES, AnyOf, Array, Boolean, Channel, Counts, Distribution, Instance, Integer, NonnegativeMatrix, OneOf,
-    Optional, Real, contract,
+    MAX_ENTRIES,
+    AnyOf,
+    Array,
+    Boolean,
+    Channel,
+    Counts,
+    Distribution,
+    Instance,
+    Integer,
+    NonnegativeMatrix,
+    OneOf,
+    Optional,
+    Real,
+    contract,
 )
 from ldpnb.estimators._inversion import _check_report_counts
 from ldpnb.mechanisms._base import Mechanism
@@ -253,7 +265,7 @@ def _transpose_copy(C: np.ndarray) -> np.ndarray:
     b = _T_BLOCK
     for i in range(0, k, b):
         for j in range(0, m, b):
-            CT[j:j + b, i:i + b] = C[i:i + b, j:j + b].T
+            CT[j : j + b, i : i + b] = C[i : i + b, j : j + b].T
     return CT
 
 
@@ -334,8 +346,9 @@ def _ratio(Q: np.ndarray, D: np.ndarray, pos: np.ndarray) -> np.ndarray:
 # ----------------------------------------------------------------------------- the engines
 # Each engine runs the same update and asks the same StopRule; they differ in how they form the
 # products (a dense matrix, an operator, the inlined a I + b 11^T) and in how many runs they carry.
-def _run(prod, Q: np.ndarray, Theta: np.ndarray, stop: StopRule, *, trace: bool = False,
-         single: bool = True) -> IBUResult:
+def _run(
+    prod, Q: np.ndarray, Theta: np.ndarray, stop: StopRule, *, trace: bool = False, single: bool = True
+) -> IBUResult:
     """EM on every row of ``Q`` (normalised reports on the observed outputs) from ``Theta`` until each
     row meets the stopping rule; a row that stops is frozen (the batch engine, dense or operator).
 
@@ -355,7 +368,7 @@ def _run(prod, Q: np.ndarray, Theta: np.ndarray, stop: StopRule, *, trace: bool 
     n_iter = np.zeros(R, dtype=np.int64)
     converged = np.zeros(R, dtype=bool)
     gap = np.full(R, np.nan)
-    idx = np.arange(R)                               # rows of the working arrays
+    idx = np.arange(R)  # rows of the working arrays
     Th, Da, Qa, Pa = Theta, D, Q, pos
     ll = _loglik(Qa, Da, Pa) if need_ll else None
     tr = [float(ll[0])] if trace else None
@@ -416,8 +429,16 @@ def _run(prod, Q: np.ndarray, Theta: np.ndarray, stop: StopRule, *, trace: bool 
     gap = np.maximum(gap, 0.0)  # rounding can give -1e-16 at an exact maximum
     trace_arr = np.asarray(tr) if trace else None
     if single:
-        return IBUResult(out_theta[0], int(n_iter[0]), bool(converged[0]), float(final_ll[0]), float(gap[0]),
-                         trace_arr, stop.criterion, stop.tol)
+        return IBUResult(
+            out_theta[0],
+            int(n_iter[0]),
+            bool(converged[0]),
+            float(final_ll[0]),
+            float(gap[0]),
+            trace_arr,
+            stop.criterion,
+            stop.tol,
+        )
     return IBUResult(out_theta, n_iter, converged, final_ll, gap, trace_arr, stop.criterion, stop.tol)
 
 
@@ -470,8 +491,9 @@ def _run_single_dense(prod: _Dense, q: np.ndarray, theta: np.ndarray, stop: Stop
     if np.isnan(g):
         g = float(np.log((np.divide(q, den) @ CT).max()))
     final_ll = float((q * np.log(den)).sum())
-    return IBUResult(theta, t, converged, final_ll, max(g, 0.0), np.asarray(tr) if trace else None, stop.criterion,
-                     stop.tol)
+    return IBUResult(
+        theta, t, converged, final_ll, max(g, 0.0), np.asarray(tr) if trace else None, stop.criterion, stop.tol
+    )
 
 
 def _run_squarem(prod, Q: np.ndarray, Theta: np.ndarray, stop: StopRule, *, trace: bool) -> IBUResult:
@@ -496,12 +518,14 @@ def _run_squarem(prod, Q: np.ndarray, Theta: np.ndarray, stop: StopRule, *, trac
         raise ValueError("SQUAREM stops on criterion 'gap' or 'loglik' (or tol=0)")
     pos = Q > 0
     if pos.all():  # always, for one run on its observed outputs: the masks select everything
+
         def ratio(D):
             return Q / D
 
         def loglik(D):
             return float((Q * np.log(D)).sum(axis=1)[0])
     else:
+
         def ratio(D):
             return _ratio(Q, D, pos)
 
@@ -557,7 +581,7 @@ def _run_squarem(prod, Q: np.ndarray, Theta: np.ndarray, stop: StopRule, *, trac
         alpha = min(-float(np.linalg.norm(r)) / nv, -1.0)
         cand, D_cand = t2, None  # alpha = -1 is exactly two EM updates
         while alpha < -1.0:
-            x = theta - 2 * alpha * r + alpha ** 2 * v
+            x = theta - 2 * alpha * r + alpha**2 * v
             if np.all(x > 0):
                 x = x / x.sum()
                 Dx = prod.out(x)
@@ -577,8 +601,9 @@ def _run_squarem(prod, Q: np.ndarray, Theta: np.ndarray, stop: StopRule, *, trac
     gap = max(float(np.log(prod.back(ratio(D)).max())), 0.0)
     if trace and (not tr or tr[-1] != final_ll):
         tr.append(final_ll)
-    return IBUResult(theta[0], evals, converged, final_ll, gap, np.asarray(tr) if trace else None, stop.criterion,
-                     stop.tol)
+    return IBUResult(
+        theta[0], evals, converged, final_ll, gap, np.asarray(tr) if trace else None, stop.criterion, stop.tol
+    )
 
 
 def _run_squarem_batch(prod, Q: np.ndarray, Theta: np.ndarray, stop: StopRule, *, trace: bool = False) -> IBUResult:
@@ -642,7 +667,7 @@ def _run_squarem_batch(prod, Q: np.ndarray, Theta: np.ndarray, stop: StopRule, *
         while np.any(pending):
             i = np.flatnonzero(pending)
             a = alpha[i, None]
-            x = T[i] - 2 * a * r[i] + a ** 2 * v[i]
+            x = T[i] - 2 * a * r[i] + a**2 * v[i]
             ok = np.all(x > 0, axis=1)
             x[ok] /= x[ok].sum(axis=1, keepdims=True)
             lx = np.full(i.size, -np.inf)
@@ -665,12 +690,14 @@ def _run_squarem_batch(prod, Q: np.ndarray, Theta: np.ndarray, stop: StopRule, *
     if need.size:
         gap[need] = np.log(prod.back(_ratio(Q[need], D[need], pos[need])).max(axis=1))
     final_ll = _loglik(Q, D, pos)
-    return IBUResult(theta, evals, stop.before_update(gap, evals), final_ll, np.maximum(gap, 0.0), None, "gap",
-                     stop.tol)
+    return IBUResult(
+        theta, evals, stop.before_update(gap, evals), final_ll, np.maximum(gap, 0.0), None, "gap", stop.tol
+    )
 
 
-def _run_diag_plus_const(prod: _DiagPlusConst, Q: np.ndarray, Theta: np.ndarray, stop: StopRule, *,
-                         trace: bool) -> IBUResult:
+def _run_diag_plus_const(
+    prod: _DiagPlusConst, Q: np.ndarray, Theta: np.ndarray, stop: StopRule, *, trace: bool
+) -> IBUResult:
     r"""The same update for :math:`C = aI + b\mathbf 1\mathbf 1^\top` with every output observed, one run,
     inlined: :math:`\theta C = a\theta + b` (θ sums to 1) and :math:`C r = a r + b\sum r`; a handful
     of in-place operations on k-vectors per iteration (the Python overhead dominates at small k)."""
@@ -722,8 +749,9 @@ def _run_diag_plus_const(prod: _DiagPlusConst, Q: np.ndarray, Theta: np.ndarray,
         np.divide(q, den, out=r)
         g = float(np.log((a * r + b * r.sum()).max()))
     final = float(np.dot(q, np.log(den)))
-    return IBUResult(theta, t, converged, final, max(g, 0.0), np.asarray(tr) if trace else None, stop.criterion,
-                     stop.tol)
+    return IBUResult(
+        theta, t, converged, final, max(g, 0.0), np.asarray(tr) if trace else None, stop.criterion, stop.tol
+    )
 
 
 # ----------------------------------------------------------------------------- the problem
@@ -749,8 +777,10 @@ def _problem(channel: Any, counts: Any, theta0: Any, *, full_support: bool = Fal
         # FFT products carry absolute round-off ~1e-16: a column that small is treated as zero
         bad = np.flatnonzero(obs & ~(colsum > 1e-13 * colsum.max()))
         if bad.size:
-            raise ValueError(f"output {bad[0]} was observed but has probability 0 under every input: "
-                             "the counts are impossible under this channel")
+            raise ValueError(
+                f"output {bad[0]} was observed but has probability 0 under every input: "
+                "the counts are impossible under this channel"
+            )
         Theta = _theta0_batch(theta0, Q.shape[0], k, full_support=full_support)
         if single and isinstance(channel, DiagPlusConstChannel) and bool(obs.all()) and channel.b > 0:
             return _DiagPlusConst(channel), Q, Theta, single
@@ -762,8 +792,10 @@ def _problem(channel: Any, counts: Any, theta0: Any, *, full_support: bool = Fal
     impossible = obs & ~(C.sum(axis=0) > 0)
     if np.any(impossible):
         z = int(np.flatnonzero(impossible)[0])
-        raise ValueError(f"output {z} was observed but has probability 0 under every input: the counts are "
-                         "impossible under this channel")
+        raise ValueError(
+            f"output {z} was observed but has probability 0 under every input: the counts are "
+            "impossible under this channel"
+        )
     Theta = _theta0_batch(theta0, Q.shape[0], C.shape[0], full_support=full_support)
     return _Dense(C, obs), np.ascontiguousarray(Q[:, obs]), Theta, single
 
@@ -771,7 +803,7 @@ def _problem(channel: Any, counts: Any, theta0: Any, *, full_support: bool = Fal
 #: The engines, by method and by the form of the products (one run or a batch).
 _ENGINES = {
     ("em", "diag+const", True): _run_diag_plus_const,
-    ("em", "dense", True): _run,            # -> _run_single_dense when every kept output is observed
+    ("em", "dense", True): _run,  # -> _run_single_dense when every kept output is observed
     ("em", "dense", False): _run,
     ("em", "operator", True): _run,
     ("em", "operator", False): _run,
@@ -799,11 +831,31 @@ _TOL = Real(0.0, None)
 
 
 # ----------------------------------------------------------------------------- entry points
-@contract(channel=_CHANNEL_LIKE, counts=_REPORTS, theta0=_THETA0, tol=_TOL, max_iter=_ITER,
-          criterion=OneOf(*CRITERIA), min_iter=_ITER, trace=Optional(Boolean()), method=OneOf("em", "squarem"),
-          accelerate=Optional(OneOf("squarem")))
-def ibu(channel, counts, *, theta0=None, tol: float = 1e-8, max_iter: int = 10_000, criterion: str = "loglik",
-        min_iter: int = 0, trace: bool | None = None, method: str = "em", accelerate: str | None = None) -> IBUResult:
+@contract(
+    channel=_CHANNEL_LIKE,
+    counts=_REPORTS,
+    theta0=_THETA0,
+    tol=_TOL,
+    max_iter=_ITER,
+    criterion=OneOf(*CRITERIA),
+    min_iter=_ITER,
+    trace=Optional(Boolean()),
+    method=OneOf("em", "squarem"),
+    accelerate=Optional(OneOf("squarem")),
+)
+def ibu(
+    channel,
+    counts,
+    *,
+    theta0=None,
+    tol: float = 1e-8,
+    max_iter: int = 10_000,
+    criterion: str = "loglik",
+    min_iter: int = 0,
+    trace: bool | None = None,
+    method: str = "em",
+    accelerate: str | None = None,
+) -> IBUResult:
     r"""Iterative Bayesian update (EM) for the input distribution: the maximum-likelihood estimate.
 
     .. math:: \theta^{t+1}_x = \theta^t_x \sum_z q_z \frac{C_{xz}}{(\theta^t C)_z}
@@ -867,10 +919,17 @@ def ibu(channel, counts, *, theta0=None, tol: float = 1e-8, max_iter: int = 10_0
     return _solve(prod, Q, Theta, single, stop, method, trace)
 
 
-@contract(channel=_CHANNEL_LIKE, counts=Array(2, low=0.0), theta0=_THETA0, tol=_TOL, max_iter=_ITER,
-          criterion=OneOf(*CRITERIA))
-def ibu_batch(channel, counts, *, theta0=None, tol: float = 1e-8, max_iter: int = 10_000,
-              criterion: str = "loglik") -> np.ndarray:
+@contract(
+    channel=_CHANNEL_LIKE,
+    counts=Array(2, low=0.0),
+    theta0=_THETA0,
+    tol=_TOL,
+    max_iter=_ITER,
+    criterion=OneOf(*CRITERIA),
+)
+def ibu_batch(
+    channel, counts, *, theta0=None, tol: float = 1e-8, max_iter: int = 10_000, criterion: str = "loglik"
+) -> np.ndarray:
     r"""The ``(R, k)`` estimates of :func:`ibu` on ``R`` count vectors ``(R, m)`` sharing one channel
     (each row stops on its own, so every row equals :func:`ibu` on that row).
 
@@ -879,10 +938,27 @@ def ibu_batch(channel, counts, *, theta0=None, tol: float = 1e-8, max_iter: int 
     return ibu(channel, counts, theta0=theta0, tol=tol, max_iter=max_iter, criterion=criterion, trace=False).estimate
 
 
-@contract(channel=NonnegativeMatrix(), counts=_REPORTS, theta0=_THETA0, tol=_TOL, max_iter=_ITER,
-          criterion=OneOf(*CRITERIA), min_iter=_ITER, record_trace=Boolean())
-def ibu_rows(channel, counts, *, theta0=None, tol: float = 1e-8, max_iter: int = 10_000, criterion: str = "loglik",
-             min_iter: int = 0, record_trace: bool = False) -> IBUResult:
+@contract(
+    channel=NonnegativeMatrix(),
+    counts=_REPORTS,
+    theta0=_THETA0,
+    tol=_TOL,
+    max_iter=_ITER,
+    criterion=OneOf(*CRITERIA),
+    min_iter=_ITER,
+    record_trace=Boolean(),
+)
+def ibu_rows(
+    channel,
+    counts,
+    *,
+    theta0=None,
+    tol: float = 1e-8,
+    max_iter: int = 10_000,
+    criterion: str = "loglik",
+    min_iter: int = 0,
+    record_trace: bool = False,
+) -> IBUResult:
     """IBU with a non-negative observation matrix (rows need not sum to 1), one run or a batch.
 
     The update and the certificate are those of :func:`ibu`: the likelihood is invariant to the
@@ -896,8 +972,9 @@ def ibu_rows(channel, counts, *, theta0=None, tol: float = 1e-8, max_iter: int =
     return _run(prod, Q, Theta, stop, trace=bool(record_trace), single=single)
 
 
-@contract(channel=NonnegativeMatrix(), counts=Array(1, low=0.0), theta0=Array(1, low=0.0),
-          n_steps=Integer(0, MAX_ENTRIES))
+@contract(
+    channel=NonnegativeMatrix(), counts=Array(1, low=0.0), theta0=Array(1, low=0.0), n_steps=Integer(0, MAX_ENTRIES)
+)
 def ibu_path(channel, counts, theta0, n_steps: int) -> np.ndarray:
     """The IBU iterates ``theta^0, ..., theta^{n_steps}`` as an ``(n_steps+1, k)`` array (the update of
     :func:`ibu`, with a non-negative matrix as in :func:`ibu_rows`, and no stopping rule: exactly
@@ -1020,10 +1097,25 @@ def gibu_log_likelihood(theta, channels, counts_list) -> float:
         return float(np.sum(w[mask] * np.log(den[mask])))
 
 
-@contract(channels=_CHANNELS, counts_list=_COUNTS_LIST, theta0=Optional(Array(1, low=0.0)), tol=_TOL,
-          max_iter=_ITER, criterion=OneOf(*CRITERIA), trace=Boolean())
-def gibu(channels, counts_list, *, theta0=None, tol: float = 1e-10, max_iter: int = 5000,
-         criterion: str = "loglik", trace: bool = True) -> IBUResult:
+@contract(
+    channels=_CHANNELS,
+    counts_list=_COUNTS_LIST,
+    theta0=Optional(Array(1, low=0.0)),
+    tol=_TOL,
+    max_iter=_ITER,
+    criterion=OneOf(*CRITERIA),
+    trace=Boolean(),
+)
+def gibu(
+    channels,
+    counts_list,
+    *,
+    theta0=None,
+    tol: float = 1e-10,
+    max_iter: int = 5000,
+    criterion: str = "loglik",
+    trace: bool = True,
+) -> IBUResult:
     r"""Generalised IBU over several (channel, reports) pairs (Biswas and Palamidessi, PRIVIC Def. 2.6;
     ElSalamouny and Palamidessi 2020): EM for the pooled reports of all cycles.
 
@@ -1048,7 +1140,9 @@ def gibu(channels, counts_list, *, theta0=None, tol: float = 1e-10, max_iter: in
     impossible = obs & ~(G.sum(axis=0) > 0)
     if np.any(impossible):
         t, y = divmod(int(np.flatnonzero(impossible)[0]), n)
-        raise ValueError(f"counts[{t}] reports output {y}, which has probability 0 under every input of "
-                         f"channels[{t}]: the counts are impossible under these channels")
+        raise ValueError(
+            f"counts[{t}] reports output {y}, which has probability 0 under every input of "
+            f"channels[{t}]: the counts are impossible under these channels"
+        )
     Theta = _theta0_batch(theta0, 1, m)
     return _run(_Dense(G, obs), np.ascontiguousarray(W[:, obs]), Theta, stop, trace=bool(trace), single=True)

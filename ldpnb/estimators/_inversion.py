@@ -8,17 +8,26 @@ import warnings
 
 import numpy as np
 import scipy.linalg as sla
-from ldpnb.utils import (
-    check_finite_array,
-)
-from ldpnb.utils import (
-    check_random_state,
-)
 
 from ldpnb.channels.structured import ChannelOperator
 from ldpnb.contracts import (
-    MAX_ENTRIES, AnyOf, Array, Channel, Constraint, Counts, Distribution, Instance, Integer, Probability,
-    RandomState, Real, contract,
+    MAX_ENTRIES,
+    AnyOf,
+    Array,
+    Channel,
+    Constraint,
+    Counts,
+    Distribution,
+    Instance,
+    Integer,
+    Probability,
+    RandomState,
+    Real,
+    contract,
+)
+from ldpnb.utils import (
+    check_finite_array,
+    check_random_state,
 )
 
 _EPS = Real(0.0, None, low_open=True)
@@ -49,8 +58,10 @@ def _lu_checked(C: np.ndarray, rcond_min: float) -> tuple[tuple[np.ndarray, np.n
         raise ValueError(
             f"channel is singular or ill-conditioned for inversion: estimated reciprocal condition number "
             f"{rcond:.3g} < rcond_min = {rcond_min:.3g} (relative rounding errors amplified up to "
-            f"{(1 / rcond if rcond > 0 else float('inf')):.3g}x); use IBU, or pass a smaller rcond_min knowingly")
+            f"{(1 / rcond if rcond > 0 else float('inf')):.3g}x); use IBU, or pass a smaller rcond_min knowingly"
+        )
     return (lu, piv), rcond
+
 
 __all__ = [
     "inv_raw",

@@ -138,10 +138,10 @@ def unlikely_mask(G, max_elements: int = 20_000_000) -> np.ndarray:
     chunk = max(1, int(max_elements // max(1, k * m)))  # bounds the memory of the comparisons
     out = np.zeros(k, dtype=bool)
     for s in range(0, k, chunk):
-        Gp = G[s:s + chunk]  # candidates x'
+        Gp = G[s : s + chunk]  # candidates x'
         ge = np.all(G[None, :, :] >= Gp[:, None, :], axis=2)  # (c, k): x dominates weakly
         gt = np.any(G[None, :, :] > Gp[:, None, :], axis=2)
-        out[s:s + chunk] = np.any(ge & gt, axis=1)
+        out[s : s + chunk] = np.any(ge & gt, axis=1)
     return out
 
 
@@ -179,7 +179,7 @@ def planar_delta_prime(delta: float, d_max: float) -> float:
 
 def _hull(points: np.ndarray) -> np.ndarray:
     """Vertices of the convex hull (counter-clockwise), handling degenerate sets."""
-    from scipy.spatial import ConvexHull, QhullError
+    from scipy.spatial import ConvexHull, QhullError  # noqa: PLC0415 lazy: scipy/numpy submodule loaded at first use
 
     P = np.unique(points, axis=0)
     if len(P) <= 2:

@@ -90,10 +90,10 @@ def secret_vulnerability(p_sx: Any, channel: Any) -> float:
     return float((J @ C).max(axis=0).sum())
 
 
-@contract(p_u=Distribution(), p_x_given_u=Channel(), channel=Channel(), t=Integer(1, 64), runs=REPS,
-          rng=SEED)
-def reidentification_accuracy(p_u: Any, p_x_given_u: Any, channel: Any, t: int, *, runs: int = 2000,
-                              rng: Any = None) -> tuple[float, float]:
+@contract(p_u=Distribution(), p_x_given_u=Channel(), channel=Channel(), t=Integer(1, 64), runs=REPS, rng=SEED)
+def reidentification_accuracy(
+    p_u: Any, p_x_given_u: Any, channel: Any, t: int, *, runs: int = 2000, rng: Any = None
+) -> tuple[float, float]:
     r"""Success of the Bayes-optimal re-identification attacker after ``t`` collections.
 
     User ``u ~ p_u`` reports ``y_1..y_t``, ``y_j`` the output of ``C`` on ``x_j ~ P(x | u)``

@@ -126,9 +126,14 @@ def _check_joint(joint: Any, name: str = "joint", atol: float = 1e-9) -> np.ndar
     return a
 
 
-@contract(n_s=Integer(2, MAX_DENSE), n_x=Integer(2, MAX_DENSE), rng=SEED,
-          kind=OneOf("uniform", "dirichlet"), concentration=POSITIVE,
-          size=Optional(Integer(1, MAX_ENTRIES)))
+@contract(
+    n_s=Integer(2, MAX_DENSE),
+    n_x=Integer(2, MAX_DENSE),
+    rng=SEED,
+    kind=OneOf("uniform", "dirichlet"),
+    concentration=POSITIVE,
+    size=Optional(Integer(1, MAX_ENTRIES)),
+)
 def random_joint(
     n_s: int,
     n_x: int,
@@ -604,8 +609,9 @@ class LiftMeasurePrivacy(Criterion):
     Risk ``omega = Lambda_m + Psi_m`` (stated for alpha in the paper; same form for l1, chi2).
     """
 
-    @contract(kind=OneOf(*_KINDS), eps_l=_BUDGET, eps_u=_BUDGET, alpha=Optional(Real(1, None, low_open=True)),
-              rtol=_RTOL)
+    @contract(
+        kind=OneOf(*_KINDS), eps_l=_BUDGET, eps_u=_BUDGET, alpha=Optional(Real(1, None, low_open=True)), rtol=_RTOL
+    )
     def __init__(self, kind: str, eps_l: float, eps_u: float, *, alpha: float | None = None, rtol: float = 1e-12):
         if kind == "alpha" and alpha is None:
             raise ValueError("alpha must be given (> 1) for the alpha-lift criterion, got None")

@@ -61,8 +61,7 @@ def genuine_impostor(score_matrix) -> tuple[np.ndarray, np.ndarray]:
     return np.diag(S).copy(), S[mask]
 
 
-@contract(score_matrix=Array(2), true_user=Optional(Array(1, low=0, integer=True)), atol=NONNEGATIVE,
-          rtol=NONNEGATIVE)
+@contract(score_matrix=Array(2), true_user=Optional(Array(1, low=0, integer=True)), atol=NONNEGATIVE, rtol=NONNEGATIVE)
 def best_score_error_rate(score_matrix, true_user=None, *, atol: float = 1e-9, rtol: float = 1e-12) -> float:
     """Expected error of the best-score rule G (Sec. 3.1) with uniform random tie-breaking.
 
@@ -142,10 +141,27 @@ def kl_knn_1d(genuine, impostor, *, k: int = 1, bias_reduced: bool = True, unit:
     return float(d * _unit_scale(unit))
 
 
-@contract(genuine=_SAMPLE, impostor=Array(1), impostor_weights=_WEIGHTS, k=_NEIGHBOURS,
-          bias_reduced=Boolean(), unit=_UNIT, smoothing=POSITIVE, decimals=DECIMALS)
-def kl_mixed_1d(genuine, impostor, *, impostor_weights=None, k: int = 1, bias_reduced: bool = True,
-                unit: str = "bits", smoothing: float = 0.5, decimals: int = 12) -> float:
+@contract(
+    genuine=_SAMPLE,
+    impostor=Array(1),
+    impostor_weights=_WEIGHTS,
+    k=_NEIGHBOURS,
+    bias_reduced=Boolean(),
+    unit=_UNIT,
+    smoothing=POSITIVE,
+    decimals=DECIMALS,
+)
+def kl_mixed_1d(
+    genuine,
+    impostor,
+    *,
+    impostor_weights=None,
+    k: int = 1,
+    bias_reduced: bool = True,
+    unit: str = "bits",
+    smoothing: float = 0.5,
+    decimals: int = 12,
+) -> float:
     r"""Tie-aware estimate of D(f_G || f_I) for scores with atoms (the PSE of Sec. 5.1, with ties).
 
     Values occurring at least twice in the pooled (weighted) sample are atoms A; the rest is the
@@ -250,7 +266,7 @@ def mixture_kl_bits(mu: float, w: float) -> float:
     def f(s):
         # f_G(s) log(f_G(s)/f_I(s)), with the log-ratio in log-space (no overflow)
         log_r = np.logaddexp(math.log1p(-w) + mu * s - mu * mu / 2, math.log(w))
-        f_g = (1 - w) * c * math.exp(-(s - mu) ** 2 / 2) + w * c * math.exp(-s * s / 2)
+        f_g = (1 - w) * c * math.exp(-((s - mu) ** 2) / 2) + w * c * math.exp(-s * s / 2)
         return f_g * log_r
 
     val, _ = integrate.quad(f, -12, mu + 12, limit=200, points=[0.0, mu])
@@ -279,8 +295,13 @@ def gaussian_frr_at_far(mu: float, far, w: float = 0.0):
     return float(out) if out.ndim == 0 else out
 
 
-@contract(score_matrix=Array(2, min_size=4), frac=Real(0, 1, low_open=True, high_open=True),
-          reps=Integer(2, MAX_REPS), decimals=DECIMALS, rng=SEED)
+@contract(
+    score_matrix=Array(2, min_size=4),
+    frac=Real(0, 1, low_open=True, high_open=True),
+    reps=Integer(2, MAX_REPS),
+    decimals=DECIMALS,
+    rng=SEED,
+)
 def pse_subsamples(score_matrix, frac: float = 0.5, reps: int = 20, *, decimals: int = 9, rng=None) -> np.ndarray:
     """PSE estimates (:func:`kl_mixed_1d`, bits) on ``reps`` random subsets of ``frac`` of the users.
 

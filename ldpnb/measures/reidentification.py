@@ -122,8 +122,7 @@ def theta_glh(g, epsilon):
     return _ret(_theta(np.asarray(g, dtype=float), epsilon))
 
 
-@contract(theta=AnyOf(Real(0, 1, low_open=True, high_open=True), Array((0, 1), low=_TINY, high=1 - 1e-16)),
-          size=_G)
+@contract(theta=AnyOf(Real(0, 1, low_open=True, high_open=True), Array((0, 1), low=_TINY, high=1 - 1e-16)), size=_G)
 def eps_from_theta(theta, size):
     r"""Inverse of :func:`theta_rr` / :func:`theta_glh`: :math:`\varepsilon = \ln(1 + \theta\,s/(1-\theta))`.
 
@@ -307,8 +306,11 @@ def bayes_error_posterior(joint_us) -> float:
     return 1.0 - float(J.max(axis=0).sum())
 
 
-@contract(info_bits=AnyOf(NONNEGATIVE, Array((0, 1), low=0)), n=Optional(Integer(2, 1 << 53)),
-          beta_u=Optional(Real(0, 1, low_open=True, high_open=True)))
+@contract(
+    info_bits=AnyOf(NONNEGATIVE, Array((0, 1), low=0)),
+    n=Optional(Integer(2, 1 << 53)),
+    beta_u=Optional(Real(0, 1, low_open=True, high_open=True)),
+)
 def fano_lower_bound(info_bits, n=None, *, beta_u=None):
     r"""Generalised Fano lower bound on the Bayes error (Prop. 3.7, Cor. 3.9).
 
@@ -379,7 +381,7 @@ def pie_alpha_from_ldp(eps: float, n: int, k: int) -> float:
     r"""Proposition 3 (App. C): eps-LDP implies (U, alpha)-PIE with
     :math:`\alpha = \min\{\epsilon\log_2 e, \epsilon^2\log_2 e, \log_2 n, \log_2 k_j\}` (bits)."""
     l2e = np.log2(np.e)
-    return float(min(eps * l2e, eps ** 2 * l2e, np.log2(n), np.log2(k)))
+    return float(min(eps * l2e, eps**2 * l2e, np.log2(n), np.log2(k)))
 
 
 @contract(alpha=NONNEGATIVE, n=Integer(2, 1 << 53))

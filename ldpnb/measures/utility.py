@@ -124,7 +124,6 @@ def emd_rows(P, theta, ground_distance) -> np.ndarray:
     """EMD (exact optimal transport, :func:`ldpnb.metrics.emd`) between each row of ``P`` and
     ``theta`` for a ground distance matrix (km on the grid)."""
 
-
     P = np.atleast_2d(P)
     if np.any(P.sum(axis=1) <= 0):
         raise ValueError("P must have a positive total in every row")
@@ -148,8 +147,9 @@ def marginals(X, ks) -> list[np.ndarray]:
 def mse_avg(f_true, f_hat) -> float:
     r"""``MSE_avg = (1/d) sum_j (1/|A_j|) sum_v (f_j(v) - \hat f_j(v))^2`` (Arcolezi et al. 2023, Sec. 5.2)."""
     if len(f_true) != len(f_hat) or len(f_true) == 0:
-        raise ValueError(f"f_true and f_hat must have the same number (>= 1) of attributes, got {len(f_true)} and "
-                         f"{len(f_hat)}")
+        raise ValueError(
+            f"f_true and f_hat must have the same number (>= 1) of attributes, got {len(f_true)} and {len(f_hat)}"
+        )
     terms = []
     for j, (a, b) in enumerate(zip(f_true, f_hat)):
         a = check_finite_array(a, f"f_true[{j}]", ndim=1)

@@ -59,12 +59,31 @@ from typing import Any, ClassVar
 import numpy as np
 
 from ldpnb.channels._generic import (
-    _geo_level_from_log, _ldp_level_from_log, sample_channel, simulate_counts as _simulate_counts,
+    _geo_level_from_log,
+    _ldp_level_from_log,
+    sample_channel,
+)
+from ldpnb.channels._generic import (
+    simulate_counts as _simulate_counts,
+)
+from ldpnb.channels._generic import (
     simulate_counts_batch as _simulate_counts_batch,
 )
 from ldpnb.contracts import (
-    MAX_DENSE, MAX_ENTRIES, AnyOf, Array, Channel, Counts, DistanceMatrix, Instance, Integer, LogChannel, OneOf,
-    Optional, Real, contract,
+    MAX_DENSE,
+    MAX_ENTRIES,
+    AnyOf,
+    Array,
+    Channel,
+    Counts,
+    DistanceMatrix,
+    Instance,
+    Integer,
+    LogChannel,
+    OneOf,
+    Optional,
+    Real,
+    contract,
 )
 from ldpnb.mechanisms._common import EPSILON, _exp_channel
 from ldpnb.utils import check_random_state, check_values
@@ -132,8 +151,9 @@ class Guarantee:
         if self.notion == "ldp":
             return _ldp_level_from_log(L)
         if self.distance.shape[0] != L.shape[0]:
-            raise ValueError(f"distance must be {L.shape[0]} x {L.shape[0]} to match the channel rows, "
-                             f"got {self.distance.shape}")
+            raise ValueError(
+                f"distance must be {L.shape[0]} x {L.shape[0]} to match the channel rows, got {self.distance.shape}"
+            )
         return _geo_level_from_log(L, self.distance)
 
     @contract(log_ratios=Array(2))
@@ -147,8 +167,9 @@ class Guarantee:
         if self.notion == "ldp":
             return _ldp_level_from_log(D)
         if self.distance.shape[0] != D.shape[0]:
-            raise ValueError(f"distance must be {D.shape[0]} x {D.shape[0]} to match the channel rows, "
-                             f"got {self.distance.shape}")
+            raise ValueError(
+                f"distance must be {D.shape[0]} x {D.shape[0]} to match the channel rows, got {self.distance.shape}"
+            )
         return _geo_level_from_log(D, self.distance)
 
     @contract(level=Real(0.0, None, finite=False), rtol=Real(0.0, 1.0))
@@ -167,8 +188,13 @@ class Guarantee:
         return base if self.about == "the input" else f"{base} for {self.about}"
 
 
-Guarantee.__init__ = contract(notion=OneOf("ldp", "geo-ind"), epsilon=EPSILON, distance=Optional(DistanceMatrix()),
-                              metric=Instance(str, example=""), about=Instance(str, example="the input"))(Guarantee.__init__)
+Guarantee.__init__ = contract(
+    notion=OneOf("ldp", "geo-ind"),
+    epsilon=EPSILON,
+    distance=Optional(DistanceMatrix()),
+    metric=Instance(str, example=""),
+    about=Instance(str, example="the input"),
+)(Guarantee.__init__)
 
 
 @dataclass(frozen=True)
@@ -222,8 +248,9 @@ class Domain:
         except (TypeError, ValueError):
             cs = np.array(np.nan)
         if cs.shape not in ((), (2,)) or not np.all(np.isfinite(cs)) or np.any(cs <= 0):
-            raise ValueError(f"cell_size must be a finite number > 0 or a pair (height, width) of them, got "
-                             f"{self.cell_size!r}")
+            raise ValueError(
+                f"cell_size must be a finite number > 0 or a pair (height, width) of them, got {self.cell_size!r}"
+            )
         if self.distance is not None:
             D = DistanceMatrix().check(self.distance, "distance")
             D.setflags(write=False)
@@ -278,14 +305,22 @@ class Mechanism:
     def _register(cls: type[Mechanism]) -> None:
         family = cls.__dict__["family"]
         aliases = cls.__dict__.get("aliases", ())
-        if not isinstance(family, str) or not family or isinstance(aliases, str) or \
-                not all(isinstance(a, str) and a for a in aliases):
-            raise TypeError(f"{cls.__qualname__}: family must be a non-empty str and aliases a tuple of "
-                            f"non-empty str, got {family!r} and {aliases!r}")
+        if (
+            not isinstance(family, str)
+            or not family
+            or isinstance(aliases, str)
+            or not all(isinstance(a, str) and a for a in aliases)
+        ):
+            raise TypeError(
+                f"{cls.__qualname__}: family must be a non-empty str and aliases a tuple of "
+                f"non-empty str, got {family!r} and {aliases!r}"
+            )
         old = Mechanism.REGISTRY.get(family)
         if old is not None and not _same_class(old, cls):
-            raise TypeError(f"{cls.__qualname__}: the family {family!r} is already registered by "
-                            f"{old.__module__}.{old.__qualname__}")
+            raise TypeError(
+                f"{cls.__qualname__}: the family {family!r} is already registered by "
+                f"{old.__module__}.{old.__qualname__}"
+            )
         keys = {n.casefold() for n in (family, *aliases)}
         for key in keys:
             owner = Mechanism._NAMES.get(key)
@@ -319,8 +354,9 @@ class Mechanism:
             raise TypeError(f"name must be a family name or alias (str), got {name!r} ({type(name).__name__})")
         family = Mechanism._NAMES.get(name.casefold())
         if family is None:
-            raise ValueError(f"name must be a registered family or alias, got {name!r}; families: "
-                             f"{list(Mechanism.REGISTRY)}")
+            raise ValueError(
+                f"name must be a registered family or alias, got {name!r}; families: {list(Mechanism.REGISTRY)}"
+            )
         return Mechanism.REGISTRY[family]
 
     @classmethod
@@ -372,8 +408,10 @@ class Mechanism:
     def _check_dense(self) -> None:
         k, m = self.n_inputs, self.n_outputs
         if k * m > MAX_ENTRIES:
-            raise ValueError(f"the exact channel of {self!r} has {k} x {m} entries, more than {MAX_ENTRIES} "
-                             "(2 GiB of float64); use the sampler or the count simulator instead")
+            raise ValueError(
+                f"the exact channel of {self!r} has {k} x {m} entries, more than {MAX_ENTRIES} "
+                "(2 GiB of float64); use the sampler or the count simulator instead"
+            )
 
     def log_channel(self) -> np.ndarray:
         """``log C[x, y]`` (``-inf`` where ``C`` is 0), built in the log domain: exact at any epsilon."""
@@ -385,8 +423,10 @@ class Mechanism:
             if L.shape != (self.n_inputs, self.n_outputs):  # pragma: no cover - a family's bug
                 raise RuntimeError(f"{self!r}: log channel of shape {L.shape}, expected {self.shape}")
             if np.any(np.isnan(L)) or np.any(L == np.inf) or (self.full_support and np.any(L == -np.inf)):
-                raise ValueError(f"{self!r}: epsilon = {self.epsilon:g} is beyond what float64 log-probabilities "
-                                 "represent for this mechanism")
+                raise ValueError(
+                    f"{self!r}: epsilon = {self.epsilon:g} is beyond what float64 log-probabilities "
+                    "represent for this mechanism"
+                )
             L.setflags(write=False)
             self.__dict__["_log_channel_cache"] = L
             cached = L
@@ -396,8 +436,7 @@ class Mechanism:
         """The float64 channel (default ``exp(log_channel())``); a family with a closed-form float
         construction (its functional twin, e.g. :func:`~ldpnb.mechanisms.grr_channel`) returns that,
         bit for bit, so that the object and the function give the same matrix."""
-        return _exp_channel(self.log_channel(), epsilon=self.epsilon, what=f"channel of {self!r}",
-                            hint="log_channel()")
+        return _exp_channel(self.log_channel(), epsilon=self.epsilon, what=f"channel of {self!r}", hint="log_channel()")
 
     def channel(self) -> np.ndarray:
         """The exact channel as float64 (cached; a copy is returned); refuses (``ValueError`` naming
@@ -587,12 +626,16 @@ class FrequencyOracle(Mechanism):
         if c.ndim != 1 or c.size != self.k:
             raise ValueError(f"support_counts must have one entry per value ({self.k}), got shape {c.shape}")
         if c.max() > n:
-            raise ValueError(f"support_counts must be at most the number of reports n = {n} (a report supports a "
-                             f"value at most once), got max {c.max():.6g}")
+            raise ValueError(
+                f"support_counts must be at most the number of reports n = {n} (a report supports a "
+                f"value at most once), got max {c.max():.6g}"
+            )
         top = self._max_support_total(n)
         if top is not None and c.sum() > top * (1 + 1e-12):
-            raise ValueError(f"support_counts sum to {c.sum():.6g}, more than the {top} supports that {n} reports "
-                             f"of {self!r} can give")
+            raise ValueError(
+                f"support_counts sum to {c.sum():.6g}, more than the {top} supports that {n} reports "
+                f"of {self!r} can give"
+            )
         return c, n
 
     def estimate(self, data: Any, n: int | None = None) -> np.ndarray:
@@ -617,7 +660,7 @@ class FrequencyOracle(Mechanism):
         if np.ndim(f) and f.shape != (self.k,):
             raise ValueError(f"f must be a scalar or have one entry per value ({self.k}), got shape {f.shape}")
         p, q = self.p, self.q
-        return (f * p * (1 - p) + (1 - f) * q * (1 - q)) / (n * self.p_minus_q ** 2)
+        return (f * p * (1 - p) + (1 - f) * q * (1 - q)) / (n * self.p_minus_q**2)
 
     def params(self) -> dict[str, Any]:
         return {"k": self.k, "epsilon": self.epsilon}
@@ -674,11 +717,26 @@ class ChannelMechanism(Mechanism):
 
     full_support = False
 
-    @contract(channel=Optional(Channel()), log_channel=Optional(LogChannel()), epsilon=EPSILON,
-              notion=OneOf("ldp", "geo-ind"), distance=Optional(DistanceMatrix()), metric=Instance(str, example=""),
-              family=Instance(str, example="channel"))
-    def __init__(self, channel: Any = None, *, log_channel: Any = None, epsilon: float, notion: str = "ldp",
-                 distance: Any = None, metric: str = "", family: str = "channel") -> None:
+    @contract(
+        channel=Optional(Channel()),
+        log_channel=Optional(LogChannel()),
+        epsilon=EPSILON,
+        notion=OneOf("ldp", "geo-ind"),
+        distance=Optional(DistanceMatrix()),
+        metric=Instance(str, example=""),
+        family=Instance(str, example="channel"),
+    )
+    def __init__(
+        self,
+        channel: Any = None,
+        *,
+        log_channel: Any = None,
+        epsilon: float,
+        notion: str = "ldp",
+        distance: Any = None,
+        metric: str = "",
+        family: str = "channel",
+    ) -> None:
         if (channel is None) == (log_channel is None):
             raise ValueError("give exactly one of channel and log_channel")
         if log_channel is None:
@@ -689,8 +747,10 @@ class ChannelMechanism(Mechanism):
         self._guarantee = Guarantee(notion, epsilon, distance, metric=metric)
         self.family = family  # type: ignore[misc]
         if distance is not None and self._guarantee.distance.shape[0] != self._L.shape[0]:
-            raise ValueError(f"distance must be {self._L.shape[0]} x {self._L.shape[0]} to match the channel rows, "
-                             f"got {self._guarantee.distance.shape}")
+            raise ValueError(
+                f"distance must be {self._L.shape[0]} x {self._L.shape[0]} to match the channel rows, "
+                f"got {self._guarantee.distance.shape}"
+            )
 
     @property
     def n_inputs(self) -> int:

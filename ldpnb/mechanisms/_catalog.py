@@ -58,11 +58,25 @@ def _families() -> dict[str, type[Mechanism]]:
 FAMILIES: Mapping[str, type[Mechanism]] = _LiveRegistry("FAMILIES", _families)
 
 
-@contract(epsilon=EPSILON, k=Integer(2, 16), rows=Integer(1, 64), cols=Integer(1, 64),
-          cell_size=AnyOf(Real(0.0, None, low_open=True), Array(1, shape=(2,), low=0.0)),
-          families=Optional(Instance(list, tuple, example=["GRR"])), pad=Integer(0, 64))
-def catalog(epsilon: float, *, k: int = 8, rows: int = 4, cols: int = 4, cell_size: Any = 1.0,
-            families: list[str] | tuple[str, ...] | None = None, pad: int = 2) -> dict[str, Mechanism]:
+@contract(
+    epsilon=EPSILON,
+    k=Integer(2, 16),
+    rows=Integer(1, 64),
+    cols=Integer(1, 64),
+    cell_size=AnyOf(Real(0.0, None, low_open=True), Array(1, shape=(2,), low=0.0)),
+    families=Optional(Instance(list, tuple, example=["GRR"])),
+    pad=Integer(0, 64),
+)
+def catalog(
+    epsilon: float,
+    *,
+    k: int = 8,
+    rows: int = 4,
+    cols: int = 4,
+    cell_size: Any = 1.0,
+    families: list[str] | tuple[str, ...] | None = None,
+    pad: int = 2,
+) -> dict[str, Mechanism]:
     """Every core family at privacy level ``epsilon``: ``{family: Mechanism}`` in :data:`FAMILIES` order.
 
     Each family is built by its :meth:`~ldpnb.mechanisms.Mechanism.on` on ``Domain(k, rows, cols,

@@ -9,6 +9,7 @@ import math
 import numpy as np
 
 from ldpnb.contracts import Bits, Instance, Probability, RandomState, Real, contract
+from ldpnb.utils import check_random_state
 
 # Largest output alphabet the exact enumerated channels may have (columns of the matrix).
 _MAX_ENUM_COLUMNS = 1 << 22
@@ -58,7 +59,8 @@ def _exp_channel(L: np.ndarray, *, epsilon: float, what: str, hint: str) -> np.n
             f"epsilon = {epsilon:g} is beyond what a float64 {what} can represent: its smallest probability is "
             f"exp({lo:.6g}), below the smallest normal double exp({LOG_TINY:.4f}), so the matrix would hold 0 "
             f"where the mechanism has a positive probability (and an infinite level); use {hint}, which is exact "
-            "at any epsilon")
+            "at any epsilon"
+        )
     return np.exp(L)
 
 
@@ -92,12 +94,12 @@ def bool_column_counts(B: np.ndarray) -> np.ndarray:
     total = np.zeros(k, dtype=np.int64)
     b = _COUNT_BLOCK
     for s in range(0, n, b * 64):
-        blk = W[s:s + b * 64]
+        blk = W[s : s + b * 64]
         nb = blk.shape[0] // b
         if nb:
-            part = blk[:nb * b].reshape(nb, b, -1).sum(axis=1, dtype=W.dtype)
+            part = blk[: nb * b].reshape(nb, b, -1).sum(axis=1, dtype=W.dtype)
             total += part.view(np.uint8).reshape(nb, k).sum(axis=0, dtype=np.int64)
-        total += U[s + nb * b:s + blk.shape[0]].sum(axis=0, dtype=np.int64)
+        total += U[s + nb * b : s + blk.shape[0]].sum(axis=0, dtype=np.int64)
     return total
 
 
@@ -106,7 +108,6 @@ def uniform_bytes(rng: np.random.Generator, shape: tuple[int, ...]) -> np.ndarra
     """Independent uniform bytes: the raw 64-bit outputs of the generator's bit generator, eight
     bytes each (every bit of a PCG64/Philox/SFC64/MT19937 output is uniform), about ten times faster
     than ``rng.integers(0, 256, dtype=np.uint8)``."""
-    from ldpnb.utils import check_random_state
 
     rng = check_random_state(rng)
     size = int(np.prod(shape))
@@ -119,11 +120,10 @@ def bernoulli_bits(rng: np.random.Generator, shape: tuple[int, int], prob: float
     """A boolean array of i.i.d. Bernoulli(``prob``) entries, exact in law, from one random byte
     per entry (instead of one double).
 
-    With ``U`` uniform on ``{0, ..., 255}`` (:func:`uniform_bytes`) and ``t = floor(256 prob)``: ``U < t`` gives 1, ``U > t``
-    gives 0, and the tie ``U = t`` (probability 1/256) gives 1 with probability ``256 prob - t``
+    With ``U`` uniform on ``{0, ..., 255}`` (:func:`uniform_bytes`) and ``t = floor(256 prob)``: ``U < t`` gives 1,
+    ``U > t`` gives 0, and the tie ``U = t`` (probability 1/256) gives 1 with probability ``256 prob - t``
     (a fresh uniform double), so ``P(1) = t/256 + (256 prob - t)/256 = prob`` exactly.
     """
-    from ldpnb.utils import check_random_state
 
     rng = check_random_state(rng)
     t = int(math.floor(256.0 * prob))

@@ -157,20 +157,26 @@ class OLHCW(FrequencyOracle):
     aliases = ("OLH practical", "OLH short-seed", "olhcw")
     independent_supports = False
 
-    @contract(k=Integer(2, MAX_CW_PRIME), epsilon=EPSILON, prime=Optional(Integer(2, MAX_CW_PRIME)),
-              g=Optional(Integer(2, MAX_CW_PRIME)))
+    @contract(
+        k=Integer(2, MAX_CW_PRIME),
+        epsilon=EPSILON,
+        prime=Optional(Integer(2, MAX_CW_PRIME)),
+        g=Optional(Integer(2, MAX_CW_PRIME)),
+    )
     def __init__(self, k: int, epsilon: float, prime: int | None = None, g: int | None = None) -> None:
         if g is None:
             if epsilon > 21.0:
-                raise ValueError(f"epsilon must be <= 21 for OLH-CW's default g = round(e^eps) + 1 (< 2**31), "
-                                 f"got {epsilon}")
+                raise ValueError(
+                    f"epsilon must be <= 21 for OLH-CW's default g = round(e^eps) + 1 (< 2**31), got {epsilon}"
+                )
             g = int(round(math.exp(epsilon))) + 1
         P = next_prime(max(k, g)) if prime is None else prime
         if not _is_prime(P):
             raise ValueError(f"prime must be a prime number, got {P}")
         if P < k:
-            raise ValueError(f"prime must be >= k (distinct values must hash from distinct residues), got "
-                             f"prime={P} < k={k}")
+            raise ValueError(
+                f"prime must be >= k (distinct values must hash from distinct residues), got prime={P} < k={k}"
+            )
         self.k, self.epsilon, self.g, self.prime = k, epsilon, g, P
         a = _exp_neg(epsilon)
         self.p_prime = 1.0 / (1.0 + (g - 1) * a)  # e^eps / (e^eps + g - 1)
@@ -233,8 +239,9 @@ class OLHCW(FrequencyOracle):
         if s.ndim < 1 or s.shape[-1] != 2 or not np.issubdtype(s.dtype, np.integer):
             raise ValueError(f"seeds must be an integer array with a last axis (a, b) of length 2, got {s.shape}")
         s = s.astype(np.int64)
-        if s.size and (s[..., 0].min() < 1 or s[..., 0].max() >= self.prime or s[..., 1].min() < 0
-                       or s[..., 1].max() >= self.prime):
+        if s.size and (
+            s[..., 0].min() < 1 or s[..., 0].max() >= self.prime or s[..., 1].min() < 0 or s[..., 1].max() >= self.prime
+        ):
             raise ValueError(f"seeds must satisfy 1 <= a < P and 0 <= b < P with P = {self.prime}")
         return s
 
@@ -242,8 +249,10 @@ class OLHCW(FrequencyOracle):
         """``n`` seeds ``(a, b)``, uniform on ``{1..P-1} x {0..P-1}``, int64 ``(n, 2)``."""
         n = Integer(0, MAX_BYTES).check(n, "n")
         rng = check_random_state(rng)
-        return np.stack([rng.integers(1, self.prime, size=n, dtype=np.int64),
-                         rng.integers(0, self.prime, size=n, dtype=np.int64)], axis=1)
+        return np.stack(
+            [rng.integers(1, self.prime, size=n, dtype=np.int64), rng.integers(0, self.prime, size=n, dtype=np.int64)],
+            axis=1,
+        )
 
     def _perturb(self, x: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
         seeds = self.draw_seeds(x.size, rng=rng)
@@ -268,8 +277,9 @@ class OLHCW(FrequencyOracle):
         """``(n, k)`` boolean: ``h_i(v) = y_i``."""
         seeds, y = self._check_reports(reports)
         if y.size * self.k > MAX_BYTES:
-            raise ValueError(f"reports: a support matrix of {y.size} x {self.k} entries exceeds {MAX_BYTES}; "
-                             "use support_counts")
+            raise ValueError(
+                f"reports: a support matrix of {y.size} x {self.k} entries exceeds {MAX_BYTES}; use support_counts"
+            )
         v = np.arange(self.k, dtype=np.int64)[None, :]
         return ((seeds[:, :1] * v + seeds[:, 1:]) % self.prime) % self.g == y[:, None]
 
@@ -295,8 +305,7 @@ class OLHCW(FrequencyOracle):
         possible = self._possible()
         col = np.searchsorted(possible, idx)
         if np.any(col >= possible.size) or np.any(possible[np.minimum(col, possible.size - 1)] != idx):
-            raise ValueError("reports: a support set that no seed of the family gives (not a report of this "
-                             "mechanism)")
+            raise ValueError("reports: a support set that no seed of the family gives (not a report of this mechanism)")
         return col
 
     def column_support(self) -> np.ndarray:
@@ -306,12 +315,15 @@ class OLHCW(FrequencyOracle):
     # ------------------------------------------------------------------ the exact channel
     def _check_dense(self) -> None:
         if self.k > _MAX_UE_BITS:
-            raise ValueError(f"k must be <= {_MAX_UE_BITS} for the exact channel of the support set (2**k "
-                             f"columns), got {self.k}")
+            raise ValueError(
+                f"k must be <= {_MAX_UE_BITS} for the exact channel of the support set (2**k columns), got {self.k}"
+            )
         cost = self.prime * (self.prime - 1) * self.k * self.k
         if cost > _MAX_ENUMERATION:
-            raise ValueError(f"the exact channel enumerates P (P - 1) seeds: P (P - 1) k**2 = {cost} comparisons, "
-                             f"more than {_MAX_ENUMERATION}; choose a smaller prime")
+            raise ValueError(
+                f"the exact channel enumerates P (P - 1) seeds: P (P - 1) k**2 = {cost} comparisons, "
+                f"more than {_MAX_ENUMERATION}; choose a smaller prime"
+            )
 
     def support_set_counts(self) -> np.ndarray:
         r"""``n(S)``: the number of reports ``(a, b, y)`` whose support set is ``S`` (column index
@@ -375,8 +387,9 @@ class OLHCW(FrequencyOracle):
         P, g, k = self.prime, self.g, self.k
         cost = P * (P - 1) * k * k
         if cost > _MAX_ENUMERATION or k > MAX_DENSE:
-            raise ValueError(f"the covariance enumerates P (P - 1) k**2 = {cost} products, more than "
-                             f"{_MAX_ENUMERATION}")
+            raise ValueError(
+                f"the covariance enumerates P (P - 1) k**2 = {cost} products, more than {_MAX_ENUMERATION}"
+            )
         v = np.arange(k, dtype=np.int64)
         b = np.arange(P, dtype=np.int64)[:, None]
         acc = np.zeros((k, k))
@@ -410,5 +423,5 @@ class OLHCW(FrequencyOracle):
         out = np.zeros(self.k, dtype=np.int64)
         x_all = np.repeat(np.arange(self.k, dtype=np.int64), N)
         for s in range(0, x_all.size, 1 << 20):
-            out += self.support_counts(self._perturb(x_all[s:s + (1 << 20)], rng))
+            out += self.support_counts(self._perturb(x_all[s : s + (1 << 20)], rng))
         return out

@@ -7,17 +7,20 @@ from __future__ import annotations
 
 import math
 from typing import Any
+
 import numpy as np
-from ldpnb.contracts import MAX_BYTES, MAX_DENSE, MAX_DOMAIN, Array, Counts, Integer, RandomState, contract
-from ldpnb.utils import (
-    check_random_state, check_values,
-)
+
 from ldpnb.channels.structured import DiagPlusConstChannel
+from ldpnb.contracts import MAX_BYTES, MAX_DENSE, MAX_DOMAIN, Array, Counts, Integer, RandomState, contract
 from ldpnb.mechanisms._base import Domain, FrequencyOracle
 from ldpnb.mechanisms._common import EPSILON, _exp_channel, _exp_neg
+from ldpnb.utils import (
+    _check_input_counts,
+    check_random_state,
+    check_values,
+)
 
 _VALUES = Array(1, integer=True, low=0)
-from ldpnb.utils import _check_input_counts
 
 __all__ = [
     "grr_params",
@@ -267,8 +270,9 @@ class GRR(FrequencyOracle):
     def support(self, reports: Any) -> np.ndarray:
         y = self.report_index(reports)
         if y.size * self.k > MAX_BYTES:
-            raise ValueError(f"reports: a support matrix of {y.size} x {self.k} entries exceeds {MAX_BYTES}; "
-                             "use support_counts")
+            raise ValueError(
+                f"reports: a support matrix of {y.size} x {self.k} entries exceeds {MAX_BYTES}; use support_counts"
+            )
         out = np.zeros((y.size, self.k), dtype=bool)
         out[np.arange(y.size), y] = True
         return out

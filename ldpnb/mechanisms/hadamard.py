@@ -205,8 +205,12 @@ def hr_channel(k: int, epsilon: float) -> np.ndarray:
     >>> C.shape, bool(np.allclose(C.sum(axis=1), 1.0))
     ((3, 4), True)
     """
-    return _exp_channel(_hr_log_channel(k, epsilon), epsilon=epsilon, what="Hadamard-response channel",
-                        hint="HR(k, epsilon).log_channel()")
+    return _exp_channel(
+        _hr_log_channel(k, epsilon),
+        epsilon=epsilon,
+        what="Hadamard-response channel",
+        hint="HR(k, epsilon).log_channel()",
+    )
 
 
 @contract(k=Integer(2, 1 << 12), epsilon=EPSILON)
@@ -224,8 +228,9 @@ def hrr_channel(k: int, epsilon: float) -> np.ndarray:
     >>> hrr_channel(4, 1.0).shape
     (4, 8)
     """
-    return _exp_channel(_hrr_log_channel(k, epsilon), epsilon=epsilon, what="HRR channel",
-                        hint="HRR(k, epsilon).log_channel()")
+    return _exp_channel(
+        _hrr_log_channel(k, epsilon), epsilon=epsilon, what="HRR channel", hint="HRR(k, epsilon).log_channel()"
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -255,12 +260,12 @@ class HROperator(ChannelOperator):
     def matvec(self, theta) -> np.ndarray:
         th = self._check_last(theta, self.k, "theta")
         v = np.zeros(th.shape[:-1] + (self.K,))
-        v[..., 1:self.k + 1] = th
+        v[..., 1 : self.k + 1] = th
         return (th.sum(axis=-1, keepdims=True) + self.t * _fwht_last(v)) / self.K
 
     def rmatvec(self, r) -> np.ndarray:
         v = self._check_last(r, self.K, "r")
-        return (v.sum(axis=-1, keepdims=True) + self.t * _fwht_last(v)[..., 1:self.k + 1]) / self.K
+        return (v.sum(axis=-1, keepdims=True) + self.t * _fwht_last(v)[..., 1 : self.k + 1]) / self.K
 
     def __repr__(self) -> str:
         return f"HROperator(k={self.k}, epsilon={self.epsilon:.6g})"
@@ -287,7 +292,7 @@ class HRROperator(ChannelOperator):
     def matvec(self, theta) -> np.ndarray:
         th = self._check_last(theta, self.k, "theta")
         v = np.zeros(th.shape[:-1] + (self.K,))
-        v[..., :self.k] = th
+        v[..., : self.k] = th
         Hv = _fwht_last(v)
         half = 0.5 * th.sum(axis=-1, keepdims=True)
         out = np.empty(th.shape[:-1] + (2 * self.K,))
@@ -298,7 +303,7 @@ class HRROperator(ChannelOperator):
     def rmatvec(self, r) -> np.ndarray:
         v = self._check_last(r, 2 * self.K, "r")
         d = v[..., 0::2] - v[..., 1::2]
-        return (0.5 * v.sum(axis=-1, keepdims=True) + self.g * _fwht_last(d)[..., :self.k]) / self.K
+        return (0.5 * v.sum(axis=-1, keepdims=True) + self.g * _fwht_last(d)[..., : self.k]) / self.K
 
     def __repr__(self) -> str:
         return f"HRROperator(k={self.k}, epsilon={self.epsilon:.6g})"
@@ -360,7 +365,7 @@ class _Hadamard(FrequencyOracle, register=False):
         out = np.zeros(self.n_outputs, dtype=np.int64)
         x_all = np.repeat(np.arange(self.k, dtype=np.int64), N)
         for s in range(0, x_all.size, 1 << 20):
-            out += np.bincount(self._perturb(x_all[s:s + (1 << 20)], rng), minlength=self.n_outputs)
+            out += np.bincount(self._perturb(x_all[s : s + (1 << 20)], rng), minlength=self.n_outputs)
         return out
 
 
@@ -442,12 +447,13 @@ class HR(_Hadamard):
         """``(n, k)`` boolean: ``y_i in C_v`` (``H[v + 1, y_i] = +1``)."""
         y = self.report_index(reports)
         if y.size * self.k > MAX_BYTES:
-            raise ValueError(f"reports: a support matrix of {y.size} x {self.k} entries exceeds {MAX_BYTES}; "
-                             "use support_counts")
+            raise ValueError(
+                f"reports: a support matrix of {y.size} x {self.k} entries exceeds {MAX_BYTES}; use support_counts"
+            )
         return ~_parity(y[:, None] & np.arange(1, self.k + 1, dtype=np.int64)[None, :])
 
     def _supports_from_output_counts(self, M: np.ndarray, n: int) -> np.ndarray:
-        return ((n + _fwht_last(M.astype(np.int64))[1:self.k + 1]) // 2).astype(np.int64)
+        return ((n + _fwht_last(M.astype(np.int64))[1 : self.k + 1]) // 2).astype(np.int64)
 
     def column_support(self) -> np.ndarray:
         self._check_dense()
@@ -574,15 +580,16 @@ class HRR(_Hadamard):
         """``(n, k)`` boolean: ``H[v, j_i] = b_i``."""
         y = self.report_index(reports)
         if y.size * self.k > MAX_BYTES:
-            raise ValueError(f"reports: a support matrix of {y.size} x {self.k} entries exceeds {MAX_BYTES}; "
-                             "use support_counts")
+            raise ValueError(
+                f"reports: a support matrix of {y.size} x {self.k} entries exceeds {MAX_BYTES}; use support_counts"
+            )
         j, c = y >> 1, (y & 1).astype(bool)
         return _parity(j[:, None] & np.arange(self.k, dtype=np.int64)[None, :]) == c[:, None]
 
     def _supports_from_output_counts(self, M: np.ndarray, n: int) -> np.ndarray:
         M = M.astype(np.int64)
         d = M[0::2] - M[1::2]
-        return ((n + _fwht_last(d)[:self.k]) // 2).astype(np.int64)
+        return ((n + _fwht_last(d)[: self.k]) // 2).astype(np.int64)
 
     def column_support(self) -> np.ndarray:
         self._check_dense()

@@ -7,16 +7,20 @@ from __future__ import annotations
 
 import math
 from typing import Any
+
 import numpy as np
-from ldpnb.utils import (
-    check_domain_size, check_random_state, check_values,
-)
+
 from ldpnb.contracts import MAX_BYTES, MAX_ENTRIES, Array, Counts, Integer, Optional, RandomState, contract
 from ldpnb.mechanisms._base import Domain, FrequencyOracle, _bits_of_columns
 from ldpnb.mechanisms._common import EPSILON, _exp_channel, _exp_neg
 from ldpnb.mechanisms.grr import _grr_sample
 from ldpnb.mechanisms.unary import _MAX_UE_BITS, _bits_log_channel
-from ldpnb.utils import _check_input_counts
+from ldpnb.utils import (
+    _check_input_counts,
+    check_domain_size,
+    check_random_state,
+    check_values,
+)
 
 __all__ = [
     "HASH_PRIME",
@@ -176,7 +180,9 @@ def lh_draw_seeds(n: int, *, rng: Any = None) -> np.ndarray:
 
 
 @contract(x=_VALUES, k=Integer(2, 1 << 32), epsilon=EPSILON, g=Optional(_G), rng=RandomState())
-def lh_perturb(x: Any, k: int, epsilon: float, g: int | None = None, *, rng: Any = None) -> tuple[np.ndarray, np.ndarray]:
+def lh_perturb(
+    x: Any, k: int, epsilon: float, g: int | None = None, *, rng: Any = None
+) -> tuple[np.ndarray, np.ndarray]:
     """Local-hashing reports ``(seeds, y)``: hash with a fresh hash function, then GRR on ``[g]``.
 
     User ``i`` draws ``h_i`` (Carter-Wegman seeds, :func:`lh_hash`), computes ``h_i(x_i)`` and
@@ -215,7 +221,7 @@ def _hash_chunked(seeds: np.ndarray, x: np.ndarray, g: int) -> np.ndarray:
     """:func:`lh_hash` of ``(seeds[i], x[i])`` for every user, computed in blocks of :data:`_CHUNK` users."""
     out = np.empty(x.size, dtype=np.int64)
     for i in range(0, x.size, _CHUNK):
-        out[i:i + _CHUNK] = lh_hash(seeds[i:i + _CHUNK], x[i:i + _CHUNK], g)
+        out[i : i + _CHUNK] = lh_hash(seeds[i : i + _CHUNK], x[i : i + _CHUNK], g)
     return out
 
 
@@ -252,7 +258,7 @@ def lh_support_counts(seeds: Any, y: Any, k: int, g: int) -> np.ndarray:
     gg = np.uint64(g)
     counts = np.zeros(k, dtype=np.int64)
     for i in range(0, y64.size, _CHUNK):  # blocks of users: the temporaries stay in the cache
-        a, b, yb = s[i:i + _CHUNK, 0], s[i:i + _CHUNK, 1], y64[i:i + _CHUNK]
+        a, b, yb = s[i : i + _CHUNK, 0], s[i : i + _CHUNK, 1], y64[i : i + _CHUNK]
         av = np.zeros_like(a)  # a * v mod P, v = 0
         for v in range(k):
             counts[v] += np.count_nonzero(_mod_p(av + b) % gg == yb)
@@ -261,7 +267,9 @@ def lh_support_counts(seeds: Any, y: Any, k: int, g: int) -> np.ndarray:
 
 
 @contract(input_counts=Counts(min_size=2), epsilon=EPSILON, g=Optional(_G), rng=RandomState())
-def lh_simulate_support_counts(input_counts: Any, epsilon: float, g: int | None = None, *, rng: Any = None) -> np.ndarray:
+def lh_simulate_support_counts(
+    input_counts: Any, epsilon: float, g: int | None = None, *, rng: Any = None
+) -> np.ndarray:
     """Support counts of local hashing in the random-oracle model, exact in law, cost O(k).
 
     With a fully random hash function ``h`` (all ``g**k`` functions equally likely), the values
@@ -326,8 +334,12 @@ def lh_channel(k: int, g: int, epsilon: float) -> np.ndarray:
     """
     if (k + 1) * math.log2(g) > 22:
         raise ValueError(f"g**(k+1) must be <= 2**22 for the exact local-hashing channel, got k={k}, g={g}")
-    return _exp_channel(_lh_full_log_channel(k, g, epsilon), epsilon=epsilon, what="local-hashing channel",
-                        hint="LocalHashing(k, epsilon, g).log_channel() (the channel of the support set)")
+    return _exp_channel(
+        _lh_full_log_channel(k, g, epsilon),
+        epsilon=epsilon,
+        what="local-hashing channel",
+        hint="LocalHashing(k, epsilon, g).log_channel() (the channel of the support set)",
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -387,9 +399,9 @@ class LocalHashing(FrequencyOracle):
     **The sampler's hash family.**  :meth:`perturb` is :func:`lh_perturb`, whose Carter-Wegman family
     ``((a v + b) mod P) mod g`` is pairwise independent but not 3-wise: the support of the true value
     jointly with any one other value follows the channel (what the frequency estimator, its variance
-    and the pair statistic of the audit use), while the law of larger parts of the support set does not (e.g. ``E[1/|S|]`` for OLH at
-    ``k = 8``, eps = 2 is 0.788 under Carter-Wegman, 0.767 under a random oracle).  The mechanism
-    over ``(a, b, y)`` is still exactly eps-LDP (every output has ratio ``e^eps`` or 1).
+    and the pair statistic of the audit use), while the law of larger parts of the support set does not
+    (e.g. ``E[1/|S|]`` for OLH at ``k = 8``, eps = 2 is 0.788 under Carter-Wegman, 0.767 under a random
+    oracle).  The mechanism over ``(a, b, y)`` is still exactly eps-LDP (every output has ratio ``e^eps`` or 1).
 
     Parameters
     ----------
@@ -428,8 +440,10 @@ class LocalHashing(FrequencyOracle):
 
     def _check_dense(self) -> None:
         if self.k > _MAX_UE_BITS:
-            raise ValueError(f"k must be <= {_MAX_UE_BITS} for the exact channel of the support set (2**k columns), "
-                             f"got {self.k}; use the sampler or the support-count simulator")
+            raise ValueError(
+                f"k must be <= {_MAX_UE_BITS} for the exact channel of the support set (2**k columns), "
+                f"got {self.k}; use the sampler or the support-count simulator"
+            )
 
     def _log_channel(self) -> np.ndarray:
         return _bits_log_channel(self.k, *_lh_log_support_params(self.epsilon, self.g))
@@ -465,8 +479,9 @@ class LocalHashing(FrequencyOracle):
         seeds, y = self._check_reports(reports)
         n = y.size
         if n * self.k > MAX_BYTES:
-            raise ValueError(f"reports: a support matrix of {n} x {self.k} entries exceeds {MAX_BYTES}; "
-                             "use support_counts")
+            raise ValueError(
+                f"reports: a support matrix of {n} x {self.k} entries exceeds {MAX_BYTES}; use support_counts"
+            )
         out = np.empty((n, self.k), dtype=bool)
         values = np.arange(self.k)
         step = max(1, (1 << 20) // self.k)

@@ -104,8 +104,10 @@ _MAX_SIMULATION = 1 << 26
 def _check_levels(epsilon: float, eps_perm: float | None) -> float:
     E = 2.0 * epsilon if eps_perm is None else float(eps_perm)
     if not E >= epsilon:
-        raise ValueError(f"eps_perm must be >= epsilon (the memoised level bounds every report's), got "
-                         f"eps_perm={E:g} < epsilon={epsilon:g}")
+        raise ValueError(
+            f"eps_perm must be >= epsilon (the memoised level bounds every report's), got "
+            f"eps_perm={E:g} < epsilon={epsilon:g}"
+        )
     return E
 
 
@@ -118,8 +120,9 @@ _SECOND_ROUND = OneOf("exact", "published")
 
 
 @contract(k=Integer(2, MAX_DOMAIN), epsilon=EPSILON, eps_perm=Optional(EPSILON), second_round=_SECOND_ROUND)
-def lgrr_params(k: int, epsilon: float, eps_perm: float | None = None,
-                second_round: str = "exact") -> tuple[float, float, float, float]:
+def lgrr_params(
+    k: int, epsilon: float, eps_perm: float | None = None, second_round: str = "exact"
+) -> tuple[float, float, float, float]:
     r"""``(p1, q1, p2, q2)`` of L-GRR (Arcolezi et al. 2022): GRR at :math:`\varepsilon_\infty` then GRR
     with ``(p2, q2)``, ``q2 = (1 - p2)/(k - 1)``.
 
@@ -544,8 +547,10 @@ class LOSUE(_TwoRound):
 
     def _check_dense(self) -> None:
         if self.k > _MAX_UE_BITS:
-            raise ValueError(f"k must be <= {_MAX_UE_BITS} for the exact channel (2**k columns), got {self.k}; "
-                             "use the sampler or the support-count simulator")
+            raise ValueError(
+                f"k must be <= {_MAX_UE_BITS} for the exact channel (2**k columns), got {self.k}; "
+                "use the sampler or the support-count simulator"
+            )
 
     def _log_channel(self) -> np.ndarray:
         return _ue_log_channel(self.k, self.epsilon, "oue")
@@ -717,8 +722,10 @@ class DBitFlipPM(FrequencyOracle):
 
     def _check_dense(self) -> None:
         if _log_comb(self.k, self.d) + self.d * math.log(2) + math.log(self.k) > math.log(MAX_ENTRIES):
-            raise ValueError(f"the exact channel of {self!r} has k C(k, d) 2**d entries, more than {MAX_ENTRIES}; "
-                             "use the sampler or the support-count simulator")
+            raise ValueError(
+                f"the exact channel of {self!r} has k C(k, d) 2**d entries, more than {MAX_ENTRIES}; "
+                "use the sampler or the support-count simulator"
+            )
 
     def _columns(self) -> tuple[np.ndarray, np.ndarray]:
         """``(J, bits)`` of every column: ``(m, d)`` sorted buckets and ``(m, d)`` bits."""
@@ -831,8 +838,9 @@ class DBitFlipPM(FrequencyOracle):
         c, n = self.check_support_counts(support_counts, n)
         M, _ = self.check_support_counts(sampled_counts, n)
         if np.any(c > M):
-            raise ValueError("support_counts must be at most sampled_counts (a bit is reported only for a "
-                             "sampled bucket)")
+            raise ValueError(
+                "support_counts must be at most sampled_counts (a bit is reported only for a sampled bucket)"
+            )
         e = math.exp(self.epsilon / 2.0)
         return self.k * ((e + 1.0) * c - M) / (n * self.d * math.expm1(self.epsilon / 2.0))
 
@@ -872,8 +880,9 @@ class DBitFlipPM(FrequencyOracle):
         Bin(other pickers, q_bit)``."""
         k, d = self.k, self.d
         if k * (d + 1) > _MAX_SIMULATION:
-            raise ValueError(f"the count simulator of {self!r} takes k (d + 1) = {k * (d + 1)} steps, more than "
-                             f"{_MAX_SIMULATION}")
+            raise ValueError(
+                f"the count simulator of {self!r} takes k (d + 1) = {k * (d + 1)} steps, more than {_MAX_SIMULATION}"
+            )
         F = np.zeros(d + 1, dtype=np.int64)
         F[d] = int(N.sum())
         P = np.zeros(d + 1, dtype=np.int64)
@@ -899,8 +908,9 @@ class DBitFlipPM(FrequencyOracle):
         (see :meth:`simulate_support_and_sampled_counts`)."""
         return self.simulate_support_and_sampled_counts(input_counts, rng=rng)[0]
 
-    def simulate_support_and_sampled_counts(self, input_counts: Any, *,
-                                            rng: Any = None) -> tuple[np.ndarray, np.ndarray]:
+    def simulate_support_and_sampled_counts(
+        self, input_counts: Any, *, rng: Any = None
+    ) -> tuple[np.ndarray, np.ndarray]:
         """``(C, M)``: support counts and sampled counts of one collection, exact joint law (the input
         of :meth:`ding_estimate`)."""
         rng = check_random_state(rng)

@@ -9,25 +9,47 @@ from __future__ import annotations
 
 import math
 from typing import Any
+
 import numpy as np
-from ldpnb.utils import (
-    check_domain_size, check_random_state, check_values,
-)
 from scipy.special import logsumexp
+
+from ldpnb.channels.structured import ConvolutionChannel
 from ldpnb.contracts import (
-    MAX_DENSE, MAX_DOMAIN, MAX_ENTRIES, AnyOf, Array, Boolean, DistanceMatrix, Integer, Optional, RandomState, Real,
+    MAX_DENSE,
+    MAX_DOMAIN,
+    MAX_ENTRIES,
+    AnyOf,
+    Array,
+    Boolean,
+    DistanceMatrix,
+    Integer,
+    Optional,
+    RandomState,
+    Real,
     contract,
 )
-from ldpnb.channels.structured import ConvolutionChannel
+from ldpnb.geometry import lattice_distance_matrix, padded_lattice_distance
 from ldpnb.mechanisms._base import Domain, MetricMechanism
 from ldpnb.mechanisms._common import (
-    EPSILON, LOG_TINY, _LOG2, _exp_channel, _exp_neg, _log1mexp, _log_sinh, _logsumexp_rows,
+    _LOG2,
+    EPSILON,
+    LOG_TINY,
+    _exp_channel,
+    _exp_neg,
+    _log1mexp,
+    _log_sinh,
+    _logsumexp_rows,
+)
+from ldpnb.utils import (
+    _chunk_rows,
+    check_domain_size,
+    check_random_state,
+    check_values,
 )
 
 _VALUES = Array(1, integer=True, low=0)
 _CELL_SIZE = AnyOf(Real(0.0, None, low_open=True), Array(1, shape=(2,), low=0.0))
 _SIDE = Integer(1, MAX_DENSE)
-from ldpnb.utils import _chunk_rows
 
 __all__ = [
     "geometric_channel",
@@ -82,8 +104,12 @@ def geometric_channel(k: int, epsilon: float) -> np.ndarray:
     ndarray, shape (k, k)
     """
     if epsilon * (k - 1) - math.log1p(_exp_neg(epsilon)) > -LOG_TINY:
-        _exp_channel(_geometric_log_channel(k, epsilon), epsilon=epsilon, what="geometric channel",
-                     hint="TruncatedGeometric(k, epsilon).log_channel()")
+        _exp_channel(
+            _geometric_log_channel(k, epsilon),
+            epsilon=epsilon,
+            what="geometric channel",
+            hint="TruncatedGeometric(k, epsilon).log_channel()",
+        )
     alpha = _exp_neg(epsilon)
     idx = np.arange(k)
     C = np.power(alpha, np.abs(idx[:, None] - idx[None, :]).astype(np.float64))
@@ -156,13 +182,17 @@ def laplace_channel(k: int, epsilon: float, *, spacing: float = 1.0) -> np.ndarr
     -------
     ndarray, shape (k, k)
     """
-    return _exp_channel(_laplace_log_channel(k, epsilon, spacing), epsilon=epsilon, what="Laplace channel",
-                        hint="DiscreteLaplace(k, epsilon, spacing).log_channel()")
+    return _exp_channel(
+        _laplace_log_channel(k, epsilon, spacing),
+        epsilon=epsilon,
+        what="Laplace channel",
+        hint="DiscreteLaplace(k, epsilon, spacing).log_channel()",
+    )
 
 
 @contract(x=_VALUES, k=Integer(2, MAX_DOMAIN), epsilon=EPSILON, rng=RandomState())
 def laplace_perturb(x: Any, k: int, epsilon: float, *, rng: Any = None) -> np.ndarray:
-    """Continuous Laplace noise (scale ``1/eps``) added to ``x``, rounded to the nearest integer and clamped to ``[0, k-1]``.
+    """Laplace noise (scale ``1/eps``) added to ``x``, rounded to the nearest integer, clamped to ``[0, k-1]``.
 
     The per-user sampler of :func:`laplace_channel` (unit spacing).
 
@@ -218,7 +248,8 @@ def _window(eps_len: float, n: int) -> int:
     P = int(math.ceil(36.0 / eps_len)) + n
     if P > _MAX_WINDOW:
         raise ValueError(
-            f"epsilon * cell_size is too small for an exact planar kernel (window half-width {P} > {_MAX_WINDOW} cells); "
+            f"epsilon * cell_size is too small for an exact planar kernel (window half-width {P} > {_MAX_WINDOW} "
+            "cells); "
             "use a coarser grid or a larger epsilon"
         )
     return P
@@ -240,7 +271,7 @@ def _lumped_kernel(rows: int, cols: int, h: float, w: float, epsilon: float, blo
     di_all = np.arange(-Pr, Pr + 1)
     step = _chunk_rows(di_all.size, dj.size * 64)
     for start in range(0, di_all.size, step):
-        di = di_all[start:start + step]
+        di = di_all[start : start + step]
         block = block_fn(di, dj)  # (c, 2 Pc + 1)
         lumped = np.add.reduceat(block, col_starts, axis=1)  # (c, 2 cols + 1)
         np.add.at(Kr, np.clip(di, -rows, rows) + rows, lumped)
@@ -310,8 +341,12 @@ def planar_geometric_channel(rows: int, cols: int, epsilon: float, cell_size: An
     h, w = _cell_pair(cell_size)
     if not _linear_is_safe(rows, cols, h, w, epsilon):
         L = _planar_geometric_log_channel(rows, cols, epsilon, h, w)
-        return _exp_channel(L, epsilon=epsilon, what="planar geometric channel",
-                            hint="PlanarGeometric(rows, cols, epsilon, cell_size).log_channel()")
+        return _exp_channel(
+            L,
+            epsilon=epsilon,
+            what="planar geometric channel",
+            hint="PlanarGeometric(rows, cols, epsilon, cell_size).log_channel()",
+        )
 
     def block(di, dj):
         return np.exp(-epsilon * np.hypot(di[:, None] * h, dj[None, :] * w))
@@ -320,7 +355,9 @@ def planar_geometric_channel(rows: int, cols: int, epsilon: float, cell_size: An
 
 
 @contract(rows=_SIDE, cols=_SIDE, epsilon=EPSILON, cell_size=_CELL_SIZE, subdivisions=Integer(1, 64))
-def planar_laplace_channel(rows: int, cols: int, epsilon: float, cell_size: Any = 1.0, *, subdivisions: int = 8) -> np.ndarray:
+def planar_laplace_channel(
+    rows: int, cols: int, epsilon: float, cell_size: Any = 1.0, *, subdivisions: int = 8
+) -> np.ndarray:
     """Planar Laplace mechanism discretised to a ``rows x cols`` grid (row-major cells), M7.
 
     Density ``D(z | x) = eps^2/(2 pi) exp(-eps d(x, z))`` on the plane (Andres et al. 2013); the
@@ -358,8 +395,12 @@ def planar_laplace_channel(rows: int, cols: int, epsilon: float, cell_size: Any 
     s = subdivisions
     if not _linear_is_safe(rows, cols, h, w, epsilon):
         L = _planar_laplace_log_channel(rows, cols, epsilon, h, w, s)
-        return _exp_channel(L, epsilon=epsilon, what="planar Laplace channel",
-                            hint="PlanarLaplace(rows, cols, epsilon, cell_size).log_channel()")
+        return _exp_channel(
+            L,
+            epsilon=epsilon,
+            what="planar Laplace channel",
+            hint="PlanarLaplace(rows, cols, epsilon, cell_size).log_channel()",
+        )
     sub = (np.arange(s) + 0.5) / s - 0.5  # sub-point offsets inside a cell, in cell units
 
     def block(di, dj):
@@ -413,11 +454,16 @@ def planar_laplace_padded_channel(rows: int, cols: int, epsilon: float, *, pad: 
     grid (outputs = inputs, boundary cells collect the tail mass).
     """
     if rows * cols * (rows + 2 * pad) * (cols + 2 * pad) > MAX_ENTRIES:
-        raise ValueError(f"rows, cols, pad: the padded channel of {rows} x {cols} cells padded by {pad} exceeds "
-                         f"{MAX_ENTRIES} entries")
-    return _exp_channel(_padded_log_channel(rows, cols, epsilon, pad), epsilon=epsilon,
-                        what="padded planar Laplace channel",
-                        hint="PaddedPlanarLaplace(rows, cols, epsilon, pad=pad).log_channel()")
+        raise ValueError(
+            f"rows, cols, pad: the padded channel of {rows} x {cols} cells padded by {pad} exceeds "
+            f"{MAX_ENTRIES} entries"
+        )
+    return _exp_channel(
+        _padded_log_channel(rows, cols, epsilon, pad),
+        epsilon=epsilon,
+        what="padded planar Laplace channel",
+        hint="PaddedPlanarLaplace(rows, cols, epsilon, pad=pad).log_channel()",
+    )
 
 
 @contract(distance=DistanceMatrix(square=False), epsilon=EPSILON, half=Boolean())
@@ -444,8 +490,12 @@ def exponential_channel(distance: Any, epsilon: float, half: bool = True) -> np.
     -------
     ndarray, shape (k, m)
     """
-    return _exp_channel(_exponential_log_channel(distance, epsilon, half), epsilon=epsilon,
-                        what="exponential-mechanism channel", hint="Exponential(distance, epsilon).log_channel()")
+    return _exp_channel(
+        _exponential_log_channel(distance, epsilon, half),
+        epsilon=epsilon,
+        what="exponential-mechanism channel",
+        hint="Exponential(distance, epsilon).log_channel()",
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -530,7 +580,7 @@ def _log_lumped_kernel(rows: int, cols: int, h: float, w: float, epsilon: float,
     di_all = np.arange(-Pr, Pr + 1)
     step = _chunk_rows(di_all.size, dj.size * 64)
     for start in range(0, di_all.size, step):
-        di = di_all[start:start + step]
+        di = di_all[start : start + step]
         lumped = np.logaddexp.reduceat(log_block_fn(di, dj), col_starts, axis=1)
         np.logaddexp.at(LK, np.clip(di, -rows, rows) + rows, lumped)
     return LK - logsumexp(LK)
@@ -590,7 +640,6 @@ def _planar_laplace_log_channel(rows: int, cols: int, epsilon: float, h: float, 
 
 
 def _padded_log_channel(rows: int, cols: int, epsilon: float, pad: int) -> np.ndarray:
-    from ldpnb.geometry import padded_lattice_distance
 
     return _exponential_log_channel(padded_lattice_distance(rows, cols, pad=pad), epsilon, half=False)
 
@@ -640,8 +689,9 @@ def _planar_geometric_operator(rows: int, cols: int, epsilon: float, h: float, w
     return ConvolutionChannel(_lumped_kernel(rows, cols, h, w, epsilon, block), (rows, cols), mode="clamp")
 
 
-def _planar_laplace_operator(rows: int, cols: int, epsilon: float, h: float, w: float,
-                             subdivisions: int = 8) -> ConvolutionChannel:
+def _planar_laplace_operator(
+    rows: int, cols: int, epsilon: float, h: float, w: float, subdivisions: int = 8
+) -> ConvolutionChannel:
     """Planar Laplace discretised to the grid and clamped, as an FFT operator (= :func:`planar_laplace_channel`)."""
     s = subdivisions
     sub = (np.arange(s) + 0.5) / s - 0.5
@@ -854,7 +904,6 @@ class _Planar(MetricMechanism):
         return self.rows * self.cols
 
     def distance(self) -> np.ndarray:
-        from ldpnb.geometry import lattice_distance_matrix
 
         return lattice_distance_matrix(self.rows, self.cols, cell_size=(self.h, self.w))
 
@@ -913,8 +962,13 @@ class PlanarLaplace(_Planar):
 
     family = "planar Laplace"
 
-    @contract(rows=Integer(1, MAX_DENSE), cols=Integer(1, MAX_DENSE), epsilon=EPSILON, cell_size=_CELL,
-              subdivisions=Integer(1, 64))
+    @contract(
+        rows=Integer(1, MAX_DENSE),
+        cols=Integer(1, MAX_DENSE),
+        epsilon=EPSILON,
+        cell_size=_CELL,
+        subdivisions=Integer(1, 64),
+    )
     def __init__(self, rows: int, cols: int, epsilon: float, cell_size: Any = 1.0, *, subdivisions: int = 8) -> None:
         self._set_grid(rows, cols, cell_size)
         self.epsilon, self.subdivisions = epsilon, subdivisions
@@ -936,8 +990,9 @@ class PlanarLaplace(_Planar):
 
     def _float_channel(self) -> np.ndarray:
         """:func:`planar_laplace_channel`, bit for bit."""
-        return planar_laplace_channel(self.rows, self.cols, self.epsilon, (self.h, self.w),
-                                      subdivisions=self.subdivisions)
+        return planar_laplace_channel(
+            self.rows, self.cols, self.epsilon, (self.h, self.w), subdivisions=self.subdivisions
+        )
 
     def operator(self):
         """The 2-D FFT products of the clamped offset kernel (:class:`~ldpnb.channels.ConvolutionChannel`)."""
@@ -970,8 +1025,9 @@ class PaddedPlanarLaplace(_Planar):
         self._set_grid(rows, cols, 1.0)
         self.epsilon, self.pad = epsilon, pad
         if self.n_inputs * self.n_outputs > (1 << 28):
-            raise ValueError(f"pad = {pad}: the padded channel has {self.n_inputs} x {self.n_outputs} entries, "
-                             "more than 2**28")
+            raise ValueError(
+                f"pad = {pad}: the padded channel has {self.n_inputs} x {self.n_outputs} entries, more than 2**28"
+            )
 
     @classmethod
     def on(cls, domain: Domain, epsilon: float) -> PaddedPlanarLaplace:

@@ -33,17 +33,33 @@ from typing import Any, Sequence
 import numpy as np
 
 from ldpnb.contracts import (
-    MAX_DOMAIN, MAX_ENTRIES, AnyOf, Array, Counts, Distribution, Instance, Integer, OneOf, Optional, Probability,
-    RandomState, Real, contract,
+    MAX_DOMAIN,
+    MAX_ENTRIES,
+    AnyOf,
+    Array,
+    Counts,
+    Distribution,
+    Instance,
+    Integer,
+    OneOf,
+    Optional,
+    Probability,
+    RandomState,
+    Real,
+    contract,
 )
 from ldpnb.estimators._inversion import _clip_normalize, fo_estimate, fo_variance
 from ldpnb.mechanisms._base import Guarantee, Mechanism, _check_reports_matrix
-from ldpnb.utils import check_dataset  # re-exported: it moved below the measures floor (measures.utility uses it)
 from ldpnb.mechanisms._common import EPSILON
 from ldpnb.mechanisms.grr import grr_simulate_counts
-from ldpnb.mechanisms.protocols import ProtocolName, protocol as _protocol, protocol_names
+from ldpnb.mechanisms.protocols import ProtocolName, protocol_names
+from ldpnb.mechanisms.protocols import protocol as _protocol
 from ldpnb.mechanisms.unary import ue_pattern_index
-from ldpnb.utils import check_random_state, check_values
+from ldpnb.utils import (
+    check_dataset,  # re-exported: it moved below the measures floor (measures.utility uses it)
+    check_random_state,
+    check_values,
+)
 
 __all__ = [
     "TupleMechanism",
@@ -203,8 +219,10 @@ def spl_estimate(counts: Sequence[np.ndarray], n: int, ks, eps: float, protocol:
     """
     d = ks.size
     if len(counts) != d:
-        raise ValueError(f"counts must have one support-count vector per attribute (len(ks) = {d}), got "
-                         f"{len(counts)}: SPL splits eps over the attributes of ks")
+        raise ValueError(
+            f"counts must have one support-count vector per attribute (len(ks) = {d}), got "
+            f"{len(counts)}: SPL splits eps over the attributes of ks"
+        )
     out = []
     for j in range(d):
         k = int(ks[j])
@@ -264,11 +282,14 @@ def smp_estimate(counts, n_j, ks, eps: float, protocol: str) -> list[np.ndarray]
     """
     d = ks.size
     if len(counts) != d or n_j.size != d:
-        raise ValueError(f"counts and n_j must have one entry per attribute (len(ks) = {d}), got {len(counts)} "
-                         f"and {n_j.size}")
+        raise ValueError(
+            f"counts and n_j must have one entry per attribute (len(ks) = {d}), got {len(counts)} and {n_j.size}"
+        )
     if np.any(n_j == 0):
-        raise ValueError(f"n_j: no user sampled attribute(s) {np.flatnonzero(n_j == 0).tolist()}, whose frequencies "
-                         "have no estimate; collect more users or estimate the other attributes only")
+        raise ValueError(
+            f"n_j: no user sampled attribute(s) {np.flatnonzero(n_j == 0).tolist()}, whose frequencies "
+            "have no estimate; collect more users or estimate the other attributes only"
+        )
     out = []
     for j, c in enumerate(counts):
         k, nj = int(ks[j]), int(n_j[j])
@@ -342,10 +363,20 @@ def _ue_bits(onehot: np.ndarray, k: int, p: float, q: float, rng) -> np.ndarray:
     return bits
 
 
-@contract(X=_DATA, ks=Optional(_KS), eps=EPSILON, protocol=_RSFD, fake=_FAKE, priors=_PRIORS, rng=_RNG,
-          assignment=OneOf("iid", "balanced"), sampled=Optional(Array(1, integer=True, low=0)))
-def rsfd_collect(X, ks, eps: float, protocol: str, fake: str, *, priors=None, rng=None,
-                 assignment: str = "iid", sampled=None):
+@contract(
+    X=_DATA,
+    ks=Optional(_KS),
+    eps=EPSILON,
+    protocol=_RSFD,
+    fake=_FAKE,
+    priors=_PRIORS,
+    rng=_RNG,
+    assignment=OneOf("iid", "balanced"),
+    sampled=Optional(Array(1, integer=True, low=0)),
+)
+def rsfd_collect(
+    X, ks, eps: float, protocol: str, fake: str, *, priors=None, rng=None, assignment: str = "iid", sampled=None
+):
     """Client side of RS+FD / RS+RFD (Arcolezi et al. 2023, Sec. 2.3.2 and Alg. 1).
 
     Each user samples ``j ~ U([d])``, randomizes ``v_j`` with GRR / SUE / OUE at
@@ -419,10 +450,17 @@ def _report_counts(reports, ks) -> list[np.ndarray]:
     return out
 
 
-@contract(counts=_COUNTS, n=_N_REAL, d=_D, k=_K, p=Probability(), q=Probability(), variant=_VARIANT,
-          prior=Optional(Distribution()))
-def rsfd_estimate(counts, n: int, d: int, k: int, p: float, q: float, variant: str,
-                  prior=None) -> np.ndarray:
+@contract(
+    counts=_COUNTS,
+    n=_N_REAL,
+    d=_D,
+    k=_K,
+    p=Probability(),
+    q=Probability(),
+    variant=_VARIANT,
+    prior=Optional(Distribution()),
+)
+def rsfd_estimate(counts, n: int, d: int, k: int, p: float, q: float, variant: str, prior=None) -> np.ndarray:
     r"""Unbiased RS+FD / RS+RFD estimator of one attribute's frequencies from support counts.
 
     * RS+FD[GRR] (CIKM 2021): :math:`\hat f(v) = \frac{C(v)\,d\,k_j - n(d-1+q k_j)}{n k_j (p-q)}`
@@ -440,8 +478,9 @@ def rsfd_estimate(counts, n: int, d: int, k: int, p: float, q: float, variant: s
     if C.shape != (k,):
         raise ValueError(f"counts must have shape ({k},), got {C.shape}")
     if C.max() > n:
-        raise ValueError(f"counts (support counts) must be at most the number of users n = {n:g}, "
-                         f"got max {C.max():.6g}")
+        raise ValueError(
+            f"counts (support counts) must be at most the number of users n = {n:g}, got max {C.max():.6g}"
+        )
     if variant == "ue-z":
         if prior is not None:
             raise ValueError("UE-z has no RS+RFD variant (fake data are zero vectors)")
@@ -456,8 +495,15 @@ def rsfd_estimate(counts, n: int, d: int, k: int, p: float, q: float, variant: s
     raise ValueError(f"variant must be 'grr', 'ue-z' or 'ue-r', got {variant!r}")
 
 
-@contract(f=AnyOf(Real(0.0, 1.0), _FREQ), d=_D, k=Integer(2, MAX_ENTRIES), p=Probability(), q=Probability(),
-          variant=_VARIANT, prior=Optional(Distribution()))
+@contract(
+    f=AnyOf(Real(0.0, 1.0), _FREQ),
+    d=_D,
+    k=Integer(2, MAX_ENTRIES),
+    p=Probability(),
+    q=Probability(),
+    variant=_VARIANT,
+    prior=Optional(Distribution()),
+)
 def rsfd_support_probability(f, d: int, k: int, p: float, q: float, variant: str, prior=None) -> np.ndarray:
     r"""``gamma(v) = Pr[a random user's report supports v]`` (Figs. 7, 8; App. A, B).
 
@@ -483,8 +529,16 @@ def rsfd_support_probability(f, d: int, k: int, p: float, q: float, variant: str
     raise ValueError(f"variant must be 'grr', 'ue-z' or 'ue-r', got {variant!r}")
 
 
-@contract(f=AnyOf(Real(0.0, 1.0), _FREQ), n=_N_REAL, d=_D, k=Integer(2, MAX_ENTRIES), p=Probability(),
-          q=Probability(), variant=_VARIANT, prior=Optional(Distribution()))
+@contract(
+    f=AnyOf(Real(0.0, 1.0), _FREQ),
+    n=_N_REAL,
+    d=_D,
+    k=Integer(2, MAX_ENTRIES),
+    p=Probability(),
+    q=Probability(),
+    variant=_VARIANT,
+    prior=Optional(Distribution()),
+)
 def rsfd_variance(f, n: int, d: int, k: int, p: float, q: float, variant: str, prior=None) -> np.ndarray:
     r"""Variance of the RS+FD / RS+RFD estimators, Eqs. (8), (9) (Arcolezi et al. 2023, App. A, B):
 
@@ -494,7 +548,7 @@ def rsfd_variance(f, n: int, d: int, k: int, p: float, q: float, variant: str, p
     approximate variance of App. E.1.
     """
     g = rsfd_support_probability(f, d, k, p, q, variant, prior)
-    return d ** 2 * g * (1 - g) / (n * (p - q) ** 2)
+    return d**2 * g * (1 - g) / (n * (p - q) ** 2)
 
 
 def _variant(protocol: str, fake: str) -> str:
@@ -511,10 +565,12 @@ def clip_normalize(est) -> np.ndarray:
     return _clip_normalize(est, "est", ndim=1)
 
 
-@contract(reports=_LIST, ks=_KS, eps=EPSILON, protocol=_RSFD, fake=_FAKE, priors=_PRIORS,
-          postprocess=Optional(OneOf("clip")))
-def rsfd_aggregate(reports, ks, eps: float, protocol: str, fake: str, *, priors=None,
-                   postprocess: str | None = "clip") -> list[np.ndarray]:
+@contract(
+    reports=_LIST, ks=_KS, eps=EPSILON, protocol=_RSFD, fake=_FAKE, priors=_PRIORS, postprocess=Optional(OneOf("clip"))
+)
+def rsfd_aggregate(
+    reports, ks, eps: float, protocol: str, fake: str, *, priors=None, postprocess: str | None = "clip"
+) -> list[np.ndarray]:
     """Server side of RS+FD / RS+RFD: support counts of every attribute -> estimator of
     :func:`rsfd_estimate` (Eqs. 6, 7 for RS+RFD), optionally clipped and renormalised."""
     fake = _check_fake(protocol, fake)
@@ -528,8 +584,16 @@ def rsfd_aggregate(reports, ks, eps: float, protocol: str, fake: str, *, priors=
     return rsfd_estimate_all(counts, n, ks, eps, protocol, fake, priors=priors, postprocess=postprocess)
 
 
-@contract(counts=_LIST, n=_N_REAL, ks=_KS, eps=EPSILON, protocol=_RSFD, fake=_FAKE, priors=_PRIORS,
-          postprocess=Optional(OneOf("clip")))
+@contract(
+    counts=_LIST,
+    n=_N_REAL,
+    ks=_KS,
+    eps=EPSILON,
+    protocol=_RSFD,
+    fake=_FAKE,
+    priors=_PRIORS,
+    postprocess=Optional(OneOf("clip")),
+)
 def rsfd_estimate_all(counts, n, ks, eps, protocol, fake, *, priors=None, postprocess="clip"):
     """Estimates of all attributes from their support counts (see :func:`rsfd_aggregate`)."""
     d = len(counts)
@@ -553,8 +617,9 @@ def rsfd_estimate_all(counts, n, ks, eps, protocol, fake, *, priors=None, postpr
 
 
 @contract(input_counts=_LIST, d=_D, eps=EPSILON, protocol=_RSFD, fake=_FAKE, priors=_PRIORS, rng=_RNG)
-def rsfd_counts_sampler(input_counts, d: int, eps: float, protocol: str, fake: str, *,
-                        priors=None, rng=None) -> list[np.ndarray]:
+def rsfd_counts_sampler(
+    input_counts, d: int, eps: float, protocol: str, fake: str, *, priors=None, rng=None
+) -> list[np.ndarray]:
     """Exact-in-law sampler of each attribute's support counts under RS+FD / RS+RFD.
 
     For attribute ``j`` with true value counts ``c_v``: each user samples ``j`` independently
@@ -638,8 +703,10 @@ def rsfd_tuple_channel(ks, eps: float, protocol: str = "grr", fake: str = "unifo
     """
     rows, cols = _tuple_sizes(ks, protocol)
     if rows * cols > _MAX_TUPLE_ENTRIES:
-        raise ValueError(f"ks: the exact tuple channel has {rows} x {cols} entries, more than {_MAX_TUPLE_ENTRIES}; "
-                         "it is meant for small product domains")
+        raise ValueError(
+            f"ks: the exact tuple channel has {rows} x {cols} entries, more than {_MAX_TUPLE_ENTRIES}; "
+            "it is meant for small product domains"
+        )
     ks = [int(k) for k in ks]
     fake = _check_fake(protocol, fake)
     d = len(ks)
@@ -655,9 +722,9 @@ def rsfd_tuple_channel(ks, eps: float, protocol: str = "grr", fake: str = "unifo
             per_real.append(M)
             per_fake.append(fd)
         else:
-            pats = ((np.arange(2 ** k)[:, None] >> np.arange(k)[None, :]) & 1).astype(bool)  # (2^k, k)
+            pats = ((np.arange(2**k)[:, None] >> np.arange(k)[None, :]) & 1).astype(bool)  # (2^k, k)
             # P(pattern | onehot(v))
-            M = np.empty((k, 2 ** k))
+            M = np.empty((k, 2**k))
             for v in range(k):
                 pr = np.where(np.arange(k) == v, p, q)
                 M[v] = np.prod(np.where(pats, pr, 1 - pr), axis=1)
@@ -688,18 +755,25 @@ def exact_privacy_loss(ks, eps: float, protocol: str = "grr", fake: str = "unifo
     """
     rows, cols = _tuple_sizes(ks, protocol)
     if rows * rows * cols > _MAX_TUPLE_ENTRIES:  # the pair table below (exact_privacy_loss([3000, 3000]): 589 TiB)
-        raise ValueError(f"ks: the pairwise table of the tuple channel has {rows} x {rows} x {cols} entries, more than "
-                         f"{_MAX_TUPLE_ENTRIES}; it is meant for small product domains")
+        raise ValueError(
+            f"ks: the pairwise table of the tuple channel has {rows} x {rows} x {cols} entries, more than "
+            f"{_MAX_TUPLE_ENTRIES}; it is meant for small product domains"
+        )
     W, inputs = rsfd_tuple_channel(ks, eps, protocol, fake, priors=priors)
     with np.errstate(divide="ignore", invalid="ignore"):  # -inf - -inf: refused below
         L = np.log(W)
         diff = np.max(L[:, None, :] - L[None, :, :], axis=2)  # (V, V)
     ham = (inputs[:, None, :] != inputs[None, :, :]).sum(axis=2)
-    out = {"any": float(diff[ham > 0].max()), "attribute": float(diff[ham == 1].max()),
-           "eps_prime": amplified_epsilon(eps, len(ks))}
+    out = {
+        "any": float(diff[ham > 0].max()),
+        "attribute": float(diff[ham == 1].max()),
+        "eps_prime": amplified_epsilon(eps, len(ks)),
+    }
     if math.isnan(out["any"]) or math.isnan(out["attribute"]):  # 0/0: entries of W underflowed to 0 (eps ~ 700+)
-        raise ValueError(f"eps = {eps:g}: entries of the tuple channel underflow to 0 in float64, so the enumeration "
-                         "cannot resolve the log-ratios; use a smaller eps")
+        raise ValueError(
+            f"eps = {eps:g}: entries of the tuple channel underflow to 0 in float64, so the enumeration "
+            "cannot resolve the log-ratios; use a smaller eps"
+        )
     return out
 
 
@@ -734,8 +808,10 @@ class TupleMechanism(Mechanism):
     def _check_dense(self) -> None:
         k, m = self.n_inputs, self.n_outputs
         if k * m > _MAX_TUPLE_ENTRIES:
-            raise ValueError(f"the exact tuple channel of {self!r} has {k} x {m} entries, more than "
-                             f"{_MAX_TUPLE_ENTRIES}; it is meant for small product domains")
+            raise ValueError(
+                f"the exact tuple channel of {self!r} has {k} x {m} entries, more than "
+                f"{_MAX_TUPLE_ENTRIES}; it is meant for small product domains"
+            )
 
     def tuples(self) -> np.ndarray:
         """The input tuples, ``(prod k, d)`` int64, in row order of :meth:`channel`."""
@@ -815,8 +891,11 @@ class SMP(TupleMechanism):
 
 #: RS+FD variants by the paper's name: (randomiser, fake-data rule) (Sec. 2.3.2).
 RSFD_VARIANTS: dict[str, tuple[str, str]] = {
-    "GRR": ("grr", "uniform"), "SUE-z": ("sue", "zero"), "SUE-r": ("sue", "random"),
-    "OUE-z": ("oue", "zero"), "OUE-r": ("oue", "random"),
+    "GRR": ("grr", "uniform"),
+    "SUE-z": ("sue", "zero"),
+    "SUE-r": ("sue", "random"),
+    "OUE-z": ("oue", "zero"),
+    "OUE-r": ("oue", "random"),
 }
 
 
@@ -880,8 +959,9 @@ class RSFD(TupleMechanism):
             return np.log(W)
 
     def _perturb(self, x: np.ndarray, rng: np.random.Generator) -> list[np.ndarray]:
-        reports, _ = rsfd_collect(self._tuples_of_rows(x), self.ks, self.epsilon, self.protocol, self.fake,
-                                  priors=self.priors, rng=rng)
+        reports, _ = rsfd_collect(
+            self._tuples_of_rows(x), self.ks, self.epsilon, self.protocol, self.fake, priors=self.priors, rng=rng
+        )
         return reports
 
     def report_index(self, reports: Any) -> np.ndarray:
@@ -927,8 +1007,12 @@ class RSRFD(RSFD):
     family = "RS+RFD"
     full_support = False
 
-    @contract(ks=Array(1, integer=True, low=2), priors=Instance(list, tuple, example=[[0.5, 0.5], [0.5, 0.5]]),
-              epsilon=EPSILON, protocol=ProtocolName(rsfd=True))
+    @contract(
+        ks=Array(1, integer=True, low=2),
+        priors=Instance(list, tuple, example=[[0.5, 0.5], [0.5, 0.5]]),
+        epsilon=EPSILON,
+        protocol=ProtocolName(rsfd=True),
+    )
     def __init__(self, ks: Any, priors: Any, epsilon: float, protocol: str = "grr") -> None:
         self._init_domain(ks)
         self.epsilon, self.protocol, self.fake = epsilon, protocol, "prior"

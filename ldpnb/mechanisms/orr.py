@@ -33,10 +33,11 @@ import itertools
 import math
 from dataclasses import dataclass, field
 from typing import Any
+
 import numpy as np
 from scipy.optimize import linprog
 
-from ldpnb.contracts import Array, Distribution, NonnegativeMatrix, OneOf, Optional, Real, contract
+from ldpnb.contracts import Array, NonnegativeMatrix, OneOf, Optional, Real, contract
 from ldpnb.measures.lift import ALIP, _check_joint
 from ldpnb.mechanisms.watchdog import MergeMechanism, SecretChannelMechanism, _subset_merging
 
@@ -84,16 +85,17 @@ def vertex_backend(method: str = "auto") -> str:
     ``"auto"`` is Qhull's halfspace intersection, with cdd (or brute force) for the polytopes Qhull
     cannot take (dimension < 2, e.g. blocks of two symbols; no interior).
     """
-    import scipy
+    import scipy  # noqa: PLC0415 lazy: scipy/numpy submodule loaded at first use
 
     qhull = f"Qhull (scipy {scipy.__version__})"
     if method in ("auto", "qhull"):
-        return qhull + (", small or flat polytopes by " + ("pycddlib" if _HAS_CDD else "brute force")
-                        if method == "auto" else "")
+        return qhull + (
+            ", small or flat polytopes by " + ("pycddlib" if _HAS_CDD else "brute force") if method == "auto" else ""
+        )
     if method == "cdd":
         if not _HAS_CDD:
             return "pycddlib (not installed)"
-        from importlib.metadata import PackageNotFoundError, version
+        from importlib.metadata import PackageNotFoundError, version  # noqa: PLC0415 lazy: loaded at first use
 
         for dist in ("pycddlib-standalone", "pycddlib"):
             try:
@@ -177,7 +179,7 @@ def _vertices_qhull(A_ub, b_ub, A_eq, b_eq):
     Returns ``None`` when Qhull cannot be used (dimension < 2, no interior, Qhull error), so that
     the caller falls back to another method; an empty array when the polytope is empty.
     """
-    from scipy.spatial import HalfspaceIntersection
+    from scipy.spatial import HalfspaceIntersection  # noqa: PLC0415 lazy: scipy/numpy submodule loaded at first use
 
     d = A_ub.shape[1]
     if A_eq.shape[0]:
@@ -198,8 +200,9 @@ def _vertices_qhull(A_ub, b_ub, A_eq, b_eq):
     if np.any(br[zero] < -1e-12):
         return np.zeros((0, d))
     Ar, br, norms = Ar[~zero], br[~zero], norms[~zero]
-    res = linprog(np.r_[np.zeros(k), -1.0], A_ub=np.c_[Ar, norms], b_ub=br,
-                  bounds=[(None, None)] * k + [(0, 1.0)], method="highs")
+    res = linprog(
+        np.r_[np.zeros(k), -1.0], A_ub=np.c_[Ar, norms], b_ub=br, bounds=[(None, None)] * k + [(0, 1.0)], method="highs"
+    )
     if res.status == 2:
         return np.zeros((0, d))
     if res.status != 0 or res.x[-1] < 1e-9:
@@ -215,7 +218,7 @@ def _vertices_bruteforce(A_ub, b_ub, A_eq, b_eq, tol=1e-9):
     """All vertices as basic feasible solutions: ``d - n_eq`` active inequalities + the equalities."""
     d = A_ub.shape[1]
     if A_eq.shape[0]:  # drop redundant equalities (e.g. sum v = 1 implied by P_{S|X} v = P_S)
-        from scipy.linalg import qr
+        from scipy.linalg import qr  # noqa: PLC0415 lazy: scipy/numpy submodule loaded at first use
 
         _, R, piv = qr(A_eq.T, pivoting=True)
         diag = np.abs(np.diag(R))
@@ -240,11 +243,22 @@ def _vertices_bruteforce(A_ub, b_ub, A_eq, b_eq, tol=1e-9):
     return out
 
 
-@contract(A_ub=Array(2), b_ub=Array(1), A_eq=Optional(Array(2, min_size=0)), b_eq=Optional(Array(1, min_size=0)),
-          method=_METHOD, tol=Real(0, 1e-3))
+@contract(
+    A_ub=Array(2),
+    b_ub=Array(1),
+    A_eq=Optional(Array(2, min_size=0)),
+    b_eq=Optional(Array(1, min_size=0)),
+    method=_METHOD,
+    tol=Real(0, 1e-3),
+)
 def polytope_vertices(
-    A_ub: np.ndarray, b_ub: np.ndarray, A_eq: np.ndarray | None = None, b_eq: np.ndarray | None = None,
-    *, method: str = "auto", tol: float = 1e-9,
+    A_ub: np.ndarray,
+    b_ub: np.ndarray,
+    A_eq: np.ndarray | None = None,
+    b_eq: np.ndarray | None = None,
+    *,
+    method: str = "auto",
+    tol: float = 1e-9,
 ) -> np.ndarray:
     """Vertices of the bounded polytope ``{v : A_ub v <= b_ub, A_eq v = b_eq}``.
 
@@ -307,8 +321,9 @@ def _polytope_vertices(A_ub, b_ub, A_eq=None, b_eq=None, method="auto", tol=1e-9
         V = V[np.all(np.abs(V @ A_eq.T - b_eq) <= tol * (1 + np.abs(b_eq)), axis=1)]
     if V.shape[0] > 1:  # deduplicate to 1e-10 (rows compared as bytes: much faster than a lexicographic sort)
         key = np.ascontiguousarray(np.round(V, 10) + 0.0)  # + 0.0 turns -0.0 into 0.0
-        _, first = np.unique(key.view(np.dtype((np.void, key.dtype.itemsize * key.shape[1]))).ravel(),
-                             return_index=True)
+        _, first = np.unique(
+            key.view(np.dtype((np.void, key.dtype.itemsize * key.shape[1]))).ravel(), return_index=True
+        )
         V = V[np.sort(first)]
     return V
 
@@ -339,7 +354,7 @@ def _lp22(costs, V, target):
 def _lp22_column_generation(V, costs, target, *, batch: int = 64, max_rounds: int = 200):
     """LP (22) by column generation; returns a result with ``x`` over all columns (or None)."""
     M = V.shape[0]
-    start = np.unique(np.r_[np.argsort(costs, kind="stable")[:2 * V.shape[1] + 16], np.argmax(V, axis=0)])
+    start = np.unique(np.r_[np.argsort(costs, kind="stable")[: 2 * V.shape[1] + 16], np.argmax(V, axis=0)])
     idx = start
     for _ in range(max_rounds):
         res = _lp22(costs[idx], V[idx], target)
@@ -369,8 +384,9 @@ def _lp22_bases(V, costs, target):
     """LP (22) for a small block by enumerating its bases: every choice of ``m = len(target)`` vertices,
     solved for ``beta`` (kept if ``beta >= 0`` reproduces the target), the cheapest kept. Exact for a
     bounded LP (an optimum is attained at a basic feasible solution); returns ``x`` over all columns, or
-    ``None`` when no basis is feasible (LP infeasible, as ``V`` has full rank ``m``). Used when ``C(M, m) <= _BASES_MAX``: it costs
-    microseconds where a call of the general solver costs milliseconds of set-up (most SRR blocks)."""
+    ``None`` when no basis is feasible (LP infeasible, as ``V`` has full rank ``m``). Used when
+    ``C(M, m) <= _BASES_MAX``: it costs microseconds where a call of the general solver costs milliseconds
+    of set-up (most SRR blocks)."""
     M, m = V.shape
     combos = np.array(list(itertools.combinations(range(M), m)), dtype=int).reshape(-1, m)
     B = np.transpose(V[combos], (0, 2, 1))  # (c, m, m): columns are the chosen vertices
@@ -429,7 +445,8 @@ def _forward_channel(columns: np.ndarray, weights: np.ndarray, p_x: np.ndarray, 
         raise ValueError(
             f"p_sx: the optimal random response leaves input x={int(idx[i])} (P_X = {p_x[i]:.3g}) without any "
             "output: its probability is below the resolution of the LP (22) (absolute tolerance 1e-10), so "
-            "the channel is numerically ill-posed; merge or drop inputs of negligible probability first")
+            "the channel is numerically ill-posed; merge or drop inputs of negligible probability first"
+        )
     return C / mass[:, None]
 
 
@@ -530,10 +547,21 @@ class SRRResult:
         return max((len(b) for b in self.blocks), default=0)
 
 
-@contract(p_sx=_JOINT, eps_l=_BUDGET, eps_u=_BUDGET, feasibility=OneOf("lp", "printed"), method=_METHOD,
-          risk=OneOf("inverse", "printed"))
+@contract(
+    p_sx=_JOINT,
+    eps_l=_BUDGET,
+    eps_u=_BUDGET,
+    feasibility=OneOf("lp", "printed"),
+    method=_METHOD,
+    risk=OneOf("inverse", "printed"),
+)
 def subset_random_response(
-    p_sx: Any, eps_l: float, eps_u: float, *, feasibility: str = "lp", method: str = "auto",
+    p_sx: Any,
+    eps_l: float,
+    eps_u: float,
+    *,
+    feasibility: str = "lp",
+    method: str = "auto",
     risk: str = "inverse",
 ) -> SRRResult:
     """Subset random response, Algorithm 2 (eqs. 15-26).

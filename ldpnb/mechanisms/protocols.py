@@ -180,8 +180,17 @@ def _entry(cls: type[FrequencyOracle]) -> Protocol:
         return m.support_counts(m.perturb(x, rng=rng))
 
     pd_support, pd_accuracy, pd_guess = _pd_of(cls)
-    return Protocol(cls.family.lower(), cls.family, mechanism, params, support_counts, pd_support, pd_accuracy,
-                    rsfd=cls in _RSFD_RANDOMISERS, pd_guess=pd_guess)
+    return Protocol(
+        cls.family.lower(),
+        cls.family,
+        mechanism,
+        params,
+        support_counts,
+        pd_support,
+        pd_accuracy,
+        rsfd=cls in _RSFD_RANDOMISERS,
+        pd_guess=pd_guess,
+    )
 
 
 #: The randomisers of RS+FD / RS+RFD (the RS+FD paper's: k-RR, SUE, OUE; Sec. 2.3.2).

@@ -156,10 +156,18 @@ class BloomRAPPOR(Mechanism):
     aliases = ("RAPPOR (Bloom)", "bloom-rappor", "RAPPOR-BF")
     full_support = True
 
-    @contract(k=Integer(2, 1 << 20), epsilon=EPSILON, h=Integer(1, 64), m=Integer(2, 1 << 16),
-              cohorts=Integer(1, 1 << 12), p=_PROB, q=_PROB)
-    def __init__(self, k: int, epsilon: float, h: int = 2, m: int = 16, cohorts: int = 1, p: float = 0.5,
-                 q: float = 0.75) -> None:
+    @contract(
+        k=Integer(2, 1 << 20),
+        epsilon=EPSILON,
+        h=Integer(1, 64),
+        m=Integer(2, 1 << 16),
+        cohorts=Integer(1, 1 << 12),
+        p=_PROB,
+        q=_PROB,
+    )
+    def __init__(
+        self, k: int, epsilon: float, h: int = 2, m: int = 16, cohorts: int = 1, p: float = 0.5, q: float = 0.75
+    ) -> None:
         if cohorts * k * m > MAX_ENTRIES:
             raise ValueError(f"cohorts k m = {cohorts * k * m} filter bits exceed {MAX_ENTRIES}")
         self.k, self.epsilon, self.h, self.m, self.cohorts, self.p_irr, self.q_irr = k, epsilon, h, m, cohorts, p, q
@@ -179,8 +187,15 @@ class BloomRAPPOR(Mechanism):
         return cls(domain.size, epsilon)
 
     def params(self) -> dict[str, Any]:
-        return {"k": self.k, "epsilon": self.epsilon, "h": self.h, "m": self.m, "cohorts": self.cohorts,
-                "p": self.p_irr, "q": self.q_irr}
+        return {
+            "k": self.k,
+            "epsilon": self.epsilon,
+            "h": self.h,
+            "m": self.m,
+            "cohorts": self.cohorts,
+            "p": self.p_irr,
+            "q": self.q_irr,
+        }
 
     # ------------------------------------------------------------------ claims
     @property
@@ -234,9 +249,11 @@ class BloomRAPPOR(Mechanism):
     def _check_dense(self) -> None:
         big = max(u.size for u in self._relevant)
         if big > _MAX_RELEVANT_BITS or self.k * self.n_outputs > MAX_ENTRIES:
-            raise ValueError(f"the compressed channel of {self!r} has a cohort with {big} relevant bits "
-                             f"(2**{big} columns; at most 2**{_MAX_RELEVANT_BITS}); use the sampler and the "
-                             "bit-count simulator")
+            raise ValueError(
+                f"the compressed channel of {self!r} has a cohort with {big} relevant bits "
+                f"(2**{big} columns; at most 2**{_MAX_RELEVANT_BITS}); use the sampler and the "
+                "bit-count simulator"
+            )
 
     def _bit_log_channel(self, l_in1: float, l_in0: float, l_out1: float, l_out0: float) -> np.ndarray:
         """Log channel of independent relevant bits: ``log P(bit = 1)`` is ``l_in1`` for a bit of the
@@ -253,8 +270,9 @@ class BloomRAPPOR(Mechanism):
         return np.concatenate(blocks, axis=1)
 
     def _log_channel(self) -> np.ndarray:
-        return self._bit_log_channel(math.log(self.q_star), math.log1p(-self.q_star),
-                                     math.log(self.p_star), math.log1p(-self.p_star))
+        return self._bit_log_channel(
+            math.log(self.q_star), math.log1p(-self.q_star), math.log(self.p_star), math.log1p(-self.p_star)
+        )
 
     @property
     def permanent(self) -> ChannelMechanism:
@@ -384,8 +402,10 @@ class BloomRAPPOR(Mechanism):
             counts = Counts(2).check(data, "counts")
             sizes = Counts(1).check(cohort_sizes, "cohort_sizes")
             if counts.shape != (self.cohorts, self.m) or sizes.shape != (self.cohorts,):
-                raise ValueError(f"counts must have shape ({self.cohorts}, {self.m}) and cohort_sizes "
-                                 f"({self.cohorts},), got {counts.shape} and {sizes.shape}")
+                raise ValueError(
+                    f"counts must have shape ({self.cohorts}, {self.m}) and cohort_sizes "
+                    f"({self.cohorts},), got {counts.shape} and {sizes.shape}"
+                )
             if np.any(counts > sizes[:, None]):
                 raise ValueError("counts must be at most the cohort sizes (a bit is set once per report)")
         n = int(sizes.sum())
@@ -422,8 +442,9 @@ class BloomRAPPOR(Mechanism):
         sum of independent per-user terms; :meth:`_user_moments`)."""
         f = np.full(self.k, 1.0 / self.k) if f is None else f
         if f.shape != (self.k,) or abs(f.sum() - 1.0) > 1e-9:
-            raise ValueError(f"f must be a distribution over the {self.k} values, got shape {f.shape}, "
-                             f"sum {f.sum():.6g}")
+            raise ValueError(
+                f"f must be a distribution over the {self.k} values, got shape {f.shape}, sum {f.sum():.6g}"
+            )
         if self.k**3 > MAX_ENTRIES:
             raise ValueError(f"the moments of {self!r} need k**3 = {self.k**3} entries")
         return np.einsum("x,xij->ij", f, self._user_moments()) / n

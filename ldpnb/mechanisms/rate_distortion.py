@@ -41,10 +41,19 @@ import math
 import numpy as np
 from scipy.special import logsumexp
 
-from ldpnb.contracts import (
-    Array, Boolean, Channel, DistanceMatrix, Integer, NonnegativeMatrix, OneOf, Optional, Real, contract,
-)
 from ldpnb.channels._generic import _geo_level_from_log, _ldp_level_from_log
+from ldpnb.contracts import (
+    Array,
+    Boolean,
+    Channel,
+    DistanceMatrix,
+    Integer,
+    NonnegativeMatrix,
+    OneOf,
+    Optional,
+    Real,
+    contract,
+)
 from ldpnb.mechanisms._base import ChannelMechanism, Guarantee
 from ldpnb.mechanisms._common import _exp_channel
 
@@ -203,8 +212,9 @@ def ba_lagrangian(prior, channel, distance, beta: float) -> float:
     return mutual_information_nats(prior, channel) + _as_beta(beta) * average_distortion(prior, channel, distance)
 
 
-def _F_step(logc: np.ndarray, K: np.ndarray, bd: np.ndarray | None, *, d: np.ndarray | None = None,
-            b: float | None = None) -> tuple[np.ndarray, np.ndarray]:
+def _F_step(
+    logc: np.ndarray, K: np.ndarray, bd: np.ndarray | None, *, d: np.ndarray | None = None, b: float | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """``F(c)`` (eq. (1)) and ``log Z(x) = log sum_z c(z) K(x, z)`` from ``log c``.
 
     Linear-domain product with a max shift of ``log c``; rows whose normaliser underflows are
@@ -241,8 +251,15 @@ def _G_step(C, logc_prev, bd, logZ, p, logp) -> np.ndarray:
     return out
 
 
-def _finish(logc_prev: np.ndarray, K: np.ndarray, d: np.ndarray | None, b: float, bd: np.ndarray | None = None, *,
-            d_owned: bool = True):
+def _finish(
+    logc_prev: np.ndarray,
+    K: np.ndarray,
+    d: np.ndarray | None,
+    b: float,
+    bd: np.ndarray | None = None,
+    *,
+    d_owned: bool = True,
+):
     """The channel ``C^{(T)} = F(c_{T-1})`` (:func:`_F_step`) and a function forming ``log C^{(T)}`` =
     ``log c_{T-1}(y) - beta d(x, y) - log Z(x)`` on demand.  The log channel is formed here only when
     some entry of ``C`` underflowed to 0 (:func:`_fill_underflow` needs it).  ``d_owned=False``: ``d`` is the
@@ -299,8 +316,15 @@ class BAResult:
         (max-abs change of the channel) and ``"support"`` (number of outputs with c(y) > 1e-6).
     """
 
-    def __init__(self, channel: np.ndarray, output_marginal: np.ndarray, log_channel, n_iter: int, converged: bool,
-                 history: dict | None = None) -> None:
+    def __init__(
+        self,
+        channel: np.ndarray,
+        output_marginal: np.ndarray,
+        log_channel,
+        n_iter: int,
+        converged: bool,
+        history: dict | None = None,
+    ) -> None:
         self.channel = channel
         self.output_marginal = output_marginal
         self._log_channel = log_channel  # an array, or a function forming it
@@ -315,12 +339,22 @@ class BAResult:
         return self._log_channel
 
     def __repr__(self) -> str:
-        return (f"BAResult(channel={self.channel.shape}, n_iter={self.n_iter}, converged={self.converged}, "
-                f"history={sorted(self.history)})")
+        return (
+            f"BAResult(channel={self.channel.shape}, n_iter={self.n_iter}, converged={self.converged}, "
+            f"history={sorted(self.history)})"
+        )
 
 
-@contract(prior=_MASS, distance=_DIST, beta=_BETA, n_iter=Optional(_ITERS),
-          tol=Optional(Real(0, None, low_open=True)), max_iter=_ITERS, c0=Optional(_MASS), history=Boolean())
+@contract(
+    prior=_MASS,
+    distance=_DIST,
+    beta=_BETA,
+    n_iter=Optional(_ITERS),
+    tol=Optional(Real(0, None, low_open=True)),
+    max_iter=_ITERS,
+    c0=Optional(_MASS),
+    history=Boolean(),
+)
 def blahut_arimoto(
     prior,
     distance,
@@ -401,8 +435,9 @@ def blahut_arimoto(
         logp = np.log(p)
     if history:
         return _ba_dense_loop(p, logp, d, b, logc, budget, tol if n_iter is None else None, history=True)
-    return _ba_marginal_loop(p, logp, d, b, logc, budget, tol if n_iter is None else None,
-                             d_owned=not np.may_share_memory(d, distance))
+    return _ba_marginal_loop(
+        p, logp, d, b, logc, budget, tol if n_iter is None else None, d_owned=not np.may_share_memory(d, distance)
+    )
 
 
 def _ba_dense_loop(p, logp, d, b, logc, budget, tol, *, history, start=0, C_prev=None, bd=None, K=None):
@@ -421,8 +456,8 @@ def _ba_dense_loop(p, logp, d, b, logc, budget, tol, *, history, start=0, C_prev
     logc_prev, logZ = logc, None
     while t < budget:
         logc_prev = logc
-        C, logZ = _F_step(logc, K, bd)                           # F, eq. (1)
-        logc = _G_step(C, logc, bd, logZ, p, logp)               # G, eq. (2)
+        C, logZ = _F_step(logc, K, bd)  # F, eq. (1)
+        logc = _G_step(C, logc, bd, logZ, p, logp)  # G, eq. (2)
         delta = float(np.max(np.abs(C - C_prev)))
         C_prev = C
         t += 1
@@ -441,8 +476,14 @@ def _ba_dense_loop(p, logp, d, b, logc, budget, tol, *, history, start=0, C_prev
     logC = logc_prev[None, :] - bd - logZ[:, None]
     if history:
         hist = {k: np.asarray(v) for k, v in hist.items()}
-    return BAResult(channel=_fill_underflow(C_prev, logC), output_marginal=np.exp(logc), log_channel=logC,
-                    n_iter=t, converged=converged, history=hist)
+    return BAResult(
+        channel=_fill_underflow(C_prev, logC),
+        output_marginal=np.exp(logc),
+        log_channel=logC,
+        n_iter=t,
+        converged=converged,
+        history=hist,
+    )
 
 
 #: Row block of the channel-change computation (``tol`` mode): 2 MiB of float64 per temporary.
@@ -513,8 +554,9 @@ def _ba_marginal_loop(p, logp, d, b, logc, budget, tol, *, d_owned: bool = True)
         return _ba_dense_loop(p, logp, d, b, logc, budget, tol, history=False, start=t, C_prev=C_prev, bd=bd, K=K)
     C, logC = _finish(logc_prev, K, d, b, d_owned=d_owned)
     del K
-    return BAResult(channel=C, output_marginal=np.exp(logc), log_channel=logC, n_iter=t,
-                    converged=converged, history={})
+    return BAResult(
+        channel=C, output_marginal=np.exp(logc), log_channel=logC, n_iter=t, converged=converged, history={}
+    )
 
 
 def _ba_delta_uniform(K, a, u, n_out) -> float:
@@ -550,9 +592,9 @@ def _lattice_offsets(rows: int, cols: int, h: float, w: float) -> np.ndarray:
 def _toeplitz_blocks(T: np.ndarray, rows: int, cols: int) -> np.ndarray:
     """The ``(rows cols) x (rows cols)`` matrix ``A[(r, c), (r', c')] = T[r - r' + rows-1, c - c' + cols-1]``
     (block Toeplitz with Toeplitz blocks) by one strided copy, no arithmetic."""
-    from numpy.lib.stride_tricks import sliding_window_view
+    from numpy.lib.stride_tricks import sliding_window_view  # noqa: PLC0415 lazy: scipy/numpy submodule loaded at first use
 
-    W = sliding_window_view(T[::-1, ::-1], (rows, cols))            # W[i, j, a, b] = Tf[i + a, j + b]
+    W = sliding_window_view(T[::-1, ::-1], (rows, cols))  # W[i, j, a, b] = Tf[i + a, j + b]
     return np.ascontiguousarray(W[::-1, ::-1]).reshape(rows * cols, rows * cols)
 
 
@@ -560,7 +602,7 @@ class _LatticeKernel:
     """``u -> K u`` for ``K = exp(-beta d)`` on a lattice, by a zero-padded 2-D FFT convolution."""
 
     def __init__(self, rows: int, cols: int, kern: np.ndarray):
-        import scipy.fft as sfft
+        import scipy.fft as sfft  # noqa: PLC0415 lazy: scipy/numpy submodule loaded at first use
 
         self.rows, self.cols = rows, cols
         self.shape = (sfft.next_fast_len(2 * rows - 1, real=True), sfft.next_fast_len(2 * cols - 1, real=True))
@@ -571,7 +613,7 @@ class _LatticeKernel:
         f = self._sfft
         U = f.rfft2(u.reshape(self.rows, self.cols), s=self.shape)
         full = f.irfft2(U * self.F, s=self.shape)
-        return full[self.rows - 1: 2 * self.rows - 1, self.cols - 1: 2 * self.cols - 1].reshape(-1)
+        return full[self.rows - 1 : 2 * self.rows - 1, self.cols - 1 : 2 * self.cols - 1].reshape(-1)
 
 
 #: The FFT products are accepted while every normaliser and back-projection is within this factor of
@@ -583,10 +625,10 @@ _FFT_RANGE = 1e-5
 _FFT_MIN_CELLS = 576
 
 
-@contract(prior=_MASS, rows=Integer(1, 4096), cols=Integer(1, 4096), beta=_BETA, n_iter=_ITERS,
-          c0=Optional(_MASS))
-def blahut_arimoto_lattice(prior, rows: int, cols: int, beta: float, *, cell_size=1.0, n_iter: int = 10,
-                           c0=None) -> BAResult:
+@contract(prior=_MASS, rows=Integer(1, 4096), cols=Integer(1, 4096), beta=_BETA, n_iter=_ITERS, c0=Optional(_MASS))
+def blahut_arimoto_lattice(
+    prior, rows: int, cols: int, beta: float, *, cell_size=1.0, n_iter: int = 10, c0=None
+) -> BAResult:
     r"""Blahut-Arimoto on a ``rows x cols`` lattice with the Euclidean ground distance, by FFT.
 
     The same iterates as ``blahut_arimoto(prior, lattice_distance_matrix(rows, cols, cell_size), beta,
@@ -628,12 +670,12 @@ def blahut_arimoto_lattice(prior, rows: int, cols: int, beta: float, *, cell_siz
         if c.size != k or np.any(c <= 0):
             raise ValueError(f"c0 must be a full-support distribution of length {k}")
         logc = np.log(c)
-    doff = _lattice_offsets(rows, cols, h, w)               # d by offset
+    doff = _lattice_offsets(rows, cols, h, w)  # d by offset
     if k < _FFT_MIN_CELLS:  # FFT calls cost more than the dense products here
         with np.errstate(divide="ignore"):
             logp = np.log(p)
         return _ba_marginal_loop(p, logp, _toeplitz_blocks(doff, rows, cols), b, logc, n_iter, None)
-    boff = doff * b                                          # beta d by offset
+    boff = doff * b  # beta d by offset
     conv = _LatticeKernel(rows, cols, np.exp(-boff))
     K = None
     t = 0
@@ -666,13 +708,11 @@ def blahut_arimoto_lattice(prior, rows: int, cols: int, beta: float, *, cell_siz
             C_prev, _ = _F_step(logc_prev, K, bd)
         with np.errstate(divide="ignore"):
             logp = np.log(p)
-        return _ba_dense_loop(p, logp, bd / b, b, logc, n_iter, None, history=False, start=t, C_prev=C_prev,
-                              bd=bd, K=K)
+        return _ba_dense_loop(p, logp, bd / b, b, logc, n_iter, None, history=False, start=t, C_prev=C_prev, bd=bd, K=K)
     K = _toeplitz_blocks(np.exp(-boff), rows, cols) if K is None else K
     C, logC = _finish(logc_prev, K, None, b, bd=bd)
     del K
-    return BAResult(channel=C, output_marginal=np.exp(logc), log_channel=logC, n_iter=t, converged=False,
-                    history={})
+    return BAResult(channel=C, output_marginal=np.exp(logc), log_channel=logC, n_iter=t, converged=False, history={})
 
 
 # ----------------------------------------------------------------------------- RD curve
@@ -690,8 +730,7 @@ def rd_point(prior, distance, beta: float, *, tol: float = 1e-12, max_iter: int 
     return R, D, res
 
 
-@contract(prior=_MASS, distance=_DIST, betas=Array(None, low=0.0), tol=Real(0, None, low_open=True),
-          max_iter=_ITERS)
+@contract(prior=_MASS, distance=_DIST, betas=Array(None, low=0.0), tol=Real(0, None, low_open=True), max_iter=_ITERS)
 def rd_curve(prior, distance, betas, *, tol: float = 1e-12, max_iter: int = 200_000):
     """``(R, D)`` arrays over ``betas`` (see :func:`rd_point`)."""
     pts = [rd_point(prior, distance, b, tol=tol, max_iter=max_iter)[:2] for b in np.atleast_1d(betas)]
@@ -788,12 +827,30 @@ class BlahutArimoto(ChannelMechanism):
     family = "BA"
     full_support = False
 
-    @contract(prior=_MASS, distance=_DIST, beta=Optional(_BETA), distortion=Optional(Real(0, None, low_open=True)),
-              n_iter=Optional(_ITERS), tol=Optional(Real(0, None, low_open=True)),
-              max_iter=_ITERS, c0=Optional(_MASS), notion=Optional(OneOf("geo-ind", "ldp")))
-    def __init__(self, prior, distance, beta: float | None = None, *, distortion: float | None = None,
-                 n_iter: int | None = 10, tol: float | None = None, max_iter: int = 100_000, c0=None,
-                 notion: str | None = None) -> None:
+    @contract(
+        prior=_MASS,
+        distance=_DIST,
+        beta=Optional(_BETA),
+        distortion=Optional(Real(0, None, low_open=True)),
+        n_iter=Optional(_ITERS),
+        tol=Optional(Real(0, None, low_open=True)),
+        max_iter=_ITERS,
+        c0=Optional(_MASS),
+        notion=Optional(OneOf("geo-ind", "ldp")),
+    )
+    def __init__(
+        self,
+        prior,
+        distance,
+        beta: float | None = None,
+        *,
+        distortion: float | None = None,
+        n_iter: int | None = 10,
+        tol: float | None = None,
+        max_iter: int = 100_000,
+        c0=None,
+        notion: str | None = None,
+    ) -> None:
         p = _as_prior(prior)
         d = _as_distance(distance, p.size)
         if (beta is None) == (distortion is None):
@@ -855,8 +912,9 @@ class BlahutArimoto(ChannelMechanism):
 
     def channel(self) -> np.ndarray:
         """The exact channel as float64 (refused where a positive probability underflows)."""
-        return _exp_channel(self.log_channel(), epsilon=self.geo_bound, what=f"channel of {self!r}",
-                            hint="log_channel()")
+        return _exp_channel(
+            self.log_channel(), epsilon=self.geo_bound, what=f"channel of {self!r}", hint="log_channel()"
+        )
 
     def params(self) -> dict:
         out = {"shape": self.shape, "beta": self.beta}
@@ -866,7 +924,7 @@ class BlahutArimoto(ChannelMechanism):
 
 def _beta_for_distortion(p: np.ndarray, d: np.ndarray, target: float, kw: dict) -> float:
     """``beta`` with ``AvgD(BA(beta)) = target`` (Brent's method on ``log beta``, bracket widened as needed)."""
-    from scipy.optimize import brentq
+    from scipy.optimize import brentq  # noqa: PLC0415 lazy: scipy/numpy submodule loaded at first use
 
     def gap(logb: float) -> float:
         return _distortion_of(p, blahut_arimoto(p, d, math.exp(logb), **kw), d) - target
@@ -880,8 +938,10 @@ def _beta_for_distortion(p: np.ndarray, d: np.ndarray, target: float, kw: dict) 
         hi += 2.0
         g_hi = gap(hi)
     if g_lo < 0 or g_hi > 0:
-        raise ValueError(f"distortion {target:g} is outside what BA reaches here "
-                         f"([{g_hi + target:.6g}, {g_lo + target:.6g}] for beta in [e^{hi:g}, e^{lo:g}])")
+        raise ValueError(
+            f"distortion {target:g} is outside what BA reaches here "
+            f"([{g_hi + target:.6g}, {g_lo + target:.6g}] for beta in [e^{hi:g}, e^{lo:g}])"
+        )
     logb = brentq(gap, lo, hi, xtol=1e-13, rtol=1e-13, maxiter=300)
     b = math.exp(logb)
     got = gap(logb) + target

@@ -8,19 +8,32 @@ from __future__ import annotations
 import itertools
 import math
 from typing import Any
+
 import numpy as np
-from ldpnb.utils import (
-    check_random_state, check_values,
-)
+
 from ldpnb.contracts import (
-    MAX_BYTES, MAX_DENSE, MAX_DOMAIN, MAX_ENTRIES, Array, Bits, Counts, Integer, OneOf, RandomState, contract,
+    MAX_BYTES,
+    MAX_DENSE,
+    MAX_DOMAIN,
+    MAX_ENTRIES,
+    Array,
+    Bits,
+    Counts,
+    Integer,
+    OneOf,
+    RandomState,
+    contract,
 )
 from ldpnb.mechanisms._base import Domain, FrequencyOracle, _check_reports_matrix, _log_comb
 from ldpnb.mechanisms._common import _MAX_ENUM_COLUMNS, EPSILON, _exp_channel, _exp_neg
+from ldpnb.mechanisms.grr import grr_simulate_counts
+from ldpnb.utils import (
+    _chunk_rows,
+    check_random_state,
+    check_values,
+)
 
 _VALUES = Array(1, integer=True, low=0)
-from ldpnb.utils import _chunk_rows
-from ldpnb.mechanisms.grr import grr_simulate_counts
 
 __all__ = [
     "ss_params",
@@ -104,8 +117,9 @@ def _ss_sample(x: np.ndarray, k: int, omega: int, p: float, rng: np.random.Gener
     """Random-key subsets for validated values ``x`` (see :func:`ss_perturb`)."""
     n = x.size
     if n * k > MAX_BYTES:
-        raise ValueError(f"x: {n} reports of {k} memberships exceed {MAX_BYTES} entries; "
-                         "use ss_simulate_support_counts")
+        raise ValueError(
+            f"x: {n} reports of {k} memberships exceed {MAX_BYTES} entries; use ss_simulate_support_counts"
+        )
     out = np.zeros((n, k), dtype=bool)
     step = _chunk_rows(n, k)
     for start in range(0, n, step):
@@ -144,12 +158,16 @@ def ss_subsets(k: int, omega: int) -> np.ndarray:
         raise ValueError(f"omega must be <= k, got omega={omega}, k={k}")
     # the size test runs on log C(k, omega) first: math.comb of a huge k would not return
     if _log_comb(k, omega) > math.log(_MAX_ENUM_COLUMNS) + 1.0:
-        raise ValueError(f"C(k, omega) must be <= 2**22 for an enumeration, got C({k}, {omega}) ~ "
-                         f"2**{_log_comb(k, omega) / math.log(2):.1f}")
+        raise ValueError(
+            f"C(k, omega) must be <= 2**22 for an enumeration, got C({k}, {omega}) ~ "
+            f"2**{_log_comb(k, omega) / math.log(2):.1f}"
+        )
     m = math.comb(k, omega)
     if m > _MAX_ENUM_COLUMNS:
         raise ValueError(f"C(k, omega) must be <= 2**22 for an enumeration, got C({k}, {omega}) = {m}")
-    combos = np.fromiter(itertools.chain.from_iterable(itertools.combinations(range(k), omega)), dtype=np.int64, count=m * omega)
+    combos = np.fromiter(
+        itertools.chain.from_iterable(itertools.combinations(range(k), omega)), dtype=np.int64, count=m * omega
+    )
     out = np.zeros((m, k), dtype=bool)
     out[np.repeat(np.arange(m), omega), combos] = True
     return out
@@ -195,9 +213,12 @@ def ss_subset_index(members: Any) -> np.ndarray:
     return rank.sum(axis=1)
 
 
-@contract(input_counts=Counts(min_size=2), epsilon=EPSILON, rng=RandomState(),
-          method=OneOf("exact", "marginal", "per_user"))
-def ss_simulate_support_counts(input_counts: Any, epsilon: float, *, rng: Any = None, method: str = "exact") -> np.ndarray:
+@contract(
+    input_counts=Counts(min_size=2), epsilon=EPSILON, rng=RandomState(), method=OneOf("exact", "marginal", "per_user")
+)
+def ss_simulate_support_counts(
+    input_counts: Any, epsilon: float, *, rng: Any = None, method: str = "exact"
+) -> np.ndarray:
     """Support counts ``C(v) = #{i : v in Omega_i}`` of omega-subset selection, cost independent of n.
 
     ``method="exact"`` (default; exact joint law, cost O(k omega) by the aggregated scan of
@@ -245,14 +266,15 @@ def ss_simulate_support_counts(input_counts: Any, epsilon: float, *, rng: Any = 
     k = N.size
     omega, p, _ = ss_params(k, epsilon)
     if method == "per_user" and int(N.sum()) > MAX_ENTRIES:
-        raise ValueError(f"input_counts: method='per_user' draws every user ({int(N.sum())} > {MAX_ENTRIES}); "
-                         "use method='exact'")
+        raise ValueError(
+            f"input_counts: method='per_user' draws every user ({int(N.sum())} > {MAX_ENTRIES}); use method='exact'"
+        )
     if method == "per_user":
         x = np.repeat(np.arange(k), N)
         counts = np.zeros(k, dtype=np.int64)
         step = _chunk_rows(max(1, x.size), k)
         for start in range(0, x.size, step):
-            counts += ss_perturb(x[start:start + step], k, epsilon, rng=rng).sum(axis=0)
+            counts += ss_perturb(x[start : start + step], k, epsilon, rng=rng).sum(axis=0)
         return counts
     if omega == 1:
         return grr_simulate_counts(N, epsilon, rng=rng)
@@ -279,15 +301,15 @@ def _ss_exact_scan(N: np.ndarray, K: np.ndarray, k: int, omega: int, rng: np.ran
     binomial per (group, r): the same law as the per-value table, at ``O(omega)`` per step.
     """
     r = np.arange(omega + 1)
-    A = np.zeros((2, omega + 1), dtype=np.int64)       # value > v, by initial class (omega-1, omega)
+    A = np.zeros((2, omega + 1), dtype=np.int64)  # value > v, by initial class (omega-1, omega)
     A[0, omega - 1] = int(K.sum())
     A[1, omega] = int((N - K).sum())
-    B = np.zeros(omega + 1, dtype=np.int64)            # value < v
+    B = np.zeros(omega + 1, dtype=np.int64)  # value < v
     counts = K.astype(np.int64).copy()
     G = np.empty((3, omega + 1), dtype=np.int64)
     P = np.empty((3, omega + 1))
     for v in range(k):
-        mine = np.zeros(omega + 1, dtype=np.int64)     # users of value v (leave A, skip this step)
+        mine = np.zeros(omega + 1, dtype=np.int64)  # users of value v (leave A, skip this step)
         for c, m in ((0, int(K[v])), (1, int(N[v] - K[v]))):
             if m:
                 take = rng.multivariate_hypergeometric(A[c], m) if m < A[c].sum() else A[c].copy()
@@ -328,8 +350,12 @@ def ss_channel(k: int, epsilon: float) -> np.ndarray:
     -------
     ndarray, shape (k, C(k, omega))
     """
-    return _exp_channel(_ss_log_channel(k, epsilon), epsilon=epsilon, what="subset-selection channel",
-                        hint="SubsetSelection(k, epsilon).log_channel()")
+    return _exp_channel(
+        _ss_log_channel(k, epsilon),
+        epsilon=epsilon,
+        what="subset-selection channel",
+        hint="SubsetSelection(k, epsilon).log_channel()",
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -410,8 +436,10 @@ class SubsetSelection(FrequencyOracle):
 
     def _check_dense(self) -> None:
         if _log_comb(self.k, self.omega) > math.log(_MAX_ENUM_COLUMNS) + 1e-9:
-            raise ValueError(f"C(k, omega) must be <= 2**22 for the exact subset-selection channel, got "
-                             f"k={self.k}, omega={self.omega}; use the sampler or the support-count simulator")
+            raise ValueError(
+                f"C(k, omega) must be <= 2**22 for the exact subset-selection channel, got "
+                f"k={self.k}, omega={self.omega}; use the sampler or the support-count simulator"
+            )
         super()._check_dense()
 
     def _log_channel(self) -> np.ndarray:

@@ -7,17 +7,21 @@ from __future__ import annotations
 
 import math
 from typing import Any
+
 import numpy as np
+
 from ldpnb.contracts import MAX_BYTES, MAX_DOMAIN, Array, Bits, Counts, Integer, OneOf, RandomState, contract
-from ldpnb.utils import (
-    check_random_state, check_values,
-)
 from ldpnb.mechanisms._base import Domain, FrequencyOracle, _bits_of_columns, _check_reports_matrix
-from ldpnb.mechanisms._common import EPSILON, _LOG2, _exp_channel, _exp_neg, bernoulli_bits, bool_column_counts
+from ldpnb.mechanisms._common import _LOG2, EPSILON, _exp_channel, _exp_neg, bernoulli_bits, bool_column_counts
+from ldpnb.utils import (
+    _check_input_counts,
+    _chunk_rows,
+    check_random_state,
+    check_values,
+)
 
 _VALUES = Array(1, integer=True, low=0)
 _KIND = OneOf("oue", "sue")
-from ldpnb.utils import _check_input_counts, _chunk_rows
 
 __all__ = [
     "ue_params",
@@ -220,8 +224,9 @@ def ue_channel(k: int, epsilon: float, kind: str = "oue") -> np.ndarray:
     ndarray, shape (k, 2**k)
     """
     L = _ue_log_channel(k, epsilon, kind)
-    return _exp_channel(L, epsilon=epsilon, what="unary-encoding channel",
-                        hint=f"{kind.upper()}(k, epsilon).log_channel()")
+    return _exp_channel(
+        L, epsilon=epsilon, what="unary-encoding channel", hint=f"{kind.upper()}(k, epsilon).log_channel()"
+    )
 
 
 @contract(k=Integer(2, _MAX_UE_BITS), epsilon=EPSILON)
@@ -335,8 +340,10 @@ class UnaryEncoding(FrequencyOracle):
 
     def _check_dense(self) -> None:
         if self.k > _MAX_UE_BITS:
-            raise ValueError(f"k must be <= {_MAX_UE_BITS} for the exact unary-encoding channel (2**k columns), "
-                             f"got {self.k}; use the sampler or the support-count simulator")
+            raise ValueError(
+                f"k must be <= {_MAX_UE_BITS} for the exact unary-encoding channel (2**k columns), "
+                f"got {self.k}; use the sampler or the support-count simulator"
+            )
 
     def _log_channel(self) -> np.ndarray:
         return _ue_log_channel(self.k, self.epsilon, self.kind)

@@ -35,7 +35,16 @@ from typing import Any
 import numpy as np
 
 from ldpnb.contracts import (
-    MAX_DENSE, MAX_ENTRIES, Array, Distribution, Instance, Integer, NonnegativeMatrix, OneOf, Real, Unchecked,
+    MAX_DENSE,
+    MAX_ENTRIES,
+    Array,
+    Distribution,
+    Instance,
+    Integer,
+    NonnegativeMatrix,
+    OneOf,
+    Real,
+    Unchecked,
     contract,
 )
 from ldpnb.measures.information import convert, entropy
@@ -102,8 +111,10 @@ class MergeMechanism:
         self.absorbed = idx.check(self.absorbed, "absorbed")
         every = np.concatenate([self.low, *self.groups]) if self.groups else self.low
         if every.size != self.n_x or np.unique(every).size != self.n_x:
-            raise ValueError(f"low and groups must partition the {self.n_x} inputs (each exactly once), got "
-                             f"{every.size} indices, {np.unique(every).size} distinct")
+            raise ValueError(
+                f"low and groups must partition the {self.n_x} inputs (each exactly once), got "
+                f"{every.size} indices, {np.unique(every).size} distinct"
+            )
         if not np.isin(self.absorbed, self.high).all():
             raise ValueError("absorbed symbols must belong to a merged block")
 
@@ -137,8 +148,11 @@ class MergeMechanism:
         return _merging_mi(np.asarray(p_x, dtype=float), self.groups, unit)
 
 
-@contract(p_x=Distribution(), groups=Unchecked("disjoint blocks of indices of p_x, checked against p_x", example=[[0, 1]]),
-          unit=OneOf("nats", "bits"))
+@contract(
+    p_x=Distribution(),
+    groups=Unchecked("disjoint blocks of indices of p_x, checked against p_x", example=[[0, 1]]),
+    unit=OneOf("nats", "bits"),
+)
 def merging_mi(p_x: Any, groups: list, *, unit: str) -> float:
     """Mutual information of subset merging (eq. 13; eq. 11 for a single block):
 
@@ -195,8 +209,9 @@ def complete_merging(p_sx: Any, criterion: Criterion, *, repair: str | None = No
 
 
 @contract(p_sx=_JOINT, criterion=_CRITERION, outer_loop=_OUTER, repair=_REPAIR)
-def subset_merging(p_sx: Any, criterion: Criterion, *, outer_loop: str = "nonempty",
-                   repair: str | None = None) -> MergeMechanism:
+def subset_merging(
+    p_sx: Any, criterion: Criterion, *, outer_loop: str = "nonempty", repair: str | None = None
+) -> MergeMechanism:
     """Watchdog with subset merging: Algorithm 1 (greedy partition of ``X_H``, Sec. IV-A).
 
     The book's reading (``outer_loop="nonempty"``, default)::
@@ -275,10 +290,15 @@ def _seqsum(p_sx: np.ndarray, idx) -> np.ndarray:
     return out
 
 
-@contract(p_sx=_JOINT, mechanism=Instance(MergeMechanism, example=MergeMechanism(2, np.array([0, 1]))),
-          criterion=_CRITERION, rule=OneOf("least_risky", "greedy"))
-def repair_merging(p_sx: Any, mechanism: MergeMechanism, criterion: Criterion, *,
-                   rule: str = "least_risky") -> MergeMechanism:
+@contract(
+    p_sx=_JOINT,
+    mechanism=Instance(MergeMechanism, example=MergeMechanism(2, np.array([0, 1]))),
+    criterion=_CRITERION,
+    rule=OneOf("least_risky", "greedy"),
+)
+def repair_merging(
+    p_sx: Any, mechanism: MergeMechanism, criterion: Criterion, *, rule: str = "least_risky"
+) -> MergeMechanism:
     """Merge each block of ``mechanism`` that violates ``criterion`` with low-risk symbols until it is
     private (an extension of the watchdog, not in the paper).
 
@@ -406,10 +426,16 @@ def _risk(criterion: Criterion, cols: np.ndarray, p_s: np.ndarray) -> np.ndarray
         return criterion.risk(_lift_cols(cols, p_s), p_s)
 
 
-@contract(p_sx=Array(3, low=0.0, max_size=MAX_ENTRIES), criterion=_CRITERION, method=OneOf("subset", "complete"),
-          outer_loop=_OUTER, repair=_REPAIR)
-def merge_labels(p_sx: Any, criterion: Criterion, *, method: str = "subset", outer_loop: str = "nonempty",
-                 repair: str | None = None) -> np.ndarray:
+@contract(
+    p_sx=Array(3, low=0.0, max_size=MAX_ENTRIES),
+    criterion=_CRITERION,
+    method=OneOf("subset", "complete"),
+    outer_loop=_OUTER,
+    repair=_REPAIR,
+)
+def merge_labels(
+    p_sx: Any, criterion: Criterion, *, method: str = "subset", outer_loop: str = "nonempty", repair: str | None = None
+) -> np.ndarray:
     """Complete or subset merging (Algorithm 1) of a batch of joints ``p_sx[b, s, x]`` at once.
 
     Returns ``labels[b, x]``: ``-1`` for a symbol published as it is, ``k >= 0`` for the ``k``-th
@@ -566,8 +592,10 @@ def merging_performance(p_sx: Any, labels: Any) -> dict[str, np.ndarray]:
     B, n_s, n_x = P.shape
     bad = np.flatnonzero(np.abs(P.sum(axis=(1, 2)) - 1.0) > 1e-9 * max(1, n_s * n_x))
     if bad.size:  # the marginals below are P's sums: a batch entry not summing to 1 gave NaN or a wrong NMI
-        raise ValueError(f"p_sx must hold joint distributions (each p_sx[b] summing to 1); p_sx[{bad[0]}] sums to "
-                         f"{P[bad[0]].sum():.6g}")
+        raise ValueError(
+            f"p_sx must hold joint distributions (each p_sx[b] summing to 1); p_sx[{bad[0]}] sums to "
+            f"{P[bad[0]].sum():.6g}"
+        )
     p_s, p_x = P.sum(axis=2), P.sum(axis=1)
     K = max(int(lab.max()) + 1, 1)
     member = lab[:, None, :] == np.arange(K)[None, :, None]  # (B, K, x)
@@ -585,8 +613,14 @@ def merging_performance(p_sx: Any, labels: Any) -> dict[str, np.ndarray]:
     with np.errstate(divide="ignore", invalid="ignore"):
         loss = np.where(lab >= 0, p_x * np.log(pb / p_x), 0.0).sum(axis=1)
         h = -(p_x * np.log(p_x)).sum(axis=1)
-    return {"nmi": (h - loss) / h, "max_leak": max_leak, "min_leak": min_leak, "ldp_leak": ldp_leak,
-            "n_merged": (lab >= 0).sum(axis=1), "n_blocks": member.any(axis=2).sum(axis=1)}
+    return {
+        "nmi": (h - loss) / h,
+        "max_leak": max_leak,
+        "min_leak": min_leak,
+        "ldp_leak": ldp_leak,
+        "n_merged": (lab >= 0).sum(axis=1),
+        "n_blocks": member.any(axis=2).sum(axis=1),
+    }
 
 
 # --------------------------------------------------------------------------------------------
@@ -657,8 +691,9 @@ class Watchdog(SecretChannelMechanism):
     family = "watchdog"
 
     @contract(p_sx=_JOINT, eps_l=_EPS, eps_u=_EPS, merging=OneOf("complete", "subset"), repair=_REPAIR)
-    def __init__(self, p_sx: Any, eps_l: float, eps_u: float, *, merging: str = "complete",
-                 repair: str | None = None) -> None:
+    def __init__(
+        self, p_sx: Any, eps_l: float, eps_u: float, *, merging: str = "complete", repair: str | None = None
+    ) -> None:
         p_sx = _check_joint(p_sx, "p_sx")
         crit = ALIP(float(eps_l), float(eps_u))
         if merging == "complete":

@@ -80,6 +80,7 @@ _TIMEOUT = Integer(1, 7 * 24 * 3600)
 
 # ------------------------------------------------------------------------------ jupytext pairs
 
+
 def _cell_signature(nb) -> list[tuple[str, str, tuple[str, ...]]]:
     return [(c.cell_type, c.source.strip(), tuple(c.get("metadata", {}).get("tags", []))) for c in nb.cells]
 
@@ -108,8 +109,10 @@ def read_notebook(path: Path):
     except FileNotFoundError:
         raise SystemExit(f"error: {_rel(path)} does not exist") from None
     except Exception as exc:  # NotJSONError, UnicodeDecodeError, jsonschema's ValidationError, ...
-        raise SystemExit(f"error: {_rel(path)} is not a readable notebook ({_first_line(exc)}); restore it "
-                         "(`git checkout -- <file>`) or re-pair it from its .py (`make sync`)") from None
+        raise SystemExit(
+            f"error: {_rel(path)} is not a readable notebook ({_first_line(exc)}); restore it "
+            "(`git checkout -- <file>`) or re-pair it from its .py (`make sync`)"
+        ) from None
 
 
 def _read_percent(py: Path):
@@ -142,8 +145,13 @@ def sync_pair(name: str, book: Path | None = None) -> None:
 
     book = BOOK if book is None else book
     jt = Path(sys.executable).with_name("jupytext")
-    cmd = [str(jt) if jt.exists() else "jupytext", "--quiet", "--set-formats", "ipynb,py:percent",
-           str(book / f"{name}.py")]
+    cmd = [
+        str(jt) if jt.exists() else "jupytext",
+        "--quiet",
+        "--set-formats",
+        "ipynb,py:percent",
+        str(book / f"{name}.py"),
+    ]
     subprocess.run(cmd, check=True, cwd=book.parent)
     strip(str(book / f"{name}.ipynb"))
 
@@ -163,13 +171,16 @@ def ensure_pairs(names: list[str], book: Path | None = None) -> None:
     if refused:
         lines = [f"book/{n}.ipynb differs from book/{n}.py and is the newer file" for n in refused]
         raise SystemExit(
-            "error: " + "\n       ".join(lines)
+            "error: "
+            + "\n       ".join(lines)
             + "\n       (edited in Jupyter without jupytext?) Run `make sync` to carry the notebook's edits "
-              "into the .py (jupytext keeps the newer file),\n       or `touch book/<name>.py` to discard "
-              "them; then run the build again.")
+            "into the .py (jupytext keeps the newer file),\n       or `touch book/<name>.py` to discard "
+            "them; then run the build again."
+        )
 
 
 # --------------------------------------------------------------------------- processes we start
+
 
 class ProcessTree:
     """Remembers every process below the ones the build started, so that all can be ended.
@@ -256,6 +267,7 @@ class ProcessTree:
 
 # ------------------------------------------------------------------------------------ execution
 
+
 def _kernel_env(build_dir: Path = BUILD) -> dict[str, str]:
     env = dict(os.environ)
     for var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS"):
@@ -300,8 +312,7 @@ def _input_error(ename: str, tb: list[str]) -> bool:
     return bool(frames) and frames[-1].replace("\\", "/").endswith(("ldpnb/contracts.py", "ldpnb/utils.py"))
 
 
-@contract(name=_NAME, executed=_PATH, stderr=Instance(str, example=""), book=Optional(_DIR),
-          tail=Integer(1, 10_000))
+@contract(name=_NAME, executed=_PATH, stderr=Instance(str, example=""), book=Optional(_DIR), tail=Integer(1, 10_000))
 def failure_summary(name: str, executed: Path, stderr: str, book: Path | None = None, tail: int = 25) -> str:
     """The error of a failed chapter, its own message first.
 
@@ -336,27 +347,58 @@ def failure_summary(name: str, executed: Path, stderr: str, book: Path | None = 
                 head = f"{ename}: {o.get('evalue', '')}\n  in {where} (executed notebook: {_rel(executed)})"
                 if _input_error(ename, tb):
                     return head
-                return (head + f"\n  traceback (last {min(tail, len(tb))} lines):\n"
-                        + "\n".join("    " + ln for ln in tb[-tail:]))
+                return (
+                    head
+                    + f"\n  traceback (last {min(tail, len(tb))} lines):\n"
+                    + "\n".join("    " + ln for ln in tb[-tail:])
+                )
     lines = _ANSI.sub("", stderr).rstrip().splitlines()
     exc = next((ln.strip() for ln in reversed(lines) if _EXC_LINE.match(ln.strip())), None)
     head = exc or (lines[-1] if lines else "the chapter failed without a message")
     return head + "\n  papermill's output (last lines):\n" + "\n".join("    " + ln for ln in lines[-tail:])
 
 
-@contract(src=_PATH, dst=_PATH, params=_PARAMS, cwd=_DIR, env=Instance(dict, example={}), timeout=_TIMEOUT,
-          tree=Optional(Instance(ProcessTree)))
-def execute_notebook(src: Path, dst: Path, params: dict[str, object], *, cwd: Path, env: dict[str, str],
-                     timeout: int, tree: ProcessTree | None = None) -> tuple[float, int, str]:
+@contract(
+    src=_PATH,
+    dst=_PATH,
+    params=_PARAMS,
+    cwd=_DIR,
+    env=Instance(dict, example={}),
+    timeout=_TIMEOUT,
+    tree=Optional(Instance(ProcessTree)),
+)
+def execute_notebook(
+    src: Path,
+    dst: Path,
+    params: dict[str, object],
+    *,
+    cwd: Path,
+    env: dict[str, str],
+    timeout: int,
+    tree: ProcessTree | None = None,
+) -> tuple[float, int, str]:
     """Run papermill on ``src`` into ``dst`` in a subprocess. Returns (seconds, return code, stderr)."""
     dst.parent.mkdir(parents=True, exist_ok=True)
-    cmd = [sys.executable, "-m", "papermill", str(src), str(dst), "--cwd", str(cwd), "--kernel", "python3",
-           "--no-progress-bar", "--execution-timeout", str(timeout)]
+    cmd = [
+        sys.executable,
+        "-m",
+        "papermill",
+        str(src),
+        str(dst),
+        "--cwd",
+        str(cwd),
+        "--kernel",
+        "python3",
+        "--no-progress-bar",
+        "--execution-timeout",
+        str(timeout),
+    ]
     for k, v in params.items():
         cmd += ["-p", k, str(v)]
     t0 = time.perf_counter()
-    proc = subprocess.Popen(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
-                            stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, stdin=subprocess.DEVNULL
+    )
     if tree is not None:
         tree.add(proc)
     _, err = proc.communicate()
@@ -383,9 +425,17 @@ class _Progress:
         self.say(f"{'done  ' if ok else 'FAILED'} {name:<16s} {dt:7.1f} s   ({done}/{self.total})")
 
 
-def _run_chapters(groups: list[list[str]], scale: str, jobs: int, params: dict[str, object], timeout: int,
-                  out_dir: Path, build_dir: Path, on_group_done=None,
-                  failed_dir: Path | None = None) -> tuple[dict[str, float], list[tuple[str, str]]]:
+def _run_chapters(
+    groups: list[list[str]],
+    scale: str,
+    jobs: int,
+    params: dict[str, object],
+    timeout: int,
+    out_dir: Path,
+    build_dir: Path,
+    on_group_done=None,
+    failed_dir: Path | None = None,
+) -> tuple[dict[str, float], list[tuple[str, str]]]:
     """Execute the groups one after the other, the chapters of a group ``jobs`` at a time.
 
     Each notebook is executed into a scratch folder and moved to ``out_dir`` only when it ran to the
@@ -405,8 +455,9 @@ def _run_chapters(groups: list[list[str]], scale: str, jobs: int, params: dict[s
         tmp = scratch / f"{name}.ipynb"
         if tmp.exists():
             tmp.unlink()
-        dt, rc, err = execute_notebook(BOOK / f"{name}.ipynb", tmp, {"SCALE": scale, **params}, cwd=BOOK,
-                                       env=env, timeout=timeout, tree=tree)
+        dt, rc, err = execute_notebook(
+            BOOK / f"{name}.ipynb", tmp, {"SCALE": scale, **params}, cwd=BOOK, env=env, timeout=timeout, tree=tree
+        )
         summary = None
         if rc == 0:
             out_dir.mkdir(parents=True, exist_ok=True)
@@ -426,8 +477,10 @@ def _run_chapters(groups: list[list[str]], scale: str, jobs: int, params: dict[s
         else {}
     )
     if previous:
+
         def _term(signum, frame):
             raise KeyboardInterrupt(f"signal {signum}")
+
         signal.signal(signal.SIGTERM, _term)
     pool = None
     try:
@@ -493,8 +546,9 @@ def check_params(names: list[str], params: dict[str, object], book: Path | None 
     :func:`ldpnb.repro.rng_for` takes), or a key that is not a parameter of every selected chapter
     (papermill would only warn and run the chapter without it).  One line (``SystemExit``)."""
     if "SCALE" in params and params["SCALE"] not in SCALES:
-        raise SystemExit(f"error: -p SCALE must be one of {', '.join(SCALES)} (or use --scale), "
-                         f"got {params['SCALE']!r}")
+        raise SystemExit(
+            f"error: -p SCALE must be one of {', '.join(SCALES)} (or use --scale), got {params['SCALE']!r}"
+        )
     if "SEED" in params:
         seed = params["SEED"]
         if isinstance(seed, bool) or not isinstance(seed, int) or seed < 0:
@@ -503,14 +557,17 @@ def check_params(names: list[str], params: dict[str, object], book: Path | None 
         declared = chapter_parameters(name, book)
         unknown = sorted(set(params) - set(declared) - {"SCALE"})
         if unknown:
-            raise SystemExit(f"error: -p {unknown[0]}: chapter {name!r} has no such parameter (its parameters "
-                             f"cell declares {', '.join(declared) or 'none'})")
+            raise SystemExit(
+                f"error: -p {unknown[0]}: chapter {name!r} has no such parameter (its parameters "
+                f"cell declares {', '.join(declared) or 'none'})"
+            )
 
 
 @contract(names=_NAMES, previous=Instance(dict, example={}))
 def longest_first(names: list[str], previous: dict[str, Any]) -> list[str]:
     """Chapters by decreasing time of their last recorded run (unknown ones first, in toc order):
     with two workers, starting the longest chapters first shortens the whole run."""
+
     def key(n: str) -> tuple[int, float, int]:
         t = previous.get(n)
         known = isinstance(t, (int, float))
@@ -552,8 +609,7 @@ def execute(scale: str, jobs: int, only: list[str] | None, params: dict[str, obj
     first = longest_first([n for n in names if n not in LAST], record.get(scale, {}))
     groups = [first] + [[n] for n in LAST if n in names]
     groups = [g for g in groups if g]
-    print(f"executing {len(names)} chapter(s) at SCALE={scale!r} with {jobs} worker(s): {', '.join(names)}",
-          flush=True)
+    print(f"executing {len(names)} chapter(s) at SCALE={scale!r} with {jobs} worker(s): {', '.join(names)}", flush=True)
     record.setdefault(scale, {}).pop("_total_execute", None)  # a stale total would mislead the benchmark page
     t_all = time.perf_counter()
 
@@ -566,16 +622,19 @@ def execute(scale: str, jobs: int, only: list[str] | None, params: dict[str, obj
 
     for name in names:
         shutil.rmtree(BUILD / "failed" / name, ignore_errors=True)  # the last run's failure, if any
-    times, failed = _run_chapters(groups, scale, jobs, params, timeout, BUILD / "executed" / "book", BUILD,
-                                  on_group_done=write_timings)
+    times, failed = _run_chapters(
+        groups, scale, jobs, params, timeout, BUILD / "executed" / "book", BUILD, on_group_done=write_timings
+    )
     total = time.perf_counter() - t_all
     _report_failures(failed)
     if failed:
         return 1
     record[scale]["_total_execute"] = round(total, 1)
     tfile.write_text(json.dumps(record, indent=1) + "\n")
-    print(f"all {len(names)} chapter(s) executed in {total:.0f} s (_build/executed/book, timings in "
-          f"_build/timings.json)", flush=True)
+    print(
+        f"all {len(names)} chapter(s) executed in {total:.0f} s (_build/executed/book, timings in _build/timings.json)",
+        flush=True,
+    )
     return 0
 
 
@@ -583,11 +642,15 @@ def _read_timings(tfile: Path) -> dict[str, Any]:
     try:
         record = json.loads(tfile.read_text()) if tfile.exists() else {}
     except (OSError, ValueError) as exc:
-        raise SystemExit(f"error: {_rel(tfile)} is not readable JSON ({_first_line(exc)}); delete it (it only "
-                         "orders the chapters and feeds the benchmark page) and run the build again") from None
+        raise SystemExit(
+            f"error: {_rel(tfile)} is not readable JSON ({_first_line(exc)}); delete it (it only "
+            "orders the chapters and feeds the benchmark page) and run the build again"
+        ) from None
     if not isinstance(record, dict) or not all(isinstance(v, dict) for v in record.values()):
-        raise SystemExit(f"error: {_rel(tfile)} is not a timings record ({{scale: {{chapter: seconds}}}}); "
-                         "delete it and run the build again")
+        raise SystemExit(
+            f"error: {_rel(tfile)} is not a timings record ({{scale: {{chapter: seconds}}}}); "
+            "delete it and run the build again"
+        )
     return record
 
 
@@ -646,6 +709,7 @@ def run_chapter(name: str, scale: str, params: dict[str, object], timeout: int, 
 
 
 # ------------------------------------------------------------------------------- bibliography
+
 
 def _norm_title(title: str) -> str:
     t = unicodedata.normalize("NFKD", title)
@@ -726,6 +790,7 @@ def _merge_bib(dst: Path) -> dict[str, str]:
 
 # -------------------------------------------------------------------------------------- staging
 
+
 @contract(path=_PATH)
 def notebook_parameters(path: Path) -> dict[str, object]:
     """The parameters an executed notebook ran with: its ``parameters`` cell, overridden by
@@ -751,10 +816,12 @@ def provenance(executed: Path | None = None) -> dict[str, str]:
 
     executed = executed or BUILD / "executed" / "book"
     try:
-        commit = subprocess.run(["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT, capture_output=True,
-                                text=True, check=True).stdout.strip()
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT,
-                               capture_output=True, text=True).stdout.strip()
+        commit = subprocess.run(
+            ["git", "rev-parse", "--short=12", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True
+        ).stdout.strip()
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"], cwd=ROOT, capture_output=True, text=True
+        ).stdout.strip()
         commit += " (with uncommitted changes)" if dirty else ""
     except (OSError, subprocess.CalledProcessError):
         commit = "unknown (not a git checkout)"
@@ -770,8 +837,13 @@ def provenance(executed: Path | None = None) -> dict[str, str]:
         scales.add(str(params.get("SCALE", "?")))
         if "SEED" in params:
             seeds.add(str(params["SEED"]))
-    return {"commit": commit, "date": datetime.date.today().isoformat(), "scale": ", ".join(sorted(scales)) or "?",
-            "seeds": ", ".join(sorted(seeds)) or "?", "versions": ", ".join(versions)}
+    return {
+        "commit": commit,
+        "date": datetime.date.today().isoformat(),
+        "scale": ", ".join(sorted(scales)) or "?",
+        "seeds": ", ".join(sorted(seeds)) or "?",
+        "versions": ", ".join(versions),
+    }
 
 
 def _fmt_seconds(s: float) -> str:
@@ -793,13 +865,18 @@ def build_time_markdown(timings: Path, scale: str) -> str:
     jobs = rec.get("_jobs")
     summed = _fmt_seconds(sum(chapters.values()))
     if total:
-        took = (f"took {_fmt_seconds(total)}" + (f" with {jobs} chapters at a time" if jobs else "")
-                + f" ({summed} summed over the chapters)")
+        took = (
+            f"took {_fmt_seconds(total)}"
+            + (f" with {jobs} chapters at a time" if jobs else "")
+            + f" ({summed} summed over the chapters)"
+        )
     else:
         took = f"took {summed} summed over the chapters"
-    return (f"Executing the {len(chapters)} notebooks of this build at `SCALE={scale}` {took}; the slowest, "
-            f"{slow}, took {_fmt_seconds(chapters[slow])}. The build records these times in "
-            "`_build/timings.json`.")
+    return (
+        f"Executing the {len(chapters)} notebooks of this build at `SCALE={scale}` {took}; the slowest, "
+        f"{slow}, took {_fmt_seconds(chapters[slow])}. The build records these times in "
+        "`_build/timings.json`."
+    )
 
 
 def _stage_config(src: Path, executed: Path, build_dir: Path, banner: str | None, root_doc: str | None = None) -> None:
@@ -819,8 +896,10 @@ def _stage_config(src: Path, executed: Path, build_dir: Path, banner: str | None
     main_scale = max(set(scales.values()), key=list(scales.values()).count) if scales else "book"
     subs["build_time"] = build_time_markdown(build_dir / "timings.json", main_scale)
     p = provenance(executed)
-    footer = (f"Built from commit <code>{p['commit']}</code> on {p['date']}; chapters executed at scale "
-              f"<code>{p['scale']}</code> with seed(s) {p['seeds']}; {p['versions']}.")
+    footer = (
+        f"Built from commit <code>{p['commit']}</code> on {p['date']}; chapters executed at scale "
+        f"<code>{p['scale']}</code> with seed(s) {p['seeds']}; {p['versions']}."
+    )
     html = cfg.setdefault("html", {})
     html["extra_footer"] = f'<div class="ldpnb-provenance">{footer}</div>'
     if banner:
@@ -833,8 +912,9 @@ def _scale_banner_cell(scale: str):
 
     return nbformat.v4.new_markdown_cell(
         f'<div class="ldpnb-scale-banner">This chapter was executed at <b>SCALE={scale}</b>, not at the '
-        f'published book\'s scale: its sizes, numbers of runs and tolerances differ from the book\'s.</div>',
-        metadata={"tags": ["ldpnb-scale-banner"]})
+        f"published book's scale: its sizes, numbers of runs and tolerances differ from the book's.</div>",
+        metadata={"tags": ["ldpnb-scale-banner"]},
+    )
 
 
 def _stage_notebook(src: Path, dst: Path, aliases: dict[str, str], banner_scale: str | None = None) -> None:
@@ -871,12 +951,17 @@ def check_scales(scales: dict[str, str], allow_mixed: bool) -> str | None:
             raise SystemExit(
                 f"error: the executed chapters ran at different scales ({listing}).\n"
                 "       Re-execute them at one scale (`make book`, or `make execute SCALE=...`), or render anyway "
-                "with `python -m ldpnb.repro.build render --allow-mixed-scales` (every page then says so).")
-        return ("This build mixes scales (" + listing + "): chapters not at <code>SCALE=book</code> "
-                "say so under their title.")
+                "with `python -m ldpnb.repro.build render --allow-mixed-scales` (every page then says so)."
+            )
+        return (
+            "This build mixes scales (" + listing + "): chapters not at <code>SCALE=book</code> "
+            "say so under their title."
+        )
     if distinct and distinct[0] != "book":
-        return (f"This build was executed at <code>SCALE={distinct[0]}</code>, not at the published book's "
-                "scale: sizes, runs and numbers differ from the book's.")
+        return (
+            f"This build was executed at <code>SCALE={distinct[0]}</code>, not at the published book's "
+            "scale: sizes, runs and numbers differ from the book's."
+        )
     return None
 
 
@@ -894,8 +979,12 @@ def stage(allow_mixed: bool = False) -> Path:
     aliases = _stage_tree(src, names)
     _stage_config(src, executed, BUILD, banner)
     for name in names:
-        _stage_notebook(executed / f"{name}.ipynb", src / "book" / f"{name}.ipynb", aliases,
-                        banner_scale=scales[name] if scales[name] != "book" else None)
+        _stage_notebook(
+            executed / f"{name}.ipynb",
+            src / "book" / f"{name}.ipynb",
+            aliases,
+            banner_scale=scales[name] if scales[name] != "book" else None,
+        )
     return src
 
 
@@ -909,8 +998,9 @@ def _stage_tree(src: Path, names: list[str]) -> dict[str, str]:
     aliases = _merge_bib(src / "book" / "references.bib")
     for p in BOOK.iterdir():
         if p.is_file() and p.suffix == ".md":
-            (src / "book" / p.name).write_text(rewrite_citations(p.read_text(encoding="utf-8"), aliases),
-                                               encoding="utf-8")
+            (src / "book" / p.name).write_text(
+                rewrite_citations(p.read_text(encoding="utf-8"), aliases), encoding="utf-8"
+            )
         elif p.is_file() and p.suffix not in (".py", ".ipynb", ".bib"):
             shutil.copy2(p, src / "book" / p.name)
         elif p.is_dir() and p.name not in ("refs", "__pycache__", ".ipynb_checkpoints"):
@@ -927,10 +1017,12 @@ def _stage_tree(src: Path, names: list[str]) -> dict[str, str]:
 
 # ---------------------------------------------------------------------------------------- render
 
-_JB_BANNER = re.compile(r"^(=+|Finished generating HTML for book\.|Your book's HTML pages are here:|"
-                        r"You can look at your book by opening this file in a browser:|"
-                        r"Or paste this line directly into your browser bar:|The HTML pages are in .*|"
-                        r"\S*_build/html/?(index\.html)?)$")
+_JB_BANNER = re.compile(
+    r"^(=+|Finished generating HTML for book\.|Your book's HTML pages are here:|"
+    r"You can look at your book by opening this file in a browser:|"
+    r"Or paste this line directly into your browser bar:|The HTML pages are in .*|"
+    r"\S*_build/html/?(index\.html)?)$"
+)
 
 
 def _jupyter_book(src: Path, out: Path, strict: bool) -> int:
@@ -941,8 +1033,9 @@ def _jupyter_book(src: Path, out: Path, strict: bool) -> int:
     if strict:
         cmd.append("-W")
     print("rendering:", " ".join(cmd), flush=True)
-    proc = subprocess.Popen(cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            stdin=subprocess.DEVNULL)
+    proc = subprocess.Popen(
+        cmd, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, stdin=subprocess.DEVNULL
+    )
     assert proc.stdout is not None
     dropped = False
     for line in proc.stdout:
@@ -990,8 +1083,10 @@ def render_preview(name: str) -> int:
     toc = {"format": "jb-book", "root": f"book/{name}", "chapters": [{"file": "book/bibliography"}]}
     (src / "_toc.yml").write_text(yaml.safe_dump(toc, sort_keys=False))
     scale = executed_scales(executed).get(name, "?")
-    banner = (f"Preview of one chapter, executed at <code>SCALE={scale}</code> into "
-              f"<code>_build/chapters/{name}</code>: links to other chapters are not resolved.")
+    banner = (
+        f"Preview of one chapter, executed at <code>SCALE={scale}</code> into "
+        f"<code>_build/chapters/{name}</code>: links to other chapters are not resolved."
+    )
     _stage_config(src, executed, out, banner)
     _stage_notebook(nb, src / "book" / f"{name}.ipynb", aliases)
     rc = _jupyter_book(src, out / "jb", strict=False)
@@ -1003,6 +1098,7 @@ def render_preview(name: str) -> int:
 
 
 # ------------------------------------------------------------------------------------------ main
+
 
 class OneLineParser(argparse.ArgumentParser):
     """An argument parser whose errors are one line (``prog: error: ... (see --help)``), not the usage
@@ -1038,13 +1134,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--scale", default="book", choices=SCALES)
     ap.add_argument("--jobs", type=int_option(_JOBS), default=2, help="chapters executed at once (1 to 256)")
     ap.add_argument("--only", nargs="*", help="execute only these chapters")
-    ap.add_argument("-p", "--param", nargs=2, action="append", default=[], metavar=("KEY", "VALUE"),
-                    help="extra papermill parameter (repeatable)")
-    ap.add_argument("--timeout", type=int_option(_TIMEOUT), default=4 * 3600,
-                    help="per-cell timeout in seconds (1 s to 7 days)")
+    ap.add_argument(
+        "-p",
+        "--param",
+        nargs=2,
+        action="append",
+        default=[],
+        metavar=("KEY", "VALUE"),
+        help="extra papermill parameter (repeatable)",
+    )
+    ap.add_argument(
+        "--timeout", type=int_option(_TIMEOUT), default=4 * 3600, help="per-cell timeout in seconds (1 s to 7 days)"
+    )
     ap.add_argument("--no-strict", action="store_true", help="render without -W (warnings not fatal)")
-    ap.add_argument("--allow-mixed-scales", action="store_true",
-                    help="render chapters executed at different scales, with a banner on every page")
+    ap.add_argument(
+        "--allow-mixed-scales",
+        action="store_true",
+        help="render chapters executed at different scales, with a banner on every page",
+    )
     ap.add_argument("--html", action="store_true", help="step `chapter`: also render a one-chapter preview")
     args = ap.parse_args(argv)
     params = {k: _parse_value(v) for k, v in args.param}

@@ -146,12 +146,24 @@ class Printed:
         v = self.value
         seq = isinstance(v, (list, tuple))
         items = v if seq else [v]
-        ok = isinstance(v, str) and v.strip() or (len(items) > 0 and all(
-            isinstance(x, str) or (seq and x is None)  # None: the open end of a pair of bounds
-            or (isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isfinite(x)) for x in items))
+        ok = (
+            isinstance(v, str)
+            and v.strip()
+            or (
+                len(items) > 0
+                and all(
+                    isinstance(x, str)
+                    or (seq and x is None)  # None: the open end of a pair of bounds
+                    or (isinstance(x, numbers.Real) and not isinstance(x, bool) and math.isfinite(x))
+                    for x in items
+                )
+            )
+        )
         if not ok:
-            raise CriterionError(f"a printed value is a finite number, a list or pair of them (None for an open end), "
-                                 f"or a statement; got {v!r}")
+            raise CriterionError(
+                f"a printed value is a finite number, a list or pair of them (None for an open end), "
+                f"or a statement; got {v!r}"
+            )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -171,7 +183,9 @@ def _tol(value: Any, name: str, scale: str | None = None) -> float | None:
             _tol(v, name)
         return None if scale is None else _tol(value.get(scale, value.get("book")), name)
     if isinstance(value, bool) or not isinstance(value, numbers.Real) or not math.isfinite(value) or value < 0:
-        raise CriterionError(f"{name} must be a finite number >= 0 (an infinite tolerance passes anything), got {value!r}")
+        raise CriterionError(
+            f"{name} must be a finite number >= 0 (an infinite tolerance passes anything), got {value!r}"
+        )
     return float(value)
 
 
@@ -206,7 +220,13 @@ def parse_relation(relation: str) -> tuple[list[str], list[str]]:
     names, ops = parts[0::2], parts[1::2]
     if len(names) < 2 or any(not n.strip() for n in names):
         raise CriterionError(f"relation must compare at least two named quantities, got {relation!r}")
-    return [n.strip() for n in names], ops
+    names = [n.strip() for n in names]
+    if len(set(names)) < len(names):
+        raise CriterionError(
+            f"relation {relation!r} names a quantity twice: its value does not depend on the numbers "
+            "(A < A never holds, A <= A always does)"
+        )
+    return names, ops
 
 
 _COMMIT = re.compile(r"[0-9a-f]{7,40}")
@@ -265,8 +285,13 @@ class CriterionChange:
         object.__setattr__(self, "was", dict(self.was))
 
     def as_row(self) -> dict[str, Any]:
-        return {"commit": self.commit, "date": self.date, "seen": self.seen, "was": _plain(self.was),
-                "reason": self.reason}
+        return {
+            "commit": self.commit,
+            "date": self.date,
+            "seen": self.seen,
+            "was": _plain(self.was),
+            "reason": self.reason,
+        }
 
 
 @dataclass(frozen=True)
@@ -394,8 +419,9 @@ class Claim:
             if not isinstance(self.implied_by, str) or self.implied_by == sid or not self.implied_by.strip():
                 raise CriterionError(f"{sid}: implied_by names another claim's id, got {self.implied_by!r}")
             if self.expect != "pass":
-                raise CriterionError(f"{sid}: implied_by goes with expect 'pass' (a consequence that holds is "
-                                     "not counted as a check)")
+                raise CriterionError(
+                    f"{sid}: implied_by goes with expect 'pass' (a consequence that holds is not counted as a check)"
+                )
         if not isinstance(self.changes, tuple) or not all(isinstance(c, CriterionChange) for c in self.changes):
             raise CriterionError(f"{sid}: changes must be a tuple of CriterionChange (the decision log)")
         if not isinstance(self.not_by_runs, str):
@@ -420,8 +446,13 @@ class Claim:
     @property
     def bounds(self) -> tuple[Any, Any]:
         lo, hi = self.lower, self.upper
-        if lo is None and hi is None and isinstance(self.paper, Printed) and isinstance(self.paper.value, (tuple, list)) \
-                and len(self.paper.value) == 2:
+        if (
+            lo is None
+            and hi is None
+            and isinstance(self.paper, Printed)
+            and isinstance(self.paper.value, (tuple, list))
+            and len(self.paper.value) == 2
+        ):
             lo, hi = self.paper.value
         return lo, hi
 
@@ -433,14 +464,21 @@ class Claim:
             raise CriterionError(f"scale must be one of {SCALES}, got {scale!r}")
         k = self.kind
         if k == "close":
-            c = {"target": _plain(self.target), "atol": _tol(self.atol, "atol", scale) or 0.0,
-                 "rtol": _tol(self.rtol, "rtol", scale) or 0.0, "z": self.z}
+            c = {
+                "target": _plain(self.target),
+                "atol": _tol(self.atol, "atol", scale) or 0.0,
+                "rtol": _tol(self.rtol, "rtol", scale) or 0.0,
+                "z": self.z,
+            }
         elif k == "range":
             lo, hi = self.bounds
             c = {"lower": _plain(lo), "upper": _plain(hi)}
         elif k == "order":
-            c = {"relation": self.relation, "atol": _tol(self.atol, "atol", scale) or 0.0,
-                 "rtol": _tol(self.rtol, "rtol", scale) or 0.0}
+            c = {
+                "relation": self.relation,
+                "atol": _tol(self.atol, "atol", scale) or 0.0,
+                "rtol": _tol(self.rtol, "rtol", scale) or 0.0,
+            }
             if self.tie is not None:
                 c["tie"] = _tol(self.tie, "tie", scale) or 0.0
         elif k == "monotone":
@@ -477,8 +515,10 @@ def _check_range(lo: Any, hi: Any, where: str = "range") -> None:
         if a.size == 0:
             raise CriterionError(f"{where}: {name} is empty")
         if not np.all(np.isfinite(a)):
-            raise CriterionError(f"{where}: {name} must be finite (a NaN or infinite bound makes the range "
-                                 f"never or always hold), got {b!r:.80}")
+            raise CriterionError(
+                f"{where}: {name} must be finite (a NaN or infinite bound makes the range "
+                f"never or always hold), got {b!r:.80}"
+            )
         arrs.append(a)
     if arrs[0] is not None and arrs[1] is not None:
         try:
@@ -495,8 +535,15 @@ def _refuse_region_covering_domain(sid: str, lo: Any, hi: Any, dom: tuple) -> No
     L = -np.inf if lo is None else _num(lo)
     U = np.inf if hi is None else _num(hi)
     if np.all((L <= dlo) & (U >= dhi)):
-        raise CriterionError(f"{sid}: the criterion cannot fail: its region [{_short(lo)}, {_short(hi)}] covers the "
-                             f"measured quantity's whole domain {list(dom)}")
+        raise CriterionError(
+            f"{sid}: the criterion cannot fail: its region [{_short(lo)}, {_short(hi)}] covers the "
+            f"measured quantity's whole domain {list(dom)}"
+        )
+    if np.any((L > dhi) | (U < dlo)):
+        raise CriterionError(
+            f"{sid}: the criterion can never pass: its region [{_short(lo)}, {_short(hi)}] lies outside the "
+            f"measured quantity's domain {list(dom)}"
+        )
 
 
 def claim_table(*claims: Claim) -> dict[str, Claim]:
@@ -538,29 +585,59 @@ def _plain(v: Any) -> Any:
     if isinstance(v, Mapping):
         return {str(k): _plain(x) for k, x in v.items()}
     if isinstance(v, (list, tuple, np.ndarray)):
-        return [_plain(x) for x in np.asarray(v, dtype=object).tolist()] if isinstance(v, np.ndarray) \
+        return (
+            [_plain(x) for x in np.asarray(v, dtype=object).tolist()]
+            if isinstance(v, np.ndarray)
             else [_plain(x) for x in v]
+        )
     return str(v)
 
 
 def _num(v: Any) -> np.ndarray:
     """Numbers from JSON or Python: 'nan'/'inf' strings back to floats."""
+
     def conv(x):
         if isinstance(x, str):
             return float(x)
         if isinstance(x, (list, tuple)):
             return [conv(y) for y in x]
         return x
+
     return np.asarray(conv(_plain(v)), dtype=float)
 
 
-_FUNCS = {"abs": np.abs, "max": np.max, "min": np.min, "sum": np.sum, "all": np.all, "any": np.any,
-          "len": len, "log": np.log, "exp": np.exp, "sqrt": np.sqrt, "mean": np.mean, "median": np.median,
-          "isfinite": np.isfinite, "round": np.round}
-_CMP = {ast.Lt: np.less, ast.LtE: np.less_equal, ast.Gt: np.greater, ast.GtE: np.greater_equal,
-        ast.Eq: np.equal, ast.NotEq: np.not_equal}
-_BIN = {ast.Add: np.add, ast.Sub: np.subtract, ast.Mult: np.multiply, ast.Div: np.true_divide,
-        ast.Pow: np.power, ast.Mod: np.mod}
+_FUNCS = {
+    "abs": np.abs,
+    "max": np.max,
+    "min": np.min,
+    "sum": np.sum,
+    "all": np.all,
+    "any": np.any,
+    "len": len,
+    "log": np.log,
+    "exp": np.exp,
+    "sqrt": np.sqrt,
+    "mean": np.mean,
+    "median": np.median,
+    "isfinite": np.isfinite,
+    "round": np.round,
+}
+_CMP = {
+    ast.Lt: np.less,
+    ast.LtE: np.less_equal,
+    ast.Gt: np.greater,
+    ast.GtE: np.greater_equal,
+    ast.Eq: np.equal,
+    ast.NotEq: np.not_equal,
+}
+_BIN = {
+    ast.Add: np.add,
+    ast.Sub: np.subtract,
+    ast.Mult: np.multiply,
+    ast.Div: np.true_divide,
+    ast.Pow: np.power,
+    ast.Mod: np.mod,
+}
 
 
 def _ident(name: str) -> str:
@@ -579,6 +656,7 @@ def _est(v: Any) -> Estimate:
 def _env(numbers: Mapping[str, Any]) -> dict[str, Any]:
     """Names a rule can use: the numbers, plus the entries of a nested ``values`` mapping; an
     estimate ``x`` gives ``x`` (its value), ``x_low`` and ``x_high``."""
+
     def put(env, k, v, overwrite):
         if _is_est(v):
             e = _est(v)
@@ -602,8 +680,25 @@ def _env(numbers: Mapping[str, Any]) -> dict[str, Any]:
     return env
 
 
-_PROBE_VALUES = (0.0, 1.0, -1.0, 0.5, 2.0, 3.0, 10.0, 100.0, 1e3, 1e6, -1e6, 1e-9, -0.5, 0.99,
-                 float("nan"), float("inf"), float("-inf"))
+_PROBE_VALUES = (
+    0.0,
+    1.0,
+    -1.0,
+    0.5,
+    2.0,
+    3.0,
+    10.0,
+    100.0,
+    1e3,
+    1e6,
+    -1e6,
+    1e-9,
+    -0.5,
+    0.99,
+    float("nan"),
+    float("inf"),
+    float("-inf"),
+)
 
 
 def _probes(names: list[str]) -> Iterable[dict[str, Any]]:
@@ -640,9 +735,28 @@ class _Expr:
             if n.id not in _FUNCS and n.id not in ("True", "False", "nan", "inf"):
                 self.names.add(n.id)
             return
-        allowed = (ast.BoolOp, ast.And, ast.Or, ast.UnaryOp, ast.Not, ast.USub, ast.UAdd, ast.BinOp, ast.Compare,
-                   ast.Call, ast.Constant, ast.Subscript, ast.Index if hasattr(ast, "Index") else ast.Constant,
-                   ast.Load, ast.List, ast.Tuple) + tuple(_CMP) + tuple(_BIN)
+        allowed = (
+            (
+                ast.BoolOp,
+                ast.And,
+                ast.Or,
+                ast.UnaryOp,
+                ast.Not,
+                ast.USub,
+                ast.UAdd,
+                ast.BinOp,
+                ast.Compare,
+                ast.Call,
+                ast.Constant,
+                ast.Subscript,
+                ast.Index if hasattr(ast, "Index") else ast.Constant,
+                ast.Load,
+                ast.List,
+                ast.Tuple,
+            )
+            + tuple(_CMP)
+            + tuple(_BIN)
+        )
         if not isinstance(n, allowed):
             raise CriterionError(f"rule {self.text!r}: {type(n).__name__} is not allowed")
         if isinstance(n, ast.Call):
@@ -658,8 +772,10 @@ class _Expr:
         """Refuse a rule that cannot fail: one with no names (a constant), or one true on every
         probe of its names (its value does not depend on them, e.g. ``x == x or True``)."""
         if not self.names:
-            raise CriterionError(f"{where} {self.text!r} names no number: its value is a constant, fixed before any "
-                                 "result (a rule must be an expression over named numbers)")
+            raise CriterionError(
+                f"{where} {self.text!r} names no number: its value is a constant, fixed before any "
+                "result (a rule must be an expression over named numbers)"
+            )
         seen = set()
         tried = 0
         for probe in _probes(sorted(self.names)):
@@ -673,8 +789,10 @@ class _Expr:
             if len(seen) == 2:
                 return
         if tried >= 10 and seen == {True}:
-            raise CriterionError(f"{where} {self.text!r} is true for every value of {sorted(self.names)} tried: it "
-                                 "does not depend on its names and cannot fail")
+            raise CriterionError(
+                f"{where} {self.text!r} is true for every value of {sorted(self.names)} tried: it "
+                "does not depend on its names and cannot fail"
+            )
 
     def __call__(self, numbers: Mapping[str, Any]) -> bool:
         env = _env(numbers)
@@ -707,8 +825,9 @@ class _Expr:
                 return not bool(np.all(v))
             return -np.asarray(v, dtype=float) if isinstance(n.op, ast.USub) else v
         if isinstance(n, ast.BinOp):
-            return _BIN[type(n.op)](np.asarray(self._eval(n.left, env), dtype=float),
-                                    np.asarray(self._eval(n.right, env), dtype=float))
+            return _BIN[type(n.op)](
+                np.asarray(self._eval(n.left, env), dtype=float), np.asarray(self._eval(n.right, env), dtype=float)
+            )
         if isinstance(n, ast.Compare):
             left = self._eval(n.left, env)
             ok = True
@@ -848,8 +967,9 @@ def _statistical(kind: str, numbers: Mapping[str, Any]) -> bool:
         return bool(numbers.get("differences")) or any(_is_est(v) and not _est(v).exact for v in vals.values())
     for v in numbers.values():
         if _is_est(v) or (isinstance(v, Mapping) and any(_is_est(x) for x in v.values())):
-            raise CriterionError(f"a {kind} criterion takes exact numbers; record an estimate with close, range "
-                                 "or order")
+            raise CriterionError(
+                f"a {kind} criterion takes exact numbers; record an estimate with close, range or order"
+            )
     return False
 
 
@@ -870,14 +990,25 @@ def _close_region(criterion: Mapping[str, Any], shape: tuple) -> tuple[np.ndarra
         raise CriterionError(f"the estimate has shape {shape} but the target has shape {t.shape}")
     b = float(criterion.get("atol") or 0.0) + float(criterion.get("rtol") or 0.0) * np.abs(t)
     if np.any(b <= 0):
-        raise CriterionError("a close criterion on an estimate needs a tolerance atol + rtol |target| > 0: the "
-                             "region its interval must lie in (an interval never lies inside a point)")
+        raise CriterionError(
+            "a close criterion on an estimate needs a tolerance atol + rtol |target| > 0: the "
+            "region its interval must lie in (an interval never lies inside a point)"
+        )
     return t - b, t + b
 
 
 def _neg(e: Estimate) -> Estimate:
-    return Estimate(-np.asarray(e.value), -np.asarray(e.high), -np.asarray(e.low), level=e.level, se=e.se,
-                    n_runs=e.n_runs, method=e.method, simultaneous=e.simultaneous, note=e.note)
+    return Estimate(
+        -np.asarray(e.value),
+        -np.asarray(e.high),
+        -np.asarray(e.low),
+        level=e.level,
+        se=e.se,
+        n_runs=e.n_runs,
+        method=e.method,
+        simultaneous=e.simultaneous,
+        note=e.note,
+    )
 
 
 def _as_est(v: Any) -> Estimate:
@@ -887,8 +1018,9 @@ def _as_est(v: Any) -> Estimate:
     return Estimate(a, a, a, level=1.0, se=np.zeros_like(a), method="exact")
 
 
-def _order_pairs(criterion: Mapping[str, Any],
-                 numbers: Mapping[str, Any]) -> list[tuple[Estimate, Any, Any, bool, bool]]:
+def _order_pairs(
+    criterion: Mapping[str, Any], numbers: Mapping[str, Any]
+) -> list[tuple[Estimate, Any, Any, bool, bool]]:
     """For each adjacent pair ``a op b`` of the relation: the estimate of ``b - a`` and its region
     (lower, upper, lower_open, upper_open)."""
     names, ops = parse_relation(criterion["relation"])
@@ -901,8 +1033,10 @@ def _order_pairs(criterion: Mapping[str, Any],
     pairs = {f"{b} - {a}" for a, b in adjacent} | {f"{a} - {b}" for a, b in adjacent}
     unknown = set(diffs) - pairs
     if unknown:
-        raise CriterionError(f"differences {sorted(unknown)} are not differences of adjacent names of "
-                             f"{criterion['relation']!r} (write 'B - A')")
+        raise CriterionError(
+            f"differences {sorted(unknown)} are not differences of adjacent names of "
+            f"{criterion['relation']!r} (write 'B - A')"
+        )
     atol, rtol = float(criterion.get("atol") or 0.0), float(criterion.get("rtol") or 0.0)
     tie = float(criterion.get("tie") or 0.0)
     out = []
@@ -935,8 +1069,10 @@ def decide(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]) 
         return "holds" if _legacy(kind, criterion, _exact_numbers(numbers)) else "reversed"
     if kind == "close":
         if criterion.get("z") is not None:
-            raise CriterionError("z (deprecated) grades a number with its se; an estimate carries its interval: "
-                                 "declare the close claim without z")
+            raise CriterionError(
+                "z (deprecated) grades a number with its se; an estimate carries its interval: "
+                "declare the close claim without z"
+            )
         e = _est(numbers["ours"])
         lo, hi = _close_region(criterion, e.shape)
         return _combine(_decide_region(e, lo, hi))
@@ -957,8 +1093,9 @@ def evaluate(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]
     return decide(kind, criterion, numbers) == "holds"
 
 
-def row_status(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any], expect: str, *,
-               implied: bool = False) -> str:
+def row_status(
+    kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any], expect: str, *, implied: bool = False
+) -> str:
     """The row's status from its numbers.
 
     ``expect="pass"``: ``pass`` (``implied`` for a consequence of another row), ``fail``
@@ -993,7 +1130,7 @@ def _regions(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]
     (where the falsifier truth is measured from; they differ for the deprecated ``z`` rule, whose
     acceptance region is the claim's widened by ``z se``)."""
     if kind == "close":
-        if criterion.get("z") is not None:      # deprecated: a number with its se
+        if criterion.get("z") is not None:  # deprecated: a number with its se
             o = numbers["ours"]
             v = np.asarray(_est(o).value if _is_est(o) else _num(o), dtype=float)
             se = np.broadcast_to(_num(numbers["se"]), v.shape)
@@ -1149,16 +1286,38 @@ def _perturbations(v: Any) -> Iterable[Any]:
     a = _num(v)
     if a.ndim == 0:
         x = float(a)
-        for c in (-x, x + 1, x - 1, 0.0, 2 * x, x / 2, 10 * x, x * (1 + 1e-3), x * (1 - 1e-3),
-                  x + 1e6, x - 1e6, 1e12, -1e12, float("nan")):
+        for c in (
+            -x,
+            x + 1,
+            x - 1,
+            0.0,
+            2 * x,
+            x / 2,
+            10 * x,
+            x * (1 + 1e-3),
+            x * (1 - 1e-3),
+            x + 1e6,
+            x - 1e6,
+            1e12,
+            -1e12,
+            float("nan"),
+        ):
             yield c
         return
     if a.size == 0:
         return
     flat = a.ravel()
     yield a[::-1].tolist() if a.ndim == 1 else (-a).tolist()
-    for f in (lambda y: -y, lambda y: y + 1, lambda y: y - 1, lambda y: 2 * y, lambda y: y / 2,
-              lambda y: y + 1e6, lambda y: y - 1e6, lambda y: 10 * y):
+    for f in (
+        lambda y: -y,
+        lambda y: y + 1,
+        lambda y: y - 1,
+        lambda y: 2 * y,
+        lambda y: y / 2,
+        lambda y: y + 1e6,
+        lambda y: y - 1e6,
+        lambda y: 10 * y,
+    ):
         yield f(a).tolist()
         b = flat.copy()
         b[0] = f(b[:1])[0]
@@ -1226,8 +1385,9 @@ def _in_domain(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, An
     lo = -np.inf if not dom or dom[0] is None else float(dom[0])
     hi = np.inf if not dom or dom[1] is None else float(dom[1])
     try:
-        return all(a.size > 0 and np.all(np.isfinite(a)) and np.all((a >= lo) & (a <= hi))
-                   for a in _deciding(kind, numbers))
+        return all(
+            a.size > 0 and np.all(np.isfinite(a)) and np.all((a >= lo) & (a <= hi)) for a in _deciding(kind, numbers)
+        )
     except (TypeError, ValueError):
         return False
 
@@ -1235,8 +1395,17 @@ def _in_domain(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, An
 def _point(e: Estimate, p: Any) -> dict[str, Any]:
     """The estimate ``e`` measured exactly at ``p`` (a degenerate interval, same method and runs)."""
     v = np.broadcast_to(np.asarray(p, dtype=float), e.shape if e.shape else ()).copy()
-    return Estimate(v, v, v, level=e.level, se=np.zeros_like(v), n_runs=e.n_runs,
-                    method=e.method, simultaneous=e.simultaneous, note="falsifier").to_dict()
+    return Estimate(
+        v,
+        v,
+        v,
+        level=e.level,
+        se=np.zeros_like(v),
+        n_runs=e.n_runs,
+        method=e.method,
+        simultaneous=e.simultaneous,
+        note="falsifier",
+    ).to_dict()
 
 
 def _estimate_candidates(kind: str, criterion: Mapping[str, Any], plain: Mapping[str, Any]) -> Iterable[dict]:
@@ -1267,7 +1436,7 @@ def _estimate_candidates(kind: str, criterion: Mapping[str, Any], plain: Mapping
                 pts.append(lo + 1 + np.abs(lo))
             else:
                 pts.append(hi - 1 - np.abs(hi))
-        for edge in (dlo, dhi):                          # the domain's ends, where the region is not
+        for edge in (dlo, dhi):  # the domain's ends, where the region is not
             if edge is not None:
                 pts.append(np.full(np.shape(e.value), float(edge)))
         for p in pts:
@@ -1282,21 +1451,23 @@ def _estimate_candidates(kind: str, criterion: Mapping[str, Any], plain: Mapping
         yield _set(base, ("values",), vals)
 
 
-def falsify(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any], expect: str, *,
-            implied: bool = False) -> dict[str, Any]:
+def falsify(
+    kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any], expect: str, *, implied: bool = False
+) -> dict[str, Any]:
     """Deciding numbers for which the row's status is ``fail`` (raises if there are none).
 
     With a declared ``domain`` (``criterion["domain"]``) the falsifier's measured numbers must be
     finite and in it; a row recorded with an estimate always needs a finite falsifier."""
     _check_kind_expect(kind, expect)
     plain = _plain(numbers)
-    statistical = _is_statistical_row(kind, criterion, plain) or any(
-        _is_est(v) for _, v in _paths(plain))
+    statistical = _is_statistical_row(kind, criterion, plain) or any(_is_est(v) for _, v in _paths(plain))
 
     def fails(cand) -> bool:
         try:
-            return _in_domain(kind, criterion, cand, statistical) and \
-                row_status(kind, criterion, cand, expect, implied=implied) == "fail"
+            return (
+                _in_domain(kind, criterion, cand, statistical)
+                and row_status(kind, criterion, cand, expect, implied=implied) == "fail"
+            )
         except (CriterionError, ValueError, TypeError, IndexError, KeyError, ZeroDivisionError, OverflowError):
             return False
 
@@ -1327,12 +1498,17 @@ def falsify(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any],
         if lo is not None and hi is not None:
             first.append(_set(plain, ("ours",), np.broadcast_to((_num(lo) + _num(hi)) / 2, o.shape).tolist()))
         dom = criterion.get("domain")
-        if dom is not None:                 # just outside the region, inside the domain
+        if dom is not None:  # just outside the region, inside the domain
             for b, sign in ((hi, 1), (lo, -1)):
                 if b is not None:
                     bb = _num(b)
-                    first.append(_set(plain, ("ours",), np.broadcast_to(
-                        bb + sign * 1e-9 * np.maximum(1.0, np.abs(bb)), o.shape).tolist()))
+                    first.append(
+                        _set(
+                            plain,
+                            ("ours",),
+                            np.broadcast_to(bb + sign * 1e-9 * np.maximum(1.0, np.abs(bb)), o.shape).tolist(),
+                        )
+                    )
             for edge in dom:
                 if edge is not None:
                     first.append(_set(plain, ("ours",), np.full(o.shape, float(edge)).tolist()))
@@ -1422,7 +1598,8 @@ def verify_row(row: Mapping[str, Any]) -> list[str]:
     for which that status is ``fail``, finite and in the declared domain where one is declared or
     the row is statistical, (iii) for a statistical row, carry the power its numbers give and the
     ``weak test`` flag exactly when that power is below 0.8, and the runs that would decide an
-    undecided row (with the declared reason when more runs would not decide it), and (iv) carry its decision log with the status each earlier criterion gives on
+    undecided row (with the declared reason when more runs would not decide it), and (iv) carry its
+    decision log with the status each earlier criterion gives on
     the same numbers, flagged ``criterion changed``.  A ``not-evaluated`` row carries neither
     numbers nor a falsifier.
     """
@@ -1453,18 +1630,26 @@ def verify_row(row: Mapping[str, Any]) -> list[str]:
     if fstatus != "fail":
         problems.append(f"{rid}: the falsifier does not make the row fail (status {fstatus!r})")
     elif not _in_domain(kind, crit, fals, statistical):
-        problems.append(f"{rid}: the falsifier is not a possible measurement (non-finite, or outside the domain "
-                        f"{crit.get('domain')})")
+        problems.append(
+            f"{rid}: the falsifier is not a possible measurement (non-finite, or outside the domain "
+            f"{crit.get('domain')})"
+        )
     if "power" in row or "flags" in row:
         pw = power(kind, crit, nums, row["expect"])
         rec = row.get("power")
-        if (pw is None) != (rec is None) or (pw is not None and (
+        if (pw is None) != (rec is None) or (
+            pw is not None
+            and (
                 abs(pw["pass_probability"] - rec.get("pass_probability", math.nan)) > 1e-6
-                or bool(rec.get("weak")) != pw["weak"])):
+                or bool(rec.get("weak")) != pw["weak"]
+            )
+        ):
             problems.append(f"{rid}: recorded power {rec!r} but the numbers give {pw!r}")
         if pw is not None and pw["weak"] != ("weak test" in flags):
-            problems.append(f"{rid}: the 'weak test' flag does not match the power ({pw['pass_probability']:.3g} "
-                            f"pass probability at the falsifier)")
+            problems.append(
+                f"{rid}: the 'weak test' flag does not match the power ({pw['pass_probability']:.3g} "
+                f"pass probability at the falsifier)"
+            )
         if (status == "undecided") != ("undecided" in flags):
             problems.append(f"{rid}: the 'undecided' flag does not match the status")
         rtd = runs_needed(kind, crit, nums) if status == "undecided" else None
@@ -1481,12 +1666,15 @@ def verify_row(row: Mapping[str, Any]) -> list[str]:
         if bool(changes) != ("criterion changed" in flags):
             problems.append(f"{rid}: the 'criterion changed' flag does not match the decision log")
         try:
-            again = original_statuses([{k: c[k] for k in ("commit", "date", "seen", "was", "reason")}
-                                       for c in changes], nums, row["expect"])
+            again = original_statuses(
+                [{k: c[k] for k in ("commit", "date", "seen", "was", "reason")} for c in changes], nums, row["expect"]
+            )
         except (KeyError, TypeError) as e:
             return problems + [f"{rid}: malformed decision log: {e}"]
         for c, a in zip(changes, again):
             if c.get("status") != a["status"]:
-                problems.append(f"{rid}: the criterion of {c.get('commit')} gives {a['status']!r} on these numbers, "
-                                f"the row records {c.get('status')!r}")
+                problems.append(
+                    f"{rid}: the criterion of {c.get('commit')} gives {a['status']!r} on these numbers, "
+                    f"the row records {c.get('status')!r}"
+                )
     return problems

@@ -25,16 +25,26 @@ from pathlib import Path
 from ldpnb.contracts import Instance, Optional, contract
 from ldpnb.repro.toc import BOOK, ROOT
 
-__all__ = ["EXTRAS", "extras_for", "repository_url", "requirement", "cell_source", "install_cell", "ensure",
-           "main"]
+__all__ = ["EXTRAS", "extras_for", "repository_url", "requirement", "cell_source", "install_cell", "ensure", "main"]
 
 #: What a chapter may import beyond the package's core (numpy, scipy), and the extra that installs it.
 #: ``notebook`` includes ``all`` (every library extra); a chapter importing a paper's package
 #: (``ldpnb.papers``, which plots and may load data or train classifiers) needs ``all``.
-EXTRAS = {"myst_nb": "notebook", "itables": "notebook", "ldpnb.papers": "all",
-          "pandas": "data", "ldpnb.data": "data", "matplotlib": "plot", "seaborn": "plot",
-          "ldpnb.repro.plotting": "plot", "sklearn": "attacks", "xgboost": "attacks", "ot": "transport",
-          "joblib": "parallel", "dask": "parallel"}
+EXTRAS = {
+    "myst_nb": "notebook",
+    "itables": "notebook",
+    "ldpnb.papers": "all",
+    "pandas": "data",
+    "ldpnb.data": "data",
+    "matplotlib": "plot",
+    "seaborn": "plot",
+    "ldpnb.repro.plotting": "plot",
+    "sklearn": "attacks",
+    "xgboost": "attacks",
+    "ot": "transport",
+    "joblib": "parallel",
+    "dask": "parallel",
+}
 MARK = "# On Colab, install the book's package"
 _CELL_RE = re.compile(r'# %% tags=\["remove-cell"\]\n' + re.escape(MARK) + r".*?(?=\n# %%)", re.S)
 
@@ -64,8 +74,9 @@ def extras_for(source: str) -> list[str]:
     """
     found = set()
     for module, extra in EXTRAS.items():
-        if re.search(rf"^\s*(from|import)\s+{re.escape(module)}\b", source, re.M) or \
-                (module == "itables" and "interactive_table(" in source):
+        if re.search(rf"^\s*(from|import)\s+{re.escape(module)}\b", source, re.M) or (
+            module == "itables" and "interactive_table(" in source
+        ):
             found.add(extra)
     for umbrella in ("notebook", "all"):  # notebook includes all, which includes every library extra
         if umbrella in found:
@@ -88,8 +99,8 @@ def cell_source(extras: list[str], url: str) -> str:
         "import sys\n\n"
         'if "google.colab" in sys.modules:\n'
         "    import subprocess\n\n"
-        '    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",\n'
-        f'                    "{requirement(extras, url)}"], check=True)\n'
+        f'    req = "{requirement(extras, url)}"\n'
+        '    subprocess.run([sys.executable, "-m", "pip", "install", "-q", req], check=True)\n'
     )
 
 
@@ -106,7 +117,6 @@ def ensure(path: Path, url: str) -> bool:
     header); True when the file changed."""
     text = path.read_text(encoding="utf-8")
     body = _CELL_RE.sub("", text)
-    body = re.sub(r"\n{3,}(?=# %%)", "\n\n", body)
     want = cell_source(extras_for(body), url)
     header_end = body.index("# ---\n", 1) + len("# ---\n") if body.startswith("# ---\n") else 0
     new = body[:header_end] + "\n" + want + "\n" + body[header_end:].lstrip("\n")
@@ -138,8 +148,10 @@ def main(argv: list[str] | None = None) -> int:
             sync_pair(p.stem)
             print(f"wrote the install cell of {p.relative_to(ROOT)} and re-paired its notebook")
     if stale:
-        print("chapters without an up-to-date install cell: " + ", ".join(stale)
-              + " (run `python -m ldpnb.repro.colab`)", file=sys.stderr)
+        print(
+            "chapters without an up-to-date install cell: " + ", ".join(stale) + " (run `python -m ldpnb.repro.colab`)",
+            file=sys.stderr,
+        )
         return 1
     return 0
 

@@ -15,6 +15,7 @@ from typing import Any
 
 import pandas as pd
 
+from ldpnb.contracts import Instance, OneOf, Optional, contract
 from ldpnb.repro.report import (
     FLAGS,
     STATUSES,
@@ -29,13 +30,33 @@ from ldpnb.repro.report import (
 )
 from ldpnb.repro.toc import ROOT, toc_files
 
-__all__ = ["chapter_order", "claims_frame", "flagged", "summary_tables", "write_downloads", "interactive_table",
-           "totals_markdown", "errata_html", "landing_substitutions", "paper_scale_records", "paper_runs_table",
-           "paper_figures_html", "FLAGS", "DEFAULT_COLUMNS", "PRESETS"]
+__all__ = [
+    "chapter_order",
+    "claims_frame",
+    "flagged",
+    "summary_tables",
+    "write_downloads",
+    "interactive_table",
+    "totals_markdown",
+    "errata_html",
+    "landing_substitutions",
+    "paper_scale_records",
+    "paper_runs_table",
+    "paper_figures_html",
+    "FLAGS",
+    "DEFAULT_COLUMNS",
+    "PRESETS",
+]
 
 SOURCES_ORDER = ("paper", "derived", "calibration", "extension", "invariant")
 
+_CLAIMS = Instance(pd.DataFrame, example=pd.DataFrame())
+_ROOT = Instance(Path, example=ROOT)
+#: A folder of chapter reports (None: this build's ``_build/reproduction``).
+_FOLDER = Optional(Instance(str, Path, example=None))
 
+
+@contract()
 def chapter_order() -> list[str]:
     """Chapters in the order of ``_toc.yml``."""
     try:
@@ -44,15 +65,25 @@ def chapter_order() -> list[str]:
         return []
 
 
+@contract(root=_ROOT)
 def paper_scale_records(root: Path = ROOT) -> dict[str, dict[str, Any]]:
-    """The recorded paper-scale runs: ``results/paper/<chapter>.json`` (rows + run metadata)."""
+    """The recorded paper-scale runs: ``results/paper/<chapter>.json`` (rows + run metadata).
+
+    A record that is not a JSON object (truncated, not UTF-8, a list) is refused with a ``ValueError``
+    naming the file, not read as an empty run."""
     out = {}
     for p in sorted((root / "results" / "paper").glob("*.json")):
-        data = json.loads(p.read_text(encoding="utf-8"))
+        try:
+            data = json.loads(p.read_text(encoding="utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as exc:
+            raise ValueError(f"{p} is not a paper-scale record (not readable JSON: {exc})") from None
+        if not isinstance(data, dict):
+            raise ValueError(f"{p} is not a paper-scale record (a JSON object), got {type(data).__name__}")
         out[p.stem] = data
     return out
 
 
+@contract(claims=_CLAIMS, records=Optional(Instance(dict, example={})))
 def paper_runs_table(claims: pd.DataFrame, records: dict[str, dict[str, Any]] | None = None) -> pd.DataFrame:
     """One row per chapter: its recorded paper-scale run (commit, start, duration, CPU minutes of the kernel
     and its workers when recorded, worker processes, peak memory, statuses) and whether its claim ids still
@@ -65,56 +96,146 @@ def paper_runs_table(claims: pd.DataFrame, records: dict[str, dict[str, Any]] | 
     for ch in chapters:
         rec = records.get(ch)
         if rec is None:
-            rows.append({"chapter": ch, "commit": "not run", "started": "", "minutes": float("nan"),
-                         "CPU minutes": float("nan"), "processes": "", "peak MB": float("nan"), "statuses": "",
-                         "claim ids": ""})
+            rows.append(
+                {
+                    "chapter": ch,
+                    "commit": "not run",
+                    "started": "",
+                    "minutes": float("nan"),
+                    "CPU minutes": float("nan"),
+                    "processes": "",
+                    "peak MB": float("nan"),
+                    "statuses": "",
+                    "claim ids": "",
+                }
+            )
             continue
         ids = {r["id"] for r in rec.get("rows", [])}
         book = set(claims.loc[claims["chapter"] == ch, "id"]) if not claims.empty else set()
-        match = "no book report" if not book else ("match" if ids == book else
-                                                   f"stale ({len(ids ^ book)} differ)")
-        rows.append({"chapter": ch, "commit": str(rec.get("commit", ""))[:8],
-                     "started": str(rec.get("started", ""))[:16].replace("T", " "),
-                     "minutes": round(float(rec.get("duration_s", float("nan"))) / 60, 1),
-                     "CPU minutes": round(float(rec["cpu_s"]) / 60, 1) if rec.get("cpu_s") is not None
-                     else float("nan"),
-                     "processes": str(rec.get("n_jobs", "")),
-                     "peak MB": round(float(rec.get("peak_rss_mb", float("nan")))),
-                     "statuses": ", ".join(f"{k} {v}" for k, v in rec.get("counts", {}).items()),
-                     "claim ids": match})
-    out = pd.DataFrame(rows, columns=["chapter", "commit", "started", "minutes", "CPU minutes", "processes", "peak MB",
-                                      "statuses", "claim ids"])
-    total = {"chapter": "all (serial sum)", "commit": "", "started": "", "minutes": round(out["minutes"].sum(), 1),
-             "CPU minutes": float("nan"), "processes": "", "peak MB": out["peak MB"].max(), "statuses": "",
-             "claim ids": ""}
+        match = "no book report" if not book else ("match" if ids == book else f"stale ({len(ids ^ book)} differ)")
+        rows.append(
+            {
+                "chapter": ch,
+                "commit": str(rec.get("commit", ""))[:8],
+                "started": str(rec.get("started", ""))[:16].replace("T", " "),
+                "minutes": round(float(rec.get("duration_s", float("nan"))) / 60, 1),
+                "CPU minutes": round(float(rec["cpu_s"]) / 60, 1) if rec.get("cpu_s") is not None else float("nan"),
+                "processes": str(rec.get("n_jobs", "")),
+                "peak MB": round(float(rec.get("peak_rss_mb", float("nan")))),
+                "statuses": ", ".join(f"{k} {v}" for k, v in rec.get("counts", {}).items()),
+                "claim ids": match,
+            }
+        )
+    out = pd.DataFrame(
+        rows,
+        columns=[
+            "chapter",
+            "commit",
+            "started",
+            "minutes",
+            "CPU minutes",
+            "processes",
+            "peak MB",
+            "statuses",
+            "claim ids",
+        ],
+    )
+    total = {
+        "chapter": "all (serial sum)",
+        "commit": "",
+        "started": "",
+        "minutes": round(out["minutes"].sum(), 1),
+        "CPU minutes": float("nan"),
+        "processes": "",
+        "peak MB": out["peak MB"].max(),
+        "statuses": "",
+        "claim ids": "",
+    }
     return pd.concat([out, pd.DataFrame([total])], ignore_index=True)
 
 
-_TEX = {r"\epsilon": "ε", r"\varepsilon": "ε", r"\alpha": "α", r"\beta": "β", r"\gamma": "γ", r"\delta": "δ",
-        r"\theta": "θ", r"\lambda": "λ", r"\mu": "μ", r"\nu": "ν", r"\pi": "π", r"\rho": "ρ", r"\sigma": "σ",
-        r"\omega": "ω", r"\Omega": "Ω", r"\infty": "∞", r"\to": "→", r"\leq": "≤", r"\le": "≤", r"\geq": "≥",
-        r"\ge": "≥", r"\in": "∈", r"\times": "×", r"\cdot": "·", r"\approx": "≈", r"\ln": "ln ", r"\log": "log ",
-        r"\sum": "Σ", r"\pm": "±", r"\neq": "≠", r"\ell": "ℓ", r"\{": "\x00", r"\}": "\x01", r"\,": " ", r"\;": " ",
-        r"\%": "%", r"\Psi": "Ψ", r"\psi": "ψ", r"\Lambda": "Λ", r"\Delta": "Δ", r"\Theta": "Θ",
-        r"\Sigma": "Σ", r"\Phi": "Φ", r"\phi": "φ", r"\varphi": "φ", r"\tau": "τ", r"\eta": "η", r"\kappa": "κ",
-        r"\xi": "ξ", r"\chi": "χ", r"\zeta": "ζ", r"\Gamma": "Γ", r"\mid": "|", r"\ldots": "…", r"\dots": "…",
-        r"\prime": "′", r"\sqrt": "√", r"\min": "min", r"\max": "max", r"\exp": "exp", r"\quad": " "}
+_TEX = {
+    r"\epsilon": "ε",
+    r"\varepsilon": "ε",
+    r"\alpha": "α",
+    r"\beta": "β",
+    r"\gamma": "γ",
+    r"\delta": "δ",
+    r"\theta": "θ",
+    r"\lambda": "λ",
+    r"\mu": "μ",
+    r"\nu": "ν",
+    r"\pi": "π",
+    r"\rho": "ρ",
+    r"\sigma": "σ",
+    r"\omega": "ω",
+    r"\Omega": "Ω",
+    r"\infty": "∞",
+    r"\to": "→",
+    r"\leq": "≤",
+    r"\le": "≤",
+    r"\geq": "≥",
+    r"\ge": "≥",
+    r"\in": "∈",
+    r"\times": "×",
+    r"\cdot": "·",
+    r"\approx": "≈",
+    r"\ln": "ln ",
+    r"\log": "log ",
+    r"\sum": "Σ",
+    r"\pm": "±",
+    r"\neq": "≠",
+    r"\ell": "ℓ",
+    r"\{": "\x00",
+    r"\}": "\x01",
+    r"\,": " ",
+    r"\;": " ",
+    r"\%": "%",
+    r"\Psi": "Ψ",
+    r"\psi": "ψ",
+    r"\Lambda": "Λ",
+    r"\Delta": "Δ",
+    r"\Theta": "Θ",
+    r"\Sigma": "Σ",
+    r"\Phi": "Φ",
+    r"\phi": "φ",
+    r"\varphi": "φ",
+    r"\tau": "τ",
+    r"\eta": "η",
+    r"\kappa": "κ",
+    r"\xi": "ξ",
+    r"\chi": "χ",
+    r"\zeta": "ζ",
+    r"\Gamma": "Γ",
+    r"\mid": "|",
+    r"\ldots": "…",
+    r"\dots": "…",
+    r"\prime": "′",
+    r"\sqrt": "√",
+    r"\min": "min",
+    r"\max": "max",
+    r"\exp": "exp",
+    r"\quad": " ",
+}
 
 
 def plain_math(text: str) -> str:
     """Inline TeX (``$...$``) as readable plain text, for captions shown outside the book's math
     rendering: ``$\\beta_{U|S} \\le 1$`` -> ``β_U|S ≤ 1``."""
+
     def one(m: re.Match) -> str:
         t = m.group(1)
         t = t.replace("{,}", ",")
-        t = re.sub(r"\\(?:mathrm|mathit|text|mathbf|mathcal|boldsymbol|operatorname|hat|bar|tilde)\s*\{([^{}]*)\}",
-                   r"\1", t)
+        t = re.sub(
+            r"\\(?:mathrm|mathit|text|mathbf|mathcal|boldsymbol|operatorname|hat|bar|tilde)\s*\{([^{}]*)\}", r"\1", t
+        )
         t = re.sub(r"\\(?:mathrm|mathit|mathbf|mathcal|boldsymbol|hat|bar|tilde|left|right|big|Big)\s*", "", t)
         for k in sorted(_TEX, key=len, reverse=True):
             t = re.sub(re.escape(k) + r"(?![A-Za-z])", _TEX[k], t)
         t = re.sub(r"([_^])\{([^{}]*)\}", r"\1\2", t)
         t = re.sub(r"\\([A-Za-z]+)", r"\1", t)  # anything else: the command's name
         return t.replace("{", "").replace("}", "").replace("\x00", "{").replace("\x01", "}")
+
     return re.sub(r"\$\$?([^$]+)\$\$?", one, text).replace("\\,", " ")
 
 
@@ -126,23 +247,31 @@ def _numbered_chapters(root: Path = ROOT) -> dict[str, int]:
         toc = yaml.safe_load((root / "_toc.yml").read_text(encoding="utf-8"))
     except OSError:  # pragma: no cover - a notebook downloaded alone has no toc
         return {}
-    names = [Path(c["file"]).name for part in toc.get("parts", []) if part.get("numbered")
-             for c in part.get("chapters", []) if "file" in c]
+    names = [
+        Path(c["file"]).name
+        for part in toc.get("parts", [])
+        if part.get("numbered")
+        for c in part.get("chapters", [])
+        if "file" in c
+    ]
     return {n: i for i, n in enumerate(names, 1)}
 
 
+@contract(root=_ROOT)
 def paper_figures_html(root: Path = ROOT) -> str:
     """The recorded paper-scale figures (``results/paper/figures/<chapter>/``, written by
     :func:`ldpnb.repro.paperscale.export_figures`) as HTML: one collapsed block per chapter, with the
     record's commit, date and duration, each figure embedded with its caption and a link to the
     book-scale figure in the chapter."""
-    import base64
+    import base64  # noqa: PLC0415 lazy: loaded at first use
 
     records = paper_scale_records(root)
     order = chapter_order()
     base = root / "results" / "paper" / "figures"
-    chapters = sorted((p.parent.name for p in base.glob("*/index.json")),
-                      key=lambda c: (order.index(c) if c in order else len(order), c))
+    chapters = sorted(
+        (p.parent.name for p in base.glob("*/index.json")),
+        key=lambda c: (order.index(c) if c in order else len(order), c),
+    )
     numbered = _numbered_chapters(root)
     unnumbered_count = 0
     parts = []
@@ -156,9 +285,12 @@ def paper_figures_html(root: Path = ROOT) -> str:
             number = [str(unnumbered_count + i) for i in range(1, len(index["figures"]) + 1)]
             unnumbered_count += len(index["figures"])
         rec = records.get(ch, {})
-        prov = (f"recorded at commit {html.escape(str(rec.get('commit', '?'))[:8])} on "
-                f"{html.escape(str(rec.get('started', '?'))[:10])}, {float(rec.get('duration_s', 0)) / 60:.3g} min"
-                if rec else "no record")
+        prov = (
+            f"recorded at commit {html.escape(str(rec.get('commit', '?'))[:8])} on "
+            f"{html.escape(str(rec.get('started', '?'))[:10])}, {float(rec.get('duration_s', 0)) / 60:.3g} min"
+            if rec
+            else "no record"
+        )
         figs = []
         for i, f in enumerate(index["figures"]):
             png = base / ch / f"{f['name']}.png"
@@ -166,12 +298,17 @@ def paper_figures_html(root: Path = ROOT) -> str:
                 continue
             data = base64.b64encode(png.read_bytes()).decode("ascii")
             cap = html.escape(plain_math(f["caption"]))
-            figs.append(f'<figure class="paper-scale-figure"><img src="data:image/png;base64,{data}" '
-                        f'alt="{html.escape(f["name"])} at paper scale" style="max-width:100%">'
-                        f'<figcaption><span class="caption-number">Figure {number[i]}. </span>{cap} '
-                        f'<a href="{ch}.html#{html.escape(f["label"])}">Book-scale figure</a>.</figcaption></figure>')
-        parts.append(f'<details><summary><b>{html.escape(ch)}</b>: {len(figs)} figure(s), {prov}</summary>'
-                     + "".join(figs) + "</details>")
+            figs.append(
+                f'<figure class="paper-scale-figure"><img src="data:image/png;base64,{data}" '
+                f'alt="{html.escape(f["name"])} at paper scale" style="max-width:100%">'
+                f'<figcaption><span class="caption-number">Figure {number[i]}. </span>{cap} '
+                f'<a href="{ch}.html#{html.escape(f["label"])}">Book-scale figure</a>.</figcaption></figure>'
+            )
+        parts.append(
+            f"<details><summary><b>{html.escape(ch)}</b>: {len(figs)} figure(s), {prov}</summary>"
+            + "".join(figs)
+            + "</details>"
+        )
     return "".join(parts) or "<p>No paper-scale figures recorded.</p>"
 
 
@@ -185,6 +322,7 @@ def clean_text(value: Any) -> Any:
     return value
 
 
+@contract(directory=_FOLDER)
 def claims_frame(directory: str | Path | None = None) -> pd.DataFrame:
     """One row per claim of every chapter, in toc order, with a link to the row in its chapter."""
     reports = load_reports(directory)
@@ -207,30 +345,63 @@ def claims_frame(directory: str | Path | None = None) -> pd.DataFrame:
                 paper_status = rec_status[r["id"]] + (" (stale run)" if stale else "")
             pw = r.get("power") or {}
             rtd = r.get("runs_to_decide") or {}
-            rows.append({
-                "chapter": ch, "id": r["id"], "claim": r["claim"], "source": r["source"], "where": r["where"],
-                "kind": r["kind"], "paper / reference": fmt(ref), "ours": fmt_ours(r),
-                "criterion": r["tolerance"], "status": r["status"], "paper-scale status": paper_status,
-                "flags": "; ".join(r.get("flags") or []),
-                "P(pass | falsifier)": f"{pw['pass_probability']:.2g}" if pw else "",
-                "runs to decide": ("not by more runs" if rtd.get("not_by_runs") else
-                                   rtd.get("runs") if rtd.get("runs") is not None else ""),
-                "scale": r["scale"], "note": r["note"], "diverges as": divergence_kind(r) or "",
-                "link": f"{ch}.html#claim-{ch}-{r['id']}",
-            })
-    cols = ["chapter", "id", "claim", "source", "where", "kind", "paper / reference", "ours", "criterion",
-            "status", "paper-scale status", "flags", "P(pass | falsifier)", "runs to decide", "scale", "note",
-            "diverges as", "link"]
+            rows.append(
+                {
+                    "chapter": ch,
+                    "id": r["id"],
+                    "claim": r["claim"],
+                    "source": r["source"],
+                    "where": r["where"],
+                    "kind": r["kind"],
+                    "paper / reference": fmt(ref),
+                    "ours": fmt_ours(r),
+                    "criterion": r["tolerance"],
+                    "status": r["status"],
+                    "paper-scale status": paper_status,
+                    "flags": "; ".join(r.get("flags") or []),
+                    "P(pass | falsifier)": f"{pw['pass_probability']:.2g}" if pw else "",
+                    "runs to decide": (
+                        "not by more runs"
+                        if rtd.get("not_by_runs")
+                        else rtd.get("runs")
+                        if rtd.get("runs") is not None
+                        else ""
+                    ),
+                    "scale": r["scale"],
+                    "note": r["note"],
+                    "diverges as": divergence_kind(r) or "",
+                    "link": f"{ch}.html#claim-{ch}-{r['id']}",
+                }
+            )
+    cols = [
+        "chapter",
+        "id",
+        "claim",
+        "source",
+        "where",
+        "kind",
+        "paper / reference",
+        "ours",
+        "criterion",
+        "status",
+        "paper-scale status",
+        "flags",
+        "P(pass | falsifier)",
+        "runs to decide",
+        "scale",
+        "note",
+        "diverges as",
+        "link",
+    ]
     return pd.DataFrame([{k: clean_text(v) for k, v in r.items()} for r in rows], columns=cols)
 
 
+@contract(claims=_CLAIMS, flag=OneOf(*FLAGS))
 def flagged(claims: pd.DataFrame, flag: str) -> pd.DataFrame:
     """The claims carrying a flag: ``"weak test"`` (a statistical row whose criterion passes at its
     falsifier with probability above 0.2), ``"undecided"`` (its interval crosses the region's edge)
     or ``"criterion changed"`` (its criterion changed after a result was seen; both statuses shown
     in the chapter)."""
-    if flag not in FLAGS:
-        raise ValueError(f"flag must be one of {FLAGS}, got {flag!r}")
     if claims.empty:
         return claims
     mask = claims["flags"].fillna("").map(lambda f: flag in [x.strip() for x in f.split(";")])
@@ -250,25 +421,28 @@ def _html_table(df: pd.DataFrame, caption: str = "") -> str:
     for row in df.itertuples(index=False):
         cells = []
         for v in row:
-            cells.append(f"<td>{v}</td>" if isinstance(v, str) and v.startswith("<") else
-                         f"<td>{html.escape(str(v))}</td>")
+            cells.append(
+                f"<td>{v}</td>" if isinstance(v, str) and v.startswith("<") else f"<td>{html.escape(str(v))}</td>"
+            )
         body.append("<tr>" + "".join(cells) + "</tr>")
     cap = f"<caption>{html.escape(caption)}</caption>" if caption else ""
-    return (f'<table class="claims-totals">{cap}<thead><tr>{head}</tr></thead>'
-            f'<tbody>{"".join(body)}</tbody></table>')
+    return f'<table class="claims-totals">{cap}<thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
 
 
+@contract(claims=_CLAIMS, fmt=OneOf("markdown", "html"))
 def summary_tables(claims: pd.DataFrame, fmt: str = "markdown") -> tuple[str, str]:
     """Tables of the claims per chapter and status, and per source and status.
 
     ``fmt="markdown"`` (pipe tables) or ``"html"`` (what the dashboard page shows: jupyter-book
     renders Markdown outputs as CommonMark, which has no tables).
     """
+
     def pivot(col: str, index_order) -> pd.DataFrame:
         if claims.empty:
             return pd.DataFrame(columns=[col, *STATUSES, "total"])
-        t = (claims.pivot_table(index=col, columns="status", values="id", aggfunc="count", fill_value=0)
-             .reindex(columns=list(STATUSES), fill_value=0))
+        t = claims.pivot_table(index=col, columns="status", values="id", aggfunc="count", fill_value=0).reindex(
+            columns=list(STATUSES), fill_value=0
+        )
         t = t.drop(columns=[c for c in ("undecided", "implied") if not t[c].any()])
         t = t.reindex([i for i in index_order if i in t.index])
         t["total"] = t.sum(axis=1)
@@ -279,15 +453,16 @@ def summary_tables(claims: pd.DataFrame, fmt: str = "markdown") -> tuple[str, st
     a = pivot("chapter", chapters)
     b = pivot("source", SOURCES_ORDER)
     if fmt == "html":
-        a["chapter"] = [f'<a href="{c}.html">{html.escape(c)}</a>' if c != "all" else "<b>all</b>"
-                        for c in a["chapter"]]
+        a["chapter"] = [
+            f'<a href="{c}.html">{html.escape(c)}</a>' if c != "all" else "<b>all</b>" for c in a["chapter"]
+        ]
         b["source"] = [html.escape(c) if c != "all" else "<b>all</b>" for c in b["source"]]
-        return (_html_table(a, "Claims per chapter and status"),
-                _html_table(b, "Claims per source and status"))
+        return (_html_table(a, "Claims per chapter and status"), _html_table(b, "Claims per source and status"))
     a["chapter"] = [f"[{c}]({c}.html)" if c != "all" else "**all**" for c in a["chapter"]]
     return _md_table(a), _md_table(b)
 
 
+@contract(claims=_CLAIMS, directory=_FOLDER)
 def write_downloads(claims: pd.DataFrame, directory: str | Path | None = None) -> tuple[Path, Path]:
     """``claims.csv`` and ``claims.json`` in ``_build/downloads`` (the build publishes both)."""
     d = Path(directory) if directory is not None else build_dir() / "downloads"
@@ -324,6 +499,7 @@ def _status_cell(status: str) -> str:
     return badge_html(word, label=status) if word in STATUSES else html.escape(status)
 
 
+@contract(claims=_CLAIMS)
 def interactive_table(claims: pd.DataFrame):
     """The sortable, filterable table (itables, offline: DataTables is embedded in the page).
 
@@ -347,28 +523,59 @@ def interactive_table(claims: pd.DataFrame):
             view[c] = [html.escape(str(v)) for v in view[c]]
     order = [*DEFAULT_COLUMNS, *(c for c in view.columns if c not in DEFAULT_COLUMNS)]
     view = view[order]
-    widths = {"chapter": "7em", "id": "4em", "status": "7em", "claim": "36%", "paper / reference": "7em",
-              "ours": "8em", "paper-scale status": "7em", "source": "6em", "where": "9em", "kind": "5em",
-              "criterion": "11em", "flags": "7em", "P(pass | falsifier)": "5em", "runs to decide": "5em",
-              "note": "24em", "diverges as": "8em"}
+    widths = {
+        "chapter": "7em",
+        "id": "4em",
+        "status": "7em",
+        "claim": "36%",
+        "paper / reference": "7em",
+        "ours": "8em",
+        "paper-scale status": "7em",
+        "source": "6em",
+        "where": "9em",
+        "kind": "5em",
+        "criterion": "11em",
+        "flags": "7em",
+        "P(pass | falsifier)": "5em",
+        "runs to decide": "5em",
+        "note": "24em",
+        "diverges as": "8em",
+    }
     cols = list(view.columns)
     column_defs = [{"width": w, "targets": [cols.index(c)]} for c, w in widths.items() if c in cols]
     column_defs.append({"visible": False, "targets": [i for i, c in enumerate(cols) if c not in DEFAULT_COLUMNS]})
-    presets = [{"text": name, "className": "ldpnb-preset",
-                "action": JavascriptFunction(f"function (e, dt) {{ window.ldpnbPreset(dt, {json.dumps(name)}, "
-                                             f"{json.dumps(rule)}); }}")}
-               for name, rule in PRESETS.items()]
+    presets = [
+        {
+            "text": name,
+            "className": "ldpnb-preset",
+            "action": JavascriptFunction(
+                f"function (e, dt) {{ window.ldpnbPreset(dt, {json.dumps(name)}, {json.dumps(rule)}); }}"
+            ),
+        }
+        for name, rule in PRESETS.items()
+    ]
     buttons = [{"extend": "colvis", "text": "Columns"}, *presets]
     typeset = JavascriptFunction(
         "function () { const c = this.api().table().container(); "
         "if (window.MathJax && MathJax.typesetPromise) { MathJax.typesetClear && MathJax.typesetClear([c]); "
-        "MathJax.typesetPromise([c]).then(() => c.setAttribute('data-typeset', '1')); } }")
+        "MathJax.typesetPromise([c]).then(() => c.setAttribute('data-typeset', '1')); } }"
+    )
     from IPython.display import HTML, display  # noqa: PLC0415 lazy: the dashboard page only
 
     page = itables.to_html_datatable(
-        view, allow_html=True, column_filters="header", showIndex=False, pageLength=25,
-        classes="display compact claims-dashboard mathjax_process", maxBytes=0, autoWidth=False,
-        columnDefs=column_defs, lengthMenu=[10, 25, 50, 100, 500, 1000], buttons=buttons, drawCallback=typeset)
+        view,
+        allow_html=True,
+        column_filters="header",
+        showIndex=False,
+        pageLength=25,
+        classes="display compact claims-dashboard mathjax_process",
+        maxBytes=0,
+        autoWidth=False,
+        columnDefs=column_defs,
+        lengthMenu=[10, 25, 50, 100, 500, 1000],
+        buttons=buttons,
+        drawCallback=typeset,
+    )
     # itables adds a hidden static copy of the first rows for viewers without JavaScript, with the
     # claims' TeX left raw; the book always runs the interactive table
     page = re.sub(r'<div id="(itables_[0-9a-f_]+)_fallback">.*?</div><script>[^<]*</script>', "", page, flags=re.S)
@@ -376,6 +583,7 @@ def interactive_table(claims: pd.DataFrame):
     display(HTML(page))
 
 
+@contract(claims=_CLAIMS, link_prefix=Instance(str, example=""))
 def errata_html(claims: pd.DataFrame, *, link_prefix: str = "") -> str:
     """What did not reproduce, in two lists: the papers' claims our reproduction refutes (rows with
     source ``paper`` or ``derived`` that diverge: candidate errata) and our own expectations that the
@@ -387,23 +595,35 @@ def errata_html(claims: pd.DataFrame, *, link_prefix: str = "") -> str:
     div = claims[claims["status"] == "diverges"]
     parts = []
     for kind, title, empty in (
-            ("paper claim refuted", "Paper claims refuted (candidate errata)",
-             "No claim printed in or derived from the papers diverges."),
-            ("our expectation refuted", "Our own expectations refuted",
-             "None of our own expectations (extensions, invariants, calibrations) diverges.")):
+        (
+            "paper claim refuted",
+            "Paper claims refuted (candidate errata)",
+            "No claim printed in or derived from the papers diverges.",
+        ),
+        (
+            "our expectation refuted",
+            "Our own expectations refuted",
+            "None of our own expectations (extensions, invariants, calibrations) diverges.",
+        ),
+    ):
         rows = div[div["diverges as"] == kind]
-        parts.append(f'<p><b>{title}</b>: {len(rows)} row{"s" if len(rows) != 1 else ""}.'
-                     + ("" if len(rows) else " " + empty) + "</p>")
+        parts.append(
+            f"<p><b>{title}</b>: {len(rows)} row{'s' if len(rows) != 1 else ''}."
+            + ("" if len(rows) else " " + empty)
+            + "</p>"
+        )
         for ch, g in rows.groupby("chapter", sort=False):
             items = "".join(
                 f'<li><a href="{html.escape(link_prefix + r.link)}"><b>{html.escape(r.id)}</b></a> '
                 f'{_html_text(first_sentence(r.claim, 160))} <span class="ldpnb-why">'
-                f'{_html_text(first_sentence(r.note, 200))}</span></li>'
-                for r in g.itertuples(index=False))
+                f"{_html_text(first_sentence(r.note, 200))}</span></li>"
+                for r in g.itertuples(index=False)
+            )
             parts.append(f"<details><summary>{html.escape(ch)}: {len(g)}</summary><ul>{items}</ul></details>")
     return f'<div class="ldpnb-errata mathjax_process">{"".join(parts)}</div>'
 
 
+@contract(directory=_FOLDER)
 def landing_substitutions(directory: str | Path | None = None) -> dict[str, str]:
     """The landing page's substitutions (``{{ claims_totals }}``, ``{{ errata }}``), from the reports."""
     try:
@@ -416,6 +636,7 @@ def landing_substitutions(directory: str | Path | None = None) -> dict[str, str]
     return {"claims_totals": totals_markdown(directory), "errata": errata_html(claims)}
 
 
+@contract(directory=_FOLDER)
 def totals_markdown(directory: str | Path | None = None) -> str:
     """One paragraph of the book's totals (the landing page)."""
     try:
@@ -427,15 +648,24 @@ def totals_markdown(directory: str | Path | None = None) -> str:
     n = claims["status"].value_counts()
     paper = claims[claims["source"] == "paper"]
     np_ = paper["status"].value_counts()
-    extra = "".join(f", {n.get(k, 0)} {w}" for k, w in (("undecided", "undecided"),
-                                                        ("implied", "implied by other rows")) if n.get(k, 0))
+    extra = "".join(
+        f", {n.get(k, 0)} {w}"
+        for k, w in (("undecided", "undecided"), ("implied", "implied by other rows"))
+        if n.get(k, 0)
+    )
     flags = {f: len(flagged(claims, f)) for f in ("weak test", "criterion changed")}
     flag_txt = ("; flagged: " + ", ".join(f"{v} {k}" for k, v in flags.items() if v)) if any(flags.values()) else ""
     kinds = claims.loc[claims["status"] == "diverges", "diverges as"].value_counts()
-    split = (f" ({kinds.get('paper claim refuted', 0)} refute a paper's claim, "
-             f"{kinds.get('our expectation refuted', 0)} our own expectation)" if n.get("diverges", 0) else "")
-    return (f"{len(claims)} claims in {claims['chapter'].nunique()} chapters: "
-            f"{n.get('pass', 0)} pass, {n.get('diverges', 0)} diverge{split}{extra}, {n.get('not-evaluated', 0)} not "
-            f"evaluated, {n.get('fail', 0)} fail{flag_txt}. Of the {len(paper)} values and statements printed in the "
-            f"papers, {np_.get('pass', 0)} are reproduced, {np_.get('diverges', 0)} diverge and "
-            f"{np_.get('not-evaluated', 0)} could not be evaluated.")
+    split = (
+        f" ({kinds.get('paper claim refuted', 0)} refute a paper's claim, "
+        f"{kinds.get('our expectation refuted', 0)} our own expectation)"
+        if n.get("diverges", 0)
+        else ""
+    )
+    return (
+        f"{len(claims)} claims in {claims['chapter'].nunique()} chapters: "
+        f"{n.get('pass', 0)} pass, {n.get('diverges', 0)} diverge{split}{extra}, {n.get('not-evaluated', 0)} not "
+        f"evaluated, {n.get('fail', 0)} fail{flag_txt}. Of the {len(paper)} values and statements printed in the "
+        f"papers, {np_.get('pass', 0)} are reproduced, {np_.get('diverges', 0)} diverge and "
+        f"{np_.get('not-evaluated', 0)} could not be evaluated."
+    )

@@ -38,8 +38,18 @@ from ldpnb.contracts import Instance, Optional, Real, Unchecked, contract
 #: A notebook (an nbformat NotebookNode is a dict).
 _NB = Instance(dict, example={"cells": []})
 
-__all__ = ["output_problems", "figure_problems", "uses_claims_machinery", "shown_text", "COLUMN_PX", "text_px",
-           "install_text_probe", "MIN_LEGEND_PX", "TEXT_PX_KEY", "FIGURE_COLUMN_PX"]
+__all__ = [
+    "output_problems",
+    "figure_problems",
+    "uses_claims_machinery",
+    "shown_text",
+    "COLUMN_PX",
+    "text_px",
+    "install_text_probe",
+    "MIN_LEGEND_PX",
+    "TEXT_PX_KEY",
+    "FIGURE_COLUMN_PX",
+]
 
 COLUMN_PX = 780
 MAX_DISPLAY_PX = int(1.5 * COLUMN_PX)
@@ -53,8 +63,17 @@ FIGURE_COLUMN_PX = 729
 TEXT_PX_KEY = "ldpnb-text-px"
 
 # the order in which jupyter-book (myst-nb) picks the representation it shows
-RENDER_PRIORITY = ("application/vnd.jupyter.widget-view+json", "application/javascript", "text/html",
-                   "image/svg+xml", "image/png", "image/jpeg", "text/markdown", "text/latex", "text/plain")
+RENDER_PRIORITY = (
+    "application/vnd.jupyter.widget-view+json",
+    "application/javascript",
+    "text/html",
+    "image/svg+xml",
+    "image/png",
+    "image/jpeg",
+    "text/markdown",
+    "text/latex",
+    "text/plain",
+)
 
 _ROOT = str(Path(__file__).resolve().parents[2])
 PATTERNS: list[tuple[str, re.Pattern]] = [
@@ -147,7 +166,7 @@ def output_problems(nb) -> list[str]:
             if m:
                 found.add(what)
                 lo = max(0, m.start() - 40)
-                problems.append(f"cell {n}: {what}: ...{text[lo:m.end() + 40]!r}...")
+                problems.append(f"cell {n}: {what}: ...{text[lo : m.end() + 40]!r}...")
     return problems
 
 
@@ -179,22 +198,31 @@ def figure_problems(nb) -> list[str]:
             shown_w = float(o.get("metadata", {}).get("image/png", {}).get("width", px_w))
             density = px_w / shown_w
             if density < MIN_DENSITY - 1e-9:
-                problems.append(f"cell {n}: figure drawn at {100 * density:.0f} dpi ({px_w} px shown at "
-                                f"{shown_w:.0f} px): call ldpnb.repro.plotting.set_style() (retina)")
+                problems.append(
+                    f"cell {n}: figure drawn at {100 * density:.0f} dpi ({px_w} px shown at "
+                    f"{shown_w:.0f} px): call ldpnb.repro.plotting.set_style() (retina)"
+                )
             sizes = o.get("metadata", {}).get("image/png", {}).get(TEXT_PX_KEY) or {}
             if sizes.get("legend") is not None and sizes["legend"] < MIN_LEGEND_PX - 1e-9:
-                problems.append(f"cell {n}: legend text {sizes['legend']:.1f} px high at the column width "
-                                f"(at least {MIN_LEGEND_PX:g} px): fewer entries, a larger font, or a legend "
-                                "outside the panel grid")
+                problems.append(
+                    f"cell {n}: legend text {sizes['legend']:.1f} px high at the column width "
+                    f"(at least {MIN_LEGEND_PX:g} px): fewer entries, a larger font, or a legend "
+                    "outside the panel grid"
+                )
             if shown_w > MAX_DISPLAY_PX:
-                problems.append(f"cell {n}: figure {shown_w:.0f} px wide as displayed ({shown_w / 100:.1f} in): "
-                                f"shrunk to the {COLUMN_PX} px column its text becomes illegible; split it or "
-                                f"use plotting.column_figsize()")
+                problems.append(
+                    f"cell {n}: figure {shown_w:.0f} px wide as displayed ({shown_w / 100:.1f} in): "
+                    f"shrunk to the {COLUMN_PX} px column its text becomes illegible; split it or "
+                    f"use plotting.column_figsize()"
+                )
     return problems
 
 
-@contract(fig=Unchecked("a matplotlib Figure", None), shown_px=Real(0, None, low_open=True),
-          column_px=Real(0, None, low_open=True))
+@contract(
+    fig=Unchecked("a matplotlib Figure", None),
+    shown_px=Real(0, None, low_open=True),
+    column_px=Real(0, None, low_open=True),
+)
 def text_px(fig, shown_px: float, column_px: float = FIGURE_COLUMN_PX) -> dict[str, float | None]:
     """The smallest legend text and the smallest text of ``fig``, in CSS px as the book shows it:
     a figure ``shown_px`` wide (the PNG's display width, ``fig.dpi`` px per inch) is shrunk to the
@@ -249,7 +277,7 @@ def install_text_probe(shell=None) -> bool:
         out = orig(fig, *args, **kwargs)
         if out is None:
             return out
-        data, md = (out if isinstance(out, tuple) else (out, {}))
+        data, md = out if isinstance(out, tuple) else (out, {})
         md = dict(md or {})
         shown = float(md.get("width") or fig.get_figwidth() * fig.dpi)
         try:

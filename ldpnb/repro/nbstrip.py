@@ -1,5 +1,4 @@
-"""Strip outputs and execution counts from notebooks in place: ``python -m ldpnb.repro.nbstrip book/*.ipynb``.
-"""
+"""Strip outputs and execution counts from notebooks in place: ``python -m ldpnb.repro.nbstrip book/*.ipynb``."""
 
 from __future__ import annotations
 

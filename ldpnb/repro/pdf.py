@@ -34,9 +34,18 @@ from ldpnb.repro.toc import ROOT, toc_files
 
 __all__ = ["print_book", "pdf_images", "main"]
 
-_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
-          "--disable-component-update", "--disable-sync", "--disable-quic", "--window-size=1280,1000",
-          "--host-resolver-rules=MAP * ~NOTFOUND"]
+_FLAGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--disable-quic",
+    "--window-size=1280,1000",
+    "--host-resolver-rules=MAP * ~NOTFOUND",
+]
 
 _READY = """
 const done = arguments[arguments.length - 1];
@@ -70,7 +79,8 @@ def _driver():
 
     chromium = shutil.which("chromium") or shutil.which("chromium-browser")
     driver = shutil.which("chromedriver") or (
-        "/usr/bin/chromedriver" if Path("/usr/bin/chromedriver").exists() else None)
+        "/usr/bin/chromedriver" if Path("/usr/bin/chromedriver").exists() else None
+    )
     if not chromium or not driver:
         raise SystemExit("error: Chromium or chromedriver not found (Debian: apt-get install chromium chromium-driver)")
     profile = tempfile.mkdtemp(prefix="ldpnb-pdf-")
@@ -108,8 +118,9 @@ def pdf_images(data: bytes) -> tuple[int, int]:
     return len(reader.pages), n_img
 
 
-@contract(html=Instance(Path, example=ROOT / "_build" / "html"),
-          out=Instance(Path, example=ROOT / "_build" / "pdf" / "b.pdf"))
+@contract(
+    html=Instance(Path, example=ROOT / "_build" / "html"), out=Instance(Path, example=ROOT / "_build" / "pdf" / "b.pdf")
+)
 def print_book(html: Path, out: Path) -> dict:
     """Print every page of the book in toc order and concatenate them into ``out``; returns the summary."""
     from pypdf import PdfWriter  # noqa: PLC0415 lazy: the book extra, only to print the book
@@ -128,12 +139,25 @@ def print_book(html: Path, out: Path) -> dict:
             t1 = time.perf_counter()
             d.get(p.as_uri())
             state = d.execute_async_script(_READY)
-            pdf = base64.b64decode(d.execute_cdp_cmd("Page.printToPDF", {
-                "printBackground": True, "paperWidth": 8.27, "paperHeight": 11.69, "marginTop": 0.5,
-                "marginBottom": 0.55, "marginLeft": 0.5, "marginRight": 0.5, "scale": 0.8,
-                "displayHeaderFooter": True, "headerTemplate": "<span></span>",
-                "footerTemplate": '<div style="font-size:8px;width:100%;text-align:center">'
-                                  '<span class="pageNumber"></span></div>'})["data"])
+            pdf = base64.b64decode(
+                d.execute_cdp_cmd(
+                    "Page.printToPDF",
+                    {
+                        "printBackground": True,
+                        "paperWidth": 8.27,
+                        "paperHeight": 11.69,
+                        "marginTop": 0.5,
+                        "marginBottom": 0.55,
+                        "marginLeft": 0.5,
+                        "marginRight": 0.5,
+                        "scale": 0.8,
+                        "displayHeaderFooter": True,
+                        "headerTemplate": "<span></span>",
+                        "footerTemplate": '<div style="font-size:8px;width:100%;text-align:center">'
+                        '<span class="pageNumber"></span></div>',
+                    },
+                )["data"]
+            )
             n_pages, n_img = pdf_images(pdf)
             name = p.relative_to(html).as_posix()
             if state["broken"]:
@@ -145,14 +169,24 @@ def print_book(html: Path, out: Path) -> dict:
             start = len(writer.pages)
             writer.append(io.BytesIO(pdf))
             writer.add_outline_item(state["title"], page_number=start)
-            summary["pages"].append({"page": name, "title": state["title"], "pdf_pages": n_pages,
-                                     "figures": state["figures"], "images": n_img,
-                                     "seconds": round(time.perf_counter() - t1, 1)})
+            summary["pages"].append(
+                {
+                    "page": name,
+                    "title": state["title"],
+                    "pdf_pages": n_pages,
+                    "figures": state["figures"],
+                    "images": n_img,
+                    "seconds": round(time.perf_counter() - t1, 1),
+                }
+            )
             summary["pdf_pages"] += n_pages
             summary["figures"] += state["figures"]
             summary["images"] += n_img
-            print(f"{name:<28s} {n_pages:4d} pages  {state['figures']:3d} figures  {n_img:3d} images  "
-                  f"{time.perf_counter() - t1:5.1f} s", flush=True)
+            print(
+                f"{name:<28s} {n_pages:4d} pages  {state['figures']:3d} figures  {n_img:3d} images  "
+                f"{time.perf_counter() - t1:5.1f} s",
+                flush=True,
+            )
     finally:
         d.quit()
         shutil.rmtree(profile, ignore_errors=True)
@@ -160,8 +194,9 @@ def print_book(html: Path, out: Path) -> dict:
     if problems:
         raise SystemExit("error: the PDF is incomplete:\n  " + "\n  ".join(problems))
     out.parent.mkdir(parents=True, exist_ok=True)
-    writer.add_metadata({"/Title": "Privacy in the local model — an executable book",
-                         "/Author": "the ldpnb contributors"})
+    writer.add_metadata(
+        {"/Title": "Privacy in the local model — an executable book", "/Author": "the ldpnb contributors"}
+    )
     with out.open("wb") as f:
         writer.write(f)
     out.with_suffix(".json").write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
@@ -175,8 +210,10 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--out", type=Path, default=ROOT / "_build" / "pdf" / "ldpnb-book.pdf")
     args = ap.parse_args(argv)
     s = print_book(args.html, args.out)
-    print(f"{args.out}: {s['pdf_pages']} pages, {s['figures']} figures ({s['images']} images) from "
-          f"{len(s['pages'])} HTML pages in {s['seconds']} s")
+    print(
+        f"{args.out}: {s['pdf_pages']} pages, {s['figures']} figures ({s['images']} images) from "
+        f"{len(s['pages'])} HTML pages in {s['seconds']} s"
+    )
     return 0
 
 

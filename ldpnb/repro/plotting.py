@@ -29,8 +29,18 @@ COLUMN_INCHES = 7.8
 
 
 _PALETTE = [
-    "#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#F0E442", "#000000",
-    "#8C564B", "#7F7F7F", "#BCBD22", "#17BECF",
+    "#0072B2",
+    "#D55E00",
+    "#009E73",
+    "#CC79A7",
+    "#E69F00",
+    "#56B4E9",
+    "#F0E442",
+    "#000000",
+    "#8C564B",
+    "#7F7F7F",
+    "#BCBD22",
+    "#17BECF",
 ]
 
 
@@ -84,8 +94,9 @@ def color(name: str) -> str:
 
 
 @contract(ncols=Integer(1, 64), nrows=Integer(1, 64), panel_aspect=POSITIVE, width=POSITIVE)
-def column_figsize(ncols: int = 1, nrows: int = 1, *, panel_aspect: float = 0.72,
-                   width: float = COLUMN_INCHES) -> tuple[float, float]:
+def column_figsize(
+    ncols: int = 1, nrows: int = 1, *, panel_aspect: float = 0.72, width: float = COLUMN_INCHES
+) -> tuple[float, float]:
     """Figure size for ``nrows x ncols`` panels that fills the book's column without shrinking.
 
     Each panel gets ``width / ncols`` inches and a height of ``panel_aspect`` times that;
@@ -148,8 +159,11 @@ def _retina_inline() -> None:
     install_text_probe(shell)  # each figure records its legend's size at the column width
 
 
-@contract(ax_or_fig=Unchecked("a matplotlib Axes or Figure", None), number=Instance(str, example="Fig. 1"),
-          text=Instance(str, example=""))
+@contract(
+    ax_or_fig=Unchecked("a matplotlib Axes or Figure", None),
+    number=Instance(str, example="Fig. 1"),
+    text=Instance(str, example=""),
+)
 def paper_title(ax_or_fig, number: str, text: str) -> None:
     """Title a figure with the paper's figure number, e.g. ``paper_title(fig, "Fig. 4", "alpha vs epsilon")``."""
     title = f"{number} — {text}"

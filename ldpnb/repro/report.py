@@ -33,13 +33,12 @@ import re
 from pathlib import Path
 from typing import Any, Mapping
 
-
 from ldpnb.repro.claims import (
     SCALES,
-    CriterionError,
     Claim,
-    _is_est,
+    CriterionError,
     _est,
+    _is_est,
     _plain,
     describe,
     falsify,
@@ -50,9 +49,25 @@ from ldpnb.repro.claims import (
 )
 from ldpnb.stats import Estimate
 
-__all__ = ["Report", "ReproductionFailure", "STATUSES", "KEYS", "FLAGS", "BADGES", "DIVERGENCE_KINDS", "build_dir",
-           "load_reports", "load_timings", "fmt_ours", "divergence_kind", "first_sentence", "badge_html",
-           "counts_text", "report_html", "glue"]
+__all__ = [
+    "Report",
+    "ReproductionFailure",
+    "STATUSES",
+    "KEYS",
+    "FLAGS",
+    "BADGES",
+    "DIVERGENCE_KINDS",
+    "build_dir",
+    "load_reports",
+    "load_timings",
+    "fmt_ours",
+    "divergence_kind",
+    "first_sentence",
+    "badge_html",
+    "counts_text",
+    "report_html",
+    "glue",
+]
 
 #: Row statuses.  ``undecided``: the interval of a statistical row crosses its region's edge (never a
 #: pass); ``implied``: the criterion of a consequence of another row holds (not counted as a check).
@@ -60,14 +75,36 @@ STATUSES = ("pass", "fail", "diverges", "undecided", "implied", "not-evaluated")
 #: The flags a row can carry (``row["flags"]``).
 FLAGS = ("undecided", "weak test", "criterion changed")
 #: The keys of a row before the statistics layer (a report written then lacks the new ones).
-_OLD_KEYS = ("id", "claim", "paper", "ours", "tolerance", "status", "scale", "note", "source", "where", "kind",
-             "atol", "rtol", "falsifier", "reference", "criterion", "numbers", "expect")
+_OLD_KEYS = (
+    "id",
+    "claim",
+    "paper",
+    "ours",
+    "tolerance",
+    "status",
+    "scale",
+    "note",
+    "source",
+    "where",
+    "kind",
+    "atol",
+    "rtol",
+    "falsifier",
+    "reference",
+    "criterion",
+    "numbers",
+    "expect",
+)
 KEYS = _OLD_KEYS + ("estimate", "power", "runs_to_decide", "flags", "changes", "implied_by")
-_NEW_DEFAULTS = {"estimate": None, "power": None, "runs_to_decide": None, "flags": [], "changes": [],
-                 "implied_by": None}
+_NEW_DEFAULTS = {
+    "estimate": None,
+    "power": None,
+    "runs_to_decide": None,
+    "flags": [],
+    "changes": [],
+    "implied_by": None,
+}
 _VOLATILE = ("ours", "numbers", "falsifier", "status", "estimate", "power", "runs_to_decide", "flags", "changes")
-
-
 
 
 class ReproductionFailure(AssertionError):
@@ -129,10 +166,15 @@ def _fmt_est(d: Mapping[str, Any]) -> str:
         return fmt(_plain(e.value))
     if e.size == 1:
         lv = f"{100 * e.level:g} %"
-        return f"{fmt(_plain(e.value))} [{fmt(_plain(e.low))}, {fmt(_plain(e.high))}] ({lv}, {e.method}" + \
-            (f", {e.n_runs} runs)" if e.n_runs else ")")
-    return f"{fmt(_plain(e.value))}, intervals {fmt(_plain(e.low))} to {fmt(_plain(e.high))} ({100 * e.level:g} %" + \
-        (" simultaneous" if e.simultaneous else "") + f", {e.method}" + (f", {e.n_runs} runs)" if e.n_runs else ")")
+        return f"{fmt(_plain(e.value))} [{fmt(_plain(e.low))}, {fmt(_plain(e.high))}] ({lv}, {e.method}" + (
+            f", {e.n_runs} runs)" if e.n_runs else ")"
+        )
+    return (
+        f"{fmt(_plain(e.value))}, intervals {fmt(_plain(e.low))} to {fmt(_plain(e.high))} ({100 * e.level:g} %"
+        + (" simultaneous" if e.simultaneous else "")
+        + f", {e.method}"
+        + (f", {e.n_runs} runs)" if e.n_runs else ")")
+    )
 
 
 def _extra_html(r: Mapping[str, Any]) -> str:
@@ -145,13 +187,18 @@ def _extra_html(r: Mapping[str, Any]) -> str:
     if rtd and rtd.get("not_by_runs"):
         parts.append(f"undecided; more runs would not decide it: {html.escape(rtd['not_by_runs'])}")
     elif rtd:
-        parts.append(f"≈ {rtd['runs']:,} runs would decide (estimate)" if rtd.get("runs") else
-                     "undecided; the runs that would decide cannot be estimated (an unbounded interval, or "
-                     "the estimate on the region's edge)")
+        parts.append(
+            f"≈ {rtd['runs']:,} runs would decide (estimate)"
+            if rtd.get("runs")
+            else "undecided; the runs that would decide cannot be estimated (an unbounded interval, or "
+            "the estimate on the region's edge)"
+        )
     for c in r.get("changes") or []:
-        parts.append(f"criterion changed at {html.escape(c['commit'][:8])} ({html.escape(c['date'])}, after the "
-                     f"{html.escape(c['seen'])}-scale result): the earlier criterion gives "
-                     f"<b>{html.escape(str(c['status']))}</b>. {html.escape(c['reason'])}")
+        parts.append(
+            f"criterion changed at {html.escape(c['commit'][:8])} ({html.escape(c['date'])}, after the "
+            f"{html.escape(c['seen'])}-scale result): the earlier criterion gives "
+            f"<b>{html.escape(str(c['status']))}</b>. {html.escape(c['reason'])}"
+        )
     if r.get("implied_by"):
         parts.append(f"implied by {html.escape(r['implied_by'])}: not counted as a check")
     return "".join(f'<div class="claim-extra">{p}</div>' for p in parts)
@@ -179,7 +226,7 @@ def _html_text(s: str) -> str:
     """Escape, and turn ``$...$`` into MathJax's ``\\(...\\)``."""
     out, pos = [], 0
     for m in _MATH.finditer(s or ""):
-        out.append(html.escape(s[pos:m.start()]))
+        out.append(html.escape(s[pos : m.start()]))
         out.append(r"\(" + html.escape(m.group(1)) + r"\)")
         pos = m.end()
     out.append(html.escape((s or "")[pos:]))
@@ -189,14 +236,49 @@ def _html_text(s: str) -> str:
 # ---------------------------------------------------------------------------------- rendering
 #: How each status is drawn: a glyph (so that the statuses differ without colour), a label, and the
 #: order in which the summary lists the rows that do not simply pass.
-BADGES = {"pass": ("✓", "pass"), "fail": ("✗", "fail"), "diverges": ("≠", "diverges"),
-          "undecided": ("?", "undecided"), "implied": ("⇐", "implied"), "not-evaluated": ("–", "not evaluated")}
+BADGES = {
+    "pass": ("✓", "pass"),
+    "fail": ("✗", "fail"),
+    "diverges": ("≠", "diverges"),
+    "undecided": ("?", "undecided"),
+    "implied": ("⇐", "implied"),
+    "not-evaluated": ("–", "not evaluated"),
+}
 _SUMMARY_ORDER = ("fail", "diverges", "undecided", "not-evaluated", "pass", "implied")
 #: What a diverging row refutes: the paper's claim (a value or statement printed in the paper, or derived
 #: from its formulas or data), or our own expectation (an extension, an invariant, a calibration).
 DIVERGENCE_KINDS = {"paper": "paper claim refuted", "ours": "our expectation refuted"}
-_ABBREV = {"e.g", "i.e", "cf", "vs", "al", "fig", "figs", "eq", "eqs", "sec", "secs", "tab", "thm", "prop", "lem",
-           "def", "no", "approx", "resp", "ref", "refs", "app", "alg", "ch", "p", "pp", "ca", "st", "etc"}
+_ABBREV = {
+    "e.g",
+    "i.e",
+    "cf",
+    "vs",
+    "al",
+    "fig",
+    "figs",
+    "eq",
+    "eqs",
+    "sec",
+    "secs",
+    "tab",
+    "thm",
+    "prop",
+    "lem",
+    "def",
+    "no",
+    "approx",
+    "resp",
+    "ref",
+    "refs",
+    "app",
+    "alg",
+    "ch",
+    "p",
+    "pp",
+    "ca",
+    "st",
+    "etc",
+}
 
 
 def divergence_kind(row: Mapping[str, Any]) -> str | None:
@@ -266,8 +348,11 @@ def badge_html(status: str, *, kind: str | None = None, label: str | None = None
 
 
 def _flags_html(row: Mapping[str, Any]) -> str:
-    return "".join(f'<span class="ldpnb-flag flag-{f.replace(" ", "-")}">⚑ {html.escape(f)}</span>'
-                   for f in (row.get("flags") or []) if f != "undecided")
+    return "".join(
+        f'<span class="ldpnb-flag flag-{f.replace(" ", "-")}">⚑ {html.escape(f)}</span>'
+        for f in (row.get("flags") or [])
+        if f != "undecided"
+    )
 
 
 def _exceptions(rows: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
@@ -283,8 +368,14 @@ def counts_text(rows: list[Mapping[str, Any]]) -> str:
     if n["diverges"]:
         kinds = [divergence_kind(r) for r in rows if r["status"] == "diverges"]
         k_paper, k_ours = kinds.count(DIVERGENCE_KINDS["paper"]), kinds.count(DIVERGENCE_KINDS["ours"])
-        split = ", ".join(x for x in ((f"{k_paper} {DIVERGENCE_KINDS['paper']}" if k_paper else ""),
-                                      (f"{k_ours} {DIVERGENCE_KINDS['ours']}" if k_ours else "")) if x)
+        split = ", ".join(
+            x
+            for x in (
+                (f"{k_paper} {DIVERGENCE_KINDS['paper']}" if k_paper else ""),
+                (f"{k_ours} {DIVERGENCE_KINDS['ours']}" if k_ours else ""),
+            )
+            if x
+        )
         parts.append(f"{n['diverges']} diverge ({split})")
     if n["undecided"]:
         parts.append(f"{n['undecided']} undecided")
@@ -310,31 +401,41 @@ def report_html(chapter: str, rows: list[Mapping[str, Any]], *, scale: str, seed
     rid = html.escape(chapter)
     n = {s: sum(r["status"] == s for r in rows) for s in STATUSES}
     seed_txt = f", <code>SEED = {seed}</code>" if seed is not None else ""
-    chips = "".join(f'<li>{badge_html(s)} <b>{n[s]}</b></li>' for s in STATUSES if n[s])
+    chips = "".join(f"<li>{badge_html(s)} <b>{n[s]}</b></li>" for s in STATUSES if n[s])
     flags = {f: sum(f in (r.get("flags") or []) for r in rows) for f in ("weak test", "criterion changed")}
-    chips += "".join(f'<li><span class="ldpnb-flag flag-{f.replace(" ", "-")}">⚑ {f}</span> <b>{v}</b></li>'
-                     for f, v in flags.items() if v)
-    head = (f'<p class="ldpnb-report-title"><b>Reproduction report</b> ({rid}: {len(rows)} claims, scale '
-            f'<code>{html.escape(scale)}</code>{seed_txt})</p><ul class="ldpnb-counts">{chips}</ul>')
+    chips += "".join(
+        f'<li><span class="ldpnb-flag flag-{f.replace(" ", "-")}">⚑ {f}</span> <b>{v}</b></li>'
+        for f, v in flags.items()
+        if v
+    )
+    head = (
+        f'<p class="ldpnb-report-title"><b>Reproduction report</b> ({rid}: {len(rows)} claims, scale '
+        f'<code>{html.escape(scale)}</code>{seed_txt})</p><ul class="ldpnb-counts">{chips}</ul>'
+    )
     other = _exceptions(rows)
     if other:
         items = []
         for r in other:
             cid = html.escape(r["id"])
             src = "paper" if r["source"] == "paper" else html.escape(r["source"])
-            vals = (f'<div><span class="ldpnb-k">{src}</span> {_shown(_ref_text(r), 32)}</div>'
-                    f'<div><span class="ldpnb-k">ours</span> {_shown(fmt_ours(r), 32, maths=False)}</div>')
+            vals = (
+                f'<div><span class="ldpnb-k">{src}</span> {_shown(_ref_text(r), 32)}</div>'
+                f'<div><span class="ldpnb-k">ours</span> {_shown(fmt_ours(r), 32, maths=False)}</div>'
+            )
             why = first_sentence(r.get("note") or "", 200)
             items.append(
                 f'<tr class="status-{r["status"]}"><td class="ldpnb-id"><a href="#claim-{rid}-{cid}">{cid}</a></td>'
                 f'<td class="ldpnb-st">{badge_html(r["status"], kind=divergence_kind(r))}{_flags_html(r)}</td>'
                 f'<td class="ldpnb-what"><div class="ldpnb-claim">{_shown(r["claim"], 110)}</div>'
                 + (f'<div class="ldpnb-why">{_html_text(why)}</div>' if why else "")
-                + f'</td><td class="ldpnb-vals">{vals}</td></tr>')
-        summary = (f'<p class="ldpnb-report-lead">The {len(other)} row{"s" if len(other) > 1 else ""} that do not '
-                   'simply pass, failures first (an id opens its row in the full table below):</p>'
-                   '<table class="ldpnb-summary"><thead><tr><th>id</th><th>status</th><th>claim, and why</th>'
-                   f'<th>paper vs ours</th></tr></thead><tbody>{"".join(items)}</tbody></table>')
+                + f'</td><td class="ldpnb-vals">{vals}</td></tr>'
+            )
+        summary = (
+            f'<p class="ldpnb-report-lead">The {len(other)} row{"s" if len(other) > 1 else ""} that do not '
+            "simply pass, failures first (an id opens its row in the full table below):</p>"
+            '<table class="ldpnb-summary"><thead><tr><th>id</th><th>status</th><th>claim, and why</th>'
+            f"<th>paper vs ours</th></tr></thead><tbody>{''.join(items)}</tbody></table>"
+        )
     else:
         summary = '<p class="ldpnb-report-lead">Every row passes.</p>'
     body = []
@@ -356,16 +457,21 @@ def report_html(chapter: str, rows: list[Mapping[str, Any]], *, scale: str, seed
             f'<td class="ldpnb-claimcell" data-label="claim">{_html_text(r["claim"])}{where}{note_html}</td>'
             f'<td data-label="paper / reference">{_shown(_ref_text(r), 160)}</td>'
             f'<td data-label="ours">{_shown(fmt_ours(r), 160, maths=False)}</td>'
-            f'<td data-label="criterion">{_shown(r["tolerance"] or "—", 160)}</td></tr>')
+            f'<td data-label="criterion">{_shown(r["tolerance"] or "—", 160)}</td></tr>'
+        )
     cols = ("id", "status", "claim", "paper / reference", "ours", "criterion")
     colgroup = "".join('<col class="col-' + c.split()[0] + '">' for c in cols)
-    table = (f'<details class="ldpnb-report-full"><summary>The full table: all {len(rows)} rows (claim, where, '
-             f'note, paper or reference, ours, criterion)</summary><table class="reproduction-report">'
-             f'<colgroup>{colgroup}</colgroup>'
-             f'<thead><tr>{"".join(f"<th>{c}</th>" for c in cols)}</tr></thead>'
-             f'<tbody>{"".join(body)}</tbody></table></details>')
-    return (f'<div class="ldpnb-report reproduction-report-wrap mathjax_process" id="report-{rid}">'
-            f'{head}{summary}{table}</div>')
+    table = (
+        f'<details class="ldpnb-report-full"><summary>The full table: all {len(rows)} rows (claim, where, '
+        f'note, paper or reference, ours, criterion)</summary><table class="reproduction-report">'
+        f"<colgroup>{colgroup}</colgroup>"
+        f"<thead><tr>{''.join(f'<th>{c}</th>' for c in cols)}</tr></thead>"
+        f"<tbody>{''.join(body)}</tbody></table></details>"
+    )
+    return (
+        f'<div class="ldpnb-report reproduction-report-wrap mathjax_process" id="report-{rid}">'
+        f"{head}{summary}{table}</div>"
+    )
 
 
 def glue(name: str, value: Any, display: bool = True) -> None:
@@ -455,25 +561,49 @@ class Report:
         if rtd is not None and s.not_by_runs.strip():
             rtd = {**rtd, "not_by_runs": s.not_by_runs.strip()}
         changes = original_statuses(s.changes, plain, s.expect)
-        flags = [f for f, on in (("undecided", status == "undecided"), ("weak test", bool(pw and pw["weak"])),
-                                 ("criterion changed", bool(changes))) if on]
+        flags = [
+            f
+            for f, on in (
+                ("undecided", status == "undecided"),
+                ("weak test", bool(pw and pw["weak"])),
+                ("criterion changed", bool(changes)),
+            )
+            if on
+        ]
         notes = " ".join(x for x in (s.note.strip(), (note or "").strip()) if x)
         row = {
-            "id": s.id, "claim": s.claim,
+            "id": s.id,
+            "claim": s.claim,
             "paper": _plain(s.paper.value) if s.paper is not None else None,
-            "ours": _plain(ours), "tolerance": describe(s, self.scale), "status": status, "scale": self.scale,
-            "note": notes, "source": s.source, "where": s.where_text, "kind": s.kind,
-            "atol": crit.get("atol"), "rtol": crit.get("rtol"), "falsifier": fals,
-            "reference": _plain(s.reference), "criterion": crit, "numbers": plain, "expect": s.expect,
-            "estimate": _estimates(plain), "power": pw, "runs_to_decide": _plain(rtd), "flags": flags,
-            "changes": changes, "implied_by": s.implied_by,
+            "ours": _plain(ours),
+            "tolerance": describe(s, self.scale),
+            "status": status,
+            "scale": self.scale,
+            "note": notes,
+            "source": s.source,
+            "where": s.where_text,
+            "kind": s.kind,
+            "atol": crit.get("atol"),
+            "rtol": crit.get("rtol"),
+            "falsifier": fals,
+            "reference": _plain(s.reference),
+            "criterion": crit,
+            "numbers": plain,
+            "expect": s.expect,
+            "estimate": _estimates(plain),
+            "power": pw,
+            "runs_to_decide": _plain(rtd),
+            "flags": flags,
+            "changes": changes,
+            "implied_by": s.implied_by,
         }
         if s.volatile:  # measurements that change from run to run live in the timings file
             self._volatile[s.id] = {k: row[k] for k in _VOLATILE}
             row.update({k: (None if k not in ("status", "flags", "changes") else row[k]) for k in _VOLATILE})
             row.update(flags=[], changes=[])
-            row["note"] = (notes + " " if notes else "") + "(Timing claim: the measured numbers are in the " \
-                                                            "chapter's timings file.)"
+            row["note"] = (
+                notes + " " if notes else ""
+            ) + "(Timing claim: the measured numbers are in the chapter's timings file.)"
         self.rows[s.id] = row
 
     def close(self, id: str, ours: Any, *, se: Any = None, note: str = "") -> None:
@@ -498,8 +628,9 @@ class Report:
             return
         self._record(s, {"ours": ours}, _value(ours), note)
 
-    def order(self, id: str, values: Mapping[str, Any], *, differences: Mapping[str, Any] | None = None,
-              note: str = "") -> None:
+    def order(
+        self, id: str, values: Mapping[str, Any], *, differences: Mapping[str, Any] | None = None, note: str = ""
+    ) -> None:
         """The declared relation between named quantities, e.g. ``{"IBU": 0.17, "INV-N": 0.78}``.
 
         Values may be :class:`~ldpnb.stats.Estimate` objects (independent: their difference by
@@ -544,11 +675,24 @@ class Report:
 
     def _not_evaluated(self, s: Claim, note: str) -> None:
         self.rows[s.id] = {
-            "id": s.id, "claim": s.claim, "paper": _plain(s.paper.value) if s.paper is not None else None,
-            "ours": None, "tolerance": "—", "status": "not-evaluated", "scale": self.scale,
-            "note": " ".join(x for x in (s.note.strip(), note.strip()) if x), "source": s.source,
-            "where": s.where_text, "kind": s.kind, "atol": None, "rtol": None, "falsifier": None,
-            "reference": _plain(s.reference), "criterion": None, "numbers": None, "expect": s.expect,
+            "id": s.id,
+            "claim": s.claim,
+            "paper": _plain(s.paper.value) if s.paper is not None else None,
+            "ours": None,
+            "tolerance": "—",
+            "status": "not-evaluated",
+            "scale": self.scale,
+            "note": " ".join(x for x in (s.note.strip(), note.strip()) if x),
+            "source": s.source,
+            "where": s.where_text,
+            "kind": s.kind,
+            "atol": None,
+            "rtol": None,
+            "falsifier": None,
+            "reference": _plain(s.reference),
+            "criterion": None,
+            "numbers": None,
+            "expect": s.expect,
             **{k: (list(v) if isinstance(v, list) else v) for k, v in _NEW_DEFAULTS.items()},
             "implied_by": s.implied_by,
         }
@@ -617,8 +761,8 @@ class Report:
             if not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.\-]*", name):
                 raise ValueError(f"glue name must be letters, digits, _ . -, got {name!r}")
         try:
-            from IPython import get_ipython
-            from myst_nb import glue
+            from IPython import get_ipython  # noqa: PLC0415 lazy: the book's build only (myst-nb, IPython)
+            from myst_nb import glue  # noqa: PLC0415 lazy: the book's build only (myst-nb, IPython)
         except ImportError:  # pragma: no cover - myst-nb is installed with the book extra
             return
         if get_ipython() is None:
@@ -648,8 +792,10 @@ class Report:
         text = f"**Reproduction status** (scale `{self.scale}`): {len(rows)} claims: {counts_text(rows)}"
         n_other = len(_exceptions(rows))
         if n_other:
-            text += (f". [The {n_other} row{'s' if n_other > 1 else ''} that do not simply pass]"
-                     f"(#report-{self.chapter}), with the paper's value, ours and why.")
+            text += (
+                f". [The {n_other} row{'s' if n_other > 1 else ''} that do not simply pass]"
+                f"(#report-{self.chapter}), with the paper's value, ours and why."
+            )
         else:
             text += f" ([report](#report-{self.chapter}))."
         return text
@@ -659,12 +805,20 @@ class Report:
         d.mkdir(parents=True, exist_ok=True)
         p = d / f"{self.chapter}.json"
         rows = [{k: r[k] for k in KEYS} for r in self.ordered_rows()]
-        p.write_text(json.dumps(rows, indent=1, ensure_ascii=False, sort_keys=False, allow_nan=False) + "\n",
-                     encoding="utf-8")
+        p.write_text(
+            json.dumps(rows, indent=1, ensure_ascii=False, sort_keys=False, allow_nan=False) + "\n", encoding="utf-8"
+        )
         t = d / f"{self.chapter}.timings.json"
         if self.timings or self._volatile:
-            t.write_text(json.dumps({"chapter": self.chapter, "scale": self.scale, "timings": self.timings,
-                                     "claims": self._volatile}, indent=1, allow_nan=False) + "\n", encoding="utf-8")
+            t.write_text(
+                json.dumps(
+                    {"chapter": self.chapter, "scale": self.scale, "timings": self.timings, "claims": self._volatile},
+                    indent=1,
+                    allow_nan=False,
+                )
+                + "\n",
+                encoding="utf-8",
+            )
         elif t.exists():
             t.unlink()
         return p
@@ -697,11 +851,11 @@ class Report:
             raise ReproductionFailure(f"chapter {self.chapter!r}: declared claims never recorded: {missing}")
         self.save()
         try:
-            from IPython.display import HTML, Markdown, display
+            from IPython.display import HTML, Markdown, display  # noqa: PLC0415 lazy: the book's build only (myst-nb, IPython)
 
             display(HTML(self.to_html()))
             try:
-                from myst_nb import glue
+                from myst_nb import glue  # noqa: PLC0415 lazy: the book's build only (myst-nb, IPython)
 
                 glue(f"{self.chapter}-status", Markdown(self.status_markdown()), display=False)
             except ImportError:  # pragma: no cover - myst-nb is installed with the book extra
@@ -713,8 +867,10 @@ class Report:
         # failure is shown in the report and the status line, but does not stop the build.
         failed = [r["id"] for r in self.ordered_rows() if r["status"] == "fail" and r["id"] not in self._volatile]
         if failed and self.scale in ("book", "paper"):
-            raise ReproductionFailure(f"{len(failed)} claim(s) failed in chapter {self.chapter!r} at scale "
-                                      f"{self.scale!r}: {', '.join(failed)}")
+            raise ReproductionFailure(
+                f"{len(failed)} claim(s) failed in chapter {self.chapter!r} at scale "
+                f"{self.scale!r}: {', '.join(failed)}"
+            )
 
     def __repr__(self) -> str:
         return f"Report({self.chapter!r}, scale={self.scale!r}, {self.counts()})"
@@ -757,5 +913,7 @@ def load_timings(directory: str | os.PathLike | None = None) -> dict[str, dict[s
     d = Path(directory) if directory is not None else build_dir() / "reproduction"
     if not d.is_dir():
         raise FileNotFoundError(f"the reproduction folder {d} does not exist or is not a folder")
-    return {p.name[: -len(".timings.json")]: json.loads(p.read_text(encoding="utf-8"))
-            for p in sorted(d.glob("*.timings.json"))}
+    return {
+        p.name[: -len(".timings.json")]: json.loads(p.read_text(encoding="utf-8"))
+        for p in sorted(d.glob("*.timings.json"))
+    }

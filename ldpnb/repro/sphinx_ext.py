@@ -102,8 +102,10 @@ def _register_pybtex_styles() -> None:
             title = field(which_field)
             return sentence[title] if as_sentence else title
 
-    for group, name, cls in (("pybtex.style.labels", "ldpnb_authoryear", AuthorYearLabels),
-                             ("pybtex.style.formatting", "ldpnb_authoryear", AuthorYearStyle)):
+    for group, name, cls in (
+        ("pybtex.style.labels", "ldpnb_authoryear", AuthorYearLabels),
+        ("pybtex.style.formatting", "ldpnb_authoryear", AuthorYearStyle),
+    ):
         try:
             register_plugin(group, name, cls)
         except Exception:  # already registered (a second build in the same process)
@@ -124,11 +126,17 @@ def _header_buttons(app, pagename: str, templatename: str, context: dict[str, An
     for group in context.get("header_buttons", []):
         buttons = group.get("buttons", [])
         if group.get("label") == "download-buttons":
-            buttons.insert(0, {
-                "type": "link", "url": f"{pathto('_sources', 1)}/{py_name}", "text": ".py",
-                "tooltip": "Download the chapter's source (jupytext percent format)",
-                "icon": "fas fa-file-code", "label": "download-py-button",
-            })
+            buttons.insert(
+                0,
+                {
+                    "type": "link",
+                    "url": f"{pathto('_sources', 1)}/{py_name}",
+                    "text": ".py",
+                    "tooltip": "Download the chapter's source (jupytext percent format)",
+                    "icon": "fas fa-file-code",
+                    "label": "download-py-button",
+                },
+            )
         for b in buttons:
             if b.get("label") in ("source-edit-button", "source-file-button") and ".ipynb" in b.get("url", ""):
                 b["url"] = b["url"].replace(f"{pagename}.ipynb", py_name)

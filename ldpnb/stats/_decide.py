@@ -26,8 +26,9 @@ def _bound(b: Any, default: float) -> np.ndarray:
 
 
 @contract(estimate=_EST, lower=_BOUND, upper=_BOUND, lower_open=Boolean(), upper_open=Boolean())
-def decide(estimate: Estimate, lower: Any = None, upper: Any = None, *, lower_open: bool = False,
-           upper_open: bool = False) -> np.ndarray:
+def decide(
+    estimate: Estimate, lower: Any = None, upper: Any = None, *, lower_open: bool = False, upper_open: bool = False
+) -> np.ndarray:
     r"""Per cell, whether the estimate's interval lies in the region ``[lower, upper]``
     (``"holds"``), entirely outside it (``"reversed"``), or across an edge (``"undecided"``).
 
@@ -65,10 +66,16 @@ def _spread(estimate: Estimate) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     return lo_w, hi_w, sd
 
 
-@contract(estimate=_EST, lower=_BOUND, upper=_BOUND, truth=Unchecked("a number or array (per cell)", 1.0),
-          outcome=OneOf("holds", "reversed"))
-def outcome_probability(estimate: Estimate, lower: Any, upper: Any, truth: Any, *,
-                        outcome: str = "holds") -> np.ndarray:
+@contract(
+    estimate=_EST,
+    lower=_BOUND,
+    upper=_BOUND,
+    truth=Unchecked("a number or array (per cell)", 1.0),
+    outcome=OneOf("holds", "reversed"),
+)
+def outcome_probability(
+    estimate: Estimate, lower: Any, upper: Any, truth: Any, *, outcome: str = "holds"
+) -> np.ndarray:
     r"""Per cell, the probability of an outcome of :func:`decide` if the true value were ``truth``,
     at the estimate's run count (normal approximation).
 

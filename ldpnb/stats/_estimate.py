@@ -16,20 +16,20 @@ __all__ = ["Estimate", "exact", "bonferroni", "is_estimate_dict", "METHODS"]
 
 #: The methods an :class:`Estimate` can name (the estimator that produced it).
 METHODS = (
-    "exact",            # an exact number: degenerate interval
-    "t",                # Student's t interval of a mean (Welch's for an unpaired difference)
-    "hall",             # Hall's skewness-corrected t interval of a mean
-    "bootstrap-t",      # studentized bootstrap (mean, difference, ratio of means)
-    "bootstrap-bca",    # bias-corrected and accelerated bootstrap (any statistic)
+    "exact",  # an exact number: degenerate interval
+    "t",  # Student's t interval of a mean (Welch's for an unpaired difference)
+    "hall",  # Hall's skewness-corrected t interval of a mean
+    "bootstrap-t",  # studentized bootstrap (mean, difference, ratio of means)
+    "bootstrap-bca",  # bias-corrected and accelerated bootstrap (any statistic)
     "bootstrap-percentile",
-    "order",            # distribution-free order-statistic interval of a median
-    "fieller",          # Fieller's interval of a ratio of means
-    "wilson",           # Wilson score interval of a proportion
+    "order",  # distribution-free order-statistic interval of a median
+    "fieller",  # Fieller's interval of a ratio of means
+    "wilson",  # Wilson score interval of a proportion
     "clopper-pearson",  # exact binomial interval of a proportion
     "kendall-jackknife",  # Kendall's tau-b with a jackknife t interval over items
     "kendall-bootstrap",  # Kendall's tau-b with a bootstrap-BCa interval over items
     "delete-d-jackknife",  # random half-sample (delete-n/2 jackknife) standard error, normal interval
-    "normal",           # value +- z se (a standard error known by other means)
+    "normal",  # value +- z se (a standard error known by other means)
     "independent-difference",  # difference of two independent estimates (normal approximation)
 )
 
@@ -144,13 +144,15 @@ class Estimate:
                 raise ValueError("se must be >= 0")
         if isinstance(self.level, bool) or not isinstance(self.level, numbers.Real) or not 0 < self.level <= 1:
             raise ValueError(f"level must be in (0, 1], got {self.level!r}")
-        if self.n_runs is not None and (isinstance(self.n_runs, bool) or not isinstance(self.n_runs, numbers.Integral)
-                                        or self.n_runs < 1):
+        if self.n_runs is not None and (
+            isinstance(self.n_runs, bool) or not isinstance(self.n_runs, numbers.Integral) or self.n_runs < 1
+        ):
             raise ValueError(f"n_runs must be None or an integer >= 1, got {self.n_runs!r}")
         if self.method not in METHODS:
             raise ValueError(f"method must be one of {METHODS}, got {self.method!r}")
-        if self.method == "exact" and not (np.array_equal(la, va, equal_nan=True)
-                                           and np.array_equal(ha, va, equal_nan=True)):
+        if self.method == "exact" and not (
+            np.array_equal(la, va, equal_nan=True) and np.array_equal(ha, va, equal_nan=True)
+        ):
             raise ValueError("an exact estimate has low == value == high")
         object.__setattr__(self, "value", v)
         object.__setattr__(self, "low", lo)
@@ -193,58 +195,95 @@ class Estimate:
         """The estimate of some cells (a cell's interval keeps its level: a simultaneous interval
         stays valid for any subset)."""
         se = None if self.se is None else np.asarray(self.se)[index]
-        return Estimate(np.asarray(self.value)[index], np.asarray(self.low)[index], np.asarray(self.high)[index],
-                        level=self.level, se=se, n_runs=self.n_runs, method=self.method,
-                        simultaneous=self.simultaneous, note=self.note)
+        return Estimate(
+            np.asarray(self.value)[index],
+            np.asarray(self.low)[index],
+            np.asarray(self.high)[index],
+            level=self.level,
+            se=se,
+            n_runs=self.n_runs,
+            method=self.method,
+            simultaneous=self.simultaneous,
+            note=self.note,
+        )
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Estimate):
             return NotImplemented
-        same = all(np.array_equal(np.asarray(getattr(self, k)), np.asarray(getattr(other, k)), equal_nan=True)
-                   for k in ("value", "low", "high"))
+        same = all(
+            np.array_equal(np.asarray(getattr(self, k)), np.asarray(getattr(other, k)), equal_nan=True)
+            for k in ("value", "low", "high")
+        )
         se_same = (self.se is None and other.se is None) or (
-            self.se is not None and other.se is not None
-            and np.array_equal(np.asarray(self.se), np.asarray(other.se), equal_nan=True))
-        return same and se_same and (self.level, self.n_runs, self.method, self.simultaneous, self.note) == (
-            other.level, other.n_runs, other.method, other.simultaneous, other.note)
+            self.se is not None
+            and other.se is not None
+            and np.array_equal(np.asarray(self.se), np.asarray(other.se), equal_nan=True)
+        )
+        return (
+            same
+            and se_same
+            and (self.level, self.n_runs, self.method, self.simultaneous, self.note)
+            == (other.level, other.n_runs, other.method, other.simultaneous, other.note)
+        )
 
     __hash__ = None  # type: ignore[assignment]
 
     # ------------------------------------------------------------------ JSON
     def to_dict(self) -> dict[str, Any]:
         """JSON-able form (non-finite numbers as the strings ``"inf"``, ``"-inf"``, ``"nan"``)."""
-        return {"value": _plain(self.value), "low": _plain(self.low), "high": _plain(self.high),
-                "level": self.level, "se": _plain(self.se), "n_runs": self.n_runs, "method": self.method,
-                "simultaneous": self.simultaneous, "note": self.note}
+        return {
+            "value": _plain(self.value),
+            "low": _plain(self.low),
+            "high": _plain(self.high),
+            "level": self.level,
+            "se": _plain(self.se),
+            "n_runs": self.n_runs,
+            "method": self.method,
+            "simultaneous": self.simultaneous,
+            "note": self.note,
+        }
 
     @classmethod
     def from_dict(cls, d: Mapping[str, Any]) -> "Estimate":
         """The inverse of :meth:`to_dict`."""
         if not is_estimate_dict(d):
             raise ValueError(f"not an estimate's dict: keys {sorted(d) if isinstance(d, Mapping) else d!r}")
-        return cls(_unplain(d["value"]), _unplain(d["low"]), _unplain(d["high"]), level=d["level"],
-                   se=_unplain(d.get("se")), n_runs=d.get("n_runs"), method=d["method"],
-                   simultaneous=bool(d.get("simultaneous", False)), note=d.get("note", ""))
+        return cls(
+            _unplain(d["value"]),
+            _unplain(d["low"]),
+            _unplain(d["high"]),
+            level=d["level"],
+            se=_unplain(d.get("se")),
+            n_runs=d.get("n_runs"),
+            method=d["method"],
+            simultaneous=bool(d.get("simultaneous", False)),
+            note=d.get("note", ""),
+        )
 
     # ------------------------------------------------------------------ display
     def text(self, digits: int = 4) -> str:
         """``value [low, high]`` with ``digits`` significant digits (cells separated by commas)."""
+
         def f(x):
             x = float(x)
             return f"{x:.{digits}g}" if math.isfinite(x) else ("∞" if x > 0 else ("-∞" if x < 0 else "nan"))
+
         if self.size == 1:
             v, lo, hi = (np.asarray(getattr(self, k)).ravel()[0] for k in ("value", "low", "high"))
             return f(v) if self.exact else f"{f(v)} [{f(lo)}, {f(hi)}]"
-        cells = [Estimate.text(self[i], digits) if np.ndim(self.value) == 1 else "…"
-                 for i in range(min(self.shape[0], 4))]
+        cells = [
+            Estimate.text(self[i], digits) if np.ndim(self.value) == 1 else "…" for i in range(min(self.shape[0], 4))
+        ]
         more = f", … ({self.size} cells)" if self.size > 4 or np.ndim(self.value) > 1 else ""
         return "[" + "; ".join(cells) + more + "]"
 
     def __str__(self) -> str:
         if self.exact:
             return self.text() + " (exact)"
-        parts = [f"{100 * self.level:g} %" + (" simultaneous" if self.simultaneous and self.size > 1 else ""),
-                 self.method]
+        parts = [
+            f"{100 * self.level:g} %" + (" simultaneous" if self.simultaneous and self.size > 1 else ""),
+            self.method,
+        ]
         if self.n_runs is not None:
             parts.append(f"{self.n_runs} runs")
         return f"{self.text()} ({', '.join(parts)})"
@@ -293,4 +332,3 @@ def bonferroni(level: float, cells: int) -> float:
     0.995
     """
     return 1.0 - (1.0 - level) / cells
-

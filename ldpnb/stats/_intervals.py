@@ -33,8 +33,19 @@ from ldpnb.contracts import (
 from ldpnb.stats._estimate import Estimate, bonferroni, exact
 
 __all__ = [
-    "mean", "median", "difference", "ratio", "proportion", "bootstrap", "from_se", "difference_of",
-    "subsample_se", "subset_mean", "half_sample_estimate", "join_estimates", "MIN_BOOTSTRAP_RUNS",
+    "mean",
+    "median",
+    "difference",
+    "ratio",
+    "proportion",
+    "bootstrap",
+    "from_se",
+    "difference_of",
+    "subsample_se",
+    "subset_mean",
+    "half_sample_estimate",
+    "join_estimates",
+    "MIN_BOOTSTRAP_RUNS",
     "MIN_BOOTSTRAP_T_RUNS",
 ]
 
@@ -88,7 +99,7 @@ def _moments(w: np.ndarray, x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     runs ``x`` (n, cells...): shapes (b, cells...)."""
     n = x.shape[0]
     flat = x.reshape(n, -1)
-    c = flat - flat.mean(0)                  # centred: no cancellation in the variance
+    c = flat - flat.mean(0)  # centred: no cancellation in the variance
     m1 = w @ c / n
     m2 = w @ (c * c) / n
     var = np.maximum(m2 - m1 * m1, 0.0) * n / (n - 1)
@@ -129,6 +140,7 @@ def _hall_bounds(center, se, kappa, q) -> tuple[np.ndarray, np.ndarray]:
     :math:`T = (\hat\theta - \theta)/\mathrm{se}` is transformed by
     :math:`h(T) = T + \kappa T^2/3 + \kappa^2 T^3/27 + \kappa/6` (monotone), and
     :math:`\theta \in [\hat\theta - \mathrm{se}\,h^{-1}(q),\ \hat\theta - \mathrm{se}\,h^{-1}(-q)]`."""
+
     def hinv(u):
         shifted = u - kappa / 6
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -143,18 +155,31 @@ def _skewness_of_mean(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     a sample mean estimated from its runs."""
     n = x.shape[0]
     c = x - x.mean(0)
-    return (c ** 3).mean(0) / n ** 2, (c ** 2).mean(0) / n
+    return (c**3).mean(0) / n**2, (c**2).mean(0) / n
 
 
 def _kappa(k3: np.ndarray, k2: np.ndarray) -> np.ndarray:
     with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(k2 > 0, k3 / k2 ** 1.5, 0.0)
+        return np.where(k2 > 0, k3 / k2**1.5, 0.0)
 
 
-@contract(runs=_RUNS, level=_LEVEL, method=OneOf("hall", "t", "bootstrap"), simultaneous=Boolean(),
-          n_boot=_NBOOT, rng=RandomState())
-def mean(runs: ArrayLike, *, level: float = 0.95, method: str = "hall", simultaneous: bool = False, n_boot: int = 4000,
-         rng: Any = None) -> Estimate:
+@contract(
+    runs=_RUNS,
+    level=_LEVEL,
+    method=OneOf("hall", "t", "bootstrap"),
+    simultaneous=Boolean(),
+    n_boot=_NBOOT,
+    rng=RandomState(),
+)
+def mean(
+    runs: ArrayLike,
+    *,
+    level: float = 0.95,
+    method: str = "hall",
+    simultaneous: bool = False,
+    n_boot: int = 4000,
+    rng: Any = None,
+) -> Estimate:
     r"""The mean over independent runs, with a confidence interval.
 
     With :math:`n` runs :math:`x_1..x_n` (per cell), :math:`\bar x`, :math:`s^2` (divisor
@@ -251,12 +276,12 @@ def _order_interval(n: int, level: float) -> tuple[int, float] | None:
     ``(1-lam) x(d) + lam x(d+1)`` to ``(1-lam) x(n-d+1) + lam x(n-d)`` (1-based order statistics),
     or None when even [x(1), x(n)] has a level below ``level``."""
     cdf = _st.binom.cdf(np.arange(n + 1), n, 0.5)
-    cover = 1 - 2 * cdf[:-1]                  # cover[d-1]: level of [x(d), x(n-d+1)]
+    cover = 1 - 2 * cdf[:-1]  # cover[d-1]: level of [x(d), x(n-d+1)]
     ds = [d for d in range(1, n // 2 + 1) if cover[d - 1] >= level]
     if not ds:
         return None
     d = max(ds)
-    if d + 1 > n - d:                         # [x(d+1), x(n-d)] is empty: no interpolation
+    if d + 1 > n - d:  # [x(d+1), x(n-d)] is empty: no interpolation
         return d, 0.0
     g0, g1 = cover[d - 1], cover[d]
     if g0 <= g1:
@@ -306,21 +331,41 @@ def median(runs: ArrayLike, *, level: float = 0.95, simultaneous: bool = False) 
     got = _order_interval(n, cl)
     if got is None:
         need = next(k for k in range(2, 200) if 1 - 2.0 ** (1 - k) >= cl)
-        raise ValueError(f"no distribution-free interval of the median reaches {100 * cl:.4g} % with {n} runs "
-                         f"(the widest, [min, max], has level {100 * (1 - 2.0 ** (1 - n)):.4g} %): "
-                         f"at least {need} runs are needed")
+        raise ValueError(
+            f"no distribution-free interval of the median reaches {100 * cl:.4g} % with {n} runs "
+            f"(the widest, [min, max], has level {100 * (1 - 2.0 ** (1 - n)):.4g} %): "
+            f"at least {need} runs are needed"
+        )
     d, lam = got
     lo = (1 - lam) * x[d - 1] + lam * x[min(d, n - 1)]
     hi = (1 - lam) * x[n - d] + lam * x[max(n - d - 1, 0)]
-    return _finish(np.median(x, axis=0), lo, hi, level=level, se=None, n_runs=n, method="order",
-                   simultaneous=simultaneous)
+    return _finish(
+        np.median(x, axis=0), lo, hi, level=level, se=None, n_runs=n, method="order", simultaneous=simultaneous
+    )
 
 
 # ----------------------------------------------------------------------------- differences
-@contract(a=_RUNS, b=_RUNS, paired=Boolean(), level=_LEVEL, method=Optional(OneOf("hall", "t", "bootstrap")),
-          simultaneous=Boolean(), n_boot=_NBOOT, rng=RandomState())
-def difference(a: ArrayLike, b: ArrayLike, *, paired: bool = False, level: float = 0.95, method: str | None = None,
-               simultaneous: bool = False, n_boot: int = 4000, rng: Any = None) -> Estimate:
+@contract(
+    a=_RUNS,
+    b=_RUNS,
+    paired=Boolean(),
+    level=_LEVEL,
+    method=Optional(OneOf("hall", "t", "bootstrap")),
+    simultaneous=Boolean(),
+    n_boot=_NBOOT,
+    rng=RandomState(),
+)
+def difference(
+    a: ArrayLike,
+    b: ArrayLike,
+    *,
+    paired: bool = False,
+    level: float = 0.95,
+    method: str | None = None,
+    simultaneous: bool = False,
+    n_boot: int = 4000,
+    rng: Any = None,
+) -> Estimate:
     r"""The difference of means :math:`E a - E b`, from paired or independent runs.
 
     Paired (run :math:`i` of ``a`` and of ``b`` share their randomness, e.g. common random
@@ -354,12 +399,13 @@ def difference(a: ArrayLike, b: ArrayLike, *, paired: bool = False, level: float
     if paired:
         if xa.shape != xb.shape:
             raise ValueError(f"paired runs need the same shape, got {xa.shape} and {xb.shape}")
-        return mean(xa - xb, level=level, method=method or "hall", simultaneous=simultaneous, n_boot=n_boot,
-                    rng=rng)
+        return mean(xa - xb, level=level, method=method or "hall", simultaneous=simultaneous, n_boot=n_boot, rng=rng)
     method = method or "t"
     if method != "t":
-        raise ValueError(f"method {method!r} is for paired runs (a mean of differences); independent runs use "
-                         "'t' (Welch): the two-sample bootstrap-t under-covers skewed runs (92.6 % at 20 runs)")
+        raise ValueError(
+            f"method {method!r} is for paired runs (a mean of differences); independent runs use "
+            "'t' (Welch): the two-sample bootstrap-t under-covers skewed runs (92.6 % at 20 runs)"
+        )
     na, nb = xa.shape[0], xb.shape[0]
     _need(min(na, nb), 2, "a difference's interval")
     size = int(np.prod(_shape_out(xa), dtype=np.int64))
@@ -369,18 +415,19 @@ def difference(a: ArrayLike, b: ArrayLike, *, paired: bool = False, level: float
     se = np.sqrt(va + vb)
     d = ma - mb
     with np.errstate(divide="ignore", invalid="ignore"):
-        nu = (va + vb) ** 2 / (va ** 2 / (na - 1) + vb ** 2 / (nb - 1))
+        nu = (va + vb) ** 2 / (va**2 / (na - 1) + vb**2 / (nb - 1))
     nu = np.where(np.isfinite(nu) & (nu > 0), nu, min(na, nb) - 1)
     q = _st.t.ppf(1 - alpha / 2, nu)
-    return _finish(d, d - q * se, d + q * se, level=level, se=se, n_runs=min(na, nb), method="t",
-                   simultaneous=simultaneous)
+    return _finish(
+        d, d - q * se, d + q * se, level=level, se=se, n_runs=min(na, nb), method="t", simultaneous=simultaneous
+    )
 
 
 # ----------------------------------------------------------------------------- ratios
 def _fieller(ma, mb, va, vb, cov, t2):
-    lead = mb ** 2 - t2 * vb
+    lead = mb**2 - t2 * vb
     half = ma * mb - t2 * cov
-    disc = np.maximum(half ** 2 - lead * (ma ** 2 - t2 * va), 0.0)
+    disc = np.maximum(half**2 - lead * (ma**2 - t2 * va), 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         lo = (half - np.sqrt(disc)) / lead
         hi = (half + np.sqrt(disc)) / lead
@@ -388,10 +435,27 @@ def _fieller(ma, mb, va, vb, cov, t2):
     return np.where(bounded, lo, -np.inf), np.where(bounded, hi, np.inf), bounded
 
 
-@contract(num=_RUNS, den=_RUNS, paired=Boolean(), level=_LEVEL, method=OneOf("fieller", "bootstrap"),
-          simultaneous=Boolean(), n_boot=_NBOOT, rng=RandomState())
-def ratio(num: ArrayLike, den: ArrayLike, *, paired: bool = False, level: float = 0.95, method: str = "fieller",
-          simultaneous: bool = False, n_boot: int = 4000, rng: Any = None) -> Estimate:
+@contract(
+    num=_RUNS,
+    den=_RUNS,
+    paired=Boolean(),
+    level=_LEVEL,
+    method=OneOf("fieller", "bootstrap"),
+    simultaneous=Boolean(),
+    n_boot=_NBOOT,
+    rng=RandomState(),
+)
+def ratio(
+    num: ArrayLike,
+    den: ArrayLike,
+    *,
+    paired: bool = False,
+    level: float = 0.95,
+    method: str = "fieller",
+    simultaneous: bool = False,
+    n_boot: int = 4000,
+    rng: Any = None,
+) -> Estimate:
     r"""The ratio of means :math:`\rho = E a / E b`, from paired or independent runs.
 
     ``"fieller"`` (default): the set of :math:`\rho` with
@@ -439,7 +503,7 @@ def ratio(num: ArrayLike, den: ArrayLike, *, paired: bool = False, level: float 
     cov = ((xa - ma) * (xb - mb)).sum(0) / (na - 1) / na if paired else np.zeros_like(ma)
     with np.errstate(divide="ignore", invalid="ignore"):
         r = ma / mb
-        se = np.abs(r) * np.sqrt(np.maximum(va / ma ** 2 + vb / mb ** 2 - 2 * cov / (ma * mb), 0.0))
+        se = np.abs(r) * np.sqrt(np.maximum(va / ma**2 + vb / mb**2 - 2 * cov / (ma * mb), 0.0))
     r = np.where(mb != 0, r, np.nan)
     note = ""
     if method == "fieller":
@@ -448,7 +512,7 @@ def ratio(num: ArrayLike, den: ArrayLike, *, paired: bool = False, level: float 
         else:
             wa, wb = va, np.nan_to_num(r, nan=0.0, posinf=0.0, neginf=0.0) ** 2 * vb
             with np.errstate(divide="ignore", invalid="ignore"):
-                nu = (wa + wb) ** 2 / (wa ** 2 / (na - 1) + wb ** 2 / (nb - 1))
+                nu = (wa + wb) ** 2 / (wa**2 / (na - 1) + wb**2 / (nb - 1))
             nu = np.where(np.isfinite(nu) & (nu > 0), nu, min(na, nb) - 1.0)
         t2 = _st.t.ppf(1 - alpha / 2, nu) ** 2
         lo, hi, bounded = _fieller(ma, mb, va, vb, cov, t2)
@@ -471,8 +535,9 @@ def ratio(num: ArrayLike, den: ArrayLike, *, paired: bool = False, level: float 
                 cov_b = 0.0
             with np.errstate(divide="ignore", invalid="ignore"):
                 rb = ma_b / mb_b
-                se_b = np.abs(rb) * np.sqrt(np.maximum(va_b / na / ma_b ** 2 + vb_b / nb / mb_b ** 2
-                                                       - 2 * cov_b / (ma_b * mb_b), 0.0))
+                se_b = np.abs(rb) * np.sqrt(
+                    np.maximum(va_b / na / ma_b**2 + vb_b / nb / mb_b**2 - 2 * cov_b / (ma_b * mb_b), 0.0)
+                )
             reps.append(np.nan_to_num(_studentize(rb - r, se_b), nan=0.0))
         ql, qh = _student_quantiles(np.concatenate(reps), alpha)
         lo, hi = r - qh * se, r - ql * se
@@ -480,15 +545,30 @@ def ratio(num: ArrayLike, den: ArrayLike, *, paired: bool = False, level: float 
     low = np.where(np.isnan(r), np.nan, lo)
     high = np.where(np.isnan(r), np.nan, hi)
     with np.errstate(invalid="ignore"):
-        return Estimate(r, np.minimum(low, r), np.maximum(high, r), level=level, se=se, n_runs=min(na, nb),
-                        method=method, simultaneous=simultaneous, note=note)
+        return Estimate(
+            r,
+            np.minimum(low, r),
+            np.maximum(high, r),
+            level=level,
+            se=se,
+            n_runs=min(na, nb),
+            method=method,
+            simultaneous=simultaneous,
+            note=note,
+        )
 
 
 # ----------------------------------------------------------------------------- proportions
-@contract(successes=Counts(None), trials=Counts(None), level=_LEVEL, method=OneOf("wilson", "clopper-pearson"),
-          simultaneous=Boolean())
-def proportion(successes: ArrayLike, trials: ArrayLike, *, level: float = 0.95, method: str = "wilson",
-               simultaneous: bool = False) -> Estimate:
+@contract(
+    successes=Counts(None),
+    trials=Counts(None),
+    level=_LEVEL,
+    method=OneOf("wilson", "clopper-pearson"),
+    simultaneous=Boolean(),
+)
+def proportion(
+    successes: ArrayLike, trials: ArrayLike, *, level: float = 0.95, method: str = "wilson", simultaneous: bool = False
+) -> Estimate:
     r"""A proportion :math:`k/n` with its binomial confidence interval.
 
     ``"wilson"`` (default): the score interval
@@ -544,12 +624,27 @@ def _resampled(x: np.ndarray, idx: np.ndarray) -> np.ndarray:
     return np.moveaxis(x[idx], 1, 0)
 
 
-@contract(statistic=Callable_(), samples=Unchecked("a sequence of arrays, runs along axis 0",
-                                                   example=(np.arange(12.0),)),
-          paired=Boolean(), level=_LEVEL, method=OneOf("bca", "percentile"), simultaneous=Boolean(),
-          n_boot=_NBOOT, rng=RandomState())
-def bootstrap(statistic: Callable[..., Any], samples: Sequence[Any], *, paired: bool = False, level: float = 0.95,
-              method: str = "bca", simultaneous: bool = False, n_boot: int = 4000, rng: Any = None) -> Estimate:
+@contract(
+    statistic=Callable_(),
+    samples=Unchecked("a sequence of arrays, runs along axis 0", example=(np.arange(12.0),)),
+    paired=Boolean(),
+    level=_LEVEL,
+    method=OneOf("bca", "percentile"),
+    simultaneous=Boolean(),
+    n_boot=_NBOOT,
+    rng=RandomState(),
+)
+def bootstrap(
+    statistic: Callable[..., Any],
+    samples: Sequence[Any],
+    *,
+    paired: bool = False,
+    level: float = 0.95,
+    method: str = "bca",
+    simultaneous: bool = False,
+    n_boot: int = 4000,
+    rng: Any = None,
+) -> Estimate:
     r"""Any statistic of one or more samples of runs, with a bootstrap confidence interval.
 
     ``statistic(*samples, axis=0)`` must reduce axis 0 (the runs) of each sample and be vectorised:
@@ -606,8 +701,10 @@ def bootstrap(statistic: Callable[..., Any], samples: Sequence[Any], *, paired: 
     for start in range(0, n_boot, step):
         k = min(n_boot - start, step)
         idx0 = g.integers(0, ns[0], size=(k, ns[0]))
-        res = [_resampled(x, idx0 if (paired or i == 0) else g.integers(0, x.shape[0], size=(k, x.shape[0])))
-               for i, x in enumerate(xs)]
+        res = [
+            _resampled(x, idx0 if (paired or i == 0) else g.integers(0, x.shape[0], size=(k, x.shape[0])))
+            for i, x in enumerate(xs)
+        ]
         reps.append(np.asarray(statistic(*res, axis=0), dtype=float).reshape((k,) + theta.shape))
     t = np.concatenate(reps)
     finite = np.isfinite(t)
@@ -627,30 +724,43 @@ def bootstrap(statistic: Callable[..., Any], samples: Sequence[Any], *, paired: 
         groups = [list(range(len(xs)))] if paired else [[i] for i in range(len(xs))]
         for grp in groups:
             n = xs[grp[0]].shape[0]
-            loo = np.array([np.delete(np.arange(n), i) for i in range(n)])     # (n, n-1)
-            args = [(_resampled(x, loo) if i in grp else np.repeat(x[:, None], n, axis=1))
-                    for i, x in enumerate(xs)]
+            loo = np.array([np.delete(np.arange(n), i) for i in range(n)])  # (n, n-1)
+            args = [(_resampled(x, loo) if i in grp else np.repeat(x[:, None], n, axis=1)) for i, x in enumerate(xs)]
             jack = np.asarray(statistic(*args, axis=0), dtype=float).reshape((n,) + theta.shape)
             dev = jack.mean(0) - jack
-            num += (dev ** 3).sum(0)
-            den += (dev ** 2).sum(0)
+            num += (dev**3).sum(0)
+            den += (dev**2).sum(0)
         with np.errstate(divide="ignore", invalid="ignore"):
-            acc = np.where(den > 0, num / (6 * den ** 1.5), 0.0)
+            acc = np.where(den > 0, num / (6 * den**1.5), 0.0)
         ends = []
         for z in za:
             p = _st.norm.cdf(z0 + (z0 + z) / (1 - acc * (z0 + z)))
             ends.append(_quantile_rows(srt, p))
         lo, hi = ends
         name = "bootstrap-bca"
-    return _finish(theta, lo, hi, level=level, se=t.std(0, ddof=1), n_runs=min(ns), method=name,
-                   simultaneous=simultaneous)
+    return _finish(
+        theta, lo, hi, level=level, se=t.std(0, ddof=1), n_runs=min(ns), method=name, simultaneous=simultaneous
+    )
 
 
 # ----------------------------------------------------------------------------- other sources
-@contract(value=Array(None), se=Array(None, low=0.0), level=_LEVEL, n_runs=Optional(Integer(1, None)),
-          simultaneous=Boolean(), df=Optional(Integer(1, None)))
-def from_se(value: ArrayLike, se: ArrayLike, *, level: float = 0.95, n_runs: int | None = None,
-            simultaneous: bool = False, df: int | None = None) -> Estimate:
+@contract(
+    value=Array(None),
+    se=Array(None, low=0.0),
+    level=_LEVEL,
+    n_runs=Optional(Integer(1, None)),
+    simultaneous=Boolean(),
+    df=Optional(Integer(1, None)),
+)
+def from_se(
+    value: ArrayLike,
+    se: ArrayLike,
+    *,
+    level: float = 0.95,
+    n_runs: int | None = None,
+    simultaneous: bool = False,
+    df: int | None = None,
+) -> Estimate:
     r"""An estimate from a value and a standard error obtained otherwise (an analytic variance, a
     half-sample spread, the spread of independent rounds): the normal interval
     :math:`\hat\theta \pm z_{1-\alpha/2}\,\mathrm{se}`, or Student's
@@ -674,14 +784,24 @@ def from_se(value: ArrayLike, se: ArrayLike, *, level: float = 0.95, n_runs: int
     v, s = np.broadcast_arrays(np.asarray(value, dtype=float), np.asarray(se, dtype=float))
     a = _cell_alpha(level, int(v.size), simultaneous)
     z = _st.norm.ppf(1 - a / 2) if df is None else _st.t.ppf(1 - a / 2, df)
-    return Estimate(v, v - z * s, v + z * s, level=level, se=s, n_runs=n_runs,
-                    method="normal" if df is None else "t", simultaneous=simultaneous)
+    return Estimate(
+        v,
+        v - z * s,
+        v + z * s,
+        level=level,
+        se=s,
+        n_runs=n_runs,
+        method="normal" if df is None else "t",
+        simultaneous=simultaneous,
+    )
 
 
-@contract(values=Array(None, min_size=2), n=Integer(1, None), n_total=Integer(2, None), level=_LEVEL,
-          simultaneous=Boolean())
-def subset_mean(values: ArrayLike, n: int, n_total: int, *, level: float = 0.95,
-                simultaneous: bool = False) -> Estimate:
+@contract(
+    values=Array(None, min_size=2), n=Integer(1, None), n_total=Integer(2, None), level=_LEVEL, simultaneous=Boolean()
+)
+def subset_mean(
+    values: ArrayLike, n: int, n_total: int, *, level: float = 0.95, simultaneous: bool = False
+) -> Estimate:
     r"""The mean of a statistic over :math:`R` random subsets of :math:`n` of a sample's :math:`N`
     users (``values``, subsets along axis 0, cells on the other axes), as an estimate of the
     statistic's expectation for :math:`n` users of the population the sample was drawn from.
@@ -716,8 +836,17 @@ def subset_mean(values: ArrayLike, n: int, n_total: int, *, level: float = 0.95,
     se = v.std(axis=0, ddof=1) * math.sqrt(f / (1 - f) + 1 / R)
     m = v.mean(axis=0)
     q = _st.t.ppf(1 - _cell_alpha(level, int(np.size(m)), simultaneous) / 2, R - 1)
-    return _finish(m, m - q * se, m + q * se, level=level, se=se, n_runs=R, method="t", simultaneous=simultaneous,
-                   note=f"mean over {R} subsets of {n} of {n_total} users; se = s sqrt(f/(1 - f) + 1/R)")
+    return _finish(
+        m,
+        m - q * se,
+        m + q * se,
+        level=level,
+        se=se,
+        n_runs=R,
+        method="t",
+        simultaneous=simultaneous,
+        note=f"mean over {R} subsets of {n} of {n_total} users; se = s sqrt(f/(1 - f) + 1/R)",
+    )
 
 
 @contract(a=Unchecked("an Estimate", example=None), b=Unchecked("an Estimate", example=None))
@@ -748,8 +877,17 @@ def difference_of(a: Estimate, b: Estimate) -> Estimate:
         e, sign = (b, -1.0) if a.exact else (a, 1.0)
         lo_w, hi_w = (np.asarray(w) for w in e.half_widths)
         low, high = (v - lo_w, v + hi_w) if sign > 0 else (v - hi_w, v + lo_w)
-        return Estimate(v, low, high, level=e.level, se=e.se, n_runs=e.n_runs, method=e.method,
-                        simultaneous=e.simultaneous, note=e.note)
+        return Estimate(
+            v,
+            low,
+            high,
+            level=e.level,
+            se=e.se,
+            n_runs=e.n_runs,
+            method=e.method,
+            simultaneous=e.simultaneous,
+            note=e.note,
+        )
     level = min(a.level, b.level)
     simultaneous = a.simultaneous and b.simultaneous
     size = int(np.broadcast(va, vb).size)
@@ -758,16 +896,19 @@ def difference_of(a: Estimate, b: Estimate) -> Estimate:
         se = np.sqrt(np.asarray(a.se) ** 2 + np.asarray(b.se) ** 2)
         low, high = v - z * se, v + z * se
     else:
+
         def scaled(e):
             ze = _st.norm.ppf(1 - (1 - e.cell_level) / 2)
             lo_w, hi_w = (np.asarray(w) * z / ze for w in e.half_widths)
             return lo_w, hi_w
+
         (la, ha), (lb, hb) = scaled(a), scaled(b)
         se = None
-        low, high = v - np.sqrt(la ** 2 + hb ** 2), v + np.sqrt(ha ** 2 + lb ** 2)
+        low, high = v - np.sqrt(la**2 + hb**2), v + np.sqrt(ha**2 + lb**2)
     n_runs = min(x for x in (a.n_runs, b.n_runs) if x is not None) if (a.n_runs or b.n_runs) else None
-    return Estimate(v, low, high, level=level, se=se, n_runs=n_runs, method="independent-difference",
-                    simultaneous=simultaneous)
+    return Estimate(
+        v, low, high, level=level, se=se, n_runs=n_runs, method="independent-difference", simultaneous=simultaneous
+    )
 
 
 # ----------------------------------------------------------------------------- half samples
@@ -804,8 +945,13 @@ def subsample_se(estimates: ArrayLike, n: int, m: int) -> float:
     return float(np.std(estimates, ddof=1) * math.sqrt(m / (n - m)))
 
 
-@contract(values=Array(1, min_size=1), subs=Array(2, min_size=1), n=AnyOf(Integer(4, MAX_ENTRIES), Array(1, low=4)),
-          level=_LEVEL, simultaneous=Boolean())
+@contract(
+    values=Array(1, min_size=1),
+    subs=Array(2, min_size=1),
+    n=AnyOf(Integer(4, MAX_ENTRIES), Array(1, low=4)),
+    level=_LEVEL,
+    simultaneous=Boolean(),
+)
 def half_sample_estimate(values, subs, n, *, level: float = 0.95, simultaneous: bool = False) -> Estimate:
     r"""Estimates on all users (``values``, one per cell) with their half-sample (delete-:math:`n/2`
     jackknife) standard errors from the same quantities on :math:`R` random half-size user subsets
@@ -836,14 +982,23 @@ def half_sample_estimate(values, subs, n, *, level: float = 0.95, simultaneous: 
     ns = np.broadcast_to(np.asarray(n), v.shape)
     se = np.array([subsample_se(sub[:, c], int(ns[c]), max(2, int(round(0.5 * int(ns[c]))))) for c in range(v.size)])
     t = from_se(v, se, level=level, simultaneous=simultaneous, df=sub.shape[0] - 1)
-    return Estimate(v, t.low, t.high, level=level, se=se, n_runs=sub.shape[0], method="delete-d-jackknife",
-                    simultaneous=simultaneous, note=f"half-sample standard error from {sub.shape[0]} random halves, "
-                                                    "Student's t")
+    return Estimate(
+        v,
+        t.low,
+        t.high,
+        level=level,
+        se=se,
+        n_runs=sub.shape[0],
+        method="delete-d-jackknife",
+        simultaneous=simultaneous,
+        note=f"half-sample standard error from {sub.shape[0]} random halves, Student's t",
+    )
 
 
 # ----------------------------------------------------------------------------- joining estimates
-@contract(parts=Instance(list, tuple, example=[Estimate(1.0, 0.5, 1.5, level=0.975, method="t", n_runs=5)]),
-          level=_LEVEL)
+@contract(
+    parts=Instance(list, tuple, example=[Estimate(1.0, 0.5, 1.5, level=0.975, method="t", n_runs=5)]), level=_LEVEL
+)
 def join_estimates(parts: Sequence[Estimate], *, level: float = 0.95) -> Estimate:
     r"""The cells of several estimates side by side, as one estimate whose intervals hold jointly at
     ``level``: by Bonferroni, when the parts' non-coverage probabilities, :math:`1 - \text{level}`
@@ -860,18 +1015,29 @@ def join_estimates(parts: Sequence[Estimate], *, level: float = 0.95) -> Estimat
     """
     miss = sum(0.0 if p.exact else 1.0 - p.level for p in parts)
     if any(not p.exact and p.size > 1 and not p.simultaneous for p in parts) or miss > 1 - level + 1e-12:
-        raise ValueError(f"the parts' intervals (joint within each part) must miss with total probability at most "
-                         f"{1 - level:g} (Bonferroni), got {miss:g}")
+        raise ValueError(
+            f"the parts' intervals (joint within each part) must miss with total probability at most "
+            f"{1 - level:g} (Bonferroni), got {miss:g}"
+        )
     inexact = [p for p in parts if not p.exact]
     flat = [np.atleast_1d(np.asarray(getattr(p, k), dtype=float)) for p in parts for k in ("value",)]
     value = np.concatenate(flat)
     low = np.concatenate([np.atleast_1d(np.asarray(p.low, dtype=float)) for p in parts])
     high = np.concatenate([np.atleast_1d(np.asarray(p.high, dtype=float)) for p in parts])
-    se = np.concatenate([np.atleast_1d(np.zeros(p.size) if p.exact or p.se is None else np.asarray(p.se, dtype=float))
-                         for p in parts])
+    se = np.concatenate(
+        [np.atleast_1d(np.zeros(p.size) if p.exact or p.se is None else np.asarray(p.se, dtype=float)) for p in parts]
+    )
     if not inexact:
         return exact(value)
     runs = [p.n_runs for p in inexact if p.n_runs is not None]
-    return Estimate(value, low, high, level=level, se=se, n_runs=min(runs) if runs else None,
-                    method=inexact[0].method, simultaneous=True,
-                    note="joined: " + "; ".join(sorted({p.method for p in inexact})) + ", Bonferroni over the parts")
+    return Estimate(
+        value,
+        low,
+        high,
+        level=level,
+        se=se,
+        n_runs=min(runs) if runs else None,
+        method=inexact[0].method,
+        simultaneous=True,
+        note="joined: " + "; ".join(sorted({p.method for p in inexact})) + ", Bonferroni over the parts",
+    )

@@ -25,7 +25,7 @@ def _tau_from(sx: np.ndarray, sy: np.ndarray) -> np.ndarray:
     n = sx.shape[-1]
     n0 = n * (n - 1) / 2
     cd = (sx * sy).sum((-2, -1)) / 2
-    n1 = (sx == 0).sum((-2, -1)) / 2 - n / 2      # the diagonal is 0 too
+    n1 = (sx == 0).sum((-2, -1)) / 2 - n / 2  # the diagonal is 0 too
     n2 = (sy == 0).sum((-2, -1)) / 2 - n / 2
     with np.errstate(divide="ignore", invalid="ignore"):
         return cd / np.sqrt((n0 - n1) * (n0 - n2))
@@ -40,8 +40,8 @@ def _bca(theta: float, reps: np.ndarray, jack: np.ndarray, alpha: float) -> tupl
     frac = (reps < theta).mean() + 0.5 * (reps == theta).mean()
     z0 = _st.norm.ppf(np.clip(frac, 0.5 / b, 1 - 0.5 / b))
     dev = jack.mean() - jack
-    den = (dev ** 2).sum()
-    acc = (dev ** 3).sum() / (6 * den ** 1.5) if den > 0 else 0.0
+    den = (dev**2).sum()
+    acc = (dev**3).sum() / (6 * den**1.5) if den > 0 else 0.0
     ends = []
     for z in _st.norm.ppf([alpha / 2, 1 - alpha / 2]):
         p = _st.norm.cdf(z0 + (z0 + z) / (1 - acc * (z0 + z)))
@@ -49,12 +49,27 @@ def _bca(theta: float, reps: np.ndarray, jack: np.ndarray, alpha: float) -> tupl
     return ends[0], ends[1]
 
 
-@contract(x=Array(1, min_size=2), y=Array(1, min_size=2), tie=Real(0, None), tie_y=Optional(Real(0, None)),
-          interval=Optional(OneOf("jackknife", "bootstrap")), level=Probability(open_left=True, open_right=True),
-          n_boot=Integer(200, 1_000_000), rng=RandomState())
-def kendall_tau(x: ArrayLike, y: ArrayLike, *, tie: float = 0.0, tie_y: float | None = None,
-                interval: str | None = None, level: float = 0.95, n_boot: int = 2000,
-                rng: Any = None) -> Estimate:
+@contract(
+    x=Array(1, min_size=2),
+    y=Array(1, min_size=2),
+    tie=Real(0, None),
+    tie_y=Optional(Real(0, None)),
+    interval=Optional(OneOf("jackknife", "bootstrap")),
+    level=Probability(open_left=True, open_right=True),
+    n_boot=Integer(200, 1_000_000),
+    rng=RandomState(),
+)
+def kendall_tau(
+    x: ArrayLike,
+    y: ArrayLike,
+    *,
+    tie: float = 0.0,
+    tie_y: float | None = None,
+    interval: str | None = None,
+    level: float = 0.95,
+    n_boot: int = 2000,
+    rng: Any = None,
+) -> Estimate:
     r"""Kendall's rank correlation :math:`\tau_b` of two scorings of the same items, values equal up
     to a tie tolerance counting as ties.
 
@@ -110,8 +125,9 @@ def kendall_tau(x: ArrayLike, y: ArrayLike, *, tie: float = 0.0, tie_y: float | 
     sx, sy = _signs(X, tie), _signs(Y, ty)
     theta = float(_tau_from(sx, sy))
     if not np.isfinite(theta):
-        raise ValueError("Kendall's tau is undefined: every pair of items is tied in x or in y "
-                         "(up to the tie tolerance)")
+        raise ValueError(
+            "Kendall's tau is undefined: every pair of items is tied in x or in y (up to the tie tolerance)"
+        )
     if interval is None:
         return exact(theta)
     n = X.size
@@ -131,8 +147,15 @@ def kendall_tau(x: ArrayLike, y: ArrayLike, *, tie: float = 0.0, tie_y: float | 
     if interval == "jackknife":
         se = float(np.sqrt((n - 1) / n * ((jack - jack.mean()) ** 2).sum()))
         q = _st.t.ppf(1 - alpha / 2, n - 1)
-        return Estimate(theta, max(-1.0, theta - q * se), min(1.0, theta + q * se), level=level, se=se, n_runs=n,
-                        method="kendall-jackknife")
+        return Estimate(
+            theta,
+            max(-1.0, theta - q * se),
+            min(1.0, theta + q * se),
+            level=level,
+            se=se,
+            n_runs=n,
+            method="kendall-jackknife",
+        )
     g = _rng(rng)
     n0 = n * (n - 1) / 2
     reps = []
@@ -140,12 +163,19 @@ def kendall_tau(x: ArrayLike, y: ArrayLike, *, tie: float = 0.0, tie_y: float | 
         k = min(500, n_boot - start)
         w = g.multinomial(n, np.full(n, 1.0 / n), size=k).astype(float)
         cdw = ((w @ s) * w).sum(1) / 2
-        dup = (w * (w - 1)).sum(1) / 2            # pairs of copies of one item: tied in x and y
+        dup = (w * (w - 1)).sum(1) / 2  # pairs of copies of one item: tied in x and y
         n1w = ((w @ tx) * w).sum(1) / 2 + dup
         n2w = ((w @ tyy) * w).sum(1) / 2 + dup
         with np.errstate(divide="ignore", invalid="ignore"):
             reps.append(cdw / np.sqrt((n0 - n1w) * (n0 - n2w)))
     reps = np.concatenate(reps)
     lo, hi = _bca(theta, reps, jack, alpha)
-    return Estimate(theta, min(lo, theta), max(hi, theta), level=level, se=float(np.nanstd(reps, ddof=1)),
-                    n_runs=n, method="kendall-bootstrap")
+    return Estimate(
+        theta,
+        min(lo, theta),
+        max(hi, theta),
+        level=level,
+        se=float(np.nanstd(reps, ddof=1)),
+        n_runs=n,
+        method="kendall-bootstrap",
+    )

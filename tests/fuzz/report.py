@@ -7,8 +7,23 @@ import json
 import sys
 from pathlib import Path
 
-OUTCOMES = ("clear", "unclear", "silent", "silent-nan", "hang", "crash", "declared-valid", "lenient", "mismatch",
-            "documented", "huge-ok", "edge-ok", "edge-refused", "edge-unclear", "edge-nan")
+OUTCOMES = (
+    "clear",
+    "unclear",
+    "silent",
+    "silent-nan",
+    "hang",
+    "crash",
+    "declared-valid",
+    "lenient",
+    "mismatch",
+    "documented",
+    "huge-ok",
+    "edge-ok",
+    "edge-refused",
+    "edge-unclear",
+    "edge-nan",
+)
 BAD = ("silent", "silent-nan", "hang", "crash", "edge-nan")
 
 
@@ -40,10 +55,16 @@ def summary(records: list[dict]) -> str:
         total.update(c)
         total["signatures"] += sigs[pkg]
         total["not fuzzed"] += not_fuzzed[pkg]
-        lines.append("| " + " | ".join([pkg, str(sigs[pkg]), str(not_fuzzed[pkg]), str(c["inputs"]),
-                                        *(str(c[o]) for o in OUTCOMES)]) + " |")
-    lines.append("| **total** | " + " | ".join(f"**{total[k]}**" for k in
-                                               ["signatures", "not fuzzed", "inputs", *OUTCOMES]) + " |")
+        lines.append(
+            "| "
+            + " | ".join([pkg, str(sigs[pkg]), str(not_fuzzed[pkg]), str(c["inputs"]), *(str(c[o]) for o in OUTCOMES)])
+            + " |"
+        )
+    lines.append(
+        "| **total** | "
+        + " | ".join(f"**{total[k]}**" for k in ["signatures", "not fuzzed", "inputs", *OUTCOMES])
+        + " |"
+    )
     return "\n".join(lines)
 
 
@@ -52,8 +73,10 @@ def findings(records: list[dict], outcomes=BAD) -> str:
     for r in sorted(records, key=lambda r: (r["outcome"], r["qual"], r.get("param", ""))):
         if r["outcome"] in outcomes:
             res = r.get("result") or f"{r.get('exc', '')}: {r.get('msg', '')}"
-            out.append(f"- `{r['outcome']}` {r['qual']} `{r.get('param')}` {r.get('label')}: "
-                       f"`{r.get('repro', '')}` -> {res[:140]}")
+            out.append(
+                f"- `{r['outcome']}` {r['qual']} `{r.get('param')}` {r.get('label')}: "
+                f"`{r.get('repro', '')}` -> {res[:140]}"
+            )
     return "\n".join(out)
 
 
@@ -65,8 +88,18 @@ def owner(module: str) -> str:
         return "chapter " + module.split(".")[2]
     if module in ("ldpnb.repro.report", "ldpnb.repro.dashboard", "ldpnb.repro.sphinx_ext", "ldpnb.repro.nbcheck"):
         return "reader"
-    if module.startswith(("ldpnb.repro.build", "ldpnb.repro.paperscale", "ldpnb.repro.toc", "ldpnb.repro.seeds",
-                          "ldpnb.repro.nbstrip")) or module == "ldpnb.contracts":
+    if (
+        module.startswith(
+            (
+                "ldpnb.repro.build",
+                "ldpnb.repro.paperscale",
+                "ldpnb.repro.toc",
+                "ldpnb.repro.seeds",
+                "ldpnb.repro.nbstrip",
+            )
+        )
+        or module == "ldpnb.contracts"
+    ):
         return "reliability"
     if module.startswith(("ldpnb.repro.claims", "ldpnb.stats")):
         return "stats (done)"
@@ -85,8 +118,10 @@ def markdown(records: list[dict], title: str) -> str:
     for o in sorted(by_owner):
         rs = by_owner[o]
         c = collections.Counter(r["outcome"] for r in rs)
-        out.append(f"<details><summary><b>{o}</b>: {len(rs)} ({', '.join(f'{v} {k}' for k, v in sorted(c.items()))})"
-                   "</summary>\n")
+        out.append(
+            f"<details><summary><b>{o}</b>: {len(rs)} ({', '.join(f'{v} {k}' for k, v in sorted(c.items()))})"
+            "</summary>\n"
+        )
         out.append(findings(rs))
         out.append("\n</details>\n")
     nf = [r for r in records if r["outcome"] in ("no-baseline", "not-fuzzed")]

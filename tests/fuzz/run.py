@@ -392,6 +392,7 @@ def main(argv: list[str] | None = None) -> int:
     records: list[dict] = []
     t0 = time.monotonic()
     with open(out_path, "w") as sink:
+
         def write(rec: dict) -> None:
             sink.write(json.dumps(rec, default=str) + "\n")
             sink.flush()
@@ -414,11 +415,13 @@ def main(argv: list[str] | None = None) -> int:
             if not cands:
                 why[sig] = ["no example value for a required argument, or no instance"]
             for i, plan in enumerate(cands[:6]):
+
                 def done(out: dict, sig=sig, i=i, plan=plan) -> None:
                     ok.setdefault(sig, {})[i] = out["outcome"] == "baseline-ok"
                     if out["outcome"] != "baseline-ok":
                         why.setdefault(sig, []).append(
-                            f"{plan.variant}: {out.get('exc', '')}: {out.get('msg', '')[:120]}")
+                            f"{plan.variant}: {out.get('exc', '')}: {out.get('msg', '')[:120]}"
+                        )
 
                 runner.submit(lambda plan=plan: _outcome(plan, None, "", "", None), done)
         runner.drain()
@@ -428,37 +431,72 @@ def main(argv: list[str] | None = None) -> int:
             if good:
                 chosen[sig] = cands[good[0]]
             else:
-                write({"qual": sig, "module": sig.rsplit(".", 1)[0], "outcome": "no-baseline",
-                       "msg": " | ".join(why.get(sig, []))[:600]})
+                write(
+                    {
+                        "qual": sig,
+                        "module": sig.rsplit(".", 1)[0],
+                        "outcome": "no-baseline",
+                        "msg": " | ".join(why.get(sig, []))[:600],
+                    }
+                )
         print(f"baselines: {len(chosen)} of {len(sigs)} signatures in {time.monotonic() - t0:.0f} s", flush=True)
 
         # phase 2: every bad value of every argument
         n_cases = 0
         for sig in sorted(chosen):
             plan = chosen[sig]
-            write({"qual": sig, "module": plan.name.module, "outcome": "signature", "variant": plan.variant,
-                   "contract": contract_of(plan.name.obj) is not None})
-            cases = [(pname, label, category, bad) for pname, (kind, value, default) in plan.fuzz.items()
-                     for label, category, bad in catalogue.bad_values(kind, pname, value, default)]
-            cases += [(pname, label, category, make()) for pname, label, category, make in
-                      baselines.EXTRA.get(plan.name.qual, []) + baselines.extra_for(plan)]
+            write(
+                {
+                    "qual": sig,
+                    "module": plan.name.module,
+                    "outcome": "signature",
+                    "variant": plan.variant,
+                    "contract": contract_of(plan.name.obj) is not None,
+                }
+            )
+            cases = [
+                (pname, label, category, bad)
+                for pname, (kind, value, default) in plan.fuzz.items()
+                for label, category, bad in catalogue.bad_values(kind, pname, value, default)
+            ]
+            cases += [
+                (pname, label, category, make())
+                for pname, label, category, make in baselines.EXTRA.get(plan.name.qual, []) + baselines.extra_for(plan)
+            ]
             for pname, label, category, bad in cases:
                 kind = plan.fuzz.get(pname, ("semantic",))[0]
                 if True:
                     reason = baselines.accepted(sig, pname, label)
-                    base = {"qual": sig, "module": plan.name.module, "param": pname, "kind": kind, "label": label,
-                            "category": category, "variant": plan.variant,
-                            "repro": repro(plan, pname, bad)}
+                    base = {
+                        "qual": sig,
+                        "module": plan.name.module,
+                        "param": pname,
+                        "kind": kind,
+                        "label": label,
+                        "category": category,
+                        "variant": plan.variant,
+                        "repro": repro(plan, pname, bad),
+                    }
 
                     def done(out: dict, base=base, reason=reason) -> None:
                         rec = {**base, **out}
-                        if reason and rec["outcome"] in ("silent", "silent-nan", "lenient", "mismatch", "unclear",
-                                                         "edge-nan"):
+                        if reason and rec["outcome"] in (
+                            "silent",
+                            "silent-nan",
+                            "lenient",
+                            "mismatch",
+                            "unclear",
+                            "edge-nan",
+                        ):
                             rec["outcome"], rec["reason"] = "documented", reason
                         write(rec)
 
-                    runner.submit(lambda plan=plan, pname=pname, label=label, category=category, bad=bad:
-                                  _outcome(plan, pname, label, category, bad), done)
+                    runner.submit(
+                        lambda plan=plan, pname=pname, label=label, category=category, bad=bad: _outcome(
+                            plan, pname, label, category, bad
+                        ),
+                        done,
+                    )
                     n_cases += 1
         runner.drain()
     print(f"{n_cases} calls in {time.monotonic() - t0:.0f} s -> {out_path}", flush=True)

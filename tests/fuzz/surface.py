@@ -68,8 +68,11 @@ def _params(func: Any) -> list[inspect.Parameter]:
     except (TypeError, ValueError):
         return []
     P = inspect.Parameter
-    return [p for n, p in sig.parameters.items()
-            if n not in ("self", "cls") and p.kind not in (P.VAR_POSITIONAL, P.VAR_KEYWORD)]
+    return [
+        p
+        for n, p in sig.parameters.items()
+        if n not in ("self", "cls") and p.kind not in (P.VAR_POSITIONAL, P.VAR_KEYWORD)
+    ]
 
 
 def _exported(mod_name: str, mod: Any) -> list[str]:
@@ -82,8 +85,13 @@ def _exported(mod_name: str, mod: Any) -> list[str]:
         return list(getattr(mod, "__all__", []))  # a private module: its names count where a package exports them
     names = getattr(mod, "__all__", None)
     if names is None or in_paper:
-        defined = [n for n, o in vars(mod).items() if not n.startswith("_")
-                   and (inspect.isfunction(o) or inspect.isclass(o)) and getattr(o, "__module__", "") == mod_name]
+        defined = [
+            n
+            for n, o in vars(mod).items()
+            if not n.startswith("_")
+            and (inspect.isfunction(o) or inspect.isclass(o))
+            and getattr(o, "__module__", "") == mod_name
+        ]
         names = list(dict.fromkeys([*(names or []), *defined]))
     return names
 
@@ -102,8 +110,9 @@ def public_surface() -> list[Name]:
             if not home.startswith("ldpnb"):
                 continue
             qual = f"{home}.{obj.__qualname__}"
-            entry = found.setdefault(qual, Name(qual, obj, home, params=_params(
-                obj.__init__ if inspect.isclass(obj) else obj)))
+            entry = found.setdefault(
+                qual, Name(qual, obj, home, params=_params(obj.__init__ if inspect.isclass(obj) else obj))
+            )
             entry.exported_as.add(f"{mod_name}.{n}")
             if inspect.isclass(obj):
                 classes.append(obj)

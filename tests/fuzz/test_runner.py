@@ -53,10 +53,17 @@ def _one(func, bad, timeout=3.0):
     return out[0]
 
 
-@pytest.mark.parametrize("func, bad, outcome", [
-    (_refuses, 1, "clear"), (_accepts, 1, "silent"), (_accepts, float("nan"), "silent-nan"),
-    (_sleeps, 1, "hang"), (_allocates, 1 << 40, "crash"), (_dies, 1, "crash"),
-])
+@pytest.mark.parametrize(
+    "func, bad, outcome",
+    [
+        (_refuses, 1, "clear"),
+        (_accepts, 1, "silent"),
+        (_accepts, float("nan"), "silent-nan"),
+        (_sleeps, 1, "hang"),
+        (_allocates, 1 << 40, "crash"),
+        (_dies, 1, "crash"),
+    ],
+)
 def test_outcomes_are_classified(func, bad, outcome):
     assert _one(func, bad)["outcome"] == outcome
 
@@ -70,8 +77,8 @@ def test_a_refusal_that_does_not_name_the_argument_is_unclear():
 
 def test_the_surface_holds_packages_paper_functions_and_methods():
     quals = {n.qual for n in public_surface()}
-    assert "ldpnb.mechanisms.grr.grr_channel" in quals                     # a package's __all__
-    assert "ldpnb.papers.pie.utility.rr_variance" in quals                 # a paper package's function
-    assert "ldpnb.mechanisms._base.FrequencyOracle.estimate" in quals      # a method of an exported class's base
-    assert "ldpnb.repro.claims.verify_row" in quals                        # a public module's __all__
+    assert "ldpnb.mechanisms.grr.grr_channel" in quals  # a package's __all__
+    assert "ldpnb.papers.pie.utility.rr_variance" in quals  # a paper package's function
+    assert "ldpnb.mechanisms._base.FrequencyOracle.estimate" in quals  # a method of an exported class's base
+    assert "ldpnb.repro.claims.verify_row" in quals  # a public module's __all__
     assert all(q.startswith("ldpnb.") for q in quals) and len(quals) > 1000

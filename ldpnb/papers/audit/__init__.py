@@ -3,6 +3,6 @@ empirical lower bound of the sampler).  ``CLAIMS`` (the appendix's claims as dat
 id of each audited mechanism) and ``figures``."""
 
 from . import figures
-from .claims import CLAIMS, IDS, PAPER_IDS
+from .claims import CLAIMS, IDS, PAPER_IDS, SIZES_BY_SCALE
 
-__all__ = ["CLAIMS", "IDS", "PAPER_IDS", "figures"]
+__all__ = ["CLAIMS", "IDS", "PAPER_IDS", "SIZES_BY_SCALE", "figures"]

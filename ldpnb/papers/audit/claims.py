@@ -6,21 +6,42 @@ from ldpnb.repro.claims import Claim, Printed, claim_table
 
 #: Claim id of each audited mechanism (stable, independent of the registry's order).
 IDS = {
-    "GRR": "A-GRR", "SUE": "A-SUE", "OUE": "A-OUE", "OLH": "A-OLH", "BLH": "A-BLH", "SS": "A-SS",
-    "geometric": "A-geometric", "Laplace": "A-Laplace", "exponential": "A-exponential",
-    "planar geometric": "A-planar-geometric", "planar Laplace": "A-planar-Laplace",
-    "BA (rate-distortion)": "A-BA", "padded planar Laplace": "A-LAP-padded",
-    "watchdog (complete merging)": "A-watchdog-complete", "watchdog (subset merging)": "A-watchdog-subset",
-    "ORR": "A-ORR", "SRR": "A-SRR",
-    "RS+FD[GRR]": "A-RSFD-GRR", "RS+FD[OUE-z]": "A-RSFD-OUE-z", "RS+FD[SUE-r]": "A-RSFD-SUE-r",
-    "RS+RFD[GRR]": "A-RSRFD-GRR", "RS+RFD[OUE-r]": "A-RSRFD-OUE-r",
+    "GRR": "A-GRR",
+    "SUE": "A-SUE",
+    "OUE": "A-OUE",
+    "OLH": "A-OLH",
+    "BLH": "A-BLH",
+    "SS": "A-SS",
+    "geometric": "A-geometric",
+    "Laplace": "A-Laplace",
+    "exponential": "A-exponential",
+    "planar geometric": "A-planar-geometric",
+    "planar Laplace": "A-planar-Laplace",
+    "BA (rate-distortion)": "A-BA",
+    "padded planar Laplace": "A-LAP-padded",
+    "watchdog (complete merging)": "A-watchdog-complete",
+    "watchdog (subset merging)": "A-watchdog-subset",
+    "ORR": "A-ORR",
+    "SRR": "A-SRR",
+    "RS+FD[GRR]": "A-RSFD-GRR",
+    "RS+FD[OUE-z]": "A-RSFD-OUE-z",
+    "RS+FD[SUE-r]": "A-RSFD-SUE-r",
+    "RS+RFD[GRR]": "A-RSRFD-GRR",
+    "RS+RFD[OUE-r]": "A-RSRFD-OUE-r",
     # the mechanisms deployments use (issue #33 item 4)
-    "HR": "A-HR", "HRR": "A-HRR", "OLH-CW": "A-OLH-CW", "Bloom RAPPOR": "A-RAPPOR-Bloom",
-    "L-GRR": "A-L-GRR", "L-OSUE": "A-L-OSUE", "dBitFlipPM": "A-dBitFlipPM",
+    "HR": "A-HR",
+    "HRR": "A-HRR",
+    "OLH-CW": "A-OLH-CW",
+    "Bloom RAPPOR": "A-RAPPOR-Bloom",
+    "L-GRR": "A-L-GRR",
+    "L-OSUE": "A-L-OSUE",
+    "dBitFlipPM": "A-dBitFlipPM",
 }
 #: Claim id of each paper claim audited on its own.
-PAPER_IDS = {"RS+FD[GRR] (one-attribute neighbours)": "P-RSFD-neighbours",
-             "RS+RFD[GRR] (one-attribute neighbours)": "P-RSRFD-neighbours"}
+PAPER_IDS = {
+    "RS+FD[GRR] (one-attribute neighbours)": "P-RSFD-neighbours",
+    "RS+RFD[GRR] (one-attribute neighbours)": "P-RSRFD-neighbours",
+}
 
 # where each claimed guarantee comes from: (source, printed claim and where, or the definition)
 _PAPER = {
@@ -41,7 +62,7 @@ _WHERE = {
     "HRR": "Hadamard randomized response's definition (Cormode, Maddock and Maple 2021): eps-LDP",
     "OLH-CW": "OLH's definition (Wang et al. 2017) with a Carter-Wegman hash on a finite seed family: eps-LDP",
     "Bloom RAPPOR": "RAPPOR (Erlingsson, Pihur and Korolova 2014): one report is "
-                    "eps_1 = h ln(q*(1-p*)/(p*(1-q*)))-LDP, with eps the PRR's eps_inf",
+    "eps_1 = h ln(q*(1-p*)/(p*(1-q*)))-LDP, with eps the PRR's eps_inf",
     "L-GRR": "L-GRR (Arcolezi et al. 2022): one report eps_1-LDP (here eps_1 = eps, eps_inf = 2 eps)",
     "L-OSUE": "L-OSUE (Arcolezi et al. 2022): one report eps_1-LDP (here eps_1 = eps, eps_inf = 2 eps)",
     "dBitFlipPM": "dBitFlip (Ding, Kulkarni and Yekhanin 2017): eps-LDP (d = 2 bits)",
@@ -60,8 +81,10 @@ _RULE = "max(exact_ratio) <= 1 + 1e-9 and max(emp_ratio) <= 1 and min(sampler_ok
 def _mechanism_claim(name: str) -> Claim:
     case = REGISTRY[name]
     claim = _CLAIM_TEXT.get(name, case.claim)
-    text = (f"{name} keeps its claim ({claim}): at every ε of the grid, the exact level of its channel "
-            "and the sampler's empirical lower bound are at most the claim, and the sampler agrees with the channel")
+    text = (
+        f"{name} keeps its claim ({claim}): at every ε of the grid, the exact level of its channel "
+        "and the sampler's empirical lower bound are at most the claim, and the sampler agrees with the channel"
+    )
     if name in _PAPER:
         return Claim(IDS[name], text, source="paper", paper=_PAPER[name], kind="holds", rule=_RULE)
     where = _WHERE.get(name, _DEFINITION[case.kind])
@@ -70,17 +93,37 @@ def _mechanism_claim(name: str) -> Claim:
 
 CLAIMS = claim_table(
     *(_mechanism_claim(n) for n in REGISTRY),
-    Claim("M1", "The audit flags a broken SUE (true bit kept with probability e^ε/(1 + e^ε), true level 1.5 ε) "
-                "at every ε of the grid: its empirical lower bound exceeds the claim ε",
-          source="invariant", where="LDP-Auditor's bug pattern (Arcolezi and Gambs 2024)", kind="holds",
-          rule="min(emp_ratio) > 1"),
-    *(Claim(PAPER_IDS[n], f"{n.split(' (')[0]} is ε-LDP for tuples that differ in one attribute (exact level of "
-                          "the one-attribute neighbours, over ε)",
-            source="paper", paper=Printed("ε-LDP", "Risks paper, Sec. 2.3.2 and Sec. 5.1 (privacy analysis)"),
-            kind="holds", rule="max(exact_ratio) <= 1 + 1e-9", expect="diverges",
+    Claim(
+        "M1",
+        "The audit flags a broken SUE (true bit kept with probability e^ε/(1 + e^ε), true level 1.5 ε) "
+        "at every ε of the grid: its empirical lower bound exceeds the claim ε",
+        source="invariant",
+        where="LDP-Auditor's bug pattern (Arcolezi and Gambs 2024)",
+        kind="holds",
+        rule="min(emp_ratio) > 1",
+    ),
+    *(
+        Claim(
+            PAPER_IDS[n],
+            f"{n.split(' (')[0]} is ε-LDP for tuples that differ in one attribute (exact level of "
+            "the one-attribute neighbours, over ε)",
+            source="paper",
+            paper=Printed("ε-LDP", "Risks paper, Sec. 2.3.2 and Sec. 5.1 (privacy analysis)"),
+            kind="holds",
+            rule="max(exact_ratio) <= 1 + 1e-9",
+            expect="diverges",
             instead="min(exact_ratio) > 1 and sound == 1",
             note="With domains of different sizes (ks = (2, 3)) or non-uniform priors, the exact loss between "
-                 "tuples that differ in one attribute exceeds ε; the amplified level ε' (the A-RSFD/A-RSRFD rows) "
-                 "holds for any two tuples.")
-      for n in PAPER_CLAIMS),
+            "tuples that differ in one attribute exceeds ε; the amplified level ε' (the A-RSFD/A-RSRFD rows) "
+            "holds for any two tuples.",
+        )
+        for n in PAPER_CLAIMS
+    ),
 )
+
+#: The appendix's sizes per scale: trials per empirical audit (``n_trials``) and the ε grid audited.
+SIZES_BY_SCALE = {
+    "smoke": dict(n_trials=20_000, eps_grid=[1.0, 2.0]),
+    "book": dict(n_trials=400_000, eps_grid=[0.25, 0.5, 1.0, 2.0, 4.0]),
+    "paper": dict(n_trials=2_000_000, eps_grid=[0.1, 0.25, 0.5, 1.0, 2.0, 4.0, 8.0]),
+}

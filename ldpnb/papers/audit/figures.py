@@ -17,7 +17,7 @@ _KIND_LABEL = {"ldp": "LDP (incl. RS+FD)", "geo": "geo-indistinguishable", "lift
 
 
 def _fig(*args, **kw):
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
 
     fig, axes = plt.subplots(*args, **kw)
     plt.close(fig)
@@ -40,7 +40,7 @@ def levels(table: pd.DataFrame, names: list[str], eps: list[float]):
         ax.set_title(f"ε = {e:g}", fontsize="small")
         ax.set_xlim(0, 1.25 * float(t["pair_claimed"].max()))
         ax.tick_params(labelsize="x-small")
-    for ax in axes[len(eps):]:
+    for ax in axes[len(eps) :]:
         ax.axis("off")
     for ax in axes[::cols]:
         ax.set_yticks(ypos)
@@ -58,8 +58,16 @@ def ratios(table: pd.DataFrame, kinds: dict[str, str]):
     seen = set()
     for name, t in table.groupby("mechanism", sort=False):
         k = kinds[name]
-        ax.plot(t["epsilon"], t["emp / claim"], "o-", color=colours[k], alpha=0.6, ms=3, lw=1,
-                label=None if k in seen else _KIND_LABEL[k])
+        ax.plot(
+            t["epsilon"],
+            t["emp / claim"],
+            "o-",
+            color=colours[k],
+            alpha=0.6,
+            ms=3,
+            lw=1,
+            label=None if k in seen else _KIND_LABEL[k],
+        )
         seen.add(k)
     eps = sorted(table["epsilon"].unique())
     ax.axhline(1.0, color="black", lw=1.5, label="claim")

@@ -5,6 +5,6 @@ objects.  ``CLAIMS`` (the chapter's claims as data) and ``figures`` (its figures
 """
 
 from . import figures
-from .claims import CLAIMS
+from .claims import CLAIMS, SIZES_BY_SCALE
 
-__all__ = ["CLAIMS", "figures"]
+__all__ = ["CLAIMS", "SIZES_BY_SCALE", "figures"]

@@ -6,18 +6,18 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from ldpnb.measures import emd_1d
 from ldpnb.contracts import Array, Instance, Integer, Real, contract
+from ldpnb.measures import emd_1d
+from ldpnb.repro.plotting import color
 
 _MAP = Instance(Mapping, example={})
 _LIST = Instance(list, tuple, np.ndarray, example=[0.0])
-from ldpnb.repro.plotting import color
 
 __all__ = ["channel_matrices", "planar_rows", "oracle_variances", "estimates", "capacities"]
 
 
 def _fig(*args, **kw):
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
 
     fig, axes = plt.subplots(*args, **kw)
     plt.close(fig)
@@ -98,7 +98,7 @@ def capacities(eps: np.ndarray, caps: Mapping[int, np.ndarray]):
     fig, ax = _fig(figsize=(6, 3.4))
     for k, c in caps.items():
         ax.plot(eps, c, label=f"k-RR, k = {k}")
-    ax.plot(eps, np.minimum(eps, eps ** 2), "k--", label="min(ε, ε²)")
+    ax.plot(eps, np.minimum(eps, eps**2), "k--", label="min(ε, ε²)")
     ax.set_xlabel("ε")
     ax.set_ylabel("capacity (nats)")
     ax.legend(fontsize="small")

@@ -9,20 +9,47 @@ the theory of Secs. 4-8 (:mod:`.theory`) and the numbers the Monte Carlo claims 
 
 from . import figures, mle, readings, scoring, tables
 from .claims import CLAIMS
+from .experiments import (
+    MLE_TOL,
+    RapporTrials,
+    Trials,
+    cpu_seconds,
+    estimation_trials,
+    location_metric,
+    manhattan_grid,
+    rappor_trials,
+    run_estimates,
+    sf_ibu_grid,
+    threshold_sweep,
+)
 from .mle import mle_cross_check, mle_runs, strictly_concave_runs
 from .readings import renormalised_planar_geometric_channel
-from .experiments import (
-    MLE_TOL, Trials, RapporTrials, location_metric, estimation_trials, rappor_trials, threshold_sweep, run_estimates,
-    cpu_seconds, manhattan_grid, sf_ibu_grid,
-)
 from .theory import (
-    simplex_grid, loglik_surface, gf2_rank, gf2_rank_batch, rappor_bits_likelihood,
-    rappor_concavity_lower_bound, rappor_concavity_frequencies, geometric_dominance_bounds,
-    inv_krr_exact_sq_error, inv_krr_upper_bound, inv_geometric_lower_bound, truncated_geometric_inverse,
-    inv_geometric_exact_sq_error, inv_bound_sampling, identifying_observations, consistency_errors,
+    all_observed_concavity,
     consistency_error,
-    krr_likely_fraction, square_lattice_delta, loglog_slope, all_observed_concavity, krr_observed_concavity,
-    line_mechanism_matrix, line_mechanism_perturb, distance_monotonicity_violations,
+    consistency_errors,
+    distance_monotonicity_violations,
+    geometric_dominance_bounds,
+    gf2_rank,
+    gf2_rank_batch,
+    identifying_observations,
+    inv_bound_sampling,
+    inv_geometric_exact_sq_error,
+    inv_geometric_lower_bound,
+    inv_krr_exact_sq_error,
+    inv_krr_upper_bound,
+    krr_likely_fraction,
+    krr_observed_concavity,
+    line_mechanism_matrix,
+    line_mechanism_perturb,
+    loglik_surface,
+    loglog_slope,
+    rappor_bits_likelihood,
+    rappor_concavity_frequencies,
+    rappor_concavity_lower_bound,
+    simplex_grid,
+    square_lattice_delta,
+    truncated_geometric_inverse,
 )
 
 __all__ = [

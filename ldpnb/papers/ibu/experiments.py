@@ -31,8 +31,19 @@ import numpy as np
 
 from ldpnb.channels._generic import simulate_counts_batch
 from ldpnb.contracts import (
-    AnyOf, Array, Boolean, Callable_, Channel, Counts, DistanceMatrix, Distribution, Instance, Integer, RandomState,
-    Real, contract,
+    AnyOf,
+    Array,
+    Boolean,
+    Callable_,
+    Channel,
+    Counts,
+    DistanceMatrix,
+    Distribution,
+    Instance,
+    Integer,
+    RandomState,
+    Real,
+    contract,
 )
 from ldpnb.data.grid import Grid
 from ldpnb.estimators._ibu import ibu
@@ -59,6 +70,7 @@ __all__ = [
 #: It bounds the likelihood, not the estimate: the chapter's MLE is :func:`ldpnb.papers.ibu.mle.mle_runs`.
 MLE_TOL = 1e-6
 
+
 def _mle(M: np.ndarray, C: np.ndarray, tol: float, max_iter: int):
     """The certified MLE of each row of ``C`` (SQUAREM, criterion ``gap``)."""
     return ibu(M, C, criterion="gap", tol=tol, accelerate="squarem", max_iter=max_iter)
@@ -67,12 +79,35 @@ def _mle(M: np.ndarray, C: np.ndarray, tol: float, max_iter: int):
 _MECHANISM_OR_CHANNEL = AnyOf(Channel(atol=1e-8), Instance(Mechanism, example=None))
 
 
-@contract(channel=_MECHANISM_OR_CHANNEL, input_counts=Counts(), reps=Integer(1, 100_000), metric=Callable_(),
-          rng=RandomState(), tol=Real(0, None), max_iter=Integer(0, None), with_ibu=Boolean(), with_inv=Boolean(),
-          mle_reps=Integer(0, 100_000), mle_tol=Real(0, None, low_open=True), mle_max_iter=Integer(1, None))
-def estimation_trials(channel, input_counts, reps: int, *, metric: Callable, rng=None, tol: float = 1e-8,
-                      max_iter: int = 20_000, with_ibu: bool = True, with_inv: bool = True, mle_reps: int = 0,
-                      mle_tol: float = MLE_TOL, mle_max_iter: int = 1_000_000) -> dict[str, Any]:
+@contract(
+    channel=_MECHANISM_OR_CHANNEL,
+    input_counts=Counts(),
+    reps=Integer(1, 100_000),
+    metric=Callable_(),
+    rng=RandomState(),
+    tol=Real(0, None),
+    max_iter=Integer(0, None),
+    with_ibu=Boolean(),
+    with_inv=Boolean(),
+    mle_reps=Integer(0, 100_000),
+    mle_tol=Real(0, None, low_open=True),
+    mle_max_iter=Integer(1, None),
+)
+def estimation_trials(
+    channel,
+    input_counts,
+    reps: int,
+    *,
+    metric: Callable,
+    rng=None,
+    tol: float = 1e-8,
+    max_iter: int = 20_000,
+    with_ibu: bool = True,
+    with_inv: bool = True,
+    mle_reps: int = 0,
+    mle_tol: float = MLE_TOL,
+    mle_max_iter: int = 1_000_000,
+) -> dict[str, Any]:
     r"""``reps`` independent obfuscation-estimation runs on the fixed input histogram (Sec. 7.1-7.3).
 
     Parameters
@@ -105,7 +140,9 @@ def estimation_trials(channel, input_counts, reps: int, *, metric: Callable, rng
     if mechanism is not None:
         channel = mechanism.channel()
     if input_counts.size != channel.shape[0] or input_counts.sum() <= 0:
-        raise ValueError(f"input_counts must have length {channel.shape[0]} (the channel's inputs) and a positive total")
+        raise ValueError(
+            f"input_counts must have length {channel.shape[0]} (the channel's inputs) and a positive total"
+        )
     if mle_reps > reps:
         raise ValueError(f"mle_reps ({mle_reps}) cannot exceed reps ({reps})")
     theta = input_counts / input_counts.sum()
@@ -116,12 +153,23 @@ def estimation_trials(channel, input_counts, reps: int, *, metric: Callable, rng
     out: dict[str, Any] = {"counts": C}
     if with_ibu:
         res = ibu(channel, C, tol=tol, max_iter=max_iter)
-        out.update({"IBU": metric(res.estimate, theta), "n_iter": np.asarray(res.n_iter), "stopped": np.asarray(res.stopped),
-                    "gap_stop": np.asarray(res.gap)})
+        out.update(
+            {
+                "IBU": metric(res.estimate, theta),
+                "n_iter": np.asarray(res.n_iter),
+                "stopped": np.asarray(res.stopped),
+                "gap_stop": np.asarray(res.gap),
+            }
+        )
     if mle_reps:
         mle = _mle(channel, C[:mle_reps], mle_tol, mle_max_iter)
-        out.update({"MLE": metric(mle.estimate, theta), "mle_evals": np.asarray(mle.n_iter),
-                    "mle_certified": np.asarray(mle.certified(mle_tol))})
+        out.update(
+            {
+                "MLE": metric(mle.estimate, theta),
+                "mle_evals": np.asarray(mle.n_iter),
+                "mle_certified": np.asarray(mle.certified(mle_tol)),
+            }
+        )
     square = channel.shape[0] == channel.shape[1]
     if square:
         Q = C / C.sum(axis=1, keepdims=True)
@@ -173,17 +221,43 @@ class Trials:
         m, mle_reps = task if isinstance(task, tuple) else (task, self.mle_reps)
         if not isinstance(m, Mechanism):
             raise TypeError(f"task must be a Mechanism or a pair (Mechanism, mle_reps), got {type(m).__name__}")
-        out = estimation_trials(m, self.input_counts, self.reps, metric=self.metric, rng=rng, tol=self.tol,
-                                max_iter=self.max_iter, mle_reps=int(mle_reps))
+        out = estimation_trials(
+            m,
+            self.input_counts,
+            self.reps,
+            metric=self.metric,
+            rng=rng,
+            tol=self.tol,
+            max_iter=self.max_iter,
+            mle_reps=int(mle_reps),
+        )
         out["eps"] = m.epsilon
         return out
 
 
-@contract(theta=Distribution(), n=Integer(1, 10**9), epsilon=Real(0, 50, low_open=True), reps=Integer(1, 100_000),
-          rng=RandomState(), tol=Real(0, None), max_iter=Integer(0, None), mle_reps=Integer(0, 100_000),
-          mle_tol=Real(0, None, low_open=True))
-def rappor_trials(theta, n: int, epsilon: float, reps: int, *, rng=None, tol: float = 1e-8, max_iter: int = 20_000,
-                  mle_reps: int = 0, mle_tol: float = MLE_TOL) -> dict[str, Any]:
+@contract(
+    theta=Distribution(),
+    n=Integer(1, 10**9),
+    epsilon=Real(0, 50, low_open=True),
+    reps=Integer(1, 100_000),
+    rng=RandomState(),
+    tol=Real(0, None),
+    max_iter=Integer(0, None),
+    mle_reps=Integer(0, 100_000),
+    mle_tol=Real(0, None, low_open=True),
+)
+def rappor_trials(
+    theta,
+    n: int,
+    epsilon: float,
+    reps: int,
+    *,
+    rng=None,
+    tol: float = 1e-8,
+    max_iter: int = 20_000,
+    mle_reps: int = 0,
+    mle_tol: float = MLE_TOL,
+) -> dict[str, Any]:
     r"""Sec. 7.5: per run, ``n`` inputs are drawn from ``theta`` (re-sampled in each run), obfuscated by
     basic Rappor (count-level over the :math:`2^k` bit patterns, pattern index :math:`\sum_j b_j 2^j`;
     the channel of Lemma 4.4, :func:`ldpnb.mechanisms.rappor_channel`), and estimated by IBU on the
@@ -196,7 +270,7 @@ def rappor_trials(theta, n: int, epsilon: float, reps: int, *, rng=None, tol: fl
     ``"inputs"`` ``(reps, k)``, the IBU estimates ``"estimates"`` ``(reps, k)`` and the pattern counts
     ``"counts"`` ``(reps, 2^k)``.
     """
-    from ldpnb.mechanisms.unary import rappor_channel
+    from ldpnb.mechanisms.unary import rappor_channel  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     rng = check_random_state(rng)
     k = theta.size
@@ -211,14 +285,27 @@ def rappor_trials(theta, n: int, epsilon: float, reps: int, *, rng=None, tol: fl
     T = Nin / n
     res = ibu(M, C, tol=tol, max_iter=max_iter)
     V = rappor_unbiased(C @ bits, np.full(reps, float(n)), epsilon)
-    out = {"IBU": emd_1d_rows(res.estimate, T), "INV-N": emd_1d_rows(clip_normalize(V), T),
-           "INV-P": emd_1d_rows(project_simplex_rows(V), T), "n_iter": np.asarray(res.n_iter),
-           "stopped": np.asarray(res.stopped), "gap_stop": np.asarray(res.gap), "inputs": Nin,
-           "estimates": res.estimate, "counts": C}
+    out = {
+        "IBU": emd_1d_rows(res.estimate, T),
+        "INV-N": emd_1d_rows(clip_normalize(V), T),
+        "INV-P": emd_1d_rows(project_simplex_rows(V), T),
+        "n_iter": np.asarray(res.n_iter),
+        "stopped": np.asarray(res.stopped),
+        "gap_stop": np.asarray(res.gap),
+        "inputs": Nin,
+        "estimates": res.estimate,
+        "counts": C,
+    }
     if mle_reps:
         mle = _mle(M, C[:mle_reps], mle_tol, 1_000_000)
-        out.update({"MLE": emd_1d_rows(mle.estimate, T[:mle_reps]), "mle_evals": np.asarray(mle.n_iter),
-                    "mle_certified": np.asarray(mle.certified(mle_tol)), "mle_estimates": mle.estimate})
+        out.update(
+            {
+                "MLE": emd_1d_rows(mle.estimate, T[:mle_reps]),
+                "mle_evals": np.asarray(mle.n_iter),
+                "mle_certified": np.asarray(mle.certified(mle_tol)),
+                "mle_estimates": mle.estimate,
+            }
+        )
     return out
 
 
@@ -256,14 +343,21 @@ class RapporTrials:
             raise TypeError(f"task must be basic Rappor, a mechanisms.SUE, got {type(task).__name__}")
         if task.k != np.size(self.theta):
             raise ValueError(f"the mechanism has k = {task.k} values, theta has {np.size(self.theta)}")
-        out = rappor_trials(self.theta, self.n, task.epsilon, self.reps, rng=rng, tol=self.tol,
-                            max_iter=self.max_iter, mle_reps=self.mle_reps)
+        out = rappor_trials(
+            self.theta,
+            self.n,
+            task.epsilon,
+            self.reps,
+            rng=rng,
+            tol=self.tol,
+            max_iter=self.max_iter,
+            mle_reps=self.mle_reps,
+        )
         out["eps"] = task.epsilon
         return out
 
 
-@contract(channel=Channel(atol=1e-8), counts=Counts(2), tols=Array(1, low=0.0, max_size=64),
-          max_iter=Integer(1, 10**7))
+@contract(channel=Channel(atol=1e-8), counts=Counts(2), tols=Array(1, low=0.0, max_size=64), max_iter=Integer(1, 10**7))
 def threshold_sweep(channel, counts, tols, *, max_iter: int = 200_000) -> dict[str, np.ndarray]:
     r"""IBU under the paper's rule :math:`|\Delta\ell| < \delta` for a decreasing list of thresholds
     :math:`\delta`, in one pass: the run for each :math:`\delta` continues from the estimate of the
@@ -312,7 +406,7 @@ def sf_ibu_grid() -> Grid:
 def run_estimates(channel, counts, *, tol: float = 1e-8, max_iter: int = 20_000) -> dict[str, np.ndarray]:
     """The estimates of one run (for drawing Figs. 1 and 8): the noisy distribution ``q``, INV-N,
     INV-P (square channels) and IBU under the paper's rule."""
-    from ldpnb.estimators._inversion import inv_normalized, inv_projected
+    from ldpnb.estimators._inversion import inv_normalized, inv_projected  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     out = {"noisy": counts / counts.sum(), "IBU": ibu(channel, counts, tol=tol, max_iter=max_iter).estimate}
     if channel.shape[0] == channel.shape[1]:
@@ -324,7 +418,7 @@ def run_estimates(channel, counts, *, tol: float = 1e-8, max_iter: int = 20_000)
 def cpu_seconds(func: Callable, repeats: int = 3) -> tuple[Any, float]:
     """``(func(), median CPU seconds of `repeats` calls)``: process time, not wall time, so that a
     shared machine does not inflate it (for the timing claims of Sec. 8)."""
-    import time
+    import time  # noqa: PLC0415 lazy: loaded at first use
 
     out, secs = None, []
     for _ in range(repeats):

@@ -17,8 +17,22 @@ from ldpnb.contracts import REPS, Array, Instance, NonnegativeMatrix, Real, Unch
 from ldpnb.repro.plotting import color
 
 __all__ = [
-    "fig1", "fig2", "fig3", "fig4", "fig5", "fig6", "fig7", "fig8", "fig9", "fig10", "fig11", "fig12", "fig13",
-    "fig14", "consistency", "stopping_rule",
+    "fig1",
+    "fig2",
+    "fig3",
+    "fig4",
+    "fig5",
+    "fig6",
+    "fig7",
+    "fig8",
+    "fig9",
+    "fig10",
+    "fig11",
+    "fig12",
+    "fig13",
+    "fig14",
+    "consistency",
+    "stopping_rule",
 ]
 
 W = 7.8  # inches: the book's column
@@ -27,7 +41,7 @@ _LABEL = {"IBU": "IBU (paper's rule)", "MLE": "the MLE (certified)", "INV-N": "I
 
 
 def _fig(*args, **kw):
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
 
     fig, axes = plt.subplots(*args, **kw)
     plt.close(fig)
@@ -38,8 +52,14 @@ def _col(name: str) -> str:
     return color("emp") if name == "noisy" else color(name)
 
 
-@contract(x=Array(1), theta=Array(1), noisy=Array(1), estimates=Instance(dict, example={"IBU": np.ones(2) / 2}),
-          emds=Instance(dict, example={"IBU": np.ones(3)}), run=Unchecked("the index of the run drawn", 0))
+@contract(
+    x=Array(1),
+    theta=Array(1),
+    noisy=Array(1),
+    estimates=Instance(dict, example={"IBU": np.ones(2) / 2}),
+    emds=Instance(dict, example={"IBU": np.ones(3)}),
+    run=Unchecked("the index of the run drawn", 0),
+)
 def fig1(x, theta, noisy, estimates: Mapping[str, np.ndarray], emds: Mapping[str, np.ndarray], run: int):
     """Fig. 1: the ages and their estimates by INV-N, INV-P and IBU for one run (panels a-c); panel (d)
     shows the EMDs of every run, the drawn run marked."""
@@ -72,24 +92,42 @@ def fig2():
     fig, ax = _fig(figsize=(W, 2.6))
     ax.set_axis_off()
     for i, y in enumerate([0.8, 0.5, 0.15]):
-        ax.annotate("", xy=(0.42, y), xytext=(0.12, y), xycoords="axes fraction",
-                    arrowprops=dict(arrowstyle="->", lw=1.5, color="k"))
+        ax.annotate(
+            "",
+            xy=(0.42, y),
+            xytext=(0.12, y),
+            xycoords="axes fraction",
+            arrowprops=dict(arrowstyle="->", lw=1.5, color="k"),
+        )
         ax.text(0.08, y, ["$X^1$", "$X^2$", "$X^n$"][i], ha="center", va="center", fontsize=13)
         ax.text(0.27, y + 0.06, "$M$", ha="center", fontsize=12, color=color("IBU"))
         ax.text(0.47, y, ["$z^1$", "$z^2$", "$z^n$"][i], ha="center", va="center", fontsize=13)
-        ax.annotate("", xy=(0.76, 0.5), xytext=(0.51, y), xycoords="axes fraction",
-                    arrowprops=dict(arrowstyle="->", lw=1, color="grey"))
+        ax.annotate(
+            "",
+            xy=(0.76, 0.5),
+            xytext=(0.51, y),
+            xycoords="axes fraction",
+            arrowprops=dict(arrowstyle="->", lw=1, color="grey"),
+        )
     ax.text(0.08, 0.32, "⋮", ha="center", fontsize=14)
-    ax.text(0.88, 0.5, "curator\nestimates $\\theta$\n(IBU / INV)", ha="center", va="center", fontsize=12,
-            bbox=dict(boxstyle="round", fc="#f0f0f0"))
+    ax.text(
+        0.88,
+        0.5,
+        "curator\nestimates $\\theta$\n(IBU / INV)",
+        ha="center",
+        va="center",
+        fontsize=12,
+        bbox=dict(boxstyle="round", fc="#f0f0f0"),
+    )
     ax.text(0.08, 0.97, "users, i.i.d. $X^i \\sim \\theta$", ha="center", fontsize=10)
     ax.text(0.47, 0.97, "noisy reports", ha="center", fontsize=10)
     return fig
 
 
 def _surface(ax, M, obs, title, starts):
-    from ldpnb.estimators import ibu_path
-    from .theory import loglik_surface
+    from ldpnb.estimators import ibu_path  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
+
+    from .theory import loglik_surface  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     t1, t3, L = loglik_surface(M, np.asarray(obs) - 1, resolution=301)
     im = ax.imshow(L, origin="lower", extent=[0, 1, 0, 1], cmap="viridis", vmin=np.nanmin(L), vmax=np.nanmax(L))
@@ -97,7 +135,9 @@ def _surface(ax, M, obs, title, starts):
     counts = np.bincount(np.asarray(obs) - 1, minlength=3)
     for t0, c in zip(starts, ["#D55E00", "#E69F00"]):
         path = ibu_path(M, counts, t0, 400)
-        ax.plot(path[:, 0], path[:, 2], "-", color=c, lw=2, label="IBU from (" + ", ".join(f"{v:.2g}" for v in t0) + ")")
+        ax.plot(
+            path[:, 0], path[:, 2], "-", color=c, lw=2, label="IBU from (" + ", ".join(f"{v:.2g}" for v in t0) + ")"
+        )
         ax.plot(*path[-1, [0, 2]], "o", color=c, ms=7, mec="k", clip_on=False, zorder=4)
     ax.set_xlabel(r"$\theta_1$")
     ax.set_ylabel(r"$\theta_3$")
@@ -106,8 +146,12 @@ def _surface(ax, M, obs, title, starts):
     return im
 
 
-@contract(M=NonnegativeMatrix(), observations=Unchecked("two lists of 1-based observations", [[2], [2, 1]]),
-          titles=Unchecked("two panel titles", ["a", "b"]), starts=Unchecked("starting distributions", None))
+@contract(
+    M=NonnegativeMatrix(),
+    observations=Unchecked("two lists of 1-based observations", [[2], [2, 1]]),
+    titles=Unchecked("two panel titles", ["a", "b"]),
+    starts=Unchecked("starting distributions", None),
+)
 def fig3(M, observations, titles, starts):
     """Fig. 3 (and Fig. 5): :math:`L` over the simplex, :math:`\\theta_2 = 1 - \\theta_1 - \\theta_3`, for
     two observation sets, with IBU's trajectories from two starts."""
@@ -120,8 +164,12 @@ def fig3(M, observations, titles, starts):
     return fig
 
 
-@contract(M=NonnegativeMatrix(), observations=Unchecked("two lists of 1-based observations", [[2], [2, 1]]),
-          titles=Unchecked("two panel titles", ["a", "b"]), starts=Unchecked("starting distributions", None))
+@contract(
+    M=NonnegativeMatrix(),
+    observations=Unchecked("two lists of 1-based observations", [[2], [2, 1]]),
+    titles=Unchecked("two panel titles", ["a", "b"]),
+    starts=Unchecked("starting distributions", None),
+)
 def fig5(M, observations, titles, starts):
     """Fig. 5: as :func:`fig3` for mechanism (12); the dashed line in (b) is the segment of MLEs
     :math:`\theta_2 = 17/24`."""
@@ -130,20 +178,28 @@ def fig5(M, observations, titles, starts):
     return fig
 
 
-@contract(n=Array(1), bounds=Instance(dict, example={1.0: np.ones(1)}), mc=Unchecked("a DataFrame", None),
-          trials=REPS)
+@contract(n=Array(1), bounds=Instance(dict, example={1.0: np.ones(1)}), mc=Unchecked("a DataFrame", None), trials=REPS)
 def fig4(n, bounds: Mapping[float, np.ndarray], mc, trials: int):
     """Fig. 4: Thm 4.6's lower bound on P(L strictly concave) for Rappor on :math:`|\\mathcal X| = 10`, with
     the Monte Carlo frequencies of strict concavity (circles, with their 95% Wilson intervals over
     ``trials`` trials) and of a full GF(2) rank (dots)."""
     fig, ax = _fig(figsize=(W, 3.8))
     for e, b in bounds.items():
-        line, = ax.plot(n, b, label=f"bound, ε = {e:g}")
+        (line,) = ax.plot(n, b, label=f"bound, ε = {e:g}")
         d = mc[mc.eps == e]
         if len(d):
             f = stats.proportion(np.round(d.concave.to_numpy() * trials).astype(np.int64), trials)
-            ax.errorbar(d.n, f.value, yerr=np.abs(np.vstack(f.half_widths)), fmt="o", color=line.get_color(),
-                        mfc="none", ms=5, elinewidth=1, capsize=0)
+            ax.errorbar(
+                d.n,
+                f.value,
+                yerr=np.abs(np.vstack(f.half_widths)),
+                fmt="o",
+                color=line.get_color(),
+                mfc="none",
+                ms=5,
+                elinewidth=1,
+                capsize=0,
+            )
             ax.plot(d.n, d.gf2, ".", color=line.get_color(), ms=3)
     ax.plot([], [], "ko", mfc="none", label="Monte Carlo: strictly concave")
     ax.plot([], [], "k.", label="Monte Carlo: GF(2) full rank")
@@ -161,11 +217,13 @@ def fig6(theta, mles, emd_to_theta, shape):
     infinite data under the non-identifiable 25 x 16 mechanism."""
     fig, axes = _fig(2, 2, figsize=(W * 0.8, 6.2))
     vmax = max(theta.max(), mles.max())
-    panels = [("(a) original", theta)] + [(f"({c}) MLE {i + 1}, EMD to (a) {e:.3f} km", m)
-                                           for i, (c, m, e) in enumerate(zip("bcd", mles, emd_to_theta))]
+    panels = [("(a) original", theta)] + [
+        (f"({c}) MLE {i + 1}, EMD to (a) {e:.3f} km", m) for i, (c, m, e) in enumerate(zip("bcd", mles, emd_to_theta))
+    ]
     for ax, (title, v) in zip(axes.ravel(), panels):
-        im = ax.imshow(v.reshape(shape), origin="lower", extent=[0, shape[1], 0, shape[0]], vmin=0, vmax=vmax,
-                       cmap="magma")
+        im = ax.imshow(
+            v.reshape(shape), origin="lower", extent=[0, shape[1], 0, shape[0]], vmin=0, vmax=vmax, cmap="magma"
+        )
         ax.set_title(title, fontsize="small")
         ax.grid(False)
         ax.set_xlabel("east (km)")
@@ -177,15 +235,20 @@ def fig6(theta, mles, emd_to_theta, shape):
 @contract(image=Array(2))
 def fig7(image):
     """Fig. 7: the check-ins per cell of the Manhattan grid (log scale)."""
-    import matplotlib.pyplot as plt
-    from matplotlib.colors import LogNorm
+    import matplotlib.pyplot as plt  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
+    from matplotlib.colors import LogNorm  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
 
     fig, ax = _fig(figsize=(W * 0.6, 5.6))
     cmap = plt.get_cmap("magma").copy()
     cmap.set_bad("lightgrey")
     rows, cols = image.shape
-    im = ax.imshow(np.ma.masked_equal(image, 0), origin="lower", extent=[0, cols * 0.5, 0, rows * 0.5], cmap=cmap,
-                   norm=LogNorm(vmin=1))
+    im = ax.imshow(
+        np.ma.masked_equal(image, 0),
+        origin="lower",
+        extent=[0, cols * 0.5, 0, rows * 0.5],
+        cmap=cmap,
+        norm=LogNorm(vmin=1),
+    )
     ax.grid(False)
     fig.colorbar(im, ax=ax, label="check-ins per cell (grey: none)")
     ax.set_xlabel("east (km)")
@@ -193,20 +256,34 @@ def fig7(image):
     return fig
 
 
-@contract(images=Instance(dict, example={"original": np.ones((2, 2))}), emds=Instance(dict, example={}),
-          runs=Instance(dict, example={"noisy": np.ones(3)}), paper=Instance(dict, example={"noisy": 0.5}))
-def fig8(images: Mapping[str, np.ndarray], emds: Mapping[str, float], runs: Mapping[str, np.ndarray],
-         paper: Mapping[str, float]):
+@contract(
+    images=Instance(dict, example={"original": np.ones((2, 2))}),
+    emds=Instance(dict, example={}),
+    runs=Instance(dict, example={"noisy": np.ones(3)}),
+    paper=Instance(dict, example={"noisy": 0.5}),
+)
+def fig8(
+    images: Mapping[str, np.ndarray],
+    emds: Mapping[str, float],
+    runs: Mapping[str, np.ndarray],
+    paper: Mapping[str, float],
+):
     """Fig. 8: the original, noisy and estimated distributions of one run on the Manhattan grid (panels
     a-e), and (f) the single-run EMDs over all runs with the paper's printed values."""
     fig, axes = _fig(3, 2, figsize=(W, 11.5))
     vmax = images["original"].max()
-    titles = {"original": "(a) original", "noisy": "(b) noisy", "INV-P": "(c) INV-P", "INV-N": "(d) INV-N",
-              "IBU": "(e) IBU"}
+    titles = {
+        "original": "(a) original",
+        "noisy": "(b) noisy",
+        "INV-P": "(c) INV-P",
+        "INV-N": "(d) INV-N",
+        "IBU": "(e) IBU",
+    }
     for ax, (k, title) in zip(axes.ravel(), titles.items()):
         rows, cols = images[k].shape
-        im = ax.imshow(images[k], origin="lower", extent=[0, cols * 0.5, 0, rows * 0.5], cmap="magma", vmin=0,
-                       vmax=vmax)
+        im = ax.imshow(
+            images[k], origin="lower", extent=[0, cols * 0.5, 0, rows * 0.5], cmap="magma", vmin=0, vmax=vmax
+        )
         ax.set_title(title + (f": EMD {emds[k]:.4f} km" if k in emds else ""), fontsize="medium")
         ax.grid(False)
         ax.set_xlabel("east (km)")
@@ -233,8 +310,15 @@ def _boxes(ax, res: Mapping[float, Mapping[str, np.ndarray]], unit: str, xlabel:
     for j, m in enumerate(names):
         where = [i for i, e in enumerate(eps) if m in res[e]]  # the MLE may be drawn at some ε only
         pos = np.array(where) + (j - (len(names) - 1) / 2) * w
-        bp = ax.boxplot([res[eps[i]][m] for i in where], positions=pos, widths=w * 0.85, patch_artist=True,
-                        showfliers=True, flierprops=dict(ms=1.5, alpha=0.5), manage_ticks=False)
+        bp = ax.boxplot(
+            [res[eps[i]][m] for i in where],
+            positions=pos,
+            widths=w * 0.85,
+            patch_artist=True,
+            showfliers=True,
+            flierprops=dict(ms=1.5, alpha=0.5),
+            manage_ticks=False,
+        )
         for b in bp["boxes"]:
             b.set_facecolor(color(m))
             b.set_alpha(0.8)
@@ -248,12 +332,10 @@ def _boxes(ax, res: Mapping[float, Mapping[str, np.ndarray]], unit: str, xlabel:
             f.set_markeredgecolor(color(m))
         # the median also as a dot of the estimator's colour (at weak noise a box shrinks to a line), with
         # its 95% order-statistic interval as a black bar (drawn from 6 runs, the fewest it needs)
-        ax.plot(pos, [np.median(res[eps[i]][m]) for i in where], "o", ms=3.5, mfc=color(m), mec="k", mew=0.5,
-                zorder=3)
+        ax.plot(pos, [np.median(res[eps[i]][m]) for i in where], "o", ms=3.5, mfc=color(m), mec="k", mew=0.5, zorder=3)
         ci = [(x, stats.median(res[eps[i]][m])) for x, i in zip(pos, where) if np.size(res[eps[i]][m]) >= 6]
         if ci:
-            ax.vlines([x for x, _ in ci], [c.low for _, c in ci], [c.high for _, c in ci], color="k", lw=2,
-                      zorder=2.9)
+            ax.vlines([x for x, _ in ci], [c.low for _, c in ci], [c.high for _, c in ci], color="k", lw=2, zorder=2.9)
         ax.plot([], [], "s", color=color(m), label=_LABEL[m])
     ax.set_xticks(range(len(eps)), [f"{e:g}" for e in eps], rotation=45, ha="right", fontsize="small")
     ax.set_yscale("log")
@@ -273,8 +355,14 @@ def fig9(panels: Mapping[str, Mapping[float, Mapping[str, np.ndarray]]]):
     names = {"a": "geometric", "b": "geometric", "c": "Laplace", "d": "Laplace", "e": "exponential", "f": "exponential"}
     for ax, lab in zip(axes.ravel(), "abcdef"):
         loc = lab in "bdf"
-        _boxes(ax, panels[lab], "km" if loc else "years", r"$\varepsilon_g$ (per km)" if loc else r"$\varepsilon_g$ (per year)",
-               f"({lab}) {'locations' if loc else 'ages'}, {names[lab]}", legend=False)
+        _boxes(
+            ax,
+            panels[lab],
+            "km" if loc else "years",
+            r"$\varepsilon_g$ (per km)" if loc else r"$\varepsilon_g$ (per year)",
+            f"({lab}) {'locations' if loc else 'ages'}, {names[lab]}",
+            legend=False,
+        )
     fig.legend(*axes[0, 0].get_legend_handles_labels(), loc="outside upper center", ncol=2, fontsize="small")
     return fig
 
@@ -323,12 +411,20 @@ def fig13(X, likely, z):
     three heights by their rank, so that close reports do not overlap."""
     fig, ax = _fig(figsize=(W, 2.6))
     ax.axhline(0, color="grey", lw=1)
-    ax.plot(X[likely], np.zeros(likely.sum()), "|", color=color("IBU"), ms=10, label="likely subset $[x_{min}, x_{max}]$")
+    ax.plot(
+        X[likely], np.zeros(likely.sum()), "|", color=color("IBU"), ms=10, label="likely subset $[x_{min}, x_{max}]$"
+    )
     ax.plot(X[~likely], np.zeros((~likely).sum()), "|", color="lightgrey", ms=6, label="unlikely elements")
     order = np.argsort(z, kind="stable")
     for rank, i in enumerate(order):
-        ax.annotate(f"$z^{{{rank + 1}}}$", (z[i], 0), xytext=(z[i], 0.35 + 0.3 * (rank % 3)), ha="center",
-                    fontsize="small", arrowprops=dict(arrowstyle="->", lw=0.8))
+        ax.annotate(
+            f"$z^{{{rank + 1}}}$",
+            (z[i], 0),
+            xytext=(z[i], 0.35 + 0.3 * (rank % 3)),
+            ha="center",
+            fontsize="small",
+            arrowprops=dict(arrowstyle="->", lw=0.8),
+        )
     lo, hi = X[likely].min(), X[likely].max()
     xp = hi + 0.08 * (X.max() - X.min())
     ax.plot([lo, hi, xp], [0, 0, 0], "ko", ms=4)
@@ -341,23 +437,50 @@ def fig13(X, likely, z):
     return fig
 
 
-@contract(lattice=Array(2), likely=Unchecked("boolean mask over the lattice", None), reports=Array(2),
-          delta_prime=Real(0, None), d_max=Real(0, None))
+@contract(
+    lattice=Array(2),
+    likely=Unchecked("boolean mask over the lattice", None),
+    reports=Array(2),
+    delta_prime=Real(0, None),
+    d_max=Real(0, None),
+)
 def fig14(lattice, likely, reports, delta_prime: float, d_max: float):
     """Fig. 14: a square lattice, the convex hull :math:`\\mathcal B` of the reports and the likely region
     :math:`T_{\\delta'}(\\mathcal B)` of Prop. 8.3 (km)."""
-    from matplotlib.patches import Polygon
-    from scipy.spatial import ConvexHull
+    from matplotlib.patches import Polygon  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
+    from scipy.spatial import ConvexHull  # noqa: PLC0415 lazy: scipy/numpy submodule loaded at first use
 
     fig, ax = _fig(figsize=(W * 0.75, W * 0.75))
     hull = reports[ConvexHull(reports).vertices]
-    ax.plot(lattice[~likely, 0], lattice[~likely, 1], ".", color="lightgrey", ms=2, label="lattice $\\mathcal{X}$ (unlikely)")
-    ax.plot(lattice[likely, 0], lattice[likely, 1], ".", color=color("IBU"), ms=3, label=f"likely subset ({likely.sum()} points)")
+    ax.plot(
+        lattice[~likely, 0],
+        lattice[~likely, 1],
+        ".",
+        color="lightgrey",
+        ms=2,
+        label="lattice $\\mathcal{X}$ (unlikely)",
+    )
+    ax.plot(
+        lattice[likely, 0],
+        lattice[likely, 1],
+        ".",
+        color=color("IBU"),
+        ms=3,
+        label=f"likely subset ({likely.sum()} points)",
+    )
     ax.add_patch(Polygon(hull, fill=False, ec="k", lw=1.5, label="$\\mathcal{B}$: convex hull of the reports"))
     t = np.linspace(0, 2 * np.pi, 60)
     outer = np.concatenate([v + delta_prime * np.c_[np.cos(t), np.sin(t)] for v in hull])
-    ax.add_patch(Polygon(outer[ConvexHull(outer).vertices], fill=False, ec=color("INV-N"), lw=1.5, ls="--",
-                         label=f"$T_{{\\delta'}}(\\mathcal{{B}})$, δ′ = {delta_prime:.2f} km ($d_{{max}}$ = {d_max:.2f} km)"))
+    ax.add_patch(
+        Polygon(
+            outer[ConvexHull(outer).vertices],
+            fill=False,
+            ec=color("INV-N"),
+            lw=1.5,
+            ls="--",
+            label=f"$T_{{\\delta'}}(\\mathcal{{B}})$, δ′ = {delta_prime:.2f} km ($d_{{max}}$ = {d_max:.2f} km)",
+        )
+    )
     ax.plot(reports[:, 0], reports[:, 1], "+", color="k", ms=5, label="reports $z^i$")
     ax.set_aspect("equal")
     ax.set_xlabel("east (km)")
@@ -375,11 +498,18 @@ def consistency(n, errors: Mapping[str, np.ndarray], slopes: Mapping[str, "stats
     for name, E in errors.items():
         m = stats.mean(E)
         s = slopes[name]
-        ax.errorbar(n, m.value, yerr=np.abs(np.vstack(m.half_widths)), fmt="o-", ms=4, capsize=2,
-                    label=f"{name}: slope {s.value:+.2f} [{s.low:+.2f}, {s.high:+.2f}]")
+        ax.errorbar(
+            n,
+            m.value,
+            yerr=np.abs(np.vstack(m.half_widths)),
+            fmt="o-",
+            ms=4,
+            capsize=2,
+            label=f"{name}: slope {s.value:+.2f} [{s.low:+.2f}, {s.high:+.2f}]",
+        )
         ax.set_xscale("log")
         ax.set_yscale("log")
-    ax.loglog(n, 2 * n ** -0.5, "k:", label="$\\propto n^{-1/2}$")
+    ax.loglog(n, 2 * n**-0.5, "k:", label="$\\propto n^{-1/2}$")
     ax.set_xlabel("number of users $n$")
     ax.set_ylabel(r"mean $\|\hat\theta - \theta\|_1$")
     ax.legend(fontsize="x-small")
@@ -395,6 +525,7 @@ def stopping_rule(panels: Mapping[str, Mapping[str, Sequence[float]]]):
     with 95% order-statistic intervals), ``mle`` (the MLE's EMDs over the runs: its median as a line, its
     interval as a band), and optionally ``inv`` (INV-P's median), ``paper`` (a printed value), ``unit`` and
     ``compare`` (a second setting: ``label``, ``emd``, ``mle``)."""
+
     def medians(runs):
         e = stats.median(np.asarray(runs, dtype=float).T)
         return e.value, np.abs(np.vstack(e.half_widths))
@@ -409,8 +540,9 @@ def stopping_rule(panels: Mapping[str, Mapping[str, Sequence[float]]]):
         if p.get("compare") is not None:
             c = p["compare"]
             v, err = medians(c["emd"])
-            ax.errorbar(p["tols"], v, yerr=err, fmt="s--", ms=4, capsize=2, color=color("k-RR"),
-                        label=f"IBU, {c['label']}")
+            ax.errorbar(
+                p["tols"], v, yerr=err, fmt="s--", ms=4, capsize=2, color=color("k-RR"), label=f"IBU, {c['label']}"
+            )
             mc = stats.median(c["mle"])
             ax.axhline(mc.value, color=color("k-RR"), lw=1, ls=":", label=f"MLE, {c['label']}")
             ax.axhspan(mc.low, mc.high, color=color("k-RR"), alpha=0.15, lw=0)

@@ -42,8 +42,13 @@ def _sparse(E: np.ndarray, D: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return S, D.max() * np.abs(S - E).sum(axis=1) / 2.0
 
 
-@contract(channel=Channel(atol=1e-8), counts=Counts(2), theta=Array((1, 2), low=0.0), distance=DistanceMatrix(),
-          metric=Callable_())
+@contract(
+    channel=Channel(atol=1e-8),
+    counts=Counts(2),
+    theta=Array((1, 2), low=0.0),
+    distance=DistanceMatrix(),
+    metric=Callable_(),
+)
 def mle_runs(channel, counts, theta, distance, *, metric: Callable) -> dict[str, Any]:
     r"""The exact MLE of each run (row of ``counts``), its distance to ``theta`` and its certificate.
 
@@ -72,13 +77,24 @@ def mle_runs(channel, counts, theta, distance, *, metric: Callable) -> dict[str,
     bound = mle_distance_bound(channel, counts, res.estimate, distance=distance)
     S, moved = _sparse(np.atleast_2d(res.estimate), distance)
     w1 = np.asarray(bound["w1"]) + moved
-    return {"MLE": np.asarray(metric(S, theta)), "mle_bound": w1, "mle_gap": np.asarray(res.gap),
-            "mle_certified": np.asarray(res.converged) & np.isfinite(w1), "mle_iter": np.asarray(res.n_iter),
-            "mle_estimates": S}
+    return {
+        "MLE": np.asarray(metric(S, theta)),
+        "mle_bound": w1,
+        "mle_gap": np.asarray(res.gap),
+        "mle_certified": np.asarray(res.converged) & np.isfinite(w1),
+        "mle_iter": np.asarray(res.n_iter),
+        "mle_estimates": S,
+    }
 
 
-@contract(channel=Channel(atol=1e-8), counts=Counts(2), theta=Array(1, low=0.0), distance=DistanceMatrix(),
-          metric=Callable_(), tols=Array(1, low=0.0, low_open=True, max_size=16))
+@contract(
+    channel=Channel(atol=1e-8),
+    counts=Counts(2),
+    theta=Array(1, low=0.0),
+    distance=DistanceMatrix(),
+    metric=Callable_(),
+    tols=Array(1, low=0.0, low_open=True, max_size=16),
+)
 def mle_cross_check(channel, counts, theta, distance, *, metric: Callable, tols=(1e-6, 1e-8, 1e-10)) -> dict[str, Any]:
     r"""The certified MLE of :func:`mle_runs` against EM accelerated by SQUAREM (an independent algorithm)
     run to each certified gap of ``tols`` (decreasing; each continues from the previous one).
@@ -95,15 +111,19 @@ def mle_cross_check(channel, counts, theta, distance, *, metric: Callable, tols=
     mle = mle_runs(channel, counts, theta, distance, metric=metric)
     theta0, emds, bounds = None, [], []
     for t in tols:
-        r = ibu(channel, counts, theta0=theta0, criterion="gap", tol=float(t), accelerate="squarem",
-                max_iter=10**7)
+        r = ibu(channel, counts, theta0=theta0, criterion="gap", tol=float(t), accelerate="squarem", max_iter=10**7)
         theta0 = r.estimate
         emds.append(metric(r.estimate, theta))
         bounds.append(mle_distance_bound(channel, counts, r.estimate, distance=distance)["w1"])
     between = np.array([emd(a, b, distance) for a, b in zip(theta0, mle["mle_estimates"])])
-    return {"emd_em": np.array(emds), "bound_em": np.array(bounds), "emd_mle": mle["MLE"],
-            "bound_mle": mle["mle_bound"], "between": between,
-            "violations": int(np.sum(between > bounds[-1] + mle["mle_bound"]))}
+    return {
+        "emd_em": np.array(emds),
+        "bound_em": np.array(bounds),
+        "emd_mle": mle["MLE"],
+        "bound_mle": mle["mle_bound"],
+        "between": between,
+        "violations": int(np.sum(between > bounds[-1] + mle["mle_bound"])),
+    }
 
 
 @contract(channel=Channel(atol=1e-8), counts=Counts(2))

@@ -19,8 +19,12 @@ from ldpnb.contracts import Integer, Real, contract
 __all__ = ["renormalised_planar_geometric_channel"]
 
 
-@contract(rows=Integer(1, 1 << 7), cols=Integer(1, 1 << 7), epsilon=Real(0, 50, low_open=True),
-          cell_size=Real(0, None, low_open=True))
+@contract(
+    rows=Integer(1, 1 << 7),
+    cols=Integer(1, 1 << 7),
+    epsilon=Real(0, 50, low_open=True),
+    cell_size=Real(0, None, low_open=True),
+)
 def renormalised_planar_geometric_channel(rows: int, cols: int, epsilon: float, cell_size: float = 1.0) -> np.ndarray:
     r"""The planar geometric mechanism restricted to a ``rows x cols`` grid and renormalised per row:
     :math:`M_{xz} \propto e^{-\varepsilon\, d(x, z)}` over the cells :math:`z` of the grid, :math:`d` the

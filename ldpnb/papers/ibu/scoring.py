@@ -32,7 +32,18 @@ import numpy as np
 
 from ldpnb import stats
 from ldpnb.contracts import (
-    MAX_REPS, REPS, SEED, Array, Boolean, Callable_, Instance, Integer, OneOf, Optional, Unchecked, contract,
+    MAX_REPS,
+    REPS,
+    SEED,
+    Array,
+    Boolean,
+    Callable_,
+    Instance,
+    Integer,
+    OneOf,
+    Optional,
+    Unchecked,
+    contract,
 )
 from ldpnb.stats import Estimate
 from ldpnb.utils import check_random_state
@@ -95,10 +106,19 @@ def rounding_atol(printed: str) -> float:
 
 
 # ----------------------------------------------------------------------------- a panel's runs
-@contract(results=_RESULTS, names=Unchecked("estimator names, e.g. ('IBU', 'INV-N', 'INV-P')", ESTIMATORS),
-          eps=Optional(Array(1, min_size=1)), runs=Optional(REPS))
-def stack(results: Mapping[float, Mapping[str, np.ndarray]], names: Sequence[str] = ESTIMATORS, *, eps=None,
-          runs: int | None = None) -> np.ndarray:
+@contract(
+    results=_RESULTS,
+    names=Unchecked("estimator names, e.g. ('IBU', 'INV-N', 'INV-P')", ESTIMATORS),
+    eps=Optional(Array(1, min_size=1)),
+    runs=Optional(REPS),
+)
+def stack(
+    results: Mapping[float, Mapping[str, np.ndarray]],
+    names: Sequence[str] = ESTIMATORS,
+    *,
+    eps=None,
+    runs: int | None = None,
+) -> np.ndarray:
     r"""The distances of a panel as one array ``X[run, ε, estimator]``.
 
     ``results[eps][name]`` holds one distance per run (Figs. 9, 10, 12: the same reports for every
@@ -120,8 +140,9 @@ def stack(results: Mapping[float, Mapping[str, np.ndarray]], names: Sequence[str
         if runs > n:
             raise ValueError(f"runs ({runs}) exceeds the {n} runs available")
         n = runs
-    return np.stack([np.stack([np.asarray(results[e][m], dtype=float)[:n] for m in names], axis=-1)
-                     for e in grid], axis=1)
+    return np.stack(
+        [np.stack([np.asarray(results[e][m], dtype=float)[:n] for m in names], axis=-1) for e in grid], axis=1
+    )
 
 
 # ----------------------------------------------------------------------------- statistics of medians
@@ -215,8 +236,9 @@ def difference(X, axis: int = 0) -> np.ndarray:
 
 
 @contract(statistic=Callable_(), X=_X, rng=SEED, simultaneous=Boolean(), n_boot=Integer(200, MAX_REPS))
-def boot(statistic: Callable[..., np.ndarray], X, *, rng=None, simultaneous: bool = False,
-         n_boot: int = N_BOOT) -> Estimate:
+def boot(
+    statistic: Callable[..., np.ndarray], X, *, rng=None, simultaneous: bool = False, n_boot: int = N_BOOT
+) -> Estimate:
     r"""``statistic`` of the runs ``X`` (axis 0) with its BCa bootstrap interval
     (:func:`ldpnb.stats.bootstrap`, the runs resampled jointly), simultaneous over the cells when asked.
 
@@ -228,8 +250,7 @@ def boot(statistic: Callable[..., np.ndarray], X, *, rng=None, simultaneous: boo
     >>> e.method, bool(e.low < e.value < e.high)
     ('bootstrap-bca', True)
     """
-    return stats.bootstrap(statistic, (X,), rng=check_random_state(rng), simultaneous=simultaneous,
-                           n_boot=n_boot)
+    return stats.bootstrap(statistic, (X,), rng=check_random_state(rng), simultaneous=simultaneous, n_boot=n_boot)
 
 
 # ----------------------------------------------------------------------------- rows of a panel
@@ -242,13 +263,14 @@ def steps(results: Mapping[float, Mapping[str, np.ndarray]], names: Sequence[str
     order ``next <= previous`` (settings are independent runs: each step's difference combines the two
     intervals).
     """
-    med = stats.median(stack(results, names), simultaneous=True)   # cells (eps, estimator)
+    med = stats.median(stack(results, names), simultaneous=True)  # cells (eps, estimator)
     return {"values": {"next": med[1:], "previous": med[:-1]}}
 
 
 @contract(results=_RESULTS, lab=OneOf(*"abcdef"), mle=Boolean(), rng=SEED)
-def fig9_numbers(results: Mapping[float, Mapping[str, np.ndarray]], lab: str, *, mle: bool = False,
-                 rng=None) -> dict[str, Any]:
+def fig9_numbers(
+    results: Mapping[float, Mapping[str, np.ndarray]], lab: str, *, mle: bool = False, rng=None
+) -> dict[str, Any]:
     r"""The numbers of rows F9<lab>.1-.5 (IBU under the paper's rule) or F9M<lab>.1-.2 (``mle=True``: the
     certified MLE, on the runs whose MLE is computed) of one panel of Fig. 9, for
     :meth:`ldpnb.repro.Report.record`.
@@ -268,9 +290,13 @@ def fig9_numbers(results: Mapping[float, Mapping[str, np.ndarray]], lab: str, *,
     med = np.median(X, axis=0)
     low = slice(None, lower.size)
     tag = f"F9M{lab}" if mle else f"F9{lab}"
-    out = {f"{tag}.1": {"values": {first: med[low, 0], "INV": np.minimum(med[low, 1], med[low, 2])},
-                        "differences": {f"INV - {first}": boot(advantage, X[:, low], rng=g, simultaneous=True)}},
-           f"{tag}.2": boot(gain, X[:, 0], rng=g)}
+    out = {
+        f"{tag}.1": {
+            "values": {first: med[low, 0], "INV": np.minimum(med[low, 1], med[low, 2])},
+            "differences": {f"INV - {first}": boot(advantage, X[:, low], rng=g, simultaneous=True)},
+        },
+        f"{tag}.2": boot(gain, X[:, 0], rng=g),
+    }
     if mle:
         return out
     out[f"{tag}.3"] = boot(excess, X, rng=g, simultaneous=True)
@@ -316,8 +342,13 @@ def loglog_slope(n, errors, *, rng=None, n_boot: int = N_BOOT) -> Estimate:
     return stats.bootstrap(slope, (errors,), rng=check_random_state(rng), n_boot=n_boot)
 
 
-@contract(ours=Array(1), others=Unchecked("a sequence of arrays of runs", (np.ones(10),)),
-          printed=Unchecked("a number", 1.0), rng=SEED, n_boot=Integer(200, MAX_REPS))
+@contract(
+    ours=Array(1),
+    others=Unchecked("a sequence of arrays of runs", (np.ones(10),)),
+    printed=Unchecked("a number", 1.0),
+    rng=SEED,
+    n_boot=Integer(200, MAX_REPS),
+)
 def offsets(ours, others, printed: float, *, rng=None, n_boot: int = N_BOOT) -> Estimate:
     r"""How much further from a printed single-run value each other reading's median lies than ours:
     :math:`|\tilde m_j - p| - |\tilde m_0 - p|` for each sample ``others[j]`` (:math:`\tilde m` the median
@@ -332,8 +363,7 @@ def offsets(ours, others, printed: float, *, rng=None, n_boot: int = N_BOOT) -> 
         d0 = np.abs(np.median(o, axis=axis) - p)
         return np.stack([np.abs(np.median(r, axis=axis) - p) - d0 for r in rest], axis=-1)
 
-    return stats.bootstrap(stat, (ours, *others), rng=check_random_state(rng), simultaneous=True,
-                           n_boot=n_boot)
+    return stats.bootstrap(stat, (ours, *others), rng=check_random_state(rng), simultaneous=True, n_boot=n_boot)
 
 
 # ----------------------------------------------------------------------------- descriptive helpers
@@ -347,8 +377,13 @@ def panel_medians(results: Mapping[float, Mapping[str, np.ndarray]]) -> dict[str
     names = [m for m in ("IBU", "MLE", "INV-N", "INV-P", "noisy") if any(m in results[e] for e in eps)]
     med = {m: np.array([np.median(results[e][m]) if m in results[e] else np.nan for e in eps]) for m in names}
     three = np.stack([med[m] for m in ESTIMATORS])
-    return {"eps": eps, "med": med, "inv": np.minimum(med["INV-N"], med["INV-P"]), "lower": eps <= np.median(eps),
-            "ratio3": three.max(axis=0) / three.min(axis=0)}
+    return {
+        "eps": eps,
+        "med": med,
+        "inv": np.minimum(med["INV-N"], med["INV-P"]),
+        "lower": eps <= np.median(eps),
+        "ratio3": three.max(axis=0) / three.min(axis=0),
+    }
 
 
 @contract(scores=Array(2))
@@ -367,8 +402,10 @@ def representative_run(scores) -> int:
     return int(np.argmin(np.abs(pct - 0.5).max(axis=1)))
 
 
-@contract(runs=Instance(dict, example={"noisy": np.ones(3), "INV-N": np.ones(3), "INV-P": np.ones(3)}),
-          paper=Instance(dict, example={"noisy": 1.0, "INV-N": 1.0, "INV-P": 1.0}))
+@contract(
+    runs=Instance(dict, example={"noisy": np.ones(3), "INV-N": np.ones(3), "INV-P": np.ones(3)}),
+    paper=Instance(dict, example={"noisy": 1.0, "INV-N": 1.0, "INV-P": 1.0}),
+)
 def single_run_stats(runs: Mapping[str, np.ndarray], paper: Mapping[str, float]) -> dict[str, float]:
     """How a paper's single run compares with the distribution of our runs (Fig. 8), for the text: for each
     estimator the percentage of our runs below the printed value (``pct_<name>``) and the standard deviation

@@ -22,10 +22,23 @@ from __future__ import annotations
 
 import numpy as np
 
-from ldpnb.contracts import (
-    MAX_BYTES, SAMPLE_SIZE, AnyOf, Array, Channel, Distribution, Integer, NonnegativeMatrix, Optional, OneOf, RandomState, Real, Unchecked, contract,
-)
 from ldpnb.channels._generic import simulate_counts_batch
+from ldpnb.contracts import (
+    MAX_BYTES,
+    SAMPLE_SIZE,
+    AnyOf,
+    Array,
+    Channel,
+    Distribution,
+    Integer,
+    NonnegativeMatrix,
+    OneOf,
+    Optional,
+    RandomState,
+    Real,
+    Unchecked,
+    contract,
+)
 from ldpnb.estimators._ibu import ibu_rows
 from ldpnb.estimators._inversion import _rappor_p
 from ldpnb.estimators._likelihood import _loglik, is_strictly_concave, observation_matrix
@@ -160,7 +173,11 @@ def rappor_bits_likelihood(bits, epsilon: float) -> np.ndarray:
     return p**k * np.exp(-(0.5 + S[None, :] / 2 - B.T) * eps)
 
 
-@contract(k=Integer(1, 64), n=AnyOf(Real(0, None), Array((1, 2), low=0)), epsilon=AnyOf(_EPS, Array((1, 2), low=1e-300, high=50)))
+@contract(
+    k=Integer(1, 64),
+    n=AnyOf(Real(0, None), Array((1, 2), low=0)),
+    epsilon=AnyOf(_EPS, Array((1, 2), low=1e-300, high=50)),
+)
 def rappor_concavity_lower_bound(k: int, n, epsilon) -> np.ndarray | float:
     """Thm 4.6: ``P(L strictly concave) >= prod_{j=1}^{k} max(0, 1 - p^n 2^{j-1})`` for basic
     Rappor on ``|X| = k`` letters with ``n >= k`` users, ``p = e^{eps/2}/(1+e^{eps/2})``.
@@ -182,9 +199,15 @@ def rappor_concavity_lower_bound(k: int, n, epsilon) -> np.ndarray | float:
     return float(out) if np.ndim(out) == 0 else out
 
 
-@contract(k=Integer(1, 64), n=Integer(1, 100_000), epsilon=_EPS, trials=Integer(1, 1_000_000), theta=Optional(Distribution()), rng=RandomState())
-def rappor_concavity_frequencies(k: int, n: int, epsilon: float, trials: int, *, theta=None,
-                                 rng=None) -> dict:
+@contract(
+    k=Integer(1, 64),
+    n=Integer(1, 100_000),
+    epsilon=_EPS,
+    trials=Integer(1, 1_000_000),
+    theta=Optional(Distribution()),
+    rng=RandomState(),
+)
+def rappor_concavity_frequencies(k: int, n: int, epsilon: float, trials: int, *, theta=None, rng=None) -> dict:
     """Monte Carlo frequencies of the three nested events behind Thm 4.6.
 
     ``n`` inputs are drawn i.i.d. from ``theta`` (default uniform) and obfuscated by basic Rappor
@@ -305,7 +328,7 @@ def inv_geometric_exact_sq_error(k: int, epsilon: float, theta, n) -> float:
     :math:`\beta = 1/(1-\alpha)`).  At :math:`k = 2` both rows are end rows: the error is
     :math:`(\beta^2(1+\alpha^2) - \|\theta\|^2)/n`.
     """
-    from ldpnb.mechanisms.metric import geometric_channel
+    from ldpnb.mechanisms.metric import geometric_channel  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     if theta.size != k:
         raise ValueError(f"theta must have length k = {k}, got {theta.size}")
@@ -331,11 +354,27 @@ def _thetas(k: int, rng: np.random.Generator) -> list[np.ndarray]:
     return out
 
 
-@contract(proposition=OneOf("7.1", "7.2"), draws=Integer(1, 1_000_000), rng=RandomState(),
-          k_max=Integer(2, 2000), eps_max=_EPS, check_every=Integer(1, 1_000_000), check_k_max=Integer(2, 1000),
-          k2_every=Integer(0, 1_000_000))
-def inv_bound_sampling(proposition: str, draws: int, *, rng=None, k_max: int = 300, eps_max: float = 8.0,
-                       check_every: int = 10, check_k_max: int = 150, k2_every: int = 10) -> dict:
+@contract(
+    proposition=OneOf("7.1", "7.2"),
+    draws=Integer(1, 1_000_000),
+    rng=RandomState(),
+    k_max=Integer(2, 2000),
+    eps_max=_EPS,
+    check_every=Integer(1, 1_000_000),
+    check_k_max=Integer(2, 1000),
+    k2_every=Integer(0, 1_000_000),
+)
+def inv_bound_sampling(
+    proposition: str,
+    draws: int,
+    *,
+    rng=None,
+    k_max: int = 300,
+    eps_max: float = 8.0,
+    check_every: int = 10,
+    check_k_max: int = 150,
+    k2_every: int = 10,
+) -> dict:
     r"""Props. 7.1 and 7.2 as general statements, checked on sampled cases (exact closed forms).
 
     ``draws`` pairs :math:`(k, \varepsilon)`, :math:`k` uniform on :math:`\{2, \dots,` ``k_max``:math:`\}`
@@ -355,9 +394,9 @@ def inv_bound_sampling(proposition: str, draws: int, *, rng=None, k_max: int = 3
     :math:`k = 2`), ``min_margin_k3`` (smallest relative margin, bound vs exact, over :math:`k \ge 3`),
     ``max_rel_diff`` (closed form vs generic) and ``checked`` (how many were compared).
     """
-    from ldpnb.estimators._inversion import inv_expected_sq_error
-    from ldpnb.mechanisms.grr import grr_channel
-    from ldpnb.mechanisms.metric import geometric_channel
+    from ldpnb.estimators._inversion import inv_expected_sq_error  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
+    from ldpnb.mechanisms.grr import grr_channel  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
+    from ldpnb.mechanisms.metric import geometric_channel  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     rng = check_random_state(rng)
     first = proposition == "7.1"
@@ -386,8 +425,14 @@ def inv_bound_sampling(proposition: str, draws: int, *, rng=None, k_max: int = 3
             c = inv_krr_exact_sq_error(k, eps, th, 1) if first else inv_geometric_exact_sq_error(k, eps, th, 1)
             rel = max(rel, abs(g - c) / max(abs(g), 1e-300))
             checked += 1
-    return {"instances": n_inst, "violations": viol, "violations_k2": viol2, "min_margin_k3": float(margin),
-            "max_rel_diff": float(rel), "checked": checked}
+    return {
+        "instances": n_inst,
+        "violations": viol,
+        "violations_k2": viol2,
+        "min_margin_k3": float(margin),
+        "max_rel_diff": float(rel),
+        "checked": checked,
+    }
 
 
 @contract(channel=NonnegativeMatrix())
@@ -407,14 +452,30 @@ def identifying_observations(channel) -> dict:
     return {"strict": bool(is_strictly_concave(channel)), "s_ratio": ratio}
 
 
-_CONSISTENCY = dict(channel=AnyOf(OneOf("untruncated geometric"), NonnegativeMatrix()), theta=Distribution(),
-                    n=SAMPLE_SIZE, reps=Integer(1, 100_000), epsilon=Optional(_EPS), rng=RandomState(),
-                    tol=Real(0, None, low_open=True), max_iter=_ITER)
+_CONSISTENCY = dict(
+    channel=AnyOf(OneOf("untruncated geometric"), NonnegativeMatrix()),
+    theta=Distribution(),
+    n=SAMPLE_SIZE,
+    reps=Integer(1, 100_000),
+    epsilon=Optional(_EPS),
+    rng=RandomState(),
+    tol=Real(0, None, low_open=True),
+    max_iter=_ITER,
+)
 
 
 @contract(**_CONSISTENCY)
-def consistency_errors(channel, theta, n: int, reps: int, *, epsilon: float | None = None, rng=None,
-                       tol: float = 1e-10, max_iter: int = 20_000) -> np.ndarray:
+def consistency_errors(
+    channel,
+    theta,
+    n: int,
+    reps: int,
+    *,
+    epsilon: float | None = None,
+    rng=None,
+    tol: float = 1e-10,
+    max_iter: int = 20_000,
+) -> np.ndarray:
     r""":math:`L_1` error of IBU on each of ``reps`` samples of ``n`` users drawn from ``theta`` (Props. 6.2,
     6.3: the MLE converges in probability to :math:`\theta`); shape ``(reps,)``.
 
@@ -452,12 +513,22 @@ def consistency_errors(channel, theta, n: int, reps: int, *, epsilon: float | No
 
 
 @contract(**_CONSISTENCY)
-def consistency_error(channel, theta, n: int, reps: int, *, epsilon: float | None = None, rng=None,
-                      tol: float = 1e-10, max_iter: int = 20_000) -> float:
+def consistency_error(
+    channel,
+    theta,
+    n: int,
+    reps: int,
+    *,
+    epsilon: float | None = None,
+    rng=None,
+    tol: float = 1e-10,
+    max_iter: int = 20_000,
+) -> float:
     r"""Mean :math:`L_1` error of IBU over ``reps`` samples (the mean of :func:`consistency_errors`, the
     same samples for the same ``rng``)."""
-    return float(np.mean(consistency_errors(channel, theta, n, reps, epsilon=epsilon, rng=rng, tol=tol,
-                                            max_iter=max_iter)))
+    return float(
+        np.mean(consistency_errors(channel, theta, n, reps, epsilon=epsilon, rng=rng, tol=tol, max_iter=max_iter))
+    )
 
 
 @contract(input_counts=Array(1, low=0, integer=True, min_size=2), epsilon=_EPS)
@@ -492,8 +563,8 @@ def all_observed_concavity(instances: int = 50, *, rng=None) -> dict:
     mechanism (on :math:`k` random integers).  ``instances`` random :math:`(k, \varepsilon)` with
     :math:`3 \le k < 30`, :math:`\varepsilon \in [0.1, 5]`, every value observed plus extra reports;
     returns ``violations`` and ``instances`` (three mechanisms per draw)."""
-    from ldpnb.mechanisms.grr import grr_channel
-    from ldpnb.mechanisms.metric import geometric_channel, untruncated_geometric_matrix
+    from ldpnb.mechanisms.grr import grr_channel  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
+    from ldpnb.mechanisms.metric import geometric_channel, untruncated_geometric_matrix  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     rng = check_random_state(rng)
     viol = 0
@@ -513,7 +584,7 @@ def krr_observed_concavity(ks=np.arange(3, 13), repeats: int = 10, *, rng=None) 
     never do (the columns of the unobserved values enter :math:`[G \mid \mathbf 1]` only through the
     constant).  Random :math:`\varepsilon \in [0.2, 4]` and random observed sets; returns ``fail_km1``
     (sets of :math:`k-1` values that are not strictly concave), ``strict_km2`` and ``instances``."""
-    from ldpnb.mechanisms.grr import grr_channel
+    from ldpnb.mechanisms.grr import grr_channel  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     rng = check_random_state(rng)
     fail, strict, n = 0, 0, 0
@@ -560,7 +631,7 @@ def line_mechanism_matrix(kind: str, X, z, epsilon: float) -> np.ndarray:
 @contract(kind=_LINE, x=Array(1, integer=True), epsilon=_EPS, rng=RandomState())
 def line_mechanism_perturb(kind: str, x, epsilon: float, *, rng=None) -> np.ndarray:
     """Reports of :func:`line_mechanism_matrix`'s mechanism for the integer inputs ``x`` (one per entry)."""
-    from ldpnb.mechanisms.metric import untruncated_geometric_perturb
+    from ldpnb.mechanisms.metric import untruncated_geometric_perturb  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     rng = check_random_state(rng)
     if kind == "laplace":

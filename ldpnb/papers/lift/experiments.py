@@ -190,6 +190,7 @@ class Curve:
 _CURVE = Instance(Curve, example=Curve("x", "cm"))
 _CURVES = Instance(list, tuple, example=[Curve("x", "cm")])
 
+
 @contract(n_dist=SAMPLE_SIZE, n_s=DENSE_DOMAIN, n_x=DENSE_DOMAIN, rng=SEED)
 def random_joints(n_dist: int, n_s: int, n_x: int, *, rng: Any = None) -> np.ndarray:
     """``n_dist`` iid random ``P_SX`` (iid U(0,1) cells, normalised; Sec. III): ``(n_dist, n_s, n_x)``
@@ -233,8 +234,14 @@ def evaluate_curve(p_sx: np.ndarray, epsilon: float, curve: Curve, *, method: st
     """
     p_x = p_sx.sum(axis=0)
     h_x = entropy(p_x, unit="nats")
-    extra = {"n_high": np.nan, "n_blocks": np.nan, "largest_block": np.nan, "n_vertices": np.nan, "fallback": False,
-             "n_partition": np.nan}
+    extra = {
+        "n_high": np.nan,
+        "n_blocks": np.nan,
+        "largest_block": np.nan,
+        "n_vertices": np.nan,
+        "fallback": False,
+        "n_partition": np.nan,
+    }
     t0 = _clock()
     if curve.method in ("cm", "sm"):
         crit = curve.criterion(epsilon)
@@ -245,8 +252,12 @@ def evaluate_curve(p_sx: np.ndarray, epsilon: float, curve: Curve, *, method: st
         elapsed = _clock() - t0
         p_sy = mm.output_joint(p_sx)
         util = merging_mi(p_x, mm.groups, unit="nats") / h_x
-        extra.update(n_high=len(mm.high) - len(mm.absorbed), n_merged=len(mm.high), n_blocks=len(mm.groups),
-                     largest_block=max((len(g) for g in mm.groups), default=0))
+        extra.update(
+            n_high=len(mm.high) - len(mm.absorbed),
+            n_merged=len(mm.high),
+            n_blocks=len(mm.groups),
+            largest_block=max((len(g) for g in mm.groups), default=0),
+        )
     else:
         el, eu = alip_budgets(epsilon, curve.lam)
         if curve.method == "aorr":
@@ -254,9 +265,14 @@ def evaluate_curve(p_sx: np.ndarray, epsilon: float, curve: Curve, *, method: st
             extra.update(n_vertices=r.n_vertices)
         else:
             r = subset_random_response(p_sx, el, eu, method=method, risk=curve.risk)
-            extra.update(n_vertices=r.n_vertices, fallback=r.fallback, largest_block=r.largest_block,
-                         n_blocks=len(r.blocks), n_high=sum(len(b) for b in r.partition),
-                         n_partition=len(r.partition))
+            extra.update(
+                n_vertices=r.n_vertices,
+                fallback=r.fallback,
+                largest_block=r.largest_block,
+                n_blocks=len(r.blocks),
+                n_high=sum(len(b) for b in r.partition),
+                n_partition=len(r.partition),
+            )
         elapsed = _clock() - t0
         C = r.channel
         p_sy = p_sx @ C
@@ -265,21 +281,40 @@ def evaluate_curve(p_sx: np.ndarray, epsilon: float, curve: Curve, *, method: st
     keep = p_sy.sum(axis=0) > 0
     L, p_s = p_sy[:, keep] / np.outer(p_sy.sum(axis=1), p_sy.sum(axis=0)[keep]), p_sy.sum(axis=1)
     with np.errstate(divide="ignore"):
-        lm = {f"{k}{'_inv' if inv else ''}": float(_measure(L, p_s, k, inv, None).max())
-              for k in ("l1", "chi2") for inv in (False, True)}
-    return {"nmi": float(util), "max_leak": mx, "min_leak": mn, "ldp_leak": ld,
-            "violates": bool(_violates(curve, epsilon, mx, mn, ld)), "time": elapsed, **extra, **lm}
+        lm = {
+            f"{k}{'_inv' if inv else ''}": float(_measure(L, p_s, k, inv, None).max())
+            for k in ("l1", "chi2")
+            for inv in (False, True)
+        }
+    return {
+        "nmi": float(util),
+        "max_leak": mx,
+        "min_leak": mn,
+        "ldp_leak": ld,
+        "violates": bool(_violates(curve, epsilon, mx, mn, ld)),
+        "time": elapsed,
+        **extra,
+        **lm,
+    }
 
 
 def _row(c: Curve, eps: float, dist: int) -> dict:
-    return {"curve": c.label, "method": c.method, "privacy": c.privacy, "lam": c.lam, "alpha": c.alpha,
-            "eps": float(eps), "dist": dist}
+    return {
+        "curve": c.label,
+        "method": c.method,
+        "privacy": c.privacy,
+        "lam": c.lam,
+        "alpha": c.alpha,
+        "eps": float(eps),
+        "dist": dist,
+    }
 
 
 def _put_task(task, rng):
     dist, p_sx, eps_grid, curves, method = task
-    return [{**_row(c, eps, dist), **evaluate_curve(p_sx, float(eps), c, method=method)}
-            for eps in eps_grid for c in curves]
+    return [
+        {**_row(c, eps, dist), **evaluate_curve(p_sx, float(eps), c, method=method)} for eps in eps_grid for c in curves
+    ]
 
 
 def _check_sweep(joints, eps_grid):
@@ -293,8 +328,9 @@ def _check_sweep(joints, eps_grid):
 
 
 @contract(joints=_JOINTS, eps_grid=_GRID, curves=_CURVES, seed=SEED, method=_METHOD)
-def put_sweep(joints: np.ndarray, eps_grid: Sequence[float], curves: Sequence[Curve], *, seed: Any,
-              method: str = "auto"):
+def put_sweep(
+    joints: np.ndarray, eps_grid: Sequence[float], curves: Sequence[Curve], *, seed: Any, method: str = "auto"
+):
     """Privacy-utility sweep, one mechanism at a time: one row per (distribution, epsilon, curve).
 
     Distributions are the tasks of :func:`ldpnb.parallel.sweep` (workers from
@@ -316,21 +352,40 @@ def _wd_task(task, rng):
         if c.method not in ("cm", "sm"):
             raise ValueError(f"watchdog_sweep takes merging curves only, got {c.method!r}")
         crit = c.criterion(eps)
-        lab = merge_labels(joints, crit, method="complete" if c.method == "cm" else "subset",
-                           outer_loop=c.outer_loop, repair=c.repair)
+        lab = merge_labels(
+            joints, crit, method="complete" if c.method == "cm" else "subset", outer_loop=c.outer_loop, repair=c.repair
+        )
         perf = merging_performance(joints, lab)
         sizes = (lab[:, :, None] == np.arange(joints.shape[2])[None, None, :]).sum(axis=1)
         n = len(joints)
-        parts.append(pd.DataFrame({
-            "curve": c.label, "method": c.method, "privacy": c.privacy, "lam": c.lam, "alpha": c.alpha,
-            "eps": float(eps), "dist": np.arange(n), "nmi": perf["nmi"], "max_leak": perf["max_leak"],
-            "min_leak": perf["min_leak"], "ldp_leak": perf["ldp_leak"],
-            "violates": _violates(c, eps, perf["max_leak"], perf["min_leak"], perf["ldp_leak"]),
-            "time": np.nan, "n_high": crit.violated(L, ps).sum(axis=1), "n_blocks": perf["n_blocks"],
-            "n_merged": perf["n_merged"], "largest_block": sizes.max(axis=1),
-            "mean_block": np.divide(perf["n_merged"], perf["n_blocks"], out=np.zeros(n),
-                                    where=np.asarray(perf["n_blocks"]) > 0),
-            "n_vertices": np.nan, "fallback": False}))
+        parts.append(
+            pd.DataFrame(
+                {
+                    "curve": c.label,
+                    "method": c.method,
+                    "privacy": c.privacy,
+                    "lam": c.lam,
+                    "alpha": c.alpha,
+                    "eps": float(eps),
+                    "dist": np.arange(n),
+                    "nmi": perf["nmi"],
+                    "max_leak": perf["max_leak"],
+                    "min_leak": perf["min_leak"],
+                    "ldp_leak": perf["ldp_leak"],
+                    "violates": _violates(c, eps, perf["max_leak"], perf["min_leak"], perf["ldp_leak"]),
+                    "time": np.nan,
+                    "n_high": crit.violated(L, ps).sum(axis=1),
+                    "n_blocks": perf["n_blocks"],
+                    "n_merged": perf["n_merged"],
+                    "largest_block": sizes.max(axis=1),
+                    "mean_block": np.divide(
+                        perf["n_merged"], perf["n_blocks"], out=np.zeros(n), where=np.asarray(perf["n_blocks"]) > 0
+                    ),
+                    "n_vertices": np.nan,
+                    "fallback": False,
+                }
+            )
+        )
     return parts
 
 
@@ -374,8 +429,23 @@ def summarise(df):
     (0.25, True)
     """
     g = df.groupby(["curve", "eps"], sort=False)
-    cols = [c for c in ("nmi", "max_leak", "min_leak", "ldp_leak", "violates", "time", "n_vertices",
-                        "largest_block", "fallback", "n_high", "n_merged") if c in df]
+    cols = [
+        c
+        for c in (
+            "nmi",
+            "max_leak",
+            "min_leak",
+            "ldp_leak",
+            "violates",
+            "time",
+            "n_vertices",
+            "largest_block",
+            "fallback",
+            "n_high",
+            "n_merged",
+        )
+        if c in df
+    ]
     m = g[cols].mean()
     m["n"] = g["nmi"].count()
     for q in (q for q in _QS if q in df):
@@ -416,10 +486,27 @@ def curve_runs(df, curve: str, *, q: str = "nmi", eps=None):
 # --------------------------------------------------------------------------------------------
 
 
-@contract(df=_DF, hi=_STR, lo=_STR, q=_STR, eps_min=NONNEGATIVE, eps_max=Real(0, None, finite=False),
-          eps_in=Optional(Array(1, low=0)), cap=Optional(Real(0, 1)))
-def paired_runs(df, hi: str, lo: str, *, q: str = "nmi", eps_min: float = 0.0, eps_max: float = np.inf,
-                eps_in=None, cap: float | None = 0.999):
+@contract(
+    df=_DF,
+    hi=_STR,
+    lo=_STR,
+    q=_STR,
+    eps_min=NONNEGATIVE,
+    eps_max=Real(0, None, finite=False),
+    eps_in=Optional(Array(1, low=0)),
+    cap=Optional(Real(0, 1)),
+)
+def paired_runs(
+    df,
+    hi: str,
+    lo: str,
+    *,
+    q: str = "nmi",
+    eps_min: float = 0.0,
+    eps_max: float = np.inf,
+    eps_in=None,
+    cap: float | None = 0.999,
+):
     """The runs of curves ``hi`` and ``lo`` at the epsilon values where they are compared: two
     DataFrames (rows: the distributions common to both, columns: epsilon).
 
@@ -511,9 +598,9 @@ def order_estimate(df, groups, *, level: float = LEVEL) -> tuple[Estimate, dict]
     cols = [a.shape[1] for _, _, a, _, _ in parts]
     if n < 2 or sum(cols) == 0:
         nan = [np.nan] * sum(1 + bool(strict) for _, _, strict in groups)
-        return Estimate(nan, nan, nan, level=level, n_runs=max(n, 1), method="hall", simultaneous=True,
-                        note="nothing to compare"), {"points": 0, "above": 0, "below": 0, "undecided": 0,
-                                                     "per_comparison": {}, "lowest": None}
+        return Estimate(
+            nan, nan, nan, level=level, n_runs=max(n, 1), method="hall", simultaneous=True, note="nothing to compare"
+        ), {"points": 0, "above": 0, "below": 0, "undecided": 0, "per_comparison": {}, "lowest": None}
     A = np.concatenate([a.to_numpy()[:n] for _, _, a, _, _ in parts], axis=1)
     B = np.concatenate([b.to_numpy()[:n] for _, _, _, b, _ in parts], axis=1)
     d = difference(A, B, paired=True, level=level, simultaneous=True)
@@ -543,16 +630,31 @@ def order_estimate(df, groups, *, level: float = LEVEL) -> tuple[Estimate, dict]
     per = {}
     for k, (_, label, *_rest) in enumerate(parts):
         j = which == k
-        per[label] = {"points": int(j.sum()), "above": int(np.sum(lo[j] > ties[j])),
-                      "below": int(np.sum(hi[j] < -ties[j]))}
-    info = {"points": int(v.size), "above": int(np.sum(lo > ties)), "below": int(np.sum(hi < -ties)),
-            "per_comparison": per}
+        per[label] = {
+            "points": int(j.sum()),
+            "above": int(np.sum(lo[j] > ties[j])),
+            "below": int(np.sum(hi[j] < -ties[j])),
+        }
+    info = {
+        "points": int(v.size),
+        "above": int(np.sum(lo > ties)),
+        "below": int(np.sum(hi < -ties)),
+        "per_comparison": per,
+    }
     info["undecided"] = info["points"] - info["above"] - info["below"]
     labels = [(p[1], col) for p in parts for col in p[2].columns]
     info["lowest"] = labels[int(np.argmin(lo))]  # the comparison and column of the lowest lower end
-    return Estimate(c[:, 0], c[:, 1], c[:, 2], level=level, se=c[:, 3], n_runs=n, method="hall", simultaneous=True,
-                    note=f"smallest / half-point summaries of {v.size} paired differences, intervals simultaneous "
-                         f"over them"), info
+    return Estimate(
+        c[:, 0],
+        c[:, 1],
+        c[:, 2],
+        level=level,
+        se=c[:, 3],
+        n_runs=n,
+        method="hall",
+        simultaneous=True,
+        note=f"smallest / half-point summaries of {v.size} paired differences, intervals simultaneous over them",
+    ), info
 
 
 @contract(df=_DF, hi=_STR, lo=_STR, q=_STR, mask=_MASK)
@@ -609,8 +711,15 @@ def leakage_excess(df, lams: dict, *, sides=("min_leak", "max_leak")):
 
 
 @contract(df=_DF, lams=_MAP, eps_min=NONNEGATIVE, eps_max=Real(0, None, finite=False), sides=_SIDES, level=_LEVEL)
-def budget_estimate(df, lams: dict, *, eps_min: float = 0.0, eps_max: float = np.inf, sides=("min_leak", "max_leak"),
-                    level: float = LEVEL) -> tuple[Estimate, pd.DataFrame]:
+def budget_estimate(
+    df,
+    lams: dict,
+    *,
+    eps_min: float = 0.0,
+    eps_max: float = np.inf,
+    sides=("min_leak", "max_leak"),
+    level: float = LEVEL,
+) -> tuple[Estimate, pd.DataFrame]:
     """The mean excess of each leakage over its budget, per point (curve, side, epsilon with
     ``eps_min <= eps <= eps_max``), with Hall's intervals simultaneous over the points
     (:func:`ldpnb.stats.mean`). Returns the estimate (one cell per point) and the table of the points
@@ -649,14 +758,23 @@ def extreme(estimate: Estimate, which: str = "max") -> Estimate:
     f, arg = (np.max, np.argmax) if which == "max" else (np.min, np.argmin)
     i = int(arg(v))
     se = None if estimate.se is None else float(np.ravel(np.asarray(estimate.se))[i])
-    return Estimate(float(v[i]), float(f(lo)), float(f(hi)), level=estimate.level, se=se, n_runs=estimate.n_runs,
-                    method=estimate.method, simultaneous=estimate.simultaneous,
-                    note=f"{which} over {v.size} cells")
+    return Estimate(
+        float(v[i]),
+        float(f(lo)),
+        float(f(hi)),
+        level=estimate.level,
+        se=se,
+        n_runs=estimate.n_runs,
+        method=estimate.method,
+        simultaneous=estimate.simultaneous,
+        note=f"{which} over {v.size} cells",
+    )
 
 
 @contract(statistic=Callable_(), samples=_LIST, paired=Boolean(), level=_LEVEL, n_boot=_NBOOT, rng=SEED)
-def bootstrap_estimate(statistic, samples, *, paired: bool = False, level: float = 0.95, n_boot: int = 2000,
-                       rng: Any = None) -> Estimate:
+def bootstrap_estimate(
+    statistic, samples, *, paired: bool = False, level: float = 0.95, n_boot: int = 2000, rng: Any = None
+) -> Estimate:
     """:func:`ldpnb.stats.bootstrap` (BCa) of ``statistic`` over ``samples``, or, with fewer than
     ``MIN_BOOTSTRAP_RUNS`` runs in a sample (the smoke scale), an undefined estimate (NaN value and
     interval: decided as reversed if it were ever recorded) of the statistic's shape.
@@ -671,8 +789,15 @@ def bootstrap_estimate(statistic, samples, *, paired: bool = False, level: float
     if min(x.shape[0] for x in xs) >= MIN_BOOTSTRAP_RUNS:
         return bootstrap(statistic, xs, paired=paired, level=level, n_boot=n_boot, rng=rng)
     nan = np.full(np.shape(statistic(*xs, axis=0)), np.nan)
-    return Estimate(nan, nan, nan, level=level, n_runs=max(1, min(x.shape[0] for x in xs)), method="bootstrap-bca",
-                    note=f"fewer than {MIN_BOOTSTRAP_RUNS} runs: no bootstrap interval")
+    return Estimate(
+        nan,
+        nan,
+        nan,
+        level=level,
+        n_runs=max(1, min(x.shape[0] for x in xs)),
+        method="bootstrap-bca",
+        note=f"fewer than {MIN_BOOTSTRAP_RUNS} runs: no bootstrap interval",
+    )
 
 
 # --------------------------------------------------------------------------------------------
@@ -723,8 +848,17 @@ def _crossover_stat(a, b, *, axis, eps, cap):
 
 
 @contract(df=_DF, hi=_STR, lo=_STR, q=_STR, cap=Real(0, None), level=_LEVEL, n_boot=_NBOOT, rng=SEED)
-def crossover_estimate(df, hi: str, lo: str, *, q: str = "nmi", cap: float = 0.999, level: float = 0.95,
-                       n_boot: int = 2000, rng: Any = None) -> Estimate:
+def crossover_estimate(
+    df,
+    hi: str,
+    lo: str,
+    *,
+    q: str = "nmi",
+    cap: float = 0.999,
+    level: float = 0.95,
+    n_boot: int = 2000,
+    rng: Any = None,
+) -> Estimate:
     """:func:`crossover` of the mean curves of ``hi`` and ``lo`` with its BCa bootstrap interval,
     resampling the distributions (paired: both curves come from the same distributions;
     :func:`ldpnb.stats.bootstrap`, at least 10 distributions)."""
@@ -732,8 +866,7 @@ def crossover_estimate(df, hi: str, lo: str, *, q: str = "nmi", cap: float = 0.9
     b = curve_runs(df, lo, q=q)
     a, b = a.align(b, join="inner")
     stat = partial(_crossover_stat, eps=a.columns.to_numpy(float), cap=cap)
-    return bootstrap_estimate(stat, (a.to_numpy(), b.to_numpy()), paired=True, level=level, n_boot=n_boot,
-                              rng=rng)
+    return bootstrap_estimate(stat, (a.to_numpy(), b.to_numpy()), paired=True, level=level, n_boot=n_boot, rng=rng)
 
 
 # --------------------------------------------------------------------------------------------
@@ -754,15 +887,31 @@ def _timing_task(task, rng):
             t = _clock()
             s = subset_random_response(p_sx, el, eu, method=method)
             t_s.append(_clock() - t)
-        rows.append({"dist": dist, "eps": float(eps), "aorr": float(np.median(t_a)), "srr": float(np.median(t_s)),
-                     "n_vertices": a.n_vertices, "srr_blocks": len(s.blocks), "largest_block": s.largest_block,
-                     "fallback": s.fallback})
+        rows.append(
+            {
+                "dist": dist,
+                "eps": float(eps),
+                "aorr": float(np.median(t_a)),
+                "srr": float(np.median(t_s)),
+                "n_vertices": a.n_vertices,
+                "srr_blocks": len(s.blocks),
+                "largest_block": s.largest_block,
+                "fallback": s.fallback,
+            }
+        )
     return rows
 
 
 @contract(joints=_JOINTS, eps_grid=_GRID, lam=_LAM, repeats=Integer(1, 100), seed=SEED, method=_METHOD)
-def paired_timings(joints: np.ndarray, eps_grid: Sequence[float], *, lam: float = 0.65, repeats: int = 3,
-                   seed: Any, method: str = "auto"):
+def paired_timings(
+    joints: np.ndarray,
+    eps_grid: Sequence[float],
+    *,
+    lam: float = 0.65,
+    repeats: int = 3,
+    seed: Any,
+    method: str = "auto",
+):
     """Construction times of AORR and SRR on the same ``P_SX``: per (distribution, epsilon) the two
     methods run ``repeats`` times alternately and the median of each is kept (CPU seconds of the process).
 
@@ -804,11 +953,22 @@ def timing_verdicts(timings, *, level: float = LEVEL) -> tuple[pd.DataFrame, lis
         lo = hi = np.full(eps.size, np.nan)
         verdict = np.full(eps.size, "undecided")
     med = np.median(r.to_numpy(), axis=0)
-    tab = pd.DataFrame({"t_aorr": w["aorr"].median().to_numpy(), "t_srr": w["srr"].median().to_numpy(),
-                        "ratio": 10 ** med, "lo": 10 ** lo, "hi": 10 ** hi, "verdict": verdict},
-                       index=pd.Index(eps, name="eps"))
-    cross = [float(eps[i] + (eps[i + 1] - eps[i]) * (-med[i]) / (med[i + 1] - med[i]))
-             for i in range(eps.size - 1) if np.sign(med[i]) != np.sign(med[i + 1]) and med[i] != 0]
+    tab = pd.DataFrame(
+        {
+            "t_aorr": w["aorr"].median().to_numpy(),
+            "t_srr": w["srr"].median().to_numpy(),
+            "ratio": 10**med,
+            "lo": 10**lo,
+            "hi": 10**hi,
+            "verdict": verdict,
+        },
+        index=pd.Index(eps, name="eps"),
+    )
+    cross = [
+        float(eps[i] + (eps[i + 1] - eps[i]) * (-med[i]) / (med[i + 1] - med[i]))
+        for i in range(eps.size - 1)
+        if np.sign(med[i]) != np.sign(med[i + 1]) and med[i] != 0
+    ]
     return tab, cross, est
 
 
@@ -829,15 +989,33 @@ def _growth_task(task, rng):
                 t = _clock()
                 r = optimal_random_response(P, el, eu)
                 best = min(best, _clock() - t)
-            rows.append({"n_x": n_x, "eps": float(eps), "dist": i, "n_vertices": r.n_vertices, "t_aorr": best,
-                         "n_s": n_s, "max_support": vertex_support(r.vertices)})
+            rows.append(
+                {
+                    "n_x": n_x,
+                    "eps": float(eps),
+                    "dist": i,
+                    "n_vertices": r.n_vertices,
+                    "t_aorr": best,
+                    "n_s": n_s,
+                    "max_support": vertex_support(r.vertices),
+                }
+            )
     return rows
 
 
-@contract(n_x_grid=_SIZES, eps_grid=_GRID, n_dist=Integer(1, 10**5), seed=SEED, n_s=_SMALL, lam=_LAM,
-          repeats=Integer(1, 100))
-def aorr_growth(n_x_grid: Sequence[int], eps_grid: Sequence[float], *, n_dist: int, seed: Any, n_s: int = 5,
-                lam: float = 0.5, repeats: int = 3):
+@contract(
+    n_x_grid=_SIZES, eps_grid=_GRID, n_dist=Integer(1, 10**5), seed=SEED, n_s=_SMALL, lam=_LAM, repeats=Integer(1, 100)
+)
+def aorr_growth(
+    n_x_grid: Sequence[int],
+    eps_grid: Sequence[float],
+    *,
+    n_dist: int,
+    seed: Any,
+    n_s: int = 5,
+    lam: float = 0.5,
+    repeats: int = 3,
+):
     """Sec. V-A: AORR's vertex count and CPU time against ``|X|``.
 
     One task per distribution index (:func:`ldpnb.parallel.sweep`): it draws a random ``P_SX``
@@ -859,14 +1037,23 @@ def _count_task(task, rng):
     for i, P in enumerate(J):
         for eps in eps_grid:
             V = polytope_vertices(*alip_column_polytope(P, *alip_budgets(float(eps), lam)))
-            rows.append({"n_x": n_x, "n_s": n_s, "eps": float(eps), "dist": i, "n_vertices": int(V.shape[0]),
-                         "max_support": vertex_support(V)})
+            rows.append(
+                {
+                    "n_x": n_x,
+                    "n_s": n_s,
+                    "eps": float(eps),
+                    "dist": i,
+                    "n_vertices": int(V.shape[0]),
+                    "max_support": vertex_support(V),
+                }
+            )
     return rows
 
 
 @contract(n_x_grid=_SIZES, eps_grid=_GRID, n_dist=Integer(1, 10**5), seed=SEED, n_s=_SMALL, lam=_LAM)
-def vertex_counts(n_x_grid: Sequence[int], eps_grid: Sequence[float], *, n_dist: int, seed: Any, n_s: int = 5,
-                  lam: float = 0.5):
+def vertex_counts(
+    n_x_grid: Sequence[int], eps_grid: Sequence[float], *, n_dist: int, seed: Any, n_s: int = 5, lam: float = 0.5
+):
     """The number of vertices of AORR's polytope ``Pi`` (eq. 21) and their largest support, without
     solving LP (22): ``n_dist`` random ``P_SX`` (``n_s x n_x``) per alphabet size, one task per size
     (:func:`ldpnb.parallel.sweep`). Returns a DataFrame with ``n_x, n_s, eps, dist, n_vertices,
@@ -923,16 +1110,27 @@ def growth_laws(fit, heldout):
         t = heldout[heldout["eps"] == eps].groupby("n_x").n_vertices.median()
         for n_x, v in t.items():
             pe, pp = np.polyval(fe, n_x), np.polyval(fp, np.log10(n_x))
-            rows.append({"eps": float(eps), "n_x": int(n_x), "measured": float(v), "exp_pred": float(10**pe),
-                         "pow_pred": float(10**pp), "exp_err": float(abs(pe - np.log10(v))),
-                         "pow_err": float(abs(pp - np.log10(v))), "per_symbol": float(10 ** fe[0]),
-                         "exponent": float(fp[0])})
+            rows.append(
+                {
+                    "eps": float(eps),
+                    "n_x": int(n_x),
+                    "measured": float(v),
+                    "exp_pred": float(10**pe),
+                    "pow_pred": float(10**pp),
+                    "exp_err": float(abs(pe - np.log10(v))),
+                    "pow_err": float(abs(pp - np.log10(v))),
+                    "per_symbol": float(10 ** fe[0]),
+                    "exponent": float(fp[0]),
+                }
+            )
     return pd.DataFrame(rows)
 
 
 def _per_size(frame, value: str = "n_vertices") -> dict[int, np.ndarray]:
-    return {int(n): d.pivot(index="dist", columns="eps", values=value).sort_index(axis=1).to_numpy(float)
-            for n, d in frame.groupby("n_x")}
+    return {
+        int(n): d.pivot(index="dist", columns="eps", values=value).sort_index(axis=1).to_numpy(float)
+        for n, d in frame.groupby("n_x")
+    }
 
 
 @contract(fit=_DF, heldout=_DF, level=_LEVEL, n_boot=_NBOOT, rng=SEED)
@@ -953,8 +1151,9 @@ def _trend(*samples, axis):
 
 
 @contract(samples=_LIST, paired=Boolean(), level=_LEVEL, n_boot=_NBOOT, rng=SEED)
-def trend_estimate(samples, *, paired: bool = False, level: float = 0.95, n_boot: int = 2000,
-                   rng: Any = None) -> Estimate:
+def trend_estimate(
+    samples, *, paired: bool = False, level: float = 0.95, n_boot: int = 2000, rng: Any = None
+) -> Estimate:
     r"""Growth of a median with a size: from the runs at each size (``samples``, in the order of the
     sizes, at least two), the smallest step :math:`\min_k (\log_{10} m_{k+1} - \log_{10} m_k)` and the
     rise :math:`\log_{10} m_{last} - \log_{10} m_{first}` of the medians :math:`m_k`, with BCa bootstrap
@@ -998,20 +1197,69 @@ def worst_median_ratio(num, den, *, level: float = 0.95, n_boot: int = 2000, rng
 # the chapter's sizes
 # --------------------------------------------------------------------------------------------
 
-_SMOKE = dict(fig1_runs=20, props=100, checks=100, n_wd=60, n_orr=2, n_h3=2, n_f5=4, n_size=60, n_alpha=60, n6=2,
-              n_time=2, reps=1,
-              growth=(6, 8, 10), heldout=(12, 14), n_growth=2, n_wide=1, pairs=600,
-              eps_wd=(0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8), eps_orr=(0.5, 1, 2, 4, 8), eps6=(2, 6),
-              eps_time=(0.5, 1, 2, 3))
-_BOOK = dict(fig1_runs=200, props=2000, checks=1000, n_wd=1000, n_orr=100, n_h3=300, n_f5=250, n_size=5000,
-             n_alpha=6000, n6=80, n_time=20, reps=3,
-             growth=tuple(range(6, 19, 2)), heldout=(24, 30), n_growth=12, n_wide=10, pairs=12000,
-             eps_wd=FULL_GRID, eps_orr=FULL_GRID, eps6=FIG6_GRID, eps_time=FULL_GRID)
+_SMOKE = dict(
+    fig1_runs=20,
+    props=100,
+    checks=100,
+    n_wd=60,
+    n_orr=2,
+    n_h3=2,
+    n_f5=4,
+    n_size=60,
+    n_alpha=60,
+    n6=2,
+    n_time=2,
+    reps=1,
+    growth=(6, 8, 10),
+    heldout=(12, 14),
+    n_growth=2,
+    n_wide=1,
+    pairs=600,
+    eps_wd=(0.25, 0.5, 0.75, 1, 1.25, 1.5, 2, 3, 4, 5, 6, 8),
+    eps_orr=(0.5, 1, 2, 4, 8),
+    eps6=(2, 6),
+    eps_time=(0.5, 1, 2, 3),
+)
+_BOOK = dict(
+    fig1_runs=200,
+    props=2000,
+    checks=1000,
+    n_wd=1000,
+    n_orr=100,
+    n_h3=300,
+    n_f5=250,
+    n_size=5000,
+    n_alpha=6000,
+    n6=80,
+    n_time=20,
+    reps=3,
+    growth=tuple(range(6, 19, 2)),
+    heldout=(24, 30),
+    n_growth=12,
+    n_wide=10,
+    pairs=12000,
+    eps_wd=FULL_GRID,
+    eps_orr=FULL_GRID,
+    eps6=FIG6_GRID,
+    eps_time=FULL_GRID,
+)
 #: The chapter's sizes per scale: ``smoke`` (seconds, tests), ``book`` (the paper's numbers of
 #: distributions wherever it states them: 1000 for Figs. 1, 2, 4, 7, 8, 100 for Figs. 3 and 5; more
 #: for the rows that these leave undecided: H3 on ``n_h3``, F5.leak on ``n_f5``, VI-B.size on
 #: ``n_size``, F8.ord and F8.leak on ``n_alpha``, Fig. 6, whose number the paper does not state, on
 #: ``n6``) and ``paper`` (more runs where the paper does not state its number).
-SIZES = {"smoke": _SMOKE, "book": _BOOK,
-         "paper": dict(_BOOK, fig1_runs=1000, props=20000, checks=5000, n6=100, n_time=100, reps=5,
-                       growth=tuple(range(6, 23, 2)), n_wide=20)}
+SIZES = {
+    "smoke": _SMOKE,
+    "book": _BOOK,
+    "paper": dict(
+        _BOOK,
+        fig1_runs=1000,
+        props=20000,
+        checks=5000,
+        n6=100,
+        n_time=100,
+        reps=5,
+        growth=tuple(range(6, 23, 2)),
+        n_wide=20,
+    ),
+}

@@ -18,8 +18,21 @@ from ldpnb.repro.plotting import column_figsize, paper_title
 from ldpnb.stats import median
 
 __all__ = [
-    "fig1", "fig2", "fig3", "fig4", "fig5", "fig6", "fig7", "fig8",
-    "algorithm1", "repair", "timing", "complexity", "growth_table", "proposition_table", "table",
+    "fig1",
+    "fig2",
+    "fig3",
+    "fig4",
+    "fig5",
+    "fig6",
+    "fig7",
+    "fig8",
+    "algorithm1",
+    "repair",
+    "timing",
+    "complexity",
+    "growth_table",
+    "proposition_table",
+    "table",
 ]
 
 _DF = Instance(pd.DataFrame, example=pd.DataFrame())
@@ -37,8 +50,14 @@ _EPS = r"LDP budget $\varepsilon$ (nats)"
 
 
 def _fig(nrows: int, ncols: int, *, aspect: float = 0.72, **kw):
-    fig, axes = plt.subplots(nrows, ncols, figsize=column_figsize(ncols, nrows, panel_aspect=aspect),
-                             layout="constrained", squeeze=False, **kw)
+    fig, axes = plt.subplots(
+        nrows,
+        ncols,
+        figsize=column_figsize(ncols, nrows, panel_aspect=aspect),
+        layout="constrained",
+        squeeze=False,
+        **kw,
+    )
     plt.close(fig)
     return fig, axes
 
@@ -47,10 +66,19 @@ def _curve(summary, label):
     return summary[summary["curve"] == label].sort_values("eps")
 
 
-def _put(summary, labels: Sequence[str], *, number: str, title: str, names: Mapping[str, str] | None = None,
-         lams: Mapping[str, float] | None = None, ylims: Mapping[str, tuple] | None = None,
-         colors: Mapping[str, str] | None = None, time: Mapping[str, "object"] | None = None,
-         styles: Mapping[str, str] | None = None):
+def _put(
+    summary,
+    labels: Sequence[str],
+    *,
+    number: str,
+    title: str,
+    names: Mapping[str, str] | None = None,
+    lams: Mapping[str, float] | None = None,
+    ylims: Mapping[str, tuple] | None = None,
+    colors: Mapping[str, str] | None = None,
+    time: Mapping[str, "object"] | None = None,
+    styles: Mapping[str, str] | None = None,
+):
     """Panels (a) NMI, (b) min-lift and (c) max-lift leakage against epsilon on a 2 x 2 grid; the
     fourth cell holds the legend, or panel (d) (median times, linear axis) when ``time`` is given.
     Budgets ``eps_l = lam eps`` and ``eps_u = (1 - lam) eps`` are dotted in the curve's colour; the
@@ -73,8 +101,13 @@ def _put(summary, labels: Sequence[str], *, number: str, title: str, names: Mapp
             if lab in lams and q != "nmi" and lams[lab] not in drawn:
                 lam = lams[lab]
                 shared = sum(v == lam for v in lams.values()) > 1  # one grey line for a budget shared by curves
-                ax[q].plot(d["eps"], d["eps"] * (lam if q == "min_leak" else 1 - lam), ls=":", lw=1.1,
-                           color="#555555" if shared else c)
+                ax[q].plot(
+                    d["eps"],
+                    d["eps"] * (lam if q == "min_leak" else 1 - lam),
+                    ls=":",
+                    lw=1.1,
+                    color="#555555" if shared else c,
+                )
         if lab in lams:
             drawn.add(lams[lab])
         handles.append(h)
@@ -109,9 +142,16 @@ def _watchdog(summary, prefix: str, number: str, title: str, lams=(0.35, 0.5, 0.
     labels = [f"{prefix} LDP"] + [f"{prefix} ALIP {lam}" for lam in lams]
     names = {f"{prefix} LDP": "LDP", **{f"{prefix} ALIP {lam}": f"ALIP, λ = {lam}" for lam in lams}}
     colors = {f"{prefix} LDP": _LAM_COLORS["LDP"], **{f"{prefix} ALIP {lam}": _LAM_COLORS[lam] for lam in lams}}
-    return _put(summary, labels, number=number, title=title, names=names, colors=colors,
-                lams={f"{prefix} ALIP {lam}": lam for lam in lams},
-                ylims={"nmi": (0, 1.02), "min_leak": (0, 4.6), "max_leak": (0, 1.1)})
+    return _put(
+        summary,
+        labels,
+        number=number,
+        title=title,
+        names=names,
+        colors=colors,
+        lams={f"{prefix} ALIP {lam}": lam for lam in lams},
+        ylims={"nmi": (0, 1.02), "min_leak": (0, 4.6), "max_leak": (0, 1.1)},
+    )
 
 
 @contract(samples=_MAP, n_dist=_N)
@@ -120,8 +160,10 @@ def fig1(samples: Mapping[str, np.ndarray], n_dist: int):
     bins = np.arange(-13, 2.0001, 0.05)
     fig, axes = _fig(1, 1, aspect=0.45)
     ax = axes[0, 0]
-    for key, lab, c in (("log_psi", r"$\log \Psi(x)$ (min-lift)", "#0072B2"),
-                        ("log_lambda", r"$\log \Lambda(x)$ (max-lift)", "#D55E00")):
+    for key, lab, c in (
+        ("log_psi", r"$\log \Psi(x)$ (min-lift)", "#0072B2"),
+        ("log_lambda", r"$\log \Lambda(x)$ (max-lift)", "#D55E00"),
+    ):
         h, _ = np.histogram(samples[key], bins=bins)
         ax.stairs(h / samples[key].size, bins, fill=True, alpha=0.6, color=c, label=lab)
     ax.set_xlabel("log-lift (nats)")
@@ -142,11 +184,16 @@ def fig2(summary, n_dist: int):
 def fig3(summary, n_dist: int):
     """Fig. 3: AORR under ALIP (three lambda)."""
     labels = [f"AORR ALIP {lam}" for lam in (0.35, 0.5, 0.65)]
-    return _put(summary, labels, number="Fig. 3", title=f"AORR ({n_dist} random $P_{{SX}}$)",
-                names={lab: f"AORR, λ = {lab.rsplit(' ', 1)[1]}" for lab in labels},
-                colors={lab: _LAM_COLORS[float(lab.rsplit(" ", 1)[1])] for lab in labels},
-                lams={lab: float(lab.rsplit(" ", 1)[1]) for lab in labels},
-                ylims={"nmi": (0.6, 1.01), "min_leak": (0, 4.2), "max_leak": (0, 1.1)})
+    return _put(
+        summary,
+        labels,
+        number="Fig. 3",
+        title=f"AORR ({n_dist} random $P_{{SX}}$)",
+        names={lab: f"AORR, λ = {lab.rsplit(' ', 1)[1]}" for lab in labels},
+        colors={lab: _LAM_COLORS[float(lab.rsplit(" ", 1)[1])] for lab in labels},
+        lams={lab: float(lab.rsplit(" ", 1)[1]) for lab in labels},
+        ylims={"nmi": (0.6, 1.01), "min_leak": (0, 4.2), "max_leak": (0, 1.1)},
+    )
 
 
 @contract(summary=_DF, n_dist=_N)
@@ -162,33 +209,64 @@ def fig5(summary, times: Mapping[str, "object"], n_dist: int):
     labels = ["AORR ALIP 0.65", "SRR ALIP 0.65", "SM timed ALIP 0.65"]
     names = {"AORR ALIP 0.65": "AORR", "SRR ALIP 0.65": "SRR (Alg. 2)", "SM timed ALIP 0.65": "subset merging (Alg. 1)"}
     colors = {"AORR ALIP 0.65": "#009E73", "SRR ALIP 0.65": "#CC79A7", "SM timed ALIP 0.65": "#0072B2"}
-    return _put(summary, labels, number="Fig. 5", title=f"AORR, SRR and subset merging, λ = 0.65 ({n_dist} random "
-                "$P_{SX}$)", names=names, colors=colors, lams={lab: 0.65 for lab in labels}, time=times,
-                ylims={"nmi": (0.3, 1.01), "min_leak": (0, 4.2), "max_leak": (0, 1.1)})
+    return _put(
+        summary,
+        labels,
+        number="Fig. 5",
+        title=f"AORR, SRR and subset merging, λ = 0.65 ({n_dist} random $P_{{SX}}$)",
+        names=names,
+        colors=colors,
+        lams={lab: 0.65 for lab in labels},
+        time=times,
+        ylims={"nmi": (0.3, 1.01), "min_leak": (0, 4.2), "max_leak": (0, 1.1)},
+    )
 
 
 @contract(summary=_DF, n_dist=_N)
 def fig6(summary, n_dist: int):
     """Fig. 6: SRR and subset merging at |X| = 200, |S| = 15, lambda = 0.5."""
     labels = ["SRR ALIP 0.5", "SM ALIP 0.5"]
-    return _put(summary, labels, number="Fig. 6", title=f"|X| = 200, |S| = 15, λ = 0.5 ({n_dist} random $P_{{SX}}$)",
-                names={"SRR ALIP 0.5": "SRR (Alg. 2)", "SM ALIP 0.5": "subset merging (Alg. 1)"},
-                colors={"SRR ALIP 0.5": "#CC79A7", "SM ALIP 0.5": "#0072B2"}, lams={lab: 0.5 for lab in labels},
-                ylims={"nmi": (0.75, 1.01), "min_leak": (0, 4.2), "max_leak": (0.3, 1.3)})
+    return _put(
+        summary,
+        labels,
+        number="Fig. 6",
+        title=f"|X| = 200, |S| = 15, λ = 0.5 ({n_dist} random $P_{{SX}}$)",
+        names={"SRR ALIP 0.5": "SRR (Alg. 2)", "SM ALIP 0.5": "subset merging (Alg. 1)"},
+        colors={"SRR ALIP 0.5": "#CC79A7", "SM ALIP 0.5": "#0072B2"},
+        lams={lab: 0.5 for lab in labels},
+        ylims={"nmi": (0.75, 1.01), "min_leak": (0, 4.2), "max_leak": (0.3, 1.3)},
+    )
 
 
 @contract(summary=_DF, n_dist=_N)
 def fig7(summary, n_dist: int):
     """Fig. 7: subset merging under ALIP, l1- and chi2-privacy (lambda 0.5 and 0.65)."""
     labels = ["SM ALIP 0.5", "SM l1 0.5", "SM l1 0.65", "SM chi2 0.5", "SM chi2 0.65"]
-    names = {"SM ALIP 0.5": "ALIP, λ = 0.5", "SM l1 0.5": "ℓ1, λ = 0.5", "SM l1 0.65": "ℓ1, λ = 0.65",
-             "SM chi2 0.5": "χ², λ = 0.5", "SM chi2 0.65": "χ², λ = 0.65"}
-    colors = {"SM ALIP 0.5": "#000000", "SM l1 0.5": "#0072B2", "SM l1 0.65": "#0072B2", "SM chi2 0.5": "#D55E00",
-              "SM chi2 0.65": "#D55E00"}
+    names = {
+        "SM ALIP 0.5": "ALIP, λ = 0.5",
+        "SM l1 0.5": "ℓ1, λ = 0.5",
+        "SM l1 0.65": "ℓ1, λ = 0.65",
+        "SM chi2 0.5": "χ², λ = 0.5",
+        "SM chi2 0.65": "χ², λ = 0.65",
+    }
+    colors = {
+        "SM ALIP 0.5": "#000000",
+        "SM l1 0.5": "#0072B2",
+        "SM l1 0.65": "#0072B2",
+        "SM chi2 0.5": "#D55E00",
+        "SM chi2 0.65": "#D55E00",
+    }
     styles = {"SM l1 0.65": "--", "SM chi2 0.65": "--"}
-    return _put(summary, labels, number="Fig. 7", title=f"ALIP, ℓ1- and χ²-privacy, subset merging ({n_dist:,} random "
-                "$P_{SX}$)", names=names, colors=colors, styles=styles,
-                ylims={"nmi": (0.4, 1.01), "min_leak": (0, 4.6), "max_leak": (0, 1.1)})
+    return _put(
+        summary,
+        labels,
+        number="Fig. 7",
+        title=f"ALIP, ℓ1- and χ²-privacy, subset merging ({n_dist:,} random $P_{{SX}}$)",
+        names=names,
+        colors=colors,
+        styles=styles,
+        ylims={"nmi": (0.4, 1.01), "min_leak": (0, 4.6), "max_leak": (0, 1.1)},
+    )
 
 
 @contract(summary=_DF, n_dist=_N)
@@ -197,9 +275,16 @@ def fig8(summary, n_dist: int):
     labels = ["SM alpha=2", "SM alpha=10", "SM alpha=100", "SM ALIP 0.5"]
     names = {"SM alpha=2": "α = 2", "SM alpha=10": "α = 10", "SM alpha=100": "α = 100", "SM ALIP 0.5": "ALIP, λ = 0.5"}
     colors = {"SM alpha=2": "#E69F00", "SM alpha=10": "#CC79A7", "SM alpha=100": "#0072B2", "SM ALIP 0.5": "#000000"}
-    return _put(summary, labels, number="Fig. 8", title=f"ALIP and α-lift privacy, subset merging ({n_dist:,} random "
-                "$P_{SX}$)", names=names, colors=colors, lams={"SM ALIP 0.5": 0.5},
-                ylims={"nmi": (0.3, 1.01), "min_leak": (0, 4.6), "max_leak": (0, 1.1)})
+    return _put(
+        summary,
+        labels,
+        number="Fig. 8",
+        title=f"ALIP and α-lift privacy, subset merging ({n_dist:,} random $P_{{SX}}$)",
+        names=names,
+        colors=colors,
+        lams={"SM ALIP 0.5": 0.5},
+        ylims={"nmi": (0.3, 1.01), "min_leak": (0, 4.6), "max_leak": (0, 1.1)},
+    )
 
 
 @contract(summary=_DF, n_dist=_N)
@@ -207,8 +292,11 @@ def algorithm1(summary, n_dist: int):
     """Algorithm 1 as implemented against the printed risk score (and complete merging, which the
     printed outer loop returns): NMI and min-lift leakage, lambda = 0.5."""
     labels = ["SM ALIP 0.5", "SM ALIP 0.5 printed omega", "CM ALIP 0.5"]
-    names = {"SM ALIP 0.5": "ω = Λ + 1/Ψ (this book)", "SM ALIP 0.5 printed omega": "ω = Λ + Ψ (as printed)",
-             "CM ALIP 0.5": "complete merging (= printed line 4)"}
+    names = {
+        "SM ALIP 0.5": "ω = Λ + 1/Ψ (this book)",
+        "SM ALIP 0.5 printed omega": "ω = Λ + Ψ (as printed)",
+        "CM ALIP 0.5": "complete merging (= printed line 4)",
+    }
     colors = {"SM ALIP 0.5": "#009E73", "SM ALIP 0.5 printed omega": "#D55E00", "CM ALIP 0.5": "#7F7F7F"}
     fig, axes = _fig(1, 2)
     for i, lab in enumerate(labels):
@@ -241,8 +329,17 @@ def repair(summary, excess, n_dist: int, lams=(0.35, 0.5, 0.65)):
         a.plot(r["eps"], 100 * r["violates"], ls="--", color=c, lw=1)
         for lab, ls, mk in ((f"SM ALIP {lam}", "-", "o"), (f"SM ALIP {lam} repaired", "--", None)):
             e = excess[(excess["curve"] == lab) & (excess["q"] == "min_leak")].sort_values("eps")
-            b.errorbar(e["eps"], e["excess"], yerr=[e["excess"] - e["low"], e["high"] - e["excess"]], ls=ls,
-                       marker=mk, ms=2.5, color=c, lw=1, capsize=1.5)
+            b.errorbar(
+                e["eps"],
+                e["excess"],
+                yerr=[e["excess"] - e["low"], e["high"] - e["excess"]],
+                ls=ls,
+                marker=mk,
+                ms=2.5,
+                color=c,
+                lw=1,
+                capsize=1.5,
+            )
     d = _curve(summary, "SM LDP")
     a.plot(d["eps"], 100 * d["violates"], marker="o", ms=2.5, color=_LAM_COLORS["LDP"], label="LDP")
     b.axhline(0, color="grey", lw=1)
@@ -302,14 +399,17 @@ def complexity(growth, heldout, srr_by_block):
         runs = d.pivot(index="dist", columns="n_x", values="n_vertices").to_numpy(float)
         if runs.shape[0] >= 6:
             ci = median(runs)
-            a.errorbar(m.index, m.values, yerr=[m.values - ci.low, ci.high - m.values], fmt="none", color=c,
-                       capsize=2, lw=1)
+            a.errorbar(
+                m.index, m.values, yerr=[m.values - ci.low, ci.high - m.values], fmt="none", color=c, capsize=2, lw=1
+            )
         a.semilogy(t.index, t.values, "o", ms=4.5, mfc="none", color=c)
         a.semilogy(xs, 10 ** np.polyval(fe, xs), "--", lw=1, color=c)
         a.semilogy(xs, 10 ** np.polyval(fp, np.log10(xs)), ":", lw=1.3, color=c)
-    extra = [mlines.Line2D([], [], ls="--", color="grey", label="exponential fit"),
-             mlines.Line2D([], [], ls=":", color="grey", label="power-law fit"),
-             mlines.Line2D([], [], ls="", marker="o", mfc="none", color="grey", label="held out")]
+    extra = [
+        mlines.Line2D([], [], ls="--", color="grey", label="exponential fit"),
+        mlines.Line2D([], [], ls=":", color="grey", label="power-law fit"),
+        mlines.Line2D([], [], ls="", marker="o", mfc="none", color="grey", label="held out"),
+    ]
     a.set_xlabel("|X|")
     a.set_ylabel("AORR vertices (median)")
     a.set_title("(a) AORR, |S| = 5, λ = 0.5", fontsize=10)
@@ -330,14 +430,35 @@ def complexity(growth, heldout, srr_by_block):
 @contract(laws=_DF)
 def growth_table(laws):
     """The held-out predictions of :func:`~ldpnb.papers.lift.experiments.growth_laws` as a table."""
-    df = laws.rename(columns={"eps": "ε", "n_x": "|X|", "measured": "measured (median)",
-                              "exp_pred": "exponential fit", "pow_pred": "power-law fit",
-                              "exp_err": "log10 error (exp.)", "pow_err": "log10 error (power)"})
-    cols = ["ε", "|X|", "measured (median)", "exponential fit", "power-law fit", "log10 error (exp.)",
-            "log10 error (power)"]
+    df = laws.rename(
+        columns={
+            "eps": "ε",
+            "n_x": "|X|",
+            "measured": "measured (median)",
+            "exp_pred": "exponential fit",
+            "pow_pred": "power-law fit",
+            "exp_err": "log10 error (exp.)",
+            "pow_err": "log10 error (power)",
+        }
+    )
+    cols = [
+        "ε",
+        "|X|",
+        "measured (median)",
+        "exponential fit",
+        "power-law fit",
+        "log10 error (exp.)",
+        "log10 error (power)",
+    ]
     fmt = {c: "{:,.0f}" for c in cols[2:5]} | {c: "{:.2f}" for c in cols[5:]} | {"ε": "{:g}"}
-    return df[cols].style.hide(axis="index").format(fmt).set_caption(
-        "AORR's vertex count at the held-out sizes against the two growth laws fitted at the smaller sizes")
+    return (
+        df[cols]
+        .style.hide(axis="index")
+        .format(fmt)
+        .set_caption(
+            "AORR's vertex count at the held-out sizes against the two growth laws fitted at the smaller sizes"
+        )
+    )
 
 
 @contract(df=_DF, precision=Integer(0, 12))
@@ -366,11 +487,19 @@ _PROPS = [
     ("P4.2", "Prop. 4.2", "max Λ ≤ (max χ²-lift / P_S(s_ȳ))^½ + 1", "holds"),
     ("P4.3", "Prop. 4.3", "max Λ ≤ max α-lift / P_S(s_ȳ)^(1/α) (α = 2, 5, 50)", "holds"),
     ("P5.1 max l1-lift-inv <= e^el-1", "Prop. 5.1", "max ℓ1-lift-inverse ≤ e^ε_l − 1", "false as printed"),
-    ("P5.1 max l1-lift-inv <= max", "Prop. 5.1, corrected", "max ℓ1-lift-inverse ≤ max(e^ε_l − 1, 1 − e^−ε_u)",
-     "corrected"),
+    (
+        "P5.1 max l1-lift-inv <= max",
+        "Prop. 5.1, corrected",
+        "max ℓ1-lift-inverse ≤ max(e^ε_l − 1, 1 − e^−ε_u)",
+        "corrected",
+    ),
     ("P5.2 max chi2-lift-inv <= (e", "Prop. 5.2", "max χ²-lift-inverse ≤ (e^ε_l − 1)²", "false as printed"),
-    ("P5.2 max chi2-lift-inv <= max", "Prop. 5.2, corrected", "max χ²-lift-inverse ≤ max(e^ε_l − 1, 1 − e^−ε_u)²",
-     "corrected"),
+    (
+        "P5.2 max chi2-lift-inv <= max",
+        "Prop. 5.2, corrected",
+        "max χ²-lift-inverse ≤ max(e^ε_l − 1, 1 − e^−ε_u)²",
+        "corrected",
+    ),
     ("P5.3", "Prop. 5.3", "max α-lift-inverse ≤ e^ε_l (α = 2, 5, 50)", "holds"),
     ("P6.1", "Prop. 6.1", "1/min Ψ ≤ (max ℓ1-lift-inverse + P_S(s)) / P_S(s)", "holds"),
     ("P6.2", "Prop. 6.2", "1/min Ψ ≤ ((max χ²-lift-inverse)^½ + P_S(s)^½) / P_S(s)^½", "holds"),
@@ -385,10 +514,19 @@ def proposition_table(violations, n_instances: int):
     rows = []
     for prefix, prop, text, status in _PROPS:
         sel = [b for b in violations.index if b.startswith(prefix)]
-        rows.append({"proposition": prop, "inequality": text, "status": status,
-                     "violations": int(violations.loc[sel, "violations"].sum()),
-                     "checks": len(sel) * n_instances})
+        rows.append(
+            {
+                "proposition": prop,
+                "inequality": text,
+                "status": status,
+                "violations": int(violations.loc[sel, "violations"].sum()),
+                "checks": len(sel) * n_instances,
+            }
+        )
     df = pd.DataFrame(rows)
     df["rate"] = df["violations"] / df["checks"]
-    return df.style.hide(axis="index").format({"rate": "{:.2%}", "checks": "{:,}"}).set_caption(
-        f"Inequalities at the tight budgets of {n_instances:,} random mechanisms")
+    return (
+        df.style.hide(axis="index")
+        .format({"rate": "{:.2%}", "checks": "{:,}"})
+        .set_caption(f"Inequalities at the tight budgets of {n_instances:,} random mechanisms")
+    )

@@ -25,8 +25,23 @@ from ldpnb.stats import Estimate, difference, mean, proportion, ratio
 from ldpnb.utils import check_random_state
 
 __all__ = [
-    "FIG1_PRINTED", "prediction_interval", "fig1", "propositions", "errata", "watchdog", "fig2", "fig3",
-    "algorithm1", "fig4", "leakage", "fig5", "timing", "complexity", "algorithm2", "fig6", "lift_measures",
+    "FIG1_PRINTED",
+    "prediction_interval",
+    "fig1",
+    "propositions",
+    "errata",
+    "watchdog",
+    "fig2",
+    "fig3",
+    "algorithm1",
+    "fig4",
+    "leakage",
+    "fig5",
+    "timing",
+    "complexity",
+    "algorithm2",
+    "fig6",
+    "lift_measures",
     "alpha",
 ]
 
@@ -44,14 +59,24 @@ _NMI, _NATS, _SYM = TIE["nmi"], TIE["nats"], TIE["symbols"]
 def _cells(*parts: Estimate, level: float | None = None, note: str = "") -> Estimate:
     """The cells of several estimates of the same runs as one (``level``: the joint level of the
     whole, by default the first part's)."""
+
     def flat(p, k):
         x = getattr(p, k)
         return np.ravel(np.asarray(np.full(np.shape(p.value), np.nan) if x is None else x, dtype=float))
 
     v, lo, hi, se = (np.concatenate([flat(p, k) for p in parts]) for k in ("value", "low", "high", "se"))
     first = next(p for p in parts if not p.exact)
-    return Estimate(v, lo, hi, level=level or first.level, se=se, n_runs=first.n_runs, method=first.method,
-                    simultaneous=True, note=note or first.note)
+    return Estimate(
+        v,
+        lo,
+        hi,
+        level=level or first.level,
+        se=se,
+        n_runs=first.n_runs,
+        method=first.method,
+        simultaneous=True,
+        note=note or first.note,
+    )
 
 
 def _cell(e: Estimate, i: int) -> Estimate:
@@ -66,8 +91,10 @@ def _exact_cell(value: float) -> Estimate:
 
 def _counts(info: Mapping, unit: str, n: int | None = None) -> str:
     runs = f"{n:,} distributions; " if n else ""
-    return (f"{runs}{info['points']} differences ({unit}): {info['above']} decided above the tie, {info['below']} "
-            f"below minus the tie, {info['undecided']} undecided.")
+    return (
+        f"{runs}{info['points']} differences ({unit}): {info['above']} decided above the tie, {info['below']} "
+        f"below minus the tie, {info['undecided']} undecided."
+    )
 
 
 def _above(df, groups, *, unit: str, instance: float | None = None, level: float = ex.LEVEL) -> dict:
@@ -83,15 +110,18 @@ def _above(df, groups, *, unit: str, instance: float | None = None, level: float
 
 def _pop_info(numbers: dict) -> dict:
     """The numbers without the helper's ``_info`` entries (the report takes the claims' only)."""
-    return {k: ({kk: vv for kk, vv in v.items() if kk != "_info"} if isinstance(v, dict) else v)
-            for k, v in numbers.items()}
+    return {
+        k: ({kk: vv for kk, vv in v.items() if kk != "_info"} if isinstance(v, dict) else v) for k, v in numbers.items()
+    }
 
 
 def _worst(tab: pd.DataFrame, col: str = "excess") -> str:
     w = tab.loc[tab[col].idxmax()]
-    return (f"{w['excess']:+.3f} [{w['low']:+.3f}, {w['high']:+.3f}] nats ({str(w['curve']).split(' ', 1)[-1]}, "
-            f"{'min' if w['q'] == 'min_leak' else ('max' if w['q'] == 'max_leak' else 'Γ')}-lift, "
-            f"ε = {w['eps']:g})")
+    return (
+        f"{w['excess']:+.3f} [{w['low']:+.3f}, {w['high']:+.3f}] nats ({str(w['curve']).split(' ', 1)[-1]}, "
+        f"{'min' if w['q'] == 'min_leak' else ('max' if w['q'] == 'max_leak' else 'Γ')}-lift, "
+        f"ε = {w['eps']:g})"
+    )
 
 
 def _budget(df, lams, **kw) -> tuple[dict, pd.DataFrame]:
@@ -99,10 +129,12 @@ def _budget(df, lams, **kw) -> tuple[dict, pd.DataFrame]:
     above = int(np.sum(tab["low"] > BUDGET_TOL))
     below = int(np.sum(tab["high"] <= BUDGET_TOL))
     worst = ex.extreme(est, "max")
-    note = (f"{len(tab)} points: {above} decided above the budget + 0.01 nats, {below} decided below it, "
-            f"{len(tab) - above - below} undecided; worst {_worst(tab)}. The row's estimate is that largest excess "
-            f"with the interval [largest lower end, largest upper end] over the points, [{float(worst.low):+.3f}, "
-            f"{float(worst.high):+.3f}] (valid jointly; wider than the worst point's own).")
+    note = (
+        f"{len(tab)} points: {above} decided above the budget + 0.01 nats, {below} decided below it, "
+        f"{len(tab) - above - below} undecided; worst {_worst(tab)}. The row's estimate is that largest excess "
+        f"with the interval [largest lower end, largest upper end] over the points, [{float(worst.low):+.3f}, "
+        f"{float(worst.high):+.3f}] (valid jointly; wider than the worst point's own)."
+    )
     return {"ours": worst, "note": note}, tab
 
 
@@ -120,8 +152,12 @@ def _fmt(e: Estimate, digits: int = 3) -> str:
 
 
 #: Fig. 1's printed end points as the intervals that print as the paper's digits (Sec. III).
-FIG1_PRINTED = {"psi_min": (-12.5, -11.5), "psi_max": (-0.065, -0.055), "lam_min": (0.015, 0.025),
-                "lam_max": (1.635, 1.645)}
+FIG1_PRINTED = {
+    "psi_min": (-12.5, -11.5),
+    "psi_max": (-0.065, -0.055),
+    "lam_min": (0.015, 0.025),
+    "lam_max": (1.635, 1.645),
+}
 
 
 @contract(runs=Array(1, min_size=2), level=Probability(open_left=True, open_right=True))
@@ -172,22 +208,39 @@ def fig1(samples: Mapping[str, np.ndarray], runs: Mapping[str, np.ndarray], *, r
     peaks = ex.bootstrap_estimate(_peak_ratio, (lam, psi), paired=True, rng=rng)
     mass = ratio(samples["mass_max"], samples["mass_min"], paired=True)
     ends = {"F1.1": ("psi_min", "psi_max"), "F1.2": ("lam_min", "lam_max")}
-    out = {cid: {"min_lo": pred[a][0], "min_hi": pred[a][1], "max_lo": pred[b][0], "max_hi": pred[b][1],
-                 "level": min(pred[a][2], pred[b][2]), "runs": len(runs[a])}
-           for cid, (a, b) in ends.items()}
+    out = {
+        cid: {
+            "min_lo": pred[a][0],
+            "min_hi": pred[a][1],
+            "max_lo": pred[b][0],
+            "max_hi": pred[b][1],
+            "level": min(pred[a][2], pred[b][2]),
+            "runs": len(runs[a]),
+        }
+        for cid, (a, b) in ends.items()
+    }
     m = {k: float(np.mean(samples[k])) for k in ("mass_max", "mass_min", "mass_max_floor", "mass_min_ceiling")}
     joint = endpoint_consistency(dict(runs), FIG1_PRINTED)
-    out.update({
-        "F1.joint": joint,
-        "F1.3": {"ours": tail},
-        "F1.4": {"ours": peaks},
-        "F1.5": {"ours": mass, "note": f"Floor and ceiling implied by Λ ≥ 1 ≥ Ψ: {m['mass_max_floor']:.3f} and "
-                                       f"{m['mass_min_ceiling']:.3f}; measured {m['mass_max']:.3f} and "
-                                       f"{m['mass_min']:.3f}."},
-    })
-    out["_text"] = {**{f"q-{k.replace('_', '')}": f"[{v[0]:.3g}, {v[1]:.3g}]" for k, v in pred.items()},
-                    "predlevel": f"{100 * min(v[2] for v in pred.values()):.1f}%",
-                    "joint": f"{joint['p_value']:.2f}", "tail": _fmt(tail, 4), "peaks": _fmt(peaks, 2)}
+    out.update(
+        {
+            "F1.joint": joint,
+            "F1.3": {"ours": tail},
+            "F1.4": {"ours": peaks},
+            "F1.5": {
+                "ours": mass,
+                "note": f"Floor and ceiling implied by Λ ≥ 1 ≥ Ψ: {m['mass_max_floor']:.3f} and "
+                f"{m['mass_min_ceiling']:.3f}; measured {m['mass_max']:.3f} and "
+                f"{m['mass_min']:.3f}.",
+            },
+        }
+    )
+    out["_text"] = {
+        **{f"q-{k.replace('_', '')}": f"[{v[0]:.3g}, {v[1]:.3g}]" for k, v in pred.items()},
+        "predlevel": f"{100 * min(v[2] for v in pred.values()):.1f}%",
+        "joint": f"{joint['p_value']:.2f}",
+        "tail": _fmt(tail, 4),
+        "peaks": _fmt(peaks, 2),
+    }
     return out
 
 
@@ -220,8 +273,12 @@ def errata(violations, checks: Mapping[str, Mapping[str, Any]]) -> dict:
         printed = [b for b in violations.index if b.startswith(keys) and b.endswith("_printed")]
         corrected = [b for b in violations.index if b.startswith(keys) and b.endswith("_corrected")]
         v_rand = int(violations.loc[printed, "violations"].sum())
-        out[pid] = {"violations": v_cx + v_rand, "counterexample_violations": v_cx, "random_violations": v_rand,
-                    "corrected_violations": int(violations.loc[corrected, "violations"].sum())}
+        out[pid] = {
+            "violations": v_cx + v_rand,
+            "counterexample_violations": v_cx,
+            "random_violations": v_rand,
+            "corrected_violations": int(violations.loc[corrected, "violations"].sum()),
+        }
     return out
 
 
@@ -245,8 +302,7 @@ def watchdog(ac: Mapping, mono: Mapping, ref: Mapping, p7: Mapping, ids: Mapping
 
 
 def _lam_groups(prefix: str) -> list:
-    return [([(f"{prefix} 0.65", f"{prefix} 0.5", {"eps_min": 1.25}), (f"{prefix} 0.5", f"{prefix} 0.35")],
-             _NMI, True)]
+    return [([(f"{prefix} 0.65", f"{prefix} 0.5", {"eps_min": 1.25}), (f"{prefix} 0.5", f"{prefix} 0.35")], _NMI, True)]
 
 
 def _instance_min(df, pairs, qs=("nmi",), mask=None) -> float:
@@ -272,12 +328,19 @@ def fig2(wd, *, rng: Any = None) -> dict:
     out = {
         "H1": {"ours": h1},
         "F2.P2": {"violations": int(v), "instances": int(n)},
-        "F2.lk": _above(wd, [([(hi, lo, {"q": q}) for hi, lo in pairs for q in _QS], _NATS, True)], unit="nats",
-                        instance=_instance_min(wd, pairs, _QS)),
+        "F2.lk": _above(
+            wd,
+            [([(hi, lo, {"q": q}) for hi, lo in pairs for q in _QS], _NATS, True)],
+            unit="nats",
+            instance=_instance_min(wd, pairs, _QS),
+        ),
         "F2.lam": _above(wd, _lam_groups("CM ALIP"), unit="NMI"),
         "F2.cross": {"ours": ex.crossover_estimate(wd, "CM ALIP 0.65", "CM ALIP 0.5", rng=rng)},
-        "F2.lamXH": _above(wd, [([("CM ALIP 0.5", f"CM ALIP {lam}") for lam in (0.2, 0.35, 0.45)], _NMI, True),
-                                (xh, _SYM, True)], unit="NMI, then symbols"),
+        "F2.lamXH": _above(
+            wd,
+            [([("CM ALIP 0.5", f"CM ALIP {lam}") for lam in (0.2, 0.35, 0.45)], _NMI, True), (xh, _SYM, True)],
+            unit="NMI, then symbols",
+        ),
     }
     out["_text"] = {"h1": _fmt(h1), "cross2": _fmt(out["F2.cross"]["ours"], 2)}
     return _pop_info(out)
@@ -302,26 +365,46 @@ def fig3(od, od_all, joints, perfect, h3, *, rng: Any = None) -> dict:
     out = {
         "H3": {"ours": est, "note": f"{len(h3)} distributions."},
         "F3.priv": {"violations": int(aorr.violates.sum()), "instances": len(aorr)},
-        "F3.bind": {"not_binding": int(np.sum(np.abs(a5.min_leak.to_numpy() - 0.5 * eps)[act] > 1e-6)),
-                    "instances": int(act.sum())},
-        "F3.sat": {"over": float(np.max(a5.max_leak.to_numpy() - np.minimum(0.5 * eps, raw[:, 1]))),
-                   "shortfall_small": float(np.mean((0.5 * eps - a5.max_leak.to_numpy())[eps <= 1]))},
-        "F3.leak": _above(od_all, [([("AORR ALIP 0.5", "CM ALIP 0.5", {"q": "min_leak", "eps_in": ok_eps})],
-                                    _NATS, True)], unit="nats"),
+        "F3.bind": {
+            "not_binding": int(np.sum(np.abs(a5.min_leak.to_numpy() - 0.5 * eps)[act] > 1e-6)),
+            "instances": int(act.sum()),
+        },
+        "F3.sat": {
+            "over": float(np.max(a5.max_leak.to_numpy() - np.minimum(0.5 * eps, raw[:, 1]))),
+            "shortfall_small": float(np.mean((0.5 * eps - a5.max_leak.to_numpy())[eps <= 1])),
+        },
+        "F3.leak": _above(
+            od_all,
+            [([("AORR ALIP 0.5", "CM ALIP 0.5", {"q": "min_leak", "eps_in": ok_eps})], _NATS, True)],
+            unit="nats",
+        ),
         "F3.lam": _above(od_all, _lam_groups("AORR ALIP"), unit="NMI"),
         "F3.cross": {"ours": ex.crossover_estimate(od_all, "AORR ALIP 0.65", "AORR ALIP 0.5", rng=rng)},
-        "F3.vsCM": _above(od_all, [([("AORR ALIP 0.5", "CM ALIP 0.5")], _NMI, True)], unit="NMI",
-                          instance=_instance_min(od_all, [("AORR ALIP 0.5", "CM ALIP 0.5")], mask=private)),
-        "F3.lim": {"violations": int(np.sum(low < perfect - 1e-9)), "instances": len(low),
-                   "note": f"Perfect-privacy limit {perfect.mean():.3f} on average; AORR at the smallest ε "
-                           f"{low.mean():.3f}."},
+        "F3.vsCM": _above(
+            od_all,
+            [([("AORR ALIP 0.5", "CM ALIP 0.5")], _NMI, True)],
+            unit="NMI",
+            instance=_instance_min(od_all, [("AORR ALIP 0.5", "CM ALIP 0.5")], mask=private),
+        ),
+        "F3.lim": {
+            "violations": int(np.sum(low < perfect - 1e-9)),
+            "instances": len(low),
+            "note": f"Perfect-privacy limit {perfect.mean():.3f} on average; AORR at the smallest ε {low.mean():.3f}.",
+        },
     }
     lam = out["F3.lam"]
     low = lam["_info"]["lowest"]
-    out["_text"] = {"h3": _fmt(est), "perfect": f"{perfect.mean():.3f}",
-                    "f3lam": _fmt(lam["ours"], 4),
-                    "f3lamat": (f"λ = {low[0].split(' - ')[0].rsplit(' ', 1)[-1]} against "
-                                f"{low[0].split(' - ')[1].rsplit(' ', 1)[-1]} at ε = {low[1]:g}") if low else "n/a"}
+    out["_text"] = {
+        "h3": _fmt(est),
+        "perfect": f"{perfect.mean():.3f}",
+        "f3lam": _fmt(lam["ours"], 4),
+        "f3lamat": (
+            f"λ = {low[0].split(' - ')[0].rsplit(' ', 1)[-1]} against "
+            f"{low[0].split(' - ')[1].rsplit(' ', 1)[-1]} at ε = {low[1]:g}"
+        )
+        if low
+        else "n/a",
+    }
     return _pop_info(out)
 
 
@@ -341,9 +424,13 @@ def algorithm1(wd, printed_loop, gaps) -> dict:
         "H2.ratio": {"ours": r1},
         "A1": {"ours": a1, "note": f"Corrected reading (H2): {_fmt(h2)}."},
         "A1.opt": {"min_gap": float(min(gaps)), "instances": len(gaps), "mean_gap": float(np.mean(gaps))},
-        "_text": {"a1": f"corrected reading {_fmt(h2)}, printed ω {_fmt(a1[0])}, printed outer loop "
-                        f"{_fmt(a1[1])} (complete merging {cm.mean():.3f})",
-                  "h2": _fmt(h2), "h2ratio": _fmt(r1), "optgap": f"{np.mean(gaps):.4f}"},
+        "_text": {
+            "a1": f"corrected reading {_fmt(h2)}, printed ω {_fmt(a1[0])}, printed outer loop "
+            f"{_fmt(a1[1])} (complete merging {cm.mean():.3f})",
+            "h2": _fmt(h2),
+            "h2ratio": _fmt(r1),
+            "optgap": f"{np.mean(gaps):.4f}",
+        },
     }
 
 
@@ -382,29 +469,43 @@ def leakage(wd, S) -> dict:
     f2, _ = _budget(wd, cm)
     flags = {c: wd[wd.curve == c].sort_values(["eps", "dist"]).violates.to_numpy() for c in (*sm, *cm)}
     counts = wd[wd.curve.isin([*sm, *cm])].groupby(["curve", "eps"]).violates.agg(["sum", "count"])
-    rates = proportion(counts["sum"].to_numpy().astype(int), counts["count"].to_numpy().astype(int),
-                       level=ex.LEVEL, simultaneous=True)
+    rates = proportion(
+        counts["sum"].to_numpy().astype(int), counts["count"].to_numpy().astype(int), level=ex.LEVEL, simultaneous=True
+    )
     bad = wd[wd.curve.isin(list(sm)) & wd.violates]
     drop = max(float((_mean_curve(S, c) - _mean_curve(S, f"{c} repaired")).max()) for c in sm)
-    extra = np.concatenate([wd[wd.curve == f"{c} repaired"].n_merged.to_numpy()
-                            - wd[wd.curve == c].n_merged.to_numpy() for c in sm])
+    extra = np.concatenate(
+        [wd[wd.curve == f"{c} repaired"].n_merged.to_numpy() - wd[wd.curve == c].n_merged.to_numpy() for c in sm]
+    )
     rate = ex.extreme(rates, "max")
     above4 = int(np.sum(tab4["low"] > BUDGET_TOL))
     return {
         "F4.leak": f4,
         "F2.leak": f2,
-        "F2.inst": {"violations": int(counts["sum"].sum()), "instances": int(counts["count"].sum()),
-                    "note": f"Largest share above budget at one point: {_fmt(rate)} (Wilson, 99 % simultaneous "
-                            f"over the {len(counts)} points). {len(bad):,} violating instances of subset merging, "
-                            f"{np.mean(bad.n_high == 1):.1%} with a single high-risk symbol."},
-        "F4.same": {"mismatches": int(sum(np.sum(flags["SM" + c[2:]] != flags[c]) for c in cm)),
-                    "instances": int(sum(len(flags[c]) for c in cm))},
-        "F4.fix": {"violations": int(wd[wd.curve.isin(list(fix))].violates.sum()),
-                   "instances": int(wd.curve.isin(list(fix)).sum()), "max_nmi_drop": drop},
-        "_text": {"above4": f"{above4} of {len(tab4)}", "worst4": _worst(tab4),
-                  "maxrate": f"{float(rate.value):.0%}", "single": f"{np.mean(bad.n_high == 1):.0%}",
-                  "fixcost": f"{drop:.3f}",
-                  "absorbed": f"{np.mean(extra[extra > 0] == 1):.1%}" if (extra > 0).any() else "none"},
+        "F2.inst": {
+            "violations": int(counts["sum"].sum()),
+            "instances": int(counts["count"].sum()),
+            "note": f"Largest share above budget at one point: {_fmt(rate)} (Wilson, 99 % simultaneous "
+            f"over the {len(counts)} points). {len(bad):,} violating instances of subset merging, "
+            f"{np.mean(bad.n_high == 1):.1%} with a single high-risk symbol.",
+        },
+        "F4.same": {
+            "mismatches": int(sum(np.sum(flags["SM" + c[2:]] != flags[c]) for c in cm)),
+            "instances": int(sum(len(flags[c]) for c in cm)),
+        },
+        "F4.fix": {
+            "violations": int(wd[wd.curve.isin(list(fix))].violates.sum()),
+            "instances": int(wd.curve.isin(list(fix)).sum()),
+            "max_nmi_drop": drop,
+        },
+        "_text": {
+            "above4": f"{above4} of {len(tab4)}",
+            "worst4": _worst(tab4),
+            "maxrate": f"{float(rate.value):.0%}",
+            "single": f"{np.mean(bad.n_high == 1):.0%}",
+            "fixcost": f"{drop:.3f}",
+            "absorbed": f"{np.mean(extra[extra > 0] == 1):.1%}" if (extra > 0).any() else "none",
+        },
     }
 
 
@@ -444,57 +545,101 @@ def fig5(od, od_all, *, leak=None, rng: Any = None) -> dict:
     block = srr.groupby("eps").largest_block.median()
     fallback = float(srr.groupby("eps").fallback.mean().max())
     if cols.size:
-        tr = ex.bootstrap_estimate(lambda a, r, m, axis: _time_ratios(a, r, m, axis=axis, srr_cols=cols),
-                                   tuple(times[c].to_numpy() for c in (A, R, M)), paired=True, rng=rng)
+        tr = ex.bootstrap_estimate(
+            lambda a, r, m, axis: _time_ratios(a, r, m, axis=axis, srr_cols=cols),
+            tuple(times[c].to_numpy() for c in (A, R, M)),
+            paired=True,
+            rng=rng,
+        )
     else:
-        tr = Estimate([np.nan, np.nan], [np.nan, np.nan], [np.nan, np.nan], n_runs=len(times[A]),
-                      method="bootstrap-bca", note="no epsilon with a high-risk symbol in half the distributions")
+        tr = Estimate(
+            [np.nan, np.nan],
+            [np.nan, np.nan],
+            [np.nan, np.nan],
+            n_runs=len(times[A]),
+            method="bootstrap-bca",
+            note="no epsilon with a high-risk symbol in half the distributions",
+        )
     out = {
         "F5.ord": _above(od_all, [([(R, M)], _NMI, True), ([(A, R)], _NMI, False)], unit="NMI"),
-        "F5.close": {"ours": gap, "note": f"Largest gap at ε = {a.columns[np.argmax(a.mean() - r.mean())]:g}; "
-                                          f"SRR recovers at least {share.min():.2f} of the gap from subset merging "
-                                          f"to AORR where that gap is decided."},
+        "F5.close": {
+            "ours": gap,
+            "note": f"Largest gap at ε = {a.columns[np.argmax(a.mean() - r.mean())]:g}; "
+            f"SRR recovers at least {share.min():.2f} of the gap from subset merging "
+            f"to AORR where that gap is decided.",
+        },
         "F5.inst": {"violations": sum(v for v, _ in inst), "instances": sum(n for _, n in inst)},
         "F5.budget": _budget(od, {R: 0.65})[0],
-        "F5.leak": _above(od_all if leak is None else leak, [([(R, M, {"q": q}) for q in _QS], _NATS, True)],
-                          unit="nats"),
-        "F5.time": {"ours": tr, "note": f"SRR compared at ε ≤ {times[A].columns[cols].max():g}; below 10 times at "
-                                        f"ε = {', '.join(f'{e:g}' for e in below) or 'none'}."
-                    if cols.size else "No ε with a high-risk symbol in half the distributions."},
+        "F5.leak": _above(
+            od_all if leak is None else leak, [([(R, M, {"q": q}) for q in _QS], _NATS, True)], unit="nats"
+        ),
+        "F5.time": {
+            "ours": tr,
+            "note": f"SRR compared at ε ≤ {times[A].columns[cols].max():g}; below 10 times at "
+            f"ε = {', '.join(f'{e:g}' for e in below) or 'none'}."
+            if cols.size
+            else "No ε with a high-risk symbol in half the distributions.",
+        },
     }
-    out["_text"] = {"fallback": f"{fallback:.0%}", "closeworst": _fmt(gap),
-                    "sharemin": f"{share.min():.2f}" if len(share) else "n/a",
-                    "ftime": (f"AORR at least {float(tr.value[0]):.0f} times and SRR at least "
-                              f"{float(tr.value[1]):.1f} times") if cols.size else "n/a",
-                    "srrbelow": ", ".join(f"{e:g}" for e in below) or "none",
-                    "belowblock": f"{max((block[e] for e in below), default=0):g}"}
+    out["_text"] = {
+        "fallback": f"{fallback:.0%}",
+        "closeworst": _fmt(gap),
+        "sharemin": f"{share.min():.2f}" if len(share) else "n/a",
+        "ftime": (f"AORR at least {float(tr.value[0]):.0f} times and SRR at least {float(tr.value[1]):.1f} times")
+        if cols.size
+        else "n/a",
+        "srrbelow": ", ".join(f"{e:g}" for e in below) or "none",
+        "belowblock": f"{max((block[e] for e in below), default=0):g}",
+    }
     return _pop_info(out)
 
 
-@contract(tab=_DF, crossovers=Instance(list, tuple, example=[]), estimate=Optional(_EST),
-          backend=Instance(str, example="Qhull"))
+@contract(
+    tab=_DF,
+    crossovers=Instance(list, tuple, example=[]),
+    estimate=Optional(_EST),
+    backend=Instance(str, example="Qhull"),
+)
 def timing(tab, crossovers, estimate, backend: str) -> dict:
     """F5.cross from :func:`~ldpnb.papers.lift.experiments.timing_verdicts`: the smallest median
     log-ratio ``log10(t_SRR / t_AORR)`` on [1, 2.5] and the smallest of its negatives outside."""
     e = tab.index.to_numpy(float)
     inside = (e >= 1) & (e <= 2.5)
     if estimate is None:
-        est = Estimate([np.nan] * 2, [np.nan] * 2, [np.nan] * 2, n_runs=1, method="order",
-                       note="too few distributions for an interval")
+        est = Estimate(
+            [np.nan] * 2,
+            [np.nan] * 2,
+            [np.nan] * 2,
+            n_runs=1,
+            method="order",
+            note="too few distributions for an interval",
+        )
     else:
         v, lo, hi = (np.asarray(x, dtype=float) for x in (estimate.value, estimate.low, estimate.high))
-        est = Estimate([v[inside].min(), -v[~inside].max()], [lo[inside].min(), -hi[~inside].max()],
-                       [hi[inside].min(), -lo[~inside].max()], level=estimate.level, n_runs=estimate.n_runs,
-                       method="order", simultaneous=True, note="medians of per-distribution log10 time ratios")
+        est = Estimate(
+            [v[inside].min(), -v[~inside].max()],
+            [lo[inside].min(), -hi[~inside].max()],
+            [hi[inside].min(), -lo[~inside].max()],
+            level=estimate.level,
+            n_runs=estimate.n_runs,
+            method="order",
+            simultaneous=True,
+            note="medians of per-distribution log10 time ratios",
+        )
     slower = int(np.sum(tab.verdict[inside] == "SRR slower"))
     faster = int(np.sum(tab.verdict[~inside] == "SRR faster"))
     return {
-        "F5.cross": {"ours": est, "note": f"Vertex backend: {backend}. SRR decided slower at {slower} of the "
-                                          f"{int(inside.sum())} points in [1, 2.5], faster at {faster} of the "
-                                          f"{int((~inside).sum())} outside."},
-        "_text": {"cross": ", ".join(f"{c:.2f}" for c in crossovers) or "none",
-                  "verdicts": f"{slower} of the {int(inside.sum())} points in [1, 2.5] and faster at {faster} of "
-                              f"the {int((~inside).sum())} outside"},
+        "F5.cross": {
+            "ours": est,
+            "note": f"Vertex backend: {backend}. SRR decided slower at {slower} of the "
+            f"{int(inside.sum())} points in [1, 2.5], faster at {faster} of the "
+            f"{int((~inside).sum())} outside.",
+        },
+        "_text": {
+            "cross": ", ".join(f"{c:.2f}" for c in crossovers) or "none",
+            "verdicts": f"{slower} of the {int(inside.sum())} points in [1, 2.5] and faster at {faster} of "
+            f"the {int((~inside).sum())} outside",
+        },
     }
 
 
@@ -509,8 +654,12 @@ def _bound_numbers(frames) -> dict:
     """V-A.bound: support and count of every enumerated polytope against the proposition's bound."""
     d = pd.concat([f[["n_x", "n_s", "n_vertices", "max_support"]] for f in frames], ignore_index=True)
     bound = np.array([vertex_bound(int(a), int(b)) for a, b in zip(d.n_x, d.n_s)], dtype=float)
-    return {"support_excess": int((d.max_support - d.n_s).max()), "above_bound": int(np.sum(d.n_vertices > bound)),
-            "polytopes": len(d), "largest_count_share": float(np.max(d.n_vertices / bound))}
+    return {
+        "support_excess": int((d.max_support - d.n_s).max()),
+        "above_bound": int(np.sum(d.n_vertices > bound)),
+        "polytopes": len(d),
+        "largest_count_share": float(np.max(d.n_vertices / bound)),
+    }
 
 
 @contract(growth=_DF, heldout=_DF, srr=_DF, wide=_DF, min_runs=Integer(10, None), rng=SEED)
@@ -532,8 +681,14 @@ def complexity(growth, heldout, srr, wide, *, min_runs: int = 20, rng: Any = Non
     def trend(samples):
         if len(samples) >= 2:
             return ex.trend_estimate([samples[k] for k in sorted(samples)], rng=g)
-        return Estimate([np.nan] * 2, [np.nan] * 2, [np.nan] * 2, n_runs=1, method="bootstrap-bca",
-                        note=f"fewer than two block sizes with {min_runs} runs")
+        return Estimate(
+            [np.nan] * 2,
+            [np.nan] * 2,
+            [np.nan] * 2,
+            n_runs=1,
+            method="bootstrap-bca",
+            note=f"fewer than two block sizes with {min_runs} runs",
+        )
 
     vas, vas_v = trend(btime), trend(blocks)
     per = laws.groupby("eps")[["per_symbol", "exponent"]].first()
@@ -542,29 +697,49 @@ def complexity(growth, heldout, srr, wide, *, min_runs: int = 20, rng: Any = Non
     med_b = {k: float(np.median(v)) for k, v in blocks.items()}
     return {
         "V-A.bound": bnd,
-        "V-A.vert": {"ours": vert, "note": f"exp_err {laws.exp_err.mean():.2f}, pow_err {laws.pow_err.mean():.2f}; "
-                                           "growth per symbol " + ", ".join(f"{x:.2f}" for x in per.per_symbol)
-                                           + "; exponents " + ", ".join(f"{x:.1f}" for x in per.exponent) + "."},
-        "V-A.time": {"ours": vat, "note": "Median CPU times (ms) at |X| = " + ", ".join(
-            f"{n}: {1e3 * t:.2g}" for n, t in med.items()) + "."},
-        "V-A.srr": {"ours": vas, "note": "Median CPU times (ms) per largest block: " + ", ".join(
-            f"{k:g}: {1e3 * np.median(v):.2g}" for k, v in sorted(btime.items())) + "; runs per size: " + ", ".join(
-            f"{k:g}: {len(v)}" for k, v in sorted(btime.items())) + ". Median vertices: " + ", ".join(
-            f"{k:g}: {v:g}" for k, v in sorted(med_b.items())) + f"; their smallest step and rise (log10, BCa "
-            f"95 %): {_fmt(vas_v, 2)} and {_fmt(_cell(vas_v, 1), 2)}."},
-        "_text": {"growth": ", ".join(f"×{r.per_symbol:.2f}" for r in per.itertuples()),
-                  "exponent": ", ".join(f"{r.exponent:.1f}" for r in per.itertuples()),
-                  "vert_errs": f"{laws.exp_err.mean():.2f} against {laws.pow_err.mean():.2f}",
-                  "vert_diff": _fmt(vert, 2),
-                  "big": "; ".join(f"ε = {e:g}: {r.measured:,.0f} measured, {r.exp_pred:,.0f} exponential, "
-                                   f"{r.pow_pred:,.0f} power law" for e, r in big.iterrows()),
-                  "bignx": f"{laws.n_x.max()}",
-                  "b200": f"10^{np.log10(vertex_bound(200, 5)):.1f}",
-                  "polytopes": f"{bnd['polytopes']:,}",
-                  "vatime": (f"{1e3 * med.iloc[0]:.2g} ms at |X| = {med.index[0]} to {1e3 * med.iloc[-1]:.2g} ms at "
-                             f"|X| = {med.index[-1]} (ε = 1)"),
-                  "srrgrowth": _per_symbol(med_b),
-                  "srrtime": _per_symbol({k: float(np.median(v)) for k, v in btime.items()})},
+        "V-A.vert": {
+            "ours": vert,
+            "note": f"exp_err {laws.exp_err.mean():.2f}, pow_err {laws.pow_err.mean():.2f}; "
+            "growth per symbol "
+            + ", ".join(f"{x:.2f}" for x in per.per_symbol)
+            + "; exponents "
+            + ", ".join(f"{x:.1f}" for x in per.exponent)
+            + ".",
+        },
+        "V-A.time": {
+            "ours": vat,
+            "note": "Median CPU times (ms) at |X| = " + ", ".join(f"{n}: {1e3 * t:.2g}" for n, t in med.items()) + ".",
+        },
+        "V-A.srr": {
+            "ours": vas,
+            "note": "Median CPU times (ms) per largest block: "
+            + ", ".join(f"{k:g}: {1e3 * np.median(v):.2g}" for k, v in sorted(btime.items()))
+            + "; runs per size: "
+            + ", ".join(f"{k:g}: {len(v)}" for k, v in sorted(btime.items()))
+            + ". Median vertices: "
+            + ", ".join(f"{k:g}: {v:g}" for k, v in sorted(med_b.items()))
+            + f"; their smallest step and rise (log10, BCa "
+            f"95 %): {_fmt(vas_v, 2)} and {_fmt(_cell(vas_v, 1), 2)}.",
+        },
+        "_text": {
+            "growth": ", ".join(f"×{r.per_symbol:.2f}" for r in per.itertuples()),
+            "exponent": ", ".join(f"{r.exponent:.1f}" for r in per.itertuples()),
+            "vert_errs": f"{laws.exp_err.mean():.2f} against {laws.pow_err.mean():.2f}",
+            "vert_diff": _fmt(vert, 2),
+            "big": "; ".join(
+                f"ε = {e:g}: {r.measured:,.0f} measured, {r.exp_pred:,.0f} exponential, {r.pow_pred:,.0f} power law"
+                for e, r in big.iterrows()
+            ),
+            "bignx": f"{laws.n_x.max()}",
+            "b200": f"10^{np.log10(vertex_bound(200, 5)):.1f}",
+            "polytopes": f"{bnd['polytopes']:,}",
+            "vatime": (
+                f"{1e3 * med.iloc[0]:.2g} ms at |X| = {med.index[0]} to {1e3 * med.iloc[-1]:.2g} ms at "
+                f"|X| = {med.index[-1]} (ε = 1)"
+            ),
+            "srrgrowth": _per_symbol(med_b),
+            "srrtime": _per_symbol({k: float(np.median(v)) for k, v in btime.items()}),
+        },
     }
 
 
@@ -578,14 +753,28 @@ def algorithm2(od, d6, printed) -> dict:
     m_lp = int((lp.n_partition - lp.n_blocks).sum())
     m_pr = int((printed.n_partition - printed.n_blocks).sum())
     fb = lp.fallback.astype(bool)
-    return {"A2.merge": {"merges_lp": m_lp, "merges_printed": m_pr, "instances_lp": len(lp),
-                         "instances_printed": len(printed), "multi_block_lp": int((lp.n_partition >= 2).sum()),
-                         "multi_block_printed": int((printed.n_partition >= 2).sum()),
-                         "fallbacks_lp": int(lp.fallback.sum()), "fallbacks_printed": int(printed.fallback.sum())},
-            "F5.priv": {"violations": int(lp[~fb].violates.sum()), "instances": int((~fb).sum()),
-                        "fallback_share": float(fb.mean())},
-            "_text": {"merges": f"{m_lp + m_pr}", "a2inst": f"{len(lp) + len(printed):,}",
-                      "a2multi": f"{int((lp.n_partition >= 2).sum() + (printed.n_partition >= 2).sum()):,}"}}
+    return {
+        "A2.merge": {
+            "merges_lp": m_lp,
+            "merges_printed": m_pr,
+            "instances_lp": len(lp),
+            "instances_printed": len(printed),
+            "multi_block_lp": int((lp.n_partition >= 2).sum()),
+            "multi_block_printed": int((printed.n_partition >= 2).sum()),
+            "fallbacks_lp": int(lp.fallback.sum()),
+            "fallbacks_printed": int(printed.fallback.sum()),
+        },
+        "F5.priv": {
+            "violations": int(lp[~fb].violates.sum()),
+            "instances": int((~fb).sum()),
+            "fallback_share": float(fb.mean()),
+        },
+        "_text": {
+            "merges": f"{m_lp + m_pr}",
+            "a2inst": f"{len(lp) + len(printed):,}",
+            "a2multi": f"{int((lp.n_partition >= 2).sum() + (printed.n_partition >= 2).sum()):,}",
+        },
+    }
 
 
 def _worst_median(df, q="n_vertices"):
@@ -611,11 +800,18 @@ def fig6(d6, od, wide, *, rng: Any = None) -> dict:
         "F6.leak": _budget(d6, {pair[0]: 0.5})[0],
         "F6.hl": _above(d6, [([(*pair, {"q": q}) for q in _QS], _NATS, True)], unit="nats"),
         "F6.run": {"ours": run, "note": f"Worst-ε medians: SRR {s200:,.0f}, AORR {a17:,.0f} vertices."},
-        "V.scale": {"ours": scale, "note": f"Worst-ε medians: SRR {s200:,.0f}, AORR {a20:,.0f} vertices "
-                                           f"({aorr20.shape[0]} distributions)."},
-        "_text": {"srr200": f"{s200:,.0f}", "aorr17": f"{a17:,.0f}", "aorr20": f"{a20:,.0f}",
-                  "run": _fmt(run, 3), "scale": _fmt(scale, 4),
-                  "t200": f"{m6[pair[0]].max():.3f} s (SRR) and {m6[pair[1]].max():.4f} s (subset merging)"},
+        "V.scale": {
+            "ours": scale,
+            "note": f"Worst-ε medians: SRR {s200:,.0f}, AORR {a20:,.0f} vertices ({aorr20.shape[0]} distributions).",
+        },
+        "_text": {
+            "srr200": f"{s200:,.0f}",
+            "aorr17": f"{a17:,.0f}",
+            "aorr20": f"{a20:,.0f}",
+            "run": _fmt(run, 3),
+            "scale": _fmt(scale, 4),
+            "t200": f"{m6[pair[0]].max():.3f} s (SRR) and {m6[pair[1]].max():.4f} s (subset merging)",
+        },
     }
     return _pop_info(out)
 
@@ -631,10 +827,17 @@ def _relaxation(od) -> dict:
     bad = (a.l1 > bu) | (a.l1_inv > bl) | (a.chi2 > bu**2) | (a.chi2_inv > bl**2)
     safe = (np.exp(eu) + np.exp(-el) >= 2) & (np.exp(el) + np.exp(-eu) >= 2)
     c1 = relaxation_counterexample()
-    return {"violations": int(bad.sum()) + c1["violations"], "c1_violations": c1["violations"],
-            "aorr_violations": int((bad & ~safe).sum()), "safe_violations": int((bad & safe).sum()),
-            "safe_instances": int(safe.sum()), "unsafe_instances": int((~safe).sum()),
-            "c1_lam": c1["lam"], "c1_l1": c1["l1"], "c1_l1_bound": c1["l1_bound"]}
+    return {
+        "violations": int(bad.sum()) + c1["violations"],
+        "c1_violations": c1["violations"],
+        "aorr_violations": int((bad & ~safe).sum()),
+        "safe_violations": int((bad & safe).sum()),
+        "safe_instances": int(safe.sum()),
+        "unsafe_instances": int((~safe).sum()),
+        "c1_lam": c1["lam"],
+        "c1_l1": c1["l1"],
+        "c1_l1_bound": c1["l1_bound"],
+    }
 
 
 @contract(wd=_DF, od=_DF, conv=_MAP, quasi=_MAP, sizes=Optional(_DF), rng=SEED)
@@ -652,59 +855,103 @@ def lift_measures(wd, od, conv, quasi, *, sizes=None, rng: Any = None) -> dict:
     exc, tab = ex.budget_estimate(wd, only, eps_min=0.5, eps_max=4, sides=("min_leak",), level=half)
     d6o, info = ex.order_estimate(wd, [([(a, b, win) for a, b in pairs], _NATS, True)], level=half)
     d6 = _cells(ex.extreme(exc, "min"), d6o, level=ex.LEVEL, note="two families of intervals at 99.5 % each")
-    out = {"D6": {"ours": d6, "note": f"Smallest excess over ε_l of a lift-based bound alone: "
-                                      f"{float(tab.excess.min()):+.3f} nats. " + _counts(info, "nats", d6.n_runs)},
-           "F7.rel": _above(wd, [([("SM l1 0.5", "SM ALIP 0.5"), ("SM chi2 0.5", "SM ALIP 0.5")], _NMI, True)],
-                            unit="NMI")}
+    out = {
+        "D6": {
+            "ours": d6,
+            "note": f"Smallest excess over ε_l of a lift-based bound alone: "
+            f"{float(tab.excess.min()):+.3f} nats. " + _counts(info, "nats", d6.n_runs),
+        },
+        "F7.rel": _above(
+            wd, [([("SM l1 0.5", "SM ALIP 0.5"), ("SM chi2 0.5", "SM ALIP 0.5")], _NMI, True)], unit="NMI"
+        ),
+    }
     enh = [(f"SM {k}", f"CM {k}") for k in ("l1 0.5", "chi2 0.5", "alpha=2")]
     out["VI-B.enh"] = _above(wd, [(enh, _NMI, True)], unit="NMI", instance=_instance_min(wd, enh))
     for k in ("l1", "chi2"):
-        out[f"F7.lam.{k}"] = _above(wd, [([(f"SM {k} 0.5", f"SM {k} 0.65", {"eps_max": 0.75}),
-                                           (f"SM {k} 0.65", f"SM {k} 0.5", {"eps_min": 1.25})], _NMI, True)],
-                                    unit="NMI")
+        out[f"F7.lam.{k}"] = _above(
+            wd,
+            [
+                (
+                    [
+                        (f"SM {k} 0.5", f"SM {k} 0.65", {"eps_max": 0.75}),
+                        (f"SM {k} 0.65", f"SM {k} 0.5", {"eps_min": 1.25}),
+                    ],
+                    _NMI,
+                    True,
+                )
+            ],
+            unit="NMI",
+        )
         out[f"F7.cross.{k}"] = {"ours": ex.crossover_estimate(wd, f"SM {k} 0.65", f"SM {k} 0.5", rng=g)}
     a = od[od.curve == "AORR ALIP 0.5"]
     b = np.expm1(0.5 * a.eps) * (1 + 1e-9)
     bad = (a.l1 > b) | (a.l1_inv > b) | (a.chi2 > b**2) | (a.chi2_inv > b**2)
     aorr = ex.curve_runs(od, "AORR ALIP 0.5")
     sm = {k: ex.curve_runs(wd, f"SM {k} 0.5").loc[aorr.index, aorr.columns] for k in ("l1", "chi2")}
-    rt = ratio(np.hstack([aorr.to_numpy()] * 2), np.hstack([sm["l1"].to_numpy(), sm["chi2"].to_numpy()]),
-               paired=True, level=ex.LEVEL, simultaneous=True)
+    rt = ratio(
+        np.hstack([aorr.to_numpy()] * 2),
+        np.hstack([sm["l1"].to_numpy(), sm["chi2"].to_numpy()]),
+        paired=True,
+        level=ex.LEVEL,
+        simultaneous=True,
+    )
     rv = np.asarray(rt.value).reshape(2, -1)
     eps = aorr.columns.to_numpy(float)
     comp = ex.extreme(rt, "max")
     convex = [n for n in conv if "lift-inverse" not in n or "α" in n]
     l1, chi2 = conv["ℓ1-lift-inverse"], conv["χ²-lift-inverse"]
     rel = _relaxation(od)
-    blocks = [(f"SM {k} 0.65", f"SM {k} 0.5", {"q": q, "eps_max": 0.75}) for k in ("l1", "chi2")
-              for q in ("largest_block", "mean_block")]
+    blocks = [
+        (f"SM {k} 0.65", f"SM {k} 0.5", {"q": q, "eps_max": 0.75})
+        for k in ("l1", "chi2")
+        for q in ("largest_block", "mean_block")
+    ]
     above = ", ".join(f"{e:g}" for e in eps[(np.asarray(rt.low).reshape(2, -1) > 1.1).any(axis=0)]) or "none"
-    out.update({
-        "VI-B.feas": {"violations": int(bad.sum()), "instances": len(a)},
-        "VI-B.comp": {"ours": comp, "note": f"AORR/SM at ε = {eps[0]:g}: {rv[0, 0]:.3f} (ℓ1), {rv[1, 0]:.3f} (χ²); "
-                                            f"at ε = {eps[1]:g}: {rv[0, 1]:.3f}, {rv[1, 1]:.3f}; decided above 1.1 "
-                                            f"at ε = {above}."},
-        "VI-B.conv": {"quasi_l1": l1["quasi_violations"], "pairs": l1["pairs"]},
-        "VI-B.conv.chi2": {"f_a": quasi["f_a"], "f_b": quasi["f_b"], "f_mid": quasi["f_mid"], "level": quasi["level"],
-                           "rel_gap": quasi["rel_gap"], "eps_l": quasi["eps_l"], "quasi_chi2": chi2["quasi_violations"],
-                           "pairs": chi2["pairs"]},
-        "VI-A.rel": rel,
-        "VI-B.size": _above(wd if sizes is None else sizes, [(blocks, _SYM, True)], unit="symbols"),
-        "VI-B.convex": {"violations": sum(conv[n]["violations"] for n in convex),
-                        "pairs": sum(conv[n]["pairs"] for n in convex)},
-    })
+    out.update(
+        {
+            "VI-B.feas": {"violations": int(bad.sum()), "instances": len(a)},
+            "VI-B.comp": {
+                "ours": comp,
+                "note": f"AORR/SM at ε = {eps[0]:g}: {rv[0, 0]:.3f} (ℓ1), {rv[1, 0]:.3f} (χ²); "
+                f"at ε = {eps[1]:g}: {rv[0, 1]:.3f}, {rv[1, 1]:.3f}; decided above 1.1 "
+                f"at ε = {above}.",
+            },
+            "VI-B.conv": {"quasi_l1": l1["quasi_violations"], "pairs": l1["pairs"]},
+            "VI-B.conv.chi2": {
+                "f_a": quasi["f_a"],
+                "f_b": quasi["f_b"],
+                "f_mid": quasi["f_mid"],
+                "level": quasi["level"],
+                "rel_gap": quasi["rel_gap"],
+                "eps_l": quasi["eps_l"],
+                "quasi_chi2": chi2["quasi_violations"],
+                "pairs": chi2["pairs"],
+            },
+            "VI-A.rel": rel,
+            "VI-B.size": _above(wd if sizes is None else sizes, [(blocks, _SYM, True)], unit="symbols"),
+            "VI-B.convex": {
+                "violations": sum(conv[n]["violations"] for n in convex),
+                "pairs": sum(conv[n]["pairs"] for n in convex),
+            },
+        }
+    )
     l1_only, l1_with = (float(_point(wd, c, 1.0, "min_leak").mean()) - 0.5 for c in ("SM l1-only 0.5", "SM l1 0.5"))
-    out["_text"] = {"d6": f"{l1_only:+.2f} nats (ℓ1 alone) against {l1_with:+.2f} (ℓ1 with its inverse)",
-                    "comp": f"{rv[0, 0]:.2f} (ℓ1) and {rv[1, 0]:.2f} (χ²)",
-                    "comp2": f"{rv[0, 1]:.3f} (ℓ1) and {rv[1, 1]:.3f} (χ²) at ε = {eps[1]:g}",
-                    "compmax": _fmt(comp, 3), "compabove": above,
-                    "cross7": f"{_fmt(out['F7.cross.l1']['ours'], 2)} (ℓ1) and "
-                              f"{_fmt(out['F7.cross.chi2']['ours'], 2)} (χ²)",
-                    "chi2level": f"{quasi['level']:.6f}", "chi2mid": f"{quasi['f_mid']:.6f}",
-                    "chi2eps": f"{quasi['eps_l']:.3f}", "chi2rel": f"{quasi['rel_gap']:.1e}",
-                    "chi2a": f"{quasi['f_a']:.6f}", "chi2b": f"{quasi['f_b']:.6f}",
-                    "relsafe": f"{rel['safe_violations']} of {rel['safe_instances']:,}",
-                    "relunsafe": f"{rel['aorr_violations']} of {rel['unsafe_instances']:,}"}
+    out["_text"] = {
+        "d6": f"{l1_only:+.2f} nats (ℓ1 alone) against {l1_with:+.2f} (ℓ1 with its inverse)",
+        "comp": f"{rv[0, 0]:.2f} (ℓ1) and {rv[1, 0]:.2f} (χ²)",
+        "comp2": f"{rv[0, 1]:.3f} (ℓ1) and {rv[1, 1]:.3f} (χ²) at ε = {eps[1]:g}",
+        "compmax": _fmt(comp, 3),
+        "compabove": above,
+        "cross7": f"{_fmt(out['F7.cross.l1']['ours'], 2)} (ℓ1) and {_fmt(out['F7.cross.chi2']['ours'], 2)} (χ²)",
+        "chi2level": f"{quasi['level']:.6f}",
+        "chi2mid": f"{quasi['f_mid']:.6f}",
+        "chi2eps": f"{quasi['eps_l']:.3f}",
+        "chi2rel": f"{quasi['rel_gap']:.1e}",
+        "chi2a": f"{quasi['f_a']:.6f}",
+        "chi2b": f"{quasi['f_b']:.6f}",
+        "relsafe": f"{rel['safe_violations']} of {rel['safe_instances']:,}",
+        "relunsafe": f"{rel['aorr_violations']} of {rel['unsafe_instances']:,}",
+    }
     return _pop_info(out)
 
 
@@ -717,7 +964,13 @@ def alpha(wd, limits: Mapping, nested: Mapping) -> dict:
         "A.mono": dict(limits),
         "A.nest": {k: v for k, v in nested.items() if k != "mean_high"},
         "F8.ord": _above(wd, [(chain, _NMI, True), ([lim], _NMI, False)], unit="NMI"),
-        "F8.leak": _above(wd, [([(a, b, {"q": q}) for a, b in chain for q in _QS], _NATS, True),
-                               ([(*lim, {"q": q}) for q in _QS], _NATS, False)], unit="nats"),
+        "F8.leak": _above(
+            wd,
+            [
+                ([(a, b, {"q": q}) for a, b in chain for q in _QS], _NATS, True),
+                ([(*lim, {"q": q}) for q in _QS], _NATS, False),
+            ],
+            unit="nats",
+        ),
     }
     return _pop_info(out)

@@ -222,8 +222,9 @@ def proposition_checks(joint: Any, *, alphas: tuple[float, ...] = (2.0, 5.0, 50.
     out["P4.2 max Lambda <= sqrt(max chi2-lift / P_S(s_ybar)) + 1"] = BoundCheck(
         float(Lam.max()), np.sqrt(c2 / p_top) + 1, True
     )
-    out["P6.1 1/min Psi <= (max l1-inv + P_S(s))/P_S(s)"] = BoundCheck(float(1 / Psi.min()), (il1 + p_bot) / p_bot,
-                                                                         True)
+    out["P6.1 1/min Psi <= (max l1-inv + P_S(s))/P_S(s)"] = BoundCheck(
+        float(1 / Psi.min()), (il1 + p_bot) / p_bot, True
+    )
     out["P6.2 1/min Psi <= (sqrt(max chi2-inv) + sqrt(P_S(s)))/sqrt(P_S(s))"] = BoundCheck(
         float(1 / Psi.min()), (np.sqrt(ic2) + np.sqrt(p_bot)) / np.sqrt(p_bot), True
     )
@@ -276,8 +277,9 @@ def proposition_violations(n: int, *, rng: Any = None, alphas: tuple[float, ...]
         for name, bc in proposition_checks(p_sy, alphas=alphas).items():
             rows.append((name, bc.true_in_general, not bc.holds))
     df = pd.DataFrame(rows, columns=["bound", "true_in_general", "violated"])
-    table = df.groupby("bound", sort=False).agg(true_in_general=("true_in_general", "first"),
-                                                violations=("violated", "sum"), rate=("violated", "mean"))
+    table = df.groupby("bound", sort=False).agg(
+        true_in_general=("true_in_general", "first"), violations=("violated", "sum"), rate=("violated", "mean")
+    )
     return table, used
 
 
@@ -311,16 +313,26 @@ def analytic_checks(n: int, *, rng: Any = None, n_s: int = 5, n_x: int = 17) -> 
         q = P[:, H] @ r
         Lq = q / (p_s[:, None] * q.sum(0))
         La = set_lift(P, H)
-        v_thm += bool((Lq.max(0) / Lq.min(0)).max() < (La.max() / La.min()) * (1 - 1e-12)
-                      or Lq.max() < La.max() * (1 - 1e-12) or Lq.min() > La.min() * (1 + 1e-12))
+        v_thm += bool(
+            (Lq.max(0) / Lq.min(0)).max() < (La.max() / La.min()) * (1 - 1e-12)
+            or Lq.max() < La.max() * (1 - 1e-12)
+            or Lq.min() > La.min() * (1 + 1e-12)
+        )
         eps, lam = rng.uniform(0.25, 8), rng.uniform(0.05, 0.95)
         el, eu = alip_budgets(eps, lam)
         sub = set(watchdog_partition(P, LDPwrtS(eps))[1]) <= set(watchdog_partition(P, ALIP(el, eu))[1])
-        mi_ok = (complete_merging(P, LDPwrtS(eps)).mutual_information(p_x, unit="nats")
-                 >= complete_merging(P, ALIP(el, eu)).mutual_information(p_x, unit="nats") - 1e-12)
+        mi_ok = (
+            complete_merging(P, LDPwrtS(eps)).mutual_information(p_x, unit="nats")
+            >= complete_merging(P, ALIP(el, eu)).mutual_information(p_x, unit="nats") - 1e-12
+        )
         v_p2 += not (sub and mi_ok)
-    return {"closed_form_max_err": float(err), "refinement_violations": int(v_ref),
-            "theorem1_violations": int(v_thm), "prop2_violations": int(v_p2), "n": int(n)}
+    return {
+        "closed_form_max_err": float(err),
+        "refinement_violations": int(v_ref),
+        "theorem1_violations": int(v_thm),
+        "prop2_violations": int(v_p2),
+        "n": int(n),
+    }
 
 
 # --------------------------------------------------------------------------------------------
@@ -329,8 +341,9 @@ def analytic_checks(n: int, *, rng: Any = None, n_s: int = 5, n_x: int = 17) -> 
 
 
 @contract(n_runs=REPS, n_dist=SAMPLE_SIZE, n_s=DENSE_DOMAIN, n_x=DENSE_DOMAIN, rng=SEED, chunk=Integer(1, 10**4))
-def fig1_extremes(n_runs: int, n_dist: int = 1000, n_s: int = 5, n_x: int = 17, *, rng: Any = None,
-                  chunk: int = 20) -> dict[str, np.ndarray]:
+def fig1_extremes(
+    n_runs: int, n_dist: int = 1000, n_s: int = 5, n_x: int = 17, *, rng: Any = None, chunk: int = 20
+) -> dict[str, np.ndarray]:
     """End points of Fig. 1's two histograms in ``n_runs`` independent runs of ``n_dist`` random ``P_SX``.
 
     Returns arrays (one entry per run): ``psi_min``, ``psi_max`` (range of ``log Psi(x)``) and
@@ -393,8 +406,12 @@ def endpoint_consistency(runs: dict, printed: dict) -> dict[str, float]:
     q1, q3 = np.quantile(X, [0.25, 0.75], axis=1)
     Z = np.abs(X - med) / np.maximum(q3 - q1, 1e-300)[:, None]
     T = Z.max(axis=0)
-    return {"p_value": float(np.mean(T >= T[0])), "t_paper": float(T[0]), "runs": int(R.shape[1]),
-            **{f"z_{k}": float(v) for k, v in zip(keys, Z[:, 0])}}
+    return {
+        "p_value": float(np.mean(T >= T[0])),
+        "t_paper": float(T[0]),
+        "runs": int(R.shape[1]),
+        **{f"z_{k}": float(v) for k, v in zip(keys, Z[:, 0])},
+    }
 
 
 # --------------------------------------------------------------------------------------------
@@ -436,7 +453,7 @@ def identity_errors(n: int, *, rng: Any = None, alphas: tuple[float, ...] = (0.5
         x2 = ((Psy - prod) ** 2 / prod).sum()
         eC = max(eC, abs(x2 - py @ _measure(L, ps, "chi2", False, None)) / max(x2, 1e-300))
         for a in alphas:
-            direct = a / (a - 1) * np.log(((ps[:, None] * Pys ** a).sum(0) ** (1 / a)).sum())
+            direct = a / (a - 1) * np.log(((ps[:, None] * Pys**a).sum(0) ** (1 / a)).sum())
             eS = max(eS, abs(direct - a / (a - 1) * np.log(py @ _measure(L, ps, "alpha", False, a))))
     return {"eq4_rel": e4, "T_abs": eT, "chi2_rel": eC, "sibson_abs": eS, "n": used}
 
@@ -474,8 +491,14 @@ def eq11_nested(n: int, *, rng: Any = None, n_s: int = 5, n_x: int = 17) -> dict
         pairs += 1
         viol += not (I < Ip)
         gap_min = min(gap_min, Ip - I)
-    return {"pairs": pairs, "strict_violations": viol, "min_gap": float(gap_min), "singleton_pairs": single,
-            "singleton_equalities": int(equal), "singleton_max_gap": float(single_gap)}
+    return {
+        "pairs": pairs,
+        "strict_violations": viol,
+        "min_gap": float(gap_min),
+        "singleton_pairs": single,
+        "singleton_equalities": int(equal),
+        "singleton_max_gap": float(single_gap),
+    }
 
 
 @contract(n=REPS, rng=SEED, n_s=_CHECK, n_x=Integer(13, 256))
@@ -529,16 +552,18 @@ def ldp_feasible(p_sx: np.ndarray, high: np.ndarray, epsilon: float, k: int) -> 
     D = K[s] - np.exp(epsilon) * K[t]  # (pairs, h)
     A = np.zeros((k * len(s), h * k))
     for y in range(k):
-        A[y * len(s):(y + 1) * len(s), np.arange(h) * k + y] = D
+        A[y * len(s) : (y + 1) * len(s), np.arange(h) * k + y] = D
     A_eq = np.kron(np.eye(h), np.ones((1, k)))
-    r = linprog(np.zeros(h * k), A_ub=A, b_ub=np.zeros(len(A)), A_eq=A_eq, b_eq=np.ones(h), bounds=(0, None),
-                method="highs")
+    r = linprog(
+        np.zeros(h * k), A_ub=A, b_ub=np.zeros(len(A)), A_eq=A_eq, b_eq=np.ones(h), bounds=(0, None), method="highs"
+    )
     return r.status == 0
 
 
 @contract(n=REPS, rng=SEED, ks=_KS, n_s=_CHECK, n_x=Integer(8, 256))
-def prop7_feasibility(n: int, *, rng: Any = None, ks: tuple[int, ...] = (1, 2, 3), n_s: int = 5,
-                      n_x: int = 17) -> dict[str, float]:
+def prop7_feasibility(
+    n: int, *, rng: Any = None, ks: tuple[int, ...] = (1, 2, 3), n_s: int = 5, n_x: int = 17
+) -> dict[str, float]:
     """Prop. 7: an ``(epsilon, X_H)``-LDP randomisation exists **if and only if**
     ``Gamma(X_H) = max_{s,s'} P(X_H|s)/P(X_H|s') <= e^epsilon``.
 
@@ -595,8 +620,9 @@ def _constraint_functions(P: np.ndarray) -> dict[str, Any]:
 
 
 @contract(n_pairs=REPS, rng=SEED, n_s=_CHECK, n_x=_CHECK, concentrations=_CONC)
-def convexity_checks(n_pairs: int, *, rng: Any = None, n_s: int = 5, n_x: int = 17,
-                     concentrations: tuple[float, ...] = (0.05, 0.3, 1.0)) -> dict[str, dict[str, float]]:
+def convexity_checks(
+    n_pairs: int, *, rng: Any = None, n_s: int = 5, n_x: int = 17, concentrations: tuple[float, ...] = (0.05, 0.3, 1.0)
+) -> dict[str, dict[str, float]]:
     """Midpoint convexity of each privacy function ``f(v)`` of a column ``v`` (Sec. VI-B's remark that
     the l1 and chi2 constraints "are not convex").
 
@@ -611,8 +637,9 @@ def convexity_checks(n_pairs: int, *, rng: Any = None, n_s: int = 5, n_x: int = 
     P = random_joint(n_s, n_x, rng=rng)
     fns = _constraint_functions(P)
     per = max(1, int(n_pairs) // len(concentrations))
-    pairs = [(rng.dirichlet(np.full(n_x, c), size=per), rng.dirichlet(np.full(n_x, c), size=per))
-             for c in concentrations]
+    pairs = [
+        (rng.dirichlet(np.full(n_x, c), size=per), rng.dirichlet(np.full(n_x, c), size=per)) for c in concentrations
+    ]
     out: dict[str, dict[str, float]] = {}
     for name, f in fns.items():
         v = q = 0
@@ -629,8 +656,13 @@ def convexity_checks(n_pairs: int, *, rng: Any = None, n_s: int = 5, n_x: int = 
             q += int(qbad.sum())
             if qbad.any():
                 qmin = min(qmin, float(top[qbad].min()))
-        out[name] = {"pairs": per * len(concentrations), "violations": v, "worst_rel": worst,
-                     "quasi_violations": q, "quasi_level_min": qmin}
+        out[name] = {
+            "pairs": per * len(concentrations),
+            "violations": v,
+            "worst_rel": worst,
+            "quasi_violations": q,
+            "quasi_level_min": qmin,
+        }
     return out
 
 
@@ -641,10 +673,15 @@ _INVERSE_PHI = {
 }
 
 
-@contract(p_sx=Distribution(ndim=2), kind=OneOf("chi2", "l1"), thresholds=Optional(Array(1, low=1.0)),
-          floor=Real(0, 1, low_open=True, high_open=True))
-def quasiconvexity_counterexample(p_sx: np.ndarray, kind: str = "chi2", *, thresholds: Any = None,
-                                  floor: float = 0.2) -> dict:
+@contract(
+    p_sx=Distribution(ndim=2),
+    kind=OneOf("chi2", "l1"),
+    thresholds=Optional(Array(1, low=1.0)),
+    floor=Real(0, 1, low_open=True, high_open=True),
+)
+def quasiconvexity_counterexample(
+    p_sx: np.ndarray, kind: str = "chi2", *, thresholds: Any = None, floor: float = 0.2
+) -> dict:
     r"""Two columns ``a, b`` of ``P_{X|Y}`` that satisfy a lift-inverse constraint whose midpoint violates
     it: the constraint set ``{v : f(v) <= c}`` of ``f = Psi_chi2`` or ``Psi_l1`` is not convex.
 
@@ -680,15 +717,25 @@ def quasiconvexity_counterexample(p_sx: np.ndarray, kind: str = "chi2", *, thres
     _, c0 = _INVERSE_PHI[kind]
     thresholds = c0 + 0.1 * np.arange(6) if thresholds is None else np.asarray(thresholds, dtype=float)
     f = _constraint_functions(P)["χ²-lift-inverse" if kind == "chi2" else "ℓ1-lift-inverse"]
-    best = {"gap": 0.0, "rel_gap": 0.0, "a": np.full(n_x, np.nan), "b": np.full(n_x, np.nan),
-            "mid": np.full(n_x, np.nan), "f_a": np.nan, "f_b": np.nan, "f_mid": np.nan, "level": np.nan,
-            "secrets": (-1, -1), "threshold": np.nan}
+    best = {
+        "gap": 0.0,
+        "rel_gap": 0.0,
+        "a": np.full(n_x, np.nan),
+        "b": np.full(n_x, np.nan),
+        "mid": np.full(n_x, np.nan),
+        "f_a": np.nan,
+        "f_b": np.nan,
+        "f_mid": np.nan,
+        "level": np.nan,
+        "secrets": (-1, -1),
+        "threshold": np.nan,
+    }
     nv = 2 * n_x + 1  # m (mid column), w (direction), d
     for s1 in range(n_s):
         for s2 in range(s1 + 1, n_s):
             A_eq = np.zeros((n_s + 2, nv))
             A_eq[0, :n_x] = 1.0  # sum m = 1
-            A_eq[1:n_s + 1, n_x:2 * n_x] = K  # P_{S|X} w = d (e_s1 - e_s2)
+            A_eq[1 : n_s + 1, n_x : 2 * n_x] = K  # P_{S|X} w = d (e_s1 - e_s2)
             A_eq[1 + s1, -1], A_eq[1 + s2, -1] = -1.0, 1.0
             A_eq[-1, :n_x] = K[s1] / ps[s1] - K[s2] / ps[s2]  # l_s1(m) = l_s2(m)
             b_eq = np.zeros(n_s + 2)
@@ -708,15 +755,25 @@ def quasiconvexity_counterexample(p_sx: np.ndarray, kind: str = "chi2", *, thres
                 r = linprog(cost, A_ub=A_ub, b_ub=b_ub, A_eq=A_eq, b_eq=b_eq, bounds=bounds, method="highs")
                 if r.status != 0 or r.x[-1] <= 0:
                     continue
-                m, w = r.x[:n_x], r.x[n_x:2 * n_x]
+                m, w = r.x[:n_x], r.x[n_x : 2 * n_x]
                 a, b = np.clip(m + w, 0, None), np.clip(m - w, 0, None)
                 a, b, m = a / a.sum(), b / b.sum(), np.clip(m, 0, None) / np.clip(m, 0, None).sum()
                 fa, fb, fm = (float(f(v[None, :])[0]) for v in (a, b, m))
                 level = max(fa, fb)
                 if np.isfinite(fm) and (fm - level) / level > best["rel_gap"]:
-                    best = {"gap": fm - level, "rel_gap": (fm - level) / level, "a": a, "b": b, "mid": m,
-                            "f_a": fa, "f_b": fb, "f_mid": fm, "level": level, "secrets": (s1, s2),
-                            "threshold": float(c)}
+                    best = {
+                        "gap": fm - level,
+                        "rel_gap": (fm - level) / level,
+                        "a": a,
+                        "b": b,
+                        "mid": m,
+                        "f_a": fa,
+                        "f_b": fb,
+                        "f_mid": fm,
+                        "level": level,
+                        "secrets": (s1, s2),
+                        "threshold": float(c),
+                    }
     lv = best["level"]
     best["eps_l"] = float(np.log1p(np.sqrt(lv) if kind == "chi2" else lv)) if np.isfinite(lv) else np.nan
     return best
@@ -779,9 +836,17 @@ def relaxation_counterexample() -> dict[str, float]:
     l1 = float(_measure(L, p_s, "l1", False, None).max())
     c2 = float(_measure(L, p_s, "chi2", False, None).max())
     b = float(np.expm1(eu))
-    return {"eps_l": el, "eps_u": eu, "lam": el / (el + eu), "l1": l1, "l1_bound": b, "chi2": c2,
-            "chi2_bound": b**2, "violations": int(l1 > b * (1 + 1e-9)) + int(c2 > b**2 * (1 + 1e-9)),
-            "sum_u": float(np.exp(eu) + np.exp(-el))}
+    return {
+        "eps_l": el,
+        "eps_u": eu,
+        "lam": el / (el + eu),
+        "l1": l1,
+        "l1_bound": b,
+        "chi2": c2,
+        "chi2_bound": b**2,
+        "violations": int(l1 > b * (1 + 1e-9)) + int(c2 > b**2 * (1 + 1e-9)),
+        "sum_u": float(np.exp(eu) + np.exp(-el)),
+    }
 
 
 def _merges_task(task, rng):
@@ -792,13 +857,27 @@ def _merges_task(task, rng):
         for eps in eps_grid:
             el, eu = alip_budgets(float(eps), float(lam))
             r = subset_random_response(p_sx, el, eu, feasibility=feasibility)
-            rows.append({"dist": dist, "lam": float(lam), "eps": float(eps), "n_partition": len(r.partition),
-                         "n_blocks": len(r.blocks), "fallback": bool(r.fallback), "lp_failures": r.lp_failures})
+            rows.append(
+                {
+                    "dist": dist,
+                    "lam": float(lam),
+                    "eps": float(eps),
+                    "n_partition": len(r.partition),
+                    "n_blocks": len(r.blocks),
+                    "fallback": bool(r.fallback),
+                    "lp_failures": r.lp_failures,
+                }
+            )
     return rows
 
 
-@contract(joints=Array(3, low=0), eps_grid=Array(1, low=1e-12), lams=Array(1, low=1e-9, high=1 - 1e-9),
-          feasibility=OneOf("lp", "printed"), seed=SEED)
+@contract(
+    joints=Array(3, low=0),
+    eps_grid=Array(1, low=1e-12),
+    lams=Array(1, low=1e-9, high=1 - 1e-9),
+    feasibility=OneOf("lp", "printed"),
+    seed=SEED,
+)
 def algorithm2_merges(joints: np.ndarray, eps_grid, lams, *, feasibility: str = "printed", seed: Any = 0):
     r"""How often Algorithm 2's while loop (lines 7-14) merges blocks of Algorithm 1's partition.
 
@@ -826,8 +905,14 @@ def algorithm2_merges(joints: np.ndarray, eps_grid, lams, *, feasibility: str = 
 
 
 @contract(n=REPS, rng=SEED, alphas=_ALPHAS, n_s=_CHECK, n_x=_CHECK)
-def alpha_limits(n: int, *, rng: Any = None, alphas: tuple[float, ...] = (1.01, 1.5, 2, 5, 10, 20, 50, 100, 1e3, 1e4),
-                 n_s: int = 5, n_x: int = 17) -> dict[str, float]:
+def alpha_limits(
+    n: int,
+    *,
+    rng: Any = None,
+    alphas: tuple[float, ...] = (1.01, 1.5, 2, 5, 10, 20, 50, 100, 1e3, 1e4),
+    n_s: int = 5,
+    n_x: int = 17,
+) -> dict[str, float]:
     """The alpha-lift and alpha-lift-inverse (eqs. 29, 32) grow with ``alpha`` towards ``Lambda`` and ``1/Psi``.
 
     On the columns of ``n`` random ``P_SX``: ``monotone_violations`` (a decrease from one alpha to the
@@ -847,14 +932,21 @@ def alpha_limits(n: int, *, rng: Any = None, alphas: tuple[float, ...] = (1.01, 
     sandwich = 0
     for j, a in enumerate(alphas):
         sandwich += int(np.sum(up[j] < Lam * star ** (1 / a) * (1 - 1e-12)) + np.sum(up[j] > Lam * (1 + 1e-12)))
-    return {"columns": int(Lam.size), "monotone_violations": mono, "gap_max": gap, "alpha_max": float(alphas[-1]),
-            "sandwich_violations": sandwich}
+    return {
+        "columns": int(Lam.size),
+        "monotone_violations": mono,
+        "gap_max": gap,
+        "alpha_max": float(alphas[-1]),
+        "sandwich_violations": sandwich,
+    }
 
 
-@contract(joints=Array(3, low=0), eps_grid=Array(1, low=1e-12), lam=Real(0, 1, low_open=True, high_open=True),
-          alphas=_ALPHAS)
-def nested_high_risk(joints: np.ndarray, eps_grid, *, lam: float = 0.5,
-                     alphas: tuple[float, ...] = (2, 10, 100)) -> dict:
+@contract(
+    joints=Array(3, low=0), eps_grid=Array(1, low=1e-12), lam=Real(0, 1, low_open=True, high_open=True), alphas=_ALPHAS
+)
+def nested_high_risk(
+    joints: np.ndarray, eps_grid, *, lam: float = 0.5, alphas: tuple[float, ...] = (2, 10, 100)
+) -> dict:
     """``X_H(alpha_1) subset X_H(alpha_2) subset ... subset X_H(ALIP)`` for increasing alpha (eq. 33 with
     the same budgets; a consequence of the monotone limits). Returns ``instances``, ``violations`` and
     the mean ``|X_H|`` per criterion."""
@@ -870,5 +962,8 @@ def nested_high_risk(joints: np.ndarray, eps_grid, *, lam: float = 0.5,
             sizes[a] += h.sum(1).mean() / len(eps_grid)
         for h1, h2 in zip(sets[:-1], sets[1:]):
             viol += int(np.sum(np.any(h1 & ~h2, axis=1)))
-    return {"instances": len(P) * len(eps_grid), "violations": viol,
-            "mean_high": {str(k): float(v) for k, v in sizes.items()}}
+    return {
+        "instances": len(P) * len(eps_grid),
+        "violations": viol,
+        "mean_high": {str(k): float(v) for k, v in sizes.items()},
+    }

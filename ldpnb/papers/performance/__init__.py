@@ -7,6 +7,6 @@ fail the book).  ``experiments`` runs the comparisons, ``figures`` draws them, `
 """
 
 from . import bench, experiments, figures
-from .claims import CLAIMS, TARGETS
+from .claims import CLAIMS, SIZES_BY_SCALE, TARGETS
 
-__all__ = ["CLAIMS", "TARGETS", "bench", "experiments", "figures"]
+__all__ = ["CLAIMS", "SIZES_BY_SCALE", "TARGETS", "bench", "experiments", "figures"]

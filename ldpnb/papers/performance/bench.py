@@ -16,7 +16,7 @@ from typing import Callable, Mapping
 
 import numpy as np
 
-from ldpnb.contracts import Integer, Unchecked, contract
+from ldpnb.contracts import Instance, Integer, Real, Unchecked, contract
 
 __all__ = ["Timing", "interleaved", "peak_memory", "loglog_slope"]
 
@@ -29,16 +29,22 @@ class Timing:
     runs: dict[str, list[float]] = field(default_factory=dict)
     results: dict[str, object] = field(default_factory=dict)
 
+    @contract(slow=Instance(str, example="a"), fast=Instance(str, example="b"))
     def ratio(self, slow: str, fast: str) -> float:
         """Median over repeats of ``t[slow] / t[fast]`` (paired: the same repeat, adjacent in time)."""
         a, b = np.asarray(self.runs[slow]), np.asarray(self.runs[fast])
         return float(np.median(a / b))
 
 
-@contract(funcs=Unchecked("a mapping name -> zero-argument callable", example=None), repeats=Integer(1, 10_000),
-          warmup=Integer(0, 100))
-def interleaved(funcs: Mapping[str, Callable[[], object]], repeats: int = 5, *, warmup: int = 1,
-                min_time: float = 0.0) -> Timing:
+@contract(
+    funcs=Unchecked("a mapping name -> zero-argument callable", example=None),
+    repeats=Integer(1, 10_000),
+    warmup=Integer(0, 100),
+    min_time=Real(0.0, 3600.0),
+)
+def interleaved(
+    funcs: Mapping[str, Callable[[], object]], repeats: int = 5, *, warmup: int = 1, min_time: float = 0.0
+) -> Timing:
     """Time each callable ``repeats`` times, alternating between them, after ``warmup`` untimed calls.
 
     A callable faster than ``min_time`` seconds is called in a loop of ``n`` calls per repeat (the

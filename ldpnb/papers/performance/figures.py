@@ -18,7 +18,7 @@ _MAP = Instance(Mapping, example={})
 
 
 def _fig(*args, **kw):
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
 
     fig, axes = plt.subplots(*args, **kw)
     plt.close(fig)
@@ -47,7 +47,13 @@ def speedups(clients: Sequence[Mapping], ibu_rows: Sequence[Mapping]):
         if rows:
             ks = [r["k"] for r in rows]
             b.loglog(ks, [r["iter_ratio"] for r in rows], mk + "-", color=_PEER[peer], label=f"{peer}: per iteration")
-            b.loglog(ks, [r["total_ratio"] for r in rows], mk + ":", color=_PEER[peer], label=f"{peer}: total (set-up included)")
+            b.loglog(
+                ks,
+                [r["total_ratio"] for r in rows],
+                mk + ":",
+                color=_PEER[peer],
+                label=f"{peer}: total (set-up included)",
+            )
     b.axhline(1.0, color="k", lw=1, ls="--")
     b.set_xscale("log", base=2)
     b.set_xlabel("domain size k")
@@ -72,8 +78,13 @@ def scaling(by_n: Mapping[str, Mapping], by_k: Mapping[str, Mapping]):
     a.set_title("Clients against n")
     a.legend(fontsize=8)
     for name, d in by_k.items():
-        b.loglog(d["k"], d["seconds"], "o-" if "IBU" in name else "s--", color=color(name),
-                 label=f"{name} ({d['slope']:.2f})")
+        b.loglog(
+            d["k"],
+            d["seconds"],
+            "o-" if "IBU" in name else "s--",
+            color=color(name),
+            label=f"{name} ({d['slope']:.2f})",
+        )
     b.set_xlabel("domain size k (cells)")
     b.set_ylabel("seconds per iteration")
     b.set_title("Per iteration against k")

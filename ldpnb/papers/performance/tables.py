@@ -7,11 +7,12 @@ import math
 import numbers
 from typing import Any, Sequence
 
-from ldpnb.contracts import Instance, contract
+from ldpnb.contracts import Boolean, Instance, Optional, Real, Unchecked, contract
 
 __all__ = ["table", "fmt_seconds", "fmt_cell", "header"]
 
 
+@contract(x=Real())
 def fmt_seconds(x: float) -> str:
     """A duration with its unit, three significant digits: ``0.0568`` -> ``"56.8 ms"``.
 
@@ -25,6 +26,7 @@ def fmt_seconds(x: float) -> str:
     return f"{x / 1e-9:.3g} ns" if a > 0 else "0 s"
 
 
+@contract(value=Unchecked("a cell value (any object)", example=1.0), seconds=Boolean(), sci=Boolean())
 def fmt_cell(value: Any, *, seconds: bool = False, sci: bool = False) -> str:
     """One cell: ✓/✗ for a boolean, thousands separators for an integer, three significant digits for
     a float (a duration with its unit when ``seconds``; ``1.2e-15`` style when ``sci``), blank for
@@ -47,6 +49,7 @@ def fmt_cell(value: Any, *, seconds: bool = False, sci: bool = False) -> str:
     return str(value)
 
 
+@contract(name=Instance(str, example="eps"), seconds=Boolean())
 def header(name: str, *, seconds: bool = False) -> str:
     """A column name for the reader: ``"plain_iters"`` -> ``"plain iters"``, ``"eps"`` -> ``"ε"``,
     and for a duration ``"ours_iter"`` -> ``"ours per iteration"``, ``"squarem_s"`` -> ``"squarem"``
@@ -63,7 +66,12 @@ def header(name: str, *, seconds: bool = False) -> str:
     return text
 
 
-@contract(rows=Instance(list, tuple, example=[]), caption=Instance(str, example=""))
+@contract(
+    rows=Instance(list, tuple, example=[]),
+    caption=Instance(str, example=""),
+    columns=Optional(Instance(list, tuple, example=[])),
+    sci=Instance(list, tuple, set, frozenset, example=()),
+)
 def table(rows: Sequence[dict], caption: str, *, columns: Sequence[str] | None = None, sci: Sequence[str] = ()):
     """A formatted table of ``rows`` (dicts), as HTML for a notebook: the caption above, left-aligned;
     durations (the columns named in ``sci``, except differences) with their unit ("56.8 ms");
@@ -78,11 +86,22 @@ def table(rows: Sequence[dict], caption: str, *, columns: Sequence[str] | None =
     diff = {c for c in cols if "diff" in c}
     secs = {c for c in sci if c in cols and c not in diff}
     numeric = {c for c in cols if any(isinstance(r.get(c), numbers.Number) for r in rows)}
-    head = "".join(f'<th class="{"num" if c in numeric else "txt"}" title="{html.escape(c)}">'
-                   f"{html.escape(header(c, seconds=c in secs))}</th>" for c in cols)
+    head = "".join(
+        f'<th class="{"num" if c in numeric else "txt"}" title="{html.escape(c)}">'
+        f"{html.escape(header(c, seconds=c in secs))}</th>"
+        for c in cols
+    )
     body = "".join(
-        "<tr>" + "".join(f'<td class="{"num" if c in numeric else "txt"}">'
-                         f"{html.escape(fmt_cell(r.get(c), seconds=c in secs, sci=c in diff))}</td>"
-                         for c in cols) + "</tr>" for r in rows)
-    return HTML(f'<div class="ldpnb-scroll"><table class="ldpnb-table"><caption>{html.escape(caption)}</caption>'
-                f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>")
+        "<tr>"
+        + "".join(
+            f'<td class="{"num" if c in numeric else "txt"}">'
+            f"{html.escape(fmt_cell(r.get(c), seconds=c in secs, sci=c in diff))}</td>"
+            for c in cols
+        )
+        + "</tr>"
+        for r in rows
+    )
+    return HTML(
+        f'<div class="ldpnb-scroll"><table class="ldpnb-table"><caption>{html.escape(caption)}</caption>'
+        f"<thead><tr>{head}</tr></thead><tbody>{body}</tbody></table></div>"
+    )

@@ -8,5 +8,18 @@
 from . import figures, identification, theory, utility
 from .claims import CLAIMS, EPS10, ERRATA, G12, K_LT, N_LT, SIZES_BY_SCALE, THEOREM_IDS, VAR_REPS
 
-__all__ = ["CLAIMS", "EPS10", "ERRATA", "G12", "K_LT", "N_LT", "SIZES_BY_SCALE", "THEOREM_IDS", "VAR_REPS", "figures",
-           "identification", "theory", "utility"]
+__all__ = [
+    "CLAIMS",
+    "EPS10",
+    "ERRATA",
+    "G12",
+    "K_LT",
+    "N_LT",
+    "SIZES_BY_SCALE",
+    "THEOREM_IDS",
+    "VAR_REPS",
+    "figures",
+    "identification",
+    "theory",
+    "utility",
+]

@@ -23,7 +23,6 @@ from ldpnb.attacks.linkage import score_experiment, sequences_from_events, split
 from ldpnb.contracts import (
     DECIMALS,
     MAX_ENTRIES,
-    MAX_REPS,
     SEED,
     AnyOf,
     Array,
@@ -39,7 +38,7 @@ from ldpnb.contracts import (
     contract,
 )
 from ldpnb.measures.pse import frr_at_far, gaussian_frr_at_far, kl_knn_1d, mu_for_kl_bits, pse_subsamples
-from ldpnb.stats import Estimate, difference_of, exact, from_se, subsample_se
+from ldpnb.stats import Estimate, difference_of, exact, subsample_se
 from ldpnb.utils import check_random_state
 
 __all__ = [
@@ -121,7 +120,7 @@ _TRACES = Instance(Traces, example=Traces("LT", [np.array([0, 1, 1, 0]), np.arra
 @contract(min_events=Integer(1, 1 << 20))
 def lt_traces(min_events: int = 10) -> Traces:
     """LT: Gowalla New York check-ins, one time-ordered trace per user with >= ``min_events`` check-ins."""
-    from ldpnb.data import load_gowalla_nyc
+    from ldpnb.data import load_gowalla_nyc  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     gw = load_gowalla_nyc()
     t = gw.time.dt.tz_localize(None).to_numpy().astype("int64")
@@ -131,20 +130,32 @@ def lt_traces(min_events: int = 10) -> Traces:
 
 @contract(min_events=Integer(1, 1 << 20), min_rating=Real(0.5, 5))
 def rh_traces(min_events: int = 10, min_rating: float = 4.0) -> Traces:
-    """RH: MovieLens ``ml-latest-small`` likes (ratings >= 4 stars) in time order, users with >= ``min_events`` likes."""
-    from ldpnb.data import load_movielens_latest_small
+    """RH: MovieLens ``ml-latest-small`` likes (ratings >= 4 stars) in time order.
+
+    Users with at least ``min_events`` likes are kept.
+    """
+    from ldpnb.data import load_movielens_latest_small  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     r = load_movielens_latest_small().ratings
     likes = r[r.rating >= min_rating]
-    seqs, _, items = sequences_from_events(likes.user.to_numpy(), likes.timestamp.to_numpy(), likes.item.to_numpy(),
-                                           min_events=min_events)
+    seqs, _, items = sequences_from_events(
+        likes.user.to_numpy(), likes.timestamp.to_numpy(), likes.item.to_numpy(), min_events=min_events
+    )
     return Traces("RH", seqs, len(items), split=False)
 
 
-@contract(train=_SEQS, query=_SEQS, k=Integer(1, MAX_ITEMS), scoring=OneOf("raw", "offset"), se_reps=_SUBSETS,
-          subsets=Optional(Integer(0, None)), rng=SEED)
-def pse_experiment(train, query, k: int, *, scoring: str = "offset", se_reps: int = 0, subsets: int | None = None,
-                   rng=None) -> dict:
+@contract(
+    train=_SEQS,
+    query=_SEQS,
+    k=Integer(1, MAX_ITEMS),
+    scoring=OneOf("raw", "offset"),
+    se_reps=_SUBSETS,
+    subsets=Optional(Integer(0, None)),
+    rng=SEED,
+)
+def pse_experiment(
+    train, query, k: int, *, scoring: str = "offset", se_reps: int = 0, subsets: int | None = None, rng=None
+) -> dict:
     r"""PSE (bits), the best-score error, the estimator ceiling and the scores of one experiment, and
     with ``se_reps >= 2`` the half-sample standard error of the PSE.
 
@@ -230,10 +241,21 @@ def pse_curve(traces: Traces, ts: Sequence = (1, 2, 3, 4, 5), *, scoring: str = 
     return out
 
 
-@contract(traces=_TRACES, ts=Instance(tuple, list, example=(1,)), fractions=Instance(tuple, list, example=(0.5,)),
-          reps=AnyOf(Integer(2, _MAX_SUBSETS), Instance(tuple, list, example=(3,))), rng=SEED)
-def convergence(traces: Traces, ts: Sequence = (1, 3, "X"), fractions: Sequence = (1 / 8, 1 / 4, 1 / 2), *,
-                reps: int | Sequence[int] = 8, rng=None) -> dict:
+@contract(
+    traces=_TRACES,
+    ts=Instance(tuple, list, example=(1,)),
+    fractions=Instance(tuple, list, example=(0.5,)),
+    reps=AnyOf(Integer(2, _MAX_SUBSETS), Instance(tuple, list, example=(3,))),
+    rng=SEED,
+)
+def convergence(
+    traces: Traces,
+    ts: Sequence = (1, 3, "X"),
+    fractions: Sequence = (1 / 8, 1 / 4, 1 / 2),
+    *,
+    reps: int | Sequence[int] = 8,
+    rng=None,
+) -> dict:
     """The PSE estimate on random subsets of the users (maximum knowledge, as in Fig. 5).
 
     The paper (Sec. 5.1) "confirmed that for each dataset, :math:`D(f_G\\|f_I)` converges as the
@@ -244,8 +266,9 @@ def convergence(traces: Traces, ts: Sequence = (1, 3, "X"), fractions: Sequence 
     """
     rng = check_random_state(rng)
     reps = [reps] * len(fractions) if isinstance(reps, (int, np.integer)) else list(reps)
-    if len(reps) != len(fractions) or not all(isinstance(r, (int, np.integer)) and 2 <= r <= _MAX_SUBSETS
-                                              for r in reps):
+    if len(reps) != len(fractions) or not all(
+        isinstance(r, (int, np.integer)) and 2 <= r <= _MAX_SUBSETS for r in reps
+    ):
         raise ValueError(f"reps must be one count in [2, {_MAX_SUBSETS}] or one per fraction, got {reps!r}")
     X = traces.X
     N = len(X)
@@ -268,8 +291,12 @@ def convergence(traces: Traces, ts: Sequence = (1, 3, "X"), fractions: Sequence 
     return out
 
 
-@contract(conv=Instance(dict, example={1: {"mean": [1.0, 1.1], "values": [[1.0, 1.05, 0.95], [1.1]]}}),
-          ts=Instance(tuple, list, example=(1,)), level=_LEVEL, simultaneous=Boolean())
+@contract(
+    conv=Instance(dict, example={1: {"mean": [1.0, 1.1], "values": [[1.0, 1.05, 0.95], [1.1]]}}),
+    ts=Instance(tuple, list, example=(1,)),
+    level=_LEVEL,
+    simultaneous=Boolean(),
+)
 def convergence_gap(conv: dict, ts: Sequence, *, level: float = 0.95, simultaneous: bool = True) -> Estimate:
     r"""The estimate of :math:`\hat D(N) - \overline{\hat D(N/2)}` per ``t`` of a :func:`convergence`
     result (its last two sizes): the estimate on all :math:`N` users minus the mean over the random
@@ -288,12 +315,17 @@ def convergence_gap(conv: dict, ts: Sequence, *, level: float = 0.95, simultaneo
     (0.05, 'hall')
     """
     full = np.array([conv[t]["values"][-1][0] for t in ts], dtype=float)
-    half = np.array([conv[t]["values"][-2] for t in ts], dtype=float).T        # (subsets, ts)
+    half = np.array([conv[t]["values"][-2] for t in ts], dtype=float).T  # (subsets, ts)
     return difference_of(exact(full), S.mean(half, level=level, simultaneous=simultaneous))
 
 
-@contract(traces=_TRACES, n=Integer(2, MAX_ENTRIES), ts=Instance(tuple, list, example=(1,)),
-          reps=Integer(2, _MAX_SUBSETS), rng=SEED)
+@contract(
+    traces=_TRACES,
+    n=Integer(2, MAX_ENTRIES),
+    ts=Instance(tuple, list, example=(1,)),
+    reps=Integer(2, _MAX_SUBSETS),
+    rng=SEED,
+)
 def equal_n(traces: Traces, n: int, ts: Sequence = ("X", 1, 2, 3, 4, 5), *, reps: int = 10, rng=None) -> dict:
     """Fig. 5 on ``reps`` random subsets of ``n`` users: ``{t: {"mean", "sd", "values"}}`` of the PSE
     (``values``: the estimate on each subset; :func:`ldpnb.stats.subset_mean` gives its uncertainty).
@@ -311,8 +343,10 @@ def equal_n(traces: Traces, n: int, ts: Sequence = ("X", 1, 2, 3, 4, 5), *, reps
         sub = [X[i] for i in idx]
         for t in ts:
             vals[t].append(score_experiment(sub, sub if t == "X" else [s[:t] for s in sub], traces.k)["pse"])
-    return {t: dict(mean=float(np.mean(v)), sd=float(np.std(v, ddof=1)), values=np.asarray(v, dtype=float))
-            for t, v in vals.items()}
+    return {
+        t: dict(mean=float(np.mean(v)), sd=float(np.std(v, ddof=1)), values=np.asarray(v, dtype=float))
+        for t, v in vals.items()
+    }
 
 
 @contract(values=Array(None), rise_from=Integer(0, None))
@@ -346,10 +380,17 @@ def _weights(idx: np.ndarray, n: int) -> np.ndarray:
     return np.bincount(flat, minlength=n * b).reshape(b, n).astype(float)
 
 
-@contract(statistic=Callable_(), n=Integer(3, MAX_ENTRIES), n_boot=Integer(200, _MAX_BOOT), level=_LEVEL,
-          simultaneous=Boolean(), rng=SEED)
-def user_bootstrap(statistic, n: int, *, n_boot: int = 2000, level: float = 0.95, simultaneous: bool = False,
-                   rng=None) -> Estimate:
+@contract(
+    statistic=Callable_(),
+    n=Integer(3, MAX_ENTRIES),
+    n_boot=Integer(200, _MAX_BOOT),
+    level=_LEVEL,
+    simultaneous=Boolean(),
+    rng=SEED,
+)
+def user_bootstrap(
+    statistic, n: int, *, n_boot: int = 2000, level: float = 0.95, simultaneous: bool = False, rng=None
+) -> Estimate:
     r"""A BCa bootstrap interval of a statistic of a score matrix, resampling its **users**.
 
     A resample draws :math:`n` users with replacement (multiplicities :math:`W_i`); user
@@ -369,13 +410,15 @@ def user_bootstrap(statistic, n: int, *, n_boot: int = 2000, level: float = 0.95
     >>> round(float(e.value[0]), 2), bool(e.low[0] < 6.5 < e.high[0])
     (6.5, True)
     """
+
     def stat(idx, axis=0):
         W = _weights(idx, n)
         out = np.asarray(statistic(W), dtype=float)
         return out[0] if np.ndim(idx) == 1 else out
 
-    return S.bootstrap(stat, (np.arange(n, dtype=float),), n_boot=n_boot, level=level, simultaneous=simultaneous,
-                       rng=rng)
+    return S.bootstrap(
+        stat, (np.arange(n, dtype=float),), n_boot=n_boot, level=level, simultaneous=simultaneous, rng=rng
+    )
 
 
 @dataclass(frozen=True)
@@ -394,13 +437,13 @@ class AtomScores:
     """
 
     n: int
-    atom_of_user: np.ndarray      # atom index of each genuine score, -1 for the continuous part
-    hit_rows: np.ndarray          # impostor pairs whose score is a genuine atom: row, column, atom
+    atom_of_user: np.ndarray  # atom index of each genuine score, -1 for the continuous part
+    hit_rows: np.ndarray  # impostor pairs whose score is a genuine atom: row, column, atom
     hit_cols: np.ndarray
     hit_atom: np.ndarray
     n_atoms: int
-    p_cont_impostor: float        # P_I(c) of the full sample (smoothed)
-    d_knn: float                  # k-NN divergence of the continuous part, nats
+    p_cont_impostor: float  # P_I(c) of the full sample (smoothed)
+    d_knn: float  # k-NN divergence of the continuous part, nats
 
     @property
     def continuous_share(self) -> float:
@@ -413,15 +456,17 @@ class AtomScores:
         n, A = self.n, self.n_atoms
         MW = n * n - (W * W).sum(1)
         on_atom = self.atom_of_user >= 0
-        users = sparse.csr_matrix((np.ones(int(on_atom.sum())), (np.flatnonzero(on_atom), self.atom_of_user[on_atom])),
-                                  shape=(n, A))
-        pg = np.asarray(users.T @ W.T).T / n                       # (b, atoms)
-        hits = sparse.csr_matrix((np.ones(self.hit_atom.size), (np.arange(self.hit_atom.size), self.hit_atom)),
-                                 shape=(self.hit_atom.size, A))
+        users = sparse.csr_matrix(
+            (np.ones(int(on_atom.sum())), (np.flatnonzero(on_atom), self.atom_of_user[on_atom])), shape=(n, A)
+        )
+        pg = np.asarray(users.T @ W.T).T / n  # (b, atoms)
+        hits = sparse.csr_matrix(
+            (np.ones(self.hit_atom.size), (np.arange(self.hit_atom.size), self.hit_atom)), shape=(self.hit_atom.size, A)
+        )
         ci = np.empty((W.shape[0], A))
-        for lo in range(0, W.shape[0], 64):                        # blocks of resamples: bounded memory
-            blk = W[lo:lo + 64]
-            ci[lo:lo + 64] = np.asarray(hits.T @ (blk[:, self.hit_rows] * blk[:, self.hit_cols]).T).T
+        for lo in range(0, W.shape[0], 64):  # blocks of resamples: bounded memory
+            blk = W[lo : lo + 64]
+            ci[lo : lo + 64] = np.asarray(hits.T @ (blk[:, self.hit_rows] * blk[:, self.hit_cols]).T).T
         pi = np.maximum(ci, smoothing) / MW[:, None]
         with np.errstate(divide="ignore", invalid="ignore"):
             out = np.where(pg > 0, pg * np.log(pg / pi), 0.0).sum(1)
@@ -460,16 +505,35 @@ def atom_scores(genuine, impostor, *, decimals: int = 9) -> AtomScores:
     Gc = vals[(~atom) & (cg > 0)]
     Ic = vals[(~atom) & (ci > 0)]
     d_knn = kl_knn_1d(Gc, Ic, unit="nats") if (Gc.size >= 2 and Ic.size >= 1) else 0.0
-    return AtomScores(n=n, atom_of_user=atom_of_user, hit_rows=rows[hit], hit_cols=cols[hit],
-                      hit_atom=index[inv[n:]][hit], n_atoms=int(genuine_atom.sum()),
-                      p_cont_impostor=max(Ic.size, 0.5) / (n * (n - 1)), d_knn=float(d_knn))
+    return AtomScores(
+        n=n,
+        atom_of_user=atom_of_user,
+        hit_rows=rows[hit],
+        hit_cols=cols[hit],
+        hit_atom=index[inv[n:]][hit],
+        n_atoms=int(genuine_atom.sum()),
+        p_cont_impostor=max(Ic.size, 0.5) / (n * (n - 1)),
+        d_knn=float(d_knn),
+    )
 
 
-@contract(experiments=Instance(list, tuple, example=[{"genuine": np.zeros(3), "impostor": np.arange(6.0)}]),
-          transform=Optional(Callable_()), n_boot=Integer(200, _MAX_BOOT), level=_LEVEL, simultaneous=Boolean(),
-          rng=SEED)
-def pse_bootstrap(experiments: Sequence[dict], *, transform=None, n_boot: int = 2000, level: float = 0.95,
-                  simultaneous: bool = False, rng=None) -> Estimate:
+@contract(
+    experiments=Instance(list, tuple, example=[{"genuine": np.zeros(3), "impostor": np.arange(6.0)}]),
+    transform=Optional(Callable_()),
+    n_boot=Integer(200, _MAX_BOOT),
+    level=_LEVEL,
+    simultaneous=Boolean(),
+    rng=SEED,
+)
+def pse_bootstrap(
+    experiments: Sequence[dict],
+    *,
+    transform=None,
+    n_boot: int = 2000,
+    level: float = 0.95,
+    simultaneous: bool = False,
+    rng=None,
+) -> Estimate:
     r"""The PSEs of several experiments on the **same users** (results of :func:`pse_experiment`),
     or a function of them (``transform``: e.g. :func:`increase_cells`), with a user-bootstrap BCa
     interval (:func:`user_bootstrap`, the estimator decomposed by :class:`AtomScores`).
@@ -540,11 +604,25 @@ class VerificationScores:
         return out
 
 
-@contract(experiments=Instance(list, tuple, example=[{"genuine": np.zeros(3), "impostor": np.arange(6.0)}]),
-          fars=Instance(list, tuple, example=(0.01,)), contrast=Boolean(), n_boot=Integer(200, _MAX_BOOT),
-          level=_LEVEL, simultaneous=Boolean(), rng=SEED)
-def frr_bootstrap(experiments: Sequence[dict], fars: Sequence[float] = (0.001, 0.01, 0.1), *, contrast: bool = False,
-                  n_boot: int = 2000, level: float = 0.95, simultaneous: bool = False, rng=None) -> Estimate:
+@contract(
+    experiments=Instance(list, tuple, example=[{"genuine": np.zeros(3), "impostor": np.arange(6.0)}]),
+    fars=Instance(list, tuple, example=(0.01,)),
+    contrast=Boolean(),
+    n_boot=Integer(200, _MAX_BOOT),
+    level=_LEVEL,
+    simultaneous=Boolean(),
+    rng=SEED,
+)
+def frr_bootstrap(
+    experiments: Sequence[dict],
+    fars: Sequence[float] = (0.001, 0.01, 0.1),
+    *,
+    contrast: bool = False,
+    n_boot: int = 2000,
+    level: float = 0.95,
+    simultaneous: bool = False,
+    rng=None,
+) -> Estimate:
     """The FRR at each FAR of one experiment (cells: the FARs), or with ``contrast=True`` and two
     experiments on the same users the difference FRR(second) − FRR(first) at each FAR, with a
     user-bootstrap BCa interval (:func:`user_bootstrap`: the threshold is found again on every
@@ -571,8 +649,7 @@ def frr_bootstrap(experiments: Sequence[dict], fars: Sequence[float] = (0.001, 0
     def statistic(W):
         return vs[1].frr(W, fars) - vs[0].frr(W, fars) if contrast else vs[0].frr(W, fars)
 
-    return user_bootstrap(statistic, vs[0].genuine.size, n_boot=n_boot, level=level, simultaneous=simultaneous,
-                          rng=rng)
+    return user_bootstrap(statistic, vs[0].genuine.size, n_boot=n_boot, level=level, simultaneous=simultaneous, rng=rng)
 
 
 @contract(genuine=Array(1, min_size=1), impostor=Array(1, min_size=1), fars=Instance(tuple, list, example=(0.01,)))
@@ -581,10 +658,16 @@ def verification_rates(genuine, impostor, fars: Sequence = (0.001, 0.01, 0.1)) -
     return {float(f): frr_at_far(genuine, impostor, float(f)) for f in fars}
 
 
-@contract(n=Integer(2, MAX_ENTRIES), mu=Real(-1e3, 1e3), fail_rate=Real(0, 1, high_open=True),
-          n_impostor=Integer(1, MAX_ENTRIES), rng=SEED)
-def synth_biometric_scores(n: int, mu: float, *, fail_rate: float = 0.0, n_impostor: int = 1_000_000,
-                           rng=None) -> tuple[np.ndarray, np.ndarray]:
+@contract(
+    n=Integer(2, MAX_ENTRIES),
+    mu=Real(-1e3, 1e3),
+    fail_rate=Real(0, 1, high_open=True),
+    n_impostor=Integer(1, MAX_ENTRIES),
+    rng=SEED,
+)
+def synth_biometric_scores(
+    n: int, mu: float, *, fail_rate: float = 0.0, n_impostor: int = 1_000_000, rng=None
+) -> tuple[np.ndarray, np.ndarray]:
     """Synthetic (genuine, impostor) scores: :math:`f_I = N(0,1)`, :math:`f_G = (1-w)N(\\mu,1) + wN(0,1)`.
 
     An illustration of a biometric matcher with a known PSE: the paper's face, fingerprint and
@@ -595,10 +678,17 @@ def synth_biometric_scores(n: int, mu: float, *, fail_rate: float = 0.0, n_impos
     return gen, rng.standard_normal(n_impostor)
 
 
-@contract(d_bits=Real(0, 100, low_open=True), fail_rate=Real(0, 1, high_open=True), n=Integer(2, MAX_ENTRIES),
-          n_impostor=Integer(1, MAX_ENTRIES), sets=Integer(1, _MAX_SUBSETS), rng=SEED)
-def biometric_standin(d_bits: float, *, fail_rate: float = 0.0, n: int = 2000, n_impostor: int = 1_000_000,
-                      sets: int = 3, rng=None) -> dict:
+@contract(
+    d_bits=Real(0, 100, low_open=True),
+    fail_rate=Real(0, 1, high_open=True),
+    n=Integer(2, MAX_ENTRIES),
+    n_impostor=Integer(1, MAX_ENTRIES),
+    sets=Integer(1, _MAX_SUBSETS),
+    rng=SEED,
+)
+def biometric_standin(
+    d_bits: float, *, fail_rate: float = 0.0, n: int = 2000, n_impostor: int = 1_000_000, sets: int = 3, rng=None
+) -> dict:
     """A Gaussian stand-in of a biometric matcher placed at the PSE ``d_bits`` (bits), and its estimate.
 
     The genuine mean :math:`\\mu` is solved for :math:`D(f_G\\|f_I) = ` ``d_bits``
@@ -613,13 +703,25 @@ def biometric_standin(d_bits: float, *, fail_rate: float = 0.0, n: int = 2000, n
         g, im = synth_biometric_scores(n, mu, fail_rate=fail_rate, n_impostor=n_impostor, rng=rng)
         est.append(kl_knn_1d(g, im))
     fars = np.array([0.001, 0.01, 0.1])
-    return dict(target=d_bits, mu=mu, w=fail_rate, pse=float(np.mean(est)), estimates=np.asarray(est),
-                sd=float(np.std(est, ddof=1)) if sets > 1 else float("nan"),
-                frr=dict(zip(fars.tolist(), np.atleast_1d(gaussian_frr_at_far(mu, fars, fail_rate)).tolist())))
+    return dict(
+        target=d_bits,
+        mu=mu,
+        w=fail_rate,
+        pse=float(np.mean(est)),
+        estimates=np.asarray(est),
+        sd=float(np.std(est, ddof=1)) if sets > 1 else float("nan"),
+        frr=dict(zip(fars.tolist(), np.atleast_1d(gaussian_frr_at_far(mu, fars, fail_rate)).tolist())),
+    )
 
 
-@contract(traces=_TRACES, eps=Array(1, low=float(np.finfo(float).tiny)), g=Integer(2, 1 << 40),
-          reps=Integer(1, _MAX_ROUNDS), null_reps=Integer(2, _MAX_ROUNDS), rng=SEED)
+@contract(
+    traces=_TRACES,
+    eps=Array(1, low=float(np.finfo(float).tiny)),
+    g=Integer(2, 1 << 40),
+    reps=Integer(1, _MAX_ROUNDS),
+    null_reps=Integer(2, _MAX_ROUNDS),
+    rng=SEED,
+)
 def single_location(traces: Traces, eps, g: int, *, reps: int = 8, null_reps: int = 10, rng=None) -> dict:
     r"""Figs. 8-9: each user obfuscates the first location of :math:`X` with the ε-RR or the (g, ε)-GLH;
     the adversary holds the visit distributions of the former halves (partial knowledge).
@@ -636,15 +738,28 @@ def single_location(traces: Traces, eps, g: int, *, reps: int = 8, null_reps: in
     ``pse[m]`` is the estimate on the pooled scores of all rounds and ``err[m]``, ``err_se[m]`` the
     mean and standard error over all simulated reports.
     """
-    from ldpnb.attacks.linkage import MarkovChainMatcher, SingleLocationAttack
-    from ldpnb.measures.pse import kl_mixed_1d
+    from ldpnb.attacks.linkage import MarkovChainMatcher, SingleLocationAttack  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
+    from ldpnb.measures.pse import kl_mixed_1d  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     rng = check_random_state(rng)
     pi = MarkovChainMatcher().fit(traces.former, traces.k).pi
     att = SingleLocationAttack(pi, np.array([s[0] for s in traces.X]))
     eps = np.asarray(eps, dtype=float)
-    out = dict(n=traces.n, k=traces.k, g=g, eps=eps, exact=att.rr_exact(eps), reports=reps * traces.n, pse={}, err={}, err_se={},
-               pse_rounds={}, err_rounds={}, null={}, resolvable={})
+    out = dict(
+        n=traces.n,
+        k=traces.k,
+        g=g,
+        eps=eps,
+        exact=att.rr_exact(eps),
+        reports=reps * traces.n,
+        pse={},
+        err={},
+        err_se={},
+        pse_rounds={},
+        err_rounds={},
+        null={},
+        resolvable={},
+    )
 
     def pse_of(r):
         return kl_mixed_1d(r["genuine"], r["impostor"], impostor_weights=r["impostor_weights"])
@@ -655,12 +770,14 @@ def single_location(traces: Traces, eps, g: int, *, reps: int = 8, null_reps: in
         pse, err, err_se, pse_r, err_r = [], [], [], [], []
         for e in eps:
             rounds = [att.simulate(m, float(e), g=gm, reps=1, rng=rng) for _ in range(reps)]
-            pooled = {key: np.concatenate([r[key] for r in rounds]) for key in ("genuine", "impostor", "impostor_weights")}
+            pooled = {
+                key: np.concatenate([r[key] for r in rounds]) for key in ("genuine", "impostor", "impostor_weights")
+            }
             pse.append(pse_of(pooled))
             pse_r.append([pse_of(r) for r in rounds] if reps > 1 else [pse[-1]])
             e_r = np.array([r["error_rate"] for r in rounds])
-            s2_r = np.array([r["error_se"] ** 2 * n for r in rounds])     # per-report variances (ddof = 1)
-            N = reps * n                                                   # pooled variance over all reports
+            s2_r = np.array([r["error_se"] ** 2 * n for r in rounds])  # per-report variances (ddof = 1)
+            N = reps * n  # pooled variance over all reports
             var = ((n - 1) * s2_r.sum() + n * np.sum((e_r - e_r.mean()) ** 2)) / (N - 1)
             err.append(float(e_r.mean()))
             err_se.append(math.sqrt(var / N))
@@ -676,10 +793,16 @@ def single_location(traces: Traces, eps, g: int, *, reps: int = 8, null_reps: in
     return out
 
 
-@contract(traces=_TRACES, ms=Instance(tuple, list, example=(1, 2)), scorings=Instance(tuple, list, example=("offset",)),
-          se_reps=_SUBSETS, rng=SEED)
-def partial_knowledge(traces: Traces, ms: Sequence[int], *, scorings: Sequence[str] = ("offset", "raw"),
-                      se_reps: int = 0, rng=None) -> dict:
+@contract(
+    traces=_TRACES,
+    ms=Instance(tuple, list, example=(1, 2)),
+    scorings=Instance(tuple, list, example=("offset",)),
+    se_reps=_SUBSETS,
+    rng=SEED,
+)
+def partial_knowledge(
+    traces: Traces, ms: Sequence[int], *, scorings: Sequence[str] = ("offset", "raw"), se_reps: int = 0, rng=None
+) -> dict:
     """Fig. 6: the adversary trains on the first ``m`` events of the former half (``split`` traces:
     separated from :math:`X`) or of :math:`X` itself (RH); each user sends :math:`Y = X`.
 
@@ -690,9 +813,13 @@ def partial_knowledge(traces: Traces, ms: Sequence[int], *, scorings: Sequence[s
     rng = check_random_state(rng)
     source = traces.former if traces.split else traces.X
     subsets = int(rng.integers(2**62)) if se_reps >= 2 else None
-    return {(sc, m): pse_experiment([s[:m] for s in source], traces.X, traces.k, scoring=sc, se_reps=se_reps,
-                                    subsets=subsets, rng=rng)
-            for sc in scorings for m in ms}
+    return {
+        (sc, m): pse_experiment(
+            [s[:m] for s in source], traces.X, traces.k, scoring=sc, se_reps=se_reps, subsets=subsets, rng=rng
+        )
+        for sc in scorings
+        for m in ms
+    }
 
 
 @contract(train=_SEQS, query=_SEQS)

@@ -12,13 +12,27 @@ from scipy import special
 
 from ldpnb import stats as S
 from ldpnb.contracts import MAX_REPS, SEED, Array, Instance, Integer, Real, contract
+from ldpnb.measures.reidentification import (
+    LOG2E,
+    alpha_glh,
+    alpha_ldp_generic,
+    alpha_rr,
+    alpha_star_rr,
+    bayes_error_posterior,
+    bayes_error_prior,
+    composed_joint,
+    conditional_mutual_information,
+    fano_lower_bound,
+    joint_uy,
+    mi_ldp_bound,
+    mi_ux,
+    pie,
+    score_joint,
+    theta_glh,
+    theta_rr,
+)
 from ldpnb.stats import Estimate
 from ldpnb.utils import check_random_state
-from ldpnb.measures.reidentification import (
-    LOG2E, alpha_glh, alpha_ldp_generic, alpha_rr, alpha_star_rr, bayes_error_posterior, bayes_error_prior,
-    composed_joint, conditional_mutual_information, fano_lower_bound, joint_uy, mi_ldp_bound, mi_ux, pie,
-    score_joint, theta_glh, theta_rr,
-)
 
 __all__ = [
     "gaussian_score_mc",
@@ -60,13 +74,16 @@ def gaussian_score_mc(n: int, d: float, reps: int, *, rng=None) -> dict:
         s[:, 0] += d
         ll = d * s - d * d / 2
         lse = special.logsumexp(ll, axis=1)
-        mi[start:start + r] = (math.log(n) + ll[:, 0] - lse) * LOG2E
-        post_max[start:start + r] = np.exp(ll.max(axis=1) - lse)
-        top[start:start + r] = np.argmax(s, axis=1) == 0
+        mi[start : start + r] = (math.log(n) + ll[:, 0] - lse) * LOG2E
+        post_max[start : start + r] = np.exp(ll.max(axis=1) - lse)
+        top[start : start + r] = np.argmax(s, axis=1) == 0
     return dict(
-        mi_bits=float(mi.mean()), mi_se=float(mi.std(ddof=1) / math.sqrt(reps)),
-        bayes_error=float(1 - post_max.mean()), bayes_se=float(post_max.std(ddof=1) / math.sqrt(reps)),
-        best_score_error=float(1 - top.mean()), d_bits=d * d / 2 * LOG2E,
+        mi_bits=float(mi.mean()),
+        mi_se=float(mi.std(ddof=1) / math.sqrt(reps)),
+        bayes_error=float(1 - post_max.mean()),
+        bayes_se=float(post_max.std(ddof=1) / math.sqrt(reps)),
+        best_score_error=float(1 - top.mean()),
+        d_bits=d * d / 2 * LOG2E,
         samples=dict(mi=mi, posterior_max=post_max, top=top.astype(bool)),
     )
 
@@ -93,7 +110,7 @@ def gaussian_score_mi(n: int, d: float, reps: int, *, rng=None) -> dict:
         r = min(block, reps - start)
         s = rng.standard_normal((r, n))
         s[:, 0] += d
-        vals[start:start + r] = special.logsumexp(d * s - d * d / 2, axis=1) - math.log(n)
+        vals[start : start + r] = special.logsumexp(d * s - d * d / 2, axis=1) - math.log(n)
     D = d * d / 2 * LOG2E
     gap = float(vals.mean() * LOG2E)
     return dict(mi=D - gap, se=float(vals.std(ddof=1) / math.sqrt(reps) * LOG2E), D=D, gap=gap, samples=vals * LOG2E)
@@ -131,14 +148,17 @@ def gap_estimates(gmi: Mapping[float, Sequence[dict]]) -> dict:
     runs = [np.column_stack([gmi[d][i]["samples"] for d in ds]) for i in range(4)]
     names = ["n1e2", "n1e3", "n1e4"]
     D = np.array([gmi[d][0]["D"] for d in ds])
-    return dict(gaps={nm: S.mean(r, simultaneous=True) for nm, r in zip(names, runs)},
-                drops={f"{names[i]} - {names[i + 1]}": S.difference(runs[i], runs[i + 1], simultaneous=True)
-                       for i in range(2)},
-                relative_last=S.mean(runs[3] / D, simultaneous=True))
+    return dict(
+        gaps={nm: S.mean(r, simultaneous=True) for nm, r in zip(names, runs)},
+        drops={f"{names[i]} - {names[i + 1]}": S.difference(runs[i], runs[i + 1], simultaneous=True) for i in range(2)},
+        relative_last=S.mean(runs[3] / D, simultaneous=True),
+    )
 
 
-@contract(results=Instance(list, tuple, example=[{"samples": {"mi": np.ones(3), "posterior_max": np.ones(3)}}]),
-          ns=Instance(list, tuple, example=(100,)))
+@contract(
+    results=Instance(list, tuple, example=[{"samples": {"mi": np.ones(3), "posterior_max": np.ones(3)}}]),
+    ns=Instance(list, tuple, example=(100,)),
+)
 def fano_slack(results: Sequence[dict], ns: Sequence[int]) -> Estimate:
     r"""Prop. 3.7 on the Monte Carlo of :func:`gaussian_score_mc`: per result (cell), the mean over
     runs of the run's Bayes error minus the Fano bound of Eq. (10) of its own information,
@@ -154,8 +174,12 @@ def fano_slack(results: Sequence[dict], ns: Sequence[int]) -> Estimate:
     if len(results) != len(ns):
         raise ValueError("one n per result")
     # Eq. (10) written out: a run's information (log n L(s_1)/sum L) may be negative, its mean is not
-    runs = np.column_stack([(1 - r["samples"]["posterior_max"]) - (1 - (r["samples"]["mi"] + 1) / math.log2(n))
-                            for r, n in zip(results, ns)])
+    runs = np.column_stack(
+        [
+            (1 - r["samples"]["posterior_max"]) - (1 - (r["samples"]["mi"] + 1) / math.log2(n))
+            for r, n in zip(results, ns)
+        ]
+    )
     return S.mean(runs, simultaneous=True)
 
 
@@ -199,17 +223,21 @@ def theorem_checks(draws: int = 300, *, rng=None, tol: float = 1e-10) -> "list[d
     instances with ``rhs > 0``: how tight the bound is; ``None`` for an equality) and ``positive`` (instances with
     ``lhs > 0``: for Prop. 3.7, where the Fano bound is not vacuous).
     """
-    from ldpnb.channels import ldp_epsilon
-    from ldpnb.measures.information import mutual_information_joint
-    from ldpnb.mechanisms import grr_channel, lh_channel
+    from ldpnb.channels import ldp_epsilon  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
+    from ldpnb.measures.information import mutual_information_joint  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
+    from ldpnb.mechanisms import grr_channel, lh_channel  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     rng = check_random_state(rng)
     mij = lambda J: float(mutual_information_joint(J, unit="bits"))  # noqa: E731
     rows: dict[str, dict] = {}
 
     def rec(name, statement, lhs, rhs, equality=False):
-        r = rows.setdefault(name, dict(name=name, statement=statement, checks=0, violations=0,
-                                       max_excess=-math.inf, max_ratio=None, positive=0))
+        r = rows.setdefault(
+            name,
+            dict(
+                name=name, statement=statement, checks=0, violations=0, max_excess=-math.inf, max_ratio=None, positive=0
+            ),
+        )
         excess = abs(lhs - rhs) if equality else lhs - rhs
         r["checks"] += 1
         r["violations"] += int(excess > tol)
@@ -243,8 +271,12 @@ def theorem_checks(draws: int = 300, *, rng=None, tol: float = 1e-10) -> "list[d
         i1, i2 = pie(p_u, P, Q1), pie(p_u, P, Q2)
         rec("Thm 3.5", "I(U; lambda(Y)) <= I(U;Y)", pie(p_u, P, Q1 @ L), i1)
         w = float(rng.uniform())
-        rec("Thm 3.6", "I(U;Y_w) <= w I(U;Y_1) + (1-w) I(U;Y_2)", pie(p_u, P, w * Q1 + (1 - w) * Q2),
-            w * i1 + (1 - w) * i2)
+        rec(
+            "Thm 3.6",
+            "I(U;Y_w) <= w I(U;Y_1) + (1-w) I(U;Y_2)",
+            pie(p_u, P, w * Q1 + (1 - w) * Q2),
+            w * i1 + (1 - w) * i2,
+        )
         p_x = p_u @ P
         rec("Prop 3.10", "I(U;Y) <= min{I(U;X), I(X;Y)}", i1, min(mi_ux(p_u, P), mij(p_x[:, None] * Q1)))
         # Prop 3.7 on a random discrete joint with a non-uniform prior
@@ -255,14 +287,24 @@ def theorem_checks(draws: int = 300, *, rng=None, tol: float = 1e-10) -> "list[d
         # Lemma B.2 and Prop 4.1 on a random LDP channel (its tight eps measured)
         Qr = random_ldp_channel(k, m, eps / 2, rng=rng)
         eps_r = ldp_epsilon(Qr)
-        rec("Lemma B.2", "I(X;Y) <= min{eps, eps^2} log e (eps-LDP)", mij(p_x[:, None] * Qr), float(mi_ldp_bound(eps_r)))
-        rec("Prop 4.1", "I(U;Y) <= min{eps log e, eps^2 log e, log n, log k}", pie(p_u, P, Qr),
-            float(alpha_ldp_generic(eps_r, n, k)))
+        rec(
+            "Lemma B.2", "I(X;Y) <= min{eps, eps^2} log e (eps-LDP)", mij(p_x[:, None] * Qr), float(mi_ldp_bound(eps_r))
+        )
+        rec(
+            "Prop 4.1",
+            "I(U;Y) <= min{eps log e, eps^2 log e, log n, log k}",
+            pie(p_u, P, Qr),
+            float(alpha_ldp_generic(eps_r, n, k)),
+        )
         # Thm 4.2
         th = theta_rr(k, eps)
         rec("Thm 4.2 (Eq. 15)", "I(U;Y) <= theta_RR I(U;X) (eps-RR)", i_y, th * mi_ux(p_u, P))
-        rec("Thm 4.2 (Eq. 16)", "alpha*(RR, n) <= theta_RR min{log n, log k}", alpha_star_rr(n, k, eps),
-            float(alpha_rr(eps, n, k)))
+        rec(
+            "Thm 4.2 (Eq. 16)",
+            "alpha*(RR, n) <= theta_RR min{log n, log k}",
+            alpha_star_rr(n, k, eps),
+            float(alpha_rr(eps, n, k)),
+        )
         # Thm 4.3 (t = 2, correlated reports)
         kk = int(rng.integers(2, 5))
         p3 = p_u[:, None, None] * rng.dirichlet(np.full(kk * kk, 0.3), size=n).reshape(n, kk, kk)
@@ -285,7 +327,12 @@ def theorem_checks(draws: int = 300, *, rng=None, tol: float = 1e-10) -> "list[d
             i2g = mij(composed_joint(pg3, C, C).reshape(n, -1))
             rhs = thg * (mij(pg3.sum(axis=2)) + conditional_mutual_information(np.einsum("uab,ay->uyb", pg3, C)))
             rec("Thm 4.5 (Eq. 42)", "I(U;Y1,Y2) <= theta_GLH [I(U;X1) + I(U;X2|Y1)] (GLH)", i2g, rhs)
-            rec("Thm 4.5", "I(U;Y1,Y2) <= 2 theta_GLH min{log n, log k} (GLH)", i2g, float(alpha_glh(eps, n, kg, g, t=2)))
+            rec(
+                "Thm 4.5",
+                "I(U;Y1,Y2) <= 2 theta_GLH min{log n, log k} (GLH)",
+                i2g,
+                float(alpha_glh(eps, n, kg, g, t=2)),
+            )
     return list(rows.values())
 
 
@@ -305,14 +352,17 @@ def ldp_levels(eps=(0.1, 1.0, 2.5, 5.0)) -> dict:
     >>> bool(np.allclose(r["ldp_rr"], 1.0) and np.allclose(r["ldp_glh"], 1.0))
     True
     """
-    from ldpnb.channels import ldp_epsilon
-    from ldpnb.mechanisms import grr_channel, lh_channel
+    from ldpnb.channels import ldp_epsilon  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
+    from ldpnb.mechanisms import grr_channel, lh_channel  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     rr = [(k, float(e)) for k in (2, 5, 50) for e in eps]
     glh = [(k, g, float(e)) for k, g in ((3, 2), (4, 3)) for e in eps]
-    return dict(ldp_rr=np.array([ldp_epsilon(grr_channel(k, e)) for k, e in rr]), eps_rr=np.array([e for _, e in rr]),
-                ldp_glh=np.array([ldp_epsilon(lh_channel(k, g, e)) for k, g, e in glh]),
-                eps_glh=np.array([e for _, _, e in glh]))
+    return dict(
+        ldp_rr=np.array([ldp_epsilon(grr_channel(k, e)) for k, e in rr]),
+        eps_rr=np.array([e for _, e in rr]),
+        ldp_glh=np.array([ldp_epsilon(lh_channel(k, g, e)) for k, g, e in glh]),
+        eps_glh=np.array([e for _, _, e in glh]),
+    )
 
 
 @contract(pse=Array(1, low=0), alpha_thm=Array(1, low=0), alpha_generic=Array(1, low=0), n=Integer(2, 2**53))
@@ -357,12 +407,25 @@ def fano_bound_estimate(pse: Estimate, n: int) -> Estimate:
     L = math.log2(n)
     f = lambda x: 1 - (np.asarray(x, dtype=float) + 1) / L  # noqa: E731
     se = None if pse.se is None else np.asarray(pse.se, dtype=float) / L
-    return Estimate(f(pse.value), f(pse.high), f(pse.low), level=pse.level, se=se, n_runs=pse.n_runs,
-                    method=pse.method, simultaneous=pse.simultaneous, note="Eq. (10) of the PSE's interval")
+    return Estimate(
+        f(pse.value),
+        f(pse.high),
+        f(pse.low),
+        level=pse.level,
+        se=se,
+        n_runs=pse.n_runs,
+        method=pse.method,
+        simultaneous=pse.simultaneous,
+        note="Eq. (10) of the PSE's interval",
+    )
 
 
-@contract(pse=Instance(Estimate, example=Estimate([1.0], [0.9], [1.1], method="t", n_runs=8)),
-          alpha_thm=Array(1, low=0), alpha_generic=Array(1, low=0), n=Integer(2, 2**53))
+@contract(
+    pse=Instance(Estimate, example=Estimate([1.0], [0.9], [1.1], method="t", n_runs=8)),
+    alpha_thm=Array(1, low=0),
+    alpha_generic=Array(1, low=0),
+    n=Integer(2, 2**53),
+)
 def slack_ratio_estimate(pse: Estimate, alpha_thm, alpha_generic, n: int) -> Estimate:
     """:func:`lower_bound_slack_ratio` of an estimated PSE: evaluated at the ends of the PSE's
     interval (clipped at 0), the ratio's interval is their span (the ratio is monotone in the PSE
@@ -375,9 +438,18 @@ def slack_ratio_estimate(pse: Estimate, alpha_thm, alpha_generic, n: int) -> Est
     >>> bool(e.low[0] <= e.value[0] <= e.high[0])
     True
     """
+
     def r(x):
         return lower_bound_slack_ratio(np.maximum(np.asarray(x, dtype=float), 0.0), alpha_thm, alpha_generic, n)
 
     ends = np.vstack([r(pse.low), r(pse.high)])
-    return Estimate(r(pse.value), ends.min(0), ends.max(0), level=pse.level, n_runs=pse.n_runs, method=pse.method,
-                    simultaneous=pse.simultaneous, note="Fig. 9's slack ratio at the ends of the PSE's interval")
+    return Estimate(
+        r(pse.value),
+        ends.min(0),
+        ends.max(0),
+        level=pse.level,
+        n_runs=pse.n_runs,
+        method=pse.method,
+        simultaneous=pse.simultaneous,
+        note="Fig. 9's slack ratio at the ends of the PSE's interval",
+    )

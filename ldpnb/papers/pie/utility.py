@@ -21,7 +21,7 @@ through :func:`ldpnb.mechanisms.lh_simulate_support_counts`).
 from __future__ import annotations
 
 import math
-from typing import Any, Iterable, Sequence
+from typing import Any, Sequence
 
 import numpy as np
 import pandas as pd
@@ -200,8 +200,13 @@ def glh_loss_sum(mass: float, n_symbols: int, n: int, g, epsilon):
 # ---------------------------------------------------------------------------------------------
 
 
-@contract(n=_N, p=Real(0, 1), q=Real(0, 1, low_open=True, high_open=True),
-          k_candidates=_N, alpha=Real(0, 1, low_open=True, high_open=True))
+@contract(
+    n=_N,
+    p=Real(0, 1),
+    q=Real(0, 1, low_open=True, high_open=True),
+    k_candidates=_N,
+    alpha=Real(0, 1, low_open=True, high_open=True),
+)
 def gaussian_count_threshold(n: int, p: float, q: float, k_candidates: int, alpha: float = 0.05) -> float:
     r"""Bonferroni threshold with the normal approximation of Wang et al. (2017), on the count.
 
@@ -220,8 +225,9 @@ def gaussian_count_threshold(n: int, p: float, q: float, k_candidates: int, alph
     return float(n * q + z * math.sqrt(n * q * (1 - q)))
 
 
-@contract(n=_N, q=Real(0, 1, low_open=True, high_open=True), k_candidates=_N,
-          alpha=Real(0, 1, low_open=True, high_open=True))
+@contract(
+    n=_N, q=Real(0, 1, low_open=True, high_open=True), k_candidates=_N, alpha=Real(0, 1, low_open=True, high_open=True)
+)
 def binomial_count_threshold(n: int, q: float, k_candidates: int, alpha: float = 0.05) -> int:
     r"""The exact Bonferroni test of the same null hypothesis :math:`p(x) = 0`, on the count.
 
@@ -241,9 +247,14 @@ def binomial_count_threshold(n: int, q: float, k_candidates: int, alpha: float =
     return c
 
 
-@contract(kind=OneOf("binomial", "gaussian", "none"), n=_N, p=Real(0, 1),
-          q=Real(0, 1, low_open=True, high_open=True), k_candidates=_N,
-          alpha=Real(0, 1, low_open=True, high_open=True))
+@contract(
+    kind=OneOf("binomial", "gaussian", "none"),
+    n=_N,
+    p=Real(0, 1),
+    q=Real(0, 1, low_open=True, high_open=True),
+    k_candidates=_N,
+    alpha=Real(0, 1, low_open=True, high_open=True),
+)
 def count_threshold(kind: str, n: int, p: float, q: float, k_candidates: int, alpha: float = 0.05) -> float:
     """Count threshold :math:`c^*` of emp+thr (keep :math:`x` iff :math:`c(x) \\ge c^*`): ``"binomial"``
     (:func:`binomial_count_threshold`), ``"gaussian"`` (:func:`gaussian_count_threshold`) or ``"none"``."""
@@ -265,8 +276,13 @@ def _binom_moments(m, prob):
     return v, v * (1 + 3 * (m - 2) * prob * (1 - prob))
 
 
-@contract(holder_counts=Array(1, min_size=0, low=0), n=_N, p=Real(0, 1),
-          q=Real(0, 1, low_open=True, high_open=True), k_zero=Integer(0, _EXACT))
+@contract(
+    holder_counts=Array(1, min_size=0, low=0),
+    n=_N,
+    p=Real(0, 1),
+    q=Real(0, 1, low_open=True, high_open=True),
+    k_zero=Integer(0, _EXACT),
+)
 def loss_moments(holder_counts, n: int, p: float, q: float, *, k_zero: int = 0) -> tuple[float, float]:
     r"""Exact mean and per-run standard deviation of the emp loss summed over a set of symbols.
 
@@ -370,10 +386,12 @@ def _binom_pmf_support(m: int, prob: float, tail: float = 1e-300) -> np.ndarray:
     return pmf / pmf.sum()
 
 
-@contract(population=_POP, mechanism=_MECH, epsilon=Real(0, None, low_open=True),
-          g=Optional(Integer(2, 1 << 32)), rng=SEED)
-def simulate_support(population: UtilityPopulation, mechanism: str, epsilon: float, *, g: int | None = None,
-                     rng=None) -> tuple[np.ndarray, np.ndarray]:
+@contract(
+    population=_POP, mechanism=_MECH, epsilon=Real(0, None, low_open=True), g=Optional(Integer(2, 1 << 32)), rng=SEED
+)
+def simulate_support(
+    population: UtilityPopulation, mechanism: str, epsilon: float, *, g: int | None = None, rng=None
+) -> tuple[np.ndarray, np.ndarray]:
     r"""Support counts of one run of ``n`` reports, exact in law: ``(counts, zero_histogram)``.
 
     ``counts[i]`` is the support count of the i-th occupied symbol; ``zero_histogram[c]`` the number
@@ -412,10 +430,23 @@ def simulate_support(population: UtilityPopulation, mechanism: str, epsilon: flo
     return counts, hist.astype(np.int64)
 
 
-@contract(population=_POP, mechanism=_MECH, epsilon=Real(0, None, low_open=True),
-          g=Optional(Integer(2, 1 << 32)), alpha=Real(0, 1, low_open=True, high_open=True), rng=SEED)
-def utility_run(population: UtilityPopulation, mechanism: str, epsilon: float, *, g: int | None = None,
-                alpha: float = 0.05, rng=None) -> dict[str, Any]:
+@contract(
+    population=_POP,
+    mechanism=_MECH,
+    epsilon=Real(0, None, low_open=True),
+    g=Optional(Integer(2, 1 << 32)),
+    alpha=Real(0, 1, low_open=True, high_open=True),
+    rng=SEED,
+)
+def utility_run(
+    population: UtilityPopulation,
+    mechanism: str,
+    epsilon: float,
+    *,
+    g: int | None = None,
+    alpha: float = 0.05,
+    rng=None,
+) -> dict[str, Any]:
     r"""One run of the utility experiment of Sec. 5.3 (Figs. 10-12): the summed :math:`l_2` losses.
 
     emp (Eqs. 19, 20; :func:`ldpnb.estimators.fo_estimate`) and emp+thr, which sets to 0 every
@@ -434,7 +465,7 @@ def utility_run(population: UtilityPopulation, mechanism: str, epsilon: float, *
     est = fo_estimate(counts, pop.n, p, q)
     sq = (pop.p - est) ** 2
     c0 = np.arange(hist.size)
-    sq0 = hist * ((c0 - pop.n * q) / (pop.n * (p - q))) ** 2   # unoccupied symbols with count c
+    sq0 = hist * ((c0 - pop.n * q) / (pop.n * (p - q))) ** 2  # unoccupied symbols with count c
     out: dict[str, Any] = {"emp_all": float(sq.sum() + sq0.sum())}
     for phi, idx in pop.tops.items():
         out[f"emp_{phi}"] = float(sq[idx].sum())
@@ -457,10 +488,16 @@ def utility_run(population: UtilityPopulation, mechanism: str, epsilon: float, *
     return out
 
 
-@contract(population=_POP, settings=Instance(list, tuple, example=[("rr", 10.0, None)]),
-          runs=Integer(1, 1 << 16), alpha=Real(0, 1, low_open=True, high_open=True), rng=SEED)
-def utility_runs(population: UtilityPopulation, settings: Sequence[tuple], runs: int, *, alpha: float = 0.05,
-                 rng=None) -> pd.DataFrame:
+@contract(
+    population=_POP,
+    settings=Instance(list, tuple, example=[("rr", 10.0, None)]),
+    runs=Integer(1, 1 << 16),
+    alpha=Real(0, 1, low_open=True, high_open=True),
+    rng=SEED,
+)
+def utility_runs(
+    population: UtilityPopulation, settings: Sequence[tuple], runs: int, *, alpha: float = 0.05, rng=None
+) -> pd.DataFrame:
     """``runs`` runs of :func:`utility_run` for each ``(mechanism, epsilon, g)`` of ``settings``.
 
     One row per run, with the labels ``mech``, ``eps``, ``g`` (0 for the RR) and ``run``; all
@@ -483,8 +520,11 @@ def summarise_runs(runs: pd.DataFrame, population: UtilityPopulation, *, quantil
     :mod:`ldpnb.stats` estimate over the runs (:func:`run_matrix`), not a column here.
     """
     pop = population
-    losses = [c for c in runs.columns if c.split("_")[0] in ("emp", *_KINDS) and c.split("_")[-1] in
-              ("all", *map(str, pop.tops))]
+    losses = [
+        c
+        for c in runs.columns
+        if c.split("_")[0] in ("emp", *_KINDS) and c.split("_")[-1] in ("all", *map(str, pop.tops))
+    ]
     rows = []
     for (mech, eps, g), grp in runs.groupby(["mech", "eps", "g"], sort=False):
         R = len(grp)
@@ -519,11 +559,17 @@ def _pmf(m: int, prob: float, tail: float = 1e-13) -> tuple[int, np.ndarray]:
     return lo, stats.binom.pmf(x, m, prob)
 
 
-@contract(holder_counts=Array(1, low=1), n=Integer(2, MAX_ENTRIES), k=Integer(2, _EXACT),
-          epsilon=Real(0, None, low_open=True),
-          kind=OneOf("binomial", "gaussian", "none"), alpha=Real(0, 1, low_open=True, high_open=True))
-def relative_error_moments(holder_counts, n: int, k: int, epsilon: float, kind: str = "binomial",
-                           alpha: float = 0.05) -> tuple[np.ndarray, np.ndarray]:
+@contract(
+    holder_counts=Array(1, low=1),
+    n=Integer(2, MAX_ENTRIES),
+    k=Integer(2, _EXACT),
+    epsilon=Real(0, None, low_open=True),
+    kind=OneOf("binomial", "gaussian", "none"),
+    alpha=Real(0, 1, low_open=True, high_open=True),
+)
+def relative_error_moments(
+    holder_counts, n: int, k: int, epsilon: float, kind: str = "binomial", alpha: float = 0.05
+) -> tuple[np.ndarray, np.ndarray]:
     r"""Exact mean and variance of the relative error :math:`r = |p - \hat p\,1[c(x)\ge c^*]|/p` of
     emp+thr under the ε-RR, per symbol (Fig. 11).
 
@@ -563,12 +609,26 @@ def _relative_error_law(c: int, n: int, k: int, epsilon: float, kind: str, alpha
     return f, np.abs(pc - est) / pc
 
 
-@contract(holder_counts=Array(1, low=1, min_size=1), n=Integer(2, MAX_ENTRIES), k=Integer(2, _EXACT),
-          epsilon=Real(0, None, low_open=True), threshold=Real(0, None),
-          kind=OneOf("binomial", "gaussian", "none"), alpha=Real(0, 1, low_open=True, high_open=True),
-          step=Real(1e-7, 0.1))
-def mean_relative_error_tail(holder_counts, n: int, k: int, epsilon: float, threshold: float,
-                             kind: str = "binomial", alpha: float = 0.05, step: float = 1e-4) -> tuple[float, float]:
+@contract(
+    holder_counts=Array(1, low=1, min_size=1),
+    n=Integer(2, MAX_ENTRIES),
+    k=Integer(2, _EXACT),
+    epsilon=Real(0, None, low_open=True),
+    threshold=Real(0, None),
+    kind=OneOf("binomial", "gaussian", "none"),
+    alpha=Real(0, 1, low_open=True, high_open=True),
+    step=Real(1e-7, 0.1),
+)
+def mean_relative_error_tail(
+    holder_counts,
+    n: int,
+    k: int,
+    epsilon: float,
+    threshold: float,
+    kind: str = "binomial",
+    alpha: float = 0.05,
+    step: float = 1e-4,
+) -> tuple[float, float]:
     r"""Exact probability that one run's mean relative error over the symbols (one per entry of
     ``holder_counts``) reaches ``threshold``: :math:`\Pr[\frac1m\sum_x r_x \ge \text{threshold}]`
     under the ε-RR with emp+thr (Fig. 11), the symbols independent (up to :math:`O(1/k)`).
@@ -606,11 +666,17 @@ def mean_relative_error_tail(holder_counts, n: int, k: int, epsilon: float, thre
     return min(out), max(out)
 
 
-@contract(holder_counts=Array(1, low=1), n=Integer(2, MAX_ENTRIES), k=Integer(2, _EXACT),
-          epsilon=Real(0, None, low_open=True),
-          kind=OneOf("binomial", "gaussian", "none"), alpha=Real(0, 1, low_open=True, high_open=True))
-def expected_relative_error(holder_counts, n: int, k: int, epsilon: float, kind: str = "binomial",
-                            alpha: float = 0.05) -> np.ndarray:
+@contract(
+    holder_counts=Array(1, low=1),
+    n=Integer(2, MAX_ENTRIES),
+    k=Integer(2, _EXACT),
+    epsilon=Real(0, None, low_open=True),
+    kind=OneOf("binomial", "gaussian", "none"),
+    alpha=Real(0, 1, low_open=True, high_open=True),
+)
+def expected_relative_error(
+    holder_counts, n: int, k: int, epsilon: float, kind: str = "binomial", alpha: float = 0.05
+) -> np.ndarray:
     r"""Exact :math:`\mathbb E|p - \hat p\,1[c(x)\ge c^*]|/p` of emp+thr under the ε-RR, per symbol
     (the mean of :func:`relative_error_moments`).
 
@@ -670,11 +736,28 @@ def max_mean_under_limit(a, b, limit: float) -> float:
     return best_mixture_under_limit(a, b, limit)["value"]
 
 
-@contract(holder_grid=Array(1, low=1), n=Integer(2, MAX_ENTRIES), k=Integer(2, _EXACT),
-          eps_a=Real(0, None, low_open=True), eps_b=Real(0, None, low_open=True), limit_b=Real(0, None),
-          printed_a=Real(), kind=OneOf("binomial", "gaussian", "none"), size=Integer(1, 1 << 16))
-def printed_pair_distance(holder_grid, n: int, k: int, eps_a: float, eps_b: float, limit_b: float, printed_a: float,
-                          kind: str = "binomial", size: int = 20) -> dict:
+@contract(
+    holder_grid=Array(1, low=1),
+    n=Integer(2, MAX_ENTRIES),
+    k=Integer(2, _EXACT),
+    eps_a=Real(0, None, low_open=True),
+    eps_b=Real(0, None, low_open=True),
+    limit_b=Real(0, None),
+    printed_a=Real(),
+    kind=OneOf("binomial", "gaussian", "none"),
+    size=Integer(1, 1 << 16),
+)
+def printed_pair_distance(
+    holder_grid,
+    n: int,
+    k: int,
+    eps_a: float,
+    eps_b: float,
+    limit_b: float,
+    printed_a: float,
+    kind: str = "binomial",
+    size: int = 20,
+) -> dict:
     r"""How far a printed pair of single-run mean relative errors lies from what any profile reaches (Fig. 11).
 
     Over every profile of ``size`` symbols whose holder counts lie in ``holder_grid`` (a mixture of the
@@ -709,8 +792,9 @@ def printed_pair_distance(holder_grid, n: int, k: int, eps_a: float, eps_b: floa
     n_i = min(size, math.ceil(w * size - 1e-9))
     counts = [int(grid[i])] * n_i + [int(grid[j])] * (size - n_i)
     p_low, p_high = mean_relative_error_tail(counts, n, k, eps_a, printed_a, kind)
-    return dict(max_mean=best["value"], sd=sd, z=(printed_a - best["value"]) / sd, p_low=p_low, p_high=p_high,
-                counts=counts)
+    return dict(
+        max_mean=best["value"], sd=sd, z=(printed_a - best["value"]) / sd, p_low=p_low, p_high=p_high, counts=counts
+    )
 
 
 @contract(x=Array(1, min_size=2), y=Array(1, min_size=2, low=0), level=Real(0, None, low_open=True))
@@ -741,8 +825,14 @@ def _crossings(x: np.ndarray, Y: np.ndarray, level: float) -> np.ndarray:
     return np.where(found, out, np.nan)
 
 
-@contract(x=Array(1, min_size=2), runs=Array(2, min_size=2), level=Real(0, None, low_open=True),
-          conf=Probability(open_left=True, open_right=True), n_boot=Integer(200, 1 << 16), rng=SEED)
+@contract(
+    x=Array(1, min_size=2),
+    runs=Array(2, min_size=2),
+    level=Real(0, None, low_open=True),
+    conf=Probability(open_left=True, open_right=True),
+    n_boot=Integer(200, 1 << 16),
+    rng=SEED,
+)
 def crossing_estimate(x, runs, level: float, *, conf: float = 0.95, n_boot: int = 4000, rng=None) -> Estimate:
     """The :func:`crossing` of the mean over runs of a decreasing series (``runs``: shape ``(R,
     len(x))``, one curve per run) with a BCa bootstrap interval over the runs
@@ -761,12 +851,16 @@ def crossing_estimate(x, runs, level: float, *, conf: float = 0.95, n_boot: int 
     Y = np.asarray(runs, dtype=float)
     if Y.shape[1] != xs.size:
         raise ValueError(f"runs must have one column per x, got {Y.shape[1]} columns for {xs.size} x")
-    return stats_.bootstrap(lambda r, axis=0: _crossings(xs, r.mean(axis=0), level), (Y,), level=conf,
-                            n_boot=n_boot, rng=rng)
+    return stats_.bootstrap(
+        lambda r, axis=0: _crossings(xs, r.mean(axis=0), level), (Y,), level=conf, n_boot=n_boot, rng=rng
+    )
 
 
-@contract(eps=Instance(Estimate, example=Estimate(12.9, 12.8, 13.0, method="t", n_runs=20)),
-          n=Integer(2, 2**53), k=Integer(2, 2**53))
+@contract(
+    eps=Instance(Estimate, example=Estimate(12.9, 12.8, 13.0, method="t", n_runs=20)),
+    n=Integer(2, 2**53),
+    k=Integer(2, 2**53),
+)
 def rr_guarantee(eps: Estimate, n: int, k: int) -> Estimate:
     r"""The Bayes-error guarantee of Eq. (12) with Thm 4.2 at an estimated ε: :math:`\beta(\varepsilon)
     = 1 - (\alpha_{RR}(\varepsilon) + 1)/\log n` is decreasing in ε, so the interval of ε maps to
@@ -778,11 +872,19 @@ def rr_guarantee(eps: Estimate, n: int, k: int) -> Estimate:
     >>> round(b.value, 3), bool(b.low < b.value < b.high)
     (0.92, True)
     """
+
     def beta(e):
         return float(fano_lower_bound(alpha_rr(float(e), n, k), n))
 
-    return Estimate(beta(eps.value), beta(eps.high), beta(eps.low), level=eps.level, n_runs=eps.n_runs,
-                    method=eps.method, note=f"beta at the ends of the interval of epsilon ({eps.method})")
+    return Estimate(
+        beta(eps.value),
+        beta(eps.high),
+        beta(eps.low),
+        level=eps.level,
+        n_runs=eps.n_runs,
+        method=eps.method,
+        note=f"beta at the ends of the interval of epsilon ({eps.method})",
+    )
 
 
 @contract(runs=_RUNS, column=Instance(str, example="emp_all"))

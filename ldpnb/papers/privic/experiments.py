@@ -27,13 +27,30 @@ import pandas as pd
 
 from ldpnb.channels._generic import simulate_counts
 from ldpnb.contracts import (
-    SAMPLE_SIZE, Array, Counts, DistanceMatrix, Integer, OneOf, Optional, RandomState, Real, Unchecked, contract,
+    SAMPLE_SIZE,
+    Array,
+    Counts,
+    DistanceMatrix,
+    Integer,
+    OneOf,
+    Optional,
+    RandomState,
+    Real,
+    Unchecked,
+    contract,
 )
 from ldpnb.estimators._ibu import IBUResult, ibu
 from ldpnb.measures.utility import emd
 from ldpnb.mechanisms.rate_distortion import average_distortion, blahut_arimoto
 from ldpnb.papers.privic.model import (
-    _shape, block_indices, flat_index, lap_grid_channel, privic, privic_distance, row_similarity, row_stats,
+    _shape,
+    block_indices,
+    flat_index,
+    lap_grid_channel,
+    privic,
+    privic_distance,
+    row_similarity,
+    row_stats,
 )
 from ldpnb.papers.privic.values import ISLAND_A, ISLAND_B, PROTOCOL
 from ldpnb.repro.parallel import sweep
@@ -47,6 +64,7 @@ __all__ = [
     "calibrated_regions",
     "gap_null_bootstrap",
     "run_privic",
+    "calibration_runs",
     "privic_long_run",
     "ba_at_paper_iterations",
     "table_summary",
@@ -63,6 +81,7 @@ __all__ = [
     "cycle_times",
     "fig2_rows",
     "elastic_gap",
+    "ba_fixpoint_gap",
     "rd_identities",
     "mi_qos_plane",
     "qos_among_fixpoints",
@@ -106,8 +125,13 @@ def pooled_loglik(theta, channels, counts_list) -> float:
     return total
 
 
-@contract(channels=_CHANNELS, counts_list=_COUNTS_LIST, tol=Real(0, None, low_open=True),
-          max_iter=Integer(1, 100_000_000), theta0=Optional(Array(1, low=0.0)))
+@contract(
+    channels=_CHANNELS,
+    counts_list=_COUNTS_LIST,
+    tol=Real(0, None, low_open=True),
+    max_iter=Integer(1, 100_000_000),
+    theta0=Optional(Array(1, low=0.0)),
+)
 def pooled_mle(channels, counts_list, *, tol: float = 1e-6, max_iter: int = 200_000, theta0=None) -> IBUResult:
     r"""GIBU (Biswas and Palamidessi, Def. 2.6; ElSalamouny and Palamidessi 2020) taken to a **certified**
     maximum of the pooled likelihood.
@@ -136,7 +160,7 @@ def likelihood_region(m: int, level: float = 0.95) -> float:
     told apart from it by these reports.  97.4 nats for Paris (m = 165), 214.8 for San Francisco
     (m = 384) at level 0.95.
     """
-    from scipy.stats import chi2
+    from scipy.stats import chi2  # noqa: PLC0415 lazy: scipy/numpy submodule loaded at first use
 
     return float(chi2.ppf(level, m - 1) / 2)
 
@@ -144,7 +168,7 @@ def likelihood_region(m: int, level: float = 0.95) -> float:
 # ----------------------------------------------------------------------------- PRIVIC rounds
 def _tradeoff(pi, channels, D, beta):
     """I(X;Y), AvgD and I + beta AvgD of each channel under the true prior ``pi`` (Def. 2.2-2.3, 2.9)."""
-    from ldpnb.mechanisms.rate_distortion import mutual_information_nats
+    from ldpnb.mechanisms.rate_distortion import mutual_information_nats  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     mi = np.array([mutual_information_nats(pi, C) for C in channels])
     avgd = np.array([average_distortion(pi, C, D) for C in channels])
@@ -156,22 +180,37 @@ def _mle_lines(res, counts, D, mle_tol, diagnostics=True):
     n = int(counts.sum())
     pi = counts / n
     nt = np.array([y.sum() for y in res.report_counts], dtype=float)
-    comb = (nt / nt.sum()) @ np.asarray(res.mus)        # the sample-weighted (+) of the mu_t
+    comb = (nt / nt.sum()) @ np.asarray(res.mus)  # the sample-weighted (+) of the mu_t
     mle = pooled_mle(res.channels, res.report_counts, tol=mle_tol)
     L = lambda th: pooled_loglik(th, res.channels, res.report_counts)  # noqa: E731
     l_mle, slack = L(mle.estimate), nt.sum() * float(mle.gap)
-    out = {"n_total": float(nt.sum()), "mle_gap_per_report": float(mle.gap), "mle_slack": slack,
-           "emd_mle_pi": emd(mle.estimate, pi, D), "mle_support": int(np.sum(mle.estimate > 1e-8))}
+    out = {
+        "n_total": float(nt.sum()),
+        "mle_gap_per_report": float(mle.gap),
+        "mle_slack": slack,
+        "emd_mle_pi": emd(mle.estimate, pi, D),
+        "mle_support": int(np.sum(mle.estimate > 1e-8)),
+    }
     for name, th in (("theta_N", res.thetas[-1]), ("combination", comb), ("truth", pi)):
         lower = l_mle - L(th)
-        out.update({f"gap_lo_{name}": lower, f"gap_hi_{name}": lower + slack,
-                    f"emd_mle_{name}": emd(th, mle.estimate, D), f"emd_pi_{name}": emd(th, pi, D)})
+        out.update(
+            {
+                f"gap_lo_{name}": lower,
+                f"gap_hi_{name}": lower + slack,
+                f"emd_mle_{name}": emd(th, mle.estimate, D),
+                f"emd_pi_{name}": emd(th, pi, D),
+            }
+        )
     if diagnostics:
         sv = np.linalg.svd(np.hstack(res.channels), compute_uv=False)
-        out.update({"max_cond": max(float(np.linalg.cond(C)) for C in res.channels),
-                    "G_sigma_ratio": float(sv[-1] / sv[0]),
-                    "G_rank": int(np.sum(sv > sv[0] * max(np.hstack(res.channels).shape) * np.finfo(float).eps)),
-                    "m": int(counts.size)})
+        out.update(
+            {
+                "max_cond": max(float(np.linalg.cond(C)) for C in res.channels),
+                "G_sigma_ratio": float(sv[-1] / sv[0]),
+                "G_rank": int(np.sum(sv > sv[0] * max(np.hstack(res.channels).shape) * np.finfo(float).eps)),
+                "m": int(counts.size),
+            }
+        )
     return out
 
 
@@ -180,8 +219,16 @@ def _privic_round(task, rng):
     diagnostics = task[7] if len(task) > 7 else True
     n = int(counts.sum())
     kw = dict(combine=True, n_per_cycle=n) if protocol == "ALG1" else {}
-    res = privic(counts, D, beta, n_cycles=proto["n_rows"] - 1, ba_iter=proto["ba_iter"],
-                 ibu_iter=proto["ibu_iter"], rng=rng, **kw)
+    res = privic(
+        counts,
+        D,
+        beta,
+        n_cycles=proto["n_rows"] - 1,
+        ba_iter=proto["ba_iter"],
+        ibu_iter=proto["ibu_iter"],
+        rng=rng,
+        **kw,
+    )
     mi, avgd = _tradeoff(counts / n, [*res.channels, res.final_channel], D, beta)
     out = {"emd": res.emd, "theta_N": res.thetas[-1], "mi": mi, "avgd": avgd}
     if with_mle:
@@ -189,11 +236,19 @@ def _privic_round(task, rng):
     return out
 
 
-@contract(true_counts=Counts(), city=OneOf("paris", "sf"), betas=Array(None, low=0.0), rounds=Integer(1, 100_000),
-          seed=_SEED, protocol=OneOf(*PROTOCOLS), mle_betas=Array(None, min_size=0, low=0.0),
-          mle_tol=Real(0, None, low_open=True))
-def run_privic(true_counts, city: str, betas, rounds: int, *, seed, protocol: str = "A11",
-               mle_betas=(), mle_tol: float = 1e-6) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
+@contract(
+    true_counts=Counts(),
+    city=OneOf("paris", "sf"),
+    betas=Array(None, low=0.0),
+    rounds=Integer(1, 100_000),
+    seed=_SEED,
+    protocol=OneOf(*PROTOCOLS),
+    mle_betas=Array(None, min_size=0, low=0.0),
+    mle_tol=Real(0, None, low_open=True),
+)
+def run_privic(
+    true_counts, city: str, betas, rounds: int, *, seed, protocol: str = "A11", mle_betas=(), mle_tol: float = 1e-6
+) -> tuple[pd.DataFrame, pd.DataFrame, dict]:
     r"""PRIVIC rounds on ``city`` with the paper's cycles and iterations (Sec. 6: Paris 14 cycles of 8 BA
     and 10 IBU iterations, San Francisco 7 cycles of 5 and 5).
 
@@ -205,9 +260,9 @@ def run_privic(true_counts, city: str, betas, rounds: int, *, seed, protocol: st
       (:math:`\hat C^{(N)}` for rows 1..N, the deployed BA(:math:`\theta_N`) for the last row) under the
       true :math:`\pi`: the "privacy protection and its trade-off with QoS" of Sec. 6's Discussion;
     * for ``beta`` in ``mle_betas``, one line per round with the certified MLE of the pooled reports
-      (:func:`pooled_mle`, certificate ``mle_tol`` nats per report) and, for :math:`\theta_N`, the sample-weighted combination of the
-      :math:`\mu_t` and the true :math:`\pi`, the log-likelihood gap to the MLE as a certified interval
-      ``[gap_lo, gap_hi]`` (total nats) and the EMDs to the MLE and to :math:`\pi`; plus the largest
+      (:func:`pooled_mle`, certificate ``mle_tol`` nats per report) and, for :math:`\theta_N`, the
+      sample-weighted combination of the :math:`\mu_t` and the true :math:`\pi`, the log-likelihood gap to the MLE as a
+      certified interval ``[gap_lo, gap_hi]`` (total nats) and the EMDs to the MLE and to :math:`\pi`; plus the largest
       condition number of the cycle channels and the numerical rank of :math:`G` (Thm 5.1-5.2);
     * the final estimates :math:`\theta_N` by ``(beta, round)`` (Fig. 7).
     """
@@ -220,8 +275,10 @@ def run_privic(true_counts, city: str, betas, rounds: int, *, seed, protocol: st
     recs, mle_recs, finals = [], [], {}
     for i, res in enumerate(results):
         b, r = betas[i // rounds], i % rounds
-        recs.extend((b, r, row, float(e), float(i), float(a), float(i + b * a))
-                    for row, (e, i, a) in enumerate(zip(res["emd"], res["mi"], res["avgd"]), start=1))
+        recs.extend(
+            (b, r, row, float(e), float(i), float(a), float(i + b * a))
+            for row, (e, i, a) in enumerate(zip(res["emd"], res["mi"], res["avgd"]), start=1)
+        )
         finals[(b, r)] = res["theta_N"]
         if "mle" in res:
             mle_recs.append({"beta": b, "round": r, **res["mle"]})
@@ -229,12 +286,14 @@ def run_privic(true_counts, city: str, betas, rounds: int, *, seed, protocol: st
     return pd.DataFrame(recs, columns=cols), pd.DataFrame(mle_recs), finals
 
 
-@contract(table=Unchecked("a DataFrame with columns beta, round, row, emd", example=None),
-          paper=Unchecked("a dict beta -> (rows, rounds) array of the printed table", example=None))
+@contract(
+    table=Unchecked("a DataFrame with columns beta, round, row, emd", example=None),
+    paper=Unchecked("a dict beta -> (rows, rounds) array of the printed table", example=None),
+)
 def table_summary(table: pd.DataFrame, paper: dict) -> pd.DataFrame:
     """Tables III/IV side by side: per ``(beta, row)`` our mean over the rounds with its 95 % interval
     (:func:`ldpnb.stats.mean`, Hall's) and sd, and the same for the paper's five printed rounds."""
-    from ldpnb.stats import mean
+    from ldpnb.stats import mean  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     recs = []
     for b, d in table.groupby("beta"):
@@ -243,20 +302,29 @@ def table_summary(table: pd.DataFrame, paper: dict) -> pd.DataFrame:
         P = paper.get(b)
         theirs = mean(P.T) if P is not None else None
         for j, row in enumerate(m.columns):
-            r = {"beta": b, "row": row, "ours mean": float(np.asarray(ours.value)[j]),
-                 "ours low": float(np.asarray(ours.low)[j]), "ours high": float(np.asarray(ours.high)[j]),
-                 "ours sd": float(m[row].std(ddof=1))}
+            r = {
+                "beta": b,
+                "row": row,
+                "ours mean": float(np.asarray(ours.value)[j]),
+                "ours low": float(np.asarray(ours.low)[j]),
+                "ours high": float(np.asarray(ours.high)[j]),
+                "ours sd": float(m[row].std(ddof=1)),
+            }
             if theirs is not None and row <= P.shape[0]:
-                r |= {"paper mean": float(np.asarray(theirs.value)[row - 1]),
-                      "paper low": float(np.asarray(theirs.low)[row - 1]),
-                      "paper high": float(np.asarray(theirs.high)[row - 1]),
-                      "paper sd": float(P[row - 1].std(ddof=1))}
+                r |= {
+                    "paper mean": float(np.asarray(theirs.value)[row - 1]),
+                    "paper low": float(np.asarray(theirs.low)[row - 1]),
+                    "paper high": float(np.asarray(theirs.high)[row - 1]),
+                    "paper sd": float(P[row - 1].std(ddof=1)),
+                }
             recs.append(r)
     return pd.DataFrame(recs).set_index(["beta", "row"])
 
 
-@contract(frame=Unchecked("the lines of mle_frame (columns protocol, city, beta, gap_hi_truth)", example=None),
-          level=Real(0, 1, low_open=True, high_open=True))
+@contract(
+    frame=Unchecked("the lines of mle_frame (columns protocol, city, beta, gap_hi_truth)", example=None),
+    level=Real(0, 1, low_open=True, high_open=True),
+)
 def calibrated_regions(frame: pd.DataFrame, level: float = 0.95) -> pd.DataFrame:
     r"""The likelihood-ratio region of each (protocol, city, beta), calibrated on the rounds themselves.
 
@@ -273,27 +341,54 @@ def calibrated_regions(frame: pd.DataFrame, level: float = 0.95) -> pd.DataFrame
     Returns per (protocol, city, beta): ``rounds``, ``region`` (the calibrated :math:`R`, total nats),
     ``chi2`` (Wilks' value), and the mean and sd of the truth's gap.
     """
-    from ldpnb.papers.privic.values import CITY_SHAPE
+    from ldpnb.papers.privic.values import CITY_SHAPE  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     g = frame.groupby(["protocol", "city", "beta"]).gap_hi_truth
-    out = pd.DataFrame({"rounds": g.size(), "region": g.quantile(level), "truth mean": g.mean(),
-                        "truth sd": g.std(ddof=1)})
+    out = pd.DataFrame(
+        {"rounds": g.size(), "region": g.quantile(level), "truth mean": g.mean(), "truth sd": g.std(ddof=1)}
+    )
     out["chi2"] = [likelihood_region(int(np.prod(CITY_SHAPE[c])), level) for _, c, _ in out.index]
     return out
 
 
 def _null_task(task, rng):
     theta, n, city, beta, protocol, mle_tol = task
-    x = rng.multinomial(n, theta)                 # users drawn from theta, the replicate's truth x / n
-    return _privic_round((x, privic_distance(city), beta, PROTOCOL[city], protocol, True, mle_tol, False),
-                         rng)["mle"]
+    x = rng.multinomial(n, theta)  # users drawn from theta, the replicate's truth x / n
+    return _privic_round((x, privic_distance(city), beta, PROTOCOL[city], protocol, True, mle_tol, False), rng)["mle"]
 
 
-@contract(theta=Array(1, low=0.0), n=SAMPLE_SIZE, city=OneOf("paris", "sf"),
-          beta=Real(0, None, low_open=True), replicates=Integer(1, 100_000), seed=_SEED,
-          protocol=OneOf(*PROTOCOLS), mle_tol=Real(0, None, low_open=True))
-def gap_null_bootstrap(theta, n: int, city: str, beta: float, replicates: int, *, seed, protocol: str = "A11",
-                       mle_tol: float = 1e-6) -> pd.DataFrame:
+@contract(
+    counts=Unchecked("{city: the city's true counts}", example=None),
+    rounds=Optional(Integer(1, 100_000)),
+    seed=_SEED,
+)
+def calibration_runs(counts: dict, rounds: int | None, *, seed) -> dict | None:
+    """T-cal's fresh rounds: :func:`run_privic` at beta = 1 then 0.5 with ``rounds`` rounds per city of
+    ``counts``, each city on the stream ``seed_for(seed, "calibration/<city>")``; its first frame per city.
+    ``rounds=None``: not run (None is returned)."""
+    if rounds is None:
+        return None
+    from ldpnb.repro.seeds import seed_for  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
+
+    return {
+        c: run_privic(np.asarray(y).ravel(), c, [1.0, 0.5], rounds, seed=seed_for(seed, f"calibration/{c}"))[0]
+        for c, y in counts.items()
+    }
+
+
+@contract(
+    theta=Array(1, low=0.0),
+    n=SAMPLE_SIZE,
+    city=OneOf("paris", "sf"),
+    beta=Real(0, None, low_open=True),
+    replicates=Integer(1, 100_000),
+    seed=_SEED,
+    protocol=OneOf(*PROTOCOLS),
+    mle_tol=Real(0, None, low_open=True),
+)
+def gap_null_bootstrap(
+    theta, n: int, city: str, beta: float, replicates: int, *, seed, protocol: str = "A11", mle_tol: float = 1e-6
+) -> pd.DataFrame:
     r"""Parametric bootstrap of the pooled likelihood-ratio statistic under ``theta`` (e.g. the MLE): the
     region a collector who does not know :math:`\pi` would use.
 
@@ -316,13 +411,22 @@ def _long_task(task, rng):
     N = proto["n_rows"] - 1
     pi = counts / counts.sum()
     theta0 = rng.dirichlet(np.ones(counts.size)) if start == "dirichlet" else None
-    res = privic(counts, D, beta, n_cycles=factor * N, ba_iter=proto["ba_iter"], ibu_iter=proto["ibu_iter"],
-                 rng=rng, theta0=theta0)
+    res = privic(
+        counts,
+        D,
+        beta,
+        n_cycles=factor * N,
+        ba_iter=proto["ba_iter"],
+        ibu_iter=proto["ibu_iter"],
+        rng=rng,
+        theta0=theta0,
+    )
     out = {"emd": res.emd}
     if with_mle:
         for tag, T in (("N", N), ("end", factor * N)):
-            out[f"emd_mle_{tag}"] = emd(pooled_mle(res.channels[:T], res.report_counts[:T], tol=mle_tol).estimate,
-                                        pi, D)
+            out[f"emd_mle_{tag}"] = emd(
+                pooled_mle(res.channels[:T], res.report_counts[:T], tol=mle_tol).estimate, pi, D
+            )
         gaps, truth = [], []
         for C, y, mu in zip(res.channels[:N], res.report_counts[:N], res.mus[:N]):
             top = pooled_loglik(pooled_mle([C], [y], tol=mle_tol).estimate, [C], [y])
@@ -332,13 +436,29 @@ def _long_task(task, rng):
     return out
 
 
-@contract(true_counts=Counts(), city=OneOf("paris", "sf"), beta=Real(0, None, low_open=True),
-          rounds=Integer(1, 100_000), seed=_SEED, factor=Integer(1, 100), start=OneOf("uniform", "dirichlet"),
-          with_mle=Unchecked("True to compute the pooled MLEs and the per-cycle IBU gaps", example=True),
-          mle_tol=Real(0, None, low_open=True))
-def privic_long_run(true_counts, city: str, beta: float, rounds: int, *, seed, factor: int = 3,
-                    start: str = "uniform", with_mle: bool = True, mle_tol: float = 1e-6) -> tuple[pd.DataFrame,
-                                                                                                  pd.DataFrame]:
+@contract(
+    true_counts=Counts(),
+    city=OneOf("paris", "sf"),
+    beta=Real(0, None, low_open=True),
+    rounds=Integer(1, 100_000),
+    seed=_SEED,
+    factor=Integer(1, 100),
+    start=OneOf("uniform", "dirichlet"),
+    with_mle=Unchecked("True to compute the pooled MLEs and the per-cycle IBU gaps", example=True),
+    mle_tol=Real(0, None, low_open=True),
+)
+def privic_long_run(
+    true_counts,
+    city: str,
+    beta: float,
+    rounds: int,
+    *,
+    seed,
+    factor: int = 3,
+    start: str = "uniform",
+    with_mle: bool = True,
+    mle_tol: float = 1e-6,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     r"""PRIVIC (the tables' protocol) run ``factor`` times longer than the paper, for its convergence claims.
 
     The paper proves that GIBU over all cycles converges to the unique MLE (Thm 5.2) and states that
@@ -354,17 +474,29 @@ def privic_long_run(true_counts, city: str, beta: float, rounds: int, *, seed, f
     """
     tasks = [(true_counts, city, float(beta), int(factor), start, bool(with_mle), float(mle_tol))] * int(rounds)
     results = sweep(_long_task, tasks, seed=seed)
-    traj = pd.DataFrame([(r, row, float(e)) for r, res in enumerate(results)
-                         for row, e in enumerate(res["emd"], start=1)], columns=["round", "row", "emd"])
-    summ = pd.DataFrame([{"round": r, **{k: v for k, v in res.items() if k != "emd"}}
-                         for r, res in enumerate(results)]) if with_mle else pd.DataFrame()
+    traj = pd.DataFrame(
+        [(r, row, float(e)) for r, res in enumerate(results) for row, e in enumerate(res["emd"], start=1)],
+        columns=["round", "row", "emd"],
+    )
+    summ = (
+        pd.DataFrame([{"round": r, **{k: v for k, v in res.items() if k != "emd"}} for r, res in enumerate(results)])
+        if with_mle
+        else pd.DataFrame()
+    )
     return traj, summ
 
 
-@contract(prior=Array(1, low=0.0), city=OneOf("paris", "sf"), beta=Real(0, None, low_open=True),
-          ba_iter=Integer(1, 10_000_000), tol=Real(0, None, low_open=True), max_iter=Integer(1, 100_000_000))
-def ba_at_paper_iterations(prior, city: str, beta: float, *, ba_iter: int, tol: float = 1e-8,
-                           max_iter: int = 20_000) -> dict:
+@contract(
+    prior=Array(1, low=0.0),
+    city=OneOf("paris", "sf"),
+    beta=Real(0, None, low_open=True),
+    ba_iter=Integer(1, 10_000_000),
+    tol=Real(0, None, low_open=True),
+    max_iter=Integer(1, 100_000_000),
+)
+def ba_at_paper_iterations(
+    prior, city: str, beta: float, *, ba_iter: int, tol: float = 1e-8, max_iter: int = 20_000
+) -> dict:
     r"""How far BA is from its limit after the paper's ``ba_iter`` iterations (Sec. 6: "8 iterations of BA
     until it converged").
 
@@ -374,15 +506,20 @@ def ba_at_paper_iterations(prior, city: str, beta: float, *, ba_iter: int, tol: 
     variation between a row of :math:`C^{(k)}` and the same row of the limit; ``support_k`` and
     ``support_inf`` the outputs with :math:`c(y) > 10^{-6}`; ``converged`` whether the limit met ``tol``.
     """
-    from ldpnb.mechanisms.rate_distortion import ba_lagrangian
+    from ldpnb.mechanisms.rate_distortion import ba_lagrangian  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     D = privic_distance(city)
     one, k = (blahut_arimoto(prior, D, beta, n_iter=i) for i in (1, int(ba_iter)))
     lim = blahut_arimoto(prior, D, beta, n_iter=None, tol=tol, max_iter=max_iter)
     L1, Lk, Li = (ba_lagrangian(prior, r.channel, D, beta) for r in (one, k, lim))
-    return {"excess": (Lk - Li) / (L1 - Li), "row_tv": float(0.5 * np.abs(k.channel - lim.channel).sum(axis=1).max()),
-            "support_k": int(np.sum(k.output_marginal > 1e-6)), "support_inf": int(np.sum(lim.output_marginal > 1e-6)),
-            "converged": bool(lim.converged), "n_iter_inf": int(lim.n_iter)}
+    return {
+        "excess": (Lk - Li) / (L1 - Li),
+        "row_tv": float(0.5 * np.abs(k.channel - lim.channel).sum(axis=1).max()),
+        "support_k": int(np.sum(k.output_marginal > 1e-6)),
+        "support_inf": int(np.sum(lim.output_marginal > 1e-6)),
+        "converged": bool(lim.converged),
+        "n_iter_inf": int(lim.n_iter),
+    }
 
 
 # ----------------------------------------------------------------------------- Fig. 3
@@ -393,8 +530,10 @@ def _fig3_task(task, rng):
     pi = counts / counts.sum()
     C_ba = blahut_arimoto(pi, D, beta, n_iter=ba_iter).channel
     Y_ba = np.stack([simulate_counts(C_ba, counts, rng=rng) for _ in range(sims)])
-    est = {"BA": ibu(C_ba, Y_ba, tol=0.0, max_iter=ibu_iter).estimate,
-           "BA, IBU from the true π": ibu(C_ba, Y_ba, theta0=pi, tol=0.0, max_iter=ibu_iter).estimate}
+    est = {
+        "BA": ibu(C_ba, Y_ba, tol=0.0, max_iter=ibu_iter).estimate,
+        "BA, IBU from the true π": ibu(C_ba, Y_ba, theta0=pi, tol=0.0, max_iter=ibu_iter).estimate,
+    }
     for name, e in (("LAP", eps), ("LAP (ε = 2β)", 2 * beta)):
         C = lap_grid_channel((rows, cols), e, pad=pad)
         Y = np.stack([simulate_counts(C, counts, rng=rng) for _ in range(sims)])
@@ -402,11 +541,20 @@ def _fig3_task(task, rng):
     return [(beta, eps, s, name, emd(T[s], pi, D)) for name, T in est.items() for s in range(sims)]
 
 
-@contract(true_counts=Counts(), shape=_SHAPE, betas=Array(None, low=0.0), lap_eps=Array(None, low=0.0),
-          sims=Integer(1, 100_000), seed=_SEED, ba_iter=Integer(1, 10_000_000), ibu_iter=Integer(1, 10_000_000),
-          pad=Integer(0, 1000))
-def stat_utility_sweep(true_counts, shape, betas, lap_eps, *, sims: int, seed, ba_iter: int = 10,
-                       ibu_iter: int = 10, pad: int = 5) -> pd.DataFrame:
+@contract(
+    true_counts=Counts(),
+    shape=_SHAPE,
+    betas=Array(None, low=0.0),
+    lap_eps=Array(None, low=0.0),
+    sims=Integer(1, 100_000),
+    seed=_SEED,
+    ba_iter=Integer(1, 10_000_000),
+    ibu_iter=Integer(1, 10_000_000),
+    pad=Integer(0, 1000),
+)
+def stat_utility_sweep(
+    true_counts, shape, betas, lap_eps, *, sims: int, seed, ba_iter: int = 10, ibu_iter: int = 10, pad: int = 5
+) -> pd.DataFrame:
     r"""Statistical utility :math:`\mathrm{EMD}(\pi, \hat\pi)` of BA and LAP (Biswas and Palamidessi,
     Sec. 3.2, Fig. 3).
 
@@ -431,11 +579,20 @@ def stat_utility_sweep(true_counts, shape, betas, lap_eps, *, sims: int, seed, b
     return pd.DataFrame(recs, columns=["beta", "eps", "sim", "mechanism", "emd"])
 
 
-@contract(true_counts=Counts(), shape=_SHAPE, beta=Real(0, None, low_open=True), lap_eps=Real(0, None, low_open=True),
-          budgets=Array(1, low=1), sims=Integer(1, 100_000), rng=RandomState(), ba_iter=Integer(1, 10_000_000),
-          pad=Integer(0, 1000))
-def ibu_budget_study(true_counts, shape, beta: float, lap_eps: float, budgets, *, sims: int, rng=None,
-                     ba_iter: int = 10, pad: int = 5) -> pd.DataFrame:
+@contract(
+    true_counts=Counts(),
+    shape=_SHAPE,
+    beta=Real(0, None, low_open=True),
+    lap_eps=Real(0, None, low_open=True),
+    budgets=Array(1, low=1),
+    sims=Integer(1, 100_000),
+    rng=RandomState(),
+    ba_iter=Integer(1, 10_000_000),
+    pad=Integer(0, 1000),
+)
+def ibu_budget_study(
+    true_counts, shape, beta: float, lap_eps: float, budgets, *, sims: int, rng=None, ba_iter: int = 10, pad: int = 5
+) -> pd.DataFrame:
     """Fig. 3's protocol at several IBU budgets (e.g. 10, 100, 1,000, 10,000 iterations), same reports.
 
     IBU is run once to the largest budget and read at each budget (an IBU run of ``b`` iterations is the
@@ -463,11 +620,19 @@ def ibu_budget_study(true_counts, shape, beta: float, lap_eps: float, budgets, *
 
 
 # ----------------------------------------------------------------------------- Figs. 1-2
-@contract(prior=Array(1, low=0.0), shape=_SHAPE, betas=Array(None, low=0.0), lap_eps=Array(None, low=0.0),
-          A=Unchecked("a (row, column) cell", example=ISLAND_A), B=Unchecked("a (row, column) cell", example=ISLAND_B),
-          ba_iter=Integer(1, 10_000_000), pad=Integer(0, 1000))
-def elasticity_table(prior, shape, betas, lap_eps, *, A=ISLAND_A, B=ISLAND_B, ba_iter: int = 10,
-                     pad: int = 5) -> pd.DataFrame:
+@contract(
+    prior=Array(1, low=0.0),
+    shape=_SHAPE,
+    betas=Array(None, low=0.0),
+    lap_eps=Array(None, low=0.0),
+    A=Unchecked("a (row, column) cell", example=ISLAND_A),
+    B=Unchecked("a (row, column) cell", example=ISLAND_B),
+    ba_iter=Integer(1, 10_000_000),
+    pad=Integer(0, 1000),
+)
+def elasticity_table(
+    prior, shape, betas, lap_eps, *, A=ISLAND_A, B=ISLAND_B, ba_iter: int = 10, pad: int = 5
+) -> pd.DataFrame:
     r"""The numbers behind Fig. 2: BA(prior, beta, ``ba_iter``) against LAP at ``lap_eps`` for the
     isolated cell A and the crowded cell B.
 
@@ -487,17 +652,38 @@ def elasticity_table(prior, shape, betas, lap_eps, *, A=ISLAND_A, B=ISLAND_B, ba
         sb, sl = row_stats(C[a], shp, A=A), row_stats(L[a], shp, A=A, pad=pad)
         sim = row_similarity(C[a], L[a], shp, pad)
         sbB, slB = row_stats(C[b_], shp, A=B), row_stats(L[b_], shp, A=B, pad=pad)
-        recs.append({"beta": float(beta), "eps": float(eps), "BA P(A→A)": sb["p_self"], "BA P(block)": sb["p_block"],
-                     "BA mode": sb["argmax"], "BA mode distance": sb["argmax_dist"], "BA E[d]": sb["expected_distance"],
-                     "BA P(B's block)": float(C[a, blk_B].sum()), "LAP P(A→A)": sl["p_self"],
-                     "LAP P(block)": sl["p_block"], "LAP mode": sl["argmax"], "LAP E[d]": sl["expected_distance"],
-                     "EMD(BA, LAP)": sim["emd"], "TV(BA, LAP)": sim["tv"], "B: BA mode": sbB["argmax"],
-                     "B: LAP mode": slB["argmax"], "B: BA P(block)": sbB["p_block"], "B: LAP P(block)": slB["p_block"]})
+        recs.append(
+            {
+                "beta": float(beta),
+                "eps": float(eps),
+                "BA P(A→A)": sb["p_self"],
+                "BA P(block)": sb["p_block"],
+                "BA mode": sb["argmax"],
+                "BA mode distance": sb["argmax_dist"],
+                "BA E[d]": sb["expected_distance"],
+                "BA P(B's block)": float(C[a, blk_B].sum()),
+                "LAP P(A→A)": sl["p_self"],
+                "LAP P(block)": sl["p_block"],
+                "LAP mode": sl["argmax"],
+                "LAP E[d]": sl["expected_distance"],
+                "EMD(BA, LAP)": sim["emd"],
+                "TV(BA, LAP)": sim["tv"],
+                "B: BA mode": sbB["argmax"],
+                "B: LAP mode": slB["argmax"],
+                "B: BA P(block)": sbB["p_block"],
+                "B: LAP P(block)": slB["p_block"],
+            }
+        )
     return pd.DataFrame(recs)
 
 
-@contract(prior=Array(1, low=0.0), shape=_SHAPE, betas=Array(None, low=0.0),
-          A=Unchecked("a (row, column) cell", example=ISLAND_A), ba_iter=Integer(1, 10_000_000))
+@contract(
+    prior=Array(1, low=0.0),
+    shape=_SHAPE,
+    betas=Array(None, low=0.0),
+    A=Unchecked("a (row, column) cell", example=ISLAND_A),
+    ba_iter=Integer(1, 10_000_000),
+)
 def mode_path(prior, shape, betas, *, A=ISLAND_A, ba_iter: int = 10) -> pd.DataFrame:
     """BA's most likely report for A (and its distance to A, and :math:`E[d(A, Y)]`) along a grid of beta:
     the path that Sec. 3.1 describes as moving "closer and closer" to A."""
@@ -507,13 +693,25 @@ def mode_path(prior, shape, betas, *, A=ISLAND_A, ba_iter: int = 10) -> pd.DataF
     recs = []
     for beta in np.atleast_1d(betas):
         s = row_stats(blahut_arimoto(prior, D, float(beta), n_iter=ba_iter).channel[a], shp, A=A)
-        recs.append({"beta": float(beta), "mode": s["argmax"], "distance": s["argmax_dist"],
-                     "E[d]": s["expected_distance"], "P(block)": s["p_block"]})
+        recs.append(
+            {
+                "beta": float(beta),
+                "mode": s["argmax"],
+                "distance": s["argmax_dist"],
+                "E[d]": s["expected_distance"],
+                "P(block)": s["p_block"],
+            }
+        )
     return pd.DataFrame(recs)
 
 
-@contract(pred=Unchecked("a callable beta -> bool", example=None), lo=Real(0, None), hi=Real(0, None),
-          tol=Real(0, None, low_open=True), max_iter=Integer(1, 1000))
+@contract(
+    pred=Unchecked("a callable beta -> bool", example=None),
+    lo=Real(0, None),
+    hi=Real(0, None),
+    tol=Real(0, None, low_open=True),
+    max_iter=Integer(1, 1000),
+)
 def first_beta(pred, lo: float, hi: float, *, tol: float = 1e-4, max_iter: int = 60) -> float:
     """Smallest beta in ``[lo, hi]`` with ``pred(beta)`` true, by bisection (one switch from false to true
     assumed: check it on a grid first); NaN when ``pred(hi)`` is false."""
@@ -533,9 +731,14 @@ def first_beta(pred, lo: float, hi: float, *, tol: float = 1e-4, max_iter: int =
 
 
 # ----------------------------------------------------------------------------- Sec. 7, Fig. 11
-@contract(pi_island=Array(1, low=0.0), betas=Array(None, low=0.0), levels=Array(1, low=0),
-          lap_eps=Array(None, low=0.0), cell=Unchecked("a (row, column) cell", example=ISLAND_A),
-          step=Real(0, None, low_open=True))
+@contract(
+    pi_island=Array(1, low=0.0),
+    betas=Array(None, low=0.0),
+    levels=Array(1, low=0),
+    lap_eps=Array(None, low=0.0),
+    cell=Unchecked("a (row, column) cell", example=ISLAND_A),
+    step=Real(0, None, low_open=True),
+)
 def adversarial_table(pi_island, betas, levels, lap_eps, *, cell=ISLAND_A, step: float = 0.005) -> pd.DataFrame:
     r"""BA on the adversarial priors of Sec. 7 (:func:`adversarial_prior`): fake reports of ``cell`` at
     :math:`\delta = \text{step}\cdot k`.
@@ -545,7 +748,7 @@ def adversarial_table(pi_island, betas, levels, lap_eps, *, cell=ISLAND_A, step:
     ``lap_eps`` (same beta) and its EMD to BA's row of ``cell`` without attack (k = 0), and the same
     statistics for the other island cell.
     """
-    from ldpnb.papers.privic.model import adversarial_prior, fake_report_share
+    from ldpnb.papers.privic.model import adversarial_prior, fake_report_share  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     D = privic_distance("paris")
     other = ISLAND_B if tuple(cell) == tuple(ISLAND_A) else ISLAND_A
@@ -558,12 +761,24 @@ def adversarial_table(pi_island, betas, levels, lap_eps, *, cell=ISLAND_A, step:
             C = blahut_arimoto(adversarial_prior(pi_island, int(k), cell=cell, step=step), D, float(beta)).channel
             s, so = row_stats(C[c], A=cell), row_stats(C[o], A=other)
             sim = row_similarity(C[c], L[c])
-            recs.append({"beta": float(beta), "eps": float(eps), "k": int(k), "delta": step * int(k),
-                         "fake share": fake_report_share(step * int(k)), "P(self)": s["p_self"],
-                         "P(block)": s["p_block"], "mode": s["argmax"], "E[d]": s["expected_distance"],
-                         "EMD to LAP": sim["emd"], "TV to LAP": sim["tv"], "EMD to k = 0": emd(C[c], row0, D),
-                         "other P(self)": so["p_self"],
-                         "other P(block)": so["p_block"]})
+            recs.append(
+                {
+                    "beta": float(beta),
+                    "eps": float(eps),
+                    "k": int(k),
+                    "delta": step * int(k),
+                    "fake share": fake_report_share(step * int(k)),
+                    "P(self)": s["p_self"],
+                    "P(block)": s["p_block"],
+                    "mode": s["argmax"],
+                    "E[d]": s["expected_distance"],
+                    "EMD to LAP": sim["emd"],
+                    "TV to LAP": sim["tv"],
+                    "EMD to k = 0": emd(C[c], row0, D),
+                    "other P(self)": so["p_self"],
+                    "other P(block)": so["p_block"],
+                }
+            )
     return pd.DataFrame(recs)
 
 
@@ -576,25 +791,51 @@ def _attack_task(task, rng):
     for _ in range(n_cycles):
         C = blahut_arimoto(theta, D, beta, n_iter=ba_iter).channel
         y = simulate_counts(C, rng.multinomial(n_users, pi_island), rng=rng)
-        y[a] += n_fake                       # the fake reports bypass the mechanism
+        y[a] += n_fake  # the fake reports bypass the mechanism
         theta = ibu(C, y, theta0=theta, tol=0.0, max_iter=ibu_iter, trace=False).estimate
     C = blahut_arimoto(theta, D, beta).channel  # the mechanism PRIVIC deploys (10 iterations, as in Fig. 11)
-    return {"beta": beta, "k": k, "theta(A)": float(theta[a]), "P(A→A)": float(C[a, a]),
-            "P(block)": float(C[a, block_indices("paris", ISLAND_A)].sum())}
+    return {
+        "beta": beta,
+        "k": k,
+        "theta(A)": float(theta[a]),
+        "P(A→A)": float(C[a, a]),
+        "P(block)": float(C[a, block_indices("paris", ISLAND_A)].sum()),
+    }
 
 
-@contract(pi_island=Array(1, low=0.0), betas=Array(None, low=0.0), levels=Array(1, low=0), rounds=Integer(1, 100_000),
-          seed=_SEED, n_users=SAMPLE_SIZE, step=Real(0, None, low_open=True), n_cycles=Integer(1, 10_000))
-def privic_under_attack(pi_island, betas, levels, rounds: int, *, seed, n_users: int = 10_078,
-                        step: float = 0.005, n_cycles: int = 14) -> pd.DataFrame:
+@contract(
+    pi_island=Array(1, low=0.0),
+    betas=Array(None, low=0.0),
+    levels=Array(1, low=0),
+    rounds=Integer(1, 100_000),
+    seed=_SEED,
+    n_users=SAMPLE_SIZE,
+    step=Real(0, None, low_open=True),
+    n_cycles=Integer(1, 10_000),
+)
+def privic_under_attack(
+    pi_island, betas, levels, rounds: int, *, seed, n_users: int = 10_078, step: float = 0.005, n_cycles: int = 14
+) -> pd.DataFrame:
     r"""Sec. 7's attack run through PRIVIC itself (an extension: the paper shortcuts it by adding the fakes
     to the prior).  Each cycle ``n_users`` fresh honest users drawn from ``pi_island`` report through the
     current BA channel and :math:`\mathrm{round}(\delta n)` fake reports of A are added to the
     counts; IBU and BA as in Paris (8 BA, 10 IBU iterations per cycle).  Per round: the estimate of
     :math:`\pi(A)` after ``n_cycles`` and the row of A of the deployed BA (10 iterations)."""
-    tasks = [(pi_island, float(b), int(k), step, n_users, n_cycles, PROTOCOL["paris"]["ba_iter"],
-              PROTOCOL["paris"]["ibu_iter"]) for b in np.atleast_1d(betas) for k in np.atleast_1d(levels)
-             for _ in range(rounds)]
+    tasks = [
+        (
+            pi_island,
+            float(b),
+            int(k),
+            step,
+            n_users,
+            n_cycles,
+            PROTOCOL["paris"]["ba_iter"],
+            PROTOCOL["paris"]["ibu_iter"],
+        )
+        for b in np.atleast_1d(betas)
+        for k in np.atleast_1d(levels)
+        for _ in range(rounds)
+    ]
     return pd.DataFrame(sweep(_attack_task, tasks, seed=seed))
 
 
@@ -610,7 +851,7 @@ def example_5_1(target: float = 0.6, *, tol: float = 1e-14) -> dict:
     * at beta = 0.3 (< the slope of the boundary D_max = 2/3), converged BA degenerates to all -> b
       (its singular values).
     """
-    from scipy.optimize import brentq
+    from scipy.optimize import brentq  # noqa: PLC0415 lazy: scipy/numpy submodule loaded at first use
 
     D3 = np.abs(np.subtract.outer(np.arange(3.0), np.arange(3.0)))
     u3 = np.ones(3) / 3
@@ -619,18 +860,24 @@ def example_5_1(target: float = 0.6, *, tol: float = 1e-14) -> dict:
     move = max(float(np.max(np.abs(ibu(to_b, [0, 10, 0], theta0=t, tol=0, max_iter=100).estimate - t))) for t in starts)
 
     def converged(beta):
-        return blahut_arimoto(u3, D3, beta, n_iter=None, tol=tol, max_iter=10 ** 6).channel
+        return blahut_arimoto(u3, D3, beta, n_iter=None, tol=tol, max_iter=10**6).channel
 
     beta = brentq(lambda b: average_distortion(u3, converged(b), D3) - target, 0.4, 3.0, xtol=1e-13)
     C = converged(beta)
     e1 = ibu(C, [30, 50, 20], tol=0, max_iter=20_000).estimate
     e2 = ibu(C, [30, 50, 20], theta0=[0.6, 0.2, 0.2], tol=0, max_iter=20_000).estimate
-    boundary = blahut_arimoto(u3, D3, 0.3, n_iter=None, tol=tol, max_iter=2 * 10 ** 6)
-    return {"all_to_b_avgd": average_distortion(u3, to_b, D3), "all_to_b_rank": int(np.linalg.matrix_rank(to_b)),
-            "ibu_move": move, "beta": float(beta), "avgd": average_distortion(u3, C, D3),
-            "sigma": np.linalg.svd(C, compute_uv=False), "ibu_two_starts": float(np.max(np.abs(e1 - e2))),
-            "boundary_avgd": average_distortion(u3, boundary.channel, D3),
-            "boundary_sigma": np.linalg.svd(boundary.channel, compute_uv=False)}
+    boundary = blahut_arimoto(u3, D3, 0.3, n_iter=None, tol=tol, max_iter=2 * 10**6)
+    return {
+        "all_to_b_avgd": average_distortion(u3, to_b, D3),
+        "all_to_b_rank": int(np.linalg.matrix_rank(to_b)),
+        "ibu_move": move,
+        "beta": float(beta),
+        "avgd": average_distortion(u3, C, D3),
+        "sigma": np.linalg.svd(C, compute_uv=False),
+        "ibu_two_starts": float(np.max(np.abs(e1 - e2))),
+        "boundary_avgd": average_distortion(u3, boundary.channel, D3),
+        "boundary_sigma": np.linalg.svd(boundary.channel, compute_uv=False),
+    }
 
 
 @contract(r=Real(0, None), beta=Real(0, None, low_open=True))
@@ -645,19 +892,21 @@ def levy_mixture(r: float, beta: float) -> float:
     1938).  (The paper's proof calls :math:`\sqrt x` itself completely monotone, which it is not: it is a
     Bernstein function.)
     """
-    from scipy.integrate import quad
+    from scipy.integrate import quad  # noqa: PLC0415 lazy: scipy/numpy submodule loaded at first use
 
     def f(t):
-        return math.exp(-r * t) * beta / (2 * math.sqrt(math.pi)) * t ** -1.5 * math.exp(-beta ** 2 / (4 * t))
+        return math.exp(-r * t) * beta / (2 * math.sqrt(math.pi)) * t**-1.5 * math.exp(-(beta**2) / (4 * t))
 
     return quad(f, 0, 1, limit=400)[0] + quad(f, 1, np.inf, limit=400)[0]
 
 
-@contract(sides=Array(1, low=2, high=64, integer=True), repeats=Integer(1, 1000), rng=RandomState())
-def per_iteration_times(sides, *, repeats: int = 5, rng=None) -> pd.DataFrame:
+@contract(sides=Optional(Array(1, low=2, high=64, integer=True)), repeats=Integer(1, 1000), rng=RandomState())
+def per_iteration_times(sides, *, repeats: int = 5, rng=None) -> pd.DataFrame | None:
     """Seconds per BA iteration and per IBU iteration on square grids of ``side x side`` cells (Table II's
     "complexity O(n^2)"): the median over ``repeats`` timings of 10 iterations, each averaged over
-    enough calls to last about 10 ms."""
+    enough calls to last about 10 ms.  ``sides=None``: not timed (None is returned)."""
+    if sides is None:
+        return None
     rng = check_random_state(rng)
     recs = []
     for side in sides:
@@ -666,11 +915,13 @@ def per_iteration_times(sides, *, repeats: int = 5, rng=None) -> pd.DataFrame:
         p = rng.dirichlet(np.ones(m))
         C = blahut_arimoto(p, D, 1.0, n_iter=10).channel
         y = simulate_counts(C, rng.multinomial(100_000, p), rng=rng)
-        calls = max(1, int(2e6 / m ** 2))
+        calls = max(1, int(2e6 / m**2))
         runs = {"BA": [], "IBU": []}
         for _ in range(repeats):
-            for name, f in (("BA", lambda: blahut_arimoto(p, D, 1.0, n_iter=10)),
-                            ("IBU", lambda: ibu(C, y, tol=0, max_iter=10, trace=False))):
+            for name, f in (
+                ("BA", lambda: blahut_arimoto(p, D, 1.0, n_iter=10)),
+                ("IBU", lambda: ibu(C, y, tol=0, max_iter=10, trace=False)),
+            ):
                 t0 = time.perf_counter()
                 for _ in range(calls):
                     f()
@@ -679,8 +930,13 @@ def per_iteration_times(sides, *, repeats: int = 5, rng=None) -> pd.DataFrame:
     return pd.DataFrame(recs)
 
 
-@contract(true_counts=Counts(), city=OneOf("paris", "sf"), beta=Real(0, None, low_open=True),
-          repeats=Integer(1, 1000), rng=RandomState())
+@contract(
+    true_counts=Counts(),
+    city=OneOf("paris", "sf"),
+    beta=Real(0, None, low_open=True),
+    repeats=Integer(1, 1000),
+    rng=RandomState(),
+)
 def cycle_times(true_counts, city: str, *, beta: float = 1.0, repeats: int = 5, rng=None) -> dict:
     """Seconds per PRIVIC cycle of our BA and IBU at the paper's sizes (Table II's quantity): BA with the
     paper's iterations on the city's prior, IBU with the paper's iterations on one cycle's reports of all
@@ -692,8 +948,10 @@ def cycle_times(true_counts, city: str, *, beta: float = 1.0, repeats: int = 5, 
     C = blahut_arimoto(pi, D, beta, n_iter=proto["ba_iter"]).channel
     y = simulate_counts(C, true_counts, rng=rng)
     out = {}
-    for name, f in (("BA", lambda: blahut_arimoto(pi, D, beta, n_iter=proto["ba_iter"])),
-                    ("IBU", lambda: ibu(C, y, tol=0, max_iter=proto["ibu_iter"], trace=False))):
+    for name, f in (
+        ("BA", lambda: blahut_arimoto(pi, D, beta, n_iter=proto["ba_iter"])),
+        ("IBU", lambda: ibu(C, y, tol=0, max_iter=proto["ibu_iter"], trace=False)),
+    ):
         times = []
         for _ in range(repeats):
             t0 = time.perf_counter()
@@ -704,14 +962,19 @@ def cycle_times(true_counts, city: str, *, beta: float = 1.0, repeats: int = 5, 
 
 
 # ----------------------------------------------------------------------------- summaries for figures
-@contract(prior=Array(1, low=0.0), betas=Array(None, low=0.0), lap_eps=Array(None, low=0.0),
-          cell=Unchecked("a (row, column) cell", example=ISLAND_A), pad=Integer(0, 1000))
+@contract(
+    prior=Array(1, low=0.0),
+    betas=Array(None, low=0.0),
+    lap_eps=Array(None, low=0.0),
+    cell=Unchecked("a (row, column) cell", example=ISLAND_A),
+    pad=Integer(0, 1000),
+)
 def fig2_rows(prior, betas, lap_eps, *, cell=ISLAND_A, pad: int = 5) -> tuple[dict, dict]:
     """The rows of ``cell`` drawn in Fig. 2: BA(prior, beta, 10 it.) and LAP at ``lap_eps`` (restricted to
     the grid cells, as the paper's maps show them), keyed by beta."""
     D = privic_distance("paris")
     c = flat_index("paris", cell)
-    from ldpnb.papers.privic.model import inner_columns
+    from ldpnb.papers.privic.model import inner_columns  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     inner = inner_columns("paris", pad)
     ba, lap = {}, {}
@@ -722,8 +985,13 @@ def fig2_rows(prior, betas, lap_eps, *, cell=ISLAND_A, pad: int = 5) -> tuple[di
 
 
 # ----------------------------------------------------------------------------- rate-distortion checks
-@contract(channel=Array(2, low=0.0), prior=Array(1, low=0.0), distance=DistanceMatrix(),
-          beta=Real(0, None, low_open=True), sign=OneOf(-1, 1))
+@contract(
+    channel=Array(2, low=0.0),
+    prior=Array(1, low=0.0),
+    distance=DistanceMatrix(),
+    beta=Real(0, None, low_open=True),
+    sign=OneOf(-1, 1),
+)
 def elastic_gap(channel, prior, distance, beta: float, sign: int = -1) -> float:
     r"""``max |C - E|`` with :math:`E_{xy} \propto q(y) e^{\pm\beta d(x,y)}`, :math:`q = \pi C` (Thm 3.1;
     ``sign=+1`` is the form printed in Eq. (8))."""
@@ -732,13 +1000,39 @@ def elastic_gap(channel, prior, distance, beta: float, sign: int = -1) -> float:
     return float(np.max(np.abs(channel - E / E.sum(axis=1, keepdims=True))))
 
 
+@contract(
+    prior=Array(1, low=0.0),
+    distance=DistanceMatrix(),
+    beta=Real(0, None, low_open=True),
+    max_iter=Optional(Integer(1, 10_000_000)),
+    tol=Real(0, None, low_open=True),
+)
+def ba_fixpoint_gap(prior, distance, beta: float, *, max_iter: int | None, tol: float = 1e-8) -> float | None:
+    r"""Thm 3.1 on a converged channel: :func:`elastic_gap` of BA run until :math:`\max|\Delta C| < ` ``tol``
+    (at most ``max_iter`` iterations).  ``max_iter=None``: not run (None is returned).
+
+    Examples
+    --------
+    >>> from ldpnb.papers.privic.model import privic_distance
+    >>> D = privic_distance((2, 2))
+    >>> ba_fixpoint_gap(np.full(4, 0.25), D, 1.0, max_iter=5_000) < 1e-6
+    True
+    >>> ba_fixpoint_gap(np.full(4, 0.25), D, 1.0, max_iter=None) is None
+    True
+    """
+    if max_iter is None:
+        return None
+    fix = blahut_arimoto(prior, distance, beta, n_iter=None, tol=tol, max_iter=max_iter)
+    return elastic_gap(fix.channel, prior, distance, beta)
+
+
 @contract(prior=Array(1, low=0.0), distance=DistanceMatrix(), betas=Array(1, low=0.0), h=Real(0, None, low_open=True))
 def rd_identities(prior, distance, betas, *, h: float = 1e-3) -> tuple[np.ndarray, np.ndarray]:
     r"""Two identities of the rate-distortion curve at slope :math:`-\beta` (Def. 2.9; Csiszar 1974), from
     BA run to convergence: the central-difference slope :math:`\Delta R / \Delta D` between
     :math:`\beta \pm h` (should be :math:`-\beta`) and :math:`|R - R_{closed}|` with
     :math:`R_{closed} = -\beta\,\mathrm{AvgD} - \sum_x \pi(x) \log Z(x)` (should be 0)."""
-    from ldpnb.mechanisms.rate_distortion import rd_closed_form, rd_point
+    from ldpnb.mechanisms.rate_distortion import rd_closed_form, rd_point  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     slopes, gaps = [], []
     for b in betas:
@@ -749,14 +1043,19 @@ def rd_identities(prior, distance, betas, *, h: float = 1e-3) -> tuple[np.ndarra
     return np.array(slopes), np.array(gaps)
 
 
-@contract(prior=Array(1, low=0.0), shape=_SHAPE, betas=Array(1, low=0.0), lap_eps=Array(1, low=0.0),
-          max_iter=Integer(1, 100_000_000))
+@contract(
+    prior=Array(1, low=0.0),
+    shape=_SHAPE,
+    betas=Array(1, low=0.0),
+    lap_eps=Array(1, low=0.0),
+    max_iter=Integer(1, 100_000_000),
+)
 def mi_qos_plane(prior, shape, betas, lap_eps, *, max_iter: int = 5_000) -> dict:
     r"""BA (run to ``max |dC| < 1e-6``, and 10 iterations) and LAP on the grid (no padding) as points
     ``(I(X;Y), AvgD)`` (Sec. 3), and the smallest Lagrangian gap
     :math:`\min_{\beta, \text{LAP}} [I + \beta\,\mathrm{AvgD}]_{LAP} - [I + \beta\,\mathrm{AvgD}]_{BA}`,
     which is >= 0 when BA optimises the trade-off."""
-    from ldpnb.mechanisms.rate_distortion import mutual_information_nats, rd_point
+    from ldpnb.mechanisms.rate_distortion import mutual_information_nats, rd_point  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     D = privic_distance(shape)
 
@@ -770,8 +1069,7 @@ def mi_qos_plane(prior, shape, betas, lap_eps, *, max_iter: int = 5_000) -> dict
     return {"ba": ba, "ba10": ba10, "lap": lap, "min_gap": gap}
 
 
-@contract(prior=Array(1, low=0.0), distance=DistanceMatrix(), betas=Array(1, low=0.0),
-          n_iter=Integer(1, 10_000_000))
+@contract(prior=Array(1, low=0.0), distance=DistanceMatrix(), betas=Array(1, low=0.0), n_iter=Integer(1, 10_000_000))
 def qos_among_fixpoints(prior, distance, betas, *, n_iter: int = 20_000) -> pd.DataFrame:
     r"""Sec. 3.1's "the one produced by BA offers the best QoS" among the self-consistent elastic
     mechanisms (Eqs. (3)-(4)), checked exhaustively on a small space.
@@ -782,18 +1080,26 @@ def qos_among_fixpoints(prior, distance, betas, *, n_iter: int = 20_000) -> pd.D
     Returns per beta: ``AvgD BA``, ``min AvgD`` over the fixpoints, ``gap`` = min AvgD - AvgD BA (>= 0 when
     BA's QoS is the best), the support of the fixpoint attaining it, and the largest fixpoint ``residual``.
     """
-    from ldpnb.papers.privic.model import all_supports, elastic_fixpoints
+    from ldpnb.papers.privic.model import all_supports, elastic_fixpoints  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     S = all_supports(prior.size)
     recs = []
     for b in np.atleast_1d(betas):
-        lim = blahut_arimoto(prior, distance, float(b), n_iter=None, tol=1e-13, max_iter=10 ** 6)
+        lim = blahut_arimoto(prior, distance, float(b), n_iter=None, tol=1e-13, max_iter=10**6)
         fx = elastic_fixpoints(prior, distance, float(b), S, n_iter=n_iter)
         a = average_distortion(prior, lim.channel, distance)
         j = int(fx["AvgD"].idxmin())
-        recs.append({"beta": float(b), "AvgD BA": a, "min AvgD": float(fx["AvgD"].min()),
-                     "gap": float(fx["AvgD"].min()) - a, "argmin support": int(fx.loc[j, "support"]),
-                     "BA support": int(np.sum(lim.output_marginal > 1e-9)), "residual": float(fx["residual"].max())})
+        recs.append(
+            {
+                "beta": float(b),
+                "AvgD BA": a,
+                "min AvgD": float(fx["AvgD"].min()),
+                "gap": float(fx["AvgD"].min()) - a,
+                "argmin support": int(fx.loc[j, "support"]),
+                "BA support": int(np.sum(lim.output_marginal > 1e-9)),
+                "residual": float(fx["residual"].max()),
+            }
+        )
     return pd.DataFrame(recs)
 
 
@@ -806,15 +1112,18 @@ def mle_frame(runs: dict) -> pd.DataFrame:
     return pd.concat(parts, ignore_index=True)
 
 
-@contract(counts=Unchecked("{city: the true counts}", example=None),
-          rounds=Unchecked("{(protocol, city, beta): rounds, 0 to skip}", example=None), seed=Integer(0, 2 ** 32 - 1),
-          mle_tol=Real(0, None, low_open=True))
+@contract(
+    counts=Unchecked("{city: the true counts}", example=None),
+    rounds=Unchecked("{(protocol, city, beta): rounds, 0 to skip}", example=None),
+    seed=Integer(0, 2**32 - 1),
+    mle_tol=Real(0, None, low_open=True),
+)
 def mle_runs(counts: dict, rounds: dict, *, seed: int, mle_tol: float = 1e-6) -> pd.DataFrame:
     """The maximum-likelihood rounds of the chapter: for every ``(protocol, city, beta)`` of ``rounds`` with a
     positive count, that many PRIVIC rounds with the certified MLE (:func:`run_privic` with ``mle_betas``),
     each cell on its own stream ``seed_for(seed, "mle/<protocol>/<city>/<beta>")``; their lines in one table
     (:func:`mle_frame`'s columns).  Every count is checked (at most 100,000) before any round runs."""
-    from ldpnb.repro.seeds import seed_for
+    from ldpnb.repro.seeds import seed_for  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     cells = {}
     for key, r in rounds.items():
@@ -827,8 +1136,9 @@ def mle_runs(counts: dict, rounds: dict, *, seed: int, mle_tol: float = 1e-6) ->
             cells[(p, c, float(b))] = int(r)
     parts = []
     for (p, c, b), r in cells.items():
-        res = run_privic(counts[c], c, [b], r, seed=seed_for(seed, f"mle/{p}/{c}/{b:g}"), protocol=p,
-                         mle_betas=(b,), mle_tol=mle_tol)
+        res = run_privic(
+            counts[c], c, [b], r, seed=seed_for(seed, f"mle/{p}/{c}/{b:g}"), protocol=p, mle_betas=(b,), mle_tol=mle_tol
+        )
         parts.append(res[1].assign(protocol=p, city=c))
     if not parts:
         raise ValueError("no cell has a positive number of rounds")

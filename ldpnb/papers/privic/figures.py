@@ -22,8 +22,23 @@ from ldpnb.papers.privic.values import CITY_NAMES, ISLAND_A, ISLAND_B
 from ldpnb.repro.plotting import COLUMN_INCHES, color
 
 __all__ = [
-    "heatmap", "clockwise", "fig1", "fig2", "fig3", "fig4", "fig5", "fig6", "fig7", "fig8_9", "fig10", "fig11",
-    "ba_history", "rd_plane", "ibu_budgets", "mle_gaps", "privic_variants",
+    "heatmap",
+    "clockwise",
+    "fig1",
+    "fig2",
+    "fig3",
+    "fig4",
+    "fig5",
+    "fig6",
+    "fig7",
+    "fig8_9",
+    "fig10",
+    "fig11",
+    "ba_history",
+    "rd_plane",
+    "ibu_budgets",
+    "mle_gaps",
+    "privic_variants",
 ]
 
 W = COLUMN_INCHES
@@ -35,7 +50,7 @@ MARKS = {"A": ISLAND_A, "B": ISLAND_B}
 
 
 def _fig(*args, **kw):
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
 
     fig, axes = plt.subplots(*args, **kw)
     plt.close(fig)
@@ -43,11 +58,21 @@ def _fig(*args, **kw):
 
 
 @contract(ax=_AX, vec=Array(1), shape=Unchecked("a city name or (rows, cols)", example="paris"))
-def heatmap(ax, vec, shape, *, title: str = "", cmap: str = "viridis", vmax=None, marks=None,
-            colorbar: bool = True, label: str = "probability"):
+def heatmap(
+    ax,
+    vec,
+    shape,
+    *,
+    title: str = "",
+    cmap: str = "viridis",
+    vmax=None,
+    marks=None,
+    colorbar: bool = True,
+    label: str = "probability",
+):
     """Draw a vector over the grid (row 0 = north at the top, column 0 = west at the left), with
     labelled cells ``marks = {"A": (r, c), ...}``."""
-    from matplotlib.ticker import MaxNLocator
+    from matplotlib.ticker import MaxNLocator  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
 
     rows, cols = _shape(shape)
     img = np.asarray(vec, dtype=float).reshape(rows, cols)
@@ -87,18 +112,27 @@ def fig1(priors: Mapping[str, np.ndarray]):
 
 
 @contract(rows_ba=_MAP, rows_lap=_MAP, eps=_MAP, who=Unchecked("a label", example="A"))
-def fig2(rows_ba: Mapping[float, np.ndarray], rows_lap: Mapping[float, np.ndarray], eps: Mapping[float, float],
-         who: str):
+def fig2(
+    rows_ba: Mapping[float, np.ndarray], rows_lap: Mapping[float, np.ndarray], eps: Mapping[float, float], who: str
+):
     """Fig. 2a/2b: the reporting distribution of one cell under BA (left) and LAP (right) at equal tight level,
     one row of panels per value of beta."""
     betas = list(rows_ba)
     fig, axes = _fig(len(betas), 2, figsize=(W, 2.7 * len(betas)))
     for i, b in enumerate(betas):
         vmax = max(rows_ba[b].max(), rows_lap[b].max())
-        heatmap(axes[i, 0], rows_ba[b], "paris", vmax=vmax, marks=MARKS, colorbar=False,
-                title=f"BA, β = {b:g} (ε = {2 * b:g}; tight {eps[b]:.2f})")
-        im = heatmap(axes[i, 1], rows_lap[b], "paris", vmax=vmax, marks=MARKS, colorbar=False,
-                     title=f"LAP, ε = {eps[b]:.2f}")
+        heatmap(
+            axes[i, 0],
+            rows_ba[b],
+            "paris",
+            vmax=vmax,
+            marks=MARKS,
+            colorbar=False,
+            title=f"BA, β = {b:g} (ε = {2 * b:g}; tight {eps[b]:.2f})",
+        )
+        im = heatmap(
+            axes[i, 1], rows_lap[b], "paris", vmax=vmax, marks=MARKS, colorbar=False, title=f"LAP, ε = {eps[b]:.2f}"
+        )
         fig.colorbar(im, ax=axes[i, :], shrink=0.85, label=f"P(report | {who})")
     return fig
 
@@ -113,16 +147,31 @@ def _yerr(t: pd.DataFrame, key) -> np.ndarray:
 def fig3(summary: Mapping[str, pd.DataFrame], sims: int):
     """Fig. 3: mean EMD(π, π̂) with its 95 % interval against beta for BA and LAP, one panel per city (log
     scale); ``summary`` maps a city to :func:`~ldpnb.papers.privic.grading.mean_interval`'s table."""
-    style = {"BA": (C_BA, "-", "BA, IBU from uniform (the paper's protocol)"),
-             "BA, IBU from the true π": (C_B, "--", "BA, IBU started at the true π (not the paper's protocol; 10 iterations)"),
-             "LAP": (C_LAP, "-", "LAP at BA's tight level"),
-             "LAP (ε = 2β)": (C_LAP, ":", "LAP at ε = 2β")}
+    style = {
+        "BA": (C_BA, "-", "BA, IBU from uniform (the paper's protocol)"),
+        "BA, IBU from the true π": (
+            C_B,
+            "--",
+            "BA, IBU started at the true π (not the paper's protocol; 10 iterations)",
+        ),
+        "LAP": (C_LAP, "-", "LAP at BA's tight level"),
+        "LAP (ε = 2β)": (C_LAP, ":", "LAP at ε = 2β"),
+    }
     fig, axes = _fig(len(summary), 1, figsize=(W, 3.6 * len(summary)))
     for ax, (city, s) in zip(np.atleast_1d(axes), summary.items()):
         for mech, (col, ls, label) in style.items():
             if ("mean", mech) in s.columns:
-                ax.errorbar(s.index, s[("mean", mech)], yerr=_yerr(s, mech), color=col, ls=ls, marker="o",
-                            ms=3, capsize=2, label=label)
+                ax.errorbar(
+                    s.index,
+                    s[("mean", mech)],
+                    yerr=_yerr(s, mech),
+                    color=col,
+                    ls=ls,
+                    marker="o",
+                    ms=3,
+                    capsize=2,
+                    label=label,
+                )
         ax.set_yscale("log")
         ax.set_xlabel("β (BA's loss parameter)")
         ax.set_ylabel("EMD(π, π̂) (grid units)")
@@ -135,14 +184,15 @@ def fig3(summary: Mapping[str, pd.DataFrame], sims: int):
 def ibu_budgets(study: pd.DataFrame, title: str):
     """EMD against the number of IBU iterations (log-log), mean and 95 % interval (Hall's) over the
     simulations, per mechanism (:func:`~ldpnb.papers.privic.experiments.ibu_budget_study`'s table)."""
-    from ldpnb.papers.privic.grading import mean_interval
+    from ldpnb.papers.privic.grading import mean_interval  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     fig, ax = _fig(figsize=(W * 0.8, 3.6))
     styles = {"BA": (C_BA, "-"), "BA, IBU from the true π": (C_B, "--"), "LAP": (C_LAP, "-")}
     t = mean_interval(study, "budget", "mechanism", "sim")
     for mech, (col, ls) in styles.items():
-        ax.errorbar(t.index, t[("mean", mech)], yerr=_yerr(t, mech), color=col, ls=ls, marker="o", capsize=2,
-                    label=mech)
+        ax.errorbar(
+            t.index, t[("mean", mech)], yerr=_yerr(t, mech), color=col, ls=ls, marker="o", capsize=2, label=mech
+        )
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("IBU iterations")
@@ -154,7 +204,7 @@ def ibu_budgets(study: pd.DataFrame, title: str):
 
 # ----------------------------------------------------------------------------- Figs. 4-5
 def _box(ax, xy, text, w=0.26, h=0.16, fc="#e8f1fa"):
-    from matplotlib.patches import FancyBboxPatch
+    from matplotlib.patches import FancyBboxPatch  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
 
     x, y = xy
     ax.add_patch(FancyBboxPatch((x - w / 2, y - h / 2), w, h, boxstyle="round,pad=0.02", fc=fc, ec="#0072B2"))
@@ -162,8 +212,12 @@ def _box(ax, xy, text, w=0.26, h=0.16, fc="#e8f1fa"):
 
 
 def _arrow(ax, a, b, text="", rad=0.0):
-    ax.annotate("", xy=b, xytext=a, arrowprops=dict(arrowstyle="-|>", lw=1.4, color="#333333",
-                                                       connectionstyle=f"arc3,rad={rad}"))
+    ax.annotate(
+        "",
+        xy=b,
+        xytext=a,
+        arrowprops=dict(arrowstyle="-|>", lw=1.4, color="#333333", connectionstyle=f"arc3,rad={rad}"),
+    )
     if text:
         ax.text((a[0] + b[0]) / 2, (a[1] + b[1]) / 2 + 0.04, text, ha="center", fontsize=8, color="#333333")
 
@@ -175,12 +229,27 @@ def fig4():
     ax.set_axis_off()
     ax.set_xlim(0, 1)
     ax.set_ylim(0, 1)
-    _box(ax, (0.24, 0.8), "BA (Eq. 5)\n$c_{t+1}(y)=\\sum_x \\pi(x)\\,\\frac{c_t(y)K(x,y)}{\\sum_z c_t(z)K(x,z)}$",
-         w=0.44, h=0.24)
-    _box(ax, (0.76, 0.8), "IBU (Def. 2.5)\n$\\theta_{r+1}(x)=\\sum_y q(y)\\,\\frac{\\theta_r(x)C_{xy}}"
-                          "{\\sum_z \\theta_r(z)C_{zy}}$", w=0.44, h=0.24, fc="#fdf0e6")
-    pairs = [("output $y$", "secret $x$"), ("prior $\\pi$", "observed $q$"),
-             ("kernel $K(x,y)=e^{-\\beta d(x,y)}$", "channel $C_{y\\to x}$"), ("marginal $c_t$", "estimate $\\theta_r$")]
+    _box(
+        ax,
+        (0.24, 0.8),
+        "BA (Eq. 5)\n$c_{t+1}(y)=\\sum_x \\pi(x)\\,\\frac{c_t(y)K(x,y)}{\\sum_z c_t(z)K(x,z)}$",
+        w=0.44,
+        h=0.24,
+    )
+    _box(
+        ax,
+        (0.76, 0.8),
+        "IBU (Def. 2.5)\n$\\theta_{r+1}(x)=\\sum_y q(y)\\,\\frac{\\theta_r(x)C_{xy}}{\\sum_z \\theta_r(z)C_{zy}}$",
+        w=0.44,
+        h=0.24,
+        fc="#fdf0e6",
+    )
+    pairs = [
+        ("output $y$", "secret $x$"),
+        ("prior $\\pi$", "observed $q$"),
+        ("kernel $K(x,y)=e^{-\\beta d(x,y)}$", "channel $C_{y\\to x}$"),
+        ("marginal $c_t$", "estimate $\\theta_r$"),
+    ]
     for i, (left, right) in enumerate(pairs):
         y = 0.5 - 0.12 * i
         ax.text(0.24, y, left, ha="center", va="center", fontsize=9)
@@ -199,8 +268,13 @@ def fig5():
     _box(ax, (0.15, 0.82), "$\\theta_0$ = uniform\n$c_0$ = uniform", fc="#eeeeee")
     _box(ax, (0.5, 0.82), "(i) BA\n$\\hat C^{(t)}=\\mathrm{BA}(\\theta_{t-1},c_0,\\beta)$", w=0.3)
     _box(ax, (0.84, 0.5), "(ii) users report\n$y^{(t)}\\sim \\hat C^{(t)}[x,\\cdot]$", fc="#e6f4ea", w=0.3)
-    _box(ax, (0.5, 0.18), "(iii) IBU from $\\theta_{t-1}$\n$\\mu_t=\\mathrm{IBU}(\\hat C^{(t)},\\theta_{t-1},q_t)$",
-         fc="#fdf0e6", w=0.34)
+    _box(
+        ax,
+        (0.5, 0.18),
+        "(iii) IBU from $\\theta_{t-1}$\n$\\mu_t=\\mathrm{IBU}(\\hat C^{(t)},\\theta_{t-1},q_t)$",
+        fc="#fdf0e6",
+        w=0.34,
+    )
     _box(ax, (0.15, 0.48), "(iv) $\\theta_t=\\mu_t$\n(or $\\mu_t\\oplus\\theta_{t-1}$)", fc="#fdf0e6")
     _box(ax, (0.15, 0.12), "after N cycles:\nGIBU over all $(\\hat C^{(t)},y^{(t)})$", fc="#eeeeee")
     _arrow(ax, (0.28, 0.82), (0.35, 0.82))
@@ -259,8 +333,10 @@ def fig8_9(tables: Mapping[str, pd.DataFrame], rounds: int):
     fig, axes = _fig(len(tables), 2, figsize=(W, 3.3 * len(tables)))
     for ax, (c, b) in zip(np.ravel(axes), keys):
         t = tables[c].loc[b]
-        for who, fmt, col, label in (("ours", "o-", C_BA, f"ours, {rounds} rounds"),
-                                     ("paper", "s--", C_LAP, "paper, 5 rounds")):
+        for who, fmt, col, label in (
+            ("ours", "o-", C_BA, f"ours, {rounds} rounds"),
+            ("paper", "s--", C_LAP, "paper, 5 rounds"),
+        ):
             err = np.vstack([t[f"{who} mean"] - t[f"{who} low"], t[f"{who} high"] - t[f"{who} mean"]])
             ax.errorbar(t.index, t[f"{who} mean"], yerr=err, fmt=fmt, ms=3, capsize=2, color=col, label=label)
         ax.set_yscale("log")
@@ -277,8 +353,14 @@ def fig10(final: Mapping[str, pd.DataFrame], rounds: int):
     city; ``final`` maps a city to a table indexed by beta with columns ``mean``, ``low``, ``high``."""
     fig, axes = _fig(1, len(final), figsize=(W, 3.2))
     for ax, (c, f) in zip(np.atleast_1d(axes), final.items()):
-        ax.errorbar(f.index, f["mean"], yerr=np.vstack([f["mean"] - f["low"], f["high"] - f["mean"]]), fmt="o-",
-                    color=C_BA, capsize=3)
+        ax.errorbar(
+            f.index,
+            f["mean"],
+            yerr=np.vstack([f["mean"] - f["low"], f["high"] - f["mean"]]),
+            fmt="o-",
+            color=C_BA,
+            capsize=3,
+        )
         ax.set_xlabel("β")
         ax.set_ylabel("final EMD(π, θ_N)")
         ax.set_title(f"{CITY_NAMES[c]} ({rounds} rounds)")
@@ -304,28 +386,34 @@ def mle_gaps(frame: pd.DataFrame, regions: pd.DataFrame):
     """Remark 6 and Sec. 6: log-likelihood gap to the certified MLE (total nats, lower ends, log scale) of
     the combination, theta_N and the true pi, per protocol and beta, with each setting's calibrated 95 %
     region (solid) and Wilks' chi-square region (dotted); settings without rounds are left empty."""
-    cols = [("combination", "the combination of the μ_t", C_LAP), ("theta_N", "θ_N", C_BA),
-            ("truth", "the true π", "#333333")]
+    cols = [
+        ("combination", "the combination of the μ_t", C_LAP),
+        ("theta_N", "θ_N", C_BA),
+        ("truth", "the true π", "#333333"),
+    ]
     cells = [("ALG1", 1.0), ("ALG1", 0.5), ("A11", 1.0), ("A11", 0.5)]
     fig, axes = _fig(1, 2, figsize=(W, 3.6))
     for ax, c in zip(axes, ("paris", "sf")):
         for i, (p, b) in enumerate(cells):
             d = frame[(frame.city == c) & (frame.protocol == p) & (frame.beta == b)]
-            if d.empty:                                   # a setting not run at this scale
+            if d.empty:  # a setting not run at this scale
                 continue
             for j, (key, label, col) in enumerate(cols):
-                if p == "ALG1" and key == "theta_N":   # theta_N is the combination under Alg. 1
+                if p == "ALG1" and key == "theta_N":  # theta_N is the combination under Alg. 1
                     continue
                 x = i + (j - 1) * 0.22 + np.linspace(-0.05, 0.05, len(d))
                 ax.scatter(x, d[f"gap_lo_{key}"], color=col, s=6, alpha=0.6, label=label if i == 2 else None)
             r = regions.loc[(p, c, b)]
-            ax.hlines(r["region"], i - 0.4, i + 0.4, color="k", lw=1.2,
-                      label="95 % region, calibrated" if i == 0 else None)
-            ax.hlines(r["chi2"], i - 0.4, i + 0.4, color="k", lw=1, ls=":",
-                      label="95 % region, Wilks" if i == 0 else None)
+            ax.hlines(
+                r["region"], i - 0.4, i + 0.4, color="k", lw=1.2, label="95 % region, calibrated" if i == 0 else None
+            )
+            ax.hlines(
+                r["chi2"], i - 0.4, i + 0.4, color="k", lw=1, ls=":", label="95 % region, Wilks" if i == 0 else None
+            )
         ax.set_yscale("log")
-        ax.set_xticks(range(4), ["Alg. 1\nβ = 1", "Alg. 1\nβ = 0.5", "tables\nβ = 1", "tables\nβ = 0.5"],
-                      fontsize="x-small")
+        ax.set_xticks(
+            range(4), ["Alg. 1\nβ = 1", "Alg. 1\nβ = 0.5", "tables\nβ = 1", "tables\nβ = 0.5"], fontsize="x-small"
+        )
         ax.set_ylabel("L(MLE) − L(·)  (nats)")
         ax.set_title(CITY_NAMES[c])
     axes[1].legend(*axes[0].get_legend_handles_labels(), fontsize="xx-small", loc="center")
@@ -333,8 +421,7 @@ def mle_gaps(frame: pd.DataFrame, regions: pd.DataFrame):
 
 
 # ----------------------------------------------------------------------------- Fig. 11
-@contract(rows=Unchecked("four reporting distributions", example=[]),
-          titles=Unchecked("four titles", example=[]))
+@contract(rows=Unchecked("four reporting distributions", example=[]), titles=Unchecked("four titles", example=[]))
 def fig11(rows: Sequence[np.ndarray], titles: Sequence[str]):
     """Fig. 11a/11b: BA's reporting distribution of A under attack, four panels in the paper's clockwise
     order (top left, top right, bottom right, bottom left)."""

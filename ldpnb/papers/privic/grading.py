@@ -40,6 +40,8 @@ __all__ = [
     "f10_estimates",
     "tradeoff_estimate",
     "long_run_estimates",
+    "ibu_ratio_text",
+    "complexity_slopes",
     "remark5_estimate",
     "fig3_estimates",
     "lapcal_estimate",
@@ -48,7 +50,7 @@ __all__ = [
 ]
 
 _FRAME = Unchecked("a DataFrame of the experiments module", example=None)
-_SEED = Integer(0, 2 ** 32 - 1)
+_SEED = Integer(0, 2**32 - 1)
 _LEVEL = Real(0, 1, low_open=True, high_open=True)
 _TAB = {"paris": "III", "sf": "IV"}
 _B = "BA, IBU from the true π"
@@ -59,9 +61,12 @@ def _within(lo, hi, value):
     return np.minimum(lo, value), np.maximum(hi, value)
 
 
-@contract(frame=_FRAME, index=Unchecked("the column of the runs", example="round"),
-          columns=Unchecked("the column of the cells", example="row"),
-          values=Unchecked("the measured column", example="emd"))
+@contract(
+    frame=_FRAME,
+    index=Unchecked("the column of the runs", example="round"),
+    columns=Unchecked("the column of the cells", example="row"),
+    values=Unchecked("the measured column", example="emd"),
+)
 def runs_matrix(frame: pd.DataFrame, index: str, columns: str, values: str = "emd") -> pd.DataFrame:
     """``frame`` as a table of runs (rows, ``index``) by cells (columns, ``columns``): the layout of
     :mod:`ldpnb.stats` (runs along axis 0).  Refuses a table with a missing run."""
@@ -71,9 +76,13 @@ def runs_matrix(frame: pd.DataFrame, index: str, columns: str, values: str = "em
     return m
 
 
-@contract(frame=_FRAME, by=Unchecked("the cell column", example="beta"),
-          column=Unchecked("the series column", example="mechanism"),
-          runs=Unchecked("the run column", example="sim"), level=_LEVEL)
+@contract(
+    frame=_FRAME,
+    by=Unchecked("the cell column", example="beta"),
+    column=Unchecked("the series column", example="mechanism"),
+    runs=Unchecked("the run column", example="sim"),
+    level=_LEVEL,
+)
 def mean_interval(frame: pd.DataFrame, by: str, column: str, runs: str, level: float = 0.95) -> pd.DataFrame:
     """Per series (``column``) and cell (``by``), the mean of ``emd`` over the runs with its ``level``
     interval (:func:`ldpnb.stats.mean`, one cell at a time): a table indexed by the cells with columns
@@ -92,10 +101,14 @@ def _gap_stat(candidate, truth, axis=0):
     return np.mean(candidate, axis=axis) / np.quantile(truth, 0.95, axis=axis)
 
 
-@contract(frame=_FRAME, candidate=OneOf("combination", "theta_N"), level=_LEVEL,
-          n_boot=Integer(200, 100_000), rng=RandomState())
-def gap_ratio(frame: pd.DataFrame, candidate: str, *, level: float = 0.95, n_boot: int = 4000,
-              rng=None) -> Estimate:
+@contract(
+    frame=_FRAME,
+    candidate=OneOf("combination", "theta_N"),
+    level=_LEVEL,
+    n_boot=Integer(200, 100_000),
+    rng=RandomState(),
+)
+def gap_ratio(frame: pd.DataFrame, candidate: str, *, level: float = 0.95, n_boot: int = 4000, rng=None) -> Estimate:
     r"""Whether a candidate "is the MLE" of the pooled reports, as one estimate: the ratio of its mean
     log-likelihood gap to the certified MLE to the region :math:`R`, the 95 % quantile of the true
     distribution's gap, over the rounds of one setting (one line per round, the columns of
@@ -130,17 +143,30 @@ def gap_ratio(frame: pd.DataFrame, candidate: str, *, level: float = 0.95, n_boo
     n = len(frame)
     if n < MIN_BOOTSTRAP_RUNS:
         raise ValueError(f"gap_ratio needs at least {MIN_BOOTSTRAP_RUNS} rounds, got {n}")
-    col = {k: frame[k].to_numpy(dtype=float) for k in (f"gap_lo_{candidate}", f"gap_hi_{candidate}",
-                                                       "gap_lo_truth", "gap_hi_truth")}
-    seed = int(check_random_state(rng).integers(2 ** 32))
+    col = {
+        k: frame[k].to_numpy(dtype=float)
+        for k in (f"gap_lo_{candidate}", f"gap_hi_{candidate}", "gap_lo_truth", "gap_hi_truth")
+    }
+    seed = int(check_random_state(rng).integers(2**32))
     kw = dict(paired=True, level=level, n_boot=n_boot, rng=seed)
     low = bootstrap(_gap_stat, (col[f"gap_lo_{candidate}"], col["gap_hi_truth"]), **kw)
     high = bootstrap(_gap_stat, (col[f"gap_hi_{candidate}"], col["gap_lo_truth"]), **kw)
-    value = float(_gap_stat((col[f"gap_lo_{candidate}"] + col[f"gap_hi_{candidate}"]) / 2,
-                            (col["gap_lo_truth"] + col["gap_hi_truth"]) / 2))
+    value = float(
+        _gap_stat(
+            (col[f"gap_lo_{candidate}"] + col[f"gap_hi_{candidate}"]) / 2,
+            (col["gap_lo_truth"] + col["gap_hi_truth"]) / 2,
+        )
+    )
     lo, hi = _within(float(low.low), float(high.high), value)
-    return Estimate(value, lo, hi, level=level, n_runs=n, method="bootstrap-bca",
-                    note="mean candidate gap / 95 % quantile of the truth's gap; paired BCa over rounds")
+    return Estimate(
+        value,
+        lo,
+        hi,
+        level=level,
+        n_runs=n,
+        method="bootstrap-bca",
+        note="mean candidate gap / 95 % quantile of the truth's gap; paired BCa over rounds",
+    )
 
 
 @contract(frame=_FRAME, seed=_SEED, n_boot=Integer(200, 100_000))
@@ -161,10 +187,22 @@ def remark6_estimates(frame: pd.DataFrame, *, seed: int, n_boot: int = 4000) -> 
     return out
 
 
-@contract(frame=_FRAME, regions=_FRAME, candidate=OneOf("combination", "theta_N", "truth"),
-          protocol=OneOf("ALG1", "A11"), city=OneOf("paris", "sf"), beta=Real(0, None, low_open=True))
-def outside_share(frame: pd.DataFrame, regions: pd.DataFrame, candidate: str = "combination", protocol: str = "A11",
-                  city: str = "paris", beta: float = 1.0) -> Estimate:
+@contract(
+    frame=_FRAME,
+    regions=_FRAME,
+    candidate=OneOf("combination", "theta_N", "truth"),
+    protocol=OneOf("ALG1", "A11"),
+    city=OneOf("paris", "sf"),
+    beta=Real(0, None, low_open=True),
+)
+def outside_share(
+    frame: pd.DataFrame,
+    regions: pd.DataFrame,
+    candidate: str = "combination",
+    protocol: str = "A11",
+    city: str = "paris",
+    beta: float = 1.0,
+) -> Estimate:
     """The share of the rounds of one setting in which the candidate's gap (midpoint of its certified
     interval) exceeds the calibrated region (``regions`` of
     :func:`~ldpnb.papers.privic.experiments.calibrated_regions`), with Wilson's 95 % interval.  The
@@ -181,9 +219,16 @@ def _versus_paper(ours: np.ndarray, paper_rounds: np.ndarray) -> Estimate:
     """Welch's interval of (our mean - the paper's mean) per cell, shifted by the paper's mean."""
     d = difference(ours, paper_rounds)
     p = paper_rounds.mean(axis=0)
-    return Estimate(p + np.asarray(d.value), p + np.asarray(d.low), p + np.asarray(d.high), level=d.level,
-                    se=d.se, n_runs=d.n_runs, method=d.method,
-                    note="Welch interval of (ours - the paper's five rounds), shifted by the paper's mean")
+    return Estimate(
+        p + np.asarray(d.value),
+        p + np.asarray(d.low),
+        p + np.asarray(d.high),
+        level=d.level,
+        se=d.se,
+        n_runs=d.n_runs,
+        method=d.method,
+        note="Welch interval of (ours - the paper's five rounds), shifted by the paper's mean",
+    )
 
 
 @contract(frame=_FRAME, city=OneOf("paris", "sf"))
@@ -210,7 +255,8 @@ def table_estimates(frame: pd.DataFrame, city: str) -> dict:
         out[f"T{tab}-trend-{b:g}"] = mean(np.diff(trend.to_numpy(), axis=1), simultaneous=True)
     out[f"T{tab}-order"] = {
         "values": {"beta1": mean(data[1.0], simultaneous=True), "beta05": mean(data[0.5], simultaneous=True)},
-        "differences": {"beta05 - beta1": difference(data[0.5], data[1.0], simultaneous=True)}}
+        "differences": {"beta05 - beta1": difference(data[0.5], data[1.0], simultaneous=True)},
+    }
     return out
 
 
@@ -220,13 +266,21 @@ def spread_estimate(*, rng=None, n_boot: int = 4000) -> Estimate:
     :math:`\sqrt{\operatorname{mean}_{rows}(s_p^2 / s^2)}` over the 42 data rows of Tables III-IV, with
     :math:`s_p` the sd of the paper's five printed rounds and :math:`s` ours over 100 calibration rounds
     (``values.CALIBRATION_ROW_SD``); BCa bootstrap over the rows.  About 1 when the protocols agree."""
-    r = np.concatenate([PAPER_TABLES[c][b][1:].var(axis=1, ddof=1) / np.asarray(CALIBRATION_ROW_SD[(c, b)]) ** 2
-                        for c in ("paris", "sf") for b in (1.0, 0.5)])
+    r = np.concatenate(
+        [
+            PAPER_TABLES[c][b][1:].var(axis=1, ddof=1) / np.asarray(CALIBRATION_ROW_SD[(c, b)]) ** 2
+            for c in ("paris", "sf")
+            for b in (1.0, 0.5)
+        ]
+    )
     return bootstrap(lambda x, axis: np.sqrt(np.mean(x, axis=axis)), (r,), rng=rng, n_boot=n_boot)
 
 
-@contract(frames=Unchecked("{city: run_privic's first frame of the calibration rounds}", example=None),
-          rng=RandomState(), n_boot=Integer(200, 100_000))
+@contract(
+    frames=Unchecked("{city: run_privic's first frame of the calibration rounds}", example=None),
+    rng=RandomState(),
+    n_boot=Integer(200, 100_000),
+)
 def calibration_estimate(frames: dict, *, rng=None, n_boot: int = 2000) -> Estimate:
     """T-cal: per data row of Tables III-IV (both cities, beta = 1 then 0.5), the sd of fresh rounds over
     the stored ``values.CALIBRATION_ROW_SD``, BCa bootstrap over the rounds, simultaneous over the rows."""
@@ -236,8 +290,7 @@ def calibration_estimate(frames: dict, *, rng=None, n_boot: int = 2000) -> Estim
             cols.append(runs_matrix(frames[c][frames[c].beta == b], "round", "row").loc[:, 2:].to_numpy())
             stored.append(np.asarray(CALIBRATION_ROW_SD[(c, b)]))
     x, s = np.hstack(cols), np.concatenate(stored)
-    return bootstrap(lambda v, axis: np.std(v, axis=axis, ddof=1) / s, (x,), rng=rng, n_boot=n_boot,
-                     simultaneous=True)
+    return bootstrap(lambda v, axis: np.std(v, axis=axis, ddof=1) / s, (x,), rng=rng, n_boot=n_boot, simultaneous=True)
 
 
 @contract(frame=_FRAME)
@@ -271,10 +324,13 @@ def f10_estimates(frames: dict) -> dict:
     return out
 
 
-@contract(frame=_FRAME, betas=Unchecked("the betas, in the claim's order", example=(1.0, 0.5)),
-          column=OneOf("lagrangian", "mi"), ends=Unchecked("True to add last - first per beta", example=True))
-def tradeoff_estimate(frame: pd.DataFrame, betas=(1.0, 0.5), column: str = "lagrangian",
-                      ends: bool = True) -> Estimate:
+@contract(
+    frame=_FRAME,
+    betas=Unchecked("the betas, in the claim's order", example=(1.0, 0.5)),
+    column=OneOf("lagrangian", "mi"),
+    ends=Unchecked("True to add last - first per beta", example=True),
+)
+def tradeoff_estimate(frame: pd.DataFrame, betas=(1.0, 0.5), column: str = "lagrangian", ends: bool = True) -> Estimate:
     r"""S6-tradeoff (``column="lagrangian"``) and S6-privacy (``column="mi"``): per beta, the steps of a
     per-row measure of each row's mechanism under the true :math:`\pi` (``run_privic``'s ``lagrangian``,
     BA's objective :math:`I + \beta\,\mathrm{AvgD}`, or ``mi``, the mutual information) between
@@ -288,8 +344,12 @@ def tradeoff_estimate(frame: pd.DataFrame, betas=(1.0, 0.5), column: str = "lagr
     return mean(np.column_stack([*steps, *(last if ends else [])]), simultaneous=True)
 
 
-@contract(long=Unchecked("privic_long_run's (trajectories, summary)", example=None), city=OneOf("paris", "sf"),
-          seed=_SEED, n_boot=Integer(200, 100_000))
+@contract(
+    long=Unchecked("privic_long_run's (trajectories, summary)", example=None),
+    city=OneOf("paris", "sf"),
+    seed=_SEED,
+    n_boot=Integer(200, 100_000),
+)
 def long_run_estimates(long: tuple, city: str, *, seed: int = 0, n_boot: int = 4000) -> dict:
     r"""The convergence rows from :func:`~ldpnb.papers.privic.experiments.privic_long_run` (three times the
     paper's cycles), by claim id (paired rounds throughout):
@@ -312,15 +372,45 @@ def long_run_estimates(long: tuple, city: str, *, seed: int = 0, n_boot: int = 4
     e = runs_matrix(traj, "round", "row")
     ibu_gap, truth_gap = (np.stack(summ[k].to_numpy()) for k in ("ibu_gap", "truth_gap"))
     if city == "paris" and len(summ) >= MIN_BOOTSTRAP_RUNS:
-        conv = bootstrap(_gap_stat, (ibu_gap, truth_gap), paired=True, simultaneous=True, n_boot=n_boot,
-                         rng=np.random.default_rng(seed_for(seed, f"ibu-conv/{city}")))
+        conv = bootstrap(
+            _gap_stat,
+            (ibu_gap, truth_gap),
+            paired=True,
+            simultaneous=True,
+            n_boot=n_boot,
+            rng=np.random.default_rng(seed_for(seed, f"ibu-conv/{city}")),
+        )
     else:
         conv = mean(ibu_gap, simultaneous=True)
-    return {f"S6-true-{city}": ratio(e[3 * N + 1].to_numpy(), summ.emd_mle_end.to_numpy(), paired=True),
-            f"S6-settled-{city}": ratio(e[3 * N + 1].to_numpy(), e[N + 1].to_numpy(), paired=True),
-            f"S6-true-mle-{city}": ratio(summ.emd_mle_end.to_numpy(), summ.emd_mle_N.to_numpy(), paired=True),
-            f"F10-limit-{city}": ratio(e[N + 1].to_numpy(), summ.emd_mle_N.to_numpy(), paired=True),
-            f"S6-IBU-conv-{city}": conv}
+    return {
+        f"S6-true-{city}": ratio(e[3 * N + 1].to_numpy(), summ.emd_mle_end.to_numpy(), paired=True),
+        f"S6-settled-{city}": ratio(e[3 * N + 1].to_numpy(), e[N + 1].to_numpy(), paired=True),
+        f"S6-true-mle-{city}": ratio(summ.emd_mle_end.to_numpy(), summ.emd_mle_N.to_numpy(), paired=True),
+        f"F10-limit-{city}": ratio(e[N + 1].to_numpy(), summ.emd_mle_N.to_numpy(), paired=True),
+        f"S6-IBU-conv-{city}": conv,
+    }
+
+
+@contract(conv=Unchecked("S6-IBU-conv's estimate from long_run_estimates", example=None), rounds=Integer(0, None))
+def ibu_ratio_text(conv: Estimate, rounds: int) -> str:
+    """The prose's calibrated ratios of S6-IBU-conv, first and last cycle, from :func:`long_run_estimates`
+    over ``rounds`` rounds; with fewer than ``MIN_BOOTSTRAP_RUNS`` rounds ``conv`` holds mean gaps in nats,
+    not ratios, and the text says the ratios were not computed."""
+    if rounds < MIN_BOOTSTRAP_RUNS:
+        return "not computed at this scale"
+    return f"{conv[0].text()} and {conv[-1].text()}"
+
+
+@contract(times=Unchecked("per_iteration_times' frame, or None (not timed)", example=None))
+def complexity_slopes(times: pd.DataFrame | None) -> dict:
+    """T2: the log-log slopes of BA's and IBU's seconds per iteration against the number of cells ``m``
+    (keys ``slope_ba``, ``slope_ibu``); empty when ``times`` is None (not timed)."""
+    if times is None:
+        return {}
+    return {
+        f"slope_{k.lower()}": np.polyfit(np.log(times.m), np.log(times[f"{k} s/iteration"]), 1)[0]
+        for k in ("BA", "IBU")
+    }
 
 
 @contract(dirichlet=_FRAME, uniform=_FRAME)
@@ -363,28 +453,41 @@ def fig3_estimates(sweep: pd.DataFrame, city: str) -> dict:
     out = {}
     for i, lap in ((f"F3-order-{city}", "LAP"), (f"F3-2beta-{city}", "LAP (ε = 2β)")):
         name = "LAP" if lap == "LAP" else "LAP_2beta"
-        out[i] = {"values": {"BA": mean(_cells(R["BA"], win), simultaneous=True),
-                             name: mean(_cells(R[lap], win), simultaneous=True)},
-                  "differences": {f"{name} - BA": difference(_cells(R[lap], win), _cells(R["BA"], win),
-                                                             simultaneous=True)}}
+        out[i] = {
+            "values": {
+                "BA": mean(_cells(R["BA"], win), simultaneous=True),
+                name: mean(_cells(R[lap], win), simultaneous=True),
+            },
+            "differences": {f"{name} - BA": difference(_cells(R[lap], win), _cells(R["BA"], win), simultaneous=True)},
+        }
     at = {v: np.isclose(b, v) for v in (0.2, 5.0)}
-    out[f"F3-limit-{city}"] = ratio(np.column_stack([_cells(R[k], at[5.0]) for k in ("BA", "LAP")]),
-                                    np.column_stack([_cells(R[k], at[0.2]) for k in ("BA", "LAP")]),
-                                    simultaneous=True)
-    if city == "paris":      # the paper's interval: B / LAP
+    out[f"F3-limit-{city}"] = ratio(
+        np.column_stack([_cells(R[k], at[5.0]) for k in ("BA", "LAP")]),
+        np.column_stack([_cells(R[k], at[0.2]) for k in ("BA", "LAP")]),
+        simultaneous=True,
+    )
+    if city == "paris":  # the paper's interval: B / LAP
         out["F3-B-paris"] = ratio(_cells(R[_B], win), _cells(R["LAP"], win), simultaneous=True)
-    else:                    # B / LAP below 1, LAP / B above 1.4
-        out["F3-B-sf"] = ratio(np.hstack([_cells(R[_B], win), _cells(R["LAP"], beyond)]),
-                               np.hstack([_cells(R["LAP"], win), _cells(R[_B], beyond)]), simultaneous=True)
+    else:  # B / LAP below 1, LAP / B above 1.4
+        out["F3-B-sf"] = ratio(
+            np.hstack([_cells(R[_B], win), _cells(R["LAP"], beyond)]),
+            np.hstack([_cells(R["LAP"], win), _cells(R[_B], beyond)]),
+            simultaneous=True,
+        )
     r = ratio(R["BA"].to_numpy(), R["LAP"].to_numpy(), simultaneous=True)
     v = np.asarray(r.value)
-    out[f"F3-cross-{city}"] = Estimate(float(v.min()), float(np.min(r.low)), float(np.min(r.high)), level=r.level,
-                                       n_runs=r.n_runs, method=r.method,
-                                       note="smallest ratio over the betas; ends: the smallest ends of the "
-                                            "simultaneous intervals")
+    out[f"F3-cross-{city}"] = Estimate(
+        float(v.min()),
+        float(np.min(r.low)),
+        float(np.min(r.high)),
+        level=r.level,
+        n_runs=r.n_runs,
+        method=r.method,
+        note="smallest ratio over the betas; ends: the smallest ends of the simultaneous intervals",
+    )
     out[f"F3-comparable-{city}"] = ratio(_cells(R["BA"], at[5.0])[:, 0], _cells(R["LAP"], at[5.0])[:, 0])
     out["_ratio"] = pd.Series(v, index=b)
-    d = difference(R["LAP"].to_numpy(), R[_B].to_numpy(), simultaneous=True)   # LAP - B
+    d = difference(R["LAP"].to_numpy(), R[_B].to_numpy(), simultaneous=True)  # LAP - B
     tie = 0.1 * np.maximum(R["LAP"].mean(axis=0).to_numpy(), R[_B].mean(axis=0).to_numpy())
     out["_crossover"] = b[~((np.asarray(d.low) > tie) | (np.asarray(d.high) < -tie))]
     out["_lap_wins"] = b[np.asarray(d.high) < -tie]
@@ -395,30 +498,41 @@ def fig3_estimates(sweep: pd.DataFrame, city: str) -> dict:
 def lapcal_estimate(sweeps: dict) -> Estimate:
     """F3-LAPcal: Fieller ratios mean EMD of the calibrated LAP / BA's, per (city, beta) of ``sweeps``
     (independent reports), simultaneous."""
-    R = {k: np.hstack([runs_matrix(s[s.mechanism == k], "sim", "beta").to_numpy() for s in sweeps.values()])
-         for k in ("LAP", "BA")}
+    R = {
+        k: np.hstack([runs_matrix(s[s.mechanism == k], "sim", "beta").to_numpy() for s in sweeps.values()])
+        for k in ("LAP", "BA")
+    }
     return ratio(R["LAP"], R["BA"], simultaneous=True)
 
 
-@contract(budgets=Unchecked("{(city, beta): ibu_budget_study}", example=None),
-          drift=Unchecked("the (city, beta) key of the drift study", example=("paris", 0.6)))
+@contract(
+    budgets=Unchecked("{(city, beta): ibu_budget_study}", example=None),
+    drift=Unchecked("the (city, beta) key of the drift study", example=("paris", 0.6)),
+)
 def budget_estimates(budgets: dict, drift=("paris", 0.6)) -> dict:
     """P4 and F3-B-drift from :func:`~ldpnb.papers.privic.experiments.ibu_budget_study` results: BA against
     LAP at every (case, budget) (Welch, simultaneous); variant B's steps between consecutive budgets and
     its final gap to BA from uniform (paired: the same reports)."""
-    R = {key: {k: runs_matrix(s[s.mechanism == k], "sim", "budget") for k in ("BA", _B, "LAP")}
-         for key, s in budgets.items()}
+    R = {
+        key: {k: runs_matrix(s[s.mechanism == k], "sim", "budget") for k in ("BA", _B, "LAP")}
+        for key, s in budgets.items()
+    }
     ba = np.hstack([r["BA"].to_numpy() for r in R.values()])
     lap = np.hstack([r["LAP"].to_numpy() for r in R.values()])
     B, A = R[drift][_B].to_numpy(), R[drift]["BA"].to_numpy()
-    return {"P4": {"values": {"BA": mean(ba, simultaneous=True), "LAP": mean(lap, simultaneous=True)},
-                   "differences": {"LAP - BA": difference(lap, ba, simultaneous=True)}},
-            "F3-B-drift": mean(np.diff(B, axis=1), simultaneous=True),
-            "F3-B-drift-end": difference(B[:, -1], A[:, -1], paired=True)}
+    return {
+        "P4": {
+            "values": {"BA": mean(ba, simultaneous=True), "LAP": mean(lap, simultaneous=True)},
+            "differences": {"LAP - BA": difference(lap, ba, simultaneous=True)},
+        },
+        "F3-B-drift": mean(np.diff(B, axis=1), simultaneous=True),
+        "F3-B-drift-end": difference(B[:, -1], A[:, -1], paired=True),
+    }
 
 
-@contract(attack=_FRAME, shortcut=Unchecked("P(A->A) of the prior shortcut per beta", example=None),
-          k=Integer(0, 10_000))
+@contract(
+    attack=_FRAME, shortcut=Unchecked("P(A->A) of the prior shortcut per beta", example=None), k=Integer(0, 10_000)
+)
 def attack_estimate(attack: pd.DataFrame, shortcut, k: int = 8) -> dict:
     """F11-PRIVIC: the prior shortcut (exact) against P(A->A) of the BA PRIVIC deploys under attack level
     ``k`` (:func:`~ldpnb.papers.privic.experiments.privic_under_attack`; mean over rounds per beta,
@@ -426,5 +540,9 @@ def attack_estimate(attack: pd.DataFrame, shortcut, k: int = 8) -> dict:
     d = attack[attack.k == k].copy()
     d["round"] = d.groupby("beta").cumcount()
     m = runs_matrix(d, "round", "beta", "P(A→A)")
-    return {"values": {"shortcut": exact(np.asarray(shortcut, dtype=float)),
-                       "PRIVIC": mean(m.to_numpy(), simultaneous=True)}}
+    return {
+        "values": {
+            "shortcut": exact(np.asarray(shortcut, dtype=float)),
+            "PRIVIC": mean(m.to_numpy(), simultaneous=True),
+        }
+    }

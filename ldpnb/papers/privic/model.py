@@ -28,8 +28,19 @@ import pandas as pd
 
 from ldpnb.channels._generic import geo_ind_epsilon, simulate_counts
 from ldpnb.contracts import (
-    SAMPLE_SIZE, AnyOf, Array, Boolean, Counts, DistanceMatrix, Integer, OneOf, Optional, RandomState, Real,
-    Unchecked, contract,
+    SAMPLE_SIZE,
+    AnyOf,
+    Array,
+    Boolean,
+    Counts,
+    DistanceMatrix,
+    Integer,
+    OneOf,
+    Optional,
+    RandomState,
+    Real,
+    Unchecked,
+    contract,
 )
 from ldpnb.data.datasets import load_gowalla_privic
 from ldpnb.data.grid import bin_latlon, padded_lattice_distance
@@ -126,7 +137,7 @@ def block_indices(shape, center, radius: int = 2) -> np.ndarray:
     With ``radius=2`` around A this is the 5 x 5 "deserted" block of the island (Sec. 3.1).
     """
     rows, cols = _shape(shape)
-    flat_index((rows, cols), center)            # refuses a centre outside the grid
+    flat_index((rows, cols), center)  # refuses a centre outside the grid
     r0, c0 = (int(v) for v in center)
     rr, cc = np.divmod(np.arange(rows * cols), cols)
     return np.flatnonzero(np.maximum(np.abs(rr - r0), np.abs(cc - c0)) <= int(radius))
@@ -160,8 +171,7 @@ def lap_tight_level(shape, epsilon: float, *, pad: int = 5) -> float:
     return float(geo_ind_epsilon(lap_grid_channel(shape, epsilon, pad=pad), privic_distance(shape)))
 
 
-@contract(shape=_SHAPE, level=Real(0, None, low_open=True), pad=Integer(0, 1000),
-          tol=Real(0, None, low_open=True))
+@contract(shape=_SHAPE, level=Real(0, None, low_open=True), pad=Integer(0, 1000), tol=Real(0, None, low_open=True))
 def lap_at_level(shape, level: float, *, pad: int = 5, tol: float = 1e-10) -> float:
     r"""The nominal :math:`\varepsilon` at which :func:`lap_grid_channel` is *tightly* ``level``-geo-ind
     (:func:`lap_tight_level` equals ``level``), by Brent's method on :math:`[\text{level}/2,
@@ -177,7 +187,7 @@ def lap_at_level(shape, level: float, *, pad: int = 5, tol: float = 1e-10) -> fl
     >>> e < 0.5 and abs(lap_tight_level((4, 4), e, pad=2) - 0.5) < 1e-8
     True
     """
-    from scipy.optimize import brentq
+    from scipy.optimize import brentq  # noqa: PLC0415 lazy: scipy/numpy submodule loaded at first use
 
     f = lambda e: lap_tight_level(shape, e, pad=pad) - level  # noqa: E731
     if f(level) <= 0:
@@ -210,10 +220,17 @@ def padded_row(row, shape="paris", pad: int = 5) -> np.ndarray:
 ISLAND_MODES = ("authors", "literal", "renorm")
 
 
-@contract(pi=Array(1, low=0.0), shape=_SHAPE, A=_CELL, radius=Integer(0, 1000), mass_A=Real(0, 1, low_open=True,
-          high_open=True), mode=OneOf(*ISLAND_MODES))
-def island_prior(pi, shape="paris", *, A=ISLAND_A, radius: int = 2, mass_A: float = 0.01,
-                 mode: str = "authors") -> np.ndarray:
+@contract(
+    pi=Array(1, low=0.0),
+    shape=_SHAPE,
+    A=_CELL,
+    radius=Integer(0, 1000),
+    mass_A=Real(0, 1, low_open=True, high_open=True),
+    mode=OneOf(*ISLAND_MODES),
+)
+def island_prior(
+    pi, shape="paris", *, A=ISLAND_A, radius: int = 2, mass_A: float = 0.01, mode: str = "authors"
+) -> np.ndarray:
     """Prior with an artificial island around the vulnerable cell A (Biswas and Palamidessi, Sec. 3.1, Fig. 1).
 
     The cells of the Chebyshev block of ``radius`` around A (5 x 5 for radius 2) are emptied.  The
@@ -261,9 +278,12 @@ def island_prior(pi, shape="paris", *, A=ISLAND_A, radius: int = 2, mass_A: floa
     return out
 
 
-@contract(pi_island=Array(1, low=0.0), level=Integer(0, 10_000), cell=_CELL, shape=_SHAPE,
-          step=Real(0, None, low_open=True))
-def adversarial_prior(pi_island, level: int, *, cell=ISLAND_A, shape="paris", step: float = AUTHORS_FAKE_STEP) -> np.ndarray:
+@contract(
+    pi_island=Array(1, low=0.0), level=Integer(0, 10_000), cell=_CELL, shape=_SHAPE, step=Real(0, None, low_open=True)
+)
+def adversarial_prior(
+    pi_island, level: int, *, cell=ISLAND_A, shape="paris", step: float = AUTHORS_FAKE_STEP
+) -> np.ndarray:
     r"""The prior that BA sees when colluding users falsely report ``cell`` (Biswas and Palamidessi, Sec. 7).
 
     .. math:: \pi_{adv} = (\pi + \delta\, e_{cell}) / (1 + \delta), \qquad \delta = \text{step} \cdot \text{level}.
@@ -275,8 +295,10 @@ def adversarial_prior(pi_island, level: int, *, cell=ISLAND_A, shape="paris", st
     """
     rows, cols = _shape(shape)
     if pi_island.shape != (rows * cols,):
-        raise ValueError(f"pi_island must have one entry per cell of the {rows} x {cols} grid ({rows * cols}), "
-                         f"got shape {pi_island.shape}")
+        raise ValueError(
+            f"pi_island must have one entry per cell of the {rows} x {cols} grid ({rows * cols}), "
+            f"got shape {pi_island.shape}"
+        )
     if not pi_island.sum() > 0:
         raise ValueError("pi_island must have a positive total mass")
     delta = step * level
@@ -379,15 +401,41 @@ class PrivicResult:
     mus: list | None = None
 
 
-@contract(true_counts=Counts(), distance=DistanceMatrix(), beta=Real(0, None, low_open=True),
-          n_cycles=Integer(1, 10_000), ba_iter=Integer(1, 10_000_000), ibu_iter=Integer(1, 10_000_000),
-          n_per_cycle=Optional(SAMPLE_SIZE), warm_start=Boolean(), combine=Boolean(), final_gibu=Boolean(),
-          gibu_iter=Integer(1, 10_000_000), gibu_tol=Real(0, None), theta0=Optional(Array(1, low=0.0)),
-          monitor=Boolean(), rng=RandomState())
-def privic(true_counts, distance, beta: float, *, n_cycles: int, ba_iter: int, ibu_iter: int,
-           n_per_cycle: int | None = None, warm_start: bool = True, combine: bool = False,
-           final_gibu: bool = False, gibu_iter: int = 5000, gibu_tol: float = 1e-10,
-           theta0=None, monitor: bool = True, rng=None) -> PrivicResult:
+@contract(
+    true_counts=Counts(),
+    distance=DistanceMatrix(),
+    beta=Real(0, None, low_open=True),
+    n_cycles=Integer(1, 10_000),
+    ba_iter=Integer(1, 10_000_000),
+    ibu_iter=Integer(1, 10_000_000),
+    n_per_cycle=Optional(SAMPLE_SIZE),
+    warm_start=Boolean(),
+    combine=Boolean(),
+    final_gibu=Boolean(),
+    gibu_iter=Integer(1, 10_000_000),
+    gibu_tol=Real(0, None),
+    theta0=Optional(Array(1, low=0.0)),
+    monitor=Boolean(),
+    rng=RandomState(),
+)
+def privic(
+    true_counts,
+    distance,
+    beta: float,
+    *,
+    n_cycles: int,
+    ba_iter: int,
+    ibu_iter: int,
+    n_per_cycle: int | None = None,
+    warm_start: bool = True,
+    combine: bool = False,
+    final_gibu: bool = False,
+    gibu_iter: int = 5000,
+    gibu_tol: float = 1e-10,
+    theta0=None,
+    monitor: bool = True,
+    rng=None,
+) -> PrivicResult:
     r"""PRIVIC (Biswas and Palamidessi, Alg. 1 and Sec. 5): alternate the BA mechanism, the collection
     and IBU.
 
@@ -450,11 +498,19 @@ def privic(true_counts, distance, beta: float, *, n_cycles: int, ba_iter: int, i
     return PrivicResult(thetas, channels, reports, np.asarray(emds), pi_hat, final, gibu_emd, mus)
 
 
-@contract(true_counts=Counts(), distance=DistanceMatrix(), betas=Array(None, low=0.0), rounds=Integer(1, 100_000),
-          n_rows=Integer(2, 10_000), ba_iter=Integer(1, 10_000_000), ibu_iter=Integer(1, 10_000_000),
-          seed=Unchecked("an int or a SeedSequence", example=0))
-def privic_table(true_counts, distance, betas, *, rounds: int, n_rows: int, ba_iter: int,
-                 ibu_iter: int, seed=0, **kwargs) -> pd.DataFrame:
+@contract(
+    true_counts=Counts(),
+    distance=DistanceMatrix(),
+    betas=Array(None, low=0.0),
+    rounds=Integer(1, 100_000),
+    n_rows=Integer(2, 10_000),
+    ba_iter=Integer(1, 10_000_000),
+    ibu_iter=Integer(1, 10_000_000),
+    seed=Unchecked("an int or a SeedSequence", example=0),
+)
+def privic_table(
+    true_counts, distance, betas, *, rounds: int, n_rows: int, ba_iter: int, ibu_iter: int, seed=0, **kwargs
+) -> pd.DataFrame:
     """EMD per PRIVIC row for several beta and rounds (Tables III/IV, Figs. 8-10).
 
     Row ``N`` is ``theta_{N-1}`` (row 1 = the uniform start), as in the paper's tables.  Every
@@ -467,26 +523,50 @@ def privic_table(true_counts, distance, betas, *, rounds: int, n_rows: int, ba_i
     recs = []
     for i, b in enumerate(betas):
         for r in range(rounds):
-            res = privic(true_counts, distance, b, n_cycles=n_rows - 1, ba_iter=ba_iter,
-                         ibu_iter=ibu_iter, rng=np.random.default_rng(children[i * rounds + r]), **kwargs)
+            res = privic(
+                true_counts,
+                distance,
+                b,
+                n_cycles=n_rows - 1,
+                ba_iter=ba_iter,
+                ibu_iter=ibu_iter,
+                rng=np.random.default_rng(children[i * rounds + r]),
+                **kwargs,
+            )
             recs.extend((b, r, row, float(e)) for row, e in enumerate(res.emd, start=1))
     return pd.DataFrame(recs, columns=["beta", "round", "row", "emd"])
 
 
 # ----------------------------------------------------------------------------- BA helpers
-@contract(pi=Array(1, low=0.0), distance=DistanceMatrix(square=False), betas=Array(None, low=0.0),
-          n_iter=Integer(1, 10_000_000))
+@contract(
+    pi=Array(1, low=0.0),
+    distance=DistanceMatrix(square=False),
+    betas=Array(None, low=0.0),
+    n_iter=Integer(1, 10_000_000),
+)
 def tight_eps_ba(pi, distance, betas, *, n_iter: int = 10) -> np.ndarray:
     """Tight geo-ind level of BA(pi, beta, ``n_iter``) for each beta: what the authors' ``eps_tight``
     lists hold, with which they tune LAP in Figs. 2-3 (Remark 4 bounds it by 2 beta)."""
-    return np.array([float(geo_ind_epsilon(blahut_arimoto(pi, distance, b, n_iter=n_iter).channel, distance))
-                     for b in np.atleast_1d(betas)])
+    return np.array(
+        [
+            float(geo_ind_epsilon(blahut_arimoto(pi, distance, b, n_iter=n_iter).channel, distance))
+            for b in np.atleast_1d(betas)
+        ]
+    )
 
 
-@contract(pi=Array(1, low=0.0), distance=DistanceMatrix(), betas=Array(None, low=0.0), n_iter=Integer(1, 10_000_000),
-          tol=Real(0, None, low_open=True), max_iter=Integer(1, 100_000_000), support_tol=Real(0, None))
-def ba_convergence_summary(pi, distance, betas, *, n_iter: int = 10, tol: float = 1e-7,
-                           max_iter: int = 50_000, support_tol: float = 1e-6) -> pd.DataFrame:
+@contract(
+    pi=Array(1, low=0.0),
+    distance=DistanceMatrix(),
+    betas=Array(None, low=0.0),
+    n_iter=Integer(1, 10_000_000),
+    tol=Real(0, None, low_open=True),
+    max_iter=Integer(1, 100_000_000),
+    support_tol=Real(0, None),
+)
+def ba_convergence_summary(
+    pi, distance, betas, *, n_iter: int = 10, tol: float = 1e-7, max_iter: int = 50_000, support_tol: float = 1e-6
+) -> pd.DataFrame:
     """What "BA until converged" (Alg. 2's stopping rule) means on a real prior, next to the paper's
     fixed ``n_iter`` iterations (Remark 3, Thm 5.1).
 
@@ -494,32 +574,41 @@ def ba_convergence_summary(pi, distance, betas, *, n_iter: int = 10, tol: float 
     iterations needed to reach ``max |dC| < tol``, and at that point the output support size
     (``c(y) > support_tol``), I(X;Y) (nats) and AvgD, next to the same for ``n_iter`` iterations.
     """
-    from ldpnb.mechanisms.rate_distortion import average_distortion, mutual_information_nats
+    from ldpnb.mechanisms.rate_distortion import average_distortion, mutual_information_nats  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     p = pi / pi.sum()
     recs = []
     for b in np.atleast_1d(betas):
         short = blahut_arimoto(p, distance, b, n_iter=n_iter)
         full = blahut_arimoto(p, distance, b, n_iter=None, tol=tol, max_iter=max_iter)
-        recs.append({
-            "beta": float(b),
-            f"cond C^({n_iter})": float(np.linalg.cond(short.channel)),
-            f"MI ({n_iter} it.)": mutual_information_nats(p, short.channel),
-            f"AvgD ({n_iter} it.)": average_distortion(p, short.channel, distance),
-            f"support ({n_iter} it.)": int(np.sum(short.output_marginal > support_tol)),
-            "iterations to converge": full.n_iter,
-            "converged": full.converged,
-            "MI (converged)": mutual_information_nats(p, full.channel),
-            "AvgD (converged)": average_distortion(p, full.channel, distance),
-            "support (converged)": int(np.sum(full.output_marginal > support_tol)),
-        })
+        recs.append(
+            {
+                "beta": float(b),
+                f"cond C^({n_iter})": float(np.linalg.cond(short.channel)),
+                f"MI ({n_iter} it.)": mutual_information_nats(p, short.channel),
+                f"AvgD ({n_iter} it.)": average_distortion(p, short.channel, distance),
+                f"support ({n_iter} it.)": int(np.sum(short.output_marginal > support_tol)),
+                "iterations to converge": full.n_iter,
+                "converged": full.converged,
+                "MI (converged)": mutual_information_nats(p, full.channel),
+                "AvgD (converged)": average_distortion(p, full.channel, distance),
+                "support (converged)": int(np.sum(full.output_marginal > support_tol)),
+            }
+        )
     return pd.DataFrame(recs)
 
 
-@contract(prior=Array(1, low=0.0), distance=DistanceMatrix(), beta=Real(0, None, low_open=True),
-          c0=Optional(Array(1, low=0.0)), n_steps=Integer(1, 10_000_000), normalised_kernel=Boolean())
-def ba_ibu_duality_gap(prior, distance, beta: float, c0=None, n_steps: int = 50, *,
-                       normalised_kernel: bool = False) -> float:
+@contract(
+    prior=Array(1, low=0.0),
+    distance=DistanceMatrix(),
+    beta=Real(0, None, low_open=True),
+    c0=Optional(Array(1, low=0.0)),
+    n_steps=Integer(1, 10_000_000),
+    normalised_kernel=Boolean(),
+)
+def ba_ibu_duality_gap(
+    prior, distance, beta: float, c0=None, n_steps: int = 50, *, normalised_kernel: bool = False
+) -> float:
     r"""``max_t max_y |c_t(y) - theta_t(y)|`` between BA marginals and dual IBU iterates (Sec. 4, eq. (5)).
 
     BA: :math:`c_{t+1} = G(F(c_t))`.  Dual IBU: secret = BA's output ``y``, observed distribution =
@@ -553,9 +642,13 @@ def all_supports(m: int) -> np.ndarray:
     return ((s[:, None] >> np.arange(int(m))[None, :]) & 1).astype(bool)
 
 
-@contract(prior=Array(1, low=0.0), distance=DistanceMatrix(), beta=Real(0, None, low_open=True),
-          supports=Unchecked("a boolean matrix (S, m): one output support per row", example=np.ones((1, 2), bool)),
-          n_iter=Integer(1, 10_000_000))
+@contract(
+    prior=Array(1, low=0.0),
+    distance=DistanceMatrix(),
+    beta=Real(0, None, low_open=True),
+    supports=Unchecked("a boolean matrix (S, m): one output support per row", example=np.ones((1, 2), bool)),
+    n_iter=Integer(1, 10_000_000),
+)
 def elastic_fixpoints(prior, distance, beta: float, supports, *, n_iter: int = 20_000) -> pd.DataFrame:
     r"""The self-consistent elastic mechanisms of Sec. 3.1 at one :math:`\beta`: every mechanism
     :math:`C_{xy} = q(y)e^{-\beta d(x,y)}/\sum_z q(z)e^{-\beta d(x,z)}` (Eqs. (3)-(4)) whose mass
@@ -589,19 +682,28 @@ def elastic_fixpoints(prior, distance, beta: float, supports, *, n_iter: int = 2
     for _ in range(int(n_iter)):
         c = c * ((p[None, :] / (c @ K.T)) @ K)
         c /= c.sum(axis=1, keepdims=True)
-    Z = c @ K.T                                         # Z[s, x] = sum_y c(y) K(x, y)
-    C = c[:, None, :] * K[None, :, :] / Z[:, :, None]   # C[s, x, y]
+    Z = c @ K.T  # Z[s, x] = sum_y c(y) K(x, y)
+    C = c[:, None, :] * K[None, :, :] / Z[:, :, None]  # C[s, x, y]
     q = np.einsum("x,sxy->sy", p, C)
     avgd = np.einsum("x,sxy,xy->s", p, C, d)
     with np.errstate(divide="ignore", invalid="ignore"):
         logratio = np.where(C > 0, np.log(C) - np.log(np.maximum(q, 1e-300))[:, None, :], 0.0)
     mi = np.einsum("x,sxy->s", p, C * logratio)
-    return pd.DataFrame({"size": S.sum(axis=1), "support": (c > 1e-9).sum(axis=1), "AvgD": avgd, "MI": mi,
-                         "lagrangian": mi + float(beta) * avgd, "residual": np.abs(q - c).max(axis=1)})
+    return pd.DataFrame(
+        {
+            "size": S.sum(axis=1),
+            "support": (c > 1e-9).sum(axis=1),
+            "AvgD": avgd,
+            "MI": mi,
+            "lagrangian": mi + float(beta) * avgd,
+            "residual": np.abs(q - c).max(axis=1),
+        }
+    )
 
 
-@contract(channels=Unchecked("a non-empty list of square invertible matrices of one size",
-                             example=[np.eye(2), np.eye(2)]))
+@contract(
+    channels=Unchecked("a non-empty list of square invertible matrices of one size", example=[np.eye(2), np.eye(2)])
+)
 def right_inverse_residual(channels) -> float:
     """``max |G G' - I|`` for ``G = (C_1 ... C_N)`` and ``G' = (1/N) (C_1^{-1}; ...; C_N^{-1})``
     (Appendix A, proof of Thm 5.2).  An identity whenever the inverses exist."""
@@ -631,8 +733,9 @@ def privic_edges(city: str) -> tuple[np.ndarray, np.ndarray, str]:
     return np.arange(37.7228, 37.7946, 0.0044875), np.arange(-122.5153, -122.3789, 0.005683), "both"
 
 
-@contract(lat=Array(1, min_size=0), lon=Array(1, min_size=0), city=OneOf("paris", "sf"),
-          orientation=OneOf("west0", "east0"))
+@contract(
+    lat=Array(1, min_size=0), lon=Array(1, min_size=0), city=OneOf("paris", "sf"), orientation=OneOf("west0", "east0")
+)
 def privic_bins(lat, lon, city: str, *, orientation: str = "west0") -> tuple[np.ndarray, np.ndarray]:
     """Rows and columns of points on the PRIVIC grid of ``city`` (``-1`` = dropped).
 

@@ -9,10 +9,28 @@ from typing import Sequence
 import numpy as np
 
 from ldpnb.attacks.inference import aif_bayes, aif_bayes_models, aif_classifier
-from ldpnb.attacks.reidentification import (ReidIndex, pk_attribute_subset, reid_topk, simulate_smp_surveys,
-                                            survey_design)
-from ldpnb.contracts import (DENSE_DOMAIN, EPSILON, POSITIVE, REPS, SAMPLE_SIZE, SEED, Array, Instance, Integer,
-                             OneOf, Optional, Real, contract)
+from ldpnb.attacks.reidentification import (
+    ReidIndex,
+    pk_attribute_subset,
+    reid_topk,
+    simulate_smp_surveys,
+    survey_design,
+)
+from ldpnb.contracts import (
+    DENSE_DOMAIN,
+    EPSILON,
+    POSITIVE,
+    REPS,
+    SAMPLE_SIZE,
+    SEED,
+    Array,
+    Instance,
+    Integer,
+    OneOf,
+    Optional,
+    Real,
+    contract,
+)
 from ldpnb.measures import utility as md_utility
 from ldpnb.mechanisms import multidim as md
 from ldpnb.mechanisms.multidim import _check_eps
@@ -33,13 +51,32 @@ _SEQ = Instance(list, tuple, example=[("grr", "uniform")])
 _PRIOR_KIND = Optional(OneOf("correct", "dir", "zipf", "exp"))
 
 
-@contract(X=_X, ks=_KS, protocol=Instance(str, example="grr"), eps_grid=_GRID,
-          setting=OneOf("uniform", "non-uniform"), n_surveys=Integer(1, 1000), runs=REPS, pk=Instance(bool, example=False),
-          rng=SEED)
-def smp_rid_experiment(X, ks, protocol: str, eps_grid, *, setting: str = "uniform", n_surveys: int = 5,
-                       runs: int = 1, index: ReidIndex | None = None, pk: bool = False,
-                       topk: Sequence[int] = (1, 5, 10), eval_surveys: Sequence[int] | None = None,
-                       rng=None) -> dict:
+@contract(
+    X=_X,
+    ks=_KS,
+    protocol=Instance(str, example="grr"),
+    eps_grid=_GRID,
+    setting=OneOf("uniform", "non-uniform"),
+    n_surveys=Integer(1, 1000),
+    runs=REPS,
+    pk=Instance(bool, example=False),
+    rng=SEED,
+)
+def smp_rid_experiment(
+    X,
+    ks,
+    protocol: str,
+    eps_grid,
+    *,
+    setting: str = "uniform",
+    n_surveys: int = 5,
+    runs: int = 1,
+    index: ReidIndex | None = None,
+    pk: bool = False,
+    topk: Sequence[int] = (1, 5, 10),
+    eval_surveys: Sequence[int] | None = None,
+    rng=None,
+) -> dict:
     """RID-ACC of SMP over repeated surveys (Figs. 2, 9-13).
 
     For each run: one survey design and (``pk=True``) one PK-RI attribute subset, shared by all
@@ -69,8 +106,9 @@ def smp_rid_experiment(X, ks, protocol: str, eps_grid, *, setting: str = "unifor
     sub = rng.integers(0, 2**63 - 1, size=(runs, len(eps_grid)), dtype=np.int64)
     for r, (design, attrs) in enumerate(zip(designs, pk_sets)):
         for e, eps in enumerate(eps_grid):
-            res = simulate_smp_surveys(X, ks, protocol, eps, n_surveys, setting, design=design,
-                                       rng=np.random.default_rng(int(sub[r, e])))
+            res = simulate_smp_surveys(
+                X, ks, protocol, eps, n_surveys, setting, design=design, rng=np.random.default_rng(int(sub[r, e]))
+            )
             for s, sv in enumerate(ev):
                 P = res["profiles"][sv - 1]
                 FK[r, e, s] = list(reid_topk(P, index, topk).values())
@@ -80,8 +118,9 @@ def smp_rid_experiment(X, ks, protocol: str, eps_grid, *, setting: str = "unifor
 
 
 @contract(X=_X, ks=_KS, eps_grid=_GRID, variants=_SEQ, runs=REPS, prior_kind=_PRIOR_KIND, rng=SEED)
-def aif_experiment(X, ks, eps_grid, variants, *, runs: int = 1, pk_fractions=(0.1, 0.3, 0.5),
-                   prior_kind: str | None = None, rng=None) -> dict:
+def aif_experiment(
+    X, ks, eps_grid, variants, *, runs: int = 1, pk_fractions=(0.1, 0.3, 0.5), prior_kind: str | None = None, rng=None
+) -> dict:
     """AIF-ACC (%) of the Bayes attackers against RS+FD / RS+RFD (Figs. 3, 6, 14, 15, 17).
 
     ``variants``: list of ``(protocol, fake)``; with ``prior_kind`` (``"correct"``, ``"dir"``,
@@ -106,23 +145,46 @@ def aif_experiment(X, ks, eps_grid, variants, *, runs: int = 1, pk_fractions=(0.
             label = f"{protocol.upper()}" + ("" if protocol == "grr" else ("-z" if fake == "zero" else "-r"))
             for e, eps in enumerate(eps_grid):
                 rep, t = md.rsfd_collect(X, ks, eps, protocol, users_fake, priors=priors, rng=rng)
-                res = {"oracle": 100 * float(np.mean(
-                    aif_bayes(rep, ks, eps, protocol, users_fake, f_true, priors=priors, rng=rng) == t))}
-                res.update(aif_bayes_models(rep, t, ks, eps, protocol, users_fake, priors=priors,
-                                            attacker_fake=naive_fake, pk_fractions=pk_fractions, rng=rng))
+                res = {
+                    "oracle": 100
+                    * float(np.mean(aif_bayes(rep, ks, eps, protocol, users_fake, f_true, priors=priors, rng=rng) == t))
+                }
+                res.update(
+                    aif_bayes_models(
+                        rep,
+                        t,
+                        ks,
+                        eps,
+                        protocol,
+                        users_fake,
+                        priors=priors,
+                        attacker_fake=naive_fake,
+                        pk_fractions=pk_fractions,
+                        rng=rng,
+                    )
+                )
                 if users_fake == "prior":
                     f_hat = md.rsfd_aggregate(rep, ks, eps, protocol, "prior", priors=priors)
-                    res["NK_prior"] = 100 * float(np.mean(
-                        aif_bayes(rep, ks, eps, protocol, "prior", f_hat, priors=priors, rng=rng) == t))
+                    res["NK_prior"] = 100 * float(
+                        np.mean(aif_bayes(rep, ks, eps, protocol, "prior", f_hat, priors=priors, rng=rng) == t)
+                    )
                 for key, v in res.items():
                     out.setdefault((label, key), np.zeros((runs, len(eps_grid))))[r, e] = v
     return out
 
 
-@contract(X=_X, ks=_KS, eps_grid=_GRID, methods=_SEQ, runs=REPS,
-          prior_kind=OneOf("correct", "dir", "zipf", "exp", "uniform"), rng=SEED)
-def rsfd_mse_experiment(X, ks, eps_grid, methods, *, runs: int = 20, prior_kind: str = "correct",
-                        postprocess: str | None = None, rng=None) -> dict:
+@contract(
+    X=_X,
+    ks=_KS,
+    eps_grid=_GRID,
+    methods=_SEQ,
+    runs=REPS,
+    prior_kind=OneOf("correct", "dir", "zipf", "exp", "uniform"),
+    rng=SEED,
+)
+def rsfd_mse_experiment(
+    X, ks, eps_grid, methods, *, runs: int = 20, prior_kind: str = "correct", postprocess: str | None = None, rng=None
+) -> dict:
     """MSE_avg of RS+FD vs RS+RFD with the exact count sampler (Figs. 5, 16).
 
     ``methods``: list of ``(protocol, fake)`` with fake in {"uniform", "random", "prior"}.
@@ -140,24 +202,52 @@ def rsfd_mse_experiment(X, ks, eps_grid, methods, *, runs: int = 20, prior_kind:
     for r in range(runs):
         priors = make_priors(prior_kind, ks, counts=counts, rng=rng)
         for protocol, fake in methods:
-            label = ("RS+RFD" if fake == "prior" else "RS+FD") + f"[{protocol.upper()}" + ("" if protocol == "grr" else "-r") + "]"
+            label = (
+                ("RS+RFD" if fake == "prior" else "RS+FD")
+                + f"[{protocol.upper()}"
+                + ("" if protocol == "grr" else "-r")
+                + "]"
+            )
             pri = priors if fake == "prior" else None
             for e, eps in enumerate(eps_grid):
                 C = md.rsfd_counts_sampler(counts, d, eps, protocol, fake, priors=pri, rng=rng)
                 est = md.rsfd_estimate_all(C, n, ks, eps, protocol, fake, priors=pri, postprocess=postprocess)
                 mse.setdefault(label, np.zeros((runs, len(eps_grid))))[r, e] = md_utility.mse_avg(f_true, est)
                 ana.setdefault(label, np.zeros((runs, len(eps_grid))))[r, e] = md.rsfd_approx_variance(
-                    ks, n, eps, protocol, fake, priors=pri, f=f_true)
+                    ks, n, eps, protocol, fake, priors=pri, f=f_true
+                )
                 apx.setdefault(label, np.zeros((runs, len(eps_grid))))[r, e] = md.rsfd_approx_variance(
-                    ks, n, eps, protocol, fake, priors=pri)
+                    ks, n, eps, protocol, fake, priors=pri
+                )
     return {"mse": mse, "analytic": ana, "approx": apx}
 
 
-@contract(X=_X, ks=_KS, eps_grid=_GRID, variants=_SEQ, models=_SEQ, runs=REPS, prior_kind=_PRIOR_KIND,
-          n_jobs=Integer(1, 1024), rng=SEED)
-def aif_xgb_experiment(X, ks, eps_grid, variants, models, *, runs: int = 1, prior_kind: str | None = None,
-                       n_estimators: int | None = None, max_train: int | None = None, n_jobs: int = 1,
-                       classifier: str = "xgboost", rng=None) -> dict:
+@contract(
+    X=_X,
+    ks=_KS,
+    eps_grid=_GRID,
+    variants=_SEQ,
+    models=_SEQ,
+    runs=REPS,
+    prior_kind=_PRIOR_KIND,
+    n_jobs=Integer(1, 1024),
+    rng=SEED,
+)
+def aif_xgb_experiment(
+    X,
+    ks,
+    eps_grid,
+    variants,
+    models,
+    *,
+    runs: int = 1,
+    prior_kind: str | None = None,
+    n_estimators: int | None = None,
+    max_train: int | None = None,
+    n_jobs: int = 1,
+    classifier: str = "xgboost",
+    rng=None,
+) -> dict:
     """AIF-ACC (%) of the paper's trained classifier (XGBoost) under NK / PK / HM (Figs. 3, 6, 14, 15).
 
     ``models``: list of ``(name, model, s_factor, pk_factor)``, e.g. ``("NK s=1n", "NK", 1.0, 0.0)``.
@@ -179,17 +269,31 @@ def aif_xgb_experiment(X, ks, eps_grid, variants, models, *, runs: int = 1, prio
             for e, eps in enumerate(eps_grid):
                 rep, t = md.rsfd_collect(X, ks, eps, protocol, users_fake, priors=priors, rng=rng)
                 for name, model, s_factor, pk_factor in models:
-                    acc = aif_classifier(rep, t, ks, eps, protocol, users_fake, model=model, s_factor=s_factor,
-                                         pk_factor=pk_factor, priors=priors, attacker_fake=naive_fake,
-                                         classifier=classifier, n_estimators=n_estimators, max_train=max_train,
-                                         n_jobs=n_jobs, rng=rng)
+                    acc = aif_classifier(
+                        rep,
+                        t,
+                        ks,
+                        eps,
+                        protocol,
+                        users_fake,
+                        model=model,
+                        s_factor=s_factor,
+                        pk_factor=pk_factor,
+                        priors=priors,
+                        attacker_fake=naive_fake,
+                        classifier=classifier,
+                        n_estimators=n_estimators,
+                        max_train=max_train,
+                        n_jobs=n_jobs,
+                        rng=rng,
+                    )
                     out.setdefault((label, name), np.zeros((runs, len(eps_grid))))[r, e] = acc
     return out
 
 
 @contract(counts=Array(1, integer=True, low=0, max_size=1 << 20), eps_dp=EPSILON, rng=SEED)
 def prior_correct(counts, eps_dp: float, *, rng=None) -> np.ndarray:
-    """"Correct" prior: central Laplace mechanism on the counts (sensitivity 1, scale 1/eps_dp),
+    """ "Correct" prior: central Laplace mechanism on the counts (sensitivity 1, scale 1/eps_dp),
     rounded, clipped at 0, normalised (Sec. 5.2.1; eps_dp = 0.1/d in the paper)."""
     rng = check_random_state(rng)
     eps_dp = _check_eps(eps_dp, "eps_dp")
@@ -200,7 +304,7 @@ def prior_correct(counts, eps_dp: float, *, rng=None) -> np.ndarray:
 
 @contract(k=DENSE_DOMAIN, rng=SEED)
 def prior_dirichlet(k: int, *, rng=None) -> np.ndarray:
-    """"Incorrect" prior DIR: Dirichlet(1_k) (Sec. 5.2.1)."""
+    """ "Incorrect" prior DIR: Dirichlet(1_k) (Sec. 5.2.1)."""
     k = check_domain_size(k)
     rng = check_random_state(rng)
     return rng.dirichlet(np.ones(k))
@@ -213,7 +317,7 @@ def _hist_prior(samples: np.ndarray, k: int) -> np.ndarray:
 
 @contract(k=DENSE_DOMAIN, rng=SEED, a=Real(1.0, 1e6, low_open=True), size=SAMPLE_SIZE)
 def prior_zipf(k: int, *, rng=None, a: float = 1.01, size: int = 100_000) -> np.ndarray:
-    """"Incorrect" prior ZIPF (App. E.1): histogram of ``size`` Zipf(a) draws in ``k`` equal bins."""
+    """ "Incorrect" prior ZIPF (App. E.1): histogram of ``size`` Zipf(a) draws in ``k`` equal bins."""
     k = check_domain_size(k)
     rng = check_random_state(rng)
     return _hist_prior(rng.zipf(a, size=size).astype(float), k)
@@ -221,7 +325,7 @@ def prior_zipf(k: int, *, rng=None, a: float = 1.01, size: int = 100_000) -> np.
 
 @contract(k=DENSE_DOMAIN, rng=SEED, scale=POSITIVE, size=SAMPLE_SIZE)
 def prior_exponential(k: int, *, rng=None, scale: float = 1.0, size: int = 100_000) -> np.ndarray:
-    """"Incorrect" prior EXP (App. E.1): histogram of ``size`` Exponential(scale) draws in k bins."""
+    """ "Incorrect" prior EXP (App. E.1): histogram of ``size`` Exponential(scale) draws in k bins."""
     k = check_domain_size(k)
     rng = check_random_state(rng)
     return _hist_prior(rng.exponential(scale, size=size), k)

@@ -11,8 +11,20 @@ import numpy as np
 from ldpnb.contracts import Instance, Integer, contract
 from ldpnb.repro.plotting import color
 
-__all__ = ["fig1", "rid_grid", "rid_fk_pk", "aif_grid", "fig4", "trees", "utility", "utility_adult",
-           "fig17", "NAMES", "FD_ROWS", "RFD_ROWS"]
+__all__ = [
+    "fig1",
+    "rid_grid",
+    "rid_fk_pk",
+    "aif_grid",
+    "fig4",
+    "trees",
+    "utility",
+    "utility_adult",
+    "fig17",
+    "NAMES",
+    "FD_ROWS",
+    "RFD_ROWS",
+]
 
 NAMES = {"grr": "GRR", "ss": "ω-SS", "olh": "OLH", "oue": "OUE", "sue": "SUE"}
 _MAP = Instance(Mapping, example={})
@@ -35,7 +47,7 @@ def _xgb_rank(name: str) -> int:
 
 
 def _fig(*args, **kw):
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
 
     fig, axes = plt.subplots(*args, **kw)
     plt.close(fig)
@@ -57,8 +69,15 @@ def fig1(eps: Sequence[float], curves: Mapping[tuple[str, str], Sequence[float]]
         for (s, prot), y in curves.items():
             if s == setting:
                 base = prot.split(" ")[0]
-                ax.plot(eps, y, marker="o" if " " not in prot else None, ms=3, ls="-" if " " not in prot else "--",
-                        color=color(base), label=NAMES.get(prot, prot))
+                ax.plot(
+                    eps,
+                    y,
+                    marker="o" if " " not in prot else None,
+                    ms=3,
+                    ls="-" if " " not in prot else "--",
+                    color=color(base),
+                    label=NAMES.get(prot, prot),
+                )
         ax.set(xlabel="ε", title=f"({tag}) {setting} metric", ylim=(-3, 103))
     axes[0].set_ylabel("expected ACC (%)")
     _legend_below(fig, axes[0], ncol=6)
@@ -74,11 +93,20 @@ def _band(ax, xs, arr, col, label, ls="-", marker="o"):
 
 
 @contract(results=_MAP, xs=_SEQ, prots=_SEQ, n=Integer(1, None))
-def rid_grid(results: Mapping[str, Any], xs: Sequence[float], prots: Sequence[str], *, n: int, key: str = "FK",
-             xlabel: str = "ε", invert: bool = False, topks: Sequence[int] = (1, 10)):
+def rid_grid(
+    results: Mapping[str, Any],
+    xs: Sequence[float],
+    prots: Sequence[str],
+    *,
+    n: int,
+    key: str = "FK",
+    xlabel: str = "ε",
+    invert: bool = False,
+    topks: Sequence[int] = (1, 10),
+):
     """Figs. 2, 9, 10, 12, 13: RID-ACC against ε (or β) per protocol (rows) and top-k (columns); one
     curve per number of surveys, the mean of the runs with their min-max band; baseline k/n."""
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
 
     fig, axes = _fig(len(prots), 2, figsize=(7.8, 2.3 * len(prots) + 0.6), squeeze=False, sharex=True)
     cols = plt.cm.viridis(np.linspace(0.1, 0.85, len(_SURVEYS)))
@@ -101,11 +129,20 @@ def rid_grid(results: Mapping[str, Any], xs: Sequence[float], prots: Sequence[st
 
 
 @contract(results=_MAP, xs=_SEQ, prots=_SEQ, n=Integer(1, None))
-def rid_fk_pk(results: Mapping[str, Any], xs: Sequence[float], prots: Sequence[str], *, n: int, k: int = 10,
-              xlabel: str = "ε", invert: bool = False, topks: Sequence[int] = (1, 5, 10)):
+def rid_fk_pk(
+    results: Mapping[str, Any],
+    xs: Sequence[float],
+    prots: Sequence[str],
+    *,
+    n: int,
+    k: int = 10,
+    xlabel: str = "ε",
+    invert: bool = False,
+    topks: Sequence[int] = (1, 5, 10),
+):
     """Fig. 11 (and 12-13): FK-RI (left) and PK-RI (right) top-``k`` RID-ACC per protocol, one curve per
     number of surveys (mean of the runs, min-max band)."""
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
 
     fig, axes = _fig(len(prots), 2, figsize=(7.8, 2.3 * len(prots) + 0.6), squeeze=False, sharex=True)
     cols = plt.cm.viridis(np.linspace(0.1, 0.85, len(_SURVEYS)))
@@ -141,31 +178,49 @@ def _xgb_curve(ax, v: Mapping[str, Any], col, mk: str, shift: float = 0.0) -> No
         if acc.shape[0] > 1:
             ax.fill_between(eps, lo, hi, color=col, alpha=0.2, lw=0)
     else:
-        ax.errorbar(eps + shift, m, yerr=[m - lo, hi - m] if acc.shape[0] > 1 else None, ls="none", capsize=2,
-                    elinewidth=1, **style)
+        ax.errorbar(
+            eps + shift,
+            m,
+            yerr=[m - lo, hi - m] if acc.shape[0] > 1 else None,
+            ls="none",
+            capsize=2,
+            elinewidth=1,
+            **style,
+        )
 
 
 def _style_legend(fig, labels: Sequence[str], ncol: int = 3, bayes: bool = True) -> None:
     """One compact legend below the panels: a colour per variant, a marker per XGBoost model size (NK s /
     PK n_pk / HM pair), a line style per Bayes attacker."""
-    from matplotlib.lines import Line2D
+    from matplotlib.lines import Line2D  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
 
     groups: dict[str, list[str]] = {}
     for lab in labels:
         groups.setdefault(_VCOL[lab], []).append(lab)
     h = [Line2D([], [], color=color(key), lw=6, label=" / ".join(labs)) for key, labs in groups.items()]
-    h += [Line2D([], [], color="0.4", marker=mk, ms=7, mec="k", mew=0.5, ls="none", label=f"XGBoost {txt}")
-          for mk, txt in zip(_XMARKS, ("1n / 0.1n / (1n, 0.1n)", "3n / 0.3n / (3n, 0.3n)", "5n / 0.5n / (5n, 0.5n)"))]
+    h += [
+        Line2D([], [], color="0.4", marker=mk, ms=7, mec="k", mew=0.5, ls="none", label=f"XGBoost {txt}")
+        for mk, txt in zip(_XMARKS, ("1n / 0.1n / (1n, 0.1n)", "3n / 0.3n / (3n, 0.3n)", "5n / 0.5n / (5n, 0.5n)"))
+    ]
     if bayes:
-        h += [Line2D([], [], color="0.4", ls="--", lw=0.9, label="Bayes (NK s → ∞; PK, HM ○ 0.1n □ 0.3n ◇ 0.5n)"),
-              Line2D([], [], color="0.4", ls=":", lw=1.2, label="Bayes oracle (optimal)")]
+        h += [
+            Line2D([], [], color="0.4", ls="--", lw=0.9, label="Bayes (NK s → ∞; PK, HM ○ 0.1n □ 0.3n ◇ 0.5n)"),
+            Line2D([], [], color="0.4", ls=":", lw=1.2, label="Bayes oracle (optimal)"),
+        ]
     h.append(Line2D([], [], color="k", ls="-.", lw=1, label="baseline 1/d"))
     fig.legend(handles=h, loc="outside lower center", ncol=ncol, fontsize=7, frameon=False)
 
 
 @contract(res=_MAP, eps=_SEQ, d=Integer(2, None), rows=_SEQ, fracs=_SEQ)
-def aif_grid(res: Mapping[tuple[str, str], np.ndarray], eps: Sequence[float], d: int,
-             rows: Sequence[tuple[str, Sequence[str]]], fracs: Sequence[float], *, xgb: Mapping | None = None):
+def aif_grid(
+    res: Mapping[tuple[str, str], np.ndarray],
+    eps: Sequence[float],
+    d: int,
+    rows: Sequence[tuple[str, Sequence[str]]],
+    fracs: Sequence[float],
+    *,
+    xgb: Mapping | None = None,
+):
     """Figs. 3, 6, 14, 15: AIF-ACC against ε, rows = protocol families, columns = NK / PK / HM.
 
     Markers (with the range of the runs): the paper's attacker, XGBoost with default parameters
@@ -183,10 +238,21 @@ def aif_grid(res: Mapping[tuple[str, str], np.ndarray], eps: Sequence[float], d:
                 keys = [(lab, "NK")] if model == "NK" else [(lab, f"{model}{f:g}") for f in fracs]
                 for key, mk in zip(keys, marks):
                     if key in res:
-                        ax.plot(eps, np.asarray(res[key]).mean(0), color=col, ls="--", marker=mk, ms=2.5, lw=0.8,
-                                alpha=0.6, mfc="none")
-                mine = sorted(((name, v) for (xl, name), v in (xgb or {}).items()
-                               if xl == lab and name.startswith(model)), key=lambda t: _xgb_rank(t[0]))
+                        ax.plot(
+                            eps,
+                            np.asarray(res[key]).mean(0),
+                            color=col,
+                            ls="--",
+                            marker=mk,
+                            ms=2.5,
+                            lw=0.8,
+                            alpha=0.6,
+                            mfc="none",
+                        )
+                mine = sorted(
+                    ((name, v) for (xl, name), v in (xgb or {}).items() if xl == lab and name.startswith(model)),
+                    key=lambda t: _xgb_rank(t[0]),
+                )
                 for name, v in mine:
                     rk = _xgb_rank(name)
                     _xgb_curve(ax, v, col, _XMARKS[rk], shift=0.2 * (rk - 1) + 0.08 * li)
@@ -200,22 +266,35 @@ def aif_grid(res: Mapping[tuple[str, str], np.ndarray], eps: Sequence[float], d:
     return fig
 
 
-@contract(eps=_SEQ, rid=_MAP, art=_MAP, n=Integer(1, None), runs=Integer(1, 10 ** 5))
-def fig4(eps: Sequence[float], rid: Mapping[float, np.ndarray], art: Mapping[float, np.ndarray], *, n: int,
-         runs: int, topks: Sequence[int] = (1, 5, 10)):
+@contract(eps=_SEQ, rid=_MAP, art=_MAP, n=Integer(1, None), runs=Integer(1, 10**5))
+def fig4(
+    eps: Sequence[float],
+    rid: Mapping[float, np.ndarray],
+    art: Mapping[float, np.ndarray],
+    *,
+    n: int,
+    runs: int,
+    topks: Sequence[int] = (1, 5, 10),
+):
     """Fig. 4: RID-ACC of RS+FD[GRR] on Adult (FK-RI, uniform metric, NK attacker); ``rid[eps]`` of shape
     (runs, surveys, topk); the artifact's sampling with replacement dashed (5 surveys)."""
-    import matplotlib.pyplot as plt
+    import matplotlib.pyplot as plt  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
 
     fig, axes = _fig(1, 2, figsize=(7.8, 3.6))
     cols = plt.cm.viridis(np.linspace(0.1, 0.85, len(_SURVEYS)))
     for c, k in enumerate((1, 10)):
         ti = list(topks).index(k)
         for s, sv in enumerate(_SURVEYS):
-            _band(axes[c], eps, np.stack([np.asarray(rid[e])[:, s, ti] for e in eps], axis=1), cols[s],
-                  f"#surveys = {sv}")
-        axes[c].plot(eps, [np.asarray(art[e])[:, -1, ti].mean() for e in eps], ls="--", color=cols[-1],
-                     label="#surveys = 5, with replacement (artifact)")
+            _band(
+                axes[c], eps, np.stack([np.asarray(rid[e])[:, s, ti] for e in eps], axis=1), cols[s], f"#surveys = {sv}"
+            )
+        axes[c].plot(
+            eps,
+            [np.asarray(art[e])[:, -1, ti].mean() for e in eps],
+            ls="--",
+            color=cols[-1],
+            label="#surveys = 5, with replacement (artifact)",
+        )
         axes[c].axhline(100 * k / n, color="k", ls=":", label="baseline k/n")
         axes[c].set(title=f"top-{k}", xlabel="ε", ylabel="RID-ACC (%)")
     _legend_below(fig, axes[0], ncol=3)
@@ -238,12 +317,26 @@ def _draw_tree(ax, tree, title):
         for el, k in nd["kids"]:
             ax.plot([nd["x"] + 0.32, k["x"] - 0.32], [nd["y"], k["y"]], color="0.45", lw=1)
             up = k["y"] >= nd["y"]
-            ax.text((nd["x"] + k["x"]) / 2 - 0.08, (nd["y"] + k["y"]) / 2 + (0.15 if up else -0.15), el, ha="right",
-                    va="bottom" if up else "top", fontsize=10, color="tab:blue")
+            ax.text(
+                (nd["x"] + k["x"]) / 2 - 0.08,
+                (nd["y"] + k["y"]) / 2 + (0.15 if up else -0.15),
+                el,
+                ha="right",
+                va="bottom" if up else "top",
+                fontsize=10,
+                color="tab:blue",
+            )
             draw(k)
         support = not nd["kids"] and ("= v_i" in nd["label"] or "= 1" in nd["label"])
-        ax.text(nd["x"], nd["y"], nd["label"], ha="center", va="center", fontsize=10,
-                bbox=dict(boxstyle="round", fc="#fde9c9" if support else "w", ec="0.5"))
+        ax.text(
+            nd["x"],
+            nd["y"],
+            nd["label"],
+            ha="center",
+            va="center",
+            fontsize=10,
+            bbox=dict(boxstyle="round", fc="#fde9c9" if support else "w", ec="0.5"),
+        )
 
     draw(layout(tree, 0))
     ax.set(xlim=(-0.5, 3.5), ylim=(min(leaves) - 0.7, 0.7), title=title)
@@ -253,18 +346,40 @@ def _draw_tree(ax, tree, title):
 @contract()
 def trees():
     """Figs. 7 and 8: the probability trees of RS+RFD[GRR] and RS+RFD[UE-r]; shaded leaves support v_i."""
-    def real(a, b):
-        return [(r"$f(v_i)$", (a, [(r"$p$", (b[0], [])), (r"$1-p$", (b[1], []))])),
-                (r"$1-f(v_i)$", (a.replace("= v_i", r"= v_{l\neq i}").replace("= 1", "= 0"),
-                                 [(r"$q$", (b[0], [])), (r"$1-q$", (b[1], []))]))]
 
-    grr = ("RS+RFD", [
-        (r"$1/d$", ("True data", real(r"$B = v_i$", (r"$B' = v_i$", r"$B' = v_{l\neq i}$")))),
-        (r"$1-1/d$", ("Fake data", [(r"$\tilde f_j(v_i)$", (r"$B' = v_i$", [])),
-                                    (r"$1-\tilde f_j(v_i)$", (r"$B' = v_{l\neq i}$", []))]))])
+    def real(a, b):
+        return [
+            (r"$f(v_i)$", (a, [(r"$p$", (b[0], [])), (r"$1-p$", (b[1], []))])),
+            (
+                r"$1-f(v_i)$",
+                (
+                    a.replace("= v_i", r"= v_{l\neq i}").replace("= 1", "= 0"),
+                    [(r"$q$", (b[0], [])), (r"$1-q$", (b[1], []))],
+                ),
+            ),
+        ]
+
+    grr = (
+        "RS+RFD",
+        [
+            (r"$1/d$", ("True data", real(r"$B = v_i$", (r"$B' = v_i$", r"$B' = v_{l\neq i}$")))),
+            (
+                r"$1-1/d$",
+                (
+                    "Fake data",
+                    [
+                        (r"$\tilde f_j(v_i)$", (r"$B' = v_i$", [])),
+                        (r"$1-\tilde f_j(v_i)$", (r"$B' = v_{l\neq i}$", [])),
+                    ],
+                ),
+            ),
+        ],
+    )
     ue_leaves = (r"$B'_i = 1$", r"$B'_i = 0$")
-    fake_ue = [(r"$\tilde f_j(v_i)$", (r"$B_i = 1$", [(r"$p$", (ue_leaves[0], [])), (r"$1-p$", (ue_leaves[1], []))])),
-               (r"$1-\tilde f_j(v_i)$", (r"$B_i = 0$", [(r"$q$", (ue_leaves[0], [])), (r"$1-q$", (ue_leaves[1], []))]))]
+    fake_ue = [
+        (r"$\tilde f_j(v_i)$", (r"$B_i = 1$", [(r"$p$", (ue_leaves[0], [])), (r"$1-p$", (ue_leaves[1], []))])),
+        (r"$1-\tilde f_j(v_i)$", (r"$B_i = 0$", [(r"$q$", (ue_leaves[0], [])), (r"$1-q$", (ue_leaves[1], []))])),
+    ]
     ue = ("RS+RFD", [(r"$1/d$", ("True data", real(r"$B_i = 1$", ue_leaves))), (r"$1-1/d$", ("Fake data", fake_ue))])
     fig, axes = _fig(2, 1, figsize=(7.8, 9.5))
     _draw_tree(axes[0], grr, "(a) RS+RFD[GRR]")
@@ -310,13 +425,18 @@ def utility_adult(eps: Sequence[float], labels: Sequence[str], rows: Mapping[str
 
 
 @contract(eps=_SEQ, inc=_MAP, d=Integer(2, None))
-def fig17(eps: Sequence[float], inc: Mapping[str, Mapping[tuple[str, str], np.ndarray]], d: int, *,
-          xgb: Mapping[str, Mapping] | None = None):
+def fig17(
+    eps: Sequence[float],
+    inc: Mapping[str, Mapping[tuple[str, str], np.ndarray]],
+    d: int,
+    *,
+    xgb: Mapping[str, Mapping] | None = None,
+):
     """Fig. 17: NK attribute inference against RS+RFD with 'incorrect' priors, laid out as the paper's (rows GRR and
     UE-r; columns DIR, ZIPF, EXP): the paper's attacker, XGBoost NK (``xgb[kind][(variant, model)]``, markers, mean
     and range of its runs), the Bayes plug-in with the same uniform fake-data assumption (dotted) and a prior-aware
     Bayes attacker (dashed, an extension); legend below the panels."""
-    from matplotlib.lines import Line2D
+    from matplotlib.lines import Line2D  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
 
     kinds = list(inc)
     fams = (("RS+RFD[GRR]", ["GRR"]), ("RS+RFD[UE-r]", ["SUE-r", "OUE-r"]))
@@ -327,10 +447,13 @@ def fig17(eps: Sequence[float], inc: Mapping[str, Mapping[tuple[str, str], np.nd
             for li, lab in enumerate(labs):
                 col = color(_VCOL[lab])
                 ax.plot(eps, np.asarray(inc[kind][(lab, "NK")]).mean(0), color=col, ls=":", lw=1.2)
-                ax.plot(eps, np.asarray(inc[kind][(lab, "NK_prior")]).mean(0), color=col, ls="--", marker="^", ms=3,
-                        lw=1)
-                for name, v in sorted(((m, v) for (xl, m), v in ((xgb or {}).get(kind, {})).items() if xl == lab),
-                                      key=lambda t: _xgb_rank(t[0])):
+                ax.plot(
+                    eps, np.asarray(inc[kind][(lab, "NK_prior")]).mean(0), color=col, ls="--", marker="^", ms=3, lw=1
+                )
+                for name, v in sorted(
+                    ((m, v) for (xl, m), v in ((xgb or {}).get(kind, {})).items() if xl == lab),
+                    key=lambda t: _xgb_rank(t[0]),
+                ):
                     rk = _xgb_rank(name)
                     _xgb_curve(ax, v, col, _XMARKS[rk], shift=0.2 * (rk - 1) + 0.08 * li)
             ax.axhline(100 / d, color="k", ls="-.", lw=1)
@@ -340,10 +463,21 @@ def fig17(eps: Sequence[float], inc: Mapping[str, Mapping[tuple[str, str], np.nd
     for ax in axes[-1]:
         ax.set_xlabel("ε")
     h = [Line2D([], [], color=color(_VCOL[lab]), lw=6, label=lab) for lab in ("GRR", "SUE-r", "OUE-r")]
-    h += [Line2D([], [], color="0.4", marker=_XMARKS[0], ms=7, mec="k", mew=0.5, ls="none",
-                 label="XGBoost NK s = 1n (paper's attacker)"),
-          Line2D([], [], color="0.4", ls=":", lw=1.2, label="Bayes NK, uniform fake data assumed"),
-          Line2D([], [], color="0.4", ls="--", marker="^", ms=3, lw=1, label="prior-aware Bayes NK (extension)"),
-          Line2D([], [], color="k", ls="-.", lw=1, label="baseline 1/d")]
+    h += [
+        Line2D(
+            [],
+            [],
+            color="0.4",
+            marker=_XMARKS[0],
+            ms=7,
+            mec="k",
+            mew=0.5,
+            ls="none",
+            label="XGBoost NK s = 1n (paper's attacker)",
+        ),
+        Line2D([], [], color="0.4", ls=":", lw=1.2, label="Bayes NK, uniform fake data assumed"),
+        Line2D([], [], color="0.4", ls="--", marker="^", ms=3, lw=1, label="prior-aware Bayes NK (extension)"),
+        Line2D([], [], color="k", ls="-.", lw=1, label="baseline 1/d"),
+    ]
     fig.legend(handles=h, loc="outside lower center", ncol=3, fontsize=7, frameon=False)
     return fig

@@ -18,16 +18,26 @@ from ldpnb.contracts import Instance, Optional, Real, contract
 from ldpnb.stats import Estimate, bonferroni
 from ldpnb.stats import mean as _mean
 
-__all__ = ["fig1_order", "rid_rows", "fig9_row", "pie_rows", "aif_rows", "rfd_rows", "xgb_mean", "stack",
-           "h5s_contrast"]
+__all__ = [
+    "fig1_order",
+    "rid_rows",
+    "fig9_row",
+    "pie_rows",
+    "aif_rows",
+    "rfd_rows",
+    "xgb_mean",
+    "stack",
+    "h5s_contrast",
+]
 
 _MAP = Instance(Mapping, example={})
 _OBJ = Instance(object, example=None)
 _UNIFORM_FAKE = ("GRR", "SUE-r", "OUE-r")
 
 
-@contract(make=Instance(object, example=None), samples=Instance(list, tuple, example=[]),
-          level=Instance(float, example=0.95))
+@contract(
+    make=Instance(object, example=None), samples=Instance(list, tuple, example=[]), level=Instance(float, example=0.95)
+)
 def stack(make: Any, samples: Sequence[Any], *, level: float = 0.95) -> Estimate:
     """One estimate with a cell per sample, the cells' intervals simultaneous at ``level``
     (Bonferroni), for cells with different numbers of runs, which one call of an
@@ -48,10 +58,17 @@ def stack(make: Any, samples: Sequence[Any], *, level: float = 0.95) -> Estimate
         raise ValueError("each sample must give a scalar estimate")
     se = None if any(e.se is None for e in ests) else np.array([float(e.se) for e in ests])
     notes = sorted({e.note for e in ests if e.note})
-    return Estimate(np.array([float(e.value) for e in ests]), np.array([float(e.low) for e in ests]),
-                    np.array([float(e.high) for e in ests]), level=level, se=se,
-                    n_runs=min(e.n_runs for e in ests), method=ests[0].method, simultaneous=len(ests) > 1,
-                    note="; ".join(notes))
+    return Estimate(
+        np.array([float(e.value) for e in ests]),
+        np.array([float(e.low) for e in ests]),
+        np.array([float(e.high) for e in ests]),
+        level=level,
+        se=se,
+        n_runs=min(e.n_runs for e in ests),
+        method=ests[0].method,
+        simultaneous=len(ests) > 1,
+        note="; ".join(notes),
+    )
 
 
 @contract(v=_MAP, eps=Optional(Real(0.0, None, low_open=True)))
@@ -75,8 +92,9 @@ def _diff(xv, a, b, keep=lambda e: True) -> list[float]:
 
 def _excess(xv: Mapping) -> float:
     """Largest run mean of (XGBoost − oracle) on the same test users over the cells of ``xv``."""
-    return max(float(np.nanmax(np.nanmean(np.asarray(v["acc"]) - np.asarray(v["oracle"]), axis=0)))
-               for v in xv.values())
+    return max(
+        float(np.nanmax(np.nanmean(np.asarray(v["acc"]) - np.asarray(v["oracle"]), axis=0))) for v in xv.values()
+    )
 
 
 def _folds(xv: Mapping, base: float) -> np.ndarray:
@@ -92,17 +110,20 @@ def fig1_order(report: Any, curves: Mapping[tuple[str, str], Sequence[float]], e
 
 
 @contract(report=_OBJ, fig2=_MAP, rid_eps=Instance(list, tuple, example=[1]), curves=_MAP)
-def rid_rows(report: Any, fig2: Mapping[str, Any], rid_eps: Sequence[float],
-             curves: Mapping[tuple[str, str], Sequence[float]]) -> None:
+def rid_rows(
+    report: Any, fig2: Mapping[str, Any], rid_eps: Sequence[float], curves: Mapping[tuple[str, str], Sequence[float]]
+) -> None:
     """Rows H2-top1, C3-eps and Fig2-trend from Fig. 2's runs (``fig2[p]["FK"]``: runs, ε, #surveys 2..5,
     top-1/5/10) and Fig. 1's Eq. 4 curves (ε = 1..10)."""
     fk = {p: np.asarray(v["FK"]).mean(axis=0) for p, v in fig2.items()}
     three = [p for p in ("grr", "ss", "sue") if p in fk]
-    report.holds("H2-top1", top1_4=[fk[p][-1, 2, 0] for p in three],
-                 top1_2=[fk[p][-1, 0, 0] for p in three])
+    report.holds("H2-top1", top1_4=[fk[p][-1, 2, 0] for p in three], top1_2=[fk[p][-1, 0, 0] for p in three])
     top10 = {p: a[:, -1, -1] for p, a in fk.items()}  # every ε, 5 surveys, top-10
-    report.holds("C3-eps", min_step=min(float(np.diff(v).min()) if v.size > 1 else 0.0 for v in top10.values()),
-                 min_rise=min(float(v[-1] - v[0]) for v in top10.values()))
+    report.holds(
+        "C3-eps",
+        min_step=min(float(np.diff(v).min()) if v.size > 1 else 0.0 for v in top10.values()),
+        min_rise=min(float(v[-1] - v[0]) for v in top10.values()),
+    )
     idx = [int(e) - 1 for e in rid_eps]
     x = np.concatenate([np.asarray(curves[("uniform", p)])[idx] for p in fk])
     y = np.concatenate([top10[p] for p in fk])
@@ -114,32 +135,52 @@ def fig9_row(report: Any, fig9: Mapping[str, Any]) -> None:
     """Row Fig9: on ACS, per protocol, the smallest step over #surveys of the top-10 RID-ACC at the largest ε,
     and the 5-survey values of GRR, ω-SS, SUE (high) and OUE, OLH (low)."""
     last = {p: np.asarray(v["FK"]).mean(axis=0)[-1, :, -1] for p, v in fig9.items()}
-    report.holds("Fig9", min_step=[float(np.diff(v).min()) for v in last.values()],
-                 high=[last[p][-1] for p in ("grr", "ss", "sue") if p in last],
-                 low=[last[p][-1] for p in ("oue", "olh") if p in last])
+    report.holds(
+        "Fig9",
+        min_step=[float(np.diff(v).min()) for v in last.values()],
+        high=[last[p][-1] for p in ("grr", "ss", "sue") if p in last],
+        low=[last[p][-1] for p in ("oue", "olh") if p in last],
+    )
 
 
 @contract(report=_OBJ, pie=_MAP, fig2=_MAP, fig11=_MAP, betas=Instance(list, tuple, example=[0.95]))
-def pie_rows(report: Any, pie: Mapping[str, Mapping[str, Any]], fig2: Mapping[str, Any],
-             fig11: Mapping[str, Any], betas: Sequence[float]) -> None:
+def pie_rows(
+    report: Any,
+    pie: Mapping[str, Mapping[str, Any]],
+    fig2: Mapping[str, Any],
+    fig11: Mapping[str, Any],
+    betas: Sequence[float],
+) -> None:
     """Rows H10-a, H10-c, H10-sim and C3-beta.  ``pie[setting][p]``: α-PIE runs (Figs. 12, 13) over ``betas``
     (tight to loose), FK and PK; ``fig2`` (uniform) and ``fig11`` (non-uniform): ε-LDP runs whose first ε is 1."""
+
     def top10(res, key, i):  # run mean, grid point i, 5 surveys, top-10
         return float(np.asarray(res[key]).mean(axis=0)[i, -1, -1])
 
     prots = list(pie["uniform"])
-    gap = [top10(pie[s][p], key, 0) - top10(ref[p], key, 0)
-           for s, ref in (("uniform", fig2), ("non-uniform", fig11)) for key in ("FK", "PK") for p in prots]
+    gap = [
+        top10(pie[s][p], key, 0) - top10(ref[p], key, 0)
+        for s, ref in (("uniform", fig2), ("non-uniform", fig11))
+        for key in ("FK", "PK")
+        for p in prots
+    ]
     report.holds("H10-a", gap=gap)
     rise = {p: top10(pie["uniform"][p], "FK", 0) / top10(fig2[p], "FK", 0) for p in prots}
     report.holds("H10-c", grr=rise["grr"], others=[rise[p] for p in ("sue", "oue", "olh") if p in rise])
     loose = [i for i, b in enumerate(betas) if b > 0.6]
-    spread = [max(v) / min(v) for s in pie for i in loose
-              for v in [[top10(pie[s][p], "FK", i) for p in prots]]]
+    spread = [max(v) / min(v) for s in pie for i in loose for v in [[top10(pie[s][p], "FK", i) for p in prots]]]
     ldp = [top10(fig2[p], "FK", -1) for p in prots]
     report.holds("H10-sim", spread_pie=spread or [float("nan")], spread_ldp=max(ldp) / min(ldp))
-    steps = [float(np.diff(np.asarray(pie[s][p][key]).mean(axis=0)[:, -1, -1]).min())
-             for s in pie for p in prots for key in ("FK", "PK")] if len(betas) > 1 else [0.0]
+    steps = (
+        [
+            float(np.diff(np.asarray(pie[s][p][key]).mean(axis=0)[:, -1, -1]).min())
+            for s in pie
+            for p in prots
+            for key in ("FK", "PK")
+        ]
+        if len(betas) > 1
+        else [0.0]
+    )
     report.holds("C3-beta", min_step=min(steps))
 
 
@@ -159,12 +200,20 @@ def aif_rows(report: Any, xv: Mapping[str, Mapping], bayes: Mapping[str, Mapping
     top = max(acs[("SUE-z", nk)]["eps"])
     report.range("H5-d", xgb_mean(acs[("SUE-z", nk)], top))
     first = min(acs[("SUE-z", nk)]["eps"])
-    report.holds("H5-e", sue1=xgb_mean(acs[("SUE-z", nk)], first), oue1=xgb_mean(acs[("OUE-z", nk)], first),
-                 min_gap_high=min(_diff(acs, ("SUE-z", nk), ("OUE-z", nk), hi) or [np.nan]))
+    report.holds(
+        "H5-e",
+        sue1=xgb_mean(acs[("SUE-z", nk)], first),
+        oue1=xgb_mean(acs[("OUE-z", nk)], first),
+        min_gap_high=min(_diff(acs, ("SUE-z", nk), ("OUE-z", nk), hi) or [np.nan]),
+    )
     base = {"ACS": 100 / 18, "Adult": 100 / 10, "Nursery": 100 / 9}
-    bayes_min = {name: float(min(np.asarray(b[(lab, "NK")]).mean(0).min() for lab in ("GRR", "SUE-z", "OUE-z",
-                                                                                       "SUE-r", "OUE-r")) / base[name])
-                 for name, b in bayes.items()}
+    bayes_min = {
+        name: float(
+            min(np.asarray(b[(lab, "NK")]).mean(0).min() for lab in ("GRR", "SUE-z", "OUE-z", "SUE-r", "OUE-r"))
+            / base[name]
+        )
+        for name, b in bayes.items()
+    }
     f = _folds(acs, base["ACS"])
     report.holds("H5-f", min_fold=f.min(), max_fold=f.max(), bayes_min_fold=bayes_min["ACS"])
     report.range("H6-c", [xgb_mean(xv[n][("SUE-z", nk)], max(xv[n][("SUE-z", nk)]["eps"])) for n in xv])
@@ -174,21 +223,47 @@ def aif_rows(report: Any, xv: Mapping[str, Mapping], bayes: Mapping[str, Mapping
     report.range("T17-Adult", _excess(xv["Adult"]))
     report.range("T17-Nursery", _excess(xv["Nursery"]))
     both = [lab for lab in ("GRR", "SUE-z", "OUE-z", "SUE-r", "OUE-r") if (lab, "PK 0.5n") in acs]
-    report.order("H5-g", {"NK": np.concatenate([xgb_mean(acs[(lab, nk)]) for lab in both]),
-                          "PK": np.concatenate([xgb_mean(acs[(lab, "PK 0.5n")]) for lab in both])})
+    report.order(
+        "H5-g",
+        {
+            "NK": np.concatenate([xgb_mean(acs[(lab, nk)]) for lab in both]),
+            "PK": np.concatenate([xgb_mean(acs[(lab, "PK 0.5n")]) for lab in both]),
+        },
+    )
     report.range("XGB-GRR", max(float(xgb_mean(v).max()) for (lab, _), v in acs.items() if lab in _UNIFORM_FAKE))
-    sens = {n: float(np.mean([abs(d) for lab in both if (lab, "PK 0.1n") in xv[n] and (lab, "PK 0.5n") in xv[n]
-                              for d in _diff(xv[n], (lab, "PK 0.5n"), (lab, "PK 0.1n"))] or [np.nan]))
-            for n in xv}
+    sens = {
+        n: float(
+            np.mean(
+                [
+                    abs(d)
+                    for lab in both
+                    if (lab, "PK 0.1n") in xv[n] and (lab, "PK 0.5n") in xv[n]
+                    for d in _diff(xv[n], (lab, "PK 0.5n"), (lab, "PK 0.1n"))
+                ]
+                or [np.nan]
+            )
+        )
+        for n in xv
+    }
     report.holds("H6-sens-npk", **{n.lower(): v for n, v in sens.items()})
     grid = [lab for lab in both if (lab, "NK s=5n") in acs]
     if not grid:  # the s / n_pk / HM grid did not run at this scale (smoke): rows not evaluated
         return
     c = {lab: h5s_contrast(acs, lab) for lab in grid}
-    report.range("H5-s", stack(lambda x, lev: _mean(x, level=lev), list(c.values())),
-                 note=f"Cells: {', '.join(f'{lab} ({len(c[lab])} runs)' for lab in grid)}.")
-    report.range("H5-hm", max(abs(d) for lab in grid for s in (1, 3, 5)
-                              for d in _diff(acs, (lab, f"NK s={s}n"), (lab, f"HM ({s}n, {s / 10:g}n)"))))
+    report.range(
+        "H5-s",
+        stack(lambda x, lev: _mean(x, level=lev), list(c.values())),
+        note=f"Cells: {', '.join(f'{lab} ({len(c[lab])} runs)' for lab in grid)}.",
+    )
+    report.range(
+        "H5-hm",
+        max(
+            abs(d)
+            for lab in grid
+            for s in (1, 3, 5)
+            for d in _diff(acs, (lab, f"NK s={s}n"), (lab, f"HM ({s}n, {s / 10:g}n)"))
+        ),
+    )
     nk_min, pk = [], []
     for lab in grid:
         cur = [_at(acs, lab, f"NK s={s}n", lambda e: True) for s in (1, 3, 5)]
@@ -199,8 +274,15 @@ def aif_rows(report: Any, xv: Mapping[str, Mapping], bayes: Mapping[str, Mapping
     report.order("H5-nk", {"NK": np.array(nk_min), "PK": np.array(pk)})
     # H6-sens is declared at paper scale only (recording it at another scale is a no-op); a dataset
     # without NK s = 5n gives NaN, which fails the row rather than skipping it
-    s_sens = {n: float(np.mean([abs(d) for lab in both if (lab, "NK s=5n") in xv[n]
-                                for d in _diff(xv[n], (lab, "NK s=5n"), (lab, nk))] or [np.nan])) for n in xv}
+    s_sens = {
+        n: float(
+            np.mean(
+                [abs(d) for lab in both if (lab, "NK s=5n") in xv[n] for d in _diff(xv[n], (lab, "NK s=5n"), (lab, nk))]
+                or [np.nan]
+            )
+        )
+        for n in xv
+    }
     report.holds("H6-sens", **{n.lower(): v for n, v in s_sens.items()})
 
 
@@ -231,18 +313,33 @@ def rfd_rows(report: Any, fd: Mapping, rfd: Mapping, inc: Mapping[str, Mapping])
     nk = "NK s=1n"
     labs = [lab for lab in _UNIFORM_FAKE if (lab, nk) in rfd]
     report.range("H9-a", np.concatenate([xgb_mean(v) for v in rfd.values()]))
-    report.range("H9-b", _diff({("FD", nk): fd[("GRR", nk)], ("RFD", nk): rfd[("GRR", nk)]},
-                               ("FD", nk), ("RFD", nk), lambda e: e >= 2))
+    report.range(
+        "H9-b",
+        _diff({("FD", nk): fd[("GRR", nk)], ("RFD", nk): rfd[("GRR", nk)]}, ("FD", nk), ("RFD", nk), lambda e: e >= 2),
+    )
     report.range("H9-c", float(np.mean([d for lab in labs for d in _diff(rfd, (lab, "PK 0.5n"), (lab, nk))])))
-    report.monotone("Fig6-npk", [float(np.mean([xgb_mean(rfd[(lab, f"PK {f}n")]) for lab in labs
-                                                if (lab, f"PK {f}n") in rfd]))
-                                 for f in ("0.1", "0.3", "0.5") if any((lab, f"PK {f}n") in rfd for lab in labs)])
+    report.monotone(
+        "Fig6-npk",
+        [
+            float(np.mean([xgb_mean(rfd[(lab, f"PK {f}n")]) for lab in labs if (lab, f"PK {f}n") in rfd]))
+            for f in ("0.1", "0.3", "0.5")
+            if any((lab, f"PK {f}n") in rfd for lab in labs)
+        ],
+    )
     zx = [xgb_mean(v) for k in ("zipf", "exp") for v in inc[k].values()]
     report.close("E2-inc", float(max(m.max() for m in zx)))
     nk_models = {m for (_, m) in inc["zipf"]}
     fd_max = max(float(xgb_mean(v).max()) for (lab, m), v in fd.items() if lab in _UNIFORM_FAKE and m in nk_models)
     report.range("E2-3x", fd_max / float(max(m.max() for m in zx)))
-    report.holds("E2-DIR", ratio=[float(np.mean(list(_at(inc["dir"], lab, nk, lambda e: True).values()))
-                                        / np.mean(list(_at(fd, lab, nk, lambda e: True).values())))
-                                  for lab in labs if (lab, nk) in inc["dir"]])
+    report.holds(
+        "E2-DIR",
+        ratio=[
+            float(
+                np.mean(list(_at(inc["dir"], lab, nk, lambda e: True).values()))
+                / np.mean(list(_at(fd, lab, nk, lambda e: True).values()))
+            )
+            for lab in labs
+            if (lab, nk) in inc["dir"]
+        ],
+    )
     report.range("T17", max(_excess(fd), _excess(rfd), *(_excess(v) for v in inc.values())))

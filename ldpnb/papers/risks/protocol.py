@@ -44,8 +44,7 @@ import numpy as np
 from ldpnb.contracts import Instance, Integer, OneOf, Optional, contract
 from ldpnb.papers.risks import xgb
 
-__all__ = ["protocol_plan", "training_rows", "cost_model", "protocol_cost", "load_datasets", "run_protocol",
-           "main"]
+__all__ = ["protocol_plan", "training_rows", "cost_model", "protocol_cost", "load_datasets", "run_protocol", "main"]
 
 #: Users of each dataset (the paper's, Sec. 4.1 and App. D).
 N_USERS = {"ACS": 10_336, "Adult": 45_222, "Nursery": 12_959}
@@ -54,12 +53,21 @@ _RFD_V = ["GRR", "SUE-r", "OUE-r"]
 _NK = ["NK s=1n", "NK s=3n", "NK s=5n"]
 
 
-@contract(runs=Integer(1, 10_000), seed=Integer(0, None), eps=Instance(list, tuple, example=[1.0]),
-          models=Instance(list, tuple, type(None), example=None),
-          datasets=Instance(list, tuple, example=["ACS"]))
-def protocol_plan(*, runs: int = 20, seed: int = 2024, eps: Sequence[float] = tuple(range(1, 11)),
-                  models: Sequence[str] | None = None,
-                  datasets: Sequence[str] = ("ACS", "Adult", "Nursery")) -> list[xgb.Fit]:
+@contract(
+    runs=Integer(1, 10_000),
+    seed=Integer(0, None),
+    eps=Instance(list, tuple, example=[1.0]),
+    models=Instance(list, tuple, type(None), example=None),
+    datasets=Instance(list, tuple, example=["ACS"]),
+)
+def protocol_plan(
+    *,
+    runs: int = 20,
+    seed: int = 2024,
+    eps: Sequence[float] = tuple(range(1, 11)),
+    models: Sequence[str] | None = None,
+    datasets: Sequence[str] = ("ACS", "Adult", "Nursery"),
+) -> list[xgb.Fit]:
     """Every fit of the paper's protocol (module docstring): Figs. 3, 14, 15 (RS+FD on ``datasets``),
     Fig. 6 and Fig. 17 (RS+RFD on ACS, if ACS is in ``datasets``).  ``models`` restricts the models
     (default: all nine; Fig. 17 keeps the NK ones among them).  The defaults are the paper's: 37,800 fits."""
@@ -86,10 +94,14 @@ def _family(fit: xgb.Fit) -> str:
     return "GRR" if fit.variant == "GRR" else "UE"
 
 
-@contract(fits=Instance(list, tuple, example=[]), results=Instance(list, tuple, example=[]),
-          n_users=Instance(Mapping, example=N_USERS))
-def cost_model(fits: Sequence[xgb.Fit], results: Sequence[Mapping[str, Any]],
-               n_users: Mapping[str, int] = N_USERS) -> dict[tuple[str, str], float]:
+@contract(
+    fits=Instance(list, tuple, example=[]),
+    results=Instance(list, tuple, example=[]),
+    n_users=Instance(Mapping, example=N_USERS),
+)
+def cost_model(
+    fits: Sequence[xgb.Fit], results: Sequence[Mapping[str, Any]], n_users: Mapping[str, int] = N_USERS
+) -> dict[tuple[str, str], float]:
     """CPU seconds per 1,000 training rows of one fit, per (dataset, ``"GRR"`` or ``"UE"``): the
     least-squares slope through the origin of the measured fit CPU (``results[i]["cpu"]``) against the
     training rows."""
@@ -103,10 +115,14 @@ def cost_model(fits: Sequence[xgb.Fit], results: Sequence[Mapping[str, Any]],
     return out
 
 
-@contract(fits=Instance(list, tuple, example=[]), coef=Instance(Mapping, example={}),
-          n_users=Instance(Mapping, example=N_USERS))
-def protocol_cost(fits: Sequence[xgb.Fit], coef: Mapping[tuple[str, str], float],
-                  n_users: Mapping[str, int] = N_USERS) -> dict[str, float]:
+@contract(
+    fits=Instance(list, tuple, example=[]),
+    coef=Instance(Mapping, example={}),
+    n_users=Instance(Mapping, example=N_USERS),
+)
+def protocol_cost(
+    fits: Sequence[xgb.Fit], coef: Mapping[tuple[str, str], float], n_users: Mapping[str, int] = N_USERS
+) -> dict[str, float]:
     """Estimated CPU seconds of ``fits`` from :func:`cost_model`'s coefficients (a (dataset, family)
     without a coefficient borrows ACS's, scaled by the number of classes d: the trees are grown per
     class), by dataset and in total."""
@@ -172,10 +188,15 @@ def _worker_fit(fit: xgb.Fit, rng: Any, scale: str, seed: int) -> dict[str, Any]
     return xgb.fit_one(fit, load_datasets(scale, seed))
 
 
-@contract(fits=Instance(list, tuple, example=[]), scale=OneOf("smoke", "book", "paper"), seed=Integer(0, None),
-          backend=OneOf("loky", "sequential", "dask"))
-def run_protocol(fits: Sequence[xgb.Fit], *, scale: str = "paper", seed: int = 2024, n_jobs: Any = "env",
-                 backend: str = "dask") -> list[dict[str, Any]]:
+@contract(
+    fits=Instance(list, tuple, example=[]),
+    scale=OneOf("smoke", "book", "paper"),
+    seed=Integer(0, None),
+    backend=OneOf("loky", "sequential", "dask"),
+)
+def run_protocol(
+    fits: Sequence[xgb.Fit], *, scale: str = "paper", seed: int = 2024, n_jobs: Any = "env", backend: str = "dask"
+) -> list[dict[str, Any]]:
     """Run ``fits`` with the datasets loaded in each worker (:func:`load_datasets`): on the current
     ``dask.distributed`` client (``backend="dask"``) or on local processes.  Same numbers as
     :func:`ldpnb.papers.risks.xgb.run_fits` on the same data."""
@@ -187,10 +208,22 @@ def run_protocol(fits: Sequence[xgb.Fit], *, scale: str = "paper", seed: int = 2
 
 def _to_json(fits: Sequence[xgb.Fit], results: Sequence[Mapping[str, Any]], meta: Mapping[str, Any]) -> dict:
     cells = xgb.collect(fits, results)
-    return {"meta": dict(meta),
-            "curves": [{"data": k[0], "setting": k[1], "variant": k[2], "model": k[3], "eps": v["eps"],
-                        "acc": v["acc"].tolist(), "oracle": v["oracle"].tolist(), "cpu": v["cpu"].tolist()}
-                       for k, v in cells.items()]}
+    return {
+        "meta": dict(meta),
+        "curves": [
+            {
+                "data": k[0],
+                "setting": k[1],
+                "variant": k[2],
+                "model": k[3],
+                "eps": v["eps"],
+                "acc": v["acc"].tolist(),
+                "oracle": v["oracle"].tolist(),
+                "cpu": v["cpu"].tolist(),
+            }
+            for k, v in cells.items()
+        ],
+    }
 
 
 @contract(argv=Optional(Instance(list, tuple, example=["--help"])))
@@ -200,9 +233,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     where = ap.add_mutually_exclusive_group(required=True)
     where.add_argument("--scheduler", help="address of a running dask scheduler, e.g. tcp://host:8786")
     where.add_argument("--local", type=int, metavar="N", help="start a LocalCluster of N single-thread workers")
-    ap.add_argument("--scale", choices=("smoke", "paper"), default="paper",
-                    help="paper: the paper's protocol (37,800 fits); smoke: 2 runs, ε ∈ {1, 10}, NK s = 1n and "
-                         "PK 0.5n, on 5,000 users of each dataset")
+    ap.add_argument(
+        "--scale",
+        choices=("smoke", "paper"),
+        default="paper",
+        help="paper: the paper's protocol (37,800 fits); smoke: 2 runs, ε ∈ {1, 10}, NK s = 1n and "
+        "PK 0.5n, on 5,000 users of each dataset",
+    )
     ap.add_argument("--datasets", default="ACS,Adult,Nursery", help="comma-separated subset of ACS,Adult,Nursery")
     ap.add_argument("--seed", type=int, default=2024)
     ap.add_argument("--out", required=True, help="output JSON file")
@@ -230,14 +267,24 @@ def main(argv: Sequence[str] | None = None) -> int:
             cluster.close()
     import xgboost  # noqa: PLC0415 lazy: optional dependency (xgboost)
 
-    meta = {"scale": args.scale, "seed": args.seed, "fits": len(fits), "workers": workers,
-            "wall_s": time.time() - t0, "fit_cpu_s": float(sum(r["cpu"] for r in res)),
-            "client_cpu_s": time.process_time() - c0, "xgboost": xgboost.__version__,
-            "python": platform.python_version(), "command": " ".join(sys.argv)}
+    meta = {
+        "scale": args.scale,
+        "seed": args.seed,
+        "fits": len(fits),
+        "workers": workers,
+        "wall_s": time.time() - t0,
+        "fit_cpu_s": float(sum(r["cpu"] for r in res)),
+        "client_cpu_s": time.process_time() - c0,
+        "xgboost": xgboost.__version__,
+        "python": platform.python_version(),
+        "command": " ".join(sys.argv),
+    }
     with open(args.out, "w") as fh:
         json.dump(_to_json(fits, res, meta), fh)
-    print(f"{len(fits)} fits on {workers} workers in {meta['wall_s']:.0f} s wall, "
-          f"{meta['fit_cpu_s']:.0f} s of fit CPU -> {args.out}")
+    print(
+        f"{len(fits)} fits on {workers} workers in {meta['wall_s']:.0f} s wall, "
+        f"{meta['fit_cpu_s']:.0f} s of fit CPU -> {args.out}"
+    )
     return 0
 
 

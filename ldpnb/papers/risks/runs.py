@@ -16,8 +16,21 @@ from ldpnb.papers.risks.figures import NAMES
 from ldpnb.repro.parallel import env_n_jobs
 from ldpnb.repro.seeds import rng_for
 
-__all__ = ["ALL5", "sizes", "size_glues", "VARIANTS", "LABELS", "XGB_SMALL", "XGB_LARGE", "xgb_plan", "xgb_run",
-           "xgb_view", "xgb_caption", "rid_by_protocol", "rid_chain_runs"]
+__all__ = [
+    "ALL5",
+    "sizes",
+    "size_glues",
+    "VARIANTS",
+    "LABELS",
+    "XGB_SMALL",
+    "XGB_LARGE",
+    "xgb_plan",
+    "xgb_run",
+    "xgb_view",
+    "xgb_caption",
+    "rid_by_protocol",
+    "rid_chain_runs",
+]
 
 #: RS+FD variants of Figs. 3, 14, 15: (randomiser, fake-data rule).
 VARIANTS = [("grr", "uniform"), ("sue", "zero"), ("oue", "zero"), ("sue", "random"), ("oue", "random")]
@@ -31,7 +44,8 @@ _RFD = ["GRR", "SUE-r", "OUE-r"]
 #: The models most of the rows of Sec. 4.3 read (NK 1n, the extremes of n_pk), and the other two small ones.
 _FIG3_ROWS = ["NK s=1n", "PK 0.1n", "PK 0.5n"]
 _FIG3_MORE = ["PK 0.3n", "HM (1n, 0.1n)"]
-#: The four models row H5-s contrasts (s from 1n to 5n against n_pk from 0.1n to 0.5n), with the runs its interval needs.
+#: The four models row H5-s contrasts (s from 1n to 5n against n_pk from 0.1n to 0.5n), with the runs its interval
+#: needs.
 _H5S = ["NK s=1n", "NK s=5n", "PK 0.1n", "PK 0.5n"]
 _INC = ("dir", "zipf", "exp")
 _E2 = [1, 10]
@@ -41,29 +55,35 @@ _E10 = list(range(1, 11))
 #: A fit's numbers depend on its name only (:mod:`ldpnb.papers.risks.xgb`): every block is a subset of the
 #: paper's protocol (:func:`ldpnb.papers.risks.protocol.protocol_plan`) with its numbers.
 _XGB_BLOCKS = {
-    "smoke": [("fig3", "ACS", ("fd",), LABELS, [10], 1, ["NK s=1n", "PK 0.5n"]),
-              ("fig14", "Adult", ("fd",), ["GRR", "SUE-z"], [10], 1, ["NK s=1n", "PK 0.1n", "PK 0.5n"]),
-              ("fig15", "Nursery", ("fd",), ["GRR", "SUE-z"], [10], 1, ["NK s=1n", "PK 0.1n", "PK 0.5n"]),
-              ("fig6", "ACS", ("correct",), ["GRR"], [10], 1, ["NK s=1n", "PK 0.1n", "PK 0.3n", "PK 0.5n"]),
-              ("fig17", "ACS", _INC, ["GRR"], [10], 1, ["NK s=1n"])],
-    "book": [("fig3", "ACS", ("fd",), LABELS, _E2, 2, _FIG3_ROWS),
-             ("fig3-more", "ACS", ("fd",), LABELS, _E2, 1, _FIG3_MORE),
-             ("fig3-grid", "ACS", ("fd",), ["GRR"], [10], 1, XGB_LARGE),
-             ("fig3-s", "ACS", ("fd",), ["GRR"], [10], 4, _H5S),
-             ("fig14", "Adult", ("fd",), LABELS, _E2, 1, ["NK s=1n", "PK 0.1n", "PK 0.5n"]),
-             ("fig15", "Nursery", ("fd",), LABELS, _E2, 1, XGB_SMALL),
-             ("fig6", "ACS", ("correct",), _RFD, _E2, 1, XGB_SMALL),
-             ("fig17", "ACS", ("zipf", "exp"), _RFD, _E2, 3, ["NK s=1n"]),
-             ("fig17-dir", "ACS", ("dir",), _RFD, _E2, 1, ["NK s=1n"])],
-    "paper": [("fig3", "ACS", ("fd",), LABELS, _E10, 2, _FIG3_ROWS),
-              ("fig3-more", "ACS", ("fd",), LABELS, _E10, 2, _FIG3_MORE),
-              ("fig3-grid", "ACS", ("fd",), LABELS, _E2, 1, XGB_LARGE),
-              ("fig3-s", "ACS", ("fd",), LABELS, _E2, 4, _H5S),
-              ("fig14", "Adult", ("fd",), LABELS, _E2, 1, ["NK s=1n", "NK s=5n", "PK 0.1n", "PK 0.3n", "PK 0.5n"]),
-              ("fig15", "Nursery", ("fd",), LABELS, _E2, 1, XGB_SMALL + XGB_LARGE),
-              ("fig6", "ACS", ("correct",), _RFD, _E10, 1, XGB_SMALL),
-              ("fig17", "ACS", ("zipf", "exp"), _RFD, _E10, 3, ["NK s=1n"]),
-              ("fig17-dir", "ACS", ("dir",), _RFD, _E10, 1, ["NK s=1n"])],
+    "smoke": [
+        ("fig3", "ACS", ("fd",), LABELS, [10], 1, ["NK s=1n", "PK 0.5n"]),
+        ("fig14", "Adult", ("fd",), ["GRR", "SUE-z"], [10], 1, ["NK s=1n", "PK 0.1n", "PK 0.5n"]),
+        ("fig15", "Nursery", ("fd",), ["GRR", "SUE-z"], [10], 1, ["NK s=1n", "PK 0.1n", "PK 0.5n"]),
+        ("fig6", "ACS", ("correct",), ["GRR"], [10], 1, ["NK s=1n", "PK 0.1n", "PK 0.3n", "PK 0.5n"]),
+        ("fig17", "ACS", _INC, ["GRR"], [10], 1, ["NK s=1n"]),
+    ],
+    "book": [
+        ("fig3", "ACS", ("fd",), LABELS, _E2, 1, _FIG3_ROWS),
+        ("fig3-more", "ACS", ("fd",), LABELS, [10], 1, _FIG3_MORE),
+        ("fig3-grid", "ACS", ("fd",), ["GRR"], [10], 1, XGB_LARGE),
+        ("fig3-s", "ACS", ("fd",), ["GRR"], [10], 4, _H5S),
+        ("fig14", "Adult", ("fd",), LABELS, _E2, 1, ["NK s=1n", "PK 0.1n", "PK 0.5n"]),
+        ("fig15", "Nursery", ("fd",), LABELS, _E2, 1, ["NK s=1n", "PK 0.1n", "PK 0.5n"]),
+        ("fig6", "ACS", ("correct",), _RFD, _E2, 1, XGB_SMALL),
+        ("fig17", "ACS", ("zipf", "exp"), _RFD, _E2, 3, ["NK s=1n"]),
+        ("fig17-dir", "ACS", ("dir",), _RFD, _E2, 1, ["NK s=1n"]),
+    ],
+    "paper": [
+        ("fig3", "ACS", ("fd",), LABELS, _E10, 2, _FIG3_ROWS),
+        ("fig3-more", "ACS", ("fd",), LABELS, _E10, 2, _FIG3_MORE),
+        ("fig3-grid", "ACS", ("fd",), LABELS, _E2, 1, XGB_LARGE),
+        ("fig3-s", "ACS", ("fd",), LABELS, _E2, 4, _H5S),
+        ("fig14", "Adult", ("fd",), LABELS, _E2, 1, ["NK s=1n", "NK s=5n", "PK 0.1n", "PK 0.3n", "PK 0.5n"]),
+        ("fig15", "Nursery", ("fd",), LABELS, _E2, 1, XGB_SMALL + XGB_LARGE),
+        ("fig6", "ACS", ("correct",), _RFD, _E10, 1, XGB_SMALL),
+        ("fig17", "ACS", ("zipf", "exp"), _RFD, _E10, 3, ["NK s=1n"]),
+        ("fig17-dir", "ACS", ("dir",), _RFD, _E10, 1, ["NK s=1n"]),
+    ],
 }
 
 _X = Array(2, integer=True, low=0)
@@ -72,29 +92,97 @@ _SEQ = Instance(list, tuple, example=[1.0])
 _NAME = Instance(str, example="experiment")
 
 
+#: Runs of the headline ε = 10 experiment at SCALE=paper (the paper: 20), where rows H4-PK and H4-NU read the
+#: per-run PK/FK and NU/U ratios: the book's intervals (10-20 runs) leave both undecided, and about 145 (H4-PK)
+#: and 47 (H4-NU) runs would decide them (their runs-to-decide at book scale); 200 leaves a margin for the
+#: estimate of that number.  Both metrics at 200 runs of every protocol: about 270 s of one core (0.13 s a run).
+_H4_RUNS = 200
+
 #: The five frequency oracles of the paper.
 ALL5 = ["grr", "ss", "olh", "oue", "sue"]
 
 _SIZES = {
-    "smoke": dict(prots=["grr", "oue"], h1_n=20_000, rid_eps=[10], rid_runs=1, head_runs=dict.fromkeys(ALL5, 2),
-                  nu_runs=1, nu_eps=[10], acs_runs=1, pie_runs=1, pie_betas=[0.6], aif_eps=[10], pk=(0.1, 0.5),
-                  fig4_eps=[10], fig4_runs=2, mse_runs=1,
-                  mse_runs_inc=1, prior_draws=1, rfd_eps=[10], thm_runs=20, eps_u=[2, 7], bridge_eps=[10.0], max_users=5000,
-                  aif_runs=1, rfd_runs=1, chain_var_runs=1),
-    "book": dict(prots=ALL5, eps_u=list(range(2, 8)), bridge_eps=[2.0, 6.0, 10.0], h1_n=100_000, rid_eps=[1, 2, 4, 6, 8, 10], rid_runs=3,
-                 head_runs={"grr": 20, "sue": 20, "ss": 10, "oue": 10, "olh": 10}, nu_runs=2,
-                 nu_eps=[1, 2, 4, 6, 8, 10], acs_runs=2, pie_runs=1, pie_betas=[0.95, 0.9, 0.85, 0.75, 0.6],
-                 aif_eps=list(range(1, 11)), pk=(0.1, 0.3, 0.5),
-                 fig4_eps=[1, 4, 7, 10], fig4_runs=20, mse_runs=20, mse_runs_inc=5, prior_draws=10,
-                 rfd_eps=list(range(1, 11)), thm_runs=200, max_users=None,
-                 aif_runs=1, rfd_runs=1, chain_var_runs=1),
-    "paper": dict(prots=ALL5, eps_u=list(range(2, 8)), bridge_eps=[2.0, 6.0, 10.0], h1_n=1_000_000, rid_eps=list(range(1, 11)), rid_runs=20, head_runs=dict.fromkeys(ALL5, 20),
-                  nu_runs=20, nu_eps=list(range(1, 11)), acs_runs=20, pie_runs=20,
-                  pie_betas=[0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55, 0.5], aif_eps=list(range(1, 11)),
-                  pk=(0.1, 0.3, 0.5),
-                  fig4_eps=list(range(1, 11)), fig4_runs=20, mse_runs=20, mse_runs_inc=20, prior_draws=100,
-                  rfd_eps=list(range(1, 11)), thm_runs=1000, max_users=None,
-                  aif_runs=20, rfd_runs=20, chain_var_runs=20),
+    "smoke": dict(
+        prots=["grr", "oue"],
+        h1_n=20_000,
+        rid_eps=[10],
+        rid_runs=1,
+        head_runs=dict.fromkeys(ALL5, 2),
+        nu_runs=1,
+        nu_eps=[10],
+        acs_runs=1,
+        pie_runs=1,
+        pie_betas=[0.6],
+        aif_eps=[10],
+        pk=(0.1, 0.5),
+        fig4_eps=[10],
+        fig4_runs=2,
+        mse_runs=1,
+        mse_runs_inc=1,
+        prior_draws=1,
+        rfd_eps=[10],
+        thm_runs=20,
+        eps_u=[2, 7],
+        bridge_eps=[10.0],
+        max_users=5000,
+        aif_runs=1,
+        rfd_runs=1,
+        chain_var_runs=1,
+    ),
+    "book": dict(
+        prots=ALL5,
+        eps_u=list(range(2, 8)),
+        bridge_eps=[2.0, 6.0, 10.0],
+        h1_n=100_000,
+        rid_eps=[1, 2, 4, 6, 8, 10],
+        rid_runs=3,
+        head_runs={"grr": 20, "sue": 20, "ss": 10, "oue": 10, "olh": 10},
+        nu_runs=2,
+        nu_eps=[1, 2, 4, 6, 8, 10],
+        acs_runs=2,
+        pie_runs=1,
+        pie_betas=[0.95, 0.9, 0.85, 0.75, 0.6],
+        aif_eps=list(range(1, 11)),
+        pk=(0.1, 0.3, 0.5),
+        fig4_eps=[1, 4, 7, 10],
+        fig4_runs=20,
+        mse_runs=20,
+        mse_runs_inc=5,
+        prior_draws=10,
+        rfd_eps=list(range(1, 11)),
+        thm_runs=200,
+        max_users=None,
+        aif_runs=1,
+        rfd_runs=1,
+        chain_var_runs=1,
+    ),
+    "paper": dict(
+        prots=ALL5,
+        eps_u=list(range(2, 8)),
+        bridge_eps=[2.0, 6.0, 10.0],
+        h1_n=1_000_000,
+        rid_eps=list(range(1, 11)),
+        rid_runs=20,
+        head_runs=dict.fromkeys(ALL5, _H4_RUNS),
+        nu_runs=20,
+        nu_eps=list(range(1, 11)),
+        acs_runs=20,
+        pie_runs=20,
+        pie_betas=[0.95, 0.9, 0.85, 0.8, 0.75, 0.7, 0.65, 0.6, 0.55, 0.5],
+        aif_eps=list(range(1, 11)),
+        pk=(0.1, 0.3, 0.5),
+        fig4_eps=list(range(1, 11)),
+        fig4_runs=20,
+        mse_runs=20,
+        mse_runs_inc=20,
+        prior_draws=100,
+        rfd_eps=list(range(1, 11)),
+        thm_runs=1000,
+        max_users=None,
+        aif_runs=20,
+        rfd_runs=20,
+        chain_var_runs=20,
+    ),
 }
 for _scale, _blocks in _XGB_BLOCKS.items():
     _SIZES[_scale]["xgb"] = {b[0]: b[1:] for b in _blocks}
@@ -114,9 +202,19 @@ def sizes(scale: str) -> dict[str, Any]:
 def size_glues(sizes: Mapping[str, Any]) -> dict[str, str]:
     """The glue names and texts that put the numbers of runs and the XGBoost grid of ``sizes`` (one
     scale of :func:`sizes`) into the chapter's captions, e.g. ``{"rid-runs": "3", ...}``."""
-    out = {f"{key.replace('_', '-')}": str(sizes[key])
-           for key in ("rid_runs", "acs_runs", "nu_runs", "pie_runs", "aif_runs", "rfd_runs",
-                       "chain_var_runs", "fig4_runs")}
+    out = {
+        f"{key.replace('_', '-')}": str(sizes[key])
+        for key in (
+            "rid_runs",
+            "acs_runs",
+            "nu_runs",
+            "pie_runs",
+            "aif_runs",
+            "rfd_runs",
+            "chain_var_runs",
+            "fig4_runs",
+        )
+    }
     out["head-runs"] = ", ".join(f"{NAMES[p]} {r}" for p, r in sizes["head_runs"].items())
     for block in dict.fromkeys(b[0] for blocks in _XGB_BLOCKS.values() for b in blocks):
         out[f"xgb-{block}"] = xgb_caption(sizes, block) if block in sizes["xgb"] else "not run at this scale"
@@ -124,10 +222,21 @@ def size_glues(sizes: Mapping[str, Any]) -> dict[str, str]:
     return out
 
 
-@contract(X=_X, ks=_KS, protocols=_SEQ, grid=_SEQ, runs=Instance(dict, int, example=1), seed=Integer(0, None),
-          name=_NAME)
-def rid_by_protocol(X: Any, ks: Any, protocols: Sequence[str], grid: Sequence[Any], *, runs: Any, seed: int,
-                    name: str, index: ReidIndex | None = None, **kw: Any) -> dict[str, dict[str, Any]]:
+@contract(
+    X=_X, ks=_KS, protocols=_SEQ, grid=_SEQ, runs=Instance(dict, int, example=1), seed=Integer(0, None), name=_NAME
+)
+def rid_by_protocol(
+    X: Any,
+    ks: Any,
+    protocols: Sequence[str],
+    grid: Sequence[Any],
+    *,
+    runs: Any,
+    seed: int,
+    name: str,
+    index: ReidIndex | None = None,
+    **kw: Any,
+) -> dict[str, dict[str, Any]]:
     """:func:`~ldpnb.papers.risks.experiments.smp_rid_experiment` for each protocol over ``grid`` (ε values or
     per-attribute budgets), ``runs`` an int or ``{protocol: runs}``; every protocol gets the same seed
     (``rng_for(seed, name)``): the same survey designs and PK subsets (common random numbers).
@@ -136,28 +245,53 @@ def rid_by_protocol(X: Any, ks: Any, protocols: Sequence[str], grid: Sequence[An
     tasks = [(p, int(runs[p] if isinstance(runs, dict) else runs)) for p in protocols]
     n_jobs = min(env_n_jobs(), len(tasks))
     if n_jobs <= 1:
-        res = [smp_rid_experiment(X, ks, p, list(grid), runs=r, index=index, rng=rng_for(seed, name), **kw)
-               for p, r in tasks]
+        res = [
+            smp_rid_experiment(X, ks, p, list(grid), runs=r, index=index, rng=rng_for(seed, name), **kw)
+            for p, r in tasks
+        ]
     else:
-        from joblib import Parallel, delayed
+        from joblib import Parallel, delayed  # noqa: PLC0415 lazy: optional dependency
 
-        res = Parallel(n_jobs=n_jobs)(delayed(smp_rid_experiment)(X, ks, p, list(grid), runs=r, index=index,
-                                                                  rng=rng_for(seed, name), **kw) for p, r in tasks)
+        res = Parallel(n_jobs=n_jobs)(
+            delayed(smp_rid_experiment)(X, ks, p, list(grid), runs=r, index=index, rng=rng_for(seed, name), **kw)
+            for p, r in tasks
+        )
     return dict(zip(protocols, res))
 
 
-@contract(X=_X, ks=_KS, eps_grid=_SEQ, runs=Integer(1, 10 ** 5), seed=Integer(0, None), name=_NAME)
-def rid_chain_runs(X: Any, ks: Any, eps_grid: Sequence[float], *, runs: int, seed: int, name: str,
-                   index: ReidIndex | None = None, protocol: str = "grr", fake: str = "uniform",
-                   resample: str = "new", topk: Sequence[int] = (1, 5, 10)) -> dict[float, np.ndarray]:
+@contract(X=_X, ks=_KS, eps_grid=_SEQ, runs=Integer(1, 10**5), seed=Integer(0, None), name=_NAME)
+def rid_chain_runs(
+    X: Any,
+    ks: Any,
+    eps_grid: Sequence[float],
+    *,
+    runs: int,
+    seed: int,
+    name: str,
+    index: ReidIndex | None = None,
+    protocol: str = "grr",
+    fake: str = "uniform",
+    resample: str = "new",
+    topk: Sequence[int] = (1, 5, 10),
+) -> dict[float, np.ndarray]:
     """Fig. 4: :func:`~ldpnb.attacks.rsfd_reid_chain` over ``runs`` independent runs per ε; returns
     ``{eps: array (runs, surveys 2..5, topk)}`` in %."""
     out = {}
     for e in eps_grid:
         rows = []
         for r in range(runs):
-            o = rsfd_reid_chain(X, ks, e, 5, index=index, topk=topk, resample=resample, protocol=protocol, fake=fake,
-                                rng=rng_for(seed, f"{name}/{resample}/{e:g}/{r}"))
+            o = rsfd_reid_chain(
+                X,
+                ks,
+                e,
+                5,
+                index=index,
+                topk=topk,
+                resample=resample,
+                protocol=protocol,
+                fake=fake,
+                rng=rng_for(seed, f"{name}/{resample}/{e:g}/{r}"),
+            )
             rows.append([[o["rid"][s][k] for k in topk] for s in (2, 3, 4, 5)])
         out[e] = np.array(rows)
     return out
@@ -184,9 +318,12 @@ def xgb_run(fits: Sequence[_xgb.Fit], data: Mapping[str, tuple[Any, Any]]) -> tu
     Returns ``(cells, cost)``: ``cost`` holds the fits, the CPU seconds of each (whatever process ran it),
     their sum ``fit_cpu_s`` and the users of each dataset (for :func:`ldpnb.papers.risks.protocol.cost_model`)."""
     res = _xgb.run_fits(list(fits), data)
-    cost = {"fits": list(fits), "cpu": [float(r["cpu"]) for r in res],
-            "fit_cpu_s": float(sum(r["cpu"] for r in res)),
-            "n_users": {k: int(np.asarray(v[0]).shape[0]) for k, v in data.items()}}
+    cost = {
+        "fits": list(fits),
+        "cpu": [float(r["cpu"]) for r in res],
+        "fit_cpu_s": float(sum(r["cpu"] for r in res)),
+        "n_users": {k: int(np.asarray(v[0]).shape[0]) for k, v in data.items()},
+    }
     return _xgb.collect(list(fits), res), cost
 
 
@@ -202,5 +339,7 @@ def xgb_caption(sizes: Mapping[str, Any], block: str) -> str:
     """What ran in one XGBoost block, for a caption: e.g. ``"ε ∈ {1, 10}, 2 runs, models NK s=1n, ..."``."""
     data, settings, variants, eps, runs, models = sizes["xgb"][block]
     run = f"{runs} run{'s' if runs > 1 else ''}"
-    return (f"ε ∈ {{{', '.join(f'{e:g}' for e in eps)}}}, {run}, "
-            f"{', '.join(variants) if len(variants) < 5 else 'every variant'}; models {', '.join(models)}")
+    return (
+        f"ε ∈ {{{', '.join(f'{e:g}' for e in eps)}}}, {run}, "
+        f"{', '.join(variants) if len(variants) < 5 else 'every variant'}; models {', '.join(models)}"
+    )

@@ -44,17 +44,40 @@ from ldpnb.mechanisms import multidim as md
 from ldpnb.papers.risks.experiments import make_priors
 from ldpnb.repro.seeds import seed_for
 
-__all__ = ["MODELS", "VARIANTS", "SETTINGS", "Fit", "plan", "design_matrix", "training_set", "fit_one",
-           "run_fits", "collect", "fit_cost_summary"]
+__all__ = [
+    "MODELS",
+    "VARIANTS",
+    "SETTINGS",
+    "Fit",
+    "plan",
+    "design_matrix",
+    "training_set",
+    "fit_one",
+    "run_fits",
+    "collect",
+    "fit_cost_summary",
+]
 
 #: The paper's attacker models (Sec. 4.3): name -> (knowledge model, s / n, n_pk / n).
-MODELS = {"NK s=1n": ("NK", 1.0, 0.0), "NK s=3n": ("NK", 3.0, 0.0), "NK s=5n": ("NK", 5.0, 0.0),
-          "PK 0.1n": ("PK", 0.0, 0.1), "PK 0.3n": ("PK", 0.0, 0.3), "PK 0.5n": ("PK", 0.0, 0.5),
-          "HM (1n, 0.1n)": ("HM", 1.0, 0.1), "HM (3n, 0.3n)": ("HM", 3.0, 0.3),
-          "HM (5n, 0.5n)": ("HM", 5.0, 0.5)}
+MODELS = {
+    "NK s=1n": ("NK", 1.0, 0.0),
+    "NK s=3n": ("NK", 3.0, 0.0),
+    "NK s=5n": ("NK", 5.0, 0.0),
+    "PK 0.1n": ("PK", 0.0, 0.1),
+    "PK 0.3n": ("PK", 0.0, 0.3),
+    "PK 0.5n": ("PK", 0.0, 0.5),
+    "HM (1n, 0.1n)": ("HM", 1.0, 0.1),
+    "HM (3n, 0.3n)": ("HM", 3.0, 0.3),
+    "HM (5n, 0.5n)": ("HM", 5.0, 0.5),
+}
 #: The RS+FD variants: label -> (randomiser, fake-data rule of RS+FD).
-VARIANTS = {"GRR": ("grr", "uniform"), "SUE-z": ("sue", "zero"), "OUE-z": ("oue", "zero"),
-            "SUE-r": ("sue", "random"), "OUE-r": ("oue", "random")}
+VARIANTS = {
+    "GRR": ("grr", "uniform"),
+    "SUE-z": ("sue", "zero"),
+    "OUE-z": ("oue", "zero"),
+    "SUE-r": ("sue", "random"),
+    "OUE-r": ("oue", "random"),
+}
 #: ``"fd"``: RS+FD; the others: RS+RFD with priors of that kind (Sec. 5.2.1, App. E).
 SETTINGS = ("fd", "correct", "dir", "zipf", "exp")
 
@@ -108,16 +131,35 @@ class Fit:
 _FIT = Fit("ACS", "fd", "GRR", 1.0, 0, "NK s=1n", 1)  # a valid fit, the contracts' example
 
 
-@contract(data=_NAME, setting=OneOf(*SETTINGS), variants=Instance(list, tuple, example=["GRR"]),
-          eps=Instance(list, tuple, example=[1.0]), runs=Integer(1, 10_000),
-          models=Instance(list, tuple, example=["NK s=1n"]), seed=Integer(0, None))
-def plan(data: str, setting: str, variants: Sequence[str], eps: Sequence[float], runs: int,
-         models: Sequence[str], *, seed: int) -> list[Fit]:
+@contract(
+    data=_NAME,
+    setting=OneOf(*SETTINGS),
+    variants=Instance(list, tuple, example=["GRR"]),
+    eps=Instance(list, tuple, example=[1.0]),
+    runs=Integer(1, 10_000),
+    models=Instance(list, tuple, example=["NK s=1n"]),
+    seed=Integer(0, None),
+)
+def plan(
+    data: str,
+    setting: str,
+    variants: Sequence[str],
+    eps: Sequence[float],
+    runs: int,
+    models: Sequence[str],
+    *,
+    seed: int,
+) -> list[Fit]:
     """Every fit of a (dataset, setting) block: the product of ``variants`` x ``eps`` x runs 0..runs-1 x
     ``models``, in that order (e.g. ``plan("ACS", "fd", ["GRR"], [1.0, 10.0], 2, ["PK 0.5n"], seed=1)``
     is 4 fits)."""
-    return [Fit(data, setting, v, float(e), r, m, int(seed)) for v in variants for e in eps
-            for r in range(int(runs)) for m in models]
+    return [
+        Fit(data, setting, v, float(e), r, m, int(seed))
+        for v in variants
+        for e in eps
+        for r in range(int(runs))
+        for m in models
+    ]
 
 
 def _protocol(variant: str, setting: str) -> tuple[str, str, str]:
@@ -127,8 +169,7 @@ def _protocol(variant: str, setting: str) -> tuple[str, str, str]:
     return prot, users, fake
 
 
-@contract(reports=Instance(list, tuple, example=[np.zeros((3, 2), dtype=np.int64)]),
-          sparse=OneOf("auto", True, False))
+@contract(reports=Instance(list, tuple, example=[np.zeros((3, 2), dtype=np.int64)]), sparse=OneOf("auto", True, False))
 def design_matrix(reports: Sequence[Any], *, sparse: Any = "auto") -> Any:
     """Features of RS+FD tuples: the label-encoded values (GRR, float32 (n, d)) or the concatenated bits
     (UE, (n, Σk_j)), as a CSR matrix when ``sparse`` is True, or ``"auto"`` and Σk_j ≥ 100 (where the
@@ -155,8 +196,12 @@ def _vstack(parts: list) -> Any:
     return np.vstack(parts)
 
 
-@contract(fit=Instance(Fit, example=_FIT), X=Instance(np.ndarray, example=np.zeros((4, 2), dtype=np.int64)),
-          ks=Instance(np.ndarray, example=np.array([2, 2])), sparse=OneOf("auto", True, False))
+@contract(
+    fit=Instance(Fit, example=_FIT),
+    X=Instance(np.ndarray, example=np.zeros((4, 2), dtype=np.int64)),
+    ks=Instance(np.ndarray, example=np.array([2, 2])),
+    sparse=OneOf("auto", True, False),
+)
 def training_set(fit: Fit, X: np.ndarray, ks: np.ndarray, *, sparse: Any = "auto") -> dict[str, Any]:
     """The attacked reports and the attacker's training set of ``fit`` on the dataset ``X`` (n, d).
 
@@ -190,8 +235,15 @@ def training_set(fit: Fit, X: np.ndarray, ks: np.ndarray, *, sparse: Any = "auto
         parts.append(design_matrix(rep_s, sparse=sparse))
         labels.append(t_s)
     te = np.flatnonzero(test)
-    return {"Xtr": _vstack(parts), "ytr": np.concatenate(labels), "Xte": _rows(feats, te), "yte": t[te],
-            "test_reports": [np.asarray(r)[te] for r in rep], "priors": priors, "seed": int(rng.integers(2**31 - 1))}
+    return {
+        "Xtr": _vstack(parts),
+        "ytr": np.concatenate(labels),
+        "Xte": _rows(feats, te),
+        "yte": t[te],
+        "test_reports": [np.asarray(r)[te] for r in rep],
+        "priors": priors,
+        "seed": int(rng.integers(2**31 - 1)),
+    }
 
 
 def _classifier(seed: int):
@@ -201,10 +253,15 @@ def _classifier(seed: int):
     return XGBClassifier(random_state=seed, n_jobs=1, eval_metric="mlogloss", tree_method="hist")
 
 
-@contract(fit=Instance(Fit, example=_FIT), data=Instance(Mapping, example={}), sparse=OneOf("auto", True, False),
-          predictions=OneOf(True, False))
-def fit_one(fit: Fit, data: Mapping[str, tuple[np.ndarray, np.ndarray]], *, sparse: Any = "auto",
-            predictions: bool = False) -> dict[str, Any]:
+@contract(
+    fit=Instance(Fit, example=_FIT),
+    data=Instance(Mapping, example={}),
+    sparse=OneOf("auto", True, False),
+    predictions=OneOf(True, False),
+)
+def fit_one(
+    fit: Fit, data: Mapping[str, tuple[np.ndarray, np.ndarray]], *, sparse: Any = "auto", predictions: bool = False
+) -> dict[str, Any]:
     """Run one fit: ``{"acc": %, "oracle": % (the Bayes oracle on the same test users), "n_test",
     "cpu": seconds of this process's CPU for the fit and prediction}``; with ``predictions`` also the
     test predictions (for the tests of the sparse input).  ``data[fit.data]`` is ``(X, ks)``."""
@@ -219,10 +276,15 @@ def fit_one(fit: Fit, data: Mapping[str, tuple[np.ndarray, np.ndarray]], *, spar
     cpu = time.process_time() - c0
     prot, users_fake, _ = _protocol(fit.variant, fit.setting)
     f_true = md_utility.marginals(X, ks)
-    orc = aif_bayes(ts["test_reports"], ks, fit.eps, prot, users_fake, f_true, priors=ts["priors"],
-                    rng=fit.stream("oracle"))
-    out = {"acc": 100.0 * float(np.mean(pred == ts["yte"])), "oracle": 100.0 * float(np.mean(orc == ts["yte"])),
-           "n_test": int(ts["yte"].size), "cpu": float(cpu)}
+    orc = aif_bayes(
+        ts["test_reports"], ks, fit.eps, prot, users_fake, f_true, priors=ts["priors"], rng=fit.stream("oracle")
+    )
+    out = {
+        "acc": 100.0 * float(np.mean(pred == ts["yte"])),
+        "oracle": 100.0 * float(np.mean(orc == ts["yte"])),
+        "n_test": int(ts["yte"].size),
+        "cpu": float(cpu),
+    }
     if predictions:
         out["pred"] = pred
     return out
@@ -234,11 +296,21 @@ def _task(fit: Fit, rng: Any, data: Mapping[str, Any], sparse: Any) -> dict[str,
     return fit_one(fit, data, sparse=sparse)
 
 
-@contract(fits=Instance(list, tuple, example=[]), data=Instance(Mapping, example={}),
-          n_jobs=AnyOf(OneOf("env"), Integer(1, 4096)),
-          backend=OneOf("loky", "sequential", "dask"), sparse=OneOf("auto", True, False))
-def run_fits(fits: Sequence[Fit], data: Mapping[str, tuple[np.ndarray, np.ndarray]], *, n_jobs: Any = "env",
-             backend: str = "loky", sparse: Any = "auto") -> list[dict[str, Any]]:
+@contract(
+    fits=Instance(list, tuple, example=[]),
+    data=Instance(Mapping, example={}),
+    n_jobs=AnyOf(OneOf("env"), Integer(1, 4096)),
+    backend=OneOf("loky", "sequential", "dask"),
+    sparse=OneOf("auto", True, False),
+)
+def run_fits(
+    fits: Sequence[Fit],
+    data: Mapping[str, tuple[np.ndarray, np.ndarray]],
+    *,
+    n_jobs: Any = "env",
+    backend: str = "loky",
+    sparse: Any = "auto",
+) -> list[dict[str, Any]]:
     """:func:`fit_one` for every fit, in the order of ``fits``, on ``n_jobs`` single-thread processes
     (``"env"``: ``$LDPNB_N_JOBS``, else serially in this process) or on the workers of the current
     ``dask.distributed`` client (``backend="dask"``), through :func:`ldpnb.repro.parallel.sweep`.

@@ -25,9 +25,22 @@ from ldpnb.contracts import Array, Instance, Integer, Probability, Real, contrac
 from ldpnb.stats import Estimate, bonferroni, difference, from_se, kendall_tau, mean, proportion, ratio
 
 __all__ = [
-    "TIE_REL", "runs_of", "estimator_order", "estimator_ratio", "sweep_steps", "reid_estimates",
-    "reid_steps", "matched_order", "gain", "gain_estimates", "gain_curves", "tie_of", "tau", "tau_matrix",
-    "discordant_pairs", "point_intervals",
+    "TIE_REL",
+    "runs_of",
+    "estimator_order",
+    "estimator_ratio",
+    "sweep_steps",
+    "reid_estimates",
+    "reid_steps",
+    "matched_order",
+    "gain",
+    "gain_estimates",
+    "gain_curves",
+    "tie_of",
+    "tau",
+    "tau_matrix",
+    "discordant_pairs",
+    "point_intervals",
 ]
 
 #: Relative tie tolerance of exact lens values: values within ``TIE_REL`` times the lens's largest
@@ -57,10 +70,18 @@ def runs_of(table: Mapping[str, Mapping[str, Any]], names: Sequence[str], key: s
     return np.stack(cols, axis=1)
 
 
-@contract(table=_TABLE, names=_NAMES, first=_KEY, second=_KEY, labels=Instance(tuple, example=("IBU", "INV")),
-          level=_LEVEL)
-def estimator_order(table: Mapping[str, Mapping[str, Any]], names: Sequence[str], first: str, second: str,
-                    labels: tuple[str, str], *, level: float = 0.95) -> dict[str, dict[str, Estimate]]:
+@contract(
+    table=_TABLE, names=_NAMES, first=_KEY, second=_KEY, labels=Instance(tuple, example=("IBU", "INV")), level=_LEVEL
+)
+def estimator_order(
+    table: Mapping[str, Mapping[str, Any]],
+    names: Sequence[str],
+    first: str,
+    second: str,
+    labels: tuple[str, str],
+    *,
+    level: float = 0.95,
+) -> dict[str, dict[str, Estimate]]:
     r"""The order "``first`` < ``second``" of two estimators' mean EMDs over the same collections.
 
     Per mechanism of ``names``: the means of ``runs_<first>`` and ``runs_<second>`` (Hall's
@@ -72,22 +93,27 @@ def estimator_order(table: Mapping[str, Mapping[str, Any]], names: Sequence[str]
     f, s = runs_of(table, names, first), runs_of(table, names, second)
     a, b = labels
     simult = len(names) > 1
-    return {"values": {a: mean(f, level=level, simultaneous=simult), b: mean(s, level=level, simultaneous=simult)},
-            "differences": {f"{b} - {a}": difference(s, f, paired=True, level=level, simultaneous=simult)}}
+    return {
+        "values": {a: mean(f, level=level, simultaneous=simult), b: mean(s, level=level, simultaneous=simult)},
+        "differences": {f"{b} - {a}": difference(s, f, paired=True, level=level, simultaneous=simult)},
+    }
 
 
 @contract(table=_TABLE, names=_NAMES, num=_KEY, den=_KEY, level=_LEVEL)
-def estimator_ratio(table: Mapping[str, Mapping[str, Any]], names: Sequence[str], num: str, den: str, *,
-                    level: float = 0.95) -> Estimate:
+def estimator_ratio(
+    table: Mapping[str, Mapping[str, Any]], names: Sequence[str], num: str, den: str, *, level: float = 0.95
+) -> Estimate:
     """The ratio of two estimators' mean EMDs per mechanism, from the same collections (paired
     Fieller interval, simultaneous over the mechanisms)."""
-    return ratio(runs_of(table, names, num), runs_of(table, names, den), paired=True, level=level,
-                 simultaneous=len(names) > 1)
+    return ratio(
+        runs_of(table, names, num), runs_of(table, names, den), paired=True, level=level, simultaneous=len(names) > 1
+    )
 
 
 @contract(usweep=Instance(dict, example={}), key=_KEY, level=_LEVEL)
-def sweep_steps(usweep: Mapping[str, Mapping[str, Any]], key: str = "emd_ibu", *,
-                level: float = 0.95) -> dict[str, Any]:
+def sweep_steps(
+    usweep: Mapping[str, Mapping[str, Any]], key: str = "emd_ibu", *, level: float = 0.95
+) -> dict[str, Any]:
     r"""Every step of every frontier sweep, for the order "next <= previous" (row E10).
 
     For each family and each pair of consecutive sweep points, the mean of ``runs_<key>`` at the two
@@ -105,10 +131,14 @@ def sweep_steps(usweep: Mapping[str, Mapping[str, Any]], key: str = "emd_ibu", *
     if not steps:
         raise ValueError("no sweep has two points")
     P, N = np.concatenate(prev).T, np.concatenate(nxt).T  # (runs, steps)
-    return {"values": {"next": mean(N, level=level, simultaneous=True),
-                       "previous": mean(P, level=level, simultaneous=True)},
-            "differences": {"previous - next": difference(P, N, paired=False, level=level, simultaneous=True)},
-            "steps": steps}
+    return {
+        "values": {
+            "next": mean(N, level=level, simultaneous=True),
+            "previous": mean(P, level=level, simultaneous=True),
+        },
+        "differences": {"previous - next": difference(P, N, paired=False, level=level, simultaneous=True)},
+        "steps": steps,
+    }
 
 
 def _accuracy_intervals(r: Mapping[str, Any], cell_level: float) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -148,10 +178,17 @@ def reid_estimates(reid: Mapping[str, Mapping[str, Any]], *, level: float = 0.95
                 lows.append(lo[i] / b)
                 highs.append(hi[i] / b)
     z = float(_st.norm.ppf(1 - (1 - cell_level) / 2))
-    est = Estimate(np.array(vals), np.array(lows), np.array(highs), level=level,
-                   se=(np.array(highs) - np.array(lows)) / (2 * z), n_runs=int(min(r["runs"] for r in reid.values())),
-                   method="wilson", simultaneous=len(cells) > 1,
-                   note="exact at t = 1; Wilson's interval of the Monte Carlo accuracy beyond, over the exact bound")
+    est = Estimate(
+        np.array(vals),
+        np.array(lows),
+        np.array(highs),
+        level=level,
+        se=(np.array(highs) - np.array(lows)) / (2 * z),
+        n_runs=int(min(r["runs"] for r in reid.values())),
+        method="wilson",
+        simultaneous=len(cells) > 1,
+        note="exact at t = 1; Wilson's interval of the Monte Carlo accuracy beyond, over the exact bound",
+    )
     return {"ratio": est, "cells": cells, "largest": cells[int(np.argmax(vals))]}
 
 
@@ -180,8 +217,17 @@ def reid_steps(reid: Mapping[str, Mapping[str, Any]], *, level: float = 0.95) ->
     runs = int(min(reid[n]["runs"] for n in names))
 
     def est(v, lo, hi, note):
-        return Estimate(v, np.minimum(lo, v), np.maximum(hi, v), level=level, se=(hi - lo) / (2 * z), n_runs=runs,
-                        method="wilson", simultaneous=True, note=note)
+        return Estimate(
+            v,
+            np.minimum(lo, v),
+            np.maximum(hi, v),
+            level=level,
+            se=(hi - lo) / (2 * z),
+            n_runs=runs,
+            method="wilson",
+            simultaneous=True,
+            note=note,
+        )
 
     values = {f"t{t}": est(P[i], L[i], H[i], "exact at t = 1, Wilson beyond") for i, t in enumerate((1, 4, 16))}
     diffs = {}
@@ -194,21 +240,35 @@ def reid_steps(reid: Mapping[str, Mapping[str, Any]], *, level: float = 0.95) ->
 
 
 @contract(table=_TABLE, ref_runs=Array(1, min_size=2), names=_NAMES, key=_KEY, level=_LEVEL)
-def matched_order(table: Mapping[str, Mapping[str, Any]], ref_runs: Any, names: Sequence[str], key: str = "emd_ibu",
-                  *, level: float = 0.95) -> dict[str, dict[str, Estimate]]:
+def matched_order(
+    table: Mapping[str, Mapping[str, Any]],
+    ref_runs: Any,
+    names: Sequence[str],
+    key: str = "emd_ibu",
+    *,
+    level: float = 0.95,
+) -> dict[str, dict[str, Estimate]]:
     """Row M1: each matched mechanism's mean EMD against the reference's (k-RR at 1-LDP), from
     independent collections: ``{"values": {"metric", "kRR"}, "differences": {"kRR - metric"}}``
     (Welch, simultaneous over the mechanisms)."""
     m = runs_of(table, names, key)
     r = np.repeat(np.asarray(ref_runs, dtype=float)[:, None], len(names), axis=1)
     simult = len(names) > 1
-    return {"values": {"metric": mean(m, level=level, simultaneous=simult),
-                       "kRR": mean(r, level=level, simultaneous=simult)},
-            "differences": {"kRR - metric": difference(r, m, paired=False, level=level, simultaneous=simult)}}
+    return {
+        "values": {
+            "metric": mean(m, level=level, simultaneous=simult),
+            "kRR": mean(r, level=level, simultaneous=simult),
+        },
+        "differences": {"kRR - metric": difference(r, m, paired=False, level=level, simultaneous=simult)},
+    }
 
 
-@contract(num=Array(None, min_size=2), den=Array(None, min_size=2), level=_LEVEL,
-          simultaneous=Instance(bool, type(None), example=None))
+@contract(
+    num=Array(None, min_size=2),
+    den=Array(None, min_size=2),
+    level=_LEVEL,
+    simultaneous=Instance(bool, type(None), example=None),
+)
 def gain(num: Any, den: Any, *, level: float = 0.95, simultaneous: bool | None = None) -> Estimate:
     r"""Relative gain :math:`1 - \bar a/\bar b` of an estimator with per-run squared errors ``num``
     over one with ``den``, from the same collections (runs along axis 0; paired Fieller interval of
@@ -223,13 +283,23 @@ def gain(num: Any, den: Any, *, level: float = 0.95, simultaneous: bool | None =
     if simultaneous is None:
         simultaneous = a.ndim > 1 and a[0].size > 1
     r = ratio(a, b, paired=True, level=level, simultaneous=simultaneous)
-    return Estimate(1 - np.asarray(r.value), 1 - np.asarray(r.high), 1 - np.asarray(r.low), level=r.level,
-                    se=r.se, n_runs=r.n_runs, method=r.method, simultaneous=r.simultaneous, note=r.note)
+    return Estimate(
+        1 - np.asarray(r.value),
+        1 - np.asarray(r.high),
+        1 - np.asarray(r.low),
+        level=r.level,
+        se=r.se,
+        n_runs=r.n_runs,
+        method=r.method,
+        simultaneous=r.simultaneous,
+        note=r.note,
+    )
 
 
 @contract(gains=Instance(dict, example={}), names=_NAMES, low=Integer(0, 64), high=Integer(0, 64), level=_LEVEL)
-def gain_estimates(gains: Mapping[str, Any], names: Sequence[str], low: int, high: int, *,
-                   level: float = 0.95) -> dict[str, Any]:
+def gain_estimates(
+    gains: Mapping[str, Any], names: Sequence[str], low: int, high: int, *, level: float = 0.95
+) -> dict[str, Any]:
     r"""Rows A23, A23b, A23w from the per-run squared errors of :func:`experiments.ibu_gain_by_eps`
     (``gains["runs"][name][i] = (MI, IBU whole channel, IBU support counts)`` at level index ``i``).
 
@@ -247,13 +317,20 @@ def gain_estimates(gains: Mapping[str, Any], names: Sequence[str], low: int, hig
     full_hi = np.stack([R[n][high][1] for n in names], axis=1)
     g_lo = gain(sup_lo, mi_lo, level=level)
     g_hi = gain(sup_hi, mi_hi, level=level)
-    drop = from_se(np.asarray(g_lo.value) - np.asarray(g_hi.value), np.hypot(g_lo.se, g_hi.se), level=level,
-                   simultaneous=len(names) > 1)
+    drop = from_se(
+        np.asarray(g_lo.value) - np.asarray(g_hi.value),
+        np.hypot(g_lo.se, g_hi.se),
+        level=level,
+        simultaneous=len(names) > 1,
+    )
     simult = len(names) > 1
-    order = {"values": {"full": mean(full_hi, level=level, simultaneous=simult),
-                        "support": mean(sup_hi, level=level, simultaneous=simult)},
-             "differences": {"support - full": difference(sup_hi, full_hi, paired=True, level=level,
-                                                          simultaneous=simult)}}
+    order = {
+        "values": {
+            "full": mean(full_hi, level=level, simultaneous=simult),
+            "support": mean(sup_hi, level=level, simultaneous=simult),
+        },
+        "differences": {"support - full": difference(sup_hi, full_hi, paired=True, level=level, simultaneous=simult)},
+    }
     return {"support_low": g_lo, "support_high": g_hi, "support_drop": drop, "full_vs_support": order}
 
 
@@ -265,8 +342,10 @@ def gain_curves(gains: Mapping[str, Any], *, level: float = 0.95) -> dict[str, d
     out = {}
     for name, per in gains["runs"].items():
         mi, full, sup = (np.stack([p[i] for p in per], axis=1) for i in range(3))
-        out[name] = {"whole": gain(full, mi, level=level, simultaneous=False),
-                     "support": gain(sup, mi, level=level, simultaneous=False)}
+        out[name] = {
+            "whole": gain(full, mi, level=level, simultaneous=False),
+            "support": gain(sup, mi, level=level, simultaneous=False),
+        }
     return out
 
 
@@ -317,10 +396,15 @@ def tau_matrix(scores: Mapping[str, Any]) -> dict[tuple[str, str], float]:
     return out
 
 
-@contract(info=Array(1, min_size=2), emd_runs=Instance(list, tuple, example=[np.ones(3), np.zeros(3)]),
-          names=_NAMES, level=_LEVEL)
-def discordant_pairs(info: Any, emd_runs: Sequence[Any], names: Sequence[str], *,
-                     level: float = 0.95) -> list[tuple[str, str]]:
+@contract(
+    info=Array(1, min_size=2),
+    emd_runs=Instance(list, tuple, example=[np.ones(3), np.zeros(3)]),
+    names=_NAMES,
+    level=_LEVEL,
+)
+def discordant_pairs(
+    info: Any, emd_runs: Sequence[Any], names: Sequence[str], *, level: float = 0.95
+) -> list[tuple[str, str]]:
     r"""The pairs of mechanisms that the information lens and the EMD order in opposite directions.
 
     ``info`` is exact: a pair is ordered when its two values differ by more than :func:`tie_of`.
@@ -332,8 +416,9 @@ def discordant_pairs(info: Any, emd_runs: Sequence[Any], names: Sequence[str], *
     x = np.asarray(info, dtype=float)
     runs = [np.asarray(r, dtype=float) for r in emd_runs]
     if len(runs) != x.size or len(names) != x.size:
-        raise ValueError(f"info, emd_runs and names need one entry per mechanism, got {x.size}, {len(runs)}, "
-                         f"{len(names)}")
+        raise ValueError(
+            f"info, emd_runs and names need one entry per mechanism, got {x.size}, {len(runs)}, {len(names)}"
+        )
     pairs = list(combinations(range(len(names)), 2))
     cell_level = bonferroni(level, len(pairs))
     tie = tie_of(x)

@@ -34,8 +34,19 @@ from ldpnb.channels.structured import DiagPlusConstChannel
 from ldpnb.contracts import Array, Channel, Counts, Instance, Real, contract
 from ldpnb.mechanisms import GRR, FrequencyOracle, Mechanism
 
-__all__ = ["IBU_GAP", "EARLY_TOL", "support_estimate", "standard_estimate", "standard_matrix", "ibu_certified",
-           "ibu_support", "ibu_early", "clip", "project", "in_simplex"]
+__all__ = [
+    "IBU_GAP",
+    "EARLY_TOL",
+    "support_estimate",
+    "standard_estimate",
+    "standard_matrix",
+    "ibu_certified",
+    "ibu_support",
+    "ibu_early",
+    "clip",
+    "project",
+    "in_simplex",
+]
 
 _MECH = Instance(Mechanism, example=GRR(4, 1.0))
 _ORACLE = Instance(FrequencyOracle, example=GRR(4, 1.0))
@@ -111,8 +122,12 @@ def ibu_support(m: FrequencyOracle, support_counts: Any) -> np.ndarray:
     when the support counts are not sufficient (unary encodings, local hashing)."""
     op = DiagPlusConstChannel.from_support(m.k, m.p, m.q)
     S = np.atleast_2d(np.asarray(support_counts, dtype=float))
-    return np.stack([estimators.ibu(op, s, tol=IBU_GAP, criterion="gap", max_iter=1_000_000,
-                                    accelerate="squarem").estimate for s in S])
+    return np.stack(
+        [
+            estimators.ibu(op, s, tol=IBU_GAP, criterion="gap", max_iter=1_000_000, accelerate="squarem").estimate
+            for s in S
+        ]
+    )
 
 
 @contract(C=Channel(), counts=_COUNTS)

@@ -53,15 +53,59 @@ from ldpnb.papers.synthesis import variance as V
 from ldpnb.utils import check_random_state
 
 __all__ = [
-    "Setting", "Family", "FAMILIES", "GEO", "ORACLES", "LIFT", "CLASSES", "RANK_LENSES", "ADULT_SECRETS",
-    "DEGENERATE_BITS", "LIFT_BUDGET", "MAX_RUNS", "MAX_OUTPUTS", "CATALOGUE_NAMES", "REID_BATCH", "TIE_REL",
-    "adult_setting", "gowalla_setting", "family", "build", "catalogue_extras", "families_for", "lens_value",
-    "exact_lenses", "inv_lstsq", "is_degenerate", "utility_lens", "match_parameter", "sweep",
-    "operating_point", "lens_table", "claim_checks", "sweep_all", "bound_violations", "standard_vs_pinv",
-    "ibu_gain_by_eps", "pie_ordering", "olh_minus_rr_lift", "lift_family_order", "perfect_privacy_gap",
-    "constant_report_distortion", "ba_curve", "rate_distortion_check", "ba_matched_distortion", "ba_geo_bound",
-    "utility_sweep", "reid_over_collections", "lens_scores", "channel_rank", "explain_discordance",
-    "utility_parameter", "matched_gaps", "smallest_singular_value",
+    "Setting",
+    "Family",
+    "FAMILIES",
+    "GEO",
+    "ORACLES",
+    "LIFT",
+    "CLASSES",
+    "RANK_LENSES",
+    "ADULT_SECRETS",
+    "DEGENERATE_BITS",
+    "LIFT_BUDGET",
+    "MAX_RUNS",
+    "MAX_OUTPUTS",
+    "CATALOGUE_NAMES",
+    "REID_BATCH",
+    "TIE_REL",
+    "adult_setting",
+    "gowalla_setting",
+    "family",
+    "build",
+    "catalogue_extras",
+    "families_for",
+    "lens_value",
+    "exact_lenses",
+    "inv_lstsq",
+    "is_degenerate",
+    "utility_lens",
+    "match_parameter",
+    "sweep",
+    "operating_point",
+    "lens_table",
+    "claim_checks",
+    "sweep_all",
+    "bound_violations",
+    "standard_vs_pinv",
+    "ibu_gain_by_eps",
+    "pie_ordering",
+    "olh_minus_rr_lift",
+    "lift_family_order",
+    "perfect_privacy_gap",
+    "constant_report_distortion",
+    "ba_curve",
+    "rate_distortion_check",
+    "ba_matched_distortion",
+    "ba_geo_bound",
+    "utility_sweep",
+    "reid_over_collections",
+    "lens_scores",
+    "channel_rank",
+    "explain_discordance",
+    "utility_parameter",
+    "matched_gaps",
+    "smallest_singular_value",
 ]
 
 
@@ -116,8 +160,11 @@ _MECH = Instance(mech.Mechanism, example=mech.GRR(4, 1.0))
 
 
 #: Secrets of the Adult setting: name -> (column, value that makes S = 1).
-ADULT_SECRETS = {"never married": ("marital-status", "Never-married"), "income > 50K": ("salary", ">50K"),
-                 "male": ("sex", "Male")}
+ADULT_SECRETS = {
+    "never married": ("marital-status", "Never-married"),
+    "income > 50K": ("salary", ">50K"),
+    "male": ("sex", "Male"),
+}
 
 
 @contract(secret=OneOf(*ADULT_SECRETS))
@@ -132,8 +179,15 @@ def adult_setting(secret: str = "never married") -> Setting:
     s = (df[col].to_numpy() == val).astype(int)
     p_sx = np.zeros((2, 12))
     np.add.at(p_sx, (s, x), 1.0)
-    return Setting("Adult", np.bincount(x, minlength=12).astype(np.int64), (4, 3), (1.0, 1.0),
-                   lattice_distance_matrix(4, 3), "bins", p_sx=p_sx / p_sx.sum())
+    return Setting(
+        "Adult",
+        np.bincount(x, minlength=12).astype(np.int64),
+        (4, 3),
+        (1.0, 1.0),
+        lattice_distance_matrix(4, 3),
+        "bins",
+        p_sx=p_sx / p_sx.sum(),
+    )
 
 
 @contract(rows=Integer(2, 8), cols=Integer(2, 8), min_checkins=Integer(1, 1_000_000))
@@ -150,9 +204,16 @@ def gowalla_setting(rows: int = 4, cols: int = 3, *, min_checkins: int = 20) -> 
     keep = M.sum(axis=1) >= min_checkins
     M = M[keep]
     h, w = g.cell_size_km()
-    return Setting("Gowalla", M.sum(axis=0).astype(np.int64), (rows, cols), (h, w),
-                   lattice_distance_matrix(rows, cols, cell_size=(h, w)), "km",
-                   p_u=np.full(M.shape[0], 1.0 / M.shape[0]), p_x_given_u=M / M.sum(axis=1, keepdims=True))
+    return Setting(
+        "Gowalla",
+        M.sum(axis=0).astype(np.int64),
+        (rows, cols),
+        (h, w),
+        lattice_distance_matrix(rows, cols, cell_size=(h, w)),
+        "km",
+        p_u=np.full(M.shape[0], 1.0 / M.shape[0]),
+        p_x_given_u=M / M.sum(axis=1, keepdims=True),
+    )
 
 
 # ----------------------------------------------------------------------------------------------
@@ -169,8 +230,9 @@ def _kron(setting: Setting, one_d: Callable[[int, float], Any], eps: float, fami
     L = L.transpose(0, 2, 1, 3).reshape(r * c, r * c)
     rr, cc = np.divmod(np.arange(r * c), c)
     l1 = np.abs(rr[:, None] - rr[None, :]) + np.abs(cc[:, None] - cc[None, :])
-    return mech.ChannelMechanism(log_channel=L, epsilon=eps, notion="geo-ind", distance=l1.astype(float),
-                                 metric="L1, cells", family=family)
+    return mech.ChannelMechanism(
+        log_channel=L, epsilon=eps, notion="geo-ind", distance=l1.astype(float), metric="L1, cells", family=family
+    )
 
 
 @dataclass(frozen=True)
@@ -203,35 +265,83 @@ def _rsrfd(s: Setting, e: float):
 
 
 #: The mechanisms of the chapter, in the order of its tables.
-FAMILIES: dict[str, Family] = {f.name: f for f in [
-    Family("k-RR", "IBU, PIE", "eps-LDP", 0.05, 8.0, lambda s, e: mech.GRR(s.k, e)),
-    Family("SUE", "IBU (RAPPOR)", "eps-LDP", 0.05, 8.0, lambda s, e: mech.SUE(s.k, e)),
-    Family("OUE", "risks", "eps-LDP", 0.05, 8.0, lambda s, e: mech.OUE(s.k, e)),
-    Family("OLH", "PIE (GLH)", "eps-LDP", 0.05, 8.0, lambda s, e: mech.OLH(s.k, e)),
-    Family("SS", "risks", "eps-LDP", 0.05, 8.0, lambda s, e: mech.SubsetSelection(s.k, e)),
-    Family("geometric", "IBU", "geo-ind per cell (L1)", 0.02, 6.0,
-           lambda s, e: _kron(s, mech.TruncatedGeometric, e, "geometric")),
-    Family("Laplace", "IBU", "geo-ind per cell (L1)", 0.02, 6.0,
-           lambda s, e: _kron(s, mech.DiscreteLaplace, e, "Laplace")),
-    Family("exponential", "IBU", "geo-ind per unit", 0.02, 6.0,
-           lambda s, e: mech.Exponential(s.distance, e), per_unit=True),
-    Family("planar geometric", "IBU", "geo-ind per unit", 0.1, 6.0,
-           lambda s, e: mech.PlanarGeometric(*s.shape, e, s.cell), per_unit=True),
-    Family("planar Laplace", "IBU, PRIVIC", "geo-ind per unit", 0.2, 6.0,
-           lambda s, e: mech.PlanarLaplace(*s.shape, e, s.cell), per_unit=True),
-    Family("BA", "PRIVIC", "beta per unit", 0.05, 6.0, _ba, per_unit=True),
-    Family("watchdog (complete)", "lift", "ALIP eps_l = eps_u", 0.01, 3.0,
-           lambda s, e: Watchdog(s.p_sx, e, e, merging="complete"), needs_secret=True),
-    Family("watchdog (subset)", "lift", "ALIP eps_l = eps_u", 0.01, 3.0,
-           lambda s, e: Watchdog(s.p_sx, e, e, merging="subset"), needs_secret=True),
-    Family("AORR", "lift", "ALIP eps_l = eps_u", 0.01, 3.0, lambda s, e: AORR(s.p_sx, e, e),
-           needs_secret=True),
-    Family("SRR", "lift", "ALIP eps_l = eps_u", 0.01, 3.0, lambda s, e: SRR(s.p_sx, e, e),
-           needs_secret=True),
-    Family("SMP", "risks", "eps-LDP", 0.05, 8.0, lambda s, e: mech.SMP(s.shape, e, "grr")),
-    Family("RS+FD", "risks", "eps (stated)", 0.05, 8.0, lambda s, e: mech.RSFD(s.shape, e, "GRR")),
-    Family("RS+RFD", "risks", "eps (stated)", 0.05, 8.0, _rsrfd),
-]}
+FAMILIES: dict[str, Family] = {
+    f.name: f
+    for f in [
+        Family("k-RR", "IBU, PIE", "eps-LDP", 0.05, 8.0, lambda s, e: mech.GRR(s.k, e)),
+        Family("SUE", "IBU (RAPPOR)", "eps-LDP", 0.05, 8.0, lambda s, e: mech.SUE(s.k, e)),
+        Family("OUE", "risks", "eps-LDP", 0.05, 8.0, lambda s, e: mech.OUE(s.k, e)),
+        Family("OLH", "PIE (GLH)", "eps-LDP", 0.05, 8.0, lambda s, e: mech.OLH(s.k, e)),
+        Family("SS", "risks", "eps-LDP", 0.05, 8.0, lambda s, e: mech.SubsetSelection(s.k, e)),
+        Family(
+            "geometric",
+            "IBU",
+            "geo-ind per cell (L1)",
+            0.02,
+            6.0,
+            lambda s, e: _kron(s, mech.TruncatedGeometric, e, "geometric"),
+        ),
+        Family(
+            "Laplace",
+            "IBU",
+            "geo-ind per cell (L1)",
+            0.02,
+            6.0,
+            lambda s, e: _kron(s, mech.DiscreteLaplace, e, "Laplace"),
+        ),
+        Family(
+            "exponential",
+            "IBU",
+            "geo-ind per unit",
+            0.02,
+            6.0,
+            lambda s, e: mech.Exponential(s.distance, e),
+            per_unit=True,
+        ),
+        Family(
+            "planar geometric",
+            "IBU",
+            "geo-ind per unit",
+            0.1,
+            6.0,
+            lambda s, e: mech.PlanarGeometric(*s.shape, e, s.cell),
+            per_unit=True,
+        ),
+        Family(
+            "planar Laplace",
+            "IBU, PRIVIC",
+            "geo-ind per unit",
+            0.2,
+            6.0,
+            lambda s, e: mech.PlanarLaplace(*s.shape, e, s.cell),
+            per_unit=True,
+        ),
+        Family("BA", "PRIVIC", "beta per unit", 0.05, 6.0, _ba, per_unit=True),
+        Family(
+            "watchdog (complete)",
+            "lift",
+            "ALIP eps_l = eps_u",
+            0.01,
+            3.0,
+            lambda s, e: Watchdog(s.p_sx, e, e, merging="complete"),
+            needs_secret=True,
+        ),
+        Family(
+            "watchdog (subset)",
+            "lift",
+            "ALIP eps_l = eps_u",
+            0.01,
+            3.0,
+            lambda s, e: Watchdog(s.p_sx, e, e, merging="subset"),
+            needs_secret=True,
+        ),
+        Family("AORR", "lift", "ALIP eps_l = eps_u", 0.01, 3.0, lambda s, e: AORR(s.p_sx, e, e), needs_secret=True),
+        Family("SRR", "lift", "ALIP eps_l = eps_u", 0.01, 3.0, lambda s, e: SRR(s.p_sx, e, e), needs_secret=True),
+        Family("SMP", "risks", "eps-LDP", 0.05, 8.0, lambda s, e: mech.SMP(s.shape, e, "grr")),
+        Family("RS+FD", "risks", "eps (stated)", 0.05, 8.0, lambda s, e: mech.RSFD(s.shape, e, "GRR")),
+        Family("RS+RFD", "risks", "eps (stated)", 0.05, 8.0, _rsrfd),
+    ]
+}
 
 
 @contract(name=_NAME)
@@ -240,8 +350,9 @@ def family(name: str) -> Family:
     :func:`catalogue_extras`."""
     fam = FAMILIES.get(name) or _EXTRA.get(name)
     if fam is None:
-        raise ValueError(f"unknown family {name!r}: the chapter's {list(FAMILIES)} or a placed catalogue family "
-                         f"{list(_EXTRA)}")
+        raise ValueError(
+            f"unknown family {name!r}: the chapter's {list(FAMILIES)} or a placed catalogue family {list(_EXTRA)}"
+        )
     return fam
 
 
@@ -262,9 +373,18 @@ def build(setting: Setting, name: str, param: float):
 _BUILT: dict = {}  # memo of built mechanisms (planar Laplace costs up to seconds at small eps)
 
 #: The chapter's own name of each catalogue family it builds itself (on its grids, row by row).
-CATALOGUE_NAMES = {"GRR": "k-RR", "SUE": "SUE", "OUE": "OUE", "OLH": "OLH", "SS": "SS", "geometric": "geometric",
-                   "Laplace": "Laplace", "exponential": "exponential", "planar geometric": "planar geometric",
-                   "planar Laplace": "planar Laplace"}
+CATALOGUE_NAMES = {
+    "GRR": "k-RR",
+    "SUE": "SUE",
+    "OUE": "OUE",
+    "OLH": "OLH",
+    "SS": "SS",
+    "geometric": "geometric",
+    "Laplace": "Laplace",
+    "exponential": "exponential",
+    "planar geometric": "planar geometric",
+    "planar Laplace": "planar Laplace",
+}
 #: The largest exact channel (outputs) of a catalogue family that the lens table takes.
 MAX_OUTPUTS = 1 << 13
 _EXTRA: dict[str, Family] = {}  # catalogue families placed by catalogue_extras
@@ -275,6 +395,7 @@ def _on_domain(cls: Any, planar: bool) -> Callable[[Setting, float], Any]:
         if planar:
             return cls.on(mech.Domain(k=None, rows=s.shape[0], cols=s.shape[1], cell_size=s.cell), e)
         return cls.on(mech.Domain(k=s.k, rows=s.shape[0], cols=s.shape[1], cell_size=s.cell), e)
+
     return make
 
 
@@ -296,14 +417,27 @@ def catalogue_extras(setting: Setting) -> tuple[dict[str, Family], dict[str, str
         if name in CATALOGUE_NAMES:
             continue
         metric = issubclass(cls, mech.MetricMechanism)
-        fam = Family(name, "catalogue", "geo-ind per unit" if metric else "eps-LDP", 0.1 if metric else 0.05,
-                     6.0 if metric else 8.0, _on_domain(cls, metric), per_unit=metric)
+        fam = Family(
+            name,
+            "catalogue",
+            "geo-ind per unit" if metric else "eps-LDP",
+            0.1 if metric else 0.05,
+            6.0 if metric else 8.0,
+            _on_domain(cls, metric),
+            per_unit=metric,
+        )
         try:
             m = fam.make(setting, 1.0)
             n_out = int(m.n_outputs)
         except (TypeError, ValueError) as exc:
-            why = ("a one-dimensional metric mechanism: the chapter applies those to each coordinate of its grids "
-                   "(its geometric and Laplace rows)") if metric else f"cannot be built on the {setting.name} setting"
+            why = (
+                (
+                    "a one-dimensional metric mechanism: the chapter applies those to each coordinate of its grids "
+                    "(its geometric and Laplace rows)"
+                )
+                if metric
+                else f"cannot be built on the {setting.name} setting"
+            )
             unplaced[name] = f"{why} ({type(exc).__name__}: {exc})"
             continue
         if n_out > MAX_OUTPUTS:
@@ -382,19 +516,21 @@ def exact_lenses(m: Any, setting: Setting) -> dict[str, float]:
     out["mi"] = mutual_information(setting.p_x, C, unit="bits")
     if setting.p_x_given_u is not None:
         out["pie"] = pie(setting.p_u, setting.p_x_given_u, C, unit="bits")
-        out["vu"] = reidentification_accuracy(setting.p_u, setting.p_x_given_u, C / C.sum(axis=1, keepdims=True),
-                                              1)[0]
+        out["vu"] = reidentification_accuracy(setting.p_u, setting.p_x_given_u, C / C.sum(axis=1, keepdims=True), 1)[0]
     else:
         out["pie"] = out["mi"]
     out["fano"] = float(fano_lower_bound(out["pie"], n=setting.n_users))
     out["vx"] = bayes_vulnerability(setting.p_x, C)
-    out["distortion"] = float(setting.p_x @ (C * setting.distance).sum(axis=1)) if C.shape[1] == setting.k \
-        else np.nan
+    out["distortion"] = float(setting.p_x @ (C * setting.distance).sum(axis=1)) if C.shape[1] == setting.k else np.nan
     if setting.p_sx is not None:
         J = setting.p_sx @ C
         lk = leakages(J[:, J.sum(axis=0) > 0])
-        out.update(vs=secret_vulnerability(setting.p_sx, C), lift_max=lk.max_lift_leak, lift_min=lk.min_lift_leak,
-                   lift_ldp=lk.ldp_leak)
+        out.update(
+            vs=secret_vulnerability(setting.p_sx, C),
+            lift_max=lk.max_lift_leak,
+            lift_min=lk.min_lift_leak,
+            lift_ldp=lk.ldp_leak,
+        )
         out["lift_inv"] = float(np.max(lift_measure(J[:, J.sum(axis=0) > 0], "l1", inverse=True)))
     return out
 
@@ -417,14 +553,14 @@ def inv_lstsq(channel: np.ndarray, counts: np.ndarray) -> np.ndarray:
 #: constant, and is kept out of every "best" or "largest gain" statement.
 DEGENERATE_BITS = 1e-6
 
+
 @contract(row=Instance(dict, example={"mi": 0.0}))
 def is_degenerate(row: dict[str, float]) -> bool:
     """A lens-table row of a degenerate channel (:data:`DEGENERATE_BITS`)."""
     return bool(row["mi"] < DEGENERATE_BITS)
 
 
-@contract(m=_MECH, setting=_SET, runs=_RUNS,
-          rng=RandomState())
+@contract(m=_MECH, setting=_SET, runs=_RUNS, rng=RandomState())
 def utility_lens(m: Any, setting: Setting, *, runs: int, rng: Any = None) -> dict[str, Any]:
     r"""Estimation utility of ``m`` on ``setting`` after each estimator of
     :mod:`~ldpnb.papers.synthesis.estimation`.
@@ -444,14 +580,20 @@ def utility_lens(m: Any, setting: Setting, *, runs: int, rng: Any = None) -> dic
     C = C / C.sum(axis=1, keepdims=True)
     Y = m.simulate_counts(setting.counts, size=runs, rng=rng)
     raw = est.standard_estimate(m, Y)
-    th = {"ibu": np.atleast_2d(est.ibu_certified(C, Y).estimate), "early": np.atleast_2d(est.ibu_early(C, Y).estimate),
-          "inv": est.clip(raw)}
+    th = {
+        "ibu": np.atleast_2d(est.ibu_certified(C, Y).estimate),
+        "early": np.atleast_2d(est.ibu_early(C, Y).estimate),
+        "inv": est.clip(raw),
+    }
     p = setting.p_x
     out: dict[str, Any] = {}
     se = lambda v: float(v.std(ddof=1) / np.sqrt(v.size))  # noqa: E731
     for name, TH in th.items():
-        lens = {"emd": np.array([emd(t, p, setting.distance) for t in TH]), "l1": np.abs(TH - p).sum(axis=1),
-                "sq": ((TH - p) ** 2).sum(axis=1)}
+        lens = {
+            "emd": np.array([emd(t, p, setting.distance) for t in TH]),
+            "l1": np.abs(TH - p).sum(axis=1),
+            "sq": ((TH - p) ** 2).sum(axis=1),
+        }
         for key, v in lens.items():
             out[f"{key}_{name}"], out[f"{key}_{name}_se"] = float(v.mean()), se(v)
             out[f"runs_{key}_{name}"] = v
@@ -463,7 +605,9 @@ def utility_lens(m: Any, setting: Setting, *, runs: int, rng: Any = None) -> dic
     return out
 
 
-@contract(setting=_SET, name=_NAME, lens=OneOf("ldp", "mi", "distortion", "lift_ldp"), target=Real(), grid=Integer(2, 64))
+@contract(
+    setting=_SET, name=_NAME, lens=OneOf("ldp", "mi", "distortion", "lift_ldp"), target=Real(), grid=Integer(2, 64)
+)
 def match_parameter(setting: Setting, name: str, lens: str, target: float, *, grid: int = 6) -> tuple[float, float]:
     """The parameter of family ``name`` at which ``exact_lenses(...)[lens]`` equals ``target``.
 
@@ -510,8 +654,9 @@ LIFT_BUDGET = 0.5
 
 
 @contract(setting=_SET, level=EPSILON, names=Instance(list, tuple, type(None), example=None))
-def operating_point(setting: Setting, level: float = 1.0,
-                    names: list[str] | None = None) -> dict[str, tuple[float, float]]:
+def operating_point(
+    setting: Setting, level: float = 1.0, names: list[str] | None = None
+) -> dict[str, tuple[float, float]]:
     """The chapter's operating point: ``{family: (parameter, achieved tight eps-LDP level)}``.
 
     Every family with a finite eps-LDP level is set to tight level ``level`` on X
@@ -530,10 +675,16 @@ def operating_point(setting: Setting, level: float = 1.0,
     return out
 
 
-@contract(setting=_SET, params=Instance(dict, example={"k-RR": 1.0}), runs=_RUNS, seed=SEED,
-          runs_geo=Instance(int, type(None), example=None))
-def lens_table(setting: Setting, params: dict[str, float], *, runs: int, seed: Any,
-               runs_geo: int | None = None) -> dict[str, dict[str, float]]:
+@contract(
+    setting=_SET,
+    params=Instance(dict, example={"k-RR": 1.0}),
+    runs=_RUNS,
+    seed=SEED,
+    runs_geo=Instance(int, type(None), example=None),
+)
+def lens_table(
+    setting: Setting, params: dict[str, float], *, runs: int, seed: Any, runs_geo: int | None = None
+) -> dict[str, dict[str, float]]:
     """Exact lenses and the utility lens (``runs`` Monte Carlo collections; ``runs_geo`` for the metric
     mechanisms of :data:`GEO`, whose IBU-against-INV comparisons, rows E1 and E3, need more) of each
     family at its parameter.
@@ -626,8 +777,7 @@ def standard_vs_pinv(setting: Setting, params: dict[str, float], names: list[str
     return out
 
 
-@contract(setting=_SET, names=_NAMES,
-          eps=Instance(list, tuple, example=[1.0]), runs=_RUNS, seed=SEED)
+@contract(setting=_SET, names=_NAMES, eps=Instance(list, tuple, example=[1.0]), runs=_RUNS, seed=SEED)
 def ibu_gain_by_eps(setting: Setting, names: list[str], eps: list[float], *, runs: int, seed: Any) -> dict[str, Any]:
     r"""The squared errors of three estimators per oracle and level, from the same reports (rows
     A23, A23b, A23w; Arcolezi, Cerna and Palamidessi 2023).
@@ -658,8 +808,13 @@ def ibu_gain_by_eps(setting: Setting, names: list[str], eps: list[float], *, run
             C = C / C.sum(axis=1, keepdims=True)
             Y = m.simulate_counts(setting.counts, size=runs, rng=rng)
             S = np.rint(Y @ np.asarray(m.column_support(), dtype=float))
-            per.append((sq(est.clip(est.standard_estimate(m, Y))), sq(est.ibu_certified(C, Y).estimate),
-                        sq(est.ibu_support(m, S))))
+            per.append(
+                (
+                    sq(est.clip(est.standard_estimate(m, Y))),
+                    sq(est.ibu_certified(C, Y).estimate),
+                    sq(est.ibu_support(m, S)),
+                )
+            )
         out["runs"][name] = per
     return out
 
@@ -711,8 +866,13 @@ def pie_ordering(adult: Setting, gowalla: Setting, eps: np.ndarray) -> dict[str,
 @contract(setting=_SET, eps=Array(1, min_size=1, max_size=256, low=0.0))
 def olh_minus_rr_lift(setting: Setting, eps: np.ndarray) -> np.ndarray:
     """OLH's LDP-w.r.t.-S leakage minus k-RR's at each ``eps`` (row E4c)."""
-    return np.array([lens_value(build(setting, "OLH", e), setting, "lift_ldp")
-                     - lens_value(build(setting, "k-RR", e), setting, "lift_ldp") for e in np.asarray(eps, float)])
+    return np.array(
+        [
+            lens_value(build(setting, "OLH", e), setting, "lift_ldp")
+            - lens_value(build(setting, "k-RR", e), setting, "lift_ldp")
+            for e in np.asarray(eps, float)
+        ]
+    )
 
 
 @contract(sweeps=_SWEEPS)
@@ -750,8 +910,9 @@ def ba_curve(setting: Setting, points: int = 24) -> tuple[np.ndarray, np.ndarray
 
 
 @contract(setting=_SET, sweeps=_SWEEPS, points=Integer(2, 256), floor=Real(0.0, None))
-def rate_distortion_check(setting: Setting, sweeps: dict[str, dict[str, np.ndarray]], *, points: int = 24,
-                          floor: float = DEGENERATE_BITS) -> dict[str, Any]:
+def rate_distortion_check(
+    setting: Setting, sweeps: dict[str, dict[str, np.ndarray]], *, points: int = 24, floor: float = DEGENERATE_BITS
+) -> dict[str, Any]:
     """The rate-distortion lens where it is informative (row E8).
 
     BA attains ``R(D) = min I(X;Y)`` subject to ``E d(X, Y) <= D`` (PRIVIC, Def. 2.3, Thm 3.1; Cover
@@ -788,8 +949,13 @@ def ba_matched_distortion(setting: Setting, params: dict[str, float]) -> dict[st
         m = build(setting, name, t)
         D = lens_value(m, setting, "distortion")
         beta, d_ba = match_parameter(setting, "BA", "distortion", D, grid=12)
-        out[name] = {"D": D, "I_mech": lens_value(m, setting, "mi"), "beta": beta,
-                     "I_BA": lens_value(build(setting, "BA", beta), setting, "mi"), "D_BA": d_ba}
+        out[name] = {
+            "D": D,
+            "I_mech": lens_value(m, setting, "mi"),
+            "beta": beta,
+            "I_BA": lens_value(build(setting, "BA", beta), setting, "mi"),
+            "D_BA": d_ba,
+        }
     return out
 
 
@@ -824,10 +990,16 @@ def utility_sweep(setting: Setting, names: list[str], points: int, *, runs: int,
 REID_BATCH = 5_000
 
 
-@contract(setting=_SET, params=Instance(dict, example={"k-RR": 1.0}),
-          ts=Instance(list, tuple, example=[1, 4]), runs=Integer(2, 1 << 24), seed=SEED)
-def reid_over_collections(setting: Setting, params: dict[str, Any], ts: list[int], *, runs: int,
-                          seed: Any) -> dict[str, dict[str, np.ndarray]]:
+@contract(
+    setting=_SET,
+    params=Instance(dict, example={"k-RR": 1.0}),
+    ts=Instance(list, tuple, example=[1, 4]),
+    runs=Integer(2, 1 << 24),
+    seed=SEED,
+)
+def reid_over_collections(
+    setting: Setting, params: dict[str, Any], ts: list[int], *, runs: int, seed: Any
+) -> dict[str, dict[str, np.ndarray]]:
     """Bayes-optimal re-identification accuracy after ``t`` collections, per mechanism (exact at
     ``t = 1``, ``runs`` Monte Carlo draws beyond, in independent batches of :data:`REID_BATCH`), with
     the PIE bound ``min(1, (t I(U;Y) + 1) / log2 n)`` on the accuracy (Fano, with
@@ -842,7 +1014,7 @@ def reid_over_collections(setting: Setting, params: dict[str, Any], ts: list[int
     ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     out = {}
     for (label, p), child in zip(params.items(), ss.spawn(len(params))):
-        name, param = (p if isinstance(p, tuple) else (label, p))
+        name, param = p if isinstance(p, tuple) else (label, p)
         m = build(setting, name, param)
         C = np.exp(m.log_channel())
         C = C / C.sum(axis=1, keepdims=True)
@@ -853,24 +1025,40 @@ def reid_over_collections(setting: Setting, params: dict[str, Any], ts: list[int
             if t == 1:
                 a, s = reidentification_accuracy(setting.p_u, setting.p_x_given_u, C, 1)
             else:
-                parts = [reidentification_accuracy(setting.p_u, setting.p_x_given_u, C, t, runs=b,
-                                                   rng=np.random.default_rng(g))
-                         for b, g in zip(sizes, gt.spawn(len(sizes)))]
+                parts = [
+                    reidentification_accuracy(
+                        setting.p_u, setting.p_x_given_u, C, t, runs=b, rng=np.random.default_rng(g)
+                    )
+                    for b, g in zip(sizes, gt.spawn(len(sizes)))
+                ]
                 w = np.array(sizes, dtype=float) / sum(sizes)
                 a = float(sum(wi * pa for wi, (pa, _) in zip(w, parts)))
                 s = float(np.sqrt(sum((wi * ps) ** 2 for wi, (_, ps) in zip(w, parts))))
             acc.append(a)
             se.append(s)
         info = pie(setting.p_u, setting.p_x_given_u, C, unit="bits")
-        out[label] = {"t": np.asarray(ts), "acc": np.array(acc), "se": np.array(se), "info": info, "runs": runs,
-                      "bound": np.minimum(1.0, (np.asarray(ts) * info + 1) / np.log2(setting.n_users))}
+        out[label] = {
+            "t": np.asarray(ts),
+            "acc": np.array(acc),
+            "se": np.array(se),
+            "info": info,
+            "runs": runs,
+            "bound": np.minimum(1.0, (np.asarray(ts) * info + 1) / np.log2(setting.n_users)),
+        }
     return out
 
 
 #: Lenses of the rank-agreement figure, oriented so that larger = leaks more (privacy lenses) or
 #: estimates worse (utility lenses).
-RANK_LENSES = {"mi": "I(X;Y)", "vx": "V(X|Y)", "lift_ldp": "LDP leak (S)", "lift_inv": "lift-inverse",
-               "vs": "V(S|Y)", "emd_ibu": "EMD, IBU", "emd_inv": "EMD, standard"}
+RANK_LENSES = {
+    "mi": "I(X;Y)",
+    "vx": "V(X|Y)",
+    "lift_ldp": "LDP leak (S)",
+    "lift_inv": "lift-inverse",
+    "vs": "V(S|Y)",
+    "emd_ibu": "EMD, IBU",
+    "emd_inv": "EMD, standard",
+}
 
 
 @contract(table=Instance(dict, example={}), names=_NAMES, lenses=_NAMES)
@@ -915,6 +1103,7 @@ CLASSES = (ORACLES, GEO, LIFT, ["SMP", "RS+FD", "RS+RFD"])
 # matched comparisons: equal information, equal utility
 # ----------------------------------------------------------------------------------------------
 
+
 @contract(usweep_family=Instance(dict, example={}), target=POSITIVE)
 def utility_parameter(usweep_family: dict[str, np.ndarray], target: float) -> float:
     r"""The parameter at which a family's mean EMD after IBU reaches ``target``, read off its frontier sweep.
@@ -930,8 +1119,9 @@ def utility_parameter(usweep_family: dict[str, np.ndarray], target: float) -> fl
         return float(t[-1])
     for i in range(len(t) - 1, 0, -1):
         if e[i - 1] > target >= e[i]:
-            lt = np.log(t[i - 1]) + (np.log(target) - np.log(e[i - 1])) * (np.log(t[i]) - np.log(t[i - 1])) \
-                / (np.log(e[i]) - np.log(e[i - 1]))
+            lt = np.log(t[i - 1]) + (np.log(target) - np.log(e[i - 1])) * (np.log(t[i]) - np.log(t[i - 1])) / (
+                np.log(e[i]) - np.log(e[i - 1])
+            )
             return float(np.exp(lt))
     return float(t[0])
 
@@ -942,6 +1132,7 @@ def matched_gaps(rows: dict[str, dict[str, float]], ref: dict[str, float], names
     1-LDP): ``ldp_gap``, ``mi_gap`` (bits) and ``lift_gap`` (nats), the lens of ``m`` minus that of
     ``ref`` (rows M2-M4; the EMD's comparison, row M1, is
     :func:`~ldpnb.papers.synthesis.comparisons.matched_order`)."""
+
     def g(k):
         return np.array([rows[n][k] for n in names]) - ref[k]
 

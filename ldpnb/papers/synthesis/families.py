@@ -43,8 +43,16 @@ from ldpnb.mechanisms import FrequencyOracle
 from ldpnb.utils import check_random_state
 
 __all__ = [
-    "guide_families", "oracle_families", "build_oracle", "pure_total_variance", "total_variance", "report_bits",
-    "sample_support_counts", "server_seconds_per_report", "SS_EXACT_MAX_K", "MAX_GUIDE_RUNS",
+    "guide_families",
+    "oracle_families",
+    "build_oracle",
+    "pure_total_variance",
+    "total_variance",
+    "report_bits",
+    "sample_support_counts",
+    "server_seconds_per_report",
+    "SS_EXACT_MAX_K",
+    "MAX_GUIDE_RUNS",
 ]
 
 #: The largest number of simulated collections per cell and oracle (refused before anything is drawn).
@@ -73,11 +81,15 @@ def guide_families() -> tuple[list[str], dict[str, str]]:
         if isinstance(cls, type) and issubclass(cls, FrequencyOracle):
             placed.append(name)
         elif isinstance(cls, type) and issubclass(cls, mech.MetricMechanism):
-            unplaced[name] = ("a metric mechanism: its level is geo-indistinguishability per unit of distance, not "
-                              "an ε-LDP level the grid can compare (see the lens tables)")
+            unplaced[name] = (
+                "a metric mechanism: its level is geo-indistinguishability per unit of distance, not "
+                "an ε-LDP level the grid can compare (see the lens tables)"
+            )
         else:
-            unplaced[name] = ("not a frequency oracle: no support probabilities (p, q), so no closed-form MSE of a "
-                              "standard estimate and no count-level sampler of its support counts")
+            unplaced[name] = (
+                "not a frequency oracle: no support probabilities (p, q), so no closed-form MSE of a "
+                "standard estimate and no count-level sampler of its support counts"
+            )
     return placed, unplaced
 
 
@@ -133,7 +145,7 @@ def total_variance(m: FrequencyOracle, n: float) -> float:
     own = getattr(m, "total_variance", None)
     if callable(own):
         return float(own(n))
-    return (m.p * (1 - m.p) + (m.k - 1) * m.q * (1 - m.q)) / (n * m.p_minus_q ** 2)
+    return (m.p * (1 - m.p) + (m.k - 1) * m.q * (1 - m.q)) / (n * m.p_minus_q**2)
 
 
 @contract(m=_ORACLE)
@@ -182,7 +194,7 @@ def sample_support_counts(m: FrequencyOracle, input_counts: Any, runs: int, *, r
     N = np.asarray(input_counts, dtype=np.int64)
     n = int(N.sum())
     if _independent(m):
-        return (rng.binomial(N, m.p, size=(runs, N.size)) + rng.binomial(n - N, m.q, size=(runs, N.size)))
+        return rng.binomial(N, m.p, size=(runs, N.size)) + rng.binomial(n - N, m.q, size=(runs, N.size))
     if isinstance(m, mech.GRR):
         theta = max(0.0, min(1.0, m.p - m.q))
         kept = rng.binomial(N, theta, size=(runs, N.size))

@@ -13,8 +13,16 @@ from ldpnb.papers.synthesis.guide import GridResult, _best_finite, _run_means
 from ldpnb.papers.synthesis.variance import grr_oue_exact_boundary
 from ldpnb.repro.plotting import COLUMN_INCHES
 
-__all__ = ["lens_heatmap", "frontiers", "rank_agreement", "matched_table", "gain_by_eps", "guide_map", "guide_table",
-           "CLASSES"]
+__all__ = [
+    "lens_heatmap",
+    "frontiers",
+    "rank_agreement",
+    "matched_table",
+    "gain_by_eps",
+    "guide_map",
+    "guide_table",
+    "CLASSES",
+]
 
 _MAP = Instance(Mapping, example={})
 _RESULT_EXAMPLE = _RESULT_RULE.valid()
@@ -37,8 +45,9 @@ def _fmt(v: float) -> str:
 
 
 @contract(table=_MAP, lenses=_MAP, title=Instance(str, example=""), flagged=_SEQ)
-def lens_heatmap(table: Mapping[str, Mapping[str, float]], lenses: Mapping[str, str], title: str = "",
-                 flagged: Sequence[str] = ()):
+def lens_heatmap(
+    table: Mapping[str, Mapping[str, float]], lenses: Mapping[str, str], title: str = "", flagged: Sequence[str] = ()
+):
     """Mechanism x lens heat map: one row per mechanism, one column per lens (``lenses``: key ->
     column label).  Colour: the printed value (three significant digits), scaled within its column
     from its smallest to its largest value (dark = leaks most / estimates worst), so that equal
@@ -59,8 +68,9 @@ def lens_heatmap(table: Mapping[str, Mapping[str, float]], lenses: Mapping[str, 
     ax.grid(False)
     for i in range(V.shape[0]):
         for j in range(V.shape[1]):
-            ax.text(j, i, _fmt(V[i, j]), ha="center", va="center", fontsize=7.5,
-                    color="white" if R[i, j] > 0.6 else "black")
+            ax.text(
+                j, i, _fmt(V[i, j]), ha="center", va="center", fontsize=7.5, color="white" if R[i, j] > 0.6 else "black"
+            )
     ax.set_xticks(range(len(keys)), [lenses[k] for k in keys], rotation=35, ha="right", fontsize=9)
     ax.set_yticks(range(len(names)), [n + (" †" if n in flagged else "") for n in names], fontsize=9)
     ax.tick_params(length=0)
@@ -70,10 +80,12 @@ def lens_heatmap(table: Mapping[str, Mapping[str, float]], lenses: Mapping[str, 
 
 
 #: The classes of the frontier figure's small multiples.
-CLASSES = {"frequency oracles": ["k-RR", "SUE", "OUE", "OLH", "SS"],
-           "metric mechanisms and BA": ["geometric", "Laplace", "exponential", "planar geometric", "planar Laplace", "BA"],
-           "lift-based": ["watchdog (complete)", "watchdog (subset)", "AORR", "SRR"],
-           "multidimensional": ["SMP", "RS+FD", "RS+RFD"]}
+CLASSES = {
+    "frequency oracles": ["k-RR", "SUE", "OUE", "OLH", "SS"],
+    "metric mechanisms and BA": ["geometric", "Laplace", "exponential", "planar geometric", "planar Laplace", "BA"],
+    "lift-based": ["watchdog (complete)", "watchdog (subset)", "AORR", "SRR"],
+    "multidimensional": ["SMP", "RS+FD", "RS+RFD"],
+}
 
 
 @contract(sweeps=_MAP, y=Instance(str, example="emd_ibu"), xlabels=_MAP, ylabel=Instance(str, example=""))
@@ -88,8 +100,9 @@ def frontiers(sweeps: Mapping[str, Mapping[str, np.ndarray]], y: str, xlabels: M
     classes = [(c, [n for n in ms if n in sweeps]) for c, ms in CLASSES.items()]
     classes = [(c, ms) for c, ms in classes if ms]
     # the book's column width (not wider: a wider figure is shrunk and its legends drop below 8 px)
-    fig, axes = _fig(len(keys), len(classes), figsize=(COLUMN_INCHES, 2.0 * len(keys) + 0.6),
-                     squeeze=False, sharey=True)
+    fig, axes = _fig(
+        len(keys), len(classes), figsize=(COLUMN_INCHES, 2.0 * len(keys) + 0.6), squeeze=False, sharey=True
+    )
     cmap = matplotlib.colormaps["tab10"]
     for r, k in enumerate(keys):
         for c, (cname, members) in enumerate(classes):
@@ -137,8 +150,15 @@ def rank_agreement(taus: Mapping[tuple[str, str], float], labels: Mapping[str, s
     ax.grid(False)
     for i in range(len(keys)):
         for j in range(len(keys)):
-            ax.text(j, i, f"{T[i, j]:.2f}", ha="center", va="center", fontsize=8,
-                    color="white" if abs(T[i, j]) > 0.6 else "black")
+            ax.text(
+                j,
+                i,
+                f"{T[i, j]:.2f}",
+                ha="center",
+                va="center",
+                fontsize=8,
+                color="white" if abs(T[i, j]) > 0.6 else "black",
+            )
     ax.set_xticks(range(len(keys)), [labels[k] for k in keys], rotation=35, ha="right", fontsize=9)
     ax.set_yticks(range(len(keys)), [labels[k] for k in keys], fontsize=9)
     fig.colorbar(im, ax=ax, shrink=0.8, label="Kendall τ")
@@ -146,8 +166,12 @@ def rank_agreement(taus: Mapping[tuple[str, str], float], labels: Mapping[str, s
 
 
 @contract(ref=_MAP, at_mi=_MAP, at_emd=_MAP, at_d=Instance(dict, type(None), example=None))
-def matched_table(ref: Mapping[str, float], at_mi: Mapping[str, Mapping[str, float]],
-                  at_emd: Mapping[str, Mapping[str, float]], at_d: Mapping[str, Mapping[str, float]] | None = None):
+def matched_table(
+    ref: Mapping[str, float],
+    at_mi: Mapping[str, Mapping[str, float]],
+    at_emd: Mapping[str, Mapping[str, float]],
+    at_d: Mapping[str, Mapping[str, float]] | None = None,
+):
     """The matched comparisons as a table (a :class:`pandas.DataFrame`, one row per mechanism, k-RR at 1-LDP
     first): at equal I(X;Y) the ε-LDP level on X and the mean EMD after IBU [95 % interval, Hall]; at equal EMD
     after IBU the EMD reached [95 %], I(X;Y) and the LDP-w.r.t.-S leakage; at equal distortion (``at_d``, from
@@ -158,15 +182,19 @@ def matched_table(ref: Mapping[str, float], at_mi: Mapping[str, Mapping[str, flo
         return point_intervals(np.asarray(r["runs_emd_ibu"])[None, :])[0].text(3)
 
     def line(name, a, b):
-        row = {"mechanism": name, "equal I: ε-LDP on X": f"{a['ldp']:.2f}",
-               "equal I: EMD, IBU (bins) [95 %]": ci(a),
-               "equal EMD: EMD reached [95 %]": ci(b),
-               "equal EMD: I(X;Y) (bits)": f"{b['mi']:.3f}",
-               "equal EMD: LDP leak about S (nats)": f"{b['lift_ldp']:.3f}"}
+        row = {
+            "mechanism": name,
+            "equal I: ε-LDP on X": f"{a['ldp']:.2f}",
+            "equal I: EMD, IBU (bins) [95 %]": ci(a),
+            "equal EMD: EMD reached [95 %]": ci(b),
+            "equal EMD: I(X;Y) (bits)": f"{b['mi']:.3f}",
+            "equal EMD: LDP leak about S (nats)": f"{b['lift_ldp']:.3f}",
+        }
         if at_d is not None:
             d = at_d.get(name)
             row["equal distortion: I_BA (bits)"] = f"{d['I_BA']:.3f} (vs {d['I_mech']:.3f})" if d else "—"
         return row
+
     rows = [line("k-RR (1-LDP, reference)", ref, ref)] + [line(n, at_mi[n], at_emd[n]) for n in at_mi if n in at_emd]
     return pd.DataFrame(rows).set_index("mechanism")
 
@@ -185,13 +213,26 @@ def gain_by_eps(ga: Mapping[str, object]):
     cmap = matplotlib.colormaps["tab10"]
     for i, (name, c) in enumerate(curves.items()):
         x = eps * (1 + 0.03 * (i - 2))
-        for key, ls, mk, alpha, label in (("whole", "-", "o", 1.0, f"{name}, whole channel"),
-                                          ("support", "--", "s", 0.7, None)):
+        for key, ls, mk, alpha, label in (
+            ("whole", "-", "o", 1.0, f"{name}, whole channel"),
+            ("support", "--", "s", 0.7, None),
+        ):
             e = c[key]
             v = np.asarray(e.value)
             err = np.vstack([v - np.asarray(e.low), np.asarray(e.high) - v])
-            ax.errorbar(x, v, yerr=np.clip(err, 0, 1), marker=mk, ms=3, lw=1.1, ls=ls, capsize=2, color=cmap(i),
-                        alpha=alpha, label=label)
+            ax.errorbar(
+                x,
+                v,
+                yerr=np.clip(err, 0, 1),
+                marker=mk,
+                ms=3,
+                lw=1.1,
+                ls=ls,
+                capsize=2,
+                color=cmap(i),
+                alpha=alpha,
+                label=label,
+            )
     ax.axhline(0, color="0.5", lw=0.8)
     ax.set_xscale("log")
     ax.set_xticks(eps, [f"{e:g}" for e in eps])
@@ -202,8 +243,14 @@ def gain_by_eps(ga: Mapping[str, object]):
     return fig
 
 
-@contract(res=Instance(GridResult, example=_RESULT_EXAMPLE), ks=_SEQ, eps=_SEQ, n=SAMPLE_SIZE,
-          dist=OneOf("uniform", "Zipf", "Gowalla"), df=Instance(object, example=None))
+@contract(
+    res=Instance(GridResult, example=_RESULT_EXAMPLE),
+    ks=_SEQ,
+    eps=_SEQ,
+    n=SAMPLE_SIZE,
+    dist=OneOf("uniform", "Zipf", "Gowalla"),
+    df=Instance(object, example=None),
+)
 def guide_map(res: GridResult, ks: Sequence[int], eps: Sequence[float], n: int, dist: str, df=None):
     """Two panels over ``(k, eps)``: the oracle with the smallest exact MSE of the standard estimate
     (left; the same at every ``n`` and distribution), and the best after projection onto the simplex
@@ -221,7 +268,7 @@ def guide_map(res: GridResult, ks: Sequence[int], eps: Sequence[float], n: int, 
     palette += [matplotlib.colormaps["tab20"](2 * i + 1) for i in range(10)]
     if len(names) > len(palette):
         raise ValueError(f"the guide map distinguishes at most {len(palette)} families, got {len(names)}")
-    cmap = ListedColormap(palette[:len(names)])
+    cmap = ListedColormap(palette[: len(names)])
     idx = {c: i for i, c in enumerate(res.cells)}
     undecided = set()
     if df is not None:
@@ -242,12 +289,16 @@ def guide_map(res: GridResult, ks: Sequence[int], eps: Sequence[float], n: int, 
     fig, axes = _fig(1, 2, figsize=(7.8, 4.2), sharey=True)
     ee = np.linspace(0, len(eps) - 1, 200)
     e_val = np.interp(ee, np.arange(len(eps)), eps)
-    for ax, M, title in ((axes[0], A, "unbiased estimate (any n, any data)"),
-                         (axes[1], B, f"projected, n = {n:,}, {dist}")):
+    for ax, M, title in (
+        (axes[0], A, "unbiased estimate (any n, any data)"),
+        (axes[1], B, f"projected, n = {n:,}, {dist}"),
+    ):
         ax.imshow(M, cmap=cmap, vmin=-0.5, vmax=len(names) - 0.5, aspect="auto", origin="lower")
         ax.grid(False)
-        for kk, style, lab in ((lambda e: 3 * np.exp(e) + 2, "-", "k = 3e^ε + 2 (Wang et al.)"),
-                               (np.vectorize(grr_oue_exact_boundary), "--", "exact k*")):
+        for kk, style, lab in (
+            (lambda e: 3 * np.exp(e) + 2, "-", "k = 3e^ε + 2 (Wang et al.)"),
+            (np.vectorize(grr_oue_exact_boundary), "--", "exact k*"),
+        ):
             kv = kk(e_val)
             ky = np.interp(np.log2(kv), np.log2(ks), np.arange(len(ks)))
             inside = kv <= ks[-1]
@@ -258,14 +309,28 @@ def guide_map(res: GridResult, ks: Sequence[int], eps: Sequence[float], n: int, 
     for a in range(len(ks)):
         for b in range(len(eps)):
             if amb[a, b]:
-                axes[1].text(b, a, "·", ha="center", va="center", fontsize=12, color="white",
-                             path_effects=[withStroke(linewidth=2, foreground="black")])
+                axes[1].text(
+                    b,
+                    a,
+                    "·",
+                    ha="center",
+                    va="center",
+                    fontsize=12,
+                    color="white",
+                    path_effects=[withStroke(linewidth=2, foreground="black")],
+                )
     axes[0].set_yticks(range(len(ks)), [str(k) for k in ks], fontsize=8)
     axes[0].set_ylabel("k")
     axes[0].legend(fontsize=7, loc="upper left", frameon=True)
     rows = -(-len(names) // 6)  # at most six entries a row: the legend stays inside the column
-    fig.legend([Patch(color=cmap(i)) for i in range(len(names))], names, loc="lower center",
-               ncol=min(6, len(names)), fontsize=8.5, frameon=False)
+    fig.legend(
+        [Patch(color=cmap(i)) for i in range(len(names))],
+        names,
+        loc="lower center",
+        ncol=min(6, len(names)),
+        fontsize=8.5,
+        frameon=False,
+    )
     fig.get_layout_engine().set(rect=(0, 0.06 * rows + 0.02, 1, 1))
     return fig
 

@@ -30,9 +30,26 @@ from ldpnb.papers.synthesis import families as fam
 from ldpnb.papers.synthesis.variance import exact_grr_beats_oue, rule_grr_beats_oue
 from ldpnb.stats import Estimate, bonferroni, difference, exact, mean, ratio
 
-__all__ = ["ZIPF_S", "TOP", "GRIDS", "TIE", "TIE_EXACT", "distribution", "integer_counts", "GridResult", "run_grid",
-           "best_index", "summarise", "rank_changes", "confirm_exact", "task_rankings", "is_degenerate_pair",
-           "exact_ranking", "heavy_hitter_best", "adult_ages"]
+__all__ = [
+    "ZIPF_S",
+    "TOP",
+    "GRIDS",
+    "TIE",
+    "TIE_EXACT",
+    "distribution",
+    "integer_counts",
+    "GridResult",
+    "run_grid",
+    "best_index",
+    "summarise",
+    "rank_changes",
+    "confirm_exact",
+    "task_rankings",
+    "is_degenerate_pair",
+    "exact_ranking",
+    "heavy_hitter_best",
+    "adult_ages",
+]
 
 #: Zipf exponent of the skewed synthetic distribution.
 ZIPF_S = 1.1
@@ -56,15 +73,37 @@ _QUADRATIC = ("HR", "HRR", "dBitFlipPM")
 #: The grid by scale: domain sizes, levels, numbers of users, distributions, runs per cell and oracle,
 #: and ``sim_max_k``: the largest ``k`` at which a family is simulated (absent: every ``k``).
 GRIDS: dict[str, dict[str, Any]] = {
-    "smoke": dict(k=[2, 16, 256], eps=[0.5, 2.0], n=[1_000, 100_000], dist=["uniform", "Zipf"], runs=6,
-                  sim_max_k={f: 16 for f in _QUADRATIC}),
-    "book": dict(k=_K, eps=_EPS_BOOK, n=[1_000, 10_000, 100_000, 1_000_000], dist=list(DISTRIBUTIONS), runs=100,
-                 sim_max_k={f: 64 for f in _QUADRATIC}),
+    "smoke": dict(
+        k=[2, 16, 256],
+        eps=[0.5, 2.0],
+        n=[1_000, 100_000],
+        dist=["uniform", "Zipf"],
+        runs=6,
+        sim_max_k={f: 16 for f in _QUADRATIC},
+    ),
+    "book": dict(
+        k=_K,
+        eps=_EPS_BOOK,
+        n=[1_000, 10_000, 100_000, 1_000_000],
+        dist=list(DISTRIBUTIONS),
+        runs=100,
+        sim_max_k={f: 64 for f in _QUADRATIC},
+    ),
     "paper": dict(k=_K, eps=_EPS, n=[1_000, 10_000, 100_000, 1_000_000], dist=list(DISTRIBUTIONS), runs=400),
 }
 
-_GRID_SHAPES = {2: (1, 2), 4: (2, 2), 8: (2, 4), 16: (4, 4), 32: (4, 8), 64: (8, 8), 128: (8, 16), 256: (16, 16),
-                512: (16, 32), 1024: (32, 32)}
+_GRID_SHAPES = {
+    2: (1, 2),
+    4: (2, 2),
+    8: (2, 4),
+    16: (4, 4),
+    32: (4, 8),
+    64: (8, 8),
+    128: (8, 16),
+    256: (16, 16),
+    512: (16, 32),
+    1024: (32, 32),
+}
 _GOWALLA: dict[int, np.ndarray] = {}
 
 
@@ -139,8 +178,9 @@ _GRID = Instance(dict, example={"k": [4], "eps": [1.0], "n": [100], "dist": ["un
 
 
 @contract(grid=_GRID, seed=SEED, names=Instance(list, tuple, type(None), example=None), time_server=Boolean())
-def run_grid(grid: dict[str, Any], *, seed: Any, names: list[str] | None = None,
-             time_server: bool = True) -> GridResult:
+def run_grid(
+    grid: dict[str, Any], *, seed: Any, names: list[str] | None = None, time_server: bool = True
+) -> GridResult:
     """Evaluate every cell of ``grid`` (a :data:`GRIDS` entry) for every oracle of ``names`` (default: the
     catalogue's, :func:`~ldpnb.papers.synthesis.families.guide_families`), see the module docstring.
 
@@ -156,9 +196,14 @@ def run_grid(grid: dict[str, Any], *, seed: Any, names: list[str] | None = None,
     dists = [OneOf(*DISTRIBUTIONS).check(d, "grid dist") for d in grid["dist"]]
     R = Integer(2, fam.MAX_GUIDE_RUNS).check(grid["runs"], "grid runs")
     sim_max = {str(f): Integer(2, None).check(v, f"sim_max_k[{f}]") for f, v in grid.get("sim_max_k", {}).items()}
-    unsimulated = {f: (f"simulated up to k = {v:,} at this scale (its exact count sampler costs O(k²) per run); "
-                       f"at larger k the guide gives its exact MSE only")
-                   for f, v in sim_max.items() if f in names and any(k > v for k in ks)}
+    unsimulated = {
+        f: (
+            f"simulated up to k = {v:,} at this scale (its exact count sampler costs O(k²) per run); "
+            f"at larger k the guide gives its exact MSE only"
+        )
+        for f, v in sim_max.items()
+        if f in names and any(k > v for k in ks)
+    }
     cells = [(k, e, n, d) for k in ks for e in eps for n in ns for d in dists]
     if not 1 <= len(cells) <= 100_000:
         raise ValueError(f"a grid has 1 to 100,000 cells, got {len(cells)}")
@@ -203,9 +248,20 @@ def run_grid(grid: dict[str, Any], *, seed: Any, names: list[str] | None = None,
     return GridResult(cells, names, exact_mse, se_std, se_proj, top, bits, server, ks, unbuilt, unsimulated)
 
 
-_RESULT = Instance(GridResult, example=GridResult([(4, 1.0, 100, "uniform")], ["GRR"], np.ones((1, 1)),
-                                                  np.ones((1, 1, 2)), np.ones((1, 1, 2)), np.full((1, 1, 2), np.nan),
-                                                  np.ones((1, 1)), np.ones((1, 1)), [4]))
+_RESULT = Instance(
+    GridResult,
+    example=GridResult(
+        [(4, 1.0, 100, "uniform")],
+        ["GRR"],
+        np.ones((1, 1)),
+        np.ones((1, 1, 2)),
+        np.ones((1, 1, 2)),
+        np.full((1, 1, 2), np.nan),
+        np.ones((1, 1)),
+        np.ones((1, 1)),
+        [4],
+    ),
+)
 
 
 @contract(values=Array(1, min_size=1), rtol=Real(0.0, 1.0))
@@ -290,11 +346,16 @@ def summarise(res: GridResult, tie: float = TIE, *, level: float = 0.95):
         unsim = [names[j] for j in range(len(names)) if np.isfinite(ex[j]) and not np.isfinite(m_proj[i, j])]
         ru = p_order[0] if p_order else None
         row = {
-            "k": k, "ε": e, "n": n, "data": d,
-            "best (unbiased)": names[b], "MSE (exact)": f"{ex[b]:.3g}",
+            "k": k,
+            "ε": e,
+            "n": n,
+            "data": d,
+            "best (unbiased)": names[b],
+            "MSE (exact)": f"{ex[b]:.3g}",
             "runner-up (exact ×)": f"{names[order[0]]} ×{ex[order[0]] / ex[b]:.3g}" if order else "—",
             "within 10 %": ", ".join(near) or "—",
-            "best (projected)": names[bp[i]], "MSE proj. [95 %]": _fmt_est(proj_mean[i, bp[i]]),
+            "best (projected)": names[bp[i]],
+            "MSE proj. [95 %]": _fmt_est(proj_mean[i, bp[i]]),
             "runner-up (proj. ×)": f"{names[ru]} ×{_fmt_est(r[i, ru])}" if ru is not None else "—",
             "within noise (proj.)": ", ".join(noise) or "—",
             "not simulated": ", ".join(unsim) or "—",
@@ -306,8 +367,14 @@ def summarise(res: GridResult, tie: float = TIE, *, level: float = 0.95):
             row["best top-10 [95 %]"] = f"{names[h]} {_fmt_est(prec[i, h], 2)}"
         else:
             row["best top-10 [95 %]"] = "—"
-        row.update({"rule: GRR < OUE": rule_grr_beats_oue(k, e), "exact: GRR < OUE": exact_grr_beats_oue(k, e),
-                    "bits/report": res.bits[i, b], "server µs/report": 1e6 * res.server[res.ks.index(k), b]})
+        row.update(
+            {
+                "rule: GRR < OUE": rule_grr_beats_oue(k, e),
+                "exact: GRR < OUE": exact_grr_beats_oue(k, e),
+                "bits/report": res.bits[i, b],
+                "server µs/report": 1e6 * res.server[res.ks.index(k), b],
+            }
+        )
         rows.append(row)
     return pd.DataFrame(rows)
 
@@ -338,8 +405,12 @@ def rank_changes(res: GridResult, tie: float = TIE, *, level: float = 0.95) -> d
         return {"ratio": exact(1.0), "cell": None, "candidates": 0, "checked": len(res.cells)}
     est_r = ratio(np.array(num).T, np.array(den).T, level=level, simultaneous=len(cand) > 1)
     i = int(np.nanargmin(np.asarray(est_r.high)))
-    return {"ratio": est_r[i] if len(cand) > 1 else est_r, "cell": cand[i], "candidates": len(cand),
-            "checked": len(res.cells)}
+    return {
+        "ratio": est_r[i] if len(cand) > 1 else est_r,
+        "cell": cand[i],
+        "candidates": len(cand),
+        "checked": len(res.cells),
+    }
 
 
 @contract(res=_RESULT, level=Real(0.5, 1.0, high_open=True))
@@ -361,8 +432,11 @@ def confirm_exact(res: GridResult, *, level: float = 0.95) -> dict[str, Any]:
     if len({c.size for c in cols}) != 1:
         raise ValueError("every (oracle, k) group must have the same number of runs")
     runs = np.stack(cols, axis=1)
-    return {"ratio": mean(runs, level=level, simultaneous=len(groups) > 1), "groups": groups,
-            "runs": int(runs.shape[0])}
+    return {
+        "ratio": mean(runs, level=level, simultaneous=len(groups) > 1),
+        "groups": groups,
+        "runs": int(runs.shape[0]),
+    }
 
 
 @contract(res=_RESULT, tie=Real(0.0, 1.0), level=Real(0.5, 1.0, high_open=True))
@@ -406,8 +480,10 @@ def task_rankings(res: GridResult, *, tie: float = 0.02, level: float = 0.95) ->
                 a_runs.append(res.top[i, j])
                 b_runs.append(res.top[i, b])
     if not pairs:
-        raise ValueError("the grid has no heavy-hitter cell (k > 20 with skewed data) with a non-degenerate pair"
-                         f" ({degenerate} degenerate pairs)")
+        raise ValueError(
+            "the grid has no heavy-hitter cell (k > 20 with skewed data) with a non-degenerate pair"
+            f" ({degenerate} degenerate pairs)"
+        )
     A, B = np.array(a_runs).T, np.array(b_runs).T
     d = difference(A, B, paired=False, level=level, simultaneous=True)
     low, high = np.asarray(d.low, dtype=float), np.asarray(d.high, dtype=float)
@@ -416,10 +492,19 @@ def task_rankings(res: GridResult, *, tie: float = 0.02, level: float = 0.95) ->
     va = mean(A, level=level, simultaneous=True)
     vb = mean(B, level=level, simultaneous=True)
     hits = [pairs[j] for j in np.flatnonzero(low > tie)]
-    return {"values": {"MSE_best": vb[i], "other": va[i]}, "differences": {"other - MSE_best": d[i]},
-            "cell": pairs[i], "chosen_by": "lower end" if holds else "upper end", "pairs": len(pairs),
-            "cells": cells, "disagree": len(hits), "reach": int(np.sum(high > tie)), "examples": hits[:6],
-            "estimate": d[i], "degenerate": degenerate}
+    return {
+        "values": {"MSE_best": vb[i], "other": va[i]},
+        "differences": {"other - MSE_best": d[i]},
+        "cell": pairs[i],
+        "chosen_by": "lower end" if holds else "upper end",
+        "pairs": len(pairs),
+        "cells": cells,
+        "disagree": len(hits),
+        "reach": int(np.sum(high > tie)),
+        "examples": hits[:6],
+        "estimate": d[i],
+        "degenerate": degenerate,
+    }
 
 
 @contract(a=Array(), b=Array())
@@ -435,8 +520,7 @@ def is_degenerate_pair(a: np.ndarray, b: np.ndarray) -> bool:
     return bool(a.size and b.size and np.all(a == a[0]) and np.all(b == a[0]))
 
 
-@contract(k=DENSE_DOMAIN, epsilon=Real(0.0, 50.0, low_open=True),
-          names=Instance(list, tuple, type(None), example=None))
+@contract(k=DENSE_DOMAIN, epsilon=Real(0.0, 50.0, low_open=True), names=Instance(list, tuple, type(None), example=None))
 def exact_ranking(k: int, epsilon: float, names: list[str] | None = None) -> dict[str, float]:
     """The exact total MSE of each oracle's standard estimate for one user (``n = 1``) at ``(k, eps)``,
     smallest first (row G2).
@@ -449,16 +533,26 @@ def exact_ranking(k: int, epsilon: float, names: list[str] | None = None) -> dic
     return dict(sorted(v.items(), key=lambda kv: kv[1]))
 
 
-@contract(res=_RESULT, k=DENSE_DOMAIN, n=SAMPLE_SIZE, eps_min=Real(0.0, None),
-          dists=Instance(tuple, list, example=("Zipf",)), level=Real(0.5, 1.0, high_open=True))
-def heavy_hitter_best(res: GridResult, k: int, n: int, eps_min: float, dists=("Zipf", "Gowalla"), *,
-                      level: float = 0.95) -> dict[str, Any]:
+@contract(
+    res=_RESULT,
+    k=DENSE_DOMAIN,
+    n=SAMPLE_SIZE,
+    eps_min=Real(0.0, None),
+    dists=Instance(tuple, list, example=("Zipf",)),
+    level=Real(0.5, 1.0, high_open=True),
+)
+def heavy_hitter_best(
+    res: GridResult, k: int, n: int, eps_min: float, dists=("Zipf", "Gowalla"), *, level: float = 0.95
+) -> dict[str, Any]:
     """Row CM1: in each cell ``(k, eps >= eps_min, n, dist)``, the mean top-10 precision of the oracle
     with the best mean (Hall's intervals, simultaneous over the cells and the oracles, so that the
     best's interval keeps its level).  Returns ``{"precision": Estimate (cells,), "cells": [(eps, dist,
     oracle), ...], "checked"}``."""
-    idx = [i for i, (kk, e, nn, d) in enumerate(res.cells) if kk == k and nn == n and e >= eps_min and d in dists
-           and np.any(np.isfinite(res.top[i]))]
+    idx = [
+        i
+        for i, (kk, e, nn, d) in enumerate(res.cells)
+        if kk == k and nn == n and e >= eps_min and d in dists and np.any(np.isfinite(res.top[i]))
+    ]
     if not idx:
         raise ValueError(f"no heavy-hitter cell at k = {k}, n = {n}, eps >= {eps_min} in {list(dists)}")
     ok = [j for j in range(len(res.names)) if np.all(np.isfinite(res.top[idx][:, j]))]
@@ -469,8 +563,9 @@ def heavy_hitter_best(res: GridResult, k: int, n: int, eps_min: float, dists=("Z
     low = np.array([e.low[c, b] for c, b in enumerate(best)])
     high = np.array([e.high[c, b] for c, b in enumerate(best)])
     se = np.array([e.se[c, b] for c, b in enumerate(best)])
-    est_b = Estimate(vals, low, high, level=e.level, se=se, n_runs=e.n_runs, method=e.method,
-                     simultaneous=True, note=e.note)
+    est_b = Estimate(
+        vals, low, high, level=e.level, se=se, n_runs=e.n_runs, method=e.method, simultaneous=True, note=e.note
+    )
     cells = [(res.cells[i][1], res.cells[i][3], res.names[ok[b]]) for i, b in zip(idx, best)]
     return {"precision": est_b, "cells": cells, "checked": len(idx)}
 

@@ -26,11 +26,24 @@ from ldpnb.estimators import fo_variance
 from ldpnb.papers.synthesis.estimation import standard_matrix
 from ldpnb.papers.synthesis.families import build_oracle, pure_total_variance, total_variance
 
-__all__ = ["linear_total_variance", "wang_per_value", "wang_var_star", "exact_channel_variance",
-           "pinv_channel_variance",
-           "rule_grr_beats_oue", "grr_oue_exact_boundary", "exact_grr_beats_oue", "support_covariance",
-           "range_query_mse", "formula_vs_channel", "skew_invariance", "wang_rule_check", "oue_var_star_exact",
-           "kairouz_regimes", "range_swaps"]
+__all__ = [
+    "linear_total_variance",
+    "wang_per_value",
+    "wang_var_star",
+    "exact_channel_variance",
+    "pinv_channel_variance",
+    "rule_grr_beats_oue",
+    "grr_oue_exact_boundary",
+    "exact_grr_beats_oue",
+    "support_covariance",
+    "range_query_mse",
+    "formula_vs_channel",
+    "skew_invariance",
+    "wang_rule_check",
+    "oue_var_star_exact",
+    "kairouz_regimes",
+    "range_swaps",
+]
 
 _MECH = Instance(mech.Mechanism, example=mech.GRR(4, 1.0))
 _ORACLE = Instance(mech.FrequencyOracle, example=mech.GRR(4, 1.0))
@@ -44,10 +57,10 @@ def linear_total_variance(C: np.ndarray, A: np.ndarray, input_counts: Any) -> fl
     """Exact total variance of ``q_hat @ A`` for a fixed population (module docstring)."""
     N = np.asarray(input_counts, dtype=float)
     n = N.sum()
-    row_norms = (A ** 2).sum(axis=1)  # ||A_z||^2
+    row_norms = (A**2).sum(axis=1)  # ||A_z||^2
     CA = C @ A
-    per_x = C @ row_norms - (CA ** 2).sum(axis=1)
-    return float(N @ per_x / n ** 2)
+    per_x = C @ row_norms - (CA**2).sum(axis=1)
+    return float(N @ per_x / n**2)
 
 
 @contract(p=PROBABILITY, q=PROBABILITY, f=Array(1, low=0.0, high=1.0), n=Real(0.0, None, low_open=True))
