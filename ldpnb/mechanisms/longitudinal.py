@@ -243,6 +243,16 @@ class _TwoRound(FrequencyOracle, register=False):
         (the reports are a randomisation of it: post-processing)."""
         return self.permanent.check(rtol)
 
+    # the two rounds, written by each family
+    def _memoize(self, x: np.ndarray, rng: np.random.Generator) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _check_memo(self, memo: Any) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def _report(self, memo: Any, rng: np.random.Generator) -> Any:  # pragma: no cover - abstract
+        raise NotImplementedError
+
     def _cov_counts(self, input_counts: Any) -> np.ndarray:
         N = self._check_input_counts(input_counts).astype(np.float64)
         if self.k > MAX_DENSE:
@@ -270,9 +280,10 @@ class _TwoRound(FrequencyOracle, register=False):
         return self._report(self._memoize(x, rng), rng)
 
     def params(self) -> dict[str, Any]:
-        out = {"k": self.k, "epsilon": self.epsilon, "eps_perm": self.eps_perm}
-        if getattr(self, "second_round", "exact") != "exact":
-            out["second_round"] = self.second_round
+        out: dict[str, Any] = {"k": self.k, "epsilon": self.epsilon, "eps_perm": self.eps_perm}
+        second = getattr(self, "second_round", "exact")
+        if second != "exact":
+            out["second_round"] = second
         return out
 
 
@@ -762,15 +773,17 @@ class DBitFlipPM(FrequencyOracle):
     def _check_reports(self, reports: Any) -> tuple[np.ndarray, np.ndarray]:
         if not isinstance(reports, tuple) or len(reports) != 2:
             raise TypeError("reports must be the pair (J, bits) returned by perturb")
-        J = np.asarray(reports[0])
+        J_in, bits_in = reports
+        J: np.ndarray = np.asarray(J_in)
         if J.ndim != 2 or J.shape[1] != self.d or J.shape[0] < 1:
             raise ValueError(f"reports: J must have shape (n, {self.d}) with n >= 1, got {J.shape}")
         J = check_values(J.reshape(-1), self.k, name="J").reshape(J.shape)
         if np.any(np.diff(J, axis=1) <= 0):
             raise ValueError("reports: every row of J must hold d distinct buckets in increasing order")
-        bits = _check_reports_matrix(reports[1], self.d, name="bits")
-        if bits.shape[0] != J.shape[0]:
-            raise ValueError(f"reports: bits must have one row per user ({J.shape[0]}), got {bits.shape[0]}")
+        bits: np.ndarray = _check_reports_matrix(bits_in, self.d, name="bits")
+        n_users, n_bits = len(J), len(bits)
+        if n_bits != n_users:
+            raise ValueError(f"reports: bits must have one row per user ({n_users}), got {n_bits}")
         return J, bits
 
     def n_reports(self, reports: Any) -> int:
