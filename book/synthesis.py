@@ -20,8 +20,8 @@ import sys
 if "google.colab" in sys.modules:
     import subprocess
 
-    subprocess.run([sys.executable, "-m", "pip", "install", "--quiet",
-                    "ldpnb[all] @ git+https://github.com/ldpnb/ldpnb"], check=True)
+    req = "ldpnb[all] @ git+https://github.com/ldpnb/ldpnb"
+    subprocess.run([sys.executable, "-m", "pip", "install", "-q", req], check=True)
 
 # %% [markdown]
 # # Synthesis: every lens on every mechanism, and a guide to choosing one

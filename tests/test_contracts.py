@@ -146,6 +146,8 @@ EXAMPLES: dict[str, Callable[[], Any]] = {
     "ldpnb.papers.performance.bench.Timing": lambda: __import__(
         "ldpnb.papers.performance.bench", fromlist=["x"]
     ).Timing({"a": 2.0, "b": 1.0}, {"a": [2.0], "b": [1.0]}),
+    # the constructor's baseline (p = q = 0.5) is a degenerate IRR, refused in the body
+    "ldpnb.mechanisms.rappor.BloomRAPPOR": lambda: __import__("ldpnb.mechanisms", fromlist=["x"]).BloomRAPPOR(4, 1.0),
     "ldpnb.papers.lift.experiments.Curve": lambda: __import__("ldpnb.papers.lift.experiments", fromlist=["x"]).Curve(
         "ALIP, SM", "sm"
     ),

@@ -46,7 +46,7 @@ from typing import Any
 
 import numpy as np
 
-from ldpnb.contracts import MAX_BYTES, MAX_DENSE, Integer, OneOf, Optional, contract
+from ldpnb.contracts import MAX_BYTES, MAX_DENSE, Counts, Integer, OneOf, Optional, RandomState, contract
 from ldpnb.mechanisms._base import Domain, FrequencyOracle, _bits_of_columns
 from ldpnb.mechanisms._common import EPSILON, _exp_neg
 from ldpnb.mechanisms.grr import _grr_sample
@@ -404,7 +404,7 @@ class OLHCW(FrequencyOracle):
         return cov
 
     # ------------------------------------------------------------------ count-level simulation
-    @contract(method=OneOf("auto", "exact", "marginal"))
+    @contract(input_counts=Counts(min_size=2), rng=RandomState(), method=OneOf("auto", "exact", "marginal"))
     def simulate_support_counts(self, input_counts: Any, *, rng: Any = None, method: str = "auto") -> np.ndarray:
         r"""Support counts of users with input counts ``N``.
 

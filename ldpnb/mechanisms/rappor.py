@@ -435,7 +435,7 @@ class BloomRAPPOR(Mechanism):
             V[x] -= np.outer(AX[:, x], AX[:, x])
         return V
 
-    @contract(n=Integer(1, 1 << 62), f=Optional(Array(1, low=0.0, high=1.0)))
+    @contract(n=Integer(1, 1 << 40), f=Optional(Array(1, low=0.0, high=1.0)))
     def covariance(self, n: int, f: Any = None) -> np.ndarray:
         r"""Exact covariance of :meth:`estimate` for ``n`` users whose values have the distribution ``f``
         (default uniform), cohorts drawn at random: :math:`\frac1n \sum_x f_x V_x` (the estimate is a
