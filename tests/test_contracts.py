@@ -34,6 +34,10 @@ CONTRACTED: set[str] = {
     "ldpnb.mechanisms.hashing",
     "ldpnb.mechanisms.subset",
     "ldpnb.mechanisms.metric",
+    "ldpnb.mechanisms.hadamard",
+    "ldpnb.mechanisms._hashes",
+    "ldpnb.mechanisms.rappor",
+    "ldpnb.mechanisms.longitudinal",
     "ldpnb.estimators._inversion",
     "ldpnb.measures.information",
     "ldpnb.measures.utility",
@@ -92,10 +96,14 @@ CONTRACTED: set[str] = {
     "ldpnb.papers.privic.figures",
     "ldpnb.papers.privic.grading",
     "ldpnb.papers.privic.model",
-    "ldpnb.papers.performance.bench",
-    "ldpnb.papers.performance.experiments",
-    "ldpnb.papers.performance.figures",
-    "ldpnb.papers.performance.tables",
+    "ldpnb.papers.synthesis.comparisons",
+    "ldpnb.papers.synthesis.estimation",
+    "ldpnb.papers.synthesis.experiments",
+    "ldpnb.papers.synthesis.families",
+    "ldpnb.papers.synthesis.figures",
+    "ldpnb.papers.synthesis.guide",
+    "ldpnb.papers.synthesis.text",
+    "ldpnb.papers.synthesis.variance",
 }
 
 
@@ -138,6 +146,8 @@ EXAMPLES: dict[str, Callable[[], Any]] = {
     "ldpnb.papers.performance.bench.Timing": lambda: __import__(
         "ldpnb.papers.performance.bench", fromlist=["x"]
     ).Timing({"a": 2.0, "b": 1.0}, {"a": [2.0], "b": [1.0]}),
+    # the constructor's baseline (p = q = 0.5) is a degenerate IRR, refused in the body
+    "ldpnb.mechanisms.rappor.BloomRAPPOR": lambda: __import__("ldpnb.mechanisms", fromlist=["x"]).BloomRAPPOR(4, 1.0),
     "ldpnb.papers.lift.experiments.Curve": lambda: __import__("ldpnb.papers.lift.experiments", fromlist=["x"]).Curve(
         "ALIP, SM", "sm"
     ),

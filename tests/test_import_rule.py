@@ -46,6 +46,10 @@ FLOORS: dict[str, int] = {
     "ldpnb.mechanisms.hashing": 5,
     "ldpnb.mechanisms.subset": 5,
     "ldpnb.mechanisms.metric": 5,
+    "ldpnb.mechanisms.hadamard": 5,  # the deployed families (issue #33 item 4)
+    "ldpnb.mechanisms._hashes": 5,
+    "ldpnb.mechanisms.rappor": 5,
+    "ldpnb.mechanisms.longitudinal": 5,
     "ldpnb.estimators": 6,  # INV, IBU, likelihoods: know channels, not mechanisms
     "ldpnb.measures": 7,  # functions of (prior, channel)
     "ldpnb.mechanisms": 8,  # the package and its composites (below)

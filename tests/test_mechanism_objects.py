@@ -37,6 +37,14 @@ def _functional(name: str, m):
         "planar geometric": lambda: M.planar_geometric_channel(m.rows, m.cols, e, (m.h, m.w)),
         "planar Laplace": lambda: M.planar_laplace_channel(m.rows, m.cols, e, (m.h, m.w), subdivisions=m.subdivisions),
         "padded planar Laplace": lambda: M.planar_laplace_padded_channel(m.rows, m.cols, e, pad=m.pad),
+        # the deployed mechanisms (issue #33 item 4; their own tests: tests/test_deploy_mechanisms.py)
+        "HR": lambda: M.hr_channel(k, e),
+        "HRR": lambda: M.hrr_channel(k, e),
+        "OLH-CW": lambda: np.exp(m.log_channel()),  # the support-set channel over the seed family
+        "Bloom RAPPOR": lambda: np.exp(m.log_channel()),  # the compressed (sufficient) channel
+        "L-GRR": lambda: M.grr_channel(k, e),  # one report is k-RR at epsilon
+        "L-OSUE": lambda: M.ue_channel(k, e, "oue"),  # one report is OUE at epsilon
+        "dBitFlipPM": lambda: np.exp(m.log_channel()),
     }.get(name)
 
 
@@ -281,7 +289,8 @@ def test_repr_and_catalog():
     assert all(isinstance(m, M.Mechanism) and m.epsilon == 2.0 for m in cat.values())
     with pytest.raises(ValueError, match="OLH"):
         M.catalog(30.0)
-    assert "OLH" not in M.catalog(30.0, families=[f for f in FAMILIES if f != "OLH"])
+    capped = ("OLH", "OLH-CW")  # hash range round(e^eps) + 1 must fit their integer hashes
+    assert "OLH" not in M.catalog(30.0, families=[f for f in FAMILIES if f not in capped])
     with pytest.raises(ValueError, match="families"):
         M.catalog(1.0, families=["nope"])
 

@@ -145,7 +145,7 @@ def test_rsfd_mechanism_factory_and_refusals():
 def test_registry_covers_the_protocols_and_matches_the_mechanisms():
     # derived from the mechanism registry: every frequency-oracle family built from (k, eps), in the
     # order the classes are defined
-    assert protocol_names() == ("grr", "sue", "oue", "olh", "blh", "ss")
+    assert protocol_names()[:6] == ("grr", "sue", "oue", "olh", "blh", "ss")  # then any family defined later
     assert protocol_names(rsfd=True) == ("grr", "sue", "oue")
     assert protocol("GRR") is PROTOCOL_REGISTRY["grr"]
     for name, entry in PROTOCOL_REGISTRY.items():

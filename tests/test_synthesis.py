@@ -133,26 +133,28 @@ def test_inv_lstsq_is_the_matrix_inverse_on_square_channels():
 
 
 def test_synthesis_text_counts_and_sentences():
-    """The glued sentences: IBU 'better' means beating INV by more than 2 paired SE; the verdict and the
-    guide quote the table's numbers."""
-    import numpy as np
-
+    """The glued sentences: a mechanism is 'better' only when its interval says so (ldpnb.stats); the
+    verdict and the guide quote the numbers; the guide is a Markdown table, not an inline list."""
     from ldpnb.papers.synthesis import text
+    from ldpnb.stats import Estimate
 
-    row = dict(emd_diff=-0.01, emd_diff_se=0.001, emd_inv=0.1, emd_ibu=0.09, ldp=1.0, mi=0.5, vx=0.2, lift_ldp=0.3)
-    table = {"a": dict(row), "b": dict(row, emd_diff=-0.001, emd_diff_se=0.001)}
-    assert text.ibu_better(table, ["a", "b"]) == ["a"] and text.ibu_better_count(table, ["a", "b"]) == "1 of 2"
-    g_mi = {"upper": np.array([0.1, -0.2]), "ldp_gap": np.array([1.0, 2.0])}
-    g_emd = {"mi_gap": np.array([-0.1, 0.1]), "lift_gap": np.array([0.1, 0.2])}
-    v = text.matched_verdict(dict(row), table, table, ["a", "b"], g_mi, g_emd)
-    assert v.startswith("At equal information, 1 of 2") and "least unfavourable is b," in v
+    d = Estimate([-0.1, 0.02], [-0.2, -0.01], [-0.05, 0.05], method="t", n_runs=10)
+    assert text.decided(d, ["a", "b"]) == {"above": [], "below": ["a"], "undecided": ["b"]}
+    row = dict(emd_ibu=0.09, ldp=1.0, mi=0.5, vx=0.2, lift_ldp=0.3)
+    table = {"a": dict(row), "b": dict(row, emd_ibu=0.2)}
+    m1 = {"differences": {"kRR - metric": d}}
+    gaps = {"mi_gap": np.array([-0.1, 0.1]), "lift_gap": np.array([0.1, 0.2])}
+    v = text.matched_verdict(dict(row), table, table, ["a", "b"], m1, gaps)
+    assert v.startswith("At equal information, 0 of 2 metric mechanisms estimate better than k-RR and 1 of 2 worse")
+    assert "least unfavourable is b," in v
     assert "At equal utility, 1 of 2 release less" in v and "and 0 of 2 leak less" in v
     facts = {k: f"answer {k}" for k in ("oracle", "rule", "n_data", "estimator", "task", "secret", "metric", "joint")}
-    guide = text.reading_guide({}, facts).splitlines()
-    # a Markdown table glued as a block (the first edition glued a list inline: one paragraph of '*')
+    guide = text.reading_guide(facts).splitlines()
+    # a Markdown table displayed as a block (the first edition glued a list inline: one paragraph of '*')
     assert guide[0].startswith("| Question |") and guide[1] == "|---|---|---|" and len(guide) == 2 + len(facts)
     assert all(line.startswith("| ") and line.endswith(" |") for line in guide[2:])
     assert "answer estimator" in guide[5]
+    assert text.unplaced_text({}) == "none" and text.unplaced_text({"X": "why"}) == "* **X**: why"
 
 
 def test_rate_distortion_check_can_fail_and_skips_r_zero():

@@ -7,10 +7,11 @@ import pytest
 from scipy import stats
 
 from ldpnb import mechanisms as mech
+from ldpnb.papers.synthesis import comparisons as cmp
 from ldpnb.papers.synthesis import estimation as est
 from ldpnb.papers.synthesis import experiments as ex
 from ldpnb.papers.synthesis import families as fam
-from ldpnb.papers.synthesis import guide, ranks
+from ldpnb.papers.synthesis import guide
 from ldpnb.papers.synthesis import variance as V
 
 ALPHA = 1e-6  # false-alarm rate of each sampler test
@@ -18,7 +19,8 @@ NAMES = fam.oracle_families()
 
 
 def test_families_come_from_the_registry():
-    assert NAMES == ["GRR", "SUE", "OUE", "OLH", "BLH", "SS"]
+    # the papers' six, then the families defined later (issue #33 item 4: HR, HRR, OLH-CW, L-GRR, ...)
+    assert NAMES[:6] == ["GRR", "SUE", "OUE", "OLH", "BLH", "SS"]
     for n in NAMES:
         m = fam.build_oracle(n, 8, 1.0)
         assert isinstance(m, mech.FrequencyOracle) and 0 < m.q < m.p < 1
@@ -103,30 +105,114 @@ def test_oue_var_star_on_the_channel():
     assert V.oue_var_star_exact(8, 1.0, 1_000) == pytest.approx(4 * math.e / (math.e - 1) ** 2, rel=1e-9)
 
 
-def test_tie_ranks_and_tau_b():
+def test_tau_ties_values_equal_up_to_float_noise():
+    """K1/K2 and the tau matrix: values within 1e-9 of a lens's largest value are ties (the first
+    edition ranked 0.1 below 0.1 + 1e-16)."""
     x = [0.3, 0.1, 0.1 + 1e-16, 0.2]
-    assert ranks.tie_ranks(x).tolist() == [2, 0, 0, 1]
     y = [3.0, 1.0, 2.0, 2.5]
-    # with the tie: the pair (1, 2) is tied in x and counts in neither direction
-    assert ranks.tau_b(x, y) == pytest.approx(stats.kendalltau([2, 0, 0, 1], y).statistic)
-    t, lo, hi = ranks.tau_bootstrap(np.arange(10.0), np.arange(10.0) ** 2, draws=200)
-    assert t == pytest.approx(1.0) and lo <= t <= hi
+    assert cmp.tau(x, y).value == pytest.approx(stats.kendalltau([2, 0, 0, 1], y).statistic)
+    assert cmp.tau(x, y).value != pytest.approx(stats.kendalltau(x, y).statistic)
+    e = cmp.tau(np.arange(12.0), np.arange(12.0) ** 2, "jackknife")
+    assert e.value == pytest.approx(1.0) and e.method == "kendall-jackknife"
+    assert cmp.tie_of([0.5, 2.0, -1.0]) == pytest.approx(2e-9)
 
 
-def test_discordant_pairs_skip_ties():
-    x = [1.0, 1.0 + 1e-15, 2.0]
-    y = [2.0, 1.0, 3.0]
-    # the first edition ranked 1.0 below 1.0 + 1e-15 and reported (a, b) as discordant
-    assert ranks.discordant_pairs_tied(x, y, ["a", "b", "c"]) == []
+def test_discordant_pairs_tie_within_monte_carlo_noise():
+    rng = np.random.default_rng(0)
+    info = [1.0, 1.0 + 1e-15, 2.0, 3.0]
+    runs = [
+        rng.normal(0.5, 0.01, 40),
+        rng.normal(0.4, 0.01, 40),
+        rng.normal(0.30, 0.01, 40),
+        rng.normal(0.3005, 0.01, 40),
+    ]
+    # (a, b): tied in information (float noise); (c, d): d has more information and a larger mean EMD,
+    # but within noise: tied, not discordant; no other pair is ordered the other way
+    assert cmp.discordant_pairs(info, runs, ["a", "b", "c", "d"]) == []
+    runs[3] = rng.normal(0.35, 0.01, 40)
+    assert cmp.discordant_pairs(info, runs, ["a", "b", "c", "d"]) == [("c", "d")]
 
 
 def test_a_difference_of_float_noise_is_no_win():
+    """Identical runs (a constant-report channel's IBU and INV): the paired difference is 0 with a
+    degenerate interval, a tie, not a win (the first edition counted -1.4e-16 as a win)."""
+    from ldpnb.papers.synthesis import text
+
+    base = np.full(8, 0.2)
     table = {
-        "A": {"emd_diff": -1.4e-16, "emd_diff_se": 0.0, "emd_inv": 0.2},
-        "B": {"emd_diff": -0.01, "emd_diff_se": 0.001, "emd_inv": 0.2},
+        "A": {"runs_emd_ibu": base - 1.4e-16, "runs_emd_inv": base},
+        "B": {"runs_emd_ibu": base - 0.01 + np.linspace(0, 1e-3, 8), "runs_emd_inv": base},
     }
-    better, worse = ex.wins(ex.ibu_advantage(table, ["A", "B"]), ["A", "B"])
-    assert better == ["B"] and worse == []
+    o = cmp.estimator_order(table, ["A", "B"], "emd_ibu", "emd_inv", ("IBU", "INV"))
+    assert text.decided(o["differences"]["INV - IBU"], ["A", "B"], 1e-9)["above"] == ["B"]
+
+
+def test_reid_steps_do_not_collapse_at_zero_successes():
+    """No draw succeeds at t = 4: a normal interval from the Monte Carlo standard error (0) would be a
+    point and call a drop of 0.0015 certain; Newcombe's interval from Wilson's is wide."""
+    reid = {
+        "m": {
+            "t": np.array([1, 4, 16]),
+            "acc": np.array([0.0015, 0.0, 0.002]),
+            "se": np.zeros(3),
+            "bound": np.array([0.1, 0.1, 0.2]),
+            "runs": 500,
+        }
+    }
+    d = cmp.reid_steps(reid)["differences"]["t4 - t1"][0]
+    assert float(d.value) == pytest.approx(-0.0015) and float(d.high) > 0.003 and float(d.low) == pytest.approx(-0.0015)
+    r = cmp.reid_estimates(reid)["ratio"]
+    assert float(r.high[1]) > 0.05 and float(r.low[0]) == pytest.approx(0.015)
+
+
+def test_gain_is_one_minus_the_paired_ratio():
+    rng = np.random.default_rng(3)
+    den = rng.gamma(20, 0.05, size=(50, 2))
+    num = den * np.array([0.8, 1.0]) + rng.normal(0, 0.01, size=(50, 2))
+    g = cmp.gain(num, den)
+    assert g.simultaneous and np.all(np.asarray(g.low) <= np.asarray(g.value))
+    assert float(g.value[0]) == pytest.approx(0.2, abs=0.01) and float(g.low[1]) < 0 < float(g.high[1])
+
+
+def test_every_catalogue_family_is_placed_or_listed_with_a_reason():
+    """A family the guide cannot place is listed with the reason, never dropped silently."""
+    placed, unplaced = fam.guide_families()
+    assert set(placed) | set(unplaced) == set(mech.FAMILIES) and not set(placed) & set(unplaced)
+    assert all(isinstance(why, str) and why for why in unplaced.values())
+
+    class OddOne(mech.Mechanism):  # a registered family that is neither an oracle nor a metric mechanism
+        family = "odd one (test)"
+
+        def __init__(self, k, epsilon):
+            self.k, self.epsilon = k, epsilon
+
+        @classmethod
+        def on(cls, domain, epsilon):
+            return cls(domain.size, epsilon)
+
+    try:
+        placed2, unplaced2 = fam.guide_families()
+        assert "odd one (test)" in unplaced2 and "not a frequency oracle" in unplaced2["odd one (test)"]
+    finally:
+        mech.Mechanism.unregister("odd one (test)")
+    assert "odd one (test)" not in fam.guide_families()[1]
+
+
+def test_catalogue_extras_enter_the_lens_table():
+    s = _toy_setting()
+    placed, unplaced = ex.catalogue_extras(s)
+    assert "BLH" in placed and not set(placed) & set(ex.CATALOGUE_NAMES)
+    m = ex.build(s, "BLH", 1.0)
+    assert isinstance(m, mech.FrequencyOracle) and ex.exact_lenses(m, s)["ldp"] == pytest.approx(1.0)
+
+
+def _toy_setting():
+    from ldpnb.data import lattice_distance_matrix
+
+    rng = np.random.default_rng(1)
+    p_sx = rng.dirichlet(np.ones(12)).reshape(2, 6)
+    counts = np.round(p_sx.sum(axis=0) * 5000).astype(np.int64)
+    return ex.Setting("toy", counts, (2, 3), (1.0, 1.0), lattice_distance_matrix(2, 3), "bins", p_sx=p_sx)
 
 
 def test_sign_with_ties():
@@ -134,20 +220,176 @@ def test_sign_with_ties():
     assert ex._sign(1.0, 0.9) == 1 and ex._sign(0.9, 1.0) == -1
 
 
+def test_every_public_function_of_the_package_has_a_contract():
+    import importlib
+    import inspect
+
+    from ldpnb.contracts import contract_of
+
+    for name in ("comparisons", "estimation", "experiments", "families", "figures", "guide", "text", "variance"):
+        mod = importlib.import_module(f"ldpnb.papers.synthesis.{name}")
+        public = [n for n in vars(mod) if not n.startswith("_")]
+        funcs = [
+            n for n in public if inspect.isfunction(getattr(mod, n)) and getattr(mod, n).__module__ == mod.__name__
+        ]
+        assert set(funcs) <= set(mod.__all__), (name, set(funcs) - set(mod.__all__))
+        missing = [n for n in funcs if contract_of(getattr(mod, n)) is None]
+        assert not missing, f"{name}: public functions without a contract: {missing}"
+
+
 def test_guide_grid_smoke():
-    g = dict(guide.GRIDS["smoke"], k=[2, 32], eps=[1.0], n=[1_000], dist=["Zipf"], runs=5)
+    g = dict(guide.GRIDS["smoke"], k=[2, 32], eps=[1.0], n=[1_000], dist=["Zipf"], runs=5, sim_max_k={})
     res = guide.run_grid(g, seed=1, time_server=False)
     assert res.se_std.shape == (2, len(NAMES), 5)
     df = guide.summarise(res)
     assert list(df["k"]) == [2, 32] and set(df["best (unbiased)"]) <= set(NAMES)
     assert np.all(np.isnan(res.top[0])) and not np.any(np.isnan(res.top[1]))
-    assert guide.confirm_exact(res)["tests"] == 2 * len(NAMES)
+    v2 = guide.confirm_exact(res)
+    assert v2["groups"] == [(n, k) for n in NAMES for k in (2, 32)] and v2["ratio"].shape == (2 * len(NAMES),)
+    assert list(df["decided"]) in (["yes", "yes"], ["yes", "no"], ["no", "yes"], ["no", "no"])
 
 
 def test_bad_inputs_are_refused():
     with pytest.raises(ValueError):
         guide.distribution("Pareto", 8)
-    with pytest.raises(KeyError):
-        fam.build_oracle("HR", 8, 1.0)
+    with pytest.raises(ValueError):
+        fam.build_oracle("no such family", 8, 1.0)
+    with pytest.raises(ValueError):
+        fam.build_oracle("geometric", 8, 1.0)  # a metric mechanism, not a frequency oracle
+    with pytest.raises(ValueError):
+        guide.run_grid(dict(guide.GRIDS["smoke"], runs=10**9), seed=1)
     with pytest.raises(ValueError):
         fam.build_oracle("GRR", 1, 1.0)
+
+
+def test_quadratic_samplers_capped_and_said():
+    """A family above its ``sim_max_k`` keeps its exact MSE, has no runs, is listed under 'not
+    simulated' with the reason, and its cells are never 'decided'."""
+    g = dict(k=[4, 32], eps=[1.0], n=[1_000], dist=["Zipf"], runs=4, sim_max_k={"HR": 4})
+    res = guide.run_grid(g, seed=2, names=["GRR", "OUE", "HR"], time_server=False)
+    assert np.all(np.isfinite(res.exact)) and "HR" in res.unsimulated and "k = 4" in res.unsimulated["HR"]
+    assert np.all(np.isfinite(res.se_proj[0, 2])) and np.all(np.isnan(res.se_proj[1, 2]))
+    df = guide.summarise(res)
+    assert list(df["not simulated"]) == ["—", "HR"] and df["decided"].iloc[1] == "no"
+    guide.rank_changes(res)
+    assert ("HR", 32) not in guide.confirm_exact(res)["groups"]
+
+
+def test_support_covariance_takes_the_familys_exact_law():
+    """HR's supports are dependent: the estimate's covariance is the family's support-count
+    covariance over (n (p - q))^2, whose trace is the family's exact total MSE."""
+    m = fam.build_oracle("HR", 12, 1.0)
+    N = guide.integer_counts(guide.distribution("Zipf", 12), 1_000)
+    cov = V.support_covariance(m, N)
+    want = m.support_count_covariance(N) / (1_000 * m.p_minus_q) ** 2
+    np.testing.assert_allclose(cov, want, rtol=1e-12)
+    assert np.count_nonzero(cov - np.diag(np.diag(cov))) > 0  # not the independent-supports diagonal
+    assert np.trace(cov) == pytest.approx(fam.total_variance(m, 1_000), rel=1e-9)
+
+
+def test_guide_map_legend_legible_with_every_family():
+    import io
+
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from PIL import Image
+
+    from ldpnb.papers.synthesis import figures
+    from ldpnb.repro.nbcheck import MIN_LEGEND_PX, text_px
+    from ldpnb.repro.plotting import set_style
+
+    set_style()
+    res = guide.run_grid(dict(k=[2, 16], eps=[0.5, 2.0], n=[1_000], dist=["Zipf"], runs=2), seed=1, time_server=False)
+    assert len(res.names) >= 12
+    fig = figures.guide_map(res, [2, 16], [0.5, 2.0], 1_000, "Zipf")
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", bbox_inches="tight")  # 200 dpi: shown at half its pixels (retina)
+    buf.seek(0)
+    shown = Image.open(buf).size[0] / 2
+    sizes = text_px(fig, shown_px=shown)
+    assert sizes["legend"] >= MIN_LEGEND_PX and sizes["text"] >= MIN_LEGEND_PX
+    colours = {tuple(fig.axes[0].images[0].cmap(i)) for i in range(len(res.names))}
+    assert len(colours) == len(res.names)  # one colour per family
+
+
+def test_catalogue_range_ends_where_the_exact_channel_is_computable():
+    s = _toy_setting()
+    placed, _ = ex.catalogue_extras(s)
+    if "OLH-CW" in placed:
+        f = placed["OLH-CW"]
+        f.make(s, f.hi).log_channel()  # computable at the end of its range
+        assert f.hi <= 8.0
+
+
+def test_task_rankings_skips_degenerate_pairs():
+    """T1 (decision log): a pair whose two oracles have the same constant precision in every run (both
+    1.0) has a zero-width interval at 0 and won the old arg-max of lower ends whenever the informative
+    pairs' intervals reached below 0; it is now counted and kept out of the choice."""
+    rng = np.random.default_rng(0)
+    runs = 20
+    top = np.empty((1, 3, runs))
+    top[0, 0] = 1.0  # the exact-MSE best
+    top[0, 1] = 1.0  # degenerate against the best: same constant
+    top[0, 2] = np.clip(0.9 + 0.05 * rng.standard_normal(runs), 0, 1)  # informative, worse
+    z = np.zeros((1, 3, runs))
+    res = guide.GridResult(
+        cells=[(64, 4.0, 1000, "Zipf")],
+        names=["A", "B", "C"],
+        exact=np.array([[1.0, 2.0, 3.0]]),
+        se_std=z,
+        se_proj=z,
+        top=top,
+        bits=np.ones((1, 3)),
+        server=np.ones((1, 3)),
+        ks=[64],
+    )
+    tr = guide.task_rankings(res)
+    assert tr["degenerate"] == 1 and tr["pairs"] == 1
+    assert tr["cell"][1:] == ("A", "C")
+    assert guide.is_degenerate_pair(np.ones(4), np.ones(4))
+    assert not guide.is_degenerate_pair(np.ones(4), np.zeros(4))  # constant but different: exact, kept
+    top[0, 2] = 1.0  # every pair degenerate: nothing to rank
+    with pytest.raises(ValueError, match="non-degenerate"):
+        guide.task_rankings(res)
+
+
+def test_task_rankings_records_the_pair_that_decides_the_existential_claim():
+    """T1 (decision log): "some pair differs by more than the tie" is undecided, not reversed, when no
+    interval lies above the tie but one reaches above it.  The old choice (highest lower end) recorded a
+    precise pair inside the tie (reversed: the row failed) although a noisier pair could still exceed
+    it; the pair with the highest upper end decides, and the row is reversed only when every interval
+    lies at or below the tie."""
+    from ldpnb.repro.claims import decide
+
+    rng = np.random.default_rng(1)
+    runs = 100
+    top = np.empty((1, 3, runs))
+    top[0, 0] = 0.7 + 0.01 * rng.standard_normal(runs)  # the exact-MSE best
+    top[0, 1] = top[0, 0] + 0.002 + 0.001 * rng.standard_normal(runs)  # precise, inside the tie
+    u = rng.uniform(-0.25, 0.25, runs)
+    top[0, 2] = top[0, 0].mean() + 0.01 + u - u.mean()  # noisy: reaches above the tie
+    z = np.zeros((1, 3, runs))
+    res = guide.GridResult(
+        cells=[(64, 4.0, 1000, "Zipf")],
+        names=["A", "B", "C"],
+        exact=np.array([[1.0, 2.0, 3.0]]),
+        se_std=z,
+        se_proj=z,
+        top=top,
+        bits=np.ones((1, 3)),
+        server=np.ones((1, 3)),
+        ks=[64],
+    )
+    crit = {"relation": "MSE_best < other", "tie": 0.02}
+    tr = guide.task_rankings(res)
+    assert tr["chosen_by"] == "upper end" and tr["cell"][2] == "C" and tr["reach"] >= 1
+    assert decide("order", crit, {"values": tr["values"], "differences": tr["differences"]}) == "undecided"
+    top[0, 2] = top[0, 0] - 0.01  # every pair inside the tie: the claim is reversed
+    tr = guide.task_rankings(res)
+    assert tr["chosen_by"] == "upper end" and tr["reach"] == 0
+    assert decide("order", crit, {"values": tr["values"], "differences": tr["differences"]}) == "reversed"
+    top[0, 2] = top[0, 0] + 0.1 + 0.01 * rng.standard_normal(runs)  # clearly above: holds, by the lower end
+    tr = guide.task_rankings(res)
+    assert tr["chosen_by"] == "lower end" and tr["disagree"] >= 1
+    assert decide("order", crit, {"values": tr["values"], "differences": tr["differences"]}) == "holds"

@@ -19,6 +19,10 @@ classes.
 ``multidim``         multidimensional protocols (SPL, SMP, RS+FD, RS+RFD; tuple mechanisms SMP, RSFD, RSRFD)
 ``protocols``        the frequency-oracle protocols by name (derived from the registry)
 ``rate_distortion``  the Blahut-Arimoto (rate-distortion) mechanism
+``hadamard``         Hadamard response (HR) and Hadamard randomized response (HRR)
+``_hashes``          OLH with a short-seed Carter-Wegman hash, exact over its seeds (OLH-CW)
+``rappor``           RAPPOR with Bloom filters (PRR + IRR, least-squares decoding)
+``longitudinal``     memoised two-round oracles: L-GRR, L-OSUE, dBitFlipPM
 ===================  =========================================================="""
 
 # isort: off
@@ -148,6 +152,13 @@ from .rate_distortion import (
     ba_iterate_factorization_residual,
     BlahutArimoto,
 )
+
+# the mechanisms deployments use (issue #33 item 4); imported after multidim, whose PROTOCOLS
+# snapshot keeps the risks chapter's six protocols
+from .hadamard import HR, HRR, HROperator, HRROperator, fwht, hr_params, hr_channel, hrr_channel
+from ._hashes import OLHCW, next_prime, cw_collision_probability
+from .rappor import BloomRAPPOR, rappor_bloom_bits, rappor_params
+from .longitudinal import LGRR, LOSUE, DBitFlipPM, lgrr_params, losue_params, dbitflip_params
 # isort: on
 
 __all__ = [
@@ -274,4 +285,24 @@ __all__ = [
     "kernel_min_eigenvalue",
     "ba_iterate_factorization_residual",
     "BlahutArimoto",
+    "HR",
+    "HRR",
+    "HROperator",
+    "HRROperator",
+    "fwht",
+    "hr_params",
+    "hr_channel",
+    "hrr_channel",
+    "OLHCW",
+    "next_prime",
+    "cw_collision_probability",
+    "BloomRAPPOR",
+    "rappor_bloom_bits",
+    "rappor_params",
+    "LGRR",
+    "LOSUE",
+    "DBitFlipPM",
+    "lgrr_params",
+    "losue_params",
+    "dbitflip_params",
 ]

@@ -28,6 +28,14 @@ IDS = {
     "RS+FD[SUE-r]": "A-RSFD-SUE-r",
     "RS+RFD[GRR]": "A-RSRFD-GRR",
     "RS+RFD[OUE-r]": "A-RSRFD-OUE-r",
+    # the mechanisms deployments use (issue #33 item 4)
+    "HR": "A-HR",
+    "HRR": "A-HRR",
+    "OLH-CW": "A-OLH-CW",
+    "Bloom RAPPOR": "A-RAPPOR-Bloom",
+    "L-GRR": "A-L-GRR",
+    "L-OSUE": "A-L-OSUE",
+    "dBitFlipPM": "A-dBitFlipPM",
 }
 #: Claim id of each paper claim audited on its own.
 PAPER_IDS = {
@@ -48,6 +56,20 @@ _PAPER = {
     "RS+RFD[GRR]": Printed("ε' = ln(d(e^ε − 1) + 1)-LDP", "Risks paper, Sec. 5.1 (privacy analysis)"),
     "RS+RFD[OUE-r]": Printed("ε' = ln(d(e^ε − 1) + 1)-LDP", "Risks paper, Sec. 5.1 (privacy analysis)"),
 }
+#: Where the claim of each deployed mechanism comes from (its definition in the literature).
+_WHERE = {
+    "HR": "Hadamard response's definition (Acharya, Sun and Zhang 2019): eps-LDP",
+    "HRR": "Hadamard randomized response's definition (Cormode, Maddock and Maple 2021): eps-LDP",
+    "OLH-CW": "OLH's definition (Wang et al. 2017) with a Carter-Wegman hash on a finite seed family: eps-LDP",
+    "Bloom RAPPOR": "RAPPOR (Erlingsson, Pihur and Korolova 2014): one report is "
+    "eps_1 = h ln(q*(1-p*)/(p*(1-q*)))-LDP, with eps the PRR's eps_inf",
+    "L-GRR": "L-GRR (Arcolezi et al. 2022): one report eps_1-LDP (here eps_1 = eps, eps_inf = 2 eps)",
+    "L-OSUE": "L-OSUE (Arcolezi et al. 2022): one report eps_1-LDP (here eps_1 = eps, eps_inf = 2 eps)",
+    "dBitFlipPM": "dBitFlip (Ding, Kulkarni and Yekhanin 2017): eps-LDP (d = 2 bits)",
+}
+#: The claim in words where the registry's label (the claim over eps at eps = 1) does not say it:
+#: RAPPOR's eps is its PRR level eps_inf, and one report is claimed eps_1(eps)-LDP (not a multiple of eps).
+_CLAIM_TEXT = {"Bloom RAPPOR": "ε₁-LDP per report, with ε = ε∞ of the permanent randomized response"}
 _DEFINITION = {
     "ldp": "the mechanism's definition (ε-LDP: Kasiviswanathan et al. 2011; Wang et al. 2017)",
     "geo": "the mechanism's definition (ε-geo-indistinguishability: Andres et al. 2013)",
@@ -58,13 +80,15 @@ _RULE = "max(exact_ratio) <= 1 + 1e-9 and max(emp_ratio) <= 1 and min(sampler_ok
 
 def _mechanism_claim(name: str) -> Claim:
     case = REGISTRY[name]
+    claim = _CLAIM_TEXT.get(name, case.claim)
     text = (
-        f"{name} keeps its claim ({case.claim}): at every ε of the grid, the exact level of its channel "
+        f"{name} keeps its claim ({claim}): at every ε of the grid, the exact level of its channel "
         "and the sampler's empirical lower bound are at most the claim, and the sampler agrees with the channel"
     )
     if name in _PAPER:
         return Claim(IDS[name], text, source="paper", paper=_PAPER[name], kind="holds", rule=_RULE)
-    return Claim(IDS[name], text, source="invariant", where=_DEFINITION[case.kind], kind="holds", rule=_RULE)
+    where = _WHERE.get(name, _DEFINITION[case.kind])
+    return Claim(IDS[name], text, source="invariant", where=where, kind="holds", rule=_RULE)
 
 
 CLAIMS = claim_table(

@@ -2,19 +2,21 @@ r"""The frequency oracles of the synthesis chapter's lookup guide, as an interfa
 
 The guide compares *frequency oracles* (pure protocols in the sense of Wang et al. 2017): each report
 supports a set of values, the true one with probability ``p`` and any other with probability ``q``.
-The list of families is not written in the chapter: :func:`oracle_families` derives it from the
-mechanism registry (``Mechanism.REGISTRY`` when the toolkit has it, else the catalogue
-:data:`ldpnb.mechanisms.FAMILIES`), keeping every class that is a
-:class:`~ldpnb.mechanisms.FrequencyOracle`.  A new family therefore appears in the guide, the lens
-table and the grid as soon as it registers itself and offers:
+The list of families is not written in the chapter: :func:`guide_families` reads the mechanism
+catalogue (:data:`ldpnb.mechanisms.FAMILIES`, every registered family that builds on a common domain
+with ``on(domain, epsilon)``) and places every :class:`~ldpnb.mechanisms.FrequencyOracle`; every other
+family is listed with the reason it is not in the guide (a metric mechanism has no ε-LDP level to
+compare; a family without support probabilities ``(p, q)`` has no closed-form MSE of a standard
+estimate).  A new family therefore appears in the guide, the lens table and the grid as soon as it
+registers itself and offers:
 
 ==========================================  ============================================================
-``cls(k, epsilon)``                         the mechanism on ``k`` values at level ``epsilon``
+``cls.on(Domain(k=k), epsilon)``            the mechanism on ``k`` values at level ``epsilon``
 ``p``, ``q``                                its support probabilities (Wang et al. 2017, Def. of a pure
                                             protocol)
 ``simulate_support_counts(N, rng=)``        the support counts of users with input counts ``N``, exact
                                             in law (the count-level sampler)
-``estimate(support_counts, n)``             the standard unbiased estimate (Wang et al. 2017, Eq. (2))
+``estimate(support_counts, n)``             the standard unbiased estimate (Wang et al. 2017)
 ``total_variance(N)`` (optional)            exact ``E||f_hat - f||^2`` of the standard estimate for a
                                             fixed population; default :func:`pure_total_variance`
 ``bits_per_report`` (optional)              the size of one report in bits; default :func:`report_bits`
@@ -36,11 +38,12 @@ from typing import Any
 import numpy as np
 
 from ldpnb import mechanisms as mech
-from ldpnb.contracts import Counts, Instance, Integer, RandomState, Real, contract
+from ldpnb.contracts import DENSE_DOMAIN, SAMPLE_SIZE, SEED, Counts, Instance, Integer, Real, contract
 from ldpnb.mechanisms import FrequencyOracle
 from ldpnb.utils import check_random_state
 
 __all__ = [
+    "guide_families",
     "oracle_families",
     "build_oracle",
     "pure_total_variance",
@@ -49,7 +52,11 @@ __all__ = [
     "sample_support_counts",
     "server_seconds_per_report",
     "SS_EXACT_MAX_K",
+    "MAX_GUIDE_RUNS",
 ]
+
+#: The largest number of simulated collections per cell and oracle (refused before anything is drawn).
+MAX_GUIDE_RUNS = 100_000
 
 #: Largest domain at which subset selection's support counts are drawn from their exact joint law
 #: (:func:`ldpnb.mechanisms.ss_simulate_support_counts`, cost O(k omega) per draw); beyond it the
@@ -57,33 +64,63 @@ __all__ = [
 #: user's memberships.
 SS_EXACT_MAX_K = 64
 
-
-def _registry() -> dict[str, type]:
-    # the catalogue: the registered families that build on a common domain (``cls.on``), in
-    # registry order; generic parents (UE, LH) and the papers' composite mechanisms are not in it
-    return dict(mech.FAMILIES)
+_ORACLE = Instance(FrequencyOracle, example=mech.GRR(4, 1.0))
 
 
+@contract()
+def guide_families() -> tuple[list[str], dict[str, str]]:
+    """The catalogue's families the guide places (frequency oracles: a standard estimate with support
+    probabilities ``(p, q)``), in registry order, and the reason each other family is left out.
+
+    >>> placed, unplaced = guide_families()
+    >>> placed[:3], "geometric" in unplaced
+    (['GRR', 'SUE', 'OUE'], True)
+    """
+    placed, unplaced = [], {}
+    for name, cls in mech.FAMILIES.items():
+        if isinstance(cls, type) and issubclass(cls, FrequencyOracle):
+            placed.append(name)
+        elif isinstance(cls, type) and issubclass(cls, mech.MetricMechanism):
+            unplaced[name] = (
+                "a metric mechanism: its level is geo-indistinguishability per unit of distance, not "
+                "an ε-LDP level the grid can compare (see the lens tables)"
+            )
+        else:
+            unplaced[name] = (
+                "not a frequency oracle: no support probabilities (p, q), so no closed-form MSE of a "
+                "standard estimate and no count-level sampler of its support counts"
+            )
+    return placed, unplaced
+
+
+@contract()
 def oracle_families() -> list[str]:
-    """The names of the registered frequency oracles, in registry order.
+    """The names of the catalogue's frequency oracles, in registry order (:func:`guide_families`).
 
     >>> oracle_families()[:3]
     ['GRR', 'SUE', 'OUE']
     """
-    return [n for n, cls in _registry().items() if isinstance(cls, type) and issubclass(cls, FrequencyOracle)]
+    return guide_families()[0]
 
 
-@contract(name=Instance(str, example="GRR"), k=Integer(2, 1 << 20), epsilon=Real(0.0, 50.0, low_open=True))
+@contract(name=Instance(str, example="GRR"), k=DENSE_DOMAIN, epsilon=Real(0.0, 50.0, low_open=True))
 def build_oracle(name: str, k: int, epsilon: float) -> FrequencyOracle:
-    """The registered oracle ``name`` on ``k`` values at level ``epsilon``.
+    """The catalogue's oracle ``name`` on ``k`` values at level ``epsilon`` (``cls.on(Domain(k=k),
+    epsilon)``).
 
     >>> build_oracle("OUE", 8, 1.0).p
     0.5
     """
-    return _registry()[name](k, epsilon)
+    if name not in mech.FAMILIES:
+        raise ValueError(f"unknown family {name!r}; the catalogue has {list(mech.FAMILIES)}")
+    m = mech.FAMILIES[name].on(mech.Domain(k=k, rows=None, cols=None), epsilon)
+    if not isinstance(m, FrequencyOracle):
+        raise ValueError(f"{name} is not a frequency oracle: {guide_families()[1].get(name, '')}")
+    return m
 
 
-def pure_total_variance(p: float, q: float, k: int, n: int) -> float:
+@contract(p=Real(0.0, 1.0), q=Real(0.0, 1.0), k=Integer(2, 1 << 40), n=Real(0.0, None, low_open=True))
+def pure_total_variance(p: float, q: float, k: int, n: float) -> float:
     r"""Exact total variance of the standard estimate of a pure protocol for a fixed population.
 
     Summing Wang et al.'s per-value variance :math:`[f_v p(1-p) + (1-f_v) q(1-q)]/(n(p-q)^2)` over
@@ -96,23 +133,28 @@ def pure_total_variance(p: float, q: float, k: int, n: int) -> float:
     >>> round(pure_total_variance(0.5, 1 / (math.e + 1), 12, 1), 4)  # OUE, k = 12, eps = 1
     45.1923
     """
+    if not p > q:
+        raise ValueError(f"a frequency oracle has p > q, got p = {p}, q = {q}")
     return (p * (1 - p) + (k - 1) * q * (1 - q)) / (n * (p - q) ** 2)
 
 
-def total_variance(m: FrequencyOracle, n: int) -> float:
+@contract(m=_ORACLE, n=Real(0.0, None, low_open=True))
+def total_variance(m: FrequencyOracle, n: float) -> float:
     """Exact total variance of ``m``'s standard estimate for ``n`` users (the family's own
     ``total_variance`` when it has one, else :func:`pure_total_variance`)."""
     own = getattr(m, "total_variance", None)
     if callable(own):
         return float(own(n))
-    return pure_total_variance(m.p, m.q, m.k, n)
+    return (m.p * (1 - m.p) + (m.k - 1) * m.q * (1 - m.q)) / (n * m.p_minus_q**2)
 
 
+@contract(m=_ORACLE)
 def report_bits(m: FrequencyOracle) -> float:
     """Bits of one report as this toolkit encodes it (the family's ``bits_per_report`` when it has
     one): GRR ``ceil(log2 k)``; unary encodings ``k``; local hashing ``ceil(log2 g)`` plus the two
     61-bit Carter-Wegman seeds (a deployment with a 32-bit hash seed sends ``32 + ceil(log2 g)``);
-    subset selection ``omega ceil(log2 k)`` (the subset as a list of values)."""
+    subset selection ``omega ceil(log2 k)`` (the subset as a list of values); NaN for another family
+    without ``bits_per_report``."""
     own = getattr(m, "bits_per_report", None)
     if own is not None:
         return float(own)
@@ -126,7 +168,7 @@ def report_bits(m: FrequencyOracle) -> float:
         return float(lg(m.g) + 2 * 61)
     if isinstance(m, mech.SubsetSelection):
         return float(mech.ss_params(k, m.epsilon)[0] * lg(k))
-    raise ValueError(f"{type(m).__name__}: no bits_per_report and no default for this family")
+    return float("nan")  # a new family without bits_per_report: shown as unknown
 
 
 def _independent(m: FrequencyOracle) -> bool:
@@ -136,12 +178,7 @@ def _independent(m: FrequencyOracle) -> bool:
     return isinstance(m, (mech.UnaryEncoding, mech.LocalHashing))
 
 
-@contract(
-    m=Instance(FrequencyOracle, example=mech.GRR(4, 1.0)),
-    input_counts=Counts(min_size=2),
-    runs=Integer(1, 1_000_000),
-    rng=RandomState(),
-)
+@contract(m=_ORACLE, input_counts=Counts(min_size=2), runs=Integer(1, MAX_GUIDE_RUNS), rng=SEED)
 def sample_support_counts(m: FrequencyOracle, input_counts: Any, runs: int, *, rng: Any = None) -> np.ndarray:
     r"""``runs`` independent draws of the support counts of ``m`` for input counts ``N``, ``(runs, k)``.
 
@@ -169,6 +206,7 @@ def sample_support_counts(m: FrequencyOracle, input_counts: Any, runs: int, *, r
     return np.stack([m.simulate_support_counts(N, rng=rng) for _ in range(runs)])
 
 
+@contract(m=_ORACLE, n=SAMPLE_SIZE, repeats=Integer(1, 100), seed=Integer(0, None))
 def server_seconds_per_report(m: FrequencyOracle, *, n: int = 2_000, repeats: int = 3, seed: int = 0) -> float:
     """CPU seconds per report of the server's aggregation (support counts of ``n`` reports of
     uniform inputs; median of ``repeats``), measured on the machine that runs the chapter."""

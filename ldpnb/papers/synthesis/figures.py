@@ -6,16 +6,31 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from ldpnb.contracts import Instance, contract
+from ldpnb.contracts import SAMPLE_SIZE, Instance, OneOf, contract
+from ldpnb.papers.synthesis.comparisons import gain_curves, point_intervals
+from ldpnb.papers.synthesis.guide import _RESULT as _RESULT_RULE
+from ldpnb.papers.synthesis.guide import GridResult, _best_finite, _run_means
+from ldpnb.papers.synthesis.variance import grr_oue_exact_boundary
+from ldpnb.repro.plotting import COLUMN_INCHES
 
-__all__ = ["lens_heatmap", "frontiers", "rank_agreement", "matched_table", "guide_map", "guide_table"]
+__all__ = [
+    "lens_heatmap",
+    "frontiers",
+    "rank_agreement",
+    "matched_table",
+    "gain_by_eps",
+    "guide_map",
+    "guide_table",
+    "CLASSES",
+]
 
 _MAP = Instance(Mapping, example={})
+_RESULT_EXAMPLE = _RESULT_RULE.valid()
 _SEQ = Instance(list, tuple, example=["a"])
 
 
 def _fig(*args, **kw):
-    import matplotlib.pyplot as plt  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
+    import matplotlib.pyplot as plt  # noqa: PLC0415 lazy: matplotlib only for the figures
 
     fig, axes = plt.subplots(*args, **kw)
     plt.close(fig)
@@ -29,7 +44,7 @@ def _fmt(v: float) -> str:
     return f"{v:.3g}"
 
 
-@contract(table=_MAP, lenses=_MAP, title=Instance(str, example=""))
+@contract(table=_MAP, lenses=_MAP, title=Instance(str, example=""), flagged=_SEQ)
 def lens_heatmap(
     table: Mapping[str, Mapping[str, float]], lenses: Mapping[str, str], title: str = "", flagged: Sequence[str] = ()
 ):
@@ -76,16 +91,17 @@ CLASSES = {
 @contract(sweeps=_MAP, y=Instance(str, example="emd_ibu"), xlabels=_MAP, ylabel=Instance(str, example=""))
 def frontiers(sweeps: Mapping[str, Mapping[str, np.ndarray]], y: str, xlabels: Mapping[str, str], ylabel: str):
     """Privacy-utility frontiers as small multiples: one row per privacy lens (``xlabels``), one
-    column per class of :data:`CLASSES`; in each panel the utility ``y`` (with a band of two
-    standard errors when ``y + "_se"`` is given) of the class's families along their sweeps, log-log,
-    with the other classes' curves in light grey for reference."""
-    import matplotlib  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
+    column per class of :data:`CLASSES`; in each panel the utility ``y`` of the class's families along
+    their sweeps, log-log, with a band of the pointwise 95 % interval of the mean (Hall) when the
+    per-run samples ``"runs_" + y`` are given, and the other classes' curves in light grey."""
+    import matplotlib  # noqa: PLC0415 lazy: matplotlib only for the figures
 
     keys = list(xlabels)
     classes = [(c, [n for n in ms if n in sweeps]) for c, ms in CLASSES.items()]
     classes = [(c, ms) for c, ms in classes if ms]
+    # the book's column width (not wider: a wider figure is shrunk and its legends drop below 8 px)
     fig, axes = _fig(
-        len(keys), len(classes), figsize=(2.3 * len(classes) + 0.6, 2.1 * len(keys) + 0.6), squeeze=False, sharey=True
+        len(keys), len(classes), figsize=(COLUMN_INCHES, 2.0 * len(keys) + 0.6), squeeze=False, sharey=True
     )
     cmap = matplotlib.colormaps["tab10"]
     for r, k in enumerate(keys):
@@ -103,24 +119,17 @@ def frontiers(sweeps: Mapping[str, Mapping[str, np.ndarray]], y: str, xlabels: M
                 if not ok.any():
                     continue
                 ax.plot(xs[ok], ys[ok], "-o", ms=2.5, lw=1.3, color=cmap(i), label=name, zorder=3)
-                if f"{y}_se" in sw:
-                    se = np.asarray(sw[f"{y}_se"], float)[ok]
-                    ax.fill_between(
-                        xs[ok],
-                        np.maximum(ys[ok] - 2 * se, 1e-6),
-                        ys[ok] + 2 * se,
-                        color=cmap(i),
-                        alpha=0.2,
-                        lw=0,
-                        zorder=2,
-                    )
+                if f"runs_{y}" in sw:
+                    band = point_intervals(sw[f"runs_{y}"])
+                    lo, hi = np.asarray(band.low)[ok], np.asarray(band.high)[ok]
+                    ax.fill_between(xs[ok], np.maximum(lo, 1e-6), hi, color=cmap(i), alpha=0.2, lw=0, zorder=2)
             if k != "vx":
                 ax.set_xscale("log")
             ax.set_yscale("log")
             if r == 0:
-                ax.set_title(cname, fontsize=9)
+                ax.set_title(cname, fontsize=8)
             if r == len(keys) - 1:
-                ax.legend(fontsize=6.5, frameon=False, loc="upper right")
+                ax.legend(fontsize=7, frameon=False, loc="upper right", handlelength=1.5, borderaxespad=0.2)
             ax.set_xlabel(xlabels[k], fontsize=8)
             if c == 0:
                 ax.set_ylabel(ylabel, fontsize=8)
@@ -156,6 +165,7 @@ def rank_agreement(taus: Mapping[tuple[str, str], float], labels: Mapping[str, s
     return fig
 
 
+@contract(ref=_MAP, at_mi=_MAP, at_emd=_MAP, at_d=Instance(dict, type(None), example=None))
 def matched_table(
     ref: Mapping[str, float],
     at_mi: Mapping[str, Mapping[str, float]],
@@ -163,17 +173,20 @@ def matched_table(
     at_d: Mapping[str, Mapping[str, float]] | None = None,
 ):
     """The matched comparisons as a table (a :class:`pandas.DataFrame`, one row per mechanism, k-RR at 1-LDP
-    first): at equal I(X;Y) the ε-LDP level on X and the EMD after IBU (± SE); at equal EMD after IBU the EMD
-    reached (± SE), I(X;Y) and the LDP-w.r.t.-S leakage; at equal distortion (``at_d``, from
+    first): at equal I(X;Y) the ε-LDP level on X and the mean EMD after IBU [95 % interval, Hall]; at equal EMD
+    after IBU the EMD reached [95 %], I(X;Y) and the LDP-w.r.t.-S leakage; at equal distortion (``at_d``, from
     :func:`~ldpnb.papers.synthesis.experiments.ba_matched_distortion`) BA's information."""
-    import pandas as pd  # noqa: PLC0415 lazy: optional dependency
+    import pandas as pd  # noqa: PLC0415 lazy: pandas is needed only to show the table
+
+    def ci(r):
+        return point_intervals(np.asarray(r["runs_emd_ibu"])[None, :])[0].text(3)
 
     def line(name, a, b):
         row = {
             "mechanism": name,
             "equal I: ε-LDP on X": f"{a['ldp']:.2f}",
-            "equal I: EMD, IBU (bins)": f"{a['emd_ibu']:.4f} ± {a['emd_ibu_se']:.4f}",
-            "equal EMD: EMD reached": f"{b['emd_ibu']:.4f} ± {b['emd_ibu_se']:.4f}",
+            "equal I: EMD, IBU (bins) [95 %]": ci(a),
+            "equal EMD: EMD reached [95 %]": ci(b),
             "equal EMD: I(X;Y) (bits)": f"{b['mi']:.3f}",
             "equal EMD: LDP leak about S (nats)": f"{b['lift_ldp']:.3f}",
         }
@@ -186,67 +199,82 @@ def matched_table(
     return pd.DataFrame(rows).set_index("mechanism")
 
 
+@contract(ga=_MAP)
 def gain_by_eps(ga: Mapping[str, object]):
-    """IBU's relative MSE gain over the standard estimator against ε, one line per oracle, ± 2 SE
-    (:func:`~ldpnb.papers.synthesis.experiments.ibu_gain_by_eps`)."""
-    import matplotlib  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
+    """IBU's relative MSE gain over MI against ε, one line per oracle, with pointwise 95 % Fieller
+    intervals: solid IBU on the whole channel, dashed IBU on the support counts (Arcolezi et al.'s
+    variant); from :func:`~ldpnb.papers.synthesis.experiments.ibu_gain_by_eps`."""
+    import matplotlib  # noqa: PLC0415 lazy: matplotlib only for the figures
+    from matplotlib.ticker import NullFormatter  # noqa: PLC0415 lazy: matplotlib only for the figures
 
     eps = np.asarray(ga["eps"], float)
+    curves = gain_curves(ga)
     fig, ax = _fig(figsize=(5.6, 3.4))
     cmap = matplotlib.colormaps["tab10"]
-    for i, (name, g) in enumerate(ga["gain"].items()):
+    for i, (name, c) in enumerate(curves.items()):
         x = eps * (1 + 0.03 * (i - 2))
-        ax.errorbar(
-            x,
-            g,
-            yerr=2 * ga["se"][name],
-            marker="o",
-            ms=3,
-            lw=1.2,
-            capsize=2,
-            color=cmap(i),
-            label=f"{name}, whole channel",
-        )
-        if "gain_support" in ga:
+        for key, ls, mk, alpha, label in (
+            ("whole", "-", "o", 1.0, f"{name}, whole channel"),
+            ("support", "--", "s", 0.7, None),
+        ):
+            e = c[key]
+            v = np.asarray(e.value)
+            err = np.vstack([v - np.asarray(e.low), np.asarray(e.high) - v])
             ax.errorbar(
                 x,
-                ga["gain_support"][name],
-                yerr=2 * ga["se_support"][name],
-                marker="s",
-                ms=2.5,
-                lw=0.9,
-                ls="--",
+                v,
+                yerr=np.clip(err, 0, 1),
+                marker=mk,
+                ms=3,
+                lw=1.1,
+                ls=ls,
                 capsize=2,
                 color=cmap(i),
-                alpha=0.7,
+                alpha=alpha,
+                label=label,
             )
     ax.axhline(0, color="0.5", lw=0.8)
-    from matplotlib.ticker import NullFormatter  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
-
     ax.set_xscale("log")
     ax.set_xticks(eps, [f"{e:g}" for e in eps])
     ax.xaxis.set_minor_formatter(NullFormatter())
     ax.set_xlabel("ε")
-    ax.set_ylabel("1 − MSE(IBU) / MSE(standard)")
+    ax.set_ylabel("1 − MSE(IBU) / MSE(MI)")
     ax.legend(fontsize=7, frameon=False, title="dashed: IBU on support counts", title_fontsize=7)
     return fig
 
 
-def guide_map(res, ks: Sequence[int], eps: Sequence[float], n: int, dist: str):
+@contract(
+    res=Instance(GridResult, example=_RESULT_EXAMPLE),
+    ks=_SEQ,
+    eps=_SEQ,
+    n=SAMPLE_SIZE,
+    dist=OneOf("uniform", "Zipf", "Gowalla"),
+    df=Instance(object, example=None),
+)
+def guide_map(res: GridResult, ks: Sequence[int], eps: Sequence[float], n: int, dist: str, df=None):
     """Two panels over ``(k, eps)``: the oracle with the smallest exact MSE of the standard estimate
     (left; the same at every ``n`` and distribution), and the best after projection onto the simplex
-    at ``n`` users and distribution ``dist`` (right; hatched where a runner-up is within noise);
+    at ``n`` users and distribution ``dist`` (right; a dot where the cell is undecided: a runner-up
+    within noise, from the guide table ``df`` of :func:`~ldpnb.papers.synthesis.guide.summarise`);
     Wang et al.'s boundary ``k = 3e^eps + 2`` and the exact one ``k*`` drawn on both."""
-    import matplotlib  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
-    from matplotlib.colors import ListedColormap  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
-    from matplotlib.patches import Patch  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
-
-    from ldpnb.papers.synthesis.guide import best_index  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
-    from ldpnb.papers.synthesis.variance import grr_oue_exact_boundary  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
+    import matplotlib  # noqa: PLC0415 lazy: matplotlib only for the figures
+    from matplotlib.colors import ListedColormap  # noqa: PLC0415 lazy: matplotlib only for the figures
+    from matplotlib.patches import Patch  # noqa: PLC0415 lazy: matplotlib only for the figures
+    from matplotlib.patheffects import withStroke  # noqa: PLC0415 lazy: matplotlib only for the figures
 
     names = res.names
-    cmap = ListedColormap([matplotlib.colormaps["tab10"](i) for i in range(len(names))])
+    # one distinct colour per family: tab10, then the light shades of tab20 (a registry may hold > 10)
+    palette = [matplotlib.colormaps["tab10"](i) for i in range(10)]
+    palette += [matplotlib.colormaps["tab20"](2 * i + 1) for i in range(10)]
+    if len(names) > len(palette):
+        raise ValueError(f"the guide map distinguishes at most {len(palette)} families, got {len(names)}")
+    cmap = ListedColormap(palette[: len(names)])
     idx = {c: i for i, c in enumerate(res.cells)}
+    undecided = set()
+    if df is not None:
+        for row in df.itertuples(index=False):
+            if getattr(row, "decided") == "no":
+                undecided.add((row[0], row[1], row[2], row[3]))
     A = np.full((len(ks), len(eps)), np.nan)
     B = np.full_like(A, np.nan)
     amb = np.zeros_like(A, dtype=bool)
@@ -255,14 +283,10 @@ def guide_map(res, ks: Sequence[int], eps: Sequence[float], n: int, dist: str):
             i = idx.get((k, e, n, dist))
             if i is None:
                 continue
-            A[a, b] = best_index(res.exact[i])
-            mp = res.se_proj[i].mean(axis=1)
-            bp = int(np.argmin(mp))
-            B[a, b] = bp
-            ratio = res.se_proj[i] / mp[bp]
-            lo = ratio.mean(axis=1) - 1.96 * ratio.std(axis=1, ddof=1) / np.sqrt(ratio.shape[1])
-            amb[a, b] = any(lo[j] <= 1.10 for j in range(len(names)) if j != bp)
-    fig, axes = _fig(1, 2, figsize=(7.8, 3.6), sharey=True)
+            A[a, b] = _best_finite(res.exact[i])
+            B[a, b] = _best_finite(_run_means(res.se_proj[i]))
+            amb[a, b] = (k, e, n, dist) in undecided
+    fig, axes = _fig(1, 2, figsize=(7.8, 4.2), sharey=True)
     ee = np.linspace(0, len(eps) - 1, 200)
     e_val = np.interp(ee, np.arange(len(eps)), eps)
     for ax, M, title in (
@@ -285,30 +309,39 @@ def guide_map(res, ks: Sequence[int], eps: Sequence[float], n: int, dist: str):
     for a in range(len(ks)):
         for b in range(len(eps)):
             if amb[a, b]:
-                axes[1].text(b, a, "·", ha="center", va="center", fontsize=12, color="white")
+                axes[1].text(
+                    b,
+                    a,
+                    "·",
+                    ha="center",
+                    va="center",
+                    fontsize=12,
+                    color="white",
+                    path_effects=[withStroke(linewidth=2, foreground="black")],
+                )
     axes[0].set_yticks(range(len(ks)), [str(k) for k in ks], fontsize=8)
     axes[0].set_ylabel("k")
     axes[0].legend(fontsize=7, loc="upper left", frameon=True)
+    rows = -(-len(names) // 6)  # at most six entries a row: the legend stays inside the column
     fig.legend(
         [Patch(color=cmap(i)) for i in range(len(names))],
         names,
         loc="lower center",
-        ncol=len(names),
-        fontsize=8,
+        ncol=min(6, len(names)),
+        fontsize=8.5,
         frameon=False,
     )
-    fig.get_layout_engine().set(rect=(0, 0.08, 1, 1))
+    fig.get_layout_engine().set(rect=(0, 0.06 * rows + 0.02, 1, 1))
     return fig
 
 
+@contract(df=Instance(object, example=None))
 def guide_table(df):
     """The guide as an interactive table (itables: sortable, filterable by column, offline)."""
-    import itables  # noqa: PLC0415 lazy: the book's build only (myst-nb, IPython)
+    import itables  # noqa: PLC0415 lazy: itables only for the interactive table
 
     itables.init_notebook_mode(all_interactive=False, connected=False)
     view = df.copy()
-    for c in ("MSE (exact)", "MSE proj."):
-        view[c] = view[c].map(lambda v: f"{v:.3g}")
-    view["server µs/report"] = view["server µs/report"].map(lambda v: f"{v:.2g}")
-    view["bits/report"] = view["bits/report"].map(lambda v: f"{v:.0f}")
+    view["server µs/report"] = view["server µs/report"].map(lambda v: f"{v:.2g}" if np.isfinite(v) else "—")
+    view["bits/report"] = view["bits/report"].map(lambda v: f"{v:.0f}" if np.isfinite(v) else "—")
     return itables.show(view, column_filters="header", showIndex=False, pageLength=15, classes="display compact")

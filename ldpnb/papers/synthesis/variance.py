@@ -20,20 +20,39 @@ from typing import Any
 
 import numpy as np
 
+from ldpnb import mechanisms as mech
+from ldpnb.contracts import EPSILON, PROBABILITY, SAMPLE_SIZE, Array, Channel, Counts, Instance, Integer, Real, contract
 from ldpnb.estimators import fo_variance
 from ldpnb.papers.synthesis.estimation import standard_matrix
+from ldpnb.papers.synthesis.families import build_oracle, pure_total_variance, total_variance
 
 __all__ = [
     "linear_total_variance",
     "wang_per_value",
     "wang_var_star",
-    "grr_oue_exact_boundary",
+    "exact_channel_variance",
+    "pinv_channel_variance",
     "rule_grr_beats_oue",
+    "grr_oue_exact_boundary",
     "exact_grr_beats_oue",
+    "support_covariance",
     "range_query_mse",
+    "formula_vs_channel",
+    "skew_invariance",
+    "wang_rule_check",
+    "oue_var_star_exact",
+    "kairouz_regimes",
+    "range_swaps",
 ]
 
+_MECH = Instance(mech.Mechanism, example=mech.GRR(4, 1.0))
+_ORACLE = Instance(mech.FrequencyOracle, example=mech.GRR(4, 1.0))
+_NAMES = Instance(list, tuple, example=["GRR"])
+_EPS_LIST = Instance(list, tuple, np.ndarray, example=[1.0])
+_KS = Instance(list, tuple, np.ndarray, example=[4])
 
+
+@contract(C=Channel(), A=Array(2), input_counts=Counts())
 def linear_total_variance(C: np.ndarray, A: np.ndarray, input_counts: Any) -> float:
     """Exact total variance of ``q_hat @ A`` for a fixed population (module docstring)."""
     N = np.asarray(input_counts, dtype=float)
@@ -44,17 +63,20 @@ def linear_total_variance(C: np.ndarray, A: np.ndarray, input_counts: Any) -> fl
     return float(N @ per_x / n**2)
 
 
-def wang_per_value(p: float, q: float, f: Any, n: int) -> np.ndarray:
+@contract(p=PROBABILITY, q=PROBABILITY, f=Array(1, low=0.0, high=1.0), n=Real(0.0, None, low_open=True))
+def wang_per_value(p: float, q: float, f: Any, n: float) -> np.ndarray:
     r"""Wang et al.'s variance of the standard estimate of each value (fixed population):
     :math:`q(1-q)/(n(p-q)^2) + f_v(1-p-q)/(n(p-q))`."""
     return fo_variance(np.asarray(f, dtype=float), n, p, q)
 
 
-def wang_var_star(p: float, q: float, n: int = 1) -> float:
+@contract(p=PROBABILITY, q=PROBABILITY, n=Real(0.0, None, low_open=True))
+def wang_var_star(p: float, q: float, n: float = 1) -> float:
     r"""Wang et al.'s approximate variance :math:`\mathrm{Var}^* = q(1-q)/(n(p-q)^2)` (the ``f_v = 0`` term)."""
     return q * (1 - q) / (n * (p - q) ** 2)
 
 
+@contract(m=_MECH, input_counts=Counts())
 def exact_channel_variance(m: Any, input_counts: Any) -> float:
     """:func:`linear_total_variance` of ``m``'s standard estimator on its whole exact channel."""
     C = np.exp(m.log_channel())
@@ -63,6 +85,7 @@ def exact_channel_variance(m: Any, input_counts: Any) -> float:
     return linear_total_variance(C, A, input_counts)
 
 
+@contract(m=_MECH, input_counts=Counts())
 def pinv_channel_variance(m: Any, input_counts: Any) -> float:
     """:func:`linear_total_variance` of the pseudo-inverse of ``m``'s whole channel (the first edition's INV)."""
     C = np.exp(m.log_channel())
@@ -70,11 +93,13 @@ def pinv_channel_variance(m: Any, input_counts: Any) -> float:
     return linear_total_variance(C, np.linalg.pinv(C), input_counts)
 
 
+@contract(k=Integer(2, None), epsilon=EPSILON)
 def rule_grr_beats_oue(k: int, epsilon: float) -> bool:
     """Wang et al.'s rule: GRR has the smaller (approximate) variance iff ``k < 3 e^eps + 2``."""
     return k < 3 * math.exp(epsilon) + 2
 
 
+@contract(epsilon=Real(0.0, 700.0, low_open=True))
 def grr_oue_exact_boundary(epsilon: float) -> float:
     r"""The domain size :math:`k^*` below which GRR's *exact* total variance is below OUE's.
 
@@ -92,12 +117,14 @@ def grr_oue_exact_boundary(epsilon: float) -> float:
     return (b + math.sqrt(b * b - 4 * c)) / 2
 
 
+@contract(k=Integer(2, None), epsilon=Real(0.0, 700.0, low_open=True))
 def exact_grr_beats_oue(k: int, epsilon: float) -> bool:
     """GRR's exact total variance (fixed population) is below OUE's."""
     e = math.exp(epsilon)
     return (k - 1) * (2 * e + k - 2) < (e + 1) ** 2 + 4 * (k - 1) * e
 
 
+@contract(m=_ORACLE, input_counts=Counts(max_size=4096))
 def support_covariance(m: Any, input_counts: Any) -> np.ndarray:
     r"""Exact covariance matrix of the standard estimate of a pure protocol for a fixed population.
 
@@ -107,13 +134,17 @@ def support_covariance(m: Any, input_counts: Any) -> np.ndarray:
     (:math:`\omega` of :math:`k` values): for one user of value :math:`x`, the probability that two
     other values :math:`v \ne w` are both in the subset is :math:`p\,r_1 + (1-p)\,r_0` with
     :math:`r_j = (\omega - j)(\omega - j - 1)/((k-1)(k-2))`, and :math:`p(\omega-1)/(k-1)` when
-    :math:`x \in \{v, w\}`.  The estimate's covariance is that of the counts over :math:`n^2(p-q)^2`.
+    :math:`x \in \{v, w\}`.  A family that states the exact covariance of its support counts
+    (``support_count_covariance(N)``: Hadamard response, OLH with a short-seed hash, the longitudinal
+    protocols, ...) is taken at its word.  The estimate's covariance is that of the counts over
+    :math:`n^2(p-q)^2`.
     """
-    from ldpnb import mechanisms as mech  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
-
     N = np.asarray(input_counts, dtype=float)
     n, k = N.sum(), N.size
     p, q = m.p, m.q
+    own = getattr(m, "support_count_covariance", None)
+    if callable(own):  # the family's exact law of its support counts (HR, HRR, OLH-CW, L-GRR, ...)
+        return np.asarray(own(N), dtype=float) / (n * m.p_minus_q) ** 2
     f = N / n
     diag = wang_per_value(p, q, f, int(n)) * (n * (p - q)) ** 2  # Var(c_v)
     if isinstance(m, (mech.UnaryEncoding, mech.LocalHashing)) or getattr(m, "independent_supports", False):
@@ -138,6 +169,7 @@ def support_covariance(m: Any, input_counts: Any) -> np.ndarray:
     return cov / (n * (p - q)) ** 2
 
 
+@contract(cov=Array(2, max_size=1 << 24), lengths=Instance(list, tuple, example=[1]))
 def range_query_mse(cov: np.ndarray, lengths: Any) -> dict[int, float]:
     r"""Exact mean squared error of the range queries :math:`\sum_{v=a}^{a+L-1}\hat f(v)` of each length
     :math:`L`, averaged over every start :math:`a` (unbiased estimate: MSE = variance), from the
@@ -159,11 +191,13 @@ def range_query_mse(cov: np.ndarray, lengths: Any) -> dict[int, float]:
 # ----------------------------------------------------------------------------------------------
 
 
+@contract(names=_NAMES, ks=_KS, eps=_EPS_LIST, counts_for=Instance(object, example=lambda k: np.ones(k, int)))
 def formula_vs_channel(names: list[str], ks: list[int], eps: list[float], counts_for) -> dict[str, float]:
     """Row V1: largest relative gap between the exact channel variance of each oracle's standard
-    estimate and Wang et al.'s per-value variance summed (``counts_for(k)`` gives the input counts)."""
-    from ldpnb.papers.synthesis.families import build_oracle  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
-
+    estimate and Wang et al.'s per-value variance summed (``counts_for(k)`` gives the input counts;
+    ``k`` at most 14: the unary encodings' and hashing's exact channels have ``2^k`` outputs)."""
+    for k in ks:
+        Integer(2, 14).check(k, "ks")
     worst, checked = 0.0, 0
     for k in ks:
         N = np.asarray(counts_for(k))
@@ -178,29 +212,25 @@ def formula_vs_channel(names: list[str], ks: list[int], eps: list[float], counts
     return {"max_rel_gap": worst, "checked": checked}
 
 
+@contract(names=_NAMES, k=Integer(2, 14), eps=_EPS_LIST, counts=Instance(dict, example={}))
 def skew_invariance(names: list[str], k: int, eps: list[float], counts: dict[str, Any]) -> dict[str, float]:
     """Row V3: largest relative gap between the exact channel variance on each input distribution and
     :func:`~ldpnb.papers.synthesis.families.pure_total_variance`."""
-    from ldpnb.papers.synthesis.families import build_oracle, pure_total_variance  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
-
     worst = 0.0
     for e in eps:
         for name in names:
             m = build_oracle(name, k, e)
             for N in counts.values():
                 N = np.asarray(N)
-                worst = max(
-                    worst, abs(exact_channel_variance(m, N) / pure_total_variance(m.p, m.q, k, int(N.sum())) - 1)
-                )
+                tv = pure_total_variance(m.p, m.q, k, int(N.sum()))
+                worst = max(worst, abs(exact_channel_variance(m, N) / tv - 1))
     return {"max_rel_gap": worst}
 
 
+@contract(ks=Array(1, max_size=1 << 20, low=2), eps=_EPS_LIST)
 def wang_rule_check(ks: Any, eps: list[float]) -> dict[str, int]:
     """Rows W1 and W2 on every ``(k, eps)``: W1 compares Var* (the f = 0 term) of the toolkit's GRR and
     OUE with the rule ``k < 3e^eps + 2``; W2 compares their exact totals with ``k < k*(eps)``."""
-    from ldpnb import mechanisms as mech  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
-    from ldpnb.papers.synthesis.families import pure_total_variance  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
-
     out = {"mismatches": 0, "outside_band": 0, "in_band": 0, "checked": 0}
     for e in eps:
         po, qo = mech.ue_params(e, "oue")
@@ -216,11 +246,10 @@ def wang_rule_check(ks: Any, eps: list[float]) -> dict[str, int]:
     return out
 
 
+@contract(k=Integer(2, 14), epsilon=EPSILON, n=SAMPLE_SIZE)
 def oue_var_star_exact(k: int = 12, epsilon: float = 1.0, n: int = 10_000) -> float:
     """Row W3: ``n`` times the exact variance of OUE's standard estimate of a value nobody holds,
     computed on the whole ``k x 2^k`` channel."""
-    from ldpnb.papers.synthesis.families import build_oracle  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
-
     m = build_oracle("OUE", k, epsilon)
     C = np.exp(m.log_channel())
     A, _ = standard_matrix(m, C)
@@ -230,11 +259,10 @@ def oue_var_star_exact(k: int = 12, epsilon: float = 1.0, n: int = 10_000) -> fl
     return linear_total_variance(C, A[:, [0]], N) * n
 
 
+@contract(ks=_KS)
 def kairouz_regimes(ks: list[int]) -> dict[str, int]:
     """Row KB1: for each ``k >= 8``, is RAPPOR (SUE) better than k-RR at eps = 0.1, and k-RR better at
     eps = ln k (exact total variances)?"""
-    from ldpnb.papers.synthesis.families import build_oracle, total_variance  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
-
     out = {"violations": 0, "checked": 0}
     for k in ks:
         if k < 8:
@@ -247,12 +275,11 @@ def kairouz_regimes(ks: list[int]) -> dict[str, int]:
     return out
 
 
+@contract(counts=Counts(min_size=2, max_size=4096), names=_NAMES, eps=_EPS_LIST, tie=Real(0.0, 1.0))
 def range_swaps(counts: Any, names: list[str], eps: list[float], tie: float = 0.10) -> dict[str, Any]:
     """Row T2: exact MSE of single values (mean over values) and of ranges of half the domain (mean
     over starts) per oracle and level; ``swaps`` counts (eps, pair) whose two orders are strict beyond
     the tie margin and opposite."""
-    from ldpnb.papers.synthesis.families import build_oracle  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
-
     N = np.asarray(counts)
     k = N.size
     table: dict[float, dict[str, tuple[float, float]]] = {}
