@@ -21,8 +21,8 @@ _XGB = "the paper's attacker, XGBoost with default parameters (Sec. 3.3)"
 #: new code ran; and the commit of the previous edition's criteria (phase A, issue #37).
 _STATS, _STATS_DATE = "9588c44", "2026-11-28"
 _A, _A_DATE = "d0fc57e", "2026-11-28"
-#: The commit that changed the criteria of the third audit's weak rows (E1-Adult, E2-3x, H9-b, H10-b, H10-c) after the book-scale
-#: results of main (6faf701) had been seen.
+#: The commit that changed the criteria of the third audit's weak rows (E1-Adult, E2-3x, H9-b, H10-b,
+#: H10-c) after the book-scale results of main (6faf701) had been seen.
 _R3, _R3_DATE = "d4cc32f", "2026-11-28"
 _ACC = (0, 100)  # an accuracy or a RID-ACC, %
 #: Rows H1 and T21 (simulated attack against a closed form) on ldpnb.stats; the commit fixed these criteria
