@@ -21,6 +21,9 @@ _XGB = "the paper's attacker, XGBoost with default parameters (Sec. 3.3)"
 #: new code ran; and the commit of the previous edition's criteria (phase A, issue #37).
 _STATS, _STATS_DATE = "9588c44", "2026-11-28"
 _A, _A_DATE = "d0fc57e", "2026-11-28"
+#: The commit that changed the criteria of the third audit's weak rows (E1-Adult, E2-3x, H9-b, H10-b,
+#: H10-c) after the book-scale results of main (6faf701) had been seen.
+_R3, _R3_DATE = "d4cc32f", "2026-11-28"
 _ACC = (0, 100)  # an accuracy or a RID-ACC, %
 #: Rows H1 and T21 (simulated attack against a closed form) on ldpnb.stats; the commit fixed these criteria
 #: before the new code ran.
@@ -141,31 +144,44 @@ CLAIMS = claim_table(
     ),
     Claim(
         "T20",
-        "App. C.3: OLH and OUE have an expected upper bound ACC_FO = 1/2 per collection "
+        "App. C.2: OLH and OUE have an expected upper bound ACC_FO = 1/2 per collection "
         "(OUE at ε = 10, k = 2 and k = 74, %)",
         source="paper",
         kind="holds",
-        paper=Printed(50, "App. C.3"),
+        paper=Printed(50, "App. C.2"),
         rule="acc_k2 <= 50.5 and acc_k74 <= 50.5",
         expect="diverges",
         instead="acc_k2 > 50 and acc_k74 < 51",
-        note="Only asymptotically in k: the exact accuracy 1/2 + (1/2)(1−q)^(k−1)/k is 75 % at k = 2 and tends to "
-        "1/2 from above.",
+        note="Only for small k·q. OUE's exact accuracy (Eq. 3 with p = 1/2) is (1 − (1−q)^k)/(2kq) + "
+        "(1−q)^(k−1)/(2k), q = 1/(e^ε + 1): at most 1/2 + 1/(2k), reached only as q → 0; it exceeds 1/2 only "
+        "while k·q is small and tends to 0 as k grows at fixed ε. At ε = 10 it is 75 % at k = 2 and 50.59 % at "
+        "k = 74 (the q → 0 limit 1/2 + 1/(2k) gives 50.68 %) and 48.93 % at k = 1,000; at ε = 1 and k = 2 it is 61.6 %.",
     ),
     Claim(
         "Fig1-order",
-        "Sec. 3.2.2 / Fig. 1a: 'GRR, ω-SS and SUE have the highest attacker's accuracy' (Eq. 4 with the "
+        "Sec. 3.2.3 / Fig. 1a: 'GRR, ω-SS and SUE have the highest attacker's accuracy' (Eq. 4 with the "
         "paper's forms, d = 3, k = [74, 7, 16], every ε of Fig. 1: smallest of GRR, ω-SS, SUE minus the "
         "largest of OUE, OLH, pt)",
         source="paper",
         kind="holds",
-        paper=Printed("GRR, ω-SS and SUE highest", "Sec. 3.2.2, Fig. 1a"),
+        paper=Printed("GRR, ω-SS and SUE highest", "Sec. 3.2.3 (analysis of Fig. 1), Fig. 1a"),
         rule="min(gap) > 0",
         expect="diverges",
         instead="gap_at_10 > 0",
         note="The expectation was set after the audit of this chapter reported that SUE is below OUE at small ε in "
         "Fig. 1: the ordering holds at large ε (where the paper says the adversary infers complete profiles "
         "accurately), not at every ε. gap: one value per ε (exact, no simulation).",
+        changes=(
+            CriterionChange(
+                _A,
+                _A_DATE,
+                "book",
+                {"kind": "holds", "rule": "min(gap) > 0", "expect": "pass"},
+                "expected to pass; the audit of this chapter reported SUE below OUE at small eps in Fig. 1 (an "
+                "exact computation) before the expectation was set; the expectation is now 'diverges' with the "
+                "instead rule gap_at_10 > 0",
+            ),
+        ),
     ),
     # ------------------------------------------------------------------ Sec. 4.2: re-identification of SMP users
     Claim(
@@ -216,9 +232,12 @@ CLAIMS = claim_table(
     Claim(
         "H2-SS",
         "Sec. 4.2: ω-SS similar to GRR (top-10, 5 surveys, ε = 10; ratio SS/GRR)",
-        source="paper",
+        source="derived",
         kind="close",
-        paper=Printed(1.0, "Sec. 4.2 and Fig. 2 caption ('similar')"),
+        paper=Printed("similar", "Sec. 4.2 and Fig. 2 caption"),
+        reference=1.0,
+        where="our reading of 'similar' (Sec. 4.2, Fig. 2 caption; App. C.2: 'follows similar re-identification "
+        "rates as the GRR protocol') as a ratio ω-SS/GRR of 1 within 0.15; the paper prints no value",
         atol=0.15,
         domain=(0, None),
         note="Estimator: ldpnb.stats.ratio of the mean RID-ACC (Fieller, paired: ω-SS's runs and the first as many "
@@ -274,12 +293,12 @@ CLAIMS = claim_table(
     ),
     Claim(
         "C3-eps",
-        "App. C.3: 'increasing ε ... increases the privacy leakage, thus leading to higher re-identification "
+        "App. C.2: 'increasing ε ... increases the privacy leakage, thus leading to higher re-identification "
         "rates' (Fig. 2: top-10 after 5 surveys, run means, every protocol; smallest step between "
         "consecutive ε, pt, and the smallest rise from the first to the last ε)",
         source="paper",
         kind="holds",
-        paper=Printed("higher with ε", "App. C.3"),
+        paper=Printed("higher with ε", "App. C.2"),
         rule="min_step >= -0.1 and min_rise > 0",
         note="A step may be slightly negative by noise where RID-ACC is flat (OUE, OLH at small ε): 0.1 pt of slack.",
     ),
@@ -320,11 +339,11 @@ CLAIMS = claim_table(
     ),
     Claim(
         "H4-PK",
-        "Sec. 4.2 / App. C.3: PK-RI reduces RID-ACC 'by about 50 % for all LDP protocols' (PK/FK, ε = 10, "
+        "Sec. 4.2 / App. C.2: PK-RI reduces RID-ACC 'by about 50 % for all LDP protocols' (PK/FK, ε = 10, "
         "5 surveys, top-10, mean over the runs' PK subsets, each protocol)",
         source="paper",
         kind="close",
-        paper=Printed(0.5, "Sec. 4.2 ('by almost half'); App. C.3"),
+        paper=Printed(0.5, "Sec. 4.2 ('by almost half'); App. C.2"),
         atol=0.15,
         domain=(0, None),
         note="'About 50 %' read as a ratio in [0.35, 0.65]; the ratio of a single PK subset ranges far wider, so "
@@ -334,11 +353,11 @@ CLAIMS = claim_table(
     ),
     Claim(
         "H4-NU",
-        "App. C.3: the non-uniform metric decreases RID-ACC 'by about 40 %' 'in comparison with the RID-ACC "
+        "App. C.2: the non-uniform metric decreases RID-ACC 'by about 40 %' 'in comparison with the RID-ACC "
         "of Figs. 2 and 10' (NU/U, ε = 10, 5 surveys, top-10, each protocol, FK-RI then PK-RI)",
         source="paper",
         kind="close",
-        paper=Printed(0.6, "App. C.3 ('by about 40 %')"),
+        paper=Printed(0.6, "App. C.2 ('by about 40 %')"),
         atol=0.15,
         domain=(0, None),
         note="Extended on 2026-11-26 to PK-RI (Fig. 10), the half of the statement the row left out; the audit of "
@@ -384,53 +403,83 @@ CLAIMS = claim_table(
     ),
     Claim(
         "H10-a",
-        "App. C.3: even β = 0.95 gives higher RID-ACC 'in comparison with Figs. 2, 10 and 11 in which ε = 1' "
+        "App. C.2: even β = 0.95 gives higher RID-ACC 'in comparison with Figs. 2, 10 and 11 in which ε = 1' "
         "(each protocol, 5 surveys, top-10: Fig. 12 vs Fig. 2 (FK) and Fig. 10 (PK), Fig. 13 vs Fig. 11 "
         "(FK, PK); pt)",
         source="paper",
         kind="holds",
-        paper=Printed("higher", "App. C.3"),
+        paper=Printed("higher", "App. C.2"),
         rule="all(gap > 0)",
         note="Extended on 2026-11-26 from Fig. 2 alone to the paper's three figures, before the new gaps were seen.",
     ),
     Claim(
         "H10-c",
-        "App. C.3: the β = 0.95 vs ε = 1 difference is larger for SUE, OUE and OLH than for GRR "
-        "(ratio RID(β = 0.95)/RID(ε = 1), top-10, 5 surveys)",
+        "App. C.2: the higher RID-ACC at β = 0.95 than at ε = 1 comes from 'not using a local randomizer when "
+        "k_j is small', 'with more difference for other protocols such as SUE, OUE and OLH' (per protocol: the "
+        "gain in per-report accuracy, Eq. 3 exact, from ε = 1 to in clear, averaged over the attributes β = "
+        "0.95 sends in clear, pt; the RID-ACC ratio β = 0.95 / ε = 1, top-10, 5 surveys, reported beside)",
         source="paper",
         kind="holds",
-        paper=Printed("more difference for SUE, OUE and OLH", "App. C.3"),
-        rule="min(others) > grr",
-        expect="diverges",
-        instead="grr > max(others) and min(others) > 1",
-        note="GRR shows the largest difference, in ratio and in points (H10-a's gaps). At β = 0.95 only the two "
+        paper=Printed("more difference for SUE, OUE and OLH", "App. C.2"),
+        rule="n_clear >= 1 and min(others) > grr",
+        note="The effect the paper names holds (on the two binary attributes GRR's ε = 1 accuracy is 73.1 %, "
+        "SUE's 62.2 %, OUE's 61.6 %, OLH's 61.3 %), but the overall RID-ACC ratio beside it goes the other way: "
+        "GRR shows the largest difference, in ratio and in points (H10-a's gaps). At β = 0.95 only the two "
         "binary attributes (sex, salary) go in clear, where every protocol's accuracy is 1 (UE gains more "
         "there than GRR); the other eight get ε = 2.4-3.3, and at these moderate budgets GRR's per-report "
         "accuracy grows fastest from its ε = 1 level (per attribute ×1.9-7.7, against OUE ×1.6-7.2 and "
         "SUE ×1.7-3.2), which is where its larger ratio comes from. Another reading of the sentence (the gain "
         "of the protocols whose ε-LDP accuracy is lowest) is possible; the paper's next sentence ('for this "
         "reason ... similar behaviors') is row H10-sim.",
+        changes=(
+            CriterionChange(
+                _R3,
+                _R3_DATE,
+                "book",
+                {
+                    "kind": "holds",
+                    "rule": "min(others) > grr",
+                    "expect": "diverges",
+                    "instead": "grr > max(others) and min(others) > 1",
+                },
+                "the row graded the overall RID-ACC ratio (GRR 22.95 against 10.2-18.0 at book scale: "
+                "divergence); the re-audit found that the paper attributes the difference to the attributes "
+                "sent in clear, so the row grades that effect per protocol (exact) and reports the overall "
+                "ratio beside, with its divergence stated in the note",
+            ),
+        ),
     ),
     Claim(
         "H10-b",
-        "App. C.3: for β ≤ 0.6 no attribute is randomised, and all protocols reach the same (perfect-"
-        "inference) RID-ACC (β = 0.6, 5 surveys, FK-RI, Figs. 12 and 13; spread over protocols, pt)",
+        "App. C.1-C.2: the α-PIE mapping sends every attribute in clear at β = 0.6 (n_clear of the 10 Adult "
+        "attributes), so all protocols reach the same RID-ACC in Figs. 12 and 13 (the spread over protocols, "
+        "5 surveys, FK-RI, pt, is reported beside: it is 0 by construction)",
         source="derived",
         kind="holds",
-        rule="n_clear == 10 and spread <= 2",
+        rule="n_clear == 10",
         where="the α-PIE mapping of App. C.1 at β = 0.6 (every ε_j infinite); Figs. 12-13 show equal curves",
         note="Once every attribute goes in clear the protocols send identical reports (common random numbers), so "
-        "the spread is 0 by construction: the row checks the mapping (n_clear), H10-sim the paper's "
-        "statement at the other β.",
+        "the spread is 0 by construction and is not graded: the row checks the mapping (n_clear); H10-sim "
+        "grades the paper's statement at the other β.",
+        changes=(
+            CriterionChange(
+                _R3,
+                _R3_DATE,
+                "book",
+                {"kind": "holds", "rule": "n_clear == 10 and spread <= 2"},
+                "the 'spread <= 2' half cannot fail (identical reports, spread 0.0 at book scale): dropped from "
+                "the rule, reported beside; the row is a check of the mapping (n_clear = 10 seen, pass)",
+            ),
+        ),
     ),
     Claim(
         "H10-sim",
-        "App. C.3: 're-identification rates of all LDP protocols follow similar behaviors' under α-PIE "
+        "App. C.2: 're-identification rates of all LDP protocols follow similar behaviors' under α-PIE "
         "(Figs. 12, 13): at every β of the grid, the largest/smallest protocol ratio of RID-ACC (top-10, "
         "5 surveys, FK-RI, Figs. 12 and 13) is at most half of that under ε-LDP at ε = 10 (Fig. 2)",
         source="paper",
         kind="holds",
-        paper=Printed("similar behaviors", "App. C.3, Figs. 12 and 13"),
+        paper=Printed("similar behaviors", "App. C.2, Figs. 12 and 13"),
         rule="max(spread_pie) <= 0.5 * spread_ldp",
         expect="diverges",
         instead="min(spread_pie) <= 0.5 * spread_ldp and max(spread_pie) > 0.5 * spread_ldp",
@@ -441,15 +490,26 @@ CLAIMS = claim_table(
         "factor 6.4 (uniform metric) against 6.7 under ε-LDP at ε = 10, and only from β = 0.75 on, where "
         "most attributes go in clear, by about 2. The behaviours converge as β loosens; they are not "
         "similar at tight β. The instead rule states that finding.",
+        changes=(
+            CriterionChange(
+                _A,
+                _A_DATE,
+                "book",
+                {"kind": "holds", "rule": "max(spread_pie) <= 0.5 * spread_ldp", "expect": "pass"},
+                "expected to pass; seen at book scale (3 runs of Fig. 2, 1 run of Figs. 12-13): fail, a factor "
+                "6.4 between protocols at beta = 0.95 against 6.7 under eps-LDP at eps = 10, about 2 only from "
+                "beta = 0.75; the expectation is now 'diverges' with the instead rule stating that finding",
+            ),
+        ),
     ),
     Claim(
         "C3-beta",
-        "App. C.3: 'decreasing β_U|S also increases the privacy leakage, thus leading to higher "
+        "App. C.2: 'decreasing β_U|S also increases the privacy leakage, thus leading to higher "
         "re-identification rates' (Figs. 12, 13: top-10 after 5 surveys, FK-RI, run means, every protocol; "
         "smallest step as β falls, pt)",
         source="paper",
         kind="holds",
-        paper=Printed("higher as β falls", "App. C.3"),
+        paper=Printed("higher as β falls", "App. C.2"),
         rule="min_step >= -0.1",
         note="0.1 pt of slack for noise where the curves are flat.",
     ),
@@ -539,6 +599,23 @@ CLAIMS = claim_table(
         "chapter's own seed gives a Bayes minimum of 2.86 (the rule passes), and the paper's attacker is "
         "XGBoost, whose smallest fold was 1.83 (book) and 1.57 (paper scale). The row now grades the paper's "
         "attacker over the paper's range, with the rule it had; bayes_min_fold (every ε) is reported beside.",
+        changes=(
+            CriterionChange(
+                _A,
+                _A_DATE,
+                "paper",
+                {
+                    "kind": "holds",
+                    "rule": "min_fold >= 1.5 and min_fold <= 3 and max_fold >= 15",
+                    "expect": "diverges",
+                    "instead": "min_fold <= 4 and max_fold >= 15 and xgb_min_fold <= 2.5",
+                },
+                "graded the Bayes NK plug-in at eps >= 2 only and expected a divergence at the lower end "
+                "(3.17-fold); seen: at eps = 1 the chapter's seed gives a Bayes minimum of 2.86 (the rule passes)"
+                " and the paper's XGBoost attacker 1.83-fold (book) and 1.57-fold (paper scale); the row now "
+                "grades the paper's attacker over the paper's eps range with the same rule, expected to pass",
+            ),
+        ),
     ),
     Claim(
         "H6-a",
@@ -584,6 +661,22 @@ CLAIMS = claim_table(
         "chapter ran the chapter's XGBoost on Adult at ε = 1 and found 1.96-fold at least (NK 1n, PK 0.5n), "
         "so that explanation was wrong. The row now grades the paper's attacker with the rule it had; the "
         "Bayes NK's smallest fold is reported beside (bayes_min_fold).",
+        changes=(
+            CriterionChange(
+                _A,
+                _A_DATE,
+                "book",
+                {
+                    "kind": "holds",
+                    "rule": "min_fold <= 2 and max_fold >= 8",
+                    "expect": "diverges",
+                    "instead": "min_fold <= 3 and max_fold >= 8",
+                },
+                "graded the Bayes NK plug-in (2.31-fold at least) as a divergence explained by a weaker "
+                "classifier; seen: the chapter's XGBoost on Adult gives 1.96-fold at eps = 1, so the explanation "
+                "was wrong; the row now grades the paper's attacker with the same rule, expected to pass",
+            ),
+        ),
     ),
     Claim(
         "H6-e",
@@ -657,6 +750,17 @@ CLAIMS = claim_table(
         "a window the audit of this chapter found too loose to test 'about 25 %'. It now grades the largest "
         "accuracy of the paper's attacker with the window of H5-a (the oracle's bound); at paper scale the "
         "largest recorded was 20.9 % (NK s = 5n), so the row may fail at its lower end.",
+        changes=(
+            CriterionChange(
+                _A,
+                _A_DATE,
+                "paper",
+                {"kind": "range", "lower": 11.1, "upper": 28},
+                "graded XGBoost NK s = 1n at eps = 10 for GRR in [11.1, 28] (17.66 % at book scale; 20.9 % the "
+                "largest at paper scale); the window was too loose to test 'about 25 %'; now the largest accuracy"
+                " of the paper's attacker with H5-a's window [20, 28]",
+            ),
+        ),
     ),
     Claim(
         "H5-s",
@@ -749,6 +853,16 @@ CLAIMS = claim_table(
         "UE-r curves sit at the baseline and its SUE-z saturates at large ε), and Adult nearly as much as "
         "ACS: neither half of the paper's contrast is reproduced. The instead rule states that finding; "
         "phase B of the statistics layer grades it with intervals.",
+        changes=(
+            CriterionChange(
+                _A,
+                _A_DATE,
+                "book",
+                {"kind": "holds", "rule": "adult < acs and adult < nursery", "expect": "pass"},
+                "expected to pass; seen at book scale: fail, mean change 2.70 (ACS), 2.24 (Adult), 0.68 (Nursery)"
+                " points; the expectation is now 'diverges' with the instead rule stating that finding",
+            ),
+        ),
     ),
     Claim(
         "H6-sens",
@@ -820,11 +934,15 @@ CLAIMS = claim_table(
     ),
     Claim(
         "H7-b",
-        "Sec. 4.4: top-1 RID-ACC of RS+FD 'nearly equal to the random Baseline' 0.0022 % (largest over ε and "
+        "Sec. 4.4: top-1 RID-ACC of RS+FD 'nearly equal to the random Baseline' (1/n = 0.0022 %; largest over ε and "
         "#surveys, %)",
-        source="paper",
+        source="derived",
         kind="range",
-        paper=Printed(0.0022, "Sec. 4.4 (baseline 1/n)"),
+        paper=Printed("nearly equal the random Baseline", "Sec. 4.4"),
+        reference=0.0022,
+        where="the random baseline 1/n of top-1 re-identification on Adult (n = 45,222), in %, computed by us: "
+        "Sec. 4.4 says 'nearly equal the random Baseline' and prints no value; the upper end 0.01 % (4.5 "
+        "times the baseline) is our reading of 'nearly equal'",
         upper=0.01,
         one_sided=True,
         domain=_ACC,
@@ -961,10 +1079,34 @@ CLAIMS = claim_table(
         source="paper",
         kind="holds",
         paper=Printed("improved", "App. E.1, Fig. 16"),
-        rule="max(correct_expected) < 1 and max(correct_pooled) < 1 and dir_grr < 1 and dir_sue < 1 "
+        rule="max(correct_expected) <= 0.85 and max(correct_pooled) <= 0.85 and dir_grr < 1 and dir_sue < 1 "
         "and oue_dir_high >= 0.8 and oue_dir_high <= 1.1 and max(zipf_exp) < 1",
+        expect="diverges",
+        instead="min(correct_expected) <= 0.85 and max(correct_expected) > 0.85 and max(correct_expected) < 1 "
+        "and max(correct_pooled) < 1 and dir_grr < 1 and dir_sue < 1 and oue_dir_high >= 0.8 "
+        "and oue_dir_high <= 1.1 and max(zipf_exp) < 1",
         note="Extended on 2026-11-26 (before the new numbers were seen) to the three protocols under correct priors "
-        "(H8-Adult grades GRR) and to the OUE-r exception under DIR, with Fig5-b's window.",
+        "(H8-Adult grades GRR) and to the OUE-r exception under DIR, with Fig5-b's window. 'Considerably' is "
+        "read as a ratio <= 0.85, as in H8-Adult (decision log): on Adult under correct priors only GRR "
+        "improves considerably (expected ratio 0.75 at book scale); SUE-r and OUE-r improve by about 5 % "
+        "(0.955), consistently but not considerably. The instead rule states that finding.",
+        changes=(
+            CriterionChange(
+                _R3,
+                _R3_DATE,
+                "book",
+                {
+                    "kind": "holds",
+                    "rule": "max(correct_expected) < 1 and max(correct_pooled) < 1 and dir_grr < 1 and dir_sue < 1 "
+                    "and oue_dir_high >= 0.8 and oue_dir_high <= 1.1 and max(zipf_exp) < 1",
+                    "expect": "pass",
+                },
+                "'consistently and considerably outperforms' was tested as a ratio < 1 only (pass; expected "
+                "ratios 0.752, 0.955, 0.955 and pooled 0.784, 0.960, 0.965 for GRR, SUE-r, OUE-r seen at book "
+                "scale); the re-audit asked for the protocol's 0.85 (as H8-Adult), under which SUE-r and OUE-r "
+                "are above: declared a divergence",
+            ),
+        ),
     ),
     Claim(
         "H8-analytic",
@@ -1014,14 +1156,27 @@ CLAIMS = claim_table(
     ),
     Claim(
         "H9-b",
-        "Sec. 5.2.3: RS+RFD considerably decreases AIF-ACC vs RS+FD (XGBoost NK s = 1n, GRR, every ε ≥ 2 of "
-        "the XGBoost grid; pt)",
+        "Sec. 5.2.3: 'our RS+RFD protocols considerably decrease the attacker's AIF-ACC when comparing with their "
+        "respective RS+FD version' (XGBoost NK s = 1n, ACS, each of GRR, SUE-r and OUE-r, every ε ≥ 2 of the "
+        "XGBoost grid; run-mean decrease, pt)",
         source="paper",
         kind="range",
         paper=Printed("considerable", "Sec. 5.2.3"),
         lower=8,
         one_sided=True,
-        note="Graded on XGBoost since 2026-11-26 (before: Bayes NK, 16.9-19.3 pt).",
+        note="Graded on XGBoost since 2026-11-26 (before: Bayes NK, 16.9-19.3 pt). 'Considerably' read as at "
+        "least 8 points at every ε ≥ 2 for every variant with uniform fake data in RS+FD.",
+        changes=(
+            CriterionChange(
+                _R3,
+                _R3_DATE,
+                "book",
+                {"kind": "range", "lower": 8, "one_sided": True},
+                "the row graded GRR only (11.8 points at book scale, pass); the paper's sentence is about every "
+                "RS+RFD protocol against its RS+FD version, so SUE-r and OUE-r (whose XGBoost runs are in the "
+                "chapter, not looked at for this row) are added with the same threshold",
+            ),
+        ),
     ),
     Claim(
         "H9-c",
@@ -1057,8 +1212,8 @@ CLAIMS = claim_table(
         "The first book-scale run had one run of Fig. 17 and gave 12.68 % (fail): one EXP prior draw at "
         "ε = 1 against RS+RFD[GRR], whose next four runs gave 5.7-6.5 % (five runs: largest mean 8.14 %, "
         "EXP SUE-r at ε = 1). A row decided by one prior draw measures that draw; the book now runs three "
-        "runs of the ZIPF and EXP curves (the budget's limit), the criterion is unchanged, and the "
-        "statistics layer grades it with its interval in phase B.",
+        "runs of the ZIPF and EXP curves (the budget's limit): a size change made after the fail; the "
+        "criterion is unchanged, and the statistics layer grades it with its interval in phase B.",
     ),
     Claim(
         "E2-3x",
@@ -1068,10 +1223,27 @@ CLAIMS = claim_table(
         source="paper",
         kind="range",
         paper=Printed(3, "App. E.2"),
-        lower=2.0,
-        upper=4.5,
-        note="'3x' read as a factor in [2, 4.5]. Its denominator is E2-inc's: the first book run (one run of "
-        "Fig. 17) gave 1.45, from the single EXP draw described there; see E2-inc for the runs now used.",
+        lower=2.4,
+        upper=3.75,
+        expect="diverges",
+        instead="min(ours) > 1.5 and max(ours) < 2.4",
+        note="'3x' read as a factor in [2.4, 3.75] (3 within a factor 1.25). Its denominator is E2-inc's: the first "
+        "book run (one run of Fig. 17) gave 1.45, from the single EXP draw described there; see E2-inc for the "
+        "runs now used. At book scale the factor is about 2.1: the paper's attacker as run here reaches less "
+        "than the paper's 25 % against RS+FD (row XGB-GRR: XGBoost sits several points below both Bayes curves, "
+        "the gap glued in the chapter), which shrinks the numerator while the RS+RFD denominator (about 8 %, "
+        "E2-inc) matches the paper.",
+        changes=(
+            CriterionChange(
+                _R3,
+                _R3_DATE,
+                "book",
+                {"kind": "range", "lower": 2.0, "upper": 4.5},
+                "'3x' was read as [2, 4.5], which passed 2.12 at book scale; the re-audit found that window too "
+                "loose for '3x'; now [2.4, 3.75] (within a factor 1.25 of 3), under which the book's 2.12 is a "
+                "divergence explained by XGB-GRR's lower RS+FD accuracy",
+            ),
+        ),
     ),
     Claim(
         "E2-DIR",
@@ -1089,6 +1261,17 @@ CLAIMS = claim_table(
         "OUE-r; one run of DIR), and 0.98-1.02 over five runs: the paper's attacker is as accurate with DIR "
         "priors as against RS+FD, no reduction. The Bayes NK plug-in shows none either (GRR: 25.2 % with "
         "DIR against 24.3 % in Fig. 3). The instead rule states that finding.",
+        changes=(
+            CriterionChange(
+                _A,
+                _A_DATE,
+                "book",
+                {"kind": "holds", "rule": "max(ratio) < 1 and min(ratio) >= 0.7", "expect": "pass"},
+                "expected to pass; seen at book scale: fail, ratios 1.09, 1.07, 1.02 (GRR, SUE-r, OUE-r; one DIR "
+                "run) and 0.98-1.02 over five runs: no reduction; the expectation is now 'diverges' with the "
+                "instead rule min(ratio) >= 0.9",
+            ),
+        ),
     ),
     Claim(
         "H9-aware",

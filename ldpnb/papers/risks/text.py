@@ -112,10 +112,15 @@ def rid_glues(report: Any, eps: Sequence[float]) -> dict[str, str]:
     }
 
 
-@contract(report=Instance(object, example=None), eps95=Instance(np.ndarray, example=None))
-def pie_glues(report: Any, eps95: np.ndarray) -> dict[str, str]:
+@contract(
+    report=Instance(object, example=None),
+    eps95=Instance(np.ndarray, example=None),
+    eps85=Instance(np.ndarray, example=None),
+)
+def pie_glues(report: Any, eps95: np.ndarray, eps85: np.ndarray) -> dict[str, str]:
     """The protocol spread under α-PIE at the tightest β of the grid and its smallest over β (row H10-sim),
-    the spread under ε-LDP at the largest ε, and the budgets at β = 0.95."""
+    the spread under ε-LDP at the largest ε, the budgets at β = 0.95 and the attributes sent in clear at
+    β = 0.95 and β = 0.85 (an infinite budget is an attribute sent in clear)."""
     nums = report.rows["H10-sim"]["numbers"]
     finite = eps95[np.isfinite(eps95)]
     return {
@@ -124,6 +129,7 @@ def pie_glues(report: Any, eps95: np.ndarray) -> dict[str, str]:
         "ldp-spread": f"{float(nums['spread_ldp']):.1f}",
         "pie95-eps": rng_text(finite),
         "pie95-clear": str(int((~np.isfinite(eps95)).sum())),
+        "pie85-clear": f"{int((~np.isfinite(eps85)).sum())} of {eps85.size}",
     }
 
 
