@@ -407,8 +407,9 @@ report.text(a23_low=", ".join(f"{n} {text.fmt(arc['support_low'][i], 2)}"
 # %% [markdown]
 # In Arcolezi et al.'s variant, IBU's gain over MI at ε = 0.5 is {glue:text}`synthesis-a23_low`
 # (A23) and at ε = 4 {glue:text}`synthesis-a23_high` (A23b compares the two). Their IBU treats
-# the support counts as its observations. For k-RR and SS these are sufficient statistics of the
-# reports, but for the unary encodings and local hashing they drop information the reports carry,
+# the support counts as its observations. For k-RR (and SS when it reports one value, ω = 1) these
+# are sufficient statistics of the reports, but for SS with ω ≥ 2, the unary encodings and local
+# hashing they drop information the reports carry,
 # and IBU on the whole channel recovers it: its mean squared error at ε = 4 is below that of the
 # support-count IBU for SUE, OUE and OLH (A23w), where the support-count IBU gains only
 # {glue:text}`synthesis-a23_whole` over MI.
@@ -631,14 +632,14 @@ report.text(t1=text.task_text(tr), sum_g1=text.projection_text(g1),
             sum_t1=text.task_text(tr, short=True),
             t2="; ".join(f"ε = {e:g}: {a} and {b}" for e, a, b in t2["examples"][:3])
             or "none",
-            cm1=f"{float(np.min(hh['precision'].low)):.2f}")
+            cm1=text.floor_text(float(np.min(hh['precision'].low))))
 
 # %% [markdown]
 # {glue:text}`synthesis-t1` For range
 # queries of half the domain the order of two oracles flips against single values at
 # {glue:text}`synthesis-t2` (T2). At the grid's largest $k$ and $n$ the best oracle's top-10
-# precision has a lower 95 % bound of at least {glue:text}`synthesis-cm1` for every ε ≥ 2 (CM1
-# asks for 0.9).
+# precision has a lower 95 % bound of at least {glue:text}`synthesis-cm1` (rounded down) for every
+# ε ≥ 2 (CM1 asks for 0.9).
 
 # %% [markdown]
 # ## The papers' conclusions outside their setting
@@ -985,8 +986,8 @@ display(Markdown(text.reading_guide(facts)))
 #   coincides with INV for k-RR inside the simplex ({prf:ref}`prop-synthesis-inv-mle`), while
 #   it beats the inverse for the metric mechanisms. What IBU gains over the standard estimator
 #   depends on the likelihood it maximises: on the support counts, as Arcolezi et al. run it,
-#   the gain is small and largest at small ε; on the whole channel of a unary encoding or local
-#   hashing it is larger (A23, A23b, A23w). An early stop is a regulariser, not a better
+#   the gain is small (A23b asks whether it is largest at small ε); on the whole channel of a
+#   unary encoding or local hashing it is larger (A23, A23b, A23w). An early stop is a regulariser, not a better
 #   estimator.
 # * For an unbiased histogram the MSE of a frequency oracle depends only on $(k, \varepsilon)$
 #   ({prf:ref}`prop-synthesis-total-mse`); Wang et al.'s rule decides GRR against OUE except in

@@ -344,4 +344,6 @@ def guide_table(df):
     view = df.copy()
     view["server µs/report"] = view["server µs/report"].map(lambda v: f"{v:.2g}" if np.isfinite(v) else "—")
     view["bits/report"] = view["bits/report"].map(lambda v: f"{v:.0f}" if np.isfinite(v) else "—")
-    return itables.show(view, column_filters="header", showIndex=False, pageLength=15, classes="display compact")
+    return itables.show(
+        view, column_filters="header", showIndex=False, pageLength=15, classes="display compact", maxBytes=0
+    )  # maxBytes=0: every row of the guide (itables downsamples a table above 64 kB by default)

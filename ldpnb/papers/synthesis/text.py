@@ -4,14 +4,16 @@ every "better" is decided from an interval (:mod:`ldpnb.stats`), never from a ba
 
 from __future__ import annotations
 
+import math
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ldpnb.contracts import Instance, Real, contract
+from ldpnb.contracts import Instance, Integer, Real, contract
 from ldpnb.stats import Estimate
 
 __all__ = [
+    "floor_text",
     "decided",
     "fmt",
     "matched_verdict",
@@ -26,6 +28,18 @@ __all__ = [
 _MAP = Instance(dict, example={})
 _NAMES = Instance(list, tuple, example=["k-RR"])
 _EST = Instance(Estimate, example=Estimate(1.0, 0.5, 1.5, n_runs=10, method="t"))
+
+
+@contract(x=Real(), digits=Integer(0, 12))
+def floor_text(x: float, digits: int = 3) -> str:
+    """``x`` rounded *down* to ``digits`` decimals, for a lower bound stated as "at least" (0.8984 -> "0.898",
+    never "0.90").
+
+    >>> floor_text(0.8984)
+    '0.898'
+    """
+    scale = 10**digits
+    return f"{math.floor(x * scale) / scale:.{digits}f}"
 
 
 @contract(diff=_EST, names=_NAMES, tie=Real(0.0, None))
@@ -306,7 +320,7 @@ def guide_facts(g: Mapping[str, Any]) -> dict[str, str]:
         f"significantly worse for none (E1, E3; undecided: {_names(e1['undecided'] + e3['undecided'])}). "
         f"k-RR and RAPPOR: either (ratios of mean EMDs IBU/standard {fmt(e2[0], 3)} and {fmt(e2[1], 3)}, "
         f"E2). On support counts, as Arcolezi et al. run it, IBU's gain over MI at ε = 0.5 is "
-        f"{100 * lo.min():.0f}-{100 * lo.max():.0f} % for OUE, OLH and SS (A23, A23b); on the whole channel "
+        f"from {100 * lo.min():+.1f} to {100 * lo.max():+.1f} % for OUE, OLH and SS (A23, A23b); on the whole channel "
         f"of the unary encodings and local hashing it gains more (A23w). An early stop is a regulariser, not "
         f"a better estimator."
     )
@@ -315,7 +329,7 @@ def guide_facts(g: Mapping[str, Any]) -> dict[str, str]:
         f"{task_text(t1, short=True)}; for ranges of half of Adult's ages "
         f"{g['t2']['swaps']} pairs of oracles swap places (GRR's and SS's errors cancel over long ranges). At the "
         f"grid's largest k and n, ε ≥ 2, the best top-10 precision is at least "
-        f"{float(np.min(cm1['precision'].low)):.2f} (lower 95 % bound, CM1)."
+        f"{floor_text(float(np.min(cm1['precision'].low)))} (lower 95 % bound, rounded down; CM1 asks for 0.9)."
     )
     A = g["A"]
     secret = (
