@@ -889,7 +889,7 @@ PENDING: dict[str, list[str]] = {
         "ldpnb.mechanisms.",
         """
         _hashes.OLHCW.draw_seeds _hashes.OLHCW.hash _hashes.OLHCW.n_reports _hashes.OLHCW.on
-        _hashes.OLHCW.report_index _hashes.OLHCW.simulate_support_counts(input_counts) _hashes.OLHCW.support
+        _hashes.OLHCW.report_index _hashes.OLHCW.support
         _hashes.OLHCW.support_count_covariance _hashes.OLHCW.support_counts _hashes.OLHCW.support_set_index
         hadamard.HR.support hadamard.HR.support_count_covariance hadamard.HROperator.matvec
         hadamard.HROperator.rmatvec hadamard.HRR.decode hadamard.HRR.support hadamard.HRR.support_count_covariance

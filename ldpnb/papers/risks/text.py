@@ -114,8 +114,8 @@ def rid_glues(report: Any, eps: Sequence[float]) -> dict[str, str]:
 
 @contract(
     report=Instance(object, example=None),
-    eps95=Instance(np.ndarray, example=None),
-    eps85=Instance(np.ndarray, example=None),
+    eps95=Instance(np.ndarray, example=np.array([1.0, np.inf])),
+    eps85=Instance(np.ndarray, example=np.array([1.0, np.inf])),
 )
 def pie_glues(report: Any, eps95: np.ndarray, eps85: np.ndarray) -> dict[str, str]:
     """The protocol spread under α-PIE at the tightest β of the grid and its smallest over β (row H10-sim),
