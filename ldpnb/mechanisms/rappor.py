@@ -77,7 +77,7 @@ _PROB = Probability()
 
 @contract(k=Integer(1, 1 << 24), h=Integer(1, 64), m=Integer(1, 1 << 16), cohorts=Integer(1, 1 << 12))
 def rappor_bloom_bits(k: int, h: int, m: int, cohorts: int = 1) -> np.ndarray:
-    """The Bloom-filter bits of the candidates ``"0" .. str(k-1)``: int64 ``(cohorts, k, h)``.
+    """The Bloom-filter bits of the candidates ``"0"`` to ``str(k-1)``: int64 ``(cohorts, k, h)``.
 
     Bit ``j`` of value ``v`` in cohort ``c`` is ``(d[0] + 256 d[1]) mod m`` with ``d`` the SHA-1
     digest of ``f"{c}{j}{v}"`` (Google's ``get_bf_bit``, which hashes ``'%s%s%s' % (cohort, hash_no,
