@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ldpnb._random import RNGLike, check_random_state
-from ldpnb.contracts import Array, Dataset
+from ldpnb.contracts import MAX_ENTRIES, Array, Dataset
 
 __all__ = [
     "RNGLike",
@@ -216,7 +216,8 @@ def check_dataset(X: Any, ks: Any = None) -> tuple[np.ndarray, np.ndarray]:
     """Validate a label-encoded dataset ``X`` (n, d) and its domain sizes ``ks`` (d,).
 
     ``X`` must meet :class:`ldpnb.contracts.Dataset`; ``ks`` (integers ``>= 2``, one per column;
-    ``None`` infers ``k_j = max(X[:, j]) + 1``) must bound every code, ``X[:, j] < k_j``.
+    ``None`` infers ``k_j = max(X[:, j]) + 1``) must bound every code, ``X[:, j] < k_j``, and sum
+    to at most ``MAX_ENTRIES`` (a count vector per attribute is allocated from them).
     Returns int64 copies.
     """
     X = _DATASET.check(X, "X").copy()
@@ -224,6 +225,11 @@ def check_dataset(X: Any, ks: Any = None) -> tuple[np.ndarray, np.ndarray]:
     ks = _DOMAIN_SIZES.check(ks, "ks").copy()
     if ks.shape[0] != X.shape[1]:
         raise ValueError(f"ks must have one entry per column of X ({X.shape[1]}), got {ks.shape[0]}")
+    if float(ks.sum()) > MAX_ENTRIES:  # a count vector per attribute is allocated from ks
+        raise ValueError(
+            f"ks: the domain sizes sum to {int(ks.sum())}, more than {MAX_ENTRIES} "
+            "(codes must be label-encoded: 0..k_j-1)"
+        )
     if np.any(X.max(axis=0) >= ks):
         raise ValueError("X[:, j] must lie in {0, ..., k_j - 1}")
     return X, ks

@@ -59,7 +59,10 @@ def expected_pd_accuracy(protocol: str, eps: float, k: int, form: str = "exact")
         raise ValueError("k must be >= 2")
     if form not in ("exact", "paper", "ideal"):
         raise ValueError("form must be 'exact', 'paper' or 'ideal'")
-    return protocol_entry(protocol).pd_accuracy(eps, k, form)
+    formula = protocol_entry(protocol).pd_accuracy
+    if formula is None:
+        raise ValueError(f"protocol: {protocol!r} has no closed form of the plausible-deniability accuracy")
+    return formula(eps, k, form)
 
 
 def ue_accuracy_binomial_sum(p: float, q: float, k: int) -> float:

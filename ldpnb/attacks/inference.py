@@ -49,6 +49,40 @@ def synthetic_profiles(freqs, s: int, *, rng=None) -> np.ndarray:
     return np.column_stack([md._sample_values(md.clip_normalize(f), int(s), rng) for f in freqs])
 
 
+def _check_aif(reports, ks, protocol: str, fake: str, freqs, priors) -> None:
+    """The rules between the arguments of :func:`aif_log_likelihood`: one report array, one marginal
+    (and one prior) per attribute, reports of the protocol's shape on the attribute's domain."""
+    d = len(ks)
+    if len(reports) != d or len(freqs) != d:
+        raise ValueError(
+            f"reports and freqs must hold one entry per attribute (len(ks) = {d}), "
+            f"got {len(reports)} report arrays and {len(freqs)} marginals"
+        )
+    if fake == "prior" and priors is None:
+        raise ValueError("priors: fake='prior' needs one prior per attribute, got None")
+    if priors is not None and len(priors) != d:
+        raise ValueError(f"priors must hold one distribution per attribute (len(ks) = {d}), got {len(priors)}")
+    n = None
+    for j in range(d):
+        k = int(ks[j])
+        y = np.asarray(reports[j])
+        if protocol == "grr":
+            if y.ndim != 1 or y.size == 0 or y.dtype.kind not in "iu" or y.min() < 0 or y.max() >= k:
+                raise ValueError(f"reports[{j}] must be a non-empty 1-D integer array of values in {{0..{k - 1}}}")
+        elif y.ndim != 2 or y.shape[0] == 0 or y.shape[1] != k or np.any((y != 0) & (y != 1)):
+            raise ValueError(f"reports[{j}] must be a non-empty (n, {k}) array of 0/1 bits")
+        if n is not None and y.shape[0] != n:
+            raise ValueError(f"reports[{j}] has {y.shape[0]} reports, reports[0] has {n}")
+        n = y.shape[0]
+        f = check_distribution(freqs[j], f"freqs[{j}]", atol=1e-6)
+        if f.size != k:
+            raise ValueError(f"freqs[{j}] must have k = {k} entries, got {f.size}")
+        if priors is not None:
+            g = check_distribution(priors[j], f"priors[{j}]", atol=1e-6)
+            if g.size != k:
+                raise ValueError(f"priors[{j}] must have k = {k} entries, got {g.size}")
+
+
 @contract(reports=_REPORTS, ks=_KS, eps=EPSILON, protocol=_PROTOCOL, fake=_FAKE, freqs=_FREQS, priors=_PRIORS)
 def aif_log_likelihood(reports, ks, eps: float, protocol: str, fake: str, freqs, *, priors=None) -> np.ndarray:
     r"""Log-likelihood ratios :math:`\log L_j(y_j) = \log P_{real,j}(y_j) - \log P_{fake,j}(y_j)`
@@ -63,6 +97,7 @@ def aif_log_likelihood(reports, ks, eps: float, protocol: str, fake: str, freqs,
     ``fake`` / ``priors`` describe the fake-data model *assumed by the attacker*.
     """
     ks = np.asarray(ks, dtype=np.int64)
+    _check_aif(reports, ks, protocol, fake, freqs, priors)
     d = len(reports)
     n = np.asarray(reports[0]).shape[0]
     out = np.empty((n, d))

@@ -99,7 +99,12 @@ def simulate_smp_surveys(
     X, ks = check_dataset(X, ks)
     rng = check_random_state(rng)
     n, d = X.shape
-    epsv = np.broadcast_to(np.asarray(eps, dtype=float), (d,)).copy()
+    e = np.asarray(eps)
+    if e.dtype.kind not in "iuf" or e.ndim > 1 or (e.ndim == 1 and e.size != d):
+        raise TypeError(f"eps must be a budget > 0 or one per attribute ({d}), got {eps!r:.60}")
+    epsv = np.broadcast_to(e.astype(float), (d,)).copy()
+    if not np.all(epsv > 0):  # NaN fails too; inf = sent in clear
+        raise ValueError(f"eps must be > 0 (inf = sent in clear), got {eps!r:.60}")
     if setting not in ("uniform", "non-uniform"):
         raise ValueError("setting must be 'uniform' or 'non-uniform'")
     if design is None:
@@ -244,11 +249,22 @@ def reid_topk(
     n, d = P.shape
     if d != index.d:
         raise ValueError("profiles and background must have the same number of attributes")
+    over = P >= index.ks[None, :]
+    if np.any(over):
+        j = int(np.flatnonzero(over.any(axis=0))[0])
+        raise ValueError(
+            f"profiles: attribute {j} holds the value {int(P[:, j].max())}, outside its domain "
+            f"{{0..{int(index.ks[j]) - 1}}} (-1 = unknown)"
+        )
     if true_ids is None:
         if n != index.N:
             raise ValueError("true_ids is required when profiles and background differ in size")
         true_ids = np.arange(n)
     true_ids = np.asarray(true_ids, dtype=np.int64)
+    if true_ids.shape != (n,) or (n and int(true_ids.max()) >= index.N):
+        raise ValueError(f"true_ids must hold one background row in {{0..{index.N - 1}}} per profile ({n})")
+    if attrs is not None and np.asarray(attrs).size and int(np.max(attrs)) >= d:
+        raise ValueError(f"attrs must be attribute indices in {{0..{d - 1}}}, got max {int(np.max(attrs))}")
     topk = [int(t) for t in topk]
     known = P >= 0
     if attrs is not None:

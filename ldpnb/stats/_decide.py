@@ -21,8 +21,18 @@ _EST = Instance(Estimate, example=Estimate(1.0, 0.5, 1.5, n_runs=10, method="t")
 _BOUND = Unchecked("None (no bound), a number or an array of numbers (per cell)", example=0.0)
 
 
-def _bound(b: Any, default: float) -> np.ndarray:
-    return np.asarray(default if b is None else b, dtype=float)
+def _bound(b: Any, default: float, name: str = "bound", allow_nan: bool = False) -> np.ndarray:
+    """A region edge as a float array: None gives ``default``; ``+-inf`` is no bound; NaN, text and
+    other non-numbers are refused (a NaN edge would leave every cell undecided)."""
+    if b is None:
+        return np.asarray(default, dtype=float)
+    a = np.asarray(b)
+    if a.dtype.kind not in "biuf" or a.dtype.kind == "b":
+        raise TypeError(f"{name} must be None, a number or an array of numbers (per cell), got {b!r:.60}")
+    a = a.astype(float)
+    if not allow_nan and np.isnan(a).any():
+        raise ValueError(f"{name} must not be NaN (None or +-inf is no bound), got {b!r:.60}")
+    return a
 
 
 @contract(estimate=_EST, lower=_BOUND, upper=_BOUND, lower_open=Boolean(), upper_open=Boolean())
@@ -45,7 +55,7 @@ def decide(
     ['holds', 'undecided', 'reversed']
     """
     lo, hi = np.asarray(estimate.low), np.asarray(estimate.high)
-    L, U = _bound(lower, -np.inf), _bound(upper, np.inf)
+    L, U = _bound(lower, -np.inf, "lower"), _bound(upper, np.inf, "upper")
     with np.errstate(invalid="ignore"):
         inside = (lo > L if lower_open else lo >= L) & (hi < U if upper_open else hi <= U)
         outside = (hi <= L if lower_open else hi < L) | (lo >= U if upper_open else lo > U)
@@ -101,8 +111,10 @@ def outcome_probability(
     0.025
     """
     lo_w, hi_w, sd = _spread(estimate)
-    L, U = _bound(lower, -np.inf), _bound(upper, np.inf)
-    th = np.asarray(truth, dtype=float)
+    L, U = _bound(lower, -np.inf, "lower"), _bound(upper, np.inf, "upper")
+    if truth is None:
+        raise TypeError("truth must be a number or an array of numbers (per cell), got None")
+    th = _bound(truth, np.nan, "truth", allow_nan=True)
 
     def cdf(x):
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -146,7 +158,7 @@ def runs_to_decide(estimate: Estimate, lower: Any = None, upper: Any = None, *, 
     mask = np.ones(v.shape, bool) if cells is None else np.asarray(cells, bool)
     factor = np.ones(v.shape)
     crossed_any = np.zeros(v.shape, bool)
-    for edge in (_bound(lower, np.nan), _bound(upper, np.nan)):
+    for edge in (_bound(lower, np.nan, "lower"), _bound(upper, np.nan, "upper")):
         e = np.broadcast_to(edge, v.shape)
         with np.errstate(invalid="ignore", divide="ignore"):
             crossed = np.isfinite(e) & (lo < e) & (e < hi)

@@ -545,6 +545,10 @@ def ldp_feasible(p_sx: np.ndarray, high: np.ndarray, epsilon: float, k: int) -> 
     for all ``y, s, s'``, rows of ``r`` summing to 1, ``r >= 0`` (its constraint matrix, of
     ``k^2 |S| (|S| - 1) |X_H|`` entries, at most ``MAX_ENTRIES``, checked before it is built).
     """
+    if p_sx.shape[0] < 2 or not np.all(p_sx.sum(1) > 0):
+        raise ValueError(f"p_sx must have at least 2 rows (secrets), each of positive mass, got shape {p_sx.shape}")
+    if high.size == 0 or high.max() >= p_sx.shape[1] or np.unique(high).size != high.size:
+        raise ValueError(f"high must hold distinct column indices of p_sx in {{0..{p_sx.shape[1] - 1}}}, got {high}")
     K = p_sx[:, high] / p_sx.sum(1, keepdims=True)
     n_s, h = K.shape
     _check_entries(k * k * n_s * (n_s - 1) * h, "the LP's k^2 |S| (|S| - 1) |X_H| entries")

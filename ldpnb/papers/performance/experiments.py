@@ -32,8 +32,10 @@ from ldpnb.contracts import (
     MAX_REPS,
     SAMPLE_SIZE,
     Boolean,
+    Distribution,
     Instance,
     Integer,
+    NonnegativeMatrix,
     Optional,
     Real,
     Unchecked,
@@ -388,6 +390,9 @@ def ibu_dense(ks, iters: dict, eps: float, repeats: int, peers: Peers, bw: float
     ``bw`` and one BLAS dot product reading ``2 k^2`` doubles of a working set the size of the matrix
     (cache-resident where the matrix is, so a floor for every k, not DRAM bandwidth against a cached matrix)."""
     rng = check_random_state(rng)
+    missing = [k for k in ks if k not in iters]
+    if missing:
+        raise ValueError(f"iters must give the number of updates of every k in ks, missing {missing}")
     rows = []
     for k in ks:
         it = iters[k]
@@ -564,15 +569,22 @@ def ibu_structured(ks, it: int, eps: float, repeats: int, *, rng) -> list[dict]:
     return rows
 
 
+def _check_ba(prior: np.ndarray, D: np.ndarray) -> None:
+    """One distortion row per prior entry (the BA benchmarks' rule between their arguments)."""
+    if D.shape[0] != prior.size:
+        raise ValueError(f"D must have one row per entry of prior ({prior.size}), got shape {D.shape}")
+
+
 # ----------------------------------------------------------------------------- Blahut-Arimoto
 @contract(
-    prior=Instance(np.ndarray, example=np.array([0.5, 0.5])),
-    D=Instance(np.ndarray, example=np.array([[0.0, 1.0], [1.0, 0.0]])),
+    prior=Distribution(),
+    D=NonnegativeMatrix(),
     beta=Real(0.0, None, low_open=True),
     n_iter=_ITERS,
 )
 def textbook_ba(prior, D, beta, n_iter):
     """A textbook numpy BA: form ``F(c)`` (the channel) at every iteration, then ``c = pi C``."""
+    _check_ba(prior, D)
     K = np.exp(-beta * D)
     c = np.full(D.shape[1], 1.0 / D.shape[1])
     for _ in range(n_iter):
@@ -583,13 +595,14 @@ def textbook_ba(prior, D, beta, n_iter):
 
 
 @contract(
-    prior=Instance(np.ndarray, example=np.array([0.5, 0.5])),
-    D=Instance(np.ndarray, example=np.array([[0.0, 1.0], [1.0, 0.0]])),
+    prior=Distribution(),
+    D=NonnegativeMatrix(),
     beta=Real(0.0, None, low_open=True),
     n_iter=_ITERS,
 )
 def lean_ba(prior, D, beta, n_iter):
     """A lean numpy BA: iterate the output marginal (two products), form the channel once at the end."""
+    _check_ba(prior, D)
     K = np.exp(-beta * D)
     c = np.full(D.shape[1], 1.0 / D.shape[1])
     prev = c

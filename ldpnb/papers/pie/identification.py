@@ -314,6 +314,9 @@ def convergence_gap(conv: dict, ts: Sequence, *, level: float = 0.95, simultaneo
     >>> round(float(e.value[0]), 3), e.method
     (0.05, 'hall')
     """
+    missing = [t for t in ts if t not in conv]
+    if missing or not ts:
+        raise ValueError(f"ts must be a non-empty list of keys of conv ({sorted(conv, key=str)}), missing {missing}")
     full = np.array([conv[t]["values"][-1][0] for t in ts], dtype=float)
     half = np.array([conv[t]["values"][-2] for t in ts], dtype=float).T  # (subsets, ts)
     return difference_of(exact(full), S.mean(half, level=level, simultaneous=simultaneous))

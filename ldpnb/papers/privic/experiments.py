@@ -28,9 +28,11 @@ import pandas as pd
 from ldpnb.channels._generic import simulate_counts
 from ldpnb.contracts import (
     SAMPLE_SIZE,
+    AnyOf,
     Array,
     Counts,
     DistanceMatrix,
+    Instance,
     Integer,
     OneOf,
     Optional,
@@ -89,7 +91,7 @@ __all__ = [
     "mle_runs",
 ]
 
-_SEED = Unchecked("an int >= 0 or a numpy SeedSequence", example=0)
+_SEED = AnyOf(Integer(0, None), Instance(np.random.SeedSequence, example=np.random.SeedSequence(0)))
 _SHAPE = Unchecked("a city name ('paris', 'sf') or a pair (rows, cols) of positive integers", example="paris")
 _CHANNELS = Unchecked("a non-empty list of channels of one shape", example=[np.eye(2)])
 _COUNTS_LIST = Unchecked("one count vector per channel", example=[np.array([3, 1])])
