@@ -145,3 +145,35 @@ def test_pd_accuracy_of_a_protocol_without_a_closed_form_is_refused():
     assert 0 < at.expected_pd_accuracy("grr", 1.0, 10) <= 1
     with pytest.raises(ValueError, match="no closed form"):  # "'NoneType' object is not callable" before
         at.expected_pd_accuracy("blh", 1.0, 10)
+
+
+def test_privic_figures_and_grading_refuse_wrong_containers():
+    from ldpnb.papers.privic import figures as pf
+    from ldpnb.papers.privic import grading as pg
+
+    with pytest.raises(TypeError, match="hist"):  # AttributeError before
+        pf.ba_history(None)
+    with pytest.raises(TypeError, match="curves"):
+        pf.privic_variants("abc", np.array([1.0]))
+    with pytest.raises(ValueError, match="ba"):  # IndexError before: one column
+        pf.rd_plane(np.ones((3, 1)), np.ones((3, 2)), np.ones((3, 2)))
+    with pytest.raises(TypeError, match="times"):  # AttributeError before
+        pg.complexity_slopes("abc")
+    assert pg.complexity_slopes(None) == {}
+
+
+def test_apidoc_names_only_documented_subpackages():
+    from ldpnb.repro import apidoc
+
+    assert "lattice_distance_matrix" in apidoc.public_names("geometry")
+    with pytest.raises(ValueError, match="sub"):  # ModuleNotFoundError before
+        apidoc.public_names("bogus")
+
+
+def test_runs_to_decide_mask_must_be_boolean_of_the_estimate_shape():
+    e = S.Estimate([1.6, 1.6], [1.45, 1.45], [1.75, 1.75], method="t", n_runs=100)
+    assert S.runs_to_decide(e, upper=1.5, cells=np.array([True, False]))["cells"] == 1
+    with pytest.raises(TypeError, match="cells"):  # "abc" was read as True everywhere
+        S.runs_to_decide(e, upper=1.5, cells="abc")
+    with pytest.raises(TypeError, match="cells"):
+        S.runs_to_decide(e, upper=1.5, cells=np.array([True]))

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from sphinx.pycode import ModuleAnalyzer
 
-from ldpnb.contracts import Instance, Optional, contract
+from ldpnb.contracts import Instance, OneOf, Optional, contract
 from ldpnb.repro.toc import BOOK
 
 __all__ = [
@@ -52,6 +52,8 @@ SUBPACKAGES: dict[str, str] = {
     "repro": "the book's machinery: claims, reports, seeds",
 }
 API = BOOK / "api"
+#: A documented subpackage (a name outside the reference ended in a bare ModuleNotFoundError).
+_SUB = OneOf(*SUBPACKAGES)
 #: repro's tools for the build (not for a chapter's author): left out of the reference.
 REPRO_TOOLS = (
     "apidoc",
@@ -68,7 +70,7 @@ REPRO_TOOLS = (
 )
 
 
-@contract(sub=Instance(str, example="geometry"))
+@contract(sub=_SUB)
 def public_modules(sub: str) -> dict[str, list[str]]:
     """The public submodules of ``ldpnb.<sub>`` (no leading underscore) whose ``__all__`` has names that
     the subpackage does not re-export, with those names: they get an entry too."""
@@ -103,13 +105,13 @@ def _attr_doc(sub: str, name: str) -> str:
     return ""
 
 
-@contract(sub=Instance(str, example="geometry"))
+@contract(sub=_SUB)
 def public_names(sub: str) -> list[str]:
     """The names of ``ldpnb.<sub>.__all__``, in order."""
     return list(importlib.import_module(f"ldpnb.{sub}").__all__)
 
 
-@contract(sub=Instance(str, example="geometry"))
+@contract(sub=_SUB)
 def page_source(sub: str) -> str:
     """The MyST source of the page of ``ldpnb.<sub>``: the summary of its functions and classes, the
     list of its constants, then every entry."""

@@ -28,7 +28,8 @@ def _bound(b: Any, default: float, name: str = "bound", allow_nan: bool = False)
         return np.asarray(default, dtype=float)
     a = np.asarray(b)
     if a.dtype.kind not in "biuf" or a.dtype.kind == "b":
-        raise TypeError(f"{name} must be None, a number or an array of numbers (per cell), got {b!r:.60}")
+        what = "a number" if allow_nan else "None, a number"
+        raise TypeError(f"{name} must be {what} or an array of numbers (per cell), got {b!r:.60}")
     a = a.astype(float)
     if not allow_nan and np.isnan(a).any():
         raise ValueError(f"{name} must not be NaN (None or +-inf is no bound), got {b!r:.60}")
@@ -155,7 +156,12 @@ def runs_to_decide(estimate: Estimate, lower: Any = None, upper: Any = None, *, 
     v = np.asarray(estimate.value, dtype=float)
     lo, hi = np.asarray(estimate.low, dtype=float), np.asarray(estimate.high, dtype=float)
     lo_w, hi_w = v - lo, hi - v
-    mask = np.ones(v.shape, bool) if cells is None else np.asarray(cells, bool)
+    if cells is None:
+        mask = np.ones(v.shape, bool)
+    else:
+        mask = np.asarray(cells)
+        if mask.dtype != bool or mask.shape != v.shape:
+            raise TypeError(f"cells must be None or a boolean mask of shape {v.shape}, got {cells!r:.60}")
     factor = np.ones(v.shape)
     crossed_any = np.zeros(v.shape, bool)
     for edge in (_bound(lower, np.nan, "lower"), _bound(upper, np.nan, "upper")):

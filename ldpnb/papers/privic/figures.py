@@ -16,7 +16,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ldpnb.contracts import REPS, Array, Integer, Unchecked, contract
+from ldpnb.contracts import REPS, Array, Instance, Integer, Unchecked, contract
 from ldpnb.papers.privic.model import _shape
 from ldpnb.papers.privic.values import CITY_NAMES, ISLAND_A, ISLAND_B
 from ldpnb.repro.plotting import COLUMN_INCHES, color
@@ -42,9 +42,11 @@ __all__ = [
 ]
 
 W = COLUMN_INCHES
-_MAP = Unchecked("a mapping of the plotted series", example={})
+_MAP = Instance(Mapping, example={})
 _AX = Unchecked("a matplotlib Axes", example=None)
 _FRAME = Unchecked("a DataFrame", example=None)
+#: Points (I(X;Y), AvgD) of the rate-distortion plane, one per row.
+_PLANE = Array(2, shape=(None, 2))
 C_BA, C_LAP, C_B = color("ba"), color("lap"), "#009E73"
 MARKS = {"A": ISLAND_A, "B": ISLAND_B}
 
@@ -451,7 +453,7 @@ def ba_history(hist: Mapping[float, Mapping[str, np.ndarray]], n_iter_paper: int
     return fig
 
 
-@contract(ba=Array(2), ba10=Array(2), lap=Array(2))
+@contract(ba=_PLANE, ba10=_PLANE, lap=_PLANE)
 def rd_plane(ba: np.ndarray, ba10: np.ndarray, lap: np.ndarray):
     """BA (converged and 10 iterations) and LAP in the (AvgD, I(X;Y)) plane on the Paris prior."""
     fig, ax = _fig(figsize=(W * 0.75, 3.6))

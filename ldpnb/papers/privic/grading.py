@@ -407,6 +407,9 @@ def complexity_slopes(times: pd.DataFrame | None) -> dict:
     (keys ``slope_ba``, ``slope_ibu``); empty when ``times`` is None (not timed)."""
     if times is None:
         return {}
+    cols = ("m", "BA s/iteration", "IBU s/iteration")
+    if not isinstance(times, pd.DataFrame) or any(c not in times.columns for c in cols):
+        raise TypeError(f"times must be None or a DataFrame with the columns {cols}, got {type(times).__name__}")
     return {
         f"slope_{k.lower()}": np.polyfit(np.log(times.m), np.log(times[f"{k} s/iteration"]), 1)[0]
         for k in ("BA", "IBU")
