@@ -1083,7 +1083,7 @@ BODY_CHECKED: list[tuple[str, str, Any, str | None]] = [
         "ldpnb.repro.claims.evaluate",
         "numbers",
         lambda: _C().evaluate("close", CRIT, None),
-        f"evaluate(numbers=None) ends in AttributeError 'NoneType' object has no attribute 'get' ({_STATS})",
+        None,
     ),
     ("ldpnb.repro.claims.decide", "rtol", lambda: _C().decide("close", {"target": 1.0, "rtol": math.nan}, NUMS), None),
     ("ldpnb.repro.claims.decide", "lower", lambda: _C().decide("range", {"lower": 2.0, "upper": 1.0}, NUMS), None),
@@ -1108,7 +1108,7 @@ BODY_CHECKED: list[tuple[str, str, Any, str | None]] = [
         "ldpnb.repro.claims.verify_row",
         "row",
         lambda: _C().verify_row(None),
-        f"verify_row(None) ends in AttributeError 'NoneType' object has no attribute 'get' ({_STATS})",
+        None,
     ),
     (
         "ldpnb.stats._estimate.Estimate",
@@ -1138,7 +1138,7 @@ BODY_CHECKED: list[tuple[str, str, Any, str | None]] = [
         "ldpnb.stats._estimate.Estimate.text",
         "digits",
         lambda: _est().text(-3),
-        f"Estimate.text(digits=-3) ends in 'Format specifier missing precision', not naming digits ({_STATS})",
+        None,
     ),
     ("ldpnb.data.grid.Grid.index", "row", lambda: _grid().index(5, 1), None),
     ("ldpnb.data.grid.Grid.index", "row", lambda: _grid().index(math.nan, 1), None),
@@ -1156,21 +1156,19 @@ BODY_CHECKED: list[tuple[str, str, Any, str | None]] = [
         "ldpnb.attacks.reidentification.ReidIndex.count",
         "T",
         lambda: _reid().count(99, np.array([[0, 1]])),
-        f"ReidIndex.count(T=99) on 2 attributes ignores the bits beyond them; T=0 ends in 'object of too small "
-        f"depth' ({_CORE})",
+        None,
     ),
     (
         "ldpnb.attacks.reidentification.ReidIndex.count",
         "values",
         lambda: _reid().count(1, np.array([[-1, 0]])),
-        f"ReidIndex.count counts a profile with a negative code -1 (2 matches); a code past k_j ends in an "
-        f"IndexError ({_CORE})",
+        None,
     ),
     (
         "ldpnb.attacks.reidentification.ReidIndex.count_columns",
         "columns",
         lambda: _reid().count_columns(1, np.array([[5]]), None),
-        f"ReidIndex.count_columns with a code past k_j ends in a bare IndexError ({_CORE})",
+        None,
     ),
 ]
 BODY_CHECKED_NAMES: set[str] = {q for q, *_ in BODY_CHECKED}

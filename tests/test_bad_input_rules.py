@@ -177,3 +177,15 @@ def test_runs_to_decide_mask_must_be_boolean_of_the_estimate_shape():
         S.runs_to_decide(e, upper=1.5, cells="abc")
     with pytest.raises(TypeError, match="cells"):
         S.runs_to_decide(e, upper=1.5, cells=np.array([True]))
+
+
+def test_reid_index_queries_check_the_subset_and_the_codes():
+    idx = at.ReidIndex(np.array([[0, 1], [1, 0], [1, 1]]))
+    assert idx.count(3, np.array([[1, 1], [0, 0]])).tolist() == [1, 0]
+    for T in (0, 4, 99, True):  # T=0 ended in 'object of too small depth', 99 ignored its extra bits
+        with pytest.raises(ValueError, match="T must be"):
+            idx.count(T, np.array([[0, 1]]))
+    with pytest.raises(ValueError, match="codes"):  # a code -1 matched 2 records
+        idx.count(1, np.array([[-1, 0]]))
+    with pytest.raises(ValueError, match="rows"):
+        idx.count_columns(1, np.array([[0], [1]]), np.array([5]))

@@ -6,7 +6,7 @@ Arcolezi, Gambs, Couchot and Palamidessi (2023), Sections 3.2 and 4.
 from __future__ import annotations
 
 from math import comb
-from typing import Sequence
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -175,12 +175,42 @@ class ReidIndex:
             self._cache[T] = tab
         return tab
 
+    def _check_query(self, T: Any, columns: Any, rows: Any) -> tuple[int, np.ndarray, np.ndarray | None]:
+        """``T`` a non-empty subset of the d attributes; the codes of its attributes in their domains."""
+        if isinstance(T, (bool, np.bool_)) or not isinstance(T, (int, np.integer)) or not 1 <= T < (1 << self.d):
+            raise ValueError(
+                f"T must be a non-empty subset of the {self.d} attributes (a bitmask in [1, {(1 << self.d) - 1}]), got {T!r}"
+            )
+        C = np.asarray(columns)
+        if C.ndim != 2 or C.shape[0] != self.d or C.dtype.kind not in "iu":
+            raise ValueError(
+                f"columns must be an integer array of {self.d} rows (one per attribute), got shape {C.shape}"
+            )
+        R = None if rows is None else np.asarray(rows, dtype=np.int64)
+        if R is not None and R.size and (R.min() < 0 or R.max() >= C.shape[1]):
+            raise ValueError(f"rows must index the {C.shape[1]} profiles")
+        for c in self._cols(int(T)):
+            v = C[c] if R is None else C[c][R]
+            if v.size and (v.min() < 0 or v.max() >= self.ks[c]):
+                raise ValueError(
+                    f"columns (values): attribute {c} of T needs codes in {{0..{int(self.ks[c]) - 1}}}, "
+                    f"got {v.min()}..{v.max()}"
+                )
+        return int(T), C, R
+
     def count(self, T: int, values: np.ndarray) -> np.ndarray:
-        """Background records equal to each row of ``values`` (n, d) on the attributes of ``T``."""
-        return self.count_columns(T, np.asarray(values).T, None)
+        """Background records equal to each row of ``values`` (n, d) on the attributes of ``T``
+        (a bitmask in ``[1, 2^d)``; the codes of those attributes in ``{0..k_j-1}``)."""
+        V = np.asarray(values)
+        if V.ndim != 2:
+            raise ValueError(f"values must be a 2-D array (n, {self.d}), got shape {V.shape}")
+        return self.count_columns(T, V.T, None)
 
     def count_columns(self, T: int, columns: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
         """:meth:`count` of the profiles given column-wise, ``columns`` (d, n), restricted to ``rows``."""
+        return self._count_columns(*self._check_query(T, columns, rows))
+
+    def _count_columns(self, T: int, columns: np.ndarray, rows: np.ndarray | None) -> np.ndarray:
         cols, mult, uk, cnt = self._table(T)
         keys = _keys(columns, cols, mult, rows)
         if cnt is None:  # dense table
@@ -288,7 +318,7 @@ def reid_topk(
     bits_g = bits[order]
     for T in Ts:
         sel = np.flatnonzero(np.repeat((ub & T) == T, cnt) if few else (bits_g & T) == T)
-        Mt[bin(T).count("1"), sel] += index.count_columns(T, PvT, sel)
+        Mt[bin(T).count("1"), sel] += index._count_columns(T, PvT, sel)  # codes checked above
     M = np.empty_like(Mt.T)
     M[order] = Mt.T
     # n_c from M_j = sum_{c>=j} C(c, j) n_c  (backward substitution)

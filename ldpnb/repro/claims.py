@@ -1065,6 +1065,8 @@ def decide(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]) 
     Exact numbers (and exact estimates) are decided by the exact rules, never undecided; a non-exact
     estimate (``close``, ``range``, ``order``) by its interval (see the module docstring)."""
     _check_criterion(kind, criterion)
+    if not isinstance(numbers, Mapping):
+        raise CriterionError(f"numbers must be a mapping of the row's named numbers, got {type(numbers).__name__}")
     if not _statistical(kind, numbers):
         return "holds" if _legacy(kind, criterion, _exact_numbers(numbers)) else "reversed"
     if kind == "close":
@@ -1603,6 +1605,8 @@ def verify_row(row: Mapping[str, Any]) -> list[str]:
     the same numbers, flagged ``criterion changed``.  A ``not-evaluated`` row carries neither
     numbers nor a falsifier.
     """
+    if not isinstance(row, Mapping):
+        raise TypeError(f"row must be a report row (a mapping read back from JSON), got {type(row).__name__}")
     problems = []
     rid = row.get("id")
     flags = list(row.get("flags") or [])

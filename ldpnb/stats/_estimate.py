@@ -263,6 +263,8 @@ class Estimate:
     # ------------------------------------------------------------------ display
     def text(self, digits: int = 4) -> str:
         """``value [low, high]`` with ``digits`` significant digits (cells separated by commas)."""
+        if isinstance(digits, bool) or not isinstance(digits, (int, np.integer)) or not 1 <= digits <= 17:
+            raise ValueError(f"digits must be an integer in [1, 17], got {digits!r}")
 
         def f(x):
             x = float(x)
