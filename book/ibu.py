@@ -20,7 +20,7 @@ import sys
 if "google.colab" in sys.modules:
     import subprocess
 
-    req = "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"
+    req = "ldpnb[all] @ git+https://github.com/ldpnb/ldpnb"
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", req], check=True)
 
 # %% [markdown]
@@ -93,7 +93,6 @@ import time
 
 import numpy as np
 import pandas as pd
-from myst_nb import glue
 from scipy import optimize
 
 from ldpnb import channels, measures, stats
@@ -103,7 +102,7 @@ from ldpnb import mechanisms as mech
 from ldpnb.papers import ibu
 from ldpnb.papers.ibu import CLAIMS, figures, scoring, tables
 from ldpnb.papers.ibu.claims import PRINTED, SIZES_BY_SCALE
-from ldpnb.repro import Report, rng_for
+from ldpnb.repro import Report, glue, rng_for
 from ldpnb.repro.parallel import sweep
 from ldpnb.repro.plotting import set_style
 from ldpnb.repro.seeds import seed_for

@@ -20,7 +20,7 @@ import sys
 if "google.colab" in sys.modules:
     import subprocess
 
-    req = "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"
+    req = "ldpnb[all] @ git+https://github.com/ldpnb/ldpnb"
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", req], check=True)
 
 # %% [markdown]
@@ -86,7 +86,6 @@ import time
 
 import numpy as np
 import pandas as pd
-from myst_nb import glue
 
 from ldpnb import channels, estimators, measures
 from ldpnb.data import load_gowalla_privic
@@ -97,7 +96,7 @@ from ldpnb.papers.privic import experiments as ex
 from ldpnb.papers.privic import grading as gr
 from ldpnb.papers.privic import values as V
 from ldpnb.papers.privic.claims import REGION, SIZES_BY_SCALE
-from ldpnb.repro import Report, rng_for, seed_for
+from ldpnb.repro import Report, glue, rng_for, seed_for
 from ldpnb.repro.plotting import set_style
 
 set_style()
