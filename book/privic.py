@@ -704,8 +704,8 @@ glue("privic-fig4", figures.fig4())
 # ```{prf:proof} (repaired)
 # For $r \ge 0$,
 #
-# $$ e^{-\beta\sqrt r} = \int_0^\infty e^{-rt}\,\mu_\beta(dt), \qquad
-#    \mu_\beta(dt) = \frac{\beta}{2\sqrt\pi}\,t^{-3/2}e^{-\beta^2/4t}\,dt \ge 0, $$
+# $$ \begin{gathered} e^{-\beta\sqrt r} = \int_0^\infty e^{-rt}\,\mu_\beta(dt), \\
+#    \mu_\beta(dt) = \frac{\beta}{2\sqrt\pi}\,t^{-3/2}e^{-\beta^2/4t}\,dt \ge 0, \end{gathered} $$
 #
 # so $e^{-\beta\|x-y\|}$ is a positive mixture of Gaussian kernels $e^{-t\|x-y\|^2}$, each strictly
 # positive definite on distinct points, and so is $K$ {cite}`schoenberg1938metric`. The diagonal
