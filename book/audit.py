@@ -20,7 +20,7 @@ import sys
 if "google.colab" in sys.modules:
     import subprocess
 
-    req = "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"
+    req = "ldpnb[all] @ git+https://github.com/ldpnb/ldpnb"
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", req], check=True)
 
 # %% [markdown]
@@ -75,12 +75,11 @@ SEED = 2024
 # %% tags=["hide-input"]
 import pandas as pd
 from IPython.display import Markdown, display
-from myst_nb import glue
 
 from ldpnb import audit
 from ldpnb.audit import registry
 from ldpnb.papers.audit import CLAIMS, IDS, PAPER_IDS, SIZES_BY_SCALE, figures
-from ldpnb.repro import Report, seed_for
+from ldpnb.repro import Report, glue, seed_for
 from ldpnb.repro.plotting import set_style
 
 set_style()

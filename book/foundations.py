@@ -212,13 +212,9 @@ glue("foundations-planar", figures.planar_rows(rows, (R, Cc), cell, cell_km),
 # We check {prf:ref}`prop-foundations-grr-oue` on a grid of $(k, \varepsilon)$.
 
 # %%
-def pq(name, k, e):
+def pq(m):
     """(p, q) of a frequency oracle (support probabilities)."""
-    return {"GRR": lambda: mech.grr_params(k, e),
-            "OUE": lambda: mech.ue_params(e, "oue"),
-            "SUE": lambda: mech.ue_params(e, "sue"),
-            "OLH": lambda: mech.lh_params(e)[1:],
-            "SS": lambda: mech.ss_params(k, e)[1:]}[name]()
+    return m.p, m.q
 
 
 def var(p, q):
@@ -226,14 +222,17 @@ def var(p, q):
 
 
 grid = [(kk, e) for kk in range(2, 200, 3) for e in np.linspace(0.1, 5, 25)]
-grr_wins = {(kk, e): var(*pq("GRR", kk, e)) < var(*pq("OUE", kk, e)) for kk, e in grid}
+grr_wins = {(kk, e): var(*pq(mech.GRR(kk, e))) < var(*pq(mech.OUE(kk, e)))
+            for kk, e in grid}
 mismatches = sum((kk < 3 * np.exp(e) + 2) != wins for (kk, e), wins in grr_wins.items())
 report.holds("F4", mismatches=int(mismatches), checked=len(grid))
 
 # %% tags=["hide-input", "remove-output"]
 eps_line = np.linspace(0.25, 5, 40)
-oracles = ("GRR", "SUE", "OUE", "OLH", "SS")
-variances = {kk: {n: np.array([var(*pq(n, kk, e)) for e in eps_line]) for n in oracles}
+oracles = {"GRR": mech.GRR, "SUE": mech.SUE, "OUE": mech.OUE, "OLH": mech.OLH,
+           "SS": mech.SubsetSelection}
+variances = {kk: {n: np.array([var(*pq(F(kk, e))) for e in eps_line])
+                  for n, F in oracles.items()}
              for kk in (8, 256)}
 glue("foundations-oracles", figures.oracle_variances(eps_line, variances))
 
@@ -418,7 +417,7 @@ glue("foundations-capacity", figures.capacities(eps_line, caps))
 # %%
 from scipy.optimize import brentq
 
-gap = lambda e: var(*pq("GRR", 20, e)) - var(*pq("OUE", 20, e))  # noqa: E731
+gap = lambda e: var(*pq(mech.GRR(20, e))) - var(*pq(mech.OUE(20, e)))  # noqa: E731
 print(f"crossing at eps = {brentq(gap, 0.1, 5):.4f}; ln 6 = {np.log(6):.4f}")
 print({e: "GRR" if gap(e) < 0 else "OUE" for e in (1.0, 3.0)})
 

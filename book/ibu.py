@@ -20,7 +20,7 @@ import sys
 if "google.colab" in sys.modules:
     import subprocess
 
-    req = "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"
+    req = "ldpnb[all] @ git+https://github.com/ldpnb/ldpnb"
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", req], check=True)
 
 # %% [markdown]
@@ -93,7 +93,6 @@ import time
 
 import numpy as np
 import pandas as pd
-from myst_nb import glue
 from scipy import optimize
 
 from ldpnb import channels, measures, stats
@@ -102,36 +101,15 @@ from ldpnb import estimators as est
 from ldpnb import mechanisms as mech
 from ldpnb.papers import ibu
 from ldpnb.papers.ibu import CLAIMS, figures, scoring, tables
-from ldpnb.papers.ibu.claims import PRINTED
-from ldpnb.repro import Report, rng_for
+from ldpnb.papers.ibu.claims import PRINTED, SIZES_BY_SCALE
+from ldpnb.repro import Report, glue, rng_for
 from ldpnb.repro.parallel import sweep
 from ldpnb.repro.plotting import set_style
 from ldpnb.repro.seeds import seed_for
 
 set_style()
 report = Report("ibu", CLAIMS, scale=SCALE, seed=SEED)
-EPS_AGE = [0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3]  # the paper: 0.01-0.3 per year
-EPS_LOC = [0.2, 0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0]  # the paper: 0.2-6 per km
-BOOK = dict(
-    reps=100, decide={"9c": 300, "10a": 200, "12a": 800, "12b": 800},  # see Sec. 7.3
-    mle10=20, xcheck=(6, 3), x6=50, alt_runs=200, eps_age=EPS_AGE,
-    eps_loc=EPS_LOC, eps_ldp=np.arange(1, 11) / 2, t19_runs=1000, f8_ibu=200,
-    inv_runs=1000, draws=4000, mc_trials=2000, mc_eps=[0.5, 1, 2, 3, 4, 5],
-    mc_n=[10, 12, 15, 20, 25, 30, 40, 50, 75, 100, 150], cons_reps=20,
-    cons_n=[10**3, 10**4, 10**5, 10**6], f8_thr=20, tols_t19=[1e-6, 1e-7, 1e-8],
-    iters=(1500, 2000), mc_inv=20_000, mle_all=False,
-    tols_f8=[1e-5, 3e-6, 1e-6, 3e-7, 1e-7, 3e-8, 1e-8, 3e-9, 1e-9])
-SMOKE = dict(  # 10 runs: the fewest a bootstrap interval accepts
-    BOOK, reps=10, decide={}, mle10=1, xcheck=(1, 1), x6=1, alt_runs=20, t19_runs=20,
-    f8_ibu=10, eps_age=[0.01, 0.05, 0.15], eps_loc=[0.2, 1.0, 6.0],
-    eps_ldp=[0.5, 2.0, 5.0], inv_runs=60, draws=100, mc_trials=200, mc_eps=[1.0],
-    mc_n=[10, 25, 50], cons_n=[10**3, 10**4, 10**5], cons_reps=10, f8_thr=6,
-    tols_t19=[1e-6, 1e-8], iters=(300, 1000), mc_inv=2000,
-    tols_f8=[1e-6, 1e-7, 1e-8, 1e-9])
-PAPER = dict(BOOK, mle10=100, mle_all=True, xcheck=(20, 10), x6=100, alt_runs=1000,
-             cons_reps=50, f8_thr=100,
-             tols_t19=[1e-6, 1e-7, 1e-8, 1e-9, 1e-10])
-S = {"smoke": SMOKE, "book": BOOK, "paper": PAPER}[SCALE]
+S = SIZES_BY_SCALE[SCALE]  # sizes per scale, in ldpnb/papers/ibu/claims.py
 TOL, MAX_ITER = 1e-8, 20_000  # the paper's rule |Δℓ| < TOL on ℓ = L/n (δ unprinted)
 
 

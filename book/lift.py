@@ -348,8 +348,11 @@ glue("lift-fig2", figures.fig2(S_wd, SIZES["n_wd"]))
 #
 # ```{math}
 # :label: eq-lift-polytope
-# \Pi = \Big\{ v \ge 0,\ \textstyle\sum_x v_x = 1,\ e^{-\varepsilon_l} P_S(s) \le \sum_x
+# \begin{gathered}
+# \Pi = \Big\{ v \ge 0,\ \textstyle\sum_x v_x = 1,\\
+# e^{-\varepsilon_l} P_S(s) \le \textstyle\sum_x
 # P_{S|X}(s|x)\, v_x \le e^{\varepsilon_u} P_S(s)\ \forall s \Big\}.
+# \end{gathered}
 # ```
 #
 # $H(X|Y) = \sum_y \beta_y H(v_y)$ is concave in each column, so an optimum uses vertices only: with

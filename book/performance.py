@@ -20,7 +20,7 @@ import sys
 if "google.colab" in sys.modules:
     import subprocess
 
-    req = "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"
+    req = "ldpnb[all] @ git+https://github.com/ldpnb/ldpnb"
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", req], check=True)
 
 # %% [markdown]
@@ -59,12 +59,11 @@ import time
 
 import pandas as pd
 from IPython.display import display
-from myst_nb import glue
 
 from ldpnb.papers.performance import CLAIMS, SIZES_BY_SCALE, TARGETS, figures
 from ldpnb.papers.performance import experiments as E
 from ldpnb.papers.performance.tables import table
-from ldpnb.repro import Report, rng_for
+from ldpnb.repro import Report, glue, rng_for
 from ldpnb.repro.dashboard import paper_scale_records
 from ldpnb.repro.paperscale import last_run
 from ldpnb.repro.plotting import set_style

@@ -315,8 +315,9 @@ report.text(**{"fano-positive": f"{fano['positive']:d}",
 #
 # ```{math}
 # :label: eq-pie-gauss
-# I(U;\mathbf S) = \mathbb E\Big[\log \frac{n L(s_1)}{\sum_j L(s_j)}\Big]
-#   = D - \mathbb E\Big[\log \frac1n \sum_j L(s_j)\Big],\qquad D = \frac{d^2}{2\ln 2}\ \text{bits},
+# I(U;\mathbf S) &= \mathbb E\Big[\log \frac{n L(s_1)}{\sum_j L(s_j)}\Big]
+#   = D - \mathbb E\Big[\log \frac1n \sum_j L(s_j)\Big],\\
+# D &= \frac{d^2}{2\ln 2}\ \text{bits},
 # ```
 #
 # since $\mathbb E[\log L(s_1)] = D$ exactly. Estimating only the second term removes the largest
@@ -471,8 +472,8 @@ report.holds("F9-LB", lb=M.fano_lower_bound(M.alpha_rr(EPS_092, N_LT, K_LT), N_L
 #
 # ```{math}
 # :label: eq-pie-l2
-# \mathbb E[(p(x) - \hat p_{RR}(x))^2] &= \frac{|\mathcal X| + e^\varepsilon - 2}{n(e^\varepsilon - 1)^2}
-#   + \frac{p(x)(|\mathcal X| - 2)}{n(e^\varepsilon - 1)}\quad\text{(Eq. 22)},\\
+# \mathbb E[(p(x) - \hat p_{RR}(x))^2] &= \frac{|\mathcal X| + e^\varepsilon - 2}{n(e^\varepsilon - 1)^2}\\
+#   &\quad + \frac{p(x)(|\mathcal X| - 2)}{n(e^\varepsilon - 1)}\quad\text{(Eq. 22)},\\
 # \mathbb E[(p(x) - \hat p_{GLH}(x))^2] &= \frac{(g + e^\varepsilon - 1)^2}{n(e^\varepsilon - 1)^2(g-1)}\\
 #   &\quad + \frac{p(x)(g^2 - 2g - e^\varepsilon + 1)}{n(e^\varepsilon - 1)(g - 1)}\quad\text{(Eq. 23)}.
 # ```
@@ -897,8 +898,8 @@ report.text(**{"f12d-eqs": f"{rr_eq / an_all[-1]:.2f}"})
 #
 # ```{math}
 # :label: eq-pie-score
-# \log s_j(y) = \ln\tilde\pi_j(y_1) + \sum_{t=1}^{L-1} \ln\tilde\Lambda_j(y_{t+1} \mid y_t)
-#   = L \ln 10^{-8} + \sum_{t} \ln\frac{\tilde q_j(y_t \mid y_{t-1})}{10^{-8}} ,
+# \log s_j(y) &= \ln\tilde\pi_j(y_1) + \sum_{t=1}^{L-1} \ln\tilde\Lambda_j(y_{t+1} \mid y_t)\\
+#   &= L \ln 10^{-8} + \sum_{t} \ln\frac{\tilde q_j(y_t \mid y_{t-1})}{10^{-8}} ,
 # ```
 #
 # with $\tilde q_j(y_1 \mid y_0) = \tilde\pi_j(y_1)$. Every term of the right-hand sum is positive

@@ -20,7 +20,7 @@ import sys
 if "google.colab" in sys.modules:
     import subprocess
 
-    req = "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"
+    req = "ldpnb[all] @ git+https://github.com/ldpnb/ldpnb"
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", req], check=True)
 
 # %% [markdown]
@@ -86,7 +86,6 @@ import time
 
 import numpy as np
 import pandas as pd
-from myst_nb import glue
 
 from ldpnb import channels, estimators, measures
 from ldpnb.data import load_gowalla_privic
@@ -97,7 +96,7 @@ from ldpnb.papers.privic import experiments as ex
 from ldpnb.papers.privic import grading as gr
 from ldpnb.papers.privic import values as V
 from ldpnb.papers.privic.claims import REGION, SIZES_BY_SCALE
-from ldpnb.repro import Report, rng_for, seed_for
+from ldpnb.repro import Report, glue, rng_for, seed_for
 from ldpnb.repro.plotting import set_style
 
 set_style()
@@ -705,8 +704,8 @@ glue("privic-fig4", figures.fig4())
 # ```{prf:proof} (repaired)
 # For $r \ge 0$,
 #
-# $$ e^{-\beta\sqrt r} = \int_0^\infty e^{-rt}\,\mu_\beta(dt), \qquad
-#    \mu_\beta(dt) = \frac{\beta}{2\sqrt\pi}\,t^{-3/2}e^{-\beta^2/4t}\,dt \ge 0, $$
+# $$ \begin{gathered} e^{-\beta\sqrt r} = \int_0^\infty e^{-rt}\,\mu_\beta(dt), \\
+#    \mu_\beta(dt) = \frac{\beta}{2\sqrt\pi}\,t^{-3/2}e^{-\beta^2/4t}\,dt \ge 0, \end{gathered} $$
 #
 # so $e^{-\beta\|x-y\|}$ is a positive mixture of Gaussian kernels $e^{-t\|x-y\|^2}$, each strictly
 # positive definite on distinct points, and so is $K$ {cite}`schoenberg1938metric`. The diagonal

@@ -32,11 +32,11 @@ if "google.colab" in sys.modules:
 # mechanism through one of the book's lenses, and audits it.
 #
 # ```bash
-# pip install "ldpnb[data]"   # the core (numpy, scipy) and the data sets' loaders (pandas, pooch)
+# pip install "ldpnb[data] @ git+https://github.com/ldpnb/ldpnb"  # core + data loaders
 # ```
 #
-# `pip install ldpnb` alone installs the core: mechanisms, channels, estimators, measures and
-# audits. Every public name is in the {doc}`API reference <api/index>`.
+# The package is not on PyPI. Without `[data]` the line installs the core (numpy, scipy):
+# mechanisms, channels, estimators, measures and audits. Every public name is in the {doc}`API reference <api/index>`.
 
 # %% tags=["parameters"]
 SCALE = "smoke"  # smoke | book | paper: the audit's number of draws

@@ -64,7 +64,7 @@ import time
 import numpy as np
 from IPython.display import Markdown, display
 
-from ldpnb.papers.synthesis import CLAIMS, figures, guide, text
+from ldpnb.papers.synthesis import CLAIMS, SIZES_BY_SCALE, figures, guide, text
 from ldpnb.papers.synthesis import comparisons as cmp
 from ldpnb.papers.synthesis import experiments as ex
 from ldpnb.papers.synthesis import families as fam
@@ -74,12 +74,7 @@ from ldpnb.repro.plotting import set_style
 
 set_style()
 report = Report("synthesis", CLAIMS, scale=SCALE, seed=SEED)
-SIZES = {"smoke": dict(runs=4, runs_geo=6, points=4, runs_u=3, points_u=3, runs_a=4,
-                       reid=500, frontier=["k-RR", "planar Laplace", "AORR"]),
-         "book": dict(runs=40, runs_geo=400, points=10, runs_u=10, points_u=6,
-                      runs_a=200, reid=20_000, frontier=None),
-         "paper": dict(runs=200, runs_geo=1_000, points=16, runs_u=50, points_u=12,
-                       runs_a=400, reid=50_000, frontier=None)}[SCALE]
+SIZES = SIZES_BY_SCALE[SCALE]  # in ldpnb/papers/synthesis/claims.py
 RUNS, RUNS_GEO, POINTS = SIZES["runs"], SIZES["runs_geo"], SIZES["points"]
 GRID = guide.GRIDS[SCALE]
 t0 = time.process_time()

@@ -16,9 +16,10 @@ Core, by concept (``tests/test_import_rule.py`` checks that each floor imports o
   (checks made in a body), :mod:`ldpnb.geometry` (lattice and Earth distances),
   :mod:`ldpnb.stats` (estimates with their uncertainty) and :mod:`ldpnb.parallel` (reproducible sweeps).
 
-Installation: ``pip install ldpnb`` installs the core (numpy and scipy: mechanisms, channels,
-estimators, measures, audits); the extras add ``attacks`` (scikit-learn, XGBoost), ``data`` (pandas,
-pooch), ``plot`` (matplotlib, seaborn), ``transport`` (POT), ``parallel`` (joblib, Dask) or ``all``.
+Installation (the package is not on PyPI): ``pip install "ldpnb @ git+https://github.com/ldpnb/ldpnb"``,
+or ``pip install .`` in a clone, installs the core (numpy and scipy: mechanisms, channels, estimators,
+measures, audits); the extras (``"ldpnb[data] @ git+..."``) add ``attacks`` (scikit-learn, XGBoost),
+``data`` (pandas, pooch), ``plot`` (matplotlib, seaborn), ``transport`` (POT), ``parallel`` (joblib, Dask) or ``all``.
 A module whose extra is missing says which one to install (:mod:`ldpnb._optional`).  The book's
 quickstart page shows the core at work on a real data set; its API reference lists every public name.
 

@@ -64,6 +64,18 @@ def test_code_lines_fit_the_column(name):
     assert not long, f"book/{name}.py: {len(long)} code line(s) over {MAX_CODE_COLUMNS} characters:\n" + "\n".join(long)
 
 
+@pytest.mark.parametrize("name", sorted(set(NEW) - NO_REPORT))
+def test_sizes_come_from_the_paper_package(name):
+    """A chapter's sizes per scale are declared in its paper package (``SIZES_BY_SCALE``, ``sizes(SCALE)``),
+    where the criteria can see them; no cell keeps its own ``{"smoke": ...}`` table or ``if SCALE`` branch."""
+    import re
+
+    nb = jupytext.read(BOOK / f"{name}.py")
+    code = "\n".join(c.source for c in nb.cells if c.cell_type == "code")
+    found = re.findall(r'\{\s*"smoke"\s*:|\bif\s+SCALE\b|SCALE\s*[=!]=', code)
+    assert not found, f"book/{name}.py: a size table or scale branch in a cell: {found}"
+
+
 @pytest.mark.parametrize("name", CHAPTERS)
 def test_no_backtick_in_a_directive_line(name):
     """A backtick in a directive's title (```{prf:theorem} Foo {cite}`x`) is not a fence opener in

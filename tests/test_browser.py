@@ -22,7 +22,11 @@ fails here.  Checks:
   toggle and the presets (each keeps only its rows);
 - the landing page has its "start here" box and the errata in two lists, the glossary defines the
   acronyms and the landing page and foundations link to it; a link to a claim opens the folded
-  table; each script is loaded once; wide display equations are a ratchet (known ones listed).
+  table; each script is loaded once; wide display equations are a ratchet (known ones listed);
+- at 390 px no display equation scrolls sideways: each fits its box (split in the chapter, or drawn
+  down to 75 % of its size by ``book/_static/ldpnb.js``) and stays inside the column;
+- no raw ``$...$``, unrendered MyST role or literal ``*`` bullet is left in the text; links to the
+  book's pages and anchors on the same page resolve, and every image loads.
 
 Screenshots (landing page, chapter, every report at both widths, the dashboard at both widths and in
 dark mode, light and dark pages) are kept in ``_build/screenshots/``.  Outside CI, a machine without Chromium or without a built book skips.
@@ -151,6 +155,10 @@ def test_equations_are_typeset_offline(browser, name):
            .forEach(e => e.remove());
       const text = prose.textContent;
       const raw = (text.match(/\\\\\\(|\\\\\\[|\\$\\$/g) || []).length;
+      const dollars = (text.match(/\\$[^$\\s][^$\\n]{0,80}?\\$/g) || []).slice(0, 5);
+      const roles = (text.match(/\\{(?:eq|cite|cite:p|cite:t|term|glue|glue:text|glue:figure|ref|doc|numref|math|prf:ref)\\}`[^`]*`/g) || []).slice(0, 5);
+      const bullets = Array.from(prose.querySelectorAll('p, li, td')).map(e => e.textContent)
+        .filter(t => /(^|\\n)\\s*\\* \\S/.test(t)).map(t => t.trim().slice(0, 60)).slice(0, 5);
       const col = (document.querySelector('article.bd-article') || main).getBoundingClientRect();
       const sticking = Array.from(main.querySelectorAll('mjx-container[display="true"]')).filter(el => {
         const box = el.getBoundingClientRect();
@@ -161,10 +169,13 @@ def test_equations_are_typeset_offline(browser, name):
         return el.scrollWidth > el.clientWidth + 1 && !(ov === 'auto' || ov === 'scroll');
       }).length;
       return {n_math: math.length, n_mjx: main.querySelectorAll('mjx-container').length, untypeset, raw,
-              sticking, clipped};
+              sticking, clipped, dollars, roles, bullets};
     """)
     assert not r["untypeset"], f"{name}: math left untypeset: {r['untypeset'][:5]}"
     assert r["raw"] == 0, f"{name}: {r['raw']} raw TeX delimiter(s) left in the text"
+    assert not r["dollars"], f"{name}: raw $...$ left in the text (not typeset): {r['dollars']}"
+    assert not r["roles"], f"{name}: MyST roles left unrendered in the text: {r['roles']}"
+    assert not r["bullets"], f"{name}: literal '* ' bullets in the text (a list that did not render): {r['bullets']}"
     if r["n_math"]:
         assert r["n_mjx"] >= r["n_math"], f"{name}: {r['n_math']} math elements, {r['n_mjx']} typeset"
     assert not r["sticking"], f"{name}: display equations sticking out of the column: {r['sticking']}"
@@ -647,3 +658,76 @@ def test_display_equations_fit_the_column(sized, name):
     known = KNOWN_WIDE_EQUATIONS.get(name, 0)
     assert len(wide) <= known, f"{name}: {len(wide)} display equations wider than the column (known: {known}): {wide}"
     assert len(wide) == known, f"{name}: only {len(wide)} wide equations now: lower KNOWN_WIDE_EQUATIONS[{name!r}]"
+
+
+_WAIT_FIT = """
+const done = arguments[arguments.length - 1];
+const t0 = Date.now();
+(function wait() {
+  const s = document.documentElement.dataset.ldpnbMathFit;
+  if (s) done(s); else if (Date.now() - t0 > 20000) done("never"); else setTimeout(wait, 100);
+})();
+"""
+
+#: The smallest size at which book/_static/ldpnb.js draws a display equation to make it fit (its
+#: FIT_FLOOR): below it maths is no longer comfortably legible on a phone.
+FIT_FLOOR = 0.75
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_display_equations_fit_a_phone(sized, name):
+    """At 390 px every display equation fits its box: nothing is hidden behind a sideways scroll.
+
+    The rule tested is the strict one (no scrolling equation at all), not "a wide equation scrolls
+    inside its own box": a reader on a phone does not discover a sideways scroll inside an equation,
+    and the half that does not show is often the point (the audit found pie's Eq. 22 showing only its
+    RR half).  The phone layout may help: an equation's number goes under it (ldpnb.css) and an
+    equation is drawn down to ``FIT_FLOOR`` of its size (ldpnb.js); a longer one must be split in
+    the chapter (``aligned``/``gathered`` lines).  Every equation also stays at or above that size and
+    inside the text column."""
+    _viewport(sized, "phone")
+    open_page(sized, name)
+    state = sized.execute_async_script(_WAIT_FIT)
+    assert state == "done", f"{name}: ldpnb.js did not fit the equations ({state})"
+    r = sized.execute_script(
+        """
+      const col = (document.querySelector('article.bd-article') || document.querySelector('main')).getBoundingClientRect();
+      const out = {wide: [], small: [], outside: [], n: 0};
+      document.querySelectorAll('main mjx-container[display="true"]').forEach(m => {
+        out.n += 1;
+        const what = (m.querySelector('mjx-assistive-mml math') || m).textContent.slice(0, 50);
+        const b = m.getBoundingClientRect();
+        if (m.scrollWidth > m.clientWidth + 1) out.wide.push(m.scrollWidth + '/' + m.clientWidth + ' px: ' + what);
+        const scale = parseFloat(getComputedStyle(m).fontSize) / parseFloat(getComputedStyle(m.parentElement).fontSize);
+        if (scale < arguments[0] - 0.005) out.small.push(scale.toFixed(2) + ': ' + what);
+        if (b.width > 0 && (b.right > col.right + 2 || b.left < col.left - 2)) out.outside.push(what);
+      });
+      return out;
+    """,
+        FIT_FLOOR,
+    )
+    assert not r["wide"], (
+        f"{name}: {len(r['wide'])} of {r['n']} display equations scroll sideways at 390 px: {r['wide']}"
+    )
+    assert not r["small"], f"{name}: equations drawn below {FIT_FLOOR:.0%} of their size: {r['small']}"
+    assert not r["outside"], f"{name}: equations outside the text column at 390 px: {r['outside']}"
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_local_links_and_images_resolve(browser, name):
+    """Every link to a page of the book points to a file that exists and, where it names an anchor
+    on the same page, to an element that exists; every image in the text loads."""
+    open_page(browser, name)
+    r = browser.execute_script("""
+      const here = location.href.split('#')[0];
+      const links = Array.from(document.querySelectorAll('a[href]')).map(a => a.href).filter(h => h.startsWith('file:'));
+      const missingAnchors = links.filter(h => h.split('#')[0] === here && h.includes('#') && h.split('#')[1])
+        .map(h => decodeURIComponent(h.split('#')[1])).filter(id => !document.getElementById(id));
+      const broken = Array.from(document.querySelectorAll('main img')).filter(i => i.complete && i.naturalWidth === 0)
+        .map(i => (i.getAttribute('src') || '').slice(0, 60));
+      return {files: Array.from(new Set(links.map(h => h.split('#')[0].split('?')[0]))), missingAnchors, broken};
+    """)
+    missing = [f for f in r["files"] if not Path(unquote(urlparse(f).path)).exists()]
+    assert not missing, f"{name}: links to files that do not exist: {missing[:8]}"
+    assert not r["missingAnchors"], f"{name}: links to anchors missing on the page: {r['missingAnchors'][:8]}"
+    assert not r["broken"], f"{name}: images that do not load: {r['broken'][:8]}"

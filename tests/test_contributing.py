@@ -60,14 +60,25 @@ def test_a_new_family_appears_in_every_registry(registry_restored):
     toy = ns["WarnerRR"]
     assert Mechanism.REGISTRY[toy.family] is toy
     assert toy.aliases == ("warner-rr",)
-    # the registries derived from Mechanism.REGISTRY: the catalog of families and the audit's cases (the
-    # coordinator adapts these names if step 1 names them otherwise); the risks protocols and the
-    # synthesis families hold frequency oracles only, which this toy is not
+    # the registries derived from Mechanism.REGISTRY: the catalog of families, the audit's cases, the
+    # synthesis chapter's guide (which places frequency oracles and says why it leaves out any other
+    # family, this toy among them) and its lens table's catalogue extras (any family that builds on the
+    # setting's domain and is not a metric mechanism).  The risks protocols hold frequency oracles only
+    # (tests/test_mechanism_objects.py checks them with a toy frequency oracle).
     from ldpnb.audit import registry as audit_registry
     from ldpnb.mechanisms import _catalog
+    from ldpnb.papers.synthesis import experiments as synthesis
+    from ldpnb.papers.synthesis import families as guide
 
     assert _catalog.FAMILIES[toy.family] is toy
     assert toy.family in audit_registry.REGISTRY
+    placed, unplaced = guide.guide_families()
+    assert toy.family not in placed and "not a frequency oracle" in unplaced[toy.family]
+    try:
+        extras, left_out = synthesis.catalogue_extras(synthesis._example_setting())  # the 2 x 2 example setting
+        assert toy.family in extras or toy.family in left_out  # placed, or left out with its reason
+    finally:
+        synthesis._EXTRA.pop(toy.family, None)  # catalogue_extras remembers the families it placed
 
 
 def test_add_a_measure():

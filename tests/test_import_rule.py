@@ -35,7 +35,6 @@ FLOORS: dict[str, int] = {
     "ldpnb.utils": 2,  # conveniences that check a value in a function's body
     "ldpnb.stats": 2,  # estimates with their uncertainty (numpy, scipy, contracts)
     "ldpnb.geometry": 3,  # lattice and Earth distances
-    "ldpnb._logmath": 3,  # log-domain helpers (when they move out of mechanisms._common)
     "ldpnb.channels": 4,  # operations valid on any channel, structured operators
     "ldpnb.parallel": 4,  # reproducible sweeps
     "ldpnb.mechanisms._base": 5,  # the Mechanism object and the base families

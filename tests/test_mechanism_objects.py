@@ -381,8 +381,9 @@ def toy_family():
 
 
 def test_a_family_defined_in_one_place_appears_in_every_registry(toy_family):
-    """Adding a family touches one file: the class itself.  The catalogue, the audit's cases and
-    the protocol registry of the multidimensional chapter all see it."""
+    """Adding a family touches one file: the class itself.  The catalogue, the audit's cases, the
+    protocol registry of the multidimensional chapter and the synthesis chapter's guide and lens
+    table all see it."""
     from ldpnb import audit
     from ldpnb.mechanisms import multidim, protocols
 
@@ -401,6 +402,16 @@ def test_a_family_defined_in_one_place_appears_in_every_registry(toy_family):
     assert counts.sum() == 5
     smp = M.SMP((3, 4), 1.0, "toy rr")  # the tuple mechanisms take it by name
     assert smp.check() and multidim.fo_params("toy rr", 4, 1.0) == tuple(M.grr_params(4, 1.0))
+    # the synthesis chapter: its guide places the frequency oracles, its lens table the catalogue's extras
+    from ldpnb.papers.synthesis import experiments as synthesis
+    from ldpnb.papers.synthesis import families as guide
+
+    assert "toy RR" in guide.guide_families()[0] and "toy RR" in guide.oracle_families()
+    try:
+        extras = synthesis.catalogue_extras(synthesis._example_setting())[0]  # the 2 x 2 example setting
+        assert extras["toy RR"].make(synthesis._example_setting(), 1.0).p == M.grr_params(4, 1.0)[0]
+    finally:
+        synthesis._EXTRA.pop("toy RR", None)  # catalogue_extras remembers the families it placed
 
 
 def test_the_catalogue_is_the_registry_of_families_built_on_a_domain():

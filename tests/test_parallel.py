@@ -6,9 +6,8 @@ import os
 import numpy as np
 import pytest
 
-from ldpnb.channels import KRRChannel
 from ldpnb.estimators import ibu
-from ldpnb.mechanisms import grr_simulate_counts
+from ldpnb.mechanisms import GRR, grr_simulate_counts
 from ldpnb.repro.parallel import default_n_jobs, env_n_jobs, sweep, task_seeds
 
 TASKS = [(eps, rep) for eps in (0.5, 1.0, 2.0) for rep in range(4)]
@@ -20,7 +19,7 @@ def krr_ibu_task(task, rng):
     k = 16
     prior = np.arange(1, k + 1) / np.arange(1, k + 1).sum()
     counts = grr_simulate_counts(rng.multinomial(2000, prior), eps, rng=rng)
-    est = ibu(KRRChannel(k, eps), counts, tol=1e-10).estimate
+    est = ibu(GRR(k, eps).operator(), counts, tol=1e-10).estimate
     return eps, rep, float(np.abs(est - prior).sum()), counts
 
 

@@ -18,6 +18,35 @@
   window.addEventListener("hashchange", reveal);
   document.addEventListener("DOMContentLoaded", reveal);
 
+  /* Display equations on a narrow column (a phone): one that is wider than its box is drawn
+     smaller, down to FIT_FLOOR of its size, so that it fits; one that still does not fit scrolls
+     inside its own box (ldpnb.css) and is marked with a cue at its right edge.  MathJax's CHTML
+     output is sized in em, so the box's font size scales the whole equation.  When done, <html>
+     carries data-ldpnb-math-fit="done" (tests/test_browser.py waits for it). */
+  const FIT_FLOOR = 0.75;
+  function fitEquations() {
+    document.querySelectorAll('mjx-container[display="true"]').forEach(m => {
+      m.style.fontSize = "";
+      m.classList.remove("ldpnb-eq-wide");
+      const box = m.clientWidth, need = m.scrollWidth;
+      if (!box || need <= box + 1) return;
+      const scale = box / need;
+      if (scale >= FIT_FLOOR) { m.style.fontSize = Math.floor(scale * 1000) / 10 + "%"; }
+      else { m.style.fontSize = FIT_FLOOR * 100 + "%"; }
+      if (m.scrollWidth > m.clientWidth + 1) m.classList.add("ldpnb-eq-wide");
+    });
+    document.documentElement.dataset.ldpnbMathFit = "done";
+  }
+  let fitTimer = null;
+  window.addEventListener("resize", () => { clearTimeout(fitTimer); fitTimer = setTimeout(fitEquations, 150); });
+  (function whenTypeset(t0) {
+    if (window.MathJax && MathJax.startup && MathJax.startup.promise) {
+      MathJax.startup.promise.then(fitEquations);
+    } else if (Date.now() - t0 < 30000) { setTimeout(() => whenTypeset(t0), 100); }
+    else { document.documentElement.dataset.ldpnbMathFit = "no-mathjax"; }
+  })(Date.now());
+  window.ldpnbFitEquations = fitEquations;
+
   /* The claims dashboard's preset filters (ldpnb.repro.dashboard.PRESETS): clear every filter, then
      search one column (found by its header) for an exact value or a pattern.  The boxes under the
      headers show the filter in force. */

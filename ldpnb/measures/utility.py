@@ -60,8 +60,19 @@ def emd(a, b, ground_distance) -> float:
     if np.any(D < 0):
         raise ValueError("ground_distance must be nonnegative")
     ia, ib = np.flatnonzero(pa > 0), np.flatnonzero(pb > 0)
-    sub = np.ascontiguousarray(D[np.ix_(ia, ib)])
-    val = ot.emd2(pa[ia] / pa[ia].sum(), pb[ib] / pb[ib].sum(), sub, numItermax=10_000_000)
+    full_a, full_b = ia.size == pa.size, ib.size == pb.size
+    # a full support is passed as it is: no k x k copy of the ground distance (the solver's input is the
+    # same numbers either way, so the value is bitwise the same); a partial one selects its rows/columns
+    if full_a and full_b:
+        sub = np.ascontiguousarray(D)
+    elif full_a:
+        sub = np.ascontiguousarray(D[:, ib])
+    elif full_b:
+        sub = np.ascontiguousarray(D[ia])
+    else:
+        sub = np.ascontiguousarray(D[np.ix_(ia, ib)])
+    qa, qb = (pa if full_a else pa[ia]), (pb if full_b else pb[ib])
+    val = ot.emd2(qa / qa.sum(), qb / qb.sum(), sub, numItermax=10_000_000)
     return float(val)
 
 

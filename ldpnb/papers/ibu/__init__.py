@@ -8,7 +8,7 @@ the theory of Secs. 4-8 (:mod:`.theory`) and the numbers the Monte Carlo claims 
 """
 
 from . import figures, mle, readings, scoring, tables
-from .claims import CLAIMS
+from .claims import CLAIMS, SIZES_BY_SCALE
 from .experiments import (
     MLE_TOL,
     RapporTrials,
@@ -54,6 +54,7 @@ from .theory import (
 
 __all__ = [
     "CLAIMS",
+    "SIZES_BY_SCALE",
     "figures",
     "scoring",
     "tables",

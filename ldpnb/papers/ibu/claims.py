@@ -40,9 +40,11 @@ from __future__ import annotations
 
 from math import exp, log
 
+import numpy as np
+
 from ldpnb.repro.claims import Claim, CriterionChange, Printed, claim_table
 
-__all__ = ["CLAIMS", "PRINTED"]
+__all__ = ["CLAIMS", "EPS_AGE", "EPS_LOC", "PRINTED", "SIZES_BY_SCALE"]
 
 #: Numbers the paper prints (with where), used by the chapter and by the claims below.
 PRINTED = {
@@ -58,6 +60,36 @@ PRINTED = {
     "fig14_dmax": Printed(8.25, "Fig. 14(b)"),
     "fig14_delta_prime": Printed(1.87, "Fig. 14(b)"),
 }
+
+#: The paper's privacy levels: ε_g from 0.01 to 0.3 per year (ages) and 0.2 to 6 per km (locations).
+EPS_AGE = [0.01, 0.02, 0.05, 0.1, 0.15, 0.2, 0.25, 0.3]
+EPS_LOC = [0.2, 0.5, 1.0, 2.0, 3.0, 4.0, 5.0, 6.0]
+_BOOK_SIZES = dict(
+    reps=100,
+    decide={"9c": 300, "10a": 200, "12a": 800, "12b": 800},  # the rows decided on more runs (chapter Sec. 7.3)
+    mle10=20, xcheck=(6, 3), x6=50, alt_runs=200, eps_age=EPS_AGE, eps_loc=EPS_LOC,
+    eps_ldp=np.arange(1, 11) / 2, t19_runs=1000, f8_ibu=200, inv_runs=1000, draws=4000,
+    mc_trials=2000, mc_eps=[0.5, 1, 2, 3, 4, 5], mc_n=[10, 12, 15, 20, 25, 30, 40, 50, 75, 100, 150],
+    cons_reps=20, cons_n=[10**3, 10**4, 10**5, 10**6], f8_thr=20, tols_t19=[1e-6, 1e-7, 1e-8],
+    iters=(1500, 2000), mc_inv=20_000, mle_all=False,
+    tols_f8=[1e-5, 3e-6, 1e-6, 3e-7, 1e-7, 3e-8, 1e-8, 3e-9, 1e-9],
+)  # fmt: skip
+#: The chapter's sizes at each scale (runs per setting, privacy levels, thresholds); the chapter reads
+#: ``SIZES_BY_SCALE[SCALE]``.  Smoke keeps 10 runs, the fewest a bootstrap interval accepts.
+SIZES_BY_SCALE: dict[str, dict] = {
+    "smoke": _BOOK_SIZES | dict(
+        reps=10, decide={}, mle10=1, xcheck=(1, 1), x6=1, alt_runs=20, t19_runs=20, f8_ibu=10,
+        eps_age=[0.01, 0.05, 0.15], eps_loc=[0.2, 1.0, 6.0], eps_ldp=[0.5, 2.0, 5.0], inv_runs=60,
+        draws=100, mc_trials=200, mc_eps=[1.0], mc_n=[10, 25, 50], cons_n=[10**3, 10**4, 10**5],
+        cons_reps=10, f8_thr=6, tols_t19=[1e-6, 1e-8], iters=(300, 1000), mc_inv=2000,
+        tols_f8=[1e-6, 1e-7, 1e-8, 1e-9],
+    ),
+    "book": _BOOK_SIZES,
+    "paper": _BOOK_SIZES | dict(
+        mle10=100, mle_all=True, xcheck=(20, 10), x6=100, alt_runs=1000, cons_reps=50, f8_thr=100,
+        tols_t19=[1e-6, 1e-7, 1e-8, 1e-9, 1e-10],
+    ),
+}  # fmt: skip
 
 _P = PRINTED
 _PANELS = {

@@ -25,7 +25,7 @@ from typing import Any
 import numpy as np
 
 from ldpnb import mechanisms as M
-from ldpnb.channels import ConvolutionChannel, DiagPlusConstChannel, KRRChannel
+from ldpnb.channels import DiagPlusConstChannel
 from ldpnb.contracts import (
     DENSE_DOMAIN,
     MAX_ENTRIES,
@@ -168,44 +168,32 @@ def bandwidth(mib: int = 256, repeats: int = 5) -> float:
 
 
 # ----------------------------------------------------------------------------- frequency oracles
-def _params(name: str, k: int, eps: float) -> tuple[float, float]:
-    if name == "GRR":
-        return M.grr_params(k, eps)
-    if name == "OUE":
-        return M.ue_params(eps, "oue")
-    if name == "OLH":
-        return M.lh_params(eps)[1:]
-    return M.ss_params(k, eps)[1:]
+#: The frequency oracles compared: (row label, the family); the label also picks each peer's own client.
+_ORACLES = (("GRR", M.GRR), ("OUE", M.OUE), ("OLH", M.OLH), ("SS", M.SubsetSelection))
 
 
-def _ours_client(name, x, k, eps, rng):
-    if name == "GRR":
-        return M.grr_perturb(x, k, eps, rng=rng)
-    if name == "OUE":
-        return M.ue_perturb(x, k, eps, "oue", rng=rng)
-    if name == "OLH":
-        return M.lh_perturb(x, k, eps, rng=rng)
-    return M.ss_perturb(x, k, eps, rng=rng)
+def _ours_server(m: M.FrequencyOracle, rep) -> np.ndarray:
+    """Support counts from per-user reports, then the clipped, renormalised estimate with ``m.p, m.q``.
 
-
-def _ours_server(name, rep, k, eps):
-    """Support counts from per-user reports, then the clipped, renormalised estimate."""
-    p, q = _params(name, k, eps)
-    if name == "GRR":
-        support, n = np.bincount(rep, minlength=k), rep.size
-    elif name == "OLH":
-        support, n = M.lh_support_counts(rep[0], rep[1], k, M.lh_params(eps)[0]), rep[0].size
+    The timed work is the bare support-count kernel of the family (``bincount`` for k-RR, the hashed
+    counts of OLH, the blocked column sums of the bit reports), without the report validation of
+    ``m.support_counts``: the work the peers' aggregators do."""
+    if isinstance(m, M.GRR):
+        support, n = np.bincount(rep, minlength=m.k), rep.size
+    elif isinstance(m, M.LocalHashing):
+        support, n = M.lh_support_counts(rep[0], rep[1], m.k, m.g), rep[0].size
     else:
         support, n = bool_column_counts(rep), rep.shape[0]
-    return normalize_clip(fo_estimate(support, n, p, q))
+    return normalize_clip(fo_estimate(support, n, m.p, m.q))
 
 
-def _floor(name, n, k, eps, rng):
+def _floor(m: M.FrequencyOracle, n: int, rng):
     """The bare random draws a client needs: one integer and one uniform per user (GRR, OLH: plus
     its hash seed), a byte per bit (OUE), a uniform key per value (SS, random-key subsets)."""
-    if name in ("GRR", "OLH"):
+    k = m.k
+    if isinstance(m, (M.GRR, M.LocalHashing)):
         return lambda: (rng.random(n), rng.integers(0, k, n))
-    if name == "OUE":
+    if isinstance(m, M.UnaryEncoding):
         return lambda: uniform_bytes(rng, (n, k))
     return lambda: rng.random((n, k))
 
@@ -235,11 +223,12 @@ def client_server(ks, n: int, eps: float, repeats: int, peers: Peers, *, n_lh: i
         x = rng.choice(k, size=n, p=rng.dirichlet(np.ones(k)))
         xs = [int(v) for v in x]
         x_all, xs_all = x, xs
-        for name in ("GRR", "OUE", "OLH", "SS"):
-            m = min(n, n_lh) if name == "OLH" else n
+        for name, family in _ORACLES:
+            mech = family(k, eps)
+            m = min(n, n_lh) if isinstance(mech, M.LocalHashing) else n
             x, xs = x_all[:m], xs_all[:m]
-            rep = _ours_client(name, x, k, eps, rng)
-            f_ours = {"ours": lambda: _ours_client(name, x, k, eps, rng), "floor": _floor(name, m, k, eps, rng)}
+            rep = mech.perturb(x, rng=rng)
+            f_ours = {"ours": lambda: mech.perturb(x, rng=rng), "floor": _floor(mech, m, rng)}
             if mfl is not None:
                 cl = {
                     "GRR": lambda: [mfl.GRR.GRR_Client(v, k, eps) for v in xs],
@@ -258,8 +247,12 @@ def client_server(ks, n: int, eps: float, repeats: int, peers: Peers, *, n_lh: i
             T = interleaved(f_ours, repeats=repeats)
             if mfl is not None:
                 rows.append(_row(name, k, "client", "multi-freq-ldpy", T, m))
-            if peers.pure is not None and name in ("GRR", "OUE") and n <= 20_000:
-                cli = peers.pure.DEClient(eps, k) if name == "GRR" else peers.pure.UEClient(eps, k, use_oue=True)
+            if peers.pure is not None and isinstance(mech, (M.GRR, M.OUE)) and n <= 20_000:
+                cli = (
+                    peers.pure.DEClient(eps, k)
+                    if isinstance(mech, M.GRR)
+                    else peers.pure.UEClient(eps, k, use_oue=True)
+                )
                 Tp = interleaved(
                     {
                         "ours": f_ours["ours"],
@@ -270,42 +263,43 @@ def client_server(ks, n: int, eps: float, repeats: int, peers: Peers, *, n_lh: i
                 )
                 rows.append(_row(name, k, "client", "pure-ldp", Tp, m))
             # servers: our support counts and estimate from our reports; the peers' aggregators on the same reports
-            f_srv = {"ours": lambda: _ours_server(name, rep, k, eps)}
+            f_srv = {"ours": lambda: _ours_server(mech, rep)}
             if mfl is not None:
-                prep = _peer_reports(name, rep, k, eps, mfl, xs)
+                prep = _peer_reports(mech, rep, mfl, xs)
                 f_srv["multi-freq-ldpy"] = {
                     "GRR": lambda: mfl.GRR.GRR_Aggregator_MI(prep, k, eps),
                     "OUE": lambda: mfl.UE.UE_Aggregator_MI(prep, eps, True),
                     "OLH": lambda: mfl.LH.LH_Aggregator_MI(prep, k, eps, True),
                     "SS": lambda: mfl.SS.SS_Aggregator_MI(prep, k, eps),
                 }[name]
-            if peers.pure is not None and name in ("GRR", "OUE"):
-                f_srv["pure-ldp"] = lambda: _pure_server(peers.pure, name, rep, k, eps)
+            if peers.pure is not None and isinstance(mech, (M.GRR, M.OUE)):
+                f_srv["pure-ldp"] = lambda: _pure_server(peers.pure, mech, rep)
             Ts = interleaved(f_srv, repeats=repeats)
             for peer in [p for p in f_srv if p != "ours"]:
                 r = _row(name, k, "server", peer, Ts, m)
-                if name != "OLH":  # different hash families: the formula is compared in the tests instead
+                if not isinstance(mech, M.LocalHashing):  # other hash families: the formula is compared in the tests
                     theirs = np.asarray(Ts.results[peer], dtype=float)
                     r["max_abs_diff"] = float(np.abs(Ts.results["ours"] - theirs).max())
                 rows.append(r)
     return rows
 
 
-def _peer_reports(name, rep, k, eps, mfl, xs):
+def _peer_reports(m: M.FrequencyOracle, rep, mfl, xs):
     """Our reports in the peer's per-user format (so that both servers aggregate the same reports)."""
-    if name == "GRR":
+    if isinstance(m, M.GRR):
         return [int(v) for v in rep]
-    if name == "OUE":
+    if isinstance(m, M.UnaryEncoding):
         return list(rep.astype(float))
-    if name == "SS":
+    if isinstance(m, M.SubsetSelection):
         return [np.flatnonzero(r) for r in rep]
-    return [mfl.LH.LH_Client(v, k, eps, True) for v in xs]  # OLH: the peer's own hash family
+    return [mfl.LH.LH_Client(v, m.k, m.epsilon, True) for v in xs]  # OLH: the peer's own hash family
 
 
-def _pure_server(pure, name, rep, k, eps):
-    """pure-ldp's server: one ``aggregate`` per report, then ``estimate_all`` (the peer's API)."""
-    srv = pure.DEServer(eps, k) if name == "GRR" else pure.UEServer(eps, k, use_oue=True)
-    for r in rep if name == "GRR" else rep.astype(int):
+def _pure_server(pure, m: M.FrequencyOracle, rep):
+    """pure-ldp's server (k-RR or OUE): one ``aggregate`` per report, then ``estimate_all`` (the peer's API)."""
+    grr, k, eps = isinstance(m, M.GRR), m.k, m.epsilon
+    srv = pure.DEServer(eps, k) if grr else pure.UEServer(eps, k, use_oue=True)
+    for r in rep if grr else rep.astype(int):
         srv.aggregate(r)
     est = np.asarray(srv.estimate_all(range(1, k + 1), suppress_warnings=True), dtype=float) / rep.shape[0]
     return normalize_clip(est)
@@ -337,17 +331,12 @@ def count_level(ks, n: int, eps: float, repeats: int, *, rng) -> list[dict]:
     for k in ks:
         N = rng.multinomial(n, rng.dirichlet(np.ones(k)))
         x = np.repeat(np.arange(k), N)
-        for name in ("GRR", "OUE", "OLH", "SS"):
-            sim = {
-                "GRR": lambda: M.grr_simulate_counts(N, eps, rng=rng),
-                "OUE": lambda: M.ue_simulate_support_counts(N, eps, "oue", rng=rng),
-                "OLH": lambda: M.lh_simulate_support_counts(N, eps, rng=rng),
-                "SS": lambda: M.ss_simulate_support_counts(N, eps, rng=rng),
-            }[name]
+        for name, family in _ORACLES:
+            mech = family(k, eps)
             T = interleaved(
                 {
-                    "count-level": sim,
-                    "per-user": lambda: _ours_server(name, _ours_client(name, x, k, eps, rng), k, eps),
+                    "count-level": lambda: mech.simulate_support_counts(N, rng=rng),
+                    "per-user": lambda: _ours_server(mech, mech.perturb(x, rng=rng)),
                 },
                 repeats=repeats,
             )
@@ -396,8 +385,9 @@ def ibu_dense(ks, iters: dict, eps: float, repeats: int, peers: Peers, bw: float
     rows = []
     for k in ks:
         it = iters[k]
-        C = M.grr_channel(k, eps)
-        counts = M.grr_simulate_counts(rng.multinomial(100_000, rng.dirichlet(np.ones(k))), eps, rng=rng)
+        mech = M.GRR(k, eps)
+        C = mech.channel()
+        counts = mech.simulate_counts(rng.multinomial(100_000, rng.dirichlet(np.ones(k))), rng=rng)
         obs = counts / counts.sum()
         f = {}
         for m in (1, it):
@@ -451,7 +441,8 @@ def ibu_grid(cases, it: int, repeats: int, peers: Peers, *, rng) -> list[dict]:
     rng = check_random_state(rng)
     rows = []
     for g, eps in cases:
-        C, op = M.planar_geometric_channel(g, g, eps), ConvolutionChannel.planar_geometric(g, g, eps)
+        mech = M.PlanarGeometric(g, g, eps)
+        C, op = mech.channel(), mech.operator()
         k = g * g
         counts = rng.multinomial(100_000, rng.dirichlet(np.ones(k)) @ C)
         obs = counts / counts.sum()
@@ -484,6 +475,14 @@ def ibu_grid(cases, it: int, repeats: int, peers: Peers, *, rng) -> list[dict]:
     return rows
 
 
+#: The families of :func:`squarem_certified`'s cases, by the case's label (size: ``k``, or the grid's side).
+_SQ_FAMILIES = {
+    "k-RR": lambda k, eps: M.GRR(k, eps),
+    "OUE": lambda k, eps: M.OUE(k, eps),
+    "planar": lambda g, eps: M.PlanarGeometric(g, g, eps),
+}
+
+
 @contract(cases=Instance(tuple, list, example=(("k-RR", 8, 1.0),)), cap=_ITERS, repeats=_REPEATS, rng=_RNG)
 def squarem_certified(cases, cap: int, repeats: int, *, rng) -> list[dict]:
     """Time to a certified IBU optimum (``criterion="gap"``, ``tol=1e-6``): SQUAREM against the plain
@@ -493,17 +492,17 @@ def squarem_certified(cases, cap: int, repeats: int, *, rng) -> list[dict]:
     rng = check_random_state(rng)
     rows = []
     for name, size, eps in cases:
-        if name == "planar":
-            ch, k = ConvolutionChannel.planar_geometric(size, size, eps), size * size
+        mech = _SQ_FAMILIES[name](size, eps)
+        k = mech.n_inputs
+        if isinstance(mech, M.UnaryEncoding):  # IBU on the support counts, with the support matrix
+            ch = DiagPlusConstChannel.from_support(k, mech.p, mech.q)
+        else:
+            ch = mech.operator()
+        if isinstance(mech, M.PlanarGeometric):
             counts = rng.multinomial(100_000, rng.dirichlet(np.ones(k)) @ ch.dense())
         else:
-            k = size
             x = rng.multinomial(100_000, rng.dirichlet(np.ones(k)))
-            if name == "k-RR":
-                ch, counts = KRRChannel(k, eps), M.grr_simulate_counts(x, eps, rng=rng)
-            else:
-                ch = DiagPlusConstChannel.from_support(k, *M.ue_params(eps, "oue"))
-                counts = M.ue_simulate_support_counts(x, eps, "oue", rng=rng)
+            counts = mech.simulate_support_counts(x, rng=rng)
         f = {
             a or "plain": (
                 lambda a=a: ibu(ch, counts, criterion="gap", tol=1e-6, max_iter=cap, accelerate=a, trace=False)
@@ -515,7 +514,7 @@ def squarem_certified(cases, cap: int, repeats: int, *, rng) -> list[dict]:
         rows.append(
             dict(
                 case=name,
-                size=f"{size}x{size}" if name == "planar" else str(size),
+                size=f"{size}x{size}" if isinstance(mech, M.PlanarGeometric) else str(size),
                 eps=eps,
                 plain_iters=int(pl.n_iter),
                 plain_certified=bool(pl.converged),
@@ -543,8 +542,9 @@ def ibu_structured(ks, it: int, eps: float, repeats: int, *, rng) -> list[dict]:
     rng = check_random_state(rng)
     rows = []
     for k in ks:
-        C, op = M.grr_channel(k, eps), KRRChannel(k, eps)
-        counts = M.grr_simulate_counts(rng.multinomial(10**6, rng.dirichlet(np.ones(k))), eps, rng=rng)
+        mech = M.GRR(k, eps)
+        C, op = mech.channel(), mech.operator()
+        counts = mech.simulate_counts(rng.multinomial(10**6, rng.dirichlet(np.ones(k))), rng=rng)
         f = {
             f"{nm}@{m}": (lambda ch=ch, m=m: ibu(ch, counts, tol=0, max_iter=m, trace=False).estimate)
             for nm, ch, its in (("dense", C, (1, it)), ("k-RR operator", op, (1, it, 20 * it)))
@@ -663,11 +663,12 @@ def scaling_n(ns, k: int, eps: float, repeats: int, *, rng) -> dict:
     """Client time against the number of users (GRR, OUE at ``k``): times and fitted log-log slopes."""
     rng = check_random_state(rng)
     out = {}
-    for name in ("GRR", "OUE"):
+    for name, family in _ORACLES[:2]:  # GRR, OUE
+        mech = family(k, eps)
         ts = []
         for n in ns:
             x = rng.integers(0, k, n)
-            ts.append(interleaved({"c": lambda: _ours_client(name, x, k, eps, rng)}, repeats=repeats).times["c"])
+            ts.append(interleaved({"c": lambda: mech.perturb(x, rng=rng)}, repeats=repeats).times["c"])
         out[name] = dict(n=list(ns), seconds=ts, slope=loglog_slope(ns, ts))
     return out
 
@@ -698,12 +699,13 @@ def memory(*, rng, k: int = 1024, g: int = 32, n: int = 100_000) -> list[dict]:
     from ldpnb.data import lattice_distance_matrix  # noqa: PLC0415 lazy: loaded at first use (keeps this module's import light)
 
     rng = check_random_state(rng)
-    C = M.grr_channel(k, 1.0)
-    counts = M.grr_simulate_counts(rng.multinomial(10**5, np.ones(k) / k), 1.0, rng=rng)
+    krr, oue = M.GRR(k, 1.0), M.OUE(128, 1.0)
+    C = krr.channel()
+    counts = krr.simulate_counts(rng.multinomial(10**5, np.ones(k) / k), rng=rng)
     D = lattice_distance_matrix(g, g)
     p = rng.dirichlet(np.ones(g * g))
     x = rng.integers(0, 128, n)
-    B = M.ue_perturb(x, 128, 1.0, rng=rng)
+    B = oue.perturb(x, rng=rng)
     mib = 2.0**-20
     return [
         dict(
@@ -723,7 +725,7 @@ def memory(*, rng, k: int = 1024, g: int = 32, n: int = 100_000) -> list[dict]:
         ),
         dict(
             kernel=f"OUE client, n = {n:,}, k = 128",
-            peak=peak_memory(lambda: M.ue_perturb(x, 128, 1.0, rng=rng)),
+            peak=peak_memory(lambda: oue.perturb(x, rng=rng)),
             reference=f"reports {B.nbytes * mib:.0f} MiB",
         ),
         dict(

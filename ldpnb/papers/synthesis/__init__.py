@@ -8,6 +8,17 @@ variance lens), ``families`` and ``guide`` (the lookup grid), ``comparisons`` (t
 """
 
 from . import comparisons, estimation, experiments, families, figures, guide, text, variance
-from .claims import CLAIMS
+from .claims import CLAIMS, SIZES_BY_SCALE
 
-__all__ = ["CLAIMS", "comparisons", "estimation", "experiments", "families", "figures", "guide", "text", "variance"]
+__all__ = [
+    "CLAIMS",
+    "SIZES_BY_SCALE",
+    "comparisons",
+    "estimation",
+    "experiments",
+    "families",
+    "figures",
+    "guide",
+    "text",
+    "variance",
+]

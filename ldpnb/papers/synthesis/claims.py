@@ -33,6 +33,24 @@ _STATS = (
     "interval is decided with three outcomes against a region fixed before the run"
 )
 
+#: The chapter's sizes at each scale (runs per cell, points per curve, re-identification draws); the
+#: chapter reads ``SIZES_BY_SCALE[SCALE]``.  ``frontier`` names the families of the utility frontier
+#: (``None``: every family the data set admits).
+SIZES_BY_SCALE: dict[str, dict] = {
+    "smoke": dict(
+        runs=4,
+        runs_geo=6,
+        points=4,
+        runs_u=3,
+        points_u=3,
+        runs_a=4,
+        reid=500,
+        frontier=["k-RR", "planar Laplace", "AORR"],
+    ),
+    "book": dict(runs=40, runs_geo=400, points=10, runs_u=10, points_u=6, runs_a=200, reid=20_000, frontier=None),
+    "paper": dict(runs=200, runs_geo=1_000, points=16, runs_u=50, points_u=12, runs_a=400, reid=50_000, frontier=None),
+}
+
 _LDP_FAMILIES = "k-RR, SUE, OUE, OLH, SS, SMP, RS+FD, RS+RFD, the four metric mechanisms and BA"
 
 CLAIMS = claim_table(
