@@ -501,6 +501,7 @@ def squarem_certified(cases, cap: int, repeats: int, *, rng) -> list[dict]:
         if isinstance(mech, M.PlanarGeometric):
             counts = rng.multinomial(100_000, rng.dirichlet(np.ones(k)) @ ch.dense())
         else:
+            assert isinstance(mech, M.FrequencyOracle)  # k-RR, OUE
             x = rng.multinomial(100_000, rng.dirichlet(np.ones(k)))
             counts = mech.simulate_support_counts(x, rng=rng)
         f = {
