@@ -36,6 +36,8 @@ __all__ = [
 ]
 
 _KS = Array(1, integer=True, low=2)
+#: the largest domain whose unary-encoding channel (2^k outputs) the exact checks build
+_MAX_UE_K = 16
 _EPS = Real(0.0, None, low_open=True)
 _PROT = OneOf(*md.PROTOCOLS)
 
@@ -259,7 +261,9 @@ def tree_leaves(eps: float = 1.0, k: int = 4, n: int = 200_000, *, rng: Any = No
 
 
 @contract(
-    n=Integer(2, 1 << 40), ks=Instance(list, tuple, example=[2, 3]), eps_grid=Instance(list, tuple, example=[1.0])
+    n=Integer(2, 1 << 40),
+    ks=Array(1, integer=True, low=2, high=_MAX_UE_K, max_size=100),
+    eps_grid=Array(1, low=0, low_open=True, high=50, max_size=100),
 )
 def pie_capacity_gap(
     n: int, ks: Sequence[int] = (2, 3, 5), eps_grid: Sequence[float] = (0.25, 0.5, 1.0, 2.0, 4.0)
@@ -284,9 +288,9 @@ def pie_capacity_gap(
 
 
 @contract(
-    ns=Instance(list, tuple, example=[4]),
-    ks=Instance(list, tuple, example=[2]),
-    eps_grid=Instance(list, tuple, example=[1.0]),
+    ns=Array(1, integer=True, low=2, high=1 << 12, max_size=100),
+    ks=Array(1, integer=True, low=2, high=_MAX_UE_K, max_size=100),
+    eps_grid=Array(1, low=0, low_open=True, high=50, max_size=100),
 )
 def corollary2_gap(
     ns: Sequence[int] = (4, 16, 64),
@@ -330,7 +334,11 @@ def corollary2_gap(
 
 
 @contract(
-    ks=_KS, n=Integer(1, 1 << 40), eps_grid=Array(1, low=0, max_size=1000), draws=Integer(1, 10**5), rng=RandomState()
+    ks=Array(1, integer=True, low=2, high=1 << 20, max_size=64),
+    n=Integer(1, 1 << 40),
+    eps_grid=Array(1, low=0, max_size=1000),
+    draws=Integer(1, 10**5),
+    rng=RandomState(),
 )
 def prior_variance_check(ks: Any, n: int, eps_grid: Any, draws: int, *, rng: Any = None) -> dict[str, Any]:
     """App. E.1: RS+RFD's averaged approximate variance against RS+FD's for ``draws`` DIR, ZIPF and EXP

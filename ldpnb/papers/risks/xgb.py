@@ -43,6 +43,7 @@ from ldpnb.measures import utility as md_utility
 from ldpnb.mechanisms import multidim as md
 from ldpnb.papers.risks.experiments import make_priors
 from ldpnb.repro.seeds import seed_for
+from ldpnb.utils import check_dataset
 
 __all__ = [
     "MODELS",
@@ -174,6 +175,8 @@ def design_matrix(reports: Sequence[Any], *, sparse: Any = "auto") -> Any:
     """Features of RS+FD tuples: the label-encoded values (GRR, float32 (n, d)) or the concatenated bits
     (UE, (n, Σk_j)), as a CSR matrix when ``sparse`` is True, or ``"auto"`` and Σk_j ≥ 100 (where the
     sparse ``hist`` fit is measured faster; Nursery's 32 bits are not)."""
+    if len(reports) == 0:
+        raise ValueError("reports must hold one report array per attribute, got none")
     if np.asarray(reports[0]).ndim == 1:
         return np.column_stack([np.asarray(r) for r in reports]).astype(np.float32)
     bits = np.hstack([np.asarray(r, dtype=bool) for r in reports])
@@ -211,6 +214,7 @@ def training_set(fit: Fit, X: np.ndarray, ks: np.ndarray, *, sparse: Any = "auto
     protocol with the fake data the paper's attacker assumes (RS+FD's uniform or zero-vector fake data,
     also against RS+RFD, as in the artifact; NK, HM; tested on all users).  Returns the design matrices
     and labels ``Xtr, ytr, Xte, yte``, the test reports and ``priors`` (for the oracle)."""
+    X, ks = check_dataset(X, ks)  # label-encoded codes X[:, j] in {0, ..., k_j - 1}
     prot, users_fake, att_fake = _protocol(fit.variant, fit.setting)
     kind, s_factor, pk_factor = MODELS[fit.model]
     n = X.shape[0]

@@ -64,6 +64,9 @@ def runs_of(table: Mapping[str, Mapping[str, Any]], names: Sequence[str], key: s
     >>> runs_of({"a": {"runs_x": [1.0, 2.0]}, "b": {"runs_x": [3.0, 4.0]}}, ["a", "b"], "x").shape
     (2, 2)
     """
+    missing = [n for n in names if n not in table or f"runs_{key}" not in table[n]]
+    if missing:
+        raise ValueError(f"the lens table has no runs_{key} for {missing} (mechanisms: {sorted(table)})")
     cols = [np.asarray(table[n][f"runs_{key}"], dtype=float) for n in names]
     if len({c.shape for c in cols}) != 1:
         raise ValueError(f"the mechanisms' runs of {key!r} have different lengths: {[c.size for c in cols]}")

@@ -288,8 +288,10 @@ def _best_finite(values: Any, rtol: float = TIE_EXACT) -> int:
     v = np.asarray(values, dtype=float)
     if not np.any(np.isfinite(v)):
         raise ValueError("no finite value: no best")
+    low = float(np.nanmin(np.where(np.isfinite(v), v, np.nan)))
+    bound = low * (1 + rtol) if low >= 0 else low * (1 - rtol)  # within rtol of the smallest, either sign
     with np.errstate(invalid="ignore"):
-        return int(np.flatnonzero(v <= np.nanmin(np.where(np.isfinite(v), v, np.nan)) * (1 + rtol))[0])
+        return int(np.flatnonzero(v <= bound)[0])
 
 
 def _run_means(x: np.ndarray) -> np.ndarray:

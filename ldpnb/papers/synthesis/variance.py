@@ -93,7 +93,7 @@ def pinv_channel_variance(m: Any, input_counts: Any) -> float:
     return linear_total_variance(C, np.linalg.pinv(C), input_counts)
 
 
-@contract(k=Integer(2, None), epsilon=EPSILON)
+@contract(k=Integer(2, None), epsilon=Real(0.0, 700.0, low_open=True))
 def rule_grr_beats_oue(k: int, epsilon: float) -> bool:
     """Wang et al.'s rule: GRR has the smaller (approximate) variance iff ``k < 3 e^eps + 2``."""
     return k < 3 * math.exp(epsilon) + 2
@@ -169,12 +169,16 @@ def support_covariance(m: Any, input_counts: Any) -> np.ndarray:
     return cov / (n * (p - q)) ** 2
 
 
-@contract(cov=Array(2, max_size=1 << 24), lengths=Instance(list, tuple, example=[1]))
+@contract(cov=Array(2, max_size=1 << 24), lengths=Array(1, integer=True, low=1, max_size=1 << 14))
 def range_query_mse(cov: np.ndarray, lengths: Any) -> dict[int, float]:
     r"""Exact mean squared error of the range queries :math:`\sum_{v=a}^{a+L-1}\hat f(v)` of each length
     :math:`L`, averaged over every start :math:`a` (unbiased estimate: MSE = variance), from the
     estimate's covariance by 2-D prefix sums."""
     k = cov.shape[0]
+    if cov.shape != (k, k):
+        raise ValueError(f"cov must be a square (k, k) covariance, got shape {cov.shape}")
+    if max(int(L) for L in lengths) > k:
+        raise ValueError(f"a range length is at most the domain size k = {k}, got {max(lengths)}")
     P = np.zeros((k + 1, k + 1))
     P[1:, 1:] = cov.cumsum(axis=0).cumsum(axis=1)
     out = {}
