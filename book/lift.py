@@ -20,7 +20,7 @@ import sys
 if "google.colab" in sys.modules:
     import subprocess
 
-    req = "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"
+    req = "ldpnb[all] @ git+https://github.com/ldpnb/ldpnb"
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", req], check=True)
 
 # %% [markdown]
@@ -89,14 +89,13 @@ import time
 import numpy as np
 import pandas as pd
 from IPython.display import display
-from myst_nb import glue
 
 from ldpnb.measures import lift
 from ldpnb.mechanisms import orr, watchdog
 from ldpnb.papers.lift import CLAIMS, Curve, figures, theory
 from ldpnb.papers.lift import experiments as ex
 from ldpnb.papers.lift import grading as grade
-from ldpnb.repro import Report, rng_for
+from ldpnb.repro import Report, glue, rng_for
 from ldpnb.repro.plotting import set_style
 from ldpnb.repro.seeds import seed_for
 

@@ -20,7 +20,7 @@ import sys
 if "google.colab" in sys.modules:
     import subprocess
 
-    req = "ldpnb[notebook] @ git+https://github.com/ldpnb/ldpnb"
+    req = "ldpnb[all] @ git+https://github.com/ldpnb/ldpnb"
     subprocess.run([sys.executable, "-m", "pip", "install", "-q", req], check=True)
 
 # %% [markdown]
@@ -83,7 +83,6 @@ import math
 
 import numpy as np
 import pandas as pd
-from myst_nb import glue
 from scipy.optimize import minimize_scalar
 
 from ldpnb import measures as M
@@ -106,7 +105,7 @@ from ldpnb.papers.pie import (
 )
 from ldpnb.papers.pie import identification as ident
 from ldpnb.papers.pie import utility as util
-from ldpnb.repro import Report, rng_for
+from ldpnb.repro import Report, glue, rng_for
 from ldpnb.repro.plotting import set_style
 
 set_style()
