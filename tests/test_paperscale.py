@@ -59,6 +59,23 @@ def test_every_chapter_process_gets_one_thread(tmp_path, monkeypatch):
     assert all(seen[v] == "1" for v in ps.SINGLE_THREAD)
 
 
+def test_the_record_names_the_commit_read_before_the_chapter_ran(tmp_path, monkeypatch):
+    """A commit made while a chapter runs (HEAD moves) is not named as the code the chapter ran."""
+    heads = iter(["aaa\n", "", "bbb\n", ""])  # rev-parse and status, at the start then at the end
+
+    def fake_run(cmd, env=None, **kw):
+        if env is None:  # git
+            return subprocess.CompletedProcess(cmd, 0, stdout=next(heads), stderr="")
+        return subprocess.CompletedProcess(
+            cmd, 1, stdout=json.dumps({"rc": 1, "maxrss_kb": 1, "cpu_s": 0.0}), stderr="x"
+        )
+
+    monkeypatch.setattr(ps.subprocess, "run", fake_run)
+    monkeypatch.setattr(ps, "reference_workload", lambda: {"cpu_s": 1.0, "wall_s": 1.0})
+    rec = ps.run_one("foundations", {}, 60, "smoke", tmp_path)
+    assert rec["commit"] == "aaa" and rec["commit_at_end"] == "bbb"
+
+
 @pytest.mark.parametrize(
     "argv, needle",
     [

@@ -224,6 +224,9 @@ def run_one(
         env["LDPNB_N_JOBS"] = str(workers)
     env["PAPERMILL"] = "1"
     started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    # the commit the chapter runs from is read before it starts: a commit made during a long run
+    # (a record of another chapter, say) must not be named as the code of this one
+    commit = _commit()
     load_start = _load()
     ref_start = reference_workload()
     t_start = time.time()
@@ -249,7 +252,7 @@ def run_one(
     record: dict[str, object] = {
         "chapter": name,
         "scale": scale,
-        "commit": _commit(),
+        "commit": commit,
         "command": "python -m ldpnb.repro.paperscale --only "
         + name
         + ("" if scale == "paper" else f" --scale {scale}")
@@ -271,6 +274,9 @@ def run_one(
             round(info["cpu_s"] / ref_cpu, 1) if info.get("cpu_s") is not None and ref_cpu > 0 else None
         ),
     }
+    commit_end = _commit()
+    if commit_end != commit:  # the worktree moved while the chapter ran: say so, keep the start
+        record["commit_at_end"] = commit_end
     if info.get("rc") != 0:
         record["error"] = (proc.stderr or proc.stdout)[-4000:]
     report = work / "reproduction" / f"{name}.json"
@@ -470,6 +476,7 @@ def main(argv: list[str] | None = None) -> int:
     failed = []
     spans: dict[str, dict[str, object]] = {}
     started = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    commit = _commit()
     load_start = _load()
     t_all = time.perf_counter()
     print(f"{args.scale} scale: {len(names)} chapter(s), {jobs} at once, longest first: {', '.join(names)}", flush=True)
@@ -496,7 +503,7 @@ def main(argv: list[str] | None = None) -> int:
     wall = time.perf_counter() - t_all
     run = {
         "scale": args.scale,
-        "commit": _commit(),
+        "commit": commit,
         "command": "python -m ldpnb.repro.paperscale " + " ".join(shlex.quote(a) for a in (argv or sys.argv[1:])),
         "machine": _machine(),
         "started": started,
