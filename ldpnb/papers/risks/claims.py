@@ -24,6 +24,8 @@ _A, _A_DATE = "d0fc57e", "2026-11-28"
 #: The commit that changed the criteria of the third audit's weak rows (E1-Adult, E2-3x, H9-b, H10-b,
 #: H10-c) after the book-scale results of main (6faf701) had been seen.
 _R3, _R3_DATE = "d4cc32f", "2026-11-28"
+#: The commit that changed H6-sens and H9-b (split into H9-b-OUE) after the paper-scale record made at 9d0b193.
+_P4, _P4_DATE = "fbdd6eb", "2026-11-28"
 _ACC = (0, 100)  # an accuracy or a RID-ACC, %
 #: Rows H1 and T21 (simulated attack against a closed form) on ldpnb.stats; the commit fixed these criteria
 #: before the new code ran.
@@ -886,8 +888,8 @@ CLAIMS = claim_table(
         "is not measured here (issue #31).",
         changes=(
             CriterionChange(
-                "f274fac",
-                "2026-11-28",
+                _P4,
+                _P4_DATE,
                 "paper",
                 {"kind": "holds", "rule": "adult < acs and adult < nursery", "expect": "pass"},
                 "expected to pass; seen in the paper-scale record (9d0b193): fail, mean change 1.99 (ACS), "
@@ -1197,8 +1199,8 @@ CLAIMS = claim_table(
                 "chapter, not looked at for this row) are added with the same threshold",
             ),
             CriterionChange(
-                "f274fac",
-                "2026-11-28",
+                _P4,
+                _P4_DATE,
                 "paper",
                 {"kind": "range", "lower": 8, "one_sided": True},
                 "graded GRR, SUE-r and OUE-r together; seen in the paper-scale record (9d0b193): fail, GRR and "
@@ -1232,8 +1234,8 @@ CLAIMS = claim_table(
         "row runs at paper scale only.",
         changes=(
             CriterionChange(
-                "f274fac",
-                "2026-11-28",
+                _P4,
+                _P4_DATE,
                 "paper",
                 {"kind": "range", "lower": 8, "one_sided": True, "expect": "pass"},
                 "part of row H9-b (pass expected); seen in the paper-scale record (9d0b193): 7.10 and 7.91 "
