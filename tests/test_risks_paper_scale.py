@@ -9,7 +9,18 @@ import pytest
 from ldpnb.papers.risks import CLAIMS, grading, runs, xgb
 from ldpnb.repro import Report
 
-GRID_ROWS = ("H5-s", "H5-hm", "H5-nk", "H6-sens", "T17-Adult", "T17-Nursery", "H6-sens-npk", "E2-3x", "E2-DIR")
+GRID_ROWS = (
+    "H5-s",
+    "H5-hm",
+    "H5-nk",
+    "H6-sens",
+    "H9-b-OUE",
+    "T17-Adult",
+    "T17-Nursery",
+    "H6-sens-npk",
+    "E2-3x",
+    "E2-DIR",
+)
 
 
 def _toy(seed: int, ks: list[int], n: int = 300) -> tuple[np.ndarray, np.ndarray]:
@@ -46,6 +57,7 @@ def test_grading_fills_every_xgboost_row_at_book_and_paper_scale(scale):
             row = report.rows[cid]
             assert row["scale"] == scale and row["status"] != "not-evaluated" and row["ours"] is not None, row
     assert ("H6-sens" in report.rows) == (scale == "paper")
+    assert ("H9-b-OUE" in report.rows) == (scale == "paper")
     assert report.rows["T17"]["ours"] == pytest.approx(-2.0)  # the fake oracle is 2 points above every fit
 
 
@@ -176,3 +188,45 @@ def test_xgboost_threads_follow_n_jobs_under_omp_num_threads_1():
         after = [i["num_threads"] for i in threadpool_info() if i["user_api"] == "openmp"]
     assert inside and all(v == 2 for v in inside)
     assert all(v == 1 for v in one) and all(v == 1 for v in after)
+
+
+# The paper-scale record made at 9d0b193: per-dataset means for H6-sens; the run-mean decreases RS+FD − RS+RFD
+# at ε = 2..10 for H9-b (GRR, then SUE-r) and H9-b-OUE (OUE-r).
+_H6_SENS = {"acs": 1.98843846749226, "adult": 1.5943567290256944, "nursery": 0.7006713480978484}
+_H9B_GRR_SUE = [
+    10.99,
+    11.17,
+    12.13,
+    12.09,
+    10.83,
+    12.37,
+    11.80,
+    11.90,
+    11.82,
+    8.03,
+    9.64,
+    10.42,
+    11.49,
+    11.78,
+    12.64,
+    11.97,
+    12.55,
+    12.33,
+]
+_H9B_OUE = [7.10, 7.91, 8.12, 8.83, 8.39, 8.59, 8.70, 8.26, 8.20]
+
+
+def test_recorded_paper_scale_numbers_give_the_declared_statuses():
+    report = Report("multidim_risks", CLAIMS, scale="paper", seed=7)
+    report.holds("H6-sens", **_H6_SENS)
+    report.range("H9-b", _H9B_GRR_SUE)
+    report.range("H9-b-OUE", _H9B_OUE)
+    assert report.rows["H6-sens"]["status"] == "diverges"
+    assert report.rows["H9-b"]["status"] == "pass"
+    assert report.rows["H9-b-OUE"]["status"] == "diverges"
+    # the divergences are not vacuous: the paper's contrast, or a decrease of 8 points everywhere, fails them
+    again = Report("multidim_risks", CLAIMS, scale="paper", seed=7)
+    again.holds("H6-sens", acs=2.0, adult=0.5, nursery=1.0)
+    again.range("H9-b-OUE", [9.0] * 9)
+    assert again.rows["H6-sens"]["status"] == "fail"
+    assert again.rows["H9-b-OUE"]["status"] == "fail"
