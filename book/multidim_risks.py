@@ -271,7 +271,8 @@ glue("risks-fig10",
 # :alt: Grid of RID-ACC curves against epsilon for GRR, SUE, OLH and OUE, top-1 and top-10, one curve per number of surveys; GRR and SUE climb to tens of percent at large epsilon, OLH and OUE stay at a few percent, all far above the dotted baseline.
 #
 # Paper Fig. 2: RID-ACC of SMP on Adult (FK-RI, uniform metric) against ε, top-1 (left) and
-# top-10 (right); mean of {glue:text}`multidim_risks-rid-runs` runs with their min-max band (the paper: 20 runs).
+# top-10 (right); mean of {glue:text}`multidim_risks-rid-runs` runs with the 95 % interval of the run mean
+# (shaded; the paper: 20 runs).
 # ```
 #
 # The attack is strong exactly where the plausible-deniability accuracy is high (GRR, ω-SS and
@@ -320,7 +321,7 @@ pd.DataFrame({figures.NAMES[p]: [H[p][-1, t1], H[p][-1, t10], H[p][0, t10]]
 # four surveys (top-1 of GRR, ω-SS and SUE at ε = 10: {glue:text}`multidim_risks-top1-4`, row H2-top1),
 # and every curve rises with ε (row C3-eps). A single run can miss these numbers by
 # several points (the survey design decides which attributes are asked), which is why the
-# figure shows the band of its runs and the rows average many. The paper also says that "the experimental
+# figure shades the 95 % interval of the run mean and the rows average many. The paper also says that "the experimental
 # results of Fig. 2 match the numerical results of Fig. 1": in the same simulation, the fraction
 # of users whose whole inferred profile is correct should be Eq. 4's product of single-report
 # accuracies over the attributes each user reported. It is (row Fig2-Fig1, 15 comparisons), and
@@ -363,7 +364,7 @@ glue("risks-fig9",
 # :alt: RID-ACC curves on ACS for five protocols; the same ordering as on Adult, with GRR and omega-SS highest.
 #
 # Paper Fig. 9: RID-ACC of SMP on ACS (FK-RI, uniform metric) against ε; mean of the runs with
-# their min-max band ({glue:text}`multidim_risks-acs-runs` runs at this scale; the paper: 20).
+# the 95 % interval of the run mean ({glue:text}`multidim_risks-acs-runs` runs at this scale; the paper: 20).
 # ```
 #
 # ACS has more attributes (18) and fewer users (10,336) than Adult: a correct partial profile is
@@ -426,7 +427,8 @@ glue("risks-fig11", figures.rid_fk_pk(nu, SIZES["nu_eps"], PROTS, n=len(XA)),
 # :alt: Five rows of two panels, FK-RI left and PK-RI right, top-10 RID-ACC against epsilon under the non-uniform metric; curves lower than in Fig. 2.
 #
 # Paper Fig. 11: RID-ACC (top-10) of SMP on Adult under the non-uniform metric, FK-RI (left) and
-# PK-RI (right); mean and min-max band of {glue:text}`multidim_risks-nu-runs` runs (the paper: 20).
+# PK-RI (right); mean of {glue:text}`multidim_risks-nu-runs` runs with the 95 % interval of the run mean
+# (the paper: 20).
 # ```
 #
 # ### α-PIE instead of ε-LDP (Figs. 12, 13)
@@ -484,8 +486,9 @@ for num, s in (("12", "uniform"), ("13", "non-uniform")):
 # :alt: RID-ACC against the Bayes-error target beta, decreasing from 0.95 to 0.6, FK-RI and PK-RI; every protocol reaches the same ceiling once nothing is randomised.
 #
 # Paper Fig. 12: RID-ACC (top-10) of SMP on Adult under uniform α-PIE against $\beta_{U|S}$ (tight to
-# loose), FK-RI (left) and PK-RI (right); {glue:text}`multidim_risks-pie-runs` run(s) per β at this scale (the paper: 10
-# values of β, 20 runs; SCALE=paper runs both).
+# loose), FK-RI (left) and PK-RI (right); {glue:text}`multidim_risks-pie-runs` run(s) per β at this scale, with the 95 %
+# interval of the run mean where there are two or more (the paper: 10 values of β, 20 runs; SCALE=paper
+# runs both).
 # ```
 #
 # ```{glue:figure} risks-fig13
@@ -552,7 +555,8 @@ report.range("T14", checks.pie_capacity_gap(len(XA)))
 # $d$-class classifier of the reported tuple, trained on $s$ synthetic profiles drawn from the
 # server's estimates and run through the protocol (**NK**, $s\in\{1n,3n,5n\}$), on $n_{pk}$
 # compromised labelled users (**PK**, $n_{pk}\in\{0.1n,0.3n,0.5n\}$), or on both (**HM**, the
-# pairs $(1n, 0.1n)$, $(3n, 0.3n)$, $(5n, 0.5n)$). It is the main curve of every figure below. Each
+# pairs $(1n, 0.1n)$, $(3n, 0.3n)$, $(5n, 0.5n)$). It is the main curve of every attribute-inference
+# figure below (Figs. 3, 14, 15, 6, 17; Fig. 4's re-identification uses the Bayes NK plug-in). Each
 # fit is an independent single-thread task whose random streams are named after it (dataset,
 # setting, variant, ε, run, model), so its numbers depend neither on the number of processes nor
 # on which other fits run; the UE variants' 0/1 features go to XGBoost as a sparse matrix, which
@@ -598,11 +602,12 @@ report.text(**text.aif_glues(xv, aif, SIZES["aif_eps"]))
 # %% [markdown]
 # ```{glue:figure} risks-fig3
 # :name: fig-risks-fig3
-# :alt: Nine panels of AIF-ACC against epsilon on ACS, rows GRR, UE-z and UE-r, columns NK, PK and HM; XGBoost markers with their run ranges lie below the dotted oracle; SUE-z climbs to nearly 100 percent, OUE-z to about 50, GRR and UE-r stay below about 25.
+# :alt: Nine panels of AIF-ACC against epsilon on ACS, rows GRR, UE-z and UE-r, columns NK, PK and HM; XGBoost markers with the intervals of their run means lie below the dotted oracle; SUE-z climbs to nearly 100 percent, OUE-z to about 50, GRR and UE-r stay below about 25.
 #
 # Paper Fig. 3: attribute inference against RS+FD on ACS ($d = 18$, baseline 1/d = 5.6 %).
 # Markers (solid): the paper's attacker, XGBoost with default parameters, mean of its runs with
-# their range: {glue:text}`multidim_risks-xgb-fig3`; {glue:text}`multidim_risks-xgb-fig3-more`; the s grid
+# the 95 % interval of the run mean where a point has two runs or more (none for one run):
+# {glue:text}`multidim_risks-xgb-fig3`; {glue:text}`multidim_risks-xgb-fig3-more`; the s grid
 # {glue:text}`multidim_risks-xgb-fig3-grid`; for row H5-s {glue:text}`multidim_risks-xgb-fig3-s` (runs shared
 # with the blocks before). Dashed:
 # the Bayes attackers over ε ∈ {glue:text}`multidim_risks-aif-eps` (NK: $s \to \infty$; PK, HM: $n_{pk}$ ∈
@@ -626,8 +631,9 @@ report.text(**text.aif_glues(xv, aif, SIZES["aif_eps"]))
 # as well ({glue:text}`multidim_risks-o-sue-gap`), so the gap is a property of the protocol, not of the
 # attacker: with ε' large, SUE-r's real report is a near-exact one-hot, and its fake one-hot of a
 # uniform value differs from it by the value distribution alone, as for GRR. The "2-20 fold"
-# increments of Sec. 1 hold for the paper's attacker over the paper's ε range (row H5-f:
-# {glue:text}`multidim_risks-x-folds`; the maximum possible is 18-fold).
+# increments of Sec. 1 hold for the paper's attacker at the ε where it runs, from ε = 1, the
+# bottom of the paper's range (row H5-f: {glue:text}`multidim_risks-x-folds`; the maximum possible is
+# 18-fold).
 
 # %%
 grading.aif_rows(report, xv, aif, SCALE)
@@ -646,7 +652,8 @@ report.range("H6-b", max(nu_[(lab, "oracle")].mean(0).max()
 # :alt: Nine panels of AIF-ACC on Adult; XGBoost markers lie below the dotted oracle, GRR's oracle plateaus near 39 percent, SUE-z reaches nearly 100 percent.
 #
 # Paper Fig. 14: attribute inference against RS+FD on Adult ($d = 10$): XGBoost (markers,
-# {glue:text}`multidim_risks-xgb-fig14`), Bayes attackers (dashed) and oracle (dotted) over ε ∈
+# {glue:text}`multidim_risks-xgb-fig14`; 95 % interval of the run mean where a point has two runs or
+# more), Bayes attackers (dashed) and oracle (dotted) over ε ∈
 # {glue:text}`multidim_risks-aif-eps`, {glue:text}`multidim_risks-aif-runs` run(s) per point.
 # ```
 #
@@ -670,7 +677,7 @@ report.range("H6-b", max(nu_[(lab, "oracle")].mean(0).max()
 # the paper's attacker by {glue:text}`multidim_risks-x-npk-sens` on average, Nursery least, because its
 # GRR and UE-r curves sit at the baseline whatever the attacker knows. The same statement for $s$
 # needs $s = 5n$ on Adult and is graded at paper scale only (H6-sens). The paper-scale record
-# (ε ∈ {1, 10}, one or two runs per cell) found the same pattern as for $n_{pk}$: going from
+# made at commit 9d0b193 (ε ∈ {1, 10}; two runs per cell on ACS, one on Adult and Nursery) found the same pattern as for $n_{pk}$: going from
 # $s = 1n$ to $5n$ changes the attacker by 1.99 points on ACS, 1.59 on Adult and 0.70 on Nursery,
 # so Nursery, not Adult, is the least sensitive; the row records this as a divergence.
 #
@@ -711,8 +718,8 @@ glue("risks-fig4",
 # :name: fig-risks-fig4
 # :alt: Two panels of RID-ACC of RS+FD GRR against epsilon, top-1 and top-10; values stay below one percent top-1 and below two percent top-10 (mean at most about one percent), far below SMP, and the dashed artifact curve lies lower.
 #
-# Paper Fig. 4: RID-ACC of RS+FD[GRR] on Adult (FK-RI, uniform metric), mean and min-max band of
-# {glue:text}`multidim_risks-fig4-runs` runs (the paper: 20); dashed: sampling with replacement
+# Paper Fig. 4: RID-ACC of RS+FD[GRR] on Adult (FK-RI, uniform metric), mean of
+# {glue:text}`multidim_risks-fig4-runs` runs with the 95 % interval of the run mean (the paper: 20); dashed: sampling with replacement
 # (artifact), mean of {glue:text}`multidim_risks-chain-var-runs` run(s). The attacker that predicts the
 # sampled attribute in each survey is the Bayes NK plug-in; the paper's is XGBoost NK with
 # $s = 1n$, which on ACS stays below the plug-in (Fig. 3).
@@ -991,7 +998,8 @@ report.text(**text.rfd_glues(xr, xv["ACS"], rfd, inc))
 # :alt: Six panels of AIF-ACC against RS+RFD on ACS with correct priors; XGBoost markers stay near the baseline, PK a little higher; dashed Bayes PK and HM curves lie above them.
 #
 # Paper Fig. 6: attribute inference against RS+RFD on ACS with 'correct' priors. Markers: the
-# paper's attacker, XGBoost, mean of its runs with their range ({glue:text}`multidim_risks-xgb-fig6`);
+# paper's attacker, XGBoost, mean of its runs with the 95 % interval of the run mean where a point
+# has two runs or more ({glue:text}`multidim_risks-xgb-fig6`);
 # dashed: the Bayes attackers over ε ∈ {glue:text}`multidim_risks-rfd-eps`; dotted: the oracle. Bayes
 # curves: {glue:text}`multidim_risks-rfd-runs` run(s) per point (the paper: 20 runs of XGBoost).
 # ```
@@ -1002,7 +1010,8 @@ report.text(**text.rfd_glues(xr, xv["ACS"], rfd, inc))
 #
 # Paper Fig. 17: NK attribute inference against RS+RFD on ACS with 'incorrect' priors, (a)-(c)
 # RS+RFD[GRR], (d)-(f) RS+RFD[UE-r]: the paper's attacker, XGBoost NK
-# ({glue:text}`multidim_risks-xgb-fig17`; DIR: {glue:text}`multidim_risks-xgb-fig17-dir`; markers), the Bayes
+# ({glue:text}`multidim_risks-xgb-fig17`; DIR: {glue:text}`multidim_risks-xgb-fig17-dir`; markers, mean of
+# the runs with the 95 % interval of the run mean where a point has two runs or more), the Bayes
 # plug-in with the same uniform fake-data
 # assumption (dotted) and the prior-aware Bayes NK (dashed), {glue:text}`multidim_risks-rfd-runs` run(s)
 # per point; legend below.
@@ -1012,7 +1021,8 @@ report.text(**text.rfd_glues(xr, xv["ACS"], rfd, inc))
 # NK, PK or HM, stays within {glue:text}`multidim_risks-x-rfd-range` against the 5.6 % baseline (row H9-a),
 # {glue:text}`multidim_risks-x-rfd-drop` below its accuracy against RS+FD[GRR] (H9-b grades GRR and
 # SUE-r against their RS+FD versions, at least 8 points at every ε ≥ 2). For OUE-r the decrease
-# grows with ε: the paper-scale record (one run per cell) found 7.1 and 7.9 points at ε = 2 and 3,
+# grows with ε: the paper-scale record made at 9d0b193 (one run of RS+RFD and two of RS+FD per
+# cell) found 7.1 and 7.9 points at ε = 2 and 3,
 # 8.1-8.8 above, so at small ε it falls short of that reading of "considerably" (H9-b-OUE, a
 # divergence graded at paper scale only). PK gains a little
 # over NK and grows with $n_{pk}$ (H9-c, Fig6-npk). The Bayes PK and HM attackers, which learn
