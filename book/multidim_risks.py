@@ -283,31 +283,35 @@ glue("risks-fig10",
 head = runs.rid_by_protocol(XA, KA, ALL5, [10.0], runs=SIZES["head_runs"], seed=SEED,
                             name="head", index=idxA,
                             pk=True, topk=(1, 5, 10), eval_surveys=(2, 5))
-H = {p: head[p]["FK"].mean(axis=0)[0] for p in ALL5}  # (#surveys in {2, 5}, top-k)
-R = {p: head[p]["FK"][:, 0] for p in ALL5}  # runs, #surveys in {2, 5}, top-k
-n_ss = len(R["ss"])  # ω-SS's runs share their survey designs with GRR's first ones
-report.record({"H2-GRR1": stats.mean(R["grr"][:, -1, t1]),
-               "H2-GRR10": stats.mean(R["grr"][:, -1, t10]),
-               "H2-SUE10": stats.mean(R["sue"][:, -1, t10]),
-               "H3": stats.mean(R["grr"][:, 0, t10]),
-               "H2-SS": stats.ratio(R["ss"][:, -1, t10], R["grr"][:n_ss, -1, t10],
+H = {p: runs.RidRuns(head[p]["FK"], [10.0], (2, 5), (1, 5, 10)) for p in ALL5}
+n_ss = len(H["ss"].values)  # ω-SS's runs share their survey designs with GRR's first
+report.record({"H2-GRR1": stats.mean(H["grr"].runs(surveys=5, top=1)),
+               "H2-GRR10": stats.mean(H["grr"].runs(surveys=5, top=10)),
+               "H2-SUE10": stats.mean(H["sue"].runs(surveys=5, top=10)),
+               "H3": stats.mean(H["grr"].runs(surveys=2, top=10)),
+               "H2-SS": stats.ratio(H["ss"].runs(surveys=5, top=10),
+                                    H["grr"].runs(surveys=5, top=10)[:n_ss],
                                     paired=True)})
 for p in ("oue", "olh"):
-    report.holds(f"H2-{p}", top1=H[p][-1, t1], top10=H[p][-1, t10])
+    report.holds(f"H2-{p}", top1=H[p].mean(surveys=5, top=1),
+                 top10=H[p].mean(surveys=5, top=10))
 
 # %%
-top1 = {p: H[p][-1, t1] for p in ALL5}
+top1 = {p: H[p].mean(surveys=5, top=1) for p in ALL5}
 report.holds("H2-order", grr=top1["grr"], sue=top1["sue"], oue=top1["oue"],
              olh=top1["olh"],
              ratio=top1["grr"] / top1["oue"])
-report.range("H2-eps1",
-             max(float(fig2[p]["FK"].mean(0)[0, :, t10].max()) for p in PROTS))
-report.holds("H2-mono",
-             min_step=min(float(np.diff(fig2[p]["FK"].mean(0)[:, :, t10], axis=1).min())
-                          for p in PROTS))
+F2 = {p: runs.RidRuns(fig2[p]["FK"], SIZES["rid_eps"], (2, 3, 4, 5), (1, 5, 10))
+      for p in PROTS}
+eps0 = SIZES["rid_eps"][0]  # the grid's first ε: 1 at book and paper scale
+report.range("H2-eps1", max(float(F2[p].mean(at=eps0, top=10).max()) for p in PROTS))
+report.holds("H2-mono", min_step=min(float(np.diff(F2[p].mean(at="all", top=10),
+                                                   axis=1).min()) for p in PROTS))
 grading.rid_rows(report, fig2, SIZES["rid_eps"], curves)
 report.text(**text.rid_glues(report, EPS_ALL))
-pd.DataFrame({figures.NAMES[p]: [H[p][-1, t1], H[p][-1, t10], H[p][0, t10]]
+pd.DataFrame({figures.NAMES[p]: [H[p].mean(surveys=5, top=1),
+                                  H[p].mean(surveys=5, top=10),
+                                  H[p].mean(surveys=2, top=10)]
               for p in ALL5},
              index=["top-1, 5 surveys", "top-10, 5 surveys",
                     "top-10, 2 surveys"]).T.round(2)
@@ -748,7 +752,7 @@ var_rid = {lab: runs.rid_chain_runs(XA, KA, [10.0], runs=SIZES["chain_var_runs"]
                                     seed=SEED, name="rid-variants", index=idxA,
                                     protocol=p, fake=f)[10.0].mean(0)[-1, t10]
            for (p, f), lab in zip(runs.VARIANTS, runs.LABELS)}
-report.holds("H7-d", sue_z=var_rid["SUE-z"], smp=H["grr"][-1, t10],
+report.holds("H7-d", sue_z=var_rid["SUE-z"], smp=H["grr"].mean(surveys=5, top=10),
              others=[v for lab, v in var_rid.items() if lab != "SUE-z"])
 
 # %% [markdown]

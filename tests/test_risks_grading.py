@@ -93,3 +93,20 @@ def test_figure_interval_is_the_run_mean_interval():
     assert m.tolist() == [pytest.approx(7 / 3), 5.0, 2.0]
     assert (lo[0], hi[0]) == pytest.approx((max(float(ref.low), 0.0), float(ref.high)))
     assert (lo[1], hi[1]) == (5.0, 5.0) and np.isnan(lo[2]) and np.isnan(hi[2])  # one run: no interval
+
+
+def test_rid_runs_named_points_are_the_hand_indexed_numbers():
+    """RidRuns reads the same numbers, bit for bit, as the hand indexing it replaces (``H[p][-1, t1]``)."""
+    from ldpnb.papers.risks.runs import RidRuns
+
+    a = np.random.default_rng(2).uniform(0, 40, (7, 3, 4, 3))
+    r = RidRuns(a, [1, 4, 10], (2, 3, 4, 5), (1, 5, 10))
+    m = a.mean(axis=0)
+    assert r.mean(surveys=4, top=1) == m[-1, 2, 0] and r.mean(at=1, surveys=2, top=10) == m[0, 0, 2]
+    assert np.array_equal(r.mean(at="all", surveys=5, top=10), m[:, -1, -1])
+    assert np.array_equal(r.mean(at=1, top=10), m[0, :, 2])
+    assert np.array_equal(r.runs(surveys=5, top=1), a[:, -1, -1, 0])
+    with pytest.raises(KeyError, match="#surveys"):
+        r.mean(surveys=6, top=1)
+    with pytest.raises(ValueError, match="shape"):
+        RidRuns(a, [1, 4], (2, 3, 4, 5), (1, 5, 10))

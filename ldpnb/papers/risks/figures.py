@@ -10,6 +10,8 @@ import numpy as np
 
 from ldpnb import stats
 from ldpnb.contracts import Instance, Integer, contract
+from ldpnb.mechanisms import protocol
+from ldpnb.papers.risks import xgb as _xgb
 from ldpnb.repro.plotting import color
 
 __all__ = [
@@ -28,10 +30,12 @@ __all__ = [
     "RFD_ROWS",
 ]
 
-NAMES = {"grr": "GRR", "ss": "ω-SS", "olh": "OLH", "oue": "OUE", "sue": "SUE"}
+#: The protocols' names as the paper writes them: the registry's labels (:func:`ldpnb.mechanisms.protocol`),
+#: with the paper's ω-SS for the subset selection.
+NAMES = {p: "ω-SS" if p == "ss" else protocol(p).label for p in ("grr", "ss", "olh", "oue", "sue")}
 _MAP = Instance(Mapping, example={})
 _SEQ = Instance(list, tuple, np.ndarray, example=[1.0])
-_VCOL = {"GRR": "grr", "SUE-z": "sue", "OUE-z": "oue", "SUE-r": "sue", "OUE-r": "oue"}
+_VCOL = {lab: prot for lab, (prot, _) in _xgb.VARIANTS.items()}  # a variant's colour: its randomiser's
 _SURVEYS = (2, 3, 4, 5)
 #: The rows of the AIF figures (:func:`aif_grid`): a title and its variants' labels (Figs. 3, 14, 15; Fig. 6).
 FD_ROWS = [("RS+FD[GRR]", ["GRR"]), ("RS+FD[UE-z]", ["SUE-z", "OUE-z"]), ("RS+FD[UE-r]", ["SUE-r", "OUE-r"])]

@@ -23,6 +23,7 @@ from scipy.stats import kendalltau
 
 from ldpnb.attacks import expected_pd_accuracy
 from ldpnb.contracts import Instance, Optional, Real, contract
+from ldpnb.papers.risks.runs import RidRuns
 from ldpnb.stats import Estimate, bonferroni, difference, difference_of, from_se, proportion
 from ldpnb.stats import mean as _mean
 
@@ -45,6 +46,8 @@ __all__ = [
 _MAP = Instance(Mapping, example={})
 _OBJ = Instance(object, example=None)
 _UNIFORM_FAKE = ("GRR", "SUE-r", "OUE-r")
+#: The axes of the chapter's re-identification runs (#surveys 2..5, top-1/5/10).
+_SURVEYS, _TOPK = (2, 3, 4, 5), (1, 5, 10)
 
 
 @contract(
@@ -359,11 +362,15 @@ def rid_rows(
     report: Any, fig2: Mapping[str, Any], rid_eps: Sequence[float], curves: Mapping[tuple[str, str], Sequence[float]]
 ) -> None:
     """Rows H2-top1, C3-eps and Fig2-trend from Fig. 2's runs (``fig2[p]["FK"]``: runs, ε, #surveys 2..5,
-    top-1/5/10) and Fig. 1's Eq. 4 curves (ε = 1..10)."""
-    fk = {p: np.asarray(v["FK"]).mean(axis=0) for p, v in fig2.items()}
+    top-1/5/10, read through :class:`~ldpnb.papers.risks.runs.RidRuns`) and Fig. 1's Eq. 4 curves (ε = 1..10)."""
+    fk = {p: RidRuns(v["FK"], rid_eps, _SURVEYS, _TOPK) for p, v in fig2.items()}
     three = [p for p in ("grr", "ss", "sue") if p in fk]
-    report.holds("H2-top1", top1_4=[fk[p][-1, 2, 0] for p in three], top1_2=[fk[p][-1, 0, 0] for p in three])
-    top10 = {p: a[:, -1, -1] for p, a in fk.items()}  # every ε, 5 surveys, top-10
+    report.holds(
+        "H2-top1",
+        top1_4=[fk[p].mean(surveys=4, top=1) for p in three],  # at the largest ε
+        top1_2=[fk[p].mean(surveys=2, top=1) for p in three],
+    )
+    top10 = {p: a.mean(at="all", surveys=5, top=10) for p, a in fk.items()}  # every ε, 5 surveys, top-10
     report.holds(
         "C3-eps",
         min_step=min(float(np.diff(v).min()) if v.size > 1 else 0.0 for v in top10.values()),
