@@ -382,11 +382,11 @@ def rid_rows(
     report.holds("Fig2-trend", tau=float(kendalltau(x, y).statistic))
 
 
-@contract(report=_OBJ, fig9=_MAP)
-def fig9_row(report: Any, fig9: Mapping[str, Any]) -> None:
+@contract(report=_OBJ, fig9=_MAP, eps=Instance(list, tuple, example=[10]))
+def fig9_row(report: Any, fig9: Mapping[str, Any], eps: Sequence[float]) -> None:
     """Row Fig9: on ACS, per protocol, the smallest step over #surveys of the top-10 RID-ACC at the largest ε,
-    and the 5-survey values of GRR, ω-SS, SUE (high) and OUE, OLH (low)."""
-    last = {p: np.asarray(v["FK"]).mean(axis=0)[-1, :, -1] for p, v in fig9.items()}
+    and the 5-survey values of GRR, ω-SS, SUE (high) and OUE, OLH (low); ``fig9[p]["FK"]`` over ``eps``."""
+    last = {p: RidRuns(v["FK"], eps, _SURVEYS, _TOPK).mean(at=max(eps), top=10) for p, v in fig9.items()}
     report.holds(
         "Fig9",
         min_step=[float(np.diff(v).min()) for v in last.values()],
