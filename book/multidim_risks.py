@@ -505,7 +505,8 @@ for num, s in (("12", "uniform"), ("13", "non-uniform")):
 # %%
 eps95, eps85 = (np.array([measures.eps_from_bayes_error(b, n_d, int(k)) for k in KA])
                 for b in (0.95, 0.85))
-grading.pie_rows(report, pie, fig2, nu, SIZES["pie_betas"], KA, eps95)
+grading.pie_rows(report, pie, fig2, nu, SIZES["pie_betas"], KA, eps95,
+                 rid_eps=SIZES["rid_eps"], nu_eps=SIZES["nu_eps"])
 report.text(**text.pie_glues(report, eps95, eps85))
 ceil = {s: [float(runs.RidRuns(pie[s][p]["FK"], SIZES["pie_betas"], (2, 3, 4, 5),
                                (1, 5, 10)).mean(surveys=5, top=10)) for p in PROTS]

@@ -403,6 +403,8 @@ def fig9_row(report: Any, fig9: Mapping[str, Any], eps: Sequence[float]) -> None
     betas=Instance(list, tuple, example=[0.95]),
     ks=Instance(list, tuple, np.ndarray, example=[2, 3]),
     eps_tight=Instance(np.ndarray, example=None),
+    rid_eps=Instance(list, tuple, example=[1]),
+    nu_eps=Instance(list, tuple, example=[1]),
 )
 def pie_rows(
     report: Any,
@@ -412,9 +414,13 @@ def pie_rows(
     betas: Sequence[float],
     ks: Sequence[int],
     eps_tight: np.ndarray,
+    *,
+    rid_eps: Sequence[float],
+    nu_eps: Sequence[float],
 ) -> None:
     """Rows H10-a, H10-c, H10-sim and C3-beta.  ``pie[setting][p]``: α-PIE runs (Figs. 12, 13) over ``betas``
-    (tight to loose), FK and PK; ``fig2`` (uniform) and ``fig11`` (non-uniform): ε-LDP runs whose first ε is 1;
+    (tight to loose), FK and PK; ``fig2`` (uniform, over ``rid_eps``) and ``fig11`` (non-uniform, over
+    ``nu_eps``): ε-LDP runs, compared at their grid's first ε (1 at book and paper scale);
     ``ks``: the domain sizes and ``eps_tight``: the budgets at the tightest β (infinite: sent in clear).
 
     H10-c grades the effect the paper names: on the attributes the tightest β sends in clear, a protocol's
@@ -424,18 +430,22 @@ def pie_rows(
     if len(ks) != len(eps_tight):
         raise ValueError("ks and eps_tight have one entry per attribute")
 
-    def top10(res, key, i):  # run mean, grid point i, 5 surveys, top-10
-        return float(np.asarray(res[key]).mean(axis=0)[i, -1, -1])
+    def rid(res, key, grid):
+        return RidRuns(res[key], grid, _SURVEYS, _TOPK)
 
+    def top10(res, key, grid, at):  # run mean at grid point ``at``, 5 surveys, top-10
+        return float(rid(res, key, grid).mean(at=at, surveys=5, top=10))
+
+    tight, eps1, nu1 = betas[0], rid_eps[0], nu_eps[0]
     prots = list(pie["uniform"])
     gap = [
-        top10(pie[s][p], key, 0) - top10(ref[p], key, 0)
-        for s, ref in (("uniform", fig2), ("non-uniform", fig11))
+        top10(pie[s][p], key, betas, tight) - top10(ref[p], key, grid, e1)
+        for s, ref, grid, e1 in (("uniform", fig2, rid_eps, eps1), ("non-uniform", fig11, nu_eps, nu1))
         for key in ("FK", "PK")
         for p in prots
     ]
     report.holds("H10-a", gap=gap)
-    rise = {p: top10(pie["uniform"][p], "FK", 0) / top10(fig2[p], "FK", 0) for p in prots}
+    rise = {p: top10(pie["uniform"][p], "FK", betas, tight) / top10(fig2[p], "FK", rid_eps, eps1) for p in prots}
     clear = [int(k) for k, e in zip(ks, eps_tight) if not np.isfinite(e)]
     gain = {
         p: float(np.mean([100 * (1 - expected_pd_accuracy(p, 1.0, k)) for k in clear])) if clear else float("nan")
@@ -450,13 +460,13 @@ def pie_rows(
         ratio_grr=rise["grr"],
         ratio_others=[rise[p] for p in others],
     )
-    loose = [i for i, b in enumerate(betas) if b > 0.6]
-    spread = [max(v) / min(v) for s in pie for i in loose for v in [[top10(pie[s][p], "FK", i) for p in prots]]]
-    ldp = [top10(fig2[p], "FK", -1) for p in prots]
+    loose = [b for b in betas if b > 0.6]
+    spread = [max(v) / min(v) for s in pie for b in loose for v in [[top10(pie[s][p], "FK", betas, b) for p in prots]]]
+    ldp = [top10(fig2[p], "FK", rid_eps, rid_eps[-1]) for p in prots]
     report.holds("H10-sim", spread_pie=spread or [float("nan")], spread_ldp=max(ldp) / min(ldp))
     steps = (
         [
-            float(np.diff(np.asarray(pie[s][p][key]).mean(axis=0)[:, -1, -1]).min())
+            float(np.diff(rid(pie[s][p], key, betas).mean(at="all", surveys=5, top=10)).min())
             for s in pie
             for p in prots
             for key in ("FK", "PK")
