@@ -461,13 +461,31 @@ def test_evaluate_refuses_tolerances_that_pass_anything(crit):
         (dict(kind="holds", rule="True"), "names no number"),
         (dict(kind="holds", rule="x == x or True"), "cannot fail"),
         (dict(kind="holds", rule="len(x) >= 0"), "cannot fail"),
+        # constant in its names: the same expression on both sides, or true on every finite number
+        (dict(kind="holds", rule="a == a"), "with itself"),
+        (dict(kind="holds", rule="a <= a"), "with itself"),
+        (dict(kind="holds", rule="max(x) >= max(x) and y > 0"), "with itself"),
+        (dict(kind="holds", rule="a - a == 0"), "every finite value"),
+        (dict(kind="holds", rule="abs(a) >= 0"), "every finite value"),
+        (dict(kind="holds", rule="a + b == b + a"), "every finite value"),
+        (dict(kind="holds", rule="a < inf"), "every finite value"),
+        (dict(kind="diverges_instead", instead="a == a"), "with itself"),
         (dict(kind="order", relation="a < b", tie=float("inf")), "finite"),
         (dict(kind="range", lower=0.0, one_sided=True, tie=1e-9), "tie"),
     ],
 )
 def test_declarations_that_cannot_fail_or_never_hold_are_refused(kw, match):
+    if kw.get("kind") == "diverges_instead":  # the `instead` of a diverging row is checked the same way
+        kw = dict(kind="holds", rule="a > 0", expect="diverges", instead=kw["instead"], note="why")
     with pytest.raises(CriterionError, match=match):
         Claim("X", "x", source="derived", where="x", **kw)
+
+
+@pytest.mark.parametrize(
+    "rule", ["isfinite(a)", "a < 1e7", "a > -1e7", "abs(a - b) <= 0.1", "all(isfinite(x)) and x[0] > 0", "a < b"]
+)
+def test_rules_that_can_fail_on_finite_numbers_are_accepted(rule):
+    Claim("X", "x", source="derived", where="x", kind="holds", rule=rule)
 
 
 def test_tables_scales_and_folders_are_checked(tmp_path):
