@@ -78,7 +78,11 @@ _EPS = AnyOf(EPSILON, Array((0, 1), low=_TINY))
 _EPS0 = AnyOf(NONNEGATIVE, Array((0, 1), low=0))
 _N = Integer(1, 1 << 53)
 _K = Integer(2, 1 << 53)
-_G = AnyOf(Integer(2, 1 << 53), Array((0, 1), low=2))
+#: the GLH's hash range: an integer >= 2 (an integral float array is accepted, g = 2.5 is refused)
+_G = AnyOf(Integer(2, 1 << 53), Array((0, 1), low=2, integer=True))
+#: a size (k or g) of the inverse formula eps_from_theta, real >= 2: its continuous relaxation in g
+#: draws Eq. (51) as a curve over g (Fig. 12)
+_SIZE_REAL = AnyOf(Integer(2, 1 << 53), Array((0, 1), low=2))
 _UNIT = OneOf("bits", "nats")
 _T = Integer(1, 1 << 53)
 
@@ -122,11 +126,15 @@ def theta_glh(g, epsilon):
     return _ret(_theta(np.asarray(g, dtype=float), epsilon))
 
 
-@contract(theta=AnyOf(Real(0, 1, low_open=True, high_open=True), Array((0, 1), low=_TINY, high=1 - 1e-16)), size=_G)
+@contract(
+    theta=AnyOf(Real(0, 1, low_open=True, high_open=True), Array((0, 1), low=_TINY, high=1 - 1e-16)), size=_SIZE_REAL
+)
 def eps_from_theta(theta, size):
     r"""Inverse of :func:`theta_rr` / :func:`theta_glh`: :math:`\varepsilon = \ln(1 + \theta\,s/(1-\theta))`.
 
-    ``size`` is k for the RR and g for the GLH.
+    ``size`` is k for the RR and g for the GLH; a real size >= 2 is accepted (the formula is smooth in
+    it: the continuous relaxation draws Eq. (51) as a curve over g), where :func:`theta_glh` and
+    :func:`alpha_glh`, about a mechanism, take an integer hash range.
     """
     t = np.asarray(theta, dtype=float)
     s = np.asarray(size, dtype=float)
