@@ -33,3 +33,39 @@ def test_the_continuous_relaxation_in_g_is_documented_and_kept():
     assert np.isfinite(util.glh_loss_sum(0.5, 10, 100, 2.5, 1.0))
     with pytest.raises(ValueError, match="g must be"):
         util.glh_variance(0.0, 1, 1.5, 1.0)
+
+
+def _traces():
+    from ldpnb.papers.pie.identification import Traces
+
+    rng = np.random.default_rng(0)
+    return Traces("LT", [rng.integers(0, 3, 8) for _ in range(6)], 3)
+
+
+@pytest.mark.parametrize(
+    "call, name",
+    [
+        (lambda t, v: __import__("ldpnb.papers.pie.identification", fromlist=["x"]).pse_curve(t, v, rng=0), "ts"),
+        (lambda t, v: __import__("ldpnb.papers.pie.identification", fromlist=["x"]).equal_n(t, 4, v, rng=0), "ts"),
+        (lambda t, v: __import__("ldpnb.papers.pie.identification", fromlist=["x"]).convergence(t, v, rng=0), "ts"),
+        (
+            lambda t, v: __import__("ldpnb.papers.pie.identification", fromlist=["x"]).partial_knowledge(t, v, rng=0),
+            "ms",
+        ),
+    ],
+)
+def test_prefix_lengths_are_positive_integers(call, name):
+    # s[:-1] dropped the last event and s[:0] every event, silently; an empty list gave an empty result
+    for bad in ((-1, 2), (0,), (), (2.5,), (True,)):
+        with pytest.raises(ValueError, match=name):
+            call(_traces(), bad)
+
+
+def test_convergence_fractions_and_scorings_are_checked():
+    from ldpnb.papers.pie import identification as ident
+
+    for bad in ((), (0.0,), (1.5,), (-0.25, 0.5)):
+        with pytest.raises(ValueError, match="fractions"):
+            ident.convergence(_traces(), (1,), bad, reps=2, rng=0)
+    with pytest.raises(ValueError, match="scorings"):
+        ident.partial_knowledge(_traces(), (1,), scorings=("bogus",), rng=0)
