@@ -69,3 +69,19 @@ def test_convergence_fractions_and_scorings_are_checked():
             ident.convergence(_traces(), (1,), bad, reps=2, rng=0)
     with pytest.raises(ValueError, match="scorings"):
         ident.partial_knowledge(_traces(), (1,), scorings=("bogus",), rng=0)
+
+
+def test_joints_must_sum_to_one():
+    # a joint summing to 1.25 gave a "joint" of 1.25 (composed_joint, score_joint) and a mutual
+    # information of an unnormalised table (score_vector_mi skipped its inner check)
+    J = np.full((2, 2), 0.25)
+    S = np.array([[0.0, 1.0], [1.0, 0.0]])
+    Q = np.eye(2)
+    for call, name in (
+        (lambda j: M.score_joint(j, S), "joint_uy"),
+        (lambda j: M.score_vector_mi(j, S), "joint_uy"),
+        (lambda j: M.composed_joint(np.stack([j, j]) / 2, Q, Q), "p_ux1x2"),
+    ):
+        assert np.all(np.isfinite(call(J)))
+        with pytest.raises(ValueError, match=name):
+            call(1.25 * J)

@@ -283,7 +283,7 @@ def conditional_mutual_information(joint_abc, *, unit: str = "bits") -> float:
     return h(p.sum(axis=2)) + h(p.sum(axis=0)) - h(p.sum(axis=(0, 2))) - h(p)
 
 
-@contract(p_ux1x2=Array(3, low=0), channel1=Channel(), channel2=Channel())
+@contract(p_ux1x2=Distribution(ndim=3), channel1=Channel(), channel2=Channel())
 def composed_joint(p_ux1x2, channel1, channel2) -> np.ndarray:
     """p(u, y1, y2) = sum_{x1,x2} p(u, x1, x2) Q1(y1|x1) Q2(y2|x2) (two independent obfuscations,
     the setting of Thms 4.3 and 4.5)."""
@@ -357,7 +357,7 @@ def theta_for_target_bayes_error(beta, n, k) -> float:
     return a / _log2_min(n, k)
 
 
-@contract(joint_uy=Array(2, low=0), scores=Array(2), decimals=DECIMALS)
+@contract(joint_uy=Distribution(ndim=2), scores=Array(2), decimals=DECIMALS)
 def score_joint(joint_uy, scores, *, decimals: int = 12) -> np.ndarray:
     """Joint p(u, s) of a deterministic score map s = phi(y).
 
@@ -375,7 +375,7 @@ def score_joint(joint_uy, scores, *, decimals: int = 12) -> np.ndarray:
     return out
 
 
-@contract(joint_uy=Array(2, low=0), scores=Array(2), unit=_UNIT)
+@contract(joint_uy=Distribution(ndim=2), scores=Array(2), unit=_UNIT)
 def score_vector_mi(joint_uy, scores, *, unit: str = "bits") -> float:
     """PSE for a discrete system: I(U;S) with S = (s_1(Y), ..., s_n(Y)) deterministic (Eq. 6)."""
     return float(mutual_information_joint(score_joint(joint_uy, scores), unit=unit))
