@@ -665,3 +665,16 @@ def test_dashboard_filters_flags(tmp_path, monkeypatch):
     assert isinstance(frame, pd.DataFrame)
     with pytest.raises(ValueError, match="flag"):
         dashboard.flagged(frame, "bogus")
+
+
+@pytest.mark.parametrize("crit", [{"rule": "a == a"}, {"rule": "abs(a) >= 0"}, {"rule": "a > 0", "instead": "b <= b"}])
+def test_low_level_functions_refuse_constant_rules(crit):
+    # a caller of evaluate / row_status / falsify with a rule that cannot fail on a finite number is
+    # refused as Claim refuses it at declaration (they evaluated it before)
+    nums = {"a": -1.0, "b": 1.0}
+    calls = [lambda: row_status("holds", crit, nums, "diverges" if "instead" in crit else "pass")]
+    if "instead" not in crit:  # evaluate decides the rule only
+        calls.append(lambda: evaluate("holds", crit, nums))
+    for call in calls:
+        with pytest.raises(CriterionError, match="cannot fail"):
+            call()

@@ -75,6 +75,7 @@ its status, its falsifier, its power and its decision log.
 from __future__ import annotations
 
 import ast
+import functools
 import math
 import numbers
 import operator
@@ -917,11 +918,24 @@ def _check_criterion(kind: str, criterion: Mapping[str, Any]) -> None:
         if criterion.get("direction") not in ("increasing", "decreasing"):
             raise CriterionError("direction must be 'increasing' or 'decreasing'")
     elif kind == "holds":
-        _Expr(criterion.get("rule"))
+        _Expr(criterion.get("rule"))  # refused as constant where it is evaluated (_legacy)
     elif kind != "none":
         raise CriterionError(f"kind {kind!r} is not one of {KINDS}")
     if criterion.get("domain") is not None:
         _domain(tuple(criterion["domain"]), "domain")
+
+
+def _refuse_constant_rule(text: Any, name: str) -> None:
+    """The low-level functions (``evaluate``, ``row_status``, ...) refuse a constant rule as
+    :class:`Claim` does at declaration (an accepted rule is checked once per text)."""
+    if not isinstance(text, str):
+        _Expr(text)  # refuses a non-string with its message
+    _refuse_constant_text(text, name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _refuse_constant_text(text: str, name: str) -> None:
+    _Expr(text).refuse_constant(name)  # a refusal raises and is not cached
 
 
 def _legacy(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]) -> bool:
@@ -979,6 +993,7 @@ def _legacy(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any])
         tol = float(criterion.get("tol") or 0.0)
         return bool(np.all(d > tol) if criterion.get("strict") else np.all(d >= -tol))
     if kind == "holds":
+        _refuse_constant_rule(criterion["rule"], "rule")
         return _Expr(criterion["rule"])(numbers)
     raise CriterionError(f"kind {kind!r} is not evaluated")
 
@@ -1153,6 +1168,8 @@ def row_status(
             return "fail"
         if out == "undecided":
             return "undecided"
+        if instead is not None:
+            _refuse_constant_rule(instead, "instead")
         if instead is not None and not _Expr(instead)(numbers):
             return "fail"
         return "diverges"
