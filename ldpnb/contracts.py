@@ -453,8 +453,8 @@ class Distribution(Array):
         self.atol = atol
 
     def describe(self):
-        if self.ndim == (2,):
-            return "a joint distribution (2-D, entries >= 0, summing to 1)"
+        if self.ndim is not None and self.ndim[0] >= 2:
+            return f"a joint distribution ({self.ndim[0]}-D, entries >= 0, summing to 1)"
         return "a probability vector (1-D, entries >= 0, summing to 1)"
 
     def check(self, value, name):
@@ -465,9 +465,13 @@ class Distribution(Array):
         return arr
 
     def valid(self):
-        return np.array([[0.25, 0.25], [0.25, 0.25]]) if self.ndim == (2,) else np.array([0.5, 0.5])
+        if self.ndim is not None and self.ndim[0] >= 2:
+            return np.full((2,) * self.ndim[0], 0.5 ** self.ndim[0])
+        return np.array([0.5, 0.5])
 
     def invalid(self):
+        if self.ndim is not None and self.ndim[0] >= 3:
+            return super().invalid() + [np.full((2,) * self.ndim[0], 0.2), np.full((2,) * (self.ndim[0] - 1), 0.25)]
         if self.ndim == (2,):
             return super().invalid() + [
                 np.array([[0.5, 0.6], [0.1, 0.1]]),

@@ -75,6 +75,7 @@ its status, its falsifier, its power and its decision log.
 from __future__ import annotations
 
 import ast
+import functools
 import math
 import numbers
 import operator
@@ -701,6 +702,9 @@ _PROBE_VALUES = (
 )
 
 
+_EXTREME_PROBES = (1e300, -1e300, 1e-300, -1e-300, 1e15, -1e15, 1e-15, 7.0, -7.0, 0.25)
+
+
 def _probes(names: list[str]) -> Iterable[dict[str, Any]]:
     """Deterministic assignments of the names: every name equal to one value, then random values,
     then random arrays of 3 values."""
@@ -712,6 +716,10 @@ def _probes(names: list[str]) -> Iterable[dict[str, Any]]:
         yield {n: vals[g.integers(vals.size)] for n in names}
     for _ in range(48):
         yield {n: vals[g.integers(vals.size, size=3)] for n in names}
+    for v in _EXTREME_PROBES:  # finite extremes: a bound far out is still a bound
+        yield {n: v for n in names}
+    for _ in range(32):
+        yield {n: _EXTREME_PROBES[g.integers(len(_EXTREME_PROBES))] for n in names}
 
 
 class _Expr:
@@ -769,29 +777,60 @@ class _Expr:
             self._check(c)
 
     def refuse_constant(self, where: str) -> None:
-        """Refuse a rule that cannot fail: one with no names (a constant), or one true on every
-        probe of its names (its value does not depend on them, e.g. ``x == x or True``)."""
+        """Refuse a rule that cannot fail on the numbers a row records.
+
+        Refused: a rule with no names (a constant); a rule comparing an expression with itself
+        (``x == x``, ``f(x) <= f(x)``: true for every number, false only for NaN); a rule true on
+        every probe of its names (``x == x or True``); and a rule true on every *finite* probe
+        (``abs(x) >= 0``, ``x - x == 0``): such a rule tests only whether its numbers are finite,
+        which must then be said with ``isfinite`` (a rule calling ``isfinite`` may fail on non-finite
+        numbers only)."""
         if not self.names:
             raise CriterionError(
                 f"{where} {self.text!r} names no number: its value is a constant, fixed before any "
                 "result (a rule must be an expression over named numbers)"
             )
-        seen = set()
-        tried = 0
+        for node in ast.walk(self.tree.body):
+            if isinstance(node, ast.Compare):
+                sides = [node.left, *node.comparators]
+                for a, b in zip(sides[:-1], sides[1:]):
+                    if ast.dump(a) == ast.dump(b):
+                        raise CriterionError(
+                            f"{where} {self.text!r} compares {ast.unparse(a)!r} with itself: the comparison "
+                            "has the same value for every number and cannot fail on a finite one (it differs only "
+                            "on NaN; write isfinite(...) to test for a finite number)"
+                        )
+        seen: set[bool] = set()
+        seen_finite: set[bool] = set()
+        tried = tried_finite = 0
         for probe in _probes(sorted(self.names)):
             try:
                 with np.errstate(all="ignore"):
                     v = np.asarray(self._eval(self.tree.body, probe))
             except Exception:
                 continue
+            ok = bool(v.size > 0 and np.all(v))
             tried += 1
-            seen.add(bool(v.size > 0 and np.all(v)))
-            if len(seen) == 2:
+            seen.add(ok)
+            if all(np.all(np.isfinite(x)) for x in probe.values()):
+                tried_finite += 1
+                seen_finite.add(ok)
+            if len(seen_finite) == 2:
                 return
         if tried >= 10 and seen == {True}:
             raise CriterionError(
                 f"{where} {self.text!r} is true for every value of {sorted(self.names)} tried: it "
                 "does not depend on its names and cannot fail"
+            )
+        tests_finite = any(
+            isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "isfinite"
+            for n in ast.walk(self.tree.body)
+        )
+        if tried_finite >= 10 and seen_finite == {True} and not tests_finite:
+            raise CriterionError(
+                f"{where} {self.text!r} is true for every finite value of {sorted(self.names)} tried: "
+                "it cannot fail on a finite result, only on NaN or infinite numbers "
+                "(write isfinite(...) if finiteness is the claim)"
             )
 
     def __call__(self, numbers: Mapping[str, Any]) -> bool:
@@ -879,11 +918,24 @@ def _check_criterion(kind: str, criterion: Mapping[str, Any]) -> None:
         if criterion.get("direction") not in ("increasing", "decreasing"):
             raise CriterionError("direction must be 'increasing' or 'decreasing'")
     elif kind == "holds":
-        _Expr(criterion.get("rule"))
+        _Expr(criterion.get("rule"))  # refused as constant where it is evaluated (_legacy)
     elif kind != "none":
         raise CriterionError(f"kind {kind!r} is not one of {KINDS}")
     if criterion.get("domain") is not None:
         _domain(tuple(criterion["domain"]), "domain")
+
+
+def _refuse_constant_rule(text: Any, name: str) -> None:
+    """The low-level functions (``evaluate``, ``row_status``, ...) refuse a constant rule as
+    :class:`Claim` does at declaration (an accepted rule is checked once per text)."""
+    if not isinstance(text, str):
+        _Expr(text)  # refuses a non-string with its message
+    _refuse_constant_text(text, name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _refuse_constant_text(text: str, name: str) -> None:
+    _Expr(text).refuse_constant(name)  # a refusal raises and is not cached
 
 
 def _legacy(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]) -> bool:
@@ -941,6 +993,7 @@ def _legacy(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any])
         tol = float(criterion.get("tol") or 0.0)
         return bool(np.all(d > tol) if criterion.get("strict") else np.all(d >= -tol))
     if kind == "holds":
+        _refuse_constant_rule(criterion["rule"], "rule")
         return _Expr(criterion["rule"])(numbers)
     raise CriterionError(f"kind {kind!r} is not evaluated")
 
@@ -1115,6 +1168,8 @@ def row_status(
             return "fail"
         if out == "undecided":
             return "undecided"
+        if instead is not None:
+            _refuse_constant_rule(instead, "instead")
         if instead is not None and not _Expr(instead)(numbers):
             return "fail"
         return "diverges"

@@ -86,7 +86,11 @@ _EPS = AnyOf(Real(0, None, low_open=True), Array((0, 1), low=_TINY))
 _P = AnyOf(Real(0, 1), Array((0, 1), low=0, high=1))
 _SIZE = Integer(2, _EXACT)
 _N = Integer(1, _EXACT)
-_G = AnyOf(Integer(2, 1 << 32), Array((0, 1), low=2))
+#: the GLH's hash range of a mechanism: an integer >= 2 (integral floats accepted, 2.5 refused)
+_G = AnyOf(Integer(2, 1 << 32), Array((0, 1), low=2, integer=True))
+#: g in Eq. (23) as a function of a real g >= 2, its continuous relaxation: the optimum over g
+#: (e^eps + 1, Sec. 4.4) and the curve of Eq. (51) over g in Fig. 12 are taken on it
+_G_REAL = AnyOf(Integer(2, 1 << 32), Array((0, 1), low=2))
 _MECH = OneOf("rr", "glh")
 _KINDS = ("binomial", "gaussian")
 
@@ -138,7 +142,7 @@ def rr_variance(p, n: int, k: int, epsilon):
     return ((k - 1) * u * u + u + np.asarray(p, dtype=float) * (k - 2) * u) / n
 
 
-@contract(p=_P, n=_N, g=_G, epsilon=_EPS)
+@contract(p=_P, n=_N, g=_G_REAL, epsilon=_EPS)
 def glh_variance(p, n: int, g, epsilon):
     r"""Expected :math:`l_2` loss of emp for one symbol under the (g, ε)-GLH (Prop. 4.7, Eq. 23):
 
@@ -147,7 +151,9 @@ def glh_variance(p, n: int, g, epsilon):
 
     Vectorised over ``p``, ``g`` and ``epsilon``; computed with :math:`u = 1/(e^\varepsilon - 1)` as
     :math:`[(gu + 1)^2 + p(x)((g-1)^2u - 1 - u)]/(n(g-1))`, finite at any ε (the limit
-    :math:`(1 - p(x))/(n(g-1))` as ε → ∞).
+    :math:`(1 - p(x))/(n(g-1))` as ε → ∞).  ``g`` may be real (>= 2): the formula's continuous
+    relaxation in g, on which the optimum :math:`g = e^\varepsilon + 1` is found; a mechanism's hash
+    range is an integer (:func:`glh_variance_fixed_theta`, ``ldpnb.measures.theta_glh`` refuse 2.5).
 
     Examples
     --------
@@ -186,10 +192,11 @@ def rr_loss_sum(mass: float, n_symbols: int, n: int, k: int, epsilon):
     return (n_symbols * ((k - 1) * u * u + u) + mass * (k - 2) * u) / n
 
 
-@contract(mass=Real(0, 1), n_symbols=_N, n=_N, g=_G, epsilon=_EPS)
+@contract(mass=Real(0, 1), n_symbols=_N, n=_N, g=_G_REAL, epsilon=_EPS)
 def glh_loss_sum(mass: float, n_symbols: int, n: int, g, epsilon):
     r"""Eq. (23) summed over ``n_symbols`` symbols of total probability ``mass`` (affine in :math:`p(x)`;
-    finite at any ε, as :func:`glh_variance`)."""
+    finite at any ε, as :func:`glh_variance`); ``g`` may be real (>= 2), the continuous relaxation
+    drawn as a curve over g in Fig. 12."""
     u = _inv_em1(epsilon)
     g = np.asarray(g, dtype=float)
     return (n_symbols * (g * u + 1) ** 2 + mass * ((g - 1) ** 2 * u - 1 - u)) / (n * (g - 1))
