@@ -139,7 +139,6 @@ def project_simplex(v) -> np.ndarray:
     (Wang and Carreira-Perpiñán 2013, Algorithm 1; the INV-P post-processing of
     ElSalamouny and Palamidessi).
     """
-    v = check_finite_array(v, "v", ndim=1)
     u = np.sort(v)[::-1]
     css = np.cumsum(u)
     j = np.arange(1, v.size + 1)
@@ -315,7 +314,6 @@ def project_simplex_rows(V) -> np.ndarray:
     Carreira-Perpinan 2013): ``u`` sorted descending, ``rho = max{j: u_j + (1 - sum_{i<=j} u_i)/j
     > 0}``, ``lambda = (1 - sum_{i<=rho} u_i)/rho``, result ``max(v + lambda, 0)``.  NaN or inf
     entries are refused (ValueError naming ``V``)."""
-    V = check_finite_array(V, "V")
     if V.ndim not in (1, 2):
         raise ValueError(f"V must be 1-D or 2-D, got shape {V.shape}")
     X = np.atleast_2d(V)
