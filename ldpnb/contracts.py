@@ -41,6 +41,7 @@ import functools
 import inspect
 import math
 import numbers
+import re
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -80,6 +81,7 @@ __all__ = [
     "Dataset",
     "RandomState",
     "Instance",
+    "Pattern",
     "Callable_",
     "Optional",
     "AnyOf",
@@ -763,6 +765,31 @@ class Instance(Constraint):
 
     def invalid(self):
         return [v for v in (None, 3, "x") if not isinstance(v, self.classes)]
+
+
+class Pattern(Constraint):
+    """A string matching the regular expression ``regex`` in full (a file stem, a glue name); ``what``
+    says what it is in the message.  Anything else, a non-string included, is a :class:`ValueError`."""
+
+    def __init__(self, regex: str, what: str, example: str) -> None:
+        self.regex, self.what, self.example = re.compile(regex), what, example
+
+    def describe(self):
+        return self.what
+
+    def check(self, value, name):
+        if not isinstance(value, str) or not self.regex.fullmatch(value):
+            raise self.fail(name, value)
+        return value
+
+    def convert(self, value):
+        return value
+
+    def valid(self):
+        return self.example
+
+    def invalid(self):
+        return [v for v in ("", "a b/c", None, 3) if not (isinstance(v, str) and self.regex.fullmatch(v))]
 
 
 class Callable_(Constraint):

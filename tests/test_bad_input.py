@@ -944,15 +944,6 @@ PENDING: dict[str, list[str]] = {
         mechanisms.watchdog.MergeMechanism.output_joint
     """,
     ),
-    "reader": _names(
-        "ldpnb.repro.",
-        """
-        report.Report report.Report.close report.Report.holds report.Report.monotone report.Report.not_evaluated
-        report.Report.order report.Report.range report.Report.record report.Report.save report.Report.timing
-        report.badge_html report.counts_text report.divergence_kind report.first_sentence report.fmt_ours
-        report.glue report.load_reports report.load_timings report.report_html
-    """,
-    ),
 }
 
 

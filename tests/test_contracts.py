@@ -62,6 +62,7 @@ CONTRACTED: set[str] = {
     "ldpnb.mechanisms.protocols",
     "ldpnb.estimators._ibu",
     "ldpnb.repro.seeds",
+    "ldpnb.repro.report",
     "ldpnb.repro.build",
     "ldpnb.repro.toc",
     "ldpnb.repro.paperscale",
