@@ -82,6 +82,7 @@ __all__ = [
     "RandomState",
     "Instance",
     "Pattern",
+    "Raises",
     "Callable_",
     "Optional",
     "AnyOf",
@@ -790,6 +791,35 @@ class Pattern(Constraint):
 
     def invalid(self):
         return [v for v in ("", "a b/c", None, 3) if not (isinstance(v, str) and self.regex.fullmatch(v))]
+
+
+class Raises(Constraint):
+    """``inner``, its refusals raised as ``error``, a module's own subclass of :class:`ValueError` (the
+    claims' :class:`~ldpnb.repro.claims.CriterionError`), so that the contract keeps the error type the
+    module documents and its callers catch."""
+
+    def __init__(self, inner: Constraint, error: type[ValueError]) -> None:
+        if not (isinstance(error, type) and issubclass(error, ValueError)):
+            raise TypeError(f"error must be a subclass of ValueError, got {error!r}")
+        self.inner, self.error, self.complete = inner, error, inner.complete
+
+    def describe(self):
+        return self.inner.describe()
+
+    def check(self, value, name):
+        try:
+            return self.inner.check(value, name)
+        except (TypeError, ValueError) as exc:
+            raise self.error(str(exc)) from None
+
+    def convert(self, value):
+        return self.inner.convert(value)
+
+    def valid(self):
+        return self.inner.valid()
+
+    def invalid(self):
+        return self.inner.invalid()
 
 
 class Callable_(Constraint):
