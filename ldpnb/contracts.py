@@ -41,6 +41,7 @@ import functools
 import inspect
 import math
 import numbers
+import re
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -80,6 +81,8 @@ __all__ = [
     "Dataset",
     "RandomState",
     "Instance",
+    "Pattern",
+    "Raises",
     "Callable_",
     "Optional",
     "AnyOf",
@@ -767,6 +770,60 @@ class Instance(Constraint):
 
     def invalid(self):
         return [v for v in (None, 3, "x") if not isinstance(v, self.classes)]
+
+
+class Pattern(Constraint):
+    """A string matching the regular expression ``regex`` in full (a file stem, a glue name); ``what``
+    says what it is in the message.  Anything else, a non-string included, is a :class:`ValueError`."""
+
+    def __init__(self, regex: str, what: str, example: str) -> None:
+        self.regex, self.what, self.example = re.compile(regex), what, example
+
+    def describe(self):
+        return self.what
+
+    def check(self, value, name):
+        if not isinstance(value, str) or not self.regex.fullmatch(value):
+            raise self.fail(name, value)
+        return value
+
+    def convert(self, value):
+        return value
+
+    def valid(self):
+        return self.example
+
+    def invalid(self):
+        return [v for v in ("", "a b/c", None, 3) if not (isinstance(v, str) and self.regex.fullmatch(v))]
+
+
+class Raises(Constraint):
+    """``inner``, its refusals raised as ``error``, a module's own subclass of :class:`ValueError` (the
+    claims' :class:`~ldpnb.repro.claims.CriterionError`), so that the contract keeps the error type the
+    module documents and its callers catch."""
+
+    def __init__(self, inner: Constraint, error: type[ValueError]) -> None:
+        if not (isinstance(error, type) and issubclass(error, ValueError)):
+            raise TypeError(f"error must be a subclass of ValueError, got {error!r}")
+        self.inner, self.error, self.complete = inner, error, inner.complete
+
+    def describe(self):
+        return self.inner.describe()
+
+    def check(self, value, name):
+        try:
+            return self.inner.check(value, name)
+        except (TypeError, ValueError) as exc:
+            raise self.error(str(exc)) from None
+
+    def convert(self, value):
+        return self.inner.convert(value)
+
+    def valid(self):
+        return self.inner.valid()
+
+    def invalid(self):
+        return self.inner.invalid()
 
 
 class Callable_(Constraint):

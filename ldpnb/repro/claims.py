@@ -85,6 +85,7 @@ from typing import Any, Iterable, Mapping
 
 import numpy as np
 
+from ldpnb.contracts import Boolean, Instance, OneOf, Raises, contract
 from ldpnb.stats import Estimate, difference_of, is_estimate_dict, outcome_probability
 from ldpnb.stats import decide as _decide_region
 from ldpnb.stats import runs_to_decide as _runs_to_decide
@@ -124,6 +125,17 @@ WEAK = 0.2
 
 class CriterionError(ValueError):
     """A claim's declaration is malformed, or its criterion cannot fail."""
+
+
+# the rules of this module's arguments: a refusal is a CriterionError, as the bodies' own checks
+_KIND = Raises(OneOf(*KINDS), CriterionError)
+_EXPECT = Raises(OneOf(*EXPECTS), CriterionError)
+_SCALE = Raises(OneOf(*SCALES), CriterionError)
+_CRITERION = Raises(Instance(Mapping, example={"target": 1.0, "atol": 0.1}), CriterionError)
+_NUMBERS = Raises(Instance(Mapping, example={"ours": 1.05}), CriterionError)
+_RELATION = Raises(Instance(str, example="A < B"), CriterionError)
+_CHANGES = Instance(list, tuple, example=[])
+_ROW = Instance(Mapping, example={"id": "T1", "status": "not-evaluated", "numbers": None, "falsifier": None})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -213,6 +225,7 @@ _REL = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge
 _REL_RE = re.compile(r"\s*(<=|>=|<|>)\s*")
 
 
+@contract(relation=_RELATION)
 def parse_relation(relation: str) -> tuple[list[str], list[str]]:
     """``"A < B <= C"`` -> (["A", "B", "C"], ["<", "<="])."""
     if not isinstance(relation, str):
@@ -457,6 +470,7 @@ class Claim:
             lo, hi = self.paper.value
         return lo, hi
 
+    @contract(scale=_SCALE)
     def criterion(self, scale: str) -> dict[str, Any]:
         """The criterion's parameters at ``scale`` (what the JSON records and the tests re-evaluate).
 
@@ -494,6 +508,7 @@ class Claim:
             c["domain"] = list(_domain(self.domain, "domain"))
         return c
 
+    @contract(scale=_SCALE)
     def full_criterion(self, scale: str) -> dict[str, Any]:
         """:meth:`criterion` plus the ``instead`` rule of a diverging claim (everything the status needs)."""
         c = self.criterion(scale)
@@ -547,6 +562,7 @@ def _refuse_region_covering_domain(sid: str, lo: Any, hi: Any, dom: tuple) -> No
         )
 
 
+@contract()  # the claims are checked in the body (a rule names one argument, not each of *claims)
 def claim_table(*claims: Claim) -> dict[str, Claim]:
     """The claims of one paper, by id (ids unique; ``implied_by`` names a claim of the table)."""
     if not claims:
@@ -1112,6 +1128,7 @@ def _order_pairs(
     return out
 
 
+@contract(kind=_KIND, criterion=_CRITERION, numbers=_NUMBERS)
 def decide(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]) -> str:
     """``"holds"``, ``"reversed"`` or ``"undecided"``: the criterion on ``numbers``.
 
@@ -1142,12 +1159,14 @@ def decide(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]) 
     return _combine(out)
 
 
+@contract(kind=_KIND, criterion=_CRITERION, numbers=_NUMBERS)
 def evaluate(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]) -> bool:
     """Whether ``numbers`` meet the criterion (the paper's claim, as operationalised): :func:`decide`
     gives ``"holds"``."""
     return decide(kind, criterion, numbers) == "holds"
 
 
+@contract(kind=_KIND, criterion=_CRITERION, numbers=_NUMBERS, expect=_EXPECT, implied=Boolean())
 def row_status(
     kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any], expect: str, *, implied: bool = False
 ) -> str:
@@ -1227,6 +1246,7 @@ def _is_statistical_row(kind: str, criterion: Mapping[str, Any], numbers: Mappin
         return False
 
 
+@contract(kind=_KIND, criterion=_CRITERION, numbers=_NUMBERS, expect=_EXPECT)
 def power(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any], expect: str) -> dict[str, Any] | None:
     """For a statistical row, the probability that its criterion gives the expected status if the
     true value were at its falsifier truth (normal approximation at the measured interval, see
@@ -1286,6 +1306,7 @@ def power(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any], e
     return {"pass_probability": best, "falsifier_truth": truth_at, "effect": eff_used, "weak": best > WEAK}
 
 
+@contract(kind=_KIND, criterion=_CRITERION, numbers=_NUMBERS)
 def runs_needed(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]) -> dict[str, Any] | None:
     """For an undecided statistical row, about how many runs would decide it
     (:func:`ldpnb.stats.runs_to_decide`, the largest over its quantities); None otherwise."""
@@ -1310,6 +1331,7 @@ def runs_needed(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, A
     return worst
 
 
+@contract(changes=_CHANGES, numbers=_NUMBERS, expect=_EXPECT)
 def original_statuses(changes: Iterable[Any], numbers: Mapping[str, Any], expect: str) -> list[dict[str, Any]]:
     """The decision log of a row: each earlier criterion (a :class:`CriterionChange` or its JSON
     form) with the status it gives on the row's numbers (or why it cannot be evaluated on them)."""
@@ -1508,6 +1530,7 @@ def _estimate_candidates(kind: str, criterion: Mapping[str, Any], plain: Mapping
         yield _set(base, ("values",), vals)
 
 
+@contract(kind=_KIND, criterion=_CRITERION, numbers=_NUMBERS, expect=_EXPECT, implied=Boolean())
 def falsify(
     kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any], expect: str, *, implied: bool = False
 ) -> dict[str, Any]:
@@ -1598,6 +1621,11 @@ def falsify(
     raise CriterionError(f"no falsifier found{where}: the criterion cannot fail on any perturbation of its numbers")
 
 
+#: the claim of the generated bad-input tests' calls of describe
+_EXAMPLE_CLAIM = Claim("T1", "an example", source="derived", kind="range", where="Sec. 1", lower=0.0, upper=1.0)
+
+
+@contract(claim=Instance(Claim, example=_EXAMPLE_CLAIM), scale=_SCALE)
 def describe(claim: Claim, scale: str) -> str:
     """A short human-readable statement of the criterion (the report's 'criterion' column)."""
     c = claim.criterion(scale)
@@ -1647,6 +1675,7 @@ def _short(v: Any) -> str:
     return str(v)
 
 
+@contract(row=_ROW)
 def verify_row(row: Mapping[str, Any]) -> list[str]:
     """Problems with one report row read back from JSON (empty list when sound).
 

@@ -29,7 +29,9 @@ from scipy import stats
 
 from ldpnb import stats as stats_
 from ldpnb.contracts import (
+    EPSILON,
     MAX_ENTRIES,
+    POSITIVE,
     SEED,
     AnyOf,
     Array,
@@ -82,7 +84,7 @@ __all__ = [
 _TINY = float(np.finfo(float).tiny)
 #: Largest size in a closed form (integers exact in float64): no allocation depends on it.
 _EXACT = 2**53
-_EPS = AnyOf(Real(0, None, low_open=True), Array((0, 1), low=_TINY))
+_EPS = AnyOf(EPSILON, Array((0, 1), low=_TINY))
 _P = AnyOf(Real(0, 1), Array((0, 1), low=0, high=1))
 _SIZE = Integer(2, _EXACT)
 _N = Integer(1, _EXACT)
@@ -108,7 +110,7 @@ def _inv_em1(epsilon) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------
 
 
-@contract(mechanism=_MECH, k=_SIZE, epsilon=Real(0, None, low_open=True), g=Optional(Integer(2, 1 << 32)))
+@contract(mechanism=_MECH, k=_SIZE, epsilon=EPSILON, g=Optional(Integer(2, 1 << 32)))
 def support_params(mechanism: str, k: int, epsilon: float, g: int | None = None) -> tuple[float, float]:
     r"""Support probabilities :math:`(p, q)` of the ε-RR (``k`` values) or the (g, ε)-GLH.
 
@@ -393,9 +395,7 @@ def _binom_pmf_support(m: int, prob: float, tail: float = 1e-300) -> np.ndarray:
     return pmf / pmf.sum()
 
 
-@contract(
-    population=_POP, mechanism=_MECH, epsilon=Real(0, None, low_open=True), g=Optional(Integer(2, 1 << 32)), rng=SEED
-)
+@contract(population=_POP, mechanism=_MECH, epsilon=EPSILON, g=Optional(Integer(2, 1 << 32)), rng=SEED)
 def simulate_support(
     population: UtilityPopulation, mechanism: str, epsilon: float, *, g: int | None = None, rng=None
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -440,7 +440,7 @@ def simulate_support(
 @contract(
     population=_POP,
     mechanism=_MECH,
-    epsilon=Real(0, None, low_open=True),
+    epsilon=EPSILON,
     g=Optional(Integer(2, 1 << 32)),
     alpha=Real(0, 1, low_open=True, high_open=True),
     rng=SEED,
@@ -570,7 +570,7 @@ def _pmf(m: int, prob: float, tail: float = 1e-13) -> tuple[int, np.ndarray]:
     holder_counts=Array(1, low=1),
     n=Integer(2, MAX_ENTRIES),
     k=Integer(2, _EXACT),
-    epsilon=Real(0, None, low_open=True),
+    epsilon=EPSILON,
     kind=OneOf("binomial", "gaussian", "none"),
     alpha=Real(0, 1, low_open=True, high_open=True),
 )
@@ -620,7 +620,7 @@ def _relative_error_law(c: int, n: int, k: int, epsilon: float, kind: str, alpha
     holder_counts=Array(1, low=1, min_size=1),
     n=Integer(2, MAX_ENTRIES),
     k=Integer(2, _EXACT),
-    epsilon=Real(0, None, low_open=True),
+    epsilon=EPSILON,
     threshold=Real(0, None),
     kind=OneOf("binomial", "gaussian", "none"),
     alpha=Real(0, 1, low_open=True, high_open=True),
@@ -677,7 +677,7 @@ def mean_relative_error_tail(
     holder_counts=Array(1, low=1),
     n=Integer(2, MAX_ENTRIES),
     k=Integer(2, _EXACT),
-    epsilon=Real(0, None, low_open=True),
+    epsilon=EPSILON,
     kind=OneOf("binomial", "gaussian", "none"),
     alpha=Real(0, 1, low_open=True, high_open=True),
 )
@@ -747,8 +747,8 @@ def max_mean_under_limit(a, b, limit: float) -> float:
     holder_grid=Array(1, low=1),
     n=Integer(2, MAX_ENTRIES),
     k=Integer(2, _EXACT),
-    eps_a=Real(0, None, low_open=True),
-    eps_b=Real(0, None, low_open=True),
+    eps_a=EPSILON,
+    eps_b=EPSILON,
     limit_b=Real(0, None),
     printed_a=Real(),
     kind=OneOf("binomial", "gaussian", "none"),
@@ -804,7 +804,7 @@ def printed_pair_distance(
     )
 
 
-@contract(x=Array(1, min_size=2), y=Array(1, min_size=2, low=0), level=Real(0, None, low_open=True))
+@contract(x=Array(1, min_size=2), y=Array(1, min_size=2, low=0), level=POSITIVE)
 def crossing(x, y, level: float) -> float:
     """The first ``x`` at which the decreasing series ``y`` reaches ``level`` (linear interpolation of
     :math:`\\log_{10} y`, as read off a log-scale figure); NaN if it never does."""
@@ -835,7 +835,7 @@ def _crossings(x: np.ndarray, Y: np.ndarray, level: float) -> np.ndarray:
 @contract(
     x=Array(1, min_size=2),
     runs=Array(2, min_size=2),
-    level=Real(0, None, low_open=True),
+    level=POSITIVE,
     conf=Probability(open_left=True, open_right=True),
     n_boot=Integer(200, 1 << 16),
     rng=SEED,
