@@ -26,7 +26,10 @@ fails here.  Checks:
 - at 390 px no display equation scrolls sideways: each fits its box (split in the chapter, or drawn
   down to 75 % of its size by ``book/_static/ldpnb.js``) and stays inside the column;
 - no raw ``$...$``, unrendered MyST role or literal ``*`` bullet is left in the text; links to the
-  book's pages and anchors on the same page resolve, and every image loads.
+  book's pages and anchors on the same page resolve, and every image loads;
+- figures keep their aspect ratio at both widths; at 390 px every figure's legend and smallest text
+  reach 8 px as shown, or after one tap that draws the figure at its desktop size inside a box
+  that scrolls sideways (``book/_static/ldpnb.js``), the page keeping the screen's width.
 
 Screenshots (landing page, chapter, every report at both widths, the dashboard at both widths and in
 dark mode, light and dark pages) are kept in ``_build/screenshots/``.  Outside CI, a machine without Chromium or without a built book skips.
@@ -36,6 +39,9 @@ dark mode, light and dark pages) are kept in ``_build/screenshots/``.  Outside C
 
 from __future__ import annotations
 
+import base64
+import functools
+import hashlib
 import json
 import os
 import re
@@ -418,6 +424,154 @@ def test_page_fits_a_phone(sized, name):
       return {w, sw, wide};
     """)
     assert r["sw"] <= r["w"], f"{name}: the page is {r['sw']} px wide on a {r['w']} px phone: {r['wide']}"
+
+
+EXECUTED = Path(os.environ.get("LDPNB_EXECUTED_DIR", ROOT / "_build" / "executed" / "book"))
+#: The smallest text, in CSS px, a reader can read (``ldpnb.repro.nbcheck.MIN_LEGEND_PX``).
+MIN_TEXT_PX = 8.0
+_FIGURES_JS = "main figure img, main div.cell_output img"
+
+
+@functools.lru_cache(maxsize=1)
+def _figure_text_sizes() -> dict[str, dict]:
+    """Every PNG the chapters drew, by the sha256 of its bytes (the name myst-nb gives its file in
+    ``_images/``): its smallest legend text and smallest text of any kind (tick labels, titles) in
+    CSS px at the width of the desktop column, and its display width, as
+    ``ldpnb.repro.nbcheck.install_text_probe`` recorded them in the executed notebooks (glued
+    figures included)."""
+    import nbformat
+
+    from ldpnb.repro.nbcheck import FIGURE_COLUMN_PX, TEXT_PX_KEY
+
+    if not EXECUTED.is_dir():
+        _unavailable(f"{EXECUTED} does not exist: run `make book` first")
+    sizes = {}
+    for path in sorted(EXECUTED.glob("*.ipynb")):
+        for cell in nbformat.read(path, as_version=4).cells:
+            for out in cell.get("outputs", []):
+                for mime, b64 in out.get("data", {}).items():
+                    if not mime.endswith("image/png"):
+                        continue
+                    meta = out.get("metadata", {}).get("image/png", {})
+                    raw = base64.b64decode("".join(b64) if isinstance(b64, list) else b64)
+                    text = meta.get(TEXT_PX_KEY) or {}
+                    sizes[hashlib.sha256(raw).hexdigest()] = {
+                        "chapter": path.stem,
+                        "legend": text.get("legend"),
+                        "text": text.get("text"),
+                        "column": min(float(meta.get("width", 0)) or FIGURE_COLUMN_PX, FIGURE_COLUMN_PX),
+                    }
+    return sizes
+
+
+def _shown_px(size: float | None, column: float, width: float) -> float | None:
+    """A text of ``size`` px at the column width ``column``, shown in a figure ``width`` px wide."""
+    return None if size is None else size * width / column
+
+
+_FIGURE_STATE_JS = """
+  const img = arguments[0]; const b = img.getBoundingClientRect(); const box = img.closest('.ldpnb-figzoom');
+  const bar = box && box.nextElementSibling && box.nextElementSibling.classList.contains('ldpnb-zoombar') ? box.nextElementSibling : null;
+  const bb = box ? box.getBoundingClientRect() : b;
+  return {src: (img.getAttribute('src') || '').split('/').pop(), width: b.width, height: b.height,
+          nw: img.naturalWidth, nh: img.naturalHeight, box: box ? box.className : '',
+          boxLeft: bb.left, boxRight: bb.right, scrolls: box ? box.scrollWidth > box.clientWidth + 1 : false,
+          button: bar && bar.querySelector('button') && getComputedStyle(bar).display !== 'none' ? bar.querySelector('button').innerText : '',
+          page: document.documentElement.scrollWidth, screen: window.innerWidth, url: location.href};
+"""
+
+_WAIT_FIGURES = """
+const done = arguments[arguments.length - 1];
+const t0 = Date.now();
+(function wait() {
+  const s = document.documentElement.dataset.ldpnbFigFit;
+  if (s) done(s); else if (Date.now() - t0 > 20000) done("never"); else setTimeout(wait, 100);
+})();
+"""
+
+FIGURE_PAGES = [n for n in PAGES if n not in ("intro", "glossary", "bibliography", "reproduction")]
+
+
+@pytest.mark.parametrize("width", list(WIDTHS))
+@pytest.mark.parametrize("name", FIGURE_PAGES)
+def test_figures_keep_their_aspect_ratio(sized, name, width):
+    """A figure narrowed to the column keeps the aspect ratio of its PNG (myst-nb's inline height
+    stretched every figure: by 8 % at 1366 px, 2.4 times at 390 px)."""
+    _viewport(sized, width)
+    open_page(sized, name)
+    sized.execute_async_script(_WAIT_FIGURES)  # (a wrapped figure is drawn as before)
+    figs = [sized.execute_script(_FIGURE_STATE_JS, img) for img in _content_images(sized)]
+    bent = [
+        f"{f['src'][:12]}: {f['width']:.0f}x{f['height']:.0f} px, PNG {f['nw']}x{f['nh']}"
+        for f in figs
+        if abs(f["height"] / f["width"] - f["nh"] / f["nw"]) > 0.02 * f["nh"] / f["nw"] + 1.5 / f["width"]
+    ]
+    assert not bent, f"{name} at {width}: figures drawn out of their aspect ratio: {bent[:5]}"
+
+
+def _content_images(d):
+    from selenium.webdriver.common.by import By
+
+    return [
+        img
+        for img in d.find_elements(By.CSS_SELECTOR, _FIGURES_JS)
+        if d.execute_script("return arguments[0].naturalWidth > 0 && arguments[0].getClientRects().length > 0", img)
+    ]
+
+
+@pytest.mark.parametrize("name", FIGURE_PAGES)
+def test_figures_are_legible_on_a_phone(sized, name):
+    """At 390 px every figure's legend and smallest text (tick labels, titles) reach 8 px, either as
+    the figure is shown or after ONE tap on it.
+
+    What is asserted, for every figure a chapter drew (its text sizes at the desktop column are
+    recorded by the kernel, see :func:`_figure_text_sizes`; a figure on a chapter page without that
+    record fails): its legend and smallest text, scaled to the width at which the phone shows it,
+    are at least 8 px; or else the figure is marked enlargeable (a button under it), and one tap
+    on the figure draws it at a width where they are at least 8 px, inside a box that scrolls
+    sideways, with the page still exactly as wide as the screen; a second tap fits it back in the
+    column.  Legibility at the desktop column itself is tests/test_outputs.py's."""
+    sizes = _figure_text_sizes()
+    _viewport(sized, "phone")
+    open_page(sized, name)
+    assert sized.execute_async_script(_WAIT_FIGURES) == "done", f"{name}: ldpnb.js did not look at the figures"
+    unknown, small, measured = [], [], []
+    for img in _content_images(sized):
+        f = sized.execute_script(_FIGURE_STATE_JS, img)
+        key = f["src"].rsplit(".", 1)[0]
+        if key not in sizes:
+            unknown.append(f["src"][:16])
+            continue
+        s = sizes[key]
+        fit = [_shown_px(s[k], s["column"], f["width"]) for k in ("legend", "text")]
+        row = {"src": key[:10], "fit": fit, "tap": None}
+        measured.append(row)
+        if all(v is None or v >= MIN_TEXT_PX for v in fit):
+            continue
+        assert "ldpnb-zoomable" in f["box"] and f["button"], (
+            f"{name}: a figure with {min(v for v in fit if v is not None):.1f} px text at 390 px "
+            f"cannot be enlarged ({f['src'][:16]})"
+        )
+        sized.execute_script("arguments[0].scrollIntoView({block: 'center'})", img)
+        img.click()
+        time.sleep(0.25)
+        z = sized.execute_script(_FIGURE_STATE_JS, img)
+        row["tap"] = [_shown_px(s[k], s["column"], z["width"]) for k in ("legend", "text")]
+        assert z["url"] == f["url"], f"{name}: a tap on a figure left the page for {z['url']}"
+        assert z["page"] <= z["screen"], f"{name}: an enlarged figure makes the page {z['page']} px wide"
+        assert z["scrolls"] and z["boxRight"] <= z["screen"] + 1 and z["boxLeft"] >= -1, (
+            f"{name}: an enlarged figure does not scroll inside a box on the screen: {z}"
+        )
+        if any(v is not None and v < MIN_TEXT_PX for v in row["tap"]):
+            small.append(row)
+        img.click()
+        time.sleep(0.25)
+        back = sized.execute_script(_FIGURE_STATE_JS, img)
+        assert abs(back["width"] - f["width"]) < 1, f"{name}: a second tap left the figure {back['width']} px wide"
+    assert not unknown, f"{name}: figures without recorded text sizes (not drawn through the kernel?): {unknown}"
+    assert not small, f"{name}: figures whose text stays below {MIN_TEXT_PX:g} px after a tap: {small}"
+    if measured:
+        (SHOTS / f"figure-text-phone-{name}.json").write_text(json.dumps(measured, indent=1))
 
 
 _CONTRAST_JS = r"""
