@@ -608,25 +608,43 @@ CONTRAST_TARGETS = (
     ".ldpnb-report .ldpnb-badge, .ldpnb-report .ldpnb-flag, .ldpnb-report code, .ldpnb-report-title, "
     ".ldpnb-report td, table.claims-totals caption, table.claims-totals td, figcaption, "
     "table.ldpnb-table caption, table.ldpnb-table td, .ldpnb-errata li, "
-    "table.claims-dashboard td"
+    "table.claims-dashboard td, .ldpnb-zoombar button, .ldpnb-zoombar a"
 )
 
 
+@pytest.mark.parametrize("width", list(WIDTHS))
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("name", [*REPORTS, "reproduction", "intro"])
-def test_outputs_are_readable_in_both_themes(sized, name, theme):
-    """Report chips, captions and the book's HTML tables reach 4.5:1 contrast (WCAG AA)."""
-    _viewport(sized, "desktop")
+def test_outputs_are_readable_in_both_themes(sized, name, theme, width):
+    """Report chips, captions, the book's HTML tables and the figures' enlarge bars reach 4.5:1
+    contrast (WCAG AA), at 1366 px and at 390 px (where the report rows are cards and the figures
+    carry their enlarge bar), in the light and the dark theme."""
+    _viewport(sized, width)
     open_page(sized, name)
     _theme(sized, theme)
+    sized.execute_async_script(_WAIT_FIGURES)
     sized.execute_script(
         "document.querySelectorAll('.ldpnb-report details, .ldpnb-errata details').forEach(d => d.open = true)"
     )
     found = json.loads(sized.execute_script(_CONTRAST_JS, CONTRAST_TARGETS))
     low = sorted((f for f in found if f["ratio"] < 4.5), key=lambda f: f["ratio"])
     assert found, f"{name}: nothing measured"
-    assert not low, f"{name} ({theme}): {len(low)} of {len(found)} texts below 4.5:1, e.g. " + "; ".join(
+    assert not low, f"{name} ({theme}, {width}): {len(low)} of {len(found)} texts below 4.5:1, e.g. " + "; ".join(
         f"{f['what']!r} {f['ratio']:.2f}" for f in low[:5]
+    )
+    if sized.execute_script(
+        "return Array.from(document.querySelectorAll('.ldpnb-figzoom.ldpnb-zoomable + .ldpnb-zoombar button'))"
+        ".filter(b => b.getClientRects().length && b.innerText.trim()).length"
+    ):
+        assert any("Enlarge" in f["what"] for f in found), f"{name}: the figures' enlarge bars were not measured"
+    (SHOTS / f"contrast-{name}-{theme}-{width}.json").write_text(
+        json.dumps(
+            {
+                "n": len(found),
+                "min": min(f["ratio"] for f in found),
+                "lowest": low[:3] or sorted(found, key=lambda f: f["ratio"])[:3],
+            }
+        )
     )
     if name in ("pie", "reproduction", "intro"):
         sized.execute_script(
@@ -634,7 +652,7 @@ def test_outputs_are_readable_in_both_themes(sized, name, theme):
             "if (r) r.scrollIntoView({block: 'start'});"
         )
         time.sleep(0.2)
-        sized.save_screenshot(str(SHOTS / f"{theme}-{name}.png"))
+        sized.save_screenshot(str(SHOTS / f"{theme}-{name}-{width}.png"))
 
 
 def _wait_dashboard(d) -> None:
