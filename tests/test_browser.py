@@ -544,6 +544,37 @@ def test_figures_keep_their_aspect_ratio(sized, name, width, theme):
         if abs(f["height"] / f["width"] - f["nh"] / f["nw"]) > 0.02 * f["nh"] / f["nw"] + 1.5 / f["width"]
     ]
     assert not bent, f"{name} at {width} ({theme}): figures drawn out of their aspect ratio: {bent[:5]}"
+    if width == "desktop":  # nothing changes on the desktop: no figure is wrapped for enlarging
+        assert not [f for f in figs if f["box"]], f"{name}: figures wrapped for enlarging at 1366 px"
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_gallery_figures_enlarge_on_a_phone(sized, theme):
+    """The paper-scale gallery of the reproduction page (figures inlined as data: PNGs, with their own
+    inline ``max-width``) enlarges like a chapter's figures: opened at 390 px, a tap on a figure
+    draws it at its desktop size (half its PNG width, at most the column's 729 px), the page
+    keeping the screen's width."""
+    from ldpnb.repro.nbcheck import FIGURE_COLUMN_PX
+
+    _viewport(sized, "phone")
+    open_page(sized, "reproduction")
+    _theme(sized, theme)
+    sized.execute_script("document.querySelectorAll('main details').forEach(d => d.open = true)")
+    time.sleep(0.5)
+    imgs = [i for i in _content_images(sized) if "data:" in (i.get_attribute("src") or "")[:5]]
+    assert imgs, "no gallery figure on the reproduction page"
+    for img in imgs[:3]:
+        sized.execute_script("arguments[0].scrollIntoView({block: 'center'})", img)
+        f = sized.execute_script(_FIGURE_STATE_JS, img)
+        assert "ldpnb-zoomable" in f["box"], f"a gallery figure {f['width']:.0f} px wide cannot be enlarged"
+        img.click()
+        time.sleep(0.25)
+        z = sized.execute_script(_FIGURE_STATE_JS, img)
+        want = min(z["nw"] / 2, FIGURE_COLUMN_PX)
+        assert z["width"] >= want - 1, f"a tap drew a gallery figure {z['width']:.0f} px wide, not {want:.0f}"
+        assert z["page"] <= z["screen"] and z["scrolls"], f"an enlarged gallery figure: {z}"
+        img.click()
+        time.sleep(0.25)
 
 
 def _content_images(d):

@@ -71,6 +71,7 @@
     const fy = y == null ? 0 : Math.min(1, Math.max(0, (y - before.top) / before.height));
     box.classList.toggle("ldpnb-zoomed", on);
     img.style.width = on ? desktopWidth(img) + "px" : (img.dataset.ldpnbWidth || "");
+    img.style.maxWidth = on ? "none" : (img.dataset.ldpnbMaxWidth || "");  // beats an inline max-width
     const button = box.nextElementSibling && box.nextElementSibling.querySelector("button");
     if (button) {
       button.setAttribute("aria-pressed", on ? "true" : "false");
@@ -113,7 +114,10 @@
   function fitFigures() {
     document.querySelectorAll(FIGURES).forEach(img => {
       if (!img.naturalWidth) return;
-      if (img.dataset.ldpnbWidth === undefined) img.dataset.ldpnbWidth = img.style.width;
+      if (img.dataset.ldpnbWidth === undefined) {
+        img.dataset.ldpnbWidth = img.style.width;
+        img.dataset.ldpnbMaxWidth = img.style.maxWidth;
+      }
       let box = img.closest(".ldpnb-figzoom");
       if (box && box.classList.contains("ldpnb-zoomed")) return;
       const shown = img.getBoundingClientRect().width;
