@@ -78,8 +78,8 @@ _XGB_BLOCKS = {
         ("fig17-dir", "ACS", ("dir",), _RFD, _E2, 1, ["NK s=1n"]),
     ],
     "paper": [
-        ("fig3", "ACS", ("fd",), LABELS, _E10, 2, _FIG3_ROWS),
-        ("fig3-more", "ACS", ("fd",), LABELS, _E10, 2, _FIG3_MORE),
+        ("fig3", "ACS", ("fd",), LABELS, _E10, 4, _FIG3_ROWS),
+        ("fig3-more", "ACS", ("fd",), LABELS, _E10, 4, _FIG3_MORE),
         ("fig3-grid", "ACS", ("fd",), LABELS, _E2, 1, XGB_LARGE),
         ("fig3-s", "ACS", ("fd",), LABELS, _E2, 4, _H5S),
         ("fig14", "Adult", ("fd",), LABELS, _E2, 1, ["NK s=1n", "NK s=5n", "PK 0.1n", "PK 0.3n", "PK 0.5n"]),
