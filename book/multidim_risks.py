@@ -271,7 +271,8 @@ glue("risks-fig10",
 # :alt: Grid of RID-ACC curves against epsilon for GRR, SUE, OLH and OUE, top-1 and top-10, one curve per number of surveys; GRR and SUE climb to tens of percent at large epsilon, OLH and OUE stay at a few percent, all far above the dotted baseline.
 #
 # Paper Fig. 2: RID-ACC of SMP on Adult (FK-RI, uniform metric) against ε, top-1 (left) and
-# top-10 (right); mean of {glue:text}`multidim_risks-rid-runs` runs with their min-max band (the paper: 20 runs).
+# top-10 (right); mean of {glue:text}`multidim_risks-rid-runs` runs with the 95 % interval of the run mean
+# (shaded; the paper: 20 runs).
 # ```
 #
 # The attack is strong exactly where the plausible-deniability accuracy is high (GRR, ω-SS and
@@ -282,31 +283,35 @@ glue("risks-fig10",
 head = runs.rid_by_protocol(XA, KA, ALL5, [10.0], runs=SIZES["head_runs"], seed=SEED,
                             name="head", index=idxA,
                             pk=True, topk=(1, 5, 10), eval_surveys=(2, 5))
-H = {p: head[p]["FK"].mean(axis=0)[0] for p in ALL5}  # (#surveys in {2, 5}, top-k)
-R = {p: head[p]["FK"][:, 0] for p in ALL5}  # runs, #surveys in {2, 5}, top-k
-n_ss = len(R["ss"])  # ω-SS's runs share their survey designs with GRR's first ones
-report.record({"H2-GRR1": stats.mean(R["grr"][:, -1, t1]),
-               "H2-GRR10": stats.mean(R["grr"][:, -1, t10]),
-               "H2-SUE10": stats.mean(R["sue"][:, -1, t10]),
-               "H3": stats.mean(R["grr"][:, 0, t10]),
-               "H2-SS": stats.ratio(R["ss"][:, -1, t10], R["grr"][:n_ss, -1, t10],
+H = {p: runs.RidRuns(head[p]["FK"], [10.0], (2, 5), (1, 5, 10)) for p in ALL5}
+n_ss = len(H["ss"].values)  # ω-SS's runs share their survey designs with GRR's first
+report.record({"H2-GRR1": stats.mean(H["grr"].runs(surveys=5, top=1)),
+               "H2-GRR10": stats.mean(H["grr"].runs(surveys=5, top=10)),
+               "H2-SUE10": stats.mean(H["sue"].runs(surveys=5, top=10)),
+               "H3": stats.mean(H["grr"].runs(surveys=2, top=10)),
+               "H2-SS": stats.ratio(H["ss"].runs(surveys=5, top=10),
+                                    H["grr"].runs(surveys=5, top=10)[:n_ss],
                                     paired=True)})
 for p in ("oue", "olh"):
-    report.holds(f"H2-{p}", top1=H[p][-1, t1], top10=H[p][-1, t10])
+    report.holds(f"H2-{p}", top1=H[p].mean(surveys=5, top=1),
+                 top10=H[p].mean(surveys=5, top=10))
 
 # %%
-top1 = {p: H[p][-1, t1] for p in ALL5}
+top1 = {p: H[p].mean(surveys=5, top=1) for p in ALL5}
 report.holds("H2-order", grr=top1["grr"], sue=top1["sue"], oue=top1["oue"],
              olh=top1["olh"],
              ratio=top1["grr"] / top1["oue"])
-report.range("H2-eps1",
-             max(float(fig2[p]["FK"].mean(0)[0, :, t10].max()) for p in PROTS))
-report.holds("H2-mono",
-             min_step=min(float(np.diff(fig2[p]["FK"].mean(0)[:, :, t10], axis=1).min())
-                          for p in PROTS))
+F2 = {p: runs.RidRuns(fig2[p]["FK"], SIZES["rid_eps"], (2, 3, 4, 5), (1, 5, 10))
+      for p in PROTS}
+eps0 = SIZES["rid_eps"][0]  # the grid's first ε: 1 at book and paper scale
+report.range("H2-eps1", max(float(F2[p].mean(at=eps0, top=10).max()) for p in PROTS))
+report.holds("H2-mono", min_step=min(float(np.diff(F2[p].mean(at="all", top=10),
+                                                   axis=1).min()) for p in PROTS))
 grading.rid_rows(report, fig2, SIZES["rid_eps"], curves)
 report.text(**text.rid_glues(report, EPS_ALL))
-pd.DataFrame({figures.NAMES[p]: [H[p][-1, t1], H[p][-1, t10], H[p][0, t10]]
+pd.DataFrame({figures.NAMES[p]: [H[p].mean(surveys=5, top=1),
+                                  H[p].mean(surveys=5, top=10),
+                                  H[p].mean(surveys=2, top=10)]
               for p in ALL5},
              index=["top-1, 5 surveys", "top-10, 5 surveys",
                     "top-10, 2 surveys"]).T.round(2)
@@ -320,7 +325,7 @@ pd.DataFrame({figures.NAMES[p]: [H[p][-1, t1], H[p][-1, t10], H[p][0, t10]]
 # four surveys (top-1 of GRR, ω-SS and SUE at ε = 10: {glue:text}`multidim_risks-top1-4`, row H2-top1),
 # and every curve rises with ε (row C3-eps). A single run can miss these numbers by
 # several points (the survey design decides which attributes are asked), which is why the
-# figure shows the band of its runs and the rows average many. The paper also says that "the experimental
+# figure shades the 95 % interval of the run mean and the rows average many. The paper also says that "the experimental
 # results of Fig. 2 match the numerical results of Fig. 1": in the same simulation, the fraction
 # of users whose whole inferred profile is correct should be Eq. 4's product of single-report
 # accuracies over the attributes each user reported. It is (row Fig2-Fig1, 15 comparisons), and
@@ -350,7 +355,7 @@ bridge.pivot(index="protocol", columns="eps", values="z").round(2)
 fig9 = runs.rid_by_protocol(XC, KC, PROTS, SIZES["rid_eps"], runs=SIZES["acs_runs"],
                             seed=SEED, name="fig9",
                             index=idxC, topk=(1, 5, 10))
-grading.fig9_row(report, fig9)
+grading.fig9_row(report, fig9, SIZES["rid_eps"])
 
 # %% tags=["hide-input", "remove-output"]
 glue("risks-fig9",
@@ -363,7 +368,7 @@ glue("risks-fig9",
 # :alt: RID-ACC curves on ACS for five protocols; the same ordering as on Adult, with GRR and omega-SS highest.
 #
 # Paper Fig. 9: RID-ACC of SMP on ACS (FK-RI, uniform metric) against ε; mean of the runs with
-# their min-max band ({glue:text}`multidim_risks-acs-runs` runs at this scale; the paper: 20).
+# the 95 % interval of the run mean ({glue:text}`multidim_risks-acs-runs` runs at this scale; the paper: 20).
 # ```
 #
 # ACS has more attributes (18) and fewer users (10,336) than Adult: a correct partial profile is
@@ -426,7 +431,8 @@ glue("risks-fig11", figures.rid_fk_pk(nu, SIZES["nu_eps"], PROTS, n=len(XA)),
 # :alt: Five rows of two panels, FK-RI left and PK-RI right, top-10 RID-ACC against epsilon under the non-uniform metric; curves lower than in Fig. 2.
 #
 # Paper Fig. 11: RID-ACC (top-10) of SMP on Adult under the non-uniform metric, FK-RI (left) and
-# PK-RI (right); mean and min-max band of {glue:text}`multidim_risks-nu-runs` runs (the paper: 20).
+# PK-RI (right); mean of {glue:text}`multidim_risks-nu-runs` runs with the 95 % interval of the run mean
+# (the paper: 20).
 # ```
 #
 # ### α-PIE instead of ε-LDP (Figs. 12, 13)
@@ -484,8 +490,9 @@ for num, s in (("12", "uniform"), ("13", "non-uniform")):
 # :alt: RID-ACC against the Bayes-error target beta, decreasing from 0.95 to 0.6, FK-RI and PK-RI; every protocol reaches the same ceiling once nothing is randomised.
 #
 # Paper Fig. 12: RID-ACC (top-10) of SMP on Adult under uniform α-PIE against $\beta_{U|S}$ (tight to
-# loose), FK-RI (left) and PK-RI (right); {glue:text}`multidim_risks-pie-runs` run(s) per β at this scale (the paper: 10
-# values of β, 20 runs; SCALE=paper runs both).
+# loose), FK-RI (left) and PK-RI (right); {glue:text}`multidim_risks-pie-runs` run(s) per β at this scale, with the 95 %
+# interval of the run mean where there are two or more (the paper: 10 values of β, 20 runs; SCALE=paper
+# runs both).
 # ```
 #
 # ```{glue:figure} risks-fig13
@@ -498,9 +505,12 @@ for num, s in (("12", "uniform"), ("13", "non-uniform")):
 # %%
 eps95, eps85 = (np.array([measures.eps_from_bayes_error(b, n_d, int(k)) for k in KA])
                 for b in (0.95, 0.85))
-grading.pie_rows(report, pie, fig2, nu, SIZES["pie_betas"], KA, eps95)
+grading.pie_rows(report, pie, fig2, nu, SIZES["pie_betas"], KA, eps95,
+                 rid_eps=SIZES["rid_eps"], nu_eps=SIZES["nu_eps"])
 report.text(**text.pie_glues(report, eps95, eps85))
-ceil = {s: [float(pie[s][p]["FK"].mean(0)[-1, -1, t10]) for p in PROTS] for s in pie}
+ceil = {s: [float(runs.RidRuns(pie[s][p]["FK"], SIZES["pie_betas"], (2, 3, 4, 5),
+                               (1, 5, 10)).mean(surveys=5, top=10)) for p in PROTS]
+        for s in pie}  # the loosest β, 5 surveys
 report.holds("H10-b", n_clear=int(np.isinf(pie_eps[SIZES["pie_betas"][-1]]).sum()),
              spread=max(float(np.ptp(v)) for v in ceil.values()))
 report.holds("PIE-sign", alpha_eq11=(1 - 0.95) * np.log2(n_d) - 1,
@@ -552,7 +562,8 @@ report.range("T14", checks.pie_capacity_gap(len(XA)))
 # $d$-class classifier of the reported tuple, trained on $s$ synthetic profiles drawn from the
 # server's estimates and run through the protocol (**NK**, $s\in\{1n,3n,5n\}$), on $n_{pk}$
 # compromised labelled users (**PK**, $n_{pk}\in\{0.1n,0.3n,0.5n\}$), or on both (**HM**, the
-# pairs $(1n, 0.1n)$, $(3n, 0.3n)$, $(5n, 0.5n)$). It is the main curve of every figure below. Each
+# pairs $(1n, 0.1n)$, $(3n, 0.3n)$, $(5n, 0.5n)$). It is the main curve of every attribute-inference
+# figure below (Figs. 3, 14, 15, 6, 17; Fig. 4's re-identification uses the Bayes NK plug-in). Each
 # fit is an independent single-thread task whose random streams are named after it (dataset,
 # setting, variant, ε, run, model), so its numbers depend neither on the number of processes nor
 # on which other fits run; the UE variants' 0/1 features go to XGBoost as a sparse matrix, which
@@ -598,11 +609,12 @@ report.text(**text.aif_glues(xv, aif, SIZES["aif_eps"]))
 # %% [markdown]
 # ```{glue:figure} risks-fig3
 # :name: fig-risks-fig3
-# :alt: Nine panels of AIF-ACC against epsilon on ACS, rows GRR, UE-z and UE-r, columns NK, PK and HM; XGBoost markers with their run ranges lie below the dotted oracle; SUE-z climbs to nearly 100 percent, OUE-z to about 50, GRR and UE-r stay below about 25.
+# :alt: Nine panels of AIF-ACC against epsilon on ACS, rows GRR, UE-z and UE-r, columns NK, PK and HM; XGBoost markers with the intervals of their run means lie below the dotted oracle; SUE-z climbs to nearly 100 percent, OUE-z to about 50, GRR and UE-r stay below about 25.
 #
 # Paper Fig. 3: attribute inference against RS+FD on ACS ($d = 18$, baseline 1/d = 5.6 %).
 # Markers (solid): the paper's attacker, XGBoost with default parameters, mean of its runs with
-# their range: {glue:text}`multidim_risks-xgb-fig3`; {glue:text}`multidim_risks-xgb-fig3-more`; the s grid
+# the 95 % interval of the run mean where a point has two runs or more (none for one run):
+# {glue:text}`multidim_risks-xgb-fig3`; {glue:text}`multidim_risks-xgb-fig3-more`; the s grid
 # {glue:text}`multidim_risks-xgb-fig3-grid`; for row H5-s {glue:text}`multidim_risks-xgb-fig3-s` (runs shared
 # with the blocks before). Dashed:
 # the Bayes attackers over ε ∈ {glue:text}`multidim_risks-aif-eps` (NK: $s \to \infty$; PK, HM: $n_{pk}$ ∈
@@ -626,8 +638,9 @@ report.text(**text.aif_glues(xv, aif, SIZES["aif_eps"]))
 # as well ({glue:text}`multidim_risks-o-sue-gap`), so the gap is a property of the protocol, not of the
 # attacker: with ε' large, SUE-r's real report is a near-exact one-hot, and its fake one-hot of a
 # uniform value differs from it by the value distribution alone, as for GRR. The "2-20 fold"
-# increments of Sec. 1 hold for the paper's attacker over the paper's ε range (row H5-f:
-# {glue:text}`multidim_risks-x-folds`; the maximum possible is 18-fold).
+# increments of Sec. 1 hold for the paper's attacker at the ε where it runs, from ε = 1, the
+# bottom of the paper's range (row H5-f: {glue:text}`multidim_risks-x-folds`; the maximum possible is
+# 18-fold).
 
 # %%
 grading.aif_rows(report, xv, aif, SCALE)
@@ -646,7 +659,8 @@ report.range("H6-b", max(nu_[(lab, "oracle")].mean(0).max()
 # :alt: Nine panels of AIF-ACC on Adult; XGBoost markers lie below the dotted oracle, GRR's oracle plateaus near 39 percent, SUE-z reaches nearly 100 percent.
 #
 # Paper Fig. 14: attribute inference against RS+FD on Adult ($d = 10$): XGBoost (markers,
-# {glue:text}`multidim_risks-xgb-fig14`), Bayes attackers (dashed) and oracle (dotted) over ε ∈
+# {glue:text}`multidim_risks-xgb-fig14`; 95 % interval of the run mean where a point has two runs or
+# more), Bayes attackers (dashed) and oracle (dotted) over ε ∈
 # {glue:text}`multidim_risks-aif-eps`, {glue:text}`multidim_risks-aif-runs` run(s) per point.
 # ```
 #
@@ -670,7 +684,7 @@ report.range("H6-b", max(nu_[(lab, "oracle")].mean(0).max()
 # the paper's attacker by {glue:text}`multidim_risks-x-npk-sens` on average, Nursery least, because its
 # GRR and UE-r curves sit at the baseline whatever the attacker knows. The same statement for $s$
 # needs $s = 5n$ on Adult and is graded at paper scale only (H6-sens). The paper-scale record
-# (ε ∈ {1, 10}, one or two runs per cell) found the same pattern as for $n_{pk}$: going from
+# made at commit 9d0b193 (ε ∈ {1, 10}; two runs per cell on ACS, one on Adult and Nursery) found the same pattern as for $n_{pk}$: going from
 # $s = 1n$ to $5n$ changes the attacker by 1.99 points on ACS, 1.59 on Adult and 0.70 on Nursery,
 # so Nursery, not Adult, is the least sensitive; the row records this as a divergence.
 #
@@ -711,8 +725,8 @@ glue("risks-fig4",
 # :name: fig-risks-fig4
 # :alt: Two panels of RID-ACC of RS+FD GRR against epsilon, top-1 and top-10; values stay below one percent top-1 and below two percent top-10 (mean at most about one percent), far below SMP, and the dashed artifact curve lies lower.
 #
-# Paper Fig. 4: RID-ACC of RS+FD[GRR] on Adult (FK-RI, uniform metric), mean and min-max band of
-# {glue:text}`multidim_risks-fig4-runs` runs (the paper: 20); dashed: sampling with replacement
+# Paper Fig. 4: RID-ACC of RS+FD[GRR] on Adult (FK-RI, uniform metric), mean of
+# {glue:text}`multidim_risks-fig4-runs` runs with the 95 % interval of the run mean (the paper: 20); dashed: sampling with replacement
 # (artifact), mean of {glue:text}`multidim_risks-chain-var-runs` run(s). The attacker that predicts the
 # sampled attribute in each survey is the Bayes NK plug-in; the paper's is XGBoost NK with
 # $s = 1n$, which on ACS stays below the plug-in (Fig. 3).
@@ -741,7 +755,7 @@ var_rid = {lab: runs.rid_chain_runs(XA, KA, [10.0], runs=SIZES["chain_var_runs"]
                                     seed=SEED, name="rid-variants", index=idxA,
                                     protocol=p, fake=f)[10.0].mean(0)[-1, t10]
            for (p, f), lab in zip(runs.VARIANTS, runs.LABELS)}
-report.holds("H7-d", sue_z=var_rid["SUE-z"], smp=H["grr"][-1, t10],
+report.holds("H7-d", sue_z=var_rid["SUE-z"], smp=H["grr"].mean(surveys=5, top=10),
              others=[v for lab, v in var_rid.items() if lab != "SUE-z"])
 
 # %% [markdown]
@@ -991,7 +1005,8 @@ report.text(**text.rfd_glues(xr, xv["ACS"], rfd, inc))
 # :alt: Six panels of AIF-ACC against RS+RFD on ACS with correct priors; XGBoost markers stay near the baseline, PK a little higher; dashed Bayes PK and HM curves lie above them.
 #
 # Paper Fig. 6: attribute inference against RS+RFD on ACS with 'correct' priors. Markers: the
-# paper's attacker, XGBoost, mean of its runs with their range ({glue:text}`multidim_risks-xgb-fig6`);
+# paper's attacker, XGBoost, mean of its runs with the 95 % interval of the run mean where a point
+# has two runs or more ({glue:text}`multidim_risks-xgb-fig6`);
 # dashed: the Bayes attackers over ε ∈ {glue:text}`multidim_risks-rfd-eps`; dotted: the oracle. Bayes
 # curves: {glue:text}`multidim_risks-rfd-runs` run(s) per point (the paper: 20 runs of XGBoost).
 # ```
@@ -1002,7 +1017,8 @@ report.text(**text.rfd_glues(xr, xv["ACS"], rfd, inc))
 #
 # Paper Fig. 17: NK attribute inference against RS+RFD on ACS with 'incorrect' priors, (a)-(c)
 # RS+RFD[GRR], (d)-(f) RS+RFD[UE-r]: the paper's attacker, XGBoost NK
-# ({glue:text}`multidim_risks-xgb-fig17`; DIR: {glue:text}`multidim_risks-xgb-fig17-dir`; markers), the Bayes
+# ({glue:text}`multidim_risks-xgb-fig17`; DIR: {glue:text}`multidim_risks-xgb-fig17-dir`; markers, mean of
+# the runs with the 95 % interval of the run mean where a point has two runs or more), the Bayes
 # plug-in with the same uniform fake-data
 # assumption (dotted) and the prior-aware Bayes NK (dashed), {glue:text}`multidim_risks-rfd-runs` run(s)
 # per point; legend below.
@@ -1012,7 +1028,8 @@ report.text(**text.rfd_glues(xr, xv["ACS"], rfd, inc))
 # NK, PK or HM, stays within {glue:text}`multidim_risks-x-rfd-range` against the 5.6 % baseline (row H9-a),
 # {glue:text}`multidim_risks-x-rfd-drop` below its accuracy against RS+FD[GRR] (H9-b grades GRR and
 # SUE-r against their RS+FD versions, at least 8 points at every ε ≥ 2). For OUE-r the decrease
-# grows with ε: the paper-scale record (one run per cell) found 7.1 and 7.9 points at ε = 2 and 3,
+# grows with ε: the paper-scale record made at 9d0b193 (one run of RS+RFD and two of RS+FD per
+# cell) found 7.1 and 7.9 points at ε = 2 and 3,
 # 8.1-8.8 above, so at small ε it falls short of that reading of "considerably" (H9-b-OUE, a
 # divergence graded at paper scale only). PK gains a little
 # over NK and grows with $n_{pk}$ (H9-c, Fig6-npk). The Bayes PK and HM attackers, which learn

@@ -48,6 +48,9 @@ def test_fit_is_a_function_of_its_name_only():
     # the models of one cell attack the same reports: PK's oracle is on a subset of NK's users
     assert whole[0]["n_test"] == 600 and whole[1]["n_test"] == 600 - 180
     assert whole[-1]["acc"] != whole[-2]["acc"]  # two runs of a cell: different draws
+    # the paired counts of row T17: XGBoost's excess over the oracle is (wins - losses) / n_test
+    for r in whole:
+        assert r["acc"] - r["oracle"] == pytest.approx(100 * (r["wins"] - r["losses"]) / r["n_test"], abs=1e-9)
     # a different master seed changes the draws
     other = xgb.run_fits(_plan(seed=8)[:2], data, n_jobs=1)
     assert _acc(other) != _acc(whole[:2])

@@ -8,7 +8,10 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
+from ldpnb import stats
 from ldpnb.contracts import Instance, Integer, contract
+from ldpnb.mechanisms import protocol
+from ldpnb.papers.risks import xgb as _xgb
 from ldpnb.repro.plotting import color
 
 __all__ = [
@@ -21,15 +24,18 @@ __all__ = [
     "utility",
     "utility_adult",
     "fig17",
+    "mean_interval",
     "NAMES",
     "FD_ROWS",
     "RFD_ROWS",
 ]
 
-NAMES = {"grr": "GRR", "ss": "ω-SS", "olh": "OLH", "oue": "OUE", "sue": "SUE"}
+#: The protocols' names as the paper writes them: the registry's labels (:func:`ldpnb.mechanisms.protocol`),
+#: with the paper's ω-SS for the subset selection.
+NAMES = {p: "ω-SS" if p == "ss" else protocol(p).label for p in ("grr", "ss", "olh", "oue", "sue")}
 _MAP = Instance(Mapping, example={})
 _SEQ = Instance(list, tuple, np.ndarray, example=[1.0])
-_VCOL = {"GRR": "grr", "SUE-z": "sue", "OUE-z": "oue", "SUE-r": "sue", "OUE-r": "oue"}
+_VCOL = {lab: prot for lab, (prot, _) in _xgb.VARIANTS.items()}  # a variant's colour: its randomiser's
 _SURVEYS = (2, 3, 4, 5)
 #: The rows of the AIF figures (:func:`aif_grid`): a title and its variants' labels (Figs. 3, 14, 15; Fig. 6).
 FD_ROWS = [("RS+FD[GRR]", ["GRR"]), ("RS+FD[UE-z]", ["SUE-z", "OUE-z"]), ("RS+FD[UE-r]", ["SUE-r", "OUE-r"])]
@@ -84,12 +90,36 @@ def fig1(eps: Sequence[float], curves: Mapping[tuple[str, str], Sequence[float]]
     return fig
 
 
+def mean_interval(runs: Any, lower: float | None = None, upper: float | None = None):
+    """Per column of ``runs`` (runs along axis 0, NaN where a run is missing): the run mean and the 95 %
+    interval of the run mean (:func:`ldpnb.stats.mean`, Hall's interval, pointwise), clipped to the
+    quantity's range ``[lower, upper]``; ``(mean, low, high)``, the interval NaN where a column has fewer
+    than two runs."""
+    a = np.asarray(runs, dtype=float)
+    flat = a.reshape(a.shape[0], -1)
+    m = np.full(flat.shape[1], np.nan)
+    lo, hi = m.copy(), m.copy()
+    for j in range(flat.shape[1]):
+        x = flat[np.isfinite(flat[:, j]), j]
+        if x.size:
+            m[j] = x.mean()
+        if x.size >= 2:
+            e = stats.mean(x)
+            lo[j], hi[j] = float(e.low), float(e.high)
+    lo = lo if lower is None else np.maximum(lo, lower)
+    hi = hi if upper is None else np.minimum(hi, upper)
+    shape = a.shape[1:]
+    return m.reshape(shape), lo.reshape(shape), hi.reshape(shape)
+
+
 def _band(ax, xs, arr, col, label, ls="-", marker="o"):
-    """Mean over runs (axis 0) with the min-max band of the runs."""
+    """Mean over runs (axis 0) with the 95 % interval of the run mean (:func:`mean_interval`; a
+    percentage, clipped to [0, 100])."""
     arr = np.asarray(arr, dtype=float)
-    ax.plot(xs, arr.mean(0), color=col, ls=ls, marker=marker, ms=3, label=label)
+    m, lo, hi = mean_interval(arr, 0.0, 100.0)
+    ax.plot(xs, m, color=col, ls=ls, marker=marker, ms=3, label=label)
     if arr.shape[0] > 1:
-        ax.fill_between(xs, arr.min(0), arr.max(0), color=col, alpha=0.18, lw=0)
+        ax.fill_between(xs, lo, hi, color=col, alpha=0.18, lw=0)
 
 
 @contract(results=_MAP, xs=_SEQ, prots=_SEQ, n=Integer(1, None))
@@ -105,7 +135,7 @@ def rid_grid(
     topks: Sequence[int] = (1, 10),
 ):
     """Figs. 2, 9, 10, 12, 13: RID-ACC against ε (or β) per protocol (rows) and top-k (columns); one
-    curve per number of surveys, the mean of the runs with their min-max band; baseline k/n."""
+    curve per number of surveys, the mean of the runs with the 95 % interval of the run mean; baseline k/n."""
     import matplotlib.pyplot as plt  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
 
     fig, axes = _fig(len(prots), 2, figsize=(7.8, 2.3 * len(prots) + 0.6), squeeze=False, sharex=True)
@@ -141,7 +171,7 @@ def rid_fk_pk(
     topks: Sequence[int] = (1, 5, 10),
 ):
     """Fig. 11 (and 12-13): FK-RI (left) and PK-RI (right) top-``k`` RID-ACC per protocol, one curve per
-    number of surveys (mean of the runs, min-max band)."""
+    number of surveys (mean of the runs, 95 % interval of the run mean)."""
     import matplotlib.pyplot as plt  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
 
     fig, axes = _fig(len(prots), 2, figsize=(7.8, 2.3 * len(prots) + 0.6), squeeze=False, sharex=True)
@@ -165,13 +195,13 @@ def rid_fk_pk(
 
 
 def _xgb_curve(ax, v: Mapping[str, Any], col, mk: str, shift: float = 0.0) -> None:
-    """The paper's attacker over its runs: the mean of the runs with the runs' range (bars, or a band over three
-    or more ε); with two ε or fewer, markers and bars only (no line: a line between two budgets would draw a
-    trend that was not measured)."""
+    """The paper's attacker over its runs: the mean of the runs with the 95 % interval of the run mean where
+    an ε has two runs or more (bars, or a band over three or more ε; none for one run); with two ε or fewer,
+    markers and bars only (no line: a line between two budgets would draw a trend that was not measured)."""
     eps = np.asarray(v["eps"], dtype=float)
     acc = np.asarray(v["acc"], dtype=float)
-    m = np.nanmean(acc, axis=0)
-    lo, hi = np.nanmin(acc, axis=0), np.nanmax(acc, axis=0)
+    m, lo, hi = mean_interval(acc, 0.0, 100.0)
+    lo, hi = np.where(np.isfinite(lo), lo, m), np.where(np.isfinite(hi), hi, m)
     style = dict(color=col, marker=mk, ms=7, mec="k", mew=0.5, zorder=4)
     if eps.size >= 3:
         ax.plot(eps, m, ls="-", lw=1.6, **style)
@@ -223,7 +253,7 @@ def aif_grid(
 ):
     """Figs. 3, 6, 14, 15: AIF-ACC against ε, rows = protocol families, columns = NK / PK / HM.
 
-    Markers (with the range of the runs): the paper's attacker, XGBoost with default parameters
+    Markers (with the 95 % interval of the run mean): the paper's attacker, XGBoost with default parameters
     (``xgb[(variant, model)]``: ``eps`` and per-run ``acc``), the main curves; thin dashed: the Bayes attacker (NK:
     plug-in of the server's estimates, the s → ∞ limit; PK/HM: learned from the labelled users); dotted: the Bayes
     oracle (true marginals), the optimal attacker."""
@@ -434,8 +464,8 @@ def fig17(
 ):
     """Fig. 17: NK attribute inference against RS+RFD with 'incorrect' priors, laid out as the paper's (rows GRR and
     UE-r; columns DIR, ZIPF, EXP): the paper's attacker, XGBoost NK (``xgb[kind][(variant, model)]``, markers, mean
-    and range of its runs), the Bayes plug-in with the same uniform fake-data assumption (dotted) and a prior-aware
-    Bayes attacker (dashed, an extension); legend below the panels."""
+    of its runs with the 95 % interval of the run mean), the Bayes plug-in with the same uniform fake-data
+    assumption (dotted) and a prior-aware Bayes attacker (dashed, an extension); legend below the panels."""
     from matplotlib.lines import Line2D  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
 
     kinds = list(inc)

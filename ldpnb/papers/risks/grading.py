@@ -3,12 +3,19 @@ combine several experiments, computed from their per-run results and recorded on
 
 Every function takes the results as the chapter holds them (arrays with runs first) and records the rows
 named in its docstring; each row's criterion is declared in :mod:`ldpnb.papers.risks.claims`.  XGBoost
-curves are ``{(variant, model): {"eps": [...], "acc": (runs, E), "oracle": (runs, E)}}``
-(:func:`ldpnb.papers.risks.runs.xgb_view`); every XGBoost number is a mean over the runs of a cell.
+curves are ``{(variant, model): {"eps": [...], "acc": (runs, E), "oracle": (runs, E), "n_test": (runs, E),
+...}}`` (:func:`ldpnb.papers.risks.runs.xgb_view`); every XGBoost number is a mean over the runs of a cell.
+
+The rows of kind range, close and order record XGBoost numbers as :class:`~ldpnb.stats.Estimate` objects
+(:func:`xgb_estimate`, :func:`xgb_difference`, :func:`xgb_excess`): a cell (one curve at one ε) with two or
+more runs gives the mean of its runs with Hall's interval (:func:`ldpnb.stats.mean`); a cell with one run
+gives Wilson's interval over its test users (:func:`ldpnb.stats.proportion`), which leaves out the variation
+between training runs (the estimate's note says so).  The cells of one row are joint at 95 % (Bonferroni).
 """
 
 from __future__ import annotations
 
+import dataclasses
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -16,7 +23,8 @@ from scipy.stats import kendalltau
 
 from ldpnb.attacks import expected_pd_accuracy
 from ldpnb.contracts import Instance, Optional, Real, contract
-from ldpnb.stats import Estimate, bonferroni
+from ldpnb.papers.risks.runs import RidRuns
+from ldpnb.stats import Estimate, bonferroni, difference, difference_of, from_se, proportion
 from ldpnb.stats import mean as _mean
 
 __all__ = [
@@ -27,6 +35,10 @@ __all__ = [
     "aif_rows",
     "rfd_rows",
     "xgb_mean",
+    "xgb_estimate",
+    "xgb_difference",
+    "xgb_excess",
+    "largest",
     "stack",
     "h5s_contrast",
 ]
@@ -34,6 +46,8 @@ __all__ = [
 _MAP = Instance(Mapping, example={})
 _OBJ = Instance(object, example=None)
 _UNIFORM_FAKE = ("GRR", "SUE-r", "OUE-r")
+#: The axes of the chapter's re-identification runs (#surveys 2..5, top-1/5/10).
+_SURVEYS, _TOPK = (2, 3, 4, 5), (1, 5, 10)
 
 
 @contract(
@@ -79,6 +93,246 @@ def xgb_mean(v: Mapping[str, Any], eps: float | None = None) -> Any:
     return m if eps is None else float(m[list(v["eps"]).index(float(eps))])
 
 
+#: What a one-run cell's interval leaves out (the note of its estimate).
+ONE_RUN_NOTE = "one run: Wilson interval over the test users, which leaves out the variation between training runs"
+
+
+def _cell(v: Mapping[str, Any], eps: float, level: float) -> tuple[Estimate, np.ndarray]:
+    """One curve at one ε: its estimate at the cell level ``level`` and its finite runs (index)."""
+    j = list(v["eps"]).index(float(eps))
+    acc = np.asarray(v["acc"], dtype=float)[:, j]
+    ok = np.flatnonzero(np.isfinite(acc))
+    if ok.size >= 2:  # an accuracy lies in [0, 100]: the interval clipped to it covers as often
+        e = _mean(acc[ok], level=level)
+        return dataclasses.replace(e, low=max(float(e.low), 0.0), high=min(float(e.high), 100.0)), ok
+    if ok.size == 0:
+        raise ValueError(f"no run of this curve at eps = {eps:g}")
+    n = float(np.asarray(v["n_test"], dtype=float)[ok[0], j]) if "n_test" in v else np.nan
+    if not np.isfinite(n) or n < 1:
+        raise ValueError("a one-run cell needs its number of test users (n_test) for Wilson's interval")
+    k = int(round(acc[ok[0]] * n / 100.0))
+    e = proportion(k, int(n), level=level)
+    e = dataclasses.replace(
+        e,
+        value=float(acc[ok[0]]),
+        low=100.0 * float(e.low),
+        high=100.0 * float(e.high),
+        se=None if e.se is None else 100.0 * float(e.se),
+        n_runs=1,
+        note=ONE_RUN_NOTE,
+    )
+    return e, ok
+
+
+def _join(ests: Sequence[Estimate], level: float) -> Estimate:
+    """Scalar cell estimates, each at the Bonferroni cell level, as one estimate joint at ``level``."""
+    if any(np.ndim(e.value) != 0 for e in ests):
+        raise ValueError("each cell must give a scalar estimate")
+    methods = list(dict.fromkeys(e.method for e in ests))
+    notes = list(dict.fromkeys(e.note for e in ests if e.note))
+    if len(methods) > 1:
+        notes.insert(0, "cells: " + ", ".join(methods))
+    se = None if any(e.se is None for e in ests) else np.array([float(e.se) for e in ests])
+    return Estimate(
+        np.array([float(e.value) for e in ests]),
+        np.array([float(e.low) for e in ests]),
+        np.array([float(e.high) for e in ests]),
+        level=level,
+        se=se,
+        n_runs=min(e.n_runs for e in ests),
+        method=methods[0],
+        simultaneous=len(ests) > 1,
+        note="; ".join(notes),
+    )
+
+
+@contract(cells=Instance(list, tuple, example=[]), level=Instance(float, example=0.95))
+def xgb_estimate(cells: Sequence[tuple[Mapping[str, Any], float]], *, level: float = 0.95) -> Estimate:
+    """The accuracy (%) of XGBoost curves at given ε, one cell per ``(curve, ε)`` of ``cells``, joint at
+    ``level`` (Bonferroni): the mean of the cell's runs with Hall's interval, or, for a cell with one run,
+    Wilson's interval over its test users (note :data:`ONE_RUN_NOTE`).
+
+    >>> v = {"eps": [1.0, 10.0], "acc": np.array([[20.0, 30.0], [22.0, np.nan]]),
+    ...      "n_test": np.full((2, 2), 1000.0)}
+    >>> e = xgb_estimate([(v, 1.0), (v, 10.0)])
+    >>> e.value.tolist(), e.method, e.n_runs
+    ([21.0, 30.0], 'hall', 1)
+    """
+    if not cells:
+        raise ValueError("xgb_estimate needs at least one cell")
+    lev = bonferroni(level, len(cells))
+    return _join([_cell(v, e, lev)[0] for v, e in cells], level)
+
+
+def _loose(e: Estimate) -> Estimate:
+    """``e`` without its standard error: :func:`ldpnb.stats.difference_of` then combines the interval
+    half-widths (a normal combination of standard errors would be too narrow for a mean of few runs)."""
+    return dataclasses.replace(e, se=None)
+
+
+@contract(pairs=Instance(list, tuple, example=[]), level=Instance(float, example=0.95))
+def xgb_difference(
+    pairs: Sequence[tuple[Mapping[str, Any], Mapping[str, Any], float]], *, level: float = 0.95
+) -> Estimate:
+    """The difference a − b (points) of two XGBoost curves at one ε, one cell per ``(a, b, ε)`` of
+    ``pairs``, joint at ``level``: with two or more runs of both, the mean of the per-run differences
+    (:func:`ldpnb.stats.difference`, paired; valid for curves whose runs are independent too); otherwise
+    the difference of the two cells' estimates (:func:`ldpnb.stats.difference_of`, half-widths in
+    quadrature: conservative when the two curves attack the same reports, which makes them positively
+    correlated).
+
+    >>> a = {"eps": [1.0], "acc": np.array([[20.0], [22.0], [21.0]])}
+    >>> b = {"eps": [1.0], "acc": np.array([[10.0], [11.0], [12.0]])}
+    >>> round(float(xgb_difference([(a, b, 1.0)]).value[0]), 6)
+    10.0
+    """
+    if not pairs:
+        raise ValueError("xgb_difference needs at least one pair")
+    lev = bonferroni(level, len(pairs))
+    out = []
+    for a, b, eps in pairs:
+        (ea, ia), (eb, ib) = _cell(a, eps, lev), _cell(b, eps, lev)
+        common = np.intersect1d(ia, ib)
+        if common.size >= 2:
+            j, k = list(a["eps"]).index(float(eps)), list(b["eps"]).index(float(eps))
+            xa = np.asarray(a["acc"], dtype=float)[common, j]
+            xb = np.asarray(b["acc"], dtype=float)[common, k]
+            out.append(difference(xa, xb, paired=True, level=lev))
+        else:
+            d = difference_of(_loose(ea), _loose(eb))
+            out.append(dataclasses.replace(d, note="; ".join(dict.fromkeys(x for x in (ea.note, eb.note) if x))))
+    return _join(out, level)
+
+
+@contract(curves=Instance(list, tuple, example=[]), level=Instance(float, example=0.95))
+def xgb_excess(curves: Sequence[Mapping[str, Any]], *, level: float = 0.95) -> Estimate:
+    r"""XGBoost's accuracy minus the Bayes oracle's on the same test users (points), one cell per (curve, ε)
+    with a run, joint at ``level``: with two or more runs the mean of the per-run paired excesses; with
+    one run the paired difference over the test users, standard error
+    :math:`\sqrt{((w + l)/n - d^2)/n}` from the users XGBoost gets right and the oracle wrong (``w``) and
+    the reverse (``l``), :math:`d = (w - l)/n` (normal interval; it leaves out the training-run variation).
+    """
+    cells = [(v, e) for v in curves for e in v["eps"]]
+    if not cells:
+        raise ValueError("xgb_excess needs at least one curve")
+    lev = bonferroni(level, len(cells))
+    out = []
+    for v, eps in cells:
+        j = list(v["eps"]).index(float(eps))
+        d = np.asarray(v["acc"], dtype=float)[:, j] - np.asarray(v["oracle"], dtype=float)[:, j]
+        ok = np.flatnonzero(np.isfinite(d))
+        if ok.size >= 2:
+            out.append(_mean(d[ok], level=lev))
+            continue
+        if ok.size == 0:
+            continue
+        r = ok[0]
+        w, lo, n = (
+            float(np.asarray(v[k], dtype=float)[r, j]) if k in v else np.nan for k in ("wins", "losses", "n_test")
+        )
+        if not all(np.isfinite(x) for x in (w, lo, n)) or n < 1:
+            raise ValueError("a one-run cell needs wins, losses and n_test for its paired interval")
+        m = (w - lo) / n
+        se = np.sqrt(max((w + lo) / n - m * m, 0.0) / n)
+        e = from_se(float(d[r]), 100.0 * se, level=lev, n_runs=1)  # d in points already
+        out.append(
+            dataclasses.replace(
+                e,
+                note="one run: paired interval over the test users, which leaves "
+                "out the variation between training runs",
+            )
+        )
+    return _join(out, level)
+
+
+@contract(
+    estimate=Instance(
+        Estimate, example=Estimate([1.0, 2.0], [0.5, 1.5], [1.5, 2.5], method="t", n_runs=3, simultaneous=True)
+    )
+)
+def largest(estimate: Estimate) -> Estimate:
+    """The largest cell of a joint estimate: value ``max(value)``, interval ``[max(low), max(high)]``.
+    When every cell's interval covers its truth (probability at least the joint level), the largest truth
+    lies in it, so the level is kept.
+
+    >>> e = Estimate([1.0, 2.0], [0.5, 1.5], [1.5, 2.5], method="t", n_runs=3, simultaneous=True)
+    >>> m = largest(e)
+    >>> (m.value, m.low, m.high)
+    (2.0, 1.5, 2.5)
+    """
+    if estimate.size > 1 and not estimate.simultaneous:
+        raise ValueError("the largest cell's interval needs intervals joint over the cells (simultaneous)")
+    v, lo, hi = (np.asarray(x, dtype=float).ravel() for x in (estimate.value, estimate.low, estimate.high))
+    i = int(np.nanargmax(v))
+    se = None if estimate.se is None else float(np.asarray(estimate.se, dtype=float).ravel()[i])
+    note = f"largest of {v.size} cells, interval [max low, max high] of their joint intervals"
+    return Estimate(
+        float(v[i]),
+        float(np.nanmax(lo)),
+        float(max(np.nanmax(hi), v[i])),
+        level=estimate.level,
+        se=se,
+        n_runs=estimate.n_runs,
+        method=estimate.method,
+        note="; ".join(x for x in (note, estimate.note) if x),
+    )
+
+
+def _magnitude(e: Estimate) -> Estimate:
+    """|x| of every cell: value |value|, interval [distance of the interval from 0, max(|low|, |high|)]."""
+    lo, hi, v = (np.asarray(x, dtype=float) for x in (e.low, e.high, e.value))
+    low = np.where((lo <= 0) & (hi >= 0), 0.0, np.minimum(np.abs(lo), np.abs(hi)))
+    return dataclasses.replace(e, value=np.abs(v), low=low, high=np.maximum(np.abs(lo), np.abs(hi)), se=None)
+
+
+def _average(e: Estimate) -> Estimate:
+    """The mean of the cells of a joint estimate: interval [mean(low), mean(high)] (when every cell covers
+    its truth, the mean of the truths lies in it)."""
+    if e.size > 1 and not e.simultaneous:
+        raise ValueError("the average's interval needs intervals joint over the cells (simultaneous)")
+    return Estimate(
+        float(np.mean(e.value)),
+        float(np.mean(e.low)),
+        float(np.mean(e.high)),
+        level=e.level,
+        n_runs=e.n_runs,
+        method=e.method,
+        note="; ".join(x for x in (f"mean of {e.size} cell(s), interval [mean low, mean high]", e.note) if x),
+    )
+
+
+def _ratio_of_largest(num: Sequence, den: Sequence, level: float = 0.95) -> Estimate:
+    """largest(num) / largest(den) (positive accuracies), each side's largest cell joint at
+    ``(1 + level) / 2`` (Bonferroni over the two sides): interval [low_n / high_d, high_n / low_d]."""
+    side = 1 - (1 - level) / 2
+    n, d = largest(xgb_estimate(num, level=side)), largest(xgb_estimate(den, level=side))
+    if not float(d.value) > 0:
+        raise ValueError("the denominator must be positive")
+    return Estimate(
+        float(n.value) / float(d.value),
+        float(n.low) / float(d.high),
+        float(n.high) / float(d.low) if float(d.low) > 0 else np.inf,
+        level=level,
+        n_runs=min(n.n_runs, d.n_runs),
+        method=n.method,
+        note="ratio of two largest cells, interval [low / high, high / low] of the two sides' intervals "
+        f"joint at {side:g}; " + "; ".join(dict.fromkeys(x for x in (n.note, d.note) if x)),
+    )
+
+
+def _cells(xv: Mapping, lab: str, model: str, keep=lambda e: True) -> list[tuple[Mapping, float]]:
+    """``(curve, ε)`` of one curve at the ε accepted by ``keep``."""
+    v = xv[(lab, model)]
+    return [(v, float(e)) for e in v["eps"] if keep(e)]
+
+
+def _pairs(xa: Mapping, a: tuple, xb: Mapping, b: tuple, keep=lambda e: True) -> list[tuple]:
+    """``(curve a, curve b, ε)`` at the common ε of ``xa[a]`` and ``xb[b]`` accepted by ``keep``."""
+    va, vb = xa[a], xb[b]
+    common = sorted({float(e) for e in va["eps"]} & {float(e) for e in vb["eps"]})
+    return [(va, vb, e) for e in common if keep(e)]
+
+
 def _at(xv: Mapping, lab: str, model: str, keep) -> dict[float, float]:
     """``{ε: run mean}`` of one curve, for the ε accepted by ``keep``."""
     v = xv[(lab, model)]
@@ -89,13 +343,6 @@ def _diff(xv, a, b, keep=lambda e: True) -> list[float]:
     """Run-mean differences of curves ``a`` and ``b`` (``(variant, model)`` each) at their common ε."""
     da, db = _at(xv, a[0], a[1], keep), _at(xv, b[0], b[1], keep)
     return [da[e] - db[e] for e in sorted(set(da) & set(db))]
-
-
-def _excess(xv: Mapping) -> float:
-    """Largest run mean of (XGBoost − oracle) on the same test users over the cells of ``xv``."""
-    return max(
-        float(np.nanmax(np.nanmean(np.asarray(v["acc"]) - np.asarray(v["oracle"]), axis=0))) for v in xv.values()
-    )
 
 
 def _folds(xv: Mapping, base: float) -> np.ndarray:
@@ -115,11 +362,15 @@ def rid_rows(
     report: Any, fig2: Mapping[str, Any], rid_eps: Sequence[float], curves: Mapping[tuple[str, str], Sequence[float]]
 ) -> None:
     """Rows H2-top1, C3-eps and Fig2-trend from Fig. 2's runs (``fig2[p]["FK"]``: runs, ε, #surveys 2..5,
-    top-1/5/10) and Fig. 1's Eq. 4 curves (ε = 1..10)."""
-    fk = {p: np.asarray(v["FK"]).mean(axis=0) for p, v in fig2.items()}
+    top-1/5/10, read through :class:`~ldpnb.papers.risks.runs.RidRuns`) and Fig. 1's Eq. 4 curves (ε = 1..10)."""
+    fk = {p: RidRuns(v["FK"], rid_eps, _SURVEYS, _TOPK) for p, v in fig2.items()}
     three = [p for p in ("grr", "ss", "sue") if p in fk]
-    report.holds("H2-top1", top1_4=[fk[p][-1, 2, 0] for p in three], top1_2=[fk[p][-1, 0, 0] for p in three])
-    top10 = {p: a[:, -1, -1] for p, a in fk.items()}  # every ε, 5 surveys, top-10
+    report.holds(
+        "H2-top1",
+        top1_4=[fk[p].mean(surveys=4, top=1) for p in three],  # at the largest ε
+        top1_2=[fk[p].mean(surveys=2, top=1) for p in three],
+    )
+    top10 = {p: a.mean(at="all", surveys=5, top=10) for p, a in fk.items()}  # every ε, 5 surveys, top-10
     report.holds(
         "C3-eps",
         min_step=min(float(np.diff(v).min()) if v.size > 1 else 0.0 for v in top10.values()),
@@ -131,11 +382,11 @@ def rid_rows(
     report.holds("Fig2-trend", tau=float(kendalltau(x, y).statistic))
 
 
-@contract(report=_OBJ, fig9=_MAP)
-def fig9_row(report: Any, fig9: Mapping[str, Any]) -> None:
+@contract(report=_OBJ, fig9=_MAP, eps=Instance(list, tuple, example=[10]))
+def fig9_row(report: Any, fig9: Mapping[str, Any], eps: Sequence[float]) -> None:
     """Row Fig9: on ACS, per protocol, the smallest step over #surveys of the top-10 RID-ACC at the largest ε,
-    and the 5-survey values of GRR, ω-SS, SUE (high) and OUE, OLH (low)."""
-    last = {p: np.asarray(v["FK"]).mean(axis=0)[-1, :, -1] for p, v in fig9.items()}
+    and the 5-survey values of GRR, ω-SS, SUE (high) and OUE, OLH (low); ``fig9[p]["FK"]`` over ``eps``."""
+    last = {p: RidRuns(v["FK"], eps, _SURVEYS, _TOPK).mean(at=max(eps), top=10) for p, v in fig9.items()}
     report.holds(
         "Fig9",
         min_step=[float(np.diff(v).min()) for v in last.values()],
@@ -152,6 +403,8 @@ def fig9_row(report: Any, fig9: Mapping[str, Any]) -> None:
     betas=Instance(list, tuple, example=[0.95]),
     ks=Instance(list, tuple, np.ndarray, example=[2, 3]),
     eps_tight=Instance(np.ndarray, example=None),
+    rid_eps=Instance(list, tuple, example=[1]),
+    nu_eps=Instance(list, tuple, example=[1]),
 )
 def pie_rows(
     report: Any,
@@ -161,9 +414,13 @@ def pie_rows(
     betas: Sequence[float],
     ks: Sequence[int],
     eps_tight: np.ndarray,
+    *,
+    rid_eps: Sequence[float],
+    nu_eps: Sequence[float],
 ) -> None:
     """Rows H10-a, H10-c, H10-sim and C3-beta.  ``pie[setting][p]``: α-PIE runs (Figs. 12, 13) over ``betas``
-    (tight to loose), FK and PK; ``fig2`` (uniform) and ``fig11`` (non-uniform): ε-LDP runs whose first ε is 1;
+    (tight to loose), FK and PK; ``fig2`` (uniform, over ``rid_eps``) and ``fig11`` (non-uniform, over
+    ``nu_eps``): ε-LDP runs, compared at their grid's first ε (1 at book and paper scale);
     ``ks``: the domain sizes and ``eps_tight``: the budgets at the tightest β (infinite: sent in clear).
 
     H10-c grades the effect the paper names: on the attributes the tightest β sends in clear, a protocol's
@@ -173,18 +430,22 @@ def pie_rows(
     if len(ks) != len(eps_tight):
         raise ValueError("ks and eps_tight have one entry per attribute")
 
-    def top10(res, key, i):  # run mean, grid point i, 5 surveys, top-10
-        return float(np.asarray(res[key]).mean(axis=0)[i, -1, -1])
+    def rid(res, key, grid):
+        return RidRuns(res[key], grid, _SURVEYS, _TOPK)
 
+    def top10(res, key, grid, at):  # run mean at grid point ``at``, 5 surveys, top-10
+        return float(rid(res, key, grid).mean(at=at, surveys=5, top=10))
+
+    tight, eps1, nu1 = betas[0], rid_eps[0], nu_eps[0]
     prots = list(pie["uniform"])
     gap = [
-        top10(pie[s][p], key, 0) - top10(ref[p], key, 0)
-        for s, ref in (("uniform", fig2), ("non-uniform", fig11))
+        top10(pie[s][p], key, betas, tight) - top10(ref[p], key, grid, e1)
+        for s, ref, grid, e1 in (("uniform", fig2, rid_eps, eps1), ("non-uniform", fig11, nu_eps, nu1))
         for key in ("FK", "PK")
         for p in prots
     ]
     report.holds("H10-a", gap=gap)
-    rise = {p: top10(pie["uniform"][p], "FK", 0) / top10(fig2[p], "FK", 0) for p in prots}
+    rise = {p: top10(pie["uniform"][p], "FK", betas, tight) / top10(fig2[p], "FK", rid_eps, eps1) for p in prots}
     clear = [int(k) for k, e in zip(ks, eps_tight) if not np.isfinite(e)]
     gain = {
         p: float(np.mean([100 * (1 - expected_pd_accuracy(p, 1.0, k)) for k in clear])) if clear else float("nan")
@@ -199,13 +460,13 @@ def pie_rows(
         ratio_grr=rise["grr"],
         ratio_others=[rise[p] for p in others],
     )
-    loose = [i for i, b in enumerate(betas) if b > 0.6]
-    spread = [max(v) / min(v) for s in pie for i in loose for v in [[top10(pie[s][p], "FK", i) for p in prots]]]
-    ldp = [top10(fig2[p], "FK", -1) for p in prots]
+    loose = [b for b in betas if b > 0.6]
+    spread = [max(v) / min(v) for s in pie for b in loose for v in [[top10(pie[s][p], "FK", betas, b) for p in prots]]]
+    ldp = [top10(fig2[p], "FK", rid_eps, rid_eps[-1]) for p in prots]
     report.holds("H10-sim", spread_pie=spread or [float("nan")], spread_ldp=max(ldp) / min(ldp))
     steps = (
         [
-            float(np.diff(np.asarray(pie[s][p][key]).mean(axis=0)[:, -1, -1]).min())
+            float(np.diff(rid(pie[s][p], key, betas).mean(at="all", surveys=5, top=10)).min())
             for s in pie
             for p in prots
             for key in ("FK", "PK")
@@ -226,11 +487,11 @@ def aif_rows(report: Any, xv: Mapping[str, Mapping], bayes: Mapping[str, Mapping
     acs = xv["ACS"]
     hi = lambda e: e >= 4  # noqa: E731
     nk = "NK s=1n"
-    report.range("H5-b-OUE", _diff(acs, ("GRR", nk), ("OUE-r", nk), hi))
-    report.range("H5-b-SUE", _diff(acs, ("GRR", nk), ("SUE-r", nk), hi))
-    report.range("H5-c", list(_at(acs, "OUE-z", nk, hi).values()))
+    report.range("H5-b-OUE", xgb_difference(_pairs(acs, ("GRR", nk), acs, ("OUE-r", nk), hi)))
+    report.range("H5-b-SUE", xgb_difference(_pairs(acs, ("GRR", nk), acs, ("SUE-r", nk), hi)))
+    report.range("H5-c", xgb_estimate(_cells(acs, "OUE-z", nk, hi)))
     top = max(acs[("SUE-z", nk)]["eps"])
-    report.range("H5-d", xgb_mean(acs[("SUE-z", nk)], top))
+    report.range("H5-d", xgb_estimate([(acs[("SUE-z", nk)], top)])[0])
     first = min(acs[("SUE-z", nk)]["eps"])
     report.holds(
         "H5-e",
@@ -248,13 +509,15 @@ def aif_rows(report: Any, xv: Mapping[str, Mapping], bayes: Mapping[str, Mapping
     }
     f = _folds(acs, base["ACS"])
     report.holds("H5-f", min_fold=f.min(), max_fold=f.max(), bayes_min_fold=bayes_min["ACS"])
-    report.range("H6-c", [xgb_mean(xv[n][("SUE-z", nk)], max(xv[n][("SUE-z", nk)]["eps"])) for n in xv])
+    report.range("H6-c", xgb_estimate([(xv[n][("SUE-z", nk)], max(xv[n][("SUE-z", nk)]["eps"])) for n in xv]))
     for row, name in (("H6-d", "Adult"), ("H6-e", "Nursery")):
         f = _folds(xv[name], base[name])
         report.holds(row, min_fold=f.min(), max_fold=f.max(), bayes_min_fold=bayes_min[name])
-    report.range("T17-Adult", _excess(xv["Adult"]))
-    report.range("T17-Nursery", _excess(xv["Nursery"]))
+    report.range("T17-Adult", largest(xgb_excess(list(xv["Adult"].values()))))
+    report.range("T17-Nursery", largest(xgb_excess(list(xv["Nursery"].values()))))
     both = [lab for lab in ("GRR", "SUE-z", "OUE-z", "SUE-r", "OUE-r") if (lab, "PK 0.5n") in acs]
+    # H5-g and H5-nk stay on run means: an order recorded with estimates gets its falsifier only from the
+    # values swapped or tied (ldpnb.repro.claims), which cannot make a cell-wise mixed, diverging order hold
     report.order(
         "H5-g",
         {
@@ -262,7 +525,10 @@ def aif_rows(report: Any, xv: Mapping[str, Mapping], bayes: Mapping[str, Mapping
             "PK": np.concatenate([xgb_mean(acs[(lab, "PK 0.5n")]) for lab in both]),
         },
     )
-    report.range("XGB-GRR", max(float(xgb_mean(v).max()) for (lab, _), v in acs.items() if lab in _UNIFORM_FAKE))
+    report.range(
+        "XGB-GRR",
+        largest(xgb_estimate([c for (lab, m) in acs if lab in _UNIFORM_FAKE for c in _cells(acs, lab, m)])),
+    )
     sens = {
         n: float(
             np.mean(
@@ -287,15 +553,13 @@ def aif_rows(report: Any, xv: Mapping[str, Mapping], bayes: Mapping[str, Mapping
         stack(lambda x, lev: _mean(x, level=lev), list(c.values())),
         note=f"Cells: {', '.join(f'{lab} ({len(c[lab])} runs)' for lab in grid)}.",
     )
-    report.range(
-        "H5-hm",
-        max(
-            abs(d)
-            for lab in grid
-            for s in (1, 3, 5)
-            for d in _diff(acs, (lab, f"NK s={s}n"), (lab, f"HM ({s}n, {s / 10:g}n)"))
-        ),
-    )
+    hm = [
+        p
+        for lab in grid
+        for s in (1, 3, 5)
+        for p in _pairs(acs, (lab, f"NK s={s}n"), acs, (lab, f"HM ({s}n, {s / 10:g}n)"))
+    ]
+    report.range("H5-hm", largest(_magnitude(xgb_difference(hm))))
     nk_min, pk = [], []
     for lab in grid:
         cur = [_at(acs, lab, f"NK s={s}n", lambda e: True) for s in (1, 3, 5)]
@@ -344,21 +608,19 @@ def rfd_rows(report: Any, fd: Mapping, rfd: Mapping, inc: Mapping[str, Mapping])
     correct priors, ``inc[kind]``: with DIR, ZIPF and EXP priors."""
     nk = "NK s=1n"
     labs = [lab for lab in _UNIFORM_FAKE if (lab, nk) in rfd]
-    report.range("H9-a", np.concatenate([xgb_mean(v) for v in rfd.values()]))
+    report.range("H9-a", xgb_estimate([(v, float(e)) for v in rfd.values() for e in v["eps"]]))
     # H9-b grades GRR and SUE-r, H9-b-OUE (paper scale only: recording it elsewhere is a no-op) OUE-r
     for row, vs in (("H9-b", ("GRR", "SUE-r")), ("H9-b-OUE", ("OUE-r",))):
-        report.range(
-            row,
-            [
-                d
-                for lab in labs
-                if lab in vs and (lab, nk) in fd
-                for d in _diff(
-                    {("FD", nk): fd[(lab, nk)], ("RFD", nk): rfd[(lab, nk)]}, ("FD", nk), ("RFD", nk), lambda e: e >= 2
-                )
-            ],
-        )
-    report.range("H9-c", float(np.mean([d for lab in labs for d in _diff(rfd, (lab, "PK 0.5n"), (lab, nk))])))
+        pairs = [
+            p
+            for lab in labs
+            if lab in vs and (lab, nk) in fd
+            for p in _pairs(fd, (lab, nk), rfd, (lab, nk), lambda e: e >= 2)
+        ]
+        report.range(row, xgb_difference(pairs) if pairs else [])
+    report.range(
+        "H9-c", _average(xgb_difference([p for lab in labs for p in _pairs(rfd, (lab, "PK 0.5n"), rfd, (lab, nk))]))
+    )
     report.monotone(
         "Fig6-npk",
         [
@@ -367,11 +629,11 @@ def rfd_rows(report: Any, fd: Mapping, rfd: Mapping, inc: Mapping[str, Mapping])
             if any((lab, f"PK {f}n") in rfd for lab in labs)
         ],
     )
-    zx = [xgb_mean(v) for k in ("zipf", "exp") for v in inc[k].values()]
-    report.close("E2-inc", float(max(m.max() for m in zx)))
+    zx = [(v, float(e)) for k in ("zipf", "exp") for v in inc[k].values() for e in v["eps"]]
+    report.close("E2-inc", largest(xgb_estimate(zx)))
     nk_models = {m for (_, m) in inc["zipf"]}
-    fd_max = max(float(xgb_mean(v).max()) for (lab, m), v in fd.items() if lab in _UNIFORM_FAKE and m in nk_models)
-    report.range("E2-3x", fd_max / float(max(m.max() for m in zx)))
+    fdx = [c for (lab, m) in fd if lab in _UNIFORM_FAKE and m in nk_models for c in _cells(fd, lab, m)]
+    report.range("E2-3x", _ratio_of_largest(fdx, zx))
     report.holds(
         "E2-DIR",
         ratio=[
@@ -383,4 +645,6 @@ def rfd_rows(report: Any, fd: Mapping, rfd: Mapping, inc: Mapping[str, Mapping])
             if (lab, nk) in inc["dir"]
         ],
     )
-    report.range("T17", max(_excess(fd), _excess(rfd), *(_excess(v) for v in inc.values())))
+    report.range(
+        "T17", largest(xgb_excess([*fd.values(), *rfd.values(), *(c for v in inc.values() for c in v.values())]))
+    )

@@ -220,6 +220,10 @@ def _to_json(fits: Sequence[xgb.Fit], results: Sequence[Mapping[str, Any]], meta
                 "acc": v["acc"].tolist(),
                 "oracle": v["oracle"].tolist(),
                 "cpu": v["cpu"].tolist(),
+                # the test users and paired counts of each fit: the intervals of a one-run cell
+                "n_test": v["n_test"].tolist(),
+                "wins": v["wins"].tolist(),
+                "losses": v["losses"].tolist(),
             }
             for k, v in cells.items()
         ],

@@ -4,12 +4,14 @@ function per figure family, each returning plain arrays (runs first) for the fig
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 import numpy as np
 
 from ldpnb.attacks.reidentification import ReidIndex, rsfd_reid_chain
 from ldpnb.contracts import Array, Instance, Integer, OneOf, contract
+from ldpnb.mechanisms import protocol_names
 from ldpnb.papers.risks import xgb as _xgb
 from ldpnb.papers.risks.experiments import smp_rid_experiment
 from ldpnb.papers.risks.figures import NAMES
@@ -30,12 +32,14 @@ __all__ = [
     "xgb_caption",
     "rid_by_protocol",
     "rid_chain_runs",
+    "RidRuns",
 ]
 
-#: RS+FD variants of Figs. 3, 14, 15: (randomiser, fake-data rule).
-VARIANTS = [("grr", "uniform"), ("sue", "zero"), ("oue", "zero"), ("sue", "random"), ("oue", "random")]
+#: RS+FD variants of Figs. 3, 14, 15: (randomiser, fake-data rule), from the one table of the paper's attacker
+#: (:data:`ldpnb.papers.risks.xgb.VARIANTS`).
+VARIANTS = list(_xgb.VARIANTS.values())
 #: Their labels.
-LABELS = ["GRR", "SUE-z", "OUE-z", "SUE-r", "OUE-r"]
+LABELS = list(_xgb.VARIANTS)
 #: The paper's attacker models (Sec. 4.3) with at most 1n + 0.1n training rows: 15 % of the rows of the 9 models.
 XGB_SMALL = ["NK s=1n", "PK 0.1n", "PK 0.3n", "PK 0.5n", "HM (1n, 0.1n)"]
 #: The other four (s = 3n and 5n, alone or with n_pk): 85 % of the training rows of the grid.
@@ -74,8 +78,8 @@ _XGB_BLOCKS = {
         ("fig17-dir", "ACS", ("dir",), _RFD, _E2, 1, ["NK s=1n"]),
     ],
     "paper": [
-        ("fig3", "ACS", ("fd",), LABELS, _E10, 2, _FIG3_ROWS),
-        ("fig3-more", "ACS", ("fd",), LABELS, _E10, 2, _FIG3_MORE),
+        ("fig3", "ACS", ("fd",), LABELS, _E10, 4, _FIG3_ROWS),
+        ("fig3-more", "ACS", ("fd",), LABELS, _E10, 4, _FIG3_MORE),
         ("fig3-grid", "ACS", ("fd",), LABELS, _E2, 1, XGB_LARGE),
         ("fig3-s", "ACS", ("fd",), LABELS, _E2, 4, _H5S),
         ("fig14", "Adult", ("fd",), LABELS, _E2, 1, ["NK s=1n", "NK s=5n", "PK 0.1n", "PK 0.3n", "PK 0.5n"]),
@@ -98,8 +102,11 @@ _NAME = Instance(str, example="experiment")
 #: estimate of that number.  Both metrics at 200 runs of every protocol: about 270 s of one core (0.13 s a run).
 _H4_RUNS = 200
 
-#: The five frequency oracles of the paper.
+#: The five frequency oracles of the paper, in the chapter's order: names of the protocol registry
+#: (:func:`ldpnb.mechanisms.protocol_names`, checked at import).
 ALL5 = ["grr", "ss", "olh", "oue", "sue"]
+if not set(ALL5) <= set(protocol_names()):
+    raise ImportError(f"the risks chapter's protocols {ALL5} are not all in the protocol registry")
 
 _SIZES = {
     "smoke": dict(
@@ -343,3 +350,62 @@ def xgb_caption(sizes: Mapping[str, Any], block: str) -> str:
         f"ε ∈ {{{', '.join(f'{e:g}' for e in eps)}}}, {run}, "
         f"{', '.join(variants) if len(variants) < 5 else 'every variant'}; models {', '.join(models)}"
     )
+
+
+@dataclass(frozen=True)
+class RidRuns:
+    """RID-ACC runs (%) with named axes: ``values`` of shape (runs, grid, #surveys, top-k), the grid being ε
+    (or α-PIE's β), ``surveys`` the numbers of surveys evaluated and ``topk`` the list sizes, as
+    :func:`~ldpnb.papers.risks.experiments.smp_rid_experiment` returns them (``res["FK"]``, ``res["PK"]``).
+
+    :meth:`runs` gives the per-run values and :meth:`mean` the run means at named points: ``at`` (a grid
+    value; default: the last), ``surveys`` and ``top``; an axis not named is kept.  :meth:`mean` averages
+    the whole array over the runs before it selects, so its numbers are those of ``values.mean(axis=0)``
+    indexed by hand.
+
+    >>> r = RidRuns(np.arange(12.0).reshape(2, 1, 2, 3), grid=[10.0], surveys=(2, 5), topk=(1, 5, 10))
+    >>> r.runs(surveys=5, top=1).tolist(), float(r.mean(surveys=2, top=10))
+    ([3.0, 9.0], 5.0)
+    """
+
+    values: np.ndarray
+    grid: Sequence[float]
+    surveys: Sequence[int]
+    topk: Sequence[int]
+
+    def __post_init__(self):
+        v = np.asarray(self.values, dtype=float)
+        shape = (len(self.grid), len(self.surveys), len(self.topk))
+        if v.ndim != 4 or v.shape[1:] != shape:
+            raise ValueError(f"values must have shape (runs, {shape[0]}, {shape[1]}, {shape[2]}), got {v.shape}")
+        object.__setattr__(self, "values", v)
+        object.__setattr__(self, "grid", [float(g) for g in self.grid])
+        object.__setattr__(self, "surveys", [int(x) for x in self.surveys])
+        object.__setattr__(self, "topk", [int(x) for x in self.topk])
+
+    def _index(self, at: Any, surveys: Any, top: Any) -> tuple:
+        def pick(axis: list, key: Any, name: str) -> Any:
+            if key is None:
+                return slice(None)
+            if key == "last":
+                return len(axis) - 1
+            if key not in axis:
+                raise KeyError(f"{name} {key!r} is not one of {axis}")
+            return axis.index(key)
+
+        return (
+            pick(self.grid, "last" if at is None else float(at), "grid point"),
+            pick(self.surveys, surveys, "#surveys"),
+            pick(self.topk, top, "top-k"),
+        )
+
+    def runs(self, *, at: Any = None, surveys: Any = None, top: Any = None) -> np.ndarray:
+        """Per-run values at the named point (runs first)."""
+        return self.values[(slice(None), *self._index(at, surveys, top))]
+
+    def mean(self, *, at: Any = None, surveys: Any = None, top: Any = None) -> Any:
+        """Run mean at the named point (``at="all"`` keeps the whole grid)."""
+        i = self._index(None, surveys, top) if at == "all" else self._index(at, surveys, top)
+        if at == "all":
+            i = (slice(None), *i[1:])
+        return self.values.mean(axis=0)[i]

@@ -267,8 +267,10 @@ def fit_one(
     fit: Fit, data: Mapping[str, tuple[np.ndarray, np.ndarray]], *, sparse: Any = "auto", predictions: bool = False
 ) -> dict[str, Any]:
     """Run one fit: ``{"acc": %, "oracle": % (the Bayes oracle on the same test users), "n_test",
-    "cpu": seconds of this process's CPU for the fit and prediction}``; with ``predictions`` also the
-    test predictions (for the tests of the sparse input).  ``data[fit.data]`` is ``(X, ks)``."""
+    "wins", "losses" (test users XGBoost gets right and the oracle wrong, and the reverse: the paired
+    comparison of row T17), "cpu": seconds of this process's CPU for the fit and prediction}``; with
+    ``predictions`` also the test predictions (for the tests of the sparse input).  ``data[fit.data]``
+    is ``(X, ks)``."""
     X, ks = data[fit.data]
     X, ks = md.check_dataset(X, ks)
     ts = training_set(fit, X, ks, sparse=sparse)
@@ -283,10 +285,13 @@ def fit_one(
     orc = aif_bayes(
         ts["test_reports"], ks, fit.eps, prot, users_fake, f_true, priors=ts["priors"], rng=fit.stream("oracle")
     )
+    hit, orc_hit = pred == ts["yte"], orc == ts["yte"]
     out = {
-        "acc": 100.0 * float(np.mean(pred == ts["yte"])),
-        "oracle": 100.0 * float(np.mean(orc == ts["yte"])),
+        "acc": 100.0 * float(np.mean(hit)),
+        "oracle": 100.0 * float(np.mean(orc_hit)),
         "n_test": int(ts["yte"].size),
+        "wins": int(np.sum(hit & ~orc_hit)),
+        "losses": int(np.sum(~hit & orc_hit)),
         "cpu": float(cpu),
     }
     if predictions:
@@ -328,11 +333,16 @@ def run_fits(
     return sweep(func, list(fits), seed=0, n_jobs=n_jobs, backend=backend, progress=False, batch_size=1)
 
 
+#: The per-fit numbers :func:`collect` arranges by curve.
+_COLLECTED = ("acc", "oracle", "cpu", "n_test", "wins", "losses")
+
+
 @contract(fits=Instance(list, tuple, example=[]), results=Instance(list, tuple, example=[]))
 def collect(fits: Sequence[Fit], results: Sequence[Mapping[str, Any]]) -> dict[tuple, dict[str, Any]]:
     """Arrange per-fit results by curve: ``{(data, setting, variant, model): {"eps": [...], "runs": R,
-    "acc": (R, E), "oracle": (R, E), "cpu": (R, E)}}`` (the per-run values; NaN where a (run, ε) was
-    not fitted)."""
+    "acc": (R, E), "oracle": (R, E), "cpu": (R, E), "n_test": (R, E), "wins": (R, E), "losses":
+    (R, E)}}`` (the per-run values of :func:`fit_one`; NaN where a (run, ε) was not fitted, or a
+    result does not hold that key)."""
     if len(fits) != len(results):
         raise ValueError(f"fits and results must have the same length, got {len(fits)} and {len(results)}")
     cells: dict[tuple, dict[str, Any]] = {}
@@ -342,12 +352,12 @@ def collect(fits: Sequence[Fit], results: Sequence[Mapping[str, Any]]) -> dict[t
         c["runs"] = max(c["runs"], f.run + 1)
     for c in cells.values():
         c["eps"] = sorted(c["eps"])
-        for key in ("acc", "oracle", "cpu"):
+        for key in _COLLECTED:
             c[key] = np.full((c["runs"], len(c["eps"])), np.nan)
     for f, r in zip(fits, results):
         c = cells[(f.data, f.setting, f.variant, f.model)]
-        for key in ("acc", "oracle", "cpu"):
-            c[key][f.run, c["eps"].index(f.eps)] = r[key]
+        for key in _COLLECTED:
+            c[key][f.run, c["eps"].index(f.eps)] = r.get(key, np.nan)
     return cells
 
 
