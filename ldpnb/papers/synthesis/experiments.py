@@ -410,7 +410,9 @@ def catalogue_extras(setting: Setting) -> tuple[dict[str, Family], dict[str, str
     metric mechanism that builds on the grid, its parameter per unit of distance.  ``unplaced`` maps
     a name to the reason it is left out: a one-dimensional metric mechanism (the chapter applies those
     per coordinate, its own geometric and Laplace rows), a family that cannot be built on the setting,
-    or an exact channel with more than :data:`MAX_OUTPUTS` outputs.  Nothing is dropped silently.
+    a mechanism whose number of inputs is not the setting's ``k`` (a binary mechanism whose ``on``
+    ignores the domain's size), or an exact channel with more than :data:`MAX_OUTPUTS` outputs.
+    Nothing is dropped silently.
     """
     placed, unplaced = {}, {}
     for name, cls in mech.FAMILIES.items():
@@ -439,6 +441,12 @@ def catalogue_extras(setting: Setting) -> tuple[dict[str, Family], dict[str, str
                 else f"cannot be built on the {setting.name} setting"
             )
             unplaced[name] = f"{why} ({type(exc).__name__}: {exc})"
+            continue
+        if int(m.n_inputs) != setting.k:  # e.g. a binary mechanism whose on() ignores the domain's size
+            unplaced[name] = (
+                f"built on the {setting.name} setting it has {int(m.n_inputs):,} inputs, not the setting's "
+                f"{setting.k:,} values"
+            )
             continue
         if n_out > MAX_OUTPUTS:
             unplaced[name] = f"its exact channel has {n_out:,} outputs on {setting.k} values (> {MAX_OUTPUTS:,})"
