@@ -592,11 +592,15 @@ figures.guide_table(guide_df)
 
 # %% [markdown]
 # The table has one row per cell; filter a column to look a cell up. *best (unbiased)* minimises
-# the exact MSE of the standard estimate, and *runner-up (exact ×)* says by how much: the next
-# oracle's MSE over the best's; *within 10 %* lists every oracle that close. *best (projected)*
+# the exact MSE of the standard estimate (oracles with equal exact MSE are joined by "="), and
+# *runner-up (exact ×)* says by how much: the next oracle's MSE over the best's; *within 10 %*
+# lists every oracle that close. Some oracles are the same protocol under two names: GRR, L-GRR
+# (one report) and SS with a subset of one value, OUE and L-OSUE, OLH and BLH when OLH hashes to
+# two values. Their support counts have the same law, so after projection each such group is
+# compared once, as "GRR = L-GRR". *best (projected)*
 # has the smallest simulated mean MSE after projection, with its 95 % interval, and *runner-up
-# (proj. ×)* the next oracle's ratio of mean MSEs with its 95 % Fieller interval (simultaneous over
-# the cell's oracles). *within noise* lists the oracles the simulation cannot tell from the best
+# (proj. ×)* the next group's ratio of mean MSEs with its 95 % Fieller interval (simultaneous over
+# the cell's other groups). *within noise* lists the groups the simulation cannot tell from the best
 # (their interval of the ratio reaches 1); the cell is *decided* when there is none and every
 # oracle was simulated there (*not simulated* lists the others): here
 # {glue:text}`synthesis-decided` cells. *best top-10* is the oracle whose estimate finds the ten
