@@ -938,7 +938,9 @@ report.text(reid_runs=f"{SIZES['reid']:,}",
 # them {glue:text}`synthesis-n_within` are pairs of one class, whose information differs little
 # while the EMD depends on how the channel spreads its noise. That every unexplained pair lies
 # within a class is nearly a matter of definition here, since the classes partition the
-# mechanisms: K3's "instead" is a weak check.
+# mechanisms: K3's "instead" can fail only through a frequency oracle discordant with AORR or
+# SRR (every other pair across classes has a metric mechanism or a rank-deficient channel), so
+# it checks that no such pair exists, and nothing more.
 
 # %%
 core = [n for n in table["Adult"] if n in ex.FAMILIES]
