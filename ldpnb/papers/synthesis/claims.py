@@ -146,6 +146,20 @@ CLAIMS = claim_table(
         "ε = 1. What the row adds is a number a reader can use: the re-identification error that 1-LDP alone "
         "guarantees through Fano (1 − (1/ln 2 + 1)/log2 n: 0.755 on Gowalla's 1,010 users, 0.843 on Adult's "
         "48,842), and, as its value, how far the least favourable mechanism stays above it.",
+        changes=(
+            _was(
+                "c62d3fe",
+                _DATE_B,
+                "the same range criterion; the row was counted as a separate check (status pass) although it "
+                "follows from D2's bound at ε = 1; declared implied_by D2 (status implied) after the paper-scale record "
+                "of main (D8 pass, smallest margin 0.0817) and a review that found it repeats D2",
+                kind="range",
+                seen="paper",
+                lower=-1e-12,
+                one_sided=True,
+                implied_by=None,
+            ),
+        ),
     ),
     # ---- the IBU paper's conclusion outside its setting ------------------------------------------
     Claim(
