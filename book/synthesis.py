@@ -492,9 +492,9 @@ report.text(a23_low=", ".join(f"{n} {text.fmt(arc['support_low'][i], 2)}"
 # grid (H1): by {glue:text}`synthesis-h1_min` % to {glue:text}`synthesis-h1_max` % (up to
 # {glue:text}`synthesis-h1_top` % at $k = 1{,}024$), most where $g$ is close to $P$: at small $k$
 # or large ε, when each residue class holds few values.
-# A short report costs little: at every $(k, \varepsilon)$ of the grid some oracle within 10 % of
-# the best exact MSE sends at most {glue:text}`synthesis-b1` $\times \lceil\log_2 k\rceil$ bits (B1),
-# against $k$ bits for the unary encodings.
+# A short report costs little: at every $(k, \varepsilon)$ of the grid some oracle within 10 %
+# of the best exact MSE sends at most {glue:text}`synthesis-b1` $\times \lceil\log_2 k\rceil$
+# bits (B1), against $k$ bits for the unary encodings.
 
 # %%
 oracles, left_out = fam.guide_families()
