@@ -516,14 +516,14 @@ report.holds("W2", outside_band=w["outside_band"], checked=w["checked"],
 report.close("W3", w3 := V.oue_var_star_exact())
 report.holds("KB1", **V.kairouz_regimes(guide.GRIDS["book"]["k"]))
 h1 = V.olh_cw_gain(guide.GRIDS["paper"]["k"], guide.GRIDS["paper"]["eps"])
-report.holds("H1", **{n: h1[n] for n in ("violations", "checked", "max_gain", "min_gain",
-                                         "gain_at_max_k")})
+report.holds("H1", **{n: h1[n] for n in ("violations", "checked", "max_gain",
+                                         "min_gain", "gain_at_max_k")})
 b1 = V.short_report_check(guide.GRIDS["paper"]["k"], guide.GRIDS["paper"]["eps"])
 report.holds("B1", violations=b1["violations"], checked=b1["checked"],
              max_ratio=b1["max_ratio"])
-report.text(w_band=f"{w['in_band']}", w3=f"{w3:.5f}", h1_min=f"{100 * h1['min_gain']:.1f}",
-            b1=f"{b1['max_ratio']:.1f}",
-            h1_max=f"{100 * h1['max_gain']:.0f}", h1_top=f"{100 * h1['gain_at_max_k']:.0f}")
+report.text(w_band=f"{w['in_band']}", w3=f"{w3:.5f}", b1=f"{b1['max_ratio']:.1f}",
+            h1_min=f"{100 * h1['min_gain']:.1f}", h1_max=f"{100 * h1['max_gain']:.0f}",
+            h1_top=f"{100 * h1['gain_at_max_k']:.0f}")
 
 # %% [markdown]
 # ## A lookup guide
