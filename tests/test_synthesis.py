@@ -218,3 +218,21 @@ def test_catalogue_extras_refuses_a_mechanism_with_the_wrong_number_of_inputs():
     finally:
         Mechanism.unregister(BinaryToy.family)
         ex._EXTRA.pop(BinaryToy.family, None)
+
+
+def test_catalogue_names_come_from_the_registry():
+    """Issue #32: the chapter's names of the catalogue families it builds itself are read from the
+    registry (a chapter row whose name is a catalogue family's name or alias), not written by hand;
+    every other catalogue family goes through catalogue_extras."""
+    from ldpnb import mechanisms as mech
+    from ldpnb.papers.synthesis import experiments as ex
+
+    assert ex.CATALOGUE_NAMES == {
+        "GRR": "k-RR",
+        **{n: n for n in ("SUE", "OUE", "OLH", "SS", "geometric", "Laplace", "exponential")},
+        "planar geometric": "planar geometric",
+        "planar Laplace": "planar Laplace",
+    }
+    for fam_name, chapter_name in ex.CATALOGUE_NAMES.items():
+        assert fam_name in mech.FAMILIES and chapter_name in ex.FAMILIES
+        assert mech.Mechanism.lookup(chapter_name).family == fam_name
