@@ -41,6 +41,7 @@ import functools
 import inspect
 import math
 import numbers
+import re
 from typing import Any, Callable, Sequence
 
 import numpy as np
@@ -80,6 +81,8 @@ __all__ = [
     "Dataset",
     "RandomState",
     "Instance",
+    "Pattern",
+    "Raises",
     "Callable_",
     "Optional",
     "AnyOf",
@@ -453,8 +456,8 @@ class Distribution(Array):
         self.atol = atol
 
     def describe(self):
-        if self.ndim == (2,):
-            return "a joint distribution (2-D, entries >= 0, summing to 1)"
+        if self.ndim is not None and self.ndim[0] >= 2:
+            return f"a joint distribution ({self.ndim[0]}-D, entries >= 0, summing to 1)"
         return "a probability vector (1-D, entries >= 0, summing to 1)"
 
     def check(self, value, name):
@@ -465,9 +468,13 @@ class Distribution(Array):
         return arr
 
     def valid(self):
-        return np.array([[0.25, 0.25], [0.25, 0.25]]) if self.ndim == (2,) else np.array([0.5, 0.5])
+        if self.ndim is not None and self.ndim[0] >= 2:
+            return np.full((2,) * self.ndim[0], 0.5 ** self.ndim[0])
+        return np.array([0.5, 0.5])
 
     def invalid(self):
+        if self.ndim is not None and self.ndim[0] >= 3:
+            return super().invalid() + [np.full((2,) * self.ndim[0], 0.2), np.full((2,) * (self.ndim[0] - 1), 0.25)]
         if self.ndim == (2,):
             return super().invalid() + [
                 np.array([[0.5, 0.6], [0.1, 0.1]]),
@@ -763,6 +770,60 @@ class Instance(Constraint):
 
     def invalid(self):
         return [v for v in (None, 3, "x") if not isinstance(v, self.classes)]
+
+
+class Pattern(Constraint):
+    """A string matching the regular expression ``regex`` in full (a file stem, a glue name); ``what``
+    says what it is in the message.  Anything else, a non-string included, is a :class:`ValueError`."""
+
+    def __init__(self, regex: str, what: str, example: str) -> None:
+        self.regex, self.what, self.example = re.compile(regex), what, example
+
+    def describe(self):
+        return self.what
+
+    def check(self, value, name):
+        if not isinstance(value, str) or not self.regex.fullmatch(value):
+            raise self.fail(name, value)
+        return value
+
+    def convert(self, value):
+        return value
+
+    def valid(self):
+        return self.example
+
+    def invalid(self):
+        return [v for v in ("", "a b/c", None, 3) if not (isinstance(v, str) and self.regex.fullmatch(v))]
+
+
+class Raises(Constraint):
+    """``inner``, its refusals raised as ``error``, a module's own subclass of :class:`ValueError` (the
+    claims' :class:`~ldpnb.repro.claims.CriterionError`), so that the contract keeps the error type the
+    module documents and its callers catch."""
+
+    def __init__(self, inner: Constraint, error: type[ValueError]) -> None:
+        if not (isinstance(error, type) and issubclass(error, ValueError)):
+            raise TypeError(f"error must be a subclass of ValueError, got {error!r}")
+        self.inner, self.error, self.complete = inner, error, inner.complete
+
+    def describe(self):
+        return self.inner.describe()
+
+    def check(self, value, name):
+        try:
+            return self.inner.check(value, name)
+        except (TypeError, ValueError) as exc:
+            raise self.error(str(exc)) from None
+
+    def convert(self, value):
+        return self.inner.convert(value)
+
+    def valid(self):
+        return self.inner.valid()
+
+    def invalid(self):
+        return self.inner.invalid()
 
 
 class Callable_(Constraint):

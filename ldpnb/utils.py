@@ -21,7 +21,10 @@ from typing import Any
 import numpy as np
 
 from ldpnb._random import RNGLike, check_random_state
-from ldpnb.contracts import MAX_ENTRIES, Array, Dataset
+from ldpnb.contracts import EPSILON, MAX_ENTRIES, NONNEGATIVE, Array, Dataset, Integer, Probability, Real
+
+#: ``> 0``, infinity allowed (``check_epsilon(..., allow_inf=True)``: a value sent in clear).
+_EPSILON_OR_INF = Real(0.0, None, low_open=True, finite=False)
 
 __all__ = [
     "RNGLike",
@@ -42,50 +45,26 @@ __all__ = [
 
 
 def check_epsilon(epsilon: Any, name: str = "epsilon", allow_inf: bool = False) -> float:
-    """Validate a privacy parameter: a real number, finite (unless ``allow_inf``) and > 0."""
-    if isinstance(epsilon, bool) or not isinstance(epsilon, (numbers.Real, np.floating, np.integer)):
-        raise TypeError(f"{name} must be a real number, got {type(epsilon).__name__}")
-    value = float(epsilon)
-    if np.isnan(value):
-        raise ValueError(f"{name} must not be NaN")
-    if np.isinf(value) and not allow_inf:
-        raise ValueError(f"{name} must be finite, got {value}")
-    if value <= 0:
-        raise ValueError(f"{name} must be > 0, got {value}")
-    return value
+    """A privacy parameter: :data:`ldpnb.contracts.EPSILON` (finite, ``> 0``), or ``> 0`` and possibly
+    infinite with ``allow_inf``; a thin wrapper over the rule (a contract says ``epsilon=EPSILON``)."""
+    return (_EPSILON_OR_INF if allow_inf else EPSILON).check(epsilon, name)
 
 
 def check_positive_int(value: Any, name: str, minimum: int = 1) -> int:
-    """Validate an integer ``>= minimum`` (bools rejected, integral floats rejected)."""
-    if isinstance(value, bool) or not isinstance(value, (numbers.Integral, np.integer)):
-        raise TypeError(f"{name} must be an integer, got {type(value).__name__}")
-    value = int(value)
-    if value < minimum:
-        raise ValueError(f"{name} must be >= {minimum}, got {value}")
-    return value
+    """An integer ``>= minimum`` (bools and integral floats refused): ``Integer(minimum, None)``."""
+    return Integer(minimum, None).check(value, name)
 
 
 def check_domain_size(k: Any, name: str = "k", minimum: int = 2) -> int:
-    """Validate a domain size: an integer ``>= minimum`` (default 2; itself an integer >= 1)."""
+    """A domain size: an integer ``>= minimum`` (default 2; itself an integer >= 1)."""
     if isinstance(minimum, bool) or not isinstance(minimum, (numbers.Integral, np.integer)) or minimum < 1:
         raise ValueError(f"minimum must be an integer >= 1 (a domain has at least one value), got {minimum!r}")
     return check_positive_int(k, name, minimum)
 
 
 def check_probability(value: Any, name: str, open_left: bool = False, open_right: bool = False) -> float:
-    """Validate a probability in [0, 1] (ends optionally excluded)."""
-    if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
-    v = float(value)
-    if not np.isfinite(v):
-        raise ValueError(f"{name} must be finite, got {v}")
-    lo_ok = v > 0 if open_left else v >= 0
-    hi_ok = v < 1 if open_right else v <= 1
-    if not (lo_ok and hi_ok):
-        lb = "(" if open_left else "["
-        rb = ")" if open_right else "]"
-        raise ValueError(f"{name} must lie in {lb}0, 1{rb}, got {v}")
-    return v
+    """A probability in [0, 1] (ends optionally excluded): :func:`ldpnb.contracts.Probability`."""
+    return Probability(open_left=open_left, open_right=open_right).check(value, name)
 
 
 def check_finite_array(a: Any, name: str, ndim: int | None = None, dtype: Any = float) -> np.ndarray:
@@ -181,15 +160,8 @@ def check_values(x: Any, k: int, name: str = "x") -> np.ndarray:
 
 
 def check_nonnegative(value: Any, name: str) -> float:
-    """Validate a real number that is finite and ``>= 0`` (tolerances, orders, thresholds)."""
-    if isinstance(value, bool) or not isinstance(value, (numbers.Real, np.floating, np.integer)):
-        raise TypeError(f"{name} must be a real number, got {type(value).__name__}")
-    v = float(value)
-    if not np.isfinite(v):
-        raise ValueError(f"{name} must be finite, got {v}")
-    if v < 0:
-        raise ValueError(f"{name} must be >= 0, got {v}")
-    return v
+    """A finite real number ``>= 0`` (tolerances, orders, thresholds): :data:`ldpnb.contracts.NONNEGATIVE`."""
+    return NONNEGATIVE.check(value, name)
 
 
 def check_nonnegative_matrix(M: Any, name: str) -> np.ndarray:

@@ -26,16 +26,48 @@ fails here.  Checks:
 - at 390 px no display equation scrolls sideways: each fits its box (split in the chapter, or drawn
   down to 75 % of its size by ``book/_static/ldpnb.js``) and stays inside the column;
 - no raw ``$...$``, unrendered MyST role or literal ``*`` bullet is left in the text; links to the
-  book's pages and anchors on the same page resolve, and every image loads.
+  book's pages and anchors on the same page resolve, and every image loads;
+- figures keep their aspect ratio at both widths; at 390 px every figure's legend and smallest text
+  reach 8 px as shown, or after one tap that draws the figure at its desktop size inside a box
+  that scrolls sideways (``book/_static/ldpnb.js``), the page keeping the screen's width;
+- on every chapter the Colab button is on the screen and opens the chapter's notebook, which starts
+  with its install cell, and that cell is not in the page; no table is a raw DataFrame (a ratchet).
 
-Screenshots (landing page, chapter, every report at both widths, the dashboard at both widths and in
-dark mode, light and dark pages) are kept in ``_build/screenshots/``.  Outside CI, a machine without Chromium or without a built book skips.
+The reader issue's items 1-5 at 1366 px and 390 px, light and dark (every case of each row runs):
+
+====================================  ===============================================================
+1. report summary, badges, status     test_report_status_is_within_the_column [width x theme],
+                                      test_outputs_are_readable_in_both_themes [width x theme],
+                                      test_a_claim_link_opens_the_folded_table [width x theme]
+2. dashboard, presets, errata         test_dashboard_answers_what_did_not_reproduce [width x theme],
+                                      test_landing_page_has_ways_in_and_errata [width x theme],
+                                      contrast test on reproduction and intro [width x theme];
+                                      test_dashboard_sorts_and_filters (1280 px, light)
+3. phone and dark mode                test_page_fits_a_phone [390 x theme], contrast test [width x
+                                      theme], test_display_equations_fit_the_column [1366 x theme],
+                                      test_display_equations_fit_a_phone [390 x theme],
+                                      test_figures_keep_their_aspect_ratio [width x theme],
+                                      test_figures_are_legible_on_a_phone [390 x theme] (1366:
+                                      tests/test_outputs.py), test_tables_are_formatted (text only)
+4. start here, glossary, "which       test_landing_page_has_ways_in_and_errata [width x theme],
+   mechanism when"                    test_glossary_defines_the_acronyms [width x theme],
+                                      test_equations_are_typeset_offline (literal bullets; 1280 px)
+5. one-click notebooks                test_colab_opens_the_chapter_notebook [width x theme]
+                                      (tests/test_colab.py runs a chapter with only the cell's install)
+====================================  ===============================================================
+
+Screenshots (landing page, chapter, every report, the dashboard and the landing page at both widths
+in both themes, light and dark pages) are kept in ``_build/screenshots/``.  Outside CI, a machine
+without Chromium or without a built book skips.
 """
 
 # ruff: noqa: E501 (the page scripts below are JavaScript, kept one statement per line)
 
 from __future__ import annotations
 
+import base64
+import functools
+import hashlib
 import json
 import os
 import re
@@ -334,6 +366,7 @@ def test_dashboard_sorts_and_filters(browser):
 # that answers "what did not reproduce?", phone and dark mode, entry points).
 
 WIDTHS = {"desktop": (1366, 900, False), "phone": (390, 844, True)}
+THEMES = ["light", "dark"]
 REPORTS = [n for n in NEW if n not in ("reproduction",)]
 
 
@@ -366,12 +399,15 @@ def sized(browser):
 _COLUMN_JS = "return (document.querySelector('article.bd-article') || document.querySelector('main')).getBoundingClientRect().right;"
 
 
+@pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize("width", list(WIDTHS))
 @pytest.mark.parametrize("name", REPORTS)
-def test_report_status_is_within_the_column(sized, name, width):
-    """The report's summary and its full table (opened) show every status inside the text column."""
+def test_report_status_is_within_the_column(sized, name, width, theme):
+    """The report's summary and its full table (opened) show every status inside the text column, and
+    every truncated value carries its full value (shown on hover)."""
     _viewport(sized, width)
     open_page(sized, name)
+    _theme(sized, theme)
     r = sized.execute_script("""
       const rep = document.querySelector('.ldpnb-report');
       if (!rep) return {missing: true};
@@ -384,25 +420,30 @@ def test_report_status_is_within_the_column(sized, name, width):
       const summary = rep.querySelector('table.ldpnb-summary');
       return {n: cells.length, out, first: first.slice(0, 2), rows: rep.querySelectorAll('table.reproduction-report tbody tr').length,
               summaryHeight: summary ? summary.getBoundingClientRect().height : 0,
-              badges: rep.querySelectorAll('.ldpnb-badge').length};
+              badges: rep.querySelectorAll('.ldpnb-badge').length,
+              untitled: Array.from(rep.querySelectorAll('.ldpnb-trunc')).filter(t => !(t.getAttribute('title') || '').trim()).length};
     """)
     assert not r.get("missing"), f"{name}: no reproduction report on the page"
     assert r["first"] == ["id", "status"], f"{name}: the full table's first columns are {r['first']}"
     assert r["n"] >= r["rows"] > 0 and r["badges"] >= r["rows"]
-    assert not r["out"], f"{name} at {width}: status beyond the column's edge for rows {r['out'][:8]}"
+    assert not r["out"], f"{name} at {width} ({theme}): status beyond the column's edge for rows {r['out'][:8]}"
+    assert r["untitled"] == 0, f"{name}: {r['untitled']} truncated values without their full value"
     sized.execute_script(
         "const s = document.querySelector('.ldpnb-report'); s.querySelectorAll('details')"
         ".forEach(d => d.open = false); s.scrollIntoView({block: 'start'});"
     )
     time.sleep(0.2)
-    sized.save_screenshot(str(SHOTS / f"report-{name}-{width}.png"))
+    sized.save_screenshot(str(SHOTS / f"report-{name}-{width}-{theme}.png"))
 
 
+@pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize("name", PAGES)
-def test_page_fits_a_phone(sized, name):
-    """At 390 px no page is wider than the screen: every wide output scrolls inside its own box."""
+def test_page_fits_a_phone(sized, name, theme):
+    """At 390 px no page is wider than the screen: every wide output scrolls inside its own box (in
+    both themes: the dark theme lays HTML outputs out without their padding, ldpnb.css)."""
     _viewport(sized, "phone")
     open_page(sized, name)
+    _theme(sized, theme)
     time.sleep(0.3)
     r = sized.execute_script("""
       const w = window.innerWidth, sw = document.documentElement.scrollWidth;
@@ -417,7 +458,190 @@ def test_page_fits_a_phone(sized, name):
       }).slice(0, 5).map(e => e.tagName + '.' + e.className + ': ' + (e.innerText || '').slice(0, 40));
       return {w, sw, wide};
     """)
-    assert r["sw"] <= r["w"], f"{name}: the page is {r['sw']} px wide on a {r['w']} px phone: {r['wide']}"
+    assert r["sw"] <= r["w"], f"{name} ({theme}): the page is {r['sw']} px wide on a {r['w']} px phone: {r['wide']}"
+
+
+EXECUTED = Path(os.environ.get("LDPNB_EXECUTED_DIR", ROOT / "_build" / "executed" / "book"))
+#: The smallest text, in CSS px, a reader can read (``ldpnb.repro.nbcheck.MIN_LEGEND_PX``).
+MIN_TEXT_PX = 8.0
+_FIGURES_JS = "main figure img, main div.cell_output img"
+
+
+@functools.lru_cache(maxsize=1)
+def _figure_text_sizes() -> dict[str, dict]:
+    """Every PNG the chapters drew, by the sha256 of its bytes (the name myst-nb gives its file in
+    ``_images/``): its smallest legend text and smallest text of any kind (tick labels, titles) in
+    CSS px at the width of the desktop column, and its display width, as
+    ``ldpnb.repro.nbcheck.install_text_probe`` recorded them in the executed notebooks (glued
+    figures included)."""
+    import nbformat
+
+    from ldpnb.repro.nbcheck import FIGURE_COLUMN_PX, TEXT_PX_KEY
+
+    if not EXECUTED.is_dir():
+        _unavailable(f"{EXECUTED} does not exist: run `make book` first")
+    sizes = {}
+    for path in sorted(EXECUTED.glob("*.ipynb")):
+        for cell in nbformat.read(path, as_version=4).cells:
+            for out in cell.get("outputs", []):
+                for mime, b64 in out.get("data", {}).items():
+                    if not mime.endswith("image/png"):
+                        continue
+                    meta = out.get("metadata", {}).get("image/png", {})
+                    raw = base64.b64decode("".join(b64) if isinstance(b64, list) else b64)
+                    text = meta.get(TEXT_PX_KEY) or {}
+                    sizes[hashlib.sha256(raw).hexdigest()] = {
+                        "chapter": path.stem,
+                        "legend": text.get("legend"),
+                        "text": text.get("text"),
+                        "column": min(float(meta.get("width", 0)) or FIGURE_COLUMN_PX, FIGURE_COLUMN_PX),
+                    }
+    return sizes
+
+
+def _shown_px(size: float | None, column: float, width: float) -> float | None:
+    """A text of ``size`` px at the column width ``column``, shown in a figure ``width`` px wide."""
+    return None if size is None else size * width / column
+
+
+_FIGURE_STATE_JS = """
+  const img = arguments[0]; const b = img.getBoundingClientRect(); const box = img.closest('.ldpnb-figzoom');
+  const bar = box && box.nextElementSibling && box.nextElementSibling.classList.contains('ldpnb-zoombar') ? box.nextElementSibling : null;
+  const bb = box ? box.getBoundingClientRect() : b;
+  return {src: (img.getAttribute('src') || '').split('/').pop(), width: b.width, height: b.height,
+          nw: img.naturalWidth, nh: img.naturalHeight, box: box ? box.className : '',
+          boxLeft: bb.left, boxRight: bb.right, scrolls: box ? box.scrollWidth > box.clientWidth + 1 : false,
+          button: bar && bar.querySelector('button') && getComputedStyle(bar).display !== 'none' ? bar.querySelector('button').innerText : '',
+          page: document.documentElement.scrollWidth, screen: window.innerWidth, url: location.href};
+"""
+
+_WAIT_FIGURES = """
+const done = arguments[arguments.length - 1];
+const t0 = Date.now();
+(function wait() {
+  const s = document.documentElement.dataset.ldpnbFigFit;
+  if (s) done(s); else if (Date.now() - t0 > 20000) done("never"); else setTimeout(wait, 100);
+})();
+"""
+
+FIGURE_PAGES = [n for n in PAGES if n not in ("intro", "glossary", "bibliography", "reproduction")]
+
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("width", list(WIDTHS))
+@pytest.mark.parametrize("name", FIGURE_PAGES)
+def test_figures_keep_their_aspect_ratio(sized, name, width, theme):
+    """A figure narrowed to the column keeps the aspect ratio of its PNG (myst-nb's inline height
+    stretched every figure: by 8 % at 1366 px, 2.4 times at 390 px)."""
+    _viewport(sized, width)
+    open_page(sized, name)
+    _theme(sized, theme)
+    sized.execute_async_script(_WAIT_FIGURES)  # (a wrapped figure is drawn as before)
+    figs = [sized.execute_script(_FIGURE_STATE_JS, img) for img in _content_images(sized)]
+    bent = [
+        f"{f['src'][:12]}: {f['width']:.0f}x{f['height']:.0f} px, PNG {f['nw']}x{f['nh']}"
+        for f in figs
+        if abs(f["height"] / f["width"] - f["nh"] / f["nw"]) > 0.02 * f["nh"] / f["nw"] + 1.5 / f["width"]
+    ]
+    assert not bent, f"{name} at {width} ({theme}): figures drawn out of their aspect ratio: {bent[:5]}"
+    if width == "desktop":  # nothing changes on the desktop: no figure is wrapped for enlarging
+        assert not [f for f in figs if f["box"]], f"{name}: figures wrapped for enlarging at 1366 px"
+
+
+@pytest.mark.parametrize("theme", THEMES)
+def test_gallery_figures_enlarge_on_a_phone(sized, theme):
+    """The paper-scale gallery of the reproduction page (figures inlined as data: PNGs, with their own
+    inline ``max-width``) enlarges like a chapter's figures: opened at 390 px, a tap on a figure
+    draws it at its desktop size (half its PNG width, at most the column's 729 px), the page
+    keeping the screen's width."""
+    from ldpnb.repro.nbcheck import FIGURE_COLUMN_PX
+
+    _viewport(sized, "phone")
+    open_page(sized, "reproduction")
+    _theme(sized, theme)
+    sized.execute_script("document.querySelectorAll('main details').forEach(d => d.open = true)")
+    time.sleep(0.5)
+    imgs = [i for i in _content_images(sized) if "data:" in (i.get_attribute("src") or "")[:5]]
+    assert imgs, "no gallery figure on the reproduction page"
+    for img in imgs[:3]:
+        sized.execute_script("arguments[0].scrollIntoView({block: 'center'})", img)
+        f = sized.execute_script(_FIGURE_STATE_JS, img)
+        assert "ldpnb-zoomable" in f["box"], f"a gallery figure {f['width']:.0f} px wide cannot be enlarged"
+        img.click()
+        time.sleep(0.25)
+        z = sized.execute_script(_FIGURE_STATE_JS, img)
+        want = min(z["nw"] / 2, FIGURE_COLUMN_PX)
+        assert z["width"] >= want - 1, f"a tap drew a gallery figure {z['width']:.0f} px wide, not {want:.0f}"
+        assert z["page"] <= z["screen"] and z["scrolls"], f"an enlarged gallery figure: {z}"
+        img.click()
+        time.sleep(0.25)
+
+
+def _content_images(d):
+    from selenium.webdriver.common.by import By
+
+    return [
+        img
+        for img in d.find_elements(By.CSS_SELECTOR, _FIGURES_JS)
+        if d.execute_script("return arguments[0].naturalWidth > 0 && arguments[0].getClientRects().length > 0", img)
+    ]
+
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("name", FIGURE_PAGES)
+def test_figures_are_legible_on_a_phone(sized, name, theme):
+    """At 390 px every figure's legend and smallest text (tick labels, titles) reach 8 px, either as
+    the figure is shown or after ONE tap on it.
+
+    What is asserted, for every figure a chapter drew (its text sizes at the desktop column are
+    recorded by the kernel, see :func:`_figure_text_sizes`; a figure on a chapter page without that
+    record fails): its legend and smallest text, scaled to the width at which the phone shows it,
+    are at least 8 px; or else the figure is marked enlargeable (a button under it), and one tap
+    on the figure draws it at a width where they are at least 8 px, inside a box that scrolls
+    sideways, with the page still exactly as wide as the screen; a second tap fits it back in the
+    column.  Legibility at the desktop column itself is tests/test_outputs.py's."""
+    sizes = _figure_text_sizes()
+    _viewport(sized, "phone")
+    open_page(sized, name)
+    _theme(sized, theme)
+    assert sized.execute_async_script(_WAIT_FIGURES) == "done", f"{name}: ldpnb.js did not look at the figures"
+    unknown, small, measured = [], [], []
+    for img in _content_images(sized):
+        f = sized.execute_script(_FIGURE_STATE_JS, img)
+        key = f["src"].rsplit(".", 1)[0]
+        if key not in sizes:
+            unknown.append(f["src"][:16])
+            continue
+        s = sizes[key]
+        fit = [_shown_px(s[k], s["column"], f["width"]) for k in ("legend", "text")]
+        row = {"src": key[:10], "fit": fit, "tap": None}
+        measured.append(row)
+        if all(v is None or v >= MIN_TEXT_PX for v in fit):
+            continue
+        assert "ldpnb-zoomable" in f["box"] and f["button"], (
+            f"{name}: a figure with {min(v for v in fit if v is not None):.1f} px text at 390 px "
+            f"cannot be enlarged ({f['src'][:16]})"
+        )
+        sized.execute_script("arguments[0].scrollIntoView({block: 'center'})", img)
+        img.click()
+        time.sleep(0.25)
+        z = sized.execute_script(_FIGURE_STATE_JS, img)
+        row["tap"] = [_shown_px(s[k], s["column"], z["width"]) for k in ("legend", "text")]
+        assert z["url"] == f["url"], f"{name}: a tap on a figure left the page for {z['url']}"
+        assert z["page"] <= z["screen"], f"{name}: an enlarged figure makes the page {z['page']} px wide"
+        assert z["scrolls"] and z["boxRight"] <= z["screen"] + 1 and z["boxLeft"] >= -1, (
+            f"{name}: an enlarged figure does not scroll inside a box on the screen: {z}"
+        )
+        if any(v is not None and v < MIN_TEXT_PX for v in row["tap"]):
+            small.append(row)
+        img.click()
+        time.sleep(0.25)
+        back = sized.execute_script(_FIGURE_STATE_JS, img)
+        assert abs(back["width"] - f["width"]) < 1, f"{name}: a second tap left the figure {back['width']} px wide"
+    assert not unknown, f"{name}: figures without recorded text sizes (not drawn through the kernel?): {unknown}"
+    assert not small, f"{name}: figures whose text stays below {MIN_TEXT_PX:g} px after a tap: {small}"
+    if measured:
+        (SHOTS / f"figure-text-phone-{name}-{theme}.json").write_text(json.dumps(measured, indent=1))
 
 
 _CONTRAST_JS = r"""
@@ -454,25 +678,43 @@ CONTRAST_TARGETS = (
     ".ldpnb-report .ldpnb-badge, .ldpnb-report .ldpnb-flag, .ldpnb-report code, .ldpnb-report-title, "
     ".ldpnb-report td, table.claims-totals caption, table.claims-totals td, figcaption, "
     "table.ldpnb-table caption, table.ldpnb-table td, .ldpnb-errata li, "
-    "table.claims-dashboard td"
+    "table.claims-dashboard td, .ldpnb-zoombar button, .ldpnb-zoombar a"
 )
 
 
+@pytest.mark.parametrize("width", list(WIDTHS))
 @pytest.mark.parametrize("theme", ["light", "dark"])
 @pytest.mark.parametrize("name", [*REPORTS, "reproduction", "intro"])
-def test_outputs_are_readable_in_both_themes(sized, name, theme):
-    """Report chips, captions and the book's HTML tables reach 4.5:1 contrast (WCAG AA)."""
-    _viewport(sized, "desktop")
+def test_outputs_are_readable_in_both_themes(sized, name, theme, width):
+    """Report chips, captions, the book's HTML tables and the figures' enlarge bars reach 4.5:1
+    contrast (WCAG AA), at 1366 px and at 390 px (where the report rows are cards and the figures
+    carry their enlarge bar), in the light and the dark theme."""
+    _viewport(sized, width)
     open_page(sized, name)
     _theme(sized, theme)
+    sized.execute_async_script(_WAIT_FIGURES)
     sized.execute_script(
         "document.querySelectorAll('.ldpnb-report details, .ldpnb-errata details').forEach(d => d.open = true)"
     )
     found = json.loads(sized.execute_script(_CONTRAST_JS, CONTRAST_TARGETS))
     low = sorted((f for f in found if f["ratio"] < 4.5), key=lambda f: f["ratio"])
     assert found, f"{name}: nothing measured"
-    assert not low, f"{name} ({theme}): {len(low)} of {len(found)} texts below 4.5:1, e.g. " + "; ".join(
+    assert not low, f"{name} ({theme}, {width}): {len(low)} of {len(found)} texts below 4.5:1, e.g. " + "; ".join(
         f"{f['what']!r} {f['ratio']:.2f}" for f in low[:5]
+    )
+    if sized.execute_script(
+        "return Array.from(document.querySelectorAll('.ldpnb-figzoom.ldpnb-zoomable + .ldpnb-zoombar button'))"
+        ".filter(b => b.getClientRects().length && b.innerText.trim()).length"
+    ):
+        assert any("Enlarge" in f["what"] for f in found), f"{name}: the figures' enlarge bars were not measured"
+    (SHOTS / f"contrast-{name}-{theme}-{width}.json").write_text(
+        json.dumps(
+            {
+                "n": len(found),
+                "min": min(f["ratio"] for f in found),
+                "lowest": low[:3] or sorted(found, key=lambda f: f["ratio"])[:3],
+            }
+        )
     )
     if name in ("pie", "reproduction", "intro"):
         sized.execute_script(
@@ -480,7 +722,7 @@ def test_outputs_are_readable_in_both_themes(sized, name, theme):
             "if (r) r.scrollIntoView({block: 'start'});"
         )
         time.sleep(0.2)
-        sized.save_screenshot(str(SHOTS / f"{theme}-{name}.png"))
+        sized.save_screenshot(str(SHOTS / f"{theme}-{name}-{width}.png"))
 
 
 def _wait_dashboard(d) -> None:
@@ -497,12 +739,14 @@ def _wait_dashboard(d) -> None:
       })();""")
 
 
+@pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize("width", list(WIDTHS))
-def test_dashboard_answers_what_did_not_reproduce(sized, width):
+def test_dashboard_answers_what_did_not_reproduce(sized, width, theme):
     from ldpnb.repro.dashboard import DEFAULT_COLUMNS, PRESETS
 
     _viewport(sized, width)
     open_page(sized, "reproduction")
+    _theme(sized, theme)
     _wait_dashboard(sized)
     state = sized.execute_script("""
       const t = document.querySelector('table.claims-dashboard');
@@ -528,9 +772,7 @@ def test_dashboard_answers_what_did_not_reproduce(sized, width):
         "document.querySelector('table.claims-dashboard').closest('.dt-container').scrollIntoView({block: 'start'});"
     )
     time.sleep(0.3)
-    sized.save_screenshot(str(SHOTS / f"dashboard-{width}.png"))
-    if width != "desktop":
-        return
+    sized.save_screenshot(str(SHOTS / f"dashboard-{width}-{theme}.png"))
     # the presets: each keeps only its rows
     from selenium.webdriver.common.by import By
 
@@ -549,19 +791,28 @@ def test_dashboard_answers_what_did_not_reproduce(sized, width):
     ]
     sized.execute_script("arguments[0].click()", all_btn)
     time.sleep(0.6)
+    assert _total(_dashboard_state(sized)["info"])[0] == _total(_dashboard_state(sized)["info"])[1]
+    if theme != "dark":
+        return
     # dark mode: no light frame around the table
-    _theme(sized, "dark")
     frame = sized.execute_script(
         "const t = document.querySelector('table.claims-dashboard');"
         "t.closest('.dt-container').scrollIntoView({block: 'start'});"
         "return getComputedStyle(t.closest('div.text_html')).backgroundColor"
     )
-    assert frame in ("rgba(0, 0, 0, 0)", "transparent"), f"dark mode: the dashboard sits on {frame}"
-    sized.save_screenshot(str(SHOTS / "dashboard-dark.png"))
+    assert frame in ("rgba(0, 0, 0, 0)", "transparent"), f"dark mode ({width}): the dashboard sits on {frame}"
 
 
-def test_landing_page_has_ways_in_and_errata(sized):
+#: How far down the landing page the "start here" box may start: within 1.5 screens.
+START_WITHIN = {"desktop": 1400, "phone": 1266}
+
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_landing_page_has_ways_in_and_errata(sized, width, theme):
+    _viewport(sized, width)
     open_page(sized, "intro")
+    _theme(sized, theme)
     r = sized.execute_script("""
       const main = document.querySelector('main');
       const start = main.querySelector('.ldpnb-start');
@@ -577,16 +828,19 @@ def test_landing_page_has_ways_in_and_errata(sized):
         and any("foundations.html" in h for h in r["links"])
         and any("synthesis.html" in h for h in r["links"])
     ), f"'start here' links: {r['links']}"
-    assert r["startTop"] < 1400, f"the 'start here' box starts {r['startTop']} px down"
+    assert r["startTop"] < START_WITHIN[width], f"the 'start here' box starts {r['startTop']} px down at {width}"
     assert "Paper claims refuted" in r["errata"] and "Our own expectations refuted" in r["errata"]
     assert r["terms"] >= 5, f"the landing page links {r['terms']} glossary terms"
-    _viewport(sized, "phone")
-    open_page(sized, "intro")
-    sized.save_screenshot(str(SHOTS / "intro-phone.png"))
+    sized.save_screenshot(str(SHOTS / f"intro-{width}-{theme}.png"))
 
 
-def test_glossary_defines_the_acronyms(browser):
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_glossary_defines_the_acronyms(sized, width, theme):
+    browser = sized
+    _viewport(browser, width)
     open_page(browser, "glossary")
+    _theme(browser, theme)
     terms = browser.execute_script(
         "return Array.from(document.querySelectorAll('dl.glossary dt')).map(t => t.innerText.trim())"
     )
@@ -610,6 +864,7 @@ def test_glossary_defines_the_acronyms(browser):
     ):
         assert any(x.split("¶")[0].strip() == t for x in terms), f"the glossary lacks {t}: {terms}"
     open_page(browser, "foundations")
+    _theme(browser, theme)
     n = browser.execute_script(
         "return Array.from(document.querySelectorAll('main a.reference'))"
         ".filter(a => (a.getAttribute('href') || '').includes('glossary.html#term-')).length"
@@ -617,15 +872,22 @@ def test_glossary_defines_the_acronyms(browser):
     assert n >= 5, f"foundations links {n} glossary terms"
 
 
-def test_a_claim_link_opens_the_folded_table(browser):
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_a_claim_link_opens_the_folded_table(sized, width, theme):
+    browser = sized
+    _viewport(browser, width)
     open_page(browser, REPORTS[0])
+    _theme(browser, theme)
     target = browser.execute_script(
         "const r = document.querySelector('table.reproduction-report tbody tr');return r && r.id;"
     )
     browser.execute_script("location.hash = arguments[0]", target)
     time.sleep(0.4)
     opened = browser.execute_script("return document.getElementById(arguments[0]).closest('details').open", target)
-    assert opened, f"following #{target} left the report's full table folded"
+    assert opened, f"following #{target} left the report's full table folded ({width}, {theme})"
+    top = browser.execute_script("return document.getElementById(arguments[0]).getBoundingClientRect().top", target)
+    assert 0 <= top < WIDTHS[width][1], f"following #{target} did not bring the row on screen (top {top} px)"
 
 
 def test_each_script_is_loaded_once(browser):
@@ -638,6 +900,68 @@ def test_each_script_is_loaded_once(browser):
     assert not dup, f"scripts loaded twice: {dup}"
 
 
+CHAPTERS = sorted(p.stem for p in BOOK.glob("*.py"))
+
+
+@pytest.mark.parametrize("theme", THEMES)
+@pytest.mark.parametrize("width", list(WIDTHS))
+def test_colab_opens_the_chapter_notebook(sized, width, theme):
+    """One-click notebooks, as the reader meets them: on every chapter the launch button is on the
+    screen, its Colab link opens this repository's ``book/<name>.ipynb``, whose first cell is the
+    install cell (tests/test_colab.py checks that cell and runs a chapter with only what it
+    installs), and that cell is removed from the book's page."""
+    from ldpnb.repro import colab
+
+    repo = colab.repository_url(ROOT).removeprefix("https://github.com/")
+    _viewport(sized, width)
+    for name in CHAPTERS:
+        sized.get(_page(name).as_uri())
+        _theme(sized, theme)
+        r = sized.execute_script("""
+          const a = Array.from(document.querySelectorAll('a')).find(a => (a.href || '').startsWith('https://colab.research.google.com/'));
+          const btn = document.querySelector('.dropdown-launch-buttons > button, .dropdown-launch-buttons');
+          const b = btn ? btn.getBoundingClientRect() : null;
+          return {href: a ? a.href : '', onScreen: !!b && b.width > 0 && b.left >= 0 && b.right <= window.innerWidth && b.top >= 0,
+                  installCell: /google\\.colab/.test((document.querySelector('main') || document.body).textContent)};
+        """)
+        assert r["href"].endswith(f"/github/{repo}/blob/main/book/{name}.ipynb"), f"{name}: Colab opens {r['href']!r}"
+        first = json.loads((BOOK / f"{name}.ipynb").read_text(encoding="utf-8"))["cells"][0]
+        assert "google.colab" in "".join(first["source"]), f"book/{name}.ipynb does not start with its install cell"
+        assert r["onScreen"], f"{name} at {width}: the launch button is not on the screen"
+        assert not r["installCell"], f"{name}: the Colab install cell shows in the book's page"
+
+
+#: Tables printed as raw DataFrames (snake_case column names, floats printed by pandas' default to
+#: 6 decimals, True/False), by page: a ratchet like the one of wide equations.  Known, in chapters
+#: owned by their paper's helper: pie §1.4 (``max_excess``, ``max_ratio``), privic §5.9
+#: (``gap_lo_combination``...), synthesis §6.8's lookup guide (True/False cells).
+KNOWN_RAW_TABLES: dict[str, int] = {"pie": 1, "privic": 1, "synthesis": 1}
+
+
+@pytest.mark.parametrize("name", PAGES)
+def test_tables_are_formatted(browser, name):
+    """No table of the text is a raw DataFrame dump (the performance appendix's tables were: column
+    names ``plain_iters``, ε printed ``0.500000``): a ratchet; the performance appendix has its
+    formatted tables.  Theme and width do not change a table's text (its layout on a phone is
+    test_page_fits_a_phone's)."""
+    open_page(browser, name)
+    raw = browser.execute_script("""
+      return Array.from(document.querySelectorAll('main table')).filter(t => !t.closest('.ldpnb-report, .dt-container'))
+        .map(t => {
+          const heads = Array.from(t.querySelectorAll('thead th')).map(h => h.innerText.trim()).filter(h => /\\b[a-z]{2,}_[a-z]\\w*/.test(h));
+          const cells = Array.from(t.querySelectorAll('tbody td')).map(c => c.innerText.trim())
+            .filter(c => /^-?\\d+\\.\\d{6}(e[-+]\\d\\d)?$|^(True|False)$/.test(c));
+          return heads.concat(cells).slice(0, 3);
+        }).filter(x => x.length);
+    """)
+    known = KNOWN_RAW_TABLES.get(name, 0)
+    assert len(raw) <= known, f"{name}: {len(raw)} raw DataFrame tables (known: {known}), e.g. {raw[:3]}"
+    assert len(raw) == known, f"{name}: only {len(raw)} raw tables now: lower KNOWN_RAW_TABLES[{name!r}]"
+    if name == "performance":
+        n = browser.execute_script("return document.querySelectorAll('main table.ldpnb-table').length")
+        assert n >= 5, f"performance: {n} formatted tables (table.ldpnb-table)"
+
+
 #: Display equations known to be wider than the column at 1366 px (they scroll inside it), by page:
 #: in chapters owned by their paper's helper, with a proposed split sent to the coordinator.  The
 #: test is a ratchet: a new wide equation fails it, and a page whose count drops must lower it here.
@@ -646,10 +970,12 @@ KNOWN_WIDE_EQUATIONS: dict[
 ] = {}  # measured in the whole book's column (sidebar); pie and privic split (aligned lines)
 
 
+@pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize("name", PAGES)
-def test_display_equations_fit_the_column(sized, name):
+def test_display_equations_fit_the_column(sized, name, theme):
     _viewport(sized, "desktop")
     open_page(sized, name)
+    _theme(sized, theme)
     wide = sized.execute_script("""
       return Array.from(document.querySelectorAll('main mjx-container[display="true"]'))
         .filter(m => m.scrollWidth > m.clientWidth + 1)
@@ -674,8 +1000,9 @@ const t0 = Date.now();
 FIT_FLOOR = 0.75
 
 
+@pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize("name", PAGES)
-def test_display_equations_fit_a_phone(sized, name):
+def test_display_equations_fit_a_phone(sized, name, theme):
     """At 390 px every display equation fits its box: nothing is hidden behind a sideways scroll.
 
     The rule tested is the strict one (no scrolling equation at all), not "a wide equation scrolls
@@ -687,6 +1014,7 @@ def test_display_equations_fit_a_phone(sized, name):
     inside the text column."""
     _viewport(sized, "phone")
     open_page(sized, name)
+    _theme(sized, theme)
     state = sized.execute_async_script(_WAIT_FIT)
     assert state == "done", f"{name}: ldpnb.js did not fit the equations ({state})"
     r = sized.execute_script(

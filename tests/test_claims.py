@@ -185,11 +185,17 @@ def test_a_criterion_that_cannot_fail_is_refused(tmp_path, monkeypatch):
     # a tautology is refused at declaration now (it was refused when recorded, by the falsifier search)
     with pytest.raises(CriterionError, match="cannot fail"):
         Claim("H", "tautology", source="invariant", kind="holds", where="x", rule="x == x or True")
-    # a rule that only a NaN can break cannot fail on a finite measurement: refused when recorded
-    t = claim_table(Claim("H", "finite", source="invariant", kind="holds", where="x", rule="x == x", domain=(0, None)))
+    # a rule that only a NaN can break cannot fail on a finite measurement: refused at declaration
+    # too (it was refused only when recorded, by the falsifier search)
+    with pytest.raises(CriterionError, match="with itself"):
+        Claim("H", "finite", source="invariant", kind="holds", where="x", rule="x == x", domain=(0, None))
+    with pytest.raises(CriterionError, match="every finite value"):
+        Claim("H", "finite", source="invariant", kind="holds", where="x", rule="x - x == 0")
+    # ... and the honest way to claim finiteness is accepted, and fails when recorded on a NaN
+    t = claim_table(Claim("H", "finite", source="invariant", kind="holds", where="x", rule="isfinite(x)"))
     r = Report("demo", t, scale="smoke")
-    with pytest.raises(CriterionError, match="cannot fail"):
-        r.holds("H", x=1.0)
+    r.holds("H", x=float("nan"))
+    assert r.rows["H"]["status"] == "fail"
 
 
 @pytest.mark.parametrize(

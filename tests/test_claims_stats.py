@@ -461,13 +461,31 @@ def test_evaluate_refuses_tolerances_that_pass_anything(crit):
         (dict(kind="holds", rule="True"), "names no number"),
         (dict(kind="holds", rule="x == x or True"), "cannot fail"),
         (dict(kind="holds", rule="len(x) >= 0"), "cannot fail"),
+        # constant in its names: the same expression on both sides, or true on every finite number
+        (dict(kind="holds", rule="a == a"), "with itself"),
+        (dict(kind="holds", rule="a <= a"), "with itself"),
+        (dict(kind="holds", rule="max(x) >= max(x) and y > 0"), "with itself"),
+        (dict(kind="holds", rule="a - a == 0"), "every finite value"),
+        (dict(kind="holds", rule="abs(a) >= 0"), "every finite value"),
+        (dict(kind="holds", rule="a + b == b + a"), "every finite value"),
+        (dict(kind="holds", rule="a < inf"), "every finite value"),
+        (dict(kind="diverges_instead", instead="a == a"), "with itself"),
         (dict(kind="order", relation="a < b", tie=float("inf")), "finite"),
         (dict(kind="range", lower=0.0, one_sided=True, tie=1e-9), "tie"),
     ],
 )
 def test_declarations_that_cannot_fail_or_never_hold_are_refused(kw, match):
+    if kw.get("kind") == "diverges_instead":  # the `instead` of a diverging row is checked the same way
+        kw = dict(kind="holds", rule="a > 0", expect="diverges", instead=kw["instead"], note="why")
     with pytest.raises(CriterionError, match=match):
         Claim("X", "x", source="derived", where="x", **kw)
+
+
+@pytest.mark.parametrize(
+    "rule", ["isfinite(a)", "a < 1e7", "a > -1e7", "abs(a - b) <= 0.1", "all(isfinite(x)) and x[0] > 0", "a < b"]
+)
+def test_rules_that_can_fail_on_finite_numbers_are_accepted(rule):
+    Claim("X", "x", source="derived", where="x", kind="holds", rule=rule)
 
 
 def test_tables_scales_and_folders_are_checked(tmp_path):
@@ -647,3 +665,16 @@ def test_dashboard_filters_flags(tmp_path, monkeypatch):
     assert isinstance(frame, pd.DataFrame)
     with pytest.raises(ValueError, match="flag"):
         dashboard.flagged(frame, "bogus")
+
+
+@pytest.mark.parametrize("crit", [{"rule": "a == a"}, {"rule": "abs(a) >= 0"}, {"rule": "a > 0", "instead": "b <= b"}])
+def test_low_level_functions_refuse_constant_rules(crit):
+    # a caller of evaluate / row_status / falsify with a rule that cannot fail on a finite number is
+    # refused as Claim refuses it at declaration (they evaluated it before)
+    nums = {"a": -1.0, "b": 1.0}
+    calls = [lambda: row_status("holds", crit, nums, "diverges" if "instead" in crit else "pass")]
+    if "instead" not in crit:  # evaluate decides the rule only
+        calls.append(lambda: evaluate("holds", crit, nums))
+    for call in calls:
+        with pytest.raises(CriterionError, match="cannot fail"):
+            call()

@@ -62,6 +62,8 @@ CONTRACTED: set[str] = {
     "ldpnb.mechanisms.protocols",
     "ldpnb.estimators._ibu",
     "ldpnb.repro.seeds",
+    "ldpnb.repro.claims",
+    "ldpnb.repro.report",
     "ldpnb.repro.build",
     "ldpnb.repro.toc",
     "ldpnb.repro.paperscale",
@@ -141,6 +143,9 @@ EXAMPLES: dict[str, Callable[[], Any]] = {
         "ldpnb.attacks", fromlist=["x"]
     ).SingleLocationAttack(__import__("scipy.sparse", fromlist=["x"]).csr_matrix([[0.5, 0.5], [1.0, 0.0]]), [0, 1]),
     # dataclasses validated in __post_init__
+    "ldpnb.repro.claims.Claim": lambda: __import__("ldpnb.repro.claims", fromlist=["x"]).Claim(
+        "T1", "an example", source="derived", kind="range", where="Sec. 1", lower=0.0, upper=1.0
+    ),
     "ldpnb.mechanisms._base.Guarantee": lambda: __import__("ldpnb.mechanisms", fromlist=["x"]).Guarantee("ldp", 1.0),
     # a record of measured times (built by interleaved), ratio reads its runs
     "ldpnb.papers.performance.bench.Timing": lambda: __import__(

@@ -47,6 +47,94 @@
   })(Date.now());
   window.ldpnbFitEquations = fitEquations;
 
+  /* Figures on a narrow screen (a phone).  A figure is drawn for the book's column: its legend and
+     its smallest text are checked to be at least 8 px at FIGURE_COLUMN_PX (ldpnb.repro.nbcheck,
+     tests/test_outputs.py).  On a 390 px phone it is shown 342 px wide and that text is 4 px.  A
+     figure shown below ZOOM_BELOW of its desktop size is wrapped in a box of its own (it scrolls
+     sideways: ldpnb.css) with a bar under it (a button, and a link to the full-resolution PNG).  A
+     tap on the figure, or the button, draws it at its desktop size around the point tapped; a
+     second tap fits it back.  The page keeps the screen's width.  On the desktop no figure
+     qualifies: nothing is wrapped and a click opens the PNG as before.  When done, <html> carries
+     data-ldpnb-fig-fit="done" (tests/test_browser.py waits for it). */
+  const FIGURE_COLUMN_PX = 729;
+  const ZOOM_BELOW = 0.9;
+  const FIGURES = "main figure img, main div.cell_output img";
+  function desktopWidth(img) {
+    const declared = /px$/.test(img.dataset.ldpnbWidth || "") ? parseFloat(img.dataset.ldpnbWidth) : 0;
+    // without a declared size, a PNG of the book is drawn at 2 px per CSS px (plotting.set_style)
+    return Math.min(declared || img.naturalWidth / 2, FIGURE_COLUMN_PX);
+  }
+  function zoomFigure(box, on, x, y) {
+    const img = box.querySelector("img");
+    const before = img.getBoundingClientRect();
+    const fx = x == null ? 0.5 : Math.min(1, Math.max(0, (x - before.left) / before.width));
+    const fy = y == null ? 0 : Math.min(1, Math.max(0, (y - before.top) / before.height));
+    box.classList.toggle("ldpnb-zoomed", on);
+    img.style.width = on ? desktopWidth(img) + "px" : (img.dataset.ldpnbWidth || "");
+    img.style.maxWidth = on ? "none" : (img.dataset.ldpnbMaxWidth || "");  // beats an inline max-width
+    const button = box.nextElementSibling && box.nextElementSibling.querySelector("button");
+    if (button) {
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+      button.textContent = on ? "⤡ Fit to the screen" : "⤢ Enlarge the figure";
+    }
+    const after = img.getBoundingClientRect();
+    const bx = box.getBoundingClientRect().left;
+    box.scrollLeft = on ? fx * after.width - (x == null ? box.clientWidth / 2 : x - bx) : 0;
+    if (y != null) window.scrollBy(0, after.top + fy * after.height - y);
+  }
+  function wrapFigure(img) {
+    const el = img.parentElement.matches("a.image-reference") ? img.parentElement : img;
+    const box = document.createElement("div");
+    box.className = "ldpnb-figzoom";
+    el.before(box);
+    box.append(el);
+    const bar = document.createElement("div");
+    bar.className = "ldpnb-zoombar";
+    const button = document.createElement("button");
+    button.type = "button";
+    button.setAttribute("aria-pressed", "false");
+    button.textContent = "⤢ Enlarge the figure";
+    button.addEventListener("click", () => zoomFigure(box, !box.classList.contains("ldpnb-zoomed")));
+    bar.append(button);
+    const src = img.currentSrc || img.src;
+    if (!src.startsWith("data:")) {
+      const link = document.createElement("a");
+      link.href = el === img ? src : el.href;
+      link.textContent = "full-resolution image";
+      bar.append(link);
+    }
+    box.after(bar);
+    box.addEventListener("click", e => {
+      if (!box.classList.contains("ldpnb-zoomable")) return;  // the desktop: the link opens the PNG
+      e.preventDefault();
+      zoomFigure(box, !box.classList.contains("ldpnb-zoomed"), e.clientX, e.clientY);
+    });
+    return box;
+  }
+  function fitFigures() {
+    document.querySelectorAll(FIGURES).forEach(img => {
+      if (!img.naturalWidth) return;
+      if (img.dataset.ldpnbWidth === undefined) {
+        img.dataset.ldpnbWidth = img.style.width;
+        img.dataset.ldpnbMaxWidth = img.style.maxWidth;
+      }
+      let box = img.closest(".ldpnb-figzoom");
+      if (box && box.classList.contains("ldpnb-zoomed")) return;
+      const shown = img.getBoundingClientRect().width;
+      if (!shown) return;  // not rendered (a closed <details>): looked at again when it opens
+      const shrunk = shown < ZOOM_BELOW * desktopWidth(img);
+      if (!box && !shrunk) return;
+      if (!box) box = wrapFigure(img);
+      box.classList.toggle("ldpnb-zoomable", shrunk);
+    });
+    document.documentElement.dataset.ldpnbFigFit = "done";
+  }
+  let figTimer = null;
+  window.addEventListener("resize", () => { clearTimeout(figTimer); figTimer = setTimeout(fitFigures, 150); });
+  document.addEventListener("toggle", e => { if (e.target.open) fitFigures(); }, true);
+  if (document.readyState === "complete") fitFigures(); else window.addEventListener("load", fitFigures);
+  window.ldpnbFitFigures = fitFigures;
+
   /* The claims dashboard's preset filters (ldpnb.repro.dashboard.PRESETS): clear every filter, then
      search one column (found by its header) for an exact value or a pattern.  The boxes under the
      headers show the filter in force. */

@@ -15,7 +15,7 @@ from ldpnb.contracts import DOMAIN, SEED, Array, Bits, Integer, OneOf, Real, con
 from ldpnb.mechanisms import hashing as mech
 from ldpnb.mechanisms import multidim as md
 from ldpnb.mechanisms.protocols import protocol as protocol_entry
-from ldpnb.utils import check_domain_size, check_random_state, check_values
+from ldpnb.utils import check_random_state, check_values
 
 _PROTOCOL = OneOf(*md.PROTOCOLS)
 #: Domain sizes of the attacks' closed forms (a product over k terms at most).
@@ -141,7 +141,6 @@ def perturb_and_infer(x, k: int, eps: float, protocol: str, *, rng=None, olh_has
     Carter-Wegman family of :func:`ldpnb.mechanisms.lh_hash`, which is only pairwise
     independent: the attack is then a little *more* accurate than the ideal-hash formula."""
     rng = check_random_state(rng)
-    k = check_domain_size(k)
     protocol = md._check_protocol(protocol)
     if np.size(x) == 0:  # no user to collect: nothing to infer
         x = np.asarray(x)

@@ -31,7 +31,7 @@ from ldpnb.contracts import (
     contract,
 )
 from ldpnb.mechanisms.unary import ue_params
-from ldpnb.utils import check_positive_int, check_probability, check_random_state, check_values
+from ldpnb.utils import check_random_state, check_values
 
 _OPEN01 = Probability(open_left=True, open_right=True)
 
@@ -75,11 +75,8 @@ def clopper_pearson(k: Any, n: Any, alpha: float = 0.01) -> tuple[float, float]:
     alpha : float
         Error probability in ``(0, 1)``.
     """
-    n = check_positive_int(n, "n")
-    k = check_positive_int(k, "k", minimum=0)
     if k > n:
         raise ValueError(f"k must be <= n, got k={k}, n={n}")
-    alpha = check_probability(alpha, "alpha", open_left=True, open_right=True)
     lo = 0.0 if k == 0 else float(stats.beta.ppf(alpha / 2.0, k, n - k + 1))
     hi = 1.0 if k == n else float(stats.beta.ppf(1.0 - alpha / 2.0, k + 1, n - k))
     return lo, hi
@@ -88,8 +85,6 @@ def clopper_pearson(k: Any, n: Any, alpha: float = 0.01) -> tuple[float, float]:
 @contract(alpha_total=_OPEN01, n_tests=Integer(1, 1 << 53))
 def bonferroni_alpha(alpha_total: float, n_tests: int) -> float:
     """Per-test error probability ``alpha_total / n_tests`` (family-wise error <= ``alpha_total``)."""
-    alpha_total = check_probability(alpha_total, "alpha_total", open_left=True, open_right=True)
-    n_tests = check_positive_int(n_tests, "n_tests")
     return alpha_total / n_tests
 
 

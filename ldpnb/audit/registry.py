@@ -20,6 +20,7 @@ from ldpnb.audit.empirical import (
 )
 from ldpnb.channels._generic import exact_epsilon, pair_epsilon, sample_channel, worst_pair
 from ldpnb.contracts import (
+    EPSILON,
     AnyOf,
     Array,
     Constraint,
@@ -29,7 +30,6 @@ from ldpnb.contracts import (
     Optional,
     Probability,
     RandomState,
-    Real,
     contract,
 )
 from ldpnb.geometry import lattice_distance_matrix
@@ -368,7 +368,6 @@ PAPER_CLAIMS: dict[str, MechanismSpec] = {
 }
 
 
-_EPS = Real(0.0, None, low_open=True)
 _OPEN01 = Probability(open_left=True, open_right=True)
 
 
@@ -429,7 +428,7 @@ def available_mechanisms() -> list[str]:
     return list(REGISTRY)
 
 
-@contract(name=_NAMES, epsilon=_EPS)
+@contract(name=_NAMES, epsilon=EPSILON)
 def build_case(name: str, epsilon: float) -> AuditCase:
     """The :class:`AuditCase` of a registered mechanism (``REGISTRY`` or ``PAPER_CLAIMS``; a family may
     be named by an alias, e.g. ``"k-RR"``)."""
@@ -466,7 +465,7 @@ def sampler_agrees(case: AuditCase, draws: list[tuple[int, np.ndarray]], *, alph
 
 @contract(
     case=AnyOf(_NAMES, Instance(AuditCase)),
-    epsilon=Optional(_EPS),
+    epsilon=Optional(EPSILON),
     n_trials=Integer(2, 1 << 30),
     alpha=_OPEN01,
     rng=RandomState(),
@@ -607,7 +606,7 @@ def audit_grid(
     return sweep(_audit_task, tasks, seed=seed, n_jobs=n_jobs)
 
 
-@contract(epsilon=_EPS, n_trials=Integer(2, 1 << 30), alpha=_OPEN01, rng=RandomState(), k=Integer(2, 62))
+@contract(epsilon=EPSILON, n_trials=Integer(2, 1 << 30), alpha=_OPEN01, rng=RandomState(), k=Integer(2, 62))
 def audit_broken_ue(epsilon: float, *, n_trials: int, alpha: float = 0.01, rng: Any = None, k: int = 6) -> AuditResult:
     """Audit :func:`broken_ue_perturb` against its (false) claim ``eps``.
 

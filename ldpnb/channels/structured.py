@@ -42,9 +42,11 @@ import numpy as np
 import scipy.fft as sfft
 
 from ldpnb.contracts import (
+    EPSILON,
     MAX_DENSE,
     MAX_DOMAIN,
     MAX_ENTRIES,
+    POSITIVE,
     AnyOf,
     Array,
     Boolean,
@@ -56,8 +58,7 @@ from ldpnb.contracts import (
     contract,
 )
 
-_EPS = Real(0.0, None, low_open=True)
-_CELL = AnyOf(Real(0.0, None, low_open=True), Array(1, shape=(2,), low=0.0))
+_CELL = AnyOf(POSITIVE, Array(1, shape=(2,), low=0.0))
 
 __all__ = [
     "ChannelOperator",
@@ -326,7 +327,7 @@ class ConvolutionChannel(ChannelOperator):
     # The mechanisms own their operators (``TruncatedGeometric(k, eps).operator()``, ...): these
     # former factories are kept for one release as aliases of the same kernels.
     @classmethod
-    @contract(k=Integer(2, MAX_ENTRIES // 4), epsilon=_EPS)
+    @contract(k=Integer(2, MAX_ENTRIES // 4), epsilon=EPSILON)
     def geometric(cls, k: int, epsilon: float) -> ConvolutionChannel:
         """Deprecated alias of ``TruncatedGeometric(k, epsilon).operator()`` (any ``k``)."""
         from ldpnb.mechanisms.metric import _geometric_operator  # noqa: PLC0415 lazy: deprecated alias of a family's operator
@@ -334,7 +335,7 @@ class ConvolutionChannel(ChannelOperator):
         return _geometric_operator(k, epsilon)
 
     @classmethod
-    @contract(k=Integer(2, MAX_ENTRIES // 4), epsilon=_EPS, spacing=_EPS)
+    @contract(k=Integer(2, MAX_ENTRIES // 4), epsilon=EPSILON, spacing=EPSILON)
     def laplace(cls, k: int, epsilon: float, *, spacing: float = 1.0) -> ConvolutionChannel:
         """Deprecated alias of ``DiscreteLaplace(k, epsilon, spacing).operator()`` (any ``k``)."""
         from ldpnb.mechanisms.metric import _laplace_operator  # noqa: PLC0415 lazy: deprecated alias of a family's operator
@@ -342,7 +343,7 @@ class ConvolutionChannel(ChannelOperator):
         return _laplace_operator(k, epsilon, spacing)
 
     @classmethod
-    @contract(rows=Integer(1, MAX_DENSE), cols=Integer(1, MAX_DENSE), epsilon=_EPS, cell_size=_CELL)
+    @contract(rows=Integer(1, MAX_DENSE), cols=Integer(1, MAX_DENSE), epsilon=EPSILON, cell_size=_CELL)
     def planar_geometric(cls, rows: int, cols: int, epsilon: float, cell_size: Any = 1.0) -> ConvolutionChannel:
         """Deprecated alias of ``PlanarGeometric(rows, cols, epsilon, cell_size).operator()`` (any grid)."""
         from ldpnb.mechanisms import metric as M  # noqa: PLC0415 lazy: deprecated alias of a family's operator
@@ -354,7 +355,7 @@ class ConvolutionChannel(ChannelOperator):
     @contract(
         rows=Integer(1, MAX_DENSE),
         cols=Integer(1, MAX_DENSE),
-        epsilon=_EPS,
+        epsilon=EPSILON,
         cell_size=_CELL,
         subdivisions=Integer(1, 64),
     )

@@ -11,6 +11,7 @@ import scipy.linalg as sla
 
 from ldpnb.channels.structured import ChannelOperator
 from ldpnb.contracts import (
+    EPSILON,
     MAX_ENTRIES,
     AnyOf,
     Array,
@@ -30,7 +31,6 @@ from ldpnb.utils import (
     check_random_state,
 )
 
-_EPS = Real(0.0, None, low_open=True)
 _REPORTS = Array(1, low=0.0)
 #: Default smallest reciprocal condition number (1-norm) a channel may have to be inverted: the
 #: solve then loses at most about ``-log10(1e-10) = 10`` of float64's 16 digits.
@@ -139,7 +139,6 @@ def project_simplex(v) -> np.ndarray:
     (Wang and Carreira-Perpiñán 2013, Algorithm 1; the INV-P post-processing of
     ElSalamouny and Palamidessi).
     """
-    v = check_finite_array(v, "v", ndim=1)
     u = np.sort(v)[::-1]
     css = np.cumsum(u)
     j = np.arange(1, v.size + 1)
@@ -258,7 +257,7 @@ def _rappor_p(eps: float) -> float:
 # --------------------------------------------------------------------------------------------
 
 
-@contract(channel=_CHANNEL, theta=Distribution(), n=_EPS)
+@contract(channel=_CHANNEL, theta=Distribution(), n=EPSILON)
 def inv_expected_sq_error(channel, theta, n) -> float:
     """Exact ``E || q M^{-1} - theta ||_2^2`` for ``n`` i.i.d. reports (raw INV, §7.6).
 
@@ -315,7 +314,6 @@ def project_simplex_rows(V) -> np.ndarray:
     Carreira-Perpinan 2013): ``u`` sorted descending, ``rho = max{j: u_j + (1 - sum_{i<=j} u_i)/j
     > 0}``, ``lambda = (1 - sum_{i<=rho} u_i)/rho``, result ``max(v + lambda, 0)``.  NaN or inf
     entries are refused (ValueError naming ``V``)."""
-    V = check_finite_array(V, "V")
     if V.ndim not in (1, 2):
         raise ValueError(f"V must be 1-D or 2-D, got shape {V.shape}")
     X = np.atleast_2d(V)
@@ -329,7 +327,7 @@ def project_simplex_rows(V) -> np.ndarray:
     return out[0] if V.ndim == 1 else out
 
 
-@contract(support_counts=Array((1, 2), low=0.0), n=Array((0, 1), low=0.0, low_open=True), epsilon=_EPS)
+@contract(support_counts=Array((1, 2), low=0.0), n=Array((0, 1), low=0.0, low_open=True), epsilon=EPSILON)
 def rappor_unbiased(support_counts, n, epsilon: float) -> np.ndarray:
     """Kairouz et al. (2016) per-bit estimator for basic Rappor (ElSalamouny & Palamidessi 2020, §4.4):
     ``v_y = (c_y / n - (1 - p)) / (2p - 1)``, ``p = e^{eps/2}/(1 + e^{eps/2})``; rows of
@@ -343,7 +341,7 @@ def rappor_unbiased(support_counts, n, epsilon: float) -> np.ndarray:
     return (c / nn - (1 - p)) / (2 * p - 1)
 
 
-@contract(f=Array(None, low=0.0, high=1.0), n=_EPS, p=Probability(), q=Probability())
+@contract(f=Array(None, low=0.0, high=1.0), n=EPSILON, p=Probability(), q=Probability())
 def fo_variance(f, n: int, p: float, q: float) -> np.ndarray:
     r"""Variance of the generic FO estimator Eq. (2) for a fixed population of ``n`` users,
     ``n f(v)`` of whom hold ``v`` (the support indicators are independent Bernoulli):

@@ -49,7 +49,7 @@ from ldpnb.contracts import (
     contract,
 )
 from ldpnb.measures.information import entropy, mutual_information, mutual_information_joint
-from ldpnb.utils import check_channel, check_nonnegative_matrix, check_random_state
+from ldpnb.utils import check_nonnegative_matrix, check_random_state
 
 _JOINT = NonnegativeMatrix()
 _BUDGET = EPSILON
@@ -185,7 +185,7 @@ def alip_budgets(epsilon: float, lam: float) -> tuple[float, float]:
 def output_joint(p_sx: Any, channel: Any) -> np.ndarray:
     """``P_SY = P_SX C`` for a channel ``C[x, y] = P(y|x)`` (Markov chain S - X - Y, Sec. II)."""
     p_sx = _check_joint(p_sx, "p_sx")
-    c = check_channel(channel, "channel")
+    c = channel  # checked by the contract
     if c.shape[0] != p_sx.shape[1]:
         raise ValueError(f"channel has {c.shape[0]} rows but p_sx has {p_sx.shape[1]} columns")
     return p_sx @ c

@@ -78,7 +78,11 @@ _EPS = AnyOf(EPSILON, Array((0, 1), low=_TINY))
 _EPS0 = AnyOf(NONNEGATIVE, Array((0, 1), low=0))
 _N = Integer(1, 1 << 53)
 _K = Integer(2, 1 << 53)
-_G = AnyOf(Integer(2, 1 << 53), Array((0, 1), low=2))
+#: the GLH's hash range: an integer >= 2 (an integral float array is accepted, g = 2.5 is refused)
+_G = AnyOf(Integer(2, 1 << 53), Array((0, 1), low=2, integer=True))
+#: a size (k or g) of the inverse formula eps_from_theta, real >= 2: its continuous relaxation in g
+#: draws Eq. (51) as a curve over g (Fig. 12)
+_SIZE_REAL = AnyOf(Integer(2, 1 << 53), Array((0, 1), low=2))
 _UNIT = OneOf("bits", "nats")
 _T = Integer(1, 1 << 53)
 
@@ -122,11 +126,15 @@ def theta_glh(g, epsilon):
     return _ret(_theta(np.asarray(g, dtype=float), epsilon))
 
 
-@contract(theta=AnyOf(Real(0, 1, low_open=True, high_open=True), Array((0, 1), low=_TINY, high=1 - 1e-16)), size=_G)
+@contract(
+    theta=AnyOf(Real(0, 1, low_open=True, high_open=True), Array((0, 1), low=_TINY, high=1 - 1e-16)), size=_SIZE_REAL
+)
 def eps_from_theta(theta, size):
     r"""Inverse of :func:`theta_rr` / :func:`theta_glh`: :math:`\varepsilon = \ln(1 + \theta\,s/(1-\theta))`.
 
-    ``size`` is k for the RR and g for the GLH.
+    ``size`` is k for the RR and g for the GLH; a real size >= 2 is accepted (the formula is smooth in
+    it: the continuous relaxation draws Eq. (51) as a curve over g), where :func:`theta_glh` and
+    :func:`alpha_glh`, about a mechanism, take an integer hash range.
     """
     t = np.asarray(theta, dtype=float)
     s = np.asarray(size, dtype=float)
@@ -275,7 +283,7 @@ def conditional_mutual_information(joint_abc, *, unit: str = "bits") -> float:
     return h(p.sum(axis=2)) + h(p.sum(axis=0)) - h(p.sum(axis=(0, 2))) - h(p)
 
 
-@contract(p_ux1x2=Array(3, low=0), channel1=Channel(), channel2=Channel())
+@contract(p_ux1x2=Distribution(ndim=3), channel1=Channel(), channel2=Channel())
 def composed_joint(p_ux1x2, channel1, channel2) -> np.ndarray:
     """p(u, y1, y2) = sum_{x1,x2} p(u, x1, x2) Q1(y1|x1) Q2(y2|x2) (two independent obfuscations,
     the setting of Thms 4.3 and 4.5)."""
@@ -349,7 +357,7 @@ def theta_for_target_bayes_error(beta, n, k) -> float:
     return a / _log2_min(n, k)
 
 
-@contract(joint_uy=Array(2, low=0), scores=Array(2), decimals=DECIMALS)
+@contract(joint_uy=Distribution(ndim=2), scores=Array(2), decimals=DECIMALS)
 def score_joint(joint_uy, scores, *, decimals: int = 12) -> np.ndarray:
     """Joint p(u, s) of a deterministic score map s = phi(y).
 
@@ -367,7 +375,7 @@ def score_joint(joint_uy, scores, *, decimals: int = 12) -> np.ndarray:
     return out
 
 
-@contract(joint_uy=Array(2, low=0), scores=Array(2), unit=_UNIT)
+@contract(joint_uy=Distribution(ndim=2), scores=Array(2), unit=_UNIT)
 def score_vector_mi(joint_uy, scores, *, unit: str = "bits") -> float:
     """PSE for a discrete system: I(U;S) with S = (s_1(Y), ..., s_n(Y)) deterministic (Eq. 6)."""
     return float(mutual_information_joint(score_joint(joint_uy, scores), unit=unit))

@@ -70,8 +70,10 @@ from ldpnb.channels._generic import (
     simulate_counts_batch as _simulate_counts_batch,
 )
 from ldpnb.contracts import (
+    EPSILON,
     MAX_DENSE,
     MAX_ENTRIES,
+    POSITIVE,
     AnyOf,
     Array,
     Channel,
@@ -85,7 +87,7 @@ from ldpnb.contracts import (
     Real,
     contract,
 )
-from ldpnb.mechanisms._common import EPSILON, _exp_channel
+from ldpnb.mechanisms._common import _exp_channel
 from ldpnb.utils import check_random_state, check_values
 
 __all__ = [
@@ -650,12 +652,12 @@ class FrequencyOracle(Mechanism):
         c, n = self.check_support_counts(data, n)
         return (c - n * self.q) / (n * self.p_minus_q)
 
-    @contract(n=Real(0.0, None, low_open=True), f=AnyOf(Real(0.0, 1.0), _FRACTION))
+    @contract(n=POSITIVE, f=AnyOf(Real(0.0, 1.0), _FRACTION))
     def variance(self, n: int, f: Any = 0.0) -> np.ndarray:
         """Variance of :meth:`estimate` over ``n`` reports when a fraction ``f`` (scalar or ``(k,)``)
         of the users hold the value: ``(f p(1-p) + (1-f) q(1-q)) / (n (p-q)^2)`` (Wang et al. 2017;
         the default ``f = 0`` is their approximate variance)."""
-        n = Real(0.0, None, low_open=True).check(n, "n")
+        n = POSITIVE.check(n, "n")
         f = _FRACTION.check(f, "f") if np.ndim(f) else Real(0.0, 1.0).check(f, "f")
         if np.ndim(f) and f.shape != (self.k,):
             raise ValueError(f"f must be a scalar or have one entry per value ({self.k}), got shape {f.shape}")

@@ -13,9 +13,8 @@ from __future__ import annotations
 from collections.abc import Iterator, Mapping
 from typing import Any, Callable, TypeVar
 
-from ldpnb.contracts import AnyOf, Array, Instance, Integer, Optional, Real, contract
+from ldpnb.contracts import EPSILON, POSITIVE, AnyOf, Array, Instance, Integer, Optional, contract
 from ldpnb.mechanisms._base import Domain, Mechanism
-from ldpnb.mechanisms._common import EPSILON
 
 __all__ = ["FAMILIES", "catalog"]
 
@@ -63,7 +62,7 @@ FAMILIES: Mapping[str, type[Mechanism]] = _LiveRegistry("FAMILIES", _families)
     k=Integer(2, 16),
     rows=Integer(1, 64),
     cols=Integer(1, 64),
-    cell_size=AnyOf(Real(0.0, None, low_open=True), Array(1, shape=(2,), low=0.0)),
+    cell_size=AnyOf(POSITIVE, Array(1, shape=(2,), low=0.0)),
     families=Optional(Instance(list, tuple, example=["GRR"])),
     pad=Integer(0, 64),
 )

@@ -8,7 +8,7 @@ import math
 
 import numpy as np
 
-from ldpnb.contracts import Bits, Instance, Probability, RandomState, Real, contract
+from ldpnb.contracts import Bits, Instance, Probability, RandomState, contract
 from ldpnb.utils import check_random_state
 
 # Largest output alphabet the exact enumerated channels may have (columns of the matrix).
@@ -18,9 +18,6 @@ _MAX_ENUM_COLUMNS = 1 << 22
 #: ``exp(LOG_TINY)`` is subnormal (it has lost relative precision) or 0: a float channel holding one
 #: no longer shows its mechanism's level, so the plain channel builders refuse it.
 LOG_TINY = math.log(np.finfo(np.float64).tiny)
-
-#: The contract of a privacy parameter: a finite real number ``> 0``.
-EPSILON = Real(0.0, None, low_open=True)
 
 _LOG2 = math.log(2.0)
 

@@ -46,9 +46,9 @@ from typing import Any
 
 import numpy as np
 
-from ldpnb.contracts import MAX_BYTES, MAX_DENSE, Counts, Integer, OneOf, Optional, RandomState, contract
+from ldpnb.contracts import EPSILON, MAX_BYTES, MAX_DENSE, Counts, Integer, OneOf, Optional, RandomState, contract
 from ldpnb.mechanisms._base import Domain, FrequencyOracle, _bits_of_columns
-from ldpnb.mechanisms._common import EPSILON, _exp_neg
+from ldpnb.mechanisms._common import _exp_neg
 from ldpnb.mechanisms.grr import _grr_sample
 from ldpnb.mechanisms.hashing import OLH
 from ldpnb.mechanisms.unary import _MAX_UE_BITS

@@ -11,9 +11,9 @@ from typing import Any
 import numpy as np
 
 from ldpnb.channels.structured import DiagPlusConstChannel
-from ldpnb.contracts import MAX_BYTES, MAX_DENSE, MAX_DOMAIN, Array, Counts, Integer, RandomState, contract
+from ldpnb.contracts import EPSILON, MAX_BYTES, MAX_DENSE, MAX_DOMAIN, Array, Counts, Integer, RandomState, contract
 from ldpnb.mechanisms._base import Domain, FrequencyOracle
-from ldpnb.mechanisms._common import EPSILON, _exp_channel, _exp_neg
+from ldpnb.mechanisms._common import _exp_channel, _exp_neg
 from ldpnb.utils import (
     _check_input_counts,
     check_random_state,

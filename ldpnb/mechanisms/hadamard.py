@@ -54,9 +54,9 @@ from typing import Any
 import numpy as np
 
 from ldpnb.channels.structured import ChannelOperator
-from ldpnb.contracts import MAX_BYTES, MAX_DENSE, MAX_ENTRIES, Array, Integer, contract
+from ldpnb.contracts import EPSILON, MAX_BYTES, MAX_DENSE, MAX_ENTRIES, Array, Integer, contract
 from ldpnb.mechanisms._base import Domain, FrequencyOracle
-from ldpnb.mechanisms._common import EPSILON, _exp_channel, _exp_neg
+from ldpnb.mechanisms._common import _exp_channel, _exp_neg
 from ldpnb.utils import check_random_state
 
 __all__ = [

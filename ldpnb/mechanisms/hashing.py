@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from ldpnb.contracts import MAX_BYTES, MAX_ENTRIES, Array, Counts, Integer, Optional, RandomState, contract
+from ldpnb.contracts import EPSILON, MAX_BYTES, MAX_ENTRIES, Array, Counts, Integer, Optional, RandomState, contract
 from ldpnb.mechanisms._base import Domain, FrequencyOracle, _bits_of_columns
-from ldpnb.mechanisms._common import EPSILON, _exp_channel, _exp_neg
+from ldpnb.mechanisms._common import _exp_channel, _exp_neg
 from ldpnb.mechanisms.grr import _grr_sample
 from ldpnb.mechanisms.unary import _MAX_UE_BITS, _bits_log_channel
 from ldpnb.utils import (

@@ -49,10 +49,12 @@ from scipy.special import logsumexp
 
 from ldpnb.channels.structured import DiagPlusConstChannel
 from ldpnb.contracts import (
+    EPSILON,
     MAX_BYTES,
     MAX_DENSE,
     MAX_DOMAIN,
     MAX_ENTRIES,
+    POSITIVE,
     Array,
     Integer,
     OneOf,
@@ -69,7 +71,7 @@ from ldpnb.mechanisms._base import (
     _check_reports_matrix,
     _log_comb,
 )
-from ldpnb.mechanisms._common import EPSILON, _exp_neg, bernoulli_bits, bool_column_counts
+from ldpnb.mechanisms._common import _exp_neg, bernoulli_bits, bool_column_counts
 from ldpnb.mechanisms.grr import (
     GRR,
     GRROperator,
@@ -870,7 +872,7 @@ class DBitFlipPM(FrequencyOracle):
         (each user contributes :math:`\frac{k}{nd}[v\in J](b(e+1)-1)/(e-1)`: mean ``1/n`` and second
         moment :math:`\frac{k}{n^2 d}(e^2-e+1)/(e-1)^2` for the holders of ``v``, mean 0 and second
         moment :math:`\frac{k}{n^2 d}\,e/(e-1)^2` for the others)."""
-        n = Real(0.0, None, low_open=True).check(n, "n")
+        n = POSITIVE.check(n, "n")
         f = Array(None, low=0.0, high=1.0).check(f, "f") if np.ndim(f) else Real(0.0, 1.0).check(f, "f")
         if np.ndim(f) and f.shape != (self.k,):
             raise ValueError(f"f must be a scalar or have one entry per value ({self.k}), got shape {f.shape}")

@@ -15,9 +15,11 @@ from scipy.special import logsumexp
 
 from ldpnb.channels.structured import ConvolutionChannel
 from ldpnb.contracts import (
+    EPSILON,
     MAX_DENSE,
     MAX_DOMAIN,
     MAX_ENTRIES,
+    POSITIVE,
     AnyOf,
     Array,
     Boolean,
@@ -25,14 +27,12 @@ from ldpnb.contracts import (
     Integer,
     Optional,
     RandomState,
-    Real,
     contract,
 )
 from ldpnb.geometry import lattice_distance_matrix, padded_lattice_distance
 from ldpnb.mechanisms._base import Domain, MetricMechanism
 from ldpnb.mechanisms._common import (
     _LOG2,
-    EPSILON,
     LOG_TINY,
     _exp_channel,
     _exp_neg,
@@ -48,7 +48,7 @@ from ldpnb.utils import (
 )
 
 _VALUES = Array(1, integer=True, low=0)
-_CELL_SIZE = AnyOf(Real(0.0, None, low_open=True), Array(1, shape=(2,), low=0.0))
+_CELL_SIZE = AnyOf(POSITIVE, Array(1, shape=(2,), low=0.0))
 _SIDE = Integer(1, MAX_DENSE)
 
 __all__ = [
@@ -152,7 +152,7 @@ def geometric_perturb(x: Any, k: int | None, epsilon: float, *, rng: Any = None)
     return z.astype(np.int64)
 
 
-@contract(k=Integer(2, MAX_DENSE), epsilon=EPSILON, spacing=Real(0.0, None, low_open=True))
+@contract(k=Integer(2, MAX_DENSE), epsilon=EPSILON, spacing=POSITIVE)
 def laplace_channel(k: int, epsilon: float, *, spacing: float = 1.0) -> np.ndarray:
     """Discretised and truncated Laplace mechanism on ``{0, ..., k-1}`` (closed form, M6).
 
@@ -709,7 +709,7 @@ def _planar_laplace_operator(
 # the mechanism objects
 # --------------------------------------------------------------------------------------------
 
-_CELL = AnyOf(Real(0.0, None, low_open=True), Array(1, shape=(2,), low=0.0))
+_CELL = AnyOf(POSITIVE, Array(1, shape=(2,), low=0.0))
 
 
 class TruncatedGeometric(MetricMechanism):
@@ -790,7 +790,7 @@ class DiscreteLaplace(MetricMechanism):
     aliases = ("discrete Laplace", "discretised Laplace")
     metric = "spacing |x - x'|"
 
-    @contract(k=Integer(2, MAX_DENSE), epsilon=EPSILON, spacing=Real(0.0, None, low_open=True))
+    @contract(k=Integer(2, MAX_DENSE), epsilon=EPSILON, spacing=POSITIVE)
     def __init__(self, k: int, epsilon: float, spacing: float = 1.0) -> None:
         self.k, self.epsilon, self.spacing = k, epsilon, spacing
 

@@ -33,8 +33,10 @@ from typing import Any, Sequence
 import numpy as np
 
 from ldpnb.contracts import (
+    EPSILON,
     MAX_DOMAIN,
     MAX_ENTRIES,
+    POSITIVE,
     AnyOf,
     Array,
     Counts,
@@ -50,7 +52,6 @@ from ldpnb.contracts import (
 )
 from ldpnb.estimators._inversion import _clip_normalize, fo_estimate, fo_variance
 from ldpnb.mechanisms._base import Guarantee, Mechanism, _check_reports_matrix
-from ldpnb.mechanisms._common import EPSILON
 from ldpnb.mechanisms.grr import grr_simulate_counts
 from ldpnb.mechanisms.protocols import ProtocolName, protocol_names
 from ldpnb.mechanisms.protocols import protocol as _protocol
@@ -115,7 +116,7 @@ _K = Integer(2, MAX_DOMAIN)
 #: The number of attributes d and of users n.
 _D = Integer(1, MAX_ENTRIES)
 _N = Integer(1, (1 << 62) - 1)
-_N_REAL = Real(0.0, None, low_open=True)
+_N_REAL = POSITIVE
 _PROTOCOL = ProtocolName()
 _RSFD = ProtocolName(rsfd=True)
 _FAKE = OneOf(*_FAKES)

@@ -37,12 +37,11 @@ from typing import Any
 import numpy as np
 from scipy.optimize import linprog
 
-from ldpnb.contracts import Array, NonnegativeMatrix, OneOf, Optional, Real, contract
+from ldpnb.contracts import EPSILON, Array, NonnegativeMatrix, OneOf, Optional, Real, contract
 from ldpnb.measures.lift import ALIP, _check_joint
 from ldpnb.mechanisms.watchdog import MergeMechanism, SecretChannelMechanism, _subset_merging
 
 _JOINT = NonnegativeMatrix()
-_BUDGET = Real(0, None, low_open=True)
 _METHOD = OneOf("auto", "qhull", "cdd", "bruteforce")
 _SUBSET = Optional(Array(1, low=0, integer=True))
 _CG_MIN = 3000  #: vertex count from which LP (22) is solved by column generation
@@ -115,7 +114,7 @@ def column_entropies(V: np.ndarray) -> np.ndarray:
     return -t.sum(axis=-1)
 
 
-@contract(p_sx=_JOINT, eps_l=_BUDGET, eps_u=_BUDGET, subset=_SUBSET)
+@contract(p_sx=_JOINT, eps_l=EPSILON, eps_u=EPSILON, subset=_SUBSET)
 def alip_column_polytope(
     p_sx: Any, eps_l: float, eps_u: float, subset: Any = None
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
@@ -477,7 +476,7 @@ class ORRResult:
         return int(self.vertices.shape[0])
 
 
-@contract(p_sx=_JOINT, eps_l=_BUDGET, eps_u=_BUDGET, subset=_SUBSET, method=_METHOD)
+@contract(p_sx=_JOINT, eps_l=EPSILON, eps_u=EPSILON, subset=_SUBSET, method=_METHOD)
 def optimal_random_response(
     p_sx: Any, eps_l: float, eps_u: float, *, subset: Any = None, method: str = "auto"
 ) -> ORRResult:
@@ -515,7 +514,7 @@ def _orr(p_sx, eps_l, eps_u, subset=None, method="auto") -> ORRResult:
     return res
 
 
-@contract(p_sx=_JOINT, eps_l=_BUDGET, eps_u=_BUDGET, method=_METHOD)
+@contract(p_sx=_JOINT, eps_l=EPSILON, eps_u=EPSILON, method=_METHOD)
 def full_channel(p_sx: Any, eps_l: float, eps_u: float, *, method: str = "auto") -> np.ndarray:
     """Forward channel ``C[x, y]`` of AORR on all of X (eq. 12; always feasible)."""
     r = _orr(_check_joint(p_sx, "p_sx"), eps_l, eps_u, None, method)
@@ -549,8 +548,8 @@ class SRRResult:
 
 @contract(
     p_sx=_JOINT,
-    eps_l=_BUDGET,
-    eps_u=_BUDGET,
+    eps_l=EPSILON,
+    eps_u=EPSILON,
     feasibility=OneOf("lp", "printed"),
     method=_METHOD,
     risk=OneOf("inverse", "printed"),
@@ -676,7 +675,7 @@ class AORR(SecretChannelMechanism):
 
     family = "AORR"
 
-    @contract(p_sx=_JOINT, eps_l=_BUDGET, eps_u=_BUDGET, method=_METHOD)
+    @contract(p_sx=_JOINT, eps_l=EPSILON, eps_u=EPSILON, method=_METHOD)
     def __init__(self, p_sx: Any, eps_l: float, eps_u: float, *, method: str = "auto") -> None:
         p_sx = _check_joint(p_sx, "p_sx")
         self.result = _orr(p_sx, eps_l, eps_u, None, method)
@@ -693,7 +692,7 @@ class SRR(SecretChannelMechanism):
 
     family = "SRR"
 
-    @contract(p_sx=_JOINT, eps_l=_BUDGET, eps_u=_BUDGET, method=_METHOD)
+    @contract(p_sx=_JOINT, eps_l=EPSILON, eps_u=EPSILON, method=_METHOD)
     def __init__(self, p_sx: Any, eps_l: float, eps_u: float, *, method: str = "auto") -> None:
         p_sx = _check_joint(p_sx, "p_sx")
         self.result = subset_random_response(p_sx, eps_l, eps_u, method=method)

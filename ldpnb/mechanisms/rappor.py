@@ -61,9 +61,9 @@ from typing import Any
 
 import numpy as np
 
-from ldpnb.contracts import MAX_BYTES, MAX_ENTRIES, Array, Counts, Integer, Optional, Probability, contract
+from ldpnb.contracts import EPSILON, MAX_BYTES, MAX_ENTRIES, Array, Counts, Integer, Optional, Probability, contract
 from ldpnb.mechanisms._base import ChannelMechanism, Domain, Guarantee, LevelCheck, Mechanism
-from ldpnb.mechanisms._common import EPSILON, _exp_neg
+from ldpnb.mechanisms._common import _exp_neg
 from ldpnb.utils import check_random_state
 
 __all__ = ["rappor_bloom_bits", "rappor_params", "BloomRAPPOR"]

@@ -43,6 +43,7 @@ from scipy.special import logsumexp
 
 from ldpnb.channels._generic import _geo_level_from_log, _ldp_level_from_log
 from ldpnb.contracts import (
+    POSITIVE,
     Array,
     Boolean,
     Channel,
@@ -51,7 +52,6 @@ from ldpnb.contracts import (
     NonnegativeMatrix,
     OneOf,
     Optional,
-    Real,
     contract,
 )
 from ldpnb.mechanisms._base import ChannelMechanism, Guarantee
@@ -80,7 +80,7 @@ __all__ = [
 #: A prior or an output distribution: non-negative, any positive total (the scale cancels in BA).
 _MASS = Array(1, low=0.0)
 #: The loss parameter beta > 0 (nats per unit of distance).
-_BETA = Real(0, None, low_open=True)
+_BETA = POSITIVE
 #: A ground distance d(x, y), rows = inputs (need not be square).
 _DIST = DistanceMatrix(square=False)
 #: iteration counts: bounded, so that an absurd count is refused instead of running for ever (10**8 BA updates
@@ -350,7 +350,7 @@ class BAResult:
     distance=_DIST,
     beta=_BETA,
     n_iter=Optional(_ITERS),
-    tol=Optional(Real(0, None, low_open=True)),
+    tol=Optional(POSITIVE),
     max_iter=_ITERS,
     c0=Optional(_MASS),
     history=Boolean(),
@@ -716,7 +716,7 @@ def blahut_arimoto_lattice(
 
 
 # ----------------------------------------------------------------------------- RD curve
-@contract(prior=_MASS, distance=_DIST, beta=_BETA, tol=Real(0, None, low_open=True), max_iter=_ITERS)
+@contract(prior=_MASS, distance=_DIST, beta=_BETA, tol=POSITIVE, max_iter=_ITERS)
 def rd_point(prior, distance, beta: float, *, tol: float = 1e-12, max_iter: int = 200_000):
     """A point ``(R, D)`` of the rate-distortion curve at slope ``-beta``, by BA run to convergence.
 
@@ -730,7 +730,7 @@ def rd_point(prior, distance, beta: float, *, tol: float = 1e-12, max_iter: int 
     return R, D, res
 
 
-@contract(prior=_MASS, distance=_DIST, betas=Array(None, low=0.0), tol=Real(0, None, low_open=True), max_iter=_ITERS)
+@contract(prior=_MASS, distance=_DIST, betas=Array(None, low=0.0), tol=POSITIVE, max_iter=_ITERS)
 def rd_curve(prior, distance, betas, *, tol: float = 1e-12, max_iter: int = 200_000):
     """``(R, D)`` arrays over ``betas`` (see :func:`rd_point`)."""
     pts = [rd_point(prior, distance, b, tol=tol, max_iter=max_iter)[:2] for b in np.atleast_1d(betas)]
@@ -831,9 +831,9 @@ class BlahutArimoto(ChannelMechanism):
         prior=_MASS,
         distance=_DIST,
         beta=Optional(_BETA),
-        distortion=Optional(Real(0, None, low_open=True)),
+        distortion=Optional(POSITIVE),
         n_iter=Optional(_ITERS),
-        tol=Optional(Real(0, None, low_open=True)),
+        tol=Optional(POSITIVE),
         max_iter=_ITERS,
         c0=Optional(_MASS),
         notion=Optional(OneOf("geo-ind", "ldp")),

@@ -12,6 +12,7 @@ from typing import Any
 import numpy as np
 
 from ldpnb.contracts import (
+    EPSILON,
     MAX_BYTES,
     MAX_DENSE,
     MAX_DOMAIN,
@@ -25,7 +26,7 @@ from ldpnb.contracts import (
     contract,
 )
 from ldpnb.mechanisms._base import Domain, FrequencyOracle, _check_reports_matrix, _log_comb
-from ldpnb.mechanisms._common import _MAX_ENUM_COLUMNS, EPSILON, _exp_channel, _exp_neg
+from ldpnb.mechanisms._common import _MAX_ENUM_COLUMNS, _exp_channel, _exp_neg
 from ldpnb.mechanisms.grr import grr_simulate_counts
 from ldpnb.utils import (
     _chunk_rows,

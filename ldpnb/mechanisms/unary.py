@@ -10,9 +10,9 @@ from typing import Any
 
 import numpy as np
 
-from ldpnb.contracts import MAX_BYTES, MAX_DOMAIN, Array, Bits, Counts, Integer, OneOf, RandomState, contract
+from ldpnb.contracts import EPSILON, MAX_BYTES, MAX_DOMAIN, Array, Bits, Counts, Integer, OneOf, RandomState, contract
 from ldpnb.mechanisms._base import Domain, FrequencyOracle, _bits_of_columns, _check_reports_matrix
-from ldpnb.mechanisms._common import _LOG2, EPSILON, _exp_channel, _exp_neg, bernoulli_bits, bool_column_counts
+from ldpnb.mechanisms._common import _LOG2, _exp_channel, _exp_neg, bernoulli_bits, bool_column_counts
 from ldpnb.utils import (
     _check_input_counts,
     _chunk_rows,

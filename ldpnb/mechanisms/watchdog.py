@@ -35,6 +35,7 @@ from typing import Any
 import numpy as np
 
 from ldpnb.contracts import (
+    EPSILON,
     MAX_DENSE,
     MAX_ENTRIES,
     Array,
@@ -43,7 +44,6 @@ from ldpnb.contracts import (
     Integer,
     NonnegativeMatrix,
     OneOf,
-    Real,
     Unchecked,
     contract,
 )
@@ -628,8 +628,6 @@ def merging_performance(p_sx: Any, labels: Any) -> dict[str, np.ndarray]:
 # --------------------------------------------------------------------------------------------
 
 
-_EPS = Real(0, None, low_open=True)
-
 __all__ += ["SecretChannelMechanism", "Watchdog"]
 
 
@@ -690,7 +688,7 @@ class Watchdog(SecretChannelMechanism):
 
     family = "watchdog"
 
-    @contract(p_sx=_JOINT, eps_l=_EPS, eps_u=_EPS, merging=OneOf("complete", "subset"), repair=_REPAIR)
+    @contract(p_sx=_JOINT, eps_l=EPSILON, eps_u=EPSILON, merging=OneOf("complete", "subset"), repair=_REPAIR)
     def __init__(
         self, p_sx: Any, eps_l: float, eps_u: float, *, merging: str = "complete", repair: str | None = None
     ) -> None:

@@ -75,6 +75,7 @@ its status, its falsifier, its power and its decision log.
 from __future__ import annotations
 
 import ast
+import functools
 import math
 import numbers
 import operator
@@ -84,6 +85,7 @@ from typing import Any, Iterable, Mapping
 
 import numpy as np
 
+from ldpnb.contracts import Boolean, Instance, OneOf, Raises, contract
 from ldpnb.stats import Estimate, difference_of, is_estimate_dict, outcome_probability
 from ldpnb.stats import decide as _decide_region
 from ldpnb.stats import runs_to_decide as _runs_to_decide
@@ -123,6 +125,17 @@ WEAK = 0.2
 
 class CriterionError(ValueError):
     """A claim's declaration is malformed, or its criterion cannot fail."""
+
+
+# the rules of this module's arguments: a refusal is a CriterionError, as the bodies' own checks
+_KIND = Raises(OneOf(*KINDS), CriterionError)
+_EXPECT = Raises(OneOf(*EXPECTS), CriterionError)
+_SCALE = Raises(OneOf(*SCALES), CriterionError)
+_CRITERION = Raises(Instance(Mapping, example={"target": 1.0, "atol": 0.1}), CriterionError)
+_NUMBERS = Raises(Instance(Mapping, example={"ours": 1.05}), CriterionError)
+_RELATION = Raises(Instance(str, example="A < B"), CriterionError)
+_CHANGES = Instance(list, tuple, example=[])
+_ROW = Instance(Mapping, example={"id": "T1", "status": "not-evaluated", "numbers": None, "falsifier": None})
 
 
 # ---------------------------------------------------------------------------------------------
@@ -212,10 +225,9 @@ _REL = {"<": operator.lt, "<=": operator.le, ">": operator.gt, ">=": operator.ge
 _REL_RE = re.compile(r"\s*(<=|>=|<|>)\s*")
 
 
+@contract(relation=_RELATION)
 def parse_relation(relation: str) -> tuple[list[str], list[str]]:
     """``"A < B <= C"`` -> (["A", "B", "C"], ["<", "<="])."""
-    if not isinstance(relation, str):
-        raise CriterionError(f"relation must be a string such as 'A < B', got {relation!r}")
     parts = _REL_RE.split(relation.strip())
     names, ops = parts[0::2], parts[1::2]
     if len(names) < 2 or any(not n.strip() for n in names):
@@ -456,6 +468,7 @@ class Claim:
             lo, hi = self.paper.value
         return lo, hi
 
+    @contract(scale=_SCALE)
     def criterion(self, scale: str) -> dict[str, Any]:
         """The criterion's parameters at ``scale`` (what the JSON records and the tests re-evaluate).
 
@@ -493,6 +506,7 @@ class Claim:
             c["domain"] = list(_domain(self.domain, "domain"))
         return c
 
+    @contract(scale=_SCALE)
     def full_criterion(self, scale: str) -> dict[str, Any]:
         """:meth:`criterion` plus the ``instead`` rule of a diverging claim (everything the status needs)."""
         c = self.criterion(scale)
@@ -546,6 +560,7 @@ def _refuse_region_covering_domain(sid: str, lo: Any, hi: Any, dom: tuple) -> No
         )
 
 
+@contract()  # the claims are checked in the body (a rule names one argument, not each of *claims)
 def claim_table(*claims: Claim) -> dict[str, Claim]:
     """The claims of one paper, by id (ids unique; ``implied_by`` names a claim of the table)."""
     if not claims:
@@ -701,6 +716,9 @@ _PROBE_VALUES = (
 )
 
 
+_EXTREME_PROBES = (1e300, -1e300, 1e-300, -1e-300, 1e15, -1e15, 1e-15, 7.0, -7.0, 0.25)
+
+
 def _probes(names: list[str]) -> Iterable[dict[str, Any]]:
     """Deterministic assignments of the names: every name equal to one value, then random values,
     then random arrays of 3 values."""
@@ -712,6 +730,10 @@ def _probes(names: list[str]) -> Iterable[dict[str, Any]]:
         yield {n: vals[g.integers(vals.size)] for n in names}
     for _ in range(48):
         yield {n: vals[g.integers(vals.size, size=3)] for n in names}
+    for v in _EXTREME_PROBES:  # finite extremes: a bound far out is still a bound
+        yield {n: v for n in names}
+    for _ in range(32):
+        yield {n: _EXTREME_PROBES[g.integers(len(_EXTREME_PROBES))] for n in names}
 
 
 class _Expr:
@@ -769,29 +791,60 @@ class _Expr:
             self._check(c)
 
     def refuse_constant(self, where: str) -> None:
-        """Refuse a rule that cannot fail: one with no names (a constant), or one true on every
-        probe of its names (its value does not depend on them, e.g. ``x == x or True``)."""
+        """Refuse a rule that cannot fail on the numbers a row records.
+
+        Refused: a rule with no names (a constant); a rule comparing an expression with itself
+        (``x == x``, ``f(x) <= f(x)``: true for every number, false only for NaN); a rule true on
+        every probe of its names (``x == x or True``); and a rule true on every *finite* probe
+        (``abs(x) >= 0``, ``x - x == 0``): such a rule tests only whether its numbers are finite,
+        which must then be said with ``isfinite`` (a rule calling ``isfinite`` may fail on non-finite
+        numbers only)."""
         if not self.names:
             raise CriterionError(
                 f"{where} {self.text!r} names no number: its value is a constant, fixed before any "
                 "result (a rule must be an expression over named numbers)"
             )
-        seen = set()
-        tried = 0
+        for node in ast.walk(self.tree.body):
+            if isinstance(node, ast.Compare):
+                sides = [node.left, *node.comparators]
+                for a, b in zip(sides[:-1], sides[1:]):
+                    if ast.dump(a) == ast.dump(b):
+                        raise CriterionError(
+                            f"{where} {self.text!r} compares {ast.unparse(a)!r} with itself: the comparison "
+                            "has the same value for every number and cannot fail on a finite one (it differs only "
+                            "on NaN; write isfinite(...) to test for a finite number)"
+                        )
+        seen: set[bool] = set()
+        seen_finite: set[bool] = set()
+        tried = tried_finite = 0
         for probe in _probes(sorted(self.names)):
             try:
                 with np.errstate(all="ignore"):
                     v = np.asarray(self._eval(self.tree.body, probe))
             except Exception:
                 continue
+            ok = bool(v.size > 0 and np.all(v))
             tried += 1
-            seen.add(bool(v.size > 0 and np.all(v)))
-            if len(seen) == 2:
+            seen.add(ok)
+            if all(np.all(np.isfinite(x)) for x in probe.values()):
+                tried_finite += 1
+                seen_finite.add(ok)
+            if len(seen_finite) == 2:
                 return
         if tried >= 10 and seen == {True}:
             raise CriterionError(
                 f"{where} {self.text!r} is true for every value of {sorted(self.names)} tried: it "
                 "does not depend on its names and cannot fail"
+            )
+        tests_finite = any(
+            isinstance(n, ast.Call) and isinstance(n.func, ast.Name) and n.func.id == "isfinite"
+            for n in ast.walk(self.tree.body)
+        )
+        if tried_finite >= 10 and seen_finite == {True} and not tests_finite:
+            raise CriterionError(
+                f"{where} {self.text!r} is true for every finite value of {sorted(self.names)} tried: "
+                "it cannot fail on a finite result, only on NaN or infinite numbers "
+                "(write isfinite(...) if finiteness is the claim)"
             )
 
     def __call__(self, numbers: Mapping[str, Any]) -> bool:
@@ -879,11 +932,24 @@ def _check_criterion(kind: str, criterion: Mapping[str, Any]) -> None:
         if criterion.get("direction") not in ("increasing", "decreasing"):
             raise CriterionError("direction must be 'increasing' or 'decreasing'")
     elif kind == "holds":
-        _Expr(criterion.get("rule"))
+        _Expr(criterion.get("rule"))  # refused as constant where it is evaluated (_legacy)
     elif kind != "none":
         raise CriterionError(f"kind {kind!r} is not one of {KINDS}")
     if criterion.get("domain") is not None:
         _domain(tuple(criterion["domain"]), "domain")
+
+
+def _refuse_constant_rule(text: Any, name: str) -> None:
+    """The low-level functions (``evaluate``, ``row_status``, ...) refuse a constant rule as
+    :class:`Claim` does at declaration (an accepted rule is checked once per text)."""
+    if not isinstance(text, str):
+        _Expr(text)  # refuses a non-string with its message
+    _refuse_constant_text(text, name)
+
+
+@functools.lru_cache(maxsize=4096)
+def _refuse_constant_text(text: str, name: str) -> None:
+    _Expr(text).refuse_constant(name)  # a refusal raises and is not cached
 
 
 def _legacy(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]) -> bool:
@@ -941,6 +1007,7 @@ def _legacy(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any])
         tol = float(criterion.get("tol") or 0.0)
         return bool(np.all(d > tol) if criterion.get("strict") else np.all(d >= -tol))
     if kind == "holds":
+        _refuse_constant_rule(criterion["rule"], "rule")
         return _Expr(criterion["rule"])(numbers)
     raise CriterionError(f"kind {kind!r} is not evaluated")
 
@@ -1059,6 +1126,7 @@ def _order_pairs(
     return out
 
 
+@contract(kind=_KIND, criterion=_CRITERION, numbers=_NUMBERS)
 def decide(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]) -> str:
     """``"holds"``, ``"reversed"`` or ``"undecided"``: the criterion on ``numbers``.
 
@@ -1089,12 +1157,14 @@ def decide(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]) 
     return _combine(out)
 
 
+@contract(kind=_KIND, criterion=_CRITERION, numbers=_NUMBERS)
 def evaluate(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]) -> bool:
     """Whether ``numbers`` meet the criterion (the paper's claim, as operationalised): :func:`decide`
     gives ``"holds"``."""
     return decide(kind, criterion, numbers) == "holds"
 
 
+@contract(kind=_KIND, criterion=_CRITERION, numbers=_NUMBERS, expect=_EXPECT, implied=Boolean())
 def row_status(
     kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any], expect: str, *, implied: bool = False
 ) -> str:
@@ -1115,6 +1185,8 @@ def row_status(
             return "fail"
         if out == "undecided":
             return "undecided"
+        if instead is not None:
+            _refuse_constant_rule(instead, "instead")
         if instead is not None and not _Expr(instead)(numbers):
             return "fail"
         return "diverges"
@@ -1155,14 +1227,6 @@ def _regions(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]
     return out
 
 
-def _check_kind_expect(kind: Any, expect: Any) -> None:
-    """Refuse an unknown kind or expected status (a row of no known kind has no power and no log)."""
-    if not isinstance(kind, str) or kind not in KINDS:
-        raise CriterionError(f"kind must be one of {KINDS}, got {kind!r}")
-    if not isinstance(expect, str) or expect not in EXPECTS:
-        raise CriterionError(f"expect must be one of {EXPECTS}, got {expect!r}")
-
-
 def _is_statistical_row(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]) -> bool:
     if kind == "close" and criterion.get("z") is not None and numbers.get("se") is not None:
         return True
@@ -1172,6 +1236,7 @@ def _is_statistical_row(kind: str, criterion: Mapping[str, Any], numbers: Mappin
         return False
 
 
+@contract(kind=_KIND, criterion=_CRITERION, numbers=_NUMBERS, expect=_EXPECT)
 def power(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any], expect: str) -> dict[str, Any] | None:
     """For a statistical row, the probability that its criterion gives the expected status if the
     true value were at its falsifier truth (normal approximation at the measured interval, see
@@ -1185,7 +1250,6 @@ def power(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any], e
     false, the others passing).  Returns ``{"pass_probability", "falsifier_truth", "effect",
     "weak"}`` with ``weak`` true above :data:`WEAK`.
     """
-    _check_kind_expect(kind, expect)
     if expect not in ("pass", "diverges") or not _is_statistical_row(kind, criterion, numbers):
         return None
     dom = criterion.get("domain")
@@ -1231,10 +1295,10 @@ def power(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any], e
     return {"pass_probability": best, "falsifier_truth": truth_at, "effect": eff_used, "weak": best > WEAK}
 
 
+@contract(kind=_KIND, criterion=_CRITERION, numbers=_NUMBERS)
 def runs_needed(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any]) -> dict[str, Any] | None:
     """For an undecided statistical row, about how many runs would decide it
     (:func:`ldpnb.stats.runs_to_decide`, the largest over its quantities); None otherwise."""
-    _check_kind_expect(kind, "pass")
     if not isinstance(criterion, Mapping):
         raise CriterionError(f"criterion must be a mapping, got {type(criterion).__name__}")
     for key in ("atol", "rtol", "tol"):
@@ -1255,10 +1319,10 @@ def runs_needed(kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, A
     return worst
 
 
+@contract(changes=_CHANGES, numbers=_NUMBERS, expect=_EXPECT)
 def original_statuses(changes: Iterable[Any], numbers: Mapping[str, Any], expect: str) -> list[dict[str, Any]]:
     """The decision log of a row: each earlier criterion (a :class:`CriterionChange` or its JSON
     form) with the status it gives on the row's numbers (or why it cannot be evaluated on them)."""
-    _check_kind_expect("close", expect)
     if not isinstance(numbers, Mapping):
         raise CriterionError(f"numbers must be a mapping of the row's numbers, got {type(numbers).__name__}")
     out = []
@@ -1453,6 +1517,7 @@ def _estimate_candidates(kind: str, criterion: Mapping[str, Any], plain: Mapping
         yield _set(base, ("values",), vals)
 
 
+@contract(kind=_KIND, criterion=_CRITERION, numbers=_NUMBERS, expect=_EXPECT, implied=Boolean())
 def falsify(
     kind: str, criterion: Mapping[str, Any], numbers: Mapping[str, Any], expect: str, *, implied: bool = False
 ) -> dict[str, Any]:
@@ -1460,7 +1525,6 @@ def falsify(
 
     With a declared ``domain`` (``criterion["domain"]``) the falsifier's measured numbers must be
     finite and in it; a row recorded with an estimate always needs a finite falsifier."""
-    _check_kind_expect(kind, expect)
     plain = _plain(numbers)
     statistical = _is_statistical_row(kind, criterion, plain) or any(_is_est(v) for _, v in _paths(plain))
 
@@ -1543,6 +1607,11 @@ def falsify(
     raise CriterionError(f"no falsifier found{where}: the criterion cannot fail on any perturbation of its numbers")
 
 
+#: the claim of the generated bad-input tests' calls of describe
+_EXAMPLE_CLAIM = Claim("T1", "an example", source="derived", kind="range", where="Sec. 1", lower=0.0, upper=1.0)
+
+
+@contract(claim=Instance(Claim, example=_EXAMPLE_CLAIM), scale=_SCALE)
 def describe(claim: Claim, scale: str) -> str:
     """A short human-readable statement of the criterion (the report's 'criterion' column)."""
     c = claim.criterion(scale)
@@ -1592,6 +1661,7 @@ def _short(v: Any) -> str:
     return str(v)
 
 
+@contract(row=_ROW)
 def verify_row(row: Mapping[str, Any]) -> list[str]:
     """Problems with one report row read back from JSON (empty list when sound).
 

@@ -33,7 +33,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from ldpnb.contracts import Instance, Optional, Real, Unchecked, contract
+from ldpnb.contracts import POSITIVE, Instance, Optional, Unchecked, contract
 
 #: A notebook (an nbformat NotebookNode is a dict).
 _NB = Instance(dict, example={"cells": []})
@@ -220,8 +220,8 @@ def figure_problems(nb) -> list[str]:
 
 @contract(
     fig=Unchecked("a matplotlib Figure", None),
-    shown_px=Real(0, None, low_open=True),
-    column_px=Real(0, None, low_open=True),
+    shown_px=POSITIVE,
+    column_px=POSITIVE,
 )
 def text_px(fig, shown_px: float, column_px: float = FIGURE_COLUMN_PX) -> dict[str, float | None]:
     """The smallest legend text and the smallest text of ``fig``, in CSS px as the book shows it:

@@ -26,13 +26,23 @@ from __future__ import annotations
 
 import html
 import json
-import math
 import numbers as _numbers
 import os
 import re
 from pathlib import Path
 from typing import Any, Mapping
 
+from ldpnb.contracts import (
+    Boolean,
+    Instance,
+    Integer,
+    OneOf,
+    Optional,
+    Pattern,
+    Real,
+    Unchecked,
+    contract,
+)
 from ldpnb.repro.claims import (
     SCALES,
     Claim,
@@ -48,6 +58,22 @@ from ldpnb.repro.claims import (
     runs_needed,
 )
 from ldpnb.stats import Estimate
+
+# the rules of this module's arguments (tests/test_contracts.py calls each function with their invalid values)
+_ROW = Instance(Mapping, example={"id": "T1", "status": "pass", "source": "paper", "ours": 1.0, "estimate": None})
+_ROWS = Instance(list, tuple, example=[{"id": "T1", "status": "pass", "source": "paper", "ours": 1.0}])
+_FOLDER = Optional(Instance(str, os.PathLike, example="_build/reproduction"))
+_CHAPTER = Pattern(r"[A-Za-z0-9_\-]+", "a file stem (letters, digits, _ -)", "ch")
+_GLUE_NAME = Pattern(r"[A-Za-z0-9][A-Za-z0-9_.\-]*", "a glue name (letters, digits, _ . -)", "ch-n")
+_ID = Instance(str, example="T1")
+#: the chapter's SEED; a negative one is a TypeError too (as before the contract), hence checked in the body
+_SEED = Unchecked("None or an integer >= 0 (TypeError otherwise)", example=None)
+_NOTE = Instance(str, example="")
+_MEASURED = Unchecked("a number, an array or an Estimate: checked by the claim's criterion", example=0.5)
+#: a one-claim table: the example from which tests/test_contracts.py builds a Report to call its methods
+_EXAMPLE_CLAIMS = {
+    "T1": Claim("T1", "an example", source="derived", kind="range", where="Sec. 1", lower=0.0, upper=1.0)
+}
 
 __all__ = [
     "Report",
@@ -111,6 +137,7 @@ class ReproductionFailure(AssertionError):
     """Raised by :meth:`Report.finalize` when a row failed at book or paper scale."""
 
 
+@contract()
 def build_dir() -> Path:
     """The build folder: ``$LDPNB_BUILD_DIR`` if set, else ``<repo>/_build``.
 
@@ -150,6 +177,7 @@ def fmt(value: Any) -> str:
     return str(value)
 
 
+@contract(row=_ROW)
 def fmt_ours(row: Mapping[str, Any]) -> str:
     """The 'ours' cell: the value, with its interval for a row recorded with estimates."""
     est = row.get("estimate")
@@ -281,6 +309,7 @@ _ABBREV = {
 }
 
 
+@contract(row=_ROW)
 def divergence_kind(row: Mapping[str, Any]) -> str | None:
     """``"paper claim refuted"`` for a diverging row about the paper (source ``paper`` or ``derived``),
     ``"our expectation refuted"`` for one about our own expectation (``extension``, ``invariant``,
@@ -300,6 +329,7 @@ def divergence_kind(row: Mapping[str, Any]) -> str | None:
     return DIVERGENCE_KINDS["paper" if row.get("source") in ("paper", "derived") else "ours"]
 
 
+@contract(text=Optional(Instance(str, example="A note. More.")), limit=Integer(1, None))
 def first_sentence(text: str, limit: int = 240) -> str:
     """The first sentence of a note (abbreviations such as "Fig." or "e.g." and decimals do not end
     it), cut at ``limit`` characters with an ellipsis.
@@ -338,6 +368,11 @@ def _shown(text: str, limit: int, *, maths: bool = True) -> str:
     return f'<span class="ldpnb-trunc" title="{html.escape(text)}">{render(_cut(text, limit))}</span>'
 
 
+@contract(
+    status=OneOf(*STATUSES),
+    kind=Optional(OneOf(*DIVERGENCE_KINDS.values())),
+    label=Optional(Instance(str, example="pass")),
+)
 def badge_html(status: str, *, kind: str | None = None, label: str | None = None) -> str:
     """A status badge: the word, preceded by the status's glyph (drawn by the stylesheet,
     ``book/_static/ldpnb.css``, so that the text of the cell stays the word for sorting and search)
@@ -361,6 +396,7 @@ def _exceptions(rows: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     return sorted(out, key=lambda r: _SUMMARY_ORDER.index(r["status"]))
 
 
+@contract(rows=_ROWS)
 def counts_text(rows: list[Mapping[str, Any]]) -> str:
     """``"35 pass, 3 diverge (2 paper claims refuted, 1 expectation of ours), 2 not evaluated"``."""
     n = {s: sum(r["status"] == s for r in rows) for s in STATUSES}
@@ -396,6 +432,7 @@ def _ref_text(r: Mapping[str, Any]) -> str:
     return fmt(ref) if ref is not None else "—"
 
 
+@contract(chapter=_CHAPTER, rows=_ROWS, scale=OneOf(*SCALES), seed=Optional(Integer(0, None)))
 def report_html(chapter: str, rows: list[Mapping[str, Any]], *, scale: str, seed: int | None = None) -> str:
     """The HTML of a chapter's report (see :meth:`Report.to_html`); ``rows`` as in the report's JSON."""
     rid = html.escape(chapter)
@@ -474,6 +511,7 @@ def report_html(chapter: str, rows: list[Mapping[str, Any]], *, scale: str, seed
     )
 
 
+@contract(name=_GLUE_NAME, value=Unchecked("any object: a figure, a number, a string"), display=Boolean())
 def glue(name: str, value: Any, display: bool = True) -> None:
     """Glue ``value`` as ``name`` for the book's ``{glue:...}`` roles and directives: myst-nb's
     ``glue`` when myst-nb is installed (the book's build); without it (a notebook on Colab) a
@@ -485,8 +523,6 @@ def glue(name: str, value: Any, display: bool = True) -> None:
     ``glue("foundations-channels", fig)`` in the cell that draws the figure;
     ``glue("foundations-n", f"{n:,}", display=False)`` for a number in the prose.
     """
-    if not isinstance(name, str) or not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9_.\-]*", name):
-        raise ValueError(f"glue name must be letters, digits, _ . -, got {name!r}")
     try:
         from myst_nb import glue as _glue  # noqa: PLC0415 lazy: myst-nb is optional (the book's build)
     except ImportError:
@@ -514,11 +550,13 @@ class Report:
         The chapter's ``SEED`` (shown with the report, so that a reader can rerun the same numbers).
     """
 
+    @contract(
+        chapter=_CHAPTER,
+        claims=Instance(Mapping, example=_EXAMPLE_CLAIMS),
+        scale=OneOf(*SCALES),
+        seed=_SEED,
+    )
     def __init__(self, chapter: str, claims: Mapping[str, Claim], scale: str, *, seed: int | None = None) -> None:
-        if not isinstance(chapter, str) or not re.fullmatch(r"[A-Za-z0-9_\-]+", chapter or ""):
-            raise ValueError(f"chapter must be a file stem (letters, digits, _ -), got {chapter!r}")
-        if scale not in SCALES:
-            raise ValueError(f"scale must be one of {SCALES}, got {scale!r}")
         if not isinstance(claims, Mapping) or not claims or not all(isinstance(s, Claim) for s in claims.values()):
             raise TypeError("claims must be a non-empty mapping of id -> Claim (a paper's CLAIMS table)")
         if seed is not None and (isinstance(seed, bool) or not isinstance(seed, _numbers.Integral) or seed < 0):
@@ -606,6 +644,7 @@ class Report:
             ) + "(Timing claim: the measured numbers are in the chapter's timings file.)"
         self.rows[s.id] = row
 
+    @contract(id=_ID, ours=_MEASURED, se=Unchecked("a standard error (deprecated z criterion)"), note=_NOTE)
     def close(self, id: str, ours: Any, *, se: Any = None, note: str = "") -> None:
         """``|ours - target| <= atol + rtol |target|`` as declared for claim ``id``.
 
@@ -620,6 +659,7 @@ class Report:
         nums = {"ours": ours} if se is None else {"ours": ours, "se": se}
         self._record(s, nums, _value(ours), note)
 
+    @contract(id=_ID, ours=_MEASURED, note=_NOTE)
     def range(self, id: str, ours: Any, *, note: str = "") -> None:
         """``lower <= ours <= upper`` as declared for claim ``id`` (``ours`` a number, an array or
         an :class:`~ldpnb.stats.Estimate`)."""
@@ -628,6 +668,12 @@ class Report:
             return
         self._record(s, {"ours": ours}, _value(ours), note)
 
+    @contract(
+        id=_ID,
+        values=Instance(Mapping, example={"A": 0.1, "B": 0.2}),
+        differences=Optional(Instance(Mapping, example={})),
+        note=_NOTE,
+    )
     def order(
         self, id: str, values: Mapping[str, Any], *, differences: Mapping[str, Any] | None = None, note: str = ""
     ) -> None:
@@ -649,6 +695,7 @@ class Report:
             nums["differences"] = dict(differences)
         self._record(s, nums, {k: _value(v) for k, v in values.items()}, note)
 
+    @contract(id=_ID, ys=_MEASURED, xs=Unchecked("the abscissae of ys, ordered"), note=_NOTE)
     def monotone(self, id: str, ys: Any, *, xs: Any = None, note: str = "") -> None:
         """``ys`` (ordered by ``xs``) increasing or decreasing as declared."""
         s = self._declared(id, "monotone")
@@ -657,6 +704,7 @@ class Report:
         nums = {"ys": ys} if xs is None else {"ys": ys, "xs": xs}
         self._record(s, nums, ys, note)
 
+    @contract(id=_ID, note=_NOTE)
     def holds(self, id: str, *, note: str = "", **numbers: Any) -> None:
         """The declared rule evaluated on ``numbers`` (e.g. ``violations=0, instances=300``)."""
         s = self._declared(id, "holds")
@@ -664,6 +712,7 @@ class Report:
             return
         self._record(s, dict(numbers), dict(numbers), note)
 
+    @contract(id=_ID, note=_NOTE)
     def not_evaluated(self, id: str, *, note: str = "") -> None:
         """A claim declared ``expect='not-evaluated'`` (the declaration says why)."""
         s = self._declared(id, None)
@@ -697,6 +746,7 @@ class Report:
             "implied_by": s.implied_by,
         }
 
+    @contract(numbers=Instance(Mapping, example={}))
     def record(self, numbers: Mapping[str, Any]) -> None:
         """Record many claims at once, each by its declared kind, and glue the ``"_text"`` entry
         (values for the prose) with :meth:`text`.  Returns nothing, so that a cell ending in it
@@ -770,10 +820,9 @@ class Report:
         for name, v in values.items():
             glue(f"{self.chapter}-{name}", v.text() if isinstance(v, Estimate) else v, display=False)
 
+    @contract(name=Instance(str, example="total"), seconds=Real(0.0, None))
     def timing(self, name: str, seconds: float) -> None:
         """Record a measured duration (seconds); timings never enter the claims JSON."""
-        if not isinstance(seconds, _numbers.Real) or not math.isfinite(seconds) or seconds < 0:
-            raise ValueError(f"seconds must be a finite number >= 0, got {seconds!r}")
         self.timings[str(name)] = round(float(seconds), 4)
 
     # ------------------------------------------------------------------ outputs
@@ -800,6 +849,7 @@ class Report:
             text += f" ([report](#report-{self.chapter}))."
         return text
 
+    @contract(directory=_FOLDER)
     def save(self, directory: str | os.PathLike | None = None) -> Path:
         d = Path(directory) if directory is not None else build_dir() / "reproduction"
         d.mkdir(parents=True, exist_ok=True)
@@ -876,6 +926,7 @@ class Report:
         return f"Report({self.chapter!r}, scale={self.scale!r}, {self.counts()})"
 
 
+@contract(directory=_FOLDER)
 def load_reports(directory: str | os.PathLike | None = None) -> dict[str, list[dict[str, Any]]]:
     """Every ``<chapter>.json`` of the reproduction folder, with the volatile numbers merged back.
 
@@ -908,6 +959,7 @@ def load_reports(directory: str | os.PathLike | None = None) -> dict[str, list[d
     return out
 
 
+@contract(directory=_FOLDER)
 def load_timings(directory: str | os.PathLike | None = None) -> dict[str, dict[str, Any]]:
     """Every ``<chapter>.timings.json`` of the reproduction folder (an empty dict when it has none)."""
     d = Path(directory) if directory is not None else build_dir() / "reproduction"

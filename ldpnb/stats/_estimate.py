@@ -77,10 +77,10 @@ class Estimate:
     Parameters
     ----------
     value : float or array
-        The point estimate.
+        The point estimate (finite, or NaN for an undefined quantity, whose interval is then NaN).
     low, high : float or array
         The interval's ends (``low <= high``; infinite ends are allowed, e.g. an unbounded Fieller
-        interval; NaN only where the value is NaN: an undefined quantity).
+        interval; NaN exactly where the value is NaN: an undefined quantity has no interval).
     level : float
         The interval's confidence level, in (0, 1] (1 for an exact number).  With
         ``simultaneous=True`` the level holds jointly for every cell.
@@ -129,6 +129,11 @@ class Estimate:
         nan_v = np.isnan(va)
         if np.any(np.isnan(la) & ~nan_v) or np.any(np.isnan(ha) & ~nan_v):
             raise ValueError("an interval end is NaN where the value is not")
+        if np.any(nan_v & ~(np.isnan(la) & np.isnan(ha))):
+            raise ValueError(
+                "the value is NaN where an interval end is not: an undefined quantity has no interval "
+                "(low and high must be NaN too)"
+            )
         ok = nan_v | (la <= ha)
         if not np.all(ok):
             raise ValueError("low must be <= high in every cell")

@@ -6,7 +6,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from ldpnb.contracts import Array, Instance, Integer, Real, contract
+from ldpnb.contracts import POSITIVE, Array, Instance, Integer, contract
 from ldpnb.measures import emd_1d
 from ldpnb.repro.plotting import color
 
@@ -40,7 +40,7 @@ def channel_matrices(channels: Mapping[str, np.ndarray]):
     return fig
 
 
-@contract(rows=_MAP, shape=Instance(tuple, example=(2, 2)), cell=Integer(0, None), cell_km=Real(0, None, low_open=True))
+@contract(rows=_MAP, shape=Instance(tuple, example=(2, 2)), cell=Integer(0, None), cell_km=POSITIVE)
 def planar_rows(rows: Mapping[str, np.ndarray], shape: tuple[int, int], cell: int, cell_km: float):
     """One row of each planar channel drawn as an image, the true cell marked."""
     R, C = shape

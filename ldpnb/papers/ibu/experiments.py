@@ -31,6 +31,7 @@ import numpy as np
 
 from ldpnb.channels._generic import simulate_counts_batch
 from ldpnb.contracts import (
+    POSITIVE,
     AnyOf,
     Array,
     Boolean,
@@ -90,7 +91,7 @@ _MECHANISM_OR_CHANNEL = AnyOf(Channel(atol=1e-8), Instance(Mechanism, example=No
     with_ibu=Boolean(),
     with_inv=Boolean(),
     mle_reps=Integer(0, 100_000),
-    mle_tol=Real(0, None, low_open=True),
+    mle_tol=POSITIVE,
     mle_max_iter=Integer(1, None),
 )
 def estimation_trials(
@@ -244,7 +245,7 @@ class Trials:
     tol=Real(0, None),
     max_iter=Integer(0, None),
     mle_reps=Integer(0, 100_000),
-    mle_tol=Real(0, None, low_open=True),
+    mle_tol=POSITIVE,
 )
 def rappor_trials(
     theta,

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ldpnb.contracts import Integer, Real, contract
+from ldpnb.contracts import POSITIVE, Integer, Real, contract
 
 __all__ = ["renormalised_planar_geometric_channel"]
 
@@ -23,7 +23,7 @@ __all__ = ["renormalised_planar_geometric_channel"]
     rows=Integer(1, 1 << 7),
     cols=Integer(1, 1 << 7),
     epsilon=Real(0, 50, low_open=True),
-    cell_size=Real(0, None, low_open=True),
+    cell_size=POSITIVE,
 )
 def renormalised_planar_geometric_channel(rows: int, cols: int, epsilon: float, cell_size: float = 1.0) -> np.ndarray:
     r"""The planar geometric mechanism restricted to a ``rows x cols`` grid and renormalised per row:

@@ -25,6 +25,7 @@ import numpy as np
 from ldpnb.channels._generic import simulate_counts_batch
 from ldpnb.contracts import (
     MAX_BYTES,
+    POSITIVE,
     SAMPLE_SIZE,
     AnyOf,
     Array,
@@ -72,7 +73,7 @@ __all__ = [
 ]
 
 _EPS = Real(0, 50, low_open=True)
-_N = Real(0, None, low_open=True)
+_N = POSITIVE
 _K = Integer(2, 1 << 14)
 #: IBU updates a caller may ask for (an iteration count, bounded so that a run cannot hang).
 _ITER = Integer(1, 10**7)
@@ -459,7 +460,7 @@ _CONSISTENCY = dict(
     reps=Integer(1, 100_000),
     epsilon=Optional(_EPS),
     rng=RandomState(),
-    tol=Real(0, None, low_open=True),
+    tol=POSITIVE,
     max_iter=_ITER,
 )
 
@@ -549,7 +550,7 @@ def krr_likely_fraction(input_counts, epsilon: float) -> float:
     return float(np.sum(-np.expm1(n * np.log1p(-pz))) / k)
 
 
-@contract(h=Real(0, None, low_open=True))
+@contract(h=POSITIVE)
 def square_lattice_delta(h: float) -> float:
     r"""Discretisation error of a square lattice of width ``h``: the largest distance from a point of the
     plane to its nearest lattice point, :math:`\delta = h/\sqrt 2` (Sec. 8.3, Fig. 14(a))."""

@@ -28,8 +28,10 @@ from ldpnb import mechanisms as M
 from ldpnb.channels import DiagPlusConstChannel
 from ldpnb.contracts import (
     DENSE_DOMAIN,
+    EPSILON,
     MAX_ENTRIES,
     MAX_REPS,
+    POSITIVE,
     SAMPLE_SIZE,
     Boolean,
     Distribution,
@@ -201,7 +203,7 @@ def _floor(m: M.FrequencyOracle, n: int, rng):
 @contract(
     ks=Instance(tuple, list, example=(16,)),
     n=SAMPLE_SIZE,
-    eps=Real(0, None, low_open=True),
+    eps=EPSILON,
     repeats=_REPEATS,
     peers=Instance(Peers, example=Peers({})),
     n_lh=SAMPLE_SIZE,
@@ -321,9 +323,7 @@ def _row(name, k, side, peer, T, n) -> dict:
     return r
 
 
-@contract(
-    ks=Instance(tuple, list, example=(16,)), n=SAMPLE_SIZE, eps=Real(0, None, low_open=True), repeats=_REPEATS, rng=_RNG
-)
+@contract(ks=Instance(tuple, list, example=(16,)), n=SAMPLE_SIZE, eps=EPSILON, repeats=_REPEATS, rng=_RNG)
 def count_level(ks, n: int, eps: float, repeats: int, *, rng) -> list[dict]:
     """Count-level simulation (an algorithm choice) against our own per-user client + server."""
     rng = check_random_state(rng)
@@ -365,10 +365,10 @@ def _setup_and_iter(T, name, it):
 @contract(
     ks=Instance(tuple, list, example=(16,)),
     iters=Instance(dict, example={16: 3}),
-    eps=Real(0, None, low_open=True),
+    eps=EPSILON,
     repeats=_REPEATS,
     peers=Instance(Peers, example=Peers({})),
-    bw=Real(0, None, low_open=True),
+    bw=POSITIVE,
     rng=_RNG,
 )
 def ibu_dense(ks, iters: dict, eps: float, repeats: int, peers: Peers, bw: float, *, rng) -> list[dict]:
@@ -534,9 +534,7 @@ def squarem_certified(cases, cap: int, repeats: int, *, rng) -> list[dict]:
     return rows
 
 
-@contract(
-    ks=Instance(tuple, list, example=(16,)), it=_ITERS, eps=Real(0, None, low_open=True), repeats=_REPEATS, rng=_RNG
-)
+@contract(ks=Instance(tuple, list, example=(16,)), it=_ITERS, eps=EPSILON, repeats=_REPEATS, rng=_RNG)
 def ibu_structured(ks, it: int, eps: float, repeats: int, *, rng) -> list[dict]:
     """k-RR IBU with the diagonal-plus-constant operator (an algorithm choice) against our dense IBU,
     per iteration (set-up separated), and the largest difference of the iterates."""
@@ -580,7 +578,7 @@ def _check_ba(prior: np.ndarray, D: np.ndarray) -> None:
 @contract(
     prior=Distribution(),
     D=NonnegativeMatrix(),
-    beta=Real(0.0, None, low_open=True),
+    beta=POSITIVE,
     n_iter=_ITERS,
 )
 def textbook_ba(prior, D, beta, n_iter):
@@ -598,7 +596,7 @@ def textbook_ba(prior, D, beta, n_iter):
 @contract(
     prior=Distribution(),
     D=NonnegativeMatrix(),
-    beta=Real(0.0, None, low_open=True),
+    beta=POSITIVE,
     n_iter=_ITERS,
 )
 def lean_ba(prior, D, beta, n_iter):
@@ -615,9 +613,7 @@ def lean_ba(prior, D, beta, n_iter):
     return C
 
 
-@contract(
-    grids=Instance(tuple, list, example=(4,)), it=_ITERS, repeats=_REPEATS, bw=Real(0, None, low_open=True), rng=_RNG
-)
+@contract(grids=Instance(tuple, list, example=(4,)), it=_ITERS, repeats=_REPEATS, bw=POSITIVE, rng=_RNG)
 def ba_compare(grids, it: int, repeats: int, bw: float, *, rng) -> list[dict]:
     """BA on ``g x g`` lattices (beta = 1 per cell, a Dirichlet prior): ours (dense), a textbook and a
     lean numpy BA (the same channel out, ``it`` iterations), and our FFT lattice kernel; set-up and
@@ -656,7 +652,7 @@ def ba_compare(grids, it: int, repeats: int, bw: float, *, rng) -> list[dict]:
 @contract(
     ns=Instance(tuple, list, example=(100, 200)),
     k=Integer(2, MAX_ENTRIES),
-    eps=Real(0, None, low_open=True),
+    eps=EPSILON,
     repeats=_REPEATS,
     rng=_RNG,
 )
@@ -744,7 +740,7 @@ def memory(*, rng, k: int = 1024, g: int = 32, n: int = 100_000) -> list[dict]:
     ba_rows=Instance(list, tuple, example=[]),
     texts=Instance(dict, example={}),
     seconds=Real(0, None),
-    budget=Real(0, None, low_open=True),
+    budget=EPSILON,
     grid_rows=Instance(list, tuple, example=[]),
     squarem_rows=Instance(list, tuple, example=[]),
 )
@@ -907,7 +903,7 @@ def paper_scale_schedule(records: dict, *, cores: int = 2) -> dict:
     records=Instance(dict, example={}),
     text=Instance(str, example="T10"),
     run=Optional(Instance(dict, example=None)),
-    budget_min=Real(0.0, None, low_open=True),
+    budget_min=EPSILON,
     cores=Integer(1, 1024),
 )
 def paper_scale_target(

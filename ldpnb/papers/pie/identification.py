@@ -73,6 +73,23 @@ MAX_ITEMS = 1 << 24
 #: Largest number of random user subsets per estimate, bootstrap resamples, Monte Carlo rounds,
 #: score sets: each costs a full estimate, so these bound the run time, not only the memory.
 _MAX_SUBSETS = 1 << 12
+
+
+def _prefix_lengths(values: Sequence, name: str, *, full: bool = True) -> None:
+    """Refuse a list of prefix lengths that would be read silently wrong: ``s[:t]`` with ``t <= 0``
+    drops events from the end (or all of them), a fraction or a string other than ``"X"`` (the whole
+    trace, where ``full``) fails deep inside; an empty list gives an empty result."""
+    ok = [
+        (full and v == "X")
+        or (isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) and 1 <= v <= MAX_ENTRIES)
+        for v in values
+    ]
+    if not values or not all(ok):
+        what = 'integers >= 1 (a number of events) or "X" (the whole trace)' if full else "integers >= 1"
+        bad = [v for v, o in zip(values, ok) if not o]
+        raise ValueError(f"{name} must be a non-empty list of {what}, got {list(values)!r} (bad: {bad!r})")
+
+
 _MAX_BOOT = 1 << 16
 _MAX_ROUNDS = 1 << 12
 _SUBSETS = Integer(0, _MAX_SUBSETS)
@@ -233,6 +250,7 @@ def pse_curve(traces: Traces, ts: Sequence = (1, 2, 3, 4, 5), *, scoring: str = 
     uncertainty of these PSEs comes from :func:`pse_bootstrap` (their genuine scores sit on atoms
     that few impostor pairs hit).
     """
+    _prefix_lengths(ts, "ts", full=False)
     rng = check_random_state(rng)
     X = traces.X
     out = {"X": pse_experiment(X, X, traces.k, scoring=scoring, rng=rng)}
@@ -264,6 +282,12 @@ def convergence(
     "mean": [...], "sd": [...], "values": [...]}}`` over the sizes (``values``: each subset's
     estimate); :func:`convergence_gap` turns it into the estimate of ``PSE(N) - mean PSE(N/2)``.
     """
+    _prefix_lengths(ts, "ts")
+    if not fractions or not all(
+        isinstance(f, (int, float, np.integer, np.floating)) and not isinstance(f, bool) and 0 < f < 1
+        for f in fractions
+    ):
+        raise ValueError(f"fractions must be a non-empty list of numbers in (0, 1), got {list(fractions)!r}")
     rng = check_random_state(rng)
     reps = [reps] * len(fractions) if isinstance(reps, (int, np.integer)) else list(reps)
     if len(reps) != len(fractions) or not all(
@@ -336,6 +360,7 @@ def equal_n(traces: Traces, n: int, ts: Sequence = ("X", 1, 2, 3, 4, 5), *, reps
     The PSE estimate grows with the number of users while the scores separate completely
     (:func:`convergence`), so two data sets are compared at the same number of users.
     """
+    _prefix_lengths(ts, "ts")
     rng = check_random_state(rng)
     X = traces.X
     if n > len(X):
@@ -813,6 +838,9 @@ def partial_knowledge(
     ``se_reps >= 2`` every experiment uses the same ``se_reps`` random half subsets of the users (one
     seed drawn from ``rng``), so that the differences between them have half-sample standard errors.
     """
+    _prefix_lengths(ms, "ms", full=False)
+    if not scorings or not all(sc in ("raw", "offset") for sc in scorings):
+        raise ValueError(f"scorings must be a non-empty list of 'raw' and 'offset', got {list(scorings)!r}")
     rng = check_random_state(rng)
     source = traces.former if traces.split else traces.X
     subsets = int(rng.integers(2**62)) if se_reps >= 2 else None

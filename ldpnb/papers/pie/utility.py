@@ -29,7 +29,9 @@ from scipy import stats
 
 from ldpnb import stats as stats_
 from ldpnb.contracts import (
+    EPSILON,
     MAX_ENTRIES,
+    POSITIVE,
     SEED,
     AnyOf,
     Array,
@@ -82,11 +84,15 @@ __all__ = [
 _TINY = float(np.finfo(float).tiny)
 #: Largest size in a closed form (integers exact in float64): no allocation depends on it.
 _EXACT = 2**53
-_EPS = AnyOf(Real(0, None, low_open=True), Array((0, 1), low=_TINY))
+_EPS = AnyOf(EPSILON, Array((0, 1), low=_TINY))
 _P = AnyOf(Real(0, 1), Array((0, 1), low=0, high=1))
 _SIZE = Integer(2, _EXACT)
 _N = Integer(1, _EXACT)
-_G = AnyOf(Integer(2, 1 << 32), Array((0, 1), low=2))
+#: the GLH's hash range of a mechanism: an integer >= 2 (integral floats accepted, 2.5 refused)
+_G = AnyOf(Integer(2, 1 << 32), Array((0, 1), low=2, integer=True))
+#: g in Eq. (23) as a function of a real g >= 2, its continuous relaxation: the optimum over g
+#: (e^eps + 1, Sec. 4.4) and the curve of Eq. (51) over g in Fig. 12 are taken on it
+_G_REAL = AnyOf(Integer(2, 1 << 32), Array((0, 1), low=2))
 _MECH = OneOf("rr", "glh")
 _KINDS = ("binomial", "gaussian")
 
@@ -104,7 +110,7 @@ def _inv_em1(epsilon) -> np.ndarray:
 # ---------------------------------------------------------------------------------------------
 
 
-@contract(mechanism=_MECH, k=_SIZE, epsilon=Real(0, None, low_open=True), g=Optional(Integer(2, 1 << 32)))
+@contract(mechanism=_MECH, k=_SIZE, epsilon=EPSILON, g=Optional(Integer(2, 1 << 32)))
 def support_params(mechanism: str, k: int, epsilon: float, g: int | None = None) -> tuple[float, float]:
     r"""Support probabilities :math:`(p, q)` of the ε-RR (``k`` values) or the (g, ε)-GLH.
 
@@ -138,7 +144,7 @@ def rr_variance(p, n: int, k: int, epsilon):
     return ((k - 1) * u * u + u + np.asarray(p, dtype=float) * (k - 2) * u) / n
 
 
-@contract(p=_P, n=_N, g=_G, epsilon=_EPS)
+@contract(p=_P, n=_N, g=_G_REAL, epsilon=_EPS)
 def glh_variance(p, n: int, g, epsilon):
     r"""Expected :math:`l_2` loss of emp for one symbol under the (g, ε)-GLH (Prop. 4.7, Eq. 23):
 
@@ -147,7 +153,9 @@ def glh_variance(p, n: int, g, epsilon):
 
     Vectorised over ``p``, ``g`` and ``epsilon``; computed with :math:`u = 1/(e^\varepsilon - 1)` as
     :math:`[(gu + 1)^2 + p(x)((g-1)^2u - 1 - u)]/(n(g-1))`, finite at any ε (the limit
-    :math:`(1 - p(x))/(n(g-1))` as ε → ∞).
+    :math:`(1 - p(x))/(n(g-1))` as ε → ∞).  ``g`` may be real (>= 2): the formula's continuous
+    relaxation in g, on which the optimum :math:`g = e^\varepsilon + 1` is found; a mechanism's hash
+    range is an integer (:func:`glh_variance_fixed_theta`, ``ldpnb.measures.theta_glh`` refuse 2.5).
 
     Examples
     --------
@@ -186,10 +194,11 @@ def rr_loss_sum(mass: float, n_symbols: int, n: int, k: int, epsilon):
     return (n_symbols * ((k - 1) * u * u + u) + mass * (k - 2) * u) / n
 
 
-@contract(mass=Real(0, 1), n_symbols=_N, n=_N, g=_G, epsilon=_EPS)
+@contract(mass=Real(0, 1), n_symbols=_N, n=_N, g=_G_REAL, epsilon=_EPS)
 def glh_loss_sum(mass: float, n_symbols: int, n: int, g, epsilon):
     r"""Eq. (23) summed over ``n_symbols`` symbols of total probability ``mass`` (affine in :math:`p(x)`;
-    finite at any ε, as :func:`glh_variance`)."""
+    finite at any ε, as :func:`glh_variance`); ``g`` may be real (>= 2), the continuous relaxation
+    drawn as a curve over g in Fig. 12."""
     u = _inv_em1(epsilon)
     g = np.asarray(g, dtype=float)
     return (n_symbols * (g * u + 1) ** 2 + mass * ((g - 1) ** 2 * u - 1 - u)) / (n * (g - 1))
@@ -386,9 +395,7 @@ def _binom_pmf_support(m: int, prob: float, tail: float = 1e-300) -> np.ndarray:
     return pmf / pmf.sum()
 
 
-@contract(
-    population=_POP, mechanism=_MECH, epsilon=Real(0, None, low_open=True), g=Optional(Integer(2, 1 << 32)), rng=SEED
-)
+@contract(population=_POP, mechanism=_MECH, epsilon=EPSILON, g=Optional(Integer(2, 1 << 32)), rng=SEED)
 def simulate_support(
     population: UtilityPopulation, mechanism: str, epsilon: float, *, g: int | None = None, rng=None
 ) -> tuple[np.ndarray, np.ndarray]:
@@ -433,7 +440,7 @@ def simulate_support(
 @contract(
     population=_POP,
     mechanism=_MECH,
-    epsilon=Real(0, None, low_open=True),
+    epsilon=EPSILON,
     g=Optional(Integer(2, 1 << 32)),
     alpha=Real(0, 1, low_open=True, high_open=True),
     rng=SEED,
@@ -563,7 +570,7 @@ def _pmf(m: int, prob: float, tail: float = 1e-13) -> tuple[int, np.ndarray]:
     holder_counts=Array(1, low=1),
     n=Integer(2, MAX_ENTRIES),
     k=Integer(2, _EXACT),
-    epsilon=Real(0, None, low_open=True),
+    epsilon=EPSILON,
     kind=OneOf("binomial", "gaussian", "none"),
     alpha=Real(0, 1, low_open=True, high_open=True),
 )
@@ -613,7 +620,7 @@ def _relative_error_law(c: int, n: int, k: int, epsilon: float, kind: str, alpha
     holder_counts=Array(1, low=1, min_size=1),
     n=Integer(2, MAX_ENTRIES),
     k=Integer(2, _EXACT),
-    epsilon=Real(0, None, low_open=True),
+    epsilon=EPSILON,
     threshold=Real(0, None),
     kind=OneOf("binomial", "gaussian", "none"),
     alpha=Real(0, 1, low_open=True, high_open=True),
@@ -670,7 +677,7 @@ def mean_relative_error_tail(
     holder_counts=Array(1, low=1),
     n=Integer(2, MAX_ENTRIES),
     k=Integer(2, _EXACT),
-    epsilon=Real(0, None, low_open=True),
+    epsilon=EPSILON,
     kind=OneOf("binomial", "gaussian", "none"),
     alpha=Real(0, 1, low_open=True, high_open=True),
 )
@@ -740,8 +747,8 @@ def max_mean_under_limit(a, b, limit: float) -> float:
     holder_grid=Array(1, low=1),
     n=Integer(2, MAX_ENTRIES),
     k=Integer(2, _EXACT),
-    eps_a=Real(0, None, low_open=True),
-    eps_b=Real(0, None, low_open=True),
+    eps_a=EPSILON,
+    eps_b=EPSILON,
     limit_b=Real(0, None),
     printed_a=Real(),
     kind=OneOf("binomial", "gaussian", "none"),
@@ -797,7 +804,7 @@ def printed_pair_distance(
     )
 
 
-@contract(x=Array(1, min_size=2), y=Array(1, min_size=2, low=0), level=Real(0, None, low_open=True))
+@contract(x=Array(1, min_size=2), y=Array(1, min_size=2, low=0), level=POSITIVE)
 def crossing(x, y, level: float) -> float:
     """The first ``x`` at which the decreasing series ``y`` reaches ``level`` (linear interpolation of
     :math:`\\log_{10} y`, as read off a log-scale figure); NaN if it never does."""
@@ -828,7 +835,7 @@ def _crossings(x: np.ndarray, Y: np.ndarray, level: float) -> np.ndarray:
 @contract(
     x=Array(1, min_size=2),
     runs=Array(2, min_size=2),
-    level=Real(0, None, low_open=True),
+    level=POSITIVE,
     conf=Probability(open_left=True, open_right=True),
     n_boot=Integer(200, 1 << 16),
     rng=SEED,

@@ -27,6 +27,8 @@ import pandas as pd
 
 from ldpnb.channels._generic import simulate_counts
 from ldpnb.contracts import (
+    EPSILON,
+    POSITIVE,
     SAMPLE_SIZE,
     AnyOf,
     Array,
@@ -130,7 +132,7 @@ def pooled_loglik(theta, channels, counts_list) -> float:
 @contract(
     channels=_CHANNELS,
     counts_list=_COUNTS_LIST,
-    tol=Real(0, None, low_open=True),
+    tol=POSITIVE,
     max_iter=Integer(1, 100_000_000),
     theta0=Optional(Array(1, low=0.0)),
 )
@@ -246,7 +248,7 @@ def _privic_round(task, rng):
     seed=_SEED,
     protocol=OneOf(*PROTOCOLS),
     mle_betas=Array(None, min_size=0, low=0.0),
-    mle_tol=Real(0, None, low_open=True),
+    mle_tol=POSITIVE,
 )
 def run_privic(
     true_counts, city: str, betas, rounds: int, *, seed, protocol: str = "A11", mle_betas=(), mle_tol: float = 1e-6
@@ -382,11 +384,11 @@ def calibration_runs(counts: dict, rounds: int | None, *, seed) -> dict | None:
     theta=Array(1, low=0.0),
     n=SAMPLE_SIZE,
     city=OneOf("paris", "sf"),
-    beta=Real(0, None, low_open=True),
+    beta=POSITIVE,
     replicates=Integer(1, 100_000),
     seed=_SEED,
     protocol=OneOf(*PROTOCOLS),
-    mle_tol=Real(0, None, low_open=True),
+    mle_tol=POSITIVE,
 )
 def gap_null_bootstrap(
     theta, n: int, city: str, beta: float, replicates: int, *, seed, protocol: str = "A11", mle_tol: float = 1e-6
@@ -441,13 +443,13 @@ def _long_task(task, rng):
 @contract(
     true_counts=Counts(),
     city=OneOf("paris", "sf"),
-    beta=Real(0, None, low_open=True),
+    beta=POSITIVE,
     rounds=Integer(1, 100_000),
     seed=_SEED,
     factor=Integer(1, 100),
     start=OneOf("uniform", "dirichlet"),
     with_mle=Unchecked("True to compute the pooled MLEs and the per-cycle IBU gaps", example=True),
-    mle_tol=Real(0, None, low_open=True),
+    mle_tol=POSITIVE,
 )
 def privic_long_run(
     true_counts,
@@ -491,9 +493,9 @@ def privic_long_run(
 @contract(
     prior=Array(1, low=0.0),
     city=OneOf("paris", "sf"),
-    beta=Real(0, None, low_open=True),
+    beta=POSITIVE,
     ba_iter=Integer(1, 10_000_000),
-    tol=Real(0, None, low_open=True),
+    tol=POSITIVE,
     max_iter=Integer(1, 100_000_000),
 )
 def ba_at_paper_iterations(
@@ -584,8 +586,8 @@ def stat_utility_sweep(
 @contract(
     true_counts=Counts(),
     shape=_SHAPE,
-    beta=Real(0, None, low_open=True),
-    lap_eps=Real(0, None, low_open=True),
+    beta=POSITIVE,
+    lap_eps=EPSILON,
     budgets=Array(1, low=1),
     sims=Integer(1, 100_000),
     rng=RandomState(),
@@ -711,7 +713,7 @@ def mode_path(prior, shape, betas, *, A=ISLAND_A, ba_iter: int = 10) -> pd.DataF
     pred=Unchecked("a callable beta -> bool", example=None),
     lo=Real(0, None),
     hi=Real(0, None),
-    tol=Real(0, None, low_open=True),
+    tol=POSITIVE,
     max_iter=Integer(1, 1000),
 )
 def first_beta(pred, lo: float, hi: float, *, tol: float = 1e-4, max_iter: int = 60) -> float:
@@ -739,7 +741,7 @@ def first_beta(pred, lo: float, hi: float, *, tol: float = 1e-4, max_iter: int =
     levels=Array(1, low=0),
     lap_eps=Array(None, low=0.0),
     cell=Unchecked("a (row, column) cell", example=ISLAND_A),
-    step=Real(0, None, low_open=True),
+    step=POSITIVE,
 )
 def adversarial_table(pi_island, betas, levels, lap_eps, *, cell=ISLAND_A, step: float = 0.005) -> pd.DataFrame:
     r"""BA on the adversarial priors of Sec. 7 (:func:`adversarial_prior`): fake reports of ``cell`` at
@@ -812,7 +814,7 @@ def _attack_task(task, rng):
     rounds=Integer(1, 100_000),
     seed=_SEED,
     n_users=SAMPLE_SIZE,
-    step=Real(0, None, low_open=True),
+    step=POSITIVE,
     n_cycles=Integer(1, 10_000),
 )
 def privic_under_attack(
@@ -842,7 +844,7 @@ def privic_under_attack(
 
 
 # ----------------------------------------------------------------------------- Example 5.1, Thm 5.1, Table II
-@contract(target=Real(0, 2 / 3, low_open=True, high_open=True), tol=Real(0, None, low_open=True))
+@contract(target=Real(0, 2 / 3, low_open=True, high_open=True), tol=POSITIVE)
 def example_5_1(target: float = 0.6, *, tol: float = 1e-14) -> dict:
     r"""Example 5.1 of the paper: three collinear points a, b, c (unit spacing), uniform prior, QoS bound.
 
@@ -882,7 +884,7 @@ def example_5_1(target: float = 0.6, *, tol: float = 1e-14) -> dict:
     }
 
 
-@contract(r=Real(0, None), beta=Real(0, None, low_open=True))
+@contract(r=Real(0, None), beta=POSITIVE)
 def levy_mixture(r: float, beta: float) -> float:
     r""":math:`\int_0^\infty e^{-rt}\,\mu_\beta(dt)` with the Lévy density
     :math:`\mu_\beta(dt) = \frac{\beta}{2\sqrt\pi}\, t^{-3/2} e^{-\beta^2/(4t)}\,dt \ge 0`, by quadrature.
@@ -935,7 +937,7 @@ def per_iteration_times(sides, *, repeats: int = 5, rng=None) -> pd.DataFrame | 
 @contract(
     true_counts=Counts(),
     city=OneOf("paris", "sf"),
-    beta=Real(0, None, low_open=True),
+    beta=POSITIVE,
     repeats=Integer(1, 1000),
     rng=RandomState(),
 )
@@ -991,7 +993,7 @@ def fig2_rows(prior, betas, lap_eps, *, cell=ISLAND_A, pad: int = 5) -> tuple[di
     channel=Array(2, low=0.0),
     prior=Array(1, low=0.0),
     distance=DistanceMatrix(),
-    beta=Real(0, None, low_open=True),
+    beta=POSITIVE,
     sign=OneOf(-1, 1),
 )
 def elastic_gap(channel, prior, distance, beta: float, sign: int = -1) -> float:
@@ -1005,9 +1007,9 @@ def elastic_gap(channel, prior, distance, beta: float, sign: int = -1) -> float:
 @contract(
     prior=Array(1, low=0.0),
     distance=DistanceMatrix(),
-    beta=Real(0, None, low_open=True),
+    beta=POSITIVE,
     max_iter=Optional(Integer(1, 10_000_000)),
-    tol=Real(0, None, low_open=True),
+    tol=POSITIVE,
 )
 def ba_fixpoint_gap(prior, distance, beta: float, *, max_iter: int | None, tol: float = 1e-8) -> float | None:
     r"""Thm 3.1 on a converged channel: :func:`elastic_gap` of BA run until :math:`\max|\Delta C| < ` ``tol``
@@ -1028,7 +1030,7 @@ def ba_fixpoint_gap(prior, distance, beta: float, *, max_iter: int | None, tol: 
     return elastic_gap(fix.channel, prior, distance, beta)
 
 
-@contract(prior=Array(1, low=0.0), distance=DistanceMatrix(), betas=Array(1, low=0.0), h=Real(0, None, low_open=True))
+@contract(prior=Array(1, low=0.0), distance=DistanceMatrix(), betas=Array(1, low=0.0), h=POSITIVE)
 def rd_identities(prior, distance, betas, *, h: float = 1e-3) -> tuple[np.ndarray, np.ndarray]:
     r"""Two identities of the rate-distortion curve at slope :math:`-\beta` (Def. 2.9; Csiszar 1974), from
     BA run to convergence: the central-difference slope :math:`\Delta R / \Delta D` between
@@ -1118,7 +1120,7 @@ def mle_frame(runs: dict) -> pd.DataFrame:
     counts=Unchecked("{city: the true counts}", example=None),
     rounds=Unchecked("{(protocol, city, beta): rounds, 0 to skip}", example=None),
     seed=Integer(0, 2**32 - 1),
-    mle_tol=Real(0, None, low_open=True),
+    mle_tol=POSITIVE,
 )
 def mle_runs(counts: dict, rounds: dict, *, seed: int, mle_tol: float = 1e-6) -> pd.DataFrame:
     """The maximum-likelihood rounds of the chapter: for every ``(protocol, city, beta)`` of ``rounds`` with a

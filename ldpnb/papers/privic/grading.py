@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 
-from ldpnb.contracts import Integer, OneOf, RandomState, Real, Unchecked, contract
+from ldpnb.contracts import POSITIVE, Integer, OneOf, RandomState, Real, Unchecked, contract
 from ldpnb.papers.privic.values import CALIBRATION_ROW_SD, PAPER_FIG3_WINDOW, PAPER_TABLES, PROTOCOL
 from ldpnb.repro.seeds import seed_for
 from ldpnb.stats import MIN_BOOTSTRAP_RUNS, Estimate, bootstrap, difference, exact, mean, proportion, ratio
@@ -193,7 +193,7 @@ def remark6_estimates(frame: pd.DataFrame, *, seed: int, n_boot: int = 4000) -> 
     candidate=OneOf("combination", "theta_N", "truth"),
     protocol=OneOf("ALG1", "A11"),
     city=OneOf("paris", "sf"),
-    beta=Real(0, None, low_open=True),
+    beta=POSITIVE,
 )
 def outside_share(
     frame: pd.DataFrame,

@@ -28,6 +28,8 @@ import pandas as pd
 
 from ldpnb.channels._generic import geo_ind_epsilon, simulate_counts
 from ldpnb.contracts import (
+    EPSILON,
+    POSITIVE,
     SAMPLE_SIZE,
     AnyOf,
     Array,
@@ -144,7 +146,7 @@ def block_indices(shape, center, radius: int = 2) -> np.ndarray:
 
 
 # ----------------------------------------------------------------------------- LAP
-@contract(shape=_SHAPE, epsilon=Real(0, None, low_open=True), pad=Integer(0, 1000))
+@contract(shape=_SHAPE, epsilon=EPSILON, pad=Integer(0, 1000))
 def lap_grid_channel(shape, epsilon: float, *, pad: int = 5) -> np.ndarray:
     r"""LAP as run in the paper's Figs. 2-3: the discrete planar Laplace
     :math:`C_{xy} \propto e^{-\varepsilon d(x, y)}` on a PRIVIC grid (``"paris"``, ``"sf"`` or
@@ -153,7 +155,7 @@ def lap_grid_channel(shape, epsilon: float, *, pad: int = 5) -> np.ndarray:
     return planar_laplace_padded_channel(*_shape(shape), epsilon, pad=pad)
 
 
-@contract(shape=_SHAPE, epsilon=Real(0, None, low_open=True), pad=Integer(0, 1000))
+@contract(shape=_SHAPE, epsilon=EPSILON, pad=Integer(0, 1000))
 def lap_tight_level(shape, epsilon: float, *, pad: int = 5) -> float:
     r"""Tight geo-ind level of :func:`lap_grid_channel` at nominal ``epsilon``:
     :math:`\max_{x \ne x', y} \log(C_{xy}/C_{x'y})/d(x, x')` over the grid's inputs.
@@ -171,7 +173,7 @@ def lap_tight_level(shape, epsilon: float, *, pad: int = 5) -> float:
     return float(geo_ind_epsilon(lap_grid_channel(shape, epsilon, pad=pad), privic_distance(shape)))
 
 
-@contract(shape=_SHAPE, level=Real(0, None, low_open=True), pad=Integer(0, 1000), tol=Real(0, None, low_open=True))
+@contract(shape=_SHAPE, level=POSITIVE, pad=Integer(0, 1000), tol=POSITIVE)
 def lap_at_level(shape, level: float, *, pad: int = 5, tol: float = 1e-10) -> float:
     r"""The nominal :math:`\varepsilon` at which :func:`lap_grid_channel` is *tightly* ``level``-geo-ind
     (:func:`lap_tight_level` equals ``level``), by Brent's method on :math:`[\text{level}/2,
@@ -278,9 +280,7 @@ def island_prior(
     return out
 
 
-@contract(
-    pi_island=Array(1, low=0.0), level=Integer(0, 10_000), cell=_CELL, shape=_SHAPE, step=Real(0, None, low_open=True)
-)
+@contract(pi_island=Array(1, low=0.0), level=Integer(0, 10_000), cell=_CELL, shape=_SHAPE, step=POSITIVE)
 def adversarial_prior(
     pi_island, level: int, *, cell=ISLAND_A, shape="paris", step: float = AUTHORS_FAKE_STEP
 ) -> np.ndarray:
@@ -404,7 +404,7 @@ class PrivicResult:
 @contract(
     true_counts=Counts(),
     distance=DistanceMatrix(),
-    beta=Real(0, None, low_open=True),
+    beta=POSITIVE,
     n_cycles=Integer(1, 10_000),
     ba_iter=Integer(1, 10_000_000),
     ibu_iter=Integer(1, 10_000_000),
@@ -560,7 +560,7 @@ def tight_eps_ba(pi, distance, betas, *, n_iter: int = 10) -> np.ndarray:
     distance=DistanceMatrix(),
     betas=Array(None, low=0.0),
     n_iter=Integer(1, 10_000_000),
-    tol=Real(0, None, low_open=True),
+    tol=POSITIVE,
     max_iter=Integer(1, 100_000_000),
     support_tol=Real(0, None),
 )
@@ -601,7 +601,7 @@ def ba_convergence_summary(
 @contract(
     prior=Array(1, low=0.0),
     distance=DistanceMatrix(),
-    beta=Real(0, None, low_open=True),
+    beta=POSITIVE,
     c0=Optional(Array(1, low=0.0)),
     n_steps=Integer(1, 10_000_000),
     normalised_kernel=Boolean(),
@@ -645,7 +645,7 @@ def all_supports(m: int) -> np.ndarray:
 @contract(
     prior=Array(1, low=0.0),
     distance=DistanceMatrix(),
-    beta=Real(0, None, low_open=True),
+    beta=POSITIVE,
     supports=Unchecked("a boolean matrix (S, m): one output support per row", example=np.ones((1, 2), bool)),
     n_iter=Integer(1, 10_000_000),
 )
