@@ -175,3 +175,64 @@ def test_rate_distortion_check_can_fail_and_skips_r_zero():
     assert out == {"violations": 1, "checked": 1, "worst": pytest.approx(Is[mid] / 2, rel=1e-6)}
     honest = {"ok": {"distortion": np.array([Ds[mid]]), "mi": np.array([Is[mid] * 1.5])}}
     assert ex.rate_distortion_check(s, honest, points=12)["violations"] == 0
+
+
+def test_catalogue_extras_refuses_a_mechanism_with_the_wrong_number_of_inputs():
+    """A registered family whose ``on`` ignores the domain's size (here a binary randomized response)
+    is left out of a setting of k = 4 values with its reason: the old code placed it in the lens
+    table of the 2 x 2 setting, whose lenses then mixed a 2-input channel with a 4-value prior."""
+    from ldpnb.mechanisms import Mechanism
+    from ldpnb.papers.synthesis import experiments as ex
+
+    class BinaryToy(Mechanism):
+        family = "binary toy (synthesis test)"
+        aliases = ()
+
+        def __init__(self, epsilon: float) -> None:
+            self.epsilon = epsilon
+
+        @classmethod
+        def on(cls, domain, epsilon):
+            return cls(epsilon)
+
+        @property
+        def n_inputs(self) -> int:
+            return 2
+
+        @property
+        def n_outputs(self) -> int:
+            return 2
+
+        def _log_channel(self) -> np.ndarray:
+            keep, flip = -np.logaddexp(0.0, -self.epsilon), -np.logaddexp(0.0, self.epsilon)
+            return np.array([[keep, flip], [flip, keep]])
+
+    setting = ex._example_setting()
+    assert setting.k == 4
+    try:
+        placed, unplaced = ex.catalogue_extras(setting)
+        assert BinaryToy.family not in placed
+        assert "2 inputs, not the setting's 4 values" in unplaced[BinaryToy.family]
+        for name, f in placed.items():  # every placed family has the setting's number of inputs
+            assert f.make(setting, 1.0).n_inputs == setting.k, name
+    finally:
+        Mechanism.unregister(BinaryToy.family)
+        ex._EXTRA.pop(BinaryToy.family, None)
+
+
+def test_catalogue_names_come_from_the_registry():
+    """Issue #32: the chapter's names of the catalogue families it builds itself are read from the
+    registry (a chapter row whose name is a catalogue family's name or alias), not written by hand;
+    every other catalogue family goes through catalogue_extras."""
+    from ldpnb import mechanisms as mech
+    from ldpnb.papers.synthesis import experiments as ex
+
+    assert ex.CATALOGUE_NAMES == {
+        "GRR": "k-RR",
+        **{n: n for n in ("SUE", "OUE", "OLH", "SS", "geometric", "Laplace", "exponential")},
+        "planar geometric": "planar geometric",
+        "planar Laplace": "planar Laplace",
+    }
+    for fam_name, chapter_name in ex.CATALOGUE_NAMES.items():
+        assert fam_name in mech.FAMILIES and chapter_name in ex.FAMILIES
+        assert mech.Mechanism.lookup(chapter_name).family == fam_name

@@ -1,5 +1,6 @@
 """The synthesis chapter's second edition: estimators, variance lens, lookup guide, tie-aware ranks."""
 
+import dataclasses
 import math
 
 import numpy as np
@@ -242,11 +243,36 @@ def test_guide_grid_smoke():
     res = guide.run_grid(g, seed=1, time_server=False)
     assert res.se_std.shape == (2, len(NAMES), 5)
     df = guide.summarise(res)
-    assert list(df["k"]) == [2, 32] and set(df["best (unbiased)"]) <= set(NAMES)
+    assert list(df["k"]) == [2, 32] and {n for b in df["best (unbiased)"] for n in b.split(" = ")} <= set(NAMES)
     assert np.all(np.isnan(res.top[0])) and not np.any(np.isnan(res.top[1]))
     v2 = guide.confirm_exact(res)
     assert v2["groups"] == [(n, k) for n in NAMES for k in (2, 32)] and v2["ratio"].shape == (2 * len(NAMES),)
     assert list(df["decided"]) in (["yes", "yes"], ["yes", "no"], ["no", "yes"], ["no", "no"])
+
+
+def test_exact_duplicates_are_one_group_after_projection():
+    """GRR, SS (omega = 1 at k = 4, eps = 4) and L-GRR have the same law of support counts, as OUE and
+    L-OSUE: the guide compares each group once (the old summary compared GRR with L-GRR, whose ratio's
+    interval always reaches 1, so no cell could be decided).  BLH and HR have equal exact MSE but
+    different laws (HR's supports are dependent): they stay apart."""
+    assert fam.support_law(fam.build_oracle("SS", 4, 4.0))[0] == "one value per report"
+    assert fam.support_law(fam.build_oracle("SS", 16, 1.0)) is None  # omega > 1: no certified law
+    assert fam.total_variance(fam.build_oracle("BLH", 8, 1.0), 1) == pytest.approx(
+        fam.total_variance(fam.build_oracle("HR", 8, 1.0), 1), rel=1e-12
+    )
+    g = dict(k=[4], eps=[4.0], n=[10_000], dist=["Zipf"], runs=20)
+    res = guide.run_grid(g, seed=3, time_server=False)
+    idx = {n: j for j, n in enumerate(res.names)}
+    law = res.law[0]
+    assert law[idx["SS"]] == law[idx["L-GRR"]] == idx["GRR"] and law[idx["L-OSUE"]] == idx["OUE"]
+    assert law[idx["HR"]] == idx["HR"] and law[idx["BLH"]] == idx["BLH"]
+    row = guide.summarise(res).iloc[0]
+    assert row["best (unbiased)"] == "GRR = SS = L-GRR"  # equal exact MSE (TIE_EXACT)
+    text_ = " | ".join(row[c] for c in ("best (projected)", "runner-up (proj. ×)", "within noise (proj.)"))
+    assert "L-GRR" not in text_.replace("GRR = SS = L-GRR", "") and "L-OSUE" not in text_.replace("OUE = L-OSUE", "")
+    # the interval of GRR against its own duplicate is never computed: a cell can be decided
+    two = guide.summarise(dataclasses.replace(res, law=None)).iloc[0]
+    assert two["best (unbiased)"] == "GRR = SS = L-GRR"
 
 
 def test_bad_inputs_are_refused():

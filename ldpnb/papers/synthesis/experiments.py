@@ -372,19 +372,25 @@ def build(setting: Setting, name: str, param: float):
 
 _BUILT: dict = {}  # memo of built mechanisms (planar Laplace costs up to seconds at small eps)
 
-#: The chapter's own name of each catalogue family it builds itself (on its grids, row by row).
-CATALOGUE_NAMES = {
-    "GRR": "k-RR",
-    "SUE": "SUE",
-    "OUE": "OUE",
-    "OLH": "OLH",
-    "SS": "SS",
-    "geometric": "geometric",
-    "Laplace": "Laplace",
-    "exponential": "exponential",
-    "planar geometric": "planar geometric",
-    "planar Laplace": "planar Laplace",
-}
+
+def _catalogue_names() -> dict[str, str]:
+    """Each catalogue family (:data:`ldpnb.mechanisms.FAMILIES`) that the chapter builds itself, mapped to
+    the chapter's name for it: the rows of :data:`FAMILIES` whose name is the family's name or one of its
+    aliases in the registry (``k-RR`` is GRR's alias), in the order of :data:`FAMILIES`."""
+    out = {}
+    for name in FAMILIES:
+        try:
+            cls = mech.Mechanism.lookup(name)
+        except ValueError:  # the chapter's own family (a lift-based, multidimensional or prior-dependent one)
+            continue
+        if cls.family in mech.FAMILIES:  # registered and built on a common domain: in the catalogue
+            out[cls.family] = name
+    return out
+
+
+#: The chapter's own name of each catalogue family it builds itself (on its grids, row by row), derived
+#: from the registry (:func:`_catalogue_names`): GRR -> k-RR, SUE, OUE, OLH, SS, and the metric mechanisms.
+CATALOGUE_NAMES = _catalogue_names()
 #: The largest exact channel (outputs) of a catalogue family that the lens table takes.
 MAX_OUTPUTS = 1 << 13
 _EXTRA: dict[str, Family] = {}  # catalogue families placed by catalogue_extras
@@ -410,7 +416,9 @@ def catalogue_extras(setting: Setting) -> tuple[dict[str, Family], dict[str, str
     metric mechanism that builds on the grid, its parameter per unit of distance.  ``unplaced`` maps
     a name to the reason it is left out: a one-dimensional metric mechanism (the chapter applies those
     per coordinate, its own geometric and Laplace rows), a family that cannot be built on the setting,
-    or an exact channel with more than :data:`MAX_OUTPUTS` outputs.  Nothing is dropped silently.
+    a mechanism whose number of inputs is not the setting's ``k`` (a binary mechanism whose ``on``
+    ignores the domain's size), or an exact channel with more than :data:`MAX_OUTPUTS` outputs.
+    Nothing is dropped silently.
     """
     placed, unplaced = {}, {}
     for name, cls in mech.FAMILIES.items():
@@ -439,6 +447,12 @@ def catalogue_extras(setting: Setting) -> tuple[dict[str, Family], dict[str, str
                 else f"cannot be built on the {setting.name} setting"
             )
             unplaced[name] = f"{why} ({type(exc).__name__}: {exc})"
+            continue
+        if int(m.n_inputs) != setting.k:  # e.g. a binary mechanism whose on() ignores the domain's size
+            unplaced[name] = (
+                f"built on the {setting.name} setting it has {int(m.n_inputs):,} inputs, not the setting's "
+                f"{setting.k:,} values"
+            )
             continue
         if n_out > MAX_OUTPUTS:
             unplaced[name] = f"its exact channel has {n_out:,} outputs on {setting.k} values (> {MAX_OUTPUTS:,})"

@@ -51,6 +51,7 @@ __all__ = [
     "report_bits",
     "sample_support_counts",
     "server_seconds_per_report",
+    "support_law",
     "SS_EXACT_MAX_K",
     "MAX_GUIDE_RUNS",
 ]
@@ -176,6 +177,46 @@ def _independent(m: FrequencyOracle) -> bool:
     if flag is not None:
         return bool(flag)
     return isinstance(m, (mech.UnaryEncoding, mech.LocalHashing))
+
+
+def _one_value(m: FrequencyOracle) -> bool:
+    """Whether every report supports exactly one value (GRR; L-GRR, one of whose reports is k-RR;
+    subset selection with a subset of one value; a family may say so with ``one_value_support``)."""
+    flag = getattr(m, "one_value_support", None)
+    if flag is not None:
+        return bool(flag)
+    if isinstance(m, (mech.GRR, mech.LGRR)):
+        return True
+    return isinstance(m, mech.SubsetSelection) and mech.ss_params(m.k, m.epsilon)[0] == 1
+
+
+@contract(m=_ORACLE)
+def support_law(m: FrequencyOracle) -> tuple[str, int, float, float] | None:
+    r"""A key that determines the law of ``m``'s support counts for every population, or None.
+
+    Two structures fix that law from the support probabilities alone, for input counts ``N``:
+    **independent supports** (unary encodings, local hashing in the random-oracle model, L-OSUE; a
+    family's ``independent_supports``): :math:`C(v) \sim \mathrm{Bin}(N_v, p) + \mathrm{Bin}(n - N_v,
+    q)`, independent over ``v``; **one value per report** (GRR, L-GRR, subset selection with
+    :math:`\omega = 1`): the counts are a sum of multinomials with rows ``p`` on the input and ``q``
+    elsewhere.  The key is ``(structure, k, p, q)``: two oracles whose keys have the same structure and
+    ``k`` and ``(p, q)`` equal within :data:`~ldpnb.papers.synthesis.guide.TIE_EXACT` have the same law of
+    support counts, hence the same law of the standard estimate and of its projection (exact
+    duplicates: the guide compares them as one).  None for every other family (Hadamard response,
+    OLH-CW, dBitFlipPM, ...): a family is then a duplicate of no other.  Equal exact MSE is not enough
+    (BLH and HR have equal total MSE at every ``(k, eps)`` but different laws: HR's supports are
+    dependent).
+
+    >>> support_law(build_oracle("GRR", 4, 1.0)) == support_law(build_oracle("L-GRR", 4, 1.0))
+    True
+    >>> support_law(build_oracle("HR", 4, 1.0)) is None
+    True
+    """
+    if _independent(m):
+        return ("independent supports", int(m.k), float(m.p), float(m.q))
+    if _one_value(m):
+        return ("one value per report", int(m.k), float(m.p), float(m.q))
+    return None
 
 
 @contract(m=_ORACLE, input_counts=Counts(min_size=2), runs=Integer(1, MAX_GUIDE_RUNS), rng=SEED)

@@ -9,7 +9,7 @@ import numpy as np
 from ldpnb.contracts import SAMPLE_SIZE, Instance, OneOf, contract
 from ldpnb.papers.synthesis.comparisons import gain_curves, point_intervals
 from ldpnb.papers.synthesis.guide import _RESULT as _RESULT_RULE
-from ldpnb.papers.synthesis.guide import GridResult, _best_finite, _run_means
+from ldpnb.papers.synthesis.guide import GridResult, _best_finite, _projected_best
 from ldpnb.papers.synthesis.variance import grr_oue_exact_boundary
 from ldpnb.repro.plotting import COLUMN_INCHES
 
@@ -284,7 +284,7 @@ def guide_map(res: GridResult, ks: Sequence[int], eps: Sequence[float], n: int, 
             if i is None:
                 continue
             A[a, b] = _best_finite(res.exact[i])
-            B[a, b] = _best_finite(_run_means(res.se_proj[i]))
+            B[a, b] = _projected_best(res, i)
             amb[a, b] = (k, e, n, dist) in undecided
     fig, axes = _fig(1, 2, figsize=(7.8, 4.2), sharey=True)
     ee = np.linspace(0, len(eps) - 1, 200)

@@ -41,6 +41,8 @@ __all__ = [
     "GridResult",
     "run_grid",
     "best_index",
+    "law_representatives",
+    "group_label",
     "summarise",
     "rank_changes",
     "confirm_exact",
@@ -176,6 +178,10 @@ class GridResult:
     unbuilt: dict[str, list[tuple[int, float, str]]] = field(default_factory=dict)
     #: family -> why it has no runs at some ``k`` (its exact MSE is still given there)
     unsimulated: dict[str, str] = field(default_factory=dict)
+    #: (cells, oracles) the index of each oracle's exact-duplicate representative: the first oracle in
+    #: registry order with the same law of support counts (:func:`~ldpnb.papers.synthesis.families.support_law`),
+    #: itself when it has no duplicate, -1 where it is not built; None: every oracle its own
+    law: np.ndarray | None = None
 
     @property
     def runs(self) -> int:
@@ -222,11 +228,13 @@ def run_grid(
     se_proj = np.full((C, M, R), np.nan)
     top = np.full((C, M, R), np.nan)
     bits = np.full((C, M), np.nan)
+    law = np.full((C, M), -1, dtype=np.int64)
     unbuilt: dict[str, list[tuple[int, float, str]]] = {}
     for i, ((k, e, n, d), child) in enumerate(zip(cells, ss.spawn(C))):
         N = integer_counts(distribution(d, k), n)
         fN = N / n
         truth_top = np.argsort(-fN, kind="stable")[:TOP] if (k > 2 * TOP and d != "uniform") else None
+        keys: list[Any] = [None] * M
         for j, (name, g) in enumerate(zip(names, child.spawn(M))):
             try:
                 m = fam.build_oracle(name, k, e)
@@ -234,6 +242,8 @@ def run_grid(
                 if (k, e) not in [(kk, ee) for kk, ee, _ in unbuilt.get(name, [])]:
                     unbuilt.setdefault(name, []).append((k, e, f"{type(exc).__name__}: {exc}"))
                 continue
+            keys[j] = fam.support_law(m)
+            law[i, j] = law_representatives(keys)[j]
             exact_mse[i, j] = fam.total_variance(m, n)
             bits[i, j] = fam.report_bits(m)
             if k > sim_max.get(name, k):
@@ -253,7 +263,44 @@ def run_grid(
                     server[a, j] = fam.server_seconds_per_report(fam.build_oracle(nm, k, 1.0))
                 except (TypeError, ValueError):
                     continue
-    return GridResult(cells, names, exact_mse, se_std, se_proj, top, bits, server, ks, unbuilt, unsimulated)
+    return GridResult(cells, names, exact_mse, se_std, se_proj, top, bits, server, ks, unbuilt, unsimulated, law)
+
+
+@contract(keys=Instance(list, tuple, example=[None]), rtol=Real(0.0, 1.0))
+def law_representatives(keys: list[Any], rtol: float = TIE_EXACT) -> list[int]:
+    """For each oracle's :func:`~ldpnb.papers.synthesis.families.support_law` key, the index of its
+    exact-duplicate representative: the first key (registry order) with the same structure and ``k``
+    and ``(p, q)`` within ``rtol``; itself for a key None (a family with no certified law).
+
+    >>> law_representatives([("one", 4, 0.5, 0.2), None, ("one", 4, 0.5 + 1e-16, 0.2), ("one", 4, 0.6, 0.2)])
+    [0, 1, 0, 3]
+    """
+    out: list[int] = []
+    for j, key in enumerate(keys):
+        r = j
+        if key is not None:
+            for i in range(j):
+                o = keys[i]
+                if (
+                    o is not None
+                    and out[i] == i
+                    and o[:2] == key[:2]
+                    and all(abs(a - b) <= rtol * max(abs(a), abs(b)) for a, b in zip(o[2:], key[2:]))
+                ):
+                    r = i
+                    break
+        out.append(r)
+    return out
+
+
+@contract(names=Instance(list, tuple, example=["GRR"]), members=Instance(list, tuple, example=[0]))
+def group_label(names: list[str], members: list[int]) -> str:
+    """The label of a group of oracles that the guide reports as one: their names joined by " = ".
+
+    >>> group_label(["GRR", "SUE", "L-GRR"], [0, 2])
+    'GRR = L-GRR'
+    """
+    return " = ".join(names[j] for j in members)
 
 
 _RESULT = Instance(
@@ -307,12 +354,19 @@ def _runs_last_to_first(x: np.ndarray) -> np.ndarray:
     return np.moveaxis(x, -1, 0)
 
 
-def _cell_ratios(se: np.ndarray, best: np.ndarray, level: float) -> Estimate:
-    """Per cell and oracle, the ratio of its mean to the best oracle's (independent collections,
-    Fieller), each interval at the Bonferroni level over the other oracles of the cell."""
-    C, M, _ = se.shape
-    den = se[np.arange(C), best][:, None, :].repeat(M, axis=1)
-    return ratio(_runs_last_to_first(se), _runs_last_to_first(den), level=bonferroni(level, max(M - 1, 1)))
+def _representatives(res: GridResult, i: int) -> list[int]:
+    """The oracles of cell ``i`` that stand for their group of exact duplicates (all when ``res.law`` is None)."""
+    if res.law is None:
+        return list(range(len(res.names)))
+    return [j for j in range(len(res.names)) if res.law[i, j] == j]
+
+
+def _projected_best(res: GridResult, i: int) -> int:
+    """The representative with the smallest simulated mean squared error after projection in cell ``i``."""
+    mp = np.full(len(res.names), np.nan)
+    reps = _representatives(res, i)
+    mp[reps] = _run_means(res.se_proj[i, reps])
+    return _best_finite(mp)
 
 
 def _fmt_est(e: Estimate, digits: int = 3) -> str:
@@ -327,54 +381,78 @@ def _fmt_est(e: Estimate, digits: int = 3) -> str:
 def summarise(res: GridResult, tie: float = TIE, *, level: float = 0.95):
     """The guide as a :class:`pandas.DataFrame`, one row per cell: which oracle, and by how much.
 
-    Columns: the best oracle by the exact MSE of the standard estimate, the runner-up with its exact
-    ratio to the best, and every oracle within ``tie`` of it; the best after projection onto the simplex
+    Columns: the best oracle by the exact MSE of the standard estimate (every oracle within
+    :data:`TIE_EXACT` of it, joined by " = ": equal exact MSE), the runner-up with its exact ratio to
+    the best, and every oracle within ``tie`` of it; the best after projection onto the simplex
     (smallest simulated mean, with its ``level`` interval), the runner-up with the ratio of its mean
     MSE to the best's and its Fieller interval, and the oracles **within noise** of the best (their
     interval of that ratio reaches 1: the data cannot tell them apart); the cell is *decided* when no
     oracle is within noise and every oracle was simulated there (``not simulated`` lists the families
-    without runs at the cell's ``k``, :attr:`GridResult.unsimulated` says why).  Then the best top-10
+    without runs at the cell's ``k``, :attr:`GridResult.unsimulated` says why).  After projection,
+    exact duplicates (the same law of support counts, :attr:`GridResult.law`: GRR = L-GRR = SS at
+    omega = 1, OUE = L-OSUE, OLH = BLH when g = 2) are one group, named by its members joined by
+    " = " and represented by the runs of its first member in registry order: a cell is undecided only
+    when *distinct* laws are within noise.  The Fieller intervals are at the Bonferroni level over the
+    cell's other simulated groups.  Then the best top-10
     precision (cells with a heavy-hitter task), Wang et al.'s rule and the exact GRR/OUE order, bits
     per report and server time of the unbiased best.
     """
     import pandas as pd  # noqa: PLC0415 lazy: pandas only for the table
 
     names = res.names
+    M = len(names)
+    law = res.law if res.law is not None else np.tile(np.arange(M), (len(res.cells), 1))
     m_proj = _run_means(res.se_proj)
-    bp = np.array([_best_finite(m) for m in m_proj])
-    r = _cell_ratios(res.se_proj, bp, level)
     proj_mean = mean(_runs_last_to_first(res.se_proj), level=level)
     prec = mean(_runs_last_to_first(res.top), level=level) if np.any(np.isfinite(res.top)) else None
     rows = []
     for i, (k, e, n, d) in enumerate(res.cells):
         ex = res.exact[i]
         b = _best_finite(ex)
-        order = [j for j in np.argsort(ex) if j != b and np.isfinite(ex[j])]
+        tied = [j for j in range(M) if np.isfinite(ex[j]) and ex[j] <= ex[b] * (1 + TIE_EXACT)]
+        order = [j for j in np.argsort(ex, kind="stable") if j not in tied and np.isfinite(ex[j])]
+        ru_ex = [j for j in order if ex[j] <= ex[order[0]] * (1 + TIE_EXACT)] if order else []
         near = [names[j] for j in order if ex[j] <= ex[b] * (1 + tie)]
-        p_order = [j for j in np.argsort(m_proj[i]) if j != bp[i] and np.isfinite(m_proj[i, j])]
-        noise = [names[j] for j in p_order if float(r[i, j].low) <= 1.0]
-        unsim = [names[j] for j in range(len(names)) if np.isfinite(ex[j]) and not np.isfinite(m_proj[i, j])]
-        ru = p_order[0] if p_order else None
+        # after projection: one representative per law of the support counts (exact duplicates as one)
+        reps = _representatives(res, i)
+        members = {r: [j for j in range(M) if law[i, j] == r] for r in reps}
+        mp = np.full(M, np.nan)
+        mp[reps] = m_proj[i, reps]
+        bp = _projected_best(res, i)
+        sim = [j for j in reps if np.isfinite(mp[j])]
+        others = [j for j in np.argsort(mp, kind="stable") if j != bp and np.isfinite(mp[j])]
+        r = {}
+        if others:
+            est_r = ratio(
+                res.se_proj[i, others].T,
+                np.repeat(res.se_proj[i, bp][:, None], len(others), axis=1),
+                level=bonferroni(level, max(len(sim) - 1, 1)),
+            )
+            r = {j: est_r[a] for a, j in enumerate(others)}
+        noise = [group_label(names, members[j]) for j in others if float(r[j].low) <= 1.0]
+        unsim = [names[j] for j in reps if np.isfinite(ex[j]) and not np.isfinite(m_proj[i, j])]
+        ru = others[0] if others else None
         row = {
             "k": k,
             "ε": e,
             "n": n,
             "data": d,
-            "best (unbiased)": names[b],
+            "best (unbiased)": group_label(names, tied),
             "MSE (exact)": f"{ex[b]:.3g}",
-            "runner-up (exact ×)": f"{names[order[0]]} ×{ex[order[0]] / ex[b]:.3g}" if order else "—",
+            "runner-up (exact ×)": f"{group_label(names, ru_ex)} ×{ex[order[0]] / ex[b]:.3g}" if order else "—",
             "within 10 %": ", ".join(near) or "—",
-            "best (projected)": names[bp[i]],
-            "MSE proj. [95 %]": _fmt_est(proj_mean[i, bp[i]]),
-            "runner-up (proj. ×)": f"{names[ru]} ×{_fmt_est(r[i, ru])}" if ru is not None else "—",
+            "best (projected)": group_label(names, members[bp]),
+            "MSE proj. [95 %]": _fmt_est(proj_mean[i, bp]),
+            "runner-up (proj. ×)": f"{group_label(names, members[ru])} ×{_fmt_est(r[ru])}" if ru is not None else "—",
             "within noise (proj.)": ", ".join(noise) or "—",
             "not simulated": ", ".join(unsim) or "—",
             "decided": "yes" if not noise and not unsim else "no",
         }
         if prec is not None and np.any(np.isfinite(res.top[i])):
-            pm = _run_means(res.top[i])
+            pm = np.full(M, np.nan)
+            pm[reps] = _run_means(res.top[i, reps])
             h = int(np.nanargmax(pm))
-            row["best top-10 [95 %]"] = f"{names[h]} {_fmt_est(prec[i, h], 2)}"
+            row["best top-10 [95 %]"] = f"{group_label(names, members[h])} {_fmt_est(prec[i, h], 2)}"
         else:
             row["best top-10 [95 %]"] = "—"
         row.update(

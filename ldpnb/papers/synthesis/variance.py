@@ -24,7 +24,13 @@ from ldpnb import mechanisms as mech
 from ldpnb.contracts import EPSILON, PROBABILITY, SAMPLE_SIZE, Array, Channel, Counts, Instance, Integer, Real, contract
 from ldpnb.estimators import fo_variance
 from ldpnb.papers.synthesis.estimation import standard_matrix
-from ldpnb.papers.synthesis.families import build_oracle, pure_total_variance, total_variance
+from ldpnb.papers.synthesis.families import (
+    build_oracle,
+    oracle_families,
+    pure_total_variance,
+    report_bits,
+    total_variance,
+)
 
 __all__ = [
     "linear_total_variance",
@@ -42,6 +48,8 @@ __all__ = [
     "wang_rule_check",
     "oue_var_star_exact",
     "kairouz_regimes",
+    "olh_cw_gain",
+    "short_report_check",
     "range_swaps",
 ]
 
@@ -261,6 +269,78 @@ def oue_var_star_exact(k: int = 12, epsilon: float = 1.0, n: int = 10_000) -> fl
     N[1:] = n // (k - 1)
     N[1] += n - N.sum()
     return linear_total_variance(C, A[:, [0]], N) * n
+
+
+@contract(ks=_KS, eps=_EPS_LIST)
+def olh_cw_gain(ks: Any, eps: Any) -> dict[str, Any]:
+    r"""Row H1: OLH with the short-seed Carter-Wegman hash against OLH with an ideal hash, exactly.
+
+    At every ``(k, eps)``: OLH-CW's collision probability :math:`c = \sum_j n_j(n_j-1)/(P(P-1))`
+    compared with ``1/g`` in integers (:math:`g \sum_j n_j(n_j-1) < P(P-1)`), and the exact total MSE
+    of the two standard estimates (one user); ``gain = 1 - MSE(OLH-CW)/MSE(OLH)``.  Returns
+    ``violations`` (cells with :math:`c \ge 1/g` or no smaller MSE), ``checked``, ``max_gain`` and its
+    cell ``argmax``, ``min_gain``, ``gain_at_max_k`` (the largest gain at the largest ``k``).
+
+    >>> r = olh_cw_gain([16], [2.0])
+    >>> r["violations"], round(r["max_gain"], 3) > 0
+    (0, True)
+    """
+    out: dict[str, Any] = {"violations": 0, "checked": 0}
+    gains: dict[tuple[int, float], float] = {}
+    for k in ks:
+        for e in eps:
+            cw = mech.OLHCW(int(k), float(e))
+            ideal = mech.OLH(int(k), float(e))
+            if cw.g != ideal.g:
+                raise ValueError(f"OLH and OLH-CW use different g at k = {k}, eps = {e}: {ideal.g} and {cw.g}")
+            P, g = cw.prime, cw.g
+            qq, r = divmod(P, g)
+            pairs = r * (qq + 1) * qq + (g - r) * qq * (qq - 1)  # sum_j n_j (n_j - 1), integers
+            v_cw, v_ideal = total_variance(cw, 1), total_variance(ideal, 1)
+            gains[(int(k), float(e))] = 1.0 - v_cw / v_ideal
+            out["violations"] += int(pairs * g >= P * (P - 1) or not v_cw < v_ideal)
+            out["checked"] += 1
+    best = max(gains, key=gains.__getitem__)
+    k_max = max(int(k) for k in ks)
+    out.update(
+        max_gain=gains[best],
+        argmax=best,
+        min_gain=min(gains.values()),
+        gain_at_max_k=max(v for (k, _), v in gains.items() if k == k_max),
+    )
+    return out
+
+
+@contract(ks=_KS, eps=_EPS_LIST, tie=Real(0.0, 1.0), names=Instance(list, tuple, type(None), example=None))
+def short_report_check(ks: Any, eps: Any, tie: float = 0.10, names: list[str] | None = None) -> dict[str, Any]:
+    r"""Row B1: at each ``(k, eps)``, the shortest report (:func:`~ldpnb.papers.synthesis.families.report_bits`)
+    among the oracles whose exact total MSE is within ``tie`` of the smallest; a violation where it exceeds
+    :math:`3\lceil\log_2 k\rceil + 3` bits.  Returns ``violations``, ``checked``, ``max_ratio`` (the
+    largest shortest-near-best bits over :math:`\lceil\log_2 k\rceil`), its cell ``argmax`` and oracle.
+
+    >>> short_report_check([4], [1.0])["violations"]
+    0
+    """
+    names = list(names or oracle_families())
+    out: dict[str, Any] = {"violations": 0, "checked": 0, "max_ratio": 0.0, "argmax": None}
+    for k in ks:
+        lg = max(1, math.ceil(math.log2(int(k))))
+        for e in eps:
+            v, b = {}, {}
+            for nm in names:
+                try:
+                    m = build_oracle(nm, int(k), float(e))
+                except (TypeError, ValueError):
+                    continue
+                v[nm], b[nm] = total_variance(m, 1), report_bits(m)
+            best = min(v.values())
+            near = [nm for nm in v if v[nm] <= best * (1 + tie) and np.isfinite(b[nm])]
+            short = min(near, key=b.__getitem__)
+            out["violations"] += int(b[short] > 3 * lg + 3)
+            out["checked"] += 1
+            if b[short] / lg > out["max_ratio"]:
+                out.update(max_ratio=b[short] / lg, argmax=(int(k), float(e), short))
+    return out
 
 
 @contract(ks=_KS)
