@@ -384,7 +384,7 @@ class RidRuns:
         object.__setattr__(self, "topk", [int(x) for x in self.topk])
 
     def _index(self, at: Any, surveys: Any, top: Any) -> tuple:
-        def pick(axis: list, key: Any, name: str) -> Any:
+        def pick(axis: Sequence[Any], key: Any, name: str) -> Any:
             if key is None:
                 return slice(None)
             if key == "last":
@@ -401,7 +401,7 @@ class RidRuns:
 
     def runs(self, *, at: Any = None, surveys: Any = None, top: Any = None) -> np.ndarray:
         """Per-run values at the named point (runs first)."""
-        return self.values[(slice(None), *self._index(at, surveys, top))]
+        return self.values[(slice(None),) + self._index(at, surveys, top)]
 
     def mean(self, *, at: Any = None, surveys: Any = None, top: Any = None) -> Any:
         """Run mean at the named point (``at="all"`` keeps the whole grid)."""
