@@ -878,6 +878,7 @@ PENDING: dict[str, list[str]] = {
         xgb.Fit xgb.Fit.stream figures.aif_grid(xgb) figures.fig4(topks)
         figures.rid_fk_pk(k) figures.rid_fk_pk(xlabel) figures.rid_fk_pk(invert) figures.rid_fk_pk(topks)
         figures.rid_grid(key) figures.rid_grid(xlabel) figures.rid_grid(invert) figures.rid_grid(topks)
+        figures.mean_interval runs.RidRuns runs.RidRuns.mean runs.RidRuns.runs
         runs.rid_by_protocol(index) runs.rid_chain_runs(index) runs.rid_chain_runs(protocol)
         runs.rid_chain_runs(fake) runs.rid_chain_runs(resample) runs.rid_chain_runs(topk)
     """,

@@ -402,7 +402,7 @@ def fig9_row(report: Any, fig9: Mapping[str, Any], eps: Sequence[float]) -> None
     fig11=_MAP,
     betas=Instance(list, tuple, example=[0.95]),
     ks=Instance(list, tuple, np.ndarray, example=[2, 3]),
-    eps_tight=Instance(np.ndarray, example=None),
+    eps_tight=Instance(np.ndarray, example=np.array([1.0, 2.0])),
     rid_eps=Instance(list, tuple, example=[1]),
     nu_eps=Instance(list, tuple, example=[1]),
 )
