@@ -111,9 +111,11 @@ def test_doctests_of_the_module_run():
     import ldpnb.stats._decide
     import ldpnb.stats._estimate
     import ldpnb.stats._intervals
+    import ldpnb.stats._moderated
     import ldpnb.stats._rank
 
-    for m in (S, ldpnb.stats._estimate, ldpnb.stats._intervals, ldpnb.stats._rank, ldpnb.stats._decide):
+    mods = (S, ldpnb.stats._estimate, ldpnb.stats._intervals, ldpnb.stats._rank, ldpnb.stats._decide)
+    for m in (*mods, ldpnb.stats._moderated):
         res = doctest.testmod(m, optionflags=doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE, verbose=False)
         assert res.failed == 0 and res.attempted > 0, m.__name__
 
@@ -511,3 +513,81 @@ def test_from_se_with_df_covers_a_pooled_estimate_over_rounds(rounds):
     pooled = np.log(x.mean(axis=(1, 2)))
     e = S.from_se(pooled, per_round.std(axis=1, ddof=1) / math.sqrt(rounds), df=rounds - 1, n_runs=rounds)
     assert e.method == "t" and within(cover(e, SIGMA**2 / 2)), cover(e, SIGMA**2 / 2)
+
+
+# ----------------------------------------------------------------------------- moderated means
+def _variances(kind: str, g: int, rng: np.random.Generator) -> np.ndarray:
+    if kind == "prior6":  # scaled inverse chi-square, the model's own law
+        return 6 / rng.chisquare(6, g)
+    if kind == "prior20":
+        return 20 / rng.chisquare(20, g)
+    if kind == "lognormal":
+        return np.exp(rng.normal(0.0, 0.5, g))
+    if kind == "equal":
+        return np.ones(g)
+    return np.where(rng.random(g) < 0.5, 1.0, 4.0)  # two levels a factor 4 apart
+
+
+@pytest.mark.parametrize("kind", ["prior6", "prior20", "lognormal", "equal", "two-level"])
+@pytest.mark.parametrize("target_runs", [1, 4])
+def test_moderated_means_cover_jointly_with_a_prior_fitted_elsewhere(kind, target_runs):
+    """The use in the risks chapter: a prior fitted to a figure's 300 cells of 4 runs, then 100 cells
+    (of one or of four runs) graded jointly at 95 %: joint coverage at least 93 % over 400 replications
+    (the widened level; at the nominal level it was 90-94 %, see MODERATED_WIDEN)."""
+    rng = np.random.default_rng([31, target_runs, len(kind)])
+    hits = []
+    for _ in range(400):
+        fam = rng.normal(0.0, np.sqrt(_variances(kind, 300, rng))[:, None], (300, 4))
+        prior = S.prior_variance(fam.var(axis=1, ddof=1), np.full(300, 3.0))
+        sd = np.sqrt(_variances(kind, 100, rng))
+        e = S.moderated_means(list(rng.normal(0.0, sd[:, None], (100, target_runs))), prior=prior)
+        hits.append(bool(np.all((e.low <= 0) & (e.high >= 0))))
+    assert np.mean(hits) >= 0.93, (kind, target_runs, np.mean(hits))
+
+
+@pytest.mark.parametrize("kind", ["prior6", "prior20", "lognormal", "two-level", "equal"])
+@pytest.mark.parametrize("cells", [20, 150])
+def test_moderated_means_cover_jointly_a_grid_of_three_run_cells_on_its_own_prior(kind, cells):
+    """A figure's grid of cells with three runs each, the prior fitted to the grid itself: joint
+    coverage of the 95 % intervals at least 93 % over 300 replications (at the nominal level: 88-96 %),
+    90 % for the most heterogeneous variances (prior6: 91-94 % measured, documented)."""
+    rng = np.random.default_rng([34, cells, len(kind)])
+    hits = []
+    for _ in range(300):
+        sd = np.sqrt(_variances(kind, cells, rng))
+        e = S.moderated_means(list(rng.normal(0.0, sd[:, None], (cells, 3))), min_prior_cells=20)
+        hits.append(bool(np.all((e.low <= 0) & (e.high >= 0))))
+    assert np.mean(hits) >= (0.90 if kind == "prior6" else 0.93), (kind, cells, np.mean(hits))
+
+
+@pytest.mark.parametrize("kind", ["prior6", "lognormal", "equal"])
+def test_moderated_means_cover_cell_by_cell_with_the_prior_fitted_on_the_cells(kind):
+    """60 cells of 1, 2 or 4 runs, the prior fitted to their own variances: each cell's 95 % interval
+    covers at least 95 % of the time (averaged over the cells and 300 replications): the level is
+    widened for joint use, so a single cell over-covers (about 99 %)."""
+    rng = np.random.default_rng([32, len(kind)])
+    ns = np.array([1, 2, 4] * 20)
+    cover_rate = []
+    for _ in range(300):
+        sd = np.sqrt(_variances(kind, ns.size, rng))
+        e = S.moderated_means([rng.normal(0.0, s, n) for s, n in zip(sd, ns)], simultaneous=False)
+        cover_rate.append(np.mean((e.low <= 0) & (e.high >= 0)))
+    assert np.mean(cover_rate) >= 0.95, (kind, np.mean(cover_rate))
+
+
+def test_prior_variance_recovers_a_known_prior_and_refuses_too_few_cells():
+    rng = np.random.default_rng(33)
+    s2 = 2.0 * (8 / rng.chisquare(8, 4000)) * rng.chisquare(3, 4000) / 3
+    s0, d0 = S.prior_variance(s2, np.full(4000, 3.0))
+    assert abs(s0 - 2.0) < 0.15 and 5 < d0 < 13
+    assert S.prior_variance(np.ones(5), np.full(5, 3.0))[1] == math.inf  # no spread beyond chance
+    with pytest.raises(ValueError, match="at least 3 cells"):
+        S.prior_variance(np.ones(2), np.full(2, 3.0))
+    with pytest.raises(ValueError, match="median sample variance is 0"):
+        S.prior_variance(np.zeros(5), np.full(5, 3.0))
+    with pytest.raises(ValueError, match="at least 3 cells with two or more runs"):
+        S.moderated_means([np.ones(1), np.arange(2.0)])
+    with pytest.raises(ValueError, match="prior must be"):
+        S.moderated_means([np.ones(1)], prior=(0.0, 3.0))
+    e = S.moderated_means([np.ones(1), np.arange(3.0)], prior=(1.0, math.inf))
+    assert e.method == "moderated-t" and "widened to the 99.5 % level" in e.note

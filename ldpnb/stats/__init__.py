@@ -22,6 +22,8 @@ the cells with ``simultaneous=True``):
 :func:`subset_mean`             mean of a statistic over random n-subsets of N users, for n users
 :func:`half_sample_estimate`    estimates with their half-sample standard errors and t intervals
 :func:`join_estimates`          several estimates side by side, joint by Bonferroni
+:func:`moderated_means`         means of many cells with few runs each: Student intervals on
+                                empirical-Bayes moderated variances (Smyth 2004)
 ==============================  =================================================================
 
 Every interval is validated by simulation in ``tests/test_stats.py``: a 95 % interval covers the
@@ -85,6 +87,7 @@ from ldpnb.stats._intervals import (
     subsample_se,
     subset_mean,
 )
+from ldpnb.stats._moderated import MIN_PRIOR_CELLS, moderated_means, prior_variance
 from ldpnb.stats._rank import kendall_tau
 
 __all__ = [
@@ -107,6 +110,9 @@ __all__ = [
     "half_sample_estimate",
     "join_estimates",
     "kendall_tau",
+    "moderated_means",
+    "prior_variance",
+    "MIN_PRIOR_CELLS",
     "OUTCOMES",
     "decide",
     "outcome_probability",

@@ -31,6 +31,7 @@ METHODS = (
     "delete-d-jackknife",  # random half-sample (delete-n/2 jackknife) standard error, normal interval
     "normal",  # value +- z se (a standard error known by other means)
     "independent-difference",  # difference of two independent estimates (normal approximation)
+    "moderated-t",  # cell means with Student intervals on empirical-Bayes moderated variances
 )
 
 
