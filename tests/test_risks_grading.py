@@ -110,3 +110,83 @@ def test_rid_runs_named_points_are_the_hand_indexed_numbers():
         r.mean(surveys=6, top=1)
     with pytest.raises(ValueError, match="shape"):
         RidRuns(a, [1, 4], (2, 3, 4, 5), (1, 5, 10))
+
+
+# ----------------------------------------------------------------------------- moderated variances
+def _view(rng, runs, cells=30, n_test=2000, extra_sd=1.0, n_curves=3):
+    """A view of ``n_curves`` curves over ``cells // n_curves`` ε, accuracies binomial over ``n_test`` users
+    plus a between-run (training) effect of ``extra_sd`` points; returns the view and the true means."""
+    per = cells // n_curves
+    eps = [float(e) for e in range(1, per + 1)]
+    view, truth = {}, {}
+    for c in range(n_curves):
+        mu = rng.uniform(5, 60, per)
+        p = np.clip(mu[None, :] + rng.normal(0, extra_sd, (runs, per)), 0.5, 99.5) / 100
+        acc = 100 * rng.binomial(n_test, p) / n_test
+        view[(f"V{c}", "NK")] = {"eps": eps, "acc": acc, "n_test": np.full(acc.shape, float(n_test))}
+        truth[(f"V{c}", "NK")] = mu
+    return view, truth
+
+
+def test_a_view_with_enough_three_run_cells_gets_a_prior_and_moderated_cells():
+    rng = np.random.default_rng(41)
+    view, _ = _view(rng, runs=4)
+    p = grading.xgb_prior(view)
+    assert p is not None and p[0] > 1  # the training effect makes runs vary more than the test users alone
+    pv = grading.with_prior(view)
+    cells = [(v, e) for v in pv.values() for e in v["eps"]]
+    e = grading.xgb_estimate(cells)
+    assert e.method == "moderated-t" and e.simultaneous and e.note == grading.PRIOR_NOTE
+    # too few cells, or cells of two runs: no prior, each cell on its own runs as before
+    assert grading.xgb_prior(_view(rng, runs=4, cells=12)[0]) is None
+    assert grading.xgb_prior(_view(rng, runs=2)[0]) is None
+    small = grading.with_prior(_view(rng, runs=4, cells=12)[0])
+    assert grading.xgb_estimate([(v, 1.0) for v in small.values()]).method == "hall"
+
+
+def test_a_one_run_cell_of_a_prior_view_takes_the_prior_variance_not_wilson():
+    rng = np.random.default_rng(42)
+    view, _ = _view(rng, runs=4)
+    one = {"eps": [1.0], "acc": np.array([[30.0]]), "n_test": np.array([[2000.0]])}
+    pv = grading.with_prior({**view, ("one", "NK"): one})
+    e = grading.xgb_estimate([(pv[("one", "NK")], 1.0)])
+    w = grading.xgb_estimate([(one, 1.0)])
+    assert e.method == "moderated-t" and w.method == "wilson"
+    assert float(e.high[0] - e.low[0]) > float(w.high[0] - w.low[0])  # the between-run variance is in
+
+
+def test_moderated_cells_cover_jointly_through_the_grading():
+    """The grading path end to end: 30 cells of 3 runs (binomial test users plus a training effect), joint
+    95 % intervals of xgb_estimate on the view's own prior cover every true mean at least 93 % of 200
+    replications; with the largest cell's interval the largest truth too."""
+    rng = np.random.default_rng(43)
+    hits, top = [], []
+    for _ in range(200):
+        view, truth = _view(rng, runs=3, extra_sd=rng.choice([0.5, 1.5]))
+        pv = grading.with_prior(view)
+        keys = list(pv)
+        e = grading.xgb_estimate([(pv[k], x) for k in keys for x in pv[k]["eps"]])
+        mu = np.concatenate([truth[k] for k in keys])
+        hits.append(bool(np.all((e.low <= mu) & (mu <= e.high))))
+        m = grading.largest(e)
+        top.append(m.low <= mu.max() <= m.high)
+    assert np.mean(hits) >= 0.93 and np.mean(top) >= 0.93, (np.mean(hits), np.mean(top))
+
+
+def test_differences_of_moderated_cells_and_the_moderated_excess():
+    rng = np.random.default_rng(44)
+    view, _ = _view(rng, runs=3)
+    pv = grading.with_prior(view)
+    a, b = pv[("V0", "NK")], pv[("V1", "NK")]
+    d = grading.xgb_difference([(a, b, e) for e in a["eps"]])
+    assert d.method == "independent-difference" and d.note == grading.PRIOR_NOTE
+    # the excess over the oracle: a row of 30 three-run cells fits its own prior
+    curves = []
+    for v in view.values():
+        acc = v["acc"]
+        n = v["n_test"]
+        w = np.round(n * 0.05) + rng.integers(0, 5, acc.shape)
+        lo = np.round(n * 0.05) + rng.integers(0, 5, acc.shape)
+        curves.append({**v, "oracle": acc - 100 * (w - lo) / n, "wins": w, "losses": lo})
+    x = grading.xgb_excess(curves)
+    assert x.method == "moderated-t" and "paired test-user variance" in x.note and x.simultaneous

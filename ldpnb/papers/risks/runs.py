@@ -82,11 +82,11 @@ _XGB_BLOCKS = {
         ("fig3-more", "ACS", ("fd",), LABELS, _E10, 4, _FIG3_MORE),
         ("fig3-grid", "ACS", ("fd",), LABELS, _E2, 1, XGB_LARGE),
         ("fig3-s", "ACS", ("fd",), LABELS, _E2, 4, _H5S),
-        ("fig14", "Adult", ("fd",), LABELS, _E2, 1, ["NK s=1n", "NK s=5n", "PK 0.1n", "PK 0.3n", "PK 0.5n"]),
-        ("fig15", "Nursery", ("fd",), LABELS, _E2, 1, XGB_SMALL + XGB_LARGE),
-        ("fig6", "ACS", ("correct",), _RFD, _E10, 1, XGB_SMALL),
+        ("fig14", "Adult", ("fd",), LABELS, _E2, 3, ["NK s=1n", "NK s=5n", "PK 0.1n", "PK 0.3n", "PK 0.5n"]),
+        ("fig15", "Nursery", ("fd",), LABELS, _E2, 3, XGB_SMALL + XGB_LARGE),
+        ("fig6", "ACS", ("correct",), _RFD, _E10, 3, XGB_SMALL),
         ("fig17", "ACS", ("zipf", "exp"), _RFD, _E10, 3, ["NK s=1n"]),
-        ("fig17-dir", "ACS", ("dir",), _RFD, _E10, 1, ["NK s=1n"]),
+        ("fig17-dir", "ACS", ("dir",), _RFD, _E10, 3, ["NK s=1n"]),
     ],
 }
 
