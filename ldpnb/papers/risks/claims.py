@@ -55,7 +55,7 @@ _R3, _R3_DATE = "d4cc32f", "2026-11-28"
 _P4, _P4_DATE = "fbdd6eb", "2026-11-28"
 #: The commit that declared an effect on the XGBoost rows and tightened T17's cushion, after the paper-scale
 #: record made at fc019e8 had been seen (the re-audit of 2026-11-28 found no effect declared).
-_EFF, _EFF_DATE = "0000000", "2026-11-29"
+_EFF, _EFF_DATE = "396eb3f", "2026-11-29"
 
 
 _T17_WHY = (
