@@ -10,7 +10,7 @@ The rows of kind range, close and order record XGBoost numbers as :class:`~ldpnb
 (:func:`xgb_estimate`, :func:`xgb_difference`, :func:`xgb_excess`).  The cells of one row are joint at 95 %
 (Bonferroni), over up to hundreds of (curve, ε) cells of 1-4 runs each, where a cell's own two or three runs
 give Student quantiles in the hundreds.  So where a view (one dataset and setting,
-:func:`ldpnb.papers.risks.runs.xgb_view`) has at least :data:`MIN_PRIOR_CELLS` cells of :data:`PRIOR_RUNS`
+:func:`ldpnb.papers.risks.runs.xgb_view`) has at least :data:`MIN_VIEW_CELLS` cells of :data:`PRIOR_RUNS`
 runs or more (:func:`with_prior`; at SCALE=paper every view), each cell's interval is Student's on its
 moderated variance (:func:`ldpnb.stats.moderated_means`: the between-run variance relative to the test
 users' binomial variance, shrunk towards the view's empirical-Bayes prior :func:`xgb_prior`; a one-run cell
@@ -101,9 +101,10 @@ ONE_RUN_NOTE = "one run: Wilson interval over the test users, which leaves out t
 
 
 #: Fewest (curve, ε) cells with :data:`PRIOR_RUNS` runs or more from which :func:`xgb_prior` fits a view's prior.
-MIN_PRIOR_CELLS = 20
+MIN_VIEW_CELLS = 20
 #: Fewest runs of a cell that enters a prior: with two runs (one degree of freedom) the prior's estimate is
-#: too noisy (joint coverage 78-93 % over 150 such cells in simulation; 92-98 % with three runs).
+#: too noisy (joint coverage 78-93 % over 150 such cells in simulation, against 88-96 % with three runs, both
+#: at the nominal level; see :func:`ldpnb.stats.moderated_means`).
 PRIOR_RUNS = 3
 #: What a cell graded on its view's prior says (the note of its estimate).
 PRIOR_NOTE = (
@@ -136,7 +137,7 @@ def xgb_prior(view: Mapping[Any, Mapping[str, Any]]) -> tuple[float, float] | No
     one view (:func:`ldpnb.papers.risks.runs.xgb_view`: every variant, model and ε of a dataset and
     setting), each cell's sample variance over its runs divided by its test users' binomial variance
     :math:`p(1-p)/m` (:func:`ldpnb.stats.prior_variance` on the cells with :data:`PRIOR_RUNS` runs or more);
-    None when fewer than :data:`MIN_PRIOR_CELLS` cells have that many runs and their ``n_test``.
+    None when fewer than :data:`MIN_VIEW_CELLS` cells have that many runs and their ``n_test``.
 
     >>> rng = np.random.default_rng(0)
     >>> v = {"eps": list(range(1, 31)), "acc": 30 + rng.normal(0, 0.9, (4, 30)), "n_test": np.full((4, 30), 2000)}
@@ -153,7 +154,7 @@ def xgb_prior(view: Mapping[Any, Mapping[str, Any]]) -> tuple[float, float] | No
             if c is not None:
                 s2.append(float(acc[ok, j].var(ddof=1)) / c)
                 df.append(ok.size - 1.0)
-    if len(s2) < MIN_PRIOR_CELLS or not np.median(s2) > 0:
+    if len(s2) < MIN_VIEW_CELLS or not np.median(s2) > 0:
         return None
     return prior_variance(np.array(s2), np.array(df))
 
@@ -293,7 +294,7 @@ def xgb_difference(
 
 def _moderated_excess(cells: Sequence[tuple[Mapping[str, Any], float]], level: float) -> Estimate | None:
     """:func:`xgb_excess` on moderated variances, when every cell has its wins, losses and test users and at
-    least :data:`MIN_PRIOR_CELLS` cells have :data:`PRIOR_RUNS` runs: each cell's between-run variance relative to its
+    least :data:`MIN_VIEW_CELLS` cells have :data:`PRIOR_RUNS` runs: each cell's between-run variance relative to its
     paired test-user variance ((w + l)/n - d²)/n is shrunk towards the cells' empirical-Bayes prior."""
     samples, scales = [], []
     for v, eps in cells:
@@ -311,8 +312,11 @@ def _moderated_excess(cells: Sequence[tuple[Mapping[str, Any], float]], level: f
         # (w + l + 1): a cell where XGBoost and the oracle agree on every user keeps a positive scale
         scales.append(1e4 * float(np.mean(np.maximum((w + lo + 1) / n - m * m, 1.0 / n) / n)))
         samples.append(d[ok])
+    # a cell where XGBoost and the oracle agree on (nearly) every user of its runs would get a near-zero
+    # scale from the very runs it scales: no cell's scale below the median of the row's
+    scales = list(np.maximum(scales, float(np.median(scales)))) if scales else scales
     fit = [i for i, x in enumerate(samples) if x.size >= PRIOR_RUNS]
-    if len(fit) < MIN_PRIOR_CELLS:
+    if len(fit) < MIN_VIEW_CELLS:
         return None
     s2 = np.array([samples[i].var(ddof=1) / scales[i] for i in fit])
     if not np.median(s2) > 0:  # no spread to fit a prior to
@@ -330,7 +334,7 @@ def xgb_excess(curves: Sequence[Mapping[str, Any]], *, level: float = 0.95) -> E
     :math:`\sqrt{((w + l)/n - d^2)/n}` from the users XGBoost gets right and the oracle wrong (``w``) and
     the reverse (``l``), :math:`d = (w - l)/n` (normal interval; it leaves out the training-run variation).
 
-    With at least :data:`MIN_PRIOR_CELLS` cells of :data:`PRIOR_RUNS` runs or more (and every cell's wins, losses and test
+    With at least :data:`MIN_VIEW_CELLS` cells of :data:`PRIOR_RUNS` runs or more (and every cell's wins, losses and test
     users), every cell's interval is instead Student's on its moderated variance
     (:func:`ldpnb.stats.moderated_means`; the prior is fitted to these cells' variances relative to their
     paired test-user variances, and a one-run cell takes the prior's).
