@@ -583,8 +583,11 @@ def test_prior_variance_recovers_a_known_prior_and_refuses_too_few_cells():
     assert S.prior_variance(np.ones(5), np.full(5, 3.0))[1] == math.inf  # no spread beyond chance
     with pytest.raises(ValueError, match="at least 3 cells"):
         S.prior_variance(np.ones(2), np.full(2, 3.0))
-    with pytest.raises(ValueError, match="median sample variance is 0"):
+    with pytest.raises(ValueError, match="cells whose runs differ"):
         S.prior_variance(np.zeros(5), np.full(5, 3.0))
+    # cells whose runs are identical are left out of the fit (an offset would pull s0 down for all)
+    with_zeros = np.concatenate([s2[:1000], np.zeros(400)])
+    assert S.prior_variance(with_zeros, np.full(1400, 3.0)) == S.prior_variance(s2[:1000], np.full(1000, 3.0))
     with pytest.raises(ValueError, match="at least 3 cells with two or more runs"):
         S.moderated_means([np.ones(1), np.arange(2.0)])
     with pytest.raises(ValueError, match="prior must be"):

@@ -56,8 +56,11 @@ def prior_variance(s2: np.ndarray, df: np.ndarray) -> tuple[float, float]:
     :math:`e_i = \log s_i^2 - \psi(d_i/2) + \log(d_i/2)`,
     :math:`\psi'(d_0/2) = \widehat{\mathrm{var}}(e) - \overline{\psi'(d_i/2)}` and
     :math:`s_0^2 = \exp(\bar e + \psi(d_0/2) - \log(d_0/2))`; :math:`d_0 = \infty` (equal
-    variances) when the right side is not positive.  A zero variance is raised to
-    :math:`10^{-5}` times the median (Smyth's offset for ties).
+    variances) when the right side is not positive.  A zero variance (a cell whose runs are
+    identical, e.g. two classifiers that agree on every user) is left out of the fit: Smyth's
+    offset for ties (:math:`10^{-5}` times the median) would put :math:`\log 10^{-5}` into the
+    moments and pull :math:`s_0^2` down for every cell, and a one-run cell takes :math:`s_0^2`
+    alone; leaving them out errs on the wide side.
 
     Returns ``(s0_squared, d0)``.
 
@@ -76,10 +79,10 @@ def prior_variance(s2: np.ndarray, df: np.ndarray) -> tuple[float, float]:
         raise ValueError(f"s2 and df must have the same shape, got {s2.shape} and {df.shape}")
     if s2.size < MIN_PRIOR_CELLS:
         raise ValueError(f"the prior needs at least {MIN_PRIOR_CELLS} cells with two or more runs, got {s2.size}")
-    med = float(np.median(s2))
-    if not med > 0:
-        raise ValueError("the prior needs cells whose runs differ (the median sample variance is 0)")
-    s2 = np.maximum(s2, 1e-5 * med)
+    keep = s2 > 0
+    if int(keep.sum()) < MIN_PRIOR_CELLS:
+        raise ValueError(f"the prior needs at least {MIN_PRIOR_CELLS} cells whose runs differ, got {int(keep.sum())}")
+    s2, df = s2[keep], df[keep]
     e = np.log(s2) - _sp.digamma(df / 2) + np.log(df / 2)
     emean = float(e.mean())
     evar = float(e.var(ddof=1)) - float(np.mean(_sp.polygamma(1, df / 2)))

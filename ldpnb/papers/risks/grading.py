@@ -154,7 +154,7 @@ def xgb_prior(view: Mapping[Any, Mapping[str, Any]]) -> tuple[float, float] | No
             if c is not None:
                 s2.append(float(acc[ok, j].var(ddof=1)) / c)
                 df.append(ok.size - 1.0)
-    if len(s2) < MIN_VIEW_CELLS or not np.median(s2) > 0:
+    if sum(x > 0 for x in s2) < MIN_VIEW_CELLS:  # cells whose runs are identical do not enter the prior
         return None
     return prior_variance(np.array(s2), np.array(df))
 
@@ -319,7 +319,7 @@ def _moderated_excess(cells: Sequence[tuple[Mapping[str, Any], float]], level: f
     if len(fit) < MIN_VIEW_CELLS:
         return None
     s2 = np.array([samples[i].var(ddof=1) / scales[i] for i in fit])
-    if not np.median(s2) > 0:  # no spread to fit a prior to
+    if int((s2 > 0).sum()) < MIN_VIEW_CELLS:  # cells whose runs are identical do not enter the prior
         return None
     prior = prior_variance(s2, np.array([samples[i].size - 1.0 for i in fit]))
     e = moderated_means(samples, scale=np.array(scales), level=level, prior=prior)
