@@ -620,23 +620,25 @@ class FrequencyOracle(Mechanism):
         n = int(N.sum())
         return (rng.binomial(N, self.p) + rng.binomial(n - N, self.q)).astype(np.int64)
 
-    def check_support_counts(self, support_counts: Any, n: int) -> tuple[np.ndarray, int]:
+    def check_support_counts(
+        self, support_counts: Any, n: int, *, name: str = "support_counts"
+    ) -> tuple[np.ndarray, int]:
         """Validate support counts of ``n`` reports: one finite entry ``0 <= C(v) <= n`` per value (and a
-        total the family's reports can reach: ``n`` for k-RR, ``n omega`` for subset selection)."""
+        total the family's reports can reach: ``n`` for k-RR, ``n omega`` for subset selection).
+        ``name``: the caller's name of the argument, for the error messages."""
         n = Integer(1, 1 << 62).check(n, "n")
-        c = _SUPPORT.check(support_counts, "support_counts")
+        c = _SUPPORT.check(support_counts, name)
         if c.ndim != 1 or c.size != self.k:
-            raise ValueError(f"support_counts must have one entry per value ({self.k}), got shape {c.shape}")
+            raise ValueError(f"{name} must have one entry per value ({self.k}), got shape {c.shape}")
         if c.max() > n:
             raise ValueError(
-                f"support_counts must be at most the number of reports n = {n} (a report supports a "
+                f"{name} must be at most the number of reports n = {n} (a report supports a "
                 f"value at most once), got max {c.max():.6g}"
             )
         top = self._max_support_total(n)
         if top is not None and c.sum() > top * (1 + 1e-12):
             raise ValueError(
-                f"support_counts sum to {c.sum():.6g}, more than the {top} supports that {n} reports "
-                f"of {self!r} can give"
+                f"{name} sum to {c.sum():.6g}, more than the {top} supports that {n} reports of {self!r} can give"
             )
         return c, n
 

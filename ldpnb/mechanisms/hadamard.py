@@ -570,10 +570,15 @@ class HRR(_Hadamard):
         flip = rng.random(x.size) >= self.p
         return 2 * j + (_parity(x & j) ^ flip).astype(np.int64)
 
-    @staticmethod
-    def decode(reports: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """The pairs ``(j, b)`` of report indices ``2j + c`` (``b = 1 - 2c`` in ``{+1, -1}``)."""
-        y = np.asarray(reports, dtype=np.int64)
+    def decode(self, reports: Any) -> tuple[np.ndarray, np.ndarray]:
+        """The pairs ``(j, b)`` of report indices ``2j + c`` (``b = 1 - 2c`` in ``{+1, -1}``); reports must
+        be integers in ``[0, 2K)`` (:meth:`report_index`: a fractional or out-of-range index is refused, it
+        was truncated or wrapped).
+
+        >>> HRR(4, 1.0).decode([0, 3, 5])
+        (array([0, 1, 2]), array([ 1, -1, -1]))
+        """
+        y = self.report_index(reports)
         return y >> 1, 1 - 2 * (y & 1)
 
     def support(self, reports: Any) -> np.ndarray:

@@ -851,7 +851,7 @@ class DBitFlipPM(FrequencyOracle):
     def ding_estimate(self, support_counts: Any, sampled_counts: Any, n: int) -> np.ndarray:
         r"""Ding et al.'s estimate :math:`\frac{k}{nd}\frac{(e^{\varepsilon/2}+1) C(v) - M(v)}{e^{\varepsilon/2}-1}`."""
         c, n = self.check_support_counts(support_counts, n)
-        M, _ = self.check_support_counts(sampled_counts, n)
+        M, _ = self.check_support_counts(sampled_counts, n, name="sampled_counts")
         if np.any(c > M):
             raise ValueError(
                 "support_counts must be at most sampled_counts (a bit is reported only for a sampled bucket)"

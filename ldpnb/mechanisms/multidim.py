@@ -228,7 +228,7 @@ def spl_estimate(counts: Sequence[np.ndarray], n: int, ks, eps: float, protocol:
     for j in range(d):
         k = int(ks[j])
         m = _protocol(protocol).mechanism(k, eps / d)
-        c, _ = m.check_support_counts(counts[j], n)
+        c, _ = m.check_support_counts(counts[j], n, name=f"counts[{j}]")
         p, q = fo_params(protocol, k, eps / d)
         out.append(np.asarray(fo_estimate(c, n, p, q), dtype=float))
     return out
