@@ -86,6 +86,7 @@ from ldpnb.contracts import (
     Optional,
     Real,
     contract,
+    contract_of,
 )
 from ldpnb.mechanisms._common import _exp_channel
 from ldpnb.utils import check_random_state, check_values
@@ -269,6 +270,10 @@ class Domain:
             raise ValueError(f"this family needs {', '.join(missing)} in its Domain, got {self!r}")
 
 
+#: The contract of every :meth:`Mechanism.on` (applied by ``Mechanism.__init_subclass__``).
+_ON_CONTRACT = contract(skip_nested=False, domain=Instance(Domain, example=Domain()), epsilon=EPSILON)
+
+
 def _same_class(a: type, b: type) -> bool:
     """The same class defined again (a reloaded module, a notebook cell run twice)."""
     return a is b or (a.__module__ == b.__module__ and a.__qualname__ == b.__qualname__)
@@ -300,6 +305,10 @@ class Mechanism:
         """Register a class that sets ``family`` itself (``register=False``, or a name starting
         with ``_``, keeps a class out of the registry)."""
         super().__init_subclass__(**kwargs)
+        raw = cls.__dict__.get("on")
+        if isinstance(raw, classmethod) and contract_of(raw.__func__) is None:
+            # one contract for every family's factory: the base owns the validation of (domain, epsilon)
+            cls.on = classmethod(_ON_CONTRACT(raw.__func__))  # type: ignore[assignment]
         if register and "family" in cls.__dict__ and not cls.__name__.startswith("_"):
             Mechanism._register(cls)
 
@@ -362,11 +371,24 @@ class Mechanism:
         return Mechanism.REGISTRY[family]
 
     @classmethod
+    @_ON_CONTRACT
     def on(cls, domain: Domain, epsilon: float) -> Mechanism:
         """The family on a common :class:`Domain` at level ``epsilon`` (the catalogue's constructor).
 
         Families that need more than a domain and a level (a prior, a joint distribution, the
-        sizes of several attributes) do not define it and are not in the catalogue.
+        sizes of several attributes) do not define it and are not in the catalogue.  A subclass's
+        ``on`` gets the base's contract when the class is defined (``domain`` a :class:`Domain`,
+        ``epsilon`` finite and > 0); the constructor it calls then checks the sizes it takes from
+        the domain (the contract does not skip nested checks).
+
+        Examples
+        --------
+        >>> Mechanism.lookup("GRR").on(Domain(k=4), 1.0)
+        GRR(k=4, epsilon=1)
+        >>> Mechanism.lookup("GRR").on(4, 1.0)
+        Traceback (most recent call last):
+            ...
+        TypeError: domain must be an instance of Domain, got 4 (int)
         """
         raise NotImplementedError(f"{cls.__name__} is not built from a domain and a level alone")
 
