@@ -86,6 +86,7 @@ __all__ = [
     "Callable_",
     "Optional",
     "AnyOf",
+    "Items",
     "Unchecked",
     "contract",
     "contract_of",
@@ -871,6 +872,59 @@ class Optional(Constraint):
 
     def invalid(self):
         return [v for v in self.inner.invalid() if v is not None]
+
+
+class Items(Constraint):
+    """A list, tuple or 1-D array of ``min_size`` to ``max_size`` entries, each meeting ``item``;
+    converted to a list of the converted entries (a grid of levels, of domain sizes, of names).
+
+    >>> Items(EPSILON).check((0.5, 1), "eps")
+    [0.5, 1.0]
+    >>> Items(EPSILON).check([], "eps")
+    Traceback (most recent call last):
+        ...
+    ValueError: eps must be a list of 1 to 4096 entries, each a finite real number in (0, inf), got [] (list): 0 entries
+    """
+
+    def __init__(self, item: Constraint, *, min_size: int = 1, max_size: int = 4096, complete: bool = True) -> None:
+        self.item, self.min_size, self.max_size = item, min_size, max_size
+        # complete=False: what makes an entry valid (a known family name) is checked by the calls inside
+        self.complete = item.complete and complete
+
+    def describe(self):
+        return f"a list of {self.min_size} to {self.max_size} entries, each {self.item.describe()}"
+
+    def check(self, value, name):
+        if isinstance(value, np.ndarray):
+            if value.ndim != 1:
+                raise self.fail(name, value, ValueError, f"{value.ndim}-D")
+            value = value.tolist()
+        if not isinstance(value, (list, tuple)):
+            raise self.fail(name, value, TypeError)
+        if not self.min_size <= len(value) <= self.max_size:
+            raise self.fail(name, value, ValueError, f"{len(value)} entries")
+        out = []
+        for i, v in enumerate(value):
+            try:
+                out.append(self.item.check(v, f"{name}[{i}]"))
+            except (TypeError, ValueError) as exc:
+                raise type(exc)(f"{name}: {exc}") from None
+        return out
+
+    def convert(self, value):
+        if isinstance(value, np.ndarray):
+            value = value.tolist()
+        return [self.item.convert(v) for v in value]
+
+    def valid(self):
+        return [self.item.valid()] * max(self.min_size, 1)
+
+    def invalid(self):
+        out: list[Any] = [None, "abc", 3]
+        if self.min_size >= 1:
+            out.append([])
+        out += [[v] * max(self.min_size, 1) for v in self.item.invalid() if v is not None][:3]
+        return out
 
 
 class AnyOf(Constraint):

@@ -21,7 +21,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 from scipy import stats as _st
 
-from ldpnb.contracts import Array, Instance, Integer, Probability, Real, contract
+from ldpnb.contracts import Array, Instance, Integer, Items, Probability, Real, contract
 from ldpnb.stats import Estimate, bonferroni, difference, from_se, kendall_tau, mean, proportion, ratio
 
 __all__ = [
@@ -48,7 +48,7 @@ __all__ = [
 TIE_REL = 1e-9
 
 _TABLE = Instance(dict, example={"k-RR": {"runs_emd_ibu": np.ones(4), "runs_emd_inv": np.ones(4)}})
-_NAMES = Instance(list, tuple, example=["k-RR"])
+_NAMES = Items(Instance(str, example="k-RR"), complete=False)
 _KEY = Instance(str, example="emd_ibu")
 _LEVEL = Probability(open_left=True, open_right=True)
 
@@ -267,8 +267,8 @@ def matched_order(
 
 
 @contract(
-    num=Array(None, min_size=2),
-    den=Array(None, min_size=2),
+    num=Array(None, min_size=2, low=0.0),
+    den=Array(None, min_size=2, low=0.0),
     level=_LEVEL,
     simultaneous=Instance(bool, type(None), example=None),
 )

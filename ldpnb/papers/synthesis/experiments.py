@@ -38,6 +38,7 @@ from ldpnb.contracts import (
     Counts,
     Instance,
     Integer,
+    Items,
     OneOf,
     RandomState,
     Real,
@@ -153,7 +154,7 @@ _EXAMPLE = _example_setting()
 MAX_RUNS = 100_000
 _SET = Instance(Setting, example=_EXAMPLE)
 _NAME = Instance(str, example="k-RR")
-_NAMES = Instance(list, tuple, example=["k-RR"])
+_NAMES = Items(Instance(str, example="k-RR"), complete=False)
 _RUNS = Integer(2, MAX_RUNS)
 _SWEEPS = Instance(dict, example={})
 _MECH = Instance(mech.Mechanism, example=mech.GRR(4, 1.0))
@@ -791,7 +792,7 @@ def standard_vs_pinv(setting: Setting, params: dict[str, float], names: list[str
     return out
 
 
-@contract(setting=_SET, names=_NAMES, eps=Instance(list, tuple, example=[1.0]), runs=_RUNS, seed=SEED)
+@contract(setting=_SET, names=_NAMES, eps=Items(EPSILON), runs=_RUNS, seed=SEED)
 def ibu_gain_by_eps(setting: Setting, names: list[str], eps: list[float], *, runs: int, seed: Any) -> dict[str, Any]:
     r"""The squared errors of three estimators per oracle and level, from the same reports (rows
     A23, A23b, A23w; Arcolezi, Cerna and Palamidessi 2023).
@@ -805,7 +806,6 @@ def ibu_gain_by_eps(setting: Setting, names: list[str], eps: list[float], *, run
     [(MI, IBU whole channel, IBU support counts) per level]}}`` (arrays of length ``runs``); the gains
     and their intervals are :func:`~ldpnb.papers.synthesis.comparisons.gain`'s.
     """
-    eps = [EPSILON.check(e, "eps") for e in eps]
     ss = seed if isinstance(seed, np.random.SeedSequence) else np.random.SeedSequence(seed)
     p = setting.p_x
     out: dict[str, Any] = {"eps": list(eps), "runs": {}}

@@ -9,7 +9,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ldpnb.contracts import Instance, Integer, Real, contract
+from ldpnb.contracts import Instance, Integer, Items, Real, contract
 from ldpnb.stats import Estimate
 
 __all__ = [
@@ -26,7 +26,7 @@ __all__ = [
 ]
 
 _MAP = Instance(dict, example={})
-_NAMES = Instance(list, tuple, example=["k-RR"])
+_NAMES = Items(Instance(str, example="k-RR"), complete=False)
 _EST = Instance(Estimate, example=Estimate(1.0, 0.5, 1.5, n_runs=10, method="t"))
 
 

@@ -21,7 +21,20 @@ from typing import Any
 import numpy as np
 
 from ldpnb import mechanisms as mech
-from ldpnb.contracts import EPSILON, PROBABILITY, SAMPLE_SIZE, Array, Channel, Counts, Instance, Integer, Real, contract
+from ldpnb.contracts import (
+    EPSILON,
+    MAX_DENSE,
+    PROBABILITY,
+    SAMPLE_SIZE,
+    Array,
+    Channel,
+    Counts,
+    Instance,
+    Integer,
+    Items,
+    Real,
+    contract,
+)
 from ldpnb.estimators import fo_variance
 from ldpnb.papers.synthesis.estimation import standard_matrix
 from ldpnb.papers.synthesis.families import (
@@ -55,9 +68,9 @@ __all__ = [
 
 _MECH = Instance(mech.Mechanism, example=mech.GRR(4, 1.0))
 _ORACLE = Instance(mech.FrequencyOracle, example=mech.GRR(4, 1.0))
-_NAMES = Instance(list, tuple, example=["GRR"])
-_EPS_LIST = Instance(list, tuple, np.ndarray, example=[1.0])
-_KS = Instance(list, tuple, np.ndarray, example=[4])
+_NAMES = Items(Instance(str, example="GRR"), complete=False)
+_EPS_LIST = Items(EPSILON)
+_KS = Items(Integer(2, MAX_DENSE))
 
 
 @contract(C=Channel(), A=Array(2), input_counts=Counts())
