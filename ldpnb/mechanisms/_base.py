@@ -627,8 +627,17 @@ class FrequencyOracle(Mechanism):
         return self.support(reports).sum(axis=0).astype(np.int64)
 
     def n_reports(self, reports: Any) -> int:
-        """The number of reports in ``reports`` (rows of the reports of :meth:`perturb`)."""
-        return int(np.shape(reports)[0])
+        """The number of reports in ``reports`` (rows of the reports of :meth:`perturb`: a 1-D array of
+        report indices or a 2-D array of one row per report); at least one."""
+        if reports is None or isinstance(reports, (str, bytes)) or np.ndim(reports) not in (1, 2):
+            raise TypeError(
+                f"reports must be the reports of perturb (a 1-D or 2-D array), got {type(reports).__name__} "
+                f"of {np.ndim(reports) if reports is not None else 0} dimensions"
+            )
+        n = int(np.shape(reports)[0])
+        if n == 0:
+            raise ValueError("reports must hold at least one report, got none")
+        return n
 
     def _max_support_total(self, n: int) -> int | None:
         """Largest possible ``sum_v C(v)`` of ``n`` reports (``None``: only ``C(v) <= n``)."""
