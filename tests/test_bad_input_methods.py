@@ -10,12 +10,12 @@ from __future__ import annotations
 import re
 
 import pytest
-from fuzz.methods import method_cases
+from fuzz.methods import HAND_CASES, method_cases
 
 CASES = method_cases()
 
 
-@pytest.mark.parametrize("call, regex", [pytest.param(c, r, id=i) for _, r, c, i in CASES])
+@pytest.mark.parametrize("call, regex", [pytest.param(c, r, id=i) for _, r, c, i in CASES + HAND_CASES])
 def test_methods_refuse_bad_arguments(call, regex):
     with pytest.raises((ValueError, TypeError)) as exc:
         call()

@@ -256,6 +256,11 @@ class Domain:
             )
         if self.distance is not None:
             D = DistanceMatrix().check(self.distance, "distance")
+            if D.shape != (self.size, self.size):
+                raise ValueError(
+                    f"distance must be a ({self.size}, {self.size}) matrix, one row per value of the domain, "
+                    f"got shape {D.shape}"
+                )
             D.setflags(write=False)
             object.__setattr__(self, "distance", D)
 

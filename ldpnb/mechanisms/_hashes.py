@@ -232,6 +232,13 @@ class OLHCW(FrequencyOracle):
         """``((a v + b) mod P) mod g`` for seeds ``(..., 2)`` and values broadcasting against ``a``."""
         s = self._check_seeds(seeds)
         v = check_values(np.ravel(values), self.k, name="values").reshape(np.shape(values))
+        try:
+            np.broadcast_shapes(s.shape[:-1], v.shape)
+        except ValueError:
+            raise ValueError(
+                f"seeds and values must broadcast: seeds of shape {s.shape} (a last axis (a, b)) against "
+                f"values of shape {v.shape}"
+            ) from None
         return ((s[..., 0] * v + s[..., 1]) % self.prime) % self.g
 
     def _check_seeds(self, seeds: Any) -> np.ndarray:

@@ -307,7 +307,7 @@ class BloomRAPPOR(Mechanism):
     def report(self, memo: tuple[np.ndarray, np.ndarray], *, rng: Any = None) -> tuple[np.ndarray, np.ndarray]:
         """One IRR of each memoised ``(cohort, B')``: ``S_i`` is 1 with probability ``q`` if ``B'_i``, else ``p``."""
         rng = check_random_state(rng)
-        c, prr = self._check_reports(memo)
+        c, prr = self._check_reports(memo, name="memo")
         return c, rng.random(prr.shape) < np.where(prr, self.q_irr, self.p_irr)
 
     def _perturb(self, x: np.ndarray, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
@@ -321,16 +321,20 @@ class BloomRAPPOR(Mechanism):
         memo = self._memoize(self._check_inputs(x), rng)
         return [self.report(memo, rng=rng) for _ in range(T)]
 
-    def _check_reports(self, reports: Any) -> tuple[np.ndarray, np.ndarray]:
+    def _check_reports(self, reports: Any, name: str = "reports") -> tuple[np.ndarray, np.ndarray]:
+        """``name``: ``"reports"`` (of :meth:`perturb`) or ``"memo"`` (of :meth:`memoize`), for the messages."""
         if not isinstance(reports, tuple) or len(reports) != 2:
-            raise TypeError("reports must be the pair (cohorts, bits) returned by perturb")
-        c = Array(1, integer=True, low=0, high=self.cohorts - 1).check(reports[0], "cohorts")
+            made_by = "memoize" if name == "memo" else "perturb"
+            raise TypeError(
+                f"{name} must be the pair (cohorts, bits) returned by {made_by}, got {type(reports).__name__}"
+            )
+        c = Array(1, integer=True, low=0, high=self.cohorts - 1).check(reports[0], f"{name}: cohorts")
         S = np.asarray(reports[1])
         if S.ndim != 2 or S.shape != (c.size, self.m):
-            raise ValueError(f"reports: bits must have shape ({c.size}, {self.m}), got {S.shape}")
+            raise ValueError(f"{name}: bits must have shape ({c.size}, {self.m}), got {S.shape}")
         if S.dtype != bool:
             if S.dtype.kind not in "biu" or not np.all((S == 0) | (S == 1)):
-                raise ValueError("reports: bits must contain only booleans or 0/1")
+                raise ValueError(f"{name}: bits must contain only booleans or 0/1")
             S = S.astype(bool)
         return c, S
 

@@ -124,3 +124,122 @@ def method_cases() -> list[tuple[str, str, Any, str]]:
                         (qual, regex, functools.partial(getattr(m, meth), *a, **kw), f"{cls.family}.{meth}:{arg}:{i}")
                     )
     return out
+
+
+def _m(name: str, *args: Any) -> Any:
+    import ldpnb.mechanisms as M
+
+    return getattr(M, name)(*args)
+
+
+def _rappor_counts() -> tuple[np.ndarray, np.ndarray]:
+    b = _m("BloomRAPPOR", 4, 1.0)
+    return b.bit_counts(b.perturb(np.arange(4), rng=0))
+
+
+def _dbit() -> tuple[Any, np.ndarray, np.ndarray, int]:
+    from ldpnb.mechanisms import DBitFlipPM, Domain
+
+    d = DBitFlipPM.on(Domain(), 1.0)
+    g = d.perturb(np.arange(8), rng=0)
+    return d, d.support_counts(g), d.sampled_counts(g), d.n_reports(g)
+
+
+def _olhcw() -> Any:
+    from ldpnb.mechanisms import OLHCW, Domain
+
+    return OLHCW.on(Domain(), 1.0)
+
+
+def _M():
+    from ldpnb.mechanisms import Mechanism
+
+    return Mechanism
+
+
+def _D(**kw):
+    from ldpnb.mechanisms import Domain
+
+    return Domain(**kw)
+
+
+_R = "ldpnb.mechanisms.rappor.BloomRAPPOR."
+_T = "ldpnb.mechanisms.longitudinal._TwoRound."
+_B = "ldpnb.mechanisms.longitudinal.DBitFlipPM."
+_H = "ldpnb.mechanisms._hashes.OLHCW."
+
+#: Methods outside the common interface, with the bad calls of each: ``(qual, argument regex, call, id)``.
+HAND_CASES: list[tuple[str, str, Any, str]] = [
+    ("ldpnb.mechanisms._base.Mechanism.lookup", "name", lambda: _M().lookup(3), "lookup:type"),
+    ("ldpnb.mechanisms._base.Mechanism.lookup", "name", lambda: _M().lookup("no such family"), "lookup:unknown"),
+    ("ldpnb.mechanisms._base.Mechanism.unregister", "name|family", lambda: _M().unregister("no such"), "unregister"),
+    ("ldpnb.mechanisms._base.Domain", "k", lambda: _D(k=1.5), "Domain:k"),
+    ("ldpnb.mechanisms._base.Domain", "k", lambda: _D(k=None, rows=None), "Domain:grid"),
+    ("ldpnb.mechanisms._base.Domain", "rows", lambda: _D(rows="a"), "Domain:rows"),
+    ("ldpnb.mechanisms._base.Domain", "pad", lambda: _D(pad=-1), "Domain:pad"),
+    ("ldpnb.mechanisms._base.Domain", "cell_size", lambda: _D(cell_size=-1.0), "Domain:cell_size"),
+    ("ldpnb.mechanisms._base.Domain", "distance", lambda: _D(distance=np.ones((2, 2)) - np.eye(2)), "Domain:distance"),
+    (_R + "estimate", "reports", lambda: _m("BloomRAPPOR", 4, 1.0).estimate(None), "RAPPOR.estimate:data"),
+    (
+        _R + "estimate",
+        "counts",
+        lambda: _m("BloomRAPPOR", 4, 1.0).estimate(-_rappor_counts()[0] - 1, _rappor_counts()[1]),
+        "RAPPOR.estimate:negative",
+    ),
+    (_R + "variance", "n", lambda: _m("BloomRAPPOR", 4, 1.0).variance(0), "RAPPOR.variance:n"),
+    (_R + "exact_level", "which", lambda: _m("BloomRAPPOR", 4, 1.0).exact_level("bogus"), "RAPPOR.exact_level"),
+    (_R + "check_longitudinal", "rtol", lambda: _m("BloomRAPPOR", 4, 1.0).check_longitudinal(-1.0), "RAPPOR.check"),
+    (_R + "report", "memo", lambda: _m("BloomRAPPOR", 4, 1.0).report(None, rng=0), "RAPPOR.report:none"),
+    (_R + "report", "memo", lambda: _m("BloomRAPPOR", 4, 1.0).report(("a", "b"), rng=0), "RAPPOR.report:pair"),
+    (
+        _R + "perturb_longitudinal",
+        "T",
+        lambda: _m("BloomRAPPOR", 4, 1.0).perturb_longitudinal([0, 1], 0, rng=0),
+        "RAPPOR.perturb_longitudinal:T",
+    ),
+    (
+        _R + "perturb_longitudinal",
+        "x",
+        lambda: _m("BloomRAPPOR", 4, 1.0).perturb_longitudinal([-1], 2, rng=0),
+        "RAPPOR.perturb_longitudinal:x",
+    ),
+    (_T + "check_longitudinal", "rtol", lambda: _m("LGRR", 4, 1.0).check_longitudinal(-1.0), "LGRR.check"),
+    (_T + "report", "memo", lambda: _m("LGRR", 4, 1.0).report([9], rng=0), "LGRR.report"),
+    (_T + "report", "memo", lambda: _m("LOSUE", 4, 1.0).report(np.full((1, 3), 2), rng=0), "LOSUE.report"),
+    (_T + "perturb_longitudinal", "T", lambda: _m("LGRR", 4, 1.0).perturb_longitudinal([0], 2.5, rng=0), "LGRR.T"),
+    (_T + "perturb_longitudinal", "x", lambda: _m("LOSUE", 4, 1.0).perturb_longitudinal([7], 2, rng=0), "LOSUE.x"),
+    (_B + "ding_estimate", "n", lambda: _dbit()[0].ding_estimate(*_dbit()[1:3], 0), "dBit.ding_estimate:n"),
+    (
+        _B + "ding_estimate",
+        "sampled_counts",
+        lambda: _dbit()[0].ding_estimate(_dbit()[1], _dbit()[2][:-1], _dbit()[3]),
+        "dBit.ding_estimate:sampled",
+    ),
+    (
+        _B + "ding_estimate",
+        "support_counts",
+        lambda: _dbit()[0].ding_estimate(-_dbit()[1] - 1, _dbit()[2], _dbit()[3]),
+        "dBit.ding_estimate:support",
+    ),
+    (_B + "ding_variance", "n", lambda: _dbit()[0].ding_variance(0), "dBit.ding_variance:n"),
+    (_B + "ding_variance", "f", lambda: _dbit()[0].ding_variance(10, 2.0), "dBit.ding_variance:f"),
+    (_B + "perturb_longitudinal", "values", lambda: _dbit()[0].perturb_longitudinal(None, rng=0), "dBit.pl:none"),
+    (
+        _B + "perturb_longitudinal",
+        "values",
+        lambda: _dbit()[0].perturb_longitudinal(np.array([[-1, 0]]), rng=0),
+        "dBit.pl:negative",
+    ),
+    (_H + "draw_seeds", "n", lambda: _olhcw().draw_seeds(-1, rng=0), "OLHCW.draw_seeds:negative"),
+    (_H + "draw_seeds", "n", lambda: _olhcw().draw_seeds(2.5, rng=0), "OLHCW.draw_seeds:fraction"),
+    (_H + "draw_seeds", "n", lambda: _olhcw().draw_seeds(1 << 40, rng=0), "OLHCW.draw_seeds:huge"),
+    (_H + "hash", "seeds", lambda: _olhcw().hash(None, [0]), "OLHCW.hash:none"),
+    (_H + "hash", "seeds", lambda: _olhcw().hash(-np.ones((2, 2), dtype=int), [0, 1]), "OLHCW.hash:negative"),
+    (_H + "hash", "values", lambda: _olhcw().hash(_olhcw().draw_seeds(2, rng=0), [99, 0]), "OLHCW.hash:values"),
+    (
+        _H + "hash",
+        "seeds and values",
+        lambda: _olhcw().hash(_olhcw().draw_seeds(3, rng=0), [0, 1]),
+        "OLHCW.hash:shapes",
+    ),
+]
