@@ -315,8 +315,8 @@ sp = {s: text.decided(e1[s]["differences"]["INV - IBU"], nondeg[s], 1e-9) for s 
 early = text.decided(e2c["differences"]["converged - early"], ex.ORACLES, 1e-9)
 report.text(e1_n=f"{len(sp['Adult']['above'])} of {len(nondeg['Adult'])}",
             e3_n=f"{len(sp['Gowalla']['above'])} of {len(nondeg['Gowalla'])}",
-            e1_und=", ".join(sp["Adult"]["undecided"] + sp["Gowalla"]["undecided"])
-            or "none",
+            e1_und=f"{', '.join(sp['Adult']['undecided']) or 'none'} on Adult and "
+            f"{', '.join(sp['Gowalla']['undecided']) or 'none'} on Gowalla",
             e1_worse=str(len(sp["Adult"]["below"]) + len(sp["Gowalla"]["below"])),
             e2_k=text.fmt(e2[0]), e2_s=text.fmt(e2[1]),
             e2c_yes=f"{len(early['above'])} of {len(ex.ORACLES)} oracles",

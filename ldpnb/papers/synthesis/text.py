@@ -317,7 +317,8 @@ def guide_facts(g: Mapping[str, Any]) -> dict[str, str]:
     estimator = (
         f"Metric mechanisms: IBU, which beats the inverse beyond noise for {len(e1['above'])} of "
         f"{len(g['geo_a'])} on Adult and {len(e3['above'])} of {len(g['geo_g'])} on Gowalla, and is "
-        f"significantly worse for none (E1, E3; undecided: {_names(e1['undecided'] + e3['undecided'])}). "
+        f"significantly worse for none (E1, E3; undecided on Adult: {_names(e1['undecided'])}; on Gowalla: "
+        f"{_names(e3['undecided'])}). "
         f"k-RR and RAPPOR: either (ratios of mean EMDs IBU/standard {fmt(e2[0], 3)} and {fmt(e2[1], 3)}, "
         f"E2). On support counts, as Arcolezi et al. run it, IBU's gain over MI at ε = 0.5 is "
         f"from {100 * lo.min():+.1f} to {100 * lo.max():+.1f} % for OUE, OLH and SS (A23, A23b); on the whole channel "
