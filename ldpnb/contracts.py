@@ -903,13 +903,7 @@ class Items(Constraint):
             raise self.fail(name, value, TypeError)
         if not self.min_size <= len(value) <= self.max_size:
             raise self.fail(name, value, ValueError, f"{len(value)} entries")
-        out = []
-        for i, v in enumerate(value):
-            try:
-                out.append(self.item.check(v, f"{name}[{i}]"))
-            except (TypeError, ValueError) as exc:
-                raise type(exc)(f"{name}: {exc}") from None
-        return out
+        return [self.item.check(v, f"{name}[{i}]") for i, v in enumerate(value)]
 
     def convert(self, value):
         if isinstance(value, np.ndarray):
