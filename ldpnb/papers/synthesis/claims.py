@@ -993,7 +993,7 @@ CLAIMS.update(
             "1e-10, so gain(0.5) − gain(4) is gain(0.5). " + _A23S_PROBE + ". " + _A23S_RECORDS + ".",
             changes=(
                 _was(
-                    "69f2fb2",
+                    "0caa7c8",
                     "2026-11-29",
                     "SS was graded in A23 and A23b with OUE and OLH (gain ≥ 0, expect pass; 043b558) until 01b98f7 "
                     "dropped it after the paper-scale record of 48b749d failed both rows on SS alone (−0.043 %), "
