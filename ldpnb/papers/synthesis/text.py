@@ -321,7 +321,7 @@ def guide_facts(g: Mapping[str, Any]) -> dict[str, str]:
         f"{_names(e3['undecided'])}). "
         f"k-RR and RAPPOR: either (ratios of mean EMDs IBU/standard {fmt(e2[0], 3)} and {fmt(e2[1], 3)}, "
         f"E2). On support counts, as Arcolezi et al. run it, IBU's gain over MI at ε = 0.5 is "
-        f"from {100 * lo.min():+.1f} to {100 * lo.max():+.1f} % for OUE, OLH and SS (A23, A23b); on the whole channel "
+        f"from {100 * lo.min():+.1f} to {100 * lo.max():+.1f} % for OUE, OLH and SS (A23, A23b, A23s); on the whole channel "
         f"of the unary encodings and local hashing it gains more (A23w). An early stop is a regulariser, not "
         f"a better estimator."
     )

@@ -291,14 +291,23 @@ def olh_cw_gain(ks: Any, eps: Any) -> dict[str, Any]:
     At every ``(k, eps)``: OLH-CW's collision probability :math:`c = \sum_j n_j(n_j-1)/(P(P-1))`
     compared with ``1/g`` in integers (:math:`g \sum_j n_j(n_j-1) < P(P-1)`), and the exact total MSE
     of the two standard estimates (one user); ``gain = 1 - MSE(OLH-CW)/MSE(OLH)``.  Returns
-    ``violations`` (cells with :math:`c \ge 1/g` or no smaller MSE), ``checked``, ``max_gain`` and its
-    cell ``argmax``, ``min_gain``, ``gain_at_max_k`` (the largest gain at the largest ``k``).
+    ``violations`` (cells with :math:`c \ge 1/g` or no smaller MSE) and ``checked``, over every cell;
+    ``degenerate``, the cells where the default prime equals the hash range (``P = g``, so ``g``
+    divides ``P``): there ``(a v + b) mod P`` is a bijection of the residues onto the ``g`` buckets,
+    no two values ever collide (:math:`c = 0`) and OLH-CW is k-RR on ``g`` symbols, so its gain is
+    k-RR's advantage over OLH at small ``k``, not a practical hash's (outside the premise of the
+    Carter-Wegman comparison, a prime ``P`` that ``g`` does not divide).  ``max_gain`` and its cell
+    ``argmax``, ``min_gain`` and ``gain_at_max_k`` (the largest gain at the largest ``k``) are taken
+    over the other cells (``P > g``).
 
     >>> r = olh_cw_gain([16], [2.0])
-    >>> r["violations"], round(r["max_gain"], 3) > 0
-    (0, True)
+    >>> r["violations"], r["degenerate"], round(r["max_gain"], 3) > 0
+    (0, 0, True)
+    >>> r = olh_cw_gain([2, 4], [0.25, 1.0])  # P = g = 2 at k = 2, eps = 0.25: left out of the gains
+    >>> r["checked"], r["degenerate"], r["argmax"]
+    (4, 1, (4, 1.0))
     """
-    out: dict[str, Any] = {"violations": 0, "checked": 0}
+    out: dict[str, Any] = {"violations": 0, "checked": 0, "degenerate": 0}
     gains: dict[tuple[int, float], float] = {}
     for k in ks:
         for e in eps:
@@ -310,11 +319,16 @@ def olh_cw_gain(ks: Any, eps: Any) -> dict[str, Any]:
             qq, r = divmod(P, g)
             pairs = r * (qq + 1) * qq + (g - r) * qq * (qq - 1)  # sum_j n_j (n_j - 1), integers
             v_cw, v_ideal = total_variance(cw, 1), total_variance(ideal, 1)
-            gains[(int(k), float(e))] = 1.0 - v_cw / v_ideal
             out["violations"] += int(pairs * g >= P * (P - 1) or not v_cw < v_ideal)
             out["checked"] += 1
+            if P == g:  # the hash is a bijection (c = 0): OLH-CW is k-RR on g symbols
+                out["degenerate"] += 1
+            else:
+                gains[(int(k), float(e))] = 1.0 - v_cw / v_ideal
+    if not gains:
+        raise ValueError("every cell has P = g (the hash is a bijection there): no gain of a practical hash to report")
     best = max(gains, key=gains.__getitem__)
-    k_max = max(int(k) for k in ks)
+    k_max = max(k for k, _ in gains)
     out.update(
         max_gain=gains[best],
         argmax=best,
