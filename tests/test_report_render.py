@@ -422,7 +422,7 @@ def _open(d, path: Path, width: str) -> None:
 
 
 sys.path.insert(0, str(Path(__file__).parent))
-from test_browser import _CONTRAST_JS, _GLYPH_JS  # noqa: E402 contrast of a text, of a badge's glyph
+from test_browser import _CONTRAST_JS, _GLYPH_JS, SUMMARY_ROW_PX  # noqa: E402 contrast of a text, of a badge's glyph
 
 
 def _badges_are_distinct_and_readable(d, where: str) -> None:
@@ -456,7 +456,9 @@ def test_report_in_the_browser(chromium, rows, tmp_path, width, theme):
       const heads = Array.from(rep.querySelectorAll('table'))
         .map(t => Array.from(t.querySelectorAll('thead th')).map(h => h.innerText.trim()));
       const clamped = Array.from(rep.querySelectorAll('.ldpnb-clamp')).filter(c => c.scrollHeight > c.clientHeight + 1);
-      return {n: st.length, out: st.filter(b => b.right > right + 1 || b.left < left - 1).length, right, left,
+      const summary = rep.querySelector('table.ldpnb-summary');
+      const tallest = Math.max(...Array.from(summary.tBodies[0].rows).map(tr => tr.getBoundingClientRect().height));
+      return {n: st.length, out: st.filter(b => b.right > right + 1 || b.left < left - 1).length, right, left, tallest,
               maxRight: Math.max(...st.map(b => b.right)), sw: document.documentElement.scrollWidth, w: innerWidth,
               heads, clamped: clamped.length, clampedUntitled: clamped.filter(c => !(c.title || '').trim()).length,
               truncUntitled: Array.from(rep.querySelectorAll('.ldpnb-trunc')).filter(t => !(t.title || '').trim()).length,
@@ -469,6 +471,7 @@ def test_report_in_the_browser(chromium, rows, tmp_path, width, theme):
     assert all(h[:2] == ["id", "status"] for h in r["heads"]), r["heads"]
     assert r["sw"] <= r["w"], f"{where}: the page is {r['sw']} px wide on a {r['w']} px screen"
     assert r["truncUntitled"] == 0 and r["clampedUntitled"] == 0, r
+    assert r["tallest"] <= SUMMARY_ROW_PX[width], f"{where}: a summary row is {r['tallest']:.0f} px tall"
     if r["mathjax"]:
         assert r["mjx"] > 0 and r["rawTex"] == 0, f"{where}: TeX left raw in the summary: {r}"
     _badges_are_distinct_and_readable(chromium, where)
