@@ -177,6 +177,11 @@ def test_summary_counts_every_status(rows):
     assert chips == {s: n for s, n in want.items() if n}
     assert chips["diverges"] == 2 and chips["not-evaluated"] == 1 and chips["pass"] == 2
     assert "criterion changed" in dom.all("ul")[0].inner_text()
+    buttons = dom.all("ul")[0].all("button", "ldpnb-chip")  # each count filters the full table (ldpnb.js)
+    assert [b.attrs["data-filter"] for b in buttons] == [
+        *(f"status-{s}" for s in STATUSES if want[s]),
+        "flag-criterion-changed",
+    ]
 
 
 def test_summary_lists_every_row_that_does_not_pass(rows):
@@ -475,6 +480,25 @@ def test_report_in_the_browser(chromium, rows, tmp_path, width, theme):
     if r["mathjax"]:
         assert r["mjx"] > 0 and r["rawTex"] == 0, f"{where}: TeX left raw in the summary: {r}"
     _badges_are_distinct_and_readable(chromium, where)
+    # the counts filter the full table: a click shows only their rows, a second click all of them
+    filt = chromium.execute_script("""
+      const rep = document.querySelector('.ldpnb-report');
+      rep.querySelectorAll('details').forEach(d => d.open = false);
+      const shown = () => Array.from(rep.querySelectorAll('table.reproduction-report tbody tr'))
+        .filter(tr => tr.getClientRects().length).map(tr => tr.id.split('-').pop());
+      const chip = k => rep.querySelector('button.ldpnb-chip[data-filter="' + k + '"]');
+      chip('status-diverges').click();
+      const div = shown(), open = rep.querySelector('details.ldpnb-report-full').open,
+            note = rep.querySelector('details.ldpnb-report-full summary').innerText;
+      chip('flag-criterion-changed').click();
+      const flagged = shown();
+      chip('flag-criterion-changed').click();
+      return {div, open, note, flagged, all: shown().length,
+              pressed: rep.querySelectorAll('button.ldpnb-chip[aria-pressed="true"]').length};
+    """)
+    assert sorted(filt["div"]) == ["D1", "D2"] and filt["open"], f"{where}: the 'diverges' count shows {filt}"
+    assert "showing the 2 of 6 rows" in filt["note"], filt["note"]
+    assert filt["flagged"] == ["P2"] and filt["all"] == len(rows) and filt["pressed"] == 0, filt
 
 
 @pytest.mark.parametrize("theme", THEMES)

@@ -229,7 +229,11 @@ def _extra_html(r: Mapping[str, Any]) -> str:
         )
     if r.get("implied_by"):
         parts.append(f"implied by {html.escape(r['implied_by'])}: not counted as a check")
-    return "".join(f'<div class="claim-extra">{p}</div>' for p in parts)
+    text = "".join(f'<div class="claim-extra">{p}</div>' for p in parts)
+    if len(re.sub(r"<[^>]+>", "", text)) <= 120:
+        return text
+    # a long decision log folds, so that the status column stays a column of statuses
+    return f'<details class="claim-log"><summary>power, runs, decision log</summary>{text}</details>'
 
 
 def _value(x: Any) -> Any:
@@ -567,10 +571,24 @@ def report_html(chapter: str, rows: list[Mapping[str, Any]], *, scale: str, seed
     rid = html.escape(chapter)
     n = {s: sum(r["status"] == s for r in rows) for s in STATUSES}
     seed_txt = f", <code>SEED = {seed}</code>" if seed is not None else ""
-    chips = "".join(f"<li>{badge_html(s)} <b>{n[s]}</b></li>" for s in STATUSES if n[s])
+    # each count is a button that shows only its rows in the full table (book/_static/ldpnb.js)
+    chip = (
+        '<li><button type="button" class="ldpnb-chip" data-filter="{}" aria-pressed="false" title="{}">'
+        "{} <b>{}</b></button></li>"
+    )
+    chips = "".join(
+        chip.format(f"status-{s}", f"show the {BADGES[s][1]} rows in the full table", badge_html(s), n[s])
+        for s in STATUSES
+        if n[s]
+    )
     flags = {f: sum(f in (r.get("flags") or []) for r in rows) for f in ("weak test", "criterion changed")}
     chips += "".join(
-        f'<li><span class="ldpnb-flag flag-{f.replace(" ", "-")}">⚑ {f}</span> <b>{v}</b></li>'
+        chip.format(
+            f"flag-{f.replace(' ', '-')}",
+            f"show the rows flagged {f} in the full table",
+            f'<span class="ldpnb-flag flag-{f.replace(" ", "-")}">⚑ {f}</span>',
+            v,
+        )
         for f, v in flags.items()
         if v
     )
