@@ -59,6 +59,10 @@ The reader issue's items 1-5 at 1366 px and 390 px, light and dark (every case o
                                       (tests/test_colab.py runs a chapter with only the cell's install)
 ====================================  ===============================================================
 
+The same checks of items 1-3 on a small report and dashboard drawn without a build (the HTML, and
+headless Chromium on a page of it with ``book/_static/ldpnb.css``) are tests/test_report_render.py's,
+run by ``make test``.
+
 Screenshots (landing page, chapter, every report, the dashboard and the landing page at both widths
 in both themes, light and dark pages) are kept in ``_build/screenshots/``.  Outside CI, a machine
 without Chromium or without a built book skips.
