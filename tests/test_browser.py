@@ -439,7 +439,11 @@ def test_report_status_is_within_the_column(sized, name, width, theme):
       const scrolls = t => { for (let p = t.parentElement; p && p !== rep.parentElement; p = p.parentElement) {
         const o = getComputedStyle(p).overflowX; if (o === 'auto' || o === 'scroll') return true; } return false; };
       const clamped = Array.from(rep.querySelectorAll('.ldpnb-clamp')).filter(c => c.scrollHeight > c.clientHeight + 1);
-      return {n: cells.length, out, first: first.slice(0, 2), rows: rep.querySelectorAll('table.reproduction-report tbody tr').length,
+      const spill = Array.from(rep.querySelectorAll('td mjx-container')).filter(m => {  // a formula over the next column
+        const td = m.closest('td'), o = getComputedStyle(td).overflowX, clip = m.closest('.ldpnb-clamp');
+        return !clip && o !== 'auto' && o !== 'scroll' && m.getBoundingClientRect().right > td.getBoundingClientRect().right + 1;
+      }).map(m => m.closest('tr').cells[0].innerText.trim());
+      return {n: cells.length, spill, out, first: first.slice(0, 2), rows: rep.querySelectorAll('table.reproduction-report tbody tr').length,
               summaryHeight: summary ? summary.getBoundingClientRect().height : 0,
               summaryHead: summary ? Array.from(summary.querySelectorAll('thead th')).slice(0, 2).map(t => t.innerText.trim()) : [],
               listed: srows.map(tr => tr.cells[0].innerText.trim()), failing,
@@ -463,6 +467,7 @@ def test_report_status_is_within_the_column(sized, name, width, theme):
     assert r["tallest"] <= SUMMARY_ROW_PX[width], f"{name} at {width}: a summary row is {r['tallest']:.0f} px tall"
     assert r["unboxed"] == 0, f"{name}: {r['unboxed']} report tables outside a box that scrolls sideways"
     assert r["clampedUntitled"] == 0, f"{name}: {r['clampedUntitled']} texts cut to their lines without a title"
+    assert not r["spill"], f"{name} ({width}): formulas run over the next column in rows {r['spill'][:8]}"
     glyphs = sized.execute_script(_GLYPH_JS, ".ldpnb-report .ldpnb-badge")
     weak = [g for g in glyphs if g["glyph"] < 3]
     assert not weak, f"{name} ({theme}): status glyphs below 3:1 on their badge: {weak[:4]}"
