@@ -14,10 +14,13 @@ fails here.  Checks:
 - the claims dashboard sorts (by status, both ways) and filters (by chapter);
 - code blocks of chapters on the claims machinery fit the column (no sideways scroll);
 - each chapter offers its ``.py`` source for download;
-- at 1366 px and 390 px: every chapter report opens with its summary and shows every status inside
-  the column (summary and full table, status right after the id); no page is wider than a phone;
+- at 1366 px and 390 px: every chapter report opens with its summary, which lists exactly the rows
+  that do not pass, each row at most SUMMARY_ROW_PX tall, and shows every status inside the column
+  (summary and full table, status right after the id, each table in a box that scrolls sideways,
+  a text cut to its lines with the whole in a title); no page is wider than a phone;
 - in the light and the dark theme: report badges, flags, captions and the book's HTML tables reach
-  4.5:1 contrast; the dashboard has no light frame in dark mode;
+  4.5:1 contrast, the status glyphs 3:1 on their badge, the statuses in distinct colours; the
+  dashboard has no light frame in dark mode and no row taller than DASHBOARD_ROW_PX;
 - the dashboard shows its default columns, the status inside the column, typeset claims, the column
   toggle and the presets (each keeps only its rows);
 - the landing page has its "start here" box and the errata in two lists, the glossary defines the
@@ -55,6 +58,10 @@ The reader issue's items 1-5 at 1366 px and 390 px, light and dark (every case o
 5. one-click notebooks                test_colab_opens_the_chapter_notebook [width x theme]
                                       (tests/test_colab.py runs a chapter with only the cell's install)
 ====================================  ===============================================================
+
+The same checks of items 1-3 on a small report and dashboard drawn without a build (the HTML, and
+headless Chromium on a page of it with ``book/_static/ldpnb.css``) are tests/test_report_render.py's,
+run by ``make test``.
 
 Screenshots (landing page, chapter, every report, the dashboard and the landing page at both widths
 in both themes, light and dark pages) are kept in ``_build/screenshots/``.  Outside CI, a machine
@@ -399,12 +406,20 @@ def sized(browser):
 _COLUMN_JS = "return (document.querySelector('article.bd-article') || document.querySelector('main')).getBoundingClientRect().right;"
 
 
+#: The tallest row of a report's summary (one line of claim, two of paper vs ours and why; a phone's
+#: card: id and status, two lines of claim, three of the rest).
+SUMMARY_ROW_PX = {"desktop": 120, "phone": 240}
+
+
 @pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize("width", list(WIDTHS))
 @pytest.mark.parametrize("name", REPORTS)
 def test_report_status_is_within_the_column(sized, name, width, theme):
-    """The report's summary and its full table (opened) show every status inside the text column, and
-    every truncated value carries its full value (shown on hover)."""
+    """The report's summary lists every row that does not pass (and only those), each in at most
+    SUMMARY_ROW_PX, a clamped text with its whole in a title; its summary and full table (opened) show
+    every status inside the text column, right after the id, each table in a box of its own that
+    scrolls sideways; every truncated value carries its full value (shown on hover); the status
+    glyphs reach 3:1 on their badge and the four statuses differ in colour."""
     _viewport(sized, width)
     open_page(sized, name)
     _theme(sized, theme)
@@ -418,8 +433,23 @@ def test_report_status_is_within_the_column(sized, name, width, theme):
                        .map(c => c.closest('tr').querySelector('td').innerText.trim());
       const first = Array.from(rep.querySelectorAll('table.reproduction-report thead th')).map(t => t.innerText.trim());
       const summary = rep.querySelector('table.ldpnb-summary');
-      return {n: cells.length, out, first: first.slice(0, 2), rows: rep.querySelectorAll('table.reproduction-report tbody tr').length,
+      const srows = summary && !summary.closest('details') ? Array.from(summary.tBodies[0].rows) : [];
+      const failing = Array.from(rep.querySelectorAll('table.reproduction-report tbody tr'))
+        .filter(tr => /status-(fail|diverges|undecided|not-evaluated)\\b/.test(tr.className)).map(tr => tr.cells[0].innerText.trim());
+      const scrolls = t => { for (let p = t.parentElement; p && p !== rep.parentElement; p = p.parentElement) {
+        const o = getComputedStyle(p).overflowX; if (o === 'auto' || o === 'scroll') return true; } return false; };
+      const clamped = Array.from(rep.querySelectorAll('.ldpnb-clamp')).filter(c => c.scrollHeight > c.clientHeight + 1);
+      const spill = Array.from(rep.querySelectorAll('td mjx-container')).filter(m => {  // a formula over the next column
+        const td = m.closest('td'), o = getComputedStyle(td).overflowX, clip = m.closest('.ldpnb-clamp');
+        return !clip && o !== 'auto' && o !== 'scroll' && m.getBoundingClientRect().right > td.getBoundingClientRect().right + 1;
+      }).map(m => m.closest('tr').cells[0].innerText.trim());
+      return {n: cells.length, spill, out, first: first.slice(0, 2), rows: rep.querySelectorAll('table.reproduction-report tbody tr').length,
               summaryHeight: summary ? summary.getBoundingClientRect().height : 0,
+              summaryHead: summary ? Array.from(summary.querySelectorAll('thead th')).slice(0, 2).map(t => t.innerText.trim()) : [],
+              listed: srows.map(tr => tr.cells[0].innerText.trim()), failing,
+              tallest: Math.max(0, ...srows.map(tr => tr.getBoundingClientRect().height)),
+              unboxed: Array.from(rep.querySelectorAll('table')).filter(t => !scrolls(t)).length,
+              clampedUntitled: clamped.filter(c => !(c.title || '').trim()).length,
               badges: rep.querySelectorAll('.ldpnb-badge').length,
               untitled: Array.from(rep.querySelectorAll('.ldpnb-trunc')).filter(t => !(t.getAttribute('title') || '').trim()).length};
     """)
@@ -428,6 +458,21 @@ def test_report_status_is_within_the_column(sized, name, width, theme):
     assert r["n"] >= r["rows"] > 0 and r["badges"] >= r["rows"]
     assert not r["out"], f"{name} at {width} ({theme}): status beyond the column's edge for rows {r['out'][:8]}"
     assert r["untitled"] == 0, f"{name}: {r['untitled']} truncated values without their full value"
+    assert sorted(r["listed"]) == sorted(r["failing"]), (
+        f"{name}: the summary lists {len(r['listed'])} rows, {len(r['failing'])} do not pass: "
+        f"{sorted(set(r['listed']) ^ set(r['failing']))[:8]}"
+    )
+    if r["failing"]:
+        assert r["summaryHead"] == ["id", "status"], f"{name}: the summary's first columns are {r['summaryHead']}"
+    assert r["tallest"] <= SUMMARY_ROW_PX[width], f"{name} at {width}: a summary row is {r['tallest']:.0f} px tall"
+    assert r["unboxed"] == 0, f"{name}: {r['unboxed']} report tables outside a box that scrolls sideways"
+    assert r["clampedUntitled"] == 0, f"{name}: {r['clampedUntitled']} texts cut to their lines without a title"
+    assert not r["spill"], f"{name} ({width}): formulas run over the next column in rows {r['spill'][:8]}"
+    glyphs = sized.execute_script(_GLYPH_JS, ".ldpnb-report .ldpnb-badge")
+    weak = [g for g in glyphs if g["glyph"] < 3]
+    assert not weak, f"{name} ({theme}): status glyphs below 3:1 on their badge: {weak[:4]}"
+    colours = {g["status"]: g["border"] for g in glyphs}
+    assert len(set(colours.values())) == len(colours), f"{name} ({theme}): statuses drawn in one colour: {colours}"
     sized.execute_script(
         "const s = document.querySelector('.ldpnb-report'); s.querySelectorAll('details')"
         ".forEach(d => d.open = false); s.scrollIntoView({block: 'start'});"
@@ -674,6 +719,31 @@ const sel = arguments[0];
 return JSON.stringify(Array.from(document.querySelectorAll(sel)).filter(e => e.getClientRects().length && e.innerText.trim())
   .map(e => ({what: String(e.className) + ': ' + e.innerText.trim().slice(0, 30), ratio: contrast(e) || 0})));
 """
+#: Each status badge's glyph (drawn by ``::before`` in the status's colour) against the badge's painted
+#: background, and the badge's border colour: a glyph is a graphical object (WCAG 1.4.11: 3:1).
+_GLYPH_JS = r"""
+function parse(c) {
+  let m = c.match(/^rgba?\(([^)]+)\)$/);
+  if (m) { const v = m[1].split(/[ ,\/]+/).filter(Boolean).map(Number); return [v[0], v[1], v[2], v.length > 3 ? v[3] : 1]; }
+  m = c.match(/^color\(srgb ([^)]+)\)$/);
+  if (m) { const v = m[1].split(/[ \/]+/).filter(Boolean).map(Number); return [v[0] * 255, v[1] * 255, v[2] * 255, v.length > 3 ? v[3] : 1]; }
+  return null;
+}
+function over(t, b) { const a = t[3]; return [0, 1, 2].map(i => t[i] * a + b[i] * (1 - a)).concat([1]); }
+function bg(el) { const layers = [];
+  for (let e = el; e; e = e.parentElement) { const c = parse(getComputedStyle(e).backgroundColor);
+    if (c && c[3] > 0) { layers.push(c); if (c[3] >= 1) break; } }
+  let b = parse(getComputedStyle(document.body).backgroundColor) || [255, 255, 255, 1];
+  if (layers.length && layers[layers.length - 1][3] >= 1) b = layers.pop();
+  for (let i = layers.length - 1; i >= 0; i--) b = over(layers[i], b); return b; }
+function lum(c) { const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); };
+  return 0.2126 * f(c[0]) + 0.7152 * f(c[1]) + 0.0722 * f(c[2]); }
+function ratio(a, b) { const x = lum(a), y = lum(b); return (Math.max(x, y) + 0.05) / (Math.min(x, y) + 0.05); }
+return Array.from(document.querySelectorAll(arguments[0])).filter(e => e.getClientRects().length).map(e => {
+  const b = bg(e); const glyph = over(parse(getComputedStyle(e, '::before').color), b);
+  return {status: Array.from(e.classList).find(c => c.startsWith('status-')), border: getComputedStyle(e).borderTopColor,
+          glyph: ratio(glyph, b)}; });
+"""
 CONTRAST_TARGETS = (
     ".ldpnb-report .ldpnb-badge, .ldpnb-report .ldpnb-flag, .ldpnb-report code, .ldpnb-report-title, "
     ".ldpnb-report td, table.claims-totals caption, table.claims-totals td, figcaption, "
@@ -739,6 +809,11 @@ def _wait_dashboard(d) -> None:
       })();""")
 
 
+#: The tallest row of the dashboard: long values are cut (``ldpnb.repro.dashboard._CELL_LIMITS``), the
+#: whole in their title; an array of 'ours' printed whole made a row 3,069 px tall.
+DASHBOARD_ROW_PX = 400
+
+
 @pytest.mark.parametrize("theme", THEMES)
 @pytest.mark.parametrize("width", list(WIDTHS))
 def test_dashboard_answers_what_did_not_reproduce(sized, width, theme):
@@ -756,7 +831,8 @@ def test_dashboard_answers_what_did_not_reproduce(sized, width, theme):
       const st = Array.from(t.querySelectorAll('thead th')).find(h => ((h.querySelector('input') || {}).placeholder || h.innerText.trim()) === 'status');
       const claims = Array.from(t.querySelectorAll('tbody tr')).map(r => r.cells[3] ? r.cells[3].innerText : '');
       const buttons = Array.from(t.closest('.dt-container').querySelectorAll('.dt-buttons button')).map(b => b.innerText.trim());
-      return {heads: [...new Set(heads)], statusRight: st.getBoundingClientRect().right, colRight: col.right,
+      const tallest = Math.max(0, ...Array.from(t.querySelectorAll('tbody tr')).map(r => r.getBoundingClientRect().height));
+      return {heads: [...new Set(heads)], statusRight: st.getBoundingClientRect().right, colRight: col.right, tallest,
               rawTex: claims.filter(c => /\\$|\\\\\\(/.test(c)).length, nClaims: claims.length, buttons,
               frame: getComputedStyle(t.closest('.dt-container')).backgroundColor};
     """)
@@ -765,6 +841,7 @@ def test_dashboard_answers_what_did_not_reproduce(sized, width, theme):
         f"the status column ends at {state['statusRight']}, beyond the column's edge {state['colRight']}"
     )
     assert state["nClaims"] and state["rawTex"] == 0, f"{state['rawTex']} of {state['nClaims']} claims show raw TeX"
+    assert state["tallest"] <= DASHBOARD_ROW_PX, f"a dashboard row is {state['tallest']:.0f} px tall ({width})"
     assert any(b.startswith("Columns") for b in state["buttons"]) and all(p in state["buttons"] for p in PRESETS), (
         state["buttons"]
     )

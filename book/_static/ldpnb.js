@@ -10,6 +10,10 @@
     try { target = document.getElementById(decodeURIComponent(location.hash.slice(1))); } catch (e) { return; }
     if (!target) return;
     let opened = false;
+    if (target.hidden) {  // hidden by a report's filter (its counts): show every row again
+      const pressed = target.closest(".ldpnb-report").querySelector('button.ldpnb-chip[aria-pressed="true"]');
+      if (pressed) { filterReport(pressed); opened = true; }
+    }
     for (let el = target.parentElement; el; el = el.parentElement) {
       if (el.tagName === "DETAILS" && !el.open) { el.open = true; opened = true; }
     }
@@ -17,6 +21,43 @@
   }
   window.addEventListener("hashchange", reveal);
   document.addEventListener("DOMContentLoaded", reveal);
+
+  /* A report's counts (ldpnb.repro.report): a click on one shows only its rows in the report's full
+     table, opened; a second click on it shows every row again, a click on another count switches.
+     The full table's heading says what it shows. */
+  function filterReport(button) {
+    const report = button.closest(".ldpnb-report");
+    const full = report && report.querySelector("details.ldpnb-report-full");
+    const table = full && full.querySelector("table.reproduction-report");
+    if (!table) return;
+    const on = button.getAttribute("aria-pressed") !== "true";
+    const key = button.dataset.filter;
+    report.querySelectorAll("button.ldpnb-chip").forEach(b => {
+      b.setAttribute("aria-pressed", b === button && on ? "true" : "false");
+    });
+    const rows = Array.from(table.tBodies[0].rows);
+    let shown = 0;
+    rows.forEach(tr => {
+      const keep = !on || tr.classList.contains(key) || (key.startsWith("flag-") && !!tr.querySelector("." + key));
+      tr.hidden = !keep;
+      if (keep) shown += 1;
+    });
+    let note = full.querySelector("summary .ldpnb-filter-note");
+    if (!note) {
+      note = document.createElement("span");
+      note.className = "ldpnb-filter-note";
+      full.querySelector("summary").append(note);
+    }
+    const label = button.innerText.replace(/\s+\d+\s*$/, "").trim();
+    note.textContent = on ? ` (showing the ${shown} of ${rows.length} rows: ${label}; click the count again for all)` : "";
+    table.dataset.filter = on ? key : "";
+    if (on) full.open = true;
+  }
+  document.addEventListener("click", e => {
+    const b = e.target.closest ? e.target.closest("button.ldpnb-chip") : null;
+    if (b) filterReport(b);
+  });
+  window.ldpnbFilterReport = filterReport;
 
   /* Display equations on a narrow column (a phone): one that is wider than its box is drawn
      smaller, down to FIT_FLOOR of its size, so that it fits; one that still does not fit scrolls

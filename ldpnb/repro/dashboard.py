@@ -20,6 +20,8 @@ from ldpnb.repro.report import (
     FLAGS,
     STATUSES,
     _html_text,
+    _plain_math,
+    _shown,
     badge_html,
     build_dir,
     divergence_kind,
@@ -154,89 +156,10 @@ def paper_runs_table(claims: pd.DataFrame, records: dict[str, dict[str, Any]] | 
     return pd.concat([out, pd.DataFrame([total])], ignore_index=True)
 
 
-_TEX = {
-    r"\epsilon": "ε",
-    r"\varepsilon": "ε",
-    r"\alpha": "α",
-    r"\beta": "β",
-    r"\gamma": "γ",
-    r"\delta": "δ",
-    r"\theta": "θ",
-    r"\lambda": "λ",
-    r"\mu": "μ",
-    r"\nu": "ν",
-    r"\pi": "π",
-    r"\rho": "ρ",
-    r"\sigma": "σ",
-    r"\omega": "ω",
-    r"\Omega": "Ω",
-    r"\infty": "∞",
-    r"\to": "→",
-    r"\leq": "≤",
-    r"\le": "≤",
-    r"\geq": "≥",
-    r"\ge": "≥",
-    r"\in": "∈",
-    r"\times": "×",
-    r"\cdot": "·",
-    r"\approx": "≈",
-    r"\ln": "ln ",
-    r"\log": "log ",
-    r"\sum": "Σ",
-    r"\pm": "±",
-    r"\neq": "≠",
-    r"\ell": "ℓ",
-    r"\{": "\x00",
-    r"\}": "\x01",
-    r"\,": " ",
-    r"\;": " ",
-    r"\%": "%",
-    r"\Psi": "Ψ",
-    r"\psi": "ψ",
-    r"\Lambda": "Λ",
-    r"\Delta": "Δ",
-    r"\Theta": "Θ",
-    r"\Sigma": "Σ",
-    r"\Phi": "Φ",
-    r"\phi": "φ",
-    r"\varphi": "φ",
-    r"\tau": "τ",
-    r"\eta": "η",
-    r"\kappa": "κ",
-    r"\xi": "ξ",
-    r"\chi": "χ",
-    r"\zeta": "ζ",
-    r"\Gamma": "Γ",
-    r"\mid": "|",
-    r"\ldots": "…",
-    r"\dots": "…",
-    r"\prime": "′",
-    r"\sqrt": "√",
-    r"\min": "min",
-    r"\max": "max",
-    r"\exp": "exp",
-    r"\quad": " ",
-}
-
-
 def plain_math(text: str) -> str:
     """Inline TeX (``$...$``) as readable plain text, for captions shown outside the book's math
     rendering: ``$\\beta_{U|S} \\le 1$`` -> ``β_U|S ≤ 1``."""
-
-    def one(m: re.Match) -> str:
-        t = m.group(1)
-        t = t.replace("{,}", ",")
-        t = re.sub(
-            r"\\(?:mathrm|mathit|text|mathbf|mathcal|boldsymbol|operatorname|hat|bar|tilde)\s*\{([^{}]*)\}", r"\1", t
-        )
-        t = re.sub(r"\\(?:mathrm|mathit|mathbf|mathcal|boldsymbol|hat|bar|tilde|left|right|big|Big)\s*", "", t)
-        for k in sorted(_TEX, key=len, reverse=True):
-            t = re.sub(re.escape(k) + r"(?![A-Za-z])", _TEX[k], t)
-        t = re.sub(r"([_^])\{([^{}]*)\}", r"\1\2", t)
-        t = re.sub(r"\\([A-Za-z]+)", r"\1", t)  # anything else: the command's name
-        return t.replace("{", "").replace("}", "").replace("\x00", "{").replace("\x01", "}")
-
-    return re.sub(r"\$\$?([^$]+)\$\$?", one, text).replace("\\,", " ")
+    return _plain_math(text)
 
 
 def _numbered_chapters(root: Path = ROOT) -> dict[str, int]:
@@ -499,6 +422,11 @@ def _status_cell(status: str) -> str:
     return badge_html(word, label=status) if word in STATUSES else html.escape(status)
 
 
+#: The longest text a dashboard cell shows before it is cut (the whole in its ``title``, on hover):
+#: an array of "ours" otherwise makes its row thousands of pixels tall.
+_CELL_LIMITS = {"claim": 240, "paper / reference": 48, "ours": 64, "criterion": 90, "where": 90, "note": 400}
+
+
 @contract(claims=_CLAIMS)
 def interactive_table(claims: pd.DataFrame):
     """The sortable, filterable table (itables, offline: DataTables is embedded in the page).
@@ -506,31 +434,44 @@ def interactive_table(claims: pd.DataFrame):
     It answers "what did not reproduce?": in view by default the columns of :data:`DEFAULT_COLUMNS`
     (the others, among them *source*, *where*, *criterion*, *flags*, *diverges as* and the note,
     behind the "Columns" button); the preset buttons of :data:`PRESETS`; the claims typeset by
-    MathJax after every draw; a box under each header filters its column."""
+    MathJax after every draw; a box under each header filters its column; a long value is cut,
+    the whole in its ``title`` (shown on hover)."""
+    import itables  # noqa: PLC0415 lazy: the book extra, only on the dashboard page
+    from IPython.display import HTML, display  # noqa: PLC0415 lazy: the dashboard page only
+
+    itables.init_notebook_mode(all_interactive=False, connected=False)
+    display(HTML(_dashboard_html(claims)))
+
+
+def _dashboard_html(claims: pd.DataFrame) -> str:
+    """The dashboard's HTML (without the DataTables library, which ``itables.init_notebook_mode``
+    puts in the page): see :func:`interactive_table`."""
     import itables  # noqa: PLC0415 lazy: the book extra, only on the dashboard page
     from itables import JavascriptFunction  # noqa: PLC0415 lazy: the book extra, only on the dashboard page
 
-    itables.init_notebook_mode(all_interactive=False, connected=False)
     view = claims.copy()
     view["id"] = [f'<a href="{html.escape(link)}">{html.escape(i)}</a>' for i, link in zip(view["id"], view["link"])]
     view = view.drop(columns=["link", "scale"])
     for c in view.columns:
+        limit = _CELL_LIMITS.get(c, 10**6)
         if c in _MATH_COLUMNS:
-            view[c] = [_html_text(str(v)) for v in view[c]]
+            view[c] = [_shown(str(v), limit) for v in view[c]]
         elif c in ("status", "paper-scale status"):
             view[c] = [_status_cell(str(v)) for v in view[c]]
+        elif c == "chapter":  # "multidim_risks" may break after its underscore, not inside a word
+            view[c] = [html.escape(str(v)).replace("_", "_<wbr>") for v in view[c]]
         elif c != "id":
-            view[c] = [html.escape(str(v)) for v in view[c]]
+            view[c] = [_shown(str(v), limit, maths=False) for v in view[c]]
     order = [*DEFAULT_COLUMNS, *(c for c in view.columns if c not in DEFAULT_COLUMNS)]
     view = view[order]
+    # the claim takes what the others leave (no width: the table's layout is fixed at 100 %)
     widths = {
-        "chapter": "7em",
-        "id": "4em",
-        "status": "7em",
-        "claim": "36%",
-        "paper / reference": "7em",
-        "ours": "8em",
-        "paper-scale status": "7em",
+        "chapter": "6.5em",
+        "id": "4.5em",
+        "status": "7.5em",
+        "paper / reference": "5.5em",
+        "ours": "6.5em",
+        "paper-scale status": "7.5em",
         "source": "6em",
         "where": "9em",
         "kind": "5em",
@@ -560,10 +501,9 @@ def interactive_table(claims: pd.DataFrame):
         "if (window.MathJax && MathJax.typesetPromise) { MathJax.typesetClear && MathJax.typesetClear([c]); "
         "MathJax.typesetPromise([c]).then(() => c.setAttribute('data-typeset', '1')); } }"
     )
-    from IPython.display import HTML, display  # noqa: PLC0415 lazy: the dashboard page only
-
     page = itables.to_html_datatable(
         view,
+        connected=False,  # the library is in the page (init_notebook_mode), not fetched from a CDN
         allow_html=True,
         column_filters="header",
         showIndex=False,
@@ -579,8 +519,7 @@ def interactive_table(claims: pd.DataFrame):
     # itables adds a hidden static copy of the first rows for viewers without JavaScript, with the
     # claims' TeX left raw; the book always runs the interactive table
     page = re.sub(r'<div id="(itables_[0-9a-f_]+)_fallback">.*?</div><script>[^<]*</script>', "", page, flags=re.S)
-    page = re.sub(r'(<table id="itables_[0-9a-f_]+") hidden="hidden"', r"\1", page)
-    display(HTML(page))
+    return re.sub(r'(<table id="itables_[0-9a-f_]+") hidden="hidden"', r"\1", page)
 
 
 @contract(claims=_CLAIMS, link_prefix=Instance(str, example=""))

@@ -56,8 +56,9 @@ const t0 = Date.now();
   const dashReady = !dash || (dash.closest('.dt-container') || {getAttribute: () => null}).getAttribute('data-typeset');
   if ((mj || Date.now() - t0 > 20000) && (dashReady || Date.now() - t0 > 30000)) {
     (mj ? MathJax.startup.promise : Promise.resolve()).then(() => {
-      // open what holds content, keep a report's full table folded
-      document.querySelectorAll('main details:not(.ldpnb-report-full)').forEach(d => { d.open = true; });
+      // open what holds content; keep a report's full table and its passing rows with a flag folded
+      document.querySelectorAll('main details:not(.ldpnb-report-full):not(.ldpnb-report-flagged)')
+        .forEach(d => { d.open = true; });
       const imgs = Array.from(document.querySelectorAll('main img'));
       imgs.forEach(i => { i.loading = 'eager'; });
       Promise.all(imgs.map(i => i.complete ? 1 : new Promise(r => { i.onload = i.onerror = r; }))).then(() => {

@@ -229,7 +229,11 @@ def _extra_html(r: Mapping[str, Any]) -> str:
         )
     if r.get("implied_by"):
         parts.append(f"implied by {html.escape(r['implied_by'])}: not counted as a check")
-    return "".join(f'<div class="claim-extra">{p}</div>' for p in parts)
+    text = "".join(f'<div class="claim-extra">{p}</div>' for p in parts)
+    if len(re.sub(r"<[^>]+>", "", text)) <= 120:
+        return text
+    # a long decision log folds, so that the status column stays a column of statuses
+    return f'<details class="claim-log"><summary>power, runs, decision log</summary>{text}</details>'
 
 
 def _value(x: Any) -> Any:
@@ -259,6 +263,91 @@ def _html_text(s: str) -> str:
         pos = m.end()
     out.append(html.escape((s or "")[pos:]))
     return "".join(out)
+
+
+_TEX = {
+    r"\epsilon": "ε",
+    r"\varepsilon": "ε",
+    r"\alpha": "α",
+    r"\beta": "β",
+    r"\gamma": "γ",
+    r"\delta": "δ",
+    r"\theta": "θ",
+    r"\lambda": "λ",
+    r"\mu": "μ",
+    r"\nu": "ν",
+    r"\pi": "π",
+    r"\rho": "ρ",
+    r"\sigma": "σ",
+    r"\omega": "ω",
+    r"\Omega": "Ω",
+    r"\infty": "∞",
+    r"\to": "→",
+    r"\leq": "≤",
+    r"\le": "≤",
+    r"\geq": "≥",
+    r"\ge": "≥",
+    r"\in": "∈",
+    r"\times": "×",
+    r"\cdot": "·",
+    r"\approx": "≈",
+    r"\ln": "ln ",
+    r"\log": "log ",
+    r"\sum": "Σ",
+    r"\pm": "±",
+    r"\neq": "≠",
+    r"\ell": "ℓ",
+    r"\{": "\x00",
+    r"\}": "\x01",
+    r"\,": " ",
+    r"\;": " ",
+    r"\%": "%",
+    r"\Psi": "Ψ",
+    r"\psi": "ψ",
+    r"\Lambda": "Λ",
+    r"\Delta": "Δ",
+    r"\Theta": "Θ",
+    r"\Sigma": "Σ",
+    r"\Phi": "Φ",
+    r"\phi": "φ",
+    r"\varphi": "φ",
+    r"\tau": "τ",
+    r"\eta": "η",
+    r"\kappa": "κ",
+    r"\xi": "ξ",
+    r"\chi": "χ",
+    r"\zeta": "ζ",
+    r"\Gamma": "Γ",
+    r"\mid": "|",
+    r"\ldots": "…",
+    r"\dots": "…",
+    r"\prime": "′",
+    r"\sqrt": "√",
+    r"\min": "min",
+    r"\max": "max",
+    r"\exp": "exp",
+    r"\quad": " ",
+}
+
+
+def _plain_math(text: str) -> str:
+    """Inline TeX (``$...$``) as readable plain text, for captions shown outside the book's math
+    rendering: ``$\\beta_{U|S} \\le 1$`` -> ``β_U|S ≤ 1``."""
+
+    def one(m: re.Match) -> str:
+        t = m.group(1)
+        t = t.replace("{,}", ",")
+        t = re.sub(
+            r"\\(?:mathrm|mathit|text|mathbf|mathcal|boldsymbol|operatorname|hat|bar|tilde)\s*\{([^{}]*)\}", r"\1", t
+        )
+        t = re.sub(r"\\(?:mathrm|mathit|mathbf|mathcal|boldsymbol|hat|bar|tilde|left|right|big|Big)\s*", "", t)
+        for k in sorted(_TEX, key=len, reverse=True):
+            t = re.sub(re.escape(k) + r"(?![A-Za-z])", _TEX[k], t)
+        t = re.sub(r"([_^])\{([^{}]*)\}", r"\1\2", t)
+        t = re.sub(r"\\([A-Za-z]+)", r"\1", t)  # anything else: the command's name
+        return t.replace("{", "").replace("}", "").replace("\x00", "{").replace("\x01", "}")
+
+    return re.sub(r"\$\$?([^$]+)\$\$?", one, text).replace("\\,", " ")
 
 
 # ---------------------------------------------------------------------------------- rendering
@@ -356,16 +445,17 @@ def _cut(text: str, limit: int) -> str:
     while cut > 0 and text[:cut].count("$") % 2:
         cut = text.rfind("$", 0, cut)
     cut = text.rfind(" ", 0, cut) if text.rfind(" ", 0, cut) > cut // 2 else cut
-    return text[:cut].rstrip(" ,;:") + " …"
+    return text[:cut].rstrip(" ,;:…") + " …"
 
 
 def _shown(text: str, limit: int, *, maths: bool = True) -> str:
     """A value cell: the text (maths typeset when ``maths``), truncated at ``limit`` characters with
-    the full value in the ``title`` (shown on hover)."""
+    the full value in the ``title`` (shown on hover; its TeX as plain text)."""
     render = _html_text if maths else html.escape
     if len(text) <= limit:
         return render(text)
-    return f'<span class="ldpnb-trunc" title="{html.escape(text)}">{render(_cut(text, limit))}</span>'
+    full = _plain_math(text) if maths else text
+    return f'<span class="ldpnb-trunc" title="{html.escape(full)}">{render(_cut(text, limit))}</span>'
 
 
 @contract(
@@ -394,6 +484,49 @@ def _exceptions(rows: list[Mapping[str, Any]]) -> list[Mapping[str, Any]]:
     """The rows that do not simply pass (any status but pass, or a flag), failures first."""
     out = [r for r in rows if r["status"] != "pass" or r.get("flags")]
     return sorted(out, key=lambda r: _SUMMARY_ORDER.index(r["status"]))
+
+
+#: Statuses that are not a pass: the summary lists each of their rows (a passing row with a flag, and
+#: a row implied by another, follow in a folded block).
+_NOT_PASSING = ("fail", "diverges", "undecided", "not-evaluated")
+
+
+def _summary_row(chapter: str, r: Mapping[str, Any]) -> str:
+    """One row of the summary: id, status (badge, what a divergence refutes, flags), then in one
+    cell the claim on one line, and paper vs ours followed by the first sentence of the note on two
+    (cut there by the stylesheet, the whole in the ``title``, shown on hover)."""
+    rid, cid = html.escape(chapter), html.escape(r["id"])
+    src = "paper" if r["source"] == "paper" else html.escape(r["source"])
+    claim = r["claim"] or ""
+    why = first_sentence(r.get("note") or "", 240)
+    vals = (
+        f'<span class="ldpnb-k">{src}</span> {_shown(_ref_text(r), 40)} '
+        f'<span class="ldpnb-k">ours</span> {_shown(fmt_ours(r), 48, maths=False)}'
+    )
+    return (
+        f'<tr class="status-{r["status"]}"><td class="ldpnb-id"><a href="#claim-{rid}-{cid}">{cid}</a></td>'
+        f'<td class="ldpnb-st">{badge_html(r["status"], kind=divergence_kind(r))}{_flags_html(r)}</td>'
+        f'<td class="ldpnb-what"><div class="ldpnb-claim ldpnb-clamp" title="{html.escape(_plain_math(claim))}">'
+        f"{_html_text(_cut(claim, 200))}</div>"
+        + (
+            f'<div class="ldpnb-detail ldpnb-clamp" title="{html.escape(_plain_math(why))}">'
+            if why
+            else '<div class="ldpnb-detail">'
+        )
+        + f'<span class="ldpnb-vals">{vals}</span>'
+        + (f' <span class="ldpnb-sep">—</span> <span class="ldpnb-why">{_html_text(why)}</span>' if why else "")
+        + "</div>"
+        + "</td></tr>"
+    )
+
+
+def _summary_table(chapter: str, rows: list[Mapping[str, Any]]) -> str:
+    body = "".join(_summary_row(chapter, r) for r in rows)
+    return (
+        '<div class="ldpnb-scroll"><table class="ldpnb-summary"><colgroup><col class="col-id"><col class="col-status">'
+        '<col class="col-what"></colgroup><thead><tr><th>id</th><th>status</th>'
+        f"<th>claim · paper vs ours · why</th></tr></thead><tbody>{body}</tbody></table></div>"
+    )
 
 
 @contract(rows=_ROWS)
@@ -438,10 +571,24 @@ def report_html(chapter: str, rows: list[Mapping[str, Any]], *, scale: str, seed
     rid = html.escape(chapter)
     n = {s: sum(r["status"] == s for r in rows) for s in STATUSES}
     seed_txt = f", <code>SEED = {seed}</code>" if seed is not None else ""
-    chips = "".join(f"<li>{badge_html(s)} <b>{n[s]}</b></li>" for s in STATUSES if n[s])
+    # each count is a button that shows only its rows in the full table (book/_static/ldpnb.js)
+    chip = (
+        '<li><button type="button" class="ldpnb-chip" data-filter="{}" aria-pressed="false" title="{}">'
+        "{} <b>{}</b></button></li>"
+    )
+    chips = "".join(
+        chip.format(f"status-{s}", f"show the {BADGES[s][1]} rows in the full table", badge_html(s), n[s])
+        for s in STATUSES
+        if n[s]
+    )
     flags = {f: sum(f in (r.get("flags") or []) for r in rows) for f in ("weak test", "criterion changed")}
     chips += "".join(
-        f'<li><span class="ldpnb-flag flag-{f.replace(" ", "-")}">⚑ {f}</span> <b>{v}</b></li>'
+        chip.format(
+            f"flag-{f.replace(' ', '-')}",
+            f"show the rows flagged {f} in the full table",
+            f'<span class="ldpnb-flag flag-{f.replace(" ", "-")}">⚑ {f}</span>',
+            v,
+        )
         for f, v in flags.items()
         if v
     )
@@ -449,32 +596,32 @@ def report_html(chapter: str, rows: list[Mapping[str, Any]], *, scale: str, seed
         f'<p class="ldpnb-report-title"><b>Reproduction report</b> ({rid}: {len(rows)} claims, scale '
         f'<code>{html.escape(scale)}</code>{seed_txt})</p><ul class="ldpnb-counts">{chips}</ul>'
     )
-    other = _exceptions(rows)
-    if other:
-        items = []
-        for r in other:
-            cid = html.escape(r["id"])
-            src = "paper" if r["source"] == "paper" else html.escape(r["source"])
-            vals = (
-                f'<div><span class="ldpnb-k">{src}</span> {_shown(_ref_text(r), 32)}</div>'
-                f'<div><span class="ldpnb-k">ours</span> {_shown(fmt_ours(r), 32, maths=False)}</div>'
-            )
-            why = first_sentence(r.get("note") or "", 200)
-            items.append(
-                f'<tr class="status-{r["status"]}"><td class="ldpnb-id"><a href="#claim-{rid}-{cid}">{cid}</a></td>'
-                f'<td class="ldpnb-st">{badge_html(r["status"], kind=divergence_kind(r))}{_flags_html(r)}</td>'
-                f'<td class="ldpnb-what"><div class="ldpnb-claim">{_shown(r["claim"], 110)}</div>'
-                + (f'<div class="ldpnb-why">{_html_text(why)}</div>' if why else "")
-                + f'</td><td class="ldpnb-vals">{vals}</td></tr>'
-            )
+    failing = sorted((r for r in rows if r["status"] in _NOT_PASSING), key=lambda r: _SUMMARY_ORDER.index(r["status"]))
+    flagged = [r for r in _exceptions(rows) if r["status"] not in _NOT_PASSING]
+    if failing:
         summary = (
-            f'<p class="ldpnb-report-lead">The {len(other)} row{"s" if len(other) > 1 else ""} that do not '
-            "simply pass, failures first (an id opens its row in the full table below):</p>"
-            '<table class="ldpnb-summary"><thead><tr><th>id</th><th>status</th><th>claim, and why</th>'
-            f"<th>paper vs ours</th></tr></thead><tbody>{''.join(items)}</tbody></table>"
+            f'<p class="ldpnb-report-lead">The {len(failing)} row{"s" if len(failing) > 1 else ""} that do not '
+            "pass, failures first: the claim, the paper's value (or our reference) and ours, and why. Hover a "
+            "cut text for the whole; an id opens its row in the full table below.</p>"
+            + _summary_table(chapter, failing)
         )
     else:
         summary = '<p class="ldpnb-report-lead">Every row passes.</p>'
+    if flagged:
+        what = ", ".join(
+            f"{k} {w}"
+            for k, w in (
+                (sum(r["status"] == "pass" for r in flagged), "pass with a flag"),
+                (sum(r["status"] == "implied" for r in flagged), "implied by another row"),
+            )
+            if k
+        )
+        summary += (
+            f'<details class="ldpnb-report-flagged"><summary>{len(flagged)} more row'
+            f"{'s' if len(flagged) > 1 else ''} to know about ({what})</summary>"
+            + _summary_table(chapter, flagged)
+            + "</details>"
+        )
     body = []
     for r in rows:
         cid = html.escape(r["id"])
@@ -500,10 +647,10 @@ def report_html(chapter: str, rows: list[Mapping[str, Any]], *, scale: str, seed
     colgroup = "".join('<col class="col-' + c.split()[0] + '">' for c in cols)
     table = (
         f'<details class="ldpnb-report-full"><summary>The full table: all {len(rows)} rows (claim, where, '
-        f'note, paper or reference, ours, criterion)</summary><table class="reproduction-report">'
-        f"<colgroup>{colgroup}</colgroup>"
+        f'note, paper or reference, ours, criterion)</summary><div class="ldpnb-scroll">'
+        f'<table class="reproduction-report"><colgroup>{colgroup}</colgroup>'
         f"<thead><tr>{''.join(f'<th>{c}</th>' for c in cols)}</tr></thead>"
-        f"<tbody>{''.join(body)}</tbody></table></details>"
+        f"<tbody>{''.join(body)}</tbody></table></div></details>"
     )
     return (
         f'<div class="ldpnb-report reproduction-report-wrap mathjax_process" id="report-{rid}">'
@@ -836,13 +983,13 @@ class Report:
 
     def status_markdown(self) -> str:
         """The chapter's status line (glued under its title): the counts, and a link to the report's
-        summary of the rows that do not simply pass."""
+        summary of the rows that do not pass."""
         rows = self.ordered_rows()
         text = f"**Reproduction status** (scale `{self.scale}`): {len(rows)} claims: {counts_text(rows)}"
-        n_other = len(_exceptions(rows))
+        n_other = sum(r["status"] in _NOT_PASSING for r in rows)
         if n_other:
             text += (
-                f". [The {n_other} row{'s' if n_other > 1 else ''} that do not simply pass]"
+                f". [The {n_other} row{'s' if n_other > 1 else ''} that do not pass]"
                 f"(#report-{self.chapter}), with the paper's value, ours and why."
             )
         else:
@@ -874,10 +1021,11 @@ class Report:
         return p
 
     def to_html(self) -> str:
-        """The report: a one-screen summary (counts, then every row that does not simply pass: id,
-        status, the claim on one line, paper vs ours, the note's first sentence), then the full
-        table in a collapsed block (id, status, claim with its place and note, paper or reference,
-        ours, criterion); a link to a row opens the block (``book/_static/ldpnb.js``)."""
+        """The report: a summary (counts, then every row that does not pass: id, status, the claim on
+        one line, paper vs ours, the note's first sentence; the passing rows with a flag folded after
+        it), then the full table in a collapsed block (id, status, claim with its place and note, paper
+        or reference, ours, criterion), each table in a box that scrolls sideways; a link to a row
+        opens the block (``book/_static/ldpnb.js``)."""
         return report_html(self.chapter, self.ordered_rows(), scale=self.scale, seed=self.seed)
 
     def finalize(self) -> None:
