@@ -295,7 +295,9 @@ class _Dense:
 
 
 class _Operator:
-    """Products of a :class:`~ldpnb.channels.structured.ChannelOperator` (observed outputs only)."""
+    """Products of a :class:`~ldpnb.channels.structured.ChannelOperator` (observed outputs only), by its
+    unchecked products ``_matvec`` / ``_rmatvec``: the iterates are float64 arrays of the right shape, so
+    the checks of the public ``matvec`` / ``rmatvec`` would only add a pass to every iteration."""
 
     kind = "operator"
 
@@ -305,7 +307,7 @@ class _Operator:
         self.k, self.m = op.shape
 
     def raw(self, Theta: np.ndarray) -> np.ndarray:
-        d = self.op.matvec(Theta)
+        d = self.op._matvec(Theta)
         return d if self.all_obs else d[:, self.obs]
 
     def out(self, Theta: np.ndarray) -> np.ndarray:
@@ -318,10 +320,10 @@ class _Operator:
 
     def back(self, ratio: np.ndarray) -> np.ndarray:
         if self.all_obs:
-            return self.op.rmatvec(ratio)
+            return self.op._rmatvec(ratio)
         full = np.zeros((ratio.shape[0], self.m))
         full[:, self.obs] = ratio
-        return self.op.rmatvec(full)
+        return self.op._rmatvec(full)
 
 
 class _DiagPlusConst:
