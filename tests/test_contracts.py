@@ -157,6 +157,10 @@ EXAMPLES: dict[str, Callable[[], Any]] = {
     "ldpnb.channels.structured.ConvolutionChannel": lambda: __import__(
         "ldpnb.channels.structured", fromlist=["x"]
     ).ConvolutionChannel(np.array([0.25, 0.5, 0.25]), 4),
+    # a result record (built by the IBU engines): its method certified reads its gap
+    "ldpnb.estimators._ibu.IBUResult": lambda: __import__("ldpnb.estimators._ibu", fromlist=["x"]).IBUResult(
+        np.array([0.5, 0.5]), 3, True, -0.69, 1e-9
+    ),
     "ldpnb.papers.lift.experiments.Curve": lambda: __import__("ldpnb.papers.lift.experiments", fromlist=["x"]).Curve(
         "ALIP, SM", "sm"
     ),
