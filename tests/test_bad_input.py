@@ -885,17 +885,6 @@ PENDING: dict[str, list[str]] = {
         runs.rid_chain_runs(fake) runs.rid_chain_runs(resample) runs.rid_chain_runs(topk)
     """,
     ),
-    # issue #40, still open: the tuple mechanisms of mechanisms.multidim and the watchdog's merge mechanism (not in
-    # the catalogue, so not reached by the generated method cases of tests/fuzz/methods.py)
-    "open (issue #40)": _names(
-        "ldpnb.",
-        """
-        mechanisms.multidim.RSFD.report_index mechanisms.multidim.SMP.decode
-        mechanisms.multidim.TupleMechanism.row_of mechanisms.rate_distortion.blahut_arimoto_lattice(cell_size)
-        mechanisms.watchdog.MergeMechanism mechanisms.watchdog.MergeMechanism.mutual_information
-        mechanisms.watchdog.MergeMechanism.output_joint
-    """,
-    ),
 }
 
 

@@ -153,6 +153,10 @@ EXAMPLES: dict[str, Callable[[], Any]] = {
     ).Timing({"a": 2.0, "b": 1.0}, {"a": [2.0], "b": [1.0]}),
     # the constructor's baseline (p = q = 0.5) is a degenerate IRR, refused in the body
     "ldpnb.mechanisms.rappor.BloomRAPPOR": lambda: __import__("ldpnb.mechanisms", fromlist=["x"]).BloomRAPPOR(4, 1.0),
+    # low and the blocks must partition the inputs: a rule between the arguments, checked in __post_init__
+    "ldpnb.mechanisms.watchdog.MergeMechanism": lambda: __import__(
+        "ldpnb.mechanisms.watchdog", fromlist=["x"]
+    ).MergeMechanism(3, np.array([0]), [np.array([1, 2])]),
     # the kernel has an odd length (offsets -h..h): a rule of its shape, checked in the body
     "ldpnb.channels.structured.ConvolutionChannel": lambda: __import__(
         "ldpnb.channels.structured", fromlist=["x"]
