@@ -885,26 +885,6 @@ PENDING: dict[str, list[str]] = {
         runs.rid_chain_runs(fake) runs.rid_chain_runs(resample) runs.rid_chain_runs(topk)
     """,
     ),
-    # issue #40, still open: the structured operators' products (a check of every entry would add one pass to
-    # each IBU iteration: they need an unchecked inner path for IBU first), IBU's stop rule, the tuple mechanisms of
-    # mechanisms.multidim and the watchdog's merge mechanism (not in the catalogue, so not reached by the generated
-    # method cases of tests/fuzz/methods.py)
-    "open (issue #40)": _names(
-        "ldpnb.",
-        """
-        channels.structured.ChannelOperator.matvec channels.structured.ChannelOperator.rmatvec
-        channels.structured.ConvolutionChannel.matvec channels.structured.ConvolutionChannel.rmatvec
-        channels.structured.DiagPlusConstChannel.matvec channels.structured.DiagPlusConstChannel.rmatvec
-        mechanisms.hadamard.HROperator.matvec mechanisms.hadamard.HROperator.rmatvec
-        mechanisms.hadamard.HRROperator.matvec mechanisms.hadamard.HRROperator.rmatvec
-        estimators._ibu.IBUResult.certified estimators._ibu.StopRule estimators._ibu.StopRule.after_update
-        estimators._ibu.StopRule.before_update estimators._ibu.StopRule.change
-        mechanisms.multidim.RSFD.report_index mechanisms.multidim.SMP.decode
-        mechanisms.multidim.TupleMechanism.row_of mechanisms.rate_distortion.blahut_arimoto_lattice(cell_size)
-        mechanisms.watchdog.MergeMechanism mechanisms.watchdog.MergeMechanism.mutual_information
-        mechanisms.watchdog.MergeMechanism.output_joint
-    """,
-    ),
 }
 
 

@@ -153,6 +153,18 @@ EXAMPLES: dict[str, Callable[[], Any]] = {
     ).Timing({"a": 2.0, "b": 1.0}, {"a": [2.0], "b": [1.0]}),
     # the constructor's baseline (p = q = 0.5) is a degenerate IRR, refused in the body
     "ldpnb.mechanisms.rappor.BloomRAPPOR": lambda: __import__("ldpnb.mechanisms", fromlist=["x"]).BloomRAPPOR(4, 1.0),
+    # low and the blocks must partition the inputs: a rule between the arguments, checked in __post_init__
+    "ldpnb.mechanisms.watchdog.MergeMechanism": lambda: __import__(
+        "ldpnb.mechanisms.watchdog", fromlist=["x"]
+    ).MergeMechanism(3, np.array([0]), [np.array([1, 2])]),
+    # the kernel has an odd length (offsets -h..h): a rule of its shape, checked in the body
+    "ldpnb.channels.structured.ConvolutionChannel": lambda: __import__(
+        "ldpnb.channels.structured", fromlist=["x"]
+    ).ConvolutionChannel(np.array([0.25, 0.5, 0.25]), 4),
+    # a result record (built by the IBU engines): its method certified reads its gap
+    "ldpnb.estimators._ibu.IBUResult": lambda: __import__("ldpnb.estimators._ibu", fromlist=["x"]).IBUResult(
+        np.array([0.5, 0.5]), 3, True, -0.69, 1e-9
+    ),
     "ldpnb.papers.lift.experiments.Curve": lambda: __import__("ldpnb.papers.lift.experiments", fromlist=["x"]).Curve(
         "ALIP, SM", "sm"
     ),

@@ -172,3 +172,48 @@ def test_docstring_examples_run(module):
 
     res = doctest.testmod(importlib.import_module(module), optionflags=doctest.NORMALIZE_WHITESPACE)
     assert res.failed == 0 and res.attempted > 0
+
+
+def test_the_stop_rule_s_public_questions_refuse_what_the_rule_cannot_read():
+    """Issue #40: ``before_update(nan, t)`` answered False (a NaN certificate read as "not yet"),
+    ``after_update(-1.0, t)`` True (a negative change), and ``change`` under criterion ``"gap"`` returned
+    the l1 change of the iterates, which that rule never reads.  Each is now a one-line error naming
+    the argument; the engines ask the unchecked forms, with the same answers on valid values."""
+    gap, loglik, l1 = StopRule("gap", 1e-3, 2, 50), StopRule("loglik", 1e-6), StopRule("l1", 1e-4)
+    t0, t1 = np.array([0.5, 0.5]), np.array([0.4, 0.6])
+    bad = [
+        (lambda: gap.before_update(float("nan"), 5), ValueError, "gap"),
+        (lambda: gap.before_update(np.array([1e-4, np.nan]), 5), ValueError, "gap"),
+        (lambda: gap.before_update(1e-4, -1), ValueError, "t"),
+        (lambda: gap.before_update(1e-4, 2.5), ValueError, "t"),
+        (lambda: loglik.after_update(-1.0, 5), ValueError, "change"),
+        (lambda: loglik.after_update(float("nan"), 5), ValueError, "change"),
+        (lambda: loglik.after_update(1e-9, np.array([3, -1])), ValueError, "t"),
+        (lambda: loglik.change(1.0, float("nan")), ValueError, "ll_new"),
+        (lambda: loglik.change(1.0, None), ValueError, "ll_new"),
+        (lambda: loglik.change(np.array([1.0, 2.0]), np.array([1.0])), ValueError, "ll_old"),
+        (lambda: l1.change(theta_old=t0), ValueError, "theta_new"),
+        (lambda: l1.change(theta_old=t0, theta_new=np.array([0.4, 0.3, 0.3])), ValueError, "theta_old"),
+        (lambda: l1.change(theta_old=t0, theta_new=np.array([-0.4, 1.4])), ValueError, "theta_new"),
+        (lambda: gap.change(None, None, t0, t1), ValueError, "gap"),
+    ]
+    for call, kind, name in bad:
+        with pytest.raises(kind, match=name) as info:
+            call()
+        assert "\n" not in str(info.value)
+    for rule, args in ((gap, (1e-4, 5)), (gap, (np.array([1e-4, 1e-2]), np.array([5, 5])))):
+        np.testing.assert_array_equal(rule.before_update(*args), rule._before_update(*args))
+    assert loglik.after_update(1e-9, 5) == loglik._after_update(1e-9, 5) is True
+    assert loglik.change(-1.0, -1.5) == loglik._change(-1.0, -1.5, None, None) == 0.5
+    assert l1.change(theta_old=t0, theta_new=t1) == l1._change(None, None, t0, t1) == pytest.approx(0.2)
+    assert StopRule("max_abs", 1e-4).change(None, None, t0, t1) == pytest.approx(0.1)
+
+
+def test_certified_refuses_a_tolerance_that_is_not_one():
+    """``IBUResult.certified`` declares its rule in a contract: a tolerance >= 0, possibly infinite (every
+    finite gap is certified under inf); anything else is a one-line error naming tol."""
+    res = est.ibu(M.GRR(4, 1.0), [40, 30, 20, 10], criterion="gap", tol=1e-9)
+    for bad, kind in ((float("nan"), ValueError), (-1e-3, ValueError), ("1e-3", TypeError), (None, TypeError)):
+        with pytest.raises(kind, match="^tol must"):
+            res.certified(bad)
+    assert res.certified(float("inf")) and res.certified(1e-6) == res.converged

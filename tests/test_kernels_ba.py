@@ -84,3 +84,27 @@ def test_lattice_refuses_bad_arguments():
         rd.blahut_arimoto_lattice(np.ones(9), 3, 3, 1.0, cell_size=0.0)
     with pytest.raises(ValueError, match="full-support"):
         rd.blahut_arimoto_lattice(np.ones(9), 3, 3, 1.0, c0=np.r_[0.0, np.ones(8)])
+
+
+def test_lattice_cell_size_is_one_side_or_a_pair():
+    """Issue #40: ``cell_size=[1, 2, 3]`` was accepted (its first two entries used, the third ignored) and
+    ``[[1, 2]]`` failed with numpy's "only 0-dimensional arrays" message.  The contract takes a number > 0
+    or a pair (height, width) of numbers > 0, and says so in one line naming cell_size."""
+    p = np.ones(4) / 4
+    for bad, kind in (
+        ([1.0, 2.0, 3.0], ValueError),
+        ([[1.0, 2.0]], ValueError),
+        ([1.0, 0.0], ValueError),
+        ([1.0, -2.0], ValueError),
+        ([np.nan, 1.0], ValueError),
+        (np.inf, ValueError),
+        (-1.0, ValueError),
+        ("1", TypeError),
+        (None, TypeError),
+    ):
+        with pytest.raises(kind, match="^cell_size must") as info:
+            rd.blahut_arimoto_lattice(p, 2, 2, 1.0, cell_size=bad)
+        assert "\n" not in str(info.value)
+    a = rd.blahut_arimoto_lattice(p, 2, 2, 1.0, cell_size=(1.5, 1.5))
+    b = rd.blahut_arimoto_lattice(p, 2, 2, 1.0, cell_size=1.5)
+    np.testing.assert_array_equal(a.channel, b.channel)

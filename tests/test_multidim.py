@@ -360,3 +360,49 @@ def test_amplified_epsilon_is_right_at_the_extremes():
         md.amplified_epsilon(np.array([1e-12, 1.0, 1e4]), 2),
         [md.amplified_epsilon(1e-12, 2), md.amplified_epsilon(1.0, 2), md.amplified_epsilon(1e4, 2)],
     )
+
+
+def test_tuple_indices_beyond_int64_are_refused_not_wrapped():
+    """Issue #40: the rows and columns of a tuple mechanism are int64 indices.  ``RSFD([2**20] * 4, eps)``
+    had ``n_inputs == 0`` (2**80 wrapped) and ``row_of`` wrapped the rows of large codes; RS+FD[OUE-z] on
+    ``ks = (40, 40)`` gave wrapped ``report_index`` codes (2**80 columns).  Both are now refused in one
+    line naming the argument."""
+    with pytest.raises(ValueError, match=r"^ks: the product domain has 1\.209e\+24 tuples") as info:
+        md.RSFD([2**20] * 4, 1.0)
+    assert "\n" not in str(info.value)
+    m = md.RSFD([40, 40], 1.0, "OUE-z")
+    reports = m.perturb(np.array([[1, 2], [3, 4]]), rng=0)
+    with pytest.raises(ValueError, match=r"^reports: the 2\*\*80 columns"):
+        m.report_index(reports)
+    big = md.RSFD([2**20] * 3, 1.0)  # 2**60 tuples: rows fit
+    X = np.array([[2**20 - 1] * 3, [0, 0, 1]])
+    np.testing.assert_array_equal(big.row_of(X), [2**60 - 1, 1])
+    assert big.n_inputs == 2**60
+
+
+def test_tuple_mechanism_methods_refuse_bad_reports_in_one_line():
+    """RSFD.report_index takes the list of d per-attribute reports (one per user in each), SMP.decode
+    column indices, row_of a label-encoded dataset; each refusal names the argument."""
+    rs, smp = md.RSFD([3, 4], 1.0), md.SMP([3, 4], 1.0)
+    r = rs.perturb(np.array([[1, 2], [2, 3]]), rng=0)
+    cases = [
+        (lambda: rs.report_index([r[0], r[1][:1]]), r"^reports\[1\] has 1 reports, reports\[0\] has 2"),
+        (lambda: rs.report_index([r[0]]), "^reports must be the list of 2"),
+        (lambda: rs.report_index([r[0], np.array([np.nan, 1.0])]), r"^reports\[1\] must"),
+        (lambda: rs.report_index([r[0], np.array([0, 4])]), r"reports\[1\]"),
+        (lambda: rs.report_index("ab"), "^reports must"),
+        (lambda: smp.decode([0.5]), "^reports must"),
+        (lambda: smp.decode([-1]), "^reports must"),
+        (lambda: smp.decode([smp.n_outputs]), "^reports must"),
+        (lambda: smp.decode(np.array([[1]])), "^reports must"),
+        (lambda: rs.row_of([[1, 4]]), r"X\[:, j\]"),
+        (lambda: rs.row_of([[0.5, 1]]), "^X must"),
+        (lambda: rs.row_of([1, 2]), "^X must"),
+    ]
+    for call, match in cases:
+        with pytest.raises((TypeError, ValueError), match=match) as info:
+            call()
+        assert "\n" not in str(info.value)
+    np.testing.assert_array_equal(rs.report_index(r), rs.row_of(np.column_stack(r)))
+    j, col = smp.decode([0, 3, 6])
+    assert j.tolist() == [0, 1, 1] and col.tolist() == [0, 0, 3]

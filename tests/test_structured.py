@@ -292,3 +292,97 @@ def test_the_former_names_are_aliases_of_the_families_operators():
         M.PlanarLaplace(3, 4, 0.7, 0.5),
     ):
         np.testing.assert_allclose(m.operator().dense(), m.channel(), rtol=1e-9, atol=1e-15)
+
+
+# ------------------------------------------------------------------------ the products' contract (issue #40)
+def _operators():
+    K = np.array([0.1, 0.2, 0.4, 0.2, 0.1])
+    K2 = np.outer(K, K[1:4] / K[1:4].sum())
+    return {
+        "grr": GRROperator(7, 0.8),
+        "support": DiagPlusConstChannel.from_support(6, 0.6, 0.1),
+        "clamp": ConvolutionChannel(K, 9, mode="clamp"),
+        "full": ConvolutionChannel(K, 9, mode="full"),
+        "planar": ConvolutionChannel(K2, (4, 5), mode="clamp"),
+        "hr": M.HR(6, 1.0).operator(),
+        "hrr": M.HRR(6, 1.0).operator(),
+        "geometric": M.TruncatedGeometric(40, 0.3).operator(),
+    }
+
+
+@pytest.mark.parametrize("name", list(_operators()))
+def test_the_products_are_linear_maps_for_any_sign(name, rng):
+    """matvec and rmatvec are the products with the matrix for vectors of any sign (LSQR, gradients and
+    differences of distributions apply them to such vectors).  The convolution used to clip its output
+    at 0 whatever the input: ``matvec(-e_0)`` was 0 instead of minus the first row."""
+    op = _operators()[name]
+    D = op.dense()
+    k, m = op.shape
+    th = rng.normal(size=(3, k))
+    r = rng.normal(size=(3, m))
+    np.testing.assert_allclose(op.matvec(th), th @ D, rtol=0, atol=TOL)
+    np.testing.assert_allclose(op.rmatvec(r), r @ D.T, rtol=0, atol=TOL)
+    np.testing.assert_allclose(op.matvec(-np.eye(k)[0]), -D[0], rtol=0, atol=TOL)
+
+
+@pytest.mark.parametrize("name", list(_operators()))
+def test_the_public_products_are_the_unchecked_ones_ibu_calls(name, rng):
+    """For a nonnegative theta (IBU's iterates) the checked products return the very arrays of the
+    unchecked ``_matvec`` / ``_rmatvec`` that the engines call once per update."""
+    op = _operators()[name]
+    k, m = op.shape
+    r = rng.random((3, m))
+    p = rng.dirichlet(np.ones(k), size=2)
+    np.testing.assert_array_equal(op.matvec(p), op._matvec(p))
+    np.testing.assert_array_equal(op.rmatvec(r), op._rmatvec(r))
+    assert np.all(op.matvec(p) >= 0)
+
+
+@pytest.mark.parametrize("name", list(_operators()))
+def test_the_products_refuse_what_is_not_a_finite_vector_of_the_right_length(name):
+    """Each refusal is one line naming the argument.  NaN and infinite entries used to propagate into
+    the result (``GRROperator(4, 1).matvec([1, 2, 3, inf])`` gave ``[inf, inf, inf, inf]``)."""
+    op = _operators()[name]
+    k, m = op.shape
+    for method, n, arg in ((op.matvec, k, "theta"), (op.rmatvec, m, "r")):
+        for bad, kind in (
+            (np.full(n, np.nan), ValueError),
+            (np.r_[np.ones(n - 1), np.inf], ValueError),
+            (np.ones(n + 1), ValueError),
+            (np.ones((2, n - 1)), ValueError),
+            (3.0, ValueError),
+            ("abc", TypeError),
+            (None, TypeError),
+            (np.ones(n, dtype=bool), TypeError),
+            (np.ones(n, dtype=complex), TypeError),
+        ):
+            with pytest.raises(kind, match=rf"^{arg} must") as info:
+                method(bad)
+            assert "\n" not in str(info.value)
+
+
+def test_a_subclass_of_the_former_interface_still_runs_ibu():
+    """An operator written against the former interface (overriding matvec and rmatvec, not the unchecked
+    _matvec/_rmatvec the engines call) gives the same IBU iterates as the dense matrix."""
+    from ldpnb.channels import ChannelOperator
+
+    C = M.GRR(5, 1.0).channel()
+
+    class Former(ChannelOperator):
+        shape = (5, 5)
+
+        def matvec(self, theta):
+            return np.asarray(theta) @ C
+
+        def rmatvec(self, r):
+            return np.asarray(r) @ C.T
+
+    counts = np.array([30.0, 20, 10, 5, 1])
+    a, b = ibu(C, counts, tol=0, max_iter=50), ibu(Former(), counts, tol=0, max_iter=50)
+    np.testing.assert_allclose(a.estimate, b.estimate, rtol=0, atol=1e-12)
+
+    class Bare(ChannelOperator):
+        shape = (2, 2)
+
+    with pytest.raises(NotImplementedError, match="_matvec"):
+        Bare().dense()

@@ -270,3 +270,29 @@ def test_merge_mechanism_refuses_what_is_not_a_partition(kw, match):
         MergeMechanism(**kw)
     ok = MergeMechanism(3, np.array([0]), [np.array([1, 2])])
     np.testing.assert_array_equal(ok.channel(), [[1, 0], [0, 1], [0, 1]])
+
+
+def test_merge_mechanism_methods_refuse_distributions_of_another_alphabet():
+    """Issue #40: ``MergeMechanism(3, [0], [[1, 2]]).mutual_information`` of a 4-entry ``p_x`` returned
+    1.157 bits (the extra input counted as published) and ``output_joint`` of a ``(2, 4)`` joint dropped
+    its last column; both are now one-line errors naming the argument."""
+    from ldpnb.mechanisms import MergeMechanism
+
+    mm = MergeMechanism(3, np.array([0]), [np.array([1, 2])])
+    cases = [
+        (lambda: mm.mutual_information([0.2, 0.3, 0.4, 0.1], unit="bits"), ValueError, r"^p_x must have one entry"),
+        (lambda: mm.mutual_information([0.2, 0.3, 0.6], unit="bits"), ValueError, "^p_x must"),
+        (lambda: mm.mutual_information([0.2, 0.3, 0.5], unit="nat"), ValueError, "^unit must"),
+        (lambda: mm.output_joint(np.full((2, 4), 1 / 8)), ValueError, r"^p_sx must have one column per input"),
+        (lambda: mm.output_joint(np.full((2, 3), 0.2)), ValueError, "^p_sx must"),
+        (lambda: mm.output_joint(np.full((2, 3), np.nan)), ValueError, "^p_sx must"),
+        (lambda: MergeMechanism(3, [0], [[1, 2.5]]), ValueError, "^groups"),
+        (lambda: MergeMechanism(3, [0], "ab"), TypeError, "^groups must"),
+    ]
+    for call, kind, match in cases:
+        with pytest.raises(kind, match=match) as info:
+            call()
+        assert "\n" not in str(info.value)
+    p_x = np.array([0.2, 0.3, 0.5])
+    assert mm.mutual_information(p_x, unit="nats") == pytest.approx(mutual_information(p_x, mm.channel(), unit="nats"))
+    np.testing.assert_allclose(mm.output_joint(np.full((2, 3), 1 / 6)), [[1 / 6, 1 / 3], [1 / 6, 1 / 3]])

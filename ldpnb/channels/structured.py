@@ -28,9 +28,11 @@ for one release.
 
 Every operator has ``shape``, ``matvec(theta)`` (:math:`\theta C`, along the last axis, so a
 batch ``(R, k)`` of distributions gives ``(R, m)``), ``rmatvec(r)`` (:math:`C r`, along the
-last axis) and ``dense()``.  :func:`ldpnb.estimators.ibu` and
-:func:`ldpnb.estimators.ibu_batch` accept an operator in place of the dense matrix and give
-the same iterates (to rounding, tested to 1e-12).
+last axis) and ``dense()``.  ``matvec`` and ``rmatvec`` are linear maps that check their argument
+(finite real numbers, any sign, the last axis of the right length); IBU's engines call the unchecked
+products ``_matvec`` / ``_rmatvec`` on the iterates they form, so no check is paid per iteration.
+:func:`ldpnb.estimators.ibu` and :func:`ldpnb.estimators.ibu_batch` accept an operator in place of
+the dense matrix and give the same iterates (to rounding, tested to 1e-12).
 """
 
 from __future__ import annotations
@@ -59,6 +61,9 @@ from ldpnb.contracts import (
 )
 
 _CELL = AnyOf(POSITIVE, Array(1, shape=(2,), low=0.0))
+#: The argument of a product: finite real numbers (any sign: the products are linear maps), at most
+#: MAX_ENTRIES of them; the length of the last axis is checked against the operator's shape.
+_VECTORS = Array(None, max_size=MAX_ENTRIES)
 
 __all__ = [
     "ChannelOperator",
@@ -86,28 +91,53 @@ def is_operator(channel: Any) -> bool:
 class ChannelOperator:
     """Base class: a channel given by its products (rows = inputs, columns = outputs).
 
-    Subclasses set ``shape = (k, m)`` and ``stochastic`` (rows sum to 1) and implement
-    :meth:`matvec` and :meth:`rmatvec`.
+    Subclasses set ``shape = (k, m)`` and ``stochastic`` (rows sum to 1) and implement the unchecked
+    products ``_matvec`` and ``_rmatvec`` (float64 arrays whose last axis has the right length, as IBU's
+    engines call them once per iteration); the public :meth:`matvec` and :meth:`rmatvec` check their
+    argument first.  (A subclass written against the former interface, overriding ``matvec`` and
+    ``rmatvec`` themselves, still works: the unchecked products then call them.)
     """
 
     shape: tuple[int, int]
     stochastic: bool = True
 
-    def matvec(self, theta) -> np.ndarray:  # pragma: no cover - abstract
-        r"""``theta @ C`` along the last axis: ``(..., k) -> (..., m)``."""
-        raise NotImplementedError
+    @contract(theta=_VECTORS)
+    def matvec(self, theta) -> np.ndarray:
+        r"""``theta @ C`` along the last axis: ``(..., k) -> (..., m)``.
 
-    def rmatvec(self, r) -> np.ndarray:  # pragma: no cover - abstract
-        r"""``C @ r`` along the last axis: ``(..., m) -> (..., k)``."""
-        raise NotImplementedError
+        ``theta``: finite real numbers, any sign (a linear map: distributions, counts, or their
+        differences); its last axis must have length ``k``.
+        """
+        return self._matvec(self._check_last(theta, self.shape[0], "theta"))
+
+    @contract(r=_VECTORS)
+    def rmatvec(self, r) -> np.ndarray:
+        r"""``C @ r`` along the last axis: ``(..., m) -> (..., k)``.
+
+        ``r``: finite real numbers, any sign (a linear map: IBU's ratios, residuals, gradients); its
+        last axis must have length ``m``.
+        """
+        return self._rmatvec(self._check_last(r, self.shape[1], "r"))
+
+    def _matvec(self, theta: np.ndarray) -> np.ndarray:
+        """:meth:`matvec` without the checks (``theta``: float64, last axis of length ``k``)."""
+        if type(self).matvec is not ChannelOperator.matvec:  # a subclass of the former interface
+            return type(self).matvec(self, theta)
+        raise NotImplementedError(f"{type(self).__name__} must implement _matvec")
+
+    def _rmatvec(self, r: np.ndarray) -> np.ndarray:
+        """:meth:`rmatvec` without the checks (``r``: float64, last axis of length ``m``)."""
+        if type(self).rmatvec is not ChannelOperator.rmatvec:  # a subclass of the former interface
+            return type(self).rmatvec(self, r)
+        raise NotImplementedError(f"{type(self).__name__} must implement _rmatvec")
 
     def column_sums(self) -> np.ndarray:
         """``1 @ C`` (an output has probability 0 under every input iff its column sum is 0)."""
-        return self.matvec(np.ones(self.shape[0]))
+        return self._matvec(np.ones(self.shape[0]))
 
     def dense(self) -> np.ndarray:
         """The dense ``(k, m)`` matrix (row ``x`` = ``e_x @ C``); for tests and small sizes."""
-        return self.matvec(np.eye(self.shape[0]))
+        return self._matvec(np.eye(self.shape[0]))
 
     def _check_last(self, v, n: int, name: str) -> np.ndarray:
         v = np.asarray(v, dtype=np.float64)
@@ -161,13 +191,11 @@ class DiagPlusConstChannel(ChannelOperator):
         stochastic = abs(p + (k - 1) * q - 1.0) <= 1e-12
         return cls(p - q, q, k, support=not stochastic)
 
-    def matvec(self, theta) -> np.ndarray:
-        t = self._check_last(theta, self.k, "theta")
-        return self.a * t + self.b * t.sum(axis=-1, keepdims=True)
+    def _matvec(self, theta: np.ndarray) -> np.ndarray:
+        return self.a * theta + self.b * theta.sum(axis=-1, keepdims=True)
 
-    def rmatvec(self, r) -> np.ndarray:
-        v = self._check_last(r, self.k, "r")
-        return self.a * v + self.b * v.sum(axis=-1, keepdims=True)
+    def _rmatvec(self, r: np.ndarray) -> np.ndarray:
+        return self.a * r + self.b * r.sum(axis=-1, keepdims=True)
 
     def dense(self) -> np.ndarray:
         C = np.full((self.k, self.k), self.b)
@@ -281,8 +309,8 @@ class ConvolutionChannel(ChannelOperator):
     kept offsets stays exact (the fold above with ``t`` for ``h``); each product entry moves by at
     most ``dropped * sum(theta)`` (attribute :attr:`dropped`), the order of the FFT rounding.
 
-    Accuracy: FFT rounding is absolute, about ``1e-16 * max|theta|`` per entry; tiny negative
-    round-off is clipped to 0 in :meth:`matvec`.
+    Accuracy: FFT rounding is absolute, about ``1e-16 * max|theta|`` per entry; for a nonnegative
+    ``theta``, tiny negative round-off is clipped to 0 in :meth:`matvec`.
     """
 
     @contract(
@@ -369,22 +397,40 @@ class ConvolutionChannel(ChannelOperator):
         return M._planar_laplace_operator(rows, cols, epsilon, *M._cell_pair(cell_size), subdivisions)
 
     # -------------------------------------------------------------------- products
+    @contract(theta=_VECTORS)
     def matvec(self, theta) -> np.ndarray:
+        r"""``theta @ C`` along the last axis: ``(..., k) -> (..., m)``.
+
+        ``theta``: finite real numbers, any sign (a linear map); its last axis must have length ``k``.
+        For a nonnegative ``theta`` the FFT's round-off below 0 is clipped (``theta C >= 0`` exactly
+        then); with negative entries the product is the plain linear map.
+        """
         t = self._check_last(theta, self.shape[0], "theta")
-        batch = t.shape[:-1]
-        T = t.reshape(batch + self.grid)
+        if t.size and t.min() < 0:
+            return self._convolve(t)
+        return self._matvec(t)
+
+    def _matvec(self, theta: np.ndarray) -> np.ndarray:
+        # for a nonnegative theta (IBU's iterates, dense(), column_sums()): clip the FFT's round-off
+        return np.maximum(self._on_grid(theta), 0.0).reshape(theta.shape[:-1] + (self.shape[1],))
+
+    def _convolve(self, theta: np.ndarray) -> np.ndarray:
+        """``theta @ C`` by FFT, unclipped (the linear map, to rounding)."""
+        return self._on_grid(theta).reshape(theta.shape[:-1] + (self.shape[1],))
+
+    def _on_grid(self, theta: np.ndarray) -> np.ndarray:
+        """``theta @ C`` on the output grid (shape ``batch + out_grid``), unclipped."""
+        T = theta.reshape(theta.shape[:-1] + self.grid)
         F = sfft.irfftn(sfft.rfftn(T, s=self._L, axes=self._axes) * self._Kf, s=self._L, axes=self._axes)
         F = F[(...,) + tuple(slice(0, f) for f in self._full)]
         if self.mode == "clamp":
             for ax, (n, h) in enumerate(zip(self.grid, self._h)):
                 F = _fold_clamp(F, ax - len(self.grid), n, h)
-        out = np.maximum(F, 0.0)
-        return out.reshape(batch + (self.shape[1],))
+        return F
 
-    def rmatvec(self, r) -> np.ndarray:
-        v = self._check_last(r, self.shape[1], "r")
-        batch = v.shape[:-1]
-        V = v.reshape(batch + self.out_grid)
+    def _rmatvec(self, r: np.ndarray) -> np.ndarray:
+        batch = r.shape[:-1]
+        V = r.reshape(batch + self.out_grid)
         if self.mode == "clamp":
             V = _edge_pad(V, self._h)
         G = sfft.irfftn(sfft.rfftn(V, s=self._L, axes=self._axes) * self._Kf_conj, s=self._L, axes=self._axes)

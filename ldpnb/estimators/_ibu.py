@@ -89,6 +89,13 @@ __all__ = [
 CRITERIA = ("loglik", "gap", "max_abs", "l1")
 #: iteration counts: bounded, so that an absurd count is refused instead of running for ever
 _ITER = Integer(0, 10**8)
+#: the stopping rule's inputs: updates done, the certificate, a change, log-likelihoods, iterates (one per run
+#: for a batch)
+_UPDATES = AnyOf(_ITER, Array(1, integer=True, low=0, high=10**8))
+_GAP = AnyOf(Real(), Array(1))
+_CHANGE = AnyOf(Real(0.0, None), Array(1, low=0.0))
+_LL = Optional(AnyOf(Real(), Array(1)))
+_ITERATE = Optional(Array((1, 2), low=0.0))
 
 #: The certified gap (nats per report) under which :attr:`IBUResult.converged` is true.
 CONVERGED_GAP = 1e-6
@@ -145,10 +152,10 @@ class IBUResult:
         """Alias of :attr:`loglik` (the log-likelihood of the estimate)."""
         return self.loglik
 
+    @contract(tol=Real(0.0, None, finite=False))
     def certified(self, tol: float = CONVERGED_GAP):
         """Whether the estimate is within ``tol`` nats per report of the maximum likelihood (``tol``: a
         real number >= 0, possibly infinite)."""
-        tol = Real(0.0, None, finite=False).check(tol, "tol")
         return np.asarray(self.gap) <= tol if np.ndim(self.gap) else bool(self.gap <= tol)
 
 
@@ -201,21 +208,58 @@ class StopRule:
         """The rule reads a change after each update (``"loglik"``, ``"max_abs"``, ``"l1"``)."""
         return self.criterion != "gap" and not self.fixed
 
+    @contract(gap=_GAP, t=_UPDATES)
     def before_update(self, gap, t):
-        """Stop before the next update: ``gap <= tol`` and ``t >= min_iter`` (arrays broadcast)."""
+        """Stop before the next update: ``gap <= tol`` and ``t >= min_iter`` (arrays broadcast).
+
+        ``gap``: the certificate (a finite real number, or one per run); ``t``: the number of updates
+        done (an integer in ``[0, 10**8]``, or one per run)."""
+        return self._before_update(gap, t)
+
+    @contract(change=_CHANGE, t=_UPDATES)
+    def after_update(self, change, t):
+        """Stop after update ``t``: ``change < tol`` and ``t >= max(min_iter, 1)`` (arrays broadcast).
+
+        ``change``: what :meth:`change` returns (a finite real number >= 0, or one per run); ``t``: the
+        number of updates done (an integer in ``[0, 10**8]``, or one per run)."""
+        return self._after_update(change, t)
+
+    @contract(ll_old=_LL, ll_new=_LL, theta_old=_ITERATE, theta_new=_ITERATE)
+    def change(self, ll_old=None, ll_new=None, theta_old=None, theta_new=None):
+        """The change the rule reads: ``|ll_new - ll_old|`` (criterion ``"loglik"``: the log-likelihoods,
+        finite real numbers or one per run) or the max / sum of ``|theta_new - theta_old|`` along the
+        last axis (``"max_abs"`` / ``"l1"``: two iterates of the same shape, entries >= 0).  Criterion
+        ``"gap"`` reads no change (it stops on the certificate, :meth:`before_update`)."""
+        if self.criterion == "gap":
+            raise ValueError("criterion 'gap' reads no change: it stops on the certificate (before_update)")
+        a, b, names = (
+            (ll_old, ll_new, ("ll_old", "ll_new"))
+            if self.criterion == "loglik"
+            else (theta_old, theta_new, ("theta_old", "theta_new"))
+        )
+        for v, name in ((a, names[0]), (b, names[1])):
+            if v is None:
+                raise ValueError(f"{name} is required by criterion {self.criterion!r}")
+        if np.shape(a) != np.shape(b):
+            raise ValueError(f"{names[0]} and {names[1]} must have the same shape, got {np.shape(a)} and {np.shape(b)}")
+        return self._change(ll_old, ll_new, theta_old, theta_new)
+
+    # the engines' forms, without the checks (asked once per update, on values the engine formed)
+    def _before_update(self, gap, t):
         return (gap <= self.tol) & (t >= self.min_iter)
 
-    def after_update(self, change, t):
-        """Stop after update ``t``: ``change < tol`` and ``t >= max(min_iter, 1)`` (arrays broadcast)."""
+    def _after_update(self, change, t):
         return (change < self.tol) & (t >= max(self.min_iter, 1))
 
-    def change(self, ll_old, ll_new, theta_old, theta_new):
-        """The change the rule reads: ``|ll_new - ll_old|`` or the max / sum of ``|theta_new - theta_old|``
-        along the last axis."""
+    def _change(self, ll_old, ll_new, theta_old, theta_new):
         if self.criterion == "loglik":
             return np.abs(ll_new - ll_old)
         d = np.abs(theta_new - theta_old)
         return d.max(axis=-1) if self.criterion == "max_abs" else d.sum(axis=-1)
+
+
+_STOP_RULE = contract(criterion=OneOf(*CRITERIA), tol=Real(0.0, None), min_iter=_ITER, max_iter=_ITER)
+StopRule.__init__ = _STOP_RULE(StopRule.__init__)  # type: ignore[method-assign]
 
 
 def _theta0_batch(theta0, R: int, k: int, *, full_support: bool = False) -> np.ndarray:
@@ -295,7 +339,9 @@ class _Dense:
 
 
 class _Operator:
-    """Products of a :class:`~ldpnb.channels.structured.ChannelOperator` (observed outputs only)."""
+    """Products of a :class:`~ldpnb.channels.structured.ChannelOperator` (observed outputs only), by its
+    unchecked products ``_matvec`` / ``_rmatvec``: the iterates are float64 arrays of the right shape, so
+    the checks of the public ``matvec`` / ``rmatvec`` would only add a pass to every iteration."""
 
     kind = "operator"
 
@@ -305,7 +351,7 @@ class _Operator:
         self.k, self.m = op.shape
 
     def raw(self, Theta: np.ndarray) -> np.ndarray:
-        d = self.op.matvec(Theta)
+        d = self.op._matvec(Theta)
         return d if self.all_obs else d[:, self.obs]
 
     def out(self, Theta: np.ndarray) -> np.ndarray:
@@ -318,10 +364,10 @@ class _Operator:
 
     def back(self, ratio: np.ndarray) -> np.ndarray:
         if self.all_obs:
-            return self.op.rmatvec(ratio)
+            return self.op._rmatvec(ratio)
         full = np.zeros((ratio.shape[0], self.m))
         full[:, self.obs] = ratio
-        return self.op.rmatvec(full)
+        return self.op._rmatvec(full)
 
 
 class _DiagPlusConst:
@@ -387,7 +433,7 @@ def _run(
         r = prod.back(_ratio(Qa, Da, Pa))
         if stop.on_gap:
             g = np.log(r.max(axis=1))
-            done = stop.before_update(g, t)
+            done = stop._before_update(g, t)
             if np.any(done):
                 gap[idx[done]] = g[done]
                 converged[idx[done]] = True
@@ -410,10 +456,10 @@ def _run(
             if need_ll:
                 ll = new_ll
             continue
-        change = stop.change(ll, new_ll if need_ll else None, old, Th)
+        change = stop._change(ll, new_ll if need_ll else None, old, Th)
         if stop.criterion == "loglik":
             ll = new_ll
-        done = stop.after_update(change, t)
+        done = stop._after_update(change, t)
         if np.any(done):
             converged[idx[done]] = True
             tracing = tracing and not (done[0] and idx[0] == 0)
@@ -465,7 +511,7 @@ def _run_single_dense(prod: _Dense, q: np.ndarray, theta: np.ndarray, stop: Stop
         r = ratio @ CT
         if stop.on_gap:
             g = float(np.log(r.max()))
-            if stop.before_update(g, t):
+            if stop._before_update(g, t):
                 converged = True
                 break
             g = np.nan
@@ -482,10 +528,10 @@ def _run_single_dense(prod: _Dense, q: np.ndarray, theta: np.ndarray, stop: Stop
             if need_ll:
                 ll = new_ll
             continue
-        change = stop.change(ll, new_ll if need_ll else None, old, theta)
+        change = stop._change(ll, new_ll if need_ll else None, old, theta)
         if stop.criterion == "loglik":
             ll = new_ll
-        if stop.after_update(change, t):
+        if stop._after_update(change, t):
             converged = True
             break
     if np.isnan(g):
@@ -558,10 +604,10 @@ def _run_squarem(prod, Q: np.ndarray, Theta: np.ndarray, stop: StopRule, *, trac
         t1, ll, gap, D_theta = em(theta, D=D_theta)
         if trace:
             tr.append(ll)
-        if stop.on_gap and stop.before_update(gap, evals):
+        if stop.on_gap and stop._before_update(gap, evals):
             converged = True
             break
-        if stop.on_change and stop.after_update(stop.change(ll_prev, ll, None, None), evals):
+        if stop.on_change and stop._after_update(stop._change(ll_prev, ll, None, None), evals):
             converged = True
             break
         ll_prev = ll
@@ -642,7 +688,7 @@ def _run_squarem_batch(prod, Q: np.ndarray, Theta: np.ndarray, stop: StopRule, *
             break
         T, Qa, Pa = theta[act], Q[act], pos[act]
         t1, ll, g = em(T, Qa, Pa)
-        fin = stop.before_update(g, evals[act])
+        fin = stop._before_update(g, evals[act])
         gap[act[fin]] = g[fin]
         done[act[fin]] = True
         keep = ~fin
@@ -691,7 +737,7 @@ def _run_squarem_batch(prod, Q: np.ndarray, Theta: np.ndarray, stop: StopRule, *
         gap[need] = np.log(prod.back(_ratio(Q[need], D[need], pos[need])).max(axis=1))
     final_ll = _loglik(Q, D, pos)
     return IBUResult(
-        theta, evals, stop.before_update(gap, evals), final_ll, np.maximum(gap, 0.0), None, "gap", stop.tol
+        theta, evals, stop._before_update(gap, evals), final_ll, np.maximum(gap, 0.0), None, "gap", stop.tol
     )
 
 
@@ -721,7 +767,7 @@ def _run_diag_plus_const(
         r += b * s
         if stop.on_gap:
             g = float(np.log(r.max()))
-            if stop.before_update(g, t):
+            if stop._before_update(g, t):
                 converged = True
                 break
             g = np.nan
@@ -739,10 +785,10 @@ def _run_diag_plus_const(
                 tr.append(new)
         if not stop.on_change:
             continue
-        change = stop.change(ll, new if need_ll else None, old, theta)
+        change = stop._change(ll, new if need_ll else None, old, theta)
         if stop.criterion == "loglik":
             ll = new
-        if stop.after_update(change, t):
+        if stop._after_update(change, t):
             converged = True
             break
     if np.isnan(g):

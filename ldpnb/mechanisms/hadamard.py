@@ -257,14 +257,12 @@ class HROperator(ChannelOperator):
         self.shape = (k, self.K)
         self.stochastic = True
 
-    def matvec(self, theta) -> np.ndarray:
-        th = self._check_last(theta, self.k, "theta")
+    def _matvec(self, th: np.ndarray) -> np.ndarray:
         v = np.zeros(th.shape[:-1] + (self.K,))
         v[..., 1 : self.k + 1] = th
         return (th.sum(axis=-1, keepdims=True) + self.t * _fwht_last(v)) / self.K
 
-    def rmatvec(self, r) -> np.ndarray:
-        v = self._check_last(r, self.K, "r")
+    def _rmatvec(self, v: np.ndarray) -> np.ndarray:
         return (v.sum(axis=-1, keepdims=True) + self.t * _fwht_last(v)[..., 1 : self.k + 1]) / self.K
 
     def __repr__(self) -> str:
@@ -289,8 +287,7 @@ class HRROperator(ChannelOperator):
         self.shape = (k, 2 * self.K)
         self.stochastic = True
 
-    def matvec(self, theta) -> np.ndarray:
-        th = self._check_last(theta, self.k, "theta")
+    def _matvec(self, th: np.ndarray) -> np.ndarray:
         v = np.zeros(th.shape[:-1] + (self.K,))
         v[..., : self.k] = th
         Hv = _fwht_last(v)
@@ -300,8 +297,7 @@ class HRROperator(ChannelOperator):
         out[..., 1::2] = (half - self.g * Hv) / self.K
         return out
 
-    def rmatvec(self, r) -> np.ndarray:
-        v = self._check_last(r, 2 * self.K, "r")
+    def _rmatvec(self, v: np.ndarray) -> np.ndarray:
         d = v[..., 0::2] - v[..., 1::2]
         return (0.5 * v.sum(axis=-1, keepdims=True) + self.g * _fwht_last(d)[..., : self.k]) / self.K
 

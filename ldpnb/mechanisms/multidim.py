@@ -39,10 +39,13 @@ from ldpnb.contracts import (
     POSITIVE,
     AnyOf,
     Array,
+    Bits,
     Counts,
+    Dataset,
     Distribution,
     Instance,
     Integer,
+    Items,
     OneOf,
     Optional,
     Probability,
@@ -126,6 +129,8 @@ _PRIORS = Optional(Instance(list, tuple, np.ndarray, example=[np.array([0.5, 0.5
 _FREQ = Array(None, low=0.0, high=1.0)
 _COUNTS = Array(1, low=0.0)
 _RNG = RandomState()
+#: Largest product domain of a tuple mechanism (rows and columns are int64 indices).
+_MAX_TUPLES = 1 << 62
 #: Largest product domain the exact tuple channel enumerates (rows x columns), and the pair table of
 #: exact_privacy_loss (rows x rows x columns): refused before any allocation.
 _MAX_TUPLE_ENTRIES = 1 << 24
@@ -799,12 +804,17 @@ class TupleMechanism(Mechanism):
         if ks_arr.ndim != 1 or ks_arr.size < 1 or not np.issubdtype(ks_arr.dtype, np.integer) or np.any(ks_arr < 2):
             raise ValueError(f"ks must be a non-empty 1-D sequence of integer domain sizes >= 2, got {ks!r}")
         self.ks = tuple(int(k) for k in ks_arr)
+        if math.prod(self.ks) > _MAX_TUPLES:  # rows are int64 indices (row_of, perturb)
+            raise ValueError(
+                f"ks: the product domain has {math.prod(self.ks):.4g} tuples, more than 2**62 (the rows of the "
+                "tuple channel are int64 indices)"
+            )
         self.d = len(self.ks)
         self._radix = np.cumprod((1,) + self.ks[::-1])[:-1][::-1].astype(np.int64)  # row = sum_j v_j radix_j
 
     @property
     def n_inputs(self) -> int:
-        return int(np.prod(self.ks))
+        return math.prod(self.ks)
 
     def _check_dense(self) -> None:
         k, m = self.n_inputs, self.n_outputs
@@ -818,8 +828,10 @@ class TupleMechanism(Mechanism):
         """The input tuples, ``(prod k, d)`` int64, in row order of :meth:`channel`."""
         return np.array(list(product(*[range(k) for k in self.ks])), dtype=np.int64).reshape(-1, self.d)
 
+    @contract(X=Dataset())
     def row_of(self, X: Any) -> np.ndarray:
-        """Row of :meth:`channel` of each tuple of ``X`` (n, d)."""
+        """Row of :meth:`channel` of each tuple of ``X`` (n, d): a label-encoded dataset, ``X[:, j]`` in
+        ``{0..k_j - 1}``."""
         X, _ = check_dataset(X, self.ks)
         return X @ self._radix
 
@@ -880,8 +892,10 @@ class SMP(TupleMechanism):
                 out[u] = self._offsets[j] + m.report_index(m.perturb(V[u, j], rng=rng))
         return out
 
+    @contract(reports=Array(1, integer=True, low=0))
     def decode(self, reports: Any) -> tuple[np.ndarray, np.ndarray]:
-        """``(j, column of C_j)`` of each report (column index of :meth:`channel`)."""
+        """``(j, column of C_j)`` of each report (column index of :meth:`channel`, in
+        ``{0..n_outputs - 1}``)."""
         c = self.report_index(reports)
         j = np.searchsorted(self._offsets, c, side="right") - 1
         return j, c - self._offsets[j]
@@ -946,8 +960,8 @@ class RSFD(TupleMechanism):
     @property
     def n_outputs(self) -> int:
         if self.protocol == "grr":
-            return int(np.prod(self.ks))
-        return int(np.prod([1 << k for k in self.ks]))
+            return math.prod(self.ks)
+        return 1 << sum(self.ks)
 
     def _check_dense(self) -> None:
         if self.protocol != "grr" and sum(self.ks) > 24:
@@ -965,16 +979,30 @@ class RSFD(TupleMechanism):
         )
         return reports
 
+    @contract(reports=Items(AnyOf(Array(1, integer=True, low=0), Bits(2)), max_size=MAX_ENTRIES))
     def report_index(self, reports: Any) -> np.ndarray:
-        """Column of :meth:`channel` of each message (the list of ``d`` per-attribute reports)."""
-        if not isinstance(reports, (list, tuple)) or len(reports) != self.d:
-            raise ValueError(f"reports must be the list of {self.d} per-attribute reports of perturb")
+        """Column of :meth:`channel` of each message: ``reports`` is the list of ``d`` per-attribute
+        reports of :meth:`perturb` (GRR: values in ``{0..k_j - 1}``; UE: ``(n, k_j)`` bit matrices), the
+        same number of users in each; the columns are int64 indices (UE: ``sum(ks) <= 62``)."""
+        if len(reports) != self.d:
+            raise ValueError(
+                f"reports must be the list of {self.d} per-attribute reports of perturb, got {len(reports)}"
+            )
+        if self.protocol != "grr" and sum(self.ks) > 62:  # GRR: the constructor bounds prod(ks)
+            raise ValueError(
+                f"reports: the 2**{sum(self.ks)} columns of {self!r} are not int64 indices "
+                "(UE needs sum(ks) <= 62); count the reports per attribute instead"
+            )
         code = None
         for j, k in enumerate(self.ks):
             if self.protocol == "grr":
                 digit, base = check_values(reports[j], k, name=f"reports[{j}]"), k
             else:
                 digit, base = ue_pattern_index(_check_reports_matrix(reports[j], k, f"reports[{j}]")), 1 << k
+            if code is not None and digit.shape[0] != code.shape[0]:
+                raise ValueError(
+                    f"reports[{j}] has {digit.shape[0]} reports, reports[0] has {code.shape[0]}: one per user in each"
+                )
             code = digit if code is None else code * base + digit
         return code
 

@@ -44,6 +44,7 @@ from scipy.special import logsumexp
 from ldpnb.channels._generic import _geo_level_from_log, _ldp_level_from_log
 from ldpnb.contracts import (
     POSITIVE,
+    AnyOf,
     Array,
     Boolean,
     Channel,
@@ -86,6 +87,8 @@ _DIST = DistanceMatrix(square=False)
 #: iteration counts: bounded, so that an absurd count is refused instead of running for ever (10**8 BA updates
 #: take hours even at k = 2)
 _ITERS = Integer(1, 10**8)
+#: The side of a lattice cell: a number > 0, or a pair (height, width) of numbers > 0.
+_CELL = AnyOf(POSITIVE, Array(1, shape=(2,), low=0.0, low_open=True))
 
 
 def _as_prior(prior, name: str = "prior", *, normalise: bool = True) -> np.ndarray:
@@ -625,7 +628,15 @@ _FFT_RANGE = 1e-5
 _FFT_MIN_CELLS = 576
 
 
-@contract(prior=_MASS, rows=Integer(1, 4096), cols=Integer(1, 4096), beta=_BETA, n_iter=_ITERS, c0=Optional(_MASS))
+@contract(
+    prior=_MASS,
+    rows=Integer(1, 4096),
+    cols=Integer(1, 4096),
+    beta=_BETA,
+    cell_size=_CELL,
+    n_iter=_ITERS,
+    c0=Optional(_MASS),
+)
 def blahut_arimoto_lattice(
     prior, rows: int, cols: int, beta: float, *, cell_size=1.0, n_iter: int = 10, c0=None
 ) -> BAResult:
@@ -652,6 +663,7 @@ def blahut_arimoto_lattice(
     rows, cols : int
     beta : float > 0
     cell_size : float or (height, width)
+        The side of a cell (> 0), or its height and width (both > 0).
     n_iter : int
         Number of iterations (the paper's 10 by default).
     c0 : array, optional

@@ -29,8 +29,8 @@ the same floating-point operations as :func:`subset_merging`) on many distributi
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any
+from dataclasses import dataclass
+from typing import Any, Sequence
 
 import numpy as np
 
@@ -42,6 +42,7 @@ from ldpnb.contracts import (
     Distribution,
     Instance,
     Integer,
+    Items,
     NonnegativeMatrix,
     OneOf,
     Unchecked,
@@ -71,6 +72,11 @@ _JOINT = NonnegativeMatrix()
 _CRITERION = Instance(Criterion, example=ALIP(1.0, 1.0))
 _REPAIR = OneOf(*REPAIRS)
 _OUTER = OneOf("nonempty", "printed")
+#: The alphabet size of a merging mechanism, its blocks and index sets (indices checked against n_x in
+#: MergeMechanism.__post_init__).
+_N_X = Integer(1, MAX_DENSE)
+_BLOCKS = Items(Array(1, integer=True, low=0), min_size=0, max_size=MAX_DENSE)
+_INDICES = Array(1, integer=True, low=0, min_size=0)
 
 
 def _lift_cols(cols: np.ndarray, p_s: np.ndarray) -> np.ndarray:
@@ -96,16 +102,16 @@ class MergeMechanism:
 
     n_x: int
     low: np.ndarray
-    groups: list = field(default_factory=list)
-    absorbed: np.ndarray = field(default_factory=lambda: np.array([], dtype=int))
+    groups: Sequence[np.ndarray] = ()
+    absorbed: np.ndarray | Sequence[int] = ()
 
     def __post_init__(self) -> None:
         """``low`` and the blocks must partition ``{0..n_x-1}`` (every input is published or merged
         exactly once); ``absorbed`` lies in the blocks."""
-        self.n_x = Integer(1, MAX_DENSE).check(self.n_x, "n_x")
+        self.n_x = _N_X.check(self.n_x, "n_x")
         idx = Array(1, integer=True, low=0, high=self.n_x - 1, min_size=0)
         self.low = idx.check(self.low, "low")
-        self.groups = [idx.check(g, f"groups[{j}]") for j, g in enumerate(self.groups)]
+        self.groups = [idx.check(g, f"groups[{j}]") for j, g in enumerate(_BLOCKS.check(self.groups, "groups"))]
         if any(g.size == 0 for g in self.groups):
             raise ValueError("groups must be non-empty blocks of input indices")
         self.absorbed = idx.check(self.absorbed, "absorbed")
@@ -137,15 +143,28 @@ class MergeMechanism:
             C[g, len(self.low) + j] = 1.0
         return C
 
+    @contract(p_sx=_JOINT)
     def output_joint(self, p_sx: Any) -> np.ndarray:
-        """``P_SY`` (columns: low-risk symbols, then super-symbols)."""
+        """``P_SY`` (columns: low-risk symbols, then super-symbols) of a joint ``P_SX`` (a nonnegative
+        matrix summing to 1 with one column per input, ``n_x``)."""
         p_sx = _check_joint(p_sx, "p_sx")
+        if p_sx.shape[1] != self.n_x:
+            raise ValueError(f"p_sx must have one column per input ({self.n_x}), got shape {p_sx.shape}")
         cols = [p_sx[:, self.low]] + [p_sx[:, g].sum(axis=1, keepdims=True) for g in self.groups]
         return np.concatenate(cols, axis=1)
 
+    @contract(p_x=Distribution(), unit=OneOf("nats", "bits"))
     def mutual_information(self, p_x: Any, *, unit: str) -> float:
-        """``I(X;Y)`` by the closed form (eq. 13); see :func:`merging_mi`."""
-        return _merging_mi(np.asarray(p_x, dtype=float), self.groups, unit)
+        """``I(X;Y)`` by the closed form (eq. 13) for the input distribution ``p_x`` (full support, one
+        entry per input, ``n_x``); see :func:`merging_mi`."""
+        p_x = np.asarray(p_x, dtype=float)
+        if p_x.shape != (self.n_x,):
+            raise ValueError(f"p_x must have one entry per input ({self.n_x}), got shape {p_x.shape}")
+        return _merging_mi(p_x, self.groups, unit)
+
+
+_MERGE = contract(n_x=_N_X, low=_INDICES, groups=_BLOCKS, absorbed=_INDICES)
+MergeMechanism.__init__ = _MERGE(MergeMechanism.__init__)  # type: ignore[method-assign]
 
 
 @contract(
@@ -161,7 +180,7 @@ def merging_mi(p_x: Any, groups: list, *, unit: str) -> float:
     return _merging_mi(p_x, groups, unit)
 
 
-def _merging_mi(p_x: np.ndarray, groups: list, unit: str) -> float:
+def _merging_mi(p_x: np.ndarray, groups: Sequence[Any], unit: str) -> float:
     if p_x.ndim != 1 or np.any(p_x <= 0) or abs(p_x.sum() - 1) > 1e-9:
         raise ValueError("p_x must be a distribution with full support")
     loss = 0.0

@@ -534,15 +534,14 @@ ACCEPTED: dict[tuple[str, str, str], str] = {
     "child (3.8 s outside it)",
     # reviewed in the fourth round (issue #40): values that are valid for these arguments, or results documented
     **{
-        (f"ldpnb.{c}.{m}", a, "*"): "a linear operator: defined on every vector (LSQR and the gradients apply it to "
-        "residuals and differences, not to distributions); NaN propagates as in a matrix product"
-        for c in (
-            "channels.structured.ChannelOperator",
-            "channels.structured.ConvolutionChannel",
-            "channels.structured.DiagPlusConstChannel",
-            "mechanisms.grr.GRROperator",
+        (f"ldpnb.{q}", a, "*"): "a linear operator: defined on every finite vector, of any sign (LSQR and the "
+        "gradients apply it to residuals and differences, not to distributions); NaN and infinite entries are "
+        "refused by its contract"
+        for q, a in (
+            ("channels.structured.ChannelOperator.matvec", "theta"),
+            ("channels.structured.ChannelOperator.rmatvec", "r"),
+            ("channels.structured.ConvolutionChannel.matvec", "theta"),
         )
-        for m, a in (("matvec", "theta"), ("rmatvec", "r"))
     },
     **{
         ("ldpnb.mechanisms._base.Guarantee.admits", "level", lab): "a level is an epsilon >= 0, possibly infinite "
