@@ -689,8 +689,11 @@ report.range("H6-b", max(nu_[(lab, "oracle")].mean(0).max()
 # so Nursery, not Adult, is the least sensitive; the row records this as a divergence.
 #
 # The paper's attacker against the optimal one: its largest excess over the oracle on the same
-# test users is {glue:text}`multidim_risks-x-excess` (T17 and T17-Adult, T17-Nursery), within the noise
-# of a test set. Sec. 4.3's "NK higher than PK with $n_{pk} = 0.5n$" does not hold cell by
+# test users, in one (variant, model, ε) cell of RS+FD (mean of its runs), is
+# {glue:text}`multidim_risks-x-excess`, within the noise of a test set. Rows T17, T17-Adult and
+# T17-Nursery grade the largest mean excess over a curve's ε grid and runs (one variant and model),
+# which a defect confined to one ε enters divided by the number of ε. Sec. 4.3's "NK higher
+# than PK with $n_{pk} = 0.5n$" does not hold cell by
 # cell: the two training sets give nearly the same classifier, and PK is ahead in some cells
 # (H5-g). The paper also says that "increasing s has less impact than increasing $n_{pk}$": where
 # the chapter runs the whole grid ({glue:text}`multidim_risks-x-s-gain`) that is graded per variant (row
