@@ -60,7 +60,7 @@ _EFF, _EFF_DATE = "396eb3f", "2026-11-29"
 
 #: The commit that graded T17, T17-Adult and T17-Nursery per curve instead of per (curve, ε) cell, after the
 #: paper-scale record made at 99f3260 had been seen (the criterion is unchanged, the estimator changed).
-_CURVES, _CURVES_DATE = "7cb7f57", "2026-11-29"
+_CURVES, _CURVES_DATE = "78a69e4", "2026-11-29"
 #: What rows T17, T17-Adult and T17-Nursery grade, and how (their note; replaces _XGB_EST for them).
 _T17_EST = (
     "Estimator: ldpnb.papers.risks.grading.xgb_largest_excess. Per curve (dataset, setting, variant, model), the "
