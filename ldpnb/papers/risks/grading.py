@@ -401,17 +401,20 @@ def _paired_test_var(v: Mapping[str, Any], fin: np.ndarray) -> np.ndarray:
     return out
 
 
-def _curve_mean(v: Mapping[str, Any]) -> tuple[float, float, float, int, int]:
+def _curve_mean(v: Mapping[str, Any], prior: tuple[float, float] | None = None) -> tuple[float, float, float, int, int]:
     r"""One curve's mean paired excess over its ε (the mean over the ε run of each cell's run mean) with the
     variance of that mean and its degrees of freedom: ``(value, variance, df, fewest runs, one-run cells)``.
 
     A cell :math:`c` of :math:`r_c \ge 2` runs contributes :math:`a_c = s_c^2 / r_c`, its runs' sample variance
     (the training and the test users together), never below its test users' paired variance
     (:func:`_paired_test_var`: a cell whose runs agree by chance is not taken as exact), on :math:`d_c = r_c - 1`
-    degrees of freedom; a cell of one run contributes its test users' paired variance alone, which leaves out
-    the variation between training runs, on infinite degrees of freedom.  The curve's variance is
+    degrees of freedom.  A cell of one run contributes its test users' paired variance times :math:`s_0^2`
+    on :math:`d_0` degrees of freedom, the row's empirical-Bayes prior of the ratio of between-run to test-user
+    variance (``prior``, :func:`_one_run_prior`), or without one its test users' paired variance alone (which
+    leaves out the variation between training runs) on infinite degrees of freedom.  The curve's variance is
     :math:`\sum_c a_c / C^2` over its :math:`C` cells, its degrees of freedom Satterthwaite's
-    :math:`(\sum_c a_c)^2 / \sum_c (a_c^2 / d_c)`."""
+    :math:`(\sum_c a_c)^2 / \sum_c (a_c^2 / d_c)`, at most :math:`d_0` when a one-run cell enters on the prior
+    (its cells' variances are not known to be independent draws of it)."""
     d = np.asarray(v["acc"], dtype=float) - np.asarray(v["oracle"], dtype=float)
     fin = np.isfinite(d)
     r = fin.sum(axis=0)
@@ -427,15 +430,19 @@ def _curve_mean(v: Mapping[str, Any]) -> tuple[float, float, float, int, int]:
     s2 = (s2 * s2).sum(axis=0) / np.maximum(r - 1, 1)
     if np.any(~multi & np.isnan(vt)):
         raise ValueError("a one-run cell needs wins, losses and n_test for its paired test-user variance")
-    a = np.where(multi, np.fmax(s2, vt) / r, vt)  # fmax: a cell without wins and losses keeps its own s2
-    df = np.where(multi, r - 1.0, np.inf)
+    s0, d0 = (1.0, np.inf) if prior is None else (float(prior[0]), float(prior[1]))
+    a = np.where(multi, np.fmax(s2, vt) / r, s0 * vt)  # fmax: a cell without wins and losses keeps its s2
+    df = np.where(multi, r - 1.0, d0)
     c = int(cells.sum())
     total = float(a.sum())
-    den = float(np.sum(a[multi] ** 2 / df[multi]))
+    fin_df = np.isfinite(df)
+    den = float(np.sum(a[fin_df] ** 2 / df[fin_df]))
     if den > 0:
         dof = total**2 / den
-    else:  # every term from one-run cells (normal), or a curve whose every run agrees (no spread at all)
-        dof = np.inf if total > 0 or not multi.any() else float(df[multi].min())
+    else:  # every term on infinite degrees of freedom, or a curve whose every run agrees (no spread at all)
+        dof = np.inf if total > 0 or not fin_df.any() else float(df[fin_df].min())
+    if prior is not None and not multi.all():
+        dof = min(dof, d0)
     return float(mean.mean()), total / c**2, float(dof), int(r.min()), int((~multi).sum())
 
 
@@ -445,11 +452,35 @@ CURVE_NOTE = (
     "variance sum(s_c^2 / r_c) / C^2 from the between-run variance of each cell (never below its test users' "
     "paired variance), Student's t on Satterthwaite's degrees of freedom"
 )
-#: What a curve with a one-run cell leaves out.
+#: What a curve with a one-run cell leaves out, where the row has too few cells of several runs to say more.
 CURVE_ONE_RUN_NOTE = (
     "a cell with one run enters with its test users' paired variance, which leaves out the variation between "
     "training runs"
 )
+
+
+def _one_run_prior(curves: Sequence[Mapping[str, Any]]) -> tuple[float, float, int] | None:
+    """The empirical-Bayes prior :math:`(s_0^2, d_0)` (:func:`ldpnb.stats.prior_variance`) of the ratio of a
+    cell's between-run variance to its test users' paired variance (:func:`_paired_test_var`), fitted to the
+    cells of ``curves`` with :data:`PRIOR_RUNS` runs or more, and their number; None when fewer than
+    :data:`MIN_VIEW_CELLS` such cells have a positive ratio (no wins and losses, or too few runs: the book's and
+    smoke scales).  A one-run cell's variance is its test users' times :math:`s_0^2`, on :math:`d_0` degrees of
+    freedom (:func:`_curve_mean`): Smyth's moderated t of a cell with no runs of its own, as
+    :func:`ldpnb.stats.moderated_means` gives it."""
+    ratios: list[float] = []
+    dfs: list[float] = []
+    for v in curves:
+        d = np.asarray(v["acc"], dtype=float) - np.asarray(v["oracle"], dtype=float)
+        fin = np.isfinite(d)
+        r = fin.sum(axis=0)
+        vt = _paired_test_var(v, fin)
+        for j in np.flatnonzero((r >= PRIOR_RUNS) & (vt > 0)):
+            ratios.append(float(d[fin[:, j], j].var(ddof=1)) / float(vt[j]))
+            dfs.append(float(r[j] - 1))
+    if sum(x > 0 for x in ratios) < MIN_VIEW_CELLS:
+        return None
+    s0, d0 = prior_variance(np.array(ratios), np.array(dfs))
+    return s0, d0, len(ratios)
 
 
 @contract(
@@ -463,9 +494,13 @@ def xgb_curve_excess(
     r"""XGBoost's accuracy minus the Bayes oracle's on the same test users (points), one cell per *curve*: the
     mean over the curve's ε of each (curve, ε) cell's mean paired excess over its runs (the fits the units),
     with Student's interval on the variance of that mean estimated from the between-run variance within each
-    cell (:func:`_curve_mean`, :data:`CURVE_NOTE`); a cell with one run enters with its test users' paired
-    variance (:data:`CURVE_ONE_RUN_NOTE`).  The intervals are joint over the curves at ``level``
-    (Bonferroni) when ``simultaneous``, each at ``level`` otherwise.
+    cell (:func:`_curve_mean`, :data:`CURVE_NOTE`).  A cell with one run enters with its test users' paired
+    variance times the empirical-Bayes prior of the ratio of between-run to test-user variance fitted to the
+    row's cells of :data:`PRIOR_RUNS` runs or more, on its degrees of freedom (:func:`_one_run_prior`; at
+    SCALE=paper the s grid's one-run cells on ACS), or, where fewer than :data:`MIN_VIEW_CELLS` cells have that
+    many runs (the book's and smoke scales), with its test users' paired variance alone
+    (:data:`CURVE_ONE_RUN_NOTE`).  The intervals are joint over the curves at ``level`` (Bonferroni) when
+    ``simultaneous``, each at ``level`` otherwise.
 
     The fits of one curve at different ε attack different users' reports (:class:`ldpnb.papers.risks.xgb.Fit`)
     and its runs are independent, so the cells of a curve are independent and the variance of the mean is the
@@ -480,7 +515,10 @@ def xgb_curve_excess(
     """
     if not curves:
         raise ValueError("xgb_curve_excess needs at least one curve")
-    parts = [_curve_mean(v) for v in curves]
+    ones_there = any(np.any(np.isfinite(np.asarray(v["acc"], dtype=float)).sum(axis=0) == 1) for v in curves)
+    fitted = _one_run_prior(curves) if ones_there else None
+    prior = None if fitted is None else (fitted[0], fitted[1])
+    parts = [_curve_mean(v, prior) for v in curves]
     value, var, dof, runs, ones = (np.array(x, dtype=float) for x in zip(*parts))
     cell = bonferroni(level, len(curves)) if simultaneous else level
     p = 1 - (1 - cell) / 2
@@ -489,7 +527,15 @@ def xgb_curve_excess(
     se = np.sqrt(var)
     notes = [CURVE_NOTE]
     if ones.any():
-        notes.append(f"{int((ones > 0).sum())} of {len(curves)} curves have a one-run cell: " + CURVE_ONE_RUN_NOTE)
+        one = f"{int((ones > 0).sum())} of {len(curves)} curves have a one-run cell: "
+        if fitted is None:
+            notes.append(one + CURVE_ONE_RUN_NOTE)
+        else:
+            notes.append(
+                one + "a cell with one run enters with its test users' paired variance times the empirical-Bayes "
+                f"prior of the ratio of between-run to test-user variance fitted to the row's {fitted[2]} cells "
+                f"of {PRIOR_RUNS} runs or more (s0^2 = {fitted[0]:.3g}, d0 = {fitted[1]:.3g} degrees of freedom)"
+            )
     return Estimate(
         value,
         value - q * se,
