@@ -552,11 +552,12 @@ def xgb_curve_excess(
 @contract(
     joint=Instance(Estimate, example=Estimate([1.0, 2.0], [0.5, 1.5], [1.5, 2.5], method="t", simultaneous=True)),
     pointwise=Instance(Estimate, example=Estimate([1.0, 2.0], [0.6, 1.6], [1.4, 2.4], method="t")),
+    unit=Instance(str, example="cells"),
 )
-def largest_bound(joint: Estimate, pointwise: Estimate) -> Estimate:
+def largest_bound(joint: Estimate, pointwise: Estimate, *, unit: str = "cells") -> Estimate:
     r"""The largest true value of the cells of ``joint`` (intervals joint over the cells) and ``pointwise``
     (the same cells, each interval at the level alone): value ``max(value)``, interval
-    ``[max(joint.low), max(pointwise.high)]``.
+    ``[max(joint.low), max(pointwise.high)]`` (``unit`` names the cells in the note).
 
     The upper end needs no correction for the number of cells: the largest truth exceeds the largest upper
     end only if it exceeds its own cell's, which happens with probability :math:`(1 - \text{level})/2` (an
@@ -584,7 +585,7 @@ def largest_bound(joint: Estimate, pointwise: Estimate) -> Estimate:
     i = int(np.nanargmax(v))
     se = None if joint.se is None else float(np.asarray(joint.se, dtype=float).ravel()[i])
     note = (
-        f"largest of {v.size} cells: lower end the largest of their joint lower ends, upper end the largest of "
+        f"largest of {v.size} {unit}: lower end the largest of their joint lower ends, upper end the largest of "
         "their own upper ends (an intersection-union bound, no correction for the number of cells)"
     )
     return Estimate(
@@ -643,7 +644,9 @@ def xgb_largest_excess(curves: Sequence[Mapping[str, Any]], *, level: float = 0.
     -0.6667
     """
     return largest_bound(
-        xgb_curve_excess(curves, level=level), xgb_curve_excess(curves, level=level, simultaneous=False)
+        xgb_curve_excess(curves, level=level),
+        xgb_curve_excess(curves, level=level, simultaneous=False),
+        unit="curves",
     )
 
 
