@@ -3,6 +3,7 @@ longest first, and a parallel run writes the same records as a serial one (prove
 smoke scale, every row compared)."""
 
 import json
+import os
 import subprocess
 
 import pytest
@@ -118,3 +119,53 @@ def test_serial_and_parallel_runs_write_the_same_records(tmp_path):
         assert {k: v for k, v in serial.items() if k not in RUN_FIELDS} == {
             k: v for k, v in parallel.items() if k not in RUN_FIELDS
         }
+
+
+def test_a_chapters_raw_fits_are_named_in_its_record_and_kept_beside_it(tmp_path, monkeypatch):
+    """A chapter that writes raw results beside its report (``<build>/fits/<chapter>.*.json``: the risks
+    chapter's XGBoost fits) gets them named in its record and copied to ``<out>/fits/``, out of the records'
+    ``*.json`` (which the dashboard reads as records); a file left by an earlier run is not taken."""
+    monkeypatch.setattr(ps, "WORK", tmp_path / "work")
+    monkeypatch.setattr(ps, "OUT", tmp_path / "out")
+    monkeypatch.setattr(ps, "export_figures", lambda name, src, *a, **k: [])
+    monkeypatch.setattr("ldpnb.repro.build.notebook_chapters", lambda: ["toy"])
+    fits = {"fields": ["name", "acc"], "fits": [["xgb/ACS/fd/GRR/1/0/NK s=1n", 20.0]]}
+    (ps.WORK / "fits").mkdir(parents=True)
+    (ps.WORK / "fits" / "toy.old.json").write_text("{}")
+    os.utime(ps.WORK / "fits" / "toy.old.json", (1.0, 1.0))  # left by an earlier run
+
+    def fake_run(cmd, **kw):
+        if kw.get("env") is None:  # git
+            return subprocess.CompletedProcess(cmd, 0, stdout="abc\n", stderr="")
+        (ps.WORK / "reproduction").mkdir(parents=True, exist_ok=True)
+        (ps.WORK / "reproduction" / "toy.json").write_text(json.dumps([{"id": "A", "status": "pass"}]))
+        (ps.WORK / "fits" / "toy.xgb.json").write_text(json.dumps(fits))
+        return subprocess.CompletedProcess(
+            cmd, 0, stdout=json.dumps({"rc": 0, "maxrss_kb": 1, "cpu_s": 1.0}), stderr=""
+        )
+
+    monkeypatch.setattr(ps.subprocess, "run", fake_run)
+    monkeypatch.setattr(ps, "reference_workload", lambda: {"cpu_s": 1.0, "wall_s": 1.0})
+    assert ps.main(["--only", "toy"]) == 0
+    rec = json.loads((tmp_path / "out" / "toy.json").read_text())
+    assert rec["fits_files"] == ["fits/toy.xgb.json"]
+    assert json.loads((tmp_path / "out" / "fits" / "toy.xgb.json").read_text()) == fits
+    assert not (tmp_path / "out" / "fits" / "toy.old.json").exists()
+    assert sorted(p.name for p in (tmp_path / "out").glob("*.json")) == ["toy.json"]
+
+
+def test_the_risks_fits_record_holds_every_fit_by_name(tmp_path, monkeypatch):
+    """:func:`ldpnb.papers.risks.runs.save_xgb_fits`: one row per fit of the plan (a fit shared by two blocks
+    once), its name and numbers as collected, None where a number was not recorded."""
+    from ldpnb.papers.risks import runs, xgb
+
+    plan = runs.xgb_plan(runs.sizes("smoke"), list(runs.sizes("smoke")["xgb"]), seed=1)
+    res = [{"acc": 10.0 + i, "oracle": 20.0, "n_test": 100, "wins": i % 3, "cpu": 0.1} for i in range(len(plan))]
+    cells = xgb.collect(plan, res)
+    monkeypatch.setenv("LDPNB_BUILD_DIR", str(tmp_path))
+    path = runs.save_xgb_fits([*plan, plan[0]], cells)
+    assert path == tmp_path / "fits" / "multidim_risks.xgb.json"
+    rec = json.loads(path.read_text())
+    assert rec["fields"] == ["name", "acc", "oracle", "wins", "losses", "n_test"]
+    assert len(rec["fits"]) == len(plan)
+    assert rec["fits"][3] == [f"{plan[3].cell}/{plan[3].model}", 13.0, 20.0, 0.0, None, 100.0]

@@ -21,7 +21,10 @@ long chapters do not finish last on one core. Every chapter runs with one BLAS/O
 sweeps honour ``LDPNB_N_JOBS``, unset: serial; ``--workers multidim_risks=2`` sets it for one chapter),
 so a chapter's numbers do not depend on how many chapters run beside it: a serial and a parallel run
 write the same rows (tested at smoke scale). The
-whole run's wall time, order and loads go to ``results/paper/runs/last.json``. ``--scale smoke`` (or
+whole run's wall time, order and loads go to ``results/paper/runs/last.json``. Raw results a chapter writes
+beside its report (``fits/<chapter>.*.json`` of its build folder: the risks chapter's XGBoost fits,
+:func:`ldpnb.papers.risks.runs.save_xgb_fits`) are named in its record (``fits_files``) and copied to
+``results/paper/fits/``. ``--scale smoke`` (or
 ``book``) with ``--out DIR`` runs the same machinery at a smaller scale into ``DIR`` (tests).
 """
 
@@ -288,6 +291,12 @@ def run_one(
     tfile = work / "reproduction" / f"{name}.timings.json"
     if tfile.exists():
         record["timings"] = json.loads(tfile.read_text())
+    # raw results the chapter wrote beside its report (``<work>/fits/<name>.*.json``, e.g. the risks chapter's
+    # XGBoost fits): named in the record, copied beside it by main()
+    side = sorted((work / "fits").glob(f"{name}.*.json")) if (work / "fits").is_dir() else []
+    side = [p for p in side if p.stat().st_mtime >= t_start]
+    if side:
+        record["fits_files"] = [f"fits/{p.name}" for p in side]
     counts: dict[str, int] = {}
     for r in record["rows"]:
         counts[r["status"]] = counts.get(r["status"], 0) + 1
@@ -493,6 +502,9 @@ def main(argv: list[str] | None = None) -> int:
             print(rec["error"], file=sys.stderr)
         if "rows" in rec:  # a run whose report was written is recorded, failing rows and error included
             (out / f"{name}.json").write_text(json.dumps(rec, indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
+            for rel in rec.get("fits_files", []):  # in a folder of its own: results/paper/*.json are records
+                (out / rel).parent.mkdir(parents=True, exist_ok=True)
+                (out / rel).write_bytes((work / rel).read_bytes())
             export_figures(name, work / "executed" / f"{name}.ipynb", out / "figures")
         return rec
 

@@ -18,6 +18,11 @@ takes the prior's).  Elsewhere a cell with two or more runs gives the mean of it
 (:func:`ldpnb.stats.mean`), and a cell with one run Wilson's interval over its test users
 (:func:`ldpnb.stats.proportion`), which leaves out the variation between training runs (the estimate's note
 says so).
+
+Rows T17, T17-Adult and T17-Nursery (XGBoost never above the oracle on the same test users) are graded per
+*curve* instead (:func:`xgb_largest_excess`): the mean paired excess over a curve's ε and runs, its variance from
+the between-run variance within each cell (:func:`xgb_curve_excess`), and the largest curve's interval from
+:func:`largest_bound` (lower end joint over the curves, upper end from each curve's own interval).
 """
 
 from __future__ import annotations
@@ -26,6 +31,7 @@ import dataclasses
 from typing import Any, Mapping, Sequence
 
 import numpy as np
+from scipy import stats as _st
 from scipy.stats import kendalltau
 
 from ldpnb.attacks import expected_pd_accuracy
@@ -54,6 +60,9 @@ __all__ = [
     "xgb_estimate",
     "xgb_difference",
     "xgb_excess",
+    "xgb_curve_excess",
+    "largest_bound",
+    "xgb_largest_excess",
     "xgb_prior",
     "with_prior",
     "largest",
@@ -375,6 +384,222 @@ def xgb_excess(curves: Sequence[Mapping[str, Any]], *, level: float = 0.95) -> E
     return _join(out, level)
 
 
+def _paired_test_var(v: Mapping[str, Any], fin: np.ndarray) -> np.ndarray:
+    r"""Per cell of curve ``v``, the variance (points²) of one run's paired excess from its test users alone,
+    :math:`10^4((w + l)/n - d^2)/n` with :math:`d = (w - l)/n` (McNemar's), averaged over the cell's runs
+    ``fin`` (runs x ε, boolean); NaN for a cell without the wins, losses and test users of those runs."""
+    out = np.full(fin.shape[1], np.nan)
+    if not all(k in v for k in ("wins", "losses", "n_test")):
+        return out
+    w, lo, n = (np.asarray(v[k], dtype=float) for k in ("wins", "losses", "n_test"))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        valid = fin & np.isfinite(w + lo + n) & (n >= 1)
+        m = (w - lo) / n
+        one = np.where(valid, 1e4 * np.maximum((w + lo) / n - m * m, 0.0) / n, 0.0)
+    full = ~np.any(fin & ~valid, axis=0) & fin.any(axis=0)
+    out[full] = one.sum(axis=0)[full] / fin.sum(axis=0)[full]
+    return out
+
+
+def _curve_mean(v: Mapping[str, Any], prior: tuple[float, float] | None = None) -> tuple[float, float, float, int, int]:
+    r"""One curve's mean paired excess over its ε (the mean over the ε run of each cell's run mean) with the
+    variance of that mean and its degrees of freedom: ``(value, variance, df, fewest runs, one-run cells)``.
+
+    A cell :math:`c` of :math:`r_c \ge 2` runs contributes :math:`a_c = s_c^2 / r_c`, its runs' sample variance
+    (the training and the test users together), never below its test users' paired variance
+    (:func:`_paired_test_var`: a cell whose runs agree by chance is not taken as exact), on :math:`d_c = r_c - 1`
+    degrees of freedom.  A cell of one run contributes its test users' paired variance times :math:`s_0^2`
+    on :math:`d_0` degrees of freedom, the row's empirical-Bayes prior of the ratio of between-run to test-user
+    variance (``prior``, :func:`_one_run_prior`), or without one its test users' paired variance alone (which
+    leaves out the variation between training runs) on infinite degrees of freedom.  The curve's variance is
+    :math:`\sum_c a_c / C^2` over its :math:`C` cells, its degrees of freedom Satterthwaite's
+    :math:`(\sum_c a_c)^2 / \sum_c (a_c^2 / d_c)`, at most :math:`d_0` when a one-run cell enters on the prior
+    (its cells' variances are not known to be independent draws of it)."""
+    d = np.asarray(v["acc"], dtype=float) - np.asarray(v["oracle"], dtype=float)
+    fin = np.isfinite(d)
+    r = fin.sum(axis=0)
+    cells = r > 0
+    if not cells.any():
+        raise ValueError("a curve needs at least one run")
+    vt = _paired_test_var(v, fin)[cells]
+    fin, d, r = fin[:, cells], d[:, cells], r[cells]
+    dz = np.where(fin, d, 0.0)
+    mean = dz.sum(axis=0) / r
+    multi = r >= 2
+    s2 = np.where(fin, d - mean, 0.0)
+    s2 = (s2 * s2).sum(axis=0) / np.maximum(r - 1, 1)
+    if np.any(~multi & np.isnan(vt)):
+        raise ValueError("a one-run cell needs wins, losses and n_test for its paired test-user variance")
+    s0, d0 = (1.0, np.inf) if prior is None else (float(prior[0]), float(prior[1]))
+    a = np.where(multi, np.fmax(s2, vt) / r, s0 * vt)  # fmax: a cell without wins and losses keeps its s2
+    df = np.where(multi, r - 1.0, d0)
+    c = int(cells.sum())
+    total = float(a.sum())
+    fin_df = np.isfinite(df)
+    den = float(np.sum(a[fin_df] ** 2 / df[fin_df]))
+    if den > 0:
+        dof = total**2 / den
+    else:  # every term on infinite degrees of freedom, or a curve whose every run agrees (no spread at all)
+        dof = np.inf if total > 0 or not fin_df.any() else float(df[fin_df].min())
+    if prior is not None and not multi.all():
+        dof = min(dof, d0)
+    return float(mean.mean()), total / c**2, float(dof), int(r.min()), int((~multi).sum())
+
+
+#: What the per-curve excess of rows T17 says (the note of its estimate).
+CURVE_NOTE = (
+    "per curve (dataset, setting, variant, model): the mean over its ε of each cell's run-mean paired excess, "
+    "variance sum(s_c^2 / r_c) / C^2 from the between-run variance of each cell (never below its test users' "
+    "paired variance), Student's t on Satterthwaite's degrees of freedom"
+)
+#: What a curve with a one-run cell leaves out, where the row has too few cells of several runs to say more.
+CURVE_ONE_RUN_NOTE = (
+    "a cell with one run enters with its test users' paired variance, which leaves out the variation between "
+    "training runs"
+)
+
+
+def _one_run_prior(curves: Sequence[Mapping[str, Any]]) -> tuple[float, float, int] | None:
+    """The empirical-Bayes prior :math:`(s_0^2, d_0)` (:func:`ldpnb.stats.prior_variance`) of the ratio of a
+    cell's between-run variance to its test users' paired variance (:func:`_paired_test_var`), fitted to the
+    cells of ``curves`` with :data:`PRIOR_RUNS` runs or more, and their number; None when fewer than
+    :data:`MIN_VIEW_CELLS` such cells have a positive ratio (no wins and losses, or too few runs: the book's and
+    smoke scales).  A one-run cell's variance is its test users' times :math:`s_0^2`, on :math:`d_0` degrees of
+    freedom (:func:`_curve_mean`): Smyth's moderated t of a cell with no runs of its own, as
+    :func:`ldpnb.stats.moderated_means` gives it."""
+    ratios: list[float] = []
+    dfs: list[float] = []
+    for v in curves:
+        d = np.asarray(v["acc"], dtype=float) - np.asarray(v["oracle"], dtype=float)
+        fin = np.isfinite(d)
+        r = fin.sum(axis=0)
+        vt = _paired_test_var(v, fin)
+        for j in np.flatnonzero((r >= PRIOR_RUNS) & (vt > 0)):
+            ratios.append(float(d[fin[:, j], j].var(ddof=1)) / float(vt[j]))
+            dfs.append(float(r[j] - 1))
+    if sum(x > 0 for x in ratios) < MIN_VIEW_CELLS:
+        return None
+    s0, d0 = prior_variance(np.array(ratios), np.array(dfs))
+    return s0, d0, len(ratios)
+
+
+@contract(
+    curves=Instance(list, tuple, example=[]),
+    level=Instance(float, example=0.95),
+    simultaneous=Instance(bool, example=True),
+)
+def xgb_curve_excess(
+    curves: Sequence[Mapping[str, Any]], *, level: float = 0.95, simultaneous: bool = True
+) -> Estimate:
+    r"""XGBoost's accuracy minus the Bayes oracle's on the same test users (points), one cell per *curve*: the
+    mean over the curve's ε of each (curve, ε) cell's mean paired excess over its runs (the fits the units),
+    with Student's interval on the variance of that mean estimated from the between-run variance within each
+    cell (:func:`_curve_mean`, :data:`CURVE_NOTE`).  A cell with one run enters with its test users' paired
+    variance times the empirical-Bayes prior of the ratio of between-run to test-user variance fitted to the
+    row's cells of :data:`PRIOR_RUNS` runs or more, on its degrees of freedom (:func:`_one_run_prior`; at
+    SCALE=paper the s grid's one-run cells on ACS), or, where fewer than :data:`MIN_VIEW_CELLS` cells have that
+    many runs (the book's and smoke scales), with its test users' paired variance alone
+    (:data:`CURVE_ONE_RUN_NOTE`).  The intervals are joint over the curves at ``level`` (Bonferroni) when
+    ``simultaneous``, each at ``level`` otherwise.
+
+    The fits of one curve at different ε attack different users' reports (:class:`ldpnb.papers.risks.xgb.Fit`)
+    and its runs are independent, so the cells of a curve are independent and the variance of the mean is the
+    sum of theirs over :math:`C^2`.  A defect confined to one ε of a curve of :math:`C` cells enters its mean
+    divided by :math:`C`.
+
+    >>> v = {"eps": [1.0, 10.0], "acc": np.array([[20.0, 30.0], [22.0, 31.0], [21.0, 29.0]]),
+    ...      "oracle": np.array([[21.0, 31.0], [22.5, 31.0], [21.0, 31.5]])}
+    >>> e = xgb_curve_excess([v])
+    >>> round(float(e.value[0]), 4), e.method, e.n_runs
+    (-0.8333, 't', 3)
+    """
+    if not curves:
+        raise ValueError("xgb_curve_excess needs at least one curve")
+    ones_there = any(np.any(np.isfinite(np.asarray(v["acc"], dtype=float)).sum(axis=0) == 1) for v in curves)
+    fitted = _one_run_prior(curves) if ones_there else None
+    prior = None if fitted is None else (fitted[0], fitted[1])
+    parts = [_curve_mean(v, prior) for v in curves]
+    value, var, dof, runs, ones = (np.array(x, dtype=float) for x in zip(*parts))
+    cell = bonferroni(level, len(curves)) if simultaneous else level
+    p = 1 - (1 - cell) / 2
+    finite = np.isfinite(dof)
+    q = np.where(finite, _st.t.ppf(p, np.where(finite, np.maximum(dof, 1e-9), 1.0)), _st.norm.ppf(p))
+    se = np.sqrt(var)
+    notes = [CURVE_NOTE]
+    if ones.any():
+        one = f"{int((ones > 0).sum())} of {len(curves)} curves have a one-run cell: "
+        if fitted is None:
+            notes.append(one + CURVE_ONE_RUN_NOTE)
+        else:
+            notes.append(
+                one + "a cell with one run enters with its test users' paired variance times the empirical-Bayes "
+                f"prior of the ratio of between-run to test-user variance fitted to the row's {fitted[2]} cells "
+                f"of {PRIOR_RUNS} runs or more (s0^2 = {fitted[0]:.3g}, d0 = {fitted[1]:.3g} degrees of freedom)"
+            )
+    return Estimate(
+        value,
+        value - q * se,
+        value + q * se,
+        level=level,
+        se=se,
+        n_runs=int(runs.min()),
+        method="t" if finite.any() else "normal",
+        simultaneous=simultaneous and len(curves) > 1,
+        note="; ".join(notes),
+    )
+
+
+@contract(
+    joint=Instance(Estimate, example=Estimate([1.0, 2.0], [0.5, 1.5], [1.5, 2.5], method="t", simultaneous=True)),
+    pointwise=Instance(Estimate, example=Estimate([1.0, 2.0], [0.6, 1.6], [1.4, 2.4], method="t")),
+    unit=Instance(str, example="cells"),
+)
+def largest_bound(joint: Estimate, pointwise: Estimate, *, unit: str = "cells") -> Estimate:
+    r"""The largest true value of the cells of ``joint`` (intervals joint over the cells) and ``pointwise``
+    (the same cells, each interval at the level alone): value ``max(value)``, interval
+    ``[max(joint.low), max(pointwise.high)]`` (``unit`` names the cells in the note).
+
+    The upper end needs no correction for the number of cells: the largest truth exceeds the largest upper
+    end only if it exceeds its own cell's, which happens with probability :math:`(1 - \text{level})/2` (an
+    intersection-union bound: Berger 1982).  The lower end does: the largest truth lies below the largest
+    lower end when any cell's lower end exceeds its truth, probability at most :math:`(1 - \text{level})/2`
+    jointly.  So the interval covers the largest truth at ``level`` at least, and a row whose upper edge is
+    graded (``upper``) passes wrongly at most :math:`(1 - \text{level})/2` of the time whatever the number of
+    cells, while it fails wrongly no more often than the joint intervals allow.
+
+    References
+    ----------
+    R. L. Berger, "Multiparameter hypothesis testing and acceptance sampling", Technometrics 24 (1982) 295-300.
+
+    >>> j = Estimate([1.0, 2.0], [0.0, 1.0], [2.0, 3.0], method="t", n_runs=3, simultaneous=True)
+    >>> p = Estimate([1.0, 2.0], [0.5, 1.5], [1.5, 2.5], method="t", n_runs=3)
+    >>> m = largest_bound(j, p)
+    >>> (m.value, m.low, m.high)
+    (2.0, 1.0, 2.5)
+    """
+    if joint.size > 1 and not joint.simultaneous:
+        raise ValueError("the lower end needs intervals joint over the cells (simultaneous)")
+    v, vp = (np.asarray(x.value, dtype=float).ravel() for x in (joint, pointwise))
+    if v.shape != vp.shape or not np.allclose(v, vp, equal_nan=True) or joint.level != pointwise.level:
+        raise ValueError("joint and pointwise must be the same cells' estimates at the same level")
+    i = int(np.nanargmax(v))
+    se = None if joint.se is None else float(np.asarray(joint.se, dtype=float).ravel()[i])
+    note = (
+        f"largest of {v.size} {unit}: lower end the largest of their joint lower ends, upper end the largest of "
+        "their own upper ends (an intersection-union bound, no correction for the number of cells)"
+    )
+    return Estimate(
+        float(v[i]),
+        float(np.nanmax(np.asarray(joint.low, dtype=float))),
+        float(max(np.nanmax(np.asarray(pointwise.high, dtype=float)), v[i])),
+        level=joint.level,
+        se=se,
+        n_runs=joint.n_runs,
+        method=joint.method,
+        note="; ".join(x for x in (note, joint.note) if x),
+    )
+
+
 @contract(
     estimate=Instance(
         Estimate, example=Estimate([1.0, 2.0], [0.5, 1.5], [1.5, 2.5], method="t", n_runs=3, simultaneous=True)
@@ -405,6 +630,23 @@ def largest(estimate: Estimate) -> Estimate:
         n_runs=estimate.n_runs,
         method=estimate.method,
         note="; ".join(x for x in (note, estimate.note) if x),
+    )
+
+
+@contract(curves=Instance(list, tuple, example=[]), level=Instance(float, example=0.95))
+def xgb_largest_excess(curves: Sequence[Mapping[str, Any]], *, level: float = 0.95) -> Estimate:
+    """Rows T17, T17-Adult, T17-Nursery: the largest over ``curves`` of the mean paired excess over the curve's
+    ε and runs (:func:`xgb_curve_excess`), with :func:`largest_bound`'s interval: lower end from the curves'
+    intervals joint at ``level``, upper end from each curve's own.
+
+    >>> v = {"eps": [1.0], "acc": np.array([[20.0], [22.0], [21.0]]), "oracle": np.array([[21.0], [22.0], [22.0]])}
+    >>> round(xgb_largest_excess([v]).value, 4)
+    -0.6667
+    """
+    return largest_bound(
+        xgb_curve_excess(curves, level=level),
+        xgb_curve_excess(curves, level=level, simultaneous=False),
+        unit="curves",
     )
 
 
@@ -644,8 +886,8 @@ def aif_rows(report: Any, xv: Mapping[str, Mapping], bayes: Mapping[str, Mapping
     for row, name in (("H6-d", "Adult"), ("H6-e", "Nursery")):
         f = _folds(xv[name], base[name])
         report.holds(row, min_fold=f.min(), max_fold=f.max(), bayes_min_fold=bayes_min[name])
-    report.range("T17-Adult", largest(xgb_excess(list(xv["Adult"].values()))))
-    report.range("T17-Nursery", largest(xgb_excess(list(xv["Nursery"].values()))))
+    report.range("T17-Adult", xgb_largest_excess(list(xv["Adult"].values())))
+    report.range("T17-Nursery", xgb_largest_excess(list(xv["Nursery"].values())))
     both = [lab for lab in ("GRR", "SUE-z", "OUE-z", "SUE-r", "OUE-r") if (lab, "PK 0.5n") in acs]
     # H5-g and H5-nk stay on run means: an order recorded with estimates gets its falsifier only from the
     # values swapped or tied (ldpnb.repro.claims), which cannot make a cell-wise mixed, diverging order hold
@@ -779,5 +1021,5 @@ def rfd_rows(report: Any, fd: Mapping, rfd: Mapping, inc: Mapping[str, Mapping])
         ],
     )
     report.range(
-        "T17", largest(xgb_excess([*fd.values(), *rfd.values(), *(c for v in inc.values() for c in v.values())]))
+        "T17", xgb_largest_excess([*fd.values(), *rfd.values(), *(c for v in inc.values() for c in v.values())])
     )

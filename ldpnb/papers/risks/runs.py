@@ -4,7 +4,9 @@ function per figure family, each returning plain arrays (runs first) for the fig
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any, Mapping, Sequence
 
 import numpy as np
@@ -16,6 +18,7 @@ from ldpnb.papers.risks import xgb as _xgb
 from ldpnb.papers.risks.experiments import smp_rid_experiment
 from ldpnb.papers.risks.figures import NAMES
 from ldpnb.repro.parallel import env_n_jobs
+from ldpnb.repro.report import build_dir
 from ldpnb.repro.seeds import rng_for
 
 __all__ = [
@@ -30,6 +33,9 @@ __all__ = [
     "xgb_run",
     "xgb_view",
     "xgb_caption",
+    "XGB_FIT_FIELDS",
+    "xgb_fits_record",
+    "save_xgb_fits",
     "rid_by_protocol",
     "rid_chain_runs",
     "RidRuns",
@@ -339,6 +345,46 @@ def xgb_view(cells: Mapping[tuple, Mapping[str, Any]], data: str, setting: str =
     """The curves of one (dataset, setting) as ``{(variant, model): {"eps", "acc" (runs, E), "oracle"}}``,
     the form the figures and rows use."""
     return {(v, m): c for (d, st, v, m), c in cells.items() if d == data and st == setting}
+
+
+#: The per-fit numbers of the paper's attacker kept beside a run's report (:func:`xgb_fits_record`).
+XGB_FIT_FIELDS = ("acc", "oracle", "wins", "losses", "n_test")
+
+
+@contract(fits=_SEQ, cells=Instance(dict, example={}))
+def xgb_fits_record(fits: Sequence[_xgb.Fit], cells: Mapping[tuple, Mapping[str, Any]]) -> dict[str, Any]:
+    """The raw result of every fit of ``fits`` as :func:`xgb_run` collected it in ``cells``, one row per fit:
+    ``{"fields": ["name", *XGB_FIT_FIELDS], "fits": [[name, acc, oracle, wins, losses, n_test], ...]}``, the
+    name ``xgb/<data>/<setting>/<variant>/<ε>/<run>/<model>`` (:attr:`ldpnb.papers.risks.xgb.Fit.cell` and the
+    model; with the master seed it fixes the fit's numbers), None for a number not recorded.  So questions on
+    the variance of the XGBoost rows (between runs, between ε, test users) can be answered from a paper-scale
+    record without running its fits again.
+
+    >>> f = _xgb.plan("ACS", "fd", ["GRR"], [1.0], 1, ["NK s=1n"], seed=1)
+    >>> res = [{"acc": 20.0, "oracle": 21.0, "n_test": 100, "wins": 3, "losses": 4, "cpu": 0.1}]
+    >>> xgb_fits_record(f, _xgb.collect(f, res))["fits"]
+    [['xgb/ACS/fd/GRR/1/0/NK s=1n', 20.0, 21.0, 3.0, 4.0, 100.0]]
+    """
+    rows = []
+    for f in dict.fromkeys(fits):
+        c = cells[(f.data, f.setting, f.variant, f.model)]
+        j = list(c["eps"]).index(f.eps)
+        vals = [float(np.asarray(c[k], dtype=float)[f.run, j]) if k in c else np.nan for k in XGB_FIT_FIELDS]
+        rows.append([f"{f.cell}/{f.model}", *(x if np.isfinite(x) else None for x in vals)])
+    return {"fields": ["name", *XGB_FIT_FIELDS], "fits": rows}
+
+
+@contract(fits=_SEQ, cells=Instance(dict, example={}), chapter=_NAME)
+def save_xgb_fits(
+    fits: Sequence[_xgb.Fit], cells: Mapping[tuple, Mapping[str, Any]], chapter: str = "multidim_risks"
+) -> Path:
+    """Write :func:`xgb_fits_record` to ``<build>/fits/<chapter>.xgb.json`` (the build folder of
+    :func:`ldpnb.repro.report.build_dir`), where the paper-scale runner (:mod:`ldpnb.repro.paperscale`) finds it
+    and keeps it beside the chapter's record (``results/paper/fits/``); returns the path."""
+    path = Path(build_dir()) / "fits" / f"{chapter}.xgb.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(xgb_fits_record(fits, cells), allow_nan=False) + "\n", encoding="utf-8")
+    return path
 
 
 @contract(sizes=Instance(dict, example=_SIZES["smoke"]), block=_NAME)
