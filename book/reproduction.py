@@ -87,11 +87,14 @@ display(HTML(by_source))
 # scale (`python -m ldpnb.repro.paperscale --only <chapter>`, on the project's 2-core machine) and its
 # report committed under `results/paper/`; the column *paper-scale status* of the table below comes
 # from those records. A record made at an older commit is flagged *stale* when its claim ids no
-# longer match the chapter's. The durations are wall-clock times of one chapter at a time; their sum
-# is the cost of the whole book at paper scale run serially. *CPU minutes* (user and system time of
-# the kernel and its worker processes) are recorded since 25 November 2026; a run on several worker
-# processes or threads uses more CPU than wall time, and a run on a busy machine more wall time
-# than CPU.
+# longer match the chapter's. *Minutes* are wall-clock times, *CPU minutes* user and system time
+# of the kernel and its worker processes, on the record's *machine* and at its load: a run on
+# several worker processes uses more CPU than wall time, a run on a busy machine more wall time
+# than CPU, and the same work takes more CPU seconds on a slower machine. Each run also timed a
+# fixed reference workload; a chapter's *reference units* are its CPU seconds over the
+# reference's, comparable across machines and loads. The last row sums the reference units
+# only: the serial cost of the whole book at paper scale (the {doc}`performance appendix
+# <performance>` converts them into minutes).
 
 # %% tags=["remove-input"]
 from ldpnb.repro.dashboard import paper_runs_table

@@ -275,9 +275,11 @@ def test_a_failed_timing_row_is_shown_but_does_not_stop_the_build(tmp_path, monk
         r.finalize()
 
 
-def test_paper_runs_table_flags_stale_records_and_sums_durations():
+def test_paper_runs_table_flags_stale_records_and_sums_reference_units():
     """The dashboard's paper-scale table: one row per chapter, a record whose claim ids differ from the
-    chapter's is stale, a chapter without a record is 'not run', and the last row sums the minutes."""
+    chapter's is stale, a chapter without a record is 'not run', each row names its machine, and the last
+    row sums the reference units, never the wall minutes of loaded runs nor CPU minutes of different
+    machines (issue #41: the old total summed wall minutes)."""
     import pandas as pd
 
     from ldpnb.repro.dashboard import paper_runs_table
@@ -293,10 +295,13 @@ def test_paper_runs_table_flags_stale_records_and_sums_durations():
             "counts": {"pass": 2},
             "rows": [{"id": "x"}, {"id": "y"}],
             "cpu_s": 200.0,
+            "cpu_reference_units": 270.4,
+            "machine": {"cpu": "AMD EPYC", "cores": 2},
         },
         "b": {
             "commit": "abc",
-            "duration_s": 60.0,
+            "duration_s": 6000.0,
+            "cpu_reference_units": 99.0,  # without CPU seconds: not a cost
             "peak_rss_mb": 900.0,
             "counts": {"pass": 1},
             "rows": [{"id": "z"}, {"id": "old"}],
@@ -307,7 +312,11 @@ def test_paper_runs_table_flags_stale_records_and_sums_durations():
     assert t.loc["b", "claim ids"].startswith("stale (1 differ")
     assert t.loc["c", "commit"] == "not run"
     assert t.loc["a", "CPU minutes"] == 3.3 and pd.isna(t.loc["b", "CPU minutes"])  # older records have none
-    assert t.loc["all (serial sum)", "minutes"] == 3.0 and t.loc["all (serial sum)", "peak MB"] == 900
+    assert t.loc["a", "machine"] == "AMD EPYC" and t.loc["a", "reference units"] == 270
+    assert pd.isna(t.loc["b", "reference units"])
+    total = t.loc["all (serial sum)"]
+    assert total["reference units"] == 270 and pd.isna(total["minutes"]) and pd.isna(total["CPU minutes"])
+    assert total["peak MB"] == 900
 
 
 def test_plain_math_reads_inline_tex():

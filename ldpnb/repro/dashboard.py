@@ -87,10 +87,14 @@ def paper_scale_records(root: Path = ROOT) -> dict[str, dict[str, Any]]:
 
 @contract(claims=_CLAIMS, records=Optional(Instance(dict, example={})))
 def paper_runs_table(claims: pd.DataFrame, records: dict[str, dict[str, Any]] | None = None) -> pd.DataFrame:
-    """One row per chapter: its recorded paper-scale run (commit, start, duration, CPU minutes of the kernel
-    and its workers when recorded, worker processes, peak memory, statuses) and whether its claim ids still
-    match the chapter's book-scale report (``claims``, from :func:`claims_frame`); a last row sums the
-    durations (the serial cost of the whole book at paper scale, in minutes of the recording machine)."""
+    """One row per chapter: its recorded paper-scale run (commit, start, machine, wall minutes, CPU minutes of
+    the kernel and its workers when recorded, its *reference units*, worker processes, peak memory, statuses)
+    and whether its claim ids still match the chapter's book-scale report (``claims``, from
+    :func:`claims_frame`). A chapter's reference units are its CPU seconds over the CPU seconds of a fixed
+    reference workload timed in the same run (``cpu_reference_units``): comparable across the machines and
+    loads the records were made at, unlike their seconds. The last row sums the reference units only (the
+    serial cost of the whole book at paper scale): wall minutes of runs made at varying load, and CPU
+    minutes of different machines, are not summed."""
     records = paper_scale_records() if records is None else records
     chapters = list(dict.fromkeys(claims["chapter"])) if not claims.empty else []
     chapters += [c for c in records if c not in chapters]
@@ -103,8 +107,10 @@ def paper_runs_table(claims: pd.DataFrame, records: dict[str, dict[str, Any]] | 
                     "chapter": ch,
                     "commit": "not run",
                     "started": "",
+                    "machine": "",
                     "minutes": float("nan"),
                     "CPU minutes": float("nan"),
+                    "reference units": float("nan"),
                     "processes": "",
                     "peak MB": float("nan"),
                     "statuses": "",
@@ -120,8 +126,14 @@ def paper_runs_table(claims: pd.DataFrame, records: dict[str, dict[str, Any]] | 
                 "chapter": ch,
                 "commit": str(rec.get("commit", ""))[:8],
                 "started": str(rec.get("started", ""))[:16].replace("T", " "),
+                "machine": str((rec.get("machine") or {}).get("cpu", "")),
                 "minutes": round(float(rec.get("duration_s", float("nan"))) / 60, 1),
                 "CPU minutes": round(float(rec["cpu_s"]) / 60, 1) if rec.get("cpu_s") is not None else float("nan"),
+                "reference units": (
+                    round(float(rec["cpu_reference_units"]))
+                    if rec.get("cpu_s") is not None and rec.get("cpu_reference_units") is not None
+                    else float("nan")
+                ),
                 "processes": str(rec.get("n_jobs", "")),
                 "peak MB": round(float(rec.get("peak_rss_mb", float("nan")))),
                 "statuses": ", ".join(f"{k} {v}" for k, v in rec.get("counts", {}).items()),
@@ -134,8 +146,10 @@ def paper_runs_table(claims: pd.DataFrame, records: dict[str, dict[str, Any]] | 
             "chapter",
             "commit",
             "started",
+            "machine",
             "minutes",
             "CPU minutes",
+            "reference units",
             "processes",
             "peak MB",
             "statuses",
@@ -146,8 +160,10 @@ def paper_runs_table(claims: pd.DataFrame, records: dict[str, dict[str, Any]] | 
         "chapter": "all (serial sum)",
         "commit": "",
         "started": "",
-        "minutes": round(out["minutes"].sum(), 1),
+        "machine": "",
+        "minutes": float("nan"),
         "CPU minutes": float("nan"),
+        "reference units": round(out["reference units"].sum()),
         "processes": "",
         "peak MB": out["peak MB"].max(),
         "statuses": "",
