@@ -337,7 +337,7 @@ report.holds("T-F2", gap=ex.ba_fixpoint_gap(pi["paris"], D["paris"], 1.0, tol=1e
 toys = {"10 points": (p10, D10), "3 × 3 grid": (
     rng_for(SEED, "qos-grid").dirichlet(np.ones(9)), pv.privic_distance((3, 3)))}
 qos = pd.concat({k: ex.qos_among_fixpoints(p, d, [0.5, 1.0, 2.0],
-                                           n_iter=SIZES["conv_iter"])
+                                           n_iter=SIZES["qos_iter"])
                  for k, (p, d) in toys.items()})
 report.holds("T-QoS", gap=qos["gap"].to_numpy(), max_residual=qos["residual"].max())
 qos.round(4)
