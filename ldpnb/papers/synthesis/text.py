@@ -389,7 +389,8 @@ def guide_facts(g: Mapping[str, Any]) -> dict[str, str]:
     m1 = decided(g["m1"]["differences"]["kRR - metric"], g["geo_m"])
     metric = (
         f"k-RR: at equal information it estimates better than {len(m1['below'])} of {len(g['geo_m'])} metric "
-        f"mechanisms beyond noise (M1), and at equal estimation they release more (M3). BA releases the least "
+        f"mechanisms beyond noise (M1), and at equal estimation they release more (M3; BA never reaches k-RR's "
+        f"EMD on its sweep, so it has no equal-estimation point). BA releases the least "
         f"information at a given distortion (E8), but at k-RR's information every metric mechanism's distortion "
         f"exceeds a constant report's, where BA reports a constant (E8b)."
     )
