@@ -34,34 +34,35 @@ if "google.colab" in sys.modules:
 #
 # ## Overview
 #
-# **The question.** A server collects several attributes of the same users under ε-LDP, and it
-# does so again and again. Each report is private on its own; is the *collection* still private?
-# Can an attacker who sees only the reports rebuild a user's profile and find the user in a
-# public table, or tell which of a user's values is the real one?
+# **The question.** A server collects several attributes of the same users under ε-{term}`LDP` (with
+# privacy budget {term}`epsilon (ε)`), and it does so again and again. Each report is private on its
+# own; is the *collection* still private? Can an attacker who sees only the reports rebuild a user's
+# profile and find the user in a public table, or tell which of a user's values is the real one?
 #
-# **Prerequisites.** The frequency oracles (GRR, SUE, OUE, OLH, ω-SS), their support sets and
-# unbiased estimators ({doc}`foundations`); the PIE privacy of Murakami and Takahashi, the
-# mutual information between a user and the reports, for the α-PIE part ({doc}`pie`); a little
-# supervised learning (a gradient-boosted classifier).
+# **Prerequisites.** The {term}`frequency oracles <frequency oracle>` ({term}`GRR`, {term}`SUE`,
+# {term}`OUE`, {term}`OLH`, ω-{term}`SS`), their support sets and unbiased estimators
+# ({doc}`foundations`); the {term}`PIE` privacy of Murakami and Takahashi, the mutual information
+# between a user and the reports, for the α-PIE part ({doc}`pie`); a little supervised learning (a
+# gradient-boosted classifier).
 #
 # **What you will see.** A server collects $d$ categorical attributes from $n$ users,
 # repeatedly, under $\epsilon$-LDP. The paper compares three ways of doing so:
 #
-# * **SPL** splits $\epsilon$ over the $d$ attributes;
-# * **SMP** samples one attribute $j\sim\mathcal U([d])$ and discloses $\langle j,
-#   \mathcal M(v_j;\epsilon)\rangle$;
-# * **RS+FD** {cite}`arcolezi2021rsfd` samples $j$, reports $v_j$ with the amplified budget
-#   $\epsilon' = \ln\big(d(e^{\epsilon}-1)+1\big)$ and sends *fake data* for the other
-#   attributes, so that $j$ stays hidden.
+# * **{term}`SPL`** splits $\epsilon$ over the $d$ attributes;
+# * **{term}`SMP`** samples one attribute $j\sim\mathcal U([d])$ and discloses $\langle j, \mathcal
+#   M(v_j;\epsilon)\rangle$;
+# * **{term}`RS+FD`** {cite}`arcolezi2021rsfd` samples $j$, reports $v_j$ with the amplified budget
+#   $\epsilon' = \ln\big(d(e^{\epsilon}-1)+1\big)$ and sends *fake data* for the other attributes,
+#   so that $j$ stays hidden.
 #
 # It shows that (i) an attacker who guesses each report's value by plausible deniability builds
-# profiles of SMP users over repeated surveys and re-identifies them against background
-# knowledge, (ii) a classifier uncovers RS+FD's hidden sampled attribute because real data are not
-# uniform while fake data are, and (iii) it proposes **RS+RFD**, whose fake data follow public
-# priors. Every number below is recomputed from {py:mod}`ldpnb.mechanisms` and {py:mod}`ldpnb.attacks` on the
-# real Adult (45,222 × 10) and ACS Montana (10,336 × 18) tables
-# {cite}`kohavi1996adult,ding2021folktables`, and on Nursery's factorial design (12,959 × 9).
-# The paper's attacker for (ii), XGBoost with default parameters, is the main curve of every
+# profiles of SMP users over repeated surveys and re-identifies them against background knowledge,
+# (ii) a classifier uncovers RS+FD's hidden sampled attribute because real data are not uniform
+# while fake data are, and (iii) it proposes **{term}`RS+RFD`**, whose fake data follow public
+# priors. Every number below is recomputed from {py:mod}`ldpnb.mechanisms` and
+# {py:mod}`ldpnb.attacks` on the real Adult (45,222 × 10) and ACS Montana (10,336 × 18) tables
+# {cite}`kohavi1996adult,ding2021folktables`, and on Nursery's factorial design (12,959 × 9). The
+# paper's attacker for (ii), XGBoost with default parameters, is the main curve of every
 # attribute-inference figure; Bayes attackers, computed exactly, frame it.
 
 # %% tags=["parameters", "remove-cell"]
@@ -242,12 +243,12 @@ single.round(3)
 # $d_{sv}\sim\mathcal U\{d/2,\dots,d-1\}$ attributes. After each survey the attacker holds, per
 # pseudonymous user, a partial profile of inferred values and matches it against the background
 # knowledge: the identified table itself (FK-RI) or a random subset of at least $d/2$ of its
-# attributes (PK-RI). Records are ranked by the number of matching attributes and the top-k list
-# is output with random tie-breaking; RID-ACC is the fraction of users whose identity is in the
+# attributes (PK-RI). Records are ranked by the number of matching attributes and the top-k list is
+# output with random tie-breaking; {term}`RID-ACC` is the fraction of users whose identity is in the
 # list. We compute the **exact expectation** over the tie-breaking: with $A$ the records strictly
-# better than the true one and $B$ the ties (the true record included),
-# $P(\text{hit}) = \mathbb 1[A<k]\,\min(B, k-A)/B$, which lets us use all 45,222 users. The
-# baseline is $k/n$. Protocols share the survey designs and PK subsets of each run.
+# better than the true one and $B$ the ties (the true record included), $P(\text{hit}) = \mathbb
+# 1[A<k]\,\min(B, k-A)/B$, which lets us use all 45,222 users. The baseline is $k/n$. Protocols
+# share the survey designs and PK subsets of each run.
 
 # %%
 fig2 = runs.rid_by_protocol(XA, KA, PROTS, SIZES["rid_eps"], runs=SIZES["rid_runs"],

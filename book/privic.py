@@ -30,17 +30,18 @@ if "google.colab" in sys.modules:
 #
 # ## Overview
 #
-# A service collects its users' locations again and again. Each user wants geo-indistinguishability
-# and a reported location close to the true one (quality of service, QoS); the collector wants an
-# accurate estimate of where the users are (statistical utility). Biswas and Palamidessi
-# {cite}`biswas2023privic` propose to build each round's mechanism from the collector's current
-# estimate with the **Blahut–Arimoto (BA)** algorithm of rate–distortion theory, and to re-estimate
-# with the **iterative Bayesian update (IBU)**. The question of this chapter: *does that loop,
-# PRIVIC, give better privacy, QoS and utility than the planar Laplace mechanism (LAP), and does it
-# converge to what the paper says it converges to?*
+# A service collects its users' locations again and again. Each user wants
+# {term}`geo-indistinguishability` (with privacy budget {term}`epsilon (ε)`) and a reported location
+# close to the true one (quality of service, QoS); the collector wants an accurate estimate of where
+# the users are (statistical utility). Biswas and Palamidessi {cite}`biswas2023privic` propose to
+# build each round's mechanism from the collector's current estimate with the **Blahut–Arimoto
+# ({term}`BA`)** algorithm of rate–distortion theory, and to re-estimate with the **iterative
+# Bayesian update ({term}`IBU`)**. The question of this chapter: *does that loop, PRIVIC, give
+# better privacy, QoS and utility than the planar Laplace mechanism (LAP), and does it converge to
+# what the paper says it converges to?*
 #
 # **Prerequisites.** The local model, mechanisms as channel matrices, IBU and the earth mover's
-# distance (EMD) ({doc}`foundations`); IBU's convergence and the uniqueness of its maximum
+# distance ({term}`EMD`) ({doc}`foundations`); IBU's convergence and the uniqueness of its maximum
 # ({doc}`ibu`, whose certificate we use to certify maxima below); mutual information, and the
 # likelihood-ratio test. The closing guide ({doc}`synthesis`) places BA among the other mechanisms
 # of the book.
