@@ -431,3 +431,42 @@ def test_paperscale_cli_refuses_bad_options_in_one_line(argv, option, capsys):
     assert info.value.code == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and option in err, err
+
+
+# ------------------------------------------------------------------------------- figure numbers
+
+
+def test_unnumbered_pages_number_their_figures_from_one(tmp_path):
+    """Pages outside the numbered part (foundations, the appendix) number their figures from 1 each
+    (Sphinx alone runs one counter through all of them: the audit appendix began at "Figure 6");
+    a numbered chapter keeps "Figure 1.2" (reader issue #39, item 8)."""
+    pytest.importorskip("myst_parser")
+    import base64  # noqa: PLC0415 local to this test
+
+    png = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=="
+    (tmp_path / "x.png").write_bytes(base64.b64decode(png))
+    (tmp_path / "conf.py").write_text('extensions = ["myst_parser", "ldpnb.repro.sphinx_ext"]\nnumfig = True\n')
+    (tmp_path / "index.md").write_text(
+        "# Book\n\n```{toctree}\nfound\n```\n\n```{toctree}\n:numbered:\nch1\n```\n\n```{toctree}\napp1\napp2\n```\n"
+    )
+    for page, n in (("found", 3), ("ch1", 2), ("app1", 2), ("app2", 1)):
+        figs = "".join(f"```{{figure}} x.png\n:name: {page}-f{i}\n\nCaption {i}\n```\n\n" for i in range(1, n + 1))
+        (tmp_path / f"{page}.md").write_text(f"# {page}\n\n{figs}")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    r = subprocess.run(
+        [sys.executable, "-m", "sphinx", "-q", "-b", "html", str(tmp_path), str(tmp_path / "_out")],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=300,
+    )
+    assert r.returncode == 0, r.stderr
+    import re  # noqa: PLC0415 local to this test
+
+    def numbers(page):
+        return re.findall(r"Fig\. ([\d.]+)", (tmp_path / "_out" / f"{page}.html").read_text(encoding="utf-8"))
+
+    assert numbers("found") == ["1", "2", "3"]
+    assert numbers("ch1") == ["1.1", "1.2"]
+    assert numbers("app1") == ["1", "2"]
+    assert numbers("app2") == ["1"]
