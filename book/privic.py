@@ -1101,7 +1101,12 @@ glue("privic-gaps", figures.mle_gaps(g, regions))
 # Means per setting (gaps in nats, EMDs to π in grid units):
 
 # %% tags=["remove-input"]
-summary.round(3)
+summary.rename(columns={
+    "region": "calibrated region", "chi2": "Wilks' region",
+    "gap_lo_combination": "gap: combination", "gap_lo_theta_N": "gap: θ_N",
+    "gap_lo_truth": "gap: truth", "emd_pi_combination": "EMD to π: combination",
+    "emd_pi_theta_N": "EMD to π: θ_N", "emd_mle_pi": "EMD to π: MLE",
+}).style.format(precision=3, thousands=",")
 
 # %% [markdown]
 # **Remark 6, the likelihood.** Under Alg. 1 as written the combination of the per-cycle
