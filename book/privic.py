@@ -1106,7 +1106,7 @@ summary.rename(columns={
     "gap_lo_combination": "gap: combination", "gap_lo_theta_N": "gap: θ_N",
     "gap_lo_truth": "gap: truth", "emd_pi_combination": "EMD to π: combination",
     "emd_pi_theta_N": "EMD to π: θ_N", "emd_mle_pi": "EMD to π: MLE",
-}).style.format(precision=3, thousands=",")
+}).style.format(precision=3, thousands=",").format_index("{:g}", level="beta")
 
 # %% [markdown]
 # **Remark 6, the likelihood.** Under Alg. 1 as written the combination of the per-cycle
