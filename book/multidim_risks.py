@@ -491,7 +491,7 @@ for num, s in (("12", "uniform"), ("13", "non-uniform")):
 # :alt: RID-ACC against the Bayes-error target beta, decreasing from 0.95 to 0.6, FK-RI and PK-RI; every protocol reaches the same ceiling once nothing is randomised.
 #
 # Paper Fig. 12: RID-ACC (top-10) of SMP on Adult under uniform α-PIE against $\beta_{U|S}$ (tight to
-# loose), FK-RI (left) and PK-RI (right); {glue:text}`multidim_risks-pie-runs` run(s) per β at this scale, with the 95 %
+# loose), FK-RI (left) and PK-RI (right); {glue:text}`multidim_risks-pie-runs-text` per β at this scale, with the 95 %
 # interval of the run mean where there are two or more (the paper: 10 values of β, 20 runs; SCALE=paper
 # runs both).
 # ```
@@ -620,7 +620,7 @@ report.text(**text.aif_glues(xv, aif, SIZES["aif_eps"]))
 # with the blocks before). Dashed:
 # the Bayes attackers over ε ∈ {glue:text}`multidim_risks-aif-eps` (NK: $s \to \infty$; PK, HM: $n_{pk}$ ∈
 # {0.1n, 0.3n, 0.5n}); dotted: the Bayes oracle. Bayes curves: mean of
-# {glue:text}`multidim_risks-aif-runs` run(s) per point (the paper: 20 runs of XGBoost on every ε).
+# {glue:text}`multidim_risks-aif-runs-text` per point (the paper: 20 runs of XGBoost on every ε).
 # ```
 #
 # Sec. 4.3 on ACS, with the paper's attacker. With uniform fake data (GRR and UE-r) its accuracy
@@ -662,7 +662,7 @@ report.range("H6-b", max(nu_[(lab, "oracle")].mean(0).max()
 # Paper Fig. 14: attribute inference against RS+FD on Adult ($d = 10$): XGBoost (markers,
 # {glue:text}`multidim_risks-xgb-fig14`; 95 % interval of the run mean where a point has two runs or
 # more), Bayes attackers (dashed) and oracle (dotted) over ε ∈
-# {glue:text}`multidim_risks-aif-eps`, {glue:text}`multidim_risks-aif-runs` run(s) per point.
+# {glue:text}`multidim_risks-aif-eps`, {glue:text}`multidim_risks-aif-runs-text` per point.
 # ```
 #
 # ```{glue:figure} risks-fig15
@@ -731,7 +731,7 @@ glue("risks-fig4",
 #
 # Paper Fig. 4: RID-ACC of RS+FD[GRR] on Adult (FK-RI, uniform metric), mean of
 # {glue:text}`multidim_risks-fig4-runs` runs with the 95 % interval of the run mean (the paper: 20); dashed: sampling with replacement
-# (artifact), mean of {glue:text}`multidim_risks-chain-var-runs` run(s). The attacker that predicts the
+# (artifact), mean of {glue:text}`multidim_risks-chain-var-runs-text`. The attacker that predicts the
 # sampled attribute in each survey is the Bayes NK plug-in; the paper's is XGBoost NK with
 # $s = 1n$, which on ACS stays below the plug-in (Fig. 3).
 # ```
@@ -1014,7 +1014,7 @@ report.text(**text.rfd_glues(xr, xv["ACS"], rfd, inc))
 # paper's attacker, XGBoost, mean of its runs with the 95 % interval of the run mean where a point
 # has two runs or more ({glue:text}`multidim_risks-xgb-fig6`);
 # dashed: the Bayes attackers over ε ∈ {glue:text}`multidim_risks-rfd-eps`; dotted: the oracle. Bayes
-# curves: {glue:text}`multidim_risks-rfd-runs` run(s) per point (the paper: 20 runs of XGBoost).
+# curves: {glue:text}`multidim_risks-rfd-runs-text` per point (the paper: 20 runs of XGBoost).
 # ```
 #
 # ```{glue:figure} risks-fig17
@@ -1026,7 +1026,7 @@ report.text(**text.rfd_glues(xr, xv["ACS"], rfd, inc))
 # ({glue:text}`multidim_risks-xgb-fig17`; DIR: {glue:text}`multidim_risks-xgb-fig17-dir`; markers, mean of
 # the runs with the 95 % interval of the run mean where a point has two runs or more), the Bayes
 # plug-in with the same uniform fake-data
-# assumption (dotted) and the prior-aware Bayes NK (dashed), {glue:text}`multidim_risks-rfd-runs` run(s)
+# assumption (dotted) and the prior-aware Bayes NK (dashed), {glue:text}`multidim_risks-rfd-runs-text`
 # per point; legend below.
 # ```
 #
