@@ -78,8 +78,9 @@ EPS = 1.0
 # %% [markdown]
 # ## The peers in this environment
 #
-# The peers are optional dependencies. This machine has no network, so a missing peer cannot be
-# installed here; the table says which were found and why one is absent. Two repairs are needed,
+# The peers are optional dependencies, and the machine that builds the book may have no network,
+# so a missing peer is not installed during the build; the table says which were found and why one
+# is absent. Two repairs are needed,
 # both outside the timed code: multi-freq-ldpy's local hashing calls `xxhash.xxh32` with a `str` and
 # a 64-bit seed, which current xxhash rejects (we encode the string and keep the low 32 bits);
 # pure-ldp imports `statsmodels` for its {term}`RAPPOR` server, which we do not time (an empty
