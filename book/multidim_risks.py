@@ -996,7 +996,8 @@ rplan = runs.xgb_plan(SIZES, ["fig6", "fig17", "fig17-dir"], seed=SEED)
 rcells, rcost = runs.xgb_run(rplan, DATA)
 xr = {k: runs.xgb_view(rcells, "ACS", k) for k in ("correct", "dir", "zipf", "exp")}
 report.timing("xgboost_rsrfd_fit_cpu", rcost["fit_cpu_s"])
-# every fit's raw numbers beside the report (the paper-scale runner keeps them with its record)
+# every fit's raw numbers beside the report (the paper-scale runner keeps them with its
+# record)
 runs.save_xgb_fits([*plan, *rplan], {**cells, **rcells})
 
 # %% tags=["hide-input", "remove-output"]

@@ -267,9 +267,11 @@ for r in checks:
     keys = ("violations", "checks", "max_excess", "max_ratio")
     report.holds(THEOREM_IDS[r["name"]], **{k: r[k] for k in keys if r[k] is not None})
 table = pd.DataFrame(checks).set_index("name").drop(columns="statement")
-table = table.rename(columns={"max_excess": "largest excess", "max_ratio": "largest ratio"})
+table = table.rename(
+    columns={"max_excess": "largest excess", "max_ratio": "largest ratio"})
 table.index.name = "statement"
-table.style.format({"largest excess": "{:.2g}", "largest ratio": "{:.3f}"}, na_rep="(equality)")
+table.style.format({"largest excess": "{:.2g}", "largest ratio": "{:.3f}"},
+                   na_rep="(equality)")
 
 # %% [markdown]
 # The Fano bound of Prop. 3.7 is not vacuous (positive) in {glue:text}`pie-fano-positive` of the
