@@ -146,6 +146,7 @@ report.text(**{"emd-sf": f"{emd_uniform['sf']:.6f}"})
 
 # %% tags=["hide-input", "remove-output"]
 raw = {c: load_gowalla_privic(c) for c in CITIES}
+report.text(**{f"checkins-{c}": f"{len(raw[c]):,}" for c in CITIES})
 glue("privic-fig6", figures.fig6(raw, pi, {c: pv.privic_edges(c) for c in CITIES}))
 
 # %% [markdown]
@@ -154,7 +155,9 @@ glue("privic-fig6", figures.fig6(raw, pi, {c: pv.privic_edges(c) for c in CITIES
 # :alt: Left, scatter plots of the check-ins of Paris and San Francisco with the grid lines of the authors' bins; right, heat maps of the resulting distributions, concentrated in a few central cells.
 #
 # (Paper Fig. 6.) The check-ins with the authors' bins (left) and the distribution π on the
-# 11 × 15 (Paris, N = 10,078) and 16 × 24 (San Francisco, N = 123,025) grids (right).
+# 11 × 15 (Paris: the N = 10,078 of the {glue:text}`privic-checkins-paris` check-ins that the
+# authors' bins count) and 16 × 24 (San Francisco: N = 123,025 of
+# {glue:text}`privic-checkins-sf`) grids (right).
 # ```
 #
 # The grids are not the "16 × 12" and "24 × 17" of the text (rows D1): the text names the
