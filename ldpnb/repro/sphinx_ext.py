@@ -9,9 +9,6 @@
 - **The chapter's ``.py`` source**: the build stages ``book/<name>.py`` under ``_py_sources/``;
   each chapter page gets a ``.py`` entry in its download menu, and its edit and source buttons
   point to the ``.py`` (the source under version control) instead of the paired ``.ipynb``.
-- **Figures of an unnumbered page from 1**: the figures of the pages outside the numbered part
-  (foundations, the appendix) are numbered from 1 on each page, not with one counter running
-  through all of them.
 - **Each script once**: the thebe and togglebutton configuration ``<script>`` blocks are registered
   twice by jupyter-book's extensions, which declared ``THEBE_JS_URL`` twice (a JavaScript error on
   every page); a script with the same source and body is kept once.
@@ -178,23 +175,6 @@ def _dedupe_scripts(app, pagename: str, templatename: str, context: dict[str, An
     context["script_files"] = kept
 
 
-def _restart_unnumbered_figures(app, env) -> list[str]:
-    """Number each unnumbered page's figures (and tables, listings) from 1, in their order.
-
-    Sphinx numbers the figures of pages outside a numbered toctree with one counter shared by all
-    of them (its section number is empty), so the appendix continued the foundations part: the
-    audit's first figure was "Figure 6", the performance appendix's "Figure 9".  The paper
-    chapters (numbered: "Figure 3.2") are left as they are.  Runs after Sphinx has assigned the
-    numbers (``env-get-updated``, later priority); changes no page, so it asks for no rewrite."""
-    for docname, by_type in env.toc_fignumbers.items():
-        if env.toc_secnumbers.get(docname):
-            continue
-        for numbers in by_type.values():
-            for n, ident in enumerate(sorted(numbers, key=lambda i: numbers[i]), start=1):
-                numbers[ident] = (n,)
-    return []
-
-
 @contract(app=Unchecked("the Sphinx application", None))
 def setup(app):
     _register_pybtex_styles()
@@ -202,5 +182,4 @@ def setup(app):
     app.connect("html-page-context", _header_buttons, priority=600)
     app.connect("html-page-context", _dedupe_scripts, priority=900)
     app.connect("build-finished", _copy_py_sources)
-    app.connect("env-get-updated", _restart_unnumbered_figures, priority=900)
     return {"version": "1", "parallel_read_safe": True, "parallel_write_safe": True}
