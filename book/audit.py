@@ -31,8 +31,9 @@ if "google.colab" in sys.modules:
 # A book that tells readers which mechanism to trust must show that its own mechanisms keep
 # their promises. This appendix audits **every mechanism of `ldpnb`** in two independent ways.
 #
-# **Prerequisites.** Channels, ε-{term}`LDP` and {term}`geo-indistinguishability` as defined in
-# {doc}`foundations`; confidence intervals for a binomial proportion.
+# **Prerequisites.** Channels, the privacy budget {term}`epsilon (ε)`, ε-{term}`LDP` and
+# {term}`geo-indistinguishability` as defined in {doc}`foundations`; confidence intervals for a
+# binomial proportion.
 #
 # 1. **Exact level.** Every mechanism has a finite channel $C_{xy} = P(y \mid x)$ (for the lift
 #    mechanisms, the channel $P(y \mid s)$ from the secret $S$ through the data $X$ to the
@@ -90,15 +91,16 @@ N_TRIALS, EPS_GRID = SIZES["n_trials"], SIZES["eps_grid"]
 # %% [markdown]
 # ## The mechanisms under audit
 #
-# The registry {py:data}`ldpnb.audit.REGISTRY` builds, for a privacy parameter ε, each mechanism's exact
-# channel, its sampler with the decoding of its reports, and its claim: ε-LDP for the frequency
-# oracles; ε-geo-indistinguishability for the metric mechanisms; $2\beta$ for the Blahut–Arimoto
-# channels of PRIVIC (with $\beta = \varepsilon/2$; Remark 4 of {cite}`biswas2022privic`), and
-# $2\varepsilon$ for PRIVIC's discrete Laplace mechanism on a padded output grid, whose row
-# normalisation can add up to another ε. For the watchdog, ORR and SRR of the lift chapter
-# {cite}`zarrabian2023lift`, the claim is that $(\varepsilon/2, \varepsilon/2)$-ALIP implies ε-LDP
-# with respect to the secret $S$. For RS+FD and RS+RFD {cite}`arcolezi2023risks`, the claim is the
-# amplified budget $\varepsilon' = \ln(d(e^\varepsilon - 1) + 1)$ for any two tuples.
+# The registry {py:data}`ldpnb.audit.REGISTRY` builds, for a privacy parameter ε, each mechanism's
+# exact channel, its sampler with the decoding of its reports, and its claim: ε-LDP for the
+# frequency oracles; ε-geo-indistinguishability for the metric mechanisms; $2\beta$ for the
+# Blahut–Arimoto channels of PRIVIC (with $\beta = \varepsilon/2$; Remark 4 of
+# {cite}`biswas2022privic`), and $2\varepsilon$ for PRIVIC's discrete Laplace mechanism on a padded
+# output grid, whose row normalisation can add up to another ε. For the {term}`watchdog`,
+# {term}`ORR` and SRR of the lift chapter {cite}`zarrabian2023lift`, the claim is that
+# $(\varepsilon/2, \varepsilon/2)$-{term}`ALIP` implies ε-LDP with respect to the secret $S$. For
+# {term}`RS+FD` and RS+RFD {cite}`arcolezi2023risks`, the claim is the amplified budget
+# $\varepsilon' = \ln(d(e^\varepsilon - 1) + 1)$ for any two tuples.
 
 # %%
 names = audit.available_mechanisms()
@@ -172,9 +174,9 @@ for name in names:
 # %% [markdown]
 # ## The audit catches a broken mechanism
 #
-# The mutation, a SUE whose true bit is kept with probability $e^\varepsilon/(1+e^\varepsilon)$,
-# has the true level $1.5\,\varepsilon$. It is audited like the others against its (false) claim
-# ε, with four times as many runs ({numref}`fig-audit-mutation`).
+# The mutation, a {term}`SUE` whose true bit is kept with probability
+# $e^\varepsilon/(1+e^\varepsilon)$, has the true level $1.5\,\varepsilon$. It is audited like the
+# others against its (false) claim ε, with four times as many runs ({numref}`fig-audit-mutation`).
 
 # %%
 report.holds("M1", emp_ratio=mut["emp / claim"].to_numpy())

@@ -340,7 +340,7 @@ report.close("F9", max(abs(g) for g in gaps))
 # %% [markdown]
 # ## Information leaked by a channel
 #
-# The PIE and PRIVIC chapters measure leakage by **mutual information** $I(X;Y)$ and by the
+# The {term}`PIE` and PRIVIC chapters measure leakage by **mutual information** $I(X;Y)$ and by the
 # **capacity** $\max_\pi I(X;Y)$ of the channel, computed with the Blahut-Arimoto algorithm
 # {cite}`blahut1972computation,arimoto1972algorithm` (`measures.channel_capacity`). For k-RR the
 # capacity is reached at the uniform input and is $\log k - H(C_{x\cdot})$ (row F10).

@@ -33,20 +33,21 @@ if "google.colab" in sys.modules:
 # A curator receives $n$ reports, each drawn from a user's private value by a known mechanism, and
 # wants the distribution of the private values. Two estimators compete: inverting the mechanism's
 # matrix, and the maximum-likelihood estimate (MLE) computed by the **iterative Bayesian update**
-# (IBU). The question of this chapter, and of the paper it reproduces: *when does the MLE converge to
-# the truth, and by how much does it beat inversion, under which mechanisms?*
+# ({term}`IBU`). The question of this chapter, and of the paper it reproduces: *when does the MLE
+# converge to the truth, and by how much does it beat inversion, under which mechanisms?*
 #
-# **Prerequisites.** The local model, mechanisms as channel matrices, the inversion estimators and
-# the earth mover's distance ({doc}`foundations`); concave functions and the Karush-Kuhn-Tucker
-# conditions of a maximisation over the simplex. The PRIVIC chapter ({doc}`privic`) runs IBU on
-# location data collected incrementally, and the closing guide ({doc}`synthesis`) places it among
-# the other estimators of the book.
+# **Prerequisites.** The local model and its privacy budget {term}`epsilon (ε)`, mechanisms as
+# channel matrices, the inversion estimators and the {term}`earth mover's distance <EMD>`
+# ({doc}`foundations`); concave functions and the Karush-Kuhn-Tucker conditions of a maximisation
+# over the simplex. The PRIVIC chapter ({doc}`privic`) runs IBU on location data collected
+# incrementally, and the closing guide ({doc}`synthesis`) places it among the other estimators of
+# the book.
 #
 # This chapter reproduces E. ElSalamouny and C. Palamidessi, *On the Consistency and Performance of
 # the Iterative Bayesian Update* (arXiv 2508.09980) {cite}`elsalamouny2023ibu`. Each of $n$ users
 # holds a value $X^i \sim \theta$ of a finite alphabet $\mathcal X$ and sends a curator a report
 # $z^i$ drawn from a known mechanism $M$. The curator estimates $\theta$ either by **inverting** the
-# mechanism (INV) or by the **iterative Bayesian update** (IBU), an EM algorithm for the
+# mechanism ({term}`INV`) or by the **iterative Bayesian update** (IBU), an EM algorithm for the
 # maximum-likelihood estimate (MLE) {cite}`agrawal2001design,elsalamouny2020gibu`. The paper makes
 # three points:
 #
@@ -56,8 +57,8 @@ if "google.colab" in sys.modules:
 #    imply, and identification with a *dominance* condition (automatic for finitely many outputs)
 #    gives consistency (Secs. 4-6);
 # 2. it shows that IBU beats inversion by a wide margin under geo-indistinguishable mechanisms (on
-#    real data) and is on par with it under $k$-RR (real data) and Rappor (synthetic data), and
-#    explains the gap through the error of inversion (Sec. 7);
+#    real data) and is on par with it under $k$-RR ({term}`GRR`, real data) and Rappor (synthetic
+#    data), and explains the gap through the error of inversion (Sec. 7);
 # 3. it runs IBU on infinite alphabets through *likely subsets* (Sec. 8).
 #
 # Every number below is recomputed by the code shown, on the Adult ages and the Gowalla check-ins, at
@@ -332,17 +333,18 @@ glue("ibu-fig3", figures.fig3(M4, [[2], [2, 1]], titles, [U3, START]))
 #
 # ### The mechanisms of the paper
 #
-# $k$-RR (eq. 5) reports the true value with probability $e^\varepsilon/(k - 1 + e^\varepsilon)$
-# and any other one with probability $1/(k - 1 + e^\varepsilon)$; **basic Rappor** flips each bit
-# of the one-hot encoding with probability $1/(1 + e^{\varepsilon/2})$, which gives (**Lemma 4.4**)
-# $P(\beta \mid x) = p^{|\mathcal X|} e^{-(1/2 + S(\beta)/2 - \beta_x)\varepsilon}$ with
-# $p = e^{\varepsilon/2}/(1 + e^{\varepsilon/2})$ and $S(\beta)$ the number of ones. Both are
-# $\varepsilon$-LDP. The **geometric** mechanism $P(z|x) = c\,e^{-\varepsilon_g|z - x|}$ (eq. 6),
-# its truncation to a range (eq. 7), the **Laplace** mechanism (discretised to the nearest value and
-# clamped to the range; the paper uses it without spelling out its discretisation), the
-# **exponential** mechanism $\propto e^{-\varepsilon_g d(x, z)/2}$ {cite}`chatzikokolakis2017efficient`
-# and their planar versions are $\varepsilon_g$-geo-indistinguishable. We compute each channel's
-# tight constant from its matrix, for every channel the experiments of Sec. 7 use.
+# $k$-RR (eq. 5) reports the true value with probability $e^\varepsilon/(k - 1 + e^\varepsilon)$ and
+# any other one with probability $1/(k - 1 + e^\varepsilon)$; **basic Rappor** flips each bit of the
+# one-hot encoding with probability $1/(1 + e^{\varepsilon/2})$, which gives (**Lemma 4.4**)
+# $P(\beta \mid x) = p^{|\mathcal X|} e^{-(1/2 + S(\beta)/2 - \beta_x)\varepsilon}$ with $p =
+# e^{\varepsilon/2}/(1 + e^{\varepsilon/2})$ and $S(\beta)$ the number of ones. Both are
+# $\varepsilon$-{term}`LDP`. The **geometric** mechanism $P(z|x) = c\,e^{-\varepsilon_g|z - x|}$
+# (eq. 6), its truncation to a range (eq. 7), the **Laplace** mechanism (discretised to the nearest
+# value and clamped to the range; the paper uses it without spelling out its discretisation), the
+# **exponential** mechanism $\propto e^{-\varepsilon_g d(x, z)/2}$
+# {cite}`chatzikokolakis2017efficient` and their planar versions are
+# $\varepsilon_g$-geo-indistinguishable. We compute each channel's tight constant from its matrix,
+# for every channel the experiments of Sec. 7 use.
 
 # %%
 x100 = np.arange(100)

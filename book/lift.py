@@ -31,15 +31,15 @@ if "google.colab" in sys.modules:
 # ## Overview
 #
 # **The question.** A data owner holds useful data $X$ correlated with a sensitive feature $S$
-# through a **known** joint distribution $P_{SX}$, and publishes $Y$ through a channel
-# $P_{Y|X}$, so that $S - X - Y$ is a Markov chain. How much of $X$ can be published when what
-# an observer of $Y$ learns about $S$ is measured by the **lift**, the ratio of the posterior to
-# the prior belief? This chapter reproduces *On the Lift, Related Privacy Measures, and
-# Applications to Privacy-Utility Tradeoffs* by M. A. Zarrabian, N. Ding and P. Sadeghi
-# {cite}`zarrabian2023lift`: asymmetric local information privacy (ALIP), which bounds the two
-# sides of the lift separately; the watchdog mechanism with complete and subset merging;
-# asymmetric optimal random response (AORR) and its subset version (SRR); and the lift-based and
-# lift-inverse measures of Sec. VI.
+# through a **known** joint distribution $P_{SX}$, and publishes $Y$ through a channel $P_{Y|X}$, so
+# that $S - X - Y$ is a Markov chain. How much of $X$ can be published when what an observer of $Y$
+# learns about $S$ is measured by the **{term}`lift`**, the ratio of the posterior to the prior
+# belief? This chapter reproduces *On the Lift, Related Privacy Measures, and Applications to
+# Privacy-Utility Tradeoffs* by M. A. Zarrabian, N. Ding and P. Sadeghi {cite}`zarrabian2023lift`:
+# asymmetric local information privacy ({term}`ALIP`), which bounds the two sides of the lift
+# separately; the {term}`watchdog` mechanism with complete and subset merging; asymmetric optimal
+# random response ({term}`AORR`) and its subset version (SRR); and the lift-based and lift-inverse
+# measures of Sec. VI.
 #
 # **What we find.** The paper's experiments reproduce with its printed numbers, and its main
 # orderings hold, except one left undecided at the paper's number of distributions (AORR's
@@ -50,9 +50,9 @@ if "google.colab" in sys.modules:
 # merges anything; and ALIP implies $\ell_1$- and $\chi^2$-privacy only under a condition on the
 # budgets. The summary at the end lists every result with its report row.
 #
-# **Prerequisites.** Mechanisms as channels, mutual information and the information a channel
-# leaks ({doc}`foundations`); vertices and active constraints of a polytope and linear
-# programming, at the level of a first course in optimisation.
+# **Prerequisites.** Mechanisms as channels, mutual information and the information a channel leaks,
+# ε-{term}`LDP` and its privacy budget {term}`epsilon (ε)` ({doc}`foundations`); vertices and active
+# constraints of a polytope and linear programming, at the level of a first course in optimisation.
 #
 # **The setting.** Privacy is measured through the lift
 #
@@ -63,9 +63,9 @@ if "google.colab" in sys.modules:
 # ```
 #
 # (the paper's eqs. 1-2): $\Psi$ is the min-lift, $\Lambda$ the max-lift. Utility is the
-# normalised mutual information $\mathrm{NMI} = I(X;Y)/H(X)$. Every mechanism is designed from
-# $P_{SX}$ and evaluated *exactly*: there are no sampled users and no estimators. Logarithms are
-# natural; budgets $\varepsilon$ and leakages are in nats.
+# {term}`normalised mutual information <NMI>` $\mathrm{NMI} = I(X;Y)/H(X)$. Every mechanism is
+# designed from $P_{SX}$ and evaluated *exactly*: there are no sampled users and no estimators.
+# Logarithms are natural; budgets $\varepsilon$ and leakages are in nats.
 #
 # The paper has no dataset: every experiment draws random joint distributions with a generator it
 # does not state. We draw $P_{SX}(s,x) = U_{s,x}/\sum U$ with $U_{s,x}$ iid Uniform(0, 1),

@@ -34,34 +34,35 @@ if "google.colab" in sys.modules:
 #
 # ## Overview
 #
-# **The question.** A server collects several attributes of the same users under ε-LDP, and it
-# does so again and again. Each report is private on its own; is the *collection* still private?
-# Can an attacker who sees only the reports rebuild a user's profile and find the user in a
-# public table, or tell which of a user's values is the real one?
+# **The question.** A server collects several attributes of the same users under ε-{term}`LDP` (with
+# privacy budget {term}`epsilon (ε)`), and it does so again and again. Each report is private on its
+# own; is the *collection* still private? Can an attacker who sees only the reports rebuild a user's
+# profile and find the user in a public table, or tell which of a user's values is the real one?
 #
-# **Prerequisites.** The frequency oracles (GRR, SUE, OUE, OLH, ω-SS), their support sets and
-# unbiased estimators ({doc}`foundations`); the PIE privacy of Murakami and Takahashi, the
-# mutual information between a user and the reports, for the α-PIE part ({doc}`pie`); a little
-# supervised learning (a gradient-boosted classifier).
+# **Prerequisites.** The {term}`frequency oracles <frequency oracle>` ({term}`GRR`, {term}`SUE`,
+# {term}`OUE`, {term}`OLH`, ω-{term}`SS`), their support sets and unbiased estimators
+# ({doc}`foundations`); the {term}`PIE` privacy of Murakami and Takahashi, the mutual information
+# between a user and the reports, for the α-PIE part ({doc}`pie`); a little supervised learning (a
+# gradient-boosted classifier).
 #
 # **What you will see.** A server collects $d$ categorical attributes from $n$ users,
 # repeatedly, under $\epsilon$-LDP. The paper compares three ways of doing so:
 #
-# * **SPL** splits $\epsilon$ over the $d$ attributes;
-# * **SMP** samples one attribute $j\sim\mathcal U([d])$ and discloses $\langle j,
-#   \mathcal M(v_j;\epsilon)\rangle$;
-# * **RS+FD** {cite}`arcolezi2021rsfd` samples $j$, reports $v_j$ with the amplified budget
-#   $\epsilon' = \ln\big(d(e^{\epsilon}-1)+1\big)$ and sends *fake data* for the other
-#   attributes, so that $j$ stays hidden.
+# * **{term}`SPL`** splits $\epsilon$ over the $d$ attributes;
+# * **{term}`SMP`** samples one attribute $j\sim\mathcal U([d])$ and discloses $\langle j, \mathcal
+#   M(v_j;\epsilon)\rangle$;
+# * **{term}`RS+FD`** {cite}`arcolezi2021rsfd` samples $j$, reports $v_j$ with the amplified budget
+#   $\epsilon' = \ln\big(d(e^{\epsilon}-1)+1\big)$ and sends *fake data* for the other attributes,
+#   so that $j$ stays hidden.
 #
 # It shows that (i) an attacker who guesses each report's value by plausible deniability builds
-# profiles of SMP users over repeated surveys and re-identifies them against background
-# knowledge, (ii) a classifier uncovers RS+FD's hidden sampled attribute because real data are not
-# uniform while fake data are, and (iii) it proposes **RS+RFD**, whose fake data follow public
-# priors. Every number below is recomputed from {py:mod}`ldpnb.mechanisms` and {py:mod}`ldpnb.attacks` on the
-# real Adult (45,222 × 10) and ACS Montana (10,336 × 18) tables
-# {cite}`kohavi1996adult,ding2021folktables`, and on Nursery's factorial design (12,959 × 9).
-# The paper's attacker for (ii), XGBoost with default parameters, is the main curve of every
+# profiles of SMP users over repeated surveys and re-identifies them against background knowledge,
+# (ii) a classifier uncovers RS+FD's hidden sampled attribute because real data are not uniform
+# while fake data are, and (iii) it proposes **{term}`RS+RFD`**, whose fake data follow public
+# priors. Every number below is recomputed from {py:mod}`ldpnb.mechanisms` and
+# {py:mod}`ldpnb.attacks` on the real Adult (45,222 × 10) and ACS Montana (10,336 × 18) tables
+# {cite}`kohavi1996adult,ding2021folktables`, and on Nursery's factorial design (12,959 × 9). The
+# paper's attacker for (ii), XGBoost with default parameters, is the main curve of every
 # attribute-inference figure; Bayes attackers, computed exactly, frame it.
 
 # %% tags=["parameters", "remove-cell"]
@@ -242,12 +243,12 @@ single.round(3)
 # $d_{sv}\sim\mathcal U\{d/2,\dots,d-1\}$ attributes. After each survey the attacker holds, per
 # pseudonymous user, a partial profile of inferred values and matches it against the background
 # knowledge: the identified table itself (FK-RI) or a random subset of at least $d/2$ of its
-# attributes (PK-RI). Records are ranked by the number of matching attributes and the top-k list
-# is output with random tie-breaking; RID-ACC is the fraction of users whose identity is in the
+# attributes (PK-RI). Records are ranked by the number of matching attributes and the top-k list is
+# output with random tie-breaking; {term}`RID-ACC` is the fraction of users whose identity is in the
 # list. We compute the **exact expectation** over the tie-breaking: with $A$ the records strictly
-# better than the true one and $B$ the ties (the true record included),
-# $P(\text{hit}) = \mathbb 1[A<k]\,\min(B, k-A)/B$, which lets us use all 45,222 users. The
-# baseline is $k/n$. Protocols share the survey designs and PK subsets of each run.
+# better than the true one and $B$ the ties (the true record included), $P(\text{hit}) = \mathbb
+# 1[A<k]\,\min(B, k-A)/B$, which lets us use all 45,222 users. The baseline is $k/n$. Protocols
+# share the survey designs and PK subsets of each run.
 
 # %%
 fig2 = runs.rid_by_protocol(XA, KA, PROTS, SIZES["rid_eps"], runs=SIZES["rid_runs"],
@@ -490,7 +491,7 @@ for num, s in (("12", "uniform"), ("13", "non-uniform")):
 # :alt: RID-ACC against the Bayes-error target beta, decreasing from 0.95 to 0.6, FK-RI and PK-RI; every protocol reaches the same ceiling once nothing is randomised.
 #
 # Paper Fig. 12: RID-ACC (top-10) of SMP on Adult under uniform α-PIE against $\beta_{U|S}$ (tight to
-# loose), FK-RI (left) and PK-RI (right); {glue:text}`multidim_risks-pie-runs` run(s) per β at this scale, with the 95 %
+# loose), FK-RI (left) and PK-RI (right); {glue:text}`multidim_risks-pie-runs-text` per β at this scale, with the 95 %
 # interval of the run mean where there are two or more (the paper: 10 values of β, 20 runs; SCALE=paper
 # runs both).
 # ```
@@ -619,7 +620,7 @@ report.text(**text.aif_glues(xv, aif, SIZES["aif_eps"]))
 # with the blocks before). Dashed:
 # the Bayes attackers over ε ∈ {glue:text}`multidim_risks-aif-eps` (NK: $s \to \infty$; PK, HM: $n_{pk}$ ∈
 # {0.1n, 0.3n, 0.5n}); dotted: the Bayes oracle. Bayes curves: mean of
-# {glue:text}`multidim_risks-aif-runs` run(s) per point (the paper: 20 runs of XGBoost on every ε).
+# {glue:text}`multidim_risks-aif-runs-text` per point (the paper: 20 runs of XGBoost on every ε).
 # ```
 #
 # Sec. 4.3 on ACS, with the paper's attacker. With uniform fake data (GRR and UE-r) its accuracy
@@ -661,7 +662,7 @@ report.range("H6-b", max(nu_[(lab, "oracle")].mean(0).max()
 # Paper Fig. 14: attribute inference against RS+FD on Adult ($d = 10$): XGBoost (markers,
 # {glue:text}`multidim_risks-xgb-fig14`; 95 % interval of the run mean where a point has two runs or
 # more), Bayes attackers (dashed) and oracle (dotted) over ε ∈
-# {glue:text}`multidim_risks-aif-eps`, {glue:text}`multidim_risks-aif-runs` run(s) per point.
+# {glue:text}`multidim_risks-aif-eps`, {glue:text}`multidim_risks-aif-runs-text` per point.
 # ```
 #
 # ```{glue:figure} risks-fig15
@@ -730,7 +731,7 @@ glue("risks-fig4",
 #
 # Paper Fig. 4: RID-ACC of RS+FD[GRR] on Adult (FK-RI, uniform metric), mean of
 # {glue:text}`multidim_risks-fig4-runs` runs with the 95 % interval of the run mean (the paper: 20); dashed: sampling with replacement
-# (artifact), mean of {glue:text}`multidim_risks-chain-var-runs` run(s). The attacker that predicts the
+# (artifact), mean of {glue:text}`multidim_risks-chain-var-runs-text`. The attacker that predicts the
 # sampled attribute in each survey is the Bayes NK plug-in; the paper's is XGBoost NK with
 # $s = 1n$, which on ACS stays below the plug-in (Fig. 3).
 # ```
@@ -996,7 +997,7 @@ rcells, rcost = runs.xgb_run(rplan, DATA)
 xr = {k: runs.xgb_view(rcells, "ACS", k) for k in ("correct", "dir", "zipf", "exp")}
 report.timing("xgboost_rsrfd_fit_cpu", rcost["fit_cpu_s"])
 # every fit's raw numbers beside the report (kept with the paper-scale record)
-runs.save_xgb_fits([*plan, *rplan], {**cells, **rcells})
+fits_file = runs.save_xgb_fits([*plan, *rplan], {**cells, **rcells})
 
 # %% tags=["hide-input", "remove-output"]
 glue("risks-fig6", figures.aif_grid(rfd, SIZES["rfd_eps"], 18, figures.RFD_ROWS,
@@ -1013,7 +1014,7 @@ report.text(**text.rfd_glues(xr, xv["ACS"], rfd, inc))
 # paper's attacker, XGBoost, mean of its runs with the 95 % interval of the run mean where a point
 # has two runs or more ({glue:text}`multidim_risks-xgb-fig6`);
 # dashed: the Bayes attackers over ε ∈ {glue:text}`multidim_risks-rfd-eps`; dotted: the oracle. Bayes
-# curves: {glue:text}`multidim_risks-rfd-runs` run(s) per point (the paper: 20 runs of XGBoost).
+# curves: {glue:text}`multidim_risks-rfd-runs-text` per point (the paper: 20 runs of XGBoost).
 # ```
 #
 # ```{glue:figure} risks-fig17
@@ -1025,7 +1026,7 @@ report.text(**text.rfd_glues(xr, xv["ACS"], rfd, inc))
 # ({glue:text}`multidim_risks-xgb-fig17`; DIR: {glue:text}`multidim_risks-xgb-fig17-dir`; markers, mean of
 # the runs with the 95 % interval of the run mean where a point has two runs or more), the Bayes
 # plug-in with the same uniform fake-data
-# assumption (dotted) and the prior-aware Bayes NK (dashed), {glue:text}`multidim_risks-rfd-runs` run(s)
+# assumption (dotted) and the prior-aware Bayes NK (dashed), {glue:text}`multidim_risks-rfd-runs-text`
 # per point; legend below.
 # ```
 #

@@ -33,12 +33,13 @@ if "google.colab" in sys.modules:
 # reference, and keeps them apart:
 #
 # * **peers on the same work**: [multi-freq-ldpy](https://github.com/hharcolezi/multi-freq-ldpy)
-#   (numba clients and IBU), [pure-ldp](https://github.com/Samuel-Maddock/pure-LDP) (Python clients
-#   and servers) and [qif](https://github.com/chatziko/libqif) (C++ IBU). Both sides get the same
-#   users, the same reports, the same channel and the same number of updates.
+#   (numba clients and {term}`IBU`), [pure-ldp](https://github.com/Samuel-Maddock/pure-LDP) (Python
+#   clients and servers) and [qif](https://github.com/chatziko/libqif) (C++ IBU). Both sides get the
+#   same users, the same reports, the same channel and the same number of updates.
 # * **our own baseline** for the algorithm choices that change the work: count-level simulation
 #   instead of per-user reports, the $O(k)$ k-RR operator instead of the dense channel, the FFT
-#   kernel of Blahut–Arimoto on a lattice. These rows never stand in for a peer comparison.
+#   kernel of Blahut–Arimoto ({term}`BA`) on a lattice. These rows never stand in for a peer
+#   comparison.
 # * **measured floors**: the bare random draws a client needs, and the memory traffic of a dense
 #   iteration at the bandwidth measured in this run (or of the matrix's cache-resident working
 #   set, when that is faster).
@@ -78,13 +79,14 @@ EPS = 1.0
 # %% [markdown]
 # ## The peers in this environment
 #
-# The peers are optional dependencies. This machine has no network, so a missing peer cannot be
-# installed here; the table says which were found and why one is absent. Two repairs are needed,
-# both outside the timed code: multi-freq-ldpy's local hashing calls `xxhash.xxh32` with a `str`
-# and a 64-bit seed, which current xxhash rejects (we encode the string and keep the low 32 bits);
-# pure-ldp imports `statsmodels` for its RAPPOR server, which we do not time (an empty module stands
-# in when statsmodels is absent). At smoke scale no peer is loaded: numba's compilation alone would
-# exceed the budget.
+# The peers are optional dependencies, and the machine that builds the book may have no network,
+# so a missing peer is not installed during the build; the table says which were found and why one
+# is absent. Two repairs are needed,
+# both outside the timed code: multi-freq-ldpy's local hashing calls `xxhash.xxh32` with a `str` and
+# a 64-bit seed, which current xxhash rejects (we encode the string and keep the low 32 bits);
+# pure-ldp imports `statsmodels` for its {term}`RAPPOR` server, which we do not time (an empty
+# module stands in when statsmodels is absent). At smoke scale no peer is loaded: numba's
+# compilation alone would exceed the budget.
 
 # %%
 peers = E.load_peers(load=SIZES["peers"])
@@ -99,18 +101,17 @@ glue("perf-bw", f"{bw / 1e9:.1f}", display=False)
 #
 # ## Per-user clients and servers
 #
-# For GRR, OUE, OLH and SS (ε = 1) both libraries produce every user's report from the
-# same true values (**client**), then estimate the frequencies from the same reports
-# (**server**: support counts and the clipped estimate $\hat f = (C(v)/n - q)/(p - q)$).
-# The peer's aggregator reads our reports in its own per-user format, so both servers
-# aggregate identical reports; for OLH each side hashes with its own family, and the
-# peer's OLH server evaluates every (user, value) hash in Python, so OLH runs on fewer
-# users (both sides). The floor of a client is the bare random draws it needs: one
-# integer and one uniform per user for GRR and OLH, one byte per bit for OUE, one
-# uniform key per value for SS (our random-key subsets). pure-ldp is timed on its GRR
-# and OUE clients and servers only: its OLH client is not timed here, so the best peer
-# of the OLH rows (T1-OLH, T2-OLH) is multi-freq-ldpy's, and a faster pure-ldp OLH
-# client would not show.
+# For {term}`GRR`, {term}`OUE`, {term}`OLH` and {term}`SS` (privacy budget {term}`epsilon (ε)` = 1,
+# ε-{term}`LDP`) both libraries produce every user's report from the same true values (**client**),
+# then estimate the frequencies from the same reports (**server**: support counts and the clipped
+# estimate $\hat f = (C(v)/n - q)/(p - q)$). The peer's aggregator reads our reports in its own
+# per-user format, so both servers aggregate identical reports; for OLH each side hashes with its
+# own family, and the peer's OLH server evaluates every (user, value) hash in Python, so OLH runs on
+# fewer users (both sides). The floor of a client is the bare random draws it needs: one integer and
+# one uniform per user for GRR and OLH, one byte per bit for OUE, one uniform key per value for SS
+# (our random-key subsets). pure-ldp is timed on its GRR and OUE clients and servers only: its OLH
+# client is not timed here, so the best peer of the OLH rows (T1-OLH, T2-OLH) is multi-freq-ldpy's,
+# and a faster pure-ldp OLH client would not show.
 
 # %%
 rng = rng_for(SEED, "clients")

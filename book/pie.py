@@ -37,21 +37,22 @@ if "google.colab" in sys.modules:
 # well can it link a report back to the user who sent it, and what does a guarantee against that
 # link cost in utility, compared with local differential privacy?
 #
-# Local differential privacy (LDP) protects *data privacy*: a report $Y$ hides which value $x$ it
-# came from. Many collections in the local model face another threat, **re-identification**:
-# linking a report back to the *user* $U$ who sent it. The paper measures it by the **PIE**
+# Local differential privacy ({term}`LDP`) protects *data privacy*: a report $Y$ hides which value
+# $x$ it came from. Many collections in the local model face another threat, **re-identification**:
+# linking a report back to the *user* $U$ who sent it. The paper measures it by the **{term}`PIE`**
 # (personal information entropy) $I(U;Y)$ and calls a mechanism $(\mathcal U,\alpha)$-PIE private
 # when $\sup_{p_{U,X}} I(U;Y) \le \alpha$ bits. Through the generalised Fano inequality, $\alpha$
 # bounds from below the Bayes error of *any* re-identification algorithm. The paper proves bounds
-# for $k$-ary randomised response (RR) and general local hashing (GLH) that are much tighter than
-# the generic LDP bound, studies their utility for distribution estimation, and measures how
-# identifying location traces and rating histories are with the **PSE**, the information a concrete
-# matcher's scores carry about the user.
+# for $k$-ary randomised response ({term}`RR`) and general local hashing ({term}`GLH`) that are much
+# tighter than the generic LDP bound, studies their utility for distribution estimation, and
+# measures how identifying location traces and rating histories are with the **{term}`PSE`**, the
+# information a concrete matcher's scores carry about the user.
 #
-# **Prerequisites.** The local model, ε-LDP, $k$-ary randomised response, local hashing and the
-# frequency-oracle estimator, and the mutual information and KL divergence of a channel, all in
-# {doc}`foundations`. Re-identification of LDP reports over repeated surveys, and the α-PIE
-# guarantee used there as a countermeasure, come back in {doc}`multidim_risks`.
+# **Prerequisites.** The local model, ε-LDP and its privacy budget {term}`epsilon (ε)`, $k$-ary
+# randomised response, local hashing and the frequency-oracle estimator, and the mutual information
+# and KL divergence of a channel, all in {doc}`foundations`. Re-identification of LDP reports over
+# repeated surveys, and the α-PIE guarantee used there as a countermeasure, come back in
+# {doc}`multidim_risks`.
 #
 # What is recomputed here, and on which data:
 #
@@ -266,17 +267,21 @@ for r in checks:
     keys = ("violations", "checks", "max_excess", "max_ratio")
     report.holds(THEOREM_IDS[r["name"]], **{k: r[k] for k in keys if r[k] is not None})
 table = pd.DataFrame(checks).set_index("name").drop(columns="statement")
-table.style.format({"max_excess": "{:.2g}", "max_ratio": "{:.3f}"}, na_rep="(equality)")
+table = table.rename(
+    columns={"max_excess": "largest excess", "max_ratio": "largest ratio"})
+table.index.name = "statement"
+table.style.format({"largest excess": "{:.2g}", "largest ratio": "{:.3f}"},
+                   na_rep="(equality)")
 
 # %% [markdown]
 # The Fano bound of Prop. 3.7 is not vacuous (positive) in {glue:text}`pie-fano-positive` of the
 # {glue:text}`pie-draws` random joints. The tightest $\alpha$ of the RR is the $n$-restricted
-# capacity $\alpha^* = \max_{|\mathrm{supp}\,p_X| \le n} I(X;Y)$: the supremum over $p_{U,X}$ is
-# attained by a deterministic $X = f(U)$ (a derived fact, not in the paper). By symmetry it has a
-# closed form (`M.alpha_star_rr`), which we check against Blahut–Arimoto on every input subset and
-# place between the two bounds. Lemma B.2 is also checked on the capacity of the $k$-RR itself,
-# and Sec. 2.2's "the ε-RR and the $(g, \varepsilon)$-GLH provide ε-LDP" on their channel matrices
-# (`theory.ldp_levels`).
+# {term}`capacity` $\alpha^* = \max_{|\mathrm{supp}\,p_X| \le n} I(X;Y)$: the supremum over
+# $p_{U,X}$ is attained by a deterministic $X = f(U)$ (a derived fact, not in the paper). By
+# symmetry it has a closed form (`M.alpha_star_rr`), which we check against Blahut–Arimoto on every
+# input subset and place between the two bounds. Lemma B.2 is also checked on the capacity of the
+# $k$-RR itself, and Sec. 2.2's "the ε-RR and the $(g, \varepsilon)$-GLH provide ε-LDP" on their
+# channel matrices (`theory.ldp_levels`).
 
 # %%
 cases = [(3, 8, 1.0), (8, 8, 2.0), (20, 8, 4.0), (5, 50, 3.0)]

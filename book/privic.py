@@ -30,17 +30,18 @@ if "google.colab" in sys.modules:
 #
 # ## Overview
 #
-# A service collects its users' locations again and again. Each user wants geo-indistinguishability
-# and a reported location close to the true one (quality of service, QoS); the collector wants an
-# accurate estimate of where the users are (statistical utility). Biswas and Palamidessi
-# {cite}`biswas2023privic` propose to build each round's mechanism from the collector's current
-# estimate with the **Blahut–Arimoto (BA)** algorithm of rate–distortion theory, and to re-estimate
-# with the **iterative Bayesian update (IBU)**. The question of this chapter: *does that loop,
-# PRIVIC, give better privacy, QoS and utility than the planar Laplace mechanism (LAP), and does it
-# converge to what the paper says it converges to?*
+# A service collects its users' locations again and again. Each user wants
+# {term}`geo-indistinguishability` (with privacy budget {term}`epsilon (ε)`) and a reported location
+# close to the true one (quality of service, QoS); the collector wants an accurate estimate of where
+# the users are (statistical utility). Biswas and Palamidessi {cite}`biswas2023privic` propose to
+# build each round's mechanism from the collector's current estimate with the **Blahut–Arimoto
+# ({term}`BA`)** algorithm of rate–distortion theory, and to re-estimate with the **iterative
+# Bayesian update ({term}`IBU`)**. The question of this chapter: *does that loop, PRIVIC, give
+# better privacy, QoS and utility than the planar Laplace mechanism (LAP), and does it converge to
+# what the paper says it converges to?*
 #
 # **Prerequisites.** The local model, mechanisms as channel matrices, IBU and the earth mover's
-# distance (EMD) ({doc}`foundations`); IBU's convergence and the uniqueness of its maximum
+# distance ({term}`EMD`) ({doc}`foundations`); IBU's convergence and the uniqueness of its maximum
 # ({doc}`ibu`, whose certificate we use to certify maxima below); mutual information, and the
 # likelihood-ratio test. The closing guide ({doc}`synthesis`) places BA among the other mechanisms
 # of the book.
@@ -145,6 +146,7 @@ report.text(**{"emd-sf": f"{emd_uniform['sf']:.6f}"})
 
 # %% tags=["hide-input", "remove-output"]
 raw = {c: load_gowalla_privic(c) for c in CITIES}
+report.text(**{f"checkins-{c}": f"{len(raw[c]):,}" for c in CITIES})
 glue("privic-fig6", figures.fig6(raw, pi, {c: pv.privic_edges(c) for c in CITIES}))
 
 # %% [markdown]
@@ -153,7 +155,9 @@ glue("privic-fig6", figures.fig6(raw, pi, {c: pv.privic_edges(c) for c in CITIES
 # :alt: Left, scatter plots of the check-ins of Paris and San Francisco with the grid lines of the authors' bins; right, heat maps of the resulting distributions, concentrated in a few central cells.
 #
 # (Paper Fig. 6.) The check-ins with the authors' bins (left) and the distribution π on the
-# 11 × 15 (Paris, N = 10,078) and 16 × 24 (San Francisco, N = 123,025) grids (right).
+# 11 × 15 (Paris: the N = 10,078 of the {glue:text}`privic-checkins-paris` check-ins that the
+# authors' bins count) and 16 × 24 (San Francisco: N = 123,025 of
+# {glue:text}`privic-checkins-sf`) grids (right).
 # ```
 #
 # The grids are not the "16 × 12" and "24 × 17" of the text (rows D1): the text names the
@@ -1100,7 +1104,12 @@ glue("privic-gaps", figures.mle_gaps(g, regions))
 # Means per setting (gaps in nats, EMDs to π in grid units):
 
 # %% tags=["remove-input"]
-summary.round(3)
+summary.rename(columns={
+    "region": "calibrated region", "chi2": "Wilks' region",
+    "gap_lo_combination": "gap: combination", "gap_lo_theta_N": "gap: θ_N",
+    "gap_lo_truth": "gap: truth", "emd_pi_combination": "EMD to π: combination",
+    "emd_pi_theta_N": "EMD to π: θ_N", "emd_mle_pi": "EMD to π: MLE",
+}).style.format(precision=3, thousands=",").format_index("{:g}", level="beta")
 
 # %% [markdown]
 # **Remark 6, the likelihood.** Under Alg. 1 as written the combination of the per-cycle

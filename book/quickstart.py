@@ -64,10 +64,11 @@ print(f"n = {n:,} people, k = {k} education levels")
 # %% [markdown]
 # ## Privatise, estimate, evaluate, audit
 #
-# Each person reports through optimised unary encoding ({py:class}`~ldpnb.mechanisms.OUE`,
-# $\varepsilon = 1$); the server sees only the reports.
-# {py:meth}`~ldpnb.mechanisms.FrequencyOracle.estimate` is the unbiased estimator of the
-# frequency oracle, $\hat f(v) = (C(v)/n - q)/(p - q)$; {py:func}`~ldpnb.estimators.ibu` is the
+# Each person reports through optimised unary encoding ({term}`OUE`,
+# {py:class}`~ldpnb.mechanisms.OUE`, with privacy budget {term}`epsilon (ε)` $\varepsilon = 1$,
+# which makes it ε-{term}`LDP`); the server sees only the reports.
+# {py:meth}`~ldpnb.mechanisms.FrequencyOracle.estimate` is the unbiased estimator of the frequency
+# oracle, $\hat f(v) = (C(v)/n - q)/(p - q)$; {py:func}`~ldpnb.estimators.ibu` is the
 # maximum-likelihood estimate, here from k-ary randomised response
 # ({py:class}`~ldpnb.mechanisms.GRR`) reports.
 
@@ -87,9 +88,9 @@ tv = {"OUE + unbiased": total_variation(f_oue, truth),
       "GRR + IBU": total_variation(f_ibu, truth)}
 
 # %% [markdown]
-# How far each estimate is from the true histogram
-# ({py:func}`~ldpnb.measures.total_variation`, between 0 and 1), and
-# whether an unbiased estimate is negative (it can be; IBU's estimate is a distribution):
+# How far each estimate is from the true histogram ({py:func}`~ldpnb.measures.total_variation`,
+# between 0 and 1), and whether an unbiased estimate is negative (it can be; {term}`IBU`'s estimate
+# is a distribution):
 
 # %% tags=["core"]
 for name, d in tv.items():

@@ -161,6 +161,8 @@ def test_size_glues_cover_the_chapter_captions(scale):
     assert quoted - glued_in_cells <= set(g), quoted - glued_in_cells - set(g)
     s = runs.sizes(scale)
     assert g["rid-runs"] == str(s["rid_runs"]) and g["fig4-runs"] == str(s["fig4_runs"])
+    assert "run(s)" not in text  # a caption says "1 run" or "20 runs" (reader issue #39)
+    assert g["aif-runs-text"] == f"{s['aif_runs']} run" + ("s" if s["aif_runs"] != 1 else "")
     assert g["xgb-fig3"].startswith("ε ∈ {") and ("not run" in g["xgb-fig3-grid"]) == (scale == "smoke")
 
 

@@ -214,7 +214,8 @@ def sizes(scale: str) -> dict[str, Any]:
 @contract(sizes=Instance(dict, example=_SIZES["smoke"]))
 def size_glues(sizes: Mapping[str, Any]) -> dict[str, str]:
     """The glue names and texts that put the numbers of runs and the XGBoost grid of ``sizes`` (one
-    scale of :func:`sizes`) into the chapter's captions, e.g. ``{"rid-runs": "3", ...}``."""
+    scale of :func:`sizes`) into the chapter's captions, e.g. ``{"rid-runs": "3", ...}``; a count
+    that a caption quotes with its noun also as ``"<name>-text"`` (``"1 run"``, ``"20 runs"``)."""
     out = {
         f"{key.replace('_', '-')}": str(sizes[key])
         for key in (
@@ -228,6 +229,9 @@ def size_glues(sizes: Mapping[str, Any]) -> dict[str, str]:
             "fig4_runs",
         )
     }
+    for key in ("pie_runs", "aif_runs", "rfd_runs", "chain_var_runs"):  # "1 run", "20 runs"
+        n = sizes[key]
+        out[f"{key.replace('_', '-')}-text"] = f"{n} run" if n == 1 else f"{n} runs"
     out["head-runs"] = ", ".join(f"{NAMES[p]} {r}" for p, r in sizes["head_runs"].items())
     for block in dict.fromkeys(b[0] for blocks in _XGB_BLOCKS.values() for b in blocks):
         out[f"xgb-{block}"] = xgb_caption(sizes, block) if block in sizes["xgb"] else "not run at this scale"
