@@ -843,49 +843,7 @@ COVERED_OTHERWISE: dict[str, str] = {
     "built by adult_setting / gowalla_setting (contracted)",
 }
 
-PENDING: dict[str, list[str]] = {
-    "chapter ibu": _names(
-        "ldpnb.papers.ibu.",
-        """
-        experiments.Trials experiments.RapporTrials
-    """,
-    ),
-    "chapter lift": _names(
-        "ldpnb.papers.lift.",
-        """
-        experiments.Curve figures.repair(lams) figures.table(caption)
-    """,
-    ),
-    "chapter pie": _names(
-        "ldpnb.papers.pie.",
-        """
-        identification.Traces identification.Traces.subset utility.UtilityPopulation.mass
-    """,
-    ),
-    "chapter privic": _names(
-        "ldpnb.papers.privic.",
-        """
-        figures.heatmap(title) figures.heatmap(cmap) figures.heatmap(vmax) figures.heatmap(marks)
-        figures.heatmap(colorbar) figures.heatmap(label)
-    """,
-    ),
-    "chapter risks": _names(
-        "ldpnb.papers.risks.",
-        """
-        experiments.aif_experiment(pk_fractions) experiments.aif_xgb_experiment(classifier)
-        experiments.aif_xgb_experiment(max_train) experiments.aif_xgb_experiment(n_estimators)
-        experiments.make_priors(counts) experiments.rsfd_mse_experiment(postprocess)
-        experiments.smp_rid_experiment(eval_surveys) experiments.smp_rid_experiment(index)
-        experiments.smp_rid_experiment(topk) figures.fig17(xgb) protocol.run_protocol(n_jobs) text.runs_labels
-        xgb.Fit xgb.Fit.stream figures.aif_grid(xgb) figures.fig4(topks)
-        figures.rid_fk_pk(k) figures.rid_fk_pk(xlabel) figures.rid_fk_pk(invert) figures.rid_fk_pk(topks)
-        figures.rid_grid(key) figures.rid_grid(xlabel) figures.rid_grid(invert) figures.rid_grid(topks)
-        figures.mean_interval runs.RidRuns runs.RidRuns.mean runs.RidRuns.runs
-        runs.rid_by_protocol(index) runs.rid_chain_runs(index) runs.rid_chain_runs(protocol)
-        runs.rid_chain_runs(fake) runs.rid_chain_runs(resample) runs.rid_chain_runs(topk)
-    """,
-    ),
-}
+PENDING: dict[str, list[str]] = {}
 
 
 def _coverage(n) -> list[tuple[str, str]]:
