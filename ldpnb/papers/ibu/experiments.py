@@ -87,12 +87,12 @@ _MECHANISM_OR_CHANNEL = AnyOf(Channel(atol=1e-8), Instance(Mechanism, example=No
     metric=Callable_(),
     rng=RandomState(),
     tol=Real(0, None),
-    max_iter=Integer(0, None),
+    max_iter=Integer(0, 10**7),
     with_ibu=Boolean(),
     with_inv=Boolean(),
     mle_reps=Integer(0, 100_000),
     mle_tol=POSITIVE,
-    mle_max_iter=Integer(1, None),
+    mle_max_iter=Integer(1, 10**7),
 )
 def estimation_trials(
     channel,
@@ -254,7 +254,7 @@ Trials.__init__ = contract(  # type: ignore[method-assign]
     reps=Integer(1, 100_000),
     rng=RandomState(),
     tol=Real(0, None),
-    max_iter=Integer(0, None),
+    max_iter=Integer(0, 10**7),
     mle_reps=Integer(0, 100_000),
     mle_tol=POSITIVE,
 )
