@@ -1091,6 +1091,12 @@ DEEP_CHECKED: list[tuple[str, str, Any, str | None]] = [
         lambda: _C().verify_row(None),
         None,
     ),
+    (
+        "ldpnb.mechanisms.orr.polytope_vertices",
+        "b_ub",
+        lambda: mech.polytope_vertices(np.vstack([np.eye(2), -np.eye(2)]), np.array([1.0, 1.0, 0.0])),
+        None,
+    ),
     # the paper modules' rules between arguments (issue #40)
     ("ldpnb.papers.pie.identification.Traces", "seqs", lambda: _pie_id().Traces("LT", [np.array([0, 3])], 2), None),
     ("ldpnb.papers.pie.identification.Traces", "seqs", lambda: _pie_id().Traces("LT", [[0.5, 1.0]], 2), None),

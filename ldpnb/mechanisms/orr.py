@@ -279,6 +279,15 @@ def polytope_vertices(
     Vertices are verified against the inequalities (violations > ``tol`` dropped) and deduplicated
     to 1e-10. Returns an ``M x d`` array.
     """
+    if b_ub.size != A_ub.shape[0]:
+        raise ValueError(f"b_ub must hold one bound per row of A_ub ({A_ub.shape[0]}), got {b_ub.size}")
+    if (A_eq is None) != (b_eq is None):
+        raise ValueError("A_eq and b_eq must be given together")
+    if A_eq is not None and b_eq is not None and (A_eq.shape[1] != A_ub.shape[1] or b_eq.size != A_eq.shape[0]):
+        raise ValueError(
+            f"A_eq must have the {A_ub.shape[1]} columns of A_ub and b_eq one entry per row of A_eq, got A_eq "
+            f"{A_eq.shape} and b_eq of {b_eq.size}"
+        )
     return _polytope_vertices(A_ub, b_ub, A_eq, b_eq, method, tol)
 
 
