@@ -13,6 +13,7 @@ the mark is removed).
 
 from __future__ import annotations
 
+import importlib
 import math
 import re
 from typing import Any
@@ -843,49 +844,7 @@ COVERED_OTHERWISE: dict[str, str] = {
     "built by adult_setting / gowalla_setting (contracted)",
 }
 
-PENDING: dict[str, list[str]] = {
-    "chapter ibu": _names(
-        "ldpnb.papers.ibu.",
-        """
-        experiments.Trials experiments.RapporTrials
-    """,
-    ),
-    "chapter lift": _names(
-        "ldpnb.papers.lift.",
-        """
-        experiments.Curve figures.repair(lams) figures.table(caption)
-    """,
-    ),
-    "chapter pie": _names(
-        "ldpnb.papers.pie.",
-        """
-        identification.Traces identification.Traces.subset utility.UtilityPopulation.mass
-    """,
-    ),
-    "chapter privic": _names(
-        "ldpnb.papers.privic.",
-        """
-        figures.heatmap(title) figures.heatmap(cmap) figures.heatmap(vmax) figures.heatmap(marks)
-        figures.heatmap(colorbar) figures.heatmap(label)
-    """,
-    ),
-    "chapter risks": _names(
-        "ldpnb.papers.risks.",
-        """
-        experiments.aif_experiment(pk_fractions) experiments.aif_xgb_experiment(classifier)
-        experiments.aif_xgb_experiment(max_train) experiments.aif_xgb_experiment(n_estimators)
-        experiments.make_priors(counts) experiments.rsfd_mse_experiment(postprocess)
-        experiments.smp_rid_experiment(eval_surveys) experiments.smp_rid_experiment(index)
-        experiments.smp_rid_experiment(topk) figures.fig17(xgb) protocol.run_protocol(n_jobs) text.runs_labels
-        xgb.Fit xgb.Fit.stream figures.aif_grid(xgb) figures.fig4(topks)
-        figures.rid_fk_pk(k) figures.rid_fk_pk(xlabel) figures.rid_fk_pk(invert) figures.rid_fk_pk(topks)
-        figures.rid_grid(key) figures.rid_grid(xlabel) figures.rid_grid(invert) figures.rid_grid(topks)
-        figures.mean_interval runs.RidRuns runs.RidRuns.mean runs.RidRuns.runs
-        runs.rid_by_protocol(index) runs.rid_chain_runs(index) runs.rid_chain_runs(protocol)
-        runs.rid_chain_runs(fake) runs.rid_chain_runs(resample) runs.rid_chain_runs(topk)
-    """,
-    ),
-}
+PENDING: dict[str, list[str]] = {}
 
 
 def _coverage(n) -> list[tuple[str, str]]:
@@ -991,6 +950,22 @@ def _reid():
 
 def _claim():
     return _C().Claim("T1", "c", source="derived", kind="range", where="Sec. 1", lower=0.0, upper=1.0)
+
+
+def _paper(name):
+    return importlib.import_module(f"ldpnb.papers.{name}")
+
+
+def _pie_id():
+    return _paper("pie.identification")
+
+
+def _traces():
+    return _pie_id().Traces("LT", [np.array([0, 1, 1, 0]), np.array([1, 0, 0, 1])], 2)
+
+
+def _X():
+    return np.array([[0, 1], [2, 0], [1, 1], [0, 0], [2, 1]])
 
 
 CRIT = {"target": 1.0, "atol": 0.1}
@@ -1114,6 +1089,87 @@ DEEP_CHECKED: list[tuple[str, str, Any, str | None]] = [
         "ldpnb.repro.claims.verify_row",
         "row",
         lambda: _C().verify_row(None),
+        None,
+    ),
+    (
+        "ldpnb.mechanisms.orr.polytope_vertices",
+        "b_ub",
+        lambda: mech.polytope_vertices(np.vstack([np.eye(2), -np.eye(2)]), np.array([1.0, 1.0, 0.0])),
+        None,
+    ),
+    # the paper modules' rules between arguments (issue #40)
+    ("ldpnb.papers.pie.identification.Traces", "seqs", lambda: _pie_id().Traces("LT", [np.array([0, 3])], 2), None),
+    ("ldpnb.papers.pie.identification.Traces", "seqs", lambda: _pie_id().Traces("LT", [[0.5, 1.0]], 2), None),
+    ("ldpnb.papers.pie.identification.Traces.subset", "idx", lambda: _traces().subset([0, 5]), None),
+    (
+        "ldpnb.papers.pie.utility.UtilityPopulation.mass",
+        "phi",
+        lambda: _paper("pie.utility").UtilityPopulation([3, 2, 0, 1]).mass(5),
+        None,
+    ),
+    (
+        "ldpnb.papers.privic.figures.heatmap",
+        "vec",
+        lambda: _paper("privic.figures").heatmap(None, np.ones(3), (2, 2)),
+        None,
+    ),
+    (
+        "ldpnb.papers.privic.figures.heatmap",
+        "marks",
+        lambda: _paper("privic.figures").heatmap(None, np.ones(4), (2, 2), marks={"A": (5, 0)}),
+        None,
+    ),
+    (
+        "ldpnb.papers.risks.experiments.make_priors",
+        "counts",
+        lambda: _paper("risks.experiments").make_priors("correct", [3, 2], counts=[np.array([1, 2, 3])], rng=0),
+        None,
+    ),
+    (
+        "ldpnb.papers.risks.experiments.smp_rid_experiment",
+        "eval_surveys",
+        lambda: _paper("risks.experiments").smp_rid_experiment(
+            _X(), [3, 2], "grr", [1.0], n_surveys=3, eval_surveys=[5]
+        ),
+        None,
+    ),
+    (
+        "ldpnb.papers.risks.experiments.smp_rid_experiment",
+        "index",
+        lambda: _paper("risks.experiments").smp_rid_experiment(
+            _X(), [3, 2], "grr", [1.0], index=attacks.ReidIndex(_X()[:, :1], ks=[3])
+        ),
+        None,
+    ),
+    (
+        "ldpnb.papers.risks.figures.rid_grid",
+        "topks",
+        lambda: _paper("risks.figures").rid_grid({"grr": {"FK": np.zeros((2, 1, 4, 3))}}, [1.0], ["grr"], n=10),
+        None,
+    ),
+    (
+        "ldpnb.papers.risks.figures.rid_fk_pk",
+        "k",
+        lambda: _paper("risks.figures").rid_fk_pk({}, [1.0], ["grr"], n=10, k=3),
+        None,
+    ),
+    (
+        "ldpnb.papers.risks.figures.mean_interval",
+        "runs",
+        lambda: _paper("risks.figures").mean_interval([[np.inf]]),
+        None,
+    ),
+    ("ldpnb.papers.risks.text.runs_labels", "cur", lambda: _paper("risks.text").runs_labels({"GRR": 1}), None),
+    (
+        "ldpnb.papers.risks.runs.RidRuns.mean",
+        "surveys",
+        lambda: _paper("risks.runs").RidRuns(np.zeros((2, 1, 2, 3)), [1.0], (2, 5), (1, 5, 10)).mean(surveys=6),
+        None,
+    ),
+    (
+        "ldpnb.papers.performance.experiments.count_level",
+        "n",
+        lambda: _paper("performance.experiments").count_level([16384], 1 << 27, 1.0, 1, rng=0),
         None,
     ),
 ]

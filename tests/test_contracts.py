@@ -98,6 +98,18 @@ CONTRACTED: set[str] = {
     "ldpnb.papers.privic.figures",
     "ldpnb.papers.privic.grading",
     "ldpnb.papers.privic.model",
+    "ldpnb.papers.performance.bench",
+    "ldpnb.papers.performance.experiments",
+    "ldpnb.papers.performance.figures",
+    "ldpnb.papers.performance.tables",
+    "ldpnb.papers.risks.checks",
+    "ldpnb.papers.risks.experiments",
+    "ldpnb.papers.risks.figures",
+    "ldpnb.papers.risks.grading",
+    "ldpnb.papers.risks.protocol",
+    "ldpnb.papers.risks.runs",
+    "ldpnb.papers.risks.text",
+    "ldpnb.papers.risks.xgb",
     "ldpnb.papers.synthesis.comparisons",
     "ldpnb.papers.synthesis.estimation",
     "ldpnb.papers.synthesis.experiments",
@@ -167,6 +179,10 @@ EXAMPLES: dict[str, Callable[[], Any]] = {
     ),
     "ldpnb.papers.lift.experiments.Curve": lambda: __import__("ldpnb.papers.lift.experiments", fromlist=["x"]).Curve(
         "ALIP, SM", "sm"
+    ),
+    # values must have shape (runs, len(grid), len(surveys), len(topk)): a rule between the arguments
+    "ldpnb.papers.risks.runs.RidRuns": lambda: __import__("ldpnb.papers.risks.runs", fromlist=["x"]).RidRuns(
+        np.full((2, 1, 2, 3), 50.0), [1.0], (2, 5), (1, 5, 10)
     ),
 }
 

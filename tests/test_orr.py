@@ -276,3 +276,15 @@ def test_a_looser_budget_is_never_infeasible():
     np.testing.assert_allclose(res[710.0].channel, res[709.0].channel, atol=1e-12)
     np.testing.assert_allclose(res[1e4].channel, res[709.0].channel, atol=1e-12)
     assert res[1e4].cond_entropy == pytest.approx(res[50.0].cond_entropy, abs=1e-12)
+
+
+def test_huge_finite_max_lift_bounds_do_not_make_the_problem_infeasible():
+    """Fuzz (issue #40): with P = [[0.3, 0.2], [0.1, 0.4]] and eps_l = 0.5, AORR was feasible at eps_u = 36 and
+    at 710 but reported infeasible for every eps_u in [37, 700]: bounds e^{eps_u} P_S near 1 / machine epsilon
+    broke Qhull and cdd.  The max-lift rows stop binding long before, so the channel no longer depends on eps_u."""
+    P = np.array([[0.3, 0.2], [0.1, 0.4]])
+    ref = optimal_random_response(P, 0.5, 10.0)
+    for eu in (37.0, 40.0, 100.0, 400.0, 700.0, 710.0, 1e4):
+        r = optimal_random_response(P, 0.5, eu)
+        assert r.feasible and r.channel is not None, eu
+        np.testing.assert_allclose(r.channel, ref.channel, atol=1e-12)

@@ -106,7 +106,7 @@ def test_rid_runs_named_points_are_the_hand_indexed_numbers():
     assert np.array_equal(r.mean(at="all", surveys=5, top=10), m[:, -1, -1])
     assert np.array_equal(r.mean(at=1, top=10), m[0, :, 2])
     assert np.array_equal(r.runs(surveys=5, top=1), a[:, -1, -1, 0])
-    with pytest.raises(KeyError, match="#surveys"):
+    with pytest.raises(ValueError, match="#surveys"):
         r.mean(surveys=6, top=1)
     with pytest.raises(ValueError, match="shape"):
         RidRuns(a, [1, 4], (2, 3, 4, 5), (1, 5, 10))

@@ -146,10 +146,16 @@ def _max_lift_bound(K: np.ndarray, p_s: np.ndarray, eps_u: float) -> np.ndarray:
     ``K v <= max_x K[s, x]`` for every distribution ``v``, so a row whose bound reaches
     ``max_x K[s, x]`` constrains nothing; beyond ``eps_u = 700`` (``e^{eps_u}`` overflows float64 at
     709.8, and ``inf`` bounds made a looser budget look infeasible) such a row gets the finite,
-    inactive bound ``max_x K[s, x] + 1``, and every other row ``exp(eps_u + log P_S)``."""
-    if eps_u <= 700.0:
-        return np.exp(eps_u) * p_s
+    inactive bound ``max_x K[s, x] + 1``, and every other row ``exp(eps_u + log P_S)``.  Below 700 a
+    row whose bound exceeds ``1e8 max_x K[s, x]`` gets the same inactive bound: bounds near
+    ``1 / machine epsilon`` (from ``eps_u`` about 37 on) broke Qhull and cdd, and
+    ``optimal_random_response([[0.3, 0.2], [0.1, 0.4]], 0.5, eps_u)`` was reported infeasible for
+    ``eps_u`` in [37, 700] although feasible at 36 and at 710; rows within that factor keep
+    ``e^{eps_u} P_S`` exactly (no result with ``eps_u < 18.4`` changes)."""
     top = K.max(axis=1)
+    if eps_u <= 700.0:
+        bound = np.exp(eps_u) * p_s
+        return np.where(bound > 1e8 * top, top + 1.0, bound)
     with np.errstate(divide="ignore"):
         log_bound = eps_u + np.log(p_s)
     return np.where(log_bound >= np.log(top), top + 1.0, np.exp(np.minimum(log_bound, 700.0)))
@@ -273,6 +279,15 @@ def polytope_vertices(
     Vertices are verified against the inequalities (violations > ``tol`` dropped) and deduplicated
     to 1e-10. Returns an ``M x d`` array.
     """
+    if b_ub.size != A_ub.shape[0]:
+        raise ValueError(f"b_ub must hold one bound per row of A_ub ({A_ub.shape[0]}), got {b_ub.size}")
+    if (A_eq is None) != (b_eq is None):
+        raise ValueError("A_eq and b_eq must be given together")
+    if A_eq is not None and b_eq is not None and (A_eq.shape[1] != A_ub.shape[1] or b_eq.size != A_eq.shape[0]):
+        raise ValueError(
+            f"A_eq must have the {A_ub.shape[1]} columns of A_ub and b_eq one entry per row of A_eq, got A_eq "
+            f"{A_eq.shape} and b_eq of {b_eq.size}"
+        )
     return _polytope_vertices(A_ub, b_ub, A_eq, b_eq, method, tol)
 
 

@@ -87,12 +87,12 @@ _MECHANISM_OR_CHANNEL = AnyOf(Channel(atol=1e-8), Instance(Mechanism, example=No
     metric=Callable_(),
     rng=RandomState(),
     tol=Real(0, None),
-    max_iter=Integer(0, None),
+    max_iter=Integer(0, 10**7),
     with_ibu=Boolean(),
     with_inv=Boolean(),
     mle_reps=Integer(0, 100_000),
     mle_tol=POSITIVE,
-    mle_max_iter=Integer(1, None),
+    mle_max_iter=Integer(1, 10**7),
 )
 def estimation_trials(
     channel,
@@ -236,6 +236,17 @@ class Trials:
         return out
 
 
+#: Trials' fields, with estimation_trials' rules (checked when the panel is declared, not in the workers).
+Trials.__init__ = contract(  # type: ignore[method-assign]
+    input_counts=Counts(),
+    reps=Integer(1, 100_000),
+    metric=Callable_(),
+    tol=Real(0, None),
+    max_iter=Integer(0, 10**7),
+    mle_reps=Integer(0, 100_000),
+)(Trials.__init__)
+
+
 @contract(
     theta=Distribution(),
     n=Integer(1, 10**9),
@@ -243,7 +254,7 @@ class Trials:
     reps=Integer(1, 100_000),
     rng=RandomState(),
     tol=Real(0, None),
-    max_iter=Integer(0, None),
+    max_iter=Integer(0, 10**7),
     mle_reps=Integer(0, 100_000),
     mle_tol=POSITIVE,
 )
@@ -356,6 +367,17 @@ class RapporTrials:
         )
         out["eps"] = task.epsilon
         return out
+
+
+#: RapporTrials' fields, with rappor_trials' rules.
+RapporTrials.__init__ = contract(  # type: ignore[method-assign]
+    theta=Distribution(),
+    n=Integer(1, 10**9),
+    reps=Integer(1, 100_000),
+    tol=Real(0, None),
+    max_iter=Integer(0, 10**7),
+    mle_reps=Integer(0, 100_000),
+)(RapporTrials.__init__)
 
 
 @contract(channel=Channel(atol=1e-8), counts=Counts(2), tols=Array(1, low=0.0, max_size=64), max_iter=Integer(1, 10**7))

@@ -61,7 +61,14 @@ from ldpnb.mechanisms.orr import (
     polytope_vertices,
     subset_random_response,
 )
-from ldpnb.mechanisms.watchdog import complete_merging, merge_labels, merging_mi, merging_performance, subset_merging
+from ldpnb.mechanisms.watchdog import (
+    REPAIRS,
+    complete_merging,
+    merge_labels,
+    merging_mi,
+    merging_performance,
+    subset_merging,
+)
 from ldpnb.papers.lift.theory import vertex_support
 from ldpnb.parallel import sweep
 from ldpnb.stats import MIN_BOOTSTRAP_RUNS, Estimate, bootstrap, difference, mean, median
@@ -186,6 +193,19 @@ class Curve:
         """``(eps_l, eps_u)`` (the LDP curve: ``(eps, eps)`` for the plots' reference, unused)."""
         return (epsilon, epsilon) if self.lam is None else alip_budgets(epsilon, self.lam)
 
+
+#: A curve's fields (the rules between them, AORR and SRR for ALIP only, a budget split for every
+#: criterion but LDP, are checked in Curve.__post_init__).
+Curve.__init__ = contract(
+    label=Instance(str, example="x"),
+    method=OneOf(*_METHODS),
+    privacy=OneOf(*_PRIVACY),
+    lam=Optional(Real(0.0, 1.0, low_open=True, high_open=True)),
+    alpha=Optional(Real(1.0, None, low_open=True)),
+    risk=OneOf("inverse", "printed"),
+    outer_loop=OneOf("nonempty", "printed"),
+    repair=OneOf(*REPAIRS),
+)(Curve.__init__)
 
 _CURVE = Instance(Curve, example=Curve("x", "cm"))
 _CURVES = Instance(list, tuple, example=[Curve("x", "cm")])

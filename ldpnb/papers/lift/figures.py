@@ -13,7 +13,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 import pandas as pd
 
-from ldpnb.contracts import Instance, Integer, contract
+from ldpnb.contracts import Instance, Integer, Items, OneOf, Optional, contract
 from ldpnb.repro.plotting import column_figsize, paper_title
 from ldpnb.stats import median
 
@@ -313,7 +313,7 @@ def algorithm1(summary, n_dist: int):
     return fig
 
 
-@contract(summary=_DF, excess=_DF, n_dist=_N)
+@contract(summary=_DF, excess=_DF, n_dist=_N, lams=Items(OneOf(0.35, 0.5, 0.65), max_size=3))
 def repair(summary, excess, n_dist: int, lams=(0.35, 0.5, 0.65)):
     """The watchdog's per-distribution violations (subset merging) and the repair extension:
     (a) share of distributions above budget; (b) mean min-lift leakage minus its budget with the
@@ -461,7 +461,7 @@ def growth_table(laws):
     )
 
 
-@contract(df=_DF, precision=Integer(0, 12))
+@contract(df=_DF, caption=Optional(Instance(str, example="a caption")), precision=Integer(0, 12))
 def table(df, *, caption: str | None = None, precision: int = 3):
     """A small table as a pandas ``Styler`` (no index, numbers rounded), for ``display``."""
     sty = df.style.hide(axis="index").format(precision=precision)

@@ -37,6 +37,7 @@ from ldpnb.contracts import (
     Distribution,
     Instance,
     Integer,
+    Items,
     NonnegativeMatrix,
     Optional,
     Real,
@@ -78,6 +79,15 @@ __all__ = [
 _REPEATS = Integer(1, 1000)
 _ITERS = Integer(1, MAX_REPS)
 _RNG = Unchecked("a numpy Generator", example=None)
+#: The domain sizes of a benchmark (dense: a Dirichlet draw and OUE's n x k bits per size).
+_KS = Items(DENSE_DOMAIN, max_size=64)
+
+
+def _check_users_by_values(n: int, ks: list[int]) -> None:
+    """OUE's reports hold ``n x k`` bits (the mechanisms' own checks do not run inside a contracted call):
+    refuse before anything is drawn."""
+    if n * max(ks) > MAX_ENTRIES:
+        raise ValueError(f"n x max(ks) = {n} x {max(ks)} exceeds {MAX_ENTRIES} report entries")
 
 
 # ----------------------------------------------------------------------------- peers
@@ -202,7 +212,7 @@ def _floor(m: M.FrequencyOracle, n: int, rng):
 
 
 @contract(
-    ks=Instance(tuple, list, example=(16,)),
+    ks=_KS,
     n=SAMPLE_SIZE,
     eps=EPSILON,
     repeats=_REPEATS,
@@ -219,6 +229,7 @@ def client_server(ks, n: int, eps: float, repeats: int, peers: Peers, *, n_lh: i
     paired ratios theirs/ours), floor (s) and floor/ours`` (the fraction of the floor reached).
     The agreement of the estimates on the same reports is returned in ``agree`` rows.
     """
+    _check_users_by_values(n, ks)
     rng = check_random_state(rng)
     rows = []
     mfl = peers.mfl
@@ -324,9 +335,10 @@ def _row(name, k, side, peer, T, n) -> dict:
     return r
 
 
-@contract(ks=Instance(tuple, list, example=(16,)), n=SAMPLE_SIZE, eps=EPSILON, repeats=_REPEATS, rng=_RNG)
+@contract(ks=_KS, n=SAMPLE_SIZE, eps=EPSILON, repeats=_REPEATS, rng=_RNG)
 def count_level(ks, n: int, eps: float, repeats: int, *, rng) -> list[dict]:
     """Count-level simulation (an algorithm choice) against our own per-user client + server."""
+    _check_users_by_values(n, ks)
     rng = check_random_state(rng)
     rows = []
     for k in ks:

@@ -126,9 +126,33 @@ class Traces:
         """The personal data :math:`X` of each user (the latter half if ``split``, else the whole history)."""
         return [split_halves(s)[1] for s in self.seqs] if self.split else list(self.seqs)
 
+    def __post_init__(self) -> None:
+        """Every trace is a 1-D sequence of integer codes in ``0..k-1`` (a code outside would index past the
+        ``k`` columns of the knowledge models)."""
+        if not isinstance(self.seqs, (list, tuple)):
+            raise TypeError(
+                f"seqs must be a list of 1-D integer sequences, one per user, got {type(self.seqs).__name__}"
+            )
+        for i, q in enumerate(self.seqs):
+            a = np.asarray(q)
+            if a.ndim != 1 or (a.size and (a.dtype.kind not in "iu" or a.min() < 0 or a.max() >= self.k)):
+                raise ValueError(
+                    f"seqs[{i}] must be a 1-D sequence of integer codes in [0, {self.k - 1}] (k = {self.k}), got "
+                    f"{q!r:.80}"
+                )
+
+    @contract(idx=Array(1, integer=True, low=0, min_size=0))
     def subset(self, idx) -> "Traces":
         """The traces of the users ``idx``."""
+        if idx.size and idx.max() >= self.n:
+            raise ValueError(f"idx must hold user indices in [0, {self.n - 1}], got max {idx.max()}")
         return Traces(self.name, [self.seqs[i] for i in idx], self.k, self.split)
+
+
+#: A trace set's name, its traces (checked against k in Traces.__post_init__), alphabet size and split.
+Traces.__init__ = contract(  # type: ignore[method-assign]
+    name=Instance(str, example="LT"), seqs=_SEQS, k=Integer(1, MAX_ITEMS), split=Boolean()
+)(Traces.__init__)
 
 
 _TRACES = Instance(Traces, example=Traces("LT", [np.array([0, 1, 1, 0]), np.array([1, 0, 0, 1])], 2))

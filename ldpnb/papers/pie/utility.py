@@ -363,8 +363,12 @@ class UtilityPopulation:
         order = np.argsort(-self.holders, kind="stable")
         self.tops = {int(t): order[: int(t)] for t in tops}
 
+    @contract(phi=Optional(Integer(1, MAX_ENTRIES)))
     def mass(self, phi: int | None) -> float:
-        """Total probability of the top-``phi`` symbols (all symbols for ``None``)."""
+        """Total probability of the top-``phi`` symbols (all symbols for ``None``); ``phi`` is one of the
+        sizes ``tops`` the population was built with."""
+        if phi is not None and phi not in self.tops:
+            raise ValueError(f"phi must be None or one of the top sizes {sorted(self.tops)}, got {phi}")
         return 1.0 if phi is None else float(self.p[self.tops[phi]].sum())
 
     def __repr__(self) -> str:

@@ -16,7 +16,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from ldpnb.contracts import REPS, Array, Instance, Integer, Unchecked, contract
+from ldpnb.contracts import REPS, Array, Boolean, Instance, Integer, Optional, Real, Unchecked, contract
 from ldpnb.papers.privic.model import _shape
 from ldpnb.papers.privic.values import CITY_NAMES, ISLAND_A, ISLAND_B
 from ldpnb.repro.plotting import COLUMN_INCHES, color
@@ -43,6 +43,12 @@ __all__ = [
 
 W = COLUMN_INCHES
 _MAP = Instance(Mapping, example={})
+
+
+def _is_index(v) -> bool:
+    return isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_))
+
+
 _AX = Unchecked("a matplotlib Axes", example=None)
 _FRAME = Unchecked("a DataFrame", example=None)
 #: Points (I(X;Y), AvgD) of the rate-distortion plane, one per row.
@@ -59,7 +65,17 @@ def _fig(*args, **kw):
     return fig, axes
 
 
-@contract(ax=_AX, vec=Array(1), shape=Unchecked("a city name or (rows, cols)", example="paris"))
+@contract(
+    ax=_AX,
+    vec=Array(1),
+    shape=Unchecked("a city name or (rows, cols)", example="paris"),
+    title=Instance(str, example=""),
+    cmap=Instance(str, example="viridis"),
+    vmax=Optional(Real(0.0, low_open=True)),
+    marks=Optional(Instance(Mapping, example={})),
+    colorbar=Boolean(),
+    label=Instance(str, example="probability"),
+)
 def heatmap(
     ax,
     vec,
@@ -77,6 +93,15 @@ def heatmap(
     from matplotlib.ticker import MaxNLocator  # noqa: PLC0415 lazy: plotting is opt-in (matplotlib loads when a figure is drawn)
 
     rows, cols = _shape(shape)
+    if vec.size != rows * cols:
+        raise ValueError(
+            f"vec must hold one value per cell of the {rows} x {cols} grid ({rows * cols}), got {vec.size}"
+        )
+    for name, cell in (marks or {}).items():
+        if not (isinstance(cell, (tuple, list)) and len(cell) == 2 and all(_is_index(v) for v in cell)):
+            raise ValueError(f"marks[{name!r}] must be a cell (row, column) of two integers, got {cell!r}")
+        if not (0 <= cell[0] < rows and 0 <= cell[1] < cols):
+            raise ValueError(f"marks[{name!r}] = {tuple(cell)} is outside the {rows} x {cols} grid")
     img = np.asarray(vec, dtype=float).reshape(rows, cols)
     im = ax.imshow(img, cmap=cmap, vmin=0, vmax=vmax, origin="upper", interpolation="nearest")
     for name, (r, c) in (marks or {}).items():

@@ -19,13 +19,16 @@ from ldpnb.attacks.reidentification import (
 from ldpnb.contracts import (
     DENSE_DOMAIN,
     EPSILON,
+    MAX_ENTRIES,
     POSITIVE,
     REPS,
     SAMPLE_SIZE,
     SEED,
     Array,
+    Counts,
     Instance,
     Integer,
+    Items,
     OneOf,
     Optional,
     Real,
@@ -49,6 +52,7 @@ _KS = Array(1, integer=True, low=2, max_size=10_000)
 _GRID = Instance(list, tuple, np.ndarray, example=[1.0])
 _SEQ = Instance(list, tuple, example=[("grr", "uniform")])
 _PRIOR_KIND = Optional(OneOf("correct", "dir", "zipf", "exp"))
+_TOPK = Items(Integer(1, 1 << 20), max_size=64)
 
 
 @contract(
@@ -59,7 +63,10 @@ _PRIOR_KIND = Optional(OneOf("correct", "dir", "zipf", "exp"))
     setting=OneOf("uniform", "non-uniform"),
     n_surveys=Integer(1, 1000),
     runs=REPS,
+    index=Optional(Instance(ReidIndex, example=None)),
     pk=Instance(bool, example=False),
+    topk=_TOPK,
+    eval_surveys=Optional(Items(Integer(1, 1000), max_size=1000)),
     rng=SEED,
 )
 def smp_rid_experiment(
@@ -93,6 +100,10 @@ def smp_rid_experiment(
     d = X.shape[1]
     if index is None:
         index = ReidIndex(X, ks)
+    elif index.d != d or not np.array_equal(index.ks, ks):
+        raise ValueError(f"index must be built on the attributes of X (d = {d}, ks = {ks.tolist()}), got d = {index.d}")
+    if eval_surveys is not None and max(eval_surveys) > n_surveys:
+        raise ValueError(f"eval_surveys must count surveys in [1, n_surveys = {n_surveys}], got {max(eval_surveys)}")
     ev = list(range(2, n_surveys + 1)) if eval_surveys is None else [int(v) for v in eval_surveys]
     shape = (runs, len(eps_grid), len(ev), len(topk))
     FK = np.zeros(shape)
@@ -117,7 +128,16 @@ def smp_rid_experiment(
     return {"FK": FK, "PK": PK, "pk_attrs": pk_sets, "designs": designs, "topk": tuple(topk), "surveys": ev}
 
 
-@contract(X=_X, ks=_KS, eps_grid=_GRID, variants=_SEQ, runs=REPS, prior_kind=_PRIOR_KIND, rng=SEED)
+@contract(
+    X=_X,
+    ks=_KS,
+    eps_grid=_GRID,
+    variants=_SEQ,
+    runs=REPS,
+    pk_fractions=Array(1, low=0.0, high=1.0, min_size=0, max_size=64),
+    prior_kind=_PRIOR_KIND,
+    rng=SEED,
+)
 def aif_experiment(
     X, ks, eps_grid, variants, *, runs: int = 1, pk_fractions=(0.1, 0.3, 0.5), prior_kind: str | None = None, rng=None
 ) -> dict:
@@ -180,6 +200,7 @@ def aif_experiment(
     methods=_SEQ,
     runs=REPS,
     prior_kind=OneOf("correct", "dir", "zipf", "exp", "uniform"),
+    postprocess=Optional(OneOf("clip")),
     rng=SEED,
 )
 def rsfd_mse_experiment(
@@ -230,7 +251,10 @@ def rsfd_mse_experiment(
     models=_SEQ,
     runs=REPS,
     prior_kind=_PRIOR_KIND,
+    n_estimators=Optional(Integer(1, 100_000)),
+    max_train=Optional(Integer(1, MAX_ENTRIES)),
     n_jobs=Integer(1, 1024),
+    classifier=OneOf("xgboost", "hgb"),
     rng=SEED,
 )
 def aif_xgb_experiment(
@@ -331,7 +355,12 @@ def prior_exponential(k: int, *, rng=None, scale: float = 1.0, size: int = 100_0
     return _hist_prior(rng.exponential(scale, size=size), k)
 
 
-@contract(kind=OneOf("correct", "dir", "zipf", "exp", "uniform"), ks=_KS, rng=SEED)
+@contract(
+    kind=OneOf("correct", "dir", "zipf", "exp", "uniform"),
+    ks=_KS,
+    counts=Optional(Items(Counts(), max_size=10_000)),
+    rng=SEED,
+)
 def make_priors(kind: str, ks, *, counts=None, rng=None) -> list[np.ndarray]:
     """One prior per attribute: ``kind`` in {"correct", "dir", "zipf", "exp", "uniform"}.
     ``"correct"`` needs the true ``counts`` and uses eps_dp = 0.1/d (Sec. 5.2.1)."""
@@ -341,6 +370,11 @@ def make_priors(kind: str, ks, *, counts=None, rng=None) -> list[np.ndarray]:
     if kind == "correct":
         if counts is None:
             raise ValueError("kind='correct' requires the true counts")
+        if len(counts) != d or any(c.size != k for c, k in zip(counts, ks)):
+            raise ValueError(
+                f"counts must hold one count vector per attribute, of sizes ks = {ks.tolist()}, got sizes "
+                f"{[c.size for c in counts]}"
+            )
         return [prior_correct(c, 0.1 / d, rng=rng) for c in counts]
     if kind == "dir":
         return [prior_dirichlet(k, rng=rng) for k in ks]

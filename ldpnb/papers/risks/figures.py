@@ -9,7 +9,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ldpnb import stats
-from ldpnb.contracts import Instance, Integer, contract
+from ldpnb.contracts import MAX_ENTRIES, Boolean, Instance, Integer, Items, OneOf, Optional, Real, Unchecked, contract
 from ldpnb.mechanisms import protocol
 from ldpnb.papers.risks import xgb as _xgb
 from ldpnb.repro.plotting import color
@@ -37,6 +37,20 @@ _MAP = Instance(Mapping, example={})
 _SEQ = Instance(list, tuple, np.ndarray, example=[1.0])
 _VCOL = {lab: prot for lab, (prot, _) in _xgb.VARIANTS.items()}  # a variant's colour: its randomiser's
 _SURVEYS = (2, 3, 4, 5)
+#: The list sizes of RID-ACC results (the last axis of their arrays; the figures draw top-1 and top-10).
+_TOPKS = Items(Integer(1, 1 << 20), max_size=64)
+
+
+def _check_topks(arr: np.ndarray, topks: Sequence[int], drawn: Sequence[int], *, by_position: bool = False) -> None:
+    """``topks`` names the last axis of ``arr`` and holds the list sizes the figure draws (else a top-5 column
+    would be drawn as top-10); ``by_position``: two sizes are read by position (as rid_grid does)."""
+    if arr.ndim < 1 or arr.shape[-1] != len(topks):
+        raise ValueError(f"topks must name the last axis of the results ({arr.shape[-1:]} sizes), got {list(topks)}")
+    missing = [k for k in drawn if k not in topks]
+    if missing and (len(topks) > 2 or not by_position):
+        raise ValueError(f"topks must hold the drawn list sizes {list(drawn)}, got {list(topks)}")
+
+
 #: The rows of the AIF figures (:func:`aif_grid`): a title and its variants' labels (Figs. 3, 14, 15; Fig. 6).
 FD_ROWS = [("RS+FD[GRR]", ["GRR"]), ("RS+FD[UE-z]", ["SUE-z", "OUE-z"]), ("RS+FD[UE-r]", ["SUE-r", "OUE-r"])]
 RFD_ROWS = [("RS+RFD[GRR]", ["GRR"]), ("RS+RFD[UE-r]", ["SUE-r", "OUE-r"])]
@@ -90,12 +104,26 @@ def fig1(eps: Sequence[float], curves: Mapping[tuple[str, str], Sequence[float]]
     return fig
 
 
+@contract(
+    runs=Unchecked("an array of runs along axis 0 (NaN where a run is missing), checked in the body", example=[[1.0]]),
+    lower=Optional(Real()),
+    upper=Optional(Real()),
+)
 def mean_interval(runs: Any, lower: float | None = None, upper: float | None = None):
     """Per column of ``runs`` (runs along axis 0, NaN where a run is missing): the run mean and the 95 %
     interval of the run mean (:func:`ldpnb.stats.mean`, Hall's interval, pointwise), clipped to the
     quantity's range ``[lower, upper]``; ``(mean, low, high)``, the interval NaN where a column has fewer
     than two runs."""
-    a = np.asarray(runs, dtype=float)
+    try:
+        a = np.asarray(runs, dtype=float)
+    except (TypeError, ValueError):
+        raise TypeError(f"runs must be an array of numbers (runs along axis 0), got {type(runs).__name__}") from None
+    if a.ndim < 1 or a.shape[0] < 1 or a.size > MAX_ENTRIES:
+        raise ValueError(f"runs must hold at least one run along axis 0 (at most {MAX_ENTRIES} entries), got {a.shape}")
+    if np.isinf(a).any():
+        raise ValueError("runs must be finite (NaN only where a run is missing), got an infinite entry")
+    if lower is not None and upper is not None and lower > upper:
+        raise ValueError(f"lower must be <= upper, got {lower} > {upper}")
     flat = a.reshape(a.shape[0], -1)
     m = np.full(flat.shape[1], np.nan)
     lo, hi = m.copy(), m.copy()
@@ -122,7 +150,16 @@ def _band(ax, xs, arr, col, label, ls="-", marker="o"):
         ax.fill_between(xs, lo, hi, color=col, alpha=0.18, lw=0)
 
 
-@contract(results=_MAP, xs=_SEQ, prots=_SEQ, n=Integer(1, None))
+@contract(
+    results=_MAP,
+    xs=_SEQ,
+    prots=_SEQ,
+    n=Integer(1, None),
+    key=OneOf("FK", "PK"),
+    xlabel=Instance(str, example="ε"),
+    invert=Boolean(),
+    topks=_TOPKS,
+)
 def rid_grid(
     results: Mapping[str, Any],
     xs: Sequence[float],
@@ -142,6 +179,7 @@ def rid_grid(
     cols = plt.cm.viridis(np.linspace(0.1, 0.85, len(_SURVEYS)))
     for r, p in enumerate(prots):
         arr = np.asarray(results[p][key])  # (runs, x, surveys, topk)
+        _check_topks(arr, topks, (1, 10), by_position=True)
         for c, k in enumerate((1, 10)):
             ax = axes[r, c]
             ti = list(topks).index(k) if len(topks) > 2 else c
@@ -158,7 +196,16 @@ def rid_grid(
     return fig
 
 
-@contract(results=_MAP, xs=_SEQ, prots=_SEQ, n=Integer(1, None))
+@contract(
+    results=_MAP,
+    xs=_SEQ,
+    prots=_SEQ,
+    n=Integer(1, None),
+    k=Integer(1, 1 << 20),
+    xlabel=Instance(str, example="ε"),
+    invert=Boolean(),
+    topks=_TOPKS,
+)
 def rid_fk_pk(
     results: Mapping[str, Any],
     xs: Sequence[float],
@@ -176,11 +223,14 @@ def rid_fk_pk(
 
     fig, axes = _fig(len(prots), 2, figsize=(7.8, 2.3 * len(prots) + 0.6), squeeze=False, sharex=True)
     cols = plt.cm.viridis(np.linspace(0.1, 0.85, len(_SURVEYS)))
+    if k not in topks:
+        raise ValueError(f"k must be one of the list sizes topks = {list(topks)}, got {k}")
     ti = list(topks).index(k)
     for r, p in enumerate(prots):
         for c, key in enumerate(("FK", "PK")):
             ax = axes[r, c]
             arr = np.asarray(results[p][key])
+            _check_topks(arr, topks, (k,))
             for s, sv in enumerate(_SURVEYS):
                 _band(ax, xs, arr[:, :, s, ti], cols[s], f"#surveys = {sv}")
             ax.axhline(100 * k / n, color="k", ls=":", label="baseline k/n")
@@ -241,7 +291,7 @@ def _style_legend(fig, labels: Sequence[str], ncol: int = 3, bayes: bool = True)
     fig.legend(handles=h, loc="outside lower center", ncol=ncol, fontsize=7, frameon=False)
 
 
-@contract(res=_MAP, eps=_SEQ, d=Integer(2, None), rows=_SEQ, fracs=_SEQ)
+@contract(res=_MAP, eps=_SEQ, d=Integer(2, None), rows=_SEQ, fracs=_SEQ, xgb=Optional(_MAP))
 def aif_grid(
     res: Mapping[tuple[str, str], np.ndarray],
     eps: Sequence[float],
@@ -296,7 +346,7 @@ def aif_grid(
     return fig
 
 
-@contract(eps=_SEQ, rid=_MAP, art=_MAP, n=Integer(1, None), runs=Integer(1, 10**5))
+@contract(eps=_SEQ, rid=_MAP, art=_MAP, n=Integer(1, None), runs=Integer(1, 10**5), topks=_TOPKS)
 def fig4(
     eps: Sequence[float],
     rid: Mapping[float, np.ndarray],
@@ -312,6 +362,8 @@ def fig4(
 
     fig, axes = _fig(1, 2, figsize=(7.8, 3.6))
     cols = plt.cm.viridis(np.linspace(0.1, 0.85, len(_SURVEYS)))
+    for e in eps:
+        _check_topks(np.asarray(rid[e]), topks, (1, 10))
     for c, k in enumerate((1, 10)):
         ti = list(topks).index(k)
         for s, sv in enumerate(_SURVEYS):
@@ -454,7 +506,7 @@ def utility_adult(eps: Sequence[float], labels: Sequence[str], rows: Mapping[str
     return fig
 
 
-@contract(eps=_SEQ, inc=_MAP, d=Integer(2, None))
+@contract(eps=_SEQ, inc=_MAP, d=Integer(2, None), xgb=Optional(_MAP))
 def fig17(
     eps: Sequence[float],
     inc: Mapping[str, Mapping[tuple[str, str], np.ndarray]],

@@ -41,7 +41,7 @@ from typing import Any, Mapping, Sequence
 
 import numpy as np
 
-from ldpnb.contracts import Instance, Integer, OneOf, Optional, contract
+from ldpnb.contracts import AnyOf, Instance, Integer, OneOf, Optional, contract
 from ldpnb.papers.risks import xgb
 
 __all__ = ["protocol_plan", "training_rows", "cost_model", "protocol_cost", "load_datasets", "run_protocol", "main"]
@@ -192,6 +192,7 @@ def _worker_fit(fit: xgb.Fit, rng: Any, scale: str, seed: int) -> dict[str, Any]
     fits=Instance(list, tuple, example=[]),
     scale=OneOf("smoke", "book", "paper"),
     seed=Integer(0, None),
+    n_jobs=AnyOf(OneOf("env"), Integer(1, 4096)),
     backend=OneOf("loky", "sequential", "dask"),
 )
 def run_protocol(

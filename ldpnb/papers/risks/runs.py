@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ldpnb.attacks.reidentification import ReidIndex, rsfd_reid_chain
-from ldpnb.contracts import Array, Instance, Integer, OneOf, contract
+from ldpnb.contracts import AnyOf, Array, Instance, Integer, Items, OneOf, Optional, Real, contract
 from ldpnb.mechanisms import protocol_names
 from ldpnb.papers.risks import xgb as _xgb
 from ldpnb.papers.risks.experiments import smp_rid_experiment
@@ -100,6 +100,8 @@ _X = Array(2, integer=True, low=0)
 _KS = Array(1, integer=True, low=2)
 _SEQ = Instance(list, tuple, example=[1.0])
 _NAME = Instance(str, example="experiment")
+#: The list sizes of RID-ACC (top-k).
+_TOPK = Items(Integer(1, 1 << 20), max_size=64)
 
 
 #: Runs of the headline ε = 10 experiment at SCALE=paper (the paper: 20), where rows H4-PK and H4-NU read the
@@ -240,7 +242,14 @@ def size_glues(sizes: Mapping[str, Any]) -> dict[str, str]:
 
 
 @contract(
-    X=_X, ks=_KS, protocols=_SEQ, grid=_SEQ, runs=Instance(dict, int, example=1), seed=Integer(0, None), name=_NAME
+    X=_X,
+    ks=_KS,
+    protocols=_SEQ,
+    grid=_SEQ,
+    runs=Instance(dict, int, example=1),
+    seed=Integer(0, None),
+    name=_NAME,
+    index=Optional(Instance(ReidIndex, example=None)),
 )
 def rid_by_protocol(
     X: Any,
@@ -276,7 +285,19 @@ def rid_by_protocol(
     return dict(zip(protocols, res))
 
 
-@contract(X=_X, ks=_KS, eps_grid=_SEQ, runs=Integer(1, 10**5), seed=Integer(0, None), name=_NAME)
+@contract(
+    X=_X,
+    ks=_KS,
+    eps_grid=_SEQ,
+    runs=Integer(1, 10**5),
+    seed=Integer(0, None),
+    name=_NAME,
+    index=Optional(Instance(ReidIndex, example=None)),
+    protocol=OneOf("grr", "sue", "oue"),
+    fake=OneOf("uniform", "zero", "random", "prior"),
+    resample=OneOf("new", "replace"),
+    topk=_TOPK,
+)
 def rid_chain_runs(
     X: Any,
     ks: Any,
@@ -402,6 +423,11 @@ def xgb_caption(sizes: Mapping[str, Any], block: str) -> str:
     )
 
 
+#: A number of surveys and a list size of :class:`RidRuns` (``"last"``: the last one evaluated).
+_SURVEYS_KEY = Optional(AnyOf(OneOf("last"), Integer(1, 1000)))
+_TOP_KEY = Optional(AnyOf(OneOf("last"), Integer(1, 1 << 20)))
+
+
 @dataclass(frozen=True)
 class RidRuns:
     """RID-ACC runs (%) with named axes: ``values`` of shape (runs, grid, #surveys, top-k), the grid being ε
@@ -440,7 +466,7 @@ class RidRuns:
             if key == "last":
                 return len(axis) - 1
             if key not in axis:
-                raise KeyError(f"{name} {key!r} is not one of {axis}")
+                raise ValueError(f"{name} {key!r} is not one of {axis}")
             return axis.index(key)
 
         return (
@@ -449,13 +475,24 @@ class RidRuns:
             pick(self.topk, top, "top-k"),
         )
 
+    @contract(at=Optional(Real(finite=False)), surveys=_SURVEYS_KEY, top=_TOP_KEY)
     def runs(self, *, at: Any = None, surveys: Any = None, top: Any = None) -> np.ndarray:
         """Per-run values at the named point (runs first)."""
         return self.values[(slice(None),) + self._index(at, surveys, top)]
 
+    @contract(at=Optional(AnyOf(OneOf("all"), Real(finite=False))), surveys=_SURVEYS_KEY, top=_TOP_KEY)
     def mean(self, *, at: Any = None, surveys: Any = None, top: Any = None) -> Any:
         """Run mean at the named point (``at="all"`` keeps the whole grid)."""
         i = self._index(None, surveys, top) if at == "all" else self._index(at, surveys, top)
         if at == "all":
             i = (slice(None), *i[1:])
         return self.values.mean(axis=0)[i]
+
+
+#: RidRuns' axes (the shape of ``values`` against them is checked in RidRuns.__post_init__).
+RidRuns.__init__ = contract(  # type: ignore[method-assign]
+    values=Array(4, low=0.0, high=100.0),
+    grid=Items(Real(finite=False), max_size=4096),
+    surveys=Items(Integer(1, 1000), max_size=1000),
+    topk=_TOPK,
+)(RidRuns.__init__)

@@ -205,10 +205,13 @@ def _at_eps(xv: Mapping, lab: str, model: str, eps: Sequence[float]) -> np.ndarr
     return np.array([xgb_mean(v, e) for e in eps])
 
 
+@contract(cur=_MAP)
 def runs_labels(cur: Mapping) -> list[str]:
     """The variant labels present in a result mapping keyed by (variant, ...)."""
     seen: list[str] = []
     for key in cur:
+        if not (isinstance(key, tuple) and key and isinstance(key[0], str)):
+            raise ValueError(f"cur must be keyed by (variant, ...) tuples, got the key {key!r:.80}")
         if key[0] not in seen:
             seen.append(key[0])
     return seen

@@ -38,7 +38,7 @@ from typing import Any, Mapping, Sequence
 import numpy as np
 
 from ldpnb.attacks.inference import aif_bayes, synthetic_profiles
-from ldpnb.contracts import AnyOf, Instance, Integer, OneOf, contract
+from ldpnb.contracts import EPSILON, AnyOf, Instance, Integer, OneOf, contract
 from ldpnb.measures import utility as md_utility
 from ldpnb.mechanisms import multidim as md
 from ldpnb.papers.risks.experiments import make_priors
@@ -116,6 +116,7 @@ class Fit:
         """The name of the users' reports this fit attacks (shared by the models of a cell)."""
         return f"xgb/{self.data}/{self.setting}/{self.variant}/{self.eps:g}/{self.run}"
 
+    @contract(part=OneOf("collect", "priors", "train", "oracle"))
     def stream(self, part: str) -> np.random.Generator:
         """The generator of one part of the fit: ``"collect"`` (the users' reports, shared by the models
         of the cell), ``"priors"`` (RS+RFD's priors, shared by the variants and ε of a run), or the
@@ -128,6 +129,17 @@ class Fit:
             name = f"{self.cell}/{self.model}/{part}"
         return np.random.default_rng(seed_for(self.seed, name))
 
+
+#: A fit's fields (RS+RFD without the UE-z variants: a rule between two fields, in Fit.__post_init__).
+Fit.__init__ = contract(  # type: ignore[method-assign]
+    data=_NAME,
+    setting=OneOf(*SETTINGS),
+    variant=OneOf(*VARIANTS),
+    eps=EPSILON,
+    run=Integer(0, 10_000),
+    model=OneOf(*MODELS),
+    seed=Integer(0, None),
+)(Fit.__init__)
 
 _FIT = Fit("ACS", "fd", "GRR", 1.0, 0, "NK s=1n", 1)  # a valid fit, the contracts' example
 
