@@ -106,6 +106,24 @@ def test_oue_var_star_on_the_channel():
     assert V.oue_var_star_exact(8, 1.0, 1_000) == pytest.approx(4 * math.e / (math.e - 1) ** 2, rel=1e-9)
 
 
+def test_kairouz_n_over_4_is_the_closed_form():
+    """Row KBn: at eps = ln k, k-RR's factor of samples (uniform p) from the toolkit's channel is
+    Kairouz et al.'s Eq. (8) = Eq. (9) = ((2k - 1)/(k - 1))^2, which decreases to 4."""
+    out = V.kairouz_n_over_4([1024, 2, 8])  # k < 8 left out, any order
+    assert out["checked"] == 2 and out["tail_checked"] == 1
+    for k, l2, l1 in zip((8, 1024), out["l2_factor"], out["l1_factor"]):
+        e = math.exp(math.log(k))
+        eq8 = 1 + k * (k + 2 * (e - 1)) / (e - 1) ** 2
+        assert l2 == pytest.approx(eq8, rel=1e-12) and l1 == pytest.approx(eq8, rel=1e-12)
+        assert l2 == pytest.approx(((2 * k - 1) / (k - 1)) ** 2, rel=1e-12)
+    assert out["l2_factor"][0] == pytest.approx(225 / 49, rel=1e-12)  # 4.5918...
+    assert out["l2_factor"][1] == pytest.approx((2047 / 1023) ** 2, rel=1e-12)  # 4.0039...
+    assert out["max_formula_gap"] < 1e-12 and out["increases"] == 0
+    assert out["tail_gap"] == pytest.approx((2047 / 1023) ** 2 / 4 - 1, rel=1e-9)
+    assert out["min_excess"] == pytest.approx((2047 / 1023) ** 2 - 4, rel=1e-9)
+    assert math.isnan(V.kairouz_n_over_4([8, 16])["tail_gap"])
+
+
 def test_tau_ties_values_equal_up_to_float_noise():
     """K1/K2 and the tau matrix: values within 1e-9 of a lens's largest value are ties (the first
     edition ranked 0.1 below 0.1 + 1e-16)."""

@@ -61,6 +61,7 @@ __all__ = [
     "wang_rule_check",
     "oue_var_star_exact",
     "kairouz_regimes",
+    "kairouz_n_over_4",
     "olh_cw_gain",
     "short_report_check",
     "range_swaps",
@@ -383,6 +384,61 @@ def kairouz_regimes(ks: list[int]) -> dict[str, int]:
             ue = total_variance(build_oracle("SUE", k, e), 1)
             out["violations"] += int((rr < ue) != want_rr)
             out["checked"] += 1
+    return out
+
+
+@contract(ks=_KS)
+def kairouz_n_over_4(ks: Any) -> dict[str, Any]:
+    r"""Row KBn: k-RR's sample-size factor at :math:`\varepsilon = \ln k`, from the toolkit's channel.
+
+    Kairouz, Bonawitz and Ramage (ICML 2016), Sec. 4.3: the worst case (uniform :math:`p`) of k-RR's
+    empirical estimate costs a factor :math:`1 + k(k + 2(e^\varepsilon - 1))/(e^\varepsilon - 1)^2`
+    more samples than the non-private :math:`(1 - 1/k)/n` under the :math:`\ell_2^2` loss (their
+    Eq. (8)) and :math:`((e^\varepsilon + k - 1)/(e^\varepsilon - 1))^2` under the large-``n``
+    :math:`\ell_1` loss (Eq. (9)); the two expressions are equal, and at
+    :math:`\varepsilon = \ln k` both are :math:`((2k - 1)/(k - 1))^2 \to 4` ("n is reduced to n/4").
+
+    For each ``k >= 8`` of ``ks`` (i.i.d. users, uniform :math:`p`, so the risk is the fixed-population
+    variance plus the multinomial :math:`p_v(1 - p_v)/n`): the :math:`\ell_2^2` factor from
+    :func:`exact_channel_variance` on the toolkit's whole GRR channel, and the :math:`\ell_1` factor
+    :math:`(\sum_v \sigma_v)^2 / (\sum_v \sigma^{np}_v)^2` from the per-value variances
+    (:func:`support_covariance`; large ``n``, :math:`\mathbb{E}|Z| = \sigma\sqrt{2/\pi}`).
+    Returns ``l2_factor`` and ``l1_factor`` (per ``k``), ``max_formula_gap`` (the largest relative
+    gap to Eqs. (8) and (9)), ``tail_gap`` (the largest :math:`|f/4 - 1|` over ``k >= 256``, NaN
+    without one) and ``tail_checked``, ``min_excess`` (the smallest :math:`f - 4`), ``increases``
+    (steps to a larger ``k`` where a factor does not decrease) and ``checked``.
+
+    >>> r = kairouz_n_over_4([8, 1024])
+    >>> [round(f, 4) for f in r["l2_factor"]], r["max_formula_gap"] < 1e-9
+    ([4.5918, 4.0039], True)
+    """
+    out: dict[str, Any] = {"l2_factor": [], "l1_factor": [], "max_formula_gap": 0.0}
+    ks = sorted(int(k) for k in ks if int(k) >= 8)
+    for k in ks:
+        e = math.log(k)
+        m = build_oracle("GRR", k, e)
+        N = np.ones(k, dtype=np.int64)  # uniform: one user per value (the factors do not depend on n)
+        f = N / k
+        mult = f * (1 - f)  # n Var of the non-private empirical frequencies
+        l2 = float((exact_channel_variance(m, N) * k + mult.sum()) / mult.sum())
+        sd = np.sqrt(np.diag(support_covariance(m, N)) * k + mult)
+        l1 = float(sd.sum() ** 2 / np.sqrt(mult).sum() ** 2)
+        E = math.exp(e)
+        eq8 = 1 + k * (k + 2 * (E - 1)) / (E - 1) ** 2
+        eq9 = ((E + k - 1) / (E - 1)) ** 2
+        gap = max(abs(l2 / eq8 - 1), abs(l1 / eq9 - 1))
+        out["l2_factor"].append(float(l2))
+        out["l1_factor"].append(l1)
+        out["max_formula_gap"] = max(out["max_formula_gap"], gap)
+    both = [out["l2_factor"], out["l1_factor"]]
+    tail = [abs(fs[i] / 4 - 1) for fs in both for i, k in enumerate(ks) if k >= 256]
+    out.update(
+        tail_gap=max(tail) if tail else float("nan"),
+        tail_checked=sum(k >= 256 for k in ks),
+        min_excess=min((min(fs) - 4 for fs in both), default=float("nan")),
+        increases=sum(fs[i + 1] >= fs[i] for fs in both for i in range(len(ks) - 1)),
+        checked=len(ks),
+    )
     return out
 
 
