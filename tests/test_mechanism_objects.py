@@ -484,6 +484,41 @@ def test_support_counts_larger_than_the_reports_are_refused(name):
         m.estimate(np.ones(4), 0)
 
 
+@pytest.mark.parametrize(
+    "make",
+    [
+        lambda: M.GRR(4, 1.0),
+        lambda: M.HR(4, 1.0),
+        lambda: M.HRR(4, 1.0),
+        lambda: M.LGRR(4, 1.0, 2.0),
+        lambda: M.OUE(4, 1.0),
+        lambda: M.SubsetSelection(4, 1.0),
+        lambda: M.LOSUE(4, 1.0, 2.0),
+    ],
+)
+def test_n_reports_refuses_what_is_not_a_report(make):
+    """Fuzz (issue #40): HR(4, 1).n_reports(np.array([10**6, 0, 2, 1])) was 4, as were the counts of
+    negative, fractional, NaN and string 'reports' (the rows were counted, not read); they are checked
+    as support_counts reads them."""
+    m = make()
+    reports = m.perturb(np.arange(12) % 4, rng=0)
+    assert m.n_reports(reports) == 12
+    bad = [np.array([10**6, 0, 2, 1]), np.array([-1, 0, 2, 1]), np.array([0.5, 0.0, 2.0, 1.0])]
+    bad += [np.array([np.nan, 0.0, 2.0, 1.0]), ["a", "a", "a", "a"], np.full((3, 4), 2)]
+    for b in bad:
+        with pytest.raises((TypeError, ValueError), match="reports"):
+            m.n_reports(b)
+
+
+def test_check_support_counts_refuses_a_label_that_is_not_a_string():
+    """Fuzz (issue #40): ``name`` (the label of the messages) took an int or any object."""
+    m = M.GRR(3, 1.0)
+    with pytest.raises(TypeError, match="name must be a str"):
+        m.check_support_counts(np.array([1, 3, 6]), 10, name=3)
+    c, n = m.check_support_counts(np.array([1, 3, 6]), 10, name="counts")
+    assert n == 10 and c.tolist() == [1.0, 3.0, 6.0]
+
+
 def test_support_totals_a_family_cannot_reach_are_refused():
     with pytest.raises(ValueError, match="sum to"):  # a k-RR report supports exactly one value
         M.GRR(4, 1.0).estimate(np.array([5, 5, 5, 0]), 12)

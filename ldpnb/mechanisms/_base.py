@@ -633,16 +633,22 @@ class FrequencyOracle(Mechanism):
 
     def n_reports(self, reports: Any) -> int:
         """The number of reports in ``reports`` (rows of the reports of :meth:`perturb`: a 1-D array of
-        report indices or a 2-D array of one row per report); at least one."""
+        report indices or a 2-D array of one row per report); at least one.
+
+        The reports are checked as where they are read: indices in ``{0, ..., n_outputs - 1}`` for the
+        families whose reports are columns of :meth:`channel` (k-RR, HR, HRR, L-GRR: :meth:`report_index`),
+        else the rows of :meth:`support` (0/1 rows of length ``k``).  A code outside the output domain,
+        a fractional, NaN or non-numeric entry is refused: it is not a report (it was counted as one)."""
         if reports is None or isinstance(reports, (str, bytes)) or np.ndim(reports) not in (1, 2):
             raise TypeError(
                 f"reports must be the reports of perturb (a 1-D or 2-D array), got {type(reports).__name__} "
                 f"of {np.ndim(reports) if reports is not None else 0} dimensions"
             )
-        n = int(np.shape(reports)[0])
-        if n == 0:
+        if int(np.shape(reports)[0]) == 0:
             raise ValueError("reports must hold at least one report, got none")
-        return n
+        if type(self).report_index is Mechanism.report_index:  # the reports are column indices
+            return int(self.report_index(reports).size)
+        return int(self.support(reports).shape[0])
 
     def _max_support_total(self, n: int) -> int | None:
         """Largest possible ``sum_v C(v)`` of ``n`` reports (``None``: only ``C(v) <= n``)."""
@@ -662,6 +668,8 @@ class FrequencyOracle(Mechanism):
         """Validate support counts of ``n`` reports: one finite entry ``0 <= C(v) <= n`` per value (and a
         total the family's reports can reach: ``n`` for k-RR, ``n omega`` for subset selection).
         ``name``: the caller's name of the argument, for the error messages."""
+        if not isinstance(name, str):
+            raise TypeError(f"name must be a str (the argument's name in the messages), got {type(name).__name__}")
         n = Integer(1, 1 << 62).check(n, "n")
         c = _SUPPORT.check(support_counts, name)
         if c.ndim != 1 or c.size != self.k:

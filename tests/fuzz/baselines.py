@@ -549,11 +549,6 @@ ACCEPTED: dict[tuple[str, str, str], str] = {
         for lab in ("above-1", "inf")
     },
     **{
-        (f"ldpnb.mechanisms.{c}.n_reports", "reports", "*"): "counts the rows of the reports; their codes are "
-        "checked where they are read (support_counts)"
-        for c in ("grr.GRR", "_base.FrequencyOracle", "hashing.LocalHashing")
-    },
-    **{
         (f"ldpnb.mechanisms.{c}.check_support_counts", "support_counts", "fractional"): "support counts may be "
         "expected counts (n p): the rule is finite, >= 0 and <= n"
         for c in (
@@ -566,7 +561,22 @@ ACCEPTED: dict[tuple[str, str, str], str] = {
             "unary.UnaryEncoding",
             "grr.GRR",
             "subset.SubsetSelection",
+            # reviewed in the fifth round (issue #40): the same rule, the same check
+            "_hashes.OLHCW",
+            "hadamard.HR",
+            "hadamard.HRR",
+            "longitudinal.DBitFlipPM",
+            "longitudinal.LOSUE",
         )
+    },
+    ("ldpnb.mechanisms.longitudinal.DBitFlipPM.ding_variance", "n", "fractional"): "the variance formula is "
+    "continuous in n, as variance's (the same rule: POSITIVE)",
+    ("ldpnb.mechanisms._hashes.OLHCW.draw_seeds", "n", "zero"): "zero seeds: an empty (0, 2) array, as "
+    "rng.integers(size=0) (the rule is Integer(0, MAX_BYTES))",
+    **{
+        ("ldpnb.repro.claims.Claim", "not_by_runs", lab): "free text: the reason why more runs would not decide "
+        "the row, shown as given (a non-string is refused)"
+        for lab in ("str", "unknown option")
     },
     **{
         (f"ldpnb.mechanisms.{c}.variance", "n", "fractional"): "the variance formula is continuous in n (plotted "
