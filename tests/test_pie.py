@@ -489,6 +489,29 @@ def test_validation_errors():
         linkage.score_matrix([[0, 1]], [[0, 1]], 2, scoring="tnorm")
 
 
+def test_linkage_refuses_fractional_codes_and_nan_visits():
+    """Fuzz (issue #40): a fractional item code was truncated by the conversion to int64
+    (score_matrix(tr, [[0, 0.5], [1]], 2) scored [[0, 0], [1]]), a NaN visit probability passed the
+    floor check (NaN <= floor is False), and None, a string or an object as sequences or as pi failed
+    with a message that named no argument."""
+    tr = [[0, 1, 1], [1, 0, 1]]
+    with pytest.raises(ValueError, match="^query_seqs must .*fractional"):
+        linkage.score_matrix(tr, [[0, 0.5], [1]], 2)
+    with pytest.raises(ValueError, match="^train_seqs must .*fractional"):
+        linkage.MarkovChainMatcher().fit([[0, 1.5], [1]], 2)
+    for bad in (None, "abc", object()):
+        with pytest.raises(TypeError, match="^query_seqs must"):
+            linkage.score_matrix(tr, bad, 2)
+        with pytest.raises(TypeError, match="^pi must"):
+            linkage.SingleLocationAttack(bad, [0])
+    with pytest.raises(ValueError, match="^pi must"):
+        linkage.SingleLocationAttack(np.array([[np.nan, 1.0], [0.5, 0.5]]), [0, 1])
+    # integral floats and arrays are codes, as before
+    np.testing.assert_array_equal(
+        linkage.score_matrix(tr, [np.array([0.0, 1.0, 1.0]), [1, 0, 1]], 2), linkage.score_matrix(tr, tr, 2)
+    )
+
+
 def test_offset_scores_shift_each_query_by_its_length():
     rng = np.random.default_rng(20)
     seqs = [rng.integers(0, 25, size=int(rng.integers(3, 30))) for _ in range(30)]

@@ -215,6 +215,19 @@ def test_merging_mi_validates_groups():
         merging_mi([0.25] * 4, [[0, 1], [1, 2]], unit="nats")
 
 
+def test_merging_mi_refuses_fractional_indices_and_non_lists():
+    """Fuzz (issue #40): a fractional index was truncated (merging_mi(p, [[0.5, 1]]) gave the MI of
+    [[0, 1]]), and None or an object failed with a TypeError that did not name groups."""
+    p = np.array([0.2, 0.3, 0.5])
+    with pytest.raises(ValueError, match=r"^groups\[0\] must"):
+        merging_mi(p, [[0.5, 1]], unit="nats")
+    for bad in (None, "ab", object()):
+        with pytest.raises(TypeError, match="^groups must"):
+            merging_mi(p, bad, unit="nats")
+    assert merging_mi(p, [np.array([0, 1])], unit="nats") == merging_mi(p, [[0, 1]], unit="nats")
+    assert merging_mi(p, [], unit="nats") == pytest.approx(float(-(p * np.log(p)).sum()), rel=1e-12)
+
+
 def test_analytic_checks_zero_violations():
     from ldpnb.papers.lift import analytic_checks
 

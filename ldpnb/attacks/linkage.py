@@ -44,7 +44,60 @@ __all__ = [
 
 #: Number of distinct items (locations, movies) a matcher indexes: at most 2**24.
 _ITEMS = Integer(1, 1 << 24)
-_SEQS = Unchecked("a list of 1-D integer sequences, one per user", example=[[0, 1, 1], [1, 0, 1]])
+
+
+_SEQS_RULE = "a non-empty list of non-empty 1-D sequences of integer codes >= 0, one per user"
+_SEQS = Unchecked(_SEQS_RULE + " (checked in the body, at once)", example=[[0, 1, 1], [1, 0, 1]])
+
+
+def _check_sequences(value, name: str) -> None:
+    """Refuse what :data:`_SEQS` describes as invalid, naming ``name`` (vectorised over the users; the
+    upper bound ``k`` is checked by the caller).  A fractional code was truncated by the conversion to
+    int64; a string, ``None`` or an object failed inside it with a message that named no argument."""
+
+    def fail(kind: type[Exception], detail: str) -> Exception:
+        shown = repr(value) if not isinstance(value, np.ndarray) else f"an array of shape {value.shape}"
+        shown = shown if len(shown) <= 80 else shown[:77] + "..."
+        return kind(f"{name} must be {_SEQS_RULE}, got {shown} ({type(value).__name__}): {detail}")
+
+    if not isinstance(value, (list, tuple, np.ndarray)) or (isinstance(value, np.ndarray) and value.ndim == 0):
+        raise fail(TypeError, "not a list")
+    if len(value) == 0:
+        raise fail(ValueError, "no sequence")
+    parts = []
+    for i, seq in enumerate(value):
+        try:
+            a = np.asarray(seq) if not isinstance(seq, (str, bytes)) else np.asarray(None)
+        except (TypeError, ValueError):  # a ragged nesting
+            raise fail(ValueError, f"entry {i} is not 1-D") from None
+        if a.dtype == bool or a.dtype.kind not in "iuf":
+            raise fail(TypeError, f"entry {i} holds {a.dtype} values")
+        if a.ndim != 1 or a.size == 0:
+            raise fail(ValueError, f"entry {i} has shape {a.shape}")
+        parts.append(a)
+    flat = np.concatenate(parts)
+    if flat.dtype.kind == "f" and not (np.all(np.isfinite(flat)) and np.all(flat == np.round(flat))):
+        raise fail(ValueError, "fractional or non-finite codes")
+    if flat.min() < 0:
+        raise fail(ValueError, f"min {flat.min()}")
+
+
+def _check_visits(value) -> None:
+    """``pi``: a 2-D (users x k) matrix, sparse or dense, of finite numbers >= 0 (a NaN passed the floor
+    check, ``NaN <= floor`` being False; ``None`` or a string failed in the conversion)."""
+    rule = "pi must be a 2-D (users x k) matrix, sparse or dense, of finite numbers >= 0"
+    if value is None or isinstance(value, (str, bytes)):
+        raise TypeError(f"{rule}, got {type(value).__name__}")
+    try:
+        m = sparse.csr_matrix(value, dtype=float)
+    except (TypeError, ValueError) as exc:
+        raise TypeError(f"{rule}, got {type(value).__name__} ({type(exc).__name__})") from None
+    if m.ndim != 2 or min(m.shape) < 1:
+        raise ValueError(f"{rule}, got shape {m.shape}")
+    if m.nnz and not (np.all(np.isfinite(m.data)) and m.data.min() >= 0):
+        raise ValueError(f"{rule}, got NaN, infinite or negative entries")
+
+
 _SCORING = OneOf("raw", "offset")
 _FLOOR = Real(0, 1, low_open=True, high_open=True)
 
@@ -134,6 +187,7 @@ class MarkovChainMatcher:
     @contract(train_seqs=_SEQS, k=_ITEMS)
     def fit(self, train_seqs, k: int) -> "MarkovChainMatcher":
         """Visit probabilities and transition matrices of every user from her training sequence."""
+        _check_sequences(train_seqs, "train_seqs")
         flat, owner, lens = _concat(train_seqs)
         if flat.min() < 0 or flat.max() >= k:
             raise ValueError(f"training items must lie in 0..{k - 1}")
@@ -167,6 +221,7 @@ class MarkovChainMatcher:
         r"""Natural-log scores, shape (n_queries, n_users); ``scoring="offset"`` drops :math:`L\ln(\text{floor})`."""
         if not hasattr(self, "pi"):
             raise ValueError("call fit() first")
+        _check_sequences(query_seqs, "query_seqs")
         flat, owner, lens = _concat(query_seqs)
         if flat.min() < 0 or flat.max() >= self.k:
             raise ValueError(f"query items must lie in 0..{self.k - 1}")
@@ -212,13 +267,14 @@ class SingleLocationAttack:
 
     @contract(
         pi=Unchecked(
-            "a sparse (users x k) matrix of visit probabilities",
+            "a sparse (users x k) matrix of visit probabilities (checked in the body)",
             example=sparse.csr_matrix(np.array([[0.5, 0.5], [1.0, 0.0]])),
         ),
         x=Array(1, low=0, integer=True),
         floor=_FLOOR,
     )
     def __init__(self, pi: sparse.spmatrix, x, *, floor: float = 1e-8) -> None:
+        _check_visits(pi)
         self.pi = sparse.csr_matrix(pi, dtype=float)
         self.pi.sum_duplicates()
         self.pi.eliminate_zeros()

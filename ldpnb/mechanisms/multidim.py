@@ -1037,7 +1037,7 @@ class RSRFD(RSFD):
     full_support = False
 
     @contract(
-        ks=Array(1, integer=True, low=2),
+        ks=_KS,  # bounded: a prior holds k_j entries (2**40 was refused as priors[0], not as ks)
         priors=Instance(list, tuple, example=[[0.5, 0.5], [0.5, 0.5]]),
         epsilon=EPSILON,
         protocol=ProtocolName(rsfd=True),

@@ -108,7 +108,7 @@ def _as_distance(distance, n_in: int | None = None, name: str = "distance") -> n
     if d.ndim != 2:
         raise ValueError(f"{name} must be a 2-D array, got shape {d.shape}")
     if n_in is not None and d.shape[0] != n_in:
-        raise ValueError(f"{name} must have {n_in} rows (one per input), got {d.shape[0]}")
+        raise ValueError(f"{name} must have one row per entry of prior ({n_in}), got {d.shape[0]}")
     if d.size and not (d.min() >= 0 and np.isfinite(d.max())):  # two reductions, no boolean temporaries
         raise ValueError(f"{name} must be finite and non-negative")
     return d
@@ -166,7 +166,7 @@ def ba_G(channel, prior) -> np.ndarray:
     C = np.asarray(channel, dtype=float)
     p = _as_prior(prior)
     if C.ndim != 2 or C.shape[0] != p.size:
-        raise ValueError(f"channel must have {p.size} rows, got shape {C.shape}")
+        raise ValueError(f"channel must have one row per entry of prior ({p.size}), got shape {C.shape}")
     return p @ C
 
 
@@ -200,7 +200,7 @@ def mutual_information_nats(prior, channel) -> float:
     p = _as_prior(prior)
     C = _as_channel(channel)
     if C.shape[0] != p.size:
-        raise ValueError(f"channel must have {p.size} rows, got {C.shape[0]}")
+        raise ValueError(f"channel must have one row per entry of prior ({p.size}), got {C.shape[0]}")
     q = p @ C
     mu = p[:, None] * C
     mask = mu > 0
@@ -409,7 +409,7 @@ def blahut_arimoto(
     p = _as_prior(prior)
     d = np.asarray(distance, dtype=float)  # finite, >= 0 and 2-D: checked by the contract
     if d.shape[0] != p.size:
-        raise ValueError(f"distance must have {p.size} rows (one per input), got {d.shape[0]}")
+        raise ValueError(f"distance must have one row per entry of prior ({p.size}), got {d.shape[0]}")
     b = _as_beta(beta)
     n_out = d.shape[1]
     if n_iter is None:

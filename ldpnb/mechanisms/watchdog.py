@@ -45,7 +45,6 @@ from ldpnb.contracts import (
     Items,
     NonnegativeMatrix,
     OneOf,
-    Unchecked,
     contract,
 )
 from ldpnb.measures.information import convert, entropy
@@ -169,7 +168,7 @@ MergeMechanism.__init__ = _MERGE(MergeMechanism.__init__)  # type: ignore[method
 
 @contract(
     p_x=Distribution(),
-    groups=Unchecked("disjoint blocks of indices of p_x, checked against p_x", example=[[0, 1]]),
+    groups=_BLOCKS,  # disjoint and within p_x: checked in the body
     unit=OneOf("nats", "bits"),
 )
 def merging_mi(p_x: Any, groups: list, *, unit: str) -> float:
