@@ -678,3 +678,20 @@ def test_low_level_functions_refuse_constant_rules(crit):
     for call in calls:
         with pytest.raises(CriterionError, match="cannot fail"):
             call()
+
+
+def test_estimate_and_claim_refusals_name_the_argument():
+    """Fuzz (issue #40): Estimate(low=NaN) and from_dict(None), Claim(where=3) and Claim(scales=None) were
+    refused with messages that named no argument (an AttributeError and a TypeError for the claim)."""
+    with pytest.raises(ValueError, match="^low: "):
+        Estimate([1.0], [np.nan], [2.0])
+    with pytest.raises(ValueError, match="^high: "):
+        Estimate([1.0], [0.5], [None])
+    with pytest.raises(TypeError, match="^d must be"):
+        Estimate.from_dict(None)
+    with pytest.raises(ValueError, match="^d is not"):
+        Estimate.from_dict({"a": 1})
+    with pytest.raises(CriterionError, match="where must be a string"):
+        Claim("C1", "close", **{**CLOSE, "where": 3})
+    with pytest.raises(CriterionError, match="scales must be"):
+        Claim("C1", "close", **{**CLOSE, "scales": None})

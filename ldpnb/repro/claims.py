@@ -360,13 +360,21 @@ class Claim:
             raise CriterionError(f"claim id must be a short identifier (letters, digits, _ . -), got {sid!r}")
         if not isinstance(self.claim, str) or not self.claim.strip():
             raise CriterionError(f"{sid}: the claim needs its text")
+        if not isinstance(self.where, str):
+            raise CriterionError(
+                f"{sid}: where must be a string (the section, table or figure), got {type(self.where).__name__}"
+            )
         if self.source not in SOURCES:
             raise CriterionError(f"{sid}: source must be one of {SOURCES}, got {self.source!r}")
         if self.kind not in KINDS:
             raise CriterionError(f"{sid}: kind must be one of {KINDS}, got {self.kind!r}")
         if self.expect not in EXPECTS:
             raise CriterionError(f"{sid}: expect must be one of {EXPECTS}, got {self.expect!r}")
-        if not set(self.scales) <= set(SCALES) or not self.scales:
+        if (
+            not isinstance(self.scales, (tuple, list, set, frozenset))
+            or not set(self.scales) <= set(SCALES)
+            or not self.scales
+        ):
             raise CriterionError(f"{sid}: scales must be a non-empty subset of {SCALES}")
         if self.source == "paper":
             if not isinstance(self.paper, Printed):

@@ -128,8 +128,9 @@ class Estimate:
             raise ValueError("an estimate needs at least one cell")
         va, la, ha = np.asarray(v), np.asarray(lo), np.asarray(hi)
         nan_v = np.isnan(va)
-        if np.any(np.isnan(la) & ~nan_v) or np.any(np.isnan(ha) & ~nan_v):
-            raise ValueError("an interval end is NaN where the value is not")
+        for end, arr in (("low", la), ("high", ha)):
+            if np.any(np.isnan(arr) & ~nan_v):
+                raise ValueError(f"{end}: an interval end is NaN (or None) where the value is not")
         if np.any(nan_v & ~(np.isnan(la) & np.isnan(ha))):
             raise ValueError(
                 "the value is NaN where an interval end is not: an undefined quantity has no interval "
@@ -253,7 +254,9 @@ class Estimate:
     def from_dict(cls, d: Mapping[str, Any]) -> "Estimate":
         """The inverse of :meth:`to_dict`."""
         if not is_estimate_dict(d):
-            raise ValueError(f"not an estimate's dict: keys {sorted(d) if isinstance(d, Mapping) else d!r}")
+            if not isinstance(d, Mapping):
+                raise TypeError(f"d must be an estimate's dict (Estimate.to_dict), got {type(d).__name__}")
+            raise ValueError(f"d is not an estimate's dict: keys {sorted(d)}")
         return cls(
             _unplain(d["value"]),
             _unplain(d["low"]),
