@@ -111,7 +111,10 @@ def reidentification_accuracy(
     PXU = np.asarray(p_x_given_u, dtype=float)
     C = np.asarray(channel, dtype=float)
     if PXU.shape[0] != pu.size or PXU.shape[1] != C.shape[0]:
-        raise ValueError(f"p_x_given_u must be {pu.size} x {C.shape[0]}, got {PXU.shape}")
+        raise ValueError(
+            f"p_x_given_u must be {pu.size} x {C.shape[0]} (one row per entry of p_u, one column per row of "
+            f"channel), got {PXU.shape}"
+        )
     W = PXU @ C
     if t == 1:
         return float((pu[:, None] * W).max(axis=0).sum()), 0.0

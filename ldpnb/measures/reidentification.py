@@ -244,7 +244,7 @@ def joint_ux(p_u, p_x_given_u) -> np.ndarray:
     """Joint p(u, x) = p_U(u) p_{X|U=u}(x) (n x k)."""
     p_u, P = np.asarray(p_u, dtype=float), np.asarray(p_x_given_u, dtype=float)
     if P.shape[0] != p_u.size:
-        raise ValueError(f"p_x_given_u must have {p_u.size} rows (one per user), got {P.shape[0]}")
+        raise ValueError(f"p_x_given_u must have one row per entry of p_u ({p_u.size}), got {P.shape[0]}")
     return p_u[:, None] * P
 
 
@@ -254,7 +254,7 @@ def joint_uy(p_u, p_x_given_u, channel) -> np.ndarray:
     J = joint_ux(p_u, p_x_given_u)
     Q = np.asarray(channel, dtype=float)
     if Q.shape[0] != J.shape[1]:
-        raise ValueError(f"channel must have {J.shape[1]} rows (one per x), got {Q.shape[0]}")
+        raise ValueError(f"channel must have one row per column of p_x_given_u ({J.shape[1]}), got {Q.shape[0]}")
     return J @ Q
 
 
