@@ -88,6 +88,8 @@ def _not_evaluated():
 
 #: Baseline arguments by qualified name, where the example table by argument name does not fit.
 HAND: dict[str, Callable[[], dict[str, Any]]] = {
+    # subset merging: disjoint blocks (the contract's example block repeats an index)
+    "ldpnb.mechanisms.watchdog.merging_mi": lambda: dict(p_x=np.array([0.2, 0.3, 0.5]), groups=[[0, 1]], unit="nats"),
     # multidimensional protocols (k = (3, 2), 5 records)
     "ldpnb.mechanisms.multidim.fo_params": lambda: dict(protocol="grr", k=3, eps=1.0),
     "ldpnb.mechanisms.multidim.rsfd_params": lambda: dict(protocol="grr", k=3, eps=1.0, d=2),
