@@ -193,7 +193,8 @@ def moderated_means(
     if prior is None:
         if int(multi.sum()) < min_prior_cells:
             raise ValueError(
-                f"the prior needs at least {min_prior_cells} cells with two or more runs, got {int(multi.sum())}"
+                f"the prior needs at least {min_prior_cells} cells with two or more runs (min_prior_cells), "
+                f"got {int(multi.sum())}"
             )
         s0, d0 = prior_variance(s2[multi], d[multi])
         source = f"from {int(multi.sum())} cells with two or more runs"
